@@ -1,0 +1,47 @@
+// Command stiction runs Stiction simulations from scene files or embedded
+// scenes.
+//
+//	stiction list
+//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
+//
+// Run "stiction help" for details. The exit status is 0 on success, 1 when a
+// step failed (a contact solve that did not converge), and 2 on bad input.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage:
+  stiction list
+      list the embedded scenes
+  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
+      run an embedded scene or a scene file; --set overrides any scene field
+      (see docs/SCENES.md for the path syntax), --out writes summary.json,
+      steps.csv and trajectory.csv to DIR
+  stiction help
+      show this text
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "list":
+		return cmdList(stdout)
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "stiction: unknown command %q\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,70 @@
+package contact
+
+import (
+	"fmt"
+	"math"
+)
+
+// DelassusEstimate selects how the per-contact Delassus scale w of SAP
+// eq. 29–30 is estimated from the 3×3 block W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ.
+type DelassusEstimate int
+
+const (
+	// DelassusDiagonal uses each direction's own diagonal entry: w_n = W_nn
+	// for R_n (eq. 29) and w_t = (W_t1t1 + W_t2t2)/2 for R_t (eq. 30). The
+	// near-rigid rule of eq. 29 is derived for the normal oscillator of a
+	// point mass (w = 1/m); W_nn is exactly the inverse effective mass along
+	// the normal for any body, so the normal contact period is exactly β δt
+	// and a resting body penetrates β² g δt²/(4π²) whatever its shape.
+	DelassusDiagonal DelassusEstimate = iota
+	// DelassusRMS uses the paper's w = ‖W_ii‖_rms = ‖W_ii‖_F/3 (§V-B) for
+	// both directions. For a sphere on the ground (W = diag(3.5, 3.5, 1)/m)
+	// this is 1.68/m: softer near-rigid contact, 1.68× the resting
+	// penetration.
+	DelassusRMS
+)
+
+// String returns "diagonal" or "rms".
+func (d DelassusEstimate) String() string {
+	if d == DelassusRMS {
+		return "rms"
+	}
+	return "diagonal"
+}
+
+// ParseDelassus parses "diagonal" or "rms".
+func ParseDelassus(s string) (DelassusEstimate, error) {
+	switch s {
+	case "", "diagonal":
+		return DelassusDiagonal, nil
+	case "rms":
+		return DelassusRMS, nil
+	}
+	return 0, fmt.Errorf("unknown Delassus estimate %q (want diagonal or rms)", s)
+}
+
+// Params are the contact-model parameters shared by all contacts.
+type Params struct {
+	Beta     float64          // β of SAP eq. 29 (near-rigid contact period β δt), default 1
+	Sigma    float64          // σ of SAP eq. 30 (stiction regularization), default 1e-3
+	Margin   float64          // pairs closer than this (m) become contacts, default 1e-3
+	Delassus DelassusEstimate // default DelassusDiagonal
+}
+
+// DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate.
+func DefaultParams() Params {
+	return Params{Beta: 1, Sigma: 1e-3, Margin: 1e-3, Delassus: DelassusDiagonal}
+}
+
+// Validate reports an error naming the bad field.
+func (p Params) Validate() error {
+	switch {
+	case !(p.Beta > 0) || math.IsInf(p.Beta, 0):
+		return fmt.Errorf("contact: beta %v must be positive and finite", p.Beta)
+	case !(p.Sigma > 0) || math.IsInf(p.Sigma, 0):
+		return fmt.Errorf("contact: sigma %v must be positive and finite", p.Sigma)
+	case !(p.Margin >= 0) || math.IsInf(p.Margin, 0):
+		return fmt.Errorf("contact: margin %v must be non-negative and finite", p.Margin)
+	}
+	return nil
+}

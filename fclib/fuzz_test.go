@@ -1,0 +1,142 @@
+package fclib
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// exercise runs everything that decodes a file image: the problem reader
+// and a walk over every dataset of the HDF5 layer. Errors are fine; panics
+// are not.
+func exercise(name string, data []byte) (readErr, walkErr error) {
+	_, readErr = Read(name, data)
+	f, err := openHDF5(name, data)
+	if err != nil {
+		return readErr, err
+	}
+	walkErr = f.walk(func(path string, h *objectHeader) error {
+		d, err := f.openDataset(path, h)
+		if err != nil {
+			return err
+		}
+		_, err = datasetTokens(d)
+		return err
+	})
+	return readErr, walkErr
+}
+
+func readSample(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(samplePath(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// FuzzRead feeds arbitrary file images to the reader, seeded with the five
+// sample files.
+func FuzzRead(f *testing.F) {
+	for _, name := range sampleFiles {
+		f.Add(readSample(f, name))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		exercise("fuzz.hdf5", data)
+	})
+}
+
+// lastDataEnd returns the end of the last dataset's raw data in the file.
+func lastDataEnd(t *testing.T, name string, data []byte) int {
+	f, err := openHDF5(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := uint64(0)
+	err = f.walk(func(path string, h *objectHeader) error {
+		d, err := f.openDataset(path, h)
+		if err == nil && d.store.addr != undefAddr {
+			end = max(end, d.store.addr+d.n*uint64(d.dtype.size))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(end)
+}
+
+// TestTruncated cuts every sample at many lengths. With the superblock's
+// end-of-file address intact the reader must report truncation; with it
+// patched to the new length the reader goes further and must still fail
+// cleanly, in the problem reader or in the walk over all datasets, as long
+// as the cut removes some dataset's data.
+func TestTruncated(t *testing.T) {
+	for _, name := range sampleFiles {
+		data := readSample(t, name)
+		end := lastDataEnd(t, name, data)
+		for cut := 0; cut < len(data); cut += 1 + len(data)/97 {
+			trunc := data[:cut]
+			if _, err := Read(name, trunc); !errors.Is(err, ErrFormat) {
+				t.Errorf("%s cut at %d: err = %v, want ErrFormat", name, cut, err)
+			}
+			if cut < 48 {
+				continue
+			}
+			patched := append([]byte(nil), trunc...)
+			binary.LittleEndian.PutUint64(patched[40:], uint64(cut)) // end-of-file address
+			readErr, walkErr := exercise(name, patched)
+			if readErr == nil && walkErr == nil && cut < end {
+				t.Errorf("%s cut at %d < %d (end of data) with EOF address patched: read without error", name, cut, end)
+			}
+		}
+	}
+}
+
+// TestByteFlips corrupts the samples with random byte flips (fixed seed).
+// Flips in numeric data can go unnoticed; the reader and the SAP mapping
+// must never panic, and the reader must reject some corruptions of the
+// metadata at the start of the file.
+func TestByteFlips(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, name := range sampleFiles {
+		data := readSample(t, name)
+		failed := 0
+		const trials = 200
+		for range trials {
+			c := append([]byte(nil), data...)
+			for range 1 + rng.IntN(8) {
+				c[rng.IntN(4096)] ^= byte(1 + rng.IntN(255)) // metadata lives in the first pages
+			}
+			if readErr, walkErr := exercise(name, c); readErr != nil || walkErr != nil {
+				failed++
+			}
+			if p, err := Read(name, c); err == nil {
+				NewMapping(p, 1e-6) // corrupt values must not panic the mapping either
+			}
+		}
+		t.Logf("%s: %d of %d corrupted images rejected", name, failed, trials)
+		if failed == 0 {
+			t.Errorf("%s: no corruption detected", name)
+		}
+	}
+}
+
+// TestNotHDF5 checks that non-HDF5 inputs are rejected as malformed.
+func TestNotHDF5(t *testing.T) {
+	inputs := map[string][]byte{
+		"empty":          nil,
+		"text":           []byte("M v = H r + f\n"),
+		"png":            []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"),
+		"signature only": []byte("\x89HDF\r\n\x1a\n"),
+		"zeros":          make([]byte, 4096),
+	}
+	for name, data := range inputs {
+		_, err := Read(name, data)
+		if !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package geometry
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// AABB is a world axis-aligned bounding box, the closed set
+// Min ≤ x ≤ Max component-wise. Components may be ±Inf for unbounded
+// shapes; they must not be NaN.
+type AABB struct{ Min, Max spatial.Vec3 }
+
+// Overlaps reports whether the closed boxes a and b intersect (touching
+// boxes overlap).
+func (a AABB) Overlaps(b AABB) bool {
+	return a.Min[0] <= b.Max[0] && b.Min[0] <= a.Max[0] &&
+		a.Min[1] <= b.Max[1] && b.Min[1] <= a.Max[1] &&
+		a.Min[2] <= b.Max[2] && b.Min[2] <= a.Max[2]
+}
+
+// Inflate returns a grown by m on every side.
+func (a AABB) Inflate(m float64) AABB {
+	d := spatial.Vec3{m, m, m}
+	return AABB{Min: a.Min.Sub(d), Max: a.Max.Add(d)}
+}
+
+// bounded reports whether every component of a is finite.
+func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
+
+// AABB returns the world bounding box of the shape at pose x. It is tight
+// for every kind. A half-space extends to infinity in every direction
+// except, when its normal is exactly a world axis, along that axis.
+func (s Shape) AABB(x spatial.Pose) AABB {
+	r := x.R.RotMat()
+	var e spatial.Vec3 // half extents of the box around x.P
+	switch s.Kind {
+	case HalfSpace:
+		return halfSpaceAABB(r.Col(2), x.P)
+	case Sphere:
+		e = spatial.Vec3{s.Radius, s.Radius, s.Radius}
+	case Box:
+		for i := range 3 {
+			e[i] = math.Abs(r[i][0])*s.HalfExtents[0] + math.Abs(r[i][1])*s.HalfExtents[1] + math.Abs(r[i][2])*s.HalfExtents[2]
+		}
+	case Capsule:
+		for i := range 3 {
+			e[i] = math.Abs(r[i][2])*s.HalfLength + s.Radius
+		}
+	case Cylinder:
+		// A disc of radius ρ with unit normal a spans ρ √(1 − a_i²) along axis i.
+		for i := range 3 {
+			a := r[i][2]
+			e[i] = math.Abs(a)*s.HalfLength + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
+		}
+	}
+	return AABB{Min: x.P.Sub(e), Max: x.P.Add(e)}
+}
+
+func halfSpaceAABB(n, p spatial.Vec3) AABB {
+	inf := math.Inf(1)
+	b := AABB{Min: spatial.Vec3{-inf, -inf, -inf}, Max: spatial.Vec3{inf, inf, inf}}
+	for i := range 3 {
+		j, k := (i+1)%3, (i+2)%3
+		if n[j] != 0 || n[k] != 0 {
+			continue
+		}
+		if n[i] > 0 {
+			b.Max[i] = p[i]
+		} else if n[i] < 0 {
+			b.Min[i] = p[i]
+		}
+	}
+	return b
+}

@@ -1,0 +1,219 @@
+package geometry
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// capsuleCapsule treats each capsule as a ball centred at its point of a
+// closest pair between the two axis segments. Segments that intersect use
+// their common normal, oriented from A's centre towards B's.
+func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
+	da, db := a.axis(2), b.axis(2)
+	s, t := closestSegments(a.pos, da, a.s.HalfLength, b.pos, db, b.s.HalfLength)
+	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
+	t1, _ := spatial.Orthonormal(da)
+	fb, _ := unit(da.Cross(db), t1)
+	if fb.Dot(b.pos.Sub(a.pos)) < 0 {
+		fb = fb.Neg()
+	}
+	return ballBall(out, margin, p, a.s.Radius, q, b.s.Radius, fb)
+}
+
+// Tolerances of the capsule–box test, relative to the size of the pair.
+const (
+	touchTol = 1e-9  // below this separation the separating-axis result is used
+	faceTol  = 1e-9  // 1 − |cos| below which a normal is a box face normal
+	tieTol   = 1e-12 // overlaps closer than this are ties, won by face axes
+)
+
+// boxCapsule works in the box frame on the capsule's axis segment. If the
+// segment meets the box, the separating axis test over the 6 axes of the
+// segment–box Minkowski sum (3 face normals, 3 segment × edge directions)
+// gives the exact minimum translation. Otherwise the closest points come
+// from the segment's end points against the box and the segment against
+// the 12 box edges. When the normal is a box face normal the segment is
+// clipped to that face and both ends of the clipped piece are reported, so
+// a capsule lying on a box gets two points.
+func boxCapsule(a, b *posed, margin float64, out []Contact) []Contact {
+	h := a.s.HalfExtents
+	r := b.s.Radius
+	sg := segment{c: a.toLocal(b.pos), d: a.rot.MulTVec(b.axis(2)), e: b.s.HalfLength}
+	scale := a.size() + b.size()
+	sat := segmentBoxSAT(h, sg, scale)
+	if sat.sep-r > margin {
+		return out
+	}
+	var n, wa, ps spatial.Vec3 // local normal, box witness, segment witness
+	phi := 0.0
+	if sat.sep <= touchTol*scale {
+		n, phi = sat.u, -sat.overlap-r
+		if sat.face < 0 {
+			ps, wa = segmentBoxEdge(h, sg, sat)
+		} else {
+			ps = sg.at(-sg.e * sign(n.Dot(sg.d))) // deepest end
+		}
+	} else {
+		var dist float64
+		ps, wa, dist = segmentBoxClosest(h, sg)
+		n = ps.Sub(wa).Scale(1 / dist) // dist ≥ sep > 0
+		phi = dist - r
+	}
+	if i := faceOf(n); i >= 0 {
+		tRef := ps.Sub(sg.c).Dot(sg.d)
+		return boxFaceSegment(out, margin, a, h, sg, r, i, sign(n[i]), tRef)
+	}
+	nw := a.rot.MulVec(n)
+	return appendContact(out, margin, a.toWorld(wa), a.toWorld(ps).AddScaled(-r, nw), nw, phi)
+}
+
+// faceOf returns the index of the axis that the unit vector n is parallel
+// to, or −1.
+func faceOf(n spatial.Vec3) int {
+	for i := range 3 {
+		if math.Abs(n[i]) >= 1-faceTol {
+			return i
+		}
+	}
+	return -1
+}
+
+// segment is c + s d for s ∈ [−e, e], with d a unit vector.
+type segment struct {
+	c, d spatial.Vec3
+	e    float64
+}
+
+func (s segment) at(t float64) spatial.Vec3 { return s.c.AddScaled(t, s.d) }
+
+// satResult is the outcome of a separating axis test.
+type satResult struct {
+	u       spatial.Vec3 // best axis, unit, oriented from the first shape towards the second
+	overlap float64      // overlap along u (negative when separated along u)
+	sep     float64      // largest separation over all axes (≤ 0 when overlapping)
+	face    int          // face axis index, or −1 for an edge axis
+	edge    int          // edge axis index when face < 0
+}
+
+// segmentBoxSAT tests the face normals of the box and the cross products of
+// the segment direction with the box edges. Overlap along an axis u is
+// Σ h_k|u_k| + e|u·d| − |u·c|.
+func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
+	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
+	consider := func(u spatial.Vec3, face, edge int) {
+		o := h[0]*math.Abs(u[0]) + h[1]*math.Abs(u[1]) + h[2]*math.Abs(u[2]) + sg.e*math.Abs(u.Dot(sg.d)) - math.Abs(u.Dot(sg.c))
+		res.sep = max(res.sep, -o)
+		if o < res.overlap-tieTol*scale { // ties go to the earlier axis, faces first
+			if u.Dot(sg.c) < 0 {
+				u = u.Neg()
+			}
+			res.u, res.overlap, res.face, res.edge = u, o, face, edge
+		}
+	}
+	for i := range 3 {
+		var u spatial.Vec3
+		u[i] = 1
+		consider(u, i, -1)
+	}
+	for i := range 3 {
+		var e spatial.Vec3
+		e[i] = 1
+		if c := sg.d.Cross(e); c.Norm() > 1e-9 {
+			consider(c.Scale(1/c.Norm()), -1, i)
+		}
+	}
+	return res
+}
+
+// segmentBoxEdge returns the closest points between the segment and the
+// box edge along axis sat.edge that supports the box in direction sat.u.
+func segmentBoxEdge(h spatial.Vec3, sg segment, sat satResult) (ps, pb spatial.Vec3) {
+	i := sat.edge
+	var c, d spatial.Vec3
+	for k := range 3 {
+		if k != i {
+			c[k] = sign(sat.u[k]) * h[k]
+		}
+	}
+	d[i] = 1
+	s, t := closestSegments(sg.c, sg.d, sg.e, c, d, h[i])
+	return sg.at(s), c.AddScaled(t, d)
+}
+
+// segmentBoxClosest returns a closest pair (point of the segment, point of
+// the box) and their distance for a segment outside the box: the minimum is
+// reached at an end point of the segment or against an edge of the box.
+func segmentBoxClosest(h spatial.Vec3, sg segment) (ps, pb spatial.Vec3, dist float64) {
+	dist = math.Inf(1)
+	for _, t := range [2]float64{-sg.e, sg.e} {
+		p := sg.at(t)
+		q := spatial.Vec3{clamp(p[0], -h[0], h[0]), clamp(p[1], -h[1], h[1]), clamp(p[2], -h[2], h[2])}
+		if d := p.Sub(q).Norm(); d < dist {
+			ps, pb, dist = p, q, d
+		}
+	}
+	for i := range 3 {
+		j, k := (i+1)%3, (i+2)%3
+		var d spatial.Vec3
+		d[i] = 1
+		for m := range 4 {
+			var c spatial.Vec3
+			c[j] = float64(2*(m&1)-1) * h[j]
+			c[k] = float64((m&2)-1) * h[k]
+			s, t := closestSegments(sg.c, sg.d, sg.e, c, d, h[i])
+			p, q := sg.at(s), c.AddScaled(t, d)
+			if dd := p.Sub(q).Norm(); dd < dist {
+				ps, pb, dist = p, q, dd
+			}
+		}
+	}
+	return ps, pb, dist
+}
+
+// boxFaceSegment clips the segment to the prism over the box face with
+// outward normal s·e_i and reports both ends of the clipped piece (one if
+// it is a single point), each with its own height above the face. The
+// piece contains the witness parameter tRef up to rounding; if rounding
+// empties it, tRef alone is reported.
+func boxFaceSegment(out []Contact, margin float64, a *posed, h spatial.Vec3, sg segment, r float64, i int, s, tRef float64) []Contact {
+	t0, t1 := -sg.e, sg.e
+	for k := range 3 {
+		if k != i {
+			t0, t1 = clipSlab(t0, t1, sg.c[k], sg.d[k], h[k])
+		}
+	}
+	if t0 > t1 {
+		t0, t1 = tRef, tRef
+	}
+	nw := a.axis(i).Scale(s)
+	ts := [2]float64{t0, t1}
+	cnt := 2
+	if t1-t0 <= tieTol*sg.e {
+		cnt = 1
+	}
+	for _, t := range ts[:cnt] {
+		p := sg.at(t)
+		height := s*p[i] - h[i]
+		q := p
+		q[i] = s * h[i]
+		out = appendContact(out, margin, a.toWorld(q), a.toWorld(p).AddScaled(-r, nw), nw, height-r)
+	}
+	return out
+}
+
+// clipSlab intersects the parameter interval [t0, t1] of the line c + t d
+// (one coordinate) with the slab |c + t d| ≤ h.
+func clipSlab(t0, t1, c, d, h float64) (float64, float64) {
+	if d == 0 {
+		if math.Abs(c) > h {
+			return 1, 0
+		}
+		return t0, t1
+	}
+	lo, hi := (-h-c)/d, (h-c)/d
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return max(t0, lo), min(t1, hi)
+}

@@ -1,0 +1,200 @@
+package geometry
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Contact is one contact point between geometry A and geometry B.
+type Contact struct {
+	Point  spatial.Vec3 // world; midway between the two surfaces' witness points
+	Normal spatial.Vec3 // world unit normal, pointing FROM A TOWARDS B
+	Phi    float64      // signed distance: > 0 separated, < 0 penetration (depth = −Phi)
+}
+
+// Collide appends to out the contacts between a at pose xa and b at pose xb
+// whose Phi ≤ margin, and returns out. It does not allocate when out has
+// enough spare capacity (8 contacts always suffice). Shapes of unknown kind,
+// non-finite poses or dimensions, negative dimensions and a pair of half-spaces give no contacts. See the
+// package documentation for the conventions.
+func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64, out []Contact) []Contact {
+	if !validPair(a, xa, b, xb) {
+		return out
+	}
+	if swapOrder(a, xa, b, xb) {
+		n := len(out)
+		pa, pb := newPosed(b, xb), newPosed(a, xa)
+		out = collideOrdered(&pa, &pb, margin, out)
+		for i := n; i < len(out); i++ {
+			out[i].Normal = out[i].Normal.Neg()
+		}
+		return out
+	}
+	pa, pb := newPosed(a, xa), newPosed(b, xb)
+	return collideOrdered(&pa, &pb, margin, out)
+}
+
+// validPair reports whether both kinds are known and both poses finite.
+func validPair(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
+	return a.Kind >= 0 && a.Kind < numKinds && b.Kind >= 0 && b.Kind < numKinds &&
+		dimsFinite(a) && dimsFinite(b) &&
+		xa.P.IsFinite() && xb.P.IsFinite() && xa.R.IsFinite() && xb.R.IsFinite()
+}
+
+// dimsFinite reports whether every dimension field is finite and not
+// negative.
+func dimsFinite(s Shape) bool {
+	d := [5]float64{s.Radius, s.HalfLength, s.HalfExtents[0], s.HalfExtents[1], s.HalfExtents[2]}
+	for _, v := range d {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// swapOrder reports whether the pair must be processed as (b, a). Kinds are
+// processed in increasing order. For equal kinds, the shape with the lower
+// coordinate along the axis of largest centre separation comes first, which
+// is antisymmetric bit for bit because xb.P − xa.P = −(xa.P − xb.P) exactly
+// in floating point; coincident centres fall back to comparing dimensions
+// and orientations.
+func swapOrder(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
+	if a.Kind != b.Kind {
+		return a.Kind > b.Kind
+	}
+	d := xb.P.Sub(xa.P)
+	k := 0
+	for i := 1; i < 3; i++ {
+		if math.Abs(d[i]) > math.Abs(d[k]) {
+			k = i
+		}
+	}
+	if d[k] != 0 {
+		return d[k] < 0
+	}
+	ka, kb := orderKey(a, xa), orderKey(b, xb)
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return ka[i] > kb[i]
+		}
+	}
+	return false
+}
+
+func orderKey(s Shape, x spatial.Pose) [9]float64 {
+	h := s.HalfExtents
+	return [9]float64{s.Radius, s.HalfLength, h[0], h[1], h[2], x.R.W, x.R.X, x.R.Y, x.R.Z}
+}
+
+// collideOrdered dispatches a pair with a.s.Kind ≤ b.s.Kind.
+func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
+	switch a.s.Kind {
+	case HalfSpace:
+		switch b.s.Kind {
+		case Sphere:
+			return halfSpaceSphere(a, b, margin, out)
+		case Box:
+			return halfSpaceBox(a, b, margin, out)
+		case Capsule:
+			return halfSpaceCapsule(a, b, margin, out)
+		case Cylinder:
+			return halfSpaceCylinder(a, b, margin, out)
+		}
+		return out // two half-spaces
+	case Sphere:
+		switch b.s.Kind {
+		case Sphere:
+			return sphereSphere(a, b, margin, out)
+		case Box:
+			return sphereBox(a, b, margin, out)
+		case Capsule:
+			return sphereCapsule(a, b, margin, out)
+		}
+	case Box:
+		switch b.s.Kind {
+		case Box:
+			return boxBox(a, b, margin, out)
+		case Capsule:
+			return boxCapsule(a, b, margin, out)
+		}
+	case Capsule:
+		if b.s.Kind == Capsule {
+			return capsuleCapsule(a, b, margin, out)
+		}
+	}
+	return convexConvex(a, b, margin, out) // every pair with a cylinder
+}
+
+// posed is a shape with its pose expanded into a rotation matrix.
+type posed struct {
+	s   Shape
+	rot spatial.Mat3 // world from shape
+	pos spatial.Vec3 // shape origin in the world
+}
+
+func newPosed(s Shape, x spatial.Pose) posed {
+	return posed{s: s, rot: x.R.Normalize().RotMat(), pos: x.P}
+}
+
+// axis returns the shape's local axis i in world coordinates.
+func (p *posed) axis(i int) spatial.Vec3 { return p.rot.Col(i) }
+
+// toWorld maps a point from the shape frame to the world.
+func (p *posed) toWorld(v spatial.Vec3) spatial.Vec3 { return p.rot.MulVec(v).Add(p.pos) }
+
+// toLocal maps a world point into the shape frame.
+func (p *posed) toLocal(v spatial.Vec3) spatial.Vec3 { return p.rot.MulTVec(v.Sub(p.pos)) }
+
+// size returns the radius of a ball around the origin bounding the shape
+// (0 for a half-space); it sets the scale of numerical tolerances.
+func (p *posed) size() float64 {
+	s := p.s
+	switch s.Kind {
+	case Sphere:
+		return s.Radius
+	case Box:
+		return s.HalfExtents.Norm()
+	case Capsule:
+		return s.HalfLength + s.Radius
+	case Cylinder:
+		return math.Hypot(s.Radius, s.HalfLength)
+	}
+	return 0
+}
+
+// appendContact appends the contact with witness points wa on A and wb on
+// B, normal n and signed distance phi, when phi ≤ margin.
+func appendContact(out []Contact, margin float64, wa, wb, n spatial.Vec3, phi float64) []Contact {
+	if !(phi <= margin) {
+		return out
+	}
+	return append(out, Contact{Point: wa.Add(wb).Scale(0.5), Normal: n, Phi: phi})
+}
+
+// minNormLen is the shortest vector that unit normalises reliably.
+const minNormLen = 1e-150
+
+// unit returns v/‖v‖ and true, or fallback and false when v is too short to
+// give a direction.
+func unit(v, fallback spatial.Vec3) (spatial.Vec3, bool) {
+	n := v.Norm()
+	if !(n > minNormLen) || math.IsInf(n, 0) {
+		return fallback, false
+	}
+	return v.Scale(1 / n), true
+}
+
+// fallbackNormal is the deterministic direction used when the geometry does
+// not define one, such as for concentric spheres.
+var fallbackNormal = spatial.Vec3{0, 0, 1}
+
+func sign(x float64) float64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }

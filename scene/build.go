@@ -1,0 +1,199 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver/sap"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Built is a validated scene turned into the engine's objects.
+type Built struct {
+	Name        string
+	Model       *multibody.Model
+	State       *multibody.State
+	Config      sim.Config
+	Duration    float64
+	RecordEvery int
+	Steps       int // number of steps: round(duration/dt)
+}
+
+// Build turns a validated scene into a model, an initial state and a
+// simulator configuration. Materials are indexed in sorted name order.
+func Build(s *Scene) (*Built, error) {
+	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity)}
+	names := make([]string, 0, len(s.Materials))
+	for n := range s.Materials {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	mats := make([]contact.Material, len(names))
+	for i, n := range names {
+		mt := s.Materials[n]
+		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction}
+	}
+	type init struct {
+		body int
+		b    *Body
+	}
+	var free []init
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		idx, err := addBody(m, b, slices.Index(names, b.Material))
+		if err != nil {
+			return nil, fmt.Errorf("scene %s: bodies[%d] (%s): %w", s.Name, i, b.Name, err)
+		}
+		if !b.Fixed {
+			free = append(free, init{idx, b})
+		}
+	}
+	st := m.NewState()
+	for _, f := range free {
+		m.SetFreeBodyPose(st, f.body, pose(f.b.Pose))
+		if v := f.b.Velocity; v != nil {
+			m.SetFreeBodyVelocity(st, f.body, vecOr(v.Angular), vecOr(v.Linear))
+		}
+	}
+	cfg, err := config(s, mats)
+	if err != nil {
+		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	return &Built{
+		Name: s.Name, Model: m, State: st, Config: cfg,
+		Duration: s.Duration, RecordEvery: s.RecordEvery,
+		Steps: int(math.Round(s.Duration / s.DT)),
+	}, nil
+}
+
+// addBody adds one body and its geometry to m and returns its index.
+func addBody(m *multibody.Model, b *Body, mat int) (int, error) {
+	if strings.ContainsAny(b.Name, ",\"\n\r") {
+		return -1, fmt.Errorf("name %q must not contain commas, quotes or line breaks", b.Name)
+	}
+	shape, err := toShape(b.Shape)
+	if err != nil {
+		return -1, err
+	}
+	if b.Fixed {
+		idx := m.AddWeldedBody(b.Name, pose(b.Pose))
+		_, err := m.AddGeometry(idx, shape, spatial.PoseIdentity(), mat)
+		return idx, err
+	}
+	in, err := inertia(b, shape)
+	if err != nil {
+		return -1, err
+	}
+	idx, err := m.AddFreeBody(b.Name, in)
+	if err != nil {
+		return -1, err
+	}
+	_, err = m.AddGeometry(idx, shape, spatial.PoseIdentity(), mat)
+	return idx, err
+}
+
+// toShape converts a scene shape to a geometry shape.
+func toShape(s *Shape) (geometry.Shape, error) {
+	kind, err := geometry.ParseKind(s.Type)
+	if err != nil {
+		return geometry.Shape{}, err
+	}
+	f := func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	var g geometry.Shape
+	switch kind {
+	case geometry.HalfSpace:
+		g = geometry.NewHalfSpace()
+	case geometry.Sphere:
+		g = geometry.NewSphere(f(s.Radius))
+	case geometry.Box:
+		g = geometry.NewBox(spatial.Vec3(vecOr(s.Size)))
+	case geometry.Capsule:
+		g = geometry.NewCapsule(f(s.Radius), f(s.Length))
+	case geometry.Cylinder:
+		g = geometry.NewCylinder(f(s.Radius), f(s.Length))
+	}
+	return g, g.Validate()
+}
+
+// inertia returns the spatial inertia of a free body: from density and
+// shape, from mass and shape, or from mass and the given inertia.
+func inertia(b *Body, shape geometry.Shape) (spatial.SpatialInertia, error) {
+	var mass float64
+	switch {
+	case b.Density != nil:
+		mass = *b.Density * shape.Volume()
+	case b.Mass != nil:
+		mass = *b.Mass
+	default:
+		return spatial.SpatialInertia{}, errors.New("a free body needs density or mass")
+	}
+	in := spatial.SpatialInertia{Mass: mass}
+	switch {
+	case b.Inertia != nil && b.Inertia.Diagonal != nil:
+		in.Icom = spatial.Diag3(spatial.Vec3(*b.Inertia.Diagonal))
+	case b.Inertia != nil && b.Inertia.Matrix != nil:
+		for i, row := range b.Inertia.Matrix {
+			in.Icom[i] = row
+		}
+	default:
+		unit, err := shape.UnitInertia()
+		if err != nil {
+			return in, err
+		}
+		in.Icom = unit.Scale(mass)
+	}
+	return in, in.Validate()
+}
+
+// pose converts a scene pose.
+func pose(p Pose) spatial.Pose {
+	q := p.Quat()
+	return spatial.Pose{R: spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}, P: spatial.Vec3(p.Pos())}
+}
+
+func vecOr(v *Vec) spatial.Vec3 {
+	if v == nil {
+		return spatial.Vec3{}
+	}
+	return spatial.Vec3(*v)
+}
+
+// config builds the simulator configuration.
+func config(s *Scene, mats []contact.Material) (sim.Config, error) {
+	d, err := contact.ParseDelassus(s.Contact.Delassus)
+	if err != nil {
+		return sim.Config{}, err
+	}
+	sp := sap.DefaultParams()
+	sp.RelTolerance = *s.Solver.Tolerance
+	sp.AbsTolerance = *s.Solver.AbsTolerance
+	sp.MaxIterations = *s.Solver.MaxIterations
+	switch s.Solver.LineSearch {
+	case "", "exact":
+		sp.LineSearch = sap.ExactLineSearch
+	case "backtracking":
+		sp.LineSearch = sap.BacktrackingLineSearch
+	default:
+		return sim.Config{}, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
+	}
+	return sim.Config{
+		DT: s.DT,
+		Contact: contact.Params{
+			Beta: *s.Contact.Beta, Sigma: *s.Contact.Sigma, Margin: *s.Contact.Margin, Delassus: d,
+		},
+		Materials: mats,
+		Solver:    sap.New(sp),
+	}, nil
+}

@@ -1,0 +1,40 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// Config is what a Simulator needs besides the model and the state.
+type Config struct {
+	DT        float64            // time step δt in s
+	Contact   contact.Params     // contact-model parameters
+	Materials []contact.Material // indexed by multibody.Geometry.Material
+	Solver    solver.Solver      // contact solver, e.g. sap.New(sap.DefaultParams())
+}
+
+// Validate reports an error naming the bad field.
+func (c *Config) Validate(nmat int) error {
+	if !(c.DT > 0) || math.IsInf(c.DT, 0) {
+		return fmt.Errorf("sim: time step %v must be positive and finite", c.DT)
+	}
+	if err := c.Contact.Validate(); err != nil {
+		return err
+	}
+	if c.Solver == nil {
+		return errors.New("sim: no contact solver configured")
+	}
+	if len(c.Materials) < nmat {
+		return fmt.Errorf("sim: geometries use material %d but only %d materials are given", nmat-1, len(c.Materials))
+	}
+	for i, m := range c.Materials {
+		if err := m.Validate(); err != nil {
+			return fmt.Errorf("sim: material %d: %w", i, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// load builds an embedded scene with overrides and returns its simulator.
+func load(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene.Built) {
+	t.Helper()
+	sc, err := scene.Load(name, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, b
+}
+
+// runSteps takes n steps, failing on an error, and returns their stats.
+func runSteps(t testing.TB, s *sim.Simulator, n int) []sim.StepStats {
+	t.Helper()
+	out := make([]sim.StepStats, 0, n)
+	for range n {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// position returns the world position of the named body.
+func position(t testing.TB, s *sim.Simulator, name string) spatial.Vec3 {
+	t.Helper()
+	b := s.Model.BodyByName(name)
+	if b < 0 {
+		t.Fatalf("no body %q", name)
+	}
+	return s.Model.BodyPose(s.State, b).P
+}

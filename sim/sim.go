@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/multibody"
+)
+
+// Simulator advances a State of a Model in time.
+type Simulator struct {
+	Model *multibody.Model
+	State *multibody.State
+	cfg   Config
+	ws    Workspace
+	step  int
+}
+
+// New returns a Simulator for model m starting from state s (which it then
+// owns and advances).
+func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error) {
+	nmat := 0
+	for _, g := range m.Geometries {
+		nmat = max(nmat, g.Material+1)
+	}
+	if err := cfg.Validate(nmat); err != nil {
+		return nil, err
+	}
+	if len(s.Q) != m.NQ || len(s.V) != m.NV {
+		return nil, fmt.Errorf("sim: state has %d positions and %d velocities, model needs %d and %d", len(s.Q), len(s.V), m.NQ, m.NV)
+	}
+	if err := m.CheckFinite(s); err != nil {
+		return nil, fmt.Errorf("sim: initial state: %w", err)
+	}
+	sim := &Simulator{Model: m, State: s, cfg: cfg}
+	sim.ws.init(m)
+	return sim, nil
+}
+
+// Config returns the simulator's configuration.
+func (sim *Simulator) Config() Config { return sim.cfg }
+
+// Step advances the state by one time step δt (SAP Algorithm 1) and returns
+// the step's statistics. A contact solve that does not converge still
+// advances the state with the solver's last iterate and reports its status;
+// Step returns an error only when the problem cannot be built or the new
+// state is not finite, and then leaves the state unchanged.
+func (sim *Simulator) Step() (StepStats, error) {
+	sim.detectContacts()                     // geometry at q0: C(q0) with p, n̂, φ0
+	if err := sim.freeMotion(); err != nil { // A and v* (eq. 13–15)
+		return StepStats{}, err
+	}
+	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
+		return StepStats{}, err
+	}
+	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
+		return StepStats{}, err
+	}
+	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q0) v (eq. 12)
+		return StepStats{}, err
+	}
+	sim.step++
+	return sim.stats(), nil
+}

@@ -1,0 +1,38 @@
+package sim
+
+import "fmt"
+
+// assembleContacts appends the contact rows (J, v̂, R, μ) of the step's
+// contact pairs to the problem.
+func (sim *Simulator) assembleContacts() error {
+	w := &sim.ws
+	err := w.assemble.Assemble(sim.Model, sim.State, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
+	if err != nil {
+		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
+	}
+	return nil
+}
+
+// solveContacts runs the contact solver, warm-started from v0.
+func (sim *Simulator) solveContacts() error {
+	w := &sim.ws
+	if err := sim.cfg.Solver.Solve(&w.problem, sim.State.V, &w.result); err != nil {
+		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
+	}
+	return nil
+}
+
+// updatePositions sets v to the solver's velocities and q = q0 + δt N(q0) v
+// (SAP eq. 12 with θq = 0, θvq = 1), renormalising quaternions.
+func (sim *Simulator) updatePositions() error {
+	m, s, v := sim.Model, sim.State, sim.ws.result.V
+	for i, x := range v {
+		if x != x || x-x != 0 { // NaN or ±Inf
+			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
+		}
+	}
+	copy(s.V, v)
+	m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q)
+	s.T += sim.cfg.DT
+	return nil
+}

@@ -1,0 +1,65 @@
+package solver
+
+// Status says how a solve ended.
+type Status int
+
+const (
+	// Converged means the optimality criterion (SAP eq. 26) was met.
+	Converged Status = iota
+	// Stalled means the cost stopped decreasing before the optimality
+	// criterion was met (cost-stall criterion); v is the best iterate found
+	// and e_m tells how accurate it is.
+	Stalled
+	// MaxIterations means the iteration limit was reached first.
+	MaxIterations
+	// Failed means the Newton system could not be solved (for example a
+	// Hessian that is not numerically positive definite) or a non-finite
+	// number appeared; v is the last finite iterate.
+	Failed
+)
+
+// String returns the status name.
+func (s Status) String() string {
+	switch s {
+	case Converged:
+		return "converged"
+	case Stalled:
+		return "stalled"
+	case MaxIterations:
+		return "max-iterations"
+	case Failed:
+		return "failed"
+	}
+	return "unknown"
+}
+
+// OK reports whether the solve converged.
+func (s Stats) OK() bool { return s.Status == Converged }
+
+// Stats are the statistics of one solve.
+type Stats struct {
+	Status               Status
+	Iterations           int     // Newton iterations
+	LineSearchIterations int     // total line-search iterations over all Newton iterations
+	MomentumError        float64 // e_m, SAP eq. 32
+	ComplementarityError float64 // e_μ, SAP eq. 33
+	Cost                 float64 // ℓp at the returned v
+	InitialCost          float64 // ℓp at the warm start
+}
+
+// Result holds a solution. Its slices are reused across solves.
+type Result struct {
+	V     []float64 // generalized velocities, length NV
+	Gamma []float64 // contact impulses, length 3·NC, (t1, t2, n) per contact
+	VC    []float64 // contact velocities J v, length 3·NC
+	Stats Stats
+}
+
+// Solver is implemented by every contact solver.
+type Solver interface {
+	// Solve solves p starting from the warm start v0 (length p.NV) and writes
+	// the solution into res, resizing its slices as needed. It returns an
+	// error only for a malformed problem; a solve that does not converge
+	// returns nil and says so in res.Stats.Status, with finite values in res.
+	Solve(p *Problem, v0 []float64, res *Result) error
+}

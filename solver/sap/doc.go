@@ -1,0 +1,33 @@
+// Package sap implements the Semi-Analytic Primal (SAP) contact solver of
+// Castro et al., "An Unconstrained Convex Formulation of Compliant Contact"
+// (SAP in comments; the text is in shared/papers).
+//
+// SAP minimises the unconstrained, strongly convex cost (SAP eq. 24)
+//
+//	ℓp(v) = ½‖v − v*‖²_A + ½‖P_F(y(v))‖²_R,   y = −R⁻¹(J v − v̂),
+//
+// over the generalized velocities v with Newton's method and a line search
+// (SAP Algorithm 2). The contact impulses follow analytically as
+// γ = P_F(y(v)) (SAP eq. 23), the projection onto the friction cones in the
+// norm of R = diag(Rt, Rt, Rn) per contact, with contact frames ordered
+// (t1, t2, n). The problem data come from solver.Problem.
+//
+// The pieces, one file each:
+//
+//   - projection.go: P_F and its regions (SAP eq. 27, App. C) and the 3×3
+//     blocks G = −∂γ/∂v_c (SAP App. D, eq. 37).
+//   - cost.go: ℓp, ∇ℓp = A(v − v*) − Jᵀγ and the norms of the stopping
+//     criterion (SAP §IV-A, eq. 25).
+//   - hessian.go: H = A + JᵀGJ and its factorization behind the internal
+//     newtonSystem interface. The only implementation is dense (NV×NV,
+//     gonum Cholesky); a block-sparse one (SAP §IV-D) can replace it.
+//   - linesearch.go: exact line search (rtsafe on dℓ/dα) and backtracking
+//     Armijo search, with the O(n) derivatives of SAP §IV-C.
+//   - stopping.go: the optimality criterion (SAP eq. 26), the cost-stall
+//     criterion and the error metrics e_m, e_μ (SAP eq. 32, 33).
+//   - solver.go: Solver, implementing solver.Solver.
+//
+// Conventions: the generalized momentum in eq. (25)–(26) is p = A v (the
+// paper writes M v; with A = M + O(δt) this is the consistent choice since
+// ∇ℓp = A(v − v*) − Jᵀγ); D = diag(M)^(−1/2) from Problem.MDiag.
+package sap

@@ -1,0 +1,200 @@
+package sap
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// line is ℓ(α) = ℓp(v_m + αΔv) along one Newton direction, evaluated in
+// O(n) with the quantities of SAP §IV-C precomputed once per direction.
+type line struct {
+	p   *solver.Problem
+	it  *iterate  // v_m
+	dvc []float64 // Δv_c = J Δv
+	f0  float64   // dℓ/dα(0) = Δvᵀ∇ℓp(v_m)
+	b   float64   // Δpᵀ(v_m − v*) = Δvᵀ A(v_m − v*)
+	c2  float64   // ΔvᵀΔp = Δvᵀ A Δv
+}
+
+// lsResult is the outcome of a line search.
+type lsResult struct {
+	alpha     float64 // accepted step; 0 means no acceptable step was found
+	iters     int     // evaluations of ℓ or dℓ/dα
+	dAlpha    float64 // dℓ/dα at alpha (exact search only)
+	collapsed bool    // exact search stopped on bracket width
+	nonFinite bool    // a non-finite derivative or cost was met
+}
+
+// vcAt returns v_c,i(α) = v_c,i + αΔv_c,i for contact i.
+func (l *line) vcAt(i int, alpha float64) [3]float64 {
+	var vc [3]float64
+	for k := range 3 {
+		vc[k] = l.it.vc[3*i+k] + alpha*l.dvc[3*i+k]
+	}
+	return vc
+}
+
+// costDiff returns ℓ(α) − ℓ(0). The quadratic part is expanded,
+//
+//	½‖v(α) − v*‖²_A − ½‖v_m − v*‖²_A = α Δpᵀ(v_m − v*) + ½α² ΔvᵀΔp,
+//
+// so the difference is formed without cancellation; the regularizer part
+// is differenced contact by contact.
+func (l *line) costDiff(alpha float64) float64 {
+	p := l.p
+	dR := 0.0
+	for i := range p.NC {
+		mu, Rt, Rn := contact(p, i)
+		gamma, _ := Project(yOf(p, i, l.vcAt(i, alpha)), mu, Rt, Rn)
+		dR += regularizerCost(gamma, Rt, Rn) - regularizerCost([3]float64(l.it.gamma[3*i:]), Rt, Rn)
+	}
+	return alpha*l.b + 0.5*alpha*alpha*l.c2 + dR
+}
+
+// derivs returns dℓ/dα and d²ℓ/dα² at α (SAP §IV-C):
+//
+//	dℓ/dα   = Δpᵀ(v(α) − v*) − Δv_cᵀγ(α) = f0 + α ΔvᵀΔp − Δv_cᵀ(γ(α) − γ(0)),
+//	d²ℓ/dα² = ΔvᵀΔp + Δv_cᵀ G(α) Δv_c.
+//
+// The second form of dℓ/dα is the paper's, rearranged with
+// f0 = Δvᵀ∇ℓp(v_m) = Δpᵀ(v_m − v*) − Δv_cᵀγ(0) so that the large, nearly
+// cancelling terms Δpᵀ(v_m − v*) and Δv_cᵀγ(0) are not formed.
+func (l *line) derivs(alpha float64) (d1, d2 float64) {
+	p := l.p
+	s1, s2 := 0.0, 0.0
+	for i := range p.NC {
+		mu, Rt, Rn := contact(p, i)
+		gamma, g, _ := ProjectG(yOf(p, i, l.vcAt(i, alpha)), mu, Rt, Rn)
+		dv := [3]float64(l.dvc[3*i:])
+		for r := range 3 {
+			s1 += dv[r] * (gamma[r] - l.it.gamma[3*i+r])
+			s2 += dv[r] * (g[r][0]*dv[0] + g[r][1]*dv[1] + g[r][2]*dv[2])
+		}
+	}
+	return l.f0 + alpha*l.c2 - s1, l.c2 + s2
+}
+
+// exact is the exact line search of SAP §IV-B: safeguarded Newton–bisection
+// (rtsafe, Numerical Recipes §9.4) for the root of dℓ/dα, which is
+// increasing since ℓ(α) is strongly convex. The first guess is the Newton
+// step α = 1 (or AlphaMax if smaller); the bracket starts as [0, AlphaMax]
+// and doubles while dℓ/dα < 0 at its right end. It stops when
+// |dℓ/dα| ≤ LineSearchTolerance·|dℓ/dα(0)| or when the bracket reaches
+// machine precision. Requires f0 < 0.
+func (l *line) exact(prm *Params) lsResult {
+	var res lsResult
+	tol := prm.LineSearchTolerance * math.Abs(l.f0)
+	eval := func(a float64) (float64, float64) {
+		res.iters++
+		return l.derivs(a)
+	}
+	done := func(a, f float64, collapsed bool) lsResult {
+		res.alpha, res.dAlpha, res.collapsed = a, f, collapsed
+		return res
+	}
+	lo, flo := 0.0, l.f0
+	hi := min(1, prm.AlphaMax)
+	fhi, dfhi := eval(hi)
+	if math.Abs(fhi) <= tol {
+		return done(hi, fhi, false)
+	}
+	// Grow the bracket while ℓ still decreases at its right end.
+	for isFinite(fhi) && fhi < 0 {
+		if res.iters >= prm.MaxLineSearchIterations {
+			return done(hi, fhi, false)
+		}
+		lo, flo = hi, fhi
+		if hi < prm.AlphaMax {
+			hi = prm.AlphaMax
+		} else {
+			hi *= 2
+		}
+		fhi, dfhi = eval(hi)
+		if math.Abs(fhi) <= tol {
+			return done(hi, fhi, false)
+		}
+	}
+	if !isFinite(fhi) || !isFinite(dfhi) {
+		res.nonFinite = true
+		return done(0, l.f0, false)
+	}
+	// rtsafe on [lo, hi], f(lo) < 0 < f(hi), from x = hi.
+	x, fx, dfx := hi, fhi, dfhi
+	dx, dxold := hi-lo, hi-lo
+	for res.iters < prm.MaxLineSearchIterations {
+		if hi-lo <= 4*eps*hi {
+			break
+		}
+		newton := dfx > 0 && ((x-hi)*dfx-fx)*((x-lo)*dfx-fx) < 0 && math.Abs(2*fx) <= math.Abs(dxold*dfx)
+		dxold = dx
+		if newton {
+			dx = fx / dfx
+			prev := x
+			x -= dx
+			if x == prev {
+				return done(x, fx, true)
+			}
+		} else {
+			dx = 0.5 * (hi - lo)
+			x = lo + dx
+		}
+		fx, dfx = eval(x)
+		if !isFinite(fx) || !isFinite(dfx) {
+			res.nonFinite = true
+			return done(0, l.f0, false)
+		}
+		if math.Abs(fx) <= tol {
+			return done(x, fx, false)
+		}
+		if fx < 0 {
+			lo, flo = x, fx
+		} else {
+			hi, fhi = x, fx
+		}
+	}
+	// Bracket at machine precision or out of iterations: keep the better end.
+	if math.Abs(flo) < math.Abs(fhi) {
+		return done(lo, flo, true)
+	}
+	return done(hi, fhi, true)
+}
+
+// eps is the machine epsilon of float64.
+const eps = 0x1p-52
+
+// backtracking is the backtracking line search of SAP §IV-B: α starts at
+// AlphaMax and is multiplied by Rho until Armijo's condition
+// ℓ(α) < ℓ(0) + c α dℓ/dα(0) holds; once it holds, backtracking continues
+// while the cost keeps decreasing and stops at the last α before it
+// increases (as Drake's SAP does), so that with AlphaMax > 1 a full Newton
+// step is not overshot. It returns α = 0 if Armijo's condition never holds.
+func (l *line) backtracking(prm *Params) lsResult {
+	var res lsResult
+	armijo := func(a, d float64) bool { return d < prm.ArmijoC*a*l.f0 }
+	a := prm.AlphaMax
+	d := l.costDiff(a)
+	res.iters = 1
+	if !isFinite(d) {
+		res.nonFinite = true
+		return res
+	}
+	ok := armijo(a, d)
+	for res.iters < prm.MaxLineSearchIterations {
+		a2 := prm.Rho * a
+		d2 := l.costDiff(a2)
+		res.iters++
+		if !isFinite(d2) {
+			res.nonFinite = true
+			return res
+		}
+		if ok && !(d2 < d) {
+			break
+		}
+		a, d, ok = a2, d2, armijo(a2, d2)
+	}
+	if ok {
+		res.alpha = a
+	}
+	return res
+}

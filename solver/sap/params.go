@@ -1,0 +1,136 @@
+package sap
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// LineSearch selects the line search of SAP §IV-B.
+type LineSearch int
+
+const (
+	// ExactLineSearch finds the minimum of ℓ(α) = ℓp(v + αΔv) by
+	// Newton–bisection root finding on dℓ/dα (rtsafe, Numerical Recipes
+	// §9.4) with the O(n) derivatives of SAP §IV-C. This is the default and
+	// the paper's preferred choice.
+	ExactLineSearch LineSearch = iota
+	// BacktrackingLineSearch starts at AlphaMax and multiplies α by Rho until
+	// Armijo's condition ℓ(α) < ℓ(0) + c α dℓ/dα(0) holds (SAP §IV-B); it
+	// then keeps backtracking while the cost keeps decreasing, so that a
+	// full Newton step (α = 1) is not overshot when AlphaMax > 1.
+	BacktrackingLineSearch
+)
+
+// String returns the line search name.
+func (l LineSearch) String() string {
+	switch l {
+	case ExactLineSearch:
+		return "exact"
+	case BacktrackingLineSearch:
+		return "backtracking"
+	}
+	return "unknown"
+}
+
+// Params are the parameters of the SAP solver. Use DefaultParams and change
+// what you need; Solve rejects invalid parameters with an error.
+type Params struct {
+	// MaxIterations is the maximum number of Newton iterations (default
+	// 100). When it is reached the status is solver.MaxIterations. Zero only
+	// checks the warm start.
+	MaxIterations int
+
+	// AbsTolerance is εa of the stopping criterion, SAP eq. (26)
+	// (default 1e-16).
+	AbsTolerance float64
+	// RelTolerance is εr of the stopping criterion, SAP eq. (26)
+	// (default 1e-6).
+	RelTolerance float64
+
+	// CostAbsTolerance and CostRelTolerance define the cost-stall criterion
+	// |ℓ_m − ℓ_{m+1}| < CostAbsTolerance + CostRelTolerance·ℓ_m (defaults
+	// 1e-30 and 1e-15). When it fires and eq. (26) does not hold the status
+	// is solver.Stalled.
+	CostAbsTolerance float64
+	CostRelTolerance float64
+
+	// LineSearch selects the line search (default ExactLineSearch).
+	LineSearch LineSearch
+	// AlphaMax is the initial maximum step length: the first step tried by
+	// the backtracking search and the initial bracket [0, AlphaMax] of the
+	// exact search, which grows it when ℓ is still decreasing at AlphaMax
+	// (default 1.25).
+	AlphaMax float64
+	// MaxLineSearchIterations bounds the cost or derivative evaluations of
+	// one line search (default 100).
+	MaxLineSearchIterations int
+
+	// LineSearchTolerance is the relative tolerance of the exact line
+	// search: it stops when |dℓ/dα(α)| ≤ LineSearchTolerance·|dℓ/dα(0)| or
+	// when its bracket reaches machine precision (default 1e-8).
+	LineSearchTolerance float64
+
+	// Rho is the backtracking factor ρ ∈ (0, 1) (default 0.8).
+	Rho float64
+	// ArmijoC is Armijo's constant c ∈ (0, 1) (default 1e-4).
+	ArmijoC float64
+
+	// Trace, when non-nil, receives one entry per Newton iterate of every
+	// solve (for tests and diagnostics). Recording allocates; leave it nil
+	// in production.
+	Trace *Trace
+}
+
+// DefaultParams returns the default parameters, documented on each field of
+// Params.
+func DefaultParams() Params {
+	return Params{
+		MaxIterations:           100,
+		AbsTolerance:            1e-16,
+		RelTolerance:            1e-6,
+		CostAbsTolerance:        1e-30,
+		CostRelTolerance:        1e-15,
+		LineSearch:              ExactLineSearch,
+		AlphaMax:                1.25,
+		MaxLineSearchIterations: 100,
+		LineSearchTolerance:     1e-8,
+		Rho:                     0.8,
+		ArmijoC:                 1e-4,
+	}
+}
+
+// Validate reports an error if a parameter is out of range.
+func (p *Params) Validate() error {
+	nonNeg := func(name string, x float64) error {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("sap: %s = %v must be non-negative and finite", name, x)
+		}
+		return nil
+	}
+	open01 := func(name string, x float64) error {
+		if !(x > 0 && x < 1) {
+			return fmt.Errorf("sap: %s = %v must be in (0, 1)", name, x)
+		}
+		return nil
+	}
+	switch {
+	case p.MaxIterations < 0:
+		return fmt.Errorf("sap: MaxIterations = %d must be non-negative", p.MaxIterations)
+	case p.MaxLineSearchIterations < 1:
+		return fmt.Errorf("sap: MaxLineSearchIterations = %d must be positive", p.MaxLineSearchIterations)
+	case p.LineSearch != ExactLineSearch && p.LineSearch != BacktrackingLineSearch:
+		return fmt.Errorf("sap: unknown LineSearch %d", int(p.LineSearch))
+	case !(p.AlphaMax > 0) || math.IsInf(p.AlphaMax, 0):
+		return fmt.Errorf("sap: AlphaMax = %v must be positive and finite", p.AlphaMax)
+	}
+	return errors.Join(
+		nonNeg("AbsTolerance", p.AbsTolerance),
+		nonNeg("RelTolerance", p.RelTolerance),
+		nonNeg("CostAbsTolerance", p.CostAbsTolerance),
+		nonNeg("CostRelTolerance", p.CostRelTolerance),
+		nonNeg("LineSearchTolerance", p.LineSearchTolerance),
+		open01("Rho", p.Rho),
+		open01("ArmijoC", p.ArmijoC),
+	)
+}

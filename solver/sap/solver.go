@@ -1,0 +1,237 @@
+package sap
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// Solver is the SAP contact solver (SAP Algorithm 2). It holds its
+// parameters and a workspace that is reused across solves: after a first
+// solve of a given size, Solve does not allocate (unless Params.Trace is
+// set). A Solver is not safe for concurrent use.
+type Solver struct {
+	params   Params
+	paramErr error
+	ws       workspace
+}
+
+// workspace holds the storage of one solve.
+type workspace struct {
+	eval      evaluator
+	cur, next iterate      // v_m and v_{m+1}
+	dv        []float64    // Newton direction Δv, NV
+	dp        []float64    // Δp = A Δv, NV
+	dvc       []float64    // Δv_c = J Δv, 3·NC
+	sys       newtonSystem // H = A + JᵀGJ and its factorization
+	line      line
+}
+
+// New returns a solver with parameters p. Invalid parameters are reported
+// by every call to Solve.
+func New(p Params) *Solver {
+	s := &Solver{params: p, ws: workspace{sys: &denseSystem{}}}
+	if err := p.Validate(); err != nil {
+		s.paramErr = fmt.Errorf("sap: invalid parameters: %w", err)
+	}
+	return s
+}
+
+// Params returns the solver's parameters.
+func (s *Solver) Params() Params { return s.params }
+
+var _ solver.Solver = (*Solver)(nil)
+
+// Solve implements solver.Solver: it minimises ℓp (SAP eq. 24) with SAP
+// Algorithm 2 from the warm start v0 (nil means v0 = v*), and writes v,
+// γ = P_F(y(v)) and v_c = J v at the returned iterate, with statistics, into
+// res.
+//
+// It returns an error, leaving res untouched, only if p is malformed
+// (solver.Problem.Validate, or a contact whose two tangential
+// regularizations differ), v0 has the wrong length or is not finite, res is
+// nil, or the parameters are invalid. Otherwise the status says how the
+// solve ended (solver.Converged, Stalled, MaxIterations or Failed) and res
+// holds the last accepted iterate, which is always finite and never has a
+// higher cost than the warm start. In the degenerate case where ℓp is not
+// even finite at v0 (overflow), res.V = v0, γ and v_c are zero, the status
+// is Failed and Cost, InitialCost and MomentumError are +Inf.
+func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	if err := s.check(p, v0, res); err != nil {
+		return err
+	}
+	ws := &s.ws
+	ws.reset(p)
+	if v0 == nil {
+		v0 = p.VStar
+	}
+	copy(ws.cur.v, v0)
+	if s.params.Trace != nil {
+		s.params.Trace.reset()
+	}
+	res.Stats = solver.Stats{}
+	if !ws.eval.evaluate(&ws.cur) {
+		s.failAtStart(p, res)
+		return nil
+	}
+	res.Stats.InitialCost = ws.cur.cost
+	res.Stats.Status = s.run(p, &res.Stats)
+	s.finish(p, res)
+	return nil
+}
+
+// check returns an error for a malformed call.
+func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	if s.paramErr != nil {
+		return s.paramErr
+	}
+	if res == nil {
+		return errors.New("sap: nil result")
+	}
+	if err := checkProblem(p); err != nil {
+		return err
+	}
+	if v0 != nil && len(v0) != p.NV {
+		return fmt.Errorf("sap: len(v0) = %d, want NV = %d", len(v0), p.NV)
+	}
+	for i, x := range v0 {
+		if !isFinite(x) {
+			return fmt.Errorf("sap: v0[%d] = %v is not finite", i, x)
+		}
+	}
+	return nil
+}
+
+// reset sizes the workspace for p.
+func (ws *workspace) reset(p *solver.Problem) {
+	ws.eval.reset(p)
+	ws.cur.resize(p.NV, p.NC)
+	ws.next.resize(p.NV, p.NC)
+	ws.dv = solver.Resize(ws.dv, p.NV)
+	ws.dp = solver.Resize(ws.dp, p.NV)
+	ws.dvc = solver.Resize(ws.dvc, 3*p.NC)
+}
+
+// run performs the Newton iterations of SAP Algorithm 2 on ws.cur and
+// returns the final status; ws.cur is the iterate to return.
+func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
+	ws := &s.ws
+	prevCost := 0.0
+	for m := 0; ; m++ {
+		s.traceIterate(&ws.cur)
+		switch {
+		case s.optimal(&ws.cur): // SAP eq. (26), also at the warm start
+			return solver.Converged
+		case m > 0 && s.stalled(prevCost, ws.cur.cost):
+			return solver.Stalled
+		case st.Iterations >= s.params.MaxIterations:
+			return solver.MaxIterations
+		}
+		st.Iterations++
+		ls, ok := s.newtonStep(p)
+		st.LineSearchIterations += ls.iters
+		s.traceStep(ls)
+		switch {
+		case !ok || ls.nonFinite:
+			return solver.Failed
+		case ls.alpha == 0: // no descent along Δv at round-off level
+			return solver.Stalled
+		}
+		// SAP Algorithm 2, line 5: v_{m+1} = v_m + α_m Δv_m.
+		for i, x := range ws.cur.v {
+			ws.next.v[i] = x + ls.alpha*ws.dv[i]
+		}
+		if !ws.eval.evaluate(&ws.next) {
+			return solver.Failed
+		}
+		if ws.next.cost > ws.cur.cost && !s.optimal(&ws.next) {
+			return solver.Stalled // round-off: keep the better iterate
+		}
+		prevCost = ws.cur.cost
+		ws.cur, ws.next = ws.next, ws.cur
+	}
+}
+
+// newtonStep computes the Newton direction Δv = −H⁻¹∇ℓp (SAP Algorithm 2,
+// line 3) at ws.cur and runs the line search (line 4). It reports false if
+// H could not be factored or Δv is not finite.
+func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
+	ws := &s.ws
+	cur := &ws.cur
+	ws.line = line{}
+	ws.sys.assemble(p, cur.g) // H = A + JᵀGJ, SAP §IV-A
+	if !ws.sys.factor() {
+		return lsResult{}, false
+	}
+	for i, g := range cur.grad {
+		ws.dv[i] = -g
+	}
+	ws.sys.solve(ws.dv)
+	if !allFinite(ws.dv) {
+		return lsResult{}, false
+	}
+	p.MulA(ws.dv, ws.dp)  // Δp = A Δv, SAP §IV-C
+	p.MulJ(ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C
+	l := &ws.line
+	*l = line{p: p, it: cur, dvc: ws.dvc, f0: dot(ws.dv, cur.grad), b: dot(ws.dv, cur.r), c2: dot(ws.dv, ws.dp)}
+	switch {
+	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
+		return lsResult{}, false
+	case !(l.f0 < 0): // not a descent direction (round-off): no step
+		return lsResult{}, true
+	case s.params.LineSearch == BacktrackingLineSearch:
+		return l.backtracking(&s.params), true
+	default:
+		return l.exact(&s.params), true
+	}
+}
+
+// finish writes the returned iterate ws.cur and its statistics into res.
+func (s *Solver) finish(p *solver.Problem, res *solver.Result) {
+	cur := &s.ws.cur
+	res.V = solver.Resize(res.V, p.NV)
+	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
+	res.VC = solver.Resize(res.VC, 3*p.NC)
+	copy(res.V, cur.v)
+	copy(res.Gamma, cur.gamma)
+	copy(res.VC, cur.vc)
+	res.Stats.Cost = cur.cost
+	res.Stats.MomentumError = momentumError(cur)
+	res.Stats.ComplementarityError = complementarityError(p, cur)
+}
+
+// failAtStart fills res when ℓp is not finite at the warm start.
+func (s *Solver) failAtStart(p *solver.Problem, res *solver.Result) {
+	res.V = solver.Resize(res.V, p.NV)
+	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
+	res.VC = solver.Resize(res.VC, 3*p.NC)
+	copy(res.V, s.ws.cur.v)
+	clear(res.Gamma)
+	clear(res.VC)
+	inf := math.Inf(1)
+	res.Stats = solver.Stats{Status: solver.Failed, Cost: inf, InitialCost: inf, MomentumError: inf}
+}
+
+// traceIterate records iterate it when tracing is on.
+func (s *Solver) traceIterate(it *iterate) {
+	if t := s.params.Trace; t != nil {
+		t.record(TraceEntry{Cost: it.cost, GradNorm: it.gradNorm, Tolerance: s.tolerance(it)}, it.v)
+	}
+}
+
+// traceStep records the step taken from the last traced iterate.
+func (s *Solver) traceStep(ls lsResult) {
+	t := s.params.Trace
+	if t == nil {
+		return
+	}
+	e := t.last()
+	e.Alpha, e.LineSearchIterations, e.BracketCollapsed = ls.alpha, ls.iters, ls.collapsed
+	e.DCost0 = s.ws.line.f0
+	e.DCostAlpha = ls.dAlpha
+	if s.params.LineSearch == BacktrackingLineSearch && ls.alpha > 0 {
+		e.DCostAlpha, _ = s.ws.line.derivs(ls.alpha)
+	}
+}

@@ -1,0 +1,51 @@
+package sap
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// tolerance returns the right side of SAP eq. (26),
+// εa + εr max(‖D p‖, ‖D j_c‖), with p = A v the generalized momentum.
+func (s *Solver) tolerance(it *iterate) float64 {
+	return s.params.AbsTolerance + s.params.RelTolerance*max(it.pNorm, it.jcNorm)
+}
+
+// optimal reports whether it satisfies SAP eq. (26):
+// ‖D ∇ℓp‖ < εa + εr max(‖D p‖, ‖D j_c‖).
+func (s *Solver) optimal(it *iterate) bool { return it.gradNorm < s.tolerance(it) }
+
+// stalled reports the cost-stall criterion between consecutive costs:
+// |ℓ_m − ℓ_{m+1}| < CostAbsTolerance + CostRelTolerance·|ℓ_m|.
+func (s *Solver) stalled(prev, cur float64) bool {
+	return math.Abs(prev-cur) < s.params.CostAbsTolerance+s.params.CostRelTolerance*math.Abs(prev)
+}
+
+// momentumError is e_m, SAP eq. (32): ‖D ∇ℓp‖ / max(‖D p‖, ‖D j_c‖). It is
+// 0 when the numerator is 0 and +Inf when only the denominator is.
+func momentumError(it *iterate) float64 {
+	den := max(it.pNorm, it.jcNorm)
+	if it.gradNorm == 0 {
+		return 0
+	}
+	return it.gradNorm / den
+}
+
+// complementarityError is e_μ, SAP eq. (33): (1/nc Σ_i |g_i·γ_i|)/ℓp with
+// g = J v − v̂ + R γ. It is defined as 0 when nc = 0 or ℓp = 0.
+func complementarityError(p *solver.Problem, it *iterate) float64 {
+	if p.NC == 0 || it.cost == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range p.NC {
+		gi := 0.0
+		for k := 3 * i; k < 3*i+3; k++ {
+			g := it.vc[k] - p.VHat[k] + p.R[k]*it.gamma[k]
+			gi += g * it.gamma[k]
+		}
+		sum += math.Abs(gi)
+	}
+	return sum / float64(p.NC) / it.cost
+}

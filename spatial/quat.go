@@ -1,0 +1,89 @@
+package spatial
+
+import "math"
+
+// Quat is a quaternion with the scalar first: W + X i + Y j + Z k. Unit
+// quaternions represent rotations (mechanics notes §0.2).
+type Quat struct{ W, X, Y, Z float64 }
+
+// QuatIdentity returns the identity rotation.
+func QuatIdentity() Quat { return Quat{W: 1} }
+
+// QuatFromAxisAngle returns the rotation by angle θ (radians) about axis u:
+// q = (cos θ/2, sin θ/2 u), notes §0.2. The axis is normalised; a zero axis
+// gives the identity.
+func QuatFromAxisAngle(axis Vec3, angle float64) Quat {
+	u, n := axis.Normalize()
+	if n == 0 {
+		return QuatIdentity()
+	}
+	s, c := math.Sincos(angle / 2)
+	return Quat{c, s * u[0], s * u[1], s * u[2]}
+}
+
+// Vec returns the vector part (x, y, z).
+func (q Quat) Vec() Vec3 { return Vec3{q.X, q.Y, q.Z} }
+
+// Mul returns the Hamilton product q p (notes §0.2):
+// (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v).
+func (q Quat) Mul(p Quat) Quat {
+	qv, pv := q.Vec(), p.Vec()
+	v := pv.Scale(q.W).Add(qv.Scale(p.W)).Add(qv.Cross(pv))
+	return Quat{q.W*p.W - qv.Dot(pv), v[0], v[1], v[2]}
+}
+
+// Conj returns the conjugate, the inverse of a unit quaternion.
+func (q Quat) Conj() Quat { return Quat{q.W, -q.X, -q.Y, -q.Z} }
+
+// Norm returns the quaternion's Euclidean norm.
+func (q Quat) Norm() float64 { return math.Sqrt(q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z) }
+
+// Normalize returns q/‖q‖, or the identity if ‖q‖ = 0.
+func (q Quat) Normalize() Quat {
+	n := q.Norm()
+	if n == 0 {
+		return QuatIdentity()
+	}
+	return Quat{q.W / n, q.X / n, q.Y / n, q.Z / n}
+}
+
+// Add returns q + p, component-wise.
+func (q Quat) Add(p Quat) Quat { return Quat{q.W + p.W, q.X + p.X, q.Y + p.Y, q.Z + p.Z} }
+
+// Scale returns s·q.
+func (q Quat) Scale(s float64) Quat { return Quat{s * q.W, s * q.X, s * q.Y, s * q.Z} }
+
+// Rotate returns the vector v rotated by the unit quaternion q, q (0,v) q⁻¹
+// (notes §0.2), evaluated without forming the products.
+func (q Quat) Rotate(v Vec3) Vec3 {
+	u := q.Vec()
+	t := u.Cross(v).Scale(2)
+	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+}
+
+// RotMat returns the rotation matrix of the unit quaternion q.
+func (q Quat) RotMat() Mat3 {
+	w, x, y, z := q.W, q.X, q.Y, q.Z
+	return Mat3{
+		{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)},
+		{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)},
+		{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)},
+	}
+}
+
+// RateWorld returns q̇ = ½ (0, ω) q for an angular velocity ω expressed in the
+// world (base) frame: mechanics notes §0.2, eq. 0.1.
+func (q Quat) RateWorld(w Vec3) Quat {
+	return Quat{0, w[0], w[1], w[2]}.Mul(q).Scale(0.5)
+}
+
+// RateBody returns q̇ = ½ q (0, ω) for ω expressed in the rotated (body)
+// frame, the second form in notes §0.2.
+func (q Quat) RateBody(w Vec3) Quat {
+	return q.Mul(Quat{0, w[0], w[1], w[2]}).Scale(0.5)
+}
+
+// IsFinite reports whether no component is NaN or ±Inf.
+func (q Quat) IsFinite() bool {
+	return Vec3{q.W, q.X, q.Y}.IsFinite() && !math.IsNaN(q.Z) && !math.IsInf(q.Z, 0)
+}
