@@ -115,6 +115,9 @@ func (d *dataset) raw() ([]byte, error) {
 	if nbytes == 0 {
 		return nil, nil
 	}
+	if nbytes > uint64(len(d.f.data)) {
+		return nil, fmt.Errorf("dataset %q: %w", d.path, malformed("%d bytes of data, more than the file holds", nbytes))
+	}
 	if d.store.addr == undefAddr {
 		return d.filled(nbytes), nil
 	}

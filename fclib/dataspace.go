@@ -26,15 +26,15 @@ func parseDataspace(data []byte, lenSize int, maxElems uint64) (n uint64, rank i
 	if rank > 1 {
 		return 0, 0, unsupported("dataspace of rank %d (only scalar and 1-D)", rank)
 	}
-	if rank == 0 {
-		return 1, 0, nil
+	n = 1
+	if rank == 1 {
+		n = c.length()
 	}
-	n = c.length()
 	if c.err != nil {
 		return 0, 0, c.err
 	}
 	if n > maxElems {
 		return 0, 0, malformed("dataspace of %d elements, more than fit in the file", n)
 	}
-	return n, 1, nil
+	return n, rank, nil
 }

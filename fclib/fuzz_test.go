@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -137,6 +138,49 @@ func TestNotHDF5(t *testing.T) {
 		_, err := Read(name, data)
 		if !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+// TestHugeSizes patches sizes read from the file to huge values: the reader
+// must reject them without allocating more than a few times the file size.
+func TestHugeSizes(t *testing.T) {
+	const title = "/fclib_global/info/title"
+	cases := map[string]func(t *testing.T, d []byte){
+		"dataspace of 2^60 elements": func(t *testing.T, d []byte) {
+			binary.LittleEndian.PutUint64(d[msgAt(t, d, "/fclib_global/M/x", msgDataspace)+8:], 1<<60)
+		},
+		"unwritten 512 MiB string": func(t *testing.T, d []byte) {
+			binary.LittleEndian.PutUint32(d[msgAt(t, d, title, msgDatatype)+4:], 1<<29)
+			binary.LittleEndian.PutUint64(d[msgAt(t, d, title, msgLayout)+2:], undefAddr)
+		},
+		"triplet nz = 2^31 − 1": func(t *testing.T, d []byte) {
+			f, _ := openHDF5("x", d)
+			ds, err := f.readDataset("/fclib_global/M/nz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			binary.LittleEndian.PutUint32(d[ds.store.addr:], 1<<31-1)
+		},
+		"heap data segment of 2^62 bytes": func(t *testing.T, d []byte) {
+			// The root group's local heap: signature, version, 3 reserved, then the size.
+			c := &cursor{b: d[msgAt(t, d, "/", msgSymbolTable):], offSize: 8}
+			c.addr()
+			binary.LittleEndian.PutUint64(d[c.addr()+8:], 1<<62)
+		},
+	}
+	for name, patch := range cases {
+		d := readSample(t, boxFile)
+		patch(t, d)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Read(boxFile, d)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16*uint64(len(d)) {
+			t.Errorf("%s: allocated %d bytes for a %d-byte file", name, alloc, len(d))
 		}
 	}
 }

@@ -1,6 +1,5 @@
 package fclib
 
-
 // h5File is an HDF5 file held in memory. Every structure is decoded through
 // a cursor bounded by the file's bytes, so corrupt sizes and addresses give
 // errors, never out-of-range reads or allocations larger than the file.

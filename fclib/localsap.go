@@ -8,9 +8,13 @@ import (
 	"github.com/stiction-sim/stiction/solver"
 )
 
-// eigenDropTol: eigenvalues λ ≤ eigenDropTol·m·λmax of W (m its size) are
-// treated as zero and their eigenvectors dropped from the factor J.
-const eigenDropTol = 2.220446049250313e-16
+// Eigenvalues λ ≤ eigenDropTol·m·λmax of W (m its size) are treated as zero
+// and their eigenvectors dropped from the factor J; λ < −indefiniteTol·λmax
+// means W is not positive semidefinite.
+const (
+	eigenDropTol  = 2.220446049250313e-16
+	indefiniteTol = 1e-10
+)
 
 // mapLocal builds the SAP problem of a local problem through a factor
 // W = J Jᵀ (in SAP order, P W Pᵀ = J Jᵀ) with A = I, v* = 0 and v̂ = −P q.
@@ -34,20 +38,20 @@ func mapLocal(l *LocalProblem, eps float64) (*Mapping, error) {
 	m := &Mapping{Eps: eps, Symmetry: kind, Sym: wsym, local: l, SAP: &solver.Problem{}}
 	comps := contactComponents(wsym)
 	facs := make([]*mat.EigenSym, len(comps))
-	lmax := 0.0
+	lmin, lmax := 0.0, 0.0
 	for c, contacts := range comps {
 		if facs[c], err = eigenOf(wsym, contacts); err != nil {
 			return nil, err
 		}
-		lmax = max(lmax, facs[c].Values(nil)[3*len(contacts)-1])
+		vals := facs[c].Values(nil)
+		lmin, lmax = min(lmin, vals[0]), max(lmax, vals[len(vals)-1])
+	}
+	if lmin < -indefiniteTol*lmax {
+		return nil, unsupported("indefinite matrix W (eigenvalue %.3g, largest %.3g)", lmin, lmax)
 	}
 	m.localFactor(comps, facs, eigenDropTol*float64(wsym.Cols)*lmax)
 	p := m.SAP
-	p.VHat = make([]float64, len(l.Q))
-	toSAP(l.Q, p.VHat)
-	for i := range p.VHat {
-		p.VHat[i] = -p.VHat[i]
-	}
+	p.VHat = negatedSAP(l.Q)
 	p.Mu = append(p.Mu[:0], l.Mu...)
 	var cf solver.CliqueFactor
 	if err := cf.Factor(p); err != nil {
@@ -93,33 +97,20 @@ func eigenOf(w *Sparse, contacts []int) (*mat.EigenSym, error) {
 }
 
 // localFactor sets A = I clique by clique and J = V·sqrt(Λ) over the
-// eigenvalues above drop, one clique per component.
+// eigenvalues above drop, one clique per component, then v* = 0 and
+// MDiag = 1.
 func (m *Mapping) localFactor(comps [][]int, facs []*mat.EigenSym, drop float64) {
 	p := m.SAP
 	blocks := make([][]float64, m.Sym.Cols/3) // per contact: its 3 rows of J
 	owner := make([]int, len(blocks))         // per contact: its clique, −1 if none
 	for c, contacts := range comps {
-		vals := facs[c].Values(nil)
-		var vecs mat.Dense
-		facs[c].VectorsTo(&vecs)
-		var keep []int
-		for k, v := range vals {
-			if v > drop {
-				keep = append(keep, k)
-			}
-		}
+		jc, k := factorOf(facs[c], drop)
 		clique := -1
-		if len(keep) > 0 {
-			clique = addIdentityClique(p, len(keep))
+		if k > 0 {
+			clique = addIdentityClique(p, k)
 		}
 		for a, ct := range contacts {
-			owner[ct] = clique
-			blocks[ct] = make([]float64, 3*len(keep))
-			for r := range 3 {
-				for j, k := range keep {
-					blocks[ct][r*len(keep)+j] = vecs.At(3*a+r, k) * math.Sqrt(vals[k])
-				}
-			}
+			owner[ct], blocks[ct] = clique, jc[3*a*k:3*(a+1)*k]
 		}
 	}
 	p.NC = len(blocks)
@@ -134,6 +125,29 @@ func (m *Mapping) localFactor(comps [][]int, facs []*mat.EigenSym, drop float64)
 	for i := range p.MDiag {
 		p.MDiag[i] = 1
 	}
+}
+
+// factorOf returns J = V·sqrt(Λ) (row-major, n×k) over the k eigenvalues
+// of e above drop.
+func factorOf(e *mat.EigenSym, drop float64) (j []float64, k int) {
+	vals := e.Values(nil)
+	var vecs mat.Dense
+	e.VectorsTo(&vecs)
+	var keep []int
+	for i, v := range vals {
+		if v > drop {
+			keep = append(keep, i)
+		}
+	}
+	n := len(vals)
+	k = len(keep)
+	j = make([]float64, n*k)
+	for r := range n {
+		for c, i := range keep {
+			j[r*k+c] = vecs.At(r, i) * math.Sqrt(vals[i])
+		}
+	}
+	return j, k
 }
 
 // addIdentityClique appends a clique of the given size with A = I and

@@ -17,3 +17,13 @@ func toFCLIB(x, out []float64) {
 		out[i], out[i+1], out[i+2] = x[i+2], x[i], x[i+1]
 	}
 }
+
+// negatedSAP returns −P x.
+func negatedSAP(x []float64) []float64 {
+	out := make([]float64, len(x))
+	toSAP(x, out)
+	for i := range out {
+		out[i] = -out[i]
+	}
+	return out
+}

@@ -23,7 +23,7 @@ type Info struct {
 // GlobalProblem is an FCLIB global frictional contact problem (group
 // /fclib_global): find v, r with
 //
-//	M v = H r + G s + f,   u = Hᵀ v + w,   Gᵀ v + b = 0,
+//	M v = H r + G λ + f,   u = Hᵀ v + w,   Gᵀ v + b = 0,
 //	K* ∋ u + [μ‖u_T‖, 0, 0] ⊥ r ∈ K = {‖r_T‖ ≤ μ r_N},
 //
 // contact by contact, each contact's components ordered (n, t1, t2)

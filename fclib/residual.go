@@ -43,9 +43,9 @@ func (r Residuals) Regularized() float64 { return max(r.Equation, r.ConeRegulari
 // Coulomb returns max(Equation, ConeCoulomb).
 func (r Residuals) Coulomb() float64 { return max(r.Equation, r.ConeCoulomb) }
 
-// coneResiduals fills the three cone parts from r, u, Rγ (all FCLIB order)
-// and μ.
-func (res *Residuals) coneResiduals(r, u, rg, mu []float64) {
+// coneResiduals returns the three cone parts from r, u, the compliance
+// velocity Rγ (all FCLIB order) and μ.
+func coneResiduals(r, u, rg, mu []float64) (relaxed, regularized, coulomb float64) {
 	den := max(norm(u), norm(r))
 	ut := make([]float64, len(u))
 	var s1, s2, s3 float64
@@ -61,9 +61,7 @@ func (res *Residuals) coneResiduals(r, u, rg, mu []float64) {
 		ut[k] += mu[i] * math.Hypot(ui[1], ui[2])
 		s3 += coneTerm(ri, ut[k:k+3], mu[i])
 	}
-	res.ConeRelaxed = ratio(math.Sqrt(s1), den)
-	res.ConeRegularized = ratio(math.Sqrt(s2), den)
-	res.ConeCoulomb = ratio(math.Sqrt(s3), den)
+	return ratio(math.Sqrt(s1), den), ratio(math.Sqrt(s2), den), ratio(math.Sqrt(s3), den)
 }
 
 // coneTerm returns ‖r − P_K(r − ũ)‖² for one contact.

@@ -75,11 +75,7 @@ func mapGlobal(g *GlobalProblem, eps float64) (*Mapping, error) {
 	}
 	m.freeMotion(&cf)
 	m.globalJacobian(pos)
-	p.VHat = make([]float64, len(g.W))
-	toSAP(g.W, p.VHat)
-	for i := range p.VHat {
-		p.VHat[i] = -p.VHat[i]
-	}
+	p.VHat = negatedSAP(g.W)
 	p.Mu = append(p.Mu[:0], g.Mu...)
 	return m, m.regularize(&cf)
 }

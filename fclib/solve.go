@@ -12,10 +12,10 @@ import (
 // Defaults of Options.
 const (
 	// DefaultEps is the default regularization parameter ε (R = ε w_i).
-	DefaultEps = 1e-6
+	DefaultEps = 1e-5
 	// DefaultTol is the default relative tolerance εr of SAP's stopping
 	// criterion (SAP eq. 26).
-	DefaultTol = 1e-10
+	DefaultTol = 1e-11
 	// DefaultMaxIterations is the default limit on SAP Newton iterations
 	// per solve.
 	DefaultMaxIterations = 200
@@ -154,7 +154,8 @@ func (m *Mapping) solution(res *solver.Result, vhat0 []float64) *Solution {
 		addTo(s.U, m.local.Q)
 		mu = m.local.Mu
 	}
-	s.Residuals.coneResiduals(s.R, s.U, s.Compliance, mu)
+	r := &s.Residuals
+	r.ConeRelaxed, r.ConeRegularized, r.ConeCoulomb = coneResiduals(s.R, s.U, s.Compliance, mu)
 	s.Stick, s.Slide, s.Separate = classify(res.Gamma, p.Mu)
 	return s
 }

@@ -136,20 +136,15 @@ func TestSampleStorage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := p.Local.matrixOrNil()
+		var m *Sparse
 		if p.Global != nil {
 			m = p.Global.M
+		} else {
+			m = p.Local.W
 		}
 		_, kind, err := symmetrize(m, "M")
 		if err != nil || m.Stored != want[name][0] || kind != want[name][1] {
 			t.Errorf("%s: stored %v as %v (err %v), want %v", name, m.Stored, kind, err, want[name])
 		}
 	}
-}
-
-func (l *LocalProblem) matrixOrNil() *Sparse {
-	if l == nil {
-		return nil
-	}
-	return l.W
 }

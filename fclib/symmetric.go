@@ -1,9 +1,6 @@
 package fclib
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Symmetry says how a square matrix of the file was turned into the
 // symmetric matrix the solver uses.
@@ -13,10 +10,11 @@ const (
 	// Symmetric: both triangles stored and equal to round-off
 	// (|S_ij − S_ji| ≤ symTol·max|S|); the solver uses ½(S + Sᵀ).
 	Symmetric Symmetry = iota
-	// UpperTriangle or LowerTriangle: only one triangle (with the diagonal)
-	// is stored, as LMGC90 writes symmetric matrices; the solver uses
-	// S + Sᵀ − diag(S).
+	// UpperTriangle: only the upper triangle (with the diagonal) is stored,
+	// as LMGC90 writes symmetric matrices; the solver uses S + Sᵀ − diag(S).
 	UpperTriangle
+	// LowerTriangle: only the lower triangle is stored; the solver uses
+	// S + Sᵀ − diag(S).
 	LowerTriangle
 )
 
@@ -89,13 +87,4 @@ func symmetricSum(s *Sparse, kind Symmetry) *Sparse {
 	out := compress(s.Rows, s.Cols, rows, cols, x)
 	out.Stored = s.Stored
 	return out
-}
-
-// maxAbs returns max |x_i|.
-func maxAbs(x []float64) float64 {
-	m := 0.0
-	for _, v := range x {
-		m = max(m, math.Abs(v))
-	}
-	return m
 }

@@ -122,6 +122,10 @@ func TestUnsupportedProblems(t *testing.T) {
 	if _, err := NewMapping(&Problem{Name: "unsym", Local: &lp}, 1e-6); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "unsymmetric matrix") {
 		t.Errorf("unsymmetric W: err = %v", err)
 	}
+	lp.W = shiftDiagonal(l.Local.W, -1)
+	if _, err := NewMapping(&Problem{Name: "indefinite", Local: &lp}, 1e-6); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "indefinite matrix W") {
+		t.Errorf("indefinite W: err = %v", err)
+	}
 	if _, err := NewMapping(l, 0); err == nil {
 		t.Error("ε = 0 accepted")
 	}
@@ -136,6 +140,20 @@ func unsymmetric(s *Sparse) *Sparse {
 			if c.RowIdx[k] != j && c.Val[k] != 0 {
 				c.Val[k] *= 2
 				return &c
+			}
+		}
+	}
+	return &c
+}
+
+// shiftDiagonal returns a copy of s with d added to its stored diagonal.
+func shiftDiagonal(s *Sparse, d float64) *Sparse {
+	c := *s
+	c.Val = append([]float64(nil), s.Val...)
+	for j := range c.Cols {
+		for k := c.ColPtr[j]; k < c.ColPtr[j+1]; k++ {
+			if c.RowIdx[k] == j {
+				c.Val[k] += d
 			}
 		}
 	}

@@ -6,19 +6,16 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// Axis selection biases of the box–box separating axis test: a face of B
-// replaces the best face of A only if its overlap is smaller by more than
-// faceBias, and an edge axis replaces the best face only if smaller by more
-// than edgeBias (relative), which keeps resting contacts on stable face
-// manifolds.
-const (
-	faceBias = 0.02
-	edgeBias = 0.05
-)
+// Axis selection bias of the box–box separating axis test: a face of B
+// replaces the best face of A, and an edge axis the best face, only if its
+// overlap is smaller by more than axisBias (relative) plus tieTol times the
+// scale. This settles rounding-level ties in favour of face manifolds
+// without moving the reported depth measurably away from the minimum.
+const axisBias = 1e-6
 
 // boxBox uses the separating axis test over the 15 candidate axes. When the
-// boxes overlap (or touch), the best axis is the minimum translation up to
-// the biases above: a face axis gives the incident face of the other box
+// boxes overlap (or touch), the best axis is the minimum translation (up to
+// the tie-breaking bias above): a face axis gives the incident face of the other box
 // clipped against the reference face (up to 8 points), an edge axis the
 // single closest pair of the two edges. Separated boxes within the margin
 // get their exact distance from GJK; if the GJK normal is a face normal the
@@ -99,6 +96,7 @@ func boxBoxSAT(a, b *posed) satResult {
 		rb := hb[0]*math.Abs(u.Dot(cols[0])) + hb[1]*math.Abs(u.Dot(cols[1])) + hb[2]*math.Abs(u.Dot(cols[2]))
 		return ra + rb - math.Abs(u.Dot(t))
 	}
+	tol := tieTol * (a.size() + b.size())
 	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
 	take := func(u spatial.Vec3, o float64, face, edge int) {
 		if u.Dot(t) < 0 {
@@ -115,7 +113,7 @@ func boxBoxSAT(a, b *posed) satResult {
 		}
 		o := overlap(u)
 		res.sep = max(res.sep, -o)
-		if res.face < 0 || o < res.overlap-biasOf(res.face < 3 && i >= 3, faceBias, res.overlap) {
+		if res.face < 0 || o < res.overlap-biasOf(res.face < 3 && i >= 3, tol, res.overlap) {
 			take(u, o, i, -1)
 		}
 	}
@@ -131,7 +129,7 @@ func boxBoxSAT(a, b *posed) satResult {
 			u := c.Scale(1 / l)
 			o := overlap(u)
 			res.sep = max(res.sep, -o)
-			if o < res.overlap-biasOf(res.face >= 0, edgeBias, res.overlap) {
+			if o < res.overlap-biasOf(res.face >= 0, tol, res.overlap) {
 				take(u, o, -1, 3*i+j)
 			}
 		}
@@ -141,10 +139,10 @@ func boxBoxSAT(a, b *posed) satResult {
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent
-// overlap o: rel·|o| when the bias applies, else nothing.
-func biasOf(applies bool, rel, o float64) float64 {
+// overlap o: axisBias·|o| + tol when the bias applies, else nothing.
+func biasOf(applies bool, tol, o float64) float64 {
 	if applies {
-		return rel * math.Abs(o)
+		return axisBias*math.Abs(o) + tol
 	}
 	return 0
 }
@@ -200,7 +198,8 @@ func faceContacts(out []Contact, margin float64, ref, inc *posed, i int, s float
 		p := ci.AddScaled(c[0], v1).AddScaled(c[1], v2).Sub(cr)
 		poly.add(spatial.Vec3{p.Dot(u1), p.Dot(u2), p.Dot(n)})
 	}
-	poly = poly.clip(0, 1, hr[j]).clip(0, -1, hr[j]).clip(1, 1, hr[k]).clip(1, -1, hr[k])
+	tol := tieTol * (ref.size() + inc.size())
+	poly = poly.clip(0, 1, hr[j], tol).clip(0, -1, hr[j], tol).clip(1, 1, hr[k], tol).clip(1, -1, hr[k], tol)
 	nc := n
 	if flip {
 		nc = n.Neg()

@@ -18,7 +18,7 @@ func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	if fb.Dot(b.pos.Sub(a.pos)) < 0 {
 		fb = fb.Neg()
 	}
-	return ballBall(out, margin, p, a.s.Radius, q, b.s.Radius, fb)
+	return ballBall(out, margin, p, a.s.Radius, q, b.s.Radius, fb, a.size()+b.size())
 }
 
 // Tolerances of the capsule–box test, relative to the size of the pair.

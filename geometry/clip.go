@@ -19,7 +19,11 @@ func (p *polygon) add(v spatial.Vec3) {
 
 // clip returns the part of p in the half-plane s·x_ax ≤ h (Sutherland–
 // Hodgman), interpolating the other coordinates along the cut edges.
-func (p polygon) clip(ax int, s, h float64) polygon {
+// Vertices within tol outside the line count as inside, so that a vertex
+// lying on the line up to rounding is kept once instead of being replaced
+// by two nearly equal intersections; an edge is cut only where it really
+// crosses the line.
+func (p polygon) clip(ax int, s, h, tol float64) polygon {
 	var q polygon
 	if p.n == 0 {
 		return q
@@ -27,13 +31,13 @@ func (p polygon) clip(ax int, s, h float64) polygon {
 	prev := p.v[p.n-1]
 	for _, cur := range p.v[:p.n] {
 		dp, dc := s*prev[ax]-h, s*cur[ax]-h
-		if (dp <= 0) != (dc <= 0) {
+		if (dp <= tol) != (dc <= tol) && dp*dc < 0 {
 			t := dp / (dp - dc)
 			x := prev.AddScaled(t, cur.Sub(prev))
 			x[ax] = s * h
 			q.add(x)
 		}
-		if dc <= 0 {
+		if dc <= tol {
 			q.add(cur)
 		}
 		prev = cur

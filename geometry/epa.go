@@ -42,9 +42,20 @@ type epa struct {
 // normal n of B − A there (the contact normal from A to B is −n) and the
 // witness points on A and B. It starts from the final GJK simplex and falls
 // back to a search over fixed directions if the polytope cannot be built.
+//
+// EPA brackets the depth between the distance of the nearest face and the
+// support value h(n) = n·s(n) of B − A along its normal. Where a curved
+// surface keeps it from converging within its iteration budget (a point
+// near a cylinder's axis sees an almost constant depth all around), a
+// compass search on h refines the direction. The depth returned is h(n) of
+// the final direction, so that translating B by the depth along −n exactly
+// separates the cores.
 func (e *epa) penetration(a, b *core, s *simplex, scale float64) (depth float64, n, wa, wb spatial.Vec3) {
 	if !e.init(a, b, s, scale) {
-		return directionalDepth(a, b)
+		n, depth = directionalDepth(a, b)
+		n, depth = polishDepth(a, b, n, depth, 0.05, scale)
+		w := supportDiff(a, b, n)
+		return depth, n, w.a, w.b
 	}
 	for range epaMaxIter {
 		i := e.minFace()
@@ -55,13 +66,112 @@ func (e *epa) penetration(a, b *core, s *simplex, scale float64) (depth float64,
 		}
 	}
 	f := e.f[e.minFace()]
+	upper := f.n.Dot(supportDiff(a, b, f.n).w)
+	n, depth = polishDepth(a, b, f.n, upper, math.Sqrt(2*max(upper-f.d, 0)/scale), scale)
 	p := [3]suppPt{e.v[f.v[0]], e.v[f.v[1]], e.v[f.v[2]]}
 	lam := triangleWeights(p[0].w, p[1].w, p[2].w, f.n.Scale(f.d))
 	for i := range 3 {
 		wa = wa.AddScaled(lam[i], p[i].a)
 		wb = wb.AddScaled(lam[i], p[i].b)
 	}
-	return f.d, f.n, wa, wb
+	return depth, n, wa, wb
+}
+
+// Compass search parameters: steps are angles in radians.
+const (
+	polishMaxIter = 100
+	polishMinStep = 1e-10
+	kinkTol       = 1e-3 // |u·k| below which u is on the kink circle of axis k
+)
+
+// polishDepth decreases h(u), the support value of B − A along the unit u.
+// h is smooth except on the great circles orthogonal to the axes of boxes,
+// capsule segments and cylinders, and the flat directions that stall EPA
+// (rotational symmetry about a cylinder axis) lie on such a circle; so u is
+// first searched along every kink circle it lies on, then over the sphere.
+// It returns the final direction and its support value.
+func polishDepth(a, b *core, u spatial.Vec3, h, step, scale float64) (spatial.Vec3, float64) {
+	var axes [6]spatial.Vec3
+	n := a.kinks(axes[:])
+	n += b.kinks(axes[n:])
+	for _, k := range axes[:n] {
+		if math.Abs(u.Dot(k)) <= kinkTol {
+			u, h = circleSearch(a, b, u, h, k, step, scale)
+		}
+	}
+	return sphereSearch(a, b, u, h, step, scale)
+}
+
+// kinks stores the world axes whose orthogonal great circles carry kinks of
+// the core's support function, and returns how many there are.
+func (c *core) kinks(out []spatial.Vec3) int {
+	switch c.kind {
+	case Box:
+		return copy(out, []spatial.Vec3{c.rot.Col(0), c.rot.Col(1), c.rot.Col(2)})
+	case Capsule, Cylinder:
+		out[0] = c.rot.Col(2)
+		return 1
+	}
+	return 0
+}
+
+// circleSearch is a one-dimensional compass search for the minimum of h
+// along the great circle orthogonal to the unit k, starting from the
+// projection of u; it returns the better of u and the search result.
+func circleSearch(a, b *core, u spatial.Vec3, h float64, k spatial.Vec3, step, scale float64) (spatial.Vec3, float64) {
+	v := u.AddScaled(-u.Dot(k), k)
+	v = v.Scale(1 / v.Norm())
+	hv := v.Dot(supportDiff(a, b, v).w)
+	step = clamp(step, polishMinStep, 0.05)
+	for it := 0; it < polishMaxIter && step >= polishMinStep; it++ {
+		t := k.Cross(v)
+		moved := false
+		for _, sg := range [2]float64{1, -1} {
+			sn, cs := math.Sincos(sg * step)
+			c := v.Scale(cs).AddScaled(sn, t)
+			c = c.Scale(1 / c.Norm())
+			if hc := c.Dot(supportDiff(a, b, c).w); hc < hv-1e-15*scale {
+				v, hv, moved = c, hc, true
+				break
+			}
+		}
+		if moved {
+			step = min(2*step, 0.05)
+		} else {
+			step /= 2
+		}
+	}
+	if hv < h {
+		return v, hv
+	}
+	return u, h
+}
+
+// sphereSearch is a compass search for the minimum of h over the unit
+// sphere, in eight directions of the tangent plane, doubling the step after
+// a move and halving it when no direction improves by more than rounding.
+func sphereSearch(a, b *core, u spatial.Vec3, h, step, scale float64) (spatial.Vec3, float64) {
+	step = clamp(step, polishMinStep, 0.05)
+	const c = math.Sqrt2 / 2
+	compass := [8][2]float64{{1, 0}, {c, c}, {0, 1}, {-c, c}, {-1, 0}, {-c, -c}, {0, -1}, {c, -c}}
+	for it := 0; it < polishMaxIter && step >= polishMinStep; it++ {
+		t1, t2 := spatial.Orthonormal(u)
+		moved := false
+		for _, d := range compass {
+			v := u.AddScaled(step*d[0], t1).AddScaled(step*d[1], t2)
+			v = v.Scale(1 / v.Norm())
+			if hv := v.Dot(supportDiff(a, b, v).w); hv < h-1e-15*scale {
+				u, h, moved = v, hv, true
+				break
+			}
+		}
+		if moved {
+			step = min(2*step, 0.05)
+		} else {
+			step /= 2
+		}
+	}
+	return u, h
 }
 
 // init builds a tetrahedron around the origin from the GJK simplex, adding
@@ -264,9 +374,10 @@ func triangleWeights(a, b, c, p spatial.Vec3) [3]float64 {
 	return [3]float64{1 - l1 - l2, l1, l2}
 }
 
-// directionalDepth is the fallback of EPA: the smallest support value of
-// B − A over a fixed set of 26 directions, an upper bound of the depth.
-func directionalDepth(a, b *core) (depth float64, n, wa, wb spatial.Vec3) {
+// directionalDepth is the fallback of EPA: the direction with the smallest
+// support value of B − A among 26 fixed directions, and that value (an upper
+// bound of the depth).
+func directionalDepth(a, b *core) (n spatial.Vec3, depth float64) {
 	depth = math.Inf(1)
 	for x := -1.0; x <= 1; x++ {
 		for y := -1.0; y <= 1; y++ {
@@ -275,11 +386,11 @@ func directionalDepth(a, b *core) (depth float64, n, wa, wb spatial.Vec3) {
 				if !ok {
 					continue
 				}
-				if w := supportDiff(a, b, u); u.Dot(w.w) < depth {
-					depth, n, wa, wb = u.Dot(w.w), u, w.a, w.b
+				if h := u.Dot(supportDiff(a, b, u).w); h < depth {
+					n, depth = u, h
 				}
 			}
 		}
 	}
-	return depth, n, wa, wb
+	return n, depth
 }

@@ -89,15 +89,19 @@ func (s *simplex) has(w spatial.Vec3) bool {
 
 // closest returns the point of the simplex's convex hull nearest the
 // origin with its barycentric weights, and reduces the simplex to the
-// vertices with positive weight. It tries every subset of vertices: the
-// answer is the nearest projection of the origin onto a subset's affine
-// hull whose weights are all positive. Affinely dependent subsets are
-// skipped; single vertices always qualify, so a point is always found.
+// vertices with positive weight. The last vertex is the support point just
+// added, which the nearest point must use (it is nearer the origin than the
+// previous simplex), so closest tries every subset of vertices containing
+// it: the answer is the nearest projection of the origin onto a subset's
+// affine hull whose weights are all positive. Affinely dependent subsets
+// are skipped; the last vertex alone always qualifies.
 func (s *simplex) closest() (spatial.Vec3, [4]float64) {
+	last := s.n - 1
 	bestMask, bestD := 0, math.Inf(1)
 	var bestLam [4]float64
 	var bestV spatial.Vec3
-	for mask := 1; mask < 1<<s.n; mask++ {
+	for m := 0; m < 1<<last; m++ {
+		mask := m | 1<<last
 		var pts [4]spatial.Vec3
 		k := 0
 		for i := range s.n {
@@ -141,31 +145,43 @@ func affineWeights(pts []spatial.Vec3) ([4]float64, bool) {
 	}
 	// Minimise ‖p0 + Σ μ_j e_j‖ with e_j = p_j − p0: G μ = −E p0.
 	var e [3]spatial.Vec3
-	var g spatial.Mat3
-	var rhs spatial.Vec3
 	for j := range k {
 		e[j] = pts[j+1].Sub(pts[0])
 	}
-	diag := 1.0
-	for j := range k {
-		for l := range k {
-			g[j][l] = e[j].Dot(e[l])
+	var mu spatial.Vec3
+	switch k {
+	case 1:
+		g := e[0].Dot(e[0])
+		if !(g > 0) {
+			return lam, false
 		}
-		rhs[j] = -e[j].Dot(pts[0])
-		diag *= g[j][j]
+		mu[0] = -e[0].Dot(pts[0]) / g
+	case 2:
+		g00, g01, g11 := e[0].Dot(e[0]), e[0].Dot(e[1]), e[1].Dot(e[1])
+		det := g00*g11 - g01*g01
+		if !(det > 1e-12*g00*g11) {
+			return lam, false
+		}
+		r0, r1 := -e[0].Dot(pts[0]), -e[1].Dot(pts[0])
+		mu[0] = (g11*r0 - g01*r1) / det
+		mu[1] = (g00*r1 - g01*r0) / det
+	default:
+		var g spatial.Mat3
+		var rhs spatial.Vec3
+		diag := 1.0
+		for j := range 3 {
+			for l := range 3 {
+				g[j][l] = e[j].Dot(e[l])
+			}
+			rhs[j] = -e[j].Dot(pts[0])
+			diag *= g[j][j]
+		}
+		inv, ok := g.Inverse()
+		if !ok || !(g.Det() > 1e-12*diag) {
+			return lam, false
+		}
+		mu = inv.MulVec(rhs)
 	}
-	for j := k; j < 3; j++ {
-		g[j][j] = 1 // pad to 3×3
-	}
-	det := g.Det()
-	if !(det > 1e-12*diag) {
-		return lam, false
-	}
-	inv, ok := g.Inverse()
-	if !ok {
-		return lam, false
-	}
-	mu := inv.MulVec(rhs)
 	lam[0] = 1
 	for j := range k {
 		lam[j+1] = mu[j]

@@ -9,6 +9,10 @@ import "github.com/stiction-sim/stiction/spatial"
 // maxPlanePoints bounds the manifold of a box or cylinder on a half-space.
 const maxPlanePoints = 4
 
+// flatTol is the sine of the tilt below which a cylinder's cap counts as
+// parallel to a plane; its rim points are then taken in a fixed basis.
+const flatTol = 1e-9
+
 func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
 	c := b.pos
@@ -55,8 +59,11 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	if na < 0 {
 		bottom, top = top, bottom
 	}
-	t1, _ := spatial.Orthonormal(ax)
-	u, _ := unit(n.AddScaled(-na, ax).Neg(), t1) // along the rim, towards the plane
+	u, _ := spatial.Orthonormal(ax) // any rim direction when a cap is flat on the plane
+	if p := n.AddScaled(-na, ax); p.Norm() > flatTol {
+		u = p.AddScaled(-p.Dot(ax), ax) // remove the rounding error along the axis
+		u = u.Scale(-1 / u.Norm())      // along the rim, towards the plane
+	}
 	w := ax.Cross(u)
 	r := b.s.Radius
 	pts := [5]spatial.Vec3{

@@ -12,7 +12,8 @@ type Simulator struct {
 	State *multibody.State
 	cfg   Config
 	ws    Workspace
-	step  int
+	step  int     // steps taken
+	t0    float64 // time of the initial state
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -31,7 +32,7 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	if err := m.CheckFinite(s); err != nil {
 		return nil, fmt.Errorf("sim: initial state: %w", err)
 	}
-	sim := &Simulator{Model: m, State: s, cfg: cfg}
+	sim := &Simulator{Model: m, State: s, cfg: cfg, t0: s.T}
 	sim.ws.init(m)
 	return sim, nil
 }

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // assembleContacts appends the contact rows (J, v̂, R, μ) of the step's
 // contact pairs to the problem.
@@ -27,12 +30,12 @@ func (sim *Simulator) solveContacts() error {
 func (sim *Simulator) updatePositions() error {
 	m, s, v := sim.Model, sim.State, sim.ws.result.V
 	for i, x := range v {
-		if x != x || x-x != 0 { // NaN or ±Inf
+		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
 		}
 	}
 	copy(s.V, v)
 	m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q)
-	s.T += sim.cfg.DT
+	s.T = sim.t0 + float64(sim.step+1)*sim.cfg.DT // no round-off drift from repeated addition
 	return nil
 }

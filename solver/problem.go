@@ -167,7 +167,8 @@ func (p *Problem) DenseJ() []float64 {
 
 // Validate checks the shapes of all slices, that cliques tile [0, NV), that
 // J blocks are sorted and in range, that every number is finite, that R > 0,
-// μ ≥ 0 and diag(M) > 0. It does not check that A is positive definite; the
+// μ ≥ 0, diag(M) > 0, and each contact's two tangential entries of R are
+// equal. It does not check that A is positive definite; the
 // solver's factorization reports that.
 func (p *Problem) Validate() error {
 	off, aoff := 0, 0
@@ -222,6 +223,11 @@ func (p *Problem) Validate() error {
 	for i, r := range p.R {
 		if !(r > 0) || math.IsInf(r, 0) {
 			return fmt.Errorf("solver: R[%d] = %v must be positive and finite", i, r)
+		}
+	}
+	for i := 0; i+1 < len(p.R); i += 3 {
+		if p.R[i] != p.R[i+1] {
+			return fmt.Errorf("solver: contact %d has unequal tangential regularization R = (%v, %v); R_i must be diag(Rt, Rt, Rn)", i/3, p.R[i], p.R[i+1])
 		}
 	}
 	for i, mu := range p.Mu {

@@ -39,7 +39,7 @@ func (s Stats) OK() bool { return s.Status == Converged }
 // Stats are the statistics of one solve.
 type Stats struct {
 	Status               Status
-	Iterations           int     // Newton iterations
+	Iterations           int     // Newton iterations (search directions computed or attempted)
 	LineSearchIterations int     // total line-search iterations over all Newton iterations
 	MomentumError        float64 // e_m, SAP eq. 32
 	ComplementarityError float64 // e_μ, SAP eq. 33
@@ -57,7 +57,8 @@ type Result struct {
 
 // Solver is implemented by every contact solver.
 type Solver interface {
-	// Solve solves p starting from the warm start v0 (length p.NV) and writes
+	// Solve solves p starting from the warm start v0 (length p.NV; nil means
+	// start from v*) and writes
 	// the solution into res, resizing its slices as needed. It returns an
 	// error only for a malformed problem; a solve that does not converge
 	// returns nil and says so in res.Stats.Status, with finite values in res.

@@ -3,6 +3,7 @@
 //
 //	stiction list
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
+//	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
 //
 // Run "stiction help" for details. The exit status is 0 on success, 1 when a
 // step failed (a contact solve that did not converge), and 2 on bad input.
@@ -21,6 +22,9 @@ const usage = `usage:
       run an embedded scene or a scene file; --set overrides any scene field
       (see docs/SCENES.md for the path syntax), --out writes summary.json,
       steps.csv and trajectory.csv to DIR
+  stiction fclib FILE... [--eps E] [--tol T] [--refine N] [--refine-tol R]
+      solve FCLIB frictional-contact problems (HDF5) with SAP and print
+      residuals; --refine adds proximal passes toward the rigid (R → 0) solution
   stiction help
       show this text
 `
@@ -38,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "fclib":
+		return cmdFclib(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

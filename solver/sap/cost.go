@@ -87,7 +87,7 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	for i := range p.NC {
 		mu, Rt, Rn := contact(p, i)
 		y := yOf(p, i, [3]float64(it.vc[3*i:]))
-		gamma, g, _ := ProjectG(y, mu, Rt, Rn) // SAP eq. (27), (37)
+		gamma, g, _ := ProjectG(y, mu, Rt, Rn) // SAP §V-A, eq. (37)
 		copy(it.gamma[3*i:3*i+3], gamma[:])
 		for r := range 3 {
 			copy(it.g[9*i+3*r:9*i+3*r+3], g[r][:])

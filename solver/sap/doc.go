@@ -14,7 +14,7 @@
 //
 // The pieces, one file each:
 //
-//   - projection.go: P_F and its regions (SAP eq. 27, App. C) and the 3×3
+//   - projection.go: P_F and its regions (SAP §V-A, App. C) and the 3×3
 //     blocks G = −∂γ/∂v_c (SAP App. D, eq. 37).
 //   - cost.go: ℓp, ∇ℓp = A(v − v*) − Jᵀγ and the norms of the stopping
 //     criterion (SAP §IV-A, eq. 25).

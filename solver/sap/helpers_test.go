@@ -126,7 +126,7 @@ func randomProblem(rng *rand.Rand, nCliques, n, nc int) *solver.Problem {
 // sampleY returns a random y strictly inside region reg (for contact
 // parameters μ, Rt, Rn), at a relative distance of at least ~10% from the
 // region's boundaries, with a random tangent direction. It does not use
-// Project: the regions are built from their definitions (SAP eq. 27).
+// Project: the regions are built from their definitions (SAP §V-A).
 func sampleY(rng *rand.Rand, reg Region, mu, Rt, Rn float64) [3]float64 {
 	muHat := mu * Rt / Rn
 	th := uniform(rng, 0, 2*math.Pi)

@@ -39,15 +39,19 @@ func (l *line) vcAt(i int, alpha float64) [3]float64 {
 //
 //	½‖v(α) − v*‖²_A − ½‖v_m − v*‖²_A = α Δpᵀ(v_m − v*) + ½α² ΔvᵀΔp,
 //
-// so the difference is formed without cancellation; the regularizer part
-// is differenced contact by contact.
+// and the regularizer part is differenced contact by contact, so that the
+// difference is not formed by subtracting two costs.
 func (l *line) costDiff(alpha float64) float64 {
 	p := l.p
 	dR := 0.0
 	for i := range p.NC {
 		mu, Rt, Rn := contact(p, i)
 		gamma, _ := Project(yOf(p, i, l.vcAt(i, alpha)), mu, Rt, Rn)
-		dR += regularizerCost(gamma, Rt, Rn) - regularizerCost([3]float64(l.it.gamma[3*i:]), Rt, Rn)
+		// ½γ(α)ᵀRγ(α) − ½γ(0)ᵀRγ(0) = ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)).
+		for k := range 3 {
+			g0 := l.it.gamma[3*i+k]
+			dR += 0.5 * p.R[3*i+k] * (gamma[k] - g0) * (gamma[k] + g0)
+		}
 	}
 	return alpha*l.b + 0.5*alpha*alpha*l.c2 + dR
 }
@@ -57,9 +61,11 @@ func (l *line) costDiff(alpha float64) float64 {
 //	dℓ/dα   = Δpᵀ(v(α) − v*) − Δv_cᵀγ(α) = f0 + α ΔvᵀΔp − Δv_cᵀ(γ(α) − γ(0)),
 //	d²ℓ/dα² = ΔvᵀΔp + Δv_cᵀ G(α) Δv_c.
 //
-// The second form of dℓ/dα is the paper's, rearranged with
-// f0 = Δvᵀ∇ℓp(v_m) = Δpᵀ(v_m − v*) − Δv_cᵀγ(0) so that the large, nearly
-// cancelling terms Δpᵀ(v_m − v*) and Δv_cᵀγ(0) are not formed.
+// The first form of dℓ/dα is the paper's; the second, evaluated here, is
+// the same quantity rearranged with f0 = Δvᵀ∇ℓp(v_m) =
+// Δpᵀ(v_m − v*) − Δv_cᵀγ(0), so that the large, nearly cancelling terms
+// Δpᵀ(v_m − v*) and Δv_cᵀγ(0) are never formed and dℓ/dα stays accurate
+// relative to dℓ/dα(0) close to the optimum.
 func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	p := l.p
 	s1, s2 := 0.0, 0.0
@@ -77,9 +83,10 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 
 // exact is the exact line search of SAP §IV-B: safeguarded Newton–bisection
 // (rtsafe, Numerical Recipes §9.4) for the root of dℓ/dα, which is
-// increasing since ℓ(α) is strongly convex. The first guess is the Newton
-// step α = 1 (or AlphaMax if smaller); the bracket starts as [0, AlphaMax]
-// and doubles while dℓ/dα < 0 at its right end. It stops when
+// increasing since ℓ(α) is strongly convex. The first evaluation is at the
+// Newton step α = 1 (or AlphaMax if smaller): if dℓ/dα(1) > 0 the root is
+// bracketed by [0, 1] ⊂ [0, AlphaMax]; otherwise the bracket is [1, AlphaMax]
+// and its right end doubles while dℓ/dα < 0 there. It stops when
 // |dℓ/dα| ≤ LineSearchTolerance·|dℓ/dα(0)| or when the bracket reaches
 // machine precision. Requires f0 < 0.
 func (l *line) exact(prm *Params) lsResult {
@@ -163,14 +170,27 @@ func (l *line) exact(prm *Params) lsResult {
 // eps is the machine epsilon of float64.
 const eps = 0x1p-52
 
+// roundoffDecrease is the multiple of eps·ℓ below which the backtracking
+// search considers the expected cost decrease to be round-off.
+const roundoffDecrease = 50
+
 // backtracking is the backtracking line search of SAP §IV-B: α starts at
 // AlphaMax and is multiplied by Rho until Armijo's condition
 // ℓ(α) < ℓ(0) + c α dℓ/dα(0) holds; once it holds, backtracking continues
 // while the cost keeps decreasing and stops at the last α before it
 // increases (as Drake's SAP does), so that with AlphaMax > 1 a full Newton
 // step is not overshot. It returns α = 0 if Armijo's condition never holds.
+// When |dℓ/dα(0)| is below the round-off of ℓ it returns the Newton step
+// α = 1 without evaluating ℓ (as Drake's SAP does).
 func (l *line) backtracking(prm *Params) lsResult {
 	var res lsResult
+	if -l.f0 <= roundoffDecrease*eps*math.Abs(l.it.cost) {
+		// The expected decrease, about −½dℓ/dα(0), is below the round-off
+		// of ℓ: cost comparisons cannot tell steps apart, and v_m is within
+		// round-off of the optimum, where the Newton step is the right one.
+		res.alpha = 1
+		return res
+	}
 	armijo := func(a, d float64) bool { return d < prm.ArmijoC*a*l.f0 }
 	a := prm.AlphaMax
 	d := l.costDiff(a)

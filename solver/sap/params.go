@@ -57,10 +57,11 @@ type Params struct {
 
 	// LineSearch selects the line search (default ExactLineSearch).
 	LineSearch LineSearch
-	// AlphaMax is the initial maximum step length: the first step tried by
-	// the backtracking search and the initial bracket [0, AlphaMax] of the
-	// exact search, which grows it when ℓ is still decreasing at AlphaMax
-	// (default 1.25).
+	// AlphaMax is the initial maximum step length (default 1.25): the first
+	// step tried by the backtracking search, and the right end of the
+	// initial bracket [0, AlphaMax] of the exact search, which first tries
+	// α = min(1, AlphaMax) and grows the bracket while ℓ still decreases at
+	// its right end.
 	AlphaMax float64
 	// MaxLineSearchIterations bounds the cost or derivative evaluations of
 	// one line search (default 100).

@@ -4,7 +4,7 @@ import "math"
 
 // Region is the region of R³ in which y = −R⁻¹(v_c − v̂) lies for one
 // contact (SAP App. C, Fig. 22). It selects the branch of the projection
-// P_F (SAP eq. 27) and of its derivative G (SAP App. D, eq. 37).
+// P_F (SAP §V-A) and of its derivative G (SAP App. D, eq. 37).
 type Region int
 
 const (
@@ -36,20 +36,20 @@ func (r Region) String() string {
 
 // Project returns γ = P_F(y), the projection of y = (y_t1, y_t2, y_n) onto
 // the friction cone F = {γ : ‖γ_t‖ ≤ μ γ_n} in the norm of
-// R = diag(Rt, Rt, Rn) (SAP eq. 23, closed form eq. 27, App. C), and the
-// region of y. It requires Rt, Rn > 0 and μ ≥ 0; μ = 0 and y_r = 0 are
+// R = diag(Rt, Rt, Rn) (SAP eq. 23; closed form in SAP §V-A, derived in
+// App. C), and the region of y. It requires Rt, Rn > 0 and μ ≥ 0; μ = 0 and y_r = 0 are
 // handled without division by zero.
 func Project(y [3]float64, mu, Rt, Rn float64) (gamma [3]float64, region Region) {
 	yr := math.Hypot(y[0], y[1])
 	yn := y[2]
 	muHat := mu * Rt / Rn // μ̂ = μ Rt/Rn, SAP §V-A
 	switch {
-	case yn >= 0 && yr <= mu*yn: // SAP eq. (27), stiction
+	case yn >= 0 && yr <= mu*yn: // SAP §V-A, stiction
 		return y, Stiction
-	case yn < -muHat*yr: // SAP eq. (27), no contact (interior of the polar cone)
+	case yn < -muHat*yr: // SAP §V-A, no contact (interior of the polar cone)
 		return [3]float64{}, NoContact
 	}
-	// Sliding, SAP eq. (27). Here y_r > 0: y_r = 0 is stiction when y_n ≥ 0
+	// Sliding, SAP §V-A. Here y_r > 0: y_r = 0 is stiction when y_n ≥ 0
 	// and no contact when y_n < 0.
 	gn := (yn + muHat*yr) / (1 + mu*muHat) // μ̃² = μ μ̂
 	s := mu * gn / yr

@@ -72,7 +72,7 @@ func diff3(a, b [3]float64) float64 {
 
 func norm3(a [3]float64) float64 { return diff3(a, [3]float64{}) }
 
-// TestProjectMatchesBruteForce checks P_F (SAP eq. 27) in every region
+// TestProjectMatchesBruteForce checks P_F (SAP §V-A) in every region
 // against a numerical minimisation of the projection problem (SAP eq. 23),
 // the variational characterisation of a projection onto a cone, and cone
 // membership.
@@ -92,7 +92,7 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 			t.Fatalf("y = %v (μ %v, Rt %v, Rn %v): region %v, want %v", y, mu, Rt, Rn, reg, want)
 		}
 		count[reg]++
-		// Closed form per region, SAP eq. (27).
+		// Closed form per region, SAP §V-A.
 		yr := math.Hypot(y[0], y[1])
 		var closed [3]float64
 		switch reg {

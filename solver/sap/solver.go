@@ -54,10 +54,14 @@ var _ solver.Solver = (*Solver)(nil)
 // regularizations differ), v0 has the wrong length or is not finite, res is
 // nil, or the parameters are invalid. Otherwise the status says how the
 // solve ended (solver.Converged, Stalled, MaxIterations or Failed) and res
-// holds the last accepted iterate, which is always finite and never has a
-// higher cost than the warm start. In the degenerate case where ℓp is not
-// even finite at v0 (overflow), res.V = v0, γ and v_c are zero, the status
-// is Failed and Cost, InitialCost and MomentumError are +Inf.
+// holds the last accepted iterate, which is always finite. Every accepted
+// step decreases ℓp, except that a step whose end point satisfies eq. (26)
+// is accepted even if round-off made ℓp rise; a step that raises ℓp
+// otherwise is rejected and the status is Stalled. Stats.Iterations counts
+// the Newton directions computed or attempted (a failed factorization
+// counts). In the degenerate case where ℓp is not even finite at v0
+// (overflow), res.V = v0, γ and v_c are zero, the status is Failed and
+// Cost, InitialCost and MomentumError are +Inf.
 func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	if err := s.check(p, v0, res); err != nil {
 		return err

@@ -50,7 +50,7 @@ func checkOptimality(t *testing.T, name string, p *solver.Problem, prm Params, r
 	if lhs, rhs := dn(grad), prm.AbsTolerance+prm.RelTolerance*scale; !(lhs < rhs) {
 		t.Errorf("%s: SAP eq. (26) fails: ‖D∇ℓp‖ = %g ≥ %g", name, lhs, rhs)
 	}
-	if em := res.Stats.MomentumError; !(em <= prm.RelTolerance) || math.Abs(em-dn(grad)/scale) > 1e-6*em+1e-15 {
+	if em := res.Stats.MomentumError; !(em <= prm.RelTolerance) || math.Abs(em-dn(grad)/scale) > 1e-6*em+1e-14 { // recomputation round-off
 		t.Errorf("%s: e_m = %g, εr = %g, recomputed %g", name, em, prm.RelTolerance, dn(grad)/scale)
 	}
 	if c := costRef(p, a, j, res.V); math.Abs(c-res.Stats.Cost) > 1e-13*math.Abs(c) {
@@ -161,7 +161,7 @@ func projSOC(z [3]float64, mu float64) [3]float64 {
 
 // dualSolve solves the dual, SAP eq. (22), min_{γ ∈ F} ½γᵀ(W + R)γ + rᵀγ
 // with W = J A⁻¹ Jᵀ and r = J v* − v̂, by accelerated projected gradient
-// (FISTA with function-value restart) to a fixed-point residual of 1e-14,
+// (FISTA with gradient restart) to a fixed-point residual of 1e-13,
 // and returns v = v* + A⁻¹Jᵀγ (SAP eq. 21a) and γ.
 func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 	t.Helper()
@@ -211,10 +211,6 @@ func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 		}
 	}
 	gbuf := make([]float64, m)
-	cost := func(g []float64) float64 {
-		gradTo(gbuf, g) // Qγ + r
-		return 0.5*(dotSlice(g, gbuf)+dotSlice(rv, g))
-	}
 	pgStep := func(out, z []float64) {
 		gradTo(gbuf, z)
 		for i := range p.NC {
@@ -230,30 +226,32 @@ func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 	next := make([]float64, m)
 	check := make([]float64, m)
 	z := make([]float64, m)
-	tk, fGamma := 1.0, 0.0
+	tk := 1.0
 	for it := 0; ; it++ {
-		pgStep(next, z)
-		fNext := cost(next)
-		if fNext > fGamma { // restart
-			tk = 1
-			copy(z, gamma)
-			continue
-		}
-		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
-		for i := range z {
-			z[i] = next[i] + (tk-1)/tn*(next[i]-gamma[i])
-		}
-		copy(gamma, next)
-		tk, fGamma = tn, fNext
 		if it%100 == 0 {
 			pgStep(check, gamma)
-			if relDiff(check, gamma, 1e-300) < 1e-13 {
+			res := relDiff(check, gamma, 1e-300)
+			if res < 1e-13 {
 				break
 			}
+			if it > 1000000 {
+				t.Fatalf("dual solver did not converge: residual %g", res)
+			}
 		}
-		if it > 1000000 {
-			t.Fatalf("dual solver did not converge: residual %g", relDiff(check, gamma, 1e-300))
+		pgStep(next, z)
+		// Gradient restart (O'Donoghue and Candès): drop the momentum when
+		// it points uphill.
+		if dotSlice(sub(z, next), sub(next, gamma)) > 0 {
+			tk = 1
+			copy(z, next)
+		} else {
+			tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+			for i := range z {
+				z[i] = next[i] + (tk-1)/tn*(next[i]-gamma[i])
+			}
+			tk = tn
 		}
+		copy(gamma, next)
 	}
 	dv := make([]float64, n)
 	for k := range n {
@@ -274,16 +272,22 @@ func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 func TestAgreesWithDualSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	regions := map[Region]int{}
+	worst := 0.0
 	for trial := range 12 {
 		p := randomProblem(rng, 2+trial%2, 6, 4+trial%6)
 		vd, gd := dualSolve(t, p)
 		for _, ls := range lineSearches {
 			prm := DefaultParams()
 			prm.LineSearch = ls
+			// e_m ≤ εr bounds the momentum residual, not |v − v_opt|, which
+			// can be κ(H) times larger: solve to εr = 1e-10 so that a 1e-6
+			// agreement is what SAP should deliver.
+			prm.RelTolerance = 1e-10
 			res := solveOK(t, New(prm), p, nil)
 			if res.Stats.Status != solver.Converged {
 				t.Fatalf("trial %d %v: status %v", trial, ls, res.Stats.Status)
 			}
+			worst = max(worst, relDiff(res.V, vd, 1e-300))
 			if d := relDiff(res.V, vd, 1e-300); d > 1e-6 {
 				t.Errorf("trial %d %v: |v_SAP − v_dual|/|v_dual| = %g", trial, ls, d)
 			}
@@ -295,7 +299,7 @@ func TestAgreesWithDualSolver(t *testing.T) {
 			regions[r]++
 		}
 	}
-	t.Logf("regions at the solutions: %v", regions)
+	t.Logf("regions at the solutions: %v; worst |v_SAP − v_dual|/|v_dual| = %.3g", regions, worst)
 	for r := Stiction; r <= NoContact; r++ {
 		if regions[r] == 0 {
 			t.Errorf("no contact ends in region %v: the cross-check does not cover it", r)
@@ -378,12 +382,11 @@ func TestLineSearch(t *testing.T) {
 		probs = append(probs, prob{p, v0})
 	}
 	rng := rand.New(rand.NewPCG(20, 21))
-	for trial := range 6 {
+	for range 6 {
 		p := randomProblem(rng, 3, 6, 12)
 		probs = append(probs, prob{p, make([]float64, p.NV)})
-		_ = trial
 	}
-	worst, steps := 0.0, 0
+	worst, worstIndep, steps := 0.0, 0.0, 0
 	for _, ls := range lineSearches {
 		for k, pr := range probs {
 			prm := DefaultParams()
@@ -421,6 +424,7 @@ func TestLineSearch(t *testing.T) {
 				e0, _ := Evaluate(pr.p, tr.Iterates[m])
 				e1, _ := Evaluate(pr.p, tr.Iterates[m+1])
 				d0, d1 := dotSlice(dv, e0.Gradient), dotSlice(dv, e1.Gradient)
+				worstIndep = max(worstIndep, math.Abs(d1)/math.Abs(d0))
 				if math.Abs(d0-e.DCost0) > 1e-6*math.Abs(e.DCost0) {
 					t.Errorf("problem %d iteration %d: recomputed dℓ/dα(0) = %.6g, traced %.6g", k, m, d0, e.DCost0)
 				}
@@ -430,7 +434,7 @@ func TestLineSearch(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("exact line search: worst |dℓ/dα(α)|/|dℓ/dα(0)| = %.3g over %d steps", worst, steps)
+	t.Logf("exact line search: worst |dℓ/dα(α)|/|dℓ/dα(0)| = %.3g traced, %.3g recomputed, over %d steps", worst, worstIndep, steps)
 }
 
 // TestNoContacts checks that without contacts ℓp is a quadratic that one
@@ -487,7 +491,7 @@ func TestWarmStartAtSolution(t *testing.T) {
 // higher than the warm start's.
 func TestMaxIterations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 27))
-	p, v0 := realisticProblem(rng, 40, 100)
+	p, _ := realisticProblem(rng, 40, 100)
 	full := solveOK(t, New(DefaultParams()), p, make([]float64, p.NV))
 	if full.Stats.Iterations < 3 {
 		t.Fatalf("problem too easy: %d iterations", full.Stats.Iterations)
@@ -507,7 +511,6 @@ func TestMaxIterations(t *testing.T) {
 			t.Errorf("MaxIterations = 0 moved v")
 		}
 	}
-	_ = v0
 }
 
 // TestStalled makes eq. (26) unreachable (εa = εr = 0) so that only the
@@ -738,4 +741,62 @@ func benchmarkSolve(b *testing.B, ls LineSearch) {
 		}
 	}
 	b.ReportMetric(float64(res.Stats.Iterations), "newton/op")
+}
+
+// TestCorruptedProblemsDoNotPanic corrupts random fields of valid problems
+// (indices, offsets, lengths, values) and checks that Solve and Evaluate
+// either return an error or solve, without panicking and with finite
+// output.
+func TestCorruptedProblemsDoNotPanic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 41))
+	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e308, -1e308, 1e-308}
+	errs := 0
+	for trial := range 2000 {
+		p := randomProblem(rng, 1+rng.IntN(3), 1+rng.IntN(6), rng.IntN(5))
+		for range 1 + rng.IntN(2) {
+			switch rng.IntN(10) {
+			case 0:
+				p.NV += rng.IntN(5) - 2
+			case 1:
+				p.NC += rng.IntN(5) - 2
+			case 2:
+				if len(p.Cliques) > 0 {
+					c := &p.Cliques[rng.IntN(len(p.Cliques))]
+					*[]*int{&c.Offset, &c.Size, &c.AOff}[rng.IntN(3)] += rng.IntN(7) - 3
+				}
+			case 3:
+				if len(p.JBlock) > 0 {
+					b := &p.JBlock[rng.IntN(len(p.JBlock))]
+					*[]*int{&b.Contact, &b.Clique, &b.Off}[rng.IntN(3)] += rng.IntN(9) - 4
+				}
+			case 4:
+				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Mu}[rng.IntN(7)]
+				if len(*sl) > 0 {
+					*sl = (*sl)[:rng.IntN(len(*sl))]
+				}
+			default:
+				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Mu}[rng.IntN(7)]
+				if len(*sl) > 0 {
+					(*sl)[rng.IntN(len(*sl))] = bad[rng.IntN(len(bad))]
+				}
+			}
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("trial %d: panic %v", trial, r)
+				}
+			}()
+			var res solver.Result
+			if err := New(DefaultParams()).Solve(p, nil, &res); err != nil {
+				errs++
+			} else if !allFinite(res.V) || !allFinite(res.Gamma) || !allFinite(res.VC) {
+				t.Fatalf("trial %d: non-finite output", trial)
+			}
+			_, _ = Evaluate(p, make([]float64, max(p.NV, 0)))
+		}()
+	}
+	if errs < 1000 {
+		t.Errorf("only %d of 2000 corruptions were rejected", errs)
+	}
 }

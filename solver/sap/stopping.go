@@ -33,7 +33,8 @@ func momentumError(it *iterate) float64 {
 }
 
 // complementarityError is e_μ, SAP eq. (33): (1/nc Σ_i |g_i·γ_i|)/ℓp with
-// g = J v − v̂ + R γ. It is defined as 0 when nc = 0 or ℓp = 0.
+// g = J v − v̂ + R γ. It is defined as 0 when nc = 0 or ℓp = 0, and uses
+// |ℓp| (ℓp < 0 is only possible when A is not positive definite).
 func complementarityError(p *solver.Problem, it *iterate) float64 {
 	if p.NC == 0 || it.cost == 0 {
 		return 0
@@ -47,5 +48,5 @@ func complementarityError(p *solver.Problem, it *iterate) float64 {
 		}
 		sum += math.Abs(gi)
 	}
-	return sum / float64(p.NC) / it.cost
+	return sum / float64(p.NC) / math.Abs(it.cost)
 }
