@@ -30,7 +30,8 @@ func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 
 // AABB returns the world bounding box of the shape at pose x. It is tight
 // for every kind. A half-space extends to infinity in every direction
-// except, when its normal is exactly a world axis, along that axis.
+// except, when its normal is a world axis (up to axisTol), along that
+// axis.
 func (s Shape) AABB(x spatial.Pose) AABB {
 	r := x.R.RotMat()
 	var e spatial.Vec3 // half extents of the box around x.P
@@ -57,12 +58,19 @@ func (s Shape) AABB(x spatial.Pose) AABB {
 	return AABB{Min: x.P.Sub(e), Max: x.P.Add(e)}
 }
 
+// axisTol is how far from a world axis a half-space normal may be and
+// still bound the half-space along that axis. A tilt of 1e-12 moves the
+// boundary by 1e-12 per unit of distance, negligible within 1e6 units
+// once the boxes are inflated by any practical margin; it lets ground
+// planes posed with rotations computed in floating point be bounded.
+const axisTol = 1e-12
+
 func halfSpaceAABB(n, p spatial.Vec3) AABB {
 	inf := math.Inf(1)
 	b := AABB{Min: spatial.Vec3{-inf, -inf, -inf}, Max: spatial.Vec3{inf, inf, inf}}
 	for i := range 3 {
 		j, k := (i+1)%3, (i+2)%3
-		if n[j] != 0 || n[k] != 0 {
+		if math.Abs(n[j]) > axisTol || math.Abs(n[k]) > axisTol {
 			continue
 		}
 		if n[i] > 0 {

@@ -99,24 +99,59 @@ func (bp *BroadPhase) build(lo, hi int) int32 {
 		bp.nodes[ni] = bvhNode{box: bp.boxes[i], left: -1, right: i}
 		return ni
 	}
-	cmin, cmax := bp.cen[bp.idx[lo]], bp.cen[bp.idx[lo]]
-	for _, i := range bp.idx[lo+1 : hi] {
-		cmin, cmax = cmin.Min(bp.cen[i]), cmax.Max(bp.cen[i])
-	}
-	ext := cmax.Sub(cmin)
-	ax := 0
-	for k := 1; k < 3; k++ {
-		if ext[k] > ext[ax] {
-			ax = k
-		}
-	}
+	ax := bp.splitAxis(lo, hi)
 	mid := (lo + hi) / 2
 	bp.selectNth(lo, hi, mid, ax)
 	l := bp.build(lo, mid)
 	r := bp.build(mid, hi)
-	lb, rb := bp.nodes[l].box, bp.nodes[r].box
-	bp.nodes[ni] = bvhNode{box: AABB{Min: lb.Min.Min(rb.Min), Max: lb.Max.Max(rb.Max)}, left: l, right: r}
+	bp.nodes[ni] = bvhNode{box: union(&bp.nodes[l].box, &bp.nodes[r].box), left: l, right: r}
 	return ni
+}
+
+// union returns the smallest box containing a and b (which hold no NaN).
+func union(a, b *AABB) AABB {
+	u := *a
+	for k := range 3 {
+		if b.Min[k] < u.Min[k] {
+			u.Min[k] = b.Min[k]
+		}
+		if b.Max[k] > u.Max[k] {
+			u.Max[k] = b.Max[k]
+		}
+	}
+	return u
+}
+
+// splitAxis returns the axis of largest spread of the centres of
+// idx[lo:hi].
+func (bp *BroadPhase) splitAxis(lo, hi int) int {
+	c := bp.cen[bp.idx[lo]]
+	x0, x1, y0, y1, z0, z1 := c[0], c[0], c[1], c[1], c[2], c[2]
+	for _, i := range bp.idx[lo+1 : hi] {
+		c := &bp.cen[i]
+		if c[0] < x0 {
+			x0 = c[0]
+		} else if c[0] > x1 {
+			x1 = c[0]
+		}
+		if c[1] < y0 {
+			y0 = c[1]
+		} else if c[1] > y1 {
+			y1 = c[1]
+		}
+		if c[2] < z0 {
+			z0 = c[2]
+		} else if c[2] > z1 {
+			z1 = c[2]
+		}
+	}
+	switch ex, ey, ez := x1-x0, y1-y0, z1-z0; {
+	case ex >= ey && ex >= ez:
+		return 0
+	case ey >= ez:
+		return 1
+	}
+	return 2
 }
 
 // less orders boxes by centre coordinate ax, then by index.

@@ -21,13 +21,6 @@ func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	return ballBall(out, margin, p, a.s.Radius, q, b.s.Radius, fb, a.size()+b.size())
 }
 
-// Tolerances of the capsule–box test, relative to the size of the pair.
-const (
-	touchTol = 1e-9  // below this separation the separating-axis result is used
-	faceTol  = 1e-9  // 1 − |cos| below which a normal is a box face normal
-	tieTol   = 1e-12 // overlaps closer than this are ties, won by face axes
-)
-
 // boxCapsule works in the box frame on the capsule's axis segment. If the
 // segment meets the box, the separating axis test over the 6 axes of the
 // segment–box Minkowski sum (3 face normals, 3 segment × edge directions)
@@ -77,53 +70,6 @@ func faceOf(n spatial.Vec3) int {
 		}
 	}
 	return -1
-}
-
-// segment is c + s d for s ∈ [−e, e], with d a unit vector.
-type segment struct {
-	c, d spatial.Vec3
-	e    float64
-}
-
-func (s segment) at(t float64) spatial.Vec3 { return s.c.AddScaled(t, s.d) }
-
-// satResult is the outcome of a separating axis test.
-type satResult struct {
-	u       spatial.Vec3 // best axis, unit, oriented from the first shape towards the second
-	overlap float64      // overlap along u (negative when separated along u)
-	sep     float64      // largest separation over all axes (≤ 0 when overlapping)
-	face    int          // face axis index, or −1 for an edge axis
-	edge    int          // edge axis index when face < 0
-}
-
-// segmentBoxSAT tests the face normals of the box and the cross products of
-// the segment direction with the box edges. Overlap along an axis u is
-// Σ h_k|u_k| + e|u·d| − |u·c|.
-func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
-	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
-	consider := func(u spatial.Vec3, face, edge int) {
-		o := h[0]*math.Abs(u[0]) + h[1]*math.Abs(u[1]) + h[2]*math.Abs(u[2]) + sg.e*math.Abs(u.Dot(sg.d)) - math.Abs(u.Dot(sg.c))
-		res.sep = max(res.sep, -o)
-		if o < res.overlap-tieTol*scale { // ties go to the earlier axis, faces first
-			if u.Dot(sg.c) < 0 {
-				u = u.Neg()
-			}
-			res.u, res.overlap, res.face, res.edge = u, o, face, edge
-		}
-	}
-	for i := range 3 {
-		var u spatial.Vec3
-		u[i] = 1
-		consider(u, i, -1)
-	}
-	for i := range 3 {
-		var e spatial.Vec3
-		e[i] = 1
-		if c := sg.d.Cross(e); c.Norm() > 1e-9 {
-			consider(c.Scale(1/c.Norm()), -1, i)
-		}
-	}
-	return res
 }
 
 // segmentBoxEdge returns the closest points between the segment and the
@@ -200,20 +146,4 @@ func boxFaceSegment(out []Contact, margin float64, a *posed, h spatial.Vec3, sg 
 		out = appendContact(out, margin, a.toWorld(q), a.toWorld(p).AddScaled(-r, nw), nw, height-r)
 	}
 	return out
-}
-
-// clipSlab intersects the parameter interval [t0, t1] of the line c + t d
-// (one coordinate) with the slab |c + t d| ≤ h.
-func clipSlab(t0, t1, c, d, h float64) (float64, float64) {
-	if d == 0 {
-		if math.Abs(c) > h {
-			return 1, 0
-		}
-		return t0, t1
-	}
-	lo, hi := (-h-c)/d, (h-c)/d
-	if lo > hi {
-		lo, hi = hi, lo
-	}
-	return max(t0, lo), min(t1, hi)
 }

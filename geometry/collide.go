@@ -15,9 +15,9 @@ type Contact struct {
 
 // Collide appends to out the contacts between a at pose xa and b at pose xb
 // whose Phi ≤ margin, and returns out. It does not allocate when out has
-// enough spare capacity (8 contacts always suffice). Shapes of unknown kind,
-// non-finite poses or dimensions, negative dimensions and a pair of half-spaces give no contacts. See the
-// package documentation for the conventions.
+// enough spare capacity (8 contacts always suffice). Shapes that fail
+// Validate, non-finite poses and a pair of half-spaces give no contacts.
+// See the package documentation for the conventions.
 func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64, out []Contact) []Contact {
 	if !validPair(a, xa, b, xb) {
 		return out
@@ -35,23 +35,9 @@ func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64,
 	return collideOrdered(&pa, &pb, margin, out)
 }
 
-// validPair reports whether both kinds are known and both poses finite.
+// validPair reports whether both shapes are valid and both poses finite.
 func validPair(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
-	return a.Kind >= 0 && a.Kind < numKinds && b.Kind >= 0 && b.Kind < numKinds &&
-		dimsFinite(a) && dimsFinite(b) &&
-		xa.P.IsFinite() && xb.P.IsFinite() && xa.R.IsFinite() && xb.R.IsFinite()
-}
-
-// dimsFinite reports whether every dimension field is finite and not
-// negative.
-func dimsFinite(s Shape) bool {
-	d := [5]float64{s.Radius, s.HalfLength, s.HalfExtents[0], s.HalfExtents[1], s.HalfExtents[2]}
-	for _, v := range d {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
+	return a.valid() && b.valid() && xa.P.IsFinite() && xb.P.IsFinite() && xa.R.IsFinite() && xb.R.IsFinite()
 }
 
 // swapOrder reports whether the pair must be processed as (b, a). Kinds are
@@ -172,6 +158,13 @@ func appendContact(out []Contact, margin float64, wa, wb, n spatial.Vec3, phi fl
 	}
 	return append(out, Contact{Point: wa.Add(wb).Scale(0.5), Normal: n, Phi: phi})
 }
+
+// Numerical tolerances, relative to the size of the pair of shapes.
+const (
+	touchTol = 1e-9  // separations below this use the separating-axis (penetration) result
+	faceTol  = 1e-9  // 1 − |cos| below which a normal counts as a box face normal
+	tieTol   = 1e-12 // values closer than this are ties, settled by a fixed preference
+)
 
 // minNormLen is the shortest vector that unit normalises reliably.
 const minNormLen = 1e-150

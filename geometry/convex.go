@@ -1,5 +1,7 @@
 package geometry
 
+import "github.com/stiction-sim/stiction/spatial"
+
 // convexConvex serves every pair with a cylinder (other than with a
 // half-space) through GJK on the cores and, when the cores overlap or
 // nearly touch, EPA. Both results are refined by polishDepth, and Phi is
@@ -11,21 +13,43 @@ func convexConvex(a, b *posed, margin float64, out []Contact) []Contact {
 		return out
 	}
 	ca, cb := coreOf(a), coreOf(b)
-	rr := ca.round + cb.round
 	g := gjk(&ca, &cb, scale)
 	if !g.near {
-		// GJK's normal is accurate to about √ε·scale/dist; polish it.
+		// GJK's normal is accurate to about √ε·scale/dist, which leaves the
+		// gap along it within rounding of dist unless GJK stalled on a
+		// curved surface; then the normal is polished.
 		u := g.normal.Neg()
-		u, h := polishDepth(&ca, &cb, u, u.Dot(supportDiff(&ca, &cb, u).w), gjkPolishStep, scale)
-		n := u.Neg()
-		return appendContact(out, margin, g.wa.AddScaled(ca.round, n), g.wb.AddScaled(-cb.round, n), n, -h-rr)
+		h := u.Dot(supportDiff(&ca, &cb, u).w) // −(gap along the normal) ≥ −dist
+		if g.dist+h > gjkPolishTol*scale {
+			u, h = polishDepth(&ca, &cb, u, h, gjkPolishStep, scale)
+		}
+		return appendCore(out, margin, &ca, &cb, g.wa, g.wb, u.Neg(), -h)
 	}
 	var e epa
 	depth, nd, wa, wb := e.penetration(&ca, &cb, &g.s, scale)
-	n := nd.Neg()
-	return appendContact(out, margin, wa.AddScaled(ca.round, n), wb.AddScaled(-cb.round, n), n, -depth-rr)
+	return appendCore(out, margin, &ca, &cb, wa, wb, nd.Neg(), -depth)
 }
 
-// gjkPolishStep is the initial step (radians) of the search that refines a
-// GJK normal.
-const gjkPolishStep = 1e-7
+// appendCore appends the contact of the cores with normal n (from A to B),
+// gap phi between the cores along n and witness estimates wa and wb. The
+// witnesses are moved onto the two support sets along n (a face, segment,
+// disc or point of each core) by alternating nearest-point projections
+// started from the estimates' midpoint, which pairs them up across the gap:
+// a unique support point (a rim or vertex) is matched by the point of the
+// other set nearest it. The rounding radii then move them out.
+func appendCore(out []Contact, margin float64, ca, cb *core, wa, wb, n spatial.Vec3, phi float64) []Contact {
+	wa = wa.Add(wb).Scale(0.5)
+	for range 2 {
+		wb = cb.nearestSupport(n.Neg(), wa)
+		wa = ca.nearestSupport(n, wb)
+	}
+	return appendContact(out, margin, wa.AddScaled(ca.round, n), wb.AddScaled(-cb.round, n), n, phi-ca.round-cb.round)
+}
+
+// A GJK normal whose gap falls short of the GJK distance by more than
+// gjkPolishTol (relative) is refined by a search starting with steps of
+// gjkPolishStep radians.
+const (
+	gjkPolishTol  = 1e-12
+	gjkPolishStep = 1e-6
+)

@@ -66,8 +66,10 @@ func (e *epa) penetration(a, b *core, s *simplex, scale float64) (depth float64,
 		}
 	}
 	f := e.f[e.minFace()]
-	upper := f.n.Dot(supportDiff(a, b, f.n).w)
-	n, depth = polishDepth(a, b, f.n, upper, math.Sqrt(2*max(upper-f.d, 0)/scale), scale)
+	n, depth = f.n, f.n.Dot(supportDiff(a, b, f.n).w)
+	if depth-f.d > epaTol*scale { // not converged
+		n, depth = polishDepth(a, b, n, depth, math.Sqrt(2*(depth-f.d)/scale), scale)
+	}
 	p := [3]suppPt{e.v[f.v[0]], e.v[f.v[1]], e.v[f.v[2]]}
 	lam := triangleWeights(p[0].w, p[1].w, p[2].w, f.n.Scale(f.d))
 	for i := range 3 {
@@ -81,7 +83,8 @@ func (e *epa) penetration(a, b *core, s *simplex, scale float64) (depth float64,
 const (
 	polishMaxIter = 100
 	polishMinStep = 1e-10
-	kinkTol       = 1e-3 // |u·k| below which u is on the kink circle of axis k
+	kinkTol       = 1e-3  // |u·k| below which u is on the kink circle of axis k
+	polishTol     = 1e-14 // relative decrease of h that counts as a move (above rounding)
 )
 
 // polishDepth decreases h(u), the support value of B − A along the unit u.
@@ -130,7 +133,7 @@ func circleSearch(a, b *core, u spatial.Vec3, h float64, k spatial.Vec3, step, s
 			sn, cs := math.Sincos(sg * step)
 			c := v.Scale(cs).AddScaled(sn, t)
 			c = c.Scale(1 / c.Norm())
-			if hc := c.Dot(supportDiff(a, b, c).w); hc < hv-1e-15*scale {
+			if hc := c.Dot(supportDiff(a, b, c).w); hc < hv-polishTol*scale {
 				v, hv, moved = c, hc, true
 				break
 			}
@@ -160,7 +163,7 @@ func sphereSearch(a, b *core, u spatial.Vec3, h, step, scale float64) (spatial.V
 		for _, d := range compass {
 			v := u.AddScaled(step*d[0], t1).AddScaled(step*d[1], t2)
 			v = v.Scale(1 / v.Norm())
-			if hv := v.Dot(supportDiff(a, b, v).w); hv < h-1e-15*scale {
+			if hv := v.Dot(supportDiff(a, b, v).w); hv < h-polishTol*scale {
 				u, h, moved = v, hv, true
 				break
 			}

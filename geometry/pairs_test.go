@@ -158,6 +158,7 @@ func TestHalfSpaceBox(t *testing.T) {
 		{name: "flat resting", a: hs, xa: id, b: b, xb: at(0, 0, 0.19), want: corners(-0.005, -0.01)},
 		{name: "flat within margin", a: hs, xa: id, b: b, xb: at(0, 0, 0.25), margin: 0.1, want: corners(0.025, 0.05)},
 		{name: "flat beyond margin", a: hs, xa: id, b: b, xb: at(0, 0, 0.25), margin: 0.01},
+		{name: "flat touching", a: hs, xa: id, b: b, xb: at(0, 0, 0.2), margin: 1e-9, want: corners(0, 0)},
 		{name: "deep keeps 4 deepest", a: hs, xa: id, b: b, xb: at(0, 0, -0.1), margin: 0.25, want: corners(-0.15, -0.3)},
 		{name: "resting on an edge", a: hs, xa: id, b: b, xb: tilted,
 			want: []want{{v3(-0.5, yLow, -0.01), ez, -0.02}, {v3(0.5, yLow, -0.01), ez, -0.02}}},
@@ -176,6 +177,8 @@ func TestHalfSpaceCapsule(t *testing.T) {
 		{name: "lying", a: hs, xa: id, b: c, xb: alongX(0, 0, 0.19),
 			want: []want{{v3(-0.5, 0, -0.005), ez, -0.01}, {v3(0.5, 0, -0.005), ez, -0.01}}},
 		{name: "upright", a: hs, xa: id, b: c, xb: at(0, 0, 0.75), margin: 0.1, want: one(v3(0, 0, 0.025), ez, 0.05)},
+		{name: "upright, touching", a: hs, xa: id, b: c, xb: at(0, 0, 0.7), margin: 1e-9, want: one(v3(0, 0, 0), ez, 0)},
+		{name: "upright, deep", a: hs, xa: id, b: c, xb: at(0, 0, 0.3), want: one(v3(0, 0, -0.2), ez, -0.4)},
 		{name: "tilted", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, 0.5*c60+0.2-0.03), ey, 60),
 			want: one(v3(-0.5*s60, 0, -0.015), ez, -0.03)},
 	})
@@ -187,7 +190,16 @@ func TestHalfSpaceCylinder(t *testing.T) {
 	th := math.Pi / 6
 	zc := 0.4*math.Cos(th) + 0.3*math.Sin(th) - 0.02
 	yd := 0.4*math.Sin(th) - 0.3*math.Cos(th)
+	rim := func(phi float64) func(*testing.T, []Contact) {
+		return checkAll(4, phi, ez, 1e-9, func(p spatial.Vec3) bool {
+			return near(p[2], phi/2, 1e-9) && near(math.Hypot(p[0]-0.1, p[1]-0.2), 0.3, 1e-9)
+		})
+	}
 	runPairCases(t, []pairCase{
+		{name: "standing, separated", a: hs, xa: id, b: c, xb: at(0.1, 0.2, 0.45), margin: 0.1, check: rim(0.05)},
+		{name: "standing, deep", a: hs, xa: id, b: c, xb: at(0.1, 0.2, 0.1), check: rim(-0.3)},
+		{name: "lying, touching", a: hs, xa: id, b: c, xb: alongY(0, 0, 0.3), margin: 1e-9,
+			want: []want{{v3(0, -0.4, 0), ez, 0}, {v3(0, 0.4, 0), ez, 0}}},
 		{name: "standing on a cap", a: hs, xa: id, b: c, xb: at(0.1, 0.2, 0.38), check: func(t *testing.T, cs []Contact) {
 			checkAll(4, -0.02, ez, 1e-9, func(p spatial.Vec3) bool {
 				return near(p[2], -0.01, 1e-9) && near(math.Hypot(p[0]-0.1, p[1]-0.2), 0.3, 1e-9)
@@ -249,8 +261,13 @@ func TestSphereCapsule(t *testing.T) {
 		{name: "end", a: s, xa: at(0, 0, 1.2), b: c, xb: id, margin: 1, want: one(v3(0, 0, 0.8), ez.Neg(), 0.2)},
 		{name: "touching", a: s, xa: at(0, 0.5, 0.3), b: c, xb: id, margin: 1e-9, want: one(v3(0, 0.2, 0.3), ey.Neg(), 0)},
 		{name: "deep", a: s, xa: at(0.1, 0, 0), b: c, xb: id, want: one(v3(0, 0, 0), ex.Neg(), -0.4)},
-		{name: "centre on the axis", a: s, xa: at(0, 0, 0.2), b: c, xb: id,
-			check: checkAll(1, -0.5, spatial.Vec3{}, math.Inf(1), func(spatial.Vec3) bool { return true })},
+		{name: "centre on the axis", a: s, xa: at(0, 0, 0.2), b: c, xb: id, check: func(t *testing.T, cs []Contact) {
+			// Any direction across the axis is a minimum translation.
+			if len(cs) != 1 || !near(cs[0].Phi, -0.5, 1e-12) || !near(cs[0].Normal[2], 0, 1e-12) ||
+				!vecClose(cs[0].Point, v3(0, 0, 0.2).AddScaled(0.05, cs[0].Normal), 1e-12) {
+				t.Fatalf("sphere centre on the capsule axis: %+v", cs)
+			}
+		}},
 	})
 }
 
@@ -262,6 +279,8 @@ func TestSphereCylinder(t *testing.T) {
 		{name: "side", a: s, xa: at(0.7, 0, 0.1), b: c, xb: id, margin: 1, want: one(v3(0.45, 0, 0.1), ex.Neg(), 0.1), tol: tol},
 		{name: "cap", a: s, xa: at(0.1, 0, 0.8), b: c, xb: id, margin: 1, want: one(v3(0.1, 0, 0.55), ez.Neg(), 0.1), tol: tol},
 		{name: "rim", a: s, xa: at(0.58, 0, 0.74), b: c, xb: id, margin: 1, want: one(v3(0.43, 0, 0.54), v3(-0.6, 0, -0.8), 0.1), tol: tol},
+		{name: "touching the side", a: s, xa: at(0.6, 0, 0.1), b: c, xb: id, margin: 1e-9, want: one(v3(0.4, 0, 0.1), ex.Neg(), 0), tol: tol},
+		{name: "shallow, cap", a: s, xa: at(0.1, 0, 0.65), b: c, xb: id, want: one(v3(0.1, 0, 0.475), ez.Neg(), -0.05), tol: tol},
 		{name: "deep, cap nearest", a: s, xa: at(0.1, 0, 0.35), b: c, xb: id, want: one(v3(0.1, 0, 0.325), ez.Neg(), -0.35), tol: tol},
 		{name: "deep, side nearest", a: s, xa: at(0.3, 0, 0), b: c, xb: id, want: one(v3(0.25, 0, 0), ex.Neg(), -0.3), tol: tol},
 	})
@@ -300,6 +319,8 @@ func TestBoxBox(t *testing.T) {
 		{name: "stacked with a gap", a: a, xa: id, b: b, xb: at(0.1, 0.05, 0.85), margin: 0.1,
 			want: face([]float64{-0.2, 0.4}, []float64{-0.25, 0.35}, 0.525, 0.05)},
 		{name: "stacked beyond margin", a: a, xa: id, b: b, xb: at(0.1, 0.05, 0.85), margin: 0.01},
+		{name: "stacked, touching", a: a, xa: id, b: b, xb: at(0.1, 0.05, 0.8), margin: 1e-9,
+			want: face([]float64{-0.2, 0.4}, []float64{-0.25, 0.35}, 0.5, 0)},
 		{name: "stacked, shallow", a: a, xa: id, b: b, xb: at(0.1, 0.05, 0.79),
 			want: face([]float64{-0.2, 0.4}, []float64{-0.25, 0.35}, 0.495, -0.01)},
 		{name: "stacked, overhanging", a: a, xa: id, b: b, xb: at(0.6, 0, 0.79),
@@ -332,6 +353,8 @@ func TestBoxCapsule(t *testing.T) {
 	runPairCases(t, []pairCase{
 		{name: "lying on the top face", a: b, xa: id, b: c, xb: alongX(0.1, 0, 0.42), margin: 0.05,
 			want: []want{{v3(-0.2, 0, 0.31), ez, 0.02}, {v3(0.4, 0, 0.31), ez, 0.02}}},
+		{name: "lying, touching", a: b, xa: id, b: c, xb: alongX(0.1, 0, 0.4), margin: 1e-9,
+			want: []want{{v3(-0.2, 0, 0.3), ez, 0}, {v3(0.4, 0, 0.3), ez, 0}}},
 		{name: "lying across the edge", a: b, xa: id, b: c, xb: alongX(0.4, 0, 0.39),
 			want: []want{{v3(0.1, 0, 0.295), ez, -0.01}, {v3(0.5, 0, 0.295), ez, -0.01}}},
 		{name: "upright", a: b, xa: id, b: c, xb: at(0.1, 0.1, 0.75), margin: 0.1, want: one(v3(0.1, 0.1, 0.325), ez, 0.05)},
@@ -352,6 +375,10 @@ func TestBoxCylinder(t *testing.T) {
 		{name: "standing on the box", a: b, xa: id, b: c, xb: at(0.1, 0.1, 0.6), margin: 0.1,
 			check: checkAll(1, 0.05, ez, tol, func(p spatial.Vec3) bool {
 				return near(p[2], 0.325, tol) && math.Hypot(p[0]-0.1, p[1]-0.1) <= 0.2+tol
+			})},
+		{name: "standing, touching", a: b, xa: id, b: c, xb: at(0.1, 0.1, 0.55), margin: 1e-9,
+			check: checkAll(1, 0, ez, tol, func(p spatial.Vec3) bool {
+				return near(p[2], 0.3, tol) && math.Hypot(p[0]-0.1, p[1]-0.1) <= 0.2+tol
 			})},
 		{name: "lying on the box", a: b, xa: id, b: c, xb: alongX(0, 0, 0.48),
 			check: checkAll(1, -0.02, ez, tol, func(p spatial.Vec3) bool {
@@ -386,6 +413,8 @@ func TestCapsuleCylinder(t *testing.T) {
 	runPairCases(t, []pairCase{
 		{name: "upright above the cap", a: cy, xa: id, b: c, xb: at(0.1, 0, 0.7), margin: 0.1, want: one(v3(0.1, 0, 0.275), ez, 0.05), tol: tol},
 		{name: "across the side", a: cy, xa: id, b: c, xb: alongY(0.52, 0, 0.1), margin: 0.1, want: one(v3(0.41, 0, 0.1), ex, 0.02), tol: tol},
+		{name: "upright, touching", a: cy, xa: id, b: c, xb: at(0.1, 0, 0.65), margin: 1e-9, want: one(v3(0.1, 0, 0.25), ez, 0), tol: tol},
+		{name: "upright, shallow", a: cy, xa: id, b: c, xb: at(0.1, 0, 0.64), want: one(v3(0.1, 0, 0.245), ez, -0.01), tol: tol},
 		{name: "through the top", a: cy, xa: id, b: c, xb: alongX(0, 0, 0.2),
 			check: checkAll(1, -0.15, ez, tol, func(p spatial.Vec3) bool {
 				return near(p[2], 0.175, tol) && near(p[1], 0, tol) && math.Abs(p[0]) <= 0.3+tol
@@ -401,6 +430,14 @@ func TestCylinderCylinder(t *testing.T) {
 		{name: "stacked", a: a, xa: id, b: b, xb: at(0.05, 0, 0.48), margin: 0.1,
 			check: checkAll(1, 0.03, ez, tol, func(p spatial.Vec3) bool {
 				return near(p[2], 0.265, tol) && math.Hypot(p[0]-0.05, p[1]) <= 0.3+tol
+			})},
+		{name: "stacked, touching", a: a, xa: id, b: b, xb: at(0.05, 0, 0.45), margin: 1e-9,
+			check: checkAll(1, 0, ez, tol, func(p spatial.Vec3) bool {
+				return near(p[2], 0.25, tol) && math.Hypot(p[0]-0.05, p[1]) <= 0.3+tol
+			})},
+		{name: "stacked, shallow", a: a, xa: id, b: b, xb: at(0.05, 0, 0.43),
+			check: checkAll(1, -0.02, ez, tol, func(p spatial.Vec3) bool {
+				return near(p[2], 0.24, tol) && math.Hypot(p[0]-0.05, p[1]) <= 0.3+tol
 			})},
 		{name: "side by side", a: a, xa: id, b: b, xb: at(0.75, 0, 0.1), margin: 0.1,
 			check: checkAll(1, 0.05, ex, tol, func(p spatial.Vec3) bool {

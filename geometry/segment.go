@@ -1,10 +1,21 @@
 package geometry
 
-import "github.com/stiction-sim/stiction/spatial"
+import (
+	"math"
 
-// Segments are written c + s d with a unit direction d and s ∈ [−e, e].
+	"github.com/stiction-sim/stiction/spatial"
+)
 
-// closestOnSegment returns the point of the segment (c, d, e) nearest p.
+// segment is c + s d for s ∈ [−e, e], with d a unit vector.
+type segment struct {
+	c, d spatial.Vec3
+	e    float64
+}
+
+func (s segment) at(t float64) spatial.Vec3 { return s.c.AddScaled(t, s.d) }
+
+// closestOnSegment returns the point nearest p of the segment c + s d,
+// s ∈ [−e, e].
 func closestOnSegment(p, c, d spatial.Vec3, e float64) spatial.Vec3 {
 	return c.AddScaled(clamp(p.Sub(c).Dot(d), -e, e), d)
 }
@@ -35,4 +46,20 @@ func closestSegments(c1, d1 spatial.Vec3, e1 float64, c2, d2 spatial.Vec3, e2 fl
 		s = clamp(b*t-c, -e1, e1)
 	}
 	return s, t
+}
+
+// clipSlab intersects the parameter interval [t0, t1] of the line c + t d
+// (one coordinate) with the slab |c + t d| ≤ h.
+func clipSlab(t0, t1, c, d, h float64) (float64, float64) {
+	if d == 0 {
+		if math.Abs(c) > h {
+			return 1, 0
+		}
+		return t0, t1
+	}
+	lo, hi := (-h-c)/d, (h-c)/d
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return max(t0, lo), min(t1, hi)
 }

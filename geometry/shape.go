@@ -99,6 +99,22 @@ func (s Shape) Validate() error {
 	return fmt.Errorf("unknown shape kind %v", s.Kind)
 }
 
+// valid reports whether Validate would return nil, without allocating.
+func (s Shape) valid() bool {
+	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	switch s.Kind {
+	case HalfSpace:
+		return true
+	case Sphere:
+		return ok(s.Radius)
+	case Box:
+		return ok(s.HalfExtents[0]) && ok(s.HalfExtents[1]) && ok(s.HalfExtents[2])
+	case Capsule, Cylinder:
+		return ok(s.Radius) && ok(s.HalfLength)
+	}
+	return false
+}
+
 func checkDim(name string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return fmt.Errorf("%s %v must be positive and finite", name, v)

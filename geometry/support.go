@@ -54,6 +54,47 @@ func (c *core) support(d spatial.Vec3) spatial.Vec3 {
 
 func (c *core) toWorld(p spatial.Vec3) spatial.Vec3 { return c.rot.MulVec(p).Add(c.pos) }
 
+// flatSupportTol is the relative size below which a component of a
+// direction counts as zero when finding a support set: directions within
+// about 1e-6 rad of a face normal see the whole face.
+const flatSupportTol = 1e-6
+
+// nearestSupport returns the point nearest p of the core's support set in
+// the world direction d: the face, edge or vertex of a box, the cap disc,
+// side segment or rim point of a cylinder, the end point or whole segment of
+// a capsule's axis. Every coordinate of the set is either fixed or an
+// interval (or a disc), so the nearest point is a clamp.
+func (c *core) nearestSupport(d, p spatial.Vec3) spatial.Vec3 {
+	dl := c.rot.MulTVec(d)
+	tol := flatSupportTol * dl.Norm()
+	pl := c.rot.MulTVec(p.Sub(c.pos))
+	var q spatial.Vec3
+	pick := func(dc, pc, h float64) float64 {
+		if math.Abs(dc) > tol {
+			return sign(dc) * h
+		}
+		return clamp(pc, -h, h)
+	}
+	switch c.kind {
+	case Box:
+		for i := range 3 {
+			q[i] = pick(dl[i], pl[i], c.h[i])
+		}
+	case Capsule:
+		q[2] = pick(dl[2], pl[2], c.l)
+	case Cylinder:
+		q[2] = pick(dl[2], pl[2], c.l)
+		if rho := math.Hypot(dl[0], dl[1]); rho > tol {
+			q[0], q[1] = c.r*dl[0]/rho, c.r*dl[1]/rho
+		} else if rp := math.Hypot(pl[0], pl[1]); rp > c.r {
+			q[0], q[1] = c.r*pl[0]/rp, c.r*pl[1]/rp
+		} else {
+			q[0], q[1] = pl[0], pl[1]
+		}
+	}
+	return c.toWorld(q)
+}
+
 // suppPt is a support point w = b − a of the Minkowski difference B − A of
 // two cores, with the points a and b it came from.
 type suppPt struct{ w, a, b spatial.Vec3 }
