@@ -3,8 +3,26 @@ module github.com/stiction-sim/stiction
 go 1.26
 
 require (
-	go.yaml.in/yaml/v3 v3.0.4 // indirect
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/qmuntal/gltf v0.28.0
+	go.yaml.in/yaml/v3 v3.0.4
+	golang.org/x/term v0.37.0
+	gonum.org/v1/gonum v0.16.0
+	gonum.org/v1/plot v0.15.2
+)
+
+require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.1.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.10.0 // indirect
+	git.sr.ht/~sbinet/gg v0.6.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
+	github.com/campoy/embedmd v1.0.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	golang.org/x/image v0.25.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
-	golang.org/x/term v0.37.0 // indirect
-	gonum.org/v1/gonum v0.16.0 // indirect
+	golang.org/x/text v0.23.0 // indirect
 )

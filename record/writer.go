@@ -13,19 +13,20 @@ import (
 	"github.com/stiction-sim/stiction/sim"
 )
 
-// StepsHeader and TrajectoryHeader are the CSV column names.
+// StepsHeader, TrajectoryHeader and ContactsHeader are the CSV column names.
 var (
 	StepsHeader      = []string{"t", "iterations", "line_search_iterations", "momentum_error", "complementarity_error", "contacts", "max_penetration", "kinetic_energy", "potential_energy", "status", "max_slip"}
 	TrajectoryHeader = []string{"t", "body", "px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}
+	ContactsHeader   = []string{"t", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "phi", "impulse_t1", "impulse_t2", "impulse_n", "fx", "fy", "fz"}
 )
 
-// Writer writes steps.csv and trajectory.csv as a run goes, and
-// summary.json at the end.
+// Writer writes steps.csv, trajectory.csv and contacts.csv as a run goes,
+// scene.json when asked (Scene), and summary.json at the end.
 type Writer struct {
-	dir         string
-	files       [2]*os.File
-	steps, traj *bufio.Writer
-	buf         []byte
+	dir                   string
+	files                 [3]*os.File
+	steps, traj, contacts *bufio.Writer
+	buf                   []byte
 }
 
 // Create creates dir (if needed) and opens its output files.
@@ -34,7 +35,7 @@ func Create(dir string) (*Writer, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	w := &Writer{dir: dir}
-	for i, name := range []string{"steps.csv", "trajectory.csv"} {
+	for i, name := range []string{"steps.csv", "trajectory.csv", "contacts.csv"} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			w.closeFiles()
@@ -42,9 +43,10 @@ func Create(dir string) (*Writer, error) {
 		}
 		w.files[i] = f
 	}
-	w.steps, w.traj = bufio.NewWriter(w.files[0]), bufio.NewWriter(w.files[1])
+	w.steps, w.traj, w.contacts = bufio.NewWriter(w.files[0]), bufio.NewWriter(w.files[1]), bufio.NewWriter(w.files[2])
 	w.row(w.steps, StepsHeader...)
 	w.row(w.traj, TrajectoryHeader...)
+	w.row(w.contacts, ContactsHeader...)
 	return w, nil
 }
 
@@ -106,7 +108,7 @@ func (w *Writer) Trajectory(m *multibody.Model, s *multibody.State) {
 
 // Close flushes the CSV files and writes summary.json.
 func (w *Writer) Close(s Summary) error {
-	err := errors.Join(w.steps.Flush(), w.traj.Flush(), w.closeFiles())
+	err := errors.Join(w.steps.Flush(), w.traj.Flush(), w.contacts.Flush(), w.closeFiles())
 	data, jerr := json.MarshalIndent(s, "", "  ")
 	if jerr == nil {
 		jerr = os.WriteFile(filepath.Join(w.dir, "summary.json"), append(data, '\n'), 0o644)

@@ -4,6 +4,9 @@
 //	stiction list
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
 //	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
+//	stiction view RUN_DIR [--port N] [--addr A]
+//	stiction export RUN_DIR --gltf OUT.glb
+//	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
 //
 // Run "stiction help" for details. The exit status is 0 on success, 1 when a
 // step failed (a contact solve that did not converge), and 2 on bad input.
@@ -22,6 +25,15 @@ const usage = `usage:
       run an embedded scene or a scene file; --set overrides any scene field
       (see docs/SCENES.md for the path syntax), --out writes summary.json,
       steps.csv and trajectory.csv to DIR
+      (plus scene.json and contacts.csv for the viewer); --view [--port N]
+      [--addr A] streams the run to the viewer while it goes
+  stiction view RUN_DIR [--port N] [--addr A]
+      serve a 3D playback of a run directory on http://127.0.0.1:PORT/
+      (default port 8765; --addr to listen on another interface)
+  stiction export RUN_DIR --gltf OUT.glb
+      write the bodies' meshes and their motion as a glTF 2.0 binary
+  stiction plot RUN_DIR --y COL[,COL...] --out FILE.png|FILE.svg
+      plot steps.csv columns (or energy = kinetic + potential) against time
   stiction fclib FILE... [--eps E] [--tol T] [--refine N] [--refine-tol R]
       solve FCLIB frictional-contact problems (HDF5) with SAP and print
       residuals; --refine adds proximal passes toward the rigid (R → 0) solution
@@ -44,6 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "fclib":
 		return cmdFclib(args[1:], stdout, stderr)
+	case "view":
+		return cmdView(args[1:], stderr)
+	case "export":
+		return cmdExport(args[1:], stdout, stderr)
+	case "plot":
+		return cmdPlot(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -21,6 +21,7 @@ type runOptions struct {
 	sets         multiFlag
 	out          string
 	quiet        bool
+	viewFlags    // --view, --port, --addr (view.go)
 }
 
 // cmdRun loads, builds and runs a scene.
@@ -31,8 +32,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.dt, "dt", 0, "time step in s (overrides the scene's dt)")
 	fs.Float64Var(&o.duration, "duration", 0, "simulated time in s (overrides the scene's duration)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
-	fs.StringVar(&o.out, "out", "", "directory for summary.json, steps.csv and trajectory.csv")
+	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json, steps.csv, trajectory.csv and contacts.csv")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	o.viewFlags.register(fs, true)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -46,12 +48,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 2
 	}
+	if o.live, err = startLive(o.viewFlags, b, stderr); err != nil {
+		fmt.Fprintf(stderr, "stiction: %v\n", err)
+		return 2
+	}
 	sum, err := simulate(b, o, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 1
 	}
 	printSummary(stdout, sum)
+	o.live.wait(stderr)
 	if sum.FailedSteps > 0 {
 		fmt.Fprintf(stderr, "stiction: %d steps did not converge\n", sum.FailedSteps)
 		return 1
@@ -89,6 +96,9 @@ func simulate(b *scene.Built, o runOptions, stderr io.Writer) (record.Summary, e
 			return record.Summary{}, err
 		}
 		w.Trajectory(b.Model, b.State)
+		if err := w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
+			return record.Summary{}, err
+		}
 	}
 	bar := newProgress(stderr, b.Steps, !o.quiet && isTerminal(stderr))
 	var acc record.Accumulator
@@ -103,8 +113,10 @@ func simulate(b *scene.Built, o runOptions, stderr io.Writer) (record.Summary, e
 			w.Step(st)
 			if i%b.RecordEvery == 0 || i == b.Steps {
 				w.Trajectory(b.Model, b.State)
+				w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
 			}
 		}
+		o.live.step(b, s, i, st)
 		bar.update(i, st)
 	}
 	bar.done()

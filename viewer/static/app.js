@@ -1,0 +1,395 @@
+// Stiction viewer: plays back a run (GET api/run) or follows a live one
+// (server-sent events, GET api/events). Z is up, quaternions arrive as
+// (w, x, y, z). See docs/VIEWER.md.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+const $ = (id) => document.getElementById(id);
+const view = $('view');
+
+const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(window.devicePixelRatio);
+view.appendChild(renderer.domElement);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x1d2127);
+const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 500);
+camera.up.set(0, 0, 1);
+const controls = new OrbitControls(camera, renderer.domElement);
+controls.addEventListener('change', render);
+scene.add(new THREE.HemisphereLight(0xeef4ff, 0x404048, 2.0));
+const sun = new THREE.DirectionalLight(0xffffff, 2.0);
+sun.position.set(3, -4, 8);
+scene.add(sun);
+
+const bodies = new THREE.Group();
+bodies.name = 'bodies';
+scene.add(bodies);
+const overlay = new THREE.Group();
+scene.add(overlay);
+
+const st = {
+  run: null, frame: 0, time: 0, playing: false, speed: 1, follow: true,
+  forceBase: 0, maxContacts: 0, tCol: [],
+};
+let contactPoints = null, forceLines = null, forceHeads = null;
+
+// ---- shapes -------------------------------------------------------------
+
+const palette = [0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f];
+
+function toQuat(q) { return new THREE.Quaternion(q[1], q[2], q[3], q[0]); }
+function toVec(p) { return new THREE.Vector3(p[0], p[1], p[2]); }
+
+// shapeGeometry returns the mesh geometry of a shape in its own frame.
+function shapeGeometry(g) {
+  switch (g.shape) {
+    case 'sphere': return new THREE.SphereGeometry(g.radius, 24, 16);
+    case 'box': return new THREE.BoxGeometry(2 * g.half_extents[0], 2 * g.half_extents[1], 2 * g.half_extents[2]);
+    case 'cylinder': return new THREE.CylinderGeometry(g.radius, g.radius, 2 * g.half_length, 24).rotateX(Math.PI / 2);
+    case 'capsule': return new THREE.CapsuleGeometry(g.radius, 2 * g.half_length, 8, 16).rotateX(Math.PI / 2);
+  }
+  return null;
+}
+
+// planeMesh draws a half-space as a finite square of side size, centred on
+// the projection of the point centre onto its boundary.
+function planeMesh(world, centre, size) {
+  const inv = world.clone().invert();
+  const c = centre.clone().applyMatrix4(inv);
+  const geo = new THREE.PlaneGeometry(size, size).translate(c.x, c.y, 0);
+  const normal = new THREE.Vector3(0, 0, 1).applyQuaternion(new THREE.Quaternion().setFromRotationMatrix(world));
+  const ground = normal.z > 0.9;
+  const mat = new THREE.MeshStandardMaterial({
+    color: ground ? 0x8a8f98 : 0x6a7c94, roughness: 0.95, side: THREE.FrontSide,
+    transparent: !ground, opacity: ground ? 1 : 0.25, depthWrite: ground,
+  });
+  const mesh = new THREE.Mesh(geo, mat);
+  if (ground) {
+    const grid = new THREE.GridHelper(size, Math.round(size / 0.1), 0x5a606a, 0x737882);
+    grid.rotateX(Math.PI / 2);
+    grid.position.set(c.x, c.y, 0.0005);
+    mesh.add(grid);
+  }
+  return mesh;
+}
+
+// sceneBounds returns the centre and radius of the non-fixed bodies' initial
+// positions.
+function sceneBounds(sc) {
+  const box = new THREE.Box3();
+  for (const b of sc.bodies) if (!b.fixed) box.expandByPoint(toVec(b.pose.position));
+  if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
+  const centre = box.getCenter(new THREE.Vector3());
+  const radius = Math.max(0.3, box.getSize(new THREE.Vector3()).length() / 2 + 0.2);
+  return { centre, radius };
+}
+
+function buildScene(sc) {
+  const { centre, radius } = sceneBounds(sc);
+  sc.bodies.forEach((b, i) => {
+    const group = new THREE.Group();
+    group.name = b.name;
+    group.position.copy(toVec(b.pose.position));
+    group.quaternion.copy(toQuat(b.pose.quaternion));
+    group.updateMatrixWorld(true);
+    const color = palette[i % palette.length];
+    for (const g of b.geometries) {
+      const local = new THREE.Matrix4().compose(toVec(g.pose.position), toQuat(g.pose.quaternion), new THREE.Vector3(1, 1, 1));
+      let mesh;
+      if (g.shape === 'halfspace') {
+        mesh = planeMesh(group.matrixWorld.clone().multiply(local), centre, Math.max(2, 3 * radius));
+      } else {
+        mesh = new THREE.Mesh(shapeGeometry(g), new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.05 }));
+      }
+      mesh.applyMatrix4(local);
+      group.add(mesh);
+    }
+    const axes = new THREE.AxesHelper(b.fixed ? 0.2 : 0.08);
+    axes.name = 'frame';
+    axes.visible = false;
+    axes.material.depthTest = false;
+    axes.renderOrder = 2;
+    group.add(axes);
+    bodies.add(group);
+  });
+  controls.target.copy(centre).setZ(Math.max(0, centre.z * 0.5));
+  camera.position.copy(controls.target).add(new THREE.Vector3(1.2, -2.0, 1.3).multiplyScalar(radius * 0.85));
+  camera.near = radius / 100;
+  camera.far = radius * 100;
+  controls.update();
+}
+
+// ---- contacts -----------------------------------------------------------
+
+function ensureContactCapacity(n) {
+  if (contactPoints && n <= st.maxContacts) return;
+  st.maxContacts = Math.max(n, 2 * st.maxContacts, 64);
+  for (const o of [contactPoints, forceLines, forceHeads]) if (o) { overlay.remove(o); o.geometry.dispose(); }
+  const pg = new THREE.BufferGeometry();
+  pg.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * st.maxContacts), 3));
+  contactPoints = new THREE.Points(pg, new THREE.PointsMaterial({ color: 0xffe14d, size: 5, sizeAttenuation: false, depthTest: false }));
+  contactPoints.renderOrder = 3;
+  const lg = new THREE.BufferGeometry();
+  lg.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6 * st.maxContacts), 3));
+  forceLines = new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0xff4d6a, depthTest: false }));
+  forceLines.renderOrder = 3;
+  forceHeads = new THREE.InstancedMesh(new THREE.ConeGeometry(1, 1, 10).translate(0, -0.5, 0),
+    new THREE.MeshBasicMaterial({ color: 0xff4d6a, depthTest: false }), st.maxContacts);
+  forceHeads.renderOrder = 3;
+  for (const o of [contactPoints, forceLines, forceHeads]) { o.frustumCulled = false; overlay.add(o); }
+  applyToggles();
+}
+
+// forceBase picks the force scale (m/N) that draws the median contact force
+// of the frame as a 10 cm arrow.
+function pickForceBase(contacts) {
+  const mags = contacts.map((c) => Math.hypot(c[6], c[7], c[8])).filter((m) => m > 0).sort((a, b) => a - b);
+  if (mags.length) st.forceBase = 0.1 / mags[mags.length >> 1];
+}
+
+const up = new THREE.Vector3(0, 1, 0), tmpM = new THREE.Matrix4(), tmpQ = new THREE.Quaternion();
+
+function drawContacts(contacts) {
+  ensureContactCapacity(contacts.length);
+  if (!st.forceBase) pickForceBase(contacts);
+  const scale = st.forceBase * Math.pow(10, Number($('force-scale').value));
+  const pp = contactPoints.geometry.attributes.position, lp = forceLines.geometry.attributes.position;
+  contacts.forEach((c, i) => {
+    pp.setXYZ(i, c[0], c[1], c[2]);
+    const f = new THREE.Vector3(c[6], c[7], c[8]).multiplyScalar(scale);
+    const len = f.length();
+    const tip = new THREE.Vector3(c[0], c[1], c[2]).add(f);
+    lp.setXYZ(2 * i, c[0], c[1], c[2]);
+    lp.setXYZ(2 * i + 1, tip.x, tip.y, tip.z);
+    const h = Math.min(0.3 * len, 0.03);
+    tmpQ.setFromUnitVectors(up, len > 0 ? f.clone().divideScalar(len) : up);
+    tmpM.compose(tip, tmpQ, new THREE.Vector3(h * 0.35, h, h * 0.35));
+    forceHeads.setMatrixAt(i, tmpM);
+  });
+  pp.needsUpdate = lp.needsUpdate = true;
+  forceHeads.instanceMatrix.needsUpdate = true;
+  contactPoints.geometry.setDrawRange(0, contacts.length);
+  forceLines.geometry.setDrawRange(0, 2 * contacts.length);
+  forceHeads.count = contacts.length;
+}
+
+function applyToggles() {
+  if (contactPoints) contactPoints.visible = $('show-points').checked;
+  if (forceLines) forceLines.visible = forceHeads.visible = $('show-forces').checked;
+  for (const g of bodies.children) g.getObjectByName('frame').visible = $('show-frames').checked;
+}
+
+// ---- frames and statistics ----------------------------------------------
+
+function setFrame(i) {
+  const frames = st.run.frames;
+  if (!frames.length) return;
+  i = Math.max(0, Math.min(frames.length - 1, i | 0));
+  st.frame = i;
+  const fr = frames[i];
+  st.run.scene.bodies.forEach((b, k) => {
+    if (b.fixed) return;
+    const p = fr.poses[k], g = bodies.children[k];
+    g.position.set(p[0], p[1], p[2]);
+    g.quaternion.set(p[4], p[5], p[6], p[3]);
+  });
+  drawContacts(fr.contacts || []);
+  $('timeline').value = i;
+  $('time').textContent = fr.t.toFixed(3) + ' s';
+  showStats(fr.t);
+  render();
+}
+
+// stepIndex returns the index of the step row whose time is t, or −1.
+function stepIndex(t) {
+  const ts = st.tCol;
+  let lo = 0, hi = ts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid] < t - 1e-9) lo = mid + 1; else hi = mid - 1;
+  }
+  return lo < ts.length && Math.abs(ts[lo] - t) < 1e-9 ? lo : -1;
+}
+
+function col(name) { return st.run.steps.columns.indexOf(name); }
+
+function fmt(x, digits) { return x === null || x === undefined ? '–' : Number(x).toPrecision(digits); }
+
+function showStats(t) {
+  const k = stepIndex(t), row = k >= 0 ? st.run.steps.rows[k] : null;
+  const get = (name) => (row ? row[col(name)] : null);
+  $('s-t').textContent = t.toFixed(3) + ' s';
+  $('s-step').textContent = k >= 0 ? String(k + 1) : '–';
+  $('s-iter').textContent = row ? String(get('iterations')) : '–';
+  $('s-em').textContent = fmt(get('momentum_error'), 3);
+  $('s-contacts').textContent = row ? String(get('contacts')) : '–';
+  $('s-energy').textContent = row ? fmt(get('kinetic_energy') + get('potential_energy'), 5) + ' J' : '–';
+  drawCharts(t);
+}
+
+function drawChart(id, name, t, log) {
+  const cv = $(id), ctx = cv.getContext('2d'), W = cv.width, H = cv.height;
+  ctx.clearRect(0, 0, W, H);
+  const j = col(name), rows = st.run.steps.rows;
+  if (j < 0 || !rows.length) return;
+  const f = (v) => (log ? (v > 0 ? Math.log10(v) : null) : v);
+  let lo = Infinity, hi = -Infinity;
+  for (const r of rows) { const v = f(r[j]); if (v !== null && isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
+  if (!isFinite(lo)) return;
+  if (hi - lo < 1e-12) { hi += 0.5; lo -= 0.5; }
+  const t0 = st.tCol[0], t1 = Math.max(st.tCol[st.tCol.length - 1], t0 + 1e-9);
+  const x = (tt) => 2 + (W - 4) * (tt - t0) / (t1 - t0), y = (v) => H - 3 - (H - 6) * (v - lo) / (hi - lo);
+  ctx.strokeStyle = '#7fb3ff';
+  ctx.beginPath();
+  let pen = false;
+  rows.forEach((r, i) => {
+    const v = f(r[j]);
+    if (v === null || !isFinite(v)) { pen = false; return; }
+    if (pen) ctx.lineTo(x(st.tCol[i]), y(v)); else ctx.moveTo(x(st.tCol[i]), y(v));
+    pen = true;
+  });
+  ctx.stroke();
+  ctx.fillStyle = '#99a';
+  ctx.font = '10px system-ui';
+  ctx.fillText('max ' + (log ? '1e' + Math.round(hi) : String(+hi.toPrecision(3))), 4, 10);
+  ctx.strokeStyle = '#ffcc33';
+  ctx.beginPath();
+  ctx.moveTo(x(t), 0);
+  ctx.lineTo(x(t), H);
+  ctx.stroke();
+}
+
+function drawCharts(t) {
+  drawChart('c-iter', 'iterations', t, false);
+  drawChart('c-em', 'momentum_error', t, true);
+  drawChart('c-contacts', 'contacts', t, false);
+}
+
+// ---- playback -------------------------------------------------------------
+
+function frameAt(t) {
+  const frames = st.run.frames;
+  let lo = 0, hi = frames.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (frames[mid].t <= t + 1e-9) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+function setPlaying(on) {
+  const frames = st.run.frames;
+  if (on && st.frame >= frames.length - 1 && !(st.run.live && !st.run.done)) {
+    st.time = frames.length ? frames[0].t : 0;
+  }
+  st.playing = on;
+  $('play').textContent = on ? '❚❚' : '▶';
+}
+
+let last = performance.now();
+function tick(now) {
+  const dtWall = Math.min(0.1, (now - last) / 1000);
+  last = now;
+  if (st.run && st.playing && st.run.frames.length) {
+    const frames = st.run.frames;
+    st.time += dtWall * st.speed;
+    const end = frames[frames.length - 1].t;
+    if (st.time >= end) {
+      st.time = end;
+      if (!st.run.live || st.run.done) setPlaying(false);
+    }
+    const i = frameAt(st.time);
+    if (i !== st.frame) setFrame(i);
+  }
+  requestAnimationFrame(tick);
+}
+
+function render() { renderer.render(scene, camera); }
+
+function resize() {
+  const w = Math.max(1, view.clientWidth), h = Math.max(1, view.clientHeight);
+  renderer.setSize(w, h);
+  camera.aspect = w / h;
+  camera.updateProjectionMatrix();
+  render();
+}
+
+function wireControls() {
+  $('play').addEventListener('click', () => setPlaying(!st.playing));
+  $('speed').addEventListener('change', (e) => { st.speed = Number(e.target.value); });
+  $('timeline').addEventListener('input', (e) => {
+    setPlaying(false);
+    setFrame(Number(e.target.value));
+    st.time = st.run.frames[st.frame].t;
+    st.follow = st.frame === st.run.frames.length - 1;
+  });
+  for (const id of ['show-points', 'show-forces', 'show-frames']) $(id).addEventListener('change', () => { applyToggles(); render(); });
+  $('force-scale').addEventListener('input', () => setFrame(st.frame));
+  window.addEventListener('keydown', (e) => {
+    if (e.code === 'Space' && e.target.tagName !== 'INPUT') { e.preventDefault(); setPlaying(!st.playing); }
+  });
+  window.addEventListener('resize', resize);
+}
+
+// ---- data -------------------------------------------------------------------
+
+function addSteps(rows) {
+  const j = col('t');
+  for (const r of rows) { st.run.steps.rows.push(r); st.tCol.push(r[j]); }
+}
+
+function addFrames(frames) {
+  st.run.frames.push(...frames);
+  $('timeline').max = st.run.frames.length - 1;
+  if (st.follow) { st.time = st.run.frames[st.run.frames.length - 1].t; setFrame(st.run.frames.length - 1); }
+}
+
+function stream() {
+  const r = st.run;
+  const es = new EventSource(`api/events?frames=${r.frames.length}&steps=${r.steps.rows.length}`);
+  es.addEventListener('steps', (e) => addSteps(JSON.parse(e.data)));
+  es.addEventListener('frames', (e) => addFrames(JSON.parse(e.data)));
+  es.addEventListener('done', () => { es.close(); r.done = true; $('status').textContent = 'live run finished'; });
+  $('status').textContent = 'live';
+}
+
+async function main() {
+  wireControls();
+  resize();
+  const resp = await fetch('api/run');
+  if (!resp.ok) throw new Error(`api/run: HTTP ${resp.status}`);
+  const run = await resp.json();
+  const rows = run.steps.rows;
+  run.steps.rows = [];
+  st.run = run;
+  addSteps(rows);
+  $('title').textContent = run.scene.scene || 'Stiction';
+  document.title = `Stiction – ${run.scene.scene}`;
+  buildScene(run.scene);
+  $('timeline').max = Math.max(0, run.frames.length - 1);
+  st.follow = run.live;
+  setFrame(run.live ? run.frames.length - 1 : 0);
+  if (run.live && !run.done) stream();
+  else $('status').textContent = `${run.frames.length} frames, ${run.steps.rows.length} steps`;
+  window.stiction.ready = true;
+  requestAnimationFrame(tick);
+}
+
+// Test and scripting hooks.
+window.stiction = {
+  ready: false,
+  error: null,
+  bodyCount: () => bodies.children.length,
+  frameCount: () => (st.run ? st.run.frames.length : 0),
+  frame: () => st.frame,
+  playing: () => st.playing,
+  setFrame: (i) => { setPlaying(false); setFrame(i); return st.frame; },
+  poses: () => bodies.children.map((g) => [g.position.x, g.position.y, g.position.z, g.quaternion.w, g.quaternion.x, g.quaternion.y, g.quaternion.z]),
+  meshCount: () => { let n = 0; bodies.traverse((o) => { if (o.isMesh) n++; }); return n; },
+};
+
+main().catch((err) => {
+  $('status').textContent = 'error: ' + err.message;
+  window.stiction.error = String(err.message || err);
+  console.error(err);
+});
