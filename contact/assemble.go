@@ -85,7 +85,7 @@ func (a *Assembler) addPair(m *multibody.Model, s *multibody.State, pr *Pair, ma
 // addBodyRows adds sign·Cᵀ J_p of body b to the rows of its tree, merging
 // with an earlier block of the same tree, and returns the block count.
 func (a *Assembler) addBodyRows(m *multibody.Model, s *multibody.State, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, nb int) int {
-	if m.Bodies[b].Joint == multibody.JointWeld {
+	if m.Bodies[b].Tree < 0 {
 		return nb
 	}
 	t := m.Bodies[b].Tree

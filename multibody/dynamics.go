@@ -1,90 +1,155 @@
 package multibody
 
-import "github.com/stiction-sim/stiction/spatial"
+import (
+	"errors"
 
-// TreeMassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)
-// into out. For a free body with origin at its centre of mass it is
-// diag(I_W, m I) with I_W = R I_com Rᵀ (mechanics notes §0.1 with c = 0).
-func (m *Model) TreeMassMatrix(s *State, t int, out []float64) {
-	b := m.Trees[t].Bodies[0]
-	in := m.Bodies[b].Inertia
-	iw := spatial.RotateInertia(m.BodyPose(s, b).R.RotMat(), in.Icom)
-	clear(out[:36])
-	for i := range 3 {
-		for j := range 3 {
-			out[6*i+j] = iw[i][j]
-		}
-		out[6*(3+i)+3+i] = in.Mass
-	}
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// parallelAxis returns m ((d·d) I − d dᵀ), the shift of a rotational inertia
+// from the centre of mass to a point at −d from it (notes §0.1).
+func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
+	return spatial.Identity3().Scale(m * d.Dot(d)).Sub(spatial.Outer(d, d).Scale(m))
 }
 
-// BiasForces writes into f (length NV) the generalized forces that do not
-// depend on accelerations, moved to the right-hand side: gravity minus the
-// gyroscopic term. For a free body, f = [−ω × (I_W ω), m g].
-func (m *Model) BiasForces(s *State, f []float64) {
-	for _, t := range m.Trees {
-		b := t.Bodies[0]
-		in := m.Bodies[b].Inertia
-		w, _ := m.BodyVelocity(s, b)
-		iw := spatial.RotateInertia(m.BodyPose(s, b).R.RotMat(), in.Icom)
-		gyro := w.Cross(iw.MulVec(w))
-		fb := f[t.VOffset : t.VOffset+6]
-		for i := range 3 {
-			fb[i] = -gyro[i]
-			fb[3+i] = in.Mass * m.Gravity[i]
-		}
+// MassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)
+// into out by the composite-rigid-body algorithm (Featherstone, RBDA §6.2):
+// with the composite inertia I^c_i of body i's subtree,
+// M[j][k] = S_jᵀ I^c_i S_k for j a dof of i or of an ancestor of i and k a
+// dof of i. Composite inertias are kept as (mass, centre of mass,
+// rotational inertia about it), which a sum of rigid bodies remains.
+func (ws *Workspace) MassMatrix(t int, out []float64) {
+	m := ws.m
+	tr := &m.Trees[t]
+	n := tr.NV
+	clear(out[:n*n])
+	for _, b := range tr.Bodies {
+		ws.cm[b] = m.Bodies[b].Inertia.Mass
+		ws.cx[b] = ws.x[b].P.Add(ws.com[b])
+		ws.ci[b] = ws.ic[b]
 	}
-}
-
-// MassDiagonal writes diag(M) (length NV) into d.
-func (m *Model) MassDiagonal(s *State, d []float64) {
-	var blk [36]float64
-	for ti, t := range m.Trees {
-		m.TreeMassMatrix(s, ti, blk[:])
-		for i := range t.NV {
-			d[t.VOffset+i] = blk[i*t.NV+i]
+	for i := len(tr.Bodies) - 1; i >= 0; i-- {
+		b := tr.Bodies[i]
+		body := &m.Bodies[b]
+		for k := range body.Joint.Type.NV() {
+			ws.crbaColumn(tr, b, body.VOff+k, out)
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.combine(p, b)
 		}
 	}
 }
 
-// IntegrateQ sets q = q0 + δt N(qθ) v (SAP eq. 12) for every tree, where the
-// quaternion rate uses q̇ = ½ (0, ω) q (mechanics notes §0.2, eq. 0.1)
-// evaluated at qθ, and renormalises the quaternions. q may alias q0; qθ may
-// alias q0.
-func (m *Model) IntegrateQ(q0, qTheta, v []float64, dt float64, q []float64) {
-	for _, t := range m.Trees {
-		a, u := t.QOffset, t.VOffset
-		r := spatial.Quat{W: qTheta[a], X: qTheta[a+1], Y: qTheta[a+2], Z: qTheta[a+3]}
-		rd := r.RateWorld(spatial.Vec3{v[u], v[u+1], v[u+2]})
-		r0 := spatial.Quat{W: q0[a], X: q0[a+1], Y: q0[a+2], Z: q0[a+3]}
-		rn := r0.Add(rd.Scale(dt)).Normalize()
-		q[a], q[a+1], q[a+2], q[a+3] = rn.W, rn.X, rn.Y, rn.Z
-		for i := range 3 {
-			q[a+4+i] = q0[a+4+i] + dt*v[u+3+i]
+// crbaColumn fills column (and row) c of M from body b's composite inertia.
+func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
+	m, n := ws.m, tr.NV
+	W, L := ws.colW[c], ws.colL[c]
+	cc := ws.cx[b].Sub(ws.x[b].P)
+	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])   // F = I^c S_c: linear momentum
+	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f)) // angular momentum about x_b
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		for k := range body.Joint.Type.NV() {
+			j := body.VOff + k
+			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			r, s := j-tr.VOffset, c-tr.VOffset
+			out[r*n+s], out[s*n+r] = e, e
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			nm = nm.Add(ws.x[a].P.Sub(ws.x[p].P).Cross(f))
 		}
 	}
 }
 
-// KineticEnergy returns ½ vᵀ M(q) v.
-func (m *Model) KineticEnergy(s *State) float64 {
-	e := 0.0
-	for _, t := range m.Trees {
-		b := t.Bodies[0]
-		in := m.Bodies[b].Inertia
-		w, v := m.BodyVelocity(s, b)
-		iw := spatial.RotateInertia(m.BodyPose(s, b).R.RotMat(), in.Icom)
-		e += 0.5*w.Dot(iw.MulVec(w)) + 0.5*in.Mass*v.Dot(v)
+// combine adds body b's composite inertia to its parent p's.
+func (ws *Workspace) combine(p, b int) {
+	m1, m2 := ws.cm[b], ws.cm[p]
+	mt := m1 + m2
+	if m1 == 0 {
+		return
 	}
-	return e
+	x := ws.cx[b].Scale(m1 / mt).Add(ws.cx[p].Scale(m2 / mt))
+	ws.ci[p] = ws.ci[p].Add(ws.ci[b]).Add(parallelAxis(m1, ws.cx[b].Sub(x))).Add(parallelAxis(m2, ws.cx[p].Sub(x)))
+	ws.cm[p], ws.cx[p] = mt, x
 }
 
-// PotentialEnergy returns the gravitational potential energy −Σ m g·x_com,
-// zero at the world origin.
-func (m *Model) PotentialEnergy(s *State) float64 {
-	e := 0.0
-	for _, t := range m.Trees {
-		b := t.Bodies[0]
-		e -= m.Bodies[b].Inertia.Mass * m.Gravity.Dot(m.BodyPose(s, b).P)
+// rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)
+// with joint accelerations a (nil: zero) and base acceleration −g, and writes
+// the joint forces into tau. With vel false the velocity-product terms are
+// left out (the gravity forces alone).
+func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
+	m := ws.m
+	for b := range m.Bodies {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		al, ac := spatial.Vec3{}, g.Neg()
+		if p := body.Joint.Parent; p >= 0 {
+			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+		}
+		if vel {
+			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
+		}
+		for k := range body.Joint.Type.NV() {
+			if a != nil {
+				i := body.VOff + k
+				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
+			}
+		}
+		ws.al[b], ws.ac[b] = al, ac
+		w := spatial.Vec3{}
+		if vel {
+			w = ws.w[b]
+		}
+		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
+		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass) // F = m a_com
+		ws.ff[b] = f
+		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f)) // Euler about the origin
 	}
-	return e
+	for b := len(m.Bodies) - 1; b >= 0; b-- {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		for k := range body.Joint.Type.NV() {
+			i := body.VOff + k
+			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
+			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+		}
+	}
 }
+
+// InverseDynamics writes τ = M(q) a + C(q, v) − τ_g(q) into tau (RNEA with
+// the model's gravity); a nil a means zero accelerations.
+func (ws *Workspace) InverseDynamics(a, tau []float64) { ws.rnea(a, ws.m.Gravity, true, tau) }
+
+// BiasForces writes into f the generalized forces that do not depend on
+// accelerations, moved to the right-hand side: f = τ_g(q) − C(q, v). For a
+// free body with origin at its centre of mass, f = [−ω × (I_W ω), m g].
+func (ws *Workspace) BiasForces(f []float64) {
+	ws.rnea(nil, ws.m.Gravity, true, f)
+	for i := range f {
+		f[i] = -f[i]
+	}
+}
+
+// VelocityForces writes C(q, v), the Coriolis, centrifugal and gyroscopic
+// forces (RNEA with a = 0 and no gravity), into c.
+func (ws *Workspace) VelocityForces(c []float64) { ws.rnea(nil, spatial.Vec3{}, true, c) }
+
+// GravityForces writes τ_g(q) = Σ_b J_bᵀ m_b g (J_b the Jacobian of body b's
+// centre of mass) into f.
+func (ws *Workspace) GravityForces(f []float64) {
+	ws.rnea(nil, ws.m.Gravity, false, f)
+	for i := range f {
+		f[i] = -f[i]
+	}
+}
+
+// errSingular is returned by ForwardDynamics for a joint whose articulated
+// inertia is not positive definite.
+var errSingular = errors.New("multibody: articulated inertia not positive definite")

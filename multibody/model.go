@@ -7,29 +7,23 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// JointType is the joint that connects a body to its parent (the world for a
-// tree's root).
-type JointType int
-
-const (
-	// JointWeld fixes the body to the world: no coordinates, no velocities.
-	JointWeld JointType = iota
-	// JointFree gives the body six degrees of freedom: q = (quaternion,
-	// position), v = (ω, v), both in the world frame.
-	JointFree
-)
-
-// Body is a rigid body.
+// Body is a rigid body and the joint that connects it to its parent.
 type Body struct {
 	Name    string
-	Joint   JointType
-	Inertia spatial.SpatialInertia // about the body origin; Com must be zero for a free body
-	Tree    int                    // index into Model.Trees; −1 for a welded body
-	Pose    spatial.Pose           // the fixed pose of a welded body (unused for others)
+	Joint   Joint
+	Inertia spatial.SpatialInertia // about the body origin, in the body frame (Com may be non-zero)
+	Tree    int                    // index into Model.Trees; −1 for a body welded to the world
+	Pose    spatial.Pose           // the fixed world pose of a body welded to the world (unused for others)
+	QOff    int                    // first coordinate of the joint in q
+	VOff    int                    // first velocity of the joint in v
+	// Anchor is the body welded to the world that the joint was declared
+	// on before it was re-parented to the world (−1 if none); it still
+	// counts as adjacent for collision filtering.
+	Anchor int
 }
 
-// Tree is one kinematic tree of the forest: its bodies and the slices of q
-// and v that belong to it.
+// Tree is one kinematic tree of the forest: its bodies (parents before
+// children) and the contiguous slices of q and v that belong to it.
 type Tree struct {
 	Bodies  []int
 	QOffset int
@@ -47,8 +41,9 @@ type Geometry struct {
 }
 
 // Model is the static description of a multibody system. Build it with
-// AddFreeBody, AddWeldedBody and AddGeometry; it does not change while a
-// simulation runs and can be shared by many States.
+// AddBody (or AddFreeBody, AddWeldedBody) and AddGeometry; it does not change
+// while a simulation runs and can be shared by many States. Adding a body
+// re-lays out q and v tree by tree, so create States after the last body.
 type Model struct {
 	Bodies     []Body
 	Trees      []Tree
@@ -57,28 +52,84 @@ type Model struct {
 	NQ, NV     int
 }
 
-// AddFreeBody adds a body on a free joint, as a tree of its own, and returns
-// its index. The body origin must be its centre of mass.
-func (m *Model) AddFreeBody(name string, inertia spatial.SpatialInertia) (int, error) {
-	if err := inertia.Validate(); err != nil {
+// AddBody adds a body connected by joint j to its parent (an earlier body, or
+// the world when j.Parent is −1) and returns its index. A body whose parent
+// is welded to the world is re-parented to the world with the composed frame;
+// a body welded to the world belongs to no tree; a free joint must connect to
+// the world.
+func (m *Model) AddBody(name string, inertia spatial.SpatialInertia, j Joint) (int, error) {
+	if err := j.validate(); err != nil {
 		return -1, fmt.Errorf("multibody: body %q: %w", name, err)
 	}
-	if inertia.Com != (spatial.Vec3{}) {
-		return -1, fmt.Errorf("multibody: body %q: free-body origin must be the centre of mass, got com %v", name, inertia.Com)
+	if j.Parent < -1 || j.Parent >= len(m.Bodies) {
+		return -1, fmt.Errorf("multibody: body %q: parent %d is not an earlier body", name, j.Parent)
+	}
+	anchor := -1
+	if j.Parent >= 0 && m.Bodies[j.Parent].Tree < 0 {
+		j.ParentFrame = m.Bodies[j.Parent].Pose.Compose(j.ParentFrame)
+		anchor, j.Parent = j.Parent, -1
+	}
+	if j.Type == JointFree && j.Parent != -1 {
+		return -1, fmt.Errorf("multibody: body %q: a free joint must connect to the world, not to body %q", name, m.Bodies[j.Parent].Name)
 	}
 	b := len(m.Bodies)
-	m.Trees = append(m.Trees, Tree{Bodies: []int{b}, QOffset: m.NQ, NQ: 7, VOffset: m.NV, NV: 6})
-	m.Bodies = append(m.Bodies, Body{Name: name, Joint: JointFree, Inertia: inertia, Tree: len(m.Trees) - 1})
-	m.NQ += 7
-	m.NV += 6
+	body := Body{Name: name, Joint: j, Inertia: inertia, Tree: -1, Anchor: anchor}
+	switch {
+	case j.Type == JointWeld && j.Parent == -1:
+		body.Pose = j.ParentFrame.Compose(j.ChildFrame.Inverse())
+	case j.Parent == -1:
+		if err := inertia.Validate(); err != nil {
+			return -1, fmt.Errorf("multibody: body %q: %w", name, err)
+		}
+		body.Tree = len(m.Trees)
+		m.Trees = append(m.Trees, Tree{})
+	case j.Type == JointWeld && inertia == (spatial.SpatialInertia{}):
+		body.Tree = m.Bodies[j.Parent].Tree // a massless frame welded to a moving body
+	default:
+		if err := inertia.Validate(); err != nil {
+			return -1, fmt.Errorf("multibody: body %q: %w", name, err)
+		}
+		body.Tree = m.Bodies[j.Parent].Tree
+	}
+	m.Bodies = append(m.Bodies, body)
+	if body.Tree >= 0 {
+		m.Trees[body.Tree].Bodies = append(m.Trees[body.Tree].Bodies, b)
+	}
+	m.layout()
 	return b, nil
+}
+
+// layout assigns the q and v offsets, tree by tree.
+func (m *Model) layout() {
+	m.NQ, m.NV = 0, 0
+	for ti := range m.Trees {
+		t := &m.Trees[ti]
+		t.QOffset, t.VOffset = m.NQ, m.NV
+		for _, b := range t.Bodies {
+			body := &m.Bodies[b]
+			body.QOff, body.VOff = m.NQ, m.NV
+			m.NQ += body.Joint.Type.NQ()
+			m.NV += body.Joint.Type.NV()
+		}
+		t.NQ, t.NV = m.NQ-t.QOffset, m.NV-t.VOffset
+	}
+}
+
+// AddFreeBody adds a body on a free joint, as a tree of its own, and returns
+// its index. This helper keeps the core convention that the body origin is
+// its centre of mass; use AddBody with a JointFree joint for an offset one.
+func (m *Model) AddFreeBody(name string, inertia spatial.SpatialInertia) (int, error) {
+	if inertia.Com != (spatial.Vec3{}) {
+		return -1, fmt.Errorf("multibody: body %q: AddFreeBody needs the origin at the centre of mass, got com %v (use AddBody)", name, inertia.Com)
+	}
+	return m.AddBody(name, inertia, Joint{Type: JointFree, Parent: -1})
 }
 
 // AddWeldedBody adds a body fixed to the world at pose x and returns its
 // index.
 func (m *Model) AddWeldedBody(name string, x spatial.Pose) int {
-	m.Bodies = append(m.Bodies, Body{Name: name, Joint: JointWeld, Tree: -1, Pose: x})
-	return len(m.Bodies) - 1
+	b, _ := m.AddBody(name, spatial.SpatialInertia{}, Joint{Type: JointWeld, Parent: -1, ParentFrame: x, ChildFrame: spatial.PoseIdentity()})
+	return b
 }
 
 // AddGeometry attaches shape s to body b at pose x (in the body frame) with
@@ -90,8 +141,8 @@ func (m *Model) AddGeometry(b int, s geometry.Shape, x spatial.Pose, mat int) (i
 	if err := s.Validate(); err != nil {
 		return -1, fmt.Errorf("multibody: geometry on body %q: %w", m.Bodies[b].Name, err)
 	}
-	if s.Kind == geometry.HalfSpace && m.Bodies[b].Joint != JointWeld {
-		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a welded body", m.Bodies[b].Name)
+	if s.Kind == geometry.HalfSpace && m.Bodies[b].Tree >= 0 {
+		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a body welded to the world", m.Bodies[b].Name)
 	}
 	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat})
 	return len(m.Geometries) - 1, nil
@@ -105,4 +156,13 @@ func (m *Model) BodyByName(name string) int {
 		}
 	}
 	return -1
+}
+
+// Adjacent reports whether bodies a and b are joined by a joint (one is the
+// other's parent). Collision between adjacent bodies is filtered, as in
+// Drake.
+func (m *Model) Adjacent(a, b int) bool {
+	ba, bb := &m.Bodies[a], &m.Bodies[b]
+	return (ba.Tree >= 0 && (ba.Joint.Parent == b || ba.Anchor == b)) ||
+		(bb.Tree >= 0 && (bb.Joint.Parent == a || bb.Anchor == a))
 }

@@ -16,14 +16,43 @@ type State struct {
 	T float64
 }
 
-// NewState returns the state with every free body at the world origin with
-// identity orientation and at rest.
+// NewState returns the state with every joint at its initial configuration
+// and velocity (Joint.Q0, Joint.V0), or at its neutral configuration (free
+// bodies at the world origin with identity orientation) and at rest where
+// those are not given.
 func (m *Model) NewState() *State {
 	s := &State{Q: make([]float64, m.NQ), V: make([]float64, m.NV)}
-	for _, t := range m.Trees {
-		s.Q[t.QOffset] = 1
+	for _, b := range m.Bodies {
+		if b.Tree < 0 {
+			continue
+		}
+		j := &b.Joint
+		q := s.Q[b.QOff : b.QOff+j.Type.NQ()]
+		j.Type.neutral(q)
+		copy(q, j.Q0)
+		copy(s.V[b.VOff:], j.V0)
 	}
 	return s
+}
+
+// JointQ returns the slice of q that holds body b's joint coordinates (nil
+// for a body welded to the world).
+func (m *Model) JointQ(s *State, b int) []float64 {
+	body := &m.Bodies[b]
+	if body.Tree < 0 {
+		return nil
+	}
+	return s.Q[body.QOff : body.QOff+body.Joint.Type.NQ()]
+}
+
+// JointV returns the slice of v that holds body b's joint velocities (nil
+// for a body welded to the world).
+func (m *Model) JointV(s *State, b int) []float64 {
+	body := &m.Bodies[b]
+	if body.Tree < 0 {
+		return nil
+	}
+	return s.V[body.VOff : body.VOff+body.Joint.Type.NV()]
 }
 
 // CopyFrom makes s an exact copy of o (same model), reusing s's storage.
@@ -33,10 +62,10 @@ func (s *State) CopyFrom(o *State) {
 	s.T = o.T
 }
 
-// SetFreeBodyPose sets the pose of free body b.
+// SetFreeBodyPose sets the pose of free body b (a body on a free joint).
 func (m *Model) SetFreeBodyPose(s *State, b int, x spatial.Pose) {
-	t := m.Trees[m.Bodies[b].Tree]
-	q := s.Q[t.QOffset : t.QOffset+7]
+	o := m.Bodies[b].QOff
+	q := s.Q[o : o+7]
 	r := x.R.Normalize()
 	q[0], q[1], q[2], q[3] = r.W, r.X, r.Y, r.Z
 	q[4], q[5], q[6] = x.P[0], x.P[1], x.P[2]
@@ -45,9 +74,9 @@ func (m *Model) SetFreeBodyPose(s *State, b int, x spatial.Pose) {
 // SetFreeBodyVelocity sets the angular velocity w and the linear velocity v
 // (world frame) of free body b.
 func (m *Model) SetFreeBodyVelocity(s *State, b int, w, v spatial.Vec3) {
-	t := m.Trees[m.Bodies[b].Tree]
-	copy(s.V[t.VOffset:t.VOffset+3], w[:])
-	copy(s.V[t.VOffset+3:t.VOffset+6], v[:])
+	o := m.Bodies[b].VOff
+	copy(s.V[o:o+3], w[:])
+	copy(s.V[o+3:o+6], v[:])
 }
 
 // CheckFinite returns an error naming the first non-finite coordinate.

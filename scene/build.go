@@ -51,7 +51,7 @@ func Build(s *Scene) (*Built, error) {
 		if err != nil {
 			return nil, fmt.Errorf("scene %s: bodies[%d] (%s): %w", s.Name, i, b.Name, err)
 		}
-		if !b.Fixed {
+		if !b.Fixed && (b.Joint == nil || b.Joint.Type == "free") {
 			free = append(free, init{idx, b})
 		}
 	}
@@ -64,6 +64,9 @@ func Build(s *Scene) (*Built, error) {
 	}
 	cfg, err := config(s, mats)
 	if err != nil {
+		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	return &Built{
@@ -82,21 +85,76 @@ func addBody(m *multibody.Model, b *Body, mat int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	if b.Fixed {
-		idx := m.AddWeldedBody(b.Name, pose(b.Pose))
-		_, err := m.AddGeometry(idx, shape, spatial.PoseIdentity(), mat)
-		return idx, err
+	xs := spatial.PoseIdentity()
+	if b.ShapePose != nil {
+		xs = pose(*b.ShapePose)
 	}
+	var idx int
+	switch {
+	case b.Fixed:
+		idx = m.AddWeldedBody(b.Name, pose(b.Pose))
+	case b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent):
+		idx, err = m.AddBody(b.Name, spatial.SpatialInertia{}, joint(m, b.Joint))
+	default:
+		idx, err = addMovingBody(m, b, shape, xs)
+	}
+	if err != nil {
+		return -1, err
+	}
+	_, err = m.AddGeometry(idx, shape, xs, mat)
+	return idx, err
+}
+
+// addMovingBody adds a body with mass: on a free joint when it has no joint
+// block (the core convention, origin at the centre of mass unless a shape
+// pose moves it), else on its joint.
+func addMovingBody(m *multibody.Model, b *Body, shape geometry.Shape, xs spatial.Pose) (int, error) {
 	in, err := inertia(b, shape)
 	if err != nil {
 		return -1, err
 	}
-	idx, err := m.AddFreeBody(b.Name, in)
-	if err != nil {
-		return -1, err
+	R := xs.R.RotMat()
+	in.Icom, in.Com = spatial.RotateInertia(R, in.Icom), xs.P
+	if b.Joint == nil && in.Com == (spatial.Vec3{}) {
+		return m.AddFreeBody(b.Name, in)
 	}
-	_, err = m.AddGeometry(idx, shape, spatial.PoseIdentity(), mat)
-	return idx, err
+	j := multibody.Joint{Type: multibody.JointFree, Parent: -1}
+	if b.Joint != nil {
+		j = joint(m, b.Joint)
+	}
+	return m.AddBody(b.Name, in, j)
+}
+
+// joint converts a validated scene joint.
+func joint(m *multibody.Model, j *Joint) multibody.Joint {
+	t, _ := multibody.ParseJointType(j.Type)
+	out := multibody.Joint{Type: t, Parent: -1, ParentFrame: spatial.PoseIdentity(), ChildFrame: spatial.PoseIdentity(), Axis: spatial.Vec3{0, 0, 1}}
+	if !isWorld(j.Parent) {
+		out.Parent = m.BodyByName(j.Parent)
+	}
+	if j.ParentFrame != nil {
+		out.ParentFrame = pose(*j.ParentFrame)
+	}
+	if j.ChildFrame != nil {
+		out.ChildFrame = pose(*j.ChildFrame)
+	}
+	if j.Axis != nil {
+		out.Axis = spatial.Vec3(*j.Axis)
+	}
+	out.Q0, out.V0 = j.Q0, j.V0
+	if j.Damping != nil {
+		out.Damping = *j.Damping
+	}
+	if j.Stiffness != nil {
+		out.Stiffness = *j.Stiffness
+	}
+	if l := j.Limits; l != nil {
+		out.Lower, out.Upper = l.Lower, l.Upper
+		if l.Effort != nil {
+			out.Effort = *l.Effort
+		}
+	}
+	return out
 }
 
 // toShape converts a scene shape to a geometry shape.
@@ -188,8 +246,13 @@ func config(s *Scene, mats []contact.Material) (sim.Config, error) {
 	default:
 		return sim.Config{}, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
 	}
+	scheme, err := sim.ParseScheme(s.Scheme)
+	if err != nil {
+		return sim.Config{}, err
+	}
 	return sim.Config{
-		DT: s.DT,
+		DT:     s.DT,
+		Scheme: scheme,
 		Contact: contact.Params{
 			Beta: *s.Contact.Beta, Sigma: *s.Contact.Sigma, Margin: *s.Contact.Margin, Delassus: d,
 		},

@@ -12,8 +12,9 @@ import (
 //go:embed scenes/*.yaml
 var embedded embed.FS
 
-// Names returns the names of the embedded scenes, sorted: clutter,
-// clutter-nowalls, drop, incline, stack.
+// Names returns the names of the embedded scenes, sorted: chain, clutter,
+// clutter-nowalls, double-pendulum, drop, incline, pendulum, spring-cylinder,
+// spring-cylinder-frictionless, stack.
 func Names() []string {
 	entries, err := fs.ReadDir(embedded, "scenes")
 	if err != nil {

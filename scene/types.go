@@ -9,11 +9,15 @@ type Scene struct {
 	DT          float64 `yaml:"dt"`                     // time step δt in s, > 0
 	Duration    float64 `yaml:"duration"`               // simulated time in s, > 0
 	RecordEvery int     `yaml:"record_every,omitempty"` // write trajectory rows every N steps, default 1
+	// Scheme is the θ-method preset: symplectic-euler (default),
+	// explicit-euler, implicit-euler or midpoint (SAP §II-C).
+	Scheme string `yaml:"scheme,omitempty"`
 
 	Contact   ContactParams       `yaml:"contact,omitempty"`
 	Solver    SolverParams        `yaml:"solver,omitempty"`
 	Materials map[string]Material `yaml:"materials"`
 	Bodies    []Body              `yaml:"bodies"`
+	Forces    []Force             `yaml:"forces,omitempty"`
 }
 
 // Vec is a 3-vector written as a YAML flow sequence [x, y, z].
@@ -58,6 +62,69 @@ type Body struct {
 	Inertia  *Inertia  `yaml:"inertia,omitempty"` // about the centre of mass, body frame, kg·m²
 	Pose     Pose      `yaml:"pose,omitempty"`
 	Velocity *Velocity `yaml:"velocity,omitempty"`
+	// Joint connects the body to a parent body (or the world). Without it a
+	// body is free (or welded to the world with fixed: true).
+	Joint *Joint `yaml:"joint,omitempty"`
+	// ShapePose is the shape's pose in the body frame (default identity),
+	// e.g. to put a link's origin at its joint. The centre of mass follows
+	// the shape.
+	ShapePose *Pose `yaml:"shape_pose,omitempty"`
+}
+
+// Joint is a body's joint to its parent: type is one of weld, free,
+// revolute, prismatic, ball, planar, universal.
+type Joint struct {
+	Type        string    `yaml:"type"`
+	Parent      string    `yaml:"parent,omitempty"`       // body name; default "world"
+	ParentFrame *Pose     `yaml:"parent_frame,omitempty"` // joint frame F in the parent's frame (world frame for the world)
+	ChildFrame  *Pose     `yaml:"child_frame,omitempty"`  // joint frame M in this body's frame
+	Axis        *Vec      `yaml:"axis,omitempty"`         // revolute, prismatic: axis in F, default [0, 0, 1]
+	Q0          []float64 `yaml:"q0,omitempty"`           // initial coordinates (degrees are not used: radians, metres)
+	V0          []float64 `yaml:"v0,omitempty"`           // initial velocities
+	Damping     *float64  `yaml:"damping,omitempty"`      // per degree of freedom, ≥ 0
+	Stiffness   *float64  `yaml:"stiffness,omitempty"`    // per coordinate, ≥ 0 (not for free, ball)
+	Limits      *Limits   `yaml:"limits,omitempty"`       // stored; enforced in a later version
+}
+
+// Limits are a joint's position and effort limits.
+type Limits struct {
+	Lower  []float64 `yaml:"lower,omitempty"`
+	Upper  []float64 `yaml:"upper,omitempty"`
+	Effort *float64  `yaml:"effort,omitempty"`
+}
+
+// Force is a force element: type is one of spring (axial spring–damper
+// between two points), path (spring–damper through two or more points),
+// bushing (frame spring between two frames), wrench (applied force and
+// torque on a body), motor (joint torques).
+type Force struct {
+	Name       string    `yaml:"name,omitempty"`
+	Type       string    `yaml:"type"`
+	Bodies     []string  `yaml:"bodies,omitempty"`      // spring, path, bushing: body names ("world" allowed)
+	Points     []Vec     `yaml:"points,omitempty"`      // spring, path: one body-frame point per body
+	Frames     []Pose    `yaml:"frames,omitempty"`      // bushing: one body-frame pose per body
+	Stiffness  *float64  `yaml:"stiffness,omitempty"`   // N/m (spring, path, bushing translation)
+	Damping    *float64  `yaml:"damping,omitempty"`     // N·s/m
+	RestLength *float64  `yaml:"rest_length,omitempty"` // m (spring, path)
+	RotStiff   *float64  `yaml:"rot_stiffness,omitempty"`
+	RotDamp    *float64  `yaml:"rot_damping,omitempty"`
+	Body       string    `yaml:"body,omitempty"`    // wrench, motor
+	Point      *Vec      `yaml:"point,omitempty"`   // wrench: body-frame point
+	Force      *Vec      `yaml:"force,omitempty"`   // wrench: N, world frame
+	Torque     *Vec      `yaml:"torque,omitempty"`  // wrench: N·m, world frame
+	Effort     []float64 `yaml:"effort,omitempty"`  // motor: one per degree of freedom
+	Profile    *Profile  `yaml:"profile,omitempty"` // time profile, default constant 1
+}
+
+// Profile scales an applied force in time: offset + amplitude·sin(2π
+// frequency t + phase) for start ≤ t < stop (stop 0: no end), else 0.
+type Profile struct {
+	Offset    *float64 `yaml:"offset,omitempty"` // default 1 if amplitude is 0, else 0
+	Amplitude float64  `yaml:"amplitude,omitempty"`
+	Frequency float64  `yaml:"frequency,omitempty"` // Hz
+	Phase     float64  `yaml:"phase,omitempty"`     // rad
+	Start     float64  `yaml:"start,omitempty"`     // s
+	Stop      float64  `yaml:"stop,omitempty"`      // s
 }
 
 // Shape is a collision shape: type is one of halfspace, sphere, box,

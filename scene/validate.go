@@ -232,6 +232,11 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 			}
 		}
 		v.body(p, b)
+		v.joint(p, i, b, s.Bodies)
+	}
+	v.oneOf("scheme", s.Scheme, schemeNames...)
+	for i := range s.Forces {
+		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
 	}
 	return errors.Join(v.errs...)
 }
@@ -261,7 +266,7 @@ func (v *validator) body(p string, b *Body) {
 		v.shape(p+".shape", b.Shape)
 	}
 	isHalfspace := b.Shape != nil && b.Shape.Type == "halfspace"
-	if b.Fixed {
+	if b.Fixed || (b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)) {
 		if b.Density != nil {
 			v.add(p+".density", "%s given for a fixed body; fixed bodies have no mass properties", fnum(*b.Density))
 		}
@@ -275,7 +280,9 @@ func (v *validator) body(p string, b *Body) {
 			v.add(p+".velocity", "given for a fixed body; fixed bodies do not move")
 		}
 	} else {
-		if isHalfspace {
+		if isHalfspace && b.Joint != nil {
+			v.add(p+".shape.type", "halfspace on a body with a %s joint to %q; a halfspace must be fixed to the world", b.Joint.Type, b.Joint.Parent)
+		} else if isHalfspace {
 			v.add(p+".fixed", "false, but a halfspace body must be fixed (add fixed: true)")
 		}
 		switch {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -15,6 +16,16 @@ type Config struct {
 	Contact   contact.Params     // contact-model parameters
 	Materials []contact.Material // indexed by multibody.Geometry.Material
 	Solver    solver.Solver      // contact solver, e.g. sap.New(sap.DefaultParams())
+	Scheme    Scheme             // θ-method; the zero Scheme is symplectic Euler
+	// Forces are force elements besides gravity and the joints'
+	// spring–dampers, which the simulator always applies (from the model).
+	Forces []forces.Element
+	// NewtonTolerance is the relative tolerance on the Newton update of the
+	// free-motion velocities of implicit schemes, ‖Δv‖ ≤ tol (1 + ‖v‖) in the
+	// max norm; 0 means 1e-12.
+	NewtonTolerance float64
+	// MaxNewtonIterations bounds that iteration; 0 means 50.
+	MaxNewtonIterations int
 }
 
 // Validate reports an error naming the bad field.
@@ -24,6 +35,12 @@ func (c *Config) Validate(nmat int) error {
 	}
 	if err := c.Contact.Validate(); err != nil {
 		return err
+	}
+	if err := c.Scheme.resolved().Validate(); err != nil {
+		return err
+	}
+	if c.NewtonTolerance < 0 || c.MaxNewtonIterations < 0 || math.IsNaN(c.NewtonTolerance) {
+		return fmt.Errorf("sim: Newton tolerance %v and iteration limit %d must be ≥ 0", c.NewtonTolerance, c.MaxNewtonIterations)
 	}
 	if c.Solver == nil {
 		return errors.New("sim: no contact solver configured")

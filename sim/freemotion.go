@@ -2,36 +2,151 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stiction-sim/stiction/solver"
 )
 
-// freeMotion fills the dynamics part of the problem: one clique per tree
-// with A = M(q0) (eq. 15 with K = D = 0), diag(M), and the free-motion
-// velocities of symplectic Euler, v* = v0 + δt M⁻¹ (τ_g − C(q0, v0))
-// (eq. 13–14 with θv = 0).
+// freeMotion computes the free-motion velocities v* from m(v*) = 0 (SAP
+// eq. 13–14) and fills the dynamics part of the problem: one clique per
+// tree with A = M + δt² θq θvq K + δt θv D (eq. 15), diag(M) and v*.
+// Explicit schemes (θq = θv = 0) need one solve with M(q0); implicit ones
+// iterate Newton's method with A as the Jacobian of m (SAP Prop. 1: A is
+// ∂m/∂v up to O(δt) and the terms dropped from K, D; see package forces).
 func (sim *Simulator) freeMotion() error {
-	m, s, w := sim.Model, sim.State, &sim.ws
+	w, s := &sim.ws, sim.State
+	copy(w.q0, s.Q)
+	copy(w.v0, s.V)
+	copy(w.vstar, s.V)
+	w.newton, w.conv = 0, true
+	if sim.scheme.Explicit() {
+		if err := sim.linearize(w.vstar); err != nil {
+			return err
+		}
+		return sim.explicitVStar()
+	}
+	return sim.newtonVStar()
+}
+
+// explicitVStar sets v* = v0 + δt M(q0)⁻¹ k(q0, v0).
+func (sim *Simulator) explicitVStar() error {
+	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	for _, q := range p.Cliques {
+		acc := w.k[q.Offset : q.Offset+q.Size]
+		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
+		for i := range q.Size {
+			p.VStar[q.Offset+i] = w.v0[q.Offset+i] + dt*acc[i]
+		}
+	}
+	return nil
+}
+
+// newtonVStar solves m(v) = M(q^θq)(v − v0) − δt k(q^θq, v^θv) = 0
+// (eq. 14) by v ← v − A⁻¹ m(v), starting from v0.
+func (sim *Simulator) newtonVStar() error {
+	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	tol, maxIt := sim.cfg.NewtonTolerance, sim.cfg.MaxNewtonIterations
+	if tol == 0 {
+		tol = 1e-12
+	}
+	if maxIt == 0 {
+		maxIt = 50
+	}
+	w.conv = false
+	for w.newton < maxIt {
+		if err := sim.linearize(w.vstar); err != nil {
+			return err
+		}
+		w.newton++
+		step, size := 0.0, 0.0
+		for _, q := range p.Cliques {
+			r := w.res[q.Offset : q.Offset+q.Size]
+			blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
+			for i := range q.Size {
+				sum := 0.0
+				for j := range q.Size {
+					sum += blk[i*q.Size+j] * (w.vstar[q.Offset+j] - w.v0[q.Offset+j])
+				}
+				r[i] = sum - dt*w.k[q.Offset+i]
+			}
+			w.factor.Solve(q, r, 1)
+			for i := range q.Size {
+				w.vstar[q.Offset+i] -= r[i]
+				step = math.Max(step, math.Abs(r[i]))
+				size = math.Max(size, math.Abs(w.vstar[q.Offset+i]))
+			}
+		}
+		if math.IsNaN(step) {
+			return fmt.Errorf("sim: step %d: free-motion Newton iteration diverged", sim.step+1)
+		}
+		if step <= tol*(1+size) {
+			w.conv = true
+			break
+		}
+	}
+	copy(p.VStar, w.vstar)
+	return nil
+}
+
+// linearize evaluates, at the mid-step point of velocity v (eq. 11), the
+// mass matrix, k and A (eq. 15), factors A clique by clique and fills the
+// problem's cliques, A and diag(M).
+func (sim *Simulator) linearize(v []float64) error {
+	m, w, sc, dt := sim.Model, &sim.ws, sim.scheme, sim.cfg.DT
+	sim.midStep(v)
+	w.kin.Update(w.qth, w.vth)
+	w.kin.VelocityForces(w.k)
+	for i := range w.k {
+		w.k[i] = -w.k[i]
+	}
+	w.fout.Reset()
+	w.fout.Jacobians = sc.ThetaQ*sc.ThetaVQ != 0 || sc.ThetaV != 0
+	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, sim.State.T+sc.ThetaQ*dt
+	for _, e := range w.elems {
+		e.Apply(&w.ctx, w.fout)
+	}
+	for i, f := range w.fout.F {
+		w.k[i] += f
+	}
 	p := &w.problem
 	p.Reset(m.NV)
+	cK, cD := dt*dt*sc.ThetaQ*sc.ThetaVQ, dt*sc.ThetaV
 	for ti, t := range m.Trees {
 		off := len(p.A)
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off})
 		p.A = solver.Resize(p.A, off+t.NV*t.NV)
-		m.TreeMassMatrix(s, ti, p.A[off:])
-	}
-	m.MassDiagonal(s, p.MDiag)
-	if err := w.factor.Factor(p); err != nil {
-		return fmt.Errorf("sim: step %d: mass matrix: %w", sim.step+1, err)
-	}
-	m.BiasForces(s, w.bias)
-	dt := sim.cfg.DT
-	for c, q := range p.Cliques {
-		acc := w.bias[q.Offset : q.Offset+q.Size]
-		w.factor.Solve(p.Cliques[c], acc, 1) // M⁻¹ (τ − C), in place
-		for i := range q.Size {
-			p.VStar[q.Offset+i] = s.V[q.Offset+i] + dt*acc[i]
+		blk := w.mass[off : off+t.NV*t.NV]
+		w.kin.MassMatrix(ti, blk)
+		for i := range t.NV {
+			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
+		}
+		for i, x := range blk {
+			p.A[off+i] = x
+			if w.fout.Jacobians {
+				p.A[off+i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
+			}
 		}
 	}
+	if err := w.factor.Factor(p); err != nil {
+		return fmt.Errorf("sim: step %d: A = M + δt²θqθvq K + δt θv D: %w", sim.step+1, err)
+	}
 	return nil
+}
+
+// midStep sets v^θv, v^θvq (eq. 11) for the end-of-step velocity v and
+// q^θq = q0 + θq δt N(q^θq) v^θvq (eq. 11–12), by fixed-point iteration
+// when q^θq enters N (quaternion joints).
+func (sim *Simulator) midStep(v []float64) {
+	w, sc, dt := &sim.ws, sim.scheme, sim.cfg.DT
+	for i := range v {
+		w.vth[i] = sc.ThetaV*v[i] + (1-sc.ThetaV)*w.v0[i]
+		w.vtq[i] = sc.ThetaVQ*v[i] + (1-sc.ThetaVQ)*w.v0[i]
+	}
+	copy(w.qth, w.q0)
+	if sc.ThetaQ == 0 {
+		return
+	}
+	for range 3 {
+		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sc.ThetaQ*dt, w.qth)
+	}
 }

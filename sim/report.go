@@ -10,12 +10,14 @@ import (
 func (sim *Simulator) stats() StepStats {
 	w := &sim.ws
 	st := StepStats{
-		Step:            sim.step,
-		T:               sim.State.T,
-		Stats:           w.result.Stats,
-		Contacts:        len(w.pairs),
-		KineticEnergy:   sim.Model.KineticEnergy(sim.State),
-		PotentialEnergy: sim.Model.PotentialEnergy(sim.State),
+		Step:             sim.step,
+		T:                sim.State.T,
+		Stats:            w.result.Stats,
+		Contacts:         len(w.pairs),
+		KineticEnergy:    sim.Model.KineticEnergy(sim.State),
+		PotentialEnergy:  sim.potentialEnergy(),
+		NewtonIterations: w.newton,
+		NewtonConverged:  w.conv,
 	}
 	for i, pr := range w.pairs {
 		st.MaxPenetration = math.Max(st.MaxPenetration, -pr.Phi)
@@ -26,6 +28,19 @@ func (sim *Simulator) stats() StepStats {
 	return st
 }
 
+// potentialEnergy returns the stored energy of every force element (gravity
+// and springs) at the current state.
+func (sim *Simulator) potentialEnergy() float64 {
+	w := &sim.ws
+	w.kin.Update(sim.State.Q, sim.State.V)
+	w.ctx.Q, w.ctx.V, w.ctx.T = sim.State.Q, sim.State.V, sim.State.T
+	e := 0.0
+	for _, el := range w.elems {
+		e += el.PotentialEnergy(&w.ctx)
+	}
+	return e
+}
+
 // Contacts returns the contact pairs of the last step (valid until the next
 // Step).
 func (sim *Simulator) Contacts() []contact.Pair { return sim.ws.pairs }
@@ -33,3 +48,7 @@ func (sim *Simulator) Contacts() []contact.Pair { return sim.ws.pairs }
 // Impulses returns the contact impulses γ of the last step, (t1, t2, n) per
 // contact in the order of Contacts (valid until the next Step).
 func (sim *Simulator) Impulses() []float64 { return sim.ws.result.Gamma }
+
+// PotentialEnergy returns the potential energy (gravity and springs) of the
+// current state.
+func (sim *Simulator) PotentialEnergy() float64 { return sim.potentialEnergy() }

@@ -8,12 +8,13 @@ import (
 
 // Simulator advances a State of a Model in time.
 type Simulator struct {
-	Model *multibody.Model
-	State *multibody.State
-	cfg   Config
-	ws    Workspace
-	step  int     // steps taken
-	t0    float64 // time of the initial state
+	Model  *multibody.Model
+	State  *multibody.State
+	cfg    Config
+	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
+	ws     Workspace
+	step   int     // steps taken
+	t0     float64 // time of the initial state
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -32,13 +33,16 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	if err := m.CheckFinite(s); err != nil {
 		return nil, fmt.Errorf("sim: initial state: %w", err)
 	}
-	sim := &Simulator{Model: m, State: s, cfg: cfg, t0: s.T}
-	sim.ws.init(m)
+	sim := &Simulator{Model: m, State: s, cfg: cfg, scheme: cfg.Scheme.resolved(), t0: s.T}
+	sim.ws.init(m, &sim.cfg)
 	return sim, nil
 }
 
 // Config returns the simulator's configuration.
 func (sim *Simulator) Config() Config { return sim.cfg }
+
+// Scheme returns the θ-method in use.
+func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 
 // Step advances the state by one time step δt (SAP Algorithm 1) and returns
 // the step's statistics. A contact solve that does not converge still
@@ -47,7 +51,7 @@ func (sim *Simulator) Config() Config { return sim.cfg }
 // state is not finite, and then leaves the state unchanged.
 func (sim *Simulator) Step() (StepStats, error) {
 	sim.detectContacts()                     // geometry at q0: C(q0) with p, n̂, φ0
-	if err := sim.freeMotion(); err != nil { // A and v* (eq. 13–15)
+	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return StepStats{}, err
 	}
 	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
@@ -56,7 +60,7 @@ func (sim *Simulator) Step() (StepStats, error) {
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return StepStats{}, err
 	}
-	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q0) v (eq. 12)
+	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}
 	sim.step++

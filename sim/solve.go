@@ -25,17 +25,23 @@ func (sim *Simulator) solveContacts() error {
 	return nil
 }
 
-// updatePositions sets v to the solver's velocities and q = q0 + δt N(q0) v
-// (SAP eq. 12 with θq = 0, θvq = 1), renormalising quaternions.
+// updatePositions sets v to the solver's velocities and
+// q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions.
 func (sim *Simulator) updatePositions() error {
-	m, s, v := sim.Model, sim.State, sim.ws.result.V
+	m, s, w, v := sim.Model, sim.State, &sim.ws, sim.ws.result.V
 	for i, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
 		}
 	}
-	copy(s.V, v)
-	m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q)
+	if sim.scheme == SymplecticEuler {
+		copy(s.V, v)
+		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
+	} else {
+		sim.midStep(v)
+		copy(s.V, v)
+		m.IntegrateQ(w.q0, w.qth, w.vtq, sim.cfg.DT, s.Q)
+	}
 	s.T = sim.t0 + float64(sim.step+1)*sim.cfg.DT // no round-off drift from repeated addition
 	return nil
 }

@@ -11,5 +11,10 @@ type StepStats struct {
 	MaxPenetration  float64 // max(0, −φ0) over the step's contacts, m
 	MaxSlip         float64 // largest tangential contact speed ‖v_t‖ among contacts that push (γn > 0), m/s
 	KineticEnergy   float64 // ½ vᵀ M v at the end of the step, J
-	PotentialEnergy float64 // gravitational potential energy at the end of the step, J
+	PotentialEnergy float64 // gravity and spring potential energy at the end of the step, J
+	// NewtonIterations is the number of Newton iterations on the free-motion
+	// velocities (0 for explicit schemes); NewtonConverged reports whether
+	// they met Config.NewtonTolerance.
+	NewtonIterations int
+	NewtonConverged  bool
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
@@ -18,16 +19,40 @@ type Workspace struct {
 	hits  []geometry.Contact // narrow-phase output of one pair
 	pairs []contact.Pair     // the step's contacts
 
-	// dynamics and contact problem
-	bias     []float64 // gravity − gyroscopic terms, length NV
+	// dynamics (θ-method, SAP §II-C/D)
+	kin    *multibody.Workspace // kinematics, CRBA, RNEA at the mid-step point
+	elems  []forces.Element     // gravity, joint spring–dampers, Config.Forces
+	fout   *forces.Output       // their k, K, D
+	ctx    forces.Context
+	mass   []float64 // M(q^θq) tree blocks, same layout as problem.A
+	q0, v0 []float64 // state at the start of the step
+	qth    []float64 // q^θq
+	vth    []float64 // v^θv
+	vtq    []float64 // v^θvq
+	k      []float64 // k(q^θq, v^θv) = τ_g − C + Σ element forces
+	res    []float64 // momentum residual m(v), then the Newton update
+	vstar  []float64 // Newton iterate for v*
+	newton int       // Newton iterations of the step (0 for explicit schemes)
+	conv   bool      // whether the Newton iteration converged
+
+	// contact problem
 	factor   solver.CliqueFactor
 	assemble contact.Assembler
 	problem  solver.Problem
 	result   solver.Result
 }
 
-func (w *Workspace) init(m *multibody.Model) {
+func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.poses = make([]spatial.Pose, len(m.Geometries))
 	w.boxes = make([]geometry.AABB, len(m.Geometries))
-	w.bias = make([]float64, m.NV)
+	w.kin = multibody.NewWorkspace(m)
+	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
+	w.elems = append(w.elems, cfg.Forces...)
+	w.fout = forces.NewOutput(m)
+	w.ctx = forces.Context{Model: m, WS: w.kin}
+	w.mass = make([]float64, len(w.fout.K))
+	nq, nv := m.NQ, m.NV
+	w.q0, w.qth = make([]float64, nq), make([]float64, nq)
+	w.v0, w.vth, w.vtq = make([]float64, nv), make([]float64, nv), make([]float64, nv)
+	w.k, w.res, w.vstar = make([]float64, nv), make([]float64, nv), make([]float64, nv)
 }

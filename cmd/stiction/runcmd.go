@@ -18,6 +18,7 @@ import (
 // runOptions are the flags of "stiction run".
 type runOptions struct {
 	dt, duration float64
+	scheme       string
 	sets         multiFlag
 	out          string
 	quiet        bool
@@ -31,6 +32,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var o runOptions
 	fs.Float64Var(&o.dt, "dt", 0, "time step in s (overrides the scene's dt)")
 	fs.Float64Var(&o.duration, "duration", 0, "simulated time in s (overrides the scene's duration)")
+	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler or midpoint (overrides the scene's scheme)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
 	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json, steps.csv, trajectory.csv and contacts.csv")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
@@ -66,7 +68,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// load reads the scene, applying --dt and --duration as --set overrides so
+// load reads the scene, applying --dt, --duration and --scheme as --set overrides so
 // that they are validated like any other field.
 func load(name string, o runOptions) (*scene.Built, error) {
 	sets := append([]string(nil), o.sets...)
@@ -75,6 +77,9 @@ func load(name string, o runOptions) (*scene.Built, error) {
 	}
 	if o.duration != 0 {
 		sets = append(sets, "duration="+strconv.FormatFloat(o.duration, 'g', -1, 64))
+	}
+	if o.scheme != "" {
+		sets = append(sets, "scheme="+o.scheme)
 	}
 	sc, err := scene.Load(name, sets)
 	if err != nil {

@@ -1,0 +1,234 @@
+package multibody
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// JointType is the joint that connects a body to its parent (the world for a
+// tree's root).
+type JointType int
+
+const (
+	// JointWeld fixes the body to its parent: no coordinates, no velocities.
+	// A body welded to the world belongs to no tree.
+	JointWeld JointType = iota
+	// JointFree gives a root body six degrees of freedom: q = (quaternion,
+	// position of the body origin), v = (ω, velocity of the body origin),
+	// both in the world frame.
+	JointFree
+	// JointRevolute rotates the child frame M about Axis (in the parent
+	// frame F) by the angle q; v = q̇.
+	JointRevolute
+	// JointPrismatic translates M along Axis (in F) by q; v = q̇.
+	JointPrismatic
+	// JointBall rotates M about the common origin of F and M: q is the unit
+	// quaternion of M in F, v the angular velocity of M relative to F,
+	// expressed in F.
+	JointBall
+	// JointPlanar moves M in the xy plane of F: q = (x, y, θ), the origin of
+	// M in F and the rotation about F's z axis; v = q̇.
+	JointPlanar
+	// JointUniversal rotates M by q₀ about F's x axis, then by q₁ about the
+	// rotated y axis (M's y axis); v = q̇.
+	JointUniversal
+)
+
+var jointNames = [...]string{"weld", "free", "revolute", "prismatic", "ball", "planar", "universal"}
+
+// String returns the scene-file name of the joint type.
+func (t JointType) String() string {
+	if t < 0 || int(t) >= len(jointNames) {
+		return fmt.Sprintf("JointType(%d)", int(t))
+	}
+	return jointNames[t]
+}
+
+// JointTypeNames lists the joint type names accepted by ParseJointType.
+func JointTypeNames() []string { return jointNames[:] }
+
+// ParseJointType returns the joint type of a scene-file name.
+func ParseJointType(s string) (JointType, error) {
+	for i, n := range jointNames {
+		if n == s {
+			return JointType(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown joint type %q", s)
+}
+
+// NQ is the number of configuration coordinates of the joint.
+func (t JointType) NQ() int { return [...]int{0, 7, 1, 1, 4, 3, 2}[t] }
+
+// NV is the number of velocities (degrees of freedom) of the joint.
+func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2}[t] }
+
+// Joint connects a body to its parent. The body's pose is
+// X_WB = X_WP · ParentFrame · X_FM(q) · ChildFrame⁻¹: ParentFrame is the
+// joint frame F in the parent body's frame (in the world frame for a root),
+// ChildFrame is the joint frame M in the child body's frame, and X_FM(q) is
+// the joint's own motion. A free joint ignores both frames (q is the pose of
+// the body origin in the world).
+type Joint struct {
+	Type        JointType
+	Parent      int          // parent body index, −1 for the world
+	ParentFrame spatial.Pose // F in the parent frame
+	ChildFrame  spatial.Pose // M in the child frame
+	Axis        spatial.Vec3 // unit axis in F (revolute, prismatic)
+
+	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
+	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
+	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints only)
+	Lower     []float64 // position limits (stored; enforced in a later version)
+	Upper     []float64
+	Effort    float64 // effort limit, 0 = none (stored; enforced in a later version)
+}
+
+// neutral writes the zero configuration of joint type t into q.
+func (t JointType) neutral(q []float64) {
+	clear(q)
+	if t == JointFree || t == JointBall {
+		q[0] = 1
+	}
+}
+
+// jointQuat reads a quaternion from q, normalising it unless it is already
+// unit to rounding (so that a normalised state is used bit for bit).
+func jointQuat(q []float64) spatial.Quat {
+	r := spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}
+	if math.Abs(r.Norm()-1) > 1e-14 {
+		r = r.Normalize()
+	}
+	return r
+}
+
+// motion returns X_FM(q), the pose of M in F.
+func (j *Joint) motion(q []float64) spatial.Pose {
+	switch j.Type {
+	case JointFree:
+		return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
+	case JointRevolute:
+		return spatial.Pose{R: spatial.QuatFromAxisAngle(j.Axis, q[0])}
+	case JointPrismatic:
+		return spatial.Pose{R: spatial.QuatIdentity(), P: j.Axis.Scale(q[0])}
+	case JointBall:
+		return spatial.Pose{R: jointQuat(q)}
+	case JointPlanar:
+		return spatial.Pose{R: spatial.QuatFromAxisAngle(spatial.Vec3{0, 0, 1}, q[2]), P: spatial.Vec3{q[0], q[1], 0}}
+	case JointUniversal:
+		rx := spatial.QuatFromAxisAngle(spatial.Vec3{1, 0, 0}, q[0])
+		return spatial.Pose{R: rx.Mul(spatial.QuatFromAxisAngle(spatial.Vec3{0, 1, 0}, q[1]))}
+	}
+	return spatial.PoseIdentity()
+}
+
+// subspace writes the columns of the joint's motion subspace in F: the
+// relative angular velocity ω_FM and the velocity of M's origin v_FM, both in
+// F, are Σ_k (w[k], l[k]) v_k. It also returns the velocity-product term
+// (Ṡ v) = d/dt(S) v at constant v, split the same way.
+func (j *Joint) subspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+	e := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	switch j.Type {
+	case JointFree:
+		for k := range 3 {
+			w[k], l[k] = e[k], spatial.Vec3{}
+			w[3+k], l[3+k] = spatial.Vec3{}, e[k]
+		}
+	case JointRevolute:
+		w[0], l[0] = j.Axis, spatial.Vec3{}
+	case JointPrismatic:
+		w[0], l[0] = spatial.Vec3{}, j.Axis
+	case JointBall:
+		for k := range 3 {
+			w[k], l[k] = e[k], spatial.Vec3{}
+		}
+	case JointPlanar:
+		w[0], l[0] = spatial.Vec3{}, e[0]
+		w[1], l[1] = spatial.Vec3{}, e[1]
+		w[2], l[2] = e[2], spatial.Vec3{}
+	case JointUniversal:
+		// ω_FM = q̇₀ x + q̇₁ Rx(q₀) y; d/dt Rx(q₀) y = q̇₀ x × Rx(q₀) y.
+		y := spatial.Vec3{0, math.Cos(q[0]), math.Sin(q[0])}
+		w[0], l[0] = e[0], spatial.Vec3{}
+		w[1], l[1] = y, spatial.Vec3{}
+		if v != nil {
+			cw = e[0].Cross(y).Scale(v[0] * v[1])
+		}
+	}
+	return cw, cl
+}
+
+// rate writes q̇ = N(q) v for the joint into qd (length NQ).
+func (j *Joint) rate(q, v, qd []float64) {
+	switch j.Type {
+	case JointFree:
+		r := spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}.RateWorld(spatial.Vec3{v[0], v[1], v[2]})
+		qd[0], qd[1], qd[2], qd[3] = r.W, r.X, r.Y, r.Z
+		qd[4], qd[5], qd[6] = v[3], v[4], v[5]
+	case JointBall:
+		r := spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}.RateWorld(spatial.Vec3{v[0], v[1], v[2]})
+		qd[0], qd[1], qd[2], qd[3] = r.W, r.X, r.Y, r.Z
+	default:
+		copy(qd, v[:j.Type.NV()])
+	}
+}
+
+// integrate sets q = q0 + δt N(qθ) v for the joint (SAP eq. 12) and
+// renormalises quaternions. q may alias q0 or qθ.
+func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
+	switch j.Type {
+	case JointFree, JointBall:
+		r := spatial.Quat{W: qTheta[0], X: qTheta[1], Y: qTheta[2], Z: qTheta[3]}
+		rd := r.RateWorld(spatial.Vec3{v[0], v[1], v[2]})
+		r0 := spatial.Quat{W: q0[0], X: q0[1], Y: q0[2], Z: q0[3]}
+		rn := r0.Add(rd.Scale(dt)).Normalize()
+		if j.Type == JointFree {
+			for i := range 3 {
+				q[4+i] = q0[4+i] + dt*v[3+i]
+			}
+		}
+		q[0], q[1], q[2], q[3] = rn.W, rn.X, rn.Y, rn.Z
+	default:
+		for i := range j.Type.NQ() {
+			q[i] = q0[i] + dt*v[i]
+		}
+	}
+}
+
+// validate checks the joint's data against its type.
+func (j *Joint) validate() error {
+	nq, nv := j.Type.NQ(), j.Type.NV()
+	if j.Type < JointWeld || j.Type > JointUniversal {
+		return fmt.Errorf("unknown joint type %d", int(j.Type))
+	}
+	if j.Type == JointRevolute || j.Type == JointPrismatic {
+		n := j.Axis.Norm()
+		if !(n > 1e-12) || !j.Axis.IsFinite() {
+			return fmt.Errorf("%s joint axis %v must be non-zero and finite", j.Type, j.Axis)
+		}
+		j.Axis = j.Axis.Scale(1 / n)
+	}
+	if j.Q0 != nil && len(j.Q0) != nq {
+		return fmt.Errorf("%s joint: q0 has %d values, want %d", j.Type, len(j.Q0), nq)
+	}
+	if j.V0 != nil && len(j.V0) != nv {
+		return fmt.Errorf("%s joint: v0 has %d values, want %d", j.Type, len(j.V0), nv)
+	}
+	if j.Damping < 0 || j.Stiffness < 0 || math.IsNaN(j.Damping) || math.IsNaN(j.Stiffness) {
+		return fmt.Errorf("%s joint: damping %v and stiffness %v must be ≥ 0", j.Type, j.Damping, j.Stiffness)
+	}
+	if j.Stiffness > 0 && (j.Type == JointFree || j.Type == JointBall) {
+		return fmt.Errorf("%s joint: stiffness is only defined for revolute, prismatic, planar and universal joints", j.Type)
+	}
+	if (j.Lower != nil && len(j.Lower) != nq) || (j.Upper != nil && len(j.Upper) != nq) {
+		return fmt.Errorf("%s joint: limits need %d values", j.Type, nq)
+	}
+	for i := range j.Lower {
+		if j.Upper != nil && j.Lower[i] > j.Upper[i] {
+			return fmt.Errorf("%s joint: lower limit %v above upper limit %v", j.Type, j.Lower[i], j.Upper[i])
+		}
+	}
+	return nil
+}

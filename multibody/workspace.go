@@ -1,0 +1,178 @@
+package multibody
+
+import "github.com/stiction-sim/stiction/spatial"
+
+// Workspace holds the kinematics of one configuration (q, v) of a Model and
+// the scratch memory of the dynamics algorithms (CRBA, RNEA, ABA). It is
+// created once per model and reused; after the first Update nothing it does
+// allocates. All spatial quantities are in the world orientation, referred
+// to each body's origin: a motion is (ω, v) with v the velocity (or classical
+// acceleration) of the body origin, a force is (n, f) with n the moment about
+// the body origin. Shifting between body origins is then a cross product
+// with a link-sized lever arm, which keeps free bodies exact (their mass
+// matrix is diag(I_W, m I) to the last bit when the origin is the centre of
+// mass).
+type Workspace struct {
+	m          *Model
+	x          []spatial.Pose // world pose of every body
+	w, vel     []spatial.Vec3 // angular velocity and origin velocity
+	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
+	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
+	com        []spatial.Vec3 // R·Com: centre of mass relative to the body origin, world
+	ic         []spatial.Mat3 // R Icom Rᵀ
+	tau        []float64      // scratch generalized forces, length NV
+
+	cm     []float64      // composite mass (CRBA)
+	cx     []spatial.Vec3 // composite centre of mass, world
+	ci     []spatial.Mat3 // composite rotational inertia about cx
+	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
+	fn, ff []spatial.Vec3 // RNEA forces per body
+
+	ia      []mat6 // ABA articulated inertias
+	pa      []vec6 // ABA bias forces
+	u       []mat6 // U = IA S (6×n, columns)
+	dfac    []mat6 // Cholesky factor of D = Sᵀ U
+	uu      []vec6 // u = τ − Sᵀ pA
+	updated bool
+}
+
+type (
+	vec6 [6]float64
+	mat6 [6][6]float64
+)
+
+// NewWorkspace returns a workspace for model m.
+func NewWorkspace(m *Model) *Workspace {
+	n := len(m.Bodies)
+	return &Workspace{
+		m: m, x: make([]spatial.Pose, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
+		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
+		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
+		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), tau: make([]float64, m.NV),
+		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
+		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
+		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
+	}
+}
+
+// Update computes the kinematics at (q, v): body poses, velocities, motion
+// subspaces at the body origins and the velocity-product accelerations κ.
+// v may be nil (rest). For a joint between frames F (on the parent P) and M
+// (on the body B), with R = R_WF, d = x_B − x_M and r_PM = x_M − x_P:
+//
+//	ω_B = ω_P + R Σ w_k v_k,  v_B = v_P + ω_P × r_PM + R Σ l_k v_k + ω_B × d
+//	κ_α = R (Ṡv)_ω + ω_P × ω_FM
+//	κ_a = ω_P×(ω_P×r_PM) + R (Ṡv)_l + 2 ω_P × v_FM + κ_α × d + ω_B×(ω_B×d)
+//
+// so that the classical accelerations are α_B = α_P + Σ W_k a_k + κ_α and
+// a_B = a_P + α_P × (x_B − x_P) + Σ L_k a_k + κ_a (Featherstone, RBDA §3.5,
+// written for classical accelerations).
+func (ws *Workspace) Update(q, v []float64) {
+	m := ws.m
+	for b := range m.Bodies {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			ws.x[b], ws.w[b], ws.vel[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
+			continue
+		}
+		xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
+		if p := body.Joint.Parent; p >= 0 {
+			xp, wp, vp = ws.x[p], ws.w[p], ws.vel[p]
+		}
+		var vj []float64
+		if v != nil {
+			vj = v[body.VOff:]
+		}
+		ws.joint(q, vj, b, xp, wp, vp)
+		R := ws.x[b].R.RotMat()
+		ws.com[b] = R.MulVec(body.Inertia.Com)
+		ws.ic[b] = spatial.RotateInertia(R, body.Inertia.Icom)
+	}
+	ws.updated = true
+}
+
+// joint computes body b's pose, velocity, subspace columns and κ from its
+// parent's pose xp and velocity (wp, vp).
+func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+	body := &ws.m.Bodies[b]
+	xf, xm, xb := ws.m.frames(q, b, xp)
+	var cw, cl [6]spatial.Vec3
+	sw, sl := body.Joint.subspace(q[body.QOff:], vj, &cw, &cl)
+	R := xf.R.RotMat()
+	d := xb.P.Sub(xm.P)
+	var wj, lj spatial.Vec3
+	for k := range body.Joint.Type.NV() {
+		W := R.MulVec(cw[k])
+		lm := R.MulVec(cl[k])
+		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = W, lm.Add(W.Cross(d))
+		if vj != nil {
+			wj = wj.AddScaled(vj[k], W)
+			lj = lj.AddScaled(vj[k], lm)
+		}
+	}
+	w := wp.Add(wj)
+	rpm := xm.P.Sub(xp.P)
+	vm := vp.Add(wp.Cross(rpm)).Add(lj)
+	ka := R.MulVec(sw).Add(wp.Cross(wj))
+	kam := wp.Cross(wp.Cross(rpm)).Add(R.MulVec(sl)).Add(wp.Cross(lj).Scale(2))
+	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
+	ws.kw[b] = ka
+	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+}
+
+// Pose returns the world pose of body b at the last Update.
+func (ws *Workspace) Pose(b int) spatial.Pose { return ws.x[b] }
+
+// Velocity returns the angular velocity and origin velocity of body b at the
+// last Update.
+func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.w[b], ws.vel[b] }
+
+// PointJacobian writes the 3×NV_t block of the Jacobian of the world velocity
+// of the material point of body b at world position p (see
+// Model.PointJacobian) using the kinematics of the last Update, and returns
+// the tree index, or −1 for a body welded to the world.
+func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
+	m := ws.m
+	t := m.Bodies[b].Tree
+	if t < 0 {
+		return -1
+	}
+	tr := &m.Trees[t]
+	n := tr.NV
+	clear(out[:3*n])
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		r := p.Sub(ws.x[a].P)
+		for k := range body.Joint.Type.NV() {
+			i := body.VOff + k
+			col := ws.colL[i].Add(ws.colW[i].Cross(r))
+			c := i - tr.VOffset
+			out[c], out[n+c], out[2*n+c] = col[0], col[1], col[2]
+		}
+	}
+	return t
+}
+
+// AngularJacobian writes the 3×NV_t block of the Jacobian of body b's
+// angular velocity (the angular parts of the motion subspaces on its path to
+// the root) into out and returns the tree index, or −1 for a body welded to
+// the world.
+func (ws *Workspace) AngularJacobian(b int, out []float64) int {
+	m := ws.m
+	t := m.Bodies[b].Tree
+	if t < 0 {
+		return -1
+	}
+	tr := &m.Trees[t]
+	n := tr.NV
+	clear(out[:3*n])
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		for k := range body.Joint.Type.NV() {
+			i := body.VOff + k
+			c := i - tr.VOffset
+			out[c], out[n+c], out[2*n+c] = ws.colW[i][0], ws.colW[i][1], ws.colW[i][2]
+		}
+	}
+	return t
+}
