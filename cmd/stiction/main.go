@@ -2,7 +2,7 @@
 // scenes.
 //
 //	stiction list
-//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
+//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
 //	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
@@ -21,8 +21,9 @@ import (
 const usage = `usage:
   stiction list
       list the embedded scenes
-  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--set path=value]... [--out DIR] [--quiet]
-      run an embedded scene or a scene file; --set overrides any scene field
+  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
+      run an embedded scene or a scene file; --scheme picks the integrator
+      (explicit-euler, symplectic-euler, implicit-euler, midpoint); --set overrides any scene field
       (see docs/SCENES.md for the path syntax), --out writes summary.json,
       steps.csv and trajectory.csv to DIR
       (plus scene.json and contacts.csv for the viewer); --view [--port N]
