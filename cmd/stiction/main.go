@@ -38,6 +38,9 @@ const usage = `usage:
   stiction fclib FILE... [--eps E] [--tol T] [--refine N] [--refine-tol R]
       solve FCLIB frictional-contact problems (HDF5) with SAP and print
       residuals; --refine adds proximal passes toward the rigid (R → 0) solution
+  stiction bench [--n 10,20,...] [--walls walls,nowalls] [--linear sparse,dense,islands] [--steps S] [--out DIR]
+      clutter scaling study (SAP Fig. 12): time and iterations per step
+      against the number of bodies; writes DIR/bench.csv, bench.png, bench.svg
   stiction help
       show this text
 `
@@ -63,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdExport(args[1:], stdout, stderr)
 	case "plot":
 		return cmdPlot(args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

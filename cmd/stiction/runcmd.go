@@ -22,6 +22,7 @@ type runOptions struct {
 	sets         multiFlag
 	out          string
 	quiet        bool
+	workers      int
 	viewFlags    // --view, --port, --addr (view.go)
 }
 
@@ -36,6 +37,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
 	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json, steps.csv, trajectory.csv and contacts.csv")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	o.viewFlags.register(fs, true)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -49,6 +51,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 2
+	}
+	if o.workers > 0 {
+		wrapIslands(b, o.workers)
 	}
 	if o.live, err = startLive(o.viewFlags, b, stderr); err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)

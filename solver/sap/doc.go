@@ -19,8 +19,13 @@
 //   - cost.go: ℓp, ∇ℓp = A(v − v*) − Jᵀγ and the norms of the stopping
 //     criterion (SAP §IV-A, eq. 25).
 //   - hessian.go: H = A + JᵀGJ and its factorization behind the internal
-//     newtonSystem interface. The only implementation is dense (NV×NV,
-//     gonum Cholesky); a block-sparse one (SAP §IV-D) can replace it.
+//     newtonSystem interface, and the dense implementation (NV×NV, blocked
+//     Cholesky).
+//   - sparse.go: the block-sparse implementation of SAP §IV-D: H by blocks
+//     (per clique and per pair of cliques in contact), minimum-degree
+//     ordering, supernodal Cholesky (package linalg), symbolic analysis
+//     cached on the contact graph's pattern. Params.Linear chooses; the
+//     default (AutoLinear) takes it from three cliques on.
 //   - linesearch.go: exact line search (rtsafe on dℓ/dα) and backtracking
 //     Armijo search, with the O(n) derivatives of SAP §IV-C.
 //   - stopping.go: the optimality criterion (SAP eq. 26), the cost-stall

@@ -10,10 +10,13 @@ import (
 
 // newtonSystem assembles, factors and solves the Newton system
 // H Δv = −∇ℓp of SAP Algorithm 2, line 3, with H = A + JᵀGJ (SAP §IV-A).
-// The dense implementation below is the only one for now; a block-sparse
-// one (supernodal Cholesky over the clique graph, SAP §IV-D) slots in
-// behind the same interface.
+// Two implementations: denseSystem below (NV×NV, blocked dense Cholesky)
+// and sparseSystem (sparse.go: blocks by clique, supernodal Cholesky with a
+// minimum-degree ordering, SAP §IV-D); Params.Linear chooses.
 type newtonSystem interface {
+	// setup prepares the system for problem p; it runs once per solve,
+	// before the first assemble.
+	setup(p *solver.Problem) error
 	// assemble forms H = A + JᵀGJ for p, where g holds the 3×3 blocks G_i
 	// of the contacts, row-major, 9 per contact.
 	assemble(p *solver.Problem, g []float64)
@@ -31,6 +34,9 @@ type denseSystem struct {
 	h   []float64 // H, then its upper Cholesky factor U (H = UᵀU)
 	tmp []float64 // G_i J_b, 3×(largest clique size)
 }
+
+// setup implements newtonSystem; the dense system needs nothing.
+func (d *denseSystem) setup(*solver.Problem) error { return nil }
 
 // assemble implements newtonSystem. It fills all of H, not only the upper
 // triangle, so that H can be inspected.
@@ -56,7 +62,7 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64) {
 		}
 		gi := (*[9]float64)(g[9*p.JBlock[lo].Contact:])
 		for b2 := lo; b2 < hi; b2++ {
-			d.mulGJ(p, gi, b2)
+			mulGJ(p, gi, b2, d.tmp)
 			for b1 := lo; b1 <= b2; b1++ {
 				d.addJtTmp(p, b1, b2)
 			}
@@ -66,11 +72,11 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64) {
 }
 
 // mulGJ sets tmp = G_i J_b, a 3×Size matrix for block b.
-func (d *denseSystem) mulGJ(p *solver.Problem, gi *[9]float64, b int) {
+func mulGJ(p *solver.Problem, gi *[9]float64, b int, tmp []float64) {
 	jb := p.JBlockData(b)
 	n := len(jb) / 3
 	for r := range 3 {
-		row := d.tmp[r*n : (r+1)*n]
+		row := tmp[r*n : (r+1)*n]
 		for k := range n {
 			row[k] = gi[3*r]*jb[k] + gi[3*r+1]*jb[n+k] + gi[3*r+2]*jb[2*n+k]
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/stiction-sim/stiction/linalg"
 )
 
 // LineSearch selects the line search of SAP §IV-B.
@@ -29,6 +31,43 @@ func (l LineSearch) String() string {
 		return "exact"
 	case BacktrackingLineSearch:
 		return "backtracking"
+	}
+	return "unknown"
+}
+
+// Linear selects how the Newton system H Δv = −∇ℓp is solved.
+type Linear int
+
+const (
+	// AutoLinear (the default) uses SparseLinear when the problem has at
+	// least AutoSparseCliques cliques and DenseLinear otherwise. The sparse
+	// path measured faster from a few cliques up (BENCHMARKS.md); for one
+	// or two cliques both are the same dense factorization.
+	AutoLinear Linear = iota
+	// DenseLinear assembles H as a dense NV×NV matrix and factors it with a
+	// dense Cholesky factorization: O(NV³) per Newton iteration.
+	DenseLinear
+	// SparseLinear assembles H by blocks (one per clique, one per pair of
+	// cliques in contact) and factors it with a supernodal block Cholesky
+	// factorization after a minimum-degree ordering of the cliques (SAP
+	// §IV-D, package linalg). The symbolic analysis is cached on the
+	// contact graph's pattern and reused across iterations and time steps.
+	SparseLinear
+)
+
+// AutoSparseCliques is the number of cliques from which AutoLinear picks
+// the sparse path.
+const AutoSparseCliques = 3
+
+// String returns the name of the linear solver.
+func (l Linear) String() string {
+	switch l {
+	case AutoLinear:
+		return "auto"
+	case DenseLinear:
+		return "dense"
+	case SparseLinear:
+		return "sparse"
 	}
 	return "unknown"
 }
@@ -77,6 +116,14 @@ type Params struct {
 	// ArmijoC is Armijo's constant c ∈ (0, 1) (default 1e-4).
 	ArmijoC float64
 
+	// Linear selects the linear algebra of the Newton system (default
+	// AutoLinear).
+	Linear Linear
+	// Kernels selects the dense kernels of the sparse path (default
+	// linalg.AutoKernels: hand-written loops for small supernodes, gonum
+	// BLAS for large ones; see BENCHMARKS.md).
+	Kernels linalg.Kernels
+
 	// Trace, when non-nil, receives one entry per Newton iterate of every
 	// solve (for tests and diagnostics). Recording allocates; leave it nil
 	// in production.
@@ -97,6 +144,7 @@ func DefaultParams() Params {
 		MaxLineSearchIterations: 100,
 		LineSearchTolerance:     1e-8,
 		Rho:                     0.8,
+		Linear:                  AutoLinear,
 		ArmijoC:                 1e-4,
 	}
 }
@@ -122,6 +170,10 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("sap: MaxLineSearchIterations = %d must be positive", p.MaxLineSearchIterations)
 	case p.LineSearch != ExactLineSearch && p.LineSearch != BacktrackingLineSearch:
 		return fmt.Errorf("sap: unknown LineSearch %d", int(p.LineSearch))
+	case p.Linear < AutoLinear || p.Linear > SparseLinear:
+		return fmt.Errorf("sap: unknown Linear %d", int(p.Linear))
+	case p.Kernels < linalg.AutoKernels || p.Kernels > linalg.BLAS:
+		return fmt.Errorf("sap: unknown Kernels %d", int(p.Kernels))
 	case !(p.AlphaMax > 0) || math.IsInf(p.AlphaMax, 0):
 		return fmt.Errorf("sap: AlphaMax = %v must be positive and finite", p.AlphaMax)
 	}

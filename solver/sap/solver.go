@@ -25,14 +25,17 @@ type workspace struct {
 	dv        []float64    // Newton direction Δv, NV
 	dp        []float64    // Δp = A Δv, NV
 	dvc       []float64    // Δv_c = J Δv, 3·NC
-	sys       newtonSystem // H = A + JᵀGJ and its factorization
+	sys       newtonSystem // H = A + JᵀGJ and its factorization: &dense or &sparse
+	dense     denseSystem
+	sparse    sparseSystem
 	line      line
 }
 
 // New returns a solver with parameters p. Invalid parameters are reported
 // by every call to Solve.
 func New(p Params) *Solver {
-	s := &Solver{params: p, ws: workspace{sys: &denseSystem{}}}
+	s := &Solver{params: p}
+	s.ws.sparse.f.Kernels = p.Kernels
 	if err := p.Validate(); err != nil {
 		s.paramErr = fmt.Errorf("sap: invalid parameters: %w", err)
 	}
@@ -68,6 +71,12 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	}
 	ws := &s.ws
 	ws.reset(p)
+	ws.sys = &ws.dense
+	if s.useSparse(p) {
+		if err := ws.sparse.setup(p); err == nil {
+			ws.sys = &ws.sparse
+		}
+	}
 	if v0 == nil {
 		v0 = p.VStar
 	}
@@ -84,6 +93,24 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Stats.Status = s.run(p, &res.Stats)
 	s.finish(p, res)
 	return nil
+}
+
+// useSparse reports whether the solve of p takes the sparse path.
+func (s *Solver) useSparse(p *solver.Problem) bool {
+	switch s.params.Linear {
+	case SparseLinear:
+		return true
+	case DenseLinear:
+		return false
+	}
+	return len(p.Cliques) >= AutoSparseCliques
+}
+
+// SymbolicStats returns how many symbolic analyses the sparse path has run
+// and how many solves reused the cached one (the contact graph had the same
+// block pattern as the previous sparse solve).
+func (s *Solver) SymbolicStats() (analyses, reuses int) {
+	return s.ws.sparse.cache.Analyses(), s.ws.sparse.cache.Hits()
 }
 
 // check returns an error for a malformed call.

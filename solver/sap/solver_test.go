@@ -327,6 +327,12 @@ func TestQuadraticConvergence(t *testing.T) {
 		vsol, _ := manufactured(t, rng, p, regs)
 		prm := DefaultParams()
 		prm.RelTolerance = 1e-15 // iterate down to round-off
+		// Near round-off, whether the last step is accepted depends on how ℓp
+		// rounds (|Δℓ| ~ 1e-18 ℓ): with the sparse path's summation order,
+		// trial 4 stalls at error 1.3e-9 because ℓ rose by round-off. The
+		// rate is a property of Newton's method, not of the linear algebra
+		// (TestSparseMatchesDense checks they agree), so pin the dense path.
+		prm.Linear = DenseLinear
 		tr := &Trace{KeepIterates: true}
 		prm.Trace = tr
 		res := solveOK(t, New(prm), p, make([]float64, p.NV))

@@ -1,0 +1,212 @@
+package linalg
+
+// Factor holds the numeric values of a matrix with a Symbolic pattern and,
+// after Factorize, its Cholesky factor L (H = P L Lᵀ Pᵀ with P the block
+// permutation of the analysis). Its storage is reused across Reset calls:
+// once large enough, nothing allocates.
+//
+// Use: Reset(sym) to zero the values, Add or Locate to assemble the lower
+// blocks of H, Factorize, then Solve as often as needed.
+type Factor struct {
+	// Kernels selects the dense kernels (AutoKernels by default).
+	Kernels Kernels
+
+	sym  *Symbolic
+	data []float64 // supernodal panels of H, then of L
+	w    []float64 // update matrix of one supernode, maxW×maxW
+	xp   []float64 // permuted vector of Solve
+}
+
+// Reset sizes the factor for the pattern sym and sets every value to zero.
+// sym must not be re-analysed while f uses it.
+func (f *Factor) Reset(sym *Symbolic) {
+	f.sym = sym
+	f.data = resizeFloat(f.data, sym.NonZeros())
+	clear(f.data)
+	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
+	f.xp = resizeFloat(f.xp, sym.Size())
+}
+
+// Symbolic returns the analysis f was last reset with.
+func (f *Factor) Symbolic() *Symbolic { return f.sym }
+
+// Data returns the storage that Locate's offsets index.
+func (f *Factor) Data() []float64 { return f.data }
+
+// Locate returns where block (i, j) of H, i.e. rows of block i and columns
+// of block j, is stored in Data: the entry (r, c) of the block is at
+// Data()[off + r*stride + c] when trans is false, and at
+// Data()[off + c*stride + r] when trans is true (only one of the blocks
+// (i, j) and (j, i) is stored). For i = j the whole size×size block is
+// stored (Factorize reads its lower triangle). ok is false if the block is
+// not in the pattern or an index is out of range.
+func (f *Factor) Locate(i, j int) (off, stride int, trans, ok bool) {
+	s := f.sym
+	if s == nil || i < 0 || j < 0 || i >= s.n || j >= s.n {
+		return 0, 0, false, false
+	}
+	pi, pj := s.pos[i], s.pos[j]
+	if pi < pj {
+		pi, pj, trans = pj, pi, true
+	}
+	off, stride, ok = s.locatePos(pi, pj)
+	return off, stride, trans, ok
+}
+
+// Add adds the row-major size_i×size_j block m to block (i, j) of H (and,
+// by symmetry, its transpose to block (j, i)). For i = j, m is the whole
+// diagonal block. It reports false, changing nothing, if the block is not
+// in the pattern.
+func (f *Factor) Add(i, j int, m []float64) bool {
+	off, stride, trans, ok := f.Locate(i, j)
+	if !ok {
+		return false
+	}
+	ni, nj := f.sym.sizes[i], f.sym.sizes[j]
+	if len(m) < ni*nj {
+		return false
+	}
+	for r := range ni {
+		for c := range nj {
+			if trans {
+				f.data[off+c*stride+r] += m[r*nj+c]
+			} else {
+				f.data[off+r*stride+c] += m[r*nj+c]
+			}
+		}
+	}
+	return true
+}
+
+// Factorize computes L in place by the right-looking supernodal Cholesky
+// factorization: for each supernode in elimination order, factor its
+// diagonal block, solve for its off-diagonal rows, form the update
+// L_off L_offᵀ with one rank-k kernel and scatter it into the later panels
+// through the precomputed map (SAP §IV-D, [48, §9]). It reports false if
+// H is not numerically positive definite (including NaN entries).
+func (f *Factor) Factorize() bool {
+	s := f.sym
+	if s == nil {
+		return false
+	}
+	for sn := range s.Supernodes() {
+		p := f.data[s.snPanel[sn]:s.snPanel[sn+1]]
+		first, end := s.snStart[sn], s.snStart[sn+1]
+		ns := s.posOff[end] - s.posOff[first]
+		m := len(p)/ns - ns
+		chol, trsm, syrk := cholLoops, trsmLoops, syrkLoops
+		if useBLAS(f.Kernels, ns, m) {
+			chol, trsm, syrk = cholBLAS, trsmBLAS, syrkBLAS
+		}
+		if !chol(ns, p, ns) {
+			return false
+		}
+		if m == 0 {
+			continue
+		}
+		b := p[ns*ns:]
+		trsm(m, ns, p[:ns*ns], b)
+		w := f.w[:m*m]
+		syrk(m, ns, b, w)
+		f.scatter(sn, m, w)
+	}
+	return true
+}
+
+// scatter subtracts the update w (m×m, lower) of supernode sn from the
+// blocks of L it lands in.
+func (f *Factor) scatter(sn, m int, w []float64) {
+	s := f.sym
+	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
+	rows := s.rowPos[lo:hi]
+	base := s.rowPanel[lo]
+	k := s.scatPtr[sn]
+	for a, ra := range rows {
+		wa := int(s.rowPanel[int(lo)+a] - base)
+		na := s.sizes[s.perm[ra]]
+		for b, rb := range rows[:a+1] {
+			off := s.scat[k]
+			k++
+			if off < 0 {
+				continue
+			}
+			t := s.snOf[rb]
+			stride := s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]]
+			wb := int(s.rowPanel[int(lo)+b] - base)
+			nb := s.sizes[s.perm[rb]]
+			for i := range na {
+				wrow := w[(wa+i)*m+wb:]
+				trow := f.data[off+i*stride:]
+				cols := nb
+				if a == b {
+					cols = i + 1
+				}
+				for j := range cols {
+					trow[j] -= wrow[j]
+				}
+			}
+		}
+	}
+}
+
+// Solve overwrites b (length Size, in the caller's block order) with
+// H⁻¹ b using the factorization: a permuted forward substitution L y = Pᵀb
+// and a backward substitution Lᵀ x = y.
+func (f *Factor) Solve(b []float64) {
+	s := f.sym
+	if s == nil {
+		return
+	}
+	x := f.xp
+	for c := range s.n {
+		k := s.pos[c]
+		copy(x[s.posOff[k]:s.posOff[k+1]], b[s.orig[c]:s.orig[c+1]])
+	}
+	nsn := s.Supernodes()
+	for sn := range nsn {
+		p, ns, y := f.panel(sn, x)
+		for j := range ns { // L_ss y = y
+			lj := p[j*ns : j*ns+j+1]
+			y[j] = (y[j] - dotPrefix(lj, y, j)) / lj[j]
+		}
+		for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // x_r −= L_rs y
+			k, r0 := s.rowPos[i], int(s.rowPanel[i])
+			xs := x[s.posOff[k]:s.posOff[k+1]]
+			for d := range xs {
+				xs[d] -= dotPrefix(p[(r0+d)*ns:(r0+d+1)*ns], y, ns)
+			}
+		}
+	}
+	for sn := nsn - 1; sn >= 0; sn-- {
+		p, ns, y := f.panel(sn, x)
+		for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // y −= L_rsᵀ x_r
+			k, r0 := s.rowPos[i], int(s.rowPanel[i])
+			xs := x[s.posOff[k]:s.posOff[k+1]]
+			for d, xr := range xs {
+				row := p[(r0+d)*ns : (r0+d+1)*ns]
+				for c, l := range row {
+					y[c] -= l * xr
+				}
+			}
+		}
+		for j := ns - 1; j >= 0; j-- { // L_ssᵀ y = y
+			sum := y[j]
+			for i := j + 1; i < ns; i++ {
+				sum -= p[i*ns+j] * y[i]
+			}
+			y[j] = sum / p[j*ns+j]
+		}
+	}
+	for c := range s.n {
+		k := s.pos[c]
+		copy(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
+	}
+}
+
+// panel returns supernode sn's panel, its size and its part of x.
+func (f *Factor) panel(sn int, x []float64) ([]float64, int, []float64) {
+	s := f.sym
+	first, end := s.snStart[sn], s.snStart[sn+1]
+	lo, hi := s.posOff[first], s.posOff[end]
+	return f.data[s.snPanel[sn]:s.snPanel[sn+1]], hi - lo, x[lo:hi]
+}

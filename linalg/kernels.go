@@ -1,0 +1,133 @@
+package linalg
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// Kernels selects the dense kernels of the supernodal factorization.
+type Kernels int
+
+const (
+	// AutoKernels (the default) chooses per supernode: Loops for small
+	// supernodes, BLAS once the supernode's update has at least
+	// blasMinWork multiply-adds (measured crossover, BENCHMARKS.md).
+	AutoKernels Kernels = iota
+	// Loops uses hand-written row-major loops (every inner loop is a dot
+	// product of two contiguous rows). They are faster than the gonum calls
+	// on the small supernodes (a few 6×6 blocks) that dominate contact
+	// problems.
+	Loops
+	// BLAS uses gonum's Dpotrf, Dtrsm and Dsyrk (pure Go, serial for
+	// these routines).
+	BLAS
+)
+
+// String returns the kernel name.
+func (k Kernels) String() string {
+	switch k {
+	case AutoKernels:
+		return "auto"
+	case Loops:
+		return "loops"
+	case BLAS:
+		return "blas"
+	}
+	return "unknown"
+}
+
+// blasMinWork is the size of a supernode's work ns²·(ns + m), for ns
+// columns and m off-diagonal rows, from which AutoKernels uses BLAS.
+var blasMinWork = 65536
+
+// useBLAS reports whether kernels k use BLAS for a supernode with ns
+// columns and m off-diagonal rows.
+func useBLAS(k Kernels, ns, m int) bool {
+	switch k {
+	case Loops:
+		return false
+	case BLAS:
+		return true
+	}
+	return ns*ns*(ns+m) >= blasMinWork
+}
+
+// cholLoops factors the n×n row-major matrix a (lower triangle referenced,
+// row stride lda) as L Lᵀ in place, and reports whether it is numerically
+// positive definite.
+func cholLoops(n int, a []float64, lda int) bool {
+	for j := range n {
+		rj := a[j*lda : j*lda+j+1]
+		d := rj[j] - dotPrefix(rj, rj, j)
+		if !(d > 0) || math.IsInf(d, 0) {
+			return false
+		}
+		ljj := math.Sqrt(d)
+		rj[j] = ljj
+		inv := 1 / ljj
+		for i := j + 1; i < n; i++ {
+			ri := a[i*lda : i*lda+j+1]
+			ri[j] = (ri[j] - dotPrefix(ri, rj, j)) * inv
+		}
+	}
+	return true
+}
+
+// trsmLoops overwrites the m×n row-major matrix b (stride n) with
+// b L⁻ᵀ, where L is the n×n lower factor in l (stride n).
+func trsmLoops(m, n int, l, b []float64) {
+	for r := range m {
+		x := b[r*n : (r+1)*n]
+		for j := range n {
+			lj := l[j*n : j*n+j+1]
+			x[j] = (x[j] - dotPrefix(x, lj, j)) / lj[j]
+		}
+	}
+}
+
+// syrkLoops sets the lower triangle of the m×m row-major w (stride m) to
+// b bᵀ for the m×n row-major b (stride n).
+func syrkLoops(m, n int, b, w []float64) {
+	for i := range m {
+		bi := b[i*n : (i+1)*n]
+		wi := w[i*m : i*m+i+1]
+		for j := range i + 1 {
+			wi[j] = dotPrefix(bi, b[j*n:(j+1)*n], n)
+		}
+	}
+}
+
+// dotPrefix returns Σ_{k<n} x[k] y[k], unrolled by four.
+func dotPrefix(x, y []float64, n int) float64 {
+	x, y = x[:n], y[:n]
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		s0 += x[k] * y[k]
+		s1 += x[k+1] * y[k+1]
+		s2 += x[k+2] * y[k+2]
+		s3 += x[k+3] * y[k+3]
+	}
+	for ; k < n; k++ {
+		s0 += x[k] * y[k]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// cholBLAS is cholLoops with gonum's Dpotrf.
+func cholBLAS(n int, a []float64, lda int) bool {
+	return gonum.Implementation{}.Dpotrf(blas.Lower, n, a, lda)
+}
+
+// trsmBLAS is trsmLoops with gonum's Dtrsm.
+func trsmBLAS(m, n int, l, b []float64) {
+	blas64.Implementation().Dtrsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, m, n, 1, l, n, b, n)
+}
+
+// syrkBLAS is syrkLoops with gonum's Dsyrk.
+func syrkBLAS(m, n int, b, w []float64) {
+	blas64.Implementation().Dsyrk(blas.Lower, blas.NoTrans, m, n, 1, b, n, 0, w, m)
+}

@@ -1,0 +1,15 @@
+// Package island solves a contact problem island by island.
+//
+// The contact graph of a solver.Problem has the cliques (kinematic trees)
+// as nodes and the contacts as edges (SAP §IV-D, Fig. 2). Its connected
+// components, the islands, do not interact: ℓp (SAP eq. 24) is a sum of
+// one independent term per island, so each island can be minimised on its
+// own, and in parallel. Solver is a solver.Solver that splits a problem into
+// one sub-problem per island, solves each with an inner solver, and merges
+// the results.
+//
+// Determinism: islands are numbered by their smallest clique index, island
+// k is always solved by the k-th inner solver instance (whatever goroutine
+// runs it), and the merge visits islands in that order. A solve therefore
+// gives bit-identical results for any number of workers.
+package island

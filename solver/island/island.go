@@ -1,0 +1,500 @@
+package island
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// Solver is a solver.Solver that solves each island of the contact graph
+// separately with an inner solver, optionally with a pool of workers. After
+// a first solve of a given shape, Solve does not allocate (if the inner
+// solvers do not). A Solver is not safe for concurrent use; call Close to
+// stop its workers.
+//
+// Cliques touched by no contact are not given to the inner solver: their
+// velocities are v* (the exact minimiser of their term ½‖v − v*‖²_A).
+//
+// Merged statistics:
+//   - Status: the worst over the islands (Failed, then MaxIterations, then
+//     Stalled, then Converged), except that with SetTolerance, a merged
+//     solution that meets SAP's eq. (26) for the whole problem is
+//     Converged unless an island Failed.
+//   - Iterations: the maximum over the islands (the Newton iterations of
+//     the slowest island, which is the critical path of a parallel solve
+//     and what the iteration statistics of a monolithic solve describe);
+//     LineSearchIterations: the sum (total work).
+//   - Cost, InitialCost: sums (ℓp is a sum over islands).
+//   - MomentumError e_m (SAP eq. 32) and ComplementarityError e_μ (eq. 33):
+//     recomputed for the whole problem from the merged v and γ, so that
+//     they mean what they mean for a monolithic solve. Each island meets
+//     eq. (26) with its own norms; the whole-problem e_m is then at most
+//     about √(islands) times the largest island's (in practice smaller,
+//     since the whole problem's momentum norm is larger than any island's).
+type Solver struct {
+	newInner       func() solver.Solver
+	workers        int
+	absTol, relTol float64 // SetTolerance
+
+	islands []island
+	n       int     // islands of the last solve
+	root    []int32 // union-find over cliques
+	isl     []int32 // island of each clique (−1: no contact)
+	local   []int32 // index of each clique within its island
+	touched []bool  // whether a clique's set has a contact
+	order   []int32 // islands by decreasing size, for dispatch
+
+	grad, mom, jc []float64 // scratch for e_m
+
+	jobs chan int
+	wg   sync.WaitGroup
+}
+
+// island is one connected component and its sub-problem.
+type island struct {
+	cliques  []int32 // clique indices in p, increasing
+	contacts []int32 // contact indices in p, increasing
+	prob     solver.Problem
+	v0       []float64
+	res      solver.Result
+	inner    solver.Solver
+	err      error
+}
+
+// New returns an island solver whose islands are solved by solvers made by
+// newInner (one per island slot, created on first use and reused; island k
+// of every solve goes to slot k) and with the given number of workers
+// (≤ 1: solve in the caller's goroutine).
+func New(newInner func() solver.Solver, workers int) *Solver {
+	return &Solver{newInner: newInner, workers: max(workers, 1)}
+}
+
+// Workers returns the number of workers.
+func (s *Solver) Workers() int { return s.workers }
+
+// Islands returns the number of islands of the last solve (cliques without
+// contacts are not counted).
+func (s *Solver) Islands() int { return s.n }
+
+// Island returns the number of cliques and contacts of island k of the
+// last solve (0 ≤ k < Islands()) and the inner solver's statistics for it.
+func (s *Solver) Island(k int) (cliques, contacts int, st solver.Stats) {
+	if k < 0 || k >= s.n {
+		return 0, 0, solver.Stats{}
+	}
+	is := &s.islands[k]
+	return len(is.cliques), len(is.contacts), is.res.Stats
+}
+
+// Close stops the worker goroutines, if any were started. The Solver may
+// still be used afterwards; it then starts new workers.
+func (s *Solver) Close() {
+	if s.jobs != nil {
+		close(s.jobs)
+		s.jobs = nil
+	}
+}
+
+var _ solver.Solver = (*Solver)(nil)
+
+// Solve implements solver.Solver. It returns an error if p is malformed
+// (its shape here, its numbers by the inner solvers, which validate each
+// island), v0 has the wrong length, res is nil, or an inner solver returned
+// one (the first in island order).
+func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	switch {
+	case s.newInner == nil:
+		return errors.New("island: no inner solver")
+	case res == nil:
+		return errors.New("island: nil result")
+	case p == nil:
+		return errors.New("island: nil problem")
+	case v0 != nil && len(v0) != p.NV:
+		return errors.New("island: len(v0) ≠ NV")
+	}
+	if err := checkStructure(p); err != nil {
+		return err
+	}
+	if v0 == nil {
+		v0 = p.VStar
+	}
+	s.split(p)
+	if err := s.checkFree(p); err != nil {
+		return err
+	}
+	s.build(p, v0)
+	s.solveAll()
+	for k := range s.n {
+		if err := s.islands[k].err; err != nil {
+			return err
+		}
+	}
+	s.merge(p, res)
+	return nil
+}
+
+// SetTolerance sets the tolerances εa, εr of SAP's optimality criterion
+// (eq. 26) for the merged status: when the whole problem meets
+// ‖D∇ℓp‖ < εa + εr max(‖D p‖, ‖D j_c‖) at the merged solution, the merged
+// status is Converged even if some island ended Stalled or MaxIterations
+// (an island's own test uses its own, smaller momentum, and a small island
+// at rest can stall on round-off of its cost while the whole problem is
+// solved to tolerance). A Failed island always makes the merged status
+// Failed. Zero tolerances (the default) turn this off: the merged status is
+// then the worst island status.
+func (s *Solver) SetTolerance(abs, rel float64) { s.absTol, s.relTol = abs, rel }
+
+// checkStructure checks what splitting p needs (solver.Problem.Validate's
+// shape checks: cliques tiling [0, NV), slice lengths, J blocks sorted and
+// in range); the numbers are checked by the inner solvers, and for cliques
+// without contacts, here. Validate's full scan is not repeated: it costs
+// as much as an inner solve on large scenes.
+func checkStructure(p *solver.Problem) error {
+	off, aoff := 0, 0
+	for c, q := range p.Cliques {
+		if q.Offset != off || q.Size <= 0 || q.AOff != aoff {
+			return fmt.Errorf("island: clique %d does not tile the velocities", c)
+		}
+		off += q.Size
+		aoff += q.Size * q.Size
+	}
+	switch {
+	case off != p.NV || len(p.A) != aoff || len(p.VStar) != p.NV || len(p.MDiag) != p.NV:
+		return fmt.Errorf("island: cliques, A, VStar or MDiag do not match NV = %d", p.NV)
+	case len(p.VHat) != 3*p.NC || len(p.R) != 3*p.NC || len(p.Mu) != p.NC:
+		return fmt.Errorf("island: VHat, R or Mu do not match NC = %d", p.NC)
+	}
+	prev := solver.JBlock{Contact: -1, Clique: -1}
+	for b, blk := range p.JBlock {
+		if blk.Contact < 0 || blk.Contact >= p.NC || blk.Clique < 0 || blk.Clique >= len(p.Cliques) ||
+			blk.Contact < prev.Contact || (blk.Contact == prev.Contact && blk.Clique <= prev.Clique) ||
+			blk.Off < 0 || blk.Off+3*p.Cliques[blk.Clique].Size > len(p.JData) {
+			return fmt.Errorf("island: J block %d malformed or out of order", b)
+		}
+		prev = blk
+	}
+	return nil
+}
+
+// checkFree checks the numbers of the cliques without contacts, which no
+// inner solver sees.
+func (s *Solver) checkFree(p *solver.Problem) error {
+	for c, q := range p.Cliques {
+		if s.isl[c] >= 0 {
+			continue
+		}
+		for i := q.Offset; i < q.Offset+q.Size; i++ {
+			if !finite(p.VStar[i]) || !(p.MDiag[i] > 0) || math.IsInf(p.MDiag[i], 0) {
+				return fmt.Errorf("island: clique %d: v* or diag(M) not finite or diag(M) ≤ 0", c)
+			}
+		}
+		for _, a := range p.ABlock(c) {
+			if !finite(a) {
+				return fmt.Errorf("island: clique %d: A not finite", c)
+			}
+		}
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// find returns the root of clique c, halving paths.
+func (s *Solver) find(c int32) int32 {
+	for s.root[c] != c {
+		s.root[c] = s.root[s.root[c]]
+		c = s.root[c]
+	}
+	return c
+}
+
+// split finds the islands: union-find over the cliques joined by contacts
+// (roots are the smallest clique of their set), islands numbered in order
+// of their smallest clique, cliques and contacts listed in increasing order.
+func (s *Solver) split(p *solver.Problem) {
+	nc := len(p.Cliques)
+	s.root = resize32(s.root, nc)
+	s.isl = resize32(s.isl, nc)
+	s.local = resize32(s.local, nc)
+	s.touched = resizeBool(s.touched, nc)
+	for c := range s.root {
+		s.root[c] = int32(c)
+		s.isl[c] = -1
+		s.touched[c] = false
+	}
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		for b := lo + 1; b < hi; b++ {
+			x, y := s.find(int32(p.JBlock[lo].Clique)), s.find(int32(p.JBlock[b].Clique))
+			if x > y {
+				x, y = y, x
+			}
+			s.root[y] = x
+		}
+	}
+	for _, blk := range p.JBlock {
+		s.touched[s.find(int32(blk.Clique))] = true
+	}
+	s.n = 0
+	for c := range nc {
+		r := s.find(int32(c))
+		if !s.touched[r] {
+			continue
+		}
+		if int(r) == c {
+			s.isl[c] = int32(s.n)
+			s.n++
+			for len(s.islands) < s.n {
+				s.islands = append(s.islands, island{})
+			}
+			is := &s.islands[s.n-1]
+			is.cliques, is.contacts = is.cliques[:0], is.contacts[:0]
+		}
+		k := s.isl[r]
+		s.isl[c] = k
+		is := &s.islands[k]
+		s.local[c] = int32(len(is.cliques))
+		is.cliques = append(is.cliques, int32(c))
+	}
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		is := &s.islands[s.isl[p.JBlock[lo].Clique]]
+		is.contacts = append(is.contacts, int32(p.JBlock[lo].Contact))
+	}
+}
+
+// contactEnd returns the end of the run of J blocks of the contact of
+// block lo.
+func contactEnd(p *solver.Problem, lo int) int {
+	hi := lo + 1
+	for hi < len(p.JBlock) && p.JBlock[hi].Contact == p.JBlock[lo].Contact {
+		hi++
+	}
+	return hi
+}
+
+// build fills every island's sub-problem and warm start.
+func (s *Solver) build(p *solver.Problem, v0 []float64) {
+	for k := range s.n {
+		is := &s.islands[k]
+		nv := 0
+		for _, c := range is.cliques {
+			nv += p.Cliques[c].Size
+		}
+		q := &is.prob
+		q.Reset(nv)
+		is.v0 = solver.Resize(is.v0, nv)
+		off := 0
+		for _, c := range is.cliques {
+			cq := p.Cliques[c]
+			q.Cliques = append(q.Cliques, solver.Clique{Offset: off, Size: cq.Size, AOff: len(q.A)})
+			q.A = append(q.A, p.ABlock(int(c))...)
+			copy(q.VStar[off:], p.VStar[cq.Offset:cq.Offset+cq.Size])
+			copy(q.MDiag[off:], p.MDiag[cq.Offset:cq.Offset+cq.Size])
+			copy(is.v0[off:], v0[cq.Offset:cq.Offset+cq.Size])
+			off += cq.Size
+		}
+		q.NC = len(is.contacts)
+		for _, ct := range is.contacts {
+			q.VHat = append(q.VHat, p.VHat[3*ct:3*ct+3]...)
+			q.R = append(q.R, p.R[3*ct:3*ct+3]...)
+			q.Mu = append(q.Mu, p.Mu[ct])
+		}
+	}
+	// J blocks, in (contact, clique) order within every island.
+	for b, blk := range p.JBlock {
+		k := s.isl[blk.Clique]
+		is := &s.islands[k]
+		q := &is.prob
+		// Local contact index: contacts are appended in increasing order, so
+		// this contact is the last one seen or the next.
+		lc := s.localContact(is, blk.Contact)
+		d := p.JBlockData(b)
+		q.JBlock = append(q.JBlock, solver.JBlock{Contact: lc, Clique: int(s.local[blk.Clique]), Off: len(q.JData)})
+		q.JData = append(q.JData, d...)
+	}
+}
+
+// localContact returns the index of contact ct within island is, found by
+// binary search in its increasing contact list.
+func (s *Solver) localContact(is *island, ct int) int {
+	lo, hi := 0, len(is.contacts)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(is.contacts[m]) < ct {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// solveAll solves every island, in the caller's goroutine or on the
+// workers.
+func (s *Solver) solveAll() {
+	for k := range s.n {
+		if s.islands[k].inner == nil {
+			s.islands[k].inner = s.newInner()
+		}
+	}
+	if s.workers <= 1 || s.n <= 1 {
+		for k := range s.n {
+			s.solveOne(k)
+		}
+		return
+	}
+	if s.jobs == nil {
+		s.jobs = make(chan int, 64)
+		for range s.workers {
+			go s.work(s.jobs)
+		}
+	}
+	// Largest islands first, for balance; the order does not affect the
+	// results.
+	s.order = resize32(s.order, s.n)
+	for k := range s.n {
+		s.order[k] = int32(k)
+	}
+	for i := 1; i < s.n; i++ {
+		for j := i; j > 0 && s.islands[s.order[j]].prob.NV > s.islands[s.order[j-1]].prob.NV; j-- {
+			s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+		}
+	}
+	s.wg.Add(s.n)
+	for _, k := range s.order[:s.n] {
+		s.jobs <- int(k)
+	}
+	s.wg.Wait()
+}
+
+// work is a worker goroutine.
+func (s *Solver) work(jobs <-chan int) {
+	for k := range jobs {
+		s.solveOne(k)
+		s.wg.Done()
+	}
+}
+
+// solveOne solves island k with its own inner solver.
+func (s *Solver) solveOne(k int) {
+	is := &s.islands[k]
+	is.err = is.inner.Solve(&is.prob, is.v0, &is.res)
+}
+
+// merge writes the islands' results into res, in island order.
+func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
+	res.V = solver.Resize(res.V, p.NV)
+	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
+	res.VC = solver.Resize(res.VC, 3*p.NC)
+	copy(res.V, p.VStar) // cliques without contacts
+	clear(res.Gamma)
+	clear(res.VC)
+	st := solver.Stats{}
+	for k := range s.n {
+		is := &s.islands[k]
+		off := 0
+		for _, c := range is.cliques {
+			cq := p.Cliques[c]
+			copy(res.V[cq.Offset:cq.Offset+cq.Size], is.res.V[off:off+cq.Size])
+			off += cq.Size
+		}
+		for i, ct := range is.contacts {
+			copy(res.Gamma[3*ct:3*ct+3], is.res.Gamma[3*i:3*i+3])
+			copy(res.VC[3*ct:3*ct+3], is.res.VC[3*i:3*i+3])
+		}
+		r := is.res.Stats
+		st.Status = worse(st.Status, r.Status)
+		st.Iterations = max(st.Iterations, r.Iterations)
+		st.LineSearchIterations += r.LineSearchIterations
+		st.Cost += r.Cost
+		st.InitialCost += r.InitialCost
+	}
+	var ok bool
+	st.MomentumError, st.ComplementarityError, ok = s.errors(p, res, st.Cost)
+	if ok && (st.Status == solver.Stalled || st.Status == solver.MaxIterations) {
+		st.Status = solver.Converged
+	}
+	res.Stats = st
+}
+
+// worse returns the worse of two statuses.
+func worse(a, b solver.Status) solver.Status {
+	rank := func(x solver.Status) int {
+		switch x {
+		case solver.Converged:
+			return 0
+		case solver.Stalled:
+			return 1
+		case solver.MaxIterations:
+			return 2
+		}
+		return 3
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// errors returns e_m (SAP eq. 32) and e_μ (eq. 33) of the whole problem at
+// the merged v and γ, with D = diag(M)^(−1/2), p = A v, j_c = Jᵀγ and
+// ∇ℓp = A(v − v*) − j_c (SAP eq. 25), and g = J v − v̂ + R γ; and whether
+// eq. (26) holds with the tolerances of SetTolerance (false when they are
+// zero).
+func (s *Solver) errors(p *solver.Problem, res *solver.Result, cost float64) (em, emu float64, optimal bool) {
+	nv := p.NV
+	s.grad = solver.Resize(s.grad, nv)
+	s.mom = solver.Resize(s.mom, nv)
+	s.jc = solver.Resize(s.jc, nv)
+	for i := range nv {
+		s.grad[i] = res.V[i] - p.VStar[i]
+	}
+	p.MulA(s.grad, s.mom) // A(v − v*), kept in mom for a moment
+	copy(s.grad, s.mom)
+	p.MulA(res.V, s.mom) // p = A v
+	p.MulJT(res.Gamma, s.jc)
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i := range nv {
+		d := 1 / math.Sqrt(p.MDiag[i])
+		g := d * (s.grad[i] - s.jc[i])
+		gn += g * g
+		pn += d * s.mom[i] * d * s.mom[i]
+		jn += d * s.jc[i] * d * s.jc[i]
+	}
+	if gn > 0 {
+		em = math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+	}
+	if s.absTol > 0 || s.relTol > 0 {
+		optimal = math.Sqrt(gn) < s.absTol+s.relTol*math.Sqrt(max(pn, jn))
+	}
+	if p.NC > 0 && cost != 0 {
+		sum := 0.0
+		for i := range p.NC {
+			gi := 0.0
+			for k := 3 * i; k < 3*i+3; k++ {
+				gi += (res.VC[k] - p.VHat[k] + p.R[k]*res.Gamma[k]) * res.Gamma[k]
+			}
+			sum += math.Abs(gi)
+		}
+		emu = sum / float64(p.NC) / math.Abs(cost)
+	}
+	return em, emu, optimal
+}
+
+func resizeBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+func resize32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}

@@ -1,0 +1,105 @@
+package sap_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stiction-sim/stiction/linalg"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/sap"
+)
+
+// capture is a solver.Solver that solves with SAP and keeps a deep copy of
+// the last problem and warm start.
+type capture struct {
+	inner *sap.Solver
+	p     solver.Problem
+	v0    []float64
+}
+
+func (c *capture) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	c.p = solver.Problem{NV: p.NV, NC: p.NC,
+		Cliques: slices.Clone(p.Cliques), A: slices.Clone(p.A), VStar: slices.Clone(p.VStar), MDiag: slices.Clone(p.MDiag),
+		JBlock: slices.Clone(p.JBlock), JData: slices.Clone(p.JData), VHat: slices.Clone(p.VHat), R: slices.Clone(p.R), Mu: slices.Clone(p.Mu)}
+	c.v0 = slices.Clone(v0)
+	return c.inner.Solve(p, v0, res)
+}
+
+// clutterProblem returns the contact problem of step 150 of
+// scene.ClutterN(n, walls) (objects landing on the pile) and its warm start.
+func clutterProblem(b *testing.B, n int, walls bool) (*solver.Problem, []float64) {
+	sc, err := scene.LoadClutterN(n, walls, []string{"duration=10"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bl, err := scene.Build(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prm := bl.Config.Solver.(*sap.Solver).Params()
+	prm.Linear = sap.SparseLinear
+	c := &capture{inner: sap.New(prm)}
+	bl.Config.Solver = c
+	s, err := sim.New(bl.Model, bl.State, bl.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 150 {
+		if _, err := s.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return &c.p, c.v0
+}
+
+// BenchmarkSolveClutter times one SAP solve of a clutter contact problem
+// (step 150, walls) with the dense and the sparse Newton system, for 40, 160
+// and 640 bodies (dense up to 160).
+func BenchmarkSolveClutter(b *testing.B) {
+	for _, n := range []int{40, 160, 640} {
+		p, v0 := clutterProblem(b, n, true)
+		for _, lin := range []sap.Linear{sap.DenseLinear, sap.SparseLinear} {
+			if lin == sap.DenseLinear && n > 160 {
+				continue
+			}
+			b.Run(fmt.Sprintf("n=%d/%v", n, lin), func(b *testing.B) {
+				prm := sap.DefaultParams()
+				prm.Linear = lin
+				s := sap.New(prm)
+				var res solver.Result
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := s.Solve(p, v0, &res); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(res.Stats.Iterations), "iterations")
+				b.ReportMetric(float64(p.NC), "contacts")
+			})
+		}
+	}
+}
+
+// BenchmarkSolveClutterKernels times the sparse SAP solve of the clutter
+// problems of BenchmarkSolveClutter with each choice of dense kernels.
+func BenchmarkSolveClutterKernels(b *testing.B) {
+	for _, n := range []int{40, 160, 640} {
+		p, v0 := clutterProblem(b, n, true)
+		for _, k := range []linalg.Kernels{linalg.AutoKernels, linalg.Loops, linalg.BLAS} {
+			b.Run(fmt.Sprintf("n=%d/%v", n, k), func(b *testing.B) {
+				prm := sap.DefaultParams()
+				prm.Linear, prm.Kernels = sap.SparseLinear, k
+				s := sap.New(prm)
+				var res solver.Result
+				for b.Loop() {
+					if err := s.Solve(p, v0, &res); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package sap
+
+import (
+	"slices"
+
+	"github.com/stiction-sim/stiction/linalg"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// sparseSystem is a newtonSystem that stores H = A + JᵀGJ by blocks, as
+// SAP §IV-D describes: one diagonal block per clique (tree) and one
+// off-diagonal block per pair of cliques coupled by at least one contact
+// (a patch, an edge of the contact graph), and factors it with the
+// supernodal block Cholesky factorization of package linalg after a
+// minimum-degree ordering of the cliques. The symbolic analysis is cached
+// on the block pattern: it is computed once per pattern and reused by every
+// Newton iteration and by later solves (time steps) whose contact graph has
+// the same shape.
+type sparseSystem struct {
+	cache linalg.Cache
+	f     linalg.Factor
+	sizes []int     // clique sizes
+	edges []uint64  // contact-graph edges, linalg.EdgeKey, sorted and unique
+	diag  []blockAt // where clique c's diagonal block of H lives
+	pairs []blockAt // where each (contact, b1 ≤ b2) contribution lands, in assembly order
+	tmp   []float64 // G_i J_b, 3×(largest clique size)
+}
+
+// blockAt locates a block of H in the factor's storage (linalg.Factor.Locate).
+type blockAt struct {
+	off, stride int
+	trans       bool
+}
+
+// setup implements newtonSystem: it builds the block pattern of p's H,
+// fetches its symbolic analysis from the cache and locates every block the
+// assembly writes. It runs once per solve.
+func (s *sparseSystem) setup(p *solver.Problem) error {
+	s.sizes = s.sizes[:0]
+	maxSize := 0
+	for _, q := range p.Cliques {
+		s.sizes = append(s.sizes, q.Size)
+		maxSize = max(maxSize, q.Size)
+	}
+	s.tmp = solver.Resize(s.tmp, 3*maxSize)
+	s.edges = s.edges[:0]
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		for b2 := lo; b2 < hi; b2++ {
+			for b1 := lo; b1 < b2; b1++ {
+				s.edges = append(s.edges, linalg.EdgeKey(p.JBlock[b1].Clique, p.JBlock[b2].Clique))
+			}
+		}
+	}
+	slices.Sort(s.edges)
+	s.edges = slices.Compact(s.edges)
+	sym, err := s.cache.Get(s.sizes, s.edges)
+	if err != nil {
+		return err
+	}
+	s.f.Reset(sym)
+	s.diag = s.diag[:0]
+	for c := range p.Cliques {
+		off, stride, trans, _ := s.f.Locate(c, c)
+		s.diag = append(s.diag, blockAt{off, stride, trans})
+	}
+	s.pairs = s.pairs[:0]
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		for b2 := lo; b2 < hi; b2++ {
+			for b1 := lo; b1 <= b2; b1++ {
+				off, stride, trans, _ := s.f.Locate(p.JBlock[b1].Clique, p.JBlock[b2].Clique)
+				s.pairs = append(s.pairs, blockAt{off, stride, trans})
+			}
+		}
+	}
+	return nil
+}
+
+// contactEnd returns the end of the run of J blocks of the contact of
+// block lo.
+func contactEnd(p *solver.Problem, lo int) int {
+	hi := lo + 1
+	for hi < len(p.JBlock) && p.JBlock[hi].Contact == p.JBlock[lo].Contact {
+		hi++
+	}
+	return hi
+}
+
+// assemble implements newtonSystem: H = A + Σ_i J_iᵀ G_i J_i, written
+// block by block into the factor's storage (lower blocks only).
+func (s *sparseSystem) assemble(p *solver.Problem, g []float64) {
+	data := s.f.Data()
+	clear(data)
+	for c, q := range p.Cliques {
+		a, at := p.ABlock(c), s.diag[c]
+		for i := range q.Size {
+			row := data[at.off+i*at.stride:][:q.Size]
+			for j, x := range a[i*q.Size : (i+1)*q.Size] {
+				row[j] += x
+			}
+		}
+	}
+	k := 0
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		gi := (*[9]float64)(g[9*p.JBlock[lo].Contact:])
+		for b2 := lo; b2 < hi; b2++ {
+			mulGJ(p, gi, b2, s.tmp)
+			for b1 := lo; b1 <= b2; b1++ {
+				s.addJtTmp(p, b1, b2, s.pairs[k], data)
+				k++
+			}
+		}
+	}
+}
+
+// addJtTmp adds J_b1ᵀ tmp (tmp = G_i J_b2) to the block at.
+func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data []float64) {
+	j1 := p.JBlockData(b1)
+	n1 := p.Cliques[p.JBlock[b1].Clique].Size
+	n2 := p.Cliques[p.JBlock[b2].Clique].Size
+	t := s.tmp
+	for a := range n1 {
+		c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
+		if at.trans {
+			for b := range n2 {
+				data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+			}
+			continue
+		}
+		row := data[at.off+a*at.stride:][:n2]
+		for b := range row {
+			row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		}
+	}
+}
+
+// factor implements newtonSystem.
+func (s *sparseSystem) factor() bool { return s.f.Factorize() }
+
+// solve implements newtonSystem.
+func (s *sparseSystem) solve(b []float64) { s.f.Solve(b) }
