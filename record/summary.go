@@ -58,7 +58,7 @@ func (a *Accumulator) Add(st sim.StepStats) {
 	s.MomentumErrorMax = math.Max(s.MomentumErrorMax, st.MomentumError)
 	s.ComplementarityErrorMax = math.Max(s.ComplementarityErrorMax, st.ComplementarityError)
 	s.PenetrationMax = math.Max(s.PenetrationMax, st.MaxPenetration)
-	if st.Status != solver.Converged {
+	if st.Status != solver.Converged || !st.NewtonConverged { // contact solve or implicit free motion
 		s.FailedSteps++
 	}
 }

@@ -126,3 +126,16 @@ func TestFclib(t *testing.T) {
 		t.Errorf("no files: exit %d, want 2", code)
 	}
 }
+
+// TestFailedStepExitStatus: a run whose contact solves cannot converge (one
+// Newton iteration allowed on clutter's impacts) exits with status 1 and says
+// how many steps failed.
+func TestFailedStepExitStatus(t *testing.T) {
+	code, out, errs := runCLI("run", "clutter", "--quiet", "--duration", "1", "--set", "solver.max_iterations=1")
+	if code != 1 || !strings.Contains(errs, "steps did not converge") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 naming the failed steps", code, errs)
+	}
+	if !strings.Contains(out, "failed steps") {
+		t.Errorf("summary missing:\n%s", out)
+	}
+}
