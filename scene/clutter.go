@@ -82,36 +82,45 @@ func Clutter(perColumn int, walls bool) *Scene {
 		{ClutterColumn, ClutterColumn}, {-ClutterColumn, ClutterColumn},
 		{-ClutterColumn, -ClutterColumn}, {ClutterColumn, -ClutterColumn},
 	}
-	const deg = math.Pi / 180
 	for c, col := range columns {
-		for k := range perColumn {
-			// Horizontal offset: 2, 3 or 4 mm in a direction that turns by
-			// the golden angle from level to level.
-			r := 0.002 + 0.001*float64((k+c)%3)
-			phi := (137.5*float64(k+1) + 90*float64(c)) * deg
-			// Tilt: 2–5° about a horizontal axis that turns by 30° a level.
-			psi := (45 + 90*float64(c) + 30*float64(k)) * deg
-			tilt := 2 + float64((k+2*c)%4)
-			pose := Pose{
-				Position: &Vec{
-					round6(col[0] + r*math.Cos(phi)),
-					round6(col[1] + r*math.Sin(phi)),
-					round6(ClutterLift + ClutterBox/2 + float64(k)*(ClutterBox+ClutterGap)),
-				},
-				AxisAngle: &AxisAngle{Axis: Vec{round6(math.Cos(psi)), round6(math.Sin(psi)), 0}, AngleDeg: tilt},
-			}
-			b := Body{Material: "default", Density: ptr(1000.0), Pose: pose}
-			if (k+c)%2 == 0 {
-				b.Name = fmt.Sprintf("c%d_sphere%d", c, k)
-				b.Shape = &Shape{Type: "sphere", Radius: ptr(ClutterRadius)}
-			} else {
-				b.Name = fmt.Sprintf("c%d_box%d", c, k)
-				b.Shape = &Shape{Type: "box", Size: &Vec{ClutterBox, ClutterBox, ClutterBox}}
-			}
-			s.Bodies = append(s.Bodies, b)
-		}
+		addClutterColumn(s, c, c, col[0], col[1], perColumn)
 	}
 	return s
+}
+
+// addClutterColumn appends to s the count objects of column c standing at
+// (cx, cy): alternating spheres and boxes, each shifted horizontally by
+// 2–4 mm and tilted by 2–5° by deterministic formulas of its level k and the
+// column's pattern index (0–3), so that the columns topple instead of
+// standing as perfect towers.
+func addClutterColumn(s *Scene, c, pattern int, cx, cy float64, count int) {
+	const deg = math.Pi / 180
+	for k := range count {
+		// Horizontal offset: 2, 3 or 4 mm in a direction that turns by the
+		// golden angle from level to level.
+		r := 0.002 + 0.001*float64((k+pattern)%3)
+		phi := (137.5*float64(k+1) + 90*float64(pattern)) * deg
+		// Tilt: 2–5° about a horizontal axis that turns by 30° a level.
+		psi := (45 + 90*float64(pattern) + 30*float64(k)) * deg
+		tilt := 2 + float64((k+2*pattern)%4)
+		pose := Pose{
+			Position: &Vec{
+				round6(cx + r*math.Cos(phi)),
+				round6(cy + r*math.Sin(phi)),
+				round6(ClutterLift + ClutterBox/2 + float64(k)*(ClutterBox+ClutterGap)),
+			},
+			AxisAngle: &AxisAngle{Axis: Vec{round6(math.Cos(psi)), round6(math.Sin(psi)), 0}, AngleDeg: tilt},
+		}
+		b := Body{Material: "default", Density: ptr(1000.0), Pose: pose}
+		if (k+pattern)%2 == 0 {
+			b.Name = fmt.Sprintf("c%d_sphere%d", c, k)
+			b.Shape = &Shape{Type: "sphere", Radius: ptr(ClutterRadius)}
+		} else {
+			b.Name = fmt.Sprintf("c%d_box%d", c, k)
+			b.Shape = &Shape{Type: "box", Size: &Vec{ClutterBox, ClutterBox, ClutterBox}}
+		}
+		s.Bodies = append(s.Bodies, b)
+	}
 }
 
 // round6 rounds to 6 decimals (µm for positions) so that the generated file

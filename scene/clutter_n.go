@@ -51,7 +51,6 @@ func ClutterN(n int, walls bool) *Scene {
 	}
 	// Clutter's column order for the 2×2 grid, so that n = 40 reproduces it.
 	corner := [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}}
-	const deg = math.Pi / 180
 	for c := range cols {
 		ix, iy := c%g, c/g
 		if g == 2 {
@@ -63,30 +62,7 @@ func ClutterN(n int, walls bool) *Scene {
 		if c < n%cols {
 			count++
 		}
-		cc := c % 4 // Clutter's per-column pattern
-		for k := range count {
-			r := 0.002 + 0.001*float64((k+cc)%3)
-			phi := (137.5*float64(k+1) + 90*float64(cc)) * deg
-			psi := (45 + 90*float64(cc) + 30*float64(k)) * deg
-			tilt := 2 + float64((k+2*cc)%4)
-			pose := Pose{
-				Position: &Vec{
-					round6(cx + r*math.Cos(phi)),
-					round6(cy + r*math.Sin(phi)),
-					round6(ClutterLift + ClutterBox/2 + float64(k)*(ClutterBox+ClutterGap)),
-				},
-				AxisAngle: &AxisAngle{Axis: Vec{round6(math.Cos(psi)), round6(math.Sin(psi)), 0}, AngleDeg: tilt},
-			}
-			b := Body{Material: "default", Density: ptr(1000.0), Pose: pose}
-			if (k+cc)%2 == 0 {
-				b.Name = fmt.Sprintf("c%d_sphere%d", c, k)
-				b.Shape = &Shape{Type: "sphere", Radius: ptr(ClutterRadius)}
-			} else {
-				b.Name = fmt.Sprintf("c%d_box%d", c, k)
-				b.Shape = &Shape{Type: "box", Size: &Vec{ClutterBox, ClutterBox, ClutterBox}}
-			}
-			s.Bodies = append(s.Bodies, b)
-		}
+		addClutterColumn(s, c, c%4, cx, cy, count) // Clutter's per-column pattern
 	}
 	return s
 }
