@@ -32,14 +32,15 @@ type Assembler struct {
 
 // Assemble appends to p the rows of every pair: J in contact frames, v̂, R
 // and μ (SAP §V). p must already hold the cliques, A, v* and diag(M) of the
-// step. mats are indexed by multibody.Geometry.Material.
-func (a *Assembler) Assemble(m *multibody.Model, s *multibody.State, pairs []Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+// step; kin must hold the kinematics at q0 (multibody.Workspace.Update). mats
+// are indexed by multibody.Geometry.Material.
+func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs []Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	// A_t⁻¹ for the Delassus estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (SAP §V-B).
 	if err := a.factor.Factor(p); err != nil {
 		return fmt.Errorf("contact: %w", err)
 	}
 	for i := range pairs {
-		if err := a.addPair(m, s, &pairs[i], mats, dt, prm, p); err != nil {
+		if err := a.addPair(m, kin, &pairs[i], mats, dt, prm, p); err != nil {
 			return err
 		}
 	}
@@ -47,7 +48,7 @@ func (a *Assembler) Assemble(m *multibody.Model, s *multibody.State, pairs []Pai
 }
 
 // addPair appends one contact's rows.
-func (a *Assembler) addPair(m *multibody.Model, s *multibody.State, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	nb := 0
@@ -56,7 +57,7 @@ func (a *Assembler) addPair(m *multibody.Model, s *multibody.State, pr *Pair, ma
 		if side == 1 {
 			sign = -1
 		}
-		nb = a.addBodyRows(m, s, body, pr.Point, dirs, sign, nb)
+		nb = a.addBodyRows(m, kin, body, pr.Point, dirs, sign, nb)
 	}
 	if nb == 0 {
 		return fmt.Errorf("contact: pair of geometries %d and %d is between two welded bodies", pr.GeomA, pr.GeomB)
@@ -84,14 +85,14 @@ func (a *Assembler) addPair(m *multibody.Model, s *multibody.State, pr *Pair, ma
 
 // addBodyRows adds sign·Cᵀ J_p of body b to the rows of its tree, merging
 // with an earlier block of the same tree, and returns the block count.
-func (a *Assembler) addBodyRows(m *multibody.Model, s *multibody.State, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, nb int) int {
+func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, nb int) int {
 	if m.Bodies[b].Tree < 0 {
 		return nb
 	}
 	t := m.Bodies[b].Tree
 	n := m.Trees[t].NV
 	a.point = solver.Resize(a.point, 3*n)
-	m.PointJacobian(s, b, pt, a.point)
+	kin.PointJacobian(b, pt, a.point)
 	slot := nb
 	if nb == 1 && a.tree[0] == t {
 		slot = 0

@@ -128,7 +128,9 @@ func (sc *scene) assemble(t *testing.T, prm Params) {
 	}
 	m.MassDiagonal(s, p.MDiag)
 	var a Assembler
-	if err := a.Assemble(m, s, sc.pairs, sc.mats, 0.01, prm, p); err != nil {
+	kin := multibody.NewWorkspace(m)
+	kin.Update(s.Q, s.V)
+	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, prm, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err != nil {

@@ -57,7 +57,9 @@ func TestSameTreeContact(t *testing.T) {
 	m.MassDiagonal(s, p.MDiag)
 	var a Assembler
 	mat := []Material{{Stiffness: 1e6, Dissipation: 0.01, Friction: 0.5}}
-	if err := a.Assemble(m, s, []Pair{{GeomA: 0, GeomB: 2, BodyA: 0, BodyB: 2, Contact: c}}, mat, 0.01, DefaultParams(), p); err != nil {
+	kin := multibody.NewWorkspace(m)
+	kin.Update(s.Q, s.V)
+	if err := a.Assemble(m, kin, []Pair{{GeomA: 0, GeomB: 2, BodyA: 0, BodyB: 2, Contact: c}}, mat, 0.01, DefaultParams(), p); err != nil {
 		t.Fatal(err)
 	}
 	if len(p.JBlock) != 1 || p.JBlock[0].Clique != 0 {

@@ -73,33 +73,12 @@ func (m *Model) PointVelocity(s *State, b int, p spatial.Vec3) spatial.Vec3 {
 // body, J = [−[r]×, I] with r = p − x. It returns the tree index, or −1 (and
 // writes nothing) for a body welded to the world.
 func (m *Model) PointJacobian(s *State, b int, p spatial.Vec3, out []float64) int {
-	t := m.Bodies[b].Tree
-	if t < 0 {
+	if m.Bodies[b].Tree < 0 {
 		return -1
 	}
-	clear(out[:3*m.Trees[t].NV])
-	m.pointJacobian(s.Q, b, p, out, m.Trees[t].VOffset, m.Trees[t].NV)
-	return t
-}
-
-// pointJacobian fills the columns of b's joint and its ancestors' and
-// returns the world pose of b.
-func (m *Model) pointJacobian(q []float64, b int, p spatial.Vec3, out []float64, voff, n int) spatial.Pose {
-	body := &m.Bodies[b]
-	xp := spatial.PoseIdentity()
-	if body.Joint.Parent >= 0 {
-		xp = m.pointJacobian(q, body.Joint.Parent, p, out, voff, n)
-	}
-	xf, xm, xb := m.frames(q, b, xp)
-	var cw, cl [6]spatial.Vec3
-	body.Joint.subspace(q[body.QOff:], nil, &cw, &cl)
-	R := xf.R.RotMat()
-	r := p.Sub(xm.P)
-	for k := range body.Joint.Type.NV() {
-		w := R.MulVec(cw[k])
-		col := R.MulVec(cl[k]).Add(w.Cross(r))
-		c := body.VOff - voff + k
-		out[c], out[n+c], out[2*n+c] = col[0], col[1], col[2]
-	}
-	return xb
+	// It allocates a Workspace: in loops, Update one Workspace and call its
+	// PointJacobian instead.
+	ws := NewWorkspace(m)
+	ws.Update(s.Q, nil)
+	return ws.PointJacobian(b, p, out)
 }

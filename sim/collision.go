@@ -13,8 +13,9 @@ import (
 func (sim *Simulator) detectContacts() {
 	m, s, w := sim.Model, sim.State, &sim.ws
 	margin := sim.cfg.Contact.Margin
+	w.kin0.Update(s.Q, s.V) // one forward-kinematics pass at q0 for poses and Jacobians
 	for i, g := range m.Geometries {
-		w.poses[i] = m.BodyPose(s, g.Body).Compose(g.Pose)
+		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
 		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin)
 	}
 	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])

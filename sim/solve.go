@@ -9,7 +9,7 @@ import (
 // contact pairs to the problem.
 func (sim *Simulator) assembleContacts() error {
 	w := &sim.ws
-	err := w.assemble.Assemble(sim.Model, sim.State, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
+	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}

@@ -21,6 +21,7 @@ type Workspace struct {
 
 	// dynamics (θ-method, SAP §II-C/D)
 	kin    *multibody.Workspace // kinematics, CRBA, RNEA at the mid-step point
+	kin0   *multibody.Workspace // kinematics at (q0, v0): geometry poses and contact Jacobians
 	elems  []forces.Element     // gravity, joint spring–dampers, Config.Forces
 	fout   *forces.Output       // their k, K, D
 	ctx    forces.Context
@@ -46,6 +47,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.poses = make([]spatial.Pose, len(m.Geometries))
 	w.boxes = make([]geometry.AABB, len(m.Geometries))
 	w.kin = multibody.NewWorkspace(m)
+	w.kin0 = multibody.NewWorkspace(m)
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
 	w.fout = forces.NewOutput(m)
