@@ -137,7 +137,8 @@ func randVec(r *rand.Rand, n int) []float64 {
 
 // TestMassMatrixSPD: M(q) is symmetric and positive definite (Cholesky
 // succeeds, vᵀMv = 2 KE > 0) for random configurations of every joint type,
-// and ½vᵀMv equals KineticEnergy computed body by body.
+// and ½vᵀMv equals KineticEnergy computed body by body (by the Model and
+// from a Workspace's kinematics).
 func TestMassMatrixSPD(t *testing.T) {
 	worst := 0.0
 	forEachSystem(t, 11, 10, func(m *Model, s *State, ws *Workspace) {
@@ -162,6 +163,9 @@ func TestMassMatrixSPD(t *testing.T) {
 		worst = math.Max(worst, math.Abs(ke-e)/e)
 		if math.Abs(ke-e) > 1e-12*e {
 			t.Fatalf("½vᵀMv = %.15g, KineticEnergy = %.15g", ke, e)
+		}
+		if we := ws.KineticEnergy(); math.Abs(we-e) > 1e-13*e {
+			t.Fatalf("Workspace.KineticEnergy = %.17g, Model.KineticEnergy = %.17g", we, e)
 		}
 	})
 	t.Logf("M symmetric to the last bit, SPD; max |½vᵀMv − KE|/KE = %.2g", worst)
@@ -396,4 +400,44 @@ func TestModelLayoutAndErrors(t *testing.T) {
 			t.Errorf("joint %+v accepted", j)
 		}
 	}
+}
+
+// TestFreeRootMatchesJoint: the written-out kinematics of a free joint at
+// the root (Workspace.freeRoot) give the general joint recursion's pose,
+// velocities, subspace columns and κ, to the last bit, with and without
+// velocities.
+func TestFreeRootMatchesJoint(t *testing.T) {
+	checked := 0
+	forEachSystem(t, 17, 10, func(m *Model, s *State, ws *Workspace) {
+		for _, v := range [][]float64{s.V, nil} {
+			ws.Update(s.Q, v)
+			gen := NewWorkspace(m)
+			for b := range m.Bodies {
+				body := &m.Bodies[b]
+				if body.Tree < 0 || body.Joint.Type != JointFree || body.Joint.Parent >= 0 {
+					continue
+				}
+				var vj []float64
+				if v != nil {
+					vj = v[body.VOff:]
+				}
+				gen.joint(s.Q, vj, b, spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{})
+				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+					t.Fatalf("body %d: freeRoot (x %v, ω %v, v %v, κ %v %v) ≠ joint (x %v, ω %v, v %v, κ %v %v)", b,
+						ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])
+				}
+				for k := range 6 {
+					i := body.VOff + k
+					if ws.colW[i] != gen.colW[i] || ws.colL[i] != gen.colL[i] {
+						t.Fatalf("body %d column %d: freeRoot (%v, %v) ≠ joint (%v, %v)", b, k, ws.colW[i], ws.colL[i], gen.colW[i], gen.colL[i])
+					}
+				}
+				checked++
+			}
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no free root body in the random forests")
+	}
+	t.Logf("%d free root bodies checked", checked)
 }

@@ -83,7 +83,11 @@ func (ws *Workspace) Update(q, v []float64) {
 		if v != nil {
 			vj = v[body.VOff:]
 		}
-		ws.joint(q, vj, b, xp, wp, vp)
+		if body.Joint.Type == JointFree && body.Joint.Parent < 0 {
+			ws.freeRoot(q, vj, b)
+		} else {
+			ws.joint(q, vj, b, xp, wp, vp)
+		}
 		R := ws.x[b].R.RotMat()
 		ws.com[b] = R.MulVec(body.Inertia.Com)
 		ws.ic[b] = spatial.RotateInertia(R, body.Inertia.Icom)
@@ -118,6 +122,27 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
 	ws.kw[b] = ka
 	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+}
+
+// freeRoot is joint for a free joint whose parent is the world, the only
+// body of most scenes, written out: its frames F and M are the world and the
+// body (d = 0, R = I), its subspace columns are the unit vectors, ω and v
+// are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
+// gives what joint gives, without the twelve rotations by the identity.
+func (ws *Workspace) freeRoot(q, vj []float64, b int) {
+	body := &ws.m.Bodies[b]
+	ws.x[b] = body.Joint.motion(q[body.QOff:])
+	for k := range 3 {
+		var e spatial.Vec3
+		e[k] = 1
+		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = e, spatial.Vec3{}
+		ws.colW[body.VOff+3+k], ws.colL[body.VOff+3+k] = spatial.Vec3{}, e
+	}
+	ws.w[b], ws.vel[b] = spatial.Vec3{}, spatial.Vec3{}
+	if vj != nil {
+		ws.w[b], ws.vel[b] = spatial.Vec3{vj[0], vj[1], vj[2]}, spatial.Vec3{vj[3], vj[4], vj[5]}
+	}
+	ws.kw[b], ws.kl[b] = spatial.Vec3{}, spatial.Vec3{}
 }
 
 // Pose returns the world pose of body b at the last Update.
@@ -175,4 +200,21 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 		}
 	}
 	return t
+}
+
+// KineticEnergy returns ½ vᵀ M v at the (q, v) of the last Update: the sum
+// over bodies of ½ m ‖v_com‖² + ½ ωᵀ I_W ω, with the centre-of-mass
+// velocity v_com = v_B + ω × (R c).
+func (ws *Workspace) KineticEnergy() float64 {
+	e := 0.0
+	for b := range ws.m.Bodies {
+		body := &ws.m.Bodies[b]
+		if body.Tree < 0 || body.Inertia.Mass == 0 {
+			continue
+		}
+		w := ws.w[b]
+		vc := ws.vel[b].Add(w.Cross(ws.com[b]))
+		e += 0.5*w.Dot(ws.ic[b].MulVec(w)) + 0.5*body.Inertia.Mass*vc.Dot(vc)
+	}
+	return e
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/stiction-sim/stiction/multibody"
 	"math"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -88,14 +89,30 @@ func (sim *Simulator) newtonVStar() error {
 	return nil
 }
 
+// midStepKinematics returns a workspace holding the kinematics at the
+// mid-step point (q^θ, v^θ) of the last midStep, and points the force
+// context at it. For θq = θv = 0 (symplectic and explicit Euler) that point
+// is (q0, v0), whose kinematics detectContacts has already computed in
+// kin0; otherwise kin is updated.
+func (sim *Simulator) midStepKinematics() *multibody.Workspace {
+	w, sc := &sim.ws, sim.scheme
+	kin := w.kin0
+	if sc.ThetaQ != 0 || sc.ThetaV != 0 {
+		kin = w.kin
+		kin.Update(w.qth, w.vth)
+	}
+	w.ctx.WS = kin
+	return kin
+}
+
 // linearize evaluates, at the mid-step point of velocity v (eq. 11), the
 // mass matrix, k and A (eq. 15), factors A clique by clique and fills the
 // problem's cliques, A and diag(M).
 func (sim *Simulator) linearize(v []float64) error {
 	m, w, sc, dt := sim.Model, &sim.ws, sim.scheme, sim.cfg.DT
 	sim.midStep(v)
-	w.kin.Update(w.qth, w.vth)
-	w.kin.VelocityForces(w.k)
+	kin := sim.midStepKinematics()
+	kin.VelocityForces(w.k)
 	for i := range w.k {
 		w.k[i] = -w.k[i]
 	}
@@ -116,7 +133,7 @@ func (sim *Simulator) linearize(v []float64) error {
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off})
 		p.A = solver.Resize(p.A, off+t.NV*t.NV)
 		blk := w.mass[off : off+t.NV*t.NV]
-		w.kin.MassMatrix(ti, blk)
+		kin.MassMatrix(ti, blk)
 		for i := range t.NV {
 			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
 		}

@@ -9,13 +9,14 @@ import (
 // stats gathers the statistics of the step just taken.
 func (sim *Simulator) stats() StepStats {
 	w := &sim.ws
+	pe := sim.potentialEnergy() // updates kin to the new state
 	st := StepStats{
 		Step:             sim.step,
 		T:                sim.State.T,
 		Stats:            w.result.Stats,
 		Contacts:         len(w.pairs),
-		KineticEnergy:    sim.Model.KineticEnergy(sim.State),
-		PotentialEnergy:  sim.potentialEnergy(),
+		KineticEnergy:    w.kin.KineticEnergy(),
+		PotentialEnergy:  pe,
 		NewtonIterations: w.newton,
 		NewtonConverged:  w.conv,
 	}
@@ -33,6 +34,7 @@ func (sim *Simulator) stats() StepStats {
 func (sim *Simulator) potentialEnergy() float64 {
 	w := &sim.ws
 	w.kin.Update(sim.State.Q, sim.State.V)
+	w.ctx.WS = w.kin
 	w.ctx.Q, w.ctx.V, w.ctx.T = sim.State.Q, sim.State.V, sim.State.T
 	e := 0.0
 	for _, el := range w.elems {

@@ -25,7 +25,7 @@ type workspace struct {
 	dv        []float64    // Newton direction Δv, NV
 	dp        []float64    // Δp = A Δv, NV
 	dvc       []float64    // Δv_c = J Δv, 3·NC
-	sys       newtonSystem // H = A + JᵀGJ and its factorization: &dense or &sparse
+	sys       newtonSystem // H = A + JᵀGJ and its factorization: &dense or &sparse; nil until the first Newton step of a solve
 	dense     denseSystem
 	sparse    sparseSystem
 	line      line
@@ -71,12 +71,6 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	}
 	ws := &s.ws
 	ws.reset(p)
-	ws.sys = &ws.dense
-	if s.useSparse(p) {
-		if err := ws.sparse.setup(p); err == nil {
-			ws.sys = &ws.sparse
-		}
-	}
 	if v0 == nil {
 		v0 = p.VStar
 	}
@@ -93,6 +87,20 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Stats.Status = s.run(p, &res.Stats)
 	s.finish(p, res)
 	return nil
+}
+
+// prepareSystem chooses the Newton-system path for p and runs its setup
+// (for the sparse path, the block pattern and the symbolic analysis). It is
+// called at the first Newton step of a solve, so that a solve whose warm
+// start already meets eq. (26) costs one evaluation of ℓp only.
+func (s *Solver) prepareSystem(p *solver.Problem) {
+	ws := &s.ws
+	ws.sys = &ws.dense
+	if s.useSparse(p) {
+		if err := ws.sparse.setup(p); err == nil {
+			ws.sys = &ws.sparse
+		}
+	}
 }
 
 // useSparse reports whether the solve of p takes the sparse path.
@@ -137,6 +145,7 @@ func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) erro
 
 // reset sizes the workspace for p.
 func (ws *workspace) reset(p *solver.Problem) {
+	ws.sys = nil
 	ws.eval.reset(p)
 	ws.cur.resize(p.NV, p.NC)
 	ws.next.resize(p.NV, p.NC)
@@ -192,6 +201,9 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	ws := &s.ws
 	cur := &ws.cur
 	ws.line = line{}
+	if ws.sys == nil {
+		s.prepareSystem(p)
+	}
 	ws.sys.assemble(p, cur.g) // H = A + JᵀGJ, SAP §IV-A
 	if !ws.sys.factor() {
 		return lsResult{}, false

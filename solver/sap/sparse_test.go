@@ -76,6 +76,38 @@ func TestSymbolicReuse(t *testing.T) {
 	}
 }
 
+// TestOptimalWarmStartSkipsSetup: a solve whose warm start already meets
+// eq. (26) takes no Newton step and runs no symbolic analysis (the Newton
+// system is set up at the first Newton step only), and returns the warm
+// start as it is.
+func TestOptimalWarmStartSkipsSetup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	p := randomProblem(rng, 12, 6, 30)
+	prm := DefaultParams()
+	prm.Linear = SparseLinear
+	res := solveOK(t, New(prm), p, nil)
+	if res.Stats.Iterations == 0 {
+		t.Fatal("cold solve took no Newton step: the test needs a warm start that differs from v*")
+	}
+	v := append([]float64(nil), res.V...)
+	s := New(prm)
+	var again solver.Result
+	if err := s.Solve(p, v, &again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Stats.Status != solver.Converged || again.Stats.Iterations != 0 {
+		t.Fatalf("warm start at the solution: status %v after %d iterations, want converged after 0", again.Stats.Status, again.Stats.Iterations)
+	}
+	if a, r := s.SymbolicStats(); a != 0 || r != 0 {
+		t.Errorf("%d symbolic analyses and %d reuses for a solve without Newton steps, want 0 and 0", a, r)
+	}
+	for i := range v {
+		if again.V[i] != v[i] {
+			t.Fatalf("v[%d] = %v, want the warm start %v", i, again.V[i], v[i])
+		}
+	}
+}
+
 // TestLinearAuto: AutoLinear takes the dense path below AutoSparseCliques
 // cliques and the sparse one from there on; unknown values are rejected.
 func TestLinearAuto(t *testing.T) {
