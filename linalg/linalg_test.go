@@ -218,8 +218,8 @@ func TestCacheReuse(t *testing.T) {
 	c.Get(sb, eb)
 	c.Get(sb, eb)
 	c.Get(sa, ea)
-	if c.Analyses() != 3 || c.Hits() != 5 {
-		t.Fatalf("after switching patterns: %d analyses, %d hits; want 3, 5", c.Analyses(), c.Hits())
+	if c.Analyses() != 2 || c.Hits() != 6 {
+		t.Fatalf("after switching patterns and back: %d analyses, %d hits; want 2, 6 (both kept)", c.Analyses(), c.Hits())
 	}
 	var f Factor
 	allocs := testing.AllocsPerRun(20, func() {
@@ -230,6 +230,48 @@ func TestCacheReuse(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per pattern switch, want 0", allocs)
+	}
+}
+
+// TestCacheEviction: a Cache of capacity 2 keeps the two most recently used
+// analyses; the returned analyses are those of a fresh Analyze; a failed
+// analysis is not kept.
+func TestCacheEviction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var pat [3]struct {
+		s []int
+		e []uint64
+	}
+	for i := range pat {
+		pat[i].s, pat[i].e = randomPattern(rng, 12+4*i, 3)
+	}
+	c := Cache{Capacity: 2}
+	get := func(i int) {
+		t.Helper()
+		sym, err := c.Get(pat[i].s, pat[i].e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Symbolic
+		if err := fresh.Analyze(pat[i].s, pat[i].e, MinDegree); err != nil {
+			t.Fatal(err)
+		}
+		if sym.NonZeros() != fresh.NonZeros() || sym.Supernodes() != fresh.Supernodes() || !slices.Equal(sym.Perm(), fresh.Perm()) {
+			t.Fatalf("pattern %d: cached analysis (nnz %d) differs from a fresh one (nnz %d)", i, sym.NonZeros(), fresh.NonZeros())
+		}
+	}
+	// a, b, a (hit), c (evicts b, the least recently used), a (hit), b (miss).
+	for _, i := range []int{0, 1, 0, 2, 0, 1} {
+		get(i)
+	}
+	if c.Analyses() != 4 || c.Hits() != 2 {
+		t.Fatalf("a b a c a b with capacity 2: %d analyses, %d hits; want 4, 2", c.Analyses(), c.Hits())
+	}
+	if _, err := c.Get([]int{1, 0}, nil); err == nil {
+		t.Fatal("malformed pattern accepted")
+	}
+	if _, err := c.Get([]int{1, 0}, nil); err == nil {
+		t.Fatal("malformed pattern accepted from the cache after a failed analysis")
 	}
 }
 

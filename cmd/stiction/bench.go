@@ -32,6 +32,7 @@ import (
 type benchOptions struct {
 	ns         []int
 	walls      []bool
+	copies     bool // layout "copies": scene.ClutterCopies(N/40) instead of ClutterN
 	linear     []sap.Linear
 	denseMax   int
 	steps      int
@@ -55,17 +56,25 @@ func pathName(l sap.Linear) string {
 
 // benchRow is one line of bench.csv: one run of one configuration.
 type benchRow struct {
-	Walls      bool
-	N          int
-	Linear     sap.Linear
-	Workers    int
-	Steps      int
-	MsPerStep  float64 // mean wall time per step over all steps
-	MsLast     float64 // mean wall time per step over the last third
-	MeanIter   float64 // mean SAP iterations per step
-	MeanIterL  float64 // over the last third
-	MaxIter    int
-	MeanCont   float64 // mean contacts per step
+	Walls     bool
+	Copies    bool // scene.ClutterCopies(N/40) (weak-scaling control)
+	N         int
+	Linear    sap.Linear
+	Workers   int
+	Steps     int
+	MsPerStep float64 // mean wall time per step over all steps
+	MsLast    float64 // mean wall time per step over the last third
+	MeanIter  float64 // mean SAP iterations per step
+	MeanIterL float64 // over the last third
+	MaxIter   int
+	MeanCont  float64 // mean contacts per step
+	// WorkLast is the mean over the last third of the steps of Σ Newton
+	// iterations × contacts over the solves of a step (one solve for
+	// sparse and dense, one per island for islands): the solver's work in
+	// contact-iterations, whose ratio to the contacts is the solver work
+	// per contact.
+	WorkLast   float64
+	ContLast   float64 // mean contacts per step over the last third
 	LastCont   int     // contacts at the last step
 	Failed     int     // steps whose solve did not converge
 	MaxEm      float64 // largest momentum error e_m
@@ -81,6 +90,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	nList := fs.String("n", "10,20,40,80,160,320,640", "comma-separated numbers of bodies")
 	wallsList := fs.String("walls", "walls,nowalls", "comma-separated: walls, nowalls")
 	linList := fs.String("linear", "sparse,dense,islands", "comma-separated solvers: sparse, dense, auto (SAP's Newton-system paths), islands (island solver over sparse SAP)")
+	layout := fs.String("layout", "grid", "grid: scene.ClutterN(N, walls), columns of ten on a grid; copies: scene.ClutterCopies(N/40), N/40 far-apart copies of clutter-nowalls (N a multiple of 40, no walls)")
 	var o benchOptions
 	fs.IntVar(&o.denseMax, "dense-max", 320, "skip the dense path above this many bodies")
 	fs.IntVar(&o.steps, "steps", 1000, "time steps (δt = 10 ms) per run")
@@ -97,7 +107,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction bench: unexpected arguments %v\n%s", pos, usage)
 		return 2
 	}
-	if err := o.parseLists(*nList, *wallsList, *linList); err != nil {
+	if err := o.parseLists(*nList, *wallsList, *linList, *layout); err != nil {
 		fmt.Fprintf(stderr, "stiction bench: %v\n", err)
 		return 2
 	}
@@ -125,7 +135,14 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 }
 
 // parseLists parses the list flags.
-func (o *benchOptions) parseLists(ns, walls, lin string) error {
+func (o *benchOptions) parseLists(ns, walls, lin, layout string) error {
+	switch layout {
+	case "grid":
+	case "copies":
+		o.copies = true
+	default:
+		return fmt.Errorf("--layout: %q: want grid or copies", layout)
+	}
 	for _, f := range strings.Split(ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
@@ -160,6 +177,16 @@ func (o *benchOptions) parseLists(ns, walls, lin string) error {
 	if o.steps < 1 || o.stepsLarge < 1 {
 		return errors.New("--steps and --dense-steps-large must be positive")
 	}
+	if o.copies {
+		for _, n := range o.ns {
+			if n%40 != 0 {
+				return fmt.Errorf("--n: %d: --layout copies needs multiples of 40", n)
+			}
+		}
+		if slices.Contains(o.walls, true) {
+			return errors.New("--layout copies has no walled variant: use --walls nowalls")
+		}
+	}
 	return nil
 }
 
@@ -167,8 +194,8 @@ func (o *benchOptions) parseLists(ns, walls, lin string) error {
 func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 	var rows []benchRow
 	if !o.quiet {
-		fmt.Fprintf(stdout, "%-8s %5s %-7s %6s %10s %10s %7s %7s %5s %9s %7s\n",
-			"walls", "n", "solver", "steps", "ms/step", "ms/last", "iter", "iter_l", "max", "contacts", "failed")
+		fmt.Fprintf(stdout, "%-8s %5s %-7s %6s %10s %10s %7s %7s %5s %9s %7s %7s\n",
+			"walls", "n", "solver", "steps", "ms/step", "ms/last", "iter", "iter_l", "max", "contacts", "failed", "work_l")
 	}
 	for _, walls := range o.walls {
 		for _, n := range o.ns {
@@ -184,18 +211,21 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 				if lin == islandsPath {
 					workers = max(o.workers, 1)
 				}
-				r, err := benchOne(walls, n, lin, steps, workers)
+				r, err := benchOne(walls, o.copies, n, lin, steps, workers)
 				if err != nil {
 					return rows, err
 				}
 				rows = append(rows, r)
 				if !o.quiet {
 					w := "nowalls"
-					if walls {
+					switch {
+					case walls:
 						w = "walls"
+					case o.copies:
+						w = "copies"
 					}
-					fmt.Fprintf(stdout, "%-8s %5d %-7s %6d %10.3f %10.3f %7.2f %7.2f %5d %9.1f %7d\n",
-						w, n, pathName(lin), steps, r.MsPerStep, r.MsLast, r.MeanIter, r.MeanIterL, r.MaxIter, r.MeanCont, r.Failed)
+					fmt.Fprintf(stdout, "%-8s %5d %-7s %6d %10.3f %10.3f %7.2f %7.2f %5d %9.1f %7d %7.3f\n",
+						w, n, pathName(lin), steps, r.MsPerStep, r.MsLast, r.MeanIter, r.MeanIterL, r.MaxIter, r.MeanCont, r.Failed, r.WorkLast/max(r.ContLast, 1))
 				}
 			}
 		}
@@ -203,9 +233,17 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 	return rows, nil
 }
 
-// benchOne runs steps steps of ClutterN(n, walls) with the given path.
-func benchOne(walls bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
-	sc, err := scene.LoadClutterN(n, walls, []string{"duration=" + strconv.FormatFloat(float64(steps)*0.01, 'g', -1, 64)})
+// benchOne runs steps steps of ClutterN(n, walls), or of ClutterCopies(n/40)
+// with copies, with the given path.
+func benchOne(walls, copies bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
+	sets := []string{"duration=" + strconv.FormatFloat(float64(steps)*0.01, 'g', -1, 64)}
+	var sc *scene.Scene
+	var err error
+	if copies {
+		sc, err = scene.LoadClutterCopies(n/40, sets)
+	} else {
+		sc, err = scene.LoadClutterN(n, walls, sets)
+	}
 	if err != nil {
 		return benchRow{}, err
 	}
@@ -221,10 +259,10 @@ func benchOne(walls bool, n int, lin sap.Linear, steps, workers int) (benchRow, 
 	if is, ok := b.Config.Solver.(*island.Solver); ok {
 		defer is.Close()
 	}
-	r := benchRow{Walls: walls, N: n, Linear: lin, Workers: workers, Steps: steps}
+	r := benchRow{Walls: walls, Copies: copies, N: n, Linear: lin, Workers: workers, Steps: steps}
 	lastFrom := steps - steps/3
 	var total, last time.Duration
-	iters, itersLast, contacts := 0, 0, 0
+	iters, itersLast, contacts, workLast, contLast := 0, 0, 0, 0, 0
 	for i := range steps {
 		t0 := time.Now()
 		st, err := s.Step()
@@ -238,6 +276,8 @@ func benchOne(walls bool, n int, lin sap.Linear, steps, workers int) (benchRow, 
 		if i >= lastFrom {
 			last += dt
 			itersLast += st.Iterations
+			workLast += solverWork(b.Config.Solver, st)
+			contLast += st.Contacts
 		}
 		r.MaxIter = max(r.MaxIter, st.Iterations)
 		r.MaxEm = max(r.MaxEm, st.MomentumError)
@@ -253,6 +293,8 @@ func benchOne(walls bool, n int, lin sap.Linear, steps, workers int) (benchRow, 
 	r.MeanIter = float64(iters) / float64(steps)
 	r.MeanIterL = float64(itersLast) / nl
 	r.MeanCont = float64(contacts) / float64(steps)
+	r.WorkLast = float64(workLast) / nl
+	r.ContLast = float64(contLast) / nl
 	switch sv := b.Config.Solver.(type) {
 	case *sap.Solver:
 		r.Analyses, _ = sv.SymbolicStats()
@@ -260,6 +302,22 @@ func benchOne(walls bool, n int, lin sap.Linear, steps, workers int) (benchRow, 
 		r.Islands = sv.Islands()
 	}
 	return r, nil
+}
+
+// solverWork returns Σ Newton iterations × contacts over the solves of the
+// step just taken: the islands of an island solver, or the one monolithic
+// solve.
+func solverWork(sv solver.Solver, st sim.StepStats) int {
+	is, ok := sv.(*island.Solver)
+	if !ok {
+		return st.Iterations * st.Contacts
+	}
+	w := 0
+	for k := range is.Islands() {
+		_, nc, ist := is.Island(k)
+		w += ist.Iterations * nc
+	}
+	return w
 }
 
 // setSolver replaces the scene's SAP solver by one with the Newton-system
@@ -302,15 +360,20 @@ func writeBenchCSV(path string, rows []benchRow) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	w.Write([]string{"walls", "n", "solver", "workers", "steps", "ms_per_step", "ms_per_step_last_third",
+	w.Write([]string{"layout", "walls", "n", "solver", "workers", "steps", "ms_per_step", "ms_per_step_last_third",
 		"mean_iterations", "mean_iterations_last_third", "max_iterations", "mean_contacts", "final_contacts",
-		"failed_steps", "max_momentum_error", "symbolic_analyses", "islands_final", "wall_s"})
+		"failed_steps", "max_momentum_error", "symbolic_analyses", "islands_final", "wall_s",
+		"contacts_last_third", "contact_iterations_last_third"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	for _, r := range rows {
-		w.Write([]string{strconv.FormatBool(r.Walls), strconv.Itoa(r.N), pathName(r.Linear), strconv.Itoa(r.Workers),
+		layout := "grid"
+		if r.Copies {
+			layout = "copies"
+		}
+		w.Write([]string{layout, strconv.FormatBool(r.Walls), strconv.Itoa(r.N), pathName(r.Linear), strconv.Itoa(r.Workers),
 			strconv.Itoa(r.Steps), g(r.MsPerStep), g(r.MsLast), g(r.MeanIter), g(r.MeanIterL), strconv.Itoa(r.MaxIter),
 			g(r.MeanCont), strconv.Itoa(r.LastCont), strconv.Itoa(r.Failed), g(r.MaxEm), strconv.Itoa(r.Analyses),
-			strconv.Itoa(r.Islands), g(r.WallSecond)})
+			strconv.Itoa(r.Islands), g(r.WallSecond), g(r.ContLast), g(r.WorkLast)})
 	}
 	w.Flush()
 	err = w.Error()
@@ -354,9 +417,12 @@ func plotBench(rows []benchRow, path string) error {
 			continue
 		}
 		name := pathName(k.lin)
-		if k.walls {
+		switch {
+		case k.walls:
 			name = "walls, " + name
-		} else {
+		case rows[0].Copies:
+			name = "copies of no walls, " + name
+		default:
 			name = "no walls, " + name
 		}
 		for _, pp := range []struct {

@@ -41,6 +41,23 @@ func TestBenchWritesOutputs(t *testing.T) {
 	if code, _, _ := runCLI("bench", "--linear", "cg"); code != 2 {
 		t.Errorf("bad --linear: exit %d, want 2", code)
 	}
+	for _, bad := range [][]string{{"--layout", "ring"}, {"--layout", "copies", "--n", "50", "--walls", "nowalls"}, {"--layout", "copies", "--n", "40"}} {
+		if code, _, _ := runCLI(append([]string{"bench"}, bad...)...); code != 2 {
+			t.Errorf("bench %v: exit %d, want 2", bad, code)
+		}
+	}
+	dir = t.TempDir()
+	code, _, errs = runCLI("bench", "--layout", "copies", "--walls", "nowalls", "--n", "40,80", "--steps", "3", "--linear", "islands", "--out", dir)
+	if code != 0 {
+		t.Fatalf("--layout copies: exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "bench.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll(); err != nil || len(recs) != 3 || recs[1][0] != "copies" || recs[2][2] != "80" {
+		t.Errorf("--layout copies: bench.csv = %q (%v)", data, err)
+	}
 }
 
 // TestRunWorkersBitIdentical: "stiction run clutter-nowalls --workers 1"

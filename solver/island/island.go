@@ -1,19 +1,28 @@
 package island
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/stiction-sim/stiction/solver"
 )
 
 // Solver is a solver.Solver that solves each island of the contact graph
-// separately with an inner solver, optionally with a pool of workers. After
-// a first solve of a given shape, Solve does not allocate (if the inner
-// solvers do not). A Solver is not safe for concurrent use; call Close to
-// stop its workers.
+// separately with an inner solver, optionally with a pool of workers. Each
+// worker has one inner solver, which solves every island the worker takes
+// in turn: its scratch memory stays in the cache from island to island (one
+// solver per island, scattered over memory, made steps 1.3× slower on 16
+// far-apart copies of clutter-nowalls, BENCHMARKS.md), and the inner
+// solver's results must not depend
+// on which islands it solved before (SAP's do not: its only state across
+// solves is a cache of symbolic analyses, a deterministic function of the
+// pattern). After a first solve of a given shape, Solve does not allocate
+// (if the inner solvers do not). A Solver is not safe for concurrent use;
+// call Close to stop its workers.
 //
 // Cliques touched by no contact are not given to the inner solver: their
 // velocities are v* (the exact minimiser of their term ½‖v − v*‖²_A).
@@ -40,17 +49,20 @@ type Solver struct {
 	absTol, relTol float64 // SetTolerance
 
 	islands []island
-	n       int     // islands of the last solve
-	root    []int32 // union-find over cliques
-	isl     []int32 // island of each clique (−1: no contact)
-	local   []int32 // index of each clique within its island
-	touched []bool  // whether a clique's set has a contact
-	order   []int32 // islands by decreasing size, for dispatch
+	n       int       // islands of the last solve
+	root    []int32   // union-find over cliques
+	isl     []int32   // island of each clique (−1: no contact)
+	local   []int32   // index of each clique within its island
+	touched []bool    // whether a clique's set has a contact
+	order   []int32   // islands by decreasing size, for scheduling
+	assign  [][]int32 // islands of each worker (schedule)
+	load    []int     // estimated work of each worker (schedule)
 
 	grad, mom, jc []float64 // scratch for e_m
 
-	jobs chan int
-	wg   sync.WaitGroup
+	inner []solver.Solver // one per worker, created on first use
+	start []chan struct{} // per worker: solve your islands
+	wg    sync.WaitGroup
 }
 
 // island is one connected component and its sub-problem.
@@ -60,14 +72,12 @@ type island struct {
 	prob     solver.Problem
 	v0       []float64
 	res      solver.Result
-	inner    solver.Solver
 	err      error
 }
 
 // New returns an island solver whose islands are solved by solvers made by
-// newInner (one per island slot, created on first use and reused; island k
-// of every solve goes to slot k) and with the given number of workers
-// (≤ 1: solve in the caller's goroutine).
+// newInner (one per worker, created on first use and reused) and with the
+// given number of workers (≤ 1: solve in the caller's goroutine).
 func New(newInner func() solver.Solver, workers int) *Solver {
 	return &Solver{newInner: newInner, workers: max(workers, 1)}
 }
@@ -92,10 +102,10 @@ func (s *Solver) Island(k int) (cliques, contacts int, st solver.Stats) {
 // Close stops the worker goroutines, if any were started. The Solver may
 // still be used afterwards; it then starts new workers.
 func (s *Solver) Close() {
-	if s.jobs != nil {
-		close(s.jobs)
-		s.jobs = nil
+	for _, c := range s.start {
+		close(c)
 	}
+	s.start = nil
 }
 
 var _ solver.Solver = (*Solver)(nil)
@@ -336,53 +346,82 @@ func (s *Solver) localContact(is *island, ct int) int {
 // solveAll solves every island, in the caller's goroutine or on the
 // workers.
 func (s *Solver) solveAll() {
-	for k := range s.n {
-		if s.islands[k].inner == nil {
-			s.islands[k].inner = s.newInner()
-		}
+	for len(s.inner) < s.workers {
+		s.inner = append(s.inner, s.newInner())
 	}
 	if s.workers <= 1 || s.n <= 1 {
 		for k := range s.n {
-			s.solveOne(k)
+			s.solveOne(s.inner[0], k)
 		}
 		return
 	}
-	if s.jobs == nil {
-		s.jobs = make(chan int, 64)
-		for range s.workers {
-			go s.work(s.jobs)
+	if s.start == nil {
+		s.start = make([]chan struct{}, s.workers)
+		for w := range s.workers {
+			s.start[w] = make(chan struct{}, 1)
+			go s.work(w, s.start[w])
 		}
 	}
-	// Largest islands first, for balance; the order does not affect the
-	// results.
-	s.order = resize32(s.order, s.n)
-	for k := range s.n {
-		s.order[k] = int32(k)
-	}
-	for i := 1; i < s.n; i++ {
-		for j := i; j > 0 && s.islands[s.order[j]].prob.NV > s.islands[s.order[j-1]].prob.NV; j-- {
-			s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
-		}
-	}
-	s.wg.Add(s.n)
-	for _, k := range s.order[:s.n] {
-		s.jobs <- int(k)
+	s.schedule()
+	s.wg.Add(s.workers)
+	for _, c := range s.start {
+		c <- struct{}{}
 	}
 	s.wg.Wait()
 }
 
-// work is a worker goroutine.
-func (s *Solver) work(jobs <-chan int) {
-	for k := range jobs {
-		s.solveOne(k)
+// schedule splits the islands among the workers: largest first (by the
+// estimate NV + NC), each to the worker with the least estimated work so
+// far, ties to the lowest worker (longest-processing-time scheduling). The
+// split is a function of the islands' sizes only, so a worker's solver sees
+// the same sequence of islands in every run, and warms up (sizes its
+// buffers) the same way; the results do not depend on it.
+func (s *Solver) schedule() {
+	cost := func(k int32) int { return s.islands[k].prob.NV + s.islands[k].prob.NC }
+	s.order = resize32(s.order, s.n)
+	for k := range s.n {
+		s.order[k] = int32(k)
+	}
+	slices.SortFunc(s.order, func(a, b int32) int {
+		if c := cmp.Compare(cost(b), cost(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for len(s.assign) < s.workers {
+		s.assign = append(s.assign, nil)
+		s.load = append(s.load, 0)
+	}
+	for w := range s.workers {
+		s.assign[w], s.load[w] = s.assign[w][:0], 0
+	}
+	for _, k := range s.order {
+		w := 0
+		for v := 1; v < s.workers; v++ {
+			if s.load[v] < s.load[w] {
+				w = v
+			}
+		}
+		s.assign[w] = append(s.assign[w], k)
+		s.load[w] += cost(k)
+	}
+}
+
+// work is worker w's goroutine: at each signal on start it solves the
+// islands assigned to it with its inner solver.
+func (s *Solver) work(w int, start <-chan struct{}) {
+	for range start {
+		for _, k := range s.assign[w] {
+			s.solveOne(s.inner[w], int(k))
+		}
 		s.wg.Done()
 	}
 }
 
-// solveOne solves island k with its own inner solver.
-func (s *Solver) solveOne(k int) {
+// solveOne solves island k with the inner solver in.
+func (s *Solver) solveOne(in solver.Solver, k int) {
 	is := &s.islands[k]
-	is.err = is.inner.Solve(&is.prob, is.v0, &is.res)
+	is.err = in.Solve(&is.prob, is.v0, &is.res)
 }
 
 // merge writes the islands' results into res, in island order.
