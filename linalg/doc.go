@@ -19,9 +19,11 @@
 //     postorder, fundamental supernodes, storage layout and the scatter map
 //     of every supernode's update. Analyze reuses its storage, so a new
 //     pattern does not allocate once the buffers are large enough.
-//   - cache.go: Cache, which reruns the analysis only when the block
-//     pattern changes (across Newton iterations and across time steps
-//     while the contact graph keeps its shape) and counts analyses.
+//   - cache.go: Cache, which keeps the analyses of the 16 most recently
+//     used block patterns and reruns the analysis only for a pattern it
+//     does not hold (reused across Newton iterations, across time steps
+//     while the contact graph keeps or regains a recent shape, and across
+//     islands with the same graph), and counts analyses.
 //   - factor.go: Factor, the numeric values of L: assembly (Locate, Add),
 //     the right-looking supernodal factorization and the triangular solves.
 //   - kernels.go: the dense kernels (Cholesky, triangular solve, rank-k

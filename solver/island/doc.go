@@ -8,8 +8,12 @@
 // one sub-problem per island, solves each with an inner solver, and merges
 // the results.
 //
-// Determinism: islands are numbered by their smallest clique index, island
-// k is always solved by the k-th inner solver instance (whatever goroutine
-// runs it), and the merge visits islands in that order. A solve therefore
-// gives bit-identical results for any number of workers.
+// Determinism: islands are numbered by their smallest clique index, the
+// result of an island depends only on the island (the inner solver's state
+// carried from solve to solve, SAP's cache of symbolic analyses, does not
+// change the numbers), and the merge visits islands in that order. A solve
+// therefore gives bit-identical results for any number of workers. Each
+// worker owns one inner solver and solves the islands a deterministic
+// longest-first schedule gives it; so the memory a worker's solver grows
+// to is the same from run to run too.
 package island

@@ -70,6 +70,9 @@ func BenchmarkSolveClutter(b *testing.B) {
 				prm.Linear = lin
 				s := sap.New(prm)
 				var res solver.Result
+				if err := s.Solve(p, v0, &res); err != nil { // warm-up: buffers and the symbolic analysis
+					b.Fatal(err)
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if err := s.Solve(p, v0, &res); err != nil {

@@ -13,9 +13,9 @@ import (
 // (a patch, an edge of the contact graph), and factors it with the
 // supernodal block Cholesky factorization of package linalg after a
 // minimum-degree ordering of the cliques. The symbolic analysis is cached
-// on the block pattern: it is computed once per pattern and reused by every
-// Newton iteration and by later solves (time steps) whose contact graph has
-// the same shape.
+// on the block pattern (linalg.Cache, the 16 most recent patterns): it is
+// reused by every Newton iteration and by later solves (time steps,
+// islands) whose contact graph has a recently seen shape.
 type sparseSystem struct {
 	cache linalg.Cache
 	f     linalg.Factor
