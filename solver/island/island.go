@@ -60,6 +60,12 @@ type Solver struct {
 
 	grad, mom, jc []float64 // scratch for e_m
 
+	// Arenas the islands' lists, sub-problems and results are carved from.
+	cliqueArena, contactArena []int32
+	floatArena                []float64
+	blockArena                []solver.JBlock
+	cliqArena                 []solver.Clique
+
 	inner []solver.Solver // one per worker, created on first use
 	start []chan struct{} // per worker: solve your islands
 	wg    sync.WaitGroup
@@ -69,10 +75,14 @@ type Solver struct {
 type island struct {
 	cliques  []int32 // clique indices in p, increasing
 	contacts []int32 // contact indices in p, increasing
-	prob     solver.Problem
-	v0       []float64
-	res      solver.Result
-	err      error
+
+	nCliques, nContacts int // list lengths (split)
+	nv, na, nb, nd      int // velocities, A entries, J blocks, J entries (build)
+
+	prob solver.Problem
+	v0   []float64
+	res  solver.Result
+	err  error
 }
 
 // New returns an island solver whose islands are solved by solvers made by
@@ -254,20 +264,45 @@ func (s *Solver) split(p *solver.Problem) {
 		if !s.touched[r] {
 			continue
 		}
-		if int(r) == c {
+		if int(r) == c { // roots come first: r ≤ c
 			s.isl[c] = int32(s.n)
 			s.n++
-			for len(s.islands) < s.n {
-				s.islands = append(s.islands, island{})
-			}
-			is := &s.islands[s.n-1]
-			is.cliques, is.contacts = is.cliques[:0], is.contacts[:0]
 		}
-		k := s.isl[r]
-		s.isl[c] = k
+		s.isl[c] = s.isl[r]
+	}
+	for len(s.islands) < s.n {
+		s.islands = append(s.islands, island{})
+	}
+	// Clique and contact lists, carved from two arenas in island order.
+	for k := range s.n {
+		s.islands[k].nCliques, s.islands[k].nContacts = 0, 0
+	}
+	touched := 0
+	for c := range nc {
+		if k := s.isl[c]; k >= 0 {
+			s.islands[k].nCliques++
+			touched++
+		}
+	}
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = contactEnd(p, lo)
+		s.islands[s.isl[p.JBlock[lo].Clique]].nContacts++
+	}
+	s.cliqueArena = resize32(s.cliqueArena, touched)
+	s.contactArena = resize32(s.contactArena, p.NC)
+	co, to := 0, 0
+	for k := range s.n {
 		is := &s.islands[k]
-		s.local[c] = int32(len(is.cliques))
-		is.cliques = append(is.cliques, int32(c))
+		is.cliques = s.cliqueArena[co : co : co+is.nCliques]
+		is.contacts = s.contactArena[to : to : to+is.nContacts]
+		co, to = co+is.nCliques, to+is.nContacts
+	}
+	for c := range nc {
+		if k := s.isl[c]; k >= 0 {
+			is := &s.islands[k]
+			s.local[c] = int32(len(is.cliques))
+			is.cliques = append(is.cliques, int32(c))
+		}
 	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
 		hi = contactEnd(p, lo)
@@ -286,17 +321,54 @@ func contactEnd(p *solver.Problem, lo int) int {
 	return hi
 }
 
-// build fills every island's sub-problem and warm start.
+// build fills every island's sub-problem, warm start and result storage.
+// All of them are carved, island after island, from a few arenas sized to
+// the whole problem: an island's numbers lie together in memory, and the
+// arenas grow only when the whole problem does, however the islands
+// change from step to step (buffers of their own would keep growing as
+// island k grew to new sizes).
 func (s *Solver) build(p *solver.Problem, v0 []float64) {
+	nf, nb, ncl := 0, 0, 0
 	for k := range s.n {
 		is := &s.islands[k]
-		nv := 0
+		is.nv, is.na, is.nb, is.nd = 0, 0, 0, 0
 		for _, c := range is.cliques {
-			nv += p.Cliques[c].Size
+			sz := p.Cliques[c].Size
+			is.nv += sz
+			is.na += sz * sz
 		}
+	}
+	for _, blk := range p.JBlock {
+		is := &s.islands[s.isl[blk.Clique]]
+		is.nb++
+		is.nd += 3 * p.Cliques[blk.Clique].Size
+	}
+	for k := range s.n {
+		is := &s.islands[k]
+		nf += is.floats()
+		nb += is.nb
+		ncl += len(is.cliques)
+	}
+	s.floatArena = solver.Resize(s.floatArena, nf)
+	s.blockArena = resizeBlocks(s.blockArena, nb)
+	s.cliqArena = resizeCliques(s.cliqArena, ncl)
+	fo, bo, clo := 0, 0, 0
+	take := func(n int) []float64 { // length n, capacity n
+		x := s.floatArena[fo : fo+n : fo+n]
+		fo += n
+		return x
+	}
+	for k := range s.n {
+		is := &s.islands[k]
+		nc := len(is.contacts)
 		q := &is.prob
-		q.Reset(nv)
-		is.v0 = solver.Resize(is.v0, nv)
+		q.NV, q.NC = is.nv, nc
+		q.Cliques = s.cliqArena[clo : clo : clo+len(is.cliques)]
+		q.JBlock = s.blockArena[bo : bo : bo+is.nb]
+		clo, bo = clo+len(is.cliques), bo+is.nb
+		q.A, q.VStar, q.MDiag, is.v0 = take(is.na)[:0], take(is.nv), take(is.nv), take(is.nv)
+		q.VHat, q.R, q.Mu, q.JData = take(3 * nc)[:0], take(3 * nc)[:0], take(nc)[:0], take(is.nd)[:0]
+		is.res.V, is.res.Gamma, is.res.VC = take(is.nv), take(3*nc), take(3*nc)
 		off := 0
 		for _, c := range is.cliques {
 			cq := p.Cliques[c]
@@ -307,7 +379,6 @@ func (s *Solver) build(p *solver.Problem, v0 []float64) {
 			copy(is.v0[off:], v0[cq.Offset:cq.Offset+cq.Size])
 			off += cq.Size
 		}
-		q.NC = len(is.contacts)
 		for _, ct := range is.contacts {
 			q.VHat = append(q.VHat, p.VHat[3*ct:3*ct+3]...)
 			q.R = append(q.R, p.R[3*ct:3*ct+3]...)
@@ -326,6 +397,13 @@ func (s *Solver) build(p *solver.Problem, v0 []float64) {
 		q.JBlock = append(q.JBlock, solver.JBlock{Contact: lc, Clique: int(s.local[blk.Clique]), Off: len(q.JData)})
 		q.JData = append(q.JData, d...)
 	}
+}
+
+// floats returns how many float64 the island takes from the arena: A, v*,
+// diag(M), v0, v̂, R, μ, J's data, and the result's v, γ and v_c.
+func (is *island) floats() int {
+	nc := len(is.contacts)
+	return is.na + 3*is.nv + 3*nc + 3*nc + nc + is.nd + is.nv + 3*nc + 3*nc
 }
 
 // localContact returns the index of contact ct within island is, found by
@@ -534,6 +612,20 @@ func resizeBool(s []bool, n int) []bool {
 func resize32(s []int32, n int) []int32 {
 	if cap(s) < n {
 		return make([]int32, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+func resizeBlocks(s []solver.JBlock, n int) []solver.JBlock {
+	if cap(s) < n {
+		return make([]solver.JBlock, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+func resizeCliques(s []solver.Clique, n int) []solver.Clique {
+	if cap(s) < n {
+		return make([]solver.Clique, n, max(n, 2*cap(s)))
 	}
 	return s[:n]
 }
