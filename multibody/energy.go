@@ -1,7 +1,5 @@
 package multibody
 
-import "github.com/stiction-sim/stiction/spatial"
-
 // TreeMassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)
 // into out (CRBA; see Workspace.MassMatrix). It allocates a Workspace; a
 // stepper should keep one instead.
@@ -58,21 +56,13 @@ func (m *Model) QRate(q, v, qd []float64) {
 	}
 }
 
-// KineticEnergy returns ½ vᵀ M(q) v = Σ_b ½ (ω·I_c ω + m |v_com|²).
+// KineticEnergy returns ½ vᵀ M(q) v = Σ_b ½ (ω·I_c ω + m |v_com|²) (see
+// Workspace.KineticEnergy). It allocates a Workspace; a stepper should keep
+// one instead.
 func (m *Model) KineticEnergy(s *State) float64 {
-	e := 0.0
-	for b := range m.Bodies {
-		body := &m.Bodies[b]
-		if body.Tree < 0 || body.Inertia.Mass == 0 {
-			continue
-		}
-		x, w, v := m.kin(s.Q, s.V, b)
-		R := x.R.RotMat()
-		iw := spatial.RotateInertia(R, body.Inertia.Icom)
-		vc := v.Add(w.Cross(R.MulVec(body.Inertia.Com)))
-		e += 0.5*w.Dot(iw.MulVec(w)) + 0.5*body.Inertia.Mass*vc.Dot(vc)
-	}
-	return e
+	ws := NewWorkspace(m)
+	ws.Update(s.Q, s.V)
+	return ws.KineticEnergy()
 }
 
 // PotentialEnergy returns the gravitational potential energy −Σ m g·x_com,

@@ -124,8 +124,8 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
 }
 
-// freeRoot is joint for a free joint whose parent is the world, the only
-// body of most scenes, written out: its frames F and M are the world and the
+// freeRoot is joint for a free joint whose parent is the world (every body
+// of a scene of free bodies), written out: its frames F and M are the world and the
 // body (d = 0, R = I), its subspace columns are the unit vectors, ω and v
 // are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
 // gives what joint gives, without the twelve rotations by the identity.

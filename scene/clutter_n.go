@@ -70,7 +70,12 @@ func ClutterN(n int, walls bool) *Scene {
 // LoadClutterN is Load for ClutterN(n, walls): it marshals the scene,
 // applies the --set overrides sets and validates it as Load does.
 func LoadClutterN(n int, walls bool, sets []string) (*Scene, error) {
-	sc := ClutterN(n, walls)
+	return loadGenerated(ClutterN(n, walls), sets)
+}
+
+// loadGenerated marshals a generated scene and parses it back with the
+// overrides sets, so that it is validated as a scene file is.
+func loadGenerated(sc *Scene, sets []string) (*Scene, error) {
 	data, err := Marshal(sc)
 	if err != nil {
 		return nil, err
@@ -119,10 +124,5 @@ func ClutterCopies(k int) *Scene {
 
 // LoadClutterCopies is Load for ClutterCopies(k), as LoadClutterN.
 func LoadClutterCopies(k int, sets []string) (*Scene, error) {
-	sc := ClutterCopies(k)
-	data, err := Marshal(sc)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(sc.Name+".yaml", data, sets)
+	return loadGenerated(ClutterCopies(k), sets)
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/scene"
-	"github.com/stiction-sim/stiction/sim"
 )
 
 // TestClutterCopiesIndependent: in scene.ClutterCopies(2) every body of the
@@ -19,14 +18,7 @@ func TestClutterCopiesIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := scene.Build(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	two, _ := newSim(t, sc)
 	runSteps(t, one, steps)
 	runSteps(t, two, steps)
 	worst, name := 0.0, ""

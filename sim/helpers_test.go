@@ -15,6 +15,12 @@ func load(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene.Bui
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newSim(t, sc)
+}
+
+// newSim builds a scene and returns its simulator.
+func newSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
+	t.Helper()
 	b, err := scene.Build(sc)
 	if err != nil {
 		t.Fatal(err)

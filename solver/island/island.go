@@ -17,10 +17,9 @@ import (
 // in turn: its scratch memory stays in the cache from island to island (one
 // solver per island, scattered over memory, made steps 1.3× slower on 16
 // far-apart copies of clutter-nowalls, BENCHMARKS.md), and the inner
-// solver's results must not depend
-// on which islands it solved before (SAP's do not: its only state across
-// solves is a cache of symbolic analyses, a deterministic function of the
-// pattern). After a first solve of a given shape, Solve does not allocate
+// solver's results must not depend on which islands it solved before (SAP's
+// do not: its only state across solves is a cache of symbolic analyses, a
+// deterministic function of the pattern). After a first solve of a given shape, Solve does not allocate
 // (if the inner solvers do not). A Solver is not safe for concurrent use;
 // call Close to stop its workers.
 //
