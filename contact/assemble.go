@@ -2,7 +2,6 @@ package contact
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
@@ -25,100 +24,151 @@ type Pair struct {
 type Assembler struct {
 	factor solver.CliqueFactor // Cholesky factors of the clique blocks of A
 	x      []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
-	point  []float64           // 3×NV_t point Jacobian scratch
-	rows   [2][]float64
-	tree   [2]int
+	jac    []float64           // 3×NV_t point or angular Jacobian scratch
+	rows   [2][]float64        // J rows of the block being built, per tree
+	tree   [2]int              // the trees (cliques) of those rows
+	nb     int                 // how many of rows/tree are in use
+	extra  []extraRows         // rolling and spin friction rows, added after all contacts
+	data   []float64           // storage of extra's J rows
 }
 
-// Assemble appends to p the rows of every pair: J in contact frames, v̂, R
-// and μ (SAP §V). p must already hold the cliques, A, v* and diag(M) of the
-// step; kin must hold the kinematics at q0 (multibody.Workspace.Update). mats
-// are indexed by multibody.Geometry.Material.
+// extraRows is a rolling- or spin-friction block waiting to be added after
+// the contact blocks (contacts come first so that pair i owns rows
+// [3i, 3i+3) of the problem).
+type extraRows struct {
+	kind     solver.Kind
+	size     int
+	r, bound float64 // regularization and impulse bound
+	trees    [2]int
+	off      [2]int // offsets of the rows in Assembler.data, per tree
+	nb       int
+}
+
+// Assemble appends to p one constraint block per pair (SAP §V): J in
+// contact frames, v̂, R and the kind's parameters, with the kind chosen by
+// prm.Approximation; then, for pairs whose material asks for it, rolling
+// and spin friction blocks. Block i is pair i's contact, so its impulse is
+// rows [3i, 3i+3) of the result. p must already hold the cliques, A, v* and
+// diag(M) of the step; kin must hold the kinematics at q0
+// (multibody.Workspace.Update). mats are indexed by
+// multibody.Geometry.Material.
 func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs []Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	// A_t⁻¹ for the Delassus estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (SAP §V-B).
 	if err := a.factor.Factor(p); err != nil {
 		return fmt.Errorf("contact: %w", err)
 	}
+	a.extra, a.data = a.extra[:0], a.data[:0]
 	for i := range pairs {
 		if err := a.addPair(m, kin, &pairs[i], mats, dt, prm, p); err != nil {
 			return err
 		}
 	}
+	a.addExtra(p)
 	return nil
 }
 
-// addPair appends one contact's rows.
+// addPair appends one contact's block, and queues its rolling and spin
+// friction blocks.
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
-	nb := 0
+	a.buildRows(m, kin, pr, dirs, false)
+	if a.nb == 0 {
+		return fmt.Errorf("contact: pair of geometries %d and %d is between two welded bodies", pr.GeomA, pr.GeomB)
+	}
+	w := a.delassus(p, 3)
+	mat := Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
+	rt, rn := regularization(w, mat, dt, prm)
+	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt) // SAP §V-A: v̂_n = −φ0/(δt + τd)
+	n0 := max(vn, 0) / rn                                  // normal impulse at v_n = 0: δt k (−φ0)₊ when compliant
+	eps := max(prm.StictionTolerance, mat.Friction*rt*n0)  // ε_s = max(v_s, μ R_t n0)
+	var c int
+	switch prm.Approximation {
+	case Lagged:
+		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, eps)
+	case Similar:
+		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
+	default:
+		c = p.AddConstraint(solver.ContactCone, 3, mat.Friction)
+	}
+	a.addBlocks(p, c)
+	row := p.Constraints[c].Row
+	p.VHat[row+2] = vn
+	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
+	if mat.Rolling > 0 && n0 > 0 {
+		a.queue(m, kin, pr, dirs, solver.Disk, 2, mat.Rolling*n0, prm.Sigma, p)
+	}
+	if mat.Spin > 0 && n0 > 0 {
+		a.queue(m, kin, pr, dirs, solver.Interval, 1, mat.Spin*n0, prm.Sigma, p)
+	}
+	return nil
+}
+
+// buildRows fills a.rows with the rows Cᵀ(J_B − J_A) of the pair along dirs
+// (3 directions): of the point Jacobians at the contact point, or of the
+// angular Jacobians when angular is true. Rows of two bodies of one tree
+// are merged into one block; blocks are in increasing tree order.
+func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, angular bool) {
+	a.nb = 0
 	for side, body := range [2]int{pr.BodyB, pr.BodyA} {
 		sign := 1.0
 		if side == 1 {
 			sign = -1
 		}
-		nb = a.addBodyRows(m, kin, body, pr.Point, dirs, sign, nb)
+		a.addBodyRows(m, kin, body, pr.Point, dirs, sign, angular)
 	}
-	if nb == 0 {
-		return fmt.Errorf("contact: pair of geometries %d and %d is between two welded bodies", pr.GeomA, pr.GeomB)
-	}
-	if nb == 2 && a.tree[0] > a.tree[1] {
+	if a.nb == 2 && a.tree[0] > a.tree[1] {
 		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
 		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
 	}
-	k := p.NC
-	for i := range nb {
-		c := a.tree[i] // one clique per tree
-		p.JBlock = append(p.JBlock, solver.JBlock{Contact: k, Clique: c, Off: len(p.JData)})
-		p.JData = append(p.JData, a.rows[i]...)
-	}
-	p.NC++
-	w := a.delassus(p, k)
-	mat := Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
-	rt, rn := regularization(w, mat, dt, prm)
-	vn := -pr.Phi / (dt + mat.Dissipation) // SAP §V-A: v̂_n = −φ0/(δt + τd)
-	p.VHat = append(p.VHat, 0, 0, vn)
-	p.R = append(p.R, rt, rt, rn)
-	p.Mu = append(p.Mu, mat.Friction)
-	return nil
 }
 
-// addBodyRows adds sign·Cᵀ J_p of body b to the rows of its tree, merging
-// with an earlier block of the same tree, and returns the block count.
-func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, nb int) int {
+// addBodyRows adds sign·Cᵀ J of body b to the rows of its tree, merging
+// with an earlier block of the same tree.
+func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, angular bool) {
 	if m.Bodies[b].Tree < 0 {
-		return nb
+		return
 	}
 	t := m.Bodies[b].Tree
 	n := m.Trees[t].NV
-	a.point = solver.Resize(a.point, 3*n)
-	kin.PointJacobian(b, pt, a.point)
-	slot := nb
-	if nb == 1 && a.tree[0] == t {
+	a.jac = solver.Resize(a.jac, 3*n)
+	if angular {
+		kin.AngularJacobian(b, a.jac)
+	} else {
+		kin.PointJacobian(b, pt, a.jac)
+	}
+	slot := a.nb
+	if a.nb == 1 && a.tree[0] == t {
 		slot = 0
 	} else {
 		a.tree[slot] = t
 		a.rows[slot] = solver.Resize(a.rows[slot], 3*n)
 		clear(a.rows[slot])
-		nb++
+		a.nb++
 	}
 	row := a.rows[slot]
 	for r, d := range dirs {
 		for j := range n {
-			row[r*n+j] += sign * (d[0]*a.point[j] + d[1]*a.point[n+j] + d[2]*a.point[2*n+j])
+			row[r*n+j] += sign * (d[0]*a.jac[j] + d[1]*a.jac[n+j] + d[2]*a.jac[2*n+j])
 		}
 	}
-	return nb
 }
 
-// delassus returns the 3×3 block W_kk ≈ Σ_t J_kt A_t⁻¹ J_ktᵀ of contact k
-// from its J blocks (SAP §V-B, "per-tree blocks").
+// addBlocks appends the J blocks in a.rows (3 rows each) to constraint c.
+func (a *Assembler) addBlocks(p *solver.Problem, c int) {
+	for i := range a.nb {
+		copy(p.AddJBlock(c, a.tree[i]), a.rows[i])
+	}
+}
+
+// delassus returns the leading k×k block of W ≈ Σ_t J_t A_t⁻¹ J_tᵀ for the
+// rows in a.rows (SAP §V-B, "per-tree blocks").
 func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 	var w spatial.Mat3
-	for b := len(p.JBlock) - 1; b >= 0 && p.JBlock[b].Contact == k; b-- {
-		q := p.Cliques[p.JBlock[b].Clique]
-		jd := p.JBlockData(b)
-		// X = A_t⁻¹ J_ktᵀ, n×3, stored row-major (column-major 3×n is Jkt itself).
+	for b := a.nb - 1; b >= 0; b-- {
+		q := p.Cliques[a.tree[b]]
+		jd := a.rows[b]
+		// X = A_t⁻¹ J_tᵀ, n×3, stored row-major (column-major 3×n is J_t itself).
 		a.x = solver.Resize(a.x, 3*q.Size)
 		for i := range q.Size {
 			for r := range 3 {
@@ -126,8 +176,8 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 			}
 		}
 		a.factor.Solve(q, a.x, 3)
-		for r := range 3 {
-			for c := range 3 {
+		for r := range k {
+			for c := range k {
 				sum := 0.0
 				for i := range q.Size {
 					sum += jd[r*q.Size+i] * a.x[i*3+c]
@@ -139,6 +189,52 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 	return w
 }
 
+// queue builds the angular rows of a rolling (Disk on t1, t2) or spin
+// (Interval on n̂) friction block for the pair and keeps them for addExtra.
+// The impulse bound is μ_r n0 or μ_s n0 (a torque impulse); R = σ w, with w
+// the block's Delassus estimate (as R_t of SAP eq. 30).
+func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, kind solver.Kind, size int, bound, sigma float64, p *solver.Problem) {
+	if size == 1 {
+		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
+	}
+	a.buildRows(m, kin, pr, dirs, true)
+	w := a.delassus(p, size)
+	wr := w[0][0]
+	if size == 2 {
+		wr = 0.5 * (w[0][0] + w[1][1])
+	}
+	if !(wr > 0) {
+		return // the pair cannot turn relative to each other (no angular freedom)
+	}
+	e := extraRows{kind: kind, size: size, r: sigma * wr, bound: bound, nb: a.nb, trees: a.tree}
+	for b := range a.nb {
+		n := p.Cliques[a.tree[b]].Size
+		e.off[b] = len(a.data)
+		a.data = append(a.data, a.rows[b][:size*n]...)
+	}
+	a.extra = append(a.extra, e)
+}
+
+// addExtra appends the queued rolling and spin friction blocks.
+func (a *Assembler) addExtra(p *solver.Problem) {
+	for _, e := range a.extra {
+		var c int
+		if e.kind == solver.Disk {
+			c = p.AddConstraint(solver.Disk, 2, e.bound)
+		} else {
+			c = p.AddConstraint(solver.Interval, 1, -e.bound, e.bound)
+		}
+		for b := range e.nb {
+			n := p.Cliques[e.trees[b]].Size
+			copy(p.AddJBlock(c, e.trees[b]), a.data[e.off[b]:e.off[b]+e.size*n])
+		}
+		row := p.Constraints[c].Row
+		for k := range e.size {
+			p.R[row+k] = e.r
+		}
+	}
+}
+
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
 // contact with Delassus block w and combined material mat.
 func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, rn float64) {
@@ -147,9 +243,7 @@ func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, r
 		wt = w.FrobeniusNorm() / 3 // ‖W_ii‖_rms, SAP §V-B
 		wn = wt
 	}
-	rt = prm.Sigma * wt                                             // eq. 30
-	nearRigid := prm.Beta * prm.Beta / (4 * math.Pi * math.Pi) * wn // β²/(4π²) w
-	compliant := 1 / (dt * mat.Stiffness * (dt + mat.Dissipation))  // 1/(δt k (δt + τd))
-	rn = math.Max(nearRigid, compliant)                             // eq. 29
+	rt = prm.Sigma * wt // eq. 30
+	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn
 }

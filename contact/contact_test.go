@@ -35,7 +35,7 @@ func TestCombine(t *testing.T) {
 	if c := Combine(rigid, b); math.Abs(c.Dissipation-b.Dissipation) > 1e-12 || math.Abs(c.Stiffness-b.Stiffness) > 1e-6*b.Stiffness {
 		t.Errorf("rigid side should leave the soft side's k and τd: %v", c)
 	}
-	if c := Combine(Material{1, 0, 0}, Material{1, 0, 0}); c.Friction != 0 {
+	if c := Combine(Material{Stiffness: 1}, Material{Stiffness: 1}); c.Friction != 0 {
 		t.Errorf("frictionless pair μ = %v", c.Friction)
 	}
 }
@@ -60,7 +60,7 @@ func randVec(r *rand.Rand, s float64) spatial.Vec3 {
 // newScene puts a randomly rotated box with one corner slightly below the
 // ground and a sphere touching the box's top, with random velocities.
 func newScene(t *testing.T, r *rand.Rand) *scene {
-	sc := &scene{m: &multibody.Model{Gravity: spatial.Vec3{0, 0, -9.81}}, mats: []Material{{1e6, 0.01, 0.5}}}
+	sc := &scene{m: &multibody.Model{Gravity: spatial.Vec3{0, 0, -9.81}}, mats: []Material{{Stiffness: 1e6, Dissipation: 0.01, Friction: 0.5}}}
 	m := sc.m
 	ground := m.AddWeldedBody("ground", spatial.PoseIdentity())
 	box := geometry.NewBox(spatial.Vec3{0.2, 0.1, 0.05})
@@ -164,7 +164,7 @@ func TestJacobianMatchesFiniteDifferences(t *testing.T) {
 		sc := newScene(t, r)
 		sc.collide(0.5)
 		sc.assemble(t, DefaultParams())
-		vc := make([]float64, 3*sc.p.NC)
+		vc := make([]float64, sc.p.NR)
 		sc.p.MulJ(sc.s.V, vc)
 		for k, pr := range sc.pairs {
 			phi := func(hh float64) float64 {
@@ -211,7 +211,7 @@ func TestRegularization(t *testing.T) {
 			prm.Delassus = mode
 			sc.assemble(t, prm)
 			W := denseDelassus(&sc.p)
-			n := 3 * sc.p.NC
+			n := sc.p.NR
 			for k, pr := range sc.pairs {
 				var blk spatial.Mat3
 				for i := range 3 {
@@ -239,7 +239,7 @@ func TestRegularization(t *testing.T) {
 
 // denseDelassus returns J A⁻¹ Jᵀ computed densely.
 func denseDelassus(p *solver.Problem) []float64 {
-	nv, n := p.NV, 3*p.NC
+	nv, n := p.NV, p.NR
 	J := p.DenseJ()
 	var f solver.CliqueFactor
 	if err := f.Factor(p); err != nil {
@@ -280,7 +280,7 @@ func TestSphereOnGroundDelassus(t *testing.T) {
 	m.AddGeometry(b, ball, spatial.PoseIdentity(), 0)
 	s := m.NewState()
 	m.SetFreeBodyPose(s, b, spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{0, 0, 0.05}})
-	sc := &scene{m: m, s: s, mats: []Material{{1e12, 0, 1}}}
+	sc := &scene{m: m, s: s, mats: []Material{{Stiffness: 1e12, Friction: 1}}}
 	sc.collide(1e-3)
 	if len(sc.pairs) != 1 {
 		t.Fatalf("%d contacts", len(sc.pairs))

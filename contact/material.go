@@ -10,6 +10,14 @@ type Material struct {
 	Stiffness   float64 // k, N/m, > 0
 	Dissipation float64 // τd, s, ≥ 0 (Hunt–Crossley-free linear dissipation time scale of SAP eq. 2)
 	Friction    float64 // μ, ≥ 0
+	// Rolling is the rolling-resistance length μ_r in m (≥ 0, default 0:
+	// off): the rolling friction torque is bounded by μ_r times the normal
+	// force (MuJoCo's condim 6 rolling coefficients, as one isotropic value).
+	Rolling float64
+	// Spin is the torsional (spin) friction length μ_s in m (≥ 0, default 0:
+	// off): the friction torque about the normal is bounded by μ_s times the
+	// normal force (MuJoCo's condim 4 torsional coefficient).
+	Spin float64
 }
 
 // Validate reports an error naming the bad field and value.
@@ -21,6 +29,10 @@ func (m Material) Validate() error {
 		return fmt.Errorf("dissipation %v must be non-negative and finite", m.Dissipation)
 	case !(m.Friction >= 0) || math.IsInf(m.Friction, 0):
 		return fmt.Errorf("friction %v must be non-negative and finite", m.Friction)
+	case !(m.Rolling >= 0) || math.IsInf(m.Rolling, 0):
+		return fmt.Errorf("rolling friction %v must be non-negative and finite", m.Rolling)
+	case !(m.Spin >= 0) || math.IsInf(m.Spin, 0):
+		return fmt.Errorf("spin friction %v must be non-negative and finite", m.Spin)
 	}
 	return nil
 }
@@ -36,15 +48,23 @@ func (m Material) Validate() error {
 //     soft side's. (Drake sums the two τd instead; we prefer a rule under
 //     which a scene's τd = δt means the pair's τd = δt.)
 //   - Friction: μ = 2 μ_A μ_B / (μ_A + μ_B), and 0 when both are 0 (as Drake).
+//     Rolling and spin friction combine by the same rule, so that either
+//     side at 0 turns them off.
 func Combine(a, b Material) Material {
 	ca, cb := 1/a.Stiffness, 1/b.Stiffness
-	mu := 0.0
-	if s := a.Friction + b.Friction; s > 0 {
-		mu = 2 * a.Friction * b.Friction / s
-	}
 	return Material{
 		Stiffness:   1 / (ca + cb),
 		Dissipation: (ca*a.Dissipation + cb*b.Dissipation) / (ca + cb),
-		Friction:    mu,
+		Friction:    harmonic(a.Friction, b.Friction),
+		Rolling:     harmonic(a.Rolling, b.Rolling),
+		Spin:        harmonic(a.Spin, b.Spin),
 	}
+}
+
+// harmonic returns 2xy/(x + y), and 0 when x + y = 0.
+func harmonic(x, y float64) float64 {
+	if s := x + y; s > 0 {
+		return 2 * x * y / s
+	}
+	return 0
 }

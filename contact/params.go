@@ -43,17 +43,65 @@ func ParseDelassus(s string) (DelassusEstimate, error) {
 	return 0, fmt.Errorf("unknown Delassus estimate %q (want diagonal or rms)", s)
 }
 
+// Approximation selects the convex approximation of compliant contact with
+// friction that each contact block uses (package solver, Kind).
+type Approximation int
+
+const (
+	// SAP is the approximation of the SAP paper (§III): the friction cone
+	// projected in the norm of R (solver.ContactCone). While sliding, its
+	// normal velocity is about μ‖v_t‖ (the paper's gliding artifact), so
+	// sliding boxes hop.
+	SAP Approximation = iota
+	// Lagged is the Lagged approximation (Castro, Han and Masterjohn 2023,
+	// solver.ContactLagged): friction bounded by μ times the normal impulse
+	// that the step's initial penetration gives; the normal impulse does not
+	// depend on the slip, so sliding does not lift a body.
+	Lagged
+	// Similar is the Similar approximation (solver.ContactSimilar): the
+	// normal impulse evaluated at v_n − μ‖v_t‖; sliding lifts a body by
+	// about μ‖v_t‖δt.
+	Similar
+)
+
+var approximationNames = [...]string{"sap", "lagged", "similar"}
+
+// String returns "sap", "lagged" or "similar".
+func (a Approximation) String() string {
+	if a < 0 || int(a) >= len(approximationNames) {
+		return fmt.Sprintf("Approximation(%d)", int(a))
+	}
+	return approximationNames[a]
+}
+
+// ParseApproximation parses "sap", "lagged" or "similar".
+func ParseApproximation(s string) (Approximation, error) {
+	for i, n := range approximationNames {
+		if s == n {
+			return Approximation(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown contact approximation %q (want sap, lagged or similar)", s)
+}
+
 // Params are the contact-model parameters shared by all contacts.
 type Params struct {
 	Beta     float64          // β of SAP eq. 29 (near-rigid contact period β δt), default 1
 	Sigma    float64          // σ of SAP eq. 30 (stiction regularization), default 1e-3
 	Margin   float64          // pairs closer than this (m) become contacts, default 1e-3
 	Delassus DelassusEstimate // default DelassusDiagonal
+	// Approximation is the convex approximation of each contact, default SAP.
+	Approximation Approximation
+	// StictionTolerance is v_s in m/s, the slip speed below which Lagged and
+	// Similar friction is regularized (ε_s = max(v_s, μ R_t n0)); default
+	// 1e-4 (Drake's default stiction tolerance).
+	StictionTolerance float64
 }
 
-// DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate.
+// DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
+// the SAP approximation and v_s = 1e-4 m/s.
 func DefaultParams() Params {
-	return Params{Beta: 1, Sigma: 1e-3, Margin: 1e-3, Delassus: DelassusDiagonal}
+	return Params{Beta: 1, Sigma: 1e-3, Margin: 1e-3, Delassus: DelassusDiagonal, Approximation: SAP, StictionTolerance: 1e-4}
 }
 
 // Validate reports an error naming the bad field.
@@ -65,6 +113,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: sigma %v must be positive and finite", p.Sigma)
 	case !(p.Margin >= 0) || math.IsInf(p.Margin, 0):
 		return fmt.Errorf("contact: margin %v must be non-negative and finite", p.Margin)
+	case p.Approximation < SAP || p.Approximation > Similar:
+		return fmt.Errorf("contact: unknown approximation %v", p.Approximation)
+	case !(p.StictionTolerance > 0) || math.IsInf(p.StictionTolerance, 0):
+		return fmt.Errorf("contact: stiction tolerance %v must be positive and finite", p.StictionTolerance)
 	}
 	return nil
 }

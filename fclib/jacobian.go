@@ -48,7 +48,7 @@ func addContact(p *solver.Problem, ix cliqueIndex, contact int, entries []jEntry
 				p.JData[off+e.row*size+ix.local[e.col]] += e.val
 			}
 		}
-		p.JBlock = append(p.JBlock, solver.JBlock{Contact: contact, Clique: c, Off: off})
+		p.JBlock = append(p.JBlock, solver.JBlock{Constraint: contact, Clique: c, Off: off})
 	}
 }
 
@@ -56,8 +56,8 @@ func addContact(p *solver.Problem, ix cliqueIndex, contact int, entries []jEntry
 // estimate of eq. 29): W_ii = Σ_c J_ic A_c⁻¹ J_icᵀ over the cliques c the
 // contact touches, with A factored clique by clique in cf.
 func delassusRMS(p *solver.Problem, cf *solver.CliqueFactor) []float64 {
-	w := make([]float64, p.NC)
-	wii := make([][9]float64, p.NC)
+	w := make([]float64, p.NumConstraints())
+	wii := make([][9]float64, p.NumConstraints())
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		jb := p.JBlockData(b)
@@ -71,7 +71,7 @@ func delassusRMS(p *solver.Problem, cf *solver.CliqueFactor) []float64 {
 		for r := range 3 {
 			for s := range 3 {
 				for k := range q.Size {
-					wii[blk.Contact][3*r+s] += jb[r*q.Size+k] * x[k*3+s]
+					wii[blk.Constraint][3*r+s] += jb[r*q.Size+k] * x[k*3+s]
 				}
 			}
 		}

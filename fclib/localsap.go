@@ -52,7 +52,7 @@ func mapLocal(l *LocalProblem, eps float64) (*Mapping, error) {
 	m.localFactor(comps, facs, eigenDropTol*float64(wsym.Cols)*lmax)
 	p := m.SAP
 	p.VHat = negatedSAP(l.Q)
-	p.Mu = append(p.Mu[:0], l.Mu...)
+	p.Params = append(p.Params[:0], l.Mu...)
 	var cf solver.CliqueFactor
 	if err := cf.Factor(p); err != nil {
 		return nil, err
@@ -113,10 +113,10 @@ func (m *Mapping) localFactor(comps [][]int, facs []*mat.EigenSym, drop float64)
 			owner[ct], blocks[ct] = clique, jc[3*a*k:3*(a+1)*k]
 		}
 	}
-	p.NC = len(blocks)
+	setContacts(p, len(blocks))
 	for i, b := range blocks {
 		if owner[i] >= 0 {
-			p.JBlock = append(p.JBlock, solver.JBlock{Contact: i, Clique: owner[i], Off: len(p.JData)})
+			p.JBlock = append(p.JBlock, solver.JBlock{Constraint: i, Clique: owner[i], Off: len(p.JData)})
 			p.JData = append(p.JData, b...)
 		}
 	}

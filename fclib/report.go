@@ -70,6 +70,6 @@ func writeRow(w io.Writer, name string, s *Solution) {
 	}
 	r := s.Residuals
 	fmt.Fprintf(w, "%s\t%s\t%d\t%.1e\t%s\t%d\t%d\t%s\t%.2e\t%.2e\t%.2e\t%d\t%d\t%d\n",
-		name, n, len(s.Mapping.SAP.Mu), s.Mapping.Eps, s.Stats.Status, s.Passes, s.Iterations,
+		name, n, len(s.Mapping.SAP.Params), s.Mapping.Eps, s.Stats.Status, s.Passes, s.Iterations,
 		s.Wall.Round(time.Microsecond), r.Relaxed(), r.Regularized(), r.Coulomb(), s.Stick, s.Slide, s.Separate)
 }

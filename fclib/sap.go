@@ -76,7 +76,7 @@ func mapGlobal(g *GlobalProblem, eps float64) (*Mapping, error) {
 	m.freeMotion(&cf)
 	m.globalJacobian(pos)
 	p.VHat = negatedSAP(g.W)
-	p.Mu = append(p.Mu[:0], g.Mu...)
+	p.Params = append(p.Params[:0], g.Mu...)
 	return m, m.regularize(&cf)
 }
 
@@ -125,10 +125,10 @@ func (m *Mapping) freeMotion(cf *solver.CliqueFactor) {
 // of H.
 func (m *Mapping) globalJacobian(pos []int) {
 	p, h := m.SAP, m.global.H
-	p.NC = h.Cols / 3
+	setContacts(p, h.Cols/3)
 	ix := newCliqueIndex(p)
 	var entries []jEntry
-	for i := range p.NC {
+	for i := range p.NumConstraints() {
 		entries = entries[:0]
 		for r, c := range fromFCLIB {
 			col := 3*i + c
@@ -144,7 +144,7 @@ func (m *Mapping) globalJacobian(pos []int) {
 func (m *Mapping) regularize(cf *solver.CliqueFactor) error {
 	p := m.SAP
 	m.Delassus = delassusRMS(p, cf)
-	p.R = make([]float64, 3*p.NC)
+	p.R = make([]float64, p.NR)
 	for i, w := range m.Delassus {
 		if !(w > 0) {
 			return malformed("contact %d has a zero Delassus block (empty Jacobian rows)", i)
@@ -152,4 +152,14 @@ func (m *Mapping) regularize(cf *solver.CliqueFactor) error {
 		p.R[3*i], p.R[3*i+1], p.R[3*i+2] = m.Eps*w, m.Eps*w, m.Eps*w
 	}
 	return p.Validate()
+}
+
+// setContacts makes p's constraints nc SAP contact cones: contact i owns
+// rows [3i, 3i+3) and its friction coefficient is Params[i].
+func setContacts(p *solver.Problem, nc int) {
+	p.Constraints = p.Constraints[:0]
+	for i := range nc {
+		p.Constraints = append(p.Constraints, solver.Constraint{Kind: solver.ContactCone, Row: 3 * i, Size: 3, Par: i})
+	}
+	p.NR = 3 * nc
 }

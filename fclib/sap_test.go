@@ -105,7 +105,7 @@ func intsEqual(a, b []int) bool {
 func checkGlobalData(t *testing.T, name string, m *Mapping) {
 	sp, g := m.SAP, m.global
 	jd, n := sp.DenseJ(), sp.NV
-	for i := range sp.NC {
+	for i := range sp.NumConstraints() {
 		for r, c := range fromFCLIB {
 			for k := range n {
 				if got, want := jd[(3*i+r)*n+k], g.H.At(m.perm[k], 3*i+c); got != want {
@@ -116,8 +116,8 @@ func checkGlobalData(t *testing.T, name string, m *Mapping) {
 				t.Errorf("%s: v̂[%d] = %v, w[%d] = %v", name, 3*i+r, sp.VHat[3*i+r], 3*i+c, g.W[3*i+c])
 			}
 		}
-		if sp.Mu[i] != g.Mu[i] {
-			t.Errorf("%s: μ[%d] = %v, want %v", name, i, sp.Mu[i], g.Mu[i])
+		if sp.Params[i] != g.Mu[i] {
+			t.Errorf("%s: μ[%d] = %v, want %v", name, i, sp.Params[i], g.Mu[i])
 		}
 	}
 	v := make([]float64, n)
@@ -139,7 +139,7 @@ func checkGlobalData(t *testing.T, name string, m *Mapping) {
 // W = J A⁻¹ Jᵀ formed densely.
 func checkDelassus(t *testing.T, name string, m *Mapping) {
 	sp := m.SAP
-	n, nc := sp.NV, sp.NC
+	n, nc := sp.NV, sp.NumConstraints()
 	a := mat.NewDense(n, n, sp.DenseA())
 	j := mat.NewDense(3*nc, n, sp.DenseJ())
 	var ainvJt, w mat.Dense
@@ -175,7 +175,7 @@ func TestMapLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp, l := m.SAP, p.Local
-	n, nc := sp.NV, sp.NC
+	n, nc := sp.NV, sp.NumConstraints()
 	a := sp.DenseA()
 	for i := range n {
 		for k := range n {

@@ -130,9 +130,9 @@ func (m *Mapping) solve(opt Options) (*Solution, error) {
 // is the unshifted v̂ = −P w (or −P q).
 func (m *Mapping) solution(res *solver.Result, vhat0 []float64) *Solution {
 	p := m.SAP
-	s := &Solution{Stats: res.Stats, Mapping: m, R: make([]float64, 3*p.NC), Compliance: make([]float64, 3*p.NC)}
+	s := &Solution{Stats: res.Stats, Mapping: m, R: make([]float64, p.NR), Compliance: make([]float64, p.NR)}
 	toFCLIB(res.Gamma, s.R)
-	c := make([]float64, 3*p.NC)
+	c := make([]float64, p.NR)
 	for k := range c {
 		c[k] = p.R[k]*res.Gamma[k] - (p.VHat[k] - vhat0[k])
 	}
@@ -156,7 +156,7 @@ func (m *Mapping) solution(res *solver.Result, vhat0 []float64) *Solution {
 	}
 	r := &s.Residuals
 	r.ConeRelaxed, r.ConeRegularized, r.ConeCoulomb = coneResiduals(s.R, s.U, s.Compliance, mu)
-	s.Stick, s.Slide, s.Separate = classify(res.Gamma, p.Mu)
+	s.Stick, s.Slide, s.Separate = classify(res.Gamma, p.Params)
 	return s
 }
 

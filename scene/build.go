@@ -38,7 +38,8 @@ func Build(s *Scene) (*Built, error) {
 	mats := make([]contact.Material, len(names))
 	for i, n := range names {
 		mt := s.Materials[n]
-		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction}
+		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
+			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0)}
 	}
 	type init struct {
 		body int
@@ -230,6 +231,10 @@ func vecOr(v *Vec) spatial.Vec3 {
 
 // config builds the simulator configuration.
 func config(s *Scene, mats []contact.Material) (sim.Config, error) {
+	approx, err := contact.ParseApproximation(s.Contact.Approximation)
+	if err != nil {
+		return sim.Config{}, fmt.Errorf("contact.approximation: %w", err)
+	}
 	d, err := contact.ParseDelassus(s.Contact.Delassus)
 	if err != nil {
 		return sim.Config{}, err
@@ -255,8 +260,17 @@ func config(s *Scene, mats []contact.Material) (sim.Config, error) {
 		Scheme: scheme,
 		Contact: contact.Params{
 			Beta: *s.Contact.Beta, Sigma: *s.Contact.Sigma, Margin: *s.Contact.Margin, Delassus: d,
+			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 		},
 		Materials: mats,
 		Solver:    sap.New(sp),
 	}, nil
+}
+
+// valueOr returns *p, or def when p is nil.
+func valueOr(p *float64, def float64) float64 {
+	if p == nil {
+		return def
+	}
+	return *p
 }

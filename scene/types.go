@@ -32,6 +32,13 @@ type ContactParams struct {
 	// (default: per-direction diagonal entries of W_ii) or "rms" (the
 	// paper's ‖W_ii‖_F/3 for both directions).
 	Delassus string `yaml:"delassus,omitempty"`
+	// Approximation is the convex approximation of contact with friction:
+	// "sap" (the SAP paper's cone), "lagged" or "similar" (Castro, Han and
+	// Masterjohn 2023); see docs/CONTACT.md.
+	Approximation string `yaml:"approximation,omitempty"`
+	// StictionTolerance is v_s in m/s, the regularization of Lagged and
+	// Similar friction, default 1e-4.
+	StictionTolerance *float64 `yaml:"stiction_tolerance,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.
@@ -49,6 +56,12 @@ type Material struct {
 	Stiffness   *float64 `yaml:"stiffness"`   // k in N/m, > 0
 	Dissipation *float64 `yaml:"dissipation"` // τd in s, ≥ 0
 	Friction    *float64 `yaml:"friction"`    // μ, ≥ 0
+	// RollingFriction is the rolling-resistance length μ_r in m (≥ 0,
+	// default 0: off): rolling torque ≤ μ_r × normal force.
+	RollingFriction *float64 `yaml:"rolling_friction,omitempty"`
+	// SpinFriction is the torsional friction length μ_s in m (≥ 0, default
+	// 0: off): torque about the normal ≤ μ_s × normal force.
+	SpinFriction *float64 `yaml:"spin_friction,omitempty"`
 }
 
 // Body is one rigid body with one collision shape.

@@ -11,17 +11,21 @@ import (
 
 // Defaults applied by ApplyDefaults to fields left out of a scene file.
 const (
-	DefaultGravityZ      = -9.81 // m/s²; gravity defaults to [0, 0, DefaultGravityZ]
-	DefaultRecordEvery   = 1
-	DefaultBeta          = 1.0
-	DefaultSigma         = 1e-3
-	DefaultMargin        = 1e-3 // m
-	DefaultDelassus      = "diagonal"
-	DefaultSolver        = "sap"
-	DefaultTolerance     = 1e-6
-	DefaultAbsTolerance  = 1e-16
-	DefaultLineSearch    = "exact"
-	DefaultMaxIterations = 100
+	DefaultGravityZ    = -9.81 // m/s²; gravity defaults to [0, 0, DefaultGravityZ]
+	DefaultRecordEvery = 1
+	DefaultBeta        = 1.0
+	DefaultSigma       = 1e-3
+	DefaultMargin      = 1e-3 // m
+	DefaultDelassus    = "diagonal"
+	// DefaultApproximation is the contact approximation (docs/CONTACT.md
+	// gives the measurements behind the choice).
+	DefaultApproximation     = "sap"
+	DefaultStictionTolerance = 1e-4 // m/s
+	DefaultSolver            = "sap"
+	DefaultTolerance         = 1e-6
+	DefaultAbsTolerance      = 1e-16
+	DefaultLineSearch        = "exact"
+	DefaultMaxIterations     = 100
 )
 
 // MaxSteps bounds duration/dt.
@@ -51,6 +55,10 @@ func (s *Scene) ApplyDefaults() {
 	if c.Delassus == "" {
 		c.Delassus = DefaultDelassus
 	}
+	if c.Approximation == "" {
+		c.Approximation = DefaultApproximation
+	}
+	setDefault(&c.StictionTolerance, DefaultStictionTolerance)
 	v := &s.Solver
 	if v.Type == "" {
 		v.Type = DefaultSolver
@@ -170,6 +178,10 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		v.nonNegative("contact.margin", *c.Margin)
 	}
 	v.oneOf("contact.delassus", c.Delassus, "diagonal", "rms")
+	v.oneOf("contact.approximation", c.Approximation, "sap", "lagged", "similar")
+	if c.StictionTolerance != nil {
+		v.positive("contact.stiction_tolerance", *c.StictionTolerance)
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, "sap")
@@ -205,6 +217,12 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 			v.add(p+".friction", "missing (required)")
 		} else {
 			v.nonNegative(p+".friction", *m.Friction)
+		}
+		if m.RollingFriction != nil {
+			v.nonNegative(p+".rolling_friction", *m.RollingFriction)
+		}
+		if m.SpinFriction != nil {
+			v.nonNegative(p+".spin_friction", *m.SpinFriction)
 		}
 	}
 

@@ -1,22 +1,34 @@
-// Package solver defines the discrete contact problem that every contact
-// solver in Stiction consumes, and the interface they implement.
+// Package solver defines the discrete problem of one time step that every
+// contact and constraint solver in Stiction consumes, the constraint kinds
+// it is made of, and the interface the solvers implement.
 //
-// The problem is the convex approximation of SAP (Castro et al., Section III,
-// eq. 19 and 24): minimise over the generalized velocities v
+// The problem is SAP's unconstrained convex formulation (Castro et al.,
+// Section III, eq. 19 and 24) with any mix of constraints: minimise over the
+// generalized velocities v
 //
-//	ℓp(v) = ½‖v − v*‖²_A + ½‖P_F(y(v))‖²_R,   y = −R⁻¹(J v − v̂),
+//	ℓp(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v),
 //
-// with A symmetric positive definite and block diagonal by clique (one clique
-// per kinematic tree), J the contact Jacobian in contact frames, v̂ the
-// stabilization velocities, R the diagonal regularization and μ the friction
-// coefficients. Contact frames are ordered (t1, t2, n): two tangents then the
-// normal, so each contact owns three consecutive rows of J, v̂ and R, and
-// R_i = diag(Rt, Rt, Rn). The contact velocity v_c = J v is the velocity of
-// body B relative to body A at the contact point; its normal component is
-// positive when the bodies separate, and an impulse γ with γn > 0 pushes them
-// apart.
+// with A symmetric positive definite and block diagonal by clique (one
+// clique per kinematic tree), and one convex cost ℓ_i per constraint block
+// i, a function of its constraint velocity v_c,i = J_i v (Size_i rows). The
+// block's impulse is γ_i = −∂ℓ_i/∂v_c,i and its Hessian G_i = ∂²ℓ_i/∂v_c,i².
+// For SAP's frictional contact (Kind ContactCone), ℓ_i = ½‖P_F(y_i)‖²_R with
+// y_i = −R_i⁻¹(v_c,i − v̂_i) (eq. 22–23, 35), rows (t1, t2, n), and
+// R_i = diag(Rt, Rt, Rn). The contact velocity is the velocity of body B
+// relative to body A at the contact point; its normal component is positive
+// when the bodies separate, and an impulse with γn > 0 pushes them apart.
 //
-// Problem assembly lives in package contact; solvers live in subpackages
-// (solver/sap, ...). Keeping the two apart lets other solvers and a
-// block-sparse linear-algebra path reuse the same problem.
+// One file per kind (kind.go lists them): cone.go (SAP's contact),
+// lagged.go and similar.go (the Lagged and Similar contact approximations),
+// bilateral.go (welds, couplers), interval.go (limits, PD actuators with
+// effort limits, joint friction), disk.go (rolling friction). Adding a kind
+// means one file with its cost, impulse and Hessian, a case in Kind's
+// switches, and a test case in kind_test.go (finite differences of ℓ and
+// γ, convexity); the SAP solver, the island solver and the residuals work
+// over any mix of kinds unchanged.
+//
+// Problem assembly lives in packages contact (contacts) and sim (dynamics);
+// solvers live in subpackages (solver/sap, solver/island). Residuals
+// (residuals.go) measure any solver's answer: e_m (SAP eq. 32) and e_μ
+// (eq. 33).
 package solver

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Clique is one diagonal block of A: the generalized velocities
@@ -13,17 +14,28 @@ type Clique struct {
 	AOff   int // offset of the clique's Size×Size row-major block in Problem.A
 }
 
-// JBlock is the non-zero 3×Size block of J that couples contact Contact
-// with clique Clique, stored row-major at Problem.JData[Off:Off+3*Size].
-// Rows are (t1, t2, n).
-type JBlock struct {
-	Contact int
-	Clique  int
-	Off     int
+// Constraint is one constraint block of the problem: Size consecutive rows
+// of J, v̂ and R starting at Row, whose convex cost ℓ_i(v_c,i) is given by
+// its Kind and its parameters Problem.Params[Par : Par+Kind.NumParams()].
+type Constraint struct {
+	Kind Kind
+	Row  int // first row in the row vectors (VHat, R, Result.Gamma, Result.VC)
+	Size int // number of rows
+	Par  int // first parameter in Problem.Params
 }
 
-// Problem is the discrete contact problem of one time step (SAP eq. 24).
-// All slices are owned by the caller and may be reused across steps.
+// JBlock is the non-zero Size×CliqueSize block of J that couples constraint
+// Constraint with clique Clique, stored row-major at
+// Problem.JData[Off:Off+Size*CliqueSize].
+type JBlock struct {
+	Constraint int
+	Clique     int
+	Off        int
+}
+
+// Problem is the discrete problem of one time step (SAP eq. 24 with the
+// constraint costs of each Kind). All slices are owned by the caller and may
+// be reused across steps.
 type Problem struct {
 	NV      int       // number of generalized velocities
 	Cliques []Clique  // diagonal blocks of A, in increasing Offset, covering [0, NV)
@@ -31,12 +43,13 @@ type Problem struct {
 	VStar   []float64 // free-motion velocities v*, length NV
 	MDiag   []float64 // diag(M), length NV, for the scaling D = diag(M)^(−1/2) of eq. 25
 
-	NC     int       // number of contacts
-	JBlock []JBlock  // non-zero blocks of J, sorted by Contact then Clique
-	JData  []float64 // storage for the blocks
-	VHat   []float64 // stabilization velocities v̂, length 3·NC, (t1, t2, n) per contact
-	R      []float64 // diagonal of R, length 3·NC, (Rt, Rt, Rn) per contact
-	Mu     []float64 // friction coefficient per contact, length NC
+	Constraints []Constraint // constraint blocks, rows in order: Constraints[i].Row = Σ_{j<i} Size_j
+	NR          int          // number of constraint rows, Σ Size
+	JBlock      []JBlock     // non-zero blocks of J, sorted by Constraint then Clique
+	JData       []float64    // storage for the blocks
+	VHat        []float64    // bias (stabilization) velocities v̂, length NR
+	R           []float64    // diagonal regularization R, length NR (positive)
+	Params      []float64    // per-kind parameters (μ, bounds, …), see Kind
 }
 
 // Reset empties the problem for reuse, keeping capacity.
@@ -46,12 +59,45 @@ func (p *Problem) Reset(nv int) {
 	p.A = p.A[:0]
 	p.VStar = resize(p.VStar, nv)
 	p.MDiag = resize(p.MDiag, nv)
-	p.NC = 0
+	p.Constraints = p.Constraints[:0]
+	p.NR = 0
 	p.JBlock = p.JBlock[:0]
 	p.JData = p.JData[:0]
 	p.VHat = p.VHat[:0]
 	p.R = p.R[:0]
-	p.Mu = p.Mu[:0]
+	p.Params = p.Params[:0]
+}
+
+// NumConstraints returns the number of constraint blocks.
+func (p *Problem) NumConstraints() int { return len(p.Constraints) }
+
+// AddConstraint appends a constraint block of the given kind and number of
+// rows, with v̂ and R of its rows set to zero and its parameters params, and
+// returns its index. The caller then sets VHat and R of rows
+// [Row, Row+size) and adds the constraint's J blocks with AddJBlock, in
+// increasing clique order, before adding the next constraint.
+func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
+	i := len(p.Constraints)
+	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
+	p.NR += size
+	for range size {
+		p.VHat = append(p.VHat, 0)
+		p.R = append(p.R, 0)
+	}
+	p.Params = append(p.Params, params...)
+	return i
+}
+
+// AddJBlock appends the J block of constraint c (the last one added) on
+// clique q and returns its storage, Size×Size(q) row-major, zeroed.
+func (p *Problem) AddJBlock(c, q int) []float64 {
+	n := p.Constraints[c].Size * p.Cliques[q].Size
+	off := len(p.JData)
+	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
+	for range n {
+		p.JData = append(p.JData, 0)
+	}
+	return p.JData[off : off+n]
 }
 
 // resize returns s with length n, reusing its storage when it can. The
@@ -77,11 +123,23 @@ func (p *Problem) ABlock(c int) []float64 {
 	return p.A[q.AOff : q.AOff+q.Size*q.Size]
 }
 
-// JBlockData returns the row-major 3×Size data of block b.
+// JBlockData returns the row-major Size×CliqueSize data of block b.
 func (p *Problem) JBlockData(b int) []float64 {
 	blk := p.JBlock[b]
-	n := p.Cliques[blk.Clique].Size
-	return p.JData[blk.Off : blk.Off+3*n]
+	n := p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
+	return p.JData[blk.Off : blk.Off+n]
+}
+
+// Rows returns the row range [lo, hi) of constraint i.
+func (p *Problem) Rows(i int) (lo, hi int) {
+	c := p.Constraints[i]
+	return c.Row, c.Row + c.Size
+}
+
+// Par returns the parameters of constraint i.
+func (p *Problem) Par(i int) []float64 {
+	c := p.Constraints[i]
+	return p.Params[c.Par : c.Par+c.Kind.NumParams()]
 }
 
 // MulA sets out = A x. out and x must not alias.
@@ -100,20 +158,21 @@ func (p *Problem) MulA(x, out []float64) {
 	}
 }
 
-// MulJ sets vc = J v (length 3·NC).
+// MulJ sets vc = J v (length NR).
 func (p *Problem) MulJ(v, vc []float64) {
-	clear(vc[:3*p.NC])
+	clear(vc[:p.NR])
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
 		vs := v[q.Offset : q.Offset+q.Size]
-		for r := range 3 {
+		for r := range c.Size {
 			s := 0.0
 			row := d[r*q.Size : (r+1)*q.Size]
 			for j, jij := range row {
 				s += jij * vs[j]
 			}
-			vc[3*blk.Contact+r] += s
+			vc[c.Row+r] += s
 		}
 	}
 }
@@ -123,12 +182,14 @@ func (p *Problem) MulJT(gamma, out []float64) {
 	clear(out[:p.NV])
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
-		g := gamma[3*blk.Contact : 3*blk.Contact+3]
-		for r := range 3 {
+		g := gamma[c.Row : c.Row+c.Size]
+		for r, gr := range g {
 			row := d[r*q.Size : (r+1)*q.Size]
+			o := out[q.Offset : q.Offset+q.Size]
 			for j, jij := range row {
-				out[q.Offset+j] += jij * g[r]
+				o[j] += jij * gr
 			}
 		}
 	}
@@ -149,16 +210,17 @@ func (p *Problem) DenseA() []float64 {
 	return a
 }
 
-// DenseJ returns J as a dense row-major 3NC×NV matrix (for tests; it
+// DenseJ returns J as a dense row-major NR×NV matrix (for tests; it
 // allocates).
 func (p *Problem) DenseJ() []float64 {
-	jd := make([]float64, 3*p.NC*p.NV)
+	jd := make([]float64, p.NR*p.NV)
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
-		for r := range 3 {
+		for r := range c.Size {
 			for j := range q.Size {
-				jd[(3*blk.Contact+r)*p.NV+q.Offset+j] += d[r*q.Size+j]
+				jd[(c.Row+r)*p.NV+q.Offset+j] += d[r*q.Size+j]
 			}
 		}
 	}
@@ -166,11 +228,54 @@ func (p *Problem) DenseJ() []float64 {
 }
 
 // Validate checks the shapes of all slices, that cliques tile [0, NV), that
-// J blocks are sorted and in range, that every number is finite, that R > 0,
-// μ ≥ 0, diag(M) > 0, and each contact's two tangential entries of R are
-// equal. It does not check that A is positive definite; the
-// solver's factorization reports that.
+// constraint rows tile [0, NR), that J blocks are sorted and in range, that
+// every number is finite, that diag(M) > 0 and R > 0, and each constraint's
+// kind-specific conditions (Kind.validate: friction coefficients ≥ 0, bounds
+// ordered, equal tangential regularization of SAP contacts, …). It does not
+// check that A is positive definite; the solver's factorization reports that.
 func (p *Problem) Validate() error {
+	if err := p.ValidateStructure(); err != nil {
+		return err
+	}
+	for _, f := range [...]struct {
+		name string
+		s    []float64
+	}{{"A", p.A}, {"VStar", p.VStar}, {"JData", p.JData}, {"VHat", p.VHat}} {
+		if i, ok := firstNonFinite(f.s); !ok {
+			return fmt.Errorf("solver: %s[%d] = %v is not finite", f.name, i, f.s[i])
+		}
+	}
+	for i, m := range p.MDiag {
+		if !(m > 0) || math.IsInf(m, 0) {
+			return fmt.Errorf("solver: MDiag[%d] = %v must be positive and finite", i, m)
+		}
+	}
+	for i, r := range p.R {
+		if !(r > 0) || math.IsInf(r, 0) {
+			return fmt.Errorf("solver: R[%d] = %v must be positive and finite", i, r)
+		}
+	}
+	for i, c := range p.Constraints {
+		if err := c.Kind.validate(p.Par(i), p.R[c.Row:c.Row+c.Size]); err != nil {
+			return fmt.Errorf("solver: constraint %d (%v): %w", i, c.Kind, err)
+		}
+	}
+	return nil
+}
+
+// ValidateStructure checks the part of Validate that does not scan the
+// numbers: the cliques, the constraint rows, the lengths of the slices and
+// the J blocks. It is cheap (O(blocks)).
+func (p *Problem) ValidateStructure() error {
+	if err := p.validateShapes(); err != nil {
+		return err
+	}
+	return p.validateJBlocks()
+}
+
+// validateShapes checks the cliques, the constraint rows and the lengths of
+// the slices.
+func (p *Problem) validateShapes() error {
 	off, aoff := 0, 0
 	for c, q := range p.Cliques {
 		if q.Offset != off || q.Size <= 0 || q.AOff != aoff {
@@ -187,53 +292,45 @@ func (p *Problem) Validate() error {
 		return fmt.Errorf("solver: len(A) = %d, want %d", len(p.A), aoff)
 	case len(p.VStar) != p.NV || len(p.MDiag) != p.NV:
 		return fmt.Errorf("solver: len(VStar) = %d, len(MDiag) = %d, want NV = %d", len(p.VStar), len(p.MDiag), p.NV)
-	case len(p.VHat) != 3*p.NC || len(p.R) != 3*p.NC || len(p.Mu) != p.NC:
-		return fmt.Errorf("solver: len(VHat) = %d, len(R) = %d, len(Mu) = %d for NC = %d", len(p.VHat), len(p.R), len(p.Mu), p.NC)
 	}
-	prev := JBlock{Contact: -1, Clique: -1}
+	row, par := 0, 0
+	for i, c := range p.Constraints {
+		if !c.Kind.valid() {
+			return fmt.Errorf("solver: constraint %d has unknown kind %d", i, c.Kind)
+		}
+		if c.Row != row || !c.Kind.sizeOK(c.Size) || c.Par != par {
+			return fmt.Errorf("solver: constraint %d (%v) {Row %d, Size %d, Par %d} does not tile the rows (want Row %d, Par %d, a size %s)",
+				i, c.Kind, c.Row, c.Size, c.Par, row, par, c.Kind.sizeRule())
+		}
+		row += c.Size
+		par += c.Kind.NumParams()
+	}
+	switch {
+	case row != p.NR:
+		return fmt.Errorf("solver: constraints cover %d rows, want NR = %d", row, p.NR)
+	case len(p.VHat) != p.NR || len(p.R) != p.NR:
+		return fmt.Errorf("solver: len(VHat) = %d, len(R) = %d for NR = %d", len(p.VHat), len(p.R), p.NR)
+	case len(p.Params) != par:
+		return fmt.Errorf("solver: len(Params) = %d, the constraints need %d", len(p.Params), par)
+	}
+	return nil
+}
+
+// validateJBlocks checks that J blocks are sorted by (constraint, clique),
+// in range, and inside JData.
+func (p *Problem) validateJBlocks() error {
+	prev := JBlock{Constraint: -1, Clique: -1}
 	for b, blk := range p.JBlock {
-		if blk.Contact < 0 || blk.Contact >= p.NC || blk.Clique < 0 || blk.Clique >= len(p.Cliques) {
-			return fmt.Errorf("solver: J block %d (contact %d, clique %d) out of range", b, blk.Contact, blk.Clique)
+		if blk.Constraint < 0 || blk.Constraint >= len(p.Constraints) || blk.Clique < 0 || blk.Clique >= len(p.Cliques) {
+			return fmt.Errorf("solver: J block %d (constraint %d, clique %d) out of range", b, blk.Constraint, blk.Clique)
 		}
-		if blk.Contact < prev.Contact || (blk.Contact == prev.Contact && blk.Clique <= prev.Clique) {
-			return fmt.Errorf("solver: J blocks not sorted by (contact, clique) at block %d", b)
+		if blk.Constraint < prev.Constraint || (blk.Constraint == prev.Constraint && blk.Clique <= prev.Clique) {
+			return fmt.Errorf("solver: J blocks not sorted by (constraint, clique) at block %d", b)
 		}
-		if n := p.Cliques[blk.Clique].Size; blk.Off < 0 || blk.Off+3*n > len(p.JData) {
-			return fmt.Errorf("solver: J block %d data [%d, %d) outside JData (len %d)", b, blk.Off, blk.Off+3*n, len(p.JData))
+		if n := p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size; blk.Off < 0 || blk.Off+n > len(p.JData) {
+			return fmt.Errorf("solver: J block %d data [%d, %d) outside JData (len %d)", b, blk.Off, blk.Off+n, len(p.JData))
 		}
 		prev = blk
-	}
-	if i, ok := firstNonFinite(p.A); !ok {
-		return fmt.Errorf("solver: A[%d] = %v is not finite", i, p.A[i])
-	}
-	if i, ok := firstNonFinite(p.VStar); !ok {
-		return fmt.Errorf("solver: VStar[%d] = %v is not finite", i, p.VStar[i])
-	}
-	if i, ok := firstNonFinite(p.JData); !ok {
-		return fmt.Errorf("solver: JData[%d] = %v is not finite", i, p.JData[i])
-	}
-	if i, ok := firstNonFinite(p.VHat); !ok {
-		return fmt.Errorf("solver: VHat[%d] = %v is not finite", i, p.VHat[i])
-	}
-	for i, m := range p.MDiag {
-		if !(m > 0) || math.IsInf(m, 0) {
-			return fmt.Errorf("solver: MDiag[%d] = %v must be positive and finite", i, m)
-		}
-	}
-	for i, r := range p.R {
-		if !(r > 0) || math.IsInf(r, 0) {
-			return fmt.Errorf("solver: R[%d] = %v must be positive and finite", i, r)
-		}
-	}
-	for i := 0; i+1 < len(p.R); i += 3 {
-		if p.R[i] != p.R[i+1] {
-			return fmt.Errorf("solver: contact %d has unequal tangential regularization R = (%v, %v); R_i must be diag(Rt, Rt, Rn)", i/3, p.R[i], p.R[i+1])
-		}
-	}
-	for i, mu := range p.Mu {
-		if !(mu >= 0) || math.IsInf(mu, 0) {
-			return fmt.Errorf("solver: Mu[%d] = %v must be non-negative and finite", i, mu)
-		}
 	}
 	return nil
 }
@@ -255,4 +352,13 @@ func firstNonFinite(s []float64) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// Clone returns a deep copy of p.
+func (p *Problem) Clone() *Problem {
+	return &Problem{
+		NV: p.NV, Cliques: slices.Clone(p.Cliques), A: slices.Clone(p.A), VStar: slices.Clone(p.VStar), MDiag: slices.Clone(p.MDiag),
+		Constraints: slices.Clone(p.Constraints), NR: p.NR, JBlock: slices.Clone(p.JBlock), JData: slices.Clone(p.JData),
+		VHat: slices.Clone(p.VHat), R: slices.Clone(p.R), Params: slices.Clone(p.Params),
+	}
 }

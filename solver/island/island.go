@@ -57,13 +57,15 @@ type Solver struct {
 	assign  [][]int32 // islands of each worker (schedule)
 	load    []int     // estimated work of each worker (schedule)
 
-	grad, mom, jc []float64 // scratch for e_m
+	resid solver.ResidualScratch // e_m of the merged solution
+	vc1   []float64              // one blockless constraint's v_c (zero)
 
 	// Arenas the islands' lists, sub-problems and results are carved from.
-	cliqueArena, contactArena []int32
-	floatArena                []float64
-	blockArena                []solver.JBlock
-	cliqArena                 []solver.Clique
+	cliqueArena, consArena []int32
+	floatArena             []float64
+	blockArena             []solver.JBlock
+	cliqArena              []solver.Clique
+	kindArena              []solver.Constraint
 
 	inner []solver.Solver // one per worker, created on first use
 	start []chan struct{} // per worker: solve your islands
@@ -72,11 +74,11 @@ type Solver struct {
 
 // island is one connected component and its sub-problem.
 type island struct {
-	cliques  []int32 // clique indices in p, increasing
-	contacts []int32 // contact indices in p, increasing
+	cliques []int32 // clique indices in p, increasing
+	cons    []int32 // constraint indices in p, increasing
 
-	nCliques, nContacts int // list lengths (split)
-	nv, na, nb, nd      int // velocities, A entries, J blocks, J entries (build)
+	nCliques, nCons        int // list lengths (split)
+	nv, na, nb, nd, nr, np int // velocities, A entries, J blocks, J entries, rows, params (build)
 
 	prob solver.Problem
 	v0   []float64
@@ -98,14 +100,14 @@ func (s *Solver) Workers() int { return s.workers }
 // contacts are not counted).
 func (s *Solver) Islands() int { return s.n }
 
-// Island returns the number of cliques and contacts of island k of the
+// Island returns the number of cliques and constraints of island k of the
 // last solve (0 ≤ k < Islands()) and the inner solver's statistics for it.
-func (s *Solver) Island(k int) (cliques, contacts int, st solver.Stats) {
+func (s *Solver) Island(k int) (cliques, constraints int, st solver.Stats) {
 	if k < 0 || k >= s.n {
 		return 0, 0, solver.Stats{}
 	}
 	is := &s.islands[k]
-	return len(is.cliques), len(is.contacts), is.res.Stats
+	return len(is.cliques), len(is.cons), is.res.Stats
 }
 
 // Close stops the worker goroutines, if any were started. The Solver may
@@ -166,34 +168,15 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 // then the worst island status.
 func (s *Solver) SetTolerance(abs, rel float64) { s.absTol, s.relTol = abs, rel }
 
-// checkStructure checks what splitting p needs (solver.Problem.Validate's
-// shape checks: cliques tiling [0, NV), slice lengths, J blocks sorted and
-// in range); the numbers are checked by the inner solvers, and for cliques
-// without contacts, here. Validate's full scan is not repeated: it costs
-// as much as an inner solve on large scenes.
+// checkStructure checks what splitting p needs (solver.Problem's shape
+// checks: cliques and constraint rows tiling, slice lengths, J blocks
+// sorted and in range); the numbers are checked by the inner solvers, and
+// for cliques without constraints, here. Validate's full scan of the
+// numbers is not repeated: it costs as much as an inner solve on large
+// scenes.
 func checkStructure(p *solver.Problem) error {
-	off, aoff := 0, 0
-	for c, q := range p.Cliques {
-		if q.Offset != off || q.Size <= 0 || q.AOff != aoff {
-			return fmt.Errorf("island: clique %d does not tile the velocities", c)
-		}
-		off += q.Size
-		aoff += q.Size * q.Size
-	}
-	switch {
-	case off != p.NV || len(p.A) != aoff || len(p.VStar) != p.NV || len(p.MDiag) != p.NV:
-		return fmt.Errorf("island: cliques, A, VStar or MDiag do not match NV = %d", p.NV)
-	case len(p.VHat) != 3*p.NC || len(p.R) != 3*p.NC || len(p.Mu) != p.NC:
-		return fmt.Errorf("island: VHat, R or Mu do not match NC = %d", p.NC)
-	}
-	prev := solver.JBlock{Contact: -1, Clique: -1}
-	for b, blk := range p.JBlock {
-		if blk.Contact < 0 || blk.Contact >= p.NC || blk.Clique < 0 || blk.Clique >= len(p.Cliques) ||
-			blk.Contact < prev.Contact || (blk.Contact == prev.Contact && blk.Clique <= prev.Clique) ||
-			blk.Off < 0 || blk.Off+3*p.Cliques[blk.Clique].Size > len(p.JData) {
-			return fmt.Errorf("island: J block %d malformed or out of order", b)
-		}
-		prev = blk
+	if err := p.ValidateStructure(); err != nil {
+		return fmt.Errorf("island: %w", err)
 	}
 	return nil
 }
@@ -245,7 +228,7 @@ func (s *Solver) split(p *solver.Problem) {
 		s.touched[c] = false
 	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
+		hi = constraintEnd(p, lo)
 		for b := lo + 1; b < hi; b++ {
 			x, y := s.find(int32(p.JBlock[lo].Clique)), s.find(int32(p.JBlock[b].Clique))
 			if x > y {
@@ -272,9 +255,9 @@ func (s *Solver) split(p *solver.Problem) {
 	for len(s.islands) < s.n {
 		s.islands = append(s.islands, island{})
 	}
-	// Clique and contact lists, carved from two arenas in island order.
+	// Clique and constraint lists, carved from two arenas in island order.
 	for k := range s.n {
-		s.islands[k].nCliques, s.islands[k].nContacts = 0, 0
+		s.islands[k].nCliques, s.islands[k].nCons = 0, 0
 	}
 	touched := 0
 	for c := range nc {
@@ -284,17 +267,17 @@ func (s *Solver) split(p *solver.Problem) {
 		}
 	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
-		s.islands[s.isl[p.JBlock[lo].Clique]].nContacts++
+		hi = constraintEnd(p, lo)
+		s.islands[s.isl[p.JBlock[lo].Clique]].nCons++
 	}
 	s.cliqueArena = resize32(s.cliqueArena, touched)
-	s.contactArena = resize32(s.contactArena, p.NC)
+	s.consArena = resize32(s.consArena, len(p.Constraints))
 	co, to := 0, 0
 	for k := range s.n {
 		is := &s.islands[k]
 		is.cliques = s.cliqueArena[co : co : co+is.nCliques]
-		is.contacts = s.contactArena[to : to : to+is.nContacts]
-		co, to = co+is.nCliques, to+is.nContacts
+		is.cons = s.consArena[to : to : to+is.nCons]
+		co, to = co+is.nCliques, to+is.nCons
 	}
 	for c := range nc {
 		if k := s.isl[c]; k >= 0 {
@@ -304,17 +287,17 @@ func (s *Solver) split(p *solver.Problem) {
 		}
 	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
+		hi = constraintEnd(p, lo)
 		is := &s.islands[s.isl[p.JBlock[lo].Clique]]
-		is.contacts = append(is.contacts, int32(p.JBlock[lo].Contact))
+		is.cons = append(is.cons, int32(p.JBlock[lo].Constraint))
 	}
 }
 
-// contactEnd returns the end of the run of J blocks of the contact of
+// constraintEnd returns the end of the run of J blocks of the constraint of
 // block lo.
-func contactEnd(p *solver.Problem, lo int) int {
+func constraintEnd(p *solver.Problem, lo int) int {
 	hi := lo + 1
-	for hi < len(p.JBlock) && p.JBlock[hi].Contact == p.JBlock[lo].Contact {
+	for hi < len(p.JBlock) && p.JBlock[hi].Constraint == p.JBlock[lo].Constraint {
 		hi++
 	}
 	return hi
@@ -327,31 +310,38 @@ func contactEnd(p *solver.Problem, lo int) int {
 // change from step to step (buffers of their own would keep growing as
 // island k grew to new sizes).
 func (s *Solver) build(p *solver.Problem, v0 []float64) {
-	nf, nb, ncl := 0, 0, 0
+	nf, nb, ncl, nk := 0, 0, 0, 0
 	for k := range s.n {
 		is := &s.islands[k]
-		is.nv, is.na, is.nb, is.nd = 0, 0, 0, 0
+		is.nv, is.na, is.nb, is.nd, is.nr, is.np = 0, 0, 0, 0, 0, 0
 		for _, c := range is.cliques {
 			sz := p.Cliques[c].Size
 			is.nv += sz
 			is.na += sz * sz
 		}
+		for _, ct := range is.cons {
+			c := p.Constraints[ct]
+			is.nr += c.Size
+			is.np += c.Kind.NumParams()
+		}
 	}
 	for _, blk := range p.JBlock {
 		is := &s.islands[s.isl[blk.Clique]]
 		is.nb++
-		is.nd += 3 * p.Cliques[blk.Clique].Size
+		is.nd += p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
 	}
 	for k := range s.n {
 		is := &s.islands[k]
 		nf += is.floats()
 		nb += is.nb
 		ncl += len(is.cliques)
+		nk += len(is.cons)
 	}
 	s.floatArena = solver.Resize(s.floatArena, nf)
 	s.blockArena = resizeBlocks(s.blockArena, nb)
 	s.cliqArena = resizeCliques(s.cliqArena, ncl)
-	fo, bo, clo := 0, 0, 0
+	s.kindArena = resizeConstraints(s.kindArena, nk)
+	fo, bo, clo, ko := 0, 0, 0, 0
 	take := func(n int) []float64 { // length n, capacity n
 		x := s.floatArena[fo : fo+n : fo+n]
 		fo += n
@@ -359,15 +349,15 @@ func (s *Solver) build(p *solver.Problem, v0 []float64) {
 	}
 	for k := range s.n {
 		is := &s.islands[k]
-		nc := len(is.contacts)
 		q := &is.prob
-		q.NV, q.NC = is.nv, nc
+		q.NV, q.NR = is.nv, 0
 		q.Cliques = s.cliqArena[clo : clo : clo+len(is.cliques)]
+		q.Constraints = s.kindArena[ko : ko : ko+len(is.cons)]
 		q.JBlock = s.blockArena[bo : bo : bo+is.nb]
-		clo, bo = clo+len(is.cliques), bo+is.nb
+		clo, bo, ko = clo+len(is.cliques), bo+is.nb, ko+len(is.cons)
 		q.A, q.VStar, q.MDiag, is.v0 = take(is.na)[:0], take(is.nv), take(is.nv), take(is.nv)
-		q.VHat, q.R, q.Mu, q.JData = take(3 * nc)[:0], take(3 * nc)[:0], take(nc)[:0], take(is.nd)[:0]
-		is.res.V, is.res.Gamma, is.res.VC = take(is.nv), take(3*nc), take(3*nc)
+		q.VHat, q.R, q.Params, q.JData = take(is.nr)[:0], take(is.nr)[:0], take(is.np)[:0], take(is.nd)[:0]
+		is.res.V, is.res.Gamma, is.res.VC = take(is.nv), take(is.nr), take(is.nr)
 		off := 0
 		for _, c := range is.cliques {
 			cq := p.Cliques[c]
@@ -378,40 +368,42 @@ func (s *Solver) build(p *solver.Problem, v0 []float64) {
 			copy(is.v0[off:], v0[cq.Offset:cq.Offset+cq.Size])
 			off += cq.Size
 		}
-		for _, ct := range is.contacts {
-			q.VHat = append(q.VHat, p.VHat[3*ct:3*ct+3]...)
-			q.R = append(q.R, p.R[3*ct:3*ct+3]...)
-			q.Mu = append(q.Mu, p.Mu[ct])
+		for _, ct := range is.cons {
+			c := p.Constraints[ct]
+			q.Constraints = append(q.Constraints, solver.Constraint{Kind: c.Kind, Row: q.NR, Size: c.Size, Par: len(q.Params)})
+			q.NR += c.Size
+			q.VHat = append(q.VHat, p.VHat[c.Row:c.Row+c.Size]...)
+			q.R = append(q.R, p.R[c.Row:c.Row+c.Size]...)
+			q.Params = append(q.Params, p.Par(int(ct))...)
 		}
 	}
-	// J blocks, in (contact, clique) order within every island.
+	// J blocks, in (constraint, clique) order within every island.
 	for b, blk := range p.JBlock {
 		k := s.isl[blk.Clique]
 		is := &s.islands[k]
 		q := &is.prob
-		// Local contact index: contacts are appended in increasing order, so
-		// this contact is the last one seen or the next.
-		lc := s.localContact(is, blk.Contact)
+		// Local constraint index: constraints are appended in increasing
+		// order, so this one is the last one seen or the next.
+		lc := s.localConstraint(is, blk.Constraint)
 		d := p.JBlockData(b)
-		q.JBlock = append(q.JBlock, solver.JBlock{Contact: lc, Clique: int(s.local[blk.Clique]), Off: len(q.JData)})
+		q.JBlock = append(q.JBlock, solver.JBlock{Constraint: lc, Clique: int(s.local[blk.Clique]), Off: len(q.JData)})
 		q.JData = append(q.JData, d...)
 	}
 }
 
 // floats returns how many float64 the island takes from the arena: A, v*,
-// diag(M), v0, v̂, R, μ, J's data, and the result's v, γ and v_c.
+// diag(M), v0, v̂, R, params, J's data, and the result's v, γ and v_c.
 func (is *island) floats() int {
-	nc := len(is.contacts)
-	return is.na + 3*is.nv + 3*nc + 3*nc + nc + is.nd + is.nv + 3*nc + 3*nc
+	return is.na + 3*is.nv + 2*is.nr + is.np + is.nd + is.nv + 2*is.nr
 }
 
-// localContact returns the index of contact ct within island is, found by
-// binary search in its increasing contact list.
-func (s *Solver) localContact(is *island, ct int) int {
-	lo, hi := 0, len(is.contacts)
+// localConstraint returns the index of constraint ct within island is,
+// found by binary search in its increasing constraint list.
+func (s *Solver) localConstraint(is *island, ct int) int {
+	lo, hi := 0, len(is.cons)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if int(is.contacts[m]) < ct {
+		if int(is.cons[m]) < ct {
 			lo = m + 1
 		} else {
 			hi = m
@@ -448,13 +440,13 @@ func (s *Solver) solveAll() {
 }
 
 // schedule splits the islands among the workers: largest first (by the
-// estimate NV + NC), each to the worker with the least estimated work so
+// estimate NV + number of constraints), each to the worker with the least estimated work so
 // far, ties to the lowest worker (longest-processing-time scheduling). The
 // split is a function of the islands' sizes only, so a worker's solver sees
 // the same sequence of islands in every run, and warms up (sizes its
 // buffers) the same way; the results do not depend on it.
 func (s *Solver) schedule() {
-	cost := func(k int32) int { return s.islands[k].prob.NV + s.islands[k].prob.NC }
+	cost := func(k int32) int { return s.islands[k].prob.NV + len(s.islands[k].prob.Constraints) }
 	s.order = resize32(s.order, s.n)
 	for k := range s.n {
 		s.order[k] = int32(k)
@@ -501,12 +493,14 @@ func (s *Solver) solveOne(in solver.Solver, k int) {
 	is.err = in.Solve(&is.prob, is.v0, &is.res)
 }
 
-// merge writes the islands' results into res, in island order.
+// merge writes the islands' results into res, in island order. A
+// constraint without J blocks (v_c = 0) gets the impulse of its own cost
+// at v_c = 0.
 func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 	res.V = solver.Resize(res.V, p.NV)
-	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
-	res.VC = solver.Resize(res.VC, 3*p.NC)
-	copy(res.V, p.VStar) // cliques without contacts
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
+	copy(res.V, p.VStar) // cliques without constraints
 	clear(res.Gamma)
 	clear(res.VC)
 	st := solver.Stats{}
@@ -518,9 +512,10 @@ func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 			copy(res.V[cq.Offset:cq.Offset+cq.Size], is.res.V[off:off+cq.Size])
 			off += cq.Size
 		}
-		for i, ct := range is.contacts {
-			copy(res.Gamma[3*ct:3*ct+3], is.res.Gamma[3*i:3*i+3])
-			copy(res.VC[3*ct:3*ct+3], is.res.VC[3*i:3*i+3])
+		for i, ct := range is.cons {
+			c, lc := p.Constraints[ct], is.prob.Constraints[i]
+			copy(res.Gamma[c.Row:c.Row+c.Size], is.res.Gamma[lc.Row:lc.Row+lc.Size])
+			copy(res.VC[c.Row:c.Row+c.Size], is.res.VC[lc.Row:lc.Row+lc.Size])
 		}
 		r := is.res.Stats
 		st.Status = worse(st.Status, r.Status)
@@ -529,12 +524,35 @@ func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 		st.Cost += r.Cost
 		st.InitialCost += r.InitialCost
 	}
+	st.Cost += s.blockless(p, res)
 	var ok bool
 	st.MomentumError, st.ComplementarityError, ok = s.errors(p, res, st.Cost)
 	if ok && (st.Status == solver.Stalled || st.Status == solver.MaxIterations) {
 		st.Status = solver.Converged
 	}
 	res.Stats = st
+}
+
+// blockless sets γ of the constraints that touch no clique (J = 0, so
+// v_c = 0 whatever v) from their cost at v_c = 0, and returns the sum of
+// those costs. Such constraints are in no island.
+func (s *Solver) blockless(p *solver.Problem, res *solver.Result) float64 {
+	if len(p.Constraints) == 0 {
+		return 0
+	}
+	cost, b := 0.0, 0
+	for i, c := range p.Constraints {
+		for b < len(p.JBlock) && p.JBlock[b].Constraint < i {
+			b++
+		}
+		if b < len(p.JBlock) && p.JBlock[b].Constraint == i {
+			continue
+		}
+		s.vc1 = solver.Resize(s.vc1, c.Size)
+		clear(s.vc1)
+		cost += p.Eval(i, s.vc1, res.Gamma[c.Row:c.Row+c.Size], nil)
+	}
+	return cost
 }
 
 // worse returns the worse of two statuses.
@@ -557,48 +575,15 @@ func worse(a, b solver.Status) solver.Status {
 }
 
 // errors returns e_m (SAP eq. 32) and e_μ (eq. 33) of the whole problem at
-// the merged v and γ, with D = diag(M)^(−1/2), p = A v, j_c = Jᵀγ and
-// ∇ℓp = A(v − v*) − j_c (SAP eq. 25), and g = J v − v̂ + R γ; and whether
-// eq. (26) holds with the tolerances of SetTolerance (false when they are
-// zero).
+// the merged v and γ (solver.ResidualScratch.Momentum,
+// solver.ComplementarityError), and whether eq. (26) holds with the
+// tolerances of SetTolerance (false when they are zero).
 func (s *Solver) errors(p *solver.Problem, res *solver.Result, cost float64) (em, emu float64, optimal bool) {
-	nv := p.NV
-	s.grad = solver.Resize(s.grad, nv)
-	s.mom = solver.Resize(s.mom, nv)
-	s.jc = solver.Resize(s.jc, nv)
-	for i := range nv {
-		s.grad[i] = res.V[i] - p.VStar[i]
-	}
-	p.MulA(s.grad, s.mom) // A(v − v*), kept in mom for a moment
-	copy(s.grad, s.mom)
-	p.MulA(res.V, s.mom) // p = A v
-	p.MulJT(res.Gamma, s.jc)
-	gn, pn, jn := 0.0, 0.0, 0.0
-	for i := range nv {
-		d := 1 / math.Sqrt(p.MDiag[i])
-		g := d * (s.grad[i] - s.jc[i])
-		gn += g * g
-		pn += d * s.mom[i] * d * s.mom[i]
-		jn += d * s.jc[i] * d * s.jc[i]
-	}
-	if gn > 0 {
-		em = math.Sqrt(gn) / math.Sqrt(max(pn, jn))
-	}
+	em, num, den, _ := s.resid.Momentum(p, res.V, res.Gamma)
 	if s.absTol > 0 || s.relTol > 0 {
-		optimal = math.Sqrt(gn) < s.absTol+s.relTol*math.Sqrt(max(pn, jn))
+		optimal = num < s.absTol+s.relTol*den
 	}
-	if p.NC > 0 && cost != 0 {
-		sum := 0.0
-		for i := range p.NC {
-			gi := 0.0
-			for k := 3 * i; k < 3*i+3; k++ {
-				gi += (res.VC[k] - p.VHat[k] + p.R[k]*res.Gamma[k]) * res.Gamma[k]
-			}
-			sum += math.Abs(gi)
-		}
-		emu = sum / float64(p.NC) / math.Abs(cost)
-	}
-	return em, emu, optimal
+	return em, solver.ComplementarityError(p, res.VC, res.Gamma, cost), optimal
 }
 
 func resizeBool(s []bool, n int) []bool {
@@ -625,6 +610,13 @@ func resizeBlocks(s []solver.JBlock, n int) []solver.JBlock {
 func resizeCliques(s []solver.Clique, n int) []solver.Clique {
 	if cap(s) < n {
 		return make([]solver.Clique, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+func resizeConstraints(s []solver.Constraint, n int) []solver.Constraint {
+	if cap(s) < n {
+		return make([]solver.Constraint, n, max(n, 2*cap(s)))
 	}
 	return s[:n]
 }

@@ -51,19 +51,63 @@ func randomProblem(rng *rand.Rand, nCliques, group, nc int) *solver.Problem {
 			}
 		}
 		slices.Sort(cls)
-		for _, cl := range cls {
-			p.JBlock = append(p.JBlock, solver.JBlock{Contact: ct, Clique: cl, Off: len(p.JData)})
-			for range 18 {
-				p.JData = append(p.JData, rng.Float64()*2-1)
-			}
-		}
-		rt, rn := 0.2+rng.Float64(), 0.2+rng.Float64()
-		p.R = append(p.R, rt, rt, rn)
-		p.VHat = append(p.VHat, rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
-		p.Mu = append(p.Mu, rng.Float64())
+		addRandomConstraint(rng, p, ct, cls)
 	}
-	p.NC = nc
 	return p
+}
+
+// addRandomConstraint appends constraint ct on cliques cls (of 6 velocities
+// each): a contact of one of the three approximations (most often SAP's
+// cone), or a bilateral (1–6 rows), interval or disk constraint, with
+// random J, v̂, R and parameters, so that the island tests cover every
+// mix of kinds.
+func addRandomConstraint(rng *rand.Rand, p *solver.Problem, ct int, cls []int) {
+	kind, size := solver.ContactCone, 3
+	switch rng.IntN(8) {
+	case 0:
+		kind = solver.ContactLagged
+	case 1:
+		kind = solver.ContactSimilar
+	case 2:
+		kind, size = solver.Bilateral, 1+rng.IntN(6)
+	case 3:
+		kind, size = solver.Interval, 1
+	case 4:
+		kind, size = solver.Disk, 2
+	}
+	var par []float64
+	switch kind {
+	case solver.ContactCone:
+		par = []float64{rng.Float64()}
+	case solver.ContactLagged:
+		par = []float64{rng.Float64(), rng.Float64(), 0.01 + rng.Float64()}
+	case solver.ContactSimilar:
+		par = []float64{rng.Float64(), 0.01 + rng.Float64()}
+	case solver.Interval:
+		par = []float64{-rng.Float64(), rng.Float64()}
+	case solver.Disk:
+		par = []float64{rng.Float64()}
+	}
+	c := p.AddConstraint(kind, size, par...)
+	if c != ct {
+		panic("constraint index")
+	}
+	for _, cl := range cls {
+		d := p.AddJBlock(c, cl)
+		for i := range d {
+			d[i] = rng.Float64()*2 - 1
+		}
+	}
+	lo, hi := p.Rows(c)
+	r := 0.2 + rng.Float64()
+	for k := lo; k < hi; k++ {
+		p.VHat[k] = rng.NormFloat64()
+		if kind == solver.Bilateral || (kind.IsContact() && k == hi-1) {
+			p.R[k] = 0.2 + rng.Float64()
+		} else {
+			p.R[k] = r
+		}
+	}
 }
 
 func sapFactory(tol float64) func() solver.Solver {

@@ -21,9 +21,7 @@ type capture struct {
 }
 
 func (c *capture) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
-	c.p = solver.Problem{NV: p.NV, NC: p.NC,
-		Cliques: slices.Clone(p.Cliques), A: slices.Clone(p.A), VStar: slices.Clone(p.VStar), MDiag: slices.Clone(p.MDiag),
-		JBlock: slices.Clone(p.JBlock), JData: slices.Clone(p.JData), VHat: slices.Clone(p.VHat), R: slices.Clone(p.R), Mu: slices.Clone(p.Mu)}
+	c.p = *p.Clone()
 	c.v0 = slices.Clone(v0)
 	return c.inner.Solve(p, v0, res)
 }
@@ -80,7 +78,7 @@ func BenchmarkSolveClutter(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(res.Stats.Iterations), "iterations")
-				b.ReportMetric(float64(p.NC), "contacts")
+				b.ReportMetric(float64(p.NumConstraints()), "contacts")
 			})
 		}
 	}

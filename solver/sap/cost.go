@@ -10,27 +10,30 @@ import (
 // iterate is ℓp and everything derived from it at one v (SAP §IV-A).
 type iterate struct {
 	v     []float64 // generalized velocities, NV
-	vc    []float64 // contact velocities J v, 3·NC
-	gamma []float64 // γ = P_F(y(v)), SAP eq. (23), 3·NC
-	g     []float64 // G_i = −∂γ_i/∂v_c,i, 9 per contact, row-major (SAP App. D)
+	vc    []float64 // constraint velocities J v, NR
+	gamma []float64 // γ_i = −∂ℓ_i/∂v_c,i (SAP eq. 23 for contact cones), NR
+	g     []float64 // G_i = ∂²ℓ_i/∂v_c,i² (SAP App. D), Size_i² per constraint, row-major
+	ci    []float64 // ℓ_i, the cost of each constraint
 	r     []float64 // A(v − v*), NV
-	jc    []float64 // j_c = Jᵀγ, generalized contact impulse (SAP eq. 25), NV
+	jc    []float64 // j_c = Jᵀγ, generalized constraint impulse (SAP eq. 25), NV
 	grad  []float64 // ∇ℓp = A(v − v*) − Jᵀγ (SAP §IV-A), NV
 
 	cost  float64 // ℓp(v), SAP eq. (24)
-	costR float64 // ℓ_R = ½‖γ‖²_R, the regularizer part of ℓp
+	costC float64 // Σ_i ℓ_i, the constraint part of ℓp (ℓ_R of eq. 24 for contact cones)
 
 	gradNorm float64 // ‖D ∇ℓp‖, SAP eq. (25)–(26)
 	pNorm    float64 // ‖D p‖ with p = A v, SAP eq. (25)
 	jcNorm   float64 // ‖D j_c‖, SAP eq. (25)
 }
 
-// resize sizes the iterate for nv velocities and nc contacts.
-func (it *iterate) resize(nv, nc int) {
+// resize sizes the iterate for nv velocities, nr constraint rows, nc
+// constraints and ng entries of the G blocks.
+func (it *iterate) resize(nv, nr, nc, ng int) {
 	it.v = solver.Resize(it.v, nv)
-	it.vc = solver.Resize(it.vc, 3*nc)
-	it.gamma = solver.Resize(it.gamma, 3*nc)
-	it.g = solver.Resize(it.g, 9*nc)
+	it.vc = solver.Resize(it.vc, nr)
+	it.gamma = solver.Resize(it.gamma, nr)
+	it.g = solver.Resize(it.g, ng)
+	it.ci = solver.Resize(it.ci, nc)
 	it.r = solver.Resize(it.r, nv)
 	it.jc = solver.Resize(it.jc, nv)
 	it.grad = solver.Resize(it.grad, nv)
@@ -39,10 +42,12 @@ func (it *iterate) resize(nv, nc int) {
 // evaluator evaluates iterates of one problem. It holds the problem
 // constants reused by every evaluation.
 type evaluator struct {
-	p     *solver.Problem
-	avs   []float64 // A v*, to form p = A v = A(v − v*) + A v*
-	dinv  []float64 // D = diag(M)^(−1/2), SAP eq. (25)
-	tmpNV []float64 // scratch, NV
+	p       *solver.Problem
+	avs     []float64 // A v*, to form p = A v = A(v − v*) + A v*
+	dinv    []float64 // D = diag(M)^(−1/2), SAP eq. (25)
+	tmpNV   []float64 // scratch, NV
+	goff    []int     // offset of constraint i's G block in iterate.g; goff[nc] = total
+	maxSize int       // the largest constraint size
 }
 
 // reset prepares the evaluator for problem p.
@@ -55,22 +60,23 @@ func (e *evaluator) reset(p *solver.Problem) {
 	for i, m := range p.MDiag {
 		e.dinv[i] = 1 / math.Sqrt(m)
 	}
-}
-
-// contact returns μ, Rt and Rn of contact i.
-func contact(p *solver.Problem, i int) (mu, Rt, Rn float64) {
-	return p.Mu[i], p.R[3*i], p.R[3*i+2]
-}
-
-// yOf returns y_i = −R_i⁻¹(v_c,i − v̂_i) (SAP §III-B) for contact i with
-// contact velocity vc.
-func yOf(p *solver.Problem, i int, vc [3]float64) [3]float64 {
-	var y [3]float64
-	for k := range 3 {
-		y[k] = -(vc[k] - p.VHat[3*i+k]) / p.R[3*i+k]
+	n := len(p.Constraints)
+	if cap(e.goff) < n+1 {
+		e.goff = make([]int, n+1, max(n+1, 2*cap(e.goff)))
 	}
-	return y
+	e.goff = e.goff[:n+1]
+	off := 0
+	e.maxSize = 0
+	for i, c := range p.Constraints {
+		e.goff[i] = off
+		off += c.Size * c.Size
+		e.maxSize = max(e.maxSize, c.Size)
+	}
+	e.goff[n] = off
 }
+
+// gBlock returns constraint i's G block in g.
+func (e *evaluator) gBlock(g []float64, i int) []float64 { return g[e.goff[i]:e.goff[i+1]] }
 
 // evaluate fills it from it.v: v_c, γ, G, ℓp, ∇ℓp and the norms of the
 // stopping criterion. It reports whether every number is finite.
@@ -83,18 +89,14 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	}
 	p.MulA(diff, it.r)
 	costA := 0.5 * dot(diff, it.r) // ½‖v − v*‖²_A
-	it.costR = 0
-	for i := range p.NC {
-		mu, Rt, Rn := contact(p, i)
-		y := yOf(p, i, [3]float64(it.vc[3*i:]))
-		gamma, g, _ := ProjectG(y, mu, Rt, Rn) // SAP §V-A, eq. (37)
-		copy(it.gamma[3*i:3*i+3], gamma[:])
-		for r := range 3 {
-			copy(it.g[9*i+3*r:9*i+3*r+3], g[r][:])
-		}
-		it.costR += regularizerCost(gamma, Rt, Rn)
+	it.costC = 0
+	for i, c := range p.Constraints {
+		lo, hi := c.Row, c.Row+c.Size
+		// γ_i, G_i and ℓ_i of the constraint's kind (SAP §V-A, eq. 37 for contact cones).
+		it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
+		it.costC += it.ci[i]
 	}
-	it.cost = costA + it.costR // SAP eq. (24)
+	it.cost = costA + it.costC // SAP eq. (24)
 	p.MulJT(it.gamma, it.jc)
 	for i := range it.grad {
 		it.grad[i] = it.r[i] - it.jc[i] // SAP §IV-A
@@ -142,10 +144,10 @@ func allFinite(x []float64) bool {
 type Evaluation struct {
 	Cost     float64   // ℓp(v), SAP eq. (24)
 	Gradient []float64 // ∇ℓp = A(v − v*) − Jᵀγ (SAP §IV-A), NV
-	Gamma    []float64 // γ = P_F(y(v)) (SAP eq. 23), 3·NC
-	VC       []float64 // v_c = J v, 3·NC
-	// G holds the blocks G_i = −∂γ_i/∂v_c,i (SAP App. D), row-major, 9 per
-	// contact.
+	Gamma    []float64 // γ_i = −∂ℓ_i/∂v_c,i (SAP eq. 23 for contact cones), NR
+	VC       []float64 // v_c = J v, NR
+	// G holds the blocks G_i = −∂γ_i/∂v_c,i (SAP App. D), row-major,
+	// Size_i² per constraint, in constraint order.
 	G []float64
 	// Hessian is H = A + JᵀGJ (SAP §IV-A), dense row-major NV×NV.
 	Hessian []float64
@@ -164,29 +166,23 @@ func Evaluate(p *solver.Problem, v []float64) (*Evaluation, error) {
 	var e evaluator
 	var it iterate
 	e.reset(p)
-	it.resize(p.NV, p.NC)
+	it.resize(p.NV, p.NR, len(p.Constraints), e.goff[len(p.Constraints)])
 	copy(it.v, v)
 	e.evaluate(&it)
 	var sys denseSystem
-	sys.assemble(p, it.g)
+	sys.assemble(p, it.g, e.goff)
 	return &Evaluation{Cost: it.cost, Gradient: it.grad, Gamma: it.gamma, VC: it.vc, G: it.g, Hessian: sys.h}, nil
 }
 
-// checkProblem validates p for SAP: solver.Problem.Validate, and the
-// regularization of every contact must have the form diag(Rt, Rt, Rn)
-// (SAP §V-A).
+// checkProblem validates p (solver.Problem.Validate, which also checks each
+// kind's conditions, such as R_i = diag(Rt, Rt, Rn) for contact cones,
+// SAP §V-A).
 func checkProblem(p *solver.Problem) error {
 	if p == nil {
 		return fmt.Errorf("sap: nil problem")
 	}
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("sap: malformed problem: %w", err)
-	}
-	for i := range p.NC {
-		if p.R[3*i] != p.R[3*i+1] {
-			return fmt.Errorf("sap: contact %d: tangential regularizations R = (%v, %v) differ; SAP needs R_i = diag(Rt, Rt, Rn)",
-				i, p.R[3*i], p.R[3*i+1])
-		}
 	}
 	return nil
 }

@@ -6,35 +6,36 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/internal/testutil"
 )
 
 // fdProblem is a random problem (2–3 cliques of size 6, 6–9 contacts) and
 // a point v at which contact i's y lands strictly inside region i mod 3.
-func fdProblem(rng *rand.Rand, trial int) (*solver.Problem, []float64, []Region) {
+func fdProblem(rng *rand.Rand, trial int) (*solver.Problem, []float64, []solver.Region) {
 	nCliques := 2 + trial%2
 	nc := 6 + trial%4
 	p := randomProblem(rng, nCliques, 6, nc)
 	v := randNormal(rng, p.NV, 1)
-	regs := make([]Region, nc)
+	regs := make([]solver.Region, nc)
 	for i := range nc {
-		regs[i] = Region(i % 3)
+		regs[i] = solver.Region(i % 3)
 		mu, Rt, Rn := contact(p, i)
-		if regs[i] == Stiction && mu == 0 {
-			regs[i] = Sliding
+		if regs[i] == solver.Stiction && mu == 0 {
+			regs[i] = solver.Sliding
 		}
-		placeY(p, v, i, sampleY(rng, regs[i], mu, Rt, Rn))
+		placeY(p, v, i, testutil.SampleY(rng, regs[i], mu, Rt, Rn))
 	}
 	return p, v, regs
 }
 
 // regionsAt returns the region of every contact at v.
-func regionsAt(p *solver.Problem, v []float64) []Region {
-	vc := make([]float64, 3*p.NC)
+func regionsAt(p *solver.Problem, v []float64) []solver.Region {
+	vc := make([]float64, p.NR)
 	p.MulJ(v, vc)
-	regs := make([]Region, p.NC)
+	regs := make([]solver.Region, p.NumConstraints())
 	for i := range regs {
 		mu, Rt, Rn := contact(p, i)
-		_, regs[i] = Project(yOf(p, i, [3]float64(vc[3*i:])), mu, Rt, Rn)
+		_, regs[i] = solver.Project(yOf(p, i, [3]float64(vc[3*i:])), mu, Rt, Rn)
 	}
 	return regs
 }
@@ -44,13 +45,13 @@ func regionsAt(p *solver.Problem, v []float64) []Region {
 func costRef(p *solver.Problem, a, j []float64, v []float64) float64 {
 	d := sub(v, p.VStar)
 	c := 0.5 * dotSlice(d, matVec(a, p.NV, p.NV, d))
-	vc := matVec(j, 3*p.NC, p.NV, v)
-	for i := range p.NC {
+	vc := matVec(j, p.NR, p.NV, v)
+	for i := range p.NumConstraints() {
 		var y [3]float64
 		for k := range 3 {
 			y[k] = -(vc[3*i+k] - p.VHat[3*i+k]) / p.R[3*i+k]
 		}
-		g, _ := Project(y, p.Mu[i], p.R[3*i], p.R[3*i+2])
+		g, _ := solver.Project(y, p.Params[i], p.R[3*i], p.R[3*i+2])
 		for k := range 3 {
 			c += 0.5 * p.R[3*i+k] * g[k] * g[k]
 		}
@@ -72,7 +73,7 @@ func dotSlice(x, y []float64) float64 {
 // assembly, on random problems whose contacts are in all three regions.
 func TestGradientAndHessianMatchFiniteDifferences(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	seen := map[Region]int{}
+	seen := map[solver.Region]int{}
 	for trial := range 20 {
 		p, v, regs := fdProblem(rng, trial)
 		for _, r := range regs {
@@ -114,8 +115,8 @@ func TestGradientAndHessianMatchFiniteDifferences(t *testing.T) {
 			}
 		}
 		// Dense assembly H = A + JᵀGJ from the G blocks.
-		gj := make([]float64, 3*p.NC*n)
-		for i := range p.NC {
+		gj := make([]float64, p.NR*n)
+		for i := range p.NumConstraints() {
 			for r := range 3 {
 				for c := range n {
 					for s := range 3 {
@@ -127,7 +128,7 @@ func TestGradientAndHessianMatchFiniteDifferences(t *testing.T) {
 		for r := range n {
 			for c := range n {
 				want := a[r*n+c]
-				for q := range 3 * p.NC {
+				for q := range p.NR {
 					want += j[q*n+r] * gj[q*n+c]
 				}
 				if math.Abs(ev.Hessian[r*n+c]-want) > 1e-13*hnorm {
@@ -136,14 +137,14 @@ func TestGradientAndHessianMatchFiniteDifferences(t *testing.T) {
 			}
 		}
 	}
-	for r := Stiction; r <= NoContact; r++ {
+	for r := solver.Stiction; r <= solver.NoContact; r++ {
 		if seen[r] < 20 {
 			t.Errorf("only %d contacts in region %v", seen[r], r)
 		}
 	}
 }
 
-func equalRegions(a, b []Region) bool {
+func equalRegions(a, b []solver.Region) bool {
 	if len(a) != len(b) {
 		return false
 	}

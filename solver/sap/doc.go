@@ -4,18 +4,17 @@
 //
 // SAP minimises the unconstrained, strongly convex cost (SAP eq. 24)
 //
-//	ℓp(v) = ½‖v − v*‖²_A + ½‖P_F(y(v))‖²_R,   y = −R⁻¹(J v − v̂),
+//	ℓp(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v)
 //
 // over the generalized velocities v with Newton's method and a line search
-// (SAP Algorithm 2). The contact impulses follow analytically as
-// γ = P_F(y(v)) (SAP eq. 23), the projection onto the friction cones in the
-// norm of R = diag(Rt, Rt, Rn) per contact, with contact frames ordered
-// (t1, t2, n). The problem data come from solver.Problem.
+// (SAP Algorithm 2), for any mix of the constraint kinds of package solver
+// (for SAP's frictional contact, ℓ_i = ½‖P_F(y_i)‖²_R with
+// y = −R⁻¹(J v − v̂), eq. 23–24). The impulses follow analytically as
+// γ_i = −∂ℓ_i/∂v_c,i and the Hessian blocks as G_i = ∂²ℓ_i/∂v_c,i²
+// (solver.Problem.Eval). The problem data come from solver.Problem.
 //
 // The pieces, one file each:
 //
-//   - projection.go: P_F and its regions (SAP §V-A, App. C) and the 3×3
-//     blocks G = −∂γ/∂v_c (SAP App. D, eq. 37).
 //   - cost.go: ℓp, ∇ℓp = A(v − v*) − Jᵀγ and the norms of the stopping
 //     criterion (SAP §IV-A, eq. 25).
 //   - hessian.go: H = A + JᵀGJ and its factorization behind the internal

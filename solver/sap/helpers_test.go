@@ -18,8 +18,8 @@ type contactSpec struct {
 }
 
 // buildProblem assembles a solver.Problem from clique blocks of A (row-major
-// Size×Size) and contact specs. VStar, MDiag (= diag A), VHat, R and Mu are
-// left for the caller, sized.
+// Size×Size) and contact specs (ContactCone constraints). VStar, MDiag
+// (= diag A), VHat, R and μ (Params[i]) are left for the caller, sized.
 func buildProblem(aBlocks [][]float64, contacts []contactSpec) *solver.Problem {
 	p := &solver.Problem{}
 	off, aoff := 0, 0
@@ -35,16 +35,12 @@ func buildProblem(aBlocks [][]float64, contacts []contactSpec) *solver.Problem {
 	}
 	p.NV = off
 	p.VStar = make([]float64, p.NV)
-	p.NC = len(contacts)
-	for i, c := range contacts {
+	for _, c := range contacts {
+		i := p.AddConstraint(solver.ContactCone, 3, 0)
 		for k, cl := range c.cliques {
-			p.JBlock = append(p.JBlock, solver.JBlock{Contact: i, Clique: cl, Off: len(p.JData)})
-			p.JData = append(p.JData, c.j[k]...)
+			copy(p.AddJBlock(i, cl), c.j[k])
 		}
 	}
-	p.VHat = make([]float64, 3*p.NC)
-	p.R = make([]float64, 3*p.NC)
-	p.Mu = make([]float64, p.NC)
 	return p
 }
 
@@ -112,48 +108,20 @@ func randomProblem(rng *rand.Rand, nCliques, n, nc int) *solver.Problem {
 	}
 	p := buildProblem(blocks, randomContacts(rng, nCliques, n, nc))
 	copy(p.VStar, randNormal(rng, p.NV, 1))
-	copy(p.VHat, randNormal(rng, 3*p.NC, 1))
-	for i := range p.NC {
+	copy(p.VHat, randNormal(rng, p.NR, 1))
+	for i := range p.NumConstraints() {
 		rt, rn := uniform(rng, 0.2, 2), uniform(rng, 0.2, 2)
 		p.R[3*i], p.R[3*i+1], p.R[3*i+2] = rt, rt, rn
 		if i%4 != 3 {
-			p.Mu[i] = uniform(rng, 0.1, 1)
+			p.Params[i] = uniform(rng, 0.1, 1)
 		}
 	}
 	return p
 }
 
-// sampleY returns a random y strictly inside region reg (for contact
-// parameters μ, Rt, Rn), at a relative distance of at least ~10% from the
-// region's boundaries, with a random tangent direction. It does not use
-// Project: the regions are built from their definitions (SAP §V-A).
-func sampleY(rng *rand.Rand, reg Region, mu, Rt, Rn float64) [3]float64 {
-	muHat := mu * Rt / Rn
-	th := uniform(rng, 0, 2*math.Pi)
-	var yr, yn float64
-	switch reg {
-	case Stiction: // 0 < y_r < 0.8 μ y_n
-		yn = uniform(rng, 0.5, 2)
-		yr = uniform(rng, 0.1, 0.8) * mu * yn
-	case Sliding: // −μ̂ y_r < y_n < y_r/μ
-		yr = uniform(rng, 0.5, 2)
-		lo, hi := -muHat*yr, 2.0
-		if mu > 0 {
-			hi = yr / mu
-		} else {
-			lo = 0
-		}
-		yn = lo + (hi-lo)*uniform(rng, 0.15, 0.85)
-	case NoContact: // y_n < −μ̂ y_r
-		yr = uniform(rng, 0, 2)
-		yn = -muHat*yr - uniform(rng, 0.2, 1)
-	}
-	return [3]float64{yr * math.Cos(th), yr * math.Sin(th), yn}
-}
-
 // placeY sets v̂_i so that y_i(v) = y: v̂_i = (J v)_i + R_i y.
 func placeY(p *solver.Problem, v []float64, i int, y [3]float64) {
-	vc := make([]float64, 3*p.NC)
+	vc := make([]float64, p.NR)
 	p.MulJ(v, vc)
 	for k := range 3 {
 		p.VHat[3*i+k] = vc[3*i+k] + p.R[3*i+k]*y[k]
@@ -225,38 +193,32 @@ func relDiff(x, y []float64, floor float64) float64 {
 	return norm2(sub(x, y)) / max(norm2(y), floor)
 }
 
-// inCone reports whether γ ∈ F = {‖γ_t‖ ≤ μ γ_n} up to tol·|γ|.
-func inCone(g [3]float64, mu, tol float64) bool {
-	scale := math.Sqrt(g[0]*g[0]+g[1]*g[1]+g[2]*g[2]) + 1e-300
-	return g[2] >= -tol*scale && math.Hypot(g[0], g[1]) <= mu*g[2]+tol*scale
-}
-
 // manufactured builds a problem whose exact solution is known: for each
 // contact it picks γ_i and y_i with P_F(y_i) = γ_i strictly inside region
-// regs[i] (from the geometry of the cone, not from Project), a solution
+// regs[i] (from the geometry of the cone, not from solver.Project), a solution
 // v_sol, and sets v̂ = J v_sol + R y and v* = v_sol − A⁻¹Jᵀγ, so that
 // ∇ℓp(v_sol) = 0 (SAP eq. 21a). It returns the problem, v_sol and γ.
-func manufactured(t *testing.T, rng *rand.Rand, p *solver.Problem, regs []Region) (vsol, gamma []float64) {
+func manufactured(t *testing.T, rng *rand.Rand, p *solver.Problem, regs []solver.Region) (vsol, gamma []float64) {
 	t.Helper()
 	vsol = randNormal(rng, p.NV, 1)
-	gamma = make([]float64, 3*p.NC)
-	for i := range p.NC {
-		mu, Rt, Rn := p.Mu[i], p.R[3*i], p.R[3*i+2]
+	gamma = make([]float64, p.NR)
+	for i := range p.NumConstraints() {
+		mu, Rt, Rn := p.Params[i], p.R[3*i], p.R[3*i+2]
 		th := uniform(rng, 0, 2*math.Pi)
 		c, s := math.Cos(th), math.Sin(th)
 		var y, g [3]float64
 		switch regs[i] {
-		case Stiction: // γ = y in the interior of F
+		case solver.Stiction: // γ = y in the interior of F
 			gn := uniform(rng, 0.5, 1.5)
 			gt := uniform(rng, 0.1, 0.7) * mu * gn
 			g = [3]float64{gt * c, gt * s, gn}
 			y = g
-		case Sliding: // γ on the boundary of F, R(y − γ) along its outer normal (t̂, −μ)
+		case solver.Sliding: // γ on the boundary of F, R(y − γ) along its outer normal (t̂, −μ)
 			gn := uniform(rng, 0.5, 1.5)
 			g = [3]float64{mu * gn * c, mu * gn * s, gn}
 			lam := uniform(rng, 0.3, 1)
 			y = [3]float64{g[0] + lam*c/Rt, g[1] + lam*s/Rt, g[2] - lam*mu/Rn}
-		case NoContact: // R y = −z with z in the interior of the dual cone F*
+		case solver.NoContact: // R y = −z with z in the interior of the dual cone F*
 			zn := uniform(rng, 0.3, 1)
 			zt := uniform(rng, 0, 0.7) * zn / max(mu, 1e-300)
 			zt = min(zt, 2)
@@ -347,7 +309,7 @@ func realisticProblem(rng *rand.Rand, nBodies, nContacts int) (*solver.Problem, 
 		rn, rt := w/(4*math.Pi*math.Pi), 1e-3*w
 		p.R[3*i], p.R[3*i+1], p.R[3*i+2] = rt, rt, rn
 		p.VHat[3*i+2] = -uniform(rng, -2e-3, 1e-3) / (dt + taud)
-		p.Mu[i] = uniform(rng, 0.3, 1)
+		p.Params[i] = uniform(rng, 0.3, 1)
 	}
 	return p, v0
 }
@@ -428,4 +390,20 @@ func finiteResult(res *solver.Result) bool {
 	st := res.Stats
 	return allFinite(res.V) && allFinite(res.Gamma) && allFinite(res.VC) &&
 		allFinite([]float64{st.Cost, st.InitialCost, st.MomentumError, st.ComplementarityError})
+}
+
+// contact returns μ, Rt and Rn of contact i of a problem of ContactCone
+// constraints.
+func contact(p *solver.Problem, i int) (mu, Rt, Rn float64) {
+	return p.Params[i], p.R[3*i], p.R[3*i+2]
+}
+
+// yOf returns y_i = −R_i⁻¹(v_c,i − v̂_i) (SAP §III-B) for contact i with
+// contact velocity vc.
+func yOf(p *solver.Problem, i int, vc [3]float64) [3]float64 {
+	var y [3]float64
+	for k := range 3 {
+		y[k] = -(vc[k] - p.VHat[3*i+k]) / p.R[3*i+k]
+	}
+	return y
 }

@@ -17,9 +17,9 @@ type newtonSystem interface {
 	// setup prepares the system for problem p; it runs once per solve,
 	// before the first assemble.
 	setup(p *solver.Problem) error
-	// assemble forms H = A + JᵀGJ for p, where g holds the 3×3 blocks G_i
-	// of the contacts, row-major, 9 per contact.
-	assemble(p *solver.Problem, g []float64)
+	// assemble forms H = A + JᵀGJ for p, where g holds the blocks G_i of
+	// the constraints, row-major, constraint i's at g[goff[i]:goff[i+1]].
+	assemble(p *solver.Problem, g []float64, goff []int)
 	// factor factors H in place. It reports false if H is not numerically
 	// positive definite.
 	factor() bool
@@ -32,7 +32,7 @@ type newtonSystem interface {
 type denseSystem struct {
 	n   int
 	h   []float64 // H, then its upper Cholesky factor U (H = UᵀU)
-	tmp []float64 // G_i J_b, 3×(largest clique size)
+	tmp []float64 // G_i J_b, (largest constraint size)×(largest clique size)
 }
 
 // setup implements newtonSystem; the dense system needs nothing.
@@ -40,7 +40,7 @@ func (d *denseSystem) setup(*solver.Problem) error { return nil }
 
 // assemble implements newtonSystem. It fills all of H, not only the upper
 // triangle, so that H can be inspected.
-func (d *denseSystem) assemble(p *solver.Problem, g []float64) {
+func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	n := p.NV
 	d.n = n
 	d.h = solver.Resize(d.h, n*n)
@@ -53,32 +53,67 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64) {
 			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
 		}
 	}
-	d.tmp = solver.Resize(d.tmp, 3*maxSize)
+	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	// JᵀGJ = Σ_i J_iᵀ G_i J_i, and J_i has one block per clique it touches.
-	for lo := 0; lo < len(p.JBlock); {
-		hi := lo + 1
-		for hi < len(p.JBlock) && p.JBlock[hi].Contact == p.JBlock[lo].Contact {
-			hi++
-		}
-		gi := (*[9]float64)(g[9*p.JBlock[lo].Contact:])
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = constraintEnd(p, lo)
+		ci := p.JBlock[lo].Constraint
+		gi := g[goff[ci]:goff[ci+1]]
 		for b2 := lo; b2 < hi; b2++ {
 			mulGJ(p, gi, b2, d.tmp)
 			for b1 := lo; b1 <= b2; b1++ {
 				d.addJtTmp(p, b1, b2)
 			}
 		}
-		lo = hi
 	}
 }
 
-// mulGJ sets tmp = G_i J_b, a 3×Size matrix for block b.
-func mulGJ(p *solver.Problem, gi *[9]float64, b int, tmp []float64) {
+// maxRows returns the largest constraint size of p (0 without constraints).
+func maxRows(p *solver.Problem) int {
+	m := 0
+	for _, c := range p.Constraints {
+		m = max(m, c.Size)
+	}
+	return m
+}
+
+// constraintEnd returns the end of the run of J blocks of the constraint
+// of block lo.
+func constraintEnd(p *solver.Problem, lo int) int {
+	hi := lo + 1
+	for hi < len(p.JBlock) && p.JBlock[hi].Constraint == p.JBlock[lo].Constraint {
+		hi++
+	}
+	return hi
+}
+
+// mulGJ sets tmp = G_i J_b, a k×Size matrix for block b of a constraint
+// with k rows and k×k block gi.
+func mulGJ(p *solver.Problem, gi []float64, b int, tmp []float64) {
 	jb := p.JBlockData(b)
-	n := len(jb) / 3
-	for r := range 3 {
+	k := p.Constraints[p.JBlock[b].Constraint].Size
+	n := len(jb) / k
+	if k == 3 { // contacts: the common case, unrolled
+		for r := range 3 {
+			g0, g1, g2 := gi[3*r], gi[3*r+1], gi[3*r+2]
+			row := tmp[r*n : (r+1)*n]
+			for c := range n {
+				row[c] = g0*jb[c] + g1*jb[n+c] + g2*jb[2*n+c]
+			}
+		}
+		return
+	}
+	for r := range k {
 		row := tmp[r*n : (r+1)*n]
-		for k := range n {
-			row[k] = gi[3*r]*jb[k] + gi[3*r+1]*jb[n+k] + gi[3*r+2]*jb[2*n+k]
+		clear(row)
+		for s := range k {
+			grs := gi[r*k+s]
+			if grs == 0 {
+				continue
+			}
+			for c, x := range jb[s*n : (s+1)*n] {
+				row[c] += grs * x
+			}
 		}
 	}
 }
@@ -89,12 +124,15 @@ func mulGJ(p *solver.Problem, gi *[9]float64, b int, tmp []float64) {
 func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int) {
 	q1 := p.Cliques[p.JBlock[b1].Clique]
 	q2 := p.Cliques[p.JBlock[b2].Clique]
+	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
 	for a := range n1 {
-		c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
 		for b := range n2 {
-			s := c0*d.tmp[b] + c1*d.tmp[n2+b] + c2*d.tmp[2*n2+b]
+			s := 0.0
+			for r := range k {
+				s += j1[r*n1+a] * d.tmp[r*n2+b]
+			}
 			d.h[(q1.Offset+a)*n+q2.Offset+b] += s
 			if b1 != b2 {
 				d.h[(q2.Offset+b)*n+q1.Offset+a] += s

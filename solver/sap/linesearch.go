@@ -15,6 +15,9 @@ type line struct {
 	f0  float64   // dℓ/dα(0) = Δvᵀ∇ℓp(v_m)
 	b   float64   // Δpᵀ(v_m − v*) = Δvᵀ A(v_m − v*)
 	c2  float64   // ΔvᵀΔp = Δvᵀ A Δv
+
+	// scratch for one constraint at α: v_c, γ and G
+	vc, gamma, g []float64
 }
 
 // lsResult is the outcome of a line search.
@@ -26,34 +29,41 @@ type lsResult struct {
 	nonFinite bool    // a non-finite derivative or cost was met
 }
 
-// vcAt returns v_c,i(α) = v_c,i + αΔv_c,i for contact i.
-func (l *line) vcAt(i int, alpha float64) [3]float64 {
-	var vc [3]float64
-	for k := range 3 {
-		vc[k] = l.it.vc[3*i+k] + alpha*l.dvc[3*i+k]
+// at evaluates constraint i at v_c,i(α) = v_c,i + αΔv_c,i into the
+// scratch γ (and G when withG) and returns its cost and row range.
+func (l *line) at(i int, alpha float64, withG bool) (cost float64, lo, hi int) {
+	c := l.p.Constraints[i]
+	lo, hi = c.Row, c.Row+c.Size
+	vc, gamma := l.vc[:c.Size], l.gamma[:c.Size]
+	for k := range c.Size {
+		vc[k] = l.it.vc[lo+k] + alpha*l.dvc[lo+k]
 	}
-	return vc
+	var g []float64
+	if withG {
+		g = l.g[:c.Size*c.Size]
+	}
+	return l.p.Eval(i, vc, gamma, g), lo, hi
 }
 
 // costDiff returns ℓ(α) − ℓ(0). The quadratic part is expanded,
 //
 //	½‖v(α) − v*‖²_A − ½‖v_m − v*‖²_A = α Δpᵀ(v_m − v*) + ½α² ΔvᵀΔp,
 //
-// and the regularizer part is differenced contact by contact, so that the
-// difference is not formed by subtracting two costs.
+// and the constraint part is differenced constraint by constraint; for
+// contact cones as ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)), so that the difference
+// is not formed by subtracting two costs.
 func (l *line) costDiff(alpha float64) float64 {
 	p := l.p
-	dR := 0.0
-	for i := range p.NC {
-		mu, Rt, Rn := contact(p, i)
-		gamma, _ := Project(yOf(p, i, l.vcAt(i, alpha)), mu, Rt, Rn)
-		// ½γ(α)ᵀRγ(α) − ½γ(0)ᵀRγ(0) = ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)).
-		for k := range 3 {
-			g0 := l.it.gamma[3*i+k]
-			dR += 0.5 * p.R[3*i+k] * (gamma[k] - g0) * (gamma[k] + g0)
+	dC := 0.0
+	for i, c := range p.Constraints {
+		cost, lo, hi := l.at(i, alpha, false)
+		if c.Kind == solver.ContactCone {
+			dC += solver.ConeCostDiff(p.R[lo:hi], l.gamma[:3], l.it.gamma[lo:hi])
+		} else {
+			dC += cost - l.it.ci[i]
 		}
 	}
-	return alpha*l.b + 0.5*alpha*alpha*l.c2 + dR
+	return alpha*l.b + 0.5*alpha*alpha*l.c2 + dC
 }
 
 // derivs returns dℓ/dα and d²ℓ/dα² at α (SAP §IV-C):
@@ -67,15 +77,19 @@ func (l *line) costDiff(alpha float64) float64 {
 // Δpᵀ(v_m − v*) and Δv_cᵀγ(0) are never formed and dℓ/dα stays accurate
 // relative to dℓ/dα(0) close to the optimum.
 func (l *line) derivs(alpha float64) (d1, d2 float64) {
-	p := l.p
 	s1, s2 := 0.0, 0.0
-	for i := range p.NC {
-		mu, Rt, Rn := contact(p, i)
-		gamma, g, _ := ProjectG(yOf(p, i, l.vcAt(i, alpha)), mu, Rt, Rn)
-		dv := [3]float64(l.dvc[3*i:])
-		for r := range 3 {
-			s1 += dv[r] * (gamma[r] - l.it.gamma[3*i+r])
-			s2 += dv[r] * (g[r][0]*dv[0] + g[r][1]*dv[1] + g[r][2]*dv[2])
+	for i := range l.p.Constraints {
+		_, lo, hi := l.at(i, alpha, true)
+		k := hi - lo
+		dv := l.dvc[lo:hi]
+		for r := range k {
+			s1 += dv[r] * (l.gamma[r] - l.it.gamma[lo+r])
+			gr := l.g[r*k : (r+1)*k]
+			t := 0.0
+			for c, x := range gr {
+				t += x * dv[c]
+			}
+			s2 += dv[r] * t
 		}
 	}
 	return l.f0 + alpha*l.c2 - s1, l.c2 + s2

@@ -24,7 +24,10 @@ type workspace struct {
 	cur, next iterate      // v_m and v_{m+1}
 	dv        []float64    // Newton direction Δv, NV
 	dp        []float64    // Δp = A Δv, NV
-	dvc       []float64    // Δv_c = J Δv, 3·NC
+	dvc       []float64    // Δv_c = J Δv, NR
+	lvc       []float64    // line search scratch: one constraint's v_c(α)
+	lgamma    []float64    // … its γ(α)
+	lg        []float64    // … its G(α)
 	sys       newtonSystem // H = A + JᵀGJ and its factorization: &dense or &sparse; nil until the first Newton step of a solve
 	dense     denseSystem
 	sparse    sparseSystem
@@ -147,11 +150,15 @@ func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) erro
 func (ws *workspace) reset(p *solver.Problem) {
 	ws.sys = nil
 	ws.eval.reset(p)
-	ws.cur.resize(p.NV, p.NC)
-	ws.next.resize(p.NV, p.NC)
+	nc, ng, k := len(p.Constraints), ws.eval.goff[len(p.Constraints)], ws.eval.maxSize
+	ws.cur.resize(p.NV, p.NR, nc, ng)
+	ws.next.resize(p.NV, p.NR, nc, ng)
 	ws.dv = solver.Resize(ws.dv, p.NV)
 	ws.dp = solver.Resize(ws.dp, p.NV)
-	ws.dvc = solver.Resize(ws.dvc, 3*p.NC)
+	ws.dvc = solver.Resize(ws.dvc, p.NR)
+	ws.lvc = solver.Resize(ws.lvc, k)
+	ws.lgamma = solver.Resize(ws.lgamma, k)
+	ws.lg = solver.Resize(ws.lg, k*k)
 }
 
 // run performs the Newton iterations of SAP Algorithm 2 on ws.cur and
@@ -204,7 +211,7 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	if ws.sys == nil {
 		s.prepareSystem(p)
 	}
-	ws.sys.assemble(p, cur.g) // H = A + JᵀGJ, SAP §IV-A
+	ws.sys.assemble(p, cur.g, ws.eval.goff) // H = A + JᵀGJ, SAP §IV-A
 	if !ws.sys.factor() {
 		return lsResult{}, false
 	}
@@ -218,7 +225,8 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	p.MulA(ws.dv, ws.dp)  // Δp = A Δv, SAP §IV-C
 	p.MulJ(ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C
 	l := &ws.line
-	*l = line{p: p, it: cur, dvc: ws.dvc, f0: dot(ws.dv, cur.grad), b: dot(ws.dv, cur.r), c2: dot(ws.dv, ws.dp)}
+	*l = line{p: p, it: cur, dvc: ws.dvc, f0: dot(ws.dv, cur.grad), b: dot(ws.dv, cur.r), c2: dot(ws.dv, ws.dp),
+		vc: ws.lvc, gamma: ws.lgamma, g: ws.lg}
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
@@ -235,8 +243,8 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 func (s *Solver) finish(p *solver.Problem, res *solver.Result) {
 	cur := &s.ws.cur
 	res.V = solver.Resize(res.V, p.NV)
-	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
-	res.VC = solver.Resize(res.VC, 3*p.NC)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
 	copy(res.V, cur.v)
 	copy(res.Gamma, cur.gamma)
 	copy(res.VC, cur.vc)
@@ -248,8 +256,8 @@ func (s *Solver) finish(p *solver.Problem, res *solver.Result) {
 // failAtStart fills res when ℓp is not finite at the warm start.
 func (s *Solver) failAtStart(p *solver.Problem, res *solver.Result) {
 	res.V = solver.Resize(res.V, p.NV)
-	res.Gamma = solver.Resize(res.Gamma, 3*p.NC)
-	res.VC = solver.Resize(res.VC, 3*p.NC)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
 	copy(res.V, s.ws.cur.v)
 	clear(res.Gamma)
 	clear(res.VC)

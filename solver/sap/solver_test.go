@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/internal/testutil"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -20,18 +21,18 @@ var lineSearches = []LineSearch{ExactLineSearch, BacktrackingLineSearch}
 func checkOptimality(t *testing.T, name string, p *solver.Problem, prm Params, res *solver.Result) {
 	t.Helper()
 	a, j := p.DenseA(), p.DenseJ()
-	n, m := p.NV, 3*p.NC
+	n, m := p.NV, p.NR
 	vc := matVec(j, m, n, res.V)
 	if d := relDiff(res.VC, vc, 1e-300); d > 1e-14 {
 		t.Errorf("%s: v_c differs from J v by %g", name, d)
 	}
-	for i := range p.NC {
+	for i := range p.NumConstraints() {
 		var y [3]float64
 		for k := range 3 {
 			y[k] = -(vc[3*i+k] - p.VHat[3*i+k]) / p.R[3*i+k]
 		}
-		g, _ := Project(y, p.Mu[i], p.R[3*i], p.R[3*i+2])
-		if d := diff3(g, [3]float64(res.Gamma[3*i:])); d > 1e-12*(norm3(g)+norm3(y)) {
+		g, _ := solver.Project(y, p.Params[i], p.R[3*i], p.R[3*i+2])
+		if d := testutil.Diff3(g, [3]float64(res.Gamma[3*i:])); d > 1e-12*(testutil.Norm3(g)+testutil.Norm3(y)) {
 			t.Errorf("%s: contact %d: γ = %v, P_F(y(v)) = %v", name, i, res.Gamma[3*i:3*i+3], g)
 		}
 	}
@@ -59,8 +60,8 @@ func checkOptimality(t *testing.T, name string, p *solver.Problem, prm Params, r
 	if res.Stats.Cost > res.Stats.InitialCost {
 		t.Errorf("%s: cost rose from %g to %g", name, res.Stats.InitialCost, res.Stats.Cost)
 	}
-	for i := range p.NC {
-		mu := p.Mu[i]
+	for i := range p.NumConstraints() {
+		mu := p.Params[i]
 		var g, gam, rg, vci, vhi [3]float64
 		for k := range 3 {
 			gam[k] = res.Gamma[3*i+k]
@@ -69,14 +70,14 @@ func checkOptimality(t *testing.T, name string, p *solver.Problem, prm Params, r
 			g[k] = vci[k] - vhi[k] + rg[k]
 		}
 		// g is a sum of terms of these sizes; in stiction it vanishes.
-		sg := norm3(vci) + norm3(vhi) + norm3(rg)
-		if !inCone(gam, mu, 1e-14) {
+		sg := testutil.Norm3(vci) + testutil.Norm3(vhi) + testutil.Norm3(rg)
+		if !testutil.InCone(gam, mu, 1e-14) {
 			t.Errorf("%s: contact %d: γ = %v not in F", name, i, gam)
 		}
 		if mu*math.Hypot(g[0], g[1]) > g[2]+1e-12*(1+mu)*sg {
 			t.Errorf("%s: contact %d: g = %v not in F*", name, i, g)
 		}
-		if dot := g[0]*gam[0] + g[1]*gam[1] + g[2]*gam[2]; math.Abs(dot) > 1e-12*sg*norm3(gam) {
+		if dot := g[0]*gam[0] + g[1]*gam[1] + g[2]*gam[2]; math.Abs(dot) > 1e-12*sg*testutil.Norm3(gam) {
 			t.Errorf("%s: contact %d: g·γ = %g", name, i, dot)
 		}
 	}
@@ -94,11 +95,11 @@ func TestConvergesToManufacturedSolution(t *testing.T) {
 		rng := rand.New(rand.NewPCG(11, 12))
 		for trial := range 10 {
 			p := randomProblem(rng, 2+trial%2, 6, 5+trial)
-			regs := make([]Region, p.NC)
+			regs := make([]solver.Region, p.NumConstraints())
 			for i := range regs {
-				regs[i] = Region((i + trial) % 3)
-				if regs[i] == Stiction && p.Mu[i] == 0 {
-					regs[i] = Sliding
+				regs[i] = solver.Region((i + trial) % 3)
+				if regs[i] == solver.Stiction && p.Params[i] == 0 {
+					regs[i] = solver.Sliding
 				}
 			}
 			vsol, gsol := manufactured(t, rng, p, regs)
@@ -146,7 +147,7 @@ func TestConvergesOnRealisticScenes(t *testing.T) {
 }
 
 // projSOC is the Euclidean projection onto {‖z_t‖ ≤ μ z_n} (the textbook
-// second-order-cone projection, independent of Project).
+// second-order-cone projection, independent of solver.Project).
 func projSOC(z [3]float64, mu float64) [3]float64 {
 	s := math.Hypot(z[0], z[1])
 	switch {
@@ -165,7 +166,7 @@ func projSOC(z [3]float64, mu float64) [3]float64 {
 // and returns v = v* + A⁻¹Jᵀγ (SAP eq. 21a) and γ.
 func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 	t.Helper()
-	n, m := p.NV, 3*p.NC
+	n, m := p.NV, p.NR
 	j := p.DenseJ()
 	var ch mat.Cholesky
 	if !ch.Factorize(symDense(n, p.DenseA())) {
@@ -213,12 +214,12 @@ func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 	gbuf := make([]float64, m)
 	pgStep := func(out, z []float64) {
 		gradTo(gbuf, z)
-		for i := range p.NC {
+		for i := range p.NumConstraints() {
 			var w [3]float64
 			for k := range 3 {
 				w[k] = z[3*i+k] - step*gbuf[3*i+k]
 			}
-			pw := projSOC(w, p.Mu[i])
+			pw := projSOC(w, p.Params[i])
 			copy(out[3*i:], pw[:])
 		}
 	}
@@ -271,7 +272,7 @@ func dualSolve(t *testing.T, p *solver.Problem) (v, gamma []float64) {
 // agree to 1e-6 relative.
 func TestAgreesWithDualSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	regions := map[Region]int{}
+	regions := map[solver.Region]int{}
 	worst := 0.0
 	for trial := range 12 {
 		p := randomProblem(rng, 2+trial%2, 6, 4+trial%6)
@@ -300,7 +301,7 @@ func TestAgreesWithDualSolver(t *testing.T) {
 		}
 	}
 	t.Logf("regions at the solutions: %v; worst |v_SAP − v_dual|/|v_dual| = %.3g", regions, worst)
-	for r := Stiction; r <= NoContact; r++ {
+	for r := solver.Stiction; r <= solver.NoContact; r++ {
 		if regions[r] == 0 {
 			t.Errorf("no contact ends in region %v: the cross-check does not cover it", r)
 		}
@@ -317,11 +318,11 @@ func TestQuadraticConvergence(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for trial := range 6 {
 		p := randomProblem(rng, 3, 6, 9)
-		regs := make([]Region, p.NC)
+		regs := make([]solver.Region, p.NumConstraints())
 		for i := range regs {
-			regs[i] = Region(i % 3)
-			if regs[i] == Stiction && p.Mu[i] == 0 {
-				regs[i] = Sliding
+			regs[i] = solver.Region(i % 3)
+			if regs[i] == solver.Stiction && p.Params[i] == 0 {
+				regs[i] = solver.Sliding
 			}
 		}
 		vsol, _ := manufactured(t, rng, p, regs)
@@ -553,9 +554,13 @@ func TestMalformedInputs(t *testing.T) {
 		"zero R":              func(p *solver.Problem) { p.R[4] = 0 },
 		"negative R":          func(p *solver.Problem) { p.R[2] = -1 },
 		"unequal Rt":          func(p *solver.Problem) { p.R[3] = 2 * p.R[4] },
-		"negative mu":         func(p *solver.Problem) { p.Mu[1] = -0.1 },
-		"NaN mu":              func(p *solver.Problem) { p.Mu[1] = math.NaN() },
-		"short Mu":            func(p *solver.Problem) { p.Mu = p.Mu[:1] },
+		"negative mu":         func(p *solver.Problem) { p.Params[1] = -0.1 },
+		"NaN mu":              func(p *solver.Problem) { p.Params[1] = math.NaN() },
+		"short Params":        func(p *solver.Problem) { p.Params = p.Params[:1] },
+		"unknown kind":        func(p *solver.Problem) { p.Constraints[1].Kind = 200 },
+		"wrong size":          func(p *solver.Problem) { p.Constraints[1].Size = 2 },
+		"row gap":             func(p *solver.Problem) { p.Constraints[2].Row++ },
+		"lagged without eps":  func(p *solver.Problem) { p.Constraints[3].Kind = solver.ContactSimilar },
 		"short VHat":          func(p *solver.Problem) { p.VHat = p.VHat[:5] },
 		"NaN VHat":            func(p *solver.Problem) { p.VHat[0] = math.NaN() },
 		"zero MDiag":          func(p *solver.Problem) { p.MDiag[3] = 0 },
@@ -564,9 +569,9 @@ func TestMalformedInputs(t *testing.T) {
 		"J block out of data": func(p *solver.Problem) { p.JBlock[len(p.JBlock)-1].Off = len(p.JData) },
 		"J block negative":    func(p *solver.Problem) { p.JBlock[0].Off = -1 },
 		"J block bad clique":  func(p *solver.Problem) { p.JBlock[0].Clique = 7 },
-		"J block bad contact": func(p *solver.Problem) { p.JBlock[0].Contact = 9 },
+		"J block bad contact": func(p *solver.Problem) { p.JBlock[0].Constraint = 9 },
 		"NaN J":               func(p *solver.Problem) { p.JData[0] = math.NaN() },
-		"NC mismatch":         func(p *solver.Problem) { p.NC++ },
+		"NR mismatch":         func(p *solver.Problem) { p.NR++ },
 	}
 	for name, mutate := range mutations {
 		p := good()
@@ -764,7 +769,21 @@ func TestCorruptedProblemsDoNotPanic(t *testing.T) {
 			case 0:
 				p.NV += rng.IntN(5) - 2
 			case 1:
-				p.NC += rng.IntN(5) - 2
+				if rng.IntN(2) == 0 || len(p.Constraints) == 0 {
+					p.NR += rng.IntN(5) - 2
+				} else {
+					c := &p.Constraints[rng.IntN(len(p.Constraints))]
+					switch rng.IntN(4) {
+					case 0:
+						c.Kind = solver.Kind(rng.IntN(10))
+					case 1:
+						c.Row += rng.IntN(5) - 2
+					case 2:
+						c.Size += rng.IntN(5) - 2
+					default:
+						c.Par += rng.IntN(5) - 2
+					}
+				}
 			case 2:
 				if len(p.Cliques) > 0 {
 					c := &p.Cliques[rng.IntN(len(p.Cliques))]
@@ -773,15 +792,15 @@ func TestCorruptedProblemsDoNotPanic(t *testing.T) {
 			case 3:
 				if len(p.JBlock) > 0 {
 					b := &p.JBlock[rng.IntN(len(p.JBlock))]
-					*[]*int{&b.Contact, &b.Clique, &b.Off}[rng.IntN(3)] += rng.IntN(9) - 4
+					*[]*int{&b.Constraint, &b.Clique, &b.Off}[rng.IntN(3)] += rng.IntN(9) - 4
 				}
 			case 4:
-				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Mu}[rng.IntN(7)]
+				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Params}[rng.IntN(7)]
 				if len(*sl) > 0 {
 					*sl = (*sl)[:rng.IntN(len(*sl))]
 				}
 			default:
-				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Mu}[rng.IntN(7)]
+				sl := []*[]float64{&p.A, &p.VStar, &p.MDiag, &p.JData, &p.VHat, &p.R, &p.Params}[rng.IntN(7)]
 				if len(*sl) > 0 {
 					(*sl)[rng.IntN(len(*sl))] = bad[rng.IntN(len(bad))]
 				}

@@ -23,7 +23,7 @@ type sparseSystem struct {
 	edges []uint64  // contact-graph edges, linalg.EdgeKey, sorted and unique
 	diag  []blockAt // where clique c's diagonal block of H lives
 	pairs []blockAt // where each (contact, b1 ≤ b2) contribution lands, in assembly order
-	tmp   []float64 // G_i J_b, 3×(largest clique size)
+	tmp   []float64 // G_i J_b, (largest constraint size)×(largest clique size)
 }
 
 // blockAt locates a block of H in the factor's storage (linalg.Factor.Locate).
@@ -42,10 +42,10 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 		s.sizes = append(s.sizes, q.Size)
 		maxSize = max(maxSize, q.Size)
 	}
-	s.tmp = solver.Resize(s.tmp, 3*maxSize)
+	s.tmp = solver.Resize(s.tmp, maxRows(p)*maxSize)
 	s.edges = s.edges[:0]
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
+		hi = constraintEnd(p, lo)
 		for b2 := lo; b2 < hi; b2++ {
 			for b1 := lo; b1 < b2; b1++ {
 				s.edges = append(s.edges, linalg.EdgeKey(p.JBlock[b1].Clique, p.JBlock[b2].Clique))
@@ -66,7 +66,7 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 	}
 	s.pairs = s.pairs[:0]
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
+		hi = constraintEnd(p, lo)
 		for b2 := lo; b2 < hi; b2++ {
 			for b1 := lo; b1 <= b2; b1++ {
 				off, stride, trans, _ := s.f.Locate(p.JBlock[b1].Clique, p.JBlock[b2].Clique)
@@ -77,19 +77,9 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 	return nil
 }
 
-// contactEnd returns the end of the run of J blocks of the contact of
-// block lo.
-func contactEnd(p *solver.Problem, lo int) int {
-	hi := lo + 1
-	for hi < len(p.JBlock) && p.JBlock[hi].Contact == p.JBlock[lo].Contact {
-		hi++
-	}
-	return hi
-}
-
 // assemble implements newtonSystem: H = A + Σ_i J_iᵀ G_i J_i, written
 // block by block into the factor's storage (lower blocks only).
-func (s *sparseSystem) assemble(p *solver.Problem, g []float64) {
+func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	data := s.f.Data()
 	clear(data)
 	for c, q := range p.Cliques {
@@ -103,8 +93,9 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64) {
 	}
 	k := 0
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = contactEnd(p, lo)
-		gi := (*[9]float64)(g[9*p.JBlock[lo].Contact:])
+		hi = constraintEnd(p, lo)
+		ci := p.JBlock[lo].Constraint
+		gi := g[goff[ci]:goff[ci+1]]
 		for b2 := lo; b2 < hi; b2++ {
 			mulGJ(p, gi, b2, s.tmp)
 			for b1 := lo; b1 <= b2; b1++ {
@@ -118,20 +109,35 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64) {
 // addJtTmp adds J_b1ᵀ tmp (tmp = G_i J_b2) to the block at.
 func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data []float64) {
 	j1 := p.JBlockData(b1)
+	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	n1 := p.Cliques[p.JBlock[b1].Clique].Size
 	n2 := p.Cliques[p.JBlock[b2].Clique].Size
 	t := s.tmp
 	for a := range n1 {
-		c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
-		if at.trans {
-			for b := range n2 {
-				data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		if k == 3 { // contacts: the common case, unrolled
+			c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
+			if at.trans {
+				for b := range n2 {
+					data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+				}
+				continue
+			}
+			row := data[at.off+a*at.stride:][:n2]
+			for b := range row {
+				row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
 			}
 			continue
 		}
-		row := data[at.off+a*at.stride:][:n2]
-		for b := range row {
-			row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		for b := range n2 {
+			x := 0.0
+			for r := range k {
+				x += j1[r*n1+a] * t[r*n2+b]
+			}
+			if at.trans {
+				data[at.off+b*at.stride+a] += x
+			} else {
+				data[at.off+a*at.stride+b] += x
+			}
 		}
 	}
 }

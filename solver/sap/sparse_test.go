@@ -28,7 +28,7 @@ func TestSparseMatchesDense(t *testing.T) {
 			worst = max(worst, d)
 			if d > 1e-10 || got.Stats.Status != want.Stats.Status {
 				t.Errorf("trial %d (%d cliques, %d contacts, %v): |v_sparse − v_dense|/|v_dense| = %g, status %v vs %v",
-					trial, nc, p.NC, k, d, got.Stats.Status, want.Stats.Status)
+					trial, nc, p.NumConstraints(), k, d, got.Stats.Status, want.Stats.Status)
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func TestSparseDegenerate(t *testing.T) {
 		want := solveOK(t, New(dp), p, nil)
 		got := solveOK(t, New(sp), p, nil)
 		if d := relDiff(got.V, want.V, 1e-300); d > 1e-12 || got.Stats.Status != want.Stats.Status {
-			t.Errorf("NV %d, NC %d: sparse vs dense %g, status %v vs %v", p.NV, p.NC, d, got.Stats.Status, want.Stats.Status)
+			t.Errorf("NV %d, NC %d: sparse vs dense %g, status %v vs %v", p.NV, p.NumConstraints(), d, got.Stats.Status, want.Stats.Status)
 		}
 	}
 }

@@ -32,21 +32,8 @@ func momentumError(it *iterate) float64 {
 	return it.gradNorm / den
 }
 
-// complementarityError is e_μ, SAP eq. (33): (1/nc Σ_i |g_i·γ_i|)/ℓp with
-// g = J v − v̂ + R γ. It is defined as 0 when nc = 0 or ℓp = 0, and uses
-// |ℓp| (ℓp < 0 is only possible when A is not positive definite).
+// complementarityError is e_μ, SAP eq. (33), over the contact-cone
+// constraints (solver.ComplementarityError).
 func complementarityError(p *solver.Problem, it *iterate) float64 {
-	if p.NC == 0 || it.cost == 0 {
-		return 0
-	}
-	sum := 0.0
-	for i := range p.NC {
-		gi := 0.0
-		for k := 3 * i; k < 3*i+3; k++ {
-			g := it.vc[k] - p.VHat[k] + p.R[k]*it.gamma[k]
-			gi += g * it.gamma[k]
-		}
-		sum += math.Abs(gi)
-	}
-	return sum / float64(p.NC) / math.Abs(it.cost)
+	return solver.ComplementarityError(p, it.vc, it.gamma, it.cost)
 }

@@ -1,9 +1,12 @@
-package sap
+package solver_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/internal/testutil"
 )
 
 // bruteProject minimises ½(γ − y)ᵀR(γ − y) over the cone F numerically,
@@ -59,18 +62,12 @@ func bruteProject(y [3]float64, mu, Rt, Rn float64) [3]float64 {
 // Rt/Rn over four decades.
 func randContactParams(rng *rand.Rand) (mu, Rt, Rn float64) {
 	if rng.IntN(5) != 0 {
-		mu = uniform(rng, 0.05, 2)
+		mu = testutil.Uniform(rng, 0.05, 2)
 	}
-	Rn = math.Pow(10, uniform(rng, -2, 1))
-	Rt = Rn * math.Pow(10, uniform(rng, -3, 1))
+	Rn = math.Pow(10, testutil.Uniform(rng, -2, 1))
+	Rt = Rn * math.Pow(10, testutil.Uniform(rng, -3, 1))
 	return mu, Rt, Rn
 }
-
-func diff3(a, b [3]float64) float64 {
-	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
-}
-
-func norm3(a [3]float64) float64 { return diff3(a, [3]float64{}) }
 
 // TestProjectMatchesBruteForce checks P_F (SAP §V-A) in every region
 // against a numerical minimisation of the projection problem (SAP eq. 23),
@@ -78,16 +75,16 @@ func norm3(a [3]float64) float64 { return diff3(a, [3]float64{}) }
 // membership.
 func TestProjectMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	count := map[Region]int{}
+	count := map[solver.Region]int{}
 	worst := 0.0
 	for trial := range 3000 {
 		mu, Rt, Rn := randContactParams(rng)
-		want := Region(trial % 3)
-		if want == Stiction && mu == 0 {
+		want := solver.Region(trial % 3)
+		if want == solver.Stiction && mu == 0 {
 			mu = 0.5
 		}
-		y := sampleY(rng, want, mu, Rt, Rn)
-		g, reg := Project(y, mu, Rt, Rn)
+		y := testutil.SampleY(rng, want, mu, Rt, Rn)
+		g, reg := solver.Project(y, mu, Rt, Rn)
 		if reg != want {
 			t.Fatalf("y = %v (μ %v, Rt %v, Rn %v): region %v, want %v", y, mu, Rt, Rn, reg, want)
 		}
@@ -96,24 +93,24 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 		yr := math.Hypot(y[0], y[1])
 		var closed [3]float64
 		switch reg {
-		case Stiction:
+		case solver.Stiction:
 			closed = y
-		case Sliding:
+		case solver.Sliding:
 			muHat, muT2 := mu*Rt/Rn, mu*mu*Rt/Rn
 			gn := (y[2] + muHat*yr) / (1 + muT2)
 			closed = [3]float64{mu * gn * y[0] / yr, mu * gn * y[1] / yr, gn}
 		}
-		scale := norm3(y)
-		if d := diff3(g, closed); d > 1e-14*scale {
+		scale := testutil.Norm3(y)
+		if d := testutil.Diff3(g, closed); d > 1e-14*scale {
 			t.Fatalf("y = %v: γ = %v, closed form %v", y, g, closed)
 		}
 		bf := bruteProject(y, mu, Rt, Rn)
-		d := diff3(g, bf) / scale
+		d := testutil.Diff3(g, bf) / scale
 		worst = max(worst, d)
 		if d > 1e-9 {
 			t.Fatalf("y = %v (μ %v, Rt %v, Rn %v, %v): γ = %v, brute force %v, rel diff %.3g", y, mu, Rt, Rn, reg, g, bf, d)
 		}
-		if !inCone(g, mu, 1e-14) {
+		if !testutil.InCone(g, mu, 1e-14) {
 			t.Fatalf("γ = %v not in the cone μ = %v", g, mu)
 		}
 		// Projection onto a cone in the R inner product: w = R(y − γ) is
@@ -130,7 +127,7 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 			t.Fatalf("y = %v: R(y − γ) = %v not in the polar cone", y, w)
 		}
 	}
-	for r := Stiction; r <= NoContact; r++ {
+	for r := solver.Stiction; r <= solver.NoContact; r++ {
 		if count[r] < 900 {
 			t.Errorf("region %v sampled %d times", r, count[r])
 		}
@@ -139,7 +136,7 @@ func TestProjectMatchesBruteForce(t *testing.T) {
 }
 
 // TestProjectEdgeCases covers μ = 0, y_r = 0, y = 0 and the exact region
-// boundaries, where G must take the stiction formula on ∂F and the sliding
+// boundaries, where solver.G must take the stiction formula on ∂F and the sliding
 // formula on the boundary of the polar cone (SAP App. D).
 func TestProjectEdgeCases(t *testing.T) {
 	type tc struct {
@@ -147,55 +144,55 @@ func TestProjectEdgeCases(t *testing.T) {
 		y             [3]float64
 		mu, rt, rn    float64
 		gamma         [3]float64
-		region        Region
-		gStictionForm bool // G = R⁻¹
+		region        solver.Region
+		gStictionForm bool // solver.G = R⁻¹
 		gZero         bool
 	}
 	cases := []tc{
-		{"origin", [3]float64{}, 0.5, 1, 4, [3]float64{}, Stiction, true, false},
-		{"normal axis", [3]float64{0, 0, 2}, 0.5, 1, 4, [3]float64{0, 0, 2}, Stiction, true, false},
-		{"negative normal axis", [3]float64{0, 0, -2}, 0.5, 1, 4, [3]float64{}, NoContact, false, true},
-		{"μ=0 normal axis", [3]float64{0, 0, 3}, 0, 1, 4, [3]float64{0, 0, 3}, Stiction, true, false},
-		{"μ=0 negative axis", [3]float64{0, 0, -3}, 0, 1, 4, [3]float64{}, NoContact, false, true},
-		{"μ=0 origin", [3]float64{}, 0, 1, 4, [3]float64{}, Stiction, true, false},
-		{"μ=0 sliding", [3]float64{1, -2, 3}, 0, 1, 4, [3]float64{0, 0, 3}, Sliding, false, false},
-		{"μ=0 tangential only", [3]float64{1, 0, 0}, 0, 1, 4, [3]float64{}, Sliding, false, false},
-		{"μ=0 below plane", [3]float64{1, 0, -1e-300}, 0, 1, 4, [3]float64{}, NoContact, false, true},
+		{"origin", [3]float64{}, 0.5, 1, 4, [3]float64{}, solver.Stiction, true, false},
+		{"normal axis", [3]float64{0, 0, 2}, 0.5, 1, 4, [3]float64{0, 0, 2}, solver.Stiction, true, false},
+		{"negative normal axis", [3]float64{0, 0, -2}, 0.5, 1, 4, [3]float64{}, solver.NoContact, false, true},
+		{"μ=0 normal axis", [3]float64{0, 0, 3}, 0, 1, 4, [3]float64{0, 0, 3}, solver.Stiction, true, false},
+		{"μ=0 negative axis", [3]float64{0, 0, -3}, 0, 1, 4, [3]float64{}, solver.NoContact, false, true},
+		{"μ=0 origin", [3]float64{}, 0, 1, 4, [3]float64{}, solver.Stiction, true, false},
+		{"μ=0 sliding", [3]float64{1, -2, 3}, 0, 1, 4, [3]float64{0, 0, 3}, solver.Sliding, false, false},
+		{"μ=0 tangential only", [3]float64{1, 0, 0}, 0, 1, 4, [3]float64{}, solver.Sliding, false, false},
+		{"μ=0 below plane", [3]float64{1, 0, -1e-300}, 0, 1, 4, [3]float64{}, solver.NoContact, false, true},
 		// ∂F: y_r = μ y_n exactly (0.5·2 = 1).
-		{"cone boundary", [3]float64{1, 0, 2}, 0.5, 1, 4, [3]float64{1, 0, 2}, Stiction, true, false},
+		{"cone boundary", [3]float64{1, 0, 2}, 0.5, 1, 4, [3]float64{1, 0, 2}, solver.Stiction, true, false},
 		// Polar boundary: y_n = −μ̂ y_r with μ̂ = 0.5·1/4 = 0.125, y_r = 8.
-		{"polar boundary", [3]float64{0, 8, -1}, 0.5, 1, 4, [3]float64{}, Sliding, false, false},
-		{"tiny y_t", [3]float64{1e-310, 0, -1e-300}, 0.5, 1, 4, [3]float64{}, NoContact, false, true},
-		{"tiny y_t sliding", [3]float64{1e-300, 0, 1e-300}, 0.5, 1, 4, [3]float64{0.5 * (1e-300 + 0.125e-300) / (1 + 0.0625), 0, (1e-300 + 0.125e-300) / (1 + 0.0625)}, Sliding, false, false},
+		{"polar boundary", [3]float64{0, 8, -1}, 0.5, 1, 4, [3]float64{}, solver.Sliding, false, false},
+		{"tiny y_t", [3]float64{1e-310, 0, -1e-300}, 0.5, 1, 4, [3]float64{}, solver.NoContact, false, true},
+		{"tiny y_t sliding", [3]float64{1e-300, 0, 1e-300}, 0.5, 1, 4, [3]float64{0.5 * (1e-300 + 0.125e-300) / (1 + 0.0625), 0, (1e-300 + 0.125e-300) / (1 + 0.0625)}, solver.Sliding, false, false},
 	}
 	for _, c := range cases {
-		g, gm, reg := ProjectG(c.y, c.mu, c.rt, c.rn)
+		g, gm, reg := solver.ProjectG(c.y, c.mu, c.rt, c.rn)
 		if reg != c.region {
 			t.Errorf("%s: region %v, want %v", c.name, reg, c.region)
 		}
-		if d := diff3(g, c.gamma); d > 1e-15*(norm3(c.gamma)+1e-300) && d != 0 {
+		if d := testutil.Diff3(g, c.gamma); d > 1e-15*(testutil.Norm3(c.gamma)+1e-300) && d != 0 {
 			t.Errorf("%s: γ = %v, want %v", c.name, g, c.gamma)
 		}
 		for i := range 3 {
 			for j := range 3 {
 				if math.IsNaN(gm[i][j]) || math.IsInf(gm[i][j], 0) {
-					t.Fatalf("%s: G = %v not finite", c.name, gm)
+					t.Fatalf("%s: solver.G = %v not finite", c.name, gm)
 				}
 			}
 		}
 		rinv := [3][3]float64{{1 / c.rt}, {0, 1 / c.rt}, {0, 0, 1 / c.rn}}
 		switch {
 		case c.gStictionForm && gm != rinv:
-			t.Errorf("%s: G = %v, want R⁻¹ = %v", c.name, gm, rinv)
+			t.Errorf("%s: solver.G = %v, want R⁻¹ = %v", c.name, gm, rinv)
 		case c.gZero && gm != [3][3]float64{}:
-			t.Errorf("%s: G = %v, want 0", c.name, gm)
+			t.Errorf("%s: solver.G = %v, want 0", c.name, gm)
 		}
-		if c.region == Sliding {
+		if c.region == solver.Sliding {
 			want := slidingGRef(c.y, c.mu, c.rt, c.rn)
 			for i := range 3 {
 				for j := range 3 {
 					if math.Abs(gm[i][j]-want[i][j]) > 1e-14*math.Abs(want[i][j])+1e-300 {
-						t.Errorf("%s: G = %v, want sliding formula %v", c.name, gm, want)
+						t.Errorf("%s: solver.G = %v, want sliding formula %v", c.name, gm, want)
 					}
 				}
 			}
@@ -245,19 +242,19 @@ func TestProjectContinuousAcrossBoundaries(t *testing.T) {
 			mu = 0.3
 		}
 		muHat := mu * Rt / Rn
-		th := uniform(rng, 0, 2*math.Pi)
+		th := testutil.Uniform(rng, 0, 2*math.Pi)
 		c, s := math.Cos(th), math.Sin(th)
-		yr := uniform(rng, 0.1, 2)
+		yr := testutil.Uniform(rng, 0.1, 2)
 		// Boundary of F: y_n = y_r/μ, normal (t̂, −μ)/√(1+μ²) pointing out.
 		// Boundary of the polar cone: y_n = −μ̂ y_r, normal (μ̂ t̂, 1).
 		for _, b := range []struct {
 			yn     float64
 			normal [3]float64
-			in     Region
-			out    Region
+			in     solver.Region
+			out    solver.Region
 		}{
-			{yr / mu, [3]float64{c, s, -mu}, Stiction, Sliding},
-			{-muHat * yr, [3]float64{-muHat * c, -muHat * s, -1}, Sliding, NoContact},
+			{yr / mu, [3]float64{c, s, -mu}, solver.Stiction, solver.Sliding},
+			{-muHat * yr, [3]float64{-muHat * c, -muHat * s, -1}, solver.Sliding, solver.NoContact},
 		} {
 			const delta = 1e-7
 			y := [3]float64{yr * c, yr * s, b.yn}
@@ -266,15 +263,15 @@ func TestProjectContinuousAcrossBoundaries(t *testing.T) {
 				yin[k] -= delta * b.normal[k]
 				yout[k] += delta * b.normal[k]
 			}
-			gin, rin := Project(yin, mu, Rt, Rn)
-			gout, rout := Project(yout, mu, Rt, Rn)
+			gin, rin := solver.Project(yin, mu, Rt, Rn)
+			gout, rout := solver.Project(yout, mu, Rt, Rn)
 			if rin != b.in || rout != b.out {
 				t.Fatalf("boundary %v/%v at y = %v: regions %v, %v", b.in, b.out, y, rin, rout)
 			}
 			// P_F is non-expansive in the R-norm, so Lipschitz with constant
 			// √κ(R) in the Euclidean norm.
 			lip := math.Sqrt(max(Rt/Rn, Rn/Rt))
-			if d := diff3(gin, gout); d > 1.01*2*delta*norm3(b.normal)*lip {
+			if d := testutil.Diff3(gin, gout); d > 1.01*2*delta*testutil.Norm3(b.normal)*lip {
 				t.Fatalf("γ jumps by %g across the %v/%v boundary at y = %v", d, b.in, b.out, y)
 			}
 		}
@@ -284,39 +281,39 @@ func TestProjectContinuousAcrossBoundaries(t *testing.T) {
 // ellR is ℓ_R(v_c) = ½‖P_F(y(v_c))‖²_R for one contact with v̂ = 0.
 func ellR(vc [3]float64, mu, Rt, Rn float64) float64 {
 	y := [3]float64{-vc[0] / Rt, -vc[1] / Rt, -vc[2] / Rn}
-	g, _ := Project(y, mu, Rt, Rn)
-	return regularizerCost(g, Rt, Rn)
+	g, _ := solver.Project(y, mu, Rt, Rn)
+	return 0.5 * (Rt*(g[0]*g[0]+g[1]*g[1]) + Rn*g[2]*g[2])
 }
 
 // TestGammaAndGMatchFiniteDifferences checks, away from region boundaries
 // and in all three regions, that γ = −∂ℓ_R/∂v_c (SAP eq. 39) and that
-// G = −∂γ/∂v_c (SAP App. D), by central differences.
+// solver.G = −∂γ/∂v_c (SAP App. D), by central differences.
 func TestGammaAndGMatchFiniteDifferences(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 1500 {
 		mu, Rt, Rn := randContactParams(rng)
-		reg := Region(trial % 3)
-		if reg == Stiction && mu == 0 {
+		reg := solver.Region(trial % 3)
+		if reg == solver.Stiction && mu == 0 {
 			mu = 0.4
 		}
-		y := sampleY(rng, reg, mu, Rt, Rn)
+		y := testutil.SampleY(rng, reg, mu, Rt, Rn)
 		vc := [3]float64{-Rt * y[0], -Rt * y[1], -Rn * y[2]}
-		gamma, g, r := ProjectG(y, mu, Rt, Rn)
+		gamma, g, r := solver.ProjectG(y, mu, Rt, Rn)
 		if r != reg {
 			t.Fatalf("region %v, want %v", r, reg)
 		}
 		rk := [3]float64{Rt, Rt, Rn}
 		for k := range 3 {
-			h := 1e-6 * rk[k] * norm3(y) // a relative step in y
+			h := 1e-6 * rk[k] * testutil.Norm3(y) // a relative step in y
 			vp, vm := vc, vc
 			vp[k] += h
 			vm[k] -= h
 			fd := -(ellR(vp, mu, Rt, Rn) - ellR(vm, mu, Rt, Rn)) / (2 * h)
-			if math.Abs(fd-gamma[k]) > 1e-7*norm3(gamma)+1e-12*norm3(y) {
+			if math.Abs(fd-gamma[k]) > 1e-7*testutil.Norm3(gamma)+1e-12*testutil.Norm3(y) {
 				t.Fatalf("%v, y = %v: γ[%d] = %.12g, −∂ℓ_R/∂v_c = %.12g", reg, y, k, gamma[k], fd)
 			}
-			gp, rp := Project([3]float64{-vp[0] / Rt, -vp[1] / Rt, -vp[2] / Rn}, mu, Rt, Rn)
-			gm, rm := Project([3]float64{-vm[0] / Rt, -vm[1] / Rt, -vm[2] / Rn}, mu, Rt, Rn)
+			gp, rp := solver.Project([3]float64{-vp[0] / Rt, -vp[1] / Rt, -vp[2] / Rn}, mu, Rt, Rn)
+			gm, rm := solver.Project([3]float64{-vm[0] / Rt, -vm[1] / Rt, -vm[2] / Rn}, mu, Rt, Rn)
 			if rp != reg || rm != reg {
 				t.Fatalf("finite-difference step crosses a region boundary")
 			}
@@ -328,11 +325,11 @@ func TestGammaAndGMatchFiniteDifferences(t *testing.T) {
 				}
 			}
 		}
-		// G is symmetric positive semi-definite (SAP App. D).
+		// solver.G is symmetric positive semi-definite (SAP App. D).
 		for i := range 3 {
 			for j := range 3 {
 				if g[i][j] != g[j][i] {
-					t.Fatalf("G not symmetric: %v", g)
+					t.Fatalf("solver.G not symmetric: %v", g)
 				}
 			}
 		}
@@ -344,8 +341,8 @@ func TestGammaAndGMatchFiniteDifferences(t *testing.T) {
 					q += x[i] * g[i][j] * x[j]
 				}
 			}
-			if q < -1e-12*norm3(x)*norm3(x)/min(Rt, Rn) {
-				t.Fatalf("G not PSD: xᵀGx = %g", q)
+			if q < -1e-12*testutil.Norm3(x)*testutil.Norm3(x)/min(Rt, Rn) {
+				t.Fatalf("solver.G not PSD: xᵀGx = %g", q)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package sap
+package solver
 
 import "math"
 
@@ -111,4 +111,34 @@ func slidingG(y [3]float64, gn, mu, Rt, Rn float64) [3][3]float64 {
 // eq. 35).
 func regularizerCost(gamma [3]float64, Rt, Rn float64) float64 {
 	return 0.5 * (Rt*(gamma[0]*gamma[0]+gamma[1]*gamma[1]) + Rn*gamma[2]*gamma[2])
+}
+
+// evalCone is Problem.Eval for a ContactCone block: y = −R⁻¹(v_c − v̂)
+// (SAP §III-B), γ = P_F(y) (eq. 23, §V-A), ℓ = ½γᵀRγ (eq. 35) and
+// G = R⁻¹∇²_y ℓ R⁻¹ (App. D, eq. 37).
+func evalCone(mu float64, r, vhat, vc, gamma, g []float64) float64 {
+	Rt, Rn := r[0], r[2]
+	y := [3]float64{-(vc[0] - vhat[0]) / Rt, -(vc[1] - vhat[1]) / Rt, -(vc[2] - vhat[2]) / Rn}
+	if g == nil {
+		gm, _ := Project(y, mu, Rt, Rn)
+		copy(gamma, gm[:])
+		return regularizerCost(gm, Rt, Rn)
+	}
+	gm, gg, _ := ProjectG(y, mu, Rt, Rn)
+	copy(gamma, gm[:])
+	for i := range 3 {
+		copy(g[3*i:3*i+3], gg[i][:])
+	}
+	return regularizerCost(gm, Rt, Rn)
+}
+
+// ConeCostDiff returns ℓ(γ1) − ℓ(γ0) = ½(γ1 − γ0)ᵀR(γ1 + γ0) for a
+// ContactCone block with regularization r, formed without subtracting two
+// costs (for line searches close to the optimum).
+func ConeCostDiff(r, gamma1, gamma0 []float64) float64 {
+	d := 0.0
+	for k := range 3 {
+		d += 0.5 * r[k] * (gamma1[k] - gamma0[k]) * (gamma1[k] + gamma0[k])
+	}
+	return d
 }
