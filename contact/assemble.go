@@ -2,6 +2,7 @@ package contact
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
@@ -11,37 +12,67 @@ import (
 
 // Pair is one contact point between geometry GeomA (on body BodyA) and
 // geometry GeomB (on body BodyB), with the point, normal (A towards B) and
-// signed distance φ0 at the start of the step.
+// signed distance φ0 at the start of the step, and what the previous step
+// knew of the same contact point (persistent contacts, keyed by the two
+// geometries and geometry.Contact.Feature).
 type Pair struct {
 	GeomA, GeomB int
 	BodyA, BodyB int
 	geometry.Contact
+	// Feature identifies the point within the pair's manifold, stable from
+	// step to step (from the narrow phase).
+	Feature uint32
+	// Age is the number of consecutive earlier steps in which this contact
+	// point existed (0: new this step).
+	Age int
+	// PrevImpulse is the contact's impulse γ of the previous step, in that
+	// step's contact frame (t1, t2, n); valid when Age > 0.
+	PrevImpulse [3]float64
+	// Anchored says whether the contact sticks and keeps a friction anchor:
+	// the two material points (one on each body) that touched when sticking
+	// began. AnchorShift is then B's anchored point minus A's at q0, in the
+	// world frame; its tangential part is fed back as v̂_t (see
+	// Assembler.Assemble).
+	Anchored    bool
+	AnchorShift spatial.Vec3
+	// AnchorA and AnchorB are the anchored material points in the frames
+	// of bodies A and B (valid when Anchored).
+	AnchorA, AnchorB spatial.Vec3
 }
 
 // Assembler builds the contact rows of the discrete problem. It keeps its
 // scratch memory between calls, so that assembling a problem of a size seen
 // before allocates nothing.
 type Assembler struct {
-	factor solver.CliqueFactor // Cholesky factors of the clique blocks of A
-	x      []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
-	jac    []float64           // 3×NV_t point or angular Jacobian scratch
-	rows   [2][]float64        // J rows of the block being built, per tree
-	tree   [2]int              // the trees (cliques) of those rows
-	nb     int                 // how many of rows/tree are in use
-	extra  []extraRows         // rolling and spin friction rows, added after all contacts
-	data   []float64           // storage of extra's J rows
+	factor  solver.CliqueFactor // Cholesky factors of the clique blocks of A
+	x       []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
+	jac     []float64           // 3×NV_t point or angular Jacobian scratch
+	rows    [2][]float64        // J rows of the block being built, per tree
+	tree    [2]int              // the trees (cliques) of those rows
+	nb      int                 // how many of rows/tree are in use
+	extra   []extraRows         // rolling and spin friction rows, added after all contacts
+	data    []float64           // storage of extra's J rows
+	approx  Approximation       // of the last Assemble
+	prm     Params              // of the last Assemble
+	rt      []float64           // R_t of each contact of the last Assemble (for ε_s)
+	weight  []float64           // ‖g‖δt/W_nn of each contact: its own weight's impulse (Relag)
+	updated []bool              // which contacts the last Relag updated
+	base    int                 // index of the first contact block in the problem
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
 // the contact blocks (contacts come first so that pair i owns rows
 // [3i, 3i+3) of the problem).
 type extraRows struct {
-	kind     solver.Kind
-	size     int
-	r, bound float64 // regularization and impulse bound
-	trees    [2]int
-	off      [2]int // offsets of the rows in Assembler.data, per tree
-	nb       int
+	kind  solver.Kind
+	size  int
+	r     float64 // regularization
+	coef  float64 // μ_r or μ_s: the impulse bound is coef·n0
+	n0    float64 // the pair's lagged normal impulse
+	pair  int     // the pair it belongs to
+	trees [2]int
+	off   [2]int // offsets of the rows in Assembler.data, per tree
+	nb    int
 }
 
 // Assemble appends to p one constraint block per pair (SAP §V): J in
@@ -57,7 +88,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	if err := a.factor.Factor(p); err != nil {
 		return fmt.Errorf("contact: %w", err)
 	}
-	a.extra, a.data = a.extra[:0], a.data[:0]
+	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	for i := range pairs {
 		if err := a.addPair(m, kin, &pairs[i], mats, dt, prm, p); err != nil {
 			return err
@@ -78,14 +109,21 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pa
 	}
 	w := a.delassus(p, 3)
 	mat := Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
+	if prm.LoadAware {
+		w[2][2] = loadAwareW(w[2][2], pr, m.Gravity.Norm(), dt)
+	}
 	rt, rn := regularization(w, mat, dt, prm)
 	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt) // SAP §V-A: v̂_n = −φ0/(δt + τd)
-	n0 := max(vn, 0) / rn                                  // normal impulse at v_n = 0: δt k (−φ0)₊ when compliant
-	eps := max(prm.StictionTolerance, mat.Friction*rt*n0)  // ε_s = max(v_s, μ R_t n0)
+	if prm.MaxRecoverySpeed > 0 {
+		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
+	}
+	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
+	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
 	var c int
 	switch prm.Approximation {
 	case Lagged:
-		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, eps)
+		weight := m.Gravity.Norm() * dt / w[2][2] // the impulse of the contact's own weight: a scale for n0
+		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight)
 	case Similar:
 		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
 	default:
@@ -93,15 +131,68 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pa
 	}
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
+	if pr.Anchored && mat.Anchors {
+		// Friction with memory (issue 18): the stick displacement Δx_t
+		// between the anchored material points is fed back like φ in
+		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
+		p.VHat[row] = -pr.AnchorShift.Dot(t1) / (dt + mat.Dissipation)
+		p.VHat[row+1] = -pr.AnchorShift.Dot(t2) / (dt + mat.Dissipation)
+	}
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
-	if mat.Rolling > 0 && n0 > 0 {
-		a.queue(m, kin, pr, dirs, solver.Disk, 2, mat.Rolling*n0, prm.Sigma, p)
+	if mat.Rolling > 0 {
+		a.queue(m, kin, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, p)
 	}
-	if mat.Spin > 0 && n0 > 0 {
-		a.queue(m, kin, pr, dirs, solver.Interval, 1, mat.Spin*n0, prm.Sigma, p)
+	if mat.Spin > 0 {
+		a.queue(m, kin, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, p)
 	}
 	return nil
+}
+
+// Sticking reports whether contact i of the last Assemble sticks in the
+// solution with impulses gamma: its normal impulse is positive and its
+// friction impulse is inside the friction bound by a margin,
+// ‖γ_t‖ < (1 − stickMargin) μ n, with n = n0 for Lagged contacts and γ_n for
+// the others (a sliding contact's friction is on the bound).
+func (a *Assembler) Sticking(i int, gamma []float64, p *solver.Problem) bool {
+	c := p.Constraints[a.base+i]
+	g := gamma[c.Row : c.Row+3]
+	if !(g[2] > 0) {
+		return false
+	}
+	par := p.Params[c.Par:]
+	bound := par[0] * g[2]
+	if c.Kind == solver.ContactLagged {
+		bound = par[0] * par[1]
+	}
+	return math.Hypot(g[0], g[1]) < (1-stickMargin)*bound
+}
+
+// stickMargin is the relative distance from the friction bound below which
+// a contact counts as sticking (Sticking).
+const stickMargin = 1e-3
+
+// laggedNormal returns n0, the normal impulse that bounds Lagged friction
+// and rolling and spin friction: the previous step's normal impulse of the
+// same contact point when it persists (the "lagged" impulse of Castro, Han
+// and Masterjohn 2023); for a new contact, the impulse that this contact
+// alone would need to bring the free motion's normal velocity v*_n to
+// v̂_n, n = (v̂_n − v*_n)₊/(R_n + W_nn) (one Jacobi sweep on the normal
+// rows, exact for a single point and for a symmetric manifold on one
+// body). a.rows must hold the contact's rows.
+func (a *Assembler) laggedNormal(pr *Pair, p *solver.Problem, wnn, rn, vhat float64) float64 {
+	if pr.Age > 0 {
+		return max(pr.PrevImpulse[2], 0)
+	}
+	vs := 0.0 // v*_n = (J v*)_n
+	for b := range a.nb {
+		q := p.Cliques[a.tree[b]]
+		row := a.rows[b][2*q.Size : 3*q.Size]
+		for j, x := range row {
+			vs += x * p.VStar[q.Offset+j]
+		}
+	}
+	return max(vhat-vs, 0) / (rn + wnn)
 }
 
 // buildRows fills a.rows with the rows Cᵀ(J_B − J_A) of the pair along dirs
@@ -191,9 +282,9 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 
 // queue builds the angular rows of a rolling (Disk on t1, t2) or spin
 // (Interval on n̂) friction block for the pair and keeps them for addExtra.
-// The impulse bound is μ_r n0 or μ_s n0 (a torque impulse); R = σ w, with w
-// the block's Delassus estimate (as R_t of SAP eq. 30).
-func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, kind solver.Kind, size int, bound, sigma float64, p *solver.Problem) {
+// The impulse bound is coef·n0 (μ_r n0 or μ_s n0, a torque impulse);
+// R = σ w, with w the block's Delassus estimate (as R_t of SAP eq. 30).
+func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, kind solver.Kind, size int, coef, n0, sigma float64, p *solver.Problem) {
 	if size == 1 {
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
@@ -206,7 +297,7 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair
 	if !(wr > 0) {
 		return // the pair cannot turn relative to each other (no angular freedom)
 	}
-	e := extraRows{kind: kind, size: size, r: sigma * wr, bound: bound, nb: a.nb, trees: a.tree}
+	e := extraRows{kind: kind, size: size, r: sigma * wr, coef: coef, n0: n0, nb: a.nb, trees: a.tree}
 	for b := range a.nb {
 		n := p.Cliques[a.tree[b]].Size
 		e.off[b] = len(a.data)
@@ -219,10 +310,11 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair
 func (a *Assembler) addExtra(p *solver.Problem) {
 	for _, e := range a.extra {
 		var c int
+		bound := e.coef * e.n0
 		if e.kind == solver.Disk {
-			c = p.AddConstraint(solver.Disk, 2, e.bound)
+			c = p.AddConstraint(solver.Disk, 2, bound)
 		} else {
-			c = p.AddConstraint(solver.Interval, 1, -e.bound, e.bound)
+			c = p.AddConstraint(solver.Interval, 1, -bound, bound)
 		}
 		for b := range e.nb {
 			n := p.Cliques[e.trees[b]].Size
@@ -233,6 +325,25 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 			p.R[row+k] = e.r
 		}
 	}
+}
+
+// loadAwareW returns the inverse effective mass of a contact's normal row
+// for the near-rigid regularization (SAP eq. 29), aware of the load the
+// contact carries: min(W_nn, ‖g‖δt/γ_n,prev), where γ_n,prev/(‖g‖δt) is the
+// mass whose weight the contact carried in the previous step. A contact at
+// the bottom of a column of N bodies carries N bodies' weight but W_nn is
+// that of the two bodies it touches; with W_nn alone its near-rigid
+// compression under the load is N times a single body's and a column sinks
+// by about N²/2 of them (the "pile of books" limitation of SAP §V-B). With
+// the load's mass, every contact at rest compresses by the same
+// β²‖g‖δt(δt + τd)/(4π²) as a single body resting under its weight, and the
+// contact period is β δt for the mass it carries. New contacts, contacts
+// that carried no load, and zero gravity keep W_nn.
+func loadAwareW(wnn float64, pr *Pair, g, dt float64) float64 {
+	if pr.Age == 0 || !(pr.PrevImpulse[2] > 0) || !(g > 0) {
+		return wnn
+	}
+	return math.Min(wnn, g*dt/pr.PrevImpulse[2])
 }
 
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a

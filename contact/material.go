@@ -18,6 +18,11 @@ type Material struct {
 	// off): the friction torque about the normal is bounded by μ_s times the
 	// normal force (MuJoCo's condim 4 torsional coefficient).
 	Spin float64
+	// Anchors turns friction with memory on for this material (default
+	// true through the scene format): a sticking contact keeps an anchor and
+	// feeds its stick displacement back, so static friction does not creep.
+	// A pair has anchors only when both materials do.
+	Anchors bool
 }
 
 // Validate reports an error naming the bad field and value.
@@ -58,6 +63,7 @@ func Combine(a, b Material) Material {
 		Friction:    harmonic(a.Friction, b.Friction),
 		Rolling:     harmonic(a.Rolling, b.Rolling),
 		Spin:        harmonic(a.Spin, b.Spin),
+		Anchors:     a.Anchors && b.Anchors,
 	}
 }
 

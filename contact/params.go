@@ -96,12 +96,34 @@ type Params struct {
 	// Similar friction is regularized (ε_s = max(v_s, μ R_t n0)); default
 	// 1e-4 (Drake's default stiction tolerance).
 	StictionTolerance float64
+	// Speculative turns on speculative contact: a pair becomes a contact
+	// when its gap could close within one step, not only within Margin.
+	// Each geometry's margin grows by its largest point speed times δt,
+	// capped at SpeculativeMax (m). Default on, 0.1 m.
+	Speculative    bool
+	SpeculativeMax float64
+	// LoadAware makes the near-rigid regularization of each contact's
+	// normal use the mass the contact carries (from its previous normal
+	// impulse) when that is larger than its own effective mass 1/W_nn, so
+	// that tall stacks do not sink (see loadAwareW).
+	LoadAware bool
+	// AnchorRadius is how far (m) a sticking contact's point may move from
+	// its friction anchor before the anchor is renewed there (a rolling
+	// contact moves on; a creeping one is pulled back); default 1 mm.
+	AnchorRadius float64
+	// MaxRecoverySpeed caps the speed v̂_n = −φ0/(δt + τd) at which a
+	// penetration φ0 < 0 is pushed out (m/s; 0: no cap, as in the SAP
+	// paper). A contact whose stiffness rises while it is deep (load-aware
+	// regularization) would otherwise push bodies apart at −φ0/(δt + τd).
+	MaxRecoverySpeed float64
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
-// the SAP approximation and v_s = 1e-4 m/s.
+// the SAP approximation, v_s = 1e-4 m/s, and speculative contact up to
+// 0.1 m.
 func DefaultParams() Params {
-	return Params{Beta: 1, Sigma: 1e-3, Margin: 1e-3, Delassus: DelassusDiagonal, Approximation: SAP, StictionTolerance: 1e-4}
+	return Params{Beta: 1, Sigma: 1e-3, Margin: 1e-3, Delassus: DelassusDiagonal, Approximation: SAP, StictionTolerance: 1e-4,
+		Speculative: true, SpeculativeMax: 0.1, AnchorRadius: 1e-3}
 }
 
 // Validate reports an error naming the bad field.
@@ -117,6 +139,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: unknown approximation %v", p.Approximation)
 	case !(p.StictionTolerance > 0) || math.IsInf(p.StictionTolerance, 0):
 		return fmt.Errorf("contact: stiction tolerance %v must be positive and finite", p.StictionTolerance)
+	case !(p.SpeculativeMax >= 0) || math.IsInf(p.SpeculativeMax, 0):
+		return fmt.Errorf("contact: speculative margin cap %v must be non-negative and finite", p.SpeculativeMax)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/sap"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -24,7 +25,16 @@ type Built struct {
 	Duration    float64
 	RecordEvery int
 	Steps       int // number of steps: round(duration/dt)
+	// NewSolver makes a new contact solver of the scene's kind and
+	// parameters (Config.Solver is one); solver/island uses it to make one
+	// per worker.
+	NewSolver func() solver.Solver
+	// AbsTolerance and RelTolerance are εa and εr of SAP eq. 26.
+	AbsTolerance, RelTolerance float64
 }
+
+// Tolerance returns εa and εr of SAP eq. 26 (for island.Solver.SetTolerance).
+func (b *Built) Tolerance() (abs, rel float64) { return b.AbsTolerance, b.RelTolerance }
 
 // Build turns a validated scene into a model, an initial state and a
 // simulator configuration. Materials are indexed in sorted name order.
@@ -39,7 +49,7 @@ func Build(s *Scene) (*Built, error) {
 	for i, n := range names {
 		mt := s.Materials[n]
 		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
-			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0)}
+			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors}
 	}
 	type init struct {
 		body int
@@ -63,7 +73,7 @@ func Build(s *Scene) (*Built, error) {
 			m.SetFreeBodyVelocity(st, f.body, vecOr(v.Angular), vecOr(v.Linear))
 		}
 	}
-	cfg, err := config(s, mats)
+	cfg, newSolver, err := config(s, mats)
 	if err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
@@ -73,7 +83,8 @@ func Build(s *Scene) (*Built, error) {
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
-		Steps: int(math.Round(s.Duration / s.DT)),
+		Steps: int(math.Round(s.Duration / s.DT)), NewSolver: newSolver,
+		AbsTolerance: *s.Solver.AbsTolerance, RelTolerance: *s.Solver.Tolerance,
 	}, nil
 }
 
@@ -229,15 +240,15 @@ func vecOr(v *Vec) spatial.Vec3 {
 	return spatial.Vec3(*v)
 }
 
-// config builds the simulator configuration.
-func config(s *Scene, mats []contact.Material) (sim.Config, error) {
+// config builds the simulator configuration and a maker of its solver.
+func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver, error) {
 	approx, err := contact.ParseApproximation(s.Contact.Approximation)
 	if err != nil {
-		return sim.Config{}, fmt.Errorf("contact.approximation: %w", err)
+		return sim.Config{}, nil, fmt.Errorf("contact.approximation: %w", err)
 	}
 	d, err := contact.ParseDelassus(s.Contact.Delassus)
 	if err != nil {
-		return sim.Config{}, err
+		return sim.Config{}, nil, err
 	}
 	sp := sap.DefaultParams()
 	sp.RelTolerance = *s.Solver.Tolerance
@@ -249,11 +260,15 @@ func config(s *Scene, mats []contact.Material) (sim.Config, error) {
 	case "backtracking":
 		sp.LineSearch = sap.BacktrackingLineSearch
 	default:
-		return sim.Config{}, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
+		return sim.Config{}, nil, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
 	}
 	scheme, err := sim.ParseScheme(s.Scheme)
 	if err != nil {
-		return sim.Config{}, err
+		return sim.Config{}, nil, err
+	}
+	lag := *s.Contact.LagIterations
+	newSolver := func() solver.Solver {
+		return &solver.LaggedRefiner{Inner: sap.New(sp), Tolerance: LagTolerance, MaxResolves: lag}
 	}
 	return sim.Config{
 		DT:     s.DT,
@@ -261,11 +276,17 @@ func config(s *Scene, mats []contact.Material) (sim.Config, error) {
 		Contact: contact.Params{
 			Beta: *s.Contact.Beta, Sigma: *s.Contact.Sigma, Margin: *s.Contact.Margin, Delassus: d,
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
+			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
+			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 		},
 		Materials: mats,
-		Solver:    sap.New(sp),
-	}, nil
+		Solver:    newSolver(),
+	}, newSolver, nil
 }
+
+// LagTolerance is the relative change of a Lagged contact's normal impulse
+// that makes the solver solve the step again with it (solver.LaggedRefiner).
+const LagTolerance = 0.01
 
 // valueOr returns *p, or def when p is nil.
 func valueOr(p *float64, def float64) float64 {

@@ -39,6 +39,22 @@ type ContactParams struct {
 	// StictionTolerance is v_s in m/s, the regularization of Lagged and
 	// Similar friction, default 1e-4.
 	StictionTolerance *float64 `yaml:"stiction_tolerance,omitempty"`
+	// LagIterations is how many times a step may re-solve the Lagged
+	// problem with its normal impulses as the new lagged impulses (default
+	// 2; see sim.Config.LagIterations).
+	LagIterations *int `yaml:"lag_iterations,omitempty"`
+	// LoadAware turns on the load-aware near-rigid regularization (default
+	// true): a contact's normal compliance uses the mass it carries.
+	LoadAware *bool `yaml:"load_aware,omitempty"`
+	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
+	// m/s (default 0: no cap).
+	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`
+	// Speculative turns speculative contact on (default true): a pair
+	// becomes a contact when its gap can close within one step.
+	Speculative *bool `yaml:"speculative,omitempty"`
+	// SpeculativeMax caps each geometry's speculative margin, in m
+	// (default 0.1).
+	SpeculativeMax *float64 `yaml:"speculative_max,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.
@@ -62,6 +78,11 @@ type Material struct {
 	// SpinFriction is the torsional friction length μ_s in m (≥ 0, default
 	// 0: off): torque about the normal ≤ μ_s × normal force.
 	SpinFriction *float64 `yaml:"spin_friction,omitempty"`
+	// Anchors turns friction with memory on (default true): a sticking
+	// contact keeps the material points where sticking began and feeds
+	// their tangential displacement back, so static friction does not creep
+	// (docs/CONTACT.md). false gives the SAP paper's regularized friction.
+	Anchors *bool `yaml:"anchors,omitempty"`
 }
 
 // Body is one rigid body with one collision shape.

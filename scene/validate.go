@@ -19,8 +19,13 @@ const (
 	DefaultDelassus    = "diagonal"
 	// DefaultApproximation is the contact approximation (docs/CONTACT.md
 	// gives the measurements behind the choice).
-	DefaultApproximation     = "sap"
+	DefaultApproximation     = "lagged"
 	DefaultStictionTolerance = 1e-4 // m/s
+	DefaultSpeculative       = true
+	DefaultLagIterations     = 2
+	DefaultLoadAware         = true
+	DefaultMaxRecoverySpeed  = 0.3
+	DefaultSpeculativeMax    = 0.1 // m
 	DefaultSolver            = "sap"
 	DefaultTolerance         = 1e-6
 	DefaultAbsTolerance      = 1e-16
@@ -59,6 +64,11 @@ func (s *Scene) ApplyDefaults() {
 		c.Approximation = DefaultApproximation
 	}
 	setDefault(&c.StictionTolerance, DefaultStictionTolerance)
+	setDefault(&c.Speculative, DefaultSpeculative)
+	setDefault(&c.LagIterations, DefaultLagIterations)
+	setDefault(&c.LoadAware, DefaultLoadAware)
+	setDefault(&c.MaxRecoverySpeed, DefaultMaxRecoverySpeed)
+	setDefault(&c.SpeculativeMax, DefaultSpeculativeMax)
 	v := &s.Solver
 	if v.Type == "" {
 		v.Type = DefaultSolver
@@ -74,7 +84,7 @@ func (s *Scene) ApplyDefaults() {
 	}
 }
 
-func setDefault(p **float64, v float64) {
+func setDefault[T any](p **T, v T) {
 	if *p == nil {
 		*p = &v
 	}
@@ -181,6 +191,15 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	v.oneOf("contact.approximation", c.Approximation, "sap", "lagged", "similar")
 	if c.StictionTolerance != nil {
 		v.positive("contact.stiction_tolerance", *c.StictionTolerance)
+	}
+	if c.LagIterations != nil && (*c.LagIterations < 0 || *c.LagIterations > 100) {
+		v.add("contact.lag_iterations", "%d must be in [0, 100]", *c.LagIterations)
+	}
+	if c.MaxRecoverySpeed != nil {
+		v.nonNegative("contact.max_recovery_speed", *c.MaxRecoverySpeed)
+	}
+	if c.SpeculativeMax != nil {
+		v.nonNegative("contact.speculative_max", *c.SpeculativeMax)
 	}
 
 	sv := s.Solver

@@ -20,11 +20,21 @@ func withSolver(t testing.TB, sc *scene.Scene, mk func(sap.Params) solver.Solver
 	if err != nil {
 		t.Fatal(err)
 	}
-	s0, ok := b.Config.Solver.(*sap.Solver)
+	ref, ok := b.Config.Solver.(*solver.LaggedRefiner)
 	if !ok {
-		t.Fatalf("scene solver is %T, want *sap.Solver", b.Config.Solver)
+		t.Fatalf("scene solver is %T, want *solver.LaggedRefiner", b.Config.Solver)
 	}
-	b.Config.Solver = mk(s0.Params())
+	s0, ok := ref.Inner.(*sap.Solver)
+	if !ok {
+		t.Fatalf("scene's inner solver is %T, want *sap.Solver", ref.Inner)
+	}
+	// The same refinement of Lagged contacts around the solver mk makes.
+	inner := mk(s0.Params())
+	if _, isl := inner.(*island.Solver); isl {
+		b.Config.Solver = inner // islands: mk refines island by island
+	} else {
+		b.Config.Solver = &solver.LaggedRefiner{Inner: inner, Tolerance: ref.Tolerance, MaxResolves: ref.MaxResolves}
+	}
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +51,14 @@ func linear(l sap.Linear) func(sap.Params) solver.Solver {
 }
 
 // islands returns a maker of island solvers over SAP with the given
-// linear algebra and workers.
+// linear algebra and workers (each island's SAP refined for Lagged contacts
+// as the scenes' solvers are).
 func islands(l sap.Linear, workers int) func(sap.Params) solver.Solver {
 	return func(p sap.Params) solver.Solver {
 		p.Linear = l
-		is := island.New(func() solver.Solver { return sap.New(p) }, workers)
+		is := island.New(func() solver.Solver {
+			return &solver.LaggedRefiner{Inner: sap.New(p), Tolerance: scene.LagTolerance, MaxResolves: scene.DefaultLagIterations}
+		}, workers)
 		is.SetTolerance(p.AbsTolerance, p.RelTolerance)
 		return is
 	}

@@ -1,22 +1,38 @@
 package sim
 
 import (
+	"math"
+
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
-// detectContacts finds the contact pairs at q0: broad phase on inflated
-// bounding boxes, then the narrow phase on each candidate pair of geometries
-// on different bodies, not both welded to the world and not joined by a joint
-// (adjacent bodies of a tree are filtered, as in Drake). Pairs keep the broad phase's
-// deterministic (i, j) order, so geometry i is A and j is B.
+// detectContacts finds the contact pairs at q0: broad phase on bounding
+// boxes inflated by each geometry's margin, then the narrow phase on each
+// candidate pair of geometries on different bodies, not both welded to the
+// world and not joined by a joint (adjacent bodies of a tree are filtered,
+// as in Drake). Pairs keep the broad phase's deterministic (i, j) order, so
+// geometry i is A and j is B.
+//
+// Speculative contact: a point whose gap can close within the step is a
+// contact. Candidates come from a conservative margin per geometry, the
+// static margin plus the distance its fastest point can travel in one step,
+// s_i = min(cap, (‖v_b‖ + ‖ω_b‖ r_i) δt) with r_i the farthest the geometry
+// reaches from its body's origin. A candidate point with gap φ0 is kept
+// when φ0 ≤ margin + min(cap, (−v_n)₊ δt + ‖g‖ δt²), v_n the relative normal
+// velocity of the two material points at the start of the step (gravity
+// may add ‖g‖δt² of approach within the step). SAP's handling of φ0 > 0
+// (v̂_n = −φ0/(δt + τd), §V-A) keeps such a contact inactive unless it
+// would touch.
 func (sim *Simulator) detectContacts() {
 	m, s, w := sim.Model, sim.State, &sim.ws
 	margin := sim.cfg.Contact.Margin
 	w.kin0.Update(s.Q, s.V) // one forward-kinematics pass at q0 for poses and Jacobians
 	for i, g := range m.Geometries {
 		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
-		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin)
+		w.spec[i] = sim.speculative(g.Body, w.reach[i])
+		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + w.spec[i])
 	}
 	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])
 	w.pairs = w.pairs[:0]
@@ -26,9 +42,61 @@ func (sim *Simulator) detectContacts() {
 		if ga.Body == gb.Body || (m.Bodies[ga.Body].Tree < 0 && m.Bodies[gb.Body].Tree < 0) || m.Adjacent(ga.Body, gb.Body) {
 			continue
 		}
-		w.hits = geometry.Collide(ga.Shape, w.poses[i], gb.Shape, w.poses[j], margin, w.hits[:0])
-		for _, h := range w.hits {
-			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h})
+		w.hits = geometry.Collide(ga.Shape, w.poses[i], gb.Shape, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0])
+		for k, h := range w.hits {
+			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, &h) {
+				continue
+			}
+			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Feature: uint32(k)})
 		}
 	}
+}
+
+// closing reports whether the gap φ0 of contact h between bodies a and b
+// can close within the step: φ0 ≤ margin + min(cap, (−v_n)₊ δt + ‖g‖ δt²),
+// with v_n = n̂·(v_b(p) − v_a(p)) at the start of the step.
+func (sim *Simulator) closing(a, b int, h *geometry.Contact) bool {
+	prm := &sim.cfg.Contact
+	if !prm.Speculative {
+		return false
+	}
+	dt := sim.cfg.DT
+	vn := h.Normal.Dot(sim.pointVelocity(b, h.Point).Sub(sim.pointVelocity(a, h.Point)))
+	reach := math.Min(prm.SpeculativeMax, math.Max(0, -vn)*dt+sim.Model.Gravity.Norm()*dt*dt)
+	return h.Phi <= prm.Margin+reach
+}
+
+// pointVelocity returns the velocity at the start of the step of body b's
+// material point at world position p.
+func (sim *Simulator) pointVelocity(b int, p spatial.Vec3) spatial.Vec3 {
+	if sim.Model.Bodies[b].Tree < 0 {
+		return spatial.Vec3{}
+	}
+	w, v := sim.ws.kin0.Velocity(b)
+	return v.Add(w.Cross(p.Sub(sim.ws.kin0.Pose(b).P)))
+}
+
+// speculative returns the speculative margin of a geometry on body b that
+// reaches r from the body's origin: min(cap, (‖v‖ + ‖ω‖ r) δt), or 0 when
+// speculative contact is off or the body is welded to the world.
+func (sim *Simulator) speculative(b int, r float64) float64 {
+	prm := &sim.cfg.Contact
+	if !prm.Speculative || sim.Model.Bodies[b].Tree < 0 {
+		return 0
+	}
+	wb, vb := sim.ws.kin0.Velocity(b)
+	return math.Min(prm.SpeculativeMax, (vb.Norm()+wb.Norm()*r)*sim.cfg.DT)
+}
+
+// reach returns how far geometry g reaches from its body's origin: the
+// distance of its shape's origin plus the radius of the shape's bounding
+// box about it (+Inf for a half-space, which is only on welded bodies).
+func reach(g *geometry.Shape, x spatial.Pose) float64 {
+	box := g.AABB(spatial.PoseIdentity())
+	r := 0.0
+	for k := range 3 {
+		e := math.Max(math.Abs(box.Min[k]), math.Abs(box.Max[k]))
+		r += e * e
+	}
+	return x.P.Norm() + math.Sqrt(r)
 }

@@ -13,8 +13,9 @@ type Simulator struct {
 	cfg    Config
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
 	ws     Workspace
-	step   int     // steps taken
-	t0     float64 // time of the initial state
+	mem    contactMemory // the last step's contacts (persistent contacts)
+	step   int           // steps taken
+	t0     float64       // time of the initial state
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -51,6 +52,7 @@ func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 // state is not finite, and then leaves the state unchanged.
 func (sim *Simulator) Step() (StepStats, error) {
 	sim.detectContacts()                     // geometry at q0: C(q0) with p, n̂, φ0
+	sim.recallContacts()                     // persistent contacts: what the last step knew of each
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return StepStats{}, err
 	}
@@ -60,6 +62,7 @@ func (sim *Simulator) Step() (StepStats, error) {
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return StepStats{}, err
 	}
+	sim.rememberContacts()                        // impulses by contact identity, for the next step
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}

@@ -13,7 +13,9 @@ import (
 type Workspace struct {
 	// geometry
 	poses []spatial.Pose  // world pose of every geometry at q0
-	boxes []geometry.AABB // their bounding boxes, inflated by the margin
+	boxes []geometry.AABB // their bounding boxes, inflated by their margins
+	reach []float64       // how far each geometry reaches from its body's origin (static)
+	spec  []float64       // each geometry's speculative margin this step
 	broad geometry.BroadPhase
 	cand  [][2]int32         // broad-phase candidate pairs
 	hits  []geometry.Contact // narrow-phase output of one pair
@@ -46,6 +48,11 @@ type Workspace struct {
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.poses = make([]spatial.Pose, len(m.Geometries))
 	w.boxes = make([]geometry.AABB, len(m.Geometries))
+	w.reach = make([]float64, len(m.Geometries))
+	w.spec = make([]float64, len(m.Geometries))
+	for i := range m.Geometries {
+		w.reach[i] = reach(&m.Geometries[i].Shape, m.Geometries[i].Pose)
+	}
 	w.kin = multibody.NewWorkspace(m)
 	w.kin0 = multibody.NewWorkspace(m)
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)

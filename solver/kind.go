@@ -31,7 +31,9 @@ const (
 	// with regularized friction (lagged.go; Castro, Han and Masterjohn,
 	// 2023): the normal impulse of SAP's linear compliance, friction
 	// bounded by μ times the previous step's normal impulse n0. 3 rows.
-	// Params: μ, n0, ε_s.
+	// Params: μ, n0, the stiction tolerance v_s, and a scale of the normal
+	// impulse (the contact's own weight, ‖g‖δt/W_nn) used only to judge
+	// changes of n0 (LaggedRefiner).
 	ContactLagged
 	// ContactSimilar is the Similar convex approximation (similar.go): the
 	// normal impulse evaluated at z = v_n − μ‖v_t‖_s and friction −μ n(z) t̂.
@@ -71,7 +73,7 @@ func (k Kind) NumParams() int {
 	case ContactCone, Disk:
 		return 1
 	case ContactLagged:
-		return 3
+		return 4
 	case ContactSimilar, Interval:
 		return 2
 	}
@@ -122,12 +124,18 @@ func (k Kind) validate(par, r []float64) error {
 		if !(par[0] >= 0) || math.IsInf(par[0], 0) {
 			return fmt.Errorf("friction coefficient μ = %v must be non-negative and finite", par[0])
 		}
-		eps := par[len(par)-1]
-		if !(eps > 0) || math.IsInf(eps, 0) {
-			return fmt.Errorf("friction regularization ε_s = %v must be positive and finite", eps)
+		eps := par[1] // Similar: ε_s
+		if k == ContactLagged {
+			eps = par[2] // Lagged: v_s
+			if !(par[1] >= 0) || math.IsInf(par[1], 0) {
+				return fmt.Errorf("lagged normal impulse n0 = %v must be non-negative and finite", par[1])
+			}
+			if !(par[3] >= 0) || math.IsInf(par[3], 0) {
+				return fmt.Errorf("normal impulse scale %v must be non-negative and finite", par[3])
+			}
 		}
-		if k == ContactLagged && (!(par[1] >= 0) || math.IsInf(par[1], 0)) {
-			return fmt.Errorf("lagged normal impulse n0 = %v must be non-negative and finite", par[1])
+		if !(eps > 0) || math.IsInf(eps, 0) {
+			return fmt.Errorf("friction regularization %v must be positive and finite", eps)
 		}
 	case Interval:
 		if math.IsNaN(par[0]) || math.IsNaN(par[1]) || !(par[0] <= par[1]) || math.IsInf(par[0], 1) || math.IsInf(par[1], -1) {
@@ -156,7 +164,7 @@ func (p *Problem) Eval(i int, vc, gamma, g []float64) float64 {
 	case ContactCone:
 		return evalCone(par[0], r, vhat, vc, gamma, g)
 	case ContactLagged:
-		return evalLagged(par[0], par[1], par[2], r[2], vhat, vc, gamma, g)
+		return evalLagged(par[0], par[1], par[2], r[0], r[2], vhat, vc, gamma, g)
 	case ContactSimilar:
 		return evalSimilar(par[0], par[1], r[2], vhat, vc, gamma, g)
 	case Bilateral:

@@ -16,7 +16,10 @@ import "math"
 // step (lagged, hence fixed during the solve), and regularized by the soft
 // norm ‖u‖_s = √(‖u‖² + ε_s²) − ε_s of the tangential slip velocity
 // u = v_t − v̂_t (v̂_t is zero unless a friction anchor feeds a stick
-// displacement back, see package contact):
+// displacement back, see package contact), with
+// ε_s = max(v_s, μ R_t n0) (Drake's choice: the stiction tolerance v_s, or
+// SAP's own stiction slip μ R_t n0 when larger; R_t is the block's
+// tangential regularization):
 //
 //	ℓ_t = μ n0 ‖u‖_s,   γ_t = −μ n0 u/s,   s = √(‖u‖² + ε_s²).
 //
@@ -28,7 +31,8 @@ import "math"
 //
 //	G_tt = μ n0/s (I − t_s t_sᵀ), t_s = u/s;   G_tn = 0;
 //	G_nn = 1/R_n if v_n ≤ v̂_n, else 0.
-func evalLagged(mu, n0, eps, rn float64, vhat, vc, gamma, g []float64) float64 {
+func evalLagged(mu, n0, vs, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
+	eps := max(vs, mu*rt*n0)
 	u0, u1 := vc[0]-vhat[0], vc[1]-vhat[1]
 	s := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
 	t0, t1 := u0/s, u1/s

@@ -1,0 +1,245 @@
+package sim_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/solver/sap"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+func TestExploreSlide(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	for _, approx := range []string{"sap", "lagged", "similar"} {
+		for _, dt := range []float64{0.01, 0.001} {
+			for _, c := range [][2]float64{{0, 0}, {45, 30}, {100, 17}} {
+				s, _ := build(t, slideScene(2, c[0], c[1], 0.5, dt, 0.6, approx))
+				b := s.Model.BodyByName("cube")
+				z0 := s.Model.BodyPose(s.State, b).P[2]
+				maxRise, maxDev := 0.0, 0.0
+				d := c[0] * math.Pi / 180
+				steps := int(0.6 / dt)
+				var stop float64
+				for i := 0; i < steps; i++ {
+					st, err := s.Step()
+					if err != nil {
+						t.Fatal(err)
+					}
+					_ = st
+					x := s.Model.BodyPose(s.State, b)
+					maxRise = math.Max(maxRise, x.P[2]-z0)
+					_, v := s.Model.BodyVelocity(s.State, b)
+					if sp := math.Hypot(v[0], v[1]); sp > 0.05 {
+						ang := math.Atan2(v[1], v[0]) - d
+						maxDev = math.Max(maxDev, math.Abs(math.Remainder(ang, 2*math.Pi))*180/math.Pi)
+					}
+					stop = math.Hypot(x.P[0], x.P[1])
+				}
+				want := 4 / (2 * 0.5 * 9.81)
+				t.Logf("%-7s dt=%g dir=%3.0f yaw=%2.0f rise %.3g mm  stop %.5f (want %.5f, err %.2f%%)  dev %.3g°",
+					approx, dt, c[0], c[1], maxRise*1e3, stop, want, 100*(stop-want)/want, maxDev)
+			}
+		}
+	}
+}
+
+// stackReport runs a stack and returns top drift, max tilt (deg), final max speed.
+func stackReport(t *testing.T, n int, seed uint64, dt float64, approx string, dur float64, sets ...func(*scene.Scene)) (drift, tilt, speed float64, cmin, cmax int) {
+	sc := stackScene(n, seed, 0.002, 1, dt, dur, approx)
+	for _, f := range sets {
+		f(sc)
+	}
+	s, _ := build(t, sc)
+	top := s.Model.BodyByName(fmt.Sprintf("c%d", n-1))
+	p0 := s.Model.BodyPose(s.State, top).P
+	cmin = 1 << 30
+	for i := 0; i < int(math.Round(dur/dt)); i++ {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 10 {
+			cmin, cmax = min(cmin, st.Contacts), max(cmax, st.Contacts)
+		}
+	}
+	p1 := s.Model.BodyPose(s.State, top).P
+	drift = math.Hypot(p1[0]-p0[0], p1[1]-p0[1])
+	for b := 1; b < len(s.Model.Bodies); b++ {
+		x := s.Model.BodyPose(s.State, b)
+		z := x.R.Rotate(spatial.Vec3{0, 0, 1})
+		tilt = math.Max(tilt, math.Acos(math.Min(1, z[2]))*180/math.Pi)
+		w, v := s.Model.BodyVelocity(s.State, b)
+		speed = math.Max(speed, v.Norm()+w.Norm()*0.087)
+	}
+	return
+}
+
+func TestExploreStack(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	for _, approx := range []string{"sap", "lagged"} {
+		for _, dt := range []float64{0.01, 0.001} {
+			for _, seed := range []uint64{1, 2} {
+				d, tl, sp, cmin, cmax := stackReport(t, 10, seed, dt, approx, 2, func(s *scene.Scene) { s.Contact.Margin = ptr(0.01) })
+				t.Logf("%-7s dt=%g seed %d: drift %.3g mm tilt %.3g° speed %.3g mm/s contacts %d–%d", approx, dt, seed, d*1e3, tl, sp*1e3, cmin, cmax)
+			}
+		}
+	}
+}
+
+func TestExploreTwo(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	n := 2
+	if v := os.Getenv("N"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	dt := 0.001
+	if v := os.Getenv("DT"); v != "" {
+		fmt.Sscan(v, &dt)
+	}
+	sc := stackScene(n, 1, 0.002, 1, dt, 1, os.Getenv("APPROX"))
+	s, _ := build(t, sc)
+	every := 1
+	if v := os.Getenv("EVERY"); v != "" {
+		fmt.Sscan(v, &every)
+	}
+	for i := 0; i < 60*every; i++ {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%every != 0 {
+			continue
+		}
+		x := s.Model.BodyPose(s.State, n)
+		w, v := s.Model.BodyVelocity(s.State, n)
+		line := fmt.Sprintf("step %3d: contacts %2d it %d KE %.3g top %.5f %.5f %.6f w %.3g v %.3g |", i, st.Contacts, st.Iterations, st.KineticEnergy, x.P[0], x.P[1], x.P[2], w.Norm(), v.Norm())
+		if os.Getenv("PHI") != "" {
+			for _, c := range s.Contacts() {
+				if c.BodyA == n-1 || c.BodyB == n-1 {
+					line += fmt.Sprintf(" %.2g", c.Phi*1e3)
+				}
+			}
+		}
+		t.Log(line)
+	}
+}
+
+func TestExploreIncline(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	s, _ := load(t, "incline", "materials.default.friction=0.25")
+	for i := 0; i < 12; i++ {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := s.Impulses()
+		line := fmt.Sprintf("step %d it %d: ", i, st.Iterations)
+		sum, sumt := 0.0, 0.0
+		for k, pr := range s.Contacts() {
+			vc := s.ContactVelocities()
+			line += fmt.Sprintf("[f%d a%d φ%.2g γn %.3g γt %.3g n0 %.3g vt %.2g] ", pr.Feature, pr.Age, pr.Phi*1e6, g[3*k+2]*1e3, math.Hypot(g[3*k], g[3*k+1])*1e3, pr.PrevImpulse[2]*1e3, math.Hypot(vc[3*k], vc[3*k+1]))
+			sum += g[3*k+2]
+			sumt += math.Hypot(g[3*k], g[3*k+1])
+		}
+		w, v := s.Model.BodyVelocity(s.State, 1)
+		t.Logf("%s Σγn %.4g (mg cos δt %.4g) Σγt %.4g w %.3g v %.3g", line, sum*1e3, 9.81*math.Cos(15*math.Pi/180)*0.01*1e3, sumt*1e3, w, v)
+	}
+}
+
+func TestExploreInclineLag(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	th := 15 * math.Pi / 180
+	for _, lag := range []int{0, 1, 2, 4} {
+		for _, mu := range []float64{0.125, 0.25} {
+			s, _ := load(t, "incline", fmt.Sprintf("materials.default.friction=%g", mu), fmt.Sprintf("contact.lag_iterations=%d", lag))
+			x0 := position(t, s, "box")
+			its := 0
+			for _, st := range runSteps(t, s, 100) {
+				its += st.Iterations
+			}
+			d := position(t, s, "box").Sub(x0).Norm()
+			want := 0.5 * 9.81 * (math.Sin(th) - mu*math.Cos(th))
+			t.Logf("lag %d μ %g: rel err %.4f, iterations %d", lag, mu, (d-want)/want, its)
+		}
+	}
+}
+
+func TestExploreCopies(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	sets := strings.Fields(os.Getenv("SETS"))
+	mk := islands(sap.AutoLinear, 1)
+	one, _ := withSolver(t, loadScene(t, "clutter-nowalls", sets...), mk)
+	sc, err := scene.LoadClutterCopies(2, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, _ := withSolver(t, sc, mk)
+	for step := 0; step < 150; step++ {
+		runSteps(t, one, 1)
+		runSteps(t, two, 1)
+		worst := 0.0
+		for i := range one.Model.Bodies {
+			n := one.Model.Bodies[i].Name
+			if one.Model.Bodies[i].Tree < 0 {
+				continue
+			}
+			p := position(t, one, n)
+			q := position(t, two, "k1_"+n)
+			q[0] -= scene.ClutterCopySpacing
+			worst = math.Max(worst, p.Sub(q).Norm())
+		}
+		if worst > 1e-9 {
+			t.Logf("step %d: worst %.3g", step, worst)
+			return
+		}
+	}
+}
+
+func TestExplorePush(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	const mu, g = 0.5, 9.81
+	for _, dt := range []float64{0.01, 0.001} {
+		for _, f := range []float64{0.95, 1.05, 1.5} {
+			for _, c := range [][2]float64{{0, 0}, {70, 25}} {
+				T := 1.0
+				s, _ := build(t, pushScene(f*mu*cubeMass*g, c[0], c[1], mu, dt, T, ""))
+				b := s.Model.BodyByName("cube")
+				p0 := s.Model.BodyPose(s.State, b).P
+				tilt := 0.0
+				n := int(math.Round(T / dt))
+				var va spatial.Vec3
+				for i := 0; i < n; i++ {
+					runSteps(t, s, 1)
+					if i == n/2 {
+						_, va = s.Model.BodyVelocity(s.State, b)
+					}
+					z := s.Model.BodyPose(s.State, b).R.Rotate(spatial.Vec3{0, 0, 1})
+					tilt = math.Max(tilt, math.Acos(math.Min(1, z[2]))*180/math.Pi)
+				}
+				_, vb := s.Model.BodyVelocity(s.State, b)
+				acc := (vb.Norm() - va.Norm()) / (T - float64(n/2+1)*dt)
+				want := f*mu*g - mu*g
+				p1 := s.Model.BodyPose(s.State, b).P
+				t.Logf("dt %g F %.2f μmg dir %.0f yaw %.0f: drift %.3g mm, acc %.4g (want %.4g), tilt %.3g°", dt, f, c[0], c[1], p1.Sub(p0).Norm()*1e3, acc, math.Max(want, 0), tilt)
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package solver
+
+import "math"
+
+// LaggedRefiner is a Solver that solves a problem with an inner solver and
+// then, while the normal impulses of its ContactLagged blocks differ from
+// their lagged impulses n0, sets n0 to them and solves again, warm-started
+// from the last solution, at most MaxResolves times. Each solve is of a
+// convex problem and certified by the inner solver; the fixed point it
+// iterates towards is Coulomb friction bounded by the step's own normal
+// impulse. With MaxResolves = 0 it is the inner solver.
+//
+// A block's n0 is updated when |γ_n − n0| > Tolerance·max(γ_n, n0, s), s
+// being the block's normal impulse scale parameter; blocks within the
+// tolerance keep their n0, so that a problem's independent parts (islands)
+// do not change because another part did. Wrapped in an island solver,
+// the refinement runs island by island.
+type LaggedRefiner struct {
+	Inner       Solver
+	Tolerance   float64 // relative change of n0 that triggers a re-solve
+	MaxResolves int     // re-solves per Solve
+	warm        []float64
+}
+
+var _ Solver = (*LaggedRefiner)(nil)
+
+// Solve implements Solver. Statistics are those of the last solve, with
+// the iterations of all solves summed.
+func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
+	if err := l.Inner.Solve(p, v0, res); err != nil {
+		return err
+	}
+	for k := 0; k < l.MaxResolves && l.relag(p, res.Gamma); k++ {
+		l.warm = resize(l.warm, p.NV)
+		copy(l.warm, res.V)
+		prev := res.Stats
+		if err := l.Inner.Solve(p, l.warm, res); err != nil {
+			return err
+		}
+		res.Stats.Iterations += prev.Iterations
+		res.Stats.LineSearchIterations += prev.LineSearchIterations
+	}
+	return nil
+}
+
+// relag sets n0 of every ContactLagged block whose normal impulse moved
+// beyond the tolerance, and reports whether any did.
+func (l *LaggedRefiner) relag(p *Problem, gamma []float64) bool {
+	changed := false
+	for _, c := range p.Constraints {
+		if c.Kind != ContactLagged {
+			continue
+		}
+		par := p.Params[c.Par : c.Par+4]
+		n := max(gamma[c.Row+2], 0)
+		if math.Abs(n-par[1]) > l.Tolerance*max(n, par[1], par[3]) {
+			par[1] = n
+			changed = true
+		}
+	}
+	return changed
+}
