@@ -48,7 +48,7 @@ type hullEdge struct {
 
 // HullFace describes one face of a hull for rendering and inspection.
 type HullFace struct {
-	Vertices []int       // indices into Vertices(), counter-clockwise seen from outside
+	Vertices []int        // indices into Vertices(), counter-clockwise seen from outside
 	Normal   spatial.Vec3 // outward unit normal in the shape frame
 	Offset   float64      // Normal·x = Offset for every point x of the face plane
 }

@@ -16,13 +16,13 @@ type Kind int
 // The shape kinds. Their order is also the canonical order in which Collide
 // processes a pair.
 const (
-	HalfSpace Kind = iota // the region z ≤ 0 of the shape frame
-	Sphere                // ball of radius Radius
-	Box                   // box with half side lengths HalfExtents
-	Capsule               // segment of half length HalfLength along z, swept by a ball of radius Radius
-	Cylinder              // solid cylinder of radius Radius and half length HalfLength along z
-	Ellipsoid             // solid ellipsoid with semi-axes Radii along x, y, z
-	ConvexHull            // convex polyhedron Hull, built by NewConvexHull
+	HalfSpace  Kind = iota // the region z ≤ 0 of the shape frame
+	Sphere                 // ball of radius Radius
+	Box                    // box with half side lengths HalfExtents
+	Capsule                // segment of half length HalfLength along z, swept by a ball of radius Radius
+	Cylinder               // solid cylinder of radius Radius and half length HalfLength along z
+	Ellipsoid              // solid ellipsoid with semi-axes Radii along x, y, z
+	ConvexHull             // convex polyhedron Hull, built by NewConvexHull
 	numKinds
 )
 
