@@ -123,7 +123,7 @@ func (h *Hull) topology() error {
 // slot directions ±u±v (v = n × u) are as far as possible (in angle) from
 // the outward normals of the face's edges: the extreme point of a polygon
 // along a direction then stays the same vertex under small rotations of a
-// polygon with similar edges (see slots.go). For a rectangle u is along an
+// polygon with similar edges (see manifold.go). For a rectangle u is along an
 // edge. Angles are tried in steps of 0.25°; ties go to the smallest.
 func (h *Hull) slotFrame(f *hullFace) {
 	e1, _ := h.verts[f.verts[1]].Sub(h.verts[f.verts[0]]).Normalize()
