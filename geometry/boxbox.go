@@ -100,17 +100,17 @@ func boxFaceID(i int, s float64) int {
 }
 
 // boxRefFace sets ref to the face of box p with outward normal s·axis(i):
-// centre, frame along the face's edges (u = axis i+1, v = axis i+2) and
-// its four sides.
-func boxRefFace(ref *refFace, p *posed, i int, s float64) {
+// centre and frame along the face's edges (u = axis i+1, v = axis i+2),
+// and returns its four sides (for ref.sides, set by the caller so that
+// they stay on its stack).
+func boxRefFace(ref *refFace, p *posed, i int, s float64) [4]sideLine {
 	h := p.s.HalfExtents
 	j, k := (i+1)%3, (i+2)%3
 	ref.n = p.axis(i).Scale(s)
 	ref.c = p.pos.AddScaled(h[i], ref.n)
 	ref.u, ref.v = p.axis(j), p.axis(k)
-	ref.box = [4]sideLine{{[2]float64{1, 0}, h[j]}, {[2]float64{-1, 0}, h[j]}, {[2]float64{0, 1}, h[k]}, {[2]float64{0, -1}, h[k]}}
-	ref.sides = ref.box[:]
 	ref.width = 2 * math.Hypot(h[j], h[k])
+	return [4]sideLine{{[2]float64{1, 0}, h[j]}, {[2]float64{-1, 0}, h[j]}, {[2]float64{0, 1}, h[k]}, {[2]float64{0, -1}, h[k]}}
 }
 
 // boxFaceManifold appends the face manifold of the reference face
@@ -118,7 +118,8 @@ func boxRefFace(ref *refFace, p *posed, i int, s float64) {
 // faceManifold); flip is set when ref is the second shape of the pair.
 func boxFaceManifold(out []Contact, margin float64, ref, inc *posed, i int, s float64, flip bool) ([]Contact, float64, bool) {
 	var rf refFace
-	boxRefFace(&rf, ref, i, s)
+	sides := boxRefFace(&rf, ref, i, s)
+	rf.sides = sides[:]
 	corners, m, sm := incidentFace(inc, rf.n)
 	hi := inc.s.HalfExtents
 	w := 2 * math.Hypot(hi[(m+1)%3], hi[(m+2)%3])

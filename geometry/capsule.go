@@ -146,7 +146,7 @@ func boxFaceSegment(out []Contact, margin float64, a *posed, h spatial.Vec3, sg 
 		pts[k] = planePoint{wa: a.toWorld(q), wb: a.toWorld(p).AddScaled(-r, nw), phi: s*p[i] - h[i] - r,
 			feature: faceFeature(false, boxFaceID(i, s), 0) | uint32(k)}
 	}
-	return appendKept(out, margin, nw, pts[:cnt], t1-t0)
+	return appendKept(out, margin, nw, pts[:cnt], 0)
 }
 
 // planePoint is a candidate contact of a flat manifold: witnesses on A and
@@ -169,7 +169,7 @@ func appendKept(out []Contact, margin float64, n spatial.Vec3, pts []planePoint,
 		return out
 	}
 	for _, p := range pts {
-		if p.phi <= margin+keepSlope*w {
+		if p.phi <= keepLimit(margin, w) {
 			out = append(out, Contact{Point: p.wa.Add(p.wb).Scale(0.5), Normal: n, Phi: p.phi, Feature: p.feature})
 		}
 	}

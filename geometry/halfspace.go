@@ -22,7 +22,8 @@ func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 }
 
 // halfSpaceCapsule reports both ends of the capsule's axis (slot 0 for
-// the end at local −z, 1 for +z), kept as a flat manifold (appendKept).
+// the end at local −z, 1 for +z) whose Phi is within the margin (a
+// capsule's line contact is not kept beyond the margin like a face).
 func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
 	ax := b.axis(2).Scale(b.s.HalfLength)
@@ -32,7 +33,7 @@ func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 		h := n.Dot(e.Sub(a.pos))
 		pts[k] = planePoint{wa: e.AddScaled(-h, n), wb: e.AddScaled(-r, n), phi: h - r, feature: faceFeature(false, 0, 0) | uint32(k)}
 	}
-	return appendKept(out, margin, n, pts[:], 2*b.s.HalfLength)
+	return appendKept(out, margin, n, pts[:], 0)
 }
 
 // halfSpaceRef sets ref to the plane of the half-space a, with the

@@ -38,6 +38,7 @@ import (
 //     within the margin, so a rocking box does not lose its far corners.
 const (
 	keepSlope    = 0.05
+	keepMargins  = 1
 	deepTol      = 0.01
 	slotMergeTol = 1e-3
 	maxClipVerts = 2*maxHullFaceVerts + 8
@@ -74,9 +75,8 @@ type sideLine struct {
 // half-space).
 type refFace struct {
 	c, n, u, v spatial.Vec3
-	sides      []sideLine
-	width      float64     // largest extent; +Inf for a half-space
-	box        [4]sideLine // storage of sides for a box face
+	sides      []sideLine // not stored in the struct itself (it would escape)
+	width      float64 // largest extent; +Inf for a half-space
 }
 
 // clipPoly is a convex polygon in the frame of a reference face: x, y in
@@ -186,7 +186,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	if flip {
 		nc = nc.Neg()
 	}
-	limit := margin + keepSlope*w
+	limit := keepLimit(margin, w)
 	for j, q := range pts[:np] {
 		if !(q[2] <= limit) {
 			continue
@@ -195,6 +195,13 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		out = append(out, Contact{Point: pt, Normal: nc, Phi: q[2], Feature: base | slotOf[j]})
 	}
 	return out, zmin, true
+}
+
+// keepLimit is the largest Phi kept in a flat manifold of width w whose
+// deepest point is within the margin: margin + min(keepSlope·w,
+// keepMargins·margin).
+func keepLimit(margin, w float64) float64 {
+	return margin + min(keepSlope*w, keepMargins*max(margin, 0))
 }
 
 // slotReach sets how far (in widths of the incident face) the slot targets
