@@ -263,7 +263,7 @@ func collideBoth(t *testing.T, a Shape, xa spatial.Pose, b Shape, xb spatial.Pos
 
 // checkContacts checks finiteness, unit normals, unique features and the
 // margin: every contact has Phi ≤ margin, except the points of a face
-// manifold, which may reach margin + keepSlope·w (w at most the given
+// manifold, which may reach keepLimit(margin, w) (w at most the given
 // width) when the manifold's deepest point is within the margin.
 func checkContacts(t *testing.T, cs []Contact, margin, width float64) {
 	t.Helper()
@@ -279,7 +279,7 @@ func checkContacts(t *testing.T, cs []Contact, margin, width float64) {
 		seen[c.Feature] = true
 		limit := margin
 		if c.Feature&featFace != 0 && minPhi <= margin {
-			limit += keepSlope * width
+			limit = keepLimit(margin, width)
 		}
 		if !c.Point.IsFinite() || !c.Normal.IsFinite() || math.IsNaN(c.Phi) || math.IsInf(c.Phi, 0) {
 			t.Fatalf("contact %d not finite: %+v", i, c)

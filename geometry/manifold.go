@@ -76,7 +76,7 @@ type sideLine struct {
 type refFace struct {
 	c, n, u, v spatial.Vec3
 	sides      []sideLine // not stored in the struct itself (it would escape)
-	width      float64 // largest extent; +Inf for a half-space
+	width      float64    // largest extent; +Inf for a half-space
 }
 
 // clipPoly is a convex polygon in the frame of a reference face: x, y in

@@ -164,7 +164,7 @@ func TestHalfSpaceBox(t *testing.T) {
 			want: []want{{v3(-0.5, yLow, -0.01), ez, -0.02}, {v3(0.5, yLow, -0.01), ez, -0.02}}},
 		// Resting on a corner, tilted 25°: the lowest corner, and the
 		// corners of the face most opposed to the normal that lie below the
-		// keep limit margin + keepSlope·w (w = the face diagonal 2√(0.5² +
+		// keep limit keepLimit(margin, w) (w = the face diagonal 2√(0.5² +
 		// 0.3²)): here one more corner.
 		{name: "resting on a corner", a: hs, xa: id, b: b, xb: skew, margin: 0.05, check: func(t *testing.T, cs []Contact) {
 			p := supportShape(b, skew, ez.Neg()) // lowest vertex
@@ -173,7 +173,7 @@ func TestHalfSpaceBox(t *testing.T) {
 			}
 			for _, c := range cs {
 				q := skew.ApplyInv(c.Point.AddScaled(c.Phi/2, ez)) // the corner in the box frame
-				if !vecClose(q.Abs(), v3(0.5, 0.3, 0.2), 1e-9) || c.Phi > 0.05+keepSlope*2*math.Hypot(0.5, 0.3) {
+				if !vecClose(q.Abs(), v3(0.5, 0.3, 0.2), 1e-9) || c.Phi > keepLimit(0.05, 2*math.Hypot(0.5, 0.3)) {
 					t.Fatalf("contact %+v is not a kept corner (local %v)", c, q)
 				}
 			}
@@ -226,10 +226,12 @@ func TestHalfSpaceCylinder(t *testing.T) {
 		}},
 		{name: "lying on its side", a: hs, xa: id, b: c, xb: alongY(0, 0, 0.29),
 			want: []want{{v3(0, -0.4, -0.005), ez, -0.01}, {v3(0, 0.4, -0.005), ez, -0.01}}},
-		// Tilted 30°: the deepest rim point (slot 4) and the two rim slots
-		// at ±45° from it, whose height 0.3(1 − cos 45°) sin 30° − 0.02 is
-		// below the keep limit keepSlope·0.6 = 0.03.
-		{name: "tilted", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, zc), ex, 30), want: append(one(v3(0, yd, -0.01), ez, -0.02),
+		{name: "tilted", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, zc), ex, 30), want: one(v3(0, yd, -0.01), ez, -0.02)},
+		// Tilted 30°, margin 0.03: the deepest rim point (slot 4) and the
+		// two rim slots at ±45° from it, whose height
+		// 0.3(1 − cos 45°) sin 30° − 0.02 = 0.024 is below the keep limit
+		// 0.03 + min(keepSlope·0.6, 0.03) = 0.06 (those at ±135° are not).
+		{name: "tilted, margin", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, zc), ex, 30), margin: 0.03, want: append(one(v3(0, yd, -0.01), ez, -0.02),
 			rimWant(posed3(v3(0, 0, zc), ex, 30), v3(0.3*math.Sqrt(0.5), -0.3*math.Sqrt(0.5), -0.4)),
 			rimWant(posed3(v3(0, 0, zc), ex, 30), v3(-0.3*math.Sqrt(0.5), -0.3*math.Sqrt(0.5), -0.4)))},
 	})
