@@ -37,6 +37,9 @@ type hullFace struct {
 	d     float64
 	u     spatial.Vec3
 	width float64
+	// sides bound the face in its frame (u, n × u) with origin at its
+	// first vertex: the reference face's sides for clipping.
+	sides []sideLine
 }
 
 // hullEdge is an edge between vertices a and b, with the face on each side:

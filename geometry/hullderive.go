@@ -149,6 +149,15 @@ func (h *Hull) slotFrame(f *hullFace) {
 		}
 	}
 	f.u = e1.Scale(math.Cos(bestTheta)).AddScaled(math.Sin(bestTheta), e2)
+	v := f.n.Cross(f.u)
+	o := h.verts[f.verts[0]]
+	for k, a := range f.verts {
+		b := f.verts[(k+1)%len(f.verts)]
+		m, _ := h.verts[b].Sub(h.verts[a]).Cross(f.n).Normalize()
+		m2 := [2]float64{m.Dot(f.u), m.Dot(v)}
+		p := h.verts[a].Sub(o)
+		f.sides = append(f.sides, sideLine{m: m2, off: m2[0]*p.Dot(f.u) + m2[1]*p.Dot(v)})
+	}
 }
 
 // massProperties computes the volume, centroid and unit inertia of the
