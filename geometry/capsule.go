@@ -138,12 +138,40 @@ func boxFaceSegment(out []Contact, margin float64, a *posed, h spatial.Vec3, sg 
 	if t1-t0 <= tieTol*sg.e {
 		cnt = 1
 	}
-	for _, t := range ts[:cnt] {
+	var pts [2]planePoint
+	for k, t := range ts[:cnt] {
 		p := sg.at(t)
-		height := s*p[i] - h[i]
 		q := p
 		q[i] = s * h[i]
-		out = appendContact(out, margin, a.toWorld(q), a.toWorld(p).AddScaled(-r, nw), nw, height-r)
+		pts[k] = planePoint{wa: a.toWorld(q), wb: a.toWorld(p).AddScaled(-r, nw), phi: s*p[i] - h[i] - r,
+			feature: faceFeature(false, boxFaceID(i, s), 0) | uint32(k)}
+	}
+	return appendKept(out, margin, nw, pts[:cnt], 0)
+}
+
+// planePoint is a candidate contact of a flat manifold: witnesses on A and
+// B, signed distance and feature.
+type planePoint struct {
+	wa, wb  spatial.Vec3
+	phi     float64
+	feature uint32
+}
+
+// appendKept appends the candidates with normal n when the deepest is
+// within the margin: every candidate up to margin + keepSlope·w, where w is
+// the extent of the flat contact (see manifold.go).
+func appendKept(out []Contact, margin float64, n spatial.Vec3, pts []planePoint, w float64) []Contact {
+	lo := math.Inf(1)
+	for _, p := range pts {
+		lo = math.Min(lo, p.phi)
+	}
+	if !(lo <= margin) {
+		return out
+	}
+	for _, p := range pts {
+		if p.phi <= keepLimit(margin, w) {
+			out = append(out, Contact{Point: p.wa.Add(p.wb).Scale(0.5), Normal: n, Phi: p.phi, Feature: p.feature})
+		}
 	}
 	return out
 }

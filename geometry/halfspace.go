@@ -1,17 +1,18 @@
 package geometry
 
-import "github.com/stiction-sim/stiction/spatial"
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
 
 // Contacts against a half-space A. The normal is always A's outward normal
 // n, and a point v of B at height h = n·(v − o) above the boundary plane
 // through o gives the contact (witness v − h n on the plane, v on B, Phi = h).
 
-// maxPlanePoints bounds the manifold of a box or cylinder on a half-space.
-const maxPlanePoints = 4
-
-// flatTol is the sine of the tilt below which a cylinder's cap counts as
-// parallel to a plane; its rim points are then taken in a fixed basis.
-const flatTol = 1e-9
+// capCos is the cosine of the largest tilt (45°) of a cylinder's axis from
+// the plane normal for which a cap (rather than the side) faces the plane.
+var capCos = math.Sqrt(0.5)
 
 func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
@@ -20,82 +21,105 @@ func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 	return appendContact(out, margin, c.AddScaled(-h, n), c.AddScaled(-b.s.Radius, n), n, h-b.s.Radius)
 }
 
+// halfSpaceCapsule reports both ends of the capsule's axis (slot 0 for
+// the end at local −z, 1 for +z) whose Phi is within the margin (a
+// capsule's line contact is not kept beyond the margin like a face).
 func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
 	ax := b.axis(2).Scale(b.s.HalfLength)
 	r := b.s.Radius
-	for _, e := range [2]spatial.Vec3{b.pos.Sub(ax), b.pos.Add(ax)} {
+	var pts [2]planePoint
+	for k, e := range [2]spatial.Vec3{b.pos.Sub(ax), b.pos.Add(ax)} {
 		h := n.Dot(e.Sub(a.pos))
-		out = appendContact(out, margin, e.AddScaled(-h, n), e.AddScaled(-r, n), n, h-r)
+		pts[k] = planePoint{wa: e.AddScaled(-h, n), wb: e.AddScaled(-r, n), phi: h - r, feature: faceFeature(false, 0, 0) | uint32(k)}
 	}
+	return appendKept(out, margin, n, pts[:], 0)
+}
+
+// halfSpaceRef sets ref to the plane of the half-space a, with the
+// in-plane frame given by the projection of the unit u (v = n × u).
+func halfSpaceRef(ref *refFace, a *posed, u spatial.Vec3) {
+	ref.n = a.axis(2)
+	ref.c = a.pos
+	ref.u, _ = unit(u.AddScaled(-u.Dot(ref.n), ref.n), spatial.Vec3{1, 0, 0})
+	ref.v = ref.n.Cross(ref.u)
+	ref.sides = nil
+	ref.width = math.Inf(1)
+}
+
+// halfSpaceBox reports the face manifold of the box face most opposed to
+// the plane normal (manifold.go) when the box's lowest corner is within
+// the margin: its four corners, slots along the face's diagonals.
+func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
+	n := a.axis(2)
+	he := b.s.HalfExtents
+	low := n.Dot(b.pos.Sub(a.pos))
+	for i := range 3 {
+		low -= he[i] * math.Abs(n.Dot(b.axis(i)))
+	}
+	if !(low <= margin) {
+		return out
+	}
+	corners, m, s := incidentFace(b, n)
+	var ref refFace
+	halfSpaceRef(&ref, a, b.axis((m+1)%3))
+	w := 2 * math.Hypot(he[(m+1)%3], he[(m+2)%3])
+	out, _, _ = faceManifold(out, margin, &ref, corners[:], b.axis(m).Scale(s), w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*b.size())
 	return out
 }
 
-func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
-	var pts [8]spatial.Vec3
-	he := b.s.HalfExtents
-	ex, ey, ez := b.axis(0).Scale(he[0]), b.axis(1).Scale(he[1]), b.axis(2).Scale(he[2])
-	for i := range pts {
-		v := b.pos
-		v = v.AddScaled(float64(2*(i&1)-1), ex)
-		v = v.AddScaled(float64((i&2)-1), ey)
-		v = v.AddScaled(float64((i&4)/2-1), ez)
-		pts[i] = v
-	}
-	return appendDeepest(out, margin, a, pts[:])
-}
-
-// halfSpaceCylinder takes its candidates on the rim of the lower cap (the
-// deepest rim point, the two at a quarter turn and the highest) and the
-// deepest rim point of the upper cap. A cylinder standing on a cap thus gives
-// four points, one lying on its side gives the two ends of the line of
-// contact, and a tilted one gives its deepest rim point.
+// halfSpaceCylinder: when a cap faces the plane (axis within 45° of the
+// normal), the cap's rim points at the fixed local angles 45°, 135°, 225°
+// and 315° (slots 0–3, incident face 0 for the cap at local −z, 1 for +z)
+// and, when deeper than all of them by more than deepGap, the deepest rim
+// point (slot 4), kept as a flat manifold; so a cylinder standing on a cap
+// gives the same four points under any small tilt. Otherwise (lying on its
+// side, incident face 2) the deepest rim point of each cap (slot 0 for the
+// cap at local −z, 1 for +z), the ends of the line of contact.
 func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
 	ax := b.axis(2)
 	na := n.Dot(ax)
-	bottom := b.pos.AddScaled(-b.s.HalfLength, ax)
-	top := b.pos.AddScaled(b.s.HalfLength, ax)
-	if na < 0 {
-		bottom, top = top, bottom
+	r, l := b.s.Radius, b.s.HalfLength
+	deepDir := func() spatial.Vec3 { // unit rim direction towards the plane
+		p := n.AddScaled(-na, ax)
+		u, ok := unit(p.AddScaled(-p.Dot(ax), ax), b.axis(0))
+		if !ok || p.Norm() <= flatTol {
+			return b.axis(0)
+		}
+		return u.Neg()
 	}
-	u, _ := spatial.Orthonormal(ax) // any rim direction when a cap is flat on the plane
-	if p := n.AddScaled(-na, ax); p.Norm() > flatTol {
-		u = p.AddScaled(-p.Dot(ax), ax) // remove the rounding error along the axis
-		u = u.Scale(-1 / u.Norm())      // along the rim, towards the plane
+	if math.Abs(na) < capCos {
+		u := deepDir()
+		var pts [2]planePoint
+		for k, z := range [2]float64{-l, l} {
+			p := b.pos.AddScaled(z, ax).AddScaled(r, u)
+			h := n.Dot(p.Sub(a.pos))
+			pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
+		}
+		return appendKept(out, margin, n, pts[:], 2*l)
 	}
-	w := ax.Cross(u)
-	r := b.s.Radius
-	pts := [5]spatial.Vec3{
-		bottom.AddScaled(r, u), bottom.AddScaled(r, w), bottom.AddScaled(-r, w), bottom.AddScaled(-r, u),
-		top.AddScaled(r, u),
+	c := b.pos.AddScaled(-sign(na)*l, ax) // centre of the cap facing the plane
+	capf := faceFeature(false, 0, boxFaceID(0, -sign(na)))
+	var pts [5]planePoint
+	q := r * math.Sqrt(0.5)
+	ex, ey := b.axis(0), b.axis(1)
+	zs := math.Inf(1)
+	for k, d := range [4][2]float64{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}} {
+		p := c.AddScaled(d[0]*q, ex).AddScaled(d[1]*q, ey)
+		h := n.Dot(p.Sub(a.pos))
+		pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: capf | uint32(k)}
+		zs = math.Min(zs, h)
 	}
-	return appendDeepest(out, margin, a, pts[:])
+	np := 4
+	p := c.AddScaled(r, deepDir())
+	if h := n.Dot(p.Sub(a.pos)); h < zs-deepGap(2*r, margin, tieTol*b.size()) {
+		pts[4] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: capf | numSlots}
+		np = 5
+	}
+	return appendKept(out, margin, n, pts[:np], 2*r)
 }
 
-// appendDeepest appends the contacts of the points of B pts against the
-// half-space a whose height is at most margin, at most maxPlanePoints of
-// them: the deepest, ties going to the earlier point.
-func appendDeepest(out []Contact, margin float64, a *posed, pts []spatial.Vec3) []Contact {
-	n := a.axis(2)
-	var idx [8]int
-	var hs [8]float64
-	k := 0
-	for i, p := range pts {
-		h := n.Dot(p.Sub(a.pos))
-		if !(h <= margin) {
-			continue
-		}
-		j := k // insertion sort by height, stable
-		for ; j > 0 && hs[j-1] > h; j-- {
-			hs[j], idx[j] = hs[j-1], idx[j-1]
-		}
-		hs[j], idx[j] = h, i
-		k++
-	}
-	for j := range min(k, maxPlanePoints) {
-		p, h := pts[idx[j]], hs[j]
-		out = append(out, Contact{Point: p.AddScaled(-h/2, n), Normal: n, Phi: h})
-	}
-	return out
-}
+// flatTol is the sine of the tilt below which a cylinder's cap counts as
+// parallel to a plane; its deepest rim point is then taken along local x.
+const flatTol = 1e-9

@@ -253,26 +253,42 @@ func collideBoth(t *testing.T, a Shape, xa spatial.Pose, b Shape, xb spatial.Pos
 		t.Fatalf("%v/%v: %d contacts, %d swapped", a.Kind, b.Kind, len(ab), len(ba))
 	}
 	for i := range ab {
-		if ab[i].Point != ba[i].Point || ab[i].Phi != ba[i].Phi || ab[i].Normal != ba[i].Normal.Neg() {
+		if ab[i].Point != ba[i].Point || ab[i].Phi != ba[i].Phi || ab[i].Normal != ba[i].Normal.Neg() || ab[i].Feature != ba[i].Feature {
 			t.Fatalf("%v/%v: contact %d = %+v, swapped %+v", a.Kind, b.Kind, i, ab[i], ba[i])
 		}
 	}
-	checkContacts(t, ab, margin)
+	checkContacts(t, ab, margin, 2*(shapeSize(a)+shapeSize(b)))
 	return ab
 }
 
-// checkContacts checks finiteness, unit normals and the margin.
-func checkContacts(t *testing.T, cs []Contact, margin float64) {
+// checkContacts checks finiteness, unit normals, unique features and the
+// margin: every contact has Phi ≤ margin, except the points of a face
+// manifold, which may reach keepLimit(margin, w) (w at most the given
+// width) when the manifold's deepest point is within the margin.
+func checkContacts(t *testing.T, cs []Contact, margin, width float64) {
 	t.Helper()
+	seen := map[uint32]bool{}
+	minPhi := math.Inf(1)
+	for _, c := range cs {
+		minPhi = math.Min(minPhi, c.Phi)
+	}
 	for i, c := range cs {
+		if seen[c.Feature] {
+			t.Fatalf("contact %d repeats feature %#x: %+v", i, c.Feature, cs)
+		}
+		seen[c.Feature] = true
+		limit := margin
+		if c.Feature&featFace != 0 && minPhi <= margin {
+			limit = keepLimit(margin, width)
+		}
 		if !c.Point.IsFinite() || !c.Normal.IsFinite() || math.IsNaN(c.Phi) || math.IsInf(c.Phi, 0) {
 			t.Fatalf("contact %d not finite: %+v", i, c)
 		}
 		if d := math.Abs(c.Normal.Norm() - 1); d > 1e-12 {
 			t.Fatalf("contact %d normal %v has length 1%+g", i, c.Normal, d)
 		}
-		if c.Phi > margin {
-			t.Fatalf("contact %d Phi %g exceeds margin %g", i, c.Phi, margin)
+		if c.Phi > limit {
+			t.Fatalf("contact %d Phi %g exceeds margin %g (limit %g)", i, c.Phi, margin, limit)
 		}
 	}
 }

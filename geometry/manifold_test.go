@@ -48,8 +48,8 @@ func TestManifoldCounts(t *testing.T) {
 		// Tilted box: one corner (or an edge) lowest.
 		tilt := rotAbout(randUnit(r).Mul(v3(1, 1, 0)), uniform(r, 5, 40)).Mul(yaw)
 		low := -supportShape(box, pose(spatial.Vec3{}, tilt), ez.Neg())[2]
-		check("tilted box on the ground", ground, w, box, place(box, pose(v3(0, 0, low-pen), tilt)), 1, 2, false)
-		check("tilted box on box", base, w, box, place(box, pose(v3(0, 0, 0.5+low-pen), tilt)), 1, 2, false)
+		check("tilted box on the ground", ground, w, box, place(box, pose(v3(0, 0, low-pen), tilt)), 1, 4, false)
+		check("tilted box on box", base, w, box, place(box, pose(v3(0, 0, 0.5+low-pen), tilt)), 1, 5, false)
 
 		capsule := randShape(r, Capsule)
 		lying := yaw.Mul(rotAbout(ey, 90))
@@ -62,28 +62,53 @@ func TestManifoldCounts(t *testing.T) {
 		check("cylinder lying", ground, w, cyl, place(cyl, pose(v3(0, 0, cyl.Radius-pen), lying)), 2, 2, true)
 		tiltC := rotAbout(ex, uniform(r, 10, 60))
 		lowC := -supportShape(cyl, pose(spatial.Vec3{}, tiltC), ez.Neg())[2]
-		check("cylinder tilted", ground, w, cyl, place(cyl, pose(v3(0, 0, lowC-pen), tiltC)), 1, 1, true)
+		check("cylinder tilted", ground, w, cyl, place(cyl, pose(v3(0, 0, lowC-pen), tiltC)), 1, 5, false)
 	}
 }
 
-// TestBoxOnBoxPolygons counts how many of the random turned boxes of
-// TestManifoldCounts' "box on box" case give each manifold size, to make
-// sure the 4..8 range is exercised rather than always 4.
+// TestBoxOnBoxPolygons: for random boxes turned about the vertical on a
+// box (the face intersection is a polygon of 4 to 8 corners), the manifold
+// has exactly the 4 slot points, each inside both faces, and each is the
+// polygon's extreme point along its slot direction (±1, ±1) up to the
+// sliding allowed near ties: checked against the maximum of d·p over a
+// fine grid of points inside both faces.
 func TestBoxOnBoxPolygons(t *testing.T) {
 	r := newRand(42)
-	seen := map[int]int{}
-	for range 200 {
+	base := boxH(0.6, 0.6, 0.5)
+	for trial := range 50 {
 		box := randShape(r, Box)
-		xb := pose(v3(0, 0, 0.5+box.HalfExtents[2]-1e-3), rotAbout(ez, uniform(r, 0, 360)))
-		seen[len(Collide(boxH(0.6, 0.6, 0.5), spatial.PoseIdentity(), box, xb, 0, nil))]++
-	}
-	for n := range seen {
-		if n < 4 || n > 8 {
-			t.Fatalf("manifold sizes %v outside 4..8", seen)
+		yaw := uniform(r, 0, 360)
+		xb := pose(v3(0, 0, 0.5+box.HalfExtents[2]-1e-3), rotAbout(ez, yaw))
+		cs := Collide(base, spatial.PoseIdentity(), box, xb, 0, nil)
+		if len(cs) != 4 {
+			t.Fatalf("trial %d: %d contacts, want 4: %+v", trial, len(cs), cs)
+		}
+		inside := func(p spatial.Vec3, tol float64) bool {
+			q := xb.ApplyInv(p)
+			return math.Abs(p[0]) <= 0.6+tol && math.Abs(p[1]) <= 0.6+tol &&
+				math.Abs(q[0]) <= box.HalfExtents[0]+tol && math.Abs(q[1]) <= box.HalfExtents[1]+tol
+		}
+		for _, c := range cs {
+			if !inside(c.Point, 1e-9) || !near(c.Phi, -1e-3, 1e-12) {
+				t.Fatalf("trial %d: contact %+v outside the faces", trial, c)
+			}
+			k := c.Feature & 7
+			d := [4][2]float64{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}}[k]
+			best := math.Inf(-1)
+			n := 150
+			for i := range n + 1 {
+				for j := range n + 1 {
+					p := v3(-0.6+1.2*float64(i)/float64(n), -0.6+1.2*float64(j)/float64(n), 0.5)
+					if inside(p, 0) {
+						best = math.Max(best, d[0]*p[0]+d[1]*p[1])
+					}
+				}
+			}
+			// Grid spacing 0.008: the grid maximum is within 0.016 of the
+			// true one; sliding near a tie costs a few mm more.
+			if got := d[0]*c.Point[0] + d[1]*c.Point[1]; got < best-0.03 {
+				t.Fatalf("trial %d: slot %d point %v reaches %g along %v, polygon %g", trial, k, c.Point, got, d, best)
+			}
 		}
 	}
-	if seen[4] == 0 || seen[8] == 0 || len(seen) < 3 {
-		t.Fatalf("manifold sizes %v: expected 4, 8 and some in between", seen)
-	}
-	t.Logf("manifold sizes (size: count) %v", seen)
 }

@@ -162,9 +162,21 @@ func TestHalfSpaceBox(t *testing.T) {
 		{name: "deep keeps 4 deepest", a: hs, xa: id, b: b, xb: at(0, 0, -0.1), margin: 0.25, want: corners(-0.15, -0.3)},
 		{name: "resting on an edge", a: hs, xa: id, b: b, xb: tilted,
 			want: []want{{v3(-0.5, yLow, -0.01), ez, -0.02}, {v3(0.5, yLow, -0.01), ez, -0.02}}},
+		// Resting on a corner, tilted 25°: the lowest corner, and the
+		// corners of the face most opposed to the normal that lie below the
+		// keep limit keepLimit(margin, w) (w = the face diagonal 2√(0.5² +
+		// 0.3²)): here one more corner.
 		{name: "resting on a corner", a: hs, xa: id, b: b, xb: skew, margin: 0.05, check: func(t *testing.T, cs []Contact) {
 			p := supportShape(b, skew, ez.Neg()) // lowest vertex
-			checkAll(1, p[2], ez, 1e-9, func(q spatial.Vec3) bool { return vecClose(q, p.AddScaled(-p[2]/2, ez), 1e-9) })(t, cs)
+			if len(cs) != 2 || !vecClose(deepest(cs).Point, p.AddScaled(-p[2]/2, ez), 1e-9) || !near(deepest(cs).Phi, p[2], 1e-12) {
+				t.Fatalf("contacts %+v, want 2 with the deepest at %v", cs, p)
+			}
+			for _, c := range cs {
+				q := skew.ApplyInv(c.Point.AddScaled(c.Phi/2, ez)) // the corner in the box frame
+				if !vecClose(q.Abs(), v3(0.5, 0.3, 0.2), 1e-9) || c.Phi > keepLimit(0.05, 2*math.Hypot(0.5, 0.3)) {
+					t.Fatalf("contact %+v is not a kept corner (local %v)", c, q)
+				}
+			}
 		}},
 	})
 }
@@ -215,7 +227,21 @@ func TestHalfSpaceCylinder(t *testing.T) {
 		{name: "lying on its side", a: hs, xa: id, b: c, xb: alongY(0, 0, 0.29),
 			want: []want{{v3(0, -0.4, -0.005), ez, -0.01}, {v3(0, 0.4, -0.005), ez, -0.01}}},
 		{name: "tilted", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, zc), ex, 30), want: one(v3(0, yd, -0.01), ez, -0.02)},
+		// Tilted 30°, margin 0.03: the deepest rim point (slot 4) and the
+		// two rim slots at ±45° from it, whose height
+		// 0.3(1 − cos 45°) sin 30° − 0.02 = 0.024 is below the keep limit
+		// 0.03 + min(keepSlope·0.6, 0.03) = 0.06 (those at ±135° are not).
+		{name: "tilted, margin", a: hs, xa: id, b: c, xb: posed3(v3(0, 0, zc), ex, 30), margin: 0.03, want: append(one(v3(0, yd, -0.01), ez, -0.02),
+			rimWant(posed3(v3(0, 0, zc), ex, 30), v3(0.3*math.Sqrt(0.5), -0.3*math.Sqrt(0.5), -0.4)),
+			rimWant(posed3(v3(0, 0, zc), ex, 30), v3(-0.3*math.Sqrt(0.5), -0.3*math.Sqrt(0.5), -0.4)))},
 	})
+}
+
+// rimWant is the contact of the point p (local to x) of a shape above the
+// ground z = 0.
+func rimWant(x spatial.Pose, p spatial.Vec3) want {
+	w := x.Apply(p)
+	return want{w.AddScaled(-w[2]/2, ez), ez, w[2]}
 }
 
 func TestSphereSphere(t *testing.T) {
@@ -303,6 +329,15 @@ func TestBoxBox(t *testing.T) {
 	for _, p := range [][2]float64{{0.5, d}, {0.5, -d}, {-0.5, d}, {-0.5, -d}, {d, 0.5}, {-d, 0.5}, {d, -0.5}, {-d, -0.5}} {
 		oct = append(oct, want{v3(p[0], p[1], 0.495), ez, -0.01})
 	}
+	m := (0.5 + d) / 2
+	var octSlots []want
+	for _, p := range [][2]float64{{m, m}, {-m, m}, {-m, -m}, {m, -m}} {
+		octSlots = append(octSlots, want{v3(p[0], p[1], 0.495), ez, -0.01})
+	}
+	var octSlotsB []want
+	for _, p := range [][2]float64{{0.5, 0}, {-0.5, 0}, {0, 0.5}, {0, -0.5}} {
+		octSlotsB = append(octSlotsB, want{v3(p[0], p[1], 0.495), ez, -0.01})
+	}
 	var half []want
 	for _, y := range []float64{-0.5, 0.5} {
 		for _, z := range []float64{-0.5, 0.5} {
@@ -325,7 +360,28 @@ func TestBoxBox(t *testing.T) {
 			want: face([]float64{-0.2, 0.4}, []float64{-0.25, 0.35}, 0.495, -0.01)},
 		{name: "stacked, overhanging", a: a, xa: id, b: b, xb: at(0.6, 0, 0.79),
 			want: face([]float64{0.3, 0.5}, []float64{-0.3, 0.3}, 0.495, -0.01)},
-		{name: "octagon", a: a, xa: id, b: boxH(0.45, 0.45, 0.3), xb: posed3(v3(0, 0, 0.79), ez, 45), want: oct},
+		// The octagon's edges between the corner pairs are orthogonal to
+		// the diagonal slot directions: each slot point is the midpoint of
+		// such an edge.
+		{name: "octagon", a: a, xa: id, b: boxH(0.45, 0.45, 0.3), xb: posed3(v3(0, 0, 0.79), ez, 45), check: func(t *testing.T, cs []Contact) {
+			// The canonical order (so the reference face) depends on the
+			// world frame: A's slots are the midpoints along the
+			// diagonals, B's (turned 45°) those along the axes.
+			for _, set := range [][]want{octSlots, octSlotsB} {
+				ok := len(cs) == 4
+				for _, c := range cs {
+					found := false
+					for _, w := range set {
+						found = found || vecClose(c.Point, w.point, 1e-9) && near(c.Phi, w.phi, 1e-9) && vecClose(c.Normal, w.normal, 1e-9)
+					}
+					ok = ok && found
+				}
+				if ok {
+					return
+				}
+			}
+			t.Fatalf("octagon contacts %+v", cs)
+		}},
 		{name: "overlapping by half", a: a, xa: id, b: a, xb: at(0.5, 0, 0), want: half},
 		{name: "concentric", a: boxH(0.5, 0.4, 0.3), xa: id, b: boxH(0.45, 0.35, 0.25), xb: id, check: func(t *testing.T, cs []Contact) {
 			n := cs[0].Normal

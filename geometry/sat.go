@@ -20,6 +20,12 @@ type satResult struct {
 // overlap is smaller by more than axisBias (relative) plus tieTol times the
 // scale. This settles rounding-level ties in favour of face manifolds
 // without moving the reported depth measurably away from the minimum.
+// Besides, a face of B or an edge axis within 1° of the best face so far
+// (faceAlignCos) must beat it by a further slack (faceSlack times the
+// margin): for nearly parallel faces the face of A (the first of the
+// canonical pair) stays the reference face, so its manifold's features do
+// not change when the faces tilt slightly, at the cost of a depth at most
+// the slack (and at most sin 1° times the boxes' size) above the minimum.
 const axisBias = 1e-6
 
 // segmentBoxSAT tests the face normals of the box and the cross products of
@@ -55,7 +61,7 @@ func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
 // boxBoxSAT evaluates the 15 axes in A's frame: the face normals of A
 // (face 0–2), of B (face 3–5) and the cross products of their edge
 // directions (edge 3i+j for A's axis i and B's axis j).
-func boxBoxSAT(a, b *posed) satResult {
+func boxBoxSAT(a, b *posed, slack float64) satResult {
 	ha, hb := a.s.HalfExtents, b.s.HalfExtents
 	rab := a.rot.T().Mul(b.rot) // column j: B's axis j in A's frame
 	t := a.toLocal(b.pos)
@@ -85,7 +91,11 @@ func boxBoxSAT(a, b *posed) satResult {
 		}
 		o := overlap(u)
 		res.sep = max(res.sep, -o)
-		if res.face < 0 || o < res.overlap-biasOf(res.face < 3 && i >= 3, tol, res.overlap) {
+		bias := biasOf(res.face < 3 && i >= 3, tol, res.overlap)
+		if i >= 3 && res.face < 3 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+			bias += slack // nearly parallel to A's best face
+		}
+		if res.face < 0 || o < res.overlap-bias {
 			take(u, o, i, -1)
 		}
 	}
@@ -101,7 +111,11 @@ func boxBoxSAT(a, b *posed) satResult {
 			u := c.Scale(1 / l)
 			o := overlap(u)
 			res.sep = max(res.sep, -o)
-			if o < res.overlap-biasOf(res.face >= 0, tol, res.overlap) {
+			bias := biasOf(res.face >= 0, tol, res.overlap)
+			if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+				bias += slack // nearly parallel to the best face
+			}
+			if o < res.overlap-bias {
 				take(u, o, -1, 3*i+j)
 			}
 		}

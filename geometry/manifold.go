@@ -1,0 +1,284 @@
+package geometry
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Face manifolds. Where a face of one shape (the reference face, or the
+// plane of a half-space) meets a face of the other (the incident face),
+// the incident polygon is clipped against the sides of the reference face
+// (Sutherland–Hodgman), giving a convex polygon P of up to maxClipVerts
+// corners with heights z above the reference plane (z is linear over P,
+// which lies on the incident face). The manifold reports at most 5 points
+// of P, chosen by a fixed rule so that a small change of pose never swaps
+// which points exist and every point moves continuously:
+//
+//  1. Slots 0–3: in the reference face's in-plane frame (u, v), the point
+//     of P nearest a target far away (slotReach incident-face widths) from
+//     the incident face's centre along each of the fixed directions +u+v,
+//     −u+v, −u−v, +u−v. That is the corner of P extreme along the
+//     direction when one corner clearly is, and a point sliding along an
+//     edge when the edge is nearly orthogonal to it, so it never jumps
+//     between corners. A point within slotMergeTol·w (w the smaller face
+//     width) of an earlier slot's point is not repeated. The frame of a box
+//     face is along its edges; that of a hull face is chosen when the hull
+//     is built to keep these directions away from its edge normals; for a
+//     half-space, the frame of the incident face is used.
+//  2. Slot 4: likewise (but with a target deepReach widths away) along the
+//     direction of steepest descent of the incident face, only when the deepest corner of P is deeper than every
+//     slot point by more than deepGap (min(deepTol·w, faceSlack·margin)),
+//     so that a tilted face reports its deepest point while a nearly flat
+//     one does not: the deepest reported Phi is within deepGap of the
+//     deepest corner of P (exact at margin 0).
+//  3. Every chosen point is kept, whatever its height, up to
+//     margin + keepSlope·w: a face tilted by less than about
+//     atan(keepSlope) ≈ 2.9° keeps all its points when one of them is
+//     within the margin, so a rocking box does not lose its far corners.
+const (
+	keepSlope    = 0.05
+	keepMargins  = 1
+	deepTol      = 0.01
+	slotMergeTol = 1e-3
+	maxClipVerts = 2*maxHullFaceVerts + 8
+	numSlots     = 4
+)
+
+// faceAlignCos is the cosine of the angle (1°) within which a face of the
+// first shape of the canonical pair stays the reference face although a
+// face of the second (or an edge axis) would be the exact minimum, unless
+// that is deeper by more than faceSlack·margin: for nearly parallel faces
+// either describes the contact, and keeping one avoids swapping reference
+// faces (and so every feature) from step to step.
+var faceAlignCos = math.Cos(1 * math.Pi / 180)
+
+// faceSlack times the margin is how much better (in depth) a nearly
+// parallel face of the second shape, or a nearly parallel edge axis, must
+// be to replace the first shape's face as the reference.
+const faceSlack = 0.5
+
+// faceAngleMax is the largest angle (radians) between the contact normal
+// of two polytopes (from GJK or EPA) and a face normal for the contact to
+// be described by a face manifold rather than one point.
+var faceAngleCos = math.Cos(3 * math.Pi / 180)
+
+// sideLine is the half-plane m·(x, y) ≤ off of a face's 2-D frame.
+type sideLine struct {
+	m   [2]float64
+	off float64
+}
+
+// refFace is a reference face posed in the world: the plane through c
+// with outward normal n (pointing towards the incident shape), the in-plane
+// frame u, v, and the sides bounding the face in that frame (none for a
+// half-space).
+type refFace struct {
+	c, n, u, v spatial.Vec3
+	sides      []sideLine // not stored in the struct itself (it would escape)
+	width      float64    // largest extent; +Inf for a half-space
+}
+
+// clipPoly is a convex polygon in the frame of a reference face: x, y in
+// its plane, z the height above it.
+type clipPoly struct {
+	v [maxClipVerts]spatial.Vec3
+	n int
+}
+
+func (p *clipPoly) add(v spatial.Vec3) {
+	if p.n < len(p.v) {
+		p.v[p.n] = v
+		p.n++
+	}
+}
+
+// clipSide sets out to the part of in inside the half-plane s. Corners
+// within tol outside count as inside, so a corner on the line up to
+// rounding is kept once rather than replaced by two nearly equal crossings.
+func clipSide(in, out *clipPoly, s sideLine, tol float64) {
+	out.n = 0
+	if in.n == 0 {
+		return
+	}
+	prev := in.v[in.n-1]
+	dp := s.m[0]*prev[0] + s.m[1]*prev[1] - s.off
+	for _, cur := range in.v[:in.n] {
+		dc := s.m[0]*cur[0] + s.m[1]*cur[1] - s.off
+		if (dp <= tol) != (dc <= tol) && dp*dc < 0 {
+			out.add(prev.AddScaled(dp/(dp-dc), cur.Sub(prev)))
+		}
+		if dc <= tol {
+			out.add(cur)
+		}
+		prev, dp = cur, dc
+	}
+}
+
+// manifoldScratch holds the two clipping buffers.
+type manifoldScratch struct{ a, b clipPoly }
+
+// faceManifold clips the incident polygon inc (world points, in order
+// around the face) with outward unit normal incNormal and width incWidth
+// against the reference face and
+// appends the chosen points (see above) with normal ±n (negated when flip
+// is set) and Feature base|slot. It returns out, the smallest height of
+// the whole clipped polygon and false when the polygon is empty.
+func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec3, incNormal spatial.Vec3, incWidth float64,
+	base uint32, flip bool, tol float64) ([]Contact, float64, bool) {
+	var sc manifoldScratch
+	p, q := &sc.a, &sc.b
+	for _, w := range inc {
+		d := w.Sub(ref.c)
+		p.add(spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)})
+	}
+	for _, s := range ref.sides {
+		clipSide(p, q, s, tol)
+		p, q = q, p
+	}
+	if p.n == 0 {
+		return out, math.Inf(1), false
+	}
+	w := min(ref.width, incWidth)
+	zmin := math.Inf(1)
+	for _, c := range p.v[:p.n] {
+		zmin = min(zmin, c[2])
+	}
+	// Slot targets: far points around the centre c of the incident face
+	// (which moves continuously with the pose), reach·w away along each
+	// slot direction; the slot point is the point of the polygon nearest
+	// its target.
+	var c [2]float64
+	for _, q := range inc {
+		d := q.Sub(ref.c)
+		c[0] += d.Dot(ref.u) / float64(len(inc))
+		c[1] += d.Dot(ref.v) / float64(len(inc))
+	}
+	reach := slotReach * incWidth
+	var pts [numSlots + 1]spatial.Vec3
+	var slotOf [numSlots + 1]uint32
+	np := 0
+	zslot := math.Inf(1)
+	h := math.Sqrt(0.5)
+	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
+		q := nearestInPoly(p, c[0]+reach*d[0], c[1]+reach*d[1])
+		if !nearPoints(pts[:np], q, slotMergeTol*w) {
+			pts[np], slotOf[np] = q, uint32(k)
+			np++
+			zslot = min(zslot, q[2])
+		}
+	}
+	if zmin < zslot-deepGap(w, margin, tol) {
+		// Slot 4: the extreme point along the direction of steepest
+		// descent of the incident face over the reference plane.
+		g := incNormal.Dot(ref.n)
+		dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
+		if l := math.Hypot(dx, dy); l > 0 {
+			r4 := deepReach * incWidth
+			q := nearestInPoly(p, c[0]+r4*dx/l, c[1]+r4*dy/l)
+			if !nearPoints(pts[:np], q, slotMergeTol*w) {
+				pts[np], slotOf[np] = q, numSlots
+				np++
+			}
+		}
+	}
+	nc := ref.n
+	if flip {
+		nc = nc.Neg()
+	}
+	limit := keepLimit(margin, w)
+	for j, q := range pts[:np] {
+		if !(q[2] <= limit) {
+			continue
+		}
+		pt := ref.c.AddScaled(q[0], ref.u).AddScaled(q[1], ref.v).AddScaled(q[2]/2, ref.n)
+		out = append(out, Contact{Point: pt, Normal: nc, Phi: q[2], Feature: base | slotOf[j]})
+	}
+	return out, zmin, true
+}
+
+// keepLimit is the largest Phi kept in a flat manifold of width w whose
+// deepest point is within the margin: margin + min(keepSlope·w,
+// keepMargins·margin).
+func keepLimit(margin, w float64) float64 {
+	return margin + min(keepSlope*w, keepMargins*max(margin, 0))
+}
+
+// slotReach sets how far (in widths of the incident face) the slot targets
+// lie from its centre: far enough that the nearest point of a polygon is
+// its corner whenever that corner is clearly the extreme one (the target
+// is within 1/slotReach rad of the direction, seen from any corner), near
+// enough that a point sliding along an edge moves at most about slotReach
+// times as fast as the polygon. The target of slot 4 is further
+// (deepReach), so that it is the deepest corner unless an edge at that
+// corner is level to within about 1/deepReach rad.
+const (
+	slotReach = 10
+	deepReach = 1000
+)
+
+// nearestInPoly returns the point of the convex polygon p (with its
+// heights, interpolated along the edges) nearest the point (x, y) of the
+// plane, which lies outside it. It is a continuous function of the
+// polygon and of (x, y): where an edge is orthogonal to the slot
+// direction, the point slides along that edge instead of jumping between
+// its corners.
+func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
+	best, bd := p.v[0], math.Inf(1)
+	prev := p.v[p.n-1]
+	for _, cur := range p.v[:p.n] {
+		ex, ey := cur[0]-prev[0], cur[1]-prev[1]
+		l2 := ex*ex + ey*ey
+		t := 0.0
+		if l2 > 0 {
+			t = clamp(((x-prev[0])*ex+(y-prev[1])*ey)/l2, 0, 1)
+		}
+		q := prev.AddScaled(t, cur.Sub(prev))
+		if d := math.Hypot(q[0]-x, q[1]-y); d < bd {
+			best, bd = q, d
+		}
+		prev = cur
+	}
+	return best
+}
+
+// nearPoints reports whether q is within dist (in the plane) of one of pts.
+func nearPoints(pts []spatial.Vec3, q spatial.Vec3, dist float64) bool {
+	for _, p := range pts {
+		if math.Hypot(p[0]-q[0], p[1]-q[1]) <= dist {
+			return true
+		}
+	}
+	return false
+}
+
+// deepGap is how much deeper than every slot point the deepest corner of
+// a face of width w must be to be reported too: min(deepTol·w,
+// faceSlack·margin), and at least the rounding tolerance tol.
+func deepGap(w, margin, tol float64) float64 {
+	return max(tol, min(deepTol*w, faceSlack*margin))
+}
+
+// Features. Contact.Feature identifies a point within its pair's manifold,
+// in the canonical order of the pair (see Collide):
+//
+//	face manifold:  1<<31 | refSecond<<30 | refFace<<16 | incFace<<3 | slot
+//	edge–edge:      1<<28 | edgeA<<14 | edgeB
+//	other points:   a small index fixed by the pair type (0 for one point)
+//
+// Face and edge indices are taken modulo 2^13 and 2^14.
+const (
+	featFace   = 1 << 31
+	featSecond = 1 << 30
+	featEdge   = 1 << 28
+)
+
+func faceFeature(refSecond bool, ref, inc int) uint32 {
+	f := uint32(featFace) | uint32(ref&0x1fff)<<16 | uint32(inc&0x1fff)<<3
+	if refSecond {
+		f |= featSecond
+	}
+	return f
+}
+
+func edgeFeature(ea, eb int) uint32 { return featEdge | uint32(ea&0x3fff)<<14 | uint32(eb&0x3fff) }

@@ -1,0 +1,157 @@
+package geometry
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Contacts of convex hulls with half-spaces, boxes and hulls. A hull on a
+// half-space reports the face manifold (manifold.go) of the hull face most
+// opposed to the plane normal among the faces at its deepest vertex. A
+// hull against a box or a hull takes the contact normal from GJK (apart)
+// or EPA (overlapping); when a face of either shape is within
+// faceAngleCos (3°) of it, the face manifold of that face (the first
+// shape's face unless the second's is better aligned by more than 1°)
+// against the other shape's most opposed face; otherwise one point, as
+// for the other convex pairs. Hull faces are numbered as in Hull.Faces,
+// box faces 2i (outward normal −axis i) and 2i+1 (+axis i).
+
+// halfSpaceHull reports the face manifold of the hull B on the plane of A
+// when its deepest vertex is within the margin.
+func halfSpaceHull(a, b *posed, margin float64, out []Contact) []Contact {
+	h := b.s.Hull
+	n := a.axis(2)
+	nl := b.rot.MulTVec(n)
+	low := b.toWorld(h.verts[h.support(nl.Neg())])
+	if !(n.Dot(low.Sub(a.pos)) <= margin) {
+		return out
+	}
+	fi := h.incidentFace(nl)
+	f := &h.faces[fi]
+	var buf [maxHullFaceVerts]spatial.Vec3
+	inc := hullFaceWorld(b, f, &buf)
+	var ref refFace
+	halfSpaceRef(&ref, a, b.rot.MulVec(f.u))
+	out, _, _ = faceManifold(out, margin, &ref, inc, b.rot.MulVec(f.n), f.width, faceFeature(false, 0, fi), false, tieTol*b.size())
+	return out
+}
+
+// hullFaceWorld stores the world corners of face f of the hull p in buf.
+func hullFaceWorld(p *posed, f *hullFace, buf *[maxHullFaceVerts]spatial.Vec3) []spatial.Vec3 {
+	for k, v := range f.verts {
+		buf[k] = p.toWorld(p.s.Hull.verts[v])
+	}
+	return buf[:len(f.verts)]
+}
+
+// polytopePair handles a box or hull A against a hull B.
+func polytopePair(a, b *posed, margin float64, out []Contact) []Contact {
+	scale := a.size() + b.size()
+	if b.pos.Sub(a.pos).Norm()-scale > margin {
+		return out
+	}
+	ca, cb := coreOf(a), coreOf(b)
+	g := gjk(&ca, &cb, scale)
+	var n, wa, wb spatial.Vec3
+	var phi float64
+	if !g.near {
+		if g.dist > margin {
+			return out
+		}
+		n, wa, wb, phi = g.normal, g.wa, g.wb, g.dist
+	} else {
+		var e epa
+		var depth float64
+		var nd spatial.Vec3
+		depth, nd, wa, wb = e.penetration(&ca, &cb, &g.s, scale)
+		n, phi = nd.Neg(), -depth
+	}
+	fa, ca2 := polyFaceAlong(a, n)
+	fb, cb2 := polyFaceAlong(b, n.Neg())
+	useA := ca2 >= faceAngleCos && (cb2 < faceAngleCos || math.Acos(min(ca2, 1)) <= math.Acos(min(cb2, 1))+faceAlignAngle)
+	useB := !useA && cb2 >= faceAngleCos
+	if useA || useB {
+		m := len(out)
+		var zmin float64
+		var ok bool
+		if useA {
+			out, zmin, ok = polyFaceManifold(out, margin, a, b, fa, false)
+		} else {
+			out, zmin, ok = polyFaceManifold(out, margin, b, a, fb, true)
+		}
+		if ok && zmin <= margin {
+			return out
+		}
+		out = out[:m]
+	}
+	return appendCore(out, margin, &ca, &cb, wa, wb, n, phi)
+}
+
+// faceAlignAngle is faceAlignCos as an angle (radians).
+var faceAlignAngle = math.Acos(faceAlignCos)
+
+// polyFaceAlong returns the face of the box or hull p whose outward normal
+// is best aligned with the world unit n, and the cosine between them. For
+// a hull only the faces at the support vertex along n are candidates.
+func polyFaceAlong(p *posed, n spatial.Vec3) (int, float64) {
+	nl := p.rot.MulTVec(n)
+	if p.s.Kind == Box {
+		i := 0
+		for k := 1; k < 3; k++ {
+			if math.Abs(nl[k]) > math.Abs(nl[i]) {
+				i = k
+			}
+		}
+		return boxFaceID(i, sign(nl[i])), math.Abs(nl[i])
+	}
+	h := p.s.Hull
+	best, bc := -1, math.Inf(-1)
+	for _, f := range h.facesAround(h.support(nl)) {
+		if c := h.faces[f].n.Dot(nl); c > bc {
+			best, bc = int(f), c
+		}
+	}
+	return best, bc
+}
+
+// polyFaceManifold appends the face manifold of face fi of ref (a box or
+// hull) against the most opposed face of inc; flip is set when ref is the
+// second shape of the pair.
+func polyFaceManifold(out []Contact, margin float64, ref, inc *posed, fi int, flip bool) ([]Contact, float64, bool) {
+	var rf refFace
+	var sides [4]sideLine
+	if ref.s.Kind == Box {
+		sides = boxRefFace(&rf, ref, fi/2, float64(2*(fi%2)-1))
+		rf.sides = sides[:]
+	} else {
+		f := &ref.s.Hull.faces[fi]
+		rf.n = ref.rot.MulVec(f.n)
+		rf.u = ref.rot.MulVec(f.u)
+		rf.v = rf.n.Cross(rf.u)
+		rf.c = ref.toWorld(ref.s.Hull.verts[f.verts[0]])
+		rf.sides = f.sides
+		rf.width = f.width
+	}
+	var buf [maxHullFaceVerts]spatial.Vec3
+	var corners []spatial.Vec3
+	var incN spatial.Vec3
+	var incID int
+	var w float64
+	if inc.s.Kind == Box {
+		c4, m, s := incidentFace(inc, rf.n)
+		buf[0], buf[1], buf[2], buf[3] = c4[0], c4[1], c4[2], c4[3]
+		corners = buf[:4]
+		incN, incID = inc.axis(m).Scale(s), boxFaceID(m, s)
+		h := inc.s.HalfExtents
+		w = 2 * math.Hypot(h[(m+1)%3], h[(m+2)%3])
+	} else {
+		h := inc.s.Hull
+		incID = h.incidentFace(inc.rot.MulTVec(rf.n))
+		f := &h.faces[incID]
+		corners = hullFaceWorld(inc, f, &buf)
+		incN, w = inc.rot.MulVec(f.n), f.width
+	}
+	tol := tieTol * (ref.size() + inc.size())
+	return faceManifold(out, margin, &rf, corners, incN, w, faceFeature(flip, fi, incID), flip, tol)
+}
