@@ -1,8 +1,10 @@
 package contact
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
@@ -16,12 +18,9 @@ import (
 // knew of the same contact point (persistent contacts, keyed by the two
 // geometries and geometry.Contact.Feature).
 type Pair struct {
-	GeomA, GeomB int
-	BodyA, BodyB int
-	geometry.Contact
-	// Feature identifies the point within the pair's manifold, stable from
-	// step to step (from the narrow phase).
-	Feature uint32
+	GeomA, GeomB     int
+	BodyA, BodyB     int
+	geometry.Contact // includes Feature, the point's identity within the pair's manifold
 	// Age is the number of consecutive earlier steps in which this contact
 	// point existed (0: new this step).
 	Age int
@@ -33,6 +32,15 @@ type Pair struct {
 	// began. AnchorShift is then B's anchored point minus A's at q0, in the
 	// world frame; its tangential part is fed back as v̂_t (see
 	// Assembler.Assemble).
+	// Load is the contact's recent normal load, an impulse: the largest of
+	// its previous normal impulses, each decayed by LoadDecay per step
+	// since (see loadAwareW); valid when Age > 0.
+	Load float64
+	// GapError is how much deeper the contact is than the previous step
+	// predicted, φ0 − (φ0,prev + δt v_n,prev), when negative (0 otherwise):
+	// the linearization error of the gap, from rotation; it is added to φ0
+	// in v̂_n, expecting the same error in this step.
+	GapError    float64
 	Anchored    bool
 	AnchorShift spatial.Vec3
 	// AnchorA and AnchorB are the anchored material points in the frames
@@ -58,6 +66,13 @@ type Assembler struct {
 	weight  []float64           // ‖g‖δt/W_nn of each contact: its own weight's impulse (Relag)
 	updated []bool              // which contacts the last Relag updated
 	base    int                 // index of the first contact block in the problem
+
+	// load-aware regularization (supported): per pair, the supported mass
+	// and the lower and upper body; per body, mass passed down, height and
+	// number of supporting points; the pairs in processing order.
+	load, mass, height []float64
+	lower, upper, nsup []int
+	order              []int
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
@@ -89,8 +104,11 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		return fmt.Errorf("contact: %w", err)
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
+	if prm.LoadAware {
+		a.supported(m, kin, pairs)
+	}
 	for i := range pairs {
-		if err := a.addPair(m, kin, &pairs[i], mats, dt, prm, p); err != nil {
+		if err := a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p); err != nil {
 			return err
 		}
 	}
@@ -100,7 +118,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 
 // addPair appends one contact's block, and queues its rolling and spin
 // friction blocks.
-func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
@@ -110,10 +128,10 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, pr *Pa
 	w := a.delassus(p, 3)
 	mat := Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
 	if prm.LoadAware {
-		w[2][2] = loadAwareW(w[2][2], pr, m.Gravity.Norm(), dt)
+		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
 	}
 	rt, rn := regularization(w, mat, dt, prm)
-	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt) // SAP §V-A: v̂_n = −φ0/(δt + τd)
+	vn := solver.BiasVelocity(pr.Phi+pr.GapError, mat.Dissipation, dt) // SAP §V-A: v̂_n = −φ0/(δt + τd)
 	if prm.MaxRecoverySpeed > 0 {
 		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
 	}
@@ -329,21 +347,123 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 
 // loadAwareW returns the inverse effective mass of a contact's normal row
 // for the near-rigid regularization (SAP eq. 29), aware of the load the
-// contact carries: min(W_nn, ‖g‖δt/γ_n,prev), where γ_n,prev/(‖g‖δt) is the
-// mass whose weight the contact carried in the previous step. A contact at
-// the bottom of a column of N bodies carries N bodies' weight but W_nn is
-// that of the two bodies it touches; with W_nn alone its near-rigid
-// compression under the load is N times a single body's and a column sinks
-// by about N²/2 of them (the "pile of books" limitation of SAP §V-B). With
-// the load's mass, every contact at rest compresses by the same
-// β²‖g‖δt(δt + τd)/(4π²) as a single body resting under its weight, and the
-// contact period is β δt for the mass it carries. New contacts, contacts
-// that carried no load, and zero gravity keep W_nn.
-func loadAwareW(wnn float64, pr *Pair, g, dt float64) float64 {
-	if pr.Age == 0 || !(pr.PrevImpulse[2] > 0) || !(g > 0) {
+// contact carries: 1/M instead of W_nn when the mass M whose weight the
+// contact supports (Assembler.supported) exceeds loadFactor times its own
+// effective mass 1/W_nn. A contact at the bottom of a column of N bodies
+// carries N bodies' weight, but W_nn is that of the two bodies it touches:
+// with W_nn alone its near-rigid compression under the load is N times a
+// single body's, a column sinks by about N²/2 of them, and its slow modes
+// ring (the "pile of books" limitation of SAP §V-B). With 1/M every loaded
+// contact at rest compresses by the same β²‖g‖δt(δt + τd)/(4π²) as a single
+// body resting under its own weight, and its period is β δt for the mass it
+// carries. A contact that carries about its own bodies' weight (a box on
+// the floor) keeps W_nn.
+func loadAwareW(wnn, mass float64) float64 {
+	if !(mass*wnn > loadFactor) {
 		return wnn
 	}
-	return math.Min(wnn, g*dt/pr.PrevImpulse[2])
+	return 1 / mass
+}
+
+// loadMass returns the mass whose weight pair i carries: the static
+// estimate (supported), or, when the contact's normal impulse in the
+// previous step was more than impactFactor times that weight's impulse
+// (an impact, or a column landing), the mass that impulse stands for,
+// γ_n,prev/(‖g‖δt), so that the contact stiffens while it stops the
+// momentum; in steady state the static estimate holds and the stiffness
+// does not follow the fluctuations of the contact's impulse.
+func (a *Assembler) loadMass(i int, pr *Pair, g, dt float64) float64 {
+	static := a.load[i]
+	if pr.Age == 0 || !(g > 0) {
+		return static
+	}
+	if dyn := pr.PrevImpulse[2] / (g * dt); dyn > impactFactor*static {
+		return dyn
+	}
+	return static
+}
+
+// impactFactor is how many times the static load's impulse a contact's
+// previous normal impulse must exceed for loadMass to use it.
+const impactFactor = 3
+
+// loadFactor is how many times its own effective mass a contact must
+// support before its near-rigid regularization uses the load (loadAwareW).
+const loadFactor = 2
+
+// supportCos is the cosine of the largest angle between a contact normal
+// and the vertical for which the contact supports the upper body's weight.
+const supportCos = 0.5
+
+// supported sets a.load[i] to the mass whose weight pair i supports: a
+// static estimate from the contact graph and gravity, without memory. A
+// pair supports the weight of its upper body (its normal within 60° of the
+// vertical, the upper body the one the normal points to or from) shared
+// equally among the upper body's supporting contact points; each body
+// passes its own mass plus what rests on it down to its supports, bodies
+// taken from the highest down. Zero gravity gives no loads.
+func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
+	nb := len(m.Bodies)
+	a.load = resizeFloat(a.load, len(pairs))
+	clear(a.load)
+	g := m.Gravity.Norm()
+	if !(g > 0) {
+		return
+	}
+	up := m.Gravity.Scale(-1 / g)
+	a.mass = resizeFloat(a.mass, nb)
+	a.height = resizeFloat(a.height, nb)
+	a.nsup = resizeInt(a.nsup, nb)
+	a.lower = resizeInt(a.lower, len(pairs))
+	a.upper = resizeInt(a.upper, len(pairs))
+	for b := range nb {
+		a.mass[b], a.nsup[b] = 0, 0
+		if m.Bodies[b].Tree >= 0 {
+			a.mass[b] = m.Bodies[b].Inertia.Mass
+		}
+		a.height[b] = kin.Pose(b).P.Dot(up)
+	}
+	for i := range pairs {
+		c := pairs[i].Normal.Dot(up) // the normal points from A to B
+		a.lower[i], a.upper[i] = -1, -1
+		switch {
+		case c > supportCos:
+			a.lower[i], a.upper[i] = pairs[i].BodyA, pairs[i].BodyB
+		case c < -supportCos:
+			a.lower[i], a.upper[i] = pairs[i].BodyB, pairs[i].BodyA
+		default:
+			continue
+		}
+		a.nsup[a.upper[i]]++
+	}
+	// Pairs by decreasing height of their upper body (ties by index): a body
+	// has received the weight resting on it before it passes its own on.
+	a.order = resizeInt(a.order, 0)
+	for i := range pairs {
+		if a.upper[i] >= 0 && m.Bodies[a.upper[i]].Tree >= 0 {
+			a.order = append(a.order, i)
+		}
+	}
+	slices.SortFunc(a.order, func(x, y int) int {
+		if c := cmp.Compare(a.height[a.upper[y]], a.height[a.upper[x]]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	for _, i := range a.order {
+		u, l := a.upper[i], a.lower[i]
+		a.load[i] = a.mass[u] / float64(a.nsup[u])
+		a.mass[l] += a.load[i]
+	}
+}
+
+func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
+
+func resizeInt(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
 }
 
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a

@@ -20,9 +20,11 @@ import (
 // static margin plus the distance its fastest point can travel in one step,
 // s_i = min(cap, (‖v_b‖ + ‖ω_b‖ r_i) δt) with r_i the farthest the geometry
 // reaches from its body's origin. A candidate point with gap φ0 is kept
-// when φ0 ≤ margin + min(cap, (−v_n)₊ δt + ‖g‖ δt²), v_n the relative normal
-// velocity of the two material points at the start of the step (gravity
-// may add ‖g‖δt² of approach within the step). SAP's handling of φ0 > 0
+// when φ0 ≤ margin + min(cap, ((−v_n)₊ + 2‖ω_A‖r_A + 2‖ω_B‖r_B) δt + ‖g‖δt²):
+// v_n is the relative normal velocity of the two material points at the
+// start of the step; other points of a rotating body may approach faster
+// than the closest one, by at most ‖ω‖ times the body's diameter; gravity
+// may add ‖g‖δt² of approach within the step. SAP's handling of φ0 > 0
 // (v̂_n = −φ0/(δt + τd), §V-A) keeps such a contact inactive unless it
 // would touch.
 func (sim *Simulator) detectContacts() {
@@ -43,27 +45,40 @@ func (sim *Simulator) detectContacts() {
 			continue
 		}
 		w.hits = geometry.Collide(ga.Shape, w.poses[i], gb.Shape, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0])
-		for k, h := range w.hits {
-			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, &h) {
+		for _, h := range w.hits {
+			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h) {
 				continue
 			}
-			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Feature: uint32(k)})
+			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h})
 		}
 	}
 }
 
-// closing reports whether the gap φ0 of contact h between bodies a and b
-// can close within the step: φ0 ≤ margin + min(cap, (−v_n)₊ δt + ‖g‖ δt²),
-// with v_n = n̂·(v_b(p) − v_a(p)) at the start of the step.
-func (sim *Simulator) closing(a, b int, h *geometry.Contact) bool {
+// closing reports whether the gap φ0 of contact h between bodies a and b,
+// whose geometries reach ra and rb from their origins, can close within the
+// step (see detectContacts), with v_n = n̂·(v_b(p) − v_a(p)) at the start
+// of the step.
+func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) bool {
 	prm := &sim.cfg.Contact
 	if !prm.Speculative {
 		return false
 	}
 	dt := sim.cfg.DT
 	vn := h.Normal.Dot(sim.pointVelocity(b, h.Point).Sub(sim.pointVelocity(a, h.Point)))
-	reach := math.Min(prm.SpeculativeMax, math.Max(0, -vn)*dt+sim.Model.Gravity.Norm()*dt*dt)
+	spin := 2 * (sim.spinReach(a, ra) + sim.spinReach(b, rb))
+	reach := math.Min(prm.SpeculativeMax, (math.Max(0, -vn)+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
 	return h.Phi <= prm.Margin+reach
+}
+
+// spinReach returns ‖ω‖ r for body b at the start of the step, r being
+// how far its geometry reaches from its origin (0 for a body welded to the
+// world, whose half-spaces reach infinitely far).
+func (sim *Simulator) spinReach(b int, r float64) float64 {
+	if sim.Model.Bodies[b].Tree < 0 {
+		return 0
+	}
+	w, _ := sim.ws.kin0.Velocity(b)
+	return w.Norm() * r
 }
 
 // pointVelocity returns the velocity at the start of the step of body b's

@@ -243,3 +243,51 @@ func TestExplorePush(t *testing.T) {
 		}
 	}
 }
+
+func TestExplorePenetration(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	name := os.Getenv("SCENE")
+	if name == "" {
+		name = "clutter"
+	}
+	s, b := load(t, name, strings.Fields(os.Getenv("SETS"))...)
+	worst := 0.0
+	for i := 0; i < b.Steps; i++ {
+		st := runSteps(t, s, 1)[0]
+		for k, pr := range s.Contacts() {
+			if -pr.Phi > worst {
+				worst = -pr.Phi
+				vc := s.ContactVelocities()
+				t.Logf("t=%.2f: φ %.4g %s–%s age %d feat %d vn(after) %.3g γn %.3g it %d", st.T, pr.Phi, s.Model.Bodies[pr.BodyA].Name, s.Model.Bodies[pr.BodyB].Name, pr.Age, pr.Feature, vc[3*k+2], s.Impulses()[3*k+2], st.Iterations)
+			}
+		}
+	}
+}
+
+func TestExplorePair(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	s, _ := load(t, "clutter", strings.Fields(os.Getenv("SETS"))...)
+	a, b := s.Model.BodyByName(os.Getenv("A")), s.Model.BodyByName(os.Getenv("B"))
+	var t0, t1 float64
+	fmt.Sscan(os.Getenv("T0"), &t0)
+	fmt.Sscan(os.Getenv("T1"), &t1)
+	for s.State.T < t1 {
+		st := runSteps(t, s, 1)[0]
+		if st.T < t0 {
+			continue
+		}
+		for k, pr := range s.Contacts() {
+			if (pr.BodyA == a && pr.BodyB == b) || (pr.BodyA == b && pr.BodyB == a) {
+				vc, g := s.ContactVelocities(), s.Impulses()
+				t.Logf("t=%.2f φ0 %.3g n %.2f age %d vn %.3g vt %.3g γ (%.3g %.3g %.3g) it %d", st.T, pr.Phi*1e3, pr.Normal, pr.Age, vc[3*k+2], math.Hypot(vc[3*k], vc[3*k+1]), g[3*k], g[3*k+1], g[3*k+2], st.Iterations)
+			}
+		}
+		wa, va := s.Model.BodyVelocity(s.State, a)
+		wb, vb := s.Model.BodyVelocity(s.State, b)
+		t.Logf("   A v %.3g w %.3g | B v %.3g w %.3g", va, wa, vb, wb)
+	}
+}

@@ -31,6 +31,7 @@ type contactMemo struct {
 	key      contactKey
 	age      int          // consecutive steps the point has existed
 	impulse  [3]float64   // γ of the step, contact frame (t1, t2, n)
+	phiEnd   float64      // the gap predicted for the end of the step, φ0 + δt v_n
 	anchored bool         // the contact sticks and has a friction anchor
 	anchorA  spatial.Vec3 // the anchored material point of body A, in A's frame
 	anchorB  spatial.Vec3 // the anchored material point of body B, in B's frame
@@ -57,7 +58,7 @@ func (sim *Simulator) recallContacts() {
 	mem := &sim.mem
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
-		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift = 0, [3]float64{}, false, spatial.Vec3{}
+		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
 		pr.AnchorA, pr.AnchorB = spatial.Vec3{}, spatial.Vec3{}
 		k := keyOf(pr)
 		j, ok := slices.BinarySearchFunc(mem.memos, k, func(m contactMemo, k contactKey) int { return m.key.compare(k) })
@@ -66,6 +67,7 @@ func (sim *Simulator) recallContacts() {
 		}
 		mm := &mem.memos[j]
 		pr.Age, pr.PrevImpulse = mm.age+1, mm.impulse
+		pr.GapError = min(0, pr.Phi-mm.phiEnd)
 		if !mm.anchored {
 			continue
 		}
@@ -87,6 +89,7 @@ func (sim *Simulator) rememberContacts() {
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
 		mm := contactMemo{key: keyOf(pr), age: pr.Age, impulse: [3]float64(gamma[3*i : 3*i+3])}
+		mm.phiEnd = pr.Phi + sim.cfg.DT*sim.ws.result.VC[3*i+2]
 		sim.anchor(&mm, pr, i)
 		mem.next = append(mem.next, mm)
 	}
