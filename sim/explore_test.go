@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/solver/sap"
@@ -73,7 +74,7 @@ func stackReport(t *testing.T, n int, seed uint64, dt float64, approx string, du
 	for b := 1; b < len(s.Model.Bodies); b++ {
 		x := s.Model.BodyPose(s.State, b)
 		z := x.R.Rotate(spatial.Vec3{0, 0, 1})
-		tilt = math.Max(tilt, math.Acos(math.Min(1, z[2]))*180/math.Pi)
+		tilt = math.Max(tilt, math.Acos(math.Max(-1, math.Min(1, z[2])))*180/math.Pi)
 		w, v := s.Model.BodyVelocity(s.State, b)
 		speed = math.Max(speed, v.Norm()+w.Norm()*0.087)
 	}
@@ -84,10 +85,14 @@ func TestExploreStack(t *testing.T) {
 	if os.Getenv("STICTION_EXPLORE") == "" {
 		t.Skip()
 	}
-	for _, approx := range []string{"sap", "lagged"} {
+	n := 10
+	if v := os.Getenv("N"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	for _, approx := range []string{"lagged"} {
 		for _, dt := range []float64{0.01, 0.001} {
-			for _, seed := range []uint64{1, 2} {
-				d, tl, sp, cmin, cmax := stackReport(t, 10, seed, dt, approx, 2, func(s *scene.Scene) { s.Contact.Margin = ptr(0.01) })
+			for _, seed := range []uint64{1, 2, 3} {
+				d, tl, sp, cmin, cmax := stackReport(t, n, seed, dt, approx, 5)
 				t.Logf("%-7s dt=%g seed %d: drift %.3g mm tilt %.3g° speed %.3g mm/s contacts %d–%d", approx, dt, seed, d*1e3, tl, sp*1e3, cmin, cmax)
 			}
 		}
@@ -289,5 +294,42 @@ func TestExplorePair(t *testing.T) {
 		wa, va := s.Model.BodyVelocity(s.State, a)
 		wb, vb := s.Model.BodyVelocity(s.State, b)
 		t.Logf("   A v %.3g w %.3g | B v %.3g w %.3g", va, wa, vb, wb)
+	}
+}
+
+func TestExploreStack100(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	dt := 0.001
+	if v := os.Getenv("DT"); v != "" {
+		fmt.Sscan(v, &dt)
+	}
+	start := time.Now()
+	d, tl, sp, cmin, cmax := stackReport(t, 100, 1, dt, "lagged", 5)
+	t.Logf("100 cubes dt=%g: drift %.3g mm tilt %.3g° speed %.3g mm/s contacts %d–%d (%v)", dt, d*1e3, tl, sp*1e3, cmin, cmax, time.Since(start))
+}
+
+func TestExploreSlopeSlides(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	th := 20 * math.Pi / 180
+	mu := 0.95 * math.Tan(th)
+	want := 9.81 * (math.Sin(th) - mu*math.Cos(th))
+	for _, anchors := range []bool{true, false} {
+		for _, approx := range []string{"sap", "similar", "lagged"} {
+			sc := slopeScene(20, mu, 0.01, 2, approx, "")
+			sc.Materials["m"] = withAnchors(sc.Materials["m"], anchors)
+			s, _ := build(t, sc)
+			box := s.Model.BodyByName("box")
+			for i := 0; i < 200; i++ {
+				runSteps(t, s, 1)
+				if i%20 == 0 {
+					_, v := s.Model.BodyVelocity(s.State, box)
+					t.Logf("anchors %v %s t=%.2f v=%.4f (free %.4f)", anchors, approx, s.State.T, v.Norm(), want*s.State.T)
+				}
+			}
+		}
 	}
 }
