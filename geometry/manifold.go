@@ -58,10 +58,11 @@ var faceAlignCos = math.Cos(1 * math.Pi / 180)
 // be to replace the first shape's face as the reference.
 const faceSlack = 0.5
 
-// faceAngleMax is the largest angle (radians) between the contact normal
-// of two polytopes (from GJK or EPA) and a face normal for the contact to
-// be described by a face manifold rather than one point.
-var faceAngleCos = math.Cos(3 * math.Pi / 180)
+// faceAngleCos is the cosine of the largest angle (1°) between the contact
+// normal of two polytopes (from GJK or EPA, or the direction of the closest
+// points of separated boxes) and a face normal for the contact to be
+// described by that face's manifold rather than by one point.
+var faceAngleCos = faceAlignCos
 
 // sideLine is the half-plane m·(x, y) ≤ off of a face's 2-D frame.
 type sideLine struct {
