@@ -31,7 +31,8 @@ import (
 //     slot point by more than deepGap (min(deepTol·w, faceSlack·margin)),
 //     so that a tilted face reports its deepest point while a nearly flat
 //     one does not: the deepest reported Phi is within deepGap of the
-//     deepest corner of P (exact at margin 0).
+//     deepest corner of P (exact at margin 0). Slot 4 is also reported
+//     when P reaches within the margin but no slot point does.
 //  3. Every chosen point is kept, whatever its height, up to
 //     margin + keepSlope·w: a face tilted by less than about
 //     atan(keepSlope) ≈ 2.9° keeps all its points when one of them is
@@ -169,7 +170,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 			zslot = min(zslot, q[2])
 		}
 	}
-	if zmin < zslot-deepGap(w, margin, tol) {
+	if zmin < zslot-deepGap(w, margin, tol) || zmin <= margin && zslot > margin {
 		// Slot 4: the extreme point along the direction of steepest
 		// descent of the incident face over the reference plane.
 		g := incNormal.Dot(ref.n)
