@@ -30,9 +30,9 @@ func pointsFrom(data []byte) []spatial.Vec3 {
 
 func fuzzSeeds(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 16, 0, 0, 0, 16, 0, 0, 0, 16})
-	f.Add([]byte{0, 0, 0, 16, 16, 16, 32, 32, 32, 48, 48, 48})      // collinear
-	f.Add([]byte{0, 0, 5, 16, 0, 5, 0, 16, 5, 16, 16, 5, 8, 8, 5})    // coplanar
-	f.Add([]byte{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})                 // duplicates
+	f.Add([]byte{0, 0, 0, 16, 16, 16, 32, 32, 32, 48, 48, 48})     // collinear
+	f.Add([]byte{0, 0, 5, 16, 0, 5, 0, 16, 5, 16, 16, 5, 8, 8, 5}) // coplanar
+	f.Add([]byte{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})              // duplicates
 	f.Add([]byte{16, 16, 16, 240, 16, 16, 16, 240, 16, 16, 16, 240, 240, 240, 240, 240, 240, 16, 16, 240, 240, 240, 16, 240})
 }
 
