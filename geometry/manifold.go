@@ -82,9 +82,11 @@ type refFace struct {
 }
 
 // clipPoly is a convex polygon in the frame of a reference face: x, y in
-// its plane, z the height above it.
+// its plane, z the height above it. v[:n] are its corners; v is a buffer
+// on the caller's stack, of room for the largest polygon the clipping can
+// make (the incident polygon's corners plus the reference face's sides).
 type clipPoly struct {
-	v [maxClipVerts]spatial.Vec3
+	v []spatial.Vec3
 	n int
 }
 
@@ -117,9 +119,6 @@ func clipSide(in, out *clipPoly, s sideLine, tol float64) {
 	}
 }
 
-// manifoldScratch holds the two clipping buffers.
-type manifoldScratch struct{ a, b clipPoly }
-
 // faceManifold clips the incident polygon inc (world points, in order
 // around the face) with outward unit normal incNormal and width incWidth
 // against the reference face and
@@ -128,8 +127,18 @@ type manifoldScratch struct{ a, b clipPoly }
 // the whole clipped polygon and false when the polygon is empty.
 func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec3, incNormal spatial.Vec3, incWidth float64,
 	base uint32, flip bool, tol float64) ([]Contact, float64, bool) {
-	var sc manifoldScratch
-	p, q := &sc.a, &sc.b
+	// Clipping buffers: small ones for boxes, large ones for hull faces
+	// (not zeroed needlessly: Go clears every declared array).
+	var small [2][16]spatial.Vec3
+	var large *[2][maxClipVerts]spatial.Vec3
+	var pa, qa clipPoly
+	if len(inc)+len(ref.sides) <= len(small[0]) {
+		pa.v, qa.v = small[0][:], small[1][:]
+	} else {
+		large = new([2][maxClipVerts]spatial.Vec3)
+		pa.v, qa.v = large[0][:], large[1][:]
+	}
+	p, q := &pa, &qa
 	for _, w := range inc {
 		d := w.Sub(ref.c)
 		p.add(spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)})
