@@ -12,8 +12,9 @@ import (
 // reference face (manifold.go). An edge axis gives the single closest pair
 // of the two edges. For separated boxes (within the margin) GJK gives the
 // exact distance, and the face manifold is used only if the direction of
-// the closest points is within 3° of the face normal (faceAngleCos), as
-// for hulls; otherwise the contact is GJK's closest pair.
+// the closest points is within 1° of the face normal (faceAngleCos) and
+// its deepest corner within faceSlack·margin of the distance, as for
+// hulls; otherwise the contact is GJK's closest pair.
 func boxBox(a, b *posed, margin float64, out []Contact) []Contact {
 	scale := a.size() + b.size()
 	sat := boxBoxSAT(a, b, faceSlack*margin)
@@ -41,7 +42,8 @@ func boxBox(a, b *posed, margin float64, out []Contact) []Contact {
 			j := sat.face - 3
 			out, zmin, ok = boxFaceManifold(out, margin, b, a, j, -sign(sat.u.Dot(b.axis(j))), true)
 		}
-		if ok && (!separated || math.Abs(g.normal.Dot(sat.u)) >= faceAngleCos) && zmin <= margin {
+		apart := separated && (math.Abs(g.normal.Dot(sat.u)) < faceAngleCos || math.Abs(zmin-g.dist) > max(touchTol*scale, faceSlack*margin))
+		if ok && !apart && zmin <= margin {
 			return out
 		}
 		out = out[:n]

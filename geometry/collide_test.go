@@ -98,10 +98,10 @@ func TestCollideMatchesOracle(t *testing.T) {
 				tol := 1e-9 * scale
 				if phi > 0 && d.Feature&featFace != 0 && d.Normal.Dot(n) < 1-1e-9 {
 					// ...except for separated, nearly parallel faces (within
-					// 3° of the closest direction), whose face manifold
+					// 1° of the closest direction), whose face manifold
 					// measures heights along the reference face's normal:
-					// then only within sin 3° of the pair's size.
-					if math.Abs(d.Phi-phi) > math.Sin(3*math.Pi/180)*scale || d.Normal.Dot(n) < faceAngleCos-1e-9 {
+					// then only within sin 1° of the pair's size.
+					if math.Abs(d.Phi-phi) > math.Sin(1*math.Pi/180)*scale || d.Normal.Dot(n) < faceAngleCos-1e-9 {
 						t.Fatalf("case %d: face manifold at Phi %g, normal %v; signed distance %g along %v", i, d.Phi, d.Normal, phi, n)
 					}
 					continue

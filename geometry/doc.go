@@ -17,10 +17,21 @@
 //     two hemispheres.
 //   - Cylinder is the solid cylinder of radius Radius around the z axis with
 //     flat caps at z = ±HalfLength.
+//   - Ellipsoid is the solid ellipsoid with semi-axes Radii along x, y, z.
+//   - ConvexHull is the convex polyhedron Hull built once (at model build
+//     time) by NewConvexHull from a point cloud, in the frame of the points:
+//     immutable, shared by pointer between copies of the Shape, with its
+//     vertices, polygonal faces (outward normals) and triangles for
+//     rendering. Quickhull runs in a fixed order; coplanar triangles (to
+//     1e-6 of the cloud's size) merge into one face; clouds without volume
+//     (collinear, coplanar, coincident) and non-finite points are errors.
 //
-// Volume and UnitInertia describe the uniform solid, about its centroid
-// (the frame origin), in the shape frame. Lengths are in metres, but
-// nothing depends on the unit.
+// Volume, Centroid and UnitInertia describe the uniform solid: its volume,
+// its centroid in the shape frame (the origin for every kind but
+// ConvexHull), and its inertia per unit mass about the centroid in the
+// shape frame; MassProperties combines them for a density. A hull's are
+// exact (sums over tetrahedra). Lengths are in metres, but nothing depends
+// on the unit.
 //
 // # Contacts
 //
@@ -36,30 +47,72 @@
 //   - Point is midway between the witness points on the two surfaces, so for
 //     touching shapes it lies on both surfaces.
 //
-// Only contacts with Phi ≤ margin are reported. Swapping A and B reports the
-// same points and Phi with negated normals, exactly: the pair is processed
-// in a canonical order (by kind; for equal kinds the shape lower along the
-// axis of largest centre separation first). The result is a deterministic
-// function of the input (the same input gives bit-identical output) and
-// never contains NaN; Collide does not allocate when out has room for 8
-// contacts and is safe for concurrent use.
+// Contacts have Phi ≤ margin, except the points of a face manifold (below)
+// whose deepest point is within the margin. Swapping A and B reports the
+// same points, Phi and Features with negated normals, exactly: the pair is
+// processed in a canonical order (by kind; for equal kinds the shape lower
+// along the axis of largest centre separation first). The result is a
+// deterministic function of the input (the same input gives bit-identical
+// output) and never contains NaN; Collide does not allocate when out has
+// room for 8 contacts and is safe for concurrent use.
 //
-// Pairs with flat faces return several points where faces touch: a box on
-// a half-space up to 4 (its vertices within the margin, the deepest four),
-// a box on a box up to 8 (the separating axis test over 15 axes picks the
-// reference face, against which the incident face of the other box is
-// clipped; crossing edges give 1 point), a capsule on a half-space or on a
-// box face 2 (the ends of its axis, clipped to the face), a cylinder on a
-// half-space 4 when a cap rests on it, 2 when it lies on its side and 1
-// otherwise. Pairs of a cylinder with a sphere, box, capsule or cylinder use
-// GJK for the distance between separated shapes and EPA for the penetration
-// depth, both on the shapes' cores (a point for a sphere, a segment for a
-// capsule, whose radius is added afterwards), and return one point; a short
-// direction search polishes the normal where GJK or EPA stop short of
-// convergence on a curved surface. Their Phi is accurate to about 1e-12
-// times the size of the pair and their normal to about 1e-6 rad (1e-5 in
-// nearly symmetric configurations, where the depth hardly depends on the
-// direction); the other pairs are exact up to rounding.
+// # Face manifolds
+//
+// Where a face meets a face (box–box, box–half-space, hull–half-space,
+// hull–box, hull–hull, a cylinder's cap on a half-space) the incident face
+// is clipped against the reference face (a polygon of up to 2·64+8
+// corners) and at most 5 points of it are reported (manifold.go): slots
+// 0–3, the points of the polygon nearest far targets along the fixed
+// directions ±u±v of the reference face's frame, which move continuously
+// with the pose (they slide along an edge instead of jumping between
+// corners); slot 4, the deepest point, only when deeper than them all by
+// min(1% of the face width, margin/2). Every point up to margin +
+// min(0.05·w, margin) is kept once the deepest is within the margin (w
+// the smaller face width), so a face tilting by about a degree keeps its
+// far corners, whose positive Phi leaves them inactive in the solver.
+// Nearly parallel faces (within 1°) keep the first shape's face as the
+// reference unless the other's, or an edge axis, is deeper by more than
+// margin/2: so the reported depth may exceed the exact one by up to
+// margin/2 (and sin 1° of the size) but the reference face, and with it
+// every feature, does not swap from step to step. At margin 0 the depth is
+// exact. A cylinder's cap uses four rim points at fixed angles of its own
+// frame as slots. Capsules give the ends of their axis (clipped to a box
+// face) within the margin, crossing box edges one point, and pairs with a
+// sphere, ellipsoid or cylinder (except a cap on a half-space) one point.
+//
+// # Features
+//
+// Contact.Feature identifies a point within its pair's manifold and is
+// unique within one call for one pair. It is stable under small changes of
+// pose: the same slot of the same pair of faces keeps its value from step
+// to step, so a simulator can key persistent contacts by (A, B, Feature).
+// It refers to the canonical order of the pair:
+//
+//   - face manifold: bit 31 set; bit 30 when the reference face is the
+//     second shape's; bits 16–28 the reference face; bits 3–15 the incident
+//     face; bits 0–2 the slot (0–4; for capsule ends 0 and 1). Faces: a
+//     half-space is face 0; a box's face with outward normal ±axis i is
+//     2i+1 (+) or 2i (−); a hull's faces are numbered as in Hull.Faces; a
+//     cylinder's caps at local −z and +z are faces 0 and 1 and its side is
+//     face 2 (slots 0 and 1 for the ends of the line of contact at the caps
+//     at −z and +z); a capsule's axis on a half-space or box face is face 0
+//     (slot 0 for the end at −z or the first clipped end, 1 for the other).
+//   - crossing box edges: bit 28, then the edge of A (4·axis + corner bits)
+//     in bits 14–27 and that of B in bits 0–13.
+//   - any other single point: 0.
+//
+// # Narrow phase of curved shapes
+//
+// Pairs of a cylinder, ellipsoid or hull with another shape not listed
+// above use GJK for the distance between separated shapes and EPA for the
+// penetration depth, both on the shapes' cores (a point for a sphere, a
+// segment for a capsule, whose radius is added afterwards), and return one
+// point; a short direction search polishes the normal where GJK or EPA
+// stop short of convergence on a curved surface. Their Phi is accurate to
+// about 1e-12 times the size of the pair (1e-7 with an ellipsoid) and their
+// normal to about 1e-6 rad (1e-5 in nearly symmetric configurations, where
+// the depth hardly depends on the direction); the other pairs are exact up
+// to rounding.
 //
 // # Broad phase
 //

@@ -37,7 +37,11 @@ func checkHullInvariants(t *testing.T, s Shape, pts []spatial.Vec3) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	size := 0.0
+	lo, hi := pts[0], pts[0]
+	for _, p := range pts {
+		lo, hi = lo.Min(p), hi.Max(p)
+	}
+	size := hi.Sub(lo).Norm() // merged faces are planar to hullMergeTol·size
 	for _, p := range pts {
 		size = max(size, p.Norm())
 	}
@@ -49,12 +53,12 @@ func checkHullInvariants(t *testing.T, s Shape, pts []spatial.Vec3) {
 			t.Fatalf("face %d normal %v", fi, f.Normal)
 		}
 		for _, v := range f.Vertices {
-			if d := f.Normal.Dot(h.Vertex(v)) - f.Offset; math.Abs(d) > 1e-6*size {
+			if d := f.Normal.Dot(h.Vertex(v)) - f.Offset; math.Abs(d) > 2*hullMergeTol*size {
 				t.Fatalf("face %d vertex %d off its plane by %g", fi, v, d)
 			}
 		}
 		for _, p := range pts {
-			if d := f.Normal.Dot(p) - f.Offset; d > 1e-9*size {
+			if d := f.Normal.Dot(p) - f.Offset; d > 2*hullMergeTol*size {
 				t.Fatalf("point %v lies %g outside face %d", p, d, fi)
 			}
 		}

@@ -34,7 +34,9 @@ const maxHullFaceVerts = 64
 // shape. The hull is described in the frame of the points (it is not
 // re-centred: see Shape.Centroid); its vertices are a subset of the points,
 // coplanar triangles are merged into polygonal faces, and points inside or
-// on the hull (including duplicates) are ignored. Fewer than 4 points,
+// on the hull (including duplicates) are ignored; so are points within
+// about 1e-6 of the cloud's size outside a face, which merging nearly
+// coplanar triangles into one face absorbs. Fewer than 4 points,
 // non-finite coordinates, and clouds without volume (all points equal,
 // collinear or coplanar up to 1e-7 of their size) give an error. It runs
 // Quickhull (Barber, Dobkin and Huhdanpaa, 1996) with a fixed processing

@@ -31,7 +31,8 @@ import (
 //     slot point by more than deepGap (min(deepTol·w, faceSlack·margin)),
 //     so that a tilted face reports its deepest point while a nearly flat
 //     one does not: the deepest reported Phi is within deepGap of the
-//     deepest corner of P (exact at margin 0).
+//     deepest corner of P (exact at margin 0). Slot 4 is also reported
+//     when P reaches within the margin but no slot point does.
 //  3. Every chosen point is kept, whatever its height, up to
 //     margin + keepSlope·w: a face tilted by less than about
 //     atan(keepSlope) ≈ 2.9° keeps all its points when one of them is
@@ -58,10 +59,11 @@ var faceAlignCos = math.Cos(1 * math.Pi / 180)
 // be to replace the first shape's face as the reference.
 const faceSlack = 0.5
 
-// faceAngleMax is the largest angle (radians) between the contact normal
-// of two polytopes (from GJK or EPA) and a face normal for the contact to
-// be described by a face manifold rather than one point.
-var faceAngleCos = math.Cos(3 * math.Pi / 180)
+// faceAngleCos is the cosine of the largest angle (1°) between the contact
+// normal of two polytopes (from GJK or EPA, or the direction of the closest
+// points of separated boxes) and a face normal for the contact to be
+// described by that face's manifold rather than by one point.
+var faceAngleCos = faceAlignCos
 
 // sideLine is the half-plane m·(x, y) ≤ off of a face's 2-D frame.
 type sideLine struct {
@@ -80,9 +82,11 @@ type refFace struct {
 }
 
 // clipPoly is a convex polygon in the frame of a reference face: x, y in
-// its plane, z the height above it.
+// its plane, z the height above it. v[:n] are its corners; v is a buffer
+// on the caller's stack, of room for the largest polygon the clipping can
+// make (the incident polygon's corners plus the reference face's sides).
 type clipPoly struct {
-	v [maxClipVerts]spatial.Vec3
+	v []spatial.Vec3
 	n int
 }
 
@@ -115,9 +119,6 @@ func clipSide(in, out *clipPoly, s sideLine, tol float64) {
 	}
 }
 
-// manifoldScratch holds the two clipping buffers.
-type manifoldScratch struct{ a, b clipPoly }
-
 // faceManifold clips the incident polygon inc (world points, in order
 // around the face) with outward unit normal incNormal and width incWidth
 // against the reference face and
@@ -126,8 +127,18 @@ type manifoldScratch struct{ a, b clipPoly }
 // the whole clipped polygon and false when the polygon is empty.
 func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec3, incNormal spatial.Vec3, incWidth float64,
 	base uint32, flip bool, tol float64) ([]Contact, float64, bool) {
-	var sc manifoldScratch
-	p, q := &sc.a, &sc.b
+	// Clipping buffers: small ones for boxes, large ones for hull faces
+	// (not zeroed needlessly: Go clears every declared array).
+	var small [2][16]spatial.Vec3
+	var large *[2][maxClipVerts]spatial.Vec3
+	var pa, qa clipPoly
+	if len(inc)+len(ref.sides) <= len(small[0]) {
+		pa.v, qa.v = small[0][:], small[1][:]
+	} else {
+		large = new([2][maxClipVerts]spatial.Vec3)
+		pa.v, qa.v = large[0][:], large[1][:]
+	}
+	p, q := &pa, &qa
 	for _, w := range inc {
 		d := w.Sub(ref.c)
 		p.add(spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)})
@@ -168,7 +179,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 			zslot = min(zslot, q[2])
 		}
 	}
-	if zmin < zslot-deepGap(w, margin, tol) {
+	if zmin < zslot-deepGap(w, margin, tol) || zmin <= margin && zslot > margin {
 		// Slot 4: the extreme point along the direction of steepest
 		// descent of the incident face over the reference plane.
 		g := incNormal.Dot(ref.n)

@@ -11,10 +11,12 @@ import (
 // opposed to the plane normal among the faces at its deepest vertex. A
 // hull against a box or a hull takes the contact normal from GJK (apart)
 // or EPA (overlapping); when a face of either shape is within
-// faceAngleCos (3°) of it, the face manifold of that face (the first
+// faceAngleCos (1°) of it, the face manifold of that face (the first
 // shape's face unless the second's is better aligned by more than 1°)
-// against the other shape's most opposed face; otherwise one point, as
-// for the other convex pairs. Hull faces are numbered as in Hull.Faces,
+// against the other shape's most opposed face, provided its deepest
+// corner is within faceSlack·margin of the GJK/EPA signed distance (so at
+// margin 0 only when exact); otherwise one point, as for the other convex
+// pairs. Hull faces are numbered as in Hull.Faces,
 // box faces 2i (outward normal −axis i) and 2i+1 (+axis i).
 
 // halfSpaceHull reports the face manifold of the hull B on the plane of A
@@ -80,7 +82,7 @@ func polytopePair(a, b *posed, margin float64, out []Contact) []Contact {
 		} else {
 			out, zmin, ok = polyFaceManifold(out, margin, b, a, fb, true)
 		}
-		if ok && zmin <= margin {
+		if ok && zmin <= margin && math.Abs(zmin-phi) <= max(touchTol*scale, faceSlack*margin) {
 			return out
 		}
 		out = out[:m]

@@ -35,12 +35,14 @@ func restingCases(t testing.TB) []restingCase {
 	cube := NewBox(spatial.Vec3{0.1, 0.1, 0.1})
 	hullCube := mustHull(t, boxPoints(spatial.Vec3{0.05, 0.05, 0.05}, spatial.PoseIdentity()))
 	hex := prism(t, 6, 0.06, 0.025)
+	p40 := prism(t, 40, 0.06, 0.025)
 	pen := 2e-4
 	return []restingCase{
 		{"box on box", cube, cube, at(0, 0, 0.1-pen), 0.14},
 		{"box on half-space", NewHalfSpace(), cube, at(0, 0, 0.05-pen), 0.14},
 		{"hull on hull", hex, hex, at(0, 0, 0.05-pen), 0.12},
 		{"hull on half-space", NewHalfSpace(), hex, at(0, 0, 0.025-pen), 0.12},
+		{"40-gon prism on itself", p40, p40, at(0, 0, 0.05-pen), 0.12},
 		{"hull cube on box", cube, hullCube, at(0, 0, 0.1-pen), 0.14},
 		{"big box on small box", NewBox(spatial.Vec3{0.06, 0.08, 0.1}), cube, at(0.01, -0.005, 0.1-pen), 0.1},
 		{"cylinder on half-space", NewHalfSpace(), NewCylinder(0.05, 0.1), at(0, 0, 0.05-pen), 0.1},
@@ -79,7 +81,11 @@ func featureSet(cs []Contact) []uint32 {
 // (‖Δx‖ + width·|Δangle|), where the measured maximum ratio is logged.
 func TestManifoldStability(t *testing.T) {
 	r := newRand(77)
-	const lmax = 5 // measured ≤ 1.2; sliding near ties may reach a few times the motion
+	// A corner moves with the pose (ratio ≈ 1); a point sliding along an
+	// edge nearly orthogonal to its slot direction moves up to about
+	// slotReach times faster (measured ≤ 1.2 for boxes and the hexagonal
+	// prism, 6.6 for the 40-gon prism, whose edges come within 4.5°).
+	lmax := float64(slotReach)
 	for _, c := range restingCases(t) {
 		for _, margin := range []float64{1e-3, 5e-3, 0.05} {
 			nominal := featureSet(collideBoth(t, c.a, spatial.PoseIdentity(), c.b, c.xb, margin))
