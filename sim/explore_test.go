@@ -89,7 +89,11 @@ func TestExploreStack(t *testing.T) {
 	if v := os.Getenv("N"); v != "" {
 		fmt.Sscan(v, &n)
 	}
-	for _, approx := range []string{"lagged"} {
+	approxs := strings.Fields(os.Getenv("APPROXS"))
+	if len(approxs) == 0 {
+		approxs = []string{"lagged"}
+	}
+	for _, approx := range approxs {
 		for _, dt := range []float64{0.01, 0.001} {
 			for _, seed := range []uint64{1, 2, 3} {
 				d, tl, sp, cmin, cmax := stackReport(t, n, seed, dt, approx, 5)
