@@ -341,18 +341,6 @@ func setSolver(b *scene.Built, lin sap.Linear, workers int) {
 	}
 }
 
-// wrapIslands wraps the configured SAP solver of b in an island solver with
-// the given workers (the --workers flag of "stiction run").
-func wrapIslands(b *scene.Built, workers int) {
-	prm := sap.DefaultParams()
-	if s, ok := b.Config.Solver.(*sap.Solver); ok {
-		prm = s.Params()
-	}
-	is := island.New(func() solver.Solver { return sap.New(prm) }, workers)
-	is.SetTolerance(prm.AbsTolerance, prm.RelTolerance)
-	b.Config.Solver = is
-}
-
 // writeBenchCSV writes the rows.
 func writeBenchCSV(path string, rows []benchRow) error {
 	f, err := os.Create(path)

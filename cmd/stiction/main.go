@@ -58,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "resume":
+		return cmdResume(args[1:], stdout, stderr)
 	case "fclib":
 		return cmdFclib(args[1:], stdout, stderr)
 	case "view":
