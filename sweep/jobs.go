@@ -150,34 +150,43 @@ func planID(p *Plan) string {
 	return string(name) + "-" + hex.EncodeToString(h.Sum(nil))[:12]
 }
 
-// check builds the scene with every distinct value of every swept path
-// (the other paths at the first job's values) and reports the values the
-// scene rejects, naming the spec field.
+// check builds the scene with the spec's overrides alone, then with each
+// distinct value of each swept path alone, then the first job, and reports
+// what the scene rejects, naming the spec field and the value.
 func (p *Plan) check() error {
 	s := p.Spec
-	first := p.Jobs[0]
-	var errs []error
-	if _, err := first.Source.Build(); err != nil {
-		return &SpecError{File: s.File, Path: "scene", Msg: fmt.Sprintf("the first job (%v) does not build: %v", setArgs(p.Paths, first.Params), err)}
+	base := p.Jobs[0].Source
+	base.Sets = s.Sets
+	if _, err := base.Build(); err != nil {
+		field := "scene"
+		if len(s.Sets) > 0 {
+			field = "sets"
+		}
+		return &SpecError{File: s.File, Path: field, Msg: err.Error()}
 	}
-	for i := range p.Paths {
-		seen := map[string]bool{first.Params[i]: true}
+	var errs []error
+	for i, path := range p.Paths {
+		seen := map[string]bool{}
 		for _, j := range p.Jobs {
 			v := j.Params[i]
 			if seen[v] {
 				continue
 			}
 			seen[v] = true
-			vals := append([]string(nil), first.Params...)
-			vals[i] = v
-			src := first.Source
-			src.Sets = append(append([]string(nil), s.Sets...), setArgs(p.Paths, vals)...)
+			src := base
+			src.Sets = append(append([]string(nil), s.Sets...), path+"="+v)
 			if _, err := src.Build(); err != nil {
 				errs = append(errs, &SpecError{File: s.File, Path: p.fieldOf(i), Msg: fmt.Sprintf("value %s: %v", v, err)})
 			}
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if _, err := p.Jobs[0].Source.Build(); err != nil {
+		return &SpecError{File: s.File, Msg: fmt.Sprintf("the first job (%v) does not build: %v", setArgs(p.Paths, p.Jobs[0].Params), err)}
+	}
+	return nil
 }
 
 // fieldOf names the spec field of swept path i.

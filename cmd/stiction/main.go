@@ -58,6 +58,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "sweep":
+		return cmdSweep(args[1:], stdout, stderr)
+	case "worker":
+		return cmdWorker(args[1:], stdout, stderr)
 	case "resume":
 		return cmdResume(args[1:], stdout, stderr)
 	case "fclib":
