@@ -136,3 +136,24 @@ func waitListening(t *testing.T, port int) {
 	}
 	t.Fatalf("nothing listens on port %d", port)
 }
+
+// TestPlotSweep plots a statistic of a sweep table against a parameter.
+func TestPlotSweep(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "p.yaml")
+	os.WriteFile(spec, []byte("scene: drop\nsets: [duration=0.005]\ngrid: {bodies.ball.density: [500, 1000, 2000]}\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, errs := runCLI("sweep", spec, "--out", out, "--local-workers", "1", "--quiet"); code != 0 {
+		t.Fatal(errs)
+	}
+	png := filepath.Join(dir, "p.png")
+	if code, _, errs := runCLI("plot", out, "--x", "bodies.ball.density", "--y", "penetration_max,iterations_mean", "--out", png); code != 0 {
+		t.Fatal(errs)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() < 1000 {
+		t.Errorf("plot: %v", err)
+	}
+	if code, _, errs := runCLI("plot", out, "--x", "mass", "--out", png); code != 2 || !strings.Contains(errs, `no column "mass"`) {
+		t.Errorf("bad --x: exit %d, %q", code, errs)
+	}
+}
