@@ -172,3 +172,12 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("no checkpoint at the interruption: %v", err)
 	}
 }
+
+// TestFclibStallExitStatus: a problem whose solve stalls makes fclib exit 1,
+// naming it.
+func TestFclibStallExitStatus(t *testing.T) {
+	code, out, errs := runCLI("fclib", "../../fclib/testdata/fclib_local_problem_test.hdf5")
+	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the SAP solve ended stalled") || !strings.Contains(out, "stalled") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
