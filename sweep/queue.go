@@ -59,7 +59,7 @@ func StartEmbedded(storeDir, listen string) (*Queue, error) {
 	}
 	opts := &server.Options{
 		ServerName: "stiction-sweep", Host: host, Port: p,
-		JetStream: true, StoreDir: storeDir, SyncAlways: true,
+		JetStream: true, StoreDir: storeDir,
 		NoSigs: true, NoLog: true, MaxPayload: 8 << 20,
 	}
 	srv, err := server.NewServer(opts)

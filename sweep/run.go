@@ -64,7 +64,15 @@ func Run(ctx context.Context, plan *Plan, q *Queue, o Options) (Report, error) {
 		return Report{}, err
 	}
 	defer c.log.Close()
-	c.report.Jobs, c.report.Skipped = len(plan.Jobs), len(c.results)
+	if err := consumers(ctx, plan, q); err != nil {
+		return c.report, err
+	}
+	// Results stored by workers of an earlier session but not yet in the
+	// log: gather them before deciding what to run.
+	if err := c.drain(ctx, q); err != nil {
+		return c.report, err
+	}
+	c.report.Jobs, c.report.Skipped, c.report.Done = len(plan.Jobs), len(c.results), 0
 	if err := publish(ctx, plan, q, c.done()); err != nil {
 		return c.report, err
 	}
@@ -147,7 +155,8 @@ func (c *collector) done() map[int]bool {
 	return d
 }
 
-// store appends r to the log and syncs it, if it is new.
+// store appends r to the log, if it is new; the caller syncs the log
+// before it acknowledges the result.
 func (c *collector) store(r Result) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -162,12 +171,13 @@ func (c *collector) store(r Result) error {
 	if _, err := c.log.Write(append(data, '\n')); err != nil {
 		return fmt.Errorf("sweep: %s: %w", ResultsLog, err)
 	}
-	return c.log.Sync()
+	return nil
 }
 
-// publish puts the jobs not done on the queue, after removing any left
-// there by an earlier session of the sweep, and marks the sweep running.
-func publish(ctx context.Context, plan *Plan, q *Queue, done map[int]bool) error {
+// consumers creates the sweep's consumers: the workers' on the jobs (after
+// removing the jobs and deliveries left by an earlier session) and the
+// collector's on the results (kept across sessions).
+func consumers(ctx context.Context, plan *Plan, q *Queue) error {
 	s, err := q.js.Stream(ctx, jobsStream)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
@@ -190,6 +200,11 @@ func publish(ctx context.Context, plan *Plan, q *Queue, done map[int]bool) error
 	}); err != nil {
 		return fmt.Errorf("sweep: create the results consumer: %w", err)
 	}
+	return nil
+}
+
+// publish puts the jobs not done on the queue and marks the sweep running.
+func publish(ctx context.Context, plan *Plan, q *Queue, done map[int]bool) error {
 	for _, j := range plan.Jobs {
 		if done[j.Index] {
 			continue
@@ -244,26 +259,81 @@ func (c *collector) collect(ctx context.Context, q *Queue, progress io.Writer, s
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		batch, err := cons.Fetch(64, jetstream.FetchMaxWait(250*time.Millisecond))
-		if err != nil {
-			if ctx.Err() != nil {
-				return context.Cause(ctx)
-			}
-			return fmt.Errorf("sweep: fetch results: %w", err)
-		}
-		for msg := range batch.Messages() {
-			var r Result
-			if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Sweep != c.plan.ID {
-				msg.Term()
-				continue
-			}
-			if err := c.store(r); err != nil {
-				return err // not acked: the result comes again
-			}
-			msg.Ack()
+		if _, err := c.take(ctx, cons); err != nil {
+			return err
 		}
 		bar.update(ctx, q, c)
 	}
+}
+
+// take stores the results waiting (or the first to come within 100 ms),
+// syncs the log and acknowledges them; it returns how many it got.
+func (c *collector) take(ctx context.Context, cons jetstream.Consumer) (int, error) {
+	msgs, err := fetch(cons)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, context.Cause(ctx)
+		}
+		return 0, fmt.Errorf("sweep: fetch results: %w", err)
+	}
+	var got []jetstream.Msg
+	for _, msg := range msgs {
+		var r Result
+		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Sweep != c.plan.ID {
+			msg.Term()
+			continue
+		}
+		if err := c.store(r); err != nil {
+			return 0, err // not acked: the result comes again
+		}
+		got = append(got, msg)
+	}
+	if len(got) > 0 {
+		if err := c.log.Sync(); err != nil {
+			return 0, fmt.Errorf("sweep: %s: %w", ResultsLog, err) // not acked: the results come again
+		}
+		for _, msg := range got {
+			msg.Ack()
+		}
+	}
+	return len(msgs), nil
+}
+
+// drain takes results until none is waiting.
+func (c *collector) drain(ctx context.Context, q *Queue) error {
+	cons, err := q.js.Consumer(ctx, resultsStream, collectorConsumer(c.plan.ID))
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	for {
+		n, err := c.take(ctx, cons)
+		if err != nil || n == 0 {
+			return err
+		}
+	}
+}
+
+// fetch returns the results waiting (up to 64) at once, or waits up to
+// 100 ms for one.
+func fetch(cons jetstream.Consumer) ([]jetstream.Msg, error) {
+	var out []jetstream.Msg
+	b, err := cons.FetchNoWait(64)
+	if err != nil {
+		return nil, err
+	}
+	for m := range b.Messages() {
+		out = append(out, m)
+	}
+	if len(out) > 0 || b.Error() != nil {
+		return out, b.Error()
+	}
+	if b, err = cons.Fetch(1, jetstream.FetchMaxWait(100*time.Millisecond)); err != nil {
+		return nil, err
+	}
+	for m := range b.Messages() {
+		out = append(out, m)
+	}
+	return out, b.Error()
 }
 
 // maxDeliveriesAdvisory is the subject where the server announces a

@@ -45,46 +45,63 @@ func Work(ctx context.Context, q *Queue, o WorkerOptions) error {
 		o.Poll = 500 * time.Millisecond
 	}
 	consumers := map[string]jetstream.Consumer{}
+	var (
+		ids     []string
+		listed  time.Time
+		didWork = false
+	)
 	for ctx.Err() == nil {
-		ids, err := q.sweeps(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				break
+		// Listing the sweeps costs a consumer on the bucket: do it when
+		// idle, or every few seconds while busy.
+		if !didWork || time.Since(listed) > 2*time.Second {
+			var err error
+			if ids, err = q.sweeps(ctx); err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return fmt.Errorf("sweep: worker: list sweeps: %w", err)
 			}
-			return fmt.Errorf("sweep: worker: list sweeps: %w", err)
+			listed = time.Now()
 		}
 		if len(ids) == 0 {
 			sleep(ctx, o.Poll)
 			continue
 		}
+		didWork = false
 		for _, id := range ids {
 			c, ok := consumers[id]
 			if !ok {
+				var err error
 				if c, err = q.js.Consumer(ctx, jobsStream, workersConsumer(id)); err != nil {
 					continue // the sweep is being set up or just ended
 				}
 				consumers[id] = c
 			}
-			if err := work(ctx, q, c, o); err != nil && ctx.Err() == nil {
+			n, err := work(ctx, q, c, o)
+			if err != nil && ctx.Err() == nil {
 				delete(consumers, id)
 			}
+			didWork = didWork || n > 0
 		}
 	}
 	return nil
 }
 
-// work fetches one job from c and runs it, waiting up to o.Poll.
-func work(ctx context.Context, q *Queue, c jetstream.Consumer, o WorkerOptions) error {
+// work fetches one job from c and runs it, waiting up to o.Poll; it
+// returns the number of jobs it ran.
+func work(ctx context.Context, q *Queue, c jetstream.Consumer, o WorkerOptions) (int, error) {
 	batch, err := c.Fetch(1, jetstream.FetchMaxWait(o.Poll))
 	if err != nil {
-		return err
+		return 0, err
 	}
+	n := 0
 	for msg := range batch.Messages() {
+		n++
 		if err := runMessage(ctx, q, c, msg, o); err != nil {
-			return err
+			return n, err
 		}
 	}
-	return batch.Error()
+	return n, batch.Error()
 }
 
 // runMessage runs the job in msg and stores its result.
