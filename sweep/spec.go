@@ -257,7 +257,7 @@ func (p *specParser) grid(v *yaml.Node) []Param {
 		p.errf(v, "grid", "want a mapping from --set paths to lists of values, e.g. materials.default.friction: [0.2, 0.5]")
 		return []Param{}
 	}
-	var out []Param
+	out := []Param{} // not nil: the grid is there, even if every axis is bad
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, vals := v.Content[i], v.Content[i+1]
 		path := "grid." + k.Value
