@@ -98,7 +98,7 @@ func TestSummaryJSONMatchesEncodingJSON(t *testing.T) {
 func TestParquetMatchesCSV(t *testing.T) {
 	var runs [2]*record.Run
 	for i, f := range []record.Format{record.CSV, record.Parquet} {
-		dir := recordRun(t, "clutter", f, 120)
+		dir := recordRun(t, "clutter", f, 30)
 		r, err := record.ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestParquetMatchesCSV(t *testing.T) {
 		runs[i] = r
 	}
 	a, b := runs[0], runs[1]
-	if len(a.Steps) != 120 || len(a.Frames) != 121 || len(a.Frames[120].Contacts) == 0 {
+	if len(a.Steps) != 30 || len(a.Frames) != 31 || len(a.Frames[30].Contacts) == 0 {
 		t.Fatalf("csv run: %d steps, %d frames", len(a.Steps), len(a.Frames))
 	}
 	// Times are written with 15 digits in CSV and exactly in Parquet.
@@ -153,7 +153,7 @@ func TestRecordingDoesNotAllocate(t *testing.T) {
 	}
 	defer w.Close(record.Summary{})
 	var sts []sim.StepStats
-	for range 150 {
+	for range 40 {
 		st, err := s.Step()
 		if err != nil {
 			t.Fatal(err)
@@ -167,11 +167,11 @@ func TestRecordingDoesNotAllocate(t *testing.T) {
 			w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
 		}
 	}
-	for range 10 {
+	for range 40 {
 		rec() // grow the batches
 	}
 	if n := testing.AllocsPerRun(5, rec); n != 0 {
-		t.Errorf("recording 150 steps allocates %v times", n)
+		t.Errorf("recording 40 steps allocates %v times", n)
 	}
 }
 
