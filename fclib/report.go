@@ -7,7 +7,13 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 	"time"
+
+	"github.com/stiction-sim/stiction/solver"
 )
+
+// ErrNotConverged is wrapped by the error of ReportWith for every problem
+// whose solve did not converge (its row is written all the same).
+var ErrNotConverged = errors.New("not converged")
 
 // Report reads every FCLIB file, solves it with SAP at regularization eps
 // and relative tolerance tol (zero values take DefaultEps and DefaultTol),
@@ -18,7 +24,9 @@ import (
 // Notes on how a matrix was stored follow the table.
 //
 // A file that cannot be read or mapped gets an error row; Report goes on
-// with the others and returns all such errors joined. This is the library
+// with the others and returns all such errors joined, together with one
+// wrapping ErrNotConverged for each solve that stalled or ran out of
+// iterations (its row is written as usual). This is the library
 // side of `stiction fclib FILE... [--eps E] [--tol T]`.
 func Report(w io.Writer, files []string, eps, tol float64) error {
 	return ReportWith(w, files, Options{Eps: eps, Tol: tol})
@@ -40,6 +48,9 @@ func ReportWith(w io.Writer, files []string, opt Options) error {
 			continue
 		}
 		writeRow(tw, filepath.Base(file), s)
+		if s.Stats.Status != solver.Converged {
+			errs = append(errs, fmt.Errorf("%s: %w: the SAP solve ended %s", filepath.Base(file), ErrNotConverged, s.Stats.Status))
+		}
 		if sym := s.Mapping.Symmetry; sym != Symmetric {
 			notes = append(notes, fmt.Sprintf("%s: matrix stored as its %s, read as symmetric", filepath.Base(file), sym))
 		}

@@ -14,7 +14,9 @@ func TestReport(t *testing.T) {
 		files = append(files, samplePath(n))
 	}
 	var b bytes.Buffer
-	if err := Report(&b, files, 0, 0); err != nil {
+	// The local sample may stall (below); that is reported as an error
+	// wrapping ErrNotConverged, after the table.
+	if err := Report(&b, files, 0, 0); err != nil && !errors.Is(err, ErrNotConverged) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", b.String())

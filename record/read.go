@@ -55,13 +55,16 @@ func (r *Run) Column(name string) ([]float64, error) {
 	return out, nil
 }
 
-// ReadRun reads the output of "stiction run --out dir".
+// ReadRun reads the output of "stiction run --out dir", in CSV or Parquet.
 func ReadRun(dir string) (*Run, error) {
 	sc, err := ReadScene(dir)
 	if err != nil {
 		return nil, err
 	}
 	r := &Run{Scene: sc}
+	if _, err := os.Stat(filepath.Join(dir, "steps.parquet")); err == nil {
+		return r, readParquetRun(dir, r)
+	}
 	if r.StepColumns, r.Steps, err = readSteps(filepath.Join(dir, "steps.csv")); err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package record
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -97,6 +99,9 @@ func ReadScene(dir string) (SceneJSON, error) {
 	var sc SceneJSON
 	path := filepath.Join(dir, "scene.json")
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sc, fmt.Errorf("record: %s is not a run directory (it has no scene.json); make one with \"stiction run SCENE --out %s\"", dir, dir)
+	}
 	if err != nil {
 		return sc, fmt.Errorf("record: %w", err)
 	}

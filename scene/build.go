@@ -224,7 +224,10 @@ func inertia(b *Body, shape geometry.Shape) (spatial.SpatialInertia, error) {
 		}
 		in.Icom = unit.Scale(mass)
 	}
-	return in, in.Validate()
+	if err := in.Validate(); err != nil {
+		return in, err
+	}
+	return in, physical(in)
 }
 
 // pose converts a scene pose.

@@ -114,3 +114,26 @@ func (sim *Simulator) anchor(mm *contactMemo, pr *contact.Pair, i int) {
 	mm.anchorA = w.kin0.Pose(pr.BodyA).ApplyInv(pr.Point)
 	mm.anchorB = w.kin0.Pose(pr.BodyB).ApplyInv(pr.Point)
 }
+
+// export returns the memory as checkpoint records.
+func (mem *contactMemory) export() []ContactMemo {
+	if len(mem.memos) == 0 {
+		return nil // as gob decodes an empty list
+	}
+	out := make([]ContactMemo, len(mem.memos))
+	for i, m := range mem.memos {
+		out[i] = ContactMemo{GeomA: m.key.a, GeomB: m.key.b, Feature: m.key.feature, Age: m.age, Impulse: m.impulse,
+			PhiEnd: m.phiEnd, Anchored: m.anchored, AnchorA: m.anchorA, AnchorB: m.anchorB}
+	}
+	return out
+}
+
+// restore replaces the memory with checkpoint records (in key order).
+func (mem *contactMemory) restore(c []ContactMemo) {
+	mem.memos = mem.memos[:0]
+	for _, m := range c {
+		mem.memos = append(mem.memos, contactMemo{key: contactKey{a: m.GeomA, b: m.GeomB, feature: m.Feature}, age: m.Age,
+			impulse: m.Impulse, phiEnd: m.PhiEnd, anchored: m.Anchored, anchorA: m.AnchorA, anchorB: m.AnchorB})
+	}
+	slices.SortFunc(mem.memos, func(x, y contactMemo) int { return x.key.compare(y.key) })
+}

@@ -341,14 +341,6 @@ func setSolver(b *scene.Built, lin sap.Linear, workers int) {
 	}
 }
 
-// wrapIslands wraps the configured SAP solver of b in an island solver with
-// the given workers (the --workers flag of "stiction run").
-func wrapIslands(b *scene.Built, workers int) {
-	is := island.New(b.NewSolver, workers)
-	is.SetTolerance(b.Tolerance())
-	b.Config.Solver = is
-}
-
 // writeBenchCSV writes the rows.
 func writeBenchCSV(path string, rows []benchRow) error {
 	f, err := os.Create(path)

@@ -3,13 +3,17 @@
 //
 //	stiction list
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
+//	stiction resume CHECKPOINT [--duration S] [--out DIR]
+//	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
+//	stiction worker --nats URL
 //	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
 //	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
 //
 // Run "stiction help" for details. The exit status is 0 on success, 1 when a
-// step failed (a contact solve that did not converge), and 2 on bad input.
+// step failed (a contact solve that did not converge) or a run stopped early
+// (diverged, interrupted), and 2 on bad input.
 package main
 
 import (
@@ -21,13 +25,26 @@ import (
 const usage = `usage:
   stiction list
       list the embedded scenes
-  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
+  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR]
+                             [--format csv|parquet] [--workers N] [--checkpoint-every S]
+                             [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
       run an embedded scene or a scene file; --scheme picks the integrator
       (explicit-euler, symplectic-euler, implicit-euler, midpoint); --set overrides any scene field
       (see docs/SCENES.md for the path syntax), --out writes summary.json,
-      steps.csv and trajectory.csv to DIR
-      (plus scene.json and contacts.csv for the viewer); --view [--port N]
-      [--addr A] streams the run to the viewer while it goes
+      steps.csv and trajectory.csv to DIR (plus scene.json and contacts.csv for the viewer;
+      --format parquet writes .parquet files instead, docs/OUTPUT.md); --workers N solves the
+      islands of the contact graph on N workers (bit-identical for any N); --checkpoint-every S
+      writes DIR/checkpoints/ every S simulated seconds; --max-energy-growth F stops the run as
+      diverged when the kinetic energy grows F-fold (default 1e6; 0: off); --view [--port N]
+      [--addr A] streams the run to the viewer while it goes. Ctrl-C stops the run, keeping
+      complete files and a summary with status interrupted
+  stiction resume CHECKPOINT [--duration S] [--out DIR] [--checkpoint-every S] [--quiet]
+      continue a run from a checkpoint, with its outputs (byte-identical to a run never stopped)
+  stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--listen HOST:PORT] [--nats URL] [--quiet]
+      run a parameter sweep (docs/SWEEPS.md) on an embedded NATS JetStream server (or the
+      server at --nats); writes DIR/results.csv and results.parquet; run it again to continue
+  stiction worker --nats URL [--out DIR] [--quiet]
+      run jobs of the sweeps on the NATS server at URL, from any machine, until Ctrl-C
   stiction view RUN_DIR [--port N] [--addr A]
       serve a 3D playback of a run directory on http://127.0.0.1:PORT/
       (default port 8765; --addr to listen on another interface)
@@ -35,10 +52,12 @@ const usage = `usage:
       write the bodies' meshes and their motion as a glTF 2.0 binary
   stiction plot RUN_DIR --y COL[,COL...] --out FILE.png|FILE.svg
       plot steps.csv columns (or energy = kinetic + potential) against time
+  stiction plot SWEEP_DIR [--x PARAM] --y STAT[,STAT...] --out FILE.png|FILE.svg
+      plot statistics of a sweep's table against a swept parameter
   stiction fclib FILE... [--eps E] [--tol T] [--refine N] [--refine-tol R]
       solve FCLIB frictional-contact problems (HDF5) with SAP and print
       residuals; --refine adds proximal passes toward the rigid (R → 0) solution
-  stiction bench [--n 10,20,...] [--walls walls,nowalls] [--linear sparse,dense,islands] [--steps S] [--out DIR]
+  stiction bench [--n 10,20,...] [--walls walls,nowalls] [--layout grid|copies] [--linear sparse,dense,islands] [--steps S] [--out DIR]
       clutter scaling study (SAP Fig. 12): time and iterations per step
       against the number of bodies; writes DIR/bench.csv, bench.png, bench.svg
   stiction help
@@ -58,6 +77,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "sweep":
+		return cmdSweep(args[1:], stdout, stderr)
+	case "worker":
+		return cmdWorker(args[1:], stdout, stderr)
+	case "resume":
+		return cmdResume(args[1:], stdout, stderr)
 	case "fclib":
 		return cmdFclib(args[1:], stdout, stderr)
 	case "view":

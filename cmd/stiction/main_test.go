@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -137,5 +138,33 @@ func TestFailedStepExitStatus(t *testing.T) {
 	}
 	if !strings.Contains(out, "failed steps") {
 		t.Errorf("summary missing:\n%s", out)
+	}
+}
+
+// TestHelpListsReadmeFlags: every flag that the README's command list
+// shows is in "stiction help", and every command of the usage dispatches.
+func TestHelpListsReadmeFlags(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "## Commands")
+	end := strings.Index(text[start:], "\n```\n")
+	block := text[start : start+end]
+	_, help, _ := runCLI("help")
+	flags := regexp.MustCompile(`--[a-z][a-z-]*`).FindAllString(block, -1)
+	if len(flags) < 15 {
+		t.Fatalf("found only %d flags in the README's command list", len(flags))
+	}
+	for _, f := range flags {
+		if !strings.Contains(help, f) {
+			t.Errorf("README lists %s, stiction help does not", f)
+		}
+	}
+	for _, cmd := range regexp.MustCompile(`go run ./cmd/stiction ([a-z]+)`).FindAllStringSubmatch(block, -1) {
+		if !strings.Contains(help, "stiction "+cmd[1]) {
+			t.Errorf("README shows command %s, stiction help does not", cmd[1])
+		}
 	}
 }

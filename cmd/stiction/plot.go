@@ -20,12 +20,14 @@ import (
 	"github.com/stiction-sim/stiction/record"
 )
 
-// cmdPlot plots columns of a run's steps.csv against time.
+// cmdPlot plots columns of a run's steps.csv against time, or statistics of
+// a sweep's table against a parameter (plotsweep.go).
 func cmdPlot(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	ys := fs.String("y", "energy,iterations,momentum_error", "comma-separated steps.csv columns, or energy (kinetic + potential)")
 	out := fs.String("out", "", "output file, .png or .svg")
+	x := fs.String("x", "", "sweep tables: the parameter column on the x axis (default: the first swept path)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -33,6 +35,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 || *out == "" {
 		fmt.Fprintf(stderr, "stiction plot: want one run directory and --out FILE.png|FILE.svg\n%s", usage)
 		return 2
+	}
+	if isSweepTable(pos[0]) {
+		return cmdPlotSweep(pos[0], *x, *ys, fs, *out, stdout, stderr)
 	}
 	run, err := record.ReadRun(pos[0])
 	if err == nil {
@@ -81,12 +86,18 @@ func plotRun(r *record.Run, names []string, path string) error {
 		}
 		rows = append(rows, []*plot.Plot{p})
 	}
-	w, h := 16*vg.Centimeter, vg.Length(len(rows))*5*vg.Centimeter
+	return drawPanels(rows, 5*vg.Centimeter, path)
+}
+
+// drawPanels draws one column of panels, each h high, to path (.png or
+// .svg).
+func drawPanels(rows [][]*plot.Plot, h vg.Length, path string) error {
+	w, h := 16*vg.Centimeter, vg.Length(len(rows))*h
 	var c interface {
 		vg.CanvasSizer
 		io.WriterTo
 	}
-	if ext == ".svg" {
+	if strings.ToLower(filepath.Ext(path)) == ".svg" {
 		c = vgsvg.New(w, h)
 	} else {
 		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}

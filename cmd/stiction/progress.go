@@ -45,9 +45,11 @@ func (p *progress) done() {
 func printSummary(w io.Writer, s record.Summary) {
 	rows := [][2]string{
 		{"scene", s.Scene},
+		{"status", s.Status},
 		{"steps", fmt.Sprint(s.Steps)},
 		{"simulated time", fmt.Sprintf("%.4g s", s.SimTime)},
-		{"wall time", fmt.Sprintf("%.4g s", s.WallTimeS)},
+		{"wall time (stepping)", fmt.Sprintf("%.4g s", s.WallTimeS)},
+		{"writing time", fmt.Sprintf("%.4g s (on its own goroutine)", s.WriteTimeS)},
 		{"real-time factor", fmt.Sprintf("%.3g", s.RealTimeFactor)},
 		{"SAP iterations", fmt.Sprintf("mean %.2f, max %d", s.IterationsMean, s.IterationsMax)},
 		{"max momentum error e_m", fmt.Sprintf("%.3g", s.MomentumErrorMax)},

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stiction-sim/stiction/runner"
+)
+
+// readSummary reads dir/summary.json into a map.
+func readSummary(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal(data, &sum); err != nil {
+		t.Fatalf("summary.json: %v\n%s", err, data)
+	}
+	return sum
+}
+
+// TestDivergingRun: explicit Euler on the frictionless spring-cylinder (a
+// harmonic oscillator, ω = 11.5 rad/s) at δt = 0.05 s is unstable: each
+// step multiplies the energy by 1 + ω²δt² = 1.33. The run stops at the step
+// where the energy guard fires, exits 1 saying so, and keeps its records: a
+// summary with status diverged and the step, and steps.csv up to that step.
+// Without the energy check the run goes on to a non-finite state. (The
+// chain at δt = 0.05 s, which blew up to 1e187 J before speculative contact
+// and the recovery-speed cap, now runs to its end; it still gets the δt
+// warning naming a link.)
+func TestDivergingRun(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI("run", "spring-cylinder-frictionless", "--scheme", "explicit-euler", "--dt", "0.05", "--out", dir, "--quiet")
+	if code != 1 || !strings.Contains(errs, "diverged at step") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "diverged") {
+		t.Errorf("printed summary lacks the status:\n%s", out)
+	}
+	sum := readSummary(t, dir)
+	step := sum["status_step"].(float64)
+	if sum["status"] != "diverged" || step < 2 || sum["steps"].(float64) != step {
+		t.Errorf("summary status %v at step %v, %v steps", sum["status"], sum["status_step"], sum["steps"])
+	}
+	steps := readCSV(t, filepath.Join(dir, "steps.csv"))
+	if len(steps) != int(step)+1 {
+		t.Errorf("steps.csv has %d rows, want %v and the header", len(steps)-1, step)
+	}
+	dir2 := t.TempDir()
+	code, _, errs = runCLI("run", "spring-cylinder-frictionless", "--scheme", "explicit-euler", "--dt", "0.05", "--out", dir2, "--quiet", "--max-energy-growth", "0", "--duration", "200")
+	sum = readSummary(t, dir2)
+	if code != 1 || sum["status"] != "diverged" {
+		t.Errorf("no energy check: exit %d, status %v, stderr %q", code, sum["status"], errs)
+	}
+	t.Logf("without the energy check: %v at step %v: %v", sum["status"], sum["status_step"], sum["message"])
+	code, _, errs = runCLI("run", "chain", "--dt", "0.05", "--duration", "1", "--quiet")
+	if !strings.Contains(errs, `warning: dt = 0.05 s is too large for body "link`) {
+		t.Errorf("chain at δt = 0.05 s: exit %d, no δt warning naming a link: %q", code, errs)
+	}
+}
+
+// TestRunFlagErrors: unusable flag values are rejected with a message
+// naming the flag (not --set), and view explains what a run directory is.
+func TestRunFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "drop", "--dt", "0"}, "--dt 0: want a positive"},
+		{[]string{"run", "drop", "--duration", "0"}, "--duration 0: want a positive"},
+		{[]string{"run", "drop", "--duration", "-1"}, "--duration -1"},
+		{[]string{"run", "drop", "--scheme", "rk4"}, `--scheme "rk4": want one of`},
+		{[]string{"run", "drop", "--format", "xml"}, `--format "xml"`},
+		{[]string{"run", "drop", "--checkpoint-every", "0.01"}, "--checkpoint-every needs --out"},
+		{[]string{"run", "drop", "--checkpoint-every", "-1"}, "--checkpoint-every -1"},
+		{[]string{"run", "drop", "--workers", "-2"}, "--workers -2"},
+		{[]string{"resume", "no-such.ckpt"}, "no-such.ckpt"},
+		{[]string{"view", "."}, `is not a run directory (it has no scene.json); make one with "stiction run SCENE --out`},
+	} {
+		code, _, errs := runCLI(c.args...)
+		if code == 0 || !strings.Contains(errs, c.want) || strings.Contains(errs, "--set") {
+			t.Errorf("%v: exit %d, stderr %q; want an error mentioning %q and not --set", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestTimeColumn: t is written without round-off noise (0.3, not
+// 0.30000000000000004).
+func TestTimeColumn(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := runCLI("run", "drop", "--dt", "0.1", "--duration", "0.5", "--out", dir, "--quiet"); code != 0 {
+		t.Fatal(errs)
+	}
+	var ts []string
+	for _, row := range readCSV(t, filepath.Join(dir, "steps.csv"))[1:] {
+		ts = append(ts, row[0])
+	}
+	if got := strings.Join(ts, " "); got != "0.1 0.2 0.3 0.4 0.5" {
+		t.Errorf("t column %q", got)
+	}
+}
+
+// TestResumeByteIdentical runs 2 s straight, and 1 s with a checkpoint
+// then 1 s resumed from it (in place, and into another directory): the
+// per-step files must be byte-identical.
+func TestResumeByteIdentical(t *testing.T) {
+	for _, name := range []string{"clutter", "chain", "spring-cylinder"} {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			straight, half, other := filepath.Join(base, "straight"), filepath.Join(base, "half"), filepath.Join(base, "other")
+			common := []string{"--scheme", "midpoint", "--quiet"}
+			if code, _, errs := runCLI(append([]string{"run", name, "--duration", "2", "--out", straight}, common...)...); code != 0 {
+				t.Fatal(errs)
+			}
+			if code, _, errs := runCLI(append([]string{"run", name, "--duration", "1", "--checkpoint-every", "1", "--out", half}, common...)...); code != 0 {
+				t.Fatal(errs)
+			}
+			ckpts, _ := filepath.Glob(filepath.Join(half, runner.CheckpointDir, "*.ckpt"))
+			if len(ckpts) != 1 {
+				t.Fatalf("checkpoints %v", ckpts)
+			}
+			if code, _, errs := runCLI("resume", ckpts[0], "--duration", "2", "--out", other, "--quiet"); code != 0 {
+				t.Fatal(errs)
+			}
+			if code, _, errs := runCLI("resume", ckpts[0], "--duration", "2", "--quiet"); code != 0 {
+				t.Fatal(errs)
+			}
+			for _, f := range []string{"steps.csv", "trajectory.csv", "contacts.csv"} {
+				want, _ := os.ReadFile(filepath.Join(straight, f))
+				for _, dir := range []string{half, other} {
+					got, _ := os.ReadFile(filepath.Join(dir, f))
+					if len(want) < 100 || !bytes.Equal(got, want) {
+						t.Errorf("%s/%s: %d bytes, straight run %d, not identical", filepath.Base(dir), f, len(got), len(want))
+					}
+				}
+			}
+			if s := readSummary(t, half); s["steps"] != readSummary(t, straight)["steps"] || s["status"] != "ok" {
+				t.Errorf("resumed summary: %v steps, status %v", s["steps"], s["status"])
+			}
+		})
+	}
+}
+
+// TestInterrupt: Ctrl-C during "run --out" stops the run at a step
+// boundary, flushes and closes the files (every line complete), writes the
+// summary with status interrupted and a checkpoint that resumes the run.
+func TestInterrupt(t *testing.T) {
+	old := interrupts
+	defer func() { interrupts = old }()
+	interrupts = func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 300*time.Millisecond)
+	}
+	dir := t.TempDir()
+	code, _, errs := runCLI("run", "clutter", "--duration", "1000", "--out", dir, "--quiet", "--checkpoint-every", "1000")
+	if code != 1 || !strings.Contains(errs, "interrupted at step") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	sum := readSummary(t, dir)
+	n := int(sum["steps"].(float64))
+	if sum["status"] != "interrupted" || n < 1 || int(sum["status_step"].(float64)) != n {
+		t.Fatalf("summary: %v at %v after %d steps", sum["status"], sum["status_step"], n)
+	}
+	steps := readCSV(t, filepath.Join(dir, "steps.csv")) // fails on a truncated line
+	if len(steps) != n+1 {
+		t.Errorf("steps.csv has %d rows for %d steps", len(steps)-1, n)
+	}
+	traj := readCSV(t, filepath.Join(dir, "trajectory.csv"))
+	if last := traj[len(traj)-1][0]; last != steps[n][0] {
+		t.Errorf("last trajectory time %s, last step %s", last, steps[n][0])
+	}
+	if _, err := os.Stat(runner.CheckpointPath(dir, n)); err != nil {
+		t.Errorf("no checkpoint at the interruption: %v", err)
+	}
+}
+
+// TestFclibStallExitStatus: a problem whose solve stalls makes fclib exit 1,
+// naming it.
+func TestFclibStallExitStatus(t *testing.T) {
+	code, out, errs := runCLI("fclib", "../../fclib/testdata/fclib_local_problem_test.hdf5")
+	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the SAP solve ended stalled") || !strings.Contains(out, "stalled") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -1,0 +1,179 @@
+package record
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// sink encodes batches into the per-step files of one format. Its methods
+// run on the writer goroutine, except offsets and close, which run after
+// a sync or the end of that goroutine.
+type sink interface {
+	write(b *batch) error
+	flush() error
+	offsets() (Offsets, error)
+	close() error
+}
+
+// csvSink writes steps.csv, trajectory.csv and contacts.csv.
+type csvSink struct {
+	files [3]*os.File
+	bufs  [3]*bufio.Writer
+	line  []byte
+}
+
+// newCSVSink creates the three CSV files with their headers, or with
+// resume opens them truncated to the offsets and positioned at their end.
+func newCSVSink(dir string, resume *Offsets) (*csvSink, error) {
+	s := &csvSink{}
+	heads := [3][]string{StepsHeader, TrajectoryHeader, ContactsHeader}
+	for i, name := range CSV.fileNames() {
+		path := filepath.Join(dir, name)
+		var f *os.File
+		var err error
+		if resume == nil {
+			f, err = os.Create(path)
+		} else {
+			f, err = openTruncated(path, resume[i])
+		}
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("record: %w", err)
+		}
+		s.files[i], s.bufs[i] = f, bufio.NewWriterSize(f, 1<<16)
+		if resume == nil {
+			s.header(s.bufs[i], heads[i])
+		}
+	}
+	return s, nil
+}
+
+// openTruncated opens path for writing, truncated to size, at its end.
+func openTruncated(path string, size int64) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() < size {
+		err = fmt.Errorf("%s has %d bytes, the checkpoint needs %d", path, st.Size(), size)
+	}
+	if err == nil {
+		err = f.Truncate(size)
+	}
+	if err == nil {
+		_, err = f.Seek(size, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (s *csvSink) header(b *bufio.Writer, cols []string) {
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(c)
+	}
+	b.WriteByte('\n')
+}
+
+func (s *csvSink) write(b *batch) error {
+	for i := range b.steps {
+		s.step(&b.steps[i])
+	}
+	for i := range b.traj {
+		r := &b.traj[i]
+		s.line = AppendTime(s.line[:0], r.t)
+		s.line = append(s.line, ',')
+		s.line = append(s.line, b.model.Bodies[r.body].Name...)
+		s.nums(r.x[:])
+		s.bufs[1].Write(s.line)
+	}
+	for i := range b.contacts {
+		r := &b.contacts[i]
+		s.line = AppendTime(s.line[:0], r.t)
+		s.line = append(s.line, ',')
+		s.line = append(s.line, b.model.Bodies[r.a].Name...)
+		s.line = append(s.line, ',')
+		s.line = append(s.line, b.model.Bodies[r.b].Name...)
+		s.nums(r.x[:])
+		s.bufs[2].Write(s.line)
+	}
+	return nil // bufio keeps the first error; flush reports it
+}
+
+// nums appends ",x" for each x and a newline.
+func (s *csvSink) nums(xs []float64) {
+	for _, x := range xs {
+		s.line = append(s.line, ',')
+		s.line = AppendNumber(s.line, x)
+	}
+	s.line = append(s.line, '\n')
+}
+
+func (s *csvSink) step(st *sim.StepStats) {
+	b := AppendTime(s.line[:0], st.T)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(st.Iterations), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(st.LineSearchIterations), 10)
+	for _, x := range [...]float64{st.MomentumError, st.ComplementarityError} {
+		b = append(b, ',')
+		b = AppendNumber(b, x)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(st.Contacts), 10)
+	for _, x := range [...]float64{st.MaxPenetration, st.KineticEnergy, st.PotentialEnergy} {
+		b = append(b, ',')
+		b = AppendNumber(b, x)
+	}
+	b = append(b, ',')
+	b = append(b, st.Status.String()...)
+	b = append(b, ',')
+	b = AppendNumber(b, st.MaxSlip)
+	s.line = append(b, '\n')
+	s.bufs[0].Write(s.line)
+}
+
+func (s *csvSink) flush() error {
+	var err error
+	for _, b := range s.bufs {
+		if b != nil {
+			err = errors.Join(err, b.Flush())
+		}
+	}
+	return err
+}
+
+func (s *csvSink) offsets() (Offsets, error) {
+	var o Offsets
+	for i, f := range s.files {
+		n, err := f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return o, fmt.Errorf("record: %w", err)
+		}
+		o[i] = n
+	}
+	return o, nil
+}
+
+func (s *csvSink) close() error {
+	err := s.flush()
+	for _, f := range s.files {
+		if f != nil {
+			err = errors.Join(err, f.Close())
+		}
+	}
+	return err
+}

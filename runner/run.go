@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stiction-sim/stiction/record"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// Options say what a run writes and when it stops.
+type Options struct {
+	Out    string        // run directory; "" writes no files
+	Format record.Format // per-step file format
+	// CheckpointEvery writes a checkpoint (CheckpointPath) every this many
+	// steps; 0 writes none. Checkpoints need Out, CSV output and Source.
+	CheckpointEvery int
+	// Source is written into checkpoints, so that Resume can rebuild the
+	// scene.
+	Source *Source
+	// EnergyGrowth is the blow-up factor of the divergence guard
+	// (record.NewGuard); 0 turns the energy check off.
+	EnergyGrowth float64
+	// OnStep, if set, is called after every step taken (progress bar,
+	// live view).
+	OnStep func(s *sim.Simulator, st sim.StepStats)
+}
+
+// StopError is returned with the summary of a run that did not reach its
+// last step: its Status is record.StatusDiverged, StatusInterrupted or
+// StatusError.
+type StopError struct {
+	Status string
+	Step   int // the last step taken (interrupted) or attempted
+	Err    error
+}
+
+func (e *StopError) Error() string {
+	return fmt.Sprintf("%s at step %d: %v", e.Status, e.Step, e.Err)
+}
+
+func (e *StopError) Unwrap() error { return e.Err }
+
+// run is one run in progress.
+type run struct {
+	b       *scene.Built
+	o       Options
+	sim     *sim.Simulator
+	w       *record.Writer
+	acc     record.Accumulator
+	guard   record.Guard
+	wall    time.Duration // stepping time
+	lastRec int           // last step whose trajectory was recorded
+}
+
+// Simulate runs b from its initial state to its last step, or until ctx is
+// cancelled, the run diverges or a step fails. It returns the summary (also
+// written to o.Out) in every case where the run started; the error is a
+// *StopError when the run stopped early, or an error writing the files.
+func Simulate(ctx context.Context, b *scene.Built, o Options) (record.Summary, error) {
+	r, err := start(b, o, nil)
+	if err != nil {
+		return record.Summary{}, err
+	}
+	if r.w != nil {
+		r.w.Trajectory(b.Model, b.State)
+		if err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
+			r.w.CloseSummary(&record.Summary{})
+			return record.Summary{}, err
+		}
+	}
+	return r.loop(ctx)
+}
+
+// Resume continues the run of checkpoint c with b, built from c.Source
+// (possibly with a longer duration). With o.Out set, the files of the run
+// directory are truncated to their size at the checkpoint and continued
+// (see CopyRun to continue into another directory).
+func Resume(ctx context.Context, b *scene.Built, c *Checkpoint, o Options) (record.Summary, error) {
+	if c.Sim.Step > b.Steps {
+		return record.Summary{}, fmt.Errorf("runner: the checkpoint is at step %d, past the run's last step %d (give a longer --duration)", c.Sim.Step, b.Steps)
+	}
+	r, err := start(b, o, c)
+	if err != nil {
+		return record.Summary{}, err
+	}
+	return r.loop(ctx)
+}
+
+// start builds the simulator, the writer and the guard, from a checkpoint
+// if c is not nil.
+func start(b *scene.Built, o Options, c *Checkpoint) (*run, error) {
+	if o.CheckpointEvery < 0 {
+		return nil, fmt.Errorf("runner: checkpoint interval %d steps must be ≥ 0", o.CheckpointEvery)
+	}
+	if o.CheckpointEvery > 0 && (o.Out == "" || o.Format != record.CSV || o.Source == nil) {
+		return nil, errors.New("runner: checkpoints need an output directory (--out), CSV output and the run's source")
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{b: b, o: o, sim: s}
+	r.guard = record.NewGuard(b.Model, b.State, s.PotentialEnergy(), o.EnergyGrowth)
+	ro := record.Options{Format: o.Format}
+	if c != nil {
+		if err := s.Restore(c.Sim); err != nil {
+			return nil, err
+		}
+		r.acc, r.wall, r.lastRec = c.Acc, time.Duration(c.WallTimeS*float64(time.Second)), c.Sim.Step
+		ro.Resume = &c.Offsets
+	}
+	if o.Out != "" {
+		if r.w, err = record.CreateWith(o.Out, ro); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// loop takes the steps and finishes the run.
+func (r *run) loop(ctx context.Context) (record.Summary, error) {
+	b, s := r.b, r.sim
+	var stop *StopError
+	for i := s.Steps() + 1; i <= b.Steps; i++ {
+		select {
+		case <-ctx.Done():
+			stop = &StopError{Status: record.StatusInterrupted, Step: i - 1, Err: context.Cause(ctx)}
+		default:
+		}
+		if stop != nil {
+			break
+		}
+		t := time.Now()
+		st, err := s.Step()
+		r.wall += time.Since(t)
+		if err != nil {
+			stop = &StopError{Status: record.StatusError, Step: i, Err: err}
+			break
+		}
+		r.acc.Add(st)
+		r.record(st, i%b.RecordEvery == 0)
+		if r.o.OnStep != nil {
+			r.o.OnStep(s, st)
+		}
+		if err := r.guard.Check(st, s.State); err != nil {
+			stop = &StopError{Status: record.StatusDiverged, Step: i, Err: err}
+			break
+		}
+		if r.o.CheckpointEvery > 0 && i%r.o.CheckpointEvery == 0 {
+			if err := r.checkpoint(); err != nil {
+				stop = &StopError{Status: record.StatusError, Step: i, Err: err}
+				break
+			}
+		}
+	}
+	if stop != nil && stop.Status == record.StatusInterrupted && r.o.CheckpointEvery > 0 {
+		if err := r.checkpoint(); err != nil {
+			stop.Err = errors.Join(stop.Err, err)
+		}
+	}
+	return r.finish(stop)
+}
+
+// record writes the step's row, and its trajectory and contacts if traj.
+func (r *run) record(st sim.StepStats, traj bool) {
+	if r.w == nil {
+		return
+	}
+	r.w.Step(st)
+	if traj {
+		r.recordFrame()
+	}
+}
+
+func (r *run) recordFrame() {
+	b, s := r.b, r.sim
+	r.w.Trajectory(b.Model, b.State)
+	r.w.Contacts(b.State.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
+	r.lastRec = s.Steps()
+}
+
+// finish records the final frame (unless recorded), writes the summary and
+// closes the files.
+func (r *run) finish(stop *StopError) (record.Summary, error) {
+	b := r.b
+	if r.w != nil && r.lastRec != r.sim.Steps() {
+		r.recordFrame()
+	}
+	sum := r.acc.Summary(b.Name, b.Config.DT, r.wall.Seconds(), b.Model, b.State)
+	var err error
+	if stop != nil {
+		sum.Status, sum.StatusStep, sum.Message = stop.Status, stop.Step, stop.Err.Error()
+		err = stop
+	}
+	if r.w != nil {
+		err = errors.Join(err, r.w.CloseSummary(&sum))
+	}
+	return sum, err
+}
