@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 // (every dataset of the file, strings escaped, 17 significant digits so
 // that every float64 round-trips). Regenerate them with
 //
-//	go test ./fclib -run TestDatasetsMatchH5dump -update
+//	go test ./hdf5 -run TestDatasetsMatchH5dump -update
 var update = flag.Bool("update", false, "regenerate testdata/h5dump/*.txt.gz with h5dump")
 
 // h5dumpArgs are the options giving an exact, parseable dump.

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ type localHeap struct {
 }
 
 // readLocalHeap decodes the local heap at addr ("HEAP", version 0).
-func (f *h5File) readLocalHeap(addr uint64) (*localHeap, error) {
+func (f *File) readLocalHeap(addr uint64) (*localHeap, error) {
 	what := fmt.Sprintf("local heap at 0x%x", addr)
 	c, err := f.cursorAt(addr, what)
 	if err != nil {

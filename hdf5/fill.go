@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 // fillValue returns the fill value of a dataset (the value of elements
 // never written), or nil for the default fill value of zero bytes. It

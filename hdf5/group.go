@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ type link struct {
 // groupLinks reports whether the object is a group and, for a symbol-table
 // group, returns its children sorted by name. Objects that are groups in the newer link-message
 // format give an unsupported-feature error.
-func (f *h5File) groupLinks(h *objectHeader) ([]link, bool, error) {
+func (f *File) groupLinks(h *objectHeader) ([]link, bool, error) {
 	m := h.find(msgSymbolTable)
 	if m == nil {
 		if h.find(msgLinkInfo) != nil || h.find(msgLink) != nil || h.find(msgGroupInfo) != nil {
@@ -37,7 +37,7 @@ func (f *h5File) groupLinks(h *objectHeader) ([]link, bool, error) {
 
 // readLinks reads the entries of a group B-tree and names them from the
 // local heap.
-func (f *h5File) readLinks(btree, heapAddr uint64) ([]link, error) {
+func (f *File) readLinks(btree, heapAddr uint64) ([]link, error) {
 	heap, err := f.readLocalHeap(heapAddr)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (f *h5File) readLinks(btree, heapAddr uint64) ([]link, error) {
 
 // lookup resolves an absolute path such as "/fclib_global/M/x" to its
 // object header.
-func (f *h5File) lookup(path string) (*objectHeader, error) {
+func (f *File) lookup(path string) (*objectHeader, error) {
 	h, err := f.readObjectHeader(f.sb.rootAddr)
 	if err != nil {
 		return nil, fmt.Errorf("root group: %w", err)
@@ -78,12 +78,12 @@ func (f *h5File) lookup(path string) (*objectHeader, error) {
 			return nil, fmt.Errorf("group %q: %w", cur+"/", err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("object %q is not a group: %w", cur, errNotFound)
+			return nil, fmt.Errorf("object %q is not a group: %w", cur, ErrNotFound)
 		}
 		i := sort.Search(len(links), func(i int) bool { return links[i].name >= name })
 		cur += "/" + name
 		if i == len(links) || links[i].name != name {
-			return nil, fmt.Errorf("object %q: %w", cur, errNotFound)
+			return nil, fmt.Errorf("object %q: %w", cur, ErrNotFound)
 		}
 		if h, err = f.readObjectHeader(links[i].addr); err != nil {
 			return nil, fmt.Errorf("object %q: %w", cur, err)
@@ -95,7 +95,7 @@ func (f *h5File) lookup(path string) (*objectHeader, error) {
 // walk calls fn with the path and header of every non-group object
 // reachable from the root, depth first in name order. Objects reachable by
 // several paths (hard links) are visited once.
-func (f *h5File) walk(fn func(path string, h *objectHeader) error) error {
+func (f *File) walk(fn func(path string, h *objectHeader) error) error {
 	h, err := f.readObjectHeader(f.sb.rootAddr)
 	if err != nil {
 		return fmt.Errorf("root group: %w", err)
@@ -104,7 +104,7 @@ func (f *h5File) walk(fn func(path string, h *objectHeader) error) error {
 	return f.walkGroup("", h, 0, seen, fn)
 }
 
-func (f *h5File) walkGroup(path string, h *objectHeader, depth int, seen map[uint64]bool, fn func(string, *objectHeader) error) error {
+func (f *File) walkGroup(path string, h *objectHeader, depth int, seen map[uint64]bool, fn func(string, *objectHeader) error) error {
 	links, _, err := f.groupLinks(h)
 	if err != nil {
 		return fmt.Errorf("group %q: %w", path+"/", err)

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 // parseDataspace decodes a dataspace message and returns the number of
 // elements and the rank. Only scalar (rank 0) and 1-D simple dataspaces are

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 // layout is the storage of a contiguous dataset.
 type layout struct {

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import (
 	"bytes"
@@ -7,9 +7,10 @@ import (
 	"math"
 )
 
-// dataset is an opened contiguous dataset.
-type dataset struct {
-	f     *h5File
+// Dataset is an opened contiguous dataset: its type, element count and
+// storage. The values are decoded by Int32s, Float64s or Strings.
+type Dataset struct {
+	f     *File
 	path  string
 	n     uint64 // number of elements
 	rank  int    // 0 (scalar) or 1
@@ -22,11 +23,11 @@ type dataset struct {
 var filterNames = map[uint16]string{1: "deflate", 2: "shuffle", 3: "fletcher32", 4: "szip", 5: "nbit", 6: "scaleoffset"}
 
 // openDataset decodes the messages of a dataset's object header.
-func (f *h5File) openDataset(path string, h *objectHeader) (*dataset, error) {
+func (f *File) openDataset(path string, h *objectHeader) (*Dataset, error) {
 	if err := checkDatasetMessages(h); err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", path, err)
 	}
-	d := &dataset{f: f, path: path}
+	d := &Dataset{f: f, path: path}
 	var err error
 	if d.dtype, err = parseDatatype(h.find(msgDatatype).data); err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", path, err)
@@ -110,7 +111,7 @@ func describeFilters(data []byte) string {
 // raw returns the dataset's bytes, checked to lie in the file. A dataset
 // whose storage was never allocated (never written) reads as its fill value,
 // as h5dump prints it.
-func (d *dataset) raw() ([]byte, error) {
+func (d *Dataset) raw() ([]byte, error) {
 	nbytes := d.n * uint64(d.dtype.size) // no overflow: n ≤ file size / size
 	if nbytes == 0 {
 		return nil, nil
@@ -132,7 +133,7 @@ func (d *dataset) raw() ([]byte, error) {
 }
 
 // filled returns nbytes of the fill value (nbytes ≤ the file size).
-func (d *dataset) filled(nbytes uint64) []byte {
+func (d *Dataset) filled(nbytes uint64) []byte {
 	b := make([]byte, nbytes)
 	if d.fill != nil {
 		for i := 0; i < len(b); i += len(d.fill) {
@@ -143,16 +144,16 @@ func (d *dataset) filled(nbytes uint64) []byte {
 }
 
 // want checks the dataset's class.
-func (d *dataset) want(c dtClass) error {
+func (d *Dataset) want(c Class) error {
 	if d.dtype.class != c {
 		return fmt.Errorf("dataset %q: %w", d.path, malformed("holds %s values, want %s", d.dtype.class, c))
 	}
 	return nil
 }
 
-// int32s reads an int32 dataset.
-func (d *dataset) int32s() ([]int32, error) {
-	b, err := d.bytesOf(dtInt32)
+// Int32s reads an int32 dataset.
+func (d *Dataset) Int32s() ([]int32, error) {
+	b, err := d.bytesOf(Int32)
 	if err != nil {
 		return nil, err
 	}
@@ -163,9 +164,9 @@ func (d *dataset) int32s() ([]int32, error) {
 	return v, nil
 }
 
-// float64s reads a float64 dataset.
-func (d *dataset) float64s() ([]float64, error) {
-	b, err := d.bytesOf(dtFloat64)
+// Float64s reads a float64 dataset.
+func (d *Dataset) Float64s() ([]float64, error) {
+	b, err := d.bytesOf(Float64)
 	if err != nil {
 		return nil, err
 	}
@@ -176,11 +177,11 @@ func (d *dataset) float64s() ([]float64, error) {
 	return v, nil
 }
 
-// strings reads a fixed-length string dataset, applying the padding rule:
+// Strings reads a fixed-length string dataset, applying the padding rule:
 // NUL-terminated and NUL-padded strings end at the first NUL, space-padded
 // ones lose their trailing spaces.
-func (d *dataset) strings() ([]string, error) {
-	b, err := d.bytesOf(dtString)
+func (d *Dataset) Strings() ([]string, error) {
+	b, err := d.bytesOf(String)
 	if err != nil {
 		return nil, err
 	}
@@ -197,18 +198,47 @@ func (d *dataset) strings() ([]string, error) {
 	return v, nil
 }
 
-func (d *dataset) bytesOf(c dtClass) ([]byte, error) {
+// bytesOf checks the dataset's class and returns its bytes; errors name
+// the file.
+func (d *Dataset) bytesOf(c Class) ([]byte, error) {
 	if err := d.want(c); err != nil {
-		return nil, err
+		return nil, d.f.wrap(err)
 	}
-	return d.raw()
+	b, err := d.raw()
+	return b, d.f.wrap(err)
 }
 
-// readDataset opens the dataset at path.
-func (f *h5File) readDataset(path string) (*dataset, error) {
-	h, err := f.lookup(path)
-	if err != nil {
-		return nil, err
+// Path returns the dataset's absolute path.
+func (d *Dataset) Path() string { return d.path }
+
+// Len returns the number of elements (1 for a scalar dataset).
+func (d *Dataset) Len() int { return int(d.n) }
+
+// Rank returns 0 for a scalar dataset, 1 for a 1-D one.
+func (d *Dataset) Rank() int { return d.rank }
+
+// Class returns the kind of values the dataset holds.
+func (d *Dataset) Class() Class { return d.dtype.class }
+
+// ElemSize returns the size of one element in bytes (the string length for
+// fixed-length strings).
+func (d *Dataset) ElemSize() int { return d.dtype.size }
+
+// TypeName returns the datatype as h5dump's DATATYPE line names it
+// (H5T_STD_I32LE, H5T_IEEE_F64LE or H5T_STRING).
+func (d *Dataset) TypeName() string {
+	if d.dtype.class == String {
+		return "H5T_STRING"
 	}
-	return f.openDataset(path, h)
+	return d.dtype.String()
+}
+
+// DataOffset returns the offset in the file image of the dataset's raw
+// data, and false when the data was never written (the dataset reads as its
+// fill value).
+func (d *Dataset) DataOffset() (int64, bool) {
+	if d.store.addr == undefAddr {
+		return 0, false
+	}
+	return int64(d.f.sb.base + d.store.addr), true
 }

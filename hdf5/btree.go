@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import "fmt"
 
@@ -13,7 +13,7 @@ type symbolEntry struct {
 // version 1 B-tree (node type 0) from btreeAddr down to the symbol table
 // nodes. Each node is visited at most once, so corrupt trees that share or
 // loop subtrees cannot blow up the walk.
-func (f *h5File) groupEntries(btreeAddr uint64) ([]symbolEntry, error) {
+func (f *File) groupEntries(btreeAddr uint64) ([]symbolEntry, error) {
 	w := &treeWalk{f: f, seen: map[uint64]bool{}}
 	if err := w.node(btreeAddr, -1); err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (f *h5File) groupEntries(btreeAddr uint64) ([]symbolEntry, error) {
 
 // treeWalk holds the state of one B-tree walk.
 type treeWalk struct {
-	f       *h5File
+	f       *File
 	seen    map[uint64]bool
 	entries []symbolEntry
 }

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import "fmt"
 
@@ -50,7 +50,7 @@ func (h *objectHeader) find(typ uint16) *message {
 
 // readObjectHeader decodes the version 1 object header at addr, following
 // continuation messages. Version 2 headers ("OHDR") are unsupported.
-func (f *h5File) readObjectHeader(addr uint64) (*objectHeader, error) {
+func (f *File) readObjectHeader(addr uint64) (*objectHeader, error) {
 	what := fmt.Sprintf("object header at 0x%x", addr)
 	c, err := f.cursorAt(addr, what)
 	if err != nil {
@@ -77,7 +77,7 @@ func (f *h5File) readObjectHeader(addr uint64) (*objectHeader, error) {
 
 // readMessages decodes up to nmsgs messages from the block [start,
 // start+size) and from the continuation blocks it links to.
-func (f *h5File) readMessages(h *objectHeader, start, size uint64, nmsgs int, what string) error {
+func (f *File) readMessages(h *objectHeader, start, size uint64, nmsgs int, what string) error {
 	type block struct{ addr, size uint64 }
 	queue := []block{{start, size}}
 	seen := map[uint64]bool{start: true}
@@ -104,7 +104,7 @@ func (f *h5File) readMessages(h *objectHeader, start, size uint64, nmsgs int, wh
 
 // decodeBlock appends the messages of one header block to h and returns the
 // (address, length) of the continuation blocks it names.
-func (f *h5File) decodeBlock(h *objectHeader, data []byte, addr uint64, nmsgs int, what string) ([][2]uint64, error) {
+func (f *File) decodeBlock(h *objectHeader, data []byte, addr uint64, nmsgs int, what string) ([][2]uint64, error) {
 	c := &cursor{b: data, offSize: f.sb.offSize, lenSize: f.sb.lenSize, what: what}
 	var next [][2]uint64
 	for len(c.b)-c.pos >= 8 && len(h.msgs) < nmsgs {

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import (
 	"math"
@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// sampleFiles are the five FCLIB problems in testdata.
+// sampleFiles are the five FCLIB problems of package fclib's testdata (with
+// their licence), the test corpus of this reader.
 var sampleFiles = []string{
 	"Box_Stacks-i0122-82-5.hdf5",
 	"CubeH8.hdf5",
@@ -19,7 +20,7 @@ var sampleFiles = []string{
 	"fclib_local_problem_test.hdf5",
 }
 
-func samplePath(name string) string { return filepath.Join("testdata", name) }
+func samplePath(name string) string { return filepath.Join("..", "fclib", "testdata", name) }
 
 // readAllDatasets reads every dataset of the file with our reader and
 // returns its type name and values as h5dump would print them: integers in
@@ -30,18 +31,18 @@ func readAllDatasets(t *testing.T, file string) map[string]*dumpedDataset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := openHDF5(file, data)
+	f, err := Open(file, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sets := map[string]*dumpedDataset{}
-	err = f.walk(func(path string, h *objectHeader) error {
-		d, err := f.openDataset(path, h)
+	err = f.Walk(func(o *Object) error {
+		d, err := o.Dataset()
 		if err != nil {
 			return err
 		}
 		dd, err := datasetTokens(d)
-		sets[path] = dd
+		sets[o.Path()] = dd
 		return err
 	})
 	if err != nil {
@@ -52,24 +53,23 @@ func readAllDatasets(t *testing.T, file string) map[string]*dumpedDataset {
 
 // datasetTokens renders a dataset's values as tokens comparable with
 // h5dump's.
-func datasetTokens(d *dataset) (*dumpedDataset, error) {
-	dd := &dumpedDataset{typ: d.dtype.String()}
-	switch d.dtype.class {
-	case dtInt32:
-		v, err := d.int32s()
+func datasetTokens(d *Dataset) (*dumpedDataset, error) {
+	dd := &dumpedDataset{typ: d.TypeName()}
+	switch d.Class() {
+	case Int32:
+		v, err := d.Int32s()
 		for _, x := range v {
 			dd.tokens = append(dd.tokens, strconv.Itoa(int(x)))
 		}
 		return dd, err
-	case dtFloat64:
-		v, err := d.float64s()
+	case Float64:
+		v, err := d.Float64s()
 		for _, x := range v {
 			dd.tokens = append(dd.tokens, strconv.FormatFloat(x, 'g', -1, 64))
 		}
 		return dd, err
 	}
-	dd.typ = "H5T_STRING"
-	v, err := d.strings()
+	v, err := d.Strings()
 	dd.tokens = v
 	return dd, err
 }

@@ -1,24 +1,31 @@
-package fclib
+package hdf5
 
 import "fmt"
 
-// dtClass is the kind of values a dataset holds.
-type dtClass int
+// Class is the kind of values a dataset holds.
+type Class int
 
 const (
-	dtInt32   dtClass = iota // 32-bit signed little-endian integer
-	dtFloat64                // IEEE 754 binary64, little-endian
-	dtString                 // fixed-length byte string
+	// Int32 is a 32-bit signed little-endian integer.
+	Int32 Class = iota
+	// Float64 is an IEEE 754 binary64 number, little-endian.
+	Float64
+	// String is a fixed-length byte string.
+	String
 )
 
-func (c dtClass) String() string {
+// String returns "int32", "float64" or "string".
+func (c Class) String() string {
+	if c < 0 || c > String {
+		return fmt.Sprintf("Class(%d)", int(c))
+	}
 	return [...]string{"int32", "float64", "string"}[c]
 }
 
 // datatype is a decoded datatype message restricted to the supported
 // classes.
 type datatype struct {
-	class dtClass
+	class Class
 	size  int // bytes per element
 	pad   int // string padding: 0 NUL-terminated, 1 NUL-padded, 2 space-padded
 }
@@ -63,7 +70,7 @@ func parseInteger(c *cursor, bf []byte, size uint32) (datatype, error) {
 		return datatype{}, unsupported("integer datatype (%d bytes, big-endian %v, signed %v, precision %d; only int32 little-endian)",
 			size, bigEndian, signed, precision)
 	}
-	return datatype{class: dtInt32, size: 4}, nil
+	return datatype{class: Int32, size: 4}, nil
 }
 
 func parseFloat(c *cursor, bf []byte, size uint32) (datatype, error) {
@@ -80,7 +87,7 @@ func parseFloat(c *cursor, bf []byte, size uint32) (datatype, error) {
 		return datatype{}, unsupported("floating-point datatype (%d bytes, byte order %d, precision %d; only IEEE float64 little-endian)",
 			size, order, precision)
 	}
-	return datatype{class: dtFloat64, size: 8}, nil
+	return datatype{class: Float64, size: 8}, nil
 }
 
 func parseString(bf []byte, size uint32) (datatype, error) {
@@ -94,15 +101,15 @@ func parseString(bf []byte, size uint32) (datatype, error) {
 	if size > 1<<30 {
 		return datatype{}, malformed("string datatype of size %d", size)
 	}
-	return datatype{class: dtString, size: int(size), pad: pad}, nil
+	return datatype{class: String, size: int(size), pad: pad}, nil
 }
 
 // String describes the datatype like h5dump's DATATYPE line.
 func (t datatype) String() string {
 	switch t.class {
-	case dtInt32:
+	case Int32:
 		return "H5T_STD_I32LE"
-	case dtFloat64:
+	case Float64:
 		return "H5T_IEEE_F64LE"
 	}
 	return fmt.Sprintf("H5T_STRING(%d)", t.size)

@@ -1,4 +1,4 @@
-package fclib
+package hdf5
 
 import "bytes"
 
