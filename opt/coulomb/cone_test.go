@@ -1,4 +1,4 @@
-package fclib
+package coulomb
 
 import (
 	"math"
@@ -19,7 +19,7 @@ func TestProjectCone(t *testing.T) {
 	}
 	for _, c := range cases {
 		x := c.x
-		projectCone(&x, c.mu)
+		Project(&x, c.mu)
 		for k := range 3 {
 			if math.Abs(x[k]-c.want[k]) > 1e-15 {
 				t.Errorf("P_K(%v), μ = %v: %v, want %v", c.x, c.mu, x, c.want)
@@ -37,7 +37,7 @@ func TestProjectConeMoreau(t *testing.T) {
 		mu := rng.Float64() * 2
 		x := [3]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		p := x
-		projectCone(&p, mu)
+		Project(&p, mu)
 		d := [3]float64{x[0] - p[0], x[1] - p[1], x[2] - p[2]}
 		const tol = 1e-12
 		switch {
@@ -71,7 +71,7 @@ func TestConeResiduals(t *testing.T) {
 		{"compliant", []float64{1, 0.1, 0}, []float64{-0.01, -0.001, 0}, []float64{0.01, 0.001, 0}, false, true, false},
 	}
 	for _, c := range cases {
-		relaxed, reg, coulomb := coneResiduals(c.r, c.u, c.rg, mu)
+		relaxed, reg, coulomb := Residuals(c.r, c.u, c.rg, mu)
 		got := []float64{relaxed, reg, coulomb}
 		for k, zeroWanted := range []bool{c.relaxed, c.reg, c.coulomb} {
 			if (got[k] <= 1e-15) != zeroWanted {
@@ -79,5 +79,28 @@ func TestConeResiduals(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestResidualsNilCompliance checks that a nil compliance velocity reads as
+// zero and that Residuals allocates nothing.
+func TestResidualsNilCompliance(t *testing.T) {
+	r := []float64{1, -0.5, 0, 2, 0.1, 0.1}
+	u := []float64{0.5, 1, 0, 0, 0, 0}
+	mu := []float64{0.5, 0.3}
+	a1, a2, a3 := Residuals(r, u, nil, mu)
+	b1, b2, b3 := Residuals(r, u, make([]float64, 6), mu)
+	if a1 != b1 || a2 != b2 || a3 != b3 || a1 != a2 {
+		t.Errorf("nil rg: %v %v %v, zero rg: %v %v %v", a1, a2, a3, b1, b2, b3)
+	}
+	if a := testing.AllocsPerRun(100, func() { Residuals(r, u, nil, mu) }); a != 0 {
+		t.Errorf("Residuals allocates %v times", a)
+	}
+}
+
+// TestDeSaxce checks u + μ‖u_T‖ e_N.
+func TestDeSaxce(t *testing.T) {
+	if got := DeSaxce([3]float64{-1, 3, 4}, 0.5); got != [3]float64{1.5, 3, 4} {
+		t.Errorf("DeSaxce = %v", got)
 	}
 }
