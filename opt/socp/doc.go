@@ -34,7 +34,7 @@
 //     second-order correction (W⁻ᵀΔs_a)∘(WΔz_a); steps of 0.99 of the way
 //     to the boundary.
 //   - The KKT system in CVXOPT's symmetric scaling, factored by LU with
-//     partial pivoting (LAPACK dgetrf through gonum) and iteratively refined
+//     partial pivoting (LAPACK dgetf2 through gonum) and iteratively refined
 //     on the unscaled system (see kkt).
 //   - Termination on relative residuals and gap (Settings), on certificates
 //     of primal or dual infeasibility (Status), or at a stall, keeping the

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // kkt solves the interior-point Newton systems
@@ -24,7 +26,7 @@ import (
 //	[W⁻ᵀA_C   0     −I        ] [z̃_C]   [W⁻ᵀr_zC  ]
 //
 // whose −I block stays well conditioned while H spreads over many orders of
-// magnitude, by LU with partial pivoting (LAPACK dgetrf through gonum), and
+// magnitude, by LU with partial pivoting (LAPACK dgetf2 through gonum), and
 // removes the static regularization δ by iterative refinement on the
 // unregularized scaled system. δ keeps the matrix nonsingular when P is
 // singular on the null space of A or A_E has dependent rows.
@@ -80,8 +82,20 @@ func (k *kkt) factor(sc *scaling) bool {
 			d[(n+r)*st+n+r] = -1
 		}
 	}
-	return k.dim == 0 || lapack64.Getrf(k.k, k.ipiv)
+	return k.dim == 0 || luFactor(k.k, k.ipiv)
 }
+
+// luFactor factors a = P L U in place by LAPACK's unblocked dgetf2. The
+// blocked dgetrf is faster on large matrices, but gonum's dgemm behind it
+// starts goroutines (and allocates) once the trailing blocks are large;
+// dgetf2 keeps every solve allocation-free and is fast enough at the sizes
+// this package targets.
+func luFactor(a blas64.General, ipiv []int) bool {
+	return lapackImpl.Dgetf2(a.Rows, a.Cols, a.Data, a.Stride, ipiv)
+}
+
+// lapackImpl is gonum's pure-Go LAPACK.
+var lapackImpl gonumlapack.Implementation
 
 // mul sets (ox, oz) = K (x, z) for the unregularized, unscaled system
 // (H = WᵀW applied as Wᵀ(W z_C)); k.res supplies scratch.

@@ -16,7 +16,9 @@ import (
 // solution's error along the curved boundary is of the order of √gap. The
 // polisher then reads from the interior-point solution which face of K
 // each cone's s and z lie on and solves the KKT conditions restricted to
-// those faces by Newton's method, which converges quadratically from there:
+// those faces by Newton's method, which converges quadratically from there
+// (a solution of these equations with s ∈ K and z ∈ K* satisfies every KKT
+// condition, so it is a solution whatever faces were guessed):
 //
 //   - s on a face with z = 0 ("inactive": orthant rows with s > z, cones
 //     whose z is negligible): nothing to solve, z = 0;
@@ -27,8 +29,8 @@ import (
 //
 // The unknowns (x, the free z_r and the β) and the equations
 // (Px + q + Aᵀz = 0 and the face conditions) are as many. The result is
-// kept only when s ∈ K and z ∈ K* hold and its merit beats the
-// interior-point solution's.
+// kept when Newton's method converged (residual ≤ 1e-12 of the size of the
+// terms) and s ∈ K, z ∈ K* hold.
 type polisher struct {
 	n, m     int
 	x, s, z  []float64 // the polished point
@@ -63,37 +65,58 @@ func newPolisher(n, m int) *polisher {
 // and reports the Newton iterations and whether the polished point lies
 // in K × K*.
 func (pl *polisher) run(sv *Solver, x0, z0 []float64) (int, bool) {
-	if cap(pl.mode) < len(sv.cones.SOC) {
-		pl.mode = make([]int8, len(sv.cones.SOC))
-	}
-	pl.mode = pl.mode[:len(sv.cones.SOC)]
 	nu := pl.classify(sv, sv.result.S, z0)
+	k1, ok := pl.newton(sv, nu, x0, z0, true)
+	if ok {
+		return k1, true
+	}
+	k2, ok := pl.newton(sv, nu, x0, z0, false)
+	return k1 + k2, ok
+}
+
+// newton runs Newton's method from (x0, z0) and reports the iterations and
+// whether it converged to a point of K × K*.
+func (pl *polisher) newton(sv *Solver, nu int, x0, z0 []float64, regularize bool) (int, bool) {
 	copy(pl.u, x0)
 	pl.initMultipliers(sv, sv.result.S, z0)
-	scale := 1 + max(sv.qnorm, sv.bnorm)
-	best, k := math.Inf(1), 0
+	best, prev, k := math.Inf(1), math.Inf(1), 0
 	for ; k <= pl.maxIter; k++ {
 		fn := pl.equations(sv, nu)
 		if fn < best {
 			best = fn
 			copy(pl.bestU[:nu], pl.u[:nu])
 		}
-		if fn <= 1e-15*scale || fn > best || k == pl.maxIter {
+		// Newton converges quadratically until round-off; stop when the
+		// residual no longer halves.
+		if fn == 0 || fn > prev/2 || k == pl.maxIter {
 			break
 		}
-		if !pl.newtonStep(sv, nu) {
+		prev = fn
+		if !pl.newtonStep(sv, nu, regularize) {
 			break
 		}
 	}
 	copy(pl.u[:nu], pl.bestU[:nu])
 	pl.equations(sv, nu)
-	return k, pl.valid(sv)
+	return k, best <= 1e-12*pl.termScale(sv) && pl.valid(sv)
+}
+
+// termScale returns the size of the terms of the KKT equations at the
+// polished point: max(‖q‖∞, ‖b‖∞, ‖s‖∞, ‖z‖∞·max|A|) (not 1 + …: contact
+// problems can be small in every unit).
+func (pl *polisher) termScale(sv *Solver) float64 {
+	amax := infNorm(sv.kkt.a)
+	return max(sv.qnorm, sv.bnorm, infNorm(pl.s), infNorm(pl.z)*amax, math.SmallestNonzeroFloat64)
 }
 
 // classify sets the face of each row or cone and the unknowns' indices;
 // it returns the number of unknowns.
 func (pl *polisher) classify(sv *Solver, s, z []float64) int {
 	c := sv.cones
+	if cap(pl.mode) < len(c.SOC) {
+		pl.mode = make([]int8, len(c.SOC))
+	}
+	pl.mode = pl.mode[:len(c.SOC)]
 	idx := pl.n
 	for i := range pl.mult {
 		pl.mult[i] = -1
@@ -194,16 +217,44 @@ func (pl *polisher) equations(sv *Solver, nu int) float64 {
 			f[pl.mult[r]] = 0.5 * floats.Dot(pl.s[r:r+k], pl.js[r:r+k])
 		}
 	}
-	return infNorm(f)
+	// The norm weighs ½sᵀJs by 1/s₀, which makes it a velocity-like
+	// (degree 1) residual like the others: s₀ − ‖s₁‖ to first order.
+	// Newton's step does not depend on such row scaling.
+	e := 0.0
+	for j, v := range f {
+		if b := pl.betaCone(sv, j); b >= 0 {
+			v /= max(math.Abs(pl.s[sv.sc.off[b]]), math.SmallestNonzeroFloat64)
+		}
+		e = max(e, math.Abs(v))
+	}
+	return e
+}
+
+// betaCone returns the boundary cone whose β is unknown j, or −1.
+func (pl *polisher) betaCone(sv *Solver, j int) int {
+	if j < pl.n {
+		return -1
+	}
+	for b := range sv.cones.SOC {
+		if pl.mode[b] == modeBoundary && pl.mult[sv.sc.off[b]] == j {
+			return b
+		}
+	}
+	return -1
 }
 
 // newtonStep forms the Jacobian of the equations, solves J Δu = −F by LU
 // (in the KKT factorization's storage, free once the iteration is over)
 // and updates u. It returns false if J is singular.
-func (pl *polisher) newtonStep(sv *Solver, nu int) bool {
-	n, a := pl.n, sv.kkt.a
+func (pl *polisher) newtonStep(sv *Solver, nu int, regularize bool) bool {
 	jac := blas64.General{Rows: nu, Cols: nu, Stride: nu, Data: sv.kkt.k.Data[:nu*nu]}
-	d := jac.Data
+	pl.jacobian(sv, nu, jac.Data)
+	return pl.solve(jac, nu, sv.kkt.ipiv[:nu], regularize)
+}
+
+// jacobian writes the Jacobian of the equations (nu×nu, row-major) into d.
+func (pl *polisher) jacobian(sv *Solver, nu int, d []float64) {
+	n, a := pl.n, sv.kkt.a
 	clear(d)
 	if sv.kkt.p != nil {
 		for i := range n {
@@ -235,40 +286,49 @@ func (pl *polisher) newtonStep(sv *Solver, nu int) bool {
 		}
 		pl.boundaryJacobian(sv, d, nu, sv.sc.off[b], k)
 	}
-	return pl.solve(jac, nu, sv.kkt.ipiv[:nu])
 }
 
-// solve solves J Δu = −F for a Jacobian that may be singular but
-// consistent (dependent active constraints: a degenerate vertex, where x is
-// unique and z is not): it factors J with −δI added on the multipliers'
-// block and refines against J itself, which converges to a solution of the
-// consistent system (iterated Tikhonov), then updates u.
-func (pl *polisher) solve(jac blas64.General, nu int, ipiv []int) bool {
-	n := pl.n
+// solve solves J Δu = −F and updates u. J may be singular but consistent
+// (dependent active constraints: a degenerate vertex, where x is unique and
+// z is not), so with regularize it factors J with −δI added on the
+// multipliers' block and refines against J, which converges to a solution
+// of the consistent system (iterated Tikhonov); without, it factors J
+// itself. (When δ is not small against J's own Schur complement the first
+// converges too slowly; run tries the second then.)
+func (pl *polisher) solve(jac blas64.General, nu int, ipiv []int, regularize bool) bool {
 	copy(pl.jac[:nu*nu], jac.Data)
-	delta := 1e-10 * (1 + floats.Norm(pl.jac[:nu*nu], math.Inf(1)))
-	for j := n; j < nu; j++ {
-		jac.Data[j*nu+j] -= delta
+	if regularize {
+		delta := 1e-10 * (1 + floats.Norm(pl.jac[:nu*nu], math.Inf(1)))
+		for j := pl.n; j < nu; j++ {
+			jac.Data[j*nu+j] -= delta
+		}
 	}
-	if !lapack64.Getrf(jac, ipiv) {
-		return false
-	}
+	return luFactor(jac, ipiv) && pl.refine(jac, nu, ipiv)
+}
+
+// refine solves J Δu = −F with the factors of jac (J or its regularization)
+// by iterative refinement against J (kept in pl.jac), adds Δu to u and
+// reports whether Δu is finite.
+func (pl *polisher) refine(jac blas64.General, nu int, ipiv []int) bool {
 	du, rhs := pl.du[:nu], pl.c[:nu]
 	floats.ScaleTo(rhs, -1, pl.f[:nu])
 	clear(du)
 	g := blas64.General{Rows: nu, Cols: nu, Stride: nu, Data: pl.jac[:nu*nu]}
-	prev := math.Inf(1)
+	scale := 1e-14 * (1 + infNorm(rhs))
+	prev, e := math.Inf(1), math.Inf(1)
 	for range 30 {
-		// r = −F − J Δu; Δu += J_δ⁻¹ r.
+		// r = −F − J Δu; Δu += jac⁻¹ r.
 		copy(pl.r[:nu], rhs)
 		blas64.Gemv(blas.NoTrans, -1, g, blas64.Vector{N: nu, Inc: 1, Data: du}, 1, blas64.Vector{N: nu, Inc: 1, Data: pl.r[:nu]})
-		e := infNorm(pl.r[:nu])
-		if e <= 1e-15*(1+infNorm(rhs)) || e >= prev {
+		if e = infNorm(pl.r[:nu]); e <= scale || e >= prev || math.IsNaN(e) {
 			break
 		}
 		prev = e
 		lapack64.Getrs(blas.NoTrans, jac, blas64.General{Rows: nu, Cols: 1, Stride: 1, Data: pl.r[:nu]}, ipiv)
 		floats.Add(du, pl.r[:nu])
+	}
+	if n := infNorm(du); math.IsNaN(n) || math.IsInf(n, 0) {
+		return false
 	}
 	floats.Add(pl.u[:nu], du)
 	return true
@@ -280,6 +340,7 @@ func (pl *polisher) boundaryJacobian(sv *Solver, d []float64, nu, r, k int) {
 	n, a := pl.n, sv.kkt.a
 	j := pl.mult[r]
 	beta := pl.u[j]
+	clear(pl.du[:n])
 	for i := range k {
 		sign := -1.0
 		if i == 0 {

@@ -33,13 +33,13 @@ type Settings struct {
 }
 
 // DefaultSettings returns tolerances of 1e-9 on the relative residuals and
-// gap. Polishing usually takes the solution well below them (to round-off
+// gap (1e-12 on the absolute gap, for problems small in every unit). Polishing usually takes the solution well below them (to round-off
 // when the faces of K at the solution determine it).
 func DefaultSettings() Settings {
 	return Settings{
 		MaxIter:      100,
 		TolFeas:      1e-9,
-		TolGapAbs:    1e-9,
+		TolGapAbs:    1e-12,
 		TolGapRel:    1e-9,
 		TolInfeas:    1e-9,
 		StallIter:    5,

@@ -84,11 +84,11 @@ func (sv *Solver) Solve(p *Problem) (Result, error) {
 func (sv *Solver) conclude(st Status) {
 	r := &sv.result
 	its, refs := r.Stats.Iterations, r.Stats.Refinements
-	best := sv.evaluatePoint(r.X, r.S, r.Z)
+	sv.evaluatePoint(r.X, r.S, r.Z)
 	polished, pk := false, 0
 	if sv.Settings.Polish {
 		var ok bool
-		if pk, ok = sv.pol.run(sv, r.X, r.Z); ok && sv.evaluatePoint(sv.pol.x, sv.pol.s, sv.pol.z) < best {
+		if pk, ok = sv.pol.run(sv, r.X, r.Z); ok {
 			copy(r.X, sv.pol.x)
 			copy(r.S, sv.pol.s)
 			copy(r.Z, sv.pol.z)
