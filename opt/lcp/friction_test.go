@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/fixtures"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,30 +58,9 @@ func TestPyramidParticle(t *testing.T) {
 	}
 }
 
-// boxContact is a box (half sizes a, b, c, mass m) on four corner contacts
-// of the plane z = 0, velocities (ω, v) of the centre of mass, pushed along
-// x at the height of its centre of mass; rows (n, t1, t2) = (z, x, y).
-func boxContact(a, b, c, m, mu, push, h float64) *Contact {
-	ix, iy, iz := m*(b*b+c*c)/3, m*(a*a+c*c)/3, m*(a*a+b*b)/3
-	am := mat.NewSymDense(6, nil)
-	for i, v := range []float64{ix, iy, iz, m, m, m} {
-		am.SetSym(i, i, v)
-	}
-	j := mat.NewDense(12, 6, nil)
-	k := 0
-	for _, sx := range []float64{-1, 1} {
-		for _, sy := range []float64{-1, 1} {
-			r := [3]float64{sx * a, sy * b, -c}
-			for row, d := range []int{2, 0, 1} { // n = z, t1 = x, t2 = y
-				e, f := (d+1)%3, (d+2)%3
-				j.Set(3*k+row, 3+d, 1)
-				j.Set(3*k+row, e, r[f])
-				j.Set(3*k+row, f, -r[e])
-			}
-			k++
-		}
-	}
-	return &Contact{A: am, J: j, VStar: []float64{0, 0, 0, push * h / m, 0, -9.81 * h}, Mu: []float64{mu, mu, mu, mu}}
+// fromFixture converts a fixtures scene.
+func fromFixture(c fixtures.Contact) *Contact {
+	return &Contact{A: c.A, J: c.J, VStar: c.VStar, Mu: c.Mu}
 }
 
 // TestPyramidBox solves the box on four contacts (a statically
@@ -92,7 +72,7 @@ func TestPyramidBox(t *testing.T) {
 	const a, b, c, m, mu, h = 0.2, 0.1, 0.05, 3.0, 0.4, 0.01
 	f := FrictionLCP{Facets: 4}
 	for _, push := range []float64{5, 11, 20, 60} {
-		sol, err := f.Solve(boxContact(a, b, c, m, mu, push, h))
+		sol, err := f.Solve(fromFixture(fixtures.BoxOnPlane(a, b, c, m, mu, push, h)))
 		if err != nil || sol.LCP.Status != Solved {
 			t.Fatalf("push %v: %v %v", push, err, sol.LCP.Status)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stiction-sim/stiction/internal/fixtures"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -44,7 +45,7 @@ func TestStackDegeneracy(t *testing.T) {
 	}
 	for _, k := range []int{4, 8} {
 		for _, nb := range sizes {
-			c := stackContact(nb, 0.2, 0.1, 0.05, 1, 0.5, 2, 0.01)
+			c := fromFixture(fixtures.BoxStack(nb, 0.2, 0.1, 0.05, 1, 0.5, 2, 0.01))
 			lex := FrictionLCP{Facets: k}
 			start := time.Now()
 			sol, err := lex.Solve(c)
@@ -129,7 +130,7 @@ func BenchmarkPrincipalPivoting(b *testing.B) {
 // BenchmarkStackPyramid solves a stack of 4 boxes (16 contacts, square
 // pyramid: a 96×96 LCP) by Lemke's method, including the assembly.
 func BenchmarkStackPyramid(b *testing.B) {
-	c := stackContact(4, 0.2, 0.1, 0.05, 1, 0.5, 2, 0.01)
+	c := fromFixture(fixtures.BoxStack(4, 0.2, 0.1, 0.05, 1, 0.5, 2, 0.01))
 	f := FrictionLCP{Facets: 4}
 	sol, _ := f.Solve(c)
 	b.ReportMetric(float64(sol.LCP.Pivots), "pivots")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/fixtures"
 	"github.com/stiction-sim/stiction/opt/coulomb"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -238,33 +239,12 @@ func TestParticleCone(t *testing.T) {
 
 // boxOnPlane returns the rigid convex contact problem of a box (half sizes
 // a, b, c, mass m) resting on the plane z = 0 on its four bottom corners,
-// with generalized velocities (ω, v) of the centre of mass, pushed along x
-// at the height of the centre of mass for one step h.
+// pushed along x at the height of its centre of mass for one step h (the
+// fixtures scene, SAP's row order).
 func boxOnPlane(a, b, c, m, mu, push, h float64) *SAP {
-	ix, iy, iz := m*(b*b+c*c)/3, m*(a*a+c*c)/3, m*(a*a+b*b)/3
-	am := mat.NewSymDense(6, nil)
-	for i, v := range []float64{ix, iy, iz, m, m, m} {
-		am.SetSym(i, i, v)
-	}
-	j := mat.NewDense(12, 6, nil)
-	k := 0
-	for _, sx := range []float64{-1, 1} {
-		for _, sy := range []float64{-1, 1} {
-			r := [3]float64{sx * a, sy * b, -c}
-			// Velocity of the corner: v + ω × r = v − r × ω; rows t1 = x, t2 = y, n = z.
-			for d := range 3 {
-				row := 3*k + d
-				j.Set(row, 3+d, 1)
-				// (ω × r)_d = Σ ε_{d,e,f} ω_e r_f.
-				e, f := (d+1)%3, (d+2)%3
-				j.Set(row, e, r[f])
-				j.Set(row, f, -r[e])
-			}
-			k++
-		}
-	}
-	vstar := []float64{0, 0, 0, push * h / m, 0, -9.81 * h}
-	return &SAP{A: am, J: j, VStar: vstar, R: make([]float64, 12), VHat: make([]float64, 12), Mu: []float64{mu, mu, mu, mu}}
+	f := fixtures.BoxOnPlane(a, b, c, m, mu, push, h)
+	nr, _ := f.J.Dims()
+	return &SAP{A: f.A, J: f.SAPOrder(), VStar: f.VStar, R: make([]float64, nr), VHat: make([]float64, nr), Mu: f.Mu}
 }
 
 // TestBoxOnPlane solves a box on a plane with four corner contacts and the
