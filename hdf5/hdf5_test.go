@@ -10,15 +10,16 @@ import (
 	"testing"
 )
 
-// sampleFiles are the five FCLIB problems of package fclib's testdata (with
+// sampleFiles are the FCLIB problems of package fclib's testdata (with
 // their licence), the test corpus of this reader.
-var sampleFiles = []string{
-	"Box_Stacks-i0122-82-5.hdf5",
-	"CubeH8.hdf5",
-	"LMGC_GlobalFrictionContactProblem00046.hdf5",
-	"LMGC_GFC3D-i00001-1-00000.hdf5",
-	"fclib_local_problem_test.hdf5",
-}
+var sampleFiles = func() []string {
+	paths, _ := filepath.Glob(filepath.Join("..", "fclib", "testdata", "*.hdf5"))
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	return names
+}()
 
 func samplePath(name string) string { return filepath.Join("..", "fclib", "testdata", name) }
 

@@ -69,10 +69,8 @@ func randomVec(rng *rand.Rand, n int) []float64 {
 	return v
 }
 
-func maxDiff(a, b []float64) float64 {
-	d := 0.0
-	for i := range a {
-		d = max(d, math.Abs(a[i]-b[i]))
-	}
-	return d
-}
+// maxDiff returns max |a_i − b_i|.
+func maxDiff(a, b []float64) float64 { return floats.Distance(a, b, math.Inf(1)) }
+
+// maxAbs returns max |x_i|.
+func maxAbs(x []float64) float64 { return floats.Norm(x, math.Inf(1)) }

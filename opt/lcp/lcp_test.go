@@ -147,14 +147,6 @@ func qpFromLCP(ch *mat.Cholesky, a *mat.Dense, c, z []float64) []float64 {
 	return x.RawVector().Data
 }
 
-func maxAbs(x []float64) float64 {
-	m := 0.0
-	for _, v := range x {
-		m = max(m, math.Abs(v))
-	}
-	return m
-}
-
 // TestOnDemandColumns checks that principal pivoting computes each column
 // of M once, and only those it pivots on: an LCP with few active
 // constraints costs few columns.
