@@ -68,15 +68,16 @@ type MLCPSolver struct {
 // mlcpColumns serves the columns of N̄A⁻¹N̄ᵀ: column j is N x_j with
 // (x_j, λ_j) = A⁻¹(N_jᵀ, 0).
 type mlcpColumns struct {
-	kkt          *KKT
-	n            *mat.Dense
-	x, lam, rhs  []float64
-	gzero        []float64
-	computations int
+	kkt         *KKT
+	n           *mat.Dense
+	x, lam, rhs []float64
+	gzero       []float64
 }
 
+// Size returns the number of unilateral constraints.
 func (c *mlcpColumns) Size() int { r, _ := c.n.Dims(); return r }
 
+// Column writes column j of N̄A⁻¹N̄ᵀ: one KKT solve.
 func (c *mlcpColumns) Column(j int, dst []float64) {
 	mat.Row(c.rhs, j, c.n)
 	c.kkt.Solve(c.x, c.lam, c.rhs, c.gzero)
@@ -87,7 +88,6 @@ func (c *mlcpColumns) Column(j int, dst []float64) {
 		}
 		dst[i] = s
 	}
-	c.computations++
 }
 
 // check validates the dimensions.
@@ -129,7 +129,7 @@ func (s *MLCPSolver) Solve(p *MLCP, method Method) (*MLCPSolution, error) {
 		}
 		s.q[i] = q
 	}
-	s.cols.kkt, s.cols.n, s.cols.computations = &s.KKT, p.N, 0
+	s.cols.kkt, s.cols.n = &s.KKT, p.N
 	var res Result
 	switch method {
 	case OnDemand:
