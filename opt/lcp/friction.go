@@ -52,7 +52,7 @@ type FrictionLCP struct {
 	w             *mat.Dense // Delassus J A⁻¹ Jᵀ
 	ainvJt        *mat.Dense
 	m             *mat.Dense
-	q             []float64
+	q, vt         []float64
 	chol          mat.Cholesky
 	sol           FrictionSolution
 	nv, nc, facet int
@@ -110,7 +110,7 @@ func (f *FrictionLCP) size(nv, nc, k int) {
 	f.nv, f.nc, f.facet = nv, nc, k
 	dim := nc * (k + 2)
 	f.w, f.ainvJt = mat.NewDense(3*nc, 3*nc, nil), mat.NewDense(nv, 3*nc, nil)
-	f.m, f.q = mat.NewDense(dim, dim, nil), make([]float64, dim)
+	f.m, f.q, f.vt = mat.NewDense(dim, dim, nil), make([]float64, dim), make([]float64, 3*nc)
 	f.sol.V, f.sol.Gamma, f.sol.U = make([]float64, nv), make([]float64, 3*nc), make([]float64, 3*nc)
 	f.sol.Slip = make([]float64, nc)
 }
@@ -132,7 +132,7 @@ func (f *FrictionLCP) assemble(c *Contact) {
 		cx, sy := dir(j, k)
 		return cx*f.w.At(3*i+1, r) + sy*f.w.At(3*i+2, r)
 	}
-	vt := make([]float64, 3*nc) // J v*
+	vt := f.vt // J v*
 	for r := range 3 * nc {
 		s := 0.0
 		for l, v := range c.VStar {
