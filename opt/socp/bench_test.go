@@ -16,11 +16,11 @@ func BenchmarkSAP(b *testing.B) {
 	if err != nil || sol.Status != Solved {
 		b.Fatalf("%v %v", err, sol.Status)
 	}
-	b.ReportMetric(float64(sol.Stats.Iterations), "iterations")
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Solve(p)
 	}
+	b.ReportMetric(float64(sol.Stats.Iterations), "iterations")
 }
 
 // BenchmarkSOCP solves a random strongly convex SOCP with 100 variables,
@@ -38,9 +38,9 @@ func BenchmarkSOCP(b *testing.B) {
 	if err != nil || res.Status != Solved {
 		b.Fatalf("%v %v", err, res.Status)
 	}
-	b.ReportMetric(float64(res.Stats.Iterations), "iterations")
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Solve(p)
 	}
+	b.ReportMetric(float64(res.Stats.Iterations), "iterations")
 }

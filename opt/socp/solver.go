@@ -34,7 +34,7 @@ type Solver struct {
 	dtau, dkap           float64
 	dtaua, dkapa         float64
 	dsT, dzT, dsTa, dzTa []float64 // scaled directions W⁻ᵀΔs, WΔz
-	cs, u, wu, t1, t2    []float64
+	cs, u, wu            []float64
 	negQ                 []float64
 	result               Result
 	best                 iterate // best iterate so far
@@ -121,7 +121,7 @@ func (sv *Solver) setup(p *Problem, n, m int) {
 		sv.x1, sv.z1, sv.x2, sv.z2 = vec(n), vec(m), vec(n), vec(m)
 		sv.dx, sv.ds, sv.dz = vec(n), vec(m), vec(m)
 		sv.dxa, sv.dsa, sv.dza = vec(n), vec(m), vec(m)
-		sv.cs, sv.u, sv.wu, sv.t1, sv.t2 = vec(m), vec(m), vec(m), vec(m), vec(m)
+		sv.cs, sv.u, sv.wu = vec(m), vec(m), vec(m)
 		sv.negQ, sv.rx0, sv.rz0 = vec(n), vec(n), vec(m)
 		sv.dsT, sv.dzT, sv.dsTa, sv.dzTa = vec(m), vec(m), vec(m), vec(m)
 		sv.best.x, sv.best.s, sv.best.z = vec(n), vec(m), vec(m)
