@@ -388,3 +388,22 @@ func TestNoAllocation(t *testing.T) {
 }
 
 var forceMode = -1
+
+// TestUnconstrained solves a QP without constraints (x = −P⁻¹q) and a SAP
+// problem without contacts (v = v*).
+func TestUnconstrained(t *testing.T) {
+	p := &Problem{P: mat.NewSymDense(2, []float64{2, 0, 0, 4}), Q: []float64{-2, 4}}
+	res := solveOK(t, "unconstrained", p, 1e-12)
+	if !near(res.X, []float64{1, -1}, 1e-12) {
+		t.Errorf("x = %v, want (1, −1)", res.X)
+	}
+	noRows := mat.NewDense(1, 2, nil).Slice(0, 0, 0, 2).(*mat.Dense) // 0×2
+	sp := &SAP{A: mat.NewSymDense(2, []float64{1, 0, 0, 1}), J: noRows, VStar: []float64{0.5, -2}}
+	sol, err := NewSAPSolver().Solve(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != Solved || !near(sol.V, sp.VStar, 1e-12) {
+		t.Errorf("no contacts: %v, v = %v, want v* = %v", sol.Status, sol.V, sp.VStar)
+	}
+}
