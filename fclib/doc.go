@@ -4,19 +4,11 @@
 //
 // # Reading
 //
-// HDF5 is read by a pure-Go reader of the subset FCLIB files use: a version
-// 0 or 1 superblock, version 1 object headers, symbol-table groups (version
-// 1 B-trees and local heaps) and contiguous scalar or 1-D datasets of int32
-// LE, float64 LE or fixed-length strings (unwritten datasets read as their
-// fill value, as h5dump prints them). Anything else (newer superblocks or
-// object headers, new-style groups, chunked, compact or virtual layouts,
-// filters, external storage, shared messages, other datatypes, rank > 1)
-// gives an error wrapping ErrUnsupported that names the feature; malformed,
-// truncated or corrupt files give errors wrapping ErrFormat. Every error
-// names the file and the object. The reader holds the file in memory and
-// bounds every address, length and element count read from it by the file
-// size, so corrupt files cannot make it read out of range or allocate more
-// than the file holds (FuzzRead exercises this).
+// The HDF5 files are read by package hdf5 (a pure-Go reader of the subset
+// FCLIB files use). Its errors reach the caller wrapped: ErrUnsupported and
+// ErrFormat are hdf5's own, so an unsupported HDF5 feature or a corrupt
+// file matches them, as do problems this package cannot take and FCLIB
+// data that is inconsistent. Every error names the file and the object.
 //
 // Read and ReadFile return a Problem: a GlobalProblem (M, H, f, w, μ and
 // the optional G, b) or a LocalProblem (W, q, μ). Sparse matrices come in

@@ -1,22 +1,22 @@
 package fclib
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/stiction-sim/stiction/hdf5"
 )
 
-// ErrUnsupported is wrapped by every error about an HDF5 feature outside the
-// subset this package reads (see the package documentation). The error text
-// names the feature, for example "chunked storage layout".
-var ErrUnsupported = errors.New("unsupported feature")
+// ErrUnsupported is wrapped by every error about a feature outside what this
+// package reads: an HDF5 feature outside the reader's subset (it is
+// hdf5.ErrUnsupported, so the errors of package hdf5 match it) or a problem
+// the SAP mapping cannot take. The error text names the feature, for
+// example "chunked storage layout".
+var ErrUnsupported = hdf5.ErrUnsupported
 
 // ErrFormat is wrapped by every error about a malformed, truncated or
-// corrupt file, and about FCLIB data that is inconsistent (for example a
-// sparse matrix index out of range).
-var ErrFormat = errors.New("malformed file")
-
-// errNotFound is wrapped by lookups of a path that does not exist.
-var errNotFound = errors.New("not found")
+// corrupt file (it is hdf5.ErrFormat), and about FCLIB data that is
+// inconsistent (for example a sparse matrix index out of range).
+var ErrFormat = hdf5.ErrFormat
 
 // unsupported returns an error wrapping ErrUnsupported that names feature.
 func unsupported(format string, args ...any) error {

@@ -1,10 +1,11 @@
 package fclib
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/stiction-sim/stiction/hdf5"
 )
 
 // Problem is the content of one FCLIB file: exactly one of Global and Local
@@ -89,7 +90,7 @@ func Read(name string, data []byte) (*Problem, error) {
 }
 
 func read(name string, data []byte) (*Problem, error) {
-	f, err := openHDF5(name, data)
+	f, err := hdf5.Open("", data) // Read names the file in its errors
 	if err != nil {
 		return nil, err
 	}
@@ -111,30 +112,27 @@ func read(name string, data []byte) (*Problem, error) {
 
 // problemReader reads the FCLIB objects of one file.
 type problemReader struct {
-	f *h5File
+	f *hdf5.File
 }
 
 // exists reports whether path resolves; other errors count as present so
 // that the read reports them.
-func (r *problemReader) exists(path string) bool {
-	_, err := r.f.lookup(path)
-	return !errors.Is(err, errNotFound)
-}
+func (r *problemReader) exists(path string) bool { return r.f.Exists(path) }
 
 func (r *problemReader) floats(path string) ([]float64, error) {
-	d, err := r.f.readDataset(path)
+	d, err := r.f.Dataset(path)
 	if err != nil {
 		return nil, err
 	}
-	return d.float64s()
+	return d.Float64s()
 }
 
 func (r *problemReader) ints(path string) ([]int32, error) {
-	d, err := r.f.readDataset(path)
+	d, err := r.f.Dataset(path)
 	if err != nil {
 		return nil, err
 	}
-	return d.int32s()
+	return d.Int32s()
 }
 
 // scalarInt reads the first element of an int32 dataset.
@@ -154,11 +152,11 @@ func (r *problemReader) str(path string) (string, error) {
 	if !r.exists(path) {
 		return "", nil
 	}
-	d, err := r.f.readDataset(path)
+	d, err := r.f.Dataset(path)
 	if err != nil {
 		return "", err
 	}
-	v, err := d.strings()
+	v, err := d.Strings()
 	if err != nil || len(v) == 0 {
 		return "", err
 	}

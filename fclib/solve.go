@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/stiction-sim/stiction/opt/coulomb"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/sap"
 )
@@ -155,7 +156,7 @@ func (m *Mapping) solution(res *solver.Result, vhat0 []float64) *Solution {
 		mu = m.local.Mu
 	}
 	r := &s.Residuals
-	r.ConeRelaxed, r.ConeRegularized, r.ConeCoulomb = coneResiduals(s.R, s.U, s.Compliance, mu)
+	r.ConeRelaxed, r.ConeRegularized, r.ConeCoulomb = coulomb.Residuals(s.R, s.U, s.Compliance, mu)
 	s.Stick, s.Slide, s.Separate = classify(res.Gamma, p.Params)
 	return s
 }
@@ -177,5 +178,5 @@ func equationResidual(m, h *Sparse, f, v, r []float64) float64 {
 	for i := range d {
 		d[i] = f[i] + hr[i] - mv[i]
 	}
-	return ratio(norm(d), max(norm(f), norm(mv), norm(hr)))
+	return coulomb.Ratio(norm(d), max(norm(f), norm(mv), norm(hr)))
 }
