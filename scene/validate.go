@@ -256,6 +256,8 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	for i := range s.Forces {
 		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
 	}
+	v.actuators(s)
+	v.constraints(s)
 	return errors.Join(v.errs...)
 }
 
