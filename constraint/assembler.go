@@ -1,0 +1,230 @@
+package constraint
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Params are the regularization parameters shared by all constraints: the
+// near-rigid parameter β of SAP eq. 29 and the stiction parameter σ of
+// eq. 30, used for joint dry friction (R = σ w).
+type Params struct {
+	Beta, Sigma float64
+}
+
+// Control is an actuator's input for one step: the value u (a force for a
+// motor, a position for position and PD actuators, a velocity for velocity
+// actuators) and its rate u̇ (the target velocity of a PD actuator).
+type Control struct {
+	U, Rate float64
+}
+
+// Input is what the assembly of one step needs besides the model and the
+// kinematics: the state at the start of the step, the time step and the
+// actuator controls (one per Set.Actuators entry).
+type Input struct {
+	Q0       []float64 // configuration at the start of the step
+	DT       float64
+	Controls []Control
+}
+
+// Assembler builds the constraint blocks of the discrete problem. It keeps
+// its scratch memory between calls, so that assembling a problem of a size
+// seen before allocates nothing.
+type Assembler struct {
+	rows    [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
+	tree    [2]int       // the trees (cliques) of those rows
+	nb, nr  int          // trees and rows in use
+	jac     []float64    // 3×NV_t point or angular Jacobian scratch
+	x       []float64    // NV_t×6 scratch for A_t⁻¹ J_tᵀ
+	w       [6]float64   // Delassus diagonal of the block just emitted
+	entries []entry      // one per Set item, in Report order
+}
+
+// entry links a Set item to its blocks in the problem.
+type entry struct {
+	typ       Type
+	item      int        // index in its Set list
+	block     int        // first problem constraint of the item (−1: none)
+	nblocks   int        // 1, or 2 for a limit with both bounds
+	violation float64    // |g0| (norm over rows) at the start of the step
+	bound     float64    // impulse bound of actuators and friction (δt·e), +Inf if none
+	input     float64    // actuator control after clamping
+	sign      [2]float64 // limits: the sign of J of each bound's block (+1 lower, −1 upper)
+	sat       bool       // a motor whose input exceeds its effort limit
+}
+
+// Assemble appends to p one block per constraint of set (limits, cone
+// limits, welds, balls, distances, couplers, actuators, joint friction, in
+// that order), after the blocks p already holds (contacts first). p must
+// hold the cliques, A, v* and diag(M) of the step and f the Cholesky
+// factors of its clique blocks; kin must hold the kinematics at q0
+// (multibody.Workspace.Update with the step's q0 and v0).
+func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
+	a.entries = a.entries[:0]
+	if set == nil {
+		return nil
+	}
+	if len(in.Controls) != len(set.Actuators) {
+		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
+	}
+	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p}
+	for i := range set.Limits {
+		a.limit(&c, &set.Limits[i], i)
+	}
+	for i := range set.Cones {
+		a.cone(&c, &set.Cones[i], i)
+	}
+	for i := range set.Welds {
+		a.weld(&c, &set.Welds[i], i)
+	}
+	for i := range set.Balls {
+		a.ball(&c, &set.Balls[i], i)
+	}
+	for i := range set.Distances {
+		a.distance(&c, &set.Distances[i], i)
+	}
+	for i := range set.Couplers {
+		a.coupler(&c, &set.Couplers[i], i)
+	}
+	for i := range set.Actuators {
+		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
+	}
+	for i := range set.Frictions {
+		a.friction(&c, &set.Frictions[i], i)
+	}
+	return nil
+}
+
+// asmCtx bundles the arguments of one assembly.
+type asmCtx struct {
+	m   *multibody.Model
+	kin *multibody.Workspace
+	in  Input
+	prm Params
+	f   *solver.CliqueFactor
+	p   *solver.Problem
+}
+
+// begin starts a block of n rows (n ≤ 6).
+func (a *Assembler) begin(n int) {
+	a.nb, a.nr = 0, n
+}
+
+// slot returns the rows of tree t, adding them (zeroed) if the block has
+// none yet; at most two trees per block.
+func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
+	for i := range a.nb {
+		if a.tree[i] == t {
+			return a.rows[i]
+		}
+	}
+	i := a.nb
+	a.nb++
+	a.tree[i] = t
+	a.rows[i] = solver.Resize(a.rows[i], a.nr*m.Trees[t].NV)
+	clear(a.rows[i])
+	return a.rows[i]
+}
+
+// addPoint adds sign·dᵀ J_p to row r0+k for each direction d = dirs[k],
+// where J_p is the Jacobian of the velocity of body b's material point at
+// world position x. The world (b = −1) and bodies welded to it add nothing.
+func (a *Assembler) addPoint(c *asmCtx, b int, x spatial.Vec3, r0 int, dirs []spatial.Vec3, sign float64) {
+	a.addJac(c, b, x, r0, dirs, sign, false)
+}
+
+// addAngular is addPoint for the angular velocity of body b.
+func (a *Assembler) addAngular(c *asmCtx, b int, r0 int, dirs []spatial.Vec3, sign float64) {
+	a.addJac(c, b, spatial.Vec3{}, r0, dirs, sign, true)
+}
+
+func (a *Assembler) addJac(c *asmCtx, b int, x spatial.Vec3, r0 int, dirs []spatial.Vec3, sign float64, angular bool) {
+	if b < 0 || c.m.Bodies[b].Tree < 0 {
+		return
+	}
+	t := c.m.Bodies[b].Tree
+	n := c.m.Trees[t].NV
+	a.jac = solver.Resize(a.jac, 3*n)
+	if angular {
+		c.kin.AngularJacobian(b, a.jac)
+	} else {
+		c.kin.PointJacobian(b, x, a.jac)
+	}
+	row := a.slot(c.m, t)
+	for k, d := range dirs {
+		o := (r0 + k) * n
+		for j := range n {
+			row[o+j] += sign * (d[0]*a.jac[j] + d[1]*a.jac[n+j] + d[2]*a.jac[2*n+j])
+		}
+	}
+}
+
+// addDOF adds coef to row r of the column of velocity vi (a velocity of
+// body b's joint).
+func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
+	t := c.m.Bodies[b].Tree
+	tr := &c.m.Trees[t]
+	a.slot(c.m, t)[r*tr.NV+vi-tr.VOffset] += coef
+}
+
+// emit appends the block built since begin to p as a constraint of the
+// given kind, with its J blocks in increasing clique order, computes the
+// diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w, and
+// returns the constraint index and its first row.
+func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
+	if a.nb == 2 && a.tree[0] > a.tree[1] {
+		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
+		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
+	}
+	k := c.p.AddConstraint(kind, a.nr, params...)
+	for i := range a.nb {
+		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
+	}
+	a.delassus(c)
+	return k, c.p.Constraints[k].Row
+}
+
+// delassus sets a.w to the diagonal of Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the
+// per-tree estimate of the contact assembler), with 1 for rows that touch
+// no velocity (so that R stays positive).
+func (a *Assembler) delassus(c *asmCtx) {
+	for r := range a.nr {
+		a.w[r] = 0
+	}
+	for b := range a.nb {
+		q := c.p.Cliques[a.tree[b]]
+		jd := a.rows[b]
+		a.x = solver.Resize(a.x, q.Size*a.nr)
+		for i := range q.Size {
+			for r := range a.nr {
+				a.x[i*a.nr+r] = jd[r*q.Size+i]
+			}
+		}
+		c.f.Solve(q, a.x, a.nr)
+		for r := range a.nr {
+			s := 0.0
+			for i := range q.Size {
+				s += jd[r*q.Size+i] * a.x[i*a.nr+r]
+			}
+			a.w[r] += s
+		}
+	}
+	for r := range a.nr {
+		if !(a.w[r] > 0) {
+			a.w[r] = 1
+		}
+	}
+}
+
+// setRow sets R and v̂ of row r (absolute) from compliance cp, the
+// Delassus estimate a.w[k] and the value g0.
+func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+	c.p.R[row], c.p.VHat[row] = cp.regularization(a.w[k], g0, c.prm.Beta, c.in.DT)
+}
+
+// add records the entry of an item.
+func (a *Assembler) add(e entry) { a.entries = append(a.entries, e) }
