@@ -27,7 +27,9 @@ func newTestModel(t *testing.T) *testModel {
 	t.Helper()
 	m := &multibody.Model{Gravity: spatial.Vec3{0, 0, -9.81}}
 	id := spatial.PoseIdentity()
-	at := func(x, y, z float64) spatial.Pose { return spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{x, y, z}} }
+	at := func(x, y, z float64) spatial.Pose {
+		return spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{x, y, z}}
+	}
 	add := func(name string, in spatial.SpatialInertia, j multibody.Joint) int {
 		b, err := m.AddBody(name, in, j)
 		if err != nil {
