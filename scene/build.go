@@ -70,6 +70,9 @@ func Build(s *Scene) (*Built, error) {
 	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
+	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
+		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
 		Duration: s.Duration, RecordEvery: s.RecordEvery,

@@ -3,6 +3,8 @@ package scene
 import (
 	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // constraintsDoc is a valid scene with every actuator and constraint type.
@@ -171,5 +173,55 @@ func TestAttachLoop(t *testing.T) {
 	_, err := Parse("loop.yaml", []byte(doc), nil)
 	if err == nil || !strings.Contains(err.Error(), "the attachments form a loop") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestConstraintsSceneBuilds: the scene with every type builds into a Set
+// with the expected items and defaults, and simulates.
+func TestConstraintsSceneBuilds(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(constraintsDoc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := b.Config.Constraints
+	if set == nil {
+		t.Fatal("no constraint set")
+	}
+	if len(set.Limits) != 1 || len(set.Cones) != 1 || len(set.Frictions) != 4 || len(set.Actuators) != 4 ||
+		len(set.Welds) != 1 || len(set.Balls) != 1 || len(set.Distances) != 1 || len(set.Couplers) != 1 ||
+		len(set.Attachments) != 1 || len(set.Prescribed) != 1 {
+		t.Fatalf("set %+v", set)
+	}
+	if l := set.Limits[0]; l.Name != "l1/limit" || l.Lower != -1 || l.Upper != 1 || l.Compliance.Stiffness != 1e5 {
+		t.Errorf("limit %+v", l)
+	}
+	if a := set.Actuators[1]; a.Gear != 2 || a.CtrlMin != -1 || a.CtrlMax != 1 || a.Kp != 50 {
+		t.Errorf("actuator %+v", a)
+	}
+	if u, r := set.Actuators[1].Target.Eval(0.5); u != 0.25 || r != 0.5 {
+		t.Errorf("table target at 0.5: %v, %v", u, r)
+	}
+	if !b.Model.Adjacent(b.Model.BodyByName("l1"), b.Model.BodyByName("box")) {
+		t.Error("welded bodies still collide")
+	}
+	sm, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range b.Steps {
+		st, err := sm.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.OK() || st.Constraints != 16 {
+			t.Fatalf("step %d: %+v", st.Step, st)
+		}
+	}
+	for _, r := range sm.ConstraintReports() {
+		t.Logf("%-16s %-10v %-9v rows %d violation %.3g impulse %.4g", r.Name, r.Type, r.State, r.Rows, r.Violation, r.Impulse[:r.Rows])
 	}
 }

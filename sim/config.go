@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/solver"
@@ -26,6 +27,10 @@ type Config struct {
 	NewtonTolerance float64
 	// MaxNewtonIterations bounds that iteration; 0 means 50.
 	MaxNewtonIterations int
+	// Constraints are the joint limits, couplers, welds, actuators, joint
+	// friction, attachments and prescribed motions (package constraint);
+	// nil for none. New validates them against the model.
+	Constraints *constraint.Set
 }
 
 // Validate reports an error naming the bad field.
