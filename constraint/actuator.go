@@ -130,7 +130,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
 	a.begin(1)
 	a.addDOF(c, ac.Body, vi, 0, gear)
-	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u}
+	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
 	if ac.Type == Motor {
 		ent.bound = math.Inf(1) // saturation is decided on the input
 	}

@@ -120,6 +120,16 @@ func TestJacobiansMatchFiniteDifferences(t *testing.T) {
 			p, a, _ := assembleAt(t, tm, set, tc.s)
 			mark := holonomicRows(p, a, tc.skip)
 			jd := p.DenseJ()
+			for j := range tm.m.NV { // rows in world axes: J = V J'
+				col := make([]float64, p.NR)
+				for r := range p.NR {
+					col[r] = jd[r*tm.m.NV+j]
+				}
+				col = toWorld(p, a, col)
+				for r := range p.NR {
+					jd[r*tm.m.NV+j] = col[r]
+				}
+			}
 			for range 3 {
 				dv := make([]float64, tm.m.NV)
 				for i := range dv {
@@ -145,13 +155,34 @@ func TestJacobiansMatchFiniteDifferences(t *testing.T) {
 	}
 }
 
-// gAlong returns the rows' g at q + ε N(q) δv.
+// gAlong returns the rows' g at q + ε N(q) δv, in world axes.
 func (tm *testModel) gAlong(t *testing.T, set *Set, s *multibody.State, dv []float64, eps float64) []float64 {
 	sp := tm.m.NewState()
 	copy(sp.V, s.V)
 	tm.m.IntegrateQ(s.Q, s.Q, dv, eps, sp.Q)
-	_, _, g := assembleAt(t, tm, set, sp)
-	return g
+	p, a, g := assembleAt(t, tm, set, sp)
+	return toWorld(p, a, g)
+}
+
+// toWorld maps a row vector from the assembled (eigen-)rows of diagonalized
+// blocks back to world axes, x = V x'.
+func toWorld(p *solver.Problem, a *Assembler, x []float64) []float64 {
+	out := append([]float64(nil), x...)
+	for _, e := range a.entries {
+		if e.vec < 0 {
+			continue
+		}
+		c := p.Constraints[e.block]
+		n, v := c.Size, a.vecs[e.vec:]
+		for r := range n {
+			s := 0.0
+			for k := range n {
+				s += v[r*n+k] * x[c.Row+k]
+			}
+			out[c.Row+r] = s
+		}
+	}
+	return out
 }
 
 // TestAssembledKinds checks, on every block assembled from the test model,
@@ -250,4 +281,84 @@ func TestBallAngle(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDiagonalizedRows: the rows of balls and near-rigid welds are the
+// eigenvectors of their Delassus block (W' = J' A⁻¹ J'ᵀ is diagonal), R
+// is the near-rigid value of each eigenvalue, and the basis is orthonormal.
+func TestDiagonalizedRows(t *testing.T) {
+	tm := newTestModel(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	s0 := tm.randomState(rng, 0.3)
+	p, a, _ := assembleAt(t, tm, tm.fullSet(s0), s0)
+	a0 := p.DenseA()
+	jd := p.DenseJ()
+	nv := tm.m.NV
+	ainv := invert(t, a0, nv)
+	n := 0
+	for _, e := range a.entries {
+		if e.vec < 0 {
+			continue
+		}
+		n++
+		c := p.Constraints[e.block]
+		v := a.vecs[e.vec:]
+		for r := range c.Size {
+			for k := range c.Size {
+				w, vv := 0.0, 0.0
+				for i := range nv {
+					for j := range nv {
+						w += jd[(c.Row+r)*nv+i] * ainv[i*nv+j] * jd[(c.Row+k)*nv+j]
+					}
+				}
+				for x := range c.Size {
+					vv += v[x*c.Size+r] * v[x*c.Size+k]
+				}
+				if r != k && math.Abs(w) > 1e-9*(1+math.Abs(p.R[c.Row+r])) {
+					t.Errorf("%v block: W'[%d][%d] = %g, not diagonal", e.typ, r, k, w)
+				}
+				if r == k && w > 1e-9 && math.Abs(p.R[c.Row+r]-solver.NearRigidR(w, 1)) > 1e-9*p.R[c.Row+r] {
+					t.Errorf("%v block row %d: R = %g, near-rigid value of W'_rr = %g", e.typ, r, p.R[c.Row+r], solver.NearRigidR(w, 1))
+				}
+				if want := map[bool]float64{true: 1, false: 0}[r == k]; math.Abs(vv-want) > 1e-12 {
+					t.Errorf("%v block: basis not orthonormal (VᵀV)[%d][%d] = %g", e.typ, r, k, vv)
+				}
+			}
+		}
+	}
+	if n != 4 { // two welds (near-rigid) and two balls
+		t.Errorf("%d diagonalized blocks, want 4", n)
+	}
+}
+
+// invert returns the inverse of the n×n row-major SPD matrix a by
+// Gauss–Jordan elimination (tests only).
+func invert(t *testing.T, a []float64, n int) []float64 {
+	t.Helper()
+	m := append([]float64(nil), a...)
+	inv := make([]float64, n*n)
+	for i := range n {
+		inv[i*n+i] = 1
+	}
+	for c := range n {
+		piv := m[c*n+c]
+		if piv == 0 {
+			t.Fatal("singular")
+		}
+		for j := range n {
+			m[c*n+j] /= piv
+			inv[c*n+j] /= piv
+		}
+		for r := range n {
+			if r == c {
+				continue
+			}
+			f := m[r*n+c]
+			for j := range n {
+				m[r*n+j] -= f * m[c*n+j]
+				inv[r*n+j] -= f * inv[c*n+j]
+			}
+		}
+	}
+	return inv
 }

@@ -3,6 +3,11 @@ package constraint
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
@@ -40,7 +45,11 @@ type Assembler struct {
 	nb, nr  int          // trees and rows in use
 	jac     []float64    // 3×NV_t point or angular Jacobian scratch
 	x       []float64    // NV_t×6 scratch for A_t⁻¹ J_tᵀ
-	w       [6]float64   // Delassus diagonal of the block just emitted
+	w       [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm      [36]float64  // its full Delassus block W, row-major
+	null    [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work    []float64    // eigen-solver scratch
+	vecs    []float64    // row bases of diagonalized blocks (n×n each)
 	entries []entry      // one per Set item, in Report order
 }
 
@@ -55,6 +64,7 @@ type entry struct {
 	input     float64    // actuator control after clamping
 	sign      [2]float64 // limits: the sign of J of each bound's block (+1 lower, −1 upper)
 	sat       bool       // a motor whose input exceeds its effort limit
+	vec       int        // offset in Assembler.vecs of the row basis V (γ_world = V γ), −1 if none
 }
 
 // Assemble appends to p one block per constraint of set (limits, cone
@@ -64,7 +74,7 @@ type entry struct {
 // factors of its clique blocks; kin must hold the kinematics at q0
 // (multibody.Workspace.Update with the step's q0 and v0).
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
-	a.entries = a.entries[:0]
+	a.entries, a.vecs = a.entries[:0], a.vecs[:0]
 	if set == nil {
 		return nil
 	}
@@ -112,6 +122,7 @@ type asmCtx struct {
 // begin starts a block of n rows (n ≤ 6).
 func (a *Assembler) begin(n int) {
 	a.nb, a.nr = 0, n
+	a.null = [6]bool{}
 }
 
 // slot returns the rows of tree t, adding them (zeroed) if the block has
@@ -188,13 +199,12 @@ func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, i
 	return k, c.p.Constraints[k].Row
 }
 
-// delassus sets a.w to the diagonal of Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the
-// per-tree estimate of the contact assembler), with 1 for rows that touch
-// no velocity (so that R stays positive).
+// delassus sets a.wm to W = Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the per-tree
+// estimate of the contact assembler) and a.w to its diagonal, with 1 for
+// rows that touch no velocity (so that R stays positive).
 func (a *Assembler) delassus(c *asmCtx) {
-	for r := range a.nr {
-		a.w[r] = 0
-	}
+	n := a.nr
+	clear(a.wm[:n*n])
 	for b := range a.nb {
 		q := c.p.Cliques[a.tree[b]]
 		jd := a.rows[b]
@@ -205,25 +215,99 @@ func (a *Assembler) delassus(c *asmCtx) {
 			}
 		}
 		c.f.Solve(q, a.x, a.nr)
-		for r := range a.nr {
-			s := 0.0
-			for i := range q.Size {
-				s += jd[r*q.Size+i] * a.x[i*a.nr+r]
+		for r := range n {
+			for k := range n {
+				s := 0.0
+				for i := range q.Size {
+					s += jd[r*q.Size+i] * a.x[i*n+k]
+				}
+				a.wm[r*n+k] += s
 			}
-			a.w[r] += s
 		}
 	}
-	for r := range a.nr {
+	for r := range n {
+		a.w[r] = a.wm[r*n+r]
 		if !(a.w[r] > 0) {
 			a.w[r] = 1
 		}
 	}
 }
 
+// diagonalize turns the rows of constraint k (the block just emitted,
+// n > 1 rows) into the eigenvectors of its Delassus block, J' = Vᵀ J with
+// W = V Λ Vᵀ, so that each row is one mode of the block and the near-rigid
+// regularization R_k = β² λ_k/(4π²) of SAP eq. 29 gives every mode the
+// period β δt. (With world-axis rows, a point far from a light body's
+// centre of mass couples a stiff translation with a soft rotation in every
+// row, and the per-row estimate makes the translation soft.) It stores V
+// and returns its offset in a.vecs; a.w holds the eigenvalues. Rows whose
+// eigenvalue is below 10⁻¹² of the largest are directions the bodies
+// cannot move in: their J' rows are zeroed and setRow gives them v̂ = 0, so
+// they carry no impulse. Callers rotate g0 with rotate.
+func (a *Assembler) diagonalize(c *asmCtx) int {
+	n := a.nr
+	a.work = solver.Resize(a.work, 64*n)
+	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: a.wm[:n*n]}
+	var ev [6]float64
+	if !lapack64.Syev(lapack.EVCompute, sym, ev[:n], a.work, len(a.work)) {
+		return -1 // keep the world-axis rows
+	}
+	off := len(a.vecs)
+	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
+	v := a.vecs[off:]
+	for b := range a.nb {
+		q := c.p.Cliques[a.tree[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+		a.x = solver.Resize(a.x, n*q.Size)
+		for kk := range n {
+			for i := range q.Size {
+				s := 0.0
+				for r := range n {
+					s += v[r*n+kk] * jd[r*q.Size+i]
+				}
+				a.x[kk*q.Size+i] = s
+			}
+		}
+		copy(jd, a.x[:n*q.Size])
+	}
+	top := ev[n-1]
+	for r := range n {
+		a.w[r] = ev[r]
+		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
+			a.w[r], a.null[r] = max(top, 1), true
+			for b := range a.nb {
+				q := c.p.Cliques[a.tree[b]]
+				jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+				clear(jd[r*q.Size : (r+1)*q.Size])
+			}
+		}
+	}
+	return off
+}
+
+// rotate returns Vᵀ g for the basis at offset off (n rows); g itself when
+// off < 0.
+func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
+	if off < 0 {
+		return g
+	}
+	var out [6]float64
+	v := a.vecs[off:]
+	for k := range n {
+		for r := range n {
+			out[k] += v[r*n+k] * g[r]
+		}
+	}
+	return out
+}
+
 // setRow sets R and v̂ of row r (absolute) from compliance cp, the
 // Delassus estimate a.w[k] and the value g0.
 func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	c.p.R[row], c.p.VHat[row] = cp.regularization(a.w[k], g0, c.prm.Beta, c.in.DT)
+	if a.null[k] {
+		c.p.VHat[row] = 0
+	}
 }
 
 // add records the entry of an item.

@@ -48,5 +48,5 @@ func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 	a.addDOF(c, cp.BodyJ, vj, 0, -cp.Ratio)
 	k, row := a.emit(c, solver.Bilateral)
 	a.setRow(c, row, 0, cp.Compliance, g)
-	a.add(entry{typ: TypeCoupler, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1)})
+	a.add(entry{typ: TypeCoupler, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
 }

@@ -46,5 +46,5 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 	a.addDOF(c, jf.Body, vi, 0, 1)
 	k, row := a.emit(c, solver.Interval, -b, b)
 	c.p.R[row] = c.prm.Sigma * a.w[0]
-	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b})
+	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
 }

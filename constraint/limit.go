@@ -35,7 +35,7 @@ func (l *Limit) validate(m *multibody.Model) error {
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi, _ := scalarDOF(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
-	e := entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1)}
+	e := entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -114,5 +114,5 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	}
 	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
 	a.setRow(c, row, 0, l.Compliance, g)
-	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: math.Max(0, -g), bound: math.Inf(1)})
+	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: math.Max(0, -g), bound: math.Inf(1), vec: -1})
 }

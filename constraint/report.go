@@ -98,6 +98,16 @@ func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []
 		c := p.Constraints[e.block]
 		r.Rows = c.Size
 		copy(r.Impulse[:], gamma[c.Row:c.Row+c.Size])
+		if e.vec >= 0 { // back to world axes: γ = V γ'
+			n, v := c.Size, a.vecs[e.vec:]
+			for row := range n {
+				s := 0.0
+				for k := range n {
+					s += v[row*n+k] * gamma[c.Row+k]
+				}
+				r.Impulse[row] = s
+			}
+		}
 		r.State = Active
 		switch e.typ {
 		case TypeLimit:

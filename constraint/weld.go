@@ -67,9 +67,17 @@ func (a *Assembler) weld(c *asmCtx, w *Weld, i int) {
 	a.addAngular(c, w.BodyA, 3, axes[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
 	rot := Compliance{Stiffness: w.RotStiffness, Dissipation: w.Compliance.Dissipation}
-	for r := range 3 {
-		a.setRow(c, row+r, r, w.Compliance, gt[r])
-		a.setRow(c, row+3+r, 3+r, rot, gr[r])
+	vec := -1
+	if w.Compliance.rigid() && rot.rigid() {
+		vec = a.diagonalize(c) // near-rigid rows may mix translation and rotation
 	}
-	a.add(entry{typ: TypeWeld, item: i, block: k, nblocks: 1, violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1)})
+	g := a.rotate(vec, [6]float64{gt[0], gt[1], gt[2], gr[0], gr[1], gr[2]}, 6)
+	for r := range 6 {
+		cp := w.Compliance
+		if vec < 0 && r >= 3 {
+			cp = rot
+		}
+		a.setRow(c, row+r, r, cp, g[r])
+	}
+	a.add(entry{typ: TypeWeld, item: i, block: k, nblocks: 1, violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1), vec: vec})
 }
