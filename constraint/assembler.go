@@ -32,8 +32,19 @@ type Control struct {
 // actuator controls (one per Set.Actuators entry).
 type Input struct {
 	Q0       []float64 // configuration at the start of the step
+	V0       []float64 // velocities at the start of the step
 	DT       float64
 	Controls []Control
+	// ThetaQ and ThetaVQ are the θ-method's θq and θvq (SAP §II-C). With
+	// θq > 0 equality constraints are evaluated at the mid-step
+	// configuration QTheta = q^θq(VLin) of the velocities VLin the dynamics
+	// were linearized at (the free-motion velocities v*, or the previous
+	// solution when the step is re-linearized), whose kinematics KinTheta
+	// holds, and linearized there in v (Compliance.equality). With θq = 0:
+	// SAP's form at q0.
+	ThetaQ, ThetaVQ float64
+	KinTheta        *multibody.Workspace
+	QTheta, VLin    []float64
 }
 
 // Assembler builds the constraint blocks of the discrete problem. It keeps
@@ -51,6 +62,7 @@ type Assembler struct {
 	work    []float64    // eigen-solver scratch
 	vecs    []float64    // row bases of diagonalized blocks (n×n each)
 	entries []entry      // one per Set item, in Report order
+	scale   float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -81,12 +93,19 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	if len(in.Controls) != len(set.Actuators) {
 		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
 	}
-	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p}
+	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
+	a.scale = in.DT
+	if in.ThetaQ > 0 && in.ThetaVQ > 0 {
+		a.scale = in.DT * in.ThetaQ * in.ThetaVQ
+	}
 	for i := range set.Limits {
 		a.limit(&c, &set.Limits[i], i)
 	}
 	for i := range set.Cones {
 		a.cone(&c, &set.Cones[i], i)
+	}
+	if in.ThetaQ > 0 { // equality constraints at the mid-step configuration
+		c.kin, c.q = in.KinTheta, in.QTheta
 	}
 	for i := range set.Welds {
 		a.weld(&c, &set.Welds[i], i)
@@ -100,6 +119,7 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	for i := range set.Couplers {
 		a.coupler(&c, &set.Couplers[i], i)
 	}
+	c.kin, c.q = kin, in.Q0
 	for i := range set.Actuators {
 		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
 	}
@@ -117,6 +137,7 @@ type asmCtx struct {
 	prm Params
 	f   *solver.CliqueFactor
 	p   *solver.Problem
+	q   []float64 // the configuration of kin
 }
 
 // begin starts a block of n rows (n ≤ 6).
@@ -305,6 +326,26 @@ func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
 // Delassus estimate a.w[k] and the value g0.
 func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	c.p.R[row], c.p.VHat[row] = cp.regularization(a.w[k], g0, c.prm.Beta, c.in.DT)
+	if a.null[k] {
+		c.p.VHat[row] = 0
+	}
+}
+
+// setEq sets R and v̂ of row k (absolute row) of an equality constraint,
+// the block just emitted, for the scheme of the input (Compliance.equality).
+func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+	jv0, jvs := 0.0, 0.0
+	if c.in.ThetaQ > 0 {
+		for b := range a.nb {
+			q := c.p.Cliques[a.tree[b]]
+			jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+			for i := range q.Size {
+				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
+				jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
+			}
+		}
+	}
+	c.p.R[row], c.p.VHat[row] = cp.equality(a.w[k], g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
 	if a.null[k] {
 		c.p.VHat[row] = 0
 	}

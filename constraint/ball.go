@@ -69,7 +69,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 	vec := a.diagonalize(c)
 	gr := a.rotate(vec, [6]float64{g[0], g[1], g[2]}, 3)
 	for r := range 3 {
-		a.setRow(c, row+r, r, b.Compliance, gr[r])
+		a.setEq(c, row+r, r, b.Compliance, gr[r])
 	}
 	a.add(entry{typ: TypeBall, item: i, block: k, nblocks: 1, violation: g.Norm(), bound: math.Inf(1), vec: vec})
 }
@@ -110,6 +110,6 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	a.addPoint(c, d.BodyB, xb, 0, dirs[:], 1)
 	a.addPoint(c, d.BodyA, xa, 0, dirs[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
-	a.setRow(c, row, 0, d.Compliance, g)
+	a.setEq(c, row, 0, d.Compliance, g)
 	a.add(entry{typ: TypeDistance, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
 }

@@ -42,11 +42,11 @@ func (cp *Coupler) validate(m *multibody.Model) error {
 func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 	qi, vi, _ := scalarDOF(c.m, cp.BodyI, cp.DOFI)
 	qj, vj, _ := scalarDOF(c.m, cp.BodyJ, cp.DOFJ)
-	g := c.in.Q0[qi] - cp.Ratio*c.in.Q0[qj] - cp.Offset
+	g := c.q[qi] - cp.Ratio*c.q[qj] - cp.Offset
 	a.begin(1)
 	a.addDOF(c, cp.BodyI, vi, 0, 1)
 	a.addDOF(c, cp.BodyJ, vj, 0, -cp.Ratio)
 	k, row := a.emit(c, solver.Bilateral)
-	a.setRow(c, row, 0, cp.Compliance, g)
+	a.setEq(c, row, 0, cp.Compliance, g)
 	a.add(entry{typ: TypeCoupler, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
 }

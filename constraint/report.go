@@ -82,6 +82,12 @@ type Report struct {
 	State     State
 	// Input is an actuator's control input after clamping (0 for other types).
 	Input float64
+	// Allowed is, for regularized equality constraints (weld, ball,
+	// distance, coupler), the constraint error that the regularization
+	// allows under the step's impulse: ‖g‖ = δt θq θvq ‖R γ‖ (δt ‖R γ‖
+	// for θq = 0), from γ = −(v_c − v̂)/R with v̂ of Compliance.equality; a
+	// near-rigid constraint's error stays at this bound (m or rad).
+	Allowed float64
 }
 
 // Reports appends to out one Report per item assembled by the last
@@ -109,6 +115,14 @@ func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []
 			}
 		}
 		r.State = Active
+		if e.typ == TypeWeld || e.typ == TypeBall || e.typ == TypeDistance || e.typ == TypeCoupler {
+			s := 0.0
+			for k := range c.Size {
+				x := p.R[c.Row+k] * gamma[c.Row+k]
+				s += x * x
+			}
+			r.Allowed = a.scale * math.Sqrt(s)
+		}
 		switch e.typ {
 		case TypeLimit:
 			r.Impulse[0], r.State = 0, Inactive

@@ -77,7 +77,7 @@ func (a *Assembler) weld(c *asmCtx, w *Weld, i int) {
 		if vec < 0 && r >= 3 {
 			cp = rot
 		}
-		a.setRow(c, row+r, r, cp, g[r])
+		a.setEq(c, row+r, r, cp, g[r])
 	}
 	a.add(entry{typ: TypeWeld, item: i, block: k, nblocks: 1, violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1), vec: vec})
 }

@@ -43,9 +43,12 @@ func mustAdd(t testing.TB, m *multibody.Model, name string, in spatial.SpatialIn
 // newConstrained returns a simulator of m from s with constraint set set,
 // time step dt and scheme sc (no contact geometry), SAP with default
 // parameters.
-func newConstrained(t testing.TB, m *multibody.Model, s *multibody.State, set *constraint.Set, dt float64, sc sim.Scheme) *sim.Simulator {
+func newConstrained(t testing.TB, m *multibody.Model, s *multibody.State, set *constraint.Set, dt float64, sc sim.Scheme, opts ...func(*sim.Config)) *sim.Simulator {
 	t.Helper()
 	cfg := sim.Config{DT: dt, Contact: contact.DefaultParams(), Solver: sap.New(sap.DefaultParams()), Scheme: sc, Constraints: set}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	sm, err := sim.New(m, s, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,10 @@ type constraintWork struct {
 	controls []constraint.Control // the step's actuator inputs
 	override []bool               // set from Go by SetControl
 	reports  []constraint.Report  // of the last step
+	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
+	vprev    []float64            // the previous solution, for the re-linearization's stopping test
+	relin    bool                 // inside relinearize
+	iters    int                  // re-linearizations of the last step
 	elim     elimination          // attachments and prescribed motions (eliminate.go)
 }
 
@@ -80,6 +84,13 @@ func (sim *Simulator) assembleConstraints() error {
 	if c.set == nil {
 		return nil
 	}
+	if len(c.vlin) != len(w.vstar) {
+		c.vlin = make([]float64, len(w.vstar))
+		c.vprev = make([]float64, len(w.vstar))
+	}
+	if !c.relin {
+		copy(c.vlin, w.problem.VStar)
+	}
 	t1 := sim.State.T + sim.cfg.DT
 	for i := range c.set.Actuators {
 		if c.override[i] {
@@ -90,7 +101,8 @@ func (sim *Simulator) assembleConstraints() error {
 			c.controls[i].U, c.controls[i].Rate = tg.Eval(t1)
 		}
 	}
-	in := constraint.Input{Q0: w.q0, DT: sim.cfg.DT, Controls: c.controls}
+	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
+		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, Sigma: sim.cfg.Contact.Sigma}
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
@@ -102,6 +114,7 @@ func (sim *Simulator) assembleConstraints() error {
 // constraint fields of st.
 func (sim *Simulator) constraintStats(st *StepStats) {
 	c, w := &sim.ws.cons, &sim.ws
+	st.Relinearizations = c.iters
 	if c.set == nil {
 		return
 	}
@@ -158,5 +171,86 @@ func (sim *Simulator) expandSolution() {
 func (sim *Simulator) enforceEliminated() {
 	if e := &sim.ws.cons.elim; e.on {
 		e.enforce(sim.Model, sim.State, sim.ws.kin, sim.State.T)
+	}
+}
+
+// relinearize makes an implicit scheme's step consistent with its
+// constraint and contact impulses (Config.Relinearizations > 0). SAP
+// (Algorithm 1) linearizes the momentum balance m(v) = M(q^θq)(v − v0) −
+// δt k(q^θq, v^θv) once, at the free-motion velocities v*, so the forces
+// and the mass matrix are evaluated at the free motion's mid-step
+// q^θq(v*), not at the solution's; the difference is O(δt) times the
+// impulses and costs the midpoint rule its energy conservation when
+// constraints hold a mechanism. This is Newton's method on
+// m(v) = Jᵀγ(v): at the solution v_k, A_k and m(v_k) give
+// v*_k = v_k − A_k⁻¹ m(v_k), the contacts and constraints are assembled
+// again (equality constraints at q^θq(v_k)) and the problem solved again,
+// until ‖v_{k+1} − v_k‖∞ ≤ tol (1 + ‖v‖∞) (Config.NewtonTolerance).
+func (sim *Simulator) relinearize() error {
+	w, c := &sim.ws, &sim.ws.cons
+	c.iters = 0
+	if sim.cfg.Relinearizations == 0 || sim.scheme.Explicit() || sim.scheme.ThetaQ == 0 {
+		return nil
+	}
+	tol := sim.cfg.NewtonTolerance
+	if tol == 0 {
+		tol = 1e-12
+	}
+	if len(c.vlin) != len(w.v0) {
+		c.vlin, c.vprev = make([]float64, len(w.v0)), make([]float64, len(w.v0))
+	}
+	c.relin = true
+	defer func() { c.relin = false }()
+	for c.iters < sim.cfg.Relinearizations {
+		c.iters++
+		copy(c.vprev, w.result.V)
+		copy(c.vlin, w.result.V)
+		if err := sim.linearize(c.vlin); err != nil {
+			return err
+		}
+		sim.vstarAt(c.vlin)
+		if err := sim.assembleContacts(); err != nil {
+			return err
+		}
+		if err := sim.assembleConstraints(); err != nil {
+			return err
+		}
+		if err := sim.reduceProblem(); err != nil {
+			return err
+		}
+		if err := sim.solveContacts(); err != nil {
+			return err
+		}
+		sim.expandSolution()
+		step, size := 0.0, 0.0
+		for i, x := range w.result.V {
+			step = math.Max(step, math.Abs(x-c.vprev[i]))
+			size = math.Max(size, math.Abs(x))
+		}
+		if step <= tol*(1+size) {
+			break
+		}
+	}
+	return nil
+}
+
+// vstarAt sets the problem's v* = v − A⁻¹ m(v), with m(v) = M(v − v0) − δt k
+// from the last linearize(v).
+func (sim *Simulator) vstarAt(v []float64) {
+	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	for _, q := range p.Cliques {
+		r := w.res[q.Offset : q.Offset+q.Size]
+		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
+		for i := range q.Size {
+			s := 0.0
+			for j := range q.Size {
+				s += blk[i*q.Size+j] * (v[q.Offset+j] - w.v0[q.Offset+j])
+			}
+			r[i] = s - dt*w.k[q.Offset+i]
+		}
+		w.factor.Solve(q, r, 1)
+		for i := range q.Size {
+			p.VStar[q.Offset+i] = v[q.Offset+i] - r[i]
+		}
 	}
 }

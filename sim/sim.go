@@ -69,7 +69,10 @@ func (sim *Simulator) Step() (StepStats, error) {
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return StepStats{}, err
 	}
-	sim.expandSolution()                          // v = P u + c
+	sim.expandSolution()                      // v = P u + c
+	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step
+		return StepStats{}, err
+	}
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}

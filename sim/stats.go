@@ -25,4 +25,7 @@ type StepStats struct {
 	ActiveConstraints      int
 	SaturatedConstraints   int
 	MaxConstraintViolation float64
+	// Relinearizations is the number of times the step was linearized again
+	// at its solution (Config.Relinearizations).
+	Relinearizations int
 }
