@@ -425,7 +425,9 @@ func (e *elimination) place(m *multibody.Model, s *multibody.State, kin *multibo
 
 // reports appends one Report per attachment and prescribed motion: the
 // impulse (A(v − v*) − Jᵀγ) on the eliminated velocities, the master's
-// impulse on the attached body or f_ρ δt (notes §0.21).
+// impulse on the attached body or f_ρ δt (notes §0.21), with v the
+// velocities at the end of the step (attached bodies placed on their
+// masters), so that it is the impulse that changed their momentum.
 func (e *elimination) reports(sim *Simulator, out []constraint.Report) []constraint.Report {
 	if !e.on {
 		return out
@@ -442,7 +444,7 @@ func (e *elimination) reports(sim *Simulator, out []constraint.Report) []constra
 		for i := range q.Size {
 			s := 0.0
 			for j := range q.Size {
-				s += a[i*q.Size+j] * (res.V[q.Offset+j] - p.VStar[q.Offset+j])
+				s += a[i*q.Size+j] * (sim.State.V[q.Offset+j] - p.VStar[q.Offset+j])
 			}
 			e.rv[q.Offset+i] = s - e.tmp2[q.Offset+i]
 		}
