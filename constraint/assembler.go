@@ -14,10 +14,9 @@ import (
 )
 
 // Params are the regularization parameters shared by all constraints: the
-// near-rigid parameter β of SAP eq. 29 and the stiction parameter σ of
-// eq. 30, used for joint dry friction (R = σ w).
+// near-rigid parameter β of SAP eq. 29 (joint friction uses FrictionSigma).
 type Params struct {
-	Beta, Sigma float64
+	Beta float64
 }
 
 // Control is an actuator's input for one step: the value u (a force for a

@@ -5,14 +5,23 @@ import (
 	"github.com/stiction-sim/stiction/solver"
 )
 
+// FrictionSigma is σ_f of joint friction's regularization R = σ_f w. It is
+// smaller than SAP's contact σ = 10⁻³ (eq. 30): a joint's friction is a
+// single row on a single inertia, so a stiff regularization costs the
+// Newton iteration nothing (its Hessian entry 1/R is 1/σ_f of the joint's
+// inertia), and the stiction creep v = σ_f w τ δt stays below 10⁻⁷ rad/s
+// for loads τ/I up to 10 rad/s² at δt = 10 ms.
+const FrictionSigma = 1e-5
+
 // JointFriction is dry friction on degree of freedom DOF of Body's joint
 // (MuJoCo's frictionloss): the friction torque (or force) τ satisfies
 // |τ| ≤ Force and opposes the motion; the joint sticks while the torque it
 // needs to stay is below Force. In the convex problem it is the impulse
 // bound C = [−Force δt, Force δt] on v_c = v_dof with v̂ = 0
 // (solver.Interval) and, like SAP's tangential regularization (eq. 30),
-// R = σ w with w the joint's Delassus estimate: while sticking the joint
-// creeps at v = R τ δt under a load τ (σ = 10⁻³: 10⁻³ w τ δt).
+// R = σ_f w with w the joint's Delassus estimate and σ_f = FrictionSigma:
+// while sticking the joint creeps at v = R τ δt = σ_f w τ δt under a load τ
+// (with I = 1 kg·m², τ = 1 N·m and δt = 1 ms, 10⁻⁸ rad/s).
 // Any joint but free and weld; a ball joint's degrees of freedom are the
 // components of its angular velocity in F.
 type JointFriction struct {
@@ -45,6 +54,6 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 	a.begin(1)
 	a.addDOF(c, jf.Body, vi, 0, 1)
 	k, row := a.emit(c, solver.Interval, -b, b)
-	c.p.R[row] = c.prm.Sigma * a.w[0]
+	c.p.R[row] = FrictionSigma * a.w[0]
 	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
 }

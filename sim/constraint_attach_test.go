@@ -105,7 +105,7 @@ func TestPointAttachment(t *testing.T) {
 		mustAdd(t, mr, "box", boxInertia, ball)
 		sr := mr.NewState()
 		sr.Q[0] = 0.9
-		rwf := mr.BodyPose(sr, l).R.Mul(xRel.R) // R_WF
+		rwf := mr.BodyPose(sr, l).R.Mul(xRel.R)         // R_WF
 		wf := rwf.Conj().Rotate(spatial.Vec3{2, 0, -1}) // relative ω in F (the link is at rest)
 		copy(sr.V[1:], wf[:])
 		ref := newConstrained(t, mr, sr, nil, dt, sim.SymplecticEuler)

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stiction-sim/stiction/constraint"
@@ -93,3 +94,6 @@ func logSlope(x, y []float64) float64 {
 	}
 	return fitSlope(lx, ly)
 }
+
+// strconvFormat formats x in shortest round-trip form.
+func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
