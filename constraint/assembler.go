@@ -57,6 +57,7 @@ type Assembler struct {
 	x       []float64    // NV_t×6 scratch for A_t⁻¹ J_tᵀ
 	w       [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
 	wm      [36]float64  // its full Delassus block W, row-major
+	ev      [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
 	null    [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
 	work    []float64    // eigen-solver scratch
 	vecs    []float64    // row bases of diagonalized blocks (n×n each)
@@ -268,8 +269,8 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	n := a.nr
 	a.work = solver.Resize(a.work, 64*n)
 	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: a.wm[:n*n]}
-	var ev [6]float64
-	if !lapack64.Syev(lapack.EVCompute, sym, ev[:n], a.work, len(a.work)) {
+	ev := a.ev[:n]
+	if !lapack64.Syev(lapack.EVCompute, sym, ev, a.work, len(a.work)) {
 		return -1 // keep the world-axis rows
 	}
 	off := len(a.vecs)
