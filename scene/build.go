@@ -265,8 +265,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, error) {
 			Beta: *s.Contact.Beta, Sigma: *s.Contact.Sigma, Margin: *s.Contact.Margin, Delassus: d,
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 		},
-		Materials: mats,
-		Solver:    sap.New(sp),
+		Materials:        mats,
+		Solver:           sap.New(sp),
+		Relinearizations: s.Relinearizations,
 	}, nil
 }
 

@@ -12,6 +12,10 @@ type Scene struct {
 	// Scheme is the θ-method preset: symplectic-euler (default),
 	// explicit-euler, implicit-euler or midpoint (SAP §II-C).
 	Scheme string `yaml:"scheme,omitempty"`
+	// Relinearizations bounds how often an implicit scheme's step is
+	// linearized again at its solution (sim.Config.Relinearizations),
+	// default 0.
+	Relinearizations int `yaml:"relinearizations,omitempty"`
 
 	Contact   ContactParams       `yaml:"contact,omitempty"`
 	Solver    SolverParams        `yaml:"solver,omitempty"`

@@ -166,6 +166,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if s.RecordEvery < 0 {
 		v.add("record_every", "%d must be ≥ 1", s.RecordEvery)
 	}
+	if s.Relinearizations < 0 {
+		v.add("relinearizations", "%d must be ≥ 0", s.Relinearizations)
+	}
 
 	c := s.Contact
 	if c.Beta != nil {

@@ -119,11 +119,15 @@ func simulate(b *scene.Built, o runOptions, stderr io.Writer) (record.Summary, e
 			return record.Summary{}, err
 		}
 		acc.Add(st)
+		if cr := s.ConstraintReports(); len(cr) > 0 {
+			acc.AddConstraints(cr, b.Config.DT)
+		}
 		if w != nil {
 			w.Step(st)
 			if i%b.RecordEvery == 0 || i == b.Steps {
 				w.Trajectory(b.Model, b.State)
 				w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
+				w.Constraints(st.T, b.Config.DT, s.ConstraintReports())
 			}
 		}
 		o.live.step(b, s, i, st)
