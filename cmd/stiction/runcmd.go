@@ -35,7 +35,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.duration, "duration", 0, "simulated time in s (overrides the scene's duration)")
 	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler or midpoint (overrides the scene's scheme)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
-	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json, steps.csv, trajectory.csv and contacts.csv")
+	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json, steps.csv, trajectory.csv, contacts.csv and constraints.csv")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	o.viewFlags.register(fs, true)
