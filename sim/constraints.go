@@ -140,7 +140,11 @@ func (sim *Simulator) reduceProblem() error {
 	if !e.on {
 		return nil
 	}
-	e.buildP(sim.Model, sim.ws.kin0, sim.State.T+sim.cfg.DT, sim.cfg.DT)
+	kin := sim.ws.kin0
+	if sim.scheme.ThetaQ > 0 {
+		kin = sim.ws.kin // the mid-step of the linearization velocities
+	}
+	e.buildP(sim.Model, kin, sim.ws.kin0, sim.ws.v0, sim.State.T+sim.cfg.DT, sim.cfg.DT)
 	if err := e.reduce(sim.Model, &sim.ws.problem, sim.ws.mass); err != nil {
 		return fmt.Errorf("sim: step %d: reduced problem A' = PᵀAP: %w", sim.step+1, err)
 	}

@@ -11,8 +11,11 @@ import (
 // prescribed velocities to v_ρ(t1), attached velocities to T times their
 // master's rows plus δt times the bias acceleration (the fictitious terms
 // of notes §0.19), attachments in dependency order (§0.18). kin holds the
-// kinematics at (q0, v0).
-func (e *elimination) buildP(m *multibody.Model, kin *multibody.Workspace, t1, dt float64) {
+// kinematics the step is linearized at: (q0, v0) for θq = 0, else the
+// mid-step (q^θq, v^θv) of the linearization velocities; kin0 holds the
+// kinematics at q0 (for the attachment errors); v0 are the velocities at
+// the start of the step.
+func (e *elimination) buildP(m *multibody.Model, kin, kin0 *multibody.Workspace, v0 []float64, t1, dt float64) {
 	clear(e.pd)
 	clear(e.c)
 	for t := range m.Trees {
@@ -33,17 +36,26 @@ func (e *elimination) buildP(m *multibody.Model, kin *multibody.Workspace, t1, d
 		}
 	}
 	for _, i := range e.order {
-		e.attachRows(m, kin, i, dt)
+		e.viol[i] = e.attachError(m, kin0, i)
+		e.attachRows(m, kin, v0, i, dt)
 	}
 }
 
-// attachRows sets the rows of attachment i's attached velocities:
-// v_β = T v_m with T = [J_ω,m; J_p,m(x)] (x the body origin, or the held
-// point), expressed through the master's own rows, plus, for a held point,
-// [r]× ω_β with r from the body origin to the point; and
-// c_β += δt (α_m, a_m + α_m × ρ + ω_m × (ω_m × ρ) [− ω_β × (ω_β × r)]),
-// the velocity-product acceleration of the attachment.
-func (e *elimination) attachRows(m *multibody.Model, kin *multibody.Workspace, i int, dt float64) {
+// attachRows sets the rows of attachment i's attached velocities. With
+// T = [J_ω,m; J_p,m(x)] at kin's configuration (x the body origin, or the
+// held point), plus, for a held point, [r]× on ω_β (r from the body origin
+// to the point), the velocity change over the step is
+// v_β1 − v_β0 = T (v_m1 − v_m0) + δt Ṫ v^θ, so the rows are T expressed
+// through the master's own rows, and
+//
+//	c_β += v_β0 − T v_m0 + δt (α_m, a_m + α_m × ρ + ω_m × (ω_m × ρ) [− ω_β × (ω_β × r)]),
+//
+// the velocity-product acceleration of the attachment at kin's velocities
+// (notes §0.19). With θq = 0, kin is at (q0, v0) and v_β0 = T v_m0 (the
+// body was placed on its master), so c_β is δt Ṫ v0; with θq > 0, T and
+// Ṫ v are taken at the mid-step, which keeps the midpoint rule second
+// order.
+func (e *elimination) attachRows(m *multibody.Model, kin *multibody.Workspace, v0 []float64, i int, dt float64) {
 	at := &e.set.Attachments[i]
 	bd := &m.Bodies[at.Body]
 	tb := bd.Tree
@@ -52,7 +64,6 @@ func (e *elimination) attachRows(m *multibody.Model, kin *multibody.Workspace, i
 	if at.PointOnly {
 		x = xb.Apply(at.Point)
 	}
-	e.viol[i] = e.attachError(m, kin, i)
 	var bias [6]float64
 	row0 := 0
 	if at.PointOnly {
@@ -64,14 +75,22 @@ func (e *elimination) attachRows(m *multibody.Model, kin *multibody.Workspace, i
 		e.jac = solver.Resize(e.jac, 6*n)
 		kin.AngularJacobian(at.Master, e.jac[:3*n])
 		kin.PointJacobian(at.Master, x, e.jac[3*n:])
+		off := m.Trees[tm].VOffset
 		for r := row0; r < 6; r++ {
-			e.substitute(m, tb, bd.VOff+r, tm, e.jac[r*n:(r+1)*n])
+			row := e.jac[r*n : (r+1)*n]
+			e.substitute(m, tb, bd.VOff+r, tm, row)
+			for j, x := range row {
+				bias[r] -= x * v0[off+j] / dt // − T v_m0, as δt × (…)/δt
+			}
 		}
 		am, lm := kin.BiasAcceleration(at.Master)
 		wm, _ := kin.Velocity(at.Master)
 		rho := x.Sub(kin.Pose(at.Master).P)
 		lin := lm.Add(am.Cross(rho)).Add(wm.Cross(wm.Cross(rho)))
-		bias = [6]float64{am[0], am[1], am[2], lin[0], lin[1], lin[2]}
+		for k := range 3 {
+			bias[k] += am[k]
+			bias[3+k] += lin[k]
+		}
 	}
 	if at.PointOnly {
 		r := x.Sub(xb.P)
@@ -81,12 +100,13 @@ func (e *elimination) attachRows(m *multibody.Model, kin *multibody.Workspace, i
 		for a := range 3 {
 			for b := range 3 {
 				e.substituteOne(m, tb, bd.VOff+3+a, tb, bd.VOff+b, s[a][b])
+				bias[3+a] -= s[a][b] * v0[bd.VOff+b] / dt
 			}
 			bias[3+a] -= cen[a]
 		}
 	}
 	for r := row0; r < 6; r++ {
-		e.c[bd.VOff+r] += dt * bias[r]
+		e.c[bd.VOff+r] += dt*bias[r] + v0[bd.VOff+r]
 	}
 }
 
