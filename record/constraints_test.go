@@ -6,10 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/record"
-	"github.com/stiction-sim/stiction/scene"
-	"github.com/stiction-sim/stiction/sim"
 )
 
 // TestConstraintsRoundTrip runs the arm scene with the shoulder's effort
@@ -18,46 +15,8 @@ import (
 // and force (‖γ‖/δt) survive bit for bit, and the summary counts the
 // saturated steps.
 func TestConstraintsRoundTrip(t *testing.T) {
-	sc, err := scene.Load("arm", []string{"duration=0.02", "actuators.shoulder.effort=10"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	w, err := record.Create(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
-		t.Fatal(err)
-	}
-	w.Trajectory(b.Model, b.State)
-	var acc record.Accumulator
-	var last []constraint.Report
-	for range b.Steps {
-		st, err := s.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
-		acc.Add(st)
-		acc.AddConstraints(s.ConstraintReports(), b.Config.DT)
-		w.Step(st)
-		w.Trajectory(b.Model, b.State)
-		w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
-		w.Constraints(st.T, b.Config.DT, s.ConstraintReports())
-		last = append(last[:0], s.ConstraintReports()...)
-	}
-	sum := acc.Summary(b.Name, b.Config.DT, 1, b.Model, b.State)
-	if err := w.Close(sum); err != nil {
-		t.Fatal(err)
-	}
+	dir, last, _ := writeRun(t, "arm", "duration=0.02", "actuators.shoulder.effort=10")
+	const dt = 0.001
 	r, err := record.ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +28,7 @@ func TestConstraintsRoundTrip(t *testing.T) {
 	for i, rep := range last {
 		got := rows[i]
 		if got.Name != rep.Name || got.Type != rep.Type.String() || got.State != rep.State.String() || got.Rows != rep.Rows ||
-			got.Impulse != rep.Impulse || got.Force != record.ConstraintForce(&rep, b.Config.DT) || got.Violation != rep.Violation {
+			got.Impulse != rep.Impulse || got.Force != record.ConstraintForce(&rep, dt) || got.Violation != rep.Violation {
 			t.Errorf("row %d: %+v, report %+v", i, got, rep)
 		}
 	}
