@@ -54,7 +54,9 @@ type Assembler struct {
 	tree    [2]int       // the trees (cliques) of those rows
 	nb, nr  int          // trees and rows in use
 	jac     []float64    // 3×NV_t point or angular Jacobian scratch
-	x       []float64    // NV_t×6 scratch for A_t⁻¹ J_tᵀ
+	x       []float64    // scratch: row rotation of diagonalize
+	inv     []float64    // A_t⁻¹ of the trees that constraints touch, n×n each (computed once per Assemble)
+	invOff  []int        // per tree: offset of its A_t⁻¹ in inv, −1 until computed
 	w       [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
 	wm      [36]float64  // its full Delassus block W, row-major
 	ev      [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
@@ -86,9 +88,15 @@ type entry struct {
 // factors of its clique blocks; kin must hold the kinematics at q0
 // (multibody.Workspace.Update with the step's q0 and v0).
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
-	a.entries, a.vecs = a.entries[:0], a.vecs[:0]
+	a.entries, a.vecs, a.inv = a.entries[:0], a.vecs[:0], a.inv[:0]
 	if set == nil {
 		return nil
+	}
+	if len(a.invOff) != len(m.Trees) {
+		a.invOff = make([]int, len(m.Trees))
+	}
+	for t := range a.invOff {
+		a.invOff[t] = -1
 	}
 	if len(in.Controls) != len(set.Actuators) {
 		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
@@ -222,27 +230,36 @@ func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, i
 
 // delassus sets a.wm to W = Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the per-tree
 // estimate of the contact assembler) and a.w to its diagonal, with 1 for
-// rows that touch no velocity (so that R stays positive).
+// rows that touch no velocity (so that R stays positive). A_t⁻¹ is formed
+// once per step for each tree a constraint touches (joint-space rows have
+// one or two non-zeros, so W costs a few multiplications).
 func (a *Assembler) delassus(c *asmCtx) {
 	n := a.nr
 	clear(a.wm[:n*n])
 	for b := range a.nb {
 		q := c.p.Cliques[a.tree[b]]
+		ainv := a.inverse(c, a.tree[b])
 		jd := a.rows[b]
-		a.x = solver.Resize(a.x, q.Size*a.nr)
-		for i := range q.Size {
-			for r := range a.nr {
-				a.x[i*a.nr+r] = jd[r*q.Size+i]
-			}
-		}
-		c.f.Solve(q, a.x, a.nr)
 		for r := range n {
-			for k := range n {
+			jr := jd[r*q.Size : (r+1)*q.Size]
+			for k := r; k < n; k++ {
+				jk := jd[k*q.Size : (k+1)*q.Size]
 				s := 0.0
-				for i := range q.Size {
-					s += jd[r*q.Size+i] * a.x[i*n+k]
+				for i, x := range jr {
+					if x == 0 {
+						continue
+					}
+					row := ainv[i*q.Size : (i+1)*q.Size]
+					for j, y := range jk {
+						if y != 0 {
+							s += x * row[j] * y
+						}
+					}
 				}
 				a.wm[r*n+k] += s
+				if k != r {
+					a.wm[k*n+r] += s
+				}
 			}
 		}
 	}
@@ -252,6 +269,25 @@ func (a *Assembler) delassus(c *asmCtx) {
 			a.w[r] = 1
 		}
 	}
+}
+
+// inverse returns A_t⁻¹ (n×n, row-major) for tree t, from the clique
+// factors, computing it on the first call of the step.
+func (a *Assembler) inverse(c *asmCtx, t int) []float64 {
+	q := c.p.Cliques[t]
+	n := q.Size
+	if a.invOff[t] < 0 {
+		off := len(a.inv)
+		a.inv = solver.Resize(a.inv, off+n*n)
+		blk := a.inv[off : off+n*n]
+		clear(blk)
+		for i := range n {
+			blk[i*n+i] = 1
+		}
+		c.f.Solve(q, blk, n)
+		a.invOff[t] = off
+	}
+	return a.inv[a.invOff[t] : a.invOff[t]+n*n]
 }
 
 // diagonalize turns the rows of constraint k (the block just emitted,
