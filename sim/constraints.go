@@ -24,7 +24,9 @@ type constraintWork struct {
 }
 
 // initConstraints validates Config.Constraints against the model and
-// prepares the constraint workspace.
+// prepares the constraint workspace. It moves prescribed joints onto their
+// motion at the initial time and attached bodies onto their masters'
+// velocity (their initial poses define the attachments).
 func (sim *Simulator) initConstraints() error {
 	set := sim.cfg.Constraints
 	if set.Empty() {
