@@ -29,7 +29,9 @@ type Config struct {
 	MaxNewtonIterations int
 	// Constraints are the joint limits, couplers, welds, actuators, joint
 	// friction, attachments and prescribed motions (package constraint);
-	// nil for none. New validates them against the model.
+	// nil for none. New validates them against the model and moves the
+	// initial state's prescribed joints onto their motion at its time and
+	// its attached bodies onto their masters' velocity.
 	Constraints *constraint.Set
 	// Relinearizations bounds how often an implicit scheme's step is
 	// linearized again at its solution and solved again, so that forces,

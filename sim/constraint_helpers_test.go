@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"os"
 	"strconv"
 	"testing"
 
@@ -85,6 +86,10 @@ func report(t testing.TB, sm *sim.Simulator, name string) constraint.Report {
 	t.Fatalf("no constraint report %q", name)
 	return constraint.Report{}
 }
+
+// long reports whether the long variants of the constraint tests run
+// (STICTION_LONG=1): finer steps, closer to the papers' ranges.
+func long() bool { return os.Getenv("STICTION_LONG") == "1" }
 
 // logSlope returns the least-squares slope of log y against log x.
 func logSlope(x, y []float64) float64 {

@@ -94,6 +94,13 @@ func TestFourBarEnergy(t *testing.T) {
 	b2, d2, l2, r2, i2 := fourBarRun(t, 1e-3, 20)
 	t.Logf("δt 10 ms: energy band %.3g, drift %.3g (of KE max), loop error max %.3g m (%.2f× allowed), %.1f re-linearizations/step", b1, d1, l1, r1, i1)
 	t.Logf("δt 1 ms:  energy band %.3g, drift %.3g, loop error max %.3g m (%.2f× allowed), %.1f re-linearizations/step", b2, d2, l2, r2, i2)
+	if long() {
+		b3, d3, l3, r3, i3 := fourBarRun(t, 2.5e-4, 20)
+		t.Logf("δt 0.25 ms: energy band %.3g, drift %.3g, loop error max %.3g m (%.2f× allowed), %.1f re-linearizations/step", b3, d3, l3, r3, i3)
+		if b2/b3 < 10 || math.Abs(d3) > 1e-7 {
+			t.Errorf("δt 0.25 ms: energy band %g (from %g), drift %g", b3, b2, d3)
+		}
+	}
 	b0, d0, _, _, _ := fourBarRun(t, 1e-2, 0)
 	t.Logf("δt 10 ms without re-linearization: energy band %.3g, drift %.3g", b0, d0)
 	if b1/b2 < 50 || math.Abs(d2) > 1e-6 {
