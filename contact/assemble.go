@@ -140,7 +140,10 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	var c int
 	switch prm.Approximation {
 	case Lagged:
-		weight := m.Gravity.Norm() * dt / w[2][2] // the impulse of the contact's own weight: a scale for n0
+		weight := 0.0 // the impulse of the contact's own weight, ‖g‖δt/W_nn: a scale for n0
+		if w[2][2] > 0 {
+			weight = m.Gravity.Norm() * dt / w[2][2]
+		}
 		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight)
 	case Similar:
 		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)

@@ -81,9 +81,9 @@ type Joint struct {
 	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
 	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
 	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints only)
-	Lower     []float64 // position limits (stored; enforced in a later version)
+	Lower     []float64 // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
 	Upper     []float64
-	Effort    float64 // effort limit, 0 = none (stored; enforced in a later version)
+	Effort    float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
 }
 
 // neutral writes the zero configuration of joint type t into q.

@@ -50,6 +50,9 @@ type Model struct {
 	Geometries []Geometry
 	Gravity    spatial.Vec3
 	NQ, NV     int
+	// noCollide holds pairs of bodies (smaller index first) that must not
+	// collide although they are not adjacent (ExcludeCollision).
+	noCollide map[[2]int]bool
 }
 
 // AddBody adds a body connected by joint j to its parent (an earlier body, or
@@ -159,10 +162,25 @@ func (m *Model) BodyByName(name string) int {
 }
 
 // Adjacent reports whether bodies a and b are joined by a joint (one is the
-// other's parent). Collision between adjacent bodies is filtered, as in
-// Drake.
+// other's parent) or were declared so by ExcludeCollision. Collision
+// between adjacent bodies is filtered, as in Drake.
 func (m *Model) Adjacent(a, b int) bool {
 	ba, bb := &m.Bodies[a], &m.Bodies[b]
 	return (ba.Tree >= 0 && (ba.Joint.Parent == b || ba.Anchor == b)) ||
-		(bb.Tree >= 0 && (bb.Joint.Parent == a || bb.Anchor == a))
+		(bb.Tree >= 0 && (bb.Joint.Parent == a || bb.Anchor == a)) ||
+		(m.noCollide != nil && m.noCollide[[2]int{min(a, b), max(a, b)}])
+}
+
+// ExcludeCollision makes bodies a and b adjacent for collision filtering:
+// bodies joined by a constraint (a weld, a ball joint closing a loop, an
+// attachment) touch by design. Indices out of range (such as −1, the world)
+// are ignored. Call it while building the model.
+func (m *Model) ExcludeCollision(a, b int) {
+	if a < 0 || b < 0 || a >= len(m.Bodies) || b >= len(m.Bodies) || a == b {
+		return
+	}
+	if m.noCollide == nil {
+		m.noCollide = map[[2]int]bool{}
+	}
+	m.noCollide[[2]int{min(a, b), max(a, b)}] = true
 }

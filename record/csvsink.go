@@ -22,10 +22,11 @@ type sink interface {
 	close() error
 }
 
-// csvSink writes steps.csv, trajectory.csv and contacts.csv.
+// csvSink writes steps.csv, trajectory.csv, contacts.csv and
+// constraints.csv.
 type csvSink struct {
-	files [3]*os.File
-	bufs  [3]*bufio.Writer
+	files [4]*os.File
+	bufs  [4]*bufio.Writer
 	line  []byte
 }
 
@@ -33,7 +34,7 @@ type csvSink struct {
 // resume opens them truncated to the offsets and positioned at their end.
 func newCSVSink(dir string, resume *Offsets) (*csvSink, error) {
 	s := &csvSink{}
-	heads := [3][]string{StepsHeader, TrajectoryHeader, ContactsHeader}
+	heads := [4][]string{StepsHeader, TrajectoryHeader, ContactsHeader, ConstraintsHeader}
 	for i, name := range CSV.fileNames() {
 		path := filepath.Join(dir, name)
 		var f *os.File
@@ -109,6 +110,28 @@ func (s *csvSink) write(b *batch) error {
 		s.line = append(s.line, b.model.Bodies[r.b].Name...)
 		s.nums(r.x[:])
 		s.bufs[2].Write(s.line)
+	}
+	for i := range b.cons {
+		r := &b.cons[i]
+		s.line = AppendTime(s.line[:0], r.t)
+		for _, str := range [...]string{r.name, r.typ, r.state} {
+			s.line = append(s.line, ',')
+			s.line = append(s.line, str...)
+		}
+		for _, x := range [...]float64{r.violation, r.force} {
+			s.line = append(s.line, ',')
+			s.line = AppendNumber(s.line, x)
+		}
+		s.line = append(s.line, ',')
+		s.line = strconv.AppendInt(s.line, int64(r.rows), 10)
+		for _, x := range r.impulse {
+			s.line = append(s.line, ',')
+			s.line = AppendNumber(s.line, x)
+		}
+		s.line = append(s.line, ',')
+		s.line = AppendNumber(s.line, r.input)
+		s.line = append(s.line, '\n')
+		s.bufs[3].Write(s.line)
 	}
 	return nil // bufio keeps the first error; flush reports it
 }

@@ -65,18 +65,39 @@ type ContactRow struct {
 	Fz        float64 `parquet:"fz"`
 }
 
-// parquetSink writes steps.parquet, trajectory.parquet and
-// contacts.parquet, zstd-compressed. A Parquet file is readable only once
+// ConstraintParquetRow is one row of constraints.parquet, with the columns
+// of constraints.csv.
+type ConstraintParquetRow struct {
+	T         float64 `parquet:"t"`
+	Name      string  `parquet:"name,dict"`
+	Type      string  `parquet:"type,dict"`
+	State     string  `parquet:"state,dict"`
+	Violation float64 `parquet:"violation"`
+	Force     float64 `parquet:"force"`
+	Rows      int32   `parquet:"rows"`
+	Impulse0  float64 `parquet:"impulse_0"`
+	Impulse1  float64 `parquet:"impulse_1"`
+	Impulse2  float64 `parquet:"impulse_2"`
+	Impulse3  float64 `parquet:"impulse_3"`
+	Impulse4  float64 `parquet:"impulse_4"`
+	Impulse5  float64 `parquet:"impulse_5"`
+	Input     float64 `parquet:"input"`
+}
+
+// parquetSink writes steps.parquet, trajectory.parquet, contacts.parquet
+// and constraints.parquet, zstd-compressed. A Parquet file is readable only once
 // closed (its footer holds the metadata), so a run that is killed leaves
 // them unreadable; Ctrl-C closes them.
 type parquetSink struct {
-	files    [3]*os.File
+	files    [4]*os.File
 	steps    *parquet.GenericWriter[StepRow]
 	traj     *parquet.GenericWriter[TrajectoryRow]
 	contacts *parquet.GenericWriter[ContactRow]
+	cons     *parquet.GenericWriter[ConstraintParquetRow]
 	sr       []StepRow
 	tr       []TrajectoryRow
 	cr       []ContactRow
+	kr       []ConstraintParquetRow
 }
 
 func newParquetSink(dir string) (*parquetSink, error) {
@@ -93,6 +114,7 @@ func newParquetSink(dir string) (*parquetSink, error) {
 	s.steps = parquet.NewGenericWriter[StepRow](s.files[0], opt)
 	s.traj = parquet.NewGenericWriter[TrajectoryRow](s.files[1], opt)
 	s.contacts = parquet.NewGenericWriter[ContactRow](s.files[2], opt)
+	s.cons = parquet.NewGenericWriter[ConstraintParquetRow](s.files[3], opt)
 	return s, nil
 }
 
@@ -120,10 +142,19 @@ func (s *parquetSink) write(b *batch) error {
 			Px: x[0], Py: x[1], Pz: x[2], Nx: x[3], Ny: x[4], Nz: x[5], Phi: x[6],
 			ImpulseT1: x[7], ImpulseT2: x[8], ImpulseN: x[9], Fx: x[10], Fy: x[11], Fz: x[12]})
 	}
+	s.kr = s.kr[:0]
+	for i := range b.cons {
+		r := &b.cons[i]
+		m := &r.impulse
+		s.kr = append(s.kr, ConstraintParquetRow{T: r.t, Name: r.name, Type: r.typ, State: r.state, Violation: r.violation,
+			Force: r.force, Rows: r.rows, Impulse0: m[0], Impulse1: m[1], Impulse2: m[2], Impulse3: m[3], Impulse4: m[4], Impulse5: m[5],
+			Input: r.input})
+	}
 	_, e1 := s.steps.Write(s.sr)
 	_, e2 := s.traj.Write(s.tr)
 	_, e3 := s.contacts.Write(s.cr)
-	return errors.Join(e1, e2, e3)
+	_, e4 := s.cons.Write(s.kr)
+	return errors.Join(e1, e2, e3, e4)
 }
 
 // flush is a no-op: flushing a Parquet writer ends a row group, and small
@@ -135,7 +166,7 @@ func (s *parquetSink) offsets() (Offsets, error) {
 }
 
 func (s *parquetSink) close() error {
-	err := errors.Join(s.steps.Close(), s.traj.Close(), s.contacts.Close())
+	err := errors.Join(s.steps.Close(), s.traj.Close(), s.contacts.Close(), s.cons.Close())
 	return errors.Join(err, s.closeFiles())
 }
 

@@ -27,13 +27,14 @@ type Contact struct {
 // the order of SceneJSON.Bodies; fixed bodies keep their fixed pose) and the
 // contacts of the step that ended then.
 type Frame struct {
-	T        float64
-	Poses    []spatial.Pose
-	Contacts []Contact
+	T           float64
+	Poses       []spatial.Pose
+	Contacts    []Contact
+	Constraints []ConstraintRow
 }
 
-// Run is a run directory read back: scene.json, steps.csv, trajectory.csv
-// and contacts.csv.
+// Run is a run directory read back: scene.json, steps.csv, trajectory.csv,
+// contacts.csv and, when present, constraints.csv.
 type Run struct {
 	Scene       SceneJSON
 	StepColumns []string    // the column names of steps.csv
@@ -72,6 +73,9 @@ func ReadRun(dir string) (*Run, error) {
 		return nil, err
 	}
 	if err := readContacts(filepath.Join(dir, "contacts.csv"), r.Frames); err != nil {
+		return nil, err
+	}
+	if err := readConstraints(filepath.Join(dir, "constraints.csv"), r.Frames); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/record"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
@@ -17,7 +18,17 @@ import (
 // directory.
 func writeDrop(t *testing.T) string {
 	t.Helper()
-	sc, err := scene.Load("drop", []string{"duration=0.02"})
+	dir, _, _ := writeRun(t, "drop", "duration=0.02")
+	return dir
+}
+
+// writeRun runs an embedded scene with overrides, records every step
+// (constraints included) into a new directory with the summary, and
+// returns the directory, the last step's constraint reports and the
+// summary.
+func writeRun(t *testing.T, name string, sets ...string) (string, []constraint.Report, record.Summary) {
+	t.Helper()
+	sc, err := scene.Load(name, sets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,20 +50,27 @@ func writeDrop(t *testing.T) string {
 	}
 	w.Trajectory(b.Model, b.State)
 	var acc record.Accumulator
+	var last []constraint.Report
 	for range b.Steps {
 		st, err := s.Step()
 		if err != nil {
 			t.Fatal(err)
 		}
 		acc.Add(st)
+		if cr := s.ConstraintReports(); len(cr) > 0 {
+			acc.AddConstraints(cr, b.Config.DT)
+		}
 		w.Step(st)
 		w.Trajectory(b.Model, b.State)
 		w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
+		w.Constraints(st.T, b.Config.DT, s.ConstraintReports())
+		last = append(last[:0], s.ConstraintReports()...)
 	}
-	if err := w.Close(acc.Summary(b.Name, b.Config.DT, 1, b.Model, b.State)); err != nil {
+	sum := acc.Summary(b.Name, b.Config.DT, 1, b.Model, b.State)
+	if err := w.Close(sum); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return dir, last, sum
 }
 
 // TestReadRunRoundTrip writes a run and reads it back: the scene, one frame

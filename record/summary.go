@@ -57,6 +57,13 @@ type Summary struct {
 	FinalMaxSpeed            float64     `json:"final_max_speed"`
 	FailedSteps              int         `json:"failed_steps"`
 	Final                    []BodyState `json:"final"`
+	// Constraint statistics (runs with constraints or actuators only):
+	// the largest constraint error, the number of steps in which some
+	// constraint was saturated (an actuator at its effort limit, joint
+	// friction sliding), and per constraint its statistics.
+	ConstraintViolationMax float64             `json:"constraint_violation_max,omitempty"`
+	SaturatedSteps         int                 `json:"saturated_steps,omitempty"`
+	Constraints            []ConstraintSummary `json:"constraints,omitempty"`
 }
 
 // MarshalJSON writes the summary with non-finite numbers as null (JSON has

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
@@ -58,6 +59,7 @@ type batch struct {
 	steps    []sim.StepStats
 	traj     []trajRow
 	contacts []contactRow
+	cons     []consRow
 	sync     chan struct{}
 }
 
@@ -73,9 +75,19 @@ type contactRow struct {
 	x    [13]float64 // point, normal, φ, γ (t1, t2, n), force
 }
 
-// Offsets are the sizes of the three per-step CSV files at a checkpoint:
-// steps, trajectory, contacts.
-type Offsets [3]int64
+// consRow is one constraint report of a recorded step.
+type consRow struct {
+	t                float64
+	name, typ, state string
+	violation, force float64
+	rows             int32
+	impulse          [constraint.MaxRows]float64
+	input            float64
+}
+
+// Offsets are the sizes of the four per-step CSV files at a checkpoint:
+// steps, trajectory, contacts, constraints.
+type Offsets [4]int64
 
 // Options choose how Create writes.
 type Options struct {
@@ -137,7 +149,7 @@ func (w *Writer) loop() {
 			close(b.sync)
 			b.sync = nil
 		}
-		b.steps, b.traj, b.contacts = b.steps[:0], b.traj[:0], b.contacts[:0]
+		b.steps, b.traj, b.contacts, b.cons = b.steps[:0], b.traj[:0], b.contacts[:0], b.cons[:0]
 		w.free <- b
 	}
 }
@@ -156,7 +168,7 @@ func (w *Writer) send() {
 func (w *Writer) Step(st sim.StepStats) {
 	c := w.cur
 	c.steps = append(c.steps, st)
-	if len(c.steps) >= batchSteps || len(c.traj)+len(c.contacts) >= batchRows {
+	if len(c.steps) >= batchSteps || len(c.traj)+len(c.contacts)+len(c.cons) >= batchRows {
 		w.send()
 	}
 }

@@ -142,6 +142,9 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 			break
 		}
 		r.acc.Add(st)
+		if cr := s.ConstraintReports(); len(cr) > 0 {
+			r.acc.AddConstraints(cr, b.Config.DT)
+		}
 		r.record(st, i%b.RecordEvery == 0)
 		if r.o.OnStep != nil {
 			r.o.OnStep(s, st)
@@ -165,7 +168,8 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 	return r.finish(stop)
 }
 
-// record writes the step's row, and its trajectory and contacts if traj.
+// record writes the step's row, and its trajectory, contacts and
+// constraints if traj.
 func (r *run) record(st sim.StepStats, traj bool) {
 	if r.w == nil {
 		return
@@ -180,6 +184,7 @@ func (r *run) recordFrame() {
 	b, s := r.b, r.sim
 	r.w.Trajectory(b.Model, b.State)
 	r.w.Contacts(b.State.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
+	r.w.Constraints(b.State.T, b.Config.DT, s.ConstraintReports())
 	r.lastRec = s.Steps()
 }
 

@@ -80,6 +80,9 @@ func Build(s *Scene) (*Built, error) {
 	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
 		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
+	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
+		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
@@ -282,8 +285,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 		},
-		Materials: mats,
-		Solver:    newSolver(),
+		Materials:        mats,
+		Solver:           newSolver(),
+		Relinearizations: s.Relinearizations,
 	}, newSolver, nil
 }
 

@@ -12,7 +12,7 @@ import (
 //go:embed scenes/*.yaml
 var embedded embed.FS
 
-// Names returns the names of the embedded scenes, sorted: chain, clutter,
+// Names returns the names of the embedded scenes, sorted: arm, chain, clutter,
 // clutter-nowalls, double-pendulum, drop, incline, pendulum, spring-cylinder,
 // spring-cylinder-frictionless, stack.
 func Names() []string {

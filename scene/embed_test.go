@@ -8,7 +8,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"chain", "clutter", "clutter-nowalls", "double-pendulum", "drop", "incline", "pendulum", "spring-cylinder", "spring-cylinder-frictionless", "stack"}
+	want := []string{"arm", "chain", "clutter", "clutter-nowalls", "double-pendulum", "drop", "incline", "pendulum", "spring-cylinder", "spring-cylinder-frictionless", "stack"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}

@@ -12,12 +12,22 @@ type Scene struct {
 	// Scheme is the θ-method preset: symplectic-euler (default),
 	// explicit-euler, implicit-euler or midpoint (SAP §II-C).
 	Scheme string `yaml:"scheme,omitempty"`
+	// Relinearizations bounds how often an implicit scheme's step is
+	// linearized again at its solution (sim.Config.Relinearizations),
+	// default 0.
+	Relinearizations int `yaml:"relinearizations,omitempty"`
 
 	Contact   ContactParams       `yaml:"contact,omitempty"`
 	Solver    SolverParams        `yaml:"solver,omitempty"`
 	Materials map[string]Material `yaml:"materials"`
 	Bodies    []Body              `yaml:"bodies"`
 	Forces    []Force             `yaml:"forces,omitempty"`
+	// Actuators drive joints (motor, position, velocity and PD actuators,
+	// docs/SCENES.md#actuators); Constraints hold welds, ball and distance
+	// constraints, joint couplers, attachments and prescribed motions
+	// (docs/SCENES.md#constraints).
+	Actuators   []Actuator   `yaml:"actuators,omitempty"`
+	Constraints []Constraint `yaml:"constraints,omitempty"`
 }
 
 // Vec is a 3-vector written as a YAML flow sequence [x, y, z].
@@ -117,14 +127,27 @@ type Joint struct {
 	V0          []float64 `yaml:"v0,omitempty"`           // initial velocities
 	Damping     *float64  `yaml:"damping,omitempty"`      // per degree of freedom, ≥ 0
 	Stiffness   *float64  `yaml:"stiffness,omitempty"`    // per coordinate, ≥ 0 (not for free, ball)
-	Limits      *Limits   `yaml:"limits,omitempty"`       // stored; enforced in a later version
+	Limits      *Limits   `yaml:"limits,omitempty"`       // position limits (enforced), cone limit, effort limit
+	// Friction is the joint's dry friction (MuJoCo's frictionloss): the
+	// largest friction torque (N·m) or force (N) on each degree of
+	// freedom, ≥ 0.
+	Friction *float64 `yaml:"friction,omitempty"`
 }
 
-// Limits are a joint's position and effort limits.
+// Limits are a joint's position and effort limits. Lower and upper bound
+// each coordinate of a revolute, prismatic, planar or universal joint; cone
+// bounds the rotation angle of a ball joint. They are enforced as
+// constraints, near-rigid unless a stiffness is given.
 type Limits struct {
-	Lower  []float64 `yaml:"lower,omitempty"`
-	Upper  []float64 `yaml:"upper,omitempty"`
-	Effort *float64  `yaml:"effort,omitempty"`
+	Lower  []float64 `yaml:"lower,omitempty"`  // rad or m, one per coordinate
+	Upper  []float64 `yaml:"upper,omitempty"`  // rad or m, one per coordinate
+	Effort *float64  `yaml:"effort,omitempty"` // |joint torque or force| of its actuators, N·m or N, ≥ 0
+	// Cone is the largest rotation angle of a ball joint, rad, in (0, π].
+	Cone *float64 `yaml:"cone,omitempty"`
+	// Stiffness (N·m/rad or N/m, > 0) makes the limits compliant; without
+	// it they are near-rigid (SAP eq. 29).
+	Stiffness   *float64 `yaml:"stiffness,omitempty"`
+	Dissipation *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
 }
 
 // Force is a force element: type is one of spring (axial spring–damper

@@ -176,6 +176,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if s.RecordEvery < 0 {
 		v.add("record_every", "%d must be ≥ 1", s.RecordEvery)
 	}
+	if s.Relinearizations < 0 {
+		v.add("relinearizations", "%d must be ≥ 0", s.Relinearizations)
+	}
 
 	c := s.Contact
 	if c.Beta != nil {
@@ -275,6 +278,8 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	for i := range s.Forces {
 		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
 	}
+	v.actuators(s)
+	v.constraints(s)
 	return errors.Join(v.errs...)
 }
 

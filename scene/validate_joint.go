@@ -59,6 +59,7 @@ func (v *validator) joint(p string, i int, b *Body, all []Body) {
 		v.pose(p+".child_frame", *j.ChildFrame)
 	}
 	v.jointData(p, j, t)
+	v.jointLimits(p, j, t)
 }
 
 // jointParent checks the parent name and the free joint's restrictions.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/solver"
@@ -26,6 +27,19 @@ type Config struct {
 	NewtonTolerance float64
 	// MaxNewtonIterations bounds that iteration; 0 means 50.
 	MaxNewtonIterations int
+	// Constraints are the joint limits, couplers, welds, actuators, joint
+	// friction, attachments and prescribed motions (package constraint);
+	// nil for none. New validates them against the model and moves the
+	// initial state's prescribed joints onto their motion at its time and
+	// its attached bodies onto their masters' velocity.
+	Constraints *constraint.Set
+	// Relinearizations bounds how often an implicit scheme's step is
+	// linearized again at its solution and solved again, so that forces,
+	// masses and equality constraints are evaluated at the solution's
+	// mid-step rather than the free motion's (Newton's method on the
+	// constrained momentum balance; needed for the midpoint rule to keep a
+	// closed loop's energy). 0: SAP's single linearization (Algorithm 1).
+	Relinearizations int
 }
 
 // Validate reports an error naming the bad field.
@@ -39,7 +53,7 @@ func (c *Config) Validate(nmat int) error {
 	if err := c.Scheme.resolved().Validate(); err != nil {
 		return err
 	}
-	if c.NewtonTolerance < 0 || c.MaxNewtonIterations < 0 || math.IsNaN(c.NewtonTolerance) {
+	if c.NewtonTolerance < 0 || c.MaxNewtonIterations < 0 || math.IsNaN(c.NewtonTolerance) || c.Relinearizations < 0 {
 		return fmt.Errorf("sim: Newton tolerance %v and iteration limit %d must be ≥ 0", c.NewtonTolerance, c.MaxNewtonIterations)
 	}
 	if c.Solver == nil {

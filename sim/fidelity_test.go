@@ -3,7 +3,6 @@ package sim_test
 import (
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stiction-sim/stiction/scene"
@@ -14,9 +13,6 @@ import (
 // Everyday contact (issue 12), with the default contact model: the Lagged
 // approximation, stable manifolds, speculative contact, friction anchors
 // and load-aware near-rigid regularization (docs/CONTACT.md).
-
-// long reports whether the long variants run (STICTION_LONG=1).
-func long() bool { return os.Getenv("STICTION_LONG") != "" }
 
 // tiltDeg returns the angle in degrees between body b's z axis and the
 // vertical.

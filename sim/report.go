@@ -20,6 +20,7 @@ func (sim *Simulator) stats() StepStats {
 		NewtonIterations: w.newton,
 		NewtonConverged:  w.conv,
 	}
+	sim.constraintStats(&st)
 	for i, pr := range w.pairs {
 		st.MaxPenetration = math.Max(st.MaxPenetration, -pr.Phi)
 		if w.result.Gamma[3*i+2] > 0 {

@@ -36,6 +36,9 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	}
 	sim := &Simulator{Model: m, State: s, cfg: cfg, scheme: cfg.Scheme.resolved(), t0: s.T}
 	sim.ws.init(m, &sim.cfg)
+	if err := sim.initConstraints(); err != nil {
+		return nil, err
+	}
 	return sim, nil
 }
 
@@ -59,13 +62,24 @@ func (sim *Simulator) Step() (StepStats, error) {
 	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
 		return StepStats{}, err
 	}
+	if err := sim.assembleConstraints(); err != nil { // limits, couplers, actuators, friction
+		return StepStats{}, err
+	}
+	if err := sim.reduceProblem(); err != nil { // eliminate attached, prescribed v (notes §0.17–0.21)
+		return StepStats{}, err
+	}
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return StepStats{}, err
 	}
-	sim.rememberContacts()                        // impulses by contact identity, for the next step
+	sim.expandSolution()                      // v = P u + c
+	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step
+		return StepStats{}, err
+	}
+	sim.rememberContacts()                        // impulses, predicted gaps and anchors by contact identity, for the next step
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}
+	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
 	sim.step++
 	return sim.stats(), nil
 }

@@ -18,8 +18,8 @@ func (sim *Simulator) assembleContacts() error {
 
 // solveContacts runs the contact solver, warm-started from v0.
 func (sim *Simulator) solveContacts() error {
-	w := &sim.ws
-	if err := sim.cfg.Solver.Solve(&w.problem, sim.State.V, &w.result); err != nil {
+	p, v0, res := sim.solveTarget() // the full or the reduced problem
+	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
 		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
 	return nil

@@ -17,4 +17,15 @@ type StepStats struct {
 	// they met Config.NewtonTolerance.
 	NewtonIterations int
 	NewtonConverged  bool
+	// Constraints counts the constraints of Config.Constraints in the step,
+	// ActiveConstraints those active and SaturatedConstraints those at an
+	// effort or friction limit (constraint.State); MaxConstraintViolation
+	// is the largest constraint error |g(q0)| among them (m or rad).
+	Constraints            int
+	ActiveConstraints      int
+	SaturatedConstraints   int
+	MaxConstraintViolation float64
+	// Relinearizations is the number of times the step was linearized again
+	// at its solution (Config.Relinearizations).
+	Relinearizations int
 }

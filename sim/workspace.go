@@ -43,6 +43,8 @@ type Workspace struct {
 	assemble contact.Assembler
 	problem  solver.Problem
 	result   solver.Result
+
+	cons constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/record"
@@ -26,12 +27,36 @@ func (x Num) MarshalJSON() ([]byte, error) {
 }
 
 // FrameJSON is one recorded instant: per body of the scene its pose
-// (px, py, pz, qw, qx, qy, qz), and per contact (px, py, pz, nx, ny, nz,
-// fx, fy, fz): point, normal and the world force on body B, N.
+// (px, py, pz, qw, qx, qy, qz), per contact (px, py, pz, nx, ny, nz,
+// fx, fy, fz): point, normal and the world force on body B, N, and the
+// constraints that acted in the step (active or saturated; inactive limits
+// are left out).
 type FrameJSON struct {
-	T        float64      `json:"t"`
-	Poses    [][7]float32 `json:"poses"`
-	Contacts [][9]float32 `json:"contacts"`
+	T           float64          `json:"t"`
+	Poses       [][7]float32     `json:"poses"`
+	Contacts    [][9]float32     `json:"contacts"`
+	Constraints []ConstraintJSON `json:"constraints,omitempty"`
+}
+
+// ConstraintJSON is one acting constraint of a frame: its name, type
+// (constraint.Type), state (active, saturated) and force magnitude ‖γ‖/δt.
+type ConstraintJSON struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	State string `json:"state"`
+	Force Num    `json:"force"`
+}
+
+// AddConstraints appends to fr the constraints of reports that acted
+// (state active or saturated), for a step of length dt.
+func AddConstraints(fr *FrameJSON, reports []constraint.Report, dt float64) {
+	for i := range reports {
+		r := &reports[i]
+		if r.State == constraint.Inactive {
+			continue
+		}
+		fr.Constraints = append(fr.Constraints, ConstraintJSON{Name: r.Name, Type: r.Type.String(), State: r.State.String(), Force: Num(record.ConstraintForce(r, dt))})
+	}
 }
 
 // StepsJSON holds the numeric columns of steps.csv, one row per step.
@@ -144,6 +169,11 @@ func FrameFromRecord(r record.Frame) FrameJSON {
 	}
 	for i, c := range r.Contacts {
 		out.Contacts[i] = contact9(c.Point, c.Normal, c.Force)
+	}
+	for _, c := range r.Constraints {
+		if c.State != constraint.Inactive.String() {
+			out.Constraints = append(out.Constraints, ConstraintJSON{Name: c.Name, Type: c.Type, State: c.State, Force: Num(c.Force)})
+		}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/record"
 )
 
@@ -217,5 +219,26 @@ func TestNumEncodesNonFiniteAsNull(t *testing.T) {
 	}
 	if len(run.Steps.Columns) != 10 || run.Steps.Columns[9] != "max_slip" || run.Steps.Rows[1][3] != nil || *run.Steps.Rows[0][3] != 1e-8 {
 		t.Errorf("columns %v rows %v", run.Steps.Columns, run.Steps.Rows)
+	}
+}
+
+// TestFrameConstraints: acting constraints reach the viewer's frames (from
+// a live simulator's reports and from a run read back), inactive ones are
+// left out.
+func TestFrameConstraints(t *testing.T) {
+	reports := []constraint.Report{
+		{Name: "limit", Type: constraint.TypeLimit, State: constraint.Inactive, Rows: 1},
+		{Name: "servo", Type: constraint.TypeActuator, State: constraint.Saturated, Rows: 1, Impulse: [6]float64{0.02}},
+		{Name: "loop", Type: constraint.TypeBall, State: constraint.Active, Rows: 3, Impulse: [6]float64{0.003, 0, 0.004}},
+	}
+	var fr FrameJSON
+	AddConstraints(&fr, reports, 0.001)
+	if len(fr.Constraints) != 2 || fr.Constraints[0].Name != "servo" || fr.Constraints[0].State != "saturated" ||
+		math.Abs(float64(fr.Constraints[0].Force)-20) > 1e-12 || math.Abs(float64(fr.Constraints[1].Force)-5) > 1e-12 {
+		t.Errorf("frame constraints %+v", fr.Constraints)
+	}
+	rec := FrameFromRecord(record.Frame{Constraints: []record.ConstraintRow{{Name: "a", Type: "limit", State: "inactive"}, {Name: "b", Type: "friction", State: "active", Force: 1.5}}})
+	if len(rec.Constraints) != 1 || rec.Constraints[0].Name != "b" || rec.Constraints[0].Force != 1.5 {
+		t.Errorf("frame from record %+v", rec.Constraints)
 	}
 }

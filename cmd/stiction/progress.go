@@ -58,6 +58,9 @@ func printSummary(w io.Writer, s record.Summary) {
 		{"final max speed", fmt.Sprintf("%.3g m/s", s.FinalMaxSpeed)},
 		{"failed steps", fmt.Sprint(s.FailedSteps)},
 	}
+	if len(s.Constraints) > 0 {
+		rows = append(rows, [2]string{"constraints", fmt.Sprintf("%d, max error %.3g, saturated in %d steps", len(s.Constraints), s.ConstraintViolationMax, s.SaturatedSteps)})
+	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "%-24s %s\n", r[0], r[1])
 	}

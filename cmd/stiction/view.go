@@ -104,7 +104,9 @@ func (l *liveView) step(b *scene.Built, s *sim.Simulator, i int, st sim.StepStat
 	}
 	l.feed.AddStep(record.StepValues(st))
 	if i%b.RecordEvery == 0 || i == b.Steps {
-		l.feed.AddFrame(viewer.FrameFromState(s.Model, s.State, s.Contacts(), s.Impulses(), b.Config.DT))
+		fr := viewer.FrameFromState(s.Model, s.State, s.Contacts(), s.Impulses(), b.Config.DT)
+		viewer.AddConstraints(&fr, s.ConstraintReports(), b.Config.DT)
+		l.feed.AddFrame(fr)
 	}
 }
 

@@ -194,10 +194,28 @@ function setFrame(i) {
     g.quaternion.set(p[4], p[5], p[6], p[3]);
   });
   drawContacts(fr.contacts || []);
+  showConstraints(fr.constraints || []);
   $('timeline').value = i;
   $('time').textContent = fr.t.toFixed(3) + ' s';
   showStats(fr.t);
   render();
+}
+
+// showConstraints lists the constraints that acted in the frame's step:
+// green while active, orange and bold at an effort limit (saturated).
+function showConstraints(list) {
+  const box = $('constraints');
+  box.replaceChildren(...list.map((c) => {
+    const row = document.createElement('div');
+    row.className = c.state;
+    row.title = c.type + ', ' + c.state;
+    const name = document.createElement('span');
+    name.textContent = c.name + (c.state === 'saturated' ? ' ■' : '');
+    const force = document.createElement('span');
+    force.textContent = fmt(c.force, 3);
+    row.append(name, force);
+    return row;
+  }));
 }
 
 // stepIndex returns the index of the step row whose time is t, or −1.

@@ -1,0 +1,162 @@
+package constraint
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// ActuatorType is the control law of an Actuator.
+type ActuatorType uint8
+
+const (
+	// Motor applies the force f = u.
+	Motor ActuatorType = iota
+	// Position applies f = Kp (u − l) − Kd l̇ (MuJoCo's position actuator).
+	Position
+	// Velocity applies f = Kd (u − l̇) (MuJoCo's velocity actuator).
+	Velocity
+	// PD applies f = Kp (u − l) + Kd (u̇ − l̇) (Drake's PD controller).
+	PD
+)
+
+var actuatorNames = [...]string{"motor", "position", "velocity", "pd"}
+
+// String returns the scene-file name of the type.
+func (t ActuatorType) String() string {
+	if int(t) < len(actuatorNames) {
+		return actuatorNames[t]
+	}
+	return "ActuatorType(?)"
+}
+
+// ParseActuatorType returns the type of a scene-file name.
+func ParseActuatorType(s string) (ActuatorType, error) {
+	for i, n := range actuatorNames {
+		if n == s {
+			return ActuatorType(i), nil
+		}
+	}
+	return 0, errf("unknown actuator type %q (want motor, position, velocity or pd)", s)
+}
+
+// Actuator drives degree of freedom DOF of Body's joint (revolute,
+// prismatic, planar or universal). Its length is l = Gear·q, its force f
+// acts on the joint as the torque Gear·f, and |f| ≤ e with e the smaller of
+// Effort and the joint's effort limit / |Gear| (0 means none for both).
+// The control input u (Target, or Simulator.SetControl) is clamped to
+// [CtrlMin, CtrlMax] unless both are 0.
+//
+// Position, velocity and PD actuators are implicit in the step (Drake's
+// SapPdControllerConstraint): with l1 = l0 + δt l̇1 the force
+// f = Kp (u − l1) + Kd (u̇ − l̇1) is an impulse γ = δt f affine in the
+// actuator velocity v_c = l̇1 = Gear·v, so γ = −(v_c − v̂)/R with
+//
+//	R = 1/(δt (δt Kp + Kd)),  v̂ = (Kp (u − l0) + Kd u̇)/(δt Kp + Kd),
+//
+// clamped to [−e δt, e δt] (solver.Interval): the effort limit holds inside
+// the convex problem. (u̇ = 0 for Position, Kp = 0 for Velocity.) A motor's
+// impulse δt·clamp(u, −e, e) does not depend on v: an Interval with
+// lo = hi.
+type Actuator struct {
+	Name             string
+	Type             ActuatorType
+	Body, DOF        int
+	Gear             float64 // non-zero; 0 is taken as 1
+	Kp, Kd           float64 // ≥ 0
+	Effort           float64 // > 0, or 0 for none
+	CtrlMin, CtrlMax float64 // control range; both 0 for none
+	Target           Signal  // control input in time; nil for 0
+}
+
+// gear returns the gear ratio (1 when unset).
+func (ac *Actuator) gear() float64 {
+	if ac.Gear == 0 {
+		return 1
+	}
+	return ac.Gear
+}
+
+func (ac *Actuator) validate(m *multibody.Model) error {
+	if _, _, err := scalarDOF(m, ac.Body, ac.DOF); err != nil {
+		return err
+	}
+	if ac.Type > PD {
+		return errf("unknown actuator type %d", ac.Type)
+	}
+	if !finite(ac.Gear, ac.Kp, ac.Kd, ac.CtrlMin, ac.CtrlMax) || ac.Kp < 0 || ac.Kd < 0 || !(ac.Effort >= 0) || ac.CtrlMin > ac.CtrlMax {
+		return errf("gear %v, kp %v, kd %v, effort %v, control range [%v, %v]: need finite values, gains and effort ≥ 0, ordered range",
+			ac.Gear, ac.Kp, ac.Kd, ac.Effort, ac.CtrlMin, ac.CtrlMax)
+	}
+	switch {
+	case ac.Type == Motor && (ac.Kp != 0 || ac.Kd != 0):
+		return errf("a motor takes no gains (kp %v, kd %v)", ac.Kp, ac.Kd)
+	case ac.Type == Position && !(ac.Kp > 0):
+		return errf("a position actuator needs kp > 0")
+	case ac.Type == Velocity && (ac.Kp != 0 || !(ac.Kd > 0)):
+		return errf("a velocity actuator needs kd > 0 and no kp")
+	case ac.Type == PD && !(ac.Kp+ac.Kd > 0):
+		return errf("a pd actuator needs kp > 0 or kd > 0")
+	}
+	return nil
+}
+
+// effort returns the bound e on |f| (+Inf for none).
+func (ac *Actuator) effort(m *multibody.Model) float64 {
+	e := math.Inf(1)
+	if ac.Effort > 0 {
+		e = ac.Effort
+	}
+	if je := m.Bodies[ac.Body].Joint.Effort; je > 0 {
+		e = math.Min(e, je/math.Abs(ac.gear()))
+	}
+	return e
+}
+
+// clampControl clamps u to the control range.
+func (ac *Actuator) clampControl(u float64) float64 {
+	if ac.CtrlMin == 0 && ac.CtrlMax == 0 {
+		return u
+	}
+	return math.Max(ac.CtrlMin, math.Min(ac.CtrlMax, u))
+}
+
+// actuator appends the actuator's block.
+func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
+	qi, vi, _ := scalarDOF(c.m, ac.Body, ac.DOF)
+	gear, dt := ac.gear(), c.in.DT
+	e := ac.effort(c.m)
+	u := ac.clampControl(ctl.U)
+	a.begin(1)
+	a.addDOF(c, ac.Body, vi, 0, gear)
+	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
+	if ac.Type == Motor {
+		ent.bound = math.Inf(1) // saturation is decided on the input
+	}
+	if ac.Type == Motor {
+		f := math.Max(-e, math.Min(e, u))
+		k, row := a.emit(c, solver.Interval, f*dt, f*dt)
+		c.p.R[row] = solver.NearRigidR(a.w[0], c.prm.Beta) // any R > 0: the impulse does not depend on it
+		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(u) > e
+		a.add(ent)
+		return
+	}
+	kp, kd, rate := ac.Kp, ac.Kd, ctl.Rate
+	switch ac.Type {
+	case Position:
+		rate = 0
+	case Velocity:
+		kp = 0
+	}
+	l0 := gear * c.in.Q0[qi]
+	den := dt*kp + kd
+	k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
+	c.p.R[row] = 1 / (dt * den)
+	c.p.VHat[row] = (kp*(u-l0) + kd*rate) / den
+	if ac.Type == Velocity {
+		c.p.VHat[row] = u
+	}
+	ent.block, ent.nblocks = k, 1
+	a.add(ent)
+}

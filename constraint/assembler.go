@@ -1,0 +1,391 @@
+package constraint
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Params are the regularization parameters shared by all constraints: the
+// near-rigid parameter β of SAP eq. 29 (joint friction uses FrictionSigma).
+type Params struct {
+	Beta float64
+}
+
+// Control is an actuator's input for one step: the value u (a force for a
+// motor, a position for position and PD actuators, a velocity for velocity
+// actuators) and its rate u̇ (the target velocity of a PD actuator).
+type Control struct {
+	U, Rate float64
+}
+
+// Input is what the assembly of one step needs besides the model and the
+// kinematics: the state at the start of the step, the time step and the
+// actuator controls (one per Set.Actuators entry).
+type Input struct {
+	Q0       []float64 // configuration at the start of the step
+	V0       []float64 // velocities at the start of the step
+	DT       float64
+	Controls []Control
+	// ThetaQ and ThetaVQ are the θ-method's θq and θvq (SAP §II-C). With
+	// θq > 0 equality constraints are evaluated at the mid-step
+	// configuration QTheta = q^θq(VLin) of the velocities VLin the dynamics
+	// were linearized at (the free-motion velocities v*, or the previous
+	// solution when the step is re-linearized), whose kinematics KinTheta
+	// holds, and linearized there in v (Compliance.equality). With θq = 0:
+	// SAP's form at q0.
+	ThetaQ, ThetaVQ float64
+	KinTheta        *multibody.Workspace
+	QTheta, VLin    []float64
+}
+
+// Assembler builds the constraint blocks of the discrete problem. It keeps
+// its scratch memory between calls, so that assembling a problem of a size
+// seen before allocates nothing.
+type Assembler struct {
+	rows    [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
+	tree    [2]int       // the trees (cliques) of those rows
+	nb, nr  int          // trees and rows in use
+	jac     []float64    // 3×NV_t point or angular Jacobian scratch
+	x       []float64    // scratch: row rotation of diagonalize
+	inv     []float64    // A_t⁻¹ of the trees that constraints touch, n×n each (computed once per Assemble)
+	invOff  []int        // per tree: offset of its A_t⁻¹ in inv, −1 until computed
+	w       [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm      [36]float64  // its full Delassus block W, row-major
+	ev      [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null    [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work    []float64    // eigen-solver scratch
+	vecs    []float64    // row bases of diagonalized blocks (n×n each)
+	entries []entry      // one per Set item, in Report order
+	scale   float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+}
+
+// entry links a Set item to its blocks in the problem.
+type entry struct {
+	typ       Type
+	item      int        // index in its Set list
+	block     int        // first problem constraint of the item (−1: none)
+	nblocks   int        // 1, or 2 for a limit with both bounds
+	violation float64    // |g0| (norm over rows) at the start of the step
+	bound     float64    // impulse bound of actuators and friction (δt·e), +Inf if none
+	input     float64    // actuator control after clamping
+	sign      [2]float64 // limits: the sign of J of each bound's block (+1 lower, −1 upper)
+	sat       bool       // a motor whose input exceeds its effort limit
+	vec       int        // offset in Assembler.vecs of the row basis V (γ_world = V γ), −1 if none
+}
+
+// Assemble appends to p one block per constraint of set (limits, cone
+// limits, welds, balls, distances, couplers, actuators, joint friction, in
+// that order), after the blocks p already holds (contacts first). p must
+// hold the cliques, A, v* and diag(M) of the step and f the Cholesky
+// factors of its clique blocks; kin must hold the kinematics at q0
+// (multibody.Workspace.Update with the step's q0 and v0).
+func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
+	a.entries, a.vecs, a.inv = a.entries[:0], a.vecs[:0], a.inv[:0]
+	if set == nil {
+		return nil
+	}
+	if len(a.invOff) != len(m.Trees) {
+		a.invOff = make([]int, len(m.Trees))
+	}
+	for t := range a.invOff {
+		a.invOff[t] = -1
+	}
+	if len(in.Controls) != len(set.Actuators) {
+		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
+	}
+	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
+	a.scale = in.DT
+	if in.ThetaQ > 0 && in.ThetaVQ > 0 {
+		a.scale = in.DT * in.ThetaQ * in.ThetaVQ
+	}
+	for i := range set.Limits {
+		a.limit(&c, &set.Limits[i], i)
+	}
+	for i := range set.Cones {
+		a.cone(&c, &set.Cones[i], i)
+	}
+	if in.ThetaQ > 0 { // equality constraints at the mid-step configuration
+		c.kin, c.q = in.KinTheta, in.QTheta
+	}
+	for i := range set.Welds {
+		a.weld(&c, &set.Welds[i], i)
+	}
+	for i := range set.Balls {
+		a.ball(&c, &set.Balls[i], i)
+	}
+	for i := range set.Distances {
+		a.distance(&c, &set.Distances[i], i)
+	}
+	for i := range set.Couplers {
+		a.coupler(&c, &set.Couplers[i], i)
+	}
+	c.kin, c.q = kin, in.Q0
+	for i := range set.Actuators {
+		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
+	}
+	for i := range set.Frictions {
+		a.friction(&c, &set.Frictions[i], i)
+	}
+	return nil
+}
+
+// asmCtx bundles the arguments of one assembly.
+type asmCtx struct {
+	m   *multibody.Model
+	kin *multibody.Workspace
+	in  Input
+	prm Params
+	f   *solver.CliqueFactor
+	p   *solver.Problem
+	q   []float64 // the configuration of kin
+}
+
+// begin starts a block of n rows (n ≤ 6).
+func (a *Assembler) begin(n int) {
+	a.nb, a.nr = 0, n
+	a.null = [6]bool{}
+}
+
+// slot returns the rows of tree t, adding them (zeroed) if the block has
+// none yet; at most two trees per block.
+func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
+	for i := range a.nb {
+		if a.tree[i] == t {
+			return a.rows[i]
+		}
+	}
+	i := a.nb
+	a.nb++
+	a.tree[i] = t
+	a.rows[i] = solver.Resize(a.rows[i], a.nr*m.Trees[t].NV)
+	clear(a.rows[i])
+	return a.rows[i]
+}
+
+// addPoint adds sign·dᵀ J_p to row r0+k for each direction d = dirs[k],
+// where J_p is the Jacobian of the velocity of body b's material point at
+// world position x. The world (b = −1) and bodies welded to it add nothing.
+func (a *Assembler) addPoint(c *asmCtx, b int, x spatial.Vec3, r0 int, dirs []spatial.Vec3, sign float64) {
+	a.addJac(c, b, x, r0, dirs, sign, false)
+}
+
+// addAngular is addPoint for the angular velocity of body b.
+func (a *Assembler) addAngular(c *asmCtx, b int, r0 int, dirs []spatial.Vec3, sign float64) {
+	a.addJac(c, b, spatial.Vec3{}, r0, dirs, sign, true)
+}
+
+func (a *Assembler) addJac(c *asmCtx, b int, x spatial.Vec3, r0 int, dirs []spatial.Vec3, sign float64, angular bool) {
+	if b < 0 || c.m.Bodies[b].Tree < 0 {
+		return
+	}
+	t := c.m.Bodies[b].Tree
+	n := c.m.Trees[t].NV
+	a.jac = solver.Resize(a.jac, 3*n)
+	if angular {
+		c.kin.AngularJacobian(b, a.jac)
+	} else {
+		c.kin.PointJacobian(b, x, a.jac)
+	}
+	row := a.slot(c.m, t)
+	for k, d := range dirs {
+		o := (r0 + k) * n
+		for j := range n {
+			row[o+j] += sign * (d[0]*a.jac[j] + d[1]*a.jac[n+j] + d[2]*a.jac[2*n+j])
+		}
+	}
+}
+
+// addDOF adds coef to row r of the column of velocity vi (a velocity of
+// body b's joint).
+func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
+	t := c.m.Bodies[b].Tree
+	tr := &c.m.Trees[t]
+	a.slot(c.m, t)[r*tr.NV+vi-tr.VOffset] += coef
+}
+
+// emit appends the block built since begin to p as a constraint of the
+// given kind, with its J blocks in increasing clique order, computes the
+// diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w, and
+// returns the constraint index and its first row.
+func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
+	if a.nb == 2 && a.tree[0] > a.tree[1] {
+		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
+		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
+	}
+	k := c.p.AddConstraint(kind, a.nr, params...)
+	for i := range a.nb {
+		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
+	}
+	a.delassus(c)
+	return k, c.p.Constraints[k].Row
+}
+
+// delassus sets a.wm to W = Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the per-tree
+// estimate of the contact assembler) and a.w to its diagonal, with 1 for
+// rows that touch no velocity (so that R stays positive). A_t⁻¹ is formed
+// once per step for each tree a constraint touches (joint-space rows have
+// one or two non-zeros, so W costs a few multiplications).
+func (a *Assembler) delassus(c *asmCtx) {
+	n := a.nr
+	clear(a.wm[:n*n])
+	for b := range a.nb {
+		q := c.p.Cliques[a.tree[b]]
+		ainv := a.inverse(c, a.tree[b])
+		jd := a.rows[b]
+		for r := range n {
+			jr := jd[r*q.Size : (r+1)*q.Size]
+			for k := r; k < n; k++ {
+				jk := jd[k*q.Size : (k+1)*q.Size]
+				s := 0.0
+				for i, x := range jr {
+					if x == 0 {
+						continue
+					}
+					row := ainv[i*q.Size : (i+1)*q.Size]
+					for j, y := range jk {
+						if y != 0 {
+							s += x * row[j] * y
+						}
+					}
+				}
+				a.wm[r*n+k] += s
+				if k != r {
+					a.wm[k*n+r] += s
+				}
+			}
+		}
+	}
+	for r := range n {
+		a.w[r] = a.wm[r*n+r]
+		if !(a.w[r] > 0) {
+			a.w[r] = 1
+		}
+	}
+}
+
+// inverse returns A_t⁻¹ (n×n, row-major) for tree t, from the clique
+// factors, computing it on the first call of the step.
+func (a *Assembler) inverse(c *asmCtx, t int) []float64 {
+	q := c.p.Cliques[t]
+	n := q.Size
+	if a.invOff[t] < 0 {
+		off := len(a.inv)
+		a.inv = solver.Resize(a.inv, off+n*n)
+		blk := a.inv[off : off+n*n]
+		clear(blk)
+		for i := range n {
+			blk[i*n+i] = 1
+		}
+		c.f.Solve(q, blk, n)
+		a.invOff[t] = off
+	}
+	return a.inv[a.invOff[t] : a.invOff[t]+n*n]
+}
+
+// diagonalize turns the rows of constraint k (the block just emitted,
+// n > 1 rows) into the eigenvectors of its Delassus block, J' = Vᵀ J with
+// W = V Λ Vᵀ, so that each row is one mode of the block and the near-rigid
+// regularization R_k = β² λ_k/(4π²) of SAP eq. 29 gives every mode the
+// period β δt. (With world-axis rows, a point far from a light body's
+// centre of mass couples a stiff translation with a soft rotation in every
+// row, and the per-row estimate makes the translation soft.) It stores V
+// and returns its offset in a.vecs; a.w holds the eigenvalues. Rows whose
+// eigenvalue is below 10⁻¹² of the largest are directions the bodies
+// cannot move in: their J' rows are zeroed and setRow gives them v̂ = 0, so
+// they carry no impulse. Callers rotate g0 with rotate.
+func (a *Assembler) diagonalize(c *asmCtx) int {
+	n := a.nr
+	a.work = solver.Resize(a.work, 64*n)
+	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: a.wm[:n*n]}
+	ev := a.ev[:n]
+	if !lapack64.Syev(lapack.EVCompute, sym, ev, a.work, len(a.work)) {
+		return -1 // keep the world-axis rows
+	}
+	off := len(a.vecs)
+	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
+	v := a.vecs[off:]
+	for b := range a.nb {
+		q := c.p.Cliques[a.tree[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+		a.x = solver.Resize(a.x, n*q.Size)
+		for kk := range n {
+			for i := range q.Size {
+				s := 0.0
+				for r := range n {
+					s += v[r*n+kk] * jd[r*q.Size+i]
+				}
+				a.x[kk*q.Size+i] = s
+			}
+		}
+		copy(jd, a.x[:n*q.Size])
+	}
+	top := ev[n-1]
+	for r := range n {
+		a.w[r] = ev[r]
+		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
+			a.w[r], a.null[r] = max(top, 1), true
+			for b := range a.nb {
+				q := c.p.Cliques[a.tree[b]]
+				jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+				clear(jd[r*q.Size : (r+1)*q.Size])
+			}
+		}
+	}
+	return off
+}
+
+// rotate returns Vᵀ g for the basis at offset off (n rows); g itself when
+// off < 0.
+func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
+	if off < 0 {
+		return g
+	}
+	var out [6]float64
+	v := a.vecs[off:]
+	for k := range n {
+		for r := range n {
+			out[k] += v[r*n+k] * g[r]
+		}
+	}
+	return out
+}
+
+// setRow sets R and v̂ of row r (absolute) from compliance cp, the
+// Delassus estimate a.w[k] and the value g0.
+func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+	c.p.R[row], c.p.VHat[row] = cp.regularization(a.w[k], g0, c.prm.Beta, c.in.DT)
+	if a.null[k] {
+		c.p.VHat[row] = 0
+	}
+}
+
+// setEq sets R and v̂ of row k (absolute row) of an equality constraint,
+// the block just emitted, for the scheme of the input (Compliance.equality).
+func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+	jv0, jvs := 0.0, 0.0
+	if c.in.ThetaQ > 0 {
+		for b := range a.nb {
+			q := c.p.Cliques[a.tree[b]]
+			jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+			for i := range q.Size {
+				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
+				jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
+			}
+		}
+	}
+	c.p.R[row], c.p.VHat[row] = cp.equality(a.w[k], g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
+	if a.null[k] {
+		c.p.VHat[row] = 0
+	}
+}
+
+// add records the entry of an item.
+func (a *Assembler) add(e entry) { a.entries = append(a.entries, e) }

@@ -1,0 +1,59 @@
+package constraint
+
+import (
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// FrictionSigma is σ_f of joint friction's regularization R = σ_f w. It is
+// smaller than SAP's contact σ = 10⁻³ (eq. 30): a joint's friction is a
+// single row on a single inertia, so a stiff regularization costs the
+// Newton iteration nothing (its Hessian entry 1/R is 1/σ_f of the joint's
+// inertia), and the stiction creep v = σ_f w τ δt stays below 10⁻⁷ rad/s
+// for loads τ/I up to 10 rad/s² at δt = 10 ms.
+const FrictionSigma = 1e-5
+
+// JointFriction is dry friction on degree of freedom DOF of Body's joint
+// (MuJoCo's frictionloss): the friction torque (or force) τ satisfies
+// |τ| ≤ Force and opposes the motion; the joint sticks while the torque it
+// needs to stay is below Force. In the convex problem it is the impulse
+// bound C = [−Force δt, Force δt] on v_c = v_dof with v̂ = 0
+// (solver.Interval) and, like SAP's tangential regularization (eq. 30),
+// R = σ_f w with w the joint's Delassus estimate and σ_f = FrictionSigma:
+// while sticking the joint creeps at v = R τ δt = σ_f w τ δt under a load τ
+// (with I = 1 kg·m², τ = 1 N·m and δt = 1 ms, 10⁻⁸ rad/s).
+// Any joint but free and weld; a ball joint's degrees of freedom are the
+// components of its angular velocity in F.
+type JointFriction struct {
+	Name      string
+	Body, DOF int
+	Force     float64 // N·m or N, ≥ 0
+}
+
+func (jf *JointFriction) validate(m *multibody.Model) error {
+	if err := body(m, jf.Body, false); err != nil {
+		return err
+	}
+	t := m.Bodies[jf.Body].Joint.Type
+	if t == multibody.JointFree || t == multibody.JointWeld || m.Bodies[jf.Body].Tree < 0 {
+		return errf("body %q has a %s joint; joint friction needs a revolute, prismatic, planar, universal or ball joint", m.Bodies[jf.Body].Name, t)
+	}
+	if jf.DOF < 0 || jf.DOF >= t.NV() {
+		return errf("dof %d is not a degree of freedom of the %s joint", jf.DOF, t)
+	}
+	if !(jf.Force >= 0) || !finite(jf.Force) {
+		return errf("friction %v must be finite and ≥ 0", jf.Force)
+	}
+	return nil
+}
+
+// friction appends the joint friction's block.
+func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
+	vi := c.m.Bodies[jf.Body].VOff + jf.DOF
+	b := jf.Force * c.in.DT
+	a.begin(1)
+	a.addDOF(c, jf.Body, vi, 0, 1)
+	k, row := a.emit(c, solver.Interval, -b, b)
+	c.p.R[row] = FrictionSigma * a.w[0]
+	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
+}

@@ -1,0 +1,210 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// buildConstraints turns the validated joint limits and friction, actuators
+// and constraints of s into a constraint.Set (nil if there are none), with
+// defaults taken from the initial state st, and excludes collisions between
+// the bodies that welds, balls and attachments join.
+func buildConstraints(s *Scene, m *multibody.Model, st *multibody.State) (*constraint.Set, error) {
+	set := &constraint.Set{}
+	kin := multibody.NewWorkspace(m)
+	kin.Update(st.Q, st.V)
+	for i := range s.Bodies {
+		if j := s.Bodies[i].Joint; j != nil {
+			jointConstraints(set, m, m.BodyByName(s.Bodies[i].Name), j)
+		}
+	}
+	for i := range s.Actuators {
+		ac, err := actuator(m, &s.Actuators[i], i)
+		if err != nil {
+			return nil, fmt.Errorf("actuators[%d]: %w", i, err)
+		}
+		set.Actuators = append(set.Actuators, ac)
+	}
+	for i := range s.Constraints {
+		if err := addConstraint(set, m, kin, &s.Constraints[i], i); err != nil {
+			return nil, fmt.Errorf("constraints[%d]: %w", i, err)
+		}
+	}
+	if set.Empty() {
+		return nil, nil
+	}
+	set.ExcludeCollisions(m)
+	return set, nil
+}
+
+// jointConstraints adds body b's joint limits, cone limit and friction.
+func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) {
+	name := m.Bodies[b].Name
+	t := m.Bodies[b].Joint.Type
+	if l := j.Limits; l != nil {
+		cp := constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}
+		if l.Lower != nil || l.Upper != nil {
+			for k := range t.NV() {
+				lim := constraint.Limit{Name: dofName(name+"/limit", k, t.NV()), Body: b, DOF: k, Lower: math.Inf(-1), Upper: math.Inf(1), Compliance: cp}
+				if l.Lower != nil {
+					lim.Lower = l.Lower[k]
+				}
+				if l.Upper != nil {
+					lim.Upper = l.Upper[k]
+				}
+				set.Limits = append(set.Limits, lim)
+			}
+		}
+		if l.Cone != nil {
+			set.Cones = append(set.Cones, constraint.ConeLimit{Name: name + "/cone", Body: b, Angle: *l.Cone, Compliance: cp})
+		}
+	}
+	if j.Friction != nil && *j.Friction > 0 {
+		for k := range t.NV() {
+			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction})
+		}
+	}
+}
+
+// dofName appends "/k" to base for joints with more than one dof.
+func dofName(base string, k, n int) string {
+	if n == 1 {
+		return base
+	}
+	return fmt.Sprintf("%s/%d", base, k)
+}
+
+// listItemName returns name, or list[i] when it is empty.
+func listItemName(name, list string, i int) string {
+	if name != "" {
+		return name
+	}
+	return fmt.Sprintf("%s[%d]", list, i)
+}
+
+// signal converts a scene target (nil: constant 0).
+func signal(t *Target) (constraint.Signal, error) {
+	switch {
+	case t == nil:
+		return constraint.Constant(0), nil
+	case t.Constant != nil:
+		return constraint.Constant(*t.Constant), nil
+	case t.Sine != nil:
+		return constraint.Sine{Offset: t.Sine.Offset, Amplitude: t.Sine.Amplitude, Frequency: t.Sine.Frequency, Phase: t.Sine.Phase}, nil
+	}
+	return constraint.NewTable(t.Table)
+}
+
+// actuator converts a validated scene actuator.
+func actuator(m *multibody.Model, a *Actuator, i int) (constraint.Actuator, error) {
+	typ, err := constraint.ParseActuatorType(a.Type)
+	if err != nil {
+		return constraint.Actuator{}, err
+	}
+	sig, err := signal(a.Target)
+	if err != nil {
+		return constraint.Actuator{}, err
+	}
+	ac := constraint.Actuator{Name: listItemName(a.Name, "actuators", i), Type: typ, Body: m.BodyByName(a.Joint), DOF: intOr(a.DOF, 0),
+		Gear: valueOr(a.Gear, 1), Kp: valueOr(a.Kp, 0), Kd: valueOr(a.Kd, 0), Effort: valueOr(a.Effort, 0), Target: sig}
+	if r := a.CtrlRange; r != nil {
+		ac.CtrlMin, ac.CtrlMax = r[0], r[1]
+	}
+	return ac, nil
+}
+
+// sceneBody returns the model index of a body name, −1 for the world.
+func sceneBody(m *multibody.Model, name string) int {
+	if name == "world" {
+		return -1
+	}
+	return m.BodyByName(name)
+}
+
+// addConstraint converts one validated scene constraint, with defaults from
+// the kinematics of the initial state.
+func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Workspace, c *Constraint, i int) error {
+	name := listItemName(c.Name, "constraints", i)
+	cp := constraint.Compliance{Stiffness: valueOr(c.Stiffness, 0), Dissipation: valueOr(c.Dissipation, 0)}
+	var a, b int
+	if len(c.Bodies) == 2 {
+		a, b = sceneBody(m, c.Bodies[0]), sceneBody(m, c.Bodies[1])
+	}
+	xw := func(x int) spatial.Pose {
+		if x < 0 {
+			return spatial.PoseIdentity()
+		}
+		return kin.Pose(x)
+	}
+	switch c.Type {
+	case "weld":
+		fa, fb := xw(a).Inverse().Compose(xw(b)), spatial.PoseIdentity()
+		if c.Frames != nil {
+			fa, fb = pose(c.Frames[0]), pose(c.Frames[1])
+		}
+		set.Welds = append(set.Welds, constraint.Weld{Name: name, BodyA: a, BodyB: b, FrameA: fa, FrameB: fb, Compliance: cp, RotStiffness: valueOr(c.RotStiffness, 0)})
+	case "ball", "distance":
+		pa, pb := xw(a).ApplyInv(xw(b).P), spatial.Vec3{}
+		if c.Type == "distance" {
+			pa = spatial.Vec3{}
+		}
+		if c.Points != nil {
+			pa, pb = spatial.Vec3(c.Points[0]), spatial.Vec3(c.Points[1])
+		}
+		if c.Type == "ball" {
+			set.Balls = append(set.Balls, constraint.Ball{Name: name, BodyA: a, BodyB: b, PointA: pa, PointB: pb, Compliance: cp})
+			break
+		}
+		l := xw(b).Apply(pb).Sub(xw(a).Apply(pa)).Norm()
+		if c.Length != nil {
+			l = *c.Length
+		}
+		if !(l > 0) {
+			return fmt.Errorf("distance: the points coincide initially; give length")
+		}
+		set.Distances = append(set.Distances, constraint.Distance{Name: name, BodyA: a, BodyB: b, PointA: pa, PointB: pb, Length: l, Compliance: cp})
+	case "coupler":
+		dofs := []int{0, 0}
+		if c.DOFs != nil {
+			dofs = c.DOFs
+		}
+		set.Couplers = append(set.Couplers, constraint.Coupler{Name: name, BodyI: m.BodyByName(c.Joints[0]), DOFI: dofs[0],
+			BodyJ: m.BodyByName(c.Joints[1]), DOFJ: dofs[1], Ratio: valueOr(c.Ratio, 1), Offset: valueOr(c.Offset, 0), Compliance: cp})
+	case "attach":
+		at := constraint.Attachment{Name: name, Master: a, Body: b}
+		if c.Point != nil {
+			at.PointOnly, at.Point = true, spatial.Vec3(*c.Point)
+		}
+		set.Attachments = append(set.Attachments, at)
+	case "prescribed":
+		return addPrescribed(set, m, c, name)
+	}
+	return nil
+}
+
+// addPrescribed converts a prescribed motion.
+func addPrescribed(set *constraint.Set, m *multibody.Model, c *Constraint, name string) error {
+	b := m.BodyByName(c.Body)
+	pr := constraint.Prescribed{Name: name, Body: b}
+	if !constraint.IsFreeRoot(m, b) {
+		pr.DOFs = c.DOFs
+		if pr.DOFs == nil {
+			for k := range m.Bodies[b].Joint.Type.NV() {
+				pr.DOFs = append(pr.DOFs, k)
+			}
+		}
+	}
+	for k := range c.Motion {
+		sig, err := signal(&c.Motion[k])
+		if err != nil {
+			return err
+		}
+		pr.Motion = append(pr.Motion, sig)
+	}
+	set.Prescribed = append(set.Prescribed, pr)
+	return nil
+}

@@ -1,0 +1,85 @@
+package scene
+
+// Actuator drives one degree of freedom of a joint (docs/SCENES.md,
+// "Actuators"). type is one of motor, position, velocity, pd. Its control
+// input u comes from target (or from Go, sim.Simulator.SetControl):
+//
+//	motor:    force f = u
+//	position: f = kp (u − l) − kd l̇          (MuJoCo's position actuator)
+//	velocity: f = kd (u − l̇)                 (MuJoCo's velocity actuator)
+//	pd:       f = kp (u − l) + kd (u̇ − l̇)     (Drake's PD controller)
+//
+// with the actuator length l = gear·q and the joint torque gear·f. The PD
+// forms are implicit in the time step; |f| ≤ effort.
+type Actuator struct {
+	Name  string   `yaml:"name,omitempty"`
+	Type  string   `yaml:"type"`
+	Joint string   `yaml:"joint"`          // the body whose joint it drives
+	DOF   *int     `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
+	Gear  *float64 `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
+	Kp    *float64 `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
+	Kd    *float64 `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
+	// Effort bounds the actuator force: |f| ≤ effort (> 0; default none,
+	// or the joint's limits.effort / |gear|).
+	Effort *float64 `yaml:"effort,omitempty"`
+	// CtrlRange clamps the control input u to [lo, hi].
+	CtrlRange *[2]float64 `yaml:"ctrl_range,omitempty"`
+	Target    *Target     `yaml:"target,omitempty"` // control input in time, default constant 0
+}
+
+// Target is a function of time given by exactly one of a constant, a
+// piecewise-linear table of [t, value] rows (times increasing; the first
+// and last values hold outside the table) or a sinusoid.
+type Target struct {
+	Constant *float64     `yaml:"constant,omitempty"`
+	Table    [][2]float64 `yaml:"table,omitempty"`
+	Sine     *Sine        `yaml:"sine,omitempty"`
+}
+
+// Sine is offset + amplitude·sin(2π frequency t + phase).
+type Sine struct {
+	Offset    float64 `yaml:"offset,omitempty"`
+	Amplitude float64 `yaml:"amplitude,omitempty"`
+	Frequency float64 `yaml:"frequency,omitempty"` // Hz, ≥ 0
+	Phase     float64 `yaml:"phase,omitempty"`     // rad
+}
+
+// Constraint is a constraint between bodies (docs/SCENES.md,
+// "Constraints"). type is one of:
+//
+//	weld:       bodies [A, B] move as one; frames (body-frame poses) default to B's initial pose in A
+//	ball:       points[0] on A and points[1] on B coincide (point-on-point)
+//	distance:   the points stay length apart
+//	coupler:    q_i = ratio·q_j + offset for joints [i, j] (URDF mimic, MuJoCo joint equality)
+//	attach:     body B is rigidly attached to A (or, with point, B's point is), by elimination
+//	prescribed: the joint of body follows motion (one target per listed dof)
+//
+// A may be "world" (weld, ball, distance, attach). Weld, ball, distance and
+// coupler are regularized (near-rigid unless stiffness is given); attach
+// and prescribed are exact.
+type Constraint struct {
+	Name   string   `yaml:"name,omitempty"`
+	Type   string   `yaml:"type"`
+	Bodies []string `yaml:"bodies,omitempty"` // weld, ball, distance, attach: [A, B]
+	Points []Vec    `yaml:"points,omitempty"` // ball, distance: one body-frame point per body
+	Frames []Pose   `yaml:"frames,omitempty"` // weld: one body-frame pose per body
+	Length *float64 `yaml:"length,omitempty"` // distance: m, > 0, default the initial distance
+	// Point is attach's point in B's frame: with it only that point
+	// follows A (B still turns freely); without it all of B does.
+	Point  *Vec     `yaml:"point,omitempty"`
+	Joints []string `yaml:"joints,omitempty"` // coupler: [i, j], the bodies whose joints are coupled
+	DOFs   []int    `yaml:"dofs,omitempty"`   // coupler: one per joint, default 0; prescribed: the dofs moved, default all
+	Ratio  *float64 `yaml:"ratio,omitempty"`  // coupler ρ, default 1
+	Offset *float64 `yaml:"offset,omitempty"` // coupler offset (rad or m), default 0
+	// Stiffness makes weld, ball, distance and coupler compliant: N/m (or
+	// N·m/rad for a coupler of revolute joints), > 0; without it they are
+	// near-rigid. RotStiffness is a weld's rotational stiffness, N·m/rad.
+	Stiffness    *float64 `yaml:"stiffness,omitempty"`
+	RotStiffness *float64 `yaml:"rot_stiffness,omitempty"`
+	Dissipation  *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
+	Body         string   `yaml:"body,omitempty"`        // prescribed: the body whose joint moves
+	// Motion gives prescribed's coordinates in time, one target per dof in
+	// dofs: q(t) for joint coordinates; for a free body, the position
+	// x, y, z of its origin (its orientation is held).
+	Motion []Target `yaml:"motion,omitempty"`
+}

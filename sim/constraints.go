@@ -1,0 +1,262 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// constraintWork is the part of the Workspace that serves constraints,
+// actuators, attachments and prescribed motions (Config.Constraints).
+type constraintWork struct {
+	set      *constraint.Set
+	asm      constraint.Assembler
+	controls []constraint.Control // the step's actuator inputs
+	override []bool               // set from Go by SetControl
+	reports  []constraint.Report  // of the last step
+	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
+	vprev    []float64            // the previous solution, for the re-linearization's stopping test
+	relin    bool                 // inside relinearize
+	iters    int                  // re-linearizations of the last step
+	elim     elimination          // attachments and prescribed motions (eliminate.go)
+}
+
+// initConstraints validates Config.Constraints against the model and
+// prepares the constraint workspace. It moves prescribed joints onto their
+// motion at the initial time and attached bodies onto their masters'
+// velocity (their initial poses define the attachments).
+func (sim *Simulator) initConstraints() error {
+	set := sim.cfg.Constraints
+	if set.Empty() {
+		return nil
+	}
+	if err := set.Validate(sim.Model); err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	c := &sim.ws.cons
+	c.set = set
+	c.controls = make([]constraint.Control, len(set.Actuators))
+	c.override = make([]bool, len(set.Actuators))
+	c.reports = make([]constraint.Report, 0, len(set.Limits)+len(set.Cones)+len(set.Welds)+len(set.Balls)+
+		len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions)+len(set.Attachments)+len(set.Prescribed))
+	return c.elim.init(sim.Model, set, sim.State)
+}
+
+// SetControl sets the control input of actuator i (Config.Constraints
+// .Actuators[i]): u is a force for a motor, a position for position and PD
+// actuators, a velocity for a velocity actuator, in actuator units (before
+// the gear), and rate is u̇, the target velocity of a PD actuator. It
+// replaces the actuator's Target from the next Step on, until changed or
+// until ClearControl. Call it between steps.
+func (sim *Simulator) SetControl(i int, u, rate float64) error {
+	c := &sim.ws.cons
+	if i < 0 || i >= len(c.controls) {
+		return fmt.Errorf("sim: SetControl: no actuator %d (%d actuators)", i, len(c.controls))
+	}
+	if math.IsNaN(u) || math.IsInf(u, 0) || math.IsNaN(rate) || math.IsInf(rate, 0) {
+		return fmt.Errorf("sim: SetControl: actuator %d: control %v and rate %v must be finite", i, u, rate)
+	}
+	c.controls[i], c.override[i] = constraint.Control{U: u, Rate: rate}, true
+	return nil
+}
+
+// ClearControl returns actuator i to its Target.
+func (sim *Simulator) ClearControl(i int) error {
+	c := &sim.ws.cons
+	if i < 0 || i >= len(c.controls) {
+		return fmt.Errorf("sim: ClearControl: no actuator %d (%d actuators)", i, len(c.controls))
+	}
+	c.override[i] = false
+	return nil
+}
+
+// ConstraintReports returns every constraint's impulse and state in the
+// last step (valid until the next Step): limits, cone limits, welds, balls,
+// distances, couplers, actuators, joint friction, then attachments and
+// prescribed motions, each list in Config.Constraints order.
+func (sim *Simulator) ConstraintReports() []constraint.Report { return sim.ws.cons.reports }
+
+// assembleConstraints evaluates the actuator targets at the end of the
+// step and appends the constraint blocks (limits, couplers, actuators,
+// joint friction; package constraint) after the contact blocks.
+func (sim *Simulator) assembleConstraints() error {
+	c, w := &sim.ws.cons, &sim.ws
+	if c.set == nil {
+		return nil
+	}
+	if len(c.vlin) != len(w.vstar) {
+		c.vlin = make([]float64, len(w.vstar))
+		c.vprev = make([]float64, len(w.vstar))
+	}
+	if !c.relin {
+		copy(c.vlin, w.problem.VStar)
+	}
+	t1 := sim.State.T + sim.cfg.DT
+	for i := range c.set.Actuators {
+		if c.override[i] {
+			continue
+		}
+		c.controls[i] = constraint.Control{}
+		if tg := c.set.Actuators[i].Target; tg != nil {
+			c.controls[i].U, c.controls[i].Rate = tg.Eval(t1)
+		}
+	}
+	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
+		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
+	prm := constraint.Params{Beta: sim.cfg.Contact.Beta}
+	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
+		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
+	}
+	return nil
+}
+
+// constraintStats fills the report of every constraint and the
+// constraint fields of st.
+func (sim *Simulator) constraintStats(st *StepStats) {
+	c, w := &sim.ws.cons, &sim.ws
+	st.Relinearizations = c.iters
+	if c.set == nil {
+		return
+	}
+	c.reports = c.asm.Reports(c.set, &w.problem, w.result.Gamma, c.reports[:0])
+	c.reports = c.elim.reports(sim, c.reports)
+	for i := range c.reports {
+		r := &c.reports[i]
+		st.Constraints++
+		switch r.State {
+		case constraint.Active:
+			st.ActiveConstraints++
+		case constraint.Saturated:
+			st.SaturatedConstraints++
+		}
+		st.MaxConstraintViolation = math.Max(st.MaxConstraintViolation, r.Violation)
+	}
+}
+
+// reduceProblem removes attached and prescribed velocities from the problem
+// (mechanics notes §0.17–0.21, eliminate.go) when the set has any.
+func (sim *Simulator) reduceProblem() error {
+	e := &sim.ws.cons.elim
+	if !e.on {
+		return nil
+	}
+	kin := sim.ws.kin0
+	if sim.scheme.ThetaQ > 0 {
+		kin = sim.ws.kin // the mid-step of the linearization velocities
+	}
+	e.buildP(sim.Model, kin, sim.ws.kin0, sim.ws.v0, sim.State.T+sim.cfg.DT, sim.cfg.DT)
+	if err := e.reduce(sim.Model, &sim.ws.problem, sim.ws.mass); err != nil {
+		return fmt.Errorf("sim: step %d: reduced problem A' = PᵀAP: %w", sim.step+1, err)
+	}
+	return nil
+}
+
+// solveTarget returns the problem the solver must solve, its warm start and
+// where the result goes: the full problem, or the reduced one.
+func (sim *Simulator) solveTarget() (*solver.Problem, []float64, *solver.Result) {
+	w := &sim.ws
+	if e := &w.cons.elim; e.on {
+		return &e.rp, e.warmStart(sim.State.V), &e.rres
+	}
+	return &w.problem, sim.State.V, &w.result
+}
+
+// expandSolution maps the reduced solution back to all velocities,
+// v = P u + c.
+func (sim *Simulator) expandSolution() {
+	if e := &sim.ws.cons.elim; e.on {
+		e.expand(sim.Model, &sim.ws.problem, &sim.ws.result)
+	}
+}
+
+// enforceEliminated puts prescribed joints exactly on their motion and
+// attached bodies exactly where their masters hold them at the end of the
+// step, so that the attachment error stays zero to round-off.
+func (sim *Simulator) enforceEliminated() {
+	if e := &sim.ws.cons.elim; e.on {
+		e.enforce(sim.Model, sim.State, sim.ws.kin, sim.State.T)
+	}
+}
+
+// relinearize makes an implicit scheme's step consistent with its
+// constraint and contact impulses (Config.Relinearizations > 0). SAP
+// (Algorithm 1) linearizes the momentum balance m(v) = M(q^θq)(v − v0) −
+// δt k(q^θq, v^θv) once, at the free-motion velocities v*, so the forces
+// and the mass matrix are evaluated at the free motion's mid-step
+// q^θq(v*), not at the solution's; the difference is O(δt) times the
+// impulses and costs the midpoint rule its energy conservation when
+// constraints hold a mechanism. This is Newton's method on
+// m(v) = Jᵀγ(v): at the solution v_k, A_k and m(v_k) give
+// v*_k = v_k − A_k⁻¹ m(v_k), the contacts and constraints are assembled
+// again (equality constraints at q^θq(v_k)) and the problem solved again,
+// until ‖v_{k+1} − v_k‖∞ ≤ tol (1 + ‖v‖∞) (Config.NewtonTolerance).
+func (sim *Simulator) relinearize() error {
+	w, c := &sim.ws, &sim.ws.cons
+	c.iters = 0
+	if sim.cfg.Relinearizations == 0 || sim.scheme.Explicit() || sim.scheme.ThetaQ == 0 {
+		return nil
+	}
+	tol := sim.cfg.NewtonTolerance
+	if tol == 0 {
+		tol = 1e-12
+	}
+	if len(c.vlin) != len(w.v0) {
+		c.vlin, c.vprev = make([]float64, len(w.v0)), make([]float64, len(w.v0))
+	}
+	c.relin = true
+	defer func() { c.relin = false }()
+	for c.iters < sim.cfg.Relinearizations {
+		c.iters++
+		copy(c.vprev, w.result.V)
+		copy(c.vlin, w.result.V)
+		if err := sim.linearize(c.vlin); err != nil {
+			return err
+		}
+		sim.vstarAt(c.vlin)
+		if err := sim.assembleContacts(); err != nil {
+			return err
+		}
+		if err := sim.assembleConstraints(); err != nil {
+			return err
+		}
+		if err := sim.reduceProblem(); err != nil {
+			return err
+		}
+		if err := sim.solveContacts(); err != nil {
+			return err
+		}
+		sim.expandSolution()
+		step, size := 0.0, 0.0
+		for i, x := range w.result.V {
+			step = math.Max(step, math.Abs(x-c.vprev[i]))
+			size = math.Max(size, math.Abs(x))
+		}
+		if step <= tol*(1+size) {
+			break
+		}
+	}
+	return nil
+}
+
+// vstarAt sets the problem's v* = v − A⁻¹ m(v), with m(v) = M(v − v0) − δt k
+// from the last linearize(v).
+func (sim *Simulator) vstarAt(v []float64) {
+	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	for _, q := range p.Cliques {
+		r := w.res[q.Offset : q.Offset+q.Size]
+		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
+		for i := range q.Size {
+			s := 0.0
+			for j := range q.Size {
+				s += blk[i*q.Size+j] * (v[q.Offset+j] - w.v0[q.Offset+j])
+			}
+			r[i] = s - dt*w.k[q.Offset+i]
+		}
+		w.factor.Solve(q, r, 1)
+		for i := range q.Size {
+			p.VStar[q.Offset+i] = v[q.Offset+i] - r[i]
+		}
+	}
+}
