@@ -14,3 +14,25 @@ func BenchmarkStepClutter(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClutterApproximation times a whole 10 s clutter run (1000
+// steps, from the drop to the settled pile) per contact approximation,
+// with the rest of the default contact model, and reports the mean Newton
+// iterations per step (summed over the Lagged re-solves) and the time per
+// step (BENCHMARKS.md, docs/CONTACT.md).
+func BenchmarkClutterApproximation(b *testing.B) {
+	for _, approx := range []string{"lagged", "sap", "similar"} {
+		b.Run(approx, func(b *testing.B) {
+			iters, steps := 0, 0
+			for b.Loop() {
+				s, bl := load(b, "clutter", "contact.approximation="+approx)
+				for _, st := range runSteps(b, s, bl.Steps) {
+					iters += st.Iterations
+				}
+				steps += bl.Steps
+			}
+			b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps)/1e3, "µs/step")
+		})
+	}
+}
