@@ -81,9 +81,13 @@ type Joint struct {
 	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
 	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
 	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints only)
-	Lower     []float64 // position limits (stored; enforced in a later version)
-	Upper     []float64
-	Effort    float64 // effort limit, 0 = none (stored; enforced in a later version)
+	// Armature is a rotor inertia per degree of freedom (kg·m² or kg),
+	// added to the diagonal of M for the joint's velocities (MuJoCo's
+	// joint armature; Drake's reflected rotor inertia).
+	Armature float64
+	Lower    []float64 // position limits (stored; enforced in a later version)
+	Upper    []float64
+	Effort   float64 // effort limit, 0 = none (stored; enforced in a later version)
 }
 
 // neutral writes the zero configuration of joint type t into q.
@@ -215,6 +219,9 @@ func (j *Joint) validate() error {
 	}
 	if j.V0 != nil && len(j.V0) != nv {
 		return fmt.Errorf("%s joint: v0 has %d values, want %d", j.Type, len(j.V0), nv)
+	}
+	if !(j.Armature >= 0) || math.IsInf(j.Armature, 0) {
+		return fmt.Errorf("%s joint: armature %v must be ≥ 0 and finite", j.Type, j.Armature)
 	}
 	if j.Damping < 0 || j.Stiffness < 0 || math.IsNaN(j.Damping) || math.IsNaN(j.Stiffness) {
 		return fmt.Errorf("%s joint: damping %v and stiffness %v must be ≥ 0", j.Type, j.Damping, j.Stiffness)

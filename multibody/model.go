@@ -38,6 +38,11 @@ type Geometry struct {
 	Shape    geometry.Shape
 	Pose     spatial.Pose // pose of the shape in the body frame
 	Material int          // index into the caller's contact materials
+	// Contype and Conaffinity are MuJoCo-style collision bits: geometries
+	// i and j may collide when Contype_i & Conaffinity_j or Contype_j &
+	// Conaffinity_i is non-zero. AddGeometry sets both to 1.
+	Contype, Conaffinity uint32
+	Name                 string // optional, for messages and inspection
 }
 
 // Model is the static description of a multibody system. Build it with
@@ -50,6 +55,12 @@ type Model struct {
 	Geometries []Geometry
 	Gravity    spatial.Vec3
 	NQ, NV     int
+	// Visuals are drawn by the viewer and the glTF export; they take no
+	// part in the dynamics or in contact.
+	Visuals []Visual
+	// excluded holds the body pairs (smaller index first) whose
+	// geometries never collide (ExcludePair).
+	excluded map[[2]int32]struct{}
 }
 
 // AddBody adds a body connected by joint j to its parent (an earlier body, or
@@ -144,7 +155,7 @@ func (m *Model) AddGeometry(b int, s geometry.Shape, x spatial.Pose, mat int) (i
 	if s.Kind == geometry.HalfSpace && m.Bodies[b].Tree >= 0 {
 		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a body welded to the world", m.Bodies[b].Name)
 	}
-	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat})
+	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat, Contype: 1, Conaffinity: 1})
 	return len(m.Geometries) - 1, nil
 }
 
