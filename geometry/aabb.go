@@ -54,6 +54,23 @@ func (s Shape) AABB(x spatial.Pose) AABB {
 			a := r[i][2]
 			e[i] = math.Abs(a)*s.HalfLength + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
+	case Ellipsoid:
+		// The support of the ellipsoid along world axis i is ‖D Rᵀ e_i‖
+		// with D = diag(radii).
+		for i := range 3 {
+			e[i] = math.Sqrt(sq(r[i][0]*s.Radii[0]) + sq(r[i][1]*s.Radii[1]) + sq(r[i][2]*s.Radii[2]))
+		}
+	case ConvexHull:
+		if s.Hull == nil {
+			return AABB{Min: x.P, Max: x.P}
+		}
+		inf := math.Inf(1)
+		b := AABB{Min: spatial.Vec3{inf, inf, inf}, Max: spatial.Vec3{-inf, -inf, -inf}}
+		for _, v := range s.Hull.verts {
+			w := r.MulVec(v).Add(x.P)
+			b.Min, b.Max = b.Min.Min(w), b.Max.Max(w)
+		}
+		return b
 	}
 	return AABB{Min: x.P.Sub(e), Max: x.P.Add(e)}
 }
@@ -81,3 +98,5 @@ func halfSpaceAABB(n, p spatial.Vec3) AABB {
 	}
 	return b
 }
+
+func sq(x float64) float64 { return x * x }

@@ -11,6 +11,9 @@ type Contact struct {
 	Point  spatial.Vec3 // world; midway between the two surfaces' witness points
 	Normal spatial.Vec3 // world unit normal, pointing FROM A TOWARDS B
 	Phi    float64      // signed distance: > 0 separated, < 0 penetration (depth = −Phi)
+	// Feature identifies the point within the pair's manifold, stable under
+	// small changes of pose; see the package documentation (Features).
+	Feature uint32
 }
 
 // Collide appends to out the contacts between a at pose xa and b at pose xb
@@ -69,9 +72,13 @@ func swapOrder(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
 	return false
 }
 
-func orderKey(s Shape, x spatial.Pose) [9]float64 {
-	h := s.HalfExtents
-	return [9]float64{s.Radius, s.HalfLength, h[0], h[1], h[2], x.R.W, x.R.X, x.R.Y, x.R.Z}
+func orderKey(s Shape, x spatial.Pose) [14]float64 {
+	h, e := s.HalfExtents, s.Radii
+	var hv, hr float64
+	if s.Hull != nil {
+		hv, hr = s.Hull.volume, s.Hull.radius
+	}
+	return [14]float64{s.Radius, s.HalfLength, h[0], h[1], h[2], e[0], e[1], e[2], hv, hr, x.R.W, x.R.X, x.R.Y, x.R.Z}
 }
 
 // collideOrdered dispatches a pair with a.s.Kind ≤ b.s.Kind.
@@ -87,6 +94,10 @@ func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
 			return halfSpaceCapsule(a, b, margin, out)
 		case Cylinder:
 			return halfSpaceCylinder(a, b, margin, out)
+		case Ellipsoid:
+			return halfSpaceEllipsoid(a, b, margin, out)
+		case ConvexHull:
+			return halfSpaceHull(a, b, margin, out)
 		}
 		return out // two half-spaces
 	case Sphere:
@@ -104,13 +115,17 @@ func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
 			return boxBox(a, b, margin, out)
 		case Capsule:
 			return boxCapsule(a, b, margin, out)
+		case ConvexHull:
+			return polytopePair(a, b, margin, out)
 		}
 	case Capsule:
 		if b.s.Kind == Capsule {
 			return capsuleCapsule(a, b, margin, out)
 		}
+	case ConvexHull:
+		return polytopePair(a, b, margin, out)
 	}
-	return convexConvex(a, b, margin, out) // every pair with a cylinder
+	return convexConvex(a, b, margin, out) // every other pair with a cylinder, ellipsoid or hull
 }
 
 // posed is a shape with its pose expanded into a rotation matrix.
@@ -146,6 +161,10 @@ func (p *posed) size() float64 {
 		return s.HalfLength + s.Radius
 	case Cylinder:
 		return math.Hypot(s.Radius, s.HalfLength)
+	case Ellipsoid:
+		return max(s.Radii[0], s.Radii[1], s.Radii[2])
+	case ConvexHull:
+		return s.Hull.radius
 	}
 	return 0
 }

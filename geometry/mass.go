@@ -2,6 +2,7 @@ package geometry
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/stiction-sim/stiction/spatial"
@@ -23,13 +24,47 @@ func (s Shape) Volume() float64 {
 		return math.Pi*r*r*2*l + 4*math.Pi*r*r*r/3
 	case Cylinder:
 		return math.Pi * r * r * 2 * l
+	case Ellipsoid:
+		return 4 * math.Pi * s.Radii[0] * s.Radii[1] * s.Radii[2] / 3
+	case ConvexHull:
+		if s.Hull != nil {
+			return s.Hull.volume
+		}
 	}
 	return 0
 }
 
+// Centroid returns the centroid of the solid shape in the shape frame: the
+// origin for every kind but ConvexHull, whose frame is that of its input
+// points.
+func (s Shape) Centroid() spatial.Vec3 {
+	if s.Kind == ConvexHull && s.Hull != nil {
+		return s.Hull.centroid
+	}
+	return spatial.Vec3{}
+}
+
+// MassProperties returns the spatial inertia of the uniform solid of the
+// given density about the shape frame's origin: mass density·Volume,
+// centre of mass Centroid and rotational inertia mass·UnitInertia about
+// it, in the shape frame. A half-space, an invalid shape and a density
+// that is not positive and finite give an error.
+func (s Shape) MassProperties(density float64) (spatial.SpatialInertia, error) {
+	if !(density > 0) || math.IsInf(density, 0) {
+		return spatial.SpatialInertia{}, fmt.Errorf("density %v must be positive and finite", density)
+	}
+	u, err := s.UnitInertia()
+	if err != nil {
+		return spatial.SpatialInertia{}, err
+	}
+	m := density * s.Volume()
+	return spatial.SpatialInertia{Mass: m, Com: s.Centroid(), Icom: u.Scale(m)}, nil
+}
+
 // UnitInertia returns the rotational inertia per unit mass of the solid
 // shape with uniform density, about its centroid and in the shape frame.
-// Multiply by the mass to get the inertia. A half-space has no finite
+// Multiply by the mass to get the inertia. For a ConvexHull it is about
+// its Centroid, which need not be the frame origin. A half-space has no finite
 // inertia and gives an error, as does a shape that fails Validate.
 func (s Shape) UnitInertia() (spatial.Mat3, error) {
 	if s.Kind == HalfSpace {
@@ -49,6 +84,11 @@ func (s Shape) UnitInertia() (spatial.Mat3, error) {
 	case Cylinder:
 		t := r*r/4 + l*l/3
 		return spatial.Diag3(spatial.Vec3{t, t, r * r / 2}), nil
+	case Ellipsoid:
+		a2, b2, c2 := s.Radii[0]*s.Radii[0], s.Radii[1]*s.Radii[1], s.Radii[2]*s.Radii[2]
+		return spatial.Diag3(spatial.Vec3{(b2 + c2) / 5, (a2 + c2) / 5, (a2 + b2) / 5}), nil
+	case ConvexHull:
+		return s.Hull.unitI, nil
 	}
 	return capsuleUnitInertia(r, l), nil
 }

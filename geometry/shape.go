@@ -1,6 +1,7 @@
 package geometry
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,15 +16,17 @@ type Kind int
 // The shape kinds. Their order is also the canonical order in which Collide
 // processes a pair.
 const (
-	HalfSpace Kind = iota // the region z ≤ 0 of the shape frame
-	Sphere                // ball of radius Radius
-	Box                   // box with half side lengths HalfExtents
-	Capsule               // segment of half length HalfLength along z, swept by a ball of radius Radius
-	Cylinder              // solid cylinder of radius Radius and half length HalfLength along z
+	HalfSpace  Kind = iota // the region z ≤ 0 of the shape frame
+	Sphere                 // ball of radius Radius
+	Box                    // box with half side lengths HalfExtents
+	Capsule                // segment of half length HalfLength along z, swept by a ball of radius Radius
+	Cylinder               // solid cylinder of radius Radius and half length HalfLength along z
+	Ellipsoid              // solid ellipsoid with semi-axes Radii along x, y, z
+	ConvexHull             // convex polyhedron Hull, built by NewConvexHull
 	numKinds
 )
 
-var kindNames = [numKinds]string{"halfspace", "sphere", "box", "capsule", "cylinder"}
+var kindNames = [numKinds]string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "convexhull"}
 
 // String returns the lower-case name of the kind, such as "box".
 func (k Kind) String() string {
@@ -52,6 +55,8 @@ type Shape struct {
 	Radius      float64      // sphere, capsule, cylinder
 	HalfLength  float64      // capsule, cylinder: half length of the axis segment, along the shape's local z
 	HalfExtents spatial.Vec3 // box: half the side lengths along local x, y, z
+	Radii       spatial.Vec3 // ellipsoid: semi-axes along local x, y, z
+	Hull        *Hull        // convex hull: immutable, shared by every copy of the shape
 }
 
 // NewHalfSpace returns the half-space z ≤ 0.
@@ -74,6 +79,10 @@ func NewCylinder(radius, length float64) Shape {
 	return Shape{Kind: Cylinder, Radius: radius, HalfLength: length / 2}
 }
 
+// NewEllipsoid returns the ellipsoid with semi-axes (radii) r along the
+// local x, y and z axes.
+func NewEllipsoid(r spatial.Vec3) Shape { return Shape{Kind: Ellipsoid, Radii: r} }
+
 // Validate reports an error unless the kind is known and every dimension it
 // uses is positive and finite. The message names the offending field and
 // value, for example "radius 0 must be positive and finite".
@@ -95,6 +104,18 @@ func (s Shape) Validate() error {
 			return err
 		}
 		return checkDim("half length", s.HalfLength)
+	case Ellipsoid:
+		for i, name := range [3]string{"radius x", "radius y", "radius z"} {
+			if err := checkDim(name, s.Radii[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	case ConvexHull:
+		if s.Hull == nil {
+			return errors.New("convex hull has no hull data (build it with NewConvexHull)")
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown shape kind %v", s.Kind)
 }
@@ -111,6 +132,10 @@ func (s Shape) valid() bool {
 		return ok(s.HalfExtents[0]) && ok(s.HalfExtents[1]) && ok(s.HalfExtents[2])
 	case Capsule, Cylinder:
 		return ok(s.Radius) && ok(s.HalfLength)
+	case Ellipsoid:
+		return ok(s.Radii[0]) && ok(s.Radii[1]) && ok(s.Radii[2])
+	case ConvexHull:
+		return s.Hull != nil
 	}
 	return false
 }

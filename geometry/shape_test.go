@@ -9,7 +9,8 @@ import (
 )
 
 func TestKindStringAndParse(t *testing.T) {
-	names := map[Kind]string{HalfSpace: "halfspace", Sphere: "sphere", Box: "box", Capsule: "capsule", Cylinder: "cylinder"}
+	names := map[Kind]string{HalfSpace: "halfspace", Sphere: "sphere", Box: "box", Capsule: "capsule", Cylinder: "cylinder",
+		Ellipsoid: "ellipsoid", ConvexHull: "convexhull"}
 	for k, name := range names {
 		if k.String() != name {
 			t.Errorf("%d.String() = %q, want %q", int(k), k.String(), name)

@@ -19,10 +19,12 @@ type core struct {
 	l     float64      // capsule or cylinder half length
 	r     float64      // cylinder radius
 	round float64      // sphere or capsule radius
+	radii spatial.Vec3 // ellipsoid semi-axes
+	hull  *Hull
 }
 
 func coreOf(p *posed) core {
-	c := core{kind: p.s.Kind, rot: p.rot, pos: p.pos, h: p.s.HalfExtents, l: p.s.HalfLength}
+	c := core{kind: p.s.Kind, rot: p.rot, pos: p.pos, h: p.s.HalfExtents, l: p.s.HalfLength, radii: p.s.Radii, hull: p.s.Hull}
 	switch p.s.Kind {
 	case Sphere, Capsule:
 		c.round = p.s.Radius
@@ -48,8 +50,24 @@ func (c *core) support(d spatial.Vec3) spatial.Vec3 {
 		if rho := math.Hypot(dl[0], dl[1]); rho > minNormLen {
 			p[0], p[1] = c.r*dl[0]/rho, c.r*dl[1]/rho
 		}
+	case Ellipsoid:
+		p = ellipsoidSupport(c.radii, dl)
+	case ConvexHull:
+		p = c.hull.verts[c.hull.support(dl)]
 	}
 	return c.toWorld(p)
+}
+
+// ellipsoidSupport returns the point of the ellipsoid with semi-axes r
+// furthest along the local direction d: D²d/‖Dd‖ with D = diag(r); the
+// pole (0, 0, r_z) for d = 0.
+func ellipsoidSupport(r, d spatial.Vec3) spatial.Vec3 {
+	dd := d.Mul(r)
+	l := dd.Norm()
+	if !(l > minNormLen) {
+		return spatial.Vec3{0, 0, r[2]}
+	}
+	return dd.Mul(r).Scale(1 / l)
 }
 
 func (c *core) toWorld(p spatial.Vec3) spatial.Vec3 { return c.rot.MulVec(p).Add(c.pos) }
@@ -91,6 +109,10 @@ func (c *core) nearestSupport(d, p spatial.Vec3) spatial.Vec3 {
 		} else {
 			q[0], q[1] = pl[0], pl[1]
 		}
+	case Ellipsoid:
+		q = ellipsoidSupport(c.radii, dl)
+	case ConvexHull:
+		q = c.hull.nearestSupport(dl, pl, tol)
 	}
 	return c.toWorld(q)
 }
