@@ -3,6 +3,8 @@ package scene
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -194,4 +196,84 @@ bodies:
 	if err == nil || !strings.Contains(err.Error(), "two.yaml:5: include[0]: \"arm.yaml\": including models needs a model loader") {
 		t.Errorf("without an includer: %v", err)
 	}
+}
+
+// TestMeshShapes: a mesh collision shape is its convex hull (mass from the
+// hull at the body's density, centre of mass at the hull's centroid), a
+// mesh visual keeps every triangle, and a scale applies to both.
+func TestMeshShapes(t *testing.T) {
+	dir := t.TempDir()
+	// An L-shaped prism (non-convex, volume 3); its hull adds the
+	// triangle x + y > 3 cut off the 2×2 square: volume 3.5.
+	obj := `v 0 0 0
+v 2 0 0
+v 2 1 0
+v 1 1 0
+v 1 2 0
+v 0 2 0
+v 0 0 1
+v 2 0 1
+v 2 1 1
+v 1 1 1
+v 1 2 1
+v 0 2 1
+f 1 6 5 4 3 2
+f 7 8 9 10 11 12
+f 1 2 8 7
+f 2 3 9 8
+f 3 4 10 9
+f 4 5 11 10
+f 5 6 12 11
+f 6 1 7 12
+`
+	if err := os.WriteFile(filepath.Join(dir, "ell.obj"), []byte(obj), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := `name: mesh
+dt: 0.001
+duration: 0.01
+materials:
+  d: {stiffness: 1e6, dissipation: 0.01, friction: 0.5}
+bodies:
+  - name: ell
+    material: d
+    density: 10
+    shape: {type: mesh, file: ell.obj, scale: [1, 1, 2]}
+    visuals:
+      - {shape: {type: mesh, file: ell.obj}}
+`
+	s, err := LoadWith(writeFile(t, dir, "mesh.yaml", doc), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	in := m.Bodies[0].Inertia
+	// Hull of the scaled L: the box [0,2]×[0,2]×[0,2] cut by the plane
+	// x + y ≤ 3: volume 2·(4 − ½) = 7, so the mass is 70.
+	if math.Abs(in.Mass-70) > 1e-12 || m.Geometries[0].Shape.Kind.String() != "convexhull" {
+		t.Errorf("mass %v kind %v, want 70 convexhull", in.Mass, m.Geometries[0].Shape.Kind)
+	}
+	if math.Abs(in.Com[2]-1) > 1e-12 || math.Abs(in.Com[0]-in.Com[1]) > 1e-12 {
+		t.Errorf("com %v", in.Com)
+	}
+	if v := m.Visuals[0]; len(v.Triangles) != 20 || len(v.Vertices) != 12 {
+		t.Errorf("visual: %d triangles, %d vertices", len(v.Triangles), len(v.Vertices))
+	}
+	s.Bodies[0].Shape.File = "missing.obj"
+	if _, err := Build(s); err == nil || !strings.Contains(err.Error(), "missing.obj") {
+		t.Errorf("missing mesh: %v", err)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
