@@ -20,13 +20,13 @@ var (
 	ContactsHeader   = []string{"t", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "phi", "impulse_t1", "impulse_t2", "impulse_n", "fx", "fy", "fz"}
 )
 
-// Writer writes steps.csv, trajectory.csv and contacts.csv as a run goes,
-// scene.json when asked (Scene), and summary.json at the end.
+// Writer writes steps.csv, trajectory.csv, contacts.csv and joints.csv as
+// a run goes, scene.json when asked (Scene), and summary.json at the end.
 type Writer struct {
-	dir                   string
-	files                 [3]*os.File
-	steps, traj, contacts *bufio.Writer
-	buf                   []byte
+	dir                           string
+	files                         [4]*os.File
+	steps, traj, contacts, joints *bufio.Writer
+	buf                           []byte
 }
 
 // Create creates dir (if needed) and opens its output files.
@@ -35,7 +35,7 @@ func Create(dir string) (*Writer, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	w := &Writer{dir: dir}
-	for i, name := range []string{"steps.csv", "trajectory.csv", "contacts.csv"} {
+	for i, name := range []string{"steps.csv", "trajectory.csv", "contacts.csv", "joints.csv"} {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			w.closeFiles()
@@ -44,9 +44,11 @@ func Create(dir string) (*Writer, error) {
 		w.files[i] = f
 	}
 	w.steps, w.traj, w.contacts = bufio.NewWriter(w.files[0]), bufio.NewWriter(w.files[1]), bufio.NewWriter(w.files[2])
+	w.joints = bufio.NewWriter(w.files[3])
 	w.row(w.steps, StepsHeader...)
 	w.row(w.traj, TrajectoryHeader...)
 	w.row(w.contacts, ContactsHeader...)
+	w.row(w.joints, JointsHeader...)
 	return w, nil
 }
 
@@ -108,7 +110,7 @@ func (w *Writer) Trajectory(m *multibody.Model, s *multibody.State) {
 
 // Close flushes the CSV files and writes summary.json.
 func (w *Writer) Close(s Summary) error {
-	err := errors.Join(w.steps.Flush(), w.traj.Flush(), w.contacts.Flush(), w.closeFiles())
+	err := errors.Join(w.steps.Flush(), w.traj.Flush(), w.contacts.Flush(), w.joints.Flush(), w.closeFiles())
 	data, jerr := json.MarshalIndent(s, "", "  ")
 	if jerr == nil {
 		jerr = os.WriteFile(filepath.Join(w.dir, "summary.json"), append(data, '\n'), 0o644)

@@ -24,6 +24,7 @@ type runOptions struct {
 	quiet        bool
 	workers      int
 	viewFlags    // --view, --port, --addr (view.go)
+	modelFlags   // --ground, --floating, --keyframe, --package-path, --model-path, --warnings (modelflags.go)
 }
 
 // cmdRun loads, builds and runs a scene.
@@ -39,6 +40,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	o.viewFlags.register(fs, true)
+	o.modelFlags.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -47,6 +49,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction run: want one scene name or file, got %d arguments\n%s", len(pos), usage)
 		return 2
 	}
+	o.modelFlags.stderr = stderr
 	b, err := load(pos[0], o)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
@@ -86,7 +89,7 @@ func load(name string, o runOptions) (*scene.Built, error) {
 	if o.scheme != "" {
 		sets = append(sets, "scheme="+o.scheme)
 	}
-	sc, err := scene.Load(name, sets)
+	sc, err := o.modelFlags.loadScene(name, sets)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +109,7 @@ func simulate(b *scene.Built, o runOptions, stderr io.Writer) (record.Summary, e
 			return record.Summary{}, err
 		}
 		w.Trajectory(b.Model, b.State)
+		w.Joints(b.Model, b.State, nil)
 		if err := w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
 			return record.Summary{}, err
 		}
@@ -123,6 +127,7 @@ func simulate(b *scene.Built, o runOptions, stderr io.Writer) (record.Summary, e
 			w.Step(st)
 			if i%b.RecordEvery == 0 || i == b.Steps {
 				w.Trajectory(b.Model, b.State)
+				w.Joints(b.Model, b.State, nil) // actuator and constraint forces arrive with issue 13
 				w.Contacts(st.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
 			}
 		}
