@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/sdf"
 	"github.com/stiction-sim/stiction/model/urdf"
 	"github.com/stiction-sim/stiction/scene"
 )
@@ -37,6 +38,8 @@ func Model(path string, opts model.Options) (*model.Import, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".urdf":
 		return urdf.Read(path, opts)
+	case ".sdf":
+		return sdf.Read(path, opts)
 	}
 	return nil, fmt.Errorf("%s: not a robot model file (want .urdf, .sdf, .xml or .mjcf)", path)
 }

@@ -234,12 +234,8 @@ func (im *importer) body(l *xmlutil.Element) error {
 			b.COM = &c
 		}
 		b.Inertia = model.MatrixInertia(link.Inertia)
-	} else if !b.Fixed && !link.Welded && (j == nil || j.typ != "fixed") {
-		what := "the floating root"
-		if j != nil {
-			what = fmt.Sprintf("its %s joint %q", j.typ, j.name)
-		}
-		return im.r.Errorf(l, "", "link %q has no mass but moves (%s); give it an <inertial> with a positive mass", name, what)
+	} else if j != nil && !link.Welded && j.typ != "fixed" {
+		return im.r.Errorf(l, "", "link %q has no mass but moves on its %s joint %q; give it an <inertial> with a positive mass", name, j.typ, j.name)
 	}
 	if err := im.geometries(l, &b); err != nil {
 		return err
