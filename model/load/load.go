@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/mjcf"
 	"github.com/stiction-sim/stiction/model/sdf"
 	"github.com/stiction-sim/stiction/model/urdf"
 	"github.com/stiction-sim/stiction/scene"
@@ -40,6 +41,8 @@ func Model(path string, opts model.Options) (*model.Import, error) {
 		return urdf.Read(path, opts)
 	case ".sdf":
 		return sdf.Read(path, opts)
+	case ".xml", ".mjcf":
+		return mjcf.Read(path, opts)
 	}
 	return nil, fmt.Errorf("%s: not a robot model file (want .urdf, .sdf, .xml or .mjcf)", path)
 }

@@ -89,13 +89,17 @@ func Unused(file string, root *Element, what string) []Warning {
 	var out []Warning
 	var walk func(e *Element)
 	walk = func(e *Element) {
+		f := file
+		if e.File != "" {
+			f = e.File
+		}
 		if !e.used {
-			out = append(out, Warning{File: file, Line: e.Line, Element: e.Name, Msg: "element " + what})
+			out = append(out, Warning{File: f, Line: e.Line, Element: e.Name, Msg: "element " + what})
 			return
 		}
 		for _, a := range e.Attrs {
 			if !a.used {
-				out = append(out, Warning{File: file, Line: a.Line, Element: e.Name, Attribute: a.Name, Msg: "attribute " + what})
+				out = append(out, Warning{File: f, Line: a.Line, Element: e.Name, Attribute: a.Name, Msg: "attribute " + what})
 			}
 		}
 		for _, c := range e.Children {
@@ -118,6 +122,9 @@ type Reader struct {
 func (r *Reader) Errorf(e *Element, attr, format string, args ...any) error {
 	err := &Error{File: r.File, Msg: fmt.Sprintf(format, args...)}
 	if e != nil {
+		if e.File != "" {
+			err.File = e.File
+		}
 		err.Line, err.Element, err.Attribute = e.Line, e.Name, attr
 		if attr != "" {
 			err.Line = e.AttrLine(attr)
@@ -129,13 +136,20 @@ func (r *Reader) Errorf(e *Element, attr, format string, args ...any) error {
 
 // TextErrorf returns an *Error about the text of e, quoting it.
 func (r *Reader) TextErrorf(e *Element, format string, args ...any) error {
-	return &Error{File: r.File, Line: e.Line, Element: e.Name, Value: strings.TrimSpace(e.Text), Msg: fmt.Sprintf(format, args...)}
+	f := r.File
+	if e.File != "" {
+		f = e.File
+	}
+	return &Error{File: f, Line: e.Line, Element: e.Name, Value: strings.TrimSpace(e.Text), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Warnf records a warning about attribute attr of e ("" for the element).
 func (r *Reader) Warnf(e *Element, attr, format string, args ...any) {
 	w := Warning{File: r.File, Msg: fmt.Sprintf(format, args...)}
 	if e != nil {
+		if e.File != "" {
+			w.File = e.File
+		}
 		w.Line, w.Element, w.Attribute = e.Line, e.Name, attr
 		if attr != "" {
 			w.Line = e.AttrLine(attr)

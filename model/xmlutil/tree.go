@@ -33,6 +33,7 @@ type Element struct {
 	Children []*Element
 	Text     string
 	Line     int
+	File     string // the file the element was read from (documents may splice others in)
 	Parent   *Element
 	used     bool
 }
@@ -66,7 +67,7 @@ func Parse(file string, data []byte) (*Element, error) {
 			if len(stack) >= MaxDepth {
 				return nil, &Error{File: file, Line: line, Element: qname(t.Name), Msg: fmt.Sprintf("elements nested deeper than %d", MaxDepth)}
 			}
-			e := &Element{Name: qname(t.Name), Line: line}
+			e := &Element{Name: qname(t.Name), Line: line, File: file}
 			for _, a := range t.Attr {
 				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
 					continue // namespace declarations are not data
