@@ -99,10 +99,8 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 	if !fixed && link.Mass > 0 {
 		m := link.Mass
 		b.Mass = &m
-		if link.COM != (spatial.Vec3{}) {
-			com := scene.Vec(link.COM)
-			b.COM = &com
-		}
+		com := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
+		b.COM = &com
 		b.Inertia = model.MatrixInertia(link.Inertia)
 	} else if !fixed && (b.Joint == nil || b.Joint.Type != "weld") {
 		return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume", name)

@@ -388,10 +388,8 @@ func (im *importer) root(l *link) error {
 	}
 	m := l.mass.Mass
 	b.Mass = &m
-	if l.mass.COM != (spatial.Vec3{}) {
-		c := scene.Vec(l.mass.COM)
-		b.COM = &c
-	}
+	c := scene.Vec(l.mass.COM) // explicit, even at the origin: the shapes do not move it
+	b.COM = &c
 	b.Inertia = model.MatrixInertia(l.mass.Inertia)
 	return nil
 }

@@ -229,10 +229,8 @@ func (im *importer) body(l *xmlutil.Element) error {
 	}
 	if !b.Fixed && link.Mass > 0 {
 		b.Mass = &link.Mass
-		if link.COM != ([3]float64{}) {
-			c := scene.Vec(link.COM)
-			b.COM = &c
-		}
+		c := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
+		b.COM = &c
 		b.Inertia = model.MatrixInertia(link.Inertia)
 	} else if j != nil && !link.Welded && j.typ != "fixed" {
 		return im.r.Errorf(l, "", "link %q has no mass but moves on its %s joint %q; give it an <inertial> with a positive mass", name, j.typ, j.name)
