@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/stiction-sim/stiction/model/xmlutil"
 )
 
 // ResolveURI turns a mesh or include URI of a model file into a path:
@@ -77,7 +79,7 @@ func packageName(dir string) string {
 	if err != nil || !fi.IsDir() {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "package.xml"))
+	data, err := xmlutil.ReadFile(filepath.Join(dir, "package.xml"))
 	if err == nil {
 		if m := packageNameRE.FindSubmatch(data); m != nil {
 			return string(m[1])

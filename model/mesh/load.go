@@ -18,6 +18,13 @@ func Load(path string) (*Mesh, error) {
 	default:
 		return nil, fmt.Errorf("%s: unsupported mesh format %q (want .stl, .obj, .gltf or .glb)", path, ext)
 	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("mesh: %w", err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 1<<30 {
+		return nil, fmt.Errorf("mesh: %s is not a regular file of at most 1 GiB", path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("mesh: %w", err)

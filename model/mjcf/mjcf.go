@@ -2,7 +2,6 @@ package mjcf
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -21,7 +20,7 @@ const maxIncludeDepth = 16
 
 // Read imports the MJCF file at path.
 func Read(path string, opts model.Options) (*model.Import, error) {
-	data, err := os.ReadFile(path)
+	data, err := xmlutil.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("mjcf: %w", err)
 	}
@@ -134,7 +133,7 @@ func (c *compiler) include(e *xmlutil.Element, depth int, stack []string) error 
 		if depth >= maxIncludeDepth {
 			return c.r.Errorf(ch, "file", "includes nested deeper than %d", maxIncludeDepth)
 		}
-		data, err := os.ReadFile(path)
+		data, err := xmlutil.ReadFile(path)
 		if err != nil {
 			return c.r.Errorf(ch, "file", "%v", err)
 		}

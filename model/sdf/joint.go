@@ -26,7 +26,7 @@ func (c *ctx) linkRef(j *xmlutil.Element, tag string) (*link, string, error) {
 	}
 	l := c.im.links[scoped(c.scope, name)]
 	if l == nil {
-		return nil, name, c.r.TextErrorf(e, "no link of this name in model %q", c.scope)
+		return nil, name, c.r.TextErrorf(e, "no link of this name in model %q", c.name)
 	}
 	return l, name, nil
 }

@@ -20,6 +20,7 @@ type ctx struct {
 	dir      string
 	topModel bool // the model of a model file (its root is welded unless Floating)
 	scope    string
+	name     string       // the model's name, for messages
 	xwm      spatial.Pose // the model frame in the world
 	static   bool
 	frames   map[string]*frameDef
@@ -61,7 +62,7 @@ func (c *ctx) modelAt(m *xmlutil.Element, scope string, xp spatial.Pose, overrid
 	if err := checkName(c.r, m, name); err != nil {
 		return err
 	}
-	mc := &ctx{im: c.im, r: c.r, dir: c.dir, topModel: c.topModel, scope: scoped(scope, name), frames: map[string]*frameDef{}}
+	mc := &ctx{im: c.im, r: c.r, dir: c.dir, topModel: c.topModel, scope: scoped(scope, name), name: scoped(scope, name), frames: map[string]*frameDef{}}
 	if c.topModel && scope == "" && m.Parent != nil && m.Parent.Name == "sdf" {
 		mc.scope = "" // a model file's own links keep their plain names
 	}
@@ -196,7 +197,7 @@ func (c *ctx) resolve(name string, from *xmlutil.Element, attr string) (spatial.
 		if l := c.im.links[scoped(c.scope, name)]; l != nil {
 			return c.xwm.Inverse().Compose(l.xw), nil
 		}
-		return spatial.Pose{}, c.r.Errorf(from, attr, "no frame %q in model %q", name, c.scope)
+		return spatial.Pose{}, c.r.Errorf(from, attr, "no frame %q in model %q", name, c.name)
 	}
 	switch f.state {
 	case 2:
@@ -231,7 +232,7 @@ func (c *ctx) include(inc *xmlutil.Element, scope string) error {
 			return c.r.TextErrorf(inc.Child("uri"), "%v", err)
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := xmlutil.ReadFile(path)
 	if err != nil {
 		return c.r.TextErrorf(inc.Child("uri"), "%v", err)
 	}
@@ -283,7 +284,7 @@ var sdfNameRE = regexp.MustCompile(`<sdf[^>]*>\s*([^<\s]+)\s*</sdf>`)
 // modelFile returns the SDFormat file of a model directory: the one its
 // model.config names, else model.sdf.
 func modelFile(dir string) (string, error) {
-	if data, err := os.ReadFile(filepath.Join(dir, "model.config")); err == nil {
+	if data, err := xmlutil.ReadFile(filepath.Join(dir, "model.config")); err == nil {
 		if m := sdfNameRE.FindAllSubmatch(data, -1); len(m) > 0 {
 			return filepath.Join(dir, string(m[len(m)-1][1])), nil
 		}

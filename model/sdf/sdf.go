@@ -2,7 +2,6 @@ package sdf
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -21,7 +20,7 @@ const maxIncludeDepth = 16
 
 // Read imports the SDFormat file at path.
 func Read(path string, opts model.Options) (*model.Import, error) {
-	data, err := os.ReadFile(path)
+	data, err := xmlutil.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("sdf: %w", err)
 	}

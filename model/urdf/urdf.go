@@ -2,7 +2,6 @@ package urdf
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -17,7 +16,7 @@ const DefaultDT = 1e-3
 
 // Read imports the URDF file at path.
 func Read(path string, opts model.Options) (*model.Import, error) {
-	data, err := os.ReadFile(path)
+	data, err := xmlutil.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("urdf: %w", err)
 	}
