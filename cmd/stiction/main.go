@@ -3,6 +3,7 @@
 //
 //	stiction list
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
+//	stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
 //	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
@@ -28,6 +29,14 @@ const usage = `usage:
       steps.csv and trajectory.csv to DIR
       (plus scene.json and contacts.csv for the viewer); --view [--port N]
       [--addr A] streams the run to the viewer while it goes
+      SCENE_OR_FILE may be a robot model: MODEL.xml (MJCF), MODEL.urdf or MODEL.sdf;
+      --ground adds a floor, --floating frees a URDF/SDFormat root link,
+      --keyframe NAME starts from a keyframe, --package-path DIR and
+      --model-path DIR find package:// and model:// files, --warnings lists
+      import warnings (docs/MODELS.md); --out also writes joints.csv
+  stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
+      print a model's bodies, joints, nq, nv, masses, inertias, M(q0) and
+      bias forces at q0 as JSON
   stiction view RUN_DIR [--port N] [--addr A]
       serve a 3D playback of a run directory on http://127.0.0.1:PORT/
       (default port 8765; --addr to listen on another interface)
@@ -58,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "inspect":
+		return cmdInspect(args[1:], stdout, stderr)
 	case "fclib":
 		return cmdFclib(args[1:], stdout, stderr)
 	case "view":

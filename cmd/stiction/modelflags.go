@@ -48,13 +48,27 @@ func abs(paths []string) []string {
 	return out
 }
 
-// loadScene loads a scene or model file with the flags' options, reports
-// import warnings on stderr (a count, or all with --warnings) and applies
+// loadScene loads a scene or model file (loadWithImport) and applies
 // --keyframe.
 func (f *modelFlags) loadScene(name string, sets []string) (*scene.Scene, error) {
-	sc, im, err := modelload.Scene(name, sets, f.options())
+	sc, _, err := loadWithImport(*f, name, sets)
 	if err != nil {
 		return nil, err
+	}
+	if f.keyframe != "" {
+		if err := sc.ApplyKeyframe(f.keyframe); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+// loadWithImport loads a scene or model file with the flags' options and
+// reports import warnings on stderr (a count, or all with --warnings).
+func loadWithImport(f modelFlags, name string, sets []string) (*scene.Scene, *model.Import, error) {
+	sc, im, err := modelload.Scene(name, sets, f.options())
+	if err != nil {
+		return nil, nil, err
 	}
 	stderr := f.stderr
 	if stderr == nil {
@@ -69,10 +83,5 @@ func (f *modelFlags) loadScene(name string, sets []string) (*scene.Scene, error)
 			fmt.Fprintf(stderr, "stiction: %s: %d import warnings (unsupported or not yet simulated elements; --warnings lists them)\n", name, len(im.Warnings))
 		}
 	}
-	if f.keyframe != "" {
-		if err := sc.ApplyKeyframe(f.keyframe); err != nil {
-			return nil, err
-		}
-	}
-	return sc, nil
+	return sc, im, nil
 }
