@@ -41,13 +41,14 @@ func readOBJ(data []byte) (*Mesh, error) {
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	line := 0
 	var face []int32
+	var f []string
 	for sc.Scan() {
 		line++
 		text := sc.Text()
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		f := strings.Fields(text)
+		f = fields(f[:0], text)
 		if len(f) == 0 {
 			continue
 		}
@@ -92,6 +93,26 @@ func readOBJ(data []byte) (*Mesh, error) {
 		return nil, fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return w.m, nil
+}
+
+// fields appends the white-space separated fields of s to out (reusing
+// its storage, unlike strings.Fields).
+func fields(out []string, s string) []string {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 // objIndex returns the 0-based vertex number of a face reference "v",
