@@ -3,6 +3,7 @@ package mjcf
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
@@ -75,3 +76,23 @@ func TestRestingPenetration(t *testing.T) {
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// TestDampedEuler: a model with joint damping under MuJoCo's (default)
+// Euler integrator gets implicit Euler, with a warning; without damping it
+// keeps symplectic Euler.
+func TestDampedEuler(t *testing.T) {
+	for _, c := range []struct{ damping, scheme string }{{"0", "symplectic-euler"}, {"0.1", "implicit-euler"}} {
+		doc := `<mujoco><option timestep="0.002"/><worldbody><body><joint damping="` + c.damping + `"/><geom size="0.01" mass="0.003"/></body></worldbody></mujoco>`
+		im, err := Parse("d.xml", []byte(doc), model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, w := range im.Warnings {
+			warned = warned || strings.Contains(w.Msg, "integrates joint damping implicitly")
+		}
+		if im.Scene.Scheme != c.scheme || warned != (c.scheme == "implicit-euler") {
+			t.Errorf("damping %s: scheme %s, warned %v", c.damping, im.Scene.Scheme, warned)
+		}
+	}
+}
