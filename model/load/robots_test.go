@@ -441,3 +441,39 @@ func TestInertialsMatchMJCF(t *testing.T) {
 	walk(doc.World.Bodies)
 	checkInertias(t, want, b, im)
 }
+
+// TestIncludeArmAndHand runs the include example of docs/MODELS.md: the
+// Menagerie iiwa with Drake's Allegro hand welded to its last link. The
+// hand joins the arm's tree (one tree of 7 + 16 dofs) and its root sits
+// 5 cm out along link 7's z axis.
+func TestIncludeArmAndHand(t *testing.T) {
+	arm, hand := modelPath(t, iiwaMJCF), modelPath(t, handURDF)
+	doc := "name: arm and hand\ndt: 0.001\nduration: 0.01\nmaterials:\n  default: {stiffness: 1e6, dissipation: 0.01, friction: 0.5}\n" +
+		"bodies:\n  - {name: ground, fixed: true, shape: {type: halfspace}, material: default}\n" +
+		"include:\n  - {file: " + arm + ", prefix: arm_, pose: {position: [0, 0, 0.4]}}\n" +
+		"  - {file: " + hand + ", prefix: hand_, parent: arm_link7, pose: {position: [0, 0, 0.05]}}\n"
+	path := filepath.Join(t.TempDir(), "arm.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, im, err := Scene(path, nil, Options{})
+	if err != nil || im != nil {
+		t.Fatalf("%v (import %v)", err, im)
+	}
+	b, err := scene.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	if m.NV != 23 || len(m.Trees) != 1 {
+		t.Fatalf("nv %d trees %d, want 23 and 1", m.NV, len(m.Trees))
+	}
+	x7 := m.BodyPose(b.State, m.BodyByName("arm_link7"))
+	xh := m.BodyPose(b.State, m.BodyByName("hand_hand_root"))
+	if d := x7.Inverse().Compose(xh).P.Sub(spatial.Vec3{0, 0, 0.05}).Norm(); d > 1e-12 {
+		t.Errorf("hand root %v from link 7, want (0, 0, 0.05)", x7.Inverse().Compose(xh).P)
+	}
+	if x0 := m.BodyPose(b.State, m.BodyByName("arm_base")); x0.P != (spatial.Vec3{0, 0, 0.4}) {
+		t.Errorf("arm base at %v", x0.P)
+	}
+}
