@@ -247,6 +247,7 @@ func joint(m *multibody.Model, j *Joint) multibody.Joint {
 	if j.Axis != nil {
 		out.Axis = spatial.Vec3(*j.Axis)
 	}
+	out.Name = j.Name
 	out.Q0, out.V0 = j.Q0, j.V0
 	if j.Damping != nil {
 		out.Damping = *j.Damping

@@ -144,7 +144,9 @@ type Visual struct {
 // Joint is a body's joint to its parent: type is one of weld, free,
 // revolute, prismatic, ball, planar, universal.
 type Joint struct {
-	Type        string    `yaml:"type"`
+	Type string `yaml:"type"`
+	Name string `yaml:"name,omitempty"` // the joint's own name (default: the body's), unique
+
 	Parent      string    `yaml:"parent,omitempty"`       // body name; default "world"
 	ParentFrame *Pose     `yaml:"parent_frame,omitempty"` // joint frame F in the parent's frame (world frame for the world)
 	ChildFrame  *Pose     `yaml:"child_frame,omitempty"`  // joint frame M in this body's frame

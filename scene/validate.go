@@ -212,7 +212,17 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		v.add("bodies", "no bodies defined; define at least one")
 	}
 	names := map[string]int{}
+	jointNames := map[string]int{}
 	for i := range s.Bodies {
+		if j := s.Bodies[i].Joint; j != nil && j.Name != "" {
+			p := indexPath("bodies", i) + ".joint.name"
+			if k, dup := jointNames[j.Name]; dup {
+				v.add(p, "%q is already the name of the joint of bodies[%d]; joint names must be unique", j.Name, k)
+			} else if strings.ContainsAny(j.Name, ",\"\n\r") {
+				v.add(p, "%q: a joint name must not contain commas, quotes or line breaks (it is a column of joints.csv)", j.Name)
+			}
+			jointNames[j.Name] = i
+		}
 		b := &s.Bodies[i]
 		p := indexPath("bodies", i)
 		if v.checkName(p+".name", b.Name, "body") {
@@ -268,7 +278,8 @@ func (v *validator) checkName(path, name, what string) bool {
 
 func (v *validator) body(p string, b *Body) {
 	if b.Shape == nil {
-		if len(b.Collisions) == 0 && len(b.Visuals) == 0 && b.Inertia == nil && !b.Fixed && !b.massless() {
+		weldedToWorld := b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)
+		if len(b.Collisions) == 0 && len(b.Visuals) == 0 && b.Inertia == nil && !b.Fixed && !weldedToWorld && !b.massless() {
 			v.add(p+".shape", "missing (required)")
 		}
 	} else {

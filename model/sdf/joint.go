@@ -366,7 +366,8 @@ func (im *importer) finish() error {
 // placement.
 func (im *importer) root(l *link) error {
 	b := &l.body
-	fixed := l.static || (b.Joint == nil && l.weld && !im.opts.Floating)
+	fixed := l.static || (b.Joint == nil && l.weld && !im.opts.Floating) ||
+		(b.Joint != nil && b.Joint.Type == "weld" && b.Joint.Parent == "world")
 	if l.static {
 		b.Joint = nil // a static model does not move: its joints are moot
 	}

@@ -264,7 +264,7 @@ func (c *ctx) include(inc *xmlutil.Element, scope string) error {
 		}
 		xp = c.xwm.Compose(x)
 	}
-	sub := &ctx{im: c.im, r: r, dir: filepath.Dir(path)}
+	sub := &ctx{im: c.im, r: r, dir: filepath.Dir(path), xwm: spatial.PoseIdentity()}
 	if st, err := c.r.ChildBool(inc, "static", false); err != nil {
 		return err
 	} else {

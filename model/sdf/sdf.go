@@ -106,7 +106,7 @@ func (im *importer) document(root *xmlutil.Element, r *xmlutil.Reader, path stri
 	}
 	name, _ := models[0].Attr("name")
 	im.out.Scene = model.NewScene(name, DefaultDT)
-	c := &ctx{im: im, r: r, dir: filepath.Dir(path), topModel: true}
+	c := &ctx{im: im, r: r, dir: filepath.Dir(path), topModel: true, xwm: spatial.PoseIdentity()}
 	return c.model(models[0], "", spatial.PoseIdentity())
 }
 
@@ -132,7 +132,7 @@ func (im *importer) world(w *xmlutil.Element, r *xmlutil.Reader, path string) er
 			s.DT = dt
 		}
 	}
-	c := &ctx{im: im, r: r, dir: filepath.Dir(path)}
+	c := &ctx{im: im, r: r, dir: filepath.Dir(path), xwm: spatial.PoseIdentity()}
 	for _, m := range w.All("model") {
 		if err := c.model(m, "", spatial.PoseIdentity()); err != nil {
 			return err
