@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -81,11 +82,28 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 	}
 	s, err := scene.ParseWith(nameOrPath, data, sets, scene.Options{Dir: filepath.Dir(nameOrPath)})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, dropLines(err)
 	}
-	s.Keyframes = im.Scene.Keyframes
 	im.Scene = s
 	return s, im, nil
+}
+
+// dropLines removes the line numbers from the errors of a scene that was
+// generated from a model file: they would point into the generated YAML,
+// not into the file the user wrote (the field path and --set argument
+// remain).
+func dropLines(err error) error {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var fe *scene.FieldError
+		if errors.As(e, &fe) {
+			fe.Line = 0
+		}
+	}
+	return err
 }
 
 // AddGround adds a fixed half-space body named "ground" at z = 0 with the
