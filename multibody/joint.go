@@ -72,6 +72,7 @@ func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2}[t] }
 // the joint's own motion. A free joint ignores both frames (q is the pose of
 // the body origin in the world).
 type Joint struct {
+	Name        string // optional; the body's name stands for the joint where it is empty
 	Type        JointType
 	Parent      int          // parent body index, −1 for the world
 	ParentFrame spatial.Pose // F in the parent frame
