@@ -126,6 +126,7 @@ func (ws *Workspace) abaProject(b int, tau []float64) error {
 			}
 			D[i][k] = dot6(si, uk)
 		}
+		D[i][i] += body.Joint.Armature // rotor inertia: D = Sᵀ IA S + armature·1
 	}
 	if !chol(D, n) {
 		return errSingular

@@ -8,8 +8,9 @@
 // The model is a forest of kinematic trees. Each body hangs from its parent
 // (an earlier body, or the world) by a Joint: weld, free, revolute,
 // prismatic, ball (quaternion), planar or universal, with parent and child
-// joint frames, an axis, initial q and v, damping, stiffness and stored
-// limits. A body connected to the world by a non-weld joint starts a tree;
+// joint frames, an axis, initial q and v, damping, stiffness, armature
+// (a rotor inertia added to M's diagonal, in CRBA, RNEA, ABA and the
+// kinetic energy) and stored limits. A body connected to the world by a non-weld joint starts a tree;
 // bodies welded to the world belong to no tree and carry no velocities. q and
 // v are laid out tree by tree (Tree.QOffset, NV, …), so the mass matrix is
 // block diagonal by tree and the contact solver sees one clique per tree.
@@ -26,4 +27,9 @@
 // orientation and referred to each body's origin (Featherstone, RBDA, with
 // classical accelerations), so lever arms are link lengths, not distances
 // from the world origin.
+//
+// Collision geometries carry MuJoCo-style contype/conaffinity bits, and body
+// pairs can be excluded (ExcludePair); Collidable says whether two
+// geometries may touch. Visuals are shapes and triangle meshes that are
+// only drawn.
 package multibody

@@ -17,7 +17,8 @@ func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
 // with the composite inertia I^c_i of body i's subtree,
 // M[j][k] = S_jᵀ I^c_i S_k for j a dof of i or of an ancestor of i and k a
 // dof of i. Composite inertias are kept as (mass, centre of mass,
-// rotational inertia about it), which a sum of rigid bodies remains.
+// rotational inertia about it), which a sum of rigid bodies remains. Each
+// joint's armature is then added to its diagonal entries.
 func (ws *Workspace) MassMatrix(t int, out []float64) {
 	m := ws.m
 	tr := &m.Trees[t]
@@ -36,6 +37,13 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		}
 		if p := body.Joint.Parent; p >= 0 {
 			ws.combine(p, b)
+		}
+	}
+	for _, b := range tr.Bodies {
+		body := &m.Bodies[b]
+		for k := range body.Joint.Type.NV() {
+			r := body.VOff + k - tr.VOffset
+			out[r*n+r] += body.Joint.Armature
 		}
 	}
 }
@@ -115,6 +123,9 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		for k := range body.Joint.Type.NV() {
 			i := body.VOff + k
 			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			if a != nil {
+				tau[i] += body.Joint.Armature * a[i] // the rotor's own inertia
+			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
 			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))

@@ -72,6 +72,7 @@ func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2}[t] }
 // the joint's own motion. A free joint ignores both frames (q is the pose of
 // the body origin in the world).
 type Joint struct {
+	Name        string // optional; the body's name stands for the joint where it is empty
 	Type        JointType
 	Parent      int          // parent body index, −1 for the world
 	ParentFrame spatial.Pose // F in the parent frame
@@ -81,9 +82,13 @@ type Joint struct {
 	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
 	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
 	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints only)
-	Lower     []float64 // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
-	Upper     []float64
-	Effort    float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
+	// Armature is a rotor inertia per degree of freedom (kg·m² or kg),
+	// added to the diagonal of M for the joint's velocities (MuJoCo's
+	// joint armature; Drake's reflected rotor inertia).
+	Armature float64
+	Lower    []float64 // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
+	Upper    []float64
+	Effort   float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
 }
 
 // neutral writes the zero configuration of joint type t into q.
@@ -215,6 +220,9 @@ func (j *Joint) validate() error {
 	}
 	if j.V0 != nil && len(j.V0) != nv {
 		return fmt.Errorf("%s joint: v0 has %d values, want %d", j.Type, len(j.V0), nv)
+	}
+	if !(j.Armature >= 0) || math.IsInf(j.Armature, 0) {
+		return fmt.Errorf("%s joint: armature %v must be ≥ 0 and finite", j.Type, j.Armature)
 	}
 	if j.Damping < 0 || j.Stiffness < 0 || math.IsNaN(j.Damping) || math.IsNaN(j.Stiffness) {
 		return fmt.Errorf("%s joint: damping %v and stiffness %v must be ≥ 0", j.Type, j.Damping, j.Stiffness)

@@ -38,6 +38,11 @@ type Geometry struct {
 	Shape    geometry.Shape
 	Pose     spatial.Pose // pose of the shape in the body frame
 	Material int          // index into the caller's contact materials
+	// Contype and Conaffinity are MuJoCo-style collision bits: geometries
+	// i and j may collide when Contype_i & Conaffinity_j or Contype_j &
+	// Conaffinity_i is non-zero. AddGeometry sets both to 1.
+	Contype, Conaffinity uint32
+	Name                 string // optional, for messages and inspection
 }
 
 // Model is the static description of a multibody system. Build it with
@@ -50,9 +55,12 @@ type Model struct {
 	Geometries []Geometry
 	Gravity    spatial.Vec3
 	NQ, NV     int
-	// noCollide holds pairs of bodies (smaller index first) that must not
-	// collide although they are not adjacent (ExcludeCollision).
-	noCollide map[[2]int]bool
+	// Visuals are drawn by the viewer and the glTF export; they take no
+	// part in the dynamics or in contact.
+	Visuals []Visual
+	// excluded holds the body pairs (smaller index first) whose
+	// geometries never collide (ExcludePair).
+	excluded map[[2]int32]struct{}
 }
 
 // AddBody adds a body connected by joint j to its parent (an earlier body, or
@@ -147,7 +155,7 @@ func (m *Model) AddGeometry(b int, s geometry.Shape, x spatial.Pose, mat int) (i
 	if s.Kind == geometry.HalfSpace && m.Bodies[b].Tree >= 0 {
 		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a body welded to the world", m.Bodies[b].Name)
 	}
-	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat})
+	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat, Contype: 1, Conaffinity: 1})
 	return len(m.Geometries) - 1, nil
 }
 
@@ -162,25 +170,21 @@ func (m *Model) BodyByName(name string) int {
 }
 
 // Adjacent reports whether bodies a and b are joined by a joint (one is the
-// other's parent) or were declared so by ExcludeCollision. Collision
-// between adjacent bodies is filtered, as in Drake.
+// other's parent). Collision between adjacent bodies is filtered, as in
+// Drake (Collidable).
 func (m *Model) Adjacent(a, b int) bool {
 	ba, bb := &m.Bodies[a], &m.Bodies[b]
 	return (ba.Tree >= 0 && (ba.Joint.Parent == b || ba.Anchor == b)) ||
-		(bb.Tree >= 0 && (bb.Joint.Parent == a || bb.Anchor == a)) ||
-		(m.noCollide != nil && m.noCollide[[2]int{min(a, b), max(a, b)}])
+		(bb.Tree >= 0 && (bb.Joint.Parent == a || bb.Anchor == a))
 }
 
-// ExcludeCollision makes bodies a and b adjacent for collision filtering:
-// bodies joined by a constraint (a weld, a ball joint closing a loop, an
-// attachment) touch by design. Indices out of range (such as −1, the world)
-// are ignored. Call it while building the model.
+// ExcludeCollision excludes the pair of bodies a and b from collision
+// (ExcludePair): bodies joined by a constraint (a weld, a ball joint closing
+// a loop, an attachment) touch by design. Indices out of range (such as −1,
+// the world) and a == b are ignored. Call it while building the model.
 func (m *Model) ExcludeCollision(a, b int) {
 	if a < 0 || b < 0 || a >= len(m.Bodies) || b >= len(m.Bodies) || a == b {
 		return
 	}
-	if m.noCollide == nil {
-		m.noCollide = map[[2]int]bool{}
-	}
-	m.noCollide[[2]int{min(a, b), max(a, b)}] = true
+	m.ExcludePair(a, b) // in range: no error
 }

@@ -28,11 +28,12 @@ type Workspace struct {
 	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
 	fn, ff []spatial.Vec3 // RNEA forces per body
 
-	ia      []mat6 // ABA articulated inertias
-	pa      []vec6 // ABA bias forces
-	u       []mat6 // U = IA S (6×n, columns)
-	dfac    []mat6 // Cholesky factor of D = Sᵀ U
-	uu      []vec6 // u = τ − Sᵀ pA
+	ia      []mat6    // ABA articulated inertias
+	pa      []vec6    // ABA bias forces
+	u       []mat6    // U = IA S (6×n, columns)
+	dfac    []mat6    // Cholesky factor of D = Sᵀ U
+	uu      []vec6    // u = τ − Sᵀ pA
+	v       []float64 // the v of the last Update (not copied), for the armature's kinetic energy
 	updated bool
 }
 
@@ -92,6 +93,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		ws.com[b] = R.MulVec(body.Inertia.Com)
 		ws.ic[b] = spatial.RotateInertia(R, body.Inertia.Icom)
 	}
+	ws.v = v
 	ws.updated = true
 }
 
@@ -204,7 +206,8 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 
 // KineticEnergy returns ½ vᵀ M v at the (q, v) of the last Update: the sum
 // over bodies of ½ m ‖v_com‖² + ½ ωᵀ I_W ω, with the centre-of-mass
-// velocity v_com = v_B + ω × (R c).
+// velocity v_com = v_B + ω × (R c), plus ½ a v_k² for each joint velocity
+// with armature a.
 func (ws *Workspace) KineticEnergy() float64 {
 	e := 0.0
 	for b := range ws.m.Bodies {
@@ -215,6 +218,18 @@ func (ws *Workspace) KineticEnergy() float64 {
 		w := ws.w[b]
 		vc := ws.vel[b].Add(w.Cross(ws.com[b]))
 		e += 0.5*w.Dot(ws.ic[b].MulVec(w)) + 0.5*body.Inertia.Mass*vc.Dot(vc)
+	}
+	if ws.v != nil {
+		for b := range ws.m.Bodies {
+			body := &ws.m.Bodies[b]
+			if body.Tree < 0 || body.Joint.Armature == 0 {
+				continue
+			}
+			for k := range body.Joint.Type.NV() {
+				vk := ws.v[body.VOff+k]
+				e += 0.5 * body.Joint.Armature * vk * vk
+			}
+		}
 	}
 	return e
 }

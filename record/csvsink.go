@@ -22,11 +22,11 @@ type sink interface {
 	close() error
 }
 
-// csvSink writes steps.csv, trajectory.csv, contacts.csv and
-// constraints.csv.
+// csvSink writes steps.csv, trajectory.csv, contacts.csv, constraints.csv
+// and joints.csv.
 type csvSink struct {
-	files [4]*os.File
-	bufs  [4]*bufio.Writer
+	files [5]*os.File
+	bufs  [5]*bufio.Writer
 	line  []byte
 }
 
@@ -34,7 +34,7 @@ type csvSink struct {
 // resume opens them truncated to the offsets and positioned at their end.
 func newCSVSink(dir string, resume *Offsets) (*csvSink, error) {
 	s := &csvSink{}
-	heads := [4][]string{StepsHeader, TrajectoryHeader, ContactsHeader, ConstraintsHeader}
+	heads := [5][]string{StepsHeader, TrajectoryHeader, ContactsHeader, ConstraintsHeader, JointsHeader}
 	for i, name := range CSV.fileNames() {
 		path := filepath.Join(dir, name)
 		var f *os.File
@@ -133,7 +133,38 @@ func (s *csvSink) write(b *batch) error {
 		s.line = append(s.line, '\n')
 		s.bufs[3].Write(s.line)
 	}
+	for i := range b.joints {
+		r := &b.joints[i]
+		body := &b.model.Bodies[r.body]
+		s.line = AppendTime(s.line[:0], r.t)
+		s.line = append(s.line, ',')
+		s.line = append(s.line, JointName(b.model, int(r.body))...)
+		s.line = append(s.line, ',')
+		s.line = append(s.line, body.Joint.Type.String()...)
+		s.cells(r.q[:r.nq], MaxJointQ, true)
+		s.cells(r.v[:r.nv], MaxJointV, true)
+		s.cells(r.act[:r.nv], MaxJointV, r.hasAct)
+		s.cells(r.con[:r.nv], MaxJointV, r.hasCon)
+		s.line = append(s.line, '\n')
+		s.bufs[4].Write(s.line)
+	}
 	return nil // bufio keeps the first error; flush reports it
+}
+
+// cells appends ",x" for each x when has, and then empty cells up to n
+// columns.
+func (s *csvSink) cells(xs []float64, n int, has bool) {
+	k := 0
+	if has {
+		for _, x := range xs {
+			s.line = append(s.line, ',')
+			s.line = AppendNumber(s.line, x)
+		}
+		k = len(xs)
+	}
+	for range n - k {
+		s.line = append(s.line, ',')
+	}
 }
 
 // nums appends ",x" for each x and a newline.

@@ -38,11 +38,11 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("record: unknown output format %q (csv or parquet)", s)
 }
 
-// fileNames returns the steps, trajectory, contacts and constraints file
-// names of f.
-func (f Format) fileNames() [4]string {
+// fileNames returns the steps, trajectory, contacts, constraints and joints
+// file names of f.
+func (f Format) fileNames() [5]string {
 	ext := "." + f.String()
-	return [4]string{"steps" + ext, "trajectory" + ext, "contacts" + ext, "constraints" + ext}
+	return [5]string{"steps" + ext, "trajectory" + ext, "contacts" + ext, "constraints" + ext, "joints" + ext}
 }
 
 // AppendNumber appends x in the shortest form that round-trips

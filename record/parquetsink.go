@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -84,20 +85,55 @@ type ConstraintParquetRow struct {
 	Input     float64 `parquet:"input"`
 }
 
+// JointParquetRow is one row of joints.parquet, with the columns of
+// joints.csv; an unused or absent value is NaN.
+type JointParquetRow struct {
+	T     float64 `parquet:"t"`
+	Joint string  `parquet:"joint,dict"`
+	Type  string  `parquet:"type,dict"`
+	Q0    float64 `parquet:"q0"`
+	Q1    float64 `parquet:"q1"`
+	Q2    float64 `parquet:"q2"`
+	Q3    float64 `parquet:"q3"`
+	Q4    float64 `parquet:"q4"`
+	Q5    float64 `parquet:"q5"`
+	Q6    float64 `parquet:"q6"`
+	V0    float64 `parquet:"v0"`
+	V1    float64 `parquet:"v1"`
+	V2    float64 `parquet:"v2"`
+	V3    float64 `parquet:"v3"`
+	V4    float64 `parquet:"v4"`
+	V5    float64 `parquet:"v5"`
+	Act0  float64 `parquet:"act0"`
+	Act1  float64 `parquet:"act1"`
+	Act2  float64 `parquet:"act2"`
+	Act3  float64 `parquet:"act3"`
+	Act4  float64 `parquet:"act4"`
+	Act5  float64 `parquet:"act5"`
+	Con0  float64 `parquet:"con0"`
+	Con1  float64 `parquet:"con1"`
+	Con2  float64 `parquet:"con2"`
+	Con3  float64 `parquet:"con3"`
+	Con4  float64 `parquet:"con4"`
+	Con5  float64 `parquet:"con5"`
+}
+
 // parquetSink writes steps.parquet, trajectory.parquet, contacts.parquet
 // and constraints.parquet, zstd-compressed. A Parquet file is readable only once
 // closed (its footer holds the metadata), so a run that is killed leaves
 // them unreadable; Ctrl-C closes them.
 type parquetSink struct {
-	files    [4]*os.File
+	files    [5]*os.File
 	steps    *parquet.GenericWriter[StepRow]
 	traj     *parquet.GenericWriter[TrajectoryRow]
 	contacts *parquet.GenericWriter[ContactRow]
 	cons     *parquet.GenericWriter[ConstraintParquetRow]
+	joints   *parquet.GenericWriter[JointParquetRow]
 	sr       []StepRow
 	tr       []TrajectoryRow
 	cr       []ContactRow
 	kr       []ConstraintParquetRow
+	jr       []JointParquetRow
 }
 
 func newParquetSink(dir string) (*parquetSink, error) {
@@ -115,6 +151,7 @@ func newParquetSink(dir string) (*parquetSink, error) {
 	s.traj = parquet.NewGenericWriter[TrajectoryRow](s.files[1], opt)
 	s.contacts = parquet.NewGenericWriter[ContactRow](s.files[2], opt)
 	s.cons = parquet.NewGenericWriter[ConstraintParquetRow](s.files[3], opt)
+	s.joints = parquet.NewGenericWriter[JointParquetRow](s.files[4], opt)
 	return s, nil
 }
 
@@ -150,11 +187,43 @@ func (s *parquetSink) write(b *batch) error {
 			Force: r.force, Rows: r.rows, Impulse0: m[0], Impulse1: m[1], Impulse2: m[2], Impulse3: m[3], Impulse4: m[4], Impulse5: m[5],
 			Input: r.input})
 	}
+	s.jr = s.jr[:0]
+	for i := range b.joints {
+		r := &b.joints[i]
+		jr := JointParquetRow{T: r.t, Joint: JointName(b.model, int(r.body)), Type: b.model.Bodies[r.body].Joint.Type.String()}
+		jr.Q0 = cell(r.q[:], 0, int(r.nq), true)
+		jr.Q1 = cell(r.q[:], 1, int(r.nq), true)
+		jr.Q2 = cell(r.q[:], 2, int(r.nq), true)
+		jr.Q3 = cell(r.q[:], 3, int(r.nq), true)
+		jr.Q4 = cell(r.q[:], 4, int(r.nq), true)
+		jr.Q5 = cell(r.q[:], 5, int(r.nq), true)
+		jr.Q6 = cell(r.q[:], 6, int(r.nq), true)
+		jr.V0 = cell(r.v[:], 0, int(r.nv), true)
+		jr.V1 = cell(r.v[:], 1, int(r.nv), true)
+		jr.V2 = cell(r.v[:], 2, int(r.nv), true)
+		jr.V3 = cell(r.v[:], 3, int(r.nv), true)
+		jr.V4 = cell(r.v[:], 4, int(r.nv), true)
+		jr.V5 = cell(r.v[:], 5, int(r.nv), true)
+		jr.Act0 = cell(r.act[:], 0, int(r.nv), r.hasAct)
+		jr.Act1 = cell(r.act[:], 1, int(r.nv), r.hasAct)
+		jr.Act2 = cell(r.act[:], 2, int(r.nv), r.hasAct)
+		jr.Act3 = cell(r.act[:], 3, int(r.nv), r.hasAct)
+		jr.Act4 = cell(r.act[:], 4, int(r.nv), r.hasAct)
+		jr.Act5 = cell(r.act[:], 5, int(r.nv), r.hasAct)
+		jr.Con0 = cell(r.con[:], 0, int(r.nv), r.hasCon)
+		jr.Con1 = cell(r.con[:], 1, int(r.nv), r.hasCon)
+		jr.Con2 = cell(r.con[:], 2, int(r.nv), r.hasCon)
+		jr.Con3 = cell(r.con[:], 3, int(r.nv), r.hasCon)
+		jr.Con4 = cell(r.con[:], 4, int(r.nv), r.hasCon)
+		jr.Con5 = cell(r.con[:], 5, int(r.nv), r.hasCon)
+		s.jr = append(s.jr, jr)
+	}
 	_, e1 := s.steps.Write(s.sr)
 	_, e2 := s.traj.Write(s.tr)
 	_, e3 := s.contacts.Write(s.cr)
 	_, e4 := s.cons.Write(s.kr)
-	return errors.Join(e1, e2, e3, e4)
+	_, e5 := s.joints.Write(s.jr)
+	return errors.Join(e1, e2, e3, e4, e5)
 }
 
 // flush is a no-op: flushing a Parquet writer ends a row group, and small
@@ -166,7 +235,7 @@ func (s *parquetSink) offsets() (Offsets, error) {
 }
 
 func (s *parquetSink) close() error {
-	err := errors.Join(s.steps.Close(), s.traj.Close(), s.contacts.Close(), s.cons.Close())
+	err := errors.Join(s.steps.Close(), s.traj.Close(), s.contacts.Close(), s.cons.Close(), s.joints.Close())
 	return errors.Join(err, s.closeFiles())
 }
 
@@ -178,4 +247,12 @@ func (s *parquetSink) closeFiles() error {
 		}
 	}
 	return err
+}
+
+// cell returns x[i] when the row has that value (i < n and has), else NaN.
+func cell(x []float64, i, n int, has bool) float64 {
+	if !has || i >= n {
+		return math.NaN()
+	}
+	return x[i]
 }

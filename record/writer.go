@@ -60,7 +60,18 @@ type batch struct {
 	traj     []trajRow
 	contacts []contactRow
 	cons     []consRow
+	joints   []jointRow
 	sync     chan struct{}
+}
+
+// jointRow is one joint of a recorded frame (joints.csv).
+type jointRow struct {
+	t              float64
+	body           int32
+	nq, nv         int8
+	q              [MaxJointQ]float64
+	v, act, con    [MaxJointV]float64
+	hasAct, hasCon bool
 }
 
 type trajRow struct {
@@ -85,9 +96,9 @@ type consRow struct {
 	input            float64
 }
 
-// Offsets are the sizes of the four per-step CSV files at a checkpoint:
-// steps, trajectory, contacts, constraints.
-type Offsets [4]int64
+// Offsets are the sizes of the five per-step CSV files at a checkpoint:
+// steps, trajectory, contacts, constraints, joints.
+type Offsets [5]int64
 
 // Options choose how Create writes.
 type Options struct {
@@ -149,7 +160,7 @@ func (w *Writer) loop() {
 			close(b.sync)
 			b.sync = nil
 		}
-		b.steps, b.traj, b.contacts, b.cons = b.steps[:0], b.traj[:0], b.contacts[:0], b.cons[:0]
+		b.steps, b.traj, b.contacts, b.cons, b.joints = b.steps[:0], b.traj[:0], b.contacts[:0], b.cons[:0], b.joints[:0]
 		w.free <- b
 	}
 }
@@ -168,7 +179,7 @@ func (w *Writer) send() {
 func (w *Writer) Step(st sim.StepStats) {
 	c := w.cur
 	c.steps = append(c.steps, st)
-	if len(c.steps) >= batchSteps || len(c.traj)+len(c.contacts)+len(c.cons) >= batchRows {
+	if len(c.steps) >= batchSteps || len(c.traj)+len(c.contacts)+len(c.cons)+len(c.joints) >= batchRows {
 		w.send()
 	}
 }

@@ -24,7 +24,7 @@ const CheckpointVersion = 1
 type Checkpoint struct {
 	Version   int
 	Source    Source
-	Offsets   record.Offsets     // sizes of steps.csv, trajectory.csv, contacts.csv, constraints.csv
+	Offsets   record.Offsets     // sizes of steps.csv, trajectory.csv, contacts.csv, constraints.csv, joints.csv
 	Acc       record.Accumulator // statistics of the steps taken
 	WallTimeS float64            // stepping time so far, s
 	Sim       *sim.Checkpoint
@@ -92,7 +92,7 @@ func CopyRun(src, dst string, off record.Offsets) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return fmt.Errorf("runner: %w", err)
 	}
-	files := []string{"steps.csv", "trajectory.csv", "contacts.csv", "constraints.csv", "scene.json"}
+	files := []string{"steps.csv", "trajectory.csv", "contacts.csv", "constraints.csv", "joints.csv", "scene.json"}
 	for i, name := range files {
 		n := int64(-1)
 		if i < len(off) {

@@ -52,8 +52,9 @@ type run struct {
 	w       *record.Writer
 	acc     record.Accumulator
 	guard   record.Guard
-	wall    time.Duration // stepping time
-	lastRec int           // last step whose trajectory was recorded
+	wall    time.Duration      // stepping time
+	lastRec int                // last step whose trajectory was recorded
+	forces  record.JointForces // scratch for joints.csv: actuator and constraint forces per velocity
 }
 
 // Simulate runs b from its initial state to its last step, or until ctx is
@@ -67,6 +68,7 @@ func Simulate(ctx context.Context, b *scene.Built, o Options) (record.Summary, e
 	}
 	if r.w != nil {
 		r.w.Trajectory(b.Model, b.State)
+		r.recordJoints()
 		if err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
 			r.w.CloseSummary(&record.Summary{})
 			return record.Summary{}, err
@@ -185,7 +187,25 @@ func (r *run) recordFrame() {
 	r.w.Trajectory(b.Model, b.State)
 	r.w.Contacts(b.State.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
 	r.w.Constraints(b.State.T, b.Config.DT, s.ConstraintReports())
+	r.recordJoints()
 	r.lastRec = s.Steps()
+}
+
+// recordJoints records joints.csv rows, with the step's actuator and
+// constraint forces when the scene has constraints.
+func (r *run) recordJoints() {
+	b := r.b
+	if b.Config.Constraints == nil {
+		r.w.Joints(b.Model, b.State, nil)
+		return
+	}
+	if r.forces.Actuator == nil {
+		r.forces = record.JointForces{Actuator: make([]float64, b.Model.NV), Constraint: make([]float64, b.Model.NV)}
+	}
+	if r.sim.Steps() > 0 {
+		r.sim.JointForces(r.forces.Actuator, r.forces.Constraint)
+	}
+	r.w.Joints(b.Model, b.State, &r.forces)
 }
 
 // finish records the final frame (unless recorded), writes the summary and

@@ -5,26 +5,41 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/stiction-sim/stiction/model"
+	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/solver/island"
 )
 
-// Source says how to build a run's scene: an embedded scene name or a
-// scene file (whose text is kept, so that a checkpoint does not depend on
-// the file staying unchanged), the --set overrides, and the island
-// workers.
+// Source says how to build a run's scene: an embedded scene name, a scene
+// file (whose text is kept, so that a checkpoint does not depend on the
+// file staying unchanged; the models it includes are read again) or a robot
+// model file (MJCF, URDF, SDFormat, read again with its meshes), the --set
+// overrides, the model options (search paths, floating root, ground), the
+// keyframe to start from, and the island workers.
 type Source struct {
-	Scene   string   // embedded name, or the file's absolute path (used in errors)
-	Data    []byte   // the file's text; nil for an embedded scene
-	Sets    []string // overrides, path=value, applied in order
-	Workers int      // island-solver workers; 0 for one SAP solve
+	Scene    string            // embedded name, or the file's absolute path (used in errors)
+	Data     []byte            // a scene file's text; nil for an embedded scene or a model file
+	Sets     []string          // overrides, path=value, applied in order
+	Workers  int               // island-solver workers; 0 for one solve
+	Model    modelload.Options // robot model options
+	Keyframe string            // initial keyframe, "" for the scene's initial state
+	// OnImport, if set, is called with the import of a robot model file
+	// (its warnings); it is not part of a checkpoint.
+	OnImport func(*model.Import) `json:"-"`
 }
 
-// NewSource reads the scene named nameOrPath (an embedded scene, or else a
-// file) with the given overrides.
+// NewSource reads the scene or model named nameOrPath (an embedded scene,
+// or else a file) with the given overrides.
 func NewSource(nameOrPath string, sets []string, workers int) (Source, error) {
 	src := Source{Scene: nameOrPath, Sets: append([]string(nil), sets...), Workers: workers}
 	if _, ok := scene.Embedded(nameOrPath); ok {
+		return src, nil
+	}
+	if modelload.IsModelFile(nameOrPath) {
+		if abs, err := filepath.Abs(nameOrPath); err == nil {
+			src.Scene = abs
+		}
 		return src, nil
 	}
 	data, err := os.ReadFile(nameOrPath)
@@ -43,19 +58,29 @@ func NewSource(nameOrPath string, sets []string, workers int) (Source, error) {
 	return src, nil
 }
 
-// Build parses, validates and builds the scene.
+// Build parses (or imports), validates and builds the scene, and applies
+// the keyframe.
 func (s Source) Build() (*scene.Built, error) {
 	var (
 		sc  *scene.Scene
+		im  *model.Import
 		err error
 	)
 	if s.Data == nil {
-		sc, err = scene.Load(s.Scene, s.Sets)
+		sc, im, err = modelload.Scene(s.Scene, s.Sets, s.Model)
 	} else {
-		sc, err = scene.Parse(s.Scene, s.Data, s.Sets)
+		sc, err = modelload.SceneData(s.Scene, s.Data, s.Sets, s.Model)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if im != nil && s.OnImport != nil {
+		s.OnImport(im)
+	}
+	if s.Keyframe != "" {
+		if err := sc.ApplyKeyframe(s.Keyframe); err != nil {
+			return nil, err
+		}
 	}
 	b, err := scene.Build(sc)
 	if err != nil {

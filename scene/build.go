@@ -1,7 +1,6 @@
 package scene
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
@@ -37,51 +37,15 @@ type Built struct {
 func (b *Built) Tolerance() (abs, rel float64) { return b.AbsTolerance, b.RelTolerance }
 
 // Build turns a validated scene into a model, an initial state and a
-// simulator configuration. Materials are indexed in sorted name order.
+// simulator configuration: BuildModel, then BuildConfig.
 func Build(s *Scene) (*Built, error) {
-	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity)}
-	names := make([]string, 0, len(s.Materials))
-	for n := range s.Materials {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	mats := make([]contact.Material, len(names))
-	for i, n := range names {
-		mt := s.Materials[n]
-		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
-			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors}
-	}
-	type init struct {
-		body int
-		b    *Body
-	}
-	var free []init
-	for i := range s.Bodies {
-		b := &s.Bodies[i]
-		idx, err := addBody(m, b, slices.Index(names, b.Material))
-		if err != nil {
-			return nil, fmt.Errorf("scene %s: bodies[%d] (%s): %w", s.Name, i, b.Name, err)
-		}
-		if !b.Fixed && (b.Joint == nil || b.Joint.Type == "free") {
-			free = append(free, init{idx, b})
-		}
-	}
-	st := m.NewState()
-	for _, f := range free {
-		m.SetFreeBodyPose(st, f.body, pose(f.b.Pose))
-		if v := f.b.Velocity; v != nil {
-			m.SetFreeBodyVelocity(st, f.body, vecOr(v.Angular), vecOr(v.Linear))
-		}
-	}
-	cfg, newSolver, err := config(s, mats)
+	m, st, err := BuildModel(s)
 	if err != nil {
-		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		return nil, err
 	}
-	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
-		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
-	}
-	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
-		return nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	cfg, newSolver, err := BuildConfig(s, m, st)
+	if err != nil {
+		return nil, err
 	}
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
@@ -91,45 +55,189 @@ func Build(s *Scene) (*Built, error) {
 	}, nil
 }
 
-// addBody adds one body and its geometry to m and returns its index.
-func addBody(m *multibody.Model, b *Body, mat int) (int, error) {
+// BuildModel turns a validated scene into the static model (bodies,
+// joints, collision geometries with their materials' indices in sorted
+// name order, collision filters, visuals, gravity) and the initial state.
+// Mesh files are read (relative paths from s.Dir) and each collision mesh
+// becomes its convex hull.
+func BuildModel(s *Scene) (*multibody.Model, *multibody.State, error) {
+	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity)}
+	bb := &builder{m: m, s: s, mats: materialNames(s)}
+	type init struct {
+		body int
+		b    *Body
+	}
+	var free []init
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		idx, err := bb.addBody(b)
+		if err != nil {
+			return nil, nil, fmt.Errorf("scene %s: bodies[%d] (%s): %w", s.Name, i, b.Name, err)
+		}
+		if !b.Fixed && (b.Joint == nil || b.Joint.Type == "free") {
+			free = append(free, init{idx, b})
+		}
+	}
+	for i, pair := range s.Exclude {
+		if err := m.ExcludePair(m.BodyByName(pair[0]), m.BodyByName(pair[1])); err != nil {
+			return nil, nil, fmt.Errorf("scene %s: exclude[%d]: %w", s.Name, i, err)
+		}
+	}
+	st := m.NewState()
+	for _, f := range free {
+		m.SetFreeBodyPose(st, f.body, pose(f.b.Pose))
+		if v := f.b.Velocity; v != nil {
+			m.SetFreeBodyVelocity(st, f.body, vecOr(v.Angular), vecOr(v.Linear))
+		}
+	}
+	return m, st, nil
+}
+
+// BuildConfig builds the simulator configuration of a scene whose model m
+// and initial state st were built by BuildModel: time step, scheme, contact
+// parameters, the materials (indexed in sorted name order, as BuildModel's
+// geometries refer to them), the solver, the force elements, and the
+// constraints and actuators. It also returns a maker of new solvers of the
+// configured kind (solver/island makes one per worker).
+func BuildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config, func() solver.Solver, error) {
+	names := materialNames(s)
+	mats := make([]contact.Material, len(names))
+	for i, n := range names {
+		mt := s.Materials[n]
+		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
+			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors}
+	}
+	cfg, newSolver, err := config(s, mats)
+	if err != nil {
+		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
+		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
+		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	return cfg, newSolver, nil
+}
+
+// materialNames returns the material names in sorted order: a geometry's
+// material index is its name's position here.
+func materialNames(s *Scene) []string {
+	names := make([]string, 0, len(s.Materials))
+	for n := range s.Materials {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// builder carries what BuildModel shares between bodies: the model, the
+// scene, the material names and the meshes read so far.
+type builder struct {
+	m      *multibody.Model
+	s      *Scene
+	mats   []string
+	meshes mesh.Cache
+	hulls  map[string]geometry.Shape
+}
+
+// addBody adds one body, its collision geometries and its visuals to the
+// model and returns its index.
+func (bb *builder) addBody(b *Body) (int, error) {
+	m := bb.m
 	if strings.ContainsAny(b.Name, ",\"\n\r") {
 		return -1, fmt.Errorf("name %q must not contain commas, quotes or line breaks", b.Name)
 	}
-	shape, err := toShape(b.Shape)
+	geoms, err := bb.collisionShapes(b)
 	if err != nil {
 		return -1, err
-	}
-	xs := spatial.PoseIdentity()
-	if b.ShapePose != nil {
-		xs = pose(*b.ShapePose)
 	}
 	var idx int
 	switch {
 	case b.Fixed:
 		idx = m.AddWeldedBody(b.Name, pose(b.Pose))
-	case b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent):
+	case b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent), b.massless():
 		idx, err = m.AddBody(b.Name, spatial.SpatialInertia{}, joint(m, b.Joint))
 	default:
-		idx, err = addMovingBody(m, b, shape, xs)
+		idx, err = bb.addMovingBody(b, geoms)
 	}
 	if err != nil {
 		return -1, err
 	}
-	_, err = m.AddGeometry(idx, shape, xs, mat)
-	return idx, err
+	for _, g := range geoms {
+		gi, err := m.AddGeometry(idx, g.shape, g.pose, g.mat)
+		if err != nil {
+			return -1, err
+		}
+		m.Geometries[gi].Contype, m.Geometries[gi].Conaffinity, m.Geometries[gi].Name = g.contype, g.conaffinity, g.name
+	}
+	return idx, bb.addVisuals(idx, b)
+}
+
+// geom is one collision shape of a body, ready for AddGeometry.
+type geom struct {
+	name                 string
+	shape                geometry.Shape
+	pose                 spatial.Pose
+	mat                  int
+	contype, conaffinity uint32
+}
+
+// collisionShapes converts the body's shape (at shape_pose) and its
+// collisions.
+func (bb *builder) collisionShapes(b *Body) ([]geom, error) {
+	var out []geom
+	if b.Shape != nil {
+		g, err := bb.toShape(b.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("shape: %w", err)
+		}
+		xs := spatial.PoseIdentity()
+		if b.ShapePose != nil {
+			xs = pose(*b.ShapePose)
+		}
+		out = append(out, geom{shape: g, pose: xs, mat: slices.Index(bb.mats, b.Material), contype: bits(b.Contype), conaffinity: bits(b.Conaffinity)})
+	}
+	for i := range b.Collisions {
+		c := &b.Collisions[i]
+		g, err := bb.toShape(c.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("collisions[%d]: %w", i, err)
+		}
+		mat := c.Material
+		if mat == "" {
+			mat = b.Material
+		}
+		out = append(out, geom{name: c.Name, shape: g, pose: poseOr(c.Pose), mat: slices.Index(bb.mats, mat),
+			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity)})
+	}
+	return out, nil
+}
+
+// bits returns a collision mask, 1 by default.
+func bits(p *int) uint32 {
+	if p == nil {
+		return 1
+	}
+	return uint32(*p)
+}
+
+func poseOr(p *Pose) spatial.Pose {
+	if p == nil {
+		return spatial.PoseIdentity()
+	}
+	return pose(*p)
 }
 
 // addMovingBody adds a body with mass: on a free joint when it has no joint
 // block (the core convention, origin at the centre of mass unless a shape
-// pose moves it), else on its joint.
-func addMovingBody(m *multibody.Model, b *Body, shape geometry.Shape, xs spatial.Pose) (int, error) {
-	in, err := inertia(b, shape)
+// pose or com moves it), else on its joint.
+func (bb *builder) addMovingBody(b *Body, geoms []geom) (int, error) {
+	in, err := bodyInertia(b, geoms)
 	if err != nil {
 		return -1, err
 	}
-	R := xs.R.RotMat()
-	in.Icom, in.Com = spatial.RotateInertia(R, in.Icom), xs.P
+	m := bb.m
 	if b.Joint == nil && in.Com == (spatial.Vec3{}) {
 		return m.AddFreeBody(b.Name, in)
 	}
@@ -156,12 +264,16 @@ func joint(m *multibody.Model, j *Joint) multibody.Joint {
 	if j.Axis != nil {
 		out.Axis = spatial.Vec3(*j.Axis)
 	}
+	out.Name = j.Name
 	out.Q0, out.V0 = j.Q0, j.V0
 	if j.Damping != nil {
 		out.Damping = *j.Damping
 	}
 	if j.Stiffness != nil {
 		out.Stiffness = *j.Stiffness
+	}
+	if j.Armature != nil {
+		out.Armature = *j.Armature
 	}
 	if l := j.Limits; l != nil {
 		out.Lower, out.Upper = l.Lower, l.Upper
@@ -170,67 +282,6 @@ func joint(m *multibody.Model, j *Joint) multibody.Joint {
 		}
 	}
 	return out
-}
-
-// toShape converts a scene shape to a geometry shape.
-func toShape(s *Shape) (geometry.Shape, error) {
-	kind, err := geometry.ParseKind(s.Type)
-	if err != nil {
-		return geometry.Shape{}, err
-	}
-	f := func(p *float64) float64 {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
-	var g geometry.Shape
-	switch kind {
-	case geometry.HalfSpace:
-		g = geometry.NewHalfSpace()
-	case geometry.Sphere:
-		g = geometry.NewSphere(f(s.Radius))
-	case geometry.Box:
-		g = geometry.NewBox(spatial.Vec3(vecOr(s.Size)))
-	case geometry.Capsule:
-		g = geometry.NewCapsule(f(s.Radius), f(s.Length))
-	case geometry.Cylinder:
-		g = geometry.NewCylinder(f(s.Radius), f(s.Length))
-	}
-	return g, g.Validate()
-}
-
-// inertia returns the spatial inertia of a free body: from density and
-// shape, from mass and shape, or from mass and the given inertia.
-func inertia(b *Body, shape geometry.Shape) (spatial.SpatialInertia, error) {
-	var mass float64
-	switch {
-	case b.Density != nil:
-		mass = *b.Density * shape.Volume()
-	case b.Mass != nil:
-		mass = *b.Mass
-	default:
-		return spatial.SpatialInertia{}, errors.New("a free body needs density or mass")
-	}
-	in := spatial.SpatialInertia{Mass: mass}
-	switch {
-	case b.Inertia != nil && b.Inertia.Diagonal != nil:
-		in.Icom = spatial.Diag3(spatial.Vec3(*b.Inertia.Diagonal))
-	case b.Inertia != nil && b.Inertia.Matrix != nil:
-		for i, row := range b.Inertia.Matrix {
-			in.Icom[i] = row
-		}
-	default:
-		unit, err := shape.UnitInertia()
-		if err != nil {
-			return in, err
-		}
-		in.Icom = unit.Scale(mass)
-	}
-	if err := in.Validate(); err != nil {
-		return in, err
-	}
-	return in, physical(in)
 }
 
 // pose converts a scene pose.

@@ -205,7 +205,7 @@ func TestConstraintsSceneBuilds(t *testing.T) {
 	if u, r := set.Actuators[1].Target.Eval(0.5); u != 0.25 || r != 0.5 {
 		t.Errorf("table target at 0.5: %v, %v", u, r)
 	}
-	if !b.Model.Adjacent(b.Model.BodyByName("l1"), b.Model.BodyByName("box")) {
+	if !b.Model.Excluded(b.Model.BodyByName("l1"), b.Model.BodyByName("box")) {
 		t.Error("welded bodies still collide")
 	}
 	sm, err := sim.New(b.Model, b.State, b.Config)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,8 +19,14 @@ import (
 // file nameOrPath, applies the --set overrides and validates it. Embedded
 // scenes are reported in errors as "<name>.yaml".
 func Load(nameOrPath string, sets []string) (*Scene, error) {
+	return LoadWith(nameOrPath, sets, Options{})
+}
+
+// LoadWith is Load with options; for a file, opts.Dir defaults to the
+// file's directory.
+func LoadWith(nameOrPath string, sets []string, opts Options) (*Scene, error) {
 	if data, ok := Embedded(nameOrPath); ok {
-		return Parse(nameOrPath+".yaml", data, sets)
+		return ParseWith(nameOrPath+".yaml", data, sets, opts)
 	}
 	data, err := os.ReadFile(nameOrPath)
 	if err != nil {
@@ -29,7 +36,10 @@ func Load(nameOrPath string, sets []string) (*Scene, error) {
 		}
 		return nil, err
 	}
-	return Parse(nameOrPath, data, sets)
+	if opts.Dir == "" {
+		opts.Dir = filepath.Dir(nameOrPath)
+	}
+	return ParseWith(nameOrPath, data, sets, opts)
 }
 
 // Parse reads the YAML scene in data. It parses the text into a node tree,
@@ -40,6 +50,13 @@ func Load(nameOrPath string, sets []string) (*Scene, error) {
 // message. All problems found at the failing stage are returned together,
 // joined with errors.Join; each is a *FieldError.
 func Parse(name string, data []byte, sets []string) (*Scene, error) {
+	return ParseWith(name, data, sets, Options{})
+}
+
+// ParseWith is Parse with options: the directory for relative paths
+// (Scene.Dir) and the loader of included models, which are merged after
+// decoding and before defaults and validation (see Includer).
+func ParseWith(name string, data []byte, sets []string, opts Options) (*Scene, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &FieldError{File: name, Msg: "empty scene file"}
 	}
@@ -95,6 +112,12 @@ func Parse(name string, data []byte, sets []string) (*Scene, error) {
 	s := new(Scene)
 	if err := strict.Decode(s); err != nil {
 		return nil, yamlError(name, err, len(sets) > 0)
+	}
+	s.Dir = opts.Dir
+	if len(s.Include) > 0 {
+		if err := s.resolveIncludes(name, c.locs, opts.Include); err != nil {
+			return nil, err
+		}
 	}
 
 	var pre []error

@@ -110,7 +110,7 @@ func TestSetErrors(t *testing.T) {
 		// Errors found after the override name the --set argument.
 		{"bodies.ball.density=-5", `drop.yaml: bodies[1].density: -5 must be positive (from --set bodies.ball.density=-5)`},
 		{"bodies.ball.shape.radius=abc", `drop.yaml: bodies[1].shape.radius: "abc" is not a number (from --set bodies.ball.shape.radius=abc)`},
-		{"bodies.ball.velocty.linear=[1,0,0]", `drop.yaml: bodies[1].velocty: unknown field (did you mean "velocity"?) "velocty"; bodies[1] fields are: name, fixed, shape, material, density, mass, inertia, pose, velocity, joint, shape_pose (from --set bodies.ball.velocty.linear=[1,0,0])`},
+		{"bodies.ball.velocty.linear=[1,0,0]", `drop.yaml: bodies[1].velocty: unknown field (did you mean "velocity"?) "velocty"; bodies[1] fields are: name, fixed, shape, material, density, mass, inertia, pose, velocity, joint, shape_pose, com, contype, conaffinity, collisions, visuals (from --set bodies.ball.velocty.linear=[1,0,0])`},
 		{"gravity=[0, 0]", `drop.yaml: gravity: [0, 0] must have 3 elements, has 2 (from --set gravity=[0, 0])`},
 		{"bodies.1={name: ground}", `drop.yaml: bodies[1].name: "ground" is already the name of bodies[0]; body names must be unique (from --set bodies.1={name: ground})`},
 		{"bodies.ball.fixed=true", `drop.yaml:20: bodies[1].density: 1000 given for a fixed body`},

@@ -28,6 +28,46 @@ type Scene struct {
 	// (docs/SCENES.md#constraints).
 	Actuators   []Actuator   `yaml:"actuators,omitempty"`
 	Constraints []Constraint `yaml:"constraints,omitempty"`
+
+	// Exclude lists pairs of bodies whose shapes never collide.
+	Exclude [][2]string `yaml:"exclude,omitempty"`
+	// Keyframes are named initial states (stiction run --keyframe NAME).
+	Keyframes []Keyframe `yaml:"keyframes,omitempty"`
+	// Include adds robot models (MJCF, URDF, SDFormat) or other scenes;
+	// they are resolved by a loader (package model/load) before
+	// validation.
+	Include []Include `yaml:"include,omitempty"`
+
+	// Dir is the directory relative to which mesh files are found (the
+	// scene file's directory); it is not part of the file.
+	Dir string `yaml:"-"`
+}
+
+// Keyframe is a named state: per body, its joint's coordinates q and
+// velocities v (the joint's own convention, see Joints), replacing the
+// joint's q0 and v0, or for a free body its pose and velocity.
+type Keyframe struct {
+	Name   string                `yaml:"name"`
+	Joints map[string]JointState `yaml:"joints"`
+}
+
+// JointState is one body's joint coordinates and velocities in a keyframe.
+type JointState struct {
+	Q []float64 `yaml:"q,omitempty"`
+	V []float64 `yaml:"v,omitempty"`
+}
+
+// Include places a model file in the scene: its bodies, materials,
+// exclusions, keyframes and forces are added with names prefixed by
+// Prefix, its root bodies placed at Pose in the frame of Parent.
+type Include struct {
+	File   string `yaml:"file"`             // .xml (MJCF), .urdf, .sdf or .yaml, relative to this scene
+	Prefix string `yaml:"prefix,omitempty"` // prepended to every name of the model
+	Pose   Pose   `yaml:"pose,omitempty"`   // of the model's frame in Parent's frame
+	Parent string `yaml:"parent,omitempty"` // a body of an earlier include, or world (default)
+	// Floating makes the model's root body free instead of welded (URDF,
+	// SDFormat: their roots have no joint to the world).
+	Floating bool `yaml:"floating,omitempty"`
 }
 
 // Vec is a 3-vector written as a YAML flow sequence [x, y, z].
@@ -95,12 +135,13 @@ type Material struct {
 	Anchors *bool `yaml:"anchors,omitempty"`
 }
 
-// Body is one rigid body with one collision shape.
+// Body is one rigid body with its collision shapes (Shape, and any number
+// of Collisions) and visual shapes.
 type Body struct {
 	Name     string    `yaml:"name"`
 	Fixed    bool      `yaml:"fixed,omitempty"` // welded to the world (ground, walls, incline)
-	Shape    *Shape    `yaml:"shape"`
-	Material string    `yaml:"material"`
+	Shape    *Shape    `yaml:"shape,omitempty"`
+	Material string    `yaml:"material,omitempty"`
 	Density  *float64  `yaml:"density,omitempty"` // kg/m³; mass and inertia from the shape
 	Mass     *float64  `yaml:"mass,omitempty"`    // kg; with Inertia, or alone (inertia from the shape)
 	Inertia  *Inertia  `yaml:"inertia,omitempty"` // about the centre of mass, body frame, kg·m²
@@ -113,12 +154,43 @@ type Body struct {
 	// e.g. to put a link's origin at its joint. The centre of mass follows
 	// the shape.
 	ShapePose *Pose `yaml:"shape_pose,omitempty"`
+	// COM is the centre of mass in the body frame; it needs mass and
+	// inertia (default: from the shapes).
+	COM *Vec `yaml:"com,omitempty"`
+	// Contype and Conaffinity are the collision bits of Shape (default 1).
+	Contype     *int `yaml:"contype,omitempty"`
+	Conaffinity *int `yaml:"conaffinity,omitempty"`
+	// Collisions are further collision shapes, each with its own pose in the
+	// body frame, material and collision bits.
+	Collisions []Collision `yaml:"collisions,omitempty"`
+	// Visuals are drawn by the viewer and the glTF export only.
+	Visuals []Visual `yaml:"visuals,omitempty"`
+}
+
+// Collision is one collision shape of a body.
+type Collision struct {
+	Name        string `yaml:"name,omitempty"`
+	Shape       *Shape `yaml:"shape"`
+	Pose        *Pose  `yaml:"pose,omitempty"`     // in the body frame, default identity
+	Material    string `yaml:"material,omitempty"` // default: the body's material
+	Contype     *int   `yaml:"contype,omitempty"`  // default 1
+	Conaffinity *int   `yaml:"conaffinity,omitempty"`
+}
+
+// Visual is a shape that is only drawn.
+type Visual struct {
+	Name  string      `yaml:"name,omitempty"`
+	Shape *Shape      `yaml:"shape"`
+	Pose  *Pose       `yaml:"pose,omitempty"`  // in the body frame, default identity
+	Color *[4]float64 `yaml:"color,omitempty"` // RGBA in [0, 1], default: the mesh's own or the body's palette colour
 }
 
 // Joint is a body's joint to its parent: type is one of weld, free,
 // revolute, prismatic, ball, planar, universal.
 type Joint struct {
-	Type        string    `yaml:"type"`
+	Type string `yaml:"type"`
+	Name string `yaml:"name,omitempty"` // the joint's own name (default: the body's), unique
+
 	Parent      string    `yaml:"parent,omitempty"`       // body name; default "world"
 	ParentFrame *Pose     `yaml:"parent_frame,omitempty"` // joint frame F in the parent's frame (world frame for the world)
 	ChildFrame  *Pose     `yaml:"child_frame,omitempty"`  // joint frame M in this body's frame
@@ -132,6 +204,7 @@ type Joint struct {
 	// largest friction torque (N·m) or force (N) on each degree of
 	// freedom, ≥ 0.
 	Friction *float64 `yaml:"friction,omitempty"`
+	Armature *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
 }
 
 // Limits are a joint's position and effort limits. Lower and upper bound
@@ -184,13 +257,16 @@ type Profile struct {
 	Stop      float64  `yaml:"stop,omitempty"`      // s
 }
 
-// Shape is a collision shape: type is one of halfspace, sphere, box,
-// capsule, cylinder.
+// Shape is a collision (or visual) shape: type is one of halfspace,
+// sphere, box, capsule, cylinder, ellipsoid, mesh.
 type Shape struct {
 	Type   string   `yaml:"type"`
 	Radius *float64 `yaml:"radius,omitempty"` // sphere, capsule, cylinder
 	Length *float64 `yaml:"length,omitempty"` // capsule (cylindrical part), cylinder
 	Size   *Vec     `yaml:"size,omitempty"`   // box: full side lengths
+	Radii  *Vec     `yaml:"radii,omitempty"`  // ellipsoid: semi-axes along x, y, z
+	File   string   `yaml:"file,omitempty"`   // mesh: .stl, .obj, .gltf or .glb (relative to the scene file)
+	Scale  *Vec     `yaml:"scale,omitempty"`  // mesh: per-axis scale, default [1, 1, 1]
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

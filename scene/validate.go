@@ -37,7 +37,7 @@ const (
 const MaxSteps = 1e8
 
 // shapeTypes lists the shape types in the order the documentation gives them.
-var shapeTypes = []string{"halfspace", "sphere", "box", "capsule", "cylinder"}
+var shapeTypes = []string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "mesh"}
 
 // ApplyDefaults fills every optional scene-level field that is unset (nil, or
 // "" / 0 where the field is not a pointer) with its default: gravity
@@ -252,7 +252,17 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		v.add("bodies", "no bodies defined; define at least one")
 	}
 	names := map[string]int{}
+	jointNames := map[string]int{}
 	for i := range s.Bodies {
+		if j := s.Bodies[i].Joint; j != nil && j.Name != "" {
+			p := indexPath("bodies", i) + ".joint.name"
+			if k, dup := jointNames[j.Name]; dup {
+				v.add(p, "%q is already the name of the joint of bodies[%d]; joint names must be unique", j.Name, k)
+			} else if strings.ContainsAny(j.Name, ",\"\n\r") {
+				v.add(p, "%q: a joint name must not contain commas, quotes or line breaks (it is a column of joints.csv)", j.Name)
+			}
+			jointNames[j.Name] = i
+		}
 		b := &s.Bodies[i]
 		p := indexPath("bodies", i)
 		if v.checkName(p+".name", b.Name, "body") {
@@ -262,7 +272,7 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 				names[b.Name] = i
 			}
 		}
-		if _, ok := s.Materials[b.Material]; !ok {
+		if _, ok := s.Materials[b.Material]; !ok && (b.Material != "" || b.needsMaterial()) {
 			defined := strings.Join(sortedKeys(s.Materials), ", ")
 			switch {
 			case b.Material == "" && !v.locs.has(p+".material"):
@@ -272,6 +282,8 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 			}
 		}
 		v.body(p, b)
+		v.collisions(p, b, s.Materials)
+		v.visuals(p, b)
 		v.joint(p, i, b, s.Bodies)
 	}
 	v.oneOf("scheme", s.Scheme, schemeNames...)
@@ -280,6 +292,11 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	}
 	v.actuators(s)
 	v.constraints(s)
+	v.exclude(s)
+	v.keyframes(s)
+	for i, inc := range s.Include {
+		v.add(indexPath("include", i), "%q is not resolved: a scene that includes models must be loaded with model/load (stiction run does this)", inc.File)
+	}
 	return errors.Join(v.errs...)
 }
 
@@ -303,9 +320,16 @@ func (v *validator) checkName(path, name, what string) bool {
 
 func (v *validator) body(p string, b *Body) {
 	if b.Shape == nil {
-		v.add(p+".shape", "missing (required)")
+		weldedToWorld := b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)
+		if len(b.Collisions) == 0 && len(b.Visuals) == 0 && b.Inertia == nil && !b.Fixed && !weldedToWorld && !b.massless() {
+			v.add(p+".shape", "missing (required)")
+		}
 	} else {
 		v.shape(p+".shape", b.Shape)
+	}
+	v.collisionBits(p, b.Contype, b.Conaffinity)
+	if b.COM != nil && b.Inertia == nil {
+		v.add(p+".com", "%s given without mass and inertia; the centre of mass otherwise comes from the shapes", fvec(b.COM[:]))
 	}
 	isHalfspace := b.Shape != nil && b.Shape.Type == "halfspace"
 	if b.Fixed || (b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)) {
@@ -331,8 +355,14 @@ func (v *validator) body(p string, b *Body) {
 		case b.Density != nil && b.Mass != nil:
 			v.add(p+".mass", "%s given together with density %s; a free body needs exactly one of density or mass",
 				fnum(*b.Mass), fnum(*b.Density))
-		case b.Density == nil && b.Mass == nil && !isHalfspace:
+		case b.Density == nil && b.Mass == nil && !isHalfspace && !b.massless():
 			v.add(p, "a free body needs density or mass (or fixed: true)")
+		}
+		if b.Density != nil && b.Shape == nil && len(b.Collisions) == 0 {
+			v.add(p+".density", "%s given for a body without collision shapes; give mass and inertia", fnum(*b.Density))
+		}
+		if b.Mass != nil && b.Inertia == nil && b.Shape == nil && len(b.Collisions) == 0 {
+			v.add(p+".inertia", "missing: a body without collision shapes needs mass and inertia")
 		}
 		if b.Density != nil {
 			v.positive(p+".density", *b.Density)
@@ -350,13 +380,16 @@ func (v *validator) body(p string, b *Body) {
 	v.pose(p+".pose", b.Pose)
 }
 
-// shapeFields says which of radius, length, size each shape type takes.
-var shapeFields = map[string][3]bool{
-	"halfspace": {false, false, false},
-	"sphere":    {true, false, false},
+// shapeFields says which of radius, length, size, radii, file, scale each
+// shape type takes (file is required for a mesh, scale optional).
+var shapeFields = map[string][6]bool{
+	"halfspace": {},
+	"sphere":    {true},
 	"box":       {false, false, true},
-	"capsule":   {true, true, false},
-	"cylinder":  {true, true, false},
+	"capsule":   {true, true},
+	"cylinder":  {true, true},
+	"ellipsoid": {false, false, false, true},
+	"mesh":      {false, false, false, false, true, true},
 }
 
 func (v *validator) shape(p string, sh *Shape) {
@@ -371,7 +404,7 @@ func (v *validator) shape(p string, sh *Shape) {
 	}
 	takes := func() string {
 		var f []string
-		for i, n := range []string{"radius", "length", "size"} {
+		for i, n := range []string{"radius", "length", "size", "radii", "file", "scale"} {
 			if want[i] {
 				f = append(f, n)
 			}
@@ -412,6 +445,7 @@ func (v *validator) shape(p string, sh *Shape) {
 			}
 		}
 	})
+	v.shapeExtra(p, sh, want, check)
 }
 
 func (v *validator) inertia(p string, in *Inertia) {

@@ -111,6 +111,9 @@ func (v *validator) jointData(p string, j *Joint, t multibody.JointType) {
 	if j.Damping != nil {
 		v.nonNegative(p+".damping", *j.Damping)
 	}
+	if j.Armature != nil {
+		v.nonNegative(p+".armature", *j.Armature)
+	}
 	if j.Stiffness != nil {
 		v.nonNegative(p+".stiffness", *j.Stiffness)
 		if *j.Stiffness > 0 && (t == multibody.JointFree || t == multibody.JointBall || t == multibody.JointWeld) {

@@ -10,9 +10,10 @@ import (
 
 // detectContacts finds the contact pairs at q0: broad phase on bounding
 // boxes inflated by each geometry's margin, then the narrow phase on each
-// candidate pair of geometries on different bodies, not both welded to the
-// world and not joined by a joint (adjacent bodies of a tree are filtered,
-// as in Drake). Pairs keep the broad phase's deterministic (i, j) order, so
+// candidate pair of geometries that multibody.Model.Collidable admits
+// (different bodies, not both welded to the world, not joined by a joint as
+// in Drake, matching contype and conaffinity bits, not an excluded body
+// pair). Pairs keep the broad phase's deterministic (i, j) order, so
 // geometry i is A and j is B.
 //
 // Speculative contact: a point whose gap can close within the step is a
@@ -40,10 +41,10 @@ func (sim *Simulator) detectContacts() {
 	w.pairs = w.pairs[:0]
 	for _, c := range w.cand {
 		i, j := int(c[0]), int(c[1])
-		ga, gb := &m.Geometries[i], &m.Geometries[j]
-		if ga.Body == gb.Body || (m.Bodies[ga.Body].Tree < 0 && m.Bodies[gb.Body].Tree < 0) || m.Adjacent(ga.Body, gb.Body) {
+		if !m.Collidable(i, j) {
 			continue
 		}
+		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		w.hits = geometry.Collide(ga.Shape, w.poses[i], gb.Shape, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0])
 		for _, h := range w.hits {
 			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h) {

@@ -260,3 +260,17 @@ func (sim *Simulator) vstarAt(v []float64) {
 		}
 	}
 }
+
+// JointForces sets actuator and other (length NV) to the generalized forces
+// of the last step's actuators and of its other constraints (limits,
+// couplers, welds, joint friction…), Jᵀγ/δt: what joints.csv reports per
+// joint velocity. Contacts are not included. It does not allocate.
+func (sim *Simulator) JointForces(actuator, other []float64) {
+	clear(actuator[:sim.Model.NV])
+	clear(other[:sim.Model.NV])
+	w := &sim.ws
+	if w.cons.set == nil {
+		return
+	}
+	w.cons.asm.GeneralizedForces(&w.problem, w.result.Gamma, sim.cfg.DT, actuator, other)
+}

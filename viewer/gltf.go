@@ -34,7 +34,7 @@ func GLTF(r *record.Run) (*gltf.Document, error) {
 	doc.Scenes[0].Nodes = []int{0}
 	c, rad := sceneBounds(r.Scene)
 	for b, body := range r.Scene.Bodies {
-		root.Children = append(root.Children, addBody(doc, b, body, r.Frames[0].Poses[b], c, rad))
+		root.Children = append(root.Children, addBody(doc, b, body, r.Scene.Meshes, r.Frames[0].Poses[b], c, rad))
 	}
 	addAnimation(doc, r, root.Children)
 	return doc, nil
@@ -58,14 +58,23 @@ func trs(x spatial.Pose) ([3]float64, [4]float64) {
 	return x.P, [4]float64{x.R.X, x.R.Y, x.R.Z, x.R.W}
 }
 
-// addBody adds the node of body b at pose x, its geometry nodes and meshes,
-// and returns the body node's index.
-func addBody(doc *gltf.Document, b int, body record.BodyJSON, x spatial.Pose, c spatial.Vec3, rad float64) int {
+// addBody adds the node of body b at pose x, its geometry nodes and meshes
+// (its visuals when it has any, else its collision geometries), and
+// returns the body node's index.
+func addBody(doc *gltf.Document, b int, body record.BodyJSON, meshes []record.MeshJSON, x spatial.Pose, c spatial.Vec3, rad float64) int {
 	t, q := trs(x)
 	node := &gltf.Node{Name: body.Name, Translation: t, Rotation: q, Scale: [3]float64{1, 1, 1}}
 	mat := addMaterial(doc, body, b)
-	for k, g := range body.Geometries {
-		m := ShapeMesh(g, body.Pose.Pose(), c, rad)
+	shapes := body.Geometries
+	colors := make([]*[4]float64, len(shapes))
+	if len(body.Visuals) > 0 {
+		shapes, colors = nil, nil
+		for _, v := range body.Visuals {
+			shapes, colors = append(shapes, v.GeometryJSON), append(colors, v.Color)
+		}
+	}
+	for k, g := range shapes {
+		m := ShapeMesh(g, meshes, body.Pose.Pose(), c, rad)
 		if len(m.Indices) == 0 {
 			continue
 		}
@@ -73,7 +82,11 @@ func addBody(doc *gltf.Document, b int, body record.BodyJSON, x spatial.Pose, c 
 			gltf.POSITION: modeler.WritePosition(doc, m.Positions),
 			gltf.NORMAL:   modeler.WriteNormal(doc, m.Normals),
 		}
-		prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(modeler.WriteIndices(doc, m.Indices)), Material: gltf.Index(mat)}
+		mk := mat
+		if colors[k] != nil {
+			mk = colorMaterial(doc, body.Name, *colors[k])
+		}
+		prim := &gltf.Primitive{Attributes: attrs, Indices: gltf.Index(modeler.WriteIndices(doc, m.Indices)), Material: gltf.Index(mk)}
 		doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: fmt.Sprintf("%s/%d", body.Name, k), Primitives: []*gltf.Primitive{prim}})
 		gt, gq := trs(g.Pose.Pose())
 		doc.Nodes = append(doc.Nodes, &gltf.Node{Name: fmt.Sprintf("%s/%s%d", body.Name, g.Shape, k), Mesh: gltf.Index(len(doc.Meshes) - 1),
@@ -82,6 +95,18 @@ func addBody(doc *gltf.Document, b int, body record.BodyJSON, x spatial.Pose, c 
 	}
 	doc.Nodes = append(doc.Nodes, node)
 	return len(doc.Nodes) - 1
+}
+
+// colorMaterial adds a material of the given RGBA colour (blended when it
+// is translucent) and returns its index.
+func colorMaterial(doc *gltf.Document, name string, rgba [4]float64) int {
+	rough, metal := 0.6, 0.0
+	m := &gltf.Material{Name: name, PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &rgba, RoughnessFactor: &rough, MetallicFactor: &metal}}
+	if rgba[3] < 1 {
+		m.AlphaMode = gltf.AlphaBlend
+	}
+	doc.Materials = append(doc.Materials, m)
+	return len(doc.Materials) - 1
 }
 
 // addMaterial adds the material of body b: a palette colour for moving

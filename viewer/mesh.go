@@ -117,9 +117,17 @@ func sceneBounds(sc record.SceneJSON) (spatial.Vec3, float64) {
 
 // ShapeMesh returns the mesh of geometry g of a body at world pose body,
 // in g's frame; half-spaces become squares around the scene of centre c
-// and radius r.
-func ShapeMesh(g record.GeometryJSON, body spatial.Pose, c spatial.Vec3, r float64) Mesh {
+// and radius r; convex hulls and visual meshes come from meshes
+// (SceneJSON.Meshes).
+func ShapeMesh(g record.GeometryJSON, meshes []record.MeshJSON, body spatial.Pose, c spatial.Vec3, r float64) Mesh {
+	if g.Mesh != nil && *g.Mesh >= 0 && *g.Mesh < len(meshes) {
+		return TriMesh(meshes[*g.Mesh], g.Shape == "convexhull")
+	}
 	switch g.Shape {
+	case "ellipsoid":
+		if g.Radii != nil {
+			return EllipsoidMesh(*g.Radii)
+		}
 	case "sphere":
 		return SphereMesh(g.Radius)
 	case "capsule":

@@ -6,6 +6,7 @@
 //	stiction resume CHECKPOINT [--duration S] [--out DIR]
 //	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
 //	stiction worker --nats URL
+//	stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
 //	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
@@ -28,11 +29,17 @@ const usage = `usage:
   stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
                              [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
-      run an embedded scene or a scene file; --scheme picks the integrator
-      (explicit-euler, symplectic-euler, implicit-euler, midpoint); --set overrides any scene field
-      (see docs/SCENES.md for the path syntax), --out writes summary.json,
-      steps.csv and trajectory.csv to DIR (plus scene.json and contacts.csv for the viewer;
-      --format parquet writes .parquet files instead, docs/OUTPUT.md); --workers N solves the
+                             [--ground] [--floating] [--keyframe NAME] [--package-path DIR]...
+                             [--model-path DIR]... [--warnings]
+      run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
+      MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
+      implicit-euler, midpoint); --set overrides any scene field (see docs/SCENES.md for the
+      path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
+      (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes
+      .parquet files instead, docs/OUTPUT.md); --ground adds a floor, --floating frees a
+      URDF/SDFormat root link, --keyframe NAME starts from a keyframe, --package-path DIR and
+      --model-path DIR find package:// and model:// files, --warnings lists import warnings
+      (docs/MODELS.md); --workers N solves the
       islands of the contact graph on N workers (bit-identical for any N); --checkpoint-every S
       writes DIR/checkpoints/ every S simulated seconds; --max-energy-growth F stops the run as
       diverged when the kinetic energy grows F-fold (default 1e6; 0: off); --view [--port N]
@@ -45,6 +52,9 @@ const usage = `usage:
       server at --nats); writes DIR/results.csv and results.parquet; run it again to continue
   stiction worker --nats URL [--out DIR] [--quiet]
       run jobs of the sweeps on the NATS server at URL, from any machine, until Ctrl-C
+  stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
+      print a model's bodies, joints, nq, nv, masses, inertias, M(q0) and
+      bias forces at q0 as JSON
   stiction view RUN_DIR [--port N] [--addr A]
       serve a 3D playback of a run directory on http://127.0.0.1:PORT/
       (default port 8765; --addr to listen on another interface)
@@ -83,6 +93,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdWorker(args[1:], stdout, stderr)
 	case "resume":
 		return cmdResume(args[1:], stdout, stderr)
+	case "inspect":
+		return cmdInspect(args[1:], stdout, stderr)
 	case "fclib":
 		return cmdFclib(args[1:], stdout, stderr)
 	case "view":

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/record"
 	"github.com/stiction-sim/stiction/runner"
 	"github.com/stiction-sim/stiction/scene"
@@ -34,6 +35,7 @@ type runOptions struct {
 	src             *runner.Source // the scene's source, for checkpoints
 	resume          *runner.Checkpoint
 	viewFlags       // --view, --port, --addr (view.go)
+	modelFlags      // --ground, --floating, --keyframe, --package-path, --model-path, --warnings (modelflags.go)
 }
 
 // interrupts returns the context that Ctrl-C (SIGINT) and SIGTERM cancel;
@@ -63,6 +65,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	registerRunFlags(fs, &o)
 	o.viewFlags.register(fs, true)
+	o.modelFlags.register(fs)
+	o.modelFlags.stderr = stderr
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -75,7 +79,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction run: %v\n", err)
 		return 2
 	}
-	src, err := runner.NewSource(pos[0], runSets(o), o.workers)
+	src, err := newSource(pos[0], o)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 2
@@ -161,11 +165,25 @@ func runSets(o runOptions) []string {
 
 // load reads and builds the scene with the flags' overrides.
 func load(name string, o runOptions) (*scene.Built, error) {
-	src, err := runner.NewSource(name, runSets(o), o.workers)
+	src, err := newSource(name, o)
 	if err != nil {
 		return nil, err
 	}
 	return src.Build()
+}
+
+// newSource is the run's source: the scene or model with the flags'
+// overrides, model options and keyframe; import warnings go to the model
+// flags' stderr (a count, or all with --warnings).
+func newSource(name string, o runOptions) (runner.Source, error) {
+	src, err := runner.NewSource(name, runSets(o), o.workers)
+	if err != nil {
+		return src, err
+	}
+	src.Model, src.Keyframe = o.modelFlags.options(), o.modelFlags.keyframe
+	f := o.modelFlags
+	src.OnImport = func(im *model.Import) { f.reportWarnings(name, im) }
+	return src, nil
 }
 
 // runnerOptions turns the flags into runner options for b.

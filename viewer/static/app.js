@@ -40,9 +40,27 @@ const palette = [0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb
 function toQuat(q) { return new THREE.Quaternion(q[1], q[2], q[3], q[0]); }
 function toVec(p) { return new THREE.Vector3(p[0], p[1], p[2]); }
 
+// meshGeometry turns a scene.json mesh into a geometry: smooth normals for
+// visual meshes, flat ones (unshared vertices) for convex hulls.
+const meshCache = new Map();
+function meshGeometry(meshes, i, flat) {
+  const key = i + (flat ? 'f' : 's');
+  if (meshCache.has(key)) return meshCache.get(key);
+  const m = meshes[i];
+  let geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(m.positions), 3));
+  geo.setIndex(m.indices);
+  if (flat) geo = geo.toNonIndexed();
+  geo.computeVertexNormals();
+  meshCache.set(key, geo);
+  return geo;
+}
+
 // shapeGeometry returns the mesh geometry of a shape in its own frame.
-function shapeGeometry(g) {
+function shapeGeometry(g, meshes) {
+  if (g.mesh !== undefined && meshes && meshes[g.mesh]) return meshGeometry(meshes, g.mesh, g.shape === 'convexhull');
   switch (g.shape) {
+    case 'ellipsoid': return new THREE.SphereGeometry(1, 24, 16).scale(g.radii[0], g.radii[1], g.radii[2]);
     case 'sphere': return new THREE.SphereGeometry(g.radius, 24, 16);
     case 'box': return new THREE.BoxGeometry(2 * g.half_extents[0], 2 * g.half_extents[1], 2 * g.half_extents[2]);
     case 'cylinder': return new THREE.CylinderGeometry(g.radius, g.radius, 2 * g.half_length, 24).rotateX(Math.PI / 2);
@@ -93,13 +111,19 @@ function buildScene(sc) {
     group.quaternion.copy(toQuat(b.pose.quaternion));
     group.updateMatrixWorld(true);
     const color = palette[i % palette.length];
-    for (const g of b.geometries) {
+    // A body's visuals are drawn instead of its collision shapes.
+    const shapes = (b.visuals && b.visuals.length) ? b.visuals : b.geometries;
+    for (const g of shapes) {
       const local = new THREE.Matrix4().compose(toVec(g.pose.position), toQuat(g.pose.quaternion), new THREE.Vector3(1, 1, 1));
       let mesh;
       if (g.shape === 'halfspace') {
         mesh = planeMesh(group.matrixWorld.clone().multiply(local), centre, Math.max(2, 3 * radius));
       } else {
-        mesh = new THREE.Mesh(shapeGeometry(g), new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.05 }));
+        const geo = shapeGeometry(g, sc.meshes);
+        if (!geo) continue;
+        const c = g.color ? new THREE.Color(g.color[0], g.color[1], g.color[2]) : color;
+        const opacity = g.color ? g.color[3] : 1;
+        mesh = new THREE.Mesh(geo, new THREE.MeshStandardMaterial({ color: c, roughness: 0.6, metalness: 0.05, transparent: opacity < 1, opacity }));
       }
       mesh.applyMatrix4(local);
       group.add(mesh);

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const pendulumMJCF = `<mujoco model="pendulum"><compiler angle="radian"/>
+  <worldbody><body name="bob"><joint name="hinge" axis="0 1 0" armature="0.1"/>
+    <inertial pos="0 0 -0.5" mass="2" diaginertia="0.03 0.03 0.01"/></body></worldbody>
+  <keyframe><key name="tilted" qpos="0.5"/></keyframe></mujoco>`
+
+// TestInspect: for a pendulum of mass m with its centre of mass at l below
+// the hinge, M = I_c + m l² + armature and the bias force is the gravity
+// torque −m g l sin θ, at the keyframe's θ.
+func TestInspect(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pendulum.xml")
+	if err := os.WriteFile(path, []byte(pendulumMJCF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI("inspect", path, "--keyframe", "tilted")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got inspectJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const m, l, Ic, arm, th = 2, 0.5, 0.03, 0.1, 0.5
+	if got.NQ != 1 || got.NV != 1 || len(got.Joints) != 1 || got.Joints[0].Name != "hinge" || got.Mass != m {
+		t.Fatalf("nq %d nv %d joints %+v mass %v", got.NQ, got.NV, got.Joints, got.Mass)
+	}
+	if M := got.M[0][0]; math.Abs(M-(Ic+m*l*l+arm)) > 1e-14 {
+		t.Errorf("M = %v, want %v", M, Ic+m*l*l+arm)
+	}
+	if b := got.Bias[0]; math.Abs(b-(-m*9.81*l*math.Sin(th))) > 1e-13 {
+		t.Errorf("bias %v, want %v", b, -m*9.81*l*math.Sin(th))
+	}
+	if body := got.Bodies[0]; body.COM != [3]float64{0, 0, -0.5} || body.Inertia[0][0] != 0.03 || got.Import == nil || got.Import.Format != "mjcf" {
+		t.Errorf("body %+v import %+v", body, got.Import)
+	}
+}
+
+// TestRunModelFile runs an MJCF model directly with --ground and checks
+// joints.csv: one row per joint per recorded step, the keyframe's angle at
+// t = 0, the documented columns.
+func TestRunModelFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pendulum.xml")
+	if err := os.WriteFile(path, []byte(pendulumMJCF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	code, _, errs := runCLI("run", path, "--ground", "--keyframe", "tilted", "--duration", "0.02", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	f, err := os.Open(filepath.Join(out, "joints.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0][:5], ",") != "t,joint,type,q0,q1" || len(rows[0]) != 3+7+6+6+6 {
+		t.Errorf("header %v", rows[0])
+	}
+	if len(rows) != 1+11 || rows[1][0] != "0" || rows[1][1] != "hinge" || rows[1][2] != "revolute" || rows[1][3] != "0.5" || rows[1][4] != "" {
+		t.Errorf("%d rows, first %v", len(rows), rows[1])
+	}
+	var sc struct {
+		Bodies []struct{ Name string } `json:"bodies"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "scene.json"))
+	if err := json.Unmarshal(data, &sc); err != nil || len(sc.Bodies) != 2 || sc.Bodies[0].Name != "ground" {
+		t.Errorf("scene.json bodies %+v (%v)", sc.Bodies, err)
+	}
+}

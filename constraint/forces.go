@@ -1,0 +1,37 @@
+package constraint
+
+import (
+	"sort"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// GeneralizedForces adds, for the constraints of the last Assemble, the
+// generalized forces Jᵀγ/δt of their blocks (γ the step's impulses, rows
+// of p) to actuator (actuators) or to other (limits, couplers, welds,
+// friction, …), both of length p.NV. It does not allocate.
+func (a *Assembler) GeneralizedForces(p *solver.Problem, gamma []float64, dt float64, actuator, other []float64) {
+	for _, e := range a.entries {
+		if e.block < 0 {
+			continue
+		}
+		out := other
+		if e.typ == TypeActuator {
+			out = actuator
+		}
+		for c := e.block; c < e.block+e.nblocks; c++ {
+			con := p.Constraints[c]
+			b := sort.Search(len(p.JBlock), func(i int) bool { return p.JBlock[i].Constraint >= c })
+			for ; b < len(p.JBlock) && p.JBlock[b].Constraint == c; b++ {
+				q := p.Cliques[p.JBlock[b].Clique]
+				d := p.JBlockData(b)
+				for r := range con.Size {
+					g := gamma[con.Row+r] / dt
+					for j, x := range d[r*q.Size : (r+1)*q.Size] {
+						out[q.Offset+j] += x * g
+					}
+				}
+			}
+		}
+	}
+}

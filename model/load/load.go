@@ -1,0 +1,161 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/mjcf"
+	"github.com/stiction-sim/stiction/model/sdf"
+	"github.com/stiction-sim/stiction/model/urdf"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// Options configure Scene.
+type Options struct {
+	Model model.Options // search paths, floating root
+	// Ground adds a fixed half-space body "ground" (its top face at z = 0)
+	// with the default contact material.
+	Ground bool
+}
+
+// maxIncludeDepth bounds nested includes (and catches include cycles).
+const maxIncludeDepth = 16
+
+// IsModelFile reports whether path names a robot model file by its
+// extension: .urdf, .sdf, .xml or .mjcf.
+func IsModelFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".urdf", ".sdf", ".xml", ".mjcf":
+		return true
+	}
+	return false
+}
+
+// Model imports a robot model file, choosing the importer by extension.
+func Model(path string, opts model.Options) (*model.Import, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".urdf":
+		return urdf.Read(path, opts)
+	case ".sdf":
+		return sdf.Read(path, opts)
+	case ".xml", ".mjcf":
+		return mjcf.Read(path, opts)
+	}
+	return nil, fmt.Errorf("%s: not a robot model file (want .urdf, .sdf, .xml or .mjcf)", path)
+}
+
+// Scene loads what stiction run accepts: the name of an embedded scene, a
+// YAML scene file (its includes resolved with opts.Model) or a robot model
+// file, applies the --set overrides and validates the result. For a model
+// file it also returns the import (warnings, actuators, ...), else nil.
+func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model.Import, error) {
+	if !IsModelFile(nameOrPath) {
+		s, err := scene.LoadWith(nameOrPath, sets, scene.Options{Include: includer(opts.Model, []string{nameOrPath})})
+		if err != nil {
+			return nil, nil, err
+		}
+		if opts.Ground {
+			if err := AddGround(s); err != nil {
+				return nil, nil, err
+			}
+		}
+		return s, nil, nil
+	}
+	im, err := Model(nameOrPath, opts.Model)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Ground {
+		if err := AddGround(im.Scene); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", nameOrPath, err)
+		}
+	}
+	// Round-trip through YAML so that --set, --dt and --duration reach an
+	// imported model exactly as they reach a scene file.
+	data, err := scene.Marshal(im.Scene)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", nameOrPath, err)
+	}
+	s, err := scene.ParseWith(nameOrPath, data, sets, scene.Options{Dir: filepath.Dir(nameOrPath)})
+	if err != nil {
+		return nil, nil, dropLines(err)
+	}
+	im.Scene = s
+	return s, im, nil
+}
+
+// SceneData is Scene for the text of a YAML scene file named name (its
+// includes resolved from name's directory with opts.Model).
+func SceneData(name string, data []byte, sets []string, opts Options) (*scene.Scene, error) {
+	s, err := scene.ParseWith(name, data, sets, scene.Options{Dir: filepath.Dir(name), Include: includer(opts.Model, []string{name})})
+	if err != nil {
+		return nil, err
+	}
+	if opts.Ground {
+		if err := AddGround(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// dropLines removes the line numbers from the errors of a scene that was
+// generated from a model file: they would point into the generated YAML,
+// not into the file the user wrote (the field path and --set argument
+// remain).
+func dropLines(err error) error {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var fe *scene.FieldError
+		if errors.As(e, &fe) {
+			fe.Line = 0
+		}
+	}
+	return err
+}
+
+// AddGround adds a fixed half-space body named "ground" at z = 0 with the
+// default contact material (added if the scene has none of that name).
+func AddGround(s *scene.Scene) error {
+	for _, b := range s.Bodies {
+		if b.Name == "ground" {
+			return fmt.Errorf("--ground: the scene already has a body named \"ground\"")
+		}
+	}
+	if s.Materials == nil {
+		s.Materials = map[string]scene.Material{}
+	}
+	if _, ok := s.Materials[model.DefaultMaterial]; !ok {
+		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
+	}
+	s.Bodies = slices.Insert(s.Bodies, 0, scene.Body{Name: "ground", Fixed: true, Shape: &scene.Shape{Type: "halfspace"}, Material: model.DefaultMaterial})
+	return nil
+}
+
+// includer resolves a scene's includes: robot files by their importer
+// (floating as the include says), YAML scenes recursively. stack holds the
+// files being loaded, to report cycles.
+func includer(opts model.Options, stack []string) scene.Includer {
+	return func(path string, inc scene.Include) (*scene.Scene, error) {
+		if slices.Contains(stack, path) || len(stack) > maxIncludeDepth {
+			return nil, fmt.Errorf("include cycle or nesting deeper than %d: %s", maxIncludeDepth, strings.Join(append(stack, path), " → "))
+		}
+		if !IsModelFile(path) {
+			return scene.LoadWith(path, nil, scene.Options{Include: includer(opts, append(stack, path))})
+		}
+		o := opts
+		o.Floating = inc.Floating
+		im, err := Model(path, o)
+		if err != nil {
+			return nil, err
+		}
+		return im.Scene, nil
+	}
+}

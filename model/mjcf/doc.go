@@ -1,0 +1,37 @@
+// Package mjcf reads MuJoCo MJCF models into a model.Import.
+//
+// Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
+// autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
+// boundinertia), nested <default> classes with class and childclass,
+// <option> (timestep, gravity, integrator mapped to our θ-method schemes),
+// <asset> meshes (file, scale) and material colours, the <worldbody> tree of
+// bodies with pos and every orientation form (quat, unnormalised too,
+// axisangle, euler with eulerseq, xyaxes, zaxes), <inertial> (diaginertia,
+// fullinertia), one <joint> per body (hinge, slide, ball, free, and
+// <freejoint>) with range, damping, stiffness, armature, <geom> (plane,
+// sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, density or
+// mass, contype and conaffinity, friction, solref), <site>, <contact>
+// <exclude>, <keyframe> (qpos, qvel), and, parsed but not yet simulated,
+// <actuator> (motor, position, velocity, general), <equality> (connect,
+// weld, joint) and joint frictionloss.
+//
+// Mapping choices, documented in docs/MODELS.md:
+//   - A geom with contype = conaffinity = 0 is visual only; it still
+//     carries mass (inertiafromgeom), as in MuJoCo.
+//   - Mass properties of a mesh geom come from the mesh's own triangles
+//     (package mesh, divergence theorem); its collision shape is its
+//     convex hull, as MuJoCo's.
+//   - Contact: solref (timeconst T, dampratio ζ) gives each geom the
+//     stiffness k = m/(T ζ)² and the dissipation time τd = 2 T ζ², with m
+//     the mass of the geom's body (k = 10¹² for geoms on bodies that do not
+//     move), so that the series combination of two geoms' stiffnesses has
+//     the natural frequency 1/(T ζ) and the damping ratio ζ of MuJoCo's
+//     reference acceleration for the pair's reduced mass. T is at least 2
+//     time steps, as MuJoCo enforces. solref's direct form (−k, −b) gives
+//     k = m k', τd = b'/k'. solimp is not used (it shapes MuJoCo's
+//     impedance; at full penetration width its effect cancels). friction's
+//     first (sliding) value is μ; torsional and rolling friction are not
+//     simulated.
+//   - Elements or attributes not read are warnings naming file, line,
+//     element and attribute; malformed ones are errors.
+package mjcf

@@ -1,0 +1,303 @@
+package mjcf
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+func shortName(p string) string { return filepath.Base(p) }
+
+// bodyRef returns the scene name of an MJCF body named in attribute attr
+// ("world" for the world body).
+func (c *compiler) bodyRef(e *xmlutil.Element, attr string) (string, error) {
+	n, err := c.r.Required(e, attr)
+	if err != nil {
+		return "", err
+	}
+	if n == "world" {
+		return "world", nil
+	}
+	if _, ok := c.bodies[n]; !ok {
+		return "", c.r.Errorf(e, attr, "no body of this name")
+	}
+	return n, nil
+}
+
+// contact reads <contact>: <exclude body1 body2> pairs.
+func (c *compiler) contact(e *xmlutil.Element) error {
+	for _, x := range e.All("exclude") {
+		a, err := c.bodyRef(x, "body1")
+		if err != nil {
+			return err
+		}
+		b, err := c.bodyRef(x, "body2")
+		if err != nil {
+			return err
+		}
+		x.Attr("name")
+		if a == "world" || b == "world" {
+			c.r.Warnf(x, "", "an exclude with the world body is not supported (ignored)")
+			continue
+		}
+		if a != b {
+			c.out.Scene.Exclude = append(c.out.Scene.Exclude, [2]string{a, b})
+		}
+	}
+	return nil
+}
+
+// equality reads <equality> constraints (connect, weld, joint): parsed,
+// not yet simulated.
+func (c *compiler) equality(e *xmlutil.Element) error {
+	for _, q := range e.Children {
+		if q.Name != "connect" && q.Name != "weld" && q.Name != "joint" {
+			continue
+		}
+		q.MarkUsed()
+		v, err := c.view(q, "equality", "main")
+		if err != nil {
+			return err
+		}
+		eq := model.Equality{Kind: q.Name, Active: true, Source: model.Source{File: q.File, Line: q.Line}}
+		eq.Name = v.str("name", "")
+		if v.has("active") {
+			a, err := c.r.Bool(v.src("active"), "active", true)
+			if err != nil {
+				return err
+			}
+			eq.Active = a
+		}
+		if eq.SolRef, err = c.floats(v, "solref", 2, nil); err != nil {
+			return err
+		}
+		if eq.SolImp, err = c.floats(v, "solimp", -1, nil); err != nil {
+			return err
+		}
+		switch q.Name {
+		case "connect", "weld":
+			if eq.Body1, err = c.bodyRef(q, "body1"); err != nil {
+				return err
+			}
+			if q.Has("body2") {
+				if eq.Body2, err = c.bodyRef(q, "body2"); err != nil {
+					return err
+				}
+			} else {
+				eq.Body2 = "world"
+			}
+			a, err := c.floats(view{e: q}, "anchor", 3, []float64{0, 0, 0})
+			if err != nil {
+				return err
+			}
+			eq.Anchor = spatial.Vec3(a)
+			if q.Name == "weld" && q.Has("relpose") {
+				rp, _, err := c.r.Floats(q, "relpose", 7)
+				if err != nil {
+					return err
+				}
+				x := spatial.Pose{P: spatial.Vec3{rp[0], rp[1], rp[2]}, R: spatial.Quat{W: rp[3], X: rp[4], Y: rp[5], Z: rp[6]}.Normalize()}
+				eq.RelPose = &x
+			}
+			if q.Has("torquescale") {
+				q.Attr("torquescale")
+			}
+		case "joint":
+			j1, err := c.jointNamed(q, "joint1")
+			if err != nil {
+				return err
+			}
+			eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
+			if q.Has("joint2") {
+				j2, err := c.jointNamed(q, "joint2")
+				if err != nil {
+					return err
+				}
+				eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
+			}
+			if eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0}); err != nil {
+				return err
+			}
+		}
+		c.out.Equalities = append(c.out.Equalities, eq)
+		model.NotSimulated(c.r, q, "equality "+q.Name)
+	}
+	return nil
+}
+
+// jointNamed returns the joint named in attribute attr.
+func (c *compiler) jointNamed(e *xmlutil.Element, attr string) (*jointRef, error) {
+	n, err := c.r.Required(e, attr)
+	if err != nil {
+		return nil, err
+	}
+	j := c.joints[n]
+	if j == nil {
+		return nil, c.r.Errorf(e, attr, "no joint of this name")
+	}
+	return j, nil
+}
+
+// actuators reads <actuator> (motor, position, velocity, general on a
+// joint): parsed, not yet simulated.
+func (c *compiler) actuators(e *xmlutil.Element) error {
+	for _, a := range e.Children {
+		switch a.Name {
+		case "motor", "position", "velocity", "general":
+		default:
+			continue
+		}
+		a.MarkUsed()
+		v, err := c.view(a, a.Name, "main")
+		if err != nil {
+			return err
+		}
+		if !v.has("joint") {
+			c.r.Warnf(a, "", "only joint transmissions are supported (this <%s> has none; ignored)", a.Name)
+			continue
+		}
+		jn := v.str("joint", "")
+		j := c.joints[jn]
+		if j == nil {
+			return c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+		}
+		act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
+		gear, err := c.floats(v, "gear", -1, []float64{1})
+		if err != nil {
+			return err
+		}
+		act.Gear = gear[0]
+		for _, r := range []struct {
+			attr string
+			out  **[2]float64
+		}{{"ctrlrange", &act.CtrlRange}, {"forcerange", &act.ForceRange}} {
+			if v.has(r.attr) {
+				x, err := c.floats(v, r.attr, 2, nil)
+				if err != nil {
+					return err
+				}
+				rr := [2]float64(x)
+				*r.out = &rr
+			}
+		}
+		for _, l := range []string{"ctrllimited", "forcelimited"} {
+			v.str(l, "")
+		}
+		switch a.Name {
+		case "position":
+			if act.Kp, err = c.float(v, "kp", 1); err != nil {
+				return err
+			}
+			if act.Kv, err = c.float(v, "kv", 0); err != nil {
+				return err
+			}
+		case "velocity":
+			if act.Kv, err = c.float(v, "kv", 1); err != nil {
+				return err
+			}
+		case "general":
+			act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
+			if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
+				return err
+			}
+			if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
+				return err
+			}
+			if dt := v.str("dyntype", "none"); dt != "none" {
+				c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported", dt)
+			}
+			// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
+			if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && act.BiasPrm[1] == -act.GainPrm[0] {
+				act.Kp, act.Kv = act.GainPrm[0], -act.BiasPrm[2]
+			}
+		}
+		c.out.Actuators = append(c.out.Actuators, act)
+		model.NotSimulated(c.r, a, fmt.Sprintf("actuator <%s> on joint %q", a.Name, jn))
+	}
+	return nil
+}
+
+// keyframes reads <keyframe><key name qpos qvel>: MuJoCo's qpos and qvel
+// in joint order, converted per joint to our coordinates (free joint:
+// (x, y, z, qw..qz) → (qw..qz, x, y, z) and body-frame ω → world frame;
+// ball: body-frame ω → parent-joint frame).
+func (c *compiler) keyframes(e *xmlutil.Element) error {
+	nq, nv := 0, 0
+	for _, j := range c.jointList {
+		nq += map[string]int{"free": 7, "ball": 4}[j.typ] + map[bool]int{true: 1}[j.typ == "hinge" || j.typ == "slide"]
+		nv += map[string]int{"free": 6, "ball": 3}[j.typ] + map[bool]int{true: 1}[j.typ == "hinge" || j.typ == "slide"]
+	}
+	for i, k := range e.All("key") {
+		name, _ := k.Attr("name")
+		if name == "" {
+			name = fmt.Sprintf("key%d", i)
+		}
+		qpos, okq, err := c.r.Floats(k, "qpos", -1)
+		if err != nil {
+			return err
+		}
+		qvel, okv, err := c.r.Floats(k, "qvel", -1)
+		if err != nil {
+			return err
+		}
+		if okq && len(qpos) != nq {
+			return c.r.Errorf(k, "qpos", "has %d values; the model has nq = %d", len(qpos), nq)
+		}
+		if okv && len(qvel) != nv {
+			return c.r.Errorf(k, "qvel", "has %d values; the model has nv = %d", len(qvel), nv)
+		}
+		for _, a := range []string{"time", "ctrl", "act", "mpos", "mquat"} {
+			if k.Has(a) {
+				k.Attr(a)
+				c.r.Warnf(k, a, "keyframe %s not supported (ignored)", a)
+			}
+		}
+		kf := scene.Keyframe{Name: name, Joints: map[string]scene.JointState{}}
+		iq, iv := 0, 0
+		for _, j := range c.jointList {
+			body := c.out.Scene.Bodies[j.body].Name
+			var js scene.JointState
+			switch j.typ {
+			case "hinge", "slide":
+				if okq {
+					js.Q = []float64{qpos[iq]}
+				}
+				if okv {
+					js.V = []float64{qvel[iv]}
+				}
+				iq, iv = iq+1, iv+1
+			case "ball":
+				q := spatial.Quat{W: 1}
+				if okq {
+					q = spatial.Quat{W: qpos[iq], X: qpos[iq+1], Y: qpos[iq+2], Z: qpos[iq+3]}.Normalize()
+					js.Q = []float64{q.W, q.X, q.Y, q.Z}
+				}
+				if okv {
+					w := q.Rotate(spatial.Vec3{qvel[iv], qvel[iv+1], qvel[iv+2]})
+					js.V = w[:]
+				}
+				iq, iv = iq+4, iv+3
+			case "free":
+				q := c.bodyPose[j.body].R
+				if okq {
+					q = spatial.Quat{W: qpos[iq+3], X: qpos[iq+4], Y: qpos[iq+5], Z: qpos[iq+6]}.Normalize()
+					js.Q = []float64{q.W, q.X, q.Y, q.Z, qpos[iq], qpos[iq+1], qpos[iq+2]}
+				}
+				if okv {
+					w := q.Rotate(spatial.Vec3{qvel[iv+3], qvel[iv+4], qvel[iv+5]})
+					js.V = []float64{w[0], w[1], w[2], qvel[iv], qvel[iv+1], qvel[iv+2]}
+				}
+				iq, iv = iq+7, iv+6
+			}
+			if js.Q != nil || js.V != nil {
+				kf.Joints[body] = js
+			}
+		}
+		c.out.Scene.Keyframes = append(c.out.Scene.Keyframes, kf)
+	}
+	return nil
+}

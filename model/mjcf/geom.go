@@ -1,0 +1,404 @@
+package mjcf
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// massPart is one geom's contribution to its body's mass properties, in
+// the body frame.
+type massPart struct {
+	m float64
+	c spatial.Vec3
+	I spatial.Mat3 // about c
+}
+
+// pendingGeom is a collision geom whose material is assigned once every
+// body's mass is known (solref's stiffness scales with it).
+type pendingGeom struct {
+	body, index int
+	mu          float64
+	solref      []float64
+	e           *xmlutil.Element
+}
+
+var geomTypes = []string{"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "hfield", "sdf"}
+
+// geoms reads the <geom>s of a body into its collisions and visuals and
+// returns their mass contributions.
+func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string, fixed bool) ([]massPart, error) {
+	var parts []massPart
+	for _, g := range e.All("geom") {
+		v, err := c.view(g, "geom", cls)
+		if err != nil {
+			return nil, err
+		}
+		typ, err := c.keyword(v, "type", "sphere", geomTypes...)
+		if err != nil {
+			return nil, err
+		}
+		if typ == "hfield" || typ == "sdf" {
+			return nil, c.r.Errorf(v.src("type"), "type", "%s geoms are not supported", typ)
+		}
+		sh, x, err := c.geomShape(v, typ)
+		if err != nil {
+			return nil, err
+		}
+		if typ == "plane" && !fixed {
+			return nil, c.r.Errorf(g, "type", "a plane is a half-space: it must be on the world body or a body welded to it")
+		}
+		ct, err := c.float(v, "contype", 1)
+		if err != nil {
+			return nil, err
+		}
+		ca, err := c.float(v, "conaffinity", 1)
+		if err != nil {
+			return nil, err
+		}
+		if ct < 0 || ca < 0 || ct != math.Trunc(ct) || ca != math.Trunc(ca) || ct > math.MaxUint32 || ca > math.MaxUint32 {
+			return nil, c.r.Errorf(g, "contype", "contype and conaffinity must be integers in [0, 2³²)")
+		}
+		group, err := c.float(v, "group", 0)
+		if err != nil {
+			return nil, err
+		}
+		if typ != "plane" && int(group) >= c.groupRange[0] && int(group) <= c.groupRange[1] {
+			p, err := c.geomMass(v, sh, x)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, p)
+		} else {
+			for _, a := range []string{"mass", "density"} {
+				v.str(a, "")
+			}
+		}
+		name := v.str("name", "")
+		if ct == 0 && ca == 0 {
+			if typ != "plane" {
+				b.Visuals = append(b.Visuals, scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x), Color: c.geomColor(v)})
+			}
+			c.ignoreContact(v)
+			continue
+		}
+		if err := c.collisionGeom(v, idx, b, sh, x, name, int(ct), int(ca)); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
+// collisionGeom adds a collision geom and queues its material.
+func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape, x spatial.Pose, name string, ct, ca int) error {
+	fr, err := c.floats(v, "friction", -1, []float64{1, 0.005, 0.0001})
+	if err != nil {
+		return err
+	}
+	if len(fr) < 1 || len(fr) > 3 || fr[0] < 0 {
+		return c.r.Errorf(v.src("friction"), "friction", "want 1 to 3 non-negative numbers (sliding, torsional, rolling)")
+	}
+	sr, err := c.floats(v, "solref", 2, []float64{0.02, 1})
+	if err != nil {
+		return err
+	}
+	if (sr[0] > 0) != (sr[1] > 0) || sr[0] == 0 {
+		return c.r.Errorf(v.src("solref"), "solref", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
+	}
+	cd, err := c.float(v, "condim", 3)
+	if err != nil {
+		return err
+	}
+	if cd != 3 && cd != 1 {
+		c.r.Warnf(v.src("condim"), "condim", "condim %g: torsional and rolling friction are not simulated (condim 3 is used)", cd)
+	} else if cd == 1 {
+		fr[0] = 0
+		c.r.Warnf(v.src("condim"), "condim", "condim 1: frictionless contact (μ = 0)")
+	}
+	if s := v.src("solimp"); s != nil && s == v.e {
+		v.str("solimp", "")
+		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
+	}
+	for _, a := range []string{"priority", "solmix", "margin", "gap"} {
+		if v.e.Has(a) {
+			v.str(a, "")
+			c.r.Warnf(v.e, a, "not supported (ignored)")
+		}
+	}
+	col := scene.Collision{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
+	if ct != 1 {
+		col.Contype = &ct
+	}
+	if ca != 1 {
+		col.Conaffinity = &ca
+	}
+	b.Collisions = append(b.Collisions, col)
+	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, mu: fr[0], solref: sr, e: v.e})
+	v.str("rgba", "")
+	v.str("material", "")
+	return nil
+}
+
+// ignoreContact marks the contact attributes of a visual geom read.
+func (c *compiler) ignoreContact(v view) {
+	for _, a := range []string{"friction", "solref", "solimp", "condim", "priority", "solmix", "margin", "gap"} {
+		v.str(a, "")
+	}
+}
+
+// geomColor returns a visual geom's colour: rgba, else its material's.
+func (c *compiler) geomColor(v view) *[4]float64 {
+	if s := v.src("rgba"); s != nil {
+		if x, _, err := c.r.Floats(s, "rgba", 4); err == nil {
+			col := [4]float64(x)
+			return &col
+		}
+	}
+	if m := v.str("material", ""); m != "" {
+		if col, ok := c.materials[m]; ok {
+			return &col
+		}
+		c.r.Warnf(v.src("material"), "material", "no material %q in <asset>", m)
+	}
+	return nil
+}
+
+// geomShape reads a geom's shape and its pose in the body frame (fromto
+// replaces pos and orientation).
+func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, error) {
+	x, err := c.pose(v)
+	if err != nil {
+		return nil, x, err
+	}
+	size, err := c.floats(v, "size", -1, nil)
+	if err != nil {
+		return nil, x, err
+	}
+	var half float64 // half length along z, from fromto
+	if v.has("fromto") {
+		if typ != "capsule" && typ != "cylinder" && typ != "box" && typ != "ellipsoid" {
+			return nil, x, c.r.Errorf(v.src("fromto"), "fromto", "fromto is for capsule, cylinder, box and ellipsoid geoms, not %s", typ)
+		}
+		ft, err := c.floats(v, "fromto", 6, nil)
+		if err != nil {
+			return nil, x, err
+		}
+		a, b := spatial.Vec3{ft[0], ft[1], ft[2]}, spatial.Vec3{ft[3], ft[4], ft[5]}
+		d := b.Sub(a)
+		if d.Norm() < 1e-12 {
+			return nil, x, c.r.Errorf(v.src("fromto"), "fromto", "the two points coincide")
+		}
+		x = spatial.Pose{R: rotateZTo(d), P: a.Add(b).Scale(0.5)}
+		half = d.Norm() / 2
+	}
+	need := map[string]int{"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3, "plane": 0, "mesh": 0}[typ]
+	if half > 0 {
+		need = map[string]int{"capsule": 1, "cylinder": 1, "box": 2, "ellipsoid": 2}[typ]
+	}
+	if len(size) < need {
+		src := v.src("size")
+		if src == nil {
+			src = v.e
+		}
+		return nil, x, c.r.Errorf(src, "size", "a %s geom needs %d size values, has %d", typ, need, len(size))
+	}
+	for i := range need {
+		if !(size[i] > 0) {
+			return nil, x, c.r.Errorf(v.src("size"), "size", "size values must be positive")
+		}
+	}
+	pos := func(i int) *float64 { return &size[i] }
+	switch typ {
+	case "sphere":
+		return &scene.Shape{Type: "sphere", Radius: pos(0)}, x, nil
+	case "capsule", "cylinder":
+		if half == 0 {
+			half = size[1]
+		}
+		l := 2 * half
+		return &scene.Shape{Type: typ, Radius: pos(0), Length: &l}, x, nil
+	case "box", "ellipsoid":
+		h := spatial.Vec3{size[0], size[1], 0}
+		if half > 0 {
+			h[2] = half
+		} else {
+			h[2] = size[2]
+		}
+		if typ == "box" {
+			full := scene.Vec(h.Scale(2))
+			return &scene.Shape{Type: "box", Size: &full}, x, nil
+		}
+		r := scene.Vec(h)
+		return &scene.Shape{Type: "ellipsoid", Radii: &r}, x, nil
+	case "plane":
+		return &scene.Shape{Type: "halfspace"}, x, nil
+	}
+	name := v.str("mesh", "")
+	ma := c.meshes[name]
+	if ma == nil {
+		src := v.src("mesh")
+		if src == nil {
+			return nil, x, c.r.Errorf(v.e, "mesh", "missing (a mesh geom needs a mesh)")
+		}
+		return nil, x, c.r.Errorf(src, "mesh", "no mesh of this name in <asset>")
+	}
+	sh := &scene.Shape{Type: "mesh", File: ma.path}
+	if ma.scale != (spatial.Vec3{1, 1, 1}) {
+		sc := scene.Vec(ma.scale)
+		sh.Scale = &sc
+	}
+	return sh, x, nil
+}
+
+// geomMass returns a geom's mass properties in the body frame: mass
+// (given, or density × volume) at the centroid, and the inertia of the
+// uniform solid. Meshes use their own triangles (divergence theorem).
+func (c *compiler) geomMass(v view, sh *scene.Shape, x spatial.Pose) (massPart, error) {
+	var vol float64
+	var com spatial.Vec3
+	var unit spatial.Mat3 // per unit mass, about com, geom frame
+	if sh.Type == "mesh" {
+		m, err := c.meshCache.Load(sh.File)
+		if err != nil {
+			return massPart{}, c.r.Errorf(v.e, "mesh", "%v", err)
+		}
+		if sh.Scale != nil {
+			m = m.Transformed(spatial.Vec3(*sh.Scale), spatial.PoseIdentity())
+		}
+		p, err := m.MassProperties()
+		if err != nil {
+			return massPart{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", sh.File, err)
+		}
+		if !m.Closed() {
+			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", shortName(sh.File))
+		}
+		vol, com, unit = p.Volume, p.COM, p.I.Scale(1/p.Volume)
+	} else {
+		g := primitive(sh)
+		vol = g.Volume()
+		var err error
+		if unit, err = g.UnitInertia(); err != nil {
+			return massPart{}, c.r.Errorf(v.e, "size", "%v", err)
+		}
+	}
+	var mass float64
+	if v.has("mass") {
+		m, err := c.float(v, "mass", 0)
+		if err != nil {
+			return massPart{}, err
+		}
+		if m < 0 {
+			return massPart{}, c.r.Errorf(v.src("mass"), "mass", "must be ≥ 0")
+		}
+		mass = m
+		v.str("density", "")
+	} else {
+		d, err := c.float(v, "density", 1000)
+		if err != nil {
+			return massPart{}, err
+		}
+		if d < 0 {
+			return massPart{}, c.r.Errorf(v.src("density"), "density", "must be ≥ 0")
+		}
+		mass = d * vol
+	}
+	R := x.R.RotMat()
+	return massPart{m: mass, c: x.Apply(com), I: spatial.RotateInertia(R, unit.Scale(mass))}, nil
+}
+
+// primitive converts a scene primitive shape for its mass properties.
+func primitive(sh *scene.Shape) geometry.Shape {
+	f := func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	switch sh.Type {
+	case "sphere":
+		return geometry.NewSphere(f(sh.Radius))
+	case "capsule":
+		return geometry.NewCapsule(f(sh.Radius), f(sh.Length))
+	case "cylinder":
+		return geometry.NewCylinder(f(sh.Radius), f(sh.Length))
+	case "box":
+		return geometry.NewBox(spatial.Vec3(*sh.Size))
+	case "ellipsoid":
+		return geometry.NewEllipsoid(spatial.Vec3(*sh.Radii))
+	}
+	return geometry.Shape{Kind: -1}
+}
+
+// compose sums mass parts: total mass, centre of mass and the inertia
+// about it (parallel-axis theorem).
+func compose(parts []massPart) (float64, spatial.Vec3, spatial.Mat3) {
+	var m float64
+	var first spatial.Vec3
+	for _, p := range parts {
+		m += p.m
+		first = first.AddScaled(p.m, p.c)
+	}
+	if m == 0 {
+		return 0, spatial.Vec3{}, spatial.Mat3{}
+	}
+	com := first.Scale(1 / m)
+	var I spatial.Mat3
+	for _, p := range parts {
+		d := p.c.Sub(com)
+		I = I.Add(p.I).Add(spatial.Identity3().Scale(p.m * d.Dot(d)).Sub(spatial.Outer(d, d).Scale(p.m)))
+	}
+	return m, com, I
+}
+
+// Stiffness of geoms on bodies that do not move: effectively rigid, so the
+// pair's stiffness is the moving geom's.
+const rigidStiffness = 1e12
+
+// assignMaterials gives every collision geom its contact material from
+// solref and friction (package doc: k = m/(T ζ)², τd = 2 T ζ²).
+func (c *compiler) assignMaterials() error {
+	s := c.out.Scene
+	for _, g := range c.pending {
+		m := c.refMass(g.body)
+		var k, tau float64
+		if g.solref[0] > 0 {
+			T, zeta := math.Max(g.solref[0], 2*c.dt), g.solref[1]
+			k, tau = 1/(T*zeta*T*zeta), 2*T*zeta*zeta
+		} else {
+			k, tau = -g.solref[0], g.solref[1]/g.solref[0]
+		}
+		if m > 0 {
+			k *= m
+		} else {
+			k = rigidStiffness
+		}
+		name := model.MaterialFor(s, "mj_", k, tau, g.mu)
+		s.Bodies[g.body].Collisions[g.index].Material = name
+	}
+	return nil
+}
+
+// refMass is the mass that scales a geom's stiffness: its body's, or its
+// nearest ancestor's with mass when the body is a massless frame; 0 for
+// bodies welded to the world.
+func (c *compiler) refMass(idx int) float64 {
+	s := c.out.Scene
+	for idx >= 0 {
+		if c.out.Links[idx].Welded {
+			return 0
+		}
+		if c.bodyMass[idx] > 0 {
+			return c.bodyMass[idx]
+		}
+		j := s.Bodies[idx].Joint
+		if j == nil || j.Parent == "world" || j.Parent == "" {
+			return 0
+		}
+		idx = c.bodies[j.Parent]
+	}
+	return 0
+}

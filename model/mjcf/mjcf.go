@@ -1,0 +1,411 @@
+package mjcf
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/mesh"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// DefaultTimestep is MuJoCo's default option timestep (s).
+const DefaultTimestep = 0.002
+
+// maxIncludeDepth bounds nested <include>s.
+const maxIncludeDepth = 16
+
+// Read imports the MJCF file at path.
+func Read(path string, opts model.Options) (*model.Import, error) {
+	data, err := xmlutil.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mjcf: %w", err)
+	}
+	return Parse(path, data, opts)
+}
+
+// Parse imports the MJCF document in data; path names it in messages and
+// locates included and mesh files.
+func Parse(path string, data []byte, opts model.Options) (*model.Import, error) {
+	root, err := xmlutil.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{
+		r: &xmlutil.Reader{File: path}, opts: opts, dir: filepath.Dir(path), root: root,
+		out: &model.Import{Format: "mjcf"}, classes: map[string]*class{},
+		degrees: true, autolimits: true, inertiaFromGeom: "auto", groupRange: [2]int{0, 5}, eulerseq: "xyz",
+		meshes: map[string]*meshAsset{}, materials: map[string][4]float64{}, joints: map[string]*jointRef{},
+		bodies: map[string]int{},
+	}
+	if root.Name != "mujoco" {
+		return nil, c.r.Errorf(root, "", "the root element must be <mujoco>, not <%s>", root.Name)
+	}
+	root.MarkUsed()
+	if err := c.include(root, 0, []string{path}); err != nil {
+		return nil, err
+	}
+	if err := c.compile(); err != nil {
+		return nil, err
+	}
+	c.markDefaults()
+	c.out.Warnings = append(c.r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
+	s := c.out.Scene
+	s.ApplyDefaults()
+	if err := s.Validate(path); err != nil {
+		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
+	}
+	return c.out, nil
+}
+
+// compiler carries one MJCF import.
+type compiler struct {
+	r    *xmlutil.Reader
+	opts model.Options
+	dir  string
+	root *xmlutil.Element
+	out  *model.Import
+
+	classes                 map[string]*class
+	degrees, autolimits     bool
+	inertiaFromGeom         string // false, true, auto
+	groupRange              [2]int
+	eulerseq                string
+	meshdir                 string
+	integratorElem          *xmlutil.Element // the <option> that set the integrator, for warnings
+	boundMass, boundInertia float64
+	dt                      float64
+
+	meshes    map[string]*meshAsset
+	materials map[string][4]float64
+	meshCache mesh.Cache
+	joints    map[string]*jointRef // by MJCF joint name
+	jointList []*jointRef          // in model order (MuJoCo's qpos order)
+	bodies    map[string]int       // MJCF body name → scene body index
+	bodyMass  []float64            // per scene body
+	bodyPose  []spatial.Pose       // world pose at qpos0, per scene body
+	pending   []pendingGeom        // collision geoms, materials assigned after all masses are known
+	unnamed   int
+}
+
+// meshAsset is a <mesh> of <asset>.
+type meshAsset struct {
+	path  string
+	scale spatial.Vec3
+	e     *xmlutil.Element
+}
+
+// jointRef is a joint of the model with the scene body that carries it.
+type jointRef struct {
+	name, typ string
+	body      int
+	e         *xmlutil.Element
+}
+
+// include splices every <include file> under e (recursively) in place:
+// the children of the included file's <mujoco> replace the element.
+func (c *compiler) include(e *xmlutil.Element, depth int, stack []string) error {
+	var out []*xmlutil.Element
+	for _, ch := range e.Children {
+		if ch.Name != "include" {
+			if err := c.include(ch, depth, stack); err != nil {
+				return err
+			}
+			out = append(out, ch)
+			continue
+		}
+		ch.MarkUsed()
+		file, err := c.r.Required(ch, "file")
+		if err != nil {
+			return err
+		}
+		path := file
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(ch.File), file)
+		}
+		for _, s := range stack {
+			if s == path {
+				return c.r.Errorf(ch, "file", "include cycle: %s", strings.Join(append(stack, path), " → "))
+			}
+		}
+		if depth >= maxIncludeDepth {
+			return c.r.Errorf(ch, "file", "includes nested deeper than %d", maxIncludeDepth)
+		}
+		data, err := xmlutil.ReadFile(path)
+		if err != nil {
+			return c.r.Errorf(ch, "file", "%v", err)
+		}
+		sub, err := xmlutil.Parse(path, data)
+		if err != nil {
+			return err
+		}
+		if sub.Name != "mujoco" {
+			return c.r.Errorf(sub, "", "an included file's root element must be <mujoco>, not <%s>", sub.Name)
+		}
+		sub.MarkUsed()
+		sub.Attr("model")
+		if err := c.include(sub, depth+1, append(stack, path)); err != nil {
+			return err
+		}
+		for _, s := range sub.Children {
+			s.Parent = e
+			out = append(out, s)
+		}
+	}
+	e.Children = out
+	return nil
+}
+
+// compile reads the spliced document in MuJoCo's order: compiler, option,
+// defaults, assets, then the world body tree and the sections that refer to
+// it.
+func (c *compiler) compile() error {
+	name, _ := c.root.Attr("model")
+	if strings.TrimSpace(name) == "" {
+		name = strings.TrimSuffix(filepath.Base(c.r.File), filepath.Ext(c.r.File))
+	}
+	for _, e := range c.root.All("compiler") {
+		if err := c.compilerSettings(e); err != nil {
+			return err
+		}
+	}
+	c.dt = DefaultTimestep
+	s := model.NewScene(name, c.dt)
+	s.Scheme = "symplectic-euler" // MuJoCo's default integrator, Euler
+	delete(s.Materials, model.DefaultMaterial)
+	c.out.Scene = s
+	for _, e := range c.root.All("option") {
+		if err := c.option(e); err != nil {
+			return err
+		}
+	}
+	for _, d := range c.root.All("default") {
+		if err := c.readDefaults(d, nil); err != nil {
+			return err
+		}
+	}
+	for _, a := range c.root.All("asset") {
+		if err := c.assets(a); err != nil {
+			return err
+		}
+	}
+	for _, w := range c.root.All("worldbody") {
+		if err := c.worldbody(w); err != nil {
+			return err
+		}
+	}
+	if err := c.assignMaterials(); err != nil {
+		return err
+	}
+	for _, e := range c.root.All("contact") {
+		if err := c.contact(e); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.root.All("equality") {
+		if err := c.equality(e); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.root.All("actuator") {
+		if err := c.actuators(e); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.root.All("keyframe") {
+		if err := c.keyframes(e); err != nil {
+			return err
+		}
+	}
+	if len(s.Materials) == 0 {
+		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
+	}
+	c.dampedEuler()
+	return nil
+}
+
+// dampedEuler switches a model that asks for MuJoCo's Euler integrator and
+// has joint damping to implicit Euler. MuJoCo's Euler integrates joint
+// damping implicitly; our symplectic Euler does not, and a joint with
+// damping d on a rotational inertia I is unstable when δt d / I > 2 (a
+// 3 g Allegro fingertip with d = 0.1 at δt = 2 ms: ≈ 600). Implicit Euler
+// keeps the damping implicit, at the price of treating the other forces
+// implicitly too.
+func (c *compiler) dampedEuler() {
+	s := c.out.Scene
+	if s.Scheme != "symplectic-euler" {
+		return
+	}
+	for _, b := range s.Bodies {
+		if b.Joint != nil && b.Joint.Damping != nil && *b.Joint.Damping > 0 {
+			s.Scheme = "implicit-euler"
+			attr := ""
+			if c.integratorElem != nil && c.integratorElem.Has("integrator") {
+				attr = "integrator"
+			}
+			c.r.Warnf(c.integratorElem, attr, "MuJoCo's Euler integrates joint damping implicitly, our symplectic Euler does not (unstable for small inertias): implicit-euler is used; --scheme symplectic-euler overrides")
+			return
+		}
+	}
+}
+
+// compilerSettings reads <compiler>.
+func (c *compiler) compilerSettings(e *xmlutil.Element) error {
+	v := view{e: e}
+	a, err := c.keyword(v, "angle", "degree", "degree", "radian")
+	if err != nil {
+		return err
+	}
+	if e.Has("angle") {
+		c.degrees = a == "degree"
+	}
+	if e.Has("autolimits") {
+		if c.autolimits, err = c.r.Bool(e, "autolimits", true); err != nil {
+			return err
+		}
+	}
+	if e.Has("inertiafromgeom") {
+		if c.inertiaFromGeom, err = c.r.Keyword(e, "inertiafromgeom", "auto", "false", "true", "auto"); err != nil {
+			return err
+		}
+	}
+	if g, ok, err := c.r.Floats(e, "inertiagrouprange", 2); err != nil {
+		return err
+	} else if ok {
+		c.groupRange = [2]int{int(g[0]), int(g[1])}
+	}
+	if s, ok := e.Attr("eulerseq"); ok {
+		s = strings.TrimSpace(s)
+		if len(s) != 3 || strings.Trim(strings.ToLower(s), "xyz") != "" {
+			return c.r.Errorf(e, "eulerseq", "want three of x, y, z (lower case: moving axes, upper case: fixed axes)")
+		}
+		c.eulerseq = s
+	}
+	for _, attr := range []string{"meshdir", "assetdir"} {
+		if d, ok := e.Attr(attr); ok && (attr == "meshdir" || c.meshdir == "") {
+			c.meshdir = d
+		}
+	}
+	if c.boundMass, err = c.r.Float(e, "boundmass", c.boundMass); err != nil {
+		return err
+	}
+	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
+		return err
+	}
+	if coord, ok := e.Attr("coordinate"); ok && strings.TrimSpace(coord) != "local" {
+		return c.r.Errorf(e, "coordinate", "only local coordinates are supported (global was removed from MuJoCo)")
+	}
+	return nil
+}
+
+// option reads <option>: timestep, gravity and the integrator.
+func (c *compiler) option(e *xmlutil.Element) error {
+	s := c.out.Scene
+	dt, err := c.r.Float(e, "timestep", c.dt)
+	if err != nil {
+		return err
+	}
+	if !(dt > 0) {
+		return c.r.Errorf(e, "timestep", "must be positive")
+	}
+	c.dt, s.DT = dt, dt
+	if g, ok, err := c.r.Floats(e, "gravity", 3); err != nil {
+		return err
+	} else if ok {
+		gv := scene.Vec(g)
+		s.Gravity = &gv
+	}
+	c.integratorElem = e
+	integ, err := c.r.Keyword(e, "integrator", "Euler", "Euler", "implicit", "implicitfast", "RK4")
+	if err != nil {
+		return err
+	}
+	switch integ {
+	case "Euler":
+		s.Scheme = "symplectic-euler"
+	case "implicit", "implicitfast":
+		s.Scheme = "implicit-euler"
+	case "RK4":
+		s.Scheme = "midpoint"
+		c.r.Warnf(e, "integrator", "RK4 is not a θ-method: mapped to midpoint (second order, implicit)")
+	}
+	return nil
+}
+
+// assets reads <mesh> and <material> assets; textures and other assets are
+// reported unsupported.
+func (c *compiler) assets(a *xmlutil.Element) error {
+	for _, m := range a.All("mesh") {
+		v, err := c.view(m, "mesh", "main")
+		if err != nil {
+			return err
+		}
+		file := v.str("file", "")
+		if file == "" {
+			return c.r.Errorf(m, "file", "missing (meshes given by vertex lists are not supported)")
+		}
+		name := v.str("name", "")
+		if name == "" {
+			base := filepath.Base(file)
+			name = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		if c.meshes[name] != nil {
+			return c.r.Errorf(m, "name", "a second mesh named %q", name)
+		}
+		sc, err := c.floats(v, "scale", 3, []float64{1, 1, 1})
+		if err != nil {
+			return err
+		}
+		if sc[0] == 0 || sc[1] == 0 || sc[2] == 0 {
+			return c.r.Errorf(m, "scale", "a scale of 0 flattens the mesh")
+		}
+		dir := filepath.Dir(m.File)
+		if c.meshdir != "" {
+			dir = c.meshdir
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(filepath.Dir(c.r.File), dir)
+			}
+		}
+		path, err := c.opts.ResolveURI(file, dir)
+		if err != nil {
+			return c.r.Errorf(m, "file", "%v", err)
+		}
+		c.meshes[name] = &meshAsset{path: path, scale: spatial.Vec3(sc), e: m}
+	}
+	for _, m := range a.All("material") {
+		v, err := c.view(m, "material", "main")
+		if err != nil {
+			return err
+		}
+		name := v.str("name", "")
+		if name == "" {
+			return c.r.Errorf(m, "name", "missing (required)")
+		}
+		rgba, err := c.floats(v, "rgba", 4, []float64{1, 1, 1, 1})
+		if err != nil {
+			return err
+		}
+		c.materials[name] = [4]float64(rgba)
+	}
+	return nil
+}
+
+// bodyName returns a scene body name for an MJCF body (unnamed bodies are
+// numbered), checking it can name a scene body.
+func (c *compiler) bodyName(e *xmlutil.Element) (string, error) {
+	name, ok := e.Attr("name")
+	if !ok || strings.TrimSpace(name) == "" {
+		c.unnamed++
+		return fmt.Sprintf("body%d", c.unnamed), nil
+	}
+	if strings.ContainsAny(name, ".=[],\"\n\r") || name == "world" || name == "worldbody" {
+		return "", c.r.Errorf(e, "name", "a body name must not contain '.', '=', '[', ']', commas, quotes or line breaks, nor be world or worldbody")
+	}
+	if _, dup := c.bodies[name]; dup {
+		return "", c.r.Errorf(e, "name", "a second body with this name")
+	}
+	return name, nil
+}

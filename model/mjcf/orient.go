@@ -1,0 +1,152 @@
+package mjcf
+
+import (
+	"math"
+	"strings"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// orientations are MJCF's ways to give a frame's orientation; at most one
+// may be given.
+var orientations = []string{"quat", "axisangle", "euler", "xyaxes", "zaxes"}
+
+// pose reads pos and the orientation of a view (body, geom, site,
+// inertial).
+func (c *compiler) pose(v view) (spatial.Pose, error) {
+	pos, err := c.floats(v, "pos", 3, []float64{0, 0, 0})
+	if err != nil {
+		return spatial.Pose{}, err
+	}
+	q, err := c.orientation(v)
+	return spatial.Pose{R: q, P: spatial.Vec3(pos)}, err
+}
+
+// orientation reads the one orientation attribute of v (identity if none).
+func (c *compiler) orientation(v view) (spatial.Quat, error) {
+	var given string
+	for _, o := range orientations {
+		if v.e.Has(o) { // orientations are not taken from defaults
+			if given != "" {
+				return spatial.Quat{}, c.r.Errorf(v.e, o, "%s and %s given together: give at most one orientation", given, o)
+			}
+			given = o
+		}
+	}
+	e := v.e
+	switch given {
+	case "":
+		return spatial.QuatIdentity(), nil
+	case "quat":
+		x, _, err := c.r.Floats(e, "quat", 4)
+		if err != nil {
+			return spatial.Quat{}, err
+		}
+		q := spatial.Quat{W: x[0], X: x[1], Y: x[2], Z: x[3]}
+		if q.Norm() < 1e-12 {
+			return spatial.Quat{}, c.r.Errorf(e, "quat", "a quaternion must be non-zero")
+		}
+		return q.Normalize(), nil
+	case "axisangle":
+		x, _, err := c.r.Floats(e, "axisangle", 4)
+		if err != nil {
+			return spatial.Quat{}, err
+		}
+		ax := spatial.Vec3{x[0], x[1], x[2]}
+		if ax.Norm() < 1e-12 {
+			return spatial.Quat{}, c.r.Errorf(e, "axisangle", "the axis must be non-zero")
+		}
+		u, _ := ax.Normalize()
+		return spatial.QuatFromAxisAngle(u, c.angle(x[3])), nil
+	case "euler":
+		x, _, err := c.r.Floats(e, "euler", 3)
+		if err != nil {
+			return spatial.Quat{}, err
+		}
+		return c.euler(x), nil
+	case "xyaxes":
+		x, _, err := c.r.Floats(e, "xyaxes", 6)
+		if err != nil {
+			return spatial.Quat{}, err
+		}
+		ex, nx := spatial.Vec3{x[0], x[1], x[2]}.Normalize()
+		y := spatial.Vec3{x[3], x[4], x[5]}
+		y = y.Sub(ex.Scale(ex.Dot(y)))
+		ey, ny := y.Normalize()
+		if nx < 1e-12 || ny < 1e-12 {
+			return spatial.Quat{}, c.r.Errorf(e, "xyaxes", "the axes must be non-zero and not parallel")
+		}
+		ez := ex.Cross(ey)
+		return quatFromMat(spatial.Mat3{{ex[0], ey[0], ez[0]}, {ex[1], ey[1], ez[1]}, {ex[2], ey[2], ez[2]}}), nil
+	default: // zaxes
+		x, _, err := c.r.Floats(e, "zaxes", 3)
+		if err != nil {
+			return spatial.Quat{}, err
+		}
+		z := spatial.Vec3{x[0], x[1], x[2]}
+		if z.Norm() < 1e-12 {
+			return spatial.Quat{}, c.r.Errorf(e, "zaxes", "the axis must be non-zero")
+		}
+		return rotateZTo(z), nil
+	}
+}
+
+// angle converts an angle from the compiler's unit to radians.
+func (c *compiler) angle(a float64) float64 {
+	if c.degrees {
+		return a * math.Pi / 180
+	}
+	return a
+}
+
+// euler composes the three rotations of the compiler's eulerseq: a
+// lower-case letter rotates about the moving (intrinsic) axis, an
+// upper-case one about the fixed axis.
+func (c *compiler) euler(x []float64) spatial.Quat {
+	q := spatial.QuatIdentity()
+	for i, ch := range c.eulerseq {
+		ax := map[rune]spatial.Vec3{'x': {1, 0, 0}, 'y': {0, 1, 0}, 'z': {0, 0, 1}}[rune(strings.ToLower(string(ch))[0])]
+		r := spatial.QuatFromAxisAngle(ax, c.angle(x[i]))
+		if ch >= 'a' {
+			q = q.Mul(r) // intrinsic: about the rotated axis
+		} else {
+			q = r.Mul(q) // extrinsic: about the fixed axis
+		}
+	}
+	return q
+}
+
+// rotateZTo returns the smallest rotation taking z to the direction of n.
+func rotateZTo(n spatial.Vec3) spatial.Quat {
+	u, _ := n.Normalize()
+	ax := spatial.Vec3{0, 0, 1}.Cross(u)
+	s, cz := ax.Norm(), u[2]
+	if s < 1e-12 {
+		if cz > 0 {
+			return spatial.QuatIdentity()
+		}
+		return spatial.QuatFromAxisAngle(spatial.Vec3{1, 0, 0}, math.Pi)
+	}
+	return spatial.QuatFromAxisAngle(ax.Scale(1/s), math.Atan2(s, cz))
+}
+
+// quatFromMat converts a rotation matrix (Shepperd's method).
+func quatFromMat(m spatial.Mat3) spatial.Quat {
+	tr := m[0][0] + m[1][1] + m[2][2]
+	var q spatial.Quat
+	switch {
+	case tr > 0:
+		s := math.Sqrt(tr+1) * 2
+		q = spatial.Quat{W: s / 4, X: (m[2][1] - m[1][2]) / s, Y: (m[0][2] - m[2][0]) / s, Z: (m[1][0] - m[0][1]) / s}
+	case m[0][0] > m[1][1] && m[0][0] > m[2][2]:
+		s := math.Sqrt(1+m[0][0]-m[1][1]-m[2][2]) * 2
+		q = spatial.Quat{W: (m[2][1] - m[1][2]) / s, X: s / 4, Y: (m[0][1] + m[1][0]) / s, Z: (m[0][2] + m[2][0]) / s}
+	case m[1][1] > m[2][2]:
+		s := math.Sqrt(1+m[1][1]-m[0][0]-m[2][2]) * 2
+		q = spatial.Quat{W: (m[0][2] - m[2][0]) / s, X: (m[0][1] + m[1][0]) / s, Y: s / 4, Z: (m[1][2] + m[2][1]) / s}
+	default:
+		s := math.Sqrt(1+m[2][2]-m[0][0]-m[1][1]) * 2
+		q = spatial.Quat{W: (m[1][0] - m[0][1]) / s, X: (m[0][2] + m[2][0]) / s, Y: (m[1][2] + m[2][1]) / s, Z: s / 4}
+	}
+	return q.Normalize()
+}

@@ -1,0 +1,123 @@
+package model
+
+import (
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Import is the result of reading a robot model file.
+type Import struct {
+	Format string       // "mjcf", "urdf" or "sdf"
+	Scene  *scene.Scene // validated; mesh paths are absolute
+	// Warnings name file, line, element and attribute of everything that
+	// was not supported (ignored), adjusted, or parsed but not simulated.
+	Warnings []xmlutil.Warning
+	// Links are the mass properties of every body as the file gives them
+	// (after MJCF's inertiafromgeom), including bodies welded to the world,
+	// whose mass the model drops (they do not move).
+	Links []Link
+	// Parsed but not yet simulated (issue 13): actuators, equality
+	// constraints and joint couplers, joint friction.
+	Actuators     []Actuator
+	Equalities    []Equality
+	JointFriction []JointFriction
+	// Sites are named frames on bodies (MJCF site).
+	Sites []Site
+}
+
+// Link is one body's mass properties from the file.
+type Link struct {
+	Name    string
+	Mass    float64
+	COM     spatial.Vec3 // in the body frame
+	Inertia spatial.Mat3 // about the centre of mass, in the body frame
+	Welded  bool         // welded to the world (does not move)
+}
+
+// Source locates an element in its file.
+type Source struct {
+	File string
+	Line int
+}
+
+// Actuator is an actuator as the file describes it. Joint is the scene
+// body whose joint it drives (Joint is also the joint's name in JointName).
+type Actuator struct {
+	Name      string
+	Kind      string // MJCF motor, position, velocity, general; URDF/SDF transmission
+	Body      string // scene body whose joint is driven
+	JointName string
+	Gear      float64
+	// Kp, Kv are the position and velocity gains (MJCF position/velocity,
+	// or general with an affine bias that amounts to a PD servo).
+	Kp, Kv float64
+	// GainPrm, BiasPrm, GainType, BiasType are MJCF general's parameters.
+	GainPrm, BiasPrm   []float64
+	GainType, BiasType string
+	CtrlRange          *[2]float64
+	ForceRange         *[2]float64
+	// GearRatio and RotorInertia are Drake's drake:gear_ratio and
+	// drake:rotor_inertia (reflected inertia = ratio² × rotor inertia).
+	GearRatio, RotorInertia float64
+	Source                  Source
+}
+
+// Equality is an equality constraint or joint coupler.
+type Equality struct {
+	Name string
+	// Kind is "connect" (ball joint between two bodies at Anchor), "weld"
+	// (RelPose between two bodies), "joint" (q1 = Σ PolyCoef_k q2^k) or
+	// "mimic" (URDF: q1 = Multiplier·q2 + Offset).
+	Kind         string
+	Body1, Body2 string // scene body names ("" for the world)
+	Joint1       string // scene body names of the coupled joints
+	Joint2       string
+	Anchor       spatial.Vec3 // connect: in Body1's frame
+	RelPose      *spatial.Pose
+	PolyCoef     []float64
+	Multiplier   float64
+	Offset       float64
+	SolRef       []float64
+	SolImp       []float64
+	Active       bool
+	Source       Source
+}
+
+// JointFriction is a joint's dry friction (MJCF frictionloss, URDF and
+// SDF dynamics friction), a force or torque magnitude.
+type JointFriction struct {
+	Body   string // scene body of the joint
+	Value  float64
+	Source Source
+}
+
+// Site is a named frame on a body.
+type Site struct {
+	Name string
+	Body string
+	Pose spatial.Pose
+}
+
+// Options configure an import.
+type Options struct {
+	// PackagePaths are searched for package://NAME/...: each entry is a
+	// package directory (holding package.xml with <name>NAME</name>, or
+	// named NAME) or a directory holding package directories.
+	PackagePaths []string
+	// ModelPaths are searched for SDFormat model://NAME/... URIs.
+	ModelPaths []string
+	// Floating makes the root body of a URDF or SDFormat model free (six
+	// degrees of freedom) instead of welded to the world. MJCF files say
+	// it themselves (freejoint).
+	Floating bool
+}
+
+// Warn adds a warning.
+func (im *Import) Warn(w xmlutil.Warning) { im.Warnings = append(im.Warnings, w) }
+
+// NotSimulated records the standard warning for an element that is parsed
+// but not yet simulated.
+func NotSimulated(r *xmlutil.Reader, e *xmlutil.Element, what string) {
+	r.Warnf(e, "", "%s parsed, not yet simulated (joint limits, actuators, equality constraints and joint friction arrive with issue 13)", what)
+}

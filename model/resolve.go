@@ -1,0 +1,119 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/stiction-sim/stiction/model/xmlutil"
+)
+
+// ResolveURI turns a mesh or include URI of a model file into a path:
+// package://PKG/rest is found through Options.PackagePaths (and the
+// directories above the model file, which is how a file inside a package
+// finds its own package), model://NAME/rest through Options.ModelPaths
+// (and the model file's directory and its parent), file:///abs as is, and
+// anything else relative to dir, the model file's directory. The file
+// must exist.
+func (o Options) ResolveURI(uri, dir string) (string, error) {
+	uri = strings.TrimSpace(uri)
+	switch {
+	case uri == "":
+		return "", errors.New("empty URI")
+	case strings.HasPrefix(uri, "package://"):
+		return o.findPackage(strings.TrimPrefix(uri, "package://"), dir)
+	case strings.HasPrefix(uri, "model://"):
+		return o.findModel(strings.TrimPrefix(uri, "model://"), dir)
+	case strings.HasPrefix(uri, "file://"):
+		return existing(strings.TrimPrefix(uri, "file://"))
+	case strings.Contains(uri, "://"):
+		return "", fmt.Errorf("URI scheme of %q is not supported (package://, model://, file:// or a relative path)", uri)
+	}
+	if !filepath.IsAbs(uri) {
+		uri = filepath.Join(dir, uri)
+	}
+	return existing(uri)
+}
+
+func existing(p string) (string, error) {
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("file %s not found", p)
+	}
+	return p, nil
+}
+
+// findPackage resolves "PKG/rest".
+func (o Options) findPackage(s, dir string) (string, error) {
+	pkg, rest, _ := strings.Cut(s, "/")
+	if pkg == "" {
+		return "", fmt.Errorf("package://%s: no package name", s)
+	}
+	var tried []string
+	for _, root := range append(append([]string(nil), o.PackagePaths...), ancestors(dir)...) {
+		for _, cand := range []string{root, filepath.Join(root, pkg)} {
+			if packageName(cand) == pkg {
+				p := filepath.Join(cand, filepath.FromSlash(rest))
+				if _, err := os.Stat(p); err == nil {
+					return p, nil
+				}
+				tried = append(tried, p)
+			}
+		}
+	}
+	if len(tried) > 0 {
+		return "", fmt.Errorf("package://%s: package %q found, but not the file (tried %s)", s, pkg, strings.Join(tried, ", "))
+	}
+	return "", fmt.Errorf("package://%s: package %q not found in the search path %v or above %s (add it with --package-path)", s, pkg, o.PackagePaths, dir)
+}
+
+var packageNameRE = regexp.MustCompile(`<name>\s*([^<\s]+)\s*</name>`)
+
+// packageName returns the name of the ROS package in dir (from its
+// package.xml, or the directory's name if it has none), or "" if dir is not
+// a directory.
+func packageName(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return ""
+	}
+	data, err := xmlutil.ReadFile(filepath.Join(dir, "package.xml"))
+	if err == nil {
+		if m := packageNameRE.FindSubmatch(data); m != nil {
+			return string(m[1])
+		}
+	}
+	return filepath.Base(dir)
+}
+
+// ancestors returns dir and the directories above it.
+func ancestors(dir string) []string {
+	var out []string
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	for {
+		out = append(out, d)
+		p := filepath.Dir(d)
+		if p == d {
+			return out
+		}
+		d = p
+	}
+}
+
+// findModel resolves "NAME/rest" for SDFormat's model://.
+func (o Options) findModel(s, dir string) (string, error) {
+	name, rest, _ := strings.Cut(s, "/")
+	roots := append(append([]string(nil), o.ModelPaths...), dir, filepath.Dir(dir))
+	for _, root := range roots {
+		p := filepath.Join(root, name, filepath.FromSlash(rest))
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("model://%s: not found under %v (add a directory with --model-path)", s, roots)
+}

@@ -1,0 +1,21 @@
+// Package urdf reads URDF robot descriptions (ROS) into a model.Import:
+// links with their inertial, visual and collision elements (box, cylinder,
+// sphere, mesh; Drake's capsule), joints (revolute, continuous, prismatic,
+// fixed, floating, planar) with origin, axis, limit and dynamics, mimic
+// (as a joint coupler, parsed and not yet simulated), transmissions
+// (actuators, with Drake's drake:gear_ratio and drake:rotor_inertia;
+// parsed, not yet simulated), material colours, Drake's
+// drake:collision_filter_group (excluded body pairs) and
+// drake:proximity_properties (contact material), and package:// mesh URIs
+// through a search path.
+//
+// The root link (the one link that is no joint's child) is welded to the
+// world at the origin, or free with model.Options.Floating. Every link
+// becomes a scene body named after it and every joint the joint of its
+// child link, with the joint's name. The link frame is the joint frame at
+// q = 0, as URDF defines it: parent_frame is the joint's origin and
+// child_frame the identity (a planar joint's frames are turned so that
+// their z axis is the joint's normal). Elements and attributes this package
+// does not read are reported as warnings naming file, line, element and
+// attribute.
+package urdf

@@ -1,0 +1,283 @@
+package urdf
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// DefaultDT is the time step of an imported URDF model (URDF has none).
+const DefaultDT = 1e-3
+
+// Read imports the URDF file at path.
+func Read(path string, opts model.Options) (*model.Import, error) {
+	data, err := xmlutil.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("urdf: %w", err)
+	}
+	return Parse(path, data, opts)
+}
+
+// Parse imports the URDF document in data; path names it in messages and
+// locates relative mesh files.
+func Parse(path string, data []byte, opts model.Options) (*model.Import, error) {
+	root, err := xmlutil.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	r := &xmlutil.Reader{File: path}
+	if root.Name != "robot" {
+		return nil, r.Errorf(root, "", "the root element must be <robot>, not <%s>", root.Name)
+	}
+	root.MarkUsed()
+	im := &importer{r: r, opts: opts, dir: filepath.Dir(path), out: &model.Import{Format: "urdf"}, colors: map[string][4]float64{}}
+	if err := im.robot(root); err != nil {
+		return nil, err
+	}
+	im.out.Warnings = append(r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
+	im.out.Scene.ApplyDefaults()
+	if err := im.out.Scene.Validate(path); err != nil {
+		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
+	}
+	return im.out, nil
+}
+
+// importer carries the state of one URDF import.
+type importer struct {
+	r      *xmlutil.Reader
+	opts   model.Options
+	dir    string
+	out    *model.Import
+	colors map[string][4]float64 // top-level materials
+	links  map[string]*xmlutil.Element
+	joints []*jointInfo
+	child  map[string]*jointInfo // joint by child link
+}
+
+// robot reads the whole document.
+func (im *importer) robot(root *xmlutil.Element) error {
+	name, _ := root.Attr("name")
+	if strings.TrimSpace(name) == "" {
+		name = strings.TrimSuffix(filepath.Base(im.r.File), filepath.Ext(im.r.File))
+	}
+	im.out.Scene = model.NewScene(name, DefaultDT)
+	for _, m := range root.All("material") {
+		if err := im.topMaterial(m); err != nil {
+			return err
+		}
+	}
+	if err := im.readLinks(root); err != nil {
+		return err
+	}
+	if err := im.readJoints(root); err != nil {
+		return err
+	}
+	order, err := im.order(root)
+	if err != nil {
+		return err
+	}
+	for _, l := range order {
+		if err := im.body(l); err != nil {
+			return err
+		}
+	}
+	if im.opts.Floating {
+		if err := model.LumpFloatingRoot(im.out.Scene); err != nil {
+			return im.r.Errorf(order[0], "", "floating root: %v", err)
+		}
+	}
+	for _, t := range root.All("transmission") {
+		if err := im.transmission(t); err != nil {
+			return err
+		}
+	}
+	for _, f := range root.All("frame") {
+		if err := im.frame(f); err != nil {
+			return err
+		}
+	}
+	for _, g := range root.All("drake:collision_filter_group") {
+		if err := im.filterGroup(g, root); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topMaterial reads a top-level <material name><color rgba/></material>.
+func (im *importer) topMaterial(m *xmlutil.Element) error {
+	name, err := im.r.Required(m, "name")
+	if err != nil {
+		return err
+	}
+	if c := m.Child("color"); c != nil {
+		rgba, _, err := im.r.Floats(c, "rgba", 4)
+		if err != nil {
+			return err
+		}
+		if rgba == nil {
+			return im.r.Errorf(c, "rgba", "missing (required)")
+		}
+		im.colors[name] = [4]float64(rgba)
+	}
+	return nil
+}
+
+// readLinks indexes the links by name.
+func (im *importer) readLinks(root *xmlutil.Element) error {
+	im.links = map[string]*xmlutil.Element{}
+	for _, l := range root.All("link") {
+		name, err := im.r.Required(l, "name")
+		if err != nil {
+			return err
+		}
+		if _, dup := im.links[name]; dup {
+			return im.r.Errorf(l, "name", "a second link with this name (link names must be unique)")
+		}
+		if strings.ContainsAny(name, ".=[],\"\n\r") {
+			return im.r.Errorf(l, "name", "a link name must not contain '.', '=', '[', ']', commas, quotes or line breaks (it names a body)")
+		}
+		im.links[name] = l
+	}
+	if len(im.links) == 0 {
+		return im.r.Errorf(root, "", "no <link> (a robot needs at least one)")
+	}
+	return nil
+}
+
+// order returns the links parent-first, depth first in joint file order,
+// and checks that they form one tree.
+func (im *importer) order(root *xmlutil.Element) ([]*xmlutil.Element, error) {
+	var roots []*xmlutil.Element
+	for _, l := range root.Children {
+		if l.Name != "link" {
+			continue
+		}
+		name, _ := l.Attr("name")
+		if im.child[name] == nil {
+			roots = append(roots, l)
+		}
+	}
+	switch {
+	case len(roots) == 0:
+		return nil, im.r.Errorf(root, "", "the joints form a cycle: every link is some joint's child")
+	case len(roots) > 1:
+		var names []string
+		for _, l := range roots {
+			n, _ := l.Attr("name")
+			names = append(names, fmt.Sprintf("%s (line %d)", n, l.Line))
+		}
+		return nil, im.r.Errorf(roots[1], "", "several root links (%s): the links must form one tree joined by joints", strings.Join(names, ", "))
+	}
+	var out []*xmlutil.Element
+	var visit func(l *xmlutil.Element)
+	visit = func(l *xmlutil.Element) {
+		out = append(out, l)
+		name, _ := l.Attr("name")
+		for _, j := range im.joints {
+			if j.parent == name {
+				visit(im.links[j.childLink])
+			}
+		}
+	}
+	visit(roots[0])
+	if len(out) != len(im.links) {
+		for _, j := range im.joints {
+			if !contains(out, im.links[j.childLink]) {
+				return nil, im.r.Errorf(j.e, "", "joint %q is part of a cycle of joints (link %q is not reachable from the root)", j.name, j.childLink)
+			}
+		}
+	}
+	return out, nil
+}
+
+func contains(es []*xmlutil.Element, e *xmlutil.Element) bool {
+	for _, x := range es {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// body adds the scene body of link l.
+func (im *importer) body(l *xmlutil.Element) error {
+	name, _ := l.Attr("name")
+	b := scene.Body{Name: name}
+	link, err := im.inertial(l)
+	if err != nil {
+		return err
+	}
+	link.Name = name
+	j := im.child[name]
+	switch {
+	case j == nil && im.opts.Floating:
+	case j == nil:
+		b.Fixed = true
+		link.Welded = true
+	default:
+		if err := im.joint(j, &b); err != nil {
+			return err
+		}
+		link.Welded = j.typ == "fixed" && im.welded(j.parent)
+	}
+	if !b.Fixed && link.Mass > 0 {
+		b.Mass = &link.Mass
+		c := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
+		b.COM = &c
+		b.Inertia = model.MatrixInertia(link.Inertia)
+	} else if j != nil && !link.Welded && j.typ != "fixed" {
+		return im.r.Errorf(l, "", "link %q has no mass but moves on its %s joint %q; give it an <inertial> with a positive mass", name, j.typ, j.name)
+	}
+	if err := im.geometries(l, &b); err != nil {
+		return err
+	}
+	im.out.Links = append(im.out.Links, link)
+	im.out.Scene.Bodies = append(im.out.Scene.Bodies, b)
+	return nil
+}
+
+// frame reads a Drake <frame name link xyz rpy/> as a site.
+func (im *importer) frame(f *xmlutil.Element) error {
+	name, err := im.r.Required(f, "name")
+	if err != nil {
+		return err
+	}
+	link, err := im.r.Required(f, "link")
+	if err != nil {
+		return err
+	}
+	if im.links[link] == nil {
+		return im.r.Errorf(f, "link", "no link of this name")
+	}
+	xyz, err := im.r.Vec3(f, "xyz", [3]float64{})
+	if err != nil {
+		return err
+	}
+	rpy, err := im.r.Vec3(f, "rpy", [3]float64{})
+	if err != nil {
+		return err
+	}
+	im.out.Sites = append(im.out.Sites, model.Site{Name: name, Body: link, Pose: spatial.Pose{R: model.RPY(rpy[0], rpy[1], rpy[2]), P: xyz}})
+	return nil
+}
+
+// welded reports whether link is welded to the world (the welded root, or
+// fixed joints up to it).
+func (im *importer) welded(link string) bool {
+	for {
+		j := im.child[link]
+		if j == nil {
+			return !im.opts.Floating
+		}
+		if j.typ != "fixed" {
+			return false
+		}
+		link = j.parent
+	}
+}
