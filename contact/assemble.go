@@ -18,8 +18,8 @@ import (
 // knew of the same contact point (persistent contacts, keyed by the two
 // geometries and geometry.Contact.Feature).
 type Pair struct {
-	GeomA, GeomB     int
-	BodyA, BodyB     int
+	GeomA, GeomB int
+	BodyA, BodyB int
 	geometry.Contact // includes Feature, the point's identity within the pair's manifold
 	// Age is the number of consecutive earlier steps in which this contact
 	// point existed (0: new this step).
@@ -27,25 +27,17 @@ type Pair struct {
 	// PrevImpulse is the contact's impulse γ of the previous step, in that
 	// step's contact frame (t1, t2, n); valid when Age > 0.
 	PrevImpulse [3]float64
-	// Anchored says whether the contact sticks and keeps a friction anchor:
-	// the two material points (one on each body) that touched when sticking
-	// began. AnchorShift is then B's anchored point minus A's at q0, in the
-	// world frame; its tangential part is fed back as v̂_t (see
-	// Assembler.Assemble).
-	// Load is the contact's recent normal load, an impulse: the largest of
-	// its previous normal impulses, each decayed by LoadDecay per step
-	// since (see loadAwareW); valid when Age > 0.
-	Load float64
 	// GapError is how much deeper the contact is than the previous step
 	// predicted, φ0 − (φ0,prev + δt v_n,prev), when negative (0 otherwise):
 	// the linearization error of the gap, from rotation; it is added to φ0
 	// in v̂_n, expecting the same error in this step.
-	GapError    float64
+	GapError float64
+	// Anchored says whether the contact sticks and keeps a friction anchor.
+	// AnchorShift is then the tangential slip of B relative to A at the
+	// contact accumulated since sticking began (world frame); it is fed back
+	// as v̂_t (see Assembler.Assemble).
 	Anchored    bool
 	AnchorShift spatial.Vec3
-	// AnchorA and AnchorB are the anchored material points in the frames
-	// of bodies A and B (valid when Anchored).
-	AnchorA, AnchorB spatial.Vec3
 }
 
 // Assembler builds the contact rows of the discrete problem. It keeps its

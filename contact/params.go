@@ -107,9 +107,8 @@ type Params struct {
 	// impulse) when that is larger than its own effective mass 1/W_nn, so
 	// that tall stacks do not sink (see loadAwareW).
 	LoadAware bool
-	// AnchorRadius is how far (m) a sticking contact's point may move from
-	// its friction anchor before the anchor is renewed there (a rolling
-	// contact moves on; a creeping one is pulled back); default 1 mm.
+	// AnchorRadius is how far (m) a sticking contact may slip before its
+	// friction anchor is dropped (it has in effect slid); default 1 mm.
 	AnchorRadius float64
 	// MaxRecoverySpeed caps the speed v̂_n = −φ0/(δt + τd) at which a
 	// penetration φ0 < 0 is pushed out (m/s; 0: no cap, as in the SAP

@@ -11,7 +11,7 @@ import (
 
 // CheckpointVersion is the version of the Checkpoint format written by
 // WriteCheckpoint. ReadCheckpoint refuses any other version.
-const CheckpointVersion = 2
+const CheckpointVersion = 3
 
 // Checkpoint is everything the next Step of a Simulator depends on besides
 // the Model and the Config: the state (q, v, t), the step counter and the
@@ -42,13 +42,13 @@ type Checkpoint struct {
 // ContactMemo is what a checkpoint keeps of one persistent contact (see
 // the simulator's contact memory).
 type ContactMemo struct {
-	GeomA, GeomB     int32
-	Feature          uint32
-	Age              int
-	Impulse          [3]float64
-	PhiEnd           float64
-	Anchored         bool
-	AnchorA, AnchorB [3]float64
+	GeomA, GeomB int32
+	Feature      uint32
+	Age          int
+	Impulse      [3]float64
+	PhiEnd       float64
+	Anchored     bool
+	Shift        [3]float64 // slip accumulated since the stick began
 }
 
 // Checkpoint returns a snapshot of everything the next step depends on. The
@@ -121,7 +121,7 @@ func (c *Checkpoint) check() error {
 		}
 	}
 	for i, m := range c.Contacts {
-		for _, x := range [...]float64{m.Impulse[0], m.Impulse[1], m.Impulse[2], m.PhiEnd, m.AnchorA[0], m.AnchorA[1], m.AnchorA[2], m.AnchorB[0], m.AnchorB[1], m.AnchorB[2]} {
+		for _, x := range [...]float64{m.Impulse[0], m.Impulse[1], m.Impulse[2], m.PhiEnd, m.Shift[0], m.Shift[1], m.Shift[2]} {
 			if !finite(x) {
 				return fmt.Errorf("sim: checkpoint contact %d (geometries %d, %d) holds a non-finite number %v", i, m.GeomA, m.GeomB, x)
 			}

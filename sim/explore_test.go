@@ -337,3 +337,23 @@ func TestExploreSlopeSlides(t *testing.T) {
 		}
 	}
 }
+
+func TestExploreOrbit(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	s, _ := load(t, "clutter", "materials.default.rolling_friction=0.001", "duration=100")
+	b := s.Model.BodyByName("c3_sphere5")
+	runSteps(t, s, 7000)
+	for i := 0; i < 6; i++ {
+		runSteps(t, s, 1)
+		w, v := s.Model.BodyVelocity(s.State, b)
+		t.Logf("t=%.2f v %.3g w %.3g", s.State.T, v, w)
+		g, vc := s.Impulses(), s.ContactVelocities()
+		for k, pr := range s.Contacts() {
+			if pr.BodyA == b || pr.BodyB == b {
+				t.Logf("   %s–%s φ %.3g n %.2f age %d anch %v γ (%.3g %.3g %.3g) vc (%.3g %.3g %.3g)", s.Model.Bodies[pr.BodyA].Name, s.Model.Bodies[pr.BodyB].Name, pr.Phi*1e3, pr.Normal, pr.Age, pr.Anchored, g[3*k], g[3*k+1], g[3*k+2], vc[3*k], vc[3*k+1], vc[3*k+2])
+			}
+		}
+	}
+}

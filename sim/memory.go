@@ -33,8 +33,7 @@ type contactMemo struct {
 	impulse  [3]float64   // γ of the step, contact frame (t1, t2, n)
 	phiEnd   float64      // the gap predicted for the end of the step, φ0 + δt v_n
 	anchored bool         // the contact sticks and has a friction anchor
-	anchorA  spatial.Vec3 // the anchored material point of body A, in A's frame
-	anchorB  spatial.Vec3 // the anchored material point of body B, in B's frame
+	shift    spatial.Vec3 // the slip accumulated since sticking began, world frame
 }
 
 // contactMemory holds the contacts of the last step, sorted by key. It is
@@ -51,15 +50,13 @@ func keyOf(pr *contact.Pair) contactKey {
 
 // recallContacts sets the Age, PrevImpulse and friction anchor of every
 // pair of the step from the contact of the previous step with the same key.
-// An anchor is kept while the contact point stays within
-// Contact.AnchorRadius of the anchored points' midpoint (a rolling contact
-// moves away from its anchor and is re-anchored; a creeping one does not).
+// An anchored contact's AnchorShift is the slip it accumulated since it
+// began to stick, projected on the current tangent plane.
 func (sim *Simulator) recallContacts() {
 	mem := &sim.mem
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
 		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
-		pr.AnchorA, pr.AnchorB = spatial.Vec3{}, spatial.Vec3{}
 		k := keyOf(pr)
 		j, ok := slices.BinarySearchFunc(mem.memos, k, func(m contactMemo, k contactKey) int { return m.key.compare(k) })
 		if !ok {
@@ -68,14 +65,9 @@ func (sim *Simulator) recallContacts() {
 		mm := &mem.memos[j]
 		pr.Age, pr.PrevImpulse = mm.age+1, mm.impulse
 		pr.GapError = min(0, pr.Phi-mm.phiEnd)
-		if !mm.anchored {
-			continue
-		}
-		pa := sim.ws.kin0.Pose(pr.BodyA).Apply(mm.anchorA)
-		pb := sim.ws.kin0.Pose(pr.BodyB).Apply(mm.anchorB)
-		if pa.Add(pb).Scale(0.5).Sub(pr.Point).Norm() <= sim.cfg.Contact.AnchorRadius {
-			pr.Anchored, pr.AnchorShift = true, pb.Sub(pa)
-			pr.AnchorA, pr.AnchorB = mm.anchorA, mm.anchorB
+		if mm.anchored {
+			pr.Anchored = true
+			pr.AnchorShift = mm.shift.Sub(pr.Normal.Scale(mm.shift.Dot(pr.Normal)))
 		}
 	}
 }
@@ -98,21 +90,28 @@ func (sim *Simulator) rememberContacts() {
 }
 
 // anchor sets the friction anchor of memo mm of pair i after the solve:
-// none when the contact does not stick; the anchor the pair already had
-// when it still holds; else the pair's contact point at q0, as a material
-// point of each body (sticking begins).
+// none when the contact does not stick; otherwise the slip accumulated
+// since sticking began, Δx ← Δx + δt v_t (v_t the solve's tangential
+// contact velocity, in the world frame; Δx = 0 when the contact starts to
+// stick). The slip is the displacement of B's material point relative to
+// A's at the contact point: a rolling or spinning contact does not slip and
+// accumulates nothing. A stick that has slipped by more than
+// Contact.AnchorRadius has in effect slid; the anchor is dropped.
 func (sim *Simulator) anchor(mm *contactMemo, pr *contact.Pair, i int) {
 	w := &sim.ws
 	if !w.assemble.Sticking(i, w.result.Gamma, &w.problem) {
 		return
 	}
-	mm.anchored = true
-	if pr.Anchored { // keep the anchor: the material points of the stick's start
-		mm.anchorA, mm.anchorB = pr.AnchorA, pr.AnchorB
+	t1, t2 := spatial.Orthonormal(pr.Normal)
+	vc := w.result.VC[3*i : 3*i+2]
+	shift := t1.Scale(sim.cfg.DT * vc[0]).Add(t2.Scale(sim.cfg.DT * vc[1]))
+	if pr.Anchored {
+		shift = shift.Add(pr.AnchorShift)
+	}
+	if shift.Norm() > sim.cfg.Contact.AnchorRadius {
 		return
 	}
-	mm.anchorA = w.kin0.Pose(pr.BodyA).ApplyInv(pr.Point)
-	mm.anchorB = w.kin0.Pose(pr.BodyB).ApplyInv(pr.Point)
+	mm.anchored, mm.shift = true, shift
 }
 
 // export returns the memory as checkpoint records.
@@ -123,7 +122,7 @@ func (mem *contactMemory) export() []ContactMemo {
 	out := make([]ContactMemo, len(mem.memos))
 	for i, m := range mem.memos {
 		out[i] = ContactMemo{GeomA: m.key.a, GeomB: m.key.b, Feature: m.key.feature, Age: m.age, Impulse: m.impulse,
-			PhiEnd: m.phiEnd, Anchored: m.anchored, AnchorA: m.anchorA, AnchorB: m.anchorB}
+			PhiEnd: m.phiEnd, Anchored: m.anchored, Shift: m.shift}
 	}
 	return out
 }
@@ -133,7 +132,7 @@ func (mem *contactMemory) restore(c []ContactMemo) {
 	mem.memos = mem.memos[:0]
 	for _, m := range c {
 		mem.memos = append(mem.memos, contactMemo{key: contactKey{a: m.GeomA, b: m.GeomB, feature: m.Feature}, age: m.Age,
-			impulse: m.Impulse, phiEnd: m.PhiEnd, anchored: m.Anchored, anchorA: m.AnchorA, anchorB: m.AnchorB})
+			impulse: m.Impulse, phiEnd: m.PhiEnd, anchored: m.Anchored, shift: m.Shift})
 	}
 	slices.SortFunc(mem.memos, func(x, y contactMemo) int { return x.key.compare(y.key) })
 }
