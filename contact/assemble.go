@@ -29,8 +29,8 @@ type Pair struct {
 	PrevImpulse [3]float64
 	// GapError is how much deeper the contact is than the previous step
 	// predicted, φ0 − (φ0,prev + δt v_n,prev), when negative (0 otherwise):
-	// the linearization error of the gap, from rotation; it is added to φ0
-	// in v̂_n, expecting the same error in this step.
+	// the linearization error of the gap, from rotation; v̂_n is raised by
+	// −GapError/δt, expecting the same error within this step.
 	GapError float64
 	// Anchored says whether the contact sticks and keeps a friction anchor.
 	// AnchorShift is then the tangential slip of B relative to A at the
@@ -123,7 +123,14 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
 	}
 	rt, rn := regularization(w, mat, dt, prm)
-	vn := solver.BiasVelocity(pr.Phi+pr.GapError, mat.Dissipation, dt) // SAP §V-A: v̂_n = −φ0/(δt + τd)
+	// SAP §V-A: v̂_n = −φ0/(δt + τd); minus e/δt for the extra penetration e
+	// (GapError ≤ 0) the gap's linearization missed last step, expected
+	// again within this step: a prediction, compensated in full, not a
+	// penetration relaxed over τd.
+	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt)
+	if pr.GapError < -gapErrorFloor*prm.Margin {
+		vn -= pr.GapError / dt
+	}
 	if prm.MaxRecoverySpeed > 0 {
 		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
 	}
@@ -184,6 +191,12 @@ func (a *Assembler) Sticking(i int, gamma []float64, p *solver.Problem) bool {
 // stickMargin is the relative distance from the friction bound below which
 // a contact counts as sticking (Sticking).
 const stickMargin = 1e-3
+
+// gapErrorFloor is the fraction of the contact margin below which a gap's
+// linearization error is ignored (GapError): smaller errors are round-off
+// and slow rolling, which the position feedback of v̂_n handles; correcting
+// them would only add energy.
+const gapErrorFloor = 0.01
 
 // laggedNormal returns n0, the normal impulse that bounds Lagged friction
 // and rolling and spin friction: the previous step's normal impulse of the

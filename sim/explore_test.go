@@ -229,7 +229,7 @@ func TestExplorePush(t *testing.T) {
 		for _, f := range []float64{0.95, 1.05, 1.5} {
 			for _, c := range [][2]float64{{0, 0}, {70, 25}} {
 				T := 1.0
-				s, _ := build(t, pushScene(f*mu*cubeMass*g, c[0], c[1], mu, dt, T, ""))
+				s, _ := build(t, pushScene(f*mu*cubeMass*g, c[0], c[1], mu, dt, T, os.Getenv("APPROX")))
 				b := s.Model.BodyByName("cube")
 				p0 := s.Model.BodyPose(s.State, b).P
 				tilt := 0.0
