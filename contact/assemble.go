@@ -128,7 +128,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	// again within this step: a prediction, compensated in full, not a
 	// penetration relaxed over τd.
 	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt)
-	if pr.GapError < -gapErrorFloor*prm.Margin {
+	if prm.Speculative && pr.GapError < -gapErrorFloor*prm.Margin {
 		vn -= pr.GapError / dt
 	}
 	if prm.MaxRecoverySpeed > 0 {

@@ -97,7 +97,9 @@ type Params struct {
 	// 1e-4 (Drake's default stiction tolerance).
 	StictionTolerance float64
 	// Speculative turns on speculative contact: a pair becomes a contact
-	// when its gap could close within one step, not only within Margin.
+	// when its gap could close within one step, not only within Margin; and
+	// a persistent contact's gap linearization error of the last step is
+	// expected again (Pair.GapError).
 	// Each geometry's margin grows by its largest point speed times δt,
 	// capped at SpeculativeMax (m). Default on, 0.1 m.
 	Speculative    bool
