@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/gob"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/sap"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -355,5 +358,51 @@ func TestExploreOrbit(t *testing.T) {
 				t.Logf("   %s–%s φ %.3g n %.2f age %d anch %v γ (%.3g %.3g %.3g) vc (%.3g %.3g %.3g)", s.Model.Bodies[pr.BodyA].Name, s.Model.Bodies[pr.BodyB].Name, pr.Phi*1e3, pr.Normal, pr.Age, pr.Anchored, g[3*k], g[3*k+1], g[3*k+2], vc[3*k], vc[3*k+1], vc[3*k+2])
 			}
 		}
+	}
+}
+
+// captureAt is a solver wrapper that keeps a copy of the problem and warm
+// start of solve number n.
+type captureAt struct {
+	inner solver.Solver
+	n, k  int
+	p     *solver.Problem
+	v0    []float64
+}
+
+func (c *captureAt) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	c.k++
+	if c.k == c.n {
+		c.p, c.v0 = p.Clone(), append([]float64(nil), v0...)
+	}
+	return c.inner.Solve(p, v0, res)
+}
+
+func TestExploreCaptureStall(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	sets := append([]string{"duration=836"}, paperContact...)
+	sets = append(sets[:len(sets)-2], "materials.default.anchors=false")
+	s0, b := load(t, "clutter", sets...)
+	_ = s0
+	ref := b.Config.Solver.(*solver.LaggedRefiner)
+	c := &captureAt{inner: ref.Inner, n: 83523}
+	b.Config.Solver = c
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSteps(t, s, 83523)
+	f, err := os.Create("../solver/sap/testdata/clutter_stall.gob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := gob.NewEncoder(f).Encode(struct {
+		P  *solver.Problem
+		V0 []float64
+	}{c.p, c.v0}); err != nil {
+		t.Fatal(err)
 	}
 }
