@@ -18,8 +18,8 @@ import (
 // knew of the same contact point (persistent contacts, keyed by the two
 // geometries and geometry.Contact.Feature).
 type Pair struct {
-	GeomA, GeomB int
-	BodyA, BodyB int
+	GeomA, GeomB     int
+	BodyA, BodyB     int
 	geometry.Contact // includes Feature, the point's identity within the pair's manifold
 	// Age is the number of consecutive earlier steps in which this contact
 	// point existed (0: new this step).
@@ -38,6 +38,15 @@ type Pair struct {
 	// as v̂_t (see Assembler.Assemble).
 	Anchored    bool
 	AnchorShift spatial.Vec3
+	// RollAnchored and SpinAnchored say whether the contact's rolling and
+	// spin friction hold (inside their bounds) and keep an anchor:
+	// RollShift is the relative rotation of B with respect to A about the
+	// tangent plane's axes accumulated since rolling stopped (world frame),
+	// SpinShift the one about the normal; they are fed back as the rolling
+	// and spin blocks' v̂, as AnchorShift is for sliding.
+	RollAnchored, SpinAnchored bool
+	RollShift                  spatial.Vec3
+	SpinShift                  float64
 }
 
 // Assembler builds the contact rows of the discrete problem. It keeps its
@@ -58,6 +67,9 @@ type Assembler struct {
 	weight  []float64           // ‖g‖δt/W_nn of each contact: its own weight's impulse (Relag)
 	updated []bool              // which contacts the last Relag updated
 	base    int                 // index of the first contact block in the problem
+	// roll and spin give, per pair of the last Assemble, the index of its
+	// rolling and spin friction blocks in the problem (−1: none).
+	roll, spin []int
 
 	// load-aware regularization (supported): per pair, the supported mass
 	// and the lower and upper body; per body, mass passed down, height and
@@ -71,6 +83,7 @@ type Assembler struct {
 // the contact blocks (contacts come first so that pair i owns rows
 // [3i, 3i+3) of the problem).
 type extraRows struct {
+	vhat  [2]float64 // v̂ of its rows (friction anchors for rolling and spin)
 	kind  solver.Kind
 	size  int
 	r     float64 // regularization
@@ -96,6 +109,10 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		return fmt.Errorf("contact: %w", err)
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
+	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
+	for i := range pairs {
+		a.roll[i], a.spin[i] = -1, -1
+	}
 	if prm.LoadAware {
 		a.supported(m, kin, pairs)
 	}
@@ -161,10 +178,18 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
 	if mat.Rolling > 0 {
-		a.queue(m, kin, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, p)
+		var vh [2]float64
+		if pr.RollAnchored && mat.Anchors {
+			vh = [2]float64{-pr.RollShift.Dot(t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(t2) / (dt + mat.Dissipation)}
+		}
+		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
 	}
 	if mat.Spin > 0 {
-		a.queue(m, kin, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, p)
+		var vh [2]float64
+		if pr.SpinAnchored && mat.Anchors {
+			vh[0] = -pr.SpinShift / (dt + mat.Dissipation)
+		}
+		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
 	}
 	return nil
 }
@@ -310,7 +335,7 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 // (Interval on n̂) friction block for the pair and keeps them for addExtra.
 // The impulse bound is coef·n0 (μ_r n0 or μ_s n0, a torque impulse);
 // R = σ w, with w the block's Delassus estimate (as R_t of SAP eq. 30).
-func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, kind solver.Kind, size int, coef, n0, sigma float64, p *solver.Problem) {
+func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, dirs [3]spatial.Vec3, kind solver.Kind, size int, coef, n0, sigma float64, vhat [2]float64, p *solver.Problem) {
 	if size == 1 {
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
@@ -323,7 +348,7 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, pr *Pair
 	if !(wr > 0) {
 		return // the pair cannot turn relative to each other (no angular freedom)
 	}
-	e := extraRows{kind: kind, size: size, r: sigma * wr, coef: coef, n0: n0, nb: a.nb, trees: a.tree}
+	e := extraRows{pair: i, vhat: vhat, kind: kind, size: size, r: sigma * wr, coef: coef, n0: n0, nb: a.nb, trees: a.tree}
 	for b := range a.nb {
 		n := p.Cliques[a.tree[b]].Size
 		e.off[b] = len(a.data)
@@ -339,8 +364,10 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 		bound := e.coef * e.n0
 		if e.kind == solver.Disk {
 			c = p.AddConstraint(solver.Disk, 2, bound)
+			a.roll[e.pair] = c
 		} else {
 			c = p.AddConstraint(solver.Interval, 1, -bound, bound)
+			a.spin[e.pair] = c
 		}
 		for b := range e.nb {
 			n := p.Cliques[e.trees[b]].Size
@@ -349,8 +376,32 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 		row := p.Constraints[c].Row
 		for k := range e.size {
 			p.R[row+k] = e.r
+			p.VHat[row+k] = e.vhat[k]
 		}
 	}
+}
+
+// RollingBlock and SpinBlock return the problem constraint index of pair
+// i's rolling and spin friction blocks in the last Assemble, or −1.
+func (a *Assembler) RollingBlock(i int) int { return a.roll[i] }
+
+// SpinBlock: see RollingBlock.
+func (a *Assembler) SpinBlock(i int) int { return a.spin[i] }
+
+// Holds reports whether constraint block c (a rolling Disk or a spin
+// Interval) holds in the solution with impulses gamma: its impulse is inside
+// its bound by the margin of Sticking (0 bound: it does not hold).
+func Holds(p *solver.Problem, c int, gamma []float64) bool {
+	con := p.Constraints[c]
+	par := p.Par(c)
+	g := gamma[con.Row : con.Row+con.Size]
+	switch con.Kind {
+	case solver.Disk:
+		return par[0] > 0 && math.Hypot(g[0], g[1]) < (1-stickMargin)*par[0]
+	case solver.Interval:
+		return par[1] > par[0] && g[0] > par[0]+stickMargin*(par[1]-par[0])/2 && g[0] < par[1]-stickMargin*(par[1]-par[0])/2
+	}
+	return false
 }
 
 // loadAwareW returns the inverse effective mass of a contact's normal row

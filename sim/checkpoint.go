@@ -11,7 +11,7 @@ import (
 
 // CheckpointVersion is the version of the Checkpoint format written by
 // WriteCheckpoint. ReadCheckpoint refuses any other version.
-const CheckpointVersion = 3
+const CheckpointVersion = 4
 
 // Checkpoint is everything the next Step of a Simulator depends on besides
 // the Model and the Config: the state (q, v, t), the step counter and the
@@ -49,6 +49,9 @@ type ContactMemo struct {
 	PhiEnd       float64
 	Anchored     bool
 	Shift        [3]float64 // slip accumulated since the stick began
+	Rolled, Spun bool       // whether rolling and spin friction keep an anchor
+	Roll         [3]float64 // rotation about the tangent axes since rolling stopped
+	Spin         float64    // rotation about the normal since spinning stopped
 }
 
 // Checkpoint returns a snapshot of everything the next step depends on. The
@@ -121,7 +124,7 @@ func (c *Checkpoint) check() error {
 		}
 	}
 	for i, m := range c.Contacts {
-		for _, x := range [...]float64{m.Impulse[0], m.Impulse[1], m.Impulse[2], m.PhiEnd, m.Shift[0], m.Shift[1], m.Shift[2]} {
+		for _, x := range [...]float64{m.Impulse[0], m.Impulse[1], m.Impulse[2], m.PhiEnd, m.Shift[0], m.Shift[1], m.Shift[2], m.Roll[0], m.Roll[1], m.Roll[2], m.Spin} {
 			if !finite(x) {
 				return fmt.Errorf("sim: checkpoint contact %d (geometries %d, %d) holds a non-finite number %v", i, m.GeomA, m.GeomB, x)
 			}

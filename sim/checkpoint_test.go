@@ -75,7 +75,8 @@ func TestCheckpointResumeBitIdentical(t *testing.T) {
 // TestCheckpointRoundTrip checks that every field survives encoding: a
 // field added to Checkpoint but not encoded fails here.
 func TestCheckpointRoundTrip(t *testing.T) {
-	sc, err := scene.Load("incline", []string{"scheme=midpoint", "materials.default.friction=0.375"})
+	sc, err := scene.Load("incline", []string{"scheme=midpoint", "materials.default.friction=0.375",
+		"materials.default.rolling_friction=0.001", "materials.default.spin_friction=0.001"}) // rolling and spin anchors too
 	if err != nil {
 		t.Fatal(err)
 	}

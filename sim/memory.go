@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
@@ -34,6 +35,10 @@ type contactMemo struct {
 	phiEnd   float64      // the gap predicted for the end of the step, φ0 + δt v_n
 	anchored bool         // the contact sticks and has a friction anchor
 	shift    spatial.Vec3 // the slip accumulated since sticking began, world frame
+	rolled   bool         // rolling friction holds and has an anchor
+	roll     spatial.Vec3 // the relative rotation about tangent axes accumulated since, world frame
+	spun     bool         // spin friction holds and has an anchor
+	spin     float64      // the relative rotation about the normal accumulated since
 }
 
 // contactMemory holds the contacts of the last step, sorted by key. It is
@@ -57,6 +62,7 @@ func (sim *Simulator) recallContacts() {
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
 		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
+		pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
 		k := keyOf(pr)
 		j, ok := slices.BinarySearchFunc(mem.memos, k, func(m contactMemo, k contactKey) int { return m.key.compare(k) })
 		if !ok {
@@ -69,6 +75,11 @@ func (sim *Simulator) recallContacts() {
 			pr.Anchored = true
 			pr.AnchorShift = mm.shift.Sub(pr.Normal.Scale(mm.shift.Dot(pr.Normal)))
 		}
+		if mm.rolled {
+			pr.RollAnchored = true
+			pr.RollShift = mm.roll.Sub(pr.Normal.Scale(mm.roll.Dot(pr.Normal)))
+		}
+		pr.SpinAnchored, pr.SpinShift = mm.spun, mm.spin
 	}
 }
 
@@ -98,6 +109,7 @@ func (sim *Simulator) rememberContacts() {
 // accumulates nothing. A stick that has slipped by more than
 // Contact.AnchorRadius has in effect slid; the anchor is dropped.
 func (sim *Simulator) anchor(mm *contactMemo, pr *contact.Pair, i int) {
+	sim.anchorRotation(mm, pr, i)
 	w := &sim.ws
 	if !w.assemble.Sticking(i, w.result.Gamma, &w.problem) {
 		return
@@ -122,7 +134,7 @@ func (mem *contactMemory) export() []ContactMemo {
 	out := make([]ContactMemo, len(mem.memos))
 	for i, m := range mem.memos {
 		out[i] = ContactMemo{GeomA: m.key.a, GeomB: m.key.b, Feature: m.key.feature, Age: m.age, Impulse: m.impulse,
-			PhiEnd: m.phiEnd, Anchored: m.anchored, Shift: m.shift}
+			PhiEnd: m.phiEnd, Anchored: m.anchored, Shift: m.shift, Rolled: m.rolled, Roll: m.roll, Spun: m.spun, Spin: m.spin}
 	}
 	return out
 }
@@ -132,7 +144,41 @@ func (mem *contactMemory) restore(c []ContactMemo) {
 	mem.memos = mem.memos[:0]
 	for _, m := range c {
 		mem.memos = append(mem.memos, contactMemo{key: contactKey{a: m.GeomA, b: m.GeomB, feature: m.Feature}, age: m.Age,
-			impulse: m.Impulse, phiEnd: m.PhiEnd, anchored: m.Anchored, shift: m.Shift})
+			impulse: m.Impulse, phiEnd: m.PhiEnd, anchored: m.Anchored, shift: m.Shift, rolled: m.Rolled, roll: m.Roll, spun: m.Spun, spin: m.Spin})
 	}
 	slices.SortFunc(mem.memos, func(x, y contactMemo) int { return x.key.compare(y.key) })
+}
+
+// anchorRotation sets the rolling and spin friction anchors of memo mm of
+// pair i after the solve, as anchor does for sliding: while a rolling (spin)
+// block holds inside its bound, the relative rotation about the tangent
+// axes (the normal) accumulates, Δθ ← Δθ + δt ω_rel, and is fed back as the
+// block's v̂ = −Δθ/(δt + τd) next step; a block that saturates (rolls,
+// spins) drops it. Without this, regularized rolling friction (R = σw)
+// lets a sphere resting in a dip roll away slowly, as sliding friction
+// creeps without anchors. An accumulated rotation beyond
+// Contact.AnchorRadius radians drops the anchor too.
+func (sim *Simulator) anchorRotation(mm *contactMemo, pr *contact.Pair, i int) {
+	w := &sim.ws
+	p, gamma, dt, lim := &w.problem, w.result.Gamma, sim.cfg.DT, sim.cfg.Contact.AnchorRadius
+	if c := w.assemble.RollingBlock(i); c >= 0 && contact.Holds(p, c, gamma) {
+		t1, t2 := spatial.Orthonormal(pr.Normal)
+		row := p.Constraints[c].Row
+		d := t1.Scale(dt * w.result.VC[row]).Add(t2.Scale(dt * w.result.VC[row+1]))
+		if pr.RollAnchored {
+			d = d.Add(pr.RollShift)
+		}
+		if d.Norm() <= lim {
+			mm.rolled, mm.roll = true, d
+		}
+	}
+	if c := w.assemble.SpinBlock(i); c >= 0 && contact.Holds(p, c, gamma) {
+		d := dt * w.result.VC[p.Constraints[c].Row]
+		if pr.SpinAnchored {
+			d += pr.SpinShift
+		}
+		if math.Abs(d) <= lim {
+			mm.spun, mm.spin = true, d
+		}
+	}
 }

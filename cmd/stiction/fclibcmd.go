@@ -17,6 +17,7 @@ func cmdFclib(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&opt.Tol, "tol", fclib.DefaultTol, "SAP relative tolerance εr")
 	fs.IntVar(&opt.Refine, "refine", 0, "maximum proximal refinement passes (0: a single SAP solve)")
 	fs.Float64Var(&opt.RefineTol, "refine-tol", 1e-10, "stop refining once the convex-relaxation residual is below this")
+	fs.IntVar(&opt.MaxIterations, "max-iter", fclib.DefaultMaxIterations, "SAP Newton iteration limit per solve")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

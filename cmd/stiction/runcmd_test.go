@@ -181,11 +181,16 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestFclibStallExitStatus: a problem whose solve stalls makes fclib exit 1,
-// naming it.
-func TestFclibStallExitStatus(t *testing.T) {
-	code, out, errs := runCLI("fclib", "../../fclib/testdata/fclib_local_problem_test.hdf5")
-	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the SAP solve ended stalled") || !strings.Contains(out, "stalled") {
+// TestFclibNotConvergedExitStatus: a problem whose solve does not converge
+// (here: cut off at 3 Newton iterations) makes fclib exit 1, naming it and
+// the status; with the default limit the same problem converges (exit 0).
+func TestFclibNotConvergedExitStatus(t *testing.T) {
+	const file = "../../fclib/testdata/fclib_local_problem_test.hdf5"
+	if code, out, errs := runCLI("fclib", file); code != 0 || !strings.Contains(out, "converged") {
+		t.Errorf("default limit: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs := runCLI("fclib", "-max-iter", "3", file)
+	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the SAP solve ended max-iterations") || !strings.Contains(out, "max-iterations") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
