@@ -53,20 +53,18 @@ type Pair struct {
 // scratch memory between calls, so that assembling a problem of a size seen
 // before allocates nothing.
 type Assembler struct {
-	factor  solver.CliqueFactor // Cholesky factors of the clique blocks of A
-	x       []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
-	jac     []float64           // 3×NV_t point or angular Jacobian scratch
-	rows    [2][]float64        // J rows of the block being built, per tree
-	tree    [2]int              // the trees (cliques) of those rows
-	nb      int                 // how many of rows/tree are in use
-	extra   []extraRows         // rolling and spin friction rows, added after all contacts
-	data    []float64           // storage of extra's J rows
-	approx  Approximation       // of the last Assemble
-	prm     Params              // of the last Assemble
-	rt      []float64           // R_t of each contact of the last Assemble (for ε_s)
-	weight  []float64           // ‖g‖δt/W_nn of each contact: its own weight's impulse (Relag)
-	updated []bool              // which contacts the last Relag updated
-	base    int                 // index of the first contact block in the problem
+	factor solver.CliqueFactor // Cholesky factors of the clique blocks of A
+	x      []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
+	jac    []float64           // 3×NV_t point or angular Jacobian scratch
+	rows   [2][]float64        // J rows of the block being built, per tree
+	tree   [2]int              // the trees (cliques) of those rows
+	nb     int                 // how many of rows/tree are in use
+	extra  []extraRows         // rolling and spin friction rows, added after all contacts
+	data   []float64           // storage of extra's J rows
+	base   int                 // index of the first contact block in the problem
+	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
+	// turns an anchor's displacement Δx into a velocity.
+	lever []float64
 	// roll and spin give, per pair of the last Assemble, the index of its
 	// rolling and spin friction blocks in the problem (−1: none).
 	roll, spin []int
@@ -110,6 +108,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
+	a.lever = resizeFloat(a.lever, len(pairs))
 	for i := range pairs {
 		a.roll[i], a.spin[i] = -1, -1
 	}
@@ -160,7 +159,11 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		if w[2][2] > 0 {
 			weight = m.Gravity.Norm() * dt / w[2][2]
 		}
-		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight)
+		stick := 0.0 // anchored: disk friction, which holds loads up to the bound (solver/lagged.go)
+		if pr.Anchored && mat.Anchors {
+			stick = 1
+		}
+		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight, stick)
 	case Similar:
 		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
 	default:
@@ -168,6 +171,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
+	a.lever[i] = dt + mat.Dissipation
 	if pr.Anchored && mat.Anchors {
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
@@ -379,6 +383,36 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 			p.VHat[row+k] = e.vhat[k]
 		}
 	}
+}
+
+// AnchorCap returns the largest friction-anchor displacement contact i
+// holds in the solution with impulses gamma: f R_t (δt + τd), with f the
+// friction bound (μ n0 for Lagged contacts, μ γ_n for the others). An
+// anchor displaced by more pulls at the full bound, so a contact that
+// slides keeps its anchor at this distance, dragged along by the slip
+// (elasto-plastic friction): when the slip stops, the contact holds at
+// once, and a load just inside the bound is held instead of ratcheting
+// between sticking and a dropped anchor.
+func (a *Assembler) AnchorCap(i int, gamma []float64, p *solver.Problem) float64 {
+	c := p.Constraints[a.base+i]
+	par := p.Params[c.Par:]
+	f := par[0] * max(gamma[c.Row+2], 0)
+	if c.Kind == solver.ContactLagged {
+		f = par[0] * par[1]
+	}
+	return f * p.R[c.Row] * a.lever[i]
+}
+
+// RotationCap is AnchorCap for pair i's rolling or spin friction block c:
+// bound·R·(δt + τd).
+func (a *Assembler) RotationCap(i, c int, p *solver.Problem) float64 {
+	con := p.Constraints[c]
+	par := p.Par(c)
+	bound := par[0] // Disk: its radius
+	if con.Kind == solver.Interval {
+		bound = par[1]
+	}
+	return bound * p.R[con.Row] * a.lever[i]
 }
 
 // RollingBlock and SpinBlock return the problem constraint index of pair

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
@@ -404,5 +405,87 @@ func TestExploreCaptureStall(t *testing.T) {
 		V0 []float64
 	}{c.p, c.v0}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestExploreThreshold(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	for _, r := range []float64{0.9999, 0.99999, 1.001, 1.01} {
+		for _, dt := range []float64{0.001, 0.01} {
+			T := 60.0
+			if r < 1 {
+				T = 600
+			}
+			mu := math.Tan(20*math.Pi/180) / r
+			s, _ := build(t, slopeScene(20, mu, dt, T, "", ""))
+			d := slide(t, s, int(math.Round(T/dt)), 20)
+			t.Logf("r=%g dt=%g slid %.3g mm in %g s", r, dt, d*1e3, T)
+		}
+	}
+}
+
+type traceStall struct {
+	t     *testing.T
+	inner solver.Solver
+	done  bool
+}
+
+func (c *traceStall) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	pc, vc := p.Clone(), append([]float64(nil), v0...)
+	err := c.inner.Solve(p, v0, res)
+	if res.Stats.Status != solver.Converged && !c.done {
+		c.done = true
+		prm := sap.DefaultParams()
+		if os.Getenv("RELTOL") != "" {
+			prm.RelTolerance = 1e-8
+			prm.CostRelTolerance = 0
+			prm.CostAbsTolerance = 0
+		}
+		tr := &sap.Trace{}
+		prm.Trace = tr
+		var r2 solver.Result
+		sap.New(prm).Solve(pc, vc, &r2)
+		c.t.Logf("status %v; %d constraints", r2.Stats.Status, len(pc.Constraints))
+		if f := os.Getenv("CAPTURE"); f != "" {
+			out, _ := os.Create(f)
+			gob.NewEncoder(out).Encode(struct {
+				P  *solver.Problem
+				V0 []float64
+			}{pc, vc})
+			out.Close()
+		}
+		for k, e := range tr.Entries {
+			c.t.Logf("%d cost %.17g grad %.3g tol %.3g alpha %.3g ls %d d0 %.3g da %.3g coll %v", k, e.Cost, e.GradNorm, e.Tolerance, e.Alpha, e.LineSearchIterations, e.DCost0, e.DCostAlpha, e.BracketCollapsed)
+		}
+		for i, con := range pc.Constraints {
+			if con.Kind == solver.ContactLagged {
+				c.t.Logf("c%d par %v", i, pc.Par(i))
+			}
+		}
+	}
+	return err
+}
+
+func TestExploreArmStall(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	_, b := load(t, "arm", "actuators.shoulder.target={constant: 0.6}", "duration=2")
+	sm0, _ := load(t, "arm", "actuators.shoulder.target={constant: 0.6}", "duration=2")
+	kin := multibody.NewWorkspace(sm0.Model)
+	kin.Update(sm0.State.Q, nil)
+	tg := make([]float64, sm0.Model.NV)
+	kin.GravityForces(tg)
+	_, b = load(t, "arm", "actuators.shoulder.target={constant: 0.6}", "duration=2", "actuators.shoulder.effort="+ftoa(0.5*math.Abs(tg[1])))
+	ref := b.Config.Solver.(*solver.LaggedRefiner)
+	ref.Inner = &traceStall{t: t, inner: ref.Inner}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range b.Steps {
+		s.Step()
 	}
 }

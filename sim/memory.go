@@ -101,17 +101,22 @@ func (sim *Simulator) rememberContacts() {
 }
 
 // anchor sets the friction anchor of memo mm of pair i after the solve:
-// none when the contact does not stick; otherwise the slip accumulated
-// since sticking began, Δx ← Δx + δt v_t (v_t the solve's tangential
-// contact velocity, in the world frame; Δx = 0 when the contact starts to
-// stick). The slip is the displacement of B's material point relative to
-// A's at the contact point: a rolling or spinning contact does not slip and
-// accumulates nothing. A stick that has slipped by more than
-// Contact.AnchorRadius has in effect slid; the anchor is dropped.
+// none when the contact carries no load; otherwise the slip accumulated
+// since the anchor was set, Δx ← Δx + δt v_t (v_t the solve's tangential
+// contact velocity, in the world frame). The slip is the displacement of
+// B's material point relative to A's at the contact point: a rolling or
+// spinning contact does not slip and accumulates nothing. When the contact
+// slides (its friction is on the bound), Δx is cut to the largest
+// displacement its friction holds (contact.Assembler.AnchorCap), so that
+// the anchor is dragged along behind the slip, as in elasto-plastic
+// friction models: sliding stops into a stick without a jump, and a load
+// just inside the friction bound is held (dropping the anchor there would
+// let the contact ratchet forward). A displacement beyond
+// Contact.AnchorRadius drops the anchor.
 func (sim *Simulator) anchor(mm *contactMemo, pr *contact.Pair, i int) {
 	sim.anchorRotation(mm, pr, i)
 	w := &sim.ws
-	if !w.assemble.Sticking(i, w.result.Gamma, &w.problem) {
+	if !(w.result.Gamma[3*i+2] > 0) {
 		return
 	}
 	t1, t2 := spatial.Orthonormal(pr.Normal)
@@ -120,10 +125,21 @@ func (sim *Simulator) anchor(mm *contactMemo, pr *contact.Pair, i int) {
 	if pr.Anchored {
 		shift = shift.Add(pr.AnchorShift)
 	}
+	if !w.assemble.Sticking(i, w.result.Gamma, &w.problem) {
+		shift = capNorm(shift, w.assemble.AnchorCap(i, w.result.Gamma, &w.problem))
+	}
 	if shift.Norm() > sim.cfg.Contact.AnchorRadius {
 		return
 	}
 	mm.anchored, mm.shift = true, shift
+}
+
+// capNorm returns x scaled down to norm c if it is longer.
+func capNorm(x spatial.Vec3, c float64) spatial.Vec3 {
+	if n := x.Norm(); n > c {
+		return x.Scale(c / n)
+	}
+	return x
 }
 
 // export returns the memory as checkpoint records.
@@ -150,32 +166,39 @@ func (mem *contactMemory) restore(c []ContactMemo) {
 }
 
 // anchorRotation sets the rolling and spin friction anchors of memo mm of
-// pair i after the solve, as anchor does for sliding: while a rolling (spin)
-// block holds inside its bound, the relative rotation about the tangent
-// axes (the normal) accumulates, Δθ ← Δθ + δt ω_rel, and is fed back as the
-// block's v̂ = −Δθ/(δt + τd) next step; a block that saturates (rolls,
-// spins) drops it. Without this, regularized rolling friction (R = σw)
-// lets a sphere resting in a dip roll away slowly, as sliding friction
-// creeps without anchors. An accumulated rotation beyond
-// Contact.AnchorRadius radians drops the anchor too.
+// pair i after the solve, as anchor does for sliding: the relative
+// rotation about the tangent axes (the normal) accumulates, Δθ ← Δθ +
+// δt ω_rel, and is fed back as the block's v̂ = −Δθ/(δt + τd) next step;
+// while the block is on its bound (rolling, spinning) Δθ is cut to
+// Assembler.RotationCap, the anchor dragged along. Without anchors,
+// regularized rolling friction (R = σw) lets a sphere resting in a dip
+// roll away slowly, as sliding friction creeps. An accumulated rotation
+// beyond Contact.AnchorRadius radians drops the anchor.
 func (sim *Simulator) anchorRotation(mm *contactMemo, pr *contact.Pair, i int) {
 	w := &sim.ws
 	p, gamma, dt, lim := &w.problem, w.result.Gamma, sim.cfg.DT, sim.cfg.Contact.AnchorRadius
-	if c := w.assemble.RollingBlock(i); c >= 0 && contact.Holds(p, c, gamma) {
+	if c := w.assemble.RollingBlock(i); c >= 0 {
 		t1, t2 := spatial.Orthonormal(pr.Normal)
 		row := p.Constraints[c].Row
 		d := t1.Scale(dt * w.result.VC[row]).Add(t2.Scale(dt * w.result.VC[row+1]))
 		if pr.RollAnchored {
 			d = d.Add(pr.RollShift)
 		}
+		if !contact.Holds(p, c, gamma) {
+			d = capNorm(d, w.assemble.RotationCap(i, c, p))
+		}
 		if d.Norm() <= lim {
 			mm.rolled, mm.roll = true, d
 		}
 	}
-	if c := w.assemble.SpinBlock(i); c >= 0 && contact.Holds(p, c, gamma) {
+	if c := w.assemble.SpinBlock(i); c >= 0 {
 		d := dt * w.result.VC[p.Constraints[c].Row]
 		if pr.SpinAnchored {
 			d += pr.SpinShift
+		}
+		if !contact.Holds(p, c, gamma) {
+			cp := w.assemble.RotationCap(i, c, p)
+			d = max(-cp, min(d, cp))
 		}
 		if math.Abs(d) <= lim {
 			mm.spun, mm.spin = true, d

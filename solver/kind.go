@@ -33,7 +33,8 @@ const (
 	// bounded by μ times the previous step's normal impulse n0. 3 rows.
 	// Params: μ, n0, the stiction tolerance v_s, and a scale of the normal
 	// impulse (the contact's own weight, ‖g‖δt/W_nn) used only to judge
-	// changes of n0 (LaggedRefiner).
+	// changes of n0 (LaggedRefiner), and the stick flag (1: the contact
+	// has a friction anchor, friction is a disk with R_t; 0: soft norm).
 	ContactLagged
 	// ContactSimilar is the Similar convex approximation (similar.go): the
 	// normal impulse evaluated at z = v_n − μ‖v_t‖_s and friction −μ n(z) t̂.
@@ -73,7 +74,7 @@ func (k Kind) NumParams() int {
 	case ContactCone, Disk:
 		return 1
 	case ContactLagged:
-		return 4
+		return 5
 	case ContactSimilar, Interval:
 		return 2
 	}
@@ -133,6 +134,12 @@ func (k Kind) validate(par, r []float64) error {
 			if !(par[3] >= 0) || math.IsInf(par[3], 0) {
 				return fmt.Errorf("normal impulse scale %v must be non-negative and finite", par[3])
 			}
+			if par[4] != 0 && par[4] != 1 {
+				return fmt.Errorf("stick flag %v must be 0 or 1", par[4])
+			}
+			if par[4] == 1 && r[0] != r[1] {
+				return fmt.Errorf("unequal tangential regularization R = (%v, %v) of an anchored block", r[0], r[1])
+			}
 		}
 		if !(eps > 0) || math.IsInf(eps, 0) {
 			return fmt.Errorf("friction regularization %v must be positive and finite", eps)
@@ -164,7 +171,7 @@ func (p *Problem) Eval(i int, vc, gamma, g []float64) float64 {
 	case ContactCone:
 		return evalCone(par[0], r, vhat, vc, gamma, g)
 	case ContactLagged:
-		return evalLagged(par[0], par[1], par[2], r[0], r[2], vhat, vc, gamma, g)
+		return evalLagged(par[0], par[1], par[2], par[4], r[0], r[2], vhat, vc, gamma, g)
 	case ContactSimilar:
 		return evalSimilar(par[0], par[1], r[2], vhat, vc, gamma, g)
 	case Bilateral:

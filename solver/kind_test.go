@@ -34,7 +34,7 @@ func randomKind(rng *rand.Rand, kind solver.Kind) *solver.Problem {
 	case solver.ContactCone:
 		par = []float64{mu}
 	case solver.ContactLagged:
-		par = []float64{mu, testutil.Uniform(rng, 0, 2), math.Pow(10, testutil.Uniform(rng, -3, 0)), testutil.Uniform(rng, 0, 1)}
+		par = []float64{mu, testutil.Uniform(rng, 0, 2), math.Pow(10, testutil.Uniform(rng, -3, 0)), testutil.Uniform(rng, 0, 1), float64(rng.IntN(2))} // soft norm or anchored disk
 	case solver.ContactSimilar:
 		par = []float64{mu, math.Pow(10, testutil.Uniform(rng, -3, 0))}
 	case solver.Interval:

@@ -80,7 +80,7 @@ func addRandomConstraint(rng *rand.Rand, p *solver.Problem, ct int, cls []int) {
 	case solver.ContactCone:
 		par = []float64{rng.Float64()}
 	case solver.ContactLagged:
-		par = []float64{rng.Float64(), rng.Float64(), 0.01 + rng.Float64(), rng.Float64()}
+		par = []float64{rng.Float64(), rng.Float64(), 0.01 + rng.Float64(), rng.Float64(), float64(rng.IntN(2))}
 	case solver.ContactSimilar:
 		par = []float64{rng.Float64(), 0.01 + rng.Float64()}
 	case solver.Interval:

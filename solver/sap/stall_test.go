@@ -58,3 +58,43 @@ func TestNoFalseStallNearOptimum(t *testing.T) {
 		t.Errorf("no iterate with a stalled cost and the gradient above tolerance: the problem no longer shows the case")
 	}
 }
+
+// TestNoFalseStallAcrossKink: the problem of testdata/arm_kink.gob (an arm
+// resting on the floor with anchored Lagged contacts, whose friction is a
+// disk: a Hessian that jumps at the disk's edge) starts at e_m just above
+// εr. The Newton step crosses the edge: the line search's exact derivative
+// says it descends, yet the evaluated cost rises by 5.5e-16 (1.4e-15 ℓ,
+// round-off of a sum of many terms) and the gradient norm grows from
+// 3.6e-8 to 6.9e-8. Rejecting such a step ended the solve Stalled; a rise
+// within the cost's round-off (64 ε_mach ℓ) is now accepted and the next
+// step, with the Hessian of the right side, converges.
+func TestNoFalseStallAcrossKink(t *testing.T) {
+	f, err := os.Open("testdata/arm_kink.gob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var c struct {
+		P  *solver.Problem
+		V0 []float64
+	}
+	if err := gob.NewDecoder(f).Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	prm := DefaultParams()
+	prm.Trace = &Trace{}
+	var res solver.Result
+	if err := New(prm).Solve(c.P, c.V0, &res); err != nil {
+		t.Fatal(err)
+	}
+	tr := prm.Trace.Entries
+	for i, e := range tr {
+		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
+	}
+	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > prm.RelTolerance {
+		t.Fatalf("%v, e_m %g: want converged with e_m ≤ %g", res.Stats.Status, res.Stats.MomentumError, prm.RelTolerance)
+	}
+	if len(tr) < 3 || !(tr[1].Cost > tr[0].Cost) || !(tr[1].GradNorm > tr[0].GradNorm) {
+		t.Errorf("the first step no longer raises cost and gradient: the problem no longer shows the case")
+	}
+}

@@ -22,6 +22,16 @@ func (s *Solver) stalled(prev, cur float64) bool {
 	return math.Abs(prev-cur) < s.params.CostAbsTolerance+s.params.CostRelTolerance*math.Abs(prev)
 }
 
+// roundoff reports whether cur differs from prev by no more than the
+// round-off of evaluating ℓp, taken as 64 machine epsilons of |ℓ| (ℓp sums
+// many terms) or CostAbsTolerance.
+func (s *Solver) roundoff(prev, cur float64) bool {
+	return math.Abs(prev-cur) <= s.params.CostAbsTolerance+64*epsMachine*max(math.Abs(prev), math.Abs(cur))
+}
+
+// epsMachine is the float64 machine epsilon, 2⁻⁵².
+const epsMachine = 0x1p-52
+
 // momentumError is e_m, SAP eq. (32): ‖D ∇ℓp‖ / max(‖D p‖, ‖D j_c‖). It is
 // 0 when the numerator is 0 and +Inf when only the denominator is.
 func momentumError(it *iterate) float64 {
