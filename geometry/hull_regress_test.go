@@ -13,7 +13,7 @@ import (
 )
 
 // readPoints reads the "v x y z" lines of an OBJ file.
-func readPoints(t *testing.T, path string) []spatial.Vec3 {
+func readPoints(t testing.TB, path string) []spatial.Vec3 {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
