@@ -49,6 +49,10 @@ type Scene struct {
 type Keyframe struct {
 	Name   string                `yaml:"name"`
 	Joints map[string]JointState `yaml:"joints"`
+	// Controls sets actuators' control inputs, by actuator name: each
+	// becomes the constant target of its actuator (MuJoCo's keyframe
+	// ctrl).
+	Controls map[string]float64 `yaml:"controls,omitempty"`
 }
 
 // JointState is one body's joint coordinates and velocities in a keyframe.
