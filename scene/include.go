@@ -104,6 +104,9 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		absShapes(b, sub.Dir)
 		if b.Joint != nil {
 			b.Joint.Parent = pre(b.Joint.Parent)
+			if b.Joint.Name != "" {
+				b.Joint.Name = inc.Prefix + b.Joint.Name
+			}
 		}
 		place(b, x, inc.Parent)
 	}

@@ -198,3 +198,23 @@ func TestActuatorMapping(t *testing.T) {
 		t.Errorf("no warning for the unmapped general actuator: %v", im.Warnings)
 	}
 }
+
+// TestWeldExcludes: MuJoCo's parent filter of welded bodies. upper
+// (hinge) carries mid, welded to it (no joint), which carries lower
+// (hinge): mid belongs to upper's group, so lower's parent group is
+// upper's and the pair (upper, lower) does not collide; the world's geoms
+// still touch the top body (the world is exempt).
+func TestWeldExcludes(t *testing.T) {
+	doc := `<mujoco><worldbody><geom type="plane" size="1 1 0.1"/>
+  <body name="upper"><joint axis="0 1 0"/><geom type="sphere" size="0.1"/>
+    <body name="mid" pos="0 0 -0.3"><geom type="sphere" size="0.1"/>
+      <body name="lower" pos="0 0 -0.3"><joint axis="0 1 0"/><geom type="sphere" size="0.1"/></body></body></body>
+  </worldbody></mujoco>`
+	im, err := Parse("weld.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex := im.Scene.Exclude; len(ex) != 1 || ex[0] != [2]string{"upper", "lower"} {
+		t.Errorf("exclusions %v, want [[upper lower]]", ex)
+	}
+}

@@ -394,3 +394,61 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 	}
 	return nil
 }
+
+// weldExcludes applies MuJoCo's parent filter to welded bodies. MuJoCo
+// welds a body without joints to its parent and filters contacts by the
+// welded groups: geoms of one group never collide, nor do those of a
+// group and its parent group, unless that parent is the world. The scene
+// excludes only a body and its direct parent, so the other pairs of
+// bodies with collision geoms are added to its exclusions (for example
+// the Allegro's fingertip, welded to the distal link, and the medial
+// link).
+func (c *compiler) weldExcludes() {
+	s := c.out.Scene
+	parent := func(i int) int {
+		if j := s.Bodies[i].Joint; j != nil && j.Parent != "" && j.Parent != "world" {
+			return c.bodies[j.Parent]
+		}
+		return -1
+	}
+	// group returns the body that starts i's welded group (-1: the world).
+	group := func(i int) int {
+		for i >= 0 {
+			b := &s.Bodies[i]
+			if b.Fixed {
+				return -1
+			}
+			if b.Joint == nil || b.Joint.Type != "weld" {
+				return i
+			}
+			i = parent(i)
+		}
+		return -1
+	}
+	have := map[[2]string]bool{}
+	for _, e := range s.Exclude {
+		have[e], have[[2]string{e[1], e[0]}] = true, true
+	}
+	var solid []int
+	for i := range s.Bodies {
+		if len(s.Bodies[i].Collisions) > 0 {
+			solid = append(solid, i)
+		}
+	}
+	for x, a := range solid {
+		for _, b := range solid[x+1:] {
+			ga, gb := group(a), group(b)
+			if ga < 0 || gb < 0 || parent(a) == b || parent(b) == a {
+				continue
+			}
+			if ga != gb && group(parent(ga)) != gb && group(parent(gb)) != ga {
+				continue
+			}
+			pair := [2]string{s.Bodies[a].Name, s.Bodies[b].Name}
+			if !have[pair] {
+				have[pair] = true
+				s.Exclude = append(s.Exclude, pair)
+			}
+		}
+	}
+}

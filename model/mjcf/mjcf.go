@@ -215,6 +215,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.weldExcludes()
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err
