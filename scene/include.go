@@ -49,7 +49,7 @@ func (s *Scene) resolveIncludes(file string, l locs, load Includer) error {
 			return fail(p+".parent", "%q is not a body of an earlier include (or world)", inc.Parent)
 		}
 		path := inc.File
-		if !filepath.IsAbs(path) && s.Dir != "" {
+		if !filepath.IsAbs(path) && s.Dir != "" && !strings.Contains(path, "://") {
 			path = filepath.Join(s.Dir, path)
 		}
 		if load == nil {

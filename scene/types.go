@@ -72,6 +72,9 @@ type Include struct {
 	// Floating makes the model's root body free instead of welded (URDF,
 	// SDFormat: their roots have no joint to the world).
 	Floating bool `yaml:"floating,omitempty"`
+	// Set overrides fields of the included model, as --set does for a
+	// scene (path=value, in the model's own names, before the prefix).
+	Set []string `yaml:"set,omitempty"`
 }
 
 // Vec is a 3-vector written as a YAML flow sequence [x, y, z].

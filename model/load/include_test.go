@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
@@ -80,4 +81,36 @@ func newtonSolve(f func(float64) float64, x0 float64) float64 {
 		x -= f(x) / ((f(x+1e-7) - f(x-1e-7)) / 2e-7)
 	}
 	return x
+}
+
+// TestIncludeSet: an include's set overrides reach the included model in
+// its own names (before the prefix); a bad override is an error naming
+// it.
+func TestIncludeSet(t *testing.T) {
+	dir := t.TempDir()
+	xml := `<mujoco><worldbody><body name="bob"><joint name="hinge" axis="0 1 0"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.001 0.001 0.001"/></body></worldbody>
+  <actuator><position name="servo" joint="hinge" kp="1"/></actuator></mujoco>`
+	if err := os.WriteFile(filepath.Join(dir, "bob.xml"), []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(set string) string {
+		return "name: set\ndt: 0.002\nduration: 1\ninclude:\n  - {file: bob.xml, prefix: a_, set: [" + set + "]}\n"
+	}
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(doc(`"bodies.bob.joint.q0=[0.3]", "actuators.servo.kp=7"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := Scene(path, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := s.Bodies[0].Joint.Q0; len(q) != 1 || q[0] != 0.3 || *s.Actuators[0].Kp != 7 || s.Actuators[0].Name != "a_servo" {
+		t.Errorf("q0 %v, actuator %+v", q, s.Actuators[0])
+	}
+	if err := os.WriteFile(path, []byte(doc(`"bodies.nobody.joint.q0=[0.3]"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Scene(path, nil, Options{}); err == nil || !strings.Contains(err.Error(), "nobody") {
+		t.Errorf("error %v, want one naming the bad override", err)
+	}
 }
