@@ -245,6 +245,9 @@ func (im *importer) dynamics(j *jointInfo, sj *scene.Joint) error {
 			im.r.Warnf(d, "friction", "joint friction on a floating joint is not supported (ignored)")
 		case sj.Type != "weld":
 			sj.Friction = &fric
+			if l := sj.Limits; l != nil && l.Effort != nil && fric >= *l.Effort {
+				im.r.Warnf(d, "friction", "joint friction %g is at least the effort limit %g: the joint's actuators cannot move it (Drake ignores URDF joint friction; --set or an include's set bodies.%s.joint.friction=0 removes it)", fric, *l.Effort, j.childLink)
+			}
 		}
 	}
 	return nil

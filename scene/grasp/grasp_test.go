@@ -178,4 +178,3 @@ func TestGraspLifts(t *testing.T) {
 		t.Errorf("box rose %.4f m during the lift (want %.2f), slipped %.3g m in the hand, speed %.3g m/s", rise, Lift, slip, vbox.Norm())
 	}
 }
-
