@@ -272,6 +272,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
 			return act, err
 		}
+		if len(act.GainPrm) == 0 {
+			return act, c.r.Errorf(v.src("gainprm"), "gainprm", "empty: give at least the gain")
+		}
 		if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
 			return act, err
 		}
