@@ -24,7 +24,14 @@ type Hull struct {
 	centroid spatial.Vec3
 	unitI    spatial.Mat3 // inertia per unit mass about the centroid
 	radius   float64      // largest distance of a vertex from the frame origin
+	size     float64      // diagonal of the bounding box of the input points
 	maxFace  int          // largest number of vertices of a face
+
+	// adj[adjStart[v]:adjStart[v+1]] are the neighbours of vertex v, and
+	// extreme the vertices furthest along ±x, ±y, ±z (hullsupport.go).
+	adj      []int32
+	adjStart []int32
+	extreme  [6]int32
 }
 
 // hullFace is one face: its vertices counter-clockwise seen from outside,
@@ -101,18 +108,6 @@ func (h *Hull) Volume() float64 { return h.volume }
 
 // Centroid returns the centroid of the solid hull in the shape frame.
 func (h *Hull) Centroid() spatial.Vec3 { return h.centroid }
-
-// support returns the index of the vertex furthest along the local
-// direction d; ties go to the lowest index.
-func (h *Hull) support(d spatial.Vec3) int {
-	best, bv := 0, math.Inf(-1)
-	for i, v := range h.verts {
-		if s := v.Dot(d); s > bv {
-			best, bv = i, s
-		}
-	}
-	return best
-}
 
 // facesAround returns the faces around vertex v.
 func (h *Hull) facesAround(v int) []int32 {

@@ -26,8 +26,8 @@ const (
 	hullConvexTol = 1e-5
 )
 
-// maxHullFaceVerts bounds the vertices of a merged face; a larger group of
-// coplanar triangles is kept as triangles. It bounds the clipping buffers.
+// maxHullFaceVerts bounds the vertices of a face; a larger merged face is
+// cut into coplanar pieces (splitLoop). It bounds the clipping buffers.
 const maxHullFaceVerts = 64
 
 // NewConvexHull returns the convex hull of the points as a ConvexHull
@@ -335,20 +335,9 @@ func (q *quickhull) finish(points []spatial.Vec3, size float64) (*Hull, error) {
 			tris = append(tris, int32(i))
 		}
 	}
-	loops := q.mergeFaces(tris, hullMergeTol*size)
-	// A vertex in fewer than 3 faces lies on an edge between two merged
-	// faces, collinear with its neighbours: drop it from both loops.
-	nf := map[int32]int{}
-	for _, l := range loops {
-		for _, v := range l {
-			nf[v]++
-		}
-	}
-	for i, l := range loops {
-		loops[i] = slices.DeleteFunc(l, func(v int32) bool { return nf[v] < 3 })
-		if len(loops[i]) < 3 {
-			return nil, errors.New("a face lost its vertices (internal error)")
-		}
+	loops, err := dropEdgeVertices(q.mergeFaces(tris, hullMergeTol*size))
+	if err != nil {
+		return nil, err
 	}
 	// Renumber the vertices used by the faces in increasing input order.
 	used := map[int32]bool{}
@@ -426,9 +415,64 @@ func (q *quickhull) mergeFaces(tris []int32, tol float64) [][]int32 {
 			}
 			continue
 		}
-		loops = append(loops, loop)
+		loops = append(loops, splitLoop(loop)...)
 	}
 	return loops
+}
+
+// splitLoop cuts a face loop of more than maxHullFaceVerts vertices into
+// pieces of at most maxHullFaceVerts by chords from its first vertex (a
+// fan of sub-polygons, each convex as the face is); shorter loops are
+// returned whole. The pieces are coplanar faces sharing the chords.
+func splitLoop(loop []int32) [][]int32 {
+	if len(loop) <= maxHullFaceVerts {
+		return [][]int32{loop}
+	}
+	var out [][]int32
+	for s := 1; s < len(loop)-1; s += maxHullFaceVerts - 2 {
+		e := min(s+maxHullFaceVerts-1, len(loop)) // piece: loop[0], loop[s:e]
+		out = append(out, append([]int32{loop[0]}, loop[s:e]...))
+	}
+	return out
+}
+
+// dropEdgeVertices removes from the face loops every vertex that lies in
+// fewer than 3 faces: such a vertex lies on the edge between two merged
+// faces, collinear with its neighbours up to the merge tolerance. Around
+// it the two faces both hold its neighbours u and w, so a face that
+// drops below 3 vertices was a sliver (the triangle u, v, w with v within
+// the tolerance of the segment uw: its angles at v in the two faces sum
+// to nearly 360°) and is removed; its other vertices then lose a face,
+// so the rule repeats until no vertex is in fewer than 3 faces. The
+// result is checked by Hull.derive (closed surface, V − E + F = 2,
+// convexity).
+func dropEdgeVertices(loops [][]int32) ([][]int32, error) {
+	for {
+		nf := map[int32]int{}
+		for _, l := range loops {
+			for _, v := range l {
+				nf[v]++
+			}
+		}
+		changed := false
+		out := loops[:0]
+		for _, l := range loops {
+			n := len(l)
+			l = slices.DeleteFunc(l, func(v int32) bool { return nf[v] < 3 })
+			changed = changed || len(l) != n
+			if len(l) >= 3 {
+				out = append(out, l)
+			}
+		}
+		loops = out
+		if !changed {
+			break
+		}
+	}
+	if len(loops) < 4 {
+		return nil, errors.New("fewer than 4 faces remain after merging coplanar faces (internal error)")
+	}
+	return loops, nil
 }
 
 // coplanar reports whether every vertex of face g lies within tol of the
@@ -447,8 +491,7 @@ func (q *quickhull) coplanar(s, g int32, tol float64) bool {
 }
 
 // boundary returns the boundary of a group of triangles as one
-// counter-clockwise loop, or nil if it is not a simple loop of at most
-// maxHullFaceVerts vertices.
+// counter-clockwise loop, or nil if it is not a simple loop.
 func (q *quickhull) boundary(members []int32, group map[int32]int, gid int) []int32 {
 	if len(members) == 1 {
 		return slices.Clone(q.f[members[0]].v[:])
@@ -475,7 +518,7 @@ func (q *quickhull) boundary(members []int32, group map[int32]int, gid int) []in
 	}
 	loop := []int32{start}
 	for v := next[start]; v != start; v = next[v] {
-		if len(loop) > count || len(loop) >= maxHullFaceVerts {
+		if len(loop) > count {
 			return nil
 		}
 		loop = append(loop, v)

@@ -29,6 +29,8 @@ func (h *Hull) derive(size float64) error {
 	for _, v := range h.verts {
 		h.radius = max(h.radius, v.Norm())
 	}
+	h.size = size
+	h.climbData()
 	for i := range h.faces {
 		h.maxFace = max(h.maxFace, len(h.faces[i].verts))
 		h.slotFrame(&h.faces[i])

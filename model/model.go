@@ -17,8 +17,10 @@ type Import struct {
 	// (after MJCF's inertiafromgeom), including bodies welded to the world,
 	// whose mass the model drops (they do not move).
 	Links []Link
-	// Parsed but not yet simulated (issue 13): actuators, equality
-	// constraints and joint couplers, joint friction.
+	// The actuators, equality constraints and joint couplers, and joint
+	// friction as the file describes them. Those the engine simulates are
+	// also in Scene (actuators, constraints, joint friction and armature;
+	// docs/MODELS.md gives the mapping); the others are warnings.
 	Actuators     []Actuator
 	Equalities    []Equality
 	JointFriction []JointFriction
@@ -115,9 +117,3 @@ type Options struct {
 
 // Warn adds a warning.
 func (im *Import) Warn(w xmlutil.Warning) { im.Warnings = append(im.Warnings, w) }
-
-// NotSimulated records the standard warning for an element that is parsed
-// but not yet simulated.
-func NotSimulated(r *xmlutil.Reader, e *xmlutil.Element, what string) {
-	r.Warnf(e, "", "%s parsed, not yet simulated (joint limits, actuators, equality constraints and joint friction arrive with issue 13)", what)
-}

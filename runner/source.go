@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/embedded"
 	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/solver/island"
@@ -33,8 +34,8 @@ type Source struct {
 // or else a file) with the given overrides.
 func NewSource(nameOrPath string, sets []string, workers int) (Source, error) {
 	src := Source{Scene: nameOrPath, Sets: append([]string(nil), sets...), Workers: workers}
-	if _, ok := scene.Embedded(nameOrPath); ok {
-		return src, nil
+	if _, ok := scene.Embedded(nameOrPath); ok || embedded.IsURI(nameOrPath) {
+		return src, nil // an embedded scene, or a model shipped in the binary
 	}
 	if modelload.IsModelFile(nameOrPath) {
 		if abs, err := filepath.Abs(nameOrPath); err == nil {

@@ -13,8 +13,9 @@ import (
 var embedded embed.FS
 
 // Names returns the names of the embedded scenes, sorted: arm, chain, clutter,
-// clutter-nowalls, double-pendulum, drop, incline, pendulum, spring-cylinder,
-// spring-cylinder-frictionless, stack.
+// clutter-nowalls, double-pendulum, drop, grasp, incline, pendulum,
+// spring-cylinder, spring-cylinder-frictionless, stack. The grasp scene
+// includes robot models (embedded:// files): load it with model/load.
 func Names() []string {
 	entries, err := fs.ReadDir(embedded, "scenes")
 	if err != nil {

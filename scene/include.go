@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,7 +49,7 @@ func (s *Scene) resolveIncludes(file string, l locs, load Includer) error {
 			return fail(p+".parent", "%q is not a body of an earlier include (or world)", inc.Parent)
 		}
 		path := inc.File
-		if !filepath.IsAbs(path) && s.Dir != "" {
+		if !filepath.IsAbs(path) && s.Dir != "" && !strings.Contains(path, "://") {
 			path = filepath.Join(s.Dir, path)
 		}
 		if load == nil {
@@ -79,7 +80,8 @@ func hasName(bs []Body, name string) bool {
 }
 
 // merge prefixes every name of sub, places its roots and adds its
-// materials, exclusions, keyframes and forces to s (not its bodies).
+// materials, exclusions, keyframes, forces, actuators and constraints to s
+// (not its bodies).
 func (s *Scene) merge(sub *Scene, inc Include) error {
 	pre := func(n string) string {
 		if isWorld(n) {
@@ -102,6 +104,9 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		absShapes(b, sub.Dir)
 		if b.Joint != nil {
 			b.Joint.Parent = pre(b.Joint.Parent)
+			if b.Joint.Name != "" {
+				b.Joint.Name = inc.Prefix + b.Joint.Name
+			}
 		}
 		place(b, x, inc.Parent)
 	}
@@ -123,16 +128,44 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		for n, js := range k.Joints {
 			joints[pre(n)] = js
 		}
-		if i := s.keyframe(k.Name); i >= 0 {
-			if s.Keyframes[i].Joints == nil {
-				s.Keyframes[i].Joints = map[string]JointState{}
+		var controls map[string]float64
+		for n, u := range k.Controls {
+			if controls == nil {
+				controls = map[string]float64{}
 			}
-			for n, js := range joints {
-				s.Keyframes[i].Joints[n] = js
-			}
-		} else {
-			s.Keyframes = append(s.Keyframes, Keyframe{Name: k.Name, Joints: joints})
+			controls[inc.Prefix+n] = u
 		}
+		i := s.keyframe(k.Name)
+		if i < 0 {
+			s.Keyframes = append(s.Keyframes, Keyframe{Name: k.Name})
+			i = len(s.Keyframes) - 1
+		}
+		kf := &s.Keyframes[i]
+		if kf.Joints == nil {
+			kf.Joints = map[string]JointState{}
+		}
+		for n, js := range joints {
+			kf.Joints[n] = js
+		}
+		for n, u := range controls {
+			if kf.Controls == nil {
+				kf.Controls = map[string]float64{}
+			}
+			kf.Controls[n] = u
+		}
+	}
+	for _, a := range sub.Actuators {
+		if a.Name != "" {
+			a.Name = inc.Prefix + a.Name
+		}
+		a.Joint = pre(a.Joint)
+		s.Actuators = append(s.Actuators, a)
+	}
+	for _, c := range sub.Constraints {
+		if err := mergeConstraint(&c, pre, x, inc.Prefix, sub.Bodies); err != nil {
+			return err
+		}
+		s.Constraints = append(s.Constraints, c)
 	}
 	for _, f := range sub.Forces {
 		if f.Name != "" {
@@ -151,6 +184,45 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 			}
 		}
 		s.Forces = append(s.Forces, f)
+	}
+	return nil
+}
+
+// mergeConstraint prefixes the names of an included constraint (pre
+// prefixes body names, keeping the world; bodies are sub's, already
+// prefixed) and moves its world-frame points
+// and frames by the include's pose x. A prescribed motion of a free body
+// is in world coordinates and cannot be moved: it is an error unless x is
+// the identity.
+func mergeConstraint(c *Constraint, pre func(string) string, x spatial.Pose, prefix string, bodies []Body) error {
+	if c.Name != "" {
+		c.Name = prefix + c.Name
+	}
+	c.Bodies = slices.Clone(c.Bodies)
+	c.Points = slices.Clone(c.Points)
+	c.Frames = slices.Clone(c.Frames)
+	for k, n := range c.Bodies {
+		c.Bodies[k] = pre(n)
+		if isWorld(n) && k < len(c.Points) {
+			c.Points[k] = Vec(x.Apply(spatial.Vec3(c.Points[k])))
+		}
+		if isWorld(n) && k < len(c.Frames) {
+			c.Frames[k] = poseToScene(x.Compose(pose(c.Frames[k])))
+		}
+	}
+	c.Joints = slices.Clone(c.Joints)
+	for k, n := range c.Joints {
+		c.Joints[k] = pre(n)
+	}
+	if c.Body != "" {
+		if c.Type == "prescribed" && x != spatial.PoseIdentity() {
+			for i := range bodies {
+				if bodies[i].Name == pre(c.Body) && !bodies[i].Fixed && (bodies[i].Joint == nil || bodies[i].Joint.Type == "free") {
+					return fmt.Errorf("constraint %q: the prescribed motion of free body %q is in world coordinates; it cannot be moved by the include's pose", c.Name, c.Body)
+				}
+			}
+		}
+		c.Body = pre(c.Body)
 	}
 	return nil
 }

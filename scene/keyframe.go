@@ -17,8 +17,9 @@ func (s *Scene) KeyframeNames() []string {
 // ApplyKeyframe makes keyframe name the initial state: for each body it
 // names, q and v replace the joint's q0 and v0, or for a free body (no
 // joint block, or a free joint) q = (qw, qx, qy, qz, x, y, z) becomes its
-// pose and v = (ω, v of the body origin) its velocity. Call it on a
-// validated scene, before Build.
+// pose and v = (ω, v of the body origin) its velocity; each of its
+// controls becomes its actuator's constant target. Call it on a validated
+// scene, before Build.
 func (s *Scene) ApplyKeyframe(name string) error {
 	var k *Keyframe
 	for i := range s.Keyframes {
@@ -52,6 +53,24 @@ func (s *Scene) ApplyKeyframe(name string) error {
 		}
 		if js.V != nil {
 			b.Joint.V0 = append([]float64(nil), js.V...)
+		}
+	}
+	for _, an := range sortedKeys(k.Controls) {
+		a := s.actuator(an)
+		if a == nil {
+			return fmt.Errorf("scene %s: keyframe %s: no actuator %q", s.Name, name, an)
+		}
+		u := k.Controls[an]
+		a.Target = &Target{Constant: &u}
+	}
+	return nil
+}
+
+// actuator returns the actuator with the name, or nil.
+func (s *Scene) actuator(name string) *Actuator {
+	for i := range s.Actuators {
+		if s.Actuators[i].Name == name {
+			return &s.Actuators[i]
 		}
 	}
 	return nil

@@ -329,7 +329,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	_, err = Load("no-such-scene", nil)
-	want := `unknown scene "no-such-scene" (not an embedded scene and no such file); embedded scenes: arm, chain, clutter, clutter-nowalls, double-pendulum, drop, incline, pendulum, spring-cylinder, spring-cylinder-frictionless, stack`
+	want := `unknown scene "no-such-scene" (not an embedded scene and no such file); embedded scenes: arm, chain, clutter, clutter-nowalls, double-pendulum, drop, grasp, incline, pendulum, spring-cylinder, spring-cylinder-frictionless, stack`
 	if err == nil || err.Error() != want {
 		t.Errorf("Load(unknown) = %v, want %s", err, want)
 	}

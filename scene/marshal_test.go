@@ -78,6 +78,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	roundTrip(t, "full", s)
 	for _, name := range Names() {
+		if data, _ := Embedded(name); includesModels(data) {
+			continue
+		}
 		roundTrip(t, name, loadEmbedded(t, name))
 	}
 	roundTrip(t, "clutter3", Clutter(3, true))

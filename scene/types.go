@@ -49,6 +49,10 @@ type Scene struct {
 type Keyframe struct {
 	Name   string                `yaml:"name"`
 	Joints map[string]JointState `yaml:"joints"`
+	// Controls sets actuators' control inputs, by actuator name: each
+	// becomes the constant target of its actuator (MuJoCo's keyframe
+	// ctrl).
+	Controls map[string]float64 `yaml:"controls,omitempty"`
 }
 
 // JointState is one body's joint coordinates and velocities in a keyframe.
@@ -68,6 +72,9 @@ type Include struct {
 	// Floating makes the model's root body free instead of welded (URDF,
 	// SDFormat: their roots have no joint to the world).
 	Floating bool `yaml:"floating,omitempty"`
+	// Set overrides fields of the included model, as --set does for a
+	// scene (path=value, in the model's own names, before the prefix).
+	Set []string `yaml:"set,omitempty"`
 }
 
 // Vec is a 3-vector written as a YAML flow sequence [x, y, z].

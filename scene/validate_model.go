@@ -148,8 +148,8 @@ func (s *Scene) hasBody(name string) bool {
 	return false
 }
 
-// keyframes checks the keyframes: unique names, known bodies, and q and v
-// of the right lengths for each body's joint.
+// keyframes checks the keyframes: unique names, known bodies, q and v of
+// the right lengths for each body's joint, and controls of known actuators.
 func (v *validator) keyframes(s *Scene) {
 	seen := map[string]bool{}
 	for i := range s.Keyframes {
@@ -186,6 +186,14 @@ func (v *validator) keyframes(s *Scene) {
 			}
 			if (t == multibody.JointFree || t == multibody.JointBall) && len(js.Q) >= 4 && allFinite(js.Q) && js.Q[0] == 0 && js.Q[1] == 0 && js.Q[2] == 0 && js.Q[3] == 0 {
 				v.add(jp+".q", "%s: the quaternion must be non-zero", fvec(js.Q))
+			}
+		}
+		for _, name := range sortedKeys(k.Controls) {
+			cp := joinPath(p+".controls", name)
+			if s.actuator(name) == nil {
+				v.add(cp, "%q is not an actuator name", name)
+			} else if u := k.Controls[name]; !finite(u) {
+				v.add(cp, "%v is not finite", u)
 			}
 		}
 	}

@@ -83,3 +83,20 @@ func TestRunModelFile(t *testing.T) {
 		t.Errorf("scene.json bodies %+v (%v)", sc.Bodies, err)
 	}
 }
+
+// TestRunEmbeddedModel: stiction run takes a model shipped in the binary
+// by its embedded:// name, and the grasp scene's first steps.
+func TestRunEmbeddedModel(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, args := range [][]string{
+		{"run", "embedded://drake_models/iiwa_description/urdf/iiwa14_spheres_collision.urdf", "--ground", "--duration", "0.01", "--quiet"},
+		{"run", "grasp", "--duration", "0.01", "--quiet"},
+	} {
+		if code, _, errs := runCLI(args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	if code, _, errs := runCLI("run", "embedded://drake_models/nope.urdf", "--quiet"); code == 0 || !strings.Contains(errs, "no such embedded file") {
+		t.Errorf("unknown embedded model: exit %d, %q", code, errs)
+	}
+}

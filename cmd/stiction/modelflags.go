@@ -23,7 +23,7 @@ type modelFlags struct {
 func (f *modelFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ground, "ground", false, "add a ground half-space at z = 0")
 	fs.BoolVar(&f.floating, "floating", false, "URDF/SDFormat: make the root link free instead of welded to the world")
-	fs.BoolVar(&f.warnings, "warnings", false, "list every import warning (unsupported or not yet simulated elements)")
+	fs.BoolVar(&f.warnings, "warnings", false, "list every import warning (unsupported, ignored or approximated elements)")
 	fs.StringVar(&f.keyframe, "keyframe", "", "start from the named keyframe")
 	fs.Var(&f.packagePaths, "package-path", "directory searched for package:// URIs (repeatable)")
 	fs.Var(&f.modelPaths, "model-path", "directory searched for model:// URIs (repeatable)")
@@ -90,5 +90,5 @@ func (f modelFlags) reportWarnings(name string, im *model.Import) {
 		}
 		return
 	}
-	fmt.Fprintf(stderr, "stiction: %s: %d import warnings (unsupported or not yet simulated elements; --warnings lists them)\n", name, len(im.Warnings))
+	fmt.Fprintf(stderr, "stiction: %s: %d import warnings (unsupported, ignored or approximated elements; --warnings lists them)\n", name, len(im.Warnings))
 }

@@ -80,6 +80,34 @@ var badCases = []badCase{
 	{"mjcf nested free joint", ".xml", mj("<worldbody><body><joint/><geom size=\"1\"/><body>\n<freejoint/><geom size=\"1\"/></body></body></worldbody>"), 3, "freejoint", "", "top-level body"},
 	{"mjcf massless moving body", ".xml", mj("<worldbody>\n<body name=\"b\"><joint/></body></worldbody>"), 3, "body", "", "has no mass"},
 	{"mjcf include cycle", ".xml", mj("\n<include file=\"bad.xml\"/>"), 3, "include", "file", "include cycle"},
+	{"mjcf actuator gear 0", ".xml", mjHinge("<actuator>\n<motor joint=\"j\" gear=\"0\"/></actuator>"), 3, "motor", "gear", "must be non-zero"},
+	{"mjcf position kp 0", ".xml", mjHinge("<actuator>\n<position joint=\"j\" kp=\"0\"/></actuator>"), 3, "position", "kp", "kp > 0"},
+	{"mjcf forcerange crossed", ".xml", mjHinge("<actuator>\n<motor joint=\"j\" forcerange=\"2 -2\"/></actuator>"), 3, "motor", "forcerange", "lower bound above the upper"},
+	{"mjcf ctrl count", ".xml", mjHinge("<actuator><motor joint=\"j\"/></actuator><keyframe>\n<key ctrl=\"1 2\"/></keyframe>"), 3, "key", "ctrl", "nu = 1"},
+	{"mjcf equality solref", ".xml", mjHinge("<equality>\n<joint joint1=\"j\" solref=\"0.02 -1\"/></equality>"), 3, "joint", "solref", "timeconst > 0, dampratio > 0"},
+	{"mjcf connect one body", ".xml", mjHinge("<equality>\n<connect body1=\"b\" body2=\"b\" anchor=\"0 0 0\"/></equality>"), 3, "connect", "body2", "two different bodies"},
+	{"mjcf joint equality on ball", ".xml", mj("<worldbody><body name=\"b\"><joint name=\"j\" type=\"ball\"/><geom size=\"1\"/></body></worldbody><equality>\n<joint joint1=\"j\"/></equality>"), 3, "joint", "joint1", "couples hinge and slide"},
+	{"mjcf ball range", ".xml", mj("<compiler angle=\"radian\"/><worldbody><body>\n<joint type=\"ball\" range=\"0 4\"/><geom size=\"1\"/></body></worldbody>"), 3, "joint", "range", "(0, π]"},
+	{"urdf mimic of fixed joint", ".urdf", "<robot name=\"r\"><link name=\"a\"/>" + massLink("b") + massLink("c") + "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n<joint name=\"j2\" type=\"revolute\"><parent link=\"a\"/><child link=\"c\"/><limit lower=\"-1\" upper=\"1\"/><mimic joint=\"j1\"/></joint></robot>", 2, "mimic", "joint", "a mimic couples"},
+	{"urdf transmission reduction 0", ".urdf", urdfActuated("<mechanicalReduction>0</mechanicalReduction>"), 0, "transmission", "", "must be non-zero"},
+	{"urdf negative controller gain", ".urdf", urdfActuated("<drake:controller_gains p=\"-1\" d=\"1\"/>"), 0, "drake:controller_gains", "p", "≥ 0"},
+	{"sdf negative gear ratio", ".sdf", sdfModel(sdfLinkMass("a") + "<joint name=\"j\" type=\"revolute\"><parent>world</parent><child>a</child><axis><xyz>0 0 1</xyz></axis>\n<drake:gear_ratio>-3</drake:gear_ratio></joint>"), 3, "drake:gear_ratio", "", "≥ 0"},
+}
+
+// mjHinge is an MJCF model with a hinge joint j on body b, and extra.
+func mjHinge(extra string) string {
+	return mj("<worldbody><body name=\"b\"><joint name=\"j\"/><geom size=\"1\"/></body></worldbody>" + extra)
+}
+
+// massLink is a URDF link with mass.
+func massLink(name string) string {
+	return "<link name=\"" + name + "\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+}
+
+// urdfActuated is a URDF pendulum with a transmission whose actuator holds
+// extra.
+func urdfActuated(extra string) string {
+	return "<robot name=\"r\" xmlns:drake=\"http://drake.mit.edu\"><link name=\"a\"/>" + massLink("b") + "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint>\n<transmission name=\"t\"><joint name=\"j\"/><actuator name=\"m\">" + extra + "</actuator></transmission></robot>"
 }
 
 func urdf2(typ, extra string) string {

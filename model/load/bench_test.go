@@ -26,11 +26,12 @@ func benchLoad(b *testing.B, rel string) {
 	}
 }
 
-func BenchmarkLoadIiwaURDF(b *testing.B)         { benchLoad(b, iiwaURDF) }
-func BenchmarkLoadIiwaPolytopeURDF(b *testing.B) { benchLoad(b, iiwaPolyURD) }
-func BenchmarkLoadIiwaSDF(b *testing.B)          { benchLoad(b, iiwaSDF) }
-func BenchmarkLoadIiwaMJCF(b *testing.B)         { benchLoad(b, iiwaMJCF) }
-func BenchmarkLoadAllegroURDF(b *testing.B)      { benchLoad(b, handURDF) }
-func BenchmarkLoadAllegroSDF(b *testing.B)       { benchLoad(b, handSDF) }
-func BenchmarkLoadAllegroMJCF(b *testing.B)      { benchLoad(b, handMJCF) }
-func BenchmarkLoadAllegroScene(b *testing.B)     { benchLoad(b, handScene) }
+func BenchmarkLoadIiwaURDF(b *testing.B)          { benchLoad(b, iiwaURDF) }
+func BenchmarkLoadIiwaPolytopeURDF(b *testing.B)  { benchLoad(b, iiwaPolyURD) }
+func BenchmarkLoadIiwaPrimitiveURDF(b *testing.B) { benchLoad(b, iiwaPrimURD) }
+func BenchmarkLoadIiwaSDF(b *testing.B)           { benchLoad(b, iiwaSDF) }
+func BenchmarkLoadIiwaMJCF(b *testing.B)          { benchLoad(b, iiwaMJCF) }
+func BenchmarkLoadAllegroURDF(b *testing.B)       { benchLoad(b, handURDF) }
+func BenchmarkLoadAllegroSDF(b *testing.B)        { benchLoad(b, handSDF) }
+func BenchmarkLoadAllegroMJCF(b *testing.B)       { benchLoad(b, handMJCF) }
+func BenchmarkLoadAllegroScene(b *testing.B)      { benchLoad(b, handScene) }

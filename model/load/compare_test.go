@@ -91,6 +91,17 @@ func TestIiwaThreeFormats(t *testing.T) {
 	u, _ := load(t, iiwaURDF, model.Options{})
 	s, _ := load(t, iiwaSDF, model.Options{})
 	j, _ := load(t, iiwaMJCF, model.Options{})
+	// The URDF's transmissions and the SDF's joints carry Drake's
+	// reflected rotor inertia gear_ratio² × rotor_inertia as armature
+	// (160² × 1.321e-4 = 3.38 kg·m² on joints 1 and 2); Menagerie's MJCF
+	// has none: give the MJCF model the same armature for the comparison.
+	for k := 1; k <= 7; k++ {
+		ub := u.Model.Bodies[u.Model.BodyByName("iiwa_link_"+string(rune('0'+k)))]
+		if k <= 2 && math.Abs(ub.Joint.Armature-160*160*1.321e-4) > 1e-12 {
+			t.Errorf("joint %d armature %g, want 160² × 1.321e-4", k, ub.Joint.Armature)
+		}
+		j.Model.Bodies[j.Model.BodyByName("link"+string(rune('0'+k)))].Joint.Armature = ub.Joint.Armature
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	var worstFK, worstFKSDF, worstSDF, worstMJ, worstFixed float64
 	for range 20 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/embedded"
 	"github.com/stiction-sim/stiction/model/mjcf"
 	"github.com/stiction-sim/stiction/model/sdf"
 	"github.com/stiction-sim/stiction/model/urdf"
@@ -36,7 +37,13 @@ func IsModelFile(path string) bool {
 }
 
 // Model imports a robot model file, choosing the importer by extension.
+// An embedded://PATH name is one of the models shipped in the binary
+// (package model/embedded).
 func Model(path string, opts model.Options) (*model.Import, error) {
+	path, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".urdf":
 		return urdf.Read(path, opts)
@@ -48,11 +55,27 @@ func Model(path string, opts model.Options) (*model.Import, error) {
 	return nil, fmt.Errorf("%s: not a robot model file (want .urdf, .sdf, .xml or .mjcf)", path)
 }
 
+// resolve returns the file-system path of an embedded:// name (written
+// out by package embedded on first use), or path itself.
+func resolve(path string) (string, error) {
+	if !embedded.IsURI(path) {
+		return path, nil
+	}
+	return embedded.Path(path)
+}
+
 // Scene loads what stiction run accepts: the name of an embedded scene, a
 // YAML scene file (its includes resolved with opts.Model) or a robot model
 // file, applies the --set overrides and validates the result. For a model
 // file it also returns the import (warnings, actuators, ...), else nil.
 func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model.Import, error) {
+	if embedded.IsURI(nameOrPath) {
+		p, err := embedded.Path(nameOrPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		nameOrPath = p
+	}
 	if !IsModelFile(nameOrPath) {
 		s, err := scene.LoadWith(nameOrPath, sets, scene.Options{Include: includer(opts.Model, []string{nameOrPath})})
 		if err != nil {
@@ -144,11 +167,15 @@ func AddGround(s *scene.Scene) error {
 // files being loaded, to report cycles.
 func includer(opts model.Options, stack []string) scene.Includer {
 	return func(path string, inc scene.Include) (*scene.Scene, error) {
+		path, err := resolve(path)
+		if err != nil {
+			return nil, err
+		}
 		if slices.Contains(stack, path) || len(stack) > maxIncludeDepth {
 			return nil, fmt.Errorf("include cycle or nesting deeper than %d: %s", maxIncludeDepth, strings.Join(append(stack, path), " → "))
 		}
 		if !IsModelFile(path) {
-			return scene.LoadWith(path, nil, scene.Options{Include: includer(opts, append(stack, path))})
+			return scene.LoadWith(path, inc.Set, scene.Options{Include: includer(opts, append(stack, path))})
 		}
 		o := opts
 		o.Floating = inc.Floating
@@ -156,6 +183,19 @@ func includer(opts model.Options, stack []string) scene.Includer {
 		if err != nil {
 			return nil, err
 		}
-		return im.Scene, nil
+		if len(inc.Set) == 0 {
+			return im.Scene, nil
+		}
+		// The include's overrides reach the model as --set reaches a
+		// scene file: through its YAML form.
+		data, err := scene.Marshal(im.Scene)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		s, err := scene.ParseWith(path, data, inc.Set, scene.Options{Dir: filepath.Dir(path)})
+		if err != nil {
+			return nil, dropLines(err)
+		}
+		return s, nil
 	}
 }

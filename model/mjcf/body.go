@@ -228,12 +228,19 @@ func (c *compiler) jointRange(v view, sj *scene.Joint, typ string) error {
 	if !limited {
 		return nil
 	}
-	if typ == "ball" {
-		c.r.Warnf(v.src("range"), "range", "a ball joint's cone limit is not supported (ignored)")
-		return nil
-	}
 	if r[0] > r[1] {
 		return c.r.Errorf(v.src("range"), "range", "lower limit above the upper limit")
+	}
+	if typ == "ball" { // MuJoCo: range = (0, largest rotation angle)
+		if r[0] != 0 {
+			c.r.Warnf(v.src("range"), "range", "a ball joint's range lower value %g is ignored (MuJoCo uses only the upper: the largest rotation angle)", r[0])
+		}
+		cone := c.angle(r[1])
+		if !(cone > 0) || cone > math.Pi {
+			return c.r.Errorf(v.src("range"), "range", "a ball joint's largest rotation angle %g must be in (0, π] rad", cone)
+		}
+		sj.Limits = &scene.Limits{Cone: &cone}
+		return nil
 	}
 	if typ == "hinge" {
 		r[0], r[1] = c.angle(r[0]), c.angle(r[1])
@@ -261,9 +268,13 @@ func (c *compiler) jointDynamics(v view, b *scene.Body, typ string) error {
 			c.r.Warnf(v.src(a), a, "a non-zero %s is not supported: q is measured from the model's pose, springs pull towards q = 0", a)
 		}
 	}
-	if vals["frictionloss"] > 0 {
-		c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: vals["frictionloss"], Source: model.Source{File: v.e.File, Line: v.e.Line}})
-		c.r.Warnf(v.src("frictionloss"), "frictionloss", "joint friction %g parsed, not yet simulated (issue 13)", vals["frictionloss"])
+	fl := vals["frictionloss"]
+	if fl > 0 {
+		c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: fl, Source: model.Source{File: v.e.File, Line: v.e.Line}})
+		if typ == "free" {
+			c.r.Warnf(v.src("frictionloss"), "frictionloss", "joint friction on a free joint is not supported (ignored)")
+			fl = 0
+		}
 	}
 	if b.Joint == nil {
 		if vals["damping"] > 0 || vals["stiffness"] > 0 || vals["armature"] > 0 {
@@ -271,6 +282,12 @@ func (c *compiler) jointDynamics(v view, b *scene.Body, typ string) error {
 		} else {
 			return nil
 		}
+	}
+	if fl > 0 {
+		b.Joint.Friction = &fl
+	}
+	if err := c.jointEffort(v, b.Joint, typ); err != nil {
+		return err
 	}
 	if d := vals["damping"]; d > 0 {
 		b.Joint.Damping = &d
@@ -285,6 +302,35 @@ func (c *compiler) jointDynamics(v view, b *scene.Body, typ string) error {
 	if a := vals["armature"]; a > 0 {
 		b.Joint.Armature = &a
 	}
+	return nil
+}
+
+// jointEffort reads actuatorfrcrange (with actuatorfrclimited): the bound
+// on the joint torque of the joint's actuators, limits.effort.
+func (c *compiler) jointEffort(v view, sj *scene.Joint, typ string) error {
+	lim, err := c.limited(v, "actuatorfrclimited", "actuatorfrcrange")
+	if err != nil || !lim {
+		return err
+	}
+	r, err := c.floats(v, "actuatorfrcrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if r[0] > r[1] {
+		return c.r.Errorf(v.src("actuatorfrcrange"), "actuatorfrcrange", "lower bound above the upper bound")
+	}
+	if typ == "free" || typ == "ball" {
+		c.r.Warnf(v.src("actuatorfrcrange"), "actuatorfrcrange", "an effort limit on a %s joint is not supported (ignored)", typ)
+		return nil
+	}
+	eff := math.Max(math.Abs(r[0]), math.Abs(r[1]))
+	if r[0] != -r[1] {
+		c.r.Warnf(v.src("actuatorfrcrange"), "actuatorfrcrange", "actuatorfrcrange [%g, %g] is not symmetric: approximated by ±%g", r[0], r[1], eff)
+	}
+	if sj.Limits == nil {
+		sj.Limits = &scene.Limits{}
+	}
+	sj.Limits.Effort = &eff
 	return nil
 }
 

@@ -8,12 +8,15 @@
 // bodies with pos and every orientation form (quat, unnormalised too,
 // axisangle, euler with eulerseq, xyaxes, zaxes), <inertial> (diaginertia,
 // fullinertia), one <joint> per body (hinge, slide, ball, free, and
-// <freejoint>) with range, damping, stiffness, armature, <geom> (plane,
+// <freejoint>) with range (limits; a ball joint's as its cone limit),
+// damping, stiffness, armature, frictionloss (joint friction) and
+// actuatorfrcrange (effort limit), <geom> (plane,
 // sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, density or
 // mass, contype and conaffinity, friction, solref), <site>, <contact>
-// <exclude>, <keyframe> (qpos, qvel), and, parsed but not yet simulated,
-// <actuator> (motor, position, velocity, general), <equality> (connect,
-// weld, joint) and joint frictionloss.
+// <exclude>, <keyframe> (qpos, qvel, ctrl), <actuator> (motor, position,
+// velocity, and general where it is one of those: control.go) and
+// <equality> (connect → ball, weld → weld, joint → coupler or a locked
+// joint; equality.go).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still
@@ -32,6 +35,11 @@
 //     impedance; at full penetration width its effect cancels). friction's
 //     first (sliding) value is μ; torsional and rolling friction are not
 //     simulated.
+//   - Equality constraints: the same solref mapping, with m the
+//     constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference
+//     configuration (for a point on a free body, the body's mass).
+//   - Contacts between welded bodies follow MuJoCo's parent filter
+//     (weldExcludes).
 //   - Elements or attributes not read are warnings naming file, line,
 //     element and attribute; malformed ones are errors.
 package mjcf

@@ -51,8 +51,8 @@ func (c *compiler) contact(e *xmlutil.Element) error {
 	return nil
 }
 
-// equality reads <equality> constraints (connect, weld, joint): parsed,
-// not yet simulated.
+// equality reads <equality> constraints (connect, weld, joint) and maps
+// each onto the scene (equality.go).
 func (c *compiler) equality(e *xmlutil.Element) error {
 	for _, q := range e.Children {
 		if q.Name != "connect" && q.Name != "weld" && q.Name != "joint" {
@@ -72,59 +72,96 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			}
 			eq.Active = a
 		}
-		if eq.SolRef, err = c.floats(v, "solref", 2, nil); err != nil {
+		if eq.SolRef, err = c.floats(v, "solref", 2, []float64{0.02, 1}); err != nil {
 			return err
 		}
-		if eq.SolImp, err = c.floats(v, "solimp", -1, nil); err != nil {
-			return err
+		if sr := eq.SolRef; (sr[0] > 0) != (sr[1] > 0) || sr[0] == 0 {
+			return c.r.Errorf(v.src("solref"), "solref", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
 		}
-		switch q.Name {
-		case "connect", "weld":
-			if eq.Body1, err = c.bodyRef(q, "body1"); err != nil {
+		if v.has("solimp") {
+			if eq.SolImp, err = c.floats(v, "solimp", -1, nil); err != nil {
 				return err
 			}
-			if q.Has("body2") {
-				if eq.Body2, err = c.bodyRef(q, "body2"); err != nil {
-					return err
-				}
-			} else {
-				eq.Body2 = "world"
-			}
-			a, err := c.floats(view{e: q}, "anchor", 3, []float64{0, 0, 0})
-			if err != nil {
-				return err
-			}
-			eq.Anchor = spatial.Vec3(a)
-			if q.Name == "weld" && q.Has("relpose") {
-				rp, _, err := c.r.Floats(q, "relpose", 7)
-				if err != nil {
-					return err
-				}
-				x := spatial.Pose{P: spatial.Vec3{rp[0], rp[1], rp[2]}, R: spatial.Quat{W: rp[3], X: rp[4], Y: rp[5], Z: rp[6]}.Normalize()}
-				eq.RelPose = &x
-			}
-			if q.Has("torquescale") {
-				q.Attr("torquescale")
-			}
-		case "joint":
-			j1, err := c.jointNamed(q, "joint1")
-			if err != nil {
-				return err
-			}
-			eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
-			if q.Has("joint2") {
-				j2, err := c.jointNamed(q, "joint2")
-				if err != nil {
-					return err
-				}
-				eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
-			}
-			if eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0}); err != nil {
-				return err
-			}
+			c.r.Warnf(v.src("solimp"), "solimp", "solimp is not used: the constraint's stiffness and dissipation come from solref (docs/MODELS.md)")
+		}
+		if err := c.equalityGeometry(q, &eq); err != nil {
+			return err
 		}
 		c.out.Equalities = append(c.out.Equalities, eq)
-		model.NotSimulated(c.r, q, "equality "+q.Name)
+		if !eq.Active {
+			c.r.Warnf(v.src("active"), "active", "an inactive equality constraint is not simulated (it cannot be switched on during a run)")
+			continue
+		}
+		if err := c.addEquality(q, eq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// equalityGeometry reads the bodies, anchor and relpose of a connect or
+// weld, or the joints and polycoef of a joint equality.
+func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) error {
+	var err error
+	if q.Name == "joint" {
+		j1, err := c.jointNamed(q, "joint1")
+		if err != nil {
+			return err
+		}
+		eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
+		if j1.typ != "hinge" && j1.typ != "slide" {
+			return c.r.Errorf(q, "joint1", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j1.name, j1.typ)
+		}
+		if q.Has("joint2") {
+			j2, err := c.jointNamed(q, "joint2")
+			if err != nil {
+				return err
+			}
+			if j2.typ != "hinge" && j2.typ != "slide" {
+				return c.r.Errorf(q, "joint2", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j2.name, j2.typ)
+			}
+			eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
+		}
+		eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0})
+		return err
+	}
+	if eq.Body1, err = c.bodyRef(q, "body1"); err != nil {
+		return err
+	}
+	eq.Body2 = "world"
+	if q.Has("body2") {
+		if eq.Body2, err = c.bodyRef(q, "body2"); err != nil {
+			return err
+		}
+	}
+	if eq.Body1 == eq.Body2 {
+		return c.r.Errorf(q, "body2", "a %s needs two different bodies", q.Name)
+	}
+	a, err := c.floats(view{e: q}, "anchor", 3, []float64{0, 0, 0})
+	if err != nil {
+		return err
+	}
+	eq.Anchor = spatial.Vec3(a)
+	if q.Name == "weld" && q.Has("relpose") {
+		rp, _, err := c.r.Floats(q, "relpose", 7)
+		if err != nil {
+			return err
+		}
+		// A zero quaternion (MuJoCo's default "0 1 0 0 0 0 0") means the
+		// relative pose at the model's reference configuration.
+		if r := (spatial.Quat{W: rp[3], X: rp[4], Y: rp[5], Z: rp[6]}); r != (spatial.Quat{}) {
+			x := spatial.Pose{P: spatial.Vec3{rp[0], rp[1], rp[2]}, R: r.Normalize()}
+			eq.RelPose = &x
+		}
+	}
+	if q.Name == "weld" && q.Has("torquescale") {
+		ts, err := c.r.Float(q, "torquescale", 1)
+		if err != nil {
+			return err
+		}
+		if ts != 1 {
+			c.r.Warnf(q, "torquescale", "torquescale %g is not supported: the weld's rotational stiffness comes from solref like its translation", ts)
+		}
 	}
 	return nil
 }
@@ -142,10 +179,14 @@ func (c *compiler) jointNamed(e *xmlutil.Element, attr string) (*jointRef, error
 	return j, nil
 }
 
-// actuators reads <actuator> (motor, position, velocity, general on a
-// joint): parsed, not yet simulated.
+// actuators reads <actuator>: motor, position, velocity and general on a
+// joint become scene actuators (control.go); every child counts as one
+// actuator of MuJoCo's ctrl vector (c.ctrl), those not simulated with an
+// empty name.
 func (c *compiler) actuators(e *xmlutil.Element) error {
 	for _, a := range e.Children {
+		k := len(c.ctrl)
+		c.ctrl = append(c.ctrl, "")
 		switch a.Name {
 		case "motor", "position", "velocity", "general":
 		default:
@@ -160,63 +201,115 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			c.r.Warnf(a, "", "only joint transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
-		jn := v.str("joint", "")
-		j := c.joints[jn]
-		if j == nil {
-			return c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
-		}
-		act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
-		gear, err := c.floats(v, "gear", -1, []float64{1})
+		act, err := c.parseActuator(a, v)
 		if err != nil {
 			return err
 		}
-		act.Gear = gear[0]
-		for _, r := range []struct {
-			attr string
-			out  **[2]float64
-		}{{"ctrlrange", &act.CtrlRange}, {"forcerange", &act.ForceRange}} {
-			if v.has(r.attr) {
-				x, err := c.floats(v, r.attr, 2, nil)
-				if err != nil {
-					return err
-				}
-				rr := [2]float64(x)
-				*r.out = &rr
-			}
-		}
-		for _, l := range []string{"ctrllimited", "forcelimited"} {
-			v.str(l, "")
-		}
-		switch a.Name {
-		case "position":
-			if act.Kp, err = c.float(v, "kp", 1); err != nil {
-				return err
-			}
-			if act.Kv, err = c.float(v, "kv", 0); err != nil {
-				return err
-			}
-		case "velocity":
-			if act.Kv, err = c.float(v, "kv", 1); err != nil {
-				return err
-			}
-		case "general":
-			act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
-			if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
-				return err
-			}
-			if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
-				return err
-			}
-			if dt := v.str("dyntype", "none"); dt != "none" {
-				c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported", dt)
-			}
-			// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
-			if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && act.BiasPrm[1] == -act.GainPrm[0] {
-				act.Kp, act.Kv = act.GainPrm[0], -act.BiasPrm[2]
-			}
-		}
 		c.out.Actuators = append(c.out.Actuators, act)
-		model.NotSimulated(c.r, a, fmt.Sprintf("actuator <%s> on joint %q", a.Name, jn))
+		sa, why, err := c.sceneActuator(act, a, k)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			c.r.Warnf(a, "", "actuator <%s> on joint %q not simulated: %s", a.Name, act.JointName, why)
+			continue
+		}
+		c.out.Scene.Actuators = append(c.out.Scene.Actuators, sa)
+		c.ctrl[k] = sa.Name
+	}
+	return nil
+}
+
+// parseActuator reads an actuator's attributes as the file gives them;
+// ctrlrange and forcerange only where they are limited (ctrllimited,
+// forcelimited: true, or auto with autolimits and the range given).
+func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, error) {
+	jn := v.str("joint", "")
+	j := c.joints[jn]
+	if j == nil {
+		return model.Actuator{}, c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+	}
+	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
+	gear, err := c.floats(v, "gear", -1, []float64{1})
+	if err != nil {
+		return act, err
+	}
+	if len(gear) == 0 || gear[0] == 0 {
+		return act, c.r.Errorf(v.src("gear"), "gear", "the gear (its first value, for a joint) must be non-zero")
+	}
+	act.Gear = gear[0]
+	for _, r := range []struct {
+		attr, flag string
+		out        **[2]float64
+	}{{"ctrlrange", "ctrllimited", &act.CtrlRange}, {"forcerange", "forcelimited", &act.ForceRange}} {
+		lim, err := c.limited(v, r.flag, r.attr)
+		if err != nil {
+			return act, err
+		}
+		if !lim {
+			continue
+		}
+		x, err := c.floats(v, r.attr, 2, nil)
+		if err != nil {
+			return act, err
+		}
+		if x[0] > x[1] {
+			return act, c.r.Errorf(v.src(r.attr), r.attr, "lower bound above the upper bound")
+		}
+		rr := [2]float64(x)
+		*r.out = &rr
+	}
+	switch a.Name {
+	case "position":
+		if act.Kp, err = c.float(v, "kp", 1); err != nil {
+			return act, err
+		}
+		act.Kv, err = c.float(v, "kv", 0)
+	case "velocity":
+		act.Kv, err = c.float(v, "kv", 1)
+	case "general":
+		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
+		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
+			return act, err
+		}
+		if len(act.GainPrm) == 0 {
+			return act, c.r.Errorf(v.src("gainprm"), "gainprm", "empty: give at least the gain")
+		}
+		if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
+			return act, err
+		}
+		if dt := v.str("dyntype", "none"); dt != "none" {
+			c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+		}
+		// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
+		if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && len(act.GainPrm) >= 1 && act.BiasPrm[1] == -act.GainPrm[0] {
+			act.Kp, act.Kv = act.GainPrm[0], -act.BiasPrm[2]
+		}
+	}
+	return act, err
+}
+
+// keyCtrl reads a key's ctrl (one value per actuator, MuJoCo's order)
+// into the keyframe's controls of the simulated actuators.
+func (c *compiler) keyCtrl(k *xmlutil.Element, kf *scene.Keyframe) error {
+	ctrl, ok, err := c.r.Floats(k, "ctrl", -1)
+	if err != nil || !ok {
+		return err
+	}
+	if len(ctrl) != len(c.ctrl) {
+		return c.r.Errorf(k, "ctrl", "has %d values; the model has nu = %d actuators", len(ctrl), len(c.ctrl))
+	}
+	for i, u := range ctrl {
+		if c.ctrl[i] == "" {
+			if u != 0 {
+				c.r.Warnf(k, "ctrl", "value %d (%g) is for an actuator that is not simulated (ignored)", i, u)
+			}
+			continue
+		}
+		if kf.Controls == nil {
+			kf.Controls = map[string]float64{}
+		}
+		kf.Controls[c.ctrl[i]] = u
 	}
 	return nil
 }
@@ -250,13 +343,16 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		if okv && len(qvel) != nv {
 			return c.r.Errorf(k, "qvel", "has %d values; the model has nv = %d", len(qvel), nv)
 		}
-		for _, a := range []string{"time", "ctrl", "act", "mpos", "mquat"} {
+		for _, a := range []string{"time", "act", "mpos", "mquat"} {
 			if k.Has(a) {
 				k.Attr(a)
 				c.r.Warnf(k, a, "keyframe %s not supported (ignored)", a)
 			}
 		}
 		kf := scene.Keyframe{Name: name, Joints: map[string]scene.JointState{}}
+		if err := c.keyCtrl(k, &kf); err != nil {
+			return err
+		}
 		iq, iv := 0, 0
 		for _, j := range c.jointList {
 			body := c.out.Scene.Bodies[j.body].Name
@@ -300,4 +396,62 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		c.out.Scene.Keyframes = append(c.out.Scene.Keyframes, kf)
 	}
 	return nil
+}
+
+// weldExcludes applies MuJoCo's parent filter to welded bodies. MuJoCo
+// welds a body without joints to its parent and filters contacts by the
+// welded groups: geoms of one group never collide, nor do those of a
+// group and its parent group, unless that parent is the world. The scene
+// excludes only a body and its direct parent, so the other pairs of
+// bodies with collision geoms are added to its exclusions (for example
+// the Allegro's fingertip, welded to the distal link, and the medial
+// link).
+func (c *compiler) weldExcludes() {
+	s := c.out.Scene
+	parent := func(i int) int {
+		if j := s.Bodies[i].Joint; j != nil && j.Parent != "" && j.Parent != "world" {
+			return c.bodies[j.Parent]
+		}
+		return -1
+	}
+	// group returns the body that starts i's welded group (-1: the world).
+	group := func(i int) int {
+		for i >= 0 {
+			b := &s.Bodies[i]
+			if b.Fixed {
+				return -1
+			}
+			if b.Joint == nil || b.Joint.Type != "weld" {
+				return i
+			}
+			i = parent(i)
+		}
+		return -1
+	}
+	have := map[[2]string]bool{}
+	for _, e := range s.Exclude {
+		have[e], have[[2]string{e[1], e[0]}] = true, true
+	}
+	var solid []int
+	for i := range s.Bodies {
+		if len(s.Bodies[i].Collisions) > 0 {
+			solid = append(solid, i)
+		}
+	}
+	for x, a := range solid {
+		for _, b := range solid[x+1:] {
+			ga, gb := group(a), group(b)
+			if ga < 0 || gb < 0 || parent(a) == b || parent(b) == a {
+				continue
+			}
+			if ga != gb && group(parent(ga)) != gb && group(parent(gb)) != ga {
+				continue
+			}
+			pair := [2]string{s.Bodies[a].Name, s.Bodies[b].Name}
+			if !have[pair] {
+				have[pair] = true
+				s.Exclude = append(s.Exclude, pair)
+			}
+		}
+	}
 }

@@ -354,6 +354,20 @@ func compose(parts []massPart) (float64, spatial.Vec3, spatial.Mat3) {
 	return m, com, I
 }
 
+// solrefRate returns the stiffness per unit (effective) mass and the
+// dissipation time of MuJoCo's solref: for (T, ζ), with T raised to two
+// time steps dt as MuJoCo does, k/m = 1/(T ζ)² and τd = 2 T ζ² (the
+// reference acceleration −b ṙ − k r with b = 2/T, k = 1/(T ζ)², as a
+// spring–damper force m(k r + b ṙ) = k_m r + k_m τd ṙ); for the direct
+// form (−k', −b'), k/m = k' and τd = b'/k'.
+func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
+	if sr[0] > 0 {
+		T, zeta := math.Max(sr[0], 2*dt), sr[1]
+		return 1 / (T * zeta * T * zeta), 2 * T * zeta * zeta
+	}
+	return -sr[0], sr[1] / sr[0]
+}
+
 // Stiffness of geoms on bodies that do not move: effectively rigid, so the
 // pair's stiffness is the moving geom's.
 const rigidStiffness = 1e12
@@ -364,13 +378,7 @@ func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
 	for _, g := range c.pending {
 		m := c.refMass(g.body)
-		var k, tau float64
-		if g.solref[0] > 0 {
-			T, zeta := math.Max(g.solref[0], 2*c.dt), g.solref[1]
-			k, tau = 1/(T*zeta*T*zeta), 2*T*zeta*zeta
-		} else {
-			k, tau = -g.solref[0], g.solref[1]/g.solref[0]
-		}
+		k, tau := solrefRate(g.solref, c.dt)
 		if m > 0 {
 			k *= m
 		} else {

@@ -52,12 +52,20 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 		return nil, err
 	}
 	c.markDefaults()
-	c.out.Warnings = append(c.r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
 	s := c.out.Scene
 	s.ApplyDefaults()
 	if err := s.Validate(path); err != nil {
 		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
 	}
+	if len(c.eqs) > 0 {
+		if err := c.equalityCompliance(); err != nil {
+			return nil, err
+		}
+		if err := s.Validate(path); err != nil {
+			return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
+		}
+	}
+	c.out.Warnings = append(c.r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
 	return c.out, nil
 }
 
@@ -89,6 +97,8 @@ type compiler struct {
 	bodyPose  []spatial.Pose       // world pose at qpos0, per scene body
 	pending   []pendingGeom        // collision geoms, materials assigned after all masses are known
 	unnamed   int
+	ctrl      []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
+	eqs       []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
 }
 
 // meshAsset is a <mesh> of <asset>.
@@ -205,6 +215,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.weldExcludes()
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err

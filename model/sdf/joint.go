@@ -112,8 +112,15 @@ func (c *ctx) joint(e *xmlutil.Element) error {
 		}
 	}
 	sj.ParentFrame, sj.ChildFrame = model.PoseToScene(pf), model.PoseToScene(cf)
-	if err := c.drakeJoint(e, full, child.body.Name); err != nil {
+	refl, err := c.drakeJoint(e, full, child.body.Name)
+	if err != nil {
 		return err
+	}
+	if refl > 0 {
+		sj.Armature = &refl
+	}
+	if typ == "revolute" || typ == "continuous" || typ == "prismatic" {
+		c.actuator(sj, full, child.body.Name)
 	}
 	if p := e.Child("physics"); p != nil {
 		c.r.Warnf(p, "", "joint <physics> not supported (ignored)")
@@ -248,17 +255,31 @@ func (c *ctx) axisData(a *xmlutil.Element, sj *scene.Joint, limited bool, body s
 	}
 	if v := vals["friction"]; v > 0 {
 		c.im.out.JointFriction = append(c.im.out.JointFriction, model.JointFriction{Body: body, Value: v, Source: model.Source{File: c.r.File, Line: d.Line}})
-		c.r.Warnf(d.Child("friction"), "", "joint friction %g parsed, not yet simulated (issue 13)", v)
+		sj.Friction = &v
 	}
 	return nil
 }
 
+// actuator adds the joint's actuator as Drake does for SDFormat: every
+// revolute, continuous and prismatic joint whose effort limit is not 0 is
+// actuated (no limit, or a negative one, means an unlimited effort). It is
+// a motor named after the joint: its input is the joint torque or force.
+func (c *ctx) actuator(sj *scene.Joint, joint, body string) {
+	if l := sj.Limits; l != nil && l.Effort != nil && *l.Effort == 0 {
+		return
+	}
+	s := c.im.out.Scene
+	s.Actuators = append(s.Actuators, scene.Actuator{Name: joint, Type: "motor", Joint: body})
+}
+
 // drakeJoint reads Drake's drake:gear_ratio and drake:rotor_inertia as an
-// actuator record.
-func (c *ctx) drakeJoint(e *xmlutil.Element, joint, body string) error {
+// actuator record and returns the reflected rotor inertia gear_ratio² ×
+// rotor_inertia, which Drake adds to the joint's diagonal of the mass
+// matrix (the joint's armature).
+func (c *ctx) drakeJoint(e *xmlutil.Element, joint, body string) (float64, error) {
 	g, r := e.Child("drake:gear_ratio"), e.Child("drake:rotor_inertia")
 	if g == nil && r == nil {
-		return nil
+		return 0, nil
 	}
 	a := model.Actuator{Name: joint, Kind: "drake", Body: body, JointName: joint, Gear: 1, Source: model.Source{File: c.r.File, Line: e.Line}}
 	for _, f := range []struct {
@@ -268,14 +289,16 @@ func (c *ctx) drakeJoint(e *xmlutil.Element, joint, body string) error {
 		if f.e != nil {
 			v, err := c.r.TextFloats(f.e, 1)
 			if err != nil {
-				return err
+				return 0, err
+			}
+			if v[0] < 0 {
+				return 0, c.r.TextErrorf(f.e, "must be ≥ 0")
 			}
 			*f.out = v[0]
 		}
 	}
 	c.im.out.Actuators = append(c.im.out.Actuators, a)
-	model.NotSimulated(c.r, e, fmt.Sprintf("drake:gear_ratio/rotor_inertia of joint %q (reflected inertia %g)", joint, a.GearRatio*a.GearRatio*a.RotorInertia))
-	return nil
+	return a.GearRatio * a.GearRatio * a.RotorInertia, nil
 }
 
 // filterGroup reads a drake:collision_filter_group as excluded pairs.

@@ -1,10 +1,12 @@
 // Package urdf reads URDF robot descriptions (ROS) into a model.Import:
 // links with their inertial, visual and collision elements (box, cylinder,
 // sphere, mesh; Drake's capsule), joints (revolute, continuous, prismatic,
-// fixed, floating, planar) with origin, axis, limit and dynamics, mimic
-// (as a joint coupler, parsed and not yet simulated), transmissions
-// (actuators, with Drake's drake:gear_ratio and drake:rotor_inertia;
-// parsed, not yet simulated), material colours, Drake's
+// fixed, floating, planar) with origin, axis, limit (position limits and
+// effort, enforced) and dynamics (damping, and friction as joint
+// friction), mimic (a near-rigid joint coupler constraint), transmissions
+// (motor actuators, or PD servos with Drake's drake:controller_gains;
+// Drake's drake:gear_ratio² × drake:rotor_inertia as the joint's
+// armature), material colours, Drake's
 // drake:collision_filter_group (excluded body pairs) and
 // drake:proximity_properties (contact material), and package:// mesh URIs
 // through a search path.

@@ -214,8 +214,8 @@ func (im *importer) limits(j *jointInfo, sj *scene.Joint) error {
 	return nil
 }
 
-// dynamics reads <dynamics damping friction/>: damping becomes the joint's
-// damping, friction is recorded (not simulated).
+// dynamics reads <dynamics damping friction/>: the joint's damping and
+// its dry friction (joint.friction).
 func (im *importer) dynamics(j *jointInfo, sj *scene.Joint) error {
 	d := j.e.Child("dynamics")
 	if d == nil {
@@ -240,12 +240,21 @@ func (im *importer) dynamics(j *jointInfo, sj *scene.Joint) error {
 	}
 	if fric > 0 {
 		im.out.JointFriction = append(im.out.JointFriction, model.JointFriction{Body: j.childLink, Value: fric, Source: model.Source{File: im.r.File, Line: d.Line}})
-		im.r.Warnf(d, "friction", "joint friction %g parsed, not yet simulated (issue 13)", fric)
+		switch {
+		case sj == nil:
+			im.r.Warnf(d, "friction", "joint friction on a floating joint is not supported (ignored)")
+		case sj.Type != "weld":
+			sj.Friction = &fric
+			if l := sj.Limits; l != nil && l.Effort != nil && fric >= *l.Effort {
+				im.r.Warnf(d, "friction", "joint friction %g is at least the effort limit %g: the joint's actuators cannot move it (Drake ignores URDF joint friction; --set or an include's set bodies.%s.joint.friction=0 removes it)", fric, *l.Effort, j.childLink)
+			}
+		}
 	}
 	return nil
 }
 
-// mimic reads <mimic joint multiplier offset/> as a joint coupler.
+// mimic reads <mimic joint multiplier offset/> as a joint coupler
+// constraint "mimic_NAME": q = multiplier·q_joint + offset.
 func (im *importer) mimic(j *jointInfo) error {
 	m := j.e.Child("mimic")
 	if m == nil {
@@ -276,6 +285,22 @@ func (im *importer) mimic(j *jointInfo) error {
 		Kind: "mimic", Name: j.name, Joint1: j.childLink, Joint2: src.childLink, Multiplier: mul, Offset: off, Active: true,
 		Source: model.Source{File: im.r.File, Line: m.Line},
 	})
-	model.NotSimulated(im.r, m, "mimic (joint coupler)")
+	for _, x := range []*jointInfo{j, src} {
+		if x.typ != "revolute" && x.typ != "continuous" && x.typ != "prismatic" {
+			return im.r.Errorf(m, "joint", "a mimic couples revolute, continuous and prismatic joints; joint %q is %s", x.name, x.typ)
+		}
+	}
+	if src == j {
+		return im.r.Errorf(m, "joint", "a joint cannot mimic itself")
+	}
+	// q_j = multiplier·q_src + offset: a near-rigid coupler, as Drake's.
+	c := scene.Constraint{Name: "mimic_" + j.name, Type: "coupler", Joints: []string{j.childLink, src.childLink}}
+	if mul != 1 {
+		c.Ratio = &mul
+	}
+	if off != 0 {
+		c.Offset = &off
+	}
+	im.out.Scene.Constraints = append(im.out.Scene.Constraints, c)
 	return nil
 }

@@ -1,7 +1,6 @@
 package urdf
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
@@ -255,7 +254,8 @@ func (im *importer) proximity(c *xmlutil.Element) (string, error) {
 }
 
 // transmission reads a ros_control <transmission>: one actuator per joint,
-// with its mechanical reduction and Drake's gear ratio and rotor inertia.
+// with its mechanical reduction, Drake's gear ratio and rotor inertia and
+// Drake's controller gains (sceneActuator).
 func (im *importer) transmission(t *xmlutil.Element) error {
 	name, _ := t.Attr("name")
 	if ty := t.Child("type"); ty != nil {
@@ -291,6 +291,7 @@ func (im *importer) transmission(t *xmlutil.Element) error {
 		h.MarkAllUsed()
 	}
 	a := model.Actuator{Name: name, Kind: "transmission", Body: j.childLink, JointName: jn, Gear: 1, Source: model.Source{File: im.r.File, Line: t.Line}}
+	var gains *[2]float64
 	if m := t.Child("mechanicalReduction"); m != nil { // the old (pre-2013) place
 		v, err := im.r.TextFloats(m, 1)
 		if err != nil {
@@ -320,11 +321,65 @@ func (im *importer) transmission(t *xmlutil.Element) error {
 				if *f.out, err = im.r.Float(e, "value", 0); err != nil {
 					return err
 				}
+				if *f.out < 0 {
+					return im.r.Errorf(e, "value", "must be ≥ 0")
+				}
 			}
+		}
+		if g := ae.Child("drake:controller_gains"); g != nil {
+			var pd [2]float64
+			for k, attr := range []string{"p", "d"} {
+				if pd[k], err = im.r.Float(g, attr, 0); err != nil {
+					return err
+				}
+				if pd[k] < 0 {
+					return im.r.Errorf(g, attr, "must be ≥ 0")
+				}
+			}
+			if pd == [2]float64{} {
+				return im.r.Errorf(g, "p", "the gains p and d cannot both be 0")
+			}
+			gains = &pd
 		}
 	}
 	im.out.Actuators = append(im.out.Actuators, a)
-	model.NotSimulated(im.r, t, fmt.Sprintf("transmission for joint %q", jn))
+	return im.sceneActuator(t, a, j, gains)
+}
+
+// sceneActuator adds the actuator of a transmission to the scene: a motor
+// (the input u is the actuator effort, the joint torque mechanicalReduction
+// × u), or with drake:controller_gains a PD servo (kp, kd); Drake's
+// reflected rotor inertia gear_ratio² × rotor_inertia becomes the joint's
+// armature.
+func (im *importer) sceneActuator(t *xmlutil.Element, a model.Actuator, j *jointInfo, gains *[2]float64) error {
+	if j.typ != "revolute" && j.typ != "continuous" && j.typ != "prismatic" {
+		im.r.Warnf(t, "", "transmission %q drives the %s joint %q: only revolute, continuous and prismatic joints are actuated (ignored)", a.Name, j.typ, j.name)
+		return nil
+	}
+	if a.Gear == 0 {
+		return im.r.Errorf(t, "", "transmission %q: mechanicalReduction must be non-zero", a.Name)
+	}
+	s := im.out.Scene
+	sa := scene.Actuator{Name: a.Name, Type: "motor", Joint: j.childLink}
+	if a.Gear != 1 {
+		g := a.Gear
+		sa.Gear = &g
+	}
+	if gains != nil {
+		sa.Type, sa.Kp, sa.Kd = "pd", model.Ptr(gains[0]), model.Ptr(gains[1])
+	}
+	s.Actuators = append(s.Actuators, sa)
+	if r := a.GearRatio * a.GearRatio * a.RotorInertia; r > 0 {
+		for i := range s.Bodies {
+			if b := &s.Bodies[i]; b.Name == j.childLink && b.Joint != nil {
+				arm := r
+				if b.Joint.Armature != nil {
+					arm += *b.Joint.Armature
+				}
+				b.Joint.Armature = &arm
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,0 +1,154 @@
+package mjcf
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// limited reads a MuJoCo limited flag (ctrllimited, forcelimited,
+// actuatorfrclimited): true or false, or auto (the default), which means
+// limited when the range attribute is given and compiler autolimits is on.
+func (c *compiler) limited(v view, flag, rng string) (bool, error) {
+	l, err := c.keyword(v, flag, "auto", "true", "false", "auto")
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case l != "auto":
+		return l == "true", nil
+	case !v.has(rng):
+		return false, nil
+	case !c.autolimits:
+		c.r.Warnf(v.src(rng), rng, "%s ignored: %s is not set and autolimits is false", rng, flag)
+		return false, nil
+	}
+	return true, nil
+}
+
+// sceneActuator maps a parsed MJCF actuator (the k-th of <actuator>) onto
+// a scene actuator, with actuator length l = gear·q and joint torque
+// gear·f (docs/MODELS.md, "MJCF actuators"):
+//
+//	motor:    f = u                               → motor
+//	position: f = kp (u − l) − kv l̇              → position (kp, kd = kv)
+//	velocity: f = kv (u − l̇)                     → velocity (kd = kv)
+//	general, gain g, bias (b0, b1, b2):
+//	  bias none:                 f = g u          → motor with gear·g, effort/|g|
+//	  b0 = 0, b1 = −g, b2 ≤ 0:   f = g (u − l) + b2 l̇ → position (kp = g, kd = −b2)
+//	  b0 = 0, b1 = 0, b2 = −g:   f = g (u − l̇)    → velocity (kd = g)
+//
+// forcerange [lo, hi] becomes the symmetric effort max(|lo|, |hi|) (a
+// warning when it is not symmetric), ctrlrange the control range. It
+// returns a non-empty reason when the actuator has no equivalent.
+func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (scene.Actuator, string, error) {
+	sa := scene.Actuator{Name: c.actuatorName(a.Name, k), Joint: a.Body}
+	typ, gain := "", 1.0
+	switch a.Kind {
+	case "motor":
+		typ = "motor"
+	case "position":
+		if !(a.Kp > 0) || a.Kv < 0 {
+			return sa, "", c.r.Errorf(e, "kp", "a position actuator needs kp > 0 and kv ≥ 0 (kp %g, kv %g)", a.Kp, a.Kv)
+		}
+		typ, sa.Kp = "position", model.Ptr(a.Kp)
+		if a.Kv > 0 {
+			sa.Kd = model.Ptr(a.Kv)
+		}
+	case "velocity":
+		if !(a.Kv > 0) {
+			return sa, "", c.r.Errorf(e, "kv", "a velocity actuator needs kv > 0 (kv %g)", a.Kv)
+		}
+		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
+	case "general":
+		var why string
+		typ, gain, why = generalType(a, &sa)
+		if why != "" {
+			return sa, why, nil
+		}
+	}
+	sa.Type = typ
+	gear := a.Gear * gain
+	if gear != 1 {
+		sa.Gear = model.Ptr(gear)
+	}
+	if r := a.CtrlRange; r != nil {
+		rr := *r
+		sa.CtrlRange = &rr
+	}
+	if r := a.ForceRange; r != nil {
+		eff := math.Max(math.Abs(r[0]), math.Abs(r[1])) / math.Abs(gain)
+		if !(eff > 0) {
+			return sa, fmt.Sprintf("forcerange [%g, %g] allows no force", r[0], r[1]), nil
+		}
+		if r[0] != -r[1] {
+			c.r.Warnf(e, "forcerange", "forcerange [%g, %g] is not symmetric: approximated by ±%g", r[0], r[1], math.Max(math.Abs(r[0]), math.Abs(r[1])))
+		}
+		sa.Effort = model.Ptr(eff)
+	}
+	return sa, "", nil
+}
+
+// generalType maps a <general> actuator: it returns the scene type, the
+// gain folded into the gear (for a pure gain), or why it has no
+// equivalent.
+func generalType(a model.Actuator, sa *scene.Actuator) (string, float64, string) {
+	if a.GainType != "fixed" {
+		return "", 0, fmt.Sprintf("gaintype %q (only fixed)", a.GainType)
+	}
+	g := a.GainPrm[0]
+	var b [3]float64
+	copy(b[:], a.BiasPrm)
+	switch {
+	case a.BiasType != "none" && a.BiasType != "affine":
+		return "", 0, fmt.Sprintf("biastype %q (only none and affine)", a.BiasType)
+	case g == 0:
+		return "", 0, "gain 0 (no force from the control)"
+	case a.BiasType == "none" || b == [3]float64{}:
+		return "motor", g, ""
+	case b[0] != 0:
+		return "", 0, fmt.Sprintf("a constant bias %g", b[0])
+	case b[1] == -g && g > 0 && b[2] <= 0:
+		sa.Kp = model.Ptr(g)
+		if b[2] < 0 {
+			sa.Kd = model.Ptr(-b[2])
+		}
+		return "position", 1, ""
+	case b[1] == 0 && b[2] == -g && g > 0:
+		sa.Kd = model.Ptr(g)
+		return "velocity", 1, ""
+	}
+	return "", 0, fmt.Sprintf("gain %g with bias (%g, %g, %g) is neither a servo f = kp (u − l) − kv l̇ nor a damper f = kv (u − l̇)", g, b[0], b[1], b[2])
+}
+
+// actuatorName returns the scene name of the k-th MJCF actuator: its own,
+// or "actuatorK" (numbered from 0, as MuJoCo's ctrl), made unique.
+func (c *compiler) actuatorName(name string, k int) string {
+	if name != "" {
+		return name
+	}
+	name = fmt.Sprintf("actuator%d", k)
+	for c.actuatorTaken(name) {
+		name += "_"
+	}
+	return name
+}
+
+func (c *compiler) actuatorTaken(name string) bool {
+	for _, a := range c.out.Scene.Actuators {
+		if a.Name == name {
+			return true
+		}
+	}
+	for _, e := range c.root.All("actuator") {
+		for _, a := range e.Children {
+			if n, _ := a.Attr("name"); n == name {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,297 @@
+package mjcf
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// pendingEq is an equality constraint of the scene whose stiffness and
+// dissipation come from its solref once the model's mass matrix is known
+// (equalityCompliance).
+type pendingEq struct {
+	kind   string // ball, weld, coupler, lock
+	index  int    // ball, weld, coupler: in Scene.Constraints; lock: the scene body
+	solref []float64
+	// ball, weld: the bodies (scene names, "world") and the world point of
+	// the constraint at the reference configuration; coupler, lock: the
+	// bodies of the joints and the ratio.
+	a, b  string
+	point spatial.Vec3
+	ratio float64
+	e     *xmlutil.Element
+}
+
+// worldPose returns the pose of an MJCF body (by scene name, "world" for
+// the world) at the reference configuration.
+func (c *compiler) worldPose(name string) spatial.Pose {
+	if name == "world" {
+		return spatial.PoseIdentity()
+	}
+	return c.bodyPose[c.bodies[name]]
+}
+
+// addEquality maps an active equality onto the scene:
+//
+//	connect body1 body2 anchor → ball joining anchor (body1's frame) to the
+//	    point of body2 it coincides with at the reference configuration;
+//	weld body1 body2 relpose anchor → weld of the frame F = (anchor) on
+//	    body2 to relpose·F on body1 (relpose: body2's pose in body1's frame,
+//	    default its pose at the reference configuration);
+//	joint joint1 joint2 polycoef → coupler q1 = a0 + a1 q2 (the quadratic
+//	    and higher terms are dropped, with a warning); without joint2 the
+//	    joint is locked at a0 (limits lower = upper = a0).
+//
+// The world, when it is one of the bodies, goes first (scene rule).
+func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
+	s := c.out.Scene
+	pe := pendingEq{solref: eq.SolRef, e: q}
+	switch eq.Kind {
+	case "connect":
+		x1, x2 := c.worldPose(eq.Body1), c.worldPose(eq.Body2)
+		p := x1.Apply(eq.Anchor)
+		con := scene.Constraint{Name: eq.Name, Type: "ball", Bodies: []string{eq.Body1, eq.Body2}, Points: []scene.Vec{scene.Vec(eq.Anchor), scene.Vec(x2.ApplyInv(p))}}
+		if eq.Body2 == "world" {
+			con.Bodies, con.Points = []string{"world", eq.Body1}, []scene.Vec{scene.Vec(p), scene.Vec(eq.Anchor)}
+		}
+		pe.kind, pe.a, pe.b, pe.point = "ball", eq.Body1, eq.Body2, p
+		pe.index = len(s.Constraints)
+		s.Constraints = append(s.Constraints, con)
+	case "weld":
+		x1, x2 := c.worldPose(eq.Body1), c.worldPose(eq.Body2)
+		f := spatial.Pose{R: spatial.QuatIdentity(), P: eq.Anchor}
+		rel := x1.Inverse().Compose(x2)
+		if eq.RelPose != nil {
+			rel = *eq.RelPose
+		}
+		fa, fb := rel.Compose(f), f // on body1, on body2
+		con := scene.Constraint{Name: eq.Name, Type: "weld", Bodies: []string{eq.Body1, eq.Body2}, Frames: []scene.Pose{*model.PoseToScene(fa), *model.PoseToScene(fb)}}
+		if eq.Body2 == "world" {
+			con.Bodies, con.Frames = []string{"world", eq.Body1}, []scene.Pose{*model.PoseToScene(fb), *model.PoseToScene(fa)}
+		}
+		pe.kind, pe.a, pe.b, pe.point = "weld", eq.Body1, eq.Body2, x2.Apply(eq.Anchor)
+		pe.index = len(s.Constraints)
+		s.Constraints = append(s.Constraints, con)
+	case "joint":
+		pc := eq.PolyCoef
+		if pc[2] != 0 || pc[3] != 0 || pc[4] != 0 {
+			c.r.Warnf(q, "polycoef", "the quadratic and higher terms of polycoef (%g, %g, %g) are dropped: the coupler is linear, q1 = %g + %g q2", pc[2], pc[3], pc[4], pc[0], pc[1])
+		}
+		if eq.Joint2 == "" {
+			b := &s.Bodies[c.bodies[eq.Joint1]]
+			if b.Joint.Limits != nil {
+				c.r.Warnf(q, "joint1", "the joint %q is locked at %g: its range is replaced", eq.Joint1, pc[0])
+			}
+			b.Joint.Limits = &scene.Limits{Lower: []float64{pc[0]}, Upper: []float64{pc[0]}}
+			pe.kind, pe.index, pe.a, pe.b, pe.ratio = "lock", c.bodies[eq.Joint1], eq.Joint1, "", 0
+			break
+		}
+		con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{eq.Joint1, eq.Joint2}}
+		if pc[1] != 1 {
+			con.Ratio = model.Ptr(pc[1])
+		}
+		if pc[0] != 0 {
+			con.Offset = model.Ptr(pc[0])
+		}
+		pe.kind, pe.a, pe.b, pe.ratio = "coupler", eq.Joint1, eq.Joint2, pc[1]
+		pe.index = len(s.Constraints)
+		s.Constraints = append(s.Constraints, con)
+	}
+	c.eqs = append(c.eqs, pe)
+	return nil
+}
+
+// equalityCompliance gives every mapped equality the stiffness and
+// dissipation of its solref: k = m_eff/(T ζ)² and τd = 2 T ζ², as for
+// contact (solrefRate), with m_eff the effective mass of the constraint
+// at the reference configuration, 1/λ_max(J M⁻¹ Jᵀ) for its Jacobian J
+// (translational rows; a weld's rotational stiffness uses its angular
+// rows): the constraint then moves its most mobile direction with MuJoCo's
+// natural frequency 1/(T ζ) and damping ratio ζ. For a point on a free
+// body m_eff is the body's mass, the contact rule's. The scene s must be
+// valid; its model is built without shapes (MJCF bodies carry explicit
+// mass properties).
+func (c *compiler) equalityCompliance() error {
+	if len(c.eqs) == 0 {
+		return nil
+	}
+	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
+	if err != nil {
+		return fmt.Errorf("%s: effective masses of the equality constraints: %w", c.r.File, err)
+	}
+	ws := multibody.NewWorkspace(m)
+	ws.Update(st.Q, st.V)
+	minv, err := inverseMass(m, ws)
+	if err != nil {
+		return fmt.Errorf("%s: effective masses of the equality constraints: %w", c.r.File, err)
+	}
+	s := c.out.Scene
+	for _, pe := range c.eqs {
+		kpm, tau := solrefRate(pe.solref, c.dt)
+		var k, krot float64
+		switch pe.kind {
+		case "ball", "weld":
+			k = kpm / maxEig(jminvjt(minv, pointRows(m, ws, pe.a, pe.b, pe.point)))
+			if pe.kind == "weld" {
+				krot = kpm / maxEig(jminvjt(minv, angularRows(m, ws, pe.a, pe.b)))
+			}
+		case "coupler", "lock":
+			k = kpm / maxEig(jminvjt(minv, jointRow(m, pe.a, pe.b, pe.ratio)))
+		}
+		if !(k > 0) || math.IsInf(k, 0) || (pe.kind == "weld" && (!(krot > 0) || math.IsInf(krot, 0))) {
+			c.r.Warnf(pe.e, "solref", "the constraint does not move its bodies at the reference configuration: it is near-rigid")
+			continue
+		}
+		if pe.kind == "lock" {
+			l := s.Bodies[pe.index].Joint.Limits
+			l.Stiffness, l.Dissipation = model.Ptr(k), model.Ptr(tau)
+			continue
+		}
+		con := &s.Constraints[pe.index]
+		con.Stiffness, con.Dissipation = model.Ptr(k), model.Ptr(tau)
+		if pe.kind == "weld" {
+			con.RotStiffness = model.Ptr(krot)
+		}
+	}
+	return nil
+}
+
+// massOnly returns a copy of s without shapes, visuals and materials'
+// uses: enough for the mass matrix of bodies with explicit mass
+// properties, without reading meshes.
+func massOnly(s *scene.Scene) *scene.Scene {
+	out := *s
+	out.Bodies = make([]scene.Body, len(s.Bodies))
+	for i, b := range s.Bodies {
+		b.Shape, b.ShapePose, b.Collisions, b.Visuals, b.Material = nil, nil, nil, nil, ""
+		out.Bodies[i] = b
+	}
+	out.Actuators, out.Constraints, out.Forces = nil, nil, nil
+	return &out
+}
+
+// inverseMass returns M⁻¹ (nv × nv, block diagonal by tree) at the
+// workspace's configuration.
+func inverseMass(m *multibody.Model, ws *multibody.Workspace) (*mat.Dense, error) {
+	nv := m.NV
+	minv := mat.NewDense(max(nv, 1), max(nv, 1), nil)
+	for t, tr := range m.Trees {
+		blk := make([]float64, tr.NV*tr.NV)
+		ws.MassMatrix(t, blk)
+		var ch mat.Cholesky
+		if !ch.Factorize(mat.NewSymDense(tr.NV, blk)) {
+			return nil, fmt.Errorf("the mass matrix of tree %d is not positive definite", t)
+		}
+		var inv mat.SymDense
+		if err := ch.InverseTo(&inv); err != nil {
+			return nil, err
+		}
+		for i := range tr.NV {
+			for j := range tr.NV {
+				minv.Set(tr.VOffset+i, tr.VOffset+j, inv.At(i, j))
+			}
+		}
+	}
+	return minv, nil
+}
+
+// bodyIndex returns the model body of a scene body name, −1 for the world.
+func bodyIndex(m *multibody.Model, name string) int {
+	if name == "world" || name == "" {
+		return -1
+	}
+	return m.BodyByName(name)
+}
+
+// pointRows returns the 3 × nv Jacobian of the velocity of b's material
+// point at world position p relative to a's.
+func pointRows(m *multibody.Model, ws *multibody.Workspace, a, b string, p spatial.Vec3) *mat.Dense {
+	J := mat.NewDense(3, max(m.NV, 1), nil)
+	add := func(body int, sign float64) {
+		if body < 0 || m.Bodies[body].Tree < 0 {
+			return
+		}
+		t := m.Bodies[body].Tree
+		n := m.Trees[t].NV
+		buf := make([]float64, 3*n)
+		ws.PointJacobian(body, p, buf)
+		for r := range 3 {
+			for k := range n {
+				J.Set(r, m.Trees[t].VOffset+k, J.At(r, m.Trees[t].VOffset+k)+sign*buf[r*n+k])
+			}
+		}
+	}
+	add(bodyIndex(m, b), 1)
+	add(bodyIndex(m, a), -1)
+	return J
+}
+
+// angularRows returns the 3 × nv Jacobian of b's angular velocity relative
+// to a's.
+func angularRows(m *multibody.Model, ws *multibody.Workspace, a, b string) *mat.Dense {
+	J := mat.NewDense(3, max(m.NV, 1), nil)
+	for _, x := range []struct {
+		name string
+		sign float64
+	}{{b, 1}, {a, -1}} {
+		body := bodyIndex(m, x.name)
+		if body < 0 || m.Bodies[body].Tree < 0 {
+			continue
+		}
+		t := m.Bodies[body].Tree
+		n := m.Trees[t].NV
+		buf := make([]float64, 3*n)
+		ws.AngularJacobian(body, buf)
+		for r := range 3 {
+			for k := range n {
+				J.Set(r, m.Trees[t].VOffset+k, J.At(r, m.Trees[t].VOffset+k)+x.sign*buf[r*n+k])
+			}
+		}
+	}
+	return J
+}
+
+// jointRow returns the 1 × nv Jacobian of q1 − ratio·q2 for the joints of
+// scene bodies b1 and b2 (b2 "": q1 alone).
+func jointRow(m *multibody.Model, b1, b2 string, ratio float64) *mat.Dense {
+	J := mat.NewDense(1, max(m.NV, 1), nil)
+	J.Set(0, m.Bodies[m.BodyByName(b1)].VOff, 1)
+	if b2 != "" {
+		i := m.Bodies[m.BodyByName(b2)].VOff
+		J.Set(0, i, J.At(0, i)-ratio)
+	}
+	return J
+}
+
+// jminvjt returns J M⁻¹ Jᵀ.
+func jminvjt(minv, J *mat.Dense) *mat.SymDense {
+	var x, w mat.Dense
+	x.Mul(minv, J.T())
+	w.Mul(J, &x)
+	r, _ := w.Dims()
+	out := mat.NewSymDense(r, nil)
+	for i := range r {
+		for j := i; j < r; j++ {
+			out.SetSym(i, j, (w.At(i, j)+w.At(j, i))/2)
+		}
+	}
+	return out
+}
+
+// maxEig returns the largest eigenvalue of a symmetric matrix (0 when the
+// decomposition fails).
+func maxEig(w *mat.SymDense) float64 {
+	var es mat.EigenSym
+	if !es.Factorize(w, false) {
+		return 0
+	}
+	v := es.Values(nil)
+	return v[len(v)-1]
+}

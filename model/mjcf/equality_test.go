@@ -1,0 +1,153 @@
+package mjcf
+
+import (
+	"math"
+	"testing"
+)
+
+// Default equality solref (T, ζ) = (0.02, 1): stiffness m_eff/T² per unit
+// of effective mass.
+const eqT = 0.02
+
+// TestConnectHoldsPendulum: a connect equality pins the bob of a
+// horizontal pendulum (mass m at l on a hinge about y) to where it
+// starts. With the default solref the constraint is the spring
+// k = m_eff/T² with m_eff = (I + m l²)/l², the effective mass of the bob's
+// point (docs/MODELS.md); its force −k·(displacement) balances gravity
+// where m g l cos q = k l² sin q, tan q = m g T² l/(I + m l²) — the
+// point sags by about g T² = 3.9 mm, MuJoCo's reference spring.
+func TestConnectHoldsPendulum(t *testing.T) {
+	const m, l, I = 1.0, 0.5, 0.001
+	doc := `<mujoco><compiler angle="radian"/><worldbody>
+  <body name="bob"><joint name="hinge" axis="0 1 0"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.001 0.001 0.001"/></body>
+  </worldbody><equality><connect name="pin" body1="bob" anchor="0.5 0 0"/></equality></mujoco>`
+	b, s := runTight(t, doc, "")
+	settle(t, b, s, 1500)
+	want := math.Atan(m * g * eqT * eqT * l / (I + m*l*l))
+	if d := math.Abs(b.State.Q[0] - want); d > 1e-9 {
+		t.Errorf("q = %.12g, want %.12g", b.State.Q[0], want)
+	}
+	t.Logf("bob sags by %.4f mm (q = %.9g rad, closed form %.9g)", 1e3*l*math.Sin(b.State.Q[0]), b.State.Q[0], want)
+}
+
+// TestWeldHoldsBody: a weld holds a free 2 kg box to the world at its
+// initial pose (anchor at its centre of mass, in the world frame as body2
+// is the world). The box sinks by g T² (m_eff = m: the contact rule) and
+// does not turn.
+func TestWeldHoldsBody(t *testing.T) {
+	doc := `<mujoco><worldbody><body name="box" pos="0.2 0 1"><freejoint/>
+    <geom type="box" size="0.1 0.05 0.02" mass="2"/></body></worldbody>
+  <equality><weld body1="box" anchor="0.2 0 1"/></equality></mujoco>`
+	b, s := runTight(t, doc, "")
+	settle(t, b, s, 1500)
+	q := b.State.Q // (qw, qx, qy, qz, x, y, z)
+	if dz := 1 - q[6]; math.Abs(dz-g*eqT*eqT) > 1e-9 || math.Abs(q[4]-0.2) > 1e-12 || math.Abs(q[0]-1) > 1e-12 {
+		t.Errorf("box at %v: sag %.12g, want g T² = %.12g, no turn", q, dz, g*eqT*eqT)
+	}
+}
+
+// TestConnectClosesLoop: a parallelogram four-bar — two cranks of length
+// L = 0.3 m hinged 0.4 m apart, a coupler bar hinged to the first crank's
+// tip and connected to the second's by a connect equality (solref 0.004:
+// two time steps, MuJoCo's stiffest). The loop keeps the cranks parallel
+// (θ1 = θ2) and the coupler level (θ3 = −θ1), and the linkage swings as
+// one pendulum: (I1 + I2 + m3 L²) θ̈ = −g (m1 c1 + m2 c2 + m3 L) sin θ,
+// whose period is compared with the measured one.
+func TestConnectClosesLoop(t *testing.T) {
+	doc := `<mujoco><compiler angle="radian"/><worldbody>
+  <body name="crank1"><joint name="j1" axis="0 1 0"/><inertial pos="0 0 -0.3" mass="1" diaginertia="0.001 0.001 0.001"/>
+    <body name="coupler" pos="0 0 -0.3"><joint name="j3" axis="0 1 0"/><inertial pos="0.2 0 0" mass="0.5" diaginertia="0.001 0.001 0.001"/></body>
+  </body>
+  <body name="crank2" pos="0.4 0 0"><joint name="j2" axis="0 1 0"/><inertial pos="0 0 -0.3" mass="1" diaginertia="0.001 0.001 0.001"/></body>
+  </worldbody>
+  <equality><connect body1="coupler" body2="crank2" anchor="0.4 0 0" solref="0.004 1"/></equality>
+  <keyframe><key name="k" qpos="0.3 -0.3 0.3"/></keyframe></mujoco>`
+	b, s := runTight(t, doc, "k")
+	// Joint order in q: crank1, coupler, crank2 (bodies in file order).
+	I := 2*(0.001+0.09) + 0.5*0.09
+	K := g * (0.3 + 0.3 + 0.5*0.3)
+	period := referencePeriod(I, K, 0.3)
+	var worstLoop float64
+	var crossings []float64
+	prev := b.State.Q[0]
+	for i := 1; i <= 2000; i++ {
+		settle(t, b, s, 1)
+		q := b.State.Q
+		worstLoop = math.Max(worstLoop, math.Max(math.Abs(q[0]-q[2]), math.Abs(q[1]+q[0])))
+		if prev > 0 && q[0] <= 0 {
+			crossings = append(crossings, h*(float64(i-1)+prev/(prev-q[0])))
+		}
+		prev = q[0]
+	}
+	if len(crossings) < 3 {
+		t.Fatalf("%d zero crossings", len(crossings))
+	}
+	measured := (crossings[len(crossings)-1] - crossings[0]) / float64(len(crossings)-1)
+	t.Logf("loop error max(|θ1 − θ2|, |θ3 + θ1|) = %.3g rad; period %.5f s, closed form %.5f s", worstLoop, measured, period)
+	if worstLoop > 2e-3 {
+		t.Errorf("the loop opens by %.3g rad", worstLoop)
+	}
+	if math.Abs(measured-period) > 1e-3*period {
+		t.Errorf("period %.5f s, want %.5f s", measured, period)
+	}
+}
+
+// referencePeriod returns the period of I θ̈ = −K sin θ from rest at θ0:
+// 4 √(I/K) K(sin(θ0/2)) with the complete elliptic integral of the first
+// kind by the arithmetic–geometric mean.
+func referencePeriod(I, K, theta0 float64) float64 {
+	k := math.Sin(theta0 / 2)
+	a, bb := 1.0, math.Sqrt(1-k*k)
+	for range 30 {
+		a, bb = (a+bb)/2, math.Sqrt(a*bb)
+	}
+	return 4 * math.Sqrt(I/K) * math.Pi / (2 * a)
+}
+
+// TestJointEquality: a joint equality q1 = 0.1 − 0.5 q2 couples two
+// pendulums (m = 1 kg at l = 0.5 m, I = 0.251 kg·m² about each hinge);
+// a servo (kp 50) holds the second at u = 0.6. With the default solref
+// the coupler is the spring k = m_eff/T², m_eff = 1/(1/I + ρ²/I) (the
+// effective inertia of q1 − ρ q2), and the static balance
+//
+//	−m g l sin q1 − k c = 0,  −m g l sin q2 + kp (u − q2) + ρ k c = 0,
+//
+// c = q1 − ρ q2 − 0.1, is solved here by Newton's method. The same joint
+// locked alone (no joint2: q1 = 0.3) rests where m g l sin q = k (0.3 − q)
+// with k = I/T².
+func TestJointEquality(t *testing.T) {
+	const m, l, I, kp, u, rho, off = 1.0, 0.5, 0.251, 50.0, 0.6, -0.5, 0.1
+	pend := func(name, pos string) string {
+		return `<body name="` + name + `" pos="` + pos + `"><joint name="` + name + `" axis="0 1 0"/><inertial pos="0 0 -0.5" mass="1" diaginertia="0.001 0.001 0.001"/></body>`
+	}
+	doc := `<mujoco><compiler angle="radian"/><worldbody>` + pend("p1", "0 0 0") + pend("p2", "1 0 0") + `</worldbody>
+  <equality><joint joint1="p1" joint2="p2" polycoef="0.1 -0.5 0 0 0"/></equality>
+  <actuator><position joint="p2" kp="50" kv="5"/></actuator><keyframe><key name="k" ctrl="0.6"/></keyframe></mujoco>`
+	b, s := runTight(t, doc, "k")
+	settle(t, b, s, 5000)
+	k := 1 / (1/I + rho*rho/I) / (eqT * eqT)
+	q1, q2 := 0.0, u
+	for range 50 { // Newton on the 2×2 balance
+		c := q1 - rho*q2 - off
+		f1 := -m*g*l*math.Sin(q1) - k*c
+		f2 := -m*g*l*math.Sin(q2) + kp*(u-q2) + rho*k*c
+		a11, a12 := -m*g*l*math.Cos(q1)-k, k*rho
+		a21, a22 := rho*k, -m*g*l*math.Cos(q2)-kp-rho*rho*k
+		det := a11*a22 - a12*a21
+		q1 -= (a22*f1 - a12*f2) / det
+		q2 -= (a11*f2 - a21*f1) / det
+	}
+	if d := math.Max(math.Abs(b.State.Q[0]-q1), math.Abs(b.State.Q[1]-q2)); d > 1e-8 {
+		t.Errorf("q = %v, closed form (%.10g, %.10g)", b.State.Q, q1, q2)
+	}
+	t.Logf("coupled: q = (%.9g, %.9g), closed form (%.9g, %.9g); the rigid coupler would give q1 = %.4g", b.State.Q[0], b.State.Q[1], q1, q2, off+rho*q2)
+
+	lock := `<mujoco><compiler angle="radian"/><worldbody>` + pend("p1", "0 0 0") + `</worldbody>
+  <equality><joint joint1="p1" polycoef="0.3 1 0 0 0"/></equality></mujoco>`
+	b, s = runTight(t, lock, "")
+	settle(t, b, s, 2000)
+	want := newton(func(q float64) float64 { return m*g*l*math.Sin(q) - I/(eqT*eqT)*(0.3-q) }, 0.3)
+	if d := math.Abs(b.State.Q[0] - want); d > 1e-8 {
+		t.Errorf("locked: q = %.10g, want %.10g", b.State.Q[0], want)
+	}
+}
