@@ -50,7 +50,6 @@ func TestQuickClaims(t *testing.T) {
 	}
 }
 
-
 // TestRunReportsErrors: a claim that errs or returns an empty row is
 // reported as FAIL, never dropped.
 func TestRunReportsErrors(t *testing.T) {
