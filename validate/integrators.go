@@ -44,11 +44,11 @@ func integratorOrders(ctx *Context) ([]Row, error) {
 		spring = append(spring, series{name: fmt.Sprintf("%s (%.2f)", sc.Name, slope), x: orderSteps, y: errs})
 		flight = append(flight, series{name: fmt.Sprintf("%s (%.2f)", sc.Name, fslope), x: orderSteps, y: ferrs})
 	}
-	p1, err := savePlot(ctx, "integrators-order-spring", axes{title: "frictionless spring-cylinder, 5 s", x: "δt (s)", y: "L2 error of x (m)", logX: true, logY: true}, spring...)
+	p1, err := savePlot(ctx, "integrators-order-spring", axes{title: "frictionless spring-cylinder, 5 s", x: "δt (s)", y: "L2 error of x (m)", logX: true, logY: true}, append(spring, orderRefs(spring[0])...)...)
 	if err != nil {
 		return nil, err
 	}
-	p2, err := savePlot(ctx, "integrators-order-flight", axes{title: "tumbling free body, 1 s", x: "δt (s)", y: "max error of (q, v) at 1 s", logX: true, logY: true}, flight...)
+	p2, err := savePlot(ctx, "integrators-order-flight", axes{title: "tumbling free body, 1 s", x: "δt (s)", y: "max error of (q, v) at 1 s", logX: true, logY: true}, append(flight, orderRefs(flight[0])...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -41,10 +42,10 @@ func savePlot(ctx *Context, name string, a axes, ss ...series) ([]string, error)
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
 	if a.logX {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
 	}
 	if a.logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
 	}
 	p.Legend.Top = true
 	for i, s := range ss {
@@ -72,4 +73,19 @@ func savePlot(ctx *Context, name string, a axes, ss ...series) ([]string, error)
 		return nil, fmt.Errorf("validate: plot %s: %w", name, err)
 	}
 	return []string{file}, nil
+}
+
+// orderRefs returns dashed reference lines of slopes 1 and 2 through the
+// last point of s (the largest step), as in SAP Fig. 7.
+func orderRefs(s series) []series {
+	n := len(s.x) - 1
+	var out []series
+	for _, p := range []float64{1, 2} {
+		y := make([]float64, len(s.x))
+		for i, x := range s.x {
+			y[i] = s.y[n] * math.Pow(x/s.x[n], p)
+		}
+		out = append(out, series{name: fmt.Sprintf("order %g", p), x: s.x, y: y, dashed: true})
+	}
+	return out
 }

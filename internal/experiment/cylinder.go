@@ -31,9 +31,10 @@ func CylinderOmega(rolling bool) float64 {
 }
 
 // SpringCylinder loads scene name ("spring-cylinder" or
-// "spring-cylinder-frictionless") with a scheme and time step.
-func SpringCylinder(name, scheme string, dt float64) (*sim.Simulator, error) {
-	return Load(name, "scheme="+scheme, fmt.Sprintf("dt=%g", dt))
+// "spring-cylinder-frictionless") with a scheme, time step and further
+// overrides.
+func SpringCylinder(name, scheme string, dt float64, sets ...string) (*sim.Simulator, error) {
+	return Load(name, append([]string{"scheme=" + scheme, fmt.Sprintf("dt=%g", dt)}, sets...)...)
 }
 
 // CylinderRun is what one spring-cylinder run measured, step by step.
@@ -43,8 +44,8 @@ type CylinderRun struct {
 }
 
 // RunCylinder runs the spring-cylinder scene for n steps.
-func RunCylinder(name, scheme string, dt float64, n int) (CylinderRun, error) {
-	s, err := SpringCylinder(name, scheme, dt)
+func RunCylinder(name, scheme string, dt float64, n int, sets ...string) (CylinderRun, error) {
+	s, err := SpringCylinder(name, scheme, dt, sets...)
 	if err != nil {
 		return CylinderRun{}, err
 	}
