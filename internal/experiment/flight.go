@@ -83,3 +83,39 @@ func stateDistance(q, v, qr, vr []float64) float64 {
 	}
 	return d
 }
+
+// SceneOrder runs scene name with each scheme and δt to time T and returns
+// the max-norm error of the final (q, v) against the midpoint rule at
+// δt = refDT, and the fitted order. The scene must have no quaternion
+// joints (the error is taken component-wise).
+func SceneOrder(name, scheme string, dts []float64, T, refDT float64) (errs []float64, slope float64, err error) {
+	final := func(sc string, dt float64) ([]float64, []float64, error) {
+		s, err := Load(name, "scheme="+sc, fmt.Sprintf("dt=%g", dt))
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := Steps(s, int(math.Round(T/dt))); err != nil {
+			return nil, nil, err
+		}
+		return s.State.Q, s.State.V, nil
+	}
+	qr, vr, err := final("midpoint", refDT)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, dt := range dts {
+		q, v, err := final(scheme, dt)
+		if err != nil {
+			return nil, 0, err
+		}
+		d := 0.0
+		for i := range q {
+			d = math.Max(d, math.Abs(q[i]-qr[i]))
+		}
+		for i := range v {
+			d = math.Max(d, math.Abs(v[i]-vr[i]))
+		}
+		errs = append(errs, d)
+	}
+	return errs, LogSlope(dts, errs), nil
+}
