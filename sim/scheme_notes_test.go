@@ -6,7 +6,6 @@ import (
 
 	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/sim"
-	"github.com/stiction-sim/stiction/solver"
 )
 
 // orderSteps are the time steps of the order fits (SAP Fig. 7's range).
@@ -88,31 +87,24 @@ func TestBridsonMarinoEnergyBand(t *testing.T) {
 // −g δt/2 (the contact acts on the half-step velocity only); clutter runs
 // 3 s with every solve converged and its late kinetic energy below 1 J.
 func TestBridsonMarinoContact(t *testing.T) {
-	ref, _ := load(t, "drop")
-	runSteps(t, ref, 300)
-	s, _ := load(t, "drop", "scheme=bridson-marino")
-	sts := runSteps(t, s, 300)
-	vz := s.State.V[len(s.State.V)-1]
-	dt := s.Config().DT
-	pen, penRef := sts[len(sts)-1].MaxPenetration, ref.Contacts()[0].Phi
-	t.Logf("drop: penetration %.6g m (symplectic Euler %.6g m), v_z %.6g m/s, −g δt/2 = %.6g m/s", pen, -penRef, vz, -g*dt/2)
-	if math.Abs(pen+penRef) > 1e-12 {
-		t.Errorf("resting penetration %g, symplectic Euler's %g", pen, -penRef)
+	r, err := experiment.BridsonResting()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if math.Abs(vz+g*dt/2) > 1e-9 {
-		t.Errorf("resting v_z = %g, want −g δt/2 = %g", vz, -g*dt/2)
+	t.Logf("drop: penetration %.6g m (symplectic Euler %.6g m), v_z %.6g m/s, −g δt/2 = %.6g m/s", r.Penetration, r.PenetrationRef, r.VZ, -r.HalfKick)
+	if math.Abs(r.Penetration-r.PenetrationRef) > 1e-12 {
+		t.Errorf("resting penetration %g, symplectic Euler's %g", r.Penetration, r.PenetrationRef)
 	}
-	c, _ := load(t, "clutter", "scheme=bridson-marino")
-	ke := 0.0
-	for _, st := range runSteps(t, c, 300)[200:] {
-		ke = math.Max(ke, st.KineticEnergy)
-		if st.Status != solver.Converged {
-			t.Fatalf("clutter step %d: %v", st.Step, st.Status)
-		}
+	if math.Abs(r.VZ+r.HalfKick) > 1e-9 {
+		t.Errorf("resting v_z = %g, want −g δt/2 = %g", r.VZ, -r.HalfKick)
 	}
-	t.Logf("clutter, Bridson–Marino: max kinetic energy over 2–3 s %.3g J", ke)
-	if !(ke < 1) {
-		t.Errorf("clutter kinetic energy %g J over 2–3 s: not settling", ke)
+	c, err := experiment.Settle("clutter", "bridson-marino", 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("clutter, Bridson–Marino: %d steps converged, max kinetic energy over 2–3 s %.3g J", c.Steps, c.LateKE)
+	if !(c.LateKE < 1) {
+		t.Errorf("clutter kinetic energy %g J over 2–3 s: not settling", c.LateKE)
 	}
 }
 

@@ -5,54 +5,24 @@ import (
 	"math"
 	"testing"
 
-	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/internal/experiment"
 )
-
-// springCylinder loads a spring-cylinder scene with a scheme and time step.
-func springCylinder(t testing.TB, name, scheme string, dt float64) *sim.Simulator {
-	s, _ := load(t, name, "scheme="+scheme, fmt.Sprintf("dt=%g", dt))
-	return s
-}
-
-// oscillatorEnergy returns KE + PE minus the initial gravitational energy
-// (constant while the cylinder stays at its rest height): the energy of the
-// spring–mass oscillator, ½ ks x0² = 0.5 J at the start.
-func oscillatorEnergy(st sim.StepStats, pg0 float64) float64 {
-	return st.KineticEnergy + st.PotentialEnergy - pg0
-}
 
 const (
-	cylMass = 0.5
-	cylR    = 0.05
-	ks      = 100.0
-	x0      = 0.1
+	cylMass = experiment.CylMass
+	ks      = experiment.CylSpring
 )
 
-// gravityPE0 is m g z0 of the cylinder's initial height.
-func gravityPE0(s *sim.Simulator) float64 {
-	return cylMass * g * s.Model.BodyPose(s.State, s.Model.BodyByName("cylinder")).P[2]
-}
-
-// energyRun runs n steps and returns the oscillator energies, starting with
-// the initial one.
-func energyRun(t *testing.T, s *sim.Simulator, n int) []float64 {
-	pg0 := gravityPE0(s)
-	e := []float64{0.5 * ks * x0 * x0}
-	for _, st := range runSteps(t, s, n) {
-		if !st.NewtonConverged {
-			t.Fatalf("step %d: Newton iteration did not converge", st.Step)
-		}
-		e = append(e, oscillatorEnergy(st, pg0))
+// energyRun runs the spring-cylinder scene name with a scheme and step for
+// n steps and returns the oscillator energies KE + PE − m g z0, starting
+// with the initial ½ ks x0² (experiment.RunCylinder).
+func energyRun(t *testing.T, name, scheme string, dt float64, n int) []float64 {
+	t.Helper()
+	r, err := experiment.RunCylinder(name, scheme, dt, n)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return e
-}
-
-func minMax(xs []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
+	return r.Energy
 }
 
 // TestSpringCylinderFrictionlessEnergy: SAP §VI-B, Fig. 5, μ = 0, δt = 0.02 s
@@ -61,16 +31,16 @@ func minMax(xs []float64) (lo, hi float64) {
 // (paper: 28%), implicit Euler's never increases.
 func TestSpringCylinderFrictionlessEnergy(t *testing.T) {
 	const n = 2500
-	e0 := 0.5 * ks * x0 * x0
-	mid := energyRun(t, springCylinder(t, "spring-cylinder-frictionless", "midpoint", 0.02), n)
+	e0 := 0.5 * ks * experiment.CylX0 * experiment.CylX0
+	mid := energyRun(t, "spring-cylinder-frictionless", "midpoint", 0.02, n)
 	drift := 0.0
 	for _, e := range mid {
 		drift = math.Max(drift, math.Abs(e-e0)/e0)
 	}
-	sym := energyRun(t, springCylinder(t, "spring-cylinder-frictionless", "symplectic-euler", 0.02), n)
-	lo, hi := minMax(sym)
+	sym := energyRun(t, "spring-cylinder-frictionless", "symplectic-euler", 0.02, n)
+	lo, hi := experiment.MinMax(sym)
 	band := (hi - lo) / e0
-	imp := energyRun(t, springCylinder(t, "spring-cylinder-frictionless", "implicit-euler", 0.02), n)
+	imp := energyRun(t, "spring-cylinder-frictionless", "implicit-euler", 0.02, n)
 	worstRise := 0.0
 	for i := 1; i < len(imp); i++ {
 		worstRise = math.Max(worstRise, (imp[i]-imp[i-1])/e0)
@@ -100,7 +70,7 @@ func TestSpringCylinderFrictionlessClosedForm(t *testing.T) {
 		scheme string
 		factor float64
 	}{{"explicit-euler", f}, {"implicit-euler", 1 / f}} {
-		e := energyRun(t, springCylinder(t, "spring-cylinder-frictionless", c.scheme, dt), n)
+		e := energyRun(t, "spring-cylinder-frictionless", c.scheme, dt, n)
 		worst := 0.0
 		for i, x := range e {
 			want := e[0] * math.Pow(c.factor, float64(i))
@@ -111,19 +81,6 @@ func TestSpringCylinderFrictionlessClosedForm(t *testing.T) {
 			t.Errorf("%s: energy deviates from E0·%g^n by %g", c.scheme, c.factor, worst)
 		}
 	}
-}
-
-// positions runs n steps and returns the cylinder's x after each.
-func positions(t *testing.T, s *sim.Simulator, n int) []float64 {
-	b := s.Model.BodyByName("cylinder")
-	x := make([]float64, 0, n)
-	for range n {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-		x = append(x, s.Model.BodyPose(s.State, b).P[0])
-	}
-	return x
 }
 
 // period returns the mean period of x(t) from its upward zero crossings
@@ -150,11 +107,14 @@ func period(x []float64, dt float64) float64 {
 func TestSpringCylinderRolling(t *testing.T) {
 	const n = 2500
 	want := 2 * math.Pi * math.Sqrt(1.5*cylMass/ks)
-	x := positions(t, springCylinder(t, "spring-cylinder", "midpoint", 0.02), n)
-	T := period(x, 0.02)
-	e := energyRun(t, springCylinder(t, "spring-cylinder", "midpoint", 0.02), n)
-	lo2, hi2 := minMax(e[:101])
-	lo, hi := minMax(e[:251])
+	r, err := experiment.RunCylinder("spring-cylinder", "midpoint", 0.02, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := period(r.X, 0.02)
+	e := r.Energy
+	lo2, hi2 := experiment.MinMax(e[:101])
+	lo, hi := experiment.MinMax(e[:251])
 	p2p := (hi - lo) / e[0]
 	t.Logf("period %.5f s, closed form %.5f s (rel. error %.2g; the midpoint rule's own phase error at ωδt = 0.23 is +0.44%%); energy peak to peak %.3f%% over 5 s (%.3f%% over 2 s); E(50 s)/E0 = %.4f (paper: 0.9 after 600 s)",
 		T, want, (T-want)/want, 100*p2p, 100*(hi2-lo2)/e[0], e[n]/e[0])
@@ -176,11 +136,9 @@ func TestSpringCylinderRolling(t *testing.T) {
 // Its first order is checked where the error is asymptotic, δt from 1.25e-4
 // to 1e-3, and the damping against the closed form above.
 func TestSpringCylinderConvergence(t *testing.T) {
-	// The contact point sits midway through the penetration δ = mg/(2k), so
-	// the model rolls on radius r = R − δ/2 (m_eff with R instead gives an
-	// error floor of 2e-3 m).
-	r := cylR - cylMass*g/(2*1e4)/2
-	w := math.Sqrt(ks / (cylMass + 0.5*cylMass*cylR*cylR/(r*r)))
+	// experiment.CylinderOmega: the contact point sits midway through the
+	// penetration δ = mg/(2k), so the model rolls on radius r = R − δ/2
+	// (m_eff with R instead gives an error floor of 2e-3 m).
 	coarse := []float64{1e-3, 2e-3, 5e-3, 1e-2, 2e-2}
 	fine := []float64{1.25e-4, 2.5e-4, 5e-4, 1e-3}
 	for _, c := range []struct {
@@ -196,7 +154,10 @@ func TestSpringCylinderConvergence(t *testing.T) {
 		var lx, ly []float64
 		var errs []string
 		for _, dt := range c.dts {
-			e := l2Error(t, c.scheme, dt, w)
+			e, err := experiment.CylinderL2("spring-cylinder", c.scheme, dt, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
 			lx, ly = append(lx, math.Log(dt)), append(ly, math.Log(e))
 			errs = append(errs, fmt.Sprintf("%.3g", e))
 		}
@@ -208,19 +169,6 @@ func TestSpringCylinderConvergence(t *testing.T) {
 	}
 }
 
-// l2Error runs the rolling spring-cylinder for 5 s and returns the L2 error
-// of x against x0 cos(ω t).
-func l2Error(t *testing.T, scheme string, dt, w float64) float64 {
-	n := int(math.Round(5 / dt))
-	x := positions(t, springCylinder(t, "spring-cylinder", scheme, dt), n)
-	s := 0.0
-	for i, xi := range x {
-		d := xi - x0*math.Cos(w*dt*float64(i+1))
-		s += d * d
-	}
-	return math.Sqrt(s / float64(n))
-}
-
 // TestImplicitEulerDamping: implicit Euler on the rolling spring-cylinder
 // damps the amplitude like the closed form for a harmonic oscillator,
 // E(t)/E0 = (1 + ω²δt²)^(−t/δt), within 2% over 1 s at δt = 1e-3.
@@ -228,7 +176,7 @@ func TestImplicitEulerDamping(t *testing.T) {
 	const dt = 1e-3
 	m := cylMass + 0.5*cylMass
 	w := math.Sqrt(ks / m)
-	e := energyRun(t, springCylinder(t, "spring-cylinder", "implicit-euler", dt), 1000)
+	e := energyRun(t, "spring-cylinder", "implicit-euler", dt, 1000)
 	got := e[len(e)-1] / e[0]
 	want := math.Pow(1+w*w*dt*dt, -1/dt)
 	t.Logf("E(1 s)/E0 = %.5f, closed form %.5f", got, want)
@@ -238,18 +186,4 @@ func TestImplicitEulerDamping(t *testing.T) {
 }
 
 // fitSlope returns the least-squares slope of y against x.
-func fitSlope(x, y []float64) float64 {
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= float64(len(x))
-	my /= float64(len(x))
-	var sxy, sxx float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-	}
-	return sxy / sxx
-}
+func fitSlope(x, y []float64) float64 { return experiment.FitSlope(x, y) }

@@ -48,12 +48,12 @@ func Settle(name, scheme string, n int) (SettleRun, error) {
 		return SettleRun{}, err
 	}
 	sts, err := Steps(s, n)
+	if err != nil {
+		return SettleRun{Steps: len(sts)}, err
+	}
 	r := SettleRun{Steps: len(sts)}
 	for _, st := range sts[len(sts)*2/3:] {
 		r.LateKE = math.Max(r.LateKE, st.KineticEnergy)
-	}
-	if err != nil {
-		return r, err
 	}
 	return r, nil
 }
