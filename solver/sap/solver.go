@@ -180,15 +180,27 @@ func (ws *workspace) reset(p *solver.Problem) {
 // edge of a friction disk can raise both the evaluated cost by round-off
 // and the gradient norm before the next step, with the Hessian of the
 // right side, converges (TestNoFalseStallAcrossKink).
+//
+// A single such step is not yet a stall: stepping onto a friction disk's
+// edge can leave the cost unchanged to round-off and the gradient norm
+// slightly higher, and the next Newton step, with that side's Hessian,
+// converges (TestNoFalseStallAtRest). A stall is declared after
+// stallPatience consecutive steps without progress.
 func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 	ws := &s.ws
 	prevCost, prevGrad := 0.0, 0.0
+	stagnant := 0 // consecutive steps that changed neither the cost nor lowered the gradient
 	for m := 0; ; m++ {
 		s.traceIterate(&ws.cur)
+		if m > 0 && s.stalled(prevCost, ws.cur.cost) && !(ws.cur.gradNorm < prevGrad) {
+			stagnant++
+		} else {
+			stagnant = 0
+		}
 		switch {
 		case s.optimal(&ws.cur): // SAP eq. (26), also at the warm start
 			return solver.Converged
-		case m > 0 && s.stalled(prevCost, ws.cur.cost) && !(ws.cur.gradNorm < prevGrad):
+		case stagnant >= stallPatience:
 			return solver.Stalled
 		case st.Iterations >= s.params.MaxIterations:
 			return solver.MaxIterations
@@ -217,6 +229,10 @@ func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 		ws.cur, ws.next = ws.next, ws.cur
 	}
 }
+
+// stallPatience is the number of consecutive steps without progress (cost
+// unchanged, gradient norm not lower) after which a solve is Stalled.
+const stallPatience = 2
 
 // newtonStep computes the Newton direction Δv = −H⁻¹∇ℓp (SAP Algorithm 2,
 // line 3) at ws.cur and runs the line search (line 4). It reports false if
