@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sim"
 )
 
-// schemeNames are the θ-method presets (sim.SchemeNames).
-var schemeNames = []string{"explicit-euler", "symplectic-euler", "implicit-euler", "midpoint"}
+// schemeNames are the integrator presets.
+var schemeNames = sim.SchemeNames()
 
 // forceTypes lists the force element types.
 var forceTypes = []string{"spring", "path", "bushing", "wrench", "motor"}

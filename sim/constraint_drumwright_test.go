@@ -6,35 +6,22 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// stiffPendulum runs Drumwright's Fig. 4 pendulum for 1 s: a free bob
-// (1 kg, its centre L = 1 m from the pivot) held to the world pivot by a
-// point coupler of stiffness k = 1e15 N/m and damping b = 1 N·s/m (τd =
-// b/k), released horizontally at rest, symplectic Euler. It returns the
-// largest deviation ‖g‖ of the bob's pivot point from the world pivot and
-// the largest rise of the mechanical energy above the initial one.
+// stiffPendulum runs Drumwright's Fig. 4 pendulum for 1 s with symplectic
+// Euler (experiment.StiffPendulum) and returns the largest deviation ‖g‖ of
+// the bob's pivot point from the world pivot and the largest rise of the
+// mechanical energy above the initial one.
 func stiffPendulum(t *testing.T, h float64) (dev, emax float64) {
-	m := &multibody.Model{Gravity: spatial.Vec3{0, 0, -g}}
-	bob, err := m.AddFreeBody("bob", pointMass(1, spatial.Vec3{}))
+	r, err := experiment.StiffPendulum(sim.SymplecticEuler, h, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := m.NewState()
-	m.SetFreeBodyPose(s, bob, at(1, 0, 0))
-	set := &constraint.Set{Balls: []constraint.Ball{{Name: "pivot", BodyA: -1, BodyB: bob, PointB: spatial.Vec3{-1, 0, 0},
-		Compliance: constraint.Compliance{Stiffness: 1e15, Dissipation: 1 / 1e15}}}}
-	sm := newConstrained(t, m, s, set, h, sim.SymplecticEuler)
-	e0 := m.KineticEnergy(s) + sm.PotentialEnergy()
-	for range int(math.Round(1 / h)) {
-		st := step(t, sm)
-		dev = math.Max(dev, report(t, sm, "pivot").Violation)
-		emax = math.Max(emax, st.KineticEnergy+st.PotentialEnergy-e0)
-	}
-	return dev, emax
+	return r.Deviation, r.EnergyGain
 }
 
 // TestDrumwrightFig4StiffPendulum: the deviation of the stiff point-coupled

@@ -20,6 +20,9 @@ func (sim *Simulator) freeMotion() error {
 	copy(w.v0, s.V)
 	copy(w.vstar, s.V)
 	w.newton, w.conv = 0, true
+	if sim.scheme.Method != ThetaMethod {
+		return sim.notesFreeMotion() // scheme_notes.go
+	}
 	if sim.scheme.Explicit() {
 		if err := sim.linearize(w.vstar); err != nil {
 			return err
@@ -109,25 +112,32 @@ func (sim *Simulator) midStepKinematics() *multibody.Workspace {
 // mass matrix, k and A (eq. 15), factors A clique by clique and fills the
 // problem's cliques, A and diag(M).
 func (sim *Simulator) linearize(v []float64) error {
-	m, w, sc, dt := sim.Model, &sim.ws, sim.scheme, sim.cfg.DT
+	sc, dt := sim.scheme, sim.cfg.DT
 	sim.midStep(v)
-	kin := sim.midStepKinematics()
+	cK, cD := sc.jacobianWeights(dt)
+	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+sc.ThetaQ*dt, cK, cD, &sim.ws.problem, &sim.ws.factor)
+}
+
+// linearizeAt is linearize at the point (w.qth, w.vth) whose kinematics kin
+// holds, at time tm, with A = M + cK K + cD D, into the dynamics part of p
+// (which it resets) and its factor f.
+func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD float64, p *solver.Problem, f *solver.CliqueFactor) error {
+	m, w := sim.Model, &sim.ws
 	kin.VelocityForces(w.k)
 	for i := range w.k {
 		w.k[i] = -w.k[i]
 	}
 	w.fout.Reset()
-	w.fout.Jacobians = sc.ThetaQ*sc.ThetaVQ != 0 || sc.ThetaV != 0
-	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, sim.State.T+sc.ThetaQ*dt
+	w.fout.Jacobians = cK != 0 || cD != 0
+	w.ctx.WS = kin
+	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
 	for _, e := range w.elems {
 		e.Apply(&w.ctx, w.fout)
 	}
 	for i, f := range w.fout.F {
 		w.k[i] += f
 	}
-	p := &w.problem
 	p.Reset(m.NV)
-	cK, cD := dt*dt*sc.ThetaQ*sc.ThetaVQ, dt*sc.ThetaV
 	for ti, t := range m.Trees {
 		off := len(p.A)
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off})
@@ -144,7 +154,7 @@ func (sim *Simulator) linearize(v []float64) error {
 			}
 		}
 	}
-	if err := w.factor.Factor(p); err != nil {
+	if err := f.Factor(p); err != nil {
 		return fmt.Errorf("sim: step %d: A = M + δt²θqθvq K + δt θv D: %w", sim.step+1, err)
 	}
 	return nil

@@ -9,13 +9,26 @@ import (
 // Scheme is the θ-method of SAP §II-C (eq. 11–12): mid-step quantities
 // q^θq = θq q + (1−θq) q0, v^θv = θv v + (1−θv) v0 and
 // v^θvq = θvq v + (1−θvq) v0. The zero Scheme (no Name) is symplectic Euler,
-// the default.
+// the default. Method selects one of the mechanics notes' other
+// integrators (§0.9.3, §0.9.4; scheme_notes.go), which keep the θs of
+// their position update.
 type Scheme struct {
 	Name    string  // preset name, or "custom"
 	ThetaQ  float64 // θq: where M, k and N are evaluated in q
 	ThetaV  float64 // θv: where k is evaluated in v
 	ThetaVQ float64 // θvq: the velocity used in q = q0 + δt N(q^θq) v^θvq
+	Method  Method  // integrator family; the zero value is the θ-method
 }
+
+// Method is an integrator family.
+type Method uint8
+
+// The integrator families.
+const (
+	ThetaMethod       Method = iota // SAP §II-C, eq. 11–15
+	TrapezoidalRule                 // mechanics notes §0.9.3, linearized with the force elements' K and D
+	BridsonMarinoRule               // mechanics notes §0.9.4, contact solve on the half-step velocity
+)
 
 // The presets of SAP §II-C.
 var (
@@ -23,16 +36,30 @@ var (
 	SymplecticEuler = Scheme{Name: "symplectic-euler", ThetaVQ: 1}
 	ImplicitEuler   = Scheme{Name: "implicit-euler", ThetaQ: 1, ThetaV: 1, ThetaVQ: 1}
 	Midpoint        = Scheme{Name: "midpoint", ThetaQ: 0.5, ThetaV: 0.5, ThetaVQ: 0.5}
+	// Trapezoidal is the linearized trapezoidal rule of the mechanics notes
+	// §0.9.3: M, k, K and D at (q0, v0), q = q0 + δt N(q0) (v0 + v)/2.
+	Trapezoidal = Scheme{Name: "trapezoidal", ThetaVQ: 0.5, Method: TrapezoidalRule}
+	// BridsonMarino is the mechanics notes' §0.9.4: a half kick, the
+	// contact and constraint solve on the half-step velocity, the drift
+	// q = q0 + δt N(q0) v½ and a second half kick at (q, v0).
+	BridsonMarino = Scheme{Name: "bridson-marino", ThetaVQ: 1, Method: BridsonMarinoRule}
 )
+
+// presets are the schemes ParseScheme accepts, in SchemeNames order.
+var presets = []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint, Trapezoidal, BridsonMarino}
 
 // SchemeNames lists the preset names accepted by ParseScheme.
 func SchemeNames() []string {
-	return []string{ExplicitEuler.Name, SymplecticEuler.Name, ImplicitEuler.Name, Midpoint.Name}
+	names := make([]string, len(presets))
+	for i, s := range presets {
+		names[i] = s.Name
+	}
+	return names
 }
 
 // ParseScheme returns the preset of the given name ("" is symplectic Euler).
 func ParseScheme(name string) (Scheme, error) {
-	for _, s := range []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint} {
+	for _, s := range presets {
 		if s.Name == name {
 			return s, nil
 		}
@@ -55,8 +82,23 @@ func (s Scheme) resolved() Scheme {
 // (eq. 13–14) is linear in v* with matrix M(q0) and needs one solve.
 func (s Scheme) Explicit() bool { return s.ThetaQ == 0 && s.ThetaV == 0 }
 
-// Validate checks that every θ is in [0, 1].
+// Validate checks that every θ is in [0, 1] and that a notes integrator
+// keeps its preset's θs.
 func (s Scheme) Validate() error {
+	var p Scheme
+	switch s.Method {
+	case ThetaMethod:
+		p = s
+	case TrapezoidalRule:
+		p = Trapezoidal
+	case BridsonMarinoRule:
+		p = BridsonMarino
+	default:
+		return fmt.Errorf("sim: scheme %s: unknown method %d", s.Name, s.Method)
+	}
+	if s.ThetaQ != p.ThetaQ || s.ThetaV != p.ThetaV || s.ThetaVQ != p.ThetaVQ {
+		return fmt.Errorf("sim: scheme %s: the %s method has fixed θs (%g, %g, %g)", s.Name, p.Name, p.ThetaQ, p.ThetaV, p.ThetaVQ)
+	}
 	for _, t := range []struct {
 		n string
 		v float64

@@ -79,6 +79,9 @@ func (sim *Simulator) Step() (StepStats, error) {
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}
+	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
+		return StepStats{}, err
+	}
 	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
 	sim.step++
 	return sim.stats(), nil

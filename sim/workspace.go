@@ -44,7 +44,8 @@ type Workspace struct {
 	problem  solver.Problem
 	result   solver.Result
 
-	cons constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
+	cons  constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
+	notes notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {

@@ -11,6 +11,7 @@
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
 //	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
+//	stiction validate [--quick] [--out DIR]
 //
 // Run "stiction help" for details. The exit status is 0 on success, 1 when a
 // step failed (a contact solve that did not converge) or a run stopped early
@@ -33,7 +34,7 @@ const usage = `usage:
                              [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
-      implicit-euler, midpoint); --set overrides any scene field (see docs/SCENES.md for the
+      implicit-euler, midpoint, trapezoidal, bridson-marino); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
       (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes
       .parquet files instead, docs/OUTPUT.md); --ground adds a floor, --floating frees a
@@ -70,6 +71,10 @@ const usage = `usage:
   stiction bench [--n 10,20,...] [--walls walls,nowalls] [--layout grid|copies] [--linear sparse,dense,islands] [--steps S] [--out DIR]
       clutter scaling study (SAP Fig. 12): time and iterations per step
       against the number of bodies; writes DIR/bench.csv, bench.png, bench.svg
+  stiction validate [--quick] [--out DIR] [--claim PREFIX]
+      reproduce the papers' quantitative claims: print claim, source, expected, measured,
+      tolerance and PASS/FAIL; --out writes DIR/VALIDATION.md with its plots; exit status 1
+      if any row fails (docs/VALIDATION.md)
   stiction help
       show this text
 `
@@ -105,6 +110,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdPlot(args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

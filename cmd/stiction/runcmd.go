@@ -59,7 +59,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var o runOptions
 	fs.Float64Var(&o.dt, "dt", 0, "time step in s (overrides the scene's dt)")
-	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler or midpoint (overrides the scene's scheme)")
+	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler, midpoint, trapezoidal or bridson-marino (overrides the scene's scheme)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
 	fs.StringVar(&o.format, "format", "csv", "per-step file format: csv or parquet")
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
