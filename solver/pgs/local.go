@@ -24,7 +24,7 @@ import (
 // impulse set.
 type local struct {
 	x, a, old, gam, gx, r, d, t, wr []float64
-	g, m                           []float64 // G and I + G W, k×k
+	g, m                            []float64 // G and I + G W, k×k
 }
 
 // resize sizes the scratch for blocks of up to k rows.
