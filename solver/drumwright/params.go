@@ -1,0 +1,41 @@
+package drumwright
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/opt/socp"
+)
+
+// Params are the solver's parameters.
+type Params struct {
+	// Zeta is ζ, the weight of the normal (and unilateral) impulses in the
+	// objective of D. eq. 99/124 relative to the friction impulses and
+	// their deviations β. D. §6.1 uses 1/h; DefaultParams does the same.
+	Zeta float64
+	// MaxOuter bounds the alternations of the normal and friction stages
+	// (solveStages); Tolerance ends them when the impulses change by at
+	// most Tolerance·(1 + ‖γ‖∞).
+	MaxOuter  int
+	Tolerance float64
+	// Cone holds the interior-point settings of the QCQP (opt/socp).
+	Cone socp.Settings
+}
+
+// DefaultParams returns ζ = 1/h (D. §6.1) for the time step h, at most
+// 100 stage alternations to a tolerance of 1e-8 and the default settings
+// of opt/socp.
+func DefaultParams(h float64) Params {
+	return Params{Zeta: 1 / h, MaxOuter: 100, Tolerance: 1e-8, Cone: socp.DefaultSettings()}
+}
+
+// Validate reports an error naming the bad field.
+func (p Params) Validate() error {
+	if !(p.Zeta > 0) || math.IsInf(p.Zeta, 0) {
+		return fmt.Errorf("drumwright: ζ = %v must be positive and finite", p.Zeta)
+	}
+	if p.MaxOuter < 1 || !(p.Tolerance > 0) || math.IsInf(p.Tolerance, 0) {
+		return fmt.Errorf("drumwright: MaxOuter = %d must be ≥ 1 and Tolerance = %v positive and finite", p.MaxOuter, p.Tolerance)
+	}
+	return nil
+}
