@@ -13,9 +13,10 @@ type Params struct {
 	// objective of D. eq. 99/124 relative to the friction impulses and
 	// their deviations β. D. §6.1 uses 1/h; DefaultParams does the same.
 	Zeta float64
-	// MaxOuter bounds the alternations of the normal and friction stages
-	// (solveStages); Tolerance ends them when the impulses change by at
-	// most Tolerance·(1 + ‖γ‖∞).
+	// MaxOuter bounds the joint solves of one step (solveStages, one per
+	// change of the active set); Tolerance·(1 + max γ_u) is the impulse by
+	// which an inactive row's spring may push before it joins the active
+	// set.
 	MaxOuter  int
 	Tolerance float64
 	// Cone holds the interior-point settings of the QCQP (opt/socp).
@@ -23,7 +24,7 @@ type Params struct {
 }
 
 // DefaultParams returns ζ = 1/h (D. §6.1) for the time step h, at most
-// 100 stage alternations to a tolerance of 1e-8 and the default settings
+// 100 joint solves, an active-set tolerance of 1e-8 and the default settings
 // of opt/socp.
 func DefaultParams(h float64) Params {
 	return Params{Zeta: 1 / h, MaxOuter: 100, Tolerance: 1e-8, Cone: socp.DefaultSettings()}

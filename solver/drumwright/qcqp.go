@@ -13,76 +13,48 @@ import (
 type stage uint8
 
 const (
-	stageNormal   stage = iota // unilateral rows (normals, limits): D. §5, eq. 83–85
-	stageFriction              // soft rows (friction, bounded rows): D. §6, eq. 118–120
+	// stageNormal is D. §5's QP (eq. 83–85) for the unilateral rows
+	// (contact normals, limits) with every other impulse held: it finds
+	// which of them push (the active set).
+	stageNormal stage = iota
+	// stageJoint is D. §6's QCQP (eq. 109–120) over the active unilateral
+	// rows and the soft rows together, with the active rows' spring law
+	// λ = −Kφ1 − Bφ̇1 (D. eq. 68 where it is positive) as an equality.
+	stageJoint
 )
 
-// buildStage writes the program of stage st over the unknown rows it
-// selects as a cone program for opt/socp,
+// buildStage writes the program of stage st as a cone program for opt/socp,
 //
-//	minimize ½ xᵀPx + qᵀx subject to Ax + s = b, s ∈ R₊^k × Q³ × …,
+//	minimize ½ xᵀPx + qᵀx subject to Ax + s = b, s ∈ {0}^e × R₊^k × Q³ × …,
 //
-// with every other row's impulse held at its current value in s.gv. For a
+// with every row it does not solve for held at its impulse in s.gv. For a
 // row i, a_i(γ) = R_i(γ_i − s_i(γ)) = g_iᵀγ + o_i with g_i = W'_i + R_i e_i
-// and o_i = c'_i − v̂_i is the velocity-scaled violation of its spring law.
+// and o_i = c'_i − v̂_i is the velocity-scaled violation of its spring law;
+// unilateral rows' a_i are scaled by 1/(R_i + W'_ii) so that their slack is
+// an impulse.
 //
-// Normal stage (D. eq. 83–85): P = ζI, q = 0, a_u ≥ 0 (scaled by
-// 1/(R_u + W'_uu), so that its slack is an impulse) and γ_u ≥ 0.
+// Objective (D. eq. 124): ½ζ Σ_u γ_u² in the normal stage; in the joint
+// stage the active γ_u are fixed by their spring law and only the friction
+// part ½Σ_f (γ_f² + β_f²), β_f = a_f/R_f, remains (ζ → ∞, normals first):
+// P = Σ_f (e_f e_fᵀ + g_f g_fᵀ/R_f²), q = Σ_f g_f o_f/R_f², multiplied by
+// R_min², the smallest R_f, to keep its entries of the order of W'². With
+// ζ finite the joint minimizer would also pick friction that lowers the
+// normal impulses (measured: the box on the 15° incline with μ = 0.25 slid
+// 12% too far).
 //
-// Friction stage (D. eq. 118–120 with the normals known): the objective
-// ½Σ_f (γ_f² + β_f²), β_f = a_f/R_f, gives P = Σ_f (e_f e_fᵀ + g_f g_fᵀ/R_f²)
-// and q = Σ_f g_f o_f/R_f², both multiplied by R_min² (the smallest R_f) to
-// keep P's entries of the order of W'²; the bounds of interval rows; and
-// (μγ_n, γ_t1, γ_t2) ∈ Q³ per contact (D. eq. 120, γ_n known), (r, γ_1, γ_2)
-// ∈ Q³ per disk. A contact whose normal impulse is zero has no friction and
-// is not an unknown. It returns false when the stage has no unknowns.
+// Constraints: normal stage, a_u ≥ 0 and γ_u ≥ 0 (D. eq. 84–85); joint
+// stage, a_u = 0 for the active rows, γ_u ≥ 0 where no cone implies it, the
+// bounds of interval rows, (μγ_n, γ_t1, γ_t2) ∈ Q³ per contact (D. eq. 120)
+// and (r, γ_1, γ_2) ∈ Q³ per disk. Inactive rows and the friction of
+// inactive contacts are held at zero. It returns false when the stage has
+// no unknowns.
 func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
-	nvr := len(s.vi)
-	s.sel = s.sel[:0]
-	rmin := math.Inf(1)
-	for a, i := range s.vi {
-		r := s.rows[i]
-		switch {
-		case st == stageNormal && r.cls == classUnilateral:
-			s.sel = append(s.sel, a)
-		case st == stageFriction && r.cls == classSoft:
-			if r.cone == 1 && !(s.gv[s.pos[i+2]]*r.mu > 0) || r.cone == 0 && s.coneHead(i) == 1 && !(s.gv[s.pos[i+1]]*s.rows[i-1].mu > 0) {
-				s.gv[a] = 0 // no normal impulse, no friction
-				continue
-			}
-			s.sel = append(s.sel, a)
-			rmin = math.Min(rmin, p.R[i])
-		}
-	}
-	n := len(s.sel)
+	n, rmin := s.selectStage(st)
 	if n == 0 {
 		return false
 	}
-	s.mark = growInts(s.mark, nvr)
-	for a := range s.mark {
-		s.mark[a] = -1
-	}
-	for k, a := range s.sel {
-		s.mark[a] = k
-	}
-	m := 0
-	for _, a := range s.sel {
-		r := s.rows[s.vi[a]]
-		switch {
-		case st == stageNormal:
-			m += 2
-		case r.cone != 0:
-			m += 3
-		}
-		if st == stageFriction {
-			if !math.IsInf(r.lo, -1) {
-				m++
-			}
-			if !math.IsInf(r.hi, 1) {
-				m++
-			}
-		}
-	}
+	ne, nn, nc := s.countRows(st)
+	m := ne + nn + 3*nc
 	s.pd = solver.Resize(s.pd, n*n)
 	s.ad = solver.Resize(s.ad, m*n)
 	s.q = solver.Resize(s.q, n)
@@ -93,9 +65,12 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 	clear(s.q)
 	clear(s.b)
 	s.soc = s.soc[:0]
-	row := 0
+	eq, nonneg, cone := 0, ne, ne+nn
+	nvr := len(s.vi)
+	zeta := s.params.Zeta
 	for k, a := range s.sel {
 		i := s.vi[a]
+		r := s.rows[i]
 		ri := p.R[i]
 		o := s.offset(p, a)
 		wa := s.wr[a*nvr : (a+1)*nvr]
@@ -103,16 +78,25 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 			s.g[l] = wa[b]
 		}
 		s.g[k] += ri
-		if st == stageNormal {
-			s.pd[k*n+k] = s.params.Zeta
+		if r.cls == classUnilateral {
+			if st == stageNormal {
+				s.pd[k*n+k] = zeta
+			}
 			sc := 1 / (ri + wa[a])
-			ar := s.ad[row*n : (row+1)*n]
+			row := &nonneg
+			if st == stageJoint {
+				row = &eq
+			}
+			ar := s.ad[*row*n : (*row+1)*n]
 			for l, gl := range s.g {
 				ar[l] = -gl * sc
 			}
-			s.b[row] = o * sc
-			s.ad[(row+1)*n+k] = -1
-			row += 2
+			s.b[*row] = o * sc
+			*row++
+			if st == stageNormal || !s.inCone(i) {
+				s.ad[nonneg*n+k] = -1
+				nonneg++
+			}
 			continue
 		}
 		w := rmin * rmin / (ri * ri)
@@ -127,48 +111,104 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 				pl[j] += gl * gj * w
 			}
 		}
-	}
-	if st == stageFriction {
-		row = s.frictionConstraints(row, n)
+		if !math.IsInf(r.lo, -1) {
+			s.ad[nonneg*n+k], s.b[nonneg] = -1, -r.lo
+			nonneg++
+		}
+		if !math.IsInf(r.hi, 1) {
+			s.ad[nonneg*n+k], s.b[nonneg] = 1, r.hi
+			nonneg++
+		}
+		switch r.cone {
+		case 1: // (μγ_n, γ_t1, γ_t2)
+			s.ad[cone*n+s.mark[s.pos[i+2]]] = -r.mu
+		case 2: // (r, γ_1, γ_2)
+			s.b[cone] = r.mu
+		default:
+			continue
+		}
+		s.ad[(cone+1)*n+k] = -1
+		s.ad[(cone+2)*n+k+1] = -1
+		cone += 3
+		s.soc = append(s.soc, 3)
 	}
 	s.cp.P.SetRawSymmetric(blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: s.pd})
 	s.cp.A.SetRawMatrix(blas64.General{Rows: m, Cols: n, Stride: n, Data: s.ad})
 	s.cp.Q, s.cp.B = s.q, s.b
-	s.cp.Cones.Zero, s.cp.Cones.NonNeg, s.cp.Cones.SOC = 0, m-3*len(s.soc), s.soc
+	s.cp.Cones.Zero, s.cp.Cones.NonNeg, s.cp.Cones.SOC = ne, nn, s.soc
 	return true
 }
 
-// frictionConstraints writes the bounds (orthant rows, first) and the cones
-// of the friction stage from row on and returns the next row.
-func (s *Solver) frictionConstraints(row, n int) int {
-	for k, a := range s.sel {
-		r := s.rows[s.vi[a]]
-		if !math.IsInf(r.lo, -1) {
-			s.ad[row*n+k], s.b[row] = -1, -r.lo
-			row++
-		}
-		if !math.IsInf(r.hi, 1) {
-			s.ad[row*n+k], s.b[row] = 1, r.hi
-			row++
+// selectStage lists the stage's unknowns in s.sel (indices into s.vi) and
+// s.mark, sets the impulses of the rows the joint stage holds at zero, and
+// returns the number of unknowns and the smallest R of a soft row.
+func (s *Solver) selectStage(st stage) (int, float64) {
+	s.sel = s.sel[:0]
+	rmin := math.Inf(1)
+	for a, i := range s.vi {
+		r := s.rows[i]
+		switch {
+		case r.cls == classUnilateral && (st == stageNormal || s.active[a]):
+			s.sel = append(s.sel, a)
+		case r.cls == classUnilateral:
+			s.gv[a] = 0
+		case st == stageJoint && s.softActive(i):
+			s.sel = append(s.sel, a)
+			rmin = math.Min(rmin, s.r[i])
+		case st == stageJoint:
+			s.gv[a] = 0
 		}
 	}
+	s.mark = growInts(s.mark, len(s.vi))
+	for a := range s.mark {
+		s.mark[a] = -1
+	}
 	for k, a := range s.sel {
+		s.mark[a] = k
+	}
+	return len(s.sel), rmin
+}
+
+// softActive reports whether soft row i is an unknown of the joint stage:
+// always, except the friction rows of a contact whose normal is inactive.
+func (s *Solver) softActive(i int) bool {
+	switch {
+	case s.rows[i].cone == 1:
+		return s.active[s.pos[i+2]]
+	case i > 0 && s.rows[i-1].cone == 1:
+		return s.active[s.pos[i+1]]
+	}
+	return true
+}
+
+// countRows returns the numbers of equality, orthant and cone constraints
+// of the selected stage.
+func (s *Solver) countRows(st stage) (ne, nn, nc int) {
+	for _, a := range s.sel {
 		i := s.vi[a]
 		r := s.rows[i]
-		switch r.cone {
-		case 1: // (μγ_n, γ_t1, γ_t2) with γ_n known
-			s.b[row] = r.mu * s.gv[s.pos[i+2]]
-		case 2: // (r, γ_1, γ_2)
-			s.b[row] = r.mu
-		default:
+		if r.cls == classUnilateral {
+			if st == stageNormal {
+				nn += 2
+				continue
+			}
+			ne++
+			if !s.inCone(i) {
+				nn++
+			}
 			continue
 		}
-		s.ad[(row+1)*n+k] = -1
-		s.ad[(row+2)*n+k+1] = -1
-		row += 3
-		s.soc = append(s.soc, 3)
+		if !math.IsInf(r.lo, -1) {
+			nn++
+		}
+		if !math.IsInf(r.hi, 1) {
+			nn++
+		}
+		if r.cone != 0 {
+			nc++
+		}
 	}
-	return row
+	return ne, nn, nc
 }
 
 // offset returns o_a = c'_a − v̂_i + Σ_b W'_ab γ_b over the rows b that the
@@ -185,14 +225,23 @@ func (s *Solver) offset(p *solver.Problem, a int) float64 {
 	return o
 }
 
-// coneHead returns the cone kind headed by the row before i when i is the
-// second tangent row of a contact or disk, 0 otherwise.
-func (s *Solver) coneHead(i int) int {
-	if i == 0 {
-		return 0
+// violation returns a_a(γ)/(R_i + W'_aa) at the current impulses: the
+// impulse by which unilateral row a's spring law exceeds γ_a (negative when
+// the spring pushes harder than γ_a).
+func (s *Solver) violation(a int) float64 {
+	nvr := len(s.vi)
+	i := s.vi[a]
+	wa := s.wr[a*nvr : (a+1)*nvr]
+	v := s.cr[a] - s.vhat[i] + s.r[i]*s.gv[a]
+	for b, g := range s.gv {
+		v += wa[b] * g
 	}
-	return s.rows[i-1].cone
+	return v / (s.r[i] + wa[a])
 }
+
+// inCone reports whether unilateral row i is the normal of a contact with
+// friction, whose cone already implies γ_n ≥ 0.
+func (s *Solver) inCone(i int) bool { return i >= 2 && s.rows[i-2].cone == 1 }
 
 // growInts returns s with length n.
 func growInts(s []int, n int) []int {

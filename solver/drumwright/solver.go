@@ -32,8 +32,9 @@ type Solver struct {
 	q, b      []float64
 	soc       []int
 	gv        []float64 // impulses of the unknown rows (indexed like vi)
-	prev      []float64 // gv at the previous outer iteration
 	sel, mark []int     // the current stage's unknowns; index of each in sel or −1
+	active    []bool    // unilateral rows in the active set (indexed like vi)
+	r, vhat   []float64 // the problem's R and v̂
 	g         []float64 // scratch row g_i restricted to sel
 }
 
@@ -64,6 +65,7 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	if err := s.delassus(p); err != nil {
 		return fmt.Errorf("drumwright: %w", err)
 	}
+	s.r, s.vhat = p.R, p.VHat
 	s.classify(p)
 	s.partition(p)
 	st := &res.Stats
@@ -89,49 +91,91 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	return nil
 }
 
-// solveStages alternates the normal stage (D. §5's QP for the normal and
-// unilateral impulses, friction held) and the friction stage (D. §6's
-// friction program, normals held) until the impulses stop changing:
-// ‖Δγ‖∞ ≤ Tolerance·(1 + ‖γ‖∞) (a block fixed point in the manner of
-// Anitescu and Hart, D. ref. [1]). The combined QCQP of D. eq. 109–120
-// weighs normal impulses against friction deviations β through ζ, and its
-// minimizer raises the normal impulse of a sliding contact until friction
-// stops the slide (docs/DRUMWRIGHT.md measures it); holding the normals
-// while friction is solved is the limit ζ → ∞ the paper argues for.
+// solveStages finds the active set of the unilateral rows with the normal
+// stage (D. §5's QP, friction zero), then solves the joint stage (D. §6's
+// QCQP with the active rows' spring law as an equality) and adds to the
+// active set every inactive row whose spring would push, until none does
+// (at most MaxOuter joint solves). A joint stage without a solution (an
+// active row that friction would make pull) drops the active row with the
+// smallest impulse and tries again.
+//
+// D.'s QCQP keeps the normal spring law as an inequality γ_n ≥ s_n(γ) and
+// weighs ζ‖γ_n‖² against the friction deviations ‖β‖²: its minimizer raises
+// the normal impulse of a sliding contact above the spring's until friction
+// stops the slide (docs/DRUMWRIGHT.md measures it). The equality on the
+// active set is D. eq. 68, λ = max(0, −Kφ − Bφ̇), which the QP of eq. 83–85
+// computes for a single row.
 func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
+	nvr := len(s.vi)
 	for a, i := range s.vi {
 		s.pos[i] = a
 	}
-	s.prev = solver.Resize(s.prev, len(s.vi))
-	st.Status = solver.MaxIterations
-	for it := 0; it < s.params.MaxOuter; it++ {
-		copy(s.prev, s.gv)
-		for _, sg := range [2]stage{stageNormal, stageFriction} {
-			if !s.buildStage(p, sg) {
-				continue
-			}
+	if cap(s.active) < nvr {
+		s.active = make([]bool, nvr, 2*nvr)
+	}
+	s.active = s.active[:nvr]
+	clear(s.active)
+	clear(s.gv)
+	stalled := false
+	if s.buildStage(p, stageNormal) {
+		ok, fatal := s.solveCone(st)
+		if fatal {
+			st.Status = solver.Failed
+			return
+		}
+		stalled = !ok
+	}
+	scale := 0.0
+	for a, i := range s.vi {
+		if s.rows[i].cls == classUnilateral {
+			scale = math.Max(scale, math.Abs(s.gv[a]))
+			s.active[a] = s.gv[a] > s.violation(a)
+		}
+	}
+	tol := s.params.Tolerance * (1 + scale)
+	for range s.params.MaxOuter {
+		if s.buildStage(p, stageJoint) {
 			ok, fatal := s.solveCone(st)
 			if fatal {
-				st.Status = solver.Failed
-				return
+				if !s.dropSmallest() {
+					st.Status = solver.Failed
+					return
+				}
+				continue
 			}
-			if !ok {
+			stalled = stalled || !ok
+		}
+		changed := false
+		for a, i := range s.vi {
+			if s.rows[i].cls == classUnilateral && !s.active[a] && s.violation(a) < -tol {
+				s.active[a], changed = true, true
+			}
+		}
+		if !changed {
+			st.Status = solver.Converged
+			if stalled {
 				st.Status = solver.Stalled
-			}
-		}
-		st.LineSearchIterations = it + 1
-		d, g := 0.0, 0.0
-		for a, v := range s.gv {
-			d = math.Max(d, math.Abs(v-s.prev[a]))
-			g = math.Max(g, math.Abs(v))
-		}
-		if d <= s.params.Tolerance*(1+g) {
-			if st.Status == solver.MaxIterations {
-				st.Status = solver.Converged
 			}
 			return
 		}
 	}
+	st.Status = solver.MaxIterations
+}
+
+// dropSmallest removes from the active set the active row with the
+// smallest impulse; it returns false when there is none.
+func (s *Solver) dropSmallest() bool {
+	best := -1
+	for a, on := range s.active {
+		if on && (best < 0 || s.gv[a] < s.gv[best]) {
+			best = a
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	s.active[best] = false
+	return true
 }
 
 // solveCone solves the stage built in s.cp and writes its solution into
