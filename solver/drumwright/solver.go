@@ -15,7 +15,7 @@ import (
 // does not allocate. It is not safe for concurrent use.
 type Solver struct {
 	params Params
-	cone   *socp.Solver
+	cone   [2]*socp.Solver // one per stage, so that each keeps its workspace
 	cp     socp.Problem
 	fac    solver.CliqueFactor
 	res    solver.ResidualScratch
@@ -44,9 +44,12 @@ func New(p Params) solver.Solver {
 	if err := p.Validate(); err != nil {
 		panic(err)
 	}
-	cs := socp.NewSolver()
-	cs.Settings = p.Cone
-	return &Solver{params: p, cone: cs, cp: socp.Problem{P: &mat.SymDense{}, A: &mat.Dense{}}}
+	s := &Solver{params: p, cp: socp.Problem{P: &mat.SymDense{}, A: &mat.Dense{}}}
+	for k := range s.cone {
+		s.cone[k] = socp.NewSolver()
+		s.cone[k].Settings = p.Cone
+	}
+	return s
 }
 
 // Solve solves p (D. §4–6 and appendix). v0 is not used: the interior-point
@@ -118,7 +121,7 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	clear(s.gv)
 	stalled := false
 	if s.buildStage(p, stageNormal) {
-		ok, fatal := s.solveCone(st)
+		ok, fatal := s.solveCone(st, stageNormal)
 		if fatal {
 			st.Status = solver.Failed
 			return
@@ -135,7 +138,7 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	tol := s.params.Tolerance * (1 + scale)
 	for range s.params.MaxOuter {
 		if s.buildStage(p, stageJoint) {
-			ok, fatal := s.solveCone(st)
+			ok, fatal := s.solveCone(st, stageJoint)
 			if fatal {
 				if !s.dropSmallest() {
 					st.Status = solver.Failed
@@ -181,8 +184,8 @@ func (s *Solver) dropSmallest() bool {
 // solveCone solves the stage built in s.cp and writes its solution into
 // s.gv. ok is false for an inaccurate solution (kept); fatal is true when
 // there is no usable solution.
-func (s *Solver) solveCone(st *solver.Stats) (ok, fatal bool) {
-	r, err := s.cone.Solve(&s.cp)
+func (s *Solver) solveCone(st *solver.Stats, sg stage) (ok, fatal bool) {
+	r, err := s.cone[sg].Solve(&s.cp)
 	if err != nil { // non-finite data from an ill-conditioned elimination
 		return false, true
 	}
