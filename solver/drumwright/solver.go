@@ -35,6 +35,9 @@ type Solver struct {
 	sel, mark []int     // the current stage's unknowns; index of each in sel or −1
 	active    []bool    // unilateral rows in the active set (indexed like vi)
 	r, vhat   []float64 // the problem's R and v̂
+	fk, fx    []float64 // fast paths: matrix and solution
+	fs        []float64 // fast path: slacks
+	piv       []int
 	g         []float64 // scratch row g_i restricted to sel
 }
 
@@ -120,7 +123,7 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	clear(s.active)
 	clear(s.gv)
 	stalled := false
-	if s.buildStage(p, stageNormal) {
+	if s.buildStage(p, stageNormal) && !s.normalFastPath() {
 		ok, fatal := s.solveCone(st, stageNormal)
 		if fatal {
 			st.Status = solver.Failed
@@ -137,7 +140,7 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	}
 	tol := s.params.Tolerance * (1 + scale)
 	for range s.params.MaxOuter {
-		if s.buildStage(p, stageJoint) {
+		if s.buildStage(p, stageJoint) && !s.jointFastPath() {
 			ok, fatal := s.solveCone(st, stageJoint)
 			if fatal {
 				if !s.dropSmallest() {
