@@ -34,8 +34,9 @@ const (
 // an impulse.
 //
 // Objective (D. eq. 124): ½ζ Σ_u γ_u² in the normal stage; in the joint
-// stage the active γ_u are fixed by their spring law and only the friction
-// part ½Σ_f (γ_f² + β_f²), β_f = a_f/R_f, remains (ζ → ∞, normals first):
+// stage the γ_u of rows in equality mode are fixed by their spring law and
+// only the friction part ½Σ_f (γ_f² + β_f²), β_f = a_f/R_f, and ζ of the
+// rows in inequality mode remain (ζ → ∞ for the others, normals first):
 // P = Σ_f (e_f e_fᵀ + g_f g_fᵀ/R_f²), q = Σ_f g_f o_f/R_f², multiplied by
 // R_min², the smallest R_f, to keep its entries of the order of W'². With
 // ζ finite the joint minimizer would also pick friction that lowers the
@@ -43,7 +44,8 @@ const (
 // 12% too far).
 //
 // Constraints: normal stage, a_u ≥ 0 and γ_u ≥ 0 (D. eq. 84–85); joint
-// stage, a_u = 0 for the active rows, γ_u ≥ 0 where no cone implies it, the
+// stage, a_u = 0 for rows in equality mode, a_u ≥ 0 in inequality mode
+// (D. eq. 116), γ_u ≥ 0 where no cone implies it, the
 // bounds of interval rows, (μγ_n, γ_t1, γ_t2) ∈ Q³ per contact (D. eq. 120)
 // and (r, γ_1, γ_2) ∈ Q³ per disk. Inactive rows and the friction of
 // inactive contacts are held at zero. It returns false when the stage has
@@ -68,6 +70,9 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 	eq, nonneg, cone := 0, ne, ne+nn
 	nvr := len(s.vi)
 	zeta := s.params.Zeta
+	if math.IsInf(rmin, 1) {
+		rmin = 1
+	}
 	for k, a := range s.sel {
 		i := s.vi[a]
 		r := s.rows[i]
@@ -79,13 +84,15 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 		}
 		s.g[k] += ri
 		if r.cls == classUnilateral {
-			if st == stageNormal {
-				s.pd[k*n+k] = zeta
-			}
 			sc := 1 / (ri + wa[a])
 			row := &nonneg
-			if st == stageJoint {
+			switch {
+			case st == stageNormal:
+				s.pd[k*n+k] = zeta
+			case s.mode[a] == modeEq:
 				row = &eq
+			default: // D. eq. 116 as written, with its weight ζ
+				s.pd[k*n+k] = zeta * rmin * rmin
 			}
 			ar := s.ad[*row*n : (*row+1)*n]
 			for l, gl := range s.g {
@@ -148,7 +155,7 @@ func (s *Solver) selectStage(st stage) (int, float64) {
 	for a, i := range s.vi {
 		r := s.rows[i]
 		switch {
-		case r.cls == classUnilateral && (st == stageNormal || s.active[a]):
+		case r.cls == classUnilateral && (st == stageNormal || s.mode[a] != modeOff):
 			s.sel = append(s.sel, a)
 		case r.cls == classUnilateral:
 			s.gv[a] = 0
@@ -174,9 +181,9 @@ func (s *Solver) selectStage(st stage) (int, float64) {
 func (s *Solver) softActive(i int) bool {
 	switch {
 	case s.rows[i].cone == 1:
-		return s.active[s.pos[i+2]]
+		return s.mode[s.pos[i+2]] != modeOff
 	case i > 0 && s.rows[i-1].cone == 1:
-		return s.active[s.pos[i+1]]
+		return s.mode[s.pos[i+1]] != modeOff
 	}
 	return true
 }
@@ -192,7 +199,11 @@ func (s *Solver) countRows(st stage) (ne, nn, nc int) {
 				nn += 2
 				continue
 			}
-			ne++
+			if s.mode[a] == modeEq {
+				ne++
+			} else {
+				nn++
+			}
 			if !s.inCone(i) {
 				nn++
 			}

@@ -33,7 +33,7 @@ type Solver struct {
 	soc       []int
 	gv        []float64 // impulses of the unknown rows (indexed like vi)
 	sel, mark []int     // the current stage's unknowns; index of each in sel or −1
-	active    []bool    // unilateral rows in the active set (indexed like vi)
+	mode      []uint8   // unilateral rows: modeOff, modeEq, modeIneq (indexed like vi)
 	r, vhat   []float64 // the problem's R and v̂
 	fk, fx    []float64 // fast paths: matrix and solution
 	fs        []float64 // fast path: slacks
@@ -102,8 +102,9 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 // QCQP with the active rows' spring law as an equality) and adds to the
 // active set every inactive row whose spring would push, until none does
 // (at most MaxOuter joint solves). A joint stage without a solution (an
-// active row that friction would make pull) drops the active row with the
-// smallest impulse and tries again.
+// active row that the others would make pull) puts the active row with the
+// smallest impulse back to D.'s own inequality form and tries again; each
+// row moves off → equality → inequality at most once.
 //
 // D.'s QCQP keeps the normal spring law as an inequality γ_n ≥ s_n(γ) and
 // weighs ζ‖γ_n‖² against the friction deviations ‖β‖²: its minimizer raises
@@ -116,11 +117,11 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	for a, i := range s.vi {
 		s.pos[i] = a
 	}
-	if cap(s.active) < nvr {
-		s.active = make([]bool, nvr, 2*nvr)
+	if cap(s.mode) < nvr {
+		s.mode = make([]uint8, nvr, 2*nvr)
 	}
-	s.active = s.active[:nvr]
-	clear(s.active)
+	s.mode = s.mode[:nvr]
+	clear(s.mode)
 	clear(s.gv)
 	stalled := false
 	if s.buildStage(p, stageNormal) && !s.normalFastPath() {
@@ -135,7 +136,9 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	for a, i := range s.vi {
 		if s.rows[i].cls == classUnilateral {
 			scale = math.Max(scale, math.Abs(s.gv[a]))
-			s.active[a] = s.gv[a] > s.violation(a)
+			if s.gv[a] > s.violation(a) {
+				s.mode[a] = modeEq
+			}
 		}
 	}
 	tol := s.params.Tolerance * (1 + scale)
@@ -143,7 +146,7 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 		if s.buildStage(p, stageJoint) && !s.jointFastPath() {
 			ok, fatal := s.solveCone(st, stageJoint)
 			if fatal {
-				if !s.dropSmallest() {
+				if !s.relaxSmallest() {
 					st.Status = solver.Failed
 					return
 				}
@@ -153,8 +156,8 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 		}
 		changed := false
 		for a, i := range s.vi {
-			if s.rows[i].cls == classUnilateral && !s.active[a] && s.violation(a) < -tol {
-				s.active[a], changed = true, true
+			if s.rows[i].cls == classUnilateral && s.mode[a] == modeOff && s.violation(a) < -tol {
+				s.mode[a], changed = modeEq, true
 			}
 		}
 		if !changed {
@@ -168,19 +171,26 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	st.Status = solver.MaxIterations
 }
 
-// dropSmallest removes from the active set the active row with the
-// smallest impulse; it returns false when there is none.
-func (s *Solver) dropSmallest() bool {
+// Modes of a unilateral row in the joint stage.
+const (
+	modeOff  uint8 = iota // inactive: γ = 0
+	modeEq                // its spring law as an equality (D. eq. 68)
+	modeIneq              // D. eq. 116 as written: γ ≥ s(γ), weight ζ
+)
+
+// relaxSmallest moves the row in equality mode with the smallest impulse to
+// inequality mode; it returns false when there is none.
+func (s *Solver) relaxSmallest() bool {
 	best := -1
-	for a, on := range s.active {
-		if on && (best < 0 || s.gv[a] < s.gv[best]) {
+	for a, md := range s.mode {
+		if md == modeEq && (best < 0 || s.gv[a] < s.gv[best]) {
 			best = a
 		}
 	}
 	if best < 0 {
 		return false
 	}
-	s.active[best] = false
+	s.mode[best] = modeIneq
 	return true
 }
 
