@@ -226,7 +226,7 @@ func (s *Solver) countRows(st stage) (ne, nn, nc int) {
 // current stage does not solve for.
 func (s *Solver) offset(p *solver.Problem, a int) float64 {
 	nvr := len(s.vi)
-	o := s.cr[a] - p.VHat[s.vi[a]]
+	o := s.cr[a] - s.vhat[s.vi[a]]
 	wa := s.wr[a*nvr : (a+1)*nvr]
 	for b, g := range s.gv {
 		if s.mark[b] < 0 && g != 0 {

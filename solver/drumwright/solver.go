@@ -38,6 +38,9 @@ type Solver struct {
 	fk, fx    []float64 // fast paths: matrix and solution
 	fs        []float64 // fast path: slacks
 	piv       []int
+	po        []float64 // pivoting: o of the unilateral rows
+	inA       []bool    // pivoting: active set
+	ai, fl    []int     // pivoting: active rows, rows to flip
 	g         []float64 // scratch row g_i restricted to sel
 }
 
@@ -124,7 +127,8 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 	clear(s.mode)
 	clear(s.gv)
 	stalled := false
-	if s.buildStage(p, stageNormal) && !s.normalFastPath() {
+	pivoted := s.pivotNormals()
+	if !pivoted && s.buildStage(p, stageNormal) && !s.normalFastPath() {
 		ok, fatal := s.solveCone(st, stageNormal)
 		if fatal {
 			st.Status = solver.Failed
@@ -142,6 +146,10 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 		}
 	}
 	tol := s.params.Tolerance * (1 + scale)
+	if pivoted && !s.hasSoft() {
+		st.Status = solver.Converged // the joint stage is the pivoting's linear system
+		return
+	}
 	for range s.params.MaxOuter {
 		if s.buildStage(p, stageJoint) && !s.jointFastPath() {
 			ok, fatal := s.solveCone(st, stageJoint)
@@ -169,6 +177,16 @@ func (s *Solver) solveStages(p *solver.Problem, st *solver.Stats) {
 		}
 	}
 	st.Status = solver.MaxIterations
+}
+
+// hasSoft reports whether the joint stage would have soft unknowns.
+func (s *Solver) hasSoft() bool {
+	for _, i := range s.vi {
+		if s.rows[i].cls == classSoft && s.softActive(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // Modes of a unilateral row in the joint stage.
