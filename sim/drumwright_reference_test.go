@@ -31,7 +31,7 @@ func foundationReference(c foundationCase, g float64) spatial.Pose {
 		qn := q.Normalize()
 		v := spatial.Vec3{y[7], y[8], y[9]}
 		w := spatial.Vec3{y[10], y[11], y[12]}
-		force := spatial.Vec3{0, 0, -m * g - c.Load}
+		force := spatial.Vec3{0, 0, -m*g - c.Load}
 		arm := qn.Rotate(loadPoint(s/2, t))
 		torque := arm.Cross(spatial.Vec3{0, 0, -c.Load})
 		for _, r := range pts {
