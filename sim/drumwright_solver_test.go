@@ -23,6 +23,12 @@ import (
 // spring–damper's own.
 func drumwrightScene(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene.Built) {
 	t.Helper()
+	return drumwrightSceneWith(t, nil, name, sets...)
+}
+
+// drumwrightSceneWith is drumwrightScene with solver sv (nil: Drumwright's).
+func drumwrightSceneWith(t testing.TB, sv solver.Solver, name string, sets ...string) (*sim.Simulator, *scene.Built) {
+	t.Helper()
 	sc, err := scene.Load(name, append([]string{"contact.beta=1e-6"}, sets...))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +37,10 @@ func drumwrightScene(t testing.TB, name string, sets ...string) (*sim.Simulator,
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Config.Solver = drumwright.New(drumwright.DefaultParams(b.Config.DT))
+	if sv == nil {
+		sv = drumwright.New(drumwright.DefaultParams(b.Config.DT))
+	}
+	b.Config.Solver = sv
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
