@@ -134,7 +134,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		return fmt.Errorf("contact: pair of geometries %d and %d is between two welded bodies", pr.GeomA, pr.GeomB)
 	}
 	w := a.delassus(p, 3)
-	mat := Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
+	mat := pairMaterial(m, kin, pr, mats) // Combine, or an elastic foundation's element
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
 	}

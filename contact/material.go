@@ -23,6 +23,9 @@ type Material struct {
 	// feeds its stick displacement back, so static friction does not creep.
 	// A pair has anchors only when both materials do.
 	Anchors bool
+	// Foundation, when not nil, makes a half-space of this material an
+	// elastic foundation for boxes (foundation.go); nil: point contact.
+	Foundation *Foundation
 }
 
 // Validate reports an error naming the bad field and value.
@@ -38,6 +41,8 @@ func (m Material) Validate() error {
 		return fmt.Errorf("rolling friction %v must be non-negative and finite", m.Rolling)
 	case !(m.Spin >= 0) || math.IsInf(m.Spin, 0):
 		return fmt.Errorf("spin friction %v must be non-negative and finite", m.Spin)
+	case m.Foundation != nil:
+		return m.Foundation.Validate()
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
-	"github.com/stiction-sim/stiction/solver/sap"
+	_ "github.com/stiction-sim/stiction/solver/all" // registers every solver for solver.type
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -307,17 +307,17 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	if err != nil {
 		return sim.Config{}, nil, err
 	}
-	sp := sap.DefaultParams()
-	sp.RelTolerance = *s.Solver.Tolerance
-	sp.AbsTolerance = *s.Solver.AbsTolerance
-	sp.MaxIterations = *s.Solver.MaxIterations
 	switch s.Solver.LineSearch {
-	case "", "exact":
-		sp.LineSearch = sap.ExactLineSearch
-	case "backtracking":
-		sp.LineSearch = sap.BacktrackingLineSearch
+	case "", "exact", "backtracking":
 	default:
 		return sim.Config{}, nil, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
+	}
+	sp := solver.DefaultParams()
+	sp.Tolerance, sp.AbsTolerance = *s.Solver.Tolerance, *s.Solver.AbsTolerance
+	sp.MaxIterations, sp.LineSearch = *s.Solver.MaxIterations, s.Solver.LineSearch
+	inner, err := solver.Maker(s.Solver.Type, sp)
+	if err != nil {
+		return sim.Config{}, nil, fmt.Errorf("solver.type: %w", err)
 	}
 	scheme, err := sim.ParseScheme(s.Scheme)
 	if err != nil {
@@ -325,7 +325,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	}
 	lag := *s.Contact.LagIterations
 	newSolver := func() solver.Solver {
-		return &solver.LaggedRefiner{Inner: sap.New(sp), Tolerance: LagTolerance, MaxResolves: lag}
+		return &solver.LaggedRefiner{Inner: inner(), Tolerance: LagTolerance, MaxResolves: lag}
 	}
 	return sim.Config{
 		DT:     s.DT,

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/stiction-sim/stiction/solver"
 	"testing"
 )
 
@@ -210,7 +212,7 @@ func TestMalformed(t *testing.T) {
 		{"margin negative", base + "contact: {margin: -0.1}\n", []string{`bad.yaml:17: contact.margin: -0.1 must be ≥ 0`}},
 		{"delassus unknown", base + "contact: {delassus: full}\n",
 			[]string{`bad.yaml:17: contact.delassus: "full" must be one of diagonal, rms`}},
-		{"solver unknown", base + "solver: {type: pgs}\n", []string{`bad.yaml:17: solver.type: "pgs" must be one of sap`}},
+		{"solver unknown", base + "solver: {type: gurobi}\n", []string{`bad.yaml:17: solver.type: "gurobi" must be one of ` + strings.Join(solver.Names(), ", ")}},
 		{"tolerance one", base + "solver: {tolerance: 1}\n", []string{`bad.yaml:17: solver.tolerance: 1 must be in (0, 1)`}},
 		{"tolerance zero", base + "solver: {tolerance: 0}\n", []string{`bad.yaml:17: solver.tolerance: 0 must be in (0, 1)`}},
 		{"abs_tolerance negative", base + "solver: {abs_tolerance: -1e-9}\n",

@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"github.com/stiction-sim/stiction/solver"
 	"math"
 	"reflect"
 	"sort"
@@ -31,6 +32,10 @@ const (
 	DefaultAbsTolerance      = 1e-16
 	DefaultLineSearch        = "exact"
 	DefaultMaxIterations     = 100
+	// DefaultPGSIterations is the default solver.max_iterations of
+	// solver.type pgs (sweeps; docs/SOLVERS.md measures how many a stiff
+	// problem needs).
+	DefaultPGSIterations = 10000
 )
 
 // MaxSteps bounds duration/dt.
@@ -80,6 +85,9 @@ func (s *Scene) ApplyDefaults() {
 	}
 	if v.MaxIterations == nil {
 		n := DefaultMaxIterations
+		if v.Type == "pgs" {
+			n = DefaultPGSIterations
+		}
 		v.MaxIterations = &n
 	}
 }
@@ -206,7 +214,7 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	}
 
 	sv := s.Solver
-	v.oneOf("solver.type", sv.Type, "sap")
+	v.oneOf("solver.type", sv.Type, solver.Names()...)
 	if t := sv.Tolerance; t != nil && finite(*t) && (*t <= 0 || *t >= 1) {
 		v.add("solver.tolerance", "%s must be in (0, 1)", fnum(*t))
 	}

@@ -119,10 +119,12 @@ func TestClutter(t *testing.T) {
 	stats := runSteps(t, s, b.Steps)
 	tol := 1e-6
 	var iterLast2 []int
+	peak := 0.0
 	for i, st := range stats {
 		if st.Status != solver.Converged || st.MomentumError > tol {
 			t.Errorf("step %d: status %v, e_m %g", i+1, st.Status, st.MomentumError)
 		}
+		peak = max(peak, st.MaxPenetration)
 		if st.T > b.Duration-2+1e-9 {
 			iterLast2 = append(iterLast2, st.Iterations)
 		}
@@ -160,6 +162,12 @@ func TestClutter(t *testing.T) {
 	}
 	t.Logf("final: max speed %.3g m/s (%d spheres rolling freely on the floor; all other bodies < 1 mm/s), max penetration %.3g m, contacts %d; mean iterations over last 2 s %.2f, histogram %v",
 		maxSpeed, rolling, last.MaxPenetration, last.Contacts, mean, hist)
+	// Issue 12: objects arrive at ~5 m/s; speculative contacts keep the
+	// peak over the whole run below 2 mm (31 mm with the paper's model).
+	t.Logf("peak penetration over the run %.3g m", peak)
+	if peak >= 2e-3 {
+		t.Errorf("peak penetration over the run %g m, want < 2 mm", peak)
+	}
 	if last.MaxPenetration >= 1e-3 {
 		t.Errorf("final max penetration %g m, want < 1 mm", last.MaxPenetration)
 	}

@@ -45,7 +45,7 @@ func (sim *Simulator) detectContacts() {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
-		w.hits = geometry.Collide(ga.Shape, w.poses[i], gb.Shape, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0])
+		w.hits = contact.Collide(sim.cfg.Materials, ga, w.poses[i], gb, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0]) // geometry.Collide or a foundation's elements
 		for _, h := range w.hits {
 			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h) {
 				continue

@@ -489,3 +489,19 @@ func TestExploreArmStall(t *testing.T) {
 		s.Step()
 	}
 }
+
+func TestExploreRollStall(t *testing.T) {
+	if os.Getenv("STICTION_EXPLORE") == "" {
+		t.Skip()
+	}
+	_, b := load(t, "clutter", "materials.default.rolling_friction=0.001", "duration=31")
+	ref := b.Config.Solver.(*solver.LaggedRefiner)
+	ref.Inner = &traceStall{t: t, inner: ref.Inner}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range b.Steps {
+		s.Step()
+	}
+}

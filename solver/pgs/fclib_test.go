@@ -1,9 +1,10 @@
-package pgs
+package pgs_test
 
 import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/fclib"
+	"github.com/stiction-sim/stiction/solver/pgs"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -27,9 +28,9 @@ func TestFCLIBLocal(t *testing.T) {
 			}
 		}
 	}
-	s := NewSolver()
+	s := pgs.NewSolver()
 	s.Settings.MaxIter, s.Settings.Tol, s.Settings.History = 2000, 1e-10, true
-	res, err := s.Solve(&Problem{W: w, B: l.Q, Mu: l.Mu}, nil)
+	res, err := s.Solve(&pgs.Problem{W: w, B: l.Q, Mu: l.Mu}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

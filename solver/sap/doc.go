@@ -27,6 +27,9 @@
 //     default (AutoLinear) takes it from three cliques on.
 //   - linesearch.go: exact line search (rtsafe on dℓ/dα) and backtracking
 //     Armijo search, with the O(n) derivatives of SAP §IV-C.
+//   - predict.go: the stick prediction of Lagged contacts' regimes
+//     (Params.StickPrediction): a second search direction when a Newton
+//     step carries slips across zero.
 //   - stopping.go: the optimality criterion (SAP eq. 26), the cost-stall
 //     criterion and the error metrics e_m, e_μ (SAP eq. 32, 33).
 //   - solver.go: Solver, implementing solver.Solver.

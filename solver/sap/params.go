@@ -124,6 +124,12 @@ type Params struct {
 	// BLAS for large ones; see BENCHMARKS.md).
 	Kernels linalg.Kernels
 
+	// StickPrediction turns on the stick prediction of predict.go (default
+	// true): when the slip of Lagged contacts reverses along a Newton
+	// direction, a second direction is computed with those contacts on
+	// their stick branch. It changes the path, not the minimiser.
+	StickPrediction bool
+
 	// Trace, when non-nil, receives one entry per Newton iterate of every
 	// solve (for tests and diagnostics). Recording allocates; leave it nil
 	// in production.
@@ -146,6 +152,7 @@ func DefaultParams() Params {
 		Rho:                     0.8,
 		Linear:                  AutoLinear,
 		ArmijoC:                 1e-4,
+		StickPrediction:         true,
 	}
 }
 

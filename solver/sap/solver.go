@@ -16,6 +16,9 @@ type Solver struct {
 	params   Params
 	paramErr error
 	ws       workspace
+	// Over the solver's life: factorizations of H for Newton directions,
+	// of H̃ for stick predictions, and predicted directions taken.
+	factorizations, predicted, predictedTaken int
 }
 
 // workspace holds the storage of one solve.
@@ -32,6 +35,12 @@ type workspace struct {
 	dense     denseSystem
 	sparse    sparseSystem
 	line      line
+	gpred     []float64 // G̃ of the stick prediction (predict.go)
+	dgamma    []float64 // γ − γ̃ of the stick prediction, NR
+	dvp       []float64 // the predicted direction Δṽ, NV
+	dvcp      []float64 // J Δṽ, NR
+	dpp       []float64 // A Δṽ, NV
+	linep     line      // the line search along Δṽ
 }
 
 // New returns a solver with parameters p. Invalid parameters are reported
@@ -124,6 +133,13 @@ func (s *Solver) SymbolicStats() (analyses, reuses int) {
 	return s.ws.sparse.cache.Analyses(), s.ws.sparse.cache.Hits()
 }
 
+// Factorizations returns, over the solver's life, how many Newton systems
+// H it has factored, how many stick-predicted systems H̃
+// (Params.StickPrediction) and how many predicted directions it took.
+func (s *Solver) Factorizations() (newton, predicted, taken int) {
+	return s.factorizations, s.predicted, s.predictedTaken
+}
+
 // check returns an error for a malformed call.
 func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	if s.paramErr != nil {
@@ -179,16 +195,25 @@ func (ws *workspace) reset(p *solver.Problem) {
 // derivative, not the cost, decides descent there, and a step across the
 // edge of a friction disk can raise both the evaluated cost by round-off
 // and the gradient norm before the next step, with the Hessian of the
-// right side, converges (TestNoFalseStallAcrossKink).
+// right side, converges (TestNoFalseStallAcrossKink). For the same reason
+// a stall is declared only after maxIdle consecutive steps without
+// progress: the first step across the edge may leave the cost unchanged
+// to round-off and the gradient larger (TestNoFalseStallAfterKink).
 func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 	ws := &s.ws
 	prevCost, prevGrad := 0.0, 0.0
+	idle := 0 // consecutive steps without progress
 	for m := 0; ; m++ {
 		s.traceIterate(&ws.cur)
+		if m > 0 && s.stalled(prevCost, ws.cur.cost) && !(ws.cur.gradNorm < prevGrad) {
+			idle++
+		} else {
+			idle = 0
+		}
 		switch {
 		case s.optimal(&ws.cur): // SAP eq. (26), also at the warm start
 			return solver.Converged
-		case m > 0 && s.stalled(prevCost, ws.cur.cost) && !(ws.cur.gradNorm < prevGrad):
+		case idle >= maxIdle:
 			return solver.Stalled
 		case st.Iterations >= s.params.MaxIterations:
 			return solver.MaxIterations
@@ -239,11 +264,24 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	if !allFinite(ws.dv) {
 		return lsResult{}, false
 	}
-	p.MulA(ws.dv, ws.dp)  // Δp = A Δv, SAP §IV-C
 	p.MulJ(ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C
-	l := &ws.line
-	*l = line{p: p, it: cur, dvc: ws.dvc, f0: dot(ws.dv, cur.grad), b: dot(ws.dv, cur.r), c2: dot(ws.dv, ws.dp),
-		vc: ws.lvc, gamma: ws.lgamma, g: ws.lg}
+	s.factorizations++
+	ls, ok := s.search(p, &ws.line, ws.dv, ws.dvc, ws.dp)
+	if ok && !ls.nonFinite && s.params.StickPrediction {
+		return s.predictStick(p, ls), true // predict.go
+	}
+	return ls, ok
+}
+
+// search runs the line search (SAP Algorithm 2, line 4) from ws.cur along
+// dv, with dvc = J dv, computing dp = A dv, and leaves its line in l. It
+// reports false if a number is not finite; a direction that is not a
+// descent direction (round-off) gives α = 0.
+func (s *Solver) search(p *solver.Problem, l *line, dv, dvc, dp []float64) (lsResult, bool) {
+	cur := &s.ws.cur
+	p.MulA(dv, dp) // Δp = A Δv, SAP §IV-C
+	*l = line{p: p, it: cur, dvc: dvc, f0: dot(dv, cur.grad), b: dot(dv, cur.r), c2: dot(dv, dp),
+		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg}
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
@@ -255,6 +293,10 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 		return l.exact(&s.params), true
 	}
 }
+
+// maxIdle is the number of consecutive steps without progress (cost
+// stalled and gradient norm not decreased) after which a solve is Stalled.
+const maxIdle = 2
 
 // finish writes the returned iterate ws.cur and its statistics into res.
 func (s *Solver) finish(p *solver.Problem, res *solver.Result) {

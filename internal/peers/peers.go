@@ -1,0 +1,46 @@
+package peers
+
+import (
+	"embed"
+	"fmt"
+
+	"github.com/stiction-sim/stiction/scene"
+)
+
+//go:embed scenes/*.yaml scenes/README.md
+var files embed.FS
+
+// Names lists the peer scenes in the order of the peer table.
+var Names = []string{"clutter-40", "clutter-160", "stack-100-spheres"}
+
+// YAML returns the text of the peer scene name.
+func YAML(name string) ([]byte, error) {
+	data, err := files.ReadFile("scenes/" + name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("peers: no scene %q (have %v): %w", name, Names, err)
+	}
+	return data, nil
+}
+
+// README returns the text of the embedded copy of the peer scenes' README.
+func README() []byte {
+	data, err := files.ReadFile("scenes/README.md")
+	if err != nil {
+		panic("peers: embedded README missing: " + err.Error())
+	}
+	return data
+}
+
+// Load parses and validates the peer scene name with the --set overrides
+// sets.
+func Load(name string, sets []string) (*scene.Scene, error) {
+	data, err := YAML(name)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scene.Parse(name+".yaml", data, sets)
+	if err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	return sc, nil
+}

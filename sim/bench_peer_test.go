@@ -1,0 +1,61 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/stiction-sim/stiction/internal/peers"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// loadPeerScene parses the peer benchmark scene name (internal/peers).
+func loadPeerScene(t testing.TB, name string, sets ...string) *scene.Scene {
+	t.Helper()
+	sc, err := peers.Load(name, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// loadPeer builds the peer benchmark scene name (internal/peers) with the
+// default settings and overrides.
+func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene.Built) {
+	t.Helper()
+	return newSim(t, loadPeerScene(t, name, sets...))
+}
+
+// BenchmarkStepPeer times one step of each peer scene with the default
+// settings. The steps are those of the scene's whole run, in order: when a
+// run ends (after the scene's duration), the next step starts a new run
+// (rebuilt with the timer stopped). With -benchtime equal to the scene's
+// steps (1000 for the clutter scenes, 500 for the stack) ns/op is the mean
+// time per step of a whole run, that is δt × the wall seconds per
+// simulated second of `stiction run`. It reports the mean Newton
+// iterations per step (summed over the Lagged re-solves).
+func BenchmarkStepPeer(b *testing.B) {
+	for _, name := range peers.Names {
+		b.Run(name, func(b *testing.B) {
+			var s *sim.Simulator
+			var bl *scene.Built
+			done, iters, steps := 0, 0, 0
+			b.ReportAllocs()
+			for b.Loop() {
+				if s == nil || done == bl.Steps {
+					b.StopTimer()
+					s, bl = loadPeer(b, name)
+					done = 0
+					b.StartTimer()
+				}
+				st, err := s.Step()
+				if err != nil {
+					b.Fatal(err)
+				}
+				done++
+				iters += st.Iterations
+				steps++
+			}
+			b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
+		})
+	}
+}

@@ -1,0 +1,204 @@
+package ipm
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/opt/socp"
+	"github.com/stiction-sim/stiction/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Solver is the interior-point reference solver (see the package doc). Its
+// workspace, and that of opt/socp, is reused: a second Solve of a problem
+// with the same sizes and cone structure allocates nothing.
+type Solver struct {
+	// Settings are opt/socp's (default socp.DefaultSettings: relative
+	// residuals and gap 1e-9, then polishing).
+	Settings socp.Settings
+
+	ip    socp.Solver
+	prob  socp.Problem
+	terms []term
+	order []int // cone-program row of each term
+	nt    int
+	a     []float64 // A, m×n row-major (backs prob.A)
+	pd    []float64 // P, n×n (backs prob.P)
+	resid solver.ResidualScratch
+	dims  [2]int
+	av    []float64
+}
+
+var _ solver.Solver = (*Solver)(nil)
+
+// New returns a Solver with socp.DefaultSettings.
+func New() *Solver { return &Solver{Settings: socp.DefaultSettings()} }
+
+// Solve implements solver.Solver. The interior-point method starts from
+// its own central point; v0 is checked and otherwise unused.
+func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	switch {
+	case p == nil || res == nil:
+		return fmt.Errorf("ipm: nil problem or result")
+	case v0 != nil && len(v0) != p.NV:
+		return fmt.Errorf("ipm: warm start has length %d, want NV = %d", len(v0), p.NV)
+	}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("ipm: %w", err)
+	}
+	var err error
+	if s.terms, s.nt, err = rows(p, s.terms); err != nil {
+		return err
+	}
+	s.build(p)
+	s.ip.Settings = s.Settings
+	out, err := s.ip.Solve(&s.prob)
+	if err != nil {
+		return fmt.Errorf("ipm: %w", err)
+	}
+	s.finish(p, out, res)
+	return nil
+}
+
+// build writes p as a cone program on x = (v, σ, t):
+// P = diag(A, R, 0), q = (−A v*, 0, 1), and each term's row
+// s = b − A_row x.
+func (s *Solver) build(p *solver.Problem) {
+	nv, nr := p.NV, p.NR
+	n, m := nv+nr+s.nt, len(s.terms)
+	if s.dims != [2]int{n, m} || s.prob.P == nil {
+		s.dims = [2]int{n, m}
+		s.pd, s.a = make([]float64, n*n), make([]float64, m*n)
+		s.prob.P = mat.NewSymDense(n, s.pd)
+		s.prob.A = nil
+		if m > 0 {
+			s.prob.A = mat.NewDense(m, n, s.a)
+		}
+		s.prob.Q, s.prob.B = make([]float64, n), make([]float64, m)
+		s.av = make([]float64, nv)
+	}
+	clear(s.pd)
+	for c, q := range p.Cliques {
+		blk := p.ABlock(c)
+		for i := range q.Size {
+			copy(s.pd[(q.Offset+i)*n+q.Offset:(q.Offset+i)*n+q.Offset+q.Size], blk[i*q.Size:(i+1)*q.Size])
+		}
+	}
+	for k, r := range p.R {
+		s.pd[(nv+k)*n+nv+k] = r
+	}
+	p.MulA(p.VStar, s.av)
+	clear(s.prob.Q)
+	for i, x := range s.av {
+		s.prob.Q[i] = -x
+	}
+	for j := range s.nt {
+		s.prob.Q[nv+nr+j] = 1
+	}
+	s.coneRows(p, n)
+}
+
+// coneRows orders the terms zero rows first, then orthant rows, then the
+// second-order cones (opt/socp's layout), and writes A and b.
+func (s *Solver) coneRows(p *solver.Problem, n int) {
+	nz, nn := 0, 0
+	s.prob.Cones.SOC = s.prob.Cones.SOC[:0]
+	for _, t := range s.terms {
+		switch {
+		case t.kind == zeroRow:
+			nz++
+		case t.kind == nonNegRow:
+			nn++
+		case t.socLen > 0:
+			s.prob.Cones.SOC = append(s.prob.Cones.SOC, t.socLen)
+		}
+	}
+	s.prob.Cones.Zero, s.prob.Cones.NonNeg = nz, nn
+	next := [3]int{0, nz, nz + nn}
+	clear(s.a)
+	for _, t := range s.terms {
+		row := next[t.kind]
+		next[t.kind]++
+		s.writeRow(p, t, row, n)
+	}
+}
+
+// writeRow writes term t as row r: s = Σ α(J v + R σ − v̂) + β t, i.e.
+// A_row = −Σ α [J_k, R_k e_k] − β e_t and b = −Σ α v̂_k.
+func (s *Solver) writeRow(p *solver.Problem, t term, r, n int) {
+	arow := s.a[r*n : (r+1)*n]
+	b := 0.0
+	for k, row := range t.row {
+		if row < 0 || t.alpha[k] == 0 {
+			continue
+		}
+		al := t.alpha[k]
+		s.addJRow(p, row, -al, arow)
+		arow[p.NV+row] -= al * p.R[row]
+		b -= al * p.VHat[row]
+	}
+	if t.t >= 0 {
+		arow[p.NV+p.NR+t.t] -= t.beta
+	}
+	s.prob.B[r] = b
+}
+
+// addJRow adds f times row `row` of J to dst (length ≥ NV).
+func (s *Solver) addJRow(p *solver.Problem, row int, f float64, dst []float64) {
+	ci := constraintOf(p, row)
+	c := p.Constraints[ci]
+	r := row - c.Row
+	for b, blk := range p.JBlock {
+		if blk.Constraint != ci {
+			continue
+		}
+		q := p.Cliques[blk.Clique]
+		d := p.JBlockData(b)[r*q.Size : (r+1)*q.Size]
+		for j, x := range d {
+			dst[q.Offset+j] += f * x
+		}
+	}
+}
+
+// constraintOf returns the constraint that owns a row (binary search: the
+// rows tile [0, NR) in order).
+func constraintOf(p *solver.Problem, row int) int {
+	lo, hi := 0, len(p.Constraints)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if p.Constraints[mid].Row <= row {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// finish writes v, γ(J v), J v and the statistics into res.
+func (s *Solver) finish(p *solver.Problem, out socp.Result, res *solver.Result) {
+	res.V, res.Gamma, res.VC = solver.Resize(res.V, p.NV), solver.Resize(res.Gamma, p.NR), solver.Resize(res.VC, p.NR)
+	copy(res.V, out.X[:p.NV])
+	p.MulJ(res.V, res.VC)
+	for i, c := range p.Constraints {
+		lo, hi := c.Row, c.Row+c.Size
+		p.Eval(i, res.VC[lo:hi], res.Gamma[lo:hi], nil)
+	}
+	r := s.resid.ComputeResiduals(p, res.V, res.Gamma)
+	res.Stats = solver.Stats{
+		Status: status(out.Status), Iterations: out.Stats.Iterations,
+		MomentumError: r.MomentumError, ComplementarityError: r.ComplementarityError, Cost: r.Cost,
+	}
+}
+
+// status maps the cone program's status to solver.Status.
+func status(st socp.Status) solver.Status {
+	switch st {
+	case socp.Solved:
+		return solver.Converged
+	case socp.MaxIterations:
+		return solver.MaxIterations
+	case socp.Inaccurate:
+		return solver.Stalled
+	}
+	return solver.Failed
+}
