@@ -128,7 +128,7 @@ func integratorEnergy(ctx *Context) ([]Row, error) {
 				100*experiment.PeakToPeak(runs["midpoint"].Energy), 100*experiment.PeakToPeak(runs["trapezoidal"].Energy),
 				100*experiment.PeakToPeak(runs["bridson-marino"].Energy), 100*experiment.PeakToPeak(runs["symplectic-euler"].Energy))},
 		{Claim: "Bridson–Marino: Störmer–Verlet energy band on the frictionless spring", Source: "notes §0.9.4",
-			Expected: fmt.Sprintf("peak to peak (ωδt)²/4 = %.5g", want), Measured: g(got, 5),
+			Expected: fmt.Sprintf("peak to peak (ωδt)²/4 = %.5g", want), Measured: fmtSig(got, 5),
 			Tolerance: "5%", Pass: math.Abs(got-want) <= 0.05*want,
 			Note: "50 s at δt = 0.02 s; the modified energy ½(v² + ω²x²(1 − ω²δt²/4)) is conserved, so E oscillates by (ωδt)²/4 and does not drift."},
 	}, nil

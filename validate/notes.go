@@ -23,14 +23,14 @@ func init() {
 	Register(Claim{ID: "notes/pgs-lcp", Group: "Notes", Quick: true, Run: pgsMatchesLCP})
 }
 
-const samples = 1000 // random samples per identity
+const identitySamples = 1000 // random samples per identity
 
-func randVec(r *rand.Rand) spatial.Vec3 {
+func notesVec(r *rand.Rand) spatial.Vec3 {
 	return spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 }
 
-func randQuat(r *rand.Rand) spatial.Quat {
-	return spatial.QuatFromAxisAngle(randVec(r), math.Pi*r.Float64())
+func notesQuat(r *rand.Rand) spatial.Quat {
+	return spatial.QuatFromAxisAngle(notesVec(r), math.Pi*r.Float64())
 }
 
 // spatialInertia: notes §0.1, the closed-form inverse, the factorization
@@ -38,9 +38,9 @@ func randQuat(r *rand.Rand) spatial.Quat {
 func spatialInertia(ctx *Context) ([]Row, error) {
 	r := rand.New(rand.NewPCG(11, 12))
 	inv, fac, mom := 0.0, 0.0, 0.0
-	for range samples {
+	for range identitySamples {
 		d := spatial.Vec3{1 + r.Float64(), 1 + r.Float64(), 1 + r.Float64()}
-		s := spatial.SpatialInertia{Mass: 0.5 + r.Float64(), Com: randVec(r).Scale(0.3), Icom: spatial.RotateInertia(randQuat(r).RotMat(), spatial.Diag3(d))}
+		s := spatial.SpatialInertia{Mass: 0.5 + r.Float64(), Com: notesVec(r).Scale(0.3), Icom: spatial.RotateInertia(notesQuat(r).RotMat(), spatial.Diag3(d))}
 		M := s.Matrix()
 		Mi, ok1 := s.InverseMatrix()
 		G, ok2 := s.Factor()
@@ -63,7 +63,7 @@ func spatialInertia(ctx *Context) ([]Row, error) {
 		mom = math.Max(mom, particleMomentum(r))
 	}
 	return []Row{
-		{Claim: "spatial inertia: closed-form inverse, M M⁻¹ = I", Source: "notes §0.1", Expected: "0", Measured: fmt.Sprintf("max |M M⁻¹ − I| = %.2g over %d random bodies", inv, samples), Tolerance: "1e-12", Pass: inv <= 1e-12},
+		{Claim: "spatial inertia: closed-form inverse, M M⁻¹ = I", Source: "notes §0.1", Expected: "0", Measured: fmt.Sprintf("max |M M⁻¹ − I| = %.2g over %d random bodies", inv, identitySamples), Tolerance: "1e-12", Pass: inv <= 1e-12},
 		{Claim: "spatial inertia: factorization M = G Gᵀ", Source: "notes §0.1", Expected: "0", Measured: fmt.Sprintf("max |G Gᵀ − M| = %.2g", fac), Tolerance: "1e-12", Pass: fac <= 1e-12},
 		{Claim: "spatial inertia: M (ω, v) = momentum of the body's particles", Source: "notes §0.1", Expected: "0", Measured: fmt.Sprintf("max error %.2g", mom), Tolerance: "1e-12", Pass: mom <= 1e-12},
 	}, nil
@@ -76,7 +76,7 @@ func particleMomentum(r *rand.Rand) float64 {
 	pts, ms := make([]spatial.Vec3, 8), make([]float64, 8)
 	var s spatial.SpatialInertia
 	for i := range pts {
-		pts[i], ms[i] = randVec(r), 0.1+r.Float64()
+		pts[i], ms[i] = notesVec(r), 0.1+r.Float64()
 		s.Mass += ms[i]
 		s.Com = s.Com.Add(pts[i].Scale(ms[i]))
 	}
@@ -85,7 +85,7 @@ func particleMomentum(r *rand.Rand) float64 {
 		d := p.Sub(s.Com)
 		s.Icom = s.Icom.Add(spatial.Identity3().Scale(d.Dot(d)).Sub(spatial.Outer(d, d)).Scale(ms[i]))
 	}
-	w, v := randVec(r), randVec(r)
+	w, v := notesVec(r), notesVec(r)
 	var h, l spatial.Vec3
 	for i, p := range pts {
 		pv := v.Add(w.Cross(p)).Scale(ms[i])
@@ -115,18 +115,18 @@ func quaternions(ctx *Context) ([]Row, error) {
 	flow := func(q spatial.Quat, w spatial.Vec3, t float64) spatial.Quat {
 		return spatial.QuatFromAxisAngle(w, w.Norm()*t).Mul(q)
 	}
-	for range samples {
-		q, w := randQuat(r), randVec(r)
+	for range identitySamples {
+		q, w := notesQuat(r), notesVec(r)
 		d := flow(q, w, h).Add(flow(q, w, -h).Scale(-1)).Scale(1 / (2 * h))
 		rate := q.RateWorld(w)
 		fd = math.Max(fd, rate.Add(d.Scale(-1)).Norm())
 		body = math.Max(body, q.RateBody(q.Conj().Rotate(w)).Add(rate.Scale(-1)).Norm())
-		p := randQuat(r)
+		p := notesQuat(r)
 		comp = math.Max(comp, q.Mul(p).RotMat().Sub(q.RotMat().Mul(p.RotMat())).FrobeniusNorm())
 	}
 	return []Row{
 		{Claim: "quaternion rate q̇ = ½ ω ∘ q (world ω) = derivative of the exact flow", Source: "notes §0.2, eq. 0.1", Expected: "0 (central differences, h = 1e-6)",
-			Measured: fmt.Sprintf("max |q̇ − FD| = %.2g over %d samples", fd, samples), Tolerance: "1e-8", Pass: fd <= 1e-8},
+			Measured: fmt.Sprintf("max |q̇ − FD| = %.2g over %d identitySamples", fd, identitySamples), Tolerance: "1e-8", Pass: fd <= 1e-8},
 		{Claim: "quaternion rate in the body frame equals the world form", Source: "notes §0.2", Expected: "0", Measured: fmt.Sprintf("max difference %.2g", body), Tolerance: "1e-14", Pass: body <= 1e-14},
 		{Claim: "quaternion product composes rotations, R(q p) = R(q) R(p)", Source: "notes §0.2", Expected: "0", Measured: fmt.Sprintf("max ‖·‖_F %.2g", comp), Tolerance: "1e-14", Pass: comp <= 1e-14},
 	}, nil
@@ -143,8 +143,8 @@ func springJacobians(ctx *Context) ([]Row, error) {
 		u, l := x2.Sub(x1).Normalize()
 		return u.Scale(k*(l-rest) + d*v2.Sub(v1).Dot(u))
 	}
-	for range samples {
-		x1, x2, v1, v2 := randVec(r), randVec(r), randVec(r), randVec(r)
+	for range identitySamples {
+		x1, x2, v1, v2 := notesVec(r), notesVec(r), notesVec(r), notesVec(r)
 		k, d, rest := 10*r.Float64(), r.Float64(), r.Float64()
 		dfdx, dfdv := forces.AxialJacobians(x1, x2, v1, v2, k, d, rest)
 		for j := range 3 {
@@ -158,7 +158,7 @@ func springJacobians(ctx *Context) ([]Row, error) {
 		}
 	}
 	return []Row{{Claim: "spring–damper Jacobians ∂f/∂x, ∂f/∂ẋ = finite differences", Source: "notes §0.12–0.14", Expected: "0 (central differences, h = 1e-6)",
-		Measured: fmt.Sprintf("max difference %.2g over %d random springs", worst, samples), Tolerance: "1e-6", Pass: worst <= 1e-6}}, nil
+		Measured: fmt.Sprintf("max difference %.2g over %d random springs", worst, identitySamples), Tolerance: "1e-6", Pass: worst <= 1e-6}}, nil
 }
 
 // pgsMatchesLCP: notes §0.8 and §0.15–0.16: PGS converges to the pivoting
@@ -192,7 +192,7 @@ func pgsMatchesLCP(ctx *Context) ([]Row, error) {
 		for i := range nc {
 			gamma[3*i] = lr.Z[i]
 		}
-		d := maxDiff(v, fixtures.Velocities(ainvJt, c.VStar, gamma))
+		d := maxAbsDiff(v, fixtures.Velocities(ainvJt, c.VStar, gamma))
 		rows = append(rows, Row{Claim: fmt.Sprintf("PGS = Lemke, frictionless stack of %d box(es)", nb), Source: "notes §0.8, §0.15",
 			Expected: "same velocities", Measured: fmt.Sprintf("|Δv|∞ = %.2g (PGS %d sweeps, Lemke %d pivots)", d, sweeps, lr.Pivots), Tolerance: "1e-9", Pass: d <= 1e-9})
 	}
@@ -208,7 +208,7 @@ func pgsMatchesLCP(ctx *Context) ([]Row, error) {
 		if err != nil || sol.LCP.Status != lcp.Solved {
 			return nil, fmt.Errorf("push %g: pyramid LCP: %v", push, err)
 		}
-		d := maxDiff(v, sol.V)
+		d := maxAbsDiff(v, sol.V)
 		state := "sticks"
 		if push > 0.4*3*gAcc {
 			state = "slides"
@@ -233,8 +233,8 @@ func solvePGS(p *pgs.Problem, ainvJt *mat.Dense, vstar []float64, maxIter int) (
 	return fixtures.Velocities(ainvJt, vstar, res.Gamma), res.Iterations, nil
 }
 
-// maxDiff is the max-norm distance of a and b.
-func maxDiff(a, b []float64) float64 {
+// maxAbsDiff is the max-norm distance of a and b.
+func maxAbsDiff(a, b []float64) float64 {
 	d := 0.0
 	for i := range a {
 		d = math.Max(d, math.Abs(a[i]-b[i]))

@@ -72,5 +72,5 @@ func verdict(ok bool) string {
 	return "FAIL"
 }
 
-// g formats a number with n significant digits.
-func g(x float64, n int) string { return fmt.Sprintf("%.*g", n, x) }
+// fmtSig formats a number with n significant digits.
+func fmtSig(x float64, n int) string { return fmt.Sprintf("%.*g", n, x) }

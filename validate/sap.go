@@ -310,10 +310,10 @@ func sigmaSweep(ctx *Context) ([]Row, error) {
 	return []Row{
 		{Claim: "Hessian condition number ∝ 1/σ (clutter, σ = 3e-5 … 1e-2)", Source: "SAP Fig. 15, §VI-C2",
 			Expected: "log–log slope −1", Measured: fmt.Sprintf("slope %.3f", slope), Tolerance: "±0.2", Pass: math.Abs(slope+1) <= 0.2, Plots: p1,
-			Note: fmt.Sprintf("Mean over every 50th step of 10 s. σ = %v: cond = %s; above σ = 1e-2 the tangential regularization no longer sets the conditioning and it levels off.", sig, list(conds, 3))},
+			Note: fmt.Sprintf("Mean over every 50th step of 10 s. σ = %v: cond = %s; above σ = 1e-2 the tangential regularization no longer sets the conditioning and it levels off.", sig, fmtList(conds, 3))},
 		{Claim: "mean iterations ∝ ln σ (clutter, σ = 3e-5 … 1)", Source: "SAP Fig. 15, §VI-C2",
 			Expected: "linear in ln σ, falling with σ", Measured: fmt.Sprintf("slope %.3f per unit ln σ, R² = %.3f", b, r2), Tolerance: "slope < 0, R² ≥ 0.8",
-			Pass: b < 0 && r2 >= 0.8, Plots: p2, Note: "Mean iterations per step: " + list(iters, 3) + "."},
+			Pass: b < 0 && r2 >= 0.8, Plots: p2, Note: "Mean iterations per step: " + fmtList(iters, 3) + "."},
 	}, nil
 }
 
@@ -334,14 +334,14 @@ func linearFit(x, y []float64) (slope, r2 float64) {
 	return slope, 1 - ssr/sst
 }
 
-// list formats numbers with n significant digits.
-func list(xs []float64, n int) string {
+// fmtList formats numbers with n significant digits.
+func fmtList(xs []float64, n int) string {
 	s := ""
 	for i, x := range xs {
 		if i > 0 {
 			s += ", "
 		}
-		s += g(x, n)
+		s += fmtSig(x, n)
 	}
 	return s
 }
