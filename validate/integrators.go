@@ -17,6 +17,7 @@ func init() {
 	Register(Claim{ID: "integrators/energy", Group: "Integrators", Quick: true, Run: integratorEnergy})
 	Register(Claim{ID: "integrators/contact", Group: "Integrators", Quick: true, Run: bridsonContact})
 	Register(Claim{ID: "integrators/stiff-pendulum", Group: "Integrators", Quick: true, Run: stiffPendulumSchemes})
+	Register(Claim{ID: "integrators/stability-limit", Group: "Integrators", Quick: true, Run: stabilityLimit})
 }
 
 // orderSteps are the time steps of the order fits (SAP Fig. 7's range).
@@ -209,5 +210,39 @@ func stiffPendulumSchemes(ctx *Context) ([]Row, error) {
 	}
 	rows[0].Plots = plots
 	rows[0].Note = "A 1 kg bob 1 m from a ball constraint of k = 1e15 N/m, released horizontally, 1 s, h = 0.1 … 0.001 s. " + trap
+	return rows, nil
+}
+
+// stabilityLimit runs the frictionless spring-cylinder for 20 s at
+// ωδt = 1.8 and 2.2: Bridson–Marino (the Störmer–Verlet method on this
+// oscillator) is stable only for ωδt < 2, while the midpoint and
+// trapezoidal rules are A-stable.
+func stabilityLimit(ctx *Context) ([]Row, error) {
+	w := experiment.CylinderOmega(false)
+	peak := map[string][2]float64{}
+	for i, f := range []float64{0.9, 1.1} {
+		dt := f * 2 / w
+		for _, sc := range []string{"midpoint", "trapezoidal", "bridson-marino"} {
+			r, err := experiment.RunCylinder("spring-cylinder-frictionless", sc, dt, int(math.Round(20/dt)))
+			if err != nil {
+				return nil, err
+			}
+			_, hi := experiment.MinMax(r.Energy)
+			p := peak[sc]
+			p[i] = hi / r.Energy[0]
+			peak[sc] = p
+		}
+	}
+	bm := peak["bridson-marino"]
+	var rows []Row
+	rows = append(rows, Row{Claim: "Bridson–Marino: stable only for ωδt < 2 (frictionless spring-cylinder, 20 s)", Source: "notes §0.9.4 (Störmer–Verlet)",
+		Expected: "max E/E0 < 2 at ωδt = 1.8; > 1e3 at ωδt = 2.2", Measured: fmt.Sprintf("%.3g at 1.8; %.3g at 2.2", bm[0], bm[1]),
+		Tolerance: "—", Pass: bm[0] < 2 && bm[1] > 1e3,
+		Note: "With Bridson–Marino E includes the vertical kinetic energy ½ m (g δt/2)² that a body on contact carries out of each step (the second half kick), large at these steps; the bound 2 E0 allows for it."})
+	for _, sc := range []string{"midpoint", "trapezoidal"} {
+		p := peak[sc]
+		rows = append(rows, Row{Claim: sc + ": stable beyond ωδt = 2 (frictionless spring-cylinder, 20 s)", Source: "SAP §II-C; notes §0.9.3 (A-stable)",
+			Expected: "max E/E0 ≤ 1 at ωδt = 1.8 and 2.2", Measured: fmt.Sprintf("%.6f; %.6f", p[0], p[1]), Tolerance: "1e-9", Pass: p[0] <= 1+1e-9 && p[1] <= 1+1e-9})
+	}
 	return rows, nil
 }
