@@ -67,7 +67,7 @@ func stictionSlip(ctx *Context) ([]Row, error) {
 			Expected: fmt.Sprintf("≤ σμgδt = %.3g m/s (σ = %g, μ = %g, δt = %g s)", bound, c.r.Sigma, c.r.Mu, c.r.DT),
 			Measured: fmt.Sprintf("%.3g m/s", c.r.MeanSlip), Tolerance: "bound", Pass: c.r.MeanSlip <= bound})
 	}
-	rows[0].Note = fmt.Sprintf("On the incline the friction impulse is m g sin 15° δt, so the slip is σ g sin 15° δt = %.3g m/s for w_t = 1/m; the measured slip includes the box's rotational compliance.", inc.Sigma*gAcc*math.Sin(15*math.Pi/180)*inc.DT)
+	rows[0].Note = fmt.Sprintf("On the incline the friction impulse is m g sin 15° δt, so eq. 31's estimate with w_t = 1/m is σ g sin 15° δt = %.3g m/s; the slip is the mean over the box's pushing contacts after the last step.", inc.Sigma*gAcc*math.Sin(15*math.Pi/180)*inc.DT)
 	return rows, nil
 }
 
