@@ -196,7 +196,7 @@ func stiffPendulumSchemes(ctx *Context) ([]Row, error) {
 		curves = append(curves, series{name: fmt.Sprintf("%s (%.2f)", sc.Name, slope), x: hs, y: devs})
 		if sc == sim.Trapezoidal {
 			trap = fmt.Sprintf("The trapezoidal rule is not stable here: over 1 s its energy rises by %.3g J at h = 0.1 and %.3g J at h = 0.001 (deviation slope %.2f). "+
-				"The constraint's linear model assumes q1 = q0 + δt v (θq = 0), while the rule moves q by δt (v0 + v)/2.", gains[0], gains[len(gains)-1], slope)
+				"Its constraint rows are SAP's θq = 0 form, which assumes q1 = q0 + δt v, while the rule moves q by δt (v0 + v)/2.", gains[0], gains[len(gains)-1], slope)
 			continue
 		}
 		rows = append(rows, Row{Claim: "stiff pendulum (k = 1e15), " + sc.Name + ": stable for h ≤ 0.1 s", Source: "Drumwright Fig. 4; issue 15",
