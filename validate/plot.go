@@ -23,6 +23,7 @@ type series struct {
 type axes struct {
 	title, x, y string
 	logX, logY  bool
+	falling     bool // the curves fall to the right: legend at the top right
 }
 
 // palette colours the curves in order.
@@ -47,7 +48,7 @@ func savePlot(ctx *Context, name string, a axes, ss ...series) ([]string, error)
 	if a.logY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
 	}
-	p.Legend.Top = true
+	p.Legend.Top = a.falling || !(a.logX && a.logY) // order plots rise to the right: their lower right is free
 	for i, s := range ss {
 		pts := make(plotter.XYs, len(s.x))
 		for j := range s.x {

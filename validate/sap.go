@@ -297,13 +297,22 @@ func sigmaSweep(ctx *Context) ([]Row, error) {
 		lns[i] = math.Log(s)
 	}
 	b, r2 := linearFit(lns, iters)
-	p1, err := savePlot(ctx, "sap-fig15-cond", axes{title: "clutter: mean condition number of H (Fig. 15)", x: "σ", y: "cond(H)", logX: true, logY: true},
+	p1, err := savePlot(ctx, "sap-fig15-cond", axes{title: "clutter: mean condition number of H (Fig. 15)", x: "σ", y: "cond(H)", logX: true, logY: true, falling: true},
 		series{name: fmt.Sprintf("measured (slope %.2f for σ ≤ 1e-2)", slope), x: sig, y: conds})
 	if err != nil {
 		return nil, err
 	}
+	var mx, my float64
+	for i := range lns {
+		mx, my = mx+lns[i]/float64(len(lns)), my+iters[i]/float64(len(lns))
+	}
+	fit := make([]float64, len(sig))
+	for i := range fit {
+		fit[i] = my + b*(lns[i]-mx)
+	}
 	p2, err := savePlot(ctx, "sap-fig15-iterations", axes{title: "clutter: mean SAP iterations per step (Fig. 15)", x: "σ", y: "iterations", logX: true},
-		series{name: fmt.Sprintf("measured (%.2f per unit ln σ, R² %.2f)", b, r2), x: sig, y: iters})
+		series{name: fmt.Sprintf("measured (%.2f per unit ln σ, R² %.2f)", b, r2), x: sig, y: iters},
+		series{name: "least-squares line in ln σ", x: sig, y: fit, dashed: true})
 	if err != nil {
 		return nil, err
 	}
