@@ -109,12 +109,15 @@ func (l *local) direction(w, r, d []float64) float64 {
 func (l *local) search(p *solver.Problem, i int, w, a, gam, d []float64, f, slope float64) (float64, bool) {
 	k := len(gam)
 	t, trial, gx := 1.0, l.t[:k], l.gx[:k]
+	r0 := residual(gam, gx)
 	for range maxBacktracks {
 		for j := range k {
 			trial[j] = gam[j] + t*d[j]
 		}
 		ft := l.eval(p, i, w, a, trial, gx, true)
-		if ft <= f+armijoC*t*slope {
+		// Armijo on F; near the solution F's changes fall below its
+		// round-off, and a full step that halves ‖r‖ is taken instead.
+		if ft <= f+armijoC*t*slope || (t == 1 && residual(trial, gx) <= 0.5*r0) {
 			copy(gam, trial)
 			return ft, true
 		}
@@ -181,6 +184,16 @@ func solveDense(m, b []float64, k int) bool {
 }
 
 func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
+
+// residual returns ‖γ − γ_i‖.
+func residual(gam, gx []float64) float64 {
+	s := 0.0
+	for j, g := range gam {
+		d := g - gx[j]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
 
 // projectFeasible projects the impulse g of block i (Euclidean norm) onto
 // the set of impulses its kind can take: the friction cone (ContactCone,
