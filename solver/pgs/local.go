@@ -35,8 +35,11 @@ func (l *local) resize(k int) {
 	l.g, l.m = solver.Resize(l.g, k*k), solver.Resize(l.m, k*k)
 }
 
-// Armijo's constant and the line search's limits.
+// Armijo's constant, the line search's limits, and the relative residual
+// ‖γ − γ_i(a + Wγ)‖ at which a block's solve stops (the sweeps that follow
+// solve it further: the fixed point is the same).
 const (
+	localTol      = 1e-12
 	armijoC       = 1e-4
 	maxBacktracks = 40
 )
@@ -52,7 +55,7 @@ func (l *local) solve(p *solver.Problem, i int, w, a, gamma []float64, iters int
 		for j := range k {
 			r[j] = gam[j] - gx[j]
 		}
-		if norm2(r) <= 1e-15*(norm2(gam)+norm2(gx)) {
+		if norm2(r) <= localTol*(norm2(gam)+norm2(gx)) {
 			break
 		}
 		slope := l.direction(w, r, d)
@@ -65,7 +68,7 @@ func (l *local) solve(p *solver.Problem, i int, w, a, gamma []float64, iters int
 		}
 		f = fNew
 	}
-	l.eval(p, i, w, a, gam, gamma, false)
+	copy(gamma, gx) // γ_i(a + Wγ) at the last iterate (eval and search keep gx current)
 }
 
 // direction sets d to the Newton direction, or −r when that is not a
