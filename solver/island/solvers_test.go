@@ -58,4 +58,3 @@ func TestAnyRegisteredSolver(t *testing.T) {
 		}
 	}
 }
-
