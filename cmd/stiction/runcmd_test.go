@@ -195,7 +195,8 @@ func TestFclibNotConvergedExitStatus(t *testing.T) {
 	}
 }
 
-// TestSolverFlag: --solver picks a registered solver for run and fclib,
+// TestSolverFlag: --solver picks a registered solver for run, fclib and
+// bench (under islands too),
 // and an unknown name is a usage error (exit 2) naming the registered ones.
 func TestSolverFlag(t *testing.T) {
 	for _, name := range []string{"pgs", "ipm"} {
@@ -211,9 +212,20 @@ func TestSolverFlag(t *testing.T) {
 			t.Errorf("fclib --solver %s: exit %d, stdout %q, stderr %q", name, code, out.String(), errb.String())
 		}
 	}
-	for _, cmd := range []string{"run", "fclib"} {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run([]string{"bench", "--solver", "ipm", "--n", "10", "--walls", "nowalls", "--linear", "sparse,islands", "--steps", "3", "--quiet", "--out", dir}, &out, &errb)
+	csv, err := os.ReadFile(filepath.Join(dir, "bench.csv"))
+	if code != 0 || err != nil || !strings.Contains(string(csv), ",ipm,") || !strings.Contains(string(csv), ",ipm-islands,") {
+		t.Errorf("bench --solver ipm: exit %d, %v, stderr %q, bench.csv %q", code, err, errb.String(), csv)
+	}
+	for _, cmd := range []string{"run", "fclib", "bench"} {
 		var out, errb bytes.Buffer
-		code := run([]string{cmd, "--solver", "gurobi", "../../fclib/testdata/CubeH8.hdf5"}, &out, &errb)
+		args := []string{cmd, "--solver", "gurobi", "../../fclib/testdata/CubeH8.hdf5"}
+		if cmd == "bench" {
+			args = args[:3]
+		}
+		code := run(args, &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), "want one of") || !strings.Contains(errb.String(), "pgs") {
 			t.Errorf("%s --solver gurobi: exit %d, stderr %q", cmd, code, errb.String())
 		}
