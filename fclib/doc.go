@@ -1,6 +1,8 @@
 // Package fclib reads frictional contact problems in the FCLIB format
 // (Frictional Contact Library, HDF5 files) and solves them with Stiction's
-// SAP solver (package solver/sap).
+// solvers: SAP (package solver/sap) by default, or any solver of the
+// registry (Options.Solver: pgs, ipm, …; docs/SOLVERS.md), all on SAP's
+// convex problem.
 //
 // # Reading
 //

@@ -32,8 +32,9 @@ func Report(w io.Writer, files []string, eps, tol float64) error {
 	return ReportWith(w, files, Options{Eps: eps, Tol: tol})
 }
 
-// ReportWith is Report with all of Solve's options (proximal refinement
-// included); the table then also counts SAP solves ("passes").
+// ReportWith is Report with all of Solve's options (the solver, proximal
+// refinement); the table counts the solves ("passes") and the solver's
+// iterations (Newton iterations, PGS sweeps or interior-point iterations).
 func ReportWith(w io.Writer, files []string, opt Options) error {
 	opt = opt.withDefaults()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -49,7 +50,7 @@ func ReportWith(w io.Writer, files []string, opt Options) error {
 		}
 		writeRow(tw, filepath.Base(file), s)
 		if s.Stats.Status != solver.Converged {
-			errs = append(errs, fmt.Errorf("%s: %w: the SAP solve ended %s", filepath.Base(file), ErrNotConverged, s.Stats.Status))
+			errs = append(errs, fmt.Errorf("%s: %w: the %s solve ended %s", filepath.Base(file), ErrNotConverged, s.Solver, s.Stats.Status))
 		}
 		if sym := s.Mapping.Symmetry; sym != Symmetric {
 			notes = append(notes, fmt.Sprintf("%s: matrix stored as its %s, read as symmetric", filepath.Base(file), sym))

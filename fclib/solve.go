@@ -7,7 +7,7 @@ import (
 
 	"github.com/stiction-sim/stiction/opt/coulomb"
 	"github.com/stiction-sim/stiction/solver"
-	"github.com/stiction-sim/stiction/solver/sap"
+	_ "github.com/stiction-sim/stiction/solver/all" // registers the solvers Options.Solver names
 )
 
 // Defaults of Options.
@@ -17,9 +17,13 @@ const (
 	// DefaultTol is the default relative tolerance εr of SAP's stopping
 	// criterion (SAP eq. 26).
 	DefaultTol = 1e-11
-	// DefaultMaxIterations is the default limit on SAP Newton iterations
-	// per solve.
+	// DefaultMaxIterations is the default limit on iterations per solve
+	// (Newton iterations of SAP, interior-point iterations).
 	DefaultMaxIterations = 200
+	// DefaultPGSIterations is the default limit on PGS sweeps per solve.
+	DefaultPGSIterations = 100000
+	// DefaultSolver is the solver used when Options.Solver is empty.
+	DefaultSolver = "sap"
 	// DefaultRefineTol is the default target of the proximal refinement
 	// for Residuals.Relaxed.
 	DefaultRefineTol = 1e-10
@@ -27,9 +31,12 @@ const (
 
 // Options configure Solve. Zero fields take the defaults.
 type Options struct {
+	// Solver is the registered solver's name (solver.Names: sap, pgs,
+	// ipm, …; default DefaultSolver).
+	Solver        string
 	Eps           float64 // regularization parameter ε > 0
-	Tol           float64 // SAP relative tolerance εr
-	MaxIterations int     // SAP Newton iteration limit per solve
+	Tol           float64 // relative tolerance εr of SAP's criterion (eq. 26)
+	MaxIterations int     // iteration limit per solve (sweeps for PGS)
 
 	// Refine is the maximum number of proximal-point refinement passes
 	// (default 0: a single SAP solve). Each pass re-solves the SAP problem
@@ -49,8 +56,14 @@ func (o Options) withDefaults() Options {
 	if o.Tol == 0 {
 		o.Tol = DefaultTol
 	}
+	if o.Solver == "" {
+		o.Solver = DefaultSolver
+	}
 	if o.MaxIterations == 0 {
 		o.MaxIterations = DefaultMaxIterations
+		if o.Solver == "pgs" {
+			o.MaxIterations = DefaultPGSIterations
+		}
 	}
 	if o.RefineTol == 0 {
 		o.RefineTol = DefaultRefineTol
@@ -58,7 +71,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Solution is an FCLIB problem solved by SAP, in FCLIB's order.
+// Solution is an FCLIB problem solved by SAP's convex formulation (with
+// the solver of Options.Solver), in FCLIB's order.
 type Solution struct {
 	V []float64 // global velocities (nil for a local problem)
 	R []float64 // reactions r = Pᵀγ, (n, t1, t2) per contact
@@ -68,20 +82,21 @@ type Solution struct {
 	// refinement. The regularised residual uses ũ = u + Compliance.
 	Compliance []float64
 
-	Stats      solver.Stats  // of the last SAP solve
-	Passes     int           // SAP solves (1 + refinement passes)
-	Iterations int           // Newton iterations over all passes
-	Wall       time.Duration // time spent in SAP's Solve, all passes
+	Solver     string        // the solver's registered name
+	Stats      solver.Stats  // of the last solve
+	Passes     int           // solves (1 + refinement passes)
+	Iterations int           // the solver's iterations over all passes
+	Wall       time.Duration // time spent in the solver's Solve, all passes
 	Residuals  Residuals
 
 	Stick, Slide, Separate int // contact counts by SAP's regime
 	Mapping                *Mapping
 }
 
-// Solve maps p onto SAP (NewMapping), solves it from the warm start v*
-// (then refines it if opt.Refine > 0), maps the solution back and computes
-// its residuals. A solve that does not converge is not an error:
-// Stats.Status says so.
+// Solve maps p onto SAP's problem (NewMapping), solves it with the solver
+// opt.Solver from the warm start v* (then refines it if opt.Refine > 0),
+// maps the solution back and computes its residuals. A solve that does not
+// converge is not an error: Stats.Status says so.
 func Solve(p *Problem, opt Options) (*Solution, error) {
 	opt = opt.withDefaults()
 	m, err := NewMapping(p, opt.Eps)
@@ -95,12 +110,14 @@ func Solve(p *Problem, opt Options) (*Solution, error) {
 	return s, nil
 }
 
-// solve runs SAP and the refinement passes.
+// solve runs the solver and the refinement passes.
 func (m *Mapping) solve(opt Options) (*Solution, error) {
-	params := sap.DefaultParams()
-	params.RelTolerance = opt.Tol
-	params.MaxIterations = opt.MaxIterations
-	s := sap.New(params)
+	params := solver.DefaultParams()
+	params.Tolerance, params.MaxIterations = opt.Tol, opt.MaxIterations
+	s, err := solver.New(opt.Solver, params)
+	if err != nil {
+		return nil, err
+	}
 	p := m.SAP
 	vhat0 := slices.Clone(p.VHat)
 	defer copy(p.VHat, vhat0)
@@ -117,7 +134,7 @@ func (m *Mapping) solve(opt Options) (*Solution, error) {
 		iters += res.Stats.Iterations
 		sol := m.solution(&res, vhat0)
 		if pass > opt.Refine || res.Stats.Status != solver.Converged || sol.Residuals.Relaxed() <= opt.RefineTol {
-			sol.Passes, sol.Iterations, sol.Wall = pass, iters, wall
+			sol.Passes, sol.Iterations, sol.Wall, sol.Solver = pass, iters, wall, opt.Solver
 			return sol, nil
 		}
 		for i := range vhat0 {

@@ -28,7 +28,11 @@
 // over any mix of kinds unchanged.
 //
 // Problem assembly lives in packages contact (contacts) and sim (dynamics);
-// solvers live in subpackages (solver/sap, solver/island). Residuals
+// solvers live in subpackages (solver/sap, solver/pgs, solver/ipm,
+// solver/island) and register a constructor by name (registry.go:
+// Register, New, Maker; solver/all imports them all), so that scenes
+// (solver.type), the command line (--solver) and package fclib pick a
+// solver by name (docs/SOLVERS.md). Residuals
 // (residuals.go) measure any solver's answer: e_m (SAP eq. 32) and e_μ
 // (eq. 33).
 package solver

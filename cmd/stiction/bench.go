@@ -41,13 +41,21 @@ type benchOptions struct {
 	workers    int
 	out        string
 	quiet      bool
+	solver     string // --solver: a registered solver; the Newton-system paths apply to "sap" only
 }
 
 // islandsPath marks the island solver (over sparse SAP) in benchOptions.linear.
 const islandsPath sap.Linear = -1
 
-// pathName names a solver of the study.
-func pathName(l sap.Linear) string {
+// pathName names a solver of the study: SAP's Newton-system path, or the
+// registered solver's name (with "-islands" under the island solver).
+func pathName(solverName string, l sap.Linear) string {
+	if solverName != "" && solverName != sap.Name {
+		if l == islandsPath {
+			return solverName + "-islands"
+		}
+		return solverName
+	}
 	if l == islandsPath {
 		return "islands"
 	}
@@ -59,6 +67,7 @@ type benchRow struct {
 	Walls     bool
 	Copies    bool // scene.ClutterCopies(N/40) (weak-scaling control)
 	N         int
+	Solver    string // registered solver name
 	Linear    sap.Linear
 	Workers   int
 	Steps     int
@@ -99,6 +108,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.workers, "workers", 1, "workers of the islands solver")
 	fs.StringVar(&o.out, "out", "bench-out", "directory for bench.csv, bench.png and bench.svg")
 	fs.BoolVar(&o.quiet, "quiet", false, "no per-run lines")
+	fs.StringVar(&o.solver, "solver", sap.Name, "contact solver: "+strings.Join(solver.Names(), ", ")+"; --linear's sparse, dense and auto paths are SAP's (another solver runs once for them), islands wraps any solver")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -174,6 +184,20 @@ func (o *benchOptions) parseLists(ns, walls, lin, layout string) error {
 			return fmt.Errorf("--linear: %q: want sparse, dense, auto or islands", f)
 		}
 	}
+	if !solver.Registered(o.solver) {
+		return fmt.Errorf("--solver %q: want one of %s", o.solver, strings.Join(solver.Names(), ", "))
+	}
+	if o.solver != sap.Name { // the Newton-system paths are SAP's: run the solver once, and under islands if asked
+		mono := slices.ContainsFunc(o.linear, func(l sap.Linear) bool { return l != islandsPath })
+		isl := slices.Contains(o.linear, islandsPath)
+		o.linear = o.linear[:0]
+		if mono {
+			o.linear = append(o.linear, sap.AutoLinear)
+		}
+		if isl {
+			o.linear = append(o.linear, islandsPath)
+		}
+	}
 	if o.steps < 1 || o.stepsLarge < 1 {
 		return errors.New("--steps and --dense-steps-large must be positive")
 	}
@@ -211,7 +235,7 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 				if lin == islandsPath {
 					workers = max(o.workers, 1)
 				}
-				r, err := benchOne(walls, o.copies, n, lin, steps, workers)
+				r, err := benchOne(o.solver, walls, o.copies, n, lin, steps, workers)
 				if err != nil {
 					return rows, err
 				}
@@ -225,7 +249,7 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 						w = "copies"
 					}
 					fmt.Fprintf(stdout, "%-8s %5d %-7s %6d %10.3f %10.3f %7.2f %7.2f %5d %9.1f %7d %7.3f\n",
-						w, n, pathName(lin), steps, r.MsPerStep, r.MsLast, r.MeanIter, r.MeanIterL, r.MaxIter, r.MeanCont, r.Failed, r.WorkLast/max(r.ContLast, 1))
+						w, n, pathName(o.solver, lin), steps, r.MsPerStep, r.MsLast, r.MeanIter, r.MeanIterL, r.MaxIter, r.MeanCont, r.Failed, r.WorkLast/max(r.ContLast, 1))
 				}
 			}
 		}
@@ -235,8 +259,11 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 
 // benchOne runs steps steps of ClutterN(n, walls), or of ClutterCopies(n/40)
 // with copies, with the given path.
-func benchOne(walls, copies bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
+func benchOne(solverName string, walls, copies bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
 	sets := []string{"duration=" + strconv.FormatFloat(float64(steps)*0.01, 'g', -1, 64)}
+	if solverName != "" {
+		sets = append(sets, "solver.type="+solverName)
+	}
 	var sc *scene.Scene
 	var err error
 	if copies {
@@ -251,7 +278,13 @@ func benchOne(walls, copies bool, n int, lin sap.Linear, steps, workers int) (be
 	if err != nil {
 		return benchRow{}, err
 	}
-	setSolver(b, lin, workers)
+	if solverName == "" || solverName == sap.Name {
+		setSolver(b, lin, workers)
+	} else if workers > 0 {
+		is := island.New(b.NewSolver, workers)
+		is.SetTolerance(b.Tolerance())
+		b.Config.Solver = is
+	}
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		return benchRow{}, err
@@ -259,7 +292,7 @@ func benchOne(walls, copies bool, n int, lin sap.Linear, steps, workers int) (be
 	if is, ok := b.Config.Solver.(*island.Solver); ok {
 		defer is.Close()
 	}
-	r := benchRow{Walls: walls, Copies: copies, N: n, Linear: lin, Workers: workers, Steps: steps}
+	r := benchRow{Walls: walls, Copies: copies, N: n, Solver: solverName, Linear: lin, Workers: workers, Steps: steps}
 	lastFrom := steps - steps/3
 	var total, last time.Duration
 	iters, itersLast, contacts, workLast, contLast := 0, 0, 0, 0, 0
@@ -358,7 +391,7 @@ func writeBenchCSV(path string, rows []benchRow) error {
 		if r.Copies {
 			layout = "copies"
 		}
-		w.Write([]string{layout, strconv.FormatBool(r.Walls), strconv.Itoa(r.N), pathName(r.Linear), strconv.Itoa(r.Workers),
+		w.Write([]string{layout, strconv.FormatBool(r.Walls), strconv.Itoa(r.N), pathName(r.Solver, r.Linear), strconv.Itoa(r.Workers),
 			strconv.Itoa(r.Steps), g(r.MsPerStep), g(r.MsLast), g(r.MeanIter), g(r.MeanIterL), strconv.Itoa(r.MaxIter),
 			g(r.MeanCont), strconv.Itoa(r.LastCont), strconv.Itoa(r.Failed), g(r.MaxEm), strconv.Itoa(r.Analyses),
 			strconv.Itoa(r.Islands), g(r.WallSecond), g(r.ContLast), g(r.WorkLast)})
@@ -404,7 +437,7 @@ func plotBench(rows []benchRow, path string) error {
 		if len(tpts) == 0 {
 			continue
 		}
-		name := pathName(k.lin)
+		name := pathName(rows[0].Solver, k.lin)
 		switch {
 		case k.walls:
 			name = "walls, " + name

@@ -2,12 +2,12 @@
 // scenes.
 //
 //	stiction list
-//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR] [--quiet]
+//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR] [--quiet]
 //	stiction resume CHECKPOINT [--duration S] [--out DIR]
 //	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
 //	stiction worker --nats URL
 //	stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
-//	stiction fclib FILE... [--eps E] [--tol T] [--refine N]
+//	stiction fclib FILE... [--solver NAME] [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
 //	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
@@ -27,14 +27,15 @@ import (
 const usage = `usage:
   stiction list
       list the embedded scenes
-  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--set path=value]... [--out DIR]
+  stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
                              [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
                              [--ground] [--floating] [--keyframe NAME] [--package-path DIR]...
                              [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
-      implicit-euler, midpoint, trapezoidal, bridson-marino); --set overrides any scene field (see docs/SCENES.md for the
+      implicit-euler, midpoint, trapezoidal, bridson-marino); --solver picks the contact solver
+      (sap, pgs, ipm, drumwright; docs/SOLVERS.md); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
       (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes
       .parquet files instead, docs/OUTPUT.md); --ground adds a floor, --floating frees a
@@ -65,10 +66,10 @@ const usage = `usage:
       plot steps.csv columns (or energy = kinetic + potential) against time
   stiction plot SWEEP_DIR [--x PARAM] --y STAT[,STAT...] --out FILE.png|FILE.svg
       plot statistics of a sweep's table against a swept parameter
-  stiction fclib FILE... [--eps E] [--tol T] [--refine N] [--refine-tol R]
-      solve FCLIB frictional-contact problems (HDF5) with SAP and print
+  stiction fclib FILE... [--solver NAME] [--eps E] [--tol T] [--refine N] [--refine-tol R]
+      solve FCLIB frictional-contact problems (HDF5) with SAP (or --solver NAME) and print
       residuals; --refine adds proximal passes toward the rigid (R → 0) solution
-  stiction bench [--n 10,20,...] [--walls walls,nowalls] [--layout grid|copies] [--linear sparse,dense,islands] [--steps S] [--out DIR]
+  stiction bench [--n 10,20,...] [--walls walls,nowalls] [--layout grid|copies] [--linear sparse,dense,islands] [--solver NAME] [--steps S] [--out DIR]
       clutter scaling study (SAP Fig. 12): time and iterations per step
       against the number of bodies; writes DIR/bench.csv, bench.png, bench.svg
   stiction validate [--quick] [--out DIR] [--claim PREFIX]

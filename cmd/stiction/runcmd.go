@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/term"
@@ -19,12 +20,14 @@ import (
 	"github.com/stiction-sim/stiction/runner"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // runOptions are the flags of "stiction run".
 type runOptions struct {
 	dt, duration    float64
 	scheme          string
+	solverName      string // --solver: scene solver.type
 	sets            multiFlag
 	out             string
 	format          string
@@ -61,6 +64,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.dt, "dt", 0, "time step in s (overrides the scene's dt)")
 	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler, midpoint, trapezoidal or bridson-marino (overrides the scene's scheme)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
+	fs.StringVar(&o.solverName, "solver", "", "contact solver: "+strings.Join(solver.Names(), ", ")+" (overrides the scene's solver.type)")
 	fs.StringVar(&o.format, "format", "csv", "per-step file format: csv or parquet")
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	registerRunFlags(fs, &o)
@@ -126,6 +130,11 @@ func checkRunFlags(fs *flag.FlagSet, o runOptions) error {
 				err = errors.Join(err, fmt.Errorf("--%s %v: want a finite number ≥ 0", f.Name, f.Value))
 			}
 			return
+		case "solver":
+			if !solver.Registered(o.solverName) {
+				err = errors.Join(err, fmt.Errorf("--solver %q: want one of %s", o.solverName, strings.Join(solver.Names(), ", ")))
+			}
+			return
 		case "scheme":
 			if _, serr := sim.ParseScheme(o.scheme); serr != nil || o.scheme == "" {
 				err = errors.Join(err, fmt.Errorf("--scheme %q: want one of %v", o.scheme, sim.SchemeNames()))
@@ -159,6 +168,9 @@ func runSets(o runOptions) []string {
 	}
 	if o.scheme != "" {
 		sets = append(sets, "scheme="+o.scheme)
+	}
+	if o.solverName != "" {
+		sets = append(sets, "solver.type="+o.solverName)
 	}
 	return sets
 }

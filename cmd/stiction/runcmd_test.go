@@ -190,7 +190,44 @@ func TestFclibNotConvergedExitStatus(t *testing.T) {
 		t.Errorf("default limit: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, out, errs := runCLI("fclib", "-max-iter", "3", file)
-	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the SAP solve ended max-iterations") || !strings.Contains(out, "max-iterations") {
+	if code != 1 || !strings.Contains(errs, "fclib_local_problem_test.hdf5: not converged: the sap solve ended max-iterations") || !strings.Contains(out, "max-iterations") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestSolverFlag: --solver picks a registered solver for run, fclib and
+// bench (under islands too),
+// and an unknown name is a usage error (exit 2) naming the registered ones.
+func TestSolverFlag(t *testing.T) {
+	for _, name := range []string{"pgs", "ipm"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"run", "drop", "--solver", name, "--set", "contact.approximation=sap", "--duration", "0.01", "--quiet"}, &out, &errb)
+		if code != 0 {
+			t.Errorf("run --solver %s: exit %d, stderr %q", name, code, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		code = run([]string{"fclib", "--solver", name, "--eps", "1e-2", "--tol", "1e-8", "../../fclib/testdata/LMGC_GFC3D-i00001-1-00000.hdf5"}, &out, &errb)
+		if code != 0 || !strings.Contains(out.String(), "converged") {
+			t.Errorf("fclib --solver %s: exit %d, stdout %q, stderr %q", name, code, out.String(), errb.String())
+		}
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run([]string{"bench", "--solver", "ipm", "--n", "10", "--walls", "nowalls", "--linear", "sparse,islands", "--steps", "3", "--quiet", "--out", dir}, &out, &errb)
+	csv, err := os.ReadFile(filepath.Join(dir, "bench.csv"))
+	if code != 0 || err != nil || !strings.Contains(string(csv), ",ipm,") || !strings.Contains(string(csv), ",ipm-islands,") {
+		t.Errorf("bench --solver ipm: exit %d, %v, stderr %q, bench.csv %q", code, err, errb.String(), csv)
+	}
+	for _, cmd := range []string{"run", "fclib", "bench"} {
+		var out, errb bytes.Buffer
+		args := []string{cmd, "--solver", "gurobi", "../../fclib/testdata/CubeH8.hdf5"}
+		if cmd == "bench" {
+			args = args[:3]
+		}
+		code := run(args, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "want one of") || !strings.Contains(errb.String(), "pgs") {
+			t.Errorf("%s --solver gurobi: exit %d, stderr %q", cmd, code, errb.String())
+		}
 	}
 }

@@ -67,3 +67,40 @@ func TestUnsupportedKinds(t *testing.T) {
 		t.Errorf("unanchored Lagged: error %v", err)
 	}
 }
+
+// TestTightToleranceReference: the problem of
+// internal/problems/testdata/sap_tight_stall.gob (random, 2–5 cliques,
+// mixed kinds) is one on which SAP, asked for εr = 1e-12, ends Stalled at
+// a worse iterate (e_m 5e-6) than it returns when asked for 1e-10
+// (Converged, e_m 1.5e-12; logged, for solver/sap). The IPM is the
+// reference here: it converges to e_m ≤ 1e-10 and agrees with SAP's
+// εr = 1e-10 answer to 1e-8.
+func TestTightToleranceReference(t *testing.T) {
+	c, err := problems.Load("../internal/problems/testdata/sap_tight_stall.gob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	s.RelTolerance = 1e-10
+	var ri solver.Result
+	if err := s.Solve(c.P, nil, &ri); err != nil {
+		t.Fatal(err)
+	}
+	var r10, r12 solver.Result
+	for _, x := range []struct {
+		tol float64
+		res *solver.Result
+	}{{1e-10, &r10}, {1e-12, &r12}} {
+		prm := sap.DefaultParams()
+		prm.RelTolerance = x.tol
+		if err := sap.New(prm).Solve(c.P, nil, x.res); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("SAP εr = %g: %v after %d iterations, e_m %.2e", x.tol, x.res.Stats.Status, x.res.Stats.Iterations, x.res.Stats.MomentumError)
+	}
+	d := relDiff(ri.V, r10.V)
+	t.Logf("IPM: %v after %d iterations, e_m %.2e, ‖Δv‖/‖v‖ = %.1e against SAP (εr = 1e-10)", ri.Stats.Status, ri.Stats.Iterations, ri.Stats.MomentumError, d)
+	if ri.Stats.Status != solver.Converged || ri.Stats.MomentumError > 1e-10 || d > 1e-8 {
+		t.Errorf("IPM %v, e_m %.2e, ‖Δv‖/‖v‖ = %.1e", ri.Stats.Status, ri.Stats.MomentumError, d)
+	}
+}

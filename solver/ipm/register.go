@@ -9,6 +9,7 @@ func init() {
 	solver.Register(Name, func(p solver.Params) solver.Solver {
 		s := New()
 		s.Settings.MaxIter = p.MaxIterations
+		s.RelTolerance, s.AbsTolerance = p.Tolerance, p.AbsTolerance
 		return s
 	})
 }

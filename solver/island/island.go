@@ -158,7 +158,10 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 }
 
 // SetTolerance sets the tolerances εa, εr of SAP's optimality criterion
-// (eq. 26) for the merged status: when the whole problem meets
+// (eq. 26) for the merged status, whatever the inner solver (the
+// criterion is computed from the merged v and γ alone, so it judges SAP,
+// PGS, the interior-point solver or any registered solver alike): when
+// the whole problem meets
 // ‖D∇ℓp‖ < εa + εr max(‖D p‖, ‖D j_c‖) at the merged solution, the merged
 // status is Converged even if some island ended Stalled or MaxIterations
 // (an island's own test uses its own, smaller momentum, and a small island

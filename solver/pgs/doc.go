@@ -1,6 +1,13 @@
-// Package pgs is projected Gauss–Seidel for frictional contact in local
-// (Delassus) form with the exact, round Coulomb cone (mechanics notes
-// §0.15–0.16).
+// Package pgs is projected Gauss–Seidel for frictional contact with the
+// exact, round Coulomb cone (mechanics notes §0.15–0.16), in two forms:
+//
+//   - Global, a solver.Solver registered as "pgs": Gauss–Seidel on SAP's
+//     dual over the problem of a time step, solver.Problem, with every
+//     constraint kind and the problem's own regularization R, so that it
+//     solves the same convex problem as SAP and the interior-point solver
+//     and reports SAP's residuals (global.go, local.go; docs/SOLVERS.md);
+//   - Solver, on a local (Delassus) problem u = Wγ + b with Coulomb's law
+//     or its convex relaxation, described below.
 //
 // A Problem gives u = W γ + b for nc contacts (W the 3nc×3nc Delassus
 // operator J A⁻¹ Jᵀ, b the free contact velocity), contact vectors ordered

@@ -35,8 +35,11 @@ func (l *local) resize(k int) {
 	l.g, l.m = solver.Resize(l.g, k*k), solver.Resize(l.m, k*k)
 }
 
-// Armijo's constant and the line search's limits.
+// Armijo's constant, the line search's limits, and the relative residual
+// ‖γ − γ_i(a + Wγ)‖ at which a block's solve stops (the sweeps that follow
+// solve it further: the fixed point is the same).
 const (
+	localTol      = 1e-12
 	armijoC       = 1e-4
 	maxBacktracks = 40
 )
@@ -52,7 +55,7 @@ func (l *local) solve(p *solver.Problem, i int, w, a, gamma []float64, iters int
 		for j := range k {
 			r[j] = gam[j] - gx[j]
 		}
-		if norm2(r) <= 1e-15*(norm2(gam)+norm2(gx)) {
+		if norm2(r) <= localTol*(norm2(gam)+norm2(gx)) {
 			break
 		}
 		slope := l.direction(w, r, d)
@@ -65,7 +68,7 @@ func (l *local) solve(p *solver.Problem, i int, w, a, gamma []float64, iters int
 		}
 		f = fNew
 	}
-	l.eval(p, i, w, a, gam, gamma, false)
+	copy(gamma, gx) // γ_i(a + Wγ) at the last iterate (eval and search keep gx current)
 }
 
 // direction sets d to the Newton direction, or −r when that is not a
@@ -109,12 +112,15 @@ func (l *local) direction(w, r, d []float64) float64 {
 func (l *local) search(p *solver.Problem, i int, w, a, gam, d []float64, f, slope float64) (float64, bool) {
 	k := len(gam)
 	t, trial, gx := 1.0, l.t[:k], l.gx[:k]
+	r0 := residual(gam, gx)
 	for range maxBacktracks {
 		for j := range k {
 			trial[j] = gam[j] + t*d[j]
 		}
 		ft := l.eval(p, i, w, a, trial, gx, true)
-		if ft <= f+armijoC*t*slope {
+		// Armijo on F; near the solution F's changes fall below its
+		// round-off, and a full step that halves ‖r‖ is taken instead.
+		if ft <= f+armijoC*t*slope || (t == 1 && residual(trial, gx) <= 0.5*r0) {
 			copy(gam, trial)
 			return ft, true
 		}
@@ -181,6 +187,16 @@ func solveDense(m, b []float64, k int) bool {
 }
 
 func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
+
+// residual returns ‖γ − γ_i‖.
+func residual(gam, gx []float64) float64 {
+	s := 0.0
+	for j, g := range gam {
+		d := g - gx[j]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
 
 // projectFeasible projects the impulse g of block i (Euclidean norm) onto
 // the set of impulses its kind can take: the friction cone (ContactCone,
