@@ -70,9 +70,9 @@ func TestUnsupportedKinds(t *testing.T) {
 
 // TestTightToleranceReference: the problem of
 // internal/problems/testdata/sap_tight_stall.gob (random, 2–5 cliques,
-// mixed kinds) is one on which SAP, asked for εr = 1e-12, ends Stalled at
-// a worse iterate (e_m 5e-6) than it returns when asked for 1e-10
-// (Converged, e_m 1.5e-12; logged, for solver/sap). The IPM is the
+// mixed kinds) is one on which SAP, asked for εr = 1e-12, used to end
+// Stalled at a worse iterate (e_m 5e-6) than it returns when asked for
+// 1e-10 (fixed in solver/sap: TestCostRiseWithGradientFall). The IPM is the
 // reference here: it converges to e_m ≤ 1e-10 and agrees with SAP's
 // εr = 1e-10 answer to 1e-8.
 func TestTightToleranceReference(t *testing.T) {

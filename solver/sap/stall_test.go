@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/internal/problems"
 )
 
 // TestNoFalseStallNearOptimum: the contact problem of step 83523 of one
@@ -174,5 +175,27 @@ func TestNoFalseStallAtRest(t *testing.T) {
 	}
 	if len(tr) < 3 || !(tr[1].GradNorm > tr[0].GradNorm) {
 		t.Errorf("the first step no longer raises the gradient: the problem no longer shows the case")
+	}
+}
+
+// TestCostRiseWithGradientFall: on internal/problems/testdata/
+// sap_tight_stall.gob (random, mixed kinds) with εr = 1e-12, the seventh
+// Newton step raises the evaluated cost ℓ ≈ 8.55 by 5e-13 (beyond 64 ε ℓ)
+// while ‖D∇ℓp‖ falls from 3.2e-5 to 9.4e-12. Rejecting it ended the solve
+// Stalled at e_m 5e-6, worse than the same solve with εr = 1e-10 returns.
+func TestCostRiseWithGradientFall(t *testing.T) {
+	c, err := problems.Load("../internal/problems/testdata/sap_tight_stall.gob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prm := DefaultParams()
+	prm.RelTolerance = 1e-12
+	var res solver.Result
+	if err := New(prm).Solve(c.P, nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v after %d iterations, e_m %.3g", res.Stats.Status, res.Stats.Iterations, res.Stats.MomentumError)
+	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > 1e-12 {
+		t.Errorf("%v, e_m %g: want converged with e_m ≤ 1e-12", res.Stats.Status, res.Stats.MomentumError)
 	}
 }
