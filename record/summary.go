@@ -36,11 +36,16 @@ type Summary struct {
 	// interrupted (0 for StatusOK and StatusFailedSteps).
 	StatusStep int `json:"status_step,omitempty"`
 	// Message says why the run stopped early.
-	Message   string  `json:"message,omitempty"`
-	Steps     int     `json:"steps"`
-	DT        float64 `json:"dt"`
-	SimTime   float64 `json:"sim_time"`
-	WallTimeS float64 `json:"wall_time_s"` // time spent stepping, s
+	Message string `json:"message,omitempty"`
+	// Solver, Approximation and Scheme name the contact solver
+	// (solver.type), the contact approximation and the integrator.
+	Solver        string  `json:"solver,omitempty"`
+	Approximation string  `json:"approximation,omitempty"`
+	Scheme        string  `json:"scheme,omitempty"`
+	Steps         int     `json:"steps"`
+	DT            float64 `json:"dt"`
+	SimTime       float64 `json:"sim_time"`
+	WallTimeS     float64 `json:"wall_time_s"` // time spent stepping, s
 	// WriteTimeS is the time spent formatting and writing output files, on
 	// the writer's goroutine, s.
 	WriteTimeS               float64     `json:"write_time_s"`

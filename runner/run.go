@@ -216,6 +216,7 @@ func (r *run) finish(stop *StopError) (record.Summary, error) {
 		r.recordFrame()
 	}
 	sum := r.acc.Summary(b.Name, b.Config.DT, r.wall.Seconds(), b.Model, b.State)
+	sum.Solver, sum.Approximation, sum.Scheme = b.SolverName, b.Config.Contact.Approximation.String(), b.Config.Scheme.Name
 	var err error
 	if stop != nil {
 		sum.Status, sum.StatusStep, sum.Message = stop.Status, stop.Step, stop.Err.Error()

@@ -31,6 +31,8 @@ type Built struct {
 	NewSolver func() solver.Solver
 	// AbsTolerance and RelTolerance are εa and εr of SAP eq. 26.
 	AbsTolerance, RelTolerance float64
+	// SolverName is the registered name of the contact solver (solver.type).
+	SolverName string
 }
 
 // Tolerance returns εa and εr of SAP eq. 26 (for island.Solver.SetTolerance).
@@ -52,6 +54,7 @@ func Build(s *Scene) (*Built, error) {
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
 		Steps: int(math.Round(s.Duration / s.DT)), NewSolver: newSolver,
 		AbsTolerance: *s.Solver.AbsTolerance, RelTolerance: *s.Solver.Tolerance,
+		SolverName: solverName(s.Solver.Type),
 	}, nil
 }
 
@@ -352,4 +355,13 @@ func valueOr(p *float64, def float64) float64 {
 		return def
 	}
 	return *p
+}
+
+// solverName is the registered solver a scene's solver.type names ("" is
+// SAP).
+func solverName(t string) string {
+	if t == "" {
+		return "sap"
+	}
+	return t
 }

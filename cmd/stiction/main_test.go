@@ -38,7 +38,7 @@ func TestRunWritesOutputs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"steps", "real-time factor", "SAP iterations", "max momentum error", "max penetration", "contacts", "final max speed", "failed steps"} {
+	for _, want := range []string{"steps", "real-time factor", "solver iterations", "solver", "max momentum error", "max penetration", "contacts", "final max speed", "failed steps"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
