@@ -252,8 +252,7 @@ func (s *Solver) finish(p *solver.Problem, res *solver.Result) {
 	r := s.res.ComputeResiduals(p, res.V, res.Gamma)
 	res.Stats.MomentumError = r.MomentumError
 	res.Stats.ComplementarityError = r.ComplementarityError
-	res.Stats.Cost = r.Cost
-	res.Stats.InitialCost = r.Cost
+	res.Stats.Cost = r.Cost // ℓp at v; InitialCost stays 0: there is no warm start
 }
 
 func allFinite(x []float64) bool {
