@@ -27,7 +27,9 @@ func TestFoundationElements(t *testing.T) {
 	}
 	for _, h := range hits {
 		dx, dy := h.Point[0]-0.3, h.Point[1]+0.2
-		onGrid := func(d float64) bool { return math.Abs(math.Abs(d)-0.125) < 1e-12 || math.Abs(math.Abs(d)-0.375) < 1e-12 }
+		onGrid := func(d float64) bool {
+			return math.Abs(math.Abs(d)-0.125) < 1e-12 || math.Abs(math.Abs(d)-0.375) < 1e-12
+		}
 		if math.Abs(h.Phi+1e-3) > 1e-15 || h.Normal != (spatial.Vec3{0, 0, 1}) || !onGrid(dx) || !onGrid(dy) {
 			t.Errorf("point %v normal %v φ %g", h.Point, h.Normal, h.Phi)
 		}
@@ -50,7 +52,9 @@ func TestFoundationElements(t *testing.T) {
 	}
 }
 
-func dwPose(z float64) spatial.Pose { return spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{0, 0, z}} }
+func dwPose(z float64) spatial.Pose {
+	return spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{0, 0, z}}
+}
 
 // TestFoundationElementMaterial: an element of a 4 × 4 grid under a unit
 // face has K = E (1/16)/depth and τd = B/K; bad foundations are errors.
