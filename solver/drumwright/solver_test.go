@@ -112,3 +112,23 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations per warmed-up solve", n)
 	}
 }
+
+// TestNonConvergedIsFinite: a cone solve cut short (2 interior-point
+// iterations) reports it in the status and still returns finite v, γ, v_c.
+func TestNonConvergedIsFinite(t *testing.T) {
+	h := 0.01
+	p := particle(1, [3]float64{1, 0.5, -9.81 * h})
+	addRows(p, solver.ContactCone, []int{0, 1, 2}, []float64{0, 0, 0}, []float64{1e-6, 1e-6, 1e-6}, 0.3)
+	prm := DefaultParams(h)
+	prm.Cone.MaxIter, prm.Cone.Polish = 2, false
+	res := solve(t, p, prm)
+	if res.Stats.Status == solver.Converged {
+		t.Errorf("status %v after a 2-iteration cone solve", res.Stats.Status)
+	}
+	for _, x := range [][]float64{res.V, res.Gamma, res.VC} {
+		if !allFinite(x) {
+			t.Fatalf("non-finite result %v", res)
+		}
+	}
+	t.Logf("status %v, γ = %.4g", res.Stats.Status, res.Gamma)
+}
