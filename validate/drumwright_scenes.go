@@ -161,7 +161,7 @@ func inclineSlide(mu float64) (float64, error) {
 }
 
 // sphereStack runs Fig. 10: n spheres (r = 5 cm, 1000 kg/m³, E = 1e11,
-// b = 1 N·s/m, μ = 0.5) 2 mm apart in mid-air, 500 steps of 10 ms, and
+// b = 1 N·s/m, μ = 0.5) 1 mm apart in mid-air, 500 steps of 10 ms, and
 // returns the largest off-axis distance, height error from (2i + 1) r,
 // final speed and the wall time.
 func sphereStack(n int) (off, dz, speed float64, wall time.Duration, err error) {
@@ -171,7 +171,7 @@ func sphereStack(n int) (off, dz, speed float64, wall time.Duration, err error) 
 	y.WriteString("bodies:\n  - name: ground\n    fixed: true\n    shape: {type: halfspace}\n    material: default\n")
 	for i := range n {
 		fmt.Fprintf(&y, "  - name: s%d\n    shape: {type: sphere, radius: 0.05}\n    material: default\n    density: 1000\n    pose: {position: [0, 0, %g]}\n",
-			i, 0.052+0.102*float64(i))
+			i, 0.051+0.101*float64(i))
 	}
 	b, err := dwBuild("stack.yaml", []byte(y.String()))
 	if err != nil {
