@@ -45,9 +45,9 @@
 // (§6.1), and it is eq. 68 itself.
 //
 // Rows outside the paper (bounded intervals: actuators with effort limits,
-// joint friction; disks: rolling friction) are treated as the paper treats
-// friction: a soft spring row whose impulse is bounded, with its deviation
-// β penalized. Fixed impulses (an interval with lo = hi, a zero friction
+// joint friction; disks: rolling friction) are soft rows like friction —
+// γ = s + β with hard bounds — but minimize ½β² alone (no ½γ²), so that
+// inside their bounds they follow their spring law exactly. Fixed impulses (an interval with lo = hi, a zero friction
 // bound) are not unknowns. The contact kinds Lagged and Similar are solved
 // as the cone (their μ; their own approximations are SAP's, not D.'s).
 //

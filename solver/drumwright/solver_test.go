@@ -132,3 +132,18 @@ func TestNonConvergedIsFinite(t *testing.T) {
 	}
 	t.Logf("status %v, γ = %.4g", res.Stats.Status, res.Gamma)
 }
+
+// TestBoundedIntervalIsClampedSpring: a bounded interval row (an actuator
+// with an effort limit) follows its spring law (v̂ − J v*)/(W + R) inside
+// its bounds and stops at the bound outside them.
+func TestBoundedIntervalIsClampedSpring(t *testing.T) {
+	for _, vx := range []float64{0.001, -0.004, 0.05} {
+		p := particle(2, [3]float64{vx, 0, 0})
+		addRows(p, solver.Interval, []int{0}, []float64{0}, []float64{0.3}, -0.005, 0.005)
+		res := solve(t, p, DefaultParams(0.01))
+		want := math.Max(-0.005, math.Min(0.005, -vx/(0.5+0.3)))
+		if res.Stats.Status != solver.Converged || math.Abs(res.Gamma[0]-want) > 1e-8*(1e-3+math.Abs(want)) {
+			t.Errorf("v*_x = %g: γ = %.10g (%v), want %.10g", vx, res.Gamma[0], res.Stats.Status, want)
+		}
+	}
+}
