@@ -1,18 +1,32 @@
 package validate
 
 import (
+	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDrumwrightQuick runs the quick variants of Drumwright's claims: every
 // row has an expected and a measured value and passes.
-func TestDrumwrightQuick(t *testing.T) {
+func TestDrumwrightQuick(t *testing.T) { runDrumwright(t, true) }
+
+// TestDrumwrightFull runs the full variants (STICTION_LONG=1; minutes).
+func TestDrumwrightFull(t *testing.T) {
+	if os.Getenv("STICTION_LONG") != "1" {
+		t.Skip("STICTION_LONG=1 runs the full variants")
+	}
+	runDrumwright(t, false)
+}
+
+func runDrumwright(t *testing.T, quick bool) {
 	for _, c := range Claims() {
-		if !strings.HasPrefix(c.ID, "drumwright/") || !c.Quick {
+		if !strings.HasPrefix(c.ID, "drumwright/") || quick && !c.Quick {
 			continue
 		}
-		rows, err := c.Run(&Context{Quick: true})
+		start := time.Now()
+		rows, err := c.Run(&Context{Quick: quick})
+		t.Logf("%s: %v", c.ID, time.Since(start).Round(time.Millisecond))
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
