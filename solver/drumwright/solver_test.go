@@ -147,3 +147,12 @@ func TestBoundedIntervalIsClampedSpring(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryParams: the parameters of a solver built by name are valid
+// and carry the iteration limit.
+func TestRegistryParams(t *testing.T) {
+	p := RegistryParams(7)
+	if err := p.Validate(); err != nil || p.Cone.MaxIter != 7 || p.Zeta != 100 {
+		t.Errorf("%+v: %v", p, err)
+	}
+}
