@@ -34,6 +34,8 @@ type rowInfo struct {
 
 // delassus computes Y = A⁻¹Jᵀ (NV×NR, row-major), W = J Y (NR×NR) and
 // c = J v* into the workspace (D. eq. 59: W = M̂⁻¹ with A in place of M).
+// The rows of W of fixed rows are left zero: nothing reads them (classify
+// must have run).
 func (s *Solver) delassus(p *solver.Problem) error {
 	nv, nr := p.NV, p.NR
 	s.y = solver.Resize(s.y, nv*nr)
@@ -63,6 +65,9 @@ func (s *Solver) delassus(p *solver.Problem) error {
 		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
 		for r := range c.Size {
+			if s.rows[c.Row+r].cls == classFixed {
+				continue
+			}
 			wr := s.w[(c.Row+r)*nr : (c.Row+r+1)*nr]
 			for j := range q.Size {
 				a := d[r*q.Size+j]

@@ -71,11 +71,11 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	res.VC = solver.Resize(res.VC, p.NR)
 	res.Stats = solver.Stats{Status: solver.Converged}
+	s.r, s.vhat = p.R, p.VHat
+	s.classify(p)
 	if err := s.delassus(p); err != nil {
 		return fmt.Errorf("drumwright: %w", err)
 	}
-	s.r, s.vhat = p.R, p.VHat
-	s.classify(p)
 	s.partition(p)
 	st := &res.Stats
 	if !s.eliminate(p) {
