@@ -125,7 +125,7 @@ func sq(x float64) float64 { return x * x }
 // the paper's own absolute error of a reference computed here. For
 // E = 1e7 the reference is the Dormand–Prince 5(4) integration of the same
 // continuous model (every element a Kelvin–Voigt spring with force
-// max(0, −Kφ − Bφ̇) while compressed) at relative tolerance 1e-10; for
+// max(0, −Kφ − Bφ̇) while compressed) at relative tolerance 1e-8; for
 // E = 1e11, whose elements ring at 1e5 rad/s, it is SAP on the same
 // contact model at h = 1e-4 s (the ringing has decayed by e^-6 by t = 1 s
 // and what remains is the response to the load at 10 rad/s). Quick: 100

@@ -25,10 +25,17 @@ type rowInfo struct {
 	lo, hi float64 // classSoft interval rows: the bounds (±Inf when absent)
 	cone   int     // 0: none; 1: contact cone (t1, t2 here and n at +2); 2: disk (this row and the next)
 	mu     float64 // the cone's μ or the disk's radius
+	// friction marks D.'s friction rows, whose objective is ½(γ² + β²)
+	// (D. eq. 124); other soft rows (bounded intervals, disks) minimize ½β²
+	// alone, so that inside their bounds they follow their spring law
+	// exactly.
+	friction bool
 }
 
 // delassus computes Y = A⁻¹Jᵀ (NV×NR, row-major), W = J Y (NR×NR) and
 // c = J v* into the workspace (D. eq. 59: W = M̂⁻¹ with A in place of M).
+// The rows of W of fixed rows are left zero: nothing reads them (classify
+// must have run).
 func (s *Solver) delassus(p *solver.Problem) error {
 	nv, nr := p.NV, p.NR
 	s.y = solver.Resize(s.y, nv*nr)
@@ -58,6 +65,9 @@ func (s *Solver) delassus(p *solver.Problem) error {
 		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
 		for r := range c.Size {
+			if s.rows[c.Row+r].cls == classFixed {
+				continue
+			}
 			wr := s.w[(c.Row+r)*nr : (c.Row+r+1)*nr]
 			for j := range q.Size {
 				a := d[r*q.Size+j]
@@ -95,8 +105,8 @@ func (s *Solver) classify(p *solver.Problem) {
 			// A frictionless contact has no tangential spring at all.
 			rows[2].cls = classUnilateral
 			if mu := par[0]; mu > 0 {
-				rows[0] = rowInfo{cls: classSoft, lo: -inf, hi: inf, cone: 1, mu: mu}
-				rows[1] = rowInfo{cls: classSoft, lo: -inf, hi: inf}
+				rows[0] = rowInfo{cls: classSoft, lo: -inf, hi: inf, cone: 1, mu: mu, friction: true}
+				rows[1] = rowInfo{cls: classSoft, lo: -inf, hi: inf, friction: true}
 			} else {
 				rows[0], rows[1] = rowInfo{cls: classFixed}, rowInfo{cls: classFixed}
 			}

@@ -11,7 +11,9 @@ import (
 type Params struct {
 	// Zeta is ζ, the weight of the normal (and unilateral) impulses in the
 	// objective of D. eq. 99/124 relative to the friction impulses and
-	// their deviations β. D. §6.1 uses 1/h; DefaultParams does the same.
+	// their deviations β. D. §6.1 uses 1/h; DefaultParams does the same. It
+	// matters only for rows in D.'s inequality form (see solveStages) and
+	// in the interior-point fallback of the normal stage.
 	Zeta float64
 	// MaxOuter bounds the joint solves of one step (solveStages, one per
 	// change of the active set); Tolerance·(1 + max γ_u) is the impulse by

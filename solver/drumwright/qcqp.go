@@ -107,7 +107,9 @@ func (s *Solver) buildStage(p *solver.Problem, st stage) bool {
 			continue
 		}
 		w := rmin * rmin / (ri * ri)
-		s.pd[k*n+k] += rmin * rmin
+		if r.friction {
+			s.pd[k*n+k] += rmin * rmin
+		}
 		for l, gl := range s.g {
 			if gl == 0 {
 				continue

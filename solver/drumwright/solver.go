@@ -71,11 +71,11 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	res.VC = solver.Resize(res.VC, p.NR)
 	res.Stats = solver.Stats{Status: solver.Converged}
+	s.r, s.vhat = p.R, p.VHat
+	s.classify(p)
 	if err := s.delassus(p); err != nil {
 		return fmt.Errorf("drumwright: %w", err)
 	}
-	s.r, s.vhat = p.R, p.VHat
-	s.classify(p)
 	s.partition(p)
 	st := &res.Stats
 	if !s.eliminate(p) {
@@ -252,8 +252,7 @@ func (s *Solver) finish(p *solver.Problem, res *solver.Result) {
 	r := s.res.ComputeResiduals(p, res.V, res.Gamma)
 	res.Stats.MomentumError = r.MomentumError
 	res.Stats.ComplementarityError = r.ComplementarityError
-	res.Stats.Cost = r.Cost
-	res.Stats.InitialCost = r.Cost
+	res.Stats.Cost = r.Cost // ℓp at v; InitialCost stays 0: there is no warm start
 }
 
 func allFinite(x []float64) bool {

@@ -112,3 +112,47 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations per warmed-up solve", n)
 	}
 }
+
+// TestNonConvergedIsFinite: a cone solve cut short (2 interior-point
+// iterations) reports it in the status and still returns finite v, γ, v_c.
+func TestNonConvergedIsFinite(t *testing.T) {
+	h := 0.01
+	p := particle(1, [3]float64{1, 0.5, -9.81 * h})
+	addRows(p, solver.ContactCone, []int{0, 1, 2}, []float64{0, 0, 0}, []float64{1e-6, 1e-6, 1e-6}, 0.3)
+	prm := DefaultParams(h)
+	prm.Cone.MaxIter, prm.Cone.Polish = 2, false
+	res := solve(t, p, prm)
+	if res.Stats.Status == solver.Converged {
+		t.Errorf("status %v after a 2-iteration cone solve", res.Stats.Status)
+	}
+	for _, x := range [][]float64{res.V, res.Gamma, res.VC} {
+		if !allFinite(x) {
+			t.Fatalf("non-finite result %v", res)
+		}
+	}
+	t.Logf("status %v, γ = %.4g", res.Stats.Status, res.Gamma)
+}
+
+// TestBoundedIntervalIsClampedSpring: a bounded interval row (an actuator
+// with an effort limit) follows its spring law (v̂ − J v*)/(W + R) inside
+// its bounds and stops at the bound outside them.
+func TestBoundedIntervalIsClampedSpring(t *testing.T) {
+	for _, vx := range []float64{0.001, -0.004, 0.05} {
+		p := particle(2, [3]float64{vx, 0, 0})
+		addRows(p, solver.Interval, []int{0}, []float64{0}, []float64{0.3}, -0.005, 0.005)
+		res := solve(t, p, DefaultParams(0.01))
+		want := math.Max(-0.005, math.Min(0.005, -vx/(0.5+0.3)))
+		if res.Stats.Status != solver.Converged || math.Abs(res.Gamma[0]-want) > 1e-8*(1e-3+math.Abs(want)) {
+			t.Errorf("v*_x = %g: γ = %.10g (%v), want %.10g", vx, res.Gamma[0], res.Stats.Status, want)
+		}
+	}
+}
+
+// TestRegistryParams: the parameters of a solver built by name are valid
+// and carry the iteration limit.
+func TestRegistryParams(t *testing.T) {
+	p := RegistryParams(7)
+	if err := p.Validate(); err != nil || p.Cone.MaxIter != 7 || p.Zeta != 100 {
+		t.Errorf("%+v: %v", p, err)
+	}
+}
