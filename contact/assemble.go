@@ -59,14 +59,14 @@ type Assembler struct {
 	// A again.
 	Factored *solver.CliqueFactor
 	factor   solver.CliqueFactor // Cholesky factors of the clique blocks of A, when not Factored
-	x      []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
-	jac    []float64           // 3×NV_t point or angular Jacobian scratch
-	rows   [2][]float64        // J rows of the block being built, per tree
-	tree   [2]int              // the trees (cliques) of those rows
-	nb     int                 // how many of rows/tree are in use
-	extra  []extraRows         // rolling and spin friction rows, added after all contacts
-	data   []float64           // storage of extra's J rows
-	base   int                 // index of the first contact block in the problem
+	x        []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
+	jac      []float64           // 3×NV_t point or angular Jacobian scratch
+	rows     [2][]float64        // J rows of the block being built, per tree
+	tree     [2]int              // the trees (cliques) of those rows
+	nb       int                 // how many of rows/tree are in use
+	extra    []extraRows         // rolling and spin friction rows, added after all contacts
+	data     []float64           // storage of extra's J rows
+	base     int                 // index of the first contact block in the problem
 	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
 	// turns an anchor's displacement Δx into a velocity.
 	lever []float64
