@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stiction-sim/stiction/internal/peers"
 	"github.com/stiction-sim/stiction/scene"
@@ -32,13 +33,16 @@ func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene
 // steps (1000 for the clutter scenes, 500 for the stack) ns/op is the mean
 // time per step of a whole run, that is δt × the wall seconds per
 // simulated second of `stiction run`. It reports the mean Newton
-// iterations per step (summed over the Lagged re-solves).
+// iterations per step (summed over the Lagged re-solves) and the process
+// CPU time per step (cpu-ns/op, getrusage around each step: on a shared
+// machine wall time includes waiting for a core, CPU time does not).
 func BenchmarkStepPeer(b *testing.B) {
 	for _, name := range peers.Names {
 		b.Run(name, func(b *testing.B) {
 			var s *sim.Simulator
 			var bl *scene.Built
 			done, iters, steps := 0, 0, 0
+			var cpu time.Duration
 			b.ReportAllocs()
 			for b.Loop() {
 				if s == nil || done == bl.Steps {
@@ -47,7 +51,9 @@ func BenchmarkStepPeer(b *testing.B) {
 					done = 0
 					b.StartTimer()
 				}
+				c0 := cpuTime()
 				st, err := s.Step()
+				cpu += cpuTime() - c0
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -56,6 +62,7 @@ func BenchmarkStepPeer(b *testing.B) {
 				steps++
 			}
 			b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(steps), "cpu-ns/op")
 		})
 	}
 }
