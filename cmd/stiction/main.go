@@ -70,6 +70,10 @@ const usage = `usage:
   stiction bench [--n 10,20,...] [--walls walls,nowalls] [--layout grid|copies] [--linear sparse,dense,islands] [--steps S] [--out DIR]
       clutter scaling study (SAP Fig. 12): time and iterations per step
       against the number of bodies; writes DIR/bench.csv, bench.png, bench.svg
+  stiction bench --peers [--peers-dir DIR] [--peer-workers N] [--out DIR]
+      the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default
+      settings: s/s, iterations, penetration, final speed, e_m beside the peers'
+      figures; writes DIR/peers.csv
   stiction help
       show this text
 `
