@@ -53,15 +53,20 @@ type Pair struct {
 // scratch memory between calls, so that assembling a problem of a size seen
 // before allocates nothing.
 type Assembler struct {
-	factor solver.CliqueFactor // Cholesky factors of the clique blocks of A
-	x      []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
-	jac    []float64           // 3×NV_t point or angular Jacobian scratch
-	rows   [2][]float64        // J rows of the block being built, per tree
-	tree   [2]int              // the trees (cliques) of those rows
-	nb     int                 // how many of rows/tree are in use
-	extra  []extraRows         // rolling and spin friction rows, added after all contacts
-	data   []float64           // storage of extra's J rows
-	base   int                 // index of the first contact block in the problem
+	// Factored, when not nil, holds the Cholesky factors of the clique
+	// blocks of the A that Assemble is given (the simulator's free motion
+	// has just factored it): Assemble then uses them instead of factoring
+	// A again.
+	Factored *solver.CliqueFactor
+	factor   solver.CliqueFactor // Cholesky factors of the clique blocks of A, when not Factored
+	x        []float64           // n×3 scratch for A_t⁻¹ J_itᵀ
+	jac      []float64           // 3×NV_t point or angular Jacobian scratch
+	rows     [2][]float64        // J rows of the block being built, per tree
+	tree     [2]int              // the trees (cliques) of those rows
+	nb       int                 // how many of rows/tree are in use
+	extra    []extraRows         // rolling and spin friction rows, added after all contacts
+	data     []float64           // storage of extra's J rows
+	base     int                 // index of the first contact block in the problem
 	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
 	// turns an anchor's displacement Δx into a velocity.
 	lever []float64
@@ -103,8 +108,10 @@ type extraRows struct {
 // multibody.Geometry.Material.
 func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs []Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	// A_t⁻¹ for the Delassus estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (SAP §V-B).
-	if err := a.factor.Factor(p); err != nil {
-		return fmt.Errorf("contact: %w", err)
+	if a.Factored == nil {
+		if err := a.factor.Factor(p); err != nil {
+			return fmt.Errorf("contact: %w", err)
+		}
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
@@ -122,6 +129,14 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.addExtra(p)
 	return nil
+}
+
+// cliqueFactor returns the factors of A in use.
+func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
+	if a.Factored != nil {
+		return a.Factored
+	}
+	return &a.factor
 }
 
 // addPair appends one contact's block, and queues its rolling and spin
@@ -321,7 +336,7 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 				a.x[i*3+r] = jd[r*q.Size+i]
 			}
 		}
-		a.factor.Solve(q, a.x, 3)
+		a.cliqueFactor().Solve(q, a.x, 3)
 		for r := range k {
 			for c := range k {
 				sum := 0.0

@@ -27,6 +27,8 @@ type Cache struct {
 	clock    uint64       // Get calls, for least-recently-used replacement
 	analyses int
 	hits     int
+	ws       analysisScratch // the workspace every entry's analysis runs in
+	largest  symbolicSize    // the largest storage any analysis needed
 }
 
 // cacheEntry is one kept analysis and its pattern.
@@ -42,8 +44,8 @@ type cacheEntry struct {
 // Get returns the analysis of the pattern (sizes, edges), with edges as in
 // Symbolic.Analyze. The returned Symbolic is owned by c and stays valid
 // until a later Get of a pattern c does not hold. Get does not allocate on a
-// hit, nor on a miss once the buffers of the entry it replaces are large
-// enough.
+// hit, nor on a miss once c has analysed a pattern at least as large (an
+// entry's storage is grown to the largest analysis any entry needed).
 func (c *Cache) Get(sizes []int, edges []uint64) (*Symbolic, error) {
 	if c.entries == nil {
 		capacity := c.Capacity
@@ -64,9 +66,16 @@ func (c *Cache) Get(sizes []int, edges []uint64) (*Symbolic, error) {
 	e := c.victim()
 	c.analyses++
 	e.valid = false // no stale match if Analyze fails
+	e.sym.ws = &c.ws
+	// Every entry's storage is kept as large as the largest analysis any
+	// entry needed, so that once the largest pattern has been seen,
+	// entries taking turns (least recently used) do not allocate.
+	e.sym.reserve(c.largest)
 	if err := e.sym.Analyze(sizes, edges, c.Ordering); err != nil {
 		return nil, err
 	}
+	z := e.sym.size()
+	c.largest = symbolicSize{max(c.largest.blocks, z.blocks), max(c.largest.rows, z.rows), max(c.largest.scat, z.scat)}
 	e.sizes = append(e.sizes[:0], sizes...)
 	e.edges = append(e.edges[:0], edges...)
 	e.ord, e.used, e.valid = c.Ordering, c.clock, true

@@ -43,21 +43,22 @@ func edgeEnds(k uint64) (int, int) { return int(k >> 32), int(uint32(k)) }
 
 // eliminate simulates the elimination of the block graph given by s.sizes
 // and edges in the order chosen by ord, and records in s.perm the order,
-// and in s.colStruct[c] the filled structure of block c's column of L (its
-// neighbours at the time it is eliminated, as block indices). The
-// elimination graph is kept explicitly as adjacency lists: eliminating v
-// turns its neighbourhood into a clique (the fill). Storage is reused.
+// and in the workspace's column lists (colStruct) the filled structure of
+// block c's column of L (its neighbours at the time it is eliminated, as
+// block indices). The elimination graph is kept explicitly as adjacency
+// lists (lists.go): eliminating v turns its neighbourhood into a clique
+// (the fill). Storage is reused.
 func (s *Symbolic) eliminate(edges []uint64, ord Ordering) error {
 	n := s.n
-	s.adj = growLists(s.adj, n)
-	s.colStruct = growLists(s.colStruct, n)
-	s.deg = resizeInt(s.deg, n)
-	s.stamp = resizeInt32(s.stamp, n)
-	s.alive = resizeBool(s.alive, n)
+	w := s.scratch()
+	w.adj.reset(n)
+	w.cols.reset(n)
+	w.deg = resizeInt(w.deg, n)
+	w.stamp = resizeInt32(w.stamp, n)
+	w.alive = resizeBool(w.alive, n)
 	for i := range n {
-		s.adj[i] = s.adj[i][:0]
-		s.stamp[i] = 0
-		s.alive[i] = true
+		w.stamp[i] = 0
+		w.alive[i] = true
 	}
 	var prev uint64
 	for k, e := range edges {
@@ -69,11 +70,11 @@ func (s *Symbolic) eliminate(edges []uint64, ord Ordering) error {
 			return fmt.Errorf("linalg: edges not sorted and unique at %d", k)
 		}
 		prev = e
-		s.adj[i] = append(s.adj[i], int32(j))
-		s.adj[j] = append(s.adj[j], int32(i))
+		w.adj.push(i, int32(j))
+		w.adj.push(j, int32(i))
 	}
 	for v := range n {
-		s.deg[v] = s.weight(s.adj[v])
+		w.deg[v] = s.weight(w.adj.get(v))
 	}
 	stamp := int32(0)
 	for k := range n {
@@ -81,36 +82,43 @@ func (s *Symbolic) eliminate(edges []uint64, ord Ordering) error {
 		if ord == MinDegree {
 			v = -1
 			for u := range n {
-				if s.alive[u] && (v < 0 || s.deg[u] < s.deg[v]) {
+				if w.alive[u] && (v < 0 || w.deg[u] < w.deg[v]) {
 					v = u
 				}
 			}
 		}
-		s.alive[v] = false
+		w.alive[v] = false
 		s.perm[k] = int32(v)
-		nv := s.adj[v]
-		s.colStruct[v] = append(s.colStruct[v][:0], nv...)
+		// The column structure of v is its neighbourhood now; it is also
+		// the list walked below (adj's views move when a list grows).
+		w.cols.reserve(v, int(w.adj.n[v]))
+		nv := w.cols.room(v)[:copy(w.cols.room(v), w.adj.get(v))]
+		w.cols.setLen(v, len(nv))
 		for _, u := range nv {
 			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}.
 			stamp++
-			au := s.adj[u][:0]
-			for _, w := range s.adj[u] {
-				if int(w) != v {
-					au = append(au, w)
-					s.stamp[w] = stamp
+			w.adj.reserve(int(u), int(w.adj.n[u])+len(nv))
+			room := w.adj.room(int(u))
+			m := 0
+			for _, x := range room[:w.adj.n[u]] {
+				if int(x) != v {
+					room[m] = x
+					m++
+					w.stamp[x] = stamp
 				}
 			}
-			s.stamp[u] = stamp
-			for _, w := range nv {
-				if s.stamp[w] != stamp {
-					au = append(au, w)
-					s.stamp[w] = stamp
+			w.stamp[u] = stamp
+			for _, x := range nv {
+				if w.stamp[x] != stamp {
+					room[m] = x
+					m++
+					w.stamp[x] = stamp
 				}
 			}
-			s.adj[u] = au
-			s.deg[u] = s.weight(au)
+			w.adj.setLen(int(u), m)
+			w.deg[u] = s.weight(room[:m])
 		}
-		s.adj[v] = s.adj[v][:0]
+		w.adj.clearList(v)
 	}
 	return nil
 }
@@ -122,17 +130,6 @@ func (s *Symbolic) weight(list []int32) int {
 		w += s.sizes[u]
 	}
 	return w
-}
-
-// growLists returns l with length n, keeping the inner slices (and their
-// storage) of every element it already had.
-func growLists(l [][]int32, n int) [][]int32 {
-	if cap(l) >= n {
-		return l[:n]
-	}
-	nl := make([][]int32, n, max(n, 2*cap(l)))
-	copy(nl, l[:cap(l)])
-	return nl
 }
 
 func resizeInt(s []int, n int) []int {

@@ -41,16 +41,34 @@ type Symbolic struct {
 	scat    []int
 	maxW    int // largest number of off-diagonal rows of a supernode
 
-	// analysis workspace
-	adj       [][]int32
-	colStruct [][]int32
-	deg       []int
-	stamp     []int32
-	alive     []bool
-	head      []int32
-	next      []int32
-	stack     []int32
+	// ws is the analysis workspace: s's own, or one a Cache shares among
+	// its entries (it is used only during Analyze).
+	ws *analysisScratch
 }
+
+// analysisScratch is the workspace of Symbolic.Analyze.
+type analysisScratch struct {
+	adj   lists // the elimination graph
+	cols  lists // the filled structure of each block's column of L
+	deg   []int
+	stamp []int32
+	alive []bool
+	head  []int32
+	next  []int32
+	stack []int32
+}
+
+// scratch returns the analysis workspace, making s's own if it has none.
+func (s *Symbolic) scratch() *analysisScratch {
+	if s.ws == nil {
+		s.ws = new(analysisScratch)
+	}
+	return s.ws
+}
+
+// colStruct returns the filled column structure of block c (during
+// Analyze).
+func (s *Symbolic) colStruct(c int32) []int32 { return s.ws.cols.get(int(c)) }
 
 // Analyze computes the symbolic analysis of the symmetric block pattern
 // with block sizes sizes (all positive) and off-diagonal blocks edges
@@ -105,7 +123,7 @@ func (s *Symbolic) setPositions() {
 func (s *Symbolic) etree() {
 	s.parent = resizeInt32(s.parent, s.n)
 	for k, c := range s.perm {
-		st := s.colStruct[c]
+		st := s.colStruct(c)
 		p := int32(-1)
 		for _, u := range st {
 			if q := s.pos[u]; p < 0 || q < p {
@@ -121,20 +139,21 @@ func (s *Symbolic) etree() {
 // the fill and makes the columns of every supernode consecutive.
 func (s *Symbolic) postorder() {
 	n := s.n
-	s.head = resizeInt32(s.head, n)
-	s.next = resizeInt32(s.next, n)
-	s.stack = resizeInt32(s.stack, n)[:0]
+	w := s.ws
+	w.head = resizeInt32(w.head, n)
+	w.next = resizeInt32(w.next, n)
+	w.stack = resizeInt32(w.stack, n)[:0]
 	for k := range n {
-		s.head[k] = -1
+		w.head[k] = -1
 	}
 	// Push children in decreasing order so that each list is increasing.
 	for k := n - 1; k >= 0; k-- {
 		if p := s.parent[k]; p >= 0 {
-			s.next[k] = s.head[p]
-			s.head[p] = int32(k)
+			w.next[k] = w.head[p]
+			w.head[p] = int32(k)
 		}
 	}
-	old := s.deg[:0] // reuse as the old perm
+	old := w.deg[:0] // reuse as the old perm
 	for _, c := range s.perm {
 		old = append(old, int(c))
 	}
@@ -143,15 +162,15 @@ func (s *Symbolic) postorder() {
 		if s.parent[r] >= 0 {
 			continue
 		}
-		s.stack = append(s.stack[:0], int32(r))
-		for len(s.stack) > 0 {
-			top := s.stack[len(s.stack)-1]
-			if ch := s.head[top]; ch >= 0 {
-				s.head[top] = s.next[ch] // visit the next child
-				s.stack = append(s.stack, ch)
+		w.stack = append(w.stack[:0], int32(r))
+		for len(w.stack) > 0 {
+			top := w.stack[len(w.stack)-1]
+			if ch := w.head[top]; ch >= 0 {
+				w.head[top] = w.next[ch] // visit the next child
+				w.stack = append(w.stack, ch)
 				continue
 			}
-			s.stack = s.stack[:len(s.stack)-1]
+			w.stack = w.stack[:len(w.stack)-1]
 			s.perm[out] = int32(old[top])
 			out++
 		}
@@ -165,7 +184,7 @@ func (s *Symbolic) supernodes() {
 	n := s.n
 	// Column structures as sorted positions.
 	for _, c := range s.perm {
-		st := s.colStruct[c]
+		st := s.colStruct(c)
 		for i, u := range st {
 			st[i] = s.pos[u]
 		}
@@ -174,7 +193,7 @@ func (s *Symbolic) supernodes() {
 	s.snStart = s.snStart[:0]
 	s.snOf = resizeInt32(s.snOf, n)
 	for k := range n {
-		if k == 0 || !(s.parent[k-1] == int32(k) && len(s.colStruct[s.perm[k-1]]) == len(s.colStruct[s.perm[k]])+1) {
+		if k == 0 || !(s.parent[k-1] == int32(k) && len(s.colStruct(s.perm[k-1])) == len(s.colStruct(s.perm[k]))+1) {
 			s.snStart = append(s.snStart, int32(k))
 		}
 		s.snOf[k] = int32(len(s.snStart) - 1)
@@ -190,7 +209,7 @@ func (s *Symbolic) supernodes() {
 		first, last := s.snStart[sn], s.snStart[sn+1]-1
 		size := s.posOff[last+1] - s.posOff[first]
 		row := size
-		for _, r := range s.colStruct[s.perm[last]] {
+		for _, r := range s.colStruct(s.perm[last]) {
 			s.rowPos = append(s.rowPos, r)
 			s.rowPanel = append(s.rowPanel, int32(row))
 			row += s.sizes[s.perm[r]]
@@ -269,3 +288,48 @@ func (s *Symbolic) Perm() []int32 { return s.perm }
 
 // Ordering returns the ordering the analysis used.
 func (s *Symbolic) Ordering() Ordering { return s.ordering }
+
+// symbolicSize is what the storage of an analysis must hold: blocks, row
+// blocks of the supernodes and scatter entries.
+type symbolicSize struct{ blocks, rows, scat int }
+
+// size returns what s's analysis holds.
+func (s *Symbolic) size() symbolicSize {
+	return symbolicSize{blocks: s.n, rows: len(s.rowPos), scat: len(s.scat)}
+}
+
+// reserve grows s's storage to hold an analysis of size z, so that a later
+// Analyze of a pattern no larger does not allocate.
+func (s *Symbolic) reserve(z symbolicSize) {
+	n := z.blocks + 1
+	s.sizes = reserveInt(s.sizes, n)
+	s.orig = reserveInt(s.orig, n)
+	s.posOff = reserveInt(s.posOff, n)
+	s.snPanel = reserveInt(s.snPanel, n)
+	s.scatPtr = reserveInt(s.scatPtr, n)
+	s.perm = reserveInt32(s.perm, n)
+	s.pos = reserveInt32(s.pos, n)
+	s.parent = reserveInt32(s.parent, n)
+	s.snOf = reserveInt32(s.snOf, n)
+	s.snStart = reserveInt32(s.snStart, n)
+	s.snRowPtr = reserveInt32(s.snRowPtr, n)
+	s.rowPos = reserveInt32(s.rowPos, z.rows)
+	s.rowPanel = reserveInt32(s.rowPanel, z.rows)
+	s.scat = reserveInt(s.scat, z.scat)
+}
+
+// reserveInt returns s with capacity at least n, its length unchanged.
+func reserveInt(s []int, n int) []int {
+	if cap(s) >= n {
+		return s
+	}
+	return append(make([]int, 0, n), s...)
+}
+
+// reserveInt32 returns s with capacity at least n, its length unchanged.
+func reserveInt32(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s
+	}
+	return append(make([]int32, 0, n), s...)
+}

@@ -2,10 +2,13 @@ package sim_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stiction-sim/stiction/internal/peers"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver/island"
+	"github.com/stiction-sim/stiction/solver/sap"
 )
 
 // loadPeerScene parses the peer benchmark scene name (internal/peers).
@@ -32,30 +35,65 @@ func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene
 // steps (1000 for the clutter scenes, 500 for the stack) ns/op is the mean
 // time per step of a whole run, that is δt × the wall seconds per
 // simulated second of `stiction run`. It reports the mean Newton
-// iterations per step (summed over the Lagged re-solves).
+// iterations per step (summed over the Lagged re-solves) and the process
+// CPU time per step (cpu-ns/op, getrusage around each step: on a shared
+// machine wall time includes waiting for a core, CPU time does not).
 func BenchmarkStepPeer(b *testing.B) {
 	for _, name := range peers.Names {
 		b.Run(name, func(b *testing.B) {
-			var s *sim.Simulator
-			var bl *scene.Built
-			done, iters, steps := 0, 0, 0
-			b.ReportAllocs()
-			for b.Loop() {
-				if s == nil || done == bl.Steps {
-					b.StopTimer()
-					s, bl = loadPeer(b, name)
-					done = 0
-					b.StartTimer()
-				}
-				st, err := s.Step()
-				if err != nil {
-					b.Fatal(err)
-				}
-				done++
-				iters += st.Iterations
-				steps++
-			}
-			b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
+			benchPeerRun(b, func() (*sim.Simulator, *scene.Built) { return loadPeer(b, name) })
 		})
 	}
+}
+
+// BenchmarkStepPeerIslands is BenchmarkStepPeer with the island solver on
+// one worker (stiction run --workers 1), each island's SAP solve refined
+// for Lagged contacts as the default solve is: the data behind the choice
+// of the default (BENCHMARKS.md).
+func BenchmarkStepPeerIslands(b *testing.B) {
+	for _, name := range peers.Names {
+		b.Run(name, func(b *testing.B) {
+			benchPeerRun(b, func() (*sim.Simulator, *scene.Built) {
+				s, bl := withSolver(b, loadPeerScene(b, name), islands(sap.AutoLinear, 1))
+				return s, bl
+			})
+		})
+	}
+}
+
+// benchPeerRun steps the runs that mk makes, one step per iteration,
+// starting a new run when one ends (see BenchmarkStepPeer).
+func benchPeerRun(b *testing.B, mk func() (*sim.Simulator, *scene.Built)) {
+	var s *sim.Simulator
+	var bl *scene.Built
+	done, iters, steps := 0, 0, 0
+	var cpu time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		if s == nil || done == bl.Steps {
+			b.StopTimer()
+			if bl != nil {
+				if is, ok := bl.Config.Solver.(*island.Solver); ok {
+					is.Close()
+				}
+			}
+			s, bl = mk()
+			done = 0
+			b.StartTimer()
+		}
+		c0 := cpuTime()
+		st, err := s.Step()
+		cpu += cpuTime() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		done++
+		iters += st.Iterations
+		steps++
+	}
+	if is, ok := bl.Config.Solver.(*island.Solver); ok {
+		is.Close()
+	}
+	b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(steps), "cpu-ns/op")
 }

@@ -67,4 +67,8 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.q0, w.qth = make([]float64, nq), make([]float64, nq)
 	w.v0, w.vth, w.vtq = make([]float64, nv), make([]float64, nv), make([]float64, nv)
 	w.k, w.res, w.vstar = make([]float64, nv), make([]float64, nv), make([]float64, nv)
+	// linearize (freemotion.go) factors A for the free motion; the contact
+	// assembly's Delassus estimates use the same factors (A is not changed
+	// in between), so A is factored once per step.
+	w.assemble.Factored = &w.factor
 }

@@ -109,6 +109,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.out, "out", "bench-out", "directory for bench.csv, bench.png and bench.svg")
 	fs.BoolVar(&o.quiet, "quiet", false, "no per-run lines")
 	fs.StringVar(&o.solver, "solver", sap.Name, "contact solver: "+strings.Join(solver.Names(), ", ")+"; --linear's sparse, dense and auto paths are SAP's (another solver runs once for them), islands wraps any solver")
+	peersOn := fs.Bool("peers", false, "run the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default settings and print s/s, iterations, penetration, final speed and e_m beside the peers' figures; writes DIR/peers.csv")
+	peersDir := fs.String("peers-dir", "", "with --peers: read the scenes and README from this directory (e.g. ../shared/bench) instead of the copies in the binary")
+	peerWorkers := fs.Int("peer-workers", 0, "with --peers: island-solver workers (0: one SAP solve, the default of stiction run)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -116,6 +119,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 0 {
 		fmt.Fprintf(stderr, "stiction bench: unexpected arguments %v\n%s", pos, usage)
 		return 2
+	}
+	if *peersOn {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			fmt.Fprintf(stderr, "stiction: %v\n", err)
+			return 2
+		}
+		if err := runPeers(*peersDir, *peerWorkers, o.out, stdout); err != nil {
+			fmt.Fprintf(stderr, "stiction bench: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if err := o.parseLists(*nList, *wallsList, *linList, *layout); err != nil {
 		fmt.Fprintf(stderr, "stiction bench: %v\n", err)

@@ -76,6 +76,10 @@ const usage = `usage:
       reproduce the papers' quantitative claims: print claim, source, expected, measured,
       tolerance and PASS/FAIL; --out writes DIR/VALIDATION.md with its plots; exit status 1
       if any row fails (docs/VALIDATION.md)
+  stiction bench --peers [--peers-dir DIR] [--peer-workers N] [--out DIR]
+      the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default
+      settings: s/s, iterations, penetration, final speed, e_m beside the peers'
+      figures; writes DIR/peers.csv
   stiction help
       show this text
 `

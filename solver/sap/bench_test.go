@@ -37,10 +37,11 @@ func clutterProblem(b *testing.B, n int, walls bool) (*solver.Problem, []float64
 	if err != nil {
 		b.Fatal(err)
 	}
-	prm := bl.Config.Solver.(*sap.Solver).Params()
+	ref := bl.Config.Solver.(*solver.LaggedRefiner) // the scenes' default
+	prm := ref.Inner.(*sap.Solver).Params()
 	prm.Linear = sap.SparseLinear
 	c := &capture{inner: sap.New(prm)}
-	bl.Config.Solver = c
+	ref.Inner = c // the last problem captured is the step's last (re-)solve
 	s, err := sim.New(bl.Model, bl.State, bl.Config)
 	if err != nil {
 		b.Fatal(err)
