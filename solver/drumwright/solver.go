@@ -91,8 +91,8 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 			s.gamma[i] = s.gv[a]
 		}
 		s.recoverBilateral(s.gv)
-		if !allFinite(s.gamma) {
-			st.Status = solver.Failed
+		if st.Status == solver.Failed || !allFinite(s.gamma) {
+			st.Status = solver.Failed // no usable solution: γ = 0, v = v*
 			clear(s.gamma)
 		}
 	}
