@@ -345,6 +345,10 @@ func benchOne(solverName string, walls, copies bool, n int, lin sap.Linear, step
 	switch sv := b.Config.Solver.(type) {
 	case *sap.Solver:
 		r.Analyses, _ = sv.SymbolicStats()
+	case *solver.LaggedRefiner:
+		if in, ok := sv.Inner.(*sap.Solver); ok {
+			r.Analyses, _ = in.SymbolicStats()
+		}
 	case *island.Solver:
 		r.Islands = sv.Islands()
 	}
@@ -369,20 +373,34 @@ func solverWork(sv solver.Solver, st sim.StepStats) int {
 
 // setSolver replaces the scene's SAP solver by one with the Newton-system
 // path lin (sparse for islandsPath), keeping the scene's other SAP
-// parameters, wrapped in an island solver with the given workers when
-// workers > 0.
+// parameters and its refinement of Lagged contacts (solver.LaggedRefiner,
+// the scenes' default: inside each island with the island solver), wrapped
+// in an island solver with the given workers when workers > 0.
 func setSolver(b *scene.Built, lin sap.Linear, workers int) {
 	prm := sap.DefaultParams()
-	if s, ok := b.Config.Solver.(*sap.Solver); ok {
+	var ref *solver.LaggedRefiner
+	switch s := b.Config.Solver.(type) {
+	case *sap.Solver:
 		prm = s.Params()
+	case *solver.LaggedRefiner:
+		ref = s
+		if in, ok := s.Inner.(*sap.Solver); ok {
+			prm = in.Params()
+		}
 	}
 	prm.Linear = lin
 	if lin == islandsPath {
 		prm.Linear = sap.SparseLinear
 	}
-	b.Config.Solver = sap.New(prm)
+	mk := func() solver.Solver {
+		if ref == nil {
+			return sap.New(prm)
+		}
+		return &solver.LaggedRefiner{Inner: sap.New(prm), Tolerance: ref.Tolerance, MaxResolves: ref.MaxResolves}
+	}
+	b.Config.Solver = mk()
 	if workers > 0 {
-		is := island.New(func() solver.Solver { return sap.New(prm) }, workers)
+		is := island.New(mk, workers)
 		is.SetTolerance(prm.AbsTolerance, prm.RelTolerance)
 		b.Config.Solver = is
 	}

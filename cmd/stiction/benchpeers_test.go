@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/internal/peers"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/island"
+	"github.com/stiction-sim/stiction/solver/sap"
 )
 
 // TestPeerFigures: the peers' figures are read from the README's first
@@ -77,4 +81,34 @@ func TestBenchPeers(t *testing.T) {
 	if code, _, _ := runCLI("bench", "--peers", "--peers-dir", filepath.Join(src, "missing"), "--out", out); code != 1 {
 		t.Errorf("missing --peers-dir: exit %d, want 1", code)
 	}
+}
+
+// TestSetSolverKeepsRefiner: the scaling study's solver keeps the scene's
+// refinement of Lagged contacts and its SAP tolerance (it fell back to
+// sap.DefaultParams without refinement once the refiner became the
+// scenes' default).
+func TestSetSolverKeepsRefiner(t *testing.T) {
+	sc, err := scene.LoadClutterN(10, true, []string{"solver.tolerance=1e-7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setSolver(b, sap.DenseLinear, 0)
+	ref, ok := b.Config.Solver.(*solver.LaggedRefiner)
+	if !ok {
+		t.Fatalf("solver is %T, want *solver.LaggedRefiner", b.Config.Solver)
+	}
+	in, ok := ref.Inner.(*sap.Solver)
+	if !ok || in.Params().Linear != sap.DenseLinear || in.Params().RelTolerance != 1e-7 || ref.MaxResolves != scene.DefaultLagIterations {
+		t.Fatalf("inner %T %+v, refiner %+v", ref.Inner, in.Params(), ref)
+	}
+	setSolver(b, islandsPath, 1)
+	is, ok := b.Config.Solver.(*island.Solver)
+	if !ok {
+		t.Fatalf("solver is %T, want *island.Solver", b.Config.Solver)
+	}
+	is.Close()
 }
