@@ -24,6 +24,10 @@ type Params struct {
 	// LineSearch is SAP's line search, "exact" or "backtracking"; empty
 	// means the solver's default.
 	LineSearch string
+	// DT is the time step of the problems the solver will see, s; solvers
+	// whose constraint model depends on it (Drumwright's ζ = 1/h) use it.
+	// Zero means unknown (such a solver then assumes 10 ms).
+	DT float64
 }
 
 // DefaultParams returns εr = 1e-6, εa = 1e-16, 100 iterations and ω = 1.

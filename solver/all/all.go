@@ -4,7 +4,8 @@
 package all
 
 import (
-	_ "github.com/stiction-sim/stiction/solver/ipm" // "ipm"
-	_ "github.com/stiction-sim/stiction/solver/pgs" // "pgs"
-	_ "github.com/stiction-sim/stiction/solver/sap" // "sap"
+	_ "github.com/stiction-sim/stiction/solver/drumwright" // "drumwright"
+	_ "github.com/stiction-sim/stiction/solver/ipm"        // "ipm"
+	_ "github.com/stiction-sim/stiction/solver/pgs"        // "pgs"
+	_ "github.com/stiction-sim/stiction/solver/sap"        // "sap"
 )

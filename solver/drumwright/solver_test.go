@@ -149,10 +149,13 @@ func TestBoundedIntervalIsClampedSpring(t *testing.T) {
 }
 
 // TestRegistryParams: the parameters of a solver built by name are valid
-// and carry the iteration limit.
+// and carry the iteration limit and ζ = 1/h of the scene's time step
+// (h = 10 ms when unknown).
 func TestRegistryParams(t *testing.T) {
-	p := RegistryParams(7)
-	if err := p.Validate(); err != nil || p.Cone.MaxIter != 7 || p.Zeta != 100 {
-		t.Errorf("%+v: %v", p, err)
+	for _, c := range []struct{ dt, zeta float64 }{{0, 100}, {0.001, 1000}, {0.02, 50}} {
+		p := RegistryParams(c.dt, 7)
+		if err := p.Validate(); err != nil || p.Cone.MaxIter != 7 || math.Abs(p.Zeta-c.zeta) > 1e-9*c.zeta {
+			t.Errorf("dt %g: %+v: %v", c.dt, p, err)
+		}
 	}
 }
