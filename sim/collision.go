@@ -65,9 +65,16 @@ func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) boo
 		return false
 	}
 	dt := sim.cfg.DT
-	vn := h.Normal.Dot(sim.pointVelocity(b, h.Point).Sub(sim.pointVelocity(a, h.Point)))
+	va, vb := sim.pointVelocity(a, h.Point), sim.pointVelocity(b, h.Point)
+	vn := h.Normal.Dot(vb.Sub(va))
+	// Chained impacts: either body may be stopped by another contact
+	// within the step, so the pair may close at the speed at which either
+	// body moves toward the other, even when their relative normal
+	// velocity is zero (a falling column whose bottom lands; without this,
+	// spheres of a dropped 100-sphere column passed through each other).
+	approach := max(-vn, h.Normal.Dot(va), -h.Normal.Dot(vb))
 	spin := 2 * (sim.spinReach(a, ra) + sim.spinReach(b, rb))
-	reach := math.Min(prm.SpeculativeMax, (math.Max(0, -vn)+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
+	reach := math.Min(prm.SpeculativeMax, (approach+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
 	return h.Phi <= prm.Margin+reach
 }
 
