@@ -318,6 +318,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	sp := solver.DefaultParams()
 	sp.Tolerance, sp.AbsTolerance = *s.Solver.Tolerance, *s.Solver.AbsTolerance
 	sp.MaxIterations, sp.LineSearch, sp.DT = *s.Solver.MaxIterations, s.Solver.LineSearch, s.DT
+	if s.Solver.Omega != nil {
+		sp.Omega = *s.Solver.Omega
+	}
 	inner, err := solver.Maker(s.Solver.Type, sp)
 	if err != nil {
 		return sim.Config{}, nil, fmt.Errorf("solver.type: %w", err)

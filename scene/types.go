@@ -120,7 +120,8 @@ type SolverParams struct {
 	Tolerance     *float64 `yaml:"tolerance,omitempty"`      // relative tolerance εr of SAP eq. 26, default 1e-6
 	AbsTolerance  *float64 `yaml:"abs_tolerance,omitempty"`  // absolute tolerance εa, default 1e-16
 	LineSearch    string   `yaml:"line_search,omitempty"`    // "exact" (default) or "backtracking"
-	MaxIterations *int     `yaml:"max_iterations,omitempty"` // default 100
+	MaxIterations *int     `yaml:"max_iterations,omitempty"` // default 100 (10000 sweeps for pgs)
+	Omega         *float64 `yaml:"omega,omitempty"`          // PGS over-relaxation ω in (0, 2), default 1
 }
 
 // Material is a contact material (per geometry). Two materials combine into

@@ -225,6 +225,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if m := sv.MaxIterations; m != nil && *m < 1 {
 		v.add("solver.max_iterations", "%d must be ≥ 1", *m)
 	}
+	if w := sv.Omega; w != nil && !(*w > 0 && *w < 2) {
+		v.add("solver.omega", "%s must be in (0, 2)", fnum(*w))
+	}
 
 	if len(s.Materials) == 0 {
 		v.add("materials", "no materials defined; define at least one, e.g. default: {stiffness: 1e12, dissipation: 0.01, friction: 1}")
