@@ -32,6 +32,12 @@ type Pair struct {
 	// the linearization error of the gap, from rotation; v̂_n is raised by
 	// −GapError/δt, expecting the same error within this step.
 	GapError float64
+	// Chained says the pair is a contact only because a chained impact
+	// may close it (sim's speculative test: one of the bodies moves toward
+	// the other, their relative normal velocity does not): its φ0 > 0 is
+	// then fed back as v̂_n = −φ0/δt, which acts only if the gap would
+	// close within the step, with no braking before the bodies touch.
+	Chained bool
 	// Anchored says whether the contact sticks and keeps a friction anchor.
 	// AnchorShift is then the tangential slip of B relative to A at the
 	// contact accumulated since sticking began (world frame); it is fed back
@@ -159,6 +165,9 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	// again within this step: a prediction, compensated in full, not a
 	// penetration relaxed over τd.
 	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt)
+	if pr.Chained && pr.Phi > 0 {
+		vn = -pr.Phi / dt // a chained-impact contact (Pair.Chained) does not brake before it touches
+	}
 	if prm.Speculative && pr.GapError < -gapErrorFloor*prm.Margin {
 		vn -= pr.GapError / dt
 	}

@@ -47,10 +47,14 @@ func (sim *Simulator) detectContacts() {
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		w.hits = contact.Collide(sim.cfg.Materials, ga, w.poses[i], gb, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0]) // geometry.Collide or a foundation's elements
 		for _, h := range w.hits {
-			if h.Phi > margin && !sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h) {
-				continue
+			chained := false
+			if h.Phi > margin {
+				var keep bool
+				if keep, chained = sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h); !keep {
+					continue
+				}
 			}
-			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h})
+			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained})
 		}
 	}
 }
@@ -58,24 +62,34 @@ func (sim *Simulator) detectContacts() {
 // closing reports whether the gap φ0 of contact h between bodies a and b,
 // whose geometries reach ra and rb from their origins, can close within the
 // step (see detectContacts), with v_n = n̂·(v_b(p) − v_a(p)) at the start
-// of the step.
-func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) bool {
+// of the step, and whether only a chained impact can close it.
+//
+// Chained impacts: either body may be stopped by another contact within
+// the step, so the pair may close at the speed at which either body moves
+// toward the other even when their relative normal velocity is zero (a
+// falling column whose bottom lands; counting only −v_n, spheres of a
+// dropped 100-sphere column passed through each other). Such a pair is a
+// contact with v̂_n = −φ0/δt (contact.Pair.Chained): it stops the bodies at
+// the surface if one of them is stopped, and does nothing before.
+func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) (keep, chained bool) {
 	prm := &sim.cfg.Contact
 	if !prm.Speculative {
-		return false
+		return false, false
 	}
 	dt := sim.cfg.DT
 	va, vb := sim.pointVelocity(a, h.Point), sim.pointVelocity(b, h.Point)
 	vn := h.Normal.Dot(vb.Sub(va))
-	// Chained impacts: either body may be stopped by another contact
-	// within the step, so the pair may close at the speed at which either
-	// body moves toward the other, even when their relative normal
-	// velocity is zero (a falling column whose bottom lands; without this,
-	// spheres of a dropped 100-sphere column passed through each other).
-	approach := max(-vn, h.Normal.Dot(va), -h.Normal.Dot(vb))
 	spin := 2 * (sim.spinReach(a, ra) + sim.spinReach(b, rb))
-	reach := math.Min(prm.SpeculativeMax, (approach+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
-	return h.Phi <= prm.Margin+reach
+	within := func(u float64) bool {
+		return h.Phi <= prm.Margin+math.Min(prm.SpeculativeMax, (u+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
+	}
+	if within(max(0, -vn)) {
+		return true, false
+	}
+	if within(max(h.Normal.Dot(va), -h.Normal.Dot(vb))) {
+		return true, true
+	}
+	return false, false
 }
 
 // spinReach returns ‖ω‖ r for body b at the start of the step, r being
