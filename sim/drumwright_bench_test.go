@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/drumwright"
 	"github.com/stiction-sim/stiction/solver/sap"
@@ -40,7 +41,7 @@ func BenchmarkDrumwrightVsSAP(b *testing.B) {
 		}
 		b.Run("foundation100/"+name, func(b *testing.B) {
 			for b.Loop() {
-				foundationRun(b, foundationCase{Load: 50, E: 1e7, N: 10}, 0.01, mk(0.01))
+				foundationRun(b, experiment.FoundationCase{Load: 50, E: 1e7, N: 10}, 0.01, mk(0.01))
 			}
 		})
 	}

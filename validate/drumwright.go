@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/solver/sap"
 )
 
@@ -97,24 +98,24 @@ func dwFig9(*Context) ([]Row, error) {
 // errors (Table 2), with Table 1's timings as informational rows.
 func dwTable2Claim(ctx *Context) ([]Row, error) {
 	var rows, timing []Row
-	for _, c := range dwTable2 {
+	for _, c := range experiment.Table2 {
 		if ctx.Quick && (c.N > 10 || c.E > 1e7 || c.Load > 5) {
 			continue // quick: the 5 N, 100-element, E = 1e7 row (its reference takes ~2 s)
 		}
-		x, wall, err := dwFoundationRun(c, 0.01, nil)
+		x, wall, err := experiment.FoundationRun(c, 0.01, nil)
 		if err != nil {
 			return nil, fmt.Errorf("load %g N, %d elements, E = %g: %w", c.Load, c.N*c.N, c.E, err)
 		}
-		ref, err := dwFoundationTruth(c)
+		ref, err := experiment.FoundationTruth(c)
 		if err != nil {
 			return nil, fmt.Errorf("reference, load %g N, %d elements, E = %g: %w", c.Load, c.N*c.N, c.E, err)
 		}
-		abs, rel := dwPoseError(x, ref)
+		abs, rel := experiment.PoseError(x, ref)
 		name := fmt.Sprintf("cube on elastic foundation, %g N, %d elements, E = %g", c.Load, c.N*c.N, c.E)
 		rows = append(rows, Row{Claim: name + ": error after 1 s at h = 0.01", Source: dwPaper + " Table 2, §5.5",
 			Expected: fmt.Sprintf("abs %.3g, rel %.3g", c.PaperAbs, c.PaperRel), Measured: fmt.Sprintf("abs %.3g, rel %.3g", abs, rel),
 			Tolerance: "≤ the paper's", Pass: abs <= c.PaperAbs && rel <= c.PaperRel})
-		_, sapWall, err := dwFoundationRun(c, 0.01, sap.New(sap.DefaultParams()))
+		_, sapWall, err := experiment.FoundationRun(c, 0.01, sap.New(sap.DefaultParams()))
 		if err != nil {
 			return nil, err
 		}

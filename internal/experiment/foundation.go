@@ -1,37 +1,41 @@
-package validate
+package experiment
 
 import (
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/forces"
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/drumwright"
 	"github.com/stiction-sim/stiction/solver/sap"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// dwFoundationCase is one row of Drumwright's Table 2 (see
-// sim/drumwright_foundation_test.go): a rigid cube (s = 1 m, 8 kg/m³) at
+// FoundationCase is one row of Drumwright's Table 2: a rigid cube (s = 1 m, 8 kg/m³) at
 // rest on an undeformed elastic foundation of depth 1 m, N×N elements of
 // modulus E and damping 1 N·s/m, frictionless, loaded by Load downward at
 // the cube-frame point s/2 (cos 10t, sin 10t, 1), 1 s at h = 0.01 s.
-type dwFoundationCase struct {
+type FoundationCase struct {
 	Load, E            float64
 	N                  int
 	PaperAbs, PaperRel float64 // Table 2
 	PaperTime          float64 // Table 1, the constraint-based approach, s
 }
 
-var dwTable2 = []dwFoundationCase{
+// Table2 lists the rows of Drumwright's Table 2 with the paper's errors
+// (against ode45) and Table 1's time of the constraint-based approach.
+var Table2 = []FoundationCase{
 	{5, 1e7, 10, 2.96e-5, 2.65e-5, 0.331}, {5, 1e11, 10, 2.91e-7, 2.60e-7, 0.286},
 	{5, 1e7, 30, 1.98e-5, 1.77e-5, 7.40}, {5, 1e11, 30, 2.71e-9, 2.42e-9, 8.23},
 	{50, 1e7, 10, 0.813, 0.724, 0.332}, {50, 1e11, 10, 0.814, 0.728, 0.396},
 	{50, 1e7, 30, 1.0e-2, 8.87e-3, 12.98}, {50, 1e11, 30, 1.0e-2, 8.95e-3, 26.00},
 }
 
-const dwFoundationYAML = `name: foundation
+const foundationYAML = `name: foundation
 dt: 0.01
 duration: 1
 materials:
@@ -49,30 +53,34 @@ bodies:
     pose: {position: [0, 0, 0.5]}
 `
 
-// dwLoad is the paper's rotating load.
-type dwLoad struct {
+// rotatingLoad is the paper's rotating load.
+type rotatingLoad struct {
 	body    int
 	f, half float64
 	w       forces.BodyWrench
 }
 
 // Apply adds the load at the context's time.
-func (e *dwLoad) Apply(c *forces.Context, out *forces.Output) {
-	e.w = forces.BodyWrench{Body: e.body, Point: dwLoadPoint(e.half, c.T), Force: spatial.Vec3{0, 0, -e.f}, Profile: forces.Profile{Offset: 1}}
+func (e *rotatingLoad) Apply(c *forces.Context, out *forces.Output) {
+	e.w = forces.BodyWrench{Body: e.body, Point: loadPoint(e.half, c.T), Force: spatial.Vec3{0, 0, -e.f}, Profile: forces.Profile{Offset: 1}}
 	e.w.Apply(c, out)
 }
 
 // PotentialEnergy is 0: the load is not conservative.
-func (e *dwLoad) PotentialEnergy(*forces.Context) float64 { return 0 }
+func (e *rotatingLoad) PotentialEnergy(*forces.Context) float64 { return 0 }
 
-func dwLoadPoint(half, t float64) spatial.Vec3 {
+func loadPoint(half, t float64) spatial.Vec3 {
 	return spatial.Vec3{half * math.Cos(10*t), half * math.Sin(10*t), half}
 }
 
-// dwFoundationRun simulates case c for 1 s at step h with solver sv (nil:
+// FoundationRun simulates case c for 1 s at step h with solver sv (nil:
 // Drumwright's) and returns the cube's final pose and the wall time.
-func dwFoundationRun(c dwFoundationCase, h float64, sv solver.Solver) (spatial.Pose, time.Duration, error) {
-	b, err := dwBuild("foundation.yaml", []byte(dwFoundationYAML))
+func FoundationRun(c FoundationCase, h float64, sv solver.Solver) (spatial.Pose, time.Duration, error) {
+	sc, err := scene.Parse("foundation.yaml", []byte(foundationYAML), []string{"contact.beta=1e-6"})
+	if err != nil {
+		return spatial.Pose{}, 0, err
+	}
+	b, err := scene.Build(sc)
 	if err != nil {
 		return spatial.Pose{}, 0, err
 	}
@@ -82,10 +90,10 @@ func dwFoundationRun(c dwFoundationCase, h float64, sv solver.Solver) (spatial.P
 			b.Config.Materials[gm.Material].Foundation = &contact.Foundation{Modulus: c.E, Depth: 1, Elements: c.N, Damping: 1}
 		}
 	}
-	b.Config.Forces = append(b.Config.Forces, &dwLoad{body: cube, f: c.Load, half: 0.5})
+	b.Config.Forces = append(b.Config.Forces, &rotatingLoad{body: cube, f: c.Load, half: 0.5})
 	b.Config.DT = h
 	if sv == nil {
-		sv = dwSolver(h)
+		sv = drumwright.New(drumwright.DefaultParams(h))
 	}
 	b.Config.Solver = sv
 	s, err := sim.New(b.Model, b.State, b.Config)
@@ -93,26 +101,32 @@ func dwFoundationRun(c dwFoundationCase, h float64, sv solver.Solver) (spatial.P
 		return spatial.Pose{}, 0, err
 	}
 	start := time.Now()
-	if err := dwSteps(s, int(math.Round(1/h)), nil); err != nil {
-		return spatial.Pose{}, 0, err
+	for range int(math.Round(1 / h)) {
+		st, err := s.Step()
+		if err != nil {
+			return spatial.Pose{}, 0, err
+		}
+		if st.Status != solver.Converged {
+			return spatial.Pose{}, 0, fmt.Errorf("foundation: step %d: solve %v", st.Step, st.Status)
+		}
 	}
 	return s.Model.BodyPose(s.State, cube), time.Since(start), nil
 }
 
-// dwFoundationTruth returns the reference final pose: the Dormand–Prince
+// FoundationTruth returns the reference final pose: the Dormand–Prince
 // integration of the continuous model for E ≤ 1e7, SAP at h = 1e-4 on the
 // same contact model above (whose elements ring at 1e5 rad/s).
-func dwFoundationTruth(c dwFoundationCase) (spatial.Pose, error) {
+func FoundationTruth(c FoundationCase) (spatial.Pose, error) {
 	if c.E <= 1e7 {
-		return foundationReference(c, dwGravity), nil
+		return FoundationReference(c, 9.81), nil
 	}
-	x, _, err := dwFoundationRun(c, 1e-4, sap.New(sap.DefaultParams()))
+	x, _, err := FoundationRun(c, 1e-4, sap.New(sap.DefaultParams()))
 	return x, err
 }
 
-// dwPoseError returns ‖(x − x_ref, q − q_ref)‖ (quaternions sign-aligned)
+// PoseError returns ‖(x − x_ref, q − q_ref)‖ (quaternions sign-aligned)
 // and the same relative to ‖(x_ref, q_ref)‖.
-func dwPoseError(x, ref spatial.Pose) (abs, rel float64) {
+func PoseError(x, ref spatial.Pose) (abs, rel float64) {
 	q, r := x.R, ref.R
 	if q.W*r.W+q.X*r.X+q.Y*r.Y+q.Z*r.Z < 0 {
 		q = q.Scale(-1)
@@ -123,7 +137,7 @@ func dwPoseError(x, ref spatial.Pose) (abs, rel float64) {
 	return abs, abs / math.Sqrt(ref.P.Dot(ref.P)+1)
 }
 
-// foundationReference integrates the continuous model of a dwFoundationCase
+// FoundationReference integrates the continuous model of a FoundationCase
 // for 1 s from rest with the undeformed foundation (cube centre at 0.5 m)
 // by the Dormand–Prince 5(4) pair with error control (relative 1e-8,
 // absolute 1e-14; the final pose moves by 5e-10 at 1e-10 for the 50 N,
@@ -131,7 +145,7 @@ func dwPoseError(x, ref spatial.Pose) (abs, rel float64) {
 // inertia m s²/6 isotropic (so ω̇ = τ/I), every element centre r_k of the
 // bottom face a spring of K = E a/depth and damping B = 1 with force
 // max(0, −Kφ − Bφ̇) along +z while φ = z_k < 0. It returns the final pose.
-func foundationReference(c dwFoundationCase, g float64) spatial.Pose {
+func FoundationReference(c FoundationCase, g float64) spatial.Pose {
 	const s, rho = 1.0, 8.0
 	m := rho * s * s * s
 	in := m * s * s / 6
@@ -150,7 +164,7 @@ func foundationReference(c dwFoundationCase, g float64) spatial.Pose {
 		v := spatial.Vec3{y[7], y[8], y[9]}
 		w := spatial.Vec3{y[10], y[11], y[12]}
 		force := spatial.Vec3{0, 0, -m*g - c.Load}
-		arm := qn.Rotate(dwLoadPoint(s/2, t))
+		arm := qn.Rotate(loadPoint(s/2, t))
 		torque := arm.Cross(spatial.Vec3{0, 0, -c.Load})
 		for _, r := range pts {
 			rw := qn.Rotate(r)
