@@ -1,9 +1,7 @@
 package sap
 
 import (
-	"encoding/gob"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -19,30 +17,8 @@ import (
 // test now also asks that the gradient norm stopped decreasing, and the
 // solve converges to e_m ≤ εr.
 func TestNoFalseStallNearOptimum(t *testing.T) {
-	f, err := os.Open("testdata/clutter_stall.gob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c struct {
-		P  *solver.Problem
-		V0 []float64
-	}
-	if err := gob.NewDecoder(f).Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	prm := DefaultParams()
-	prm.Trace = &Trace{}
-	s := New(prm)
-	var res solver.Result
-	if err := s.Solve(c.P, c.V0, &res); err != nil {
-		t.Fatal(err)
-	}
-	tr := prm.Trace.Entries
+	prm, res, tr := solveCaptured(t, "testdata/clutter_stall.gob", DefaultParams())
 	t.Logf("%v after %d iterations, e_m %.3g", res.Stats.Status, res.Stats.Iterations, res.Stats.MomentumError)
-	for i, e := range tr {
-		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
-	}
 	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > prm.RelTolerance {
 		t.Fatalf("%v, e_m %g: want converged with e_m ≤ %g", res.Stats.Status, res.Stats.MomentumError, prm.RelTolerance)
 	}
@@ -70,28 +46,7 @@ func TestNoFalseStallNearOptimum(t *testing.T) {
 // within the cost's round-off (64 ε_mach ℓ) is now accepted and the next
 // step, with the Hessian of the right side, converges.
 func TestNoFalseStallAcrossKink(t *testing.T) {
-	f, err := os.Open("testdata/arm_kink.gob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c struct {
-		P  *solver.Problem
-		V0 []float64
-	}
-	if err := gob.NewDecoder(f).Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	prm := DefaultParams()
-	prm.Trace = &Trace{}
-	var res solver.Result
-	if err := New(prm).Solve(c.P, c.V0, &res); err != nil {
-		t.Fatal(err)
-	}
-	tr := prm.Trace.Entries
-	for i, e := range tr {
-		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
-	}
+	prm, res, tr := solveCaptured(t, "testdata/arm_kink.gob", DefaultParams())
 	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > prm.RelTolerance {
 		t.Fatalf("%v, e_m %g: want converged with e_m ≤ %g", res.Stats.Status, res.Stats.MomentumError, prm.RelTolerance)
 	}
@@ -108,28 +63,7 @@ func TestNoFalseStallAcrossKink(t *testing.T) {
 // step the solve ended Stalled with e_m = 1.8e-6. A stall now needs two
 // consecutive steps without progress, and the second step converges.
 func TestNoFalseStallAfterKink(t *testing.T) {
-	f, err := os.Open("testdata/arm_kink2.gob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c struct {
-		P  *solver.Problem
-		V0 []float64
-	}
-	if err := gob.NewDecoder(f).Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	prm := DefaultParams()
-	prm.Trace = &Trace{}
-	var res solver.Result
-	if err := New(prm).Solve(c.P, c.V0, &res); err != nil {
-		t.Fatal(err)
-	}
-	tr := prm.Trace.Entries
-	for i, e := range tr {
-		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
-	}
+	prm, res, tr := solveCaptured(t, "testdata/arm_kink2.gob", DefaultParams())
 	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > prm.RelTolerance {
 		t.Fatalf("%v, e_m %g: want converged with e_m ≤ %g", res.Stats.Status, res.Stats.MomentumError, prm.RelTolerance)
 	}
@@ -148,28 +82,7 @@ func TestNoFalseStallAfterKink(t *testing.T) {
 // 5.73e-7. Declaring a stall there ended 37 of 120,000 steps of a
 // 20-minute run with e_m up to 1.7e-6; the next step converges.
 func TestNoFalseStallAtRest(t *testing.T) {
-	f, err := os.Open("testdata/roll_stall.gob")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c struct {
-		P  *solver.Problem
-		V0 []float64
-	}
-	if err := gob.NewDecoder(f).Decode(&c); err != nil {
-		t.Fatal(err)
-	}
-	prm := DefaultParams()
-	prm.Trace = &Trace{}
-	var res solver.Result
-	if err := New(prm).Solve(c.P, c.V0, &res); err != nil {
-		t.Fatal(err)
-	}
-	tr := prm.Trace.Entries
-	for i, e := range tr {
-		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
-	}
+	prm, res, tr := solveCaptured(t, "testdata/roll_stall.gob", DefaultParams())
 	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > prm.RelTolerance {
 		t.Fatalf("%v, e_m %g: want converged with e_m ≤ %g", res.Stats.Status, res.Stats.MomentumError, prm.RelTolerance)
 	}
@@ -198,4 +111,24 @@ func TestCostRiseWithGradientFall(t *testing.T) {
 	if res.Stats.Status != solver.Converged || res.Stats.MomentumError > 1e-12 {
 		t.Errorf("%v, e_m %g: want converged with e_m ≤ 1e-12", res.Stats.Status, res.Stats.MomentumError)
 	}
+}
+
+// solveCaptured solves the captured problem of testdata file path (its
+// warm start included) with prm and a trace, logs the iterates, and
+// returns prm, the result and the trace.
+func solveCaptured(t *testing.T, path string, prm Params) (Params, solver.Result, []TraceEntry) {
+	t.Helper()
+	c, err := problems.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prm.Trace = &Trace{}
+	var res solver.Result
+	if err := New(prm).Solve(c.P, c.V0, &res); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range prm.Trace.Entries {
+		t.Logf("iterate %d: cost %.17g, ‖D∇ℓ‖ %.3g (tolerance %.3g)", i, e.Cost, e.GradNorm, e.Tolerance)
+	}
+	return prm, res, prm.Trace.Entries
 }
