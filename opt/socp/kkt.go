@@ -47,13 +47,20 @@ type kkt struct {
 }
 
 func newKKT(n, mz, m int, delta float64, refine int, tol float64) *kkt {
-	dim := n + m
-	k := &kkt{n: n, mz: mz, m: m, dim: dim, delta: delta, refine: refine, tol: tol}
-	k.g = make([]float64, m*n)
-	k.k = blas64.General{Rows: dim, Cols: dim, Stride: max(dim, 1), Data: make([]float64, dim*dim)}
-	k.ipiv = make([]int, dim)
-	k.rhs, k.sol, k.res, k.corr = make([]float64, dim), make([]float64, dim), make([]float64, dim), make([]float64, dim)
+	k := &kkt{}
+	k.reset(n, mz, m, delta, refine, tol)
 	return k
+}
+
+// reset sizes k for n unknowns, mz zero-cone rows and m cone rows, reusing
+// its buffers' capacity (zeroed); a and p are the caller's to size.
+func (k *kkt) reset(n, mz, m int, delta float64, refine int, tol float64) {
+	dim := n + m
+	k.n, k.mz, k.m, k.dim, k.delta, k.refine, k.tol = n, mz, m, dim, delta, refine, tol
+	k.g = grow(k.g, m*n)
+	k.k = blas64.General{Rows: dim, Cols: dim, Stride: max(dim, 1), Data: grow(k.k.Data, dim*dim)}
+	k.ipiv = grow(k.ipiv, dim)
+	k.rhs, k.sol, k.res, k.corr = grow(k.rhs, dim), grow(k.sol, dim), grow(k.res, dim), grow(k.corr, dim)
 }
 
 // factor forms and factors the scaled system for the scaling sc. It returns

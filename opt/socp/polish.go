@@ -51,14 +51,20 @@ const (
 )
 
 func newPolisher(n, m int) *polisher {
-	return &polisher{
-		n: n, m: m, maxIter: 10,
-		x: make([]float64, n), s: make([]float64, m), z: make([]float64, m),
-		mult: make([]int, m),
-		u:    make([]float64, n+m), du: make([]float64, n+m), f: make([]float64, n+m),
-		bestU: make([]float64, n+m), js: make([]float64, m),
-		jac: make([]float64, (n+m)*(n+m)), r: make([]float64, n+m), c: make([]float64, n+m),
-	}
+	pl := &polisher{}
+	pl.reset(n, m)
+	return pl
+}
+
+// reset sizes pl for n unknowns and m cone rows, reusing its buffers'
+// capacity (zeroed).
+func (pl *polisher) reset(n, m int) {
+	pl.n, pl.m, pl.maxIter = n, m, 10
+	pl.x, pl.s, pl.z = grow(pl.x, n), grow(pl.s, m), grow(pl.z, m)
+	pl.mult = grow(pl.mult, m)
+	pl.u, pl.du, pl.f = grow(pl.u, n+m), grow(pl.du, n+m), grow(pl.f, n+m)
+	pl.bestU, pl.js = grow(pl.bestU, n+m), grow(pl.js, m)
+	pl.jac, pl.r, pl.c = grow(pl.jac, (n+m)*(n+m)), grow(pl.r, n+m), grow(pl.c, n+m)
 }
 
 // run polishes the solution (x0, z0) of sv's problem (s0 = sv's result S)

@@ -50,8 +50,16 @@ type scaling struct {
 }
 
 func newScaling(c Cones, n int) *scaling {
-	sc := &scaling{c: c, m: c.Dim()}
-	sc.off, sc.moff = make([]int, len(c.SOC)), make([]int, len(c.SOC))
+	sc := &scaling{}
+	sc.reset(c, n)
+	return sc
+}
+
+// reset sizes sc for the cones c and n unknowns, reusing its buffers'
+// capacity (zeroed).
+func (sc *scaling) reset(c Cones, n int) {
+	sc.c, sc.m = c, c.Dim()
+	sc.off, sc.moff = grow(sc.off, len(c.SOC)), grow(sc.moff, len(c.SOC))
 	r, mo, kmax := c.Zero+c.NonNeg, 0, 1
 	for i, k := range c.SOC {
 		sc.off[i], sc.moff[i] = r, mo
@@ -59,13 +67,12 @@ func newScaling(c Cones, n int) *scaling {
 		mo += k * k
 		kmax = max(kmax, k)
 	}
-	sc.w = make([]float64, sc.m)
-	sc.mat, sc.imat = make([]float64, mo), make([]float64, mo)
-	sc.lam, sc.st, sc.zt = make([]float64, sc.m), make([]float64, sc.m), make([]float64, sc.m)
-	sc.wbar, sc.vtmp = make([]float64, kmax), make([]float64, kmax)
-	sc.tmp, sc.tmpi = make([]float64, kmax*kmax), make([]float64, kmax*kmax)
-	sc.rowsT = make([]float64, kmax*n)
-	return sc
+	sc.w = grow(sc.w, sc.m)
+	sc.mat, sc.imat = grow(sc.mat, mo), grow(sc.imat, mo)
+	sc.lam, sc.st, sc.zt = grow(sc.lam, sc.m), grow(sc.st, sc.m), grow(sc.zt, sc.m)
+	sc.wbar, sc.vtmp = grow(sc.wbar, kmax), grow(sc.vtmp, kmax)
+	sc.tmp, sc.tmpi = grow(sc.tmp, kmax*kmax), grow(sc.tmpi, kmax*kmax)
+	sc.rowsT = grow(sc.rowsT, kmax*n)
 }
 
 // socNorm returns √(x₀² − ‖x₁‖²) computed as √((x₀ − ‖x₁‖)(x₀ + ‖x₁‖)),

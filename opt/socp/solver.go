@@ -111,27 +111,32 @@ func (sv *Solver) conclude(st Status) {
 func (sv *Solver) setup(p *Problem, n, m int) {
 	set := sv.Settings
 	if sv.kkt == nil || n != sv.n || m != sv.m || !sameCones(sv.cones, p.Cones) || sv.kkt.delta != set.StaticReg {
+		// Resize in place: a problem of another size reuses the buffers'
+		// capacity, so a warmed-up solver allocates nothing when the
+		// number of contacts changes within what it has seen.
 		sv.n, sv.m = n, m
-		sv.cones = Cones{Zero: p.Cones.Zero, NonNeg: p.Cones.NonNeg, SOC: slices.Clone(p.Cones.SOC)}
-		sv.sc = newScaling(sv.cones, n)
-		sv.kkt = newKKT(n, p.Cones.Zero, m, set.StaticReg, set.RefineIter, set.RefineTol)
-		vec := func(k int) []float64 { return make([]float64, k) }
-		sv.x, sv.s, sv.z = vec(n), vec(m), vec(m)
-		sv.rx, sv.rz, sv.ax, sv.px, sv.atz = vec(n), vec(m), vec(m), vec(n), vec(n)
-		sv.x1, sv.z1, sv.x2, sv.z2 = vec(n), vec(m), vec(n), vec(m)
-		sv.dx, sv.ds, sv.dz = vec(n), vec(m), vec(m)
-		sv.dxa, sv.dsa, sv.dza = vec(n), vec(m), vec(m)
-		sv.cs, sv.u, sv.wu = vec(m), vec(m), vec(m)
-		sv.negQ, sv.rx0, sv.rz0 = vec(n), vec(n), vec(m)
-		sv.dsT, sv.dzT, sv.dsTa, sv.dzTa = vec(m), vec(m), vec(m), vec(m)
-		sv.best.x, sv.best.s, sv.best.z = vec(n), vec(m), vec(m)
-		sv.pol = newPolisher(n, m)
-		sv.result.X, sv.result.S, sv.result.Z = vec(n), vec(m), vec(m)
-		if m*n > 0 {
-			sv.kkt.a = make([]float64, m*n)
+		sv.cones = Cones{Zero: p.Cones.Zero, NonNeg: p.Cones.NonNeg, SOC: append(sv.cones.SOC[:0], p.Cones.SOC...)}
+		if sv.kkt == nil {
+			sv.sc, sv.kkt, sv.pol = &scaling{}, &kkt{}, &polisher{}
 		}
+		sv.sc.reset(sv.cones, n)
+		a, pm := sv.kkt.a, sv.kkt.p
+		sv.kkt.reset(n, p.Cones.Zero, m, set.StaticReg, set.RefineIter, set.RefineTol)
+		for _, v := range []*[]float64{&sv.x, &sv.rx, &sv.px, &sv.atz, &sv.x1, &sv.x2, &sv.dx, &sv.dxa, &sv.negQ, &sv.rx0, &sv.best.x, &sv.result.X} {
+			*v = grow(*v, n)
+		}
+		for _, v := range []*[]float64{&sv.s, &sv.z, &sv.rz, &sv.ax, &sv.z1, &sv.z2, &sv.ds, &sv.dz, &sv.dsa, &sv.dza, &sv.cs, &sv.u, &sv.wu, &sv.rz0,
+			&sv.dsT, &sv.dzT, &sv.dsTa, &sv.dzTa, &sv.best.s, &sv.best.z, &sv.result.S, &sv.result.Z} {
+			*v = grow(*v, m)
+		}
+		sv.pol.reset(n, m)
+		sv.kkt.a = nil
+		if m*n > 0 {
+			sv.kkt.a = grow(a, m*n)
+		}
+		sv.kkt.p = nil
 		if p.P != nil {
-			sv.kkt.p = make([]float64, n*n)
+			sv.kkt.p = grow(pm, n*n)
 		}
 	}
 	sv.kkt.refine, sv.kkt.tol = set.RefineIter, set.RefineTol
@@ -388,4 +393,15 @@ func (sv *Solver) stepLength(dsT, dzT []float64, dtau, dkap, amax float64) float
 		a = min(a, -sv.kappa/dkap)
 	}
 	return a
+}
+
+// grow returns s resized to n elements, all zero, reusing its capacity
+// when it suffices.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

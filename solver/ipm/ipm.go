@@ -5,12 +5,15 @@ import (
 
 	"github.com/stiction-sim/stiction/opt/socp"
 	"github.com/stiction-sim/stiction/solver"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Solver is the interior-point reference solver (see the package doc). Its
-// workspace, and that of opt/socp, is reused: a second Solve of a problem
-// with the same sizes and cone structure allocates nothing.
+// workspace, and that of opt/socp, is reused: once it has solved a problem
+// at least as large, a Solve allocates nothing, whatever the number of
+// contacts (TestNoAllocsAcrossSizes).
 type Solver struct {
 	// Settings are opt/socp's (default socp.DefaultSettings: relative
 	// residuals and gap 1e-9, then polishing).
@@ -30,6 +33,8 @@ type Solver struct {
 	resid solver.ResidualScratch
 	dims  [2]int
 	av    []float64
+	sym   mat.SymDense // P over pd
+	dense mat.Dense    // A over a
 }
 
 var _ solver.Solver = (*Solver)(nil)
@@ -79,15 +84,19 @@ func (s *Solver) build(p *solver.Problem) {
 	nv, nr := p.NV, p.NR
 	n, m := nv+nr+s.nt, len(s.terms)
 	if s.dims != [2]int{n, m} || s.prob.P == nil {
+		// Another size reuses the buffers' capacity: a warmed-up solver
+		// allocates nothing when the number of contacts changes.
 		s.dims = [2]int{n, m}
-		s.pd, s.a = make([]float64, n*n), make([]float64, m*n)
-		s.prob.P = mat.NewSymDense(n, s.pd)
+		s.pd, s.a = grow(s.pd, n*n), grow(s.a, m*n)
+		s.sym.SetRawSymmetric(blas64.Symmetric{N: n, Stride: max(n, 1), Uplo: blas.Upper, Data: s.pd})
+		s.prob.P = &s.sym
 		s.prob.A = nil
 		if m > 0 {
-			s.prob.A = mat.NewDense(m, n, s.a)
+			s.dense.SetRawMatrix(blas64.General{Rows: m, Cols: n, Stride: n, Data: s.a})
+			s.prob.A = &s.dense
 		}
-		s.prob.Q, s.prob.B = make([]float64, n), make([]float64, m)
-		s.av = make([]float64, nv)
+		s.prob.Q, s.prob.B = grow(s.prob.Q, n), grow(s.prob.B, m)
+		s.av = grow(s.av, nv)
 	}
 	clear(s.pd)
 	for c, q := range p.Cliques {
@@ -221,4 +230,14 @@ func status(st socp.Status, optimal bool) solver.Status {
 		return solver.Stalled
 	}
 	return solver.Failed
+}
+
+// grow returns s resized to n zeros, reusing its capacity when it suffices.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

@@ -104,3 +104,35 @@ func TestTightToleranceReference(t *testing.T) {
 		t.Errorf("IPM %v, e_m %.2e, ‖Δv‖/‖v‖ = %.1e", ri.Stats.Status, ri.Stats.MomentumError, d)
 	}
 }
+
+// TestNoAllocsAcrossSizes: once the solver has solved the largest problem
+// (5 cliques, 8 constraints), solving problems with other numbers of
+// cliques and contacts, in turn, allocates nothing (as in a simulation
+// whose contact count changes from step to step).
+func TestNoAllocsAcrossSizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cone, bil, itv := solver.ContactCone, solver.Bilateral, solver.Interval
+	ps := []*solver.Problem{
+		problems.Random(rng, 5, []solver.Kind{cone, cone, cone, cone, cone, bil, itv, itv}, 1e-3),
+		problems.Random(rng, 2, []solver.Kind{cone}, 1e-3),
+		problems.Random(rng, 3, []solver.Kind{cone, itv, cone}, 1e-3),
+		problems.Random(rng, 4, []solver.Kind{cone, bil}, 1e-3),
+	}
+	s := New()
+	var res solver.Result
+	for _, p := range ps {
+		if err := s.Solve(p, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		k = (k + 1) % len(ps)
+		if err := s.Solve(ps[k], nil, &res); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per solve across sizes, want 0", allocs)
+	}
+}
