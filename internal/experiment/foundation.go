@@ -73,16 +73,16 @@ func loadPoint(half, t float64) spatial.Vec3 {
 	return spatial.Vec3{half * math.Cos(10*t), half * math.Sin(10*t), half}
 }
 
-// FoundationRun simulates case c for 1 s at step h with solver sv (nil:
-// Drumwright's) and returns the cube's final pose and the wall time.
-func FoundationRun(c FoundationCase, h float64, sv solver.Solver) (spatial.Pose, time.Duration, error) {
+// FoundationSim builds the simulator of case c at step h with solver sv
+// (nil: Drumwright's) and returns it with the cube's body index.
+func FoundationSim(c FoundationCase, h float64, sv solver.Solver) (*sim.Simulator, int, error) {
 	sc, err := scene.Parse("foundation.yaml", []byte(foundationYAML), []string{"contact.beta=1e-6"})
 	if err != nil {
-		return spatial.Pose{}, 0, err
+		return nil, 0, err
 	}
 	b, err := scene.Build(sc)
 	if err != nil {
-		return spatial.Pose{}, 0, err
+		return nil, 0, err
 	}
 	ground, cube := b.Model.BodyByName("ground"), b.Model.BodyByName("cube")
 	for _, gm := range b.Model.Geometries {
@@ -97,6 +97,13 @@ func FoundationRun(c FoundationCase, h float64, sv solver.Solver) (spatial.Pose,
 	}
 	b.Config.Solver = sv
 	s, err := sim.New(b.Model, b.State, b.Config)
+	return s, cube, err
+}
+
+// FoundationRun simulates case c for 1 s at step h with solver sv (nil:
+// Drumwright's) and returns the cube's final pose and the wall time.
+func FoundationRun(c FoundationCase, h float64, sv solver.Solver) (spatial.Pose, time.Duration, error) {
+	s, cube, err := FoundationSim(c, h, sv)
 	if err != nil {
 		return spatial.Pose{}, 0, err
 	}

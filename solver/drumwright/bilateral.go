@@ -65,8 +65,7 @@ func (s *Solver) eliminate(p *solver.Problem) bool {
 		}
 		s.cb[a*nb+a] += p.R[i]
 	}
-	chol := blas64.Symmetric{N: nb, Stride: nb, Uplo: blas.Upper, Data: s.cb}
-	if _, ok := lapack64.Potrf(chol); !ok {
+	if !cholesky(nb, s.cb) {
 		return false
 	}
 	tri := blas64.Triangular{N: nb, Stride: nb, Uplo: blas.Upper, Diag: blas.NonUnit, Data: s.cb}

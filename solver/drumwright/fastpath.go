@@ -14,6 +14,13 @@ import (
 // allocations, as in opt/socp).
 var lapackImpl gonumlapack.Implementation
 
+// cholesky factors the n×n symmetric matrix a (row-major, upper triangle
+// used) as UᵀU in place and reports whether it is positive definite. It
+// is gonum's unblocked Dpotf2: the blocked Dpotrf runs its matrix
+// products on goroutines from about 64×64 on (the 900-element foundation's
+// pivoting matrix), which allocates on every step.
+func cholesky(n int, a []float64) bool { return lapackImpl.Dpotf2(blas.Upper, n, a, max(n, 1)) }
+
 // normalFastPath tries the active set "every unilateral row pushes" for the
 // normal stage built in s.cp (friction held): with G = W'_uu + R_u (SPD) the
 // rows' spring laws give γ = −G⁻¹o, and this is the QP's minimizer (D. eq.
@@ -35,8 +42,7 @@ func (s *Solver) normalFastPath() bool {
 		// sc = 1/(R + W'_aa).
 		s.fx[k] = -s.b[2*k] * (s.r[i] + s.wr[a*nvr+a])
 	}
-	chol := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: s.fk}
-	if _, ok := lapack64.Potrf(chol); !ok {
+	if !cholesky(n, s.fk) {
 		return false
 	}
 	tri := blas64.Triangular{N: n, Stride: n, Uplo: blas.Upper, Diag: blas.NonUnit, Data: s.fk}

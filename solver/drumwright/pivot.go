@@ -116,8 +116,7 @@ func (s *Solver) solveActive(n int) bool {
 		s.fk[r*m+r] += s.r[s.vi[a]]
 		s.fx[r] = -s.po[k]
 	}
-	chol := blas64.Symmetric{N: m, Stride: m, Uplo: blas.Upper, Data: s.fk}
-	if _, ok := lapack64.Potrf(chol); !ok {
+	if !cholesky(m, s.fk) {
 		return false
 	}
 	tri := blas64.Triangular{N: m, Stride: m, Uplo: blas.Upper, Diag: blas.NonUnit, Data: s.fk}
