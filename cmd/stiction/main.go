@@ -11,6 +11,7 @@
 //	stiction view RUN_DIR [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
 //	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
+//	stiction bench [--peers] [--solver NAME] [--out DIR]
 //	stiction validate [--quick] [--out DIR]
 //
 // Run "stiction help" for details. The exit status is 0 on success, 1 when a
