@@ -146,3 +146,46 @@ func TestRollingHoldsOnSlope(t *testing.T) {
 		}
 	}
 }
+
+// TestSphereOnSlope: a sphere (no rolling friction) released at rest on a
+// slope of angle θ, in three downhill directions, at δt = 1 ms and 10 ms.
+// Where μ ≥ (2/7) tan θ it rolls without slip: a = 5/7 g sin θ and
+// ω = v/r; where μ < (2/7) tan θ it slides: a = g (sin θ − μ cos θ) and
+// the spin accelerates at α = 5 μ g cos θ/(2 r). Both within 1%, over 1 s.
+func TestSphereOnSlope(t *testing.T) {
+	const g, m, r = 9.81, 0.5, 0.05
+	for _, dt := range []float64{0.001, 0.01} {
+		for _, c := range []struct{ deg, mu, dir float64 }{{10, 0.8, 0}, {20, 0.8, 71}, {35, 0.8, 200}, {60, 0.2, 300}, {45, 0.1, 45}} {
+			t.Run(fmt.Sprintf("dt=%g/θ=%g/μ=%g/dir=%g", dt, c.deg, c.mu, c.dir), func(t *testing.T) {
+				th, d := c.deg*math.Pi/180, c.dir*math.Pi/180
+				s := sphereScene(r, m, 0, 0, dt, 1, scene.Vec{}, scene.Vec{})
+				mat := s.Materials["m"]
+				mat.Friction = ptr(c.mu)
+				s.Materials["m"] = mat
+				s.Gravity = &scene.Vec{g * math.Sin(th) * math.Cos(d), g * math.Sin(th) * math.Sin(d), -g * math.Cos(th)}
+				s.Bodies[1].Pose.Position = &scene.Vec{0, 0, r - m*g*math.Cos(th)/1e12}
+				sm, _ := build(t, s)
+				b := sm.Model.BodyByName("ball")
+				runSteps(t, sm, 10)
+				wa, va := sm.Model.BodyVelocity(sm.State, b)
+				ta := sm.State.T
+				runSteps(t, sm, int(math.Round(1/dt))-10)
+				wb, vb := sm.Model.BodyVelocity(sm.State, b)
+				span := sm.State.T - ta
+				a := (vb.Norm() - va.Norm()) / span
+				alpha := (wb.Norm() - wa.Norm()) / span
+				dirErr := math.Abs(math.Remainder(math.Atan2(vb[1], vb[0])-d, 2*math.Pi)) * 180 / math.Pi
+				rolls := c.mu >= 2.0/7*math.Tan(th)
+				wantA, wantAlpha := 5.0/7*g*math.Sin(th), 5.0/7*g*math.Sin(th)/r
+				if !rolls {
+					wantA, wantAlpha = g*(math.Sin(th)-c.mu*math.Cos(th)), 2.5*c.mu*g*math.Cos(th)/r
+				}
+				t.Logf("rolls %v: a %.5g (closed form %.5g, rel. %.2g), α %.5g (%.5g, rel. %.2g), direction %.2g°",
+					rolls, a, wantA, (a-wantA)/wantA, alpha, wantAlpha, (alpha-wantAlpha)/wantAlpha, dirErr)
+				if math.Abs(a-wantA) > 0.01*wantA || math.Abs(alpha-wantAlpha) > 0.01*wantAlpha || dirErr > 0.05 {
+					t.Errorf("a %g (want %g), α %g (want %g), direction off by %g°", a, wantA, alpha, wantAlpha, dirErr)
+				}
+			})
+		}
+	}
+}
