@@ -20,7 +20,7 @@ func TestNames(t *testing.T) {
 }
 
 // includesModels reports whether an embedded scene includes robot models:
-// only model/load can load it (scene/grasp tests the grasp scene).
+// only model/load can load it (model/grasp tests the grasp scene).
 func includesModels(data []byte) bool { return bytes.Contains(data, []byte("\ninclude:")) }
 
 func TestEmbeddedScenesValidate(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestGraspSceneUpToDate: the embedded grasp.yaml is what Generate writes
-// (run go generate ./scene/grasp after changing the plan). The scenes are
+// (run go generate ./model/grasp after changing the plan). The scenes are
 // compared as parsed scenes, every number to 1e-6, so that a last-digit
 // difference of the inverse kinematics on another machine does not fail.
 func TestGraspSceneUpToDate(t *testing.T) {
@@ -48,7 +48,7 @@ func TestGraspSceneUpToDate(t *testing.T) {
 		}
 		for k := range ta {
 			if math.Abs(ta[k][0]-tb[k][0]) > 1e-6 || math.Abs(ta[k][1]-tb[k][1]) > 1e-6 {
-				t.Errorf("actuator %s row %d: generated %v, embedded %v: go generate ./scene/grasp", a.Actuators[i].Name, k, ta[k], tb[k])
+				t.Errorf("actuator %s row %d: generated %v, embedded %v: go generate ./model/grasp", a.Actuators[i].Name, k, ta[k], tb[k])
 			}
 		}
 	}

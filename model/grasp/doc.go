@@ -12,10 +12,10 @@
 // and the targets of the 23 PD actuators are tables in time. The arm
 // starts at its first configuration (the includes' set overrides).
 //
-//	go generate ./scene/grasp   # rewrites scene/scenes/grasp.yaml
+//	go generate ./model/grasp   # rewrites scene/scenes/grasp.yaml
 //
 // TestGraspSceneUpToDate fails when the embedded file drifts from
 // Generate; TestGraspLifts runs the scene headless and checks the lift.
 package grasp
 
-//go:generate go run ./gen -out ../scenes/grasp.yaml
+//go:generate go run ./gen -out ../../scene/scenes/grasp.yaml

@@ -1,4 +1,4 @@
-// Command gen writes the embedded grasp scene (package scene/grasp).
+// Command gen writes the embedded grasp scene (package model/grasp).
 package main
 
 import (
@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/stiction-sim/stiction/scene/grasp"
+	"github.com/stiction-sim/stiction/model/grasp"
 )
 
 func main() {
-	out := flag.String("out", "../scenes/grasp.yaml", "output file")
+	out := flag.String("out", "../../scene/scenes/grasp.yaml", "output file")
 	flag.Parse()
 	data, err := grasp.Generate()
 	if err != nil {
