@@ -3,10 +3,11 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"gonum.org/v1/gonum/blas"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // gyroJacobian is the velocity Jacobian ∂C/∂v of the Coriolis,
@@ -61,43 +62,20 @@ func (g *gyroJacobian) jacobian(m *multibody.Model, kin *multibody.Workspace, q,
 var errSingular = errors.New("M̂ = M + h(D + ∂C/∂v) is singular")
 
 // solve overwrites r with (A_c + h ∂C/∂v_c)⁻¹ r for clique c of p (a tree),
-// by LU with partial pivoting.
+// by LU with partial pivoting (gonum's unblocked Dgetf2 and Dgetrs, which
+// do not allocate).
 func (g *gyroJacobian) solve(p *solver.Problem, c solver.Clique, h float64, r []float64) error {
 	n := c.Size
 	a := g.lu[:n*n]
 	for i := range a {
 		a[i] = p.A[c.AOff+i] + h*g.jac[c.AOff+i]
 	}
-	for k := range n {
-		piv := k
-		for i := k + 1; i < n; i++ {
-			if math.Abs(a[i*n+k]) > math.Abs(a[piv*n+k]) {
-				piv = i
-			}
-		}
-		if !(math.Abs(a[piv*n+k]) > 0) {
-			return fmt.Errorf("tree at v[%d]: %w", c.Offset, errSingular)
-		}
-		if piv != k {
-			for j := range n {
-				a[k*n+j], a[piv*n+j] = a[piv*n+j], a[k*n+j]
-			}
-			r[k], r[piv] = r[piv], r[k]
-		}
-		for i := k + 1; i < n; i++ {
-			f := a[i*n+k] / a[k*n+k]
-			for j := k; j < n; j++ {
-				a[i*n+j] -= f * a[k*n+j]
-			}
-			r[i] -= f * r[k]
-		}
+	if !lapackImpl.Dgetf2(n, n, a, max(n, 1), g.piv[:n]) {
+		return fmt.Errorf("tree at v[%d]: %w", c.Offset, errSingular)
 	}
-	for i := n - 1; i >= 0; i-- {
-		s := r[i]
-		for j := i + 1; j < n; j++ {
-			s -= a[i*n+j] * r[j]
-		}
-		r[i] = s / a[i*n+i]
-	}
+	lapackImpl.Dgetrs(blas.NoTrans, n, 1, a, max(n, 1), g.piv[:n], r[:n], 1)
 	return nil
 }
+
+// lapackImpl is gonum's pure-Go LAPACK.
+var lapackImpl gonumlapack.Implementation

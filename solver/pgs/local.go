@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/stiction-sim/stiction/solver"
+	"gonum.org/v1/gonum/blas"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // local is the scratch memory of one block's solve. For block i with
@@ -25,6 +27,7 @@ import (
 type local struct {
 	x, a, old, gam, gx, r, d, t, wr []float64
 	g, m                            []float64 // G and I + G W, k×k
+	piv                             []int     // LU pivots of m
 }
 
 // resize sizes the scratch for blocks of up to k rows.
@@ -33,6 +36,10 @@ func (l *local) resize(k int) {
 		*s = solver.Resize(*s, k)
 	}
 	l.g, l.m = solver.Resize(l.g, k*k), solver.Resize(l.m, k*k)
+	if cap(l.piv) < k {
+		l.piv = make([]int, k)
+	}
+	l.piv = l.piv[:k]
 }
 
 // Armijo's constant, the line search's limits, and the relative residual
@@ -93,7 +100,7 @@ func (l *local) direction(w, r, d []float64) float64 {
 	for j := range k {
 		d[j] = -r[j]
 	}
-	if !solveDense(m, d, k) {
+	if !solveDense(m, d, l.piv[:k], k) {
 		for j := range k {
 			d[j] = -r[j]
 		}
@@ -148,43 +155,20 @@ func (l *local) eval(p *solver.Problem, i int, w, a, gam, out []float64, hess bo
 	return quad + p.Eval(i, x, out, g)
 }
 
-// solveDense solves the k×k system m y = b in place (b becomes y) by
-// Gaussian elimination with partial pivoting; m is overwritten. It reports
-// false for a numerically singular m.
-func solveDense(m, b []float64, k int) bool {
-	for c := range k {
-		piv, best := c, math.Abs(m[c*k+c])
-		for r := c + 1; r < k; r++ {
-			if v := math.Abs(m[r*k+c]); v > best {
-				piv, best = r, v
-			}
-		}
-		if !(best > 0) {
-			return false
-		}
-		if piv != c {
-			for j := range k {
-				m[c*k+j], m[piv*k+j] = m[piv*k+j], m[c*k+j]
-			}
-			b[c], b[piv] = b[piv], b[c]
-		}
-		for r := c + 1; r < k; r++ {
-			f := m[r*k+c] / m[c*k+c]
-			for j := c; j < k; j++ {
-				m[r*k+j] -= f * m[c*k+j]
-			}
-			b[r] -= f * b[c]
-		}
+// solveDense solves the k×k system m y = b in place (b becomes y) by LU
+// with partial pivoting (gonum's unblocked Dgetf2 and Dgetrs, which do not
+// allocate); m is overwritten and piv holds k pivots. It reports false for
+// a singular m.
+func solveDense(m, b []float64, piv []int, k int) bool {
+	if !lapackImpl.Dgetf2(k, k, m, k, piv) {
+		return false
 	}
-	for c := k - 1; c >= 0; c-- {
-		s := b[c]
-		for j := c + 1; j < k; j++ {
-			s -= m[c*k+j] * b[j]
-		}
-		b[c] = s / m[c*k+c]
-	}
+	lapackImpl.Dgetrs(blas.NoTrans, k, 1, m, k, piv, b, 1)
 	return true
 }
+
+// lapackImpl is gonum's pure-Go LAPACK.
+var lapackImpl gonumlapack.Implementation
 
 func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) }
 
