@@ -3,11 +3,11 @@ package sim_test
 import (
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
@@ -33,6 +33,13 @@ func drumwrightSceneWith(t testing.TB, sv solver.Solver, name string, sets ...st
 	if err != nil {
 		t.Fatal(err)
 	}
+	return drumwrightBuild(t, sc, sv)
+}
+
+// drumwrightBuild builds sc with solver sv (nil: Drumwright's at the
+// scene's time step).
+func drumwrightBuild(t testing.TB, sc *scene.Scene, sv solver.Solver) (*sim.Simulator, *scene.Built) {
+	t.Helper()
 	b, err := scene.Build(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -218,46 +225,15 @@ func TestDrumwrightLStability(t *testing.T) {
 	}
 }
 
-// sphereStackYAML is Drumwright's Fig. 10 scene: n spheres (r = 5 cm,
-// 1000 kg/m³) in mid-air on one vertical line, 1 mm apart and 1 mm above
-// the ground, at rest. Every gap is then inside the speculative margin
-// (1 mm + g h² ≈ 2 mm) from the first step; with 2 mm gaps a sphere falling
-// with its lower neighbour is no contact candidate, overlaps it by up to
-// 8 mm in the step where the neighbour stops, is pushed out at φ0/h, and in
-// a stack of 100 neighbours swap places; contact stiffness 1e11 N/m (E = 1e11 Pa), damping
-// 1 N·s/m (τd = 1e-11 s), μ = 0.5, h = 10 ms.
-func sphereStackYAML(n int) []byte {
-	var b strings.Builder
-	b.WriteString("name: drumwright-stack\ndt: 0.01\nduration: 5\n")
-	b.WriteString("materials:\n  default: {stiffness: 1e11, dissipation: 1e-11, friction: 0.5}\n")
-	b.WriteString("bodies:\n  - name: ground\n    fixed: true\n    shape: {type: halfspace}\n    material: default\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  - name: s%d\n    shape: {type: sphere, radius: 0.05}\n    material: default\n    density: 1000\n    pose: {position: [0, 0, %g]}\n",
-			i, 0.051+0.101*float64(i))
-	}
-	return []byte(b.String())
-}
-
 // drumwrightStack builds the stack of n spheres with solver sv (nil:
 // Drumwright's) and the purely compliant model.
 func drumwrightStack(t testing.TB, n int, sv solver.Solver) *sim.Simulator {
 	t.Helper()
-	sc, err := scene.Parse("stack.yaml", sphereStackYAML(n), []string{"contact.beta=1e-6"})
+	sc, err := scene.Parse("stack.yaml", experiment.SphereStackYAML(n), []string{"contact.beta=1e-6"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := scene.Build(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sv == nil {
-		sv = drumwright.New(drumwright.DefaultParams(b.Config.DT))
-	}
-	b.Config.Solver = sv
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := drumwrightBuild(t, sc, sv)
 	return s
 }
 

@@ -3,11 +3,11 @@ package validate
 import (
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/internal/experiment"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
@@ -165,15 +165,7 @@ func inclineSlide(mu float64) (float64, error) {
 // returns the largest off-axis distance, height error from (2i + 1) r,
 // final speed and the wall time.
 func sphereStack(n int) (off, dz, speed float64, wall time.Duration, err error) {
-	var y strings.Builder
-	y.WriteString("name: drumwright-stack\ndt: 0.01\nduration: 5\n")
-	y.WriteString("materials:\n  default: {stiffness: 1e11, dissipation: 1e-11, friction: 0.5}\n")
-	y.WriteString("bodies:\n  - name: ground\n    fixed: true\n    shape: {type: halfspace}\n    material: default\n")
-	for i := range n {
-		fmt.Fprintf(&y, "  - name: s%d\n    shape: {type: sphere, radius: 0.05}\n    material: default\n    density: 1000\n    pose: {position: [0, 0, %g]}\n",
-			i, 0.051+0.101*float64(i))
-	}
-	b, err := dwBuild("stack.yaml", []byte(y.String()))
+	b, err := dwBuild("stack.yaml", experiment.SphereStackYAML(n))
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
