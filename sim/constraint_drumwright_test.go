@@ -17,7 +17,7 @@ import (
 // the bob's pivot point from the world pivot and the largest rise of the
 // mechanical energy above the initial one.
 func stiffPendulum(t *testing.T, h float64) (dev, emax float64) {
-	r, err := experiment.StiffPendulum(sim.SymplecticEuler, h, 1)
+	r, err := experiment.StiffPendulum(sim.SymplecticEuler, h, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func stiffPendulumSchemes(ctx *Context) ([]Row, error) {
 	for _, sc := range compared {
 		var devs, gains []float64
 		for _, h := range hs {
-			r, err := experiment.StiffPendulum(sc, h, 1)
+			r, err := experiment.StiffPendulum(sc, h, 1, nil)
 			if err != nil {
 				return nil, err
 			}

@@ -108,14 +108,8 @@ func FoundationRun(c FoundationCase, h float64, sv solver.Solver) (spatial.Pose,
 		return spatial.Pose{}, 0, err
 	}
 	start := time.Now()
-	for range int(math.Round(1 / h)) {
-		st, err := s.Step()
-		if err != nil {
-			return spatial.Pose{}, 0, err
-		}
-		if st.Status != solver.Converged {
-			return spatial.Pose{}, 0, fmt.Errorf("foundation: step %d: solve %v", st.Step, st.Status)
-		}
+	if _, err := Steps(s, int(math.Round(1/h))); err != nil {
+		return spatial.Pose{}, 0, fmt.Errorf("experiment: foundation: %w", err)
 	}
 	return s.Model.BodyPose(s.State, cube), time.Since(start), nil
 }

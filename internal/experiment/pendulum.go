@@ -23,8 +23,10 @@ type PendulumRun struct {
 // sc and step h: a free bob (1 kg, a small sphere of radius 1 cm, its
 // centre L = 1 m from the pivot) held to the world pivot by a ball
 // constraint of stiffness k = 1e15 N/m and dissipation τd = 1/k (damping
-// b = 1 N·s/m), released horizontally at rest.
-func StiffPendulum(sc sim.Scheme, h, T float64) (PendulumRun, error) {
+// b = 1 N·s/m), released horizontally at rest. configure, when not nil,
+// adjusts the configuration (SAP and the default contact model) before the
+// simulator is made, e.g. to run it under Drumwright's solver.
+func StiffPendulum(sc sim.Scheme, h, T float64, configure func(*sim.Config)) (PendulumRun, error) {
 	m := &multibody.Model{Gravity: spatial.Vec3{0, 0, -gravity}}
 	i := 0.4 * 1e-4
 	bob, err := m.AddFreeBody("bob", spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{i, i, i})})
@@ -36,6 +38,9 @@ func StiffPendulum(sc sim.Scheme, h, T float64) (PendulumRun, error) {
 	set := &constraint.Set{Balls: []constraint.Ball{{Name: "pivot", BodyA: -1, BodyB: bob, PointB: spatial.Vec3{-1, 0, 0},
 		Compliance: constraint.Compliance{Stiffness: 1e15, Dissipation: 1 / 1e15}}}}
 	cfg := sim.Config{DT: h, Contact: contact.DefaultParams(), Solver: sap.New(sap.DefaultParams()), Scheme: sc, Constraints: set}
+	if configure != nil {
+		configure(&cfg)
+	}
 	sm, err := sim.New(m, s, cfg)
 	if err != nil {
 		return PendulumRun{}, fmt.Errorf("experiment: stiff pendulum: %w", err)
