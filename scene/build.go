@@ -54,7 +54,7 @@ func Build(s *Scene) (*Built, error) {
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
 		Steps: int(math.Round(s.Duration / s.DT)), NewSolver: newSolver,
 		AbsTolerance: *s.Solver.AbsTolerance, RelTolerance: *s.Solver.Tolerance,
-		SolverName: solverName(s.Solver.Type),
+		SolverName: s.Solver.Type,
 	}, nil
 }
 
@@ -358,13 +358,4 @@ func valueOr(p *float64, def float64) float64 {
 		return def
 	}
 	return *p
-}
-
-// solverName is the registered solver a scene's solver.type names ("" is
-// SAP).
-func solverName(t string) string {
-	if t == "" {
-		return "sap"
-	}
-	return t
 }
