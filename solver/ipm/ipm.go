@@ -87,7 +87,7 @@ func (s *Solver) build(p *solver.Problem) {
 		// Another size reuses the buffers' capacity: a warmed-up solver
 		// allocates nothing when the number of contacts changes.
 		s.dims = [2]int{n, m}
-		s.pd, s.a = grow(s.pd, n*n), grow(s.a, m*n)
+		s.pd, s.a = solver.Resize(s.pd, n*n), solver.Resize(s.a, m*n)
 		s.sym.SetRawSymmetric(blas64.Symmetric{N: n, Stride: max(n, 1), Uplo: blas.Upper, Data: s.pd})
 		s.prob.P = &s.sym
 		s.prob.A = nil
@@ -95,8 +95,8 @@ func (s *Solver) build(p *solver.Problem) {
 			s.dense.SetRawMatrix(blas64.General{Rows: m, Cols: n, Stride: n, Data: s.a})
 			s.prob.A = &s.dense
 		}
-		s.prob.Q, s.prob.B = grow(s.prob.Q, n), grow(s.prob.B, m)
-		s.av = grow(s.av, nv)
+		s.prob.Q, s.prob.B = solver.Resize(s.prob.Q, n), solver.Resize(s.prob.B, m)
+		s.av = solver.Resize(s.av, nv)
 	}
 	clear(s.pd)
 	for c, q := range p.Cliques {
@@ -230,14 +230,4 @@ func status(st socp.Status, optimal bool) solver.Status {
 		return solver.Stalled
 	}
 	return solver.Failed
-}
-
-// grow returns s resized to n zeros, reusing its capacity when it suffices.
-func grow(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }
