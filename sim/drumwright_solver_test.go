@@ -118,25 +118,7 @@ func withDrumwright(c *sim.Config) {
 // pivot is O(h²) (fitted slope ≥ 1.8 over h = 1e-3 … 0.1) and stays below
 // 0.1 L at h = 0.1 s; the energy does not grow by more than 0.1 m g L.
 func TestDrumwrightSolverFig4StiffPendulum(t *testing.T) {
-	hs := []float64{0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}
-	var devs []float64
-	for _, h := range hs {
-		r, err := experiment.StiffPendulum(sim.SymplecticEuler, h, 1, withDrumwright)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev, emax := r.Deviation, r.EnergyGain
-		t.Logf("h = %-6g max deviation %.4g m, max energy gain %.3g J", h, dev, emax)
-		devs = append(devs, dev)
-		if emax > 0.1*g || !(dev < 0.1) {
-			t.Errorf("h = %g: energy rose by %g J, deviation %g m: unstable", h, emax, dev)
-		}
-	}
-	slope := logSlope(hs, devs)
-	t.Logf("fitted slope of log deviation against log h: %.3f", slope)
-	if slope < 1.8 {
-		t.Errorf("deviation slope %.3f < 1.8: not O(h²)", slope)
-	}
+	checkStiffPendulum(t, []float64{0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001}, withDrumwright)
 }
 
 // TestDrumwrightSolverFig6Limit: Drumwright's Fig. 6 pendulum (point mass
