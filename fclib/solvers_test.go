@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
+	"gonum.org/v1/gonum/floats"
 )
 
 // globalFiles are the FCLIB global problems of testdata.
@@ -14,12 +15,7 @@ var globalFiles = []string{
 
 // relInf returns ‖a − b‖∞ / ‖b‖∞.
 func relInf(a, b []float64) float64 {
-	d, n := 0.0, 0.0
-	for i := range a {
-		d = max(d, math.Abs(a[i]-b[i]))
-		n = max(n, math.Abs(b[i]))
-	}
-	return d / n
+	return floats.Distance(a, b, math.Inf(1)) / floats.Norm(b, math.Inf(1))
 }
 
 // TestSolversAgreeOnGlobalProblems: on every FCLIB global problem of
