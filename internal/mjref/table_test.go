@@ -58,13 +58,18 @@ func TestParityTable(t *testing.T) {
 // fileLine strips "path:line: " from an import error, keeping the line.
 var fileLine = regexp.MustCompile(`^testdata/\S+?\.xml:(\d+): `)
 
+// short is an error for a table cell: the line without the path, at most
+// 110 characters, escaped.
 func short(err error) string {
-	s := fileLine.ReplaceAllString(err.Error(), "line $1: ")
-	s = strings.ReplaceAll(s, "|", `\|`)
-	if len(s) > 110 {
-		s = s[:107] + "…"
+	return clip(fileLine.ReplaceAllString(err.Error(), "line $1: "))
+}
+
+// clip cuts s to 110 characters (not bytes) and escapes it for a table.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 110 {
+		s = string(r[:109]) + "…"
 	}
-	return s
+	return mdEscape(s)
 }
 
 func table(rs []*result) string {
@@ -109,10 +114,7 @@ func table(rs []*result) string {
 		} else {
 			out := "runs"
 			if r.longFail != "" {
-				out = "fails: " + strings.ReplaceAll(r.longFail, "|", `\|`)
-				if len(out) > 110 {
-					out = out[:107] + "…"
-				}
+				out = clip("fails: " + r.longFail)
 			}
 			at := ""
 			if r.longFail != "" {
@@ -124,7 +126,59 @@ func table(rs []*result) string {
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	fmt.Fprintf(&b, "\n%d models: %d refused by Stiction, %d load, %d match MuJoCo's masses, inertias and M(q0), %d its short-horizon trajectories.\n",
-		len(rs), counts[refused], counts[loads], counts[massMatches], counts[trajMatches])
+	atLeast := func(l level) int {
+		n := 0
+		for k := l; k <= trajMatches; k++ {
+			n += counts[k]
+		}
+		return n
+	}
+	fmt.Fprintf(&b, "\nOf %d models, Stiction refuses %d; of the %d it loads, %d match MuJoCo's masses, inertias and M(q0), and %d also its short-horizon trajectories.\n",
+		len(rs), counts[refused], atLeast(loads), atLeast(massMatches), atLeast(trajMatches))
+	// The refusals grouped by cause (the first error of each model).
+	causes := map[string][]string{}
+	var order []string
+	for _, r := range rs {
+		var err error
+		switch {
+		case r.mjErr != nil:
+			err = fmt.Errorf("MuJoCo: %w", r.mjErr)
+		case r.loadErr != nil:
+			err = r.loadErr
+		case r.mapErr != nil:
+			err = r.mapErr
+		default:
+			continue
+		}
+		c := cause(err)
+		if causes[c] == nil {
+			order = append(order, c)
+		}
+		causes[c] = append(causes[c], "`"+strings.TrimSuffix(r.file, ".xml")+"`")
+	}
+	if len(order) > 0 {
+		b.WriteString("\nRefused, by cause (the first error only):\n\n")
+		for _, c := range order {
+			fmt.Fprintf(&b, "- %s (%d): %s\n", c, len(causes[c]), strings.Join(causes[c], ", "))
+		}
+	}
 	return b.String()
+}
+
+var (
+	quoted  = regexp.MustCompile(`"[^"]*"`)
+	numbers = regexp.MustCompile(`\b\d+(\.\d+)?(e-?\d+)?\b`)
+)
+
+// cause reduces an error to its kind: no file, line, names or numbers.
+func cause(err error) string {
+	s := fileLine.ReplaceAllString(err.Error(), "")
+	s = quoted.ReplaceAllString(s, "…")
+	s = numbers.ReplaceAllString(s, "N")
+	return mdEscape(s)
+}
+
+// mdEscape keeps text literal in a markdown table cell.
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
 }
