@@ -7,7 +7,8 @@
 // Go refuses C files in a package without cgo), a small C program built with gcc against
 // Debian's libmujoco-dev (BuildTool). It loads a model, optionally sets a
 // keyframe or an initial state, steps it with zero control and prints the
-// model's sizes, bodies, joints, mass matrix and the trajectory as JSON,
+// model's sizes, bodies, joints, sensors, mass matrix and the trajectory
+// (qpos, qvel, sensor data, optionally every body's pose) as JSON,
 // which Exec decodes into a Run. The engine itself stays pure Go (no cgo):
 // the tests run the C tool as a separate process, and skip with a message
 // naming what is missing where gcc or libmujoco is absent.

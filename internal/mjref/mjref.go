@@ -60,6 +60,7 @@ type Options struct {
 	DT         float64 // timestep override; 0 keeps the model's
 	Integrator string  // "euler", "rk4" or "implicit"; "" keeps the model's
 	Key        string  // keyframe index or name; "" for none
+	Poses      bool    // record every body's xpos and xquat with each step
 	// QPos and QVel, when both are set, are the initial state (MuJoCo's
 	// layout), applied after the keyframe.
 	QPos, QVel []float64
@@ -79,6 +80,9 @@ func (o Options) Args(file string) []string {
 	}
 	if o.QPos != nil || o.QVel != nil {
 		a = append(a, "-state")
+	}
+	if o.Poses {
+		a = append(a, "-poses")
 	}
 	return append(a, file)
 }
@@ -103,6 +107,7 @@ type Run struct {
 	QInit        []float64  `json:"qinit"` // the initial state (after keyframe and -state)
 	VInit        []float64  `json:"vinit"`
 	M            []float64  `json:"M"` // joint-space mass matrix at QInit, nv×nv row-major
+	Sensors      []Sensor   `json:"sensors"`
 	Steps        []Step     `json:"steps"`
 	// FirstContact is the time of the first state with a contact, −1 if
 	// none.
@@ -169,13 +174,26 @@ func (j Joint) NV() int {
 	return 1
 }
 
+// Sensor is one of MuJoCo's sensors; its values are
+// Step.SensorData[Adr:Adr+Dim].
+type Sensor struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"` // the MJCF element: jointpos, gyro, touch, …
+	ObjID int    `json:"objid"`
+	Adr   int    `json:"adr"`
+	Dim   int    `json:"dim"`
+}
+
 // Step is one recorded state.
 type Step struct {
 	Step        int        `json:"step"`
 	Time        float64    `json:"time"`
 	QPos        []float64  `json:"qpos"`
 	QVel        []float64  `json:"qvel"`
+	SensorData  []float64  `json:"sensordata"`
 	RootXPos    [3]float64 `json:"root_xpos"`
+	XPos        []float64  `json:"xpos"`  // with Options.Poses: every body's position, 3 per body
+	XQuat       []float64  `json:"xquat"` // and orientation (w, x, y, z), 4 per body
 	NCon        int        `json:"ncon"`
 	Penetration float64    `json:"penetration"`
 }

@@ -199,3 +199,49 @@ func TestConversionConservesMomentum(t *testing.T) {
 		}
 	}
 }
+
+const keyed = `<mujoco>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      <site name="tip" pos="0.5 0 0"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key name="raised" qpos="0.7" qvel="-1.5"/>
+  </keyframe>
+  <sensor>
+    <jointpos name="angle" joint="shoulder"/>
+    <jointvel name="rate" joint="shoulder"/>
+    <framepos name="tip" objtype="site" objname="tip"/>
+  </sensor>
+</mujoco>`
+
+// TestToolKeyframeSensorsPoses: a keyframe chosen by name sets the initial
+// state; the sensors read back the recorded qpos and qvel, and the tip's
+// framepos is where the arm's pose puts it.
+func TestToolKeyframeSensorsPoses(t *testing.T) {
+	r := run(t, writeModel(t, keyed), Options{Steps: 5, Every: 1, Key: "raised", Poses: true})
+	if r.QInit[0] != 0.7 || r.VInit[0] != -1.5 {
+		t.Fatalf("keyframe raised: qinit %v vinit %v, want 0.7, −1.5", r.QInit, r.VInit)
+	}
+	if len(r.Sensors) != 3 || r.Sensors[2].Type != "framepos" || r.Sensors[2].Dim != 3 {
+		t.Fatalf("sensors %+v", r.Sensors)
+	}
+	for _, s := range r.Steps {
+		if s.SensorData[0] != s.QPos[0] || s.SensorData[1] != s.QVel[0] {
+			t.Errorf("step %d: jointpos, jointvel %v, want qpos %v, qvel %v", s.Step, s.SensorData[:2], s.QPos, s.QVel)
+		}
+		// Hinge about y by q: the tip at (0.5 cos q, 0, 1 − 0.5 sin q).
+		q := s.QPos[0]
+		want := spatial.Vec3{0.5 * math.Cos(q), 0, 1 - 0.5*math.Sin(q)}
+		got := spatial.Vec3{s.SensorData[2], s.SensorData[3], s.SensorData[4]}
+		if got.Sub(want).Norm() > 1e-12 {
+			t.Errorf("step %d: tip at %v, want %v", s.Step, got, want)
+		}
+		if len(s.XPos) != 3*r.NBody || len(s.XQuat) != 4*r.NBody || s.XPos[5] != 1 {
+			t.Errorf("step %d: poses %v %v", s.Step, s.XPos, s.XQuat)
+		}
+	}
+}

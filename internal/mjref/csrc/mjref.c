@@ -15,11 +15,14 @@
 //	-key K          start from keyframe K (index or name)
 //	-state          read the initial qpos (nq numbers) then qvel (nv
 //	                numbers) from stdin, after the keyframe if any
+//	-poses          record every body's world position and orientation
+//	                (xpos, xquat) with each recorded step
 //
 // It writes one JSON object to stdout: the model's sizes, bodies (mass,
 // inertia, frames), joints, qpos0, the initial state, the joint-space mass
-// matrix M at the initial state (mj_fullM after mj_forward), the recorded
-// steps, and contact statistics over every step. On failure it prints a
+// matrix M at the initial state (mj_fullM after mj_forward), the sensors,
+// the recorded steps (qpos, qvel, sensordata, the root body's position,
+// contacts), and contact statistics over every step. On failure it prints a
 // message naming the file on stderr and exits with status 1.
 #include <math.h>
 #include <stdio.h>
@@ -97,6 +100,8 @@ static int contacts(const mjData* d, double* pen) {
   return d->ncon;
 }
 
+static int poses = 0;
+
 static void record(const mjModel* m, const mjData* d, int root, int step) {
   double pen;
   int ncon = contacts(d, &pen);
@@ -106,8 +111,16 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
   arr(d->qpos, m->nq);
   printf(",\"qvel\":");
   arr(d->qvel, m->nv);
+  printf(",\"sensordata\":");
+  arr(d->sensordata, m->nsensordata);
   printf(",\"root_xpos\":");
   arr(d->xpos + 3 * root, 3);
+  if (poses) {
+    printf(",\"xpos\":");
+    arr(d->xpos, 3 * m->nbody);
+    printf(",\"xquat\":");
+    arr(d->xquat, 4 * m->nbody);
+  }
   printf(",\"ncon\":%d,\"penetration\":", ncon);
   num(pen);
   putchar('}');
@@ -127,6 +140,10 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(a, "-state")) {
       readState = 1;
+      continue;
+    }
+    if (!strcmp(a, "-poses")) {
+      poses = 1;
       continue;
     }
     if (i + 1 >= argc) die("option needs a value", a);
@@ -151,7 +168,7 @@ int main(int argc, char** argv) {
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] model.xml", "");
   }
 
   char err[1000] = "";
@@ -256,6 +273,26 @@ int main(int argc, char** argv) {
     printf(",\"frictionloss\":");
     num(m->dof_frictionloss[m->jnt_dofadr[j]]);
     putchar('}');
+  }
+  printf("]");
+
+  static const char* sensNames[] = {
+      "touch",          "accelerometer",  "velocimeter",    "gyro",          "force",         "torque",
+      "magnetometer",   "rangefinder",    "jointpos",       "jointvel",      "tendonpos",     "tendonvel",
+      "actuatorpos",    "actuatorvel",    "actuatorfrc",    "ballquat",      "ballangvel",    "jointlimitpos",
+      "jointlimitvel",  "jointlimitfrc",  "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc", "framepos",
+      "framequat",      "framexaxis",     "frameyaxis",     "framezaxis",    "framelinvel",   "frameangvel",
+      "framelinacc",    "frameangacc",    "subtreecom",     "subtreelinvel", "subtreeangmom", "clock",
+      "user"};
+  const int nSensNames = (int)(sizeof sensNames / sizeof sensNames[0]);
+  printf(",\"sensors\":[");
+  for (int i = 0; i < m->nsensor; i++) {
+    if (i) putchar(',');
+    printf("{\"name\":");
+    str(name(m, mjOBJ_SENSOR, i));
+    int t = m->sensor_type[i];
+    printf(",\"type\":\"%s\",\"objid\":%d,\"adr\":%d,\"dim\":%d}", t >= 0 && t < nSensNames ? sensNames[t] : "?",
+           m->sensor_objid[i], m->sensor_adr[i], m->sensor_dim[i]);
   }
   printf("]");
 
