@@ -31,8 +31,8 @@ type JointMap struct {
 	StQ, StV   int // offsets in Stiction's q and v
 	MjQ, MjV   int // offsets in MuJoCo's qpos and qvel
 	NQ, NV     int
-	Type       multibody.JointType
-	MuJoCoName string // the joint's name in the file ("" if unnamed)
+	Type       multibody.JointType // the Stiction type of the joint, or of its part
+	MuJoCoName string              // the joint's name in the file ("" if unnamed)
 }
 
 // Map relates MuJoCo's coordinates to Stiction's for one model: joints are
@@ -48,9 +48,11 @@ var stictionType = map[string]multibody.JointType{
 }
 
 // NewMap matches every joint of the MuJoCo run r with the joint of the
-// Stiction body of the same name. It fails, naming the body, when a body is
-// missing, has another joint type, or when MuJoCo's body has several joints
-// (Stiction's bodies have one), or when the sizes differ.
+// Stiction body of the same name. A MuJoCo body with several joints maps
+// onto a Stiction body whose joint is compound (multibody's "compound"
+// type, its parts in file order as MuJoCo's joints): part k's coordinates
+// follow parts 0…k−1's, as in MuJoCo. NewMap fails, naming the body, when a
+// body is missing, its joint has another type, or the sizes differ.
 func NewMap(r *Run, m *multibody.Model) (*Map, error) {
 	if r.NQ != m.NQ || r.NV != m.NV {
 		return nil, fmt.Errorf("%s: nq, nv = %d, %d in MuJoCo, %d, %d in Stiction", r.File, r.NQ, r.NV, m.NQ, m.NV)
@@ -58,25 +60,44 @@ func NewMap(r *Run, m *multibody.Model) (*Map, error) {
 	names := r.BodyNames()
 	mp := &Map{NQ: r.NQ, NV: r.NV}
 	for _, j := range r.Joints {
-		if n := r.Bodies[j.Body].JntNum; n > 1 {
-			return nil, fmt.Errorf("%s: body %q has %d joints in MuJoCo", r.File, names[j.Body], n)
-		}
+		mb := r.Bodies[j.Body]
 		b := m.BodyByName(names[j.Body])
 		if b < 0 {
 			return nil, fmt.Errorf("%s: body %q (joint %q) is not in Stiction's model", r.File, names[j.Body], j.Name)
 		}
 		body := &m.Bodies[b]
 		want := stictionType[j.Type]
-		if body.Joint.Type != want {
+		qoff, voff := body.QOff, body.VOff
+		if mb.JntNum > 1 {
+			if body.Joint.Type.String() != "compound" {
+				return nil, fmt.Errorf("%s: body %q has %d joints in MuJoCo, a %s joint in Stiction", r.File, names[j.Body], mb.JntNum, body.Joint.Type)
+			}
+			// The parts before this one.
+			for k := mb.JntAdr; k < j.index(r); k++ {
+				qoff += r.Joints[k].NQ()
+				voff += r.Joints[k].NV()
+			}
+		} else if body.Joint.Type != want {
 			return nil, fmt.Errorf("%s: body %q: joint %q is %s in MuJoCo, %s in Stiction", r.File, names[j.Body], j.Name, j.Type, body.Joint.Type)
 		}
 		mp.Joints = append(mp.Joints, JointMap{
 			Joint: j, Body: b, BodyName: names[j.Body],
-			StQ: body.QOff, StV: body.VOff, MjQ: j.QPosAdr, MjV: j.DofAdr,
+			StQ: qoff, StV: voff, MjQ: j.QPosAdr, MjV: j.DofAdr,
 			NQ: j.NQ(), NV: j.NV(), Type: want, MuJoCoName: j.Name,
 		})
 	}
 	return mp, nil
+}
+
+// index returns the joint's index in r.Joints (joints are told apart by
+// their coordinate address).
+func (j Joint) index(r *Run) int {
+	for k := range r.Joints {
+		if r.Joints[k].QPosAdr == j.QPosAdr && r.Joints[k].DofAdr == j.DofAdr {
+			return k
+		}
+	}
+	return -1
 }
 
 // QToStiction converts MuJoCo's qpos into Stiction's q.
