@@ -137,6 +137,7 @@ type result struct {
 	heightMJ, heightSt float64
 	penMJ, penSt       float64
 	longRootName       string
+	mjWarnings         map[string]int // MuJoCo's warnings over the 10 s
 }
 
 func (r *result) level() level {
@@ -408,6 +409,7 @@ func measureLong(exe string, r *result) {
 	}
 	r.heightMJ = mj.Steps[len(mj.Steps)-1].RootXPos[2]
 	r.penMJ = mj.PeakPenetration
+	r.mjWarnings = mj.Warnings
 	r.longRootName = mj.BodyNames()[mj.Root]
 	b, _, err := stiction(path)
 	if err != nil {

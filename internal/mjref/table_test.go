@@ -116,6 +116,9 @@ func table(rs []*result) string {
 			if r.longFail != "" {
 				out = clip("fails: " + r.longFail)
 			}
+			if len(r.mjWarnings) > 0 {
+				out += fmt.Sprintf(" (MuJoCo warns: %v)", r.mjWarnings)
+			}
 			at := ""
 			if r.longFail != "" {
 				at = ", Stiction's at the failure"
