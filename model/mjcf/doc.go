@@ -6,7 +6,7 @@
 // <option> (timestep, gravity, integrator mapped to our θ-method schemes),
 // <asset> meshes (file, scale) and material colours, the <worldbody> tree of
 // bodies with pos and every orientation form (quat, unnormalised too,
-// axisangle, euler with eulerseq, xyaxes, zaxes), <inertial> (diaginertia,
+// axisangle, euler with eulerseq, xyaxes, zaxis), <inertial> (diaginertia,
 // fullinertia), one <joint> per body (hinge, slide, ball, free, and
 // <freejoint>) with range (limits; a ball joint's as its cone limit),
 // damping, stiffness, armature, frictionloss (joint friction) and

@@ -9,7 +9,7 @@ import (
 
 // orientations are MJCF's ways to give a frame's orientation; at most one
 // may be given.
-var orientations = []string{"quat", "axisangle", "euler", "xyaxes", "zaxes"}
+var orientations = []string{"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 
 // pose reads pos and the orientation of a view (body, geom, site,
 // inertial).
@@ -78,14 +78,14 @@ func (c *compiler) orientation(v view) (spatial.Quat, error) {
 		}
 		ez := ex.Cross(ey)
 		return quatFromMat(spatial.Mat3{{ex[0], ey[0], ez[0]}, {ex[1], ey[1], ez[1]}, {ex[2], ey[2], ez[2]}}), nil
-	default: // zaxes
-		x, _, err := c.r.Floats(e, "zaxes", 3)
+	default: // zaxis
+		x, _, err := c.r.Floats(e, "zaxis", 3)
 		if err != nil {
 			return spatial.Quat{}, err
 		}
 		z := spatial.Vec3{x[0], x[1], x[2]}
 		if z.Norm() < 1e-12 {
-			return spatial.Quat{}, c.r.Errorf(e, "zaxes", "the axis must be non-zero")
+			return spatial.Quat{}, c.r.Errorf(e, "zaxis", "the axis must be non-zero")
 		}
 		return rotateZTo(z), nil
 	}

@@ -1,0 +1,128 @@
+package mjcf
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// The reference numbers of these tests were printed by MuJoCo 2.2.2
+// (mj_loadXML, then the mjModel arrays named in each test).
+
+// parseDoc imports an MJCF document or fails the test.
+func parseDoc(t *testing.T, doc string) *model.Import {
+	t.Helper()
+	im, err := Parse("f.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
+}
+
+// sceneIndex returns the scene index of the named body.
+func sceneIndex(t *testing.T, s *scene.Scene, name string) int {
+	t.Helper()
+	for i := range s.Bodies {
+		if s.Bodies[i].Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no body %q", name)
+	return -1
+}
+
+// sameRotation reports whether unit quaternions q and w (w, x, y, z) are
+// the same rotation to tol.
+func sameRotation(q, w [4]float64, tol float64) bool {
+	d := 0.0
+	for i := range 4 {
+		d += q[i] * w[i]
+	}
+	return 1-math.Abs(d) <= tol
+}
+
+// TestOrientationForms checks every MJCF orientation form (quat,
+// axisangle, xyaxes, zaxis, euler with eulerseq, angles in radian) on
+// bodies, geoms, sites and inertials against MuJoCo's body_quat,
+// geom_quat, site_quat and body_iquat/body_inertia.
+func TestOrientationForms(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <compiler angle="radian" eulerseq="zyX"/>
+  <worldbody>
+    <body name="a" pos="0 0 1" zaxis="1 1 0">
+      <freejoint/>
+      <geom name="g1" type="box" size="0.1 0.2 0.3" zaxis="0 1 1"/>
+      <geom name="g2" type="box" size="0.1 0.2 0.3" euler="0.3 -0.7 1.1" pos="0.1 0 0"/>
+      <geom name="g3" type="box" size="0.1 0.2 0.3" axisangle="1 2 3 0.5"/>
+      <geom name="g4" type="box" size="0.1 0.2 0.3" xyaxes="1 1 0 -1 2 0.5"/>
+      <site name="s1" zaxis="0 0 -1"/>
+      <site name="s2" euler="0.2 0.4 0.6"/>
+      <body name="b" axisangle="0 1 0 0.8">
+        <joint type="hinge" axis="1 0 0"/>
+        <inertial pos="0 0 0" mass="2" diaginertia="0.1 0.2 0.3" zaxis="1 0 1"/>
+      </body>
+      <body name="c" euler="0.5 0.1 -0.3">
+        <joint type="hinge" axis="0 1 0"/>
+        <inertial pos="0 0 0" mass="2" diaginertia="0.1 0.2 0.3" xyaxes="0 1 0 -1 0 0.3"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	const tol = 1e-15
+	check := func(what string, got, want [4]float64) {
+		t.Helper()
+		if !sameRotation(got, want, tol) {
+			t.Errorf("%s: quaternion %v, MuJoCo %v", what, got, want)
+		}
+	}
+	a := &s.Bodies[sceneIndex(t, s, "a")]
+	check("body a (zaxis)", a.Pose.Quat(), [4]float64{0.70710678118654757, -0.5, 0.5, 0})
+	check("body b (axisangle)", s.Bodies[sceneIndex(t, s, "b")].Joint.ParentFrame.Quat(), [4]float64{0.9210609940028851, 0, 0.38941834230865052, 0})
+	check("body c (euler zyX)", s.Bodies[sceneIndex(t, s, "c")].Joint.ParentFrame.Quat(), [4]float64{0.9549874792459806, -0.1568377081940075, 0.084807053247413125, 0.23708355381879528})
+	geoms := [][4]float64{
+		{0.92387953251128674, -0.38268343236508978, 0, 0},                                       // zaxis
+		{0.76506217934845067, 0.52916980894449694, -0.36242009435522565, -0.057539988180335386}, // euler
+		{0.96891242171064473, 0.066121489404414646, 0.13224297880882929, 0.19836446821324394},   // axisangle
+		{0.9176985493045644, 0.10669003326258623, 0.044192458747399854, 0.38012318529206507},    // xyaxes
+	}
+	for i, w := range geoms {
+		check(a.Collisions[i].Name, a.Collisions[i].Pose.Quat(), w)
+	}
+	sites := map[string][4]float64{"s1": {6.123233995736766e-17, 1, 0, 0}, "s2": {0.9374770966156204, 0.26923454739107461, 0.15993317091416487, 0.15189085770253108}}
+	for _, st := range im.Sites {
+		if w, ok := sites[st.Name]; ok {
+			q := st.Pose.R
+			check("site "+st.Name, [4]float64{q.W, q.X, q.Y, q.Z}, w)
+			delete(sites, st.Name)
+		}
+	}
+	if len(sites) > 0 {
+		t.Errorf("sites not imported: %v", sites)
+	}
+	// Inertia in the body frame: MuJoCo's R(iquat) diag(inertia) R(iquat)ᵀ.
+	// MuJoCo diagonalises the composite inertia of body a iteratively
+	// (mjuu_eig3), to about 1e-8 relative; the others are exact.
+	inertias := map[string]struct {
+		iquat, diag [4]float64
+		tol         float64
+	}{
+		"a": {[4]float64{0.99394625927640401, -0.098647447901232518, 0.036853514806675931, -0.031326237236720941}, [4]float64{7.3841515316320612, 6.334826005880017, 4.9210224624879304}, 2e-7},
+		"b": {[4]float64{0.92387953251128674, 0, 0.38268343236508978, 0}, [4]float64{0.1, 0.2, 0.3}, 1e-15},
+		"c": {[4]float64{0.6996117289649223, 0.10268119932447298, 0.10268119932447299, 0.6996117289649223}, [4]float64{0.1, 0.2, 0.3}, 1e-15},
+	}
+	for n, w := range inertias {
+		R := spatial.Quat{W: w.iquat[0], X: w.iquat[1], Y: w.iquat[2], Z: w.iquat[3]}.RotMat()
+		want := spatial.RotateInertia(R, spatial.Diag3(spatial.Vec3{w.diag[0], w.diag[1], w.diag[2]}))
+		got := im.Links[sceneIndex(t, s, n)].Inertia
+		if d := got.Sub(want).FrobeniusNorm(); d > w.tol*want.FrobeniusNorm() {
+			t.Errorf("body %s: inertia %v, MuJoCo %v (difference %.3g)", n, got, want, d)
+		}
+	}
+	if m := im.Links[sceneIndex(t, s, "a")].Mass; math.Abs(m-192) > 1e-12 {
+		t.Errorf("body a: mass %v, MuJoCo 192", m)
+	}
+}
