@@ -167,8 +167,11 @@ func (c *compiler) geomColor(v view) *[4]float64 {
 	return nil
 }
 
-// geomShape reads a geom's shape and its pose in the body frame (fromto
-// replaces pos and orientation).
+// geomShape reads a geom's shape and its pose in the body frame. fromto
+// replaces pos and orientation and, as in MuJoCo 2.2.2, gives the
+// half-length along z: a capsule's or cylinder's size is then its radius
+// alone, a box's or ellipsoid's size[0] is its x and y half-size (further
+// size values are ignored).
 func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, error) {
 	x, err := c.pose(v)
 	if err != nil {
@@ -192,12 +195,15 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 		if d.Norm() < 1e-12 {
 			return nil, x, c.r.Errorf(v.src("fromto"), "fromto", "the two points coincide")
 		}
-		x = spatial.Pose{R: rotateZTo(d), P: a.Add(b).Scale(0.5)}
+		// MuJoCo turns the geom's z axis from "to" towards "from"
+		// (mjuu_z2quat of from − to); the shapes are symmetric, but the
+		// frame is MuJoCo's.
+		x = spatial.Pose{R: rotateZTo(d.Scale(-1)), P: a.Add(b).Scale(0.5)}
 		half = d.Norm() / 2
 	}
 	need := map[string]int{"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3, "plane": 0, "mesh": 0}[typ]
 	if half > 0 {
-		need = map[string]int{"capsule": 1, "cylinder": 1, "box": 2, "ellipsoid": 2}[typ]
+		need = 1 // MuJoCo: size[0] is the radius, or the x and y half-sizes
 	}
 	if len(size) < need {
 		src := v.src("size")
@@ -222,11 +228,11 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 		l := 2 * half
 		return &scene.Shape{Type: typ, Radius: pos(0), Length: &l}, x, nil
 	case "box", "ellipsoid":
-		h := spatial.Vec3{size[0], size[1], 0}
-		if half > 0 {
-			h[2] = half
+		var h spatial.Vec3
+		if half > 0 { // MuJoCo: size[0] for x and y, the half-length for z
+			h = spatial.Vec3{size[0], size[0], half}
 		} else {
-			h[2] = size[2]
+			h = spatial.Vec3{size[0], size[1], size[2]}
 		}
 		if typ == "box" {
 			full := scene.Vec(h.Scale(2))

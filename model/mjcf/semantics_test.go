@@ -126,3 +126,68 @@ func TestOrientationForms(t *testing.T) {
 		t.Errorf("body a: mass %v, MuJoCo 192", m)
 	}
 }
+
+// TestFromto checks fromto on box, ellipsoid, cylinder and capsule
+// against MuJoCo's geom_size, geom_pos, geom_quat, body_mass and
+// body_inertia: the half-length along z from the segment, size[0] as the
+// radius or as the x and y half-sizes (a box with one size value, as in
+// MuJoCo's pendulum models; a second value is ignored), and the geom's z
+// axis pointing from "to" to "from".
+func TestFromto(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <worldbody>
+    <body name="a">
+      <freejoint/>
+      <geom name="box" type="box" size="0.05" fromto="0 0 0 0.3 0.4 0"/>
+      <geom name="boxtwo" type="box" size="0.05 0.2" fromto="0 0 0 0 0 -0.5"/>
+      <geom name="ell" type="ellipsoid" size="0.02" fromto="0.1 0.2 0.3 0.1 0.6 0.3"/>
+      <geom name="cyl" type="cylinder" size="0.03 9" fromto="0 0 0 0 0 0.2"/>
+      <geom name="cap" type="capsule" size="0.04" fromto="0 0 0 0.1 0.1 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	a := &s.Bodies[sceneIndex(t, s, "a")]
+	want := []struct {
+		size [3]float64 // MuJoCo's geom_size
+		pos  [3]float64
+		quat [4]float64
+	}{
+		{[3]float64{0.05, 0.05, 0.25}, [3]float64{0.15, 0.2, 0}, [4]float64{0.70710678118654757, 0.56568542494923801, -0.42426406871192845, 0}},
+		{[3]float64{0.05, 0.05, 0.25}, [3]float64{0, 0, -0.25}, [4]float64{1, 0, 0, 0}},
+		{[3]float64{0.02, 0.02, 0.2}, [3]float64{0.1, 0.4, 0.3}, [4]float64{0.70710678118654757, 0.70710678118654746, 0, 0}},
+		{[3]float64{0.03, 0.1, 0}, [3]float64{0, 0, 0.1}, [4]float64{6.123233995736766e-17, 1, 0, 0}},
+		{[3]float64{0.04, 0.086602540378443879, 0}, [3]float64{0.05, 0.05, 0.05}, [4]float64{0.45970084338098305, 0.62796303019955435, -0.62796303019955435, 0}},
+	}
+	for i, w := range want {
+		col := a.Collisions[i]
+		sh := col.Shape
+		var size [3]float64
+		switch sh.Type {
+		case "box":
+			size = [3]float64{sh.Size[0] / 2, sh.Size[1] / 2, sh.Size[2] / 2}
+		case "ellipsoid":
+			size = *sh.Radii
+		default:
+			size = [3]float64{*sh.Radius, *sh.Length / 2, 0}
+		}
+		for k := range 3 {
+			if math.Abs(size[k]-w.size[k]) > 1e-15 || math.Abs(col.Pose.Pos()[k]-w.pos[k]) > 1e-15 {
+				t.Errorf("%s: size %v at %v, MuJoCo %v at %v", col.Name, size, col.Pose.Pos(), w.size, w.pos)
+				break
+			}
+		}
+		if !sameRotation(col.Pose.Quat(), w.quat, 1e-15) {
+			t.Errorf("%s: quaternion %v, MuJoCo %v", col.Name, col.Pose.Quat(), w.quat)
+		}
+	}
+	link := im.Links[sceneIndex(t, s, "a")]
+	if math.Abs(link.Mass-12.03929616196783) > 1e-13 {
+		t.Errorf("mass %.17g, MuJoCo 12.03929616196783", link.Mass)
+	}
+	R := spatial.Quat{W: 0.89621487907710684, X: -0.32492418977585891, Y: 0.083947184043080394, Z: -0.29013105954127955}.RotMat()
+	I := spatial.RotateInertia(R, spatial.Diag3(spatial.Vec3{0.67910991182663483, 0.53074601687723821, 0.18294407884622327}))
+	if d := link.Inertia.Sub(I).FrobeniusNorm(); d > 2e-7*I.FrobeniusNorm() {
+		t.Errorf("inertia %v, MuJoCo %v (difference %.3g)", link.Inertia, I, d)
+	}
+}
