@@ -88,6 +88,9 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			return err
 		}
 		c.out.Equalities = append(c.out.Equalities, eq)
+		if c.disabled("equality") { // <flag equality="disable">: read, not simulated
+			continue
+		}
 		if !eq.Active {
 			c.r.Warnf(v.src("active"), "active", "an inactive equality constraint is not simulated (it cannot be switched on during a run)")
 			continue

@@ -384,7 +384,7 @@ func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
 	for _, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := solrefRate(g.solref, c.dt)
+		k, tau := solrefRate(g.solref, c.solrefDT())
 		if m > 0 {
 			k *= m
 		} else {

@@ -86,6 +86,7 @@ type compiler struct {
 	integratorElem          *xmlutil.Element // the <option> that set the integrator, for warnings
 	boundMass, boundInertia float64
 	dt                      float64
+	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -191,6 +192,9 @@ func (c *compiler) compile() error {
 		if err := c.option(e); err != nil {
 			return err
 		}
+		if err := c.readFlags(e); err != nil {
+			return err
+		}
 	}
 	for _, d := range c.root.All("default") {
 		if err := c.readDefaults(d, nil); err != nil {
@@ -231,6 +235,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}

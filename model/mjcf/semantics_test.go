@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
@@ -189,5 +190,87 @@ func TestFromto(t *testing.T) {
 	I := spatial.RotateInertia(R, spatial.Diag3(spatial.Vec3{0.67910991182663483, 0.53074601687723821, 0.18294407884622327}))
 	if d := link.Inertia.Sub(I).FrobeniusNorm(); d > 2e-7*I.FrobeniusNorm() {
 		t.Errorf("inertia %v, MuJoCo %v (difference %.3g)", link.Inertia, I, d)
+	}
+}
+
+// flagDoc is a hinge pendulum held by everything <flag> can turn off: a
+// joint limit, frictionloss, damping and stiffness, a motor driven by the
+// keyframe, a joint equality and a wall it rests against. FLAGS is
+// replaced by the <option> under test.
+const flagDoc = `<mujoco>
+  <compiler angle="radian"/>
+  FLAGS
+  <worldbody>
+    <geom name="wall" type="box" size="0.05 0.5 0.5" pos="-0.3 0 -0.5"/>
+    <body name="bob">
+      <joint name="hinge" axis="0 1 0" range="0.4 0.6" limited="true" frictionloss="1" stiffness="3"/>
+      <geom type="sphere" size="0.1" pos="0 0 -0.5" mass="1.5"/>
+    </body>
+  </worldbody>
+  <equality><joint joint1="hinge" polycoef="0.5 0 0 0 0"/></equality>
+  <actuator><motor joint="hinge" gear="1"/></actuator>
+  <keyframe><key name="start" qpos="0.5" ctrl="2"/></keyframe>
+</mujoco>`
+
+// TestOptionFlags checks <option><flag>: with limit, frictionloss,
+// passive, actuation, equality and contact disabled the pendulum swings
+// freely, and after 100 steps of MuJoCo's Euler its angle is MuJoCo
+// 2.2.2's 0.3236024156755366 (velocity −1.6441358013691636); with all
+// enabled MuJoCo holds it near 0.4997 (two constraint rows after 100
+// steps). The model has no damping: with passive disabled, MuJoCo 2.2.2's
+// Euler drops the damping force but still divides by M + h·D. constraint="disable" turns off the same constraints,
+// gravity="disable" zeroes gravity, and an unsupported flag warns.
+func TestOptionFlags(t *testing.T) {
+	off := `<option><flag limit="disable" frictionloss="disable" passive="disable" actuation="disable" equality="disable" contact="disable"/></option>`
+	for _, opt := range []string{off, `<option><flag constraint="disable" passive="disable" actuation="disable"/></option>`} {
+		doc := strings.Replace(flagDoc, "FLAGS", opt, 1)
+		im := parseDoc(t, doc)
+		s := im.Scene
+		bob := &s.Bodies[sceneIndex(t, s, "bob")]
+		if j := bob.Joint; j.Limits != nil || j.Friction != nil || j.Damping != nil || j.Stiffness != nil {
+			t.Errorf("%s: joint keeps limits %v, friction %v, damping %v, stiffness %v", opt, j.Limits, j.Friction, j.Damping, j.Stiffness)
+		}
+		w := &s.Bodies[sceneIndex(t, s, "worldbody")]
+		if len(bob.Collisions)+len(w.Collisions) != 0 || len(w.Visuals) != 1 || len(s.Actuators) != 0 || len(s.Constraints) != 0 {
+			t.Errorf("%s: %d+%d collisions, %d wall visuals, %d actuators, %d constraints, want none but the visual", opt, len(bob.Collisions), len(w.Collisions), len(w.Visuals), len(s.Actuators), len(s.Constraints))
+		}
+		b, sim := run(t, doc, "start")
+		for range steps {
+			if _, err := sim.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d := math.Abs(b.State.Q[0] - 0.3236024156755366); d > 1e-12 {
+			t.Errorf("%s: θ(100 h) = %.17g, MuJoCo 0.3236024156755366 (|Δ| %.3g)", opt, b.State.Q[0], d)
+		}
+		if d := math.Abs(b.State.V[0] + 1.6441358013691636); d > 1e-12 {
+			t.Errorf("%s: ω(100 h) = %.17g, MuJoCo −1.6441358013691636 (|Δ| %.3g)", opt, b.State.V[0], d)
+		}
+	}
+	im := parseDoc(t, strings.Replace(flagDoc, "FLAGS", `<option gravity="0 0 -3"><flag gravity="disable" clampctrl="disable" energy="enable"/></option>`, 1))
+	warnings := im.Warnings
+	if g := im.Scene.Gravity; g == nil || *g != (scene.Vec{}) {
+		t.Errorf("gravity %v, want zero", g)
+	}
+	if s := im.Scene; len(s.Actuators) != 1 || s.Bodies[sceneIndex(t, s, "bob")].Joint.Limits == nil {
+		t.Errorf("gravity alone disabled: %d actuators, limits %v", len(s.Actuators), s.Bodies[sceneIndex(t, s, "bob")].Joint.Limits)
+	}
+	// limit="disable" keeps the lock of a joint equality (our locked joint
+	// is a pair of limits).
+	im = parseDoc(t, strings.Replace(flagDoc, "FLAGS", `<option><flag limit="disable"/></option>`, 1))
+	if l := im.Scene.Bodies[sceneIndex(t, im.Scene, "bob")].Joint.Limits; l == nil || l.Lower[0] != 0.5 || l.Upper[0] != 0.5 {
+		t.Errorf("limit disabled, joint locked at 0.5 by an equality: limits %+v", l)
+	}
+	warned := 0
+	for _, w := range warnings {
+		if w.Attribute == "clampctrl" {
+			warned++
+		}
+		if w.Attribute == "energy" {
+			t.Errorf("energy (no effect on the motion) warns: %s", w)
+		}
+	}
+	if warned != 1 {
+		t.Errorf("clampctrl=disable: %d warnings, want 1: %v", warned, warnings)
 	}
 }
