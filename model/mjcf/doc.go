@@ -2,7 +2,7 @@
 //
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
-// boundinertia), nested <default> classes with class and childclass,
+// boundinertia, settotalmass), nested <default> classes with class and childclass,
 // <option> (timestep, gravity, integrator mapped to our θ-method schemes,
 // <flag>: flags.go),
 // <asset> meshes (file, scale) and material colours, the <worldbody> tree of

@@ -87,6 +87,8 @@ type compiler struct {
 	boundMass, boundInertia float64
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
+	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
+	totalMassElem           *xmlutil.Element
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -211,6 +213,9 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	if err := c.setTotalMass(); err != nil {
+		return err
+	}
 	if err := c.assignMaterials(); err != nil {
 		return err
 	}
@@ -310,6 +315,12 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 	}
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
 		return err
+	}
+	if e.Has("settotalmass") {
+		if c.totalMass, err = c.r.Float(e, "settotalmass", -1); err != nil {
+			return err
+		}
+		c.totalMassElem = e
 	}
 	if coord, ok := e.Attr("coordinate"); ok && strings.TrimSpace(coord) != "local" {
 		return c.r.Errorf(e, "coordinate", "only local coordinates are supported (global was removed from MuJoCo)")

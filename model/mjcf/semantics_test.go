@@ -274,3 +274,40 @@ func TestOptionFlags(t *testing.T) {
 		t.Errorf("clampctrl=disable: %d warnings, want 1: %v", warned, warnings)
 	}
 }
+
+// TestSetTotalMass checks <compiler settotalmass> against MuJoCo's
+// body_mass and body_inertia: every body's mass and inertia, the static
+// body's included, scaled by 8/6.
+func TestSetTotalMass(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <compiler settotalmass="8"/>
+  <worldbody>
+    <geom type="box" size="1 1 0.1" pos="0 0 -1"/>
+    <body name="static" pos="2 0 0"><geom type="sphere" size="0.1" mass="1"/></body>
+    <body name="free" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.2 0.3" mass="3"/>
+      <body name="child" pos="0 0 0.5"><joint axis="1 0 0"/><inertial pos="0 0 0" mass="2" diaginertia="0.1 0.2 0.3"/></body>
+      <body name="massless" pos="0 0 0.5"/>
+    </body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	for n, w := range map[string][4]float64{
+		"static":   {1.3333333333333333, 0.005333333333333334, 0.005333333333333334, 0.005333333333333334},
+		"free":     {4, 0.17333333333333334, 0.13333333333333336, 0.06666666666666668},
+		"child":    {2.6666666666666665, 0.13333333333333333, 0.26666666666666666, 0.39999999999999997},
+		"massless": {0, 0, 0, 0},
+	} {
+		i := sceneIndex(t, s, n)
+		l := im.Links[i]
+		got := [4]float64{l.Mass, l.Inertia[0][0], l.Inertia[1][1], l.Inertia[2][2]}
+		for k := range 4 {
+			if math.Abs(got[k]-w[k]) > 1e-15*math.Max(1, w[k]) {
+				t.Errorf("%s: mass and inertia %v, MuJoCo %v", n, got, w)
+				break
+			}
+		}
+		if b := s.Bodies[i]; b.Mass != nil && (*b.Mass != l.Mass || (*b.Inertia.Diagonal)[2] != l.Inertia[2][2]) {
+			t.Errorf("%s: scene body mass %v inertia %v, link %v", n, *b.Mass, *b.Inertia.Diagonal, l)
+		}
+	}
+}
