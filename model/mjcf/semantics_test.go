@@ -311,3 +311,60 @@ func TestSetTotalMass(t *testing.T) {
 		}
 	}
 }
+
+// tinyDoc has bodies as light as Gymnasium's pusher's: a 4.02e-10 kg
+// slider (armature 0.04 and damping 1 from the default class, as the
+// pusher's goal) and a free 4.19e-10 kg sphere that rolls on the table.
+const tinyDoc = `<mujoco>
+  <option timestep="0.01" gravity="0 0 -9.81"/>
+  <default><joint armature="0.04" damping="1"/></default>
+  <worldbody>
+    <geom name="table" type="plane" size="1 1 0.1"/>
+    <body name="goal" pos="0 0 0.2">
+      <geom type="cylinder" size="0.08 0.001" density="0.00001" contype="0" conaffinity="0"/>
+      <joint name="goal_slidex" type="slide" axis="1 0 0"/>
+    </body>
+    <body name="dust" pos="0 0.5 0.011">
+      <freejoint/>
+      <geom type="sphere" size="0.01" density="DENSITY"/>
+    </body>
+  </worldbody>
+  <keyframe><key name="k" qpos="0  0 0.5 0.011 1 0 0 0" qvel="1  0.3 0 0 0 0 2"/></keyframe>
+</mujoco>`
+
+// TestTinyMasses checks that bodies down to MuJoCo's minimum mass
+// (mjMINVAL = 1e-15 kg) load and step: MuJoCo 2.2.2 accepts the 4e-10 kg
+// bodies of tinyDoc (body_mass 4.0212385965949362e-10 and
+// 4.1887902047863915e-10), and after 100 steps its slider is at
+// 0.040000000393975707 (damping implicit: v⁺ = v M/(M + h d)); the free
+// sphere stays finite and on the table.
+func TestTinyMasses(t *testing.T) {
+	doc := strings.Replace(tinyDoc, "DENSITY", "0.0001", 1)
+	im := parseDoc(t, doc)
+	for n, w := range map[string]float64{"goal": 4.0212385965949362e-10, "dust": 4.1887902047863915e-10} {
+		if m := im.Links[sceneIndex(t, im.Scene, n)].Mass; math.Abs(m-w) > 1e-15*w {
+			t.Errorf("%s: mass %.17g, MuJoCo %.17g", n, m, w)
+		}
+	}
+	b, s := run(t, doc, "k")
+	for i := range steps {
+		if _, err := s.Step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	q := b.State.Q
+	for _, x := range q {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			t.Fatalf("state not finite after %d steps: %v", steps, q)
+		}
+	}
+	if d := math.Abs(q[0] - 0.040000000393975707); d > 1e-9 {
+		t.Errorf("slider at %.17g after %d steps, MuJoCo 0.040000000393975707 (|Δ| %.3g)", q[0], steps, d)
+	}
+	t.Logf("slider %.17g (MuJoCo 0.040000000393975707); sphere state %v", q[0], q[1:])
+	// Below mjMINVAL, a body is refused (as MuJoCo refuses it), naming it.
+	im = parseDoc(t, strings.Replace(tinyDoc, "DENSITY", "1e-10", 1))
+	if _, err := scene.Build(im.Scene); err == nil || !strings.Contains(err.Error(), "dust") {
+		t.Errorf("a 4e-16 kg body: error %v, want one naming dust", err)
+	}
+}
