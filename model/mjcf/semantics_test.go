@@ -368,3 +368,36 @@ func TestTinyMasses(t *testing.T) {
 		t.Errorf("a 4e-16 kg body: error %v, want one naming dust", err)
 	}
 }
+
+// TestFreejointDefaults checks that <freejoint> takes no damping,
+// armature, stiffness or frictionloss from the default class, while
+// <joint type="free"> does: MuJoCo 2.2.2's dof_damping, dof_armature and
+// dof_frictionloss are 0 for the first and 0.7, 0.1, 0.2 for the second,
+// jnt_stiffness 0 and 3.
+func TestFreejointDefaults(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <default><joint damping="0.7" armature="0.1" stiffness="3" frictionloss="0.2"/></default>
+  <worldbody>
+    <body name="a"><freejoint/><geom type="sphere" size="0.1"/></body>
+    <body name="b" pos="1 0 0"><joint type="free"/><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	if j := s.Bodies[sceneIndex(t, s, "a")].Joint; j != nil && (j.Damping != nil || j.Armature != nil || j.Friction != nil) {
+		t.Errorf("<freejoint>: damping %v, armature %v, friction %v, want none (MuJoCo)", j.Damping, j.Armature, j.Friction)
+	}
+	j := s.Bodies[sceneIndex(t, s, "b")].Joint
+	if j == nil || j.Damping == nil || *j.Damping != 0.7 || j.Armature == nil || *j.Armature != 0.1 {
+		t.Errorf(`<joint type="free">: %+v, want damping 0.7 and armature 0.1 from the class`, j)
+	}
+	for _, f := range im.JointFriction {
+		if f.Body == "a" {
+			t.Errorf("<freejoint> has joint friction %v", f.Value)
+		}
+	}
+	for _, w := range im.Warnings {
+		if w.Line == 4 {
+			t.Errorf("<freejoint> warns: %s", w)
+		}
+	}
+}
