@@ -13,7 +13,8 @@
 // damping, stiffness, armature, frictionloss (joint friction) and
 // actuatorfrcrange (effort limit), <geom> (plane,
 // sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, density or
-// mass, contype and conaffinity, friction, solref), <site>, <contact>
+// mass, contype and conaffinity, friction, solref, margin and gap),
+// <site>, <contact>
 // <exclude>, <keyframe> (qpos, qvel, ctrl), <actuator> (motor, position,
 // velocity, and general where it is one of those: control.go) and
 // <equality> (connect → ball, weld → weld, joint → coupler or a locked
@@ -41,6 +42,12 @@
 //     configuration (for a point on a free body, the body's mass).
 //   - Contacts between welded bodies follow MuJoCo's parent filter
 //     (weldExcludes).
+//   - Geom margin: the scene's contact margin is the largest geom margin
+//     (detection as in MuJoCo); MuJoCo's force offset of margin − gap is
+//     not reproduced (a warning).
+//   - <freejoint> takes nothing from the default classes (defaults.go).
+//   - <option><flag> disables features as MuJoCo's mjDSBL flags (flags.go);
+//     <compiler settotalmass> scales every body's mass and inertia.
 //   - Elements or attributes not read are warnings naming file, line,
 //     element and attribute; malformed ones are errors.
 package mjcf

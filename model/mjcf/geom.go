@@ -123,11 +123,14 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		v.str("solimp", "")
 		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
 	}
-	for _, a := range []string{"priority", "solmix", "margin", "gap"} {
+	for _, a := range []string{"priority", "solmix"} {
 		if v.e.Has(a) {
 			v.str(a, "")
 			c.r.Warnf(v.e, a, "not supported (ignored)")
 		}
+	}
+	if err := c.geomMargin(v); err != nil {
+		return err
 	}
 	col := scene.Collision{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
 	if ct != 1 {
@@ -141,6 +144,45 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
+}
+
+// geomMargin reads margin and gap. MuJoCo detects a pair within the
+// larger of its geoms' margins, and its contact acts when the distance is
+// below margin − gap, holding the surfaces that far apart. The scene's
+// contact margin (a pair closer than it becomes a contact) is raised to
+// the largest geom margin, so contacts are detected as in MuJoCo; the
+// force offset is not reproduced: a margin above gap warns once per model.
+func (c *compiler) geomMargin(v view) error {
+	m, err := c.float(v, "margin", 0)
+	if err != nil {
+		return err
+	}
+	gap, err := c.float(v, "gap", 0)
+	if err != nil {
+		return err
+	}
+	if m < 0 || gap < 0 {
+		a := "margin"
+		if m >= 0 {
+			a = "gap"
+		}
+		return c.r.Errorf(v.src(a), a, "must be ≥ 0")
+	}
+	c.maxMargin = math.Max(c.maxMargin, m)
+	if m > gap && !c.marginWarned {
+		c.marginWarned = true
+		c.r.Warnf(v.src("margin"), "margin", "margin %g, gap %g: contacts are detected within the margin, but MuJoCo's contact force holds the surfaces margin − gap = %g apart, and ours acts at touch (not reproduced; warned once)", m, gap, m-gap)
+	}
+	return nil
+}
+
+// contactMargin raises the scene's contact margin to the largest geom
+// margin (geomMargin).
+func (c *compiler) contactMargin() {
+	if c.maxMargin > scene.DefaultMargin {
+		m := c.maxMargin
+		c.out.Scene.Contact.Margin = &m
+	}
 }
 
 // ignoreContact marks the contact attributes of a visual geom read.

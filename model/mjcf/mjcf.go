@@ -89,6 +89,8 @@ type compiler struct {
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
 	totalMassElem           *xmlutil.Element
+	maxMargin               float64 // largest collision geom margin (geomMargin)
+	marginWarned            bool
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -213,6 +215,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.contactMargin()
 	if err := c.setTotalMass(); err != nil {
 		return err
 	}
