@@ -34,9 +34,10 @@
 //     reference acceleration for the pair's reduced mass. T is at least 2
 //     time steps, as MuJoCo enforces. solref's direct form (−k, −b) gives
 //     k = m k', τd = b'/k'. solimp is not used (it shapes MuJoCo's
-//     impedance; at full penetration width its effect cancels). friction's
-//     first (sliding) value is μ; torsional and rolling friction are not
-//     simulated.
+//     impedance; at full penetration width its effect cancels). condim
+//     and friction's three values give each geom its sliding, spin and
+//     rolling friction (friction.go: a geom has a coefficient when a
+//     pair it can form uses it, MuJoCo's pair condim being the larger).
 //   - Equality constraints: the same solref mapping, with m the
 //     constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference
 //     configuration (for a point on a free body, the body's mass).

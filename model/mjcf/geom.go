@@ -21,10 +21,12 @@ type massPart struct {
 // pendingGeom is a collision geom whose material is assigned once every
 // body's mass is known (solref's stiffness scales with it).
 type pendingGeom struct {
-	body, index int
-	mu          float64
-	solref      []float64
-	e           *xmlutil.Element
+	body, index          int
+	friction             [3]float64 // sliding, torsional, rolling (MuJoCo's friction)
+	condim               int        // 1, 3, 4 or 6
+	contype, conaffinity int
+	solref               []float64
+	e                    *xmlutil.Element
 }
 
 var geomTypes = []string{"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "hfield", "sdf"}
@@ -99,9 +101,11 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if err != nil {
 		return err
 	}
-	if len(fr) < 1 || len(fr) > 3 || fr[0] < 0 {
+	if len(fr) < 1 || len(fr) > 3 || fr[0] < 0 || (len(fr) > 1 && fr[1] < 0) || (len(fr) > 2 && fr[2] < 0) {
 		return c.r.Errorf(v.src("friction"), "friction", "want 1 to 3 non-negative numbers (sliding, torsional, rolling)")
 	}
+	fr3 := [3]float64{1, 0.005, 0.0001} // MuJoCo's defaults for the values not given
+	copy(fr3[:], fr)
 	sr, err := c.floats(v, "solref", 2, []float64{0.02, 1})
 	if err != nil {
 		return err
@@ -113,11 +117,8 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if err != nil {
 		return err
 	}
-	if cd != 3 && cd != 1 {
-		c.r.Warnf(v.src("condim"), "condim", "condim %g: torsional and rolling friction are not simulated (condim 3 is used)", cd)
-	} else if cd == 1 {
-		fr[0] = 0
-		c.r.Warnf(v.src("condim"), "condim", "condim 1: frictionless contact (μ = 0)")
+	if cd != 1 && cd != 3 && cd != 4 && cd != 6 {
+		return c.r.Errorf(v.src("condim"), "condim", "want 1 (frictionless), 3 (sliding), 4 (and torsional) or 6 (and rolling friction)")
 	}
 	if s := v.src("solimp"); s != nil && s == v.e {
 		v.str("solimp", "")
@@ -140,7 +141,7 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		col.Conaffinity = &ca
 	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, mu: fr[0], solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
@@ -421,10 +422,12 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref and friction (package doc: k = m/(T ζ)², τd = 2 T ζ²).
+// solref (package doc: k = m/(T ζ)², τd = 2 T ζ²) and from friction and
+// condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
-	for _, g := range c.pending {
+	coef := c.frictionCoefficients()
+	for i, g := range c.pending {
 		m := c.refMass(g.body)
 		k, tau := solrefRate(g.solref, c.solrefDT())
 		if m > 0 {
@@ -432,7 +435,7 @@ func (c *compiler) assignMaterials() error {
 		} else {
 			k = rigidStiffness
 		}
-		name := model.MaterialFor(s, "mj_", k, tau, g.mu)
+		name := materialFor(s, "mj_", k, tau, coef[i])
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

@@ -219,15 +219,15 @@ func (c *compiler) compile() error {
 	if err := c.setTotalMass(); err != nil {
 		return err
 	}
-	if err := c.assignMaterials(); err != nil {
-		return err
-	}
 	for _, e := range c.root.All("contact") {
 		if err := c.contact(e); err != nil {
 			return err
 		}
 	}
 	c.weldExcludes()
+	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
+		return err
+	}
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err
