@@ -156,6 +156,7 @@ var supported = map[string][]string{
 	"velocity": {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
 	"general":  {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "name"},
 	"equality": {"class", "solref", "solimp", "active"},
+	"pair":     {"class"},
 }
 
 // markDefaults marks the supported attributes of every default element

@@ -14,8 +14,7 @@
 // actuatorfrcrange (effort limit), <geom> (plane,
 // sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, density or
 // mass, contype and conaffinity, friction, solref, margin and gap),
-// <site>, <contact>
-// <exclude>, <keyframe> (qpos, qvel, ctrl), <actuator> (motor, position,
+// <site>, <contact> <exclude> and <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor, position,
 // velocity, and general where it is one of those: control.go) and
 // <equality> (connect → ball, weld → weld, joint → coupler or a locked
 // joint; equality.go).

@@ -92,17 +92,7 @@ func (c *compiler) mayTouch(i, j int) bool {
 	if g.contype&h.conaffinity == 0 && h.contype&g.conaffinity == 0 {
 		return false
 	}
-	s := c.out.Scene
-	a, b := s.Bodies[g.body].Name, s.Bodies[h.body].Name
-	if ja, jb := s.Bodies[g.body].Joint, s.Bodies[h.body].Joint; (ja != nil && ja.Parent == b) || (jb != nil && jb.Parent == a) {
-		return false
-	}
-	for _, e := range s.Exclude {
-		if (e[0] == a && e[1] == b) || (e[0] == b && e[1] == a) {
-			return false
-		}
-	}
-	return true
+	return !c.excludedPair(g.body, h.body)
 }
 
 // materialFor returns the name of a material of s with stiffness k,

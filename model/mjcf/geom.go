@@ -21,6 +21,7 @@ type massPart struct {
 // pendingGeom is a collision geom whose material is assigned once every
 // body's mass is known (solref's stiffness scales with it).
 type pendingGeom struct {
+	name                 string
 	body, index          int
 	friction             [3]float64 // sliding, torsional, rolling (MuJoCo's friction)
 	condim               int        // 1, 3, 4 or 6
@@ -81,7 +82,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 			}
 		}
 		name := v.str("name", "")
-		if ct == 0 && ca == 0 {
+		if ct == 0 && ca == 0 && !c.pairGeoms[name] {
 			if typ != "plane" {
 				b.Visuals = append(b.Visuals, scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x), Color: c.geomColor(v)})
 			}
@@ -140,8 +141,14 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if ca != 1 {
 		col.Conaffinity = &ca
 	}
+	if name != "" {
+		if _, dup := c.geomIndex[name]; dup {
+			return c.r.Errorf(v.e, "name", "a second geom named %q", name)
+		}
+		c.geomIndex[name] = len(c.pending)
+	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil

@@ -89,7 +89,9 @@ type compiler struct {
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
 	totalMassElem           *xmlutil.Element
-	maxMargin               float64 // largest collision geom margin (geomMargin)
+	maxMargin               float64         // largest collision geom margin (geomMargin)
+	pairGeoms               map[string]bool // geoms named by <contact><pair> (pair.go)
+	geomIndex               map[string]int  // collision geom name → index in pending
 	marginWarned            bool
 
 	meshes    map[string]*meshAsset
@@ -210,6 +212,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.pairGeoms, c.geomIndex = c.pairGeomNames(), map[string]int{}
 	for _, w := range c.root.All("worldbody") {
 		if err := c.worldbody(w); err != nil {
 			return err
@@ -225,6 +228,9 @@ func (c *compiler) compile() error {
 		}
 	}
 	c.weldExcludes()
+	if err := c.pairs(); err != nil {
+		return err
+	}
 	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
 		return err
 	}

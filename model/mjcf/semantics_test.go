@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -511,5 +512,74 @@ func TestCondim(t *testing.T) {
 	_, err := Parse("f.xml", []byte(`<mujoco><worldbody><geom type="sphere" size="0.1" condim="2"/></worldbody></mujoco>`), model.Options{})
 	if err == nil || !strings.Contains(err.Error(), "condim") {
 		t.Errorf("condim 2: error %v, want one naming condim", err)
+	}
+}
+
+// pairDoc: three spheres on a floor; a and b have no collision bits and
+// collide only through <pair>s (floor–a, a–b, the latter with its own
+// friction), c collides with the floor by its bits unless an <exclude>
+// with the world removes it. EXCLUDE is replaced by the exclusion or
+// nothing.
+const pairDoc = `<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="a" pos="0 0 0.09"><freejoint/><geom name="a" type="sphere" size="0.1" contype="0" conaffinity="0"/></body>
+    <body name="b" pos="0.15 0 0.09"><freejoint/><geom name="b" type="sphere" size="0.1" contype="0" conaffinity="0"/></body>
+    <body name="c" pos="-0.15 0 0.09"><freejoint/><geom name="c" type="sphere" size="0.1"/></body>
+  </worldbody>
+  <contact>
+    <pair geom1="floor" geom2="a"/>
+    <pair geom1="a" geom2="b" friction="0.5 0.5 0.005 0.0001 0.0001"/>
+    EXCLUDE
+  </contact>
+</mujoco>`
+
+// TestContactPairs checks contype/conaffinity, <exclude> (with the world
+// body too) and <pair> against MuJoCo 2.2.2's contacts (mj_forward):
+// with the exclusion, floor–a and a–b; without it, floor–c too. a–c and
+// floor–b overlap but have no matching bits and no pair. The pair's own
+// friction warns (not used).
+func TestContactPairs(t *testing.T) {
+	for _, c := range []struct {
+		exclude string
+		want    []string
+	}{
+		{`<exclude body1="world" body2="c"/>`, []string{"a–b", "a–floor"}},
+		{"", []string{"a–b", "a–floor", "c–floor"}},
+	} {
+		doc := strings.Replace(pairDoc, "EXCLUDE", c.exclude, 1)
+		im := parseDoc(t, doc)
+		b, err := scene.Build(im.Scene)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := b.Model
+		var got []string
+		for i := range m.Geometries {
+			for j := i + 1; j < len(m.Geometries); j++ {
+				if m.Collidable(i, j) {
+					p := []string{m.Geometries[i].Name, m.Geometries[j].Name}
+					sort.Strings(p)
+					got = append(got, p[0]+"–"+p[1])
+				}
+			}
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q: collidable pairs %v, MuJoCo's contacts %v", c.exclude, got, c.want)
+		}
+		n := 0
+		for _, w := range im.Warnings {
+			if w.Attribute == "friction" && w.Element == "pair" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d warnings for the pair's friction, want 1: %v", n, im.Warnings)
+		}
+	}
+	_, err := Parse("f.xml", []byte(`<mujoco><worldbody><geom name="g" type="sphere" size="0.1"/></worldbody><contact><pair geom1="g" geom2="h"/></contact></mujoco>`), model.Options{})
+	if err == nil || !strings.Contains(err.Error(), "geom2") {
+		t.Errorf("pair with an unknown geom: error %v, want one naming geom2", err)
 	}
 }
