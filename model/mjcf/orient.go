@@ -22,18 +22,42 @@ func (c *compiler) pose(v view) (spatial.Pose, error) {
 	return spatial.Pose{R: q, P: spatial.Vec3(pos)}, err
 }
 
-// orientation reads the one orientation attribute of v (identity if none).
+// alternatives are MuJoCo's alternative orientations in the order
+// mjCAlternative::Set (MuJoCo 2.2.2) applies them, each replacing the
+// previous one.
+var alternatives = []string{"axisangle", "xyaxes", "zaxis", "euler"}
+
+// orientation reads the orientation of v (identity if none). The element
+// gives at most one form; with its default classes (geoms and sites
+// take orientations from defaults, as pos), MuJoCo 2.2.2 applies every
+// alternative form given on the element or a class in the order
+// axisangle, xyaxes, zaxis, euler, the last one winning, and quat only
+// when there is none: a class's euler overrides the element's own quat or
+// zaxis.
 func (c *compiler) orientation(v view) (spatial.Quat, error) {
-	var given string
+	var own string
 	for _, o := range orientations {
-		if v.e.Has(o) { // orientations are not taken from defaults
-			if given != "" {
-				return spatial.Quat{}, c.r.Errorf(v.e, o, "%s and %s given together: give at most one orientation", given, o)
+		if v.e.Has(o) {
+			if own != "" {
+				return spatial.Quat{}, c.r.Errorf(v.e, o, "%s and %s given together: give at most one orientation", own, o)
 			}
+			own = o
+		}
+	}
+	var given string
+	for _, o := range alternatives {
+		if v.has(o) {
 			given = o
 		}
 	}
-	e := v.e
+	if given == "" && v.has("quat") {
+		given = "quat"
+	}
+	if given != "" && own != "" && given != own {
+		v.e.Attr(own)
+		c.r.Warnf(v.e, own, "%s is overridden by the default class's %s (MuJoCo 2.2.2 applies an alternative orientation from the class after the element's %s)", own, given, own)
+	}
+	e := v.src(given)
 	switch given {
 	case "":
 		return spatial.QuatIdentity(), nil

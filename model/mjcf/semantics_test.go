@@ -583,3 +583,61 @@ func TestContactPairs(t *testing.T) {
 		t.Errorf("pair with an unknown geom: error %v, want one naming geom2", err)
 	}
 }
+
+// TestDefaultOrientation checks orientations from default classes against
+// MuJoCo 2.2.2's geom_quat and site_quat: geoms and sites take pos and
+// orientation from their class, and the alternative forms (axisangle,
+// xyaxes, zaxis, euler), from the element or a class, apply in that order,
+// the last winning, quat only without any (mjCAlternative::Set): a class's
+// euler overrides the element's quat, zaxis and axisangle, which warns.
+func TestDefaultOrientation(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <default><geom euler="0 0 90" pos="0 0 1"/><site zaxis="1 0 0"/></default>
+  <worldbody>
+    <body><freejoint/>
+      <geom name="e" type="box" size="0.1 0.2 0.3"/>
+      <geom name="eq" type="box" size="0.1 0.2 0.3" quat="0 1 0 0"/>
+      <geom name="ez" type="box" size="0.1 0.2 0.3" zaxis="1 0 0"/>
+      <site name="s"/>
+    </body>
+  </worldbody>
+</mujoco>`)
+	r := math.Sqrt(0.5)
+	b := im.Scene.Bodies[0]
+	for i, w := range [][4]float64{{r, 0, 0, r}, {r, 0, 0, r}, {r, 0, 0, r}} {
+		col := b.Collisions[i]
+		if !sameRotation(col.Pose.Quat(), w, 1e-15) || col.Pose.Pos() != [3]float64{0, 0, 1} {
+			t.Errorf("geom %s: %v at %v, MuJoCo %v at [0 0 1]", col.Name, col.Pose.Quat(), col.Pose.Pos(), w)
+		}
+	}
+	q := im.Sites[0].Pose.R
+	if !sameRotation([4]float64{q.W, q.X, q.Y, q.Z}, [4]float64{r, 0, r, 0}, 1e-15) {
+		t.Errorf("site: %v, MuJoCo [%g 0 %g 0]", q, r, r)
+	}
+	n := 0
+	for _, w := range im.Warnings {
+		if strings.Contains(w.Msg, "overridden by the default class's euler") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d override warnings, want 2 (quat, zaxis): %v", n, im.Warnings)
+	}
+	// The main class's zaxis (1 0 0 → (√½, 0, √½, 0)), inherited by class
+	// aa, overrides the element's axisangle and xyaxes (applied before
+	// zaxis) and quat, and aa's own axisangle.
+	im = parseDoc(t, `<mujoco>
+  <default><geom zaxis="1 0 0"/>
+    <default class="aa"><geom axisangle="0 0 1 90"/></default></default>
+  <worldbody>
+    <body><freejoint/><geom type="box" size="0.1 0.2 0.3" axisangle="1 0 0 90"/>
+    <geom class="aa" type="box" size="0.1 0.2 0.3" xyaxes="0 1 0 -1 0 0"/>
+    <geom class="aa" type="box" size="0.1 0.2 0.3" quat="0 1 0 0"/></body>
+  </worldbody>
+</mujoco>`)
+	for _, col := range im.Scene.Bodies[0].Collisions {
+		if !sameRotation(col.Pose.Quat(), [4]float64{r, 0, r, 0}, 1e-15) {
+			t.Errorf("geom with a class zaxis: %v, MuJoCo [%g 0 %g 0]", col.Pose.Quat(), r, r)
+		}
+	}
+}
