@@ -641,3 +641,40 @@ func TestDefaultOrientation(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundMassInertia checks compiler boundmass and boundinertia against
+// MuJoCo 2.2.2's body_mass, body_inertia and body_iquat: every body but
+// the world, static and massless ones too, gets at least 0.5 kg, and its
+// principal moments (not the body-frame diagonal) at least 0.01 kg·m².
+func TestBoundMassInertia(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <compiler boundmass="0.5" boundinertia="0.01"/>
+  <worldbody>
+    <body name="static" pos="2 0 0"/>
+    <body name="free" pos="0 0 1"><freejoint/><geom type="box" size="0.01 0.02 0.3" mass="0.1" euler="0 0 30"/>
+      <body name="child" pos="0 0 0.5"><joint axis="1 0 0"/><inertial pos="0 0 0" mass="2" diaginertia="0.001 0.2 0.2" euler="30 0 0"/></body>
+      <body name="tilted" pos="0 0 0.5"><joint axis="1 0 0"/><inertial pos="0 0 0" mass="2" diaginertia="0.001 0.2 0.2" euler="30 40 0"/></body>
+      <body name="massless" pos="0 0 0.5"/>
+    </body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	for _, c := range []struct {
+		body       string
+		mass       float64
+		iquat, eig [4]float64
+	}{
+		{"static", 0.5, [4]float64{1, 0, 0, 0}, [4]float64{0.01, 0.01, 0.01}},
+		{"free", 0.5, [4]float64{1, 0, 0, 0}, [4]float64{0.01, 0.01, 0.01}},
+		{"child", 2, [4]float64{0.96592582628906831, 0.25881904510252074, 0, 0}, [4]float64{0.01, 0.2, 0.2}},
+		{"tilted", 2, [4]float64{0.90767337119036873, 0.24321034680169396, 0.33036608954935215, 0.088521326901376859}, [4]float64{0.01, 0.2, 0.2}},
+		{"massless", 0.5, [4]float64{1, 0, 0, 0}, [4]float64{0.01, 0.01, 0.01}},
+	} {
+		l := im.Links[sceneIndex(t, s, c.body)]
+		R := spatial.Quat{W: c.iquat[0], X: c.iquat[1], Y: c.iquat[2], Z: c.iquat[3]}.RotMat()
+		want := spatial.RotateInertia(R, spatial.Diag3(spatial.Vec3{c.eig[0], c.eig[1], c.eig[2]}))
+		if l.Mass != c.mass || l.Inertia.Sub(want).FrobeniusNorm() > 1e-12 {
+			t.Errorf("%s: mass %v inertia %v, MuJoCo %v and %v", c.body, l.Mass, l.Inertia, c.mass, want)
+		}
+	}
+}
