@@ -433,6 +433,9 @@ const rigidStiffness = 1e12
 // condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
+	if c.disabled("contact") { // no collision geometry (applyFlags)
+		return nil
+	}
 	coef := c.frictionCoefficients()
 	for i, g := range c.pending {
 		m := c.refMass(g.body)

@@ -678,3 +678,32 @@ func TestBoundMassInertia(t *testing.T) {
 		}
 	}
 }
+
+// TestContactDisabledNoFrictionWarning: with <flag contact="disable">
+// there are no contacts, so the friction mapping (which warns for pairs
+// of condim-1 geoms that both touch a condim-3 floor) says nothing.
+func TestContactDisabledNoFrictionWarning(t *testing.T) {
+	doc := `<mujoco>
+  FLAG
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
+    <body pos="1 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
+  </worldbody>
+</mujoco>`
+	for _, c := range []struct {
+		flag string
+		want int
+	}{{"", 1}, {`<option><flag contact="disable"/></option>`, 0}} {
+		im := parseDoc(t, strings.Replace(doc, "FLAG", c.flag, 1))
+		n := 0
+		for _, w := range im.Warnings {
+			if w.Attribute == "condim" {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%q: %d condim warnings, want %d: %v", c.flag, n, c.want, im.Warnings)
+		}
+	}
+}
