@@ -121,6 +121,9 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 			return err
 		}
 		eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
+		if c.out.Scene.Bodies[j1.body].Joint.Type == "compound" {
+			return c.r.Errorf(q, "joint1", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j1.name, eq.Joint1)
+		}
 		if j1.typ != "hinge" && j1.typ != "slide" {
 			return c.r.Errorf(q, "joint1", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j1.name, j1.typ)
 		}
@@ -133,6 +136,9 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 				return c.r.Errorf(q, "joint2", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j2.name, j2.typ)
 			}
 			eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
+			if c.out.Scene.Bodies[j2.body].Joint.Type == "compound" {
+				return c.r.Errorf(q, "joint2", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j2.name, eq.Joint2)
+			}
 		}
 		eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0})
 		return err
@@ -241,7 +247,7 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 	if j == nil {
 		return model.Actuator{}, c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
 	}
-	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
+	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, DOF: j.dof, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
 	if err != nil {
 		return act, err
@@ -402,7 +408,11 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 				iq, iv = iq+7, iv+6
 			}
 			if js.Q != nil || js.V != nil {
-				kf.Joints[body] = js
+				// The joints of one body are the parts of its compound
+				// joint, in order: their coordinates concatenate.
+				prev := kf.Joints[body]
+				prev.Q, prev.V = append(prev.Q, js.Q...), append(prev.V, js.V...)
+				kf.Joints[body] = prev
 			}
 		}
 		c.out.Scene.Keyframes = append(c.out.Scene.Keyframes, kf)

@@ -119,6 +119,7 @@ type meshAsset struct {
 type jointRef struct {
 	name, typ string
 	body      int
+	dof       int // first velocity of the joint within its body's (compound) joint
 	e         *xmlutil.Element
 }
 
@@ -270,7 +271,7 @@ func (c *compiler) dampedEuler() {
 		return
 	}
 	for _, b := range s.Bodies {
-		if b.Joint != nil && b.Joint.Damping != nil && *b.Joint.Damping > 0 {
+		if b.Joint != nil && jointDamped(b.Joint) {
 			s.Scheme = "implicit-euler"
 			attr := ""
 			if c.integratorElem != nil && c.integratorElem.Has("integrator") {
@@ -444,4 +445,18 @@ func (c *compiler) bodyName(e *xmlutil.Element) (string, error) {
 		return "", c.r.Errorf(e, "name", "a second body with this name")
 	}
 	return name, nil
+}
+
+// jointDamped reports whether a scene joint, or one of its parts, has
+// damping.
+func jointDamped(j *scene.Joint) bool {
+	if j.Damping != nil && *j.Damping > 0 {
+		return true
+	}
+	for _, p := range j.Parts {
+		if p.Damping != nil && *p.Damping > 0 {
+			return true
+		}
+	}
+	return false
 }
