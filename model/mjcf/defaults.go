@@ -56,16 +56,10 @@ type view struct {
 }
 
 // view returns e seen through its class: its class attribute, else the
-// childclass in force (cls), else main; a <freejoint> through none. kind is the element kind whose
+// childclass in force (cls), else main. kind is the element kind whose
 // defaults apply (the element's own name, or e.g. "position" for an
 // actuator).
 func (c *compiler) view(e *xmlutil.Element, kind string, cls string) (view, error) {
-	if e.Name == "freejoint" {
-		// MuJoCo's <freejoint> takes nothing from the default classes (it
-		// has no class attribute, and its joint no damping, armature,
-		// stiffness or frictionloss); <joint type="free"> does.
-		return view{e: e}, nil
-	}
 	name := cls
 	if n, ok := e.Attr("class"); ok {
 		name = n

@@ -126,6 +126,18 @@ func (c *compiler) applyFlags() {
 		if c.disabled("passive") {
 			j.Damping, j.Stiffness = nil, nil
 		}
+		for k := range j.Parts { // a compound joint's parts (several joints on a body)
+			p := &j.Parts[k]
+			if c.disabled("limit") {
+				p.Limits = nil
+			}
+			if c.disabled("frictionloss") {
+				p.Friction = nil
+			}
+			if c.disabled("passive") {
+				p.Damping, p.Stiffness = nil, nil
+			}
+		}
 	}
 	if c.disabled("actuation") {
 		s.Actuators = nil
