@@ -441,7 +441,8 @@ func (c *compiler) jointEffort(v view, sj *scene.Joint, typ string) error {
 }
 
 // massProps returns a body's mass properties: its <inertial>, or (per
-// inertiafromgeom) the union of its geoms' in the inertia group range.
+// inertiafromgeom) the union of its geoms' in the inertia group range,
+// with compiler boundmass and boundinertia applied (mass.go).
 func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) (model.Link, error) {
 	link := model.Link{Name: name}
 	in := e.Child("inertial")
@@ -490,13 +491,11 @@ func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) 
 		}
 		link.Mass, link.COM, link.Inertia = compose(parts)
 	}
-	if c.boundMass > 0 && link.Mass > 0 && link.Mass < c.boundMass {
+	if c.boundMass > 0 && link.Mass < c.boundMass { // every body, massless ones too (MuJoCo)
 		link.Mass = c.boundMass
 	}
-	if c.boundInertia > 0 && link.Mass > 0 {
-		for i := range 3 {
-			link.Inertia[i][i] = math.Max(link.Inertia[i][i], c.boundInertia)
-		}
+	if c.boundInertia > 0 {
+		link.Inertia = boundPrincipal(link.Inertia, c.boundInertia)
 	}
 	return link, nil
 }

@@ -28,7 +28,9 @@ func (c *compiler) bodyRef(e *xmlutil.Element, attr string) (string, error) {
 	return n, nil
 }
 
-// contact reads <contact>: <exclude body1 body2> pairs.
+// contact reads <contact>: <exclude body1 body2> pairs (<pair>s are read
+// by pairs, after the exclusions of welded bodies). An exclusion with the
+// world body excludes the world's own geoms.
 func (c *compiler) contact(e *xmlutil.Element) error {
 	for _, x := range e.All("exclude") {
 		a, err := c.bodyRef(x, "body1")
@@ -41,8 +43,15 @@ func (c *compiler) contact(e *xmlutil.Element) error {
 		}
 		x.Attr("name")
 		if a == "world" || b == "world" {
-			c.r.Warnf(x, "", "an exclude with the world body is not supported (ignored)")
-			continue
+			if _, ok := c.bodies[worldName]; !ok {
+				continue // the world has no geoms
+			}
+			if a == "world" {
+				a = worldName
+			}
+			if b == "world" {
+				b = worldName
+			}
 		}
 		if a != b {
 			c.out.Scene.Exclude = append(c.out.Scene.Exclude, [2]string{a, b})
@@ -88,6 +97,9 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			return err
 		}
 		c.out.Equalities = append(c.out.Equalities, eq)
+		if c.disabled("equality") { // <flag equality="disable">: read, not simulated
+			continue
+		}
 		if !eq.Active {
 			c.r.Warnf(v.src("active"), "active", "an inactive equality constraint is not simulated (it cannot be switched on during a run)")
 			continue
