@@ -19,9 +19,12 @@ const (
 	Velocity
 	// PD applies f = Kp (u − l) + Kd (u̇ − l̇) (Drake's PD controller).
 	PD
+	// General applies f = Gain u + Bias[0] + Bias[1] l + Bias[2] l̇
+	// (MuJoCo's general actuator with a fixed gain and an affine bias).
+	General
 )
 
-var actuatorNames = [...]string{"motor", "position", "velocity", "pd"}
+var actuatorNames = [...]string{"motor", "position", "velocity", "pd", "general"}
 
 // String returns the scene-file name of the type.
 func (t ActuatorType) String() string {
@@ -38,13 +41,16 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 			return ActuatorType(i), nil
 		}
 	}
-	return 0, errf("unknown actuator type %q (want motor, position, velocity or pd)", s)
+	return 0, errf("unknown actuator type %q (want motor, position, velocity, pd or general)", s)
 }
 
 // Actuator drives degree of freedom DOF of Body's joint (revolute,
-// prismatic, planar or universal). Its length is l = Gear·q, its force f
-// acts on the joint as the torque Gear·f, and |f| ≤ e with e the smaller of
-// Effort and the joint's effort limit / |Gear| (0 means none for both).
+// prismatic, planar or universal), or, when Tendon is not empty, the fixed
+// tendon of length L = Σ coef_k q_k. Its length is l = Gear·q (Gear·L), its
+// force f acts on the joint as the torque Gear·f (on each coordinate of the
+// tendon as Gear·coef_k·f), and |f| ≤ e with e the smaller of Effort and
+// the joint's effort limit / |Gear| (0 means none for both; a tendon
+// actuator takes only Effort).
 // The control input u (Target, or Simulator.SetControl) is clamped to
 // [CtrlMin, CtrlMax] unless both are 0.
 //
@@ -59,6 +65,13 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 // the convex problem. (u̇ = 0 for Position, Kp = 0 for Velocity.) A motor's
 // impulse δt·clamp(u, −e, e) does not depend on v: an Interval with
 // lo = hi.
+//
+// A General actuator, f = g u + b0 + b1 l + b2 l̇, is the same affine form:
+// with l1 = l0 + δt l̇1, f = (g u + b0 + b1 l0) − c l̇1 with
+// c = −(δt b1 + b2). For c > 0 (a damper, as every servo) it is implicit,
+// R = 1/(δt c), v̂ = (g u + b0 + b1 l0)/c; otherwise (no velocity term, or
+// a destabilizing one) its force is evaluated at the start of the step,
+// f = g u + b0 + b1 l0 + b2 l̇0, and applied as a motor's.
 type Actuator struct {
 	Name             string
 	Type             ActuatorType
@@ -68,6 +81,12 @@ type Actuator struct {
 	Effort           float64 // > 0, or 0 for none
 	CtrlMin, CtrlMax float64 // control range; both 0 for none
 	Target           Signal  // control input in time; nil for 0
+	// Gain and Bias are a General actuator's g and (b0, b1, b2).
+	Gain float64
+	Bias [3]float64
+	// Tendon, when not empty, is the fixed tendon the actuator drives
+	// instead of Body's joint (Body and DOF are then ignored).
+	Tendon []TendonTerm
 }
 
 // gear returns the gear ratio (1 when unset).
@@ -79,13 +98,20 @@ func (ac *Actuator) gear() float64 {
 }
 
 func (ac *Actuator) validate(m *multibody.Model) error {
-	if _, _, err := scalarDOF(m, ac.Body, ac.DOF); err != nil {
+	if len(ac.Tendon) > 0 {
+		if err := validateTendon(m, ac.Tendon); err != nil {
+			return err
+		}
+	} else if _, _, err := scalarDOF(m, ac.Body, ac.DOF); err != nil {
 		return err
 	}
-	if ac.Type > PD {
+	if ac.Type > General {
 		return errf("unknown actuator type %d", ac.Type)
 	}
-	if !finite(ac.Gear, ac.Kp, ac.Kd, ac.CtrlMin, ac.CtrlMax) || ac.Kp < 0 || ac.Kd < 0 || !(ac.Effort >= 0) || ac.CtrlMin > ac.CtrlMax {
+	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
+		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
+	}
+	if !finite(ac.Gear, ac.Kp, ac.Kd, ac.CtrlMin, ac.CtrlMax, ac.Gain, ac.Bias[0], ac.Bias[1], ac.Bias[2]) || ac.Kp < 0 || ac.Kd < 0 || !(ac.Effort >= 0) || ac.CtrlMin > ac.CtrlMax {
 		return errf("gear %v, kp %v, kd %v, effort %v, control range [%v, %v]: need finite values, gains and effort ≥ 0, ordered range",
 			ac.Gear, ac.Kp, ac.Kd, ac.Effort, ac.CtrlMin, ac.CtrlMax)
 	}
@@ -98,6 +124,8 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 		return errf("a velocity actuator needs kd > 0 and no kp")
 	case ac.Type == PD && !(ac.Kp+ac.Kd > 0):
 		return errf("a pd actuator needs kp > 0 or kd > 0")
+	case ac.Type == General && (ac.Kp != 0 || ac.Kd != 0):
+		return errf("a general actuator takes gain and bias, not kp %v, kd %v", ac.Kp, ac.Kd)
 	}
 	return nil
 }
@@ -107,6 +135,9 @@ func (ac *Actuator) effort(m *multibody.Model) float64 {
 	e := math.Inf(1)
 	if ac.Effort > 0 {
 		e = ac.Effort
+	}
+	if len(ac.Tendon) > 0 {
+		return e
 	}
 	if je := m.Bodies[ac.Body].Joint.Effort; je > 0 {
 		e = math.Min(e, je/math.Abs(ac.gear()))
@@ -124,21 +155,51 @@ func (ac *Actuator) clampControl(u float64) float64 {
 
 // actuator appends the actuator's block.
 func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
-	qi, vi, _ := scalarDOF(c.m, ac.Body, ac.DOF)
 	gear, dt := ac.gear(), c.in.DT
 	e := ac.effort(c.m)
 	u := ac.clampControl(ctl.U)
 	a.begin(1)
-	a.addDOF(c, ac.Body, vi, 0, gear)
-	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
-	if ac.Type == Motor {
-		ent.bound = math.Inf(1) // saturation is decided on the input
+	var l0, ld0 float64 // length and its rate at the start of the step
+	if len(ac.Tendon) > 0 {
+		for _, t := range ac.Tendon {
+			qi, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+			a.addDOF(c, t.Body, vi, 0, gear*t.Coef)
+			l0 += gear * t.Coef * c.in.Q0[qi]
+			if c.in.V0 != nil {
+				ld0 += gear * t.Coef * c.in.V0[vi]
+			}
+		}
+	} else {
+		qi, vi, _ := scalarDOF(c.m, ac.Body, ac.DOF)
+		a.addDOF(c, ac.Body, vi, 0, gear)
+		l0 = gear * c.in.Q0[qi]
+		if c.in.V0 != nil {
+			ld0 = gear * c.in.V0[vi]
+		}
 	}
-	if ac.Type == Motor {
-		f := math.Max(-e, math.Min(e, u))
-		k, row := a.emit(c, solver.Interval, f*dt, f*dt)
+	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
+	explicit := ac.Type == Motor
+	f := u // the force of an explicit actuator
+	if ac.Type == General {
+		cd := -(dt*ac.Bias[1] + ac.Bias[2])
+		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
+		if !(cd > 0) {
+			explicit, f = true, f0+ac.Bias[2]*ld0
+		} else {
+			k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
+			c.p.R[row] = 1 / (dt * cd)
+			c.p.VHat[row] = f0 / cd
+			ent.block, ent.nblocks = k, 1
+			a.add(ent)
+			return
+		}
+	}
+	if explicit {
+		ent.bound = math.Inf(1) // saturation is decided on the input
+		fc := math.Max(-e, math.Min(e, f))
+		k, row := a.emit(c, solver.Interval, fc*dt, fc*dt)
 		c.p.R[row] = solver.NearRigidR(a.w[0], c.prm.Beta) // any R > 0: the impulse does not depend on it
-		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(u) > e
+		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(f) > e
 		a.add(ent)
 		return
 	}
@@ -149,7 +210,6 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	case Velocity:
 		kp = 0
 	}
-	l0 := gear * c.in.Q0[qi]
 	den := dt*kp + kd
 	k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 	c.p.R[row] = 1 / (dt * den)

@@ -82,7 +82,7 @@ type entry struct {
 }
 
 // Assemble appends to p one block per constraint of set (limits, cone
-// limits, welds, balls, distances, couplers, actuators, joint friction, in
+// limits, tendon limits, welds, balls, distances, couplers, actuators, joint friction, in
 // that order), after the blocks p already holds (contacts first). p must
 // hold the cliques, A, v* and diag(M) of the step and f the Cholesky
 // factors of its clique blocks; kin must hold the kinematics at q0
@@ -111,6 +111,9 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	}
 	for i := range set.Cones {
 		a.cone(&c, &set.Cones[i], i)
+	}
+	for i := range set.TendonLimits {
+		a.tendonLimit(&c, &set.TendonLimits[i], i)
 	}
 	if in.ThetaQ > 0 { // equality constraints at the mid-step configuration
 		c.kin, c.q = in.KinTheta, in.QTheta

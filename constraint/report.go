@@ -10,19 +10,20 @@ import (
 type Type uint8
 
 const (
-	TypeLimit      Type = iota // Limit (both bounds: impulse γ_lower − γ_upper on the coordinate)
-	TypeCone                   // ConeLimit
-	TypeWeld                   // Weld
-	TypeBall                   // Ball
-	TypeDistance               // Distance
-	TypeCoupler                // Coupler
-	TypeActuator               // Actuator
-	TypeFriction               // JointFriction
-	TypeAttachment             // Attachment (reported by package sim)
-	TypePrescribed             // Prescribed (reported by package sim)
+	TypeLimit       Type = iota // Limit (both bounds: impulse γ_lower − γ_upper on the coordinate)
+	TypeCone                    // ConeLimit
+	TypeWeld                    // Weld
+	TypeBall                    // Ball
+	TypeDistance                // Distance
+	TypeCoupler                 // Coupler
+	TypeActuator                // Actuator
+	TypeFriction                // JointFriction
+	TypeAttachment              // Attachment (reported by package sim)
+	TypePrescribed              // Prescribed (reported by package sim)
+	TypeTendonLimit             // TendonLimit (as Limit: γ_lower − γ_upper along the tendon)
 )
 
-var typeNames = [...]string{"limit", "cone", "weld", "ball", "distance", "coupler", "actuator", "friction", "attach", "prescribed"}
+var typeNames = [...]string{"limit", "cone", "weld", "ball", "distance", "coupler", "actuator", "friction", "attach", "prescribed", "tendon-limit"}
 
 // String returns the type's name, as in constraints.csv.
 func (t Type) String() string {
@@ -92,7 +93,7 @@ type Report struct {
 
 // Reports appends to out one Report per item assembled by the last
 // Assemble, reading impulses from γ (the solution's impulses, indexed like
-// p's rows). Items are in Assemble's order: limits, cones, welds, balls,
+// p's rows). Items are in Assemble's order: limits, cones, tendon limits, welds, balls,
 // distances, couplers, actuators, frictions.
 func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []Report) []Report {
 	for _, e := range a.entries {
@@ -124,7 +125,7 @@ func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []
 			r.Allowed = a.scale * math.Sqrt(s)
 		}
 		switch e.typ {
-		case TypeLimit:
+		case TypeLimit, TypeTendonLimit:
 			r.Impulse[0], r.State = 0, Inactive
 			for k := range e.nblocks {
 				g := gamma[p.Constraints[e.block+k].Row]
@@ -170,6 +171,8 @@ func (s *Set) name(t Type, i int) string {
 		return s.Attachments[i].Name
 	case TypePrescribed:
 		return s.Prescribed[i].Name
+	case TypeTendonLimit:
+		return s.TendonLimits[i].Name
 	}
 	return ""
 }

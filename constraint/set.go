@@ -24,12 +24,14 @@ type Set struct {
 	Frictions   []JointFriction
 	Attachments []Attachment
 	Prescribed  []Prescribed
+	// TendonLimits bound fixed tendons' lengths (tendon.go).
+	TendonLimits []TendonLimit
 }
 
 // Empty reports whether the set holds nothing.
 func (s *Set) Empty() bool {
 	return s == nil || len(s.Limits)+len(s.Cones)+len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers)+
-		len(s.Actuators)+len(s.Frictions)+len(s.Attachments)+len(s.Prescribed) == 0
+		len(s.Actuators)+len(s.Frictions)+len(s.Attachments)+len(s.Prescribed)+len(s.TendonLimits) == 0
 }
 
 // Rows returns the number of problem rows the set adds per step (its
@@ -38,6 +40,14 @@ func (s *Set) Empty() bool {
 func (s *Set) Rows() int {
 	n := 0
 	for _, l := range s.Limits {
+		if !math.IsInf(l.Lower, -1) {
+			n++
+		}
+		if !math.IsInf(l.Upper, 1) {
+			n++
+		}
+	}
+	for _, l := range s.TendonLimits {
 		if !math.IsInf(l.Lower, -1) {
 			n++
 		}
@@ -118,6 +128,9 @@ func (s *Set) Validate(m *multibody.Model) error {
 	}
 	for i := range s.Frictions {
 		check("Frictions", i, s.Frictions[i].Name, s.Frictions[i].validate(m))
+	}
+	for i := range s.TendonLimits {
+		check("TendonLimits", i, s.TendonLimits[i].Name, s.TendonLimits[i].validate(m))
 	}
 	errs = append(errs, s.validateElimination(m)...)
 	return errors.Join(errs...)

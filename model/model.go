@@ -51,6 +51,7 @@ type Actuator struct {
 	Body      string // scene body whose joint is driven
 	DOF       int    // the driven degree of freedom of that body's joint (a part of a compound joint)
 	JointName string
+	Tendon    string // MJCF: the scene tendon driven instead of a joint
 	Gear      float64
 	// Kp, Kv are the position and velocity gains (MJCF position/velocity,
 	// or general with an affine bias that amounts to a PD servo).

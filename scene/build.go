@@ -117,6 +117,11 @@ func BuildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
+	tf, err := tendonForces(m, s.Tendons)
+	if err != nil {
+		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
+	cfg.Forces = append(cfg.Forces, tf...)
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}

@@ -22,8 +22,9 @@ func buildConstraints(s *Scene, m *multibody.Model, st *multibody.State) (*const
 			jointConstraints(set, m, m.BodyByName(s.Bodies[i].Name), j)
 		}
 	}
+	tendonLimits(set, m, s.Tendons)
 	for i := range s.Actuators {
-		ac, err := actuator(m, &s.Actuators[i], i)
+		ac, err := actuator(m, s, &s.Actuators[i], i)
 		if err != nil {
 			return nil, fmt.Errorf("actuators[%d]: %w", i, err)
 		}
@@ -103,7 +104,7 @@ func signal(t *Target) (constraint.Signal, error) {
 }
 
 // actuator converts a validated scene actuator.
-func actuator(m *multibody.Model, a *Actuator, i int) (constraint.Actuator, error) {
+func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actuator, error) {
 	typ, err := constraint.ParseActuatorType(a.Type)
 	if err != nil {
 		return constraint.Actuator{}, err
@@ -116,6 +117,13 @@ func actuator(m *multibody.Model, a *Actuator, i int) (constraint.Actuator, erro
 		Gear: valueOr(a.Gear, 1), Kp: valueOr(a.Kp, 0), Kd: valueOr(a.Kd, 0), Effort: valueOr(a.Effort, 0), Target: sig}
 	if r := a.CtrlRange; r != nil {
 		ac.CtrlMin, ac.CtrlMax = r[0], r[1]
+	}
+	if typ == constraint.General {
+		ac.Gain = valueOr(a.Gain, 1)
+		copy(ac.Bias[:], a.Bias)
+	}
+	if a.Tendon != "" {
+		ac.Tendon = tendonTerms(m, s.Tendon(a.Tendon))
 	}
 	return ac, nil
 }

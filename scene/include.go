@@ -158,8 +158,21 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		if a.Name != "" {
 			a.Name = inc.Prefix + a.Name
 		}
-		a.Joint = pre(a.Joint)
+		if a.Joint != "" {
+			a.Joint = pre(a.Joint)
+		}
+		if a.Tendon != "" {
+			a.Tendon = inc.Prefix + a.Tendon
+		}
 		s.Actuators = append(s.Actuators, a)
+	}
+	for _, t := range sub.Tendons {
+		t.Name = inc.Prefix + t.Name
+		t.Joints = slices.Clone(t.Joints)
+		for k := range t.Joints {
+			t.Joints[k].Joint = pre(t.Joints[k].Joint)
+		}
+		s.Tendons = append(s.Tendons, t)
 	}
 	for _, c := range sub.Constraints {
 		if err := mergeConstraint(&c, pre, x, inc.Prefix, sub.Bodies); err != nil {

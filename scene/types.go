@@ -28,6 +28,9 @@ type Scene struct {
 	// (docs/SCENES.md#constraints).
 	Actuators   []Actuator   `yaml:"actuators,omitempty"`
 	Constraints []Constraint `yaml:"constraints,omitempty"`
+	// Tendons are fixed tendons: linear combinations of joint coordinates
+	// with a spring–damper, limits and actuators (docs/SCENES.md#tendons).
+	Tendons []Tendon `yaml:"tendons,omitempty"`
 
 	// Exclude lists pairs of bodies whose shapes never collide.
 	Exclude [][2]string `yaml:"exclude,omitempty"`

@@ -1,30 +1,41 @@
 package scene
 
 // Actuator drives one degree of freedom of a joint (docs/SCENES.md,
-// "Actuators"). type is one of motor, position, velocity, pd. Its control
-// input u comes from target (or from Go, sim.Simulator.SetControl):
+// "Actuators"), or a fixed tendon (tendon, instead of joint). type is one
+// of motor, position, velocity, pd, general. Its control input u comes
+// from target (or from Go, sim.Simulator.SetControl):
 //
 //	motor:    force f = u
 //	position: f = kp (u − l) − kd l̇          (MuJoCo's position actuator)
 //	velocity: f = kd (u − l̇)                 (MuJoCo's velocity actuator)
 //	pd:       f = kp (u − l) + kd (u̇ − l̇)     (Drake's PD controller)
+//	general:  f = gain u + bias[0] + bias[1] l + bias[2] l̇ (MuJoCo's
+//	          general actuator with an affine bias)
 //
-// with the actuator length l = gear·q and the joint torque gear·f. The PD
-// forms are implicit in the time step; |f| ≤ effort.
+// with the actuator length l = gear·q (gear·L for a tendon) and the joint
+// torque gear·f (gear·coef_k·f on each coordinate of a tendon). The PD
+// forms, and general when it damps, are implicit in the time step;
+// |f| ≤ effort.
 type Actuator struct {
-	Name  string   `yaml:"name,omitempty"`
-	Type  string   `yaml:"type"`
-	Joint string   `yaml:"joint"`          // the body whose joint it drives
-	DOF   *int     `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
-	Gear  *float64 `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
-	Kp    *float64 `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
-	Kd    *float64 `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
+	Name  string `yaml:"name,omitempty"`
+	Type  string `yaml:"type"`
+	Joint string `yaml:"joint,omitempty"` // the body whose joint it drives
+	// Tendon names the fixed tendon it drives instead of a joint.
+	Tendon string   `yaml:"tendon,omitempty"`
+	DOF    *int     `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
+	Gear   *float64 `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
+	Kp     *float64 `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
+	Kd     *float64 `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
 	// Effort bounds the actuator force: |f| ≤ effort (> 0; default none,
 	// or the joint's limits.effort / |gear|).
 	Effort *float64 `yaml:"effort,omitempty"`
 	// CtrlRange clamps the control input u to [lo, hi].
 	CtrlRange *[2]float64 `yaml:"ctrl_range,omitempty"`
 	Target    *Target     `yaml:"target,omitempty"` // control input in time, default constant 0
+	// Gain and Bias are a general actuator's gain (default 1) and affine
+	// bias (b0, b1, b2), up to 3 values, missing ones 0.
+	Gain *float64  `yaml:"gain,omitempty"`
+	Bias []float64 `yaml:"bias,omitempty"`
 }
 
 // Target is a function of time given by exactly one of a constant, a

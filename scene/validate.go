@@ -301,6 +301,7 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	for i := range s.Forces {
 		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
 	}
+	v.tendons(s)
 	v.actuators(s)
 	v.constraints(s)
 	v.exclude(s)

@@ -10,7 +10,7 @@ import (
 
 // actuatorTypes and constraintTypes list the accepted type names.
 var (
-	actuatorTypes   = []string{"motor", "position", "velocity", "pd"}
+	actuatorTypes   = []string{"motor", "position", "velocity", "pd", "general"}
 	constraintTypes = []string{"weld", "ball", "distance", "coupler", "attach", "prescribed"}
 )
 
@@ -141,12 +141,13 @@ func (v *validator) actuators(s *Scene) {
 		a := &s.Actuators[i]
 		p := indexPath("actuators", i)
 		v.listName(p, a.Name, seen, i)
-		v.actuator(p, a, s.Bodies)
+		v.actuator(p, a, s)
 	}
 }
 
 // actuator checks one actuator.
-func (v *validator) actuator(p string, a *Actuator, bodies []Body) {
+func (v *validator) actuator(p string, a *Actuator, s *Scene) {
+	bodies := s.Bodies
 	if !slices.Contains(actuatorTypes, a.Type) {
 		if a.Type == "" && v.locs != nil && !v.locs.has(p+".type") {
 			v.add(p+".type", "missing (required; one of %s)", strings.Join(actuatorTypes, ", "))
@@ -155,10 +156,23 @@ func (v *validator) actuator(p string, a *Actuator, bodies []Body) {
 		}
 		return
 	}
-	if a.Joint == "" {
-		v.add(p+".joint", "missing (required: the body whose joint the actuator drives)")
-	} else if k := v.bodyRef(p+".joint", a.Joint, bodies, false); k >= 0 {
-		v.scalarDOF(p+".joint", bodies, k, intOr(a.DOF, 0), p+".dof")
+	switch {
+	case a.Tendon != "" && a.Joint != "":
+		v.add(p, "joint %q and tendon %q given; an actuator drives one of them", a.Joint, a.Tendon)
+	case a.Tendon != "":
+		if s.Tendon(a.Tendon) == nil {
+			v.add(p+".tendon", "%q is not a tendon name (tendons: %v)", a.Tendon, tendonNames(s))
+		}
+		if a.DOF != nil {
+			v.add(p+".dof", "given for a tendon actuator; it takes none")
+		}
+	case a.Joint == "":
+		v.add(p+".joint", "missing (required: the body whose joint the actuator drives, or give tendon)")
+	}
+	if a.Joint != "" {
+		if k := v.bodyRef(p+".joint", a.Joint, bodies, false); k >= 0 {
+			v.scalarDOF(p+".joint", bodies, k, intOr(a.DOF, 0), p+".dof")
+		}
 	}
 	if a.Gear != nil && *a.Gear == 0 {
 		v.add(p+".gear", "0 must be non-zero")
@@ -192,6 +206,24 @@ func (v *validator) actuator(p string, a *Actuator, bodies []Body) {
 		if finite(kp) && finite(kd) && !(kp+kd > 0) {
 			v.add(p, "kp = %s and kd = %s: a pd actuator needs kp > 0 or kd > 0", fnum(kp), fnum(kd))
 		}
+	case "general":
+		if a.Kp != nil || a.Kd != nil {
+			v.add(p, "kp or kd given for a general actuator; it takes gain and bias")
+		}
+		if len(a.Bias) > 3 {
+			v.add(p+".bias", "%d values; give up to 3 (b0, b1, b2)", len(a.Bias))
+		}
+		for k, b := range a.Bias {
+			if !finite(b) {
+				v.add(indexPath(p+".bias", k), "%s must be finite", fnum(b))
+			}
+		}
+		if a.Gain != nil && !finite(*a.Gain) {
+			v.add(p+".gain", "%s must be finite", fnum(*a.Gain))
+		}
+	}
+	if a.Type != "general" && (a.Gain != nil || a.Bias != nil) {
+		v.add(p, "gain or bias given for a %s actuator; only general takes them", a.Type)
 	}
 	if a.Effort != nil {
 		v.positive(p+".effort", *a.Effort)

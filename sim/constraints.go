@@ -40,7 +40,7 @@ func (sim *Simulator) initConstraints() error {
 	c.controls = make([]constraint.Control, len(set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
 	c.reports = make([]constraint.Report, 0, len(set.Limits)+len(set.Cones)+len(set.Welds)+len(set.Balls)+
-		len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions)+len(set.Attachments)+len(set.Prescribed))
+		len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions)+len(set.Attachments)+len(set.Prescribed)+len(set.TendonLimits))
 	return c.elim.init(sim.Model, set, sim.State)
 }
 

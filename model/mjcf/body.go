@@ -274,6 +274,7 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 			p.Ref = model.Ptr(x)
 		case x != 0:
 			p.SpringRef = model.Ptr(x)
+			mj.ref.springref = x
 		}
 	}
 	for _, a := range []struct {

@@ -40,13 +40,17 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  bias none:                 f = g u          → motor with gear·g, effort/|g|
 //	  b0 = 0, b1 = −g, b2 ≤ 0:   f = g (u − l) + b2 l̇ → position (kp = g, kd = −b2)
 //	  b0 = 0, b1 = 0, b2 = −g:   f = g (u − l̇)    → velocity (kd = g)
+//	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
+//
+// On a fixed tendon (a.Tendon) l is gear·L and the force acts along the
+// tendon.
 //
 // forcerange [lo, hi] becomes the symmetric effort max(|lo|, |hi|) (a
 // warning when it is not symmetric), ctrlrange the control range. It
 // returns a non-empty reason when the actuator has no equivalent.
 func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (scene.Actuator, string, error) {
-	sa := scene.Actuator{Name: c.actuatorName(a.Name, k), Joint: a.Body}
-	if a.DOF != 0 {
+	sa := scene.Actuator{Name: c.actuatorName(a.Name, k), Joint: a.Body, Tendon: a.Tendon}
+	if a.DOF != 0 && a.Tendon == "" {
 		sa.DOF = model.Ptr(a.DOF)
 	}
 	typ, gain := "", 1.0
@@ -108,23 +112,22 @@ func generalType(a model.Actuator, sa *scene.Actuator) (string, float64, string)
 	switch {
 	case a.BiasType != "none" && a.BiasType != "affine":
 		return "", 0, fmt.Sprintf("biastype %q (only none and affine)", a.BiasType)
-	case g == 0:
-		return "", 0, "gain 0 (no force from the control)"
+	case g == 0 && (a.BiasType == "none" || b == [3]float64{}):
+		return "", 0, "gain 0 and no bias (no force)"
 	case a.BiasType == "none" || b == [3]float64{}:
 		return "motor", g, ""
-	case b[0] != 0:
-		return "", 0, fmt.Sprintf("a constant bias %g", b[0])
-	case b[1] == -g && g > 0 && b[2] <= 0:
+	case b[0] == 0 && b[1] == -g && g > 0 && b[2] <= 0:
 		sa.Kp = model.Ptr(g)
 		if b[2] < 0 {
 			sa.Kd = model.Ptr(-b[2])
 		}
 		return "position", 1, ""
-	case b[1] == 0 && b[2] == -g && g > 0:
+	case b[0] == 0 && b[1] == 0 && b[2] == -g && g > 0:
 		sa.Kd = model.Ptr(g)
 		return "velocity", 1, ""
 	}
-	return "", 0, fmt.Sprintf("gain %g with bias (%g, %g, %g) is neither a servo f = kp (u − l) − kv l̇ nor a damper f = kv (u − l̇)", g, b[0], b[1], b[2])
+	sa.Gain, sa.Bias = model.Ptr(g), b[:]
+	return "general", 1, ""
 }
 
 // actuatorName returns the scene name of the k-th MJCF actuator: its own,

@@ -145,11 +145,12 @@ var supported = map[string][]string{
 	"site":     {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "name", "size", "rgba", "group", "type"},
 	"mesh":     {"class", "scale", "file", "name"},
 	"material": {"class", "rgba", "name"},
-	"motor":    {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
-	"position": {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "kv", "name"},
-	"velocity": {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
-	"general":  {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "name"},
+	"motor":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
+	"position": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "kv", "name"},
+	"velocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
+	"general":  {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "name"},
 	"equality": {"class", "solref", "solimp", "active"},
+	"tendon":   {"class", "limited", "range", "stiffness", "damping", "springlength", "frictionloss", "solreflimit", "solimplimit", "margin", "rgba", "width", "material", "group", "name"},
 	"pair":     {"class"},
 }
 

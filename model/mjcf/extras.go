@@ -215,13 +215,21 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		if err != nil {
 			return err
 		}
-		if !v.has("joint") {
-			c.r.Warnf(a, "", "only joint transmissions are supported (this <%s> has none; ignored)", a.Name)
+		if !v.has("joint") && !v.has("tendon") {
+			c.r.Warnf(a, "", "only joint and fixed-tendon transmissions are supported (this <%s> has neither; ignored)", a.Name)
 			continue
 		}
-		act, err := c.parseActuator(a, v)
+		act, why, err := c.parseActuator(a, v)
 		if err != nil {
 			return err
+		}
+		on := fmt.Sprintf("joint %q", act.JointName)
+		if act.Tendon != "" || v.has("tendon") {
+			on = fmt.Sprintf("tendon %q", v.str("tendon", ""))
+		}
+		if why != "" {
+			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
+			continue
 		}
 		c.out.Actuators = append(c.out.Actuators, act)
 		sa, why, err := c.sceneActuator(act, a, k)
@@ -229,7 +237,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			return err
 		}
 		if why != "" {
-			c.r.Warnf(a, "", "actuator <%s> on joint %q not simulated: %s", a.Name, act.JointName, why)
+			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
 			continue
 		}
 		c.out.Scene.Actuators = append(c.out.Scene.Actuators, sa)
@@ -240,39 +248,69 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 
 // parseActuator reads an actuator's attributes as the file gives them;
 // ctrlrange and forcerange only where they are limited (ctrllimited,
-// forcelimited: true, or auto with autolimits and the range given).
-func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, error) {
-	jn := v.str("joint", "")
-	j := c.joints[jn]
-	if j == nil {
-		return model.Actuator{}, c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+// forcelimited: true, or auto with autolimits and the range given). It
+// returns a non-empty reason when the transmission is not simulated: an
+// actuator on a ball or free joint (MuJoCo's gear is then a 3- or 6-vector
+// torque/wrench) or on a spatial tendon, or a zero gear. For hinge and
+// slide joints and fixed tendons MuJoCo uses gear[0] (mj_transmission),
+// the other values of a 6-vector are ignored.
+func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
+	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
+	if v.has("joint") && v.has("tendon") {
+		return act, "", c.r.Errorf(v.src("tendon"), "tendon", "an actuator has one transmission; joint and tendon given")
 	}
-	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, DOF: j.dof, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
+	why := ""
+	if v.has("tendon") {
+		tn := v.str("tendon", "")
+		switch {
+		case c.spatialTendons[tn]:
+			why = "spatial tendons are not supported"
+		case c.out.Scene.Tendon(tn) == nil:
+			return act, "", c.r.Errorf(v.src("tendon"), "tendon", "no tendon of this name")
+		}
+		act.Tendon = tn
+	} else {
+		jn := v.str("joint", "")
+		j := c.joints[jn]
+		if j == nil {
+			return act, "", c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+		}
+		act.Body, act.DOF, act.JointName = c.out.Scene.Bodies[j.body].Name, j.dof, jn
+		if j.typ == "ball" || j.typ == "free" {
+			why = fmt.Sprintf("actuators on %s joints are not supported (only hinge and slide joints and fixed tendons)", j.typ)
+		}
+	}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
 	if err != nil {
-		return act, err
+		return act, "", err
 	}
-	if len(gear) == 0 || gear[0] == 0 {
-		return act, c.r.Errorf(v.src("gear"), "gear", "the gear (its first value, for a joint) must be non-zero")
+	if len(gear) == 0 || len(gear) > 6 {
+		return act, "", c.r.Errorf(v.src("gear"), "gear", "has %d values; give 1 to 6", len(gear))
 	}
 	act.Gear = gear[0]
+	if why == "" && act.Gear == 0 {
+		why = "gear[0] = 0 (the value used for a hinge, slide or tendon): no force"
+	}
+	if why != "" {
+		return act, why, nil
+	}
 	for _, r := range []struct {
 		attr, flag string
 		out        **[2]float64
 	}{{"ctrlrange", "ctrllimited", &act.CtrlRange}, {"forcerange", "forcelimited", &act.ForceRange}} {
 		lim, err := c.limited(v, r.flag, r.attr)
 		if err != nil {
-			return act, err
+			return act, "", err
 		}
 		if !lim {
 			continue
 		}
 		x, err := c.floats(v, r.attr, 2, nil)
 		if err != nil {
-			return act, err
+			return act, "", err
 		}
 		if x[0] > x[1] {
-			return act, c.r.Errorf(v.src(r.attr), r.attr, "lower bound above the upper bound")
+			return act, "", c.r.Errorf(v.src(r.attr), r.attr, "lower bound above the upper bound")
 		}
 		rr := [2]float64(x)
 		*r.out = &rr
@@ -280,7 +318,7 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 	switch a.Name {
 	case "position":
 		if act.Kp, err = c.float(v, "kp", 1); err != nil {
-			return act, err
+			return act, "", err
 		}
 		act.Kv, err = c.float(v, "kv", 0)
 	case "velocity":
@@ -288,13 +326,13 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 	case "general":
 		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
-			return act, err
+			return act, "", err
 		}
 		if len(act.GainPrm) == 0 {
-			return act, c.r.Errorf(v.src("gainprm"), "gainprm", "empty: give at least the gain")
+			return act, "", c.r.Errorf(v.src("gainprm"), "gainprm", "empty: give at least the gain")
 		}
 		if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
-			return act, err
+			return act, "", err
 		}
 		if dt := v.str("dyntype", "none"); dt != "none" {
 			c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
@@ -304,7 +342,7 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 			act.Kp, act.Kv = act.GainPrm[0], -act.BiasPrm[2]
 		}
 	}
-	return act, err
+	return act, "", err
 }
 
 // keyCtrl reads a key's ctrl (one value per actuator, MuJoCo's order)

@@ -38,7 +38,7 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 		r: &xmlutil.Reader{File: path}, opts: opts, dir: filepath.Dir(path), root: root,
 		out: &model.Import{Format: "mjcf"}, classes: map[string]*class{},
 		degrees: true, autolimits: true, inertiaFromGeom: "auto", groupRange: [2]int{0, 5}, eulerseq: "xyz",
-		meshes: map[string]*meshAsset{}, materials: map[string][4]float64{}, joints: map[string]*jointRef{},
+		meshes: map[string]*meshAsset{}, materials: map[string][4]float64{}, joints: map[string]*jointRef{}, spatialTendons: map[string]bool{},
 		bodies: map[string]int{},
 	}
 	if root.Name != "mujoco" {
@@ -98,6 +98,8 @@ type compiler struct {
 	materials map[string][4]float64
 	meshCache mesh.Cache
 	joints    map[string]*jointRef // by MJCF joint name
+	// spatialTendons are the names of the <spatial> tendons (not simulated).
+	spatialTendons map[string]bool
 	jointList []*jointRef          // in model order (MuJoCo's qpos order)
 	bodies    map[string]int       // MJCF body name → scene body index
 	bodyMass  []float64            // per scene body
@@ -119,7 +121,8 @@ type meshAsset struct {
 type jointRef struct {
 	name, typ string
 	body      int
-	dof       int // first velocity of the joint within its body's (compound) joint
+	dof       int     // first velocity of the joint within its body's (compound) joint
+	springref float64 // springref (rad for a hinge), for tendons' default spring length
 	e         *xmlutil.Element
 }
 
@@ -237,6 +240,11 @@ func (c *compiler) compile() error {
 	}
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.root.All("tendon") {
+		if err := c.tendons(e); err != nil {
 			return err
 		}
 	}

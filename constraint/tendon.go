@@ -1,0 +1,114 @@
+package constraint
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// TendonTerm is one term coef·q of a fixed tendon's length
+// L = Σ coef_k q_k (MuJoCo's <fixed> tendon): the coordinate of degree of
+// freedom DOF of Body's joint (revolute, prismatic, planar, universal, or a
+// scalar part of a compound joint).
+type TendonTerm struct {
+	Body, DOF int
+	Coef      float64
+}
+
+// validateTendon checks a tendon's terms: scalar coordinates, finite
+// coefficients, at most two trees (a constraint block spans at most two).
+func validateTendon(m *multibody.Model, terms []TendonTerm) error {
+	var trees []int
+	for k, t := range terms {
+		if _, _, err := scalarDOF(m, t.Body, t.DOF); err != nil {
+			return errf("tendon term %d: %w", k, err)
+		}
+		if !finite(t.Coef) {
+			return errf("tendon term %d: coefficient %v must be finite", k, t.Coef)
+		}
+		if tr := m.Bodies[t.Body].Tree; !containsInt(trees, tr) {
+			trees = append(trees, tr)
+		}
+	}
+	if len(trees) > 2 {
+		return errf("the tendon's joints are in %d trees; at most 2 are supported", len(trees))
+	}
+	return nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TendonLength returns L = Σ coef_k q_k and L̇ = Σ coef_k v_k for the
+// configuration q and velocities v of model m.
+func TendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64) (l, ld float64) {
+	for _, t := range terms {
+		qi, vi, _ := scalarDOF(m, t.Body, t.DOF)
+		l += t.Coef * q[qi]
+		if v != nil {
+			ld += t.Coef * v[vi]
+		}
+	}
+	return l, ld
+}
+
+// TendonLimit bounds the length of a fixed tendon, Lower ≤ L ≤ Upper
+// (MuJoCo's limited tendon range), as Limit bounds one coordinate: each
+// finite bound is a one-sided constraint, g = L − Lower ≥ 0 with
+// J = (coef_k on the tendon's velocities), or g = Upper − L with −J;
+// γ = clamp(y, 0, ∞) (solver.Interval), R and v̂ from the compliance.
+type TendonLimit struct {
+	Name         string
+	Terms        []TendonTerm
+	Lower, Upper float64
+	Compliance   Compliance
+}
+
+func (l *TendonLimit) validate(m *multibody.Model) error {
+	if len(l.Terms) == 0 {
+		return errf("a tendon limit needs at least one term")
+	}
+	if err := validateTendon(m, l.Terms); err != nil {
+		return err
+	}
+	if math.IsNaN(l.Lower) || math.IsNaN(l.Upper) || math.IsInf(l.Lower, 1) || math.IsInf(l.Upper, -1) || l.Lower > l.Upper {
+		return errf("bounds [%v, %v] must satisfy −∞ ≤ lower ≤ upper ≤ ∞", l.Lower, l.Upper)
+	}
+	return l.Compliance.validate()
+}
+
+// tendonLimit appends the blocks of the tendon limit's finite bounds.
+func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
+	L, _ := TendonLength(c.m, l.Terms, c.in.Q0, nil)
+	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	for side, bound := range [2]float64{l.Lower, l.Upper} {
+		if math.IsInf(bound, 0) {
+			continue
+		}
+		sign, g := 1.0, L-bound
+		if side == 1 {
+			sign, g = -1, bound-L
+		}
+		a.begin(1)
+		for _, t := range l.Terms {
+			_, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+			a.addDOF(c, t.Body, vi, 0, sign*t.Coef)
+		}
+		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
+		a.setRow(c, row, 0, l.Compliance, g)
+		if e.block < 0 {
+			e.block = k
+		}
+		e.sign[e.nblocks] = sign
+		e.nblocks++
+		e.violation = math.Max(e.violation, -g)
+	}
+	a.add(e)
+}

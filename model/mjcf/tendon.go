@@ -1,0 +1,128 @@
+package mjcf
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// tendons reads <tendon>: each <fixed> becomes a scene tendon (a length
+// L = Σ coef_k q_k over hinge and slide joints, MuJoCo's fixed tendon) with
+// its stiffness, damping and springlength (the spring f = −k (L − L0) − b L̇,
+// mj_passive) and its range as limits where limited; <spatial> tendons are
+// not supported (a warning; actuators on them are not simulated).
+func (c *compiler) tendons(e *xmlutil.Element) error {
+	for _, t := range e.Children {
+		switch t.Name {
+		case "fixed":
+			t.MarkUsed()
+			if err := c.fixedTendon(t); err != nil {
+				return err
+			}
+		case "spatial":
+			name, _ := t.Attr("name")
+			t.MarkAllUsed() // one warning for the element
+			c.spatialTendons[name] = true
+			c.r.Warnf(t, "", "spatial tendons are not supported (not simulated, nor actuators on them)")
+		}
+	}
+	return nil
+}
+
+// fixedTendon reads one <fixed> tendon.
+func (c *compiler) fixedTendon(t *xmlutil.Element) error {
+	v, err := c.view(t, "tendon", "main")
+	if err != nil {
+		return err
+	}
+	name := v.str("name", "")
+	if name == "" {
+		name = fmt.Sprintf("tendon%d", len(c.out.Scene.Tendons))
+	}
+	if c.out.Scene.Tendon(name) != nil {
+		return c.r.Errorf(t, "name", "a tendon of this name is already defined")
+	}
+	for _, a := range []string{"rgba", "width", "material", "group"} {
+		t.Attr(a) // visual only
+	}
+	st := scene.Tendon{Name: name}
+	restDefault := 0.0 // Σ coef_k springref_k: MuJoCo's length at qpos_spring
+	for _, j := range t.Children {
+		if j.Name != "joint" {
+			continue
+		}
+		j.MarkUsed()
+		ref, err := c.jointNamed(j, "joint")
+		if err != nil {
+			return err
+		}
+		if ref.typ != "hinge" && ref.typ != "slide" {
+			return c.r.Errorf(j, "joint", "a fixed tendon takes hinge and slide joints; %q is a %s joint", ref.name, ref.typ)
+		}
+		coef, err := c.r.Float(j, "coef", 1)
+		if err != nil {
+			return err
+		}
+		tj := scene.TendonJoint{Joint: c.out.Scene.Bodies[ref.body].Name, Coef: coef}
+		if ref.dof != 0 {
+			tj.DOF = model.Ptr(ref.dof)
+		}
+		st.Joints = append(st.Joints, tj)
+		restDefault += coef * ref.springref
+	}
+	if len(st.Joints) == 0 {
+		return c.r.Errorf(t, "", "a fixed tendon needs at least one <joint>")
+	}
+	vals := map[string]float64{}
+	for _, a := range []string{"stiffness", "damping", "frictionloss"} {
+		x, err := c.float(v, a, 0)
+		if err != nil {
+			return err
+		}
+		if x < 0 {
+			return c.r.Errorf(v.src(a), a, "must be ≥ 0")
+		}
+		vals[a] = x
+	}
+	if k := vals["stiffness"]; k > 0 {
+		st.Stiffness = model.Ptr(k)
+		rest := restDefault
+		if sl, err := c.float(v, "springlength", -1); err != nil {
+			return err
+		} else if sl >= 0 { // MuJoCo 2.2.2: negative (the default) means the length at qpos_spring
+			rest = sl
+		}
+		if rest != 0 {
+			st.RestLength = model.Ptr(rest)
+		}
+	}
+	if d := vals["damping"]; d > 0 {
+		st.Damping = model.Ptr(d)
+	}
+	if vals["frictionloss"] > 0 {
+		c.r.Warnf(v.src("frictionloss"), "frictionloss", "tendon friction is not supported (ignored)")
+	}
+	lim, err := c.limited(v, "limited", "range")
+	if err != nil {
+		return err
+	}
+	if lim {
+		r, err := c.floats(v, "range", 2, []float64{0, 0})
+		if err != nil {
+			return err
+		}
+		if r[0] > r[1] {
+			return c.r.Errorf(v.src("range"), "range", "lower bound above the upper bound")
+		}
+		st.Limits = &scene.TendonLimits{Lower: model.Ptr(r[0]), Upper: model.Ptr(r[1])}
+		for _, a := range []string{"solreflimit", "solimplimit", "margin"} {
+			if s := v.src(a); s != nil {
+				c.r.Warnf(s, a, "not supported on tendons: the tendon's limit is near-rigid")
+			}
+		}
+	}
+	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
+	return nil
+}

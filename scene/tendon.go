@@ -1,0 +1,161 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/forces"
+	"github.com/stiction-sim/stiction/multibody"
+)
+
+// Tendon is a fixed tendon (MuJoCo's <fixed>, docs/SCENES.md#tendons): a
+// length L = Σ coef_k q_k over joint coordinates, with a spring–damper
+// f = −stiffness (L − rest_length) − damping L̇ acting on each coordinate
+// as coef_k f, optional limits lower ≤ L ≤ upper, and actuators that name
+// it (Actuator.Tendon) acting along it.
+type Tendon struct {
+	Name   string        `yaml:"name"`
+	Joints []TendonJoint `yaml:"joints"`
+	// Stiffness (N/m or N·m/rad per unit of L, ≥ 0), Damping (≥ 0) and
+	// RestLength (default 0) make the tendon a spring–damper.
+	Stiffness  *float64 `yaml:"stiffness,omitempty"`
+	Damping    *float64 `yaml:"damping,omitempty"`
+	RestLength *float64 `yaml:"rest_length,omitempty"`
+	// Limits bound L: lower and upper (one may be omitted), stiffness and
+	// dissipation as a joint's limits (near-rigid by default).
+	Limits *TendonLimits `yaml:"limits,omitempty"`
+}
+
+// TendonJoint is one term coef·q of a tendon: the coordinate of degree of
+// freedom dof (default 0) of the joint of body joint (revolute, prismatic,
+// planar, universal, or a revolute or prismatic part of a compound joint).
+type TendonJoint struct {
+	Joint string  `yaml:"joint"`
+	DOF   *int    `yaml:"dof,omitempty"`
+	Coef  float64 `yaml:"coef"`
+}
+
+// TendonLimits bound a tendon's length.
+type TendonLimits struct {
+	Lower       *float64 `yaml:"lower,omitempty"`
+	Upper       *float64 `yaml:"upper,omitempty"`
+	Stiffness   *float64 `yaml:"stiffness,omitempty"`
+	Dissipation *float64 `yaml:"dissipation,omitempty"`
+}
+
+// Tendon returns the tendon called name, or nil.
+func (s *Scene) Tendon(name string) *Tendon {
+	for i := range s.Tendons {
+		if s.Tendons[i].Name == name {
+			return &s.Tendons[i]
+		}
+	}
+	return nil
+}
+
+// tendons checks the tendons list.
+func (v *validator) tendons(s *Scene) {
+	seen := map[string]int{}
+	for i := range s.Tendons {
+		t := &s.Tendons[i]
+		p := indexPath("tendons", i)
+		if t.Name == "" {
+			v.add(p+".name", "missing (required: actuators name their tendon)")
+		}
+		v.listName(p, t.Name, seen, i)
+		if len(t.Joints) == 0 {
+			v.add(p+".joints", "empty: give at least one {joint, coef}")
+		}
+		for k, j := range t.Joints {
+			jp := indexPath(p+".joints", k)
+			if j.Joint == "" {
+				v.add(jp+".joint", "missing (required: the body whose joint coordinate enters the tendon)")
+			} else if b := v.bodyRef(jp+".joint", j.Joint, s.Bodies, false); b >= 0 {
+				v.scalarDOF(jp+".joint", s.Bodies, b, intOr(j.DOF, 0), jp+".dof")
+			}
+			if !finite(j.Coef) {
+				v.add(jp+".coef", "%s must be finite", fnum(j.Coef))
+			}
+		}
+		if t.Stiffness != nil {
+			v.nonNegative(p+".stiffness", *t.Stiffness)
+		}
+		if t.Damping != nil {
+			v.nonNegative(p+".damping", *t.Damping)
+		}
+		if t.RestLength != nil && !finite(*t.RestLength) {
+			v.add(p+".rest_length", "%s must be finite", fnum(*t.RestLength))
+		}
+		if l := t.Limits; l != nil {
+			if l.Lower == nil && l.Upper == nil {
+				v.add(p+".limits", "give lower, upper or both")
+			}
+			if l.Lower != nil && l.Upper != nil && *l.Lower > *l.Upper {
+				v.add(p+".limits", "lower %s above upper %s", fnum(*l.Lower), fnum(*l.Upper))
+			}
+			if l.Stiffness != nil {
+				v.positive(p+".limits.stiffness", *l.Stiffness)
+			}
+			if l.Dissipation != nil {
+				v.nonNegative(p+".limits.dissipation", *l.Dissipation)
+			}
+		}
+	}
+}
+
+// tendonTerms converts a validated tendon's joints.
+func tendonTerms(m *multibody.Model, t *Tendon) []constraint.TendonTerm {
+	out := make([]constraint.TendonTerm, len(t.Joints))
+	for k, j := range t.Joints {
+		out[k] = constraint.TendonTerm{Body: m.BodyByName(j.Joint), DOF: intOr(j.DOF, 0), Coef: j.Coef}
+	}
+	return out
+}
+
+// tendonForces returns the spring–dampers of the tendons with a stiffness
+// or damping.
+func tendonForces(m *multibody.Model, ts []Tendon) ([]forces.Element, error) {
+	var out []forces.Element
+	for i := range ts {
+		t := &ts[i]
+		k, d := valueOr(t.Stiffness, 0), valueOr(t.Damping, 0)
+		if k == 0 && d == 0 {
+			continue
+		}
+		e := &forces.FixedTendon{Stiffness: k, Damping: d, RestLength: valueOr(t.RestLength, 0)}
+		for _, j := range t.Joints {
+			c, ok := forces.NewTendonCoord(m, m.BodyByName(j.Joint), intOr(j.DOF, 0), j.Coef)
+			if !ok {
+				return nil, fmt.Errorf("tendons[%d] %q: joint %q dof %d is not a scalar coordinate", i, t.Name, j.Joint, intOr(j.DOF, 0))
+			}
+			e.Terms = append(e.Terms, c)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// tendonLimits adds the tendons' limits to set.
+func tendonLimits(set *constraint.Set, m *multibody.Model, ts []Tendon) {
+	for i := range ts {
+		t := &ts[i]
+		l := t.Limits
+		if l == nil {
+			continue
+		}
+		set.TendonLimits = append(set.TendonLimits, constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
+			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)),
+			Compliance: constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}})
+	}
+}
+
+// tendonNames lists the tendon names (for messages).
+func tendonNames(s *Scene) []string {
+	var out []string
+	for _, t := range s.Tendons {
+		out = append(out, t.Name)
+	}
+	return slices.Clip(out)
+}
