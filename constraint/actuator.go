@@ -66,12 +66,13 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 // impulse δt·clamp(u, −e, e) does not depend on v: an Interval with
 // lo = hi.
 //
-// A General actuator, f = g u + b0 + b1 l + b2 l̇, is the same affine form:
-// with l1 = l0 + δt l̇1, f = (g u + b0 + b1 l0) − c l̇1 with
-// c = −(δt b1 + b2). For c > 0 (a damper, as every servo) it is implicit,
-// R = 1/(δt c), v̂ = (g u + b0 + b1 l0)/c; otherwise (no velocity term, or
-// a destabilizing one) its force is evaluated at the start of the step,
-// f = g u + b0 + b1 l0 + b2 l̇0, and applied as a motor's.
+// A General actuator, f = g u + b0 + b1 l + b2 l̇, takes its position
+// terms at the start of the step, as MuJoCo does, and its velocity term
+// implicitly when it damps (b2 < 0, as MuJoCo's implicit integrators do;
+// MuJoCo's Euler takes it explicitly, O(δt²) per step apart):
+// f = (g u + b0 + b1 l0) + b2 l̇1, R = 1/(δt (−b2)),
+// v̂ = (g u + b0 + b1 l0)/(−b2). With b2 ≥ 0 the force
+// f = g u + b0 + b1 l0 + b2 l̇0 is applied as a motor's.
 type Actuator struct {
 	Name             string
 	Type             ActuatorType
@@ -181,7 +182,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	explicit := ac.Type == Motor
 	f := u // the force of an explicit actuator
 	if ac.Type == General {
-		cd := -(dt*ac.Bias[1] + ac.Bias[2])
+		cd := -ac.Bias[2]
 		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
 		if !(cd > 0) {
 			explicit, f = true, f0+ac.Bias[2]*ld0

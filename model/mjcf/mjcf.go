@@ -100,14 +100,14 @@ type compiler struct {
 	joints    map[string]*jointRef // by MJCF joint name
 	// spatialTendons are the names of the <spatial> tendons (not simulated).
 	spatialTendons map[string]bool
-	jointList []*jointRef          // in model order (MuJoCo's qpos order)
-	bodies    map[string]int       // MJCF body name → scene body index
-	bodyMass  []float64            // per scene body
-	bodyPose  []spatial.Pose       // world pose at qpos0, per scene body
-	pending   []pendingGeom        // collision geoms, materials assigned after all masses are known
-	unnamed   int
-	ctrl      []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
-	eqs       []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
+	jointList      []*jointRef    // in model order (MuJoCo's qpos order)
+	bodies         map[string]int // MJCF body name → scene body index
+	bodyMass       []float64      // per scene body
+	bodyPose       []spatial.Pose // world pose at qpos0, per scene body
+	pending        []pendingGeom  // collision geoms, materials assigned after all masses are known
+	unnamed        int
+	ctrl           []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
+	eqs            []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
 }
 
 // meshAsset is a <mesh> of <asset>.
