@@ -1,8 +1,10 @@
 package scene
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"path/filepath"
 	"strconv"
 
@@ -60,6 +62,9 @@ func (bb *builder) meshPath(file string) string {
 // scaled returns the mesh of a mesh shape, scaled, and a key naming the
 // file and scale.
 func (bb *builder) scaled(s *Shape) (*mesh.Mesh, string, error) {
+	if s.Vertices != nil {
+		return vertexMesh(s)
+	}
 	path := bb.meshPath(s.File)
 	m, err := bb.meshes.Load(path)
 	if err != nil {
@@ -77,6 +82,38 @@ func (bb *builder) scaled(s *Shape) (*mesh.Mesh, string, error) {
 	return m, key, nil
 }
 
+// VertexMesh returns the mesh of a shape given by vertices: the triangles
+// of the convex hull of its (scaled) points.
+func VertexMesh(s *Shape) (*mesh.Mesh, error) {
+	m, _, err := vertexMesh(s)
+	return m, err
+}
+
+// vertexMesh returns VertexMesh's mesh and a key naming the points.
+func vertexMesh(s *Shape) (*mesh.Mesh, string, error) {
+	sc := spatial.Vec3{1, 1, 1}
+	if s.Scale != nil {
+		sc = spatial.Vec3(*s.Scale)
+	}
+	pts := make([]spatial.Vec3, len(s.Vertices))
+	h := fnv.New64a()
+	for i, v := range s.Vertices {
+		pts[i] = spatial.Vec3{v[0] * sc[0], v[1] * sc[1], v[2] * sc[2]}
+		for _, x := range pts[i] {
+			binary.Write(h, binary.LittleEndian, x)
+		}
+	}
+	g, err := geometry.NewConvexHull(pts)
+	if err != nil {
+		return nil, "", fmt.Errorf("vertices: convex hull: %w", err)
+	}
+	m := &mesh.Mesh{Vertices: g.Hull.Vertices()}
+	for _, t := range g.Hull.Triangles() {
+		m.Triangles = append(m.Triangles, [3]int32{int32(t[0]), int32(t[1]), int32(t[2])})
+	}
+	return m, fmt.Sprintf("vertices:%016x", h.Sum64()), nil
+}
+
 // hull returns the convex hull of a mesh shape, built once per file and
 // scale.
 func (bb *builder) hull(s *Shape) (geometry.Shape, error) {
@@ -89,7 +126,7 @@ func (bb *builder) hull(s *Shape) (geometry.Shape, error) {
 	}
 	h, err := newHull(m.Vertices)
 	if err != nil {
-		return geometry.Shape{}, fmt.Errorf("%s: convex hull: %w", s.File, err)
+		return geometry.Shape{}, fmt.Errorf("%s: convex hull: %w", key, err)
 	}
 	if bb.hulls == nil {
 		bb.hulls = map[string]geometry.Shape{}

@@ -287,6 +287,10 @@ type Shape struct {
 	Radii  *Vec     `yaml:"radii,omitempty"`  // ellipsoid: semi-axes along x, y, z
 	File   string   `yaml:"file,omitempty"`   // mesh: .stl, .obj, .gltf or .glb (relative to the scene file)
 	Scale  *Vec     `yaml:"scale,omitempty"`  // mesh: per-axis scale, default [1, 1, 1]
+	// Vertices give a mesh by its points instead of a file (MuJoCo's
+	// <mesh vertex>): the shape is their convex hull (at least 4 points
+	// not in one plane).
+	Vertices []Vec `yaml:"vertices,omitempty"`
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

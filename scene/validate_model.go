@@ -46,7 +46,23 @@ func (v *validator) shapeExtra(p string, sh *Shape, want [6]bool, check func(int
 			}
 		}
 	})
-	check(4, "file", sh.File != "", sh.File, func() {})
+	switch {
+	case sh.Vertices != nil && sh.Type != "mesh":
+		v.add(p+".vertices", "not allowed for a %s (only a mesh takes vertices)", sh.Type)
+	case sh.Vertices != nil && sh.File != "":
+		v.add(p, "file %q and vertices given; a mesh takes one of them", sh.File)
+	case sh.Vertices != nil:
+		if len(sh.Vertices) < 4 {
+			v.add(p+".vertices", "%d points; a convex hull needs at least 4", len(sh.Vertices))
+		}
+		for i, x := range sh.Vertices {
+			if !finite(x[0]) || !finite(x[1]) || !finite(x[2]) {
+				v.add(indexPath(p+".vertices", i), "%s must be finite", fvec(x[:]))
+			}
+		}
+	default:
+		check(4, "file", sh.File != "", sh.File, func() {})
+	}
 	if !want[5] && sh.Scale != nil {
 		v.add(p+".scale", "%s not allowed for a %s (only a mesh takes a scale)", fvec(scale[:]), sh.Type)
 	} else if sh.Scale != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/model/xmlutil"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/spatial"
@@ -302,7 +303,7 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 		}
 		return nil, x, c.r.Errorf(src, "mesh", "no mesh of this name in <asset>")
 	}
-	sh := &scene.Shape{Type: "mesh", File: ma.path}
+	sh := &scene.Shape{Type: "mesh", File: ma.path, Vertices: ma.vertices}
 	if ma.scale != (spatial.Vec3{1, 1, 1}) {
 		sc := scene.Vec(ma.scale)
 		sh.Scale = &sc
@@ -318,19 +319,22 @@ func (c *compiler) geomMass(v view, sh *scene.Shape, x spatial.Pose) (massPart, 
 	var com spatial.Vec3
 	var unit spatial.Mat3 // per unit mass, about com, geom frame
 	if sh.Type == "mesh" {
-		m, err := c.meshCache.Load(sh.File)
+		var m *mesh.Mesh
+		var err error
+		if sh.Vertices != nil {
+			m, err = scene.VertexMesh(sh) // scaled already
+		} else if m, err = c.meshCache.Load(sh.File); err == nil && sh.Scale != nil {
+			m = m.Transformed(spatial.Vec3(*sh.Scale), spatial.PoseIdentity())
+		}
 		if err != nil {
 			return massPart{}, c.r.Errorf(v.e, "mesh", "%v", err)
 		}
-		if sh.Scale != nil {
-			m = m.Transformed(spatial.Vec3(*sh.Scale), spatial.PoseIdentity())
-		}
 		p, err := m.MassProperties()
 		if err != nil {
-			return massPart{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", sh.File, err)
+			return massPart{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 		}
 		if !m.Closed() {
-			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", shortName(sh.File))
+			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", meshLabel(sh))
 		}
 		vol, com, unit = p.Volume, p.COM, p.I.Scale(1/p.Volume)
 	} else {
@@ -470,4 +474,13 @@ func (c *compiler) refMass(idx int) float64 {
 		idx = c.bodies[j.Parent]
 	}
 	return 0
+}
+
+// meshLabel names a mesh shape in messages: its file, or "given by
+// vertices".
+func meshLabel(sh *scene.Shape) string {
+	if sh.Vertices != nil {
+		return "given by vertices"
+	}
+	return shortName(sh.File)
 }

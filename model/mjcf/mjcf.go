@@ -112,9 +112,10 @@ type compiler struct {
 
 // meshAsset is a <mesh> of <asset>.
 type meshAsset struct {
-	path  string
-	scale spatial.Vec3
-	e     *xmlutil.Element
+	path     string
+	vertices []scene.Vec // a mesh given by <mesh vertex>: its convex hull
+	scale    spatial.Vec3
+	e        *xmlutil.Element
 }
 
 // jointRef is a joint of the model with the scene body that carries it.
@@ -389,13 +390,38 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 			return err
 		}
 		file := v.str("file", "")
-		if file == "" {
-			return c.r.Errorf(m, "file", "missing (meshes given by vertex lists are not supported)")
+		var verts []scene.Vec
+		if vs := m.Has("vertex"); vs || file == "" {
+			if !vs {
+				return c.r.Errorf(m, "file", "missing (give file or vertex)")
+			}
+			if file != "" {
+				return c.r.Errorf(m, "vertex", "file and vertex given; a mesh takes one of them")
+			}
+			xs, _, err := c.r.Floats(m, "vertex", -1)
+			if err != nil {
+				return err
+			}
+			if len(xs)%3 != 0 || len(xs) < 12 {
+				return c.r.Errorf(m, "vertex", "has %d numbers; give at least 4 points, 3 numbers each", len(xs))
+			}
+			for i := 0; i < len(xs); i += 3 {
+				verts = append(verts, scene.Vec{xs[i], xs[i+1], xs[i+2]})
+			}
+			for _, a := range []string{"face", "normal", "texcoord"} {
+				if m.Has(a) {
+					c.r.Warnf(m, a, "ignored: a mesh given by vertices is their convex hull")
+					m.Attr(a)
+				}
+			}
 		}
 		name := v.str("name", "")
-		if name == "" {
+		if name == "" && file != "" {
 			base := filepath.Base(file)
 			name = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		if name == "" {
+			return c.r.Errorf(m, "name", "missing (a mesh given by vertices needs a name)")
 		}
 		if c.meshes[name] != nil {
 			return c.r.Errorf(m, "name", "a second mesh named %q", name)
@@ -406,6 +432,10 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 		}
 		if sc[0] == 0 || sc[1] == 0 || sc[2] == 0 {
 			return c.r.Errorf(m, "scale", "a scale of 0 flattens the mesh")
+		}
+		if verts != nil {
+			c.meshes[name] = &meshAsset{vertices: verts, scale: spatial.Vec3(sc), e: m}
+			continue
 		}
 		dir := filepath.Dir(m.File)
 		if c.meshdir != "" {
