@@ -102,9 +102,8 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 		com := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
 		b.COM = &com
 		b.Inertia = model.MatrixInertia(link.Inertia)
-	} else if !fixed && (b.Joint == nil || b.Joint.Type != "weld") {
-		return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume", name)
 	}
+	massless := !fixed && link.Mass <= 0 && (b.Joint == nil || b.Joint.Type != "weld")
 	if err := c.sites(e, name, cls); err != nil {
 		return err
 	}
@@ -113,7 +112,45 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 			return err
 		}
 	}
+	// A moving body without mass of its own is accepted, as in MuJoCo,
+	// when bodies welded to it carry mass: they move with it (MuJoCo's
+	// tumbling_thin_object: a free body whose geoms are in welded
+	// children). Our moving bodies need mass, so the welded bodies' mass
+	// properties are moved onto it: the tree's inertia, and so the motion,
+	// is the same; the welded bodies become massless frames.
+	if massless {
+		parts := c.takeWeldedMass(idx, c.bodyPose[idx].Inverse())
+		m, com, I := compose(parts)
+		if !(m > 0) {
+			return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
+		}
+		b := &s.Bodies[idx]
+		cv := scene.Vec(com)
+		b.Mass, b.COM, b.Inertia = &m, &cv, model.MatrixInertia(I)
+	}
 	return nil
+}
+
+// takeWeldedMass returns the mass properties of the bodies welded to
+// scene body idx (children without joints, recursively) in the frame of
+// the world pose inv⁻¹, and removes them from those bodies.
+func (c *compiler) takeWeldedMass(idx int, inv spatial.Pose) []massPart {
+	s := c.out.Scene
+	var parts []massPart
+	for k := idx + 1; k < len(s.Bodies); k++ {
+		b := &s.Bodies[k]
+		if b.Joint == nil || b.Joint.Type != "weld" || b.Joint.Parent != s.Bodies[idx].Name {
+			continue
+		}
+		if l := c.out.Links[c.linkIndex(k)]; l.Mass > 0 {
+			x := inv.Compose(c.bodyPose[k])
+			R := x.R.RotMat()
+			parts = append(parts, massPart{m: l.Mass, c: x.Apply(l.COM), I: R.Mul(l.Inertia).Mul(R.T())})
+		}
+		b.Mass, b.COM, b.Inertia = nil, nil, nil
+		parts = append(parts, c.takeWeldedMass(k, inv)...)
+	}
+	return parts
 }
 
 // bodyJoint reads a body's joints into scene body idx, whose pose in its
