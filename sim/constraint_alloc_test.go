@@ -13,7 +13,8 @@ import (
 // constraints allocates nothing: the arm (limits, PD actuators), the
 // shaker (a prescribed body in contact, elimination), a payload attached
 // by a point and a body, the four-bar with the midpoint rule and
-// re-linearization, and the scene with every constraint type.
+// re-linearization, and the scene with every constraint type (with fixed
+// tendons: spring–damper, limits, tendon and general actuators).
 func TestConstraintStepAllocatesNothing(t *testing.T) {
 	arm, _ := load(t, "arm")
 	sc, err := scene.Parse("shaker.yaml", []byte(fmt.Sprintf(shakerScene, 0.01, 2.0)), nil)
@@ -98,6 +99,12 @@ actuators:
   - {name: a2, type: position, joint: l2, kp: 50, gear: 2, ctrl_range: [-1, 1], target: {table: [[0, 0], [1, 0.5]]}}
   - {name: a3, type: velocity, joint: l2, kd: 2, target: {constant: 0.1}}
   - {name: a4, type: motor, joint: l1, effort: 1}
+  - {name: a5, type: general, joint: l1, gain: 2, bias: [0.1, -1, -0.5]}
+  - {name: a6, type: motor, tendon: t, target: {constant: 0.2}}
+  - {name: a7, type: general, tendon: t, bias: [0.2, 0, 0.3]}
+tendons:
+  - {name: t, joints: [{joint: l1, coef: 0.5}, {joint: l2, coef: -0.5}], stiffness: 2, damping: 0.1, rest_length: 0.1,
+     limits: {lower: -0.5, upper: 0.5}}
 constraints:
   - {name: glue, type: weld, bodies: [l1, box]}
   - {name: rope, type: distance, bodies: [world, tool], points: [[0, 0, 1], [0, 0, 0]]}

@@ -1,0 +1,144 @@
+package mjcf
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// TestFixedTendonImport: a <fixed> tendon over a compound joint's second
+// part and a hinge becomes a scene tendon with its coefficients, dofs,
+// stiffness, damping, default spring length (Σ coef·springref, MuJoCo
+// 2.2.2's length at qpos_spring) and range; actuators on it take its name;
+// a <spatial> tendon and actuators on it, on a ball joint or with gear[0]
+// = 0 warn; a 6-value gear on a hinge uses its first value.
+func TestFixedTendonImport(t *testing.T) {
+	doc := `<mujoco><compiler angle="radian"/><worldbody>
+  <body name="a"><joint name="s" type="slide" axis="1 0 0"/><joint name="h" axis="0 1 0" springref="0.2"/>
+    <geom type="sphere" size="0.1"/>
+    <body name="b" pos="0.3 0 0"><joint name="k" axis="0 1 0" springref="-0.1"/><geom type="sphere" size="0.1"/><site name="s1"/></body>
+    <body name="c" pos="0 0.3 0"><joint name="ball" type="ball"/><geom type="sphere" size="0.1"/><site name="s2"/></body></body>
+  </worldbody>
+  <tendon>
+    <fixed name="t" stiffness="3" damping="0.5" range="-0.4 0.6"><joint joint="h" coef="2"/><joint joint="k" coef="-1"/></fixed>
+    <fixed name="u" springlength="0.7" stiffness="1"><joint joint="s"/></fixed>
+    <spatial name="rope"><site site="s1"/><site site="s2"/></spatial>
+  </tendon>
+  <actuator>
+    <position name="servo" tendon="t" kp="4"/>
+    <general name="bias" tendon="u" biastype="affine" biasprm="0.5 -1 0" gear="2 0 0 0 0 1"/>
+    <motor name="onrope" tendon="rope"/>
+    <motor name="onball" joint="ball" gear="0 0 1"/>
+    <motor name="nogear" joint="k" gear="0 1 0 0 0 0"/>
+    <motor name="six" joint="k" gear="3 0 0 0 0 1"/>
+  </actuator></mujoco>`
+	im, err := Parse("tendon.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := im.Scene.Tendons
+	if len(ts) != 2 {
+		t.Fatalf("%d tendons, want 2: %+v", len(ts), ts)
+	}
+	tt := ts[0]
+	if tt.Name != "t" || len(tt.Joints) != 2 || tt.Joints[0].Joint != "a" || tt.Joints[0].DOF == nil || *tt.Joints[0].DOF != 1 ||
+		tt.Joints[0].Coef != 2 || tt.Joints[1].Joint != "b" || tt.Joints[1].DOF != nil || tt.Joints[1].Coef != -1 {
+		t.Errorf("tendon t joints: %+v", tt.Joints)
+	}
+	if *tt.Stiffness != 3 || *tt.Damping != 0.5 || math.Abs(*tt.RestLength-0.5) > 1e-15 {
+		t.Errorf("tendon t: stiffness %v damping %v rest length %v, want 3, 0.5, 2·0.2 + 0.1 = 0.5", *tt.Stiffness, *tt.Damping, *tt.RestLength)
+	}
+	if l := tt.Limits; l == nil || *l.Lower != -0.4 || *l.Upper != 0.6 {
+		t.Errorf("tendon t limits: %+v", l)
+	}
+	if u := ts[1]; *u.RestLength != 0.7 || u.Joints[0].Coef != 1 || u.Limits != nil {
+		t.Errorf("tendon u: %+v", u)
+	}
+	byName := map[string]scene.Actuator{}
+	for _, a := range im.Scene.Actuators {
+		byName[a.Name] = a
+	}
+	if a := byName["servo"]; a.Tendon != "t" || a.Joint != "" || a.Type != "position" || *a.Kp != 4 {
+		t.Errorf("servo: %+v", a)
+	}
+	if a := byName["bias"]; a.Tendon != "u" || a.Type != "general" || *a.Gain != 1 || len(a.Bias) != 3 || a.Bias[0] != 0.5 || a.Bias[1] != -1 || *a.Gear != 2 {
+		t.Errorf("bias: %+v", a)
+	}
+	if a := byName["six"]; a.Joint != "b" || a.Type != "motor" || *a.Gear != 3 {
+		t.Errorf("six: %+v", a)
+	}
+	for _, n := range []string{"onrope", "onball", "nogear"} {
+		if _, ok := byName[n]; ok {
+			t.Errorf("%s is simulated", n)
+		}
+	}
+	var warned []string
+	for _, w := range im.Warnings {
+		warned = append(warned, w.String())
+	}
+	all := strings.Join(warned, "\n")
+	for _, want := range []string{"tendon.xml:10", "spatial tendons are not supported", `tendon "rope" not simulated`,
+		`joint "ball" not simulated: actuators on ball joints`, `joint "k" not simulated: gear[0] = 0`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning containing %q in:\n%s", want, all)
+		}
+	}
+	b, err := scene.Build(im.Scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.Config.Constraints.TendonLimits); n != 1 {
+		t.Errorf("%d tendon limits built, want 1", n)
+	}
+}
+
+// TestTendonImportErrors: errors name the file, line and attribute.
+func TestTendonImportErrors(t *testing.T) {
+	body := `<worldbody><body><joint name="h" axis="0 1 0"/><joint name="b" type="ball"/><geom type="sphere" size="0.1"/></body></worldbody>`
+	for _, c := range []struct{ xml, want string }{
+		{`<tendon><fixed><joint joint="nope"/></fixed></tendon>`, `tendon.xml:1: <joint> joint="nope": no joint of this name`},
+		{`<tendon><fixed><joint joint="b"/></fixed></tendon>`, `a fixed tendon takes hinge and slide joints; "b" is a ball joint`},
+		{`<tendon><fixed name="t"/></tendon>`, `a fixed tendon needs at least one <joint>`},
+		{`<tendon><fixed name="t" range="1 0"><joint joint="h"/></fixed></tendon>`, `range="1 0": lower bound above the upper bound`},
+		{`<actuator><motor tendon="x"/></actuator>`, `tendon="x": no tendon of this name`},
+		{`<tendon><fixed name="t"><joint joint="h"/></fixed></tendon><actuator><motor tendon="t" joint="h"/></actuator>`, `joint and tendon given`},
+	} {
+		_, err := Parse("tendon.xml", []byte("<mujoco>"+body+c.xml+"</mujoco>"), model.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.xml, err, c.want)
+		}
+	}
+}
+
+// TestVertexMeshAndWeldedMass: a <mesh vertex> is the convex hull of its
+// points (a unit cube from 8 corners and an interior point: 1000 kg at
+// density 1000, centred), and a free body without mass whose welded child
+// carries the mesh takes the child's mass properties (MuJoCo's
+// tumbling_thin_object).
+func TestVertexMeshAndWeldedMass(t *testing.T) {
+	doc := `<mujoco><asset><mesh name="cube" vertex="0 0 0 1 0 0 0 1 0 1 1 0 0 0 1 1 0 1 0 1 1 1 1 1 0.5 0.5 0.5" scale="1 2 1"/></asset>
+  <worldbody><body name="carrier" pos="0 0 1"><freejoint/>
+    <body name="shell" pos="1 0 0"><geom type="mesh" mesh="cube"/></body></body></worldbody></mujoco>`
+	im, err := Parse("mesh.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := im.Scene.Bodies[0]
+	if c.Name != "carrier" || c.Mass == nil || math.Abs(*c.Mass-2000) > 1e-9 || c.COM == nil || math.Abs(c.COM[0]-1.5) > 1e-12 || math.Abs(c.COM[1]-1) > 1e-12 {
+		t.Fatalf("carrier: mass %v, com %v; want 2000 kg at (1.5, 1, 0.5)", c.Mass, c.COM)
+	}
+	if s := im.Scene.Bodies[1]; s.Mass != nil || s.Inertia != nil {
+		t.Errorf("shell keeps mass properties %v %v", s.Mass, s.Inertia)
+	}
+	b, err := scene.Build(im.Scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := b.Model.Geometries[0]
+	if v := g.Shape.Volume(); math.Abs(v-2) > 1e-12 {
+		t.Errorf("hull volume %v, want 2 (the interior point is dropped)", v)
+	}
+}
