@@ -63,7 +63,15 @@ func system(r *rand.Rand) (*multibody.Model, *multibody.State) {
 // elements returns one of every element kind on the system.
 func elements(r *rand.Rand, m *multibody.Model) []Element {
 	a := func(b int) Attachment { return Attachment{Body: b, Point: rv(r).Scale(0.2)} }
+	tc := func(b, dof int, coef float64) TendonCoord {
+		c, ok := NewTendonCoord(m, b, dof, coef)
+		if !ok {
+			panic(fmt.Sprintf("body %d dof %d is not a scalar coordinate", b, dof))
+		}
+		return c
+	}
 	return []Element{
+		&FixedTendon{Terms: []TendonCoord{tc(2, 0, 0.7), tc(4, 1, -1.3), tc(6, 0, 2)}, Stiffness: 4, Damping: 0.6, RestLength: 0.2},
 		Gravity{},
 		&JointSpringDamper{Body: 2, Stiffness: 5, Damping: 0.7, Ref: []float64{0.3}},
 		&JointSpringDamper{Body: 4, Stiffness: 5, Damping: 0.7},
