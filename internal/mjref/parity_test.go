@@ -93,9 +93,9 @@ var parityModels = []struct {
 	{"mujoco/model/tendon_arm/arm26.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/catenary.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", massMatches, false},
-	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", refused, false},
-	{"mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", refused, false},
-	{"mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml", refused, false},
+	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", loads, false},
+	{"mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", loads, false},
+	{"mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml", loads, false},
 	{"mujoco/test/engine/testdata/collisions.xml", massMatches, true},
 	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/damper.xml", trajMatches, false},
@@ -103,9 +103,9 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/derivative/damped_pendulum.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/derivative/linear.xml", massMatches, false},
-	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", refused, false},
+	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", loads, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", massMatches, false},
-	{"mujoco/test/engine/testdata/rotations.xml", refused, false},
+	{"mujoco/test/engine/testdata/rotations.xml", massMatches, false},
 }
 
 // long reports whether the 10-second runs are on (STICTION_LONG=1).

@@ -15,9 +15,12 @@
 // size, fromto, density or mass, contype and conaffinity, condim,
 // friction, solref, margin and gap), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
-// position, velocity, and general where it is one of those: control.go)
-// and <equality> (connect → ball, weld → weld, joint → coupler or a
-// locked joint; equality.go).
+// position, velocity, and general with a fixed gain and an affine bias,
+// on hinge and slide joints and fixed tendons: control.go), <tendon>
+// <fixed> (stiffness, damping, springlength, range: tendon.go; <spatial>
+// warns), meshes given by vertex lists (their convex hull) and
+// <equality> (connect → ball, weld → weld, joint → coupler or a locked
+// joint; equality.go).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still
