@@ -64,7 +64,7 @@ func (c *compiler) contact(e *xmlutil.Element) error {
 // each onto the scene (equality.go).
 func (c *compiler) equality(e *xmlutil.Element) error {
 	for _, q := range e.Children {
-		if q.Name != "connect" && q.Name != "weld" && q.Name != "joint" {
+		if q.Name != "connect" && q.Name != "weld" && q.Name != "joint" && q.Name != "tendon" {
 			continue
 		}
 		q.MarkUsed()
@@ -92,6 +92,12 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 				return err
 			}
 			c.r.Warnf(v.src("solimp"), "solimp", "solimp is not used: the constraint's stiffness and dissipation come from solref (docs/MODELS.md)")
+		}
+		if q.Name == "tendon" {
+			if err := c.tendonEquality(q, v, eq); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := c.equalityGeometry(q, &eq); err != nil {
 			return err

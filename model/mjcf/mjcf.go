@@ -239,13 +239,13 @@ func (c *compiler) compile() error {
 	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
 		return err
 	}
-	for _, e := range c.root.All("equality") {
-		if err := c.equality(e); err != nil {
+	for _, e := range c.root.All("tendon") { // before the equalities and actuators that name tendons
+		if err := c.tendons(e); err != nil {
 			return err
 		}
 	}
-	for _, e := range c.root.All("tendon") {
-		if err := c.tendons(e); err != nil {
+	for _, e := range c.root.All("equality") {
+		if err := c.equality(e); err != nil {
 			return err
 		}
 	}

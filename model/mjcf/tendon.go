@@ -126,3 +126,61 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
 	return nil
 }
+
+// tendonEquality maps <equality><tendon tendon1 tendon2 polycoef>: MuJoCo
+// holds L1 = a0 + a1 L2 + … (polycoef a0…a4), without tendon2 L1 = a0.
+// A fixed tendon1 over two joints without tendon2, c1 q1 + c2 q2 = a0
+// (dm_control's manipulator and stacker couple the gripper's fingers so),
+// is a coupler q1 = −(c2/c1) q2 + a0/c1 with solref's stiffness
+// (equalityCompliance). Other forms warn and are not simulated.
+func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality) error {
+	t1, err := c.r.Required(q, "tendon1")
+	if err != nil {
+		return err
+	}
+	pc, err := c.floats(v, "polycoef", -1, []float64{0, 1, 0, 0, 0})
+	if err != nil {
+		return err
+	}
+	for _, a := range []string{"tendon2", "polycoef"} {
+		q.Attr(a)
+	}
+	c.out.Equalities = append(c.out.Equalities, eq)
+	st := c.out.Scene.Tendon(t1)
+	why := ""
+	switch {
+	case c.spatialTendons[t1]:
+		why = "a spatial tendon"
+	case st == nil:
+		return c.r.Errorf(q, "tendon1", "no tendon of this name")
+	case q.Has("tendon2"):
+		why = "tendon2 (a coupling of two tendons) is not supported"
+	case len(st.Joints) != 2 || st.Joints[0].Coef == 0 || st.Joints[0].Joint == st.Joints[1].Joint:
+		why = fmt.Sprintf("only a tendon over two joints of different bodies with a non-zero first coefficient is supported (%q has %d joints)", t1, len(st.Joints))
+	case c.disabled("equality"):
+		return nil
+	case !eq.Active:
+		c.r.Warnf(v.src("active"), "active", "an inactive equality constraint is not simulated (it cannot be switched on during a run)")
+		return nil
+	}
+	if why != "" {
+		c.r.Warnf(q, "tendon1", "tendon equality not simulated: %s", why)
+		return nil
+	}
+	j1, j2 := st.Joints[0], st.Joints[1]
+	for _, j := range []scene.TendonJoint{j1, j2} {
+		if j.DOF != nil && *j.DOF != 0 {
+			c.r.Warnf(q, "tendon1", "tendon equality not simulated: joint of body %q is a part of a compound joint", j.Joint)
+			return nil
+		}
+	}
+	ratio, offset := -j2.Coef/j1.Coef, pc[0]/j1.Coef
+	con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{j1.Joint, j2.Joint}, Ratio: model.Ptr(ratio)}
+	if offset != 0 {
+		con.Offset = model.Ptr(offset)
+	}
+	s := c.out.Scene
+	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q})
+	s.Constraints = append(s.Constraints, con)
+	return nil
+}

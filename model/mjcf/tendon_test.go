@@ -142,3 +142,38 @@ func TestVertexMeshAndWeldedMass(t *testing.T) {
 		t.Errorf("hull volume %v, want 2 (the interior point is dropped)", v)
 	}
 }
+
+// TestTendonEquality: <equality><tendon> on a fixed tendon over two joints
+// is a coupler q1 = −(c2/c1) q2 + a0/c1 with solref's stiffness; on a
+// tendon of three joints or with tendon2 it warns.
+func TestTendonEquality(t *testing.T) {
+	doc := `<mujoco><worldbody>
+  <body name="a"><joint name="ja" axis="0 1 0"/><geom type="sphere" size="0.1"/></body>
+  <body name="b" pos="1 0 0"><joint name="jb" axis="0 1 0"/><geom type="sphere" size="0.1"/></body>
+  <body name="c" pos="2 0 0"><joint name="jc" axis="0 1 0"/><geom type="sphere" size="0.1"/></body></worldbody>
+  <tendon><fixed name="two"><joint joint="ja" coef="-.5"/><joint joint="jb" coef="2"/></fixed>
+    <fixed name="three"><joint joint="ja"/><joint joint="jb"/><joint joint="jc"/></fixed></tendon>
+  <equality><tendon name="eq" tendon1="two" polycoef="0.1 1 0 0 0"/><tendon tendon1="three"/><tendon tendon1="two" tendon2="three"/></equality>
+</mujoco>`
+	im, err := Parse("teq.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := im.Scene.Constraints
+	if len(cs) != 1 {
+		t.Fatalf("%d constraints, want 1: %+v", len(cs), cs)
+	}
+	c := cs[0]
+	if c.Type != "coupler" || c.Joints[0] != "a" || c.Joints[1] != "b" || *c.Ratio != 4 || math.Abs(*c.Offset+0.2) > 1e-15 || c.Stiffness == nil {
+		t.Errorf("coupler %+v: want a = 4 b − 0.2 with a stiffness", c)
+	}
+	n := 0
+	for _, w := range im.Warnings {
+		if strings.Contains(w.String(), "tendon equality not simulated") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d warnings for the unsupported tendon equalities, want 2: %v", n, im.Warnings)
+	}
+}
