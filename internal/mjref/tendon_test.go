@@ -144,11 +144,11 @@ func TestTendonsAgainstMuJoCo(t *testing.T) {
 
 // TestTendonLimitAgainstMuJoCo: a limited fixed tendon L = q_a − q_b
 // between two pendulums that gravity turns in opposite directions stops
-// at its upper bound 0.3. Our tendon limit is near-rigid; MuJoCo's is soft
-// (default solreflimit 0.02 s, not mapped for tendons): measured, it
-// overshoots to 0.3497 where ours peaks at 0.3002, and qpos differs by
-// 0.025 over 500 steps. The test holds ours to the bound and MuJoCo's
-// overshoot to what was measured.
+// near its upper bound 0.3 as MuJoCo's does. Both limits are soft: MuJoCo's
+// by its default solreflimit (0.02, 1) and solimp, ours by the stiffness
+// that solreflimit maps to (k = m_eff/(T ζ)², solimp not reproduced).
+// Measured: peak L 0.3368 here, 0.3497 in MuJoCo (a near-rigid limit
+// stops at 0.3002); qpos 0.036 apart over 500 steps.
 func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 	exe := tool(t)
 	path := writeModel(t, `<mujoco><option timestep="0.002"/><worldbody>
@@ -193,10 +193,7 @@ func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 		peakSt = math.Max(peakSt, s.State.Q[0]-s.State.Q[1])
 	}
 	t.Logf("tendon limit 0.3: peak L Stiction %.5f, MuJoCo %.5f; max |Δqpos| over %d steps %.3g", peakSt, peakMJ, steps, d)
-	if peakSt > 0.3+1e-3 || peakSt < 0.3-1e-3 {
-		t.Errorf("Stiction's tendon peaks at %.5f, the bound is 0.3", peakSt)
-	}
-	if peakMJ < peakSt || peakMJ-peakSt > 0.06 || d > 0.05 {
-		t.Errorf("peak L %.5f vs MuJoCo %.5f, qpos %.3g apart", peakSt, peakMJ, d)
+	if math.Abs(peakSt-peakMJ) > 0.02 || d > 0.05 {
+		t.Errorf("peak L %.5f vs MuJoCo %.5f (bound 0.3), qpos %.3g apart", peakSt, peakMJ, d)
 	}
 }
