@@ -3,7 +3,7 @@
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
 // boundinertia), nested <default> classes with class and childclass,
-// <option> (timestep, gravity, integrator mapped to our θ-method schemes),
+// <option> (timestep, gravity, integrator: Euler → mujoco-euler, RK4 → rk4),
 // <asset> meshes (file, scale) and material colours, the <worldbody> tree of
 // bodies with pos and every orientation form (quat, unnormalised too,
 // axisangle, euler with eulerseq, xyaxes, zaxes), <inertial> (diaginertia,
