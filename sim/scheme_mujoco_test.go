@@ -398,3 +398,41 @@ func TestRK4FallsBackWithConstraints(t *testing.T) {
 		t.Errorf("rk4 with a constraint %v %v, mujoco-euler %v %v", rk.State.Q, rk.State.V, eu.State.Q, eu.State.V)
 	}
 }
+
+// TestParseMuJoCoSchemes: the names parse, a changed θ is rejected, and a
+// checkpoint of one MuJoCo scheme is refused by a simulator of the other.
+func TestParseMuJoCoSchemes(t *testing.T) {
+	for _, n := range []string{"mujoco-euler", "rk4"} {
+		s, err := sim.ParseScheme(n)
+		if err != nil || s.Name != n || s.Validate() != nil || !s.Explicit() {
+			t.Errorf("%s: %+v, %v", n, s, err)
+		}
+	}
+	bad := sim.MuJoCoEuler
+	bad.ThetaQ = 1
+	if bad.Validate() == nil {
+		t.Error("mujoco-euler with θq = 1 accepted")
+	}
+	c := doublePendulum(t, sim.MuJoCoEuler, mjH).Checkpoint()
+	if err := doublePendulum(t, sim.RK4, mjH).Restore(c); err == nil {
+		t.Error("an rk4 simulator accepted a mujoco-euler checkpoint")
+	}
+}
+
+// TestRK4FallsBackInContact: on the stack scene (boxes resting on each
+// other and the ground from the first step) every rk4 step is a
+// mujoco-euler step, bit for bit, and says so.
+func TestRK4FallsBackInContact(t *testing.T) {
+	rk, _ := load(t, "stack", "scheme=rk4")
+	eu, _ := load(t, "stack", "scheme=mujoco-euler")
+	for range 30 {
+		st := runSteps(t, rk, 1)[0]
+		runSteps(t, eu, 1)
+		if !st.RK4Fallback || st.Contacts == 0 {
+			t.Fatalf("step %d: %d contacts, fallback %v", st.Step, st.Contacts, st.RK4Fallback)
+		}
+	}
+	if !slices.Equal(rk.State.Q, eu.State.Q) || !slices.Equal(rk.State.V, eu.State.V) {
+		t.Error("rk4 in contact differs from mujoco-euler")
+	}
+}
