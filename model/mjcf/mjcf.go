@@ -85,6 +85,13 @@ type compiler struct {
 	meshdir                 string
 	boundMass, boundInertia float64
 	dt                      float64
+	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
+	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
+	totalMassElem           *xmlutil.Element
+	maxMargin               float64         // largest collision geom margin (geomMargin)
+	pairGeoms               map[string]bool // geoms named by <contact><pair> (pair.go)
+	geomIndex               map[string]int  // collision geom name → index in pending
+	marginWarned            bool
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -111,6 +118,7 @@ type meshAsset struct {
 type jointRef struct {
 	name, typ string
 	body      int
+	dof       int // first velocity of the joint within its body's (compound) joint
 	e         *xmlutil.Element
 }
 
@@ -190,6 +198,9 @@ func (c *compiler) compile() error {
 		if err := c.option(e); err != nil {
 			return err
 		}
+		if err := c.readFlags(e); err != nil {
+			return err
+		}
 	}
 	for _, d := range c.root.All("default") {
 		if err := c.readDefaults(d, nil); err != nil {
@@ -201,12 +212,14 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.pairGeoms, c.geomIndex = c.pairGeomNames(), map[string]int{}
 	for _, w := range c.root.All("worldbody") {
 		if err := c.worldbody(w); err != nil {
 			return err
 		}
 	}
-	if err := c.assignMaterials(); err != nil {
+	c.contactMargin()
+	if err := c.setTotalMass(); err != nil {
 		return err
 	}
 	for _, e := range c.root.All("contact") {
@@ -215,6 +228,12 @@ func (c *compiler) compile() error {
 		}
 	}
 	c.weldExcludes()
+	if err := c.pairs(); err != nil {
+		return err
+	}
+	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
+		return err
+	}
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err
@@ -230,6 +249,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}
@@ -278,6 +298,12 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 	}
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
 		return err
+	}
+	if e.Has("settotalmass") {
+		if c.totalMass, err = c.r.Float(e, "settotalmass", -1); err != nil {
+			return err
+		}
+		c.totalMassElem = e
 	}
 	if coord, ok := e.Attr("coordinate"); ok && strings.TrimSpace(coord) != "local" {
 		return c.r.Errorf(e, "coordinate", "only local coordinates are supported (global was removed from MuJoCo)")
