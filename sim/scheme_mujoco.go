@@ -32,7 +32,7 @@ type mujocoWork struct {
 	k      []float64           // stages overwrite in the workspace and are put back
 }
 
-// init sizes w for scheme sc: the joint damping B for both integrators,
+// init sizes mw for scheme sc: the joint damping B for both integrators,
 // the stages for RK4.
 func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {
 	if sc.Method != MuJoCoEulerRule && sc.Method != RungeKutta4 {
