@@ -95,6 +95,7 @@ type compiler struct {
 	marginWarned            bool
 
 	meshes    map[string]*meshAsset
+	hfields   map[string]*hfieldAsset // hfield.go
 	materials map[string][4]float64
 	meshCache mesh.Cache
 	joints    map[string]*jointRef // by MJCF joint name
@@ -375,6 +376,9 @@ func (c *compiler) option(e *xmlutil.Element) error {
 // assets reads <mesh> and <material> assets; textures and other assets are
 // reported unsupported.
 func (c *compiler) assets(a *xmlutil.Element) error {
+	if err := c.hfieldAssets(a); err != nil {
+		return err
+	}
 	for _, m := range a.All("mesh") {
 		v, err := c.view(m, "mesh", "main")
 		if err != nil {
