@@ -155,6 +155,9 @@ func (m *Model) AddGeometry(b int, s geometry.Shape, x spatial.Pose, mat int) (i
 	if s.Kind == geometry.HalfSpace && m.Bodies[b].Tree >= 0 {
 		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a body welded to the world", m.Bodies[b].Name)
 	}
+	if s.Kind == geometry.HeightField && m.Bodies[b].Tree >= 0 {
+		return -1, fmt.Errorf("multibody: body %q: a height field can only be attached to a body welded to the world", m.Bodies[b].Name)
+	}
 	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat, Contype: 1, Conaffinity: 1})
 	return len(m.Geometries) - 1, nil
 }

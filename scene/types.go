@@ -284,6 +284,14 @@ type Shape struct {
 	Radii  *Vec     `yaml:"radii,omitempty"`  // ellipsoid: semi-axes along x, y, z
 	File   string   `yaml:"file,omitempty"`   // mesh: .stl, .obj, .gltf or .glb (relative to the scene file)
 	Scale  *Vec     `yaml:"scale,omitempty"`  // mesh: per-axis scale, default [1, 1, 1]
+	// heightfield: a grid of Rows × Cols elevations (rows along y, columns
+	// along x) over size[0] × size[1], Heights in [0, 1] scaled by size[2]
+	// (row-major, row 0 at −y; omitted: flat at z = 0), on a base reaching
+	// Base below z = 0.
+	Rows    *int      `yaml:"rows,omitempty"`
+	Cols    *int      `yaml:"cols,omitempty"`
+	Heights []float64 `yaml:"heights,omitempty,flow"`
+	Base    *float64  `yaml:"base,omitempty"`
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

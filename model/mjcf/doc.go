@@ -4,8 +4,8 @@
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
 // boundinertia, settotalmass), nested <default> classes with class and
 // childclass, <option> (timestep, gravity, integrator: Euler →
-// mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale) and
-// material colours, the <worldbody> tree of bodies with pos and every
+// mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale),
+// material colours and hfields (hfield.go), the <worldbody> tree of bodies with pos and every
 // orientation form (quat, unnormalised too, axisangle, euler with
 // eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia),
 // <joint> (hinge, slide, ball, free, and <freejoint>; several on one body
@@ -13,7 +13,7 @@
 // springref, range
 // (limits; a ball joint's as its cone limit), damping, stiffness,
 // armature, frictionloss (joint friction) and actuatorfrcrange (effort
-// limit), <geom> (plane, sphere, capsule, ellipsoid, cylinder, box, mesh;
+// limit), <geom> (plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh;
 // size, fromto, density or mass, contype and conaffinity, condim,
 // friction, solref, margin and gap), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,

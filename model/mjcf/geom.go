@@ -45,7 +45,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		if err != nil {
 			return nil, err
 		}
-		if typ == "hfield" || typ == "sdf" {
+		if typ == "sdf" {
 			return nil, c.r.Errorf(v.src("type"), "type", "%s geoms are not supported", typ)
 		}
 		sh, x, err := c.geomShape(v, typ)
@@ -54,6 +54,9 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		}
 		if typ == "plane" && !fixed {
 			return nil, c.r.Errorf(g, "type", "a plane is a half-space: it must be on the world body or a body welded to it")
+		}
+		if typ == "hfield" && !fixed {
+			return nil, c.r.Errorf(g, "type", "a height field is static terrain: it must be on the world body or a body welded to it")
 		}
 		ct, err := c.float(v, "contype", 1)
 		if err != nil {
@@ -70,7 +73,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		if err != nil {
 			return nil, err
 		}
-		if typ != "plane" && int(group) >= c.groupRange[0] && int(group) <= c.groupRange[1] {
+		if typ != "plane" && typ != "hfield" && int(group) >= c.groupRange[0] && int(group) <= c.groupRange[1] {
 			p, err := c.geomMass(v, sh, x)
 			if err != nil {
 				return nil, err
@@ -83,7 +86,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		}
 		name := v.str("name", "")
 		if ct == 0 && ca == 0 && !c.pairGeoms[name] {
-			if typ != "plane" {
+			if typ != "plane" && typ != "hfield" {
 				b.Visuals = append(b.Visuals, scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x), Color: c.geomColor(v)})
 			}
 			c.ignoreContact(v)
@@ -226,6 +229,10 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 	x, err := c.pose(v)
 	if err != nil {
 		return nil, x, err
+	}
+	if typ == "hfield" {
+		sh, err := c.hfieldShape(v)
+		return sh, x, err
 	}
 	size, err := c.floats(v, "size", -1, nil)
 	if err != nil {

@@ -94,6 +94,7 @@ type compiler struct {
 	marginWarned            bool
 
 	meshes    map[string]*meshAsset
+	hfields   map[string]*hfieldAsset // hfield.go
 	materials map[string][4]float64
 	meshCache mesh.Cache
 	joints    map[string]*jointRef // by MJCF joint name
@@ -358,6 +359,9 @@ var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", 
 // assets reads <mesh> and <material> assets; textures and other assets are
 // reported unsupported.
 func (c *compiler) assets(a *xmlutil.Element) error {
+	if err := c.hfieldAssets(a); err != nil {
+		return err
+	}
 	for _, m := range a.All("mesh") {
 		v, err := c.view(m, "mesh", "main")
 		if err != nil {
