@@ -47,6 +47,13 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 	t := m.Bodies[b].Joint.Type
 	if l := j.Limits; l != nil {
 		cp := constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}
+		if len(l.SolRef) == 2 {
+			cp.SolImp = constraint.DefaultSolImp
+			copy(cp.SolRef[:], l.SolRef)
+			if len(l.SolImp) == 5 {
+				copy(cp.SolImp[:], l.SolImp)
+			}
+		}
 		if l.Lower != nil || l.Upper != nil {
 			for k := range t.NV() {
 				lim := constraint.Limit{Name: dofName(name+"/limit", k, t.NV()), Body: b, DOF: k, Lower: math.Inf(-1), Upper: math.Inf(1), Compliance: cp}

@@ -229,6 +229,13 @@ type Limits struct {
 	// it they are near-rigid (SAP eq. 29).
 	Stiffness   *float64 `yaml:"stiffness,omitempty"`
 	Dissipation *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
+	// SolRef (timeconst, dampratio, or −stiffness, −damping) and SolImp
+	// (dmin, dmax, width, midpoint, power; default 0.9 0.95 0.001 0.5 2)
+	// make the limits MuJoCo's soft constraint (its solreflimit and
+	// solimplimit) while violated, in place of Stiffness and Dissipation
+	// (constraint.Compliance).
+	SolRef []float64 `yaml:"solref,omitempty"`
+	SolImp []float64 `yaml:"solimp,omitempty"`
 }
 
 // Force is a force element: type is one of spring (axial spring–damper
