@@ -103,6 +103,13 @@ type ContactParams struct {
 	// LoadAware turns on the load-aware near-rigid regularization (default
 	// true): a contact's normal compliance uses the mass it carries.
 	LoadAware *bool `yaml:"load_aware,omitempty"`
+	// ParentFilter is the rule by which bodies joined by a joint never
+	// collide: "adjacent" (default: a body and its parent, including a
+	// parent welded to the world, as Drake), "mujoco" (MuJoCo's filter on
+	// weld groups, which lets a body touch a parent welded to the world;
+	// MJCF files set it) or "none". Bodies welded together, directly or
+	// through massless bodies, never collide (multibody.RigidGroup).
+	ParentFilter string `yaml:"parent_filter,omitempty"`
 	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
 	// m/s (default 0: no cap).
 	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`

@@ -405,9 +405,13 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 // excludes only a body and its direct parent, so the other pairs of
 // bodies with collision geoms are added to its exclusions (for example
 // the Allegro's fingertip, welded to the distal link, and the medial
-// link).
+// link). The model itself follows MuJoCo's filter (contact.parent_filter
+// "mujoco", multibody.FilterMuJoCo: a body touches a parent welded to the
+// world); these exclusions keep it when the file is included in a scene
+// with the default filter.
 func (c *compiler) weldExcludes() {
 	s := c.out.Scene
+	s.Contact.ParentFilter = "mujoco"
 	parent := func(i int) int {
 		if j := s.Bodies[i].Joint; j != nil && j.Parent != "" && j.Parent != "world" {
 			return c.bodies[j.Parent]
