@@ -24,6 +24,7 @@ type pendingGeom struct {
 	body, index int
 	mu          float64
 	solref      []float64
+	solimp      []float64 // 5 values
 	e           *xmlutil.Element
 }
 
@@ -119,9 +120,9 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		fr[0] = 0
 		c.r.Warnf(v.src("condim"), "condim", "condim 1: frictionless contact (μ = 0)")
 	}
-	if s := v.src("solimp"); s != nil && s == v.e {
-		v.str("solimp", "")
-		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
+	si, err := c.solimp(v, "solimp")
+	if err != nil {
+		return err
 	}
 	for _, a := range []string{"priority", "solmix", "margin", "gap"} {
 		if v.e.Has(a) {
@@ -137,7 +138,7 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		col.Conaffinity = &ca
 	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, mu: fr[0], solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, mu: fr[0], solref: sr, solimp: si, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
@@ -373,12 +374,17 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref and friction (package doc: k = m/(T ζ)², τd = 2 T ζ²).
+// solref, solimp and friction (package doc: k = m κ, κ and τd from
+// contactRate).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
+	g0 := 9.81
+	if gv := s.Gravity; gv != nil {
+		g0 = math.Sqrt(gv[0]*gv[0] + gv[1]*gv[1] + gv[2]*gv[2])
+	}
 	for _, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := solrefRate(g.solref, c.dt)
+		k, tau := contactRate(g.solref, g.solimp, c.dt, g0)
 		if m > 0 {
 			k *= m
 		} else {
