@@ -49,3 +49,46 @@ func TestMalformedContactNamed(t *testing.T) {
 		t.Errorf("error %v: want the contact's bodies and geometries and R[0] = 0", err)
 	}
 }
+
+// TestWeldedThroughMasslessFrame: a palm welded to a massless frame welded
+// to a hinged arm link overlaps the link (the Allegro hand's palm on the
+// iiwa's link 7 through the massless hand_root, docs/MODELS.md's include
+// example, which stopped at step 1 with "R[0] = 0"). Bodies of one rigid
+// group never make a contact: the arm swings under gravity for 1 s.
+func TestWeldedThroughMasslessFrame(t *testing.T) {
+	doc := `dt: 0.001
+duration: 1
+materials: {steel: {stiffness: 1.0e6, dissipation: 0.01, friction: 0.5}}
+bodies:
+  - name: link
+    shape: {type: box, size: [0.1, 0.1, 0.3]}
+    material: steel
+    density: 1000
+    joint: {type: revolute, parent: world, parent_frame: {position: [0, 0, 1]}, child_frame: {position: [0, 0, 0.15]}, axis: [0, 1, 0], q0: [0.5]}
+  - name: frame
+    joint: {type: weld, parent: link, parent_frame: {position: [0, 0, -0.15]}}
+  - name: palm
+    shape: {type: box, size: [0.12, 0.12, 0.05]}
+    material: steel
+    density: 1000
+    joint: {type: weld, parent: frame, parent_frame: {position: [0, 0, 0.01]}}
+`
+	sc, err := scene.Parse("welded.yaml", []byte(doc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, b := newSim(t, sc)
+	qi := b.Model.Bodies[b.Model.BodyByName("link")].QOff
+	lo := 0.5
+	for range 1000 {
+		step(t, s)
+		if n := len(s.Contacts()); n != 0 {
+			t.Fatalf("%d contacts between bodies of one rigid group", n)
+		}
+		lo = min(lo, s.State.Q[qi])
+	}
+	t.Logf("swung from 0.5 rad down to %.4f rad", lo)
+	if lo > -0.4 {
+		t.Errorf("the arm did not swing: lowest θ %g", lo)
+	}
+}
