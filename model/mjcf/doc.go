@@ -2,22 +2,25 @@
 //
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
-// boundinertia), nested <default> classes with class and childclass,
-// <option> (timestep, gravity, integrator mapped to our θ-method schemes),
-// <asset> meshes (file, scale) and material colours, the <worldbody> tree of
-// bodies with pos and every orientation form (quat, unnormalised too,
-// axisangle, euler with eulerseq, xyaxes, zaxes), <inertial> (diaginertia,
-// fullinertia), one <joint> per body (hinge, slide, ball, free, and
-// <freejoint>) with range (limits; a ball joint's as its cone limit;
-// solreflimit, solimplimit),
-// damping, stiffness, armature, frictionloss (joint friction) and
-// actuatorfrcrange (effort limit), <geom> (plane,
-// sphere, capsule, ellipsoid, cylinder, box, mesh; size, fromto, density or
-// mass, contype and conaffinity, friction, solref, solimp), <site>, <contact>
-// <exclude>, <keyframe> (qpos, qvel, ctrl), <actuator> (motor, position,
-// velocity, and general where it is one of those: control.go) and
-// <equality> (connect → ball, weld → weld, joint → coupler or a locked
-// joint; equality.go).
+// boundinertia, settotalmass), nested <default> classes with class and
+// childclass, <option> (timestep, gravity, integrator: Euler →
+// mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale) and
+// material colours, the <worldbody> tree of bodies with pos and every
+// orientation form (quat, unnormalised too, axisangle, euler with
+// eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia),
+// <joint> (hinge, slide, ball, free, and <freejoint>; several on one body
+// become one compound joint whose parts keep the file's order) with ref,
+// springref, range
+// (limits; a ball joint's as its cone limit; solreflimit, solimplimit),
+// damping, stiffness,
+// armature, frictionloss (joint friction) and actuatorfrcrange (effort
+// limit), <geom> (plane, sphere, capsule, ellipsoid, cylinder, box, mesh;
+// size, fromto, density or mass, contype and conaffinity, condim,
+// friction, solref, solimp, margin and gap), <site>, <contact> <exclude> and
+// <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
+// position, velocity, and general where it is one of those: control.go)
+// and <equality> (connect → ball, weld → weld, joint → coupler or a
+// locked joint; equality.go).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still
@@ -37,18 +40,27 @@
 //     B/(2√K) is MuJoCo's damping ratio (contactRate). A sphere rests as
 //     deep as in MuJoCo (0.367 mm with the defaults); the residual
 //     differences (dynamics, bodies whose contacts carry more than their
-//     own mass) are measured in docs/MODELS.md. friction's first (sliding)
-//     value is μ; torsional and rolling friction are not simulated.
+//     own mass) are measured in docs/MODELS.md. condim and friction's
+//     three values give each geom its sliding, spin and rolling friction
+//     (friction.go: a geom has a coefficient when a pair it can form uses
+//     it, MuJoCo's pair condim being the larger).
 //   - Joint limits: solreflimit and solimplimit make a violated limit
 //     MuJoCo's soft constraint (constraint.Compliance.SolRef).
 //   - Equality constraints: k = m/(T ζ)², τd = 2 T ζ² (solrefRate: the
 //     dynamic stiffness of MuJoCo's reference acceleration; solimp is not
-//     used), with m the constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference
+//     used), with m the constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at
+//     the reference
 //     configuration (for a point on a free body, the body's mass).
 //   - Contacts follow MuJoCo's filter (contact.parent_filter "mujoco",
 //     multibody.FilterMuJoCo): bodies of one weld group never touch, nor a
 //     body and its parent's group unless either is the world's
 //     (weldExcludes).
+//   - Geom margin: the scene's contact margin is the largest geom margin
+//     (detection as in MuJoCo); MuJoCo's force offset of margin − gap is
+//     not reproduced (a warning).
+//   - <freejoint> takes nothing from the default classes (defaults.go).
+//   - <option><flag> disables features as MuJoCo's mjDSBL flags (flags.go);
+//     <compiler settotalmass> scales every body's mass and inertia.
 //   - Elements or attributes not read are warnings naming file, line,
 //     element and attribute; malformed ones are errors.
 package mjcf

@@ -83,9 +83,15 @@ type compiler struct {
 	groupRange              [2]int
 	eulerseq                string
 	meshdir                 string
-	integratorElem          *xmlutil.Element // the <option> that set the integrator, for warnings
 	boundMass, boundInertia float64
 	dt                      float64
+	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
+	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
+	totalMassElem           *xmlutil.Element
+	maxMargin               float64         // largest collision geom margin (geomMargin)
+	pairGeoms               map[string]bool // geoms named by <contact><pair> (pair.go)
+	geomIndex               map[string]int  // collision geom name → index in pending
+	marginWarned            bool
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -112,6 +118,7 @@ type meshAsset struct {
 type jointRef struct {
 	name, typ string
 	body      int
+	dof       int // first velocity of the joint within its body's (compound) joint
 	e         *xmlutil.Element
 }
 
@@ -184,11 +191,14 @@ func (c *compiler) compile() error {
 	}
 	c.dt = DefaultTimestep
 	s := model.NewScene(name, c.dt)
-	s.Scheme = "symplectic-euler" // MuJoCo's default integrator, Euler
+	s.Scheme = "mujoco-euler" // MuJoCo's default integrator, Euler
 	delete(s.Materials, model.DefaultMaterial)
 	c.out.Scene = s
 	for _, e := range c.root.All("option") {
 		if err := c.option(e); err != nil {
+			return err
+		}
+		if err := c.readFlags(e); err != nil {
 			return err
 		}
 	}
@@ -202,12 +212,14 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.pairGeoms, c.geomIndex = c.pairGeomNames(), map[string]int{}
 	for _, w := range c.root.All("worldbody") {
 		if err := c.worldbody(w); err != nil {
 			return err
 		}
 	}
-	if err := c.assignMaterials(); err != nil {
+	c.contactMargin()
+	if err := c.setTotalMass(); err != nil {
 		return err
 	}
 	for _, e := range c.root.All("contact") {
@@ -216,6 +228,12 @@ func (c *compiler) compile() error {
 		}
 	}
 	c.weldExcludes()
+	if err := c.pairs(); err != nil {
+		return err
+	}
+	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
+		return err
+	}
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err
@@ -231,36 +249,11 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}
-	c.dampedEuler()
 	return nil
-}
-
-// dampedEuler switches a model that asks for MuJoCo's Euler integrator and
-// has joint damping to implicit Euler. MuJoCo's Euler integrates joint
-// damping implicitly; our symplectic Euler does not, and a joint with
-// damping d on a rotational inertia I is unstable when δt d / I > 2 (a
-// 3 g Allegro fingertip with d = 0.1 at δt = 2 ms: ≈ 600). Implicit Euler
-// keeps the damping implicit, at the price of treating the other forces
-// implicitly too.
-func (c *compiler) dampedEuler() {
-	s := c.out.Scene
-	if s.Scheme != "symplectic-euler" {
-		return
-	}
-	for _, b := range s.Bodies {
-		if b.Joint != nil && b.Joint.Damping != nil && *b.Joint.Damping > 0 {
-			s.Scheme = "implicit-euler"
-			attr := ""
-			if c.integratorElem != nil && c.integratorElem.Has("integrator") {
-				attr = "integrator"
-			}
-			c.r.Warnf(c.integratorElem, attr, "MuJoCo's Euler integrates joint damping implicitly, our symplectic Euler does not (unstable for small inertias): implicit-euler is used; --scheme symplectic-euler overrides")
-			return
-		}
-	}
 }
 
 // compilerSettings reads <compiler>.
@@ -306,6 +299,12 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
 		return err
 	}
+	if e.Has("settotalmass") {
+		if c.totalMass, err = c.r.Float(e, "settotalmass", -1); err != nil {
+			return err
+		}
+		c.totalMassElem = e
+	}
 	if coord, ok := e.Attr("coordinate"); ok && strings.TrimSpace(coord) != "local" {
 		return c.r.Errorf(e, "coordinate", "only local coordinates are supported (global was removed from MuJoCo)")
 	}
@@ -329,22 +328,32 @@ func (c *compiler) option(e *xmlutil.Element) error {
 		gv := scene.Vec(g)
 		s.Gravity = &gv
 	}
-	c.integratorElem = e
 	integ, err := c.r.Keyword(e, "integrator", "Euler", "Euler", "implicit", "implicitfast", "RK4")
 	if err != nil {
 		return err
 	}
+	s.Scheme = integratorScheme[integ]
 	switch integ {
-	case "Euler":
-		s.Scheme = "symplectic-euler"
-	case "implicit", "implicitfast":
-		s.Scheme = "implicit-euler"
-	case "RK4":
-		s.Scheme = "midpoint"
-		c.r.Warnf(e, "integrator", "RK4 is not a θ-method: mapped to midpoint (second order, implicit)")
+	case "implicit":
+		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not the Coriolis forces' and tendon damping's velocity derivatives that MuJoCo's implicit integrator adds")
+	case "implicitfast":
+		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping")
 	}
 	return nil
 }
+
+// integratorScheme maps MuJoCo's <option integrator> to a scheme of package
+// sim. Euler is MuJoCo 2.2.2's mj_Euler exactly (only joint damping
+// implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
+// steps with contacts or constraints with mujoco-euler). implicit (MuJoCo
+// 2.2.2: (M − h ∂f/∂v) qacc = f, positions and M at q0) and implicitfast
+// (MuJoCo ≥ 3.0, without the Coriolis derivative) are closest to
+// mujoco-euler: both are explicit in q, and their ∂f/∂v is joint damping
+// (implicit in mujoco-euler), actuator gains (implicit in our contact
+// solve, where actuators act), tendon damping and, for implicit, the
+// Coriolis forces (both explicit here). implicit-euler would also evaluate
+// gravity, springs and M at the end of the step, which MuJoCo never does.
+var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", "implicit": "mujoco-euler", "implicitfast": "mujoco-euler"}
 
 // assets reads <mesh> and <material> assets; textures and other assets are
 // reported unsupported.

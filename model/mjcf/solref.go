@@ -7,7 +7,10 @@ import (
 )
 
 // solimp reads a solimp attribute (MuJoCo's default 0.9 0.95 0.001 0.5 2;
-// three values keep the default midpoint and power).
+// three values keep the default midpoint and power) and clamps it as
+// MuJoCo 2.2.2 does before use (getsolparam): dmin, dmax and the midpoint
+// to [mjMINIMP, mjMAXIMP] = [0.0001, 0.9999], width ≥ 0, power ≥ 1, so
+// dm_control's solimp "0 0.99 0.01" means dmin = 0.0001.
 func (c *compiler) solimp(v view, attr string) ([]float64, error) {
 	imp, err := c.floats(v, attr, -1, []float64{0.9, 0.95, 0.001, 0.5, 2})
 	if err != nil {
@@ -16,9 +19,14 @@ func (c *compiler) solimp(v view, attr string) ([]float64, error) {
 	if len(imp) == 3 {
 		imp = append(imp, 0.5, 2)
 	}
-	if len(imp) != 5 || !(imp[0] > 0 && imp[0] < 1 && imp[1] > 0 && imp[1] < 1 && imp[2] >= 0 && imp[3] > 0 && imp[3] < 1 && imp[4] >= 1) {
-		return nil, c.r.Errorf(v.src(attr), attr, "want dmin, dmax in (0, 1), width ≥ 0[, midpoint in (0, 1), power ≥ 1]")
+	if len(imp) != 5 {
+		return nil, c.r.Errorf(v.src(attr), attr, "want 3 or 5 numbers (dmin, dmax, width[, midpoint, power])")
 	}
+	const minImp, maxImp = 0.0001, 0.9999
+	for _, k := range []int{0, 1, 3} {
+		imp[k] = math.Min(maxImp, math.Max(minImp, imp[k]))
+	}
+	imp[2], imp[4] = math.Max(0, imp[2]), math.Max(1, imp[4])
 	return imp, nil
 }
 
