@@ -13,9 +13,25 @@ import (
 // and link–base (the parent filter does not apply when a group is the
 // world's: a child touches a parent welded to the world); link–mid are
 // one group, and tip is filtered against its parent's group (mid and
-// link). Stiction's contact pairs are the same two.
+// link). Stiction's contact pairs are the same two. With <flag
+// filterparent="disable"> MuJoCo has 4: tip touches link and mid too (mid
+// and link, one weld group, still do not touch); so do we.
 func TestParentFilterMuJoCo(t *testing.T) {
-	doc := `<mujoco><option gravity="0 0 0"/><worldbody>
+	for _, c := range []struct {
+		flag string
+		want []string
+	}{
+		{"", []string{"ball–floor", "base–link"}},
+		{`<flag filterparent="disable"/>`, []string{"ball–floor", "base–link", "link–tip", "mid–tip"}},
+	} {
+		parentFilterCase(t, c.flag, c.want)
+	}
+}
+
+// parentFilterCase runs TestParentFilterMuJoCo's model with the <flag>
+// flag and compares its contact pairs with MuJoCo's, want.
+func parentFilterCase(t *testing.T, flag string, want []string) {
+	doc := `<mujoco><option gravity="0 0 0">` + flag + `</option><worldbody>
  <geom name="floor" type="plane" size="1 1 0.1"/>
  <body name="base" pos="0 0 0.1"><geom name="base" type="box" size="0.1 0.1 0.1"/>
    <body name="link" pos="0 0 0.15"><joint name="j1" type="hinge" axis="0 1 0"/><geom name="link" type="sphere" size="0.06"/>
@@ -39,10 +55,9 @@ func TestParentFilterMuJoCo(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	want := []string{"ball–floor", "base–link"}
-	t.Logf("contact pairs %v (MuJoCo 2.2.2: %v)", got, want)
+	t.Logf("%s: contact pairs %v (MuJoCo 2.2.2: %v)", flag, got, want)
 	if !slices.Equal(got, want) {
-		t.Errorf("contact pairs %v, MuJoCo's %v", got, want)
+		t.Errorf("%s: contact pairs %v, MuJoCo's %v", flag, got, want)
 	}
 }
 
