@@ -58,6 +58,9 @@ type Model struct {
 	// Visuals are drawn by the viewer and the glTF export; they take no
 	// part in the dynamics or in contact.
 	Visuals []Visual
+	// ParentFilter chooses which bodies joined by a joint never collide
+	// (Collidable): FilterAdjacent (the default, Drake's) or FilterMuJoCo.
+	ParentFilter ParentFilter
 	// excluded holds the body pairs (smaller index first) whose
 	// geometries never collide (ExcludePair).
 	excluded map[[2]int32]struct{}

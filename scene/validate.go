@@ -68,6 +68,9 @@ func (s *Scene) ApplyDefaults() {
 	if c.Approximation == "" {
 		c.Approximation = DefaultApproximation
 	}
+	if c.ParentFilter == "" {
+		c.ParentFilter = "adjacent"
+	}
 	setDefault(&c.StictionTolerance, DefaultStictionTolerance)
 	setDefault(&c.Speculative, DefaultSpeculative)
 	setDefault(&c.LagIterations, DefaultLagIterations)
@@ -200,6 +203,7 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	}
 	v.oneOf("contact.delassus", c.Delassus, "diagonal", "rms")
 	v.oneOf("contact.approximation", c.Approximation, "sap", "lagged", "similar")
+	v.oneOf("contact.parent_filter", c.ParentFilter, "adjacent", "mujoco", "none")
 	if c.StictionTolerance != nil {
 		v.positive("contact.stiction_tolerance", *c.StictionTolerance)
 	}

@@ -1,8 +1,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // assembleContacts appends the contact rows (J, v̂, R, μ) of the step's
@@ -20,6 +24,11 @@ func (sim *Simulator) assembleContacts() error {
 func (sim *Simulator) solveContacts() error {
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
+		var re *solver.RowError
+		if errors.As(err, &re) && re.Row >= 0 && re.Row < 3*len(sim.ws.pairs) { // contact i: rows [3i, 3i+3)
+			return fmt.Errorf("sim: step %d: contact solver: %s (row %d of the contact's 3): %w",
+				sim.step+1, contact.PairName(sim.Model, &sim.ws.pairs[re.Row/3]), re.Row%3, err)
+		}
 		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
 	return nil

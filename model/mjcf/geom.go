@@ -27,6 +27,7 @@ type pendingGeom struct {
 	condim               int        // 1, 3, 4 or 6
 	contype, conaffinity int
 	solref               []float64
+	solimp               []float64 // 5 values
 	e                    *xmlutil.Element
 }
 
@@ -124,9 +125,9 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if cd != 1 && cd != 3 && cd != 4 && cd != 6 {
 		return c.r.Errorf(v.src("condim"), "condim", "want 1 (frictionless), 3 (sliding), 4 (and torsional) or 6 (and rolling friction)")
 	}
-	if s := v.src("solimp"); s != nil && s == v.e {
-		v.str("solimp", "")
-		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
+	si, err := c.solimp(v, "solimp")
+	if err != nil {
+		return err
 	}
 	for _, a := range []string{"priority", "solmix"} {
 		if v.e.Has(a) {
@@ -151,7 +152,7 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		c.geomIndex[name] = len(c.pending)
 	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, solimp: si, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
@@ -436,17 +437,21 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref (package doc: k = m/(T ζ)², τd = 2 T ζ²) and from friction and
-// condim (frictionCoefficients).
+// solref and solimp (package doc: k = m κ, κ and τd from contactRate)
+// and from friction and condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
 	if c.disabled("contact") { // no collision geometry (applyFlags)
 		return nil
 	}
+	g0 := 9.81
+	if gv := s.Gravity; gv != nil {
+		g0 = math.Sqrt(gv[0]*gv[0] + gv[1]*gv[1] + gv[2]*gv[2])
+	}
 	coef := c.frictionCoefficients()
 	for i, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := solrefRate(g.solref, c.solrefDT())
+		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), g0)
 		if m > 0 {
 			k *= m
 		} else {
