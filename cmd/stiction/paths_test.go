@@ -4,8 +4,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/model/embedded"
 )
 
 // repoRoot returns the directory holding go.mod above the test's
@@ -70,5 +73,46 @@ func TestNoMachinePaths(t *testing.T) {
 	}
 	if n < 50 {
 		t.Errorf("read %d Markdown and test files, want the repository's (≥ 50)", n)
+	}
+}
+
+// TestDocumentedModelsEmbedded: every robot model file the README and
+// docs/*.md name as embedded://PATH, or as $E/PATH and $D/PATH with
+// E=embedded://mujoco_menagerie and D=embedded://drake_models as the
+// documents set them, is one of the embedded models (which
+// TestModelsCommand loads and builds), so the documented commands run on a
+// fresh clone.
+func TestDocumentedModelsEmbedded(t *testing.T) {
+	root := repoRoot(t)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, m := range embedded.Models() {
+		known[m.URI] = true
+	}
+	name := regexp.MustCompile(`(embedded://|\$E/|\$D/)[^\s` + "`" + `'")]+\.(xml|urdf|sdf)`)
+	expand := strings.NewReplacer("$E/", "embedded://mujoco_menagerie/", "$D/", "embedded://drake_models/")
+	seen := map[string]bool{}
+	for _, p := range append(docs, filepath.Join(root, "README.md")) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, n := range name.FindAllString(string(data), -1) {
+			if strings.ContainsAny(n, "{*") {
+				continue // a family of files, as in docs/MODELS.md's table
+			}
+			uri := expand.Replace(n)
+			seen[uri] = true
+			if !known[uri] {
+				t.Errorf("%s names %s: not an embedded model", rel, n)
+			}
+		}
+	}
+	if len(seen) < 8 {
+		t.Errorf("%d embedded models named in the docs, want the README's and docs/MODELS.md's (≥ 8): %v", len(seen), seen)
 	}
 }
