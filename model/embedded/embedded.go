@@ -120,9 +120,8 @@ func models() []string {
 }
 
 var (
-	dirOnce sync.Once
-	dirPath string
-	dirErr  error
+	dirMu   sync.Mutex
+	dirPath string // the tree last written or found complete
 )
 
 // Dir returns the directory holding the embedded tree as files, writing it
@@ -131,9 +130,20 @@ var (
 // embedded file's path and contents, so that a binary with other files
 // never reads stale ones. The tree is written into a temporary sibling and
 // renamed into place, so concurrent processes see it whole or not at all.
+// A tree removed while the process runs (a cleaned cache, a test's
+// temporary directory) is written again.
 func Dir() (string, error) {
-	dirOnce.Do(func() { dirPath, dirErr = materialize() })
-	return dirPath, dirErr
+	dirMu.Lock()
+	defer dirMu.Unlock()
+	if dirPath != "" && complete(dirPath) {
+		return dirPath, nil
+	}
+	p, err := materialize()
+	if err != nil {
+		return "", err
+	}
+	dirPath = p
+	return p, nil
 }
 
 func materialize() (string, error) {

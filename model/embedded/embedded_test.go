@@ -113,3 +113,24 @@ func TestModels(t *testing.T) {
 		t.Error("package.xml listed as a model")
 	}
 }
+
+// TestDirRewritten: a tree removed after first use (a cleaned cache) is
+// written again.
+func TestDirRewritten(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	p, err := Path("embedded://mujoco_menagerie/kuka_iiwa_14/scene.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("not rewritten: %v", err)
+	}
+}
