@@ -30,7 +30,7 @@ func embeddedModels() []modelRow {
 		if err == nil {
 			var b *scene.Built
 			if b, err = scene.Build(im.Scene); err == nil {
-				r.Bodies, r.DOFs, r.Actuators = fileBodies(im), b.Model.NV, len(im.Actuators)
+				r.Bodies, r.DOFs, r.Actuators = fileBodies(im), b.Model.NV, len(im.Scene.Actuators)
 			}
 		}
 		r.Err = err
@@ -53,9 +53,10 @@ func fileBodies(im *model.Import) int {
 
 // cmdModels prints the embedded robot models: name (for run, inspect and
 // a scene's include), format, the file's bodies (the world not counted),
-// degrees of freedom with a URDF or SDFormat root welded, actuators,
-// source (repository@commit) and licence (its files in the embedded tree). It returns 1 if a model
-// failed to load.
+// degrees of freedom with a URDF or SDFormat root welded, the actuators
+// simulated (the scene's: one motor per actuated SDFormat joint), source
+// (repository@commit) and licence (its files in the embedded tree). It
+// returns 1 if a model failed to load.
 func cmdModels(stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tFORMAT\tBODIES\tDOFS\tACTUATORS\tSOURCE\tLICENCE")

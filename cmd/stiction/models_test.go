@@ -35,7 +35,7 @@ func TestModelsCommand(t *testing.T) {
 		{"embedded://drake_models/iiwa_description/urdf/dual_iiwa14_polytope_collision.urdf", "URDF", "21", "14", "14", "RobotLocomotion/models@4723170e", "BSD-3-Clause:"},
 		{"embedded://drake_models/iiwa_description/sdf/iiwa14_polytope_collision.sdf", "SDFormat", "8", "7", "7", "RobotLocomotion/models@4723170e", "BSD-3-Clause:"},
 		{"embedded://drake_models/allegro_hand_description/urdf/allegro_hand_description_right.urdf", "URDF", "22", "16", "16", "RobotLocomotion/models@4723170e", "BSD-3-Clause"},
-		{"embedded://drake_models/allegro_hand_description/sdf/allegro_hand_description_right.sdf", "SDFormat", "17", "16", "0", "RobotLocomotion/models@4723170e", "BSD-3-Clause"},
+		{"embedded://drake_models/allegro_hand_description/sdf/allegro_hand_description_right.sdf", "SDFormat", "17", "16", "16", "RobotLocomotion/models@4723170e", "BSD-3-Clause"},
 	} {
 		f, ok := rows[c.uri]
 		if !ok {
