@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,5 +115,111 @@ func TestDocumentedModelsEmbedded(t *testing.T) {
 	}
 	if len(seen) < 8 {
 		t.Errorf("%d embedded models named in the docs, want the README's and docs/MODELS.md's (≥ 8): %v", len(seen), seen)
+	}
+}
+
+// documentedRobotCommands returns the robot commands (run and inspect of a
+// model named $E/..., $D/... or embedded://...) of the sh blocks of the
+// given Markdown text, continuation lines joined and $E, $D expanded, as
+// argument lists (single quotes group words, as the shell does).
+func documentedRobotCommands(text string) [][]string {
+	expand := strings.NewReplacer("$E/", "embedded://mujoco_menagerie/", "$D/", "embedded://drake_models/")
+	var cmds [][]string
+	inSh := false
+	var pending string
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "```sh"):
+			inSh = true
+			continue
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+			continue
+		}
+		if !inSh {
+			continue
+		}
+		line = pending + strings.TrimSpace(line)
+		pending = ""
+		if strings.HasSuffix(line, `\`) {
+			pending = strings.TrimSuffix(line, `\`) + " "
+			continue
+		}
+		rest, ok := strings.CutPrefix(line, "go run ./cmd/stiction ")
+		if !ok || !(strings.HasPrefix(rest, "run ") || strings.HasPrefix(rest, "inspect ")) {
+			continue
+		}
+		if !strings.Contains(rest, "$E/") && !strings.Contains(rest, "$D/") && !strings.Contains(rest, "embedded://") {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "|")  // "| head"
+		rest, _, _ = strings.Cut(rest, " #") // a comment
+		var args []string
+		var word strings.Builder
+		quoted, inWord := false, false
+		for _, r := range expand.Replace(rest) {
+			switch {
+			case r == '\'':
+				quoted, inWord = !quoted, true
+			case r == ' ' && !quoted:
+				if inWord {
+					args = append(args, word.String())
+					word.Reset()
+					inWord = false
+				}
+			default:
+				word.WriteRune(r)
+				inWord = true
+			}
+		}
+		if inWord {
+			args = append(args, word.String())
+		}
+		cmds = append(cmds, args)
+	}
+	return cmds
+}
+
+// TestDocumentedRobotCommands runs every robot command of the README and
+// docs/MODELS.md (run for 20 ms of simulated time, without --view, --out
+// into a temporary directory; inspect as written): each must exit 0 on a
+// fresh clone, with no file but the repository's and the binary's.
+func TestDocumentedRobotCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads every documented robot (-short)")
+	}
+	root := repoRoot(t)
+	var n int
+	for _, doc := range []string{"README.md", "docs/MODELS.md"} {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range documentedRobotCommands(string(data)) {
+			var cmd []string
+			for i := 0; i < len(args); i++ {
+				switch args[i] {
+				case "--view":
+					continue
+				case "--out":
+					cmd = append(cmd, "--out", t.TempDir())
+					i++
+					continue
+				}
+				cmd = append(cmd, args[i])
+			}
+			if cmd[0] == "run" {
+				cmd = append(cmd, "--duration", "0.02", "--quiet")
+			}
+			n++
+			t.Logf("%s: stiction %q", doc, cmd)
+			var out, errb bytes.Buffer
+			if code := run(cmd, &out, &errb); code != 0 {
+				t.Errorf("%s: %s\nexit %d: %s", doc, strings.Join(args, " "), code, errb.String())
+			}
+		}
+	}
+	if n < 15 {
+		t.Errorf("ran %d documented robot commands, want the README's and docs/MODELS.md's (≥ 15)", n)
 	}
 }
