@@ -36,9 +36,9 @@ func (jf *JointFriction) validate(m *multibody.Model) error {
 	}
 	t := m.Bodies[jf.Body].Joint.Type
 	if t == multibody.JointFree || t == multibody.JointWeld || m.Bodies[jf.Body].Tree < 0 {
-		return errf("body %q has a %s joint; joint friction needs a revolute, prismatic, planar, universal or ball joint", m.Bodies[jf.Body].Name, t)
+		return errf("body %q has a %s joint; joint friction needs a revolute, prismatic, planar, universal, ball or compound joint", m.Bodies[jf.Body].Name, t)
 	}
-	if jf.DOF < 0 || jf.DOF >= t.NV() {
+	if jf.DOF < 0 || jf.DOF >= m.Bodies[jf.Body].Joint.NV() {
 		return errf("dof %d is not a degree of freedom of the %s joint", jf.DOF, t)
 	}
 	if !(jf.Force >= 0) || !finite(jf.Force) {

@@ -140,13 +140,19 @@ func scalarDOF(m *multibody.Model, b, dof int) (qi, vi int, err error) {
 	}
 	bd := &m.Bodies[b]
 	t := bd.Joint.Type
-	if bd.Tree < 0 || (t != multibody.JointRevolute && t != multibody.JointPrismatic && t != multibody.JointPlanar && t != multibody.JointUniversal) {
-		return 0, 0, errf("body %q has a %s joint; this needs a revolute, prismatic, planar or universal joint", bd.Name, t)
+	if bd.Tree < 0 || (t != multibody.JointRevolute && t != multibody.JointPrismatic && t != multibody.JointPlanar && t != multibody.JointUniversal && t != multibody.JointCompound) {
+		return 0, 0, errf("body %q has a %s joint; this needs a revolute, prismatic, planar, universal or compound joint", bd.Name, t)
 	}
-	if dof < 0 || dof >= t.NV() {
+	if dof < 0 || dof >= bd.Joint.NV() {
 		return 0, 0, errf("dof %d is not a degree of freedom of the %s joint of %q", dof, t, bd.Name)
 	}
-	return bd.QOff + dof, bd.VOff + dof, nil
+	qi = dof
+	if t == multibody.JointCompound {
+		if qi = bd.Joint.ScalarCoordinate(dof); qi < 0 {
+			return 0, 0, errf("dof %d of the compound joint of %q belongs to a ball part; this needs a revolute or prismatic part", dof, bd.Name)
+		}
+	}
+	return bd.QOff + qi, bd.VOff + dof, nil
 }
 
 // finite reports whether every x is finite.

@@ -7,12 +7,17 @@ import "github.com/stiction-sim/stiction/multibody"
 // freedom. The stiffness acts only on joints whose coordinates are their
 // velocities' integrals (revolute, prismatic, planar, universal), so that
 // K = k I and D = d I are exact, constant and SPD (SAP §II-D); free and ball
-// joints take damping only.
+// joints take damping only. On a compound joint (PerDOF) each degree of
+// freedom takes its part's stiffness, rest value and damping
+// (multibody.Joint.DOFSpring, DOFDamping), and K and D stay diagonal.
 type JointSpringDamper struct {
 	Body      int
 	Stiffness float64
 	Damping   float64
 	Ref       []float64 // rest configuration q_ref (nil: zero)
+	// PerDOF takes stiffness, rest value and damping from the joint's
+	// parts instead of the fields above.
+	PerDOF bool
 }
 
 // JointSpringDampers returns the spring–dampers of every joint of m with a
@@ -20,40 +25,63 @@ type JointSpringDamper struct {
 func JointSpringDampers(m *multibody.Model) []Element {
 	var out []Element
 	for b, body := range m.Bodies {
-		if body.Tree >= 0 && (body.Joint.Stiffness > 0 || body.Joint.Damping > 0) {
-			out = append(out, &JointSpringDamper{Body: b, Stiffness: body.Joint.Stiffness, Damping: body.Joint.Damping})
+		j := &body.Joint
+		switch {
+		case body.Tree < 0:
+		case j.Type == multibody.JointCompound:
+			if j.HasDamping() || hasStiffness(j) {
+				out = append(out, &JointSpringDamper{Body: b, PerDOF: true})
+			}
+		case j.Stiffness > 0 || j.Damping > 0:
+			out = append(out, &JointSpringDamper{Body: b, Stiffness: j.Stiffness, Damping: j.Damping, Ref: j.SpringRef})
 		}
 	}
 	return out
 }
 
-// dofs returns the joint's velocity offset, its dof count and whether the
-// stiffness applies.
-func (e *JointSpringDamper) dofs(m *multibody.Model) (off, n int, spring bool) {
-	body := &m.Bodies[e.Body]
-	t := body.Joint.Type
-	spring = t != multibody.JointFree && t != multibody.JointBall && e.Stiffness > 0
-	return body.VOff, t.NV(), spring
+// hasStiffness reports whether any degree of freedom of j has a spring.
+func hasStiffness(j *multibody.Joint) bool {
+	for k := range j.NV() {
+		if st, _, _ := j.DOFSpring(k); st > 0 {
+			return true
+		}
+	}
+	return false
 }
 
-// Apply adds τ and K = k I, D = d I on the joint's diagonal.
+// dof returns, for velocity k of the joint, the damping, the stiffness, the
+// index in q of the coordinate it stretches and its rest value (stiffness 0
+// where no spring applies).
+func (e *JointSpringDamper) dof(body *multibody.Body, k int) (damping, stiffness float64, qi int, ref float64) {
+	j := &body.Joint
+	if e.PerDOF {
+		st, pq, r := j.DOFSpring(k)
+		return j.DOFDamping(k), st, body.QOff + pq, r
+	}
+	if j.Type == multibody.JointFree || j.Type == multibody.JointBall || e.Stiffness <= 0 {
+		return e.Damping, 0, -1, 0
+	}
+	return e.Damping, e.Stiffness, body.QOff + k, e.ref(k)
+}
+
+// Apply adds τ and the diagonal K and D on the joint's block.
 func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	m := c.Model
 	body := &m.Bodies[e.Body]
-	voff, n, spring := e.dofs(m)
 	tr := &m.Trees[body.Tree]
-	for k := range n {
-		i := voff + k
-		f := -e.Damping * c.V[i]
-		if spring {
-			f -= e.Stiffness * (c.Q[body.QOff+k] - e.ref(k))
+	for k := range body.Joint.NV() {
+		i := body.VOff + k
+		d, st, qi, ref := e.dof(body, k)
+		f := -d * c.V[i]
+		if st > 0 {
+			f -= st * (c.Q[qi] - ref)
 		}
 		out.F[i] += f
 		if out.Jacobians {
-			d := out.Off[body.Tree] + (i-tr.VOffset)*(tr.NV+1)
-			out.D[d] += e.Damping
-			if spring {
-				out.K[d] += e.Stiffness
+			di := out.Off[body.Tree] + (i-tr.VOffset)*(tr.NV+1)
+			out.D[di] += d
+			if st > 0 {
+				out.K[di] += st
 			}
 		}
 	}
@@ -66,17 +94,16 @@ func (e *JointSpringDamper) ref(k int) float64 {
 	return e.Ref[k]
 }
 
-// PotentialEnergy returns ½ k |q − q_ref|².
+// PotentialEnergy returns ½ Σ k_i (q_i − q_ref,i)².
 func (e *JointSpringDamper) PotentialEnergy(c *Context) float64 {
-	_, n, spring := e.dofs(c.Model)
-	if !spring {
-		return 0
-	}
-	q := c.Q[c.Model.Bodies[e.Body].QOff:]
+	body := &c.Model.Bodies[e.Body]
 	s := 0.0
-	for k := range n {
-		d := q[k] - e.ref(k)
-		s += d * d
+	for k := range body.Joint.NV() {
+		_, st, qi, ref := e.dof(body, k)
+		if st > 0 {
+			d := c.Q[qi] - ref
+			s += 0.5 * st * d * d
+		}
 	}
-	return 0.5 * e.Stiffness * s
+	return s
 }

@@ -49,6 +49,7 @@ type Actuator struct {
 	Name      string
 	Kind      string // MJCF motor, position, velocity, general; URDF/SDF transmission
 	Body      string // scene body whose joint is driven
+	DOF       int    // the driven degree of freedom of that body's joint (a part of a compound joint)
 	JointName string
 	Gear      float64
 	// Kp, Kv are the position and velocity gains (MJCF position/velocity,

@@ -104,7 +104,7 @@ func (ws *Workspace) abaBackward(b int, tau []float64) error {
 // u = τ − Sᵀ pA for body b's joint.
 func (ws *Workspace) abaProject(b int, tau []float64) error {
 	body := &ws.m.Bodies[b]
-	n, off := body.Joint.Type.NV(), body.VOff
+	n, off := body.Joint.NV(), body.VOff
 	IA, U, D, u := &ws.ia[b], &ws.u[b], &ws.dfac[b], &ws.uu[b]
 	for k := range n {
 		sk := ws.col6(off + k)
@@ -126,7 +126,7 @@ func (ws *Workspace) abaProject(b int, tau []float64) error {
 			}
 			D[i][k] = dot6(si, uk)
 		}
-		D[i][i] += body.Joint.Armature // rotor inertia: D = Sᵀ IA S + armature·1
+		D[i][i] += body.Joint.DOFArmature(i) // rotor inertia: D = Sᵀ IA S + armature·1
 	}
 	if !chol(D, n) {
 		return errSingular
@@ -136,7 +136,7 @@ func (ws *Workspace) abaProject(b int, tau []float64) error {
 
 // abaArticulate returns Ia = IA − U D⁻¹ Uᵀ and pa = pA + Ia κ + U D⁻¹ u.
 func (ws *Workspace) abaArticulate(b int) (mat6, vec6) {
-	n := ws.m.Bodies[b].Joint.Type.NV()
+	n := ws.m.Bodies[b].Joint.NV()
 	U, D := &ws.u[b], &ws.dfac[b]
 	Ia := ws.ia[b]
 	var y [6]vec6 // y[r] = D⁻¹ (row r of U)ᵀ
@@ -168,7 +168,7 @@ func (ws *Workspace) abaArticulate(b int) (mat6, vec6) {
 // q̈ = D⁻¹ (u − Uᵀ a'), A_b = a' + S q̈.
 func (ws *Workspace) abaForward(b int, a []float64) {
 	body := &ws.m.Bodies[b]
-	n, off := body.Joint.Type.NV(), body.VOff
+	n, off := body.Joint.NV(), body.VOff
 	g := ws.m.Gravity
 	al, ac := spatial.Vec3{}, g.Neg()
 	if p := body.Joint.Parent; p >= 0 {

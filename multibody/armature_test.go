@@ -22,14 +22,24 @@ func TestArmature(t *testing.T) {
 			if body.Tree < 0 {
 				continue
 			}
-			body.Joint.Armature = r.Float64()
-			for k := range body.Joint.Type.NV() {
-				arm[body.VOff+k] = body.Joint.Armature
+			a := r.Float64()
+			if body.Joint.Type == JointCompound { // per part
+				for i := range body.Joint.Parts {
+					body.Joint.Parts[i].Armature = a
+				}
+			} else {
+				body.Joint.Armature = a
+			}
+			for k := range body.Joint.NV() {
+				arm[body.VOff+k] = a
 			}
 		}
 		defer func() {
 			for b := range m.Bodies {
 				m.Bodies[b].Joint.Armature = 0
+				for i := range m.Bodies[b].Joint.Parts {
+					m.Bodies[b].Joint.Parts[i].Armature = 0
+				}
 			}
 		}()
 		ws.Update(s.Q, s.V)

@@ -32,7 +32,7 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		body := &m.Bodies[b]
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			ws.crbaColumn(tr, b, body.VOff+k, out)
 		}
 		if p := body.Joint.Parent; p >= 0 {
@@ -41,9 +41,9 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	}
 	for _, b := range tr.Bodies {
 		body := &m.Bodies[b]
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			r := body.VOff + k - tr.VOffset
-			out[r*n+r] += body.Joint.Armature
+			out[r*n+r] += body.Joint.DOFArmature(k)
 		}
 	}
 }
@@ -57,7 +57,7 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f)) // angular momentum about x_b
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			j := body.VOff + k
 			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
 			r, s := j-tr.VOffset, c-tr.VOffset
@@ -99,7 +99,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if vel {
 			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
 		}
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			if a != nil {
 				i := body.VOff + k
 				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
@@ -120,11 +120,11 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if body.Tree < 0 {
 			continue
 		}
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			i := body.VOff + k
 			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
 			if a != nil {
-				tau[i] += body.Joint.Armature * a[i] // the rotor's own inertia
+				tau[i] += body.Joint.DOFArmature(k) * a[i] // the rotor's own inertia
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {

@@ -34,9 +34,13 @@ const (
 	// JointUniversal rotates M by q₀ about F's x axis, then by q₁ about the
 	// rotated y axis (M's y axis); v = q̇.
 	JointUniversal
+	// JointCompound composes several revolute, prismatic and ball parts
+	// (Joint.Parts), as MuJoCo composes the joints of one body: q and v are
+	// the parts' coordinates and velocities in order.
+	JointCompound
 )
 
-var jointNames = [...]string{"weld", "free", "revolute", "prismatic", "ball", "planar", "universal"}
+var jointNames = [...]string{"weld", "free", "revolute", "prismatic", "ball", "planar", "universal", "compound"}
 
 // String returns the scene-file name of the joint type.
 func (t JointType) String() string {
@@ -59,11 +63,108 @@ func ParseJointType(s string) (JointType, error) {
 	return 0, fmt.Errorf("unknown joint type %q", s)
 }
 
+// NQ is the number of configuration coordinates of a joint of type t (0 for
+// a compound joint, whose size is its parts': use Joint.NQ).
+func (t JointType) NQ() int { return [...]int{0, 7, 1, 1, 4, 3, 2, 0}[t] }
+
+// NV is the number of velocities (degrees of freedom) of a joint of type t
+// (0 for a compound joint: use Joint.NV).
+func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2, 0}[t] }
+
 // NQ is the number of configuration coordinates of the joint.
-func (t JointType) NQ() int { return [...]int{0, 7, 1, 1, 4, 3, 2}[t] }
+func (j *Joint) NQ() int {
+	if j.Type == JointCompound {
+		nq, _ := j.compoundSize()
+		return nq
+	}
+	return j.Type.NQ()
+}
 
 // NV is the number of velocities (degrees of freedom) of the joint.
-func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2}[t] }
+func (j *Joint) NV() int {
+	if j.Type == JointCompound {
+		_, nv := j.compoundSize()
+		return nv
+	}
+	return j.Type.NV()
+}
+
+// DOFDamping returns the viscous damping of the joint's velocity k.
+func (j *Joint) DOFDamping(k int) float64 {
+	if j.Type == JointCompound {
+		p, _ := j.partOfDOF(k)
+		return p.Damping
+	}
+	return j.Damping
+}
+
+// DOFArmature returns the rotor inertia of the joint's velocity k.
+func (j *Joint) DOFArmature(k int) float64 {
+	if j.Type == JointCompound {
+		p, _ := j.partOfDOF(k)
+		return p.Armature
+	}
+	return j.Armature
+}
+
+// DOFSpring returns the stiffness acting on the joint's velocity k, the
+// index within the joint of the coordinate it stretches and that
+// coordinate's rest value, τ = −k (q[qi] − ref). The stiffness is 0 where
+// no scalar coordinate belongs to the velocity (free and ball joints and
+// parts).
+func (j *Joint) DOFSpring(k int) (stiffness float64, qi int, ref float64) {
+	switch j.Type {
+	case JointCompound:
+		p, pq := j.partOfDOF(k)
+		if p.Type == JointBall {
+			return 0, -1, 0
+		}
+		return p.Stiffness, pq, p.SpringRef
+	case JointFree, JointBall:
+		return 0, -1, 0
+	}
+	if j.SpringRef != nil {
+		return j.Stiffness, k, j.SpringRef[k]
+	}
+	return j.Stiffness, k, 0
+}
+
+// ScalarCoordinate returns the index within the joint of the coordinate
+// whose rate is velocity k, or −1 where velocity k is part of a rotation
+// given by a quaternion (free and ball joints and parts).
+func (j *Joint) ScalarCoordinate(k int) int {
+	switch j.Type {
+	case JointCompound:
+		p, pq := j.partOfDOF(k)
+		if p == nil || p.Type == JointBall {
+			return -1
+		}
+		return pq
+	case JointFree, JointBall:
+		return -1
+	}
+	return k
+}
+
+// HasDamping reports whether any velocity of the joint is damped.
+func (j *Joint) HasDamping() bool {
+	for k := range j.NV() {
+		if j.DOFDamping(k) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// HasArmature reports whether any velocity of the joint has a rotor inertia.
+func (j *Joint) HasArmature() bool {
+	for k := range j.NV() {
+		if j.DOFArmature(k) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // Joint connects a body to its parent. The body's pose is
 // X_WB = X_WP · ParentFrame · X_FM(q) · ChildFrame⁻¹: ParentFrame is the
@@ -89,13 +190,29 @@ type Joint struct {
 	Lower    []float64 // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
 	Upper    []float64
 	Effort   float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
+	// Ref is the coordinate of a revolute or prismatic joint at which X_FM
+	// is the identity (MuJoCo's joint ref): X_FM(q) = X(q − Ref).
+	Ref float64
+	// SpringRef is the rest configuration of the stiffness, one value per
+	// coordinate (nil: zero).
+	SpringRef []float64
+	// Parts are the joints that a compound joint composes, in order.
+	Parts []JointPart
 }
 
-// neutral writes the zero configuration of joint type t into q.
-func (t JointType) neutral(q []float64) {
-	clear(q)
-	if t == JointFree || t == JointBall {
+// neutral writes the joint's zero configuration into q (at Ref for a
+// revolute or prismatic joint, where the body is at its model pose).
+func (j *Joint) neutral(q []float64) {
+	if j.Type == JointCompound {
+		j.compoundNeutral(q)
+		return
+	}
+	clear(q[:j.Type.NQ()])
+	switch j.Type {
+	case JointFree, JointBall:
 		q[0] = 1
+	case JointRevolute, JointPrismatic:
+		q[0] = j.Ref
 	}
 }
 
@@ -115,9 +232,9 @@ func (j *Joint) motion(q []float64) spatial.Pose {
 	case JointFree:
 		return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
 	case JointRevolute:
-		return spatial.Pose{R: spatial.QuatFromAxisAngle(j.Axis, q[0])}
+		return spatial.Pose{R: spatial.QuatFromAxisAngle(j.Axis, q[0]-j.Ref)}
 	case JointPrismatic:
-		return spatial.Pose{R: spatial.QuatIdentity(), P: j.Axis.Scale(q[0])}
+		return spatial.Pose{R: spatial.QuatIdentity(), P: j.Axis.Scale(q[0] - j.Ref)}
 	case JointBall:
 		return spatial.Pose{R: jointQuat(q)}
 	case JointPlanar:
@@ -125,6 +242,10 @@ func (j *Joint) motion(q []float64) spatial.Pose {
 	case JointUniversal:
 		rx := spatial.QuatFromAxisAngle(spatial.Vec3{1, 0, 0}, q[0])
 		return spatial.Pose{R: rx.Mul(spatial.QuatFromAxisAngle(spatial.Vec3{0, 1, 0}, q[1]))}
+	case JointCompound:
+		var rot [MaxCompoundDOF]spatial.Quat
+		var anchor, origin [MaxCompoundDOF]spatial.Vec3
+		return j.compoundFrames(q, &rot, &anchor, &origin)
 	}
 	return spatial.PoseIdentity()
 }
@@ -134,6 +255,9 @@ func (j *Joint) motion(q []float64) spatial.Pose {
 // F, are Σ_k (w[k], l[k]) v_k. It also returns the velocity-product term
 // (Ṡ v) = d/dt(S) v at constant v, split the same way.
 func (j *Joint) subspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+	if j.Type == JointCompound {
+		return j.compoundSubspace(q, v, w, l)
+	}
 	e := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	switch j.Type {
 	case JointFree:
@@ -175,6 +299,8 @@ func (j *Joint) rate(q, v, qd []float64) {
 	case JointBall:
 		r := spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}.RateWorld(spatial.Vec3{v[0], v[1], v[2]})
 		qd[0], qd[1], qd[2], qd[3] = r.W, r.X, r.Y, r.Z
+	case JointCompound:
+		j.compoundRate(q, v, qd)
 	default:
 		copy(qd, v[:j.Type.NV()])
 	}
@@ -195,6 +321,8 @@ func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
 			}
 		}
 		q[0], q[1], q[2], q[3] = rn.W, rn.X, rn.Y, rn.Z
+	case JointCompound:
+		j.compoundIntegrate(q0, qTheta, v, dt, q)
 	default:
 		for i := range j.Type.NQ() {
 			q[i] = q0[i] + dt*v[i]
@@ -204,9 +332,22 @@ func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
 
 // validate checks the joint's data against its type.
 func (j *Joint) validate() error {
-	nq, nv := j.Type.NQ(), j.Type.NV()
-	if j.Type < JointWeld || j.Type > JointUniversal {
+	if j.Type < JointWeld || j.Type > JointCompound {
 		return fmt.Errorf("unknown joint type %d", int(j.Type))
+	}
+	if j.Type == JointCompound {
+		if err := j.validateCompound(); err != nil {
+			return err
+		}
+	} else if len(j.Parts) > 0 {
+		return fmt.Errorf("%s joint: parts are only for a compound joint", j.Type)
+	}
+	nq, nv := j.NQ(), j.NV()
+	if math.IsNaN(j.Ref) || math.IsInf(j.Ref, 0) {
+		return fmt.Errorf("%s joint: ref %v must be finite", j.Type, j.Ref)
+	}
+	if j.SpringRef != nil && len(j.SpringRef) != nq {
+		return fmt.Errorf("%s joint: springref has %d values, want %d", j.Type, len(j.SpringRef), nq)
 	}
 	if j.Type == JointRevolute || j.Type == JointPrismatic {
 		n := j.Axis.Norm()
@@ -227,7 +368,7 @@ func (j *Joint) validate() error {
 	if j.Damping < 0 || j.Stiffness < 0 || math.IsNaN(j.Damping) || math.IsNaN(j.Stiffness) {
 		return fmt.Errorf("%s joint: damping %v and stiffness %v must be ≥ 0", j.Type, j.Damping, j.Stiffness)
 	}
-	if j.Stiffness > 0 && (j.Type == JointFree || j.Type == JointBall) {
+	if j.Stiffness > 0 && (j.Type == JointFree || j.Type == JointBall || j.Type == JointCompound) {
 		return fmt.Errorf("%s joint: stiffness is only defined for revolute, prismatic, planar and universal joints", j.Type)
 	}
 	if (j.Lower != nil && len(j.Lower) != nq) || (j.Upper != nil && len(j.Upper) != nq) {

@@ -35,7 +35,7 @@ func (m *Model) kin(q, v []float64, b int) (x spatial.Pose, w, vb spatial.Vec3) 
 	body.Joint.subspace(q[body.QOff:], nil, &cw, &cl)
 	R := xf.R.RotMat()
 	var wj, lj spatial.Vec3
-	for k := range body.Joint.Type.NV() {
+	for k := range body.Joint.NV() {
 		wj = wj.AddScaled(v[body.VOff+k], R.MulVec(cw[k]))
 		lj = lj.AddScaled(v[body.VOff+k], R.MulVec(cl[k]))
 	}

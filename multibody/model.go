@@ -119,8 +119,8 @@ func (m *Model) layout() {
 		for _, b := range t.Bodies {
 			body := &m.Bodies[b]
 			body.QOff, body.VOff = m.NQ, m.NV
-			m.NQ += body.Joint.Type.NQ()
-			m.NV += body.Joint.Type.NV()
+			m.NQ += body.Joint.NQ()
+			m.NV += body.Joint.NV()
 		}
 		t.NQ, t.NV = m.NQ-t.QOffset, m.NV-t.VOffset
 	}

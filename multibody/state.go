@@ -27,8 +27,8 @@ func (m *Model) NewState() *State {
 			continue
 		}
 		j := &b.Joint
-		q := s.Q[b.QOff : b.QOff+j.Type.NQ()]
-		j.Type.neutral(q)
+		q := s.Q[b.QOff : b.QOff+j.NQ()]
+		j.neutral(q)
 		copy(q, j.Q0)
 		copy(s.V[b.VOff:], j.V0)
 	}
@@ -42,7 +42,7 @@ func (m *Model) JointQ(s *State, b int) []float64 {
 	if body.Tree < 0 {
 		return nil
 	}
-	return s.Q[body.QOff : body.QOff+body.Joint.Type.NQ()]
+	return s.Q[body.QOff : body.QOff+body.Joint.NQ()]
 }
 
 // JointV returns the slice of v that holds body b's joint velocities (nil
@@ -52,7 +52,7 @@ func (m *Model) JointV(s *State, b int) []float64 {
 	if body.Tree < 0 {
 		return nil
 	}
-	return s.V[body.VOff : body.VOff+body.Joint.Type.NV()]
+	return s.V[body.VOff : body.VOff+body.Joint.NV()]
 }
 
 // CopyFrom makes s an exact copy of o (same model), reusing s's storage.

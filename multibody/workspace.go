@@ -107,7 +107,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	R := xf.R.RotMat()
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
-	for k := range body.Joint.Type.NV() {
+	for k := range body.Joint.NV() {
 		W := R.MulVec(cw[k])
 		lm := R.MulVec(cl[k])
 		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = W, lm.Add(W.Cross(d))
@@ -170,7 +170,7 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
 		r := p.Sub(ws.x[a].P)
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			i := body.VOff + k
 			col := ws.colL[i].Add(ws.colW[i].Cross(r))
 			c := i - tr.VOffset
@@ -195,7 +195,7 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 	clear(out[:3*n])
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
-		for k := range body.Joint.Type.NV() {
+		for k := range body.Joint.NV() {
 			i := body.VOff + k
 			c := i - tr.VOffset
 			out[c], out[n+c], out[2*n+c] = ws.colW[i][0], ws.colW[i][1], ws.colW[i][2]
@@ -222,12 +222,12 @@ func (ws *Workspace) KineticEnergy() float64 {
 	if ws.v != nil {
 		for b := range ws.m.Bodies {
 			body := &ws.m.Bodies[b]
-			if body.Tree < 0 || body.Joint.Armature == 0 {
+			if body.Tree < 0 || !body.Joint.HasArmature() {
 				continue
 			}
-			for k := range body.Joint.Type.NV() {
+			for k := range body.Joint.NV() {
 				vk := ws.v[body.VOff+k]
-				e += 0.5 * body.Joint.Armature * vk * vk
+				e += 0.5 * body.Joint.DOFArmature(k) * vk * vk
 			}
 		}
 	}

@@ -56,7 +56,7 @@ func (w *Writer) Joints(m *multibody.Model, s *multibody.State, f *JointForces) 
 	w.model = m
 	for b := range m.Bodies {
 		body := &m.Bodies[b]
-		nq, nv := body.Joint.Type.NQ(), body.Joint.Type.NV()
+		nq, nv := body.Joint.NQ(), body.Joint.NV()
 		if body.Tree < 0 || nv == 0 {
 			continue
 		}

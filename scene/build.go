@@ -269,6 +269,10 @@ func joint(m *multibody.Model, j *Joint) multibody.Joint {
 	}
 	out.Name = j.Name
 	out.Q0, out.V0 = j.Q0, j.V0
+	out.Ref, out.SpringRef = valueOr(j.Ref, 0), j.SpringRef
+	if t == multibody.JointCompound {
+		out.Parts = compoundParts(j.Parts)
+	}
 	if j.Damping != nil {
 		out.Damping = *j.Damping
 	}

@@ -63,6 +63,9 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 			set.Cones = append(set.Cones, constraint.ConeLimit{Name: name + "/cone", Body: b, Angle: *l.Cone, Compliance: cp})
 		}
 	}
+	if t == multibody.JointCompound {
+		partConstraints(set, m, b, j)
+	}
 	if j.Friction != nil && *j.Friction > 0 {
 		for k := range t.NV() {
 			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction})
@@ -193,7 +196,7 @@ func addPrescribed(set *constraint.Set, m *multibody.Model, c *Constraint, name 
 	if !constraint.IsFreeRoot(m, b) {
 		pr.DOFs = c.DOFs
 		if pr.DOFs == nil {
-			for k := range m.Bodies[b].Joint.Type.NV() {
+			for k := range m.Bodies[b].Joint.NV() {
 				pr.DOFs = append(pr.DOFs, k)
 			}
 		}

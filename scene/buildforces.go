@@ -81,8 +81,8 @@ func buildForce(m *multibody.Model, f *Force) (forces.Element, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m.Bodies[b].Tree < 0 || len(f.Effort) != m.Bodies[b].Joint.Type.NV() {
-			return nil, fmt.Errorf("motor on %q: its joint has %d degrees of freedom, %d efforts given", f.Body, m.Bodies[b].Joint.Type.NV(), len(f.Effort))
+		if m.Bodies[b].Tree < 0 || len(f.Effort) != m.Bodies[b].Joint.NV() {
+			return nil, fmt.Errorf("motor on %q: its joint has %d degrees of freedom, %d efforts given", f.Body, m.Bodies[b].Joint.NV(), len(f.Effort))
 		}
 		return &forces.JointMotor{Body: b, Torque: f.Effort, Profile: profile(f.Profile)}, nil
 	}

@@ -133,7 +133,7 @@ constraints:
 		`bad.yaml:22: actuators[0]: kp or kd given for a motor`,
 		`bad.yaml:23: actuators[1].name: "m" is already the name of element 0`,
 		`bad.yaml:23: actuators[1].type: "servo" must be one of motor, position, velocity, pd`,
-		`bad.yaml:24: actuators[2].joint: "c" has a ball joint; this needs a revolute, prismatic, planar or universal joint`,
+		`bad.yaml:24: actuators[2].joint: "c" has a ball joint; this needs a revolute, prismatic, planar, universal or compound joint`,
 		`bad.yaml:24: actuators[2].kp: 0: a position actuator needs kp > 0`,
 		`bad.yaml:25: actuators[3].dof: 2 is not a degree of freedom of the revolute joint of "a" (it has 1)`,
 		`bad.yaml:25: actuators[3].gear: 0 must be non-zero`,

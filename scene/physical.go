@@ -10,9 +10,11 @@ import (
 // have. Outside them the momentum balance is so badly scaled in double
 // precision that the solver's error e_m is not even finite (a 1e-30 kg body
 // gave e_m = +Inf); they are far beyond any body a robot meets (a 1 mm
-// steel ball has 4e-6 kg and 2e-12 kg·m²).
+// steel ball has 4e-6 kg and 2e-12 kg·m²). The lowest mass is MuJoCo's
+// mjMINVAL, so that every model MuJoCo accepts loads (Gymnasium's pusher
+// has a 4e-10 kg body; model/mjcf's TestTinyMasses steps such bodies).
 const (
-	minMass, maxMass     = 1e-9, 1e9   // kg
+	minMass, maxMass     = 1e-15, 1e9  // kg
 	minMoment, maxMoment = 1e-21, 1e15 // kg·m²
 )
 

@@ -213,6 +213,15 @@ type Joint struct {
 	// freedom, ≥ 0.
 	Friction *float64 `yaml:"friction,omitempty"`
 	Armature *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
+	// Ref is the coordinate of a revolute or prismatic joint at which the
+	// body is at the joint frames' pose (MuJoCo's ref; default 0); the
+	// neutral configuration is q = ref.
+	Ref *float64 `yaml:"ref,omitempty"`
+	// SpringRef is the stiffness's rest configuration, one value per
+	// coordinate (default zero).
+	SpringRef []float64 `yaml:"springref,omitempty"`
+	// Parts are a compound joint's joints, in the order they apply.
+	Parts []JointPart `yaml:"parts,omitempty"`
 }
 
 // Limits are a joint's position and effort limits. Lower and upper bound

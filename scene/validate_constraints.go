@@ -97,8 +97,17 @@ func (v *validator) scalarDOF(path string, bodies []Body, k int, dof int, dofPat
 	if err != nil {
 		return // reported with the joint
 	}
+	if t == multibody.JointCompound {
+		_, nv := jointSize(&bodies[k])
+		if dof < 0 || dof >= nv {
+			v.add(dofPath, "%d is not a degree of freedom of the compound joint of %q (it has %d)", dof, bodies[k].Name, nv)
+		} else if !compoundDOFIsScalar(&bodies[k], dof) {
+			v.add(dofPath, "%d is a degree of freedom of a ball part of %q; this needs a revolute or prismatic part", dof, bodies[k].Name)
+		}
+		return
+	}
 	if !scalarJoint(t) {
-		v.add(path, "%q has a %s joint; this needs a revolute, prismatic, planar or universal joint", bodies[k].Name, t)
+		v.add(path, "%q has a %s joint; this needs a revolute, prismatic, planar, universal or compound joint", bodies[k].Name, t)
 		return
 	}
 	if dof < 0 || dof >= t.NV() {

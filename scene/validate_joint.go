@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -59,7 +60,10 @@ func (v *validator) joint(p string, i int, b *Body, all []Body) {
 	if j.ChildFrame != nil {
 		v.pose(p+".child_frame", *j.ChildFrame)
 	}
-	v.jointData(p, j, t)
+	if t == multibody.JointCompound {
+		v.parts(p, j)
+	}
+	v.jointData(p, j, t, b)
 	v.jointLimits(p, j, t)
 }
 
@@ -89,8 +93,16 @@ func (v *validator) jointParent(p string, i int, j *Joint, t multibody.JointType
 }
 
 // jointData checks axis, q0, v0, damping, stiffness and limits.
-func (v *validator) jointData(p string, j *Joint, t multibody.JointType) {
-	nq, nv := t.NQ(), t.NV()
+func (v *validator) jointData(p string, j *Joint, t multibody.JointType, b *Body) {
+	nq, nv := jointSize(b)
+	if j.Ref != nil && (t != multibody.JointRevolute && t != multibody.JointPrismatic) {
+		v.add(p+".ref", "given for a %s joint; only revolute and prismatic joints take a ref (a compound joint's parts do)", t)
+	} else if j.Ref != nil && (math.IsNaN(*j.Ref) || math.IsInf(*j.Ref, 0)) {
+		v.add(p+".ref", "%s must be finite", fnum(*j.Ref))
+	}
+	if j.SpringRef != nil && len(j.SpringRef) != nq {
+		v.add(p+".springref", "%s has %d values; a %s joint has %d coordinates", fvec(j.SpringRef), len(j.SpringRef), t, nq)
+	}
 	if j.Axis != nil {
 		if t != multibody.JointRevolute && t != multibody.JointPrismatic {
 			v.add(p+".axis", "%s given for a %s joint; only revolute and prismatic joints take an axis", fvec(j.Axis[:]), t)
@@ -223,8 +235,8 @@ func (v *validator) force(p string, f *Force, bodies []Body) {
 		if f.Type == "motor" && k >= 0 {
 			b := &bodies[k]
 			t, err := jointTypeOf(b)
-			if err == nil && len(f.Effort) != t.NV() {
-				v.add(p+".effort", "%s has %d values; the %s joint of %q has %d degrees of freedom", fvec(f.Effort), len(f.Effort), t, f.Body, t.NV())
+			if _, nv := jointSize(b); err == nil && len(f.Effort) != nv {
+				v.add(p+".effort", "%s has %d values; the %s joint of %q has %d degrees of freedom", fvec(f.Effort), len(f.Effort), t, f.Body, nv)
 			}
 		}
 	}

@@ -178,11 +178,12 @@ func (v *validator) keyframes(s *Scene) {
 				v.add(jp, "body %q has no degrees of freedom", name)
 				continue
 			}
-			if js.Q != nil && len(js.Q) != t.NQ() {
-				v.add(jp+".q", "%s has %d values; a %s joint has %d coordinates", fvec(js.Q), len(js.Q), t, t.NQ())
+			nq, nv := jointSize(b)
+			if js.Q != nil && len(js.Q) != nq {
+				v.add(jp+".q", "%s has %d values; a %s joint has %d coordinates", fvec(js.Q), len(js.Q), t, nq)
 			}
-			if js.V != nil && len(js.V) != t.NV() {
-				v.add(jp+".v", "%s has %d values; a %s joint has %d velocities", fvec(js.V), len(js.V), t, t.NV())
+			if js.V != nil && len(js.V) != nv {
+				v.add(jp+".v", "%s has %d values; a %s joint has %d velocities", fvec(js.V), len(js.V), t, nv)
 			}
 			if (t == multibody.JointFree || t == multibody.JointBall) && len(js.Q) >= 4 && allFinite(js.Q) && js.Q[0] == 0 && js.Q[1] == 0 && js.Q[2] == 0 && js.Q[3] == 0 {
 				v.add(jp+".q", "%s: the quaternion must be non-zero", fvec(js.Q))

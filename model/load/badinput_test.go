@@ -63,7 +63,7 @@ var badCases = []badCase{
 	// MJCF
 	{"mjcf wrong root", ".xml", "<robot/>", 1, "robot", "", "root element must be <mujoco>"},
 	{"mjcf unknown class", ".xml", mj("<worldbody><body>\n<geom class=\"nope\" size=\"1\"/></body></worldbody>"), 3, "geom", "class", "no default class"},
-	{"mjcf two joints", ".xml", mj("<worldbody><body name=\"b\"><joint/>\n<joint/><geom size=\"1\"/></body></worldbody>"), 3, "joint", "", "several joints"},
+	{"mjcf free joint with another", ".xml", mj("<worldbody><body name=\"b\"><joint/>\n<freejoint/><geom size=\"1\"/></body></worldbody>"), 3, "freejoint", "", "cannot be combined"},
 	{"mjcf zero axis", ".xml", mj("<worldbody><body>\n<joint axis=\"0 0 0\"/><geom size=\"1\"/></body></worldbody>"), 3, "joint", "axis", "non-zero"},
 	{"mjcf sphere without size", ".xml", mj("<worldbody><body><joint/>\n<geom type=\"sphere\"/></body></worldbody>"), 3, "geom", "size", "needs 1 size values"},
 	{"mjcf fromto on sphere", ".xml", mj("<worldbody><body><joint/>\n<geom type=\"sphere\" size=\"1\" fromto=\"0 0 0 0 0 1\"/></body></worldbody>"), 3, "geom", "fromto", "not sphere"},

@@ -37,7 +37,7 @@ func copyByJointName(a, b *scene.Built) {
 		}
 		for _, jb := range b.Model.Bodies {
 			if jb.Tree >= 0 && jb.Joint.Name == ja.Joint.Name {
-				copy(b.State.Q[jb.QOff:jb.QOff+jb.Joint.Type.NQ()], a.State.Q[ja.QOff:ja.QOff+ja.Joint.Type.NQ()])
+				copy(b.State.Q[jb.QOff:jb.QOff+jb.Joint.NQ()], a.State.Q[ja.QOff:ja.QOff+ja.Joint.NQ()])
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func copyByJointName(a, b *scene.Built) {
 func reorder(a, b *scene.Built, Mb [][]float64) [][]float64 {
 	var idx []int
 	for _, ja := range a.Model.Bodies {
-		if ja.Tree < 0 || ja.Joint.Type.NV() != 1 {
+		if ja.Tree < 0 || ja.Joint.NV() != 1 {
 			continue
 		}
 		for _, jb := range b.Model.Bodies {

@@ -116,13 +116,15 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 	return nil
 }
 
-// bodyJoint reads a body's joint (at most one) into scene body idx, whose
-// pose in its parent is x. It reports whether the body is welded to the
+// bodyJoint reads a body's joints into scene body idx, whose pose in its
+// parent is x: none (welded), one (its own scene joint), or several, which
+// become one compound joint whose parts apply in the file's order, as
+// MuJoCo composes them. It reports whether the body is welded to the
 // world.
 func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose, cls string) (bool, error) {
 	s := c.out.Scene
 	b := &s.Bodies[idx]
-	joints := append(e.All("joint"), e.All("freejoint")...)
+	joints := e.ChildrenNamed("joint", "freejoint")
 	parentName := "world"
 	parentFixed := true
 	if parent >= 0 {
@@ -130,8 +132,6 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 		parentFixed = c.out.Links[c.linkIndex(parent)].Welded
 	}
 	switch {
-	case len(joints) > 1:
-		return false, c.r.Errorf(joints[1], "", "body %q has %d joints; a body with several joints is not supported (split it into bodies with one joint each)", b.Name, len(joints))
 	case len(joints) == 0 && parent < 0:
 		b.Fixed, b.Pose = true, *model.PoseToScene(x)
 		return true, nil
@@ -139,65 +139,193 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 		b.Joint = &scene.Joint{Type: "weld", Parent: parentName, ParentFrame: model.PoseToScene(x)}
 		return parentFixed, nil
 	}
-	j := joints[0]
-	v, err := c.view(j, "joint", cls)
-	if err != nil {
-		return false, err
-	}
-	typ := "free"
-	if j.Name == "joint" {
-		if typ, err = c.keyword(v, "type", "hinge", "hinge", "slide", "ball", "free"); err != nil {
-			return false, err
-		}
-	}
-	jname := v.str("name", "")
-	if j.Name == "freejoint" {
-		jname, _ = j.Attr("name")
-	}
-	ref := &jointRef{name: jname, typ: typ, body: idx, e: j}
-	c.jointList = append(c.jointList, ref)
-	if jname != "" {
-		if c.joints[jname] != nil {
-			return false, c.r.Errorf(j, "name", "a second joint with this name")
-		}
-		c.joints[jname] = ref
-	}
-	if typ == "free" {
-		if parent >= 0 {
-			return false, c.r.Errorf(j, "", "a free joint is only allowed in a top-level body (a child of worldbody)")
-		}
-		b.Pose = *model.PoseToScene(x)
-		if jname != "" {
-			b.Joint = &scene.Joint{Type: "free", Name: jname}
-		}
-		return false, c.jointDynamics(v, b, typ)
-	}
-	pos, err := c.floats(v, "pos", 3, []float64{0, 0, 0})
-	if err != nil {
-		return false, err
-	}
-	anchor := spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3(pos)}
-	sj := &scene.Joint{Name: jname, Parent: parentName, ParentFrame: model.PoseToScene(x.Compose(anchor)), ChildFrame: model.PoseToScene(anchor)}
-	switch typ {
-	case "hinge", "slide":
-		sj.Type = map[string]string{"hinge": "revolute", "slide": "prismatic"}[typ]
-		ax, err := c.floats(v, "axis", 3, []float64{0, 0, 1})
+	parts := make([]mjJoint, len(joints))
+	dof := 0
+	for i, j := range joints {
+		mj, err := c.readJoint(j, idx, cls)
 		if err != nil {
 			return false, err
 		}
-		if spatial.Vec3(ax).Norm() < 1e-12 {
-			return false, c.r.Errorf(v.src("axis"), "axis", "the joint axis must be non-zero")
+		if mj.typ == "free" && len(joints) > 1 {
+			return false, c.r.Errorf(j, "", "a free joint cannot be combined with other joints in body %q", b.Name)
 		}
-		a := scene.Vec(ax)
-		sj.Axis = &a
-	case "ball":
-		sj.Type = "ball"
+		mj.ref.dof = dof
+		dof += map[string]int{"hinge": 1, "slide": 1, "ball": 3, "free": 6}[mj.typ]
+		parts[i] = mj
+	}
+	if parts[0].typ == "free" {
+		if parent >= 0 {
+			return false, c.r.Errorf(joints[0], "", "a free joint is only allowed in a top-level body (a child of worldbody)")
+		}
+		b.Pose = *model.PoseToScene(x)
+		if parts[0].ref.name != "" {
+			b.Joint = &scene.Joint{Type: "free", Name: parts[0].ref.name}
+		}
+		return false, c.jointDynamics(parts[0].v, b, "free")
+	}
+	if len(parts) == 1 {
+		return false, c.singleJoint(parts[0], b, parentName, x)
+	}
+	sj := &scene.Joint{Type: "compound", Parent: parentName, ParentFrame: model.PoseToScene(x), ChildFrame: model.PoseToScene(spatial.PoseIdentity())}
+	for _, mj := range parts {
+		sj.Parts = append(sj.Parts, mj.part)
+		if mj.friction > 0 {
+			c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: mj.friction, Source: model.Source{File: mj.v.e.File, Line: mj.v.e.Line}})
+		}
+		if mj.effort != nil {
+			c.r.Warnf(mj.v.src("actuatorfrcrange"), "actuatorfrcrange", "an effort limit on one of several joints of a body is not supported (ignored): bound the actuator's forcerange")
+		}
 	}
 	b.Joint = sj
-	if err := c.jointRange(v, sj, typ); err != nil {
-		return false, err
+	return false, nil
+}
+
+// mjJoint is one <joint> or <freejoint> as read: its reference for
+// keyframes, actuators and equalities, the view through its class, and
+// its data as a compound joint's part.
+type mjJoint struct {
+	ref      *jointRef
+	v        view
+	typ      string // hinge, slide, ball, free
+	part     scene.JointPart
+	friction float64
+	effort   *float64
+}
+
+// readJoint reads one joint element of scene body idx and registers its
+// name.
+func (c *compiler) readJoint(j *xmlutil.Element, idx int, cls string) (mjJoint, error) {
+	var mj mjJoint
+	var err error
+	if j.Name == "freejoint" {
+		// MuJoCo's <freejoint> has no class: no damping or armature from defaults.
+		mj.v, mj.typ = view{e: j}, "free"
+	} else {
+		if mj.v, err = c.view(j, "joint", cls); err != nil {
+			return mj, err
+		}
+		if mj.typ, err = c.keyword(mj.v, "type", "hinge", "hinge", "slide", "ball", "free"); err != nil {
+			return mj, err
+		}
 	}
-	return false, c.jointDynamics(v, b, typ)
+	jname := mj.v.str("name", "")
+	if j.Name == "freejoint" {
+		jname, _ = j.Attr("name")
+	}
+	mj.ref = &jointRef{name: jname, typ: mj.typ, body: idx, e: j}
+	c.jointList = append(c.jointList, mj.ref)
+	if jname != "" {
+		if c.joints[jname] != nil {
+			return mj, c.r.Errorf(j, "name", "a second joint with this name")
+		}
+		c.joints[jname] = mj.ref
+	}
+	if mj.typ == "free" {
+		return mj, nil
+	}
+	return mj, c.jointPart(&mj)
+}
+
+// jointPart reads a hinge, slide or ball joint's pos, axis, ref,
+// springref, damping, stiffness, armature, frictionloss, range and
+// actuatorfrcrange into mj.part (angles per <compiler angle>).
+func (c *compiler) jointPart(mj *mjJoint) error {
+	v := mj.v
+	p := &mj.part
+	p.Name = mj.ref.name
+	p.Type = map[string]string{"hinge": "revolute", "slide": "prismatic", "ball": "ball"}[mj.typ]
+	pos, err := c.floats(v, "pos", 3, []float64{0, 0, 0})
+	if err != nil {
+		return err
+	}
+	pv := scene.Vec(pos)
+	p.Pos = &pv
+	if mj.typ != "ball" {
+		ax, err := c.floats(v, "axis", 3, []float64{0, 0, 1})
+		if err != nil {
+			return err
+		}
+		if spatial.Vec3(ax).Norm() < 1e-12 {
+			return c.r.Errorf(v.src("axis"), "axis", "the joint axis must be non-zero")
+		}
+		a := scene.Vec(ax)
+		p.Axis = &a
+	}
+	vals := map[string]float64{}
+	for _, a := range []string{"damping", "stiffness", "armature", "frictionloss", "ref", "springref"} {
+		x, err := c.float(v, a, 0)
+		if err != nil {
+			return err
+		}
+		if x < 0 && a != "ref" && a != "springref" {
+			return c.r.Errorf(v.src(a), a, "must be ≥ 0")
+		}
+		vals[a] = x
+	}
+	for _, a := range []string{"ref", "springref"} {
+		x := vals[a]
+		if mj.typ == "hinge" {
+			x = c.angle(x) // MuJoCo converts a hinge's ref and springref with <compiler angle>
+		}
+		switch {
+		case x != 0 && mj.typ == "ball":
+			c.r.Warnf(v.src(a), a, "%s on a ball joint is not supported (ignored)", a)
+		case x != 0 && a == "ref":
+			p.Ref = model.Ptr(x)
+		case x != 0:
+			p.SpringRef = model.Ptr(x)
+		}
+	}
+	for _, a := range []struct {
+		n string
+		p **float64
+	}{{"damping", &p.Damping}, {"stiffness", &p.Stiffness}, {"armature", &p.Armature}} {
+		if x := vals[a.n]; x > 0 {
+			*a.p = model.Ptr(x)
+		}
+	}
+	if p.Stiffness != nil && mj.typ == "ball" {
+		c.r.Warnf(v.src("stiffness"), "stiffness", "stiffness on a ball joint is not supported (ignored)")
+		p.Stiffness = nil
+	}
+	if fl := vals["frictionloss"]; fl > 0 {
+		p.Friction, mj.friction = model.Ptr(fl), fl
+	}
+	var lim scene.Joint
+	if err := c.jointRange(v, &lim, mj.typ); err != nil {
+		return err
+	}
+	p.Limits = lim.Limits
+	if err := c.jointEffort(v, &lim, mj.typ); err != nil {
+		return err
+	}
+	if lim.Limits != nil && lim.Limits.Effort != nil {
+		mj.effort = lim.Limits.Effort
+	}
+	return nil
+}
+
+// singleJoint writes a body's only hinge, slide or ball joint as its scene
+// joint: frames F and M at the joint's pos, so the axis passes through it.
+func (c *compiler) singleJoint(mj mjJoint, b *scene.Body, parentName string, x spatial.Pose) error {
+	p := mj.part
+	anchor := spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3(*p.Pos)}
+	sj := &scene.Joint{Name: p.Name, Type: p.Type, Parent: parentName, ParentFrame: model.PoseToScene(x.Compose(anchor)), ChildFrame: model.PoseToScene(anchor),
+		Axis: p.Axis, Ref: p.Ref, Damping: p.Damping, Stiffness: p.Stiffness, Armature: p.Armature, Friction: p.Friction, Limits: p.Limits}
+	if p.SpringRef != nil {
+		sj.SpringRef = []float64{*p.SpringRef}
+	}
+	if mj.effort != nil {
+		if sj.Limits == nil {
+			sj.Limits = &scene.Limits{}
+		}
+		sj.Limits.Effort = mj.effort
+	}
+	if mj.friction > 0 {
+		c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: mj.friction, Source: model.Source{File: mj.v.e.File, Line: mj.v.e.Line}})
+	}
+	b.Joint = sj
+	return nil
 }
 
 // linkIndex returns the index in out.Links of scene body idx (they are
@@ -249,55 +377,33 @@ func (c *compiler) jointRange(v view, sj *scene.Joint, typ string) error {
 	return nil
 }
 
-// jointDynamics reads damping, stiffness, armature, frictionloss, ref and
-// springref.
+// jointDynamics reads a free joint's damping and armature (stiffness and
+// frictionloss are not supported on it).
 func (c *compiler) jointDynamics(v view, b *scene.Body, typ string) error {
 	vals := map[string]float64{}
-	for _, a := range []string{"damping", "stiffness", "armature", "frictionloss", "ref", "springref"} {
+	for _, a := range []string{"damping", "stiffness", "armature", "frictionloss"} {
 		x, err := c.float(v, a, 0)
 		if err != nil {
 			return err
 		}
-		if x < 0 && a != "ref" && a != "springref" {
+		if x < 0 {
 			return c.r.Errorf(v.src(a), a, "must be ≥ 0")
 		}
 		vals[a] = x
 	}
-	for _, a := range []string{"ref", "springref"} {
-		if vals[a] != 0 {
-			c.r.Warnf(v.src(a), a, "a non-zero %s is not supported: q is measured from the model's pose, springs pull towards q = 0", a)
+	for _, a := range []string{"frictionloss", "stiffness"} {
+		if vals[a] > 0 {
+			c.r.Warnf(v.src(a), a, "%s on a free joint is not supported (ignored)", a)
 		}
 	}
-	fl := vals["frictionloss"]
-	if fl > 0 {
-		c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: fl, Source: model.Source{File: v.e.File, Line: v.e.Line}})
-		if typ == "free" {
-			c.r.Warnf(v.src("frictionloss"), "frictionloss", "joint friction on a free joint is not supported (ignored)")
-			fl = 0
-		}
+	if vals["damping"] == 0 && vals["armature"] == 0 {
+		return nil
 	}
 	if b.Joint == nil {
-		if vals["damping"] > 0 || vals["stiffness"] > 0 || vals["armature"] > 0 {
-			b.Joint = &scene.Joint{Type: "free"}
-		} else {
-			return nil
-		}
-	}
-	if fl > 0 {
-		b.Joint.Friction = &fl
-	}
-	if err := c.jointEffort(v, b.Joint, typ); err != nil {
-		return err
+		b.Joint = &scene.Joint{Type: "free"}
 	}
 	if d := vals["damping"]; d > 0 {
 		b.Joint.Damping = &d
-	}
-	if k := vals["stiffness"]; k > 0 {
-		if typ == "free" || typ == "ball" {
-			c.r.Warnf(v.src("stiffness"), "stiffness", "stiffness on a %s joint is not supported (ignored)", typ)
-		} else {
-			b.Joint.Stiffness = &k
-		}
 	}
 	if a := vals["armature"]; a > 0 {
 		b.Joint.Armature = &a
@@ -335,7 +441,8 @@ func (c *compiler) jointEffort(v view, sj *scene.Joint, typ string) error {
 }
 
 // massProps returns a body's mass properties: its <inertial>, or (per
-// inertiafromgeom) the union of its geoms' in the inertia group range.
+// inertiafromgeom) the union of its geoms' in the inertia group range,
+// with compiler boundmass and boundinertia applied (mass.go).
 func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) (model.Link, error) {
 	link := model.Link{Name: name}
 	in := e.Child("inertial")
@@ -384,13 +491,11 @@ func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) 
 		}
 		link.Mass, link.COM, link.Inertia = compose(parts)
 	}
-	if c.boundMass > 0 && link.Mass > 0 && link.Mass < c.boundMass {
+	if c.boundMass > 0 && link.Mass < c.boundMass { // every body, massless ones too (MuJoCo)
 		link.Mass = c.boundMass
 	}
-	if c.boundInertia > 0 && link.Mass > 0 {
-		for i := range 3 {
-			link.Inertia[i][i] = math.Max(link.Inertia[i][i], c.boundInertia)
-		}
+	if c.boundInertia > 0 {
+		link.Inertia = boundPrincipal(link.Inertia, c.boundInertia)
 	}
 	return link, nil
 }

@@ -46,6 +46,9 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 // returns a non-empty reason when the actuator has no equivalent.
 func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (scene.Actuator, string, error) {
 	sa := scene.Actuator{Name: c.actuatorName(a.Name, k), Joint: a.Body}
+	if a.DOF != 0 {
+		sa.DOF = model.Ptr(a.DOF)
+	}
 	typ, gain := "", 1.0
 	switch a.Kind {
 	case "motor":

@@ -141,8 +141,8 @@ func (c *compiler) keyword(v view, name, def string, allowed ...string) (string,
 // default elements' other attributes are reported as unsupported.
 var supported = map[string][]string{
 	"joint":    {"class", "type", "pos", "axis", "range", "limited", "damping", "stiffness", "armature", "frictionloss", "name", "ref", "springref", "actuatorfrcrange", "actuatorfrclimited"},
-	"geom":     {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxes", "mesh", "density", "mass", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name"},
-	"site":     {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxes", "name", "size", "rgba", "group", "type"},
+	"geom":     {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mesh", "density", "mass", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name", "margin", "gap"},
+	"site":     {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "name", "size", "rgba", "group", "type"},
 	"mesh":     {"class", "scale", "file", "name"},
 	"material": {"class", "rgba", "name"},
 	"motor":    {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
@@ -150,6 +150,7 @@ var supported = map[string][]string{
 	"velocity": {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
 	"general":  {"class", "joint", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "name"},
 	"equality": {"class", "solref", "solimp", "active"},
+	"pair":     {"class"},
 }
 
 // markDefaults marks the supported attributes of every default element

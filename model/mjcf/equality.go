@@ -134,7 +134,7 @@ func (c *compiler) equalityCompliance() error {
 	}
 	s := c.out.Scene
 	for _, pe := range c.eqs {
-		kpm, tau := solrefRate(pe.solref, c.dt)
+		kpm, tau := solrefRate(pe.solref, c.solrefDT())
 		var k, krot float64
 		switch pe.kind {
 		case "ball", "weld":

@@ -28,7 +28,9 @@ func (c *compiler) bodyRef(e *xmlutil.Element, attr string) (string, error) {
 	return n, nil
 }
 
-// contact reads <contact>: <exclude body1 body2> pairs.
+// contact reads <contact>: <exclude body1 body2> pairs (<pair>s are read
+// by pairs, after the exclusions of welded bodies). An exclusion with the
+// world body excludes the world's own geoms.
 func (c *compiler) contact(e *xmlutil.Element) error {
 	for _, x := range e.All("exclude") {
 		a, err := c.bodyRef(x, "body1")
@@ -41,8 +43,15 @@ func (c *compiler) contact(e *xmlutil.Element) error {
 		}
 		x.Attr("name")
 		if a == "world" || b == "world" {
-			c.r.Warnf(x, "", "an exclude with the world body is not supported (ignored)")
-			continue
+			if _, ok := c.bodies[worldName]; !ok {
+				continue // the world has no geoms
+			}
+			if a == "world" {
+				a = worldName
+			}
+			if b == "world" {
+				b = worldName
+			}
 		}
 		if a != b {
 			c.out.Scene.Exclude = append(c.out.Scene.Exclude, [2]string{a, b})
@@ -88,6 +97,9 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			return err
 		}
 		c.out.Equalities = append(c.out.Equalities, eq)
+		if c.disabled("equality") { // <flag equality="disable">: read, not simulated
+			continue
+		}
 		if !eq.Active {
 			c.r.Warnf(v.src("active"), "active", "an inactive equality constraint is not simulated (it cannot be switched on during a run)")
 			continue
@@ -109,6 +121,9 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 			return err
 		}
 		eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
+		if c.out.Scene.Bodies[j1.body].Joint.Type == "compound" {
+			return c.r.Errorf(q, "joint1", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j1.name, eq.Joint1)
+		}
 		if j1.typ != "hinge" && j1.typ != "slide" {
 			return c.r.Errorf(q, "joint1", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j1.name, j1.typ)
 		}
@@ -121,6 +136,9 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 				return c.r.Errorf(q, "joint2", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j2.name, j2.typ)
 			}
 			eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
+			if c.out.Scene.Bodies[j2.body].Joint.Type == "compound" {
+				return c.r.Errorf(q, "joint2", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j2.name, eq.Joint2)
+			}
 		}
 		eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0})
 		return err
@@ -229,7 +247,7 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, er
 	if j == nil {
 		return model.Actuator{}, c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
 	}
-	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
+	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Body: c.out.Scene.Bodies[j.body].Name, DOF: j.dof, JointName: jn, Source: model.Source{File: a.File, Line: a.Line}}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
 	if err != nil {
 		return act, err
@@ -390,7 +408,11 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 				iq, iv = iq+7, iv+6
 			}
 			if js.Q != nil || js.V != nil {
-				kf.Joints[body] = js
+				// The joints of one body are the parts of its compound
+				// joint, in order: their coordinates concatenate.
+				prev := kf.Joints[body]
+				prev.Q, prev.V = append(prev.Q, js.Q...), append(prev.V, js.V...)
+				kf.Joints[body] = prev
 			}
 		}
 		c.out.Scene.Keyframes = append(c.out.Scene.Keyframes, kf)

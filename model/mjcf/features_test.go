@@ -56,13 +56,14 @@ func TestCompilerAndGeoms(t *testing.T) {
 	if *c.Shape.Length != 0.4 || *c.Shape.Radius != 0.05 || c.Pose.Pos() != [3]float64{0, 0, 0.2} || math.Abs(*a.Mass-mass) > 1e-12 || math.Abs((*a.COM)[2]-0.2) > 1e-15 {
 		t.Errorf("capsule %+v at %v, mass %v com %v, want mass %v", *c.Shape, c.Pose.Pos(), *a.Mass, *a.COM, mass)
 	}
-	// The thin class's capsule along x: turned so that its z is x.
+	// The thin class's capsule along x: turned so that its z is −x (MuJoCo
+	// points z from "to" to "from").
 	cb := body("b").Collisions[0]
 	if *cb.Shape.Radius != 0.01 || math.Abs(*cb.Shape.Length-0.3) > 1e-15 {
 		t.Errorf("thin capsule %+v", *cb.Shape)
 	}
 	q := cb.Pose.Quat()
-	if z := (spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}).Rotate(spatial.Vec3{0, 0, 1}); z.Sub(spatial.Vec3{1, 0, 0}).Norm() > 1e-15 {
+	if z := (spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}).Rotate(spatial.Vec3{0, 0, 1}); z.Sub(spatial.Vec3{-1, 0, 0}).Norm() > 1e-15 {
 		t.Errorf("fromto along x: capsule axis %v", z)
 	}
 	if err := s.ApplyKeyframe("k"); err != nil {

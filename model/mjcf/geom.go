@@ -21,10 +21,13 @@ type massPart struct {
 // pendingGeom is a collision geom whose material is assigned once every
 // body's mass is known (solref's stiffness scales with it).
 type pendingGeom struct {
-	body, index int
-	mu          float64
-	solref      []float64
-	e           *xmlutil.Element
+	name                 string
+	body, index          int
+	friction             [3]float64 // sliding, torsional, rolling (MuJoCo's friction)
+	condim               int        // 1, 3, 4 or 6
+	contype, conaffinity int
+	solref               []float64
+	e                    *xmlutil.Element
 }
 
 var geomTypes = []string{"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "hfield", "sdf"}
@@ -79,7 +82,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 			}
 		}
 		name := v.str("name", "")
-		if ct == 0 && ca == 0 {
+		if ct == 0 && ca == 0 && !c.pairGeoms[name] {
 			if typ != "plane" {
 				b.Visuals = append(b.Visuals, scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x), Color: c.geomColor(v)})
 			}
@@ -99,9 +102,11 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if err != nil {
 		return err
 	}
-	if len(fr) < 1 || len(fr) > 3 || fr[0] < 0 {
+	if len(fr) < 1 || len(fr) > 3 || fr[0] < 0 || (len(fr) > 1 && fr[1] < 0) || (len(fr) > 2 && fr[2] < 0) {
 		return c.r.Errorf(v.src("friction"), "friction", "want 1 to 3 non-negative numbers (sliding, torsional, rolling)")
 	}
+	fr3 := [3]float64{1, 0.005, 0.0001} // MuJoCo's defaults for the values not given
+	copy(fr3[:], fr)
 	sr, err := c.floats(v, "solref", 2, []float64{0.02, 1})
 	if err != nil {
 		return err
@@ -113,21 +118,21 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if err != nil {
 		return err
 	}
-	if cd != 3 && cd != 1 {
-		c.r.Warnf(v.src("condim"), "condim", "condim %g: torsional and rolling friction are not simulated (condim 3 is used)", cd)
-	} else if cd == 1 {
-		fr[0] = 0
-		c.r.Warnf(v.src("condim"), "condim", "condim 1: frictionless contact (μ = 0)")
+	if cd != 1 && cd != 3 && cd != 4 && cd != 6 {
+		return c.r.Errorf(v.src("condim"), "condim", "want 1 (frictionless), 3 (sliding), 4 (and torsional) or 6 (and rolling friction)")
 	}
 	if s := v.src("solimp"); s != nil && s == v.e {
 		v.str("solimp", "")
 		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
 	}
-	for _, a := range []string{"priority", "solmix", "margin", "gap"} {
+	for _, a := range []string{"priority", "solmix"} {
 		if v.e.Has(a) {
 			v.str(a, "")
 			c.r.Warnf(v.e, a, "not supported (ignored)")
 		}
+	}
+	if err := c.geomMargin(v); err != nil {
+		return err
 	}
 	col := scene.Collision{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
 	if ct != 1 {
@@ -136,11 +141,56 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if ca != 1 {
 		col.Conaffinity = &ca
 	}
+	if name != "" {
+		if _, dup := c.geomIndex[name]; dup {
+			return c.r.Errorf(v.e, "name", "a second geom named %q", name)
+		}
+		c.geomIndex[name] = len(c.pending)
+	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{body: idx, index: len(b.Collisions) - 1, mu: fr[0], solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
+}
+
+// geomMargin reads margin and gap. MuJoCo detects a pair within the
+// larger of its geoms' margins, and its contact acts when the distance is
+// below margin − gap, holding the surfaces that far apart. The scene's
+// contact margin (a pair closer than it becomes a contact) is raised to
+// the largest geom margin, so contacts are detected as in MuJoCo; the
+// force offset is not reproduced: a margin above gap warns once per model.
+func (c *compiler) geomMargin(v view) error {
+	m, err := c.float(v, "margin", 0)
+	if err != nil {
+		return err
+	}
+	gap, err := c.float(v, "gap", 0)
+	if err != nil {
+		return err
+	}
+	if m < 0 || gap < 0 {
+		a := "margin"
+		if m >= 0 {
+			a = "gap"
+		}
+		return c.r.Errorf(v.src(a), a, "must be ≥ 0")
+	}
+	c.maxMargin = math.Max(c.maxMargin, m)
+	if m > gap && !c.marginWarned {
+		c.marginWarned = true
+		c.r.Warnf(v.src("margin"), "margin", "margin %g, gap %g: contacts are detected within the margin, but MuJoCo's contact force holds the surfaces margin − gap = %g apart, and ours acts at touch (not reproduced; warned once)", m, gap, m-gap)
+	}
+	return nil
+}
+
+// contactMargin raises the scene's contact margin to the largest geom
+// margin (geomMargin).
+func (c *compiler) contactMargin() {
+	if c.maxMargin > scene.DefaultMargin {
+		m := c.maxMargin
+		c.out.Scene.Contact.Margin = &m
+	}
 }
 
 // ignoreContact marks the contact attributes of a visual geom read.
@@ -167,8 +217,11 @@ func (c *compiler) geomColor(v view) *[4]float64 {
 	return nil
 }
 
-// geomShape reads a geom's shape and its pose in the body frame (fromto
-// replaces pos and orientation).
+// geomShape reads a geom's shape and its pose in the body frame. fromto
+// replaces pos and orientation and, as in MuJoCo 2.2.2, gives the
+// half-length along z: a capsule's or cylinder's size is then its radius
+// alone, a box's or ellipsoid's size[0] is its x and y half-size (further
+// size values are ignored).
 func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, error) {
 	x, err := c.pose(v)
 	if err != nil {
@@ -192,12 +245,15 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 		if d.Norm() < 1e-12 {
 			return nil, x, c.r.Errorf(v.src("fromto"), "fromto", "the two points coincide")
 		}
-		x = spatial.Pose{R: rotateZTo(d), P: a.Add(b).Scale(0.5)}
+		// MuJoCo turns the geom's z axis from "to" towards "from"
+		// (mjuu_z2quat of from − to); the shapes are symmetric, but the
+		// frame is MuJoCo's.
+		x = spatial.Pose{R: rotateZTo(d.Scale(-1)), P: a.Add(b).Scale(0.5)}
 		half = d.Norm() / 2
 	}
 	need := map[string]int{"sphere": 1, "capsule": 2, "cylinder": 2, "box": 3, "ellipsoid": 3, "plane": 0, "mesh": 0}[typ]
 	if half > 0 {
-		need = map[string]int{"capsule": 1, "cylinder": 1, "box": 2, "ellipsoid": 2}[typ]
+		need = 1 // MuJoCo: size[0] is the radius, or the x and y half-sizes
 	}
 	if len(size) < need {
 		src := v.src("size")
@@ -222,11 +278,11 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 		l := 2 * half
 		return &scene.Shape{Type: typ, Radius: pos(0), Length: &l}, x, nil
 	case "box", "ellipsoid":
-		h := spatial.Vec3{size[0], size[1], 0}
-		if half > 0 {
-			h[2] = half
+		var h spatial.Vec3
+		if half > 0 { // MuJoCo: size[0] for x and y, the half-length for z
+			h = spatial.Vec3{size[0], size[0], half}
 		} else {
-			h[2] = size[2]
+			h = spatial.Vec3{size[0], size[1], size[2]}
 		}
 		if typ == "box" {
 			full := scene.Vec(h.Scale(2))
@@ -373,18 +429,23 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref and friction (package doc: k = m/(T ζ)², τd = 2 T ζ²).
+// solref (package doc: k = m/(T ζ)², τd = 2 T ζ²) and from friction and
+// condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
-	for _, g := range c.pending {
+	if c.disabled("contact") { // no collision geometry (applyFlags)
+		return nil
+	}
+	coef := c.frictionCoefficients()
+	for i, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := solrefRate(g.solref, c.dt)
+		k, tau := solrefRate(g.solref, c.solrefDT())
 		if m > 0 {
 			k *= m
 		} else {
 			k = rigidStiffness
 		}
-		name := model.MaterialFor(s, "mj_", k, tau, g.mu)
+		name := materialFor(s, "mj_", k, tau, coef[i])
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

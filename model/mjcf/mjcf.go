@@ -86,6 +86,13 @@ type compiler struct {
 	integratorElem          *xmlutil.Element // the <option> that set the integrator, for warnings
 	boundMass, boundInertia float64
 	dt                      float64
+	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
+	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
+	totalMassElem           *xmlutil.Element
+	maxMargin               float64         // largest collision geom margin (geomMargin)
+	pairGeoms               map[string]bool // geoms named by <contact><pair> (pair.go)
+	geomIndex               map[string]int  // collision geom name → index in pending
+	marginWarned            bool
 
 	meshes    map[string]*meshAsset
 	materials map[string][4]float64
@@ -112,6 +119,7 @@ type meshAsset struct {
 type jointRef struct {
 	name, typ string
 	body      int
+	dof       int // first velocity of the joint within its body's (compound) joint
 	e         *xmlutil.Element
 }
 
@@ -191,6 +199,9 @@ func (c *compiler) compile() error {
 		if err := c.option(e); err != nil {
 			return err
 		}
+		if err := c.readFlags(e); err != nil {
+			return err
+		}
 	}
 	for _, d := range c.root.All("default") {
 		if err := c.readDefaults(d, nil); err != nil {
@@ -202,12 +213,14 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.pairGeoms, c.geomIndex = c.pairGeomNames(), map[string]int{}
 	for _, w := range c.root.All("worldbody") {
 		if err := c.worldbody(w); err != nil {
 			return err
 		}
 	}
-	if err := c.assignMaterials(); err != nil {
+	c.contactMargin()
+	if err := c.setTotalMass(); err != nil {
 		return err
 	}
 	for _, e := range c.root.All("contact") {
@@ -216,6 +229,12 @@ func (c *compiler) compile() error {
 		}
 	}
 	c.weldExcludes()
+	if err := c.pairs(); err != nil {
+		return err
+	}
+	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
+		return err
+	}
 	for _, e := range c.root.All("equality") {
 		if err := c.equality(e); err != nil {
 			return err
@@ -231,6 +250,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}
@@ -251,7 +271,7 @@ func (c *compiler) dampedEuler() {
 		return
 	}
 	for _, b := range s.Bodies {
-		if b.Joint != nil && b.Joint.Damping != nil && *b.Joint.Damping > 0 {
+		if b.Joint != nil && jointDamped(b.Joint) {
 			s.Scheme = "implicit-euler"
 			attr := ""
 			if c.integratorElem != nil && c.integratorElem.Has("integrator") {
@@ -305,6 +325,12 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 	}
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
 		return err
+	}
+	if e.Has("settotalmass") {
+		if c.totalMass, err = c.r.Float(e, "settotalmass", -1); err != nil {
+			return err
+		}
+		c.totalMassElem = e
 	}
 	if coord, ok := e.Attr("coordinate"); ok && strings.TrimSpace(coord) != "local" {
 		return c.r.Errorf(e, "coordinate", "only local coordinates are supported (global was removed from MuJoCo)")
@@ -419,4 +445,18 @@ func (c *compiler) bodyName(e *xmlutil.Element) (string, error) {
 		return "", c.r.Errorf(e, "name", "a second body with this name")
 	}
 	return name, nil
+}
+
+// jointDamped reports whether a scene joint, or one of its parts, has
+// damping.
+func jointDamped(j *scene.Joint) bool {
+	if j.Damping != nil && *j.Damping > 0 {
+		return true
+	}
+	for _, p := range j.Parts {
+		if p.Damping != nil && *p.Damping > 0 {
+			return true
+		}
+	}
+	return false
 }

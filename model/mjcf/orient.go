@@ -9,7 +9,7 @@ import (
 
 // orientations are MJCF's ways to give a frame's orientation; at most one
 // may be given.
-var orientations = []string{"quat", "axisangle", "euler", "xyaxes", "zaxes"}
+var orientations = []string{"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 
 // pose reads pos and the orientation of a view (body, geom, site,
 // inertial).
@@ -22,18 +22,42 @@ func (c *compiler) pose(v view) (spatial.Pose, error) {
 	return spatial.Pose{R: q, P: spatial.Vec3(pos)}, err
 }
 
-// orientation reads the one orientation attribute of v (identity if none).
+// alternatives are MuJoCo's alternative orientations in the order
+// mjCAlternative::Set (MuJoCo 2.2.2) applies them, each replacing the
+// previous one.
+var alternatives = []string{"axisangle", "xyaxes", "zaxis", "euler"}
+
+// orientation reads the orientation of v (identity if none). The element
+// gives at most one form; with its default classes (geoms and sites
+// take orientations from defaults, as pos), MuJoCo 2.2.2 applies every
+// alternative form given on the element or a class in the order
+// axisangle, xyaxes, zaxis, euler, the last one winning, and quat only
+// when there is none: a class's euler overrides the element's own quat or
+// zaxis.
 func (c *compiler) orientation(v view) (spatial.Quat, error) {
-	var given string
+	var own string
 	for _, o := range orientations {
-		if v.e.Has(o) { // orientations are not taken from defaults
-			if given != "" {
-				return spatial.Quat{}, c.r.Errorf(v.e, o, "%s and %s given together: give at most one orientation", given, o)
+		if v.e.Has(o) {
+			if own != "" {
+				return spatial.Quat{}, c.r.Errorf(v.e, o, "%s and %s given together: give at most one orientation", own, o)
 			}
+			own = o
+		}
+	}
+	var given string
+	for _, o := range alternatives {
+		if v.has(o) {
 			given = o
 		}
 	}
-	e := v.e
+	if given == "" && v.has("quat") {
+		given = "quat"
+	}
+	if given != "" && own != "" && given != own {
+		v.e.Attr(own)
+		c.r.Warnf(v.e, own, "%s is overridden by the default class's %s (MuJoCo 2.2.2 applies an alternative orientation from the class after the element's %s)", own, given, own)
+	}
+	e := v.src(given)
 	switch given {
 	case "":
 		return spatial.QuatIdentity(), nil
@@ -78,14 +102,14 @@ func (c *compiler) orientation(v view) (spatial.Quat, error) {
 		}
 		ez := ex.Cross(ey)
 		return quatFromMat(spatial.Mat3{{ex[0], ey[0], ez[0]}, {ex[1], ey[1], ez[1]}, {ex[2], ey[2], ez[2]}}), nil
-	default: // zaxes
-		x, _, err := c.r.Floats(e, "zaxes", 3)
+	default: // zaxis
+		x, _, err := c.r.Floats(e, "zaxis", 3)
 		if err != nil {
 			return spatial.Quat{}, err
 		}
 		z := spatial.Vec3{x[0], x[1], x[2]}
 		if z.Norm() < 1e-12 {
-			return spatial.Quat{}, c.r.Errorf(e, "zaxes", "the axis must be non-zero")
+			return spatial.Quat{}, c.r.Errorf(e, "zaxis", "the axis must be non-zero")
 		}
 		return rotateZTo(z), nil
 	}

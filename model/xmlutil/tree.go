@@ -241,6 +241,22 @@ func (e *Element) All(name string) []*Element {
 	return out
 }
 
+// ChildrenNamed returns the children with any of the given names, in
+// document order, each marked used.
+func (e *Element) ChildrenNamed(names ...string) []*Element {
+	var out []*Element
+	for _, c := range e.Children {
+		for _, n := range names {
+			if c.Name == n {
+				c.used = true
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // TrimText returns the element's text with surrounding white space removed
 // and marks the element used.
 func (e *Element) TrimText() string {

@@ -1,0 +1,355 @@
+// mjref: reference runs of MuJoCo for Stiction's parity tests.
+//
+// This is test tooling only (package internal/mjref builds it with gcc
+// against Debian's libmujoco-dev); the engine itself is pure Go.
+//
+// Usage:
+//
+//	mjref [options] model.xml
+//
+//	-n N            steps to take with zero control (default 100)
+//	-every K        record qpos, qvel and the root position every K steps
+//	                (default 1; 0 records only the initial and final states)
+//	-dt H           override the model's timestep
+//	-integrator I   override the integrator: euler, rk4 or implicit
+//	-key K          start from keyframe K (index or name)
+//	-state          read the initial qpos (nq numbers) then qvel (nv
+//	                numbers) from stdin, after the keyframe if any
+//	-poses          record every body's world position and orientation
+//	                (xpos, xquat) with each recorded step
+//
+// It writes one JSON object to stdout: the model's sizes, bodies (mass,
+// inertia, frames), joints, qpos0, the initial state, the joint-space mass
+// matrix M at the initial state (mj_fullM after mj_forward), the sensors,
+// the recorded steps (qpos, qvel, sensordata, the root body's position,
+// contacts), and contact statistics over every step. On failure it prints a
+// message naming the file on stderr and exits with status 1.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+
+static const char* file = "";
+
+static void die(const char* msg, const char* detail) {
+  fprintf(stderr, "mjref: %s: %s%s%s\n", file, msg, detail[0] ? ": " : "", detail);
+  exit(1);
+}
+
+// num prints one number as JSON: shortest round-trip form, null if not
+// finite.
+static void num(double x) {
+  if (!isfinite(x)) {
+    fputs("null", stdout);
+    return;
+  }
+  char buf[40];
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  fputs(buf, stdout);
+}
+
+static void arr(const mjtNum* x, int n) {
+  putchar('[');
+  for (int i = 0; i < n; i++) {
+    if (i) putchar(',');
+    num(x[i]);
+  }
+  putchar(']');
+}
+
+static void iarr(const int* x, int n) {
+  putchar('[');
+  for (int i = 0; i < n; i++) printf(i ? ",%d" : "%d", x[i]);
+  putchar(']');
+}
+
+// str prints a JSON string.
+static void str(const char* s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      putchar('\\');
+      putchar(c);
+    } else if (c < 0x20) {
+      printf("\\u%04x", c);
+    } else {
+      putchar(c);
+    }
+  }
+  putchar('"');
+}
+
+static const char* name(const mjModel* m, int type, int id) {
+  const char* s = mj_id2name(m, type, id);
+  return s ? s : "";
+}
+
+// contacts returns the number of contacts of d and writes the deepest
+// penetration (max of −dist, 0 if none penetrates).
+static int contacts(const mjData* d, double* pen) {
+  *pen = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    if (-d->contact[i].dist > *pen) *pen = -d->contact[i].dist;
+  }
+  return d->ncon;
+}
+
+static int poses = 0;
+
+static void record(const mjModel* m, const mjData* d, int root, int step) {
+  double pen;
+  int ncon = contacts(d, &pen);
+  printf("{\"step\":%d,\"time\":", step);
+  num(d->time);
+  printf(",\"qpos\":");
+  arr(d->qpos, m->nq);
+  printf(",\"qvel\":");
+  arr(d->qvel, m->nv);
+  printf(",\"sensordata\":");
+  arr(d->sensordata, m->nsensordata);
+  printf(",\"root_xpos\":");
+  arr(d->xpos + 3 * root, 3);
+  if (poses) {
+    printf(",\"xpos\":");
+    arr(d->xpos, 3 * m->nbody);
+    printf(",\"xquat\":");
+    arr(d->xquat, 4 * m->nbody);
+  }
+  printf(",\"ncon\":%d,\"penetration\":", ncon);
+  num(pen);
+  putchar('}');
+}
+
+int main(int argc, char** argv) {
+  int nsteps = 100, every = 1, readState = 0;
+  double dt = 0;
+  const char* integrator = NULL;
+  const char* key = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    if (a[0] != '-') {
+      if (file[0]) die("more than one model file", a);
+      file = a;
+      continue;
+    }
+    if (!strcmp(a, "-state")) {
+      readState = 1;
+      continue;
+    }
+    if (!strcmp(a, "-poses")) {
+      poses = 1;
+      continue;
+    }
+    if (i + 1 >= argc) die("option needs a value", a);
+    const char* v = argv[++i];
+    char* end;
+    if (!strcmp(a, "-n")) {
+      nsteps = (int)strtol(v, &end, 10);
+      if (*end || nsteps < 0) die("-n: bad step count", v);
+    } else if (!strcmp(a, "-every")) {
+      every = (int)strtol(v, &end, 10);
+      if (*end || every < 0) die("-every: bad value", v);
+    } else if (!strcmp(a, "-dt")) {
+      dt = strtod(v, &end);
+      if (*end || !(dt > 0)) die("-dt: bad timestep", v);
+    } else if (!strcmp(a, "-integrator")) {
+      integrator = v;
+    } else if (!strcmp(a, "-key")) {
+      key = v;
+    } else {
+      die("unknown option", a);
+    }
+  }
+  if (!file[0]) {
+    file = "(none)";
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] model.xml", "");
+  }
+
+  char err[1000] = "";
+  mjModel* m = mj_loadXML(file, NULL, err, sizeof err);
+  if (!m) die("mj_loadXML", err);
+  if (dt > 0) m->opt.timestep = dt;
+  if (integrator) {
+    if (!strcmp(integrator, "euler")) {
+      m->opt.integrator = mjINT_EULER;
+    } else if (!strcmp(integrator, "rk4")) {
+      m->opt.integrator = mjINT_RK4;
+    } else if (!strcmp(integrator, "implicit")) {
+      m->opt.integrator = mjINT_IMPLICIT;
+    } else {
+      die("-integrator: want euler, rk4 or implicit, got", integrator);
+    }
+  }
+  mjData* d = mj_makeData(m);
+  if (!d) die("mj_makeData failed", "");
+
+  if (key) {
+    char* end;
+    int k = (int)strtol(key, &end, 10);
+    if (*end) k = mj_name2id(m, mjOBJ_KEY, key);
+    if (k < 0 || k >= m->nkey) die("-key: no such keyframe", key);
+    mj_resetDataKeyframe(m, d, k);
+  }
+  if (readState) {
+    for (int i = 0; i < m->nq; i++)
+      if (scanf("%lf", &d->qpos[i]) != 1) die("-state: stdin ends before qpos is complete", "");
+    for (int i = 0; i < m->nv; i++)
+      if (scanf("%lf", &d->qvel[i]) != 1) die("-state: stdin ends before qvel is complete", "");
+  }
+  mj_forward(m, d);
+
+  // The root: the first body with a free joint, else the world's first child.
+  int root = m->nbody > 1 ? 1 : 0;
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] == mjJNT_FREE) {
+      root = m->jnt_bodyid[j];
+      break;
+    }
+  }
+
+  static const char* intNames[] = {"euler", "rk4", "implicit"};
+  printf("{\"file\":");
+  str(file);
+  printf(",\"nq\":%d,\"nv\":%d,\"nbody\":%d,\"njnt\":%d,\"ngeom\":%d,\"nkey\":%d,\"timestep\":", m->nq, m->nv,
+         m->nbody, m->njnt, m->ngeom, m->nkey);
+  num(m->opt.timestep);
+  printf(",\"integrator\":\"%s\",\"gravity\":",
+         m->opt.integrator >= 0 && m->opt.integrator < 3 ? intNames[m->opt.integrator] : "?");
+  arr(m->opt.gravity, 3);
+  printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
+
+  printf(",\"bodies\":[");
+  for (int b = 0; b < m->nbody; b++) {
+    if (b) putchar(',');
+    printf("{\"name\":");
+    str(name(m, mjOBJ_BODY, b));
+    printf(",\"parent\":%d,\"mass\":", m->body_parentid[b]);
+    num(m->body_mass[b]);
+    printf(",\"inertia\":");
+    arr(m->body_inertia + 3 * b, 3);
+    printf(",\"ipos\":");
+    arr(m->body_ipos + 3 * b, 3);
+    printf(",\"iquat\":");
+    arr(m->body_iquat + 4 * b, 4);
+    printf(",\"pos\":");
+    arr(m->body_pos + 3 * b, 3);
+    printf(",\"quat\":");
+    arr(m->body_quat + 4 * b, 4);
+    printf(",\"xpos\":");
+    arr(d->xpos + 3 * b, 3);
+    printf(",\"xquat\":");
+    arr(d->xquat + 4 * b, 4);
+    printf(",\"jntadr\":%d,\"jntnum\":%d}", m->body_jntadr[b], m->body_jntnum[b]);
+  }
+  printf("]");
+
+  static const char* jntNames[] = {"free", "ball", "slide", "hinge"};
+  printf(",\"joints\":[");
+  for (int j = 0; j < m->njnt; j++) {
+    if (j) putchar(',');
+    printf("{\"name\":");
+    str(name(m, mjOBJ_JOINT, j));
+    int t = m->jnt_type[j];
+    printf(",\"type\":\"%s\",\"body\":%d,\"qposadr\":%d,\"dofadr\":%d,\"limited\":%d,\"range\":",
+           t >= 0 && t < 4 ? jntNames[t] : "?", m->jnt_bodyid[j], m->jnt_qposadr[j], m->jnt_dofadr[j],
+           m->jnt_limited[j]);
+    arr(m->jnt_range + 2 * j, 2);
+    printf(",\"pos\":");
+    arr(m->jnt_pos + 3 * j, 3);
+    printf(",\"axis\":");
+    arr(m->jnt_axis + 3 * j, 3);
+    printf(",\"damping\":");
+    num(m->dof_damping[m->jnt_dofadr[j]]);
+    printf(",\"armature\":");
+    num(m->dof_armature[m->jnt_dofadr[j]]);
+    printf(",\"stiffness\":");
+    num(m->jnt_stiffness[j]);
+    printf(",\"frictionloss\":");
+    num(m->dof_frictionloss[m->jnt_dofadr[j]]);
+    putchar('}');
+  }
+  printf("]");
+
+  static const char* sensNames[] = {
+      "touch",          "accelerometer",  "velocimeter",    "gyro",          "force",         "torque",
+      "magnetometer",   "rangefinder",    "jointpos",       "jointvel",      "tendonpos",     "tendonvel",
+      "actuatorpos",    "actuatorvel",    "actuatorfrc",    "ballquat",      "ballangvel",    "jointlimitpos",
+      "jointlimitvel",  "jointlimitfrc",  "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc", "framepos",
+      "framequat",      "framexaxis",     "frameyaxis",     "framezaxis",    "framelinvel",   "frameangvel",
+      "framelinacc",    "frameangacc",    "subtreecom",     "subtreelinvel", "subtreeangmom", "clock",
+      "user"};
+  const int nSensNames = (int)(sizeof sensNames / sizeof sensNames[0]);
+  printf(",\"sensors\":[");
+  for (int i = 0; i < m->nsensor; i++) {
+    if (i) putchar(',');
+    printf("{\"name\":");
+    str(name(m, mjOBJ_SENSOR, i));
+    int t = m->sensor_type[i];
+    printf(",\"type\":\"%s\",\"objid\":%d,\"adr\":%d,\"dim\":%d}", t >= 0 && t < nSensNames ? sensNames[t] : "?",
+           m->sensor_objid[i], m->sensor_adr[i], m->sensor_dim[i]);
+  }
+  printf("]");
+
+  printf(",\"qpos0\":");
+  arr(m->qpos0, m->nq);
+  printf(",\"qinit\":");
+  arr(d->qpos, m->nq);
+  printf(",\"vinit\":");
+  arr(d->qvel, m->nv);
+
+  mjtNum* full = (mjtNum*)calloc((size_t)m->nv * m->nv + 1, sizeof(mjtNum));
+  if (!full) die("out of memory", "");
+  mj_fullM(m, full, d->qM);
+  printf(",\"M\":");
+  arr(full, m->nv * m->nv);
+  free(full);
+
+  // Steps with zero control. Contacts are those found by the collision
+  // detection of each step (d->contact after mj_step describes the state
+  // before the step's update: positions of the step's start).
+  double firstContact = -1, peak = 0;
+  int peakStep = -1, maxCon = 0;
+  printf(",\"steps\":[");
+  record(m, d, root, 0);
+  double pen;
+  if (contacts(d, &pen) > 0) firstContact = d->time;
+  if (pen > peak) peak = pen, peakStep = 0;
+  for (int s = 1; s <= nsteps; s++) {
+    mju_zero(d->ctrl, m->nu);
+    mj_step(m, d);
+    // Contacts of the new state.
+    mj_forward(m, d);
+    int n = contacts(d, &pen);
+    if (n > maxCon) maxCon = n;
+    if (n > 0 && firstContact < 0) firstContact = d->time;
+    if (pen > peak) peak = pen, peakStep = s;
+    if ((every > 0 && s % every == 0) || s == nsteps) {
+      putchar(',');
+      record(m, d, root, s);
+    }
+  }
+  printf("],\"first_contact\":");
+  num(firstContact);
+  printf(",\"peak_penetration\":");
+  num(peak);
+  printf(",\"peak_step\":%d,\"max_contacts\":%d,\"warnings\":{", peakStep, maxCon);
+  static const char* warnNames[] = {"inertia", "contactfull", "cnstrfull", "vgeomfull", "badqpos",
+                                    "badqvel", "badqacc", "badctrl"};
+  int first = 1;
+  for (int w = 0; w < mjNWARNING && w < 8; w++) {
+    if (d->warning[w].number == 0) continue;
+    printf(first ? "\"%s\":%d" : ",\"%s\":%d", warnNames[w], d->warning[w].number);
+    first = 0;
+  }
+  printf("}}\n");
+  (void)iarr;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return 0;
+}

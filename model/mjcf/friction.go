@@ -1,0 +1,126 @@
+package mjcf
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// condimNeeds is, per friction coefficient (sliding, torsional, rolling),
+// the smallest condim that uses it.
+var condimNeeds = [3]int{3, 4, 6}
+
+// frictionCoefficients returns, per pending collision geom, its sliding,
+// torsional (spin) and rolling friction for the scene material.
+//
+// MuJoCo gives a pair of geoms (of equal priority) the larger of their two
+// condims: 1 is frictionless, 3 adds sliding friction (friction's first
+// value), 4 torsional friction (the second, a length in m: our
+// spin_friction), 6 rolling friction (the third, a length in m: our
+// rolling_friction). Our materials are per geom, so a geom gets a
+// coefficient from its own friction when at least one of the pairs it can
+// form uses it, and 0 otherwise: a condim-1 limb that can touch the
+// condim-3 floor keeps its sliding friction, and the floor gets torsional
+// friction if a condim-4 ball can touch it. A coefficient is then off for
+// every pair in which neither geom needs it, but a pair of two geoms that
+// each have it for other pairs gets it although MuJoCo does not (two
+// condim-1 limbs that both touch the floor, which MuJoCo lets slide
+// freely on each other): a warning counts those pairs. The values combine
+// as package contact's materials do (2 x y/(x + y); MuJoCo takes the
+// larger), as for every model.
+func (c *compiler) frictionCoefficients() [][3]float64 {
+	n := len(c.pending)
+	coef := make([][3]float64, n)
+	var pairs [][2]int
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if c.mayTouch(i, j) {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	for i, g := range c.pending {
+		for k, need := range condimNeeds {
+			if g.condim >= need {
+				coef[i][k] = g.friction[k]
+			}
+		}
+	}
+	for _, p := range pairs {
+		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
+		for k, need := range condimNeeds {
+			if d >= need {
+				coef[p[0]][k] = c.pending[p[0]].friction[k]
+				coef[p[1]][k] = c.pending[p[1]].friction[k]
+			}
+		}
+	}
+	// Count the pairs that get a coefficient MuJoCo does not apply.
+	var extra [3]int
+	var first [3][2]int
+	for _, p := range pairs {
+		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
+		for k, need := range condimNeeds {
+			if d < need && coef[p[0]][k] > 0 && coef[p[1]][k] > 0 {
+				if extra[k] == 0 {
+					first[k] = p
+				}
+				extra[k]++
+			}
+		}
+	}
+	names := [3]string{"sliding", "torsional", "rolling"}
+	for k := range 3 {
+		if extra[k] == 0 {
+			continue
+		}
+		g, h := c.pending[first[k][0]], c.pending[first[k][1]]
+		c.r.Warnf(g.e, "condim", "%d of %d pairs of geoms that may touch get %s friction where MuJoCo has none (the pair's larger condim is %d), because our friction is per geom and each of the two needs it for another pair (first: this geom and the one at line %d; docs/MODELS.md)", extra[k], len(pairs), names[k], max(g.condim, h.condim), h.e.Line)
+	}
+	return coef
+}
+
+// mayTouch reports whether pending geoms i and j can form a contact: on
+// different bodies, not both welded to the world, not a body and its
+// parent, with matching contype and conaffinity bits, and not excluded.
+func (c *compiler) mayTouch(i, j int) bool {
+	g, h := c.pending[i], c.pending[j]
+	if g.body == h.body || (c.out.Links[g.body].Welded && c.out.Links[h.body].Welded) {
+		return false
+	}
+	if g.contype&h.conaffinity == 0 && h.contype&g.conaffinity == 0 {
+		return false
+	}
+	return !c.excludedPair(g.body, h.body)
+}
+
+// materialFor returns the name of a material of s with stiffness k,
+// dissipation tau and the friction coefficients f (sliding, spin,
+// rolling), adding one named prefix + a number if none matches.
+func materialFor(s *scene.Scene, prefix string, k, tau float64, f [3]float64) string {
+	val := func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	for i := 0; ; i++ {
+		n := fmt.Sprintf("%s%d", prefix, i)
+		m, ok := s.Materials[n]
+		if !ok {
+			mat := model.NewMaterial(k, tau, f[0])
+			if f[1] > 0 {
+				mat.SpinFriction = model.Ptr(f[1])
+			}
+			if f[2] > 0 {
+				mat.RollingFriction = model.Ptr(f[2])
+			}
+			s.Materials[n] = mat
+			return n
+		}
+		if *m.Stiffness == k && *m.Dissipation == tau && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
+			return n
+		}
+	}
+}

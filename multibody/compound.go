@@ -1,0 +1,259 @@
+package multibody
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// MaxCompoundDOF is the largest number of degrees of freedom of a compound
+// joint (the size of the per-joint subspace buffers).
+const MaxCompoundDOF = 6
+
+// JointPart is one of the joints that a compound joint composes, as MuJoCo
+// composes the several joints of one body (mj_kinematics): a revolute part
+// rotates by q − Ref about Axis through the point Pos, a prismatic part
+// translates by (q − Ref) Axis, a ball part rotates by its unit quaternion
+// about Pos. Axis and Pos are in the frame that the preceding parts leave
+// (the body frame at their zero configuration), so the parts apply in order:
+// X_FM(q) = X_1(q_1) · X_2(q_2) ⋯ X_n(q_n) with X_k = T(p_k) R_k T(−p_k)
+// for rotations and X_k = T(a_k (q_k − ref_k)) for translations.
+type JointPart struct {
+	Name string    // optional; names the part in messages, records and actuators
+	Type JointType // JointRevolute, JointPrismatic or JointBall
+	Axis spatial.Vec3
+	Pos  spatial.Vec3
+	// Ref is the coordinate at which the part is at its zero motion
+	// (MuJoCo's joint ref), revolute and prismatic only.
+	Ref float64
+	// Damping, Armature and Stiffness act on the part's degrees of freedom
+	// as Joint's do on a joint's; the spring pulls toward SpringRef.
+	Damping, Armature, Stiffness, SpringRef float64
+}
+
+// compoundFrames walks the parts at coordinates q and returns, for each
+// part k, the rotation of the frame that precedes it (P_{k−1} in F) and its
+// anchor c_k = P_{k−1} · p_k in F, and the pose of M (P_n) in F.
+func (j *Joint) compoundFrames(q []float64, rot *[MaxCompoundDOF]spatial.Quat, anchor, origin *[MaxCompoundDOF]spatial.Vec3) spatial.Pose {
+	x := spatial.PoseIdentity()
+	qi := 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		rot[k], origin[k] = x.R, x.P
+		anchor[k] = x.Apply(p.Pos)
+		switch p.Type {
+		case JointRevolute:
+			x.R = x.R.Mul(spatial.QuatFromAxisAngle(p.Axis, q[qi]-p.Ref))
+			x.P = anchor[k].Sub(x.R.Rotate(p.Pos))
+		case JointPrismatic:
+			x.P = x.P.Add(x.R.Rotate(p.Axis.Scale(q[qi] - p.Ref)))
+		case JointBall:
+			x.R = x.R.Mul(jointQuat(q[qi:]))
+			x.P = anchor[k].Sub(x.R.Rotate(p.Pos))
+		}
+		qi += p.Type.NQ()
+	}
+	return x
+}
+
+// compoundSubspace is subspace for a compound joint. With R_{k−1} the
+// rotation of the frame before part k, c_k its anchor and o_M the origin of
+// M (all in F), a rotational column is w = R_{k−1} e, l = w × (o_M − c_k),
+// and a translational one w = 0, l = R_{k−1} a_k. Their rates at constant v
+// follow from the angular velocity Ω_{k−1} of the frame before part k and
+// the velocity ċ_k of its anchor: ẇ = Ω_{k−1} × w, l̇ = ẇ × (o_M − c_k) +
+// w × (ȯ_M − ċ_k) for rotations, l̇ = Ω_{k−1} × l for translations.
+func (j *Joint) compoundSubspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+	var rot [MaxCompoundDOF]spatial.Quat
+	var anchor, origin [MaxCompoundDOF]spatial.Vec3
+	xm := j.compoundFrames(q, &rot, &anchor, &origin)
+	e := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	vi := 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		switch p.Type {
+		case JointRevolute:
+			w[vi] = rot[k].Rotate(p.Axis)
+			l[vi] = w[vi].Cross(xm.P.Sub(anchor[k]))
+		case JointPrismatic:
+			w[vi], l[vi] = spatial.Vec3{}, rot[k].Rotate(p.Axis)
+		case JointBall:
+			for i := range 3 {
+				w[vi+i] = rot[k].Rotate(e[i])
+				l[vi+i] = w[vi+i].Cross(xm.P.Sub(anchor[k]))
+			}
+		}
+		vi += p.Type.NV()
+	}
+	if v == nil {
+		return cw, cl
+	}
+	// Forward pass: Ω and the origin velocity u of each part's frame.
+	var wdot [MaxCompoundDOF]spatial.Vec3
+	var cdot [MaxCompoundDOF]spatial.Vec3
+	var omega, u spatial.Vec3
+	vi = 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		n := p.Type.NV()
+		var next spatial.Vec3 // origin of the frame after part k
+		if k+1 < len(j.Parts) {
+			next = origin[k+1]
+		} else {
+			next = xm.P
+		}
+		if p.Type == JointPrismatic {
+			wdot[vi] = omega.Cross(l[vi]) // l̇ for a translation, stored in wdot's slot
+			u = u.Add(omega.Cross(next.Sub(origin[k]))).AddScaled(v[vi], l[vi])
+			vi += n
+			continue
+		}
+		cdot[k] = u.Add(omega.Cross(anchor[k].Sub(origin[k])))
+		var wk spatial.Vec3
+		for i := range n {
+			wdot[vi+i] = omega.Cross(w[vi+i])
+			wk = wk.AddScaled(v[vi+i], w[vi+i])
+		}
+		omega = omega.Add(wk)
+		u = cdot[k].Add(omega.Cross(next.Sub(anchor[k])))
+		vi += n
+	}
+	// u is now ȯ_M.
+	vi = 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		n := p.Type.NV()
+		for i := range n {
+			c := vi + i
+			if p.Type == JointPrismatic {
+				cl = cl.AddScaled(v[c], wdot[c])
+				continue
+			}
+			ld := wdot[c].Cross(xm.P.Sub(anchor[k])).Add(w[c].Cross(u.Sub(cdot[k])))
+			cw = cw.AddScaled(v[c], wdot[c])
+			cl = cl.AddScaled(v[c], ld)
+		}
+		vi += n
+	}
+	return cw, cl
+}
+
+// compoundRate writes q̇ = N(q) v for a compound joint: scalar parts copy
+// their velocity, a ball part's quaternion turns at its angular velocity
+// (expressed in the frame before it, as a ball joint's is in F).
+func (j *Joint) compoundRate(q, v, qd []float64) {
+	qi, vi := 0, 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		if p.Type == JointBall {
+			r := spatial.Quat{W: q[qi], X: q[qi+1], Y: q[qi+2], Z: q[qi+3]}.RateWorld(spatial.Vec3{v[vi], v[vi+1], v[vi+2]})
+			qd[qi], qd[qi+1], qd[qi+2], qd[qi+3] = r.W, r.X, r.Y, r.Z
+		} else {
+			qd[qi] = v[vi]
+		}
+		qi += p.Type.NQ()
+		vi += p.Type.NV()
+	}
+}
+
+// compoundIntegrate is integrate for a compound joint (q may alias q0 or
+// qθ): q = q0 + δt N(qθ) v, ball quaternions renormalised.
+func (j *Joint) compoundIntegrate(q0, qTheta, v []float64, dt float64, q []float64) {
+	qi, vi := 0, 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		if p.Type == JointBall {
+			r := spatial.Quat{W: qTheta[qi], X: qTheta[qi+1], Y: qTheta[qi+2], Z: qTheta[qi+3]}
+			rd := r.RateWorld(spatial.Vec3{v[vi], v[vi+1], v[vi+2]})
+			r0 := spatial.Quat{W: q0[qi], X: q0[qi+1], Y: q0[qi+2], Z: q0[qi+3]}
+			rn := r0.Add(rd.Scale(dt)).Normalize()
+			q[qi], q[qi+1], q[qi+2], q[qi+3] = rn.W, rn.X, rn.Y, rn.Z
+		} else {
+			q[qi] = q0[qi] + dt*v[vi]
+		}
+		qi += p.Type.NQ()
+		vi += p.Type.NV()
+	}
+}
+
+// compoundNeutral writes the zero configuration: ball parts at the identity,
+// scalar parts at their Ref (where the body is at its model pose).
+func (j *Joint) compoundNeutral(q []float64) {
+	qi := 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		if p.Type == JointBall {
+			q[qi], q[qi+1], q[qi+2], q[qi+3] = 1, 0, 0, 0
+		} else {
+			q[qi] = p.Ref
+		}
+		qi += p.Type.NQ()
+	}
+}
+
+// compoundSize returns the coordinate and velocity counts of the parts.
+func (j *Joint) compoundSize() (nq, nv int) {
+	for k := range j.Parts {
+		nq += j.Parts[k].Type.NQ()
+		nv += j.Parts[k].Type.NV()
+	}
+	return nq, nv
+}
+
+// validateCompound checks a compound joint's parts and normalises their
+// axes.
+func (j *Joint) validateCompound() error {
+	if len(j.Parts) == 0 {
+		return fmt.Errorf("compound joint: no parts")
+	}
+	if j.Damping != 0 || j.Stiffness != 0 || j.Armature != 0 {
+		return fmt.Errorf("compound joint: damping, stiffness and armature belong to its parts")
+	}
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		what := fmt.Sprintf("compound joint part %d", k)
+		if p.Name != "" {
+			what = fmt.Sprintf("compound joint part %d (%q)", k, p.Name)
+		}
+		switch p.Type {
+		case JointRevolute, JointPrismatic:
+			n := p.Axis.Norm()
+			if !(n > 1e-12) || !p.Axis.IsFinite() {
+				return fmt.Errorf("%s: axis %v must be non-zero and finite", what, p.Axis)
+			}
+			p.Axis = p.Axis.Scale(1 / n)
+		case JointBall:
+		default:
+			return fmt.Errorf("%s: type %s (a part is revolute, prismatic or ball)", what, p.Type)
+		}
+		if !p.Pos.IsFinite() || math.IsNaN(p.Ref) || math.IsInf(p.Ref, 0) || math.IsNaN(p.SpringRef) || math.IsInf(p.SpringRef, 0) {
+			return fmt.Errorf("%s: pos %v, ref %v and springref %v must be finite", what, p.Pos, p.Ref, p.SpringRef)
+		}
+		if !(p.Damping >= 0) || !(p.Armature >= 0) || !(p.Stiffness >= 0) || math.IsInf(p.Damping+p.Armature+p.Stiffness, 0) {
+			return fmt.Errorf("%s: damping %v, armature %v and stiffness %v must be ≥ 0 and finite", what, p.Damping, p.Armature, p.Stiffness)
+		}
+		if p.Stiffness > 0 && p.Type == JointBall {
+			return fmt.Errorf("%s: stiffness is only defined for revolute and prismatic parts", what)
+		}
+	}
+	if nq, nv := j.compoundSize(); nv > MaxCompoundDOF || nq > 7 {
+		return fmt.Errorf("compound joint: %d coordinates and %d degrees of freedom, at most 7 and %d (a free joint's)", nq, nv, MaxCompoundDOF)
+	}
+	return nil
+}
+
+// partOfDOF returns the part that velocity index k (within the joint)
+// belongs to, and the index of its first coordinate within the joint.
+func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
+	vi := 0
+	for i := range j.Parts {
+		n := j.Parts[i].Type.NV()
+		if k < vi+n {
+			return &j.Parts[i], qi
+		}
+		vi += n
+		qi += j.Parts[i].Type.NQ()
+	}
+	return nil, -1
+}
