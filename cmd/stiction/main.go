@@ -2,6 +2,7 @@
 // scenes.
 //
 //	stiction list
+//	stiction models
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR] [--quiet]
 //	stiction resume CHECKPOINT [--duration S] [--out DIR]
 //	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
@@ -28,6 +29,9 @@ import (
 const usage = `usage:
   stiction list
       list the embedded scenes
+  stiction models
+      list the embedded robot models (embedded://... names for run, inspect and a scene's
+      include): format, bodies, degrees of freedom, actuators, source and licence
   stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
                              [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
@@ -97,6 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "list":
 		return cmdList(stdout)
+	case "models":
+		return cmdModels(stdout, stderr)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
 	case "sweep":
