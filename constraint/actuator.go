@@ -68,10 +68,10 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 //
 // A General actuator, f = g u + b0 + b1 l + b2 l̇, takes its position
 // terms at the start of the step, as MuJoCo does, and its velocity term
-// implicitly when it damps (b2 < 0, as MuJoCo's implicit integrators do;
-// MuJoCo's Euler takes it explicitly, O(δt²) per step apart):
+// implicitly when it damps (b2 < 0, as MuJoCo's implicit integrators do)
+// unless Explicit (as MuJoCo's Euler and RK4 do):
 // f = (g u + b0 + b1 l0) + b2 l̇1, R = 1/(δt (−b2)),
-// v̂ = (g u + b0 + b1 l0)/(−b2). With b2 ≥ 0 the force
+// v̂ = (g u + b0 + b1 l0)/(−b2). With b2 ≥ 0, or Explicit, the force
 // f = g u + b0 + b1 l0 + b2 l̇0 is applied as a motor's.
 type Actuator struct {
 	Name             string
@@ -85,6 +85,9 @@ type Actuator struct {
 	// Gain and Bias are a General actuator's g and (b0, b1, b2).
 	Gain float64
 	Bias [3]float64
+	// Explicit makes a General actuator's velocity term b2 l̇ explicit too
+	// (f at the start of the step, as MuJoCo's Euler and RK4 take it).
+	Explicit bool
 	// Tendon, when not empty, is the fixed tendon the actuator drives
 	// instead of Body's joint (Body and DOF are then ignored).
 	Tendon []TendonTerm
@@ -109,7 +112,7 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 	if ac.Type > General {
 		return errf("unknown actuator type %d", ac.Type)
 	}
-	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
+	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{} || ac.Explicit) {
 		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
 	}
 	if !finite(ac.Gear, ac.Kp, ac.Kd, ac.CtrlMin, ac.CtrlMax, ac.Gain, ac.Bias[0], ac.Bias[1], ac.Bias[2]) || ac.Kp < 0 || ac.Kd < 0 || !(ac.Effort >= 0) || ac.CtrlMin > ac.CtrlMax {
@@ -184,7 +187,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	if ac.Type == General {
 		cd := -ac.Bias[2]
 		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
-		if !(cd > 0) {
+		if ac.Explicit || !(cd > 0) {
 			explicit, f = true, f0+ac.Bias[2]*ld0
 		} else {
 			k, row := a.emit(c, solver.Interval, -e*dt, e*dt)

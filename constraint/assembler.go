@@ -14,9 +14,13 @@ import (
 )
 
 // Params are the regularization parameters shared by all constraints: the
-// near-rigid parameter β of SAP eq. 29 (joint friction uses FrictionSigma).
+// near-rigid parameter β of SAP eq. 29 (joint friction uses FrictionSigma),
+// and the speed MaxRecoverySpeed (rad/s or m/s of the joint coordinate; 0:
+// no cap) below which a violated near-rigid limit may still be undone in
+// one step (limitRow).
 type Params struct {
-	Beta float64
+	Beta             float64
+	MaxRecoverySpeed float64
 }
 
 // Control is an actuator's input for one step: the value u (a force for a

@@ -10,9 +10,84 @@ import (
 // angles) and dissipation time scale τd (s) of a regularized constraint
 // (SAP §V-A). A Stiffness of 0 or +Inf means near-rigid: as stiff as the
 // time step resolves (SAP eq. 29, period β δt).
+//
+// SolRef and SolImp, when SolRef[0] ≠ 0, make a one-sided constraint
+// (limits) MuJoCo's soft constraint while it is violated (g0 < 0): solref
+// (timeconst, dampratio), or its direct form (−stiffness, −damping), and
+// solimp (dmin, dmax, width, midpoint, power), as MuJoCo's solreflimit and
+// solimplimit (Compliance.soft). Stiffness and Dissipation are then unused.
 type Compliance struct {
 	Stiffness   float64
 	Dissipation float64
+	SolRef      [2]float64
+	SolImp      [5]float64
+}
+
+// MuJoCo's default solref and solimp (mjModel's opt defaults, MJCF
+// reference "solref", "solimp").
+var (
+	DefaultSolRef = [2]float64{0.02, 1}
+	DefaultSolImp = [5]float64{0.9, 0.95, 0.001, 0.5, 2}
+)
+
+// mujoco reports whether c is MuJoCo's soft constraint.
+func (c Compliance) mujoco() bool { return c.SolRef[0] != 0 }
+
+// Impedance returns MuJoCo's impedance d(r) ∈ (0, 1) of solimp (dmin, dmax,
+// width, midpoint, power) at the constraint distance r (engine_core_constraint.c,
+// getimpedance): x = |r|/width clamped to [0, 1], y = a xᵖ for x ≤ midpoint
+// (a = 1/midpointᵖ⁻¹), y = 1 − b (1 − x)ᵖ above (b = 1/(1 − midpoint)ᵖ⁻¹),
+// d = dmin + y (dmax − dmin); the mean of dmin and dmax when they are equal
+// or width is 0.
+func Impedance(imp [5]float64, r float64) float64 {
+	if imp[0] == imp[1] || imp[2] <= 1e-15 {
+		return 0.5 * (imp[0] + imp[1])
+	}
+	x := math.Abs(r) / imp[2]
+	if x >= 1 {
+		return imp[1]
+	}
+	if x <= 0 {
+		return imp[0]
+	}
+	var y float64
+	switch mid, p := imp[3], imp[4]; {
+	case p == 1:
+		y = x
+	case x <= mid:
+		y = math.Pow(x, p) / math.Pow(mid, p-1)
+	default:
+		y = 1 - math.Pow(1-x, p)/math.Pow(1-mid, p-1)
+	}
+	return imp[0] + y*(imp[1]-imp[0])
+}
+
+// SolRefKB returns MuJoCo's stiffness K and damping B of the reference
+// acceleration a_ref = −B v − K d r (mj_makeImpedance): for solref (T, ζ),
+// with T raised to 2 δt as MuJoCo does, K = 1/(dmax² T² ζ²) and
+// B = 2/(dmax T); for the direct form (−k, −b), K = k/dmax², B = b/dmax.
+func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
+	if ref[0] > 0 {
+		T, zeta := math.Max(ref[0], 2*dt), ref[1]
+		return 1 / (dmax * dmax * T * T * zeta * zeta), 2 / (dmax * T)
+	}
+	return -ref[0] / (dmax * dmax), -ref[1] / dmax
+}
+
+// soft returns R and v̂ of MuJoCo's soft constraint for a row with
+// Delassus estimate w (MuJoCo's diagApprox), distance g0 and velocity
+// jv0 = J v0 at the start of the step. MuJoCo's force on a row in its
+// quadratic zone is f = −(J v̇ − a_ref)/R with R = (1 − d)/d · w and
+// a_ref = −B jv0 − K d g0 (mj_makeImpedance, mj_referenceConstraint); with
+// v̇ = (v − v0)/δt its impulse δt f = −(v_c − jv0 − δt a_ref)/R is SAP's
+// −(v_c − v̂)/R with the same R and v̂ = jv0 + δt a_ref. The near-rigid
+// floor β²w/(4π²) of SAP eq. 29 is kept (below the default impedance's
+// (1 − 0.95)/0.95 w it does not bind).
+func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
+	d := Impedance(c.SolImp, g0)
+	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
+	r = math.Max((1-d)/d*w, solver.NearRigidR(w, beta))
+	return r, jv0 - dt*(b*jv0+k*d*g0)
 }
 
 // rigid reports whether c is near-rigid.
@@ -61,8 +136,18 @@ func (c Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vha
 	return r, -(g0 - tq*tvq*dt*jvs + c.Dissipation*(1-tvq)*jv0) / (tvq * h)
 }
 
-// validate checks k ≥ 0 and τd ≥ 0.
+// validate checks k ≥ 0 and τd ≥ 0, and MuJoCo's solref and solimp.
 func (c Compliance) validate() error {
+	if c.mujoco() {
+		r, m := c.SolRef, c.SolImp
+		if (r[0] > 0) != (r[1] > 0) || math.IsInf(r[0], 0) || math.IsInf(r[1], 0) || math.IsNaN(r[1]) {
+			return errf("solref %v: want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)", r)
+		}
+		if !(m[0] > 0 && m[0] < 1 && m[1] > 0 && m[1] < 1 && m[2] >= 0 && m[3] > 0 && m[3] < 1 && m[4] >= 1) {
+			return errf("solimp %v: want 0 < dmin, dmax < 1, width ≥ 0, 0 < midpoint < 1, power ≥ 1", m)
+		}
+		return nil
+	}
 	if !(c.Stiffness >= 0) || !(c.Dissipation >= 0) || math.IsInf(c.Dissipation, 0) {
 		return errf("stiffness %v and dissipation %v must be ≥ 0 (dissipation finite)", c.Stiffness, c.Dissipation)
 	}

@@ -47,7 +47,7 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		a.begin(1)
 		a.addDOF(c, l.Body, vi, 0, sign)
 		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-		a.setRow(c, row, 0, l.Compliance, g)
+		a.limitRow(c, row, l.Compliance, g, sign*elem(c.in.V0, vi), sign*elem(c.p.VStar, vi))
 		if e.block < 0 {
 			e.block = k
 		}
@@ -56,6 +56,48 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		e.violation = math.Max(e.violation, -g)
 	}
 	a.add(e)
+}
+
+// limitRow sets R and v̂ of a limit's row (the block just emitted) for the
+// distance g0 to its bound, the velocity jv0 = J v0 at the start of the
+// step and jvs = J v* of the free motion. Within its bound (g0 ≥ 0) the row is SAP's (setRow): a near-rigid
+// limit is reached without passing it. Violated (g0 < 0), it is brought
+// back over a time constant and never launched:
+//   - with MuJoCo's solref and solimp (Compliance.SolRef), as MuJoCo's
+//     soft constraint (Compliance.soft);
+//   - near-rigid, SAP's v̂ = −g0/δt would undo any violation in one step
+//     (a joint started 0.1 rad past its bound at δt = 10 ms leaves at
+//     10 rad/s); v̂ is capped at max(V, v_mj), v_mj = (1 − d) jvs + d v̂_mj
+//     the velocity that MuJoCo's default limit (solref 0.02 1, solimp 0.9
+//     0.95 0.001 0.5 2: critically damped, time constant max(0.02 s, 2δt))
+//     reaches in the step when it acts alone (its R = (1 − d)/d w gives
+//     v_c = (R jvs + w v̂_mj)/(w + R)), and V the recovery
+//     speed floor Params.MaxRecoverySpeed, below which a violation is
+//     undone in one step as before (the near-rigid rest penetration
+//     β²τδt²/(4π²I) of a loaded limit needs v̂ = −g0/δt);
+//   - compliant (Stiffness > 0): SAP's spring–damper, as set.
+func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs float64) {
+	switch {
+	case g0 < 0 && cp.mujoco():
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
+		return
+	case g0 < 0 && cp.rigid() && c.prm.MaxRecoverySpeed > 0:
+		a.setRow(c, row, 0, cp, g0)
+		_, vref := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
+		d := Impedance(DefaultSolImp, g0)
+		c.p.VHat[row] = math.Min(c.p.VHat[row], math.Max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
+	default:
+		a.setRow(c, row, 0, cp, g0)
+	}
+}
+
+// elem returns v[i], or 0 when v is not given (callers that assemble
+// without velocities: a state at rest).
+func elem(v []float64, i int) float64 {
+	if i < len(v) {
+		return v[i]
+	}
+	return 0
 }
 
 // ConeLimit bounds the rotation angle θ of a ball joint, θ ≤ Angle (MuJoCo's
@@ -113,6 +155,11 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 		a.addDOF(c, l.Body, bd.VOff+k, 0, -axis[k])
 	}
 	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-	a.setRow(c, row, 0, l.Compliance, g)
+	jv0, jvs := 0.0, 0.0
+	for k := range 3 {
+		jv0 -= axis[k] * elem(c.in.V0, bd.VOff+k)
+		jvs -= axis[k] * elem(c.p.VStar, bd.VOff+k)
+	}
+	a.limitRow(c, row, l.Compliance, g, jv0, jvs)
 	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: math.Max(0, -g), bound: math.Inf(1), vec: -1})
 }

@@ -152,14 +152,20 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
-		return fmt.Errorf("contact: pair of geometries %d and %d is between two welded bodies", pr.GeomA, pr.GeomB)
+		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
 	w := a.delassus(p, 3)
+	null := nullRows(m, pr, w)
+	if null != [3]bool{} {
+	}
 	mat := pairMaterial(m, kin, pr, mats) // Combine, or an elastic foundation's element
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
 	}
 	rt, rn := regularization(w, mat, dt, prm)
+	if null != [3]bool{} {
+		rt, rn = nullRegularization(m, pr, w, null, rt, rn, prm.Sigma)
+	}
 	// SAP §V-A: v̂_n = −φ0/(δt + τd); minus e/δt for the extra penetration e
 	// (GapError ≤ 0) the gap's linearization missed last step, expected
 	// again within this step: a prediction, compensated in full, not a
@@ -173,6 +179,9 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	if prm.MaxRecoverySpeed > 0 {
 		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
+	}
+	if null[2] {
+		vn = 0 // nullRows: the normal moves nothing, n0 = 0
 	}
 	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
 	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
@@ -205,6 +214,16 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
+	for r, nr := range null {
+		if nr {
+			p.VHat[row+r] = 0 // a direction the bodies cannot move in at the point: no impulse
+		}
+	}
+	for r := range 3 {
+		if x := p.R[row+r]; !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
+		}
+	}
 	if mat.Rolling > 0 {
 		var vh [2]float64
 		if pr.RollAnchored && mat.Anchors {
@@ -220,6 +239,75 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
 	}
 	return nil
+}
+
+// PairName names a contact pair for messages: its two bodies and geometries
+// (a geometry without a name by its index).
+func PairName(m *multibody.Model, pr *Pair) string {
+	name := func(b, g int) string {
+		bn := "world"
+		if b >= 0 && b < len(m.Bodies) {
+			bn = m.Bodies[b].Name
+		}
+		gn := fmt.Sprintf("#%d", g)
+		if g >= 0 && g < len(m.Geometries) && m.Geometries[g].Name != "" {
+			gn = fmt.Sprintf("%q", m.Geometries[g].Name)
+		}
+		return fmt.Sprintf("body %q (geometry %s)", bn, gn)
+	}
+	return "contact between " + name(pr.BodyA, pr.GeomA) + " and " + name(pr.BodyB, pr.GeomB)
+}
+
+// nullRows reports the rows (t1, t2, n) of a contact's Delassus block w
+// along which neither body can move at the contact point: W_rr ≤ 10⁻¹²
+// of the inverse mass of the lighter moving tree. A hinge arm touching the
+// ground near its axis has W = 0 (its axis through the point): the rows
+// are null, and SAP's R = β²W/(4π²) and R_t = σW would be 0.
+func nullRows(m *multibody.Model, pr *Pair, w spatial.Mat3) (null [3]bool) {
+	ref := invTreeMass(m, pr)
+	for r := range 3 {
+		null[r] = !(w[r][r] > 1e-12*ref)
+	}
+	return null
+}
+
+// invTreeMass returns the largest inverse total mass 1/M_t of the trees
+// of the pair's moving bodies (+Inf for a massless tree).
+func invTreeMass(m *multibody.Model, pr *Pair) float64 {
+	ref := 0.0
+	for _, b := range [2]int{pr.BodyA, pr.BodyB} {
+		if b < 0 || m.Bodies[b].Tree < 0 {
+			continue
+		}
+		mass := 0.0
+		for _, k := range m.Trees[m.Bodies[b].Tree].Bodies {
+			mass += m.Bodies[k].Inertia.Mass
+		}
+		ref = math.Max(ref, 1/mass)
+	}
+	return ref
+}
+
+// nullRegularization returns R_t and R_n of a contact with null rows
+// (nullRows): a null row carries no impulse (its v̂ is 0 and it moves
+// nothing, so any R > 0 serves), and takes the regularization of the
+// block's moving directions, or σ/M_t when none moves; the two tangential
+// rows keep one R (SAP's cone). A contact whose normal is null can press
+// on nothing, so it has no friction either.
+func nullRegularization(m *multibody.Model, pr *Pair, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
+	scale := invTreeMass(m, pr)
+	if !null[2] {
+		scale = w[2][2]
+	} else if !null[0] || !null[1] {
+		scale = 0.5 * (w[0][0] + w[1][1])
+	}
+	if null[0] && null[1] {
+		rt = sigma * scale
+	}
+	if null[2] {
+		rn = scale
+	}
+	return rt, rn
 }
 
 // Sticking reports whether contact i of the last Assemble sticks in the

@@ -32,12 +32,15 @@ func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 // for every kind. A half-space extends to infinity in every direction
 // except, when its normal is a world axis (up to axisTol), along that
 // axis.
-func (s Shape) AABB(x spatial.Pose) AABB {
-	r := x.R.RotMat()
-	var e spatial.Vec3 // half extents of the box around x.P
+func (s Shape) AABB(x spatial.Pose) AABB { return s.aabbMat(x.R.RotMat(), x.P) }
+
+// aabbMat is AABB for the pose given by the rotation matrix r (world from
+// shape) and position p.
+func (s Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
+	var e spatial.Vec3 // half extents of the box around p
 	switch s.Kind {
 	case HalfSpace:
-		return halfSpaceAABB(r.Col(2), x.P)
+		return halfSpaceAABB(r.Col(2), p)
 	case Sphere:
 		e = spatial.Vec3{s.Radius, s.Radius, s.Radius}
 	case Box:
@@ -60,19 +63,24 @@ func (s Shape) AABB(x spatial.Pose) AABB {
 		for i := range 3 {
 			e[i] = math.Sqrt(sq(r[i][0]*s.Radii[0]) + sq(r[i][1]*s.Radii[1]) + sq(r[i][2]*s.Radii[2]))
 		}
+	case HeightField:
+		if s.Field == nil {
+			return AABB{Min: p, Max: p}
+		}
+		return s.Field.aabb(r, p)
 	case ConvexHull:
 		if s.Hull == nil {
-			return AABB{Min: x.P, Max: x.P}
+			return AABB{Min: p, Max: p}
 		}
 		inf := math.Inf(1)
 		b := AABB{Min: spatial.Vec3{inf, inf, inf}, Max: spatial.Vec3{-inf, -inf, -inf}}
 		for _, v := range s.Hull.verts {
-			w := r.MulVec(v).Add(x.P)
+			w := r.MulVec(v).Add(p)
 			b.Min, b.Max = b.Min.Min(w), b.Max.Max(w)
 		}
 		return b
 	}
-	return AABB{Min: x.P.Sub(e), Max: x.P.Add(e)}
+	return AABB{Min: p.Sub(e), Max: p.Add(e)}
 }
 
 // axisTol is how far from a world axis a half-space normal may be and

@@ -25,6 +25,9 @@ func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64,
 	if !validPair(a, xa, b, xb) {
 		return out
 	}
+	if a.Kind == HeightField || b.Kind == HeightField {
+		return collideHeightField(a, xa, b, xb, margin, out)
+	}
 	if swapOrder(a, xa, b, xb) {
 		n := len(out)
 		pa, pb := newPosed(b, xb), newPosed(a, xa)
@@ -85,21 +88,7 @@ func orderKey(s Shape, x spatial.Pose) [14]float64 {
 func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
 	switch a.s.Kind {
 	case HalfSpace:
-		switch b.s.Kind {
-		case Sphere:
-			return halfSpaceSphere(a, b, margin, out)
-		case Box:
-			return halfSpaceBox(a, b, margin, out)
-		case Capsule:
-			return halfSpaceCapsule(a, b, margin, out)
-		case Cylinder:
-			return halfSpaceCylinder(a, b, margin, out)
-		case Ellipsoid:
-			return halfSpaceEllipsoid(a, b, margin, out)
-		case ConvexHull:
-			return halfSpaceHull(a, b, margin, out)
-		}
-		return out // two half-spaces
+		return halfSpacePair(a, b, margin, out)
 	case Sphere:
 		switch b.s.Kind {
 		case Sphere:
@@ -126,6 +115,25 @@ func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
 		return polytopePair(a, b, margin, out)
 	}
 	return convexConvex(a, b, margin, out) // every other pair with a cylinder, ellipsoid or hull
+}
+
+// halfSpacePair dispatches a half-space A against any other kind B.
+func halfSpacePair(a, b *posed, margin float64, out []Contact) []Contact {
+	switch b.s.Kind {
+	case Sphere:
+		return halfSpaceSphere(a, b, margin, out)
+	case Box:
+		return halfSpaceBox(a, b, margin, out)
+	case Capsule:
+		return halfSpaceCapsule(a, b, margin, out)
+	case Cylinder:
+		return halfSpaceCylinder(a, b, margin, out)
+	case Ellipsoid:
+		return halfSpaceEllipsoid(a, b, margin, out)
+	case ConvexHull:
+		return halfSpaceHull(a, b, margin, out)
+	}
+	return out // two half-spaces, or a height field
 }
 
 // posed is a shape with its pose expanded into a rotation matrix.

@@ -13,21 +13,27 @@ func convexConvex(a, b *posed, margin float64, out []Contact) []Contact {
 		return out
 	}
 	ca, cb := coreOf(a), coreOf(b)
-	g := gjk(&ca, &cb, scale)
+	return convexCores(&ca, &cb, scale, margin, out)
+}
+
+// convexCores is convexConvex on two cores, with scale the sum of their
+// sizes.
+func convexCores(ca, cb *core, scale, margin float64, out []Contact) []Contact {
+	g := gjk(ca, cb, scale)
 	if !g.near {
 		// GJK's normal is accurate to about √ε·scale/dist, which leaves the
 		// gap along it within rounding of dist unless GJK stalled on a
 		// curved surface; then the normal is polished.
 		u := g.normal.Neg()
-		h := u.Dot(supportDiff(&ca, &cb, u).w) // −(gap along the normal) ≥ −dist
+		h := u.Dot(supportDiff(ca, cb, u).w) // −(gap along the normal) ≥ −dist
 		if g.dist+h > gjkPolishTol*scale {
-			u, h = polishDepth(&ca, &cb, u, h, gjkPolishStep, scale)
+			u, h = polishDepth(ca, cb, u, h, gjkPolishStep, scale)
 		}
-		return appendCore(out, margin, &ca, &cb, g.wa, g.wb, u.Neg(), -h)
+		return appendCore(out, margin, ca, cb, g.wa, g.wb, u.Neg(), -h)
 	}
 	var e epa
-	depth, nd, wa, wb := e.penetration(&ca, &cb, &g.s, scale)
-	return appendCore(out, margin, &ca, &cb, wa, wb, nd.Neg(), -depth)
+	depth, nd, wa, wb := e.penetration(ca, cb, &g.s, scale)
+	return appendCore(out, margin, ca, cb, wa, wb, nd.Neg(), -depth)
 }
 
 // appendCore appends the contact of the cores with normal n (from A to B),

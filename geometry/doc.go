@@ -25,6 +25,12 @@
 //     rendering. Quickhull runs in a fixed order; coplanar triangles (to
 //     1e-6 of the cloud's size) merge into one face; clouds without volume
 //     (collinear, coplanar, coincident) and non-finite points are errors.
+//   - HeightField is terrain, the immutable grid Field built by
+//     NewHeightMap: Rows × Cols heights over the rectangle [−hx, hx] ×
+//     [−hy, hy] (rows along y, columns along x, as MuJoCo's hfield), each
+//     cell split along its diagonal from (r, c) to (r+1, c+1) into two
+//     triangles, on a base reaching down to z = −Base. It is static (it has
+//     no mass properties) and only touches the other kinds.
 //
 // Volume, Centroid and UnitInertia describe the uniform solid: its volume,
 // its centroid in the shape frame (the origin for every kind but
@@ -54,7 +60,8 @@
 // along the axis of largest centre separation first). The result is a
 // deterministic function of the input (the same input gives bit-identical
 // output) and never contains NaN; Collide does not allocate when out has
-// room for 8 contacts and is safe for concurrent use.
+// room for 8 contacts (for a height field, for all of its contacts) and is
+// safe for concurrent use.
 //
 // # Face manifolds
 //
@@ -113,6 +120,33 @@
 // normal to about 1e-6 rad (1e-5 in nearly symmetric configurations, where
 // the depth hardly depends on the direction); the other pairs are exact up
 // to rounding.
+//
+// # Height fields
+//
+// A height field touches a shape through its top surface only (its sides
+// and base are not surfaces; anything under the surface within the
+// rectangle is pushed up, as by a half-space), with contacts of three
+// kinds (heightfield.go), limited to the cells under the shape's bounding
+// box:
+//
+//   - each triangle acts as the half-space of its plane, with that pair's
+//     points (face manifolds included), keeping those whose foot on the
+//     plane lies in the triangle's own footprint (each point of the
+//     rectangle belongs to exactly one triangle);
+//   - each grid edge, as a segment, against the shape by GJK/EPA, kept when
+//     the normal is orthogonal to it and strictly between the normals of
+//     its two triangles (a convex ridge);
+//   - each grid point likewise, kept when the normal is strictly inside the
+//     point's normal cone (a peak).
+//
+// So a shape on a flat field has exactly the contacts it has on the
+// half-space of the same pose, and a sphere's deepest contact is the
+// nearest point of the triangulated surface. Points of a face manifold
+// beyond the margin are kept only when some point of the pair is within
+// it. Features: bits 29–30 give the kind (1 triangle, 2 edge, 3 grid
+// point), bits 3–28 its index, bits 0–2 the slot of a triangle's point, and
+// bit 31 marks face-manifold points. A pair may have more than 8 contacts
+// (up to a few per cell under the shape).
 //
 // # Broad phase
 //

@@ -30,6 +30,10 @@ func (s Shape) Volume() float64 {
 		if s.Hull != nil {
 			return s.Hull.volume
 		}
+	case HeightField:
+		if s.Field != nil {
+			return s.Field.volume
+		}
 	}
 	return 0
 }
@@ -69,6 +73,9 @@ func (s Shape) MassProperties(density float64) (spatial.SpatialInertia, error) {
 func (s Shape) UnitInertia() (spatial.Mat3, error) {
 	if s.Kind == HalfSpace {
 		return spatial.Mat3{}, errors.New("a half-space has no finite inertia")
+	}
+	if s.Kind == HeightField {
+		return spatial.Mat3{}, errors.New("a height field is static terrain: it has no mass properties")
 	}
 	if err := s.Validate(); err != nil {
 		return spatial.Mat3{}, err

@@ -16,17 +16,18 @@ type Kind int
 // The shape kinds. Their order is also the canonical order in which Collide
 // processes a pair.
 const (
-	HalfSpace  Kind = iota // the region z ≤ 0 of the shape frame
-	Sphere                 // ball of radius Radius
-	Box                    // box with half side lengths HalfExtents
-	Capsule                // segment of half length HalfLength along z, swept by a ball of radius Radius
-	Cylinder               // solid cylinder of radius Radius and half length HalfLength along z
-	Ellipsoid              // solid ellipsoid with semi-axes Radii along x, y, z
-	ConvexHull             // convex polyhedron Hull, built by NewConvexHull
+	HalfSpace   Kind = iota // the region z ≤ 0 of the shape frame
+	Sphere                  // ball of radius Radius
+	Box                     // box with half side lengths HalfExtents
+	Capsule                 // segment of half length HalfLength along z, swept by a ball of radius Radius
+	Cylinder                // solid cylinder of radius Radius and half length HalfLength along z
+	Ellipsoid               // solid ellipsoid with semi-axes Radii along x, y, z
+	ConvexHull              // convex polyhedron Hull, built by NewConvexHull
+	HeightField             // height field Field (terrain), built by NewHeightMap; static only
 	numKinds
 )
 
-var kindNames = [numKinds]string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "convexhull"}
+var kindNames = [numKinds]string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "convexhull", "heightfield"}
 
 // String returns the lower-case name of the kind, such as "box".
 func (k Kind) String() string {
@@ -57,6 +58,7 @@ type Shape struct {
 	HalfExtents spatial.Vec3 // box: half the side lengths along local x, y, z
 	Radii       spatial.Vec3 // ellipsoid: semi-axes along local x, y, z
 	Hull        *Hull        // convex hull: immutable, shared by every copy of the shape
+	Field       *HeightMap   // height field: immutable, shared by every copy of the shape
 }
 
 // NewHalfSpace returns the half-space z ≤ 0.
@@ -116,6 +118,11 @@ func (s Shape) Validate() error {
 			return errors.New("convex hull has no hull data (build it with NewConvexHull)")
 		}
 		return nil
+	case HeightField:
+		if s.Field == nil {
+			return errors.New("height field has no elevation data (build it with NewHeightMap)")
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown shape kind %v", s.Kind)
 }
@@ -136,6 +143,8 @@ func (s Shape) valid() bool {
 		return ok(s.Radii[0]) && ok(s.Radii[1]) && ok(s.Radii[2])
 	case ConvexHull:
 		return s.Hull != nil
+	case HeightField:
+		return s.Field != nil
 	}
 	return false
 }

@@ -72,7 +72,8 @@ func TestValidate(t *testing.T) {
 		{Shape{Kind: Capsule, Radius: 1, HalfLength: 0}, "half length 0 must be positive and finite"},
 		{Shape{Kind: Cylinder, Radius: 1, HalfLength: nan}, "half length NaN must be positive and finite"},
 		{Shape{Kind: Cylinder, Radius: -3, HalfLength: 1}, "radius -3 must be positive and finite"},
-		{Shape{Kind: Kind(7)}, "unknown shape kind Kind(7)"},
+		{Shape{Kind: Kind(8)}, "unknown shape kind Kind(8)"},
+		{Shape{Kind: HeightField}, "height field has no elevation data (build it with NewHeightMap)"},
 	}
 	for _, c := range invalid {
 		if err := c.s.Validate(); err == nil || err.Error() != c.want {

@@ -127,3 +127,56 @@ func TestCollidable(t *testing.T) {
 		t.Error("ExcludePair with a bad body: no error")
 	}
 }
+
+// TestRigidGroups checks the collision filter on rigid groups: a is on a
+// hinge; f, a massless frame, is welded to it and p, with mass, to f; c
+// hinges from p; base and post are welded to the world, and e hinges from
+// base. Same group (a, f, p; base, post, the world): never collide. The
+// parent filters: FilterAdjacent (Drake's) filters c–p and e–base, not
+// c–a; FilterMuJoCo filters c against its parent's group (p and a) and
+// not e–base, whose group is the world's (MuJoCo's mj_contactFilter);
+// FilterNone filters neither.
+func TestRigidGroups(t *testing.T) {
+	m := &Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Identity3()}
+	id := spatial.PoseIdentity()
+	hinge := func(parent int) Joint {
+		return Joint{Type: JointRevolute, Parent: parent, Axis: spatial.Vec3{0, 0, 1}, ParentFrame: id, ChildFrame: id}
+	}
+	weld := func(parent int) Joint { return Joint{Type: JointWeld, Parent: parent, ParentFrame: id, ChildFrame: id} }
+	a, _ := m.AddBody("a", in, hinge(-1))
+	f, _ := m.AddBody("f", spatial.SpatialInertia{}, weld(a))
+	p, _ := m.AddBody("p", in, weld(f))
+	c, _ := m.AddBody("c", in, hinge(p))
+	base := m.AddWeldedBody("base", id)
+	post, _ := m.AddBody("post", spatial.SpatialInertia{}, weld(base))
+	e, _ := m.AddBody("e", in, hinge(base))
+	for body, want := range map[int]int{a: a, f: a, p: a, c: c, base: -1, post: -1, e: e} {
+		if got := m.RigidGroup(body); got != want {
+			t.Errorf("RigidGroup(%s) = %d, want %d", m.Bodies[body].Name, got, want)
+		}
+	}
+	g := map[int]int{}
+	for _, body := range []int{a, f, p, c, base, post, e} {
+		i, err := m.AddGeometry(body, geometry.NewSphere(0.1), id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g[body] = i
+	}
+	for _, c := range []struct {
+		x, y             int
+		adj, mujoco, non bool
+	}{
+		{a, p, false, false, false}, {f, p, false, false, false}, {base, post, false, false, false},
+		{c, p, false, false, true}, {c, a, true, false, true}, {c, f, true, false, true},
+		{e, base, false, true, true}, {e, post, true, true, true}, {a, base, true, true, true},
+	} {
+		for filter, want := range map[ParentFilter]bool{FilterAdjacent: c.adj, FilterMuJoCo: c.mujoco, FilterNone: c.non} {
+			m.ParentFilter = filter
+			if got := m.Collidable(g[c.x], g[c.y]); got != want || m.Collidable(g[c.y], g[c.x]) != want {
+				t.Errorf("filter %d: Collidable(%s, %s) = %v, want %v", filter, m.Bodies[c.x].Name, m.Bodies[c.y].Name, got, want)
+			}
+		}
+	}
+}

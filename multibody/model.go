@@ -58,6 +58,9 @@ type Model struct {
 	// Visuals are drawn by the viewer and the glTF export; they take no
 	// part in the dynamics or in contact.
 	Visuals []Visual
+	// ParentFilter chooses which bodies joined by a joint never collide
+	// (Collidable): FilterAdjacent (the default, Drake's) or FilterMuJoCo.
+	ParentFilter ParentFilter
 	// excluded holds the body pairs (smaller index first) whose
 	// geometries never collide (ExcludePair).
 	excluded map[[2]int32]struct{}
@@ -154,6 +157,9 @@ func (m *Model) AddGeometry(b int, s geometry.Shape, x spatial.Pose, mat int) (i
 	}
 	if s.Kind == geometry.HalfSpace && m.Bodies[b].Tree >= 0 {
 		return -1, fmt.Errorf("multibody: body %q: a half-space can only be attached to a body welded to the world", m.Bodies[b].Name)
+	}
+	if s.Kind == geometry.HeightField && m.Bodies[b].Tree >= 0 {
+		return -1, fmt.Errorf("multibody: body %q: a height field can only be attached to a body welded to the world", m.Bodies[b].Name)
 	}
 	m.Geometries = append(m.Geometries, Geometry{Body: b, Shape: s, Pose: x, Material: mat, Contype: 1, Conaffinity: 1})
 	return len(m.Geometries) - 1, nil

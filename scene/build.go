@@ -64,7 +64,7 @@ func Build(s *Scene) (*Built, error) {
 // Mesh files are read (relative paths from s.Dir) and each collision mesh
 // becomes its convex hull.
 func BuildModel(s *Scene) (*multibody.Model, *multibody.State, error) {
-	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity)}
+	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity), ParentFilter: parentFilter(s.Contact.ParentFilter)}
 	bb := &builder{m: m, s: s, mats: materialNames(s)}
 	type init struct {
 		body int
@@ -367,4 +367,15 @@ func valueOr(p *float64, def float64) float64 {
 		return def
 	}
 	return *p
+}
+
+// parentFilter maps contact.parent_filter (validated) to the model's rule.
+func parentFilter(s string) multibody.ParentFilter {
+	switch s {
+	case "mujoco":
+		return multibody.FilterMuJoCo
+	case "none":
+		return multibody.FilterNone
+	}
+	return multibody.FilterAdjacent
 }

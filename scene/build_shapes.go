@@ -45,6 +45,8 @@ func (bb *builder) toShape(s *Shape) (geometry.Shape, error) {
 		g = geometry.NewCapsule(f(s.Radius), f(s.Length))
 	case geometry.Cylinder:
 		g = geometry.NewCylinder(f(s.Radius), f(s.Length))
+	case geometry.HeightField:
+		return heightField(s)
 	default:
 		return g, fmt.Errorf("shape type %q is not a collision shape", s.Type)
 	}
@@ -228,7 +230,7 @@ func composite(geoms []geom, density float64) (spatial.SpatialInertia, error) {
 	var total float64
 	var first spatial.Vec3
 	for _, g := range geoms {
-		if g.shape.Kind == geometry.HalfSpace {
+		if g.shape.Kind == geometry.HalfSpace || g.shape.Kind == geometry.HeightField {
 			continue
 		}
 		vol, com, unit, err := shapeMassProps(g.shape)

@@ -47,7 +47,7 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 	name := m.Bodies[b].Name
 	t := m.Bodies[b].Joint.Type
 	if l := j.Limits; l != nil {
-		cp := constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}
+		cp := limitCompliance(l)
 		if l.Lower != nil || l.Upper != nil {
 			for k := range t.NV() {
 				lim := constraint.Limit{Name: dofName(name+"/limit", k, t.NV()), Body: b, DOF: k, Lower: math.Inf(-1), Upper: math.Inf(1), Compliance: cp}
@@ -72,6 +72,21 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction})
 		}
 	}
+}
+
+// limitCompliance returns the compliance of limits l: stiffness and
+// dissipation, or MuJoCo's solref and solimp (default solimp when only
+// solref is given).
+func limitCompliance(l *Limits) constraint.Compliance {
+	cp := constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}
+	if len(l.SolRef) == 2 {
+		cp.SolImp = constraint.DefaultSolImp
+		copy(cp.SolRef[:], l.SolRef)
+		if len(l.SolImp) == 5 {
+			copy(cp.SolImp[:], l.SolImp)
+		}
+	}
+	return cp
 }
 
 // dofName appends "/k" to base for joints with more than one dof.
@@ -121,6 +136,7 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if typ == constraint.General {
 		ac.Gain = valueOr(a.Gain, 1)
 		copy(ac.Bias[:], a.Bias)
+		ac.Explicit = a.Explicit != nil && *a.Explicit
 	}
 	if a.Tendon != "" {
 		ac.Tendon = tendonTerms(m, s.Tendon(a.Tendon))

@@ -106,6 +106,13 @@ type ContactParams struct {
 	// LoadAware turns on the load-aware near-rigid regularization (default
 	// true): a contact's normal compliance uses the mass it carries.
 	LoadAware *bool `yaml:"load_aware,omitempty"`
+	// ParentFilter is the rule by which bodies joined by a joint never
+	// collide: "adjacent" (default: a body and its parent, including a
+	// parent welded to the world, as Drake), "mujoco" (MuJoCo's filter on
+	// weld groups, which lets a body touch a parent welded to the world;
+	// MJCF files set it) or "none". Bodies welded together, directly or
+	// through massless bodies, never collide (multibody.RigidGroup).
+	ParentFilter string `yaml:"parent_filter,omitempty"`
 	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
 	// m/s (default 0: no cap).
 	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`
@@ -241,6 +248,13 @@ type Limits struct {
 	// it they are near-rigid (SAP eq. 29).
 	Stiffness   *float64 `yaml:"stiffness,omitempty"`
 	Dissipation *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
+	// SolRef (timeconst, dampratio, or −stiffness, −damping) and SolImp
+	// (dmin, dmax, width, midpoint, power; default 0.9 0.95 0.001 0.5 2)
+	// make the limits MuJoCo's soft constraint (its solreflimit and
+	// solimplimit) while violated, in place of Stiffness and Dissipation
+	// (constraint.Compliance).
+	SolRef []float64 `yaml:"solref,omitempty"`
+	SolImp []float64 `yaml:"solimp,omitempty"`
 }
 
 // Force is a force element: type is one of spring (axial spring–damper
@@ -291,6 +305,14 @@ type Shape struct {
 	// <mesh vertex>): the shape is their convex hull (at least 4 points
 	// not in one plane).
 	Vertices []Vec `yaml:"vertices,omitempty"`
+	// heightfield: a grid of Rows × Cols elevations (rows along y, columns
+	// along x) over size[0] × size[1], Heights in [0, 1] scaled by size[2]
+	// (row-major, row 0 at −y; omitted: flat at z = 0), on a base reaching
+	// Base below z = 0.
+	Rows    *int      `yaml:"rows,omitempty"`
+	Cols    *int      `yaml:"cols,omitempty"`
+	Heights []float64 `yaml:"heights,omitempty,flow"`
+	Base    *float64  `yaml:"base,omitempty"`
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

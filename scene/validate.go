@@ -42,7 +42,7 @@ const (
 const MaxSteps = 1e8
 
 // shapeTypes lists the shape types in the order the documentation gives them.
-var shapeTypes = []string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "mesh"}
+var shapeTypes = []string{"halfspace", "sphere", "box", "capsule", "cylinder", "ellipsoid", "mesh", "heightfield"}
 
 // ApplyDefaults fills every optional scene-level field that is unset (nil, or
 // "" / 0 where the field is not a pointer) with its default: gravity
@@ -67,6 +67,9 @@ func (s *Scene) ApplyDefaults() {
 	}
 	if c.Approximation == "" {
 		c.Approximation = DefaultApproximation
+	}
+	if c.ParentFilter == "" {
+		c.ParentFilter = "adjacent"
 	}
 	setDefault(&c.StictionTolerance, DefaultStictionTolerance)
 	setDefault(&c.Speculative, DefaultSpeculative)
@@ -200,6 +203,7 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	}
 	v.oneOf("contact.delassus", c.Delassus, "diagonal", "rms")
 	v.oneOf("contact.approximation", c.Approximation, "sap", "lagged", "similar")
+	v.oneOf("contact.parent_filter", c.ParentFilter, "adjacent", "mujoco", "none")
 	if c.StictionTolerance != nil {
 		v.positive("contact.stiction_tolerance", *c.StictionTolerance)
 	}
@@ -343,7 +347,7 @@ func (v *validator) body(p string, b *Body) {
 	if b.COM != nil && b.Inertia == nil {
 		v.add(p+".com", "%s given without mass and inertia; the centre of mass otherwise comes from the shapes", fvec(b.COM[:]))
 	}
-	isHalfspace := b.Shape != nil && b.Shape.Type == "halfspace"
+	isHalfspace := b.Shape != nil && (b.Shape.Type == "halfspace" || b.Shape.Type == "heightfield")
 	if b.Fixed || (b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)) {
 		if b.Density != nil {
 			v.add(p+".density", "%s given for a fixed body; fixed bodies have no mass properties", fnum(*b.Density))
@@ -359,9 +363,9 @@ func (v *validator) body(p string, b *Body) {
 		}
 	} else {
 		if isHalfspace && b.Joint != nil {
-			v.add(p+".shape.type", "halfspace on a body with a %s joint to %q; a halfspace must be fixed to the world", b.Joint.Type, b.Joint.Parent)
+			v.add(p+".shape.type", "%s on a body with a %s joint to %q; a %s must be fixed to the world", b.Shape.Type, b.Joint.Type, b.Joint.Parent, b.Shape.Type)
 		} else if isHalfspace {
-			v.add(p+".fixed", "false, but a halfspace body must be fixed (add fixed: true)")
+			v.add(p+".fixed", "false, but a %s body must be fixed (add fixed: true)", b.Shape.Type)
 		}
 		switch {
 		case b.Density != nil && b.Mass != nil:
@@ -395,13 +399,14 @@ func (v *validator) body(p string, b *Body) {
 // shapeFields says which of radius, length, size, radii, file, scale each
 // shape type takes (file is required for a mesh, scale optional).
 var shapeFields = map[string][6]bool{
-	"halfspace": {},
-	"sphere":    {true},
-	"box":       {false, false, true},
-	"capsule":   {true, true},
-	"cylinder":  {true, true},
-	"ellipsoid": {false, false, false, true},
-	"mesh":      {false, false, false, false, true, true},
+	"halfspace":   {},
+	"sphere":      {true},
+	"box":         {false, false, true},
+	"capsule":     {true, true},
+	"cylinder":    {true, true},
+	"ellipsoid":   {false, false, false, true},
+	"mesh":        {false, false, false, false, true, true},
+	"heightfield": {false, false, true},
 }
 
 func (v *validator) shape(p string, sh *Shape) {

@@ -70,6 +70,12 @@ func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 	if l.Dissipation != nil {
 		v.nonNegative(p+".limits.dissipation", *l.Dissipation)
 	}
+	if n := len(l.SolRef); n != 0 && n != 2 {
+		v.add(p+".limits.solref", "%d values; want 2 (timeconst, dampratio)", n)
+	}
+	if n := len(l.SolImp); n != 0 && (n != 5 || len(l.SolRef) == 0) {
+		v.add(p+".limits.solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+	}
 }
 
 // bodyRef returns the index of the named body in bodies, reporting an
@@ -222,8 +228,8 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 			v.add(p+".gain", "%s must be finite", fnum(*a.Gain))
 		}
 	}
-	if a.Type != "general" && (a.Gain != nil || a.Bias != nil) {
-		v.add(p, "gain or bias given for a %s actuator; only general takes them", a.Type)
+	if a.Type != "general" && (a.Gain != nil || a.Bias != nil || a.Explicit != nil) {
+		v.add(p, "gain, bias or explicit given for a %s actuator; only general takes them", a.Type)
 	}
 	if a.Effort != nil {
 		v.positive(p+".effort", *a.Effort)

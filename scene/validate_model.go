@@ -63,6 +63,7 @@ func (v *validator) shapeExtra(p string, sh *Shape, want [6]bool, check func(int
 	default:
 		check(4, "file", sh.File != "", sh.File, func() {})
 	}
+	v.heightField(p, sh)
 	if !want[5] && sh.Scale != nil {
 		v.add(p+".scale", "%s not allowed for a %s (only a mesh takes a scale)", fvec(scale[:]), sh.Type)
 	} else if sh.Scale != nil {
@@ -96,8 +97,8 @@ func (v *validator) collisions(p string, b *Body, mats map[string]Material) {
 			v.add(cp+".shape", "missing (required)")
 		} else {
 			v.shape(cp+".shape", c.Shape)
-			if c.Shape.Type == "halfspace" && !(b.Fixed || b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)) {
-				v.add(cp+".shape.type", "halfspace on a body that is not fixed; a halfspace must be fixed to the world")
+			if (c.Shape.Type == "halfspace" || c.Shape.Type == "heightfield") && !(b.Fixed || b.Joint != nil && b.Joint.Type == "weld" && isWorld(b.Joint.Parent)) {
+				v.add(cp+".shape.type", "%s on a body that is not fixed; a %s must be fixed to the world", c.Shape.Type, c.Shape.Type)
 			}
 		}
 		if c.Pose != nil {
@@ -122,6 +123,8 @@ func (v *validator) visuals(p string, b *Body) {
 			v.add(vp+".shape", "missing (required)")
 		case vis.Shape.Type == "halfspace":
 			v.add(vp+".shape.type", "halfspace cannot be drawn as a visual (it is unbounded)")
+		case vis.Shape.Type == "heightfield":
+			v.add(vp+".shape.type", "heightfield cannot be drawn as a visual (make it a collision shape)")
 		default:
 			v.shape(vp+".shape", vis.Shape)
 		}

@@ -1,8 +1,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // assembleContacts appends the contact rows (J, v̂, R, μ) of the step's
@@ -20,13 +24,20 @@ func (sim *Simulator) assembleContacts() error {
 func (sim *Simulator) solveContacts() error {
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
+		var re *solver.RowError
+		if errors.As(err, &re) && re.Row >= 0 && re.Row < 3*len(sim.ws.pairs) { // contact i: rows [3i, 3i+3)
+			return fmt.Errorf("sim: step %d: contact solver: %s (row %d of the contact's 3): %w",
+				sim.step+1, contact.PairName(sim.Model, &sim.ws.pairs[re.Row/3]), re.Row%3, err)
+		}
 		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
 	return nil
 }
 
 // updatePositions sets v to the solver's velocities and
-// q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions.
+// q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions; for
+// MuJoCo's integrators q = q0 ⊕ δt v by the exponential map
+// (scheme_mujoco.go).
 func (sim *Simulator) updatePositions() error {
 	m, s, w, v := sim.Model, sim.State, &sim.ws, sim.ws.result.V
 	for i, x := range v {
@@ -34,10 +45,18 @@ func (sim *Simulator) updatePositions() error {
 			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
 		}
 	}
-	if sim.scheme == SymplecticEuler {
+	switch mth := sim.scheme.Method; {
+	case sim.scheme == SymplecticEuler:
 		copy(s.V, v)
 		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
-	} else {
+	case mth == MuJoCoEulerRule || mth == RungeKutta4:
+		copy(s.V, v)
+		if w.mj.rk4 {
+			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j
+		} else {
+			m.IntegrateQExp(s.Q, s.V, sim.cfg.DT, s.Q) // mj_Euler: mj_integratePos with the new velocities
+		}
+	default:
 		sim.midStep(v)
 		copy(s.V, v)
 		m.IntegrateQ(w.q0, w.qth, w.vtq, sim.cfg.DT, s.Q)

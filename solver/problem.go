@@ -227,6 +227,19 @@ func (p *Problem) DenseJ() []float64 {
 	return jd
 }
 
+// RowError is a Validate error on one constraint row (R or VHat), so that
+// the caller can say which contact or constraint the row belongs to.
+type RowError struct {
+	Field string // "R" or "VHat"
+	Row   int
+	Value float64
+	Want  string // what the value must be
+}
+
+func (e *RowError) Error() string {
+	return fmt.Sprintf("solver: %s[%d] = %v must be %s", e.Field, e.Row, e.Value, e.Want)
+}
+
 // Validate checks the shapes of all slices, that cliques tile [0, NV), that
 // constraint rows tile [0, NR), that J blocks are sorted and in range, that
 // every number is finite, that diag(M) > 0 and R > 0, and each constraint's
@@ -242,6 +255,9 @@ func (p *Problem) Validate() error {
 		s    []float64
 	}{{"A", p.A}, {"VStar", p.VStar}, {"JData", p.JData}, {"VHat", p.VHat}} {
 		if i, ok := firstNonFinite(f.s); !ok {
+			if f.name == "VHat" {
+				return &RowError{Field: f.name, Row: i, Value: f.s[i], Want: "finite"}
+			}
 			return fmt.Errorf("solver: %s[%d] = %v is not finite", f.name, i, f.s[i])
 		}
 	}
@@ -252,7 +268,7 @@ func (p *Problem) Validate() error {
 	}
 	for i, r := range p.R {
 		if !(r > 0) || math.IsInf(r, 0) {
-			return fmt.Errorf("solver: R[%d] = %v must be positive and finite", i, r)
+			return &RowError{Field: "R", Row: i, Value: r, Want: "positive and finite"}
 		}
 	}
 	for i, c := range p.Constraints {

@@ -110,7 +110,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.quiet, "quiet", false, "no per-run lines")
 	fs.StringVar(&o.solver, "solver", sap.Name, "contact solver: "+strings.Join(solver.Names(), ", ")+"; --linear's sparse, dense and auto paths are SAP's (another solver runs once for them), islands wraps any solver")
 	peersOn := fs.Bool("peers", false, "run the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default settings and print s/s, iterations, penetration, final speed and e_m beside the peers' figures; writes DIR/peers.csv")
-	peersDir := fs.String("peers-dir", "", "with --peers: read the scenes and README from this directory (e.g. ../shared/bench) instead of the copies in the binary")
+	peersDir := fs.String("peers-dir", "", "with --peers: read the scenes and README from this directory (laid out as internal/peers/scenes) instead of the copies in the binary")
 	peerWorkers := fs.Int("peer-workers", 0, "with --peers: island-solver workers (0: one SAP solve, the default of stiction run)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -2,6 +2,7 @@
 // scenes.
 //
 //	stiction list
+//	stiction models
 //	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR] [--quiet]
 //	stiction resume CHECKPOINT [--duration S] [--out DIR]
 //	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
@@ -28,6 +29,9 @@ import (
 const usage = `usage:
   stiction list
       list the embedded scenes
+  stiction models
+      list the embedded robot models (embedded://... names for run, inspect and a scene's
+      include): format, bodies, degrees of freedom, actuators, source and licence
   stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
                              [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
@@ -35,7 +39,8 @@ const usage = `usage:
                              [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
-      implicit-euler, midpoint, trapezoidal, bridson-marino); --solver picks the contact solver
+      implicit-euler, midpoint, trapezoidal, bridson-marino, mujoco-euler, rk4; an MJCF
+      model's <option integrator> picks mujoco-euler or rk4); --solver picks the contact solver
       (sap, pgs, ipm, drumwright; docs/SOLVERS.md); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
       (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes
@@ -96,6 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "list":
 		return cmdList(stdout)
+	case "models":
+		return cmdModels(stdout, stderr)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
 	case "sweep":

@@ -2,6 +2,7 @@ package mjref
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -61,9 +62,8 @@ var tendonModels = []struct {
   <tendon><fixed name="coupling"><joint joint="ja" coef="-.5"/><joint joint="jb" coef=".5"/></fixed></tendon>
   <equality><tendon name="c" tendon1="coupling" solref=".005 .5"/></equality>
 </mujoco>`, 300, 5e-3},
-	// A damping bias (b2 < 0): implicit in Stiction (as in MuJoCo's
-	// implicit integrator), explicit in MuJoCo's Euler: O(δt²) per step
-	// apart (measured 9.0e-7 over 300 steps).
+	// A damping bias (b2 < 0) with MuJoCo's Euler: explicit in both
+	// engines (measured 8.9e-16 over 300 steps).
 	{"general damping bias", `<mujoco><option timestep="0.002"/><worldbody>
   <body name="a"><joint name="ja" type="hinge" axis="0 1 0"/><geom type="capsule" size=".02" fromto="0 0 0 .3 0 0"/></body>
   <body name="b" pos="0 .5 0"><joint name="ja2" type="hinge" axis="0 1 0"/><geom type="capsule" size=".02" fromto="0 0 0 .3 0 0"/></body>
@@ -71,7 +71,19 @@ var tendonModels = []struct {
   <actuator>
     <general joint="ja" biastype="affine" biasprm="0.1 -0.2 -0.01"/>
   </actuator>
-</mujoco>`, 300, 5e-3},
+</mujoco>`, 300, 1e-9},
+	// The same with integrator="implicit": MuJoCo 2.2.2 treats the damping
+	// term implicitly, and so do we (measured 1.8e-15 over 300 steps; a
+	// single hinge has no Coriolis terms, which MuJoCo's implicit
+	// integrator would also differentiate).
+	{"general damping bias, implicit", `<mujoco><option timestep="0.002" integrator="implicit"/><worldbody>
+  <body name="a"><joint name="ja" type="hinge" axis="0 1 0"/><geom type="capsule" size=".02" fromto="0 0 0 .3 0 0"/></body>
+  <body name="b" pos="0 .5 0"><joint name="ja2" type="hinge" axis="0 1 0"/><geom type="capsule" size=".02" fromto="0 0 0 .3 0 0"/></body>
+  </worldbody>
+  <actuator>
+    <general joint="ja" biastype="affine" biasprm="0.1 -0.2 -0.01"/>
+  </actuator>
+</mujoco>`, 300, 1e-9},
 	// A position servo on a tendon (fish's fins): Stiction's position
 	// actuators are implicit in position and velocity (any gain is
 	// stable), MuJoCo's Euler explicit (measured 1.6e-3 over 300 steps).
@@ -99,7 +111,9 @@ func TestTendonsAgainstMuJoCo(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, w := range im.Warnings {
-				t.Errorf("warning: %v", w)
+				if !strings.Contains(w.String(), "integrator") { // the implicit integrator's mapping warns
+					t.Errorf("warning: %v", w)
+				}
 			}
 			worst := 0.0
 			for _, pert := range []bool{false, true} {

@@ -1,7 +1,9 @@
 // Package embedded holds the robot model files that ship inside the
-// stiction binary (a verbatim subset of Drake's drake_models package, with
-// its licences: drake_models/README.md) and makes them readable as
-// ordinary files.
+// stiction binary (verbatim copies of Drake's drake_models package and of
+// MuJoCo Menagerie's iiwa 14 and Allegro hand, with their licences:
+// drake_models/README.md, mujoco_menagerie/README.md) and makes them
+// readable as ordinary files. Models lists them with their source and
+// licence (stiction models prints it).
 //
 // Scene files name them with the embedded:// scheme, for example
 //

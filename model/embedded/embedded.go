@@ -18,7 +18,7 @@ import (
 // Scheme prefixes the names of embedded files.
 const Scheme = "embedded://"
 
-//go:embed drake_models
+//go:embed drake_models mujoco_menagerie
 var files embed.FS
 
 // IsURI reports whether name is an embedded:// name.
@@ -59,24 +59,69 @@ func Path(uri string) (string, error) {
 	return filepath.Join(dir, filepath.FromSlash(rel)), nil
 }
 
-// models lists the embedded URDF, SDFormat and MJCF files as URIs.
-func models() []string {
-	var out []string
+// Model is one embedded robot model file.
+type Model struct {
+	URI    string // embedded://PATH
+	Format string // "URDF", "SDFormat" or "MJCF"
+	// Source names the repository and commit the files were copied from.
+	Source string
+	// Licence names the licence and the embedded files that hold it.
+	Licence string
+}
+
+// origin gives the source and licence of one embedded folder.
+type origin struct{ dir, source, licence string }
+
+// origins covers every embedded model file (TestModels checks it).
+var origins = []origin{
+	{"drake_models/iiwa_description/", "RobotLocomotion/models@4723170e", "BSD-3-Clause: drake_models/DRAKE_LICENSE.TXT, iiwa_description/iiwa_stack.LICENSE.txt"},
+	{"drake_models/allegro_hand_description/", "RobotLocomotion/models@4723170e", "BSD-3-Clause and BSD: drake_models/DRAKE_LICENSE.TXT, allegro_hand_description/LICENSE.TXT"},
+	{"mujoco_menagerie/kuka_iiwa_14/", "google-deepmind/mujoco_menagerie@04674c8d", "BSD-3-Clause: mujoco_menagerie/kuka_iiwa_14/LICENSE"},
+	{"mujoco_menagerie/wonik_allegro/", "google-deepmind/mujoco_menagerie@04674c8d", "BSD-2-Clause: mujoco_menagerie/wonik_allegro/LICENSE"},
+}
+
+// Models lists the embedded URDF, SDFormat and MJCF files, sorted by URI,
+// with where they come from and their licence.
+func Models() []Model {
+	var out []Model
 	for _, f := range Files() {
+		var format string
 		switch path.Ext(f) {
-		case ".urdf", ".sdf", ".xml":
-			if path.Base(f) != "package.xml" {
-				out = append(out, Scheme+f)
+		case ".urdf":
+			format = "URDF"
+		case ".sdf":
+			format = "SDFormat"
+		case ".xml":
+			if path.Base(f) == "package.xml" {
+				continue
+			}
+			format = "MJCF"
+		default:
+			continue
+		}
+		m := Model{URI: Scheme + f, Format: format}
+		for _, o := range origins {
+			if strings.HasPrefix(f, o.dir) {
+				m.Source, m.Licence = o.source, o.licence
 			}
 		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// models lists the embedded models' URIs.
+func models() []string {
+	var out []string
+	for _, m := range Models() {
+		out = append(out, m.URI)
 	}
 	return out
 }
 
 var (
-	dirOnce sync.Once
-	dirPath string
-	dirErr  error
+	dirMu   sync.Mutex
+	dirPath string // the tree last written or found complete
 )
 
 // Dir returns the directory holding the embedded tree as files, writing it
@@ -85,9 +130,20 @@ var (
 // embedded file's path and contents, so that a binary with other files
 // never reads stale ones. The tree is written into a temporary sibling and
 // renamed into place, so concurrent processes see it whole or not at all.
+// A tree removed while the process runs (a cleaned cache, a test's
+// temporary directory) is written again.
 func Dir() (string, error) {
-	dirOnce.Do(func() { dirPath, dirErr = materialize() })
-	return dirPath, dirErr
+	dirMu.Lock()
+	defer dirMu.Unlock()
+	if dirPath != "" && complete(dirPath) {
+		return dirPath, nil
+	}
+	p, err := materialize()
+	if err != nil {
+		return "", err
+	}
+	dirPath = p
+	return p, nil
 }
 
 func materialize() (string, error) {

@@ -35,7 +35,8 @@ func TestPath(t *testing.T) {
 		t.Errorf("cache dir %s", dir)
 	}
 	for _, c := range []struct{ uri, want string }{
-		{"embedded://drake_models/nope.urdf", "no such embedded file (the embedded models: embedded://drake_models/allegro_hand_description/sdf/allegro_hand_description_right.sdf, embedded://drake_models/iiwa_description/urdf/iiwa14_spheres_collision.urdf)"},
+		{"embedded://drake_models/nope.urdf", "no such embedded file (the embedded models: embedded://drake_models/allegro_hand_description/sdf/allegro_hand_description_left.sdf, "},
+		{"embedded://drake_models/nope.urdf", ", embedded://mujoco_menagerie/wonik_allegro/scene_right.xml)"},
 		{"embedded://../etc/passwd", "not a valid embedded path"},
 		{"drake_models/package.xml", "not an embedded:// name"},
 	} {
@@ -60,5 +61,76 @@ func TestWriteStale(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "junk")); err == nil {
 		t.Error("stale contents kept")
+	}
+}
+
+// TestModels: every embedded model file is listed once, with its format,
+// and with a source and a licence whose files are embedded beside it.
+func TestModels(t *testing.T) {
+	ms := Models()
+	formats := map[string]int{}
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if seen[m.URI] {
+			t.Errorf("%s listed twice", m.URI)
+		}
+		seen[m.URI] = true
+		formats[m.Format]++
+		if m.Source == "" || m.Licence == "" {
+			t.Errorf("%s: source %q, licence %q", m.URI, m.Source, m.Licence)
+		}
+		_, names, _ := strings.Cut(m.Licence, ": ")
+		for _, f := range strings.Split(names, ", ") {
+			dir := strings.SplitN(strings.TrimPrefix(m.URI, Scheme), "/", 2)[0]
+			if !strings.HasPrefix(f, dir+"/") {
+				f = dir + "/" + f
+			}
+			if _, err := files.ReadFile(f); err != nil {
+				t.Errorf("%s: licence file %s: %v", m.URI, f, err)
+			}
+		}
+	}
+	// drake_models: 8 iiwa URDF, 2 iiwa SDF, 2 Allegro URDF, 2 Allegro
+	// SDF; mujoco_menagerie: iiwa14.xml, scene.xml and the Allegro's
+	// right_hand, left_hand, scene_right, scene_left.
+	want := map[string]int{"URDF": 10, "SDFormat": 4, "MJCF": 6}
+	for f, n := range want {
+		if formats[f] != n {
+			t.Errorf("%d %s files, want %d", formats[f], f, n)
+		}
+	}
+	for _, uri := range []string{
+		"embedded://mujoco_menagerie/kuka_iiwa_14/scene.xml",
+		"embedded://mujoco_menagerie/wonik_allegro/right_hand.xml",
+		"embedded://drake_models/iiwa_description/urdf/iiwa14_spheres_dense_collision.urdf",
+		"embedded://drake_models/allegro_hand_description/urdf/allegro_hand_description_right.urdf",
+	} {
+		if !seen[uri] {
+			t.Errorf("%s not listed", uri)
+		}
+	}
+	if seen["embedded://drake_models/package.xml"] {
+		t.Error("package.xml listed as a model")
+	}
+}
+
+// TestDirRewritten: a tree removed after first use (a cleaned cache) is
+// written again.
+func TestDirRewritten(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	p, err := Path("embedded://mujoco_menagerie/kuka_iiwa_14/scene.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("not rewritten: %v", err)
 	}
 }

@@ -11,20 +11,12 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/embedded"
 	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/spatial"
 )
-
-// modelsDir holds the shared robot models (docs/MODELS.md); the tests that
-// need them skip when it is absent.
-var modelsDir = func() string {
-	if d := os.Getenv("STICTION_MODELS"); d != "" {
-		return d
-	}
-	return "/work/shared/models"
-}()
 
 const (
 	iiwaURDF    = "drake_models/iiwa_description/urdf/iiwa14_spheres_dense_collision.urdf"
@@ -39,11 +31,13 @@ const (
 	handScene   = "mujoco_menagerie/wonik_allegro/scene_right.xml"
 )
 
+// modelPath returns the file-system path of an embedded robot model file
+// (package model/embedded), rel being its path in the embedded tree.
 func modelPath(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join(modelsDir, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("robot models not found (%v); set STICTION_MODELS", err)
+	p, err := embedded.Path(embedded.Scheme + rel)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return p
 }

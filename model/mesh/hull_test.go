@@ -1,10 +1,10 @@
 package mesh
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/model/embedded"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -21,23 +21,24 @@ func TestAgainstHull(t *testing.T) {
 		"box":    boxMesh(spatial.Vec3{0.3, 0.5, 1.1}, spatial.Vec3{}).Transformed(spatial.Vec3{1, 1, 1}, spatial.Pose{R: R, P: spatial.Vec3{1, 2, 3}}),
 		"sphere": uvSphere(0.2, 24),
 	}
-	poly := "/work/shared/models/drake_models/iiwa_description/meshes/iiwa14/collision/link_7_polytope.obj"
-	if _, err := os.Stat(poly); err == nil {
-		m, err := Load(poly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		meshes["polytope file"] = m
-		h, err := geometry.NewConvexHull(m.Vertices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hm := &Mesh{Vertices: h.Hull.Vertices()}
-		for _, tr := range h.Hull.Triangles() {
-			hm.Triangles = append(hm.Triangles, [3]int32{int32(tr[0]), int32(tr[1]), int32(tr[2])})
-		}
-		meshes["polytope hull"] = hm
+	poly, err := embedded.Path("embedded://drake_models/iiwa_description/meshes/iiwa14/collision/link_7_polytope.obj")
+	if err != nil {
+		t.Fatal(err)
 	}
+	m, err := Load(poly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meshes["polytope file"] = m
+	h, err := geometry.NewConvexHull(m.Vertices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm := &Mesh{Vertices: h.Hull.Vertices()}
+	for _, tr := range h.Hull.Triangles() {
+		hm.Triangles = append(hm.Triangles, [3]int32{int32(tr[0]), int32(tr[1]), int32(tr[2])})
+	}
+	meshes["polytope hull"] = hm
 	for name, m := range meshes {
 		p, err := m.MassProperties()
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/model/embedded"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -234,12 +235,13 @@ func TestBadMeshes(t *testing.T) {
 	}
 }
 
-// TestModelMeshes reads every mesh of the shared robot models (skipped when
-// they are absent) and checks sizes against the README's counts.
+// TestModelMeshes reads every mesh of the embedded robot models (package
+// model/embedded: STL, OBJ and glTF) and checks a binary STL's triangle
+// count against its size and that a glTF file has its base colour.
 func TestModelMeshes(t *testing.T) {
-	root := "/work/shared/models"
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("shared models not found")
+	root, err := embedded.Dir()
+	if err != nil {
+		t.Fatal(err)
 	}
 	var n int
 	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -264,6 +266,7 @@ func TestModelMeshes(t *testing.T) {
 		n++
 		return nil
 	})
+	t.Logf("read %d meshes", n)
 	if n < 50 {
 		t.Errorf("read %d meshes, want every one of the models (≥ 50)", n)
 	}

@@ -406,12 +406,31 @@ func (c *compiler) jointRange(v view, sj *scene.Joint, typ string) error {
 			return c.r.Errorf(v.src("range"), "range", "a ball joint's largest rotation angle %g must be in (0, π] rad", cone)
 		}
 		sj.Limits = &scene.Limits{Cone: &cone}
-		return nil
+		return c.limitSoftness(v, sj.Limits)
 	}
 	if typ == "hinge" {
 		r[0], r[1] = c.angle(r[0]), c.angle(r[1])
 	}
 	sj.Limits = &scene.Limits{Lower: []float64{r[0]}, Upper: []float64{r[1]}}
+	return c.limitSoftness(v, sj.Limits)
+}
+
+// limitSoftness reads solreflimit and solimplimit (MuJoCo's defaults 0.02 1
+// and 0.9 0.95 0.001 0.5 2; solimp as c.solimp reads it): the limit is MuJoCo's soft constraint while violated
+// (constraint.Compliance).
+func (c *compiler) limitSoftness(v view, l *scene.Limits) error {
+	ref, err := c.floats(v, "solreflimit", 2, []float64{0.02, 1})
+	if err != nil {
+		return err
+	}
+	if (ref[0] > 0) != (ref[1] > 0) || ref[0] == 0 {
+		return c.r.Errorf(v.src("solreflimit"), "solreflimit", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
+	}
+	imp, err := c.solimp(v, "solimplimit")
+	if err != nil {
+		return err
+	}
+	l.SolRef, l.SolImp = ref, imp
 	return nil
 }
 

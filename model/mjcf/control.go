@@ -41,6 +41,8 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  b0 = 0, b1 = −g, b2 ≤ 0:   f = g (u − l) + b2 l̇ → position (kp = g, kd = −b2)
 //	  b0 = 0, b1 = 0, b2 = −g:   f = g (u − l̇)    → velocity (kd = g)
 //	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
+//	                             (explicit, as in MuJoCo, unless the
+//	                             integrator is implicit or implicitfast)
 //
 // On a fixed tendon (a.Tendon) l is gear·L and the force acts along the
 // tendon.
@@ -72,7 +74,7 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
 	case "general":
 		var why string
-		typ, gain, why = generalType(a, &sa)
+		typ, gain, why = generalType(a, &sa, c.implicitActuators)
 		if why != "" {
 			return sa, why, nil
 		}
@@ -102,7 +104,7 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 // generalType maps a <general> actuator: it returns the scene type, the
 // gain folded into the gear (for a pure gain), or why it has no
 // equivalent.
-func generalType(a model.Actuator, sa *scene.Actuator) (string, float64, string) {
+func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, float64, string) {
 	if a.GainType != "fixed" {
 		return "", 0, fmt.Sprintf("gaintype %q (only fixed)", a.GainType)
 	}
@@ -127,6 +129,9 @@ func generalType(a model.Actuator, sa *scene.Actuator) (string, float64, string)
 		return "velocity", 1, ""
 	}
 	sa.Gain, sa.Bias = model.Ptr(g), b[:]
+	if b[2] != 0 && !implicit {
+		sa.Explicit = model.Ptr(true)
+	}
 	return "general", 1, ""
 }
 

@@ -3,17 +3,20 @@
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
 // boundinertia, settotalmass), nested <default> classes with class and
-// childclass, <option> (timestep, gravity, integrator mapped to our
-// θ-method schemes, <flag>: flags.go), <asset> meshes (file, scale) and
-// material colours, the <worldbody> tree of bodies with pos and every
+// childclass, <option> (timestep, gravity, integrator: Euler →
+// mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale),
+// material colours and hfields (hfield.go), the <worldbody> tree of bodies with pos and every
 // orientation form (quat, unnormalised too, axisangle, euler with
-// eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia), one
-// <joint> per body (hinge, slide, ball, free, and <freejoint>) with range
-// (limits; a ball joint's as its cone limit), damping, stiffness,
+// eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia),
+// <joint> (hinge, slide, ball, free, and <freejoint>; several on one body
+// become one compound joint whose parts keep the file's order) with ref,
+// springref, range
+// (limits; a ball joint's as its cone limit; solreflimit, solimplimit),
+// damping, stiffness,
 // armature, frictionloss (joint friction) and actuatorfrcrange (effort
-// limit), <geom> (plane, sphere, capsule, ellipsoid, cylinder, box, mesh;
+// limit), <geom> (plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh;
 // size, fromto, density or mass, contype and conaffinity, condim,
-// friction, solref, margin and gap), <site>, <contact> <exclude> and
+// friction, solref, solimp, margin and gap), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
 // position, velocity, and general with a fixed gain and an affine bias,
 // on hinge and slide joints and fixed tendons: control.go), <tendon>
@@ -28,22 +31,32 @@
 //   - Mass properties of a mesh geom come from the mesh's own triangles
 //     (package mesh, divergence theorem); its collision shape is its
 //     convex hull, as MuJoCo's.
-//   - Contact: solref (timeconst T, dampratio ζ) gives each geom the
-//     stiffness k = m/(T ζ)² and the dissipation time τd = 2 T ζ², with m
-//     the mass of the geom's body (k = 10¹² for geoms on bodies that do not
-//     move), so that the series combination of two geoms' stiffnesses has
-//     the natural frequency 1/(T ζ) and the damping ratio ζ of MuJoCo's
-//     reference acceleration for the pair's reduced mass. T is at least 2
-//     time steps, as MuJoCo enforces. solref's direct form (−k, −b) gives
-//     k = m k', τd = b'/k'. solimp is not used (it shapes MuJoCo's
-//     impedance; at full penetration width its effect cancels). condim
-//     and friction's three values give each geom its sliding, spin and
-//     rolling friction (friction.go: a geom has a coefficient when a
-//     pair it can form uses it, MuJoCo's pair condim being the larger).
-//   - Equality constraints: the same solref mapping, with m the
-//     constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference
+//   - Contact: solref and solimp give each geom the stiffness k = m κ and
+//     the dissipation time τd = 2ζ/√κ, with m the mass of the geom's body
+//     (k = 10¹² for geoms on bodies that do not move). κ is the static
+//     stiffness per unit mass of MuJoCo's contact at rest: its force gives
+//     a = (1 − d) a0 + d a_ref, a_ref = −B v − K d r (mj_makeImpedance;
+//     K = 1/(dmax² T² ζ²), B = 2/(dmax T) for solref (T, ζ), T at least two
+//     time steps; K = k'/dmax², B = b'/dmax for (−k', −b'); d = d(r) from
+//     solimp), so at rest under gravity g, K d r = (1 − d)/d · g: the depth
+//     solves r = g (1 − d(r))/(K d(r)²) and κ = K d²/(1 − d) there; ζ =
+//     B/(2√K) is MuJoCo's damping ratio (contactRate). A sphere rests as
+//     deep as in MuJoCo (0.367 mm with the defaults); the residual
+//     differences (dynamics, bodies whose contacts carry more than their
+//     own mass) are measured in docs/MODELS.md. condim and friction's
+//     three values give each geom its sliding, spin and rolling friction
+//     (friction.go: a geom has a coefficient when a pair it can form uses
+//     it, MuJoCo's pair condim being the larger).
+//   - Joint limits: solreflimit and solimplimit make a violated limit
+//     MuJoCo's soft constraint (constraint.Compliance.SolRef).
+//   - Equality constraints: k = m/(T ζ)², τd = 2 T ζ² (solrefRate: the
+//     dynamic stiffness of MuJoCo's reference acceleration; solimp is not
+//     used), with m the constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at
+//     the reference
 //     configuration (for a point on a free body, the body's mass).
-//   - Contacts between welded bodies follow MuJoCo's parent filter
+//   - Contacts follow MuJoCo's filter (contact.parent_filter "mujoco",
+//     multibody.FilterMuJoCo): bodies of one weld group never touch, nor a
+//     body and its parent's group unless either is the world's
 //     (weldExcludes).
 //   - Geom margin: the scene's contact margin is the largest geom margin
 //     (detection as in MuJoCo); MuJoCo's force offset of margin − gap is

@@ -109,8 +109,8 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 }
 
 // equalityCompliance gives every mapped equality the stiffness and
-// dissipation of its solref: k = m_eff/(T ζ)² and τd = 2 T ζ², as for
-// contact (solrefRate), with m_eff the effective mass of the constraint
+// dissipation of its solref: k = m_eff/(T ζ)² and τd = 2 T ζ²
+// (solrefRate; contact maps solimp too, contactRate), with m_eff the effective mass of the constraint
 // at the reference configuration, 1/λ_max(J M⁻¹ Jᵀ) for its Jacobian J
 // (translational rows; a weld's rotational stiffness uses its angular
 // rows): the constraint then moves its most mobile direction with MuJoCo's

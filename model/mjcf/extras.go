@@ -471,9 +471,19 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 // excludes only a body and its direct parent, so the other pairs of
 // bodies with collision geoms are added to its exclusions (for example
 // the Allegro's fingertip, welded to the distal link, and the medial
-// link).
+// link). The model itself follows MuJoCo's filter (contact.parent_filter
+// "mujoco", multibody.FilterMuJoCo: a body touches a parent welded to the
+// world); these exclusions keep it when the file is included in a scene
+// with the default filter. <flag filterparent="disable"> turns the parent
+// filter off (contact.parent_filter "none", no exclusions here); one weld
+// group still never touches itself (multibody.RigidGroup).
 func (c *compiler) weldExcludes() {
 	s := c.out.Scene
+	s.Contact.ParentFilter = "mujoco"
+	if c.disabled("filterparent") {
+		s.Contact.ParentFilter = "none"
+		return
+	}
 	parent := func(i int) int {
 		if j := s.Bodies[i].Joint; j != nil && j.Parent != "" && j.Parent != "world" {
 			return c.bodies[j.Parent]

@@ -22,10 +22,9 @@ var flagDefaults = []struct{ name, def string }{
 // (warmstart, energy, fwdinv, sensor, sensornoise: no sensors are
 // imported).
 var flagUnsupported = map[string]string{
-	"clampctrl":    "controls are always clamped to ctrlrange",
-	"filterparent": "the parent–child contact filter always applies",
-	"override":     "option's o_margin, o_solref and o_solimp are not used",
-	"multiccd":     "collision detection is not MuJoCo's",
+	"clampctrl": "controls are always clamped to ctrlrange",
+	"override":  "option's o_margin, o_solref and o_solimp are not used",
+	"multiccd":  "collision detection is not MuJoCo's",
 }
 
 // readFlags reads the <flag> children of an <option>: each attribute is

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/embedded"
 )
 
 // FuzzMJCF feeds arbitrary documents to the importer: it must return an
@@ -15,10 +16,16 @@ func FuzzMJCF(f *testing.F) {
 		`<mujoco><compiler angle="radian"/><worldbody><body name="a"><joint name="j" axis="0 1 0" frictionloss="0.1" actuatorfrcrange="-2 2"/><inertial pos="0.5 0 0" mass="1" diaginertia="0.001 0.001 0.001"/><body name="c" pos="0 0 -0.3"><joint name="m" axis="0 1 0" range="-1 1"/><geom size="0.05" pos="0.2 0 0"/></body></body><body name="b" pos="1 0 0"><joint name="k" axis="0 1 0"/><inertial pos="0 0 -0.5" mass="1" diaginertia="0.001 0.001 0.001"/></body><body name="f" pos="0 1 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body></worldbody><equality><connect body1="c" body2="b" anchor="0.4 0 0" solref="0.004 1"/><weld body1="f" anchor="0 1 1" relpose="0 0 1 1 0 0 0"/><joint joint1="j" joint2="k" polycoef="0.1 -0.5 0 0 0"/><joint joint1="m" polycoef="0.2 1 0 0 0" solref="-100 -10"/></equality><actuator><motor joint="j" gear="2" forcerange="-1 3"/><velocity joint="k" kv="2" ctrlrange="-1 1"/><general joint="m" gainprm="3"/></actuator><keyframe><key ctrl="0.5 -0.5 0.1"/></keyframe></mujoco>`} {
 		f.Add([]byte(s))
 	}
-	for _, p := range []string{"/work/shared/models/mujoco_menagerie/kuka_iiwa_14/iiwa14.xml", "/work/shared/models/mujoco_menagerie/wonik_allegro/right_hand.xml"} {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
+	for _, uri := range []string{"embedded://mujoco_menagerie/kuka_iiwa_14/iiwa14.xml", "embedded://mujoco_menagerie/wonik_allegro/right_hand.xml"} {
+		p, err := embedded.Path(uri)
+		if err != nil {
+			f.Fatal(err)
 		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im, err := Parse("testdata/fuzz.xml", data, model.Options{})

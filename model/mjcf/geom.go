@@ -28,6 +28,7 @@ type pendingGeom struct {
 	condim               int        // 1, 3, 4 or 6
 	contype, conaffinity int
 	solref               []float64
+	solimp               []float64 // 5 values
 	e                    *xmlutil.Element
 }
 
@@ -46,7 +47,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		if err != nil {
 			return nil, err
 		}
-		if typ == "hfield" || typ == "sdf" {
+		if typ == "sdf" {
 			return nil, c.r.Errorf(v.src("type"), "type", "%s geoms are not supported", typ)
 		}
 		sh, x, err := c.geomShape(v, typ)
@@ -55,6 +56,9 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		}
 		if typ == "plane" && !fixed {
 			return nil, c.r.Errorf(g, "type", "a plane is a half-space: it must be on the world body or a body welded to it")
+		}
+		if typ == "hfield" && !fixed {
+			return nil, c.r.Errorf(g, "type", "a height field is static terrain: it must be on the world body or a body welded to it")
 		}
 		ct, err := c.float(v, "contype", 1)
 		if err != nil {
@@ -71,7 +75,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		if err != nil {
 			return nil, err
 		}
-		if typ != "plane" && int(group) >= c.groupRange[0] && int(group) <= c.groupRange[1] {
+		if typ != "plane" && typ != "hfield" && int(group) >= c.groupRange[0] && int(group) <= c.groupRange[1] {
 			p, err := c.geomMass(v, sh, x)
 			if err != nil {
 				return nil, err
@@ -84,7 +88,7 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		}
 		name := v.str("name", "")
 		if ct == 0 && ca == 0 && !c.pairGeoms[name] {
-			if typ != "plane" {
+			if typ != "plane" && typ != "hfield" {
 				b.Visuals = append(b.Visuals, scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x), Color: c.geomColor(v)})
 			}
 			c.ignoreContact(v)
@@ -122,9 +126,9 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if cd != 1 && cd != 3 && cd != 4 && cd != 6 {
 		return c.r.Errorf(v.src("condim"), "condim", "want 1 (frictionless), 3 (sliding), 4 (and torsional) or 6 (and rolling friction)")
 	}
-	if s := v.src("solimp"); s != nil && s == v.e {
-		v.str("solimp", "")
-		c.r.Warnf(s, "solimp", "solimp is not used: contact stiffness and dissipation come from solref (docs/MODELS.md)")
+	si, err := c.solimp(v, "solimp")
+	if err != nil {
+		return err
 	}
 	for _, a := range []string{"priority", "solmix"} {
 		if v.e.Has(a) {
@@ -149,7 +153,7 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		c.geomIndex[name] = len(c.pending)
 	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, e: v.e})
+	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, solimp: si, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
@@ -227,6 +231,10 @@ func (c *compiler) geomShape(v view, typ string) (*scene.Shape, spatial.Pose, er
 	x, err := c.pose(v)
 	if err != nil {
 		return nil, x, err
+	}
+	if typ == "hfield" {
+		sh, err := c.hfieldShape(v)
+		return sh, x, err
 	}
 	size, err := c.floats(v, "size", -1, nil)
 	if err != nil {
@@ -433,17 +441,21 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref (package doc: k = m/(T ζ)², τd = 2 T ζ²) and from friction and
-// condim (frictionCoefficients).
+// solref and solimp (package doc: k = m κ, κ and τd from contactRate)
+// and from friction and condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
 	if c.disabled("contact") { // no collision geometry (applyFlags)
 		return nil
 	}
+	g0 := 9.81
+	if gv := s.Gravity; gv != nil {
+		g0 = math.Sqrt(gv[0]*gv[0] + gv[1]*gv[1] + gv[2]*gv[2])
+	}
 	coef := c.frictionCoefficients()
 	for i, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := solrefRate(g.solref, c.solrefDT())
+		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), g0)
 		if m > 0 {
 			k *= m
 		} else {

@@ -710,7 +710,9 @@ func TestContactDisabledNoFrictionWarning(t *testing.T) {
 
 // TestRefsafe: MuJoCo raises solref's time constant to two time steps
 // unless <flag refsafe="disable">: a 2 kg sphere with solref (0.001, 1)
-// at δt = 2 ms gets k = m/(T ζ)² with T = 0.004, or with T = 0.001.
+// at δt = 2 ms gets k = m κ with κ, τd from solref (T = 0.004, or 0.001)
+// and the default solimp (contactRate, checked against MuJoCo's resting
+// depths in TestSolrefMaterials).
 func TestRefsafe(t *testing.T) {
 	doc := `<mujoco>FLAG<worldbody>
   <body name="a"><freejoint/><geom type="sphere" size="0.1" mass="2" solref="0.001 1"/></body>
@@ -722,8 +724,9 @@ func TestRefsafe(t *testing.T) {
 		im := parseDoc(t, strings.Replace(doc, "FLAG", c.flag, 1))
 		s := im.Scene
 		m := s.Materials[s.Bodies[sceneIndex(t, s, "a")].Collisions[0].Material]
-		if want := 2 / (c.T * c.T); math.Abs(*m.Stiffness-want) > 1e-9*want || *m.Dissipation != 2*c.T {
-			t.Errorf("%q: k %v τd %v, want %v %v", c.flag, *m.Stiffness, *m.Dissipation, want, 2*c.T)
+		kappa, tau := contactRate([]float64{c.T, 1}, []float64{0.9, 0.95, 0.001, 0.5, 2}, 0, 9.81)
+		if want := 2 * kappa; math.Abs(*m.Stiffness-want) > 1e-9*want || math.Abs(*m.Dissipation-tau) > 1e-12 {
+			t.Errorf("%q: k %v τd %v, want %v %v", c.flag, *m.Stiffness, *m.Dissipation, want, tau)
 		}
 	}
 }

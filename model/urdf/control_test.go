@@ -153,3 +153,30 @@ func TestURDFLimits(t *testing.T) {
 		t.Errorf("q = %.9g, want asin(1/(m g l)) = %.9g", b.State.Q[0], want)
 	}
 }
+
+// TestURDFStartedOutsideLimit: a joint whose range [0.3, 1] excludes its
+// initial 0 (Allegro's thumb base, joint_12, whose lower limit is 0.263 and
+// which a URDF starts at 0, was kicked to 235 rad/s in one step) comes back
+// over MuJoCo's default limit time constant, no faster than MuJoCo 2.2.2
+// brings the same hinge back (I = 1 kg·m², no gravity, δt = 1 ms, default
+// solreflimit: peak 5.5674 rad/s after 19 steps, back in range at 59 ms).
+// Before the recovery cap: 300 rad/s (v̂ = −g0/δt).
+func TestURDFStartedOutsideLimit(t *testing.T) {
+	doc := `<robot name="o"><link name="base"/><link name="a"><inertial><origin xyz="0 0 -1"/><mass value="1"/>
+  <inertia ixx="1e-9" iyy="1e-9" izz="1e-9" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="ja" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 1 0"/><limit lower="0.3" upper="1" effort="10" velocity="10"/></joint></robot>`
+	_, b, s := build(t, doc, func(sc *scene.Scene) { sc.Gravity = &scene.Vec{0, 0, 0} })
+	peak, back := 0.0, 0.0
+	for i := range 300 {
+		step(t, b, s, 1)
+		peak = math.Max(peak, math.Abs(b.State.V[0]))
+		if back == 0 && b.State.Q[0] >= 0.3 {
+			back = float64(i+1) * dt
+		}
+	}
+	const mjPeak = 5.567438647
+	t.Logf("peak speed %.5g rad/s (MuJoCo %.5g), back in range after %.3g s (MuJoCo 0.059)", peak, mjPeak, back)
+	if peak > mjPeak || peak < 0.9*mjPeak || back == 0 || back > 0.07 {
+		t.Errorf("peak speed %g (MuJoCo %g), back after %g s", peak, mjPeak, back)
+	}
+}
