@@ -63,7 +63,9 @@ func TendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64) (l, ld
 // (MuJoCo's limited tendon range), as Limit bounds one coordinate: each
 // finite bound is a one-sided constraint, g = L − Lower ≥ 0 with
 // J = (coef_k on the tendon's velocities), or g = Upper − L with −J;
-// γ = clamp(y, 0, ∞) (solver.Interval), R and v̂ from the compliance.
+// γ = clamp(y, 0, ∞) (solver.Interval), R and v̂ as a joint limit's
+// (limitRow: near-rigid within the bound; violated, MuJoCo's soft
+// constraint with Compliance.SolRef, else recovered without launching).
 type TendonLimit struct {
 	Name         string
 	Terms        []TendonTerm
@@ -97,12 +99,15 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 			sign, g = -1, bound-L
 		}
 		a.begin(1)
+		var jv0, jvs float64
 		for _, t := range l.Terms {
 			_, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
 			a.addDOF(c, t.Body, vi, 0, sign*t.Coef)
+			jv0 += sign * t.Coef * elem(c.in.V0, vi)
+			jvs += sign * t.Coef * elem(c.p.VStar, vi)
 		}
 		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-		a.setRow(c, row, 0, l.Compliance, g)
+		a.limitRow(c, row, l.Compliance, g, jv0, jvs)
 		if e.block < 0 {
 			e.block = k
 		}

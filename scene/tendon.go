@@ -37,12 +37,15 @@ type TendonJoint struct {
 	Coef  float64 `yaml:"coef"`
 }
 
-// TendonLimits bound a tendon's length.
+// TendonLimits bound a tendon's length; stiffness, dissipation, solref
+// and solimp as a joint's Limits.
 type TendonLimits struct {
-	Lower       *float64 `yaml:"lower,omitempty"`
-	Upper       *float64 `yaml:"upper,omitempty"`
-	Stiffness   *float64 `yaml:"stiffness,omitempty"`
-	Dissipation *float64 `yaml:"dissipation,omitempty"`
+	Lower       *float64  `yaml:"lower,omitempty"`
+	Upper       *float64  `yaml:"upper,omitempty"`
+	Stiffness   *float64  `yaml:"stiffness,omitempty"`
+	Dissipation *float64  `yaml:"dissipation,omitempty"`
+	SolRef      []float64 `yaml:"solref,omitempty"`
+	SolImp      []float64 `yaml:"solimp,omitempty"`
 }
 
 // Tendon returns the tendon called name, or nil.
@@ -101,6 +104,12 @@ func (v *validator) tendons(s *Scene) {
 			if l.Dissipation != nil {
 				v.nonNegative(p+".limits.dissipation", *l.Dissipation)
 			}
+			if n := len(l.SolRef); n != 0 && n != 2 {
+				v.add(p+".limits.solref", "%d values; want 2 (timeconst, dampratio)", n)
+			}
+			if n := len(l.SolImp); n != 0 && (n != 5 || len(l.SolRef) == 0) {
+				v.add(p+".limits.solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+			}
 		}
 	}
 }
@@ -147,7 +156,7 @@ func tendonLimits(set *constraint.Set, m *multibody.Model, ts []Tendon) {
 		}
 		set.TendonLimits = append(set.TendonLimits, constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
 			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)),
-			Compliance: constraint.Compliance{Stiffness: valueOr(l.Stiffness, 0), Dissipation: valueOr(l.Dissipation, 0)}})
+			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp})})
 	}
 }
 

@@ -158,11 +158,11 @@ func TestTendonsAgainstMuJoCo(t *testing.T) {
 
 // TestTendonLimitAgainstMuJoCo: a limited fixed tendon L = q_a − q_b
 // between two pendulums that gravity turns in opposite directions stops
-// near its upper bound 0.3 as MuJoCo's does. Both limits are soft: MuJoCo's
-// by its default solreflimit (0.02, 1) and solimp, ours by the stiffness
-// that solreflimit maps to (k = m_eff/(T ζ)², solimp not reproduced).
-// Measured: peak L 0.3368 here, 0.3497 in MuJoCo (a near-rigid limit
-// stops at 0.3002); qpos 0.036 apart over 500 steps.
+// near its upper bound 0.3 as MuJoCo's does: both are MuJoCo's soft
+// constraint once violated (default solreflimit 0.02 1 and solimplimit, as
+// joint limits: constraint.Compliance.SolRef), ours near-rigid up to the
+// bound. Measured: peak L 0.3279 here, 0.3497 in MuJoCo (a near-rigid
+// limit stops at 0.3002); qpos 0.011 apart over 500 steps.
 func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 	exe := tool(t)
 	path := writeModel(t, `<mujoco><option timestep="0.002"/><worldbody>
@@ -207,7 +207,7 @@ func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 		peakSt = math.Max(peakSt, s.State.Q[0]-s.State.Q[1])
 	}
 	t.Logf("tendon limit 0.3: peak L Stiction %.5f, MuJoCo %.5f; max |Δqpos| over %d steps %.3g", peakSt, peakMJ, steps, d)
-	if math.Abs(peakSt-peakMJ) > 0.02 || d > 0.05 {
+	if math.Abs(peakSt-peakMJ) > 0.03 || d > 0.02 {
 		t.Errorf("peak L %.5f vs MuJoCo %.5f (bound 0.3), qpos %.3g apart", peakSt, peakMJ, d)
 	}
 }

@@ -65,14 +65,6 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 			return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
 		}
 	}
-	if len(c.tendonLimits) > 0 {
-		if err := c.tendonLimitCompliance(); err != nil {
-			return nil, err
-		}
-		if err := s.Validate(path); err != nil {
-			return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
-		}
-	}
 	c.out.Warnings = append(c.r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
 	return c.out, nil
 }
@@ -108,7 +100,6 @@ type compiler struct {
 	joints    map[string]*jointRef // by MJCF joint name
 	// spatialTendons are the names of the <spatial> tendons (not simulated).
 	spatialTendons map[string]bool
-	tendonLimits   []pendingLimit // limited fixed tendons (tendonLimitCompliance)
 	// implicitActuators: MuJoCo's integrator (implicit, implicitfast)
 	// treats actuators' velocity terms implicitly; Euler and RK4 do not.
 	implicitActuators bool

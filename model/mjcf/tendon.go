@@ -2,12 +2,6 @@ package mjcf
 
 import (
 	"fmt"
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/stiction-sim/stiction/forces"
-	"github.com/stiction-sim/stiction/multibody"
 
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -17,8 +11,9 @@ import (
 // tendons reads <tendon>: each <fixed> becomes a scene tendon (a length
 // L = Σ coef_k q_k over hinge and slide joints, MuJoCo's fixed tendon) with
 // its stiffness, damping and springlength (the spring f = −k (L − L0) − b L̇,
-// mj_passive) and its range as limits where limited (with solreflimit's
-// stiffness: tendonLimitCompliance); <spatial> tendons are
+// mj_passive) and its range as limits where limited (solreflimit and
+// solimplimit as a joint limit's: MuJoCo's soft constraint while
+// violated); <spatial> tendons are
 // not supported (a warning; actuators on them are not simulated).
 func (c *compiler) tendons(e *xmlutil.Element) error {
 	for _, t := range e.Children {
@@ -124,71 +119,16 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 			return c.r.Errorf(v.src("range"), "range", "lower bound above the upper bound")
 		}
 		st.Limits = &scene.TendonLimits{Lower: model.Ptr(r[0]), Upper: model.Ptr(r[1])}
-		sr, err := c.floats(v, "solreflimit", 2, []float64{0.02, 1})
-		if err != nil {
+		var l scene.Limits
+		if err := c.limitSoftness(v, &l); err != nil { // solreflimit, solimplimit as a joint's
 			return err
 		}
-		if (sr[0] > 0) != (sr[1] > 0) || sr[0] == 0 {
-			return c.r.Errorf(v.src("solreflimit"), "solreflimit", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
-		}
-		c.tendonLimits = append(c.tendonLimits, pendingLimit{tendon: len(c.out.Scene.Tendons), solref: sr, e: t})
-		for _, a := range []string{"solimplimit", "margin"} {
-			if s := v.src(a); s != nil {
-				c.r.Warnf(s, a, "not supported on tendons (ignored)")
-			}
+		st.Limits.SolRef, st.Limits.SolImp = l.SolRef, l.SolImp
+		if s := v.src("margin"); s != nil {
+			c.r.Warnf(s, "margin", "not supported on tendons (ignored)")
 		}
 	}
 	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
-	return nil
-}
-
-// pendingLimit is a tendon limit whose stiffness comes from its
-// solreflimit once the mass matrix is known (tendonLimitCompliance).
-type pendingLimit struct {
-	tendon int // in Scene.Tendons
-	solref []float64
-	e      *xmlutil.Element
-}
-
-// tendonLimitCompliance gives every tendon limit the stiffness and
-// dissipation of its solreflimit, as equalities get theirs
-// (equalityCompliance): k = m_eff/(T ζ)², τd = 2 T ζ² with
-// m_eff = 1/(g M⁻¹ gᵀ) for the tendon's row g = (coef_k) at the reference
-// configuration, so that the limit has MuJoCo's natural frequency 1/(T ζ)
-// and damping ratio ζ (solimp's impedance is not reproduced).
-func (c *compiler) tendonLimitCompliance() error {
-	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
-	if err != nil {
-		return fmt.Errorf("%s: effective masses of the tendon limits: %w", c.r.File, err)
-	}
-	ws := multibody.NewWorkspace(m)
-	ws.Update(st.Q, st.V)
-	minv, err := inverseMass(m, ws)
-	if err != nil {
-		return fmt.Errorf("%s: effective masses of the tendon limits: %w", c.r.File, err)
-	}
-	for _, pl := range c.tendonLimits {
-		t := &c.out.Scene.Tendons[pl.tendon]
-		J := mat.NewDense(1, max(m.NV, 1), nil)
-		for _, j := range t.Joints {
-			dof := 0
-			if j.DOF != nil {
-				dof = *j.DOF
-			}
-			tc, ok := forces.NewTendonCoord(m, m.BodyByName(j.Joint), dof, j.Coef)
-			if !ok {
-				return c.r.Errorf(pl.e, "", "tendon %q: joint of body %q is not a scalar coordinate", t.Name, j.Joint)
-			}
-			J.Set(0, tc.VI, J.At(0, tc.VI)+tc.Coef)
-		}
-		kpm, tau := solrefRate(pl.solref, c.solrefDT())
-		k := kpm / maxEig(jminvjt(minv, J))
-		if !(k > 0) || math.IsInf(k, 0) {
-			c.r.Warnf(pl.e, "range", "the tendon does not move its joints at the reference configuration: its limit is near-rigid")
-			continue
-		}
-		t.Limits.Stiffness, t.Limits.Dissipation = model.Ptr(k), model.Ptr(tau)
-	}
 	return nil
 }
 

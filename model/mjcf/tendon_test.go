@@ -51,9 +51,8 @@ func TestFixedTendonImport(t *testing.T) {
 	if *tt.Stiffness != 3 || *tt.Damping != 0.5 || math.Abs(*tt.RestLength-0.5) > 1e-15 {
 		t.Errorf("tendon t: stiffness %v damping %v rest length %v, want 3, 0.5, 2·0.2 + 0.1 = 0.5", *tt.Stiffness, *tt.Damping, *tt.RestLength)
 	}
-	if l := tt.Limits; l == nil || *l.Lower != -0.4 || *l.Upper != 0.6 || l.Stiffness == nil || !(*l.Stiffness > 0) ||
-		l.Dissipation == nil || math.Abs(*l.Dissipation-0.04) > 1e-15 {
-		t.Errorf("tendon t limits: %+v (want solreflimit's stiffness and τd = 2 T ζ² = 0.04)", l)
+	if l := tt.Limits; l == nil || *l.Lower != -0.4 || *l.Upper != 0.6 || len(l.SolRef) != 2 || l.SolRef[0] != 0.02 || len(l.SolImp) != 5 {
+		t.Errorf("tendon t limits: %+v (want MuJoCo's default solreflimit and solimplimit)", l)
 	}
 	if u := ts[1]; *u.RestLength != 0.7 || u.Joints[0].Coef != 1 || u.Limits != nil {
 		t.Errorf("tendon u: %+v", u)
