@@ -9,9 +9,12 @@ import (
 
 // TestSuiteStepsAllocateNothing: a warmed-up step of suite robots built
 // from compound joints (bodies with several MJCF joints), with their
-// contacts, limits, actuators and joint friction, allocates nothing.
+// contacts, limits, actuators and joint friction, and of the suite robots
+// with fixed tendons (fish: a tendon spring and a position servo on a
+// tendon; manipulator: a motor on a tendon and a tendon equality),
+// allocates nothing.
 func TestSuiteStepsAllocateNothing(t *testing.T) {
-	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml"} {
+	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml"} {
 		b, _, err := stiction(filepath.Join("testdata", f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
