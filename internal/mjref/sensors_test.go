@@ -1,0 +1,217 @@
+package mjref
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sensor"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// sensorArm is a 3-body arm with a compound joint (two hinges on link2), a
+// slide, sites, and every supported kinematic, inertial and wrench
+// sensor, including reference frames. Its geoms do not collide, so that
+// MuJoCo's Euler step is v' = v + h qacc exactly (no damping).
+const sensorArm = `<mujoco model="sensorarm">
+  <option timestep="0.001"/>
+  <worldbody>
+    <site name="ref" pos="0.1 0.2 0.3" euler="10 20 30"/>
+    <body name="link1" pos="0 0 1" euler="5 0 0">
+      <joint name="j1" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05" mass="1" contype="0" conaffinity="0"/>
+      <site name="s1" pos="0.25 0.01 0.02" euler="30 40 50"/>
+      <body name="link2" pos="0.5 0 0">
+        <joint name="j2a" type="hinge" axis="0 1 0"/>
+        <joint name="j2b" type="hinge" axis="1 0 0" pos="0.1 0 0"/>
+        <geom type="box" size="0.2 0.04 0.03" pos="0.2 0 0" mass="0.7" contype="0" conaffinity="0"/>
+        <site name="tip" pos="0.4 0 0.01" quat="0.9 0.1 0.2 0.3"/>
+        <site name="mid" pos="0.15 -0.02 0" euler="0 90 0"/>
+        <body name="link3" pos="0.4 0 0">
+          <joint name="j3" type="slide" axis="1 0 0"/>
+          <geom type="sphere" size="0.05" mass="0.3" contype="0" conaffinity="0"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <sensor>
+    <jointpos joint="j1"/>
+    <jointpos joint="j2b"/>
+    <jointpos joint="j3"/>
+    <jointvel joint="j2a"/>
+    <jointvel joint="j2b"/>
+    <jointvel joint="j3"/>
+    <framepos objtype="site" objname="tip"/>
+    <framepos objtype="xbody" objname="link2"/>
+    <framepos objtype="body" objname="link3"/>
+    <framepos objtype="site" objname="tip" reftype="site" refname="s1"/>
+    <framequat objtype="site" objname="tip"/>
+    <framequat objtype="site" objname="tip" reftype="xbody" refname="link1"/>
+    <framexaxis objtype="site" objname="mid"/>
+    <frameyaxis objtype="site" objname="tip" reftype="site" refname="ref"/>
+    <framezaxis objtype="xbody" objname="link2" reftype="site" refname="ref"/>
+    <framelinvel objtype="site" objname="tip"/>
+    <framelinvel objtype="site" objname="tip" reftype="site" refname="s1"/>
+    <framelinvel objtype="body" objname="link3"/>
+    <frameangvel objtype="xbody" objname="link2"/>
+    <frameangvel objtype="site" objname="tip" reftype="site" refname="s1"/>
+    <gyro site="tip"/>
+    <velocimeter site="tip"/>
+    <accelerometer site="tip"/>
+    <accelerometer site="s1"/>
+    <force site="s1"/>
+    <torque site="s1"/>
+    <force site="mid"/>
+    <torque site="mid"/>
+  </sensor>
+</mujoco>`
+
+// maxErrByType returns, per sensor type, the largest |ours − MuJoCo's|
+// over the values of sensors of that type that pass keep.
+func maxErrByType(r *Run, got, want []float64, keep func(string) bool, errs map[string]float64) {
+	for _, sn := range r.Sensors {
+		if !keep(sn.Type) {
+			continue
+		}
+		for k := sn.Adr; k < sn.Adr+sn.Dim; k++ {
+			d := math.Abs(got[k] - want[k])
+			if math.IsNaN(d) {
+				d = math.Inf(1)
+			}
+			errs[sn.Type] = max(errs[sn.Type], d)
+		}
+	}
+}
+
+var accTypes = map[string]bool{"accelerometer": true, "force": true, "torque": true, "touch": true, "actuatorfrc": true}
+
+// TestSensorsMatchMuJoCo: at each of MuJoCo's states of a perturbed arm
+// run, every position and velocity sensor equals MuJoCo's sensordata to
+// 1e-12, and every acceleration and wrench sensor (accelerometer, force,
+// torque), evaluated with MuJoCo's step acceleration (qvel' − qvel)/h, to
+// 1e-9.
+func TestSensorsMatchMuJoCo(t *testing.T) {
+	path := writeModel(t, sensorArm)
+	qpos := []float64{0.3, -0.7, 0.4, 0.05}
+	qvel := []float64{1.5, -2, 3, 0.4}
+	r := run(t, path, Options{Steps: 40, Every: 1, Integrator: "euler", QPos: qpos, QVel: qvel})
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sensor.NewSet(b.Model, b.Sensors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Len() != len(r.Steps[0].SensorData) || len(r.Sensors) != len(b.Sensors) {
+		t.Fatalf("%d sensor values (%d sensors), MuJoCo %d (%d)", set.Len(), len(b.Sensors), len(r.Steps[0].SensorData), len(r.Sensors))
+	}
+	mp, err := NewMap(r, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(s Step) *multibody.State {
+		st := b.Model.NewState()
+		mp.QToStiction(s.QPos, st.Q)
+		mp.VToStiction(s.QPos, s.QVel, st.V)
+		return st
+	}
+	out := make([]float64, set.Len())
+	errs := map[string]float64{}
+	for k := 0; k+1 < len(r.Steps); k++ {
+		s0, s1 := state(r.Steps[k]), state(r.Steps[k+1])
+		set.Evaluate(s0, nil, out)
+		maxErrByType(r, out, r.Steps[k].SensorData, func(typ string) bool { return !accTypes[typ] }, errs)
+		set.Evaluate(s1, &sensor.Step{DT: r.Timestep, Q0: s0.Q, V0: s0.V}, out)
+		maxErrByType(r, out, r.Steps[k].SensorData, func(typ string) bool { return accTypes[typ] }, errs)
+	}
+	for _, typ := range slices.Sorted(maps.Keys(errs)) {
+		e := errs[typ]
+		tol := 1e-12
+		if accTypes[typ] {
+			tol = 1e-9
+		}
+		t.Logf("%-12s max |Stiction − MuJoCo| = %.3g (tolerance %g)", typ, e, tol)
+		if !(e <= tol) {
+			t.Errorf("%s: max error %.3g > %g", typ, e, tol)
+		}
+	}
+	if len(errs) != 14 {
+		t.Errorf("compared %d sensor types, want 14: %v", len(errs), errs)
+	}
+}
+
+// restingBox is a free box resting on a plane, with a touch zone on its
+// bottom face, an accelerometer, and a force sensor.
+const restingBox = `<mujoco model="restingbox">
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body name="box" pos="0 0 0.1">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <site name="bottom" type="box" pos="0 0 -0.1" size="0.11 0.11 0.02"/>
+      <site name="imu" pos="0.02 0.03 0.04" euler="20 0 0"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <touch name="touch" site="bottom"/>
+    <accelerometer name="acc" site="imu"/>
+    <gyro name="gyro" site="imu"/>
+  </sensor>
+</mujoco>`
+
+// TestSensorsRestingBox: a 2 kg box resting on a plane for 1 s. Our
+// contact model is not MuJoCo's, so the comparison is of the steady state:
+// the touch sensor reads the total normal force m g in both engines, and
+// the accelerometer reads gravity's reaction, +g up in the world, rotated
+// into the site frame.
+func TestSensorsRestingBox(t *testing.T) {
+	path := writeModel(t, restingBox)
+	const steps = 500
+	r := run(t, path, Options{Steps: steps, Every: 0})
+	mjLast := r.Steps[len(r.Steps)-1].SensorData
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sensor.NewSet(b.Model, b.Sensors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, set.Len())
+	q0, v0 := make([]float64, b.Model.NQ), make([]float64, b.Model.NV)
+	for range steps {
+		copy(q0, s.State.Q)
+		copy(v0, s.State.V)
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		set.Evaluate(s.State, &sensor.Step{DT: b.Config.DT, Q0: q0, V0: v0, Contacts: s.Contacts(), Impulses: s.Impulses(), Reports: s.ConstraintReports()}, out)
+	}
+	mg := 2 * 9.81
+	t.Logf("touch: Stiction %.9g N, MuJoCo %.9g N, m g = %.9g N", out[0], mjLast[0], mg)
+	t.Logf("accelerometer: Stiction %v, MuJoCo %v", out[1:4], mjLast[1:4])
+	if math.Abs(out[0]-mg) > 1e-6*mg || math.Abs(mjLast[0]-mg) > 1e-3*mg {
+		t.Errorf("touch: Stiction %.9g, MuJoCo %.9g, want m g = %.9g (1e-6, MuJoCo 1e-3)", out[0], mjLast[0], mg)
+	}
+	c, sn := math.Cos(20*math.Pi/180), math.Sin(20*math.Pi/180)
+	want := []float64{0, 9.81 * sn, 9.81 * c} // +g up, in a frame rolled 20° about x
+	for k := range 3 {
+		if d := math.Abs(out[1+k] - want[k]); d > 1e-6 {
+			t.Errorf("accelerometer[%d]: Stiction %.9g, want %.9g", k, out[1+k], want[k])
+		}
+		if d := math.Abs(mjLast[1+k] - want[k]); d > 1e-3 {
+			t.Errorf("accelerometer[%d]: MuJoCo %.9g, want %.9g", k, mjLast[1+k], want[k])
+		}
+		if d := math.Abs(out[4+k]); d > 1e-6 {
+			t.Errorf("gyro[%d] = %g at rest", k, out[4+k])
+		}
+	}
+}
