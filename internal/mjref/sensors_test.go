@@ -144,7 +144,8 @@ func TestSensorsMatchMuJoCo(t *testing.T) {
 }
 
 // restingBox is a free box resting on a plane, with a touch zone on its
-// bottom face, an accelerometer, and a force sensor.
+// bottom face, an accelerometer, and force and torque sensors where a 0.5 kg
+// body is welded on top.
 const restingBox = `<mujoco model="restingbox">
   <option timestep="0.002"/>
   <worldbody>
@@ -154,12 +155,18 @@ const restingBox = `<mujoco model="restingbox">
       <geom type="box" size="0.1 0.1 0.1" mass="2"/>
       <site name="bottom" type="box" pos="0 0 -0.1" size="0.11 0.11 0.02"/>
       <site name="imu" pos="0.02 0.03 0.04" euler="20 0 0"/>
+      <body name="top" pos="0 0 0.1">
+        <geom type="sphere" pos="0 0 0.05" size="0.03" mass="0.5" contype="0" conaffinity="0"/>
+        <site name="mount" pos="-0.05 0.01 0" euler="0 0 30"/>
+      </body>
     </body>
   </worldbody>
   <sensor>
     <touch name="touch" site="bottom"/>
     <accelerometer name="acc" site="imu"/>
     <gyro name="gyro" site="imu"/>
+    <force name="f" site="mount"/>
+    <torque name="tq" site="mount"/>
   </sensor>
 </mujoco>`
 
@@ -195,7 +202,7 @@ func TestSensorsRestingBox(t *testing.T) {
 		}
 		set.Evaluate(s.State, &sensor.Step{DT: b.Config.DT, Q0: q0, V0: v0, Contacts: s.Contacts(), Impulses: s.Impulses(), Reports: s.ConstraintReports()}, out)
 	}
-	mg := 2 * 9.81
+	mg := 2.5 * 9.81
 	t.Logf("touch: Stiction %.9g N, MuJoCo %.9g N, m g = %.9g N", out[0], mjLast[0], mg)
 	t.Logf("accelerometer: Stiction %v, MuJoCo %v", out[1:4], mjLast[1:4])
 	if math.Abs(out[0]-mg) > 1e-6*mg || math.Abs(mjLast[0]-mg) > 1e-3*mg {
@@ -214,4 +221,87 @@ func TestSensorsRestingBox(t *testing.T) {
 			t.Errorf("gyro[%d] = %g at rest", k, out[4+k])
 		}
 	}
+	// The top body's weight 0.5 g, held up through the mount at (−0.05, 0.01,
+	// 0) from its centre of mass at (0, 0, 0.05); site frame yawed 30°.
+	c30, s30 := math.Cos(math.Pi/6), math.Sin(math.Pi/6)
+	rot := func(v [3]float64) [3]float64 { // world → site
+		return [3]float64{c30*v[0] + s30*v[1], -s30*v[0] + c30*v[1], v[2]}
+	}
+	w := 0.5 * 9.81
+	fw := [3]float64{0, 0, w}
+	lever := [3]float64{0.05, -0.01, 0.05}
+	tw := [3]float64{lever[1] * fw[2], -lever[0] * fw[2], 0}
+	wantF, wantT := rot(fw), rot(tw)
+	t.Logf("force: Stiction %v, MuJoCo %v, want %v", out[7:10], mjLast[7:10], wantF)
+	t.Logf("torque: Stiction %v, MuJoCo %v, want %v", out[10:13], mjLast[10:13], wantT)
+	for k := range 3 {
+		for _, c := range []struct {
+			who       string
+			got, want float64
+		}{{"Stiction force", out[7+k], wantF[k]}, {"Stiction torque", out[10+k], wantT[k]},
+			{"MuJoCo force", mjLast[7+k], wantF[k]}, {"MuJoCo torque", mjLast[10+k], wantT[k]}} {
+			if math.Abs(c.got-c.want) > 1e-6 {
+				t.Errorf("%s[%d] = %.9g, want %.9g", c.who, k, c.got, c.want)
+			}
+		}
+	}
+}
+
+// servoPendulum is a hinge pendulum on a position servo (kp = 20) with
+// zero control, whose actuator force is −kp q in MuJoCo.
+const servoPendulum = `<mujoco model="servo">
+  <option timestep="0.001"/>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="hinge" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><position name="servo" joint="hinge" kp="20"/></actuator>
+  <sensor><actuatorfrc name="f" actuator="servo"/><jointpos name="q" joint="hinge"/></sensor>
+</mujoco>`
+
+// TestSensorActuatorFrcMuJoCo: the actuatorfrc of each step from MuJoCo's
+// state k equals MuJoCo's sensordata at k to O(δt kp |v|): our servo acts
+// implicitly on the end-of-step angle, −kp (q + δt v'), where MuJoCo's
+// reads −kp q (measured 0.072 N·m of 8 N·m); ours is −kp q' to 1e-9.
+func TestSensorActuatorFrcMuJoCo(t *testing.T) {
+	path := writeModel(t, servoPendulum)
+	r := run(t, path, Options{Steps: 50, Every: 1, Integrator: "euler", QPos: []float64{0.4}, QVel: []float64{-1}})
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sensor.NewSet(b.Model, b.Sensors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, set.Len())
+	worst, worstV := 0.0, 0.0
+	for k := 0; k+1 < len(r.Steps); k++ {
+		mk := r.Steps[k]
+		s.State.Q[0], s.State.V[0] = mk.QPos[0], mk.QVel[0]
+		q0, v0 := []float64{mk.QPos[0]}, []float64{mk.QVel[0]}
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		set.Evaluate(s.State, &sensor.Step{DT: b.Config.DT, Q0: q0, V0: v0, Reports: s.ConstraintReports()}, out)
+		want := mk.SensorData[0]
+		if math.Abs(want+20*mk.QPos[0]) > 1e-12 {
+			t.Fatalf("MuJoCo's actuatorfrc %g is not −kp q = %g", want, -20*mk.QPos[0])
+		}
+		if d := math.Abs(out[0] + 20*s.State.Q[0]); d > 1e-9 {
+			t.Errorf("step %d: actuatorfrc %.12g, want −kp q' = %.12g (our servo acts on the end-of-step angle)", k, out[0], -20*s.State.Q[0])
+		}
+		bound := 20 * b.Config.DT * math.Abs(s.State.V[0]) * 1.01
+		if d := math.Abs(out[0] - want); d > bound+1e-9 {
+			t.Errorf("step %d: actuatorfrc %.9g, MuJoCo %.9g: differ by %.3g > δt kp |v'| = %.3g", k, out[0], want, d, bound)
+		}
+		worst, worstV = max(worst, math.Abs(out[0]-want)), max(worstV, math.Abs(want))
+	}
+	t.Logf("actuatorfrc: max |Stiction − MuJoCo| = %.3g N·m (max |f| %.3g N·m)", worst, worstV)
 }
