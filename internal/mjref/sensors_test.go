@@ -1,6 +1,7 @@
 package mjref
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -304,4 +305,88 @@ func TestSensorActuatorFrcMuJoCo(t *testing.T) {
 		worst, worstV = max(worst, math.Abs(out[0]-want)), max(worstV, math.Abs(want))
 	}
 	t.Logf("actuatorfrc: max |Stiction − MuJoCo| = %.3g N·m (max |f| %.3g N·m)", worst, worstV)
+}
+
+// suiteSensorModels are the suite models with sensors.
+var suiteSensorModels = []string{
+	"dm_control/suite/cheetah.xml", "dm_control/suite/finger.xml", "dm_control/suite/fish.xml",
+	"dm_control/suite/hopper.xml", "dm_control/suite/humanoid.xml", "dm_control/suite/humanoid_CMU.xml",
+	"dm_control/suite/manipulator.xml", "dm_control/suite/stacker.xml", "dm_control/suite/swimmer.xml",
+	"dm_control/suite/walker.xml",
+}
+
+// TestSensorsSuite: on the public suite models with sensors, from a
+// perturbed state and over 20 MuJoCo steps, every position and velocity
+// sensor that the import keeps equals MuJoCo's sensordata at MuJoCo's
+// states to 1e-9 (relative to max(1, |value|)); the sensors it leaves out
+// are warnings.
+func TestSensorsSuite(t *testing.T) {
+	for _, file := range suiteSensorModels {
+		t.Run(file, func(t *testing.T) {
+			path := "testdata/" + file
+			base := run(t, path, Options{Steps: 0})
+			qpos := append([]float64(nil), base.QInit...)
+			qvel := make([]float64, base.NV)
+			for _, j := range base.Joints {
+				if j.Type == "hinge" || j.Type == "slide" {
+					qpos[j.QPosAdr] += 0.05 * float64(j.QPosAdr%5-2)
+				}
+			}
+			for i := range qvel {
+				qvel[i] = 0.05 * float64(i%7-3)
+			}
+			r := run(t, path, Options{Steps: 20, Every: 1, QPos: qpos, QVel: qvel})
+			b, _, err := stiction(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			set, err := sensor.NewSet(b.Model, b.Sensors)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mp, err := NewMap(r, b.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col := map[string]int{}
+			for i, n := range set.Names() {
+				col[n] = i
+			}
+			out := make([]float64, set.Len())
+			worst, compared := 0.0, 0
+			for _, s := range r.Steps {
+				st := b.Model.NewState()
+				mp.QToStiction(s.QPos, st.Q)
+				mp.VToStiction(s.QPos, s.QVel, st.V)
+				set.Evaluate(st, nil, out)
+				for i, sn := range r.Sensors {
+					if accTypes[sn.Type] {
+						continue
+					}
+					name := sn.Name
+					if name == "" {
+						name = fmt.Sprintf("sensor%d", i)
+					}
+					for k := range sn.Dim {
+						key := name
+						if sn.Dim > 1 {
+							key = fmt.Sprintf("%s[%d]", name, k)
+						}
+						c, ok := col[key]
+						if !ok {
+							continue
+						}
+						want := s.SensorData[sn.Adr+k]
+						d := math.Abs(out[c]-want) / max(1, math.Abs(want))
+						if !(d <= 1e-9) {
+							t.Errorf("step %d: %s (%s) = %.15g, MuJoCo %.15g", s.Step, key, sn.Type, out[c], want)
+						}
+						worst = max(worst, d)
+						compared++
+					}
+				}
+			}
+			t.Logf("%d position and velocity sensor values of %d sensors compared over %d states: max relative error %.3g", compared/len(r.Steps), len(r.Sensors), len(r.Steps), worst)
+		})
+	}
 }
