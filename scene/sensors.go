@@ -15,7 +15,8 @@ type Sensor struct {
 	// Type is one of sensor.TypeNames(): jointpos, jointvel, actuatorfrc,
 	// framepos, framequat, framexaxis, frameyaxis, framezaxis,
 	// framelinvel, frameangvel, gyro, velocimeter, accelerometer, touch,
-	// force, torque.
+	// force, torque, subtreecom, subtreelinvel, subtreeangmom (body: the
+	// subtree's root).
 	Type string `yaml:"type"`
 	// Joint is the body whose joint jointpos and jointvel read, DOF the
 	// joint's degree of freedom (a part of a compound joint), default 0.

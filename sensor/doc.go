@@ -21,7 +21,10 @@
 //   - force, torque: the wrench that the site's body receives from its
 //     parent (the momentum rate of its subtree minus gravity and contact
 //     forces), in the site frame, the torque about the site;
-//   - actuatorfrc: an actuator's force, before its gear.
+//   - actuatorfrc: an actuator's force, before its gear;
+//   - subtreecom, subtreelinvel, subtreeangmom: the centre of mass of a
+//     body's subtree (Body −1: every moving body), its velocity, and the
+//     subtree's angular momentum about it, in the world frame.
 //
 // Position and velocity sensors read the state given to Evaluate (the end
 // of the step). Acceleration and force sensors (accelerometer, touch,

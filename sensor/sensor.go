@@ -31,12 +31,15 @@ const (
 	Touch
 	Force
 	Torque
+	SubtreeCom
+	SubtreeLinVel
+	SubtreeAngMom
 	numTypes
 )
 
 var typeNames = [numTypes]string{"jointpos", "jointvel", "actuatorfrc", "framepos", "framequat",
 	"framexaxis", "frameyaxis", "framezaxis", "framelinvel", "frameangvel", "gyro", "velocimeter",
-	"accelerometer", "touch", "force", "torque"}
+	"accelerometer", "touch", "force", "torque", "subtreecom", "subtreelinvel", "subtreeangmom"}
 
 // String returns the MJCF name of the type.
 func (t Type) String() string {
@@ -192,8 +195,19 @@ func NewSet(m *multibody.Model, specs []Spec) (*Set, error) {
 			}
 		}
 		var sub []int
-		if (sp.Type == Force || sp.Type == Torque) && sp.Body >= 0 {
-			sub = subtree(m, sp.Body)
+		switch sp.Type {
+		case Force, Torque:
+			if sp.Body >= 0 {
+				sub = subtree(m, sp.Body)
+			}
+		case SubtreeCom, SubtreeLinVel, SubtreeAngMom:
+			if sp.Body >= 0 {
+				sub = subtree(m, sp.Body)
+			} else {
+				for b := range m.Bodies {
+					sub = append(sub, b)
+				}
+			}
 		}
 		s.subs = append(s.subs, sub)
 		s.act = append(s.act, -1)
@@ -257,7 +271,7 @@ func (s *Set) Evaluate(st *multibody.State, step *Step, out []float64) {
 			}
 			s.evalAcc(i, step, o)
 		} else {
-			s.evalPV(sp, st, o)
+			s.evalPV(i, st, o)
 		}
 		if c := sp.Cutoff; c > 0 {
 			switch sp.Type {
@@ -294,7 +308,8 @@ func (s *Set) velocity(ws *multibody.Workspace, b int, p spatial.Vec3) (w, v spa
 func put3(o []float64, v spatial.Vec3) { o[0], o[1], o[2] = v[0], v[1], v[2] }
 
 // evalPV evaluates a position or velocity sensor at the end state.
-func (s *Set) evalPV(sp *Spec, st *multibody.State, o []float64) {
+func (s *Set) evalPV(i int, st *multibody.State, o []float64) {
+	sp := &s.specs[i]
 	ws := s.ws
 	switch sp.Type {
 	case JointPos:
@@ -345,6 +360,8 @@ func (s *Set) evalPV(sp *Spec, st *multibody.State, o []float64) {
 		} else {
 			put3(o, w)
 		}
+	case SubtreeCom, SubtreeLinVel, SubtreeAngMom:
+		s.evalSubtree(sp, s.subs[i], o)
 	case Gyro, Velocimeter:
 		w, v := s.velocity(ws, sp.Body, x.P)
 		if sp.Type == Gyro {
@@ -588,4 +605,49 @@ func rayCylinder(p, d spatial.Vec3, r, h float64) bool {
 		lo, hi = math.Max(lo, (-b-sq)/a), math.Min(hi, (-b+sq)/a)
 	}
 	return lo <= hi && hi >= 0
+}
+
+// evalSubtree evaluates a subtree sensor at the end state: the centre of
+// mass of the bodies sub, its velocity, or their angular momentum about it
+// (world frame, MuJoCo's subtree_com, subtree_linvel, subtree_angmom).
+func (s *Set) evalSubtree(sp *Spec, sub []int, o []float64) {
+	ws := s.ws
+	var mass float64
+	var com, vel spatial.Vec3
+	for _, b := range sub {
+		body := &s.m.Bodies[b]
+		mb := body.Inertia.Mass
+		if mb == 0 {
+			continue
+		}
+		c := ws.Pose(b).Apply(body.Inertia.Com)
+		_, v := s.velocity(ws, b, c)
+		mass += mb
+		com, vel = com.AddScaled(mb, c), vel.AddScaled(mb, v)
+	}
+	if mass > 0 {
+		com, vel = com.Scale(1/mass), vel.Scale(1/mass)
+	}
+	switch sp.Type {
+	case SubtreeCom:
+		put3(o, com)
+		return
+	case SubtreeLinVel:
+		put3(o, vel)
+		return
+	}
+	var l spatial.Vec3
+	for _, b := range sub {
+		body := &s.m.Bodies[b]
+		mb := body.Inertia.Mass
+		if mb == 0 {
+			continue
+		}
+		xb := ws.Pose(b)
+		c := xb.Apply(body.Inertia.Com)
+		w, v := s.velocity(ws, b, c)
+		I := spatial.RotateInertia(xb.R.RotMat(), body.Inertia.Icom)
+		l = l.Add(I.MulVec(w)).Add(c.Sub(com).Cross(v.Sub(vel).Scale(mb)))
+	}
+	put3(o, l)
 }

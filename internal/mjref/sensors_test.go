@@ -66,6 +66,11 @@ const sensorArm = `<mujoco model="sensorarm">
     <torque site="s1"/>
     <force site="mid"/>
     <torque site="mid"/>
+    <subtreecom body="link2"/>
+    <subtreecom body="world"/>
+    <subtreelinvel body="link1"/>
+    <subtreeangmom body="link1"/>
+    <subtreeangmom body="link2"/>
   </sensor>
 </mujoco>`
 
@@ -139,8 +144,8 @@ func TestSensorsMatchMuJoCo(t *testing.T) {
 			t.Errorf("%s: max error %.3g > %g", typ, e, tol)
 		}
 	}
-	if len(errs) != 14 {
-		t.Errorf("compared %d sensor types, want 14: %v", len(errs), errs)
+	if len(errs) != 17 {
+		t.Errorf("compared %d sensor types, want 17: %v", len(errs), errs)
 	}
 }
 

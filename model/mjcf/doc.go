@@ -19,7 +19,8 @@
 // <equality> (connect → ball, weld → weld, joint → coupler or a
 // locked joint; equality.go) and <sensor> (jointpos, jointvel,
 // actuatorfrc, frame sensors on sites and bodies, gyro, velocimeter,
-// accelerometer, touch, force, torque: sensors.go; package sensor).
+// accelerometer, touch, force, torque, subtreecom, subtreelinvel,
+// subtreeangmom: sensors.go; package sensor).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still

@@ -13,6 +13,10 @@ import (
 // siteSensors are the sensor elements that read a site (site attribute).
 var siteSensors = map[string]bool{"gyro": true, "velocimeter": true, "accelerometer": true, "touch": true, "force": true, "torque": true}
 
+// subtreeSensors are the sensor elements that read a body's subtree (body
+// attribute).
+var subtreeSensors = map[string]bool{"subtreecom": true, "subtreelinvel": true, "subtreeangmom": true}
+
 // frameSensors are the sensor elements that read an object's frame
 // (objtype, objname, reftype, refname).
 var frameSensors = map[string]bool{"framepos": true, "framequat": true, "framexaxis": true, "frameyaxis": true,
@@ -25,7 +29,7 @@ func (c *compiler) sensors(sec *xmlutil.Element) error {
 	sec.MarkUsed()
 	for _, e := range sec.Children {
 		k := len(c.out.Scene.Sensors) + c.skippedSensors
-		if !siteSensors[e.Name] && !frameSensors[e.Name] && e.Name != "jointpos" && e.Name != "jointvel" && e.Name != "actuatorfrc" {
+		if !siteSensors[e.Name] && !frameSensors[e.Name] && !subtreeSensors[e.Name] && e.Name != "jointpos" && e.Name != "jointvel" && e.Name != "actuatorfrc" {
 			c.r.Warnf(e, "", "sensor <%s> not supported (ignored; its values are not in sensors.csv)", e.Name)
 			e.MarkAllUsed()
 			c.skippedSensors++
@@ -95,6 +99,18 @@ func (c *compiler) sensor(e *xmlutil.Element, k int) (scene.Sensor, bool, error)
 			return sn, false, nil
 		}
 		sn.Actuator = scn
+	case subtreeSensors[e.Name]:
+		bn, err := c.r.Required(e, "body")
+		if err != nil {
+			return sn, false, err
+		}
+		if bn != "world" {
+			b, ok := c.bodies[bn]
+			if !ok {
+				return sn, false, c.r.Errorf(e, "body", "no body of this name")
+			}
+			sn.Body = c.out.Scene.Bodies[b].Name
+		}
 	case siteSensors[e.Name]:
 		sn2, err := c.siteFrame(e, "site", sn)
 		if err != nil {
