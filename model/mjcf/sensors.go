@@ -216,8 +216,50 @@ func (c *compiler) object(e *xmlutil.Element, typAttr, nameAttr, sensorType stri
 		}
 		return c.out.Scene.Bodies[b].Name, x, true, nil
 	}
+	if typ == "geom" {
+		if body, x, ok := c.geomFrame(name); ok {
+			return body, x, true, nil
+		}
+		c.r.Warnf(e, nameAttr, "geom %q is not a collision or visual geom of the import (a mesh, or unnamed): sensor ignored", name)
+		return "", spatial.Pose{}, false, nil
+	}
 	c.r.Warnf(e, typAttr, "%s objects are not supported by frame sensors (sensor ignored)", typ)
 	return "", spatial.Pose{}, false, nil
+}
+
+// geomFrame returns the scene body and the body-frame pose of the named
+// primitive geom (collision or visual). Mesh geoms are left out: MuJoCo
+// moves a mesh geom's frame to the mesh's inertial frame.
+func (c *compiler) geomFrame(name string) (string, spatial.Pose, bool) {
+	s := c.out.Scene
+	if i, ok := c.geomIndex[name]; ok {
+		pg := c.pending[i]
+		b := &s.Bodies[pg.body]
+		if pg.index < len(b.Collisions) {
+			col := b.Collisions[pg.index]
+			if col.Shape != nil && col.Shape.Type != "mesh" {
+				x := spatial.PoseIdentity()
+				if col.Pose != nil {
+					x = model.ScenePose(*col.Pose)
+				}
+				return b.Name, x, true
+			}
+		}
+		return "", spatial.Pose{}, false
+	}
+	for bi := range s.Bodies {
+		b := &s.Bodies[bi]
+		for _, v := range b.Visuals {
+			if v.Name == name && v.Shape != nil && v.Shape.Type != "mesh" {
+				x := spatial.PoseIdentity()
+				if v.Pose != nil {
+					x = model.ScenePose(*v.Pose)
+				}
+				return b.Name, x, true
+			}
+		}
+	}
+	return "", spatial.Pose{}, false
 }
 
 // diagonal reports whether an inertia matrix is diagonal.
