@@ -18,7 +18,7 @@
 // position, velocity, and general where it is one of those: control.go),
 // <equality> (connect → ball, weld → weld, joint → coupler or a
 // locked joint; equality.go) and <sensor> (jointpos, jointvel,
-// actuatorfrc, frame sensors on sites and bodies, gyro, velocimeter,
+// actuatorfrc, frame sensors on sites, bodies and geoms, gyro, velocimeter,
 // accelerometer, touch, force, torque, subtreecom, subtreelinvel,
 // subtreeangmom: sensors.go; package sensor).
 //
