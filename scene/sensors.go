@@ -16,7 +16,7 @@ type Sensor struct {
 	// framepos, framequat, framexaxis, frameyaxis, framezaxis,
 	// framelinvel, frameangvel, gyro, velocimeter, accelerometer, touch,
 	// force, torque, subtreecom, subtreelinvel, subtreeangmom (body: the
-	// subtree's root).
+	// subtree's root), framelinacc, frameangacc.
 	Type string `yaml:"type"`
 	// Joint is the body whose joint jointpos and jointvel read, DOF the
 	// joint's degree of freedom (a part of a compound joint), default 0.

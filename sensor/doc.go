@@ -14,7 +14,9 @@
 //   - gyro, velocimeter: a site's angular and linear velocity in the site
 //     frame;
 //   - accelerometer: a site's linear acceleration minus gravity, in the site
-//     frame (a body at rest reads +g up);
+//     frame (a body at rest reads +g up); framelinacc, frameangacc: a
+//     frame's linear acceleration minus gravity and its angular
+//     acceleration, in the world frame (no reference frame);
 //   - touch: the sum of the normal contact forces on the site's body whose
 //     ray (from the contact point, along the normal away from the body)
 //     meets the site's zone;
@@ -27,8 +29,8 @@
 //     subtree's angular momentum about it, in the world frame.
 //
 // Position and velocity sensors read the state given to Evaluate (the end
-// of the step). Acceleration and force sensors (accelerometer, touch,
-// force, torque, actuatorfrc) describe the step that led to it: they are
+// of the step). Acceleration and force sensors (accelerometer,
+// framelinacc, frameangacc, touch, force, torque, actuatorfrc) describe the step that led to it: they are
 // evaluated at the step's start configuration (q0, v0), with the step's
 // acceleration (v − v0)/δt and its contact and actuator forces. This is
 // MuJoCo's own convention: after mj_step, sensordata holds the

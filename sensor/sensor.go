@@ -34,12 +34,14 @@ const (
 	SubtreeCom
 	SubtreeLinVel
 	SubtreeAngMom
+	FrameLinAcc
+	FrameAngAcc
 	numTypes
 )
 
 var typeNames = [numTypes]string{"jointpos", "jointvel", "actuatorfrc", "framepos", "framequat",
 	"framexaxis", "frameyaxis", "framezaxis", "framelinvel", "frameangvel", "gyro", "velocimeter",
-	"accelerometer", "touch", "force", "torque", "subtreecom", "subtreelinvel", "subtreeangmom"}
+	"accelerometer", "touch", "force", "torque", "subtreecom", "subtreelinvel", "subtreeangmom", "framelinacc", "frameangacc"}
 
 // String returns the MJCF name of the type.
 func (t Type) String() string {
@@ -77,7 +79,7 @@ func (t Type) Dim() int {
 // and forces) rather than the state.
 func (t Type) accStage() bool {
 	switch t {
-	case Accelerometer, Touch, Force, Torque, ActuatorFrc:
+	case Accelerometer, Touch, Force, Torque, ActuatorFrc, FrameLinAcc, FrameAngAcc:
 		return true
 	}
 	return false
@@ -424,6 +426,13 @@ func (s *Set) evalAcc(i int, step *Step, o []float64) {
 	case Accelerometer:
 		_, a := s.bodyAcc(sp.Body, x.P)
 		put3(o, x.R.Conj().Rotate(a.Sub(g)))
+	case FrameLinAcc, FrameAngAcc:
+		alpha, a := s.bodyAcc(sp.Body, x.P)
+		if sp.Type == FrameAngAcc {
+			put3(o, alpha)
+		} else {
+			put3(o, a.Sub(g)) // MuJoCo's cacc includes gravity's reaction
+		}
 	case Touch:
 		o[0] = 0
 		if sp.Body < 0 {

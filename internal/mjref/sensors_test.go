@@ -76,6 +76,9 @@ const sensorArm = `<mujoco model="sensorarm">
     <framequat objtype="geom" objname="box2"/>
     <framepos objtype="geom" objname="cap1"/>
     <framequat objtype="geom" objname="cap1"/>
+    <framelinacc objtype="site" objname="tip"/>
+    <frameangacc objtype="xbody" objname="link2"/>
+    <framelinacc objtype="body" objname="link3"/>
     <subtreecom body="link2"/>
     <subtreecom body="world"/>
     <subtreelinvel body="link1"/>
@@ -101,7 +104,7 @@ func maxErrByType(r *Run, got, want []float64, keep func(string) bool, errs map[
 	}
 }
 
-var accTypes = map[string]bool{"accelerometer": true, "force": true, "torque": true, "touch": true, "actuatorfrc": true}
+var accTypes = map[string]bool{"accelerometer": true, "framelinacc": true, "frameangacc": true, "force": true, "torque": true, "touch": true, "actuatorfrc": true}
 
 // TestSensorsMatchMuJoCo: at each of MuJoCo's states of a perturbed arm
 // run, every position and velocity sensor equals MuJoCo's sensordata to
@@ -154,8 +157,8 @@ func TestSensorsMatchMuJoCo(t *testing.T) {
 			t.Errorf("%s: max error %.3g > %g", typ, e, tol)
 		}
 	}
-	if len(errs) != 17 {
-		t.Errorf("compared %d sensor types, want 17: %v", len(errs), errs)
+	if len(errs) != 19 {
+		t.Errorf("compared %d sensor types, want 19: %v", len(errs), errs)
 	}
 }
 

@@ -20,7 +20,7 @@ var subtreeSensors = map[string]bool{"subtreecom": true, "subtreelinvel": true, 
 // frameSensors are the sensor elements that read an object's frame
 // (objtype, objname, reftype, refname).
 var frameSensors = map[string]bool{"framepos": true, "framequat": true, "framexaxis": true, "frameyaxis": true,
-	"framezaxis": true, "framelinvel": true, "frameangvel": true}
+	"framezaxis": true, "framelinvel": true, "frameangvel": true, "framelinacc": true, "frameangacc": true}
 
 // sensors reads a <sensor> section into the scene's sensors, in MuJoCo's
 // order. Unsupported sensor types are warnings (the element is ignored);
@@ -134,7 +134,11 @@ func (c *compiler) sensor(e *xmlutil.Element, k int) (scene.Sensor, bool, error)
 			return sn, false, err
 		}
 		sn.Body, sn.Frame = body, model.PoseToScene(x)
-		if e.Has("reftype") || e.Has("refname") {
+		if (e.Has("reftype") || e.Has("refname")) && (e.Name == "framelinacc" || e.Name == "frameangacc") {
+			c.r.Warnf(e, "reftype", "<%s> has no reference frame in MuJoCo 2.2.2 (ignored)", e.Name)
+			e.Attr("reftype")
+			e.Attr("refname")
+		} else if e.Has("reftype") || e.Has("refname") {
 			rb, rx, ok, err := c.object(e, "reftype", "refname", sn.Type)
 			if err != nil || !ok {
 				return sn, false, err
