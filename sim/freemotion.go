@@ -20,7 +20,14 @@ func (sim *Simulator) freeMotion() error {
 	copy(w.v0, s.V)
 	copy(w.vstar, s.V)
 	w.newton, w.conv = 0, true
-	if sim.scheme.Method != ThetaMethod {
+	w.mj.rk4 = false
+	switch sim.scheme.Method {
+	case ThetaMethod:
+	case MuJoCoEulerRule:
+		return sim.mujocoEulerVStar() // scheme_mujoco.go
+	case RungeKutta4:
+		return sim.rk4VStar() // scheme_mujoco.go
+	default:
 		return sim.notesFreeMotion() // scheme_notes.go
 	}
 	if sim.scheme.Explicit() {
@@ -115,13 +122,15 @@ func (sim *Simulator) linearize(v []float64) error {
 	sc, dt := sim.scheme, sim.cfg.DT
 	sim.midStep(v)
 	cK, cD := sc.jacobianWeights(dt)
-	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+sc.ThetaQ*dt, cK, cD, &sim.ws.problem, &sim.ws.factor)
+	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+sc.ThetaQ*dt, cK, cD, sim.dampingWeight(), &sim.ws.problem, &sim.ws.factor)
 }
 
 // linearizeAt is linearize at the point (w.qth, w.vth) whose kinematics kin
-// holds, at time tm, with A = M + cK K + cD D, into the dynamics part of p
-// (which it resets) and its factor f.
-func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD float64, p *solver.Problem, f *solver.CliqueFactor) error {
+// holds, at time tm, with A = M + cK K + cD D + cB B, into the dynamics
+// part of p (which it resets) and its factor f. B is the diagonal of the
+// joints' damping alone (MuJoCo's dof_damping; scheme_mujoco.go), which
+// only MuJoCo's Euler weights (cB = δt), and only when it is not zero.
+func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float64, p *solver.Problem, f *solver.CliqueFactor) error {
 	m, w := sim.Model, &sim.ws
 	kin.VelocityForces(w.k)
 	for i := range w.k {
@@ -151,6 +160,11 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD float64, 
 			p.A[off+i] = x
 			if w.fout.Jacobians {
 				p.A[off+i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
+			}
+		}
+		if cB != 0 && w.mj.damped {
+			for i := range t.NV {
+				p.A[off+i*t.NV+i] += cB * w.mj.damp[t.VOffset+i] // mj_Euler: M + h diag(B)
 			}
 		}
 	}

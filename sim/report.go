@@ -19,6 +19,7 @@ func (sim *Simulator) stats() StepStats {
 		PotentialEnergy:  pe,
 		NewtonIterations: w.newton,
 		NewtonConverged:  w.conv,
+		RK4Fallback:      w.mj.fallback,
 	}
 	sim.constraintStats(&st)
 	for i, pr := range w.pairs {

@@ -10,8 +10,8 @@ import (
 // q^θq = θq q + (1−θq) q0, v^θv = θv v + (1−θv) v0 and
 // v^θvq = θvq v + (1−θvq) v0. The zero Scheme (no Name) is symplectic Euler,
 // the default. Method selects one of the mechanics notes' other
-// integrators (§0.9.3, §0.9.4; scheme_notes.go), which keep the θs of
-// their position update.
+// integrators (§0.9.3, §0.9.4; scheme_notes.go) or one of MuJoCo's
+// (scheme_mujoco.go), which keep the θs of their position update.
 type Scheme struct {
 	Name    string  // preset name, or "custom"
 	ThetaQ  float64 // θq: where M, k and N are evaluated in q
@@ -28,6 +28,8 @@ const (
 	ThetaMethod       Method = iota // SAP §II-C, eq. 11–15
 	TrapezoidalRule                 // mechanics notes §0.9.3, linearized with the force elements' K and D
 	BridsonMarinoRule               // mechanics notes §0.9.4, contact solve on the half-step velocity
+	MuJoCoEulerRule                 // MuJoCo 2.2.2's mj_Euler: only joint damping implicit (scheme_mujoco.go)
+	RungeKutta4                     // MuJoCo 2.2.2's mj_RungeKutta, N = 4, for contact- and constraint-free steps
 )
 
 // The presets of SAP §II-C.
@@ -43,10 +45,22 @@ var (
 	// contact and constraint solve on the half-step velocity, the drift
 	// q = q0 + δt N(q0) v½ and a second half kick at (q, v0).
 	BridsonMarino = Scheme{Name: "bridson-marino", ThetaVQ: 1, Method: BridsonMarinoRule}
+	// MuJoCoEuler is MuJoCo's Euler integrator (mj_Euler, MuJoCo 2.2.2):
+	// v* = v0 + δt (M + δt B)⁻¹ k(q0, v0), B the diagonal of the joints'
+	// damping, k all the other forces explicit (the damping's −B v0
+	// included), and q = q0 ⊕ δt v with quaternions turned by the exact
+	// rotation exp(δt ω) (mj_integratePos). MJCF's integrator="Euler".
+	MuJoCoEuler = Scheme{Name: "mujoco-euler", ThetaVQ: 1, Method: MuJoCoEulerRule}
+	// RK4 is MuJoCo's classical 4-stage Runge–Kutta (mj_RungeKutta, MuJoCo
+	// 2.2.2) on (q, v), positions composed by the same exponential map. It
+	// is for contact- and constraint-free models: a step that has contacts
+	// or constraints is taken with MuJoCoEuler (StepStats.RK4Fallback).
+	// MJCF's integrator="RK4".
+	RK4 = Scheme{Name: "rk4", ThetaVQ: 1, Method: RungeKutta4}
 )
 
 // presets are the schemes ParseScheme accepts, in SchemeNames order.
-var presets = []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint, Trapezoidal, BridsonMarino}
+var presets = []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint, Trapezoidal, BridsonMarino, MuJoCoEuler, RK4}
 
 // SchemeNames lists the preset names accepted by ParseScheme.
 func SchemeNames() []string {
@@ -82,7 +96,7 @@ func (s Scheme) resolved() Scheme {
 // (eq. 13–14) is linear in v* with matrix M(q0) and needs one solve.
 func (s Scheme) Explicit() bool { return s.ThetaQ == 0 && s.ThetaV == 0 }
 
-// Validate checks that every θ is in [0, 1] and that a notes integrator
+// Validate checks that every θ is in [0, 1] and that a non-θ-method integrator
 // keeps its preset's θs.
 func (s Scheme) Validate() error {
 	var p Scheme
@@ -93,6 +107,10 @@ func (s Scheme) Validate() error {
 		p = Trapezoidal
 	case BridsonMarinoRule:
 		p = BridsonMarino
+	case MuJoCoEulerRule:
+		p = MuJoCoEuler
+	case RungeKutta4:
+		p = RK4
 	default:
 		return fmt.Errorf("sim: scheme %s: unknown method %d", s.Name, s.Method)
 	}

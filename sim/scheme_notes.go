@@ -102,7 +102,7 @@ func (sim *Simulator) secondHalfKick() error {
 	copy(w.qth, s.Q)
 	copy(w.vth, w.v0)
 	w.kin.Update(w.qth, w.vth)
-	if err := sim.linearizeAt(w.kin, s.T, 0, dt/2, &nw.kick, &nw.factor); err != nil {
+	if err := sim.linearizeAt(w.kin, s.T, 0, dt/2, 0, &nw.kick, &nw.factor); err != nil {
 		return err
 	}
 	err := sim.kick(&nw.kick, w.qth, w.vth, dt/2, s.V, s.V)

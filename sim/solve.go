@@ -26,7 +26,9 @@ func (sim *Simulator) solveContacts() error {
 }
 
 // updatePositions sets v to the solver's velocities and
-// q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions.
+// q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions; for
+// MuJoCo's integrators q = q0 ⊕ δt v by the exponential map
+// (scheme_mujoco.go).
 func (sim *Simulator) updatePositions() error {
 	m, s, w, v := sim.Model, sim.State, &sim.ws, sim.ws.result.V
 	for i, x := range v {
@@ -34,10 +36,18 @@ func (sim *Simulator) updatePositions() error {
 			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
 		}
 	}
-	if sim.scheme == SymplecticEuler {
+	switch mth := sim.scheme.Method; {
+	case sim.scheme == SymplecticEuler:
 		copy(s.V, v)
 		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
-	} else {
+	case mth == MuJoCoEulerRule || mth == RungeKutta4:
+		copy(s.V, v)
+		if w.mj.rk4 {
+			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j
+		} else {
+			m.IntegrateQExp(s.Q, s.V, sim.cfg.DT, s.Q) // mj_Euler: mj_integratePos with the new velocities
+		}
+	default:
 		sim.midStep(v)
 		copy(s.V, v)
 		m.IntegrateQ(w.q0, w.qth, w.vtq, sim.cfg.DT, s.Q)

@@ -46,6 +46,7 @@ type Workspace struct {
 
 	cons  constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
 	notes notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
+	mj    mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
@@ -60,6 +61,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.kin0 = multibody.NewWorkspace(m)
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
+	w.mj.init(m, cfg.Scheme.resolved(), w.elems, w.kin)
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}
 	w.mass = make([]float64, len(w.fout.K))

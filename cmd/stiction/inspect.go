@@ -48,6 +48,32 @@ type jointJSON struct {
 	Upper []float64   `json:"upper,omitempty"`
 	Damp  float64     `json:"damping,omitempty"`
 	Arm   float64     `json:"armature,omitempty"`
+	Ref   float64     `json:"ref,omitempty"`
+	// Compound names the compound joint (its body's) that this joint is a
+	// part of.
+	Compound string `json:"compound,omitempty"`
+}
+
+// compoundJoints lists the parts of body b's compound joint as joints, each
+// with its own offsets in q and v.
+func compoundJoints(m *multibody.Model, b int) []jointJSON {
+	body := &m.Bodies[b]
+	var out []jointJSON
+	qo, vo := body.QOff, body.VOff
+	for i, p := range body.Joint.Parts {
+		name := p.Name
+		if name == "" {
+			name = fmt.Sprintf("%s/part%d", record.JointName(m, b), i)
+		}
+		jj := jointJSON{Name: name, Type: p.Type.String(), Body: body.Name, QOff: qo, VOff: vo, Damp: p.Damping, Arm: p.Armature, Ref: p.Ref, Compound: record.JointName(m, b)}
+		if p.Type != multibody.JointBall {
+			a := [3]float64(p.Axis)
+			jj.Axis = &a
+		}
+		out = append(out, jj)
+		qo, vo = qo+p.Type.NQ(), vo+p.Type.NV()
+	}
+	return out
 }
 
 // importJSON summarises what a model file holds that is not simulated yet.
@@ -137,7 +163,11 @@ func inspect(name string, m *multibody.Model, s *multibody.State, im *model.Impo
 		}
 		out.Mass += in.Mass
 		j := body.Joint
-		if j.Type.NV() == 0 {
+		if j.Type == multibody.JointCompound {
+			out.Joints = append(out.Joints, compoundJoints(m, b)...)
+			continue
+		}
+		if j.NV() == 0 {
 			continue
 		}
 		jj := jointJSON{Name: record.JointName(m, b), Type: j.Type.String(), Body: body.Name, QOff: body.QOff, VOff: body.VOff, Lower: j.Lower, Upper: j.Upper, Damp: j.Damping, Arm: j.Armature}

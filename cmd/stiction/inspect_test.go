@@ -100,3 +100,35 @@ func TestRunEmbeddedModel(t *testing.T) {
 		t.Errorf("unknown embedded model: exit %d, %q", code, errs)
 	}
 }
+
+// TestInspectCompound: a body with several MJCF joints shows each joint
+// as a part of its body's compound joint, with its own q and v offsets
+// (MuJoCo's qpos and qvel addresses) and its ref in radians.
+func TestInspectCompound(t *testing.T) {
+	code, out, errs := runCLI("inspect", filepath.Join("..", "..", "model", "mjcf", "testdata", "compound.xml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got inspectJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// MuJoCo's jnt_qposadr and jnt_dofadr for the file's 8 joints.
+	want := []struct {
+		name, typ  string
+		qoff, voff int
+	}{{"rootx", "prismatic", 0, 0}, {"rootz", "prismatic", 1, 1}, {"rooty", "revolute", 2, 2}, {"hip1", "revolute", 3, 3},
+		{"hip2", "revolute", 4, 4}, {"hipz", "prismatic", 5, 5}, {"kslide", "prismatic", 6, 6}, {"kball", "ball", 7, 7}}
+	if got.NQ != 11 || got.NV != 10 || len(got.Joints) != len(want) {
+		t.Fatalf("nq %d nv %d joints %+v", got.NQ, got.NV, got.Joints)
+	}
+	for i, w := range want {
+		j := got.Joints[i]
+		if j.Name != w.name || j.Type != w.typ || j.QOff != w.qoff || j.VOff != w.voff || j.Compound == "" {
+			t.Errorf("joint %d: %+v, want %+v", i, j, w)
+		}
+	}
+	if r := got.Joints[2].Ref; math.Abs(r-20*math.Pi/180) > 1e-15 {
+		t.Errorf("rooty ref %v rad, want 20°", r)
+	}
+}

@@ -35,7 +35,8 @@ const usage = `usage:
                              [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
-      implicit-euler, midpoint, trapezoidal, bridson-marino); --solver picks the contact solver
+      implicit-euler, midpoint, trapezoidal, bridson-marino, mujoco-euler, rk4; an MJCF
+      model's <option integrator> picks mujoco-euler or rk4); --solver picks the contact solver
       (sap, pgs, ipm, drumwright; docs/SOLVERS.md); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
       (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes

@@ -62,7 +62,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var o runOptions
 	fs.Float64Var(&o.dt, "dt", 0, "time step in s (overrides the scene's dt)")
-	fs.StringVar(&o.scheme, "scheme", "", "integrator: explicit-euler, symplectic-euler, implicit-euler, midpoint, trapezoidal or bridson-marino (overrides the scene's scheme)")
+	fs.StringVar(&o.scheme, "scheme", "", "integrator: "+strings.Join(sim.SchemeNames(), ", ")+" (overrides the scene's scheme; docs/SCENES.md)")
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
 	fs.StringVar(&o.solverName, "solver", "", "contact solver: "+strings.Join(solver.Names(), ", ")+" (overrides the scene's solver.type)")
 	fs.StringVar(&o.format, "format", "csv", "per-step file format: csv or parquet")

@@ -77,7 +77,7 @@ func TestRunFlagErrors(t *testing.T) {
 		{[]string{"run", "drop", "--dt", "0"}, "--dt 0: want a positive"},
 		{[]string{"run", "drop", "--duration", "0"}, "--duration 0: want a positive"},
 		{[]string{"run", "drop", "--duration", "-1"}, "--duration -1"},
-		{[]string{"run", "drop", "--scheme", "rk4"}, `--scheme "rk4": want one of`},
+		{[]string{"run", "drop", "--scheme", "leapfrog"}, `--scheme "leapfrog": want one of`},
 		{[]string{"run", "drop", "--format", "xml"}, `--format "xml"`},
 		{[]string{"run", "drop", "--checkpoint-every", "0.01"}, "--checkpoint-every needs --out"},
 		{[]string{"run", "drop", "--checkpoint-every", "-1"}, "--checkpoint-every -1"},

@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // stepWarnings returns a warning for every free body that can cross more
@@ -40,7 +42,35 @@ func stepWarnings(b *scene.Built) []string {
 	if len(out) > 3 {
 		out = append(out[:3], fmt.Sprintf("and %d more bodies can move more than their size in one step at dt = %g s", len(out)-3, dt))
 	}
+	if w := rk4Warning(b); w != "" {
+		out = append(out, w)
+	}
 	return out
+}
+
+// rk4Warning warns, once before the run, that scheme rk4 takes the steps
+// that have contacts or constraints with mujoco-euler (sim.RK4): when the
+// run has constraints, or geometries on two or more bodies (the world's
+// included), which may touch. "" otherwise.
+func rk4Warning(b *scene.Built) string {
+	if b.Config.Scheme.Method != sim.RungeKutta4 {
+		return ""
+	}
+	bodies := map[int]bool{}
+	for _, g := range b.Model.Geometries {
+		bodies[g.Body] = true
+	}
+	var why []string
+	if len(bodies) > 1 {
+		why = append(why, fmt.Sprintf("geometries on %d bodies", len(bodies)))
+	}
+	if !b.Config.Constraints.Empty() {
+		why = append(why, "constraints (limits, actuators, equalities…)")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("scheme rk4 is for contact- and constraint-free models; this one has %s: steps with contacts or constraints are taken with mujoco-euler (sim.StepStats.RK4Fallback)", strings.Join(why, " and "))
 }
 
 // bodySizes returns, per body, the smallest extent of its geometries (the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // TestSolrefMaterials checks the documented mapping of solref to a geom's
@@ -77,22 +78,36 @@ func TestRestingPenetration(t *testing.T) {
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// TestDampedEuler: a model with joint damping under MuJoCo's (default)
-// Euler integrator gets implicit Euler, with a warning; without damping it
-// keeps symplectic Euler.
-func TestDampedEuler(t *testing.T) {
-	for _, c := range []struct{ damping, scheme string }{{"0", "symplectic-euler"}, {"0.1", "implicit-euler"}} {
-		doc := `<mujoco><option timestep="0.002"/><worldbody><body><joint damping="` + c.damping + `"/><geom size="0.01" mass="0.003"/></body></worldbody></mujoco>`
+// TestIntegratorMapping: MuJoCo's Euler (the default) maps to
+// mujoco-euler with or without joint damping (MuJoCo 2.2.2's mj_Euler
+// treats the damping implicitly, as mujoco-euler does, so a damped model
+// no longer needs implicit-euler nor a warning), RK4 to rk4, and implicit
+// and implicitfast to mujoco-euler with a warning naming what differs.
+func TestIntegratorMapping(t *testing.T) {
+	for _, c := range []struct{ option, damping, scheme, warning string }{
+		{"", "0", "mujoco-euler", ""},
+		{"", "0.1", "mujoco-euler", ""},
+		{` integrator="Euler"`, "0.1", "mujoco-euler", ""},
+		{` integrator="RK4"`, "0", "rk4", ""},
+		{` integrator="implicit"`, "0.1", "mujoco-euler", "Coriolis"},
+		{` integrator="implicitfast"`, "0.1", "mujoco-euler", "tendon damping"},
+	} {
+		doc := `<mujoco><option timestep="0.002"` + c.option + `/><worldbody><body><joint damping="` + c.damping + `"/><geom size="0.01" mass="0.003"/></body></worldbody></mujoco>`
 		im, err := Parse("d.xml", []byte(doc), model.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		warned := false
+		var warned []string
 		for _, w := range im.Warnings {
-			warned = warned || strings.Contains(w.Msg, "integrates joint damping implicitly")
+			if w.Attribute == "integrator" || strings.Contains(w.Msg, "integrat") {
+				warned = append(warned, w.Msg)
+			}
 		}
-		if im.Scene.Scheme != c.scheme || warned != (c.scheme == "implicit-euler") {
-			t.Errorf("damping %s: scheme %s, warned %v", c.damping, im.Scene.Scheme, warned)
+		if im.Scene.Scheme != c.scheme || (c.warning == "") != (len(warned) == 0) || (c.warning != "" && !strings.Contains(strings.Join(warned, " "), c.warning)) {
+			t.Errorf("option%q damping %s: scheme %s, want %s; integrator warnings %q, want one naming %q", c.option, c.damping, im.Scene.Scheme, c.scheme, warned, c.warning)
+		}
+		if _, err := sim.ParseScheme(im.Scene.Scheme); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -3,12 +3,14 @@
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
 // boundinertia, settotalmass), nested <default> classes with class and
-// childclass, <option> (timestep, gravity, integrator mapped to our
-// θ-method schemes, <flag>: flags.go), <asset> meshes (file, scale) and
+// childclass, <option> (timestep, gravity, integrator: Euler →
+// mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale) and
 // material colours, the <worldbody> tree of bodies with pos and every
 // orientation form (quat, unnormalised too, axisangle, euler with
-// eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia), one
-// <joint> per body (hinge, slide, ball, free, and <freejoint>) with range
+// eulerseq, xyaxes, zaxis), <inertial> (diaginertia, fullinertia),
+// <joint> (hinge, slide, ball, free, and <freejoint>; several on one body
+// become one compound joint whose parts keep the file's order) with ref,
+// springref, range
 // (limits; a ball joint's as its cone limit), damping, stiffness,
 // armature, frictionloss (joint friction) and actuatorfrcrange (effort
 // limit), <geom> (plane, sphere, capsule, ellipsoid, cylinder, box, mesh;

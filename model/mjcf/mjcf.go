@@ -83,7 +83,6 @@ type compiler struct {
 	groupRange              [2]int
 	eulerseq                string
 	meshdir                 string
-	integratorElem          *xmlutil.Element // the <option> that set the integrator, for warnings
 	boundMass, boundInertia float64
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
@@ -194,7 +193,7 @@ func (c *compiler) compile() error {
 	}
 	c.dt = DefaultTimestep
 	s := model.NewScene(name, c.dt)
-	s.Scheme = "symplectic-euler" // MuJoCo's default integrator, Euler
+	s.Scheme = "mujoco-euler" // MuJoCo's default integrator, Euler
 	delete(s.Materials, model.DefaultMaterial)
 	c.out.Scene = s
 	for _, e := range c.root.All("option") {
@@ -261,33 +260,7 @@ func (c *compiler) compile() error {
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}
-	c.dampedEuler()
 	return nil
-}
-
-// dampedEuler switches a model that asks for MuJoCo's Euler integrator and
-// has joint damping to implicit Euler. MuJoCo's Euler integrates joint
-// damping implicitly; our symplectic Euler does not, and a joint with
-// damping d on a rotational inertia I is unstable when δt d / I > 2 (a
-// 3 g Allegro fingertip with d = 0.1 at δt = 2 ms: ≈ 600). Implicit Euler
-// keeps the damping implicit, at the price of treating the other forces
-// implicitly too.
-func (c *compiler) dampedEuler() {
-	s := c.out.Scene
-	if s.Scheme != "symplectic-euler" {
-		return
-	}
-	for _, b := range s.Bodies {
-		if b.Joint != nil && jointDamped(b.Joint) {
-			s.Scheme = "implicit-euler"
-			attr := ""
-			if c.integratorElem != nil && c.integratorElem.Has("integrator") {
-				attr = "integrator"
-			}
-			c.r.Warnf(c.integratorElem, attr, "MuJoCo's Euler integrates joint damping implicitly, our symplectic Euler does not (unstable for small inertias): implicit-euler is used; --scheme symplectic-euler overrides")
-			return
-		}
-	}
 }
 
 // compilerSettings reads <compiler>.
@@ -362,22 +335,32 @@ func (c *compiler) option(e *xmlutil.Element) error {
 		gv := scene.Vec(g)
 		s.Gravity = &gv
 	}
-	c.integratorElem = e
 	integ, err := c.r.Keyword(e, "integrator", "Euler", "Euler", "implicit", "implicitfast", "RK4")
 	if err != nil {
 		return err
 	}
+	s.Scheme = integratorScheme[integ]
 	switch integ {
-	case "Euler":
-		s.Scheme = "symplectic-euler"
-	case "implicit", "implicitfast":
-		s.Scheme = "implicit-euler"
-	case "RK4":
-		s.Scheme = "midpoint"
-		c.r.Warnf(e, "integrator", "RK4 is not a θ-method: mapped to midpoint (second order, implicit)")
+	case "implicit":
+		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not the Coriolis forces' and tendon damping's velocity derivatives that MuJoCo's implicit integrator adds")
+	case "implicitfast":
+		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping")
 	}
 	return nil
 }
+
+// integratorScheme maps MuJoCo's <option integrator> to a scheme of package
+// sim. Euler is MuJoCo 2.2.2's mj_Euler exactly (only joint damping
+// implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
+// steps with contacts or constraints with mujoco-euler). implicit (MuJoCo
+// 2.2.2: (M − h ∂f/∂v) qacc = f, positions and M at q0) and implicitfast
+// (MuJoCo ≥ 3.0, without the Coriolis derivative) are closest to
+// mujoco-euler: both are explicit in q, and their ∂f/∂v is joint damping
+// (implicit in mujoco-euler), actuator gains (implicit in our contact
+// solve, where actuators act), tendon damping and, for implicit, the
+// Coriolis forces (both explicit here). implicit-euler would also evaluate
+// gravity, springs and M at the end of the step, which MuJoCo never does.
+var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", "implicit": "mujoco-euler", "implicitfast": "mujoco-euler"}
 
 // assets reads <mesh> and <material> assets; textures and other assets are
 // reported unsupported.
@@ -452,18 +435,4 @@ func (c *compiler) bodyName(e *xmlutil.Element) (string, error) {
 		return "", c.r.Errorf(e, "name", "a second body with this name")
 	}
 	return name, nil
-}
-
-// jointDamped reports whether a scene joint, or one of its parts, has
-// damping.
-func jointDamped(j *scene.Joint) bool {
-	if j.Damping != nil && *j.Damping > 0 {
-		return true
-	}
-	for _, p := range j.Parts {
-		if p.Damping != nil && *p.Damping > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,37 @@
+package mjref
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// TestSuiteStepsAllocateNothing: a warmed-up step of suite robots built
+// from compound joints (bodies with several MJCF joints), with their
+// contacts, limits, actuators and joint friction, allocates nothing.
+func TestSuiteStepsAllocateNothing(t *testing.T) {
+	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml"} {
+		b, _, err := stiction(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 { // falls onto the floor: contacts come and go
+			if _, err := s.Step(); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", f, allocs)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/forces"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// MuJoCo's integrators, as MuJoCo 2.2.2 implements them
+// (src/engine/engine_forward.c: mj_Euler, mj_RungeKutta; positions by
+// mj_integratePos in engine_support.c). MuJoCo's constraint forces come
+// from its own solver; here contacts and constraints go through the contact
+// solve (SAP) on the free motion v* that these integrators compute, as with
+// every other scheme.
+
+// mujocoWork is the scratch memory of MuJoCo's integrators.
+type mujocoWork struct {
+	damp     []float64 // B: the joints' damping per velocity (MuJoCo's dof_damping)
+	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
+	rk4      bool      // this step is a Runge–Kutta step (no contacts, no constraints)
+	fallback bool      // this rk4 step had contacts or constraints and was taken with mujoco-euler
+
+	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
+	stage  solver.Problem      // the dynamics part at a stage point
+	factor solver.CliqueFactor // its A = M(q_i) factored
+	v, a   [4][]float64        // u_i = L(q_i) v_i and F_i = L(q_i) a_i
+	dq, dv []float64           // Σ_j A_ij u_j, Σ_j A_ij F_j
+	qEnd   []float64           // q0 ⊕ h Σ_j b_j u_j, the step's positions
+	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
+	k      []float64           // stages overwrite in the workspace and are put back
+}
+
+// init sizes mw for scheme sc: the joint damping B for both integrators,
+// the stages for RK4.
+func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {
+	if sc.Method != MuJoCoEulerRule && sc.Method != RungeKutta4 {
+		return
+	}
+	mw.damp = jointDamping(m, elems, kin)
+	for _, b := range mw.damp {
+		mw.damped = mw.damped || b > 0
+	}
+	if sc.Method != RungeKutta4 {
+		return
+	}
+	for i := range 4 {
+		mw.v[i], mw.a[i] = make([]float64, m.NV), make([]float64, m.NV)
+	}
+	mw.qEnd = make([]float64, m.NQ)
+	mw.dq, mw.dv, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
+	n := 0
+	for _, t := range m.Trees {
+		n += t.NV * t.NV
+	}
+	mw.mass = make([]float64, n)
+}
+
+// jointDamping returns B, the damping of the joints' spring–dampers
+// (forces.JointSpringDamper, from the model or Config.Forces) per velocity:
+// MuJoCo's dof_damping. Their D = d I is constant (package forces), so it
+// is read once; other elements' damping (paths, bushings) stays explicit,
+// as tendon damping does in MuJoCo's Euler.
+func jointDamping(m *multibody.Model, elems []forces.Element, kin *multibody.Workspace) []float64 {
+	out := forces.NewOutput(m)
+	out.Jacobians = true
+	ctx := forces.Context{Model: m, WS: kin, Q: make([]float64, m.NQ), V: make([]float64, m.NV)}
+	for _, e := range elems {
+		if jd, ok := e.(*forces.JointSpringDamper); ok {
+			jd.Apply(&ctx, out)
+		}
+	}
+	b := make([]float64, m.NV)
+	for t, tr := range m.Trees {
+		for i := range tr.NV {
+			b[tr.VOffset+i] = out.D[out.Off[t]+i*(tr.NV+1)]
+		}
+	}
+	return b
+}
+
+// dampingWeight returns cB, the weight of the joint damping B in
+// A = M + cB B: δt for MuJoCo's Euler (and an rk4 step that falls back to
+// it), 0 otherwise.
+func (sim *Simulator) dampingWeight() float64 {
+	switch sim.scheme.Method {
+	case MuJoCoEulerRule:
+		return sim.cfg.DT
+	case RungeKutta4:
+		if !sim.ws.mj.rk4 {
+			return sim.cfg.DT
+		}
+	}
+	return 0
+}
+
+// mujocoEulerVStar is mj_Euler's velocity update (MuJoCo 2.2.2,
+// engine_forward.c, mj_EulerSkip): with B = diag(dof_damping) ≠ 0,
+//
+//	qacc = (M + h B)⁻¹ (qfrc_smooth + qfrc_constraint),  v = v0 + h qacc,
+//
+// qfrc_smooth = passive (springs, −B v0) + applied + actuation − bias, all
+// at (q0, v0); with B = 0, qacc = M⁻¹ (…) (the same formula). Armature is
+// in M. So (M + h B)(v − v0) = h k(q0, v0): the damping alone is implicit,
+// (M + h B) v = M v0 + h (k + B v0). Here v* = v0 + h (M + h B)⁻¹ k is the
+// free motion, and A = M + h B the dynamics part of the contact problem:
+// the constraint impulses enter as v = v* + A⁻¹ Jᵀγ (MuJoCo computes
+// qfrc_constraint with M and then applies (M + h B)⁻¹ to it; the two agree
+// without contact or constraints, and differ by O(h B M⁻¹) in the impulse's
+// effect otherwise).
+func (sim *Simulator) mujocoEulerVStar() error {
+	if err := sim.linearize(sim.ws.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
+		return err
+	}
+	return sim.explicitVStar()
+}
+
+// The RK4 tableau of mj_RungeKutta (MuJoCo 2.2.2, RK4_A and RK4_B); the
+// stage times are t + c_i h with c_i the row sums of A.
+var (
+	rk4A = [3][3]float64{{0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 1}}
+	rk4B = [4]float64{1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0}
+)
+
+// rk4VStar is mj_RungeKutta with N = 4 (MuJoCo 2.2.2, engine_forward.c),
+// in MuJoCo's coordinates u = L(q) v (free and ball joints' angular
+// velocities in their moving frame; multibody.LocalVelocity), whose time
+// derivative is L(q) a: X_0 = (q0, u0), F_0 = L(q0) a(q0, v0, t); for
+// i = 1…3,
+//
+//	q_i = q0 ⊕ h Σ_j A_ij u_j,  u_i = u0 + h Σ_j A_ij F_j,  F_i = L(q_i) a(q_i, L(q_i)⁻¹ u_i, t + c_i h),
+//
+// with a(q, v, t) = M(q)⁻¹ k(q, v, t) (all forces explicit, the damping
+// too) and q ⊕ δ the exponential map of mj_integratePos (q ⊗ exp(δ) with
+// δ in the moving frame); then q1 = q0 ⊕ h Σ_j b_j u_j (kept in mw.qEnd
+// for updatePositions), u1 = u0 + h Σ_j b_j F_j and v* = L(q1)⁻¹ u1.
+// Combining the stages' angular velocities in the moving frames, as
+// MuJoCo does, rather than in F changes free and ball joints' results at
+// O(h³) per step; for the other joints L is the identity.
+//
+// A step with contacts (any contact pair, even speculative) or with
+// constraints (any Config.Constraints) is not taken this way: the contact
+// solve predicts the gaps for q = q0 + h v, and the RK4 position update
+// would contradict its impulses (a resting body would drift by h²g/2 a
+// step). Such a step is taken with mujocoEulerVStar instead (mw.fallback;
+// StepStats.RK4Fallback).
+func (sim *Simulator) rk4VStar() error {
+	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	mw.fallback = len(w.pairs) > 0 || w.cons.set != nil
+	if mw.fallback {
+		return sim.mujocoEulerVStar()
+	}
+	mw.rk4 = true
+	if err := sim.linearize(w.vstar); err != nil { // stage 0: A = M(q0), k(q0, v0) in the step's problem
+		return err
+	}
+	copy(mw.mass, w.mass)
+	copy(mw.k, w.k)
+	m.LocalVelocity(w.q0, w.v0, mw.v[0])
+	copy(mw.a[0], w.k)
+	solveCliques(&w.problem, &w.factor, mw.a[0])
+	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
+	for i := 1; i < 4; i++ {
+		clear(mw.dq)
+		clear(mw.dv)
+		c := 0.0
+		for j := range i {
+			aij := rk4A[i-1][j]
+			c += aij
+			for k := range mw.dq {
+				mw.dq[k] += aij * mw.v[j][k]
+				mw.dv[k] += aij * mw.a[j][k]
+			}
+		}
+		m.WorldVelocity(w.q0, mw.dq, mw.dq)
+		m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
+		for k := range mw.v[i] {
+			mw.v[i][k] = mw.v[0][k] + dt*mw.dv[k]
+		}
+		m.WorldVelocity(w.qth, mw.v[i], w.vth)
+		w.kin.Update(w.qth, w.vth)
+		if err := sim.linearizeAt(w.kin, sim.State.T+c*dt, 0, 0, 0, &mw.stage, &mw.factor); err != nil {
+			return fmt.Errorf("RK4 stage %d: %w", i, err)
+		}
+		copy(mw.a[i], w.k)
+		solveCliques(&mw.stage, &mw.factor, mw.a[i])
+		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
+	}
+	clear(mw.dq)
+	clear(mw.dv)
+	for j, b := range rk4B {
+		for k := range mw.dq {
+			mw.dq[k] += b * mw.v[j][k]
+			mw.dv[k] += b * mw.a[j][k]
+		}
+	}
+	m.WorldVelocity(w.q0, mw.dq, mw.dq)
+	m.IntegrateQExp(w.q0, mw.dq, dt, mw.qEnd)
+	for k := range mw.dv {
+		mw.dv[k] = mw.v[0][k] + dt*mw.dv[k]
+	}
+	m.WorldVelocity(mw.qEnd, mw.dv, w.problem.VStar)
+	// Put back what the rest of the step reads of stage 0.
+	copy(w.mass, mw.mass)
+	copy(w.k, mw.k)
+	copy(w.qth, w.q0)
+	copy(w.vth, w.v0)
+	w.ctx.WS = w.kin0
+	return nil
+}
+
+// solveCliques overwrites x with A⁻¹ x, clique by clique, for the factor f
+// of p's A.
+func solveCliques(p *solver.Problem, f *solver.CliqueFactor, x []float64) {
+	for _, q := range p.Cliques {
+		f.Solve(q, x[q.Offset:q.Offset+q.Size], 1)
+	}
+}
