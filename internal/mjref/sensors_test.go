@@ -336,8 +336,8 @@ var suiteSensorModels = []string{
 // TestSensorsSuite: on the public suite models with sensors, from a
 // perturbed state and over 20 MuJoCo steps, every position and velocity
 // sensor that the import keeps equals MuJoCo's sensordata at MuJoCo's
-// states to 1e-9 (relative to max(1, |value|)); the sensors it leaves out
-// are warnings.
+// states to 1e-9 (relative to max(1, |value|)), and evaluating all of the
+// model's sensors does not allocate.
 func TestSensorsSuite(t *testing.T) {
 	for _, file := range suiteSensorModels {
 		t.Run(file, func(t *testing.T) {
@@ -405,6 +405,66 @@ func TestSensorsSuite(t *testing.T) {
 				}
 			}
 			t.Logf("%d position and velocity sensor values of %d sensors compared over %d states: max relative error %.3g", compared/len(r.Steps), len(r.Sensors), len(r.Steps), worst)
+			// Every sensor, acceleration and force ones included, evaluates
+			// without allocating once warmed up.
+			st := b.Model.NewState()
+			step := &sensor.Step{DT: r.Timestep, Q0: b.State.Q, V0: b.State.V}
+			if n := testing.AllocsPerRun(10, func() { set.Evaluate(st, step, out) }); n != 0 {
+				t.Errorf("Evaluate allocates %v times", n)
+			}
 		})
+	}
+}
+
+// TestSensorsTrajectoryMuJoCo: Stiction's own run of the arm, with the
+// import's mujoco-euler scheme, from MuJoCo's perturbed state: after each
+// step, the sensors of the record (sensor.Set on the simulator's state and
+// step) equal MuJoCo's sensordata — position and velocity sensors those
+// of the same state, acceleration and wrench sensors those of the state
+// the step started from (MuJoCo's convention) — to 1e-9 over 40 steps.
+func TestSensorsTrajectoryMuJoCo(t *testing.T) {
+	path := writeModel(t, sensorArm)
+	qpos := []float64{0.3, -0.7, 0.4, 0.05}
+	qvel := []float64{1.5, -2, 3, 0.4}
+	r := run(t, path, Options{Steps: 40, Every: 1, Integrator: "euler", QPos: qpos, QVel: qvel})
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Config.Scheme.Name != "mujoco-euler" {
+		t.Skipf("the import's scheme is %q, not mujoco-euler", b.Config.Scheme.Name)
+	}
+	mp, err := NewMap(r, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp.QToStiction(r.Steps[0].QPos, b.State.Q)
+	mp.VToStiction(r.Steps[0].QPos, r.Steps[0].QVel, b.State.V)
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sensor.NewSet(b.Model, b.Sensors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, set.Len())
+	q0, v0 := make([]float64, b.Model.NQ), make([]float64, b.Model.NV)
+	errs := map[string]float64{}
+	for k := 1; k < len(r.Steps); k++ {
+		copy(q0, s.State.Q)
+		copy(v0, s.State.V)
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		set.Evaluate(s.State, &sensor.Step{DT: b.Config.DT, Q0: q0, V0: v0, Contacts: s.Contacts(), Impulses: s.Impulses(), Reports: s.ConstraintReports()}, out)
+		maxErrByType(r, out, r.Steps[k].SensorData, func(typ string) bool { return !accTypes[typ] }, errs)
+		maxErrByType(r, out, r.Steps[k-1].SensorData, func(typ string) bool { return accTypes[typ] }, errs)
+	}
+	for _, typ := range slices.Sorted(maps.Keys(errs)) {
+		t.Logf("%-13s max |Stiction − MuJoCo| over the run = %.3g", typ, errs[typ])
+		if !(errs[typ] <= 1e-9) {
+			t.Errorf("%s: %.3g > 1e-9", typ, errs[typ])
+		}
 	}
 }
