@@ -100,6 +100,10 @@ type Site struct {
 	Name string
 	Body string
 	Pose spatial.Pose
+	// Type and Size are MJCF's site type and size (MuJoCo's defaults:
+	// sphere, 0.005), the zone of a touch sensor.
+	Type string
+	Size [3]float64
 }
 
 // Options configure an import.

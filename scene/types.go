@@ -28,6 +28,9 @@ type Scene struct {
 	// (docs/SCENES.md#constraints).
 	Actuators   []Actuator   `yaml:"actuators,omitempty"`
 	Constraints []Constraint `yaml:"constraints,omitempty"`
+	// Sensors are read after every recorded step into sensors.csv
+	// (docs/OUTPUT.md; package sensor).
+	Sensors []Sensor `yaml:"sensors,omitempty"`
 
 	// Exclude lists pairs of bodies whose shapes never collide.
 	Exclude [][2]string `yaml:"exclude,omitempty"`

@@ -18,9 +18,12 @@
 // size, fromto, density or mass, contype and conaffinity, condim,
 // friction, solref, solimp, margin and gap), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
-// position, velocity, and general where it is one of those: control.go)
-// and <equality> (connect → ball, weld → weld, joint → coupler or a
-// locked joint; equality.go).
+// position, velocity, and general where it is one of those: control.go),
+// <equality> (connect → ball, weld → weld, joint → coupler or a
+// locked joint; equality.go) and <sensor> (jointpos, jointvel,
+// actuatorfrc, frame sensors on sites, bodies and geoms, gyro, velocimeter,
+// accelerometer, touch, force, torque, subtreecom, subtreelinvel,
+// subtreeangmom: sensors.go; package sensor).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still
