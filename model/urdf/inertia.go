@@ -47,6 +47,12 @@ const zeroInertia = 1e-12
 // raised to it, since the engine needs a positive-definite inertia.
 const minMomentRatio = 1e-6
 
+// WeldedMinMass is the mass (kg) given to a massless link with a non-zero
+// inertia on a fixed joint below a moving link, so that its inertia counts
+// as DART and Pinocchio count it; merged into its parent, it moves M(q) by
+// about 1e-15 kg × (distance)².
+const WeldedMinMass = 1e-15
+
 // sphereInertia returns the inertia of a solid sphere of water of mass m.
 func sphereInertia(m float64) spatial.Mat3 {
 	r := math.Cbrt(3 * m / (4 * math.Pi * 1000))

@@ -2,7 +2,6 @@ package urdf
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
@@ -222,11 +221,6 @@ func (im *importer) mesh(s *xmlutil.Element) (*scene.Shape, error) {
 		// retriever reads it as package://PKG/...
 		im.r.Warnf(s, "filename", "%q read as package://%s", uri, strings.TrimLeft(rest, "/"))
 		uri = "package://" + strings.TrimLeft(rest, "/")
-	}
-	if strings.EqualFold(filepath.Ext(uri), ".dae") {
-		// No COLLADA reader yet: the geometry is skipped (see doc.go).
-		im.r.Warnf(s, "filename", "COLLADA mesh %q is not read: this <%s> is skipped", uri, s.Parent.Parent.Name)
-		return nil, nil
 	}
 	path, err := im.opts.ResolveURI(uri, im.dir)
 	if err != nil {

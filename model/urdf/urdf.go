@@ -355,8 +355,17 @@ func (im *importer) body(l *xmlutil.Element) error {
 		c := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
 		b.COM = &c
 		b.Inertia = model.MatrixInertia(link.Inertia)
-	} else if !b.Fixed && link.Mass == 0 && link.Inertia != (spatial.Mat3{}) {
-		im.r.Warnf(l, "", "link %q has an inertia but no mass, on a fixed joint: its inertia is ignored", name)
+	} else if !b.Fixed && !link.Welded && link.Mass == 0 && link.Inertia != (spatial.Mat3{}) {
+		// Massless, with an inertia, welded to a moving link (bolt's
+		// feet): DART keeps the inertia; the engine needs a mass to carry
+		// it, so the link gets WeldedMinMass (merged into its parent).
+		link.Mass = WeldedMinMass
+		link.Repaired = fmt.Sprintf("an inertia but no mass, on a fixed joint: mass %g kg, its inertia kept", WeldedMinMass)
+		im.r.Warnf(l, "", "link %q has %s", name, link.Repaired)
+		b.Mass = &link.Mass
+		c := scene.Vec(link.COM)
+		b.COM = &c
+		b.Inertia = model.MatrixInertia(link.Inertia)
 	}
 	if err := im.geometries(l, &b); err != nil {
 		return err
