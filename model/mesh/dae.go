@@ -38,8 +38,8 @@ type daeGeometry struct {
 	ID   string `xml:"id,attr"`
 	Mesh *struct {
 		Sources []struct {
-			ID     string `xml:"id,attr"`
-			Floats string `xml:"float_array"`
+			ID       string `xml:"id,attr"`
+			Floats   string `xml:"float_array"`
 			Accessor struct {
 				Stride string `xml:"stride,attr"`
 			} `xml:"technique_common>accessor"`

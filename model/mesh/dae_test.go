@@ -98,3 +98,22 @@ func FuzzDAE(f *testing.F) {
 		}
 	})
 }
+
+// TestDAEHector reads hector_quadrotor's body (example-robot-data, a
+// COLLADA file exported by SketchUp): 300 vertices, 540 triangles, the
+// rotor arms spanning ±0.3956 m in x and y.
+func TestDAEHector(t *testing.T) {
+	m, err := Load("../urdf/testdata/example-robot-data/robots/hector_description/meshes/quadrotor/quadrotor_base.dae")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := m.Vertices[0], m.Vertices[0]
+	for _, v := range m.Vertices {
+		for i := range 3 {
+			lo[i], hi[i] = math.Min(lo[i], v[i]), math.Max(hi[i], v[i])
+		}
+	}
+	if len(m.Vertices) != 300 || len(m.Triangles) != 540 || math.Abs(hi[0]-0.395567043816) > 1e-12 || math.Abs(lo[1]+0.395567043816) > 1e-12 {
+		t.Errorf("%d vertices, %d triangles, bounds %v–%v", len(m.Vertices), len(m.Triangles), lo, hi)
+	}
+}
