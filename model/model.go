@@ -35,6 +35,9 @@ type Link struct {
 	COM     spatial.Vec3 // in the body frame
 	Inertia spatial.Mat3 // about the centre of mass, in the body frame
 	Welded  bool         // welded to the world (does not move)
+	// Repaired says how the importer changed the file's mass or inertia
+	// to make it physical ("" when taken as written).
+	Repaired string
 }
 
 // Source locates an element in its file.
@@ -101,6 +104,10 @@ type Site struct {
 	Name string
 	Body string
 	Pose spatial.Pose
+	// Type and Size are MJCF's site type and size (MuJoCo's defaults:
+	// sphere, 0.005), the zone of a touch sensor.
+	Type string
+	Size [3]float64
 }
 
 // Options configure an import.

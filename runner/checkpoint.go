@@ -102,6 +102,13 @@ func CopyRun(src, dst string, off record.Offsets) error {
 			return fmt.Errorf("runner: %w", err)
 		}
 	}
+	// sensors.csv, when the run has one, is copied whole: the resumed run
+	// keeps its rows up to the checkpoint's time (record.CreateSensors).
+	if _, err := os.Stat(filepath.Join(src, record.SensorsFile)); err == nil {
+		if err := copyPrefix(filepath.Join(src, record.SensorsFile), filepath.Join(dst, record.SensorsFile), -1); err != nil {
+			return fmt.Errorf("runner: %w", err)
+		}
+	}
 	return nil
 }
 

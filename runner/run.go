@@ -8,6 +8,7 @@ import (
 
 	"github.com/stiction-sim/stiction/record"
 	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sensor"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -55,6 +56,13 @@ type run struct {
 	wall    time.Duration      // stepping time
 	lastRec int                // last step whose trajectory was recorded
 	forces  record.JointForces // scratch for joints.csv: actuator and constraint forces per velocity
+
+	// sensors.csv: the scene's sensors, their writer, the state at the
+	// start of the current step and the values' scratch.
+	sensors *sensor.Set
+	sw      *record.SensorWriter
+	q0, v0  []float64
+	vals    []float64
 }
 
 // Simulate runs b from its initial state to its last step, or until ctx is
@@ -119,6 +127,20 @@ func start(b *scene.Built, o Options, c *Checkpoint) (*run, error) {
 		if r.w, err = record.CreateWith(o.Out, ro); err != nil {
 			return nil, err
 		}
+		if len(b.Sensors) > 0 {
+			if r.sensors, err = sensor.NewSet(b.Model, b.Sensors); err != nil {
+				return nil, errors.Join(err, r.w.CloseSummary(&record.Summary{}))
+			}
+			resumeT := -1.0
+			if c != nil {
+				resumeT = s.State.T
+			}
+			if r.sw, err = record.CreateSensors(o.Out, r.sensors.Names(), resumeT); err != nil {
+				return nil, errors.Join(err, r.w.CloseSummary(&record.Summary{}))
+			}
+			r.q0, r.v0 = make([]float64, b.Model.NQ), make([]float64, b.Model.NV)
+			r.vals = make([]float64, r.sensors.Len())
+		}
 	}
 	return r, nil
 }
@@ -135,6 +157,10 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 		}
 		if stop != nil {
 			break
+		}
+		if r.sensors != nil {
+			copy(r.q0, s.State.Q)
+			copy(r.v0, s.State.V)
 		}
 		t := time.Now()
 		st, err := s.Step()
@@ -188,7 +214,20 @@ func (r *run) recordFrame() {
 	r.w.Contacts(b.State.T, b.Config.DT, b.Model, s.Contacts(), s.Impulses())
 	r.w.Constraints(b.State.T, b.Config.DT, s.ConstraintReports())
 	r.recordJoints()
+	r.recordSensors()
 	r.lastRec = s.Steps()
+}
+
+// recordSensors writes the sensors.csv row of the step just taken (none
+// before the first step: acceleration and force sensors describe a step).
+func (r *run) recordSensors() {
+	s := r.sim
+	if r.sw == nil || s.Steps() == 0 {
+		return
+	}
+	r.sensors.Evaluate(s.State, &sensor.Step{DT: r.b.Config.DT, Q0: r.q0, V0: r.v0,
+		Contacts: s.Contacts(), Impulses: s.Impulses(), Reports: s.ConstraintReports()}, r.vals)
+	r.sw.Row(s.State.T, r.vals)
 }
 
 // recordJoints records joints.csv rows, with the step's actuator and
@@ -221,6 +260,9 @@ func (r *run) finish(stop *StopError) (record.Summary, error) {
 	if stop != nil {
 		sum.Status, sum.StatusStep, sum.Message = stop.Status, stop.Step, stop.Err.Error()
 		err = stop
+	}
+	if r.sw != nil {
+		err = errors.Join(err, r.sw.Close())
 	}
 	if r.w != nil {
 		err = errors.Join(err, r.w.CloseSummary(&sum))

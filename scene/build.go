@@ -10,6 +10,7 @@ import (
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sensor"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
 	_ "github.com/stiction-sim/stiction/solver/all" // registers every solver for solver.type
@@ -33,6 +34,8 @@ type Built struct {
 	AbsTolerance, RelTolerance float64
 	// SolverName is the registered name of the contact solver (solver.type).
 	SolverName string
+	// Sensors are the scene's sensors (sensor.NewSet builds their set).
+	Sensors []sensor.Spec
 }
 
 // Tolerance returns εa and εr of SAP eq. 26 (for island.Solver.SetTolerance).
@@ -49,12 +52,16 @@ func Build(s *Scene) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	sensors, err := BuildSensors(s, m)
+	if err != nil {
+		return nil, err
+	}
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
 		Steps: int(math.Round(s.Duration / s.DT)), NewSolver: newSolver,
 		AbsTolerance: *s.Solver.AbsTolerance, RelTolerance: *s.Solver.Tolerance,
-		SolverName: s.Solver.Type,
+		SolverName: s.Solver.Type, Sensors: sensors,
 	}, nil
 }
 

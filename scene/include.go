@@ -174,6 +174,18 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		}
 		s.Tendons = append(s.Tendons, t)
 	}
+	for _, sn := range sub.Sensors {
+		sn.Name = inc.Prefix + sn.Name
+		for _, f := range []*string{&sn.Joint, &sn.Body, &sn.RefBody} {
+			if *f != "" && *f != "world" {
+				*f = pre(*f)
+			}
+		}
+		if sn.Actuator != "" {
+			sn.Actuator = inc.Prefix + sn.Actuator
+		}
+		s.Sensors = append(s.Sensors, sn)
+	}
 	for _, c := range sub.Constraints {
 		if err := mergeConstraint(&c, pre, x, inc.Prefix, sub.Bodies); err != nil {
 			return err

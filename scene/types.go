@@ -31,6 +31,9 @@ type Scene struct {
 	// Tendons are fixed tendons: linear combinations of joint coordinates
 	// with a spring–damper, limits and actuators (docs/SCENES.md#tendons).
 	Tendons []Tendon `yaml:"tendons,omitempty"`
+	// Sensors are read after every recorded step into sensors.csv
+	// (docs/OUTPUT.md; package sensor).
+	Sensors []Sensor `yaml:"sensors,omitempty"`
 
 	// Exclude lists pairs of bodies whose shapes never collide.
 	Exclude [][2]string `yaml:"exclude,omitempty"`

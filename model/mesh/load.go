@@ -9,15 +9,15 @@ import (
 )
 
 // Load reads the mesh file at path, choosing the reader by the extension
-// (case-insensitive): .stl, .obj, .gltf or .glb.
+// (case-insensitive): .stl, .obj, .gltf, .glb or .dae (COLLADA, dae.go).
 func Load(path string) (*Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".gltf", ".glb":
 		return ReadGLTF(path)
-	case ".stl", ".obj":
+	case ".stl", ".obj", ".dae":
 	default:
-		return nil, fmt.Errorf("%s: unsupported mesh format %q (want .stl, .obj, .gltf or .glb)", path, ext)
+		return nil, fmt.Errorf("%s: unsupported mesh format %q (want .stl, .obj, .gltf, .glb or .dae)", path, ext)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -30,8 +30,11 @@ func Load(path string) (*Mesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mesh: %w", err)
 	}
-	if ext == ".stl" {
+	switch ext {
+	case ".stl":
 		return ReadSTL(path, data)
+	case ".dae":
+		return ReadDAE(path, data)
 	}
 	return ReadOBJ(path, data)
 }

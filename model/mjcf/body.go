@@ -572,7 +572,17 @@ func (c *compiler) sites(e *xmlutil.Element, body, cls string) error {
 		if name == "" {
 			name = fmt.Sprintf("%s_site%d", body, len(c.out.Sites))
 		}
-		c.out.Sites = append(c.out.Sites, model.Site{Name: name, Body: body, Pose: x})
+		typ, err := c.keyword(v, "type", "sphere", "sphere", "capsule", "ellipsoid", "cylinder", "box")
+		if err != nil {
+			return err
+		}
+		size, err := c.floats(v, "size", -1, nil)
+		if err != nil {
+			return err
+		}
+		sz := [3]float64{0.005, 0.005, 0.005}
+		copy(sz[:], size)
+		c.out.Sites = append(c.out.Sites, model.Site{Name: name, Body: body, Pose: x, Type: typ, Size: sz})
 	}
 	return nil
 }

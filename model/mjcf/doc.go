@@ -21,9 +21,13 @@
 // position, velocity, and general with a fixed gain and an affine bias,
 // on hinge and slide joints and fixed tendons: control.go), <tendon>
 // <fixed> (stiffness, damping, springlength, range: tendon.go; <spatial>
-// warns), meshes given by vertex lists (their convex hull) and
+// warns), meshes given by vertex lists (their convex hull),
 // <equality> (connect → ball, weld → weld, joint → coupler or a locked
-// joint; equality.go).
+// joint, tendon on a two-joint fixed tendon → coupler; equality.go) and
+// <sensor> (jointpos, jointvel, actuatorfrc, frame sensors on sites,
+// bodies and geoms, gyro, velocimeter, accelerometer, touch, force,
+// torque, subtreecom, subtreelinvel, subtreeangmom: sensors.go; package
+// sensor).
 //
 // Mapping choices, documented in docs/MODELS.md:
 //   - A geom with contype = conaffinity = 0 is visual only; it still

@@ -111,6 +111,8 @@ type compiler struct {
 	unnamed           int
 	ctrl              []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
 	eqs               []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
+
+	skippedSensors int // sensors not imported so far (sensors.go), for MuJoCo's sensor index
 }
 
 // meshAsset is a <mesh> of <asset>.
@@ -254,6 +256,11 @@ func (c *compiler) compile() error {
 	}
 	for _, e := range c.root.All("actuator") {
 		if err := c.actuators(e); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.root.All("sensor") {
+		if err := c.sensors(e); err != nil {
 			return err
 		}
 	}

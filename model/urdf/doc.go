@@ -12,7 +12,23 @@
 // through a search path.
 //
 // The root link (the one link that is no joint's child) is welded to the
-// world at the origin, or free with model.Options.Floating. Every link
+// world at the origin, or free with model.Options.Floating. A root link
+// named "world" is the world itself (as DART, Pinocchio and Gazebo read
+// it): the joints from it attach the robot, a fixed one placing the base.
+//
+// Files as real robots write them load with a warning where other
+// libraries accept them (see inertia.go for the rules): non-physical
+// inertias are projected onto the nearest physical ones; a massless link
+// on a moving joint gets MinMass, and one with an inertia on a fixed joint
+// below a moving link WeldedMinMass, keeping its inertia as DART does;
+// the axis of a fixed joint is ignored; transmissions with other than one
+// joint or naming no joint, and mimics of missing or non-1-dof joints, are
+// skipped; '.', '=', '[' and ']' in link names become '_'; a repeated
+// actuator name gets the joint's name appended; package:///PKG/... reads
+// as package://PKG/..., and the directories of ROS_PACKAGE_PATH are
+// searched for packages after model.Options.PackagePaths and the folders
+// above the file. COLLADA (.dae) meshes are read by model/mesh (triangles,
+// polylists and polygons, node transforms, unit and up axis). Every link
 // becomes a scene body named after it and every joint the joint of its
 // child link, with the joint's name. The link frame is the joint frame at
 // q = 0, as URDF defines it: parent_frame is the joint's origin and

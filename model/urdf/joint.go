@@ -92,7 +92,9 @@ func (im *importer) joint(j *jointInfo, b *scene.Body) error {
 		return err
 	}
 	axis := spatial.Vec3{1, 0, 0}
-	if a := e.Child("axis"); a != nil {
+	if a := e.Child("axis"); a != nil && (j.typ == "fixed" || j.typ == "floating") {
+		a.MarkAllUsed() // URDF ignores the axis of fixed and floating joints
+	} else if a != nil {
 		if axis, err = im.r.Vec3(a, "xyz", axis); err != nil {
 			return err
 		}
@@ -271,7 +273,8 @@ func (im *importer) mimic(j *jointInfo) error {
 		}
 	}
 	if src == nil {
-		return im.r.Errorf(m, "joint", "no joint of this name")
+		im.r.Warnf(m, "joint", "joint %q mimics %q, which is not a joint of this file: the mimic is skipped", j.name, other)
+		return nil
 	}
 	mul, err := im.r.Float(m, "multiplier", 1)
 	if err != nil {
@@ -281,15 +284,16 @@ func (im *importer) mimic(j *jointInfo) error {
 	if err != nil {
 		return err
 	}
+	for _, x := range []*jointInfo{j, src} {
+		if x.typ != "revolute" && x.typ != "continuous" && x.typ != "prismatic" {
+			im.r.Warnf(m, "joint", "joint %q mimics %q, but %q is %s: a mimic couples revolute, continuous and prismatic joints; it is skipped", j.name, src.name, x.name, x.typ)
+			return nil
+		}
+	}
 	im.out.Equalities = append(im.out.Equalities, model.Equality{
 		Kind: "mimic", Name: j.name, Joint1: j.childLink, Joint2: src.childLink, Multiplier: mul, Offset: off, Active: true,
 		Source: model.Source{File: im.r.File, Line: m.Line},
 	})
-	for _, x := range []*jointInfo{j, src} {
-		if x.typ != "revolute" && x.typ != "continuous" && x.typ != "prismatic" {
-			return im.r.Errorf(m, "joint", "a mimic couples revolute, continuous and prismatic joints; joint %q is %s", x.name, x.typ)
-		}
-	}
 	if src == j {
 		return im.r.Errorf(m, "joint", "a joint cannot mimic itself")
 	}

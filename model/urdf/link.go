@@ -1,6 +1,7 @@
 package urdf
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
@@ -45,11 +46,21 @@ func (im *importer) inertial(l *xmlutil.Element) (model.Link, error) {
 				}
 			}
 		}
-		if msg := model.CheckInertia(I, out.Mass); msg != "" {
-			return out, im.r.Errorf(e, "", "%s", msg)
+		if !I.IsFinite() {
+			return out, im.r.Errorf(e, "", "inertia is not finite")
+		}
+		if out.Mass > 0 {
+			if J, msg := repairInertia(I, out.Mass); msg != "" {
+				name, _ := l.Attr("name")
+				im.r.Warnf(e, "", "link %q: inertia ixx=%g ixy=%g ixz=%g iyy=%g iyz=%g izz=%g is not physical: %s", name, I[0][0], I[0][1], I[0][2], I[1][1], I[1][2], I[2][2], msg)
+				I, out.Repaired = J, msg
+			}
 		}
 	} else if out.Mass > 0 {
-		return out, im.r.Errorf(in, "", "<inertial> with mass %g but no <inertia>", out.Mass)
+		name, _ := l.Attr("name")
+		I = sphereInertia(out.Mass)
+		out.Repaired = fmt.Sprintf("no <inertia>: a solid sphere of water of mass %g (%.6g on every axis)", out.Mass, I[0][0])
+		im.r.Warnf(in, "", "link %q: <inertial> with mass %g but no <inertia>; %s", name, out.Mass, out.Repaired)
 	}
 	out.COM = x.P
 	out.Inertia = spatial.RotateInertia(x.R.RotMat(), I)
@@ -67,6 +78,9 @@ func (im *importer) geometries(l *xmlutil.Element, b *scene.Body) error {
 		if err != nil {
 			return err
 		}
+		if sh == nil {
+			continue
+		}
 		mat, err := im.proximity(c)
 		if err != nil {
 			return err
@@ -82,6 +96,9 @@ func (im *importer) geometries(l *xmlutil.Element, b *scene.Body) error {
 		sh, err := im.geometry(v)
 		if err != nil {
 			return err
+		}
+		if sh == nil {
+			continue
 		}
 		name, _ := v.Attr("name")
 		vis := scene.Visual{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
@@ -199,6 +216,12 @@ func (im *importer) mesh(s *xmlutil.Element) (*scene.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rest, ok := strings.CutPrefix(uri, "package:///"); ok {
+		// package:///PKG/... (an empty authority): ROS's resource
+		// retriever reads it as package://PKG/...
+		im.r.Warnf(s, "filename", "%q read as package://%s", uri, strings.TrimLeft(rest, "/"))
+		uri = "package://" + strings.TrimLeft(rest, "/")
+	}
 	path, err := im.opts.ResolveURI(uri, im.dir)
 	if err != nil {
 		return nil, im.r.Errorf(s, "filename", "%v", err)
@@ -272,7 +295,9 @@ func (im *importer) transmission(t *xmlutil.Element) error {
 	joints := t.All("joint")
 	acts := t.All("actuator")
 	if len(joints) != 1 {
-		return im.r.Errorf(t, "", "transmission %q has %d <joint>s; only simple transmissions (one joint) are supported", name, len(joints))
+		t.MarkAllUsed()
+		im.r.Warnf(t, "", "transmission %q has %d <joint>s; only simple transmissions (one joint) are read: it is skipped", name, len(joints))
+		return nil
 	}
 	jn, err := im.r.Required(joints[0], "name")
 	if err != nil {
@@ -285,7 +310,9 @@ func (im *importer) transmission(t *xmlutil.Element) error {
 		}
 	}
 	if j == nil {
-		return im.r.Errorf(joints[0], "name", "no joint of this name")
+		t.MarkAllUsed()
+		im.r.Warnf(joints[0], "name", "transmission %q drives %q, which is not a joint of this file: it is skipped", name, jn)
+		return nil
 	}
 	for _, h := range joints[0].All("hardwareInterface") {
 		h.MarkAllUsed()
@@ -360,6 +387,14 @@ func (im *importer) sceneActuator(t *xmlutil.Element, a model.Actuator, j *joint
 		return im.r.Errorf(t, "", "transmission %q: mechanicalReduction must be non-zero", a.Name)
 	}
 	s := im.out.Scene
+	for _, o := range s.Actuators {
+		if o.Name == a.Name {
+			n := a.Name + "_" + j.name
+			im.r.Warnf(t, "", "a second actuator named %q (transmission %q, joint %q): renamed %q", a.Name, transmissionName(t), j.name, n)
+			a.Name = n
+			break
+		}
+	}
 	sa := scene.Actuator{Name: a.Name, Type: "motor", Joint: j.childLink}
 	if a.Gear != 1 {
 		g := a.Gear
@@ -448,4 +483,9 @@ func (im *importer) excluded(a, b string) bool {
 		}
 	}
 	return false
+}
+
+func transmissionName(t *xmlutil.Element) string {
+	n, _ := t.Attr("name")
+	return n
 }

@@ -2,7 +2,9 @@ package urdf
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stiction-sim/stiction/model"
@@ -35,6 +37,10 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 		return nil, r.Errorf(root, "", "the root element must be <robot>, not <%s>", root.Name)
 	}
 	root.MarkUsed()
+	if env := os.Getenv("ROS_PACKAGE_PATH"); env != "" {
+		// ROS's list of package roots, searched after the given ones.
+		opts.PackagePaths = append(slices.Clip(opts.PackagePaths), filepath.SplitList(env)...)
+	}
 	im := &importer{r: r, opts: opts, dir: filepath.Dir(path), out: &model.Import{Format: "urdf"}, colors: map[string][4]float64{}}
 	if err := im.robot(root); err != nil {
 		return nil, err
@@ -57,6 +63,8 @@ type importer struct {
 	links  map[string]*xmlutil.Element
 	joints []*jointInfo
 	child  map[string]*jointInfo // joint by child link
+	// worldRoot: the root link is named world and stands for the world.
+	worldRoot bool
 }
 
 // robot reads the whole document.
@@ -71,6 +79,7 @@ func (im *importer) robot(root *xmlutil.Element) error {
 			return err
 		}
 	}
+	im.renameLinks(root)
 	if err := im.readLinks(root); err != nil {
 		return err
 	}
@@ -128,6 +137,52 @@ func (im *importer) topMaterial(m *xmlutil.Element) error {
 	return nil
 }
 
+// renameLinks replaces '.', '=', '[' and ']' in link names (Allegro's
+// link_0.0), which a body name cannot hold (it is a --set path segment),
+// by '_', in the links and in every reference to them, with a warning.
+func (im *importer) renameLinks(root *xmlutil.Element) {
+	taken := map[string]bool{}
+	for _, l := range root.All("link") {
+		n, _ := l.Attr("name")
+		taken[n] = true
+	}
+	renamed := map[string]string{}
+	for _, l := range root.All("link") {
+		n, _ := l.Attr("name")
+		if !strings.ContainsAny(n, ".=[]") {
+			continue
+		}
+		nn := strings.NewReplacer(".", "_", "=", "_", "[", "_", "]", "_").Replace(n)
+		for taken[nn] {
+			nn += "_"
+		}
+		taken[nn] = true
+		renamed[n] = nn
+		im.r.Warnf(l, "name", "link %q renamed %q: a body name cannot hold '.', '=', '[' or ']'", n, nn)
+	}
+	if len(renamed) == 0 {
+		return
+	}
+	var walk func(e *xmlutil.Element)
+	walk = func(e *xmlutil.Element) {
+		attr := "link"
+		if e.Name == "link" && e.Parent == root {
+			attr = "name"
+		}
+		for i := range e.Attrs {
+			if a := &e.Attrs[i]; a.Name == attr {
+				if nn, ok := renamed[a.Value]; ok {
+					a.Value = nn
+				}
+			}
+		}
+		for _, c := range e.Children {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
 // readLinks indexes the links by name.
 func (im *importer) readLinks(root *xmlutil.Element) error {
 	im.links = map[string]*xmlutil.Element{}
@@ -139,8 +194,8 @@ func (im *importer) readLinks(root *xmlutil.Element) error {
 		if _, dup := im.links[name]; dup {
 			return im.r.Errorf(l, "name", "a second link with this name (link names must be unique)")
 		}
-		if strings.ContainsAny(name, ".=[],\"\n\r") {
-			return im.r.Errorf(l, "name", "a link name must not contain '.', '=', '[', ']', commas, quotes or line breaks (it names a body)")
+		if strings.ContainsAny(name, ",\"\n\r") {
+			return im.r.Errorf(l, "name", "a link name must not contain commas, quotes or line breaks (it names a body, a column of the trajectory output)")
 		}
 		im.links[name] = l
 	}
@@ -174,6 +229,31 @@ func (im *importer) order(root *xmlutil.Element) ([]*xmlutil.Element, error) {
 		}
 		return nil, im.r.Errorf(roots[1], "", "several root links (%s): the links must form one tree joined by joints", strings.Join(names, ", "))
 	}
+	if n, _ := roots[0].Attr("name"); n == worldLink {
+		// A root link named world is the world itself (DART, Pinocchio and
+		// Gazebo read it so): its joints attach the robot to the world.
+		im.worldRoot = true
+		if in := roots[0].Child("inertial"); in != nil {
+			in.MarkAllUsed()
+			im.r.Warnf(in, "", "the link \"world\" is the world: its <inertial> is ignored")
+		}
+		for _, tag := range []string{"visual", "collision"} {
+			for _, g := range roots[0].All(tag) {
+				g.MarkAllUsed()
+				im.r.Warnf(g, "", "the link \"world\" is the world: its <%s> is ignored", tag)
+			}
+		}
+		var fixed []string
+		for _, j := range im.joints {
+			if j.parent == worldLink && j.typ == "fixed" {
+				fixed = append(fixed, j.name)
+			}
+		}
+		if im.opts.Floating && len(fixed) != 1 {
+			im.r.Warnf(roots[0], "", "floating root asked for, but the robot is attached to the link \"world\" by %d fixed joints: it stays attached", len(fixed))
+			im.opts.Floating = false
+		}
+	}
 	var out []*xmlutil.Element
 	var visit func(l *xmlutil.Element)
 	visit = func(l *xmlutil.Element) {
@@ -186,7 +266,13 @@ func (im *importer) order(root *xmlutil.Element) ([]*xmlutil.Element, error) {
 		}
 	}
 	visit(roots[0])
-	if len(out) != len(im.links) {
+	if im.worldRoot {
+		out = out[1:]
+		if len(out) == 0 {
+			return nil, im.r.Errorf(roots[0], "", "the only link is \"world\" (the world itself): the robot has no body")
+		}
+	}
+	if len(out)+btoi(im.worldRoot) != len(im.links) {
 		for _, j := range im.joints {
 			if !contains(out, im.links[j.childLink]) {
 				return nil, im.r.Errorf(j.e, "", "joint %q is part of a cycle of joints (link %q is not reachable from the root)", j.name, j.childLink)
@@ -195,6 +281,16 @@ func (im *importer) order(root *xmlutil.Element) ([]*xmlutil.Element, error) {
 	}
 	return out, nil
 }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// worldLink is the name of a root link that stands for the world.
+const worldLink = "world"
 
 func contains(es []*xmlutil.Element, e *xmlutil.Element) bool {
 	for _, x := range es {
@@ -215,24 +311,61 @@ func (im *importer) body(l *xmlutil.Element) error {
 	}
 	link.Name = name
 	j := im.child[name]
+	toWorld := j != nil && im.worldRoot && j.parent == worldLink
 	switch {
 	case j == nil && im.opts.Floating:
 	case j == nil:
 		b.Fixed = true
 		link.Welded = true
+	case toWorld && j.typ == "fixed":
+		// The weld to the world link: this link is the robot's base.
+		x, err := im.origin(j.e)
+		if err != nil {
+			return err
+		}
+		if a := j.e.Child("axis"); a != nil {
+			a.MarkAllUsed()
+		}
+		b.Pose = *model.PoseToScene(x)
+		if !im.opts.Floating {
+			b.Fixed = true
+			link.Welded = true
+		}
 	default:
 		if err := im.joint(j, &b); err != nil {
 			return err
 		}
 		link.Welded = j.typ == "fixed" && im.welded(j.parent)
 	}
+	if !b.Fixed && link.Mass == 0 && j != nil && !link.Welded && j.typ != "fixed" {
+		// A massless link on a moving joint: DART and Pinocchio take it as
+		// written (zero mass, its inertia kept); the engine needs a
+		// positive mass, so it gets MinMass (see inertia.go).
+		link.Mass = MinMass
+		if link.Inertia == (spatial.Mat3{}) {
+			link.Inertia = sphereInertia(MinMass)
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg and the inertia of a solid sphere of water of that mass", MinMass)
+		} else {
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg, its inertia kept", MinMass)
+		}
+		im.r.Warnf(l, "", "link %q has no mass but moves on its %s joint %q: %s", name, j.typ, j.name, link.Repaired)
+	}
 	if !b.Fixed && link.Mass > 0 {
 		b.Mass = &link.Mass
 		c := scene.Vec(link.COM) // explicit, even at the origin: the shapes do not move it
 		b.COM = &c
 		b.Inertia = model.MatrixInertia(link.Inertia)
-	} else if j != nil && !link.Welded && j.typ != "fixed" {
-		return im.r.Errorf(l, "", "link %q has no mass but moves on its %s joint %q; give it an <inertial> with a positive mass", name, j.typ, j.name)
+	} else if !b.Fixed && !link.Welded && link.Mass == 0 && link.Inertia != (spatial.Mat3{}) {
+		// Massless, with an inertia, welded to a moving link (bolt's
+		// feet): DART keeps the inertia; the engine needs a mass to carry
+		// it, so the link gets WeldedMinMass (merged into its parent).
+		link.Mass = WeldedMinMass
+		link.Repaired = fmt.Sprintf("an inertia but no mass, on a fixed joint: mass %g kg, its inertia kept", WeldedMinMass)
+		im.r.Warnf(l, "", "link %q has %s", name, link.Repaired)
+		b.Mass = &link.Mass
+		c := scene.Vec(link.COM)
+		b.COM = &c
+		b.Inertia = model.MatrixInertia(link.Inertia)
 	}
 	if err := im.geometries(l, &b); err != nil {
 		return err
@@ -274,6 +407,9 @@ func (im *importer) welded(link string) bool {
 		j := im.child[link]
 		if j == nil {
 			return !im.opts.Floating
+		}
+		if im.worldRoot && j.parent == worldLink && j.typ != "fixed" {
+			return false
 		}
 		if j.typ != "fixed" {
 			return false

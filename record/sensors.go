@@ -1,0 +1,147 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// SensorsFile is the name of the sensors file in a run directory.
+const SensorsFile = "sensors.csv"
+
+// SensorWriter writes sensors.csv: a header t, then one column per sensor
+// value (package sensor's Set.Names), and one row per recorded step. It
+// formats on the caller's goroutine into a reused buffer: a row does not
+// allocate.
+type SensorWriter struct {
+	f    *os.File
+	buf  *bufio.Writer
+	line []byte
+	n    int
+}
+
+// CreateSensors creates dir/sensors.csv with its header. With resumeT ≥ 0
+// it instead keeps the rows of an existing file up to time resumeT (a
+// resumed run's checkpoint time) and appends after them.
+func CreateSensors(dir string, names []string, resumeT float64) (*SensorWriter, error) {
+	path := filepath.Join(dir, SensorsFile)
+	var keep []byte
+	if resumeT >= 0 {
+		data, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("record: %w", err)
+		}
+		if err == nil {
+			keep = rowsUpTo(data, resumeT)
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	w := &SensorWriter{f: f, buf: bufio.NewWriterSize(f, 1<<16), n: len(names)}
+	if keep != nil {
+		w.buf.Write(keep)
+		return w, nil
+	}
+	w.line = append(w.line[:0], 't')
+	for _, n := range names {
+		w.line = append(w.line, ',')
+		w.line = append(w.line, n...)
+	}
+	w.line = append(w.line, '\n')
+	w.buf.Write(w.line)
+	return w, nil
+}
+
+// rowsUpTo returns the header and the rows of a sensors.csv whose t is at
+// most t1.
+func rowsUpTo(data []byte, t1 float64) []byte {
+	end := bytes.IndexByte(data, '\n') + 1
+	if end <= 0 {
+		return data
+	}
+	for end < len(data) {
+		nl := bytes.IndexByte(data[end:], '\n')
+		if nl < 0 {
+			break
+		}
+		row := data[end : end+nl]
+		c := bytes.IndexByte(row, ',')
+		if c < 0 {
+			c = len(row)
+		}
+		t, err := strconv.ParseFloat(string(row[:c]), 64)
+		if err != nil || t > t1 {
+			break
+		}
+		end += nl + 1
+	}
+	return data[:end]
+}
+
+// Row writes one row: time t and the sensor values (as many as names).
+func (w *SensorWriter) Row(t float64, values []float64) {
+	w.line = AppendTime(w.line[:0], t)
+	for _, x := range values[:w.n] {
+		w.line = append(w.line, ',')
+		w.line = AppendNumber(w.line, x)
+	}
+	w.line = append(w.line, '\n')
+	w.buf.Write(w.line)
+}
+
+// Close flushes and closes the file.
+func (w *SensorWriter) Close() error {
+	err := errors.Join(w.buf.Flush(), w.f.Close())
+	if err != nil {
+		return fmt.Errorf("record: %s: %w", SensorsFile, err)
+	}
+	return nil
+}
+
+// Sensors is a sensors.csv read back: the column names (after t), the
+// times, and the values per row.
+type Sensors struct {
+	Names  []string
+	T      []float64
+	Values [][]float64
+}
+
+// ReadSensors reads the sensors.csv of run directory dir.
+func ReadSensors(dir string) (*Sensors, error) {
+	f, err := os.Open(filepath.Join(dir, SensorsFile))
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	head, err := r.Read()
+	if err != nil || len(head) == 0 || head[0] != "t" {
+		return nil, fmt.Errorf("record: %s: want a header starting with t (%v)", f.Name(), err)
+	}
+	out := &Sensors{Names: head[1:]}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("record: %s: %w", f.Name(), err)
+		}
+		vals := make([]float64, len(rec))
+		for i, s := range rec {
+			if vals[i], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, fmt.Errorf("record: %s:%d: column %s: %q is not a number", f.Name(), line, head[i], s)
+			}
+		}
+		out.T = append(out.T, vals[0])
+		out.Values = append(out.Values, vals[1:])
+	}
+}
