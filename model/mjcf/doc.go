@@ -44,8 +44,12 @@
 //     time steps; K = k'/dmax², B = b'/dmax for (−k', −b'); d = d(r) from
 //     solimp), so at rest under gravity g, K d r = (1 − d)/d · g: the depth
 //     solves r = g (1 − d(r))/(K d(r)²) and κ = K d²/(1 − d) there; ζ =
-//     B/(2√K) is MuJoCo's damping ratio (contactRate). A sphere rests as
-//     deep as in MuJoCo (0.367 mm with the defaults); the residual
+//     B/(2√K) is MuJoCo's damping ratio (contactRate). The depth is taken
+//     where the geom carries its whole tree, g → g M_tree/m (a foot bears
+//     the robot: with solimp's dmin = 0 the impedance at the foot's own
+//     weight is far lower, and Gymnasium's half_cheetah sank 0.19 m against
+//     MuJoCo's 0.013; now 0.029). A lone sphere rests as deep as in MuJoCo
+//     (0.367 mm with the defaults); the residual
 //     differences (dynamics, bodies whose contacts carry more than their
 //     own mass) are measured in docs/MODELS.md. condim and friction's
 //     three values give each geom its sliding, spin and rolling friction

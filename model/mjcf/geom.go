@@ -455,7 +455,14 @@ func (c *compiler) assignMaterials() error {
 	coef := c.frictionCoefficients()
 	for i, g := range c.pending {
 		m := c.refMass(g.body)
-		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), g0)
+		// The depth at which κ is taken is the one where the geom's whole
+		// tree rests on it: a foot carries the robot, not only itself
+		// (the load acceleration is g M_tree/m; g for a lone body).
+		load := g0
+		if m > 0 {
+			load = g0 * math.Max(1, c.treeMass(g.body)/m)
+		}
+		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), load)
 		if m > 0 {
 			k *= m
 		} else {
@@ -486,6 +493,33 @@ func (c *compiler) refMass(idx int) float64 {
 		idx = c.bodies[j.Parent]
 	}
 	return 0
+}
+
+// treeMass is the mass of the moving tree that body idx belongs to: the
+// bodies that share its root (the last ancestor whose parent is the world
+// or a body welded to it).
+func (c *compiler) treeMass(idx int) float64 {
+	root := func(i int) int {
+		s := c.out.Scene
+		for {
+			j := s.Bodies[i].Joint
+			if j == nil || j.Parent == "world" || j.Parent == "" {
+				return i
+			}
+			p := c.bodies[j.Parent]
+			if c.out.Links[p].Welded {
+				return i
+			}
+			i = p
+		}
+	}
+	r, total := root(idx), 0.0
+	for i := range c.out.Scene.Bodies {
+		if !c.out.Links[i].Welded && root(i) == r {
+			total += c.bodyMass[i]
+		}
+	}
+	return total
 }
 
 // meshLabel names a mesh shape in messages: its file, or "given by
