@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"gonum.org/v1/gonum/mat"
 	"math"
 	"strconv"
 
@@ -105,37 +106,34 @@ func CheckInertia(I spatial.Mat3, mass float64) string {
 }
 
 // eig3 returns the eigenvalues of a symmetric 3×3 matrix in ascending
-// order (Jacobi rotations).
+// order.
 func eig3(I spatial.Mat3) [3]float64 {
-	a := I
-	for range 50 {
-		off := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
-		if off < 1e-30*(a[0][0]*a[0][0]+a[1][1]*a[1][1]+a[2][2]*a[2][2]) || off == 0 {
-			break
-		}
-		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
-			p, q := pq[0], pq[1]
-			if a[p][q] == 0 {
-				continue
-			}
-			theta := (a[q][q] - a[p][p]) / (2 * a[p][q])
-			t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-			c := 1 / math.Sqrt(t*t+1)
-			s := t * c
-			var J spatial.Mat3 = spatial.Identity3()
-			J[p][p], J[q][q], J[p][q], J[q][p] = c, c, s, -s
-			a = J.T().Mul(a).Mul(J)
+	ev, _ := EigSym3(I)
+	return ev
+}
+
+// EigSym3 returns the eigenvalues, in ascending order, and the unit
+// eigenvectors (the columns of V) of the symmetric part of A (gonum's
+// EigenSym).
+func EigSym3(A spatial.Mat3) (ev [3]float64, V [3][3]float64) {
+	sym := mat.NewSymDense(3, nil)
+	for i := range 3 {
+		for j := i; j < 3; j++ {
+			sym.SetSym(i, j, (A[i][j]+A[j][i])/2)
 		}
 	}
-	e := [3]float64{a[0][0], a[1][1], a[2][2]}
-	if e[0] > e[1] {
-		e[0], e[1] = e[1], e[0]
+	var es mat.EigenSym
+	if !es.Factorize(sym, true) {
+		return ev, [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	}
-	if e[1] > e[2] {
-		e[1], e[2] = e[2], e[1]
+	vals := es.Values(nil)
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	for i := range 3 {
+		ev[i] = vals[i]
+		for j := range 3 {
+			V[i][j] = vecs.At(i, j)
+		}
 	}
-	if e[0] > e[1] {
-		e[0], e[1] = e[1], e[0]
-	}
-	return e
+	return ev, V
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -143,43 +144,6 @@ func projectMoments(lam [3]float64) [3]float64 {
 	return x
 }
 
-// eigSym returns the eigenvalues and eigenvectors (columns of V) of the
-// symmetric part of A, by Jacobi rotations.
-func eigSym(A spatial.Mat3) ([3]float64, [3][3]float64) {
-	var a [3][3]float64
-	for i := range 3 {
-		for j := range 3 {
-			a[i][j] = (A[i][j] + A[j][i]) / 2
-		}
-	}
-	V := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	for range 100 {
-		off := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
-		if off == 0 || off < 1e-32*(a[0][0]*a[0][0]+a[1][1]*a[1][1]+a[2][2]*a[2][2]) {
-			break
-		}
-		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
-			p, q := pq[0], pq[1]
-			if a[p][q] == 0 {
-				continue
-			}
-			theta := (a[q][q] - a[p][p]) / (2 * a[p][q])
-			t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-			c := 1 / math.Sqrt(t*t+1)
-			s := t * c
-			for k := range 3 { // a ← a·J
-				akp, akq := a[k][p], a[k][q]
-				a[k][p], a[k][q] = c*akp-s*akq, s*akp+c*akq
-			}
-			for k := range 3 { // a ← Jᵀ·a
-				apk, aqk := a[p][k], a[q][k]
-				a[p][k], a[q][k] = c*apk-s*aqk, s*apk+c*aqk
-			}
-			for k := range 3 {
-				vkp, vkq := V[k][p], V[k][q]
-				V[k][p], V[k][q] = c*vkp-s*vkq, s*vkp+c*vkq
-			}
-		}
-	}
-	return [3]float64{a[0][0], a[1][1], a[2][2]}, V
-}
+// eigSym returns the eigenvalues, ascending, and eigenvectors (columns of
+// V) of the symmetric part of A.
+func eigSym(A spatial.Mat3) ([3]float64, [3][3]float64) { return model.EigSym3(A) }
