@@ -37,11 +37,7 @@ func (c *compiler) hfieldAssets(a *xmlutil.Element) error {
 	for _, h := range a.All("hfield") {
 		v := view{e: h}
 		file := v.str("file", "")
-		name := v.str("name", "")
-		if name == "" && file != "" {
-			base := filepath.Base(file)
-			name = strings.TrimSuffix(base, filepath.Ext(base))
-		}
+		name := assetName(v, file)
 		if name == "" {
 			return c.r.Errorf(h, "name", "missing (an hfield needs a name or a file)")
 		}

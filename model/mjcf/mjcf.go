@@ -413,11 +413,7 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 				}
 			}
 		}
-		name := v.str("name", "")
-		if name == "" && file != "" {
-			base := filepath.Base(file)
-			name = strings.TrimSuffix(base, filepath.Ext(base))
-		}
+		name := assetName(v, file)
 		if name == "" {
 			return c.r.Errorf(m, "name", "missing (a mesh given by vertices needs a name)")
 		}
@@ -481,4 +477,14 @@ func (c *compiler) bodyName(e *xmlutil.Element) (string, error) {
 		return "", c.r.Errorf(e, "name", "a second body with this name")
 	}
 	return name, nil
+}
+
+// assetName is an asset's name: its own, or (MuJoCo's rule) its file's
+// base name without the extension.
+func assetName(v view, file string) string {
+	if name := v.str("name", ""); name != "" || file == "" {
+		return name
+	}
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
