@@ -152,12 +152,7 @@ func (v *validator) parts(p string, j *Joint) {
 			if l.Effort != nil {
 				v.add(pp+".limits.effort", "not supported on a part: bound the actuator's force instead")
 			}
-			if l.Stiffness != nil {
-				v.positive(pp+".limits.stiffness", *l.Stiffness)
-			}
-			if l.Dissipation != nil {
-				v.nonNegative(pp+".limits.dissipation", *l.Dissipation)
-			}
+			v.limitCompliance(pp+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
 		}
 	}
 	if nv > multibody.MaxCompoundDOF || nq > 7 {

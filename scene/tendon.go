@@ -98,18 +98,7 @@ func (v *validator) tendons(s *Scene) {
 			if l.Lower != nil && l.Upper != nil && *l.Lower > *l.Upper {
 				v.add(p+".limits", "lower %s above upper %s", fnum(*l.Lower), fnum(*l.Upper))
 			}
-			if l.Stiffness != nil {
-				v.positive(p+".limits.stiffness", *l.Stiffness)
-			}
-			if l.Dissipation != nil {
-				v.nonNegative(p+".limits.dissipation", *l.Dissipation)
-			}
-			if n := len(l.SolRef); n != 0 && n != 2 {
-				v.add(p+".limits.solref", "%d values; want 2 (timeconst, dampratio)", n)
-			}
-			if n := len(l.SolImp); n != 0 && (n != 5 || len(l.SolRef) == 0) {
-				v.add(p+".limits.solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
-			}
+			v.limitCompliance(p+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
 		}
 	}
 }

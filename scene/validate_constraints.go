@@ -64,17 +64,24 @@ func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 			v.add(p+".limits.cone", "%s must be in (0, π] (rad)", fnum(c))
 		}
 	}
-	if l.Stiffness != nil {
-		v.positive(p+".limits.stiffness", *l.Stiffness)
+	v.limitCompliance(p+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
+}
+
+// limitCompliance checks a limit's stiffness, dissipation, solref and
+// solimp (a joint's, a compound part's or a tendon's; path ends in
+// ".limits").
+func (v *validator) limitCompliance(p string, stiffness, dissipation *float64, solref, solimp []float64) {
+	if stiffness != nil {
+		v.positive(p+".stiffness", *stiffness)
 	}
-	if l.Dissipation != nil {
-		v.nonNegative(p+".limits.dissipation", *l.Dissipation)
+	if dissipation != nil {
+		v.nonNegative(p+".dissipation", *dissipation)
 	}
-	if n := len(l.SolRef); n != 0 && n != 2 {
-		v.add(p+".limits.solref", "%d values; want 2 (timeconst, dampratio)", n)
+	if n := len(solref); n != 0 && n != 2 {
+		v.add(p+".solref", "%d values; want 2 (timeconst, dampratio)", n)
 	}
-	if n := len(l.SolImp); n != 0 && (n != 5 || len(l.SolRef) == 0) {
-		v.add(p+".limits.solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+	if n := len(solimp); n != 0 && (n != 5 || len(solref) == 0) {
+		v.add(p+".solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
 	}
 }
 
