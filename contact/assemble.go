@@ -170,6 +170,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	// (GapError ≤ 0) the gap's linearization missed last step, expected
 	// again within this step: a prediction, compensated in full, not a
 	// penetration relaxed over τd.
+	rigid := nearRigid(w, mat, dt, prm)
 	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt)
 	if pr.Chained && pr.Phi > 0 {
 		vn = -pr.Phi / dt // a chained-impact contact (Pair.Chained) does not brake before it touches
@@ -177,8 +178,12 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if prm.Speculative && pr.GapError < -gapErrorFloor*prm.Margin {
 		vn -= pr.GapError / dt
 	}
-	if prm.MaxRecoverySpeed > 0 {
-		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
+	if prm.MaxRecoverySpeed > 0 && rigid {
+		// Only a penetration that is regularization error (the near-rigid
+		// branch of SAP eq. 29) is pushed out no faster than the cap; a
+		// compliant contact's penetration is its physical deformation,
+		// whose elastic rebound the cap would clip (issue 22).
+		vn = min(vn, prm.MaxRecoverySpeed)
 	}
 	if null[2] {
 		vn = 0 // nullRows: the normal moves nothing, n0 = 0
@@ -673,6 +678,18 @@ func resizeInt(s []int, n int) []int {
 
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
 // contact with Delassus block w and combined material mat.
+// nearRigid reports whether the normal regularization of SAP eq. 29 takes
+// its near-rigid branch, β²w_n/(4π²) ≥ 1/(δt k (δt + τd)): the contact is
+// stiffer than the time step resolves, and its penetration is an artefact
+// of the regularization rather than the material's deformation.
+func nearRigid(w spatial.Mat3, mat Material, dt float64, prm Params) bool {
+	wn := w[2][2]
+	if prm.Delassus == DelassusRMS {
+		wn = w.FrobeniusNorm() / 3
+	}
+	return solver.NearRigidR(wn, prm.Beta) >= solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
+}
+
 func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {
