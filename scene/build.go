@@ -347,7 +347,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	}
 	lag := *s.Contact.LagIterations
 	newSolver := func() solver.Solver {
-		return &solver.LaggedRefiner{Inner: inner(), Tolerance: LagTolerance, MaxResolves: lag}
+		return &solver.LaggedRefiner{Inner: inner(), Tolerance: LagTolerance, SlideTolerance: LagSlideTolerance, MaxResolves: lag}
 	}
 	return sim.Config{
 		DT:     s.DT,
@@ -367,6 +367,10 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 // LagTolerance is the relative change of a Lagged contact's normal impulse
 // that makes the solver solve the step again with it (solver.LaggedRefiner).
 const LagTolerance = 0.01
+
+// LagSlideTolerance is LagTolerance for a sliding contact, whose friction
+// is μ times its lagged normal impulse (solver.LaggedRefiner).
+const LagSlideTolerance = 1e-4
 
 // valueOr returns *p, or def when p is nil.
 func valueOr(p *float64, def float64) float64 {

@@ -33,7 +33,7 @@ func withSolver(t testing.TB, sc *scene.Scene, mk func(sap.Params) solver.Solver
 	if _, isl := inner.(*island.Solver); isl {
 		b.Config.Solver = inner // islands: mk refines island by island
 	} else {
-		b.Config.Solver = &solver.LaggedRefiner{Inner: inner, Tolerance: ref.Tolerance, MaxResolves: ref.MaxResolves}
+		b.Config.Solver = ref.Around(inner)
 	}
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
@@ -57,7 +57,7 @@ func islands(l sap.Linear, workers int) func(sap.Params) solver.Solver {
 	return func(p sap.Params) solver.Solver {
 		p.Linear = l
 		is := island.New(func() solver.Solver {
-			return &solver.LaggedRefiner{Inner: sap.New(p), Tolerance: scene.LagTolerance, MaxResolves: scene.DefaultLagIterations}
+			return &solver.LaggedRefiner{Inner: sap.New(p), Tolerance: scene.LagTolerance, SlideTolerance: scene.LagSlideTolerance, MaxResolves: scene.DefaultLagIterations}
 		}, workers)
 		is.SetTolerance(p.AbsTolerance, p.RelTolerance)
 		return is

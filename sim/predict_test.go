@@ -134,8 +134,8 @@ func TestStickPredictionSameSolutions(t *testing.T) {
 // difference by about 10× per 0.1 s, so "the same to solver tolerance" is
 // measured against the solver tolerance's own effect: over every step, the
 // largest body position difference between new and old is at most the
-// largest between old and tight (measured: 5.2e-4 m against 5.5e-3 m after
-// 100 steps; 5.9e-8 m against 1.8e-6 m after 50).
+// largest between old and tight (measured: 6.4e-3 m against 4.9e-2 m over
+// 100 steps).
 func TestStickPredictionTrajectory(t *testing.T) {
 	mk := func(on bool, tol float64) func(sap.Params) solver.Solver {
 		return func(p sap.Params) solver.Solver {
@@ -147,6 +147,14 @@ func TestStickPredictionTrajectory(t *testing.T) {
 	var sims [3]*sim.Simulator // new, old, tight
 	for k, c := range []func(sap.Params) solver.Solver{mk(true, 1), mk(false, 1), mk(false, 0.1)} {
 		sims[k], _ = withSolver(t, loadPeerScene(t, "clutter-40"), c)
+		// The refiner's 1e-4 threshold for sliding contacts is a discrete
+		// decision that a difference at the solver's tolerance flips, and
+		// the pile amplifies each flip: with it, |new − old| and
+		// |old − tight| both measure those flips (8.6e-3 m against 7.5e-3 m
+		// after 100 steps, 2.3e-7 against 3.7e-7 after 50). The test
+		// compares the prediction with the solver's tolerance, so all three
+		// take the 1% threshold for every contact.
+		sims[k].Config().Solver.(*solver.LaggedRefiner).SlideTolerance = 0
 	}
 	var iters [3]int
 	worstNew, worstTight := 0.0, 0.0

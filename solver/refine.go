@@ -15,14 +15,31 @@ import "math"
 // tolerance keep their n0, so that a problem's independent parts (islands)
 // do not change because another part did. Wrapped in an island solver,
 // the refinement runs island by island.
+//
+// A sliding block, whose friction impulse is at its bound μ n0 (to within
+// slideBound), takes SlideTolerance instead when it is positive: its
+// friction is μ n0 itself, so a lag of n0 is a lag of the friction force,
+// and the lags of a sliding body's several contacts differ, which turns
+// its velocity (issue 22's isotropy). A sticking block's n0 only caps a
+// friction impulse that stays below it.
 type LaggedRefiner struct {
-	Inner       Solver
-	Tolerance   float64 // relative change of n0 that triggers a re-solve
-	MaxResolves int     // re-solves per Solve
-	warm        []float64
+	Inner          Solver
+	Tolerance      float64 // relative change of n0 that triggers a re-solve
+	SlideTolerance float64 // the same for a sliding block; 0: Tolerance
+	MaxResolves    int     // re-solves per Solve
+	warm           []float64
 }
 
+// slideBound is the fraction of its bound μ n0 at which a block's friction
+// impulse counts as sliding.
+const slideBound = 0.99
+
 var _ Solver = (*LaggedRefiner)(nil)
+
+// Around returns a refiner with l's settings around another inner solver.
+func (l *LaggedRefiner) Around(inner Solver) *LaggedRefiner {
+	return &LaggedRefiner{Inner: inner, Tolerance: l.Tolerance, SlideTolerance: l.SlideTolerance, MaxResolves: l.MaxResolves}
+}
 
 // Solve implements Solver. Statistics are those of the last solve, with
 // the iterations of all solves summed.
@@ -53,7 +70,11 @@ func (l *LaggedRefiner) relag(p *Problem, gamma []float64) bool {
 		}
 		par := p.Params[c.Par : c.Par+4]
 		n := max(gamma[c.Row+2], 0)
-		if math.Abs(n-par[1]) > l.Tolerance*max(n, par[1], par[3]) {
+		tol := l.Tolerance
+		if l.SlideTolerance > 0 && math.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*par[0]*par[1] {
+			tol = l.SlideTolerance // sliding: friction is μ n0 itself
+		}
+		if math.Abs(n-par[1]) > tol*max(n, par[1], par[3]) {
 			par[1] = n
 			changed = true
 		}

@@ -396,7 +396,7 @@ func setSolver(b *scene.Built, lin sap.Linear, workers int) {
 		if ref == nil {
 			return sap.New(prm)
 		}
-		return &solver.LaggedRefiner{Inner: sap.New(prm), Tolerance: ref.Tolerance, MaxResolves: ref.MaxResolves}
+		return ref.Around(sap.New(prm))
 	}
 	b.Config.Solver = mk()
 	if workers > 0 {
