@@ -676,8 +676,6 @@ func resizeInt(s []int, n int) []int {
 	return s[:n]
 }
 
-// regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
-// contact with Delassus block w and combined material mat.
 // nearRigid reports whether the normal regularization of SAP eq. 29 takes
 // its near-rigid branch, β²w_n/(4π²) ≥ 1/(δt k (δt + τd)): the contact is
 // stiffer than the time step resolves, and its penetration is an artefact
@@ -690,6 +688,8 @@ func nearRigid(w spatial.Mat3, mat Material, dt float64, prm Params) bool {
 	return solver.NearRigidR(wn, prm.Beta) >= solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
 }
 
+// regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
+// contact with Delassus block w and combined material mat.
 func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {
