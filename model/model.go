@@ -26,6 +26,16 @@ type Import struct {
 	JointFriction []JointFriction
 	// Sites are named frames on bodies (MJCF site).
 	Sites []Site
+	// SchemeChoice, when not nil, is the scheme the importer chose for
+	// what the file holds (URDF: damped joints) and why; the command line
+	// prints it unless --scheme or --set overrides it.
+	SchemeChoice *SchemeChoice
+}
+
+// SchemeChoice is an importer's choice of integrator.
+type SchemeChoice struct {
+	Scheme string // a sim preset name
+	Why    string // names the file and what in it asks for the scheme
 }
 
 // Link is one body's mass properties from the file.

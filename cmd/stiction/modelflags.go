@@ -75,13 +75,20 @@ func loadWithImport(f modelFlags, name string, sets []string) (*scene.Scene, *mo
 }
 
 // reportWarnings writes an import's warnings to the flags' stderr: a
-// count, or every warning with --warnings.
+// count, or every warning with --warnings; and the importer's choice of
+// scheme, unless --scheme or --set overrode it.
 func (f modelFlags) reportWarnings(name string, im *model.Import) {
 	stderr := f.stderr
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	if im == nil || len(im.Warnings) == 0 {
+	if im == nil {
+		return
+	}
+	if c := im.SchemeChoice; c != nil && im.Scene != nil && im.Scene.Scheme == c.Scheme {
+		fmt.Fprintf(stderr, "stiction: %s\n", c.Why)
+	}
+	if len(im.Warnings) == 0 {
 		return
 	}
 	if f.warnings {

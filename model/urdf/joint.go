@@ -239,6 +239,7 @@ func (im *importer) dynamics(j *jointInfo, sj *scene.Joint) error {
 	}
 	if sj != nil && damp > 0 && sj.Type != "weld" {
 		sj.Damping = &damp
+		im.damped = append(im.damped, dampedJoint{e: d, name: j.name, damping: damp})
 	}
 	if fric > 0 {
 		im.out.JointFriction = append(im.out.JointFriction, model.JointFriction{Body: j.childLink, Value: fric, Source: model.Source{File: im.r.File, Line: d.Line}})

@@ -65,6 +65,7 @@ type importer struct {
 	child  map[string]*jointInfo // joint by child link
 	// worldRoot: the root link is named world and stands for the world.
 	worldRoot bool
+	damped    []dampedJoint // joints with damping, in link order
 }
 
 // robot reads the whole document.
@@ -100,6 +101,7 @@ func (im *importer) robot(root *xmlutil.Element) error {
 			return im.r.Errorf(order[0], "", "floating root: %v", err)
 		}
 	}
+	im.chooseScheme()
 	for _, t := range root.All("transmission") {
 		if err := im.transmission(t); err != nil {
 			return err
