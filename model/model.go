@@ -132,6 +132,12 @@ type Options struct {
 	// degrees of freedom) instead of welded to the world. MJCF files say
 	// it themselves (freejoint).
 	Floating bool
+	// SelfCollision lets the links of a URDF robot that are not joined by
+	// a joint or welded together collide with each other (default off, as
+	// PyBullet without URDF_USE_SELF_COLLISION and Gazebo's
+	// <self_collide> false; Drake turns it on). Pairs that overlap in the
+	// initial pose stay excluded, with a warning.
+	SelfCollision bool
 }
 
 // Warn adds a warning.
