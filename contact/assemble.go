@@ -606,7 +606,11 @@ const supportCos = 0.5
 // vertical, the upper body the one the normal points to or from) shared
 // equally among the upper body's supporting contact points; each body
 // passes its own mass plus what rests on it down to its supports, bodies
-// taken from the highest down. Zero gravity gives no loads.
+// taken from the highest down. Bodies welded together count as one, the
+// first body of their rigid group (multibody.Model.RigidGroup), which
+// holds their mass: a contact on a massless body welded to a heavy one
+// (a URDF floating root takes its welded links' mass, BlueVolta's 200 kg
+// hull) carries that mass, not zero. Zero gravity gives no loads.
 func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
 	nb := len(m.Bodies)
 	a.load = resizeFloat(a.load, len(pairs))
@@ -623,19 +627,22 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	a.upper = resizeInt(a.upper, len(pairs))
 	for b := range nb {
 		a.mass[b], a.nsup[b] = 0, 0
-		if m.Bodies[b].Tree >= 0 {
-			a.mass[b] = m.Bodies[b].Inertia.Mass
-		}
 		a.height[b] = kin.Pose(b).P.Dot(up)
+	}
+	for b := range nb {
+		if m.Bodies[b].Tree >= 0 {
+			a.mass[loadBody(m, b)] += m.Bodies[b].Inertia.Mass
+		}
 	}
 	for i := range pairs {
 		c := pairs[i].Normal.Dot(up) // the normal points from A to B
 		a.lower[i], a.upper[i] = -1, -1
+		ba, bb := loadBody(m, pairs[i].BodyA), loadBody(m, pairs[i].BodyB)
 		switch {
 		case c > supportCos:
-			a.lower[i], a.upper[i] = pairs[i].BodyA, pairs[i].BodyB
+			a.lower[i], a.upper[i] = ba, bb
 		case c < -supportCos:
-			a.lower[i], a.upper[i] = pairs[i].BodyB, pairs[i].BodyA
+			a.lower[i], a.upper[i] = bb, ba
 		default:
 			continue
 		}
@@ -660,6 +667,15 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		a.load[i] = a.mass[u] / float64(a.nsup[u])
 		a.mass[l] += a.load[i]
 	}
+}
+
+// loadBody is the body that stands for b in the load estimate: the first
+// body of its rigid group, or b itself when it is welded to the world.
+func loadBody(m *multibody.Model, b int) int {
+	if g := m.RigidGroup(b); g >= 0 {
+		return g
+	}
+	return b
 }
 
 func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
