@@ -40,10 +40,16 @@ type Outcome struct {
 	Dofs     int     // joint degrees of freedom (a floating root's six not counted); −1 if not built
 	Mass     float64 // total mass of the moving bodies, kg
 	Steps    int     // steps taken
-	// Failed is the step (1-based) at which the run stopped, 0 if it did
-	// not; Err says why.
+	DT       float64 // time step, s
+	// Failed is the step (1-based) at which the run stopped (an error or
+	// a state that is not finite), 0 if it did not; Err says why.
 	Failed int
 	Err    error
+	// FailedSteps counts the steps whose solve did not converge (stiction
+	// run's failed steps: record.StepConverged); FirstFailed is the first
+	// of them and FailStatus its solver status.
+	FailedSteps, FirstFailed int
+	FailStatus               solver.Status
 	// Penetration is the deepest ground contact over the run, m; Estimate
 	// the resting depth that the contact model predicts for the whole
 	// weight on one contact (RestingDepth).
@@ -57,17 +63,20 @@ type Outcome struct {
 
 // OK reports whether the run met every bound.
 func (o *Outcome) OK() bool {
-	return o.Failed == 0 && o.Err == nil && o.Penetration <= o.Estimate+PenetrationSlack && o.EnergyRise <= EnergyRiseFraction*o.MGH
+	return o.Failed == 0 && o.Err == nil && o.FailedSteps == 0 && o.Penetration <= o.Estimate+PenetrationSlack && o.EnergyRise <= EnergyRiseFraction*o.MGH
 }
 
 // Summary is a one-line account of the outcome.
 func (o *Outcome) Summary() string {
 	if o.Failed > 0 || o.Err != nil {
-		return fmt.Sprintf("fails at step %d (t = %.3f s): %v", o.Failed, float64(o.Failed)*1e-3, firstLine(o.Err))
+		return fmt.Sprintf("stops at step %d (t = %.3f s): %v", o.Failed, float64(o.Failed)*o.DT, firstLine(o.Err))
 	}
 	verdict := "ok"
 	if !o.OK() {
 		verdict = "FAILS"
+	}
+	if o.FailedSteps > 0 {
+		verdict += fmt.Sprintf(": %d failed steps (the first at t = %.3f s, %v)", o.FailedSteps, float64(o.FirstFailed)*o.DT, o.FailStatus)
 	}
 	return fmt.Sprintf("%s: %.3g kg, penetration %.2g m (bound %.2g; last 0.1 s %.2g), energy rise %.2g%% of m·g·1 m", verdict, o.Mass, o.Penetration, o.Estimate+PenetrationSlack, o.Resting, 100*o.EnergyRise/o.MGH)
 }
@@ -127,12 +136,10 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 	o.Estimate = RestingDepth(s, o.Mass, g)
 	ground := m.BodyByName("ground")
 	e0 := sm.PotentialEnergy() + m.KineticEnergy(b.State)
+	o.DT = s.DT
 	n := int(math.Round(duration / s.DT))
 	for i := range n {
 		st, err := sm.Step()
-		if err == nil && st.Status != solver.Converged {
-			err = fmt.Errorf("solver: %v", st.Status)
-		}
 		if err == nil && !finite(b.State) {
 			err = fmt.Errorf("NaN or Inf in the state")
 		}
@@ -141,6 +148,12 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 			return
 		}
 		o.Steps++
+		if st.Status != solver.Converged || !st.NewtonConverged {
+			if o.FailedSteps == 0 {
+				o.FirstFailed, o.FailStatus = i+1, st.Status
+			}
+			o.FailedSteps++
+		}
 		o.EnergyRise = math.Max(o.EnergyRise, st.KineticEnergy+st.PotentialEnergy-e0)
 		last := i >= n-int(math.Round(0.1/s.DT))
 		for _, pr := range sm.Contacts() {
