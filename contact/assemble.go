@@ -177,7 +177,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if prm.Speculative && pr.GapError < -gapErrorFloor*prm.Margin {
 		vn -= pr.GapError / dt
 	}
-	if prm.MaxRecoverySpeed > 0 {
+	if prm.MaxRecoverySpeed > 0 && nearRigid(rn, mat, dt) {
 		vn = min(vn, prm.MaxRecoverySpeed) // deep penetration is pushed out no faster than this
 	}
 	if null[2] {
@@ -689,6 +689,18 @@ func resizeInt(s []int, n int) []int {
 
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
 // contact with Delassus block w and combined material mat.
+// nearRigid reports whether a contact's normal regularization rn is the
+// near-rigid one of SAP eq. 29 rather than its material's compliance
+// 1/(δt k (δt + τd)): a numerical stiffness, which the load-aware estimate
+// may raise while the contact is deep, and which MaxRecoverySpeed caps. A
+// compliant contact keeps its spring: capped, it could carry no more than
+// k (δt + τd) v_max whatever its depth (1.6 kN for k = 5·10⁵ N/m, the
+// default material against itself), and a heavy body on few contacts
+// sank until other parts touched (the 411 kg Falcon: 74 mm).
+func nearRigid(rn float64, mat Material, dt float64) bool {
+	return rn > solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
+}
+
 func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {

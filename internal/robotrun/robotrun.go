@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model"
 	modelload "github.com/stiction-sim/stiction/model/load"
@@ -37,6 +38,7 @@ type Outcome struct {
 	Warnings []xmlutil.Warning // import warnings
 	Scheme   string            // the scheme the run used
 	Bodies   int
+	Shapes   int     // collision shapes of the robot (the ground not counted)
 	Dofs     int     // joint degrees of freedom (a floating root's six not counted); −1 if not built
 	Mass     float64 // total mass of the moving bodies, kg
 	Steps    int     // steps taken
@@ -74,6 +76,9 @@ func (o *Outcome) Summary() string {
 	verdict := "ok"
 	if !o.OK() {
 		verdict = "FAILS"
+	}
+	if o.Shapes == 0 {
+		verdict += " (no collision shape: it falls through the ground)"
 	}
 	if o.FailedSteps > 0 {
 		verdict += fmt.Sprintf(": %d failed steps (the first at t = %.3f s, %v)", o.FailedSteps, float64(o.FirstFailed)*o.DT, o.FailStatus)
@@ -125,6 +130,11 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 		}
 	}
 	o.Bodies = len(m.Bodies)
+	for _, gm := range m.Geometries {
+		if m.Bodies[gm.Body].Name != "ground" {
+			o.Shapes++
+		}
+	}
 	o.Dofs = m.NV
 	for _, tr := range m.Trees {
 		if m.Bodies[tr.Bodies[0]].Joint.Type == multibody.JointFree {
@@ -168,14 +178,17 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 }
 
 // RestingDepth is the depth at which a contact carrying the weight m g
-// rests with the default material (SAP eq. 29: R = max(near-rigid,
-// compliant), φ = R γ (δt + τd) with γ = m g δt): the larger of the
+// rests with the default material on the ground's, also the default
+// (contact.Combine: k in series, k/2), by SAP eq. 29: R = max(near-rigid,
+// compliant), φ = R γ (δt + τd) with γ = m g δt, the larger of the
 // near-rigid depth β² g δt (δt + τd)/(4π²) (load-aware, per unit weight)
 // and the compliant depth m g/k. It is an upper bound for a robot that
 // rests on several contacts.
 func RestingDepth(s *scene.Scene, mass, g float64) float64 {
-	mat := s.Materials[model.DefaultMaterial]
-	k, td := *mat.Stiffness, *mat.Dissipation
+	sm := s.Materials[model.DefaultMaterial]
+	one := contact.Material{Stiffness: *sm.Stiffness, Dissipation: *sm.Dissipation}
+	mat := contact.Combine(one, one)
+	k, td := mat.Stiffness, mat.Dissipation
 	beta := *s.Contact.Beta
 	near := beta * beta * g * s.DT * (s.DT + td) / (4 * math.Pi * math.Pi)
 	return math.Max(near, mass*g/k)
