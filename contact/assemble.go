@@ -170,7 +170,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	// (GapError ≤ 0) the gap's linearization missed last step, expected
 	// again within this step: a prediction, compensated in full, not a
 	// penetration relaxed over τd.
-	rigid := nearRigid(w, mat, dt, prm)
+	rigid := nearRigid(rn, mat, dt)
 	vn := solver.BiasVelocity(pr.Phi, mat.Dissipation, dt)
 	if pr.Chained && pr.Phi > 0 {
 		vn = -pr.Phi / dt // a chained-impact contact (Pair.Chained) does not brake before it touches
@@ -611,7 +611,11 @@ const supportCos = 0.5
 // vertical, the upper body the one the normal points to or from) shared
 // equally among the upper body's supporting contact points; each body
 // passes its own mass plus what rests on it down to its supports, bodies
-// taken from the highest down. Zero gravity gives no loads.
+// taken from the highest down. Bodies welded together count as one, the
+// first body of their rigid group (multibody.Model.RigidGroup), which
+// holds their mass: a contact on a massless body welded to a heavy one
+// (a URDF floating root takes its welded links' mass, BlueVolta's 200 kg
+// hull) carries that mass, not zero. Zero gravity gives no loads.
 func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
 	nb := len(m.Bodies)
 	a.load = resizeFloat(a.load, len(pairs))
@@ -628,19 +632,22 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	a.upper = resizeInt(a.upper, len(pairs))
 	for b := range nb {
 		a.mass[b], a.nsup[b] = 0, 0
-		if m.Bodies[b].Tree >= 0 {
-			a.mass[b] = m.Bodies[b].Inertia.Mass
-		}
 		a.height[b] = kin.Pose(b).P.Dot(up)
+	}
+	for b := range nb {
+		if m.Bodies[b].Tree >= 0 {
+			a.mass[loadBody(m, b)] += m.Bodies[b].Inertia.Mass
+		}
 	}
 	for i := range pairs {
 		c := pairs[i].Normal.Dot(up) // the normal points from A to B
 		a.lower[i], a.upper[i] = -1, -1
+		ba, bb := loadBody(m, pairs[i].BodyA), loadBody(m, pairs[i].BodyB)
 		switch {
 		case c > supportCos:
-			a.lower[i], a.upper[i] = pairs[i].BodyA, pairs[i].BodyB
+			a.lower[i], a.upper[i] = ba, bb
 		case c < -supportCos:
-			a.lower[i], a.upper[i] = pairs[i].BodyB, pairs[i].BodyA
+			a.lower[i], a.upper[i] = bb, ba
 		default:
 			continue
 		}
@@ -667,6 +674,15 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 }
 
+// loadBody is the body that stands for b in the load estimate: the first
+// body of its rigid group, or b itself when it is welded to the world.
+func loadBody(m *multibody.Model, b int) int {
+	if g := m.RigidGroup(b); g >= 0 {
+		return g
+	}
+	return b
+}
+
 func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
 func resizeInt(s []int, n int) []int {
@@ -676,16 +692,17 @@ func resizeInt(s []int, n int) []int {
 	return s[:n]
 }
 
-// nearRigid reports whether the normal regularization of SAP eq. 29 takes
-// its near-rigid branch, β²w_n/(4π²) ≥ 1/(δt k (δt + τd)): the contact is
-// stiffer than the time step resolves, and its penetration is an artefact
-// of the regularization rather than the material's deformation.
-func nearRigid(w spatial.Mat3, mat Material, dt float64, prm Params) bool {
-	wn := w[2][2]
-	if prm.Delassus == DelassusRMS {
-		wn = w.FrobeniusNorm() / 3
-	}
-	return solver.NearRigidR(wn, prm.Beta) >= solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
+// nearRigid reports whether a contact's normal regularization rn is the
+// near-rigid one of SAP eq. 29 rather than its material's compliance
+// 1/(δt k (δt + τd)): a numerical stiffness, which the load-aware estimate
+// may raise while the contact is deep, and which MaxRecoverySpeed caps. A
+// compliant contact keeps its spring: capped, it could carry no more than
+// k (δt + τd) v_max whatever its depth (1.6 kN for k = 5·10⁵ N/m, the
+// default material against itself), and a heavy body on few contacts
+// sank until other parts touched (the 411 kg Falcon: 74 mm); and its
+// elastic rebound was clipped (a soft ball did not bounce).
+func nearRigid(rn float64, mat Material, dt float64) bool {
+	return rn > solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
 }
 
 // regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a

@@ -116,6 +116,8 @@ type Params struct {
 	// penetration φ0 < 0 is pushed out (m/s; 0: no cap, as in the SAP
 	// paper). A contact whose stiffness rises while it is deep (load-aware
 	// regularization) would otherwise push bodies apart at −φ0/(δt + τd).
+	// It caps near-rigid contacts only: a contact whose material's
+	// compliance exceeds the near-rigid one keeps its spring force k φ.
 	MaxRecoverySpeed float64
 }
 

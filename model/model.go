@@ -26,6 +26,16 @@ type Import struct {
 	JointFriction []JointFriction
 	// Sites are named frames on bodies (MJCF site).
 	Sites []Site
+	// SchemeChoice, when not nil, is the scheme the importer chose for
+	// what the file holds (URDF: damped joints) and why; the command line
+	// prints it unless --scheme or --set overrides it.
+	SchemeChoice *SchemeChoice
+}
+
+// SchemeChoice is an importer's choice of integrator.
+type SchemeChoice struct {
+	Scheme string // a sim preset name
+	Why    string // names the file and what in it asks for the scheme
 }
 
 // Link is one body's mass properties from the file.
@@ -122,6 +132,12 @@ type Options struct {
 	// degrees of freedom) instead of welded to the world. MJCF files say
 	// it themselves (freejoint).
 	Floating bool
+	// SelfCollision lets the links of a URDF robot that are not joined by
+	// a joint or welded together collide with each other (default off, as
+	// PyBullet without URDF_USE_SELF_COLLISION and Gazebo's
+	// <self_collide> false; Drake turns it on). Pairs that overlap in the
+	// initial pose stay excluded, with a warning.
+	SelfCollision bool
 }
 
 // Warn adds a warning.

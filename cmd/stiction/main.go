@@ -35,17 +35,19 @@ const usage = `usage:
   stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
                              [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
-                             [--ground] [--floating] [--keyframe NAME] [--package-path DIR]...
-                             [--model-path DIR]... [--warnings]
+                             [--ground] [--floating] [--self-collision] [--keyframe NAME]
+                             [--package-path DIR]... [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
       implicit-euler, midpoint, trapezoidal, bridson-marino, mujoco-euler, rk4; an MJCF
-      model's <option integrator> picks mujoco-euler or rk4); --solver picks the contact solver
+      model's <option integrator> picks mujoco-euler or rk4, a URDF with damped joints
+      mujoco-euler); --solver picks the contact solver
       (sap, pgs, ipm, drumwright; docs/SOLVERS.md); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR
       (plus scene.json, contacts.csv and constraints.csv for the viewer; --format parquet writes
       .parquet files instead, docs/OUTPUT.md); --ground adds a floor, --floating frees a
-      URDF/SDFormat root link, --keyframe NAME starts from a keyframe, --package-path DIR and
+      URDF/SDFormat root link, --self-collision lets a URDF robot's links collide with each
+      other (not joined or welded ones, nor pairs overlapping at the start), --keyframe NAME starts from a keyframe, --package-path DIR and
       --model-path DIR find package:// and model:// files, --warnings lists import warnings
       (docs/MODELS.md); --workers N solves the
       islands of the contact graph on N workers (bit-identical for any N); --checkpoint-every S

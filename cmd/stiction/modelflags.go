@@ -15,6 +15,7 @@ import (
 // them (stiction run and stiction inspect).
 type modelFlags struct {
 	ground, floating, warnings bool
+	selfCollision              bool
 	keyframe                   string
 	packagePaths, modelPaths   multiFlag
 	stderr                     io.Writer // for import warnings; nil: discarded
@@ -23,6 +24,7 @@ type modelFlags struct {
 func (f *modelFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ground, "ground", false, "add a ground half-space at z = 0")
 	fs.BoolVar(&f.floating, "floating", false, "URDF/SDFormat: make the root link free instead of welded to the world")
+	fs.BoolVar(&f.selfCollision, "self-collision", false, "URDF: let links not joined by a joint or welded together collide with each other (default off, as PyBullet and Gazebo; pairs overlapping at the start stay excluded)")
 	fs.BoolVar(&f.warnings, "warnings", false, "list every import warning (unsupported, ignored or approximated elements)")
 	fs.StringVar(&f.keyframe, "keyframe", "", "start from the named keyframe")
 	fs.Var(&f.packagePaths, "package-path", "directory searched for package:// URIs (repeatable)")
@@ -32,7 +34,7 @@ func (f *modelFlags) register(fs *flag.FlagSet) {
 // options returns the load options of the flags.
 func (f *modelFlags) options() modelload.Options {
 	return modelload.Options{
-		Model:  model.Options{PackagePaths: abs(f.packagePaths), ModelPaths: abs(f.modelPaths), Floating: f.floating},
+		Model:  model.Options{PackagePaths: abs(f.packagePaths), ModelPaths: abs(f.modelPaths), Floating: f.floating, SelfCollision: f.selfCollision},
 		Ground: f.ground,
 	}
 }
@@ -75,13 +77,20 @@ func loadWithImport(f modelFlags, name string, sets []string) (*scene.Scene, *mo
 }
 
 // reportWarnings writes an import's warnings to the flags' stderr: a
-// count, or every warning with --warnings.
+// count, or every warning with --warnings; and the importer's choice of
+// scheme, unless --scheme or --set overrode it.
 func (f modelFlags) reportWarnings(name string, im *model.Import) {
 	stderr := f.stderr
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	if im == nil || len(im.Warnings) == 0 {
+	if im == nil {
+		return
+	}
+	if c := im.SchemeChoice; c != nil && im.Scene != nil && im.Scene.Scheme == c.Scheme {
+		fmt.Fprintf(stderr, "stiction: %s\n", c.Why)
+	}
+	if len(im.Warnings) == 0 {
 		return
 	}
 	if f.warnings {

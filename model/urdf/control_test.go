@@ -1,7 +1,9 @@
 package urdf
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
@@ -160,12 +162,24 @@ func TestURDFLimits(t *testing.T) {
 // over MuJoCo's default limit time constant, no faster than MuJoCo 2.2.2
 // brings the same hinge back (I = 1 kg·m², no gravity, δt = 1 ms, default
 // solreflimit: peak 5.5674 rad/s after 19 steps, back in range at 59 ms).
-// Before the recovery cap: 300 rad/s (v̂ = −g0/δt).
+// Before the recovery cap: 300 rad/s (v̂ = −g0/δt). The import itself
+// starts the joint at its nearer limit, with a warning.
 func TestURDFStartedOutsideLimit(t *testing.T) {
 	doc := `<robot name="o"><link name="base"/><link name="a"><inertial><origin xyz="0 0 -1"/><mass value="1"/>
   <inertia ixx="1e-9" iyy="1e-9" izz="1e-9" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="ja" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 1 0"/><limit lower="0.3" upper="1" effort="10" velocity="10"/></joint></robot>`
-	_, b, s := build(t, doc, func(sc *scene.Scene) { sc.Gravity = &scene.Vec{0, 0, 0} })
+	im, _, _ := build(t, doc, nil)
+	if q0 := im.Scene.Bodies[1].Joint.Q0; len(q0) != 1 || q0[0] != 0.3 {
+		t.Errorf("imported q0 %v, want [0.3], the nearer limit", q0)
+	}
+	if w := fmt.Sprint(im.Warnings); !strings.Contains(w, `joint "ja": q = 0 lies outside its limits [0.3, 1]; it starts at 0.3`) {
+		t.Errorf("warnings %v", im.Warnings)
+	}
+	// Started at 0 all the same (a keyframe or --set can do it):
+	_, b, s := build(t, doc, func(sc *scene.Scene) {
+		sc.Gravity = &scene.Vec{0, 0, 0}
+		setQ0(sc, "a", 0)
+	})
 	peak, back := 0.0, 0.0
 	for i := range 300 {
 		step(t, b, s, 1)

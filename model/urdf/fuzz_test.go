@@ -14,10 +14,12 @@ func FuzzURDF(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, err := Parse("testdata/fuzz.urdf", data, model.Options{})
-		if err == nil {
-			if err := im.Scene.Validate("fuzz"); err != nil {
-				t.Fatalf("accepted a scene that does not validate: %v", err)
+		for _, self := range []bool{false, true} { // with self-collision, the initial-overlap test builds the model
+			im, err := Parse("testdata/fuzz.urdf", data, model.Options{SelfCollision: self})
+			if err == nil {
+				if err := im.Scene.Validate("fuzz"); err != nil {
+					t.Fatalf("self-collision %v: accepted a scene that does not validate: %v", self, err)
+				}
 			}
 		}
 	})

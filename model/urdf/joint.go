@@ -193,6 +193,7 @@ func (im *importer) limits(j *jointInfo, sj *scene.Joint) error {
 			return im.r.Errorf(l, "lower", "lower limit above the upper limit %g", hi)
 		}
 		lim.Lower, lim.Upper = []float64{lo}, []float64{hi}
+		im.startWithin(j, l, sj, lo, hi)
 	}
 	if l.Has("effort") {
 		eff, err := im.r.Float(l, "effort", 0)
@@ -214,6 +215,23 @@ func (im *importer) limits(j *jointInfo, sj *scene.Joint) error {
 		sj.Limits = lim
 	}
 	return nil
+}
+
+// startWithin starts a joint whose limits exclude q = 0 (the pose the
+// file draws; Kinova's joint 2 has [0.82, 5.46] rad) at the nearer limit,
+// with a warning: started outside, the limit constraint would throw the
+// link back within a step or two (the Allegro thumb reached 235 rad/s;
+// Kinova gained 2.6 times m·g·1 m of energy in 2 s).
+func (im *importer) startWithin(j *jointInfo, l *xmlutil.Element, sj *scene.Joint, lo, hi float64) {
+	if sj.Q0 != nil || (lo <= 0 && 0 <= hi) {
+		return
+	}
+	q := lo
+	if hi < 0 {
+		q = hi
+	}
+	sj.Q0 = []float64{q}
+	im.r.Warnf(l, "", "joint %q: q = 0 lies outside its limits [%g, %g]; it starts at %g", j.name, lo, hi, q)
 }
 
 // dynamics reads <dynamics damping friction/>: the joint's damping and
@@ -239,6 +257,7 @@ func (im *importer) dynamics(j *jointInfo, sj *scene.Joint) error {
 	}
 	if sj != nil && damp > 0 && sj.Type != "weld" {
 		sj.Damping = &damp
+		im.damped = append(im.damped, dampedJoint{e: d, name: j.name, damping: damp})
 	}
 	if fric > 0 {
 		im.out.JointFriction = append(im.out.JointFriction, model.JointFriction{Body: j.childLink, Value: fric, Source: model.Source{File: im.r.File, Line: d.Line}})

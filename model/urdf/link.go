@@ -467,22 +467,13 @@ func (im *importer) filterGroup(g *xmlutil.Element, root *xmlutil.Element) error
 		}
 		for _, a := range mine {
 			for _, b := range theirs {
-				if a != b && !im.excluded(a, b) {
-					im.out.Scene.Exclude = append(im.out.Scene.Exclude, [2]string{a, b})
+				if a != b {
+					im.exclude(a, b)
 				}
 			}
 		}
 	}
 	return nil
-}
-
-func (im *importer) excluded(a, b string) bool {
-	for _, p := range im.out.Scene.Exclude {
-		if p == [2]string{a, b} || p == [2]string{b, a} {
-			return true
-		}
-	}
-	return false
 }
 
 func transmissionName(t *xmlutil.Element) string {

@@ -45,11 +45,14 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 	if err := im.robot(root); err != nil {
 		return nil, err
 	}
-	im.out.Warnings = append(r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
 	im.out.Scene.ApplyDefaults()
 	if err := im.out.Scene.Validate(path); err != nil {
 		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
 	}
+	if err := im.collisionFilter(); err != nil {
+		return nil, err
+	}
+	im.out.Warnings = append(r.Warnings, xmlutil.Unused(path, root, "not supported (ignored)")...)
 	return im.out, nil
 }
 
@@ -65,6 +68,9 @@ type importer struct {
 	child  map[string]*jointInfo // joint by child link
 	// worldRoot: the root link is named world and stands for the world.
 	worldRoot bool
+	damped    []dampedJoint // joints with damping, in link order
+	// excludedSet holds the scene's excluded pairs, both orders.
+	excludedSet map[[2]string]bool
 }
 
 // robot reads the whole document.
@@ -100,6 +106,7 @@ func (im *importer) robot(root *xmlutil.Element) error {
 			return im.r.Errorf(order[0], "", "floating root: %v", err)
 		}
 	}
+	im.chooseScheme()
 	for _, t := range root.All("transmission") {
 		if err := im.transmission(t); err != nil {
 			return err
