@@ -318,12 +318,15 @@ func (s *Symbolic) reserve(z symbolicSize) {
 	s.scat = reserveInt(s.scat, z.scat)
 }
 
-// reserveInt returns s with capacity at least n, its length unchanged.
+// reserveInt returns s with capacity at least n, its length unchanged. It
+// grows the capacity at least twofold, so that a cache whose patterns grow
+// a little at a time (a pile forming) allocates a logarithmic number of
+// times.
 func reserveInt(s []int, n int) []int {
 	if cap(s) >= n {
 		return s
 	}
-	return append(make([]int, 0, n), s...)
+	return append(make([]int, 0, max(n, 2*cap(s))), s...)
 }
 
 // reserveInt32 returns s with capacity at least n, its length unchanged.
@@ -331,5 +334,5 @@ func reserveInt32(s []int32, n int) []int32 {
 	if cap(s) >= n {
 		return s
 	}
-	return append(make([]int32, 0, n), s...)
+	return append(make([]int32, 0, max(n, 2*cap(s))), s...)
 }
