@@ -139,19 +139,31 @@ var (
 // MuJoCo does, rather than in F changes free and ball joints' results at
 // O(h³) per step; for the other joints L is the identity.
 //
+// Explicit actuators (motors, general actuators with explicit bias) are
+// forces here, not constraints, as MuJoCo's qfrc_actuator: their force
+// enters k at every stage, with the stage's state
+// (constraint.Set.ExplicitForces), and rk4Solution gives their rows the
+// impulse they had at the start of the step, for the reports.
+//
 // A step with contacts (any contact pair, even speculative) or with
-// constraints (any Config.Constraints) is not taken this way: the contact
-// solve predicts the gaps for q = q0 + h v, and the RK4 position update
-// would contradict its impulses (a resting body would drift by h²g/2 a
-// step). Such a step is taken with mujocoEulerVStar instead (mw.fallback;
-// StepStats.RK4Fallback).
+// constraints that MuJoCo would make a constraint row of (equalities,
+// friction loss, a limit past its bound at q0, implicit actuators, …;
+// constraint.Set.NeedsSolve) is not taken this way: the contact solve
+// predicts the gaps for q = q0 + h v, and the RK4 position update would
+// contradict its impulses (a resting body would drift by h²g/2 a step).
+// Such a step is taken with mujocoEulerVStar instead (mw.fallback;
+// StepStats.RK4Fallback). A limit within its bound at q0 has no row in
+// MuJoCo for the step, whatever the stages do; so here.
 func (sim *Simulator) rk4VStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
-	mw.fallback = len(w.pairs) > 0 || w.cons.set != nil
+	mw.fallback = len(w.pairs) > 0 || w.cons.set.NeedsSolve(m, w.q0)
 	if mw.fallback {
 		return sim.mujocoEulerVStar()
 	}
 	mw.rk4 = true
+	if w.cons.set != nil {
+		sim.evalControls()
+	}
 	if err := sim.linearize(w.vstar); err != nil { // stage 0: A = M(q0), k(q0, v0) in the step's problem
 		return err
 	}
@@ -159,6 +171,7 @@ func (sim *Simulator) rk4VStar() error {
 	copy(mw.k, w.k)
 	m.LocalVelocity(w.q0, w.v0, mw.v[0])
 	copy(mw.a[0], w.k)
+	w.cons.set.ExplicitForces(m, w.q0, w.v0, w.cons.controls, mw.a[0])
 	solveCliques(&w.problem, &w.factor, mw.a[0])
 	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
 	for i := 1; i < 4; i++ {
@@ -184,6 +197,7 @@ func (sim *Simulator) rk4VStar() error {
 			return fmt.Errorf("RK4 stage %d: %w", i, err)
 		}
 		copy(mw.a[i], w.k)
+		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
 		solveCliques(&mw.stage, &mw.factor, mw.a[i])
 		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
 	}
@@ -208,6 +222,25 @@ func (sim *Simulator) rk4VStar() error {
 	copy(w.vth, w.v0)
 	w.ctx.WS = w.kin0
 	return nil
+}
+
+// rk4Solution is the solve of an RK4 step with constraint rows that do not
+// act (rk4VStar): v = v*; every row's impulse is 0 except an explicit
+// actuator's (an Interval with lo = hi = δt f(q0, v0)), which is that.
+func (sim *Simulator) rk4Solution() {
+	p, res := &sim.ws.problem, &sim.ws.result
+	res.V = solver.Resize(res.V, p.NV)
+	copy(res.V, p.VStar)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
+	clear(res.Gamma)
+	clear(res.VC)
+	for _, c := range p.Constraints {
+		if c.Kind == solver.Interval && p.Params[c.Par] == p.Params[c.Par+1] {
+			res.Gamma[c.Row] = p.Params[c.Par]
+		}
+	}
+	res.Stats = solver.Stats{Status: solver.Converged}
 }
 
 // solveCliques overwrites x with A⁻¹ x, clique by clique, for the factor f

@@ -20,8 +20,13 @@ func (sim *Simulator) assembleContacts() error {
 	return nil
 }
 
-// solveContacts runs the contact solver, warm-started from v0.
+// solveContacts runs the contact solver, warm-started from v0 (an RK4 step
+// without acting rows takes v = v*: rk4Solution).
 func (sim *Simulator) solveContacts() error {
+	if sim.ws.mj.rk4 && sim.ws.cons.set != nil {
+		sim.rk4Solution() // no row acts (scheme_mujoco.go)
+		return nil
+	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
 		var re *solver.RowError
