@@ -70,7 +70,7 @@ var parityModels = []struct {
 	{"dm_control/suite/quadruped.xml", massMatches, false},
 	{"dm_control/suite/reacher.xml", trajMatches, true},
 	{"dm_control/suite/stacker.xml", massMatches, false},
-	{"dm_control/suite/swimmer.xml", massMatches, false},
+	{"dm_control/suite/swimmer.xml", trajMatches, false},
 	{"dm_control/suite/walker.xml", massMatches, false},
 	// Gymnasium's MuJoCo assets
 	{"gymnasium/ant.xml", massMatches, false},
@@ -84,7 +84,7 @@ var parityModels = []struct {
 	{"gymnasium/pusher.xml", massMatches, false},
 	{"gymnasium/pusher_v5.xml", massMatches, false},
 	{"gymnasium/reacher.xml", trajMatches, false},
-	{"gymnasium/swimmer.xml", massMatches, false},
+	{"gymnasium/swimmer.xml", trajMatches, false},
 	{"gymnasium/walker2d.xml", massMatches, false},
 	{"gymnasium/walker2d_v5.xml", massMatches, false},
 	// MuJoCo 2.2.2's own models and tests
@@ -107,7 +107,7 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/derivative/linear.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", loads, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", massMatches, false},
-	{"mujoco/test/engine/testdata/rotations.xml", massMatches, false},
+	{"mujoco/test/engine/testdata/rotations.xml", trajMatches, false},
 }
 
 // long reports whether the 10-second runs are on (STICTION_LONG=1).

@@ -348,6 +348,9 @@ func (c *compiler) option(e *xmlutil.Element) error {
 		gv := scene.Vec(g)
 		s.Gravity = &gv
 	}
+	if err := c.fluid(e); err != nil {
+		return err
+	}
 	integ, err := c.r.Keyword(e, "integrator", "Euler", "Euler", "implicit", "implicitfast", "RK4")
 	if err != nil {
 		return err
@@ -360,6 +363,38 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	case "implicitfast":
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping")
 	}
+	return nil
+}
+
+// fluid reads <option density viscosity wind> into the scene's fluid
+// (forces.Fluid, MuJoCo's inertia-box model), set when density or
+// viscosity is positive: MuJoCo applies no fluid force otherwise, wind
+// included.
+func (c *compiler) fluid(e *xmlutil.Element) error {
+	rho, err := c.r.Float(e, "density", 0)
+	if err != nil {
+		return err
+	}
+	eta, err := c.r.Float(e, "viscosity", 0)
+	if err != nil {
+		return err
+	}
+	if rho < 0 || eta < 0 {
+		return c.r.Errorf(e, "density", "density %g and viscosity %g must be ≥ 0", rho, eta)
+	}
+	w, ok, err := c.r.Floats(e, "wind", 3)
+	if err != nil {
+		return err
+	}
+	if !(rho > 0 || eta > 0) {
+		return nil
+	}
+	f := &scene.Fluid{Density: rho, Viscosity: eta}
+	if ok {
+		wv := scene.Vec(w)
+		f.Wind = &wv
+	}
+	c.out.Scene.Fluid = f
 	return nil
 }
 
