@@ -16,16 +16,35 @@ import (
 // (engine_forward.c, mj_RungeKutta calls mj_forwardSkip per stage).
 
 // IsExplicit reports whether actuator ac's force is a function of the state
-// alone (no implicit term): a motor, or a general actuator whose velocity
-// term is explicit (Explicit, or b2 ≥ 0).
+// alone (no implicit term): a motor, a general actuator whose velocity
+// term is explicit (Explicit, or b2 ≥ 0), or a position or velocity
+// actuator marked Explicit.
 func (ac *Actuator) IsExplicit() bool {
 	switch ac.Type {
 	case Motor:
 		return true
 	case General:
 		return ac.Explicit || !(-ac.Bias[2] > 0)
+	case Position, Velocity:
+		return ac.Explicit
 	}
 	return false
+}
+
+// explicitForce is an explicit actuator's force for the control u at the
+// length l and rate ld, before the effort bound: u (motor),
+// g u + b0 + b1 l + b2 l̇ (general), Kp (u − l) − Kd l̇ (position),
+// Kd (u − l̇) (velocity) — MuJoCo's actuator force (mj_fwdActuation).
+func (ac *Actuator) explicitForce(u, l, ld float64) float64 {
+	switch ac.Type {
+	case General:
+		return ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
+	case Position:
+		return ac.Kp*(u-l) - ac.Kd*ld
+	case Velocity:
+		return ac.Kd * (u - ld)
+	}
+	return u
 }
 
 // NeedsSolve reports whether the set acts as a constraint in a step that
@@ -68,9 +87,9 @@ func outside(x, lo, hi float64) bool { return x-lo < 0 || hi-x < 0 }
 // explicit actuators at the state (q, v) with the controls ctl (one per
 // Set.Actuators entry; implicit actuators are skipped): Gear·force on the
 // joint's velocity, Gear·coef_k·force on each velocity of a tendon. The
-// force is the one the assembly gives an explicit actuator (u for a motor,
-// g u + b0 + b1 l + b2 l̇ for a general one, with the control clamped to
-// its range and the force to the effort bound), here at (q, v): MuJoCo's
+// force is the one the assembly gives an explicit actuator
+// (explicitForce, with the control clamped to its range and the force to
+// the effort bound), here at (q, v): MuJoCo's
 // qfrc_actuator at an RK4 stage (mj_fwdActuation).
 func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, f []float64) {
 	if s == nil {
@@ -90,11 +109,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 			qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
 			l, ld = gear*q[qi], gear*v[vi]
 		}
-		u := ac.clampControl(ctl[i].U)
-		force := u
-		if ac.Type == General {
-			force = ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
-		}
+		force := ac.explicitForce(ac.clampControl(ctl[i].U), l, ld)
 		e := ac.effort(m)
 		force = math.Max(-e, math.Min(e, force))
 		if len(ac.Tendon) == 0 {

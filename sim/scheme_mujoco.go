@@ -20,6 +20,7 @@ type mujocoWork struct {
 	damp     []float64 // B: the joints' damping per velocity (MuJoCo's dof_damping)
 	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
 	rk4      bool      // this step is a Runge–Kutta step (no contacts, no constraints)
+	direct   bool      // no contact or constraint row acts in this step: v = v* (directSolution)
 	fallback bool      // this rk4 step had contacts or constraints and was taken with mujoco-euler
 
 	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
@@ -109,9 +110,20 @@ func (sim *Simulator) dampingWeight() float64 {
 // qfrc_constraint with M and then applies (M + h B)⁻¹ to it; the two agree
 // without contact or constraints, and differ by O(h B M⁻¹) in the impulse's
 // effect otherwise).
+//
+// Without contact pairs and with no constraint row acting
+// (constraint.Set.NeedsSolve false: explicit actuators, limits within
+// their bounds), the actuators' forces at (q0, v0) join k, as MuJoCo's
+// qfrc_actuator, and the step needs no solve (directSolution).
 func (sim *Simulator) mujocoEulerVStar() error {
-	if err := sim.linearize(sim.ws.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
+	w := &sim.ws
+	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
 		return err
+	}
+	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
+		w.mj.direct = true
+		sim.evalControls()
+		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
 	}
 	return sim.explicitVStar()
 }
@@ -142,7 +154,7 @@ var (
 // Explicit actuators (motors, general actuators with explicit bias) are
 // forces here, not constraints, as MuJoCo's qfrc_actuator: their force
 // enters k at every stage, with the stage's state
-// (constraint.Set.ExplicitForces), and rk4Solution gives their rows the
+// (constraint.Set.ExplicitForces), and directSolution gives their rows the
 // impulse they had at the start of the step, for the reports.
 //
 // A step with contacts (any contact pair, even speculative) or with
@@ -160,7 +172,7 @@ func (sim *Simulator) rk4VStar() error {
 	if mw.fallback {
 		return sim.mujocoEulerVStar()
 	}
-	mw.rk4 = true
+	mw.rk4, mw.direct = true, true
 	if w.cons.set != nil {
 		sim.evalControls()
 	}
@@ -224,10 +236,11 @@ func (sim *Simulator) rk4VStar() error {
 	return nil
 }
 
-// rk4Solution is the solve of an RK4 step with constraint rows that do not
-// act (rk4VStar): v = v*; every row's impulse is 0 except an explicit
+// directSolution is the solve of a step whose constraint rows do not act
+// (mujocoEulerVStar, rk4VStar: their explicit actuators' forces are in v*
+// already): v = v*; every row's impulse is 0 except an explicit
 // actuator's (an Interval with lo = hi = δt f(q0, v0)), which is that.
-func (sim *Simulator) rk4Solution() {
+func (sim *Simulator) directSolution() {
 	p, res := &sim.ws.problem, &sim.ws.result
 	res.V = solver.Resize(res.V, p.NV)
 	copy(res.V, p.VStar)

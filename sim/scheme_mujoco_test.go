@@ -407,8 +407,9 @@ func TestRK4FallsBackWithConstraints(t *testing.T) {
 	}
 }
 
-// TestRK4ExplicitActuators: a motor (u = 0.3, gear 2) on the shoulder and
-// an explicit general actuator (f = 0.1 − 2 q − 0.5 q̇) on the elbow, with
+// TestRK4ExplicitActuators: a motor (u = 0.3, gear 2) and an explicit
+// position servo (f = 0.5 (0.2 − q) − 0.1 q̇) on the shoulder and an
+// explicit general actuator (f = 0.1 − 2 q − 0.5 q̇) on the elbow, with
 // limits within their bounds, are forces at every RK4 stage, as MuJoCo's
 // qfrc_actuator: no step falls back, the state follows the classical RK4
 // recurrence of the closed-form dynamics with those torques to 1e-12, and
@@ -420,12 +421,13 @@ func TestRK4ExplicitActuators(t *testing.T) {
 			Actuators: []constraint.Actuator{
 				{Name: "motor", Type: constraint.Motor, Body: 0, Gear: 2, Target: constraint.Constant(0.3)},
 				{Name: "general", Type: constraint.General, Body: 1, Gain: 1, Bias: [3]float64{0.1, -2, -0.5}, Explicit: true},
+				{Name: "servo", Type: constraint.Position, Body: 0, Kp: 0.5, Kd: 0.1, Target: constraint.Constant(0.2), Explicit: true},
 			},
 		}
 	}
 	s := doublePendulum(t, sim.RK4, mjH, acts)
 	rates := func(th, om [2]float64) ([2]float64, [2]float64) {
-		tau := [2]float64{2 * 0.3, 0.1 - 2*th[1] - 0.5*om[1]}
+		tau := [2]float64{2*0.3 + 0.5*(0.2-th[0]) - 0.1*om[0], 0.1 - 2*th[1] - 0.5*om[1]}
 		const m1, m2, l1, l2, L1, I1, I2 = 1.0, 0.7, 0.25, 0.3, 0.5, 0.004, 0.003
 		c2 := math.Cos(th[1])
 		M11 := I1 + I2 + m1*l1*l1 + m2*(L1*L1+l2*l2+2*L1*l2*c2)
@@ -442,7 +444,7 @@ func TestRK4ExplicitActuators(t *testing.T) {
 	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
 	worst := 0.0
 	for range steps {
-		f1 := 0.1 - 2*th[1] - 0.5*om[1]
+		f1, f2 := 0.1-2*th[1]-0.5*om[1], 0.5*(0.2-th[0])-0.1*om[0]
 		k1q, k1v := rates(th, om)
 		k2q, k2v := rates(add(th, k1q, mjH/2), add(om, k1v, mjH/2))
 		k3q, k3v := rates(add(th, k2q, mjH/2), add(om, k2v, mjH/2))
@@ -465,6 +467,8 @@ func TestRK4ExplicitActuators(t *testing.T) {
 				want = mjH * 0.3
 			case "general":
 				want = mjH * f1
+			case "servo":
+				want = mjH * f2
 			}
 			if math.Abs(r.Impulse[0]-want) > 1e-15 {
 				t.Fatalf("%s: impulse %v, want %v", r.Name, r.Impulse[0], want)

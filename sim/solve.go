@@ -20,11 +20,11 @@ func (sim *Simulator) assembleContacts() error {
 	return nil
 }
 
-// solveContacts runs the contact solver, warm-started from v0 (an RK4 step
-// without acting rows takes v = v*: rk4Solution).
+// solveContacts runs the contact solver, warm-started from v0 (a MuJoCo
+// step without acting rows takes v = v*: directSolution).
 func (sim *Simulator) solveContacts() error {
-	if sim.ws.mj.rk4 && sim.ws.cons.set != nil {
-		sim.rk4Solution() // no row acts (scheme_mujoco.go)
+	if sim.ws.mj.direct && sim.ws.cons.set != nil {
+		sim.directSolution() // no row acts (scheme_mujoco.go)
 		return nil
 	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
