@@ -3,8 +3,6 @@ package forces
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -71,27 +69,8 @@ func principal(I spatial.Mat3) (spatial.Vec3, spatial.Mat3) {
 	if I[0][1] == 0 && I[0][2] == 0 && I[1][2] == 0 && I[1][0] == 0 && I[2][0] == 0 && I[2][1] == 0 {
 		return spatial.Vec3{I[0][0], I[1][1], I[2][2]}, spatial.Mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	}
-	sym := mat.NewSymDense(3, nil)
-	for i := range 3 {
-		for j := i; j < 3; j++ {
-			sym.SetSym(i, j, (I[i][j]+I[j][i])/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
-		return spatial.Vec3{I[0][0], I[1][1], I[2][2]}, spatial.Mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	}
-	var V mat.Dense
-	es.VectorsTo(&V)
-	var ev spatial.Vec3
-	var axes spatial.Mat3
-	for k := range 3 {
-		ev[k] = es.Values(nil)[k]
-		for i := range 3 {
-			axes[i][k] = V.At(i, k)
-		}
-	}
-	return ev, axes
+	ev, V := spatial.EigSym3(I)
+	return spatial.Vec3(ev), spatial.Mat3(V)
 }
 
 // Apply adds the fluid forces of every body.

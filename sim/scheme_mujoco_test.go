@@ -271,6 +271,21 @@ func doublePendulumRates(th, om [2]float64) (dth, dom [2]float64) {
 	return om, [2]float64{(M22*f1 - M12*f2) / det, (M11*f2 - M12*f1) / det}
 }
 
+// rk4Recurrence is one step h of the classical RK4 recurrence on the
+// double pendulum's (θ, ω) with the rates (θ̇, ω̇) = rates(θ, ω).
+func rk4Recurrence(rates func(th, om [2]float64) ([2]float64, [2]float64), th, om [2]float64, h float64) ([2]float64, [2]float64) {
+	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
+	k1q, k1v := rates(th, om)
+	k2q, k2v := rates(add(th, k1q, h/2), add(om, k1v, h/2))
+	k3q, k3v := rates(add(th, k2q, h/2), add(om, k2v, h/2))
+	k4q, k4v := rates(add(th, k3q, h), add(om, k3v, h))
+	for k := range 2 {
+		th[k] += h / 6 * (k1q[k] + 2*k2q[k] + 2*k3q[k] + k4q[k])
+		om[k] += h / 6 * (k1v[k] + 2*k2v[k] + 2*k3v[k] + k4v[k])
+	}
+	return th, om
+}
+
 // TestRK4DoublePendulum: rk4 on the double pendulum follows the classical
 // RK4 recurrence of its closed-form dynamics to 1e-12 over 100 steps and
 // ends where MuJoCo 2.2.2's RK4 does. Halving the step from 8 ms to
@@ -281,17 +296,9 @@ func doublePendulumRates(th, om [2]float64) (dth, dom [2]float64) {
 func TestRK4DoublePendulum(t *testing.T) {
 	s := doublePendulum(t, sim.RK4, mjH)
 	th, om := [2]float64{0.8, -0.4}, [2]float64{1, 2}
-	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
 	worst := 0.0
 	for range steps {
-		k1q, k1v := doublePendulumRates(th, om)
-		k2q, k2v := doublePendulumRates(add(th, k1q, mjH/2), add(om, k1v, mjH/2))
-		k3q, k3v := doublePendulumRates(add(th, k2q, mjH/2), add(om, k2v, mjH/2))
-		k4q, k4v := doublePendulumRates(add(th, k3q, mjH), add(om, k3v, mjH))
-		for k := range 2 {
-			th[k] += mjH / 6 * (k1q[k] + 2*k2q[k] + 2*k3q[k] + k4q[k])
-			om[k] += mjH / 6 * (k1v[k] + 2*k2v[k] + 2*k3v[k] + k4v[k])
-		}
+		th, om = rk4Recurrence(doublePendulumRates, th, om, mjH)
 		st, err := s.Step()
 		if err != nil {
 			t.Fatal(err)
@@ -441,18 +448,10 @@ func TestRK4ExplicitActuators(t *testing.T) {
 		return om, a
 	}
 	th, om := [2]float64{0.8, -0.4}, [2]float64{1, 2}
-	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
 	worst := 0.0
 	for range steps {
 		f1, f2 := 0.1-2*th[1]-0.5*om[1], 0.5*(0.2-th[0])-0.1*om[0]
-		k1q, k1v := rates(th, om)
-		k2q, k2v := rates(add(th, k1q, mjH/2), add(om, k1v, mjH/2))
-		k3q, k3v := rates(add(th, k2q, mjH/2), add(om, k2v, mjH/2))
-		k4q, k4v := rates(add(th, k3q, mjH), add(om, k3v, mjH))
-		for k := range 2 {
-			th[k] += mjH / 6 * (k1q[k] + 2*k2q[k] + 2*k3q[k] + k4q[k])
-			om[k] += mjH / 6 * (k1v[k] + 2*k2v[k] + 2*k3v[k] + k4v[k])
-		}
+		th, om = rk4Recurrence(rates, th, om, mjH)
 		st, err := s.Step()
 		if err != nil {
 			t.Fatal(err)
