@@ -401,7 +401,7 @@ func (c *compiler) fluid(e *xmlutil.Element) error {
 // integratorScheme maps MuJoCo's <option integrator> to a scheme of package
 // sim. Euler is MuJoCo 2.2.2's mj_Euler exactly (only joint damping
 // implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
-// steps with contacts or constraints with mujoco-euler). implicit (MuJoCo
+// steps with contacts or acting constraints with mujoco-euler). implicit (MuJoCo
 // 2.2.2: (M − h ∂f/∂v) qacc = f, positions and M at q0) and implicitfast
 // (MuJoCo ≥ 3.0, without the Coriolis derivative) are closest to
 // mujoco-euler: both are explicit in q, and their ∂f/∂v is joint damping
