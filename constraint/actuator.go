@@ -72,7 +72,10 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 // unless Explicit (as MuJoCo's Euler and RK4 do):
 // f = (g u + b0 + b1 l0) + b2 l̇1, R = 1/(δt (−b2)),
 // v̂ = (g u + b0 + b1 l0)/(−b2). With b2 ≥ 0, or Explicit, the force
-// f = g u + b0 + b1 l0 + b2 l̇0 is applied as a motor's.
+// f = g u + b0 + b1 l0 + b2 l̇0 is applied as a motor's. A Position or
+// Velocity actuator marked Explicit is taken the same way, its force
+// Kp (u − l0) − Kd l̇0 or Kd (u − l̇0) at the start of the step (MuJoCo's
+// Euler and RK4).
 type Actuator struct {
 	Name             string
 	Type             ActuatorType
@@ -85,8 +88,9 @@ type Actuator struct {
 	// Gain and Bias are a General actuator's g and (b0, b1, b2).
 	Gain float64
 	Bias [3]float64
-	// Explicit makes a General actuator's velocity term b2 l̇ explicit too
-	// (f at the start of the step, as MuJoCo's Euler and RK4 take it).
+	// Explicit makes a General actuator's velocity term b2 l̇ explicit too,
+	// and a Position or Velocity actuator's whole force (f at the start of
+	// the step, as MuJoCo's Euler and RK4 take it).
 	Explicit bool
 	// Tendon, when not empty, is the fixed tendon the actuator drives
 	// instead of Body's joint (Body and DOF are then ignored).
@@ -112,8 +116,11 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 	if ac.Type > General {
 		return errf("unknown actuator type %d", ac.Type)
 	}
-	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{} || ac.Explicit) {
+	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
 		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
+	}
+	if ac.Explicit && ac.Type != General && ac.Type != Position && ac.Type != Velocity {
+		return errf("explicit given for a %s actuator; only general, position and velocity take it", ac.Type)
 	}
 	if !finite(ac.Gear, ac.Kp, ac.Kd, ac.CtrlMin, ac.CtrlMax, ac.Gain, ac.Bias[0], ac.Bias[1], ac.Bias[2]) || ac.Kp < 0 || ac.Kd < 0 || !(ac.Effort >= 0) || ac.CtrlMin > ac.CtrlMax {
 		return errf("gear %v, kp %v, kd %v, effort %v, control range [%v, %v]: need finite values, gains and effort ≥ 0, ordered range",
@@ -182,21 +189,17 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		}
 	}
 	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
-	explicit := ac.Type == Motor
-	f := u // the force of an explicit actuator
-	if ac.Type == General {
+	explicit := ac.IsExplicit()
+	f := ac.explicitForce(u, l0, ld0) // the force of an explicit actuator
+	if ac.Type == General && !explicit {
 		cd := -ac.Bias[2]
 		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
-		if ac.Explicit || !(cd > 0) {
-			explicit, f = true, f0+ac.Bias[2]*ld0
-		} else {
-			k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
-			c.p.R[row] = 1 / (dt * cd)
-			c.p.VHat[row] = f0 / cd
-			ent.block, ent.nblocks = k, 1
-			a.add(ent)
-			return
-		}
+		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
+		c.p.R[row] = 1 / (dt * cd)
+		c.p.VHat[row] = f0 / cd
+		ent.block, ent.nblocks = k, 1
+		a.add(ent)
+		return
 	}
 	if explicit {
 		ent.bound = math.Inf(1) // saturation is decided on the input

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/multibody"
@@ -129,6 +130,13 @@ func BuildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	cfg.Forces = append(cfg.Forces, tf...)
+	if f := s.Fluid; f != nil {
+		var wind spatial.Vec3
+		if f.Wind != nil {
+			wind = spatial.Vec3(*f.Wind)
+		}
+		cfg.Forces = append(cfg.Forces, forces.NewFluid(m, f.Density, f.Viscosity, wind))
+	}
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
 	}

@@ -136,8 +136,8 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if typ == constraint.General {
 		ac.Gain = valueOr(a.Gain, 1)
 		copy(ac.Bias[:], a.Bias)
-		ac.Explicit = a.Explicit != nil && *a.Explicit
 	}
+	ac.Explicit = a.Explicit != nil && *a.Explicit
 	if a.Tendon != "" {
 		ac.Tendon = tendonTerms(m, s.Tendon(a.Tendon))
 	}

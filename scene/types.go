@@ -17,6 +17,10 @@ type Scene struct {
 	// default 0.
 	Relinearizations int `yaml:"relinearizations,omitempty"`
 
+	// Fluid is MuJoCo's inertia-box fluid model (<option density
+	// viscosity wind>; forces.Fluid), off when nil.
+	Fluid *Fluid `yaml:"fluid,omitempty"`
+
 	Contact   ContactParams       `yaml:"contact,omitempty"`
 	Solver    SolverParams        `yaml:"solver,omitempty"`
 	Materials map[string]Material `yaml:"materials"`
@@ -47,6 +51,14 @@ type Scene struct {
 	// Dir is the directory relative to which mesh files are found (the
 	// scene file's directory); it is not part of the file.
 	Dir string `yaml:"-"`
+}
+
+// Fluid is the medium every body moves in (forces.Fluid): each body feels
+// the viscous and quadratic drag of its equivalent inertia box.
+type Fluid struct {
+	Density   float64 `yaml:"density,omitempty"`   // kg/m³, ≥ 0
+	Viscosity float64 `yaml:"viscosity,omitempty"` // Pa·s, ≥ 0
+	Wind      *Vec    `yaml:"wind,omitempty"`      // m/s, world frame, default 0
 }
 
 // Keyframe is a named state: per body, its joint's coordinates q and

@@ -36,9 +36,10 @@ type Actuator struct {
 	// bias (b0, b1, b2), up to 3 values, missing ones 0.
 	Gain *float64  `yaml:"gain,omitempty"`
 	Bias []float64 `yaml:"bias,omitempty"`
-	// Explicit makes a general actuator's damping term bias[2]·l̇ explicit
-	// (evaluated at the start of the step, as MuJoCo's Euler does; default
-	// false: implicit when it damps).
+	// Explicit makes a general actuator's damping term bias[2]·l̇ explicit,
+	// and a position or velocity actuator's whole force (evaluated at the
+	// start of the step, as MuJoCo's Euler and RK4 do; default false:
+	// implicit).
 	Explicit *bool `yaml:"explicit,omitempty"`
 }
 

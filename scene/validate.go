@@ -190,6 +190,10 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if s.Relinearizations < 0 {
 		v.add("relinearizations", "%d must be ≥ 0", s.Relinearizations)
 	}
+	if f := s.Fluid; f != nil {
+		v.nonNegative("fluid.density", f.Density)
+		v.nonNegative("fluid.viscosity", f.Viscosity)
+	}
 
 	c := s.Contact
 	if c.Beta != nil {

@@ -235,8 +235,11 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 			v.add(p+".gain", "%s must be finite", fnum(*a.Gain))
 		}
 	}
-	if a.Type != "general" && (a.Gain != nil || a.Bias != nil || a.Explicit != nil) {
-		v.add(p, "gain, bias or explicit given for a %s actuator; only general takes them", a.Type)
+	if a.Type != "general" && (a.Gain != nil || a.Bias != nil) {
+		v.add(p, "gain or bias given for a %s actuator; only general takes them", a.Type)
+	}
+	if a.Explicit != nil && a.Type != "general" && a.Type != "position" && a.Type != "velocity" {
+		v.add(p+".explicit", "given for a %s actuator; only general, position and velocity take it", a.Type)
 	}
 	if a.Effort != nil {
 		v.positive(p+".effort", *a.Effort)

@@ -93,6 +93,20 @@ func (sim *Simulator) assembleConstraints() error {
 	if !c.relin {
 		copy(c.vlin, w.problem.VStar)
 	}
+	sim.evalControls()
+	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
+		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
+	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed}
+	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
+		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
+	}
+	return nil
+}
+
+// evalControls sets the step's actuator inputs: each actuator's Target at
+// the end of the step, unless SetControl overrides it.
+func (sim *Simulator) evalControls() {
+	c := &sim.ws.cons
 	t1 := sim.State.T + sim.cfg.DT
 	for i := range c.set.Actuators {
 		if c.override[i] {
@@ -103,13 +117,6 @@ func (sim *Simulator) assembleConstraints() error {
 			c.controls[i].U, c.controls[i].Rate = tg.Eval(t1)
 		}
 	}
-	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
-		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
-	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed}
-	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
-		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
-	}
-	return nil
 }
 
 // constraintStats fills the report of every constraint and the

@@ -54,7 +54,9 @@ var (
 	// RK4 is MuJoCo's classical 4-stage Runge–Kutta (mj_RungeKutta, MuJoCo
 	// 2.2.2) on (q, v), positions composed by the same exponential map. It
 	// is for contact- and constraint-free models: a step that has contacts
-	// or constraints is taken with MuJoCoEuler (StepStats.RK4Fallback).
+	// or acting constraints is taken with MuJoCoEuler (StepStats.RK4Fallback;
+	// explicit actuators and limits within their bounds do not act as
+	// constraints here, constraint.Set.NeedsSolve).
 	// MJCF's integrator="RK4".
 	RK4 = Scheme{Name: "rk4", ThetaVQ: 1, Method: RungeKutta4}
 )

@@ -20,6 +20,7 @@ type mujocoWork struct {
 	damp     []float64 // B: the joints' damping per velocity (MuJoCo's dof_damping)
 	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
 	rk4      bool      // this step is a Runge–Kutta step (no contacts, no constraints)
+	direct   bool      // no contact or constraint row acts in this step: v = v* (directSolution)
 	fallback bool      // this rk4 step had contacts or constraints and was taken with mujoco-euler
 
 	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
@@ -109,9 +110,20 @@ func (sim *Simulator) dampingWeight() float64 {
 // qfrc_constraint with M and then applies (M + h B)⁻¹ to it; the two agree
 // without contact or constraints, and differ by O(h B M⁻¹) in the impulse's
 // effect otherwise).
+//
+// Without contact pairs and with no constraint row acting
+// (constraint.Set.NeedsSolve false: explicit actuators, limits within
+// their bounds), the actuators' forces at (q0, v0) join k, as MuJoCo's
+// qfrc_actuator, and the step needs no solve (directSolution).
 func (sim *Simulator) mujocoEulerVStar() error {
-	if err := sim.linearize(sim.ws.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
+	w := &sim.ws
+	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
 		return err
+	}
+	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
+		w.mj.direct = true
+		sim.evalControls()
+		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
 	}
 	return sim.explicitVStar()
 }
@@ -139,19 +151,31 @@ var (
 // MuJoCo does, rather than in F changes free and ball joints' results at
 // O(h³) per step; for the other joints L is the identity.
 //
+// Explicit actuators (motors, general actuators with explicit bias) are
+// forces here, not constraints, as MuJoCo's qfrc_actuator: their force
+// enters k at every stage, with the stage's state
+// (constraint.Set.ExplicitForces), and directSolution gives their rows the
+// impulse they had at the start of the step, for the reports.
+//
 // A step with contacts (any contact pair, even speculative) or with
-// constraints (any Config.Constraints) is not taken this way: the contact
-// solve predicts the gaps for q = q0 + h v, and the RK4 position update
-// would contradict its impulses (a resting body would drift by h²g/2 a
-// step). Such a step is taken with mujocoEulerVStar instead (mw.fallback;
-// StepStats.RK4Fallback).
+// constraints that MuJoCo would make a constraint row of (equalities,
+// friction loss, a limit past its bound at q0, implicit actuators, …;
+// constraint.Set.NeedsSolve) is not taken this way: the contact solve
+// predicts the gaps for q = q0 + h v, and the RK4 position update would
+// contradict its impulses (a resting body would drift by h²g/2 a step).
+// Such a step is taken with mujocoEulerVStar instead (mw.fallback;
+// StepStats.RK4Fallback). A limit within its bound at q0 has no row in
+// MuJoCo for the step, whatever the stages do; so here.
 func (sim *Simulator) rk4VStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
-	mw.fallback = len(w.pairs) > 0 || w.cons.set != nil
+	mw.fallback = len(w.pairs) > 0 || w.cons.set.NeedsSolve(m, w.q0)
 	if mw.fallback {
 		return sim.mujocoEulerVStar()
 	}
-	mw.rk4 = true
+	mw.rk4, mw.direct = true, true
+	if w.cons.set != nil {
+		sim.evalControls()
+	}
 	if err := sim.linearize(w.vstar); err != nil { // stage 0: A = M(q0), k(q0, v0) in the step's problem
 		return err
 	}
@@ -159,6 +183,7 @@ func (sim *Simulator) rk4VStar() error {
 	copy(mw.k, w.k)
 	m.LocalVelocity(w.q0, w.v0, mw.v[0])
 	copy(mw.a[0], w.k)
+	w.cons.set.ExplicitForces(m, w.q0, w.v0, w.cons.controls, mw.a[0])
 	solveCliques(&w.problem, &w.factor, mw.a[0])
 	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
 	for i := 1; i < 4; i++ {
@@ -184,6 +209,7 @@ func (sim *Simulator) rk4VStar() error {
 			return fmt.Errorf("RK4 stage %d: %w", i, err)
 		}
 		copy(mw.a[i], w.k)
+		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
 		solveCliques(&mw.stage, &mw.factor, mw.a[i])
 		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
 	}
@@ -208,6 +234,26 @@ func (sim *Simulator) rk4VStar() error {
 	copy(w.vth, w.v0)
 	w.ctx.WS = w.kin0
 	return nil
+}
+
+// directSolution is the solve of a step whose constraint rows do not act
+// (mujocoEulerVStar, rk4VStar: their explicit actuators' forces are in v*
+// already): v = v*; every row's impulse is 0 except an explicit
+// actuator's (an Interval with lo = hi = δt f(q0, v0)), which is that.
+func (sim *Simulator) directSolution() {
+	p, res := &sim.ws.problem, &sim.ws.result
+	res.V = solver.Resize(res.V, p.NV)
+	copy(res.V, p.VStar)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
+	clear(res.Gamma)
+	clear(res.VC)
+	for _, c := range p.Constraints {
+		if c.Kind == solver.Interval && p.Params[c.Par] == p.Params[c.Par+1] {
+			res.Gamma[c.Row] = p.Params[c.Par]
+		}
+	}
+	res.Stats = solver.Stats{Status: solver.Converged}
 }
 
 // solveCliques overwrites x with A⁻¹ x, clique by clique, for the factor f

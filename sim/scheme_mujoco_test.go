@@ -271,6 +271,21 @@ func doublePendulumRates(th, om [2]float64) (dth, dom [2]float64) {
 	return om, [2]float64{(M22*f1 - M12*f2) / det, (M11*f2 - M12*f1) / det}
 }
 
+// rk4Recurrence is one step h of the classical RK4 recurrence on the
+// double pendulum's (θ, ω) with the rates (θ̇, ω̇) = rates(θ, ω).
+func rk4Recurrence(rates func(th, om [2]float64) ([2]float64, [2]float64), th, om [2]float64, h float64) ([2]float64, [2]float64) {
+	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
+	k1q, k1v := rates(th, om)
+	k2q, k2v := rates(add(th, k1q, h/2), add(om, k1v, h/2))
+	k3q, k3v := rates(add(th, k2q, h/2), add(om, k2v, h/2))
+	k4q, k4v := rates(add(th, k3q, h), add(om, k3v, h))
+	for k := range 2 {
+		th[k] += h / 6 * (k1q[k] + 2*k2q[k] + 2*k3q[k] + k4q[k])
+		om[k] += h / 6 * (k1v[k] + 2*k2v[k] + 2*k3v[k] + k4v[k])
+	}
+	return th, om
+}
+
 // TestRK4DoublePendulum: rk4 on the double pendulum follows the classical
 // RK4 recurrence of its closed-form dynamics to 1e-12 over 100 steps and
 // ends where MuJoCo 2.2.2's RK4 does. Halving the step from 8 ms to
@@ -281,17 +296,9 @@ func doublePendulumRates(th, om [2]float64) (dth, dom [2]float64) {
 func TestRK4DoublePendulum(t *testing.T) {
 	s := doublePendulum(t, sim.RK4, mjH)
 	th, om := [2]float64{0.8, -0.4}, [2]float64{1, 2}
-	add := func(x, d [2]float64, c float64) [2]float64 { return [2]float64{x[0] + c*d[0], x[1] + c*d[1]} }
 	worst := 0.0
 	for range steps {
-		k1q, k1v := doublePendulumRates(th, om)
-		k2q, k2v := doublePendulumRates(add(th, k1q, mjH/2), add(om, k1v, mjH/2))
-		k3q, k3v := doublePendulumRates(add(th, k2q, mjH/2), add(om, k2v, mjH/2))
-		k4q, k4v := doublePendulumRates(add(th, k3q, mjH), add(om, k3v, mjH))
-		for k := range 2 {
-			th[k] += mjH / 6 * (k1q[k] + 2*k2q[k] + 2*k3q[k] + k4q[k])
-			om[k] += mjH / 6 * (k1v[k] + 2*k2v[k] + 2*k3v[k] + k4v[k])
-		}
+		th, om = rk4Recurrence(doublePendulumRates, th, om, mjH)
 		st, err := s.Step()
 		if err != nil {
 			t.Fatal(err)
@@ -377,11 +384,19 @@ func TestRK4DeterministicAndResumable(t *testing.T) {
 // limit), every rk4 step is taken with mujoco-euler, bit for bit, and says
 // so in its stats.
 func TestRK4FallsBackWithConstraints(t *testing.T) {
-	limit := func(c *sim.Config) {
-		c.Constraints = &constraint.Set{Limits: []constraint.Limit{{Name: "stop", Body: 0, Lower: -3, Upper: 3}}}
+	// A limit past its bound at q0 (0.8 < 1) has a row in MuJoCo.
+	violated := func(c *sim.Config) {
+		c.Constraints = &constraint.Set{Limits: []constraint.Limit{{Name: "stop", Body: 0, Lower: 1, Upper: 3}}}
 	}
-	rk := doublePendulum(t, sim.RK4, mjH, limit)
-	eu := doublePendulum(t, sim.MuJoCoEuler, mjH, limit)
+	if st, err := doublePendulum(t, sim.RK4, mjH, violated).Step(); err != nil || !st.RK4Fallback {
+		t.Errorf("an rk4 step from a violated limit: fallback %v, %v", st.RK4Fallback, err)
+	}
+	// Friction loss always has a row.
+	friction := func(c *sim.Config) {
+		c.Constraints = &constraint.Set{Frictions: []constraint.JointFriction{{Name: "f", Body: 0, Force: 0.01}}}
+	}
+	rk := doublePendulum(t, sim.RK4, mjH, friction)
+	eu := doublePendulum(t, sim.MuJoCoEuler, mjH, friction)
 	for range 50 {
 		st, err := rk.Step()
 		if err != nil {
@@ -396,6 +411,75 @@ func TestRK4FallsBackWithConstraints(t *testing.T) {
 	}
 	if !slices.Equal(rk.State.Q, eu.State.Q) || !slices.Equal(rk.State.V, eu.State.V) {
 		t.Errorf("rk4 with a constraint %v %v, mujoco-euler %v %v", rk.State.Q, rk.State.V, eu.State.Q, eu.State.V)
+	}
+}
+
+// TestRK4ExplicitActuators: a motor (u = 0.3, gear 2) and an explicit
+// position servo (f = 0.5 (0.2 − q) − 0.1 q̇) on the shoulder and an
+// explicit general actuator (f = 0.1 − 2 q − 0.5 q̇) on the elbow, with
+// limits within their bounds, are forces at every RK4 stage, as MuJoCo's
+// qfrc_actuator: no step falls back, the state follows the classical RK4
+// recurrence of the closed-form dynamics with those torques to 1e-12, and
+// the actuators' reports carry δt f at the start of the step.
+func TestRK4ExplicitActuators(t *testing.T) {
+	acts := func(c *sim.Config) {
+		c.Constraints = &constraint.Set{
+			Limits: []constraint.Limit{{Name: "stop", Body: 0, Lower: -3, Upper: 3}},
+			Actuators: []constraint.Actuator{
+				{Name: "motor", Type: constraint.Motor, Body: 0, Gear: 2, Target: constraint.Constant(0.3)},
+				{Name: "general", Type: constraint.General, Body: 1, Gain: 1, Bias: [3]float64{0.1, -2, -0.5}, Explicit: true},
+				{Name: "servo", Type: constraint.Position, Body: 0, Kp: 0.5, Kd: 0.1, Target: constraint.Constant(0.2), Explicit: true},
+			},
+		}
+	}
+	s := doublePendulum(t, sim.RK4, mjH, acts)
+	rates := func(th, om [2]float64) ([2]float64, [2]float64) {
+		tau := [2]float64{2*0.3 + 0.5*(0.2-th[0]) - 0.1*om[0], 0.1 - 2*th[1] - 0.5*om[1]}
+		const m1, m2, l1, l2, L1, I1, I2 = 1.0, 0.7, 0.25, 0.3, 0.5, 0.004, 0.003
+		c2 := math.Cos(th[1])
+		M11 := I1 + I2 + m1*l1*l1 + m2*(L1*L1+l2*l2+2*L1*l2*c2)
+		M12 := I2 + m2*(l2*l2+L1*l2*c2)
+		M22 := I2 + m2*l2*l2
+		_, a := doublePendulumRates(th, om) // M⁻¹(τg − c)
+		// a + M⁻¹ τ
+		det := M11*M22 - M12*M12
+		a[0] += (M22*tau[0] - M12*tau[1]) / det
+		a[1] += (M11*tau[1] - M12*tau[0]) / det
+		return om, a
+	}
+	th, om := [2]float64{0.8, -0.4}, [2]float64{1, 2}
+	worst := 0.0
+	for range steps {
+		f1, f2 := 0.1-2*th[1]-0.5*om[1], 0.5*(0.2-th[0])-0.1*om[0]
+		th, om = rk4Recurrence(rates, th, om, mjH)
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.RK4Fallback {
+			t.Fatal("an rk4 step with explicit actuators and inactive limits fell back to mujoco-euler")
+		}
+		for _, r := range s.ConstraintReports() {
+			want := 0.0
+			switch r.Name {
+			case "motor":
+				want = mjH * 0.3
+			case "general":
+				want = mjH * f1
+			case "servo":
+				want = mjH * f2
+			}
+			if math.Abs(r.Impulse[0]-want) > 1e-15 {
+				t.Fatalf("%s: impulse %v, want %v", r.Name, r.Impulse[0], want)
+			}
+		}
+		for k := range 2 {
+			worst = math.Max(worst, math.Max(math.Abs(s.State.Q[k]-th[k]), math.Abs(s.State.V[k]-om[k])))
+		}
+	}
+	t.Logf("max deviation from the RK4 recurrence with actuator torques over %d steps: %.2g", steps, worst)
+	if worst > 1e-12 {
+		t.Errorf("deviation %.3g from the recurrence", worst)
 	}
 }
 

@@ -20,8 +20,13 @@ func (sim *Simulator) assembleContacts() error {
 	return nil
 }
 
-// solveContacts runs the contact solver, warm-started from v0.
+// solveContacts runs the contact solver, warm-started from v0 (a MuJoCo
+// step without acting rows takes v = v*: directSolution).
 func (sim *Simulator) solveContacts() error {
+	if sim.ws.mj.direct && sim.ws.cons.set != nil {
+		sim.directSolution() // no row acts (scheme_mujoco.go)
+		return nil
+	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
 		var re *solver.RowError

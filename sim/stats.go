@@ -28,7 +28,7 @@ type StepStats struct {
 	// Relinearizations is the number of times the step was linearized again
 	// at its solution (Config.Relinearizations).
 	Relinearizations int
-	// RK4Fallback reports that an rk4 step had contacts or constraints
+	// RK4Fallback reports that an rk4 step had contacts or acting constraints
 	// and was taken with mujoco-euler (see RK4).
 	RK4Fallback bool
 }

@@ -195,6 +195,7 @@ type Step struct {
 	XPos        []float64  `json:"xpos"`  // with Options.Poses: every body's position, 3 per body
 	XQuat       []float64  `json:"xquat"` // and orientation (w, x, y, z), 4 per body
 	NCon        int        `json:"ncon"`
+	NLimit      int        `json:"nlimit"` // active joint- and tendon-limit rows (efc rows of type limit)
 	Penetration float64    `json:"penetration"`
 }
 

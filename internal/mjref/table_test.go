@@ -105,7 +105,9 @@ func table(rs []*result) string {
 		case r.trajErr != nil:
 			cells = append(cells, "fails: "+short(r.trajErr))
 		case r.horizon == 0:
-			cells = append(cells, "contact at t = 0")
+			cells = append(cells, r.cutAt())
+		case r.cut != "":
+			cells = append(cells, fmt.Sprintf("%d (%s at step %d), %.1e / %.1e", r.horizon, r.cut, r.cutStep, r.trajInit, r.trajPert))
 		default:
 			cells = append(cells, fmt.Sprintf("%d, %.1e / %.1e", r.horizon, r.trajInit, r.trajPert))
 		}

@@ -41,8 +41,10 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  b0 = 0, b1 = −g, b2 ≤ 0:   f = g (u − l) + b2 l̇ → position (kp = g, kd = −b2)
 //	  b0 = 0, b1 = 0, b2 = −g:   f = g (u − l̇)    → velocity (kd = g)
 //	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
-//	                             (explicit, as in MuJoCo, unless the
-//	                             integrator is implicit or implicitfast)
+//
+// Under Euler and RK4 every one is explicit, as in MuJoCo (position and
+// velocity ones marked explicit: explicitServo); under implicit and
+// implicitfast, position, velocity and damping general ones are implicit.
 //
 // On a fixed tendon (a.Tendon) l is gear·L and the force acts along the
 // tendon.
@@ -67,16 +69,21 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		if a.Kv > 0 {
 			sa.Kd = model.Ptr(a.Kv)
 		}
+		c.explicitServo(&sa)
 	case "velocity":
 		if !(a.Kv > 0) {
 			return sa, "", c.r.Errorf(e, "kv", "a velocity actuator needs kv > 0 (kv %g)", a.Kv)
 		}
 		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
+		c.explicitServo(&sa)
 	case "general":
 		var why string
 		typ, gain, why = generalType(a, &sa, c.implicitActuators)
 		if why != "" {
 			return sa, why, nil
+		}
+		if typ == "position" || typ == "velocity" {
+			c.explicitServo(&sa)
 		}
 	}
 	sa.Type = typ
@@ -133,6 +140,16 @@ func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, f
 		sa.Explicit = model.Ptr(true)
 	}
 	return "general", 1, ""
+}
+
+// explicitServo marks a position or velocity actuator explicit unless the
+// integrator is implicit or implicitfast: MuJoCo's Euler and RK4 evaluate
+// every actuator force at the start of the step (mj_fwdActuation at
+// (q0, v0), at each stage for RK4), where our default servo is implicit.
+func (c *compiler) explicitServo(sa *scene.Actuator) {
+	if !c.implicitActuators {
+		sa.Explicit = model.Ptr(true)
+	}
 }
 
 // actuatorName returns the scene name of the k-th MJCF actuator: its own,

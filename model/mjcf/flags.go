@@ -77,7 +77,7 @@ func (c *compiler) disabled(name string) bool {
 // limit → no position or cone limits (effort limits stay, they are not
 // constraints; a joint locked by a joint equality stays locked);
 // frictionloss → no joint friction; passive → no joint springs or
-// damping (MuJoCo 2.2.2's Euler still divides by M + h·D, the damping
+// damping and no fluid forces (MuJoCo 2.2.2's Euler still divides by M + h·D, the damping
 // matrix: not reproduced); actuation → no actuators (and no keyframe
 // controls); refsafe → solref's time constant is not raised to two
 // steps (solrefDT). equality is applied where <equality> is read.
@@ -85,6 +85,9 @@ func (c *compiler) applyFlags() {
 	s := c.out.Scene
 	if c.disabled("gravity") {
 		s.Gravity = &scene.Vec{}
+	}
+	if c.disabled("passive") {
+		s.Fluid = nil // mj_passive returns before the fluid forces too
 	}
 	if c.disabled("contact") {
 		for i := range s.Bodies {

@@ -3,8 +3,6 @@ package mjcf
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -47,28 +45,16 @@ func (c *compiler) setTotalMass() error {
 // (compiler boundinertia: MuJoCo bounds the principal moments of every
 // body, massless ones too), keeping the principal axes.
 func boundPrincipal(I spatial.Mat3, lo float64) spatial.Mat3 {
-	sym := mat.NewSymDense(3, nil)
-	for i := range 3 {
-		for j := i; j < 3; j++ {
-			sym.SetSym(i, j, (I[i][j]+I[j][i])/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
-		return I
-	}
-	ev := es.Values(nil)
+	ev, V := spatial.EigSym3(I)
 	if ev[0] >= lo {
 		return I
 	}
-	var V mat.Dense
-	es.VectorsTo(&V)
 	var out spatial.Mat3
 	for k := range 3 {
 		d := math.Max(ev[k], lo) - ev[k] // add (d) along the k-th principal axis
 		for i := range 3 {
 			for j := range 3 {
-				out[i][j] += d * V.At(i, k) * V.At(j, k)
+				out[i][j] += d * V[i][k] * V[j][k]
 			}
 		}
 	}

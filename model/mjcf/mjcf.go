@@ -348,6 +348,9 @@ func (c *compiler) option(e *xmlutil.Element) error {
 		gv := scene.Vec(g)
 		s.Gravity = &gv
 	}
+	if err := c.fluid(e); err != nil {
+		return err
+	}
 	integ, err := c.r.Keyword(e, "integrator", "Euler", "Euler", "implicit", "implicitfast", "RK4")
 	if err != nil {
 		return err
@@ -363,10 +366,42 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	return nil
 }
 
+// fluid reads <option density viscosity wind> into the scene's fluid
+// (forces.Fluid, MuJoCo's inertia-box model), set when density or
+// viscosity is positive: MuJoCo applies no fluid force otherwise, wind
+// included.
+func (c *compiler) fluid(e *xmlutil.Element) error {
+	rho, err := c.r.Float(e, "density", 0)
+	if err != nil {
+		return err
+	}
+	eta, err := c.r.Float(e, "viscosity", 0)
+	if err != nil {
+		return err
+	}
+	if rho < 0 || eta < 0 {
+		return c.r.Errorf(e, "density", "density %g and viscosity %g must be ≥ 0", rho, eta)
+	}
+	w, ok, err := c.r.Floats(e, "wind", 3)
+	if err != nil {
+		return err
+	}
+	if !(rho > 0 || eta > 0) {
+		return nil
+	}
+	f := &scene.Fluid{Density: rho, Viscosity: eta}
+	if ok {
+		wv := scene.Vec(w)
+		f.Wind = &wv
+	}
+	c.out.Scene.Fluid = f
+	return nil
+}
+
 // integratorScheme maps MuJoCo's <option integrator> to a scheme of package
 // sim. Euler is MuJoCo 2.2.2's mj_Euler exactly (only joint damping
 // implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
-// steps with contacts or constraints with mujoco-euler). implicit (MuJoCo
+// steps with contacts or acting constraints with mujoco-euler). implicit (MuJoCo
 // 2.2.2: (M − h ∂f/∂v) qacc = f, positions and M at q0) and implicitfast
 // (MuJoCo ≥ 3.0, without the Coriolis derivative) are closest to
 // mujoco-euler: both are explicit in q, and their ∂f/∂v is joint damping

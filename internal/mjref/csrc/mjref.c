@@ -102,6 +102,15 @@ static int contacts(const mjData* d, double* pen) {
 
 static int poses = 0;
 
+// limitRows counts the joint- and tendon-limit rows of d's constraints.
+static int limitRows(const mjData* d) {
+  int n = 0;
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_type[i] == mjCNSTR_LIMIT_JOINT || d->efc_type[i] == mjCNSTR_LIMIT_TENDON) n++;
+  }
+  return n;
+}
+
 static void record(const mjModel* m, const mjData* d, int root, int step) {
   double pen;
   int ncon = contacts(d, &pen);
@@ -121,7 +130,7 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
     printf(",\"xquat\":");
     arr(d->xquat, 4 * m->nbody);
   }
-  printf(",\"ncon\":%d,\"penetration\":", ncon);
+  printf(",\"ncon\":%d,\"nlimit\":%d,\"penetration\":", ncon, limitRows(d));
   num(pen);
   putchar('}');
 }

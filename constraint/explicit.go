@@ -1,0 +1,125 @@
+package constraint
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+)
+
+// What of a Set an explicit integrator (MuJoCo's RK4, sim.RungeKutta4) can
+// take without a constraint solve. MuJoCo 2.2.2 makes a constraint row
+// (efc row) for an equality, a DOF or tendon friction loss, a contact, and
+// a joint or tendon limit only when its distance to the bound is below the
+// margin (engine_core_constraint.c, mj_instantiateLimit: dist < margin,
+// margin 0 here); actuator forces are not constraints there but
+// qfrc_actuator, evaluated with the state of each RK4 stage
+// (engine_forward.c, mj_RungeKutta calls mj_forwardSkip per stage).
+
+// IsExplicit reports whether actuator ac's force is a function of the state
+// alone (no implicit term): a motor, a general actuator whose velocity
+// term is explicit (Explicit, or b2 ≥ 0), or a position or velocity
+// actuator marked Explicit.
+func (ac *Actuator) IsExplicit() bool {
+	switch ac.Type {
+	case Motor:
+		return true
+	case General:
+		return ac.Explicit || !(-ac.Bias[2] > 0)
+	case Position, Velocity:
+		return ac.Explicit
+	}
+	return false
+}
+
+// explicitForce is an explicit actuator's force for the control u at the
+// length l and rate ld, before the effort bound: u (motor),
+// g u + b0 + b1 l + b2 l̇ (general), Kp (u − l) − Kd l̇ (position),
+// Kd (u − l̇) (velocity) — MuJoCo's actuator force (mj_fwdActuation).
+func (ac *Actuator) explicitForce(u, l, ld float64) float64 {
+	switch ac.Type {
+	case General:
+		return ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
+	case Position:
+		return ac.Kp*(u-l) - ac.Kd*ld
+	case Velocity:
+		return ac.Kd * (u - ld)
+	}
+	return u
+}
+
+// NeedsSolve reports whether the set acts as a constraint in a step that
+// starts at q0: whether it holds anything besides explicit actuators
+// (Actuator.IsExplicit) and joint and fixed-tendon limits within their
+// bounds at q0. When it does not, MuJoCo has no constraint row for it and
+// its actuators' forces are ExplicitForces.
+func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.Cones)+len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers)+len(s.Frictions)+
+		len(s.Attachments)+len(s.Prescribed) > 0 {
+		return true
+	}
+	for i := range s.Actuators {
+		if !s.Actuators[i].IsExplicit() {
+			return true
+		}
+	}
+	for _, l := range s.Limits {
+		qi, _, _ := scalarDOF(m, l.Body, l.DOF)
+		if outside(q0[qi], l.Lower, l.Upper) {
+			return true
+		}
+	}
+	for _, l := range s.TendonLimits {
+		L, _ := TendonLength(m, l.Terms, q0, nil)
+		if outside(L, l.Lower, l.Upper) {
+			return true
+		}
+	}
+	return false
+}
+
+// outside reports whether x is past a bound (MuJoCo's dist < 0).
+func outside(x, lo, hi float64) bool { return x-lo < 0 || hi-x < 0 }
+
+// ExplicitForces adds to f (length NV) the generalized forces of the set's
+// explicit actuators at the state (q, v) with the controls ctl (one per
+// Set.Actuators entry; implicit actuators are skipped): Gear·force on the
+// joint's velocity, Gear·coef_k·force on each velocity of a tendon. The
+// force is the one the assembly gives an explicit actuator
+// (explicitForce, with the control clamped to its range and the force to
+// the effort bound), here at (q, v): MuJoCo's
+// qfrc_actuator at an RK4 stage (mj_fwdActuation).
+func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, f []float64) {
+	if s == nil {
+		return
+	}
+	for i := range s.Actuators {
+		ac := &s.Actuators[i]
+		if !ac.IsExplicit() {
+			continue
+		}
+		gear := ac.gear()
+		var l, ld float64
+		if len(ac.Tendon) > 0 {
+			l, ld = TendonLength(m, ac.Tendon, q, v)
+			l, ld = gear*l, gear*ld
+		} else {
+			qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+			l, ld = gear*q[qi], gear*v[vi]
+		}
+		force := ac.explicitForce(ac.clampControl(ctl[i].U), l, ld)
+		e := ac.effort(m)
+		force = math.Max(-e, math.Min(e, force))
+		if len(ac.Tendon) == 0 {
+			_, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+			f[vi] += gear * force
+			continue
+		}
+		for _, t := range ac.Tendon {
+			_, vi, _ := scalarDOF(m, t.Body, t.DOF)
+			f[vi] += gear * t.Coef * force
+		}
+	}
+}

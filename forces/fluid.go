@@ -1,0 +1,118 @@
+package forces
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Fluid is MuJoCo's inertia-box fluid model (MuJoCo 2.2.2,
+// engine_passive.c: mj_passive calls mj_inertiaBoxFluidModel for every body
+// of mass ≥ mjMINVAL = 1e-15 when density or viscosity is positive). Each
+// body is replaced by the box with its mass and principal moments
+// I_0, I_1, I_2: sides b_k = √(6 max(1e-15, I_{k+1} + I_{k+2} − I_k)/m),
+// along the principal axes. With ω and v the body's angular velocity and
+// the velocity of its centre of mass relative to the wind, both in the
+// principal frame, the force and torque on the centre of mass are
+//
+//	f_k = −3π d η v_k − ½ ρ b_{k+1} b_{k+2} |v_k| v_k,
+//	τ_k = −π d³ η ω_k − ρ b_k (b_{k+1}⁴ + b_{k+2}⁴) |ω_k| ω_k / 64,
+//
+// d = (b_0 + b_1 + b_2)/3 (Stokes drag on a sphere of diameter d, and the
+// quadratic drag of the box's faces), turned to the world and applied as
+// τ = J_comᵀ f + J_ωᵀ τ. It is explicit, as in MuJoCo's Euler and RK4:
+// K = D = 0.
+type Fluid struct {
+	Density   float64 // ρ, kg/m³
+	Viscosity float64 // η, Pa·s
+	Wind      spatial.Vec3
+
+	bodies []fluidBody
+}
+
+// fluidBody is one body's box: its principal axes (the columns of Axes, in
+// the body frame) and sides.
+type fluidBody struct {
+	body int
+	axes spatial.Mat3
+	box  spatial.Vec3
+}
+
+// mjMinVal is MuJoCo's mjMINVAL.
+const mjMinVal = 1e-15
+
+// NewFluid returns the fluid model of density rho, viscosity eta and wind
+// for the bodies of m that move with a tree and have mass ≥ 1e-15.
+func NewFluid(m *multibody.Model, rho, eta float64, wind spatial.Vec3) *Fluid {
+	f := &Fluid{Density: rho, Viscosity: eta, Wind: wind}
+	for b := range m.Bodies {
+		in := m.Bodies[b].Inertia
+		if m.Bodies[b].Tree < 0 || in.Mass < mjMinVal {
+			continue
+		}
+		I, axes := principal(in.Icom)
+		var box spatial.Vec3
+		for k := range 3 {
+			s := I[(k+1)%3] + I[(k+2)%3] - I[k]
+			box[k] = math.Sqrt(math.Max(mjMinVal, s) / in.Mass * 6)
+		}
+		f.bodies = append(f.bodies, fluidBody{body: b, axes: axes, box: box})
+	}
+	return f
+}
+
+// principal returns the principal moments of the symmetric I and its
+// principal axes as the columns of a rotation; a diagonal I keeps the
+// frame's own axes.
+func principal(I spatial.Mat3) (spatial.Vec3, spatial.Mat3) {
+	if I[0][1] == 0 && I[0][2] == 0 && I[1][2] == 0 && I[1][0] == 0 && I[2][0] == 0 && I[2][1] == 0 {
+		return spatial.Vec3{I[0][0], I[1][1], I[2][2]}, spatial.Mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	}
+	ev, V := spatial.EigSym3(I)
+	return spatial.Vec3(ev), spatial.Mat3(V)
+}
+
+// Apply adds the fluid forces of every body.
+func (e *Fluid) Apply(c *Context, out *Output) {
+	if !(e.Density > 0 || e.Viscosity > 0) {
+		return
+	}
+	for i := range e.bodies {
+		e.applyBody(c, out, &e.bodies[i])
+	}
+}
+
+// applyBody adds one body's force and torque (mj_inertiaBoxFluidModel).
+func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
+	b := fb.body
+	x := c.WS.Pose(b)
+	R := x.R.RotMat().Mul(fb.axes) // the principal frame in the world (MuJoCo's ximat)
+	com := x.Apply(c.Model.Bodies[b].Inertia.Com)
+	w, v := c.WS.Velocity(b)
+	vc := v.Add(w.Cross(com.Sub(x.P))).Sub(e.Wind)
+	lw, lv := R.MulTVec(w), R.MulTVec(vc)
+	box := fb.box
+	var lt, lf spatial.Vec3
+	if e.Viscosity > 0 {
+		d := (box[0] + box[1] + box[2]) / 3
+		lt = lw.Scale(-math.Pi * d * d * d * e.Viscosity)
+		lf = lv.Scale(-3 * math.Pi * d * e.Viscosity)
+	}
+	if rho := e.Density; rho > 0 {
+		for k := range 3 {
+			b1, b2 := box[(k+1)%3], box[(k+2)%3]
+			lf[k] -= 0.5 * rho * b1 * b2 * math.Abs(lv[k]) * lv[k]
+			lt[k] -= rho * box[k] * (pow4(b1) + pow4(b2)) * math.Abs(lw[k]) * lw[k] / 64
+		}
+	}
+	out.pointJacobian(c, b, com, out.jac[0])
+	out.addJtF(out.jac[0], R.MulVec(lf))
+	out.angularJacobian(c, b, out.jac[0])
+	out.addJtF(out.jac[0], R.MulVec(lt))
+}
+
+func pow4(x float64) float64 { return (x * x) * (x * x) }
+
+// PotentialEnergy is 0: fluid forces dissipate.
+func (e *Fluid) PotentialEnergy(*Context) float64 { return 0 }
