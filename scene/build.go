@@ -341,6 +341,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	if err != nil {
 		return sim.Config{}, nil, fmt.Errorf("solver.type: %w", err)
 	}
+	if err := checkSolverApproximation(s.Solver.Type, inner(), approx, sp); err != nil {
+		return sim.Config{}, nil, err
+	}
 	scheme, err := sim.ParseScheme(s.Scheme)
 	if err != nil {
 		return sim.Config{}, nil, err
