@@ -80,7 +80,11 @@ func Simulate(ctx context.Context, b *scene.Built, o Options) (record.Summary, e
 	if r.w != nil {
 		r.w.Trajectory(b.Model, b.State)
 		r.recordJoints()
-		if err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
+		err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State))
+		if err == nil {
+			err = r.w.Sync() // the initial frame, for a run killed before its first step
+		}
+		if err != nil {
 			r.w.CloseSummary(&record.Summary{})
 			return record.Summary{}, err
 		}
