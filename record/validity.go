@@ -46,16 +46,9 @@ type Validity struct {
 }
 
 // InvalidError says at which step and why a run's result became
-// physically invalid.
-type InvalidError struct {
-	Step   int
-	T      float64
-	Reason string
-}
-
-func (e *InvalidError) Error() string {
-	return fmt.Sprintf("t = %.6g s: %s", e.T, e.Reason)
-}
+// physically invalid; its message, like DivergedError's, gives the time
+// and the reason.
+type InvalidError struct{ DivergedError }
 
 // NewValidity returns the validity check of a run of m with configuration
 // cfg from state s, whose potential energy is pe0; energy false leaves the
@@ -186,7 +179,7 @@ func (v *Validity) checkFloors(st sim.StepStats, s *multibody.State) error {
 }
 
 func (v *Validity) fail(st sim.StepStats, format string, a ...any) error {
-	return &InvalidError{Step: st.Step, T: st.T, Reason: fmt.Sprintf(format, a...)}
+	return &InvalidError{DivergedError{Step: st.Step, T: st.T, Reason: fmt.Sprintf(format, a...)}}
 }
 
 // energyScale is max(KE₀ + |PE₀|, Σ mᵢ‖g‖·(1 m), 1 J) of the initial state s.

@@ -18,46 +18,25 @@ func zeroScenes() map[string]*scene.Scene {
 		return &scene.Scene{Name: "ball", DT: 0.01, Duration: 0.05, Materials: mat,
 			Bodies: []scene.Body{{Name: "ball", Shape: &scene.Shape{Type: "sphere", Radius: ptr(0.1)}, Density: ptr(1000.0), Material: "default"}}}
 	}
-	out := map[string]*scene.Scene{"zero Scene": {}}
-	out["name, dt, duration only"] = &scene.Scene{Name: "x", DT: 0.01, Duration: 1}
-	s := minimal()
-	out["minimal, no defaults"] = s
-	s = minimal()
-	s.Bodies = append(s.Bodies, scene.Body{})
-	out["with a zero Body"] = s
-	s = minimal()
-	s.Bodies[0].Joint = &scene.Joint{}
-	out["with a zero Joint"] = s
-	s = minimal()
-	s.Bodies[0].Shape = &scene.Shape{}
-	out["with a zero Shape"] = s
-	s = minimal()
-	s.Materials = map[string]scene.Material{"default": {}}
-	out["with a zero Material"] = s
-	s = minimal()
-	s.Actuators = []scene.Actuator{{}}
-	out["with a zero Actuator"] = s
-	s = minimal()
-	s.Constraints = []scene.Constraint{{}}
-	out["with a zero Constraint"] = s
-	s = minimal()
-	s.Forces = []scene.Force{{}}
-	out["with a zero Force"] = s
-	s = minimal()
-	s.Tendons = []scene.Tendon{{}}
-	out["with a zero Tendon"] = s
-	s = minimal()
-	s.Sensors = []scene.Sensor{{}}
-	out["with a zero Sensor"] = s
-	s = minimal()
-	s.Keyframes = []scene.Keyframe{{}}
-	out["with a zero Keyframe"] = s
-	s = minimal()
-	s.Bodies[0].Collisions = []scene.Collision{{}}
-	out["with a zero Collision"] = s
-	s = minimal()
-	s.Bodies[0].Visuals = []scene.Visual{{}}
-	out["with a zero Visual"] = s
+	out := map[string]*scene.Scene{"zero Scene": {}, "name, dt, duration only": {Name: "x", DT: 0.01, Duration: 1}, "minimal, no defaults": minimal()}
+	for name, edit := range map[string]func(s *scene.Scene){
+		"with a zero Body":       func(s *scene.Scene) { s.Bodies = append(s.Bodies, scene.Body{}) },
+		"with a zero Joint":      func(s *scene.Scene) { s.Bodies[0].Joint = &scene.Joint{} },
+		"with a zero Shape":      func(s *scene.Scene) { s.Bodies[0].Shape = &scene.Shape{} },
+		"with a zero Material":   func(s *scene.Scene) { s.Materials = map[string]scene.Material{"default": {}} },
+		"with a zero Actuator":   func(s *scene.Scene) { s.Actuators = []scene.Actuator{{}} },
+		"with a zero Constraint": func(s *scene.Scene) { s.Constraints = []scene.Constraint{{}} },
+		"with a zero Force":      func(s *scene.Scene) { s.Forces = []scene.Force{{}} },
+		"with a zero Tendon":     func(s *scene.Scene) { s.Tendons = []scene.Tendon{{}} },
+		"with a zero Sensor":     func(s *scene.Scene) { s.Sensors = []scene.Sensor{{}} },
+		"with a zero Keyframe":   func(s *scene.Scene) { s.Keyframes = []scene.Keyframe{{}} },
+		"with a zero Collision":  func(s *scene.Scene) { s.Bodies[0].Collisions = []scene.Collision{{}} },
+		"with a zero Visual":     func(s *scene.Scene) { s.Bodies[0].Visuals = []scene.Visual{{}} },
+	} {
+		s := minimal()
+		edit(s)
+		out[name] = s
+	}
 	return out
 }
 

@@ -15,7 +15,9 @@ import (
 
 // TestKilledRunReadable: a run (this test binary as the stiction command,
 // clutter recording every step, checkpoints every 0.2 s) is killed with
-// SIGKILL at a random time after it started writing, 20 times; each time
+// SIGKILL at a random time (0 to 400 ms) after its first step reached
+// steps.csv, 20 times (a run killed before its first step has nothing
+// for plot to draw, which it says); each time
 // every reader takes its directory: plot, export, view's reader, and
 // resume from its last checkpoint when it wrote one.
 func TestKilledRunReadable(t *testing.T) {
@@ -32,7 +34,7 @@ func TestKilledRunReadable(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(filepath.Join(dir, "scene.json"), 20*time.Second)
+		waitFor(func() bool { return stepRows(filepath.Join(dir, "steps.csv")) > 0 }, 30*time.Second)
 		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
@@ -53,13 +55,17 @@ func TestKilledRunReadable(t *testing.T) {
 	}
 }
 
-// waitFor waits until path exists, or d has passed.
-func waitFor(path string, d time.Duration) {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
+// waitFor waits until cond holds, or d has passed.
+func waitFor(cond func() bool, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && !cond(); time.Sleep(2 * time.Millisecond) {
 	}
+}
+
+// stepRows returns the number of complete rows after the header of the
+// steps file at path (0 when it does not exist yet).
+func stepRows(path string) int {
+	data, _ := os.ReadFile(path)
+	return max(0, strings.Count(string(data), "\n")-1)
 }
 
 // readAll reads run directory dir with plot, export and view's reader; it
