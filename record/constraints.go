@@ -89,13 +89,13 @@ type ConstraintRow struct {
 // readConstraints attaches each row of constraints.csv to the frame of the
 // same time; a run directory without the file (written before constraints
 // existed) has none.
-func readConstraints(path string, frames []Frame) error {
+func readConstraints(path string, frames []Frame, warns *[]string) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	k := 0
 	var v [11]float64
-	_, err := readCSV(path, ConstraintsHeader, func(_ int, rec []string) error {
+	_, err := readCSV(path, ConstraintsHeader, warns, func(_ int, rec []string) error {
 		if err := parseFloats(ConstraintsHeader, rec, 0, v[:1]); err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +25,7 @@ type sink interface {
 // and joints.csv.
 type csvSink struct {
 	files [5]*os.File
-	bufs  [5]*bufio.Writer
+	out   [5]rowFile
 	line  []byte
 }
 
@@ -48,10 +47,14 @@ func newCSVSink(dir string, resume *Offsets) (*csvSink, error) {
 			s.close()
 			return nil, fmt.Errorf("record: %w", err)
 		}
-		s.files[i], s.bufs[i] = f, bufio.NewWriterSize(f, 1<<16)
+		s.files[i], s.out[i] = f, rowFile{f: f}
 		if resume == nil {
-			s.header(s.bufs[i], heads[i])
+			s.header(&s.out[i], heads[i])
 		}
+	}
+	if err := s.flush(); err != nil {
+		s.close()
+		return nil, fmt.Errorf("record: %w", err)
 	}
 	return s, nil
 }
@@ -79,14 +82,15 @@ func openTruncated(path string, size int64) (*os.File, error) {
 	return f, nil
 }
 
-func (s *csvSink) header(b *bufio.Writer, cols []string) {
+func (s *csvSink) header(f *rowFile, cols []string) {
+	s.line = s.line[:0]
 	for i, c := range cols {
 		if i > 0 {
-			b.WriteByte(',')
+			s.line = append(s.line, ',')
 		}
-		b.WriteString(c)
+		s.line = append(s.line, c...)
 	}
-	b.WriteByte('\n')
+	f.row(append(s.line, '\n'))
 }
 
 func (s *csvSink) write(b *batch) error {
@@ -99,7 +103,7 @@ func (s *csvSink) write(b *batch) error {
 		s.line = append(s.line, ',')
 		s.line = append(s.line, b.model.Bodies[r.body].Name...)
 		s.nums(r.x[:])
-		s.bufs[1].Write(s.line)
+		s.out[1].row(s.line)
 	}
 	for i := range b.contacts {
 		r := &b.contacts[i]
@@ -109,7 +113,7 @@ func (s *csvSink) write(b *batch) error {
 		s.line = append(s.line, ',')
 		s.line = append(s.line, b.model.Bodies[r.b].Name...)
 		s.nums(r.x[:])
-		s.bufs[2].Write(s.line)
+		s.out[2].row(s.line)
 	}
 	for i := range b.cons {
 		r := &b.cons[i]
@@ -131,7 +135,7 @@ func (s *csvSink) write(b *batch) error {
 		s.line = append(s.line, ',')
 		s.line = AppendNumber(s.line, r.input)
 		s.line = append(s.line, '\n')
-		s.bufs[3].Write(s.line)
+		s.out[3].row(s.line)
 	}
 	for i := range b.joints {
 		r := &b.joints[i]
@@ -146,9 +150,9 @@ func (s *csvSink) write(b *batch) error {
 		s.cells(r.act[:r.nv], MaxJointV, r.hasAct)
 		s.cells(r.con[:r.nv], MaxJointV, r.hasCon)
 		s.line = append(s.line, '\n')
-		s.bufs[4].Write(s.line)
+		s.out[4].row(s.line)
 	}
-	return nil // bufio keeps the first error; flush reports it
+	return s.flush() // whole rows, once per batch: a killed run's files end at a row boundary
 }
 
 // cells appends ",x" for each x when has, and then empty cells up to n
@@ -197,14 +201,17 @@ func (s *csvSink) step(st *sim.StepStats) {
 	b = append(b, ',')
 	b = AppendNumber(b, st.MaxSlip)
 	s.line = append(b, '\n')
-	s.bufs[0].Write(s.line)
+	s.out[0].row(s.line)
 }
 
+// flush writes the buffered rows of every file, in the order steps,
+// trajectory, contacts, constraints, joints, so that a killed run's
+// contacts and constraints never name a time its trajectory lacks.
 func (s *csvSink) flush() error {
 	var err error
-	for _, b := range s.bufs {
-		if b != nil {
-			err = errors.Join(err, b.Flush())
+	for i := range s.out {
+		if s.out[i].f != nil {
+			err = errors.Join(err, s.out[i].flush())
 		}
 	}
 	return err

@@ -30,14 +30,7 @@ func NewGuard(m *multibody.Model, s *multibody.State, pe0, growth float64) Guard
 	if !(growth > 0) || math.IsInf(growth, 1) {
 		return g
 	}
-	weight := 0.0
-	for _, b := range m.Bodies {
-		if b.Tree >= 0 {
-			weight += b.Inertia.Mass * m.Gravity.Norm()
-		}
-	}
-	scale := max(m.KineticEnergy(s)+math.Abs(pe0), weight*1, 1)
-	g.MaxKineticEnergy = growth * scale
+	g.MaxKineticEnergy = growth * energyScale(m, s, pe0)
 	return g
 }
 

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ type Run struct {
 	StepColumns []string    // the column names of steps.csv
 	Steps       [][]float64 // one row per step; NaN where a cell is not a number (status)
 	Frames      []Frame
+	// Warnings say what was dropped while reading: the incomplete last
+	// row of a file that a killed run left.
+	Warnings []string
 }
 
 // Column returns the values of the named steps.csv column, or an error
@@ -66,30 +70,31 @@ func ReadRun(dir string) (*Run, error) {
 	if _, err := os.Stat(filepath.Join(dir, "steps.parquet")); err == nil {
 		return r, readParquetRun(dir, r)
 	}
-	if r.StepColumns, r.Steps, err = readSteps(filepath.Join(dir, "steps.csv")); err != nil {
+	w := &r.Warnings
+	if r.StepColumns, r.Steps, err = readSteps(filepath.Join(dir, "steps.csv"), w); err != nil {
 		return nil, err
 	}
-	if r.Frames, err = readTrajectory(filepath.Join(dir, "trajectory.csv"), sc); err != nil {
+	if r.Frames, err = readTrajectory(filepath.Join(dir, "trajectory.csv"), sc, w); err != nil {
 		return nil, err
 	}
-	if err := readContacts(filepath.Join(dir, "contacts.csv"), r.Frames); err != nil {
+	if err := readContacts(filepath.Join(dir, "contacts.csv"), r.Frames, w); err != nil {
 		return nil, err
 	}
-	if err := readConstraints(filepath.Join(dir, "constraints.csv"), r.Frames); err != nil {
+	if err := readConstraints(filepath.Join(dir, "constraints.csv"), r.Frames, w); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
 // readCSV calls row for every record after the header, which must start
-// with want[0] and have len(want) columns.
-func readCSV(path string, want []string, row func(line int, rec []string) error) ([]string, error) {
-	f, err := os.Open(path)
+// with want[0] and have len(want) columns. An incomplete last row (a
+// killed run's) is dropped with a warning appended to warns.
+func readCSV(path string, want []string, warns *[]string, row func(line int, rec []string) error) ([]string, error) {
+	data, err := completeRows(path, warns)
 	if err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	cr := csv.NewReader(f)
+	cr := csv.NewReader(bytes.NewReader(data))
 	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err != nil {
@@ -113,9 +118,9 @@ func readCSV(path string, want []string, row func(line int, rec []string) error)
 	}
 }
 
-func readSteps(path string) ([]string, [][]float64, error) {
+func readSteps(path string, warns *[]string) ([]string, [][]float64, error) {
 	var rows [][]float64
-	head, err := readCSV(path, StepsHeader, func(_ int, rec []string) error {
+	head, err := readCSV(path, StepsHeader, warns, func(_ int, rec []string) error {
 		row := make([]float64, len(rec))
 		for j, s := range rec {
 			v, err := strconv.ParseFloat(s, 64)
@@ -143,7 +148,7 @@ func parseFloats(head []string, rec []string, from int, out []float64) error {
 	return nil
 }
 
-func readTrajectory(path string, sc SceneJSON) ([]Frame, error) {
+func readTrajectory(path string, sc SceneJSON, warns *[]string) ([]Frame, error) {
 	index := make(map[string]int, len(sc.Bodies))
 	initial := make([]spatial.Pose, len(sc.Bodies))
 	for i, b := range sc.Bodies {
@@ -151,7 +156,7 @@ func readTrajectory(path string, sc SceneJSON) ([]Frame, error) {
 	}
 	var frames []Frame
 	var v [8]float64
-	_, err := readCSV(path, TrajectoryHeader, func(_ int, rec []string) error {
+	_, err := readCSV(path, TrajectoryHeader, warns, func(_ int, rec []string) error {
 		b, ok := index[rec[1]]
 		if !ok {
 			return fmt.Errorf("column body: %q is not a body of scene.json", rec[1])
@@ -173,10 +178,10 @@ func readTrajectory(path string, sc SceneJSON) ([]Frame, error) {
 
 // readContacts attaches each row of contacts.csv to the frame of the same
 // time.
-func readContacts(path string, frames []Frame) error {
+func readContacts(path string, frames []Frame, warns *[]string) error {
 	k := 0
 	var v [13]float64
-	_, err := readCSV(path, ContactsHeader, func(_ int, rec []string) error {
+	_, err := readCSV(path, ContactsHeader, warns, func(_ int, rec []string) error {
 		if err := parseFloats(ContactsHeader, rec, 0, v[:1]); err != nil {
 			return err
 		}

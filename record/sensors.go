@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -21,10 +20,14 @@ const SensorsFile = "sensors.csv"
 // allocate.
 type SensorWriter struct {
 	f    *os.File
-	buf  *bufio.Writer
+	out  rowFile
 	line []byte
 	n    int
 }
+
+// sensorFlush is the size of buffered sensors.csv rows that SensorWriter
+// writes out at once (whole rows).
+const sensorFlush = 1 << 16
 
 // CreateSensors creates dir/sensors.csv with its header. With resumeT ≥ 0
 // it instead keeps the rows of an existing file up to time resumeT (a
@@ -45,18 +48,21 @@ func CreateSensors(dir string, names []string, resumeT float64) (*SensorWriter, 
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	w := &SensorWriter{f: f, buf: bufio.NewWriterSize(f, 1<<16), n: len(names)}
+	w := &SensorWriter{f: f, out: rowFile{f: f}, n: len(names)}
 	if keep != nil {
-		w.buf.Write(keep)
-		return w, nil
+		w.out.row(keep)
+	} else {
+		w.line = append(w.line[:0], 't')
+		for _, n := range names {
+			w.line = append(w.line, ',')
+			w.line = append(w.line, n...)
+		}
+		w.out.row(append(w.line, '\n'))
 	}
-	w.line = append(w.line[:0], 't')
-	for _, n := range names {
-		w.line = append(w.line, ',')
-		w.line = append(w.line, n...)
+	if err := w.out.flush(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("record: %s: %w", SensorsFile, err)
 	}
-	w.line = append(w.line, '\n')
-	w.buf.Write(w.line)
 	return w, nil
 }
 
@@ -94,12 +100,15 @@ func (w *SensorWriter) Row(t float64, values []float64) {
 		w.line = AppendNumber(w.line, x)
 	}
 	w.line = append(w.line, '\n')
-	w.buf.Write(w.line)
+	w.out.row(w.line)
+	if len(w.out.buf) >= sensorFlush {
+		w.out.flush() // its error is kept and returned by Close
+	}
 }
 
 // Close flushes and closes the file.
 func (w *SensorWriter) Close() error {
-	err := errors.Join(w.buf.Flush(), w.f.Close())
+	err := errors.Join(w.out.flush(), w.f.Close())
 	if err != nil {
 		return fmt.Errorf("record: %s: %w", SensorsFile, err)
 	}
@@ -112,33 +121,36 @@ type Sensors struct {
 	Names  []string
 	T      []float64
 	Values [][]float64
+	// Warnings say what was dropped: an incomplete last row.
+	Warnings []string
 }
 
 // ReadSensors reads the sensors.csv of run directory dir.
 func ReadSensors(dir string) (*Sensors, error) {
-	f, err := os.Open(filepath.Join(dir, SensorsFile))
+	path := filepath.Join(dir, SensorsFile)
+	var warns []string
+	data, err := completeRows(path, &warns)
 	if err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
+	r := csv.NewReader(bytes.NewReader(data))
 	head, err := r.Read()
 	if err != nil || len(head) == 0 || head[0] != "t" {
-		return nil, fmt.Errorf("record: %s: want a header starting with t (%v)", f.Name(), err)
+		return nil, fmt.Errorf("record: %s: want a header starting with t (%v)", path, err)
 	}
-	out := &Sensors{Names: head[1:]}
+	out := &Sensors{Names: head[1:], Warnings: warns}
 	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if err == io.EOF {
 			return out, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("record: %s: %w", f.Name(), err)
+			return nil, fmt.Errorf("record: %s: %w", path, err)
 		}
 		vals := make([]float64, len(rec))
 		for i, s := range rec {
 			if vals[i], err = strconv.ParseFloat(s, 64); err != nil {
-				return nil, fmt.Errorf("record: %s:%d: column %s: %q is not a number", f.Name(), line, head[i], s)
+				return nil, fmt.Errorf("record: %s:%d: column %s: %q is not a number", path, line, head[i], s)
 			}
 		}
 		out.T = append(out.T, vals[0])

@@ -14,6 +14,7 @@ const (
 	StatusOK          = "ok"          // every step converged
 	StatusFailedSteps = "failed"      // the run ended, but some steps did not converge (FailedSteps > 0)
 	StatusDiverged    = "diverged"    // stopped at a non-finite state or an energy blow-up (StatusStep)
+	StatusInvalid     = "invalid"     // stopped at a physically invalid step (record.Validity; StatusStep)
 	StatusInterrupted = "interrupted" // stopped by a signal after StatusStep steps
 	StatusError       = "error"       // a step could not be taken (Message)
 )

@@ -50,6 +50,10 @@ type Writer struct {
 	err     error         // first error of the writer goroutine; read after a sync or done
 	busy    time.Duration // time the writer goroutine spent writing
 	stopped bool
+	// limit is the number of steps of the current batch: 1 for the first,
+	// doubling up to batchSteps, so that a run's first steps reach the
+	// files at once (a run killed early still leaves them).
+	limit int
 }
 
 // batch is a run of recorded steps on its way to the writer goroutine. A
@@ -134,7 +138,7 @@ func CreateWith(dir string, o Options) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{dir: dir, format: o.Format, sink: sk, free: make(chan *batch, batchesInFlight), full: make(chan *batch, batchesInFlight), done: make(chan struct{})}
+	w := &Writer{dir: dir, format: o.Format, sink: sk, limit: 1, free: make(chan *batch, batchesInFlight), full: make(chan *batch, batchesInFlight), done: make(chan struct{})}
 	for range batchesInFlight {
 		w.free <- &batch{}
 	}
@@ -179,8 +183,9 @@ func (w *Writer) send() {
 func (w *Writer) Step(st sim.StepStats) {
 	c := w.cur
 	c.steps = append(c.steps, st)
-	if len(c.steps) >= batchSteps || len(c.traj)+len(c.contacts)+len(c.cons)+len(c.joints) >= batchRows {
+	if len(c.steps) >= w.limit || len(c.traj)+len(c.contacts)+len(c.cons)+len(c.joints) >= batchRows {
 		w.send()
+		w.limit = min(2*w.limit, batchSteps)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/stiction-sim/stiction/record"
@@ -23,7 +24,8 @@ type Options struct {
 	// scene.
 	Source *Source
 	// EnergyGrowth is the blow-up factor of the divergence guard
-	// (record.NewGuard); 0 turns the energy check off.
+	// (record.NewGuard); 0 turns the energy checks off, this one and the
+	// energy rule of record.Validity.
 	EnergyGrowth float64
 	// OnStep, if set, is called after every step taken (progress bar,
 	// live view).
@@ -31,8 +33,8 @@ type Options struct {
 }
 
 // StopError is returned with the summary of a run that did not reach its
-// last step: its Status is record.StatusDiverged, StatusInterrupted or
-// StatusError.
+// last step: its Status is record.StatusDiverged, StatusInvalid,
+// StatusInterrupted or StatusError.
 type StopError struct {
 	Status string
 	Step   int // the last step taken (interrupted) or attempted
@@ -53,6 +55,7 @@ type run struct {
 	w       *record.Writer
 	acc     record.Accumulator
 	guard   record.Guard
+	valid   *record.Validity
 	wall    time.Duration      // stepping time
 	lastRec int                // last step whose trajectory was recorded
 	forces  record.JointForces // scratch for joints.csv: actuator and constraint forces per velocity
@@ -77,7 +80,11 @@ func Simulate(ctx context.Context, b *scene.Built, o Options) (record.Summary, e
 	if r.w != nil {
 		r.w.Trajectory(b.Model, b.State)
 		r.recordJoints()
-		if err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State)); err != nil {
+		err := r.w.Scene(record.DescribeScene(b.Name, b.Config.DT, b.RecordEvery, b.Model, b.State))
+		if err == nil {
+			err = r.w.Sync() // the initial frame, for a run killed before its first step
+		}
+		if err != nil {
 			r.w.CloseSummary(&record.Summary{})
 			return record.Summary{}, err
 		}
@@ -114,7 +121,9 @@ func start(b *scene.Built, o Options, c *Checkpoint) (*run, error) {
 		return nil, err
 	}
 	r := &run{b: b, o: o, sim: s}
-	r.guard = record.NewGuard(b.Model, b.State, s.PotentialEnergy(), o.EnergyGrowth)
+	pe0 := s.PotentialEnergy()
+	r.guard = record.NewGuard(b.Model, b.State, pe0, o.EnergyGrowth)
+	r.valid = record.NewValidity(b.Model, &b.Config, b.State, pe0, o.EnergyGrowth > 0 && !math.IsInf(o.EnergyGrowth, 1))
 	ro := record.Options{Format: o.Format}
 	if c != nil {
 		if err := s.Restore(c.Sim); err != nil {
@@ -177,8 +186,7 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 		if r.o.OnStep != nil {
 			r.o.OnStep(s, st)
 		}
-		if err := r.guard.Check(st, s.State); err != nil {
-			stop = &StopError{Status: record.StatusDiverged, Step: i, Err: err}
+		if stop = r.check(st, i); stop != nil {
 			break
 		}
 		if r.o.CheckpointEvery > 0 && i%r.o.CheckpointEvery == 0 {
@@ -194,6 +202,19 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 		}
 	}
 	return r.finish(stop)
+}
+
+// check returns the StopError of step i when it diverged or its result is
+// invalid (record.Guard, record.Validity), nil otherwise.
+func (r *run) check(st sim.StepStats, i int) *StopError {
+	s := r.sim
+	if err := r.guard.Check(st, s.State); err != nil {
+		return &StopError{Status: record.StatusDiverged, Step: i, Err: err}
+	}
+	if err := r.valid.Check(st, s.State, s.Contacts()); err != nil {
+		return &StopError{Status: record.StatusInvalid, Step: i, Err: err}
+	}
+	return nil
 }
 
 // record writes the step's row, and its trajectory, contacts and

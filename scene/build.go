@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -42,14 +43,21 @@ type Built struct {
 // Tolerance returns εa and εr of SAP eq. 26 (for island.Solver.SetTolerance).
 func (b *Built) Tolerance() (abs, rel float64) { return b.AbsTolerance, b.RelTolerance }
 
-// Build turns a validated scene into a model, an initial state and a
-// simulator configuration: BuildModel, then BuildConfig.
+// Build turns a scene into a model, an initial state and a simulator
+// configuration: BuildModel, then BuildConfig. It works on a copy of s
+// with its defaults applied (ApplyDefaults; s itself is not changed) and
+// returns Validate's error for a scene that is not valid, so that a Scene
+// made in Go needs neither call first.
 func Build(s *Scene) (*Built, error) {
-	m, st, err := BuildModel(s)
+	s, err := prepared(s)
 	if err != nil {
 		return nil, err
 	}
-	cfg, newSolver, err := BuildConfig(s, m, st)
+	m, st, err := buildModel(s)
+	if err != nil {
+		return nil, err
+	}
+	cfg, newSolver, err := buildConfig(s, m, st)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +74,43 @@ func Build(s *Scene) (*Built, error) {
 	}, nil
 }
 
-// BuildModel turns a validated scene into the static model (bodies,
-// joints, collision geometries with their materials' indices in sorted
-// name order, collision filters, visuals, gravity) and the initial state.
-// Mesh files are read (relative paths from s.Dir) and each collision mesh
-// becomes its convex hull.
+// BuildModel turns a scene into the static model (bodies, joints,
+// collision geometries with their materials' indices in sorted name
+// order, collision filters, visuals, gravity) and the initial state. Mesh
+// files are read (relative paths from s.Dir) and each collision mesh
+// becomes its convex hull. It applies the defaults to a copy of s (s is
+// not changed); the rest of s must be valid (Validate): importers build
+// the model of partial scenes with it.
 func BuildModel(s *Scene) (*multibody.Model, *multibody.State, error) {
+	if s == nil {
+		return nil, nil, errors.New("scene: nil *Scene")
+	}
+	return buildModel(withDefaults(s))
+}
+
+// withDefaults returns a copy of s with its defaults applied; s is not
+// changed.
+func withDefaults(s *Scene) *Scene {
+	c := *s
+	c.ApplyDefaults()
+	return &c
+}
+
+// prepared returns a copy of s with its defaults applied, or Validate's
+// error; s is not changed.
+func prepared(s *Scene) (*Scene, error) {
+	if s == nil {
+		return nil, errors.New("scene: nil *Scene")
+	}
+	c := withDefaults(s)
+	if err := c.Validate(strings.TrimSpace("scene " + c.Name)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// buildModel is BuildModel of a prepared scene.
+func buildModel(s *Scene) (*multibody.Model, *multibody.State, error) {
 	m := &multibody.Model{Gravity: spatial.Vec3(*s.Gravity), ParentFilter: parentFilter(s.Contact.ParentFilter)}
 	bb := &builder{m: m, s: s, mats: materialNames(s)}
 	type init struct {
@@ -110,7 +149,17 @@ func BuildModel(s *Scene) (*multibody.Model, *multibody.State, error) {
 // geometries refer to them), the solver, the force elements, and the
 // constraints and actuators. It also returns a maker of new solvers of the
 // configured kind (solver/island makes one per worker).
+// It applies the defaults to a copy of s (s is not changed); the rest of
+// s must be valid (Validate).
 func BuildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config, func() solver.Solver, error) {
+	if s == nil || m == nil || st == nil {
+		return sim.Config{}, nil, errors.New("scene: BuildConfig needs a scene and the model and state of BuildModel")
+	}
+	return buildConfig(withDefaults(s), m, st)
+}
+
+// buildConfig is BuildConfig of a prepared scene.
+func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config, func() solver.Solver, error) {
 	names := materialNames(s)
 	mats := make([]contact.Material, len(names))
 	for i, n := range names {
@@ -348,6 +397,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	inner, err := solver.Maker(s.Solver.Type, sp)
 	if err != nil {
 		return sim.Config{}, nil, fmt.Errorf("solver.type: %w", err)
+	}
+	if err := checkSolverApproximation(s.Solver.Type, inner(), approx, sp); err != nil {
+		return sim.Config{}, nil, err
 	}
 	scheme, err := sim.ParseScheme(s.Scheme)
 	if err != nil {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/stiction-sim/stiction/multibody"
@@ -21,6 +22,9 @@ type Simulator struct {
 // New returns a Simulator for model m starting from state s (which it then
 // owns and advances).
 func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error) {
+	if m == nil || s == nil {
+		return nil, errors.New("sim: New needs a model and a state")
+	}
 	nmat := 0
 	for _, g := range m.Geometries {
 		nmat = max(nmat, g.Material+1)

@@ -42,6 +42,7 @@ type benchOptions struct {
 	out        string
 	quiet      bool
 	solver     string // --solver: a registered solver; the Newton-system paths apply to "sap" only
+	approx     string // --approximation: contact.approximation, "" for the scene's
 }
 
 // islandsPath marks the island solver (over sparse SAP) in benchOptions.linear.
@@ -109,6 +110,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.out, "out", "bench-out", "directory for bench.csv, bench.png and bench.svg")
 	fs.BoolVar(&o.quiet, "quiet", false, "no per-run lines")
 	fs.StringVar(&o.solver, "solver", sap.Name, "contact solver: "+strings.Join(solver.Names(), ", ")+"; --linear's sparse, dense and auto paths are SAP's (another solver runs once for them), islands wraps any solver")
+	fs.StringVar(&o.approx, "approximation", "", "contact approximation (sap, lagged, similar; default the scene's, lagged); the interior-point solver needs sap")
 	peersOn := fs.Bool("peers", false, "run the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default settings and print s/s, iterations, penetration, final speed and e_m beside the peers' figures; writes DIR/peers.csv")
 	peersDir := fs.String("peers-dir", "", "with --peers: read the scenes and README from this directory (laid out as internal/peers/scenes) instead of the copies in the binary")
 	peerWorkers := fs.Int("peer-workers", 0, "with --peers: island-solver workers (0: one SAP solve, the default of stiction run)")
@@ -249,7 +251,7 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 				if lin == islandsPath {
 					workers = max(o.workers, 1)
 				}
-				r, err := benchOne(o.solver, walls, o.copies, n, lin, steps, workers)
+				r, err := benchOne(o.solver, o.approx, walls, o.copies, n, lin, steps, workers)
 				if err != nil {
 					return rows, err
 				}
@@ -273,10 +275,13 @@ func runBench(o benchOptions, stdout io.Writer) ([]benchRow, error) {
 
 // benchOne runs steps steps of ClutterN(n, walls), or of ClutterCopies(n/40)
 // with copies, with the given path.
-func benchOne(solverName string, walls, copies bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
+func benchOne(solverName, approx string, walls, copies bool, n int, lin sap.Linear, steps, workers int) (benchRow, error) {
 	sets := []string{"duration=" + strconv.FormatFloat(float64(steps)*0.01, 'g', -1, 64)}
 	if solverName != "" {
 		sets = append(sets, "solver.type="+solverName)
+	}
+	if approx != "" {
+		sets = append(sets, "contact.approximation="+approx)
 	}
 	var sc *scene.Scene
 	var err error

@@ -24,7 +24,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction export: want one run directory and --gltf OUT.glb\n%s", usage)
 		return 2
 	}
-	run, err := record.ReadRun(pos[0])
+	run, err := readRun(pos[0], stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 2

@@ -53,7 +53,8 @@ const usage = `usage:
       islands of the contact graph on N workers (bit-identical for any N); --checkpoint-every S
       writes DIR/checkpoints/ every S simulated seconds; --max-energy-growth F stops the run as
       diverged when the kinetic energy grows F-fold (default 1e6; 0: off); --view [--port N]
-      [--addr A] streams the run to the viewer while it goes. Ctrl-C stops the run, keeping
+      [--addr A] streams the run to the viewer while it goes. A physically invalid step
+      (docs/OUTPUT.md) stops the run with status invalid. Ctrl-C stops the run, keeping
       complete files and a summary with status interrupted
   stiction resume CHECKPOINT [--duration S] [--out DIR] [--checkpoint-every S] [--quiet]
       continue a run from a checkpoint, with its outputs (byte-identical to a run never stopped)

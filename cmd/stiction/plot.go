@@ -39,7 +39,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) int {
 	if isSweepTable(pos[0]) {
 		return cmdPlotSweep(pos[0], *x, *ys, fs, *out, stdout, stderr)
 	}
-	run, err := record.ReadRun(pos[0])
+	run, err := readRun(pos[0], stderr)
 	if err == nil {
 		err = plotRun(run, strings.Split(*ys, ","), *out)
 	}

@@ -52,7 +52,7 @@ func registerRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json and the steps, trajectory and contacts files")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.Float64Var(&o.checkpointEvery, "checkpoint-every", 0, "write a checkpoint to OUT/checkpoints every S simulated seconds (needs --out, CSV)")
-	fs.Float64Var(&o.energyGrowth, "max-energy-growth", record.DefaultEnergyGrowth, "stop as diverged when the kinetic energy exceeds this many times the initial energy scale (0: no energy check)")
+	fs.Float64Var(&o.energyGrowth, "max-energy-growth", record.DefaultEnergyGrowth, "stop as diverged when the kinetic energy exceeds this many times the initial energy scale (0: no energy check, nor the energy rule of invalid steps, docs/OUTPUT.md)")
 	fs.Float64Var(&o.duration, "duration", 0, "simulated time in s (overrides the scene's duration)")
 }
 

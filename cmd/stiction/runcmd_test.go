@@ -29,25 +29,27 @@ func readSummary(t *testing.T, dir string) map[string]any {
 
 // TestDivergingRun: explicit Euler on the frictionless spring-cylinder (a
 // harmonic oscillator, ω = 11.5 rad/s) at δt = 0.05 s is unstable: each
-// step multiplies the energy by 1 + ω²δt² = 1.33. The run stops at the step
-// where the energy guard fires, exits 1 saying so, and keeps its records: a
-// summary with status diverged and the step, and steps.csv up to that step.
-// Without the energy check the run goes on to a non-finite state. (The
+// step multiplies the energy by 1 + ω²δt² = 1.33. The system is passive,
+// so the run stops, invalid, at the step where its energy exceeds the
+// initial energy by record.EnergyMargin of its scale, exits 1 saying so,
+// and keeps its records: a summary with status invalid and the step, and
+// steps.csv up to that step. Without the energy checks the run goes on to a
+// non-finite state: diverged. (The
 // chain at δt = 0.05 s, which blew up to 1e187 J before speculative contact
 // and the recovery-speed cap, now runs to its end; it still gets the δt
 // warning naming a link.)
 func TestDivergingRun(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errs := runCLI("run", "spring-cylinder-frictionless", "--scheme", "explicit-euler", "--dt", "0.05", "--out", dir, "--quiet")
-	if code != 1 || !strings.Contains(errs, "diverged at step") {
+	if code != 1 || !strings.Contains(errs, "invalid at step") || !strings.Contains(errs, "energy") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.Contains(out, "diverged") {
+	if !strings.Contains(out, "invalid") {
 		t.Errorf("printed summary lacks the status:\n%s", out)
 	}
 	sum := readSummary(t, dir)
 	step := sum["status_step"].(float64)
-	if sum["status"] != "diverged" || step < 2 || sum["steps"].(float64) != step {
+	if sum["status"] != "invalid" || step < 2 || sum["steps"].(float64) != step {
 		t.Errorf("summary status %v at step %v, %v steps", sum["status"], sum["status_step"], sum["steps"])
 	}
 	steps := readCSV(t, filepath.Join(dir, "steps.csv"))
@@ -57,10 +59,19 @@ func TestDivergingRun(t *testing.T) {
 	dir2 := t.TempDir()
 	code, _, errs = runCLI("run", "spring-cylinder-frictionless", "--scheme", "explicit-euler", "--dt", "0.05", "--out", dir2, "--quiet", "--max-energy-growth", "0", "--duration", "200")
 	sum = readSummary(t, dir2)
-	if code != 1 || sum["status"] != "diverged" {
-		t.Errorf("no energy check: exit %d, status %v, stderr %q", code, sum["status"], errs)
+	if code != 1 || sum["status"] != "invalid" || sum["status_step"].(float64) <= step || !strings.Contains(errs, "overlap") {
+		t.Errorf("no energy check: exit %d, status %v at step %v, stderr %q", code, sum["status"], sum["status_step"], errs)
 	}
 	t.Logf("without the energy check: %v at step %v: %v", sum["status"], sum["status_step"], sum["message"])
+	// The contact-free double pendulum, with nothing to penetrate, goes on
+	// to a non-finite state at δt = 0.3 s without the energy checks.
+	dir3 := t.TempDir()
+	code, _, errs = runCLI("run", "double-pendulum", "--scheme", "explicit-euler", "--dt", "0.3", "--out", dir3, "--quiet", "--max-energy-growth", "0", "--duration", "1000")
+	sum = readSummary(t, dir3)
+	if code != 1 || sum["status"] != "diverged" {
+		t.Errorf("double pendulum without the energy check: exit %d, status %v, stderr %q", code, sum["status"], errs)
+	}
+	t.Logf("double pendulum without the energy check: %v at step %v: %v", sum["status"], sum["status_step"], sum["message"])
 	code, _, errs = runCLI("run", "chain", "--dt", "0.05", "--duration", "1", "--quiet")
 	if !strings.Contains(errs, `warning: dt = 0.05 s is too large for body "link`) {
 		t.Errorf("chain at δt = 0.05 s: exit %d, no δt warning naming a link: %q", code, errs)
@@ -214,7 +225,7 @@ func TestSolverFlag(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	code := run([]string{"bench", "--solver", "ipm", "--n", "10", "--walls", "nowalls", "--linear", "sparse,islands", "--steps", "3", "--quiet", "--out", dir}, &out, &errb)
+	code := run([]string{"bench", "--solver", "ipm", "--approximation", "sap", "--n", "10", "--walls", "nowalls", "--linear", "sparse,islands", "--steps", "3", "--quiet", "--out", dir}, &out, &errb)
 	csv, err := os.ReadFile(filepath.Join(dir, "bench.csv"))
 	if code != 0 || err != nil || !strings.Contains(string(csv), ",ipm,") || !strings.Contains(string(csv), ",ipm-islands,") {
 		t.Errorf("bench --solver ipm: exit %d, %v, stderr %q, bench.csv %q", code, err, errb.String(), csv)
@@ -229,5 +240,42 @@ func TestSolverFlag(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), "want one of") || !strings.Contains(errb.String(), "pgs") {
 			t.Errorf("%s --solver gurobi: exit %d, stderr %q", cmd, code, errb.String())
 		}
+	}
+}
+
+// TestInvalidRun: clutter at δt = 1 s sinks every body through the floor
+// in its first step, and at δt = 0.3 s sinks spheres 0.84 m into it (their
+// size is 0.1 m): each run stops with status invalid at the first invalid
+// step, exits 1 saying why, keeps its records up to that step, and still
+// prints the δt warning.
+func TestInvalidRun(t *testing.T) {
+	for _, dt := range []string{"1", "0.3"} {
+		dir := t.TempDir()
+		code, _, errs := runCLI("run", "clutter", "--dt", dt, "--out", dir, "--quiet")
+		sum := readSummary(t, dir)
+		t.Logf("dt %s: exit %d, %v at step %v: %v", dt, code, sum["status"], sum["status_step"], sum["message"])
+		if code != 1 || sum["status"] != "invalid" || !strings.Contains(errs, "invalid at step") || !strings.Contains(errs, "warning: dt = "+dt+" s is too large") {
+			t.Errorf("dt %s: exit %d, status %v, stderr %q", dt, code, sum["status"], errs)
+		}
+		step := sum["status_step"].(float64)
+		if steps := readCSV(t, filepath.Join(dir, "steps.csv")); len(steps) != int(step)+1 || sum["steps"].(float64) != step {
+			t.Errorf("dt %s: steps.csv has %d rows, summary %v steps, want %v", dt, len(steps)-1, sum["steps"], step)
+		}
+	}
+}
+
+// TestSolverRefusedUpFront: --solver ipm on the default (Lagged) contact
+// approximation, alone or under --workers, is refused before step 0: exit
+// 2, no run directory, and the fix in the message; with the fix it runs.
+func TestSolverRefusedUpFront(t *testing.T) {
+	for _, workers := range []string{"0", "2"} {
+		dir := filepath.Join(t.TempDir(), "run")
+		code, _, errs := runCLI("run", "clutter", "--solver", "ipm", "--workers", workers, "--out", dir, "--quiet")
+		if _, err := os.Stat(dir); code != 2 || err == nil || !strings.Contains(errs, "--set contact.approximation=sap") {
+			t.Errorf("--workers %s: exit %d, run directory %v, stderr %q", workers, code, err, errs)
+		}
+	}
+	if code, _, errs := runCLI("run", "clutter", "--solver", "ipm", "--set", "contact.approximation=sap", "--duration", "0.12", "--quiet"); code != 0 {
+		t.Errorf("with the fix: exit %d, stderr %q", code, errs)
 	}
 }

@@ -49,7 +49,7 @@ func cmdView(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "stiction view: want one run directory, got %d arguments\n%s", len(pos), usage)
 		return 2
 	}
-	run, err := record.ReadRun(pos[0])
+	run, err := readRun(pos[0], stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
 		return 2

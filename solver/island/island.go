@@ -623,3 +623,6 @@ func resizeConstraints(s []solver.Constraint, n int) []solver.Constraint {
 	}
 	return s[:n]
 }
+
+// CheckKind implements solver.KindChecker: that of the solvers it makes.
+func (s *Solver) CheckKind(k solver.Kind) error { return solver.CheckKind(s.newInner(), k) }
