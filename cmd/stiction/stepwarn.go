@@ -49,28 +49,46 @@ func stepWarnings(b *scene.Built) []string {
 }
 
 // rk4Warning warns, once before the run, that scheme rk4 takes the steps
-// that have contacts or constraints with mujoco-euler (sim.RK4): when the
-// run has constraints, or geometries on two or more bodies (the world's
-// included), which may touch. "" otherwise.
+// that have contacts or acting constraints with mujoco-euler (sim.RK4):
+// when two geometries may touch (multibody.Model.Collidable),
+// when constraints act from the start (equalities, friction loss, implicit
+// actuators, a limit already passed: constraint.Set.NeedsSolve), or when
+// the run has limits, which act on the steps that reach them. Explicit
+// actuators and limits within their bounds are RK4 forces and do not
+// warn. "" otherwise.
 func rk4Warning(b *scene.Built) string {
 	if b.Config.Scheme.Method != sim.RungeKutta4 {
 		return ""
 	}
-	bodies := map[int]bool{}
-	for _, g := range b.Model.Geometries {
-		bodies[g.Body] = true
-	}
 	var why []string
-	if len(bodies) > 1 {
-		why = append(why, fmt.Sprintf("geometries on %d bodies", len(bodies)))
+	if n := collidablePairs(b.Model); n > 0 {
+		why = append(why, fmt.Sprintf("%d pairs of geometries that may touch (the steps with contacts)", n))
 	}
-	if !b.Config.Constraints.Empty() {
-		why = append(why, "constraints (limits, actuators, equalities…)")
+	cons := b.Config.Constraints
+	switch {
+	case cons.NeedsSolve(b.Model, b.State.Q):
+		why = append(why, "constraints that act from the start (equalities, friction loss, implicit actuators or a limit already passed)")
+	case cons != nil && len(cons.Limits)+len(cons.TendonLimits) > 0:
+		why = append(why, "limits (the steps that reach one)")
 	}
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("scheme rk4 is for contact- and constraint-free models; this one has %s: steps with contacts or constraints are taken with mujoco-euler (sim.StepStats.RK4Fallback)", strings.Join(why, " and "))
+	return fmt.Sprintf("scheme rk4 is for contact- and constraint-free models; this one has %s: those steps are taken with mujoco-euler (sim.StepStats.RK4Fallback)", strings.Join(why, " and "))
+}
+
+// collidablePairs returns the number of geometry pairs the model's
+// collision filters let touch.
+func collidablePairs(m *multibody.Model) int {
+	n := 0
+	for i := range m.Geometries {
+		for j := i + 1; j < len(m.Geometries); j++ {
+			if m.Collidable(i, j) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // bodySizes returns, per body, the smallest extent of its geometries (the
