@@ -248,9 +248,12 @@ func (sim *Simulator) directSolution() {
 	res.VC = solver.Resize(res.VC, p.NR)
 	clear(res.Gamma)
 	clear(res.VC)
-	for _, c := range p.Constraints {
-		if c.Kind == solver.Interval && p.Params[c.Par] == p.Params[c.Par+1] {
-			res.Gamma[c.Row] = p.Params[c.Par]
+	for i, c := range p.Constraints {
+		if c.Kind != solver.Interval {
+			continue
+		}
+		if lo, hi := p.IntervalBounds(i); lo == hi {
+			res.Gamma[c.Row] = lo
 		}
 	}
 	res.Stats = solver.Stats{Status: solver.Converged}

@@ -64,18 +64,17 @@ func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 // beyond the tolerance, and reports whether any did.
 func (l *LaggedRefiner) relag(p *Problem, gamma []float64) bool {
 	changed := false
-	for _, c := range p.Constraints {
+	for i, c := range p.Constraints {
 		if c.Kind != ContactLagged {
 			continue
 		}
-		par := p.Params[c.Par : c.Par+4]
-		n := max(gamma[c.Row+2], 0)
+		n, n0 := max(gamma[c.Row+2], 0), p.LaggedNormal(i)
 		tol := l.Tolerance
-		if l.SlideTolerance > 0 && math.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*par[0]*par[1] {
+		if l.SlideTolerance > 0 && math.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*p.FrictionBound(i, gamma) {
 			tol = l.SlideTolerance // sliding: friction is μ n0 itself
 		}
-		if math.Abs(n-par[1]) > tol*max(n, par[1], par[3]) {
-			par[1] = n
+		if math.Abs(n-n0) > tol*max(n, n0, p.LaggedScale(i)) {
+			p.SetLaggedNormal(i, n)
 			changed = true
 		}
 	}
