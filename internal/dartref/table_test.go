@@ -1,7 +1,6 @@
 package dartref
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"math"
@@ -10,16 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/doctable"
 	"github.com/stiction-sim/stiction/internal/robotrun"
 )
 
 var update = flag.Bool("update", false, "rewrite the example-robot-data table in docs/MODELS.md (needs STICTION_ERD_DIR and python3-dartpy; runs every robot 2 s)")
 
-const (
-	modelsDoc  = "../../docs/MODELS.md"
-	tableBegin = "<!-- example-robot-data table begin -->"
-	tableEnd   = "<!-- example-robot-data table end -->"
-)
+// robotTable is the generated region of docs/MODELS.md.
+var robotTable = doctable.Table{File: "../../docs/MODELS.md", Begin: "<!-- example-robot-data table begin -->", End: "<!-- example-robot-data table end -->"}
 
 // TestRobotTable checks that docs/MODELS.md holds the example-robot-data
 // table's markers, and with -update measures every URDF of a checkout of
@@ -29,13 +26,8 @@ const (
 //
 //	STICTION_ERD_DIR=DIR go test ./internal/dartref -run TestRobotTable -update -timeout 2h
 func TestRobotTable(t *testing.T) {
-	doc, err := os.ReadFile(modelsDoc)
-	if err != nil {
+	if err := robotTable.Check(); err != nil {
 		t.Fatal(err)
-	}
-	i, j := bytes.Index(doc, []byte(tableBegin)), bytes.Index(doc, []byte(tableEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s: markers %q … %q missing or out of order", modelsDoc, tableBegin, tableEnd)
 	}
 	if !*update {
 		return
@@ -62,24 +54,13 @@ func TestRobotTable(t *testing.T) {
 			})
 		}
 	})
-	// Read again: the document may have changed while the robots ran.
-	if doc, err = os.ReadFile(modelsDoc); err != nil {
-		t.Fatal(err)
-	}
-	i, j = bytes.Index(doc, []byte(tableBegin)), bytes.Index(doc, []byte(tableEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s: markers %q … %q missing or out of order", modelsDoc, tableBegin, tableEnd)
-	}
 	var b strings.Builder
-	b.WriteString(tableBegin + "\n")
 	b.WriteString("| file | loads: Stiction / DART | warnings | dofs | M, bias rel. error vs DART | base | scheme | 2 s on a ground, zero control |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		b.WriteString(r + "\n")
 	}
-	b.WriteString(tableEnd)
-	out := append(append(append([]byte{}, doc[:i]...), b.String()...), doc[j+len(tableEnd):]...)
-	if err := os.WriteFile(modelsDoc, out, 0o644); err != nil {
+	if err := robotTable.Write(b.String()); err != nil { // re-read: the document may have changed while the robots ran
 		t.Fatal(err)
 	}
 }

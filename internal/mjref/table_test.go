@@ -1,22 +1,19 @@
 package mjref
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/internal/doctable"
 )
 
 var update = flag.Bool("update", false, "rewrite the parity table in docs/MODELS.md (runs the 10-second runs too)")
 
-const (
-	modelsDoc  = "../../docs/MODELS.md"
-	tableBegin = "<!-- parity table begin -->"
-	tableEnd   = "<!-- parity table end -->"
-)
+// parityTable is the generated region of docs/MODELS.md.
+var parityTable = doctable.Table{File: "../../docs/MODELS.md", Begin: "<!-- parity table begin -->", End: "<!-- parity table end -->"}
 
 // TestParityTable checks that docs/MODELS.md holds the parity table's
 // markers, and with -update measures every model (10-second runs included)
@@ -24,13 +21,8 @@ const (
 //
 //	go test ./internal/mjref -run TestParityTable -update
 func TestParityTable(t *testing.T) {
-	doc, err := os.ReadFile(modelsDoc)
-	if err != nil {
+	if err := parityTable.Check(); err != nil {
 		t.Fatal(err)
-	}
-	i, j := bytes.Index(doc, []byte(tableBegin)), bytes.Index(doc, []byte(tableEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s: markers %q … %q missing or out of order", modelsDoc, tableBegin, tableEnd)
 	}
 	if !*update {
 		return
@@ -45,12 +37,7 @@ func TestParityTable(t *testing.T) {
 			})
 		}
 	})
-	var b strings.Builder
-	b.WriteString(tableBegin + "\n")
-	b.WriteString(table(rs))
-	b.WriteString(tableEnd)
-	out := append(append(append([]byte{}, doc[:i]...), b.String()...), doc[j+len(tableEnd):]...)
-	if err := os.WriteFile(modelsDoc, out, 0o644); err != nil {
+	if err := parityTable.Write(table(rs)); err != nil {
 		t.Fatal(err)
 	}
 }
