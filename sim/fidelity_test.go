@@ -108,9 +108,7 @@ func TestSlidingCube(t *testing.T) {
 					runSteps(t, s, 1)
 					x := s.Model.BodyPose(s.State, cube)
 					rise = math.Max(rise, x.P[2]-z0)
-					if _, v := s.Model.BodyVelocity(s.State, cube); math.Hypot(v[0], v[1]) > 0.05 {
-						dev = math.Max(dev, math.Abs(math.Remainder(math.Atan2(v[1], v[0])-d, 2*math.Pi))*180/math.Pi)
-					}
+					dev = math.Max(dev, slideTurnDeg(s, cube, d))
 				}
 				p := s.Model.BodyPose(s.State, cube).P
 				stop := math.Hypot(p[0], p[1])

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // TestSlidingIsotropy: a box launched on the floor at any speed up to
@@ -59,9 +60,18 @@ func slideTurn(t *testing.T, flat bool, dt, v0, mu, dir, yaw float64) float64 {
 	dev := 0.0
 	for range b.Steps {
 		runSteps(t, s, 1)
-		if _, v := s.Model.BodyVelocity(s.State, cube); math.Hypot(v[0], v[1]) > 0.05 {
-			dev = math.Max(dev, math.Abs(math.Remainder(math.Atan2(v[1], v[0])-d, 2*math.Pi))*180/math.Pi)
-		}
+		dev = math.Max(dev, slideTurnDeg(s, cube, d))
 	}
 	return dev
+}
+
+// slideTurnDeg returns the angle (degrees) between body b's horizontal
+// velocity and the direction d (radians), or 0 while it moves slower than
+// 5 cm/s, where the direction of a stopping body means little.
+func slideTurnDeg(s *sim.Simulator, b int, d float64) float64 {
+	_, v := s.Model.BodyVelocity(s.State, b)
+	if math.Hypot(v[0], v[1]) <= 0.05 {
+		return 0
+	}
+	return math.Abs(math.Remainder(math.Atan2(v[1], v[0])-d, 2*math.Pi)) * 180 / math.Pi
 }

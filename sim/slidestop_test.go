@@ -6,32 +6,27 @@ import (
 	"testing"
 )
 
-// slideRun sets the drop scene's body as a 1 kg, 10 cm cube resting on the
-// ground (k = 1e12 N/m, τd = 10 ms, μ = 0.5, the peer scene cube-slide's
-// material), yawed by yaw degrees and sliding at v0 in direction dir
-// (degrees from x), and steps it for duration at δt. It returns the
-// horizontal speed of its centre of mass after each step and its
-// horizontal displacement at the end.
+// slideRun slides the 1 kg, 10 cm cube of slideScene on the ground
+// (k = 1e12 N/m, μ = 0.5, and τd = 10 ms at every δt: the peer scene
+// cube-slide's material), yawed by yaw degrees, at v0 in direction dir
+// (degrees from x), for duration at δt. It returns the horizontal speed of
+// its centre of mass after each step and its horizontal displacement at
+// the end.
 func slideRun(t *testing.T, dir, yaw, v0, dt, duration float64) (speed []float64, disp float64) {
 	t.Helper()
-	c, s := math.Cos(dir*math.Pi/180)*v0, math.Sin(dir*math.Pi/180)*v0
-	s0, _ := load(t, "drop",
-		"bodies.ball.shape={type: box, size: [0.1, 0.1, 0.1]}",
-		"bodies.ball.density=1000",
-		fmt.Sprintf("bodies.ball.pose={position: [0, 0, 0.05], quaternion: [%v, 0, 0, %v]}", math.Cos(yaw*math.Pi/360), math.Sin(yaw*math.Pi/360)),
-		fmt.Sprintf("bodies.ball.velocity={linear: [%v, %v, 0], angular: [0, 0, 0]}", c, s),
-		"materials.default={stiffness: 1e12, dissipation: 0.01, friction: 0.5}",
-		fmt.Sprintf("dt=%v", dt))
-	b := s0.Model.BodyByName("ball")
-	p0 := s0.Model.BodyPose(s0.State, b).P
-	for range int(math.Round(duration / dt)) {
-		if _, err := s0.Step(); err != nil {
-			t.Fatal(err)
-		}
-		_, v := s0.Model.BodyVelocity(s0.State, b)
+	sc := slideScene(v0, dir, yaw, 0.5, dt, duration, "")
+	m := sc.Materials["m"]
+	m.Dissipation = ptr(0.01)
+	sc.Materials["m"] = m
+	s, b := build(t, sc)
+	cube := s.Model.BodyByName("cube")
+	p0 := s.Model.BodyPose(s.State, cube).P
+	for range b.Steps {
+		runSteps(t, s, 1)
+		_, v := s.Model.BodyVelocity(s.State, cube)
 		speed = append(speed, math.Hypot(v[0], v[1]))
 	}
-	d := s0.Model.BodyPose(s0.State, b).P.Sub(p0)
+	d := s.Model.BodyPose(s.State, cube).P.Sub(p0)
 	return speed, math.Hypot(d[0], d[1])
 }
 
