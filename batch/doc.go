@@ -1,0 +1,17 @@
+// Package batch steps many independent copies of one model, for learning
+// and parameter sweeps.
+//
+// A Copy is one simulator with its own state, workspace, contact solver
+// and control vector (Ctrl), built from a scene.Built. Its positions,
+// velocities and controls are slices of the memory the engine steps
+// (Qpos, Qvel, Ctrl): writing them between steps changes the next step,
+// and reading them costs no copy. The memory is given by an Alloc, so
+// that a foreign-language binding can place it where its host may hold
+// it (package capi allocates it with C.malloc).
+//
+// A Batch steps N copies on W worker goroutines with a static schedule:
+// copy i is always stepped by worker i·W/N (contiguous blocks), and the
+// copies share no mutable memory, so a batch step gives bit-identical
+// results for any W, and the same as stepping each copy alone. A warmed-up
+// Batch.Step allocates nothing.
+package batch
