@@ -90,8 +90,19 @@ func (b *Batch) worker(w int) {
 func (b *Batch) stepBlock(w int) {
 	lo, hi := b.block(w)
 	for i := lo; i < hi; i++ {
-		b.errs[i] = b.copies[i].Step()
+		b.errs[i] = b.stepCopy(i)
 	}
+}
+
+// stepCopy steps copy i and turns a panic of the engine into the copy's
+// error, so that a bug cannot kill a worker (and the process) silently.
+func (b *Batch) stepCopy(i int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("batch: internal error (panic): %v", r)
+		}
+	}()
+	return b.copies[i].Step()
 }
 
 // Step takes one step of every copy (Copy.Step) and returns the error of

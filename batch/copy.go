@@ -34,7 +34,8 @@ type Copy struct {
 }
 
 // NewCopy makes a Copy of b, which it then owns: b's state is moved into
-// memory from alloc (positions, velocities) and the controls too. Build a
+// memory from alloc, which is called three times, in this order, for the
+// positions (NQ), the velocities (NV) and the controls (one per actuator). Build a
 // new scene.Built for every Copy (scene.Build of the same Scene): copies
 // must not share a model, a state or a solver.
 func NewCopy(b *scene.Built, alloc Alloc) (*Copy, error) {
@@ -57,21 +58,32 @@ func NewCopy(b *scene.Built, alloc Alloc) (*Copy, error) {
 	if set := b.Config.Constraints; set != nil {
 		nu = len(set.Actuators)
 	}
-	c := &Copy{sim: s, ctrl: alloc(nu), initCtrl: make([]float64, nu), init: s.Checkpoint(), dt: b.Config.DT}
+	c := &Copy{sim: s, ctrl: alloc(nu), initCtrl: InitialCtrl(b), init: s.Checkpoint(), dt: b.Config.DT}
 	if len(b.Sensors) > 0 {
 		if c.sensors, err = sensor.NewSet(b.Model, b.Sensors); err != nil {
 			return nil, fmt.Errorf("batch: scene %s: %w", b.Name, err)
 		}
 		c.q0, c.v0 = make([]float64, len(q)), make([]float64, len(v))
 	}
-	t1 := st.T + b.Config.DT
-	for i := 0; i < nu; i++ {
-		if tg := b.Config.Constraints.Actuators[i].Target; tg != nil {
-			c.initCtrl[i], _ = tg.Eval(t1)
-		}
-	}
 	copy(c.ctrl, c.initCtrl)
 	return c, nil
+}
+
+// InitialCtrl returns the controls of b's initial state: each actuator's
+// target at the end of the first step, 0 for an actuator without target.
+func InitialCtrl(b *scene.Built) []float64 {
+	set := b.Config.Constraints
+	if set == nil {
+		return nil
+	}
+	out := make([]float64, len(set.Actuators))
+	t1 := b.State.T + b.Config.DT
+	for i, a := range set.Actuators {
+		if a.Target != nil {
+			out[i], _ = a.Target.Eval(t1)
+		}
+	}
+	return out
 }
 
 // Sim returns the copy's simulator (its Model, State, contacts, reports).
@@ -124,14 +136,31 @@ func (c *Copy) Reset() error {
 }
 
 // ResetTo makes q and v (the sizes of Qpos and Qvel) the state at time t,
-// with no contact memory and the step count at 0 (a keyframe reset).
-func (c *Copy) ResetTo(q, v []float64, t float64) error {
+// with no contact memory and the step count at 0, and ctrl the controls
+// (nil: the initial ones): a keyframe reset.
+func (c *Copy) ResetTo(q, v []float64, t float64, ctrl []float64) error {
+	if ctrl != nil && len(ctrl) != len(c.ctrl) {
+		return fmt.Errorf("batch: reset: %d controls for %d actuators", len(ctrl), len(c.ctrl))
+	}
 	k := *c.init
 	k.Q, k.V, k.T, k.T0, k.Step, k.Contacts = q, v, t, t, 0, nil
 	if err := c.sim.Restore(&k); err != nil {
 		return fmt.Errorf("batch: reset: %w", err)
 	}
-	copy(c.ctrl, c.initCtrl)
+	if ctrl == nil {
+		ctrl = c.initCtrl
+	}
+	copy(c.ctrl, ctrl)
+	c.stats = sim.StepStats{}
+	return nil
+}
+
+// Restore continues from checkpoint k (sim.Simulator.Restore); the
+// controls are kept.
+func (c *Copy) Restore(k *sim.Checkpoint) error {
+	if err := c.sim.Restore(k); err != nil {
+		return fmt.Errorf("batch: restore: %w", err)
+	}
 	c.stats = sim.StepStats{}
 	return nil
 }
