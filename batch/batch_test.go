@@ -239,3 +239,20 @@ func BenchmarkAnt(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCopyStepPendulum: one step of the embedded 1-DOF pendulum
+// through Copy.Step, the Go loop that python/bench.py compares the
+// Python binding's data.step() with.
+func BenchmarkCopyStepPendulum(b *testing.B) {
+	bt, err := batch.FromScene(loadScene(b, "pendulum"), 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bt.Close()
+	c := bt.Copy(0)
+	for b.Loop() {
+		if err := c.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

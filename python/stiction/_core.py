@@ -14,6 +14,8 @@ try:
 except ImportError:  # numpy is optional
     np = None
 
+_data_step = _lib.lib.stiction_data_step
+
 Stats = collections.namedtuple(
     "Stats", "step time contacts iterations status momentum_error complementarity_error "
              "kinetic_energy potential_energy max_penetration")
@@ -265,9 +267,11 @@ class Data:
     def step(self, n=1):
         """Takes n steps with the current ctrl. Raises StepError (state
         unchanged) or InvalidArgument for a ctrl that is not finite."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        if n.__class__ is not int or n < 0:
             raise InvalidArgument("step: n must be an int >= 0, not %r" % (n,))
-        call("data_step", self._handle(), n)
+        rc = _data_step(self._h or self._handle(), n)
+        if rc:
+            _lib.fail(rc)
 
     def reset(self, keyframe=None):
         """Returns to the initial state and controls, or to a keyframe's."""

@@ -121,8 +121,16 @@ def _open():
 lib = _open()
 
 
+_FUNCS = {name[len("stiction_"):]: getattr(lib, name) for name in _SIGNATURES}
+
+
 def call(name, *args):
     """Calls stiction_NAME and raises the engine's error if it fails."""
-    rc = getattr(lib, "stiction_" + name)(*args)
+    rc = _FUNCS[name](*args)
     if rc != OK:
-        _raise(rc, lib.stiction_last_error().decode("utf-8", "replace"))
+        fail(rc)
+
+
+def fail(rc):
+    """Raises the exception of return code rc with stiction_last_error()."""
+    _raise(rc, lib.stiction_last_error().decode("utf-8", "replace"))
