@@ -263,3 +263,32 @@ def test_memory_flat_over_load_free():
     grown = rss_kib() - before
     print("RSS growth over %d cycles: %d KiB" % (n, grown))
     assert grown < 8192, "RSS grew by %d KiB over %d cycles" % (grown, n)
+
+
+def test_sensors_read_the_state():
+    """The finger's jointpos and jointvel sensors read its qpos and qvel, by name."""
+    m = stiction.load(str(ROOT / "internal" / "mjref" / "testdata" / "dm_control" / "suite" / "finger.xml"))
+    d = m.make_data()
+    d.ctrl[:] = 0.3
+    d.step(50)
+    j = d.joint("distal")
+    assert j.qvel[0] != 0
+    assert d.sensor("distal")[0] == j.qpos[0]
+    assert d.sensor("distal_velocity")[0] == j.qvel[0]
+    assert len(d.sensor("tip")) == 3 and d.sensordata.shape == (m.nsensordata,)
+
+
+def test_docs_snippets_run():
+    """Every Python block of docs/PYTHON.md runs (from the repository root)."""
+    import os
+    import re
+    src = (ROOT / "docs" / "PYTHON.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", src, re.S)
+    assert len(blocks) >= 7
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        for b in blocks:
+            exec(b, {"np": np, "stiction": stiction})
+    finally:
+        os.chdir(cwd)
