@@ -292,3 +292,14 @@ def test_docs_snippets_run():
             exec(b, {"np": np, "stiction": stiction})
     finally:
         os.chdir(cwd)
+
+
+def test_keyframe_reset():
+    """Menagerie's iiwa: reset("home") sets the keyframe's qpos and ctrl, and the servos hold it."""
+    m = stiction.load("embedded://mujoco_menagerie/kuka_iiwa_14/scene.xml")
+    d = m.make_data()
+    d.reset("home")
+    home = [0, 0.785398, 0, -1.5708, 0, 0, 0]
+    assert list(d.qpos) == home and list(d.ctrl) == home and d.time == 0
+    d.step(200)
+    assert np.max(np.abs(d.qpos - home)) < 0.05
