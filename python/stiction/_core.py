@@ -250,9 +250,37 @@ class Data:
             _handle, _owner = h.value, _Owner("data_free", h.value)
         self._mem = _owner  # a batch's owner for a copy of the batch
         self._h = _handle
-        self.qpos = self._array(_lib.QPOS)
-        self.qvel = self._array(_lib.QVEL)
-        self.ctrl = self._array(_lib.CTRL)
+        self._qpos = self._array(_lib.QPOS)
+        self._qvel = self._array(_lib.QVEL)
+        self._ctrl = self._array(_lib.CTRL)
+
+    @property
+    def qpos(self):
+        """Generalized positions: a writable view of the engine's memory.
+        Assigning to it (data.qpos = q) copies q into the view."""
+        return self._qpos
+
+    @qpos.setter
+    def qpos(self, value):
+        _assign(self._qpos, value, (self.model.nq,), "qpos")
+
+    @property
+    def qvel(self):
+        """Generalized velocities: a writable view of the engine's memory."""
+        return self._qvel
+
+    @qvel.setter
+    def qvel(self, value):
+        _assign(self._qvel, value, (self.model.nv,), "qvel")
+
+    @property
+    def ctrl(self):
+        """Actuator inputs of the next steps: a writable view of the engine's memory."""
+        return self._ctrl
+
+    @ctrl.setter
+    def ctrl(self, value):
+        _assign(self._ctrl, value, (self.model.nu,), "ctrl")
 
     def _handle(self):
         if not self._h:
@@ -393,9 +421,36 @@ class Batch:
         self._h = h.value
         self._mem = _Owner("batch_free", h.value)
         self.model, self.n = model, n
-        self.qpos = self._array(_lib.QPOS, model.nq)
-        self.qvel = self._array(_lib.QVEL, model.nv)
-        self.ctrl = self._array(_lib.CTRL, model.nu)
+        self._qpos = self._array(_lib.QPOS, model.nq)
+        self._qvel = self._array(_lib.QVEL, model.nv)
+        self._ctrl = self._array(_lib.CTRL, model.nu)
+
+    @property
+    def qpos(self):
+        """Positions of every copy, (n, nq): a writable view of the engine's memory."""
+        return self._qpos
+
+    @qpos.setter
+    def qpos(self, value):
+        _assign(self._qpos, value, (self.n, self.model.nq), "qpos")
+
+    @property
+    def qvel(self):
+        """Velocities of every copy, (n, nv): a writable view of the engine's memory."""
+        return self._qvel
+
+    @qvel.setter
+    def qvel(self, value):
+        _assign(self._qvel, value, (self.n, self.model.nv), "qvel")
+
+    @property
+    def ctrl(self):
+        """Controls of every copy, (n, nu): a writable view of the engine's memory."""
+        return self._ctrl
+
+    @ctrl.setter
+    def ctrl(self, value):
+        _assign(self._ctrl, value, (self.n, self.model.nu), "ctrl")
 
     def _handle(self):
         if not self._h:
@@ -414,7 +469,7 @@ class Batch:
             raise InvalidArgument("step: n must be an int >= 0, not %r" % (n,))
         h = self._handle()
         if ctrl is not None:
-            _assign(self.ctrl, ctrl, (self.n, self.model.nu), "ctrl")
+            _assign(self._ctrl, ctrl, (self.n, self.model.nu), "ctrl")
         call("batch_step", h, None, n)
 
     def reset(self, i=None):

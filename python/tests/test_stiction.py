@@ -303,3 +303,43 @@ def test_keyframe_reset():
     assert list(d.qpos) == home and list(d.ctrl) == home and d.time == 0
     d.step(200)
     assert np.max(np.abs(d.qpos - home)) < 0.05
+
+
+def test_attribute_assignment_copies_into_the_view(hopper):
+    """data.ctrl = u writes the engine's memory (the view stays the same object) and checks u."""
+    m = stiction.load(hopper)
+    d = m.make_data()
+    view = d.ctrl
+    d.ctrl = [0.1, 0.2, 0.3]
+    assert d.ctrl is view and list(view) == [0.1, 0.2, 0.3]
+    with pytest.raises(stiction.InvalidArgument):
+        d.qpos = np.zeros(m.nq + 1)
+    with pytest.raises(stiction.InvalidArgument):
+        d.qvel = np.full(m.nv, np.inf)
+
+
+def test_works_without_numpy(hopper):
+    """With numpy unimportable, the arrays are ctypes arrays over the engine's memory."""
+    code = r"""
+import sys
+sys.modules["numpy"] = None
+import stiction
+m = stiction.load(%r)
+d = m.make_data()
+d.ctrl = [0.1, 0.2, 0.3]
+d.step(5)
+assert type(d.qpos).__name__.startswith("c_double_Array") and d.qpos[1] > 1
+b = m.make_batch(2, 1)
+b.step([[0, 0, 0], [0.1, 0.1, 0.1]])
+assert len(b.qpos) == 2 * m.nq
+env = stiction.Env(m)
+obs, _ = env.reset()
+assert len(obs) == m.nq + m.nv
+try:
+    b.step([[0, 0], [0, 0]])
+except stiction.InvalidArgument:
+    print("ok")
+""" % hopper
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
