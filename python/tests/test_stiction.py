@@ -343,3 +343,27 @@ except stiction.InvalidArgument:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+C_PRELUDE = r'''#include <stdio.h>
+#include <stdlib.h>
+#include "stiction.h"
+static void check(int rc, const char *what) { if (rc) { fprintf(stderr, "%s: %s\n", what, stiction_last_error()); exit(1); } }
+void snippets(void) {
+    int64_t m = 1, d = 2, b = 3; int j = 0; stiction_sizes sz = {0}; double *qpos = 0;
+    (void)m; (void)d; (void)b; (void)j; (void)sz; (void)qpos;
+'''
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_c_api_doc_snippets_compile(tmp_path):
+    """Every C snippet of docs/C_API.md compiles against stiction.h (each in its own block)."""
+    import re
+    blocks = re.findall(r"```c\n(.*?)```", (ROOT / "docs" / "C_API.md").read_text(), re.S)
+    assert len(blocks) >= 20
+    src = tmp_path / "snippets.c"
+    src.write_text(C_PRELUDE + "".join("    {\n" + b + "    }\n" for b in blocks) + "}\n")
+    r = subprocess.run(["cc", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable",
+                        "-Wno-unused-but-set-variable", "-I" + str(ROOT / "capi"), str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
