@@ -23,8 +23,8 @@ func RPY(r, p, y float64) spatial.Quat {
 // contact parameters unless they use Drake's drake:proximity_properties.
 const (
 	DefaultMaterial    = "default"
-	DefaultStiffness   = 1e6  // N/m
-	DefaultDissipation = 0.01 // s
+	DefaultStiffness   = 1e12 // N/m
+	DefaultDissipation = 1e-3 // s
 	DefaultFriction    = 0.5
 )
 

@@ -28,8 +28,9 @@ import (
 //     (no inertia, or nothing physical near it) the link gets the inertia of a solid sphere of water (1000
 //     kg/m³) of its mass, I = 2/5·m·r², r = (3m/(4π·1000))^(1/3).
 //   - a link without mass on a moving joint gets MinMass (and, if its
-//     inertia is zero, the sphere inertia of that mass); its own non-zero
-//     inertia is kept, as DART keeps it.
+//     inertia is zero, that of a solid sphere of that mass about the link
+//     origin that holds its shapes, or of water when it has none); its own
+//     non-zero inertia is kept, as DART keeps it.
 
 // MinMass is the mass (kg) given to a massless link on a moving joint: the
 // engine needs a positive mass on every moving body. It is small enough
@@ -56,7 +57,12 @@ const WeldedMinMass = 1e-15
 
 // sphereInertia returns the inertia of a solid sphere of water of mass m.
 func sphereInertia(m float64) spatial.Mat3 {
-	r := math.Cbrt(3 * m / (4 * math.Pi * 1000))
+	return radiusInertia(m, math.Cbrt(3*m/(4*math.Pi*1000)))
+}
+
+// radiusInertia returns the inertia of a solid sphere of mass m and
+// radius r, 2/5·m·r².
+func radiusInertia(m, r float64) spatial.Mat3 {
 	k := 0.4 * m * r * r
 	return spatial.Mat3{{k, 0, 0}, {0, k, 0}, {0, 0, k}}
 }

@@ -344,16 +344,27 @@ func (im *importer) body(l *xmlutil.Element) error {
 		}
 		link.Welded = j.typ == "fixed" && im.welded(j.parent)
 	}
+	if err := im.geometries(l, &b); err != nil {
+		return err
+	}
 	if !b.Fixed && link.Mass == 0 && j != nil && !link.Welded && j.typ != "fixed" {
 		// A massless link on a moving joint: DART and Pinocchio take it as
 		// written (zero mass, its inertia kept); the engine needs a
 		// positive mass, so it gets MinMass (see inertia.go).
 		link.Mass = MinMass
-		if link.Inertia == (spatial.Mat3{}) {
+		switch r := extent(&b); {
+		case link.Inertia != (spatial.Mat3{}):
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg, its inertia kept", MinMass)
+		case r > 0:
+			// A sphere of water of 1e-9 kg (r = 62 µm) would put its
+			// contacts' effective mass at 1e-16 kg: the link rotates
+			// freely while its shapes touch, and contact stiffness
+			// scaled by that mass stalls the solver (Bravo-7's fingers).
+			link.Inertia = radiusInertia(MinMass, r)
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg and the inertia of a solid sphere of that mass of radius %.3g m, which holds its shapes", MinMass, r)
+		default:
 			link.Inertia = sphereInertia(MinMass)
 			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg and the inertia of a solid sphere of water of that mass", MinMass)
-		} else {
-			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg, its inertia kept", MinMass)
 		}
 		im.r.Warnf(l, "", "link %q has no mass but moves on its %s joint %q: %s", name, j.typ, j.name, link.Repaired)
 	}
@@ -373,9 +384,6 @@ func (im *importer) body(l *xmlutil.Element) error {
 		c := scene.Vec(link.COM)
 		b.COM = &c
 		b.Inertia = model.MatrixInertia(link.Inertia)
-	}
-	if err := im.geometries(l, &b); err != nil {
-		return err
 	}
 	im.out.Links = append(im.out.Links, link)
 	im.out.Scene.Bodies = append(im.out.Scene.Bodies, b)
