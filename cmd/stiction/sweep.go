@@ -136,7 +136,9 @@ func cmdWorker(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer q.Close()
-	o := sweep.WorkerOptions{Out: out}
+	o := sweep.WorkerOptions{Out: out, OnJobRefused: func(id string, err error) {
+		fmt.Fprintf(stderr, "stiction: refused a message on the queue of sweep %s: %v\n", id, err)
+	}}
 	if !quiet {
 		o.OnJobDone = func(r sweep.Result) {
 			msg := ""
