@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -63,6 +64,10 @@ type ServerOptions struct {
 	// nkey kept in Store (generated on first use), with the permissions of
 	// WorkerPermissions; the sweep process has a key of its own.
 	Auth bool
+	// TLSCert and TLSKey, if set, are the PEM files of the server's
+	// certificate and key: clients must then use TLS (the sweep process's
+	// own connection, in process, needs none).
+	TLSCert, TLSKey string
 }
 
 // StartEmbedded starts a NATS server with JetStream in this process, its
@@ -96,12 +101,14 @@ func Serve(o ServerOptions) (*Queue, error) {
 		srv.Shutdown()
 		return nil, errors.New("sweep: embedded NATS server did not start within 10 s")
 	}
-	q, err := connect(srv.ClientURL(), Credentials{Nkey: sweepSeed}, true, nats.InProcessServer(srv))
+	// In process: no network, so no TLS (the scheme would ask for it).
+	inproc := strings.Replace(srv.ClientURL(), "tls://", "nats://", 1)
+	q, err := connect(inproc, Credentials{Nkey: sweepSeed}, true, nats.InProcessServer(srv))
 	if err != nil {
 		srv.Shutdown()
 		return nil, err
 	}
-	q.srv, q.WorkerNkey = srv, workerSeed
+	q.URL, q.srv, q.WorkerNkey = srv.ClientURL(), srv, workerSeed
 	return q, nil
 }
 
@@ -119,11 +126,22 @@ func serverOptions(o ServerOptions) (*server.Options, error) {
 	if p == 0 {
 		p = server.RANDOM_PORT
 	}
-	return &server.Options{
+	opts := &server.Options{
 		ServerName: "stiction-sweep", Host: host, Port: p,
 		JetStream: true, StoreDir: o.Store,
 		NoSigs: true, NoLog: true, MaxPayload: MaxJobBytes,
-	}, nil
+	}
+	if o.TLSCert != "" || o.TLSKey != "" {
+		if o.TLSCert == "" || o.TLSKey == "" {
+			return nil, errors.New("sweep: --tls-cert and --tls-key go together")
+		}
+		cfg, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey})
+		if err != nil {
+			return nil, fmt.Errorf("sweep: TLS: %w", err)
+		}
+		opts.TLSConfig, opts.TLS, opts.TLSTimeout = cfg, true, 5
+	}
+	return opts, nil
 }
 
 // authorize makes opts require an nkey: the workers' (kept in store) with

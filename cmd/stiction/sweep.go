@@ -20,6 +20,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) int {
 	var (
 		out, natsURL, listen string
 		local                int
+		tlsCert, tlsKey      string
 		quiet, auth          bool
 		creds                natsAuth
 	)
@@ -29,6 +30,8 @@ func cmdSweep(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&local, "local-workers", runtime.NumCPU(), "workers in this process (0: only \"stiction worker\" processes run jobs)")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&auth, "auth", false, "require credentials on a loopback --listen too (always required on other addresses)")
+	fs.StringVar(&tlsCert, "tls-cert", "", "PEM certificate of the embedded server: workers must use TLS (with --tls-key)")
+	fs.StringVar(&tlsKey, "tls-key", "", "PEM key of --tls-cert")
 	creds.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -63,7 +66,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) int {
 			q, err = sweep.Connect(natsURL, c)
 		}
 	} else {
-		q, err = sweep.Serve(sweep.ServerOptions{Store: store, Listen: listen, Auth: auth})
+		q, err = sweep.Serve(sweep.ServerOptions{Store: store, Listen: listen, Auth: auth, TLSCert: tlsCert, TLSKey: tlsKey})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)
@@ -72,7 +75,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) int {
 	defer q.Close()
 	fmt.Fprintf(stderr, "stiction: sweep %s: %d jobs, NATS at %s\n", plan.ID, len(plan.Jobs), sweep.Redact(q.URL))
 	if natsURL == "" {
-		fmt.Fprintf(stderr, "stiction: more workers can join with: %s%s\n", workerCommand(q, listen, store, isTerminal(stderr), ""), loopbackNote(listen))
+		fmt.Fprintf(stderr, "stiction: more workers can join with: %s%s\n", workerCommand(q, listen, store, isTerminal(stderr), tlsHint(tlsCert, creds.ca)), loopbackNote(listen))
 	}
 	o := sweep.Options{Out: out, LocalWorkers: local}
 	if !quiet && isTerminal(stderr) {
@@ -94,6 +97,19 @@ func cmdSweep(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "results: %s, %s\n", filepath.Join(out, sweep.TableCSV), filepath.Join(out, sweep.TableParquet))
 	return 0
+}
+
+// tlsHint is the --tls-ca argument of the printed worker command: the
+// sweep's own --tls-ca if given, else a placeholder when the server has a
+// certificate.
+func tlsHint(cert, ca string) string {
+	switch {
+	case cert == "":
+		return ""
+	case ca != "":
+		return " --tls-ca " + ca
+	}
+	return " --tls-ca CA.pem"
 }
 
 // loopbackNote says how to open the embedded server to other machines when
