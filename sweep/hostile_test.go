@@ -3,6 +3,8 @@ package sweep_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -65,6 +67,7 @@ func jobJSON(t *testing.T, j sweep.Job) []byte {
 // TestHostileJobs publishes hostile messages straight to the jobs stream
 // of a running sweep, on a server that takes 128 MiB messages: a scene
 // including a file outside its bundle, one naming /etc/passwd as a mesh,
+// a bundled URDF naming file:///etc/passwd as a mesh,
 // a 100 MB message (the stream refuses it) and a 20 MB one (the worker
 // does), invalid YAML, a job of another sweep, a sweep ID that
 // climbs out of the run directory, not JSON, and a bundled file whose hash
@@ -96,6 +99,11 @@ func TestHostileJobs(t *testing.T) {
 	climb.Sweep, climb.Index = "../../etc", 1005
 	badHash := good
 	badHash.Index, badHash.Bundle = 1006, []sweep.File{{Path: "/m/cube.obj", SHA256: strings.Repeat("0", 64), Data: []byte("v 0 0 0\n")}}
+	urdf := []byte(`<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>` +
+		`<collision><geometry><mesh filename="file:///etc/passwd"/></geometry></collision></link></robot>`)
+	sum := sha256.Sum256(urdf)
+	robot := sweep.Job{Sweep: p.ID, Index: 1007, Source: src(scene("include:\n  - {file: robot.urdf}\nbodies:\n  - {name: b, shape: {type: sphere, radius: 0.1}, material: default, density: 1}\n")),
+		Bundle: []sweep.File{{Path: "/evil/robot.urdf", SHA256: hex.EncodeToString(sum[:]), Data: urdf}}}
 	big := func(n int) []byte {
 		b := bytes.Repeat([]byte("x"), n)
 		copy(b, fmt.Sprintf(`{"Sweep":%q,"Index":1002,"Params":["`, p.ID))
@@ -110,6 +118,8 @@ func TestHostileJobs(t *testing.T) {
 			data: jobJSON(t, sweep.Job{Sweep: p.ID, Index: 1001, Source: src(scene("bodies:\n  - {name: b, shape: {type: mesh, file: /etc/passwd}, material: default, density: 1}\n"))}),
 			want: []string{"bodies[0].shape.file", "/etc/passwd", "not among the files the job carries"}, without: []string{"root:"}},
 		{name: "20 MB", index: -1, data: big(20 << 20), want: []string{"20971520 bytes, more than the limit"}},
+		{name: "a bundled URDF naming file:///etc/passwd as a mesh", index: 1007, data: jobJSON(t, robot),
+			want: []string{"include[0].file", "filename", "/etc/passwd", "not among the files the job carries"}, without: []string{"root:"}},
 		{name: "invalid YAML", index: 1003,
 			data: jobJSON(t, sweep.Job{Sweep: p.ID, Index: 1003, Source: src([]byte("bodies: [ {name: a\n"))}),
 			want: []string{"/evil/scene.yaml"}},
@@ -231,4 +241,5 @@ func TestHostileJobs(t *testing.T) {
 		t.Errorf("the worker stopped with %v", workErr)
 	}
 	t.Logf("invalid YAML: %s", results[1003].Message)
+	t.Logf("URDF: %s", results[1007].Message)
 }
