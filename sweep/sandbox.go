@@ -25,8 +25,12 @@ type sandbox struct {
 }
 
 // newSandbox writes the bundle of j (checked by DecodeJob) under a new
-// temporary directory.
+// temporary directory. A job without files needs none: it may read
+// embedded models only.
 func newSandbox(j Job) (*sandbox, error) {
+	if len(j.Bundle) == 0 {
+		return &sandbox{files: map[string]bool{}, dirs: map[string]bool{}}, nil
+	}
 	root, err := os.MkdirTemp("", "stiction-job-")
 	if err != nil {
 		return nil, fmt.Errorf("sweep: job bundle: %w", err)
@@ -51,7 +55,11 @@ func newSandbox(j Job) (*sandbox, error) {
 }
 
 // remove deletes the sandbox's directory.
-func (sb *sandbox) remove() { os.RemoveAll(sb.root) }
+func (sb *sandbox) remove() {
+	if sb.root != "" {
+		os.RemoveAll(sb.root)
+	}
+}
 
 // access is the model.Options.Access of a job: a file of the bundle
 // named by its path on the sweep's machine is read from the sandbox, a
@@ -62,7 +70,7 @@ func (sb *sandbox) access(path string) (string, error) {
 	if sb.files[p] || sb.dirs[p] {
 		return p, nil
 	}
-	if q := sb.root + p; filepath.IsAbs(p) && (sb.files[q] || sb.dirs[q]) {
+	if q := sb.root + p; sb.root != "" && filepath.IsAbs(p) && (sb.files[q] || sb.dirs[q]) {
 		return q, nil
 	}
 	if sb.emb == "" {
@@ -78,7 +86,12 @@ func (sb *sandbox) access(path string) (string, error) {
 
 // unroot removes the sandbox's directory from the paths in s, so that
 // messages name the files as on the sweep's machine.
-func (sb *sandbox) unroot(s string) string { return strings.ReplaceAll(s, sb.root, "") }
+func (sb *sandbox) unroot(s string) string {
+	if sb.root == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, sb.root, "")
+}
 
 // source returns the job's source confined to the sandbox.
 func (sb *sandbox) source(j Job) runner.Source {
