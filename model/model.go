@@ -138,6 +138,14 @@ type Options struct {
 	// <self_collide> false; Drake turns it on). Pairs that overlap in the
 	// initial pose stay excluded, with a warning.
 	SelfCollision bool
+	// Access, if set, is called with every file or directory a model
+	// names before it is looked for or read (includes, meshes,
+	// heightfields, and the package.xml, model.config and directories of
+	// the packages and models searched): it returns the path to use, or an
+	// error that refuses the file. A sweep worker confines a job to the
+	// files it carries with it; the sweep lists those files with it
+	// (package sweep).
+	Access func(path string) (string, error) `json:"-" yaml:"-"`
 }
 
 // Warn adds a warning.

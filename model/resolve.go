@@ -28,17 +28,31 @@ func (o Options) ResolveURI(uri, dir string) (string, error) {
 	case strings.HasPrefix(uri, "model://"):
 		return o.findModel(strings.TrimPrefix(uri, "model://"), dir)
 	case strings.HasPrefix(uri, "file://"):
-		return existing(strings.TrimPrefix(uri, "file://"))
+		return o.existing(strings.TrimPrefix(uri, "file://"))
 	case strings.Contains(uri, "://"):
 		return "", fmt.Errorf("URI scheme of %q is not supported (package://, model://, file:// or a relative path)", uri)
 	}
 	if !filepath.IsAbs(uri) {
 		uri = filepath.Join(dir, uri)
 	}
-	return existing(uri)
+	return o.existing(uri)
 }
 
-func existing(p string) (string, error) {
+// access returns the path to use for p (Options.Access), p itself without
+// Access.
+func (o Options) access(p string) (string, error) {
+	if o.Access == nil {
+		return p, nil
+	}
+	return o.Access(p)
+}
+
+// existing returns the path to use for p if that file exists.
+func (o Options) existing(p string) (string, error) {
+	p, err := o.access(p)
+	if err != nil {
+		return "", err
+	}
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("file %s not found", p)
 	}
@@ -54,10 +68,10 @@ func (o Options) findPackage(s, dir string) (string, error) {
 	var tried []string
 	for _, root := range append(append([]string(nil), o.PackagePaths...), ancestors(dir)...) {
 		for _, cand := range []string{root, filepath.Join(root, pkg)} {
-			if packageName(cand) == pkg {
+			if o.packageName(cand) == pkg {
 				p := filepath.Join(cand, filepath.FromSlash(rest))
-				if _, err := os.Stat(p); err == nil {
-					return p, nil
+				if q, err := o.existing(p); err == nil {
+					return q, nil
 				}
 				tried = append(tried, p)
 			}
@@ -74,12 +88,20 @@ var packageNameRE = regexp.MustCompile(`<name>\s*([^<\s]+)\s*</name>`)
 // packageName returns the name of the ROS package in dir (from its
 // package.xml, or the directory's name if it has none), or "" if dir is not
 // a directory.
-func packageName(dir string) string {
-	fi, err := os.Stat(dir)
+func (o Options) packageName(dir string) string {
+	d, err := o.access(dir)
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(d)
 	if err != nil || !fi.IsDir() {
 		return ""
 	}
-	data, err := xmlutil.ReadFile(filepath.Join(dir, "package.xml"))
+	pkg, err := o.access(filepath.Join(dir, "package.xml"))
+	if err != nil {
+		return filepath.Base(dir)
+	}
+	data, err := xmlutil.ReadFile(pkg)
 	if err == nil {
 		if m := packageNameRE.FindSubmatch(data); m != nil {
 			return string(m[1])
@@ -111,8 +133,8 @@ func (o Options) findModel(s, dir string) (string, error) {
 	roots := append(append([]string(nil), o.ModelPaths...), dir, filepath.Dir(dir))
 	for _, root := range roots {
 		p := filepath.Join(root, name, filepath.FromSlash(rest))
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
+		if q, err := o.existing(p); err == nil {
+			return q, nil
 		}
 	}
 	return "", fmt.Errorf("model://%s: not found under %v (add a directory with --model-path)", s, roots)

@@ -23,6 +23,9 @@ type Job struct {
 	Params   []string      // values of the swept paths, in Plan.Paths order
 	Source   runner.Source // the scene with every override, ready to build
 	KeepRuns bool          // write the run directory
+	// Bundle holds the files the scene reads (includes, meshes), which a
+	// worker reads instead of its own disk (see RunJob).
+	Bundle []File `json:",omitempty"`
 }
 
 // Plan is a spec expanded into its jobs.
@@ -35,7 +38,7 @@ type Plan struct {
 	Spec    *Spec
 }
 
-func embedded(name string) ([]byte, bool) { return scene.Embedded(name) }
+func embeddedScene(name string) ([]byte, bool) { return scene.Embedded(name) }
 
 // Expand builds the sweep's jobs: every grid point (the first axis
 // varying slowest) with every random sample, each repeated Repeats times.
@@ -73,14 +76,38 @@ func (s *Spec) Expand() (*Plan, error) {
 			}
 		}
 	}
+	rec := newRecorder()
+	if err := p.check(rec); err != nil {
+		return nil, err
+	}
+	if err := p.attach(rec); err != nil {
+		return nil, err
+	}
 	p.ID = planID(p)
 	for i := range p.Jobs {
 		p.Jobs[i].Sweep = p.ID
 	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
 	return p, nil
+}
+
+// attach gives every job the files recorded while the scene was checked,
+// and checks that a job fits in a message.
+func (p *Plan) attach(rec *recorder) error {
+	files, err := rec.bundle()
+	if err != nil {
+		return &SpecError{File: p.Spec.File, Path: "scene", Msg: err.Error()}
+	}
+	for i := range p.Jobs {
+		p.Jobs[i].Bundle = files
+	}
+	data, err := json.Marshal(p.Jobs[len(p.Jobs)-1])
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxJobBytes {
+		return &SpecError{File: p.Spec.File, Path: "scene", Msg: fmt.Sprintf("a job with the %d files the scene reads is %d bytes, more than the limit of %d", len(files), len(data), MaxJobBytes)}
+	}
+	return nil
 }
 
 // samples draws the random parameter sets; one empty set without random.
@@ -152,10 +179,12 @@ func planID(p *Plan) string {
 
 // check builds the scene with the spec's overrides alone, then with each
 // distinct value of each swept path alone, then the first job, and reports
-// what the scene rejects, naming the spec field and the value.
-func (p *Plan) check() error {
+// what the scene rejects, naming the spec field and the value. rec
+// records the files the builds read.
+func (p *Plan) check(rec *recorder) error {
 	s := p.Spec
 	base := p.Jobs[0].Source
+	base.Model.Model.Access = rec.access
 	base.Sets = s.Sets
 	if _, err := base.Build(); err != nil {
 		field := "scene"
@@ -183,7 +212,9 @@ func (p *Plan) check() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if _, err := p.Jobs[0].Source.Build(); err != nil {
+	first := p.Jobs[0].Source
+	first.Model.Model.Access = rec.access
+	if _, err := first.Build(); err != nil {
 		return &SpecError{File: s.File, Msg: fmt.Sprintf("the first job (%v) does not build: %v", setArgs(p.Paths, p.Jobs[0].Params), err)}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/stiction-sim/stiction/record"
 	"github.com/stiction-sim/stiction/runner"
@@ -70,14 +71,47 @@ func statValue(s *record.Summary, name string) float64 {
 	return 0
 }
 
+// MaxMessage bounds the message of a result, in bytes; a longer one is
+// cut there.
+const MaxMessage = 64 << 10
+
 // RunJob runs a job in this process and returns its result: a job that
 // cannot be built, diverges or fails gets its status and message. out,
 // if not empty and the job keeps its run, is the directory under which
 // runs/<sweep>/<job> is written. RunJob returns an error only if ctx was
 // cancelled (the job then has no result and must be run again).
+//
+// The job reads no file but those it carries (Job.Bundle, written to a
+// temporary directory) and the embedded models: any other path it names
+// is refused with an error naming the field (runner.Source.Model's
+// Access). Messages name the files as on the sweep's machine.
 func RunJob(ctx context.Context, j Job, out string) (Result, error) {
 	r := Result{Sweep: j.Sweep, Index: j.Index, Repeat: j.Repeat, Params: j.Params, Stats: map[string]float64{}}
-	b, err := j.Source.Build()
+	sb, err := newSandbox(j)
+	if err != nil {
+		r.Status, r.Message = record.StatusError, err.Error()
+		return r, nil
+	}
+	defer sb.remove()
+	r, err = runJob(ctx, j, sb.source(j), out, r)
+	r.Message = cut(sb.unroot(r.Message), MaxMessage)
+	return r, err
+}
+
+// cut returns s cut to at most n bytes (on a rune boundary).
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// runJob builds and runs src, the source of j, filling r.
+func runJob(ctx context.Context, j Job, src runner.Source, out string, r Result) (Result, error) {
+	b, err := src.Build()
 	if err != nil {
 		r.Status, r.Message = record.StatusError, err.Error()
 		return r, nil

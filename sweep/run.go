@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -279,8 +280,8 @@ func (c *collector) take(ctx context.Context, cons jetstream.Consumer) (int, err
 	var got []jetstream.Msg
 	for _, msg := range msgs {
 		var r Result
-		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Sweep != c.plan.ID {
-			msg.Term()
+		if len(msg.Data()) > MaxResultBytes || json.Unmarshal(msg.Data(), &r) != nil || !c.plan.owns(&r) {
+			msg.Term() // not a result of one of this sweep's jobs
 			continue
 		}
 		if err := c.store(r); err != nil {
@@ -297,6 +298,16 @@ func (c *collector) take(ctx context.Context, cons jetstream.Consumer) (int, err
 		}
 	}
 	return len(msgs), nil
+}
+
+// owns reports whether r is a result of one of the plan's jobs: its
+// sweep, index, repeat and parameters.
+func (p *Plan) owns(r *Result) bool {
+	if r.Sweep != p.ID || r.Index < 0 || r.Index >= len(p.Jobs) {
+		return false
+	}
+	j := &p.Jobs[r.Index]
+	return r.Repeat == j.Repeat && slices.Equal(r.Params, j.Params)
 }
 
 // drain takes results until none is waiting.

@@ -96,7 +96,7 @@ func ReadSpec(path string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, embedded := embedded(s.Scene); !embedded && !filepath.IsAbs(s.Scene) {
+	if _, ok := embeddedScene(s.Scene); !ok && !filepath.IsAbs(s.Scene) {
 		s.Scene = filepath.Join(filepath.Dir(path), s.Scene)
 	}
 	return s, nil

@@ -135,7 +135,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 	p := plan(t, strings.Replace(spec200, "samples: 20", "samples: 3", 1)) // 30 jobs
 	dir := t.TempDir()
 	q := embedded(t, dir)
-	victim, err := sweep.Connect(q.URL)
+	victim, err := sweep.Join(q.URL, sweep.Credentials{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,11 @@ type WorkerOptions struct {
 	// OnJobDone, if set, is called after a job's result is stored and the
 	// job acknowledged.
 	OnJobDone func(r Result)
+	// OnJobRefused, if set, is called when a message on the queue of
+	// sweep is not a job this worker runs (malformed, too large, for
+	// another sweep; see DecodeJob) or its result is too large. The
+	// message is terminated (not delivered again) and the worker goes on.
+	OnJobRefused func(sweep string, err error)
 	// Poll is how long one fetch waits for a job (default 500 ms).
 	Poll time.Duration
 }
@@ -77,7 +82,7 @@ func Work(ctx context.Context, q *Queue, o WorkerOptions) error {
 				}
 				consumers[id] = c
 			}
-			n, err := work(ctx, q, c, o)
+			n, err := work(ctx, q, c, id, o)
 			if err != nil && ctx.Err() == nil {
 				delete(consumers, id)
 			}
@@ -87,9 +92,9 @@ func Work(ctx context.Context, q *Queue, o WorkerOptions) error {
 	return nil
 }
 
-// work fetches one job from c and runs it, waiting up to o.Poll; it
-// returns the number of jobs it ran.
-func work(ctx context.Context, q *Queue, c jetstream.Consumer, o WorkerOptions) (int, error) {
+// work fetches one job of sweep id from c and runs it, waiting up to
+// o.Poll; it returns the number of jobs it ran.
+func work(ctx context.Context, q *Queue, c jetstream.Consumer, id string, o WorkerOptions) (int, error) {
 	batch, err := c.Fetch(1, jetstream.FetchMaxWait(o.Poll))
 	if err != nil {
 		return 0, err
@@ -97,18 +102,22 @@ func work(ctx context.Context, q *Queue, c jetstream.Consumer, o WorkerOptions) 
 	n := 0
 	for msg := range batch.Messages() {
 		n++
-		if err := runMessage(ctx, q, c, msg, o); err != nil {
+		if err := runMessage(ctx, q, c, id, msg, o); err != nil {
 			return n, err
 		}
 	}
 	return n, batch.Error()
 }
 
-// runMessage runs the job in msg and stores its result.
-func runMessage(ctx context.Context, q *Queue, c jetstream.Consumer, msg jetstream.Msg, o WorkerOptions) error {
-	var j Job
-	if err := json.Unmarshal(msg.Data(), &j); err != nil {
-		return msg.TermWithReason("not a job: " + err.Error())
+// runMessage runs the job in msg, taken from the queue of sweep id, and
+// stores its result.
+func runMessage(ctx context.Context, q *Queue, c jetstream.Consumer, id string, msg jetstream.Msg, o WorkerOptions) error {
+	j, err := DecodeJob(msg.Data())
+	if err == nil && j.Sweep != id {
+		err = &JobError{Field: "Sweep", Msg: fmt.Sprintf("a job of sweep %s on the queue of sweep %s", j.Sweep, id)}
+	}
+	if err != nil {
+		return refuse(msg, id, err, o)
 	}
 	delivery := 1
 	if md, err := msg.Metadata(); err == nil {
@@ -129,6 +138,9 @@ func runMessage(ctx context.Context, q *Queue, c jetstream.Consumer, msg jetstre
 	if err != nil {
 		return errors.Join(err, msg.Nak())
 	}
+	if len(data) > MaxResultBytes {
+		return refuse(msg, id, fmt.Errorf("sweep: the result of job %d is %d bytes, more than the limit of %d", j.Index, len(data), MaxResultBytes), o)
+	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if _, err := q.js.Publish(pctx, resultsSubject(j.Sweep), data, jetstream.WithMsgID(resultID(j))); err != nil {
@@ -141,6 +153,16 @@ func runMessage(ctx context.Context, q *Queue, c jetstream.Consumer, msg jetstre
 	if o.OnJobDone != nil {
 		o.OnJobDone(r)
 	}
+	return nil
+}
+
+// refuse terminates msg, a message of sweep id that is not a job to run,
+// with err as the reason, and tells o.OnJobRefused.
+func refuse(msg jetstream.Msg, id string, err error, o WorkerOptions) error {
+	if o.OnJobRefused != nil {
+		o.OnJobRefused(id, err)
+	}
+	msg.TermWithReason(cut(err.Error(), 256))
 	return nil
 }
 

@@ -58,11 +58,14 @@ const usage = `usage:
       complete files and a summary with status interrupted
   stiction resume CHECKPOINT [--duration S] [--out DIR] [--checkpoint-every S] [--quiet]
       continue a run from a checkpoint, with its outputs (byte-identical to a run never stopped)
-  stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--listen HOST:PORT] [--nats URL] [--quiet]
+  stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--listen HOST:PORT] [--tls-cert F --tls-key F]
+                 [--nats URL [--nkey-file F] [--creds F] [--tls-ca F]] [--quiet]
       run a parameter sweep (docs/SWEEPS.md) on an embedded NATS JetStream server (or the
-      server at --nats); writes DIR/results.csv and results.parquet; run it again to continue
-  stiction worker --nats URL [--out DIR] [--quiet]
-      run jobs of the sweeps on the NATS server at URL, from any machine, until Ctrl-C
+      server at --nats); writes DIR/results.csv and results.parquet; run it again to continue.
+      Off loopback the server requires a key and prints the worker command that carries it
+  stiction worker --nats URL [--nkey-file F] [--token-file F] [--creds F] [--tls-ca F] [--out DIR] [--quiet]
+      run jobs of the sweeps on the NATS server at URL, from any machine, until Ctrl-C;
+      credentials also from $STICTION_NATS_NKEY, $STICTION_NATS_TOKEN, $STICTION_NATS_CREDS
   stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
       print a model's bodies, joints, nq, nv, masses, inertias, M(q0) and
       bias forces at q0 as JSON

@@ -59,10 +59,6 @@ func TestSweepTwoProcesses(t *testing.T) {
 	worker := exec.Command(os.Args[0], "-test.run=^$", "--", "worker", "--nats", url, "--out", dir)
 	worker.Env = append(os.Environ(), helperEnv+"=1")
 	stderr, _ := worker.StderrPipe()
-	type result struct {
-		code     int
-		out, err string
-	}
 	done := make(chan result, 1)
 	go func() {
 		code, out, errs := runCLI("sweep", spec, "--out", filepath.Join(dir, "out"), "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--local-workers", "0", "--quiet")

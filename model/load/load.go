@@ -44,6 +44,11 @@ func Model(path string, opts model.Options) (*model.Import, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Access != nil {
+		if path, err = opts.Access(path); err != nil {
+			return nil, err
+		}
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".urdf":
 		return urdf.Read(path, opts)
@@ -77,8 +82,18 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 		nameOrPath = p
 	}
 	if !IsModelFile(nameOrPath) {
+		if _, ok := scene.Embedded(nameOrPath); !ok && opts.Model.Access != nil {
+			p, err := opts.Model.Access(nameOrPath)
+			if err != nil {
+				return nil, nil, err
+			}
+			nameOrPath = p
+		}
 		s, err := scene.LoadWith(nameOrPath, sets, scene.Options{Include: includer(opts.Model, []string{nameOrPath})})
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := AccessShapes(s, opts.Model.Access); err != nil {
 			return nil, nil, err
 		}
 		if opts.Ground {
@@ -107,6 +122,9 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 	if err != nil {
 		return nil, nil, dropLines(err)
 	}
+	if err := AccessShapes(s, opts.Model.Access); err != nil {
+		return nil, nil, err
+	}
 	im.Scene = s
 	return s, im, nil
 }
@@ -116,6 +134,9 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 func SceneData(name string, data []byte, sets []string, opts Options) (*scene.Scene, error) {
 	s, err := scene.ParseWith(name, data, sets, scene.Options{Dir: filepath.Dir(name), Include: includer(opts.Model, []string{name})})
 	if err != nil {
+		return nil, err
+	}
+	if err := AccessShapes(s, opts.Model.Access); err != nil {
 		return nil, err
 	}
 	if opts.Ground {
@@ -171,6 +192,11 @@ func includer(opts model.Options, stack []string) scene.Includer {
 		if err != nil {
 			return nil, err
 		}
+		if opts.Access != nil && !IsModelFile(path) { // Model asks about model files
+			if path, err = opts.Access(path); err != nil {
+				return nil, err
+			}
+		}
 		if slices.Contains(stack, path) || len(stack) > maxIncludeDepth {
 			return nil, fmt.Errorf("include cycle or nesting deeper than %d: %s", maxIncludeDepth, strings.Join(append(stack, path), " → "))
 		}
@@ -198,4 +224,47 @@ func includer(opts model.Options, stack []string) scene.Includer {
 		}
 		return s, nil
 	}
+}
+
+// AccessShapes passes the mesh file of every shape of s through access
+// (model.Options.Access), made absolute against the scene's directory
+// first, and keeps the path it returns; an error names the shape's field.
+// A nil access does nothing.
+func AccessShapes(s *scene.Scene, access func(string) (string, error)) error {
+	if access == nil {
+		return nil
+	}
+	fix := func(path string, sh *scene.Shape) error {
+		if sh == nil || sh.File == "" {
+			return nil
+		}
+		f := sh.File
+		if !filepath.IsAbs(f) && s.Dir != "" {
+			f = filepath.Join(s.Dir, f)
+		}
+		p, err := access(f)
+		if err != nil {
+			return fmt.Errorf("%s.file: %w", path, err)
+		}
+		sh.File = p
+		return nil
+	}
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		at := fmt.Sprintf("bodies[%d]", i)
+		if err := fix(at+".shape", b.Shape); err != nil {
+			return err
+		}
+		for k := range b.Collisions {
+			if err := fix(fmt.Sprintf("%s.collisions[%d].shape", at, k), b.Collisions[k].Shape); err != nil {
+				return err
+			}
+		}
+		for k := range b.Visuals {
+			if err := fix(fmt.Sprintf("%s.visuals[%d].shape", at, k), b.Visuals[k].Shape); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -153,6 +153,11 @@ func (c *compiler) include(e *xmlutil.Element, depth int, stack []string) error 
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(ch.File), file)
 		}
+		if c.opts.Access != nil {
+			if path, err = c.opts.Access(path); err != nil {
+				return c.r.Errorf(ch, "file", "%v", err)
+			}
+		}
 		for _, s := range stack {
 			if s == path {
 				return c.r.Errorf(ch, "file", "include cycle: %s", strings.Join(append(stack, path), " → "))

@@ -228,7 +228,7 @@ func (c *ctx) include(inc *xmlutil.Element, scope string) error {
 		return c.r.TextErrorf(inc.Child("uri"), "%v", err)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		if path, err = modelFile(path); err != nil {
+		if path, err = modelFile(path, c.im.opts); err != nil {
 			return c.r.TextErrorf(inc.Child("uri"), "%v", err)
 		}
 	}
@@ -282,14 +282,25 @@ func (c *ctx) include(inc *xmlutil.Element, scope string) error {
 var sdfNameRE = regexp.MustCompile(`<sdf[^>]*>\s*([^<\s]+)\s*</sdf>`)
 
 // modelFile returns the SDFormat file of a model directory: the one its
-// model.config names, else model.sdf.
-func modelFile(dir string) (string, error) {
-	if data, err := xmlutil.ReadFile(filepath.Join(dir, "model.config")); err == nil {
-		if m := sdfNameRE.FindAllSubmatch(data, -1); len(m) > 0 {
-			return filepath.Join(dir, string(m[len(m)-1][1])), nil
+// model.config names, else model.sdf (each through o.Access).
+func modelFile(dir string, o model.Options) (string, error) {
+	access := func(p string) (string, error) {
+		if o.Access == nil {
+			return p, nil
+		}
+		return o.Access(p)
+	}
+	if cfg, err := access(filepath.Join(dir, "model.config")); err == nil {
+		if data, err := xmlutil.ReadFile(cfg); err == nil {
+			if m := sdfNameRE.FindAllSubmatch(data, -1); len(m) > 0 {
+				return access(filepath.Join(dir, string(m[len(m)-1][1])))
+			}
 		}
 	}
-	p := filepath.Join(dir, "model.sdf")
+	p, err := access(filepath.Join(dir, "model.sdf"))
+	if err != nil {
+		return "", err
+	}
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("model directory %s has no model.config naming its file and no model.sdf", dir)
 	}
