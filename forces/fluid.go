@@ -21,8 +21,11 @@ import (
 //
 // d = (b_0 + b_1 + b_2)/3 (Stokes drag on a sphere of diameter d, and the
 // quadratic drag of the box's faces), turned to the world and applied as
-// τ = J_comᵀ f + J_ωᵀ τ. It is explicit, as in MuJoCo's Euler and RK4:
-// K = D = 0.
+// τ = J_comᵀ f + J_ωᵀ τ. With Jacobians it adds its exact velocity
+// derivative to D (J_comᵀ R diag(−∂f_k/∂v_k) Rᵀ J_com and the same for the
+// torque, as MuJoCo 2.2.2's mjd_inertiaBoxFluid, which its implicit
+// integrator uses); K = 0. MuJoCo's Euler and RK4 treat it explicitly, and
+// so do mujoco-euler and rk4 (they weight D by 0).
 type Fluid struct {
 	Density   float64 // ρ, kg/m³
 	Viscosity float64 // η, Pa·s
@@ -108,8 +111,47 @@ func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	}
 	out.pointJacobian(c, b, com, out.jac[0])
 	out.addJtF(out.jac[0], R.MulVec(lf))
+	if out.Jacobians {
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
+	}
 	out.angularJacobian(c, b, out.jac[0])
 	out.addJtF(out.jac[0], R.MulVec(lt))
+	if out.Jacobians {
+		d := (box[0] + box[1] + box[2]) / 3
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lw, math.Pi*d*d*d, false)), 1)
+	}
+}
+
+// dragSlopes returns −∂f_k/∂u_k, the slopes of the drag along the
+// principal axes for the local velocity u (linear if force, else angular):
+// the Stokes term visc·η plus the quadratic term's derivative 2|u_k| times
+// its coefficient (MuJoCo 2.2.2's mjd_inertiaBoxFluid, the exact
+// derivative).
+func (e *Fluid) dragSlopes(box, u spatial.Vec3, visc float64, force bool) spatial.Vec3 {
+	var s spatial.Vec3
+	for k := range 3 {
+		s[k] = visc * e.Viscosity
+		b1, b2 := box[(k+1)%3], box[(k+2)%3]
+		if force {
+			s[k] += e.Density * b1 * b2 * math.Abs(u[k])
+		} else {
+			s[k] += e.Density * box[k] * (pow4(b1) + pow4(b2)) * 2 * math.Abs(u[k]) / 64
+		}
+	}
+	return s
+}
+
+// rotDiag returns R diag(s) Rᵀ.
+func rotDiag(R spatial.Mat3, s spatial.Vec3) spatial.Mat3 {
+	var X spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			for k := range 3 {
+				X[i][j] += R[i][k] * s[k] * R[j][k]
+			}
+		}
+	}
+	return X
 }
 
 func pow4(x float64) float64 { return (x * x) * (x * x) }

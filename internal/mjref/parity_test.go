@@ -102,9 +102,10 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/damper.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/damped_actuators.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/damped_pendulum.xml", massMatches, false},
-	// integrator="implicit" (Coriolis derivatives implicit) is not ours:
-	// mujoco-euler diverges at 1.32 s, as MuJoCo's own Euler does at 3.96 s.
-	{"mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", massMatches, true},
+	// integrator="implicit" → mujoco-implicit (Coriolis derivatives
+	// implicit, as mj_implicit); mujoco-euler diverged at 1.32 s, as
+	// MuJoCo's own Euler does at 3.96 s.
+	{"mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/linear.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", loads, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", massMatches, false},

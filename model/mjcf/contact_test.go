@@ -105,15 +105,16 @@ func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // TestIntegratorMapping: MuJoCo's Euler (the default) maps to
 // mujoco-euler with or without joint damping (MuJoCo 2.2.2's mj_Euler
 // treats the damping implicitly, as mujoco-euler does, so a damped model
-// no longer needs implicit-euler nor a warning), RK4 to rk4, and implicit
-// and implicitfast to mujoco-euler with a warning naming what differs.
+// no longer needs implicit-euler nor a warning), RK4 to rk4, implicit to
+// mujoco-implicit (mj_implicit) and implicitfast to mujoco-euler with a
+// warning naming what differs.
 func TestIntegratorMapping(t *testing.T) {
 	for _, c := range []struct{ option, damping, scheme, warning string }{
 		{"", "0", "mujoco-euler", ""},
 		{"", "0.1", "mujoco-euler", ""},
 		{` integrator="Euler"`, "0.1", "mujoco-euler", ""},
 		{` integrator="RK4"`, "0", "rk4", ""},
-		{` integrator="implicit"`, "0.1", "mujoco-euler", "Coriolis"},
+		{` integrator="implicit"`, "0.1", "mujoco-implicit", ""},
 		{` integrator="implicitfast"`, "0.1", "mujoco-euler", "tendon damping"},
 	} {
 		doc := `<mujoco><option timestep="0.002"` + c.option + `/><worldbody><body><joint damping="` + c.damping + `"/><geom size="0.01" mass="0.003"/></body></worldbody></mujoco>`
