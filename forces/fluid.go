@@ -2,6 +2,7 @@ package forces
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
@@ -38,6 +39,7 @@ type Fluid struct {
 // the body frame) and sides.
 type fluidBody struct {
 	body int
+	com  spatial.Vec3 // the box's centre, in the body frame
 	axes spatial.Mat3
 	box  spatial.Vec3
 }
@@ -50,19 +52,30 @@ const mjMinVal = 1e-15
 func NewFluid(m *multibody.Model, rho, eta float64, wind spatial.Vec3) *Fluid {
 	f := &Fluid{Density: rho, Viscosity: eta, Wind: wind}
 	for b := range m.Bodies {
-		in := m.Bodies[b].Inertia
-		if m.Bodies[b].Tree < 0 || in.Mass < mjMinVal {
-			continue
+		if m.Bodies[b].Tree >= 0 {
+			f.SetBox(b, m.Bodies[b].Inertia)
 		}
-		I, axes := principal(in.Icom)
-		var box spatial.Vec3
-		for k := range 3 {
-			s := I[(k+1)%3] + I[(k+2)%3] - I[k]
-			box[k] = math.Sqrt(math.Max(mjMinVal, s) / in.Mass * 6)
-		}
-		f.bodies = append(f.bodies, fluidBody{body: b, axes: axes, box: box})
 	}
 	return f
+}
+
+// SetBox makes in (mass, centre of mass and inertia about it, in the body
+// frame) the mass properties whose equivalent box feels the fluid on body
+// b, instead of the body's own: MuJoCo's box of a body whose mass our
+// model carries elsewhere (a massless moving body whose welded children's
+// mass was moved onto it). A mass below 1e-15 takes the body out.
+func (e *Fluid) SetBox(b int, in spatial.SpatialInertia) {
+	e.bodies = slices.DeleteFunc(e.bodies, func(fb fluidBody) bool { return fb.body == b })
+	if in.Mass < mjMinVal {
+		return
+	}
+	I, axes := principal(in.Icom)
+	var box spatial.Vec3
+	for k := range 3 {
+		s := I[(k+1)%3] + I[(k+2)%3] - I[k]
+		box[k] = math.Sqrt(math.Max(mjMinVal, s) / in.Mass * 6)
+	}
+	e.bodies = append(e.bodies, fluidBody{body: b, com: in.Com, axes: axes, box: box})
 }
 
 // principal returns the principal moments of the symmetric I and its
@@ -91,7 +104,7 @@ func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	b := fb.body
 	x := c.WS.Pose(b)
 	R := x.R.RotMat().Mul(fb.axes) // the principal frame in the world (MuJoCo's ximat)
-	com := x.Apply(c.Model.Bodies[b].Inertia.Com)
+	com := x.Apply(fb.com)
 	w, v := c.WS.Velocity(b)
 	vc := v.Add(w.Cross(com.Sub(x.P))).Sub(e.Wind)
 	lw, lv := R.MulTVec(w), R.MulTVec(vc)

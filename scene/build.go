@@ -184,7 +184,11 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		if f.Wind != nil {
 			wind = spatial.Vec3(*f.Wind)
 		}
-		cfg.Forces = append(cfg.Forces, forces.NewFluid(m, f.Density, f.Viscosity, wind))
+		fl := forces.NewFluid(m, f.Density, f.Viscosity, wind)
+		if err := fluidBoxes(m, fl, f.Boxes); err != nil {
+			return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		}
+		cfg.Forces = append(cfg.Forces, fl)
 	}
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
@@ -449,4 +453,23 @@ func parentFilter(s string) multibody.ParentFilter {
 		return multibody.FilterNone
 	}
 	return multibody.FilterAdjacent
+}
+
+// fluidBoxes sets the fluid's boxes of the bodies that fluid.boxes names.
+func fluidBoxes(m *multibody.Model, fl *forces.Fluid, boxes []FluidBox) error {
+	for i, fb := range boxes {
+		b := m.BodyByName(fb.Body)
+		if b < 0 || m.Bodies[b].Tree < 0 {
+			return fmt.Errorf("fluid.boxes[%d].body: %q is not a moving body", i, fb.Body)
+		}
+		in := spatial.SpatialInertia{Mass: fb.Mass}
+		if fb.COM != nil {
+			in.Com = spatial.Vec3(*fb.COM)
+		}
+		if fb.Inertia != nil {
+			in.Icom = givenInertia(fb.Inertia)
+		}
+		fl.SetBox(b, in)
+	}
+	return nil
 }

@@ -59,6 +59,22 @@ type Fluid struct {
 	Density   float64 `yaml:"density,omitempty"`   // kg/m³, ≥ 0
 	Viscosity float64 `yaml:"viscosity,omitempty"` // Pa·s, ≥ 0
 	Wind      *Vec    `yaml:"wind,omitempty"`      // m/s, world frame, default 0
+	// Boxes replaces, for the bodies named, the mass properties whose
+	// equivalent inertia box feels the fluid (by default the body's own).
+	// The MJCF importer sets them where it moved the mass of welded child
+	// bodies onto a massless moving parent: MuJoCo's fluid acts on each
+	// body's own box.
+	Boxes []FluidBox `yaml:"boxes,omitempty"`
+}
+
+// FluidBox is the mass whose equivalent box feels the fluid on one body:
+// mass, centre of mass and inertia about it in the body's frame. Mass 0
+// gives the body no fluid force.
+type FluidBox struct {
+	Body    string   `yaml:"body"`
+	Mass    float64  `yaml:"mass"`              // kg, ≥ 0
+	COM     *Vec     `yaml:"com,omitempty"`     // m, default the body origin
+	Inertia *Inertia `yaml:"inertia,omitempty"` // kg·m², required when mass > 0
 }
 
 // Keyframe is a named state: per body, its joint's coordinates q and

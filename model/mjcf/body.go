@@ -127,6 +127,7 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 		b := &s.Bodies[idx]
 		cv := scene.Vec(com)
 		b.Mass, b.COM, b.Inertia = &m, &cv, model.MatrixInertia(I)
+		c.fluidBox(name, 0, spatial.Vec3{}, spatial.Mat3{})
 	}
 	return nil
 }
@@ -146,6 +147,7 @@ func (c *compiler) takeWeldedMass(idx int, inv spatial.Pose) []massPart {
 			x := inv.Compose(c.bodyPose[k])
 			R := x.R.RotMat()
 			parts = append(parts, massPart{m: l.Mass, c: x.Apply(l.COM), I: R.Mul(l.Inertia).Mul(R.T())})
+			c.fluidBox(b.Name, l.Mass, l.COM, l.Inertia)
 		}
 		b.Mass, b.COM, b.Inertia = nil, nil, nil
 		parts = append(parts, c.takeWeldedMass(k, inv)...)
@@ -585,4 +587,25 @@ func (c *compiler) sites(e *xmlutil.Element, body, cls string) error {
 		c.out.Sites = append(c.out.Sites, model.Site{Name: name, Body: body, Pose: x, Type: typ, Size: sz})
 	}
 	return nil
+}
+
+// fluidBox keeps MuJoCo's fluid box of a body whose mass takeWeldedMass
+// moved (the welded child's own mass; none for the massless parent): the
+// fluid acts on each MuJoCo body's own box (forces.Fluid.SetBox). A child
+// whose inertia is not positive definite keeps none (the scene's inertia
+// needs positive moments).
+func (c *compiler) fluidBox(body string, m float64, com spatial.Vec3, I spatial.Mat3) {
+	f := c.out.Scene.Fluid
+	if f == nil {
+		return
+	}
+	fb := scene.FluidBox{Body: body, Mass: m}
+	if m > 0 {
+		if ev, _ := spatial.EigSym3(I); !(ev[0] > 0 && ev[1] > 0 && ev[2] > 0) {
+			return
+		}
+		cv := scene.Vec(com)
+		fb.COM, fb.Inertia = &cv, model.MatrixInertia(I)
+	}
+	f.Boxes = append(f.Boxes, fb)
 }
