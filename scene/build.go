@@ -246,6 +246,7 @@ func (bb *builder) addBody(b *Body) (int, error) {
 			return -1, err
 		}
 		m.Geometries[gi].Contype, m.Geometries[gi].Conaffinity, m.Geometries[gi].Name = g.contype, g.conaffinity, g.name
+		m.Geometries[gi].Standoff = g.standoff
 	}
 	return idx, bb.addVisuals(idx, b)
 }
@@ -257,6 +258,7 @@ type geom struct {
 	pose                 spatial.Pose
 	mat                  int
 	contype, conaffinity uint32
+	standoff             float64
 }
 
 // collisionShapes converts the body's shape (at shape_pose) and its
@@ -285,9 +287,17 @@ func (bb *builder) collisionShapes(b *Body) ([]geom, error) {
 			mat = b.Material
 		}
 		out = append(out, geom{name: c.Name, shape: g, pose: poseOr(c.Pose), mat: slices.Index(bb.mats, mat),
-			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity)})
+			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity), standoff: orZero(c.Standoff)})
 	}
 	return out, nil
+}
+
+// orZero returns *p, or 0 when p is nil.
+func orZero(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // bits returns a collision mask, 1 by default.

@@ -224,6 +224,10 @@ type Collision struct {
 	Material    string `yaml:"material,omitempty"` // default: the body's material
 	Contype     *int   `yaml:"contype,omitempty"`  // default 1
 	Conaffinity *int   `yaml:"conaffinity,omitempty"`
+	// Standoff is how far apart the shape's contacts hold the surfaces, m
+	// (≥ 0, default 0: at touch; MuJoCo's geom margin − gap). A pair takes
+	// the larger of its two shapes'.
+	Standoff *float64 `yaml:"standoff,omitempty"`
 }
 
 // Visual is a shape that is only drawn.

@@ -71,13 +71,17 @@ func TestSolrefMaterials(t *testing.T) {
 // rests 0.0918 mm deep, MuJoCo 0.1078 mm (0.85 of it: MuJoCo's corner
 // contacts have the Delassus diagonal 4/m of the cube's rotation and its
 // pyramidal cone's R = 2μ²R_n, where the mapping uses the body's mass
-// for each of the four); it must stay within 0.8–1.25 of MuJoCo's.
+// for each of the four); it must stay within 0.8–1.25 of MuJoCo's. With
+// margin="0.01" the sphere rests that much higher, 0.367182 mm below the
+// margin as in MuJoCo 2.2.2 (which rests at z = 0.109632818): the geom's
+// standoff.
 func TestRestingPenetration(t *testing.T) {
 	for _, c := range []struct {
 		shape, imp string
 		mass, z0   float64
 		mj, tol    float64
 	}{
+		{`type="sphere" size="0.1" margin="0.01"`, "", 1, 0.11, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 0.1, 0.1, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 1, 0.1, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 10, 0.1, 0.000367182, 1e-4},
