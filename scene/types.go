@@ -257,7 +257,14 @@ type Joint struct {
 	// largest friction torque (N·m) or force (N) on each degree of
 	// freedom, ≥ 0.
 	Friction *float64 `yaml:"friction,omitempty"`
-	Armature *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
+	// FrictionSolRef (timeconst, dampratio, or −stiffness, −damping) and
+	// FrictionSolImp (dmin, dmax, width, midpoint, power; default
+	// MuJoCo's) make the friction MuJoCo's soft friction loss (its
+	// solreffriction, solimpfriction): under a load below the friction
+	// the joint creeps as in MuJoCo instead of sticking.
+	FrictionSolRef []float64 `yaml:"friction_solref,omitempty"`
+	FrictionSolImp []float64 `yaml:"friction_solimp,omitempty"`
+	Armature       *float64  `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
 	// Ref is the coordinate of a revolute or prismatic joint at which the
 	// body is at the joint frames' pose (MuJoCo's ref; default 0); the
 	// neutral configuration is q = ref.

@@ -330,6 +330,9 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 	}
 	if fl := vals["frictionloss"]; fl > 0 {
 		p.Friction, mj.friction = model.Ptr(fl), fl
+		if p.FrictionSolRef, p.FrictionSolImp, err = c.frictionSoftness(v); err != nil {
+			return err
+		}
 	}
 	var lim scene.Joint
 	if err := c.jointRange(v, &lim, mj.typ); err != nil {
@@ -351,7 +354,7 @@ func (c *compiler) singleJoint(mj mjJoint, b *scene.Body, parentName string, x s
 	p := mj.part
 	anchor := spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3(*p.Pos)}
 	sj := &scene.Joint{Name: p.Name, Type: p.Type, Parent: parentName, ParentFrame: model.PoseToScene(x.Compose(anchor)), ChildFrame: model.PoseToScene(anchor),
-		Axis: p.Axis, Ref: p.Ref, Damping: p.Damping, Stiffness: p.Stiffness, Armature: p.Armature, Friction: p.Friction, Limits: p.Limits}
+		Axis: p.Axis, Ref: p.Ref, Damping: p.Damping, Stiffness: p.Stiffness, Armature: p.Armature, Friction: p.Friction, FrictionSolRef: p.FrictionSolRef, FrictionSolImp: p.FrictionSolImp, Limits: p.Limits}
 	if p.SpringRef != nil {
 		sj.SpringRef = []float64{*p.SpringRef}
 	}
@@ -434,6 +437,25 @@ func (c *compiler) limitSoftness(v view, l *scene.Limits) error {
 	}
 	l.SolRef, l.SolImp = ref, imp
 	return nil
+}
+
+// frictionSoftness reads solreffriction and solimpfriction (MuJoCo's
+// defaults 0.02 1 and 0.9 0.95 0.001 0.5 2): the joint's frictionloss is
+// MuJoCo's soft constraint (constraint.JointFriction), which creeps under
+// a load below it as MuJoCo's does.
+func (c *compiler) frictionSoftness(v view) ([]float64, []float64, error) {
+	ref, err := c.floats(v, "solreffriction", 2, []float64{0.02, 1})
+	if err != nil {
+		return nil, nil, err
+	}
+	if (ref[0] > 0) != (ref[1] > 0) || ref[0] == 0 {
+		return nil, nil, c.r.Errorf(v.src("solreffriction"), "solreffriction", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
+	}
+	imp, err := c.solimp(v, "solimpfriction")
+	if err != nil {
+		return nil, nil, err
+	}
+	return ref, imp, nil
 }
 
 // jointDynamics reads a free joint's damping and armature (stiffness and
