@@ -24,10 +24,17 @@ const FrictionSigma = 1e-5
 // (with I = 1 kg·m², τ = 1 N·m and δt = 1 ms, 10⁻⁸ rad/s).
 // Any joint but free and weld; a ball joint's degrees of freedom are the
 // components of its angular velocity in F.
+//
+// With Compliance.SolRef set it is instead MuJoCo's soft friction loss
+// (its solreffriction, solimpfriction): R = (1 − d)/d · w with d the
+// impedance at distance 0 and v̂ = (1 − δt B) J v0 (Compliance.soft with
+// g0 = 0), so that, as in MuJoCo, a load below Force makes the joint
+// creep at v = R τ/B rather than stick.
 type JointFriction struct {
-	Name      string
-	Body, DOF int
-	Force     float64 // N·m or N, ≥ 0
+	Name       string
+	Body, DOF  int
+	Force      float64 // N·m or N, ≥ 0
+	Compliance Compliance
 }
 
 func (jf *JointFriction) validate(m *multibody.Model) error {
@@ -44,6 +51,9 @@ func (jf *JointFriction) validate(m *multibody.Model) error {
 	if !(jf.Force >= 0) || !finite(jf.Force) {
 		return errf("friction %v must be finite and ≥ 0", jf.Force)
 	}
+	if jf.Compliance.mujoco() {
+		return jf.Compliance.validate()
+	}
 	return nil
 }
 
@@ -55,5 +65,8 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 	a.addDOF(c, jf.Body, vi, 0, 1)
 	k, row := a.emit(c, solver.Interval, -b, b)
 	c.p.R[row] = FrictionSigma * a.w[0]
+	if cp := jf.Compliance; cp.mujoco() {
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], 0, elem(c.in.V0, vi), c.prm.Beta, c.in.DT)
+	}
 	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
 }

@@ -32,6 +32,10 @@ type Pair struct {
 	// the linearization error of the gap, from rotation; v̂_n is raised by
 	// −GapError/δt, expecting the same error within this step.
 	GapError float64
+	// Standoff is the distance at which the contact acts (the larger of the
+	// geometries' multibody.Geometry.Standoff): Phi is the surfaces' gap
+	// less it.
+	Standoff float64
 	// Chained says the pair is a contact only because a chained impact
 	// may close it (sim's speculative test: one of the bodies moves toward
 	// the other, their relative normal velocity does not): its φ0 > 0 is

@@ -2,6 +2,7 @@ package forces
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
@@ -21,8 +22,11 @@ import (
 //
 // d = (b_0 + b_1 + b_2)/3 (Stokes drag on a sphere of diameter d, and the
 // quadratic drag of the box's faces), turned to the world and applied as
-// τ = J_comᵀ f + J_ωᵀ τ. It is explicit, as in MuJoCo's Euler and RK4:
-// K = D = 0.
+// τ = J_comᵀ f + J_ωᵀ τ. With Jacobians it adds its exact velocity
+// derivative to D (J_comᵀ R diag(−∂f_k/∂v_k) Rᵀ J_com and the same for the
+// torque, as MuJoCo 2.2.2's mjd_inertiaBoxFluid, which its implicit
+// integrator uses); K = 0. MuJoCo's Euler and RK4 treat it explicitly, and
+// so do mujoco-euler and rk4 (they weight D by 0).
 type Fluid struct {
 	Density   float64 // ρ, kg/m³
 	Viscosity float64 // η, Pa·s
@@ -35,6 +39,7 @@ type Fluid struct {
 // the body frame) and sides.
 type fluidBody struct {
 	body int
+	com  spatial.Vec3 // the box's centre, in the body frame
 	axes spatial.Mat3
 	box  spatial.Vec3
 }
@@ -47,19 +52,30 @@ const mjMinVal = 1e-15
 func NewFluid(m *multibody.Model, rho, eta float64, wind spatial.Vec3) *Fluid {
 	f := &Fluid{Density: rho, Viscosity: eta, Wind: wind}
 	for b := range m.Bodies {
-		in := m.Bodies[b].Inertia
-		if m.Bodies[b].Tree < 0 || in.Mass < mjMinVal {
-			continue
+		if m.Bodies[b].Tree >= 0 {
+			f.SetBox(b, m.Bodies[b].Inertia)
 		}
-		I, axes := principal(in.Icom)
-		var box spatial.Vec3
-		for k := range 3 {
-			s := I[(k+1)%3] + I[(k+2)%3] - I[k]
-			box[k] = math.Sqrt(math.Max(mjMinVal, s) / in.Mass * 6)
-		}
-		f.bodies = append(f.bodies, fluidBody{body: b, axes: axes, box: box})
 	}
 	return f
+}
+
+// SetBox makes in (mass, centre of mass and inertia about it, in the body
+// frame) the mass properties whose equivalent box feels the fluid on body
+// b, instead of the body's own: MuJoCo's box of a body whose mass our
+// model carries elsewhere (a massless moving body whose welded children's
+// mass was moved onto it). A mass below 1e-15 takes the body out.
+func (e *Fluid) SetBox(b int, in spatial.SpatialInertia) {
+	e.bodies = slices.DeleteFunc(e.bodies, func(fb fluidBody) bool { return fb.body == b })
+	if in.Mass < mjMinVal {
+		return
+	}
+	I, axes := principal(in.Icom)
+	var box spatial.Vec3
+	for k := range 3 {
+		s := I[(k+1)%3] + I[(k+2)%3] - I[k]
+		box[k] = math.Sqrt(math.Max(mjMinVal, s) / in.Mass * 6)
+	}
+	e.bodies = append(e.bodies, fluidBody{body: b, com: in.Com, axes: axes, box: box})
 }
 
 // principal returns the principal moments of the symmetric I and its
@@ -88,7 +104,7 @@ func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	b := fb.body
 	x := c.WS.Pose(b)
 	R := x.R.RotMat().Mul(fb.axes) // the principal frame in the world (MuJoCo's ximat)
-	com := x.Apply(c.Model.Bodies[b].Inertia.Com)
+	com := x.Apply(fb.com)
 	w, v := c.WS.Velocity(b)
 	vc := v.Add(w.Cross(com.Sub(x.P))).Sub(e.Wind)
 	lw, lv := R.MulTVec(w), R.MulTVec(vc)
@@ -108,8 +124,47 @@ func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	}
 	out.pointJacobian(c, b, com, out.jac[0])
 	out.addJtF(out.jac[0], R.MulVec(lf))
+	if out.Jacobians {
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
+	}
 	out.angularJacobian(c, b, out.jac[0])
 	out.addJtF(out.jac[0], R.MulVec(lt))
+	if out.Jacobians {
+		d := (box[0] + box[1] + box[2]) / 3
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lw, math.Pi*d*d*d, false)), 1)
+	}
+}
+
+// dragSlopes returns −∂f_k/∂u_k, the slopes of the drag along the
+// principal axes for the local velocity u (linear if force, else angular):
+// the Stokes term visc·η plus the quadratic term's derivative 2|u_k| times
+// its coefficient (MuJoCo 2.2.2's mjd_inertiaBoxFluid, the exact
+// derivative).
+func (e *Fluid) dragSlopes(box, u spatial.Vec3, visc float64, force bool) spatial.Vec3 {
+	var s spatial.Vec3
+	for k := range 3 {
+		s[k] = visc * e.Viscosity
+		b1, b2 := box[(k+1)%3], box[(k+2)%3]
+		if force {
+			s[k] += e.Density * b1 * b2 * math.Abs(u[k])
+		} else {
+			s[k] += e.Density * box[k] * (pow4(b1) + pow4(b2)) * 2 * math.Abs(u[k]) / 64
+		}
+	}
+	return s
+}
+
+// rotDiag returns R diag(s) Rᵀ.
+func rotDiag(R spatial.Mat3, s spatial.Vec3) spatial.Mat3 {
+	var X spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			for k := range 3 {
+				X[i][j] += R[i][k] * s[k] * R[j][k]
+			}
+		}
+	}
+	return X
 }
 
 func pow4(x float64) float64 { return (x * x) * (x * x) }

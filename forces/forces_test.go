@@ -83,6 +83,7 @@ func elements(r *rand.Rand, m *multibody.Model) []Element {
 		&FrameSpring{Body1: -1, Frame1: rpose(r), Body2: 1, Frame2: rpose(r), KT: 20, KR: 3, DT: 1, DR: 0.2},
 		&BodyWrench{Body: 5, Point: rv(r), Force: rv(r), Torque: rv(r), Profile: Profile{Offset: 1, Amplitude: 0.5, Frequency: 2}},
 		&JointMotor{Body: 4, Torque: []float64{1, -2, 0.5}, Profile: Profile{Offset: 1}},
+		NewFluid(m, 1.2, 0.02, rv(r)),
 	}
 }
 
@@ -164,7 +165,7 @@ func TestForceIsEnergyGradient(t *testing.T) {
 				x.Damping = 0
 			case *FrameSpring:
 				x.DT, x.DR = 0, 0
-			case *BodyWrench, *JointMotor:
+			case *BodyWrench, *JointMotor, *Fluid:
 				continue
 			}
 			F := eval(m, e, s.Q, zero, 0).F
@@ -234,7 +235,7 @@ func TestStiffnessMatchesFDAtRest(t *testing.T) {
 					w1 = ws.Pose(x.Body1)
 				}
 				x.Frame2 = ws.Pose(x.Body2).Inverse().Compose(w1.Compose(x.Frame1))
-			case Gravity, *BodyWrench:
+			case Gravity, *BodyWrench, *Fluid:
 				continue // K = 0 by design (package comment)
 			}
 			out := eval(m, e, s.Q, zero, 0)

@@ -43,6 +43,11 @@ type Geometry struct {
 	// Conaffinity_i is non-zero. AddGeometry sets both to 1.
 	Contype, Conaffinity uint32
 	Name                 string // optional, for messages and inspection
+	// Standoff is how far apart this geometry's contacts hold the surfaces
+	// (MuJoCo's geom margin − gap): a pair's contact acts as if its gap
+	// were smaller by the larger standoff of its two geometries. 0 acts at
+	// touch.
+	Standoff float64
 }
 
 // Model is the static description of a multibody system. Build it with

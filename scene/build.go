@@ -184,7 +184,11 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		if f.Wind != nil {
 			wind = spatial.Vec3(*f.Wind)
 		}
-		cfg.Forces = append(cfg.Forces, forces.NewFluid(m, f.Density, f.Viscosity, wind))
+		fl := forces.NewFluid(m, f.Density, f.Viscosity, wind)
+		if err := fluidBoxes(m, fl, f.Boxes); err != nil {
+			return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		}
+		cfg.Forces = append(cfg.Forces, fl)
 	}
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
@@ -242,6 +246,7 @@ func (bb *builder) addBody(b *Body) (int, error) {
 			return -1, err
 		}
 		m.Geometries[gi].Contype, m.Geometries[gi].Conaffinity, m.Geometries[gi].Name = g.contype, g.conaffinity, g.name
+		m.Geometries[gi].Standoff = g.standoff
 	}
 	return idx, bb.addVisuals(idx, b)
 }
@@ -253,6 +258,7 @@ type geom struct {
 	pose                 spatial.Pose
 	mat                  int
 	contype, conaffinity uint32
+	standoff             float64
 }
 
 // collisionShapes converts the body's shape (at shape_pose) and its
@@ -281,9 +287,17 @@ func (bb *builder) collisionShapes(b *Body) ([]geom, error) {
 			mat = b.Material
 		}
 		out = append(out, geom{name: c.Name, shape: g, pose: poseOr(c.Pose), mat: slices.Index(bb.mats, mat),
-			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity)})
+			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity), standoff: orZero(c.Standoff)})
 	}
 	return out, nil
+}
+
+// orZero returns *p, or 0 when p is nil.
+func orZero(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // bits returns a collision mask, 1 by default.
@@ -449,4 +463,23 @@ func parentFilter(s string) multibody.ParentFilter {
 		return multibody.FilterNone
 	}
 	return multibody.FilterAdjacent
+}
+
+// fluidBoxes sets the fluid's boxes of the bodies that fluid.boxes names.
+func fluidBoxes(m *multibody.Model, fl *forces.Fluid, boxes []FluidBox) error {
+	for i, fb := range boxes {
+		b := m.BodyByName(fb.Body)
+		if b < 0 || m.Bodies[b].Tree < 0 {
+			return fmt.Errorf("fluid.boxes[%d].body: %q is not a moving body", i, fb.Body)
+		}
+		in := spatial.SpatialInertia{Mass: fb.Mass}
+		if fb.COM != nil {
+			in.Com = spatial.Vec3(*fb.COM)
+		}
+		if fb.Inertia != nil {
+			in.Icom = givenInertia(fb.Inertia)
+		}
+		fl.SetBox(b, in)
+	}
+	return nil
 }

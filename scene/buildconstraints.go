@@ -69,7 +69,8 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 	}
 	if j.Friction != nil && *j.Friction > 0 {
 		for k := range t.NV() {
-			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction})
+			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction,
+				Compliance: softCompliance(j.FrictionSolRef, j.FrictionSolImp)})
 		}
 	}
 }
@@ -84,6 +85,21 @@ func limitCompliance(l *Limits) constraint.Compliance {
 		copy(cp.SolRef[:], l.SolRef)
 		if len(l.SolImp) == 5 {
 			copy(cp.SolImp[:], l.SolImp)
+		}
+	}
+	return cp
+}
+
+// softCompliance returns MuJoCo's soft constraint of solref and solimp
+// (default solimp when only solref is given), or the zero Compliance
+// without solref.
+func softCompliance(solref, solimp []float64) constraint.Compliance {
+	var cp constraint.Compliance
+	if len(solref) == 2 {
+		cp.SolImp = constraint.DefaultSolImp
+		copy(cp.SolRef[:], solref)
+		if len(solimp) == 5 {
+			copy(cp.SolImp[:], solimp)
 		}
 	}
 	return cp

@@ -28,6 +28,9 @@ type JointPart struct {
 	Stiffness *float64 `yaml:"stiffness,omitempty"`
 	Armature  *float64 `yaml:"armature,omitempty"`
 	Friction  *float64 `yaml:"friction,omitempty"`
+	// FrictionSolRef and FrictionSolImp as a joint's.
+	FrictionSolRef []float64 `yaml:"friction_solref,omitempty"`
+	FrictionSolImp []float64 `yaml:"friction_solimp,omitempty"`
 	// Limits bound a revolute or prismatic part's coordinate (lower and
 	// upper with one value each; stiffness and dissipation as a joint's).
 	Limits *Limits `yaml:"limits,omitempty"`
@@ -132,6 +135,7 @@ func (v *validator) parts(p string, j *Joint) {
 				v.nonNegative(pp+"."+f.n, *f.x)
 			}
 		}
+		v.softCompliance(pp+".friction", part.FrictionSolRef, part.FrictionSolImp)
 		for _, f := range []struct {
 			n string
 			x *float64
@@ -199,7 +203,8 @@ func partConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) {
 		}
 		if p.Friction != nil && *p.Friction > 0 {
 			for k := range t.NV() {
-				set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(pname+"/friction", k, t.NV()), Body: b, DOF: vi + k, Force: *p.Friction})
+				set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(pname+"/friction", k, t.NV()), Body: b, DOF: vi + k, Force: *p.Friction,
+					Compliance: softCompliance(p.FrictionSolRef, p.FrictionSolImp)})
 			}
 		}
 		vi += t.NV()

@@ -59,6 +59,22 @@ type Fluid struct {
 	Density   float64 `yaml:"density,omitempty"`   // kg/m³, ≥ 0
 	Viscosity float64 `yaml:"viscosity,omitempty"` // Pa·s, ≥ 0
 	Wind      *Vec    `yaml:"wind,omitempty"`      // m/s, world frame, default 0
+	// Boxes replaces, for the bodies named, the mass properties whose
+	// equivalent inertia box feels the fluid (by default the body's own).
+	// The MJCF importer sets them where it moved the mass of welded child
+	// bodies onto a massless moving parent: MuJoCo's fluid acts on each
+	// body's own box.
+	Boxes []FluidBox `yaml:"boxes,omitempty"`
+}
+
+// FluidBox is the mass whose equivalent box feels the fluid on one body:
+// mass, centre of mass and inertia about it in the body's frame. Mass 0
+// gives the body no fluid force.
+type FluidBox struct {
+	Body    string   `yaml:"body"`
+	Mass    float64  `yaml:"mass"`              // kg, ≥ 0
+	COM     *Vec     `yaml:"com,omitempty"`     // m, default the body origin
+	Inertia *Inertia `yaml:"inertia,omitempty"` // kg·m², required when mass > 0
 }
 
 // Keyframe is a named state: per body, its joint's coordinates q and
@@ -208,6 +224,10 @@ type Collision struct {
 	Material    string `yaml:"material,omitempty"` // default: the body's material
 	Contype     *int   `yaml:"contype,omitempty"`  // default 1
 	Conaffinity *int   `yaml:"conaffinity,omitempty"`
+	// Standoff is how far apart the shape's contacts hold the surfaces, m
+	// (≥ 0, default 0: at touch; MuJoCo's geom margin − gap). A pair takes
+	// the larger of its two shapes'.
+	Standoff *float64 `yaml:"standoff,omitempty"`
 }
 
 // Visual is a shape that is only drawn.
@@ -237,7 +257,14 @@ type Joint struct {
 	// largest friction torque (N·m) or force (N) on each degree of
 	// freedom, ≥ 0.
 	Friction *float64 `yaml:"friction,omitempty"`
-	Armature *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
+	// FrictionSolRef (timeconst, dampratio, or −stiffness, −damping) and
+	// FrictionSolImp (dmin, dmax, width, midpoint, power; default
+	// MuJoCo's) make the friction MuJoCo's soft friction loss (its
+	// solreffriction, solimpfriction): under a load below the friction
+	// the joint creeps as in MuJoCo instead of sticking.
+	FrictionSolRef []float64 `yaml:"friction_solref,omitempty"`
+	FrictionSolImp []float64 `yaml:"friction_solimp,omitempty"`
+	Armature       *float64  `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
 	// Ref is the coordinate of a revolute or prismatic joint at which the
 	// body is at the joint frames' pose (MuJoCo's ref; default 0); the
 	// neutral configuration is q = ref.

@@ -193,6 +193,16 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if f := s.Fluid; f != nil {
 		v.nonNegative("fluid.density", f.Density)
 		v.nonNegative("fluid.viscosity", f.Viscosity)
+		for i, fb := range f.Boxes {
+			p := fmt.Sprintf("fluid.boxes[%d]", i)
+			v.nonNegative(p+".mass", fb.Mass)
+			switch {
+			case fb.Inertia != nil:
+				v.inertia(p+".inertia", fb.Inertia)
+			case fb.Mass > 0:
+				v.add(p+".inertia", "required when mass > 0")
+			}
+		}
 	}
 
 	c := s.Contact

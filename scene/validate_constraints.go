@@ -44,6 +44,7 @@ func scalarJoint(t multibody.JointType) bool {
 // jointLimits checks limits.cone, limits.stiffness and limits.dissipation,
 // where lower and upper may be given, and joint.friction.
 func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
+	v.softCompliance(p+".friction", j.FrictionSolRef, j.FrictionSolImp)
 	if j.Friction != nil {
 		v.nonNegative(p+".friction", *j.Friction)
 		if t == multibody.JointFree || t == multibody.JointWeld {
@@ -82,6 +83,18 @@ func (v *validator) limitCompliance(p string, stiffness, dissipation *float64, s
 	}
 	if n := len(solimp); n != 0 && (n != 5 || len(solref) == 0) {
 		v.add(p+".solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+	}
+}
+
+// softCompliance checks the solref and solimp of a joint's or part's
+// friction (path ends in ".friction", the fields are friction_solref and
+// friction_solimp).
+func (v *validator) softCompliance(p string, solref, solimp []float64) {
+	if n := len(solref); n != 0 && n != 2 {
+		v.add(p+"_solref", "%d values; want 2 (timeconst, dampratio)", n)
+	}
+	if n := len(solimp); n != 0 && (n != 5 || len(solref) == 0) {
+		v.add(p+"_solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with friction_solref", n)
 	}
 }
 

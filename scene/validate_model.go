@@ -110,6 +110,11 @@ func (v *validator) collisions(p string, b *Body, mats map[string]Material) {
 			}
 		}
 		v.collisionBits(cp, c.Contype, c.Conaffinity)
+		if c.Standoff != nil {
+			if x := *c.Standoff; !finite(x) || x < 0 {
+				v.add(cp+".standoff", "%s must be finite and ≥ 0", fnum(x))
+			}
+		}
 	}
 }
 

@@ -35,7 +35,7 @@ func (sim *Simulator) detectContacts() {
 	for i, g := range m.Geometries {
 		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
 		w.spec[i] = sim.speculative(g.Body, w.reach[i])
-		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + w.spec[i])
+		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + g.Standoff + w.spec[i])
 	}
 	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])
 	w.pairs = w.pairs[:0]
@@ -45,8 +45,10 @@ func (sim *Simulator) detectContacts() {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
-		w.hits = contact.Collide(sim.cfg.Materials, ga, w.poses[i], gb, w.poses[j], margin+w.spec[i]+w.spec[j], w.hits[:0]) // geometry.Collide or a foundation's elements
+		off := max(ga.Standoff, gb.Standoff)
+		w.hits = contact.Collide(sim.cfg.Materials, ga, w.poses[i], gb, w.poses[j], margin+off+w.spec[i]+w.spec[j], w.hits[:0]) // geometry.Collide or a foundation's elements
 		for _, h := range w.hits {
+			h.Phi -= off // the contact acts at the standoff (MuJoCo's margin − gap)
 			chained := false
 			if h.Phi > margin {
 				var keep bool
@@ -54,7 +56,7 @@ func (sim *Simulator) detectContacts() {
 					continue
 				}
 			}
-			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained})
+			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained, Standoff: off})
 		}
 	}
 }

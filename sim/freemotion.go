@@ -27,6 +27,8 @@ func (sim *Simulator) freeMotion() error {
 		return sim.mujocoEulerVStar() // scheme_mujoco.go
 	case RungeKutta4:
 		return sim.rk4VStar() // scheme_mujoco.go
+	case MuJoCoImplicitRule:
+		return sim.mujocoImplicitVStar() // scheme_implicit.go
 	default:
 		return sim.notesFreeMotion() // scheme_notes.go
 	}

@@ -25,11 +25,12 @@ type Method uint8
 
 // The integrator families.
 const (
-	ThetaMethod       Method = iota // SAP §II-C, eq. 11–15
-	TrapezoidalRule                 // mechanics notes §0.9.3, linearized with the force elements' K and D
-	BridsonMarinoRule               // mechanics notes §0.9.4, contact solve on the half-step velocity
-	MuJoCoEulerRule                 // MuJoCo 2.2.2's mj_Euler: only joint damping implicit (scheme_mujoco.go)
-	RungeKutta4                     // MuJoCo 2.2.2's mj_RungeKutta, N = 4, for contact- and constraint-free steps
+	ThetaMethod        Method = iota // SAP §II-C, eq. 11–15
+	TrapezoidalRule                  // mechanics notes §0.9.3, linearized with the force elements' K and D
+	BridsonMarinoRule                // mechanics notes §0.9.4, contact solve on the half-step velocity
+	MuJoCoEulerRule                  // MuJoCo 2.2.2's mj_Euler: only joint damping implicit (scheme_mujoco.go)
+	RungeKutta4                      // MuJoCo 2.2.2's mj_RungeKutta, N = 4, for contact- and constraint-free steps
+	MuJoCoImplicitRule               // MuJoCo 2.2.2's mj_implicit: damping, fluid and Coriolis velocity derivatives implicit (scheme_implicit.go)
 )
 
 // The presets of SAP §II-C.
@@ -59,10 +60,16 @@ var (
 	// constraints here, constraint.Set.NeedsSolve).
 	// MJCF's integrator="RK4".
 	RK4 = Scheme{Name: "rk4", ThetaVQ: 1, Method: RungeKutta4}
+	// MuJoCoImplicit is MuJoCo 2.2.2's implicit integrator (mj_implicit):
+	// v* = v0 + δt (M − δt ∂f/∂v)⁻¹ k(q0, v0), ∂f/∂v the velocity
+	// derivative of the passive forces (joint and tendon damping, fluid)
+	// minus that of the Coriolis, centrifugal and gyroscopic forces, all at
+	// (q0, v0); positions as MuJoCoEuler's. MJCF's integrator="implicit".
+	MuJoCoImplicit = Scheme{Name: "mujoco-implicit", ThetaVQ: 1, Method: MuJoCoImplicitRule}
 )
 
 // presets are the schemes ParseScheme accepts, in SchemeNames order.
-var presets = []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint, Trapezoidal, BridsonMarino, MuJoCoEuler, RK4}
+var presets = []Scheme{ExplicitEuler, SymplecticEuler, ImplicitEuler, Midpoint, Trapezoidal, BridsonMarino, MuJoCoEuler, RK4, MuJoCoImplicit}
 
 // SchemeNames lists the preset names accepted by ParseScheme.
 func SchemeNames() []string {
@@ -113,6 +120,8 @@ func (s Scheme) Validate() error {
 		p = MuJoCoEuler
 	case RungeKutta4:
 		p = RK4
+	case MuJoCoImplicitRule:
+		p = MuJoCoImplicit
 	default:
 		return fmt.Errorf("sim: scheme %s: unknown method %d", s.Name, s.Method)
 	}

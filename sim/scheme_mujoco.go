@@ -31,6 +31,8 @@ type mujocoWork struct {
 	qEnd   []float64           // q0 ⊕ h Σ_j b_j u_j, the step's positions
 	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
 	k      []float64           // stages overwrite in the workspace and are put back
+
+	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
 }
 
 // init sizes mw for scheme sc: the joint damping B for both integrators,

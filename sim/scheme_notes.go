@@ -18,13 +18,16 @@ type notesWork struct {
 // δt² θq θvq and δt θv for the θ-method (SAP eq. 15); δt²/4 and δt/2 for
 // the trapezoidal rule (notes §0.9.3: M̂ = M − h/2 ∂f/∂ẋ − h²/4 ∂f/∂x with
 // ∂f/∂x = −K, ∂f/∂ẋ = −D); 0 and δt/2 for Bridson–Marino (§0.9.4, which
-// never uses the position Jacobian).
+// never uses the position Jacobian); 0 and δt for MuJoCo's implicit
+// integrator (scheme_implicit.go: its damping is implicit).
 func (s Scheme) jacobianWeights(dt float64) (cK, cD float64) {
 	switch s.Method {
 	case TrapezoidalRule:
 		return dt * dt / 4, dt / 2
 	case BridsonMarinoRule:
 		return 0, dt / 2
+	case MuJoCoImplicitRule:
+		return 0, dt
 	}
 	return dt * dt * s.ThetaQ * s.ThetaVQ, dt * s.ThetaV
 }

@@ -54,7 +54,7 @@ func (sim *Simulator) updatePositions() error {
 	case sim.scheme == SymplecticEuler:
 		copy(s.V, v)
 		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
-	case mth == MuJoCoEulerRule || mth == RungeKutta4:
+	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule:
 		copy(s.V, v)
 		if w.mj.rk4 {
 			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j

@@ -39,8 +39,9 @@ const usage = `usage:
                              [--package-path DIR]... [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
       MODEL.sdf); --scheme picks the integrator (explicit-euler, symplectic-euler,
-      implicit-euler, midpoint, trapezoidal, bridson-marino, mujoco-euler, rk4; an MJCF
-      model's <option integrator> picks mujoco-euler or rk4, a URDF with damped joints
+      implicit-euler, midpoint, trapezoidal, bridson-marino, mujoco-euler, rk4,
+      mujoco-implicit; an MJCF model's <option integrator> picks mujoco-euler, rk4 or
+      mujoco-implicit, a URDF with damped joints
       mujoco-euler); --solver picks the contact solver
       (sap, pgs, ipm, drumwright; docs/SOLVERS.md); --set overrides any scene field (see docs/SCENES.md for the
       path syntax), --out writes summary.json, steps.csv, trajectory.csv and joints.csv to DIR

@@ -127,6 +127,7 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 		b := &s.Bodies[idx]
 		cv := scene.Vec(com)
 		b.Mass, b.COM, b.Inertia = &m, &cv, model.MatrixInertia(I)
+		c.fluidBox(name, 0, spatial.Vec3{}, spatial.Mat3{})
 	}
 	return nil
 }
@@ -146,6 +147,7 @@ func (c *compiler) takeWeldedMass(idx int, inv spatial.Pose) []massPart {
 			x := inv.Compose(c.bodyPose[k])
 			R := x.R.RotMat()
 			parts = append(parts, massPart{m: l.Mass, c: x.Apply(l.COM), I: R.Mul(l.Inertia).Mul(R.T())})
+			c.fluidBox(b.Name, l.Mass, l.COM, l.Inertia)
 		}
 		b.Mass, b.COM, b.Inertia = nil, nil, nil
 		parts = append(parts, c.takeWeldedMass(k, inv)...)
@@ -328,6 +330,9 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 	}
 	if fl := vals["frictionloss"]; fl > 0 {
 		p.Friction, mj.friction = model.Ptr(fl), fl
+		if p.FrictionSolRef, p.FrictionSolImp, err = c.frictionSoftness(v); err != nil {
+			return err
+		}
 	}
 	var lim scene.Joint
 	if err := c.jointRange(v, &lim, mj.typ); err != nil {
@@ -349,7 +354,7 @@ func (c *compiler) singleJoint(mj mjJoint, b *scene.Body, parentName string, x s
 	p := mj.part
 	anchor := spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3(*p.Pos)}
 	sj := &scene.Joint{Name: p.Name, Type: p.Type, Parent: parentName, ParentFrame: model.PoseToScene(x.Compose(anchor)), ChildFrame: model.PoseToScene(anchor),
-		Axis: p.Axis, Ref: p.Ref, Damping: p.Damping, Stiffness: p.Stiffness, Armature: p.Armature, Friction: p.Friction, Limits: p.Limits}
+		Axis: p.Axis, Ref: p.Ref, Damping: p.Damping, Stiffness: p.Stiffness, Armature: p.Armature, Friction: p.Friction, FrictionSolRef: p.FrictionSolRef, FrictionSolImp: p.FrictionSolImp, Limits: p.Limits}
 	if p.SpringRef != nil {
 		sj.SpringRef = []float64{*p.SpringRef}
 	}
@@ -432,6 +437,25 @@ func (c *compiler) limitSoftness(v view, l *scene.Limits) error {
 	}
 	l.SolRef, l.SolImp = ref, imp
 	return nil
+}
+
+// frictionSoftness reads solreffriction and solimpfriction (MuJoCo's
+// defaults 0.02 1 and 0.9 0.95 0.001 0.5 2): the joint's frictionloss is
+// MuJoCo's soft constraint (constraint.JointFriction), which creeps under
+// a load below it as MuJoCo's does.
+func (c *compiler) frictionSoftness(v view) ([]float64, []float64, error) {
+	ref, err := c.floats(v, "solreffriction", 2, []float64{0.02, 1})
+	if err != nil {
+		return nil, nil, err
+	}
+	if (ref[0] > 0) != (ref[1] > 0) || ref[0] == 0 {
+		return nil, nil, c.r.Errorf(v.src("solreffriction"), "solreffriction", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
+	}
+	imp, err := c.solimp(v, "solimpfriction")
+	if err != nil {
+		return nil, nil, err
+	}
+	return ref, imp, nil
 }
 
 // jointDynamics reads a free joint's damping and armature (stiffness and
@@ -585,4 +609,25 @@ func (c *compiler) sites(e *xmlutil.Element, body, cls string) error {
 		c.out.Sites = append(c.out.Sites, model.Site{Name: name, Body: body, Pose: x, Type: typ, Size: sz})
 	}
 	return nil
+}
+
+// fluidBox keeps MuJoCo's fluid box of a body whose mass takeWeldedMass
+// moved (the welded child's own mass; none for the massless parent): the
+// fluid acts on each MuJoCo body's own box (forces.Fluid.SetBox). A child
+// whose inertia is not positive definite keeps none (the scene's inertia
+// needs positive moments).
+func (c *compiler) fluidBox(body string, m float64, com spatial.Vec3, I spatial.Mat3) {
+	f := c.out.Scene.Fluid
+	if f == nil {
+		return
+	}
+	fb := scene.FluidBox{Body: body, Mass: m}
+	if m > 0 {
+		if ev, _ := spatial.EigSym3(I); !(ev[0] > 0 && ev[1] > 0 && ev[2] > 0) {
+			return
+		}
+		cv := scene.Vec(com)
+		fb.COM, fb.Inertia = &cv, model.MatrixInertia(I)
+	}
+	f.Boxes = append(f.Boxes, fb)
 }

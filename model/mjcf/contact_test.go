@@ -71,13 +71,17 @@ func TestSolrefMaterials(t *testing.T) {
 // rests 0.0918 mm deep, MuJoCo 0.1078 mm (0.85 of it: MuJoCo's corner
 // contacts have the Delassus diagonal 4/m of the cube's rotation and its
 // pyramidal cone's R = 2μ²R_n, where the mapping uses the body's mass
-// for each of the four); it must stay within 0.8–1.25 of MuJoCo's.
+// for each of the four); it must stay within 0.8–1.25 of MuJoCo's. With
+// margin="0.01" the sphere rests that much higher, 0.367182 mm below the
+// margin as in MuJoCo 2.2.2 (which rests at z = 0.109632818): the geom's
+// standoff.
 func TestRestingPenetration(t *testing.T) {
 	for _, c := range []struct {
 		shape, imp string
 		mass, z0   float64
 		mj, tol    float64
 	}{
+		{`type="sphere" size="0.1" margin="0.01"`, "", 1, 0.11, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 0.1, 0.1, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 1, 0.1, 0.000367182, 1e-4},
 		{`type="sphere" size="0.1"`, "", 10, 0.1, 0.000367182, 1e-4},
@@ -105,15 +109,16 @@ func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // TestIntegratorMapping: MuJoCo's Euler (the default) maps to
 // mujoco-euler with or without joint damping (MuJoCo 2.2.2's mj_Euler
 // treats the damping implicitly, as mujoco-euler does, so a damped model
-// no longer needs implicit-euler nor a warning), RK4 to rk4, and implicit
-// and implicitfast to mujoco-euler with a warning naming what differs.
+// no longer needs implicit-euler nor a warning), RK4 to rk4, implicit to
+// mujoco-implicit (mj_implicit) and implicitfast to mujoco-euler with a
+// warning naming what differs.
 func TestIntegratorMapping(t *testing.T) {
 	for _, c := range []struct{ option, damping, scheme, warning string }{
 		{"", "0", "mujoco-euler", ""},
 		{"", "0.1", "mujoco-euler", ""},
 		{` integrator="Euler"`, "0.1", "mujoco-euler", ""},
 		{` integrator="RK4"`, "0", "rk4", ""},
-		{` integrator="implicit"`, "0.1", "mujoco-euler", "Coriolis"},
+		{` integrator="implicit"`, "0.1", "mujoco-implicit", ""},
 		{` integrator="implicitfast"`, "0.1", "mujoco-euler", "tendon damping"},
 	} {
 		doc := `<mujoco><option timestep="0.002"` + c.option + `/><worldbody><body><joint damping="` + c.damping + `"/><geom size="0.01" mass="0.003"/></body></worldbody></mujoco>`

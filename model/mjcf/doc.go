@@ -67,8 +67,10 @@
 //     body and its parent's group unless either is the world's
 //     (weldExcludes).
 //   - Geom margin: the scene's contact margin is the largest geom margin
-//     (detection as in MuJoCo); MuJoCo's force offset of margin − gap is
-//     not reproduced (a warning).
+//     (detection as in MuJoCo), and each collision shape's standoff is its
+//     margin − gap, where MuJoCo's contact force holds the surfaces (a
+//     pair takes the larger standoff; MuJoCo the larger margin less the
+//     larger gap, the same when the gaps agree; a gap warns).
 //   - <freejoint> takes nothing from the default classes (defaults.go).
 //   - <option><flag> disables features as MuJoCo's mjDSBL flags (flags.go);
 //     <compiler settotalmass> scales every body's mass and inertia.

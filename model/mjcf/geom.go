@@ -136,10 +136,14 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 			c.r.Warnf(v.e, a, "not supported (ignored)")
 		}
 	}
-	if err := c.geomMargin(v); err != nil {
+	standoff, err := c.geomMargin(v)
+	if err != nil {
 		return err
 	}
 	col := scene.Collision{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
+	if standoff > 0 {
+		col.Standoff = &standoff
+	}
 	if ct != 1 {
 		col.Contype = &ct
 	}
@@ -159,34 +163,39 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	return nil
 }
 
-// geomMargin reads margin and gap. MuJoCo detects a pair within the
+// geomMargin reads margin and gap and returns the geom's standoff,
+// margin − gap (0 when gap ≥ margin). MuJoCo detects a pair within the
 // larger of its geoms' margins, and its contact acts when the distance is
-// below margin − gap, holding the surfaces that far apart. The scene's
-// contact margin (a pair closer than it becomes a contact) is raised to
-// the largest geom margin, so contacts are detected as in MuJoCo; the
-// force offset is not reproduced: a margin above gap warns once per model.
-func (c *compiler) geomMargin(v view) error {
+// below margin − gap (the pair's larger margin less its larger gap),
+// holding the surfaces that far apart. The scene's contact margin (a pair
+// closer than it becomes a contact) is raised to the largest geom margin,
+// so contacts are detected as in MuJoCo, and each collision shape's
+// standoff is its margin − gap, so the force acts where MuJoCo's does: a
+// pair takes the larger standoff, which is MuJoCo's max margin − max gap
+// when the gaps are equal (all the public suites' gaps are 0). Geoms whose
+// gaps differ warn once.
+func (c *compiler) geomMargin(v view) (float64, error) {
 	m, err := c.float(v, "margin", 0)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	gap, err := c.float(v, "gap", 0)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if m < 0 || gap < 0 {
 		a := "margin"
 		if m >= 0 {
 			a = "gap"
 		}
-		return c.r.Errorf(v.src(a), a, "must be ≥ 0")
+		return 0, c.r.Errorf(v.src(a), a, "must be ≥ 0")
 	}
 	c.maxMargin = math.Max(c.maxMargin, m)
-	if m > gap && !c.marginWarned {
+	if gap > 0 && !c.marginWarned {
 		c.marginWarned = true
-		c.r.Warnf(v.src("margin"), "margin", "margin %g, gap %g: contacts are detected within the margin, but MuJoCo's contact force holds the surfaces margin − gap = %g apart, and ours acts at touch (not reproduced; warned once)", m, gap, m-gap)
+		c.r.Warnf(v.src("gap"), "gap", "margin %g, gap %g: the contact acts at the standoff margin − gap = %g; a pair takes the larger of its geoms' standoffs, where MuJoCo takes the larger margin less the larger gap (warned once)", m, gap, max(m-gap, 0))
 	}
-	return nil
+	return max(m-gap, 0), nil
 }
 
 // contactMargin raises the scene's contact margin to the largest geom

@@ -362,11 +362,8 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	}
 	s.Scheme = integratorScheme[integ]
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
-	switch integ {
-	case "implicit":
-		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not the Coriolis forces' and tendon damping's velocity derivatives that MuJoCo's implicit integrator adds")
-	case "implicitfast":
-		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping")
+	if integ == "implicitfast" {
+		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")
 	}
 	return nil
 }
@@ -406,15 +403,12 @@ func (c *compiler) fluid(e *xmlutil.Element) error {
 // integratorScheme maps MuJoCo's <option integrator> to a scheme of package
 // sim. Euler is MuJoCo 2.2.2's mj_Euler exactly (only joint damping
 // implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
-// steps with contacts or acting constraints with mujoco-euler). implicit (MuJoCo
-// 2.2.2: (M − h ∂f/∂v) qacc = f, positions and M at q0) and implicitfast
-// (MuJoCo ≥ 3.0, without the Coriolis derivative) are closest to
-// mujoco-euler: both are explicit in q, and their ∂f/∂v is joint damping
-// (implicit in mujoco-euler), actuator gains (implicit in our contact
-// solve, where actuators act), tendon damping and, for implicit, the
-// Coriolis forces (both explicit here). implicit-euler would also evaluate
-// gravity, springs and M at the end of the step, which MuJoCo never does.
-var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", "implicit": "mujoco-euler", "implicitfast": "mujoco-euler"}
+// steps with contacts or acting constraints with mujoco-euler), implicit
+// its mj_implicit ((M − h ∂f/∂v) qacc = f with the damping's, the fluid's
+// and the Coriolis forces' velocity derivatives; sim.MuJoCoImplicit; the
+// actuators' act through our contact solve). implicitfast (MuJoCo ≥ 3.0,
+// without the Coriolis derivative) is closest to mujoco-euler.
+var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", "implicit": "mujoco-implicit", "implicitfast": "mujoco-euler"}
 
 // assets reads <mesh> and <material> assets; textures and other assets are
 // reported unsupported.

@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -405,11 +406,11 @@ func TestFreejointDefaults(t *testing.T) {
 
 // TestGeomMargin checks geom margin and gap: the scene's contact margin
 // becomes the largest geom margin (a pair is detected within it, as in
-// MuJoCo), a margin above gap warns once that MuJoCo's force offset is not
-// reproduced (MuJoCo 2.2.2 rests a 0.1 m sphere with margin 0.01 at
-// z = 0.10963, 1 cm higher than without: 0.09963), a class's margin
-// does not warn as unsupported, and a negative margin is an error naming
-// the attribute.
+// MuJoCo), each collision's standoff is its margin − gap (a class's margin
+// 0.004 included; 0 for margin = gap), where MuJoCo's force holds the
+// surfaces (MuJoCo 2.2.2 rests a 0.1 m sphere with margin 0.01 at
+// z = 0.10963, 1 cm higher than without: TestRestingPenetration), a gap
+// warns once, and a negative margin is an error naming the attribute.
 func TestGeomMargin(t *testing.T) {
 	im := parseDoc(t, `<mujoco>
   <default><geom margin="0.004"/></default>
@@ -422,17 +423,33 @@ func TestGeomMargin(t *testing.T) {
 	if m := im.Scene.Contact.Margin; m == nil || *m != 0.02 {
 		t.Errorf("contact margin %v, want the largest geom margin 0.02", m)
 	}
+	var got []float64
+	for _, b := range im.Scene.Bodies {
+		for _, c := range b.Collisions {
+			x := 0.0
+			if c.Standoff != nil {
+				x = *c.Standoff
+			}
+			got = append(got, x)
+		}
+	}
+	if want := []float64{0.004, 0.01, 0}; !slices.Equal(got, want) {
+		t.Errorf("standoffs %v, want %v", got, want)
+	}
 	n := 0
 	for _, w := range im.Warnings {
-		if w.Attribute == "margin" {
+		switch w.Attribute {
+		case "margin":
+			t.Errorf("margin warns: %s", w)
+		case "gap":
 			n++
-			if w.Line != 2 || !strings.Contains(w.Msg, "margin − gap = 0.004") {
-				t.Errorf("margin warning %s, want line 2 (the class's margin, first geom) and margin − gap = 0.004", w)
+			if w.Line != 6 || !strings.Contains(w.Msg, "margin − gap = 0") {
+				t.Errorf("gap warning %s, want line 6 and margin − gap = 0", w)
 			}
 		}
 	}
 	if n != 1 {
-		t.Errorf("%d margin warnings, want 1: %v", n, im.Warnings)
+		t.Errorf("%d gap warnings, want 1: %v", n, im.Warnings)
 	}
 	_, err := Parse("f.xml", []byte(`<mujoco><worldbody><geom type="sphere" size="0.1" margin="-1"/></worldbody></mujoco>`), model.Options{})
 	if err == nil || !strings.Contains(err.Error(), "f.xml:1") || !strings.Contains(err.Error(), "margin") {
