@@ -32,12 +32,14 @@ func (sim *Simulator) detectContacts() {
 	m, s, w := sim.Model, sim.State, &sim.ws
 	margin := sim.cfg.Contact.Margin
 	w.kin0.Update(s.Q, s.V) // one forward-kinematics pass at q0 for poses and Jacobians
+	sim.prof.lap(StageKinematics)
 	for i, g := range m.Geometries {
 		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
 		w.spec[i] = sim.speculative(g.Body, w.reach[i])
 		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + w.spec[i])
 	}
 	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])
+	sim.prof.lap(StageBroadPhase)
 	w.pairs = w.pairs[:0]
 	for _, c := range w.cand {
 		i, j := int(c[0]), int(c[1])
@@ -57,6 +59,7 @@ func (sim *Simulator) detectContacts() {
 			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained})
 		}
 	}
+	sim.prof.lap(StageNarrowPhase)
 }
 
 // closing reports whether the gap φ0 of contact h between bodies a and b,
