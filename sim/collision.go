@@ -29,9 +29,9 @@ import (
 // (v̂_n = −φ0/(δt + τd), §V-A) keeps such a contact inactive unless it
 // would touch.
 func (sim *Simulator) detectContacts() {
-	m, s, w := sim.Model, sim.State, &sim.ws
+	m, w := sim.Model, &sim.ws
 	margin := sim.cfg.Contact.Margin
-	w.kin0.Update(s.Q, s.V) // one forward-kinematics pass at q0 for poses and Jacobians
+	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.prof.lap(StageKinematics)
 	for i, g := range m.Geometries {
 		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
