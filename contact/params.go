@@ -129,6 +129,19 @@ func DefaultParams() Params {
 		Speculative: true, SpeculativeMax: 0.1, AnchorRadius: 1e-3}
 }
 
+// EngineParams returns the engine's default contact model, the one a scene
+// gets for the fields it leaves out (docs/CONTACT.md; scene.Build and the
+// Go API share it, scene's TestEngineDefaults checks that they agree): the
+// Lagged approximation, speculative contact up to 0.1 m, load-aware
+// regularization, friction anchors of 1 mm and a 0.3 m/s recovery cap, with
+// DefaultParams' β, σ, margin, Delassus estimate and v_s. DefaultParams
+// is the SAP paper's model.
+func EngineParams() Params {
+	p := DefaultParams()
+	p.Approximation, p.LoadAware, p.MaxRecoverySpeed = Lagged, true, 0.3
+	return p
+}
+
 // Validate reports an error naming the bad field.
 func (p Params) Validate() error {
 	switch {

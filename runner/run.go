@@ -30,6 +30,11 @@ type Options struct {
 	// OnStep, if set, is called after every step taken (progress bar,
 	// live view).
 	OnStep func(s *sim.Simulator, st sim.StepStats)
+	// Profile, if set, turns the simulator's stage timers on
+	// (sim.Config.Profile) and receives the steps' stage times and the
+	// stepping and recording times of this run (of a resumed run: from
+	// the checkpoint on).
+	Profile *Profile
 }
 
 // StopError is returned with the summary of a run that did not reach its
@@ -116,7 +121,9 @@ func start(b *scene.Built, o Options, c *Checkpoint) (*run, error) {
 	if o.CheckpointEvery > 0 && (o.Out == "" || o.Format != record.CSV || o.Source == nil) {
 		return nil, errors.New("runner: checkpoints need an output directory (--out), CSV output and the run's source")
 	}
-	s, err := sim.New(b.Model, b.State, b.Config)
+	cfg := b.Config
+	cfg.Profile = cfg.Profile || o.Profile != nil
+	s, err := sim.New(b.Model, b.State, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +180,8 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 		}
 		t := time.Now()
 		st, err := s.Step()
-		r.wall += time.Since(t)
+		wall := time.Since(t)
+		r.wall += wall
 		if err != nil {
 			stop = &StopError{Status: record.StatusError, Step: i, Err: err}
 			break
@@ -183,6 +191,10 @@ func (r *run) loop(ctx context.Context) (record.Summary, error) {
 			r.acc.AddConstraints(cr, b.Config.DT)
 		}
 		r.record(st, i%b.RecordEvery == 0)
+		if p := r.o.Profile; p != nil {
+			p.add(&st, wall)
+			p.Recording += time.Since(t) - wall
+		}
 		if r.o.OnStep != nil {
 			r.o.OnStep(s, st)
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/stiction-sim/stiction/model/embedded"
 	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
-	"github.com/stiction-sim/stiction/solver/island"
 )
 
 // Source says how to build a run's scene: an embedded scene name, a scene
@@ -91,15 +90,22 @@ func (s Source) Build() (*scene.Built, error) {
 		return nil, fmt.Errorf("runner: %d workers: want 0 (one SAP solve) or more", s.Workers)
 	}
 	if s.Workers > 0 {
-		WrapIslands(b, s.Workers)
+		if err := WrapIslands(b, s.Workers); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
 
-// WrapIslands wraps the configured SAP solver of b in an island solver with
-// the given workers (the --workers flag of "stiction run").
-func WrapIslands(b *scene.Built, workers int) {
-	is := island.New(b.NewSolver, workers)
-	is.SetTolerance(b.Tolerance())
-	b.Config.Solver = is
+// WrapIslands rebuilds the solver stack of b with an island solver of the
+// given workers around its refined solver (the --workers flag of
+// "stiction run").
+func WrapIslands(b *scene.Built, workers int) error {
+	b.Stack.Workers = workers
+	sv, err := b.Stack.Build()
+	if err != nil {
+		return fmt.Errorf("runner: %w", err)
+	}
+	b.Config.Solver = sv
+	return nil
 }

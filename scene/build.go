@@ -16,6 +16,7 @@ import (
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
 	_ "github.com/stiction-sim/stiction/solver/all" // registers every solver for solver.type
+	"github.com/stiction-sim/stiction/solver/stack"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -28,9 +29,11 @@ type Built struct {
 	Duration    float64
 	RecordEvery int
 	Steps       int // number of steps: round(duration/dt)
+	// Stack describes the scene's solver stack (Config.Solver is
+	// Stack.Build()'s); set Stack.Workers and build it again for islands.
+	Stack stack.Spec
 	// NewSolver makes a new contact solver of the scene's kind and
-	// parameters (Config.Solver is one); solver/island uses it to make one
-	// per worker.
+	// parameters with its refiner (Stack.Refined(); Config.Solver is one).
 	NewSolver func() solver.Solver
 	// AbsTolerance and RelTolerance are εa and εr of SAP eq. 26.
 	AbsTolerance, RelTolerance float64
@@ -57,7 +60,7 @@ func Build(s *Scene) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, newSolver, err := buildConfig(s, m, st)
+	cfg, stk, err := buildConfig(s, m, st)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func Build(s *Scene) (*Built, error) {
 	return &Built{
 		Name: s.Name, Model: m, State: st, Config: cfg,
 		Duration: s.Duration, RecordEvery: s.RecordEvery,
-		Steps: int(math.Round(s.Duration / s.DT)), NewSolver: newSolver,
+		Steps: int(math.Round(s.Duration / s.DT)), Stack: stk, NewSolver: stk.Refined(),
 		AbsTolerance: *s.Solver.AbsTolerance, RelTolerance: *s.Solver.Tolerance,
 		SolverName: s.Solver.Type, Sensors: sensors,
 	}, nil
@@ -155,11 +158,17 @@ func BuildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if s == nil || m == nil || st == nil {
 		return sim.Config{}, nil, errors.New("scene: BuildConfig needs a scene and the model and state of BuildModel")
 	}
-	return buildConfig(withDefaults(s), m, st)
+	cfg, stk, err := buildConfig(withDefaults(s), m, st)
+	if err != nil {
+		return sim.Config{}, nil, err
+	}
+	return cfg, stk.Refined(), nil
 }
 
-// buildConfig is BuildConfig of a prepared scene.
-func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config, func() solver.Solver, error) {
+// buildConfig is BuildConfig of a prepared scene, with the description of
+// its solver stack.
+func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config, stack.Spec, error) {
+	var none stack.Spec
 	names := materialNames(s)
 	mats := make([]contact.Material, len(names))
 	for i, n := range names {
@@ -167,16 +176,16 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
 			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors}
 	}
-	cfg, newSolver, err := config(s, mats)
+	cfg, stk, err := config(s, mats)
 	if err != nil {
-		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
-		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	tf, err := tendonForces(m, s.Tendons)
 	if err != nil {
-		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	cfg.Forces = append(cfg.Forces, tf...)
 	if f := s.Fluid; f != nil {
@@ -191,9 +200,9 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		cfg.Forces = append(cfg.Forces, fl)
 	}
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
-		return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
-	return cfg, newSolver, nil
+	return cfg, stk, nil
 }
 
 // materialNames returns the material names in sorted order: a geometry's
@@ -387,20 +396,22 @@ func vecOr(v *Vec) spatial.Vec3 {
 	return spatial.Vec3(*v)
 }
 
-// config builds the simulator configuration and a maker of its solver.
-func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver, error) {
+// config builds the simulator configuration and the description of its
+// solver stack (Config.Solver is the stack built).
+func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
+	var none stack.Spec
 	approx, err := contact.ParseApproximation(s.Contact.Approximation)
 	if err != nil {
-		return sim.Config{}, nil, fmt.Errorf("contact.approximation: %w", err)
+		return sim.Config{}, none, fmt.Errorf("contact.approximation: %w", err)
 	}
 	d, err := contact.ParseDelassus(s.Contact.Delassus)
 	if err != nil {
-		return sim.Config{}, nil, err
+		return sim.Config{}, none, err
 	}
 	switch s.Solver.LineSearch {
 	case "", "exact", "backtracking":
 	default:
-		return sim.Config{}, nil, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
+		return sim.Config{}, none, fmt.Errorf("solver.line_search: unknown line search %q", s.Solver.LineSearch)
 	}
 	sp := solver.DefaultParams()
 	sp.Tolerance, sp.AbsTolerance = *s.Solver.Tolerance, *s.Solver.AbsTolerance
@@ -410,18 +421,21 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 	}
 	inner, err := solver.Maker(s.Solver.Type, sp)
 	if err != nil {
-		return sim.Config{}, nil, fmt.Errorf("solver.type: %w", err)
+		return sim.Config{}, none, fmt.Errorf("solver.type: %w", err)
 	}
 	if err := checkSolverApproximation(s.Solver.Type, inner(), approx, sp); err != nil {
-		return sim.Config{}, nil, err
+		return sim.Config{}, none, err
 	}
 	scheme, err := sim.ParseScheme(s.Scheme)
 	if err != nil {
-		return sim.Config{}, nil, err
+		return sim.Config{}, none, err
 	}
-	lag := *s.Contact.LagIterations
-	newSolver := func() solver.Solver {
-		return &solver.LaggedRefiner{Inner: inner(), Tolerance: LagTolerance, SlideTolerance: LagSlideTolerance, MaxResolves: lag}
+	lag := stack.DefaultLag()
+	lag.Resolves = *s.Contact.LagIterations
+	stk := stack.Spec{Solver: inner, Lag: lag, AbsTolerance: sp.AbsTolerance, RelTolerance: sp.Tolerance}
+	sv, err := stk.Build()
+	if err != nil {
+		return sim.Config{}, none, err
 	}
 	return sim.Config{
 		DT:     s.DT,
@@ -433,18 +447,19 @@ func config(s *Scene, mats []contact.Material) (sim.Config, func() solver.Solver
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 		},
 		Materials:        mats,
-		Solver:           newSolver(),
+		Solver:           sv,
 		Relinearizations: s.Relinearizations,
-	}, newSolver, nil
+	}, stk, nil
 }
 
 // LagTolerance is the relative change of a Lagged contact's normal impulse
-// that makes the solver solve the step again with it (solver.LaggedRefiner).
-const LagTolerance = 0.01
+// that makes the solver solve the step again with it (solver.LaggedRefiner;
+// the engine's default, stack.DefaultLagTolerance).
+const LagTolerance = stack.DefaultLagTolerance
 
 // LagSlideTolerance is LagTolerance for a sliding contact, whose friction
-// is μ times its lagged normal impulse (solver.LaggedRefiner).
-const LagSlideTolerance = 1e-4
+// is μ times its lagged normal impulse (stack.DefaultLagSlideTolerance).
+const LagSlideTolerance = stack.DefaultLagSlideTolerance
 
 // valueOr returns *p, or def when p is nil.
 func valueOr(p *float64, def float64) float64 {

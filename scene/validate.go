@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/stiction-sim/stiction/solver/stack"
 )
 
 // Defaults applied by ApplyDefaults to fields left out of a scene file.
@@ -23,7 +25,7 @@ const (
 	DefaultApproximation     = "lagged"
 	DefaultStictionTolerance = 1e-4 // m/s
 	DefaultSpeculative       = true
-	DefaultLagIterations     = 2
+	DefaultLagIterations     = stack.DefaultLagResolves
 	DefaultLoadAware         = true
 	DefaultMaxRecoverySpeed  = 0.3
 	DefaultSpeculativeMax    = 0.1 // m

@@ -29,15 +29,17 @@ import (
 // (v̂_n = −φ0/(δt + τd), §V-A) keeps such a contact inactive unless it
 // would touch.
 func (sim *Simulator) detectContacts() {
-	m, s, w := sim.Model, sim.State, &sim.ws
+	m, w := sim.Model, &sim.ws
 	margin := sim.cfg.Contact.Margin
-	w.kin0.Update(s.Q, s.V) // one forward-kinematics pass at q0 for poses and Jacobians
+	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
+	sim.prof.lap(StageKinematics)
 	for i, g := range m.Geometries {
 		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
 		w.spec[i] = sim.speculative(g.Body, w.reach[i])
 		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + g.Standoff + w.spec[i])
 	}
 	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])
+	sim.prof.lap(StageBroadPhase)
 	w.pairs = w.pairs[:0]
 	for _, c := range w.cand {
 		i, j := int(c[0]), int(c[1])
@@ -59,6 +61,7 @@ func (sim *Simulator) detectContacts() {
 			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained, Standoff: off})
 		}
 	}
+	sim.prof.lap(StageNarrowPhase)
 }
 
 // closing reports whether the gap φ0 of contact h between bodies a and b,

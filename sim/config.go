@@ -40,6 +40,11 @@ type Config struct {
 	// constrained momentum balance; needed for the midpoint rule to keep a
 	// closed loop's energy). 0: SAP's single linearization (Algorithm 1).
 	Relinearizations int
+	// Profile turns on the per-stage timers (StepStats.Times, and the
+	// refiner's solver.Stats.ResolveTime). Off by default: a clock reading
+	// costs about 170 ns on the virtual machines measured (BENCHMARKS.md),
+	// 13 per step, a large part of a small robot's step.
+	Profile bool
 }
 
 // Validate reports an error naming the bad field.

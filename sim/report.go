@@ -9,13 +9,13 @@ import (
 // stats gathers the statistics of the step just taken.
 func (sim *Simulator) stats() StepStats {
 	w := &sim.ws
-	pe := sim.potentialEnergy() // updates kin to the new state
+	pe := sim.potentialEnergy() // updates kin0 to the new state, which the next step starts from
 	st := StepStats{
 		Step:             sim.step,
 		T:                sim.State.T,
 		Stats:            w.result.Stats,
 		Contacts:         len(w.pairs),
-		KineticEnergy:    w.kin.KineticEnergy(),
+		KineticEnergy:    w.kin0.KineticEnergy(),
 		PotentialEnergy:  pe,
 		NewtonIterations: w.newton,
 		NewtonConverged:  w.conv,
@@ -32,11 +32,12 @@ func (sim *Simulator) stats() StepStats {
 }
 
 // potentialEnergy returns the stored energy of every force element (gravity
-// and springs) at the current state.
+// and springs) at the current state, from the kinematics kin0 at it (kept
+// for the next step's detectContacts, endKinematics).
 func (sim *Simulator) potentialEnergy() float64 {
 	w := &sim.ws
-	w.kin.Update(sim.State.Q, sim.State.V)
-	w.ctx.WS = w.kin
+	sim.endKinematics()
+	w.ctx.WS = w.kin0
 	w.ctx.Q, w.ctx.V, w.ctx.T = sim.State.Q, sim.State.V, sim.State.T
 	e := 0.0
 	for _, el := range w.elems {

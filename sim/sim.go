@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // Simulator advances a State of a Model in time.
@@ -17,6 +18,7 @@ type Simulator struct {
 	mem    contactMemory // the last step's contacts (persistent contacts)
 	step   int           // steps taken
 	t0     float64       // time of the initial state
+	prof   profiler      // the stage timers (Config.Profile)
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -38,7 +40,10 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	if err := m.CheckFinite(s); err != nil {
 		return nil, fmt.Errorf("sim: initial state: %w", err)
 	}
-	sim := &Simulator{Model: m, State: s, cfg: cfg, scheme: cfg.Scheme.resolved(), t0: s.T}
+	sim := &Simulator{Model: m, State: s, cfg: cfg, scheme: cfg.Scheme.resolved(), t0: s.T, prof: profiler{on: cfg.Profile}}
+	if pr, ok := cfg.Solver.(solver.Profiler); ok {
+		pr.SetProfile(cfg.Profile)
+	}
 	sim.ws.init(m, &sim.cfg)
 	if err := sim.initConstraints(); err != nil {
 		return nil, err
@@ -58,28 +63,38 @@ func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 // Step returns an error only when the problem cannot be built or the new
 // state is not finite, and then leaves the state unchanged.
 func (sim *Simulator) Step() (StepStats, error) {
-	sim.detectContacts()                     // geometry at q0: C(q0) with p, n̂, φ0
-	sim.recallContacts()                     // persistent contacts: what the last step knew of each
+	p := &sim.prof
+	p.start()
+	sim.detectContacts() // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
+	sim.recallContacts() // persistent contacts: what the last step knew of each
+	p.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return StepStats{}, err
 	}
+	p.lap(StageFreeMotion)
 	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
 		return StepStats{}, err
 	}
+	p.lap(StageContactAssembly)
 	if err := sim.assembleConstraints(); err != nil { // limits, couplers, actuators, friction
 		return StepStats{}, err
 	}
+	p.lap(StageConstraintAssembly)
 	if err := sim.reduceProblem(); err != nil { // eliminate attached, prescribed v (notes §0.17–0.21)
 		return StepStats{}, err
 	}
+	p.lap(StageElimination)
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return StepStats{}, err
 	}
+	p.lap(StageSolve)
 	sim.expandSolution()                      // v = P u + c
 	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step
 		return StepStats{}, err
 	}
-	sim.rememberContacts()                        // impulses, predicted gaps and anchors by contact identity, for the next step
+	p.lap(StageExpansion)
+	sim.rememberContacts() // impulses, predicted gaps and anchors by contact identity, for the next step
+	p.lap(StageContactMemory)
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
 	}
@@ -87,6 +102,10 @@ func (sim *Simulator) Step() (StepStats, error) {
 		return StepStats{}, err
 	}
 	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
+	p.lap(StagePositions)
 	sim.step++
-	return sim.stats(), nil
+	st := sim.stats()
+	p.lap(StageStats)
+	st.Times = p.finish()
+	return st, nil
 }

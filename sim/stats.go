@@ -31,4 +31,7 @@ type StepStats struct {
 	// RK4Fallback reports that an rk4 step had contacts or acting constraints
 	// and was taken with mujoco-euler (see RK4).
 	RK4Fallback bool
+	// Times are the wall times of the step's stages (Config.Profile; zero
+	// otherwise).
+	Times StepTimes
 }

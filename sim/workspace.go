@@ -23,7 +23,8 @@ type Workspace struct {
 
 	// dynamics (θ-method, SAP §II-C/D)
 	kin    *multibody.Workspace // kinematics, CRBA, RNEA at the mid-step point
-	kin0   *multibody.Workspace // kinematics at (q0, v0): geometry poses and contact Jacobians
+	kin0   *multibody.Workspace // kinematics at (q0, v0): geometry poses and contact Jacobians; at the end of a step, at the new state (kinreuse.go)
+	kinAt  kinKey               // the state kin0 was last updated at by the statistics
 	elems  []forces.Element     // gravity, joint spring–dampers, Config.Forces
 	fout   *forces.Output       // their k, K, D
 	ctx    forces.Context

@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // LaggedRefiner is a Solver that solves a problem with an inner solver and
 // then, while the normal impulses of its ContactLagged blocks differ from
@@ -27,6 +30,7 @@ type LaggedRefiner struct {
 	Tolerance      float64 // relative change of n0 that triggers a re-solve
 	SlideTolerance float64 // the same for a sliding block; 0: Tolerance
 	MaxResolves    int     // re-solves per Solve
+	profile        bool    // time the re-solves (SetProfile)
 	warm           []float64
 }
 
@@ -38,16 +42,26 @@ var _ Solver = (*LaggedRefiner)(nil)
 
 // Around returns a refiner with l's settings around another inner solver.
 func (l *LaggedRefiner) Around(inner Solver) *LaggedRefiner {
-	return &LaggedRefiner{Inner: inner, Tolerance: l.Tolerance, SlideTolerance: l.SlideTolerance, MaxResolves: l.MaxResolves}
+	return &LaggedRefiner{Inner: inner, Tolerance: l.Tolerance, SlideTolerance: l.SlideTolerance, MaxResolves: l.MaxResolves, profile: l.profile}
 }
 
+// SetProfile implements Profiler: with on, Solve reports the wall time of
+// its re-solves in Stats.ResolveTime.
+func (l *LaggedRefiner) SetProfile(on bool) { l.profile = on }
+
 // Solve implements Solver. Statistics are those of the last solve, with
-// the iterations of all solves summed.
+// the iterations of all solves summed and the re-solves counted
+// (Stats.Resolves) and, when profiling, timed (Stats.ResolveTime).
 func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 	if err := l.Inner.Solve(p, v0, res); err != nil {
 		return err
 	}
+	var t0 time.Time
+	resolves := 0
 	for k := 0; k < l.MaxResolves && l.relag(p, res.Gamma); k++ {
+		if l.profile && k == 0 {
+			t0 = time.Now()
+		}
 		l.warm = resize(l.warm, p.NV)
 		copy(l.warm, res.V)
 		prev := res.Stats
@@ -56,6 +70,11 @@ func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 		}
 		res.Stats.Iterations += prev.Iterations
 		res.Stats.LineSearchIterations += prev.LineSearchIterations
+		resolves++
+	}
+	res.Stats.Resolves = resolves
+	if l.profile && resolves > 0 {
+		res.Stats.ResolveTime = time.Since(t0)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package solver
 
+import "time"
+
 // Status says how a solve ended.
 type Status int
 
@@ -45,6 +47,17 @@ type Stats struct {
 	ComplementarityError float64 // e_μ, SAP eq. 33
 	Cost                 float64 // ℓp at the returned v
 	InitialCost          float64 // ℓp at the warm start
+	// Resolves counts the re-solves of LaggedRefiner (summed over islands),
+	// and ResolveTime is their wall time when profiling (Profiler; zero
+	// otherwise).
+	Resolves    int
+	ResolveTime time.Duration
+}
+
+// Profiler is implemented by solvers that time parts of their work when
+// asked to (sim.Config.Profile): LaggedRefiner times its re-solves.
+type Profiler interface {
+	SetProfile(on bool)
 }
 
 // Result holds a solution. Its slices are reused across solves.

@@ -298,11 +298,12 @@ func benchOne(solverName, approx string, walls, copies bool, n int, lin sap.Line
 		return benchRow{}, err
 	}
 	if solverName == "" || solverName == sap.Name {
-		setSolver(b, lin, workers)
-	} else if workers > 0 {
-		is := island.New(b.NewSolver, workers)
-		is.SetTolerance(b.Tolerance())
-		b.Config.Solver = is
+		err = setSolver(b, lin, workers)
+	} else {
+		err = buildStack(b, workers)
+	}
+	if err != nil {
+		return benchRow{}, err
 	}
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
@@ -376,39 +377,39 @@ func solverWork(sv solver.Solver, st sim.StepStats) int {
 	return w
 }
 
-// setSolver replaces the scene's SAP solver by one with the Newton-system
-// path lin (sparse for islandsPath), keeping the scene's other SAP
-// parameters and its refinement of Lagged contacts (solver.LaggedRefiner,
-// the scenes' default: inside each island with the island solver), wrapped
-// in an island solver with the given workers when workers > 0.
-func setSolver(b *scene.Built, lin sap.Linear, workers int) {
+// setSolver makes the scene's solver SAP on the Newton-system path lin
+// (setSAP) in the stack with the given workers (buildStack).
+func setSolver(b *scene.Built, lin sap.Linear, workers int) error {
+	setSAP(b, lin)
+	return buildStack(b, workers)
+}
+
+// buildStack builds the scene's solver stack (solver/stack), with an island
+// solver of the given workers when workers > 0.
+func buildStack(b *scene.Built, workers int) error {
+	b.Stack.Workers = workers
+	sv, err := b.Stack.Build()
+	if err != nil {
+		return err
+	}
+	b.Config.Solver = sv
+	return nil
+}
+
+// setSAP makes the scene's solver stack solve with SAP on the
+// Newton-system path lin (sparse for islandsPath), keeping the scene's
+// other SAP parameters and its refinement of Lagged contacts (inside each
+// island with the island solver).
+func setSAP(b *scene.Built, lin sap.Linear) {
 	prm := sap.DefaultParams()
-	var ref *solver.LaggedRefiner
-	switch s := b.Config.Solver.(type) {
-	case *sap.Solver:
+	if s, ok := b.Stack.Solver().(*sap.Solver); ok {
 		prm = s.Params()
-	case *solver.LaggedRefiner:
-		ref = s
-		if in, ok := s.Inner.(*sap.Solver); ok {
-			prm = in.Params()
-		}
 	}
 	prm.Linear = lin
 	if lin == islandsPath {
 		prm.Linear = sap.SparseLinear
 	}
-	mk := func() solver.Solver {
-		if ref == nil {
-			return sap.New(prm)
-		}
-		return ref.Around(sap.New(prm))
-	}
-	b.Config.Solver = mk()
-	if workers > 0 {
-		is := island.New(mk, workers)
-		is.SetTolerance(prm.AbsTolerance, prm.RelTolerance)
-		b.Config.Solver = is
-	}
+	b.Stack.Solver = func() solver.Solver { return sap.New(prm) }
 }
 
 // writeBenchCSV writes the rows.

@@ -57,7 +57,9 @@ func runPeers(dir string, workers int, out string, stdout io.Writer) error {
 			return err
 		}
 		if workers > 0 {
-			runner.WrapIslands(b, workers)
+			if err := runner.WrapIslands(b, workers); err != nil {
+				return err
+			}
 		}
 		sum, err := runPeer(b)
 		if err != nil {

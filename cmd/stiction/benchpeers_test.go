@@ -96,7 +96,9 @@ func TestSetSolverKeepsRefiner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setSolver(b, sap.DenseLinear, 0)
+	if err := setSolver(b, sap.DenseLinear, 0); err != nil {
+		t.Fatal(err)
+	}
 	ref, ok := b.Config.Solver.(*solver.LaggedRefiner)
 	if !ok {
 		t.Fatalf("solver is %T, want *solver.LaggedRefiner", b.Config.Solver)
@@ -105,7 +107,9 @@ func TestSetSolverKeepsRefiner(t *testing.T) {
 	if !ok || in.Params().Linear != sap.DenseLinear || in.Params().RelTolerance != 1e-7 || ref.MaxResolves != scene.DefaultLagIterations {
 		t.Fatalf("inner %T %+v, refiner %+v", ref.Inner, in.Params(), ref)
 	}
-	setSolver(b, islandsPath, 1)
+	if err := setSolver(b, islandsPath, 1); err != nil {
+		t.Fatal(err)
+	}
 	is, ok := b.Config.Solver.(*island.Solver)
 	if !ok {
 		t.Fatalf("solver is %T, want *island.Solver", b.Config.Solver)

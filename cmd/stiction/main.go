@@ -3,7 +3,7 @@
 //
 //	stiction list
 //	stiction models
-//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR] [--quiet]
+//	stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR] [--quiet] [--profile]
 //	stiction resume CHECKPOINT [--duration S] [--out DIR]
 //	stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--nats URL]
 //	stiction worker --nats URL
@@ -34,7 +34,7 @@ const usage = `usage:
       include): format, bodies, degrees of freedom, actuators, source and licence
   stiction run SCENE_OR_FILE [--dt S] [--duration S] [--scheme NAME] [--solver NAME] [--set path=value]... [--out DIR]
                              [--format csv|parquet] [--workers N] [--checkpoint-every S]
-                             [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet]
+                             [--max-energy-growth F] [--view [--port N] [--addr A]] [--quiet] [--profile]
                              [--ground] [--floating] [--self-collision] [--keyframe NAME]
                              [--package-path DIR]... [--model-path DIR]... [--warnings]
       run an embedded scene, a scene file or a robot model (MODEL.xml (MJCF), MODEL.urdf,
@@ -57,7 +57,7 @@ const usage = `usage:
       [--addr A] streams the run to the viewer while it goes. A physically invalid step
       (docs/OUTPUT.md) stops the run with status invalid. Ctrl-C stops the run, keeping
       complete files and a summary with status interrupted
-  stiction resume CHECKPOINT [--duration S] [--out DIR] [--checkpoint-every S] [--quiet]
+  stiction resume CHECKPOINT [--duration S] [--out DIR] [--checkpoint-every S] [--quiet] [--profile]
       continue a run from a checkpoint, with its outputs (byte-identical to a run never stopped)
   stiction sweep SPEC.yaml [--out DIR] [--local-workers N] [--listen HOST:PORT] [--tls-cert F --tls-key F]
                  [--nats URL [--nkey-file F] [--creds F] [--tls-ca F]] [--quiet]

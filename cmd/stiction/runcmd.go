@@ -32,6 +32,8 @@ type runOptions struct {
 	out             string
 	format          string
 	quiet           bool
+	profile         bool            // --profile
+	prof            *runner.Profile // what --profile prints, shared by the copies of the options
 	workers         int
 	checkpointEvery float64
 	energyGrowth    float64
@@ -51,6 +53,8 @@ var interrupts = func() (context.Context, context.CancelFunc) {
 func registerRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.out, "out", "", "directory for summary.json, scene.json and the steps, trajectory and contacts files")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&o.profile, "profile", false, "time the stages of every step and print the breakdown at the end (docs/OUTPUT.md)")
+	o.prof = new(runner.Profile)
 	fs.Float64Var(&o.checkpointEvery, "checkpoint-every", 0, "write a checkpoint to OUT/checkpoints every S simulated seconds (needs --out, CSV)")
 	fs.Float64Var(&o.energyGrowth, "max-energy-growth", record.DefaultEnergyGrowth, "stop as diverged when the kinetic energy exceeds this many times the initial energy scale (0: no energy check, nor the energy rule of invalid steps, docs/OUTPUT.md)")
 	fs.Float64Var(&o.duration, "duration", 0, "simulated time in s (overrides the scene's duration)")
@@ -205,6 +209,9 @@ func runnerOptions(o runOptions, b *scene.Built) (runner.Options, error) {
 		return runner.Options{}, err
 	}
 	ro := runner.Options{Out: o.out, Format: format, Source: o.src, EnergyGrowth: o.energyGrowth}
+	if o.profile {
+		ro.Profile = o.prof
+	}
 	if o.checkpointEvery > 0 {
 		if o.out == "" || format != record.CSV || o.src == nil {
 			return ro, errors.New("--checkpoint-every needs --out and CSV output")
@@ -247,6 +254,13 @@ func finishRun(sum record.Summary, err error, o runOptions, stdout, stderr io.Wr
 		return 1
 	}
 	printSummary(stdout, sum)
+	if o.profile {
+		fmt.Fprintln(stdout)
+		if err := o.prof.Write(stdout); err != nil {
+			fmt.Fprintf(stderr, "stiction: %v\n", err)
+			return 1
+		}
+	}
 	if stop != nil {
 		kept := ""
 		if o.out != "" {

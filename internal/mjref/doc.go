@@ -28,4 +28,10 @@
 // status and fail when a model does worse; `go test ./internal/mjref -run
 // TestParityTable -update` rewrites the table in docs/MODELS.md, and
 // STICTION_LONG=1 adds the 10-second runs.
+//
+// The tool's timing mode (-time R, Time) times N mj_step calls from the
+// initial state with zero control, wall and process CPU time, the fastest
+// of R runs; BenchmarkStepVsMuJoCo times Stiction's step on the same
+// dm_control and Gymnasium files and reports Stiction ÷ MuJoCo per model
+// (issue 23, BENCHMARKS.md).
 package mjref

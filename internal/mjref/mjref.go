@@ -64,6 +64,9 @@ type Options struct {
 	// QPos and QVel, when both are set, are the initial state (MuJoCo's
 	// layout), applied after the keyframe.
 	QPos, QVel []float64
+	// Repeats > 0 selects the timing mode (Time): Steps steps from the
+	// initial state, Repeats times.
+	Repeats int
 }
 
 // Args returns the tool's arguments for file.
@@ -83,6 +86,9 @@ func (o Options) Args(file string) []string {
 	}
 	if o.Poses {
 		a = append(a, "-poses")
+	}
+	if o.Repeats > 0 {
+		a = append(a, "-time", strconv.Itoa(o.Repeats))
 	}
 	return append(a, file)
 }
@@ -224,4 +230,50 @@ func Exec(exe, file string, o Options) (*Run, error) {
 		return nil, fmt.Errorf("mjref %s: output sizes disagree with nq = %d, nv = %d", file, r.NQ, r.NV)
 	}
 	return r, nil
+}
+
+// Timing is the C tool's output in its timing mode: the wall time of the
+// fastest of Repeats runs of Steps mj_step calls with zero control from the
+// initial state, one thread.
+type Timing struct {
+	File     string  `json:"file"`
+	Timestep float64 `json:"timestep"` // δt, s
+	Steps    int     `json:"steps"`
+	Repeats  int     `json:"repeats"`
+	Seconds  float64 `json:"seconds"` // the fastest run's wall time
+	// CPUSeconds is the fastest run's process CPU time, which waiting for
+	// a core on a shared machine does not inflate.
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// PerStep returns the wall time of one step, s.
+func (t *Timing) PerStep() float64 { return t.Seconds / float64(t.Steps) }
+
+// CPUPerStep returns the CPU time of one step, s.
+func (t *Timing) CPUPerStep() float64 { return t.CPUSeconds / float64(t.Steps) }
+
+// Time runs the tool at exe in its timing mode on the model file (o.Steps
+// steps, o.Repeats ≥ 1 times; o.QPos and o.QVel are not supported) and
+// decodes its output.
+func Time(exe, file string, o Options) (*Timing, error) {
+	if o.Steps < 1 || o.Repeats < 1 {
+		return nil, fmt.Errorf("mjref %s: timing needs steps and repeats ≥ 1, got %d and %d", file, o.Steps, o.Repeats)
+	}
+	if o.QPos != nil || o.QVel != nil {
+		return nil, fmt.Errorf("mjref %s: timing starts from the model's initial state (no QPos, QVel)", file)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(exe, o.Args(file)...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("mjref %s: %v: %s", file, err, strings.TrimSpace(stderr.String()))
+	}
+	t := new(Timing)
+	if err := json.Unmarshal(stdout.Bytes(), t); err != nil {
+		return nil, fmt.Errorf("mjref %s: decode timing: %w", file, err)
+	}
+	if t.Steps != o.Steps || !(t.Seconds >= 0) || !(t.CPUSeconds >= 0) {
+		return nil, fmt.Errorf("mjref %s: timing output %+v disagrees with %d steps", file, *t, o.Steps)
+	}
+	return t, nil
 }

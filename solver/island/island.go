@@ -35,7 +35,8 @@ import (
 //     the slowest island, which is the critical path of a parallel solve
 //     and what the iteration statistics of a monolithic solve describe);
 //     LineSearchIterations: the sum (total work).
-//   - Cost, InitialCost: sums (ℓp is a sum over islands).
+//   - Cost, InitialCost: sums (ℓp is a sum over islands); Resolves and
+//     ResolveTime (a refining inner solver's): sums.
 //   - MomentumError e_m (SAP eq. 32) and ComplementarityError e_μ (eq. 33):
 //     recomputed for the whole problem from the merged v and γ, so that
 //     they mean what they mean for a monolithic solve. Each island meets
@@ -67,9 +68,10 @@ type Solver struct {
 	cliqArena              []solver.Clique
 	kindArena              []solver.Constraint
 
-	inner []solver.Solver // one per worker, created on first use
-	start []chan struct{} // per worker: solve your islands
-	wg    sync.WaitGroup
+	inner   []solver.Solver // one per worker, created on first use
+	profile bool            // passed on to the inner solvers (SetProfile)
+	start   []chan struct{} // per worker: solve your islands
+	wg      sync.WaitGroup
 }
 
 // island is one connected component and its sub-problem.
@@ -91,6 +93,17 @@ type island struct {
 // given number of workers (≤ 1: solve in the caller's goroutine).
 func New(newInner func() solver.Solver, workers int) *Solver {
 	return &Solver{newInner: newInner, workers: max(workers, 1)}
+}
+
+// SetProfile implements solver.Profiler: the inner solvers time their
+// parts (solver.Stats.ResolveTime, summed over the islands).
+func (s *Solver) SetProfile(on bool) {
+	s.profile = on
+	for _, in := range s.inner {
+		if pr, ok := in.(solver.Profiler); ok {
+			pr.SetProfile(on)
+		}
+	}
 }
 
 // Workers returns the number of workers.
@@ -419,7 +432,11 @@ func (s *Solver) localConstraint(is *island, ct int) int {
 // workers.
 func (s *Solver) solveAll() {
 	for len(s.inner) < s.workers {
-		s.inner = append(s.inner, s.newInner())
+		in := s.newInner()
+		if pr, ok := in.(solver.Profiler); ok {
+			pr.SetProfile(s.profile)
+		}
+		s.inner = append(s.inner, in)
 	}
 	if s.workers <= 1 || s.n <= 1 {
 		for k := range s.n {
@@ -524,6 +541,8 @@ func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 		st.Status = worse(st.Status, r.Status)
 		st.Iterations = max(st.Iterations, r.Iterations)
 		st.LineSearchIterations += r.LineSearchIterations
+		st.Resolves += r.Resolves
+		st.ResolveTime += r.ResolveTime
 		st.Cost += r.Cost
 		st.InitialCost += r.InitialCost
 	}

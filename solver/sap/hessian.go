@@ -33,6 +33,9 @@ type denseSystem struct {
 	n   int
 	h   []float64 // H, then its upper Cholesky factor U (H = UᵀU)
 	tmp []float64 // G_i J_b, (largest constraint size)×(largest clique size)
+	// nz1, nz2: the columns of J_b1 and J_b2 with a non-zero entry
+	// (addJtTmp skips the others: a joint limit's row has one).
+	nz1, nz2 []int
 }
 
 // setup implements newtonSystem; the dense system needs nothing.
@@ -54,6 +57,9 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		}
 	}
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
+	if cap(d.nz1) < maxSize {
+		d.nz1, d.nz2 = make([]int, 0, maxSize), make([]int, 0, maxSize)
+	}
 	// JᵀGJ = Σ_i J_iᵀ G_i J_i, and J_i has one block per clique it touches.
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
 		hi = constraintEnd(p, lo)
@@ -61,7 +67,9 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		gi := g[goff[ci]:goff[ci+1]]
 		for b2 := lo; b2 < hi; b2++ {
 			mulGJ(p, gi, b2, d.tmp)
+			d.nz2 = nonzeroColumns(p, b2, d.nz2[:0])
 			for b1 := lo; b1 <= b2; b1++ {
+				d.nz1 = nonzeroColumns(p, b1, d.nz1[:0])
 				d.addJtTmp(p, b1, b2)
 			}
 		}
@@ -118,17 +126,38 @@ func mulGJ(p *solver.Problem, gi []float64, b int, tmp []float64) {
 	}
 }
 
+// nonzeroColumns appends to out the columns of J block b that hold a
+// non-zero entry (NaN counts as non-zero), in increasing order.
+func nonzeroColumns(p *solver.Problem, b int, out []int) []int {
+	jb := p.JBlockData(b)
+	k := p.Constraints[p.JBlock[b].Constraint].Size
+	n := len(jb) / k
+	for c := range n {
+		for r := range k {
+			if jb[r*n+c] != 0 {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // addJtTmp adds J_b1ᵀ tmp to the (clique(b1), clique(b2)) block of H and,
 // when b1 ≠ b2, its transpose to the (clique(b2), clique(b1)) block
-// (G_i is symmetric).
+// (G_i is symmetric). Only the columns d.nz1 of J_b1 and d.nz2 of J_b2
+// contribute: for any other a or b every product of the sum is ±0 (tmp =
+// G_i J_b2 is finite), so the sum is +0 and adding it leaves H as it is,
+// up to the sign of an entry that is −0: skipping them keeps the results
+// bit for bit (the sign of an exact zero aside).
 func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int) {
 	q1 := p.Cliques[p.JBlock[b1].Clique]
 	q2 := p.Cliques[p.JBlock[b2].Clique]
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
-	for a := range n1 {
-		for b := range n2 {
+	for _, a := range d.nz1 {
+		for _, b := range d.nz2 {
 			s := 0.0
 			for r := range k {
 				s += j1[r*n1+a] * d.tmp[r*n2+b]

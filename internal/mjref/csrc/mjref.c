@@ -17,6 +17,12 @@
 //	                numbers) from stdin, after the keyframe if any
 //	-poses          record every body's world position and orientation
 //	                (xpos, xquat) with each recorded step
+//	-time R         timing mode: take the N steps of -n R times from the
+//	                initial state (mj_resetData, or the keyframe) with zero
+//	                control, timing the mj_step calls with the monotonic
+//	                clock and the process CPU-time clock, and write only
+//	                {"file", "timestep", "steps", "repeats", "seconds",
+//	                "cpu_seconds"} (each the fastest repeat's)
 //
 // It writes one JSON object to stdout: the model's sizes, bodies (mass,
 // inertia, frames), joints, qpos0, the initial state, the joint-space mass
@@ -28,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mujoco/mujoco.h>
 
@@ -102,6 +109,40 @@ static int contacts(const mjData* d, double* pen) {
 
 static int poses = 0;
 
+static double now(clockid_t c) {
+  struct timespec ts;
+  clock_gettime(c, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// timeSteps is the -time mode: the fastest of repeats runs of nsteps
+// mj_step calls from the initial state, each preceded by a reset to it.
+static void timeSteps(const mjModel* m, mjData* d, int nsteps, int repeats, int key) {
+  double best = -1, bestCPU = -1;
+  for (int r = 0; r < repeats; r++) {
+    if (key >= 0) {
+      mj_resetDataKeyframe(m, d, key);
+    } else {
+      mj_resetData(m, d);
+    }
+    mju_zero(d->ctrl, m->nu);
+    double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+    for (int s = 0; s < nsteps; s++) mj_step(m, d);
+    double t = now(CLOCK_MONOTONIC) - t0, c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    if (best < 0 || t < best) best = t;
+    if (bestCPU < 0 || c < bestCPU) bestCPU = c;
+  }
+  printf("{\"file\":");
+  str(file);
+  printf(",\"timestep\":");
+  num(m->opt.timestep);
+  printf(",\"steps\":%d,\"repeats\":%d,\"seconds\":", nsteps, repeats);
+  num(best);
+  printf(",\"cpu_seconds\":");
+  num(bestCPU);
+  printf("}\n");
+}
+
 // limitRows counts the joint- and tendon-limit rows of d's constraints.
 static int limitRows(const mjData* d) {
   int n = 0;
@@ -136,7 +177,7 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
 }
 
 int main(int argc, char** argv) {
-  int nsteps = 100, every = 1, readState = 0;
+  int nsteps = 100, every = 1, readState = 0, repeats = 0;
   double dt = 0;
   const char* integrator = NULL;
   const char* key = NULL;
@@ -167,6 +208,9 @@ int main(int argc, char** argv) {
     } else if (!strcmp(a, "-dt")) {
       dt = strtod(v, &end);
       if (*end || !(dt > 0)) die("-dt: bad timestep", v);
+    } else if (!strcmp(a, "-time")) {
+      repeats = (int)strtol(v, &end, 10);
+      if (*end || repeats < 1) die("-time: bad repeat count", v);
     } else if (!strcmp(a, "-integrator")) {
       integrator = v;
     } else if (!strcmp(a, "-key")) {
@@ -177,7 +221,7 @@ int main(int argc, char** argv) {
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-time R] model.xml", "");
   }
 
   char err[1000] = "";
@@ -198,12 +242,20 @@ int main(int argc, char** argv) {
   mjData* d = mj_makeData(m);
   if (!d) die("mj_makeData failed", "");
 
+  int keyID = -1;
   if (key) {
     char* end;
-    int k = (int)strtol(key, &end, 10);
-    if (*end) k = mj_name2id(m, mjOBJ_KEY, key);
-    if (k < 0 || k >= m->nkey) die("-key: no such keyframe", key);
-    mj_resetDataKeyframe(m, d, k);
+    keyID = (int)strtol(key, &end, 10);
+    if (*end) keyID = mj_name2id(m, mjOBJ_KEY, key);
+    if (keyID < 0 || keyID >= m->nkey) die("-key: no such keyframe", key);
+    mj_resetDataKeyframe(m, d, keyID);
+  }
+  if (repeats > 0) {
+    if (readState) die("-time cannot be combined with -state", "");
+    timeSteps(m, d, nsteps, repeats, keyID);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return 0;
   }
   if (readState) {
     for (int i = 0; i < m->nq; i++)

@@ -1,0 +1,137 @@
+package mjref
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// speedHorizon is the simulated time of one run in the speed comparison:
+// the model's own δt, zero control, from the initial state.
+const speedHorizon = 10.0
+
+// speedModels are the models of the speed comparison against MuJoCo: the
+// dm_control suite and Gymnasium's assets of the parity table.
+func speedModels() []string {
+	var fs []string
+	for _, c := range parityModels {
+		if strings.HasPrefix(c.file, "dm_control/") || strings.HasPrefix(c.file, "gymnasium/") {
+			fs = append(fs, c.file)
+		}
+	}
+	return fs
+}
+
+var (
+	mjTimesMu sync.Mutex
+	mjTimes   = map[string]*Timing{}
+)
+
+// mujocoTime returns MuJoCo's timing of file (speedHorizon of simulated
+// time, the fastest of 3 runs), measured once per process.
+func mujocoTime(b *testing.B, exe, path string, dt float64) *Timing {
+	mjTimesMu.Lock()
+	defer mjTimesMu.Unlock()
+	if t, ok := mjTimes[path]; ok {
+		return t
+	}
+	n := int(math.Round(speedHorizon / dt))
+	t, err := Time(exe, path, Options{Steps: n, Repeats: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	mjTimes[path] = t
+	return t
+}
+
+// BenchmarkStepVsMuJoCo times Stiction's step on each dm_control and
+// Gymnasium model (the model's own δt, zero control, restarted from the
+// initial state every 10 simulated seconds; ns/op is one step) and MuJoCo
+// 2.2.2's mj_step on the same file through the C tool's timing mode, one
+// thread each. It reports mj-ns/step and x-mujoco, Stiction's wall time
+// per simulated second divided by MuJoCo's (the time steps may differ),
+// and the same for the process CPU time (cpu-ns/op, mj-cpu-ns/step,
+// x-mujoco-cpu), which waiting for a core on a shared machine does not
+// inflate:
+//
+//	go test ./internal/mjref -run XXX -bench StepVsMuJoCo -benchtime 2000x -count 6
+func BenchmarkStepVsMuJoCo(b *testing.B) {
+	exe := tool(b)
+	for _, f := range speedModels() {
+		b.Run(strings.TrimSuffix(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), ".xml"), func(b *testing.B) {
+			path := filepath.Join("testdata", f)
+			bt, _, err := stiction(path)
+			if err != nil {
+				b.Skipf("%s does not load: %v", f, err)
+			}
+			mj := mujocoTime(b, exe, path, mjTimestep(b, exe, path))
+			init := &multibody.State{Q: append([]float64(nil), bt.State.Q...), V: append([]float64(nil), bt.State.V...), T: bt.State.T}
+			horizon := int(math.Round(speedHorizon / bt.Config.DT))
+			var s *sim.Simulator
+			restart := func() {
+				st := &multibody.State{Q: append([]float64(nil), init.Q...), V: append([]float64(nil), init.V...), T: init.T}
+				if s, err = sim.New(bt.Model, st, bt.Config); err != nil {
+					b.Fatal(err)
+				}
+			}
+			restart()
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := -cpuTime()
+			for i := range b.N {
+				if i > 0 && i%horizon == 0 {
+					b.StopTimer()
+					cpu += cpuTime()
+					restart()
+					cpu -= cpuTime()
+					b.StartTimer()
+				}
+				if _, err := s.Step(); err != nil {
+					b.Fatalf("%s: step %d: %v", f, i%horizon+1, err)
+				}
+			}
+			b.StopTimer()
+			cpu += cpuTime()
+			perStep, cpuStep := b.Elapsed().Seconds()/float64(b.N), cpu.Seconds()/float64(b.N)
+			b.ReportMetric(mj.PerStep()*1e9, "mj-ns/step")
+			b.ReportMetric((perStep/bt.Config.DT)/(mj.PerStep()/mj.Timestep), "x-mujoco")
+			b.ReportMetric(cpuStep*1e9, "cpu-ns/op")
+			b.ReportMetric(mj.CPUPerStep()*1e9, "mj-cpu-ns/step")
+			b.ReportMetric((cpuStep/bt.Config.DT)/(mj.CPUPerStep()/mj.Timestep), "x-mujoco-cpu")
+		})
+	}
+}
+
+// mjTimestep returns MuJoCo's time step of the model file.
+func mjTimestep(b *testing.B, exe, path string) float64 {
+	r, err := Exec(exe, path, Options{Steps: 0})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r.Timestep
+}
+
+// TestTimingMode: the C tool's timing mode reports the steps asked for,
+// the model's δt and a non-negative time, and refuses a bad repeat count.
+func TestTimingMode(t *testing.T) {
+	exe := tool(t)
+	path := filepath.Join("testdata", "dm_control/suite/pendulum.xml")
+	tm, err := Time(exe, path, Options{Steps: 50, Repeats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.Steps != 50 || tm.Repeats != 2 || tm.Timestep != 0.02 || tm.Seconds < 0 || tm.CPUSeconds < 0 {
+		t.Errorf("timing %+v", *tm)
+	}
+	if _, err := Exec(exe, path, Options{Steps: 5, Repeats: 0}); err != nil {
+		t.Errorf("the normal mode after the timing mode's options: %v", err)
+	}
+	if _, err := Time(exe, path, Options{Steps: 5}); err == nil {
+		t.Error("Time with no repeats: no error")
+	}
+}

@@ -1,0 +1,66 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// cubeSlideYAML is the peer comparison's cube-slide scene (the shared
+// benchmark folder's cube-slide.yaml): one 10 cm cube, yawed 30°, sliding
+// at 2 m/s at 45° between x and y on a half-space, μ = 0.5, δt = 10 ms.
+const cubeSlideYAML = `name: cube-slide
+gravity: [0, 0, -9.81]
+dt: 0.01
+duration: 1.0
+materials:
+  default: {stiffness: 1000000000000.0, dissipation: 0.01, friction: 0.5}
+bodies:
+  - name: half0
+    fixed: true
+    shape: {type: halfspace}
+    material: default
+    pose: {position: [0, 0, 0], quaternion: [1.0, 0, 0, 0]}
+  - name: b0
+    shape: {type: box, size: [0.1, 0.1, 0.1]}
+    material: default
+    mass: 1.0
+    pose: {position: [0, 0, 0.05], quaternion: [0.965925826, 0, 0, 0.258819045]}
+    velocity: {linear: [1.41421356, 1.41421356, 0], angular: [0, 0, 0]}
+`
+
+// BenchmarkStepCubeSlide times one step of the cube-slide peer scene with
+// the default settings, restarting the 1 s run (100 steps) when it ends:
+// the fixed cost of a step with one contact manifold. cpu-ns/op is the
+// process CPU time per step (getrusage), which waiting for a core does not
+// inflate.
+func BenchmarkStepCubeSlide(b *testing.B) {
+	mk := func() *sim.Simulator {
+		sc, err := scene.Parse("cube-slide.yaml", []byte(cubeSlideYAML), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, _ := newSim(b, sc)
+		return s
+	}
+	s := mk()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := -cpuTime()
+	for i := range b.N {
+		if i > 0 && i%100 == 0 {
+			b.StopTimer()
+			cpu += cpuTime()
+			s = mk()
+			cpu -= cpuTime()
+			b.StartTimer()
+		}
+		if _, err := s.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	cpu += cpuTime()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

@@ -1,0 +1,99 @@
+package sap
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/solver/internal/problems"
+)
+
+// TestDenseHessianSkipsZeroColumns: the dense Newton system, which adds
+// J_iᵀ G_i J_i only over the non-zero columns of each J block, assembles
+// the same H as the sum over every column, on random problems whose J
+// blocks have columns zeroed (a joint limit's row has one non-zero column,
+// a contact on a tree those of the path to the root).
+func TestDenseHessianSkipsZeroColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 23))
+	kinds := []solver.Kind{solver.ContactCone, solver.ContactLagged, solver.Bilateral, solver.Interval}
+	for trial := range 20 {
+		p := problems.Random(rng, 1+trial%4, kinds, 0.025)
+		zeroed := 0
+		for b := range p.JBlock {
+			jb := p.JBlockData(b)
+			k := p.Constraints[p.JBlock[b].Constraint].Size
+			n := len(jb) / k
+			for c := range n {
+				if rng.IntN(3) > 0 {
+					for r := range k {
+						jb[r*n+c] = 0
+					}
+					zeroed++
+				}
+			}
+		}
+		goff := make([]int, len(p.Constraints)+1)
+		for i, c := range p.Constraints {
+			goff[i+1] = goff[i] + c.Size*c.Size
+		}
+		g := make([]float64, goff[len(p.Constraints)])
+		for i, c := range p.Constraints { // symmetric G_i
+			gi := g[goff[i]:goff[i+1]]
+			for r := range c.Size {
+				for s := r; s < c.Size; s++ {
+					x := rng.NormFloat64()
+					gi[r*c.Size+s], gi[s*c.Size+r] = x, x
+				}
+			}
+		}
+		var d denseSystem
+		d.assemble(p, g, goff)
+		want := fullHessian(p, g, goff)
+		for i, x := range d.h {
+			if x != want[i] {
+				t.Fatalf("trial %d (%d columns zeroed): H[%d] = %v, every column gives %v", trial, zeroed, i, x, want[i])
+			}
+		}
+	}
+}
+
+// fullHessian is denseSystem.assemble summing over every column of every
+// J block, in the same order.
+func fullHessian(p *solver.Problem, g []float64, goff []int) []float64 {
+	n := p.NV
+	h := make([]float64, n*n)
+	maxSize := 0
+	for c, q := range p.Cliques {
+		maxSize = max(maxSize, q.Size)
+		a := p.ABlock(c)
+		for i := range q.Size {
+			copy(h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
+		}
+	}
+	tmp := make([]float64, maxRows(p)*maxSize)
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = constraintEnd(p, lo)
+		ci := p.JBlock[lo].Constraint
+		gi := g[goff[ci]:goff[ci+1]]
+		for b2 := lo; b2 < hi; b2++ {
+			mulGJ(p, gi, b2, tmp)
+			for b1 := lo; b1 <= b2; b1++ {
+				q1, q2 := p.Cliques[p.JBlock[b1].Clique], p.Cliques[p.JBlock[b2].Clique]
+				k, j1 := p.Constraints[ci].Size, p.JBlockData(b1)
+				for a := range q1.Size {
+					for b := range q2.Size {
+						s := 0.0
+						for r := range k {
+							s += j1[r*q1.Size+a] * tmp[r*q2.Size+b]
+						}
+						h[(q1.Offset+a)*n+q2.Offset+b] += s
+						if b1 != b2 {
+							h[(q2.Offset+b)*n+q1.Offset+a] += s
+						}
+					}
+				}
+			}
+		}
+	}
+	return h
+}
