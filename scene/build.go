@@ -195,7 +195,7 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		}
 		fl := forces.NewFluid(m, f.Density, f.Viscosity, wind)
 		if err := fluidBoxes(m, fl, f.Boxes); err != nil {
-			return sim.Config{}, nil, fmt.Errorf("scene %s: %w", s.Name, err)
+			return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 		}
 		cfg.Forces = append(cfg.Forces, fl)
 	}
