@@ -86,6 +86,11 @@
 // frame as slots. Capsules give the ends of their axis (clipped to a box
 // face) within the margin, crossing box edges one point, and pairs with a
 // sphere, ellipsoid or cylinder (except a cap on a half-space) one point.
+// A hull on a half-space also reports up to 3 tipping vertices
+// (polytope.go): the ends of hull edges that leave the incident face at
+// most 30° upward and lie within the margin, so that a hull tipping onto a
+// neighbouring face has speculative points at that face's far corners
+// before they reach the plane.
 //
 // # Features
 //

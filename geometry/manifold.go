@@ -275,6 +275,7 @@ func deepGap(w, margin, tol float64) float64 {
 //
 //	face manifold:  1<<31 | refSecond<<30 | refFace<<16 | incFace<<3 | slot
 //	edge–edge:      1<<28 | edgeA<<14 | edgeB
+//	hull vertex:    1<<27 | vertex (a hull on a half-space, tipping)
 //	other points:   a small index fixed by the pair type (0 for one point)
 //
 // Face and edge indices are taken modulo 2^13 and 2^14.
@@ -282,6 +283,7 @@ const (
 	featFace   = 1 << 31
 	featSecond = 1 << 30
 	featEdge   = 1 << 28
+	featVert   = 1 << 27 // a hull vertex off the incident face (tippingVerts)
 )
 
 func faceFeature(refSecond bool, ref, inc int) uint32 {

@@ -2,6 +2,7 @@ package geometry
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -36,7 +37,79 @@ func halfSpaceHull(a, b *posed, margin float64, out []Contact) []Contact {
 	var ref refFace
 	halfSpaceRef(&ref, a, b.rot.MulVec(f.u))
 	out, _, _ = faceManifold(out, margin, &ref, inc, b.rot.MulVec(f.n), f.width, faceFeature(false, 0, fi), false, tieTol*b.size())
+	return tippingVerts(out, a, b, fi, n, margin)
+}
+
+// Tipping vertices. A hull on a half-space touches with the incident face
+// (the face most opposed to the plane normal); when it tips onto a
+// neighbouring face, that face's far corners reach the plane before the
+// incident face changes, and without a speculative point of their own
+// they are first seen already under it (example-robot-data's hextilt: 4 mm
+// deep at δt = 1 ms). tippingVerts adds, as single points, the vertices at
+// the end of a hull edge leaving the incident face at most tipSin
+// (sin 30°) upward and within the margin, the deepest maxTipVerts of them
+// (ties within tol broken by vertex index, so that the set does not
+// flicker); an edge that rises steeply (a thin prism's side) gives none.
+const (
+	maxTipVerts = 3 // Collide's 8 contacts still suffice with 5 face slots
+	tipSin      = 0.5
+)
+
+func tippingVerts(out []Contact, a, b *posed, fi int, n spatial.Vec3, margin float64) []Contact {
+	h := b.s.Hull
+	f := &h.faces[fi]
+	tol := tieTol * b.size()
+	depth := func(v int32) float64 { return n.Dot(b.toWorld(h.verts[v]).Sub(a.pos)) }
+	var best [maxTipVerts]int32
+	var phi [maxTipVerts]float64
+	nb := 0
+	for _, v := range f.verts {
+		dv := depth(v)
+		for _, g := range h.vertFaces[h.vertFaceStart[v]:h.vertFaceStart[v+1]] {
+			gv := h.faces[g].verts
+			k := slices.Index(gv, v)
+			for _, w := range [2]int32{gv[(k+1)%len(gv)], gv[(k+len(gv)-1)%len(gv)]} {
+				if slices.Contains(f.verts, w) || slices.Contains(best[:nb], w) {
+					continue
+				}
+				dw := depth(w)
+				if !(dw <= margin) || dw-dv > tipSin*h.verts[w].Sub(h.verts[v]).Norm() {
+					continue
+				}
+				nb = keepDeepest(&best, &phi, nb, w, dw, tol)
+			}
+		}
+	}
+	for k := range nb {
+		p := b.toWorld(h.verts[best[k]])
+		out = append(out, Contact{Point: p.Sub(n.Scale(phi[k] / 2)), Normal: n, Phi: phi[k], Feature: featVert | uint32(best[k])&0x7ffffff})
+	}
 	return out
+}
+
+// keepDeepest inserts vertex v of depth d into best (sorted deepest first,
+// depths within tol ordered by vertex index) and keeps the first
+// maxTipVerts; it returns their number.
+func keepDeepest(best *[maxTipVerts]int32, phi *[maxTipVerts]float64, nb int, v int32, d, tol float64) int {
+	before := func(k int) bool { // v goes before best[k]
+		if math.Abs(d-phi[k]) > tol {
+			return d < phi[k]
+		}
+		return v < best[k]
+	}
+	if nb == maxTipVerts && !before(nb-1) {
+		return nb
+	}
+	if nb < maxTipVerts {
+		nb++
+	}
+	k := nb - 1
+	for k > 0 && before(k-1) {
+		best[k], phi[k] = best[k-1], phi[k-1]
+		k--
+	}
+	best[k], phi[k] = v, d
+	return nb
 }
 
 // hullFaceWorld stores the world corners of face f of the hull p in buf.
