@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/batch"
+	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
 )
@@ -231,14 +232,14 @@ func BenchmarkAnt(b *testing.B) {
 					}
 				}
 				b.ResetTimer()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					if err := bt.Step(); err != nil {
 						b.Fatal(err)
 					}
 				}
 				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "envsteps/s")
-				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(n*b.N), "cpu-µs/envstep")
+				b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/float64(n*b.N), "cpu-µs/envstep")
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
@@ -47,13 +48,13 @@ func BenchmarkStepCubeSlide(b *testing.B) {
 	s := mk()
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := -cpuTime()
+	cpu := -cputime.Process()
 	for i := range b.N {
 		if i > 0 && i%100 == 0 {
 			b.StopTimer()
-			cpu += cpuTime()
+			cpu += cputime.Process()
 			s = mk()
-			cpu -= cpuTime()
+			cpu -= cputime.Process()
 			b.StartTimer()
 		}
 		if _, err := s.Step(); err != nil {
@@ -61,6 +62,6 @@ func BenchmarkStepCubeSlide(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	cpu += cpuTime()
+	cpu += cputime.Process()
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/internal/peers"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
@@ -81,9 +82,9 @@ func benchPeerRun(b *testing.B, mk func() (*sim.Simulator, *scene.Built)) {
 			done = 0
 			b.StartTimer()
 		}
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		st, err := s.Step()
-		cpu += cpuTime() - c0
+		cpu += cputime.Process() - c0
 		if err != nil {
 			b.Fatal(err)
 		}

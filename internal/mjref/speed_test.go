@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
 )
@@ -82,13 +83,13 @@ func BenchmarkStepVsMuJoCo(b *testing.B) {
 			restart()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := -cpuTime()
+			cpu := -cputime.Process()
 			for i := range b.N {
 				if i > 0 && i%horizon == 0 {
 					b.StopTimer()
-					cpu += cpuTime()
+					cpu += cputime.Process()
 					restart()
-					cpu -= cpuTime()
+					cpu -= cputime.Process()
 					b.StartTimer()
 				}
 				if _, err := s.Step(); err != nil {
@@ -96,7 +97,7 @@ func BenchmarkStepVsMuJoCo(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			cpu += cpuTime()
+			cpu += cputime.Process()
 			perStep, cpuStep := b.Elapsed().Seconds()/float64(b.N), cpu.Seconds()/float64(b.N)
 			b.ReportMetric(mj.PerStep()*1e9, "mj-ns/step")
 			b.ReportMetric((perStep/bt.Config.DT)/(mj.PerStep()/mj.Timestep), "x-mujoco")
