@@ -73,7 +73,8 @@
 // directions ±u±v of the reference face's frame, which move continuously
 // with the pose (they slide along an edge instead of jumping between
 // corners); slot 4, the deepest point, only when deeper than them all by
-// min(1% of the face width, margin/2). Every point up to margin +
+// min(1% of the face width, margin/2) (on a half-space, also when it
+// penetrates more than twice as deep as all of them). Every point up to margin +
 // min(0.05·w, margin) is kept once the deepest is within the margin (w
 // the smaller face width), so a face tilting by about a degree keeps its
 // far corners, whose positive Phi leaves them inactive in the solver.

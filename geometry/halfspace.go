@@ -113,7 +113,7 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	}
 	np := 4
 	p := c.AddScaled(r, deepDir())
-	if h := n.Dot(p.Sub(a.pos)); h < zs-deepGap(2*r, margin, tieTol*b.size()) || h <= margin && zs > margin {
+	if h := n.Dot(p.Sub(a.pos)); h < zs-deepGap(2*r, margin, h, tieTol*b.size()) || h <= margin && zs > margin {
 		pts[4] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: capf | numSlots}
 		np = 5
 	}

@@ -60,3 +60,33 @@ func TestTippingVerts(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepestCornerReported: a hexagonal prism 0.4 m wide on its cap,
+// tilted 0.01 rad about 36 horizontal axes with its deepest corner 0.5 mm
+// under the plane, reports a point within half that depth of the deepest
+// corner at any margin up to 0.1 m (deepGap). With the margin and width
+// terms alone, a corner between two slot points hid up to 1 mm deeper than
+// every reported point at margin 5 cm.
+func TestDeepestCornerReported(t *testing.T) {
+	const r, h, depth = 0.2, 0.05, 5e-4
+	p6 := prism(t, 6, r, h)
+	for k := range 36 {
+		a := float64(k) * math.Pi / 18
+		q := spatial.QuatFromAxisAngle(spatial.Vec3{math.Cos(a), math.Sin(a), 0}, 0.01)
+		low := math.Inf(1)
+		for _, v := range p6.Hull.verts {
+			low = math.Min(low, q.Rotate(v)[2])
+		}
+		x := pose(spatial.Vec3{0, 0, -low - depth}, q)
+		for _, margin := range []float64{0.001, 0.01, 0.05, 0.1} {
+			got := Collide(NewHalfSpace(), spatial.PoseIdentity(), p6, x, margin, nil)
+			deepest := math.Inf(1)
+			for _, c := range got {
+				deepest = math.Min(deepest, c.Phi)
+			}
+			if deepest > -depth/2+1e-12 {
+				t.Errorf("axis %d°, margin %g: deepest reported point at %.4g mm, corner at %.4g mm", k*10, margin, deepest*1e3, -depth*1e3)
+			}
+		}
+	}
+}

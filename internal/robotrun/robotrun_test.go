@@ -20,14 +20,7 @@ func erdDir() string {
 // failing are the robots whose 2-s run does not meet every bound, with
 // why (measured; docs/MODELS.md's table). A robot listed here that passes
 // fails the test, so that the list stays true.
-var failing = map[string]string{
-	"robots/alex_description/urdf/alex_nub_hands.urdf":                "peak ground penetration 1.2 mm > 1.0 mm as it falls (zero control); 0.019 mm over the last 0.1 s",
-	"robots/alex_description/urdf/alex_psyonic_hands.urdf":            "peak ground penetration 2.4 mm > 1.0 mm as it falls (zero control); 0.006 mm over the last 0.1 s",
-	"robots/alex_description/urdf/alex_sake_hands.urdf":               "peak ground penetration 1.6 mm > 1.0 mm as it falls (zero control); 0.0009 mm over the last 0.1 s",
-	"robots/bluevolta_description/urdf/bluevolta_bravo7_gripper.urdf": "peak ground penetration 5.1 mm > 1.0 mm as it tips over (zero control); 0.26 mm over the last 0.1 s",
-	"robots/bluevolta_description/urdf/bluevolta_bravo7_no_ee.urdf":   "peak ground penetration 2.0 mm > 1.0 mm as it tips over (zero control); 0.0007 mm over the last 0.1 s",
-	"robots/romeo_description/urdf/romeo.urdf":                        "its thumb links, massless in the file (given 1e-9 kg), rest 2.2 mm deep in the ground (peak 2.5 mm): the near-rigid regularization of their contacts is that of a 1e-9 kg effective mass, while they carry the hand (not diagnosed further)",
-}
+var failing = map[string]string{}
 
 // TestTwoSeconds runs every loadable URDF of example-robot-data for 2 s on
 // a ground with zero control, floating or on its fixed base (Fixed), and

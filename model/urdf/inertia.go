@@ -38,6 +38,11 @@ import (
 // relative.
 const MinMass = 1e-9
 
+// ShapedMinMass is the fraction of its nearest massive ancestor's mass
+// given to a massless link on a moving joint that has collision shapes
+// (at least MinMass).
+const ShapedMinMass = 1e-2
+
 // zeroInertia: principal moments all below this fraction of the sphere
 // inertia of the link's mass count as no inertia (iCub's links carry
 // 1e-20 kg·m², rounding noise of a zero inertia written in a rotated

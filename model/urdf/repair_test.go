@@ -181,3 +181,36 @@ func writeFile(path, text string) error {
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
 }
+
+// TestMasslessShapedLinkMass: a massless link on a moving joint that has
+// collision shapes gets ShapedMinMass of its nearest massive ancestor's
+// mass (through massless links), with the inertia of a solid sphere of
+// that mass holding its shapes; one without shapes gets MinMass.
+func TestMasslessShapedLinkMass(t *testing.T) {
+	doc := `<robot name="r">
+<link name="a"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
+<link name="b"><collision><geometry><box size="0.02 0.02 0.02"/></geometry></collision></link>
+<link name="c"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0"/></inertial><collision><origin xyz="0.03 0 0"/><geometry><sphere radius="0.01"/></geometry></collision></link>
+<link name="d"/>
+<joint name="j" type="revolute"><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/><parent link="a"/><child link="b"/></joint>
+<joint name="k" type="revolute"><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/><parent link="b"/><child link="c"/></joint>
+<joint name="l" type="continuous"><axis xyz="0 1 0"/><parent link="a"/><child link="d"/></joint></robot>`
+	_, b, w := parseOK(t, doc, model.Options{})
+	want := map[string]struct{ m, r float64 }{
+		"b": {ShapedMinMass * 2, math.Sqrt(3) * 0.01},
+		"c": {ShapedMinMass * 2, 0.04},
+		"d": {MinMass, math.Cbrt(3 * MinMass / (4 * math.Pi * 1000))},
+	}
+	for name, x := range want {
+		bi := b.Model.Bodies[b.Model.BodyByName(name)].Inertia
+		if math.Abs(bi.Mass-x.m) > 1e-15*x.m {
+			t.Errorf("%s: mass %g, want %g", name, bi.Mass, x.m)
+		}
+		if I := 0.4 * x.m * x.r * x.r; math.Abs(bi.Icom[0][0]-I) > 1e-9*I {
+			t.Errorf("%s: inertia %g, want %g", name, bi.Icom[0][0], I)
+		}
+		if !strings.Contains(w, `link "`+name+`" has no mass but moves`) {
+			t.Errorf("no warning for %s in\n%s", name, w)
+		}
+	}
+}

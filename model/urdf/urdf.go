@@ -71,6 +71,9 @@ type importer struct {
 	damped    []dampedJoint // joints with damping, in link order
 	// excludedSet holds the scene's excluded pairs, both orders.
 	excludedSet map[[2]string]bool
+	// fileMass is each visited link's mass as the file gives it (after
+	// inertia repairs, before a massless link's floor).
+	fileMass map[string]float64
 }
 
 // robot reads the whole document.
@@ -317,6 +320,10 @@ func (im *importer) body(l *xmlutil.Element) error {
 		return err
 	}
 	link.Name = name
+	if im.fileMass == nil {
+		im.fileMass = map[string]float64{}
+	}
+	im.fileMass[name] = link.Mass
 	j := im.child[name]
 	toWorld := j != nil && im.worldRoot && j.parent == worldLink
 	switch {
@@ -350,21 +357,25 @@ func (im *importer) body(l *xmlutil.Element) error {
 	if !b.Fixed && link.Mass == 0 && j != nil && !link.Welded && j.typ != "fixed" {
 		// A massless link on a moving joint: DART and Pinocchio take it as
 		// written (zero mass, its inertia kept); the engine needs a
-		// positive mass, so it gets MinMass (see inertia.go).
+		// positive mass (see inertia.go, MinMass and ShapedMinMass).
+		r := extent(&b)
 		link.Mass = MinMass
-		switch r := extent(&b); {
+		if r > 0 && len(b.Collisions) > 0 {
+			link.Mass = max(MinMass, ShapedMinMass*im.ancestorMass(name))
+		}
+		switch {
 		case link.Inertia != (spatial.Mat3{}):
-			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg, its inertia kept", MinMass)
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %.3g kg, its inertia kept", link.Mass)
 		case r > 0:
 			// A sphere of water of 1e-9 kg (r = 62 µm) would put its
 			// contacts' effective mass at 1e-16 kg: the link rotates
 			// freely while its shapes touch, and contact stiffness
 			// scaled by that mass stalls the solver (Bravo-7's fingers).
-			link.Inertia = radiusInertia(MinMass, r)
-			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg and the inertia of a solid sphere of that mass of radius %.3g m, which holds its shapes", MinMass, r)
+			link.Inertia = radiusInertia(link.Mass, r)
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %.3g kg and the inertia of a solid sphere of that mass of radius %.3g m, which holds its shapes", link.Mass, r)
 		default:
-			link.Inertia = sphereInertia(MinMass)
-			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %g kg and the inertia of a solid sphere of water of that mass", MinMass)
+			link.Inertia = sphereInertia(link.Mass)
+			link.Repaired = fmt.Sprintf("no mass on a moving joint: mass %.3g kg and the inertia of a solid sphere of water of that mass", link.Mass)
 		}
 		im.r.Warnf(l, "", "link %q has no mass but moves on its %s joint %q: %s", name, j.typ, j.name, link.Repaired)
 	}
@@ -388,6 +399,17 @@ func (im *importer) body(l *xmlutil.Element) error {
 	im.out.Links = append(im.out.Links, link)
 	im.out.Scene.Bodies = append(im.out.Scene.Bodies, b)
 	return nil
+}
+
+// ancestorMass returns the file's mass of the nearest ancestor of link
+// name that has one, 0 when none has.
+func (im *importer) ancestorMass(name string) float64 {
+	for j := im.child[name]; j != nil; j = im.child[j.parent] {
+		if m := im.fileMass[j.parent]; m > 0 {
+			return m
+		}
+	}
+	return 0
 }
 
 // frame reads a Drake <frame name link xyz rpy/> as a site.
