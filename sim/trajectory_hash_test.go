@@ -32,7 +32,10 @@ var hashedScenes = []struct {
 		s, _ := load(t, "clutter", "duration=1", "materials.default.rolling_friction=0.001", "materials.default.spin_friction=0.001")
 		return s
 	}},
-	{"slide-0.6s", 60, func(t testing.TB) *sim.Simulator { s, _ := build(t, slideScene(2, 100, 17, 0.5, 0.01, 0.6, "")); return s }},
+	{"slide-0.6s", 60, func(t testing.TB) *sim.Simulator {
+		s, _ := build(t, slideScene(2, 100, 17, 0.5, 0.01, 0.6, ""))
+		return s
+	}},
 	{"stack10-1s", 100, func(t testing.TB) *sim.Simulator {
 		s, _ := build(t, stackScene(10, 1, 0.002, 1, 0.01, 1, ""))
 		return s
