@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -15,10 +16,10 @@ type Simulator struct {
 	cfg    Config
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
 	ws     Workspace
-	mem    contactMemory // the last step's contacts (persistent contacts)
-	step   int           // steps taken
-	t0     float64       // time of the initial state
-	prof   profiler      // the stage timers (Config.Profile)
+	mem    contact.Memory // the last step's contacts (persistent contacts)
+	step   int            // steps taken
+	t0     float64        // time of the initial state
+	prof   profiler       // the stage timers (Config.Profile)
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -65,8 +66,8 @@ func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 func (sim *Simulator) Step() (StepStats, error) {
 	p := &sim.prof
 	p.start()
-	sim.detectContacts() // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
-	sim.recallContacts() // persistent contacts: what the last step knew of each
+	sim.detectContacts()         // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
+	sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
 	p.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return StepStats{}, err
@@ -93,7 +94,8 @@ func (sim *Simulator) Step() (StepStats, error) {
 		return StepStats{}, err
 	}
 	p.lap(StageExpansion)
-	sim.rememberContacts() // impulses, predicted gaps and anchors by contact identity, for the next step
+	w := &sim.ws
+	sim.mem.Remember(w.pairs, &w.assemble, &w.problem, &w.result) // impulses, predicted gaps and anchors by contact identity, for the next step
 	p.lap(StageContactMemory)
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return StepStats{}, err
