@@ -57,8 +57,9 @@ func compareMemos(x, y Memo) int { return x.key().compare(y.key()) }
 // assembles them and Remember after the solve. The zero Memory is empty
 // and ready; once warmed up, neither call allocates.
 type Memory struct {
-	memos []Memo // the last step's contacts, sorted by key
-	next  []Memo // being built by Remember
+	memos []Memo  // the last step's contacts, sorted by key
+	next  []Memo  // being built by Remember
+	dt    float64 // the time step of the memos' impulses (0: none yet)
 }
 
 // Recall sets what the previous step knew of each pair (the Pair fields
@@ -112,10 +113,37 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 	}
 	slices.SortFunc(mem.next, compareMemos)
 	mem.memos, mem.next = mem.next, mem.memos
+	mem.dt = a.dt
+}
+
+// Rescale makes the remembered impulses those of a step of dt: a step
+// split into substeps remembers a substep's impulses, which bound the next
+// (sub)step's Lagged friction and estimate its load, so they are scaled by
+// dt over the step they were taken over. Nothing changes when dt is that
+// step (or unknown).
+func (mem *Memory) Rescale(dt float64) {
+	if mem.dt == 0 || mem.dt == dt {
+		mem.dt = dt
+		return
+	}
+	f := dt / mem.dt
+	for i := range mem.memos {
+		for k := range 3 {
+			mem.memos[i].Impulse[k] *= f
+		}
+	}
+	mem.dt = dt
+}
+
+// CopyFrom makes mem a copy of src, reusing mem's storage.
+func (mem *Memory) CopyFrom(src *Memory) {
+	mem.memos = append(mem.memos[:0], src.memos...)
+	mem.dt = src.dt
 }
 
 // Memos returns a copy of the remembered contacts in key order (nil when
-// there are none, as encoding/gob decodes an empty list).
+// there are none, as encoding/gob decodes an empty list). Between steps
+// their impulses are those of a whole step (Rescale).
 func (mem *Memory) Memos() []Memo {
 	if len(mem.memos) == 0 {
 		return nil
@@ -123,9 +151,10 @@ func (mem *Memory) Memos() []Memo {
 	return slices.Clone(mem.memos)
 }
 
-// Restore replaces the memory with memos (a checkpoint's, in any order).
-func (mem *Memory) Restore(memos []Memo) {
-	mem.memos = append(mem.memos[:0], memos...)
+// Restore replaces the memory with memos (a checkpoint's, in any order),
+// whose impulses are those of steps of dt.
+func (mem *Memory) Restore(memos []Memo, dt float64) {
+	mem.memos, mem.dt = append(mem.memos[:0], memos...), dt
 	slices.SortFunc(mem.memos, compareMemos)
 }
 

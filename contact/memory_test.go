@@ -121,7 +121,7 @@ func TestMemoryRecallsWhatItRemembered(t *testing.T) {
 	check("recalled", shuffled)
 	var restored Memory
 	slices.Reverse(saved)
-	restored.Restore(saved)
+	restored.Restore(saved, 0.01)
 	again := slices.Clone(old)
 	restored.Recall(again)
 	check("restored", again)
