@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
@@ -91,5 +92,33 @@ func TestSubstepsAllocateNothing(t *testing.T) {
 	})
 	if k < 2 || allocs != 0 {
 		t.Errorf("%v allocations per step of %d substeps, want 0 with ≥ 2", allocs, k)
+	}
+}
+
+// BenchmarkSettledClutterSubsteps times 100 steps of the settled clutter
+// pile (from a checkpoint at t = 8 s) with and without substeps
+// (contact.substep_tolerance = 0): settled bodies take none, so the
+// difference is the test over the step's contacts. Compare with benchstat,
+// running the two alternately (-bench 'Substeps/tol=0$', then 'tol=1e-4$').
+func BenchmarkSettledClutterSubsteps(b *testing.B) {
+	s0, _ := load(b, "clutter")
+	runSteps(b, s0, 800)
+	cp := s0.Checkpoint()
+	for _, tol := range []string{"0", "1e-4"} {
+		b.Run("tol="+tol, func(b *testing.B) {
+			s, _ := load(b, "clutter", "contact.substep_tolerance="+tol)
+			subs, c0 := 0, cputime.Process()
+			for b.Loop() {
+				if err := s.Restore(cp); err != nil {
+					b.Fatal(err)
+				}
+				for _, st := range runSteps(b, s, 100) {
+					subs += st.Substeps
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(100*b.N)/1e3, "µs/step")
+			b.ReportMetric(float64((cputime.Process()-c0).Nanoseconds())/float64(100*b.N)/1e3, "cpu-µs/step")
+			b.ReportMetric(float64(subs)/float64(100*b.N), "substeps/step")
+		})
 	}
 }
