@@ -105,6 +105,7 @@ func (sim *Simulator) substepped(k int) (StepStats, error) {
 			sim.step++
 		}
 		total = mergeStats(total, sim.stats(), j)
+		sim.prof.lap(StageStats)
 	}
 	sim.mem.Rescale(dt)
 	total.Substeps = k
