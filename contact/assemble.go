@@ -83,6 +83,9 @@ type Assembler struct {
 	// roll and spin give, per pair of the last Assemble, the index of its
 	// rolling and spin friction blocks in the problem (−1: none).
 	roll, spin []int
+	// dt and anchorRadius are the time step and Params.AnchorRadius of the
+	// last Assemble, for Memory.Remember.
+	dt, anchorRadius float64
 
 	// load-aware regularization (supported): per pair, the supported mass
 	// and the lower and upper body; per body, mass passed down, height and
@@ -124,6 +127,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		}
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
+	a.dt, a.anchorRadius = dt, prm.AnchorRadius
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
 	a.lever = resizeFloat(a.lever, len(pairs))
 	for i := range pairs {
@@ -319,12 +323,12 @@ func nullRegularization(m *multibody.Model, pr *Pair, w spatial.Mat3, null [3]bo
 	return rt, rn
 }
 
-// Sticking reports whether contact i of the last Assemble sticks in the
+// sticking reports whether contact i of the last Assemble sticks in the
 // solution with impulses gamma: its normal impulse is positive and its
 // friction impulse is inside the friction bound by a margin,
 // ‖γ_t‖ < (1 − stickMargin) μ n, with n = n0 for Lagged contacts and γ_n for
 // the others (a sliding contact's friction is on the bound).
-func (a *Assembler) Sticking(i int, gamma []float64, p *solver.Problem) bool {
+func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 	c := p.Constraints[a.base+i]
 	g := gamma[c.Row : c.Row+3]
 	if !(g[2] > 0) {
@@ -334,7 +338,7 @@ func (a *Assembler) Sticking(i int, gamma []float64, p *solver.Problem) bool {
 }
 
 // stickMargin is the relative distance from the friction bound below which
-// a contact counts as sticking (Sticking).
+// a contact counts as sticking (sticking).
 const stickMargin = 1e-3
 
 // gapErrorFloor is the fraction of the contact margin below which a gap's
@@ -501,7 +505,7 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 	}
 }
 
-// AnchorCap returns the largest friction-anchor displacement contact i
+// anchorCap returns the largest friction-anchor displacement contact i
 // holds in the solution with impulses gamma: f R_t (δt + τd), with f the
 // friction bound (μ n0 for Lagged contacts, μ γ_n for the others). An
 // anchor displaced by more pulls at the full bound, so a contact that
@@ -509,14 +513,14 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 // (elasto-plastic friction): when the slip stops, the contact holds at
 // once, and a load just inside the bound is held instead of ratcheting
 // between sticking and a dropped anchor.
-func (a *Assembler) AnchorCap(i int, gamma []float64, p *solver.Problem) float64 {
+func (a *Assembler) anchorCap(i int, gamma []float64, p *solver.Problem) float64 {
 	c := p.Constraints[a.base+i]
 	return p.FrictionBound(a.base+i, gamma) * p.R[c.Row] * a.lever[i]
 }
 
-// RotationCap is AnchorCap for pair i's rolling or spin friction block c:
+// rotationCap is anchorCap for pair i's rolling or spin friction block c:
 // bound·R·(δt + τd).
-func (a *Assembler) RotationCap(i, c int, p *solver.Problem) float64 {
+func (a *Assembler) rotationCap(i, c int, p *solver.Problem) float64 {
 	con := p.Constraints[c]
 	var bound float64
 	if con.Kind == solver.Interval {
@@ -527,17 +531,10 @@ func (a *Assembler) RotationCap(i, c int, p *solver.Problem) float64 {
 	return bound * p.R[con.Row] * a.lever[i]
 }
 
-// RollingBlock and SpinBlock return the problem constraint index of pair
-// i's rolling and spin friction blocks in the last Assemble, or −1.
-func (a *Assembler) RollingBlock(i int) int { return a.roll[i] }
-
-// SpinBlock: see RollingBlock.
-func (a *Assembler) SpinBlock(i int) int { return a.spin[i] }
-
-// Holds reports whether constraint block c (a rolling Disk or a spin
+// holds reports whether constraint block c (a rolling Disk or a spin
 // Interval) holds in the solution with impulses gamma: its impulse is inside
-// its bound by the margin of Sticking (0 bound: it does not hold).
-func Holds(p *solver.Problem, c int, gamma []float64) bool {
+// its bound by the margin of sticking (0 bound: it does not hold).
+func holds(p *solver.Problem, c int, gamma []float64) bool {
 	con := p.Constraints[c]
 	g := gamma[con.Row : con.Row+con.Size]
 	switch con.Kind {

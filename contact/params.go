@@ -119,6 +119,12 @@ type Params struct {
 	// It caps near-rigid contacts only: a contact whose material's
 	// compliance exceeds the near-rigid one keeps its spring force k φ.
 	MaxRecoverySpeed float64
+	// SubstepTolerance (m) bounds the error of the linearized gap from
+	// rotation within a step: a contact geometry at r from its rotation's
+	// axis leaves its linearized path by about r(‖ω‖δt)²/2. A step whose
+	// contact geometries would exceed it is taken as k equal substeps,
+	// r(‖ω‖δt/k)²/2 ≤ SubstepTolerance, at most MaxSubsteps (sim). 0: never.
+	SubstepTolerance float64
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
@@ -138,7 +144,7 @@ func DefaultParams() Params {
 // is the SAP paper's model.
 func EngineParams() Params {
 	p := DefaultParams()
-	p.Approximation, p.LoadAware, p.MaxRecoverySpeed = Lagged, true, 0.3
+	p.Approximation, p.LoadAware, p.MaxRecoverySpeed, p.SubstepTolerance = Lagged, true, 0.3, 1e-4
 	return p
 }
 
@@ -157,6 +163,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: stiction tolerance %v must be positive and finite", p.StictionTolerance)
 	case !(p.SpeculativeMax >= 0) || math.IsInf(p.SpeculativeMax, 0):
 		return fmt.Errorf("contact: speculative margin cap %v must be non-negative and finite", p.SpeculativeMax)
+	case !(p.SubstepTolerance >= 0) || math.IsInf(p.SubstepTolerance, 0):
+		return fmt.Errorf("contact: substep tolerance %v must be non-negative and finite", p.SubstepTolerance)
 	}
 	return nil
 }

@@ -445,6 +445,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
+			SubstepTolerance: *s.Contact.SubstepTolerance,
 		},
 		Materials:        mats,
 		Solver:           sv,

@@ -147,6 +147,10 @@ type ContactParams struct {
 	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
 	// m/s (default 0: no cap).
 	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`
+	// SubstepTolerance bounds the gap error, m, that fast rotation in
+	// contact may cause within a step before the step is split into
+	// substeps (contact.Params.SubstepTolerance; 0: never).
+	SubstepTolerance *float64 `yaml:"substep_tolerance,omitempty"`
 	// Speculative turns speculative contact on (default true): a pair
 	// becomes a contact when its gap can close within one step.
 	Speculative *bool `yaml:"speculative,omitempty"`

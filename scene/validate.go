@@ -28,7 +28,8 @@ const (
 	DefaultLagIterations     = stack.DefaultLagResolves
 	DefaultLoadAware         = true
 	DefaultMaxRecoverySpeed  = 0.3
-	DefaultSpeculativeMax    = 0.1 // m
+	DefaultSubstepTolerance  = 1e-4 // m
+	DefaultSpeculativeMax    = 0.1  // m
 	DefaultSolver            = "sap"
 	DefaultTolerance         = 1e-6
 	DefaultAbsTolerance      = 1e-16
@@ -78,6 +79,7 @@ func (s *Scene) ApplyDefaults() {
 	setDefault(&c.LagIterations, DefaultLagIterations)
 	setDefault(&c.LoadAware, DefaultLoadAware)
 	setDefault(&c.MaxRecoverySpeed, DefaultMaxRecoverySpeed)
+	setDefault(&c.SubstepTolerance, DefaultSubstepTolerance)
 	setDefault(&c.SpeculativeMax, DefaultSpeculativeMax)
 	v := &s.Solver
 	if v.Type == "" {
@@ -228,6 +230,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	}
 	if c.MaxRecoverySpeed != nil {
 		v.nonNegative("contact.max_recovery_speed", *c.MaxRecoverySpeed)
+	}
+	if c.SubstepTolerance != nil {
+		v.nonNegative("contact.substep_tolerance", *c.SubstepTolerance)
 	}
 	if c.SpeculativeMax != nil {
 		v.nonNegative("contact.speculative_max", *c.SpeculativeMax)

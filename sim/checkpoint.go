@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/stiction-sim/stiction/contact"
 )
 
 // CheckpointVersion is the version of the Checkpoint format written by
@@ -39,20 +41,9 @@ type Checkpoint struct {
 	Contacts []ContactMemo
 }
 
-// ContactMemo is what a checkpoint keeps of one persistent contact (see
-// the simulator's contact memory).
-type ContactMemo struct {
-	GeomA, GeomB int32
-	Feature      uint32
-	Age          int
-	Impulse      [3]float64
-	PhiEnd       float64
-	Anchored     bool
-	Shift        [3]float64 // slip accumulated since the stick began
-	Rolled, Spun bool       // whether rolling and spin friction keep an anchor
-	Roll         [3]float64 // rotation about the tangent axes since rolling stopped
-	Spin         float64    // rotation about the normal since spinning stopped
-}
+// ContactMemo is what a checkpoint keeps of one persistent contact: its
+// identity, age, impulse, predicted gap and anchors (contact.Memory).
+type ContactMemo = contact.Memo
 
 // Checkpoint returns a snapshot of everything the next step depends on. The
 // snapshot does not share memory with the simulator.
@@ -68,7 +59,7 @@ func (sim *Simulator) Checkpoint() *Checkpoint {
 		T:        sim.State.T,
 		Q:        slices.Clone(sim.State.Q),
 		V:        slices.Clone(sim.State.V),
-		Contacts: sim.mem.export(),
+		Contacts: sim.mem.Memos(),
 	}
 }
 
@@ -93,7 +84,7 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 	copy(sim.State.V, c.V)
 	sim.State.T = c.T
 	sim.step, sim.t0 = c.Step, c.T0
-	sim.mem.restore(c.Contacts)
+	sim.mem.Restore(c.Contacts, c.DT)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -15,10 +16,11 @@ type Simulator struct {
 	cfg    Config
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
 	ws     Workspace
-	mem    contactMemory // the last step's contacts (persistent contacts)
-	step   int           // steps taken
-	t0     float64       // time of the initial state
-	prof   profiler      // the stage timers (Config.Profile)
+	mem    contact.Memory // the last step's contacts (persistent contacts)
+	sub    substepWork    // a substepped step's saved start (substep.go)
+	step   int            // steps taken
+	t0     float64        // time of the initial state
+	prof   profiler       // the stage timers (Config.Profile)
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -61,51 +63,70 @@ func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 // the step's statistics. A contact solve that does not converge still
 // advances the state with the solver's last iterate and reports its status;
 // Step returns an error only when the problem cannot be built or the new
-// state is not finite, and then leaves the state unchanged.
+// state is not finite, and then leaves the state unchanged. A step whose
+// contacts rotate fast is taken as substeps
+// (contact.Params.SubstepTolerance, substep.go).
 func (sim *Simulator) Step() (StepStats, error) {
 	p := &sim.prof
 	p.start()
-	sim.detectContacts() // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
-	sim.recallContacts() // persistent contacts: what the last step knew of each
+	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
+	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
+		st, err := sim.substepped(k)
+		st.Times = p.finish()
+		return st, err
+	}
+	if err := sim.advance(); err != nil {
+		return StepStats{}, err
+	}
+	sim.step++
+	st := sim.stats()
+	p.lap(StageStats)
+	st.Substeps = 1
+	st.Times = p.finish()
+	return st, nil
+}
+
+// advance takes the step from its detected contacts to the new state.
+func (sim *Simulator) advance() error {
+	p := &sim.prof
+	sim.mem.Rescale(sim.cfg.DT)  // the remembered impulses are per δt
+	sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
 	p.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageFreeMotion)
 	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageContactAssembly)
 	if err := sim.assembleConstraints(); err != nil { // limits, couplers, actuators, friction
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageConstraintAssembly)
 	if err := sim.reduceProblem(); err != nil { // eliminate attached, prescribed v (notes §0.17–0.21)
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageElimination)
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageSolve)
 	sim.expandSolution()                      // v = P u + c
 	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step
-		return StepStats{}, err
+		return err
 	}
 	p.lap(StageExpansion)
-	sim.rememberContacts() // impulses, predicted gaps and anchors by contact identity, for the next step
+	w := &sim.ws
+	sim.mem.Remember(w.pairs, &w.assemble, &w.problem, &w.result) // impulses, predicted gaps and anchors by contact identity, for the next step
 	p.lap(StageContactMemory)
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
-		return StepStats{}, err
+		return err
 	}
 	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
-		return StepStats{}, err
+		return err
 	}
 	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
 	p.lap(StagePositions)
-	sim.step++
-	st := sim.stats()
-	p.lap(StageStats)
-	st.Times = p.finish()
-	return st, nil
+	return nil
 }

@@ -31,6 +31,10 @@ type StepStats struct {
 	// RK4Fallback reports that an rk4 step had contacts or acting constraints
 	// and was taken with mujoco-euler (see RK4).
 	RK4Fallback bool
+	// Substeps is the number of substeps the step was taken in
+	// (contact.Params.SubstepTolerance): 1 unless fast rotation in contact
+	// split it.
+	Substeps int
 	// Times are the wall times of the step's stages (Config.Profile; zero
 	// otherwise).
 	Times StepTimes

@@ -11,7 +11,7 @@ const (
 	StageKinematics         Stage = iota // forward kinematics at (q0, v0) (skipped when the last step's end state is unchanged)
 	StageBroadPhase                      // geometry poses, inflated bounding boxes, BroadPhase.Pairs
 	StageNarrowPhase                     // geometry.Collide per admitted candidate pair, speculative filtering
-	StageContactMemory                   // recallContacts and rememberContacts (persistent contacts)
+	StageContactMemory                   // contact.Memory Recall and Remember (persistent contacts)
 	StageFreeMotion                      // v* and A (eq. 13–15), its factorization
 	StageContactAssembly                 // contact rows: J, v̂, R, μ (contact.Assembler)
 	StageConstraintAssembly              // limits, couplers, welds, actuators, joint friction

@@ -14,10 +14,10 @@ import (
 
 // PaperContact returns the overrides that select the SAP paper's contact
 // model (its cone approximation, no speculative contact, no load-aware
-// regularization, no recovery cap, no friction anchors in the named
+// regularization, no recovery cap, no substeps, no friction anchors in the named
 // materials); the engine's defaults differ (docs/CONTACT.md).
 func PaperContact(materials ...string) []string {
-	s := []string{"contact.approximation=sap", "contact.speculative=false", "contact.load_aware=false", "contact.max_recovery_speed=0"}
+	s := []string{"contact.approximation=sap", "contact.speculative=false", "contact.load_aware=false", "contact.max_recovery_speed=0", "contact.substep_tolerance=0"}
 	for _, m := range materials {
 		s = append(s, "materials."+m+".anchors=false")
 	}

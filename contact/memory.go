@@ -1,0 +1,240 @@
+package contact
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Memo is what the Memory keeps of one contact point from one step to the
+// next, and what a checkpoint saves of it. A contact point is identified
+// by its two geometries and its feature within their manifold
+// (geometry.Contact.Feature).
+type Memo struct {
+	GeomA, GeomB int32
+	Feature      uint32
+	Age          int        // consecutive steps the point has existed (0: its first)
+	Impulse      [3]float64 // γ of the step, contact frame (t1, t2, n)
+	PhiEnd       float64    // the gap predicted for the end of the step, φ0 + δt v_n
+	Anchored     bool       // the contact sticks and has a friction anchor
+	Shift        [3]float64 // slip accumulated since the stick began, world frame
+	Rolled, Spun bool       // whether rolling and spin friction keep an anchor
+	Roll         [3]float64 // rotation about the tangent axes since rolling stopped, world frame
+	Spin         float64    // rotation about the normal since spinning stopped
+}
+
+// memoKey is the identity of a contact point across steps.
+type memoKey struct {
+	a, b    int32
+	feature uint32
+}
+
+func (m *Memo) key() memoKey { return memoKey{a: m.GeomA, b: m.GeomB, feature: m.Feature} }
+
+func pairKey(pr *Pair) memoKey {
+	return memoKey{a: int32(pr.GeomA), b: int32(pr.GeomB), feature: pr.Feature}
+}
+
+func (k memoKey) compare(o memoKey) int {
+	if c := cmp.Compare(k.a, o.a); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(k.b, o.b); c != 0 {
+		return c
+	}
+	return cmp.Compare(k.feature, o.feature)
+}
+
+func compareMemos(x, y Memo) int { return x.key().compare(y.key()) }
+
+// Memory is the memory of persistent contacts: the contact points of the
+// last step, by identity, with their impulses, predicted gaps and friction
+// anchors. It is state, not scratch (the next step depends on it, and
+// checkpoints save it). A step calls Recall on its new pairs before it
+// assembles them and Remember after the solve. The zero Memory is empty
+// and ready; once warmed up, neither call allocates.
+type Memory struct {
+	memos []Memo  // the last step's contacts, sorted by key
+	next  []Memo  // being built by Remember
+	dt    float64 // the time step of the memos' impulses (0: none yet)
+}
+
+// Recall sets what the previous step knew of each pair (the Pair fields
+// Age, PrevImpulse, GapError and the friction, rolling and spin anchors)
+// from the remembered contact with the same identity, and clears them for
+// a new contact. An anchored contact's shifts are projected on the current
+// tangent plane.
+func (mem *Memory) Recall(pairs []Pair) {
+	for i := range pairs {
+		pr := &pairs[i]
+		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
+		pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
+		j, ok := slices.BinarySearchFunc(mem.memos, pairKey(pr), func(m Memo, k memoKey) int { return m.key().compare(k) })
+		if !ok {
+			continue
+		}
+		mm := &mem.memos[j]
+		pr.Age, pr.PrevImpulse = mm.Age+1, mm.Impulse
+		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
+		if mm.Anchored {
+			pr.Anchored = true
+			pr.AnchorShift = onPlane(mm.Shift, pr.Normal)
+		}
+		if mm.Rolled {
+			pr.RollAnchored = true
+			pr.RollShift = onPlane(mm.Roll, pr.Normal)
+		}
+		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
+	}
+}
+
+// onPlane returns x less its component along the unit normal n.
+func onPlane(x spatial.Vec3, n spatial.Vec3) spatial.Vec3 { return x.Sub(n.Scale(x.Dot(n))) }
+
+// Remember replaces the memory with the step's contacts: pairs as given to
+// a.Assemble, the step's problem p and its solution res (impulses γ and
+// contact velocities v_c). It records each contact's impulse, the gap
+// predicted for the end of the step, φ0 + δt v_n, and its anchors
+// (anchor, anchorRotation), with the δt and Params of that Assemble.
+func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *solver.Result) {
+	mem.next = mem.next[:0]
+	for i := range pairs {
+		pr := &pairs[i]
+		row := p.Constraints[a.base+i].Row
+		mm := Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
+			Impulse: [3]float64(res.Gamma[row : row+3])}
+		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
+		a.anchor(&mm, pr, i, p, res)
+		a.anchorRotation(&mm, pr, i, p, res)
+		mem.next = append(mem.next, mm)
+	}
+	slices.SortFunc(mem.next, compareMemos)
+	mem.memos, mem.next = mem.next, mem.memos
+	mem.dt = a.dt
+}
+
+// Rescale makes the remembered impulses those of a step of dt: a step
+// split into substeps remembers a substep's impulses, which bound the next
+// (sub)step's Lagged friction and estimate its load, so they are scaled by
+// dt over the step they were taken over. Nothing changes when dt is that
+// step (or unknown).
+func (mem *Memory) Rescale(dt float64) {
+	if mem.dt == 0 || mem.dt == dt {
+		mem.dt = dt
+		return
+	}
+	f := dt / mem.dt
+	for i := range mem.memos {
+		for k := range 3 {
+			mem.memos[i].Impulse[k] *= f
+		}
+	}
+	mem.dt = dt
+}
+
+// CopyFrom makes mem a copy of src, reusing mem's storage.
+func (mem *Memory) CopyFrom(src *Memory) {
+	mem.memos = append(mem.memos[:0], src.memos...)
+	mem.dt = src.dt
+}
+
+// Memos returns a copy of the remembered contacts in key order (nil when
+// there are none, as encoding/gob decodes an empty list). Between steps
+// their impulses are those of a whole step (Rescale).
+func (mem *Memory) Memos() []Memo {
+	if len(mem.memos) == 0 {
+		return nil
+	}
+	return slices.Clone(mem.memos)
+}
+
+// Restore replaces the memory with memos (a checkpoint's, in any order),
+// whose impulses are those of steps of dt.
+func (mem *Memory) Restore(memos []Memo, dt float64) {
+	mem.memos, mem.dt = append(mem.memos[:0], memos...), dt
+	slices.SortFunc(mem.memos, compareMemos)
+}
+
+// anchor sets the friction anchor of memo mm of pair i after the solve:
+// none when the contact carries no load; otherwise the slip accumulated
+// since the anchor was set, Δx ← Δx + δt v_t (v_t the solve's tangential
+// contact velocity, in the world frame). The slip is the displacement of
+// B's material point relative to A's at the contact point: a rolling or
+// spinning contact does not slip and accumulates nothing. When the contact
+// slides (its friction is on the bound), Δx is cut to the largest
+// displacement its friction holds (anchorCap), so that the anchor is
+// dragged along behind the slip, as in elasto-plastic friction models:
+// sliding stops into a stick without a jump, and a load just inside the
+// friction bound is held (dropping the anchor there would let the contact
+// ratchet forward). A displacement beyond Params.AnchorRadius drops the
+// anchor.
+func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
+	row := p.Constraints[a.base+i].Row
+	if !(res.Gamma[row+2] > 0) {
+		return
+	}
+	t1, t2 := spatial.Orthonormal(pr.Normal)
+	vc := res.VC[row : row+2]
+	shift := t1.Scale(a.dt * vc[0]).Add(t2.Scale(a.dt * vc[1]))
+	if pr.Anchored {
+		shift = shift.Add(pr.AnchorShift)
+	}
+	if !a.sticking(i, res.Gamma, p) {
+		shift = capNorm(shift, a.anchorCap(i, res.Gamma, p))
+	}
+	if shift.Norm() > a.anchorRadius {
+		return
+	}
+	mm.Anchored, mm.Shift = true, shift
+}
+
+// anchorRotation sets the rolling and spin friction anchors of memo mm of
+// pair i after the solve, as anchor does for sliding: the relative
+// rotation about the tangent axes (the normal) accumulates, Δθ ← Δθ +
+// δt ω_rel, and is fed back as the block's v̂ = −Δθ/(δt + τd) next step;
+// while the block is on its bound (rolling, spinning) Δθ is cut to
+// rotationCap, the anchor dragged along. Without anchors, regularized
+// rolling friction (R = σw) lets a sphere resting in a dip roll away
+// slowly, as sliding friction creeps. An accumulated rotation beyond
+// Params.AnchorRadius radians drops the anchor.
+func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
+	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
+	if c := a.roll[i]; c >= 0 {
+		t1, t2 := spatial.Orthonormal(pr.Normal)
+		row := p.Constraints[c].Row
+		d := t1.Scale(dt * res.VC[row]).Add(t2.Scale(dt * res.VC[row+1]))
+		if pr.RollAnchored {
+			d = d.Add(pr.RollShift)
+		}
+		if !holds(p, c, gamma) {
+			d = capNorm(d, a.rotationCap(i, c, p))
+		}
+		if d.Norm() <= lim {
+			mm.Rolled, mm.Roll = true, d
+		}
+	}
+	if c := a.spin[i]; c >= 0 {
+		d := dt * res.VC[p.Constraints[c].Row]
+		if pr.SpinAnchored {
+			d += pr.SpinShift
+		}
+		if !holds(p, c, gamma) {
+			cp := a.rotationCap(i, c, p)
+			d = max(-cp, min(d, cp))
+		}
+		if math.Abs(d) <= lim {
+			mm.Spun, mm.Spin = true, d
+		}
+	}
+}
+
+// capNorm returns x scaled down to norm c if it is longer.
+func capNorm(x spatial.Vec3, c float64) spatial.Vec3 {
+	if n := x.Norm(); n > c {
+		return x.Scale(c / n)
+	}
+	return x
+}

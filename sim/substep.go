@@ -1,0 +1,137 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// MaxSubsteps is the most substeps a step is split into
+// (contact.Params.SubstepTolerance).
+const MaxSubsteps = 8
+
+// substepWork holds what a substepped step restores when one of its
+// substeps fails: the state and the contact memory at its start.
+type substepWork struct {
+	q, v []float64
+	t    float64
+	mem  contact.Memory
+}
+
+// substeps returns how many substeps the step takes: the smallest k with
+// e/k² ≤ SubstepTolerance, e the largest curvature error of a contact
+// geometry's linearized path over the step (curvatureError), at most
+// MaxSubsteps; 1 when the tolerance is 0 or there are no contacts.
+func (sim *Simulator) substeps() int {
+	tol := sim.cfg.Contact.SubstepTolerance
+	if !(tol > 0) || len(sim.ws.pairs) == 0 {
+		return 1
+	}
+	e := 0.0
+	for i := range sim.ws.pairs {
+		pr := &sim.ws.pairs[i]
+		e = max(e, sim.curvatureError(pr.GeomA, pr.BodyA), sim.curvatureError(pr.GeomB, pr.BodyB))
+	}
+	if e <= tol {
+		return 1
+	}
+	return int(min(MaxSubsteps, math.Ceil(math.Sqrt(e/tol))))
+}
+
+// curvatureError returns how far geometry g of body b leaves the path
+// linearized at the start of the step, ½δt²(d‖ω‖² + ρ‖ω⊥‖²): the
+// centripetal acceleration of its centre, at d from the body's origin,
+// and of its surface, at ρ (the shape's reach) from its centre, where ω⊥
+// is ω without the components that do not move the surface (none for a
+// sphere, the axial one for a cylinder or capsule). 0 for a body welded to
+// the world.
+func (sim *Simulator) curvatureError(g, b int) float64 {
+	if b < 0 || sim.Model.Bodies[b].Tree < 0 {
+		return 0
+	}
+	geo := &sim.Model.Geometries[g]
+	w, _ := sim.ws.kin0.Velocity(b)
+	d := geo.Pose.P.Norm()
+	rho := sim.ws.reach[g] - d
+	wp := w
+	switch geo.Shape.Kind {
+	case geometry.Sphere:
+		wp = spatial.Vec3{}
+	case geometry.Cylinder, geometry.Capsule:
+		axis := sim.ws.kin0.Pose(b).R.Rotate(geo.Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
+		wp = w.Sub(axis.Scale(w.Dot(axis)))
+	}
+	dt := sim.cfg.DT
+	return dt * dt / 2 * (d*w.Dot(w) + rho*wp.Dot(wp))
+}
+
+// substepped takes the step as k substeps of δt/k, each a whole step of
+// its own (contacts detected anew, certified solve, memory recalled and
+// remembered), and returns the step's statistics: the last substep's, with
+// the iteration counts summed and the errors, penetration and slip the
+// largest over the substeps (the first unconverged status wins). The
+// contact memory keeps impulses per δt between steps (Memory.Rescale), and
+// the time ends at exactly t0 + (step+1)δt. On error the state and the
+// memory are those of the step's start.
+func (sim *Simulator) substepped(k int) (StepStats, error) {
+	dt, s, sw := sim.cfg.DT, sim.State, &sim.sub
+	sw.q, sw.v, sw.t = append(sw.q[:0], s.Q...), append(sw.v[:0], s.V...), s.T
+	sw.mem.CopyFrom(&sim.mem)
+	h := dt / float64(k)
+	defer func() { sim.cfg.DT = dt }()
+	var total StepStats
+	for j := range k {
+		sim.cfg.DT = h
+		if j > 0 {
+			sim.detectContacts()
+		}
+		err := sim.advance()
+		if err == nil && j < k-1 {
+			s.T = sim.t0 + float64(sim.step)*dt + float64(j+1)*h
+		}
+		if err != nil {
+			copy(s.Q, sw.q)
+			copy(s.V, sw.v)
+			s.T = sw.t
+			sim.mem.CopyFrom(&sw.mem)
+			return StepStats{}, err
+		}
+		if j == k-1 {
+			sim.cfg.DT = dt
+			s.T = sim.t0 + float64(sim.step+1)*dt
+			sim.step++
+		}
+		total = mergeStats(total, sim.stats(), j)
+		sim.prof.lap(StageStats)
+	}
+	sim.mem.Rescale(dt)
+	total.Substeps = k
+	return total, nil
+}
+
+// mergeStats folds substep j's statistics st into the step's total.
+func mergeStats(total, st StepStats, j int) StepStats {
+	if j == 0 {
+		return st
+	}
+	if total.Status != solver.Converged {
+		st.Status = total.Status
+	}
+	st.Iterations += total.Iterations
+	st.LineSearchIterations += total.LineSearchIterations
+	st.Resolves += total.Resolves
+	st.ResolveTime += total.ResolveTime
+	st.NewtonIterations += total.NewtonIterations
+	st.NewtonConverged = st.NewtonConverged && total.NewtonConverged
+	st.MomentumError = max(st.MomentumError, total.MomentumError)
+	st.ComplementarityError = max(st.ComplementarityError, total.ComplementarityError)
+	st.MaxPenetration = max(st.MaxPenetration, total.MaxPenetration)
+	st.MaxSlip = max(st.MaxSlip, total.MaxSlip)
+	st.MaxConstraintViolation = max(st.MaxConstraintViolation, total.MaxConstraintViolation)
+	st.Relinearizations += total.Relinearizations
+	st.RK4Fallback = st.RK4Fallback || total.RK4Fallback
+	return st
+}
