@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -93,5 +94,32 @@ func TestSmallCholeskyRejects(t *testing.T) {
 		if CholUpper(n, append([]float64(nil), a...)) {
 			t.Errorf("%v: factored", a)
 		}
+	}
+}
+
+// BenchmarkSmallCholesky compares CholUpper+SolveUpper with gonum's
+// Potrf+Potrs (one right-hand side) on SPD matrices of a few orders:
+//
+//	go test ./linalg -run XXX -bench SmallCholesky -count 6
+func BenchmarkSmallCholesky(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 6, 16, 27, 48} {
+		a := denseSPD(r, n)
+		w := make([]float64, n*n)
+		x := make([]float64, n)
+		b.Run(fmt.Sprintf("small/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				copy(w, a)
+				CholUpper(n, w)
+				SolveUpper(n, w, x, 1)
+			}
+		})
+		b.Run(fmt.Sprintf("gonum/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				copy(w, a)
+				lapack64.Potrf(blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: w})
+				lapack64.Potrs(blas64.Triangular{N: n, Stride: n, Uplo: blas.Upper, Diag: blas.NonUnit, Data: w}, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: x})
+			}
+		})
 	}
 }
