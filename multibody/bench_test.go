@@ -47,7 +47,8 @@ func BenchmarkUpdate(b *testing.B) {
 // products with identity rotations and zero translations, equal
 // Model.frames exactly (==, so up to the sign of a zero) on the random
 // forests of every joint type, some of whose frames are made identities or
-// pure translations or rotations, and on the pendulum.
+// pure translations or rotations, and on the pendulum; so do the rotated
+// inertias, half of them diagonal, and spatial.RotateInertia.
 func TestWorkspaceFramesMatchModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	models := []*Model{}
@@ -56,6 +57,10 @@ func TestWorkspaceFramesMatchModel(t *testing.T) {
 		m, s := randomForest(r, root)
 		for b := range m.Bodies {
 			j := &m.Bodies[b].Joint
+			if b%2 == 0 {
+				d := m.Bodies[b].Inertia.Icom
+				m.Bodies[b].Inertia.Icom = spatial.Diag3(spatial.Vec3{d[0][0], d[1][1], d[2][2]})
+			}
 			switch b % 4 {
 			case 1:
 				j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.Pose{R: spatial.QuatIdentity(), P: j.ChildFrame.P}
@@ -87,6 +92,9 @@ func TestWorkspaceFramesMatchModel(t *testing.T) {
 			}
 			if x, _, _ := m.kin(states[i].Q, nil, b); x != ws.Pose(b) {
 				t.Errorf("model %d body %d: Update pose %v, Model.kin %v", i, b, ws.Pose(b), x)
+			}
+			if ic := spatial.RotateInertia(ws.Pose(b).R.RotMat(), m.Bodies[b].Inertia.Icom); ic != ws.ic[b] {
+				t.Errorf("model %d body %d: Update's R I Rᵀ %v, RotateInertia %v", i, b, ws.ic[b], ic)
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package multibody
 
-import "github.com/stiction-sim/stiction/spatial"
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
 
 // jointFrames holds what Workspace.Update needs of a joint's constant
 // frames, read once from the model: X_WF of a root joint (the world
@@ -11,6 +15,9 @@ type jointFrames struct {
 	rootF, childInv spatial.Pose
 	parent, motion  poseShape
 	child           poseShape
+	axis            spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	axisZero        bool         // its axis is zero (X_FM = identity)
+	diagInertia     bool         // the body's Icom is diagonal
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
@@ -31,6 +38,11 @@ func newJointFrames(m *Model, b int) jointFrames {
 		parent:   shapeOf(j.ParentFrame),
 	}
 	f.child = shapeOf(f.childInv)
+	var n float64
+	f.axis, n = j.Axis.Normalize()
+	f.axisZero = n == 0
+	I := m.Bodies[b].Inertia.Icom
+	f.diagInertia = I[0][1] == 0 && I[0][2] == 0 && I[1][0] == 0 && I[1][2] == 0 && I[2][0] == 0 && I[2][1] == 0
 	switch j.Type {
 	case JointRevolute, JointBall, JointUniversal:
 		f.motion.pos0 = true
@@ -73,6 +85,36 @@ func (ws *Workspace) frames(q []float64, b int, xp spatial.Pose) (xf, xm, xb spa
 	} else {
 		xf = compose(xp, j.ParentFrame, fr.parent)
 	}
-	xm = compose(xf, j.motion(qj), fr.motion)
+	xm = compose(xf, ws.motion(j, fr, qj), fr.motion)
 	return xf, xm, compose(xm, fr.childInv, fr.child)
+}
+
+// motion is j.motion(q) with a revolute joint's axis normalized once:
+// QuatFromAxisAngle's operations on the stored unit axis, so the same bits.
+func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose {
+	if j.Type != JointRevolute {
+		return j.motion(q)
+	}
+	if fr.axisZero {
+		return spatial.PoseIdentity()
+	}
+	s, c := math.Sincos((q[0] - j.Ref) / 2)
+	u := fr.axis
+	return spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
+}
+
+// rotateInertia returns R I Rᵀ (spatial.RotateInertia) for a rotational
+// inertia that is diagonal when diag is set: R I is then R's columns scaled
+// by the diagonal, which is what the full product gives (the other terms
+// are exact zeros), so the result has the same bits up to the sign of a
+// zero.
+func rotateInertia(R, I spatial.Mat3, diag bool) spatial.Mat3 {
+	if !diag {
+		return spatial.RotateInertia(R, I)
+	}
+	var ri spatial.Mat3
+	for i := range 3 {
+		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+	}
+	return ri.Mul(R.T())
 }

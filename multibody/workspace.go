@@ -102,7 +102,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		}
 		R := ws.x[b].R.RotMat()
 		ws.com[b] = R.MulVec(body.Inertia.Com)
-		ws.ic[b] = spatial.RotateInertia(R, body.Inertia.Icom)
+		ws.ic[b] = rotateInertia(R, body.Inertia.Icom, ws.fr[b].diagInertia)
 	}
 	ws.v = v
 	ws.updated = true
