@@ -99,3 +99,16 @@ func TestWorkspaceFramesMatchModel(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelAxisEntries: parallelAxis equals the matrix expression it
+// writes out, m (d·d) I − m d dᵀ through spatial's Mat3 operations, exactly.
+func TestParallelAxisEntries(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 1000 {
+		m, d := r.Float64()*3, rv(r)
+		want := spatial.Identity3().Scale(m * d.Dot(d)).Sub(spatial.Outer(d, d).Scale(m))
+		if got := parallelAxis(m, d); got != want {
+			t.Fatalf("m=%v d=%v: %v, want %v", m, d, got, want)
+		}
+	}
+}
