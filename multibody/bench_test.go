@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stiction-sim/stiction/internal/cputime"
+
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -22,7 +24,8 @@ func pendulumModel() (*Model, *State) {
 }
 
 // BenchmarkUpdate times one kinematics pass (Workspace.Update) of the
-// pendulum and of the random forest of every joint type:
+// pendulum and of the random forest of every joint type (cpu-ns/op: the
+// process CPU time, which waiting for a core does not inflate):
 //
 //	go test ./multibody -run XXX -bench Update -count 6
 func BenchmarkUpdate(b *testing.B) {
@@ -36,9 +39,12 @@ func BenchmarkUpdate(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			ws := NewWorkspace(c.m)
 			b.ReportAllocs()
+			cpu := -cputime.Process()
 			for b.Loop() {
 				ws.Update(c.s.Q, c.s.V)
 			}
+			cpu += cputime.Process()
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -28,13 +28,14 @@ type Workspace struct {
 	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
 	fn, ff []spatial.Vec3 // RNEA forces per body
 
-	ia      []mat6        // ABA articulated inertias
-	pa      []vec6        // ABA bias forces
-	u       []mat6        // U = IA S (6×n, columns)
-	dfac    []mat6        // Cholesky factor of D = Sᵀ U
-	uu      []vec6        // u = τ − Sᵀ pA
-	v       []float64     // the v of the last Update (not copied), for the armature's kinetic energy
-	fr      []jointFrames // per body: the joint's constant frames (frames.go)
+	ia      []mat6          // ABA articulated inertias
+	pa      []vec6          // ABA bias forces
+	u       []mat6          // U = IA S (6×n, columns)
+	dfac    []mat6          // Cholesky factor of D = Sᵀ U
+	uu      []vec6          // u = τ − Sᵀ pA
+	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
+	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
+	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	updated bool
 }
 
@@ -113,8 +114,8 @@ func (ws *Workspace) Update(q, v []float64) {
 func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	xf, xm, xb := ws.frames(q, b, xp)
-	var cw, cl [6]spatial.Vec3
-	sw, sl := body.Joint.subspace(q[body.QOff:], vj, &cw, &cl)
+	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
+	sw, sl := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	R := xf.R.RotMat()
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
