@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stiction-sim/stiction/scene"
 )
@@ -14,13 +15,17 @@ type Batch struct {
 	copies []*Copy
 	errs   []error // per copy, of the last Step
 	start  []chan struct{}
+	next   atomic.Int64 // the next copy to step in this Step (stepShare)
 	wg     sync.WaitGroup
 	closed bool
 }
 
 // New returns a batch of the given copies stepped by workers goroutines
-// (0: GOMAXPROCS; never more than the copies). Worker w steps copies
-// [w·N/W, (w+1)·N/W); the calling goroutine is worker 0.
+// (0: GOMAXPROCS; never more than the copies); the calling goroutine is
+// worker 0. In each Step the workers take the copies one at a time, in
+// index order, each the next copy not yet taken, so that a worker whose
+// copies step faster (fewer contacts) is not left waiting for the other.
+// Which worker steps a copy does not change its result.
 func New(copies []*Copy, workers int) (*Batch, error) {
 	if len(copies) == 0 {
 		return nil, fmt.Errorf("batch: no copies")
@@ -73,23 +78,22 @@ func (b *Batch) Workers() int { return len(b.start) }
 // Copy returns copy i.
 func (b *Batch) Copy(i int) *Copy { return b.copies[i] }
 
-// block returns the copies of worker w.
-func (b *Batch) block(w int) (lo, hi int) {
-	n, nw := len(b.copies), len(b.start)
-	return w * n / nw, (w + 1) * n / nw
-}
-
-// worker steps its block each time it is started.
+// worker steps its share of the copies each time it is started.
 func (b *Batch) worker(w int) {
 	for range b.start[w] {
-		b.stepBlock(w)
+		b.stepShare()
 		b.wg.Done()
 	}
 }
 
-func (b *Batch) stepBlock(w int) {
-	lo, hi := b.block(w)
-	for i := lo; i < hi; i++ {
+// stepShare steps the next copy not yet taken in this Step until none is
+// left.
+func (b *Batch) stepShare() {
+	for {
+		i := int(b.next.Add(1)) - 1
+		if i >= len(b.copies) {
+			return
+		}
 		b.errs[i] = b.stepCopy(i)
 	}
 }
@@ -112,11 +116,12 @@ func (b *Batch) Step() error {
 	if b.closed {
 		return fmt.Errorf("batch: Step after Close")
 	}
+	b.next.Store(0)
 	b.wg.Add(len(b.start) - 1)
 	for w := 1; w < len(b.start); w++ {
 		b.start[w] <- struct{}{}
 	}
-	b.stepBlock(0)
+	b.stepShare()
 	b.wg.Wait()
 	for i, err := range b.errs {
 		if err != nil {

@@ -9,9 +9,10 @@
 // that a foreign-language binding can place it where its host may hold
 // it (package capi allocates it with C.malloc).
 //
-// A Batch steps N copies on W worker goroutines with a static schedule:
-// copy i is always stepped by worker i·W/N (contiguous blocks), and the
-// copies share no mutable memory, so a batch step gives bit-identical
-// results for any W, and the same as stepping each copy alone. A warmed-up
-// Batch.Step allocates nothing.
+// A Batch steps N copies on W worker goroutines, each worker taking the
+// next copy not yet stepped (an atomic counter), so that copies whose steps
+// cost more (more contacts) do not leave a worker idle. The copies share no
+// mutable memory, so which worker steps a copy does not matter: a batch
+// step gives bit-identical results for any W, and the same as stepping
+// each copy alone. A warmed-up Batch.Step allocates nothing.
 package batch

@@ -7,9 +7,23 @@ import (
 )
 
 // parallelAxis returns m ((d·d) I − d dᵀ), the shift of a rotational inertia
-// from the centre of mass to a point at −d from it (notes §0.1).
+// from the centre of mass to a point at −d from it (notes §0.1), entry by
+// entry: (m d·d) δ_ij − m (d_i d_j), the operations (and bits, up to the
+// sign of a zero) of spatial.Identity3().Scale(m d·d).Sub(spatial.Outer(d,
+// d).Scale(m)) without its products with the identity's ones and zeros.
 func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
-	return spatial.Identity3().Scale(m * d.Dot(d)).Sub(spatial.Outer(d, d).Scale(m))
+	s := m * d.Dot(d)
+	var r spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			z := 0.0
+			if i == j {
+				z = s
+			}
+			r[i][j] = z - m*(d[i]*d[j])
+		}
+	}
+	return r
 }
 
 // MassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)

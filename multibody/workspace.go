@@ -28,12 +28,14 @@ type Workspace struct {
 	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
 	fn, ff []spatial.Vec3 // RNEA forces per body
 
-	ia      []mat6    // ABA articulated inertias
-	pa      []vec6    // ABA bias forces
-	u       []mat6    // U = IA S (6×n, columns)
-	dfac    []mat6    // Cholesky factor of D = Sᵀ U
-	uu      []vec6    // u = τ − Sᵀ pA
-	v       []float64 // the v of the last Update (not copied), for the armature's kinetic energy
+	ia      []mat6          // ABA articulated inertias
+	pa      []vec6          // ABA bias forces
+	u       []mat6          // U = IA S (6×n, columns)
+	dfac    []mat6          // Cholesky factor of D = Sᵀ U
+	uu      []vec6          // u = τ − Sᵀ pA
+	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
+	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
+	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	updated bool
 }
 
@@ -53,7 +55,17 @@ func NewWorkspace(m *Model) *Workspace {
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
 		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
+		fr: frameCache(m),
 	}
+}
+
+// frameCache reads every body's joint frames.
+func frameCache(m *Model) []jointFrames {
+	fr := make([]jointFrames, len(m.Bodies))
+	for b := range fr {
+		fr[b] = newJointFrames(m, b)
+	}
+	return fr
 }
 
 // Update computes the kinematics at (q, v): body poses, velocities, motion
@@ -91,7 +103,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		}
 		R := ws.x[b].R.RotMat()
 		ws.com[b] = R.MulVec(body.Inertia.Com)
-		ws.ic[b] = spatial.RotateInertia(R, body.Inertia.Icom)
+		ws.ic[b] = rotateInertia(R, body.Inertia.Icom, ws.fr[b].diagInertia)
 	}
 	ws.v = v
 	ws.updated = true
@@ -101,9 +113,9 @@ func (ws *Workspace) Update(q, v []float64) {
 // parent's pose xp and velocity (wp, vp).
 func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	xf, xm, xb := ws.m.frames(q, b, xp)
-	var cw, cl [6]spatial.Vec3
-	sw, sl := body.Joint.subspace(q[body.QOff:], vj, &cw, &cl)
+	xf, xm, xb := ws.frames(q, b, xp)
+	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
+	sw, sl := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	R := xf.R.RotMat()
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3

@@ -134,15 +134,12 @@ func (sim *Simulator) linearize(v []float64) error {
 // only MuJoCo's Euler weights (cB = δt), and only when it is not zero.
 func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float64, p *solver.Problem, f *solver.CliqueFactor) error {
 	m, w := sim.Model, &sim.ws
-	kin.VelocityForces(w.k)
-	for i := range w.k {
-		w.k[i] = -w.k[i]
-	}
+	kin.BiasForces(w.k) // τ_g − C: the gravity element w.elems[0], and C, in one RNEA pass
 	w.fout.Reset()
 	w.fout.Jacobians = cK != 0 || cD != 0
 	w.ctx.WS = kin
 	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
-	for _, e := range w.elems {
+	for _, e := range w.elems[1:] {
 		e.Apply(&w.ctx, w.fout)
 	}
 	for i, f := range w.fout.F {

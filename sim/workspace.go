@@ -60,6 +60,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	}
 	w.kin = multibody.NewWorkspace(m)
 	w.kin0 = multibody.NewWorkspace(m)
+	// Gravity first: linearizeAt computes its τ_g together with C.
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
 	w.mj.init(m, cfg.Scheme.resolved(), w.elems, w.kin)

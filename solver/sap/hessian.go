@@ -1,6 +1,7 @@
 package sap
 
 import (
+	"github.com/stiction-sim/stiction/linalg"
 	"github.com/stiction-sim/stiction/solver"
 
 	"gonum.org/v1/gonum/blas"
@@ -171,7 +172,14 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int) {
 }
 
 // factor implements newtonSystem.
-func (d *denseSystem) factor() bool { return choleskyUpper(d.n, d.h, max(1, d.n)) }
+// Orders up to linalg.SmallMax use linalg.CholUpper, which is gonum's
+// Dpotf2 (what choleskyUpper runs for them) to the bit, without its calls.
+func (d *denseSystem) factor() bool {
+	if d.n <= linalg.SmallMax {
+		return linalg.CholUpper(d.n, d.h)
+	}
+	return choleskyUpper(d.n, d.h, max(1, d.n))
+}
 
 // solve implements newtonSystem: H x = UᵀU x = b by two triangular solves.
 // (lapack64.Potrs does the same with Dtrsm, which for a single right-hand
