@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 )
 
 //go:embed static
@@ -178,18 +177,5 @@ func URL(ln net.Listener) string {
 
 // Serve serves f on ln until ctx is done, then shuts down.
 func Serve(ctx context.Context, ln net.Listener, f *Feed) error {
-	srv := &http.Server{Handler: Handler(f), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("viewer: %w", err)
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			srv.Close() // streams still open after the grace period
-		}
-		return nil
-	}
+	return ServeHandler(ctx, ln, Handler(f))
 }
