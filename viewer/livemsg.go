@@ -133,12 +133,8 @@ func (s *Session) hello() HelloJSON {
 	m := s.b.Model
 	h := HelloJSON{Type: "hello", Model: s.name, Models: s.opt.Models, Keyframes: s.keys, Columns: stepColumns(),
 		Scene: record.DescribeScene(s.b.Name, s.b.Config.DT, s.b.RecordEvery, m, s.hist.initial())}
-	if h.Models == nil {
-		h.Models = []string{}
-	}
-	if h.Keyframes == nil {
-		h.Keyframes = []string{}
-	}
+	h.Models, h.Keyframes = nonNil(h.Models), nonNil(h.Keyframes)
+	h.Bodies, h.Actuators, h.Joints = []BodyInfo{}, []ActuatorInfo{}, []JointInfo{}
 	for b := range m.Bodies {
 		bi := &m.Bodies[b]
 		in := bi.Inertia
@@ -190,7 +186,16 @@ func (s *Session) frame() FrameMsg {
 		fm.Stats = append(fm.Stats[:9], fm.Stats[10:]...) // drop status
 	}
 	fm.Perturb = s.perturbState()
+	fm.Pairs, fm.Q, fm.Axes = nonNil(fm.Pairs), nonNil(fm.Q), nonNil(fm.Axes)
 	return fm
+}
+
+// nonNil returns x, or an empty slice for nil (JSON [] rather than null).
+func nonNil[T any](x []T) []T {
+	if x == nil {
+		return []T{}
+	}
+	return x
 }
 
 func (s *Session) frameMessage() []byte { return mustJSON(s.frame()) }

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/viewer"
+)
+
+// boxScene is a 10 cm, 1 kg box resting on the ground.
+const boxScene = `name: box
+description: a 10 cm box of 1 kg on the ground
+dt: 0.002
+duration: 10
+materials:
+  default: {stiffness: 1e8, dissipation: 0.01, friction: 0.8}
+bodies:
+  - name: ground
+    fixed: true
+    shape: {type: halfspace}
+    material: default
+  - name: box
+    shape: {type: box, size: [0.1, 0.1, 0.1]}
+    material: default
+    mass: 1
+    pose: {position: [0, 0, 0.05]}
+`
+
+// liveSession starts an interactive session of model name served on a free
+// loopback port, and returns the session and the page URL.
+func liveSession(t *testing.T, name string, opt viewer.SessionOptions) (*viewer.Session, string) {
+	t.Helper()
+	var o runOptions
+	s, err := viewer.NewSession(sessionLoader(o), name, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := viewer.Listen("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go s.Run(ctx)
+	go func() { done <- viewer.ServeHandler(ctx, ln, viewer.LiveHandler(s, "")) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, viewer.URL(ln)
+}
+
+// openLive opens url in the tab of ctx and waits for the hello and a frame.
+func openLive(t *testing.T, ctx context.Context, errs func() []string, url string) page {
+	p := page{t: t, ctx: ctx, errs: errs}
+	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url)))
+	p.poll(`window.stiction && window.stiction.ready && window.stiction.live && window.stiction.live.frames() > 0`)
+	return p
+}
+
+// poll waits until the page expression js is true.
+func (p page) poll(js string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s: %v (console: %v)", js, err, p.errs())
+	}
+}
+
+func (p page) float(js string) float64 {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](js))
+	p.must(err)
+	return x
+}
+
+func (p page) str(js string) string {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	p.must(err)
+	return x
+}
+
+// click clicks the button sel (an element click event, as a mouse click
+// on it sends).
+func (p page) click(sel string) {
+	p.t.Helper()
+	p.run(fmt.Sprintf(`document.querySelector(%q).click()`, sel))
+}
+
+// sessionState returns the session's time, steps and state.
+func sessionState(t *testing.T, s *viewer.Session) (float64, int, multibody.State) {
+	t.Helper()
+	var tm float64
+	var n int
+	var st multibody.State
+	if err := s.Inspect(context.Background(), func(v *viewer.Snapshot) { tm, n, st = v.T(), v.Steps(), v.State() }); err != nil {
+		t.Fatal(err)
+	}
+	return tm, n, st
+}
+
+// TestLiveSessionInBrowser drives an interactive session of a box on the
+// ground from Chromium: pause stops simulated time, step advances it by
+// exactly δt, a ctrl-drag lifts the box, reset restores the initial state
+// bit for bit, toggles change what is drawn, a bad message gets an error,
+// and a second tab agrees with the first.
+func TestLiveSessionInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	file := filepath.Join(t.TempDir(), "box.yaml")
+	if err := os.WriteFile(file, []byte(boxScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, url := liveSession(t, file, viewer.SessionOptions{Rate: 1})
+	_, _, initial := sessionState(t, s)
+	p := openLive(t, ctx, consoleErrors, url)
+	p.poll(`window.stiction.live.last().frame.t > 0.05`)
+
+	// Pause stops simulated time.
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last().paused`)
+	t1, _, _ := sessionState(t, s)
+	p.must(chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)))
+	t2, n2, _ := sessionState(t, s)
+	if t1 != t2 || p.float(`window.stiction.live.last().frame.t`) != t2 {
+		t.Errorf("paused: simulated time went from %v to %v (page shows %v)", t1, t2, p.float(`window.stiction.live.last().frame.t`))
+	}
+
+	// Step advances it by exactly δt.
+	p.click(`#live-step`)
+	p.poll(fmt.Sprintf(`window.stiction.live.last().step === %d`, n2+1))
+	t3, _, _ := sessionState(t, s)
+	if want := initial.T + float64(n2+1)*0.002; t3 != want || p.float(`window.stiction.live.last().frame.t`) != t3 {
+		t.Errorf("step: t = %v (page %v), want t0 + (n+1) δt = %v", t3, p.float(`window.stiction.live.last().frame.t`), want)
+	}
+
+	checkToggles(t, p)
+	checkDragLifts(t, p, s)
+
+	// Reset restores the initial state bit for bit.
+	p.click(`#live-reset`)
+	p.poll(`window.stiction.live.last().step === 0`)
+	_, n, st := sessionState(t, s)
+	if n != 0 || st.T != initial.T || !slices.Equal(st.Q, initial.Q) || !slices.Equal(st.V, initial.V) {
+		t.Errorf("reset: step %d, state differs from the initial one:\nq %v\nwant %v\nv %v", n, st.Q, initial.Q, st.V)
+	}
+
+	// A bad message gets an error, and the page keeps working.
+	p.run(`window.stiction.live.raw('{"type":"fly"}')`)
+	p.poll(`window.stiction.live.errors().length > 0`)
+	if msg := p.str(`window.stiction.live.errors()[0].message`); !strings.Contains(msg, "unknown type") {
+		t.Errorf("bad message: error %q", msg)
+	}
+
+	// A second tab sees the same session: after a step sent from it, both
+	// show the same step, time and poses.
+	tab2, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	q := openLive(t, tab2, consoleErrors, url)
+	q.click(`#live-step`)
+	for _, pg := range []page{p, q} {
+		pg.poll(`window.stiction.live.last().step === 1`)
+	}
+	a, b := p.str(`JSON.stringify(window.stiction.live.last().frame)`), q.str(`JSON.stringify(window.stiction.live.last().frame)`)
+	if a != b {
+		t.Errorf("the two tabs disagree:\n%s\n%s", a, b)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// checkToggles turns each overlay on and checks what the page draws: the
+// objects counted and the pixels of the canvas.
+func checkToggles(t *testing.T, p page) {
+	t.Helper()
+	pixels := `window.stiction.live.pixels()`
+	before := p.str(pixels)
+	for _, c := range []struct{ id, field string }{{"show-coms", "coms"}, {"show-inertia", "inertia"}} {
+		off := p.float(fmt.Sprintf(`window.stiction.live.drawn().%s`, c.field))
+		p.run(fmt.Sprintf(`window.stiction.live.toggle('%s', true)`, c.id))
+		on := p.float(fmt.Sprintf(`window.stiction.live.drawn().%s`, c.field))
+		if off != 0 || on < 1 {
+			t.Errorf("toggle %s: %v drawn before, %v after", c.id, off, on)
+		}
+	}
+	if after := p.str(pixels); after == before {
+		t.Error("turning on the centres of mass and inertia boxes left the picture unchanged")
+	}
+	for _, id := range []string{"show-coms", "show-inertia"} {
+		p.run(fmt.Sprintf(`window.stiction.live.toggle('%s', false)`, id))
+	}
+	if again := p.str(pixels); again != before {
+		t.Error("turning the overlays off again did not restore the picture")
+	}
+	shown := p.float(`window.stiction.live.drawn().contacts`)
+	p.run(`window.stiction.live.toggle('show-points', false)`)
+	if hidden := p.float(`window.stiction.live.drawn().contacts`); shown < 1 || hidden != 0 {
+		t.Errorf("contact points: %v drawn, %v after the toggle off", shown, hidden)
+	}
+	p.run(`window.stiction.live.toggle('show-points', true)`)
+}
+
+// checkDragLifts ctrl-drags the box 30 cm up with the mouse while the
+// session runs: the box leaves the floor; released, it falls back.
+func checkDragLifts(t *testing.T, p page, s *viewer.Session) {
+	t.Helper()
+	xy := func(js string) (float64, float64) {
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](js))
+		p.must(err)
+		return v[0], v[1]
+	}
+	x0, y0 := xy(`window.stiction.live.screenPoint([0, -0.05, 0.05])`) // the middle of the box's front face
+	x1, y1 := xy(`window.stiction.live.screenPoint([0, -0.05, 0.35])`)
+	ctrl := chromedp.ButtonModifiers(chromedp.ModifierCtrl)
+	p.click(`#live-pause`) // resume
+	p.poll(`!window.stiction.live.last().paused`)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	for k := 1; k <= 10; k++ {
+		f := float64(k) / 10
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+	}
+	p.poll(`window.stiction.live.last().perturb !== null && window.stiction.live.last().frame.poses[1][2] > 0.15`)
+	if !p.bool(`window.stiction.live.drawn().arrow`) {
+		t.Error("the perturbation arrow is not drawn during the drag")
+	}
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	p.poll(`window.stiction.live.last().perturb === null && window.stiction.live.last().frame.poses[1][2] < 0.051`)
+	_, _, st := sessionState(t, s)
+	if z := st.Q[6]; math.Abs(z-0.05) > 1e-3 {
+		t.Errorf("released box at z = %v, want back on the floor (0.05)", z)
+	}
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last().paused`)
+}
+
+func (p page) bool(js string) bool {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](js))
+	p.must(err)
+	return x
+}
+
+// run evaluates js in the page, ignoring its value.
+func (p page) run(js string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](js))
+	p.must(err)
+}
