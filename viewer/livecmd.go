@@ -44,11 +44,11 @@ func (s *Session) handle(c Command) error {
 		if err != nil {
 			return err
 		}
-		s.hub.broadcast(recordedMessage(dir))
+		s.hub.broadcast(recordedMessage(dir), false)
 		return nil
 	case "open":
 		return s.cmdOpen(c.Model)
-	case "ping":
+	case "ping", "ack":
 		return nil
 	default:
 		return fmt.Errorf("unknown command %q", c.Type)
@@ -81,7 +81,7 @@ func (s *Session) cmdReset(key string) error {
 		if err := s.open(s.name, key); err != nil {
 			return err
 		}
-		s.hub.broadcast(s.helloMessage())
+		s.broadcastHello()
 		s.publish()
 		return nil
 	}
@@ -89,7 +89,7 @@ func (s *Session) cmdReset(key string) error {
 		return err
 	}
 	s.restart()
-	s.hub.broadcast(resetMessage())
+	s.hub.broadcast(resetMessage(), true)
 	s.publish()
 	return nil
 }
@@ -178,7 +178,7 @@ func (s *Session) cmdOpen(name string) error {
 	if err := s.open(name, ""); err != nil {
 		return err
 	}
-	s.hub.broadcast(s.helloMessage())
+	s.broadcastHello()
 	s.publish()
 	return nil
 }

@@ -160,7 +160,14 @@ func (s *Session) hello() HelloJSON {
 	return h
 }
 
-func (s *Session) helloMessage() []byte { return mustJSON(s.hello()) }
+// broadcastHello sends the hello to every page, each with its control.
+func (s *Session) broadcastHello() {
+	h := s.hello()
+	s.hub.broadcastEach(func(c *client) []byte {
+		h.Control = c.control
+		return mustJSON(h)
+	}, true)
+}
 
 // frame returns the current state for the pages.
 func (s *Session) frame() FrameMsg {

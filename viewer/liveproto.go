@@ -22,7 +22,7 @@ const MaxMessage = 4096
 //	pause, resume, step {count}, reset {keyframe}, rate {factor},
 //	control {actuator, value}, zero, qpos {joint, value: [...]},
 //	perturb {body, point, target} or {body, rotation}, release,
-//	record, open {model}, ping
+//	record, open {model}, ping {id}, ack (a frame was drawn: flow control)
 type Command struct {
 	Type     string      `json:"type"`
 	Count    int         `json:"count,omitempty"`    // step: steps to take (default 1)
@@ -65,7 +65,7 @@ func DecodeCommand(data []byte) (Command, error) {
 func (c *Command) Validate() error {
 	var err error
 	switch c.Type {
-	case "pause", "resume", "zero", "release", "record", "ping":
+	case "pause", "resume", "zero", "release", "record", "ping", "ack":
 	case "step":
 		if c.Count < 0 || c.Count > MaxStepCount {
 			err = fmt.Errorf("count %d: want 1 to %d", c.Count, MaxStepCount)

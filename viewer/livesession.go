@@ -198,7 +198,7 @@ func (s *Session) serve(r request) {
 		return
 	}
 	if r.cmd.Type == "ping" && r.from != nil {
-		r.from.send(pongMessage(r.cmd.ID))
+		r.from.send(pongMessage(r.cmd.ID), false)
 		return
 	}
 	err := s.handle(r.cmd)
@@ -209,13 +209,13 @@ func (s *Session) serve(r request) {
 	case r.reply != nil:
 		r.reply <- err
 	case err != nil && r.from != nil:
-		r.from.send(errorMessage(r.cmd.Type, err))
+		r.from.send(errorMessage(r.cmd.Type, err), false)
 	}
 }
 
 // advance takes the steps that bring simulated time to the real-time clock
 // (or steps for one frame interval as fast as possible), then publishes a
-// frame when one is due.
+// frame (at most one per frame interval as fast as possible).
 func (s *Session) advance(now time.Time) {
 	if s.paused {
 		return
@@ -235,7 +235,11 @@ func (s *Session) advance(now time.Time) {
 			break
 		}
 	}
-	s.publishDue()
+	if s.rate > 0 {
+		s.publish() // a tick: one frame per frame interval
+	} else {
+		s.publishDue()
+	}
 }
 
 // stepOnce takes one step, keeps it in the history and reports whether the
@@ -245,7 +249,8 @@ func (s *Session) stepOnce() bool {
 	if err != nil {
 		s.stepErr = err
 		s.setPaused(true)
-		s.hub.broadcast(errorMessage("step", fmt.Errorf("step %d failed, session paused (reset to go on): %w", s.sim.Steps()+1, err)))
+		s.hub.broadcast(errorMessage("step", fmt.Errorf("step %d failed, session paused (reset to go on): %w", s.sim.Steps()+1, err)), false)
+		s.publish()
 		return false
 	}
 	s.last = st
@@ -291,7 +296,7 @@ func (s *Session) publish() {
 		s.failed = 0
 		return
 	}
-	s.hub.broadcast(s.frameMessage())
+	s.hub.broadcastFrame(s.frameMessage())
 	s.failed = 0
 }
 

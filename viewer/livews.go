@@ -87,12 +87,14 @@ func (s *Session) serveWS(w http.ResponseWriter, r *http.Request, control bool) 
 	}()
 	for {
 		select {
-		case msg := <-c.out:
-			wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
-			err := conn.Write(wctx, websocket.MessageText, msg)
-			wcancel()
-			if err != nil {
-				return
+		case <-c.wake:
+			for msg := c.next(); msg != nil; msg = c.next() {
+				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+				err := conn.Write(wctx, websocket.MessageText, msg)
+				wcancel()
+				if err != nil {
+					return
+				}
 			}
 		case <-ctx.Done():
 			conn.Close(websocket.StatusNormalClosure, "")
@@ -105,8 +107,8 @@ func (s *Session) serveWS(w http.ResponseWriter, r *http.Request, control bool) 
 func (s *Session) greet(c *client) {
 	h := s.hello()
 	h.Control = c.control
-	c.send(mustJSON(h))
-	c.send(s.frameMessage())
+	c.send(mustJSON(h), true)
+	c.sendFrame(s.frameMessage())
 }
 
 // readCommands decodes the page's messages and passes them to the Run
@@ -119,15 +121,19 @@ func (s *Session) readCommands(ctx context.Context, cancel context.CancelFunc, c
 			return
 		}
 		if typ != websocket.MessageText {
-			c.send(errorMessage("", errors.New("want a JSON text message")))
+			c.send(errorMessage("", errors.New("want a JSON text message")), false)
 			continue
 		}
 		cmd, err := DecodeCommand(data)
+		if err == nil && cmd.Type == "ack" {
+			c.ack()
+			continue
+		}
 		if err == nil && !c.control && cmd.Type != "ping" {
 			err = errors.New("control needs the token printed at start (open the URL with ?token=…)")
 		}
 		if err != nil {
-			c.send(errorMessage(cmd.Type, err))
+			c.send(errorMessage(cmd.Type, err), false)
 			continue
 		}
 		select {

@@ -3,7 +3,9 @@ package viewer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,4 +137,37 @@ func TestLiveToken(t *testing.T) {
 			t.Errorf("%d steps, want 1 (the watcher's step refused)", v.Steps())
 		}
 	})
+	// After a model change, each page's hello keeps its own control.
+	owner.send(`{"type":"open","model":"drop"}`)
+	if h := owner.next("hello"); h["control"] != true {
+		t.Errorf("hello after open, with token: control %v", h["control"])
+	}
+	if h := watcher.next("hello"); h["control"] != false {
+		t.Errorf("hello after open, without token: control %v", h["control"])
+	}
+}
+
+// TestLiveControlLatency measures, without a browser, the time from a
+// control message to the first frame whose applied actuator input is the
+// new value, in a session running the arm in real time (reported, not
+// asserted).
+func TestLiveControlLatency(t *testing.T) {
+	s := startSession(t, "arm", SessionOptions{Rate: 1})
+	srv := httptest.NewServer(LiveHandler(s, ""))
+	defer srv.Close()
+	c := dialWS(t, srv.URL)
+	c.next("hello")
+	var lat []time.Duration
+	for k := range 10 {
+		u := 0.1 + 0.02*float64(k)
+		start := time.Now()
+		c.send(fmt.Sprintf(`{"type":"control","actuator":0,"value":[%v]}`, u))
+		c.nextFrame(func(m map[string]any) bool {
+			in, ok := m["input"].([]any)[0].(float64)
+			return ok && in == u
+		})
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	t.Logf("control message to the first frame showing it: median %v, max %v (10 moves, arm in real time, 60 frames/s)", lat[len(lat)/2], lat[len(lat)-1])
 }

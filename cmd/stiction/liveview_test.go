@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -254,4 +256,183 @@ func (p page) run(js string) {
 	p.t.Helper()
 	_, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](js))
 	p.must(err)
+}
+
+// TestLiveRobotInBrowser drives the grasp scene (the iiwa with the Allegro
+// hand) from Chromium: the arm1 slider moves the iiwa's first joint to its
+// target within the PD's settling time; slider-to-frame latencies are
+// measured (reported, not asserted); a ctrl-drag on the hand pulls it
+// toward the mouse. With STICTION_SCREENSHOT_DIR set, the picture
+// of the drag is written there (docs/viewer-live-iiwa.png is made so).
+func TestLiveRobotInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	_, url := liveSession(t, "grasp", viewer.SessionOptions{Rate: 1, Paused: true, Models: modelList("grasp")})
+	p := openLive(t, ctx, consoleErrors, url)
+	checkSliderSettles(t, p)
+	checkLatency(t, p)
+	saveShot(t, "viewer-live-iiwa.png", perturbHand(t, p))
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestLiveClutterInBrowser opens the clutter scene from the page's model
+// list, runs it as fast as possible to t = 0.5 s, pauses it and checks that
+// the contact points are drawn (the screenshot of docs/VIEWER.md).
+func TestLiveClutterInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	_, url := liveSession(t, "drop", viewer.SessionOptions{Rate: 1, Models: modelList("drop")})
+	p := openLive(t, ctx, consoleErrors, url)
+	p.run(`document.getElementById('live-model').value = 'clutter'`)
+	p.click(`#live-open`)
+	p.poll(`window.stiction.live.hello().model === 'clutter' && window.stiction.live.last() !== null`)
+	p.run(`window.stiction.live.send({type: 'rate', factor: 0})`)
+	p.poll(`window.stiction.live.last() && window.stiction.live.last().frame.t >= 0.5`)
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last() && window.stiction.live.last().paused`)
+	p.run(`window.stiction.live.toggle('show-forces', true)`)
+	if n := p.float(`window.stiction.live.drawn().contacts`); n < 10 {
+		t.Errorf("paused clutter: %v contact points drawn, want the pile's", n)
+	}
+	saveShot(t, "viewer-live-clutter.png", screenshot(t, p))
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// checkSliderSettles moves the arm1 slider (PD, kp 4000 N·m/rad, kd 400
+// N·m·s/rad) 0.3 rad from the joint's position, steps the paused session
+// through the settling time, and checks that the joint is within 2 % of the
+// step from its target. The PD about the vertical axis has no gravity load;
+// for kd² > 4 kp I it is overdamped, its slow pole s₁ ≥ kp/kd, so that it
+// settles to 2 % within 4/s₁ ≤ 4 kd/kp = 0.4 s.
+func checkSliderSettles(t *testing.T, p page) {
+	t.Helper()
+	act := int(p.float(`window.stiction.live.hello().actuators.findIndex((a) => a.name === 'arm1')`))
+	joint := int(p.float(fmt.Sprintf(`window.stiction.live.hello().actuators[%d].joint`, act)))
+	if act < 0 || joint < 0 {
+		t.Fatalf("no arm1 actuator on a joint (actuator %d, joint %d)", act, joint)
+	}
+	qAt := fmt.Sprintf(`(() => { const h = window.stiction.live.hello(); let k = 0; for (let i = 0; i < %d; i++) k += h.joints[i].nq; return window.stiction.live.last().q[k]; })()`, joint)
+	q0 := p.float(qAt)
+	target := p.float(fmt.Sprintf(`window.stiction.live.setSlider(%d, %v)`, act, q0+0.3))
+	dt := 0.002
+	steps := int(math.Round(4 * 400.0 / 4000 / dt))
+	p.run(fmt.Sprintf(`window.stiction.live.send({type: 'step', count: %d})`, steps))
+	p.poll(fmt.Sprintf(`window.stiction.live.last().step === %d`, steps))
+	q := p.float(qAt)
+	t.Logf("arm1: from %.4f rad, slider at %.4f rad, joint at %.4f rad after %d steps (%.2f s)", q0, target, q, steps, float64(steps)*dt)
+	if math.Abs(q-target) > 0.02*math.Abs(target-q0) {
+		t.Errorf("arm1 joint at %.4f rad after the settling time, want within 2%% of the step from %.4f", q, target)
+	}
+}
+
+// checkLatency runs the session in real time and moves the arm1 slider five
+// times; the page measures each time from the slider's input event to the
+// drawing of the first frame whose applied actuator input is the new value.
+func checkLatency(t *testing.T, p page) {
+	t.Helper()
+	p.click(`#live-pause`)
+	p.poll(`!window.stiction.live.last().paused`)
+	act := int(p.float(`window.stiction.live.hello().actuators.findIndex((a) => a.name === 'arm1')`))
+	for k := range 3 {
+		p.float(fmt.Sprintf(`window.stiction.live.setSlider(%d, %v)`, act, 0.2+0.05*float64(k)))
+		p.poll(fmt.Sprintf(`window.stiction.live.latency().length === %d`, k+1))
+	}
+	lat, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.latency()`))
+	p.must(err)
+	arr, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.arrival()`))
+	p.must(err)
+	slices.Sort(lat)
+	slices.Sort(arr)
+	t.Logf("slider to the first frame showing it: arrives after median %.1f ms (max %.1f), drawn after median %.1f ms (max %.1f); 3 moves, headless Chromium with software WebGL", arr[len(arr)/2], arr[len(arr)-1], lat[len(lat)/2], lat[len(lat)-1])
+}
+
+// perturbHand ctrl-drags the Allegro hand's palm 20 cm sideways while the
+// session runs, checks that the palm follows and the arrow is drawn, and
+// returns a screenshot taken during the drag.
+func perturbHand(t *testing.T, p page) []byte {
+	t.Helper()
+	palm := int(p.float(`window.stiction.live.hello().bodies.findIndex((b) => b.name === 'hand_hand_root')`))
+	if palm < 0 {
+		palm = int(p.float(`window.stiction.live.hello().bodies.findIndex((b) => b.name.startsWith('hand_'))`))
+	}
+	pos := func() []float64 {
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`window.stiction.live.last().frame.poses[%d].slice(0, 3)`, palm)))
+		p.must(err)
+		return v
+	}
+	p0 := pos()
+	// The palm's origin may not be on its surface: grab the nearest pixel
+	// (within 40 px) that shows a body of the hand.
+	hit, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
+	  const L = window.stiction.live, h = L.hello(), c = L.screenPoint([%v, %v, %v]);
+	  for (let r = 0; r <= 40; r += 2) for (let a = 0; a < 16; a++) {
+	    const x = c[0] + r * Math.cos(a * Math.PI / 8), y = c[1] + r * Math.sin(a * Math.PI / 8), b = L.pickAt(x, y);
+	    if (b >= 0 && h.bodies[b].name.startsWith('hand_')) return [x, y, b];
+	  }
+	  return [0, 0, -1]; })()`, p0[0], p0[1], p0[2])))
+	p.must(err)
+	if hit[2] < 0 {
+		t.Fatalf("no pixel of the hand within 40 px of the palm's origin %v", p0)
+	}
+	x0, y0 := hit[0], hit[1]
+	x1, y1 := x0+160, y0-60
+	ctrl := chromedp.ButtonModifiers(chromedp.ModifierCtrl)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	for k := 1; k <= 10; k++ {
+		f := float64(k) / 10
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+	}
+	p.poll(`window.stiction.live.last().perturb !== null`)
+	t0 := p.float(`window.stiction.live.last().frame.t`)
+	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, t0+0.3))
+	moved := pos()
+	target, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.last().perturb.target`))
+	p.must(err)
+	// The arm's stiff PD (kp up to 4000 N·m/rad) lets the hand give only a
+	// few millimetres: check that it moved toward the mouse's target.
+	var d, along float64
+	for k := range 3 {
+		d += (moved[k] - p0[k]) * (moved[k] - p0[k])
+		along += (moved[k] - p0[k]) * (target[k] - p0[k])
+	}
+	t.Logf("hand pulled %.2f mm toward the target in 0.3 s", math.Sqrt(d)*1e3)
+	if math.Sqrt(d) < 1e-3 || along <= 0 {
+		t.Errorf("the pulled hand moved %.4f m (toward the target: %v), want more than 1 mm toward it", math.Sqrt(d), along > 0)
+	}
+	if !p.bool(`window.stiction.live.drawn().arrow`) {
+		t.Error("no perturbation arrow while dragging the hand")
+	}
+	shot := screenshot(t, p)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	p.poll(`window.stiction.live.last().perturb === null`)
+	return shot
+}
+
+// screenshot captures the page and checks that the scene was drawn.
+func screenshot(t *testing.T, p page) []byte {
+	t.Helper()
+	shot, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	p.must(err)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if n := distinctColours(img); n < 50 {
+		t.Errorf("screenshot has only %d distinct colours: the scene was not drawn", n)
+	}
+	return shot
+}
+
+// saveShot writes a screenshot to $STICTION_SCREENSHOT_DIR, if set.
+func saveShot(t *testing.T, name string, shot []byte) {
+	dir := os.Getenv("STICTION_SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", filepath.Join(dir, name))
 }

@@ -8,7 +8,7 @@ export async function startLive(app) {
   const { st, THREE, camera, renderer, controls, bodies, overlay, $, render } = app;
   const L = {
     ws: null, hello: null, last: null, errors: [], messages: 0, selected: -1, control: false,
-    latency: [], pending: null, recorded: null, drag: null, lastSend: 0, frames: 0,
+    latency: [], arrival: [], sent: [], pending: null, recorded: null, drag: null, lastSend: 0, frames: 0,
   };
   $('live').hidden = false;
   $('controls').classList.add('live');
@@ -31,7 +31,9 @@ export async function startLive(app) {
 
   function send(cmd) {
     if (!L.ws || L.ws.readyState !== WebSocket.OPEN) return false;
-    L.ws.send(typeof cmd === 'string' ? cmd : JSON.stringify(cmd));
+    const msg = typeof cmd === 'string' ? cmd : JSON.stringify(cmd);
+    L.ws.send(msg);
+    if (msg !== '{"type":"ack"}') L.sent.push(msg);
     return true;
   }
 
@@ -66,6 +68,7 @@ export async function startLive(app) {
 
   function onHello(h) {
     L.hello = h;
+    L.last = null;
     L.control = h.control;
     L.selected = -1;
     app.clearScene();
@@ -101,6 +104,8 @@ export async function startLive(app) {
   // animation frame, so that a page slower than the stream draws only the
   // latest state instead of falling behind.
   function onFrame(m) {
+    noteArrival(m);
+    send('{"type":"ack"}'); // flow control: the server sends at most 2 frames ahead of these
     L.last = m;
     L.frames++;
     const fr = m.frame;
@@ -122,6 +127,7 @@ export async function startLive(app) {
   function draw() {
     L.dirty = false;
     const m = L.last;
+    if (!m || m.frame.poses.length !== L.hello.bodies.length) return;
     $('timeline').max = st.run.frames.length - 1;
     showClock(m);
     showActuators(m);
@@ -175,13 +181,19 @@ export async function startLive(app) {
 
   // notePending measures, for the last slider move, the time until the
   // first frame that shows its effect (the actuator's applied input at the
-  // new value) is drawn.
+  // new value) arrives (L.arrival) and is drawn (L.latency).
+  function shows(m, p) {
+    const u = m.input ? m.input[p.actuator] : null;
+    return u !== null && u !== undefined && Math.abs(u - p.value) <= 1e-9 * Math.max(1, Math.abs(p.value)) && m.step > 0;
+  }
+  function noteArrival(m) {
+    const p = L.pending;
+    if (p && !p.arrived && shows(m, p)) { p.arrived = true; L.arrival.push(performance.now() - p.t0); }
+  }
   function notePending(m) {
     const p = L.pending;
-    if (!p || !m.input) return;
-    const u = m.input[p.actuator];
-    if (u !== null && Math.abs(u - p.value) <= 1e-9 * Math.max(1, Math.abs(p.value)) && m.step > 0) {
-      L.latency.push(performance.now() - p.t0); // drawn: called after setFrame's render
+    if (p && shows(m, p)) {
+      L.latency.push(performance.now() - p.t0); // called after setFrame's render
       L.pending = null;
     }
   }
@@ -461,9 +473,12 @@ export async function startLive(app) {
     frames: () => L.frames,
     errors: () => L.errors,
     latency: () => L.latency,
+    arrival: () => L.arrival,
+    sent: () => L.sent,
     recorded: () => L.recorded,
     select,
     selected: () => L.selected,
+    pickAt: (x, y) => { const h = pick({ clientX: x, clientY: y }); return h ? h.body : -1; },
     bodyPanel: () => $('live-body').textContent,
     setSlider: (i, u) => { const s = $(`act-${i}`); s.value = u; s.dispatchEvent(new Event('input')); return Number(s.value); },
     toggle: (id, on) => { $(id).checked = on; $(id).dispatchEvent(new Event('change')); },
