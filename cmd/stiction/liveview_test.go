@@ -278,8 +278,13 @@ func TestLiveRobotInBrowser(t *testing.T) {
 
 // TestLiveClutterInBrowser opens the clutter scene from the page's model
 // list, runs it as fast as possible to t = 0.5 s, pauses it and checks that
-// the contact points are drawn (the screenshot of docs/VIEWER.md).
+// the contact points are drawn (the screenshot of docs/VIEWER.md). It runs
+// with STICTION_SCREENSHOT_DIR or STICTION_LONG=1 only, to keep the default
+// tests short.
 func TestLiveClutterInBrowser(t *testing.T) {
+	if os.Getenv("STICTION_SCREENSHOT_DIR") == "" && os.Getenv("STICTION_LONG") != "1" {
+		t.Skip("set STICTION_SCREENSHOT_DIR or STICTION_LONG=1")
+	}
 	ctx, consoleErrors := browser(t)
 	_, url := liveSession(t, "drop", viewer.SessionOptions{Rate: 1, Models: modelList("drop")})
 	p := openLive(t, ctx, consoleErrors, url)
