@@ -134,7 +134,10 @@ export async function startLive(app) {
     showJoints(m);
     drawLive(m);
     showSelection();
-    if (st.follow) { st.time = m.frame.t; app.setFrame(st.run.frames.length - 1); } else render();
+    // On pausing, the force arrows are scaled anew to the frame's forces.
+    if (m.paused && !L.wasPaused) st.forceBase = 0;
+    L.wasPaused = m.paused;
+    if (st.follow) { st.time = m.frame.t; app.setFrame(st.run.frames.length - 1); $('s-step').textContent = String(m.step); } else render();
     notePending(m);
   }
 
@@ -236,7 +239,7 @@ export async function startLive(app) {
       const q = m.q.slice(k, k + j.nq);
       k += j.nq;
       const input = rows[i].querySelector('input');
-      rows[i].querySelector('.val').textContent = q.map((x) => x.toFixed(3)).join(' ');
+      rows[i].querySelector('.val').textContent = j.nq === 1 ? q[0].toFixed(3) : j.type;
       if (j.nq === 1) {
         input.disabled = !L.control || !m.paused;
         if (document.activeElement !== input) input.value = q[0];
