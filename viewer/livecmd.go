@@ -129,6 +129,9 @@ func (s *Session) cmdQpos(j int, q []float64) error {
 	dst := s.sim.State.Q[b.QOff : b.QOff+len(q)]
 	copy(dst, q)
 	normalizeQuats(b.Joint.Type, dst)
+	if s.sens != nil {
+		s.sens.stepped = false // the last step no longer ends here
+	}
 	s.hist.edit(s.sim)
 	s.publish()
 	return nil

@@ -22,6 +22,8 @@ type HelloJSON struct {
 	Bodies    []BodyInfo       `json:"bodies"`
 	Actuators []ActuatorInfo   `json:"actuators"`
 	Joints    []JointInfo      `json:"joints"`
+	Sensors   []string         `json:"sensors"`     // names, in the order of FrameMsg.Sensors
+	SensorDim []int            `json:"sensor_dims"` // number of values of each
 }
 
 // BodyInfo describes a body for the inspector.
@@ -76,6 +78,7 @@ type FrameMsg struct {
 	Failed   int          `json:"failed"`   // steps that did not converge since the previous frame
 	Perturb  *PerturbJSON `json:"perturb"`  // the applied perturbation, or null
 	Recorded int          `json:"recorded"` // steps in the history the record command writes
+	Sensors  []Num        `json:"sensors"`  // the sensors' values, concatenated
 }
 
 // PerturbJSON is the applied perturbation.
@@ -135,6 +138,7 @@ func (s *Session) hello() HelloJSON {
 		Scene: record.DescribeScene(s.b.Name, s.b.Config.DT, s.b.RecordEvery, m, s.hist.initial())}
 	h.Models, h.Keyframes = nonNil(h.Models), nonNil(h.Keyframes)
 	h.Bodies, h.Actuators, h.Joints = []BodyInfo{}, []ActuatorInfo{}, []JointInfo{}
+	h.Sensors, h.SensorDim = s.sens.names()
 	for b := range m.Bodies {
 		bi := &m.Bodies[b]
 		in := bi.Inertia
@@ -193,6 +197,7 @@ func (s *Session) frame() FrameMsg {
 		fm.Stats = append(fm.Stats[:9], fm.Stats[10:]...) // drop status
 	}
 	fm.Perturb = s.perturbState()
+	fm.Sensors = s.sens.values(sm, dt)
 	fm.Pairs, fm.Q, fm.Axes = nonNil(fm.Pairs), nonNil(fm.Q), nonNil(fm.Axes)
 	return fm
 }

@@ -59,7 +59,8 @@ type Session struct {
 	sim      *sim.Simulator
 	init     *sim.Checkpoint
 	pert     *Perturb
-	ctrl     []float64 // the control set from the page per actuator (NaN: the scene's target)
+	sens     *liveSensors // nil when the model has no sensors
+	ctrl     []float64    // the control set from the page per actuator (NaN: the scene's target)
 	paused   bool
 	rate     float64
 	anchorW  time.Time // wall time and simulated time the real-time clock counts from
@@ -114,7 +115,11 @@ func (s *Session) open(name, key string) error {
 	if err != nil {
 		return fmt.Errorf("viewer: open %s: %w", name, err)
 	}
-	s.name, s.keys, s.b, s.sim, s.pert = name, keys, b, sm, p
+	sens, err := newLiveSensors(b)
+	if err != nil {
+		return fmt.Errorf("viewer: open %s: %w", name, err)
+	}
+	s.name, s.keys, s.b, s.sim, s.pert, s.sens = name, keys, b, sm, p, sens
 	s.init = sm.Checkpoint()
 	s.ctrl = make([]float64, len(s.actuators()))
 	s.restart()
@@ -129,6 +134,9 @@ func (s *Session) restart() {
 		s.sim.ClearControl(i)
 	}
 	s.pert.Release()
+	if s.sens != nil {
+		s.sens.stepped = false
+	}
 	s.wall, s.last, s.failed, s.stepErr = 0, sim.StepStats{}, 0, nil
 	s.hist.reset(s.b, s.opt.HistorySteps)
 	s.hist.frame(s.sim)
@@ -245,6 +253,7 @@ func (s *Session) advance(now time.Time) {
 // stepOnce takes one step, keeps it in the history and reports whether the
 // session goes on (a failed step pauses it).
 func (s *Session) stepOnce() bool {
+	s.sens.start(s.sim.State)
 	st, err := s.sim.Step()
 	if err != nil {
 		s.stepErr = err

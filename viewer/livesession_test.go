@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -316,6 +317,47 @@ func FuzzDecodeCommand(f *testing.F) {
 			if verr := c.Validate(); verr != nil {
 				t.Errorf("accepted %q but Validate says %v", data, verr)
 			}
+		}
+	})
+}
+
+// TestSessionSensors: a framepos sensor on a falling box reads the box's
+// position in every frame, and a velocimeter its velocity.
+func TestSessionSensors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "box.yaml")
+	const sc = `name: sensed
+dt: 0.001
+duration: 1
+materials:
+  default: {stiffness: 1e8, dissipation: 0.01, friction: 0.8}
+bodies:
+  - name: ground
+    fixed: true
+    shape: {type: halfspace}
+    material: default
+  - name: box
+    shape: {type: box, size: [0.1, 0.1, 0.1]}
+    material: default
+    mass: 1
+    pose: {position: [0.1, 0.2, 0.5]}
+sensors:
+  - {name: where, type: framepos, body: box}
+  - {name: speed, type: framelinvel, body: box}
+`
+	if err := os.WriteFile(file, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startSession(t, file, SessionOptions{Paused: true})
+	do(t, s, Command{Type: "step", Count: 100})
+	inspect(t, s, func(v *Snapshot) {
+		h, fm := v.s.hello(), v.s.frame()
+		if !slices.Equal(h.Sensors, []string{"where", "speed"}) || !slices.Equal(h.SensorDim, []int{3, 3}) {
+			t.Fatalf("sensors %v %v", h.Sensors, h.SensorDim)
+		}
+		st := v.State()
+		z, vz := st.Q[6], st.V[5]
+		if math.Abs(float64(fm.Sensors[2])-z) > 1e-12 || math.Abs(float64(fm.Sensors[5])-vz) > 1e-12 {
+			t.Errorf("sensors %v, want z = %v and v_z = %v", fm.Sensors, z, vz)
 		}
 	})
 }

@@ -37,6 +37,8 @@ bodies:
     material: default
     mass: 1
     pose: {position: [0, 0, 0.05]}
+sensors:
+  - {name: box_position, type: framepos, body: box}
 `
 
 // liveSession starts an interactive session of model name served on a free
@@ -113,7 +115,8 @@ func sessionState(t *testing.T, s *viewer.Session) (float64, int, multibody.Stat
 // TestLiveSessionInBrowser drives an interactive session of a box on the
 // ground from Chromium: pause stops simulated time, step advances it by
 // exactly δt, a ctrl-drag lifts the box, reset restores the initial state
-// bit for bit, toggles change what is drawn, a bad message gets an error,
+// bit for bit, toggles change what is drawn (and show the sensor values),
+// a bad message gets an error,
 // and a second tab agrees with the first.
 func TestLiveSessionInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
@@ -203,6 +206,11 @@ func checkToggles(t *testing.T, p page) {
 	if again := p.str(pixels); again != before {
 		t.Error("turning the overlays off again did not restore the picture")
 	}
+	if txt := p.str(`window.stiction.live.sensorText()`); txt != "" {
+		t.Errorf("sensor panel shown before its toggle: %q", txt)
+	}
+	p.run(`window.stiction.live.toggle('show-sensors', true)`)
+	p.poll(`window.stiction.live.sensorText().startsWith('box_position: ')`)
 	shown := p.float(`window.stiction.live.drawn().contacts`)
 	p.run(`window.stiction.live.toggle('show-points', false)`)
 	if hidden := p.float(`window.stiction.live.drawn().contacts`); shown < 1 || hidden != 0 {

@@ -415,8 +415,8 @@ async function main() {
   wireControls();
   resize();
   const lr = await fetch('api/live');
-  if (lr.ok) {
-    const info = await lr.json();
+  const info = lr.ok ? await lr.json() : { live: false };
+  if (info.live) {
     await startLive({ info, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
     window.stiction.ready = true;
     requestAnimationFrame(tick);

@@ -247,6 +247,22 @@ export async function startLive(app) {
     });
   }
 
+  // showSensors lists the sensors' values (when the toggle is on).
+  function showSensors(m) {
+    const box = $('live-sensors');
+    if (box.hidden) return;
+    const h = L.hello;
+    if (!h.sensors.length) { box.textContent = 'the model has no sensors'; return; }
+    let k = 0;
+    box.replaceChildren(...h.sensors.map((name, i) => {
+      const vals = m.sensors.slice(k, k + h.sensor_dims[i]);
+      k += h.sensor_dims[i];
+      const row = document.createElement('div');
+      row.textContent = `${name}: ${vals.map((x) => (x === null ? '–' : Number(x).toPrecision(4))).join(', ')}`;
+      return row;
+    }));
+  }
+
   // ---- overlays: joint axes, centres of mass, inertia boxes, perturbation ---
 
   const markers = new THREE.Group();
@@ -342,6 +358,8 @@ export async function startLive(app) {
     axesLines.visible = $('show-axes').checked;
     comPoints.visible = $('show-coms').checked;
     for (const b of inertiaBoxes) b.visible = $('show-inertia').checked;
+    $('live-sensors').hidden = !$('show-sensors').checked;
+    if (L.last) showSensors(L.last);
     const collision = $('show-collision').checked;
     bodies.traverse((o) => {
       if (!o.isMesh || !o.userData.kind) return;
@@ -350,7 +368,7 @@ export async function startLive(app) {
     });
     render();
   }
-  for (const id of ['show-axes', 'show-coms', 'show-inertia', 'show-collision']) $(id).addEventListener('change', applyLiveToggles);
+  for (const id of ['show-axes', 'show-coms', 'show-inertia', 'show-collision', 'show-sensors']) $(id).addEventListener('change', applyLiveToggles);
 
   // ---- selection and inspection -------------------------------------------------
 
@@ -498,6 +516,7 @@ export async function startLive(app) {
       for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d.charCodeAt(i), 16777619);
       return String(h >>> 0) + ':' + d.length;
     },
+    sensorText: () => $('live-sensors').hidden ? '' : $('live-sensors').textContent,
     drawn: () => {
       const cp = overlay.children.find((o) => o.isPoints && o !== comPoints && o.parent === overlay);
       const out = { contacts: cp && cp.visible ? cp.geometry.drawRange.count : 0, axes: axesLines.visible ? axesLines.geometry.drawRange.count / 2 : 0, coms: comPoints.visible ? L.hello.bodies.length : 0,
