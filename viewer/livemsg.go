@@ -191,10 +191,11 @@ func (s *Session) frame() FrameMsg {
 	s.jointState(&fm)
 	s.actuatorState(&fm)
 	if s.last.Step > 0 {
-		for _, x := range record.StepValues(s.last) {
-			fm.Stats = append(fm.Stats, Num(x))
+		for j, x := range record.StepValues(s.last) {
+			if record.StepsHeader[j] != "status" {
+				fm.Stats = append(fm.Stats, Num(x))
+			}
 		}
-		fm.Stats = append(fm.Stats[:9], fm.Stats[10:]...) // drop status
 	}
 	fm.Perturb = s.perturbState()
 	fm.Sensors = s.sens.values(sm, dt)

@@ -140,12 +140,14 @@ func (s *Session) restart() {
 	s.wall, s.last, s.failed, s.stepErr = 0, sim.StepStats{}, 0, nil
 	s.hist.reset(s.b, s.opt.HistorySteps)
 	s.hist.frame(s.sim)
-	s.reanchor(time.Now())
+	now := time.Now()
+	s.reanchor(now)
+	s.runFrom = now
 }
 
 // reanchor restarts the real-time clock at wall time now.
 func (s *Session) reanchor(now time.Time) {
-	s.anchorW, s.anchorT, s.runFrom = now, s.sim.State.T, now
+	s.anchorW, s.anchorT = now, s.sim.State.T
 }
 
 // Run steps the simulation and serves commands until ctx is done.
@@ -278,6 +280,7 @@ func (s *Session) setPaused(p bool) {
 	}
 	if !p && s.paused {
 		s.reanchor(now)
+		s.runFrom = now
 	}
 	s.paused = p
 }
