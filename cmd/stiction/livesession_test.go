@@ -41,7 +41,9 @@ func TestViewLiveCommand(t *testing.T) {
 	interrupts = func() (context.Context, context.CancelFunc) { return ctx, cancel }
 	var stderr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"view", "drop", "--live", "--port", "0", "--addr", "0.0.0.0"}, io.Discard, &stderr) }()
+	go func() {
+		done <- run([]string{"view", "drop", "--live", "--port", "0", "--addr", "0.0.0.0"}, io.Discard, &stderr)
+	}()
 	re := regexp.MustCompile(`at (http://\S+/)\?token=([0-9a-f]{32}) `)
 	var m []string
 	for end := time.Now().Add(20 * time.Second); m == nil && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
