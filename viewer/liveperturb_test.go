@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -12,17 +13,7 @@ import (
 // perturbation applied allocates nothing (the double pendulum: no contacts
 // whose number could grow the simulator's buffers).
 func TestPerturbAllocatesNothing(t *testing.T) {
-	b, _, err := testLoader("double-pendulum", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPerturb()
-	cfg := b.Config
-	cfg.Forces = append(cfg.Forces, p)
-	s, err := sim.New(b.Model, b.State, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, p, s := perturbedSim(t, "double-pendulum")
 	body := len(b.Model.Bodies) - 1
 	p.Grab(b.Model, body, spatial.Vec3{0, 0, 0.05}, spatial.Vec3{0.2, 0, 1})
 	for range 20 {
@@ -40,17 +31,7 @@ func TestPerturbAllocatesNothing(t *testing.T) {
 // TestPerturbTorqueTurns: twisting a sphere resting on the ground toward a
 // rotation about +z spins it about +z, and the torque is I k θ at rest.
 func TestPerturbTorqueTurns(t *testing.T) {
-	b, _, err := testLoader("drop", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPerturb()
-	cfg := b.Config
-	cfg.Forces = append(cfg.Forces, p)
-	s, err := sim.New(b.Model, b.State, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, p, s := perturbedSim(t, "drop")
 	body := len(b.Model.Bodies) - 1
 	x0 := b.Model.BodyPose(s.State, body)
 	theta := 0.3
@@ -67,4 +48,21 @@ func TestPerturbTorqueTurns(t *testing.T) {
 	if w, _ := b.Model.BodyVelocity(s.State, body); !(w[2] > 0) {
 		t.Errorf("twisted sphere spins at %v rad/s, want about +z", w)
 	}
+}
+
+// perturbedSim builds scene name with a perturbation in its forces.
+func perturbedSim(t *testing.T, name string) (*scene.Built, *Perturb, *sim.Simulator) {
+	t.Helper()
+	b, _, err := testLoader(name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPerturb()
+	cfg := b.Config
+	cfg.Forces = append(cfg.Forces, p)
+	s, err := sim.New(b.Model, b.State, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, p, s
 }
