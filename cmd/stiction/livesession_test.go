@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stiction-sim/stiction/viewer"
 )
 
 // lockedBuffer is a stderr that a test reads while the command writes.
@@ -83,5 +86,39 @@ func TestViewLiveCommand(t *testing.T) {
 		if code, _, errs := runCLI(args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
 		}
+	}
+}
+
+// TestSessionKeyframeReset: the menagerie iiwa's keyframe "home" is listed,
+// and reset to it sets q to its qpos (0, π/4, 0, −π/2, 0, 0, 0); an unknown
+// keyframe is refused.
+func TestSessionKeyframeReset(t *testing.T) {
+	const name = "embedded://mujoco_menagerie/kuka_iiwa_14/iiwa14.xml"
+	s, err := viewer.NewSession(sessionLoader(runOptions{}), name, viewer.SessionOptions{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	if err := s.Do(ctx, viewer.Command{Type: "reset", Keyframe: "nope"}); err == nil || !strings.Contains(err.Error(), "home") {
+		t.Errorf("unknown keyframe: %v, want an error listing home", err)
+	}
+	if err := s.Do(ctx, viewer.Command{Type: "reset", Keyframe: "home"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0, 0.785398, 0, -1.5708, 0, 0, 0}
+	if err := s.Inspect(ctx, func(v *viewer.Snapshot) {
+		q := v.State().Q
+		if len(q) != len(want) {
+			t.Fatalf("q %v, want 7 coordinates", q)
+		}
+		for i := range want {
+			if math.Abs(q[i]-want[i]) > 1e-12 {
+				t.Errorf("q[%d] = %v after reset to home, want %v", i, q[i], want[i])
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
