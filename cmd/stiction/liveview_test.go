@@ -114,7 +114,8 @@ func sessionState(t *testing.T, s *viewer.Session) (float64, int, multibody.Stat
 
 // TestLiveSessionInBrowser drives an interactive session of a box on the
 // ground from Chromium: pause stops simulated time, step advances it by
-// exactly δt, a ctrl-drag lifts the box, reset restores the initial state
+// exactly δt, a ctrl-drag lifts the box, the frames stay scrubbable while
+// paused, reset restores the initial state
 // bit for bit, toggles change what is drawn (and show the sensor values),
 // a bad message gets an error,
 // and a second tab agrees with the first.
@@ -149,6 +150,15 @@ func TestLiveSessionInBrowser(t *testing.T) {
 
 	checkToggles(t, p)
 	checkDragLifts(t, p, s)
+
+	// Paused, the part received stays scrubbable: the timeline goes back to
+	// the frames where the box was in the air.
+	zmax := p.float(`(() => { let z = 0; const n = window.stiction.frameCount();
+	  for (let i = 0; i < n; i += 5) { window.stiction.setFrame(i); z = Math.max(z, window.stiction.poses()[1][2]); }
+	  window.stiction.setFrame(n - 1); return z; })()`)
+	if zmax < 0.15 {
+		t.Errorf("scrubbing the paused session's frames: highest box z %v, want the lift (> 0.15 m)", zmax)
+	}
 
 	// Reset restores the initial state bit for bit.
 	p.click(`#live-reset`)
