@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 )
 
 //go:embed static
@@ -25,8 +24,8 @@ const DefaultAddr = "127.0.0.1"
 const DefaultPort = 8765
 
 // Handler returns the HTTP handler of the viewer for feed f: the page and
-// its embedded assets under /, the run at /api/run and the live stream at
-// /api/events. Requests whose path tries to leave the served folder (.., or
+// its embedded assets under /, the run at /api/run, the live stream at
+// /api/events, and {"live":false} at /api/live (no interactive session). Requests whose path tries to leave the served folder (.., or
 // encoded dots, slashes or backslashes) get 404.
 func Handler(f *Feed) http.Handler {
 	sub, err := fs.Sub(static, "static")
@@ -37,6 +36,10 @@ func Handler(f *Feed) http.Handler {
 	mux.Handle("GET /", noCache(http.FileServerFS(sub)))
 	mux.HandleFunc("GET /api/run", func(w http.ResponseWriter, r *http.Request) { serveRun(w, f) })
 	mux.HandleFunc("GET /api/events", func(w http.ResponseWriter, r *http.Request) { serveEvents(w, r, f) })
+	mux.HandleFunc("GET /api/live", func(w http.ResponseWriter, r *http.Request) { // no interactive session here
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"live":false}` + "\n"))
+	})
 	return guard(mux)
 }
 
@@ -178,18 +181,5 @@ func URL(ln net.Listener) string {
 
 // Serve serves f on ln until ctx is done, then shuts down.
 func Serve(ctx context.Context, ln net.Listener, f *Feed) error {
-	srv := &http.Server{Handler: Handler(f), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("viewer: %w", err)
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			srv.Close() // streams still open after the grace period
-		}
-		return nil
-	}
+	return ServeHandler(ctx, ln, Handler(f))
 }

@@ -10,6 +10,7 @@
 //	stiction inspect MODEL_OR_SCENE [--floating] [--keyframe NAME] [--package-path DIR]...
 //	stiction fclib FILE... [--solver NAME] [--eps E] [--tol T] [--refine N]
 //	stiction view RUN_DIR [--port N] [--addr A]
+//	stiction view MODEL_OR_SCENE --live [--rate F] [--paused] [--record-dir DIR] [--port N] [--addr A]
 //	stiction export RUN_DIR --gltf OUT.glb
 //	stiction plot RUN_DIR --y COL,... --out FILE.png|.svg
 //	stiction bench [--peers] [--solver NAME] [--out DIR]
@@ -73,6 +74,10 @@ const usage = `usage:
   stiction view RUN_DIR [--port N] [--addr A]
       serve a 3D playback of a run directory on http://127.0.0.1:PORT/
       (default port 8765; --addr to listen on another interface)
+  stiction view MODEL_OR_SCENE --live [--rate F] [--paused] [--record-dir DIR] [--set path=value]...
+      an interactive session: the simulation runs here at F× real time (0: as fast as it can)
+      and the page pauses, steps, resets, perturbs, drives and records it (docs/VIEWER.md);
+      off loopback the page needs the token printed at start. Also: run SCENE --view --live
   stiction export RUN_DIR --gltf OUT.glb
       write the bodies' meshes and their motion as a glTF 2.0 binary
   stiction plot RUN_DIR --y COL[,COL...] --out FILE.png|FILE.svg

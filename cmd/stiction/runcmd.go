@@ -40,6 +40,7 @@ type runOptions struct {
 	src             *runner.Source // the scene's source, for checkpoints
 	resume          *runner.Checkpoint
 	viewFlags       // --view, --port, --addr (view.go)
+	liveFlags       // --live, --rate, --paused, --record-dir (livesession.go)
 	modelFlags      // --ground, --floating, --keyframe, --package-path, --model-path, --warnings (modelflags.go)
 }
 
@@ -73,6 +74,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
 	registerRunFlags(fs, &o)
 	o.viewFlags.register(fs, true)
+	o.liveFlags.register(fs)
 	o.modelFlags.register(fs)
 	o.modelFlags.stderr = stderr
 	pos, err := parseInterleaved(fs, args)
@@ -86,6 +88,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err := checkRunFlags(fs, o); err != nil {
 		fmt.Fprintf(stderr, "stiction run: %v\n", err)
 		return 2
+	}
+	if o.session {
+		if !o.view || o.out != "" {
+			fmt.Fprintf(stderr, "stiction run: --live needs --view and no --out (record from the page instead)\n")
+			return 2
+		}
+		return cmdViewLive(pos[0], o, stderr)
 	}
 	src, err := newSource(pos[0], o)
 	if err != nil {

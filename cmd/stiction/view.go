@@ -35,20 +35,33 @@ func (v *viewFlags) register(fs *flag.FlagSet, live bool) {
 	}
 }
 
-// cmdView serves the viewer for a run directory until interrupted.
+// cmdView serves the viewer for a run directory until interrupted, or
+// with --live an interactive session of a model or scene.
 func cmdView(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("view", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var v viewFlags
-	v.register(fs, false)
+	var o runOptions
+	o.viewFlags.register(fs, false)
+	o.liveFlags.register(fs)
+	fs.Var(&o.sets, "set", "with --live: override a scene field: path=value (repeatable)")
+	o.modelFlags.register(fs)
+	o.modelFlags.stderr = stderr
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "stiction view: want one run directory, got %d arguments\n%s", len(pos), usage)
+		what := "run directory"
+		if o.session {
+			what = "model or scene"
+		}
+		fmt.Fprintf(stderr, "stiction view: want one %s, got %d arguments\n%s", what, len(pos), usage)
 		return 2
 	}
+	if o.session {
+		return cmdViewLive(pos[0], o, stderr)
+	}
+	v := o.viewFlags
 	run, err := readRun(pos[0], stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "stiction: %v\n", err)

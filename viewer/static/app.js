@@ -3,6 +3,7 @@
 // (w, x, y, z). See docs/VIEWER.md.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { startLive } from './live.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -29,7 +30,7 @@ scene.add(overlay);
 
 const st = {
   run: null, frame: 0, time: 0, playing: false, speed: 1, follow: true,
-  forceBase: 0, maxContacts: 0, tCol: [],
+  forceBase: 0, maxContacts: 0, tCol: [], okCol: [],
 };
 let contactPoints = null, forceLines = null, forceHeads = null;
 
@@ -111,9 +112,12 @@ function buildScene(sc) {
     group.quaternion.copy(toQuat(b.pose.quaternion));
     group.updateMatrixWorld(true);
     const color = palette[i % palette.length];
-    // A body's visuals are drawn instead of its collision shapes.
-    const shapes = (b.visuals && b.visuals.length) ? b.visuals : b.geometries;
-    for (const g of shapes) {
+    // A body's visuals are drawn instead of its collision shapes (the live
+    // page's toggle shows the collision shapes instead).
+    const hasVisuals = !!(b.visuals && b.visuals.length);
+    const sets = [[hasVisuals ? b.visuals : b.geometries, hasVisuals ? 'visual' : 'both']];
+    if (hasVisuals && st.collisionToo) sets.push([b.geometries, 'collision']);
+    for (const [shapes, kind] of sets) for (const g of shapes) {
       const local = new THREE.Matrix4().compose(toVec(g.pose.position), toQuat(g.pose.quaternion), new THREE.Vector3(1, 1, 1));
       let mesh;
       if (g.shape === 'halfspace') {
@@ -126,6 +130,9 @@ function buildScene(sc) {
         mesh = new THREE.Mesh(geo, new THREE.MeshStandardMaterial({ color: c, roughness: 0.6, metalness: 0.05, transparent: opacity < 1, opacity }));
       }
       mesh.applyMatrix4(local);
+      mesh.userData.kind = kind;
+      mesh.userData.body = i;
+      if (kind === 'collision') mesh.visible = false;
       group.add(mesh);
     }
     const axes = new THREE.AxesHelper(b.fixed ? 0.2 : 0.08);
@@ -291,6 +298,8 @@ function drawChart(id, name, t, log) {
     pen = true;
   });
   ctx.stroke();
+  ctx.fillStyle = '#ff5a36';
+  rows.forEach((r, i) => { if (st.okCol[i] === false) ctx.fillRect(x(st.tCol[i]) - 1.5, 0, 3, H); });
   ctx.fillStyle = '#99a';
   ctx.font = '10px system-ui';
   ctx.fillText('max ' + (log ? '1e' + Math.round(hi) : String(+hi.toPrecision(3))), 4, 10);
@@ -375,9 +384,9 @@ function wireControls() {
 
 // ---- data -------------------------------------------------------------------
 
-function addSteps(rows) {
+function addSteps(rows, ok) {
   const j = col('t');
-  for (const r of rows) { st.run.steps.rows.push(r); st.tCol.push(r[j]); }
+  for (const r of rows) { st.run.steps.rows.push(r); st.tCol.push(r[j]); st.okCol.push(ok !== false); }
 }
 
 function addFrames(frames) {
@@ -395,9 +404,24 @@ function stream() {
   $('status').textContent = 'live';
 }
 
+// clearScene removes every body (before a live session opens a model).
+function clearScene() {
+  for (const g of [...bodies.children]) bodies.remove(g);
+  meshCache.clear();
+  st.forceBase = 0;
+}
+
 async function main() {
   wireControls();
   resize();
+  const lr = await fetch('api/live');
+  const info = lr.ok ? await lr.json() : { live: false };
+  if (info.live) {
+    await startLive({ info, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
+    window.stiction.ready = true;
+    requestAnimationFrame(tick);
+    return;
+  }
   const resp = await fetch('api/run');
   if (!resp.ok) throw new Error(`api/run: HTTP ${resp.status}`);
   const run = await resp.json();

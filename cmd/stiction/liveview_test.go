@@ -1,0 +1,461 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/viewer"
+)
+
+// boxScene is a 10 cm, 1 kg box resting on the ground.
+const boxScene = `name: box
+description: a 10 cm box of 1 kg on the ground
+dt: 0.002
+duration: 10
+materials:
+  default: {stiffness: 1e8, dissipation: 0.01, friction: 0.8}
+bodies:
+  - name: ground
+    fixed: true
+    shape: {type: halfspace}
+    material: default
+  - name: box
+    shape: {type: box, size: [0.1, 0.1, 0.1]}
+    material: default
+    mass: 1
+    pose: {position: [0, 0, 0.05]}
+sensors:
+  - {name: box_position, type: framepos, body: box}
+`
+
+// liveSession starts an interactive session of model name served on a free
+// loopback port, and returns the session and the page URL.
+func liveSession(t *testing.T, name string, opt viewer.SessionOptions) (*viewer.Session, string) {
+	t.Helper()
+	var o runOptions
+	s, err := viewer.NewSession(sessionLoader(o), name, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := viewer.Listen("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go s.Run(ctx)
+	go func() { done <- viewer.ServeHandler(ctx, ln, viewer.LiveHandler(s, "")) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, viewer.URL(ln)
+}
+
+// openLive opens url in the tab of ctx and waits for the hello and a frame.
+func openLive(t *testing.T, ctx context.Context, errs func() []string, url string) page {
+	p := page{t: t, ctx: ctx, errs: errs}
+	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url)))
+	p.poll(`window.stiction && window.stiction.ready && window.stiction.live && window.stiction.live.frames() > 0`)
+	return p
+}
+
+// poll waits until the page expression js is true.
+func (p page) poll(js string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s: %v (console: %v)", js, err, p.errs())
+	}
+}
+
+func (p page) float(js string) float64 {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[float64](js))
+	p.must(err)
+	return x
+}
+
+func (p page) str(js string) string {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](js))
+	p.must(err)
+	return x
+}
+
+// click clicks the button sel (an element click event, as a mouse click
+// on it sends).
+func (p page) click(sel string) {
+	p.t.Helper()
+	p.run(fmt.Sprintf(`document.querySelector(%q).click()`, sel))
+}
+
+// sessionState returns the session's time, steps and state.
+func sessionState(t *testing.T, s *viewer.Session) (float64, int, multibody.State) {
+	t.Helper()
+	var tm float64
+	var n int
+	var st multibody.State
+	if err := s.Inspect(context.Background(), func(v *viewer.Snapshot) { tm, n, st = v.T(), v.Steps(), v.State() }); err != nil {
+		t.Fatal(err)
+	}
+	return tm, n, st
+}
+
+// TestLiveSessionInBrowser drives an interactive session of a box on the
+// ground from Chromium: pause stops simulated time, step advances it by
+// exactly δt, a ctrl-drag lifts the box, the frames stay scrubbable while
+// paused, reset restores the initial state
+// bit for bit, toggles change what is drawn (and show the sensor values),
+// a bad message gets an error,
+// and a second tab agrees with the first.
+func TestLiveSessionInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	file := filepath.Join(t.TempDir(), "box.yaml")
+	if err := os.WriteFile(file, []byte(boxScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, url := liveSession(t, file, viewer.SessionOptions{Rate: 1})
+	_, _, initial := sessionState(t, s)
+	p := openLive(t, ctx, consoleErrors, url)
+	p.poll(`window.stiction.live.last().frame.t > 0.05`)
+
+	// Pause stops simulated time.
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last().paused`)
+	t1, _, _ := sessionState(t, s)
+	p.must(chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)))
+	t2, n2, _ := sessionState(t, s)
+	if t1 != t2 || p.float(`window.stiction.live.last().frame.t`) != t2 {
+		t.Errorf("paused: simulated time went from %v to %v (page shows %v)", t1, t2, p.float(`window.stiction.live.last().frame.t`))
+	}
+
+	// Step advances it by exactly δt.
+	p.click(`#live-step`)
+	p.poll(fmt.Sprintf(`window.stiction.live.last().step === %d`, n2+1))
+	t3, _, _ := sessionState(t, s)
+	if want := initial.T + float64(n2+1)*0.002; t3 != want || p.float(`window.stiction.live.last().frame.t`) != t3 {
+		t.Errorf("step: t = %v (page %v), want t0 + (n+1) δt = %v", t3, p.float(`window.stiction.live.last().frame.t`), want)
+	}
+
+	checkToggles(t, p)
+	checkDragLifts(t, p, s)
+
+	// Paused, the part received stays scrubbable: the timeline goes back to
+	// the frames where the box was in the air.
+	zmax := p.float(`(() => { let z = 0; const n = window.stiction.frameCount();
+	  for (let i = 0; i < n; i += 5) { window.stiction.setFrame(i); z = Math.max(z, window.stiction.poses()[1][2]); }
+	  window.stiction.setFrame(n - 1); return z; })()`)
+	if zmax < 0.15 {
+		t.Errorf("scrubbing the paused session's frames: highest box z %v, want the lift (> 0.15 m)", zmax)
+	}
+
+	// Reset restores the initial state bit for bit.
+	p.click(`#live-reset`)
+	p.poll(`window.stiction.live.last().step === 0`)
+	_, n, st := sessionState(t, s)
+	if n != 0 || st.T != initial.T || !slices.Equal(st.Q, initial.Q) || !slices.Equal(st.V, initial.V) {
+		t.Errorf("reset: step %d, state differs from the initial one:\nq %v\nwant %v\nv %v", n, st.Q, initial.Q, st.V)
+	}
+
+	// A bad message gets an error, and the page keeps working.
+	p.run(`window.stiction.live.raw('{"type":"fly"}')`)
+	p.poll(`window.stiction.live.errors().length > 0`)
+	if msg := p.str(`window.stiction.live.errors()[0].message`); !strings.Contains(msg, "unknown type") {
+		t.Errorf("bad message: error %q", msg)
+	}
+
+	// A second tab sees the same session: after a step sent from it, both
+	// show the same step, time and poses.
+	tab2, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	q := openLive(t, tab2, consoleErrors, url)
+	q.click(`#live-step`)
+	for _, pg := range []page{p, q} {
+		pg.poll(`window.stiction.live.last().step === 1`)
+	}
+	a, b := p.str(`JSON.stringify(window.stiction.live.last().frame)`), q.str(`JSON.stringify(window.stiction.live.last().frame)`)
+	if a != b {
+		t.Errorf("the two tabs disagree:\n%s\n%s", a, b)
+	}
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// checkToggles turns each overlay on and checks what the page draws: the
+// objects counted and the pixels of the canvas.
+func checkToggles(t *testing.T, p page) {
+	t.Helper()
+	pixels := `window.stiction.live.pixels()`
+	before := p.str(pixels)
+	for _, c := range []struct{ id, field string }{{"show-coms", "coms"}, {"show-inertia", "inertia"}} {
+		off := p.float(fmt.Sprintf(`window.stiction.live.drawn().%s`, c.field))
+		p.run(fmt.Sprintf(`window.stiction.live.toggle('%s', true)`, c.id))
+		on := p.float(fmt.Sprintf(`window.stiction.live.drawn().%s`, c.field))
+		if off != 0 || on < 1 {
+			t.Errorf("toggle %s: %v drawn before, %v after", c.id, off, on)
+		}
+	}
+	if after := p.str(pixels); after == before {
+		t.Error("turning on the centres of mass and inertia boxes left the picture unchanged")
+	}
+	for _, id := range []string{"show-coms", "show-inertia"} {
+		p.run(fmt.Sprintf(`window.stiction.live.toggle('%s', false)`, id))
+	}
+	if again := p.str(pixels); again != before {
+		t.Error("turning the overlays off again did not restore the picture")
+	}
+	if txt := p.str(`window.stiction.live.sensorText()`); txt != "" {
+		t.Errorf("sensor panel shown before its toggle: %q", txt)
+	}
+	p.run(`window.stiction.live.toggle('show-sensors', true)`)
+	p.poll(`window.stiction.live.sensorText().startsWith('box_position: ')`)
+	shown := p.float(`window.stiction.live.drawn().contacts`)
+	p.run(`window.stiction.live.toggle('show-points', false)`)
+	if hidden := p.float(`window.stiction.live.drawn().contacts`); shown < 1 || hidden != 0 {
+		t.Errorf("contact points: %v drawn, %v after the toggle off", shown, hidden)
+	}
+	p.run(`window.stiction.live.toggle('show-points', true)`)
+}
+
+// checkDragLifts ctrl-drags the box 30 cm up with the mouse while the
+// session runs: the box leaves the floor; released, it falls back.
+func checkDragLifts(t *testing.T, p page, s *viewer.Session) {
+	t.Helper()
+	xy := func(js string) (float64, float64) {
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](js))
+		p.must(err)
+		return v[0], v[1]
+	}
+	x0, y0 := xy(`window.stiction.live.screenPoint([0, -0.05, 0.05])`) // the middle of the box's front face
+	x1, y1 := xy(`window.stiction.live.screenPoint([0, -0.05, 0.35])`)
+	ctrl := chromedp.ButtonModifiers(chromedp.ModifierCtrl)
+	p.click(`#live-pause`) // resume
+	p.poll(`!window.stiction.live.last().paused`)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	for k := 1; k <= 10; k++ {
+		f := float64(k) / 10
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+	}
+	p.poll(`window.stiction.live.last().perturb !== null && window.stiction.live.last().frame.poses[1][2] > 0.15`)
+	if !p.bool(`window.stiction.live.drawn().arrow`) {
+		t.Error("the perturbation arrow is not drawn during the drag")
+	}
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	p.poll(`window.stiction.live.last().perturb === null && window.stiction.live.last().frame.poses[1][2] < 0.051`)
+	_, _, st := sessionState(t, s)
+	if z := st.Q[6]; math.Abs(z-0.05) > 1e-3 {
+		t.Errorf("released box at z = %v, want back on the floor (0.05)", z)
+	}
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last().paused`)
+}
+
+func (p page) bool(js string) bool {
+	p.t.Helper()
+	x, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](js))
+	p.must(err)
+	return x
+}
+
+// run evaluates js in the page, ignoring its value.
+func (p page) run(js string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Evaluate[any](js))
+	p.must(err)
+}
+
+// TestLiveRobotInBrowser drives the grasp scene (the iiwa with the Allegro
+// hand) from Chromium: the arm1 slider moves the iiwa's first joint to its
+// target within the PD's settling time; slider-to-frame latencies are
+// measured (reported, not asserted); a ctrl-drag on the hand pulls it
+// toward the mouse. With STICTION_SCREENSHOT_DIR set, the picture
+// of the drag is written there (docs/viewer-live-iiwa.png is made so).
+func TestLiveRobotInBrowser(t *testing.T) {
+	ctx, consoleErrors := browser(t)
+	_, url := liveSession(t, "grasp", viewer.SessionOptions{Rate: 1, Paused: true, Models: modelList("grasp")})
+	p := openLive(t, ctx, consoleErrors, url)
+	checkSliderSettles(t, p)
+	checkLatency(t, p)
+	saveShot(t, "viewer-live-iiwa.png", perturbHand(t, p))
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestLiveClutterInBrowser opens the clutter scene from the page's model
+// list, runs it as fast as possible to t = 0.5 s, pauses it and checks that
+// the contact points are drawn (the screenshot of docs/VIEWER.md). It runs
+// with STICTION_SCREENSHOT_DIR or STICTION_LONG=1 only, to keep the default
+// tests short.
+func TestLiveClutterInBrowser(t *testing.T) {
+	if os.Getenv("STICTION_SCREENSHOT_DIR") == "" && os.Getenv("STICTION_LONG") != "1" {
+		t.Skip("set STICTION_SCREENSHOT_DIR or STICTION_LONG=1")
+	}
+	ctx, consoleErrors := browser(t)
+	_, url := liveSession(t, "drop", viewer.SessionOptions{Rate: 1, Models: modelList("drop")})
+	p := openLive(t, ctx, consoleErrors, url)
+	p.run(`document.getElementById('live-model').value = 'clutter'`)
+	p.click(`#live-open`)
+	p.poll(`window.stiction.live.hello().model === 'clutter' && window.stiction.live.last() !== null`)
+	p.run(`window.stiction.live.send({type: 'rate', factor: 0})`)
+	p.poll(`window.stiction.live.last() && window.stiction.live.last().frame.t >= 0.5`)
+	p.click(`#live-pause`)
+	p.poll(`window.stiction.live.last() && window.stiction.live.last().paused`)
+	p.run(`window.stiction.live.toggle('show-forces', true)`)
+	if n := p.float(`window.stiction.live.drawn().contacts`); n < 10 {
+		t.Errorf("paused clutter: %v contact points drawn, want the pile's", n)
+	}
+	saveShot(t, "viewer-live-clutter.png", screenshot(t, p))
+	if errs := consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// checkSliderSettles moves the arm1 slider (PD, kp 4000 N·m/rad, kd 400
+// N·m·s/rad) 0.3 rad from the joint's position, steps the paused session
+// through the settling time, and checks that the joint is within 2 % of the
+// step from its target. The PD about the vertical axis has no gravity load;
+// for kd² > 4 kp I it is overdamped, its slow pole s₁ ≥ kp/kd, so that it
+// settles to 2 % within 4/s₁ ≤ 4 kd/kp = 0.4 s.
+func checkSliderSettles(t *testing.T, p page) {
+	t.Helper()
+	act := int(p.float(`window.stiction.live.hello().actuators.findIndex((a) => a.name === 'arm1')`))
+	joint := int(p.float(fmt.Sprintf(`window.stiction.live.hello().actuators[%d].joint`, act)))
+	if act < 0 || joint < 0 {
+		t.Fatalf("no arm1 actuator on a joint (actuator %d, joint %d)", act, joint)
+	}
+	qAt := fmt.Sprintf(`(() => { const h = window.stiction.live.hello(); let k = 0; for (let i = 0; i < %d; i++) k += h.joints[i].nq; return window.stiction.live.last().q[k]; })()`, joint)
+	q0 := p.float(qAt)
+	target := p.float(fmt.Sprintf(`window.stiction.live.setSlider(%d, %v)`, act, q0+0.3))
+	dt := 0.002
+	steps := int(math.Round(4 * 400.0 / 4000 / dt))
+	p.run(fmt.Sprintf(`window.stiction.live.send({type: 'step', count: %d})`, steps))
+	p.poll(fmt.Sprintf(`window.stiction.live.last().step === %d`, steps))
+	q := p.float(qAt)
+	t.Logf("arm1: from %.4f rad, slider at %.4f rad, joint at %.4f rad after %d steps (%.2f s)", q0, target, q, steps, float64(steps)*dt)
+	if math.Abs(q-target) > 0.02*math.Abs(target-q0) {
+		t.Errorf("arm1 joint at %.4f rad after the settling time, want within 2%% of the step from %.4f", q, target)
+	}
+}
+
+// checkLatency runs the session in real time and moves the arm1 slider five
+// times; the page measures each time from the slider's input event to the
+// drawing of the first frame whose applied actuator input is the new value.
+func checkLatency(t *testing.T, p page) {
+	t.Helper()
+	p.click(`#live-pause`)
+	p.poll(`!window.stiction.live.last().paused`)
+	act := int(p.float(`window.stiction.live.hello().actuators.findIndex((a) => a.name === 'arm1')`))
+	for k := range 3 {
+		p.float(fmt.Sprintf(`window.stiction.live.setSlider(%d, %v)`, act, 0.2+0.05*float64(k)))
+		p.poll(fmt.Sprintf(`window.stiction.live.latency().length === %d`, k+1))
+	}
+	lat, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.latency()`))
+	p.must(err)
+	arr, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.arrival()`))
+	p.must(err)
+	slices.Sort(lat)
+	slices.Sort(arr)
+	t.Logf("slider to the first frame showing it: arrives after median %.1f ms (max %.1f), drawn after median %.1f ms (max %.1f); 3 moves, headless Chromium with software WebGL", arr[len(arr)/2], arr[len(arr)-1], lat[len(lat)/2], lat[len(lat)-1])
+}
+
+// perturbHand ctrl-drags the Allegro hand's palm 20 cm sideways while the
+// session runs, checks that the palm follows and the arrow is drawn, and
+// returns a screenshot taken during the drag.
+func perturbHand(t *testing.T, p page) []byte {
+	t.Helper()
+	palm := int(p.float(`window.stiction.live.hello().bodies.findIndex((b) => b.name === 'hand_hand_root')`))
+	if palm < 0 {
+		palm = int(p.float(`window.stiction.live.hello().bodies.findIndex((b) => b.name.startsWith('hand_'))`))
+	}
+	pos := func() []float64 {
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`window.stiction.live.last().frame.poses[%d].slice(0, 3)`, palm)))
+		p.must(err)
+		return v
+	}
+	p0 := pos()
+	// The palm's origin may not be on its surface: grab the nearest pixel
+	// (within 40 px) that shows a body of the hand.
+	hit, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
+	  const L = window.stiction.live, h = L.hello(), c = L.screenPoint([%v, %v, %v]);
+	  for (let r = 0; r <= 40; r += 2) for (let a = 0; a < 16; a++) {
+	    const x = c[0] + r * Math.cos(a * Math.PI / 8), y = c[1] + r * Math.sin(a * Math.PI / 8), b = L.pickAt(x, y);
+	    if (b >= 0 && h.bodies[b].name.startsWith('hand_')) return [x, y, b];
+	  }
+	  return [0, 0, -1]; })()`, p0[0], p0[1], p0[2])))
+	p.must(err)
+	if hit[2] < 0 {
+		t.Fatalf("no pixel of the hand within 40 px of the palm's origin %v", p0)
+	}
+	x0, y0 := hit[0], hit[1]
+	x1, y1 := x0+160, y0-60
+	ctrl := chromedp.ButtonModifiers(chromedp.ModifierCtrl)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	for k := 1; k <= 10; k++ {
+		f := float64(k) / 10
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+	}
+	p.poll(`window.stiction.live.last().perturb !== null`)
+	t0 := p.float(`window.stiction.live.last().frame.t`)
+	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, t0+0.3))
+	moved := pos()
+	target, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.last().perturb.target`))
+	p.must(err)
+	// The arm's stiff PD (kp up to 4000 N·m/rad) lets the hand give only a
+	// few millimetres: check that it moved toward the mouse's target.
+	var d, along float64
+	for k := range 3 {
+		d += (moved[k] - p0[k]) * (moved[k] - p0[k])
+		along += (moved[k] - p0[k]) * (target[k] - p0[k])
+	}
+	t.Logf("hand pulled %.2f mm toward the target in 0.3 s", math.Sqrt(d)*1e3)
+	if math.Sqrt(d) < 1e-3 || along <= 0 {
+		t.Errorf("the pulled hand moved %.4f m (toward the target: %v), want more than 1 mm toward it", math.Sqrt(d), along > 0)
+	}
+	if !p.bool(`window.stiction.live.drawn().arrow`) {
+		t.Error("no perturbation arrow while dragging the hand")
+	}
+	shot := screenshot(t, p)
+	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+	p.poll(`window.stiction.live.last().perturb === null`)
+	return shot
+}
+
+// screenshot captures the page and checks that the scene was drawn.
+func screenshot(t *testing.T, p page) []byte {
+	t.Helper()
+	shot, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	p.must(err)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if n := distinctColours(img); n < 50 {
+		t.Errorf("screenshot has only %d distinct colours: the scene was not drawn", n)
+	}
+	return shot
+}
+
+// saveShot writes a screenshot to $STICTION_SCREENSHOT_DIR, if set.
+func saveShot(t *testing.T, name string, shot []byte) {
+	dir := os.Getenv("STICTION_SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", filepath.Join(dir, name))
+}
