@@ -84,6 +84,7 @@ type compiler struct {
 	eulerseq                string
 	meshdir                 string
 	boundMass, boundInertia float64
+	exactMeshInertia        bool // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
@@ -322,6 +323,9 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 		return err
 	}
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
+		return err
+	}
+	if c.exactMeshInertia, err = c.r.Bool(e, "exactmeshinertia", c.exactMeshInertia); err != nil {
 		return err
 	}
 	if e.Has("settotalmass") {
