@@ -65,6 +65,21 @@ type Fluid struct {
 	// bodies onto a massless moving parent: MuJoCo's fluid acts on each
 	// body's own box.
 	Boxes []FluidBox `yaml:"boxes,omitempty"`
+	// Ellipsoids are shapes that feel the fluid as MuJoCo's ellipsoid
+	// model (MJCF fluidshape="ellipsoid"; forces.Fluid.AddEllipsoid); a
+	// body with one no longer feels its inertia box's forces.
+	Ellipsoids []FluidEllipsoid `yaml:"ellipsoids,omitempty"`
+}
+
+// FluidEllipsoid is one shape under the fluid's ellipsoid model: the
+// ellipsoid of semi-axes SemiAxes at Pose in the body's frame, with
+// MuJoCo's fluidcoef (blunt drag, slender drag, angular drag, Kutta lift,
+// Magnus lift; default 0.5 0.25 1.5 1 1).
+type FluidEllipsoid struct {
+	Body     string      `yaml:"body"`
+	Pose     Pose        `yaml:"pose,omitempty"`
+	SemiAxes Vec         `yaml:"semi_axes"`       // m, > 0
+	Coefs    *[5]float64 `yaml:"coefs,omitempty"` // ≥ 0
 }
 
 // FluidBox is the mass whose equivalent box feels the fluid on one body:

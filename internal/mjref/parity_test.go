@@ -108,9 +108,9 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/linear.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", trajMatches, false},
-	// fluidshape="ellipsoid" (MuJoCo's ellipsoid fluid model) is not
-	// supported (warned): the inertia-box model acts instead.
-	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", massMatches, false},
+	// fluidshape="ellipsoid": MuJoCo's ellipsoid fluid model, its
+	// derivative in mujoco-implicit's LU solve.
+	{"mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/rotations.xml", trajMatches, false},
 }
 

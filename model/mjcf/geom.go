@@ -53,6 +53,9 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		if err != nil {
 			return nil, err
 		}
+		if err := c.fluidShape(v, idx, sh, x); err != nil {
+			return nil, err
+		}
 		if typ == "plane" && !fixed {
 			return nil, c.r.Errorf(g, "type", "a plane is a half-space: it must be on the world body or a body welded to it")
 		}

@@ -109,6 +109,7 @@ type compiler struct {
 	bodyMass          []float64      // per scene body
 	bodyPose          []spatial.Pose // world pose at qpos0, per scene body
 	pending           []pendingGeom  // collision geoms, materials assigned after all masses are known
+	fluidGeoms        []fluidGeom    // geoms with fluidshape="ellipsoid" (fluid.go)
 	unnamed           int
 	ctrl              []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
 	eqs               []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
@@ -275,6 +276,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.fluidEllipsoids()
 	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
