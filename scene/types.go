@@ -279,7 +279,12 @@ type Joint struct {
 	// the joint creeps as in MuJoCo instead of sticking.
 	FrictionSolRef []float64 `yaml:"friction_solref,omitempty"`
 	FrictionSolImp []float64 `yaml:"friction_solimp,omitempty"`
-	Armature       *float64  `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
+	// FrictionWeight is the weight w of the soft friction rows in
+	// R = (1 − d)/d · w: MuJoCo's dof_invweight0 (M⁻¹ at qpos0, averaged
+	// over a ball joint's three), which the MJCF importer sets; default
+	// the Delassus estimate at each step's start.
+	FrictionWeight *float64 `yaml:"friction_weight,omitempty"`
+	Armature       *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
 	// Ref is the coordinate of a revolute or prismatic joint at which the
 	// body is at the joint frames' pose (MuJoCo's ref; default 0); the
 	// neutral configuration is q = ref.

@@ -19,7 +19,7 @@ var constraintFields = map[string][]string{
 	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation"},
 	"ball":       {"bodies", "points", "stiffness", "dissipation"},
 	"distance":   {"bodies", "points", "length", "stiffness", "dissipation"},
-	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation"},
+	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation", "solref", "solimp", "weight", "scale"},
 	"attach":     {"bodies", "point"},
 	"prescribed": {"body", "dofs", "motion"},
 }
@@ -31,6 +31,7 @@ func (c *Constraint) given() map[string]bool {
 		"point": c.Point != nil, "joints": c.Joints != nil, "dofs": c.DOFs != nil, "ratio": c.Ratio != nil,
 		"offset": c.Offset != nil, "stiffness": c.Stiffness != nil, "rot_stiffness": c.RotStiffness != nil,
 		"dissipation": c.Dissipation != nil, "body": c.Body != "", "motion": c.Motion != nil,
+		"solref": c.SolRef != nil, "solimp": c.SolImp != nil, "weight": c.Weight != nil, "scale": c.Scale != nil,
 	}
 }
 
@@ -45,6 +46,9 @@ func scalarJoint(t multibody.JointType) bool {
 // where lower and upper may be given, and joint.friction.
 func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 	v.softCompliance(p+".friction", j.FrictionSolRef, j.FrictionSolImp)
+	if j.FrictionWeight != nil {
+		v.positive(p+".friction_weight", *j.FrictionWeight)
+	}
 	if j.Friction != nil {
 		v.nonNegative(p+".friction", *j.Friction)
 		if t == multibody.JointFree || t == multibody.JointWeld {
@@ -321,7 +325,7 @@ func (v *validator) constraint(p string, c *Constraint, bodies []Body, i int, at
 		return
 	}
 	given := c.given()
-	for _, name := range []string{"bodies", "points", "frames", "length", "point", "joints", "dofs", "ratio", "offset", "stiffness", "rot_stiffness", "dissipation", "body", "motion"} {
+	for _, name := range []string{"bodies", "points", "frames", "length", "point", "joints", "dofs", "ratio", "offset", "stiffness", "rot_stiffness", "dissipation", "body", "motion", "solref", "solimp", "weight", "scale"} {
 		if given[name] && !slices.Contains(allowed, name) {
 			v.add(p+"."+name, "not allowed for a %s (it takes %s)", c.Type, strings.Join(allowed, ", "))
 		}
@@ -334,6 +338,21 @@ func (v *validator) constraint(p string, c *Constraint, bodies []Body, i int, at
 	}
 	if c.Dissipation != nil {
 		v.nonNegative(p+".dissipation", *c.Dissipation)
+	}
+	if n := len(c.SolRef); n != 0 && n != 2 {
+		v.add(p+".solref", "%d values; want 2 (timeconst, dampratio)", n)
+	}
+	if n := len(c.SolImp); n != 0 && (n != 5 || c.SolRef == nil) {
+		v.add(p+".solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+	}
+	if c.SolRef != nil && (c.Stiffness != nil || c.Dissipation != nil) {
+		v.add(p+".solref", "give either solref (MuJoCo's soft constraint) or stiffness and dissipation")
+	}
+	if c.Weight != nil {
+		v.positive(p+".weight", *c.Weight)
+	}
+	if c.Scale != nil && (*c.Scale == 0 || math.IsNaN(*c.Scale) || math.IsInf(*c.Scale, 0)) {
+		v.add(p+".scale", "%v: want a finite non-zero number", *c.Scale)
 	}
 	switch c.Type {
 	case "weld", "ball", "distance", "attach":

@@ -136,8 +136,9 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 // holds L1 = a0 + a1 L2 + … (polycoef a0…a4), without tendon2 L1 = a0.
 // A fixed tendon1 over two joints without tendon2, c1 q1 + c2 q2 = a0
 // (dm_control's manipulator and stacker couple the gripper's fingers so),
-// is a coupler q1 = −(c2/c1) q2 + a0/c1 with solref's stiffness
-// (equalityCompliance). Other forms warn and are not simulated.
+// is a coupler q1 = −(c2/c1) q2 + a0/c1 scaled by c1, MuJoCo's soft
+// constraint with its solref, solimp and weight (softCoupler). Other forms
+// warn and are not simulated.
 func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality) error {
 	t1, err := c.r.Required(q, "tendon1")
 	if err != nil {
@@ -185,7 +186,8 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		con.Offset = model.Ptr(offset)
 	}
 	s := c.out.Scene
-	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q})
+	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q,
+		soft: true, solimp: eq.SolImp, scale: j1.Coef, tendon: true})
 	s.Constraints = append(s.Constraints, con)
 	return nil
 }

@@ -169,8 +169,14 @@ func TestTendonEquality(t *testing.T) {
 		t.Fatalf("%d constraints, want 1: %+v", len(cs), cs)
 	}
 	c := cs[0]
-	if c.Type != "coupler" || c.Joints[0] != "a" || c.Joints[1] != "b" || *c.Ratio != 4 || math.Abs(*c.Offset+0.2) > 1e-15 || c.Stiffness == nil {
-		t.Errorf("coupler %+v: want a = 4 b − 0.2 with a stiffness", c)
+	// MuJoCo's soft constraint on the row −0.5 q_a + 2 q_b − 0.1 (scale
+	// −0.5), weighted by tendon_invweight0 = Σ c_i²/I_i at qpos0 (two
+	// independent hinges, each a 0.1 m sphere of density 1000 on its axis).
+	I := 0.4 * 1000 * 4.0 / 3.0 * math.Pi * 1e-3 * 0.01
+	w := (0.25 + 4) / I
+	if c.Type != "coupler" || c.Joints[0] != "a" || c.Joints[1] != "b" || *c.Ratio != 4 || math.Abs(*c.Offset+0.2) > 1e-15 ||
+		c.Stiffness != nil || len(c.SolRef) != 2 || c.SolRef[0] != 0.02 || c.Scale == nil || *c.Scale != -0.5 || c.Weight == nil || math.Abs(*c.Weight-w) > 1e-12*w {
+		t.Errorf("coupler %+v: want a = 4 b − 0.2, MuJoCo's soft constraint with solref 0.02 1, scale −0.5 and weight %.12g", c, w)
 	}
 	n := 0
 	for _, w := range im.Warnings {
