@@ -211,3 +211,52 @@ func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 		t.Errorf("peak L %.5f vs MuJoCo %.5f (bound 0.3), qpos %.3g apart", peakSt, peakMJ, d)
 	}
 }
+
+// TestSoftTendonEquality: two hinges coupled by a tendon equality
+// (0.5 q_a + 0.7 q_b = 0, solref 0.005 0.5, solimp 0.95 0.99 0.001), started
+// off the coupling and moving (q = 0.01, −0.02; v = 0.5, 0.3), without and
+// with damping on one hinge, follow MuJoCo 2.2.2 over 20 steps: MuJoCo's
+// soft constraint on its own row with its weight (tendon_invweight0), and,
+// damped, the impulse found with M and applied through M + h B as mj_Euler
+// does.
+func TestSoftTendonEquality(t *testing.T) {
+	for _, damping := range []string{"0", "0.05"} {
+		doc := `<mujoco><option gravity="0 0 0"/><worldbody>
+  <body name="a"><joint name="ja" axis="0 1 0" damping="` + damping + `"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/></body>
+  <body name="b" pos="1 0 0"><joint name="jb" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.04"/></body></worldbody>
+  <tendon><fixed name="t"><joint joint="ja" coef=".5"/><joint joint="jb" coef=".7"/></fixed></tendon>
+  <equality><tendon tendon1="t" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality></mujoco>`
+		path := writeModel(t, doc)
+		q0, v0 := []float64{0.01, -0.02}, []float64{0.5, 0.3}
+		mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, err := NewMap(mj, b.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp.QToStiction(q0, b.State.Q)
+		mp.VToStiction(q0, v0, b.State.V)
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		q := make([]float64, 2)
+		for k := 1; k < len(mj.Steps); k++ {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			mp.QToMuJoCo(s.State.Q, q)
+			for i := range q {
+				worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+			}
+		}
+		if worst > 1e-12 {
+			t.Errorf("damping %s: qpos %.2g from MuJoCo's over 20 steps", damping, worst)
+		}
+		t.Logf("damping %s: qpos within %.2g of MuJoCo's over 20 steps", damping, worst)
+	}
+}
