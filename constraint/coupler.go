@@ -18,16 +18,31 @@ import (
 // soft coupler (Compliance.SolRef: MuJoCo's impedance is a function of g,
 // and its weight is the row's). MuJoCo's tendon equality c1 q1 + c2 q2 = a0
 // is Scale = c1, ρ = −c2/c1, offset = a0/c1.
+//
+// With Terms set the coupler is instead Σ coef_k q_k = Offset over the
+// terms' coordinates (a fixed tendon's length held at Offset, MuJoCo's
+// tendon equality over any number of joints): g = Σ coef_k q_k − Offset,
+// J = Σ coef_k e_k; BodyI, BodyJ, Ratio and Scale are then unused.
 type Coupler struct {
 	Name          string
 	BodyI, DOFI   int
 	BodyJ, DOFJ   int
 	Ratio, Offset float64
 	Scale         float64
+	Terms         []TendonTerm
 	Compliance    Compliance
 }
 
 func (cp *Coupler) validate(m *multibody.Model) error {
+	if len(cp.Terms) > 0 {
+		if err := validateTendon(m, cp.Terms); err != nil {
+			return err
+		}
+		if !finite(cp.Offset) {
+			return errf("offset %v must be finite", cp.Offset)
+		}
+		return cp.Compliance.validate()
+	}
 	_, vi, err := scalarDOF(m, cp.BodyI, cp.DOFI)
 	if err != nil {
 		return err
@@ -47,6 +62,10 @@ func (cp *Coupler) validate(m *multibody.Model) error {
 
 // coupler appends the coupler's block.
 func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
+	if len(cp.Terms) > 0 {
+		a.tendonCoupler(c, cp, i)
+		return
+	}
 	qi, vi, _ := scalarDOF(c.m, cp.BodyI, cp.DOFI)
 	qj, vj, _ := scalarDOF(c.m, cp.BodyJ, cp.DOFJ)
 	s := cp.Scale
@@ -57,6 +76,20 @@ func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 	a.begin(1)
 	a.addDOF(c, cp.BodyI, vi, 0, s)
 	a.addDOF(c, cp.BodyJ, vj, 0, -s*cp.Ratio)
+	k, row := a.emit(c, solver.Bilateral)
+	a.setEq(c, row, 0, cp.Compliance, g)
+	a.add(entry{typ: TypeCoupler, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+}
+
+// tendonCoupler appends the block of a coupler given by its terms.
+func (a *Assembler) tendonCoupler(c *asmCtx, cp *Coupler, i int) {
+	L, _ := TendonLength(c.m, cp.Terms, c.q, nil)
+	g := L - cp.Offset
+	a.begin(1)
+	for _, t := range cp.Terms {
+		_, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+		a.addDOF(c, t.Body, vi, 0, t.Coef)
+	}
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, cp.Compliance, g)
 	a.add(entry{typ: TypeCoupler, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})

@@ -223,6 +223,18 @@ func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Works
 			cp = softCompliance(c.SolRef, c.SolImp)
 			cp.Weight = valueOr(c.Weight, 0)
 		}
+		if c.Coefs != nil {
+			cpl := constraint.Coupler{Name: name, Offset: valueOr(c.Offset, 0), Compliance: cp}
+			for k, j := range c.Joints {
+				dof := 0
+				if c.DOFs != nil {
+					dof = c.DOFs[k]
+				}
+				cpl.Terms = append(cpl.Terms, constraint.TendonTerm{Body: m.BodyByName(j), DOF: dof, Coef: c.Coefs[k]})
+			}
+			set.Couplers = append(set.Couplers, cpl)
+			break
+		}
 		set.Couplers = append(set.Couplers, constraint.Coupler{Name: name, BodyI: m.BodyByName(c.Joints[0]), DOFI: dofs[0],
 			BodyJ: m.BodyByName(c.Joints[1]), DOFJ: dofs[1], Ratio: valueOr(c.Ratio, 1), Offset: valueOr(c.Offset, 0),
 			Scale: valueOr(c.Scale, 1), Compliance: cp})

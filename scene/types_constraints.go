@@ -86,7 +86,11 @@ type Constraint struct {
 	Joints []string `yaml:"joints,omitempty"` // coupler: [i, j], the bodies whose joints are coupled
 	DOFs   []int    `yaml:"dofs,omitempty"`   // coupler: one per joint, default 0; prescribed: the dofs moved, default all
 	Ratio  *float64 `yaml:"ratio,omitempty"`  // coupler ρ, default 1
-	Offset *float64 `yaml:"offset,omitempty"` // coupler offset (rad or m), default 0
+	// Coefs make a coupler Σ coefs_k q_k = offset over its joints (any
+	// number, one coefficient each; ratio and scale are then not
+	// allowed): a fixed tendon's length held, MuJoCo's tendon equality.
+	Coefs  []float64 `yaml:"coefs,omitempty"`
+	Offset *float64  `yaml:"offset,omitempty"` // coupler offset (rad or m), default 0
 	// Stiffness makes weld, ball, distance and coupler compliant: N/m (or
 	// N·m/rad for a coupler of revolute joints), > 0; without it they are
 	// near-rigid. RotStiffness is a weld's rotational stiffness, N·m/rad.

@@ -213,21 +213,30 @@ func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 }
 
 // TestSoftTendonEquality: two hinges coupled by a tendon equality
-// (0.5 q_a + 0.7 q_b = 0, solref 0.005 0.5, solimp 0.95 0.99 0.001), started
-// off the coupling and moving (q = 0.01, −0.02; v = 0.5, 0.3), without and
-// with damping on one hinge, follow MuJoCo 2.2.2 over 20 steps: MuJoCo's
+// (0.5 q_a + 0.7 q_b = 0.05, solref 0.005 0.5, solimp 0.95 0.99 0.001),
+// started off the coupling and moving (q = 0.01, −0.02; v = 0.5, 0.3),
+// without and with damping on one hinge, and three hinges (0.4 q_c added,
+// c a child of b),
+// follow MuJoCo 2.2.2 over 20 steps: MuJoCo's
 // soft constraint on its own row with its weight (tendon_invweight0), and,
 // damped, the impulse found with M and applied through M + h B as mj_Euler
 // does.
 func TestSoftTendonEquality(t *testing.T) {
-	for _, damping := range []string{"0", "0.05"} {
+	for _, c := range []struct{ damping, third, coef string }{{"0", "", ""}, {"0.05", "", ""}, {"0.05", "jc", ".4"}} {
+		damping := c.damping
+		third, ref := "", ""
+		q0, v0 := []float64{0.01, -0.02}, []float64{0.5, 0.3}
+		if c.third != "" { // a tendon over three joints: Σ c_k q_k = 0.05
+			third = `<body name="c" pos="1 0 0"><joint name="jc" axis="1 0 0"/><geom type="capsule" fromto="0 0 0 0 0.2 0" size="0.04"/></body>`
+			ref = `<joint joint="jc" coef="` + c.coef + `"/>`
+			q0, v0 = append(q0, 0.03), append(v0, -0.4)
+		}
 		doc := `<mujoco><option gravity="0 0 0"/><worldbody>
   <body name="a"><joint name="ja" axis="0 1 0" damping="` + damping + `"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/></body>
-  <body name="b" pos="1 0 0"><joint name="jb" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.04"/></body></worldbody>
-  <tendon><fixed name="t"><joint joint="ja" coef=".5"/><joint joint="jb" coef=".7"/></fixed></tendon>
-  <equality><tendon tendon1="t" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality></mujoco>`
+  <body name="b" pos="1 0 0"><joint name="jb" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.04"/>` + third + `</body></worldbody>
+  <tendon><fixed name="t"><joint joint="ja" coef=".5"/><joint joint="jb" coef=".7"/>` + ref + `</fixed></tendon>
+  <equality><tendon tendon1="t" polycoef="0.05 0 0 0 0" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality></mujoco>`
 		path := writeModel(t, doc)
-		q0, v0 := []float64{0.01, -0.02}, []float64{0.5, 0.3}
 		mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
 		b, _, err := stiction(path)
 		if err != nil {
@@ -244,7 +253,7 @@ func TestSoftTendonEquality(t *testing.T) {
 			t.Fatal(err)
 		}
 		worst := 0.0
-		q := make([]float64, 2)
+		q := make([]float64, len(q0))
 		for k := 1; k < len(mj.Steps); k++ {
 			if _, err := s.Step(); err != nil {
 				t.Fatal(err)
@@ -255,8 +264,8 @@ func TestSoftTendonEquality(t *testing.T) {
 			}
 		}
 		if worst > 1e-12 {
-			t.Errorf("damping %s: qpos %.2g from MuJoCo's over 20 steps", damping, worst)
+			t.Errorf("damping %s, %d joints: qpos %.2g from MuJoCo's over 20 steps", damping, len(q0), worst)
 		}
-		t.Logf("damping %s: qpos within %.2g of MuJoCo's over 20 steps", damping, worst)
+		t.Logf("damping %s, %d joints: qpos within %.2g of MuJoCo's over 20 steps", damping, len(q0), worst)
 	}
 }

@@ -35,6 +35,9 @@ type pendingEq struct {
 	solimp []float64
 	scale  float64
 	tendon bool
+	// joints and coefs: a coupler Σ coefs_k q_k = a0 over these joints.
+	joints []string
+	coefs  []float64
 }
 
 // worldPose returns the pose of an MJCF body (by scene name, "world" for
@@ -186,15 +189,25 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 	con.SolRef = pe.solref
 	con.SolImp = pe.solimp
 	var w float64
-	if pe.tendon {
+	switch {
+	case pe.coefs != nil:
+		J := mat.NewDense(1, max(m.NV, 1), nil)
+		for k, j := range pe.joints {
+			i := m.Bodies[m.BodyByName(j)].VOff
+			J.Set(0, i, J.At(0, i)+pe.coefs[k])
+		}
+		w = jminvjt(minv, J).At(0, 0)
+	case pe.tendon:
 		w = pe.scale * pe.scale * jminvjt(minv, jointRow(m, pe.a, pe.b, pe.ratio)).At(0, 0)
-	} else {
+	default:
 		for _, j := range []string{pe.a, pe.b} {
 			i := m.Bodies[m.BodyByName(j)].VOff
 			w += minv.At(i, i)
 		}
 	}
-	con.Weight = model.Ptr(w)
+	if w > 0 { // else the row moves nothing at qpos0: the Delassus estimate at each step
+		con.Weight = model.Ptr(w)
+	}
 	if pe.scale != 1 {
 		con.Scale = model.Ptr(pe.scale)
 	}
