@@ -38,6 +38,7 @@ type pendingEq struct {
 	// joints and coefs: a coupler Σ coefs_k q_k = a0 over these joints.
 	joints []string
 	coefs  []float64
+	dofs   []int // the joints' degrees of freedom (parts of compound joints); nil: 0
 }
 
 // worldPose returns the pose of an MJCF body (by scene name, "world" for
@@ -194,6 +195,9 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 		J := mat.NewDense(1, max(m.NV, 1), nil)
 		for k, j := range pe.joints {
 			i := m.Bodies[m.BodyByName(j)].VOff
+			if pe.dofs != nil {
+				i += pe.dofs[k]
+			}
 			J.Set(0, i, J.At(0, i)+pe.coefs[k])
 		}
 		w = jminvjt(minv, J).At(0, 0)

@@ -174,15 +174,13 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		c.r.Warnf(q, "tendon1", "tendon equality not simulated: %s", why)
 		return nil
 	}
+	part := false // a joint is a part of a compound joint
 	for _, j := range st.Joints {
-		if j.DOF != nil && *j.DOF != 0 {
-			c.r.Warnf(q, "tendon1", "tendon equality not simulated: joint of body %q is a part of a compound joint", j.Joint)
-			return nil
-		}
+		part = part || (j.DOF != nil && *j.DOF != 0)
 	}
 	s := c.out.Scene
 	j1 := st.Joints[0]
-	if len(st.Joints) != 2 || j1.Coef == 0 || j1.Joint == st.Joints[1].Joint {
+	if part || len(st.Joints) != 2 || j1.Coef == 0 || j1.Joint == st.Joints[1].Joint {
 		// Σ c_k q_k = a0 over the tendon's joints (a constraint row spans
 		// at most two trees).
 		if n := c.treeCount(st.Joints); n > 2 {
@@ -194,11 +192,19 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		for _, j := range st.Joints {
 			con.Joints = append(con.Joints, j.Joint)
 			con.Coefs = append(con.Coefs, j.Coef)
+			dof := 0
+			if j.DOF != nil {
+				dof = *j.DOF
+			}
+			con.DOFs = append(con.DOFs, dof)
+		}
+		if !part {
+			con.DOFs = nil
 		}
 		if pc[0] != 0 {
 			con.Offset = model.Ptr(pc[0])
 		}
-		pe.joints, pe.coefs = con.Joints, con.Coefs
+		pe.joints, pe.coefs, pe.dofs = con.Joints, con.Coefs, con.DOFs
 		c.eqs = append(c.eqs, pe)
 		s.Constraints = append(s.Constraints, con)
 		return nil
