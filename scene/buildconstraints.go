@@ -90,6 +90,7 @@ func limitCompliance(l *Limits) constraint.Compliance {
 		if len(l.SolImp) == 5 {
 			copy(cp.SolImp[:], l.SolImp)
 		}
+		cp.Weight = valueOr(l.Weight, 0)
 	}
 	return cp
 }

@@ -317,6 +317,10 @@ type Limits struct {
 	// (constraint.Compliance).
 	SolRef []float64 `yaml:"solref,omitempty"`
 	SolImp []float64 `yaml:"solimp,omitempty"`
+	// Weight, with SolRef, fixes the weight w of the violated limit's
+	// R = (1 − d)/d · w: MuJoCo's dof_invweight0, which the MJCF importer
+	// sets; default the Delassus estimate at each step's start.
+	Weight *float64 `yaml:"weight,omitempty"`
 }
 
 // Force is a force element: type is one of spring (axial spring–damper

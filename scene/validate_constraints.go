@@ -70,6 +70,9 @@ func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 		}
 	}
 	v.limitCompliance(p+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
+	if l.Weight != nil {
+		v.positive(p+".limits.weight", *l.Weight)
+	}
 }
 
 // limitCompliance checks a limit's stiffness, dissipation, solref and

@@ -217,24 +217,27 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 	}
 }
 
-// softFriction reports whether a joint has MuJoCo's soft friction loss.
+// softFriction reports whether a joint has MuJoCo's soft friction loss or
+// soft limits, whose weights need M⁻¹ at qpos0.
 func (c *compiler) softFriction() bool {
 	for _, b := range c.out.Scene.Bodies {
-		if j := b.Joint; j != nil && j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0 {
+		if j := b.Joint; j != nil && ((j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0) || (j.Limits != nil && j.Limits.SolRef != nil)) {
 			return true
 		}
 	}
 	return false
 }
 
-// frictionWeights gives the joints with soft friction loss MuJoCo's
-// weight of their rows (mj_diagApprox: dof_invweight0, the diagonal of M⁻¹
-// at qpos0, averaged over a ball joint's three degrees of freedom). A
-// compound joint's parts keep the Delassus estimate.
+// frictionWeights gives the joints with soft friction loss or soft limits
+// MuJoCo's weight of their rows (mj_diagApprox: dof_invweight0, the
+// diagonal of M⁻¹ at qpos0, averaged over a ball joint's three degrees of
+// freedom). A compound joint's parts keep the Delassus estimate.
 func frictionWeights(s *scene.Scene, m *multibody.Model, minv *mat.Dense) {
 	for i := range s.Bodies {
 		j := s.Bodies[i].Joint
-		if j == nil || j.FrictionSolRef == nil || j.Friction == nil || !(*j.Friction > 0) {
+		friction := j != nil && j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0
+		limits := j != nil && j.Limits != nil && j.Limits.SolRef != nil
+		if !friction && !limits {
 			continue
 		}
 		k := m.BodyByName(s.Bodies[i].Name)
@@ -246,7 +249,15 @@ func frictionWeights(s *scene.Scene, m *multibody.Model, minv *mat.Dense) {
 		for d := range n {
 			w += minv.At(off+d, off+d)
 		}
-		j.FrictionWeight = model.Ptr(w / float64(n))
+		if w /= float64(n); !(w > 0) {
+			continue
+		}
+		if friction {
+			j.FrictionWeight = model.Ptr(w)
+		}
+		if limits {
+			j.Limits.Weight = model.Ptr(w)
+		}
 	}
 }
 
