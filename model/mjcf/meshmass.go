@@ -25,7 +25,8 @@ import (
 //     pentagonal prism weighs 2.9 % less), and each pyramid's volume in
 //     the centre of mass and the inertia sums is taken positive
 //     (|c·n| a/3): a non-convex or open mesh weighs more than its solid
-//     (the Menagerie Allegro hand 0.544 kg, its exact solids 0.357 kg).
+//     (the Menagerie Allegro hand 0.5307 kg, as in MuJoCo 2.2.2; its
+//     exact solids 0.357 kg).
 //     The Debian build of 2.2.2 takes |·| in the centre-of-mass pass too
 //     (its Allegro link_0.0 weighs 6.948855e-3 kg at density 800; without
 //     it, 7.876e-3).
@@ -48,7 +49,7 @@ type mjMeshProps struct {
 	Unit   spatial.Mat3
 }
 
-// mujocoMeshVerts returns the vertices of m scaled as MuJoCo stores them:
+// mujocoMeshVerts returns the vertices vs scaled as MuJoCo stores them:
 // float(float(v) · scale), component by component.
 func mujocoMeshVerts(vs []spatial.Vec3, scale spatial.Vec3) []f32Vec {
 	out := make([]f32Vec, len(vs))
