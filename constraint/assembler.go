@@ -376,19 +376,28 @@ func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 
 // setEq sets R and v̂ of row k (absolute row) of an equality constraint,
 // the block just emitted, for the scheme of the input (Compliance.equality).
+//
+// A MuJoCo soft equality (cp.SolRef set) is MuJoCo's soft constraint at
+// the step's start whatever the scheme (Compliance.soft with J v0).
 func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	jv0, jvs := 0.0, 0.0
-	if c.in.ThetaQ > 0 {
+	if c.in.ThetaQ > 0 || cp.mujoco() {
 		for b := range a.nb {
 			q := c.p.Cliques[a.tree[b]]
 			jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
 			for i := range q.Size {
 				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
-				jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
+				if c.in.ThetaQ > 0 {
+					jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
+				}
 			}
 		}
 	}
-	c.p.R[row], c.p.VHat[row] = cp.equality(a.w[k], g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
+	if cp.mujoco() {
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[k], g0, jv0, c.prm.Beta, c.in.DT)
+	} else {
+		c.p.R[row], c.p.VHat[row] = cp.equality(a.w[k], g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
+	}
 	if a.null[k] {
 		c.p.VHat[row] = 0
 	}

@@ -15,12 +15,20 @@ import (
 // (limits) MuJoCo's soft constraint while it is violated (g0 < 0): solref
 // (timeconst, dampratio), or its direct form (−stiffness, −damping), and
 // solimp (dmin, dmax, width, midpoint, power), as MuJoCo's solreflimit and
-// solimplimit (Compliance.soft). Stiffness and Dissipation are then unused.
+// solimplimit (Compliance.soft); so do joint friction with SolRef
+// (solreffriction) and couplers with SolRef (MuJoCo's joint and tendon
+// equalities), always. Stiffness and Dissipation are then unused.
+//
+// Weight, when positive, is the row's weight in MuJoCo's R = (1 − d)/d · w
+// instead of the Delassus estimate at the step's start: MuJoCo's
+// diagApprox (dof_invweight0, tendon_invweight0, computed once at qpos0),
+// so that R is MuJoCo's; SAP's near-rigid floor on R is then not applied.
 type Compliance struct {
 	Stiffness   float64
 	Dissipation float64
 	SolRef      [2]float64
 	SolImp      [5]float64
+	Weight      float64
 }
 
 // MuJoCo's default solref and solimp (mjModel's opt defaults, MJCF
@@ -83,10 +91,16 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 // −(v_c − v̂)/R with the same R and v̂ = jv0 + δt a_ref. The near-rigid
 // floor β²w/(4π²) of SAP eq. 29 is kept (below the default impedance's
 // (1 − 0.95)/0.95 w it does not bind).
+//
+// With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
 func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	d := Impedance(c.SolImp, g0)
 	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
-	r = math.Max((1-d)/d*w, solver.NearRigidR(w, beta))
+	if c.Weight > 0 {
+		r = math.Max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance
+	} else {
+		r = math.Max((1-d)/d*w, solver.NearRigidR(w, beta))
+	}
 	return r, jv0 - dt*(b*jv0+k*d*g0)
 }
 
@@ -145,6 +159,9 @@ func (c Compliance) validate() error {
 		}
 		if !(m[0] > 0 && m[0] < 1 && m[1] > 0 && m[1] < 1 && m[2] >= 0 && m[3] > 0 && m[3] < 1 && m[4] >= 1) {
 			return errf("solimp %v: want 0 < dmin, dmax < 1, width ≥ 0, 0 < midpoint < 1, power ≥ 1", m)
+		}
+		if !(c.Weight >= 0) || math.IsInf(c.Weight, 0) {
+			return errf("weight %v: want a finite value ≥ 0", c.Weight)
 		}
 		return nil
 	}

@@ -28,6 +28,11 @@
 //     A keeps the block-diagonal-by-tree structure the contact solver sees;
 //     the diagonal blocks of an SPD matrix are SPD, so definiteness holds.
 //
+// The fluid's ellipsoid model (Fluid.AddEllipsoid) hands over no D at all:
+// its velocity derivative, neither symmetric nor definite, goes whole to
+// Output.N, which only the mujoco-implicit scheme reads (its LU solve, as
+// MuJoCo's implicit integrator).
+//
 // Dropping terms changes only the linearization A, not the forces: the
 // implicit schemes' Newton iteration on m(v*) = 0 (SAP eq. 13–14) still
 // converges to the exact discrete solution, at a linear instead of a

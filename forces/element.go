@@ -29,7 +29,12 @@ type Context struct {
 // dense row-major blocks of K and D (tree t at Off[t], NV_t×NV_t, the same
 // layout as solver.Problem.A when cliques are trees).
 type Output struct {
-	F, K, D   []float64
+	F, K, D []float64
+	// N is the rest of the damping Jacobian −∂F/∂v = D + N (same layout
+	// as D) that D, symmetric and positive semi-definite, leaves out: the
+	// fluid's ellipsoid model's, neither symmetric nor definite. Only
+	// mujoco-implicit uses it (an LU solve); the other schemes see D.
+	N         []float64
 	Off       []int
 	Jacobians bool // fill K and D
 
@@ -48,7 +53,7 @@ func NewOutput(m *multibody.Model) *Output {
 		o.Off[t] = n
 		n += tr.NV * tr.NV
 	}
-	o.K, o.D = make([]float64, n), make([]float64, n)
+	o.K, o.D, o.N = make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range 2 {
 		o.jac[i] = make([]float64, 3*m.NV)
 		o.ang[i] = make([]float64, 3*m.NV)
@@ -57,11 +62,12 @@ func NewOutput(m *multibody.Model) *Output {
 	return o
 }
 
-// Reset zeroes F, K and D.
+// Reset zeroes F, K, D and N.
 func (o *Output) Reset() {
 	clear(o.F)
 	clear(o.K)
 	clear(o.D)
+	clear(o.N)
 }
 
 // pointJacobian writes the global 3×NV Jacobian of the world velocity of

@@ -33,6 +33,9 @@ type Fluid struct {
 	Wind      spatial.Vec3
 
 	bodies []fluidBody
+	geoms  []fluidGeom // the ellipsoid model's geoms (fluid_ellipsoid.go)
+	jac    []float64   // 6×NV_t scratch of the ellipsoid derivative
+	tmp    []float64
 }
 
 // fluidBody is one body's box: its principal axes (the columns of Axes, in
@@ -61,12 +64,13 @@ func NewFluid(m *multibody.Model, rho, eta float64, wind spatial.Vec3) *Fluid {
 
 // SetBox makes in (mass, centre of mass and inertia about it, in the body
 // frame) the mass properties whose equivalent box feels the fluid on body
-// b, instead of the body's own: MuJoCo's box of a body whose mass our
+// b, instead of the body's own (none on a body with ellipsoid geoms,
+// AddEllipsoid): MuJoCo's box of a body whose mass our
 // model carries elsewhere (a massless moving body whose welded children's
 // mass was moved onto it). A mass below 1e-15 takes the body out.
 func (e *Fluid) SetBox(b int, in spatial.SpatialInertia) {
 	e.bodies = slices.DeleteFunc(e.bodies, func(fb fluidBody) bool { return fb.body == b })
-	if in.Mass < mjMinVal {
+	if in.Mass < mjMinVal || e.hasEllipsoid(b) {
 		return
 	}
 	I, axes := principal(in.Icom)
@@ -96,6 +100,9 @@ func (e *Fluid) Apply(c *Context, out *Output) {
 	}
 	for i := range e.bodies {
 		e.applyBody(c, out, &e.bodies[i])
+	}
+	for i := range e.geoms {
+		e.applyGeom(c, out, &e.geoms[i])
 	}
 }
 

@@ -197,6 +197,9 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		if err := fluidBoxes(m, fl, f.Boxes); err != nil {
 			return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 		}
+		if err := fluidEllipsoids(m, fl, f.Ellipsoids); err != nil {
+			return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
+		}
 		cfg.Forces = append(cfg.Forces, fl)
 	}
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
@@ -479,6 +482,22 @@ func parentFilter(s string) multibody.ParentFilter {
 		return multibody.FilterNone
 	}
 	return multibody.FilterAdjacent
+}
+
+// fluidEllipsoids adds the shapes under the fluid's ellipsoid model.
+func fluidEllipsoids(m *multibody.Model, fl *forces.Fluid, es []FluidEllipsoid) error {
+	for i, fe := range es {
+		b := m.BodyByName(fe.Body)
+		if b < 0 || m.Bodies[b].Tree < 0 {
+			return fmt.Errorf("fluid.ellipsoids[%d].body: %q is not a moving body", i, fe.Body)
+		}
+		coef := forces.DefaultEllipsoidCoefs
+		if fe.Coefs != nil {
+			coef = forces.EllipsoidCoefs(*fe.Coefs)
+		}
+		fl.AddEllipsoid(m, b, pose(fe.Pose), spatial.Vec3(fe.SemiAxes), coef)
+	}
+	return nil
 }
 
 // fluidBoxes sets the fluid's boxes of the bodies that fluid.boxes names.

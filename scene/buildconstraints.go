@@ -68,9 +68,13 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 		partConstraints(set, m, b, j)
 	}
 	if j.Friction != nil && *j.Friction > 0 {
+		cp := softCompliance(j.FrictionSolRef, j.FrictionSolImp)
+		if j.FrictionSolRef != nil {
+			cp.Weight = valueOr(j.FrictionWeight, 0)
+		}
 		for k := range t.NV() {
 			set.Frictions = append(set.Frictions, constraint.JointFriction{Name: dofName(name+"/friction", k, t.NV()), Body: b, DOF: k, Force: *j.Friction,
-				Compliance: softCompliance(j.FrictionSolRef, j.FrictionSolImp)})
+				Compliance: cp})
 		}
 	}
 }
@@ -86,6 +90,7 @@ func limitCompliance(l *Limits) constraint.Compliance {
 		if len(l.SolImp) == 5 {
 			copy(cp.SolImp[:], l.SolImp)
 		}
+		cp.Weight = valueOr(l.Weight, 0)
 	}
 	return cp
 }
@@ -215,8 +220,25 @@ func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Works
 		if c.DOFs != nil {
 			dofs = c.DOFs
 		}
+		if c.SolRef != nil {
+			cp = softCompliance(c.SolRef, c.SolImp)
+			cp.Weight = valueOr(c.Weight, 0)
+		}
+		if c.Coefs != nil {
+			cpl := constraint.Coupler{Name: name, Offset: valueOr(c.Offset, 0), Compliance: cp}
+			for k, j := range c.Joints {
+				dof := 0
+				if c.DOFs != nil {
+					dof = c.DOFs[k]
+				}
+				cpl.Terms = append(cpl.Terms, constraint.TendonTerm{Body: m.BodyByName(j), DOF: dof, Coef: c.Coefs[k]})
+			}
+			set.Couplers = append(set.Couplers, cpl)
+			break
+		}
 		set.Couplers = append(set.Couplers, constraint.Coupler{Name: name, BodyI: m.BodyByName(c.Joints[0]), DOFI: dofs[0],
-			BodyJ: m.BodyByName(c.Joints[1]), DOFJ: dofs[1], Ratio: valueOr(c.Ratio, 1), Offset: valueOr(c.Offset, 0), Compliance: cp})
+			BodyJ: m.BodyByName(c.Joints[1]), DOFJ: dofs[1], Ratio: valueOr(c.Ratio, 1), Offset: valueOr(c.Offset, 0),
+			Scale: valueOr(c.Scale, 1), Compliance: cp})
 	case "attach":
 		at := constraint.Attachment{Name: name, Master: a, Body: b}
 		if c.Point != nil {

@@ -65,6 +65,21 @@ type Fluid struct {
 	// bodies onto a massless moving parent: MuJoCo's fluid acts on each
 	// body's own box.
 	Boxes []FluidBox `yaml:"boxes,omitempty"`
+	// Ellipsoids are shapes that feel the fluid as MuJoCo's ellipsoid
+	// model (MJCF fluidshape="ellipsoid"; forces.Fluid.AddEllipsoid); a
+	// body with one no longer feels its inertia box's forces.
+	Ellipsoids []FluidEllipsoid `yaml:"ellipsoids,omitempty"`
+}
+
+// FluidEllipsoid is one shape under the fluid's ellipsoid model: the
+// ellipsoid of semi-axes SemiAxes at Pose in the body's frame, with
+// MuJoCo's fluidcoef (blunt drag, slender drag, angular drag, Kutta lift,
+// Magnus lift; default 0.5 0.25 1.5 1 1).
+type FluidEllipsoid struct {
+	Body     string      `yaml:"body"`
+	Pose     Pose        `yaml:"pose,omitempty"`
+	SemiAxes Vec         `yaml:"semi_axes"`       // m, > 0
+	Coefs    *[5]float64 `yaml:"coefs,omitempty"` // ≥ 0
 }
 
 // FluidBox is the mass whose equivalent box feels the fluid on one body:
@@ -268,7 +283,12 @@ type Joint struct {
 	// the joint creeps as in MuJoCo instead of sticking.
 	FrictionSolRef []float64 `yaml:"friction_solref,omitempty"`
 	FrictionSolImp []float64 `yaml:"friction_solimp,omitempty"`
-	Armature       *float64  `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
+	// FrictionWeight is the weight w of the soft friction rows in
+	// R = (1 − d)/d · w: MuJoCo's dof_invweight0 (M⁻¹ at qpos0, averaged
+	// over a ball joint's three), which the MJCF importer sets; default
+	// the Delassus estimate at each step's start.
+	FrictionWeight *float64 `yaml:"friction_weight,omitempty"`
+	Armature       *float64 `yaml:"armature,omitempty"` // rotor inertia per degree of freedom, ≥ 0 (kg·m² or kg)
 	// Ref is the coordinate of a revolute or prismatic joint at which the
 	// body is at the joint frames' pose (MuJoCo's ref; default 0); the
 	// neutral configuration is q = ref.
@@ -301,6 +321,10 @@ type Limits struct {
 	// (constraint.Compliance).
 	SolRef []float64 `yaml:"solref,omitempty"`
 	SolImp []float64 `yaml:"solimp,omitempty"`
+	// Weight, with SolRef, fixes the weight w of the violated limit's
+	// R = (1 − d)/d · w: MuJoCo's dof_invweight0, which the MJCF importer
+	// sets; default the Delassus estimate at each step's start.
+	Weight *float64 `yaml:"weight,omitempty"`
 }
 
 // Force is a force element: type is one of spring (axial spring–damper

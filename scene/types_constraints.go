@@ -86,14 +86,28 @@ type Constraint struct {
 	Joints []string `yaml:"joints,omitempty"` // coupler: [i, j], the bodies whose joints are coupled
 	DOFs   []int    `yaml:"dofs,omitempty"`   // coupler: one per joint, default 0; prescribed: the dofs moved, default all
 	Ratio  *float64 `yaml:"ratio,omitempty"`  // coupler ρ, default 1
-	Offset *float64 `yaml:"offset,omitempty"` // coupler offset (rad or m), default 0
+	// Coefs make a coupler Σ coefs_k q_k = offset over its joints (any
+	// number, one coefficient each; ratio and scale are then not
+	// allowed): a fixed tendon's length held, MuJoCo's tendon equality.
+	Coefs  []float64 `yaml:"coefs,omitempty"`
+	Offset *float64  `yaml:"offset,omitempty"` // coupler offset (rad or m), default 0
 	// Stiffness makes weld, ball, distance and coupler compliant: N/m (or
 	// N·m/rad for a coupler of revolute joints), > 0; without it they are
 	// near-rigid. RotStiffness is a weld's rotational stiffness, N·m/rad.
 	Stiffness    *float64 `yaml:"stiffness,omitempty"`
 	RotStiffness *float64 `yaml:"rot_stiffness,omitempty"`
 	Dissipation  *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
-	Body         string   `yaml:"body,omitempty"`        // prescribed: the body whose joint moves
+	// SolRef and SolImp make a coupler MuJoCo's soft constraint (its joint
+	// and tendon equalities' solref, solimp; default solimp 0.9 0.95 0.001
+	// 0.5 2) instead of stiffness and dissipation; Weight is then the
+	// row's weight w in R = (1 − d)/d · w (MuJoCo's diagApprox at qpos0;
+	// default the Delassus estimate at each step's start), and Scale
+	// multiplies the row (default 1; constraint.Coupler).
+	SolRef []float64 `yaml:"solref,omitempty"`
+	SolImp []float64 `yaml:"solimp,omitempty"`
+	Weight *float64  `yaml:"weight,omitempty"`
+	Scale  *float64  `yaml:"scale,omitempty"`
+	Body   string    `yaml:"body,omitempty"` // prescribed: the body whose joint moves
 	// Motion gives prescribed's coordinates in time, one target per dof in
 	// dofs: q(t) for joint coordinates; for a free body, the position
 	// x, y, z of its origin (its orientation is held).

@@ -207,6 +207,18 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 				v.add(p+".inertia", "required when mass > 0")
 			}
 		}
+		for i, fe := range f.Ellipsoids {
+			p := fmt.Sprintf("fluid.ellipsoids[%d]", i)
+			for k, x := range fe.SemiAxes {
+				v.positive(fmt.Sprintf("%s.semi_axes[%d]", p, k), x)
+			}
+			if fe.Coefs != nil {
+				for k, x := range fe.Coefs {
+					v.nonNegative(fmt.Sprintf("%s.coefs[%d]", p, k), x)
+				}
+			}
+			v.pose(p+".pose", fe.Pose)
+		}
 	}
 
 	c := s.Contact

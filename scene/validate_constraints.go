@@ -19,7 +19,7 @@ var constraintFields = map[string][]string{
 	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation"},
 	"ball":       {"bodies", "points", "stiffness", "dissipation"},
 	"distance":   {"bodies", "points", "length", "stiffness", "dissipation"},
-	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation"},
+	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation", "solref", "solimp", "weight", "scale", "coefs"},
 	"attach":     {"bodies", "point"},
 	"prescribed": {"body", "dofs", "motion"},
 }
@@ -31,6 +31,7 @@ func (c *Constraint) given() map[string]bool {
 		"point": c.Point != nil, "joints": c.Joints != nil, "dofs": c.DOFs != nil, "ratio": c.Ratio != nil,
 		"offset": c.Offset != nil, "stiffness": c.Stiffness != nil, "rot_stiffness": c.RotStiffness != nil,
 		"dissipation": c.Dissipation != nil, "body": c.Body != "", "motion": c.Motion != nil,
+		"solref": c.SolRef != nil, "solimp": c.SolImp != nil, "weight": c.Weight != nil, "scale": c.Scale != nil, "coefs": c.Coefs != nil,
 	}
 }
 
@@ -45,6 +46,9 @@ func scalarJoint(t multibody.JointType) bool {
 // where lower and upper may be given, and joint.friction.
 func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 	v.softCompliance(p+".friction", j.FrictionSolRef, j.FrictionSolImp)
+	if j.FrictionWeight != nil {
+		v.positive(p+".friction_weight", *j.FrictionWeight)
+	}
 	if j.Friction != nil {
 		v.nonNegative(p+".friction", *j.Friction)
 		if t == multibody.JointFree || t == multibody.JointWeld {
@@ -66,6 +70,9 @@ func (v *validator) jointLimits(p string, j *Joint, t multibody.JointType) {
 		}
 	}
 	v.limitCompliance(p+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
+	if l.Weight != nil {
+		v.positive(p+".limits.weight", *l.Weight)
+	}
 }
 
 // limitCompliance checks a limit's stiffness, dissipation, solref and
@@ -321,7 +328,7 @@ func (v *validator) constraint(p string, c *Constraint, bodies []Body, i int, at
 		return
 	}
 	given := c.given()
-	for _, name := range []string{"bodies", "points", "frames", "length", "point", "joints", "dofs", "ratio", "offset", "stiffness", "rot_stiffness", "dissipation", "body", "motion"} {
+	for _, name := range []string{"bodies", "points", "frames", "length", "point", "joints", "dofs", "ratio", "offset", "stiffness", "rot_stiffness", "dissipation", "body", "motion", "solref", "solimp", "weight", "scale", "coefs"} {
 		if given[name] && !slices.Contains(allowed, name) {
 			v.add(p+"."+name, "not allowed for a %s (it takes %s)", c.Type, strings.Join(allowed, ", "))
 		}
@@ -334,6 +341,21 @@ func (v *validator) constraint(p string, c *Constraint, bodies []Body, i int, at
 	}
 	if c.Dissipation != nil {
 		v.nonNegative(p+".dissipation", *c.Dissipation)
+	}
+	if n := len(c.SolRef); n != 0 && n != 2 {
+		v.add(p+".solref", "%d values; want 2 (timeconst, dampratio)", n)
+	}
+	if n := len(c.SolImp); n != 0 && (n != 5 || c.SolRef == nil) {
+		v.add(p+".solimp", "%d values; want 5 (dmin, dmax, width, midpoint, power), with solref", n)
+	}
+	if c.SolRef != nil && (c.Stiffness != nil || c.Dissipation != nil) {
+		v.add(p+".solref", "give either solref (MuJoCo's soft constraint) or stiffness and dissipation")
+	}
+	if c.Weight != nil {
+		v.positive(p+".weight", *c.Weight)
+	}
+	if c.Scale != nil && (*c.Scale == 0 || math.IsNaN(*c.Scale) || math.IsInf(*c.Scale, 0)) {
+		v.add(p+".scale", "%v: want a finite non-zero number", *c.Scale)
 	}
 	switch c.Type {
 	case "weld", "ball", "distance", "attach":
@@ -395,6 +417,10 @@ func (v *validator) bodyPair(p string, c *Constraint, bodies []Body, i int, atta
 
 // coupler checks a joint coupler.
 func (v *validator) coupler(p string, c *Constraint, bodies []Body) {
+	if c.Coefs != nil {
+		v.tendonCoupler(p, c, bodies)
+		return
+	}
 	if len(c.Joints) != 2 {
 		v.add(p+".joints", "%d joints given; a coupler needs 2: [i, j] for q_i = ratio·q_j + offset", len(c.Joints))
 		return
@@ -416,6 +442,34 @@ func (v *validator) coupler(p string, c *Constraint, bodies []Body) {
 	}
 	if ks[0] >= 0 && ks[0] == ks[1] && (c.DOFs == nil || c.DOFs[0] == c.DOFs[1]) {
 		v.add(p+".joints", "%s couples a degree of freedom with itself", fstrs(c.Joints))
+	}
+}
+
+// tendonCoupler checks a coupler given by coefficients: one per joint,
+// finite, on scalar coordinates; no ratio or scale.
+func (v *validator) tendonCoupler(p string, c *Constraint, bodies []Body) {
+	if len(c.Joints) == 0 || len(c.Coefs) != len(c.Joints) {
+		v.add(p+".coefs", "%d coefficients for %d joints; give one per joint", len(c.Coefs), len(c.Joints))
+		return
+	}
+	if c.DOFs != nil && len(c.DOFs) != len(c.Joints) {
+		v.add(p+".dofs", "%d dofs given; give one per joint (%d)", len(c.DOFs), len(c.Joints))
+		return
+	}
+	if c.Ratio != nil || c.Scale != nil {
+		v.add(p+".coefs", "a coupler with coefs takes no ratio or scale")
+	}
+	for k, name := range c.Joints {
+		if x := c.Coefs[k]; math.IsNaN(x) || math.IsInf(x, 0) {
+			v.add(indexPath(p+".coefs", k), "%v: want a finite number", x)
+		}
+		if b := v.bodyRef(indexPath(p+".joints", k), name, bodies, false); b >= 0 {
+			dof := 0
+			if c.DOFs != nil {
+				dof = c.DOFs[k]
+			}
+			v.scalarDOF(indexPath(p+".joints", k), bodies, b, dof, indexPath(p+".dofs", k))
+		}
 	}
 }
 

@@ -14,7 +14,8 @@ import "fmt"
 // elements' damping Jacobian (joint, tendon and path damping, the fluid's
 // exact derivative; forces.Fluid), ∂C/∂v the inertial forces' velocity
 // Jacobian (gyroJacobian, exact to round-off). So v* = v0 + h M̂⁻¹ k(q0, v0)
-// with M̂ = M + h D + h ∂C/∂v, solved by LU (M̂ is not symmetric). The
+// with M̂ = M + h D + h (N + ∂C/∂v), N the rest of the elements' −∂f/∂v
+// that D leaves out (the fluid's ellipsoid model), solved by LU. The
 // contact problem keeps the symmetric A = M + h D: constraint impulses act
 // through A⁻¹, where MuJoCo applies M̂⁻¹ to the forces its own solver found
 // with M, a difference of O(h ∂C/∂v M⁻¹) in an impulse's effect. Actuators
@@ -32,6 +33,9 @@ func (sim *Simulator) mujocoImplicitVStar() error {
 	}
 	g := &w.mj.gyro
 	g.jacobian(sim.Model, w.kin, w.q0, w.v0)
+	for i, x := range w.fout.N { // the rest of the elements' −∂f/∂v (forces.Output.N)
+		g.jac[i] += x
+	}
 	for _, c := range p.Cliques {
 		r := w.res[c.Offset : c.Offset+c.Size]
 		copy(r, w.k[c.Offset:c.Offset+c.Size])

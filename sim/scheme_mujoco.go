@@ -33,6 +33,13 @@ type mujocoWork struct {
 	k      []float64           // stages overwrite in the workspace and are put back
 
 	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
+
+	// MuJoCo's constraint metric (mujocoMetricVStar): with damping, the
+	// step's impulses are found with A = M and act through (M + h B)⁻¹.
+	metric bool                // this step maps the solver's v (mapVelocity)
+	vB, vM []float64           // v0 + h (M + h B)⁻¹ k and v0 + h M⁻¹ k
+	dampF  solver.CliqueFactor // M + h B factored
+	tmp    []float64
 }
 
 // init sizes mw for scheme sc: the joint damping B for both integrators,
@@ -44,6 +51,9 @@ func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element
 	mw.damp = jointDamping(m, elems, kin)
 	for _, b := range mw.damp {
 		mw.damped = mw.damped || b > 0
+	}
+	if mw.damped {
+		mw.vB, mw.vM, mw.tmp, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
 	}
 	if sc.Method != RungeKutta4 {
 		return
@@ -122,12 +132,69 @@ func (sim *Simulator) mujocoEulerVStar() error {
 	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
 		return err
 	}
+	w.mj.metric = false
 	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
 		w.mj.direct = true
 		sim.evalControls()
 		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
 	}
+	if w.mj.damped && !w.mj.direct && (len(w.pairs) > 0 || w.cons.set != nil) {
+		return sim.mujocoMetricVStar()
+	}
 	return sim.explicitVStar()
+}
+
+// mujocoMetricVStar sets up a damped mj_Euler step that has contacts or
+// constraints as MuJoCo solves it: MuJoCo finds the constraint forces
+// from the unconstrained acceleration M⁻¹ k and the Delassus matrix
+// J M⁻¹ Jᵀ, then applies (M + h B)⁻¹ to k + Jᵀ f. So the contact problem
+// gets A = M and v*_M = v0 + h M⁻¹ k; its solution v = v*_M + M⁻¹ Jᵀ γ
+// gives Jᵀ γ = M (v − v*_M), and the step's velocity is
+// v0 + h (M + h B)⁻¹ k + (M + h B)⁻¹ Jᵀ γ (mapVelocity).
+func (sim *Simulator) mujocoMetricVStar() error {
+	w, mw, p := &sim.ws, &sim.ws.mj, &sim.ws.problem
+	copy(mw.k, w.k) // explicitVStar overwrites k
+	if err := mw.dampF.Factor(p); err != nil {
+		return fmt.Errorf("sim: step %d: M + h B: %w", sim.step+1, err)
+	}
+	if err := sim.explicitVStar(); err != nil {
+		return err
+	}
+	copy(mw.vB, p.VStar)
+	copy(p.A, w.mass[:len(p.A)])
+	if err := w.factor.Factor(p); err != nil {
+		return fmt.Errorf("sim: step %d: M: %w", sim.step+1, err)
+	}
+	copy(w.k, mw.k)
+	if err := sim.explicitVStar(); err != nil {
+		return err
+	}
+	copy(mw.vM, p.VStar)
+	mw.metric = true
+	return nil
+}
+
+// mapVelocity turns the solution v of a mujocoMetricVStar step into
+// v0 + h (M + h B)⁻¹ k + (M + h B)⁻¹ M (v − v*_M), in place (the state's
+// velocity; the solver's result, which the step's statistics check, is
+// kept).
+func (sim *Simulator) mapVelocity(v []float64) {
+	w, mw := &sim.ws, &sim.ws.mj
+	for _, q := range w.problem.Cliques {
+		x := mw.tmp[q.Offset : q.Offset+q.Size]
+		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
+		for i := range q.Size {
+			var s float64
+			for j := range q.Size {
+				s += blk[i*q.Size+j] * (v[q.Offset+j] - mw.vM[q.Offset+j])
+			}
+			x[i] = s
+		}
+		mw.dampF.Solve(q, x, 1)
+		for i := range q.Size {
+			v[q.Offset+i] = mw.vB[q.Offset+i] + x[i]
+		}
+	}
 }
 
 // The RK4 tableau of mj_RungeKutta (MuJoCo 2.2.2, RK4_A and RK4_B); the

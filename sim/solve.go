@@ -56,6 +56,9 @@ func (sim *Simulator) updatePositions() error {
 		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
 	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule:
 		copy(s.V, v)
+		if w.mj.metric {
+			sim.mapVelocity(s.V) // impulses found with M act through M + h B (scheme_mujoco.go)
+		}
 		if w.mj.rk4 {
 			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j
 		} else {

@@ -211,3 +211,109 @@ func TestTendonLimitAgainstMuJoCo(t *testing.T) {
 		t.Errorf("peak L %.5f vs MuJoCo %.5f (bound 0.3), qpos %.3g apart", peakSt, peakMJ, d)
 	}
 }
+
+// TestSoftTendonEquality: two hinges coupled by a tendon equality
+// (0.5 q_a + 0.7 q_b = 0.05, solref 0.005 0.5, solimp 0.95 0.99 0.001),
+// started off the coupling and moving (q = 0.01, −0.02; v = 0.5, 0.3),
+// without and with damping on one hinge, and three hinges (0.4 q_c added,
+// c a child of b),
+// follow MuJoCo 2.2.2 over 20 steps: MuJoCo's
+// soft constraint on its own row with its weight (tendon_invweight0), and,
+// damped, the impulse found with M and applied through M + h B as mj_Euler
+// does.
+func TestSoftTendonEquality(t *testing.T) {
+	for _, c := range []struct{ damping, third, coef string }{{"0", "", ""}, {"0.05", "", ""}, {"0.05", "jc", ".4"}} {
+		damping := c.damping
+		third, ref := "", ""
+		q0, v0 := []float64{0.01, -0.02}, []float64{0.5, 0.3}
+		if c.third != "" { // a tendon over three joints: Σ c_k q_k = 0.05
+			third = `<body name="c" pos="1 0 0"><joint name="jc" axis="1 0 0"/><geom type="capsule" fromto="0 0 0 0 0.2 0" size="0.04"/></body>`
+			ref = `<joint joint="jc" coef="` + c.coef + `"/>`
+			q0, v0 = append(q0, 0.03), append(v0, -0.4)
+		}
+		doc := `<mujoco><option gravity="0 0 0"/><worldbody>
+  <body name="a"><joint name="ja" axis="0 1 0" damping="` + damping + `"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/></body>
+  <body name="b" pos="1 0 0"><joint name="jb" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.04"/>` + third + `</body></worldbody>
+  <tendon><fixed name="t"><joint joint="ja" coef=".5"/><joint joint="jb" coef=".7"/>` + ref + `</fixed></tendon>
+  <equality><tendon tendon1="t" polycoef="0.05 0 0 0 0" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality></mujoco>`
+		path := writeModel(t, doc)
+		mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, err := NewMap(mj, b.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp.QToStiction(q0, b.State.Q)
+		mp.VToStiction(q0, v0, b.State.V)
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		q := make([]float64, len(q0))
+		for k := 1; k < len(mj.Steps); k++ {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			mp.QToMuJoCo(s.State.Q, q)
+			for i := range q {
+				worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+			}
+		}
+		if worst > 1e-12 {
+			t.Errorf("damping %s, %d joints: qpos %.2g from MuJoCo's over 20 steps", damping, len(q0), worst)
+		}
+		t.Logf("damping %s, %d joints: qpos within %.2g of MuJoCo's over 20 steps", damping, len(q0), worst)
+	}
+}
+
+// TestSoftLimitWeight: the second hinge of a double pendulum starts 0.2 rad
+// past its range at a configuration away from qpos0 and comes back under
+// MuJoCo's soft limit (default solreflimit, solimplimit). Its row's
+// weight is MuJoCo's dof_invweight0 (M⁻¹ at qpos0, set by the importer),
+// not the Delassus estimate at the step's start: over 20 steps while the
+// limit is violated qpos follows MuJoCo 2.2.2 to 1e-12.
+func TestSoftLimitWeight(t *testing.T) {
+	doc := `<mujoco><compiler angle="radian"/><worldbody>
+  <body name="a"><joint name="ja" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.05"/>
+    <body name="b" pos="0.4 0 0"><joint name="jb" axis="0 1 0" range="-0.5 0.5" limited="true"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/></body></body>
+  </worldbody></mujoco>`
+	path := writeModel(t, doc)
+	q0, v0 := []float64{0.7, 0.7}, []float64{0.3, 0.2}
+	mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := NewMap(mj, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp.QToStiction(q0, b.State.Q)
+	mp.VToStiction(q0, v0, b.State.V)
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	q := make([]float64, 2)
+	for k := 1; k < len(mj.Steps); k++ {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		mp.QToMuJoCo(s.State.Q, q)
+		if q[1] <= 0.5 {
+			t.Fatalf("step %d: the limit is no longer violated (q = %v); shorten the test", k, q)
+		}
+		for i := range q {
+			worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+		}
+	}
+	if worst > 1e-12 {
+		t.Errorf("qpos %.2g from MuJoCo's over 20 steps", worst)
+	}
+	t.Logf("qpos within %.2g of MuJoCo's over 20 steps (jb from 0.7 to %.4f)", worst, q[1])
+}

@@ -162,7 +162,7 @@ func TestUnsupportedWarnings(t *testing.T) {
 	}{
 		{".urdf", "<robot name=\"r\">\n<link name=\"a\" color=\"red\"/>\n<gazebo/>\n</robot>", "bad.urdf:2: <link> color: attribute not supported (ignored)|bad.urdf:3: <gazebo>: element not supported (ignored)"},
 		{".sdf", "<sdf version=\"1.7\">\n<model name=\"m\"><static>true</static>\n<link name=\"a\" fancy=\"1\"/>\n<plugin name=\"p\"/></model></sdf>", "bad.sdf:3: <link> fancy: attribute not supported (ignored)|bad.sdf:4: <plugin>: element not supported (ignored)"},
-		{".xml", "<mujoco>\n<worldbody><body><joint/><geom size=\"1\"\n  fluidshape=\"ellipsoid\"/></body>\n<camera/></worldbody></mujoco>", "bad.xml:3: <geom> fluidshape: attribute not supported (ignored)|bad.xml:4: <camera>: element not supported (ignored)"},
+		{".xml", "<mujoco>\n<worldbody><body><joint/><geom size=\"1\"\n  fitscale=\"2\"/></body>\n<camera/></worldbody></mujoco>", "bad.xml:3: <geom> fitscale: attribute not supported (ignored)|bad.xml:4: <camera>: element not supported (ignored)"},
 	} {
 		path := filepath.Join(dir, "bad"+c.ext)
 		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {

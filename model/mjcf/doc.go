@@ -2,7 +2,8 @@
 //
 // Supported: <include> (spliced in), <compiler> (angle, meshdir, assetdir,
 // autolimits, inertiafromgeom, inertiagrouprange, eulerseq, boundmass,
-// boundinertia, settotalmass), nested <default> classes with class and
+// boundinertia, settotalmass, exactmeshinertia: mesh masses as MuJoCo
+// 2.2.2 computes them, meshmass.go), nested <default> classes with class and
 // childclass, <option> (timestep, gravity, integrator: Euler →
 // mujoco-euler, RK4 → rk4; <flag>: flags.go), <asset> meshes (file, scale),
 // material colours and hfields (hfield.go), the <worldbody> tree of bodies with pos and every
@@ -16,14 +17,16 @@
 // armature, frictionloss (joint friction) and actuatorfrcrange (effort
 // limit), <geom> (plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh;
 // size, fromto, density or mass, contype and conaffinity, condim,
-// friction, solref, solimp, margin and gap), <site>, <contact> <exclude> and
+// friction, solref, solimp, margin and gap; fluidshape and fluidcoef:
+// MuJoCo's ellipsoid fluid model, fluid.go), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
 // position, velocity, and general with a fixed gain and an affine bias,
 // on hinge and slide joints and fixed tendons: control.go), <tendon>
 // <fixed> (stiffness, damping, springlength, range: tendon.go; <spatial>
 // warns), meshes given by vertex lists (their convex hull),
 // <equality> (connect → ball, weld → weld, joint → coupler or a locked
-// joint, tendon on a two-joint fixed tendon → coupler; equality.go) and
+// joint, tendon on a two-joint fixed tendon → MuJoCo's soft coupler;
+// equality.go) and
 // <sensor> (jointpos, jointvel, actuatorfrc, frame sensors on sites,
 // bodies and geoms, gyro, velocimeter, accelerometer, touch, force,
 // torque, subtreecom, subtreelinvel, subtreeangmom: sensors.go; package

@@ -27,6 +27,18 @@ type pendingEq struct {
 	point spatial.Vec3
 	ratio float64
 	e     *xmlutil.Element
+	// soft: a coupler that is MuJoCo's soft constraint (solref, solimp);
+	// its row is scale (e_a − ratio e_b), and tendon says whether MuJoCo's
+	// weight is the tendon's J M⁻¹ Jᵀ (a tendon equality) or the sum of
+	// the joints' M⁻¹ diagonals (a joint equality): mj_diagApprox.
+	soft   bool
+	solimp []float64
+	scale  float64
+	tendon bool
+	// joints and coefs: a coupler Σ coefs_k q_k = a0 over these joints.
+	joints []string
+	coefs  []float64
+	dofs   []int // the joints' degrees of freedom (parts of compound joints); nil: 0
 }
 
 // worldPose returns the pose of an MJCF body (by scene name, "world" for
@@ -119,7 +131,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 // valid; its model is built without shapes (MJCF bodies carry explicit
 // mass properties).
 func (c *compiler) equalityCompliance() error {
-	if len(c.eqs) == 0 {
+	if len(c.eqs) == 0 && !c.softFriction() {
 		return nil
 	}
 	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
@@ -133,7 +145,12 @@ func (c *compiler) equalityCompliance() error {
 		return fmt.Errorf("%s: effective masses of the equality constraints: %w", c.r.File, err)
 	}
 	s := c.out.Scene
+	frictionWeights(s, m, minv)
 	for _, pe := range c.eqs {
+		if pe.soft {
+			c.softCoupler(pe, m, minv)
+			continue
+		}
 		kpm, tau := solrefRate(pe.solref, c.solrefDT())
 		var k, krot float64
 		switch pe.kind {
@@ -161,6 +178,87 @@ func (c *compiler) equalityCompliance() error {
 		}
 	}
 	return nil
+}
+
+// softCoupler makes a coupler MuJoCo's soft constraint: its solref and
+// solimp, its row scaled as MuJoCo's (pe.scale) and MuJoCo's weight at
+// the reference configuration (mj_diagApprox: tendon_invweight0 = J M⁻¹ Jᵀ
+// for a tendon equality, dof_invweight0 = M⁻¹_ii of each joint summed for
+// a joint equality; M⁻¹ with armature, at qpos0).
+func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense) {
+	con := &c.out.Scene.Constraints[pe.index]
+	con.SolRef = pe.solref
+	con.SolImp = pe.solimp
+	var w float64
+	switch {
+	case pe.coefs != nil:
+		J := mat.NewDense(1, max(m.NV, 1), nil)
+		for k, j := range pe.joints {
+			i := m.Bodies[m.BodyByName(j)].VOff
+			if pe.dofs != nil {
+				i += pe.dofs[k]
+			}
+			J.Set(0, i, J.At(0, i)+pe.coefs[k])
+		}
+		w = jminvjt(minv, J).At(0, 0)
+	case pe.tendon:
+		w = pe.scale * pe.scale * jminvjt(minv, jointRow(m, pe.a, pe.b, pe.ratio)).At(0, 0)
+	default:
+		for _, j := range []string{pe.a, pe.b} {
+			i := m.Bodies[m.BodyByName(j)].VOff
+			w += minv.At(i, i)
+		}
+	}
+	if w > 0 { // else the row moves nothing at qpos0: the Delassus estimate at each step
+		con.Weight = model.Ptr(w)
+	}
+	if pe.scale != 1 {
+		con.Scale = model.Ptr(pe.scale)
+	}
+}
+
+// softFriction reports whether a joint has MuJoCo's soft friction loss or
+// soft limits, whose weights need M⁻¹ at qpos0.
+func (c *compiler) softFriction() bool {
+	for _, b := range c.out.Scene.Bodies {
+		if j := b.Joint; j != nil && ((j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0) || (j.Limits != nil && j.Limits.SolRef != nil)) {
+			return true
+		}
+	}
+	return false
+}
+
+// frictionWeights gives the joints with soft friction loss or soft limits
+// MuJoCo's weight of their rows (mj_diagApprox: dof_invweight0, the
+// diagonal of M⁻¹ at qpos0, averaged over a ball joint's three degrees of
+// freedom). A compound joint's parts keep the Delassus estimate.
+func frictionWeights(s *scene.Scene, m *multibody.Model, minv *mat.Dense) {
+	for i := range s.Bodies {
+		j := s.Bodies[i].Joint
+		friction := j != nil && j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0
+		limits := j != nil && j.Limits != nil && j.Limits.SolRef != nil
+		if !friction && !limits {
+			continue
+		}
+		k := m.BodyByName(s.Bodies[i].Name)
+		if k < 0 || m.Bodies[k].Tree < 0 || m.Bodies[k].Joint.Type == multibody.JointCompound {
+			continue
+		}
+		n, off := m.Bodies[k].Joint.NV(), m.Bodies[k].VOff
+		var w float64
+		for d := range n {
+			w += minv.At(off+d, off+d)
+		}
+		if w /= float64(n); !(w > 0) {
+			continue
+		}
+		if friction {
+			j.FrictionWeight = model.Ptr(w)
+		}
+		if limits {
+			j.Limits.Weight = model.Ptr(w)
+		}
+	}
 }
 
 // massOnly returns a copy of s without shapes, visuals and materials'

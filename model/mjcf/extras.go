@@ -88,10 +88,12 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			return c.r.Errorf(v.src("solref"), "solref", "want (timeconst > 0, dampratio > 0) or (−stiffness < 0, −damping < 0)")
 		}
 		if v.has("solimp") {
-			if eq.SolImp, err = c.floats(v, "solimp", -1, nil); err != nil {
+			if eq.SolImp, err = c.solimp(v, "solimp"); err != nil {
 				return err
 			}
-			c.r.Warnf(v.src("solimp"), "solimp", "solimp is not used: the constraint's stiffness and dissipation come from solref (docs/MODELS.md)")
+			if q.Name != "tendon" {
+				c.r.Warnf(v.src("solimp"), "solimp", "solimp is not used: the constraint's stiffness and dissipation come from solref (docs/MODELS.md)")
+			}
 		}
 		if q.Name == "tendon" {
 			if err := c.tendonEquality(q, v, eq); err != nil {

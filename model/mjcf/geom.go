@@ -5,7 +5,6 @@ import (
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model"
-	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/model/xmlutil"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/spatial"
@@ -52,6 +51,9 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 		}
 		sh, x, err := c.geomShape(v, typ)
 		if err != nil {
+			return nil, err
+		}
+		if err := c.fluidShape(v, idx, sh, x); err != nil {
 			return nil, err
 		}
 		if typ == "plane" && !fixed {
@@ -336,24 +338,11 @@ func (c *compiler) geomMass(v view, sh *scene.Shape, x spatial.Pose) (massPart, 
 	var com spatial.Vec3
 	var unit spatial.Mat3 // per unit mass, about com, geom frame
 	if sh.Type == "mesh" {
-		var m *mesh.Mesh
-		var err error
-		if sh.Vertices != nil {
-			m, err = scene.VertexMesh(sh) // scaled already
-		} else if m, err = c.meshCache.Load(sh.File); err == nil && sh.Scale != nil {
-			m = m.Transformed(spatial.Vec3(*sh.Scale), spatial.PoseIdentity())
-		}
+		p, err := c.meshMass(v, sh)
 		if err != nil {
-			return massPart{}, c.r.Errorf(v.e, "mesh", "%v", err)
+			return massPart{}, err
 		}
-		p, err := m.MassProperties()
-		if err != nil {
-			return massPart{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
-		}
-		if !m.Closed() {
-			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", meshLabel(sh))
-		}
-		vol, com, unit = p.Volume, p.COM, p.I.Scale(1/p.Volume)
+		vol, com, unit = p.Volume, p.COM, p.Unit
 	} else {
 		g := primitive(sh)
 		vol = g.Volume()

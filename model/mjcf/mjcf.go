@@ -57,7 +57,7 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 	if err := s.Validate(path); err != nil {
 		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
 	}
-	if len(c.eqs) > 0 {
+	if len(c.eqs) > 0 || c.softFriction() {
 		if err := c.equalityCompliance(); err != nil {
 			return nil, err
 		}
@@ -84,6 +84,7 @@ type compiler struct {
 	eulerseq                string
 	meshdir                 string
 	boundMass, boundInertia float64
+	exactMeshInertia        bool // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
@@ -108,6 +109,7 @@ type compiler struct {
 	bodyMass          []float64      // per scene body
 	bodyPose          []spatial.Pose // world pose at qpos0, per scene body
 	pending           []pendingGeom  // collision geoms, materials assigned after all masses are known
+	fluidGeoms        []fluidGeom    // geoms with fluidshape="ellipsoid" (fluid.go)
 	unnamed           int
 	ctrl              []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
 	eqs               []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
@@ -274,6 +276,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.fluidEllipsoids()
 	c.applyFlags()
 	if len(s.Materials) == 0 {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
@@ -322,6 +325,9 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 		return err
 	}
 	if c.boundInertia, err = c.r.Float(e, "boundinertia", c.boundInertia); err != nil {
+		return err
+	}
+	if c.exactMeshInertia, err = c.r.Bool(e, "exactmeshinertia", c.exactMeshInertia); err != nil {
 		return err
 	}
 	if e.Has("settotalmass") {

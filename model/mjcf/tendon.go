@@ -136,8 +136,10 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 // holds L1 = a0 + a1 L2 + … (polycoef a0…a4), without tendon2 L1 = a0.
 // A fixed tendon1 over two joints without tendon2, c1 q1 + c2 q2 = a0
 // (dm_control's manipulator and stacker couple the gripper's fingers so),
-// is a coupler q1 = −(c2/c1) q2 + a0/c1 with solref's stiffness
-// (equalityCompliance). Other forms warn and are not simulated.
+// is a coupler q1 = −(c2/c1) q2 + a0/c1 scaled by c1, and a tendon over
+// any other number of joints the coupler Σ c_k q_k = a0 (coefs): MuJoCo's
+// soft constraint with its solref, solimp and weight (softCoupler).
+// tendon2 and spatial tendons warn and are not simulated.
 func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality) error {
 	t1, err := c.r.Required(q, "tendon1")
 	if err != nil {
@@ -160,8 +162,8 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		return c.r.Errorf(q, "tendon1", "no tendon of this name")
 	case q.Has("tendon2"):
 		why = "tendon2 (a coupling of two tendons) is not supported"
-	case len(st.Joints) != 2 || st.Joints[0].Coef == 0 || st.Joints[0].Joint == st.Joints[1].Joint:
-		why = fmt.Sprintf("only a tendon over two joints of different bodies with a non-zero first coefficient is supported (%q has %d joints)", t1, len(st.Joints))
+	case len(st.Joints) == 0:
+		why = fmt.Sprintf("tendon %q has no joints", t1)
 	case c.disabled("equality"):
 		return nil
 	case !eq.Active:
@@ -172,20 +174,68 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		c.r.Warnf(q, "tendon1", "tendon equality not simulated: %s", why)
 		return nil
 	}
-	j1, j2 := st.Joints[0], st.Joints[1]
-	for _, j := range []scene.TendonJoint{j1, j2} {
-		if j.DOF != nil && *j.DOF != 0 {
-			c.r.Warnf(q, "tendon1", "tendon equality not simulated: joint of body %q is a part of a compound joint", j.Joint)
+	part := false // a joint is a part of a compound joint
+	for _, j := range st.Joints {
+		part = part || (j.DOF != nil && *j.DOF != 0)
+	}
+	s := c.out.Scene
+	j1 := st.Joints[0]
+	if part || len(st.Joints) != 2 || j1.Coef == 0 || j1.Joint == st.Joints[1].Joint {
+		// Σ c_k q_k = a0 over the tendon's joints (a constraint row spans
+		// at most two trees).
+		if n := c.treeCount(st.Joints); n > 2 {
+			c.r.Warnf(q, "tendon1", "tendon equality not simulated: the tendon's joints are in %d kinematic trees (at most 2 are supported)", n)
 			return nil
 		}
+		con := scene.Constraint{Name: eq.Name, Type: "coupler"}
+		pe := pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, e: q, soft: true, solimp: eq.SolImp, scale: 1, tendon: true}
+		for _, j := range st.Joints {
+			con.Joints = append(con.Joints, j.Joint)
+			con.Coefs = append(con.Coefs, j.Coef)
+			dof := 0
+			if j.DOF != nil {
+				dof = *j.DOF
+			}
+			con.DOFs = append(con.DOFs, dof)
+		}
+		if !part {
+			con.DOFs = nil
+		}
+		if pc[0] != 0 {
+			con.Offset = model.Ptr(pc[0])
+		}
+		pe.joints, pe.coefs, pe.dofs = con.Joints, con.Coefs, con.DOFs
+		c.eqs = append(c.eqs, pe)
+		s.Constraints = append(s.Constraints, con)
+		return nil
 	}
+	j2 := st.Joints[1]
 	ratio, offset := -j2.Coef/j1.Coef, pc[0]/j1.Coef
 	con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{j1.Joint, j2.Joint}, Ratio: model.Ptr(ratio)}
 	if offset != 0 {
 		con.Offset = model.Ptr(offset)
 	}
-	s := c.out.Scene
-	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q})
+	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q,
+		soft: true, solimp: eq.SolImp, scale: j1.Coef, tendon: true})
 	s.Constraints = append(s.Constraints, con)
 	return nil
+}
+
+// treeCount returns the number of kinematic trees (root bodies) that the
+// joints' bodies belong to.
+func (c *compiler) treeCount(js []scene.TendonJoint) int {
+	s := c.out.Scene
+	roots := map[string]bool{}
+	for _, j := range js {
+		name := j.Joint
+		for range len(s.Bodies) { // climb to the tree's root: its parent is the world or welded to it
+			jt := s.Bodies[c.bodies[name]].Joint
+			if jt == nil || jt.Parent == "" || jt.Parent == "world" || c.out.Links[c.linkIndex(c.bodies[jt.Parent])].Welded {
+				break
+			}
+			name = jt.Parent
+		}
+		roots[name] = true
+	}
+	return len(roots)
 }

@@ -1,0 +1,243 @@
+package mjcf
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/model/mesh"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// MuJoCo 2.2.2's mesh mass properties (user_mesh.cc, mjCMesh::Process,
+// and mjCGeom::GetVolume in user_objects.cc), reproduced because a mesh
+// geom's mass differs from the exact solid's in two ways:
+//
+//   - MuJoCo keeps mesh vertices in single precision: a vertex is read as
+//     a float, scaled (float(v·scale)), moved to the centre of mass
+//     (float(v − c)), and the triangle centres, edges and the products of
+//     coordinates in the inertia sums are computed in float arithmetic.
+//     That changes a box mesh's inertia by about 1e-7 relative (the
+//     collision_convex test models).
+//   - Unless <compiler exactmeshinertia="true">, a mesh geom's volume is
+//     that of its equivalent inertia box, 8 b0 b1 b2 with
+//     b_i = √(6 (I_j + I_k − I_i) / m) / 2, not the mesh's own (a
+//     pentagonal prism weighs 2.9 % less), and each pyramid's volume in
+//     the centre of mass and the inertia sums is taken positive
+//     (|c·n| a/3): a non-convex or open mesh weighs more than its solid
+//     (the Menagerie Allegro hand 0.5307 kg, as in MuJoCo 2.2.2; its
+//     exact solids 0.357 kg).
+//     The Debian build of 2.2.2 takes |·| in the centre-of-mass pass too
+//     (its Allegro link_0.0 weighs 6.948855e-3 kg at density 800; without
+//     it, 7.876e-3).
+//
+// The inertia per unit mass is the mesh's own either way.
+
+// mjMinVal is MuJoCo's mjMINVAL: faces with a smaller doubled area are
+// skipped.
+const mjMinVal = 1e-15
+
+// f32Vec is a vertex as MuJoCo stores it.
+type f32Vec [3]float32
+
+// mjMeshProps are a mesh geom's mass properties per unit density: the
+// volume its mass is density × Volume of, the centre of mass in the mesh
+// frame, and the inertia per unit mass about it.
+type mjMeshProps struct {
+	Volume float64
+	COM    spatial.Vec3
+	Unit   spatial.Mat3
+}
+
+// mujocoMeshVerts returns the vertices vs scaled as MuJoCo stores them:
+// float(float(v) · scale), component by component.
+func mujocoMeshVerts(vs []spatial.Vec3, scale spatial.Vec3) []f32Vec {
+	out := make([]f32Vec, len(vs))
+	for i, v := range vs {
+		for k := range 3 {
+			out[i][k] = float32(float64(float32(v[k])) * scale[k])
+		}
+	}
+	return out
+}
+
+// mujocoVertexMesh returns the convex hull of a <mesh vertex> point list
+// as MuJoCo builds it (qhull of the single-precision scaled points): its
+// single-precision vertices and triangles.
+func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32, error) {
+	raw := make([]spatial.Vec3, len(pts))
+	for i, p := range pts {
+		raw[i] = spatial.Vec3(p)
+	}
+	fv := mujocoMeshVerts(raw, scale)
+	rounded := make([]scene.Vec, len(fv))
+	for i, v := range fv {
+		rounded[i] = scene.Vec{float64(v[0]), float64(v[1]), float64(v[2])}
+	}
+	m, err := scene.VertexMesh(&scene.Shape{Type: "mesh", Vertices: rounded})
+	if err != nil {
+		return nil, nil, err
+	}
+	hv := make([]f32Vec, len(m.Vertices))
+	for i, v := range m.Vertices {
+		hv[i] = f32Vec{float32(v[0]), float32(v[1]), float32(v[2])}
+	}
+	return hv, m.Triangles, nil
+}
+
+// mujocoFileMesh returns a mesh file's single-precision scaled vertices
+// and its triangles.
+func mujocoFileMesh(m *mesh.Mesh, scale spatial.Vec3) ([]f32Vec, [][3]int32) {
+	return mujocoMeshVerts(m.Vertices, scale), m.Triangles
+}
+
+// areaNrmCen is user_mesh.cc's _areaNrmCen: a triangle's area, unit
+// normal and centre; the centre and the edges are float sums, as there.
+func areaNrmCen(v1, v2, v3 f32Vec) (float64, spatial.Vec3, spatial.Vec3) {
+	var cen, b, c spatial.Vec3
+	for i := range 3 {
+		cen[i] = float64(float32(float32(v1[i]+v2[i])+v3[i]) / 3)
+		b[i] = float64(v2[i] - v1[i])
+		c[i] = float64(v3[i] - v1[i])
+	}
+	n := spatial.Vec3{b[1]*c[2] - b[2]*c[1], b[2]*c[0] - b[0]*c[2], b[0]*c[1] - b[1]*c[0]}
+	l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
+	if l < mjMinVal {
+		return 0, spatial.Vec3{}, cen
+	}
+	return l / 2, spatial.Vec3{n[0] / l, n[1] / l, n[2] / l}, cen
+}
+
+// mujocoMeshMass returns a mesh geom's mass properties as MuJoCo 2.2.2
+// computes them (mjCMesh::Process, volume mesh; mjCGeom::GetVolume and
+// SetInertia); verts are moved to the centre of mass in place, as there.
+func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool) (mjMeshProps, error) {
+	// Centroid of the faces, then the centre of mass from pyramids with
+	// their apex there.
+	var facecen spatial.Vec3
+	var area float64
+	for _, t := range tris {
+		a, _, cen := areaNrmCen(verts[t[0]], verts[t[1]], verts[t[2]])
+		facecen = facecen.AddScaled(a, cen)
+		area += a
+	}
+	if area < mjMinVal {
+		return mjMeshProps{}, fmt.Errorf("mesh surface area %g is too small", area)
+	}
+	facecen = facecen.Scale(1 / area)
+	var com spatial.Vec3
+	var vol float64
+	for _, t := range tris {
+		a, nrm, cen := areaNrmCen(verts[t[0]], verts[t[1]], verts[t[2]])
+		v := cen.Sub(facecen).Dot(nrm) * a / 3
+		if !exact {
+			v = math.Abs(v) // as in the second pass (MuJoCo 2.2.2's legacy rule)
+		}
+		vol += v
+		for j := range 3 {
+			com[j] += v * (cen[j]*3.0/4.0 + facecen[j]/4.0)
+		}
+	}
+	if vol < mjMinVal {
+		return mjMeshProps{}, fmt.Errorf("mesh volume %g is too small", vol)
+	}
+	com = com.Scale(1 / vol)
+	for i := range verts {
+		for j := range 3 {
+			verts[i][j] = float32(float64(verts[i][j]) - com[j])
+		}
+	}
+	vol, P := mujocoProducts(verts, tris, exact)
+	// Products of inertia to moments (per unit density).
+	I := spatial.Mat3{
+		{P[1] + P[2], -P[3], -P[4]},
+		{-P[3], P[0] + P[2], -P[5]},
+		{-P[4], -P[5], P[0] + P[1]},
+	}
+	ev, _ := spatial.EigSym3(I)
+	if !(ev[0] > 0) || ev[0]+ev[1] < ev[2] {
+		return mjMeshProps{}, fmt.Errorf("mesh inertia's principal moments %v are not those of a solid", ev)
+	}
+	props := mjMeshProps{Volume: vol, COM: com, Unit: I.Scale(1 / vol)}
+	if !exact {
+		// The equivalent inertia box's volume (GetVolume): the box
+		// half-sizes from the principal moments, ev ascending here.
+		var b [3]float64
+		for i := range 3 {
+			j, k := (i+1)%3, (i+2)%3
+			b[i] = math.Sqrt(6*(ev[j]+ev[k]-ev[i])/vol) / 2
+		}
+		props.Volume = b[0] * b[1] * b[2] * 8
+	}
+	return props, nil
+}
+
+// mujocoProducts returns the volume and the products of inertia per unit
+// density (xx, yy, zz, xy, xz, yz) about the origin, summed over the
+// pyramids from it as MuJoCo does: the coordinate products in float
+// arithmetic, each pyramid's volume positive unless exact.
+func mujocoProducts(verts []f32Vec, tris [][3]int32, exact bool) (float64, [6]float64) {
+	k := [6][2]int{{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}}
+	var P [6]float64
+	var vol float64
+	for _, t := range tris {
+		D, E, F := verts[t[0]], verts[t[1]], verts[t[2]]
+		a, nrm, cen := areaNrmCen(D, E, F)
+		v := cen.Dot(nrm) * a / 3
+		if !exact {
+			v = math.Abs(v)
+		}
+		vol += v
+		for j, kk := range k {
+			p, q := kk[0], kk[1]
+			P[j] += v / 20 * float64(productSum(D, E, F, p, q))
+		}
+	}
+	return vol, P
+}
+
+// productSum is the single-precision bracket of MuJoCo's inertia sum,
+// evaluated in the order it is written there; the conversions keep each
+// operation rounded to float (no fused multiply-add).
+func productSum(D, E, F f32Vec, p, q int) float32 {
+	sq := float32(float32(float32(D[p]*D[q])+float32(E[p]*E[q])) + float32(F[p]*F[q]))
+	s := float32(2 * sq)
+	for _, t := range [6]float32{float32(D[p] * E[q]), float32(D[q] * E[p]), float32(D[p] * F[q]), float32(D[q] * F[p]), float32(E[p] * F[q]), float32(E[q] * F[p])} {
+		s = float32(s + float32(t))
+	}
+	return s
+}
+
+// meshMass returns a mesh geom's mass properties per unit density as
+// MuJoCo 2.2.2 computes them (mujocoMeshMass), in the mesh frame.
+func (c *compiler) meshMass(v view, sh *scene.Shape) (mjMeshProps, error) {
+	scale := spatial.Vec3{1, 1, 1}
+	if sh.Scale != nil {
+		scale = spatial.Vec3(*sh.Scale)
+	}
+	var verts []f32Vec
+	var tris [][3]int32
+	if sh.Vertices != nil {
+		var err error
+		if verts, tris, err = mujocoVertexMesh(sh.Vertices, scale); err != nil {
+			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "%v", err)
+		}
+	} else {
+		m, err := c.meshCache.Load(sh.File)
+		if err != nil {
+			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "%v", err)
+		}
+		if err := m.Validate(); err != nil {
+			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+		}
+		if !m.Closed() {
+			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", meshLabel(sh))
+		}
+		verts, tris = mujocoFileMesh(m, scale)
+	}
+	p, err := mujocoMeshMass(verts, tris, c.exactMeshInertia)
+	if err != nil {
+		return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+	}
+	return p, nil
+}
