@@ -11,6 +11,12 @@ import (
 	"github.com/stiction-sim/stiction/model/xmlutil"
 )
 
+// ErrNotFound is wrapped by ResolveURI's error when the file it names does
+// not exist (the package, if any, was found): a URDF importer skips such a
+// mesh with a warning, as ROS tools do. A file that Options.Access refuses
+// is not "not found".
+var ErrNotFound = errors.New("not found")
+
 // ResolveURI turns a mesh or include URI of a model file into a path:
 // package://PKG/rest is found through Options.PackagePaths (and the
 // directories above the model file, which is how a file inside a package
@@ -54,7 +60,7 @@ func (o Options) existing(p string) (string, error) {
 		return "", err
 	}
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("file %s not found", p)
+		return "", fmt.Errorf("file %s %w", p, ErrNotFound)
 	}
 	return p, nil
 }
@@ -78,7 +84,7 @@ func (o Options) findPackage(s, dir string) (string, error) {
 		}
 	}
 	if len(tried) > 0 {
-		return "", fmt.Errorf("package://%s: package %q found, but not the file (tried %s)", s, pkg, strings.Join(tried, ", "))
+		return "", fmt.Errorf("package://%s: package %q found, but not the file (tried %s): %w", s, pkg, strings.Join(tried, ", "), ErrNotFound)
 	}
 	return "", fmt.Errorf("package://%s: package %q not found in the search path %v or above %s (add it with --package-path)", s, pkg, o.PackagePaths, dir)
 }

@@ -131,7 +131,7 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 	}
 	o.Bodies = len(m.Bodies)
 	for _, gm := range m.Geometries {
-		if m.Bodies[gm.Body].Name != "ground" {
+		if m.Bodies[gm.Body].Name != groundName(s) {
 			o.Shapes++
 		}
 	}
@@ -144,7 +144,7 @@ func (o *Outcome) measure(sm *sim.Simulator, b *scene.Built, s *scene.Scene, dur
 	g := m.Gravity.Norm()
 	o.MGH = o.Mass * g
 	o.Estimate = RestingDepth(s, o.Mass, g)
-	ground := m.BodyByName("ground")
+	ground := m.BodyByName(groundName(s))
 	e0 := sm.PotentialEnergy() + m.KineticEnergy(b.State)
 	o.DT = s.DT
 	n := int(math.Round(duration / s.DT))
@@ -194,6 +194,11 @@ func RestingDepth(s *scene.Scene, mass, g float64) float64 {
 	return math.Max(near, mass*g/k)
 }
 
+// groundName is the name of the ground body that modelload's Ground
+// option added: the scene's first body ("ground" unless the robot has a
+// link of that name).
+func groundName(s *scene.Scene) string { return s.Bodies[0].Name }
+
 // placeOnGround raises or lowers the robot (its bodies without a joint and
 // its joints to the world) so that its lowest collision shape, other than
 // the ground, touches z = 0 at q0.
@@ -206,7 +211,7 @@ func placeOnGround(s *scene.Scene) error {
 	kin.Update(st.Q, st.V)
 	low := math.Inf(1)
 	for _, gm := range m.Geometries {
-		if gm.Body < 0 || m.Bodies[gm.Body].Name == "ground" || gm.Shape.Kind == geometry.HalfSpace {
+		if gm.Body < 0 || m.Bodies[gm.Body].Name == groundName(s) || gm.Shape.Kind == geometry.HalfSpace {
 			continue
 		}
 		box := gm.Shape.AABB(kin.Pose(gm.Body).Compose(gm.Pose))
@@ -218,7 +223,7 @@ func placeOnGround(s *scene.Scene) error {
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
 		switch {
-		case b.Name == "ground":
+		case i == 0: // the ground
 		case b.Joint == nil:
 			b.Pose.Position = raise(b.Pose.Position, -low)
 		case b.Joint.Parent == "" || b.Joint.Parent == "world":

@@ -49,6 +49,10 @@ func TestTwoSeconds(t *testing.T) {
 			t.Logf("%-62s does not load: %s", rel, firstLine(o.Err))
 			continue
 		}
+		if missing := missingMeshes(o); missing > 0 {
+			t.Logf("%-62s lacks %d mesh files here (skipped with a warning): not run", rel, missing)
+			continue
+		}
 		ran++
 		t.Logf("%-62s %s, %s", rel, o.Scheme, o.Summary())
 		why, known := failing[rel]
@@ -60,4 +64,17 @@ func TestTwoSeconds(t *testing.T) {
 		}
 	}
 	t.Logf("%d robots ran", ran)
+}
+
+// missingMeshes counts the import's warnings about mesh files that are not
+// there: a robot without some of its shapes is not the robot (the testdata
+// holds the meshes of six robots; a checkout has them all).
+func missingMeshes(o *Outcome) int {
+	n := 0
+	for _, w := range o.Warnings {
+		if strings.Contains(w.String(), "> is skipped") {
+			n++
+		}
+	}
+	return n
 }

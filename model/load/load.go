@@ -165,12 +165,20 @@ func dropLines(err error) error {
 	return err
 }
 
-// AddGround adds a fixed half-space body named "ground" at z = 0 with the
-// default contact material (added if the scene has none of that name).
+// AddGround adds, as the scene's first body, a fixed half-space at z = 0
+// with the default contact material (added if the scene has none of that
+// name), named "ground", or "ground_plane" (then "ground_plane_2", …) when
+// a body of the file already has that name (example-robot-data's TwoDofs
+// has a link named ground).
 func AddGround(s *scene.Scene) error {
-	for _, b := range s.Bodies {
-		if b.Name == "ground" {
-			return fmt.Errorf("--ground: the scene already has a body named \"ground\"")
+	name := "ground"
+	taken := func(n string) bool {
+		return slices.ContainsFunc(s.Bodies, func(b scene.Body) bool { return b.Name == n })
+	}
+	for k := 1; taken(name); k++ {
+		name = "ground_plane"
+		if k > 1 {
+			name = fmt.Sprintf("ground_plane_%d", k)
 		}
 	}
 	if s.Materials == nil {
@@ -179,7 +187,7 @@ func AddGround(s *scene.Scene) error {
 	if _, ok := s.Materials[model.DefaultMaterial]; !ok {
 		s.Materials[model.DefaultMaterial] = model.NewMaterial(model.DefaultStiffness, model.DefaultDissipation, model.DefaultFriction)
 	}
-	s.Bodies = slices.Insert(s.Bodies, 0, scene.Body{Name: "ground", Fixed: true, Shape: &scene.Shape{Type: "halfspace"}, Material: model.DefaultMaterial})
+	s.Bodies = slices.Insert(s.Bodies, 0, scene.Body{Name: name, Fixed: true, Shape: &scene.Shape{Type: "halfspace"}, Material: model.DefaultMaterial})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package urdf
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -205,13 +206,14 @@ func (im *importer) geometry(parent *xmlutil.Element) (*scene.Shape, error) {
 		l, err := pos("length")
 		return &scene.Shape{Type: s.Name, Radius: &r, Length: &l}, err
 	case "mesh":
-		return im.mesh(s)
+		return im.mesh(s, parent.Name)
 	}
 	return nil, im.r.Errorf(s, "", "unknown geometry (want box, cylinder, sphere, capsule or mesh)")
 }
 
-// mesh reads <mesh filename scale/>.
-func (im *importer) mesh(s *xmlutil.Element) (*scene.Shape, error) {
+// mesh reads <mesh filename scale/> of a <visual> or <collision> (owner);
+// nil, with a warning, when the file does not exist.
+func (im *importer) mesh(s *xmlutil.Element, owner string) (*scene.Shape, error) {
 	uri, err := im.r.Required(s, "filename")
 	if err != nil {
 		return nil, err
@@ -223,6 +225,16 @@ func (im *importer) mesh(s *xmlutil.Element) (*scene.Shape, error) {
 		uri = "package://" + strings.TrimLeft(rest, "/")
 	}
 	path, err := im.opts.ResolveURI(uri, im.dir)
+	if errors.Is(err, model.ErrNotFound) {
+		// DART and Drake refuse the file; ROS tools (rviz, Gazebo,
+		// PyBullet) warn and go on without the shape.
+		what := "this <" + owner + "> is skipped"
+		if owner == "collision" {
+			what += ": the link has no contact shape there"
+		}
+		im.r.Warnf(s, "filename", "%v: %s", err, what)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, im.r.Errorf(s, "filename", "%v", err)
 	}

@@ -1,6 +1,7 @@
 package urdf
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -212,5 +213,46 @@ func TestMasslessShapedLinkMass(t *testing.T) {
 		if !strings.Contains(w, `link "`+name+`" has no mass but moves`) {
 			t.Errorf("no warning for %s in\n%s", name, w)
 		}
+	}
+}
+
+// TestMissingMeshSkipped: a mesh file that does not exist is skipped with
+// a warning naming it (as ROS tools do, where DART and Drake refuse the
+// file); a mesh that Options.Access refuses is still an error.
+func TestMissingMeshSkipped(t *testing.T) {
+	doc := `<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>
+<visual><geometry><mesh filename="file:///nowhere/v.stl"/></geometry></visual>
+<collision><geometry><mesh filename="package://pkg/meshes/c.stl"/></geometry></collision>
+<collision><geometry><box size="1 1 1"/></geometry></collision></link></robot>`
+	dir := t.TempDir()
+	if err := writeFile(dir+"/pkg/package.xml", "<package><name>pkg</name></package>"); err != nil {
+		t.Fatal(err)
+	}
+	im, err := Parse(dir+"/pkg/urdf/r.urdf", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	for _, x := range im.Warnings {
+		ws = append(ws, x.String())
+	}
+	w := strings.Join(ws, "\n")
+	for _, s := range []string{
+		"file /nowhere/v.stl not found: this <visual> is skipped",
+		`package "pkg" found, but not the file`,
+		"this <collision> is skipped: the link has no contact shape there",
+	} {
+		if !strings.Contains(w, s) {
+			t.Errorf("no warning %q in\n%s", s, w)
+		}
+	}
+	b := im.Scene.Bodies[0]
+	if len(b.Visuals) != 0 || len(b.Collisions) != 1 || b.Collisions[0].Shape.Type != "box" {
+		t.Errorf("%d visuals, %d collisions; want 0 and the box", len(b.Visuals), len(b.Collisions))
+	}
+	refuse := model.Options{Access: func(p string) (string, error) { return "", errors.New("not among the files the job carries") }}
+	one := `<robot name="r"><link name="a"><visual><geometry><mesh filename="file:///nowhere/v.stl"/></geometry></visual></link></robot>`
+	if _, err := Parse(dir+"/pkg/urdf/r.urdf", []byte(one), refuse); err == nil || !strings.Contains(err.Error(), "not among the files") {
+		t.Errorf("refused access: %v", err)
 	}
 }
