@@ -238,31 +238,7 @@ func TestSoftTendonEquality(t *testing.T) {
   <equality><tendon tendon1="t" polycoef="0.05 0 0 0 0" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality></mujoco>`
 		path := writeModel(t, doc)
 		mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
-		b, _, err := stiction(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mp, err := NewMap(mj, b.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mp.QToStiction(q0, b.State.Q)
-		mp.VToStiction(q0, v0, b.State.V)
-		s, err := sim.New(b.Model, b.State, b.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		worst := 0.0
-		q := make([]float64, len(q0))
-		for k := 1; k < len(mj.Steps); k++ {
-			if _, err := s.Step(); err != nil {
-				t.Fatal(err)
-			}
-			mp.QToMuJoCo(s.State.Q, q)
-			for i := range q {
-				worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
-			}
-		}
+		worst := followMuJoCo(t, path, mj)
 		if worst > 1e-12 {
 			t.Errorf("damping %s, %d joints: qpos %.2g from MuJoCo's over 20 steps", damping, len(q0), worst)
 		}
@@ -284,6 +260,23 @@ func TestSoftLimitWeight(t *testing.T) {
 	path := writeModel(t, doc)
 	q0, v0 := []float64{0.7, 0.7}, []float64{0.3, 0.2}
 	mj := run(t, path, Options{Steps: 20, Every: 1, QPos: q0, QVel: v0})
+	for k, st := range mj.Steps {
+		if st.QPos[1] <= 0.5 {
+			t.Fatalf("step %d: the limit is no longer violated (q = %v); shorten the test", k, st.QPos)
+		}
+	}
+	worst := followMuJoCo(t, path, mj)
+	if worst > 1e-12 {
+		t.Errorf("qpos %.2g from MuJoCo's over 20 steps", worst)
+	}
+	t.Logf("qpos within %.2g of MuJoCo's over 20 steps (jb from 0.7 to %.4f)", worst, mj.Steps[len(mj.Steps)-1].QPos[1])
+}
+
+// followMuJoCo steps Stiction's import of path from mj's initial state
+// over mj's steps (compareTrajectory) and returns the largest qpos
+// difference from MuJoCo's.
+func followMuJoCo(t *testing.T, path string, mj *Run) float64 {
+	t.Helper()
 	b, _, err := stiction(path)
 	if err != nil {
 		t.Fatal(err)
@@ -292,28 +285,9 @@ func TestSoftLimitWeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mp.QToStiction(q0, b.State.Q)
-	mp.VToStiction(q0, v0, b.State.V)
-	s, err := sim.New(b.Model, b.State, b.Config)
+	worst, _, err := compareTrajectory(path, mj, mj, mp, len(mj.Steps)-1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst := 0.0
-	q := make([]float64, 2)
-	for k := 1; k < len(mj.Steps); k++ {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-		mp.QToMuJoCo(s.State.Q, q)
-		if q[1] <= 0.5 {
-			t.Fatalf("step %d: the limit is no longer violated (q = %v); shorten the test", k, q)
-		}
-		for i := range q {
-			worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
-		}
-	}
-	if worst > 1e-12 {
-		t.Errorf("qpos %.2g from MuJoCo's over 20 steps", worst)
-	}
-	t.Logf("qpos within %.2g of MuJoCo's over 20 steps (jb from 0.7 to %.4f)", worst, q[1])
+	return worst
 }
