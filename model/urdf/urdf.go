@@ -41,7 +41,7 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 		// ROS's list of package roots, searched after the given ones.
 		opts.PackagePaths = append(slices.Clip(opts.PackagePaths), filepath.SplitList(env)...)
 	}
-	im := &importer{r: r, opts: opts, dir: filepath.Dir(path), out: &model.Import{Format: "urdf"}, colors: map[string][4]float64{}}
+	im := &importer{r: r, opts: opts, dir: filepath.Dir(path), out: &model.Import{Format: "urdf"}, colors: map[string][4]float64{}, fileMass: map[string]float64{}}
 	if err := im.robot(root); err != nil {
 		return nil, err
 	}
@@ -320,9 +320,6 @@ func (im *importer) body(l *xmlutil.Element) error {
 		return err
 	}
 	link.Name = name
-	if im.fileMass == nil {
-		im.fileMass = map[string]float64{}
-	}
 	im.fileMass[name] = link.Mass
 	j := im.child[name]
 	toWorld := j != nil && im.worldRoot && j.parent == worldLink
