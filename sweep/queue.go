@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -251,9 +252,21 @@ func (q *Queue) sweeps(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := kv.Keys(ctx)
-	if errors.Is(err, jetstream.ErrNoKeysFound) {
-		return nil, nil
+	// ListKeys rather than Keys: Keys waits for the watcher's end-of-listing
+	// marker without looking at ctx, so a worker told to stop could hang
+	// there for good (seen once in TestHostileJobs under load).
+	lister, err := kv.ListKeys(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return keys, err
+	defer lister.Stop()
+	var keys []string
+	for k := range lister.Keys() {
+		keys = append(keys, k)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), nil
 }
