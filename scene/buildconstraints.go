@@ -160,7 +160,11 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
 	if a.Tendon != "" {
-		ac.Tendon = tendonTerms(m, s.Tendon(a.Tendon))
+		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
+			ac.Path = tendonPath(m, t)
+		} else {
+			ac.Tendon = tendonTerms(m, t)
+		}
 	}
 	return ac, nil
 }

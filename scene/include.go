@@ -172,6 +172,7 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		for k := range t.Joints {
 			t.Joints[k].Joint = pre(t.Joints[k].Joint)
 		}
+		t.Path = prefixPath(t.Path, pre)
 		s.Tendons = append(s.Tendons, t)
 	}
 	for _, sn := range sub.Sensors {

@@ -259,8 +259,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 // forcelimited: true, or auto with autolimits and the range given). It
 // returns a non-empty reason when the transmission is not simulated: an
 // actuator on a ball or free joint (MuJoCo's gear is then a 3- or 6-vector
-// torque/wrench) or on a spatial tendon, or a zero gear. For hinge and
-// slide joints and fixed tendons MuJoCo uses gear[0] (mj_transmission),
+// torque/wrench), or a zero gear. For hinge and slide joints and fixed
+// and spatial tendons MuJoCo uses gear[0] (mj_transmission),
 // the other values of a 6-vector are ignored.
 func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
 	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
@@ -271,8 +271,6 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 	if v.has("tendon") {
 		tn := v.str("tendon", "")
 		switch {
-		case c.spatialTendons[tn]:
-			why = "spatial tendons are not supported"
 		case c.out.Scene.Tendon(tn) == nil:
 			return act, "", c.r.Errorf(v.src("tendon"), "tendon", "no tendon of this name")
 		}

@@ -99,7 +99,8 @@ type compiler struct {
 	materials map[string][4]float64
 	meshCache mesh.Cache
 	joints    map[string]*jointRef // by MJCF joint name
-	// spatialTendons are the names of the <spatial> tendons (not simulated).
+	// spatialTendons are the names of the <spatial> tendons (their
+	// equalities are not simulated).
 	spatialTendons map[string]bool
 	// implicitActuators: MuJoCo's integrator (implicit, implicitfast)
 	// treats actuators' velocity terms implicitly; Euler and RK4 do not.
