@@ -78,6 +78,15 @@ func (v *validator) tendonSite(p string, s TendonSite, bodies []Body) {
 	}
 }
 
+// TendonPath returns the path of a validated spatial tendon t of the scene
+// that model m was built from (nil for a fixed tendon).
+func TendonPath(m *multibody.Model, t *Tendon) *tendon.Path {
+	if len(t.Path) == 0 {
+		return nil
+	}
+	return tendonPath(m, t)
+}
+
 // tendonPath converts a validated spatial tendon's path.
 func tendonPath(m *multibody.Model, t *Tendon) *tendon.Path {
 	site := func(s TendonSite) tendon.Site { return tendon.Site{Body: sceneBody(m, s.Body), Point: vecOr(s.Point)} }

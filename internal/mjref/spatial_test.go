@@ -1,10 +1,16 @@
 package mjref
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/model/load"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -150,5 +156,73 @@ func TestBallInCupStringAgainstMuJoCo(t *testing.T) {
 	}
 	if all > 2e-3 {
 		t.Errorf("qpos %.3g from MuJoCo's over %d steps with the string taut", all, len(mj.Steps)-1)
+	}
+}
+
+// TestArm26TendonsAgainstMuJoCo: the lengths L and velocities G v of the
+// six spatial tendons of MuJoCo's arm26 (paths wrapping over the shoulder
+// and elbow cylinders, four with side sites) equal MuJoCo 2.2.2's
+// tendonpos and tendonvel sensors at each of MuJoCo's states of a 200-step
+// swing from a moving state (the wraps engage and release as the joints
+// turn; the model's muscles are not simulated, and the joints' limits cut
+// the trajectory comparison at step 1, so the kinematics are compared).
+func TestArm26TendonsAgainstMuJoCo(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "mujoco/model/tendon_arm/arm26.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"SF", "SE", "EF", "EE", "BF", "BE"}
+	var sens strings.Builder
+	sens.WriteString("<sensor>")
+	for _, kind := range []string{"tendonpos", "tendonvel"} {
+		for _, n := range names {
+			fmt.Fprintf(&sens, `<%s tendon="%s"/>`, kind, n)
+		}
+	}
+	sens.WriteString("</sensor></mujoco>")
+	doc := strings.Replace(string(src), "</mujoco>", sens.String(), 1)
+	path := writeModel(t, doc)
+	mj := run(t, path, Options{Steps: 200, Every: 1, QPos: []float64{0.3, 0.2}, QVel: []float64{4, 6}})
+	sc, _, err := load.Scene(path, nil, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := NewMap(mj, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Model
+	ws := multibody.NewWorkspace(m)
+	q, v := make([]float64, m.NQ), make([]float64, m.NV)
+	g, local := make([]float64, m.NV), make([]float64, 3*m.NV)
+	var worstL, worstV float64
+	lo, hi := make([]float64, len(names)), make([]float64, len(names))
+	for k, st := range mj.Steps {
+		mp.QToStiction(st.QPos, q)
+		mp.VToStiction(st.QPos, st.QVel, v)
+		ws.Update(q, v)
+		for i, n := range names {
+			p := scene.TendonPath(m, sc.Tendon(n))
+			l := p.Jacobian(m, ws, g, local)
+			ld := 0.0
+			for j := range v {
+				ld += g[j] * v[j]
+			}
+			worstL = math.Max(worstL, math.Abs(l-st.SensorData[i]))
+			worstV = math.Max(worstV, math.Abs(ld-st.SensorData[len(names)+i]))
+			if k == 0 || l < lo[i] {
+				lo[i] = l
+			}
+			hi[i] = math.Max(hi[i], l)
+		}
+	}
+	t.Logf("arm26: over %d states (shoulder %.3g→%.3g rad): max |ΔL| %.3g m, max |ΔL̇| %.3g m/s; lengths ranged %v–%v", len(mj.Steps),
+		mj.Steps[0].QPos[0], mj.Steps[len(mj.Steps)-1].QPos[0], worstL, worstV, lo, hi)
+	if worstL > 1e-12 || worstV > 1e-12 {
+		t.Errorf("tendon lengths %.3g, velocities %.3g from MuJoCo's", worstL, worstV)
 	}
 }
