@@ -55,7 +55,7 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 	for k := range 40 {
 		for i := range q {
 			q[i] = 1.5 * math.Sin(1.7*float64(k)+2.3*float64(i))
-			v[i] = math.Cos(0.9*float64(k)+1.1*float64(i)+0.4)
+			v[i] = math.Cos(0.9*float64(k) + 1.1*float64(i) + 0.4)
 		}
 		for _, tn := range []string{"over", "side", "inside"} {
 			p := scene.TendonPath(m, im.Scene.Tendon(tn))
