@@ -96,9 +96,10 @@ type Actuator struct {
 	// Tendon, when not empty, is the fixed tendon the actuator drives
 	// instead of Body's joint (Body and DOF are then ignored).
 	Tendon []TendonTerm
-	// Path, when not nil, is the spatial tendon the actuator drives: its
-	// length is Gear·L(q), its moment arm Gear·G (package tendon).
-	Path *tendon.Path
+	// Transmission, when not nil, is the spatial tendon or slider-crank
+	// the actuator drives: its length is Gear·L(q), its moment arm Gear·G
+	// (package tendon).
+	Transmission tendon.Transmission
 }
 
 // gear returns the gear ratio (1 when unset).
@@ -110,8 +111,8 @@ func (ac *Actuator) gear() float64 {
 }
 
 func (ac *Actuator) validate(m *multibody.Model) error {
-	if ac.Path != nil {
-		if err := validatePath(m, ac.Path); err != nil {
+	if ac.Transmission != nil {
+		if err := validatePath(m, ac.Transmission); err != nil {
 			return err
 		}
 	} else if len(ac.Tendon) > 0 {
@@ -155,7 +156,7 @@ func (ac *Actuator) effort(m *multibody.Model) float64 {
 	if ac.Effort > 0 {
 		e = ac.Effort
 	}
-	if len(ac.Tendon) > 0 || ac.Path != nil {
+	if len(ac.Tendon) > 0 || ac.Transmission != nil {
 		return e
 	}
 	if je := m.Bodies[ac.Body].Joint.Effort; je > 0 {
@@ -179,8 +180,8 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
 	a.begin(1)
 	var l0, ld0 float64 // length and its rate at the start of the step
-	if ac.Path != nil {
-		l0, ld0, _ = a.addPath(c, ac.Path, 0, gear)
+	if ac.Transmission != nil {
+		l0, ld0, _ = a.addPath(c, ac.Transmission, 0, gear)
 		l0 *= gear
 	} else if len(ac.Tendon) > 0 {
 		for _, t := range ac.Tendon {

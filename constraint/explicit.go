@@ -61,8 +61,8 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		return true
 	}
 	for i := range s.Actuators {
-		if !s.Actuators[i].IsExplicit() || s.Actuators[i].Path != nil {
-			return true // a spatial tendon's length needs the kinematics: the assembly computes it
+		if !s.Actuators[i].IsExplicit() || s.Actuators[i].Transmission != nil {
+			return true // a spatial tendon's or slider-crank's length needs the kinematics: the assembly computes it
 		}
 	}
 	for _, l := range s.Limits {
@@ -100,7 +100,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 	}
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
-		if !ac.IsExplicit() || ac.Path != nil { // spatial: NeedsSolve is true, the assembly applies it
+		if !ac.IsExplicit() || ac.Transmission != nil { // spatial tendon, slider-crank: NeedsSolve is true, the assembly applies it
 			continue
 		}
 		gear := ac.gear()

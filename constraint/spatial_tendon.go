@@ -8,12 +8,12 @@ import (
 	"github.com/stiction-sim/stiction/tendon"
 )
 
-// validatePath checks a spatial tendon's path: valid for m, and its
-// moving bodies in at most two trees (a constraint block spans at most
-// two).
-func validatePath(m *multibody.Model, p *tendon.Path) error {
+// validatePath checks a spatial tendon's path or a slider-crank: valid
+// for m, and its moving bodies in at most two trees (a constraint block
+// spans at most two).
+func validatePath(m *multibody.Model, p tendon.Transmission) error {
 	if err := p.Validate(m); err != nil {
-		return errf("spatial tendon: %w", err)
+		return errf("transmission: %w", err)
 	}
 	var trees []int
 	add := func(b int) {
@@ -21,23 +21,19 @@ func validatePath(m *multibody.Model, p *tendon.Path) error {
 			trees = append(trees, m.Bodies[b].Tree)
 		}
 	}
-	for _, s := range p.Sites {
-		add(s.Body)
-	}
-	for _, w := range p.Wraps {
-		if w != nil {
-			add(w.Body)
-		}
+	for _, b := range p.Bodies() {
+		add(b)
 	}
 	if len(trees) > 2 {
-		return errf("the spatial tendon's bodies are in %d trees; at most 2 are supported", len(trees))
+		return errf("the transmission's bodies are in %d trees; at most 2 are supported", len(trees))
 	}
 	return nil
 }
 
 // addPath adds s·G to row r of the block being built, G the Jacobian of
-// path p at the kinematics c.kin, and returns L, s G v0 and s G v*.
-func (a *Assembler) addPath(c *asmCtx, p *tendon.Path, r int, s float64) (l, jv0, jvs float64) {
+// path p (a spatial tendon or a slider-crank) at the kinematics c.kin, and
+// returns L, s G v0 and s G v*.
+func (a *Assembler) addPath(c *asmCtx, p tendon.Transmission, r int, s float64) (l, jv0, jvs float64) {
 	if len(a.tenG) != c.m.NV {
 		a.tenG, a.tenLocal = make([]float64, c.m.NV), make([]float64, 3*c.m.NV)
 	}

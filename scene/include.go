@@ -164,6 +164,10 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		if a.Tendon != "" {
 			a.Tendon = inc.Prefix + a.Tendon
 		}
+		if sc := a.SliderCrank; sc != nil {
+			pts := prefixPath([]TendonSite{sc.Crank, sc.Slider}, pre)
+			a.SliderCrank = &SliderCrank{Crank: pts[0], Slider: pts[1], Axis: sc.Axis, RodLength: sc.RodLength}
+		}
 		s.Actuators = append(s.Actuators, a)
 	}
 	for _, t := range sub.Tendons {

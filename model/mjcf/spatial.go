@@ -133,3 +133,27 @@ func (c *compiler) namedGeom(name string) (string, spatial.Pose, *scene.Shape) {
 	}
 	return "", spatial.Pose{}, nil
 }
+
+// sliderCrank reads an actuator's slider-crank transmission (cranksite,
+// slidersite, cranklength > 0): the slide axis is the slider site's z
+// axis in its body's frame (mj_transmission).
+func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
+	e := v.e
+	cs, err := c.pathSite(e, "cranksite")
+	if err != nil {
+		return nil, err
+	}
+	ss, err := c.pathSite(e, "slidersite")
+	if err != nil {
+		return nil, err
+	}
+	rod, err := c.float(v, "cranklength", 0)
+	if err != nil {
+		return nil, err
+	}
+	if !(rod > 0) {
+		return nil, c.r.Errorf(v.src("cranklength"), "cranklength", "a slider-crank needs cranklength > 0")
+	}
+	ax := scene.Vec(c.site(mustAttr(e, "slidersite")).Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
+	return &scene.SliderCrank{Crank: cs, Slider: ss, Axis: ax, RodLength: rod}, nil
+}

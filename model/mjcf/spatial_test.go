@@ -22,6 +22,11 @@ func TestSpatialTendonImportErrors(t *testing.T) {
 		{`<tendon><spatial><site site="w"/><geom geom="ball"/></spatial></tendon>`, `at least two sites and must end with a site`},
 		{`<tendon><spatial><site site="w"/></spatial></tendon>`, `at least two sites`},
 		{`<tendon><spatial><site site="w"/><pulley divisor="2"/><site site="s"/></spatial></tendon>`, `pulleys in spatial tendons are not supported`},
+		{`<actuator><motor cranksite="s" slidersite="nope" cranklength=".1"/></actuator>`, `slidersite="nope": no site named "nope"`},
+		{`<actuator><motor slidersite="w" cranklength=".1"/></actuator>`, `cranksite`},
+		{`<actuator><motor cranksite="s" slidersite="w"/></actuator>`, `a slider-crank needs cranklength > 0`},
+		{`<actuator><motor cranksite="s" slidersite="w" cranklength="-1"/></actuator>`, `cranklength="-1": a slider-crank needs cranklength > 0`},
+		{`<actuator><motor cranksite="s" slidersite="w" cranklength=".1" joint="h"/></actuator>`, `a slider-crank and a joint or tendon given`},
 	} {
 		_, err := Parse("spatial.xml", []byte("<mujoco>"+body+c.xml+"</mujoco>"), model.Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
