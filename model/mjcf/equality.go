@@ -3,6 +3,7 @@ package mjcf
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -39,6 +40,15 @@ type pendingEq struct {
 	joints []string
 	coefs  []float64
 	dofs   []int // the joints' degrees of freedom (parts of compound joints); nil: 0
+}
+
+// jointRefValue returns the ref (MuJoCo's qpos0) of the joint of scene
+// body b, a hinge or slide joint.
+func (c *compiler) jointRefValue(b string) float64 {
+	if j := c.out.Scene.Bodies[c.bodies[b]].Joint; j != nil && j.Ref != nil {
+		return *j.Ref
+	}
+	return 0
 }
 
 // worldPose returns the pose of an MJCF body (by scene name, "world" for
@@ -93,9 +103,15 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	case "joint":
-		pc := eq.PolyCoef
+		pc := slices.Clone(eq.PolyCoef)
 		if pc[2] != 0 || pc[3] != 0 || pc[4] != 0 {
 			c.r.Warnf(q, "polycoef", "the quadratic and higher terms of polycoef (%g, %g, %g) are dropped: the coupler is linear, q1 = %g + %g q2", pc[2], pc[3], pc[4], pc[0], pc[1])
+		}
+		// MuJoCo measures from qpos0 (the joints' ref): q1 − ref1 =
+		// a0 + a1 (q2 − ref2), so q1 = (a0 + ref1 − a1 ref2) + a1 q2.
+		pc[0] += c.jointRefValue(eq.Joint1)
+		if eq.Joint2 != "" {
+			pc[0] -= pc[1] * c.jointRefValue(eq.Joint2)
 		}
 		if eq.Joint2 == "" { // q1 = a0: a coupler over one joint, MuJoCo's soft row q1 − a0
 			con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{eq.Joint1}, Coefs: []float64{1}}

@@ -52,6 +52,7 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 	}
 	st := scene.Tendon{Name: name}
 	restDefault := 0.0 // Σ coef_k springref_k: MuJoCo's length at qpos_spring
+	length0 := 0.0     // Σ coef_k ref_k: tendon_length0
 	for _, j := range t.Children {
 		if j.Name != "joint" {
 			continue
@@ -74,6 +75,7 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 		}
 		st.Joints = append(st.Joints, tj)
 		restDefault += coef * ref.springref
+		length0 += coef * ref.ref
 	}
 	if len(st.Joints) == 0 {
 		return c.r.Errorf(t, "", "a fixed tendon needs at least one <joint>")
@@ -81,6 +83,7 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 	if err := c.tendonProps(v, &st, model.Ptr(restDefault)); err != nil {
 		return err
 	}
+	c.tendonLength0[name] = length0
 	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
 	return nil
 }
@@ -157,6 +160,7 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 	if err != nil {
 		return err
 	}
+	pc[0] += c.tendonLength0[t1] // MuJoCo's row: L − tendon_length0 − a0
 	for _, a := range []string{"tendon2", "polycoef"} {
 		q.Attr(a)
 	}
