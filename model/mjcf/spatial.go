@@ -91,7 +91,7 @@ func (c *compiler) wrapGeom(e *xmlutil.Element) (*scene.TendonWrap, error) {
 	if sh == nil {
 		return nil, c.r.Errorf(e, "geom", "no sphere or cylinder geom named %q", n)
 	}
-	if sh.Type != "sphere" && sh.Type != "cylinder" {
+	if (sh.Type != "sphere" && sh.Type != "cylinder") || sh.Radius == nil {
 		return nil, c.r.Errorf(e, "geom", "geom %q is a %s: tendons wrap over spheres and cylinders only", n, sh.Type)
 	}
 	w := &scene.TendonWrap{Shape: sh.Type, Body: body, Frame: model.PoseToScene(x), Radius: *sh.Radius}
