@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/tendon"
 )
 
 // ActuatorType is the control law of an Actuator.
@@ -95,6 +96,10 @@ type Actuator struct {
 	// Tendon, when not empty, is the fixed tendon the actuator drives
 	// instead of Body's joint (Body and DOF are then ignored).
 	Tendon []TendonTerm
+	// Transmission, when not nil, is the spatial tendon or slider-crank
+	// the actuator drives: its length is Gear·L(q), its moment arm Gear·G
+	// (package tendon).
+	Transmission tendon.Transmission
 }
 
 // gear returns the gear ratio (1 when unset).
@@ -106,7 +111,11 @@ func (ac *Actuator) gear() float64 {
 }
 
 func (ac *Actuator) validate(m *multibody.Model) error {
-	if len(ac.Tendon) > 0 {
+	if ac.Transmission != nil {
+		if err := validatePath(m, ac.Transmission); err != nil {
+			return err
+		}
+	} else if len(ac.Tendon) > 0 {
 		if err := validateTendon(m, ac.Tendon); err != nil {
 			return err
 		}
@@ -147,7 +156,7 @@ func (ac *Actuator) effort(m *multibody.Model) float64 {
 	if ac.Effort > 0 {
 		e = ac.Effort
 	}
-	if len(ac.Tendon) > 0 {
+	if len(ac.Tendon) > 0 || ac.Transmission != nil {
 		return e
 	}
 	if je := m.Bodies[ac.Body].Joint.Effort; je > 0 {
@@ -171,7 +180,10 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
 	a.begin(1)
 	var l0, ld0 float64 // length and its rate at the start of the step
-	if len(ac.Tendon) > 0 {
+	if ac.Transmission != nil {
+		l0, ld0, _ = a.addPath(c, ac.Transmission, 0, gear)
+		l0 *= gear
+	} else if len(ac.Tendon) > 0 {
 		for _, t := range ac.Tendon {
 			qi, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
 			a.addDOF(c, t.Body, vi, 0, gear*t.Coef)

@@ -54,21 +54,23 @@ type Input struct {
 // its scratch memory between calls, so that assembling a problem of a size
 // seen before allocates nothing.
 type Assembler struct {
-	rows    [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
-	tree    [2]int       // the trees (cliques) of those rows
-	nb, nr  int          // trees and rows in use
-	jac     []float64    // 3×NV_t point or angular Jacobian scratch
-	x       []float64    // scratch: row rotation of diagonalize
-	inv     []float64    // A_t⁻¹ of the trees that constraints touch, n×n each (computed once per Assemble)
-	invOff  []int        // per tree: offset of its A_t⁻¹ in inv, −1 until computed
-	w       [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
-	wm      [36]float64  // its full Delassus block W, row-major
-	ev      [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null    [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work    []float64    // eigen-solver scratch
-	vecs    []float64    // row bases of diagonalized blocks (n×n each)
-	entries []entry      // one per Set item, in Report order
-	scale   float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	rows     [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
+	tree     [2]int       // the trees (cliques) of those rows
+	nb, nr   int          // trees and rows in use
+	jac      []float64    // 3×NV_t point or angular Jacobian scratch
+	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
+	tenLocal []float64    // 3×NV: its point Jacobians' scratch
+	x        []float64    // scratch: row rotation of diagonalize
+	inv      []float64    // A_t⁻¹ of the trees that constraints touch, n×n each (computed once per Assemble)
+	invOff   []int        // per tree: offset of its A_t⁻¹ in inv, −1 until computed
+	w        [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm       [36]float64  // its full Delassus block W, row-major
+	ev       [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null     [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work     []float64    // eigen-solver scratch
+	vecs     []float64    // row bases of diagonalized blocks (n×n each)
+	entries  []entry      // one per Set item, in Report order
+	scale    float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.

@@ -61,8 +61,8 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		return true
 	}
 	for i := range s.Actuators {
-		if !s.Actuators[i].IsExplicit() {
-			return true
+		if !s.Actuators[i].IsExplicit() || s.Actuators[i].Transmission != nil {
+			return true // a spatial tendon's or slider-crank's length needs the kinematics: the assembly computes it
 		}
 	}
 	for _, l := range s.Limits {
@@ -72,6 +72,9 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		}
 	}
 	for _, l := range s.TendonLimits {
+		if l.Path != nil {
+			return true // as for a spatial tendon's actuator
+		}
 		L, _ := TendonLength(m, l.Terms, q0, nil)
 		if outside(L, l.Lower, l.Upper) {
 			return true
@@ -97,7 +100,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 	}
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
-		if !ac.IsExplicit() {
+		if !ac.IsExplicit() || ac.Transmission != nil { // spatial tendon, slider-crank: NeedsSolve is true, the assembly applies it
 			continue
 		}
 		gear := ac.gear()

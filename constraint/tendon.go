@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/tendon"
 )
 
 // TendonTerm is one term coef·q of a fixed tendon's length
@@ -67,18 +68,27 @@ func TendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64) (l, ld
 // (limitRow: near-rigid within the bound; violated, MuJoCo's soft
 // constraint with Compliance.SolRef, else recovered without launching).
 type TendonLimit struct {
-	Name         string
-	Terms        []TendonTerm
+	Name  string
+	Terms []TendonTerm
+	// Path, when not nil, is the spatial tendon whose length L(q) is
+	// bounded instead (Terms empty; J = ±G, spatialLimit).
+	Path         *tendon.Path
 	Lower, Upper float64
 	Compliance   Compliance
 }
 
 func (l *TendonLimit) validate(m *multibody.Model) error {
-	if len(l.Terms) == 0 {
+	switch {
+	case l.Path != nil:
+		if err := validatePath(m, l.Path); err != nil {
+			return err
+		}
+	case len(l.Terms) == 0:
 		return errf("a tendon limit needs at least one term")
-	}
-	if err := validateTendon(m, l.Terms); err != nil {
-		return err
+	default:
+		if err := validateTendon(m, l.Terms); err != nil {
+			return err
+		}
 	}
 	if math.IsNaN(l.Lower) || math.IsNaN(l.Upper) || math.IsInf(l.Lower, 1) || math.IsInf(l.Upper, -1) || l.Lower > l.Upper {
 		return errf("bounds [%v, %v] must satisfy −∞ ≤ lower ≤ upper ≤ ∞", l.Lower, l.Upper)
@@ -88,6 +98,10 @@ func (l *TendonLimit) validate(m *multibody.Model) error {
 
 // tendonLimit appends the blocks of the tendon limit's finite bounds.
 func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
+	if l.Path != nil {
+		a.spatialLimit(c, l, i)
+		return
+	}
 	L, _ := TendonLength(c.m, l.Terms, c.in.Q0, nil)
 	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {

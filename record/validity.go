@@ -93,7 +93,7 @@ func Passive(cfg *sim.Config) bool {
 	}
 	for _, f := range cfg.Forces {
 		switch f.(type) {
-		case forces.Gravity, *forces.Gravity, *forces.FrameSpring, *forces.JointSpringDamper, *forces.PathSpring, *forces.FixedTendon:
+		case forces.Gravity, *forces.Gravity, *forces.FrameSpring, *forces.JointSpringDamper, *forces.PathSpring, *forces.FixedTendon, *forces.SpatialTendon:
 		default:
 			return false
 		}

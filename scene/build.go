@@ -183,7 +183,7 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if cfg.Forces, err = buildForces(m, s.Forces); err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
-	tf, err := tendonForces(m, s.Tendons)
+	tf, err := tendonForces(m, st, s.Tendons)
 	if err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}

@@ -159,8 +159,15 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 		copy(ac.Bias[:], a.Bias)
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
+	if a.SliderCrank != nil {
+		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
+	}
 	if a.Tendon != "" {
-		ac.Tendon = tendonTerms(m, s.Tendon(a.Tendon))
+		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
+			ac.Transmission = tendonPath(m, t)
+		} else {
+			ac.Tendon = tendonTerms(m, t)
+		}
 	}
 	return ac, nil
 }

@@ -164,6 +164,10 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		if a.Tendon != "" {
 			a.Tendon = inc.Prefix + a.Tendon
 		}
+		if sc := a.SliderCrank; sc != nil {
+			pts := prefixPath([]TendonSite{sc.Crank, sc.Slider}, pre)
+			a.SliderCrank = &SliderCrank{Crank: pts[0], Slider: pts[1], Axis: sc.Axis, RodLength: sc.RodLength}
+		}
 		s.Actuators = append(s.Actuators, a)
 	}
 	for _, t := range sub.Tendons {
@@ -172,6 +176,7 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		for k := range t.Joints {
 			t.Joints[k].Joint = pre(t.Joints[k].Joint)
 		}
+		t.Path = prefixPath(t.Path, pre)
 		s.Tendons = append(s.Tendons, t)
 	}
 	for _, sn := range sub.Sensors {

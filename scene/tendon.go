@@ -15,11 +15,18 @@ import (
 // f = −stiffness (L − rest_length) − damping L̇ acting on each coordinate
 // as coef_k f, optional limits lower ≤ L ≤ upper, and actuators that name
 // it (Actuator.Tendon) acting along it.
+//
+// A spatial tendon (MuJoCo's <spatial>) gives Path instead of Joints: its
+// length L(q) is that of a path through sites on bodies, wrapping over
+// spheres and cylinders (package tendon); the spring–damper acts on the
+// joints through the path's Jacobian G as Gᵀ f.
 type Tendon struct {
 	Name   string        `yaml:"name"`
-	Joints []TendonJoint `yaml:"joints"`
+	Joints []TendonJoint `yaml:"joints,omitempty"`
+	Path   []TendonSite  `yaml:"path,omitempty"`
 	// Stiffness (N/m or N·m/rad per unit of L, ≥ 0), Damping (≥ 0) and
-	// RestLength (default 0) make the tendon a spring–damper.
+	// RestLength (default 0; a spatial tendon's: its length in the
+	// initial state) make the tendon a spring–damper.
 	Stiffness  *float64 `yaml:"stiffness,omitempty"`
 	Damping    *float64 `yaml:"damping,omitempty"`
 	RestLength *float64 `yaml:"rest_length,omitempty"`
@@ -68,8 +75,13 @@ func (v *validator) tendons(s *Scene) {
 			v.add(p+".name", "missing (required: actuators name their tendon)")
 		}
 		v.listName(p, t.Name, seen, i)
-		if len(t.Joints) == 0 {
-			v.add(p+".joints", "empty: give at least one {joint, coef}")
+		switch {
+		case len(t.Path) > 0 && len(t.Joints) > 0:
+			v.add(p, "joints and path given: a tendon is fixed (joints) or spatial (path)")
+		case len(t.Path) > 0:
+			v.spatialTendon(p, t, s.Bodies)
+		case len(t.Joints) == 0:
+			v.add(p+".joints", "empty: give at least one {joint, coef}, or a path")
 		}
 		for k, j := range t.Joints {
 			jp := indexPath(p+".joints", k)
@@ -114,12 +126,27 @@ func tendonTerms(m *multibody.Model, t *Tendon) []constraint.TendonTerm {
 
 // tendonForces returns the spring–dampers of the tendons with a stiffness
 // or damping.
-func tendonForces(m *multibody.Model, ts []Tendon) ([]forces.Element, error) {
+// A spatial tendon's rest length defaults to its length in the initial
+// state st (MuJoCo: at qpos_spring).
+func tendonForces(m *multibody.Model, st *multibody.State, ts []Tendon) ([]forces.Element, error) {
 	var out []forces.Element
 	for i := range ts {
 		t := &ts[i]
 		k, d := valueOr(t.Stiffness, 0), valueOr(t.Damping, 0)
 		if k == 0 && d == 0 {
+			continue
+		}
+		if len(t.Path) > 0 {
+			p := tendonPath(m, t)
+			rest := 0.0
+			if t.RestLength != nil {
+				rest = *t.RestLength
+			} else {
+				ws := multibody.NewWorkspace(m)
+				ws.Update(st.Q, st.V)
+				rest = p.Length(ws)
+			}
+			out = append(out, &forces.SpatialTendon{Path: p, Stiffness: k, Damping: d, RestLength: rest})
 			continue
 		}
 		e := &forces.FixedTendon{Stiffness: k, Damping: d, RestLength: valueOr(t.RestLength, 0)}
@@ -143,9 +170,13 @@ func tendonLimits(set *constraint.Set, m *multibody.Model, ts []Tendon) {
 		if l == nil {
 			continue
 		}
-		set.TendonLimits = append(set.TendonLimits, constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
+		tl := constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
 			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)),
-			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp})})
+			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp})}
+		if len(t.Path) > 0 {
+			tl.Path = tendonPath(m, t)
+		}
+		set.TendonLimits = append(set.TendonLimits, tl)
 	}
 }
 

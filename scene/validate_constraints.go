@@ -190,6 +190,13 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		return
 	}
 	switch {
+	case a.SliderCrank != nil && (a.Joint != "" || a.Tendon != ""):
+		v.add(p+".slider_crank", "given with a joint or tendon; an actuator drives one of them")
+	case a.SliderCrank != nil:
+		v.sliderCrank(p+".slider_crank", a.SliderCrank, bodies)
+		if a.DOF != nil {
+			v.add(p+".dof", "given for a slider-crank actuator; it takes none")
+		}
 	case a.Tendon != "" && a.Joint != "":
 		v.add(p, "joint %q and tendon %q given; an actuator drives one of them", a.Joint, a.Tendon)
 	case a.Tendon != "":

@@ -90,7 +90,7 @@ var parityModels = []struct {
 	{"gymnasium/walker2d_v5.xml", massMatches, false},
 	// MuJoCo 2.2.2's own models and tests
 	{"mujoco/model/humanoid/humanoid.xml", trajMatches, false},
-	{"mujoco/model/slider_crank/slider_crank.xml", massMatches, false},
+	{"mujoco/model/slider_crank/slider_crank.xml", trajMatches, false},
 	{"mujoco/model/tendon_arm/arm26.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", massMatches, false},

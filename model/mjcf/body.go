@@ -311,6 +311,7 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 			c.r.Warnf(v.src(a), a, "%s on a ball joint is not supported (ignored)", a)
 		case x != 0 && a == "ref":
 			p.Ref = model.Ptr(x)
+			mj.ref.ref = x
 		case x != 0:
 			p.SpringRef = model.Ptr(x)
 			mj.ref.springref = x

@@ -12,12 +12,16 @@ import (
 )
 
 // settle steps s n times, failing on an error or a step that does not
-// converge with e_m ≤ εr.
+// converge. Converged is SAP eq. 26 itself, ‖D ∇ℓp‖ < εa + εr max(‖D p‖,
+// ‖D j_c‖): the momentum error e_m = ‖D ∇ℓp‖ / max(…) of a converged step
+// may exceed εr by up to εa / max(…) (measured: 1.000004e-9 with
+// εr = 1e-9, εa = 1e-16 in a soft joint equality's run), so e_m ≤ εr is
+// not the solver's criterion and is not asserted.
 func settle(t *testing.T, b *scene.Built, s *sim.Simulator, n int) {
 	t.Helper()
 	for range n {
 		st, err := s.Step()
-		if err != nil || st.Status != solver.Converged || st.MomentumError > b.RelTolerance {
+		if err != nil || st.Status != solver.Converged {
 			t.Fatalf("step %d: status %v, e_m %.17g (εr %g), error %v", st.Step, st.Status, st.MomentumError, b.RelTolerance, err)
 		}
 	}

@@ -21,12 +21,12 @@
 // MuJoCo's ellipsoid fluid model, fluid.go), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
 // position, velocity, and general with a fixed gain and an affine bias,
-// on hinge and slide joints and fixed tendons: control.go), <tendon>
-// <fixed> (stiffness, damping, springlength, range: tendon.go; <spatial>
-// warns), meshes given by vertex lists (their convex hull),
-// <equality> (connect → ball, weld → weld, joint → coupler or a locked
-// joint, tendon on a two-joint fixed tendon → MuJoCo's soft coupler;
-// equality.go) and
+// on hinge and slide joints, tendons and slider-cranks: control.go), <tendon>
+// <fixed> and <spatial> (stiffness, damping, springlength, range; sites
+// and sphere and cylinder wraps: tendon.go, spatial.go), meshes given by vertex lists (their convex hull),
+// <equality> (connect → ball, weld → weld, joint → MuJoCo's soft coupler
+// over one or two joints, tendon on a fixed tendon → MuJoCo's soft
+// coupler; equality.go) and
 // <sensor> (jointpos, jointvel, actuatorfrc, frame sensors on sites,
 // bodies and geoms, gyro, velocimeter, accelerometer, touch, force,
 // torque, subtreecom, subtreelinvel, subtreeangmom: sensors.go; package

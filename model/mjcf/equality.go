@@ -3,6 +3,7 @@ package mjcf
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -17,11 +18,11 @@ import (
 // dissipation come from its solref once the model's mass matrix is known
 // (equalityCompliance).
 type pendingEq struct {
-	kind   string // ball, weld, coupler, lock
-	index  int    // ball, weld, coupler: in Scene.Constraints; lock: the scene body
+	kind   string // ball, weld, coupler
+	index  int    // in Scene.Constraints
 	solref []float64
 	// ball, weld: the bodies (scene names, "world") and the world point of
-	// the constraint at the reference configuration; coupler, lock: the
+	// the constraint at the reference configuration; coupler: the
 	// bodies of the joints and the ratio.
 	a, b  string
 	point spatial.Vec3
@@ -39,6 +40,15 @@ type pendingEq struct {
 	joints []string
 	coefs  []float64
 	dofs   []int // the joints' degrees of freedom (parts of compound joints); nil: 0
+}
+
+// jointRefValue returns the ref (MuJoCo's qpos0) of the joint of scene
+// body b, a hinge or slide joint.
+func (c *compiler) jointRefValue(b string) float64 {
+	if j := c.out.Scene.Bodies[c.bodies[b]].Joint; j != nil && j.Ref != nil {
+		return *j.Ref
+	}
+	return 0
 }
 
 // worldPose returns the pose of an MJCF body (by scene name, "world" for
@@ -59,7 +69,8 @@ func (c *compiler) worldPose(name string) spatial.Pose {
 //	    default its pose at the reference configuration);
 //	joint joint1 joint2 polycoef → coupler q1 = a0 + a1 q2 (the quadratic
 //	    and higher terms are dropped, with a warning); without joint2 the
-//	    joint is locked at a0 (limits lower = upper = a0).
+//	    coupler q1 = a0 over the one joint; both MuJoCo's soft constraint
+//	    (softCoupler: solref, solimp, weight dof_invweight0).
 //
 // The world, when it is one of the bodies, goes first (scene rule).
 func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
@@ -92,17 +103,25 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	case "joint":
-		pc := eq.PolyCoef
+		pc := slices.Clone(eq.PolyCoef)
 		if pc[2] != 0 || pc[3] != 0 || pc[4] != 0 {
 			c.r.Warnf(q, "polycoef", "the quadratic and higher terms of polycoef (%g, %g, %g) are dropped: the coupler is linear, q1 = %g + %g q2", pc[2], pc[3], pc[4], pc[0], pc[1])
 		}
-		if eq.Joint2 == "" {
-			b := &s.Bodies[c.bodies[eq.Joint1]]
-			if b.Joint.Limits != nil {
-				c.r.Warnf(q, "joint1", "the joint %q is locked at %g: its range is replaced", eq.Joint1, pc[0])
+		// MuJoCo measures from qpos0 (the joints' ref): q1 − ref1 =
+		// a0 + a1 (q2 − ref2), so q1 = (a0 + ref1 − a1 ref2) + a1 q2.
+		pc[0] += c.jointRefValue(eq.Joint1)
+		if eq.Joint2 != "" {
+			pc[0] -= pc[1] * c.jointRefValue(eq.Joint2)
+		}
+		if eq.Joint2 == "" { // q1 = a0: a coupler over one joint, MuJoCo's soft row q1 − a0
+			con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{eq.Joint1}, Coefs: []float64{1}}
+			if pc[0] != 0 {
+				con.Offset = model.Ptr(pc[0])
 			}
-			b.Joint.Limits = &scene.Limits{Lower: []float64{pc[0]}, Upper: []float64{pc[0]}}
-			pe.kind, pe.index, pe.a, pe.b, pe.ratio = "lock", c.bodies[eq.Joint1], eq.Joint1, "", 0
+			pe.kind, pe.soft, pe.solimp, pe.scale = "coupler", true, eq.SolImp, 1
+			pe.joints, pe.coefs = con.Joints, con.Coefs
+			pe.index = len(s.Constraints)
+			s.Constraints = append(s.Constraints, con)
 			break
 		}
 		con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{eq.Joint1, eq.Joint2}}
@@ -113,6 +132,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 			con.Offset = model.Ptr(pc[0])
 		}
 		pe.kind, pe.a, pe.b, pe.ratio = "coupler", eq.Joint1, eq.Joint2, pc[1]
+		pe.soft, pe.solimp, pe.scale = true, eq.SolImp, 1 // MuJoCo's soft constraint on q1 − a1 q2 − a0
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	}
@@ -120,8 +140,9 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 	return nil
 }
 
-// equalityCompliance gives every mapped equality the stiffness and
-// dissipation of its solref: k = m_eff/(T ζ)² and τd = 2 T ζ²
+// equalityCompliance makes joint and tendon equalities (couplers) MuJoCo's
+// soft constraint (softCoupler) and gives connect and weld equalities the
+// stiffness and dissipation of their solref: k = m_eff/(T ζ)² and τd = 2 T ζ²
 // (solrefRate; contact maps solimp too, contactRate), with m_eff the effective mass of the constraint
 // at the reference configuration, 1/λ_max(J M⁻¹ Jᵀ) for its Jacobian J
 // (translational rows; a weld's rotational stiffness uses its angular
@@ -159,16 +180,9 @@ func (c *compiler) equalityCompliance() error {
 			if pe.kind == "weld" {
 				krot = kpm / maxEig(jminvjt(minv, angularRows(m, ws, pe.a, pe.b)))
 			}
-		case "coupler", "lock":
-			k = kpm / maxEig(jminvjt(minv, jointRow(m, pe.a, pe.b, pe.ratio)))
 		}
 		if !(k > 0) || math.IsInf(k, 0) || (pe.kind == "weld" && (!(krot > 0) || math.IsInf(krot, 0))) {
 			c.r.Warnf(pe.e, "solref", "the constraint does not move its bodies at the reference configuration: it is near-rigid")
-			continue
-		}
-		if pe.kind == "lock" {
-			l := s.Bodies[pe.index].Joint.Limits
-			l.Stiffness, l.Dissipation = model.Ptr(k), model.Ptr(tau)
 			continue
 		}
 		con := &s.Constraints[pe.index]

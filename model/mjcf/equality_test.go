@@ -106,15 +106,19 @@ func referencePeriod(I, K, theta0 float64) float64 {
 
 // TestJointEquality: a joint equality q1 = 0.1 − 0.5 q2 couples two
 // pendulums (m = 1 kg at l = 0.5 m, I = 0.251 kg·m² about each hinge);
-// a servo (kp 50) holds the second at u = 0.6. With the default solref
-// the coupler is the spring k = m_eff/T², m_eff = 1/(1/I + ρ²/I) (the
-// effective inertia of q1 − ρ q2), and the static balance
+// a servo (kp 50) holds the second at u = 0.6. The coupler is MuJoCo's
+// soft constraint on c = q1 − ρ q2 − 0.1 with the default solref (T, ζ) =
+// (0.02, 1) and solimp (0.9, 0.95, 0.001, 0.5, 2): at rest its force is
+// f = a_ref/R with a_ref = −K d(c) c, K = 1/(d_max T ζ)², and
+// R = (1 − d)/d · w, w = 1/I + 1/I (dof_invweight0 of both joints), so
+// the static balance
 //
-//	−m g l sin q1 − k c = 0,  −m g l sin q2 + kp (u − q2) + ρ k c = 0,
+//	−m g l sin q1 + f = 0,  −m g l sin q2 + kp (u − q2) − ρ f = 0
 //
-// c = q1 − ρ q2 − 0.1, is solved here by Newton's method. The same joint
-// locked alone (no joint2: q1 = 0.3) rests where m g l sin q = k (0.3 − q)
-// with k = I/T².
+// (f = −K d² c / ((1 − d) w), d MuJoCo's impedance at |c|) is solved here
+// by Newton's method. The same joint
+// locked alone (no joint2: q1 = 0.3, MuJoCo's soft row q1 − 0.3 with
+// w = 1/I) rests where −m g l sin q + f(q − 0.3) = 0.
 func TestJointEquality(t *testing.T) {
 	const m, l, I, kp, u, rho, off = 1.0, 0.5, 0.251, 50.0, 0.6, -0.5, 0.1
 	pend := func(name, pos string) string {
@@ -125,14 +129,31 @@ func TestJointEquality(t *testing.T) {
   <actuator><position joint="p2" kp="50" kv="5"/></actuator><keyframe><key name="k" ctrl="0.6"/></keyframe></mujoco>`
 	b, s := runTight(t, doc, "k")
 	settle(t, b, s, 5000)
-	k := 1 / (1/I + rho*rho/I) / (eqT * eqT)
-	q1, q2 := 0.0, u
-	for range 50 { // Newton on the 2×2 balance
-		c := q1 - rho*q2 - off
-		f1 := -m*g*l*math.Sin(q1) - k*c
-		f2 := -m*g*l*math.Sin(q2) + kp*(u-q2) + rho*k*c
-		a11, a12 := -m*g*l*math.Cos(q1)-k, k*rho
-		a21, a22 := rho*k, -m*g*l*math.Cos(q2)-kp-rho*rho*k
+	const d0, dmax, width, mid, power = 0.9, 0.95, 0.001, 0.5, 2.0
+	K := 1 / (dmax * dmax * eqT * eqT)
+	force := func(c, w float64) float64 { // the soft row's force at rest
+		x := math.Min(math.Abs(c)/width, 1)
+		y := math.Pow(x, power) / math.Pow(mid, power-1)
+		if x > mid {
+			y = 1 - math.Pow(1-x, power)/math.Pow(1-mid, power-1)
+		}
+		d := d0 + y*(dmax-d0)
+		return -K * d * d * c / ((1 - d) * w)
+	}
+	balance := func(q1, q2 float64) (float64, float64) {
+		f := force(q1-rho*q2-off, 2/I)
+		return -m*g*l*math.Sin(q1) + f, -m*g*l*math.Sin(q2) + kp*(u-q2) - rho*f
+	}
+	q1, q2 := off+rho*u, u
+	for range 100 { // Newton on the 2×2 balance, central-difference Jacobian
+		const h = 1e-9
+		f1, f2 := balance(q1, q2)
+		p1, p2 := balance(q1+h, q2)
+		m1, m2 := balance(q1-h, q2)
+		a11, a21 := (p1-m1)/(2*h), (p2-m2)/(2*h)
+		p1, p2 = balance(q1, q2+h)
+		m1, m2 = balance(q1, q2-h)
+		a12, a22 := (p1-m1)/(2*h), (p2-m2)/(2*h)
 		det := a11*a22 - a12*a21
 		q1 -= (a22*f1 - a12*f2) / det
 		q2 -= (a11*f2 - a21*f1) / det
@@ -146,8 +167,9 @@ func TestJointEquality(t *testing.T) {
   <equality><joint joint1="p1" polycoef="0.3 1 0 0 0"/></equality></mujoco>`
 	b, s = runTight(t, lock, "")
 	settle(t, b, s, 2000)
-	want := newton(func(q float64) float64 { return m*g*l*math.Sin(q) - I/(eqT*eqT)*(0.3-q) }, 0.3)
+	want := newton(func(q float64) float64 { return -m*g*l*math.Sin(q) + force(q-0.3, 1/I) }, 0.3)
 	if d := math.Abs(b.State.Q[0] - want); d > 1e-8 {
 		t.Errorf("locked: q = %.10g, want %.10g", b.State.Q[0], want)
 	}
+	t.Logf("locked: q = %.10g, closed form %.10g", b.State.Q[0], want)
 }

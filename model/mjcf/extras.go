@@ -223,8 +223,9 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		if err != nil {
 			return err
 		}
-		if !v.has("joint") && !v.has("tendon") {
-			c.r.Warnf(a, "", "only joint and fixed-tendon transmissions are supported (this <%s> has neither; ignored)", a.Name)
+		crank := v.has("cranksite") || v.has("slidersite")
+		if !v.has("joint") && !v.has("tendon") && !crank {
+			c.r.Warnf(a, "", "only joint, tendon and slider-crank transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -232,8 +233,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			return err
 		}
 		on := fmt.Sprintf("joint %q", act.JointName)
-		if act.Tendon != "" || v.has("tendon") {
+		switch {
+		case act.Tendon != "" || v.has("tendon"):
 			on = fmt.Sprintf("tendon %q", v.str("tendon", ""))
+		case crank:
+			on = "a slider-crank"
 		}
 		if why != "" {
 			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
@@ -248,6 +252,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
 			continue
 		}
+		if crank {
+			if sa.SliderCrank, err = c.sliderCrank(v); err != nil {
+				return err
+			}
+		}
 		c.out.Scene.Actuators = append(c.out.Scene.Actuators, sa)
 		c.ctrl[k] = sa.Name
 	}
@@ -259,25 +268,28 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 // forcelimited: true, or auto with autolimits and the range given). It
 // returns a non-empty reason when the transmission is not simulated: an
 // actuator on a ball or free joint (MuJoCo's gear is then a 3- or 6-vector
-// torque/wrench) or on a spatial tendon, or a zero gear. For hinge and
-// slide joints and fixed tendons MuJoCo uses gear[0] (mj_transmission),
+// torque/wrench), or a zero gear. For hinge and slide joints and fixed
+// and spatial tendons MuJoCo uses gear[0] (mj_transmission),
 // the other values of a 6-vector are ignored.
 func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
 	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
 	if v.has("joint") && v.has("tendon") {
 		return act, "", c.r.Errorf(v.src("tendon"), "tendon", "an actuator has one transmission; joint and tendon given")
 	}
+	crank := v.has("cranksite") || v.has("slidersite")
+	if crank && (v.has("joint") || v.has("tendon")) {
+		return act, "", c.r.Errorf(a, "cranksite", "an actuator has one transmission; a slider-crank and a joint or tendon given")
+	}
 	why := ""
-	if v.has("tendon") {
+	switch {
+	case crank: // the slider-crank is read by sliderCrank
+	case v.has("tendon"):
 		tn := v.str("tendon", "")
-		switch {
-		case c.spatialTendons[tn]:
-			why = "spatial tendons are not supported"
-		case c.out.Scene.Tendon(tn) == nil:
+		if c.out.Scene.Tendon(tn) == nil {
 			return act, "", c.r.Errorf(v.src("tendon"), "tendon", "no tendon of this name")
 		}
 		act.Tendon = tn
-	} else {
+	default:
 		jn := v.str("joint", "")
 		j := c.joints[jn]
 		if j == nil {

@@ -75,7 +75,7 @@ func (c *compiler) disabled(name string) bool {
 // as MuJoCo's mjDSBL_* flags: gravity → zero gravity; contact → no
 // collision geometry (the geoms become visuals) and no exclusions;
 // limit → no position or cone limits (effort limits stay, they are not
-// constraints; a joint locked by a joint equality stays locked);
+// constraints; a joint equality is not a limit and stays);
 // frictionloss → no joint friction; passive → no joint springs or
 // damping and no fluid forces (MuJoCo 2.2.2's Euler still divides by M + h·D, the damping
 // matrix: not reproduced); actuation → no actuators (and no keyframe
@@ -104,18 +104,12 @@ func (c *compiler) applyFlags() {
 			delete(s.Materials, n)
 		}
 	}
-	locked := map[int]bool{} // joints locked by a joint equality, whose limits are the lock
-	for _, pe := range c.eqs {
-		if pe.kind == "lock" {
-			locked[pe.index] = true
-		}
-	}
 	for i := range s.Bodies {
 		j := s.Bodies[i].Joint
 		if j == nil {
 			continue
 		}
-		if c.disabled("limit") && j.Limits != nil && !locked[i] {
+		if c.disabled("limit") && j.Limits != nil {
 			if j.Limits.Effort == nil {
 				j.Limits = nil
 			} else {

@@ -38,7 +38,7 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 		r: &xmlutil.Reader{File: path}, opts: opts, dir: filepath.Dir(path), root: root,
 		out: &model.Import{Format: "mjcf"}, classes: map[string]*class{},
 		degrees: true, autolimits: true, inertiaFromGeom: "auto", groupRange: [2]int{0, 5}, eulerseq: "xyz",
-		meshes: map[string]*meshAsset{}, materials: map[string][4]float64{}, joints: map[string]*jointRef{}, spatialTendons: map[string]bool{},
+		meshes: map[string]*meshAsset{}, materials: map[string][4]float64{}, joints: map[string]*jointRef{}, spatialTendons: map[string]bool{}, tendonLength0: map[string]float64{},
 		bodies: map[string]int{},
 	}
 	if root.Name != "mujoco" {
@@ -99,8 +99,12 @@ type compiler struct {
 	materials map[string][4]float64
 	meshCache mesh.Cache
 	joints    map[string]*jointRef // by MJCF joint name
-	// spatialTendons are the names of the <spatial> tendons (not simulated).
+	// spatialTendons are the names of the <spatial> tendons (their
+	// equalities are not simulated).
 	spatialTendons map[string]bool
+	// tendonLength0 is each fixed tendon's length at qpos0, Σ coef_k ref_k
+	// (MuJoCo's tendon_length0, from which tendon equalities measure).
+	tendonLength0 map[string]float64
 	// implicitActuators: MuJoCo's integrator (implicit, implicitfast)
 	// treats actuators' velocity terms implicitly; Euler and RK4 do not.
 	implicitActuators bool
@@ -131,6 +135,7 @@ type jointRef struct {
 	body      int
 	dof       int     // first velocity of the joint within its body's (compound) joint
 	springref float64 // springref (rad for a hinge), for tendons' default spring length
+	ref       float64 // ref (rad for a hinge): MuJoCo's qpos0, for tendon_length0
 	e         *xmlutil.Element
 }
 

@@ -13,8 +13,9 @@ import (
 // its stiffness, damping and springlength (the spring f = −k (L − L0) − b L̇,
 // mj_passive) and its range as limits where limited (solreflimit and
 // solimplimit as a joint limit's: MuJoCo's soft constraint while
-// violated); <spatial> tendons are
-// not supported (a warning; actuators on them are not simulated).
+// violated); each <spatial> becomes a scene tendon with a path through
+// sites, wrapping over sphere and cylinder geoms (spatialTendon), with the
+// same attributes.
 func (c *compiler) tendons(e *xmlutil.Element) error {
 	for _, t := range e.Children {
 		switch t.Name {
@@ -24,10 +25,10 @@ func (c *compiler) tendons(e *xmlutil.Element) error {
 				return err
 			}
 		case "spatial":
-			name, _ := t.Attr("name")
-			t.MarkAllUsed() // one warning for the element
-			c.spatialTendons[name] = true
-			c.r.Warnf(t, "", "spatial tendons are not supported (not simulated, nor actuators on them)")
+			t.MarkUsed()
+			if err := c.spatialTendon(t); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -51,6 +52,7 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 	}
 	st := scene.Tendon{Name: name}
 	restDefault := 0.0 // Σ coef_k springref_k: MuJoCo's length at qpos_spring
+	length0 := 0.0     // Σ coef_k ref_k: tendon_length0
 	for _, j := range t.Children {
 		if j.Name != "joint" {
 			continue
@@ -73,10 +75,23 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 		}
 		st.Joints = append(st.Joints, tj)
 		restDefault += coef * ref.springref
+		length0 += coef * ref.ref
 	}
 	if len(st.Joints) == 0 {
 		return c.r.Errorf(t, "", "a fixed tendon needs at least one <joint>")
 	}
+	if err := c.tendonProps(v, &st, model.Ptr(restDefault)); err != nil {
+		return err
+	}
+	c.tendonLength0[name] = length0
+	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
+	return nil
+}
+
+// tendonProps reads a tendon's stiffness, damping, springlength (default
+// rest, or the length in the initial state when rest is nil), frictionloss
+// (warned) and limits into st.
+func (c *compiler) tendonProps(v view, st *scene.Tendon, rest *float64) error {
 	vals := map[string]float64{}
 	for _, a := range []string{"stiffness", "damping", "frictionloss"} {
 		x, err := c.float(v, a, 0)
@@ -90,15 +105,12 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 	}
 	if k := vals["stiffness"]; k > 0 {
 		st.Stiffness = model.Ptr(k)
-		rest := restDefault
 		if sl, err := c.float(v, "springlength", -1); err != nil {
 			return err
 		} else if sl >= 0 { // MuJoCo 2.2.2: negative (the default) means the length at qpos_spring
-			rest = sl
+			rest = &sl
 		}
-		if rest != 0 {
-			st.RestLength = model.Ptr(rest)
-		}
+		st.RestLength = rest
 	}
 	if d := vals["damping"]; d > 0 {
 		st.Damping = model.Ptr(d)
@@ -128,7 +140,6 @@ func (c *compiler) fixedTendon(t *xmlutil.Element) error {
 			c.r.Warnf(s, "margin", "not supported on tendons (ignored)")
 		}
 	}
-	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
 	return nil
 }
 
@@ -149,6 +160,7 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 	if err != nil {
 		return err
 	}
+	pc[0] += c.tendonLength0[t1] // MuJoCo's row: L − tendon_length0 − a0
 	for _, a := range []string{"tendon2", "polycoef"} {
 		q.Attr(a)
 	}

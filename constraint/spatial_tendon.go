@@ -1,0 +1,92 @@
+package constraint
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/tendon"
+)
+
+// validatePath checks a spatial tendon's path or a slider-crank: valid
+// for m, and its moving bodies in at most two trees (a constraint block
+// spans at most two).
+func validatePath(m *multibody.Model, p tendon.Transmission) error {
+	if err := p.Validate(m); err != nil {
+		return errf("transmission: %w", err)
+	}
+	var trees []int
+	add := func(b int) {
+		if b >= 0 && m.Bodies[b].Tree >= 0 && !containsInt(trees, m.Bodies[b].Tree) {
+			trees = append(trees, m.Bodies[b].Tree)
+		}
+	}
+	for _, b := range p.Bodies() {
+		add(b)
+	}
+	if len(trees) > 2 {
+		return errf("the transmission's bodies are in %d trees; at most 2 are supported", len(trees))
+	}
+	return nil
+}
+
+// addPath adds s·G to row r of the block being built, G the Jacobian of
+// path p (a spatial tendon or a slider-crank) at the kinematics c.kin, and
+// returns L, s G v0 and s G v*.
+func (a *Assembler) addPath(c *asmCtx, p tendon.Transmission, r int, s float64) (l, jv0, jvs float64) {
+	if len(a.tenG) != c.m.NV {
+		a.tenG, a.tenLocal = make([]float64, c.m.NV), make([]float64, 3*c.m.NV)
+	}
+	l = p.Jacobian(c.m, c.kin, a.tenG, a.tenLocal)
+	for t := range c.m.Trees {
+		tr := &c.m.Trees[t]
+		g := a.tenG[tr.VOffset : tr.VOffset+tr.NV]
+		if allZero(g) {
+			continue
+		}
+		row := a.slot(c.m, t)[r*tr.NV : (r+1)*tr.NV]
+		for j, gj := range g {
+			row[j] += s * gj
+			jv0 += s * gj * elem(c.in.V0, tr.VOffset+j)
+			jvs += s * gj * elem(c.p.VStar, tr.VOffset+j)
+		}
+	}
+	return l, jv0, jvs
+}
+
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// spatialLimit appends the blocks of the finite bounds of a spatial
+// tendon's limit: g = L − Lower with J = G, g = Upper − L with −J, as
+// tendonLimit does for a fixed tendon.
+func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
+	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	for side, bound := range [2]float64{l.Lower, l.Upper} {
+		if math.IsInf(bound, 0) {
+			continue
+		}
+		sign := 1.0
+		if side == 1 {
+			sign = -1
+		}
+		a.begin(1)
+		L, jv0, jvs := a.addPath(c, l.Path, 0, sign)
+		g := sign * (L - bound)
+		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
+		a.limitRow(c, row, l.Compliance, g, jv0, jvs)
+		if e.block < 0 {
+			e.block = k
+		}
+		e.sign[e.nblocks] = sign
+		e.nblocks++
+		e.violation = math.Max(e.violation, -g)
+	}
+	a.add(e)
+}

@@ -1,0 +1,159 @@
+package mjcf
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// spatialTendon reads one <spatial> tendon: a path of <site>s, with a
+// sphere or cylinder <geom> (and its optional sidesite) between two sites
+// to wrap over (MuJoCo's rules: the path starts and ends at a site, a geom
+// sits between two sites). <pulley> is refused with an error naming it.
+func (c *compiler) spatialTendon(t *xmlutil.Element) error {
+	v, err := c.view(t, "tendon", "main")
+	if err != nil {
+		return err
+	}
+	name := v.str("name", "")
+	if name == "" {
+		name = fmt.Sprintf("tendon%d", len(c.out.Scene.Tendons))
+	}
+	if c.out.Scene.Tendon(name) != nil {
+		return c.r.Errorf(t, "name", "a tendon of this name is already defined")
+	}
+	c.spatialTendons[name] = true
+	for _, a := range []string{"rgba", "width", "material", "group"} {
+		t.Attr(a) // visual only
+	}
+	st := scene.Tendon{Name: name}
+	var prev string // the previous element of the path
+	for _, e := range t.Children {
+		e.MarkUsed()
+		switch e.Name {
+		case "site":
+			s, err := c.pathSite(e, "site")
+			if err != nil {
+				return err
+			}
+			st.Path = append(st.Path, s)
+		case "geom":
+			if prev != "site" {
+				return c.r.Errorf(e, "geom", "a wrapping geom must follow a site")
+			}
+			w, err := c.wrapGeom(e)
+			if err != nil {
+				return err
+			}
+			st.Path[len(st.Path)-1].Wrap = w
+		case "pulley":
+			return c.r.Errorf(e, "divisor", "pulleys in spatial tendons are not supported")
+		default:
+			continue
+		}
+		prev = e.Name
+	}
+	if len(st.Path) < 2 || prev != "site" {
+		return c.r.Errorf(t, "", "a spatial tendon needs at least two sites and must end with a site")
+	}
+	if err := c.tendonProps(v, &st, nil); err != nil {
+		return err
+	}
+	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
+	return nil
+}
+
+// pathSite returns the scene site named by attribute attr of e.
+func (c *compiler) pathSite(e *xmlutil.Element, attr string) (scene.TendonSite, error) {
+	n, err := c.r.Required(e, attr)
+	if err != nil {
+		return scene.TendonSite{}, err
+	}
+	s := c.site(n)
+	if s == nil {
+		return scene.TendonSite{}, c.r.Errorf(e, attr, "no site named %q", n)
+	}
+	p := scene.Vec(s.Pose.P)
+	return scene.TendonSite{Body: s.Body, Point: &p}, nil
+}
+
+// wrapGeom returns the wrap of a path's <geom geom sidesite>: a sphere or
+// cylinder geom (collision or visual) with its body and frame.
+func (c *compiler) wrapGeom(e *xmlutil.Element) (*scene.TendonWrap, error) {
+	n, err := c.r.Required(e, "geom")
+	if err != nil {
+		return nil, err
+	}
+	body, x, sh := c.namedGeom(n)
+	if sh == nil {
+		return nil, c.r.Errorf(e, "geom", "no sphere or cylinder geom named %q", n)
+	}
+	if (sh.Type != "sphere" && sh.Type != "cylinder") || sh.Radius == nil {
+		return nil, c.r.Errorf(e, "geom", "geom %q is a %s: tendons wrap over spheres and cylinders only", n, sh.Type)
+	}
+	w := &scene.TendonWrap{Shape: sh.Type, Body: body, Frame: model.PoseToScene(x), Radius: *sh.Radius}
+	if e.Has("sidesite") {
+		s, err := c.pathSite(e, "sidesite")
+		if err != nil {
+			return nil, err
+		}
+		w.Side = &s
+	}
+	return w, nil
+}
+
+// namedGeom returns the scene body, body-frame pose and shape of the named
+// geom (collision or visual), nil shape if none.
+func (c *compiler) namedGeom(name string) (string, spatial.Pose, *scene.Shape) {
+	s := c.out.Scene
+	pose := func(p *scene.Pose) spatial.Pose {
+		if p == nil {
+			return spatial.PoseIdentity()
+		}
+		return model.ScenePose(*p)
+	}
+	if i, ok := c.geomIndex[name]; ok {
+		pg := c.pending[i]
+		b := &s.Bodies[pg.body]
+		if pg.index < len(b.Collisions) {
+			col := b.Collisions[pg.index]
+			return b.Name, pose(col.Pose), col.Shape
+		}
+	}
+	for bi := range s.Bodies {
+		b := &s.Bodies[bi]
+		for _, v := range b.Visuals {
+			if v.Name == name {
+				return b.Name, pose(v.Pose), v.Shape
+			}
+		}
+	}
+	return "", spatial.Pose{}, nil
+}
+
+// sliderCrank reads an actuator's slider-crank transmission (cranksite,
+// slidersite, cranklength > 0): the slide axis is the slider site's z
+// axis in its body's frame (mj_transmission).
+func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
+	e := v.e
+	cs, err := c.pathSite(e, "cranksite")
+	if err != nil {
+		return nil, err
+	}
+	ss, err := c.pathSite(e, "slidersite")
+	if err != nil {
+		return nil, err
+	}
+	rod, err := c.float(v, "cranklength", 0)
+	if err != nil {
+		return nil, err
+	}
+	if !(rod > 0) {
+		return nil, c.r.Errorf(v.src("cranklength"), "cranklength", "a slider-crank needs cranklength > 0")
+	}
+	ax := scene.Vec(c.site(mustAttr(e, "slidersite")).Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
+	return &scene.SliderCrank{Crank: cs, Slider: ss, Axis: ax, RodLength: rod}, nil
+}

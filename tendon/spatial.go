@@ -1,0 +1,187 @@
+package tendon
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// Site is a point fixed on a body: Point in the body's frame; Body −1 is
+// the world (Point is then a world point).
+type Site struct {
+	Body  int
+	Point spatial.Vec3
+}
+
+// Wrap is a wrapping obstacle between two sites of a path: a sphere, or an
+// infinite cylinder along its frame's z axis, of radius Radius, whose frame
+// is Frame in Body's frame (Body −1: the world). Side, if not nil, is the
+// side site: the path passes on its side of the obstacle, and, when it is
+// inside the circle, wraps from the inside (MuJoCo's sidesite).
+type Wrap struct {
+	Body     int
+	Frame    spatial.Pose
+	Cylinder bool
+	Radius   float64
+	Side     *Site
+}
+
+// Path is a spatial tendon: Sites[0], Sites[1], … joined by straight
+// segments, segment k wrapping over Wraps[k] when that is not nil
+// (len(Wraps) is 0 or len(Sites)−1). Its length L is the sum of the
+// segments' lengths and arcs; its Jacobian is
+// G = Σ_segments u_kᵀ (J_{b,k+1} − J_{a,k}), u_k the unit direction of
+// straight segment k and J the point Jacobians of its ends, each end
+// taken as fixed on its body (a tangent point on the wrap's body): the
+// arcs' own variation is second order, the path being tangent to the
+// obstacle (mj_tendon). Segments whose ends are on the same body add
+// nothing to G.
+// A Path holds no state: simulators may share it.
+type Path struct {
+	Sites []Site
+	Wraps []*Wrap
+}
+
+// Validate checks the path against model m: at least two sites, bodies in
+// range, wraps with positive finite radii between sites.
+func (p *Path) Validate(m *multibody.Model) error {
+	if len(p.Sites) < 2 {
+		return fmt.Errorf("a spatial tendon needs at least two sites, got %d", len(p.Sites))
+	}
+	if len(p.Wraps) != 0 && len(p.Wraps) != len(p.Sites)-1 {
+		return fmt.Errorf("%d wraps for %d segments", len(p.Wraps), len(p.Sites)-1)
+	}
+	body := func(b int) error {
+		if b < -1 || b >= len(m.Bodies) {
+			return fmt.Errorf("body %d out of range", b)
+		}
+		return nil
+	}
+	for k, s := range p.Sites {
+		if err := body(s.Body); err != nil {
+			return fmt.Errorf("site %d: %w", k, err)
+		}
+		if !s.Point.IsFinite() {
+			return fmt.Errorf("site %d: point %v is not finite", k, s.Point)
+		}
+	}
+	for k, w := range p.Wraps {
+		if w == nil {
+			continue
+		}
+		if err := body(w.Body); err != nil {
+			return fmt.Errorf("wrap %d: %w", k, err)
+		}
+		if !(w.Radius > 0) || math.IsInf(w.Radius, 0) {
+			return fmt.Errorf("wrap %d: radius %v must be positive and finite", k, w.Radius)
+		}
+		if w.Side != nil {
+			if err := body(w.Side.Body); err != nil {
+				return fmt.Errorf("wrap %d side site: %w", k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// position returns the world position of site s.
+func position(ws *multibody.Workspace, s Site) spatial.Vec3 {
+	if s.Body < 0 {
+		return s.Point
+	}
+	return ws.Pose(s.Body).Apply(s.Point)
+}
+
+// frame returns the world pose of a wrap's frame.
+func frame(ws *multibody.Workspace, w *Wrap) spatial.Pose {
+	if w.Body < 0 {
+		return w.Frame
+	}
+	return ws.Pose(w.Body).Compose(w.Frame)
+}
+
+// segment returns the points of segment k at the kinematics of ws: its
+// start a, its end b, and, if it wraps (wrapped), the tangent points t0,
+// t1 and the arc length arc between them.
+func (p *Path) segment(ws *multibody.Workspace, k int) (a, b, t0, t1 spatial.Vec3, arc float64, wrapped bool) {
+	a, b = position(ws, p.Sites[k]), position(ws, p.Sites[k+1])
+	if len(p.Wraps) == 0 || p.Wraps[k] == nil {
+		return a, b, a, b, 0, false
+	}
+	w := p.Wraps[k]
+	var side *spatial.Vec3
+	if w.Side != nil {
+		s := position(ws, *w.Side)
+		side = &s
+	}
+	t0, t1, arc = wrap(a, b, frame(ws, w), w.Radius, w.Cylinder, side)
+	return a, b, t0, t1, arc, arc >= 0
+}
+
+// Length returns L at the kinematics of ws (updated at q).
+func (p *Path) Length(ws *multibody.Workspace) float64 {
+	l := 0.0
+	for k := range len(p.Sites) - 1 {
+		a, b, t0, t1, arc, wrapped := p.segment(ws, k)
+		if !wrapped {
+			l += b.Sub(a).Norm()
+			continue
+		}
+		l += t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()
+	}
+	return l
+}
+
+// Jacobian writes G (length m.NV) into g and returns L, at the kinematics
+// of ws (updated at q); local is scratch of length ≥ 3 NV_t for the largest
+// tree. It allocates nothing.
+func (p *Path) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
+	clear(g[:m.NV])
+	l := 0.0
+	for k := range len(p.Sites) - 1 {
+		a, b, t0, t1, arc, wrapped := p.segment(ws, k)
+		ba, bb := p.Sites[k].Body, p.Sites[k+1].Body
+		if !wrapped {
+			l += b.Sub(a).Norm()
+			straight(m, ws, g, local, ba, a, bb, b)
+			continue
+		}
+		bw := p.Wraps[k].Body
+		l += t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()
+		straight(m, ws, g, local, ba, a, bw, t0)
+		straight(m, ws, g, local, bw, t1, bb, b)
+	}
+	return l
+}
+
+// straight adds u_kᵀ (J_b(xb) − J_a(xa)) to g for the straight segment from
+// xa on body ba to xb on body bb (nothing when ba = bb).
+func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, ba int, xa spatial.Vec3, bb int, xb spatial.Vec3) {
+	if ba == bb {
+		return
+	}
+	u, n := xb.Sub(xa).Normalize()
+	if n < minVal {
+		u = spatial.Vec3{1, 0, 0} // mju_normalize3's fallback
+	}
+	addPoint(m, ws, g, local, bb, xb, u)
+	addPoint(m, ws, g, local, ba, xa, u.Neg())
+}
+
+// addPoint adds dᵀ J_b(x) to g.
+func addPoint(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b int, x, d spatial.Vec3) {
+	if b < 0 {
+		return
+	}
+	t := ws.PointJacobian(b, x, local)
+	if t < 0 {
+		return
+	}
+	tr := &m.Trees[t]
+	n := tr.NV
+	for j := range n {
+		g[tr.VOffset+j] += d[0]*local[j] + d[1]*local[n+j] + d[2]*local[2*n+j]
+	}
+}
