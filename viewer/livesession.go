@@ -252,6 +252,22 @@ func (s *Session) advance(now time.Time) {
 	}
 }
 
+// respond shows the effect of a command that changes the dynamics (a
+// control, a perturbation) at once, in an out-of-band frame, rather than at
+// the next tick: a session running in real time takes its next step now
+// (ahead of the clock by at most one step; the clock then waits for it); a
+// paused session, or one running as fast as possible, publishes its frame
+// as it is.
+func (s *Session) respond() {
+	if !s.paused && s.rate > 0 {
+		target := s.anchorT + s.rate*time.Since(s.anchorW).Seconds()
+		if s.sim.State.T < target+s.b.Config.DT/2 && !s.stepOnce() {
+			return // stepOnce paused the session and published
+		}
+	}
+	s.publish()
+}
+
 // stepOnce takes one step, keeps it in the history and reports whether the
 // session goes on (a failed step pauses it).
 func (s *Session) stepOnce() bool {
