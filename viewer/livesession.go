@@ -244,6 +244,15 @@ func (s *Session) advance(now time.Time) {
 			}
 			break
 		}
+		// A command waits one step at most, not the whole batch: it is
+		// served now (it publishes what it changes), and the steps still
+		// due are taken at the next tick.
+		select {
+		case r := <-s.cmds:
+			s.serve(r)
+			return
+		default:
+		}
 	}
 	if s.rate > 0 {
 		s.publish() // a tick: one frame per frame interval

@@ -48,10 +48,12 @@ function gpuReady() {
 let gpuDone = 0, gpuMs = 0;
 
 // gpuRested reports whether the GPU has been idle for as long as it took
-// to draw the last frame: a page that draws at most so often leaves at
-// least half of a software renderer's CPU to the simulation and the
-// transport (a GPU that draws a frame in 2 ms is not held back).
-function gpuRested() { return gpuReady() && performance.now() - gpuDone >= gpuMs; }
+// to draw the last frame (at most 250 ms, so that a one-off stall such as
+// compiling the shaders does not hold the page back): a page that draws at
+// most so often leaves at least half of a software renderer's CPU to the
+// simulation and the transport (a GPU that draws a frame in 2 ms is not
+// held back).
+function gpuRested() { return gpuReady() && performance.now() - gpuDone >= Math.min(gpuMs, 250); }
 
 // whenDrawn calls f once the GPU has finished the last frame rendered.
 const gpuWaiters = [];
