@@ -26,8 +26,11 @@ export async function startLive(app) {
     ws.onmessage = (e) => {
       const t0 = performance.now();
       const m = JSON.parse(e.data);
-      if (m.type === 'frame') { timed('parse', t0); timed('age on arrival', m.built - performance.timeOrigin); timed('age (Date)', t0 - (Date.now() - m.built)); }
-      if (m.type === 'pong') timed('ping rtt', m.id);
+      if (m.type === 'frame') {
+        timed('parse', t0);
+        note('age on arrival', t0 - (m.built - performance.timeOrigin)); // the server and the page share the host's clock
+      }
+      if (m.type === 'pong') timed('ping rtt', m.id); // for scripts that send pings with id = performance.now()
       onMessage(m);
       if (m.type === 'frame') timed('message', t0);
     };
