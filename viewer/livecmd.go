@@ -26,19 +26,31 @@ func (s *Session) handle(c Command) error {
 		s.rate = *c.Factor
 		s.reanchor(time.Now())
 	case "control":
-		return s.cmdControl(*c.Actuator, c.Value[0])
+		if err := s.cmdControl(*c.Actuator, c.Value[0]); err != nil {
+			return err
+		}
+		s.respond()
+		return nil
 	case "zero":
 		for i := range s.ctrl {
 			if err := s.cmdControl(i, 0); err != nil {
 				return err
 			}
 		}
+		s.respond()
+		return nil
 	case "qpos":
 		return s.cmdQpos(*c.Joint, c.Value)
 	case "perturb":
-		return s.cmdPerturb(c)
+		if err := s.cmdPerturb(c); err != nil {
+			return err
+		}
+		s.respond()
+		return nil
 	case "release":
 		s.pert.Release()
+		s.respond()
+		return nil
 	case "record":
 		dir, err := s.cmdRecord()
 		if err != nil {
@@ -166,9 +178,6 @@ func (s *Session) cmdPerturb(c Command) error {
 		s.pert.Twist(m, b, spatial.Quat{W: r[0], X: r[1], Y: r[2], Z: r[3]})
 	} else {
 		s.pert.Grab(m, b, spatial.Vec3(*c.Point), spatial.Vec3(*c.Target))
-	}
-	if s.paused {
-		s.publish()
 	}
 	return nil
 }

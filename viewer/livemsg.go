@@ -3,10 +3,12 @@ package viewer
 import (
 	"encoding/json"
 	"math"
+	"time"
 
 	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/record"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // HelloJSON is the first message a page gets, and the message that follows
@@ -28,12 +30,27 @@ type HelloJSON struct {
 
 // BodyInfo describes a body for the inspector.
 type BodyInfo struct {
-	Name        string     `json:"name"`
-	Mass        float64    `json:"mass"`
-	SubtreeMass float64    `json:"subtree_mass"`
-	Com         [3]float64 `json:"com"`     // body frame, m
-	Inertia     [3]float64 `json:"inertia"` // diagonal of the inertia about the COM, body frame, kg·m²
-	Fixed       bool       `json:"fixed"`   // welded to the world
+	Name        string        `json:"name"`
+	Mass        float64       `json:"mass"`
+	SubtreeMass float64       `json:"subtree_mass"`
+	Com         [3]float64    `json:"com"`          // body frame, m
+	Inertia     [3]float64    `json:"inertia"`      // principal moments of the inertia about the COM, kg·m²
+	InertiaAxes [3][3]float64 `json:"inertia_axes"` // the principal axes (unit, right-handed), body frame
+	Fixed       bool          `json:"fixed"`        // welded to the world
+}
+
+// principalInertia returns the principal moments of the inertia I about
+// the centre of mass, in ascending order, and its principal axes: unit,
+// right-handed, in the body frame, so that I = Σ_k I_k a_k a_kᵀ. The
+// viewer draws a body's equivalent-inertia box along them, as MuJoCo does.
+func principalInertia(I spatial.Mat3) (moments [3]float64, axes [3][3]float64) {
+	ev, V := spatial.EigSym3(I)
+	for k := range 3 {
+		axes[k] = [3]float64{V[0][k], V[1][k], V[2][k]}
+	}
+	a0, a1 := spatial.Vec3(axes[0]), spatial.Vec3(axes[1])
+	axes[2] = a0.Cross(a1) // right-handed (and the third eigenvector, up to sign)
+	return ev, axes
 }
 
 // ActuatorInfo describes an actuator for its slider.
@@ -79,6 +96,7 @@ type FrameMsg struct {
 	Perturb  *PerturbJSON `json:"perturb"`  // the applied perturbation, or null
 	Recorded int          `json:"recorded"` // steps in the history the record command writes
 	Sensors  []Num        `json:"sensors"`  // the sensors' values, concatenated
+	Built    float64      `json:"built"`    // when the server built the frame: Unix time, ms
 }
 
 // PerturbJSON is the applied perturbation.
@@ -142,8 +160,9 @@ func (s *Session) hello() HelloJSON {
 	for b := range m.Bodies {
 		bi := &m.Bodies[b]
 		in := bi.Inertia
+		moments, axes := principalInertia(in.Icom)
 		h.Bodies = append(h.Bodies, BodyInfo{Name: bi.Name, Mass: in.Mass, SubtreeMass: SubtreeMass(m, b), Com: in.Com,
-			Inertia: [3]float64{in.Icom[0][0], in.Icom[1][1], in.Icom[2][2]}, Fixed: bi.Tree < 0})
+			Inertia: moments, InertiaAxes: axes, Fixed: bi.Tree < 0})
 	}
 	js := jointBodies(m)
 	for _, b := range js {
@@ -200,6 +219,7 @@ func (s *Session) frame() FrameMsg {
 	fm.Perturb = s.perturbState()
 	fm.Sensors = s.sens.values(sm, dt)
 	fm.Pairs, fm.Q, fm.Axes = nonNil(fm.Pairs), nonNil(fm.Q), nonNil(fm.Axes)
+	fm.Built = float64(time.Now().UnixMicro()) / 1e3
 	return fm
 }
 

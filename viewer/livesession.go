@@ -244,12 +244,37 @@ func (s *Session) advance(now time.Time) {
 			}
 			break
 		}
+		// A command waits one step at most, not the whole batch: it is
+		// served now (it publishes what it changes), and the steps still
+		// due are taken at the next tick.
+		select {
+		case r := <-s.cmds:
+			s.serve(r)
+			return
+		default:
+		}
 	}
 	if s.rate > 0 {
 		s.publish() // a tick: one frame per frame interval
 	} else {
 		s.publishDue()
 	}
+}
+
+// respond shows the effect of a command that changes the dynamics (a
+// control, a perturbation) at once, in an out-of-band frame, rather than at
+// the next tick: a session running in real time takes its next step now
+// (ahead of the clock by at most one step; the clock then waits for it); a
+// paused session, or one running as fast as possible, publishes its frame
+// as it is.
+func (s *Session) respond() {
+	if !s.paused && s.rate > 0 {
+		target := s.anchorT + s.rate*time.Since(s.anchorW).Seconds()
+		if s.sim.State.T < target+s.b.Config.DT/2 && !s.stepOnce() {
+			return // stepOnce paused the session and published
+		}
+	}
+	s.publish()
 }
 
 // stepOnce takes one step, keeps it in the history and reports whether the

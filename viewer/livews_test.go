@@ -171,3 +171,32 @@ func TestLiveControlLatency(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("control message to the first frame showing it: median %v, max %v (10 moves, arm in real time, 60 frames/s)", lat[len(lat)/2], lat[len(lat)-1])
 }
+
+// TestCommandFrameOutOfBand: a session running in real time answers a
+// control and a perturbation with a frame that shows their effect (the
+// applied input, the perturbation's force) without waiting for a tick: its
+// frame interval is an hour, so that no tick comes during the test.
+func TestCommandFrameOutOfBand(t *testing.T) {
+	s := startSession(t, "arm", SessionOptions{Rate: 1, FrameInterval: time.Hour})
+	srv := httptest.NewServer(LiveHandler(s, ""))
+	defer srv.Close()
+	c := dialWS(t, srv.URL)
+	c.next("hello")
+	if m := c.next("frame"); m["step"].(float64) != 0 {
+		t.Fatalf("first frame at step %v, want 0 (no tick yet)", m["step"])
+	}
+	c.send(`{"type":"control","actuator":0,"value":[0.25]}`)
+	m := c.next("frame")
+	if in, _ := m["input"].([]any)[0].(float64); in != 0.25 || m["step"].(float64) != 1 {
+		t.Errorf("frame after the control: step %v, input %v; want step 1 with input 0.25", m["step"], m["input"].([]any)[0])
+	}
+	c.send(`{"type":"perturb","body":1,"point":[0,0,0],"target":[0,0,2]}`)
+	m = c.next("frame")
+	p, _ := m["perturb"].(map[string]any)
+	if p == nil || m["step"].(float64) != 2 {
+		t.Fatalf("frame after the perturbation: step %v, perturb %v; want step 2 with the perturbation", m["step"], m["perturb"])
+	}
+	if f := p["force"].([]any); f[0] == 0.0 && f[1] == 0.0 && f[2] == 0.0 {
+		t.Errorf("perturbation force %v after its step, want the spring's pull", f)
+	}
+}

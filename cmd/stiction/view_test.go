@@ -145,7 +145,7 @@ func TestViewerInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
 	url, run := serveRun(t, recordClutter(t))
 	p := page{t: t, ctx: ctx, errs: consoleErrors}
-	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url)))
+	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url+shotQuery())))
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.stiction && (window.stiction.ready || window.stiction.error !== null)`, chromedp.WithPollingTimeout(30*time.Second)))
 	p.must(err)
 	if msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.stiction.error || '')`)); err != nil || msg != "" {
@@ -308,7 +308,7 @@ func TestLiveViewerInBrowser(t *testing.T) {
 	feed.AddFrame(viewer.FrameFromRecord(run.Frames[0]))
 	url := serveFeed(t, feed)
 	p := page{t: t, ctx: ctx, errs: consoleErrors}
-	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url)))
+	p.must(chromedp.Do(ctx, chromedp.Func(enableLogs), chromedp.Navigate(url+shotQuery())))
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.stiction && window.stiction.ready`, chromedp.WithPollingTimeout(20*time.Second)))
 	p.must(err)
 	for i, fr := range run.Frames[1:] {

@@ -8,8 +8,59 @@ import { startLive } from './live.js';
 const $ = (id) => document.getElementById(id);
 const view = $('view');
 
-const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-renderer.setPixelRatio(window.devicePixelRatio);
+// Quality: on a GPU, antialiasing at the device's pixel ratio; with a
+// software WebGL (SwiftShader, llvmpipe: the CPU draws), neither, since
+// there one frame of the iiwa with the Allegro hand (102 000 triangles) at
+// 1280×573 costs about 300 ms with 4× antialiasing, 100 ms without and
+// 60 ms at half the pixel ratio (docs/VIEWER.md, "Cost and latency").
+// ?quality=high or ?quality=low forces either.
+const quality = new URLSearchParams(location.search).get('quality') || (softwareGL() ? 'low' : 'high');
+const renderer = new THREE.WebGLRenderer({ antialias: quality !== 'low', preserveDrawingBuffer: true });
+renderer.setPixelRatio(quality === 'low' ? window.devicePixelRatio / 2 : window.devicePixelRatio);
+const gl = renderer.getContext();
+const webgl2 = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
+let fence = null, fenceT = 0;
+
+// softwareGL reports whether WebGL draws on the CPU.
+function softwareGL() {
+  const g = document.createElement('canvas').getContext('webgl2') || document.createElement('canvas').getContext('webgl');
+  if (!g) return false;
+  const ext = g.getExtension('WEBGL_debug_renderer_info');
+  const name = String(g.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : g.RENDERER));
+  const lose = g.getExtension('WEBGL_lose_context');
+  if (lose) lose.loseContext();
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
+
+// gpuReady reports whether the GPU has finished the last frame (WebGL 2's
+// fence), so that the live page never queues a frame behind one still
+// being drawn: it draws the latest state once the GPU is free.
+function gpuReady() {
+  if (!fence) return true;
+  if (gl.getSyncParameter(fence, gl.SYNC_STATUS) !== gl.SIGNALED) return false;
+  gl.deleteSync(fence);
+  fence = null;
+  gpuDone = performance.now();
+  gpuMs = timed('gpu', fenceT);
+  for (const f of gpuWaiters.splice(0)) f();
+  return true;
+}
+let gpuDone = 0, gpuMs = 0;
+
+// gpuRested reports whether the GPU has been idle for as long as it took
+// to draw the last frame (at most 250 ms, so that a one-off stall such as
+// compiling the shaders does not hold the page back): a page that draws at
+// most so often leaves at least half of a software renderer's CPU to the
+// simulation and the transport (a GPU that draws a frame in 2 ms is not
+// held back).
+function gpuRested() { return gpuReady() && performance.now() - gpuDone >= Math.min(gpuMs, 250); }
+
+// whenDrawn calls f once the GPU has finished the last frame rendered.
+const gpuWaiters = [];
+function whenDrawn(f) {
+  if (fence) gpuWaiters.push(f);
+  else f();
+}
 view.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x1d2127);
@@ -33,6 +84,26 @@ const st = {
   forceBase: 0, maxContacts: 0, tCol: [], okCol: [],
 };
 let contactPoints = null, forceLines = null, forceHeads = null;
+
+// Page timings in ms by stage (the last 1000 of each), for latency
+// measurements: window.stiction.timing() gives their medians and maxima.
+const timings = new Map();
+function timed(name, t0) { return note(name, performance.now() - t0); }
+function note(name, ms) {
+  let a = timings.get(name);
+  if (!a) timings.set(name, (a = []));
+  a.push(ms);
+  if (a.length > 1000) a.shift();
+  return ms;
+}
+function timingSummary() {
+  const out = {};
+  for (const [name, a] of timings) {
+    const s = [...a].sort((x, y) => x - y);
+    out[name] = { n: s.length, median: s[s.length >> 1], p90: s[Math.floor(0.9 * (s.length - 1))], max: s[s.length - 1] };
+  }
+  return out;
+}
 
 // ---- shapes -------------------------------------------------------------
 
@@ -212,12 +283,16 @@ function applyToggles() {
 
 // ---- frames and statistics ----------------------------------------------
 
-function setFrame(i) {
+// setFrame shows frame i: the bodies, contacts and picture, and unless
+// panels is false (the live page refreshes its text at 10 Hz) the panel
+// and charts.
+function setFrame(i, panels = true) {
   const frames = st.run.frames;
   if (!frames.length) return;
   i = Math.max(0, Math.min(frames.length - 1, i | 0));
   st.frame = i;
   const fr = frames[i];
+  let t0 = performance.now();
   st.run.scene.bodies.forEach((b, k) => {
     if (b.fixed) return;
     const p = fr.poses[k], g = bodies.children[k];
@@ -225,10 +300,15 @@ function setFrame(i) {
     g.quaternion.set(p[4], p[5], p[6], p[3]);
   });
   drawContacts(fr.contacts || []);
-  showConstraints(fr.constraints || []);
-  $('timeline').value = i;
-  $('time').textContent = fr.t.toFixed(3) + ' s';
-  showStats(fr.t);
+  timed('poses+contacts', t0);
+  if (panels) {
+    t0 = performance.now();
+    showConstraints(fr.constraints || []);
+    $('timeline').value = i;
+    $('time').textContent = fr.t.toFixed(3) + ' s';
+    showStats(fr.t);
+    timed('panel+charts', t0);
+  }
   render();
 }
 
@@ -339,6 +419,8 @@ function setPlaying(on) {
 
 let last = performance.now();
 function tick(now) {
+  timed('raf interval', last);
+  gpuReady();
   const dtWall = Math.min(0.1, (now - last) / 1000);
   last = now;
   if (st.run && st.playing && st.run.frames.length) {
@@ -355,7 +437,16 @@ function tick(now) {
   requestAnimationFrame(tick);
 }
 
-function render() { renderer.render(scene, camera); }
+function render() {
+  const t0 = performance.now();
+  renderer.render(scene, camera);
+  timed('render', t0);
+  if (!webgl2) return;
+  if (fence) gl.deleteSync(fence);
+  fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl.flush();
+  fenceT = performance.now();
+}
 
 function resize() {
   const w = Math.max(1, view.clientWidth), h = Math.max(1, view.clientHeight);
@@ -417,7 +508,7 @@ async function main() {
   const lr = await fetch('api/live');
   const info = lr.ok ? await lr.json() : { live: false };
   if (info.live) {
-    await startLive({ info, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
+    await startLive({ info, timed, note, gpuReady, gpuRested, whenDrawn, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
     window.stiction.ready = true;
     requestAnimationFrame(tick);
     return;
@@ -452,6 +543,9 @@ window.stiction = {
   setFrame: (i) => { setPlaying(false); setFrame(i); return st.frame; },
   poses: () => bodies.children.map((g) => [g.position.x, g.position.y, g.position.z, g.quaternion.w, g.quaternion.x, g.quaternion.y, g.quaternion.z]),
   meshCount: () => { let n = 0; bodies.traverse((o) => { if (o.isMesh) n++; }); return n; },
+  timing: timingSummary,
+  resetTiming: () => timings.clear(),
+  renderInfo: () => ({ ...renderer.info.render, quality, pixelRatio: renderer.getPixelRatio(), width: renderer.domElement.width, height: renderer.domElement.height }),
 };
 
 main().catch((err) => {

@@ -3,12 +3,14 @@
 // are described in docs/VIEWER.md.
 
 const MAX_FRAMES = 20000; // frames kept for scrubbing; older ones are dropped
+const PANEL_MS = 100; // period of the text panels and charts while running
+const INPUT_MS = 500; // after a command, frames are drawn as soon as the GPU is free
 
 export async function startLive(app) {
-  const { st, THREE, camera, renderer, controls, bodies, overlay, $, render } = app;
+  const { st, timed, note, gpuReady, gpuRested, whenDrawn, THREE, camera, renderer, controls, bodies, overlay, $, render } = app;
   const L = {
     ws: null, hello: null, last: null, errors: [], messages: 0, selected: -1, control: false,
-    latency: [], arrival: [], sent: [], pending: null, recorded: null, drag: null, lastSend: 0, frames: 0,
+    latency: [], arrival: [], shown: [], panelT: -Infinity, sent: [], pending: null, recorded: null, drag: null, lastSend: 0, frames: 0,
   };
   $('live').hidden = false;
   $('controls').classList.add('live');
@@ -21,7 +23,17 @@ export async function startLive(app) {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/ws?token=${encodeURIComponent(token)}`);
     L.ws = ws;
-    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+    ws.onmessage = (e) => {
+      const t0 = performance.now();
+      const m = JSON.parse(e.data);
+      if (m.type === 'frame') {
+        timed('parse', t0);
+        note('age on arrival', t0 - (m.built - performance.timeOrigin)); // the server and the page share the host's clock
+      }
+      if (m.type === 'pong') timed('ping rtt', m.id); // for scripts that send pings with id = performance.now()
+      onMessage(m);
+      if (m.type === 'frame') timed('message', t0);
+    };
     ws.onclose = () => { $('status').textContent = 'disconnected'; };
     return new Promise((resolve, reject) => {
       ws.onopen = resolve;
@@ -33,7 +45,7 @@ export async function startLive(app) {
     if (!L.ws || L.ws.readyState !== WebSocket.OPEN) return false;
     const msg = typeof cmd === 'string' ? cmd : JSON.stringify(cmd);
     L.ws.send(msg);
-    if (msg !== '{"type":"ack"}') L.sent.push(msg);
+    if (msg !== '{"type":"ack"}') { L.sent.push(msg); L.lastSend = performance.now(); }
     return true;
   }
 
@@ -121,23 +133,43 @@ export async function startLive(app) {
     if (rows.length > MAX_FRAMES) rows.splice(0, rows.length - MAX_FRAMES);
     if (st.tCol.length > MAX_FRAMES) { const k = st.tCol.length - MAX_FRAMES; st.tCol.splice(0, k); st.okCol.splice(0, k); st.run.steps.rows.splice(0, k); }
     if (!m.paused) st.follow = true;
-    if (!L.dirty) { L.dirty = true; requestAnimationFrame(draw); }
+    if (!L.dirty) { L.dirty = performance.now(); requestAnimationFrame(draw); }
   }
 
   function draw() {
+    // Wait while the GPU draws the last frame, and, unless the page sent a
+    // command in the last INPUT_MS, until it has rested as long.
+    const urgent = performance.now() - L.lastSend < INPUT_MS;
+    if (!(urgent ? gpuReady() : gpuRested())) { requestAnimationFrame(draw); return; }
+    const t0 = performance.now();
+    timed('draw wait', L.dirty);
     L.dirty = false;
     const m = L.last;
     if (!m || m.frame.poses.length !== L.hello.bodies.length) return;
-    $('timeline').max = st.run.frames.length - 1;
-    showClock(m);
-    showActuators(m);
-    showJoints(m);
+    // The text panels and charts follow at most every PANEL_MS while
+    // running (their layout and painting cost more than the 3D view on a
+    // loaded machine); the 3D view draws every frame.
+    const panels = m.paused || L.pending !== null || !(t0 - L.panelT < PANEL_MS);
+    if (panels) {
+      L.panelT = t0;
+      $('timeline').max = st.run.frames.length - 1;
+      showClock(m);
+      showActuators(m);
+      showJoints(m);
+      showSensors(m);
+      showSelection();
+    }
     drawLive(m);
-    showSelection();
     // On pausing, the force arrows are scaled anew to the frame's forces.
     if (m.paused && !L.wasPaused) st.forceBase = 0;
     L.wasPaused = m.paused;
-    if (st.follow) { st.time = m.frame.t; app.setFrame(st.run.frames.length - 1); $('s-step').textContent = String(m.step); } else render();
+    timed('live panels', t0);
+    if (st.follow) {
+      st.time = m.frame.t;
+      app.setFrame(st.run.frames.length - 1, panels);
+      if (panels) $('s-step').textContent = String(m.step);
+    } else render();
+    timed('draw', t0);
     notePending(m);
   }
 
@@ -191,12 +223,22 @@ export async function startLive(app) {
   }
   function noteArrival(m) {
     const p = L.pending;
-    if (p && !p.arrived && shows(m, p)) { p.arrived = true; L.arrival.push(performance.now() - p.t0); }
+    if (p && !p.arrived && shows(m, p)) {
+      p.arrived = true;
+      const now = performance.now();
+      L.arrival.push(now - p.t0);
+      // Where the time went: to the server building the frame, and from it
+      // to the page (one clock: the server's and the page's are the host's).
+      const built = m.built - performance.timeOrigin;
+      note('slider to built', built - p.t0);
+      note('built to arrival', now - built);
+    }
   }
   function notePending(m) {
     const p = L.pending;
     if (p && shows(m, p)) {
       L.latency.push(performance.now() - p.t0); // called after setFrame's render
+      whenDrawn(() => L.shown.push(performance.now() - p.t0));
       L.pending = null;
     }
   }
@@ -284,12 +326,15 @@ export async function startLive(app) {
     h.bodies.forEach((b, i) => {
       if (b.fixed || !(b.mass > 0)) return;
       // The box of uniform density with the body's mass and principal
-      // moments (the diagonal of the inertia about the COM, body frame):
-      // a² = 6 (I_y + I_z − I_x) / m, and so on.
-      const [ix, iy, iz] = b.inertia;
+      // moments of inertia about the COM, along the principal axes (as
+      // MuJoCo's equivalent-inertia box): a² = 6 (I_2 + I_3 − I_1) / m
+      // along axis 1, and so on.
+      const [i1, i2, i3] = b.inertia;
       const side = (a, c, d) => Math.sqrt(Math.max(1e-12, 6 * (c + d - a) / b.mass));
-      const box = new THREE.Mesh(new THREE.BoxGeometry(side(ix, iy, iz), side(iy, iz, ix), side(iz, ix, iy)),
+      const box = new THREE.Mesh(new THREE.BoxGeometry(side(i1, i2, i3), side(i2, i3, i1), side(i3, i1, i2)),
         new THREE.MeshBasicMaterial({ color: 0x66ff99, wireframe: true, depthTest: false }));
+      const [a1, a2, a3] = b.inertia_axes.map((a) => new THREE.Vector3(...a));
+      box.userData.axes = new THREE.Quaternion().setFromRotationMatrix(new THREE.Matrix4().makeBasis(a1, a2, a3));
       box.userData.body = i;
       box.name = 'inertia-box';
       inertiaBoxes.push(box);
@@ -326,7 +371,7 @@ export async function startLive(app) {
     for (const box of inertiaBoxes) {
       const i = box.userData.body, b = h.bodies[i];
       q.set(p[i][4], p[i][5], p[i][6], p[i][3]);
-      box.quaternion.copy(q);
+      box.quaternion.copy(q).multiply(box.userData.axes);
       box.position.set(b.com[0], b.com[1], b.com[2]).applyQuaternion(q).add(new THREE.Vector3(p[i][0], p[i][1], p[i][2]));
     }
     drawPerturbation(m.perturb);
@@ -495,6 +540,8 @@ export async function startLive(app) {
     errors: () => L.errors,
     latency: () => L.latency,
     arrival: () => L.arrival,
+    shown: () => L.shown,
+    resetLatency: () => { L.latency = []; L.arrival = []; L.shown = []; L.pending = null; },
     sent: () => L.sent,
     recorded: () => L.recorded,
     select,
@@ -516,6 +563,10 @@ export async function startLive(app) {
       for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d.charCodeAt(i), 16777619);
       return String(h >>> 0) + ':' + d.length;
     },
+    // inertiaBoxes returns each inertia box's body, world quaternion
+    // (w, x, y, z) and sides.
+    inertiaBoxes: () => inertiaBoxes.map((b) => ({ body: b.userData.body, quaternion: [b.quaternion.w, b.quaternion.x, b.quaternion.y, b.quaternion.z],
+      sides: [b.geometry.parameters.width, b.geometry.parameters.height, b.geometry.parameters.depth] })),
     sensorText: () => $('live-sensors').hidden ? '' : $('live-sensors').textContent,
     drawn: () => {
       const cp = overlay.children.find((o) => o.isPoints && o !== comPoints && o.parent === overlay);
