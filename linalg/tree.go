@@ -80,6 +80,10 @@ func TreeLDL(parent []int, a []float64) bool {
 func TreeLDLSolve(parent []int, a, b []float64, cols int) {
 	n := len(parent)
 	a, b = a[:n*n], b[:n*cols]
+	if cols == 1 {
+		treeLDLSolve1(parent, a, b)
+		return
+	}
 	for i := n - 1; i >= 0; i-- { // Lᵀ y = b
 		bi := b[i*cols : (i+1)*cols]
 		if allZero(bi) {
@@ -109,6 +113,30 @@ func TreeLDLSolve(parent []int, a, b []float64, cols int) {
 				bi[c] -= l * bj[c]
 			}
 		}
+	}
+}
+
+// treeLDLSolve1 is TreeLDLSolve for one right-hand side (SAP's Newton
+// direction), the same operations in the same order without the row
+// slices.
+func treeLDLSolve1(parent []int, a, b []float64) {
+	n := len(parent)
+	for i := n - 1; i >= 0; i-- {
+		if x := b[i]; x != 0 {
+			for j := parent[i]; j >= 0; j = parent[j] {
+				b[j] -= a[j*n+i] * x
+			}
+		}
+	}
+	for i := range n {
+		b[i] /= a[i*n+i]
+	}
+	for i := range n {
+		x := b[i]
+		for j := parent[i]; j >= 0; j = parent[j] {
+			x -= a[j*n+i] * b[j]
+		}
+		b[i] = x
 	}
 }
 

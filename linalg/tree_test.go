@@ -58,7 +58,8 @@ func treeSPD(r *rand.Rand, parent []int) []float64 {
 // TestTreeLDL: on random forests, TreeLDL's factor reproduces A (LᵀDL
 // against A, entry by entry, to 1e-13 of A's largest entry), keeps the
 // pattern, and TreeLDLSolve's x satisfies A x = b to 1e-12 (residual
-// against the dense product A·x), for dense and sparse right-hand sides.
+// against the dense product A·x), for dense and sparse right-hand sides,
+// with the same bits for a column solved alone.
 func TestTreeLDL(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 23))
 	for trial := range 200 {
@@ -89,6 +90,18 @@ func TestTreeLDL(t *testing.T) {
 			x := append([]float64(nil), b...)
 			TreeLDLSolve(parent, f, x, cols)
 			checkSolve(t, trial, n, cols, a, x, b)
+			for c := range cols { // one column at a time: the same bits
+				x1 := make([]float64, n)
+				for i := range n {
+					x1[i] = b[i*cols+c]
+				}
+				TreeLDLSolve(parent, f, x1, 1)
+				for i := range n {
+					if x1[i] != x[i*cols+c] {
+						t.Fatalf("trial %d: column %d alone: x[%d] = %v, with the others %v", trial, c, i, x1[i], x[i*cols+c])
+					}
+				}
+			}
 		}
 	}
 }

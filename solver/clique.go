@@ -94,25 +94,37 @@ func (f *CliqueFactor) treeShaped(q Clique) bool {
 }
 
 // treeWorth reports whether the tree-shaped factor pays for its index
-// chasing: the tree's pattern (linalg.TreeFill) must hold at most four
-// fifths of the dense triangle's n(n+1)/2 entries. A chain (a pendulum, a
-// free body's six velocities) fills the triangle and keeps the dense
-// factor. linalg's BenchmarkTreeFactor (a factor, a 3-column and an
-// n-column solve) on a loaded 2-core machine: Gymnasium's walker2d (9
-// velocities, fill 0.80) and ant (14, 0.77) cost about the same either
-// way (medians 2.9 against 3.5 µs, 8.7 against 16 µs, with rounds
-// spreading by 2×), dm_control's humanoid (27, 0.64) 0.8 of the dense
-// time and humanoid_CMU (62, 0.49) 0.4.
+// chasing: the tree's pattern (linalg.TreeFill) must hold at most 7/10 of
+// the dense triangle's n(n+1)/2 entries. A chain (a pendulum, a free
+// body's six velocities) fills the triangle and keeps the dense factor.
+// linalg's BenchmarkTreeFactor (a factor, a 3-column and an n-column
+// solve) on a loaded 2-core machine: dm_control's humanoid (27
+// velocities, fill 0.64) 0.8 of the dense time, humanoid_CMU (62, 0.49)
+// 0.4; Gymnasium's walker2d (9, 0.80) and ant (14, 0.77) were within the
+// noise of the dense factor, and the ant's step looked slower (+27%, p =
+// 0.18) with them in, so they stay dense.
 func treeWorth(parent []int) bool {
 	n := len(parent)
 	fill := linalg.TreeFill(parent)
-	return fill > 0 && 5*fill <= 2*n*(n+1)
+	return fill > 0 && 20*fill <= 7*n*(n+1)
 }
 
 // Branched reports whether q has a Parent (one per velocity) whose tree is
 // branched enough for a factor along the tree to pay (treeWorth).
 func (q Clique) Branched() bool {
-	return len(q.Parent) == q.Size && treeWorth(q.Parent)
+	return len(q.Parent) == q.Size && !chain(q.Parent) && treeWorth(q.Parent)
+}
+
+// chain reports whether parent is the chain 0 ← 1 ← … (a free body, a
+// pendulum): the dense pattern, told apart in O(n) before treeWorth's
+// count, as Factor asks every step.
+func chain(parent []int) bool {
+	for i, p := range parent {
+		if p != i-1 {
+			return false
+		}
+	}
+	return true
 }
 
 // ForestParents returns in out (resized to p.NV) the velocity parents of

@@ -64,7 +64,7 @@ func TestCliqueFactorTree(t *testing.T) {
 			t.Errorf("(A x − b)_%d = %.3g", i, d)
 		}
 	}
-	a[14*n+20], a[20*n+14] = 0.01, 0.01 // velocities 14 and 20 are on different arms
+	a[14*n+20], a[20*n+14] = 0.01, 0.01 // velocities 14 and 20 are on different legs
 	x, tree = solve(p)
 	if tree {
 		t.Fatal("a block coupling two branches factored along the tree")
