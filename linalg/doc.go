@@ -28,6 +28,11 @@
 //     the right-looking supernodal factorization and the triangular solves.
 //   - kernels.go: the dense kernels (Cholesky, triangular solve, rank-k
 //     update), hand-written loops and gonum BLAS/LAPACK variants.
+//   - small.go: CholUpper and SolveUpper, dense Cholesky and solves of
+//     small blocks that repeat gonum's operations bit for bit.
+//   - tree.go: TreeLDL and TreeLDLSolve, A = LᵀDL of a matrix with the
+//     sparsity of a kinematic tree (a branched robot's mass matrix), with
+//     no fill-in (MuJoCo's mj_factorM and mj_solveM).
 //
 // Nothing here panics on bad numbers: a matrix that is not numerically
 // positive definite makes Factorize report false.

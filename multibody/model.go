@@ -199,3 +199,33 @@ func (m *Model) ExcludeCollision(a, b int) {
 	}
 	m.ExcludePair(a, b) // in range: no error
 }
+
+// TreeVelocityParents returns, for each velocity of tree t (numbered from
+// the tree's VOffset), the velocity it hangs from: the joint's previous
+// velocity for all but a joint's first, and for the first the last
+// velocity of the nearest ancestor body that has one (−1 at the root).
+// Every entry is smaller than its index. It is MuJoCo's dof_parentid, the
+// structure of M's non-zeros (M_ij = 0 unless i or j is an ancestor of the
+// other) that solver.Clique.Parent carries to the tree factor. It
+// allocates; callers keep the result.
+func (m *Model) TreeVelocityParents(t int) []int {
+	tr := &m.Trees[t]
+	parent := make([]int, tr.NV)
+	last := make(map[int]int, len(tr.Bodies)) // body → its last velocity (or its ancestor's)
+	for _, b := range tr.Bodies {
+		body := &m.Bodies[b]
+		p := -1
+		if a := body.Joint.Parent; a >= 0 {
+			if l, ok := last[a]; ok {
+				p = l
+			}
+		}
+		for k := range body.Joint.NV() {
+			i := body.VOff + k - tr.VOffset
+			parent[i] = p
+			p = i
+		}
+		last[b] = p
+	}
+	return parent
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/spatial"
@@ -479,4 +480,41 @@ func TestFreeRootMatchesJoint(t *testing.T) {
 		t.Fatal("no free root body in the random forests")
 	}
 	t.Logf("%d free root bodies checked", checked)
+}
+
+// TestTreeVelocityParents: a free root (6 velocities), a weld, two hinges
+// on the welded body and a ball joint on the first hinge give the
+// velocity parents of MuJoCo's dof_parentid: the free joint's chain, both
+// hinges hanging from its last velocity through the weld (no velocity
+// of its own), the ball's chain from the first hinge; a second tree
+// numbers from its own VOffset.
+func TestTreeVelocityParents(t *testing.T) {
+	m := &Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Identity3()}
+	id := spatial.PoseIdentity()
+	hinge := func(parent int) Joint {
+		return Joint{Type: JointRevolute, Parent: parent, Axis: spatial.Vec3{0, 0, 1}, ParentFrame: id, ChildFrame: id}
+	}
+	root, _ := m.AddBody("root", in, Joint{Type: JointFree, Parent: -1, ParentFrame: id, ChildFrame: id})
+	w, _ := m.AddBody("w", in, Joint{Type: JointWeld, Parent: root, ParentFrame: id, ChildFrame: id})
+	h1, _ := m.AddBody("h1", in, hinge(w))
+	if _, err := m.AddBody("h2", in, hinge(w)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddBody("ball", in, Joint{Type: JointBall, Parent: h1, ParentFrame: id, ChildFrame: id}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AddBody("other", in, hinge(-1)); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Trees) != 2 {
+		t.Fatalf("%d trees, want 2", len(m.Trees))
+	}
+	want := []int{-1, 0, 1, 2, 3, 4, 5, 5, 6, 8, 9}
+	if got := m.TreeVelocityParents(0); !slices.Equal(got, want) {
+		t.Errorf("tree 0: parents %v, want %v", got, want)
+	}
+	if got := m.TreeVelocityParents(1); !slices.Equal(got, []int{-1}) {
+		t.Errorf("tree 1: parents %v, want [-1]", got)
+	}
 }

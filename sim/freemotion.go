@@ -148,7 +148,7 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 	p.Reset(m.NV)
 	for ti, t := range m.Trees {
 		off := len(p.A)
-		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off})
+		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off, Parent: w.treePar[ti]})
 		p.A = solver.Resize(p.A, off+t.NV*t.NV)
 		blk := w.mass[off : off+t.NV*t.NV]
 		kin.MassMatrix(ti, blk)

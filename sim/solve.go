@@ -13,7 +13,13 @@ import (
 // contact pairs to the problem.
 func (sim *Simulator) assembleContacts() error {
 	w := &sim.ws
-	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
+	prm := sim.cfg.Contact
+	if len(w.pairs) == 0 {
+		// No contact to weigh: the load-aware pass would still compute every
+		// body's height and supported mass, which no row reads.
+		prm.LoadAware = false
+	}
+	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, prm, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}

@@ -48,6 +48,10 @@ type Workspace struct {
 	cons  constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
 	notes notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
 	mj    mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
+
+	// treePar holds each tree's velocity parents (solver.Clique.Parent),
+	// nil where the tree factor is off (treeFactor).
+	treePar [][]int
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
@@ -67,6 +71,12 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}
 	w.mass = make([]float64, len(w.fout.K))
+	w.treePar = make([][]int, len(m.Trees))
+	if treeFactor {
+		for t := range m.Trees {
+			w.treePar[t] = m.TreeVelocityParents(t)
+		}
+	}
 	nq, nv := m.NQ, m.NV
 	w.q0, w.qth = make([]float64, nq), make([]float64, nq)
 	w.v0, w.vth, w.vtq = make([]float64, nv), make([]float64, nv), make([]float64, nv)
@@ -76,3 +86,8 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	// in between), so A is factored once per step.
 	w.assemble.Factored = &w.factor
 }
+
+// treeFactor gives the free motion's cliques their trees' velocity
+// parents (solver.Clique.Parent), so that branched trees' A is factored
+// along the tree. Tests turn it off to compare with the dense factor.
+var treeFactor = true

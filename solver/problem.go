@@ -12,6 +12,13 @@ type Clique struct {
 	Offset int // first generalized velocity of the clique
 	Size   int // number of generalized velocities
 	AOff   int // offset of the clique's Size×Size row-major block in Problem.A
+	// Parent, when not nil, gives each velocity's parent within the
+	// clique (Size entries, −1 for a root, Parent[i] < i): the velocities
+	// of a kinematic tree, whose mass matrix is zero between velocities
+	// neither of which is an ancestor of the other. CliqueFactor then
+	// factors a branched block along the tree (linalg.TreeLDL) when the
+	// block has that pattern. It is read, never written.
+	Parent []int
 }
 
 // Constraint is one constraint block of the problem: Size consecutive rows

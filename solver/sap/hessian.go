@@ -37,10 +37,45 @@ type denseSystem struct {
 	// nz1, nz2: the columns of J_b1 and J_b2 with a non-zero entry
 	// (addJtTmp skips the others: a joint limit's row has one).
 	nz1, nz2 []int
+	// nzCols[nzOff[b]:nzOff[b+1]] are J block b's non-zero columns, read
+	// once per solve by setup (J does not change during a solve; the
+	// Newton iterations reassemble H with new G only); nzFor is the problem
+	// they belong to, nil when they must be read again (forget).
+	nzCols, nzOff []int
+	nzFor         *solver.Problem
+	// par holds the problem's velocity parents as one forest
+	// (solver.ForestParents), empty unless a clique is a branched tree;
+	// tree says whether factor factored H along it (linalg.TreeLDL: H has
+	// A's tree pattern when JᵀGJ does not couple branches, as contacts
+	// with the world and joint limits do not).
+	par  []int
+	mark []bool
+	tree bool
 }
 
-// setup implements newtonSystem; the dense system needs nothing.
-func (d *denseSystem) setup(*solver.Problem) error { return nil }
+// setup implements newtonSystem: it reads the non-zero columns of every J
+// block of p once for the solve's assemblies.
+func (d *denseSystem) setup(p *solver.Problem) error {
+	d.nzCols = d.nzCols[:0]
+	d.nzOff = append(d.nzOff[:0], 0)
+	for b := range p.JBlock {
+		d.nzCols = nonzeroColumns(p, b, d.nzCols)
+		d.nzOff = append(d.nzOff, len(d.nzCols))
+	}
+	d.nzFor = p
+	return nil
+}
+
+// forget drops setup's columns: the next assemble reads them from J.
+func (d *denseSystem) forget() { d.nzFor = nil }
+
+// columns returns J block b's non-zero columns: setup's, or read into buf.
+func (d *denseSystem) columns(p *solver.Problem, b int, buf []int) []int {
+	if d.nzFor == p {
+		return d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
+	}
+	return nonzeroColumns(p, b, buf[:0])
+}
 
 // assemble implements newtonSystem. It fills all of H, not only the upper
 // triangle, so that H can be inspected.
@@ -57,6 +92,7 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
 		}
 	}
+	d.par = solver.ForestParents(p, d.par)
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	if cap(d.nz1) < maxSize {
 		d.nz1, d.nz2 = make([]int, 0, maxSize), make([]int, 0, maxSize)
@@ -68,10 +104,9 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		gi := g[goff[ci]:goff[ci+1]]
 		for b2 := lo; b2 < hi; b2++ {
 			mulGJ(p, gi, b2, d.tmp)
-			d.nz2 = nonzeroColumns(p, b2, d.nz2[:0])
+			nz2 := d.columns(p, b2, d.nz2)
 			for b1 := lo; b1 <= b2; b1++ {
-				d.nz1 = nonzeroColumns(p, b1, d.nz1[:0])
-				d.addJtTmp(p, b1, b2)
+				d.addJtTmp(p, b1, b2, d.columns(p, b1, d.nz1), nz2)
 			}
 		}
 	}
@@ -146,19 +181,19 @@ func nonzeroColumns(p *solver.Problem, b int, out []int) []int {
 
 // addJtTmp adds J_b1ᵀ tmp to the (clique(b1), clique(b2)) block of H and,
 // when b1 ≠ b2, its transpose to the (clique(b2), clique(b1)) block
-// (G_i is symmetric). Only the columns d.nz1 of J_b1 and d.nz2 of J_b2
+// (G_i is symmetric). Only the columns nz1 of J_b1 and nz2 of J_b2
 // contribute: for any other a or b every product of the sum is ±0 (tmp =
 // G_i J_b2 is finite), so the sum is +0 and adding it leaves H as it is,
 // up to the sign of an entry that is −0: skipping them keeps the results
 // bit for bit (the sign of an exact zero aside).
-func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int) {
+func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 	q1 := p.Cliques[p.JBlock[b1].Clique]
 	q2 := p.Cliques[p.JBlock[b2].Clique]
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
-	for _, a := range d.nz1 {
-		for _, b := range d.nz2 {
+	for _, a := range nz1 {
+		for _, b := range nz2 {
 			s := 0.0
 			for r := range k {
 				s += j1[r*n1+a] * d.tmp[r*n2+b]
@@ -174,7 +209,20 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int) {
 // factor implements newtonSystem.
 // Orders up to linalg.SmallMax use linalg.CholUpper, which is gonum's
 // Dpotf2 (what choleskyUpper runs for them) to the bit, without its calls.
+//
+// H with the pattern of the problem's forest of branched trees is factored
+// along it instead (linalg.TreeLDL, MuJoCo's mj_factorM), without fill-in.
 func (d *denseSystem) factor() bool {
+	d.tree = false
+	if len(d.par) == d.n && d.n > 0 {
+		if cap(d.mark) < d.n {
+			d.mark = make([]bool, d.n)
+		}
+		d.tree = linalg.TreePattern(d.par, d.h, d.mark)
+	}
+	if d.tree {
+		return linalg.TreeLDL(d.par, d.h)
+	}
 	if d.n <= linalg.SmallMax {
 		return linalg.CholUpper(d.n, d.h)
 	}
@@ -186,6 +234,10 @@ func (d *denseSystem) factor() bool {
 // side is several times slower than Dtrsv.)
 func (d *denseSystem) solve(b []float64) {
 	if d.n == 0 {
+		return
+	}
+	if d.tree {
+		linalg.TreeLDLSolve(d.par, d.h, b, 1)
 		return
 	}
 	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d.n, Stride: d.n, Data: d.h}

@@ -83,6 +83,7 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	}
 	ws := &s.ws
 	ws.reset(p)
+	ws.dense.forget() // prepareSystem reads p's J columns again
 	if v0 == nil {
 		v0 = p.VStar
 	}
@@ -108,6 +109,7 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 func (s *Solver) prepareSystem(p *solver.Problem) {
 	ws := &s.ws
 	ws.sys = &ws.dense
+	ws.dense.setup(p) // J's non-zero columns, once per solve (it does not fail)
 	if s.useSparse(p) {
 		if err := ws.sparse.setup(p); err == nil {
 			ws.sys = &ws.sparse

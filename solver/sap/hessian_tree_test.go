@@ -1,0 +1,118 @@
+package sap
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// treeParent is dm_control humanoid's velocity tree (27 velocities: the
+// free root, the abdomen, two legs from velocity 8, two arms from 5).
+var treeParent = []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 8, 15, 16, 17, 18, 19, 5, 21, 22, 5, 24, 25}
+
+// treeProblem returns a one-clique problem on treeParent whose A has the
+// tree's pattern (A = Σ_k s_k s_kᵀ + I, s_k supported on k's path to the
+// root), with a contact whose J is non-zero on the path of velocity leaf
+// to the root and, if cross, a second one non-zero on both legs (the
+// paths of velocities 14 and 20).
+func treeProblem(rng *rand.Rand, leaf int, cross bool) *solver.Problem {
+	n := len(treeParent)
+	onPath := func(k, j int) bool {
+		for i := k; i >= 0; i = treeParent[i] {
+			if i == j {
+				return true
+			}
+		}
+		return false
+	}
+	a := make([]float64, n*n)
+	for k := range n {
+		s := make([]float64, n)
+		for j := range n {
+			if onPath(k, j) {
+				s[j] = rng.NormFloat64()
+			}
+		}
+		for i := range n {
+			for j := range n {
+				a[i*n+j] += s[i] * s[j]
+			}
+		}
+		a[k*n+k]++
+	}
+	jac := func(leaves ...int) []float64 {
+		j := make([]float64, 3*n)
+		for r := range 3 {
+			for c := range n {
+				for _, l := range leaves {
+					if onPath(l, c) {
+						j[r*n+c] = rng.NormFloat64()
+					}
+				}
+			}
+		}
+		return j
+	}
+	specs := []contactSpec{{cliques: []int{0}, j: [][]float64{jac(leaf)}}}
+	if cross {
+		specs = append(specs, contactSpec{cliques: []int{0}, j: [][]float64{jac(14, 20)}})
+	}
+	p := buildProblem([][]float64{a}, specs)
+	p.Cliques[0].Parent = treeParent
+	return p
+}
+
+// TestDenseSystemAlongTree: SAP's dense Newton system of a branched tree
+// whose contacts do not couple its branches is factored along the tree
+// (linalg.TreeLDL), and its solution agrees with the dense Cholesky's to
+// 1e-12 relative; a contact coupling the two legs breaks the pattern, and
+// the dense factor is used, bit for bit.
+func TestDenseSystemAlongTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 20 {
+		for _, cross := range []bool{false, true} {
+			p := treeProblem(rng, rng.IntN(len(treeParent)), cross)
+			goff := []int{0}
+			var g []float64
+			for range p.Constraints { // G_i = B Bᵀ, symmetric positive semidefinite
+				var b [9]float64
+				for k := range b {
+					b[k] = rng.NormFloat64()
+				}
+				for r := range 3 {
+					for c := range 3 {
+						g = append(g, b[3*r]*b[3*c]+b[3*r+1]*b[3*c+1]+b[3*r+2]*b[3*c+2])
+					}
+				}
+				goff = append(goff, len(g))
+			}
+			rhs := make([]float64, p.NV)
+			for i := range rhs {
+				rhs[i] = rng.NormFloat64()
+			}
+			var tree, dense denseSystem
+			tree.assemble(p, g, goff)
+			p.Cliques[0].Parent = nil
+			dense.assemble(p, g, goff)
+			if !tree.factor() || !dense.factor() {
+				t.Fatalf("trial %d: H not positive definite", trial)
+			}
+			if tree.tree == cross || dense.tree {
+				t.Fatalf("trial %d, cross %v: tree factor used %v, dense problem %v", trial, cross, tree.tree, dense.tree)
+			}
+			x, y := append([]float64(nil), rhs...), append([]float64(nil), rhs...)
+			tree.solve(x)
+			dense.solve(y)
+			for i := range x {
+				if cross && x[i] != y[i] {
+					t.Fatalf("trial %d: coupled legs: x[%d] = %v, dense %v", trial, i, x[i], y[i])
+				}
+				if d := math.Abs(x[i] - y[i]); d > 1e-12*(1+math.Abs(y[i])) {
+					t.Fatalf("trial %d: x[%d] = %v along the tree, %v dense (|Δ| = %.3g)", trial, i, x[i], y[i], d)
+				}
+			}
+		}
+	}
+}
