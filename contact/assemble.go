@@ -738,6 +738,9 @@ func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, r
 		wn = wt
 	}
 	rt = prm.Sigma * wt // eq. 30
+	if mat.SlipTime > 0 {
+		rt = mat.SlipTime * wt / dt // MuJoCo's soft friction (Material.SlipTime)
+	}
 	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn
 }

@@ -23,6 +23,14 @@ type Material struct {
 	// feeds its stick displacement back, so static friction does not creep.
 	// A pair has anchors only when both materials do.
 	Anchors bool
+	// SlipTime, when positive, makes the friction soft as MuJoCo's
+	// (docs/CONTACT.md): the tangential regularization is
+	// R_t = SlipTime · W_t / δt instead of SAP's σ W_t, so a sticking
+	// contact under a tangential force f slips at W_t SlipTime f, as a
+	// MuJoCo contact slips at R f / B (mj_makeImpedance: R = (1 − d)/d ·
+	// diagApprox, B from solref). Its value is MuJoCo's (1 − d)/(d B),
+	// times 1 + μ² for the pyramidal cone (s, ≥ 0; 0: SAP's σ).
+	SlipTime float64
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
@@ -41,6 +49,8 @@ func (m Material) Validate() error {
 		return fmt.Errorf("rolling friction %v must be non-negative and finite", m.Rolling)
 	case !(m.Spin >= 0) || math.IsInf(m.Spin, 0):
 		return fmt.Errorf("spin friction %v must be non-negative and finite", m.Spin)
+	case !(m.SlipTime >= 0) || math.IsInf(m.SlipTime, 0):
+		return fmt.Errorf("slip time %v must be non-negative and finite", m.SlipTime)
 	case m.Foundation != nil:
 		return m.Foundation.Validate()
 	}
@@ -57,6 +67,8 @@ func (m Material) Validate() error {
 //     τd. Equal materials keep their τd, and a rigid side (k → ∞) leaves the
 //     soft side's. (Drake sums the two τd instead; we prefer a rule under
 //     which a scene's τd = δt means the pair's τd = δt.)
+//   - SlipTime: the larger of the two (a material without it, 0, leaves
+//     the other's; MuJoCo mixes two geoms' solref and solimp, solmix).
 //   - Friction: μ = 2 μ_A μ_B / (μ_A + μ_B), and 0 when both are 0 (as Drake).
 //     Rolling and spin friction combine by the same rule, so that either
 //     side at 0 turns them off.
@@ -69,6 +81,7 @@ func Combine(a, b Material) Material {
 		Rolling:     harmonic(a.Rolling, b.Rolling),
 		Spin:        harmonic(a.Spin, b.Spin),
 		Anchors:     a.Anchors && b.Anchors,
+		SlipTime:    math.Max(a.SlipTime, b.SlipTime),
 	}
 }
 

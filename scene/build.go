@@ -174,7 +174,8 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	for i, n := range names {
 		mt := s.Materials[n]
 		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
-			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors}
+			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors,
+			SlipTime: valueOr(mt.SlipTime, 0)}
 	}
 	cfg, stk, err := config(s, mats)
 	if err != nil {

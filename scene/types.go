@@ -201,6 +201,11 @@ type Material struct {
 	// their tangential displacement back, so static friction does not creep
 	// (docs/CONTACT.md). false gives the SAP paper's regularized friction.
 	Anchors *bool `yaml:"anchors,omitempty"`
+	// SlipTime (s, ≥ 0, default 0: off) makes the friction soft as
+	// MuJoCo's: a sticking contact under a tangential force f slips at
+	// W_t·slip_time·f (contact.Material.SlipTime; the MJCF import sets it
+	// from solref and solimp, with anchors off).
+	SlipTime *float64 `yaml:"slip_time,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number

@@ -294,6 +294,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		if m.SpinFriction != nil {
 			v.nonNegative(p+".spin_friction", *m.SpinFriction)
 		}
+		if m.SlipTime != nil {
+			v.nonNegative(p+".slip_time", *m.SlipTime)
+		}
 	}
 
 	if len(s.Bodies) == 0 {

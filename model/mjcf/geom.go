@@ -460,13 +460,15 @@ func (c *compiler) assignMaterials() error {
 		if m > 0 {
 			load = g0 * math.Max(1, c.treeMass(g.body)/m)
 		}
-		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), load)
+		k, tau, d := contactRest(g.solref, g.solimp, c.solrefDT(), load)
+		slip := 0.0 // a static geom leaves the slip to the moving one (contact.Combine takes the larger)
 		if m > 0 {
 			k *= m
+			slip = slipTime(g.solref, g.solimp, coef[i][0], d, c.solrefDT())
 		} else {
 			k = rigidStiffness
 		}
-		name := materialFor(s, "mj_", k, tau, coef[i])
+		name := materialFor(s, "mj_", k, tau, slip, coef[i])
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

@@ -43,6 +43,12 @@ func (c *compiler) solimp(v view, attr string) ([]float64, error) {
 // mass is κ = K d²/(1 − d) at that depth. MuJoCo's damping ratio
 // B/(2√K) (ζ for the standard form) is kept: τd = B/(√K √κ).
 func contactRate(sr, si []float64, dt, g float64) (kappa, tau float64) {
+	kappa, tau, _ = contactRest(sr, si, dt, g)
+	return kappa, tau
+}
+
+// contactRest is contactRate with the impedance d at the resting depth.
+func contactRest(sr, si []float64, dt, g float64) (kappa, tau, d float64) {
 	ref, imp := [2]float64{sr[0], sr[1]}, [5]float64{si[0], si[1], si[2], si[3], si[4]}
 	K, B := constraint.SolRefKB(ref, imp[1], dt)
 	rate := func(r float64) float64 {
@@ -61,6 +67,29 @@ func contactRate(sr, si []float64, dt, g float64) (kappa, tau float64) {
 			hi = mid
 		}
 	}
-	kappa = rate(0.5 * (lo + hi))
-	return kappa, B / (math.Sqrt(K) * math.Sqrt(kappa))
+	r := 0.5 * (lo + hi)
+	kappa = rate(r)
+	return kappa, B / (math.Sqrt(K) * math.Sqrt(kappa)), constraint.Impedance(imp, r)
+}
+
+// slipTime returns contact.Material.SlipTime for MuJoCo's soft friction
+// of a geom with solref sr, solimp si and sliding friction mu, at the
+// impedance d of its resting depth (contactRest). MuJoCo 2.2.2's
+// pyramidal cone (its default) gives each of a contact's 2(condim − 1)
+// edge rows n ± μ t_i the regularization Rpy = 2μ² (1 − d)/d · (1 + μ²) w
+// (mj_makeImpedance, with impratio 1 and diagApprox (1 + μ²) w for an edge
+// row, w the contact's translational inverse weight) and the reference
+// acceleration −B J_row v − K d r. A contact sticking under a tangential
+// force f_t = μ (f₊ − f₋) has zero acceleration on both edges, so
+// R f± = −B (v_n ± μ v_t) − K d r, and subtracting: v_t = −Rpy f_t /(2 B μ²)
+// = −(1 + μ²)(1 − d)/(d B) · w f_t. SAP's friction with v̂_t = 0 slips at
+// v_t = −R_t γ_t = −R_t δt f_t: R_t = SlipTime w / δt with
+// SlipTime = (1 + μ²)(1 − d)/(d B). (MuJoCo's transient, v̂_t = (1 − δt B) v_t0,
+// is not reproduced; its steady slip is.)
+func slipTime(sr, si []float64, mu, d, dt float64) float64 {
+	_, B := constraint.SolRefKB([2]float64{sr[0], sr[1]}, si[1], dt)
+	if !(B > 0) || !(d > 0) {
+		return 0
+	}
+	return (1 + mu*mu) * (1 - d) / (d * B)
 }
