@@ -241,7 +241,7 @@ var (
 // makes act (a limit past its bound at q_i, equalities, …).
 func (sim *Simulator) rk4VStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
-	mw.staged.used = false
+	mw.staged.used, mw.metric = false, false // metric: a fallback step sets it again (mujocoEulerVStar)
 	if sim.stagedConstraints() {
 		return sim.rk4ConstrainedVStar() // scheme_rk4c.go
 	}

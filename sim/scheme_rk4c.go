@@ -91,8 +91,9 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64) error
 	copy(st.vs, v)
 	copy(w.qth, q)
 	copy(w.vth, st.vs)
-	w.kin.Update(w.qth, w.vth)
-	if err := sim.linearizeAt(w.kin, tm, 0, 0, 0, p, &mw.factor); err != nil {
+	kin := w.kin
+	kin.Update(w.qth, w.vth)
+	if err := sim.linearizeAt(kin, tm, 0, 0, 0, p, &mw.factor); err != nil {
 		return fmt.Errorf("RK4 stage %d: %w", i, err)
 	}
 	if !w.cons.set.NeedsSolve(m, w.qth) { // no row at this stage: rk4VStar's stage
@@ -111,9 +112,9 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64) error
 		}
 	}
 	in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
-		KinTheta: w.kin, QTheta: w.qth, VLin: p.VStar}
+		KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed}
-	if err := w.cons.asm.Assemble(m, w.cons.set, w.kin, in, prm, &mw.factor, p); err != nil {
+	if err := w.cons.asm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 		return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 	}
 	if err := sim.cfg.Solver.Solve(p, st.vs, &st.res); err != nil {
