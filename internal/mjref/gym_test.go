@@ -19,7 +19,7 @@ import (
 // mujoco-euler step, which gave ankle_4 11.49 rad/s, 1.36 times MuJoCo's
 // 8.46), and with MuJoCo's soft contact friction the fastest joint is
 // hip_4 at 1.099 times MuJoCo's peak. The humanoid's fastest, left_elbow,
-// is 1.234 times MuJoCo's (abdomen_x 1.30 before): its steps in contact
+// is 1.234 times MuJoCo's (abdomen_x 1.26 before): its steps in contact
 // are still mujoco-euler steps.
 var gymResets = []struct {
 	file     string
