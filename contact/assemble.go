@@ -167,10 +167,11 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if null != [3]bool{} {
 	}
 	mat := pairMaterial(m, kin, pr, mats) // Combine, or an elastic foundation's element
+	wnn := w[2][2]                        // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
 	}
-	rt, rn := regularization(w, mat, dt, prm)
+	rt, rn := regularization(w, mat, pr.Phi, dt, prm)
 	if null != [3]bool{} {
 		rt, rn = nullRegularization(m, pr, w, null, rt, rn, prm.Sigma)
 	}
@@ -197,6 +198,9 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		vn = 0 // nullRows: the normal moves nothing, n0 = 0
 	}
 	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
+	if mat.SlipTime > 0 && mat.SlipStiffness > 0 && !(null[0] && null[1]) && !null[2] { // a planar body has one null tangent: one R_t for both
+		rt = softFrictionR(mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
+	}
 	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
 	var c int
 	switch prm.Approximation {
@@ -206,8 +210,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 			weight = m.Gravity.Norm() * dt / w[2][2]
 		}
 		stick := 0.0 // anchored: disk friction, which holds loads up to the bound (solver/lagged.go)
-		if pr.Anchored && mat.Anchors {
-			stick = 1
+		if pr.Anchored && mat.Anchors || mat.SlipTime > 0 {
+			stick = 1 // MuJoCo's soft friction is the disk too: linear in the slip up to the bound (v̂_t = 0 without an anchor)
 		}
 		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight, stick)
 	case Similar:
@@ -729,15 +733,19 @@ func nearRigid(rn float64, mat Material, dt float64) bool {
 	return rn > solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
 }
 
-// regularization returns R_t (SAP eq. 30) and R_n (SAP eq. 29) for a
-// contact with Delassus block w and combined material mat.
-func regularization(w spatial.Mat3, mat Material, dt float64, prm Params) (rt, rn float64) {
+// regularization returns R_t (SAP eq. 30, or MuJoCo's soft friction at the
+// gap phi: Material.SlipTime) and R_n (SAP eq. 29) for a contact with
+// Delassus block w and combined material mat.
+func regularization(w spatial.Mat3, mat Material, phi, dt float64, prm Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {
 		wt = w.FrobeniusNorm() / 3 // ‖W_ii‖_rms, SAP §V-B
 		wn = wt
 	}
-	rt = prm.Sigma * wt // eq. 30
+	rt = prm.Sigma * wt                             // eq. 30
+	if mat.SlipTime > 0 && mat.SlipStiffness == 0 { // MuJoCo's soft friction at the contact's depth (softFrictionR)
+		rt = softFrictionR(mat, wt, 0, phi, 0, dt)
+	}
 	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn
 }

@@ -23,6 +23,27 @@ type Material struct {
 	// feeds its stick displacement back, so static friction does not creep.
 	// A pair has anchors only when both materials do.
 	Anchors bool
+	// SlipTime, when positive, makes the friction soft as MuJoCo's: the
+	// tangential regularization is R_t = SlipTime (1 − d)/d · W_t / δt
+	// instead of SAP's σ W_t, d the impedance SlipImp at the contact's
+	// depth, so a sticking contact under a tangential force f slips at
+	// SlipTime (1 − d)/d · W_t f, as a MuJoCo contact slips at R f / B
+	// (mj_makeImpedance: R = (1 − d)/d · diagApprox, B from solref). Its
+	// value is MuJoCo's 1/B, times 1 + μ² for the pyramidal cone (s, ≥ 0;
+	// 0: SAP's σ).
+	SlipTime float64
+	// SlipImp is MuJoCo's solimp (dmin, dmax, width, midpoint, power) of
+	// the soft friction: d(r) at the depth r (constraint.Impedance).
+	SlipImp [5]float64
+	// SlipStiffness, when positive, is MuJoCo's K of the soft friction's
+	// solref (1/s²): d is then taken at the depth where MuJoCo's contact
+	// would rest under the contact's load (the last step's normal impulse),
+	// not at the contact's own depth (softFrictionR).
+	SlipStiffness float64
+	// SlipWeight, when positive, stands for W_t in the soft friction's R_t:
+	// MuJoCo's translational body_invweight0 of the material's body (its
+	// diagApprox); a pair sums its two sides'.
+	SlipWeight float64
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
@@ -41,6 +62,14 @@ func (m Material) Validate() error {
 		return fmt.Errorf("rolling friction %v must be non-negative and finite", m.Rolling)
 	case !(m.Spin >= 0) || math.IsInf(m.Spin, 0):
 		return fmt.Errorf("spin friction %v must be non-negative and finite", m.Spin)
+	case !(m.SlipTime >= 0) || math.IsInf(m.SlipTime, 0):
+		return fmt.Errorf("slip time %v must be non-negative and finite", m.SlipTime)
+	case !(m.SlipStiffness >= 0) || math.IsInf(m.SlipStiffness, 0):
+		return fmt.Errorf("slip stiffness %v must be non-negative and finite", m.SlipStiffness)
+	case !(m.SlipWeight >= 0) || math.IsInf(m.SlipWeight, 0):
+		return fmt.Errorf("slip weight %v must be non-negative and finite", m.SlipWeight)
+	case m.SlipTime > 0 && !validImp(m.SlipImp):
+		return fmt.Errorf("slip solimp %v: want 0 < dmin, dmax < 1, width ≥ 0, 0 < midpoint < 1, power ≥ 1", m.SlipImp)
 	case m.Foundation != nil:
 		return m.Foundation.Validate()
 	}
@@ -57,18 +86,36 @@ func (m Material) Validate() error {
 //     τd. Equal materials keep their τd, and a rigid side (k → ∞) leaves the
 //     soft side's. (Drake sums the two τd instead; we prefer a rule under
 //     which a scene's τd = δt means the pair's τd = δt.)
+//   - SlipTime and SlipImp: the means of the two (MuJoCo mixes two geoms'
+//     solref and solimp by solmix, by default in equal parts); a material
+//     without soft friction (SlipTime 0) leaves the other's.
 //   - Friction: μ = 2 μ_A μ_B / (μ_A + μ_B), and 0 when both are 0 (as Drake).
 //     Rolling and spin friction combine by the same rule, so that either
 //     side at 0 turns them off.
 func Combine(a, b Material) Material {
+	soft := a
+	switch {
+	case a.SlipTime == 0:
+		soft = b
+	case b.SlipTime > 0:
+		soft.SlipTime = 0.5 * (a.SlipTime + b.SlipTime)
+		soft.SlipStiffness = 0.5 * (a.SlipStiffness + b.SlipStiffness)
+		for i := range soft.SlipImp {
+			soft.SlipImp[i] = 0.5 * (a.SlipImp[i] + b.SlipImp[i])
+		}
+	}
 	ca, cb := 1/a.Stiffness, 1/b.Stiffness
 	return Material{
-		Stiffness:   1 / (ca + cb),
-		Dissipation: (ca*a.Dissipation + cb*b.Dissipation) / (ca + cb),
-		Friction:    harmonic(a.Friction, b.Friction),
-		Rolling:     harmonic(a.Rolling, b.Rolling),
-		Spin:        harmonic(a.Spin, b.Spin),
-		Anchors:     a.Anchors && b.Anchors,
+		Stiffness:     1 / (ca + cb),
+		Dissipation:   (ca*a.Dissipation + cb*b.Dissipation) / (ca + cb),
+		Friction:      harmonic(a.Friction, b.Friction),
+		Rolling:       harmonic(a.Rolling, b.Rolling),
+		Spin:          harmonic(a.Spin, b.Spin),
+		Anchors:       a.Anchors && b.Anchors,
+		SlipTime:      soft.SlipTime,
+		SlipImp:       soft.SlipImp,
+		SlipStiffness: soft.SlipStiffness,
+		SlipWeight:    a.SlipWeight + b.SlipWeight,
 	}
 }
 
@@ -78,4 +125,11 @@ func harmonic(x, y float64) float64 {
 		return 2 * x * y / s
 	}
 	return 0
+}
+
+// validImp reports whether imp is a usable solimp: impedances and midpoint
+// in (0, 1), width ≥ 0, power ≥ 1 (MuJoCo's clamps, applied by importers).
+func validImp(imp [5]float64) bool {
+	in01 := func(x float64) bool { return x > 0 && x < 1 }
+	return in01(imp[0]) && in01(imp[1]) && imp[2] >= 0 && !math.IsInf(imp[2], 0) && in01(imp[3]) && imp[4] >= 1 && !math.IsInf(imp[4], 0)
 }

@@ -201,6 +201,24 @@ type Material struct {
 	// their tangential displacement back, so static friction does not creep
 	// (docs/CONTACT.md). false gives the SAP paper's regularized friction.
 	Anchors *bool `yaml:"anchors,omitempty"`
+	// SlipTime (s, ≥ 0, default 0: off) makes the friction soft as
+	// MuJoCo's: a sticking contact under a tangential force f slips at
+	// slip_time (1 − d)/d · W_t f, d the impedance SlipSolImp at its depth
+	// (contact.Material.SlipTime; the MJCF import sets both from solref
+	// and solimp, with anchors off).
+	SlipTime *float64 `yaml:"slip_time,omitempty"`
+	// SlipSolImp is MuJoCo's solimp of the soft friction (dmin, dmax,
+	// width, midpoint, power); default MuJoCo's 0.9 0.95 0.001 0.5 2.
+	SlipSolImp []float64 `yaml:"slip_solimp,omitempty"`
+	// SlipStiffness (1/s², ≥ 0, default 0) is MuJoCo's K of the soft
+	// friction's solref: when set, d is taken at the depth where MuJoCo's
+	// contact would rest under the contact's load, not at its own depth.
+	SlipStiffness *float64 `yaml:"slip_stiffness,omitempty"`
+	// SlipWeight (kg⁻¹, ≥ 0, default 0) is MuJoCo's translational
+	// body_invweight0 of the material's body: when set, the soft friction's
+	// R uses the sum of the two sides' weights (MuJoCo's diagApprox) in
+	// place of the contact's Delassus diagonal W_t.
+	SlipWeight *float64 `yaml:"slip_weight,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number

@@ -294,6 +294,18 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		if m.SpinFriction != nil {
 			v.nonNegative(p+".spin_friction", *m.SpinFriction)
 		}
+		if m.SlipTime != nil {
+			v.nonNegative(p+".slip_time", *m.SlipTime)
+		}
+		if m.SlipStiffness != nil {
+			v.nonNegative(p+".slip_stiffness", *m.SlipStiffness)
+		}
+		if m.SlipWeight != nil {
+			v.nonNegative(p+".slip_weight", *m.SlipWeight)
+		}
+		if s := m.SlipSolImp; s != nil && (len(s) != 5 || !(s[0] > 0 && s[0] < 1 && s[1] > 0 && s[1] < 1 && s[2] >= 0 && s[3] > 0 && s[3] < 1 && s[4] >= 1)) {
+			v.add(p+".slip_solimp", "%v: want 5 numbers dmin, dmax in (0, 1), width ≥ 0, midpoint in (0, 1), power ≥ 1", s)
+		}
 	}
 
 	if len(s.Bodies) == 0 {

@@ -32,6 +32,8 @@ type mujocoWork struct {
 	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
 	k      []float64           // stages overwrite in the workspace and are put back
 
+	staged rk4StageWork // rk4 steps with constraint rows solved at every stage (scheme_rk4c.go)
+
 	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
 
 	// MuJoCo's constraint metric (mujocoMetricVStar): with damping, the
@@ -233,10 +235,16 @@ var (
 // predicts the gaps for q = q0 + h v, and the RK4 position update would
 // contradict its impulses (a resting body would drift by h²g/2 a step).
 // Such a step is taken with mujocoEulerVStar instead (mw.fallback;
-// StepStats.RK4Fallback). A limit within its bound at q0 has no row in
-// MuJoCo for the step, whatever the stages do; so here.
+// StepStats.RK4Fallback). A step without contact pairs whose constraints
+// allow it (stagedConstraints) is taken by rk4ConstrainedVStar instead,
+// which gives each stage the rows MuJoCo's stage has: those that its q_i
+// makes act (a limit past its bound at q_i, equalities, …).
 func (sim *Simulator) rk4VStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	mw.staged.used, mw.metric = false, false // metric: a fallback step sets it again (mujocoEulerVStar)
+	if sim.stagedConstraints() {
+		return sim.rk4ConstrainedVStar() // scheme_rk4c.go
+	}
 	mw.fallback = len(w.pairs) > 0 || w.cons.set.NeedsSolve(m, w.q0)
 	if mw.fallback {
 		return sim.mujocoEulerVStar()
@@ -282,6 +290,15 @@ func (sim *Simulator) rk4VStar() error {
 		solveCliques(&mw.stage, &mw.factor, mw.a[i])
 		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
 	}
+	sim.rk4Combine()
+	return nil
+}
+
+// rk4Combine ends an rk4 step from its four stages: q1 = q0 ⊕ h Σ_j b_j u_j
+// (kept in mw.qEnd), v* = L(q1)⁻¹ (u0 + h Σ_j b_j F_j), and puts back what
+// the rest of the step reads of stage 0 (M(q0), k(q0, v0), q^θ, v^θ).
+func (sim *Simulator) rk4Combine() {
+	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	clear(mw.dq)
 	clear(mw.dv)
 	for j, b := range rk4B {
@@ -302,7 +319,6 @@ func (sim *Simulator) rk4VStar() error {
 	copy(w.qth, w.q0)
 	copy(w.vth, w.v0)
 	w.ctx.WS = w.kin0
-	return nil
 }
 
 // directSolution is the solve of a step whose constraint rows do not act

@@ -54,7 +54,12 @@
 //     MuJoCo's 0.013; now 0.029). A lone sphere rests as deep as in MuJoCo
 //     (0.367 mm with the defaults); the residual
 //     differences (dynamics, bodies whose contacts carry more than their
-//     own mass) are measured in docs/MODELS.md. condim and friction's
+//     own mass) are measured in docs/MODELS.md. Friction is soft as
+//     MuJoCo's: a geom's material has friction anchors off, SlipTime =
+//     (1 + μ²)/B, SlipStiffness = K, SlipImp its solimp and SlipWeight its
+//     body's body_invweight0 (slipTime, bodyWeights: MuJoCo's pyramidal
+//     rows' R = 2μ² (1 − d)/d (1 + μ²) w make a contact under a tangential
+//     force f slip at (1 − d)/d · w SlipTime f; contact.Material). condim and friction's
 //     three values give each geom its sliding, spin and rolling friction
 //     (friction.go: a geom has a coefficient when a pair it can form uses
 //     it, MuJoCo's pair condim being the larger).

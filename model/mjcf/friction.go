@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/scene"
@@ -96,9 +97,11 @@ func (c *compiler) mayTouch(i, j int) bool {
 }
 
 // materialFor returns the name of a material of s with stiffness k,
-// dissipation tau and the friction coefficients f (sliding, spin,
-// rolling), adding one named prefix + a number if none matches.
-func materialFor(s *scene.Scene, prefix string, k, tau float64, f [3]float64) string {
+// dissipation tau, MuJoCo's soft friction slip time and K, and solimp
+// (contact.Material.SlipTime, SlipStiffness, SlipImp; anchors off) and the friction
+// coefficients f (sliding, spin, rolling), adding one named prefix + a
+// number if none matches.
+func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, imp []float64, f [3]float64) string {
 	val := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -110,6 +113,8 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, f [3]float64) st
 		m, ok := s.Materials[n]
 		if !ok {
 			mat := model.NewMaterial(k, tau, f[0])
+			mat.Anchors, mat.SlipTime, mat.SlipStiffness, mat.SlipSolImp = model.Ptr(false), model.Ptr(slip[0]), model.Ptr(slip[1]), slices.Clone(imp)
+			mat.SlipWeight = model.Ptr(slip[2])
 			if f[1] > 0 {
 				mat.SpinFriction = model.Ptr(f[1])
 			}
@@ -119,7 +124,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, f [3]float64) st
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
 			return n
 		}
 	}

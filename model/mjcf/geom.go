@@ -451,6 +451,7 @@ func (c *compiler) assignMaterials() error {
 		g0 = math.Sqrt(gv[0]*gv[0] + gv[1]*gv[1] + gv[2]*gv[2])
 	}
 	coef := c.frictionCoefficients()
+	weights := c.bodyWeights()
 	for i, g := range c.pending {
 		m := c.refMass(g.body)
 		// The depth at which κ is taken is the one where the geom's whole
@@ -461,12 +462,17 @@ func (c *compiler) assignMaterials() error {
 			load = g0 * math.Max(1, c.treeMass(g.body)/m)
 		}
 		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), load)
+		slip, sk := slipTime(g.solref, g.solimp, coef[i][0], c.solrefDT()) // a pair takes the means (contact.Combine), as MuJoCo's solmix
 		if m > 0 {
 			k *= m
 		} else {
 			k = rigidStiffness
 		}
-		name := materialFor(s, "mj_", k, tau, coef[i])
+		var bw float64 // MuJoCo's diagApprox of the geom's side (body_invweight0); 0: the contact's Delassus diagonal
+		if weights != nil {
+			bw = weights[g.body]
+		}
+		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solimp, coef[i])
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

@@ -3,7 +3,11 @@ package mjcf
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/scene"
 )
 
 // solimp reads a solimp attribute (MuJoCo's default 0.9 0.95 0.001 0.5 2;
@@ -63,4 +67,62 @@ func contactRate(sr, si []float64, dt, g float64) (kappa, tau float64) {
 	}
 	kappa = rate(0.5 * (lo + hi))
 	return kappa, B / (math.Sqrt(K) * math.Sqrt(kappa))
+}
+
+// slipTime returns contact.Material.SlipTime and SlipStiffness (MuJoCo's
+// K) for MuJoCo's soft friction of a geom with solref sr, solimp si and
+// sliding friction mu (the contact takes d = d(r) from solimp at the depth
+// r where MuJoCo's contact rests under its load). MuJoCo 2.2.2's
+// pyramidal cone (its default) gives each of a contact's 2(condim − 1)
+// edge rows n ± μ t_i the regularization Rpy = 2μ² (1 − d)/d · (1 + μ²) w
+// (mj_makeImpedance, with impratio 1 and diagApprox (1 + μ²) w for an edge
+// row, w the contact's translational inverse weight) and the reference
+// acceleration −B J_row v − K d r. A contact sticking under a tangential
+// force f_t = μ (f₊ − f₋) has zero acceleration on both edges, so
+// R f± = −B (v_n ± μ v_t) − K d r, and subtracting: v_t = −Rpy f_t /(2 B μ²)
+// = −(1 + μ²)(1 − d)/(d B) · w f_t. SAP's friction with v̂_t = 0 slips at
+// v_t = −R_t γ_t = −R_t δt f_t: R_t = SlipTime (1 − d)/d · w / δt with
+// SlipTime = (1 + μ²)/B. (MuJoCo's transient, v̂_t = (1 − δt B) v_t0, is
+// not reproduced; its steady slip is. w is the contact's Delassus
+// diagonal, MuJoCo's diagApprox the bodies' translational invweight0.)
+func slipTime(sr, si []float64, mu, dt float64) (slip, k float64) {
+	K, B := constraint.SolRefKB([2]float64{sr[0], sr[1]}, si[1], dt)
+	if !(B > 0) || !(K > 0) {
+		return 0, 0
+	}
+	return (1 + mu*mu) / B, K
+}
+
+// bodyWeights returns MuJoCo's translational body_invweight0 of every
+// scene body (mj_setM0: the trace of J M⁻¹ Jᵀ over 3, J the translational
+// Jacobian of the body's centre of mass, at qpos0; 0 for bodies that do
+// not move), the diagApprox of its contacts' rows (mj_diagApprox). nil if
+// the model cannot be built without shapes.
+func (c *compiler) bodyWeights() []float64 {
+	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
+	if err != nil {
+		return nil
+	}
+	ws := multibody.NewWorkspace(m)
+	ws.Update(st.Q, st.V)
+	minv, err := inverseMass(m, ws)
+	if err != nil {
+		return nil
+	}
+	out := make([]float64, len(c.out.Scene.Bodies))
+	for i, b := range c.out.Scene.Bodies {
+		k := m.BodyByName(b.Name)
+		if k < 0 || m.Bodies[k].Tree < 0 || i >= len(c.out.Links) {
+			continue
+		}
+		J := pointRows(m, ws, "", b.Name, ws.Pose(k).Apply(c.out.Links[i].COM))
+		var jm mat.Dense
+		jm.Mul(J, minv)
+		var tr float64
+		for r := range 3 {
+			tr += mat.Dot(jm.RowView(r), J.RowView(r))
+		}
+		out[i] = tr / 3
+	}
+	return out
 }
