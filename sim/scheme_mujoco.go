@@ -264,23 +264,7 @@ func (sim *Simulator) rk4VStar() error {
 	solveCliques(&w.problem, &w.factor, mw.a[0])
 	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
 	for i := 1; i < 4; i++ {
-		clear(mw.dq)
-		clear(mw.dv)
-		c := 0.0
-		for j := range i {
-			aij := rk4A[i-1][j]
-			c += aij
-			for k := range mw.dq {
-				mw.dq[k] += aij * mw.v[j][k]
-				mw.dv[k] += aij * mw.a[j][k]
-			}
-		}
-		m.WorldVelocity(w.q0, mw.dq, mw.dq)
-		m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
-		for k := range mw.v[i] {
-			mw.v[i][k] = mw.v[0][k] + dt*mw.dv[k]
-		}
-		m.WorldVelocity(w.qth, mw.v[i], w.vth)
+		c := sim.rk4Stage(i)
 		w.kin.Update(w.qth, w.vth)
 		if err := sim.linearizeAt(w.kin, sim.State.T+c*dt, 0, 0, 0, &mw.stage, &mw.factor); err != nil {
 			return fmt.Errorf("RK4 stage %d: %w", i, err)
@@ -350,4 +334,30 @@ func solveCliques(p *solver.Problem, f *solver.CliqueFactor, x []float64) {
 	for _, q := range p.Cliques {
 		f.Solve(q, x[q.Offset:q.Offset+q.Size], 1)
 	}
+}
+
+// rk4Stage sets stage i's state (i = 1, 2, 3) from the earlier stages'
+// velocities and accelerations with the tableau rk4A: q_i = q0 ⊕ δt Σ_j
+// a_ij v_j into ws.qth and v_i = v0 + δt Σ_j a_ij a_j into ws.mj.v[i]
+// (local) and ws.vth (world). It returns the stage's time fraction c_i.
+func (sim *Simulator) rk4Stage(i int) float64 {
+	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	clear(mw.dq)
+	clear(mw.dv)
+	c := 0.0
+	for j := range i {
+		aij := rk4A[i-1][j]
+		c += aij
+		for k := range mw.dq {
+			mw.dq[k] += aij * mw.v[j][k]
+			mw.dv[k] += aij * mw.a[j][k]
+		}
+	}
+	m.WorldVelocity(w.q0, mw.dq, mw.dq)
+	m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
+	for k := range mw.v[i] {
+		mw.v[i][k] = mw.v[0][k] + dt*mw.dv[k]
+	}
+	m.WorldVelocity(w.qth, mw.v[i], w.vth)
+	return c
 }

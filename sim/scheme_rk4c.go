@@ -54,23 +54,7 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 		return err
 	}
 	for i := 1; i < 4; i++ {
-		clear(mw.dq)
-		clear(mw.dv)
-		c := 0.0
-		for j := range i {
-			aij := rk4A[i-1][j]
-			c += aij
-			for k := range mw.dq {
-				mw.dq[k] += aij * mw.v[j][k]
-				mw.dv[k] += aij * mw.a[j][k]
-			}
-		}
-		m.WorldVelocity(w.q0, mw.dq, mw.dq)
-		m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
-		for k := range mw.v[i] {
-			mw.v[i][k] = mw.v[0][k] + dt*mw.dv[k]
-		}
-		m.WorldVelocity(w.qth, mw.v[i], w.vth)
+		c := sim.rk4Stage(i)
 		if err := sim.stageAcceleration(i, w.qth, w.vth, sim.State.T+c*dt); err != nil {
 			return err
 		}
