@@ -1,8 +1,6 @@
 package mjcf
 
 import (
-	"fmt"
-
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
 	"github.com/stiction-sim/stiction/scene"
@@ -14,16 +12,9 @@ import (
 // to wrap over (MuJoCo's rules: the path starts and ends at a site, a geom
 // sits between two sites). <pulley> is refused with an error naming it.
 func (c *compiler) spatialTendon(t *xmlutil.Element) error {
-	v, err := c.view(t, "tendon", "main")
+	v, name, err := c.tendonHead(t)
 	if err != nil {
 		return err
-	}
-	name := v.str("name", "")
-	if name == "" {
-		name = fmt.Sprintf("tendon%d", len(c.out.Scene.Tendons))
-	}
-	if c.out.Scene.Tendon(name) != nil {
-		return c.r.Errorf(t, "name", "a tendon of this name is already defined")
 	}
 	c.spatialTendons[name] = true
 	for _, a := range []string{"rgba", "width", "material", "group"} {

@@ -34,18 +34,28 @@ func (c *compiler) tendons(e *xmlutil.Element) error {
 	return nil
 }
 
-// fixedTendon reads one <fixed> tendon.
-func (c *compiler) fixedTendon(t *xmlutil.Element) error {
+// tendonHead returns the attribute view of a <fixed> or <spatial> tendon
+// and its name (tendonN when it has none), refusing a name already taken.
+func (c *compiler) tendonHead(t *xmlutil.Element) (view, string, error) {
 	v, err := c.view(t, "tendon", "main")
 	if err != nil {
-		return err
+		return v, "", err
 	}
 	name := v.str("name", "")
 	if name == "" {
 		name = fmt.Sprintf("tendon%d", len(c.out.Scene.Tendons))
 	}
 	if c.out.Scene.Tendon(name) != nil {
-		return c.r.Errorf(t, "name", "a tendon of this name is already defined")
+		return v, "", c.r.Errorf(t, "name", "a tendon of this name is already defined")
+	}
+	return v, name, nil
+}
+
+// fixedTendon reads one <fixed> tendon.
+func (c *compiler) fixedTendon(t *xmlutil.Element) error {
+	v, name, err := c.tendonHead(t)
+	if err != nil {
+		return err
 	}
 	for _, a := range []string{"rgba", "width", "material", "group"} {
 		t.Attr(a) // visual only
