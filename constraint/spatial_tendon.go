@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/stiction-sim/stiction/multibody"
-	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/tendon"
 )
 
@@ -79,14 +78,7 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 		a.begin(1)
 		L, jv0, jvs := a.addPath(c, l.Path, 0, sign)
 		g := sign * (L - bound)
-		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-		a.limitRow(c, row, l.Compliance, g, jv0, jvs)
-		if e.block < 0 {
-			e.block = k
-		}
-		e.sign[e.nblocks] = sign
-		e.nblocks++
-		e.violation = math.Max(e.violation, -g)
+		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
 	}
 	a.add(e)
 }

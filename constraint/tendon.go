@@ -120,14 +120,21 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 			jv0 += sign * t.Coef * elem(c.in.V0, vi)
 			jvs += sign * t.Coef * elem(c.p.VStar, vi)
 		}
-		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-		a.limitRow(c, row, l.Compliance, g, jv0, jvs)
-		if e.block < 0 {
-			e.block = k
-		}
-		e.sign[e.nblocks] = sign
-		e.nblocks++
-		e.violation = math.Max(e.violation, -g)
+		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
 	}
 	a.add(e)
+}
+
+// tendonLimitSide emits the begun row of one side of a tendon limit (fixed
+// or spatial) as an Interval with gap g, sign +1 for the lower bound and −1
+// for the upper, and records it in e.
+func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp Compliance, sign, g, jv0, jvs float64) {
+	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
+	a.limitRow(c, row, cp, g, jv0, jvs)
+	if e.block < 0 {
+		e.block = k
+	}
+	e.sign[e.nblocks] = sign
+	e.nblocks++
+	e.violation = math.Max(e.violation, -g)
 }
