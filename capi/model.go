@@ -11,7 +11,6 @@ import (
 	"sync"
 	"unsafe"
 
-	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/runner"
 	"github.com/stiction-sim/stiction/scene"
 )
@@ -38,12 +37,7 @@ func loadModel(name string, sets []string, ground bool) (*model, error) {
 		return nil, withCode(C.STICTION_E_LOAD, err)
 	}
 	src.Model.Ground = ground
-	var sc *scene.Scene
-	if src.Data == nil {
-		sc, _, err = modelload.Scene(src.Scene, src.Sets, src.Model)
-	} else {
-		sc, err = modelload.SceneData(src.Scene, src.Data, src.Sets, src.Model)
-	}
+	sc, _, err := src.Load()
 	if err != nil {
 		return nil, withCode(C.STICTION_E_LOAD, err)
 	}

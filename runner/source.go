@@ -58,22 +58,30 @@ func NewSource(nameOrPath string, sets []string, workers int) (Source, error) {
 	return src, nil
 }
 
+// Load parses the scene, or imports the model file into one, with the
+// overrides; the import is nil for scene data given in memory.
+func (s Source) Load() (*scene.Scene, *model.Import, error) {
+	if s.Data != nil {
+		sc, err := modelload.SceneData(s.Scene, s.Data, s.Sets, s.Model)
+		return sc, nil, err
+	}
+	return modelload.Scene(s.Scene, s.Sets, s.Model)
+}
+
 // Build parses (or imports), validates and builds the scene, and applies
 // the keyframe.
 func (s Source) Build() (*scene.Built, error) {
-	var (
-		sc  *scene.Scene
-		im  *model.Import
-		err error
-	)
-	if s.Data == nil {
-		sc, im, err = modelload.Scene(s.Scene, s.Sets, s.Model)
-	} else {
-		sc, err = modelload.SceneData(s.Scene, s.Data, s.Sets, s.Model)
-	}
+	sc, im, err := s.Load()
 	if err != nil {
 		return nil, err
 	}
+	return s.BuildLoaded(sc, im)
+}
+
+// BuildLoaded builds the scene sc that Load returned (with its import im):
+// it reports the import to OnImport, applies the keyframe and wraps the
+// solver in islands for Workers.
+func (s Source) BuildLoaded(sc *scene.Scene, im *model.Import) (*scene.Built, error) {
 	if im != nil && s.OnImport != nil {
 		s.OnImport(im)
 	}

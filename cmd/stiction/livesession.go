@@ -9,7 +9,6 @@ import (
 	"math"
 
 	"github.com/stiction-sim/stiction/model/embedded"
-	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/viewer"
 )
@@ -76,20 +75,16 @@ func sessionLoader(o runOptions) viewer.Loader {
 		if key != "" {
 			src.Keyframe = key
 		}
-		b, err := src.Build()
+		sc, im, err := src.Load() // once: the keyframe names and the build share it
 		if err != nil {
 			return nil, nil, err
 		}
-		var sc *scene.Scene
-		if src.Data == nil {
-			sc, _, err = modelload.Scene(src.Scene, src.Sets, src.Model)
-		} else {
-			sc, err = modelload.SceneData(src.Scene, src.Data, src.Sets, src.Model)
-		}
+		names := sc.KeyframeNames()
+		b, err := src.BuildLoaded(sc, im)
 		if err != nil {
 			return nil, nil, err
 		}
-		return b, sc.KeyframeNames(), nil
+		return b, names, nil
 	}
 }
 
