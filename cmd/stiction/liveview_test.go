@@ -80,6 +80,14 @@ func shotQuery() string {
 	return ""
 }
 
+// pollFor waits up to d for the page expression js to be true and says
+// whether it became so.
+func (p page) pollFor(js string, d time.Duration) bool {
+	p.t.Helper()
+	_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(d)))
+	return err == nil
+}
+
 // poll waits until the page expression js is true.
 func (p page) poll(js string) {
 	p.t.Helper()
@@ -459,15 +467,36 @@ func perturbHand(t *testing.T, p page) []byte {
 	if hit[2] < 0 {
 		t.Fatalf("no pixel of the hand within 40 px of the palm's origin %v", p0)
 	}
+	c0, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`window.stiction.live.screenPoint([%v, %v, %v])`, p0[0], p0[1], p0[2])))
+	p.must(err)
 	x0, y0 := hit[0], hit[1]
 	x1, y1 := x0+160, y0-60
 	ctrl := chromedp.ButtonModifiers(chromedp.ModifierCtrl)
-	p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
-	for k := 1; k <= 10; k++ {
-		f := float64(k) / 10
-		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+	// The press picks what the page draws at that moment; a frame drawn
+	// between the search above and the press may have moved the hand off
+	// the pixel. Then the press starts no drag: release and search again
+	// (at most three times), saying why each try failed.
+	for try := 1; ; try++ {
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+		for k := 1; k <= 10; k++ {
+			f := float64(k) / 10
+			p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft, ctrl)))
+		}
+		if p.pollFor(`window.stiction.live.last().perturb !== null`, 10*time.Second) {
+			break
+		}
+		why := p.str(fmt.Sprintf(`JSON.stringify({dragging: window.stiction.live.dragging(), pickNow: window.stiction.live.pickAt(%v, %v), errors: window.stiction.live.errors()})`, x0, y0))
+		p.must(chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, ctrl, chromedp.ClickCount(1))))
+		if try == 3 {
+			t.Fatalf("a ctrl-drag from (%.0f, %.0f) started no perturbation in 3 tries; last: %s", x0, y0, why)
+		}
+		t.Logf("try %d: a ctrl-drag from (%.0f, %.0f) started no perturbation in 10 s (%s); searching the hand again", try, x0, y0, why)
+		again, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`window.stiction.live.screenPoint(window.stiction.live.last().frame.poses[%d].slice(0, 3))`, palm)))
+		p.must(err)
+		x0, y0 = x0+again[0]-c0[0], y0+again[1]-c0[1]
+		c0 = again
+		x1, y1 = x0+160, y0-60
 	}
-	p.poll(`window.stiction.live.last().perturb !== null`)
 	t0 := p.float(`window.stiction.live.last().frame.t`)
 	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, t0+0.3))
 	moved := pos()

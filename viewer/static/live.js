@@ -547,6 +547,7 @@ export async function startLive(app) {
     select,
     selected: () => L.selected,
     pickAt: (x, y) => { const h = pick({ clientX: x, clientY: y }); return h ? h.body : -1; },
+    dragging: () => (L.drag ? L.drag.body : -1),
     bodyPanel: () => $('live-body').textContent,
     setSlider: (i, u) => { const s = $(`act-${i}`); s.value = u; s.dispatchEvent(new Event('input')); return Number(s.value); },
     toggle: (id, on) => { $(id).checked = on; $(id).dispatchEvent(new Event('change')); },
