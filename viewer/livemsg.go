@@ -97,6 +97,7 @@ type FrameMsg struct {
 	Recorded int          `json:"recorded"` // steps in the history the record command writes
 	Sensors  []Num        `json:"sensors"`  // the sensors' values, concatenated
 	Built    float64      `json:"built"`    // when the server built the frame: Unix time, ms
+	Served   int          `json:"served"`   // commands the session has served (from any page) before the frame
 }
 
 // PerturbJSON is the applied perturbation.
@@ -220,6 +221,7 @@ func (s *Session) frame() FrameMsg {
 	fm.Sensors = s.sens.values(sm, dt)
 	fm.Pairs, fm.Q, fm.Axes = nonNil(fm.Pairs), nonNil(fm.Q), nonNil(fm.Axes)
 	fm.Built = float64(time.Now().UnixMicro()) / 1e3
+	fm.Served = s.served
 	return fm
 }
 

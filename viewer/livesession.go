@@ -72,6 +72,7 @@ type Session struct {
 	failed   int // steps that did not converge since the last published frame
 	pub      time.Time
 	nrec     int
+	served   int // commands served since the session started (frames carry it)
 	stepErr  error
 	watchers atomic.Int32 // pages connected (read by Run to skip frames nobody sees)
 }
@@ -211,6 +212,7 @@ func (s *Session) serve(r request) {
 		r.from.send(pongMessage(r.cmd.ID), false)
 		return
 	}
+	s.served++
 	err := s.handle(r.cmd)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", r.cmd.Type, err)

@@ -187,14 +187,14 @@ func TestCommandFrameOutOfBand(t *testing.T) {
 	}
 	c.send(`{"type":"control","actuator":0,"value":[0.25]}`)
 	m := c.next("frame")
-	if in, _ := m["input"].([]any)[0].(float64); in != 0.25 || m["step"].(float64) != 1 {
-		t.Errorf("frame after the control: step %v, input %v; want step 1 with input 0.25", m["step"], m["input"].([]any)[0])
+	if in, _ := m["input"].([]any)[0].(float64); in != 0.25 || m["step"].(float64) != 1 || m["served"].(float64) != 1 {
+		t.Errorf("frame after the control: step %v, input %v, served %v; want step 1 with input 0.25, 1 command served", m["step"], m["input"].([]any)[0], m["served"])
 	}
 	c.send(`{"type":"perturb","body":1,"point":[0,0,0],"target":[0,0,2]}`)
 	m = c.next("frame")
 	p, _ := m["perturb"].(map[string]any)
-	if p == nil || m["step"].(float64) != 2 {
-		t.Fatalf("frame after the perturbation: step %v, perturb %v; want step 2 with the perturbation", m["step"], m["perturb"])
+	if p == nil || m["step"].(float64) != 2 || m["served"].(float64) != 2 {
+		t.Fatalf("frame after the perturbation: step %v, perturb %v, served %v; want step 2 with the perturbation, 2 commands served", m["step"], m["perturb"], m["served"])
 	}
 	if f := p["force"].([]any); f[0] == 0.0 && f[1] == 0.0 && f[2] == 0.0 {
 		t.Errorf("perturbation force %v after its step, want the spring's pull", f)

@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { startLive } from './live.js';
+import { simplifyMesh } from './simplify.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -112,13 +113,26 @@ const palette = [0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb
 function toQuat(q) { return new THREE.Quaternion(q[1], q[2], q[3], q[0]); }
 function toVec(p) { return new THREE.Vector3(p[0], p[1], p[2]); }
 
+// LOW_MESH_TRIANGLES is the most triangles a visual mesh is drawn with at
+// quality=low: a finer one is simplified by vertex clustering (simplify.js),
+// for display only. On SwiftShader the iiwa with the Allegro hand (102 000
+// triangles) then draws with 24 396 (docs/VIEWER.md, "Cost and
+// latency"); quality=high draws every triangle.
+const LOW_MESH_TRIANGLES = 1000;
+
 // meshGeometry turns a scene.json mesh into a geometry: smooth normals for
-// visual meshes, flat ones (unshared vertices) for convex hulls.
+// visual meshes (simplified at quality=low), flat ones (unshared vertices)
+// for convex hulls.
 const meshCache = new Map();
 function meshGeometry(meshes, i, flat) {
   const key = i + (flat ? 'f' : 's');
   if (meshCache.has(key)) return meshCache.get(key);
-  const m = meshes[i];
+  let m = meshes[i];
+  if (!flat && quality === 'low') {
+    const t0 = performance.now();
+    m = simplifyMesh(m.positions, m.indices, LOW_MESH_TRIANGLES);
+    timed('simplify', t0);
+  }
   let geo = new THREE.BufferGeometry();
   geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(m.positions), 3));
   geo.setIndex(m.indices);
@@ -141,6 +155,17 @@ function shapeGeometry(g, meshes) {
   return null;
 }
 
+// surfaceMaterial returns the material of a surface: physically based
+// (roughness, metalness) at quality=high; Lambertian, without them, at
+// quality=low, where its per-pixel shading costs SwiftShader less (on the
+// grasp page, 29 instead of 44 ms a frame: docs/VIEWER.md, "Cost and
+// latency").
+function surfaceMaterial(p) {
+  if (quality !== 'low') return new THREE.MeshStandardMaterial(p);
+  const { roughness, metalness, ...rest } = p;
+  return new THREE.MeshLambertMaterial(rest);
+}
+
 // planeMesh draws a half-space as a finite square of side size, centred on
 // the projection of the point centre onto its boundary.
 function planeMesh(world, centre, size) {
@@ -149,7 +174,7 @@ function planeMesh(world, centre, size) {
   const geo = new THREE.PlaneGeometry(size, size).translate(c.x, c.y, 0);
   const normal = new THREE.Vector3(0, 0, 1).applyQuaternion(new THREE.Quaternion().setFromRotationMatrix(world));
   const ground = normal.z > 0.9;
-  const mat = new THREE.MeshStandardMaterial({
+  const mat = surfaceMaterial({
     color: ground ? 0x8a8f98 : 0x6a7c94, roughness: 0.95, side: THREE.FrontSide,
     transparent: !ground, opacity: ground ? 1 : 0.25, depthWrite: ground,
   });
@@ -198,7 +223,7 @@ function buildScene(sc) {
         if (!geo) continue;
         const c = g.color ? new THREE.Color(g.color[0], g.color[1], g.color[2]) : color;
         const opacity = g.color ? g.color[3] : 1;
-        mesh = new THREE.Mesh(geo, new THREE.MeshStandardMaterial({ color: c, roughness: 0.6, metalness: 0.05, transparent: opacity < 1, opacity }));
+        mesh = new THREE.Mesh(geo, surfaceMaterial({ color: c, roughness: 0.6, metalness: 0.05, transparent: opacity < 1, opacity }));
       }
       mesh.applyMatrix4(local);
       mesh.userData.kind = kind;

@@ -5,6 +5,7 @@
 const MAX_FRAMES = 20000; // frames kept for scrubbing; older ones are dropped
 const PANEL_MS = 100; // period of the text panels and charts while running
 const INPUT_MS = 500; // after a command, frames are drawn as soon as the GPU is free
+const HOLD_MS = 100; // after a command, at most so long without drawing until its answer arrives
 
 export async function startLive(app) {
   const { st, timed, note, gpuReady, gpuRested, whenDrawn, THREE, camera, renderer, controls, bodies, overlay, $, render } = app;
@@ -45,7 +46,15 @@ export async function startLive(app) {
     if (!L.ws || L.ws.readyState !== WebSocket.OPEN) return false;
     const msg = typeof cmd === 'string' ? cmd : JSON.stringify(cmd);
     L.ws.send(msg);
-    if (msg !== '{"type":"ack"}') { L.sent.push(msg); L.lastSend = performance.now(); }
+    if (msg !== '{"type":"ack"}') {
+      L.sent.push(msg);
+      L.lastSend = performance.now();
+      // Until the frame that answers this command arrives (one with more
+      // commands served than the last frame received), the page draws
+      // nothing: a draw started now would hold the page's thread (software
+      // WebGL: the whole frame) when that frame arrives.
+      if (!L.await && cmd.type !== 'ping') L.await = { served: L.last ? L.last.served : -1, since: L.lastSend };
+    }
     return true;
   }
 
@@ -56,6 +65,7 @@ export async function startLive(app) {
       case 'frame': onFrame(m); break;
       case 'reset': clearHistory(); break;
       case 'error':
+        L.await = null;
         L.errors.push(m);
         $('live-msg').textContent = 'error: ' + m.message;
         $('live-msg').className = 'bad';
@@ -117,6 +127,7 @@ export async function startLive(app) {
   // latest state instead of falling behind.
   function onFrame(m) {
     noteArrival(m);
+    if (L.await && m.served > L.await.served) { note('command to answer', performance.now() - L.await.since); L.await = null; }
     send('{"type":"ack"}'); // flow control: the server sends at most 2 frames ahead of these
     L.last = m;
     L.frames++;
@@ -139,7 +150,10 @@ export async function startLive(app) {
   function draw() {
     // Wait while the GPU draws the last frame, and, unless the page sent a
     // command in the last INPUT_MS, until it has rested as long.
-    const urgent = performance.now() - L.lastSend < INPUT_MS;
+    const now = performance.now();
+    if (L.await && now - L.await.since < HOLD_MS) { requestAnimationFrame(draw); return; }
+    L.await = null;
+    const urgent = now - L.lastSend < INPUT_MS;
     if (!(urgent ? gpuReady() : gpuRested())) { requestAnimationFrame(draw); return; }
     const t0 = performance.now();
     timed('draw wait', L.dirty);
