@@ -326,27 +326,41 @@ func TestLiveRobotInBrowser(t *testing.T) {
 }
 
 // TestLiveClutterInBrowser opens the clutter scene from the page's model
-// list, runs it as fast as possible to t = 0.5 s, pauses it and checks that
-// the contact points are drawn (the screenshot of docs/VIEWER.md). It runs
-// with STICTION_SCREENSHOT_DIR or STICTION_LONG=1 only, to keep the default
-// tests short.
+// list, runs it in real time past 0.3 s, pauses it, steps it to t = 0.5 s and checks that the contact points and forces are drawn (the
+// screenshot of docs/VIEWER.md). It runs with STICTION_SCREENSHOT_DIR or
+// STICTION_LONG=1 only, to keep the default tests short.
 func TestLiveClutterInBrowser(t *testing.T) {
 	if os.Getenv("STICTION_SCREENSHOT_DIR") == "" && os.Getenv("STICTION_LONG") != "1" {
 		t.Skip("set STICTION_SCREENSHOT_DIR or STICTION_LONG=1")
 	}
 	ctx, consoleErrors := browser(t)
-	_, url := liveSession(t, "drop", viewer.SessionOptions{Rate: 1, Models: modelList("drop")})
+	s, url := liveSession(t, "drop", viewer.SessionOptions{Rate: 1, Models: modelList("drop")})
 	p := openLive(t, ctx, consoleErrors, url)
 	p.run(`document.getElementById('live-model').value = 'clutter'`)
 	p.click(`#live-open`)
 	p.poll(`window.stiction.live.hello().model === 'clutter' && window.stiction.live.last() !== null`)
-	p.run(`window.stiction.live.send({type: 'rate', factor: 0})`)
-	p.poll(`window.stiction.live.last() && window.stiction.live.last().frame.t >= 0.5`)
-	p.click(`#live-pause`)
-	p.poll(`window.stiction.live.last() && window.stiction.live.last().paused`)
+	// Run in real time past 0.3 s, pause (from Go: a loaded page may take
+	// a while to), and step to 0.5 s exactly.
+	for tm, _, _ := sessionState(t, s); tm < 0.3; tm, _, _ = sessionState(t, s) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := s.Do(context.Background(), viewer.Command{Type: "pause"}); err != nil {
+		t.Fatal(err)
+	}
+	tp, _, _ := sessionState(t, s)
+	dt := p.float(`window.stiction.live.hello().scene.dt`)
+	n := int(math.Round((0.5 - tp) / dt))
+	if n < 1 {
+		t.Fatalf("clutter paused at t = %v s, past 0.5 s (δt %v)", tp, dt)
+	}
+	if err := s.Do(context.Background(), viewer.Command{Type: "step", Count: n}); err != nil {
+		t.Fatal(err)
+	}
+	p.poll(`window.stiction.live.last().paused && Math.abs(window.stiction.live.last().frame.t - 0.5) < 1e-9`)
+	p.poll(`window.stiction.live.drawnStep() === window.stiction.live.last().step`)
 	p.run(`window.stiction.live.toggle('show-forces', true)`)
-	if n := p.float(`window.stiction.live.drawn().contacts`); n < 10 {
-		t.Errorf("paused clutter: %v contact points drawn, want the pile's", n)
+	if n, f := p.float(`window.stiction.live.drawn().contacts`), p.float(`window.stiction.live.drawn().forces`); n < 10 || f != n {
+		t.Errorf("paused clutter: %v contact points and %v force arrows drawn, want the pile's, one arrow per point", n, f)
 	}
 	saveShot(t, "viewer-live-clutter.png", screenshot(t, p))
 	if errs := consoleErrors(); len(errs) > 0 {
@@ -467,6 +481,7 @@ func perturbHand(t *testing.T, p page) []byte {
 	if hit[2] < 0 {
 		t.Fatalf("no pixel of the hand within 40 px of the palm's origin %v", p0)
 	}
+	t.Logf("grabbing %s", p.str(fmt.Sprintf(`window.stiction.live.hello().bodies[%d].name`, int(hit[2]))))
 	c0, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`window.stiction.live.screenPoint([%v, %v, %v])`, p0[0], p0[1], p0[2])))
 	p.must(err)
 	x0, y0 := hit[0], hit[1]
@@ -509,7 +524,7 @@ func perturbHand(t *testing.T, p page) []byte {
 		d += (moved[k] - p0[k]) * (moved[k] - p0[k])
 		along += (moved[k] - p0[k]) * (target[k] - p0[k])
 	}
-	t.Logf("hand pulled %.2f mm toward the target in 0.3 s", math.Sqrt(d)*1e3)
+	t.Logf("hand pulled %.2f mm toward the target in 0.3 s (from (%.0f, %.0f) px; %s)", math.Sqrt(d)*1e3, x0, y0, p.str(`JSON.stringify(window.stiction.live.last().perturb)`))
 	if math.Sqrt(d) < 1e-3 || along <= 0 {
 		t.Errorf("the pulled hand moved %.4f m (toward the target: %v), want more than 1 mm toward it", math.Sqrt(d), along > 0)
 	}

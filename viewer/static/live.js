@@ -127,7 +127,12 @@ export async function startLive(app) {
   // latest state instead of falling behind.
   function onFrame(m) {
     noteArrival(m);
-    if (L.await && m.served > L.await.served) { note('command to answer', performance.now() - L.await.since); L.await = null; }
+    let answer = false;
+    if (L.await && m.served > L.await.served) {
+      note('command to answer', performance.now() - L.await.since);
+      L.await = null;
+      answer = true;
+    }
     send('{"type":"ack"}'); // flow control: the server sends at most 2 frames ahead of these
     L.last = m;
     L.frames++;
@@ -145,9 +150,14 @@ export async function startLive(app) {
     if (st.tCol.length > MAX_FRAMES) { const k = st.tCol.length - MAX_FRAMES; st.tCol.splice(0, k); st.okCol.splice(0, k); st.run.steps.rows.splice(0, k); }
     if (!m.paused) st.follow = true;
     if (!L.dirty) { L.dirty = performance.now(); requestAnimationFrame(draw); }
+    // The answer to a command is drawn at once (the GPU is idle: nothing
+    // was drawn while waiting for it) rather than at the next animation
+    // frame.
+    if (answer && gpuReady()) draw();
   }
 
   function draw() {
+    if (!L.dirty) return; // drawn already
     // Wait while the GPU draws the last frame, and, unless the page sent a
     // command in the last INPUT_MS, until it has rested as long.
     const now = performance.now();
@@ -174,6 +184,7 @@ export async function startLive(app) {
       showSelection();
     }
     drawLive(m);
+    L.drawnStep = m.step;
     // On pausing, the force arrows are scaled anew to the frame's forces.
     if (m.paused && !L.wasPaused) st.forceBase = 0;
     L.wasPaused = m.paused;
@@ -562,6 +573,7 @@ export async function startLive(app) {
     selected: () => L.selected,
     pickAt: (x, y) => { const h = pick({ clientX: x, clientY: y }); return h ? h.body : -1; },
     dragging: () => (L.drag ? L.drag.body : -1),
+    drawnStep: () => (L.drawnStep === undefined ? -1 : L.drawnStep), // the step of the last frame drawn
     bodyPanel: () => $('live-body').textContent,
     setSlider: (i, u) => { const s = $(`act-${i}`); s.value = u; s.dispatchEvent(new Event('input')); return Number(s.value); },
     toggle: (id, on) => { $(id).checked = on; $(id).dispatchEvent(new Event('change')); },
@@ -585,7 +597,8 @@ export async function startLive(app) {
     sensorText: () => $('live-sensors').hidden ? '' : $('live-sensors').textContent,
     drawn: () => {
       const cp = overlay.children.find((o) => o.isPoints && o !== comPoints && o.parent === overlay);
-      const out = { contacts: cp && cp.visible ? cp.geometry.drawRange.count : 0, axes: axesLines.visible ? axesLines.geometry.drawRange.count / 2 : 0, coms: comPoints.visible ? L.hello.bodies.length : 0,
+      const fl = overlay.children.find((o) => o.isLineSegments && o.parent === overlay);
+      const out = { contacts: cp && cp.visible ? cp.geometry.drawRange.count : 0, forces: fl && fl.visible ? fl.geometry.drawRange.count / 2 : 0, axes: axesLines.visible ? axesLines.geometry.drawRange.count / 2 : 0, coms: comPoints.visible ? L.hello.bodies.length : 0,
         inertia: inertiaBoxes.filter((b) => b.visible).length, collision: 0, visual: 0, arrow: arrow.visible };
       bodies.traverse((o) => { if (o.isMesh && o.visible && (o.userData.kind === 'collision' || o.userData.kind === 'visual')) out[o.userData.kind]++; });
       return out;
