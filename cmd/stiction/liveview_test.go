@@ -313,6 +313,7 @@ func TestLiveRobotInBrowser(t *testing.T) {
 	ctx, consoleErrors := browser(t)
 	_, url := liveSession(t, "grasp", viewer.SessionOptions{Rate: 1, Paused: true, Models: modelList("grasp")})
 	p := openLive(t, ctx, consoleErrors, url)
+	checkSimplify(t, p)
 	checkSliderSettles(t, p)
 	checkLatency(t, p, "arm1", 5)
 	saveShot(t, "viewer-live-iiwa.png", perturbHand(t, p))
@@ -562,4 +563,63 @@ func saveShot(t *testing.T, name string, shot []byte) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s", filepath.Join(dir, name))
+}
+
+// checkSimplify runs the page's vertex clustering (simplify.js) on a unit
+// UV sphere of 25 280 triangles, outward. Clustered on a grid of 16 cells
+// a side (h = 2/16 m), every merged vertex is the mean of points of the
+// sphere in one cell that meets it: inside the sphere, and within the
+// cell's diagonal √3 h of its surface. The triangles keep their
+// orientation: the enclosed volume (Σ det(a, b, c)/6) is positive, and,
+// between the radii 1 − √3 h and 1, between (1 − √3 h)³ and 1 times 4π/3.
+// simplifyMesh keeps a mesh within its budget as it is, and brings one
+// above it within.
+func checkSimplify(t *testing.T, p page) {
+	t.Helper()
+	js := `(async () => {
+	  const { clusterMesh, simplifyMesh } = await import('./simplify.js');
+	  const N = 80, M = 160, pos = [], idx = [];
+	  for (let i = 0; i <= N; i++) for (let j = 0; j < M; j++) {
+	    const th = Math.PI * i / N, ph = 2 * Math.PI * j / M;
+	    pos.push(Math.sin(th) * Math.cos(ph), Math.sin(th) * Math.sin(ph), Math.cos(th));
+	  }
+	  const v = (i, j) => i * M + (j % M);
+	  for (let i = 0; i < N; i++) for (let j = 0; j < M; j++) {
+	    if (i > 0) idx.push(v(i, j), v(i + 1, j), v(i, j + 1));
+	    if (i < N - 1) idx.push(v(i, j + 1), v(i + 1, j), v(i + 1, j + 1));
+	  }
+	  const stats = (m) => {
+	    let rmin = Infinity, rmax = 0, vol = 0;
+	    for (let k = 0; k < m.positions.length; k += 3) {
+	      const r = Math.hypot(m.positions[k], m.positions[k + 1], m.positions[k + 2]);
+	      rmin = Math.min(rmin, r); rmax = Math.max(rmax, r);
+	    }
+	    const P = (k) => [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]];
+	    for (let k = 0; k < m.indices.length; k += 3) {
+	      const [a, b, c] = [P(m.indices[k]), P(m.indices[k + 1]), P(m.indices[k + 2])];
+	      vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+	    }
+	    return [m.indices.length / 3, rmin, rmax, vol];
+	  };
+	  const same = simplifyMesh(pos, idx, idx.length / 3);
+	  const budget = simplifyMesh(pos, idx, 1000);
+	  return [idx.length / 3, same.positions === pos && same.indices === idx ? 1 : 0, ...stats(clusterMesh(pos, idx, 16)), ...stats(budget), ...stats({ positions: pos, indices: idx })];
+	})()`
+	r, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](js, chromedp.EvalAwaitPromise))
+	p.must(err)
+	n, same, c, b, full := r[0], r[1], r[2:6], r[6:10], r[10:14]
+	h := 2.0 / 16
+	lo, ball := 1-math.Sqrt(3)*h, 4*math.Pi/3
+	t.Logf("vertex clustering of a unit sphere of %v triangles: 16 cells a side %v triangles, radii %.4f…%.4f, volume %.4f; budget 1000: %v triangles, volume %.4f (the full mesh %.4f, the ball %.4f)",
+		n, c[0], c[1], c[2], c[3], b[0], b[3], full[3], ball)
+	if same != 1 {
+		t.Error("simplifyMesh changed a mesh within its budget")
+	}
+	if c[0] < 100 || c[0] >= n || c[1] < lo || c[2] > 1+1e-6 || !(c[3] > lo*lo*lo*ball && c[3] <= ball) {
+		t.Errorf("16 cells: %v triangles (want 100 to %v), radii %v…%v (want within [%.4f, 1]), volume %v (want within [%.4f, %.4f])",
+			c[0], n, c[1], c[2], lo, c[3], lo*lo*lo*ball, ball)
+	}
+	if b[0] > 1000 || b[0] < 100 || !(b[3] > 0.5*ball && b[3] <= ball) {
+		t.Errorf("budget 1000: %v triangles, volume %v (want 100 to 1000, volume near %.4f)", b[0], b[3], ball)
+	}
 }
