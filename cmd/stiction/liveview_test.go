@@ -468,16 +468,21 @@ func perturbHand(t *testing.T, p page) []byte {
 	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, ts+0.5))
 	p0 := pos()
 	// The palm's origin may not be on its surface: grab the nearest pixel
-	// (within 40 px) that shows the palm (else another body of the hand).
+	// (within 40 px) that shows the palm, preferring one whose neighbours
+	// 5 px away show it too (a frame drawn before the press may move the
+	// hand a little), else another body of the hand.
 	hit, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => {
-	  const L = window.stiction.live, h = L.hello(), c = L.screenPoint([%v, %v, %v]);
-	  let other = [0, 0, -1];
+	  const L = window.stiction.live, h = L.hello(), c = L.screenPoint([%v, %v, %v]), palm = %d;
+	  let edge = null, other = [0, 0, -1];
 	  for (let r = 0; r <= 40; r += 2) for (let a = 0; a < 16; a++) {
 	    const x = c[0] + r * Math.cos(a * Math.PI / 8), y = c[1] + r * Math.sin(a * Math.PI / 8), b = L.pickAt(x, y);
-	    if (b === %d) return [x, y, b];
+	    if (b === palm) {
+	      if ([[5, 0], [-5, 0], [0, 5], [0, -5]].every(([dx, dy]) => L.pickAt(x + dx, y + dy) === palm)) return [x, y, b];
+	      if (!edge) edge = [x, y, b];
+	    }
 	    if (b >= 0 && other[2] < 0 && h.bodies[b].name.startsWith('hand_')) other = [x, y, b];
 	  }
-	  return other; })()`, p0[0], p0[1], p0[2], palm)))
+	  return edge || other; })()`, p0[0], p0[1], p0[2], palm)))
 	p.must(err)
 	if hit[2] < 0 {
 		t.Fatalf("no pixel of the hand within 40 px of the palm's origin %v", p0)
