@@ -219,6 +219,11 @@ type Material struct {
 	// R uses the sum of the two sides' weights (MuJoCo's diagApprox) in
 	// place of the contact's Delassus diagonal W_t.
 	SlipWeight *float64 `yaml:"slip_weight,omitempty"`
+	// FrictionCombine is how this material's friction coefficients combine
+	// with another's: "harmonic" (default: 2 μ_A μ_B/(μ_A + μ_B), as Drake)
+	// or "max" (MuJoCo's larger of the two; the MJCF import sets it). A
+	// pair takes the max only when both of its materials say "max".
+	FrictionCombine string `yaml:"friction_combine,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number
