@@ -159,6 +159,12 @@ type ContactParams struct {
 	// MJCF files set it) or "none". Bodies welded together, directly or
 	// through massless bodies, never collide (multibody.RigidGroup).
 	ParentFilter string `yaml:"parent_filter,omitempty"`
+	// SoftFriction (default true) keeps the materials' soft friction
+	// (Material.SlipTime, MuJoCo's, which the MJCF import sets); false
+	// turns it off: a material with a slip time then has SAP's friction
+	// with anchors (static friction that does not creep), as if slip_time
+	// were 0 and anchors true.
+	SoftFriction *bool `yaml:"soft_friction,omitempty"`
 	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
 	// m/s (default 0: no cap).
 	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`
