@@ -68,8 +68,21 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 	k, row := a.emit(c, solver.Bilateral)
 	vec := a.diagonalize(c)
 	gr := a.rotate(vec, [6]float64{g[0], g[1], g[2]}, 3)
-	for r := range 3 {
-		a.setEq(c, row+r, r, b.Compliance, gr[r])
+	if cp := b.Compliance; cp.mujoco() {
+		// MuJoCo's soft connect: R and the impedance d(‖g‖) are the same
+		// for the three rows (Weight set: isotropic), so the rotated rows
+		// are MuJoCo's world-axis rows' problem in another frame.
+		d := Impedance(cp.SolImp, g.Norm())
+		for r := range 3 {
+			c.p.R[row+r], c.p.VHat[row+r] = cp.softAt(d, a.w[r], gr[r], a.rowVelocity(c, r), c.prm.Beta, c.in.DT)
+			if a.null[r] {
+				c.p.VHat[row+r] = 0
+			}
+		}
+	} else {
+		for r := range 3 {
+			a.setEq(c, row+r, r, b.Compliance, gr[r])
+		}
 	}
 	a.add(entry{typ: TypeBall, item: i, block: k, nblocks: 1, violation: g.Norm(), bound: math.Inf(1), vec: vec})
 }
@@ -112,4 +125,18 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, d.Compliance, g)
 	a.add(entry{typ: TypeDistance, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+}
+
+// rowVelocity returns J_k v0, the velocity of row k of the block just
+// emitted at the start of the step.
+func (a *Assembler) rowVelocity(c *asmCtx, k int) float64 {
+	var jv0 float64
+	for b := range a.nb {
+		q := c.p.Cliques[a.tree[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+		for i := range q.Size {
+			jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
+		}
+	}
+	return jv0
 }

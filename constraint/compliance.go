@@ -94,7 +94,13 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 //
 // With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
 func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
-	d := Impedance(c.SolImp, g0)
+	return c.softAt(Impedance(c.SolImp, g0), w, g0, jv0, beta, dt)
+}
+
+// softAt is soft with the impedance d given: MuJoCo takes a connect's and
+// a weld's at the norm of the constraint's error over all its rows
+// (getposdim), not at each row's own.
+func (c Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
 	if c.Weight > 0 {
 		r = math.Max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance

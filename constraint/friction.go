@@ -3,6 +3,7 @@ package constraint
 import (
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // FrictionSigma is σ_f of joint friction's regularization R = σ_f w. It is
@@ -23,7 +24,9 @@ const FrictionSigma = 1e-5
 // while sticking the joint creeps at v = R τ δt = σ_f w τ δt under a load τ
 // (with I = 1 kg·m², τ = 1 N·m and δt = 1 ms, 10⁻⁸ rad/s).
 // Any joint but free and weld; a ball joint's degrees of freedom are the
-// components of its angular velocity in F.
+// components of its angular velocity in its child frame M (MuJoCo's ball
+// qvel and its per-dof frictionloss rows), ω_M = R(q)ᵀ ω_F, so that the
+// bound applies per axis of the moving body, as in MuJoCo.
 //
 // With Compliance.SolRef set it is instead MuJoCo's soft friction loss
 // (its solreffriction, solimpfriction): R = (1 − d)/d · w with d the
@@ -59,14 +62,39 @@ func (jf *JointFriction) validate(m *multibody.Model) error {
 
 // friction appends the joint friction's block.
 func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
-	vi := c.m.Bodies[jf.Body].VOff + jf.DOF
+	bd := &c.m.Bodies[jf.Body]
+	vi := bd.VOff + jf.DOF
 	b := jf.Force * c.in.DT
 	a.begin(1)
-	a.addDOF(c, jf.Body, vi, 0, 1)
+	var jv0 float64
+	if bd.Joint.Type == multibody.JointBall {
+		jv0 = a.ballFrictionRow(c, jf)
+	} else {
+		a.addDOF(c, jf.Body, vi, 0, 1)
+		jv0 = elem(c.in.V0, vi)
+	}
 	k, row := a.emit(c, solver.Interval, -b, b)
 	c.p.R[row] = FrictionSigma * a.w[0]
 	if cp := jf.Compliance; cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], 0, elem(c.in.V0, vi), c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], 0, jv0, c.prm.Beta, c.in.DT)
 	}
 	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
+}
+
+// ballFrictionRow adds the row of a ball joint's friction on axis DOF of
+// its child frame M: ω_M[i] = Σ_j R_ji ω_F[j] with R = R(q) the rotation
+// of M in F (column i of R), and returns the row's velocity at the step's
+// start.
+func (a *Assembler) ballFrictionRow(c *asmCtx, jf *JointFriction) float64 {
+	bd := &c.m.Bodies[jf.Body]
+	q := spatial.Quat{W: c.q[bd.QOff], X: c.q[bd.QOff+1], Y: c.q[bd.QOff+2], Z: c.q[bd.QOff+3]}.Normalize()
+	var e spatial.Vec3
+	e[jf.DOF] = 1
+	col := q.Rotate(e) // R e_i, column i of R
+	var jv0 float64
+	for j := range 3 {
+		a.addDOF(c, jf.Body, bd.VOff+j, 0, col[j])
+		jv0 += col[j] * elem(c.in.V0, bd.VOff+j)
+	}
+	return jv0
 }

@@ -40,6 +40,32 @@ func TestCombine(t *testing.T) {
 	}
 }
 
+// TestCombineMax: two MaxFriction materials (MuJoCo's rule) take the larger
+// sliding, spin and rolling coefficients, and the pair's slip time is
+// (1 + μ²) times the mean of the sides' 1/B = SlipTime/(1 + μ_side²); one
+// side without MaxFriction leaves the harmonic rule.
+func TestCombineMax(t *testing.T) {
+	a := Material{Stiffness: 1e5, Friction: 0.2, Spin: 0.01, Rolling: 0, SlipTime: (1 + 0.04) * 0.02, MaxFriction: true}
+	b := Material{Stiffness: 1e5, Friction: 1, Spin: 0.002, Rolling: 1e-4, SlipTime: 2 * 0.04, MaxFriction: true}
+	ab, ba := Combine(a, b), Combine(b, a)
+	if ab != ba {
+		t.Fatalf("Combine not symmetric: %v vs %v", ab, ba)
+	}
+	if ab.Friction != 1 || ab.Spin != 0.01 || ab.Rolling != 1e-4 || !ab.MaxFriction {
+		t.Errorf("μ, spin, rolling = %v, %v, %v (max %v), want 1, 0.01, 1e-4", ab.Friction, ab.Spin, ab.Rolling, ab.MaxFriction)
+	}
+	if want := 2 * 0.5 * (0.02 + 0.04); math.Abs(ab.SlipTime-want) > 1e-15 {
+		t.Errorf("slip time %v, want %v", ab.SlipTime, want)
+	}
+	if same := Combine(a, a); math.Abs(same.SlipTime-a.SlipTime) > 1e-17 || same.Friction != a.Friction {
+		t.Errorf("equal materials: %v", same)
+	}
+	b.MaxFriction = false
+	if c := Combine(a, b); c.MaxFriction || math.Abs(c.Friction-2*0.2/1.2) > 1e-15 {
+		t.Errorf("mixed rules: μ = %v (max %v), want the harmonic %v", c.Friction, c.MaxFriction, 2*0.2/1.2)
+	}
+}
+
 // scene is a small model for assembly tests: ground, a box and a sphere.
 type scene struct {
 	m     *multibody.Model

@@ -44,6 +44,14 @@ type Material struct {
 	// MuJoCo's translational body_invweight0 of the material's body (its
 	// diagApprox); a pair sums its two sides'.
 	SlipWeight float64
+	// MaxFriction selects MuJoCo's combination of friction coefficients
+	// (mj_contactParam of MuJoCo 2.2.2 for two geoms of equal priority):
+	// a pair of two such materials takes the larger sliding, spin and
+	// rolling coefficient of the two instead of their harmonic means, and
+	// its soft friction's slip time is computed with that coefficient
+	// (Combine). The MJCF importer sets it; a pair with one material
+	// without it combines harmonically.
+	MaxFriction bool
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
@@ -92,7 +100,15 @@ func (m Material) Validate() error {
 //   - Friction: μ = 2 μ_A μ_B / (μ_A + μ_B), and 0 when both are 0 (as Drake).
 //     Rolling and spin friction combine by the same rule, so that either
 //     side at 0 turns them off.
+//   - With MaxFriction on both sides (MuJoCo's rule, engine_collision_driver.c
+//     of MuJoCo 2.2.2: friction[i] = max(geom1's, geom2's) for geoms of equal
+//     priority): μ = max(μ_A, μ_B), and so for spin and rolling; the slip
+//     time, (1 + μ²)/B per side (MuJoCo's pyramidal R, package mjcf), becomes
+//     (1 + μ²) times the mean of the two sides' 1/B = SlipTime/(1 + μ_side²).
 func Combine(a, b Material) Material {
+	if a.MaxFriction && b.MaxFriction {
+		return combineMax(a, b)
+	}
 	soft := a
 	switch {
 	case a.SlipTime == 0:
@@ -117,6 +133,28 @@ func Combine(a, b Material) Material {
 		SlipStiffness: soft.SlipStiffness,
 		SlipWeight:    a.SlipWeight + b.SlipWeight,
 	}
+}
+
+// combineMax is Combine for two materials with MaxFriction: the harmonic
+// rule's pair with MuJoCo's friction coefficients and slip time.
+func combineMax(a, b Material) Material {
+	a.MaxFriction, b.MaxFriction = false, false
+	c := Combine(a, b)
+	c.MaxFriction = true
+	c.Friction = math.Max(a.Friction, b.Friction)
+	c.Spin = math.Max(a.Spin, b.Spin)
+	c.Rolling = math.Max(a.Rolling, b.Rolling)
+	invB := func(m Material) float64 { return m.SlipTime / (1 + m.Friction*m.Friction) }
+	switch {
+	case a.SlipTime > 0 && b.SlipTime > 0:
+		c.SlipTime = 0.5 * (invB(a) + invB(b))
+	case a.SlipTime > 0:
+		c.SlipTime = invB(a)
+	case b.SlipTime > 0:
+		c.SlipTime = invB(b)
+	}
+	c.SlipTime *= 1 + c.Friction*c.Friction
+	return c
 }
 
 // harmonic returns 2xy/(x + y), and 0 when x + y = 0.

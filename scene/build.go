@@ -176,9 +176,12 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
 			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors,
 			SlipTime: valueOr(mt.SlipTime, 0), SlipImp: [5]float64{0.9, 0.95, 0.001, 0.5, 2}, SlipStiffness: valueOr(mt.SlipStiffness, 0),
-			SlipWeight: valueOr(mt.SlipWeight, 0)}
+			SlipWeight: valueOr(mt.SlipWeight, 0), MaxFriction: mt.FrictionCombine == "max"}
 		if len(mt.SlipSolImp) == 5 {
 			mats[i].SlipImp = [5]float64(mt.SlipSolImp)
+		}
+		if sf := s.Contact.SoftFriction; sf != nil && !*sf && mats[i].SlipTime > 0 {
+			mats[i].SlipTime, mats[i].Anchors = 0, true // contact.soft_friction: false
 		}
 	}
 	cfg, stk, err := config(s, mats)

@@ -211,6 +211,10 @@ func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Works
 			pa, pb = spatial.Vec3(c.Points[0]), spatial.Vec3(c.Points[1])
 		}
 		if c.Type == "ball" {
+			if c.SolRef != nil {
+				cp = softCompliance(c.SolRef, c.SolImp)
+				cp.Weight = valueOr(c.Weight, 0)
+			}
 			set.Balls = append(set.Balls, constraint.Ball{Name: name, BodyA: a, BodyB: b, PointA: pa, PointB: pb, Compliance: cp})
 			break
 		}

@@ -159,6 +159,12 @@ type ContactParams struct {
 	// MJCF files set it) or "none". Bodies welded together, directly or
 	// through massless bodies, never collide (multibody.RigidGroup).
 	ParentFilter string `yaml:"parent_filter,omitempty"`
+	// SoftFriction (default true) keeps the materials' soft friction
+	// (Material.SlipTime, MuJoCo's, which the MJCF import sets); false
+	// turns it off: a material with a slip time then has SAP's friction
+	// with anchors (static friction that does not creep), as if slip_time
+	// were 0 and anchors true.
+	SoftFriction *bool `yaml:"soft_friction,omitempty"`
 	// MaxRecoverySpeed caps the speed at which a penetration is pushed out,
 	// m/s (default 0: no cap).
 	MaxRecoverySpeed *float64 `yaml:"max_recovery_speed,omitempty"`
@@ -219,6 +225,11 @@ type Material struct {
 	// R uses the sum of the two sides' weights (MuJoCo's diagApprox) in
 	// place of the contact's Delassus diagonal W_t.
 	SlipWeight *float64 `yaml:"slip_weight,omitempty"`
+	// FrictionCombine is how this material's friction coefficients combine
+	// with another's: "harmonic" (default: 2 μ_A μ_B/(μ_A + μ_B), as Drake)
+	// or "max" (MuJoCo's larger of the two; the MJCF import sets it). A
+	// pair takes the max only when both of its materials say "max".
+	FrictionCombine string `yaml:"friction_combine,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number

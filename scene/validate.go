@@ -303,6 +303,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		if m.SlipWeight != nil {
 			v.nonNegative(p+".slip_weight", *m.SlipWeight)
 		}
+		if c := m.FrictionCombine; c != "" && c != "harmonic" && c != "max" {
+			v.add(p+".friction_combine", "%q: want \"harmonic\" (default) or \"max\"", c)
+		}
 		if s := m.SlipSolImp; s != nil && (len(s) != 5 || !(s[0] > 0 && s[0] < 1 && s[1] > 0 && s[1] < 1 && s[2] >= 0 && s[3] > 0 && s[3] < 1 && s[4] >= 1)) {
 			v.add(p+".slip_solimp", "%v: want 5 numbers dmin, dmax in (0, 1), width ≥ 0, midpoint in (0, 1), power ≥ 1", s)
 		}

@@ -17,7 +17,7 @@ var (
 // constraintFields says which optional fields each constraint type takes.
 var constraintFields = map[string][]string{
 	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation"},
-	"ball":       {"bodies", "points", "stiffness", "dissipation"},
+	"ball":       {"bodies", "points", "stiffness", "dissipation", "solref", "solimp", "weight"},
 	"distance":   {"bodies", "points", "length", "stiffness", "dissipation"},
 	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation", "solref", "solimp", "weight", "scale", "coefs"},
 	"attach":     {"bodies", "point"},

@@ -11,15 +11,20 @@ import (
 )
 
 // TestSolrefMaterials checks the documented mapping of solref and solimp
-// to a geom's material: k = m κ with m the body's mass, κ the static
-// stiffness per unit mass of MuJoCo's contact at its resting depth under
-// gravity (contactRate), so that κ = g/r with r the depth at which MuJoCo
-// 2.2.2 rests a sphere on a plane of the same solref and solimp (mj_step,
-// 4000 steps; T at least two time steps): 0.230183 mm for solref 0.03 0.5,
-// 0.107755 mm for 0.004 1 (T = 0.01), 0.207235 mm for the direct form
-// −5000 −80, 0.367182 mm for the default; τd = 2ζ/√κ keeps MuJoCo's
-// damping ratio ζ = B/(2√K); geoms on bodies that do not move are rigid
-// (10¹²); μ is friction's first value.
+// to a geom's material: k = κ/w' with w' MuJoCo's diagApprox of the geom's
+// body (body_invweight0; 1/m for a free body) times the pyramidal cone's
+// factor μ²(1 + μ²)/2, κ the static stiffness K d²/(1 − d) of MuJoCo's
+// contact at its resting depth (contactRate), with the solref and solimp
+// MuJoCo mixes for the pair with the plane (restPair), so that each
+// sphere rests as deep as MuJoCo 2.2.2 rests it in this very model
+// (mj_step, 4000 steps; T at least two time steps): a (solref 0.03 0.5
+// mixed with the plane's 0.02 1, μ = max(0.6, 0.8)) 0.1925928 mm, b
+// (0.004 1 with 0.02 1: 0.012 1) 0.1529197 mm, c (the direct form −5000
+// −80: the smaller of each) 0.2072348 mm; τd = B/(√K √κ) keeps MuJoCo's
+// damping ratio ζ = B/(2√K) of the mixed solref (κ = K d²/(1 − d) =
+// w' f/r, for a the factor 0.5248 times g/r); geoms on bodies that do
+// not move are rigid (10¹²; the plane's τd is that of its softest pair,
+// b's); μ is friction's first value.
 func TestSolrefMaterials(t *testing.T) {
 	doc := `<mujoco><option timestep="0.005"/><worldbody><geom type="plane" size="1 1 1" friction="0.8"/>
   <body name="a" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" mass="2" solref="0.03 0.5" friction="0.6 0.01 0.001"/></body>
@@ -47,10 +52,10 @@ func TestSolrefMaterials(t *testing.T) {
 		m, kappa, tau float64
 		mu            float64
 	}{
-		{"worldbody", 0, 1e12, 2 / math.Sqrt(kappa(0.000367182)), 0.8},
-		{"a", 2, kappa(0.000230183), 2 * 0.5 / math.Sqrt(kappa(0.000230183)), 0.6},
-		{"b", 3, kappa(0.000107755), 2 / math.Sqrt(kappa(0.000107755)), 1},
-		{"c", 4, kappa(0.000207235), 80 / math.Sqrt(5000) / math.Sqrt(kappa(0.000207235)), 1},
+		{"worldbody", 0, 1e12, 2 / math.Sqrt(kappa(0.0001529197)), 0.8},
+		{"a", 2, kappa(0.0001925928), 2 * 0.75 / math.Sqrt(kappa(0.0001925928)*0.8*0.8*(1+0.8*0.8)/2), 0.6}, // κ per unit of w' = factor/m
+		{"b", 3, kappa(0.0001529197), 2 / math.Sqrt(kappa(0.0001529197)), 1},
+		{"c", 4, kappa(0.0002072348), 80 / math.Sqrt(5000) / math.Sqrt(kappa(0.0002072348)), 1},
 	} {
 		k, tau, mu := mat(c.body)
 		want := c.kappa

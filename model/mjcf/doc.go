@@ -38,23 +38,25 @@
 //   - Mass properties of a mesh geom come from the mesh's own triangles
 //     (package mesh, divergence theorem); its collision shape is its
 //     convex hull, as MuJoCo's.
-//   - Contact: solref and solimp give each geom the stiffness k = m κ and
-//     the dissipation time τd = 2ζ/√κ, with m the mass of the geom's body
-//     (k = 10¹² for geoms on bodies that do not move). κ is the static
-//     stiffness per unit mass of MuJoCo's contact at rest: its force gives
-//     a = (1 − d) a0 + d a_ref, a_ref = −B v − K d r (mj_makeImpedance;
-//     K = 1/(dmax² T² ζ²), B = 2/(dmax T) for solref (T, ζ), T at least two
-//     time steps; K = k'/dmax², B = b'/dmax for (−k', −b'); d = d(r) from
-//     solimp), so at rest under gravity g, K d r = (1 − d)/d · g: the depth
-//     solves r = g (1 − d(r))/(K d(r)²) and κ = K d²/(1 − d) there; ζ =
-//     B/(2√K) is MuJoCo's damping ratio (contactRate). The depth is taken
-//     where the geom carries its whole tree, g → g M_tree/m (a foot bears
-//     the robot: with solimp's dmin = 0 the impedance at the foot's own
-//     weight is far lower, and Gymnasium's half_cheetah sank 0.19 m against
-//     MuJoCo's 0.013; now 0.029). A lone sphere rests as deep as in MuJoCo
-//     (0.367 mm with the defaults); the residual
-//     differences (dynamics, bodies whose contacts carry more than their
-//     own mass) are measured in docs/MODELS.md. Friction is soft as
+//   - Contact: solref and solimp give each geom the stiffness k = κ/w' and
+//     the dissipation time τd = 2ζ/√κ (k = 10¹² for geoms on bodies that
+//     do not move). κ is the static stiffness of MuJoCo's contact at rest:
+//     its force gives a = (1 − d) a0 + d a_ref, a_ref = −B v − K d r
+//     (mj_makeImpedance; K = 1/(dmax² T² ζ²), B = 2/(dmax T) for solref
+//     (T, ζ), T at least two time steps; K = k'/dmax², B = b'/dmax for
+//     (−k', −b'); d = d(r) from solimp), and its row's R = (1 − d)/d · w'
+//     with w' its diagApprox, so at rest R f = K d r: f = K d² r/((1 − d)
+//     w'). w' is the geom's body's translational body_invweight0 (1/m for
+//     a free body) times the pyramidal cone's factor μ²(1 + μ²)/2 (1 for
+//     condim 1); the load is the geom's whole tree, f = M_tree g (a foot
+//     bears the robot), so the depth solves K d(r)² r/(1 − d(r)) = w' M_tree g
+//     and κ = K d²/(1 − d) there; ζ = B/(2√K) is MuJoCo's damping ratio
+//     (contactRate). solref, solimp and μ are those MuJoCo gives the pair
+//     the geom forms with the floor (restPair: solref and solimp mixed,
+//     μ the larger). A lone sphere rests as deep as in MuJoCo (0.367 mm
+//     with the defaults, 0.040 mm at μ = 0.4); the residual
+//     differences (dynamics, loads shared by several contacts) are
+//     measured in docs/MODELS.md. Friction is soft as
 //     MuJoCo's: a geom's material has friction anchors off, SlipTime =
 //     (1 + μ²)/B, SlipStiffness = K, SlipImp its solimp and SlipWeight its
 //     body's body_invweight0 (slipTime, bodyWeights: MuJoCo's pyramidal
@@ -62,14 +64,17 @@
 //     force f slip at (1 − d)/d · w SlipTime f; contact.Material). condim and friction's
 //     three values give each geom its sliding, spin and rolling friction
 //     (friction.go: a geom has a coefficient when a pair it can form uses
-//     it, MuJoCo's pair condim being the larger).
+//     it, MuJoCo's pair condim being the larger); a pair takes the larger
+//     of the two geoms' coefficients, as MuJoCo (friction_combine: max).
 //   - Joint limits: solreflimit and solimplimit make a violated limit
 //     MuJoCo's soft constraint (constraint.Compliance.SolRef).
-//   - Equality constraints: k = m/(T ζ)², τd = 2 T ζ² (solrefRate: the
-//     dynamic stiffness of MuJoCo's reference acceleration; solimp is not
-//     used), with m the constraint's effective mass 1/λ_max(J M⁻¹ Jᵀ) at
-//     the reference
-//     configuration (for a point on a free body, the body's mass).
+//   - Equality constraints: joint, tendon and connect equalities are
+//     MuJoCo's soft constraint (solref, solimp and MuJoCo's weight at
+//     qpos0; a connect's d at the norm of its error). Welds get k =
+//     m/(T ζ)², τd = 2 T ζ² (solrefRate: the dynamic stiffness of MuJoCo's
+//     reference acceleration; solimp is not used), with m the constraint's
+//     effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference configuration (for
+//     a point on a free body, the body's mass).
 //   - Contacts follow MuJoCo's filter (contact.parent_filter "mujoco",
 //     multibody.FilterMuJoCo): bodies of one weld group never touch, nor a
 //     body and its parent's group unless either is the world's

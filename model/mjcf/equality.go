@@ -63,7 +63,8 @@ func (c *compiler) worldPose(name string) spatial.Pose {
 // addEquality maps an active equality onto the scene:
 //
 //	connect body1 body2 anchor → ball joining anchor (body1's frame) to the
-//	    point of body2 it coincides with at the reference configuration;
+//	    point of body2 it coincides with at the reference configuration,
+//	    MuJoCo's soft constraint (softBall: solref, solimp, weight);
 //	weld body1 body2 relpose anchor → weld of the frame F = (anchor) on
 //	    body2 to relpose·F on body1 (relpose: body2's pose in body1's frame,
 //	    default its pose at the reference configuration);
@@ -85,6 +86,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 			con.Bodies, con.Points = []string{"world", eq.Body1}, []scene.Vec{scene.Vec(p), scene.Vec(eq.Anchor)}
 		}
 		pe.kind, pe.a, pe.b, pe.point = "ball", eq.Body1, eq.Body2, p
+		pe.soft, pe.solimp = true, eq.SolImp // MuJoCo's soft connect (softBall)
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	case "weld":
@@ -140,8 +142,9 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 	return nil
 }
 
-// equalityCompliance makes joint and tendon equalities (couplers) MuJoCo's
-// soft constraint (softCoupler) and gives connect and weld equalities the
+// equalityCompliance makes joint and tendon equalities (couplers) and
+// connects (balls) MuJoCo's soft constraint (softCoupler, softBall) and
+// gives weld equalities the
 // stiffness and dissipation of their solref: k = m_eff/(T ζ)² and τd = 2 T ζ²
 // (solrefRate; contact maps solimp too, contactRate), with m_eff the effective mass of the constraint
 // at the reference configuration, 1/λ_max(J M⁻¹ Jᵀ) for its Jacobian J
@@ -168,6 +171,10 @@ func (c *compiler) equalityCompliance() error {
 	s := c.out.Scene
 	frictionWeights(s, m, minv)
 	for _, pe := range c.eqs {
+		if pe.soft && pe.kind == "ball" {
+			c.softBall(pe, m, ws, minv)
+			continue
+		}
 		if pe.soft {
 			c.softCoupler(pe, m, minv)
 			continue
@@ -192,6 +199,34 @@ func (c *compiler) equalityCompliance() error {
 		}
 	}
 	return nil
+}
+
+// softBall makes a connect's ball MuJoCo's soft constraint: its solref
+// and solimp, and MuJoCo's weight of its three rows (mj_diagApprox for
+// mjEQ_CONNECT): the two bodies' translational body_invweight0 summed
+// (trace of J M⁻¹ Jᵀ / 3 at each body's centre of mass, qpos0; the world's
+// is 0).
+func (c *compiler) softBall(pe pendingEq, m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense) {
+	con := &c.out.Scene.Constraints[pe.index]
+	con.SolRef = pe.solref
+	con.SolImp = pe.solimp
+	var w float64
+	for _, name := range []string{pe.a, pe.b} {
+		i, ok := c.bodies[name]
+		k := m.BodyByName(name)
+		if !ok || k < 0 || m.Bodies[k].Tree < 0 {
+			continue // the world, or a body welded to it
+		}
+		J := pointRows(m, ws, "", name, ws.Pose(k).Apply(c.out.Links[i].COM))
+		var jm mat.Dense
+		jm.Mul(J, minv)
+		for r := range 3 {
+			w += mat.Dot(jm.RowView(r), J.RowView(r)) / 3
+		}
+	}
+	if w > 0 { // else the rows move nothing at qpos0: the Delassus estimate at each step
+		con.Weight = model.Ptr(w)
+	}
 }
 
 // softCoupler makes a coupler MuJoCo's soft constraint: its solref and

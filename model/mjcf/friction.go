@@ -27,9 +27,11 @@ var condimNeeds = [3]int{3, 4, 6}
 // every pair in which neither geom needs it, but a pair of two geoms that
 // each have it for other pairs gets it although MuJoCo does not (two
 // condim-1 limbs that both touch the floor, which MuJoCo lets slide
-// freely on each other): a warning counts those pairs. The values combine
-// as package contact's materials do (2 x y/(x + y); MuJoCo takes the
-// larger), as for every model.
+// freely on each other): a warning counts those pairs. The materials
+// combine as MuJoCo's geoms of equal priority do, by the larger of the two
+// coefficients (friction_combine: max, contact.Material.MaxFriction), so
+// a pair gets a coefficient MuJoCo does not apply when either side has it
+// for another pair (the warning counts those too).
 func (c *compiler) frictionCoefficients() [][3]float64 {
 	n := len(c.pending)
 	coef := make([][3]float64, n)
@@ -63,7 +65,7 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 	for _, p := range pairs {
 		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
 		for k, need := range condimNeeds {
-			if d < need && coef[p[0]][k] > 0 && coef[p[1]][k] > 0 {
+			if d < need && (coef[p[0]][k] > 0 || coef[p[1]][k] > 0) {
 				if extra[k] == 0 {
 					first[k] = p
 				}
@@ -77,7 +79,7 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 			continue
 		}
 		g, h := c.pending[first[k][0]], c.pending[first[k][1]]
-		c.r.Warnf(g.e, "condim", "%d of %d pairs of geoms that may touch get %s friction where MuJoCo has none (the pair's larger condim is %d), because our friction is per geom and each of the two needs it for another pair (first: this geom and the one at line %d; docs/MODELS.md)", extra[k], len(pairs), names[k], max(g.condim, h.condim), h.e.Line)
+		c.r.Warnf(g.e, "condim", "%d of %d pairs of geoms that may touch get %s friction where MuJoCo has none (the pair's larger condim is %d), because our friction is per geom and one of the two needs it for another pair (first: this geom and the one at line %d; docs/MODELS.md)", extra[k], len(pairs), names[k], max(g.condim, h.condim), h.e.Line)
 	}
 	return coef
 }
@@ -115,6 +117,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			mat := model.NewMaterial(k, tau, f[0])
 			mat.Anchors, mat.SlipTime, mat.SlipStiffness, mat.SlipSolImp = model.Ptr(false), model.Ptr(slip[0]), model.Ptr(slip[1]), slices.Clone(imp)
 			mat.SlipWeight = model.Ptr(slip[2])
+			mat.FrictionCombine = "max" // MuJoCo's pair friction: the larger of the two geoms'
 			if f[1] > 0 {
 				mat.SpinFriction = model.Ptr(f[1])
 			}
@@ -124,7 +127,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
 			return n
 		}
 	}

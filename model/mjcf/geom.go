@@ -439,7 +439,8 @@ func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
 const rigidStiffness = 1e12
 
 // assignMaterials gives every collision geom its contact material from
-// solref and solimp (package doc: k = m κ, κ and τd from contactRate)
+// solref and solimp (package doc: k = κ/w', κ and τd from contactRate,
+// with the pair's parameters from restPair)
 // and from friction and condim (frictionCoefficients).
 func (c *compiler) assignMaterials() error {
 	s := c.out.Scene
@@ -457,25 +458,89 @@ func (c *compiler) assignMaterials() error {
 		// The depth at which κ is taken is the one where the geom's whole
 		// tree rests on it: a foot carries the robot, not only itself
 		// (the load acceleration is g M_tree/m; g for a lone body).
-		load := g0
-		if m > 0 {
-			load = g0 * math.Max(1, c.treeMass(g.body)/m)
-		}
-		k, tau := contactRate(g.solref, g.solimp, c.solrefDT(), load)
-		slip, sk := slipTime(g.solref, g.solimp, coef[i][0], c.solrefDT()) // a pair takes the means (contact.Combine), as MuJoCo's solmix
-		if m > 0 {
-			k *= m
-		} else {
-			k = rigidStiffness
-		}
 		var bw float64 // MuJoCo's diagApprox of the geom's side (body_invweight0); 0: the contact's Delassus diagonal
 		if weights != nil {
 			bw = weights[g.body]
+		}
+		// MuJoCo's static law f = K d² r/((1 − d) w') with w' its
+		// diagApprox w (body_invweight0; 1/m without it) times the
+		// pyramid's factor (restPair); at rest K d r = (1 − d)/d · w' f.
+		sr, si, factor := c.restPair(i)
+		inv := 0.0
+		if m > 0 {
+			inv = 1 / m
+			if bw > 0 {
+				inv = bw
+			}
+			inv *= factor
+		}
+		load := g0
+		if m > 0 {
+			load = g0 * c.treeMass(g.body) * inv
+		}
+		k, tau := contactRate(sr, si, c.solrefDT(), load)
+		slip, sk := slipTime(g.solref, g.solimp, coef[i][0], c.solrefDT()) // a pair takes the means (contact.Combine), as MuJoCo's solmix
+		if m > 0 {
+			k /= inv
+		} else {
+			k = rigidStiffness
 		}
 		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solimp, coef[i])
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil
+}
+
+// restPair returns the contact parameters MuJoCo 2.2.2 gives the pair
+// that geom i rests on (mj_contactParam, geoms of equal priority): the
+// two geoms' solref mixed (standard form: the mean, solmix being 1;
+// direct form: the smaller of each), solimp the mean, and the pyramid's
+// factor μ²(1 + μ²)/2, μ the larger of the two frictions (at least
+// mjMINMU = 1e-5), 1 for a pair of condim 1 (one normal row). MuJoCo's
+// pyramidal cone scales a contact's static compliance by that factor: its
+// four edge rows n ± μ t_i have R = 2μ²(1 − d)/d · (1 + μ²) w
+// (mj_makeImpedance), each carries f_n/4 at rest with R f_n/4 = K d r, so
+// f_n = K d² r/((1 − d) w) divided by it: a 1 kg sphere rests 0.367 mm
+// deep at μ = 1, 0.040 mm at 0.4 and 1.96 mm at 2 in MuJoCo 2.2.2. Our
+// stiffness is per geom, so the pair is one of those geom i may form:
+// with a geom welded to the world (the floor it rests on) if any, the one
+// with the largest factor (the softest).
+func (c *compiler) restPair(i int) (solref, solimp []float64, factor float64) {
+	g := c.pending[i]
+	pyramid := func(h pendingGeom) float64 {
+		if max(g.condim, h.condim) < 3 {
+			return 1
+		}
+		mu := max(g.friction[0], h.friction[0], 1e-5)
+		return mu * mu * (1 + mu*mu) / 2
+	}
+	best, static := -1, false
+	for j := range c.pending {
+		if j == i || !c.mayTouch(i, j) {
+			continue
+		}
+		welded := c.out.Links[c.pending[j].body].Welded
+		switch {
+		case best < 0, welded && !static, welded == static && pyramid(c.pending[j]) > pyramid(c.pending[best]):
+			best, static = j, welded
+		}
+	}
+	if best < 0 {
+		return g.solref, g.solimp, pyramid(g) // no pair: its own parameters
+	}
+	h := c.pending[best]
+	solref, solimp = make([]float64, 2), make([]float64, 5)
+	for k := range solref {
+		if g.solref[0] > 0 && h.solref[0] > 0 {
+			solref[k] = 0.5 * (g.solref[k] + h.solref[k])
+		} else {
+			solref[k] = math.Min(g.solref[k], h.solref[k])
+		}
+	}
+	for k := range solimp {
+		solimp[k] = 0.5 * (g.solimp[k] + h.solimp[k])
+	}
+	return solref, solimp, pyramid(h)
 }
 
 // refMass is the mass that scales a geom's stiffness: its body's, or its

@@ -731,7 +731,8 @@ func TestContactDisabledNoFrictionWarning(t *testing.T) {
 
 // TestRefsafe: MuJoCo raises solref's time constant to two time steps
 // unless <flag refsafe="disable">: a 2 kg sphere with solref (0.001, 1)
-// at δt = 2 ms gets k = m κ with κ, τd from solref (T = 0.004, or 0.001)
+// at δt = 2 ms (alone: no pair, μ 1) gets k = κ/w = m κ with κ, τd from
+// solref (T = 0.004, or 0.001)
 // and the default solimp (contactRate, checked against MuJoCo's resting
 // depths in TestSolrefMaterials).
 func TestRefsafe(t *testing.T) {
