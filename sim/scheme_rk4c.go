@@ -118,7 +118,7 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 // the closing or slipping speed (1 + z + z²/2 + z³/6 + z⁴/24 at z = −1),
 // where Euler keeps none; Gymnasium's humanoid's fastest joint from its
 // reset states went from 1.10…1.81 to 1.42…1.97 times MuJoCo's (seeds 21
-// to 26), and with MuJoCo's rows 1.25 (seed 21). Other materials keep SAP's
+// to 26; with MuJoCo's rows 1.05…1.40). Other materials keep SAP's
 // rows at every stage (the contact margin, Params.Margin; no speculative
 // pairs at stages 1 to 3). The pairs' GapError (the correction of the
 // step's linearized gap) is not used.
