@@ -109,3 +109,33 @@ func firstContact(t *testing.T, path string) int {
 	t.Fatalf("%s: no contact in 300 steps", path)
 	return 0
 }
+
+// TestRK4ContactStagesMuJoCoAllocateNothing: Gymnasium's ant and hopper
+// (rk4), warmed up in contact (300 steps), allocate nothing in a step that
+// collides and solves MuJoCo's contact rows at its stages.
+func TestRK4ContactStagesMuJoCoAllocateNothing(t *testing.T) {
+	for _, file := range []string{"gymnasium/ant.xml", "gymnasium/hopper.xml"} {
+		b, _, err := stiction(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			st, err := s.Step()
+			if err != nil || st.RK4Fallback || st.Contacts == 0 {
+				t.Fatalf("%s: step: %v, fallback %v, %d contacts", file, err, st.RK4Fallback, st.Contacts)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up rk4 step in contact", file, allocs)
+		}
+	}
+}
