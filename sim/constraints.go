@@ -83,7 +83,7 @@ func (sim *Simulator) ConstraintReports() []constraint.Report { return sim.ws.co
 // joint friction; package constraint) after the contact blocks.
 func (sim *Simulator) assembleConstraints() error {
 	c, w := &sim.ws.cons, &sim.ws
-	if c.set == nil {
+	if c.set == nil || w.mj.staged.contacts { // rk4ContactVStar: assembled at stage 0
 		return nil
 	}
 	if len(c.vlin) != len(w.vstar) {

@@ -29,7 +29,7 @@ const (
 	TrapezoidalRule                  // mechanics notes §0.9.3, linearized with the force elements' K and D
 	BridsonMarinoRule                // mechanics notes §0.9.4, contact solve on the half-step velocity
 	MuJoCoEulerRule                  // MuJoCo 2.2.2's mj_Euler: only joint damping implicit (scheme_mujoco.go)
-	RungeKutta4                      // MuJoCo 2.2.2's mj_RungeKutta, N = 4, for contact- and constraint-free steps
+	RungeKutta4                      // MuJoCo 2.2.2's mj_RungeKutta, N = 4, contacts and constraints solved at every stage
 	MuJoCoImplicitRule               // MuJoCo 2.2.2's mj_implicit: damping, fluid and Coriolis velocity derivatives implicit (scheme_implicit.go)
 )
 
@@ -54,10 +54,11 @@ var (
 	MuJoCoEuler = Scheme{Name: "mujoco-euler", ThetaVQ: 1, Method: MuJoCoEulerRule}
 	// RK4 is MuJoCo's classical 4-stage Runge–Kutta (mj_RungeKutta, MuJoCo
 	// 2.2.2) on (q, v), positions composed by the same exponential map. It
-	// is for contact- and constraint-free models: a step that has contacts
-	// or acting constraints is taken with MuJoCoEuler (StepStats.RK4Fallback;
-	// explicit actuators and limits within their bounds do not act as
-	// constraints here, constraint.Set.NeedsSolve).
+	// collides and solves the contacts and acting constraints at each of
+	// its four stages, as MuJoCo's stages do (explicit actuators and limits
+	// within their bounds are forces, constraint.Set.NeedsSolve); only with
+	// attachments or prescribed motions is a step that has them taken with
+	// MuJoCoEuler (StepStats.RK4Fallback).
 	// MJCF's integrator="RK4".
 	RK4 = Scheme{Name: "rk4", ThetaVQ: 1, Method: RungeKutta4}
 	// MuJoCoImplicit is MuJoCo 2.2.2's implicit integrator (mj_implicit):

@@ -19,9 +19,9 @@ import (
 type mujocoWork struct {
 	damp     []float64 // B: the joints' damping per velocity (MuJoCo's dof_damping)
 	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
-	rk4      bool      // this step is a Runge–Kutta step (no contacts, no constraints)
+	rk4      bool      // this step is a Runge–Kutta step
 	direct   bool      // no contact or constraint row acts in this step: v = v* (directSolution)
-	fallback bool      // this rk4 step had contacts or constraints and was taken with mujoco-euler
+	fallback bool      // this rk4 step had acting rows and eliminated velocities, and was taken with mujoco-euler
 
 	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
 	stage  solver.Problem      // the dynamics part at a stage point
@@ -228,22 +228,24 @@ var (
 // (constraint.Set.ExplicitForces), and directSolution gives their rows the
 // impulse they had at the start of the step, for the reports.
 //
-// A step with contacts (any contact pair, even speculative) or with
-// constraints that MuJoCo would make a constraint row of (equalities,
-// friction loss, a limit past its bound at q0, implicit actuators, …;
-// constraint.Set.NeedsSolve) is not taken this way: the contact solve
-// predicts the gaps for q = q0 + h v, and the RK4 position update would
-// contradict its impulses (a resting body would drift by h²g/2 a step).
-// Such a step is taken with mujocoEulerVStar instead (mw.fallback;
-// StepStats.RK4Fallback). A step without contact pairs whose constraints
-// allow it (stagedConstraints) is taken by rk4ConstrainedVStar instead,
-// which gives each stage the rows MuJoCo's stage has: those that its q_i
-// makes act (a limit past its bound at q_i, equalities, …).
+// A step with constraints that MuJoCo would make a constraint row of
+// (equalities, friction loss, a limit past its bound, implicit actuators,
+// …; constraint.Set.NeedsSolve) or with contact pairs solves them at every
+// stage, as MuJoCo's stages do (mj_forwardSkip with collision detection
+// and the constraint solver): rk4ConstrainedVStar without contact pairs,
+// rk4ContactVStar with them (scheme_rk4c.go). Only a constraint set that
+// eliminates velocities (attachments, prescribed motions; not MJCF's)
+// makes such a step a mujoco-euler step (mw.fallback;
+// StepStats.RK4Fallback): its reduced problem is built for the step's
+// start only.
 func (sim *Simulator) rk4VStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
-	mw.staged.used, mw.metric = false, false // metric: a fallback step sets it again (mujocoEulerVStar)
+	mw.staged.used, mw.staged.contacts, mw.metric = false, false, false // metric: a fallback step sets it again (mujocoEulerVStar)
 	if sim.stagedConstraints() {
 		return sim.rk4ConstrainedVStar() // scheme_rk4c.go
+	}
+	if sim.stagedContacts() {
+		return sim.rk4ContactVStar() // scheme_rk4c.go
 	}
 	mw.fallback = len(w.pairs) > 0 || w.cons.set.NeedsSolve(m, w.q0)
 	if mw.fallback {

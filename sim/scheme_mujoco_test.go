@@ -525,21 +525,3 @@ func TestParseMuJoCoSchemes(t *testing.T) {
 		t.Error("an rk4 simulator accepted a mujoco-euler checkpoint")
 	}
 }
-
-// TestRK4FallsBackInContact: on the stack scene (boxes resting on each
-// other and the ground from the first step) every rk4 step is a
-// mujoco-euler step, bit for bit, and says so.
-func TestRK4FallsBackInContact(t *testing.T) {
-	rk, _ := load(t, "stack", "scheme=rk4")
-	eu, _ := load(t, "stack", "scheme=mujoco-euler")
-	for range 30 {
-		st := runSteps(t, rk, 1)[0]
-		runSteps(t, eu, 1)
-		if !st.RK4Fallback || st.Contacts == 0 {
-			t.Fatalf("step %d: %d contacts, fallback %v", st.Step, st.Contacts, st.RK4Fallback)
-		}
-	}
-	if !slices.Equal(rk.State.Q, eu.State.Q) || !slices.Equal(rk.State.V, eu.State.V) {
-		t.Error("rk4 in contact differs from mujoco-euler")
-	}
-}

@@ -13,6 +13,9 @@ import (
 // contact pairs to the problem.
 func (sim *Simulator) assembleContacts() error {
 	w := &sim.ws
+	if w.mj.staged.contacts {
+		return nil // assembled at the rk4 step's stage 0 (rk4ContactVStar)
+	}
 	prm := sim.cfg.Contact
 	if len(w.pairs) == 0 {
 		// No contact to weigh: the load-aware pass would still compute every
@@ -29,6 +32,9 @@ func (sim *Simulator) assembleContacts() error {
 // solveContacts runs the contact solver, warm-started from v0 (a MuJoCo
 // step without acting rows takes v = v*: directSolution).
 func (sim *Simulator) solveContacts() error {
+	if sim.ws.mj.staged.contacts {
+		return nil // solved at every stage of the rk4 step (rk4ContactVStar)
+	}
 	if sim.ws.mj.direct && sim.ws.cons.set != nil {
 		sim.directSolution() // no row acts (scheme_mujoco.go)
 		return nil

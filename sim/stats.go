@@ -28,8 +28,9 @@ type StepStats struct {
 	// Relinearizations is the number of times the step was linearized again
 	// at its solution (Config.Relinearizations).
 	Relinearizations int
-	// RK4Fallback reports that an rk4 step had contacts or acting constraints
-	// and was taken with mujoco-euler (see RK4).
+	// RK4Fallback reports that an rk4 step had contacts or acting
+	// constraints together with attachments or prescribed motions, and was
+	// taken with mujoco-euler (see RK4).
 	RK4Fallback bool
 	// Substeps is the number of substeps the step was taken in
 	// (contact.Params.SubstepTolerance): 1 unless fast rotation in contact

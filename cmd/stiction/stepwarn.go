@@ -50,31 +50,32 @@ func stepWarnings(b *scene.Built) []string {
 
 // rk4Warning warns, once before the run, that scheme rk4 takes the steps
 // that have contacts or acting constraints with mujoco-euler (sim.RK4):
-// when two geometries may touch (multibody.Model.Collidable),
-// when constraints act from the start (equalities, friction loss, implicit
-// actuators, a limit already passed: constraint.Set.NeedsSolve), or when
-// the run has limits, which act on the steps that reach them. Explicit
-// actuators and limits within their bounds are RK4 forces and do not
+// only when the constraint set has attachments or prescribed motions,
+// whose eliminated velocities the stages cannot take, and two geometries
+// may touch (multibody.Model.Collidable), constraints act from the start
+// (equalities, friction loss, implicit actuators, a limit already passed:
+// constraint.Set.NeedsSolve) or the run has limits. Otherwise rk4 solves
+// contacts and constraints at every stage, as MuJoCo's RK4, and does not
 // warn. "" otherwise.
 func rk4Warning(b *scene.Built) string {
-	if b.Config.Scheme.Method != sim.RungeKutta4 {
+	cons := b.Config.Constraints
+	if b.Config.Scheme.Method != sim.RungeKutta4 || cons == nil || len(cons.Attachments)+len(cons.Prescribed) == 0 {
 		return ""
 	}
 	var why []string
 	if n := collidablePairs(b.Model); n > 0 {
 		why = append(why, fmt.Sprintf("%d pairs of geometries that may touch (the steps with contacts)", n))
 	}
-	cons := b.Config.Constraints
 	switch {
 	case cons.NeedsSolve(b.Model, b.State.Q):
 		why = append(why, "constraints that act from the start (equalities, friction loss, implicit actuators or a limit already passed)")
-	case cons != nil && len(cons.Limits)+len(cons.TendonLimits) > 0:
+	case len(cons.Limits)+len(cons.TendonLimits) > 0:
 		why = append(why, "limits (the steps that reach one)")
 	}
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("scheme rk4 is for contact- and constraint-free models; this one has %s: those steps are taken with mujoco-euler (sim.StepStats.RK4Fallback)", strings.Join(why, " and "))
+	return fmt.Sprintf("scheme rk4 cannot solve contacts and constraints at its stages with attachments or prescribed motions; this model has %s: those steps are taken with mujoco-euler (sim.StepStats.RK4Fallback)", strings.Join(why, " and "))
 }
 
 // collidablePairs returns the number of geometry pairs the model's
