@@ -61,8 +61,8 @@ type Assembler struct {
 	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
 	tenLocal []float64    // 3×NV: its point Jacobians' scratch
 	x        []float64    // scratch: row rotation of diagonalize
-	inv      []float64    // A_t⁻¹ of the trees that constraints touch, n×n each (computed once per Assemble)
-	invOff   []int        // per tree: offset of its A_t⁻¹ in inv, −1 until computed
+	y        []float64    // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
+	idiag    []float64    // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
 	w        [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
 	wm       [36]float64  // its full Delassus block W, row-major
 	ev       [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
@@ -94,15 +94,13 @@ type entry struct {
 // factors of its clique blocks; kin must hold the kinematics at q0
 // (multibody.Workspace.Update with the step's q0 and v0).
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
-	a.entries, a.vecs, a.inv = a.entries[:0], a.vecs[:0], a.inv[:0]
+	a.entries, a.vecs = a.entries[:0], a.vecs[:0]
 	if set == nil {
 		return nil
 	}
-	if len(a.invOff) != len(m.Trees) {
-		a.invOff = make([]int, len(m.Trees))
-	}
-	for t := range a.invOff {
-		a.invOff[t] = -1
+	a.idiag = solver.Resize(a.idiag, p.NV)
+	for i := range a.idiag {
+		a.idiag[i] = -1
 	}
 	if len(in.Controls) != len(set.Actuators) {
 		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
@@ -239,39 +237,30 @@ func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, i
 
 // delassus sets a.wm to W = Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the per-tree
 // estimate of the contact assembler) and a.w to its diagonal, with 1 for
-// rows that touch no velocity (so that R stays positive). A_t⁻¹ is formed
-// once per step for each tree a constraint touches (joint-space rows have
-// one or two non-zeros, so W costs a few multiplications).
+// rows that touch no velocity (so that R stays positive). Each tree's term
+// applies half of its factor to J_tᵀ (solver.CliqueFactor.Delassus); a
+// single row with one non-zero J_i (a joint limit, an actuator on one
+// coordinate) is J_i² (A_t⁻¹)_ii, the diagonal entry computed once per
+// assembly along the velocity's path to the root (CliqueFactor.InvDiag).
 func (a *Assembler) delassus(c *asmCtx) {
 	n := a.nr
 	clear(a.wm[:n*n])
+	if n == 1 && a.nb == 1 && a.single(c) {
+		a.setW()
+		return
+	}
 	for b := range a.nb {
 		q := c.p.Cliques[a.tree[b]]
-		ainv := a.inverse(c, a.tree[b])
-		jd := a.rows[b]
-		for r := range n {
-			jr := jd[r*q.Size : (r+1)*q.Size]
-			for k := r; k < n; k++ {
-				jk := jd[k*q.Size : (k+1)*q.Size]
-				s := 0.0
-				for i, x := range jr {
-					if x == 0 {
-						continue
-					}
-					row := ainv[i*q.Size : (i+1)*q.Size]
-					for j, y := range jk {
-						if y != 0 {
-							s += x * row[j] * y
-						}
-					}
-				}
-				a.wm[r*n+k] += s
-				if k != r {
-					a.wm[k*n+r] += s
-				}
-			}
-		}
+		a.y = solver.Resize(a.y, n*q.Size)
+		c.f.Delassus(q, a.rows[b], n, a.y, a.wm[:n*n])
 	}
+	a.setW()
+}
+
+// setW sets a.w to the diagonal of a.wm, with 1 for rows that touch no
+// velocity.
+func (a *Assembler) setW() {
+	n := a.nr
 	for r := range n {
 		a.w[r] = a.wm[r*n+r]
 		if !(a.w[r] > 0) {
@@ -280,23 +269,31 @@ func (a *Assembler) delassus(c *asmCtx) {
 	}
 }
 
-// inverse returns A_t⁻¹ (n×n, row-major) for tree t, from the clique
-// factors, computing it on the first call of the step.
-func (a *Assembler) inverse(c *asmCtx, t int) []float64 {
-	q := c.p.Cliques[t]
-	n := q.Size
-	if a.invOff[t] < 0 {
-		off := len(a.inv)
-		a.inv = solver.Resize(a.inv, off+n*n)
-		blk := a.inv[off : off+n*n]
-		clear(blk)
-		for i := range n {
-			blk[i*n+i] = 1
+// single sets a.wm[0] = J_i² (A_t⁻¹)_ii and reports true when the block's
+// one row has exactly one non-zero J_i (on tree a.tree[0]).
+func (a *Assembler) single(c *asmCtx) bool {
+	q := c.p.Cliques[a.tree[0]]
+	at := -1
+	for i, x := range a.rows[0][:q.Size] {
+		if x != 0 {
+			if at >= 0 {
+				return false
+			}
+			at = i
 		}
-		c.f.Solve(q, blk, n)
-		a.invOff[t] = off
 	}
-	return a.inv[a.invOff[t] : a.invOff[t]+n*n]
+	if at < 0 {
+		return false
+	}
+	v := q.Offset + at
+	if a.idiag[v] < 0 {
+		a.y = solver.Resize(a.y, q.Size)
+		clear(a.y)
+		a.idiag[v] = c.f.InvDiag(q, at, a.y)
+	}
+	x := a.rows[0][at]
+	a.wm[0] = x * x * a.idiag[v]
+	return true
 }
 
 // diagonalize turns the rows of constraint k (the block just emitted,

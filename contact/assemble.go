@@ -432,28 +432,19 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 }
 
 // delassus returns the leading k×k block of W ≈ Σ_t J_t A_t⁻¹ J_tᵀ for the
-// rows in a.rows (SAP §V-B, "per-tree blocks").
+// rows in a.rows (SAP §V-B, "per-tree blocks"), each tree's term from half
+// of its factor (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ).
 func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
-	var w spatial.Mat3
-	for b := a.nb - 1; b >= 0; b-- {
+	var wk [9]float64
+	for b := range a.nb {
 		q := p.Cliques[a.tree[b]]
-		jd := a.rows[b]
-		// X = A_t⁻¹ J_tᵀ, n×3, stored row-major (column-major 3×n is J_t itself).
-		a.x = solver.Resize(a.x, 3*q.Size)
-		for i := range q.Size {
-			for r := range 3 {
-				a.x[i*3+r] = jd[r*q.Size+i]
-			}
-		}
-		a.cliqueFactor().Solve(q, a.x, 3)
-		for r := range k {
-			for c := range k {
-				sum := 0.0
-				for i := range q.Size {
-					sum += jd[r*q.Size+i] * a.x[i*3+c]
-				}
-				w[r][c] += sum
-			}
+		a.x = solver.Resize(a.x, k*q.Size)
+		a.cliqueFactor().Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
+	}
+	var w spatial.Mat3
+	for r := range k {
+		for c := range k {
+			w[r][c] = wk[r*k+c]
 		}
 	}
 	return w

@@ -149,3 +149,130 @@ func allZero(x []float64) bool {
 	}
 	return true
 }
+
+// TreeLDLGram adds Bᵀ A⁻¹ B to the row-major cols×cols w (upper triangle
+// and its mirror) for the factor A = Lᵀ D L of TreeLDL in a and the
+// row-major n×cols b, which it overwrites with Y = L⁻ᵀ B: since
+// A⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ, Bᵀ A⁻¹ B = Yᵀ D⁻¹ Y (the half of MuJoCo's mj_solveM
+// that a Delassus block J A⁻¹ Jᵀ needs). The first pass skips the rows of
+// b that are zero when their turn comes, so a column with one non-zero (a
+// joint limit's row) costs its path to the root, and so does the sum.
+func TreeLDLGram(parent []int, a, b []float64, cols int, w []float64) {
+	n := len(parent)
+	a, b, w = a[:n*n], b[:n*cols], w[:cols*cols]
+	last := n - 1
+	for last >= 0 && allZero(b[last*cols:(last+1)*cols]) {
+		last--
+	}
+	for i := last; i >= 0; i-- { // Lᵀ Y = B, leaves to roots
+		bi := b[i*cols : (i+1)*cols]
+		if allZero(bi) {
+			continue
+		}
+		for j := parent[i]; j >= 0; j = parent[j] {
+			l := a[j*n+i]
+			bj := b[j*cols : (j+1)*cols]
+			for c := range bj {
+				bj[c] -= l * bi[c]
+			}
+		}
+	}
+	gram(b, last+1, n, cols, w, a)
+}
+
+// TreeLDLInvDiag returns (A⁻¹)_ii for the factor A = Lᵀ D L of TreeLDL in
+// a: y = L⁻ᵀ e_i is non-zero on i's path to the root only, and
+// (A⁻¹)_ii = Σ_k y_k²/D_k over that path (TreeLDLGram for the one column
+// e_i, in O(depth²)). y is scratch of length ≥ n, zero on entry and on
+// return.
+func TreeLDLInvDiag(parent []int, a []float64, i int, y []float64) float64 {
+	n := len(parent)
+	a = a[:n*n]
+	y[i] = 1
+	s := 0.0
+	for k := i; k >= 0; k = parent[k] {
+		yk := y[k]
+		for j := parent[k]; j >= 0; j = parent[j] {
+			y[j] -= a[j*n+k] * yk
+		}
+		s += yk * yk / a[k*n+k]
+		y[k] = 0
+	}
+	return s
+}
+
+// UpperInvDiag returns (A⁻¹)_ii = ‖U⁻ᵀ e_i‖² for the factor A = UᵀU of
+// CholUpper (or LAPACK's Potrf, upper) in the n×n row-major u: the forward
+// substitution of UpperGram for the one column e_i, whose entries before i
+// stay zero. y is scratch of length ≥ n, zero on entry and on return.
+func UpperInvDiag(n int, u []float64, i int, y []float64) float64 {
+	u = u[:n*n]
+	y[i] = 1
+	s := 0.0
+	for k := i; k < n; k++ {
+		yk := y[k] / u[k*n+k]
+		for m := k + 1; m < n; m++ {
+			y[m] -= u[k*n+m] * yk
+		}
+		s += yk * yk
+		y[k] = 0
+	}
+	return s
+}
+
+// UpperGram adds Bᵀ A⁻¹ B to the row-major cols×cols w (upper triangle and
+// its mirror) for the factor A = UᵀU of CholUpper (or LAPACK's Potrf,
+// upper) in the n×n row-major u and the row-major n×cols b, which it
+// overwrites with Y = U⁻ᵀ B: Bᵀ A⁻¹ B = Yᵀ Y, the forward half of
+// SolveUpper. Leading rows of b that are zero stay zero and cost nothing
+// but the test.
+func UpperGram(n int, u, b []float64, cols int, w []float64) {
+	u, b, w = u[:n*n], b[:n*cols], w[:cols*cols]
+	for k := range n { // Uᵀ Y = B
+		bk := b[k*cols : (k+1)*cols]
+		if allZero(bk) {
+			continue
+		}
+		inv := 1 / u[k*n+k]
+		for c := range bk {
+			bk[c] *= inv
+		}
+		for i := k + 1; i < n; i++ {
+			if x := -u[k*n+i]; x != 0 {
+				bi := b[i*cols : (i+1)*cols]
+				for c := range bi {
+					bi[c] += x * bk[c]
+				}
+			}
+		}
+	}
+	gram(b, n, n, cols, w, nil)
+}
+
+// gram adds Yᵀ S Y to the cols×cols w for the first rows rows of the
+// row-major y (cols columns) and S = D⁻¹, D the diagonal of the n×n
+// row-major d (the identity when d is nil), skipping zero rows of y; it
+// forms the upper triangle and mirrors it.
+func gram(y []float64, rows, n, cols int, w, d []float64) {
+	for i := range rows {
+		yi := y[i*cols : (i+1)*cols]
+		if allZero(yi) {
+			continue
+		}
+		si := 1.0
+		if d != nil {
+			si = 1 / d[i*n+i]
+		}
+		for r := range cols {
+			x := si * yi[r]
+			for c := r; c < cols; c++ {
+				w[r*cols+c] += x * yi[c]
+			}
+		}
+	}
+	for r := range cols {
+		for c := r + 1; c < cols; c++ {
+			w[c*cols+r] = w[r*cols+c]
+		}
+	}
+}

@@ -80,6 +80,46 @@ func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 	lapack64.Potrs(tri, blas64.General{Rows: q.Size, Cols: cols, Stride: cols, Data: b[:q.Size*cols]})
 }
 
+// Delassus adds J A_c⁻¹ Jᵀ to the row-major rows×rows w for clique q of
+// the factored problem and the row-major rows×Size j (a constraint's J
+// block on q). y is scratch of length ≥ Size·rows. It applies half of the
+// factor only (Bᵀ A⁻¹ B = Yᵀ D⁻¹ Y with Y = L⁻ᵀ B along a tree, Yᵀ Y with
+// Y = U⁻ᵀ B for a dense factor; linalg.TreeLDLGram, linalg.UpperGram), and
+// the zero entries of j cost nothing on a tree: a joint limit's row costs
+// its path to the root instead of the whole A_c⁻¹.
+func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64) {
+	n := q.Size
+	y = y[:n*rows]
+	for r := range rows {
+		for i, x := range j[r*n : (r+1)*n] {
+			y[i*rows+r] = x
+		}
+	}
+	a := f.data[q.AOff : q.AOff+n*n]
+	if n > 0 && f.tree[q.AOff] {
+		linalg.TreeLDLGram(q.Parent, a, y, rows, w)
+		return
+	}
+	linalg.UpperGram(n, a, y, rows, w)
+}
+
+// InvDiag returns the diagonal entry i of A_c⁻¹ for clique q of the
+// factored problem: e_iᵀ A_c⁻¹ e_i = Σ_k y_k²/D_k with y = L⁻ᵀ e_i along a
+// tree, whose non-zeros are i's path to the root (O(depth²)), or ‖U⁻ᵀ e_i‖²
+// for a dense factor, whose entries before i are zero. It is the Delassus
+// estimate of a row with one non-zero (a joint limit, an actuator on one
+// joint coordinate), the quantity MuJoCo's dof_invweight0 holds at q0. y
+// is scratch of length ≥ Size, zero on entry; it is zero again on return.
+func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
+	n := q.Size
+	a := f.data[q.AOff : q.AOff+n*n]
+	y = y[:n]
+	if f.tree[q.AOff] {
+		return linalg.TreeLDLInvDiag(q.Parent, a, i, y)
+	}
+	return linalg.UpperInvDiag(n, a, i, y)
+}
+
 // treeShaped reports whether clique q is factored along its tree: it has a
 // Parent, the tree is worth it (treeWorth) and the block of A has the
 // tree's pattern exactly (entries between velocities of different

@@ -184,7 +184,10 @@ func (p *Problem) MulJ(v, vc []float64) {
 	}
 }
 
-// MulJT sets out = Jᵀ γ (length NV).
+// MulJT sets out = Jᵀ γ (length NV). Rows whose γ_r is zero (a limit
+// away from its bound, an idle actuator) are skipped: with J finite, as
+// Validate requires, their products are ±0 and leave out unchanged but
+// for the sign of a zero.
 func (p *Problem) MulJT(gamma, out []float64) {
 	clear(out[:p.NV])
 	for b, blk := range p.JBlock {
@@ -193,6 +196,9 @@ func (p *Problem) MulJT(gamma, out []float64) {
 		d := p.JBlockData(b)
 		g := gamma[c.Row : c.Row+c.Size]
 		for r, gr := range g {
+			if gr == 0 {
+				continue
+			}
 			row := d[r*q.Size : (r+1)*q.Size]
 			o := out[q.Offset : q.Offset+q.Size]
 			for j, jij := range row {

@@ -102,6 +102,12 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		hi = constraintEnd(p, lo)
 		ci := p.JBlock[lo].Constraint
 		gi := g[goff[ci]:goff[ci+1]]
+		if allZero(gi) {
+			// G_i = 0 (a limit away from its bound, a contact that
+			// separates): J_iᵀ G_i J_i adds +0 to H, which leaves H
+			// as it is, as addJtTmp's skipped columns do.
+			continue
+		}
 		for b2 := lo; b2 < hi; b2++ {
 			mulGJ(p, gi, b2, d.tmp)
 			nz2 := d.columns(p, b2, d.nz2)
@@ -110,6 +116,16 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			}
 		}
 	}
+}
+
+// allZero reports whether every entry of x is zero.
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // maxRows returns the largest constraint size of p (0 without constraints).
