@@ -52,6 +52,15 @@ type Material struct {
 	// (Combine). The MJCF importer sets it; a pair with one material
 	// without it combines harmonically.
 	MaxFriction bool
+	// Condim, when positive, is MuJoCo's condim of the material's geom
+	// (1, 3, 4 or 6). A pair of two MaxFriction materials takes the larger
+	// of their condims and drops the coefficients that condim does not use
+	// (mj_contactParam, MuJoCo 2.2.2): sliding below 3, spin below 4,
+	// rolling below 6. A geom's own coefficients may come from its other
+	// pairs (a condim-1 limb touching the condim-3 floor has sliding
+	// friction), which a pair of two condim-1 geoms thus does not get.
+	// 0: every coefficient is kept.
+	Condim int
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
@@ -144,6 +153,10 @@ func combineMax(a, b Material) Material {
 	c.Friction = math.Max(a.Friction, b.Friction)
 	c.Spin = math.Max(a.Spin, b.Spin)
 	c.Rolling = math.Max(a.Rolling, b.Rolling)
+	if a.Condim > 0 && b.Condim > 0 {
+		c.Condim = max(a.Condim, b.Condim)
+		c.Friction, c.Spin, c.Rolling = condimCoef(c.Condim, 3, c.Friction), condimCoef(c.Condim, 4, c.Spin), condimCoef(c.Condim, 6, c.Rolling)
+	}
 	invB := func(m Material) float64 { return m.SlipTime / (1 + m.Friction*m.Friction) }
 	switch {
 	case a.SlipTime > 0 && b.SlipTime > 0:
@@ -155,6 +168,15 @@ func combineMax(a, b Material) Material {
 	}
 	c.SlipTime *= 1 + c.Friction*c.Friction
 	return c
+}
+
+// condimCoef returns the coefficient x of a pair of condim cd, which uses
+// it from condim need on (combineMax), and 0 below.
+func condimCoef(cd, need int, x float64) float64 {
+	if cd < need {
+		return 0
+	}
+	return x
 }
 
 // harmonic returns 2xy/(x + y), and 0 when x + y = 0.

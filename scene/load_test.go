@@ -233,6 +233,8 @@ func TestMalformed(t *testing.T) {
 			[]string{`bad.yaml:5: materials.default.friction: -1 must be ≥ 0`}},
 		{"friction_combine unknown", edit(t, "friction: 1", "friction: 1, friction_combine: min"),
 			[]string{`bad.yaml:5: materials.default.friction_combine: "min": want "harmonic" (default) or "max"`}},
+		{"condim 2", edit(t, "friction: 1", "friction: 1, condim: 2"),
+			[]string{`bad.yaml:5: materials.default.condim: 2: want 1, 3, 4 or 6 (or none)`}},
 		{"friction missing", edit(t, ", friction: 1", ""),
 			[]string{`bad.yaml:5: materials.default.friction: missing (required)`}},
 		{"no materials", edit(t, "  default: {stiffness: 1e12, dissipation: 0, friction: 1}\n", ""),

@@ -230,6 +230,12 @@ type Material struct {
 	// or "max" (MuJoCo's larger of the two; the MJCF import sets it). A
 	// pair takes the max only when both of its materials say "max".
 	FrictionCombine string `yaml:"friction_combine,omitempty"`
+	// Condim (1, 3, 4 or 6; default 0: unset) is MuJoCo's condim of the
+	// geom this material was made for (the MJCF import sets it): a pair
+	// of two "max" materials with it takes the larger of the two and
+	// drops the friction coefficients that condim does not use (1:
+	// sliding, spin and rolling; 3: spin and rolling; 4: rolling).
+	Condim int `yaml:"condim,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number

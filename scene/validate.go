@@ -303,6 +303,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		if m.SlipWeight != nil {
 			v.nonNegative(p+".slip_weight", *m.SlipWeight)
 		}
+		if c := m.Condim; c != 0 && c != 1 && c != 3 && c != 4 && c != 6 {
+			v.add(p+".condim", "%d: want 1, 3, 4 or 6 (or none)", c)
+		}
 		if c := m.FrictionCombine; c != "" && c != "harmonic" && c != "max" {
 			v.add(p+".friction_combine", "%q: want \"harmonic\" (default) or \"max\"", c)
 		}

@@ -65,7 +65,9 @@
 //     three values give each geom its sliding, spin and rolling friction
 //     (friction.go: a geom has a coefficient when a pair it can form uses
 //     it, MuJoCo's pair condim being the larger); a pair takes the larger
-//     of the two geoms' coefficients, as MuJoCo (friction_combine: max).
+//     of the two geoms' coefficients, as MuJoCo (friction_combine: max),
+//     and the larger of their condims (the material's condim), dropping
+//     the coefficients that condim does not use.
 //   - Joint limits: solreflimit and solimplimit make a violated limit
 //     MuJoCo's soft constraint (constraint.Compliance.SolRef).
 //   - Equality constraints: joint, tendon and connect equalities are

@@ -23,15 +23,13 @@ var condimNeeds = [3]int{3, 4, 6}
 // coefficient from its own friction when at least one of the pairs it can
 // form uses it, and 0 otherwise: a condim-1 limb that can touch the
 // condim-3 floor keeps its sliding friction, and the floor gets torsional
-// friction if a condim-4 ball can touch it. A coefficient is then off for
-// every pair in which neither geom needs it, but a pair of two geoms that
-// each have it for other pairs gets it although MuJoCo does not (two
-// condim-1 limbs that both touch the floor, which MuJoCo lets slide
-// freely on each other): a warning counts those pairs. The materials
-// combine as MuJoCo's geoms of equal priority do, by the larger of the two
-// coefficients (friction_combine: max, contact.Material.MaxFriction), so
-// a pair gets a coefficient MuJoCo does not apply when either side has it
-// for another pair (the warning counts those too).
+// friction if a condim-4 ball can touch it. The materials combine as
+// MuJoCo's geoms of equal priority do, by the larger of the two
+// coefficients (friction_combine: max, contact.Material.MaxFriction), and
+// each material keeps its geom's own condim (contact.Material.Condim): a
+// pair takes the larger of the two and drops the coefficients it does not
+// use, so two condim-1 limbs that both touch the floor slide freely on
+// each other, as in MuJoCo.
 func (c *compiler) frictionCoefficients() [][3]float64 {
 	n := len(c.pending)
 	coef := make([][3]float64, n)
@@ -59,28 +57,6 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 			}
 		}
 	}
-	// Count the pairs that get a coefficient MuJoCo does not apply.
-	var extra [3]int
-	var first [3][2]int
-	for _, p := range pairs {
-		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
-		for k, need := range condimNeeds {
-			if d < need && (coef[p[0]][k] > 0 || coef[p[1]][k] > 0) {
-				if extra[k] == 0 {
-					first[k] = p
-				}
-				extra[k]++
-			}
-		}
-	}
-	names := [3]string{"sliding", "torsional", "rolling"}
-	for k := range 3 {
-		if extra[k] == 0 {
-			continue
-		}
-		g, h := c.pending[first[k][0]], c.pending[first[k][1]]
-		c.r.Warnf(g.e, "condim", "%d of %d pairs of geoms that may touch get %s friction where MuJoCo has none (the pair's larger condim is %d), because our friction is per geom and one of the two needs it for another pair (first: this geom and the one at line %d; docs/MODELS.md)", extra[k], len(pairs), names[k], max(g.condim, h.condim), h.e.Line)
-	}
 	return coef
 }
 
@@ -103,7 +79,7 @@ func (c *compiler) mayTouch(i, j int) bool {
 // (contact.Material.SlipTime, SlipStiffness, SlipImp; anchors off) and the friction
 // coefficients f (sliding, spin, rolling), adding one named prefix + a
 // number if none matches.
-func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, imp []float64, f [3]float64) string {
+func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, imp []float64, f [3]float64, condim int) string {
 	val := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -118,6 +94,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			mat.Anchors, mat.SlipTime, mat.SlipStiffness, mat.SlipSolImp = model.Ptr(false), model.Ptr(slip[0]), model.Ptr(slip[1]), slices.Clone(imp)
 			mat.SlipWeight = model.Ptr(slip[2])
 			mat.FrictionCombine = "max" // MuJoCo's pair friction: the larger of the two geoms'
+			mat.Condim = condim         // and the pair's condim, the larger of the two
 			if f[1] > 0 {
 				mat.SpinFriction = model.Ptr(f[1])
 			}
@@ -127,7 +104,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim {
 			return n
 		}
 	}

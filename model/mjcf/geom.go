@@ -485,7 +485,7 @@ func (c *compiler) assignMaterials() error {
 		} else {
 			k = rigidStiffness
 		}
-		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solimp, coef[i])
+		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solimp, coef[i], g.condim)
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

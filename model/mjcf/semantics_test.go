@@ -700,32 +700,49 @@ func TestBoundMassInertia(t *testing.T) {
 	}
 }
 
-// TestContactDisabledNoFrictionWarning: with <flag contact="disable">
-// there are no contacts, so the friction mapping (which warns for pairs
-// of condim-1 geoms that both touch a condim-3 floor) says nothing.
-func TestContactDisabledNoFrictionWarning(t *testing.T) {
-	doc := `<mujoco>
-  FLAG
+// TestCondimOnePairMaterials: two condim-1 spheres that can both touch
+// the condim-3 floor each keep its sliding friction for the floor (μ = 1),
+// and their materials keep condim 1, so that their own pair takes MuJoCo's
+// larger condim, 1, and no friction (contact.Material.Condim); the floor's
+// material says 3. No condim warning remains.
+func TestCondimOnePairMaterials(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
   <worldbody>
-    <geom type="plane" size="1 1 0.1"/>
-    <body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
-    <body pos="1 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
+    <geom name="floor" type="plane" size="1 1 0.1"/>
+    <body name="a" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
+    <body name="b" pos="1 0 1"><freejoint/><geom type="sphere" size="0.1" condim="1"/></body>
   </worldbody>
-</mujoco>`
+</mujoco>`)
+	s := im.Scene
+	for _, w := range im.Warnings {
+		if w.Attribute == "condim" {
+			t.Errorf("condim warning: %v", w)
+		}
+	}
 	for _, c := range []struct {
-		flag string
-		want int
-	}{{"", 1}, {`<option><flag contact="disable"/></option>`, 0}} {
-		im := parseDoc(t, strings.Replace(doc, "FLAG", c.flag, 1))
-		n := 0
-		for _, w := range im.Warnings {
-			if w.Attribute == "condim" {
-				n++
+		body   string
+		condim int
+	}{{"a", 1}, {"b", 1}} {
+		b := s.Bodies[sceneIndex(t, s, c.body)]
+		m := s.Materials[b.Collisions[0].Material]
+		if m.Condim != c.condim || m.Friction == nil || *m.Friction != 1 || m.FrictionCombine != "max" {
+			t.Errorf("body %q: material condim %d, friction %v, combine %q (want %d, 1, max)", c.body, m.Condim, m.Friction, m.FrictionCombine, c.condim)
+		}
+	}
+	floor := false
+	for _, b := range s.Bodies {
+		for _, col := range b.Collisions {
+			if col.Name != "floor" {
+				continue
+			}
+			floor = true
+			if m := s.Materials[col.Material]; m.Condim != 3 {
+				t.Errorf("floor: material condim %d, want 3", m.Condim)
 			}
 		}
-		if n != c.want {
-			t.Errorf("%q: %d condim warnings, want %d: %v", c.flag, n, c.want, im.Warnings)
-		}
+	}
+	if !floor {
+		t.Error("no collision named floor")
 	}
 }
 
