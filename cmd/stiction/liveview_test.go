@@ -463,16 +463,26 @@ func perturbHand(t *testing.T, p page) []byte {
 		p.must(err)
 		return v
 	}
-	// Let the arm settle after the slider moves before (4 kd/kp = 0.4 s).
-	ts := p.float(`window.stiction.live.last().frame.t`)
-	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, ts+0.5))
+	// Let the arm settle: after the slider moves before (4 kd/kp = 0.4 s)
+	// and from its initial state, whose slower joints take longer (a loaded
+	// machine runs fewer simulated seconds before this point). The palm's
+	// drift in 0.3 s without the pull is the control of the check below;
+	// wait (at most 10 simulated seconds) until it is under 0.2 mm.
 	p0 := pos()
-	// The control: how far the palm drifts in 0.3 s without the pull.
-	ta := p.float(`window.stiction.live.last().frame.t`)
-	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, ta+0.3))
-	pa := pos()
-	drift := math.Hypot(pa[0]-p0[0], math.Hypot(pa[1]-p0[1], pa[2]-p0[2]))
-	p0 = pa
+	var drift float64
+	for try := 0; ; try++ {
+		ta := p.float(`window.stiction.live.last().frame.t`)
+		p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, ta+0.3))
+		pa := pos()
+		drift = math.Hypot(pa[0]-p0[0], math.Hypot(pa[1]-p0[1], pa[2]-p0[2]))
+		p0 = pa
+		if drift < 2e-4 {
+			break
+		}
+		if try == 33 {
+			t.Fatalf("the palm still drifts %.2f mm in 0.3 s at t = %.2f s", drift*1e3, ta+0.3)
+		}
+	}
 	// The palm's origin may not be on its surface: grab the nearest pixel
 	// (within 40 px) that shows the palm, preferring one whose neighbours
 	// 5 px away show it too (a frame drawn before the press may move the
@@ -526,18 +536,23 @@ func perturbHand(t *testing.T, p page) []byte {
 	}
 	// The grabbed point (body-fixed) is pulled toward the mouse's target:
 	// from rest, its velocity is Λ⁻¹ f with the point's inverse inertia Λ⁻¹
-	// positive semi-definite, so its gap to the target shrinks; the arm's
-	// stiff PD (kp up to 4000 N·m/rad) lets it give only millimetres. The
-	// palm's origin need not move toward the target (the hand turns).
+	// positive semi-definite, so its gap to the target shrinks until the
+	// arm's PD holds it (within tenths of a second). The palm's origin need
+	// not move toward the target (the hand turns).
 	gap := func() (float64, []float64) {
 		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`(() => { const q = window.stiction.live.last().perturb; return q.point.concat(q.target); })()`))
 		p.must(err)
 		return math.Hypot(v[0]-v[3], math.Hypot(v[1]-v[4], v[2]-v[5])), v[3:]
 	}
-	// Let the last mouse move reach the session before the clock starts.
+	// The gap when the press grabbed the point (before any pull), to the
+	// target of the last mouse move; the clock starts once that target has
+	// reached the session.
+	start, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]float64](`window.stiction.live.dragStart()`))
+	p.must(err)
 	t0 := p.float(`window.stiction.live.last().frame.t`)
 	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, t0+0.05))
-	g0, target0 := gap()
+	_, target0 := gap()
+	g0 := math.Hypot(start[0]-target0[0], math.Hypot(start[1]-target0[1], start[2]-target0[2]))
 	t0 = p.float(`window.stiction.live.last().frame.t`)
 	p.poll(fmt.Sprintf(`window.stiction.live.last().frame.t > %v`, t0+0.3))
 	g1, target1 := gap()
@@ -546,12 +561,14 @@ func perturbHand(t *testing.T, p page) []byte {
 	for k := range 3 {
 		d += (moved[k] - p0[k]) * (moved[k] - p0[k])
 	}
-	t.Logf("grabbed point's gap to the target %.2f -> %.2f mm in 0.3 s (the palm drifted %.4f mm in 0.3 s before the press); palm origin moved %.2f mm (from (%.0f, %.0f) px; %s)", g0*1e3, g1*1e3, drift*1e3, math.Sqrt(d)*1e3, x0, y0, p.str(`JSON.stringify(window.stiction.live.last().perturb)`))
+	t.Logf("grabbed point's gap to the target %.2f mm at the press, %.2f mm 0.35 s or more later (the palm drifted %.4f mm in 0.3 s before the press); palm origin moved %.2f mm (from (%.0f, %.0f) px; %s)", g0*1e3, g1*1e3, drift*1e3, math.Sqrt(d)*1e3, x0, y0, p.str(`JSON.stringify(window.stiction.live.last().perturb)`))
 	if math.Hypot(target1[0]-target0[0], math.Hypot(target1[1]-target0[1], target1[2]-target0[2])) > 1e-9 {
 		t.Errorf("the target moved while the mouse stood still: %v -> %v", target0, target1)
 	}
-	if g0-g1 < max(1e-3, 10*drift) {
-		t.Errorf("the grabbed point's gap to the mouse's target went %.4f -> %.4f m in 0.3 s, want it to shrink by more than 1 mm and 10 times the palm's drift without the pull (%.2g m)", g0, g1, drift)
+	// The window from the press is under 0.6 s: the drift alone could move
+	// the point by at most about twice its 0.3-s value.
+	if g0-g1 < 1e-3+2*drift {
+		t.Errorf("the grabbed point's gap to the mouse's target went %.4f -> %.4f m from the press, want it to shrink by more than 1 mm plus twice the palm's drift in 0.3 s without the pull (%.2g m)", g0, g1, drift)
 	}
 	if !p.bool(`window.stiction.live.drawn().arrow`) {
 		t.Error("no perturbation arrow while dragging the hand")

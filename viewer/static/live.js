@@ -506,7 +506,7 @@ export async function startLive(app) {
     const q = new THREE.Quaternion(p[4], p[5], p[6], p[3]);
     const local = h.point.clone().sub(new THREE.Vector3(p[0], p[1], p[2])).applyQuaternion(q.clone().invert());
     const normal = camera.getWorldDirection(new THREE.Vector3());
-    L.drag = { body: h.body, local, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, h.point), torque: ev.button === 2, x0: ev.clientX, y0: ev.clientY, q0: q, axis: normal };
+    L.drag = { body: h.body, start: h.point.clone(), local, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, h.point), torque: ev.button === 2, x0: ev.clientX, y0: ev.clientY, q0: q, axis: normal };
     el.setPointerCapture(ev.pointerId);
     dragTo(ev);
   }, { capture: true });
@@ -573,6 +573,8 @@ export async function startLive(app) {
     selected: () => L.selected,
     pickAt: (x, y) => { const h = pick({ clientX: x, clientY: y }); return h ? h.body : -1; },
     dragging: () => (L.drag ? L.drag.body : -1),
+    // dragStart is the grabbed point's world position when the drag began.
+    dragStart: () => (L.drag ? L.drag.start.toArray() : null),
     drawnStep: () => (L.drawnStep === undefined ? -1 : L.drawnStep), // the step of the last frame drawn
     bodyPanel: () => $('live-body').textContent,
     setSlider: (i, u) => { const s = $(`act-${i}`); s.value = u; s.dispatchEvent(new Event('input')); return Number(s.value); },
