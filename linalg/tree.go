@@ -84,20 +84,9 @@ func TreeLDLSolve(parent []int, a, b []float64, cols int) {
 		treeLDLSolve1(parent, a, b)
 		return
 	}
-	for i := n - 1; i >= 0; i-- { // Lᵀ y = b
-		bi := b[i*cols : (i+1)*cols]
-		if allZero(bi) {
-			continue
-		}
-		for j := parent[i]; j >= 0; j = parent[j] {
-			l := a[j*n+i]
-			bj := b[j*cols : (j+1)*cols]
-			for c := range bj {
-				bj[c] -= l * bi[c]
-			}
-		}
-	}
-	for i := range n { // D z = y
+	treeLTSolve(parent, a, b, n, cols, n-1) // Lᵀ y = b
+	// D z = y
+	for i := range n {
 		d := a[i*n+i]
 		bi := b[i*cols : (i+1)*cols]
 		for c := range bi {
@@ -164,19 +153,7 @@ func TreeLDLGram(parent []int, a, b []float64, cols int, w []float64) {
 	for last >= 0 && allZero(b[last*cols:(last+1)*cols]) {
 		last--
 	}
-	for i := last; i >= 0; i-- { // Lᵀ Y = B, leaves to roots
-		bi := b[i*cols : (i+1)*cols]
-		if allZero(bi) {
-			continue
-		}
-		for j := parent[i]; j >= 0; j = parent[j] {
-			l := a[j*n+i]
-			bj := b[j*cols : (j+1)*cols]
-			for c := range bj {
-				bj[c] -= l * bi[c]
-			}
-		}
-	}
+	treeLTSolve(parent, a, b, n, cols, last) // Lᵀ Y = B, leaves to roots
 	gram(b, last+1, n, cols, w, a)
 }
 
@@ -273,6 +250,26 @@ func gram(y []float64, rows, n, cols int, w, d []float64) {
 	for r := range cols {
 		for c := r + 1; c < cols; c++ {
 			w[c*cols+r] = w[r*cols+c]
+		}
+	}
+}
+
+// treeLTSolve solves Lᵀ Y = B in place for the rows 0…last of b (n × cols,
+// row-major), from the leaves to the roots along parent, with L the unit
+// lower factor stored below a's diagonal (TreeLDL); rows of B that are zero
+// are skipped, and rows past last must be zero.
+func treeLTSolve(parent []int, a, b []float64, n, cols, last int) {
+	for i := last; i >= 0; i-- {
+		bi := b[i*cols : (i+1)*cols]
+		if allZero(bi) {
+			continue
+		}
+		for j := parent[i]; j >= 0; j = parent[j] {
+			l := a[j*n+i]
+			bj := b[j*cols : (j+1)*cols]
+			for c := range bj {
+				bj[c] -= l * bi[c]
+			}
 		}
 	}
 }
