@@ -3,8 +3,6 @@ package mjref
 import (
 	"math"
 	"testing"
-
-	"github.com/stiction-sim/stiction/sim"
 )
 
 // creepPair is contactCreep with a sphere of friction 0.2 on a plane of
@@ -27,30 +25,7 @@ const creepPair = `<mujoco>
 // impedance: the sphere creeps at MuJoCo 2.2.2's speed, the mean over the
 // second half of 2 s within 1%. Under the harmonic rule it slid away.
 func TestPairFrictionIsMuJoCos(t *testing.T) {
-	path := writeModel(t, creepPair)
-	const steps = 1000 // 2 s of 2 ms
-	mj := run(t, path, Options{Steps: steps, Every: steps / 2})
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var xHalf float64
-	for k := 1; k <= steps; k++ {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-		if k == steps/2 {
-			xHalf = s.State.Q[0]
-		}
-	}
-	half := float64(steps/2) * b.Config.DT
-	got := (s.State.Q[0] - xHalf) / half
-	n := len(mj.Steps)
-	want := (mj.Steps[n-1].QPos[0] - mj.Steps[n-2].QPos[0]) / half
+	got, want, _, _ := creepSpeeds(t, creepPair)
 	t.Logf("creep speed over the second second: Stiction %.6g m/s, MuJoCo %.6g m/s (ratio %.5f)", got, want, got/want)
 	if !(want > 0) || want > 0.1 {
 		t.Fatalf("MuJoCo's sphere moves at %.3g m/s, not a creep: the test's premise fails", want)
