@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -30,38 +31,84 @@ import (
 // would touch.
 func (sim *Simulator) detectContacts() {
 	m, w := sim.Model, &sim.ws
-	margin := sim.cfg.Contact.Margin
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.prof.lap(StageKinematics)
 	for i, g := range m.Geometries {
-		w.poses[i] = w.kin0.Pose(g.Body).Compose(g.Pose)
 		w.spec[i] = sim.speculative(g.Body, w.reach[i])
-		w.boxes[i] = g.Shape.AABB(w.poses[i]).Inflate(margin + g.Standoff + w.spec[i])
 	}
-	w.cand = w.broad.Pairs(w.boxes, w.cand[:0])
+	sim.broadPhase(&w.col, w.kin0, w.spec)
 	sim.prof.lap(StageBroadPhase)
-	w.pairs = w.pairs[:0]
-	for _, c := range w.cand {
-		i, j := int(c[0]), int(c[1])
+	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
+	sim.prof.lap(StageNarrowPhase)
+}
+
+// collider is the scratch memory of one collision detection: the
+// geometries' world poses and inflated bounding boxes, the broad phase's
+// candidate pairs and the narrow phase's points of one pair.
+type collider struct {
+	poses []spatial.Pose
+	boxes []geometry.AABB
+	broad geometry.BroadPhase
+	cand  [][2]int32
+	hits  []geometry.Contact
+}
+
+// broadPhase sets c's geometry poses from the kinematics kin and its
+// candidate pairs: the pairs whose bounding boxes, each inflated by the
+// contact margin, its standoff and its speculative margin spec[i] (none
+// when spec is nil), overlap, in the broad phase's deterministic order.
+func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
+	m, margin := sim.Model, sim.cfg.Contact.Margin
+	if len(c.poses) != len(m.Geometries) {
+		c.poses = make([]spatial.Pose, len(m.Geometries))
+		c.boxes = make([]geometry.AABB, len(m.Geometries))
+	}
+	for i, g := range m.Geometries {
+		c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
+		s := 0.0
+		if spec != nil {
+			s = spec[i]
+		}
+		c.boxes[i] = g.Shape.AABB(c.poses[i]).Inflate(margin + g.Standoff + s)
+	}
+	c.cand = c.broad.Pairs(c.boxes, c.cand[:0])
+}
+
+// narrowPhase appends to pairs the contact points of c's candidate pairs
+// that multibody.Model.Collidable admits, geometry i as A and j as B: each
+// point whose gap, less the pair's standoff (MuJoCo's margin − gap), is
+// within the contact margin and, with the speculative margins spec (nil:
+// none), a farther one that can close within the step (closing).
+func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.Pair) []contact.Pair {
+	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
+	for _, cd := range c.cand {
+		i, j := int(cd[0]), int(cd[1])
 		if !m.Collidable(i, j) {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		off := max(ga.Standoff, gb.Standoff)
-		w.hits = contact.Collide(sim.cfg.Materials, ga, w.poses[i], gb, w.poses[j], margin+off+w.spec[i]+w.spec[j], w.hits[:0]) // geometry.Collide or a foundation's elements
-		for _, h := range w.hits {
-			h.Phi -= off // the contact acts at the standoff (MuJoCo's margin − gap)
+		slack := margin + off
+		if spec != nil {
+			slack = margin + off + spec[i] + spec[j]
+		}
+		c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
+		for _, h := range c.hits {
+			h.Phi -= off // the contact acts at the standoff
 			chained := false
 			if h.Phi > margin {
+				if spec == nil {
+					continue
+				}
 				var keep bool
 				if keep, chained = sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h); !keep {
 					continue
 				}
 			}
-			w.pairs = append(w.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained, Standoff: off})
+			pairs = append(pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained, Standoff: off})
 		}
 	}
-	sim.prof.lap(StageNarrowPhase)
+	return pairs
 }
 
 // closing reports whether the gap φ0 of contact h between bodies a and b,

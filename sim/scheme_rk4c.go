@@ -6,10 +6,8 @@ import (
 
 	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
-	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
-	"github.com/stiction-sim/stiction/spatial"
 )
 
 // rk4StageWork is the scratch memory of an rk4 step whose constraint rows
@@ -29,15 +27,11 @@ type rk4StageWork struct {
 	// The stages' collision detection (stageContacts): the pairs at the
 	// stage point, their own contact and constraint assemblers (the
 	// step's keep stage 0's rows for the reports and the contact memory),
-	// and the geometry scratch.
+	// and the collision scratch.
 	pairs []contact.Pair
 	asm   contact.Assembler
 	casm  constraint.Assembler
-	poses []spatial.Pose
-	boxes []geometry.AABB
-	cand  [][2]int32
-	hits  []geometry.Contact
-	broad geometry.BroadPhase
+	col   collider
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -259,31 +253,9 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 // deterministic order, with what the contact memory knows of them
 // (contact.Memory.Recall; GapError cleared).
 func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
-	m, st := sim.Model, &sim.ws.mj.staged
-	margin := sim.cfg.Contact.Margin
-	if len(st.poses) != len(m.Geometries) {
-		st.poses = make([]spatial.Pose, len(m.Geometries))
-		st.boxes = make([]geometry.AABB, len(m.Geometries))
-	}
-	for i, g := range m.Geometries {
-		st.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
-		st.boxes[i] = g.Shape.AABB(st.poses[i]).Inflate(g.Standoff + margin)
-	}
-	st.cand = st.broad.Pairs(st.boxes, st.cand[:0])
-	for _, c := range st.cand {
-		i, j := int(c[0]), int(c[1])
-		if !m.Collidable(i, j) {
-			continue
-		}
-		ga, gb := &m.Geometries[i], &m.Geometries[j]
-		off := max(ga.Standoff, gb.Standoff)
-		st.hits = contact.Collide(sim.cfg.Materials, ga, st.poses[i], gb, st.poses[j], off+margin, st.hits[:0])
-		for _, h := range st.hits {
-			if h.Phi -= off; h.Phi <= margin {
-				st.pairs = append(st.pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Standoff: off})
-			}
-		}
-	}
+	st := &sim.ws.mj.staged
+	sim.broadPhase(&st.col, kin, nil)
+	st.pairs = sim.narrowPhase(&st.col, nil, st.pairs[:0])
 	sim.mem.Recall(st.pairs)
 	clearGapErrors(st.pairs)
 	st.pairs = sim.softTouching(st.pairs)

@@ -3,23 +3,17 @@ package sim
 import (
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/forces"
-	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
-	"github.com/stiction-sim/stiction/spatial"
 )
 
 // Workspace is the scratch memory of a Simulator, reused from step to step.
 type Workspace struct {
 	// geometry
-	poses []spatial.Pose  // world pose of every geometry at q0
-	boxes []geometry.AABB // their bounding boxes, inflated by their margins
-	reach []float64       // how far each geometry reaches from its body's origin (static)
-	spec  []float64       // each geometry's speculative margin this step
-	broad geometry.BroadPhase
-	cand  [][2]int32         // broad-phase candidate pairs
-	hits  []geometry.Contact // narrow-phase output of one pair
-	pairs []contact.Pair     // the step's contacts
+	col   collider       // collision detection at q0: geometry poses, boxes, candidates
+	reach []float64      // how far each geometry reaches from its body's origin (static)
+	spec  []float64      // each geometry's speculative margin this step
+	pairs []contact.Pair // the step's contacts
 
 	// dynamics (θ-method, SAP §II-C/D)
 	kin    *multibody.Workspace // kinematics, CRBA, RNEA at the mid-step point
@@ -55,8 +49,6 @@ type Workspace struct {
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
-	w.poses = make([]spatial.Pose, len(m.Geometries))
-	w.boxes = make([]geometry.AABB, len(m.Geometries))
 	w.reach = make([]float64, len(m.Geometries))
 	w.spec = make([]float64, len(m.Geometries))
 	for i := range m.Geometries {
