@@ -265,7 +265,11 @@ export async function startLive(app) {
     $('live-acts-box').hidden = !h.actuators.length;
   }
 
+  // setControl sends a slider's value. The slider's path is marked for
+  // traces (stiction:slider, :arrived, :drawn, :shown; docs/VIEWER.md,
+  // TestLiveLatencyTrace).
   function setControl(i, u) {
+    performance.mark('stiction:slider');
     L.pending = { actuator: i, value: u, t0: performance.now() };
     send({ type: 'control', actuator: i, value: [u] });
   }
@@ -281,6 +285,7 @@ export async function startLive(app) {
     const p = L.pending;
     if (p && !p.arrived && shows(m, p)) {
       p.arrived = true;
+      performance.mark('stiction:arrived');
       const now = performance.now();
       L.arrival.push(now - p.t0);
       // Where the time went: to the server building the frame, and from it
@@ -294,7 +299,8 @@ export async function startLive(app) {
     const p = L.pending;
     if (p && shows(m, p)) {
       L.latency.push(performance.now() - p.t0); // called after setFrame's render
-      whenDrawn(() => L.shown.push(performance.now() - p.t0));
+      performance.mark('stiction:drawn');
+      whenDrawn(() => { performance.mark('stiction:shown'); L.shown.push(performance.now() - p.t0); });
       L.pending = null;
     }
   }
