@@ -17,6 +17,7 @@ type client struct {
 	mu       sync.Mutex
 	msgs     [][]byte // other messages, in order
 	frame    []byte   // the latest frame not yet sent, or nil
+	answer   bool     // frame shows the effect of a command
 	dropped  int      // messages dropped because the page lagged
 	acking   bool     // the page acknowledges frames (flow control)
 	inflight int      // frames sent and not yet acknowledged
@@ -25,7 +26,10 @@ type client struct {
 
 // maxInflight is the number of frames sent to an acknowledging page before
 // it acknowledges one: a page that draws slowly gets fewer, newer frames
-// instead of a backlog in the socket's buffers.
+// instead of a backlog in the socket's buffers. A frame that answers a
+// command may be one more: it is sent at once rather than after the page's
+// next acknowledgement (a round trip through a page that may be busy
+// drawing), and the backlog stays bounded.
 const maxInflight = 2
 
 // ack notes a frame acknowledged by the page.
@@ -58,13 +62,15 @@ func (c *client) send(msg []byte, restart bool) {
 	c.notify()
 }
 
-// sendFrame makes frame msg the next frame for the page.
-func (c *client) sendFrame(msg []byte) {
+// sendFrame makes frame msg the next frame for the page; answer says that
+// it shows the effect of a command (next).
+func (c *client) sendFrame(msg []byte, answer bool) {
 	c.mu.Lock()
 	if c.frame != nil {
 		c.dropped++
 	}
 	c.frame = msg
+	c.answer = c.answer || answer // a later frame shows the command's effect too
 	c.mu.Unlock()
 	c.notify()
 }
@@ -77,7 +83,8 @@ func (c *client) notify() {
 }
 
 // next returns the next message to write (queued messages first, then the
-// frame unless the page has maxInflight frames to acknowledge), or nil.
+// frame unless the page has maxInflight frames to acknowledge, or one more
+// for a frame that answers a command), or nil.
 func (c *client) next() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -86,11 +93,15 @@ func (c *client) next() []byte {
 		c.msgs = c.msgs[1:]
 		return m
 	}
-	if c.frame == nil || (c.acking && c.inflight >= maxInflight) {
+	limit := maxInflight
+	if c.answer {
+		limit++
+	}
+	if c.frame == nil || (c.acking && c.inflight >= limit) {
 		return nil
 	}
 	f := c.frame
-	c.frame = nil
+	c.frame, c.answer = nil, false
 	c.inflight++
 	return f
 }
@@ -126,12 +137,13 @@ func (h *hub) broadcast(msg []byte, restart bool) {
 	}
 }
 
-// broadcastFrame makes frame msg every page's next frame.
-func (h *hub) broadcastFrame(msg []byte) {
+// broadcastFrame makes frame msg every page's next frame; answer says
+// that it shows the effect of a command (client.next).
+func (h *hub) broadcastFrame(msg []byte, answer bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.clients {
-		c.sendFrame(msg)
+		c.sendFrame(msg, answer)
 	}
 }
 

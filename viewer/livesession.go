@@ -72,7 +72,8 @@ type Session struct {
 	failed   int // steps that did not converge since the last published frame
 	pub      time.Time
 	nrec     int
-	served   int // commands served since the session started (frames carry it)
+	served   int  // commands served since the session started (frames carry it)
+	serving  bool // a command is being served: its frames answer it
 	stepErr  error
 	watchers atomic.Int32 // pages connected (read by Run to skip frames nobody sees)
 }
@@ -213,7 +214,9 @@ func (s *Session) serve(r request) {
 		return
 	}
 	s.served++
+	s.serving = true
 	err := s.handle(r.cmd)
+	s.serving = false
 	if err != nil {
 		err = fmt.Errorf("%s: %w", r.cmd.Type, err)
 	}
@@ -335,7 +338,7 @@ func (s *Session) publish() {
 		s.failed = 0
 		return
 	}
-	s.hub.broadcastFrame(s.frameMessage())
+	s.hub.broadcastFrame(s.frameMessage(), s.serving)
 	s.failed = 0
 }
 

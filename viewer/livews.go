@@ -108,7 +108,7 @@ func (s *Session) greet(c *client) {
 	h := s.hello()
 	h.Control = c.control
 	c.send(mustJSON(h), true)
-	c.sendFrame(s.frameMessage())
+	c.sendFrame(s.frameMessage(), false)
 }
 
 // readCommands decodes the page's messages and passes them to the Run

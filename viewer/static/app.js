@@ -16,6 +16,9 @@ const view = $('view');
 // 60 ms at half the pixel ratio (docs/VIEWER.md, "Cost and latency").
 // ?quality=high or ?quality=low forces either.
 const quality = new URLSearchParams(location.search).get('quality') || (softwareGL() ? 'low' : 'high');
+// At quality=low the panels are opaque: the page's compositor (software,
+// with a software WebGL) then draws no picture under them.
+document.documentElement.classList.toggle('low', quality === 'low');
 const renderer = new THREE.WebGLRenderer({ antialias: quality !== 'low', preserveDrawingBuffer: true });
 renderer.setPixelRatio(quality === 'low' ? window.devicePixelRatio / 2 : window.devicePixelRatio);
 const gl = renderer.getContext();
@@ -116,9 +119,11 @@ function toVec(p) { return new THREE.Vector3(p[0], p[1], p[2]); }
 // LOW_MESH_TRIANGLES is the most triangles a visual mesh is drawn with at
 // quality=low: a finer one is simplified by vertex clustering (simplify.js),
 // for display only. On SwiftShader the iiwa with the Allegro hand (102 000
-// triangles) then draws with 24 396 (docs/VIEWER.md, "Cost and
-// latency"); quality=high draws every triangle.
-const LOW_MESH_TRIANGLES = 1000;
+// triangles) then draws with 7 320 (at most 1000 a mesh: 24 396; the
+// software renderer's time a frame goes with the triangles, even at a
+// tenth of the pixels: docs/VIEWER.md, "Cost and latency"); quality=high
+// draws every triangle.
+const LOW_MESH_TRIANGLES = 250;
 
 // meshGeometry turns a scene.json mesh into a geometry: smooth normals for
 // visual meshes (simplified at quality=low), flat ones (unshared vertices)
@@ -317,7 +322,7 @@ function setFrame(i, panels = true) {
   i = Math.max(0, Math.min(frames.length - 1, i | 0));
   st.frame = i;
   const fr = frames[i];
-  let t0 = performance.now();
+  const t0 = performance.now();
   st.run.scene.bodies.forEach((b, k) => {
     if (b.fixed) return;
     const p = fr.poses[k], g = bodies.children[k];
@@ -326,21 +331,26 @@ function setFrame(i, panels = true) {
   });
   drawContacts(fr.contacts || []);
   timed('poses+contacts', t0);
-  if (panels) {
-    t0 = performance.now();
-    showConstraints(fr.constraints || []);
-    $('timeline').value = i;
-    $('time').textContent = fr.t.toFixed(3) + ' s';
-    showStats(fr.t);
-    timed('panel+charts', t0);
-  }
+  if (panels) showFramePanel(i);
   render();
+}
+
+// showFramePanel shows frame i's constraints, time, statistics and charts.
+function showFramePanel(i) {
+  const t0 = performance.now(), fr = st.run.frames[i];
+  if (!fr) return;
+  showConstraints(fr.constraints || []);
+  if (Number($('timeline').value) !== i) $('timeline').value = i;
+  setText($('time'), fr.t.toFixed(3) + ' s');
+  showStats(fr.t);
+  timed('panel+charts', t0);
 }
 
 // showConstraints lists the constraints that acted in the frame's step:
 // green while active, orange and bold at an effort limit (saturated).
 function showConstraints(list) {
   const box = $('constraints');
+  if (!list.length && !box.firstChild) return;
   box.replaceChildren(...list.map((c) => {
     const row = document.createElement('div');
     row.className = c.state;
@@ -367,17 +377,21 @@ function stepIndex(t) {
 
 function col(name) { return st.run.steps.columns.indexOf(name); }
 
+// setText sets an element's text only if it changes (a change costs the
+// page a layout and a paint).
+function setText(el, s) { if (el.textContent !== s) el.textContent = s; }
+
 function fmt(x, digits) { return x === null || x === undefined ? '–' : Number(x).toPrecision(digits); }
 
 function showStats(t) {
   const k = stepIndex(t), row = k >= 0 ? st.run.steps.rows[k] : null;
   const get = (name) => (row ? row[col(name)] : null);
-  $('s-t').textContent = t.toFixed(3) + ' s';
-  $('s-step').textContent = k >= 0 ? String(k + 1) : '–';
-  $('s-iter').textContent = row ? String(get('iterations')) : '–';
-  $('s-em').textContent = fmt(get('momentum_error'), 3);
-  $('s-contacts').textContent = row ? String(get('contacts')) : '–';
-  $('s-energy').textContent = row ? fmt(get('kinetic_energy') + get('potential_energy'), 5) + ' J' : '–';
+  setText($('s-t'), t.toFixed(3) + ' s');
+  setText($('s-step'), k >= 0 ? String(k + 1) : '–');
+  setText($('s-iter'), row ? String(get('iterations')) : '–');
+  setText($('s-em'), fmt(get('momentum_error'), 3));
+  setText($('s-contacts'), row ? String(get('contacts')) : '–');
+  setText($('s-energy'), row ? fmt(get('kinetic_energy') + get('potential_energy'), 5) + ' J' : '–');
   drawCharts(t);
 }
 
@@ -533,7 +547,7 @@ async function main() {
   const lr = await fetch('api/live');
   const info = lr.ok ? await lr.json() : { live: false };
   if (info.live) {
-    await startLive({ info, timed, note, gpuReady, gpuRested, whenDrawn, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
+    await startLive({ info, timed, note, gpuReady, gpuRested, whenDrawn, st, THREE, scene, camera, renderer, controls, bodies, overlay, view, $, render, setFrame, showFramePanel, addSteps, addFrames, buildScene, clearScene, setPlaying, applyToggles });
     window.stiction.ready = true;
     requestAnimationFrame(tick);
     return;

@@ -4,7 +4,6 @@
 
 const MAX_FRAMES = 20000; // frames kept for scrubbing; older ones are dropped
 const PANEL_MS = 100; // period of the text panels and charts while running
-const INPUT_MS = 500; // after a command, frames are drawn as soon as the GPU is free
 const HOLD_MS = 100; // after a command, at most so long without drawing until its answer arrives
 
 export async function startLive(app) {
@@ -132,6 +131,7 @@ export async function startLive(app) {
       note('command to answer', performance.now() - L.await.since);
       L.await = null;
       answer = true;
+      L.answer = true;
     }
     send('{"type":"ack"}'); // flow control: the server sends at most 2 frames ahead of these
     L.last = m;
@@ -158,12 +158,17 @@ export async function startLive(app) {
 
   function draw() {
     if (!L.dirty) return; // drawn already
-    // Wait while the GPU draws the last frame, and, unless the page sent a
-    // command in the last INPUT_MS, until it has rested as long.
+    // Wait while the GPU draws the last frame and, unless the frame answers
+    // a command or a slider move waits for its effect, until it has rested
+    // as long: a frame in the software renderer's pipeline when a command's
+    // answer arrives delays it (in alternated runs at load 11-17, grasp
+    // slider to shown, median of 5 moves: 52, 111, 90, 64, 67 ms when every
+    // frame within 500 ms of a command was drawn as soon as the GPU was
+    // free; 54, 70, 45, 62, 59 ms so).
     const now = performance.now();
     if (L.await && now - L.await.since < HOLD_MS) { requestAnimationFrame(draw); return; }
     L.await = null;
-    const urgent = now - L.lastSend < INPUT_MS;
+    const urgent = L.answer || L.pending !== null;
     if (!(urgent ? gpuReady() : gpuRested())) { requestAnimationFrame(draw); return; }
     const t0 = performance.now();
     timed('draw wait', L.dirty);
@@ -172,40 +177,70 @@ export async function startLive(app) {
     if (!m || m.frame.poses.length !== L.hello.bodies.length) return;
     // The text panels and charts follow at most every PANEL_MS while
     // running (their layout and painting cost more than the 3D view on a
-    // loaded machine); the 3D view draws every frame.
+    // loaded machine); the 3D view draws every frame. The answer to a
+    // command, and any frame while a slider move waits for its effect, is
+    // drawn alone: its panels follow once the GPU has finished it, so that
+    // the browser's next frame carries the picture without the panels'
+    // layout and painting.
     const panels = m.paused || L.pending !== null || !(t0 - L.panelT < PANEL_MS);
-    if (panels) {
-      L.panelT = t0;
-      $('timeline').max = st.run.frames.length - 1;
-      showClock(m);
-      showActuators(m);
-      showJoints(m);
-      showSensors(m);
-      showSelection();
-    }
+    const alone = L.answer || L.pending !== null;
+    L.answer = false;
     drawLive(m);
     L.drawnStep = m.step;
     // On pausing, the force arrows are scaled anew to the frame's forces.
     if (m.paused && !L.wasPaused) st.forceBase = 0;
     L.wasPaused = m.paused;
-    timed('live panels', t0);
     if (st.follow) {
       st.time = m.frame.t;
-      app.setFrame(st.run.frames.length - 1, panels);
-      if (panels) $('s-step').textContent = String(m.step);
+      app.setFrame(st.run.frames.length - 1, false);
     } else render();
     timed('draw', t0);
     notePending(m);
+    if (panels) {
+      L.panelT = t0;
+      if (alone) whenDrawn(showPanels);
+      else showPanels();
+    }
+  }
+
+  // showPanels shows the last frame's clock, actuators, joints, sensors,
+  // selected body, statistics and charts.
+  function showPanels() {
+    const m = L.last;
+    if (!m || !L.hello || m.frame.poses.length !== L.hello.bodies.length) return;
+    const t0 = performance.now();
+    $('timeline').max = st.run.frames.length - 1;
+    showClock(m);
+    showActuators(m);
+    showJoints(m);
+    showSensors(m);
+    showSelection();
+    if (st.follow) {
+      app.showFramePanel(st.frame);
+      setText($('s-step'), String(m.step));
+    }
+    timed('live panels', t0);
+  }
+
+  // setText, setFlag and setSliderValue change an element only if its
+  // text, flag or slider position would change: every change makes the
+  // browser lay out and paint again (on a software-rendered page, in the
+  // frame that shows the answer to a slider move).
+  function setText(el, s) { if (el.textContent !== s) el.textContent = s; }
+  function setFlag(el, name, on) { if (el[name] !== on) el[name] = on; }
+  function setSliderValue(input, x) {
+    if (Math.abs(Number(input.value) - x) >= Number(input.step) / 2) input.value = x;
   }
 
   function showClock(m) {
-    $('live-clock').textContent = `sim ${m.frame.t.toFixed(3)} s · wall ${m.wall.toFixed(3)} s · step ${m.step}`;
-    $('live-pause').textContent = m.paused ? '▶ resume' : '❚❚ pause';
-    $('live-step').disabled = !L.control || !m.paused;
-    $('live-rec').textContent = `● record (${m.recorded} steps)`;
+    setText($('live-clock'), `sim ${m.frame.t.toFixed(3)} s · wall ${m.wall.toFixed(3)} s · step ${m.step}`);
+    setText($('live-pause'), m.paused ? '▶ resume' : '❚❚ pause');
+    setFlag($('live-step'), 'disabled', !L.control || !m.paused);
+    setText($('live-rec'), `● record (${m.recorded} steps)`);
     const ok = m.ok && !m.failed;
-    $('live-conv').textContent = ok ? 'converged' : `not converged (${m.failed || 1})`;
-    $('live-conv').className = ok ? 'ok' : 'bad';
+    setText($('live-conv'), ok ? 'converged' : `not converged (${m.failed || 1})`);
+    $('live-conv').classList.toggle('ok', ok);
+    $('live-conv').classList.toggle('bad', !ok);
   }
 
   // ---- actuators and joints -------------------------------------------------
@@ -234,7 +269,11 @@ export async function startLive(app) {
     $('live-acts-box').hidden = !h.actuators.length;
   }
 
+  // setControl sends a slider's value. The slider's path is marked for
+  // traces (stiction:slider, :arrived, :drawn, :shown; docs/VIEWER.md,
+  // TestLiveLatencyTrace).
   function setControl(i, u) {
+    performance.mark('stiction:slider');
     L.pending = { actuator: i, value: u, t0: performance.now() };
     send({ type: 'control', actuator: i, value: [u] });
   }
@@ -250,6 +289,7 @@ export async function startLive(app) {
     const p = L.pending;
     if (p && !p.arrived && shows(m, p)) {
       p.arrived = true;
+      performance.mark('stiction:arrived');
       const now = performance.now();
       L.arrival.push(now - p.t0);
       // Where the time went: to the server building the frame, and from it
@@ -263,7 +303,8 @@ export async function startLive(app) {
     const p = L.pending;
     if (p && shows(m, p)) {
       L.latency.push(performance.now() - p.t0); // called after setFrame's render
-      whenDrawn(() => L.shown.push(performance.now() - p.t0));
+      performance.mark('stiction:drawn');
+      whenDrawn(() => { performance.mark('stiction:shown'); L.shown.push(performance.now() - p.t0); });
       L.pending = null;
     }
   }
@@ -272,11 +313,11 @@ export async function startLive(app) {
     const rows = $('live-acts').children;
     for (let i = 0; i < rows.length; i++) {
       const f = m.force[i], sat = m.sat[i];
-      rows[i].querySelector('.val').textContent = m.ctrl[i] === null ? 'scene' : Number(m.ctrl[i]).toPrecision(3);
-      rows[i].querySelector('.force').textContent = f === null ? '–' : Number(f).toPrecision(3) + (sat ? ' ■' : '');
+      setText(rows[i].querySelector('.val'), m.ctrl[i] === null ? 'scene' : Number(m.ctrl[i]).toPrecision(3));
+      setText(rows[i].querySelector('.force'), f === null ? '–' : Number(f).toPrecision(3) + (sat ? ' ■' : ''));
       rows[i].classList.toggle('saturated', !!sat);
       const input = rows[i].querySelector('input');
-      if (m.ctrl[i] !== null && document.activeElement !== input) input.value = m.ctrl[i];
+      if (m.ctrl[i] !== null && document.activeElement !== input) setSliderValue(input, m.ctrl[i]);
     }
   }
 
@@ -306,10 +347,10 @@ export async function startLive(app) {
       const q = m.q.slice(k, k + j.nq);
       k += j.nq;
       const input = rows[i].querySelector('input');
-      rows[i].querySelector('.val').textContent = j.nq === 1 ? q[0].toFixed(3) : j.type;
+      setText(rows[i].querySelector('.val'), j.nq === 1 ? q[0].toFixed(3) : j.type);
       if (j.nq === 1) {
-        input.disabled = !L.control || !m.paused;
-        if (document.activeElement !== input) input.value = q[0];
+        setFlag(input, 'disabled', !L.control || !m.paused);
+        if (document.activeElement !== input) setSliderValue(input, q[0]);
       }
     });
   }
@@ -463,7 +504,7 @@ export async function startLive(app) {
   function showSelection() {
     const box = $('live-body');
     const b = L.selected;
-    if (b < 0 || !L.last || !L.hello) { box.textContent = 'double-click a body to inspect it; ctrl-drag to pull it, ctrl-right-drag to twist it'; return; }
+    if (b < 0 || !L.last || !L.hello) { setText(box, 'double-click a body to inspect it; ctrl-drag to pull it, ctrl-right-drag to twist it'); return; }
     const info = L.hello.bodies[b], m = L.last, p = m.frame.poses[b], v = m.vel[b];
     let n = 0;
     const f = [0, 0, 0];
