@@ -12,8 +12,9 @@ import (
 // norm of the error with the orientation part times torquescale;
 // constraint.Weld with a Compliance.SolRef, mjcf softBody). Two free
 // bodies welded through an offset anchor and a relpose they do not start
-// at, and a box welded to the world and set spinning, follow MuJoCo to
-// 1e-9 in qpos over 100 steps; so does MuJoCo's force_free.xml (a box
+// at, a two-hinge arm holding a free box by a weld (torquescale 2), and a
+// box welded to the world and set spinning, follow MuJoCo to 1e-9 in qpos
+// over 100 steps; so does MuJoCo's force_free.xml (a box
 // welded below a fixed one, touching it) over 1000 steps.
 func TestSoftWeld(t *testing.T) {
 	const pair = `<mujoco><worldbody>
@@ -28,6 +29,11 @@ func TestSoftWeld(t *testing.T) {
 	}{
 		{name: "pair with relpose", doc: fmt.Sprintf(pair, "")},
 		{name: "pair, torquescale 0.3, solref and solimp", doc: fmt.Sprintf(pair, ` torquescale="0.3" solref="0.01 0.7" solimp="0.8 0.95 0.01 0.5 2"`)},
+		{name: "hinged arm welded to a free box", doc: `<mujoco><worldbody>
+  <body name="arm" pos="0 0 1"><joint type="hinge" axis="0 1 0" damping="0.1"/><geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.02" mass="0.5"/>
+    <body name="fore" pos="0.4 0 0"><joint type="hinge" axis="0 0 1"/><geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.3"/></body></body>
+  <body name="box" pos="0.75 0.05 0.95" euler="0 15 -10"><freejoint/><geom type="box" size="0.05 0.04 0.03" mass="0.4"/></body>
+  </worldbody><equality><weld body1="fore" body2="box" anchor="-0.03 0 0.01" torquescale="2"/></equality></mujoco>`},
 		{name: "force_free.xml", file: "testdata/mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml", steps: 1000},
 		{name: "box on the world, spinning", doc: `<mujoco><worldbody>
   <body name="box" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.05 0.02" mass="2"/></body>

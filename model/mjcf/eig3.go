@@ -112,21 +112,22 @@ func mjEig3(a [9]float64) (eig [3]float64, q mjQuat) {
 // mulMatTMatMat returns Rᵀ a R (row-major 3×3), as mju_mulMatTMat then
 // mju_mulMatMat.
 func mulMatTMatMat(R, a [9]float64) [9]float64 {
-	var tmp, out [9]float64
+	return mul3(mul3(R, a, true), R, false)
+}
+
+// mul3 returns x y for 3×3 row-major matrices, or xᵀ y when tx, each
+// entry summed in k order as MuJoCo's mju_mulMatMat and mju_mulMatTMat.
+func mul3(x, y [9]float64, tx bool) [9]float64 {
+	var out [9]float64
 	for i := range 3 {
 		for j := range 3 {
 			var s float64
 			for k := range 3 {
-				s += R[3*k+i] * a[3*k+j]
-			}
-			tmp[3*i+j] = s
-		}
-	}
-	for i := range 3 {
-		for j := range 3 {
-			var s float64
-			for k := range 3 {
-				s += tmp[3*i+k] * R[3*k+j]
+				xik := x[3*i+k]
+				if tx {
+					xik = x[3*k+i]
+				}
+				s += xik * y[3*k+j]
 			}
 			out[3*i+j] = s
 		}
