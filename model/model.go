@@ -92,6 +92,7 @@ type Equality struct {
 	Joint2       string
 	Anchor       spatial.Vec3 // connect: in Body1's frame
 	RelPose      *spatial.Pose
+	TorqueScale  float64 // MJCF weld: MuJoCo's torquescale (default 1)
 	PolyCoef     []float64
 	Multiplier   float64
 	Offset       float64

@@ -201,7 +201,13 @@ func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Works
 		if c.Frames != nil {
 			fa, fb = pose(c.Frames[0]), pose(c.Frames[1])
 		}
-		set.Welds = append(set.Welds, constraint.Weld{Name: name, BodyA: a, BodyB: b, FrameA: fa, FrameB: fb, Compliance: cp, RotStiffness: valueOr(c.RotStiffness, 0)})
+		wd := constraint.Weld{Name: name, BodyA: a, BodyB: b, FrameA: fa, FrameB: fb, Compliance: cp, RotStiffness: valueOr(c.RotStiffness, 0)}
+		if c.SolRef != nil { // MuJoCo's soft weld; scale is its torquescale
+			wd.Compliance = softCompliance(c.SolRef, c.SolImp)
+			wd.Compliance.Weight = valueOr(c.Weight, 0)
+			wd.TorqueScale = valueOr(c.Scale, 1)
+		}
+		set.Welds = append(set.Welds, wd)
 	case "ball", "distance":
 		pa, pb := xw(a).ApplyInv(xw(b).P), spatial.Vec3{}
 		if c.Type == "distance" {

@@ -119,6 +119,8 @@ constraints:
   - {type: prescribed, body: a, dofs: [1], motion: [{constant: 0}]}
   - {type: distance, bodies: [world, f], length: 0, stiffness: 0}
   - {type: glue}
+  - {type: weld, bodies: [world, a], scale: 2, weight: 1}
+  - {type: weld, bodies: [world, a], solref: [0.02, 1], rot_stiffness: 5, scale: -1}
 `
 	_, err := Parse("bad.yaml", []byte(doc), nil)
 	if err == nil {
@@ -155,6 +157,10 @@ constraints:
 		`bad.yaml:37: constraints[8].length: 0 must be positive`,
 		`bad.yaml:37: constraints[8].stiffness: 0 must be positive`,
 		`bad.yaml:38: constraints[9].type: "glue" must be one of weld, ball, distance, coupler, attach, prescribed`,
+		`bad.yaml:39: constraints[10].weight: given without solref; a weld takes weight with solref (MuJoCo's soft weld)`,
+		`bad.yaml:39: constraints[10].scale: given without solref; a weld takes scale with solref (MuJoCo's soft weld)`,
+		`bad.yaml:40: constraints[11].rot_stiffness: give either solref (MuJoCo's soft weld) or stiffness, rot_stiffness and dissipation`,
+		`bad.yaml:40: constraints[11].scale: -1: want a finite number ≥ 0 (MuJoCo's torquescale)`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q", want)

@@ -100,14 +100,15 @@ type Constraint struct {
 	Stiffness    *float64 `yaml:"stiffness,omitempty"`
 	RotStiffness *float64 `yaml:"rot_stiffness,omitempty"`
 	Dissipation  *float64 `yaml:"dissipation,omitempty"` // τd in s, ≥ 0, default 0
-	// SolRef and SolImp make a coupler or a ball MuJoCo's soft constraint
-	// (its joint and tendon equalities', and its connect's, solref and
-	// solimp; default solimp 0.9 0.95 0.001 0.5 2) instead of stiffness
-	// and dissipation; Weight is then the rows' weight w in
-	// R = (1 − d)/d · w (MuJoCo's diagApprox at qpos0; default the
-	// Delassus estimate at each step's start; a ball's d is taken at the
-	// norm of its error), and Scale multiplies a coupler's row (default 1;
-	// constraint.Coupler).
+	// SolRef and SolImp make a coupler, a ball or a weld MuJoCo's soft
+	// constraint (its joint and tendon equalities', its connect's and its
+	// weld's solref and solimp; default solimp 0.9 0.95 0.001 0.5 2)
+	// instead of stiffness and dissipation; Weight is then the rows'
+	// weight w in R = (1 − d)/d · w (MuJoCo's diagApprox at qpos0; default
+	// the Delassus estimate at each step's start; a ball's and a weld's d
+	// is taken at the norm of its error), and Scale multiplies a coupler's
+	// row (default 1; constraint.Coupler) or a weld's orientation rows'
+	// Jacobian (MuJoCo's torquescale, ≥ 0, default 1; constraint.Weld).
 	SolRef []float64 `yaml:"solref,omitempty"`
 	SolImp []float64 `yaml:"solimp,omitempty"`
 	Weight *float64  `yaml:"weight,omitempty"`

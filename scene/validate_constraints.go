@@ -16,7 +16,7 @@ var (
 
 // constraintFields says which optional fields each constraint type takes.
 var constraintFields = map[string][]string{
-	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation"},
+	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation", "solref", "solimp", "weight", "scale"},
 	"ball":       {"bodies", "points", "stiffness", "dissipation", "solref", "solimp", "weight"},
 	"distance":   {"bodies", "points", "length", "stiffness", "dissipation"},
 	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation", "solref", "solimp", "weight", "scale", "coefs"},
@@ -361,8 +361,11 @@ func (v *validator) constraint(p string, c *Constraint, bodies []Body, i int, at
 	if c.Weight != nil {
 		v.positive(p+".weight", *c.Weight)
 	}
-	if c.Scale != nil && (*c.Scale == 0 || math.IsNaN(*c.Scale) || math.IsInf(*c.Scale, 0)) {
+	if c.Scale != nil && c.Type != "weld" && (*c.Scale == 0 || math.IsNaN(*c.Scale) || math.IsInf(*c.Scale, 0)) {
 		v.add(p+".scale", "%v: want a finite non-zero number", *c.Scale)
+	}
+	if c.Type == "weld" {
+		v.softWeld(p, c)
 	}
 	switch c.Type {
 	case "weld", "ball", "distance", "attach":
@@ -577,4 +580,24 @@ func intOr(p *int, def int) int {
 		return def
 	}
 	return *p
+}
+
+// softWeld checks the fields of MuJoCo's soft weld: rot_stiffness goes
+// without solref, scale (its torquescale, finite, ≥ 0) and weight with it.
+func (v *validator) softWeld(p string, c *Constraint) {
+	if c.SolRef == nil {
+		given := c.given()
+		for _, name := range []string{"weight", "scale"} {
+			if given[name] {
+				v.add(p+"."+name, "given without solref; a weld takes %s with solref (MuJoCo's soft weld)", name)
+			}
+		}
+		return
+	}
+	if c.RotStiffness != nil {
+		v.add(p+".rot_stiffness", "give either solref (MuJoCo's soft weld) or stiffness, rot_stiffness and dissipation")
+	}
+	if c.Scale != nil && (!(*c.Scale >= 0) || math.IsInf(*c.Scale, 1)) {
+		v.add(p+".scale", "%v: want a finite number ≥ 0 (MuJoCo's torquescale)", *c.Scale)
+	}
 }

@@ -14,10 +14,10 @@ import (
 // tendon; manipulator: a motor on a tendon and a tendon equality),
 // and of the models under mujoco-implicit (MuJoCo's integrator="implicit":
 // a pendulum with ball and slide joints; a free body in a fluid, landing on
-// the floor, under the inertia-box and the ellipsoid fluid models),
-// allocates nothing.
+// the floor, under the inertia-box and the ellipsoid fluid models), and
+// of MuJoCo's force_free.xml (a soft weld, in contact), allocates nothing.
 func TestSuiteStepsAllocateNothing(t *testing.T) {
-	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml"} {
+	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", "mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml"} {
 		b, _, err := stiction(filepath.Join("testdata", f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

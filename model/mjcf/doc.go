@@ -70,13 +70,13 @@
 //     the coefficients that condim does not use.
 //   - Joint limits: solreflimit and solimplimit make a violated limit
 //     MuJoCo's soft constraint (constraint.Compliance.SolRef).
-//   - Equality constraints: joint, tendon and connect equalities are
-//     MuJoCo's soft constraint (solref, solimp and MuJoCo's weight at
-//     qpos0; a connect's d at the norm of its error). Welds get k =
-//     m/(T ζ)², τd = 2 T ζ² (solrefRate: the dynamic stiffness of MuJoCo's
-//     reference acceleration; solimp is not used), with m the constraint's
-//     effective mass 1/λ_max(J M⁻¹ Jᵀ) at the reference configuration (for
-//     a point on a free body, the body's mass).
+//   - Equality constraints: joint, tendon, connect and weld equalities
+//     are MuJoCo's soft constraint (solref, solimp and MuJoCo's weight at
+//     qpos0; a connect's and a weld's d at the norm of its error). A weld
+//     is MuJoCo 2.2.2's: three position rows and the vector part of the
+//     relative quaternion, its Jacobian times torquescale, all six rows
+//     weighted by the bodies' translational body_invweight0
+//     (constraint.Weld, softBody).
 //   - Contacts follow MuJoCo's filter (contact.parent_filter "mujoco",
 //     multibody.FilterMuJoCo): bodies of one weld group never touch, nor a
 //     body and its parent's group unless either is the world's

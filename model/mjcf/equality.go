@@ -2,7 +2,6 @@ package mjcf
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -14,26 +13,23 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// pendingEq is an equality constraint of the scene whose stiffness and
-// dissipation come from its solref once the model's mass matrix is known
+// pendingEq is an equality constraint of the scene whose weight (MuJoCo's
+// diagApprox of its rows) comes once the model's mass matrix is known
 // (equalityCompliance).
 type pendingEq struct {
 	kind   string // ball, weld, coupler
 	index  int    // in Scene.Constraints
 	solref []float64
-	// ball, weld: the bodies (scene names, "world") and the world point of
-	// the constraint at the reference configuration; coupler: the
-	// bodies of the joints and the ratio.
+	solimp []float64
+	// ball, weld: the bodies (scene names, "world"); coupler: the bodies
+	// of the joints and the ratio.
 	a, b  string
-	point spatial.Vec3
 	ratio float64
 	e     *xmlutil.Element
-	// soft: a coupler that is MuJoCo's soft constraint (solref, solimp);
-	// its row is scale (e_a − ratio e_b), and tendon says whether MuJoCo's
-	// weight is the tendon's J M⁻¹ Jᵀ (a tendon equality) or the sum of
-	// the joints' M⁻¹ diagonals (a joint equality): mj_diagApprox.
-	soft   bool
-	solimp []float64
+	// A coupler's row is scale (e_a − ratio e_b) (a weld's scale is its
+	// torquescale), and tendon says whether
+	// MuJoCo's weight is the tendon's J M⁻¹ Jᵀ (a tendon equality) or the
+	// sum of the joints' M⁻¹ diagonals (a joint equality): mj_diagApprox.
 	scale  float64
 	tendon bool
 	// joints and coefs: a coupler Σ coefs_k q_k = a0 over these joints.
@@ -65,9 +61,12 @@ func (c *compiler) worldPose(name string) spatial.Pose {
 //	connect body1 body2 anchor → ball joining anchor (body1's frame) to the
 //	    point of body2 it coincides with at the reference configuration,
 //	    MuJoCo's soft constraint (softBall: solref, solimp, weight);
-//	weld body1 body2 relpose anchor → weld of the frame F = (anchor) on
-//	    body2 to relpose·F on body1 (relpose: body2's pose in body1's frame,
-//	    default its pose at the reference configuration);
+//	weld body1 body2 relpose anchor torquescale → weld of the frame
+//	    F = (anchor) on body2 to the frame of body1 where F is at the
+//	    reference configuration, or to relpose (a pose in body1's frame:
+//	    MuJoCo 2.2.2 takes relpose's position as body1's point whatever the
+//	    anchor), MuJoCo's soft weld (softWeld: solref, solimp, weight,
+//	    torquescale);
 //	joint joint1 joint2 polycoef → coupler q1 = a0 + a1 q2 (the quadratic
 //	    and higher terms are dropped, with a warning); without joint2 the
 //	    coupler q1 = a0 over the one joint; both MuJoCo's soft constraint
@@ -85,23 +84,23 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 		if eq.Body2 == "world" {
 			con.Bodies, con.Points = []string{"world", eq.Body1}, []scene.Vec{scene.Vec(p), scene.Vec(eq.Anchor)}
 		}
-		pe.kind, pe.a, pe.b, pe.point = "ball", eq.Body1, eq.Body2, p
-		pe.soft, pe.solimp = true, eq.SolImp // MuJoCo's soft connect (softBall)
+		pe.kind, pe.a, pe.b = "ball", eq.Body1, eq.Body2
+		pe.solimp = eq.SolImp // MuJoCo's soft connect (softBody)
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	case "weld":
 		x1, x2 := c.worldPose(eq.Body1), c.worldPose(eq.Body2)
-		f := spatial.Pose{R: spatial.QuatIdentity(), P: eq.Anchor}
-		rel := x1.Inverse().Compose(x2)
+		fb := spatial.Pose{R: spatial.QuatIdentity(), P: eq.Anchor} // on body2
+		fa := x1.Inverse().Compose(x2).Compose(fb)                  // on body1: where fb is at qpos0
 		if eq.RelPose != nil {
-			rel = *eq.RelPose
+			fa = *eq.RelPose // MuJoCo 2.2.2: body1's point is relpose's position, not relpose·anchor
 		}
-		fa, fb := rel.Compose(f), f // on body1, on body2
 		con := scene.Constraint{Name: eq.Name, Type: "weld", Bodies: []string{eq.Body1, eq.Body2}, Frames: []scene.Pose{*model.PoseToScene(fa), *model.PoseToScene(fb)}}
 		if eq.Body2 == "world" {
 			con.Bodies, con.Frames = []string{"world", eq.Body1}, []scene.Pose{*model.PoseToScene(fb), *model.PoseToScene(fa)}
 		}
-		pe.kind, pe.a, pe.b, pe.point = "weld", eq.Body1, eq.Body2, x2.Apply(eq.Anchor)
+		pe.kind, pe.a, pe.b = "weld", eq.Body1, eq.Body2
+		pe.solimp, pe.scale = eq.SolImp, eq.TorqueScale // MuJoCo's soft weld (softBody)
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	case "joint":
@@ -120,7 +119,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 			if pc[0] != 0 {
 				con.Offset = model.Ptr(pc[0])
 			}
-			pe.kind, pe.soft, pe.solimp, pe.scale = "coupler", true, eq.SolImp, 1
+			pe.kind, pe.solimp, pe.scale = "coupler", eq.SolImp, 1
 			pe.joints, pe.coefs = con.Joints, con.Coefs
 			pe.index = len(s.Constraints)
 			s.Constraints = append(s.Constraints, con)
@@ -134,7 +133,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 			con.Offset = model.Ptr(pc[0])
 		}
 		pe.kind, pe.a, pe.b, pe.ratio = "coupler", eq.Joint1, eq.Joint2, pc[1]
-		pe.soft, pe.solimp, pe.scale = true, eq.SolImp, 1 // MuJoCo's soft constraint on q1 − a1 q2 − a0
+		pe.solimp, pe.scale = eq.SolImp, 1 // MuJoCo's soft constraint on q1 − a1 q2 − a0
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
 	}
@@ -142,18 +141,12 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 	return nil
 }
 
-// equalityCompliance makes joint and tendon equalities (couplers) and
-// connects (balls) MuJoCo's soft constraint (softCoupler, softBall) and
-// gives weld equalities the
-// stiffness and dissipation of their solref: k = m_eff/(T ζ)² and τd = 2 T ζ²
-// (solrefRate; contact maps solimp too, contactRate), with m_eff the effective mass of the constraint
-// at the reference configuration, 1/λ_max(J M⁻¹ Jᵀ) for its Jacobian J
-// (translational rows; a weld's rotational stiffness uses its angular
-// rows): the constraint then moves its most mobile direction with MuJoCo's
-// natural frequency 1/(T ζ) and damping ratio ζ. For a point on a free
-// body m_eff is the body's mass, the contact rule's. The scene s must be
-// valid; its model is built without shapes (MJCF bodies carry explicit
-// mass properties).
+// equalityCompliance makes every equality MuJoCo's soft constraint:
+// joint and tendon equalities (couplers: softCoupler), connects (balls)
+// and welds (softBody), with MuJoCo's weights at the reference
+// configuration; it also gives joints with soft friction loss or limits
+// their weights (frictionWeights). The scene s must be valid; its model
+// is built without shapes (MJCF bodies carry explicit mass properties).
 func (c *compiler) equalityCompliance() error {
 	if len(c.eqs) == 0 && !c.softFriction() {
 		return nil
@@ -171,61 +164,38 @@ func (c *compiler) equalityCompliance() error {
 	s := c.out.Scene
 	frictionWeights(s, m, minv)
 	for _, pe := range c.eqs {
-		if pe.soft && pe.kind == "ball" {
-			c.softBall(pe, m, ws, minv)
-			continue
-		}
-		if pe.soft {
+		if pe.kind == "ball" || pe.kind == "weld" {
+			c.softBody(pe, m, ws, minv)
+		} else {
 			c.softCoupler(pe, m, minv)
-			continue
-		}
-		kpm, tau := solrefRate(pe.solref, c.solrefDT())
-		var k, krot float64
-		switch pe.kind {
-		case "ball", "weld":
-			k = kpm / maxEig(jminvjt(minv, pointRows(m, ws, pe.a, pe.b, pe.point)))
-			if pe.kind == "weld" {
-				krot = kpm / maxEig(jminvjt(minv, angularRows(m, ws, pe.a, pe.b)))
-			}
-		}
-		if !(k > 0) || math.IsInf(k, 0) || (pe.kind == "weld" && (!(krot > 0) || math.IsInf(krot, 0))) {
-			c.r.Warnf(pe.e, "solref", "the constraint does not move its bodies at the reference configuration: it is near-rigid")
-			continue
-		}
-		con := &s.Constraints[pe.index]
-		con.Stiffness, con.Dissipation = model.Ptr(k), model.Ptr(tau)
-		if pe.kind == "weld" {
-			con.RotStiffness = model.Ptr(krot)
 		}
 	}
 	return nil
 }
 
-// softBall makes a connect's ball MuJoCo's soft constraint: its solref
-// and solimp, and MuJoCo's weight of its three rows (mj_diagApprox for
-// mjEQ_CONNECT): the two bodies' translational body_invweight0 summed
-// (trace of J M⁻¹ Jᵀ / 3 at each body's centre of mass, qpos0; the world's
-// is 0).
-func (c *compiler) softBall(pe pendingEq, m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense) {
+// softBody makes a connect's ball or a weld MuJoCo's soft constraint:
+// its solref and solimp, and MuJoCo's weight of its rows (mj_diagApprox):
+// the two bodies' translational body_invweight0 summed (trace of
+// J M⁻¹ Jᵀ / 3 at each body's centre of mass, qpos0; the world's is 0).
+// MuJoCo 2.2.2 gives a weld's three orientation rows this translational
+// weight too: mj_diagApprox's weld counter, meant to switch to the
+// rotational body_invweight0 after three rows, is reset on every
+// equality row (it compares efc_type with mjEQ_WELD).
+func (c *compiler) softBody(pe pendingEq, m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense) {
 	con := &c.out.Scene.Constraints[pe.index]
 	con.SolRef = pe.solref
 	con.SolImp = pe.solimp
 	var w float64
 	for _, name := range []string{pe.a, pe.b} {
-		i, ok := c.bodies[name]
-		k := m.BodyByName(name)
-		if !ok || k < 0 || m.Bodies[k].Tree < 0 {
-			continue // the world, or a body welded to it
-		}
-		J := pointRows(m, ws, "", name, ws.Pose(k).Apply(c.out.Links[i].COM))
-		var jm mat.Dense
-		jm.Mul(J, minv)
-		for r := range 3 {
-			w += mat.Dot(jm.RowView(r), J.RowView(r)) / 3
+		if i, ok := c.bodies[name]; ok {
+			w += comInvWeight(m, ws, minv, name, c.out.Links[i].COM)
 		}
 	}
 	if w > 0 { // else the rows move nothing at qpos0: the Delassus estimate at each step
 		con.Weight = model.Ptr(w)
+	}
+	if pe.kind == "weld" && pe.scale != 1 {
+		con.Scale = model.Ptr(pe.scale)
 	}
 }
 
@@ -357,6 +327,25 @@ func bodyIndex(m *multibody.Model, name string) int {
 	return m.BodyByName(name)
 }
 
+// comInvWeight returns MuJoCo's translational body_invweight0 of the body
+// named name (mj_setM0: the trace of J M⁻¹ Jᵀ over 3, J the translational
+// Jacobian of its centre of mass com, body frame, at the workspace's
+// configuration); 0 for the world and bodies that do not move.
+func comInvWeight(m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense, name string, com spatial.Vec3) float64 {
+	k := m.BodyByName(name)
+	if k < 0 || m.Bodies[k].Tree < 0 {
+		return 0
+	}
+	J := pointRows(m, ws, "", name, ws.Pose(k).Apply(com))
+	var jm mat.Dense
+	jm.Mul(J, minv)
+	var tr float64
+	for r := range 3 {
+		tr += mat.Dot(jm.RowView(r), J.RowView(r))
+	}
+	return tr / 3
+}
+
 // pointRows returns the 3 × nv Jacobian of the velocity of b's material
 // point at world position p relative to a's.
 func pointRows(m *multibody.Model, ws *multibody.Workspace, a, b string, p spatial.Vec3) *mat.Dense {
@@ -377,31 +366,6 @@ func pointRows(m *multibody.Model, ws *multibody.Workspace, a, b string, p spati
 	}
 	add(bodyIndex(m, b), 1)
 	add(bodyIndex(m, a), -1)
-	return J
-}
-
-// angularRows returns the 3 × nv Jacobian of b's angular velocity relative
-// to a's.
-func angularRows(m *multibody.Model, ws *multibody.Workspace, a, b string) *mat.Dense {
-	J := mat.NewDense(3, max(m.NV, 1), nil)
-	for _, x := range []struct {
-		name string
-		sign float64
-	}{{b, 1}, {a, -1}} {
-		body := bodyIndex(m, x.name)
-		if body < 0 || m.Bodies[body].Tree < 0 {
-			continue
-		}
-		t := m.Bodies[body].Tree
-		n := m.Trees[t].NV
-		buf := make([]float64, 3*n)
-		ws.AngularJacobian(body, buf)
-		for r := range 3 {
-			for k := range n {
-				J.Set(r, m.Trees[t].VOffset+k, J.At(r, m.Trees[t].VOffset+k)+x.sign*buf[r*n+k])
-			}
-		}
-	}
 	return J
 }
 
@@ -430,15 +394,4 @@ func jminvjt(minv, J *mat.Dense) *mat.SymDense {
 		}
 	}
 	return out
-}
-
-// maxEig returns the largest eigenvalue of a symmetric matrix (0 when the
-// decomposition fails).
-func maxEig(w *mat.SymDense) float64 {
-	var es mat.EigenSym
-	if !es.Factorize(w, false) {
-		return 0
-	}
-	v := es.Values(nil)
-	return v[len(v)-1]
 }

@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/stiction-sim/stiction/model"
@@ -180,13 +181,12 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 			eq.RelPose = &x
 		}
 	}
-	if q.Name == "weld" && q.Has("torquescale") {
-		ts, err := c.r.Float(q, "torquescale", 1)
-		if err != nil {
+	if q.Name == "weld" {
+		if eq.TorqueScale, err = c.r.Float(q, "torquescale", 1); err != nil {
 			return err
 		}
-		if ts != 1 {
-			c.r.Warnf(q, "torquescale", "torquescale %g is not supported: the weld's rotational stiffness comes from solref like its translation", ts)
+		if !(eq.TorqueScale >= 0) || math.IsInf(eq.TorqueScale, 1) {
+			return c.r.Errorf(q, "torquescale", "%v: want a finite number ≥ 0", eq.TorqueScale)
 		}
 	}
 	return nil

@@ -420,20 +420,6 @@ func compose(parts []massPart) (float64, spatial.Vec3, spatial.Mat3) {
 	return m, com, I
 }
 
-// solrefRate returns the stiffness per unit (effective) mass and the
-// dissipation time of MuJoCo's solref: for (T, ζ), with T raised to two
-// time steps dt as MuJoCo does, k/m = 1/(T ζ)² and τd = 2 T ζ² (the
-// reference acceleration −b ṙ − k r with b = 2/T, k = 1/(T ζ)², as a
-// spring–damper force m(k r + b ṙ) = k_m r + k_m τd ṙ); for the direct
-// form (−k', −b'), k/m = k' and τd = b'/k'.
-func solrefRate(sr []float64, dt float64) (kPerMass, tau float64) {
-	if sr[0] > 0 {
-		T, zeta := math.Max(sr[0], 2*dt), sr[1]
-		return 1 / (T * zeta * T * zeta), 2 * T * zeta * zeta
-	}
-	return -sr[0], sr[1] / sr[0]
-}
-
 // Stiffness of geoms on bodies that do not move: effectively rigid, so the
 // pair's stiffness is the moving geom's.
 const rigidStiffness = 1e12

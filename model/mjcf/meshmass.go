@@ -31,7 +31,11 @@ import (
 //     (its Allegro link_0.0 weighs 6.948855e-3 kg at density 800; without
 //     it, 7.876e-3).
 //
-// The inertia per unit mass is the mesh's own either way.
+// The inertia per unit mass is the equivalent box's either way, in the
+// principal frame of MuJoCo's Jacobi iteration (mju_eig3), which stops at
+// off-diagonal entries below 1e-12 (absolute, the inertia times the
+// density of the mesh's class): a cube's keeps its float-rounded diagonal
+// (5e-11 relative from the exact eigenvalues of stacked_boxes.xml's box).
 
 // mjMinVal is MuJoCo's mjMINVAL: faces with a smaller doubled area are
 // skipped.
@@ -110,8 +114,9 @@ func areaNrmCen(v1, v2, v3 f32Vec) (float64, spatial.Vec3, spatial.Vec3) {
 
 // mujocoMeshMass returns a mesh geom's mass properties as MuJoCo 2.2.2
 // computes them (mjCMesh::Process, volume mesh; mjCGeom::GetVolume and
-// SetInertia); verts are moved to the centre of mass in place, as there.
-func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool) (mjMeshProps, error) {
+// SetInertia) for the density of the mesh's default class; verts are
+// moved to the centre of mass in place, as there.
+func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool, density float64) (mjMeshProps, error) {
 	// Centroid of the faces, then the centre of mass from pyramids with
 	// their apex there.
 	var facecen spatial.Vec3
@@ -147,36 +152,50 @@ func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool) (mjMeshProps, e
 			verts[i][j] = float32(float64(verts[i][j]) - com[j])
 		}
 	}
-	vol, P := mujocoProducts(verts, tris, exact)
-	// Products of inertia to moments (per unit density).
-	I := spatial.Mat3{
-		{P[1] + P[2], -P[3], -P[4]},
-		{-P[3], P[0] + P[2], -P[5]},
-		{-P[4], -P[5], P[0] + P[1]},
-	}
-	ev, _ := spatial.EigSym3(I)
-	if !(ev[0] > 0) || ev[0]+ev[1] < ev[2] {
+	vol, P := mujocoProducts(verts, tris, exact, density)
+	// Products of inertia to moments (times the density, as MuJoCo's),
+	// diagonalized by MuJoCo's Jacobi iteration (mju_eig3, decreasing).
+	ev, q := mjEig3([9]float64{
+		P[1] + P[2], -P[3], -P[4],
+		-P[3], P[0] + P[2], -P[5],
+		-P[4], -P[5], P[0] + P[1],
+	})
+	if ev[2] <= 0 || ev[0]+ev[1] < ev[2] || ev[0]+ev[2] < ev[1] || ev[1]+ev[2] < ev[0] {
 		return mjMeshProps{}, fmt.Errorf("mesh inertia's principal moments %v are not those of a solid", ev)
 	}
-	props := mjMeshProps{Volume: vol, COM: com, Unit: I.Scale(1 / vol)}
-	if !exact {
-		// The equivalent inertia box's volume (GetVolume): the box
-		// half-sizes from the principal moments, ev ascending here.
-		var b [3]float64
-		for i := range 3 {
-			j, k := (i+1)%3, (i+2)%3
-			b[i] = math.Sqrt(6*(ev[j]+ev[k]-ev[i])/vol) / 2
+	// The equivalent inertia box: its half-sizes from the principal
+	// moments; the geom's inertia is the box's (SetInertia), in the
+	// principal frame R, and its volume the box's unless exact
+	// (GetVolume).
+	mass := vol * density
+	b := [3]float64{
+		math.Sqrt(6*(ev[1]+ev[2]-ev[0])/mass) / 2,
+		math.Sqrt(6*(ev[0]+ev[2]-ev[1])/mass) / 2,
+		math.Sqrt(6*(ev[0]+ev[1]-ev[2])/mass) / 2,
+	}
+	d := [3]float64{(b[1]*b[1] + b[2]*b[2]) / 3, (b[0]*b[0] + b[2]*b[2]) / 3, (b[0]*b[0] + b[1]*b[1]) / 3}
+	R := quat2Mat(q)
+	var unit spatial.Mat3 // R diag(d) Rᵀ
+	for i := range 3 {
+		for j := range 3 {
+			for k := range 3 {
+				unit[i][j] += R[3*i+k] * d[k] * R[3*j+k]
+			}
 		}
+	}
+	props := mjMeshProps{Volume: vol, COM: com, Unit: unit}
+	if !exact {
 		props.Volume = b[0] * b[1] * b[2] * 8
 	}
 	return props, nil
 }
 
-// mujocoProducts returns the volume and the products of inertia per unit
+// mujocoProducts returns the volume and the products of inertia times the
 // density (xx, yy, zz, xy, xz, yz) about the origin, summed over the
-// pyramids from it as MuJoCo does: the coordinate products in float
-// arithmetic, each pyramid's volume positive unless exact.
-func mujocoProducts(verts []f32Vec, tris [][3]int32, exact bool) (float64, [6]float64) {
+// pyramids from it as MuJoCo does: density·vol/20 times the coordinate
+// products in float arithmetic, each pyramid's volume positive unless
+// exact.
+func mujocoProducts(verts []f32Vec, tris [][3]int32, exact bool, density float64) (float64, [6]float64) {
 	k := [6][2]int{{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}}
 	var P [6]float64
 	var vol float64
@@ -190,7 +209,7 @@ func mujocoProducts(verts []f32Vec, tris [][3]int32, exact bool) (float64, [6]fl
 		vol += v
 		for j, kk := range k {
 			p, q := kk[0], kk[1]
-			P[j] += v / 20 * float64(productSum(D, E, F, p, q))
+			P[j] += density * v / 20 * float64(productSum(D, E, F, p, q))
 		}
 	}
 	return vol, P
@@ -235,9 +254,19 @@ func (c *compiler) meshMass(v view, sh *scene.Shape) (mjMeshProps, error) {
 		}
 		verts, tris = mujocoFileMesh(m, scale)
 	}
-	p, err := mujocoMeshMass(verts, tris, c.exactMeshInertia)
+	p, err := mujocoMeshMass(verts, tris, c.exactMeshInertia, c.meshDensity(v))
 	if err != nil {
 		return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 	}
 	return p, nil
+}
+
+// meshDensity returns the density of the default class of the mesh of
+// geom view v (MuJoCo's def->geom.density in mjCMesh::Process; 1000
+// when the mesh is unknown, which meshMass reports otherwise).
+func (c *compiler) meshDensity(v view) float64 {
+	if ma := c.meshes[v.str("mesh", "")]; ma != nil && ma.density > 0 {
+		return ma.density
+	}
+	return 1000
 }

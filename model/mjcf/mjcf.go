@@ -127,6 +127,9 @@ type meshAsset struct {
 	vertices []scene.Vec // a mesh given by <mesh vertex>: its convex hull
 	scale    spatial.Vec3
 	e        *xmlutil.Element
+	// density is the geom density of the mesh's default class, which
+	// MuJoCo 2.2.2 scales the mesh's inertia by (meshmass.go).
+	density float64
 }
 
 // jointRef is a joint of the model with the scene body that carries it.
@@ -472,8 +475,16 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 		if sc[0] == 0 || sc[1] == 0 || sc[2] == 0 {
 			return c.r.Errorf(m, "scale", "a scale of 0 flattens the mesh")
 		}
+		gv, err := c.view(m, "geom", "main")
+		if err != nil {
+			return err
+		}
+		density, err := c.float(gv, "density", 1000)
+		if err != nil {
+			return err
+		}
 		if verts != nil {
-			c.meshes[name] = &meshAsset{vertices: verts, scale: spatial.Vec3(sc), e: m}
+			c.meshes[name] = &meshAsset{vertices: verts, scale: spatial.Vec3(sc), e: m, density: density}
 			continue
 		}
 		dir := filepath.Dir(m.File)
@@ -487,7 +498,7 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 		if err != nil {
 			return c.r.Errorf(m, "file", "%v", err)
 		}
-		c.meshes[name] = &meshAsset{path: path, scale: spatial.Vec3(sc), e: m}
+		c.meshes[name] = &meshAsset{path: path, scale: spatial.Vec3(sc), e: m, density: density}
 	}
 	for _, m := range a.All("material") {
 		v, err := c.view(m, "material", "main")

@@ -3,8 +3,6 @@ package mjcf
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/scene"
@@ -111,18 +109,9 @@ func (c *compiler) bodyWeights() []float64 {
 	}
 	out := make([]float64, len(c.out.Scene.Bodies))
 	for i, b := range c.out.Scene.Bodies {
-		k := m.BodyByName(b.Name)
-		if k < 0 || m.Bodies[k].Tree < 0 || i >= len(c.out.Links) {
-			continue
+		if i < len(c.out.Links) {
+			out[i] = comInvWeight(m, ws, minv, b.Name, c.out.Links[i].COM)
 		}
-		J := pointRows(m, ws, "", b.Name, ws.Pose(k).Apply(c.out.Links[i].COM))
-		var jm mat.Dense
-		jm.Mul(J, minv)
-		var tr float64
-		for r := range 3 {
-			tr += mat.Dot(jm.RowView(r), J.RowView(r))
-		}
-		out[i] = tr / 3
 	}
 	return out
 }

@@ -210,7 +210,7 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 			return nil
 		}
 		con := scene.Constraint{Name: eq.Name, Type: "coupler"}
-		pe := pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, e: q, soft: true, solimp: eq.SolImp, scale: 1, tendon: true}
+		pe := pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, e: q, solimp: eq.SolImp, scale: 1, tendon: true}
 		for _, j := range st.Joints {
 			con.Joints = append(con.Joints, j.Joint)
 			con.Coefs = append(con.Coefs, j.Coef)
@@ -238,7 +238,7 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		con.Offset = model.Ptr(offset)
 	}
 	c.eqs = append(c.eqs, pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, a: j1.Joint, b: j2.Joint, ratio: ratio, e: q,
-		soft: true, solimp: eq.SolImp, scale: j1.Coef, tendon: true})
+		solimp: eq.SolImp, scale: j1.Coef, tendon: true})
 	s.Constraints = append(s.Constraints, con)
 	return nil
 }
