@@ -32,6 +32,8 @@ type rk4StageWork struct {
 	asm   contact.Assembler
 	casm  constraint.Assembler
 	col   collider
+	// pyr is the pyramidal friction cone's problem (solvePyramid).
+	pyr pyramidWork
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -140,7 +142,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
-	if err := sim.solveContacts(); err != nil {
+	if err := sim.solveStageZero(); err != nil {
 		return err
 	}
 	for j, x := range w.result.V {
@@ -158,6 +160,21 @@ func (sim *Simulator) rk4ContactVStar() error {
 	copy(w.result.V, w.problem.VStar)
 	mw.staged.contacts = true
 	return nil
+}
+
+// solveStageZero solves the rk4 step's own problem, stage 0's, with the
+// pyramidal friction cone where it applies (solvePyramid), else as any
+// step's (solveContacts).
+func (sim *Simulator) solveStageZero() error {
+	w := &sim.ws
+	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.kin0, sim.State.V, &w.result)
+	if err != nil {
+		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
+	}
+	if solved {
+		return nil
+	}
+	return sim.solveContacts()
 }
 
 // clearGapErrors clears the pairs' GapError: a correction of the step's
@@ -235,7 +252,14 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
 	}
-	if err := sim.cfg.Solver.Solve(p, st.vs, &st.res); err != nil {
+	solved, err := false, error(nil)
+	if withContacts {
+		solved, err = sim.solvePyramid(p, st.pairs, kin, st.vs, &st.res)
+	}
+	if !solved && err == nil {
+		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
+	}
+	if err != nil {
 		return fmt.Errorf("sim: step %d: RK4 stage %d: constraint solver: %w", sim.step+1, i, err)
 	}
 	for j, x := range st.res.V {
