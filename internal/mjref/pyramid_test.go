@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // TestRK4PyramidMuJoCo: with MuJoCo's pyramidal friction cone (MJCF's
@@ -73,5 +74,52 @@ func TestRK4PyramidSlide(t *testing.T) {
 		if !(want > 0) || !(math.Abs(got/want-1) <= 1e-6) || !(math.Abs(z-mjz) <= 1e-9) {
 			t.Errorf("gravity (%s): x speed %.9g m/s, MuJoCo %.9g (want within 1e-6 relative); z %.9g, MuJoCo %.9g", g, got, want, z, mjz)
 		}
+	}
+}
+
+// TestRK4PyramidImpulses: the impulses reported for pyramid contacts
+// (sim.Simulator.Impulses, decoded from the edges' forces: f_n = Σ f_e,
+// f_t = μ (f₊ − f₋) along MuJoCo's tangents, rotated onto the contact's
+// own frame) carry the load. The box of boxOnPlane creeping under a load
+// of (1, 0.5) N (within the pyramid's bound) at a steady speed after 1 s:
+// the impulses of its four contacts sum to −m g δt, tangentially to 1e-9
+// of m g δt (measured 4.0e-12, 5.0e-12 and 1.9e-12 at 0.4, 1 and 2 s), normally to 1e-5 (the
+// reported impulse is stage 0's, the step's velocity RK4's combination of
+// four: measured 2.4e-8 to 6.6e-7). Forgetting the rotation from
+// MuJoCo's tangents (t1' = y for the floor) would swap x and y.
+func TestRK4PyramidImpulses(t *testing.T) {
+	b, _, err := stiction(writeModel(t, fmt.Sprintf(boxOnPlane, "1 0.5 -9.81", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 500 {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairs, gamma := s.Contacts(), s.Impulses()
+	if len(pairs) != 4 {
+		t.Fatalf("%d contacts, want the box's 4 corners", len(pairs))
+	}
+	var f spatial.Vec3
+	for i, pr := range pairs {
+		t1, t2 := spatial.Orthonormal(pr.Normal)
+		g := gamma[3*i : 3*i+3]
+		f = f.Add(t1.Scale(g[0])).Add(t2.Scale(g[1])).Add(pr.Normal.Scale(g[2]))
+	}
+	if f[2] < 0 {
+		f = f.Scale(-1) // the impulse on the box, whichever side of the pairs it is
+	}
+	dt := b.Config.DT
+	want := spatial.Vec3{-1 * dt, -0.5 * dt, 9.81 * dt} // −m g δt
+	d := f.Sub(want)
+	et, en := math.Hypot(d[0], d[1])/want.Norm(), math.Abs(d[2])/want.Norm()
+	t.Logf("Σ impulses on the box %.9g, −m g δt %.9g: relative error tangential %.3g, normal %.3g", f, want, et, en)
+	if !(et <= 1e-9) || !(en <= 1e-5) {
+		t.Errorf("Σ impulses on the box %v, want −m g δt = %v (relative error tangential %.3g, normal %.3g; want ≤ 1e-9, 1e-5)", f, want, et, en)
 	}
 }
