@@ -107,8 +107,11 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 // φ being the gap less the standoff margin − gap) and with MuJoCo's
 // reference acceleration and regularization (softRows), so that the
 // stage's problem is MuJoCo's scaled by δt² and a_i its qacc, up to the
-// friction cone (MuJoCo 2.2.2's pyramid, here the Lagged disk) and the
-// solvers' tolerances. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
+// solvers' tolerances: with contact.Params.Pyramidal (MJCF's default
+// cone) the contacts of condim 1 and 3 are MuJoCo 2.2.2's pyramid
+// (solvePyramid, solveStageZero), else the friction is the Lagged disk;
+// limits with MuJoCo's solref have a row only past their bound
+// (constraint.Params.MuJoCoLimits), as MuJoCo's. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
 // the near-rigid R) stop a closing contact within δt: an acceleration
 // −v/δt, which RK4's four stages combine into a step that keeps 3/8 of
 // the closing or slipping speed (1 + z + z²/2 + z³/6 + z⁴/24 at z = −1),
