@@ -21,6 +21,13 @@ import (
 type Params struct {
 	Beta             float64
 	MaxRecoverySpeed float64
+	// MuJoCoLimits makes the limits with MuJoCo's compliance (solref set:
+	// joint, ball-joint and tendon limits) act only past their bound, as
+	// MuJoCo 2.2.2's mj_instantiateLimit has a row only where dist <
+	// margin: within it their row is inert (impulse bounds [0, 0]) rather
+	// than SAP's row that stops the limit at its bound within the step
+	// (limitRow). sim sets it for the problems of MuJoCo's RK4 stages.
+	MuJoCoLimits bool
 }
 
 // Control is an actuator's input for one step: the value u (a force for a

@@ -60,7 +60,9 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 
 // limitRow sets R and v̂ of a limit's row (the block just emitted) for the
 // distance g0 to its bound, the velocity jv0 = J v0 at the start of the
-// step and jvs = J v* of the free motion. Within its bound (g0 ≥ 0) the row is SAP's (setRow): a near-rigid
+// step and jvs = J v* of the free motion. Within its bound (g0 ≥ 0) the row
+// is inert with MuJoCo's compliance and Params.MuJoCoLimits (MuJoCo has no
+// row there), else SAP's (setRow): a near-rigid
 // limit is reached without passing it. Violated (g0 < 0), it is brought
 // back over a time constant and never launched:
 //   - with MuJoCo's solref and solimp (Compliance.SolRef), as MuJoCo's
@@ -78,6 +80,10 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 //   - compliant (Stiffness > 0): SAP's spring–damper, as set.
 func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs float64) {
 	switch {
+	case g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits:
+		r, _ := cp.soft(a.w[0], 0, 0, c.prm.Beta, c.in.DT)
+		inertRow(c, row, r)
+		return
 	case g0 < 0 && cp.mujoco():
 		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
 		return
@@ -89,6 +95,15 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs flo
 	default:
 		a.setRow(c, row, 0, cp, g0)
 	}
+}
+
+// inertRow makes the limit row just emitted (row, an Interval block) act
+// never: impulse bounds [0, 0], v̂ = 0 and the positive R r
+// (Params.MuJoCoLimits).
+func inertRow(c *asmCtx, row int, r float64) {
+	k := len(c.p.Constraints) - 1
+	c.p.Params[c.p.Constraints[k].Par+1] = 0
+	c.p.R[row], c.p.VHat[row] = r, 0
 }
 
 // elem returns v[i], or 0 when v is not given (callers that assemble

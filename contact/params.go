@@ -125,6 +125,10 @@ type Params struct {
 	// contact geometries would exceed it is taken as k equal substeps,
 	// r(‖ω‖δt/k)²/2 ≤ SubstepTolerance, at most MaxSubsteps (sim). 0: never.
 	SubstepTolerance float64
+	// Cone is the friction cone of MuJoCo's soft contacts where their own
+	// rows are solved (MuJoCo's <option cone>; Pyramidal reports it),
+	// default Elliptic.
+	Cone Cone
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
@@ -165,6 +169,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: speculative margin cap %v must be non-negative and finite", p.SpeculativeMax)
 	case !(p.SubstepTolerance >= 0) || math.IsInf(p.SubstepTolerance, 0):
 		return fmt.Errorf("contact: substep tolerance %v must be non-negative and finite", p.SubstepTolerance)
+	case p.Cone != Elliptic && p.Cone != Pyramidal:
+		return fmt.Errorf("contact: unknown friction cone %v", p.Cone)
 	}
 	return nil
 }

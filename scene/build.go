@@ -419,6 +419,10 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 	if err != nil {
 		return sim.Config{}, none, err
 	}
+	cone, err := contact.ParseCone(s.Contact.Cone)
+	if err != nil {
+		return sim.Config{}, none, fmt.Errorf("contact.cone: %w", err)
+	}
 	switch s.Solver.LineSearch {
 	case "", "exact", "backtracking":
 	default:
@@ -456,7 +460,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
-			SubstepTolerance: *s.Contact.SubstepTolerance,
+			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone,
 		},
 		Materials:        mats,
 		Solver:           sv,

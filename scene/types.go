@@ -178,6 +178,12 @@ type ContactParams struct {
 	// SpeculativeMax caps each geometry's speculative margin, in m
 	// (default 0.1).
 	SpeculativeMax *float64 `yaml:"speculative_max,omitempty"`
+	// Cone is the friction cone of MuJoCo's soft contacts (materials with
+	// a slip time, slip stiffness and slip weight, as the MJCF import
+	// sets) where the rk4 scheme solves MuJoCo's own rows at its stages:
+	// "elliptic" (default: the approximation's cone) or "pyramidal"
+	// (MuJoCo's default, <option cone>; contact.Pyramidal).
+	Cone string `yaml:"cone,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.

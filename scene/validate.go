@@ -234,6 +234,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	v.oneOf("contact.delassus", c.Delassus, "diagonal", "rms")
 	v.oneOf("contact.approximation", c.Approximation, "sap", "lagged", "similar")
 	v.oneOf("contact.parent_filter", c.ParentFilter, "adjacent", "mujoco", "none")
+	if c.Cone != "" {
+		v.oneOf("contact.cone", c.Cone, "elliptic", "pyramidal")
+	}
 	if c.StictionTolerance != nil {
 		v.positive("contact.stiction_tolerance", *c.StictionTolerance)
 	}

@@ -96,7 +96,8 @@ func (sim *Simulator) assembleConstraints() error {
 	sim.evalControls()
 	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
-	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed}
+	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
+		MuJoCoLimits: w.mj.rk4} // rk4ContactVStar's stage 0: MuJoCo's stage rows
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}

@@ -32,6 +32,8 @@ type rk4StageWork struct {
 	asm   contact.Assembler
 	casm  constraint.Assembler
 	col   collider
+	// pyr is the pyramidal friction cone's problem (solvePyramid).
+	pyr pyramidWork
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -105,8 +107,11 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 // φ being the gap less the standoff margin − gap) and with MuJoCo's
 // reference acceleration and regularization (softRows), so that the
 // stage's problem is MuJoCo's scaled by δt² and a_i its qacc, up to the
-// friction cone (MuJoCo 2.2.2's pyramid, here the Lagged disk) and the
-// solvers' tolerances. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
+// solvers' tolerances: with contact.Params.Pyramidal (MJCF's default
+// cone) the contacts of condim 1 and 3 are MuJoCo 2.2.2's pyramid
+// (solvePyramid, solveStageZero), else the friction is the Lagged disk;
+// limits with MuJoCo's solref have a row only past their bound
+// (constraint.Params.MuJoCoLimits), as MuJoCo's. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
 // the near-rigid R) stop a closing contact within δt: an acceleration
 // −v/δt, which RK4's four stages combine into a step that keeps 3/8 of
 // the closing or slipping speed (1 + z + z²/2 + z³/6 + z⁴/24 at z = −1),
@@ -140,7 +145,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
-	if err := sim.solveContacts(); err != nil {
+	if err := sim.solveStageZero(); err != nil {
 		return err
 	}
 	for j, x := range w.result.V {
@@ -158,6 +163,21 @@ func (sim *Simulator) rk4ContactVStar() error {
 	copy(w.result.V, w.problem.VStar)
 	mw.staged.contacts = true
 	return nil
+}
+
+// solveStageZero solves the rk4 step's own problem, stage 0's, with the
+// pyramidal friction cone where it applies (solvePyramid), else as any
+// step's (solveContacts).
+func (sim *Simulator) solveStageZero() error {
+	w := &sim.ws
+	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.kin0, sim.State.V, &w.result)
+	if err != nil {
+		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
+	}
+	if solved {
+		return nil
+	}
+	return sim.solveContacts()
 }
 
 // clearGapErrors clears the pairs' GapError: a correction of the step's
@@ -230,12 +250,19 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
 			KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
-		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed}
+		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true}
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
 	}
-	if err := sim.cfg.Solver.Solve(p, st.vs, &st.res); err != nil {
+	solved, err := false, error(nil)
+	if withContacts {
+		solved, err = sim.solvePyramid(p, st.pairs, kin, st.vs, &st.res)
+	}
+	if !solved && err == nil {
+		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
+	}
+	if err != nil {
 		return fmt.Errorf("sim: step %d: RK4 stage %d: constraint solver: %w", sim.step+1, i, err)
 	}
 	for j, x := range st.res.V {

@@ -15,13 +15,14 @@ import (
 // + U(−s, s) for the humanoid. within10 records whether Stiction's fastest
 // joint stayed within 10% of MuJoCo's when last measured (seed 21, 42).
 // The ant's ankles start up to 0.49 rad below their range; rk4 solves
-// the soft limits and, now, the contacts (with MuJoCo's rows) at every
-// stage, as MuJoCo's RK4 does: the fastest joint is hip_4 at 1.017 times
-// MuJoCo's peak (1.099 when the steps in contact were mujoco-euler steps).
-// The humanoid's fastest, right_hip_x, is 1.03 times MuJoCo's since a
-// pair of condim-1 limbs is frictionless, as MuJoCo's (contact.Material
-// Condim; abdomen_z 1.254 before, when both limbs' sliding friction for
-// the floor applied to the pair).
+// the soft limits and the contacts (with MuJoCo's rows, its pyramidal
+// friction cone and its limit rows only past the bound) at every stage,
+// as MuJoCo's RK4 does: the fastest joint is ankle_4 at 1.000 times
+// MuJoCo's peak (hip_4 at 1.017 with the Lagged disk for the pyramid,
+// 1.099 when the steps in contact were mujoco-euler steps). The
+// humanoid's fastest, left_elbow, is 1.000 times MuJoCo's (right_hip_x
+// 1.03 with the disk; abdomen_z 1.254 before a pair of condim-1 limbs was
+// frictionless, as MuJoCo's).
 var gymResets = []struct {
 	file     string
 	scale    float64

@@ -137,8 +137,12 @@ type Body struct {
 	Quat    [4]float64 `json:"quat"`
 	XPos    [3]float64 `json:"xpos"` // world pose at the initial state
 	XQuat   [4]float64 `json:"xquat"`
-	JntAdr  int        `json:"jntadr"`
-	JntNum  int        `json:"jntnum"`
+	// InvWeight0 is body_invweight0: MuJoCo's translational and
+	// rotational inverse weights at qpos0 (mj_setConst), its contacts'
+	// diagApprox.
+	InvWeight0 [2]float64 `json:"invweight0"`
+	JntAdr     int        `json:"jntadr"`
+	JntNum     int        `json:"jntnum"`
 }
 
 // Joint is one of MuJoCo's compiled joints.

@@ -67,15 +67,17 @@ func afterContact(t *testing.T, path string, sc sim.Scheme, steps int) (worst fl
 
 // TestRK4ContactStagesMuJoCo: scheme rk4 collides and solves its contacts
 // at each of its four stages, as MuJoCo's mj_RungeKutta does, with MuJoCo's
-// contact rows for MJCF's soft material (sim's rk4ContactVStar), and
+// contact rows for MJCF's soft material (sim's rk4ContactVStar) and
+// MuJoCo's default pyramidal friction cone (sim's solvePyramid), and
 // follows MuJoCo 2.2.2's RK4 after the first contact: a sphere dropped on
 // a plane to 1e-9 (6.7e-13 over the 150 steps after the touch, 0 over
 // the first 100; 1.7e-3 in the first step and 6.4e-3 over 150 when those
-// steps were mujoco-euler steps), a capsule dropped tilted to 6e-4 over
-// 150 steps (2.6e-3 in its first step, 2.6e-2 over 150 before; MuJoCo's
-// pyramidal friction cone is the Lagged disk here), and the first step in
-// contact of Gymnasium's walker2d and ant (9.1e-5 and 7.4e-4; 6.6e-3 and
-// 7.7e-3 before). Levels as measured, rounded up.
+// steps were mujoco-euler steps), a capsule dropped tilted to round-off
+// over 150 steps (2.6e-16; 5.9e-4 with the Lagged disk for MuJoCo's
+// pyramid, 2.6e-2 with mujoco-euler steps), and the first step in contact
+// of Gymnasium's walker2d and ant (1.5e-17 and 2.2e-16; 9.1e-5 and 7.4e-4
+// with the disk, 6.6e-3 and 7.7e-3 with mujoco-euler steps). Levels as
+// measured, rounded up to 1e-12 for the solvers' tolerances.
 func TestRK4ContactStagesMuJoCo(t *testing.T) {
 	for _, c := range []struct {
 		name, path string
@@ -83,9 +85,9 @@ func TestRK4ContactStagesMuJoCo(t *testing.T) {
 		level      float64 // max |Δqpos| allowed over them
 	}{
 		{"sphere", writeModel(t, rk4SphereDrop), 150, 1e-9},
-		{"capsule", writeModel(t, rk4CapsuleDrop), 150, 1e-3},
-		{"Gymnasium walker2d", filepath.Join("testdata", "gymnasium/walker2d.xml"), 1, 2e-4},
-		{"Gymnasium ant", filepath.Join("testdata", "gymnasium/ant.xml"), 1, 1e-3},
+		{"capsule", writeModel(t, rk4CapsuleDrop), 150, 1e-12},
+		{"Gymnasium walker2d", filepath.Join("testdata", "gymnasium/walker2d.xml"), 1, 1e-12},
+		{"Gymnasium ant", filepath.Join("testdata", "gymnasium/ant.xml"), 1, 1e-12},
 	} {
 		first := firstContact(t, c.path)
 		worst, _, fb := afterContact(t, c.path, sim.RK4, first+c.after-1)

@@ -216,7 +216,8 @@ func (c *compiler) compile() error {
 	}
 	c.dt = DefaultTimestep
 	s := model.NewScene(name, c.dt)
-	s.Scheme = "mujoco-euler" // MuJoCo's default integrator, Euler
+	s.Scheme = "mujoco-euler"    // MuJoCo's default integrator, Euler
+	s.Contact.Cone = "pyramidal" // and friction cone (<option cone>)
 	delete(s.Materials, model.DefaultMaterial)
 	c.out.Scene = s
 	for _, e := range c.root.All("option") {
@@ -350,7 +351,8 @@ func (c *compiler) compilerSettings(e *xmlutil.Element) error {
 	return nil
 }
 
-// option reads <option>: timestep, gravity and the integrator.
+// option reads <option>: timestep, gravity, the integrator and the
+// friction cone.
 func (c *compiler) option(e *xmlutil.Element) error {
 	s := c.out.Scene
 	dt, err := c.r.Float(e, "timestep", c.dt)
@@ -375,6 +377,11 @@ func (c *compiler) option(e *xmlutil.Element) error {
 		return err
 	}
 	s.Scheme = integratorScheme[integ]
+	if e.Has("cone") {
+		if s.Contact.Cone, err = c.r.Keyword(e, "cone", "pyramidal", "pyramidal", "elliptic"); err != nil {
+			return err
+		}
+	}
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
 	if integ == "implicitfast" {
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")

@@ -306,6 +306,8 @@ int main(int argc, char** argv) {
     arr(d->xpos + 3 * b, 3);
     printf(",\"xquat\":");
     arr(d->xquat + 4 * b, 4);
+    printf(",\"invweight0\":");
+    arr(m->body_invweight0 + 2 * b, 2);
     printf(",\"jntadr\":%d,\"jntnum\":%d}", m->body_jntadr[b], m->body_jntnum[b]);
   }
   printf("]");

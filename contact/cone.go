@@ -1,0 +1,48 @@
+package contact
+
+import "fmt"
+
+// Cone selects the friction cone of MuJoCo's soft contacts (the materials
+// with SlipTime, SlipStiffness and SlipWeight set, which the MJCF importer
+// gives its geoms) where the simulator solves MuJoCo's own contact rows
+// (sim's rk4 scheme, at each of its four stages). It is MuJoCo's
+// <option cone>; other contacts ignore it.
+type Cone int
+
+const (
+	// Elliptic keeps the contact's three rows (t1, t2, n) with the
+	// approximation's cone (Params.Approximation: SAP's cone, the Lagged
+	// disk), MuJoCo's cone="elliptic" up to that cone's shape.
+	Elliptic Cone = iota
+	// Pyramidal is MuJoCo 2.2.2's default cone: a contact of condim 3 has
+	// four one-sided rows J_n ± μ J_t1, J_n ± μ J_t2, each with a force
+	// ≥ 0 (mj_instantiateContact), the regularization Rpy = 2μ²(1 − d)/d
+	// · (1 + μ²) w of all its edges (mj_makeImpedance, impratio 1) and
+	// the reference acceleration −B J_e v − K d φ (mj_referenceConstraint).
+	Pyramidal
+)
+
+var coneNames = [...]string{"elliptic", "pyramidal"}
+
+// String returns "elliptic" or "pyramidal".
+func (c Cone) String() string {
+	if c < 0 || int(c) >= len(coneNames) {
+		return fmt.Sprintf("Cone(%d)", int(c))
+	}
+	return coneNames[c]
+}
+
+// ParseCone parses "elliptic" or "pyramidal"; "" is Elliptic.
+func ParseCone(s string) (Cone, error) {
+	switch s {
+	case "", "elliptic":
+		return Elliptic, nil
+	case "pyramidal":
+		return Pyramidal, nil
+	}
+	return 0, fmt.Errorf("unknown friction cone %q (want elliptic or pyramidal)", s)
+}
+
+// Pyramidal reports whether MuJoCo's soft contacts take MuJoCo's
+// pyramidal friction cone (Params.Cone).
+func (p Params) Pyramidal() bool { return p.Cone == Pyramidal }
