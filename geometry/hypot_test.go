@@ -38,7 +38,7 @@ func hypotCases() [][4]float64 {
 	return cs
 }
 
-// TestHypotLessIsHypots: hypotLess and hypotWithin answer as the
+// TestHypotLessIsHypots: hypotLess, closer and hypotWithin answer as the
 // comparisons of math.Hypot values do, on every case (bit-identical
 // manifolds).
 func TestHypotLessIsHypots(t *testing.T) {
@@ -46,6 +46,9 @@ func TestHypotLessIsHypots(t *testing.T) {
 		ax, ay, bx, by := c[0], c[1], c[2], c[3]
 		if got, want := hypotLess(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
 			t.Fatalf("hypotLess(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
+		}
+		if got, want := closer(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
+			t.Fatalf("closer(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
 		}
 		for _, d := range []float64{math.Hypot(bx, by), bx, -math.Abs(bx), math.Nextafter(math.Hypot(ax, ay), 0)} {
 			if got, want := hypotWithin(ax, ay, d), math.Hypot(ax, ay) <= d; got != want {

@@ -253,12 +253,26 @@ func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
 		// q = prev + t (cur − prev), the plane coordinates first: the
 		// height only for a point that is kept.
 		qx, qy := prev[0]+t*ex, prev[1]+t*ey
-		if dx, dy := qx-x, qy-y; hypotLess(dx, dy, bdx, bdy) {
+		if dx, dy := qx-x, qy-y; closer(dx, dy, bdx, bdy) {
 			best, bdx, bdy = prev.AddScaled(t, cur.Sub(prev)), dx, dy
 		}
 		prev = cur
 	}
 	return best
+}
+
+// closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),
+// the best so far, as math.Hypot(dx, dy) < math.Hypot(bdx, bdy) says:
+// against none yet (bdx = +Inf) it is whenever it is finite, and an equal
+// offset (a corner reached from both of its edges) is not.
+func closer(dx, dy, bdx, bdy float64) bool {
+	switch {
+	case math.IsInf(bdx, 1):
+		return dx-dx == 0 && dy-dy == 0
+	case dx == bdx && dy == bdy:
+		return false
+	}
+	return hypotLess(dx, dy, bdx, bdy)
 }
 
 // hypotLess reports whether math.Hypot(ax, ay) < math.Hypot(bx, by). The
