@@ -96,9 +96,12 @@ func (ws *Workspace) Update(q, v []float64) {
 		if v != nil {
 			vj = v[body.VOff:]
 		}
-		if body.Joint.Type == JointFree && body.Joint.Parent < 0 {
+		switch t := body.Joint.Type; {
+		case t == JointFree && body.Joint.Parent < 0:
 			ws.freeRoot(q, vj, b)
-		} else {
+		case t == JointRevolute || t == JointPrismatic:
+			ws.joint1(q, vj, b, xp, wp, vp)
+		default:
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
 		R := ws.x[b].R.RotMat()
@@ -136,6 +139,42 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
 	ws.kw[b] = ka
 	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+}
+
+// joint1 is joint for a revolute or a prismatic joint, written out for its
+// one subspace column: (a, 0) for a revolute joint, (0, a) for a prismatic
+// one, a the joint's Axis, and Ṡ = 0 (sw = sl = 0). It leaves out the
+// products with the zero half of the column and with sw and sl, whose
+// terms are exact zeros, so that for finite inputs it gives joint's bits
+// up to the sign of a zero (TestJoint1MatchesJoint).
+func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+	body := &ws.m.Bodies[b]
+	xf, xm, xb := ws.frames(q, b, xp)
+	R := xf.R.RotMat()
+	d := xb.P.Sub(xm.P)
+	rpm := xm.P.Sub(xp.P)
+	vel := 0.0
+	if vj != nil {
+		vel = vj[0]
+	}
+	i := body.VOff
+	if body.Joint.Type == JointRevolute {
+		W := R.MulVec(body.Joint.Axis)
+		wj := W.Scale(vel) // q̇ W, ω of the joint
+		w := wp.Add(wj)
+		ka := wp.Cross(wj)
+		ws.colW[i], ws.colL[i] = W, W.Cross(d)
+		ws.x[b], ws.w[b], ws.vel[b] = xb, w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d))
+		ws.kw[b] = ka
+		ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+		return
+	}
+	lm := R.MulVec(body.Joint.Axis)
+	lj := lm.Scale(vel) // q̇ a in the world, v of the joint
+	ws.colW[i], ws.colL[i] = spatial.Vec3{}, lm
+	ws.x[b], ws.w[b], ws.vel[b] = xb, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d))
+	ws.kw[b] = spatial.Vec3{}
+	ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))
 }
 
 // freeRoot is joint for a free joint whose parent is the world (every body

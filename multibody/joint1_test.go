@@ -1,0 +1,69 @@
+package multibody
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// TestJoint1MatchesJoint: Update's written-out revolute and prismatic
+// joints (joint1) give the general joint's pose, velocity, subspace
+// columns and κ, compared with == (so up to the sign of a zero), on random
+// forests of every root type (moving parents, identity and general joint
+// frames) and the pendulum, with and without velocities.
+func TestJoint1MatchesJoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 1))
+	var models []*Model
+	var states []*State
+	for k := range 3 {
+		for _, root := range allRoots {
+			m, s := randomForest(r, root)
+			for b := range m.Bodies {
+				j := &m.Bodies[b].Joint
+				switch (b + k) % 3 {
+				case 1:
+					j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
+				case 2:
+					j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
+				}
+			}
+			models, states = append(models, m), append(states, s)
+		}
+	}
+	pm, ps := pendulumModel()
+	models, states = append(models, pm), append(states, ps)
+	checked := 0
+	for i, m := range models {
+		for _, v := range [][]float64{states[i].V, nil} {
+			ws, gen := NewWorkspace(m), NewWorkspace(m)
+			ws.Update(states[i].Q, v)
+			for b := range m.Bodies {
+				body := &m.Bodies[b]
+				if body.Tree < 0 || (body.Joint.Type != JointRevolute && body.Joint.Type != JointPrismatic) {
+					continue
+				}
+				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
+				if p := body.Joint.Parent; p >= 0 {
+					xp, wp, vp = ws.x[p], ws.w[p], ws.vel[p]
+				}
+				var vj []float64
+				if v != nil {
+					vj = v[body.VOff:]
+				}
+				gen.joint(states[i].Q, vj, b, xp, wp, vp)
+				c := body.VOff
+				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] ||
+					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+					t.Errorf("model %d body %d (%v, v nil %v): joint1 x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
+						i, b, body.Joint.Type, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.colW[c], ws.colL[c], ws.kw[b], ws.kl[b],
+						gen.x[b], gen.w[b], gen.vel[b], gen.colW[c], gen.colL[c], gen.kw[b], gen.kl[b])
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d joints checked", checked)
+	}
+}
