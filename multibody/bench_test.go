@@ -118,3 +118,38 @@ func TestParallelAxisEntries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMassMatrix times the mass matrix (Workspace.MassMatrix, after
+// one Update) of a lone free body, as every body of the peer scenes is, and
+// of the pendulum (cpu-ns/op as in BenchmarkUpdate):
+//
+//	go test ./multibody -run XXX -bench MassMatrix -count 6
+func BenchmarkMassMatrix(b *testing.B) {
+	free := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	in := spatial.SpatialInertia{Mass: 1, Com: spatial.Vec3{0.01, 0, 0}, Icom: spatial.Diag3(spatial.Vec3{0.01, 0.02, 0.03})}
+	if _, err := free.AddBody("cube", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+		b.Fatal(err)
+	}
+	fs := free.NewState()
+	randomize(rand.New(rand.NewPCG(7, 8)), free, fs)
+	pend, ps := pendulumModel()
+	for _, c := range []struct {
+		name string
+		m    *Model
+		s    *State
+	}{{"free", free, fs}, {"pendulum", pend, ps}} {
+		b.Run(c.name, func(b *testing.B) {
+			ws := NewWorkspace(c.m)
+			ws.Update(c.s.Q, c.s.V)
+			n := c.m.Trees[0].NV
+			out := make([]float64, n*n)
+			b.ReportAllocs()
+			cpu := -cputime.Process()
+			for b.Loop() {
+				ws.MassMatrix(0, out)
+			}
+			cpu += cputime.Process()
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
