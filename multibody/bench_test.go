@@ -153,3 +153,27 @@ func BenchmarkMassMatrix(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPointJacobian times the point Jacobian of a lone free body, one
+// per contact point in the peer scenes (cpu-ns/op as in BenchmarkUpdate):
+//
+//	go test ./multibody -run XXX -bench PointJacobian -count 6
+func BenchmarkPointJacobian(b *testing.B) {
+	m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.01, 0.02, 0.03})}
+	if _, err := m.AddBody("cube", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+		b.Fatal(err)
+	}
+	s := m.NewState()
+	randomize(rand.New(rand.NewPCG(7, 9)), m, s)
+	ws := NewWorkspace(m)
+	ws.Update(s.Q, s.V)
+	out, p := make([]float64, 18), spatial.Vec3{0.05, -0.05, 0}
+	b.ReportAllocs()
+	cpu := -cputime.Process()
+	for b.Loop() {
+		ws.PointJacobian(0, p, out)
+	}
+	cpu += cputime.Process()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

@@ -106,3 +106,35 @@ func TestCRBAFreeBodyMatchesColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestFreePointJacobianMatches: the point Jacobian of a lone free body
+// written out (freePointJacobian) equals the general walk's colL + colW × r
+// entry for entry (==, up to the sign of a zero) at random poses and points.
+func TestFreePointJacobianMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 3))
+	m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	if _, err := m.AddBody("b", rinertia(r), Joint{Type: JointFree, Parent: -1}); err != nil {
+		t.Fatal(err)
+	}
+	ws := NewWorkspace(m)
+	got, want := make([]float64, 18), make([]float64, 18)
+	for trial := range 500 {
+		s := m.NewState()
+		randomize(r, m, s)
+		ws.Update(s.Q, s.V)
+		p := rv(r).Scale(float64(trial%7) - 3)
+		if ws.PointJacobian(0, p, got) != 0 {
+			t.Fatal("tree index")
+		}
+		rr := p.Sub(ws.Pose(0).P)
+		for i := range 6 {
+			col := ws.colL[i].Add(ws.colW[i].Cross(rr))
+			want[i], want[6+i], want[12+i] = col[0], col[1], col[2]
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: J[%d][%d] = %v, the general column %v", trial, i/6, i%6, got[i], want[i])
+			}
+		}
+	}
+}

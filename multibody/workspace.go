@@ -217,6 +217,10 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	}
 	tr := &m.Trees[t]
 	n := tr.NV
+	if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
+		freePointJacobian(p.Sub(ws.x[b].P), out)
+		return t
+	}
 	clear(out[:3*n])
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
@@ -229,6 +233,21 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		}
 	}
 	return t
+}
+
+// freePointJacobian writes the 3×6 point Jacobian of a lone free body at
+// offset r from its origin: its columns e_k × r and e_k, which is what
+// PointJacobian's colL + colW × r gives for the unit columns of
+// Workspace.freeRoot, up to the sign of a zero, for a finite r
+// (TestFreePointJacobianMatches).
+func freePointJacobian(r spatial.Vec3, out []float64) {
+	x, y, z := out[0:6], out[6:12], out[12:18]
+	x[0], y[0], z[0] = 0, -r[2], r[1] // e_x × r
+	x[1], y[1], z[1] = r[2], 0, -r[0] // e_y × r
+	x[2], y[2], z[2] = -r[1], r[0], 0 // e_z × r
+	x[3], y[3], z[3] = 1, 0, 0
+	x[4], y[4], z[4] = 0, 1, 0
+	x[5], y[5], z[5] = 0, 0, 1
 }
 
 // AngularJacobian writes the 3×NV_t block of the Jacobian of body b's
