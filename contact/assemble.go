@@ -300,7 +300,7 @@ func invTreeMass(m *multibody.Model, pr *Pair) float64 {
 		for _, k := range m.Trees[m.Bodies[b].Tree].Bodies {
 			mass += m.Bodies[k].Inertia.Mass
 		}
-		ref = math.Max(ref, 1/mass)
+		ref = max(ref, 1/mass)
 	}
 	return ref
 }

@@ -150,9 +150,9 @@ func combineMax(a, b Material) Material {
 	a.MaxFriction, b.MaxFriction = false, false
 	c := Combine(a, b)
 	c.MaxFriction = true
-	c.Friction = math.Max(a.Friction, b.Friction)
-	c.Spin = math.Max(a.Spin, b.Spin)
-	c.Rolling = math.Max(a.Rolling, b.Rolling)
+	c.Friction = max(a.Friction, b.Friction)
+	c.Spin = max(a.Spin, b.Spin)
+	c.Rolling = max(a.Rolling, b.Rolling)
 	if a.Condim > 0 && b.Condim > 0 {
 		c.Condim = max(a.Condim, b.Condim)
 		c.Friction, c.Spin, c.Rolling = condimCoef(c.Condim, 3, c.Friction), condimCoef(c.Condim, 4, c.Spin), condimCoef(c.Condim, 6, c.Rolling)

@@ -240,7 +240,8 @@ const (
 // direction, the point slides along that edge instead of jumping between
 // its corners.
 func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
-	best, bd := p.v[0], math.Inf(1)
+	best := p.v[0]
+	bdx, bdy := math.Inf(1), 0.0 // the offset of best from (x, y): none yet, at distance +Inf
 	prev := p.v[p.n-1]
 	for _, cur := range p.v[:p.n] {
 		ex, ey := cur[0]-prev[0], cur[1]-prev[1]
@@ -249,19 +250,78 @@ func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
 		if l2 > 0 {
 			t = clamp(((x-prev[0])*ex+(y-prev[1])*ey)/l2, 0, 1)
 		}
-		q := prev.AddScaled(t, cur.Sub(prev))
-		if d := math.Hypot(q[0]-x, q[1]-y); d < bd {
-			best, bd = q, d
+		// q = prev + t (cur − prev), the plane coordinates first: the
+		// height only for a point that is kept.
+		qx, qy := prev[0]+t*ex, prev[1]+t*ey
+		if dx, dy := qx-x, qy-y; closer(dx, dy, bdx, bdy) {
+			best, bdx, bdy = prev.AddScaled(t, cur.Sub(prev)), dx, dy
 		}
 		prev = cur
 	}
 	return best
 }
 
+// closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),
+// the best so far, as math.Hypot(dx, dy) < math.Hypot(bdx, bdy) says:
+// against none yet (bdx = +Inf) it is whenever it is finite, and an equal
+// offset (a corner reached from both of its edges) is not.
+func closer(dx, dy, bdx, bdy float64) bool {
+	switch {
+	case math.IsInf(bdx, 1):
+		return dx-dx == 0 && dy-dy == 0
+	case dx == bdx && dy == bdy:
+		return false
+	}
+	return hypotLess(dx, dy, bdx, bdy)
+}
+
+// hypotLess reports whether math.Hypot(ax, ay) < math.Hypot(bx, by). The
+// squared norms decide when they differ by far more than the rounding of
+// either (hypotMargin, both in the range where squaring neither overflows
+// nor loses relative precision); math.Hypot decides the near ties and the
+// rest, so the answer is always the one math.Hypot's comparison gives.
+func hypotLess(ax, ay, bx, by float64) bool {
+	a2, b2 := ax*ax+ay*ay, bx*bx+by*by
+	if a2 >= sqLo && a2 <= sqHi && b2 >= sqLo && b2 <= sqHi {
+		if a2 < b2*(1-hypotMargin) {
+			return true
+		}
+		if a2 > b2*(1+hypotMargin) {
+			return false
+		}
+	}
+	return math.Hypot(ax, ay) < math.Hypot(bx, by)
+}
+
+// hypotWithin reports whether math.Hypot(ax, ay) <= d, with the squared
+// norm deciding away from the tie as in hypotLess.
+func hypotWithin(ax, ay, d float64) bool {
+	a2, d2 := ax*ax+ay*ay, d*d
+	if d > 0 && a2 >= sqLo && a2 <= sqHi && d2 >= sqLo && d2 <= sqHi {
+		if a2 < d2*(1-hypotMargin) {
+			return true
+		}
+		if a2 > d2*(1+hypotMargin) {
+			return false
+		}
+	}
+	return math.Hypot(ax, ay) <= d
+}
+
+// hypotMargin is the relative gap between two squared norms beyond which
+// their order is that of their math.Hypot values: the rounding of a sum of
+// two squares and of math.Hypot are a few ulps (1e-15), far below it.
+// sqLo and sqHi bound the squared norms whose rounding is that small (no
+// underflow into subnormals, no overflow).
+const (
+	hypotMargin = 1e-9
+	sqLo, sqHi  = 1e-280, 1e280
+)
+
 // nearPoints reports whether q is within dist (in the plane) of one of pts.
 func nearPoints(pts []spatial.Vec3, q spatial.Vec3, dist float64) bool {
 	for _, p := range pts {
-		if math.Hypot(p[0]-q[0], p[1]-q[1]) <= dist {
+		if hypotWithin(p[0]-q[0], p[1]-q[1], dist) {
 			return true
 		}
 	}

@@ -118,3 +118,62 @@ func TestParallelAxisEntries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMassMatrix times the mass matrix (Workspace.MassMatrix, after
+// one Update) of a lone free body, as every body of the peer scenes is, and
+// of the pendulum (cpu-ns/op as in BenchmarkUpdate):
+//
+//	go test ./multibody -run XXX -bench MassMatrix -count 6
+func BenchmarkMassMatrix(b *testing.B) {
+	free := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	in := spatial.SpatialInertia{Mass: 1, Com: spatial.Vec3{0.01, 0, 0}, Icom: spatial.Diag3(spatial.Vec3{0.01, 0.02, 0.03})}
+	if _, err := free.AddBody("cube", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+		b.Fatal(err)
+	}
+	fs := free.NewState()
+	randomize(rand.New(rand.NewPCG(7, 8)), free, fs)
+	pend, ps := pendulumModel()
+	for _, c := range []struct {
+		name string
+		m    *Model
+		s    *State
+	}{{"free", free, fs}, {"pendulum", pend, ps}} {
+		b.Run(c.name, func(b *testing.B) {
+			ws := NewWorkspace(c.m)
+			ws.Update(c.s.Q, c.s.V)
+			n := c.m.Trees[0].NV
+			out := make([]float64, n*n)
+			b.ReportAllocs()
+			cpu := -cputime.Process()
+			for b.Loop() {
+				ws.MassMatrix(0, out)
+			}
+			cpu += cputime.Process()
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// BenchmarkPointJacobian times the point Jacobian of a lone free body, one
+// per contact point in the peer scenes (cpu-ns/op as in BenchmarkUpdate):
+//
+//	go test ./multibody -run XXX -bench PointJacobian -count 6
+func BenchmarkPointJacobian(b *testing.B) {
+	m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.01, 0.02, 0.03})}
+	if _, err := m.AddBody("cube", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+		b.Fatal(err)
+	}
+	s := m.NewState()
+	randomize(rand.New(rand.NewPCG(7, 9)), m, s)
+	ws := NewWorkspace(m)
+	ws.Update(s.Q, s.V)
+	out, p := make([]float64, 18), spatial.Vec3{0.05, -0.05, 0}
+	b.ReportAllocs()
+	cpu := -cputime.Process()
+	for b.Loop() {
+		ws.PointJacobian(0, p, out)
+	}
+	cpu += cputime.Process()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

@@ -43,6 +43,24 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		ws.cx[b] = ws.x[b].P.Add(ws.com[b])
 		ws.ci[b] = ws.ic[b]
 	}
+	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+		ws.crbaFreeBody(b, out)
+	} else {
+		ws.crbaColumns(tr, out)
+	}
+	for _, b := range tr.Bodies {
+		body := &m.Bodies[b]
+		for k := range body.Joint.NV() {
+			r := body.VOff + k - tr.VOffset
+			out[r*n+r] += body.Joint.DOFArmature(k)
+		}
+	}
+}
+
+// crbaColumns fills M by crbaColumn from the leaves to the root, adding
+// each body's composite inertia to its parent's.
+func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
+	m := ws.m
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		body := &m.Bodies[b]
@@ -53,11 +71,29 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 			ws.combine(p, b)
 		}
 	}
-	for _, b := range tr.Bodies {
-		body := &m.Bodies[b]
-		for k := range body.Joint.NV() {
-			r := body.VOff + k - tr.VOffset
-			out[r*n+r] += body.Joint.DOFArmature(k)
+}
+
+// crbaFreeBody is crbaColumns for a tree of one free body b at the root,
+// whose subspace columns are the unit vectors (Workspace.freeRoot): the
+// entry S_jᵀ (nm, f) of column c is then nm_j or f_(j−3) itself, which the
+// two dot products give up to the sign of a zero, and M[j][c] is taken
+// from column max(j, c), the last that crbaColumns writes it from
+// (TestCRBAFreeBodyMatchesColumns).
+func (ws *Workspace) crbaFreeBody(b int, out []float64) {
+	cc := ws.cx[b].Sub(ws.x[b].P)
+	mass, ci, voff := ws.cm[b], ws.ci[b], ws.m.Bodies[b].VOff
+	for c := range 6 {
+		W, L := ws.colW[voff+c], ws.colL[voff+c]
+		f := L.Add(W.Cross(cc)).Scale(mass) // as crbaColumn
+		nm := ci.MulVec(W).Add(cc.Cross(f))
+		for j := 0; j <= c; j++ {
+			var e float64
+			if j < 3 {
+				e = nm[j]
+			} else {
+				e = f[j-3]
+			}
+			out[j*6+c], out[c*6+j] = e, e
 		}
 	}
 }

@@ -96,9 +96,12 @@ func (ws *Workspace) Update(q, v []float64) {
 		if v != nil {
 			vj = v[body.VOff:]
 		}
-		if body.Joint.Type == JointFree && body.Joint.Parent < 0 {
+		switch t := body.Joint.Type; {
+		case t == JointFree && body.Joint.Parent < 0:
 			ws.freeRoot(q, vj, b)
-		} else {
+		case t == JointRevolute || t == JointPrismatic:
+			ws.joint1(q, vj, b, xp, wp, vp)
+		default:
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
 		R := ws.x[b].R.RotMat()
@@ -136,6 +139,42 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
 	ws.kw[b] = ka
 	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+}
+
+// joint1 is joint for a revolute or a prismatic joint, written out for its
+// one subspace column: (a, 0) for a revolute joint, (0, a) for a prismatic
+// one, a the joint's Axis, and Ṡ = 0 (sw = sl = 0). It leaves out the
+// products with the zero half of the column and with sw and sl, whose
+// terms are exact zeros, so that for finite inputs it gives joint's bits
+// up to the sign of a zero (TestJoint1MatchesJoint).
+func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+	body := &ws.m.Bodies[b]
+	xf, xm, xb := ws.frames(q, b, xp)
+	R := xf.R.RotMat()
+	d := xb.P.Sub(xm.P)
+	rpm := xm.P.Sub(xp.P)
+	vel := 0.0
+	if vj != nil {
+		vel = vj[0]
+	}
+	i := body.VOff
+	if body.Joint.Type == JointRevolute {
+		W := R.MulVec(body.Joint.Axis)
+		wj := W.Scale(vel) // q̇ W, ω of the joint
+		w := wp.Add(wj)
+		ka := wp.Cross(wj)
+		ws.colW[i], ws.colL[i] = W, W.Cross(d)
+		ws.x[b], ws.w[b], ws.vel[b] = xb, w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d))
+		ws.kw[b] = ka
+		ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+		return
+	}
+	lm := R.MulVec(body.Joint.Axis)
+	lj := lm.Scale(vel) // q̇ a in the world, v of the joint
+	ws.colW[i], ws.colL[i] = spatial.Vec3{}, lm
+	ws.x[b], ws.w[b], ws.vel[b] = xb, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d))
+	ws.kw[b] = spatial.Vec3{}
+	ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))
 }
 
 // freeRoot is joint for a free joint whose parent is the world (every body
@@ -178,6 +217,10 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	}
 	tr := &m.Trees[t]
 	n := tr.NV
+	if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
+		freePointJacobian(p.Sub(ws.x[b].P), out)
+		return t
+	}
 	clear(out[:3*n])
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
@@ -190,6 +233,21 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		}
 	}
 	return t
+}
+
+// freePointJacobian writes the 3×6 point Jacobian of a lone free body at
+// offset r from its origin: its columns e_k × r and e_k, which is what
+// PointJacobian's colL + colW × r gives for the unit columns of
+// Workspace.freeRoot, up to the sign of a zero, for a finite r
+// (TestFreePointJacobianMatches).
+func freePointJacobian(r spatial.Vec3, out []float64) {
+	x, y, z := out[0:6], out[6:12], out[12:18]
+	x[0], y[0], z[0] = 0, -r[2], r[1] // e_x × r
+	x[1], y[1], z[1] = r[2], 0, -r[0] // e_y × r
+	x[2], y[2], z[2] = -r[1], r[0], 0 // e_z × r
+	x[3], y[3], z[3] = 1, 0, 0
+	x[4], y[4], z[4] = 0, 1, 0
+	x[5], y[5], z[5] = 0, 0, 1
 }
 
 // AngularJacobian writes the 3×NV_t block of the Jacobian of body b's

@@ -133,7 +133,7 @@ func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) (ke
 	vn := h.Normal.Dot(vb.Sub(va))
 	spin := 2 * (sim.spinReach(a, ra) + sim.spinReach(b, rb))
 	within := func(u float64) bool {
-		return h.Phi <= prm.Margin+math.Min(prm.SpeculativeMax, (u+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
+		return h.Phi <= prm.Margin+min(prm.SpeculativeMax, (u+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
 	}
 	if within(max(0, -vn)) {
 		return true, false
@@ -174,7 +174,7 @@ func (sim *Simulator) speculative(b int, r float64) float64 {
 		return 0
 	}
 	wb, vb := sim.ws.kin0.Velocity(b)
-	return math.Min(prm.SpeculativeMax, (vb.Norm()+wb.Norm()*r)*sim.cfg.DT)
+	return min(prm.SpeculativeMax, (vb.Norm()+wb.Norm()*r)*sim.cfg.DT)
 }
 
 // reach returns how far geometry g reaches from its body's origin: the
@@ -184,7 +184,7 @@ func reach(g *geometry.Shape, x spatial.Pose) float64 {
 	box := g.AABB(spatial.PoseIdentity())
 	r := 0.0
 	for k := range 3 {
-		e := math.Max(math.Abs(box.Min[k]), math.Abs(box.Max[k]))
+		e := max(math.Abs(box.Min[k]), math.Abs(box.Max[k]))
 		r += e * e
 	}
 	return x.P.Norm() + math.Sqrt(r)

@@ -139,7 +139,7 @@ func (sim *Simulator) constraintStats(st *StepStats) {
 		case constraint.Saturated:
 			st.SaturatedConstraints++
 		}
-		st.MaxConstraintViolation = math.Max(st.MaxConstraintViolation, r.Violation)
+		st.MaxConstraintViolation = max(st.MaxConstraintViolation, r.Violation)
 	}
 }
 
@@ -238,8 +238,8 @@ func (sim *Simulator) relinearize() error {
 		sim.expandSolution()
 		step, size := 0.0, 0.0
 		for i, x := range w.result.V {
-			step = math.Max(step, math.Abs(x-c.vprev[i]))
-			size = math.Max(size, math.Abs(x))
+			step = max(step, math.Abs(x-c.vprev[i]))
+			size = max(size, math.Abs(x))
 		}
 		if step <= tol*(1+size) {
 			break

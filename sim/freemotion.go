@@ -85,8 +85,8 @@ func (sim *Simulator) newtonVStar() error {
 			w.factor.Solve(q, r, 1)
 			for i := range q.Size {
 				w.vstar[q.Offset+i] -= r[i]
-				step = math.Max(step, math.Abs(r[i]))
-				size = math.Max(size, math.Abs(w.vstar[q.Offset+i]))
+				step = max(step, math.Abs(r[i]))
+				size = max(size, math.Abs(w.vstar[q.Offset+i]))
 			}
 		}
 		if math.IsNaN(step) {

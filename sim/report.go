@@ -23,9 +23,9 @@ func (sim *Simulator) stats() StepStats {
 	}
 	sim.constraintStats(&st)
 	for i, pr := range w.pairs {
-		st.MaxPenetration = math.Max(st.MaxPenetration, -(pr.Phi + pr.Standoff))
+		st.MaxPenetration = max(st.MaxPenetration, -(pr.Phi + pr.Standoff))
 		if w.result.Gamma[3*i+2] > 0 {
-			st.MaxSlip = math.Max(st.MaxSlip, math.Hypot(w.result.VC[3*i], w.result.VC[3*i+1]))
+			st.MaxSlip = max(st.MaxSlip, math.Hypot(w.result.VC[3*i], w.result.VC[3*i+1]))
 		}
 	}
 	return st

@@ -16,7 +16,7 @@ func CompliantR(k, taud, dt float64) float64 { return 1 / (dt * k * (dt + taud))
 // near-rigid regularization, so that no constraint is stiffer than the time
 // step resolves (period ≥ β δt).
 func Regularization(w, beta, k, taud, dt float64) float64 {
-	return math.Max(NearRigidR(w, beta), CompliantR(k, taud, dt))
+	return max(NearRigidR(w, beta), CompliantR(k, taud, dt))
 }
 
 // BiasVelocity returns v̂ = −g0/(δt + τd) (SAP §V-A with the constraint

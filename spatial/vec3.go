@@ -57,12 +57,12 @@ func (a Vec3) Abs() Vec3 { return Vec3{math.Abs(a[0]), math.Abs(a[1]), math.Abs(
 
 // Min returns the component-wise minimum.
 func (a Vec3) Min(b Vec3) Vec3 {
-	return Vec3{math.Min(a[0], b[0]), math.Min(a[1], b[1]), math.Min(a[2], b[2])}
+	return Vec3{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2])}
 }
 
 // Max returns the component-wise maximum.
 func (a Vec3) Max(b Vec3) Vec3 {
-	return Vec3{math.Max(a[0], b[0]), math.Max(a[1], b[1]), math.Max(a[2], b[2])}
+	return Vec3{max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])}
 }
 
 // IsFinite reports whether no component is NaN or ±Inf.

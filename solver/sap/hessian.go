@@ -208,6 +208,10 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
+	if k == 3 { // a contact's block: the same sums, its three rows' entries read once per column a
+		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		return
+	}
 	for _, a := range nz1 {
 		for _, b := range nz2 {
 			s := 0.0
@@ -217,6 +221,29 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 			d.h[(q1.Offset+a)*n+q2.Offset+b] += s
 			if b1 != b2 {
 				d.h[(q2.Offset+b)*n+q1.Offset+a] += s
+			}
+		}
+	}
+}
+
+// addJtTmp3 is addJtTmp for a block of three rows (j1 with n1 columns,
+// d.tmp with n2): each entry is the same sum in the same order,
+// ((0 + J_0a t_0b) + J_1a t_1b) + J_2a t_2b, so H gets the same bits.
+func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror bool, nz1, nz2 []int) {
+	r0, r1, r2 := j1[:n1], j1[n1:2*n1], j1[2*n1:3*n1]
+	t0, t1, t2 := d.tmp[:n2], d.tmp[n2:2*n2], d.tmp[2*n2:3*n2]
+	n := d.n
+	for _, a := range nz1 {
+		x0, x1, x2 := r0[a], r1[a], r2[a]
+		row := d.h[(off1+a)*n+off2:][:n2]
+		for _, b := range nz2 {
+			s := 0.0
+			s += x0 * t0[b]
+			s += x1 * t1[b]
+			s += x2 * t2[b]
+			row[b] += s
+			if mirror {
+				d.h[(off2+b)*n+off1+a] += s
 			}
 		}
 	}

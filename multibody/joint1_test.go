@@ -1,0 +1,140 @@
+package multibody
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// TestJoint1MatchesJoint: Update's written-out revolute and prismatic
+// joints (joint1) give the general joint's pose, velocity, subspace
+// columns and κ, compared with == (so up to the sign of a zero), on random
+// forests of every root type (moving parents, identity and general joint
+// frames) and the pendulum, with and without velocities.
+func TestJoint1MatchesJoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 1))
+	var models []*Model
+	var states []*State
+	for k := range 3 {
+		for _, root := range allRoots {
+			m, s := randomForest(r, root)
+			for b := range m.Bodies {
+				j := &m.Bodies[b].Joint
+				switch (b + k) % 3 {
+				case 1:
+					j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
+				case 2:
+					j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
+				}
+			}
+			models, states = append(models, m), append(states, s)
+		}
+	}
+	pm, ps := pendulumModel()
+	models, states = append(models, pm), append(states, ps)
+	checked := 0
+	for i, m := range models {
+		for _, v := range [][]float64{states[i].V, nil} {
+			ws, gen := NewWorkspace(m), NewWorkspace(m)
+			ws.Update(states[i].Q, v)
+			for b := range m.Bodies {
+				body := &m.Bodies[b]
+				if body.Tree < 0 || (body.Joint.Type != JointRevolute && body.Joint.Type != JointPrismatic) {
+					continue
+				}
+				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
+				if p := body.Joint.Parent; p >= 0 {
+					xp, wp, vp = ws.x[p], ws.w[p], ws.vel[p]
+				}
+				var vj []float64
+				if v != nil {
+					vj = v[body.VOff:]
+				}
+				gen.joint(states[i].Q, vj, b, xp, wp, vp)
+				c := body.VOff
+				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] ||
+					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+					t.Errorf("model %d body %d (%v, v nil %v): joint1 x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
+						i, b, body.Joint.Type, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.colW[c], ws.colL[c], ws.kw[b], ws.kl[b],
+						gen.x[b], gen.w[b], gen.vel[b], gen.colW[c], gen.colL[c], gen.kw[b], gen.kl[b])
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d joints checked", checked)
+	}
+}
+
+// TestCRBAFreeBodyMatchesColumns: the mass matrix of a lone free body
+// written out (crbaFreeBody) equals the general composite-rigid-body
+// columns' (crbaColumns) entry for entry (==, so up to the sign of a zero),
+// for random inertias (full and diagonal, off-centre centres of mass) and
+// orientations.
+func TestCRBAFreeBodyMatchesColumns(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 2))
+	for trial := range 500 {
+		m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+		in := rinertia(r)
+		if trial%2 == 0 {
+			in.Icom = spatial.Diag3(spatial.Vec3{in.Icom[0][0], in.Icom[1][1], in.Icom[2][2]})
+		}
+		if _, err := m.AddBody("b", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+			t.Fatal(err)
+		}
+		s := m.NewState()
+		randomize(r, m, s)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		got := make([]float64, 36)
+		ws.MassMatrix(0, got)
+		if len(m.Trees) != 1 || len(m.Trees[0].Bodies) != 1 {
+			t.Fatalf("trees %v", m.Trees)
+		}
+		want := make([]float64, 36)
+		ws.MassMatrix(0, want) // sets the composite inertias crbaColumns reads
+		for i := range want {
+			want[i] = 0
+		}
+		ws.crbaColumns(&m.Trees[0], want)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: M[%d][%d] = %v, crbaColumns %v", trial, i/6, i%6, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestFreePointJacobianMatches: the point Jacobian of a lone free body
+// written out (freePointJacobian) equals the general walk's colL + colW × r
+// entry for entry (==, up to the sign of a zero) at random poses and points.
+func TestFreePointJacobianMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 3))
+	m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	if _, err := m.AddBody("b", rinertia(r), Joint{Type: JointFree, Parent: -1}); err != nil {
+		t.Fatal(err)
+	}
+	ws := NewWorkspace(m)
+	got, want := make([]float64, 18), make([]float64, 18)
+	for trial := range 500 {
+		s := m.NewState()
+		randomize(r, m, s)
+		ws.Update(s.Q, s.V)
+		p := rv(r).Scale(float64(trial%7) - 3)
+		if ws.PointJacobian(0, p, got) != 0 {
+			t.Fatal("tree index")
+		}
+		rr := p.Sub(ws.Pose(0).P)
+		for i := range 6 {
+			col := ws.colL[i].Add(ws.colW[i].Cross(rr))
+			want[i], want[6+i], want[12+i] = col[0], col[1], col[2]
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: J[%d][%d] = %v, the general column %v", trial, i/6, i%6, got[i], want[i])
+			}
+		}
+	}
+}
