@@ -281,7 +281,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 // (contact.Memory.Recall; GapError cleared).
 func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 	st := &sim.ws.mj.staged
-	sim.broadPhase(&st.col, kin, nil)
+	sim.stageBroadPhase(&st.col, kin)
 	st.pairs = sim.narrowPhase(&st.col, nil, st.pairs[:0])
 	sim.mem.Recall(st.pairs)
 	clearGapErrors(st.pairs)
