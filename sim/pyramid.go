@@ -78,8 +78,8 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ki
 		if i >= len(pairs) {
 			continue
 		}
-		mat, soft := sim.mujocoSoft(&pairs[i])
-		if !soft || mat.Spin > 0 || mat.Rolling > 0 {
+		mat, pyr := sim.pyramidPair(&pairs[i])
+		if !pyr {
 			continue // condim 4 and 6 keep their rows (and their spin and rolling blocks)
 		}
 		pw.blocks[i] = pyramidBlock{edges: 1, mu: mat.Friction, rot: mujocoTangents(sim.Model, kin, &pairs[i])}
@@ -111,6 +111,32 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ki
 		b = end
 	}
 	return true
+}
+
+// pyramidPair returns the pair's combined material and whether
+// pyramidProblem makes its contact a pyramid: MuJoCo's soft material
+// (mujocoSoft) without spin or rolling friction. It does not look at
+// contact.Params.Pyramidal.
+func (sim *Simulator) pyramidPair(pr *contact.Pair) (contact.Material, bool) {
+	mat, soft := sim.mujocoSoft(pr)
+	return mat, soft && mat.Spin == 0 && mat.Rolling == 0
+}
+
+// markPyramids sets st.geo, per stage pair, to whether solvePyramid will
+// make its contact a pyramid, whose rows replace the contact assembler's
+// (contact.Assembler.Geometric: the stage's assembler then builds only
+// its Jacobian), or to nil when the cone is not the pyramid.
+func (sim *Simulator) markPyramids(st *rk4StageWork) {
+	if !sim.cfg.Contact.Pyramidal() {
+		st.asm.Geometric = nil
+		return
+	}
+	st.geo = st.geo[:0]
+	for i := range st.pairs {
+		_, pyr := sim.pyramidPair(&st.pairs[i])
+		st.geo = append(st.geo, pyr)
+	}
+	st.asm.Geometric = st.geo
 }
 
 // copyBlock appends constraint block i of p, whose J blocks are

@@ -32,8 +32,10 @@ type rk4StageWork struct {
 	asm   contact.Assembler
 	casm  constraint.Assembler
 	col   collider
-	// pyr is the pyramidal friction cone's problem (solvePyramid).
+	// pyr is the pyramidal friction cone's problem (solvePyramid), and
+	// geo marks the stage pairs that become pyramids (markPyramids).
 	pyr pyramidWork
+	geo []bool
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -242,6 +244,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prm := sim.cfg.Contact
 		prm.LoadAware = prm.LoadAware && len(st.pairs) > 0 // as assembleContacts
 		st.asm.Factored = &mw.factor
+		sim.markPyramids(st)
 		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, prm, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
