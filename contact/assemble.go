@@ -93,6 +93,14 @@ type Assembler struct {
 	load, mass, height []float64
 	lower, upper, nsup []int
 	order              []int
+
+	// Geometric, when not nil, marks the pairs (by index) whose block
+	// Assemble makes of their Jacobian alone: rows (t1, t2, n) of kind
+	// solver.ContactCone with μ = 0, R = 1 and v̂ = 0 in place of the
+	// material's, and no Delassus estimate, for a caller that sets the
+	// block's rows itself (the simulator's MuJoCo pyramid at the rk4
+	// stages). Such a pair has no rolling or spin block.
+	Geometric []bool
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
@@ -137,7 +145,13 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		a.supported(m, kin, pairs)
 	}
 	for i := range pairs {
-		if err := a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p); err != nil {
+		var err error
+		if i < len(a.Geometric) && a.Geometric[i] {
+			err = a.addGeometric(m, kin, &pairs[i], p)
+		} else {
+			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -254,6 +268,23 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 			vh[0] = -pr.SpinShift / (dt + mat.Dissipation)
 		}
 		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
+	}
+	return nil
+}
+
+// addGeometric appends the block of a pair marked Geometric: its rows'
+// Jacobian in the contact frame (t1, t2, n), R = 1, v̂ = 0.
+func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, pr *Pair, p *solver.Problem) error {
+	t1, t2 := spatial.Orthonormal(pr.Normal)
+	a.buildRows(m, kin, pr, [3]spatial.Vec3{t1, t2, pr.Normal}, false)
+	if a.nb == 0 {
+		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
+	}
+	c := p.AddConstraint(solver.ContactCone, 3, 0)
+	a.addBlocks(p, c)
+	row := p.Constraints[c].Row
+	for r := range 3 {
+		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
 	return nil
 }

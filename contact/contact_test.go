@@ -3,6 +3,7 @@ package contact
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/geometry"
@@ -322,5 +323,64 @@ func TestSphereOnGroundDelassus(t *testing.T) {
 		if got := sc.p.R[2]; math.Abs(got-want) > 1e-12*want {
 			t.Errorf("%v: R_n = %v, want %v", c.mode, got, want)
 		}
+	}
+}
+
+// TestGeometricBlocks: a pair marked Assembler.Geometric gets the same J
+// as its full block, kind ContactCone with μ = 0, R = 1 and v̂ = 0; the
+// other pairs' blocks are unchanged.
+func TestGeometricBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for range 20 {
+		sc := newScene(t, r)
+		sc.collide(0.5)
+		sc.assemble(t, DefaultParams())
+		full := sc.p
+		full.JData = append([]float64(nil), sc.p.JData...)
+		full.R = append([]float64(nil), sc.p.R...)
+		full.VHat = append([]float64(nil), sc.p.VHat...)
+		full.Constraints = append([]solver.Constraint(nil), sc.p.Constraints...)
+		full.JBlock = append([]solver.JBlock(nil), sc.p.JBlock...)
+
+		geo := make([]bool, len(sc.pairs))
+		for i := range geo {
+			geo[i] = i%2 == 0
+		}
+		var p solver.Problem
+		p.Reset(sc.m.NV)
+		p.Cliques = append(p.Cliques, sc.p.Cliques...)
+		p.A = append(p.A, sc.p.A...)
+		copy(p.MDiag, sc.p.MDiag)
+		a := Assembler{Geometric: geo}
+		kin := multibody.NewWorkspace(sc.m)
+		kin.Update(sc.s.Q, sc.s.V)
+		if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, DefaultParams(), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.NR != full.NR || !slices.Equal(p.JData, full.JData) || !slices.Equal(p.JBlock, full.JBlock) {
+			t.Fatalf("J differs: %d rows against %d", p.NR, full.NR)
+		}
+		for i := range sc.pairs {
+			c, fc := p.Constraints[i], full.Constraints[i]
+			for k := range 3 {
+				rw, vw := full.R[fc.Row+k], full.VHat[fc.Row+k]
+				if geo[i] {
+					rw, vw = 1, 0
+				}
+				if p.R[c.Row+k] != rw || p.VHat[c.Row+k] != vw {
+					t.Errorf("pair %d row %d: R %v v̂ %v, want %v %v", i, k, p.R[c.Row+k], p.VHat[c.Row+k], rw, vw)
+				}
+			}
+			if geo[i] && (c.Kind != solver.ContactCone || p.Par(i)[0] != 0) {
+				t.Errorf("pair %d: kind %v params %v", i, c.Kind, p.Par(i))
+			}
+			if geo[i] {
+				checked++
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d geometric pairs checked", checked)
 	}
 }

@@ -51,6 +51,13 @@ type collider struct {
 	broad geometry.BroadPhase
 	cand  [][2]int32
 	hits  []geometry.Contact
+	// env and envCand are the rk4 stages' envelopes (stageBroadPhase):
+	// each geometry's box at the last rebuild grown by envelopeSlack, and
+	// the pairs whose envelopes overlap.
+	env     []geometry.AABB
+	envCand [][2]int32
+	// rebuilds counts the envelopes' rebuilds (for tests).
+	rebuilds int
 }
 
 // broadPhase sets c's geometry poses from the kinematics kin and its
@@ -58,6 +65,14 @@ type collider struct {
 // contact margin, its standoff and its speculative margin spec[i] (none
 // when spec is nil), overlap, in the broad phase's deterministic order.
 func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
+	sim.geometryBoxes(c, kin, spec)
+	c.cand = c.broad.Pairs(c.boxes, c.cand[:0])
+}
+
+// geometryBoxes sets c's geometry poses from the kinematics kin and their
+// bounding boxes, each inflated by the contact margin, its standoff and
+// its speculative margin spec[i] (none when spec is nil).
+func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec []float64) {
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	if len(c.poses) != len(m.Geometries) {
 		c.poses = make([]spatial.Pose, len(m.Geometries))
@@ -71,7 +86,64 @@ func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []f
 		}
 		c.boxes[i] = g.Shape.AABB(c.poses[i]).Inflate(margin + g.Standoff + s)
 	}
-	c.cand = c.broad.Pairs(c.boxes, c.cand[:0])
+}
+
+// stageBroadPhase is broadPhase without speculative margins for the rk4
+// stages (stageContacts), with the same candidate pairs in the same order
+// but without rebuilding the broad phase's tree while every geometry's
+// box stays inside its envelope: the box at the last rebuild grown by
+// envelopeSlack. The pairs whose boxes overlap are then a subset of the
+// pairs whose envelopes overlap (c.envCand, in increasing (i, j) order as
+// geometry.BroadPhase.Pairs returns them), and filtering c.envCand by
+// geometry.AABB.Overlaps of the boxes yields broadPhase's list, in its
+// order. MuJoCo re-collides at every stage too (mj_RungeKutta); only the
+// tree is kept.
+func (sim *Simulator) stageBroadPhase(c *collider, kin *multibody.Workspace) {
+	sim.geometryBoxes(c, kin, nil)
+	if !c.enveloped() {
+		c.env = append(c.env[:0], c.boxes...)
+		for i := range c.env {
+			c.env[i] = c.env[i].Inflate(envelopeSlack(c.env[i]))
+		}
+		c.envCand = c.broad.Pairs(c.env, c.envCand[:0])
+		c.rebuilds++
+	}
+	c.cand = c.cand[:0]
+	for _, cd := range c.envCand {
+		if c.boxes[cd[0]].Overlaps(c.boxes[cd[1]]) {
+			c.cand = append(c.cand, cd)
+		}
+	}
+}
+
+// enveloped reports whether every box of c lies inside its envelope.
+func (c *collider) enveloped() bool {
+	if len(c.env) != len(c.boxes) {
+		return false
+	}
+	for i, b := range c.boxes {
+		e := &c.env[i]
+		for k := range 3 {
+			if !(b.Min[k] >= e.Min[k] && b.Max[k] <= e.Max[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// envelopeSlack returns how far a stage envelope grows the box b: half its
+// largest finite extent (0 for a box with none, such as a half-space's),
+// so that a geometry can move by half its size before the tree is
+// rebuilt.
+func envelopeSlack(b geometry.AABB) float64 {
+	s := 0.0
+	for k := range 3 {
+		if e := b.Max[k] - b.Min[k]; e < math.Inf(1) {
+			s = math.Max(s, 0.5*e)
+		}
+	}
+	return s
 }
 
 // narrowPhase appends to pairs the contact points of c's candidate pairs

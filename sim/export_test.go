@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/stiction-sim/stiction/multibody"
+
 // SetTreeFactor turns the tree factor of branched trees' free-motion
 // blocks on or off for the simulators made afterwards and returns a
 // function that restores the previous setting.
@@ -7,4 +9,24 @@ func SetTreeFactor(on bool) (restore func()) {
 	old := treeFactor
 	treeFactor = on
 	return func() { treeFactor = old }
+}
+
+// StageProbe runs the rk4 stages' broad phase (stageBroadPhase) and the
+// full one (broadPhase, no speculative margins) on a simulator's current
+// state, each with its own scratch memory.
+type StageProbe struct {
+	stage, full collider
+	kin         *multibody.Workspace
+}
+
+// Candidates returns the candidate pairs of both broad phases at the
+// simulator's state and how many times the stage one rebuilt its tree.
+func (p *StageProbe) Candidates(s *Simulator) (stage, full [][2]int32, rebuilds int) {
+	if p.kin == nil {
+		p.kin = multibody.NewWorkspace(s.Model)
+	}
+	p.kin.Update(s.State.Q, s.State.V)
+	s.stageBroadPhase(&p.stage, p.kin)
+	s.broadPhase(&p.full, p.kin, nil)
+	return p.stage.cand, p.full.cand, p.stage.rebuilds
 }

@@ -45,12 +45,12 @@ type pyramidBlock struct {
 // (pyramidDecode), so that reports and the contact memory see the same
 // layout. It reports false, having solved nothing, when no pair has the
 // pyramid: the caller solves p itself.
-func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, res *solver.Result) (bool, error) {
+func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, vs []float64, res *solver.Result) (bool, error) {
 	if !sim.cfg.Contact.Pyramidal() {
 		return false, nil
 	}
 	pw := &sim.ws.mj.staged.pyr
-	if !sim.pyramidProblem(p, pairs, kin, pw) {
+	if !sim.pyramidProblem(p, pairs, mats, kin, pw) {
 		return false, nil
 	}
 	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
@@ -67,7 +67,7 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, kin 
 // condim 3 the four one-sided rows J_e = J_n ± μ J_tk' (solver.Interval,
 // [0, ∞)), for μ = 0 (condim 1) the normal row alone. It reports whether
 // any contact became a pyramid.
-func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, kin *multibody.Workspace, pw *pyramidWork) bool {
+func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, pw *pyramidWork) bool {
 	if cap(pw.blocks) < len(p.Constraints) {
 		pw.blocks = make([]pyramidBlock, len(p.Constraints), 2*len(p.Constraints))
 	}
@@ -78,8 +78,8 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ki
 		if i >= len(pairs) {
 			continue
 		}
-		mat, soft := sim.mujocoSoft(&pairs[i])
-		if !soft || mat.Spin > 0 || mat.Rolling > 0 {
+		mat := &mats[i].mat
+		if !pyramidPair(&mats[i]) {
 			continue // condim 4 and 6 keep their rows (and their spin and rolling blocks)
 		}
 		pw.blocks[i] = pyramidBlock{edges: 1, mu: mat.Friction, rot: mujocoTangents(sim.Model, kin, &pairs[i])}
@@ -106,11 +106,34 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ki
 		if pw.blocks[i].edges == 0 {
 			pw.blocks[i].first = copyBlock(p, pp, i, b, end)
 		} else {
-			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &pw.blocks[i], p.Constraints[i].Row, b, end)
+			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], p.Constraints[i].Row, b, end)
 		}
 		b = end
 	}
 	return true
+}
+
+// pyramidPair reports whether pyramidProblem makes the contact of a pair
+// of material pm a pyramid: MuJoCo's soft material (mujocoSoft) without
+// spin or rolling friction. It does not look at contact.Params.Pyramidal.
+func pyramidPair(pm *pairMaterial) bool {
+	return pm.soft && pm.mat.Spin == 0 && pm.mat.Rolling == 0
+}
+
+// markPyramids sets st.geo, per stage pair, to whether solvePyramid will
+// make its contact a pyramid, whose rows replace the contact assembler's
+// (contact.Assembler.Geometric: the stage's assembler then builds only
+// its Jacobian), or to nil when the cone is not the pyramid.
+func (sim *Simulator) markPyramids(st *rk4StageWork) {
+	if !sim.cfg.Contact.Pyramidal() {
+		st.asm.Geometric = nil
+		return
+	}
+	st.geo = st.geo[:0]
+	for i := range st.pairs {
+		st.geo = append(st.geo, pyramidPair(&st.mats[i]))
+	}
+	st.asm.Geometric = st.geo
 }
 
 // copyBlock appends constraint block i of p, whose J blocks are
@@ -127,7 +150,7 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 	return k
 }
 
-// pyramidEdges appends the pyramid edges of the contact pr, a block of p
+// pyramidEdges appends the pyramid edges of the contact pr, of material mat, a block of p
 // (rows row … row+2: t1, t2, n; J blocks p.JBlock[b:end]; st.vc its J v_i), to pp and
 // returns the index of the first. With MuJoCo 2.2.2's rules
 // (mj_diagApprox, mj_makeImpedance, mj_referenceConstraint; impratio 1):
@@ -143,8 +166,7 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 // MuJoCo zeroes K only for the elliptic cone's friction rows). SAP's
 // problem for γ = δt f with these R and v̂ is MuJoCo's for f, scaled
 // by δt² (softRows).
-func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, blk *pyramidBlock, row, b, end int) int {
-	mat, _ := sim.mujocoSoft(pr)
+func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, row, b, end int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	mu := blk.mu
 	mu2 := mu * mu

@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // rk4Bounce replays the drop scene's ball (bounceRatio's setting, from h0)
@@ -115,5 +118,42 @@ func TestRK4ContactStagesAllocateNothing(t *testing.T) {
 		if math.Float64bits(x) != math.Float64bits(q[i]) {
 			t.Fatalf("q[%d] = %v after the restore, %v before", i, x, q[i])
 		}
+	}
+}
+
+// TestRK4StageBroadPhase: the rk4 stages' broad phase, which keeps its
+// tree while every geometry stays inside its envelope, gives the full
+// broad phase's candidate pairs in the same order at every step of twelve
+// cubes thrown at each other over the ground (2 s), and rebuilds its tree
+// at some steps but not all.
+func TestRK4StageBroadPhase(t *testing.T) {
+	const steps = 200
+	sc := floorScene("thrown cubes", 0.01, steps*0.01, 0.5, "")
+	for i := range 12 {
+		x, y := float64(i%4)*0.15-0.225, float64(i/4)*0.15-0.15
+		v := scene.Vec{-4 * x, -4 * y, 1 - 0.2*float64(i%3)}
+		addCube(sc, fmt.Sprintf("c%d", i), scene.Vec{x, y, 0.1 + 0.05*float64(i%5)}, scene.Vec{0, 0, 7 * float64(i)}, v)
+	}
+	s, _ := newSim(t, sc)
+	var probe sim.StageProbe
+	cubePairs, rebuilds := 0, 0
+	for n := range steps {
+		stage, full, r := probe.Candidates(s)
+		if !slices.Equal(stage, full) {
+			t.Fatalf("step %d: stage broad phase %v, full %v", n, stage, full)
+		}
+		for _, c := range full {
+			if c[0] > 0 { // geometry 0 is the ground
+				cubePairs++
+			}
+		}
+		rebuilds = r
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d steps: %d rebuilds, %d cube-cube candidates", steps, rebuilds, cubePairs)
+	if rebuilds < 2 || rebuilds >= steps || cubePairs == 0 {
+		t.Errorf("%d rebuilds in %d steps, %d cube-cube candidates: the test does not exercise the envelopes", rebuilds, steps, cubePairs)
 	}
 }

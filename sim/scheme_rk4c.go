@@ -32,8 +32,13 @@ type rk4StageWork struct {
 	asm   contact.Assembler
 	casm  constraint.Assembler
 	col   collider
-	// pyr is the pyramidal friction cone's problem (solvePyramid).
+	// pyr is the pyramidal friction cone's problem (solvePyramid), and
+	// geo marks the stage pairs that become pyramids (markPyramids).
 	pyr pyramidWork
+	geo []bool
+	// mats0 and mats are the combined materials of the step's pairs
+	// (stage 0) and of the stage's (softTouching).
+	mats0, mats []pairMaterial
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -125,7 +130,8 @@ func (sim *Simulator) rk4ContactVStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	mw.rk4, mw.direct, mw.fallback = true, false, false
 	clearGapErrors(w.pairs)
-	w.pairs = sim.softTouching(w.pairs)
+	st := &mw.staged
+	w.pairs = sim.softTouching(w.pairs, &st.mats0)
 	if w.cons.set != nil {
 		sim.evalControls()
 	}
@@ -141,7 +147,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.assembleContacts(); err != nil {
 		return err
 	}
-	sim.softRows(&w.problem, w.pairs, w.v0)
+	sim.softRows(&w.problem, w.pairs, st.mats0, w.v0)
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
@@ -170,7 +176,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 // step's (solveContacts).
 func (sim *Simulator) solveStageZero() error {
 	w := &sim.ws
-	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.kin0, sim.State.V, &w.result)
+	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, w.kin0, sim.State.V, &w.result)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
@@ -242,10 +248,11 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prm := sim.cfg.Contact
 		prm.LoadAware = prm.LoadAware && len(st.pairs) > 0 // as assembleContacts
 		st.asm.Factored = &mw.factor
+		sim.markPyramids(st)
 		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, prm, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
-		sim.softRows(p, st.pairs, st.vs)
+		sim.softRows(p, st.pairs, st.mats, st.vs)
 	}
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
@@ -257,7 +264,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	}
 	solved, err := false, error(nil)
 	if withContacts {
-		solved, err = sim.solvePyramid(p, st.pairs, kin, st.vs, &st.res)
+		solved, err = sim.solvePyramid(p, st.pairs, st.mats, kin, st.vs, &st.res)
 	}
 	if !solved && err == nil {
 		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
@@ -281,11 +288,11 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 // (contact.Memory.Recall; GapError cleared).
 func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 	st := &sim.ws.mj.staged
-	sim.broadPhase(&st.col, kin, nil)
+	sim.stageBroadPhase(&st.col, kin)
 	st.pairs = sim.narrowPhase(&st.col, nil, st.pairs[:0])
 	sim.mem.Recall(st.pairs)
 	clearGapErrors(st.pairs)
-	st.pairs = sim.softTouching(st.pairs)
+	st.pairs = sim.softTouching(st.pairs, &st.mats)
 }
 
 // mujocoSoft returns the pair's combined material and whether it is
@@ -297,22 +304,33 @@ func (sim *Simulator) mujocoSoft(pr *contact.Pair) (contact.Material, bool) {
 	return mat, mat.SlipTime > 0 && mat.SlipStiffness > 0 && mat.SlipWeight > 0
 }
 
+// pairMaterial is a contact pair's combined material and whether it is
+// MuJoCo's soft contact (mujocoSoft).
+type pairMaterial struct {
+	mat  contact.Material
+	soft bool
+}
+
 // softTouching drops the pairs of MuJoCo's soft contact (mujocoSoft) that
-// do not touch (φ ≥ 0: MuJoCo has no row for them), in place.
-func (sim *Simulator) softTouching(pairs []contact.Pair) []contact.Pair {
+// do not touch (φ ≥ 0: MuJoCo has no row for them), in place, and sets
+// *mats to the kept pairs' materials, by pair.
+func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) []contact.Pair {
 	n := 0
+	*mats = (*mats)[:0]
 	for _, pr := range pairs {
-		if _, soft := sim.mujocoSoft(&pr); soft && pr.Phi >= 0 {
+		mat, soft := sim.mujocoSoft(&pr)
+		if soft && pr.Phi >= 0 {
 			continue
 		}
 		pairs[n] = pr
+		*mats = append(*mats, pairMaterial{mat, soft})
 		n++
 	}
 	return pairs[:n]
 }
 
 // softRows turns the rows of pairs (the first len(pairs) constraints of
-// p) whose material is MuJoCo's soft contact (mujocoSoft) into MuJoCo's
+// p), whose materials are mats (softTouching), whose material is MuJoCo's soft contact (mujocoSoft) into MuJoCo's
 // rows for a stage at velocity vs (MuJoCo 2.2.2, engine_core_constraint.c:
 // mj_makeImpedance, mj_referenceConstraint): MuJoCo's row force solves
 // (A + R) f = aref − J a0 with aref = −B J v − K d r, which is SAP's
@@ -327,13 +345,13 @@ func (sim *Simulator) softTouching(pairs []contact.Pair) []contact.Pair {
 // B = (1 + μ²)/SlipTime its damping. R_t is the pyramid's: a contact
 // sticking under f creeps at R_t f/B, as MuJoCo's (contact/soft.go), and
 // R_n gives MuJoCo's resting depth, K d |φ| = (1 − d)/d · a0.
-func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, vs []float64) {
+func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, vs []float64) {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	st.vc = solver.Resize(st.vc, p.NR)
 	p.MulJ(vs, st.vc)
 	for i := range pairs {
-		mat, soft := sim.mujocoSoft(&pairs[i])
-		if !soft {
+		mat := &mats[i].mat
+		if !mats[i].soft {
 			continue
 		}
 		row := p.Constraints[i].Row
