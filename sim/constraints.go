@@ -97,11 +97,22 @@ func (sim *Simulator) assembleConstraints() error {
 	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
-		MuJoCoLimits: w.mj.rk4} // rk4ContactVStar's stage 0: MuJoCo's stage rows
+		MuJoCoLimits: sim.mujocoLimits()}
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}
 	return nil
+}
+
+// mujocoLimits reports whether the step's limits with MuJoCo's solref are
+// MuJoCo's (constraint.Params.MuJoCoLimits: no acting row within the
+// bound, MuJoCo's soft row past it): in every step of MuJoCo's integrators,
+// mujoco-euler and rk4 (its stages, and its steps taken as mujoco-euler
+// steps), as MuJoCo 2.2.2's mj_instantiateLimit makes a row only where
+// dist < margin.
+func (sim *Simulator) mujocoLimits() bool {
+	m := sim.scheme.Method
+	return m == MuJoCoEulerRule || m == RungeKutta4
 }
 
 // evalControls sets the step's actuator inputs: each actuator's Target at

@@ -59,6 +59,23 @@ func clip(s string) string {
 	return mdEscape(s)
 }
 
+// horizonCell is the short-horizon cell: the steps compared, what cut
+// them, where MuJoCo's first limit row acts within them, and the errors.
+func horizonCell(r *result) string {
+	var notes []string
+	if r.cut != "" {
+		notes = append(notes, fmt.Sprintf("%s at step %d", r.cut, r.cutStep))
+	}
+	if r.limitStep >= 0 {
+		notes = append(notes, fmt.Sprintf("limits from step %d", r.limitStep))
+	}
+	h := fmt.Sprint(r.horizon)
+	if len(notes) > 0 {
+		h += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return fmt.Sprintf("%s, %.1e / %.1e", h, r.trajInit, r.trajPert)
+}
+
 func table(rs []*result) string {
 	var b strings.Builder
 	b.WriteString("| model | MuJoCo nq/nv, integrator, dt | Stiction | inertia, M(q0) rel. error | short horizon: steps, max \\|Δqpos\\| initial / perturbed | 10 s with zero control | final root z, Stiction / MuJoCo | peak penetration, Stiction / MuJoCo |\n")
@@ -93,10 +110,8 @@ func table(rs []*result) string {
 			cells = append(cells, "fails: "+short(r.trajErr))
 		case r.horizon == 0:
 			cells = append(cells, r.cutAt())
-		case r.cut != "":
-			cells = append(cells, fmt.Sprintf("%d (%s at step %d), %.1e / %.1e", r.horizon, r.cut, r.cutStep, r.trajInit, r.trajPert))
 		default:
-			cells = append(cells, fmt.Sprintf("%d, %.1e / %.1e", r.horizon, r.trajInit, r.trajPert))
+			cells = append(cells, horizonCell(r))
 		}
 		if !r.longDone || r.level() < loads {
 			cells = append(cells, "", "", "")
