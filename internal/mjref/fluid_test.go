@@ -31,14 +31,7 @@ func TestFluidForces(t *testing.T) {
 	} {
 		path := filepath.Join("testdata", c.file)
 		mj := run(t, path, Options{Steps: 0})
-		b, _, err := stiction(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mp, err := NewMap(mj, b.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, mp := mappedModel(t, path, mj)
 		m := b.Model
 		q, v := make([]float64, m.NQ), make([]float64, m.NV)
 		vmj := make([]float64, mj.NV)

@@ -18,14 +18,7 @@ func TestLimitRowsMatchMuJoCo(t *testing.T) {
 	const file = "dm_control/suite/humanoid_CMU.xml"
 	path := filepath.Join("testdata", file)
 	mj := run(t, path, Options{Steps: shortSteps, Every: 1})
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mp := mappedModel(t, path, mj)
 	h, cut, at := horizonOf(mj)
 	if cut != "contact" || h < 2 {
 		t.Fatalf("%s: horizon %d (%s at step %d), want a contact after step 2", file, h, cut, at)

@@ -193,6 +193,21 @@ func measure(t *testing.T, file string, withLong bool) *result {
 	return r
 }
 
+// mappedModel loads the model at path in Stiction (stiction) and maps
+// MuJoCo's run mj onto it (NewMap); an error fails t.
+func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
+	t.Helper()
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := NewMap(mj, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, mp
+}
+
 // stiction loads and builds a model with Stiction's MJCF import.
 func stiction(path string) (*scene.Built, *model.Import, error) {
 	s, im, err := load.Scene(path, nil, load.Options{})

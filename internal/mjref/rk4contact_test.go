@@ -28,14 +28,7 @@ const rk4CapsuleDrop = `<mujoco><option integrator="RK4" timestep="0.002"/><worl
 func afterContact(t *testing.T, path string, sc sim.Scheme, steps int) (worst float64, first, fallbacks int) {
 	t.Helper()
 	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: "rk4"})
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, mp := mappedModel(t, path, mj)
 	b.Config.Scheme = sc
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {

@@ -15,14 +15,7 @@ import (
 func rk4Stages(t *testing.T, path string, steps int) (worst float64, fallbacks int) {
 	t.Helper()
 	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: "rk4"})
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, mp := mappedModel(t, path, mj)
 	b.Config.Scheme = sim.RK4
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {

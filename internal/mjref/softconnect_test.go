@@ -44,14 +44,7 @@ func TestSoftConnect(t *testing.T) {
 func qposError(t *testing.T, path string, steps int, qpos, qvel []float64) (worst, moved float64) {
 	t.Helper()
 	mj := run(t, path, Options{Steps: steps, Every: 1, QPos: qpos, QVel: qvel})
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, mp := mappedModel(t, path, mj)
 	if qpos != nil {
 		mp.QToStiction(mj.QInit, b.State.Q)
 		mp.VToStiction(mj.QInit, mj.VInit, b.State.V)

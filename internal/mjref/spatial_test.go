@@ -134,14 +134,7 @@ func TestBallInCupStringAgainstMuJoCo(t *testing.T) {
 	if first < 2 {
 		t.Fatalf("MuJoCo's string limit acts at step %d; expected later", first)
 	}
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mp := mappedModel(t, path, mj)
 	before, _, err := compareTrajectory(path, mj, nil, mp, first-1)
 	if err != nil {
 		t.Fatal(err)

@@ -277,14 +277,7 @@ func TestSoftLimitWeight(t *testing.T) {
 // difference from MuJoCo's.
 func followMuJoCo(t *testing.T, path string, mj *Run) float64 {
 	t.Helper()
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mp := mappedModel(t, path, mj)
 	worst, _, err := compareTrajectory(path, mj, mj, mp, len(mj.Steps)-1)
 	if err != nil {
 		t.Fatal(err)
