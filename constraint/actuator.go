@@ -160,7 +160,7 @@ func (ac *Actuator) effort(m *multibody.Model) float64 {
 		return e
 	}
 	if je := m.Bodies[ac.Body].Joint.Effort; je > 0 {
-		e = math.Min(e, je/math.Abs(ac.gear()))
+		e = min(e, je/math.Abs(ac.gear()))
 	}
 	return e
 }
@@ -170,7 +170,7 @@ func (ac *Actuator) clampControl(u float64) float64 {
 	if ac.CtrlMin == 0 && ac.CtrlMax == 0 {
 		return u
 	}
-	return math.Max(ac.CtrlMin, math.Min(ac.CtrlMax, u))
+	return max(ac.CtrlMin, min(ac.CtrlMax, u))
 }
 
 // actuator appends the actuator's block.
@@ -215,7 +215,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	}
 	if explicit {
 		ent.bound = math.Inf(1) // saturation is decided on the input
-		fc := math.Max(-e, math.Min(e, f))
+		fc := max(-e, min(e, f))
 		k, row := a.emit(c, solver.Interval, fc*dt, fc*dt)
 		c.p.R[row] = solver.NearRigidR(a.w[0], c.prm.Beta) // any R > 0: the impulse does not depend on it
 		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(f) > e

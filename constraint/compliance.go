@@ -76,7 +76,7 @@ func Impedance(imp [5]float64, r float64) float64 {
 // B = 2/(dmax T); for the direct form (−k, −b), K = k/dmax², B = b/dmax.
 func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 	if ref[0] > 0 {
-		T, zeta := math.Max(ref[0], 2*dt), ref[1]
+		T, zeta := max(ref[0], 2*dt), ref[1]
 		return 1 / (dmax * dmax * T * T * zeta * zeta), 2 / (dmax * T)
 	}
 	return -ref[0] / (dmax * dmax), -ref[1] / dmax
@@ -103,9 +103,9 @@ func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
 func (c Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
 	if c.Weight > 0 {
-		r = math.Max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance
+		r = max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance
 	} else {
-		r = math.Max((1-d)/d*w, solver.NearRigidR(w, beta))
+		r = max((1-d)/d*w, solver.NearRigidR(w, beta))
 	}
 	return r, jv0 - dt*(b*jv0+k*d*g0)
 }
@@ -151,7 +151,7 @@ func (c Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vha
 	r = solver.NearRigidR(w, beta) / (tq * tvq)
 	if !c.rigid() {
 		h += c.Dissipation
-		r = math.Max(r, 1/(dt*c.Stiffness*tvq*h))
+		r = max(r, 1/(dt*c.Stiffness*tvq*h))
 	}
 	return r, -(g0 - tq*tvq*dt*jvs + c.Dissipation*(1-tvq)*jv0) / (tvq * h)
 }

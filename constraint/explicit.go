@@ -1,8 +1,6 @@
 package constraint
 
 import (
-	"math"
-
 	"github.com/stiction-sim/stiction/multibody"
 )
 
@@ -114,7 +112,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 		}
 		force := ac.explicitForce(ac.clampControl(ctl[i].U), l, ld)
 		e := ac.effort(m)
-		force = math.Max(-e, math.Min(e, force))
+		force = max(-e, min(e, force))
 		if len(ac.Tendon) == 0 {
 			_, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
 			f[vi] += gear * force

@@ -53,7 +53,7 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		}
 		e.sign[e.nblocks] = sign
 		e.nblocks++
-		e.violation = math.Max(e.violation, -g)
+		e.violation = max(e.violation, -g)
 	}
 	a.add(e)
 }
@@ -91,7 +91,7 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs flo
 		a.setRow(c, row, 0, cp, g0)
 		_, vref := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
 		d := Impedance(DefaultSolImp, g0)
-		c.p.VHat[row] = math.Min(c.p.VHat[row], math.Max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
+		c.p.VHat[row] = min(c.p.VHat[row], max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
 	default:
 		a.setRow(c, row, 0, cp, g0)
 	}
@@ -176,5 +176,5 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 		jvs -= axis[k] * elem(c.p.VStar, bd.VOff+k)
 	}
 	a.limitRow(c, row, l.Compliance, g, jv0, jvs)
-	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: math.Max(0, -g), bound: math.Inf(1), vec: -1})
+	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: max(0, -g), bound: math.Inf(1), vec: -1})
 }

@@ -136,5 +136,5 @@ func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp Compliance, sign, g,
 	}
 	e.sign[e.nblocks] = sign
 	e.nblocks++
-	e.violation = math.Max(e.violation, -g)
+	e.violation = max(e.violation, -g)
 }
