@@ -3,7 +3,6 @@ package sim
 import (
 	"math"
 
-	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/multibody"
@@ -168,11 +167,8 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 // by δt² (softRows).
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, row, b, end int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
-	mu := blk.mu
-	mu2 := mu * mu
-	bd := (1 + mu2) / mat.SlipTime
-	d := constraint.Impedance(mat.SlipImp, math.Min(pr.Phi, 0))
-	r := (1 - d) / d * mat.SlipWeight
+	mu2 := blk.mu * blk.mu
+	d, r, bd := softImpedance(mat, pr.Phi)
 	if blk.edges == 4 {
 		r = 2 * mu2 * r * (1 + mu2)
 	}

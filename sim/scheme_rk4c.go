@@ -356,9 +356,7 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		}
 		row := p.Constraints[i].Row
 		mu2 := mat.Friction * mat.Friction
-		b := (1 + mu2) / mat.SlipTime
-		d := constraint.Impedance(mat.SlipImp, math.Min(pairs[i].Phi, 0))
-		r := (1 - d) / d * mat.SlipWeight
+		d, r, b := softImpedance(mat, pairs[i].Phi)
 		for k := range 2 {
 			p.R[row+k] = (1 + mu2) * r
 			p.VHat[row+k] = (1 - dt*b) * st.vc[row+k]
@@ -366,4 +364,18 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		p.R[row+2] = r
 		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*mat.SlipStiffness*d*pairs[i].Phi
 	}
+}
+
+// softImpedance returns what MuJoCo's rows of a contact of its soft
+// material mat at gap φ share (mj_makeImpedance, mj_referenceConstraint):
+// solimp's impedance d = d(|φ|), the normal row's R = (1 − d)/d · w (w the
+// pair's body_invweight0 sum, SlipWeight) and the damping
+// B = (1 + μ²)/SlipTime. softRows and pyramidEdges build their rows from
+// them.
+func softImpedance(mat *contact.Material, phi float64) (d, r, b float64) {
+	mu2 := mat.Friction * mat.Friction
+	b = (1 + mu2) / mat.SlipTime
+	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
+	r = (1 - d) / d * mat.SlipWeight
+	return d, r, b
 }
