@@ -65,9 +65,29 @@ func (j *Joint) compoundFrames(q []float64, rot *[MaxCompoundDOF]spatial.Quat, a
 // the velocity ċ_k of its anchor: ẇ = Ω_{k−1} × w, l̇ = ẇ × (o_M − c_k) +
 // w × (ȯ_M − ċ_k) for rotations, l̇ = Ω_{k−1} × l for translations.
 func (j *Joint) compoundSubspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
-	var rot [MaxCompoundDOF]spatial.Quat
-	var anchor, origin [MaxCompoundDOF]spatial.Vec3
-	xm := j.compoundFrames(q, &rot, &anchor, &origin)
+	var f compoundWalk
+	f.walk(j, q)
+	return j.compoundSubspaceAt(&f, v, w, l)
+}
+
+// compoundWalk is what compoundFrames returns: each part's preceding
+// rotation, anchor and origin, and the pose of M in F.
+type compoundWalk struct {
+	rot            [MaxCompoundDOF]spatial.Quat
+	anchor, origin [MaxCompoundDOF]spatial.Vec3
+	xm             spatial.Pose
+}
+
+// walk sets f to j's frames at coordinates q (compoundFrames).
+func (f *compoundWalk) walk(j *Joint, q []float64) {
+	f.xm = j.compoundFrames(q, &f.rot, &f.anchor, &f.origin)
+}
+
+// compoundSubspaceAt is compoundSubspace with the frames f of the joint's
+// coordinates already walked (Workspace.Update walks them once for the
+// pose and the subspace).
+func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+	rot, anchor, origin, xm := &f.rot, &f.anchor, &f.origin, f.xm
 	e := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	vi := 0
 	for k := range j.Parts {

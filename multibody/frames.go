@@ -91,7 +91,13 @@ func (ws *Workspace) frames(q []float64, b int, xp spatial.Pose) (xf, xm, xb spa
 
 // motion is j.motion(q) with a revolute joint's axis normalized once:
 // QuatFromAxisAngle's operations on the stored unit axis, so the same bits.
+// A compound joint's walk through its parts is kept in ws.walk, from which
+// Workspace.joint takes the subspace without walking the parts again.
 func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose {
+	if j.Type == JointCompound {
+		ws.walk.walk(j, q) // kept for the joint's subspace (Workspace.joint)
+		return ws.walk.xm
+	}
 	if j.Type != JointRevolute {
 		return j.motion(q)
 	}

@@ -36,6 +36,7 @@ type Workspace struct {
 	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
 	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
+	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	updated bool
 }
 
@@ -118,7 +119,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	body := &ws.m.Bodies[b]
 	xf, xm, xb := ws.frames(q, b, xp)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
-	sw, sl := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+	var sw, sl spatial.Vec3
+	if body.Joint.Type == JointCompound {
+		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
+	} else {
+		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+	}
 	R := xf.R.RotMat()
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
