@@ -11,6 +11,15 @@ func SetTreeFactor(on bool) (restore func()) {
 	return func() { treeFactor = old }
 }
 
+// SetFreeSolutions turns the solver-free solution of problems without
+// rows (freeSolution) on or off for the simulators made afterwards and
+// returns a function that restores the previous setting.
+func SetFreeSolutions(on bool) (restore func()) {
+	old := freeSolutions
+	freeSolutions = on
+	return func() { freeSolutions = old }
+}
+
 // StageProbe runs the rk4 stages' broad phase (stageBroadPhase) and the
 // full one (broadPhase, no speculative margins) on a simulator's current
 // state, each with its own scratch memory.

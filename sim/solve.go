@@ -30,7 +30,8 @@ func (sim *Simulator) assembleContacts() error {
 }
 
 // solveContacts runs the contact solver, warm-started from v0 (a MuJoCo
-// step without acting rows takes v = v*: directSolution).
+// step without acting rows takes v = v*: directSolution; a problem with no
+// rows at all takes v = v* without the solver: freeSolution).
 func (sim *Simulator) solveContacts() error {
 	if sim.ws.mj.staged.contacts {
 		return nil // solved at every stage of the rk4 step (rk4ContactVStar)
@@ -40,6 +41,10 @@ func (sim *Simulator) solveContacts() error {
 		return nil
 	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
+	if p.NR == 0 && sim.ws.freeSolve {
+		freeSolution(p, res) // no row: v = v*, e_m = 0
+		return nil
+	}
 	if err := sim.cfg.Solver.Solve(p, v0, res); err != nil {
 		var re *solver.RowError
 		if errors.As(err, &re) && re.Row >= 0 && re.Row < 3*len(sim.ws.pairs) { // contact i: rows [3i, 3i+3)
@@ -83,4 +88,18 @@ func (sim *Simulator) updatePositions() error {
 	}
 	s.T = sim.t0 + float64(sim.step+1)*sim.cfg.DT // no round-off drift from repeated addition
 	return nil
+}
+
+// freeSolution is the solution of a problem with no constraint rows: its
+// cost ℓp(v) = ½ (v − v*)ᵀ A (v − v*) (SAP eq. 24 with no γ) has its
+// minimum at v = v*, exactly, so the solution is v* to the last bit and
+// its momentum error e_m (SAP eq. 32, numerator A(v − v*) − Jᵀγ) is 0.
+// The solver would reach v* from the warm start by a Newton step, equal to
+// v* up to the round-off of A⁻¹A; here it is not called at all.
+func freeSolution(p *solver.Problem, res *solver.Result) {
+	res.V = solver.Resize(res.V, p.NV)
+	copy(res.V, p.VStar)
+	res.Gamma = res.Gamma[:0]
+	res.VC = res.VC[:0]
+	res.Stats = solver.Stats{Status: solver.Converged}
 }

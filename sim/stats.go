@@ -6,6 +6,12 @@ import "github.com/stiction-sim/stiction/solver"
 type StepStats struct {
 	Step int     // 1-based index of the step
 	T    float64 // time at the end of the step
+	// Stats are the contact solve's: every step reports its momentum
+	// error e_m (SAP eq. 32). A step whose problem has no constraint rows
+	// (no contact, no acting constraint) is solved without the solver,
+	// v = v*, and reports e_m = 0, which is then exact, with no iteration
+	// (freeSolution); a MuJoCo-integrator step whose rows do not act
+	// reports the same (directSolution).
 	solver.Stats
 	Contacts        int     // contact points in the problem
 	MaxPenetration  float64 // max(0, −φ0) over the step's contacts, m

@@ -46,6 +46,9 @@ type Workspace struct {
 	// treePar holds each tree's velocity parents (solver.Clique.Parent),
 	// nil where the tree factor is off (treeFactor).
 	treePar [][]int
+	// freeSolve: a problem with no rows takes v = v* without the solver
+	// (freeSolution; freeSolutions).
+	freeSolve bool
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
@@ -63,6 +66,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}
 	w.mass = make([]float64, len(w.fout.K))
+	w.freeSolve = freeSolutions
 	w.treePar = make([][]int, len(m.Trees))
 	if treeFactor {
 		for t := range m.Trees {
@@ -83,3 +87,8 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 // parents (solver.Clique.Parent), so that branched trees' A is factored
 // along the tree. Tests turn it off to compare with the dense factor.
 var treeFactor = true
+
+// freeSolutions makes a step whose problem has no constraint rows take
+// v = v* without calling the solver (freeSolution). Tests turn it off to
+// compare with the solver's answer.
+var freeSolutions = true
