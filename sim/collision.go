@@ -58,6 +58,12 @@ type collider struct {
 	envCand [][2]int32
 	// rebuilds counts the envelopes' rebuilds (for tests).
 	rebuilds int
+
+	// fixed marks the geometries on bodies welded to the world, whose
+	// poses (in poses) and uninflated boxes (fixedBox) are computed once
+	// (fixedPoses).
+	fixed    []bool
+	fixedBox []geometry.AABB
 }
 
 // broadPhase sets c's geometry poses from the kinematics kin and its
@@ -75,16 +81,36 @@ func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []f
 func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec []float64) {
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	if len(c.poses) != len(m.Geometries) {
-		c.poses = make([]spatial.Pose, len(m.Geometries))
-		c.boxes = make([]geometry.AABB, len(m.Geometries))
+		c.fixedPoses(m, kin)
 	}
 	for i, g := range m.Geometries {
-		c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
+		box := c.fixedBox[i]
+		if !c.fixed[i] {
+			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
+			box = g.Shape.AABB(c.poses[i])
+		}
 		s := 0.0
 		if spec != nil {
 			s = spec[i]
 		}
-		c.boxes[i] = g.Shape.AABB(c.poses[i]).Inflate(margin + g.Standoff + s)
+		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
+	}
+}
+
+// fixedPoses sizes c for m's geometries and computes once the world poses
+// and bounding boxes of those on bodies welded to the world (Body.Tree < 0),
+// which every kinematics update leaves at their model poses: the same
+// expressions as geometryBoxes', so the same bits.
+func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
+	n := len(m.Geometries)
+	c.poses, c.boxes = make([]spatial.Pose, n), make([]geometry.AABB, n)
+	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
+	for i, g := range m.Geometries {
+		if m.Bodies[g.Body].Tree < 0 {
+			c.fixed[i] = true
+			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
+			c.fixedBox[i] = g.Shape.AABB(c.poses[i])
+		}
 	}
 }
 
