@@ -371,3 +371,29 @@ func TestAxialJacobians(t *testing.T) {
 		t.Fatalf("axial Jacobians differ from finite differences by %g", worst)
 	}
 }
+
+// TestGravityEnergyWithoutGravity: with g = 0 gravity's potential energy is
+// +0 (what the sum over the bodies gives for finite positions), and with
+// g ≠ 0 it is −Σ m g·x_com over the moving bodies.
+func TestGravityEnergyWithoutGravity(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	m, s := system(r)
+	if e := energy(m, Gravity{}, s.Q); e == 0 {
+		t.Fatalf("g = %v: energy %v, want non-zero", m.Gravity, e)
+	}
+	ws := multibody.NewWorkspace(m)
+	ws.Update(s.Q, nil)
+	want := 0.0
+	for b := range m.Bodies {
+		if m.Bodies[b].Tree >= 0 {
+			want -= m.Bodies[b].Inertia.Mass * m.Gravity.Dot(ws.Pose(b).Apply(m.Bodies[b].Inertia.Com))
+		}
+	}
+	if e := energy(m, Gravity{}, s.Q); e != want {
+		t.Errorf("g = %v: energy %v, want %v", m.Gravity, e, want)
+	}
+	m.Gravity = spatial.Vec3{}
+	if e := energy(m, Gravity{}, s.Q); e != 0 || math.Signbit(e) {
+		t.Errorf("g = 0: energy %v, want +0", e)
+	}
+}
