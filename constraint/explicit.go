@@ -74,7 +74,7 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 			return true // as for a spatial tendon's actuator
 		}
 		L, _ := TendonLength(m, l.Terms, q0, nil)
-		if outside(L, l.Lower, l.Upper, 0) {
+		if outside(L, l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}

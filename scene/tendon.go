@@ -58,6 +58,9 @@ type TendonLimits struct {
 	// which the MJCF importer sets; default the Delassus estimate at each
 	// step's start.
 	Weight *float64 `yaml:"weight,omitempty"`
+	// Margin (default 0) is MuJoCo's tendon margin: each bound acts within
+	// Margin of it, on its distance less Margin (constraint.TendonLimit).
+	Margin *float64 `yaml:"margin,omitempty"`
 }
 
 // Tendon returns the tendon called name, or nil.
@@ -179,7 +182,7 @@ func tendonLimits(set *constraint.Set, m *multibody.Model, ts []Tendon) {
 			continue
 		}
 		tl := constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
-			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)),
+			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)), Margin: valueOr(l.Margin, 0),
 			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp, Weight: l.Weight})}
 		if len(t.Path) > 0 {
 			tl.Path = tendonPath(m, t)
