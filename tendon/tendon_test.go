@@ -39,15 +39,7 @@ const arm = `<mujoco><worldbody>
 // (hinges and a slide: q̇ = v), to 1e-7 relative; and the paths do wrap
 // (longer than the straight path through the sites) at some of them.
 func TestJacobianFiniteDifferences(t *testing.T) {
-	im, err := mjcf.Parse("arm.xml", []byte(arm), model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(im.Scene)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Model
+	im, m := build(t, "arm.xml", arm)
 	if m.NQ != m.NV {
 		t.Fatalf("nq %d nv %d: the test needs q̇ = v", m.NQ, m.NV)
 	}
@@ -102,15 +94,7 @@ func TestJacobianFiniteDifferences(t *testing.T) {
 // relative at 40 configurations, wrapped segments included (its Jacobian
 // also passes TestJacobianFiniteDifferences).
 func TestPulleyBranches(t *testing.T) {
-	im, err := mjcf.Parse("arm.xml", []byte(arm), model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(im.Scene)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Model
+	im, m := build(t, "arm.xml", arm)
 	ws := multibody.NewWorkspace(m)
 	path := func(n string) *tendon.Path { return scene.TendonPath(m, im.Scene.Tendon(n)) }
 	p, branches, div := path("pulleys"), []*tendon.Path{path("branch1"), path("branch2"), path("branch3")}, []float64{1, 2, 3.5}
@@ -143,6 +127,20 @@ func TestPulleyBranches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// build imports the MJCF document doc as file and builds its model.
+func build(t *testing.T, file, doc string) (*model.Import, *multibody.Model) {
+	t.Helper()
+	im, err := mjcf.Parse(file, []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(im.Scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im, b.Model
 }
 
 // straight returns the length of the straight path through p's sites.
@@ -183,15 +181,7 @@ const crank = `<mujoco><worldbody>
 // central difference of its length where the rod reaches the axis
 // (det > 0), to 1e-7 relative, at random configurations and directions.
 func TestSliderCrankFiniteDifferences(t *testing.T) {
-	im, err := mjcf.Parse("crank.xml", []byte(crank), model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(im.Scene)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := b.Model
+	im, m := build(t, "crank.xml", crank)
 	ws := multibody.NewWorkspace(m)
 	g, local := make([]float64, m.NV), make([]float64, 3*m.NV)
 	q, v, qp := make([]float64, m.NQ), make([]float64, m.NV), make([]float64, m.NQ)

@@ -30,8 +30,7 @@ func TestJointMarginMatchesMuJoCo(t *testing.T) {
 		t.Run(integ, func(t *testing.T) {
 			xml := strings.NewReplacer("INTEGRATOR", integ, "MARGIN", "0.15").Replace(marginHinge)
 			path := writeModel(t, xml)
-			mj := run(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0}, QVel: []float64{4}})
-			_, mp := mappedModel(t, path, mj)
+			mj, mp, worst, first := compareFrom(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0}, QVel: []float64{4}})
 			inMargin := -1 // first state with a limit row and the hinge not past its bound
 			upper := 40 * math.Pi / 180
 			for k, s := range mj.Steps {
@@ -41,10 +40,6 @@ func TestJointMarginMatchesMuJoCo(t *testing.T) {
 			}
 			if inMargin < 0 {
 				t.Fatalf("%s: MuJoCo never has a limit row within the margin", integ)
-			}
-			worst, first, err := compareTrajectory(path, mj, mj, mp, steps)
-			if err != nil {
-				t.Fatal(err)
 			}
 			t.Logf("%s: max |Δqpos| over %d steps %.3g (MuJoCo's first limit row within the margin at state %d, q = %.4f, bound %.4f)",
 				integ, steps, worst, inMargin, mj.Steps[inMargin].QPos[0], upper)
@@ -79,18 +74,10 @@ func TestBallMarginMatchesMuJoCo(t *testing.T) {
   </body></worldbody></mujoco>`
 	}
 	path := writeModel(t, doc("0.1"))
-	mj := run(t, path, Options{Steps: steps, Every: 1, QPos: []float64{1, 0, 0, 0}, QVel: []float64{6, 2, 0.5}})
-	limits := 0
-	for _, s := range mj.Steps {
-		limits += s.NLimit
-	}
+	mj, mp, worst, first := compareFrom(t, path, Options{Steps: steps, Every: 1, QPos: []float64{1, 0, 0, 0}, QVel: []float64{6, 2, 0.5}})
+	limits := limitStates(mj)
 	if limits == 0 {
 		t.Fatal("MuJoCo has no limit row: the pendulum does not reach the margin")
-	}
-	_, mp := mappedModel(t, path, mj)
-	worst, first, err := compareTrajectory(path, mj, mj, mp, steps)
-	if err != nil {
-		t.Fatal(err)
 	}
 	ignored, _, err := compareTrajectory(writeModel(t, doc("0")), mj, mj, mp, steps)
 	if err != nil {
@@ -103,4 +90,19 @@ func TestBallMarginMatchesMuJoCo(t *testing.T) {
 	if ignored < 1e-3 {
 		t.Errorf("ignoring the margin moves qpos by only %.3g", ignored)
 	}
+}
+
+// compareFrom runs MuJoCo on path with o (o.Steps recorded steps from the
+// state o.QPos, o.QVel) and Stiction from MuJoCo's initial state, and
+// returns MuJoCo's run, the map, the largest qpos difference and the first
+// step over trajTol (−1 if none).
+func compareFrom(t *testing.T, path string, o Options) (*Run, *Map, float64, int) {
+	t.Helper()
+	mj := run(t, path, o)
+	_, mp := mappedModel(t, path, mj)
+	worst, first, err := compareTrajectory(path, mj, mj, mp, o.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mj, mp, worst, first
 }

@@ -329,6 +329,18 @@ func firstLimit(r *Run, h int) int {
 	return -1
 }
 
+// limitStates returns the number of MuJoCo's recorded states in r with a
+// joint or tendon limit row.
+func limitStates(r *Run) int {
+	n := 0
+	for _, s := range r.Steps {
+		if s.NLimit > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // cutAt says where the cut is: "contact at t = 0", "limit at step 1".
 func (r *result) cutAt() string {
 	if r.cutStep <= 0 {

@@ -57,10 +57,7 @@ func TestPulleyMatchesMuJoCo(t *testing.T) {
 				v[i] = 0.8 * math.Cos(1.3*float64(i)+0.2)
 			}
 			mjp := run(t, path, Options{Steps: steps, Every: 1, QPos: q, QVel: v})
-			limits := 0
-			for _, s := range append(mj.Steps, mjp.Steps...) {
-				limits += s.NLimit
-			}
+			limits := limitStates(mj) + limitStates(mjp)
 			_, mp := mappedModel(t, path, mj)
 			worst, first, err := compareTrajectory(path, mj, nil, mp, steps)
 			if err != nil {

@@ -29,16 +29,8 @@ const tendonLimitArm = `<mujoco><option timestep="0.002"/><worldbody>
 func TestTendonLimitWeightIsMuJoCos(t *testing.T) {
 	const steps = 300
 	path := writeModel(t, tendonLimitArm)
-	mj := run(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0.2, 0.3}, QVel: []float64{1, 2}})
-	limits := 0
-	for _, s := range mj.Steps {
-		limits += s.NLimit
-	}
-	_, mp := mappedModel(t, path, mj)
-	worst, first, err := compareTrajectory(path, mj, mj, mp, steps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mj, mp, worst, first := compareFrom(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0.2, 0.3}, QVel: []float64{1, 2}})
+	limits := limitStates(mj)
 	// The same without the imported weight.
 	sc, _, err := load.Scene(path, nil, load.Options{})
 	if err != nil {
@@ -69,7 +61,7 @@ func TestTendonLimitWeightIsMuJoCos(t *testing.T) {
 			delassus = math.Max(delassus, math.Abs(q[i]-mj.Steps[k].QPos[i]))
 		}
 	}
-	t.Logf("tendon limit (MuJoCo's rows in %d states): max |Δqpos| over %d steps %.3g with tendon_invweight0, %.3g with the Delassus estimate", limits, steps, worst, delassus)
+	t.Logf("tendon limit (MuJoCo's row in %d states): max |Δqpos| over %d steps %.3g with tendon_invweight0, %.3g with the Delassus estimate", limits, steps, worst, delassus)
 	if limits == 0 {
 		t.Fatal("MuJoCo has no tendon limit row: the model does not reach its bound")
 	}
@@ -96,16 +88,8 @@ func TestTendonMarginMatchesMuJoCo(t *testing.T) {
 			`mass="0.6"/>`, `mass="0.6"/><site name="tip" pos=".25 0 0"/>`).Replace(tendonLimitArm)
 	}
 	path := writeModel(t, model("0.1", "0.05"))
-	mj := run(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0.2, 0.3}, QVel: []float64{1, 2}})
-	limits := 0
-	for _, s := range mj.Steps {
-		limits += s.NLimit
-	}
-	_, mp := mappedModel(t, path, mj)
-	worst, first, err := compareTrajectory(path, mj, mj, mp, steps)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mj, mp, worst, first := compareFrom(t, path, Options{Steps: steps, Every: 1, QPos: []float64{0.2, 0.3}, QVel: []float64{1, 2}})
+	limits := limitStates(mj)
 	t.Logf("tendon margins (MuJoCo's limit rows in %d states): max |Δqpos| over %d steps %.3g", limits, steps, worst)
 	if worst > trajTol {
 		t.Errorf("qpos %.3g from MuJoCo's over %d steps (first over %g at step %d)", worst, steps, trajTol, first)

@@ -171,15 +171,6 @@ static void captureStage(const mjModel* m, mjData* d) {
   s->efcMargin = dup(d->efc_margin, d->nefc);
 }
 
-static void arrd(const double* x, int n) {
-  putchar('[');
-  for (int i = 0; i < n; i++) {
-    if (i) putchar(',');
-    num(x[i]);
-  }
-  putchar(']');
-}
-
 // printStages writes the captured evaluations as the JSON field "stages".
 static void printStages(const mjModel* m) {
   printf(",\"stages\":[");
@@ -188,27 +179,27 @@ static void printStages(const mjModel* m) {
     printf(k ? ",{\"time\":" : "{\"time\":");
     num(s->time);
     printf(",\"qpos\":");
-    arrd(s->qpos, m->nq);
+    arr(s->qpos, m->nq);
     printf(",\"qvel\":");
-    arrd(s->qvel, m->nv);
+    arr(s->qvel, m->nv);
     printf(",\"qacc\":");
     if (s->qacc) {
-      arrd(s->qacc, m->nv);
+      arr(s->qacc, m->nv);
     } else {
       printf("null");
     }
     printf(",\"contact_geoms\":");
     iarr(s->geom, 2 * s->ncon);
     printf(",\"contact_dist\":");
-    arrd(s->dist, s->ncon);
+    arr(s->dist, s->ncon);
     printf(",\"efc_type\":");
     iarr(s->efcType, s->nefc);
     printf(",\"efc_id\":");
     iarr(s->efcID, s->nefc);
     printf(",\"efc_pos\":");
-    arrd(s->efcPos, s->nefc);
+    arr(s->efcPos, s->nefc);
     printf(",\"efc_margin\":");
-    arrd(s->efcMargin, s->nefc);
+    arr(s->efcMargin, s->nefc);
     putchar('}');
   }
   putchar(']');
