@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // marginHinge is a pendulum on a hinge whose upper bound (40°) has a
@@ -105,4 +107,54 @@ func compareFrom(t *testing.T, path string, o Options) (*Run, *Map, float64, int
 		t.Fatal(err)
 	}
 	return mj, mp, worst, first
+}
+
+// TestMarginStepsAllocateNothing: warmed-up steps of the hinge with a
+// margin (mujoco-euler and rk4) and of the double pendulum with tendon
+// margins, taken while their limits act within the margins, allocate
+// nothing.
+func TestMarginStepsAllocateNothing(t *testing.T) {
+	tendons := strings.NewReplacer(`range="-0.4 0.4">`, `range="-0.4 0.4" margin="0.1">`).Replace(tendonLimitArm)
+	hinge := func(q []float64) bool { return q[0] > 40*math.Pi/180-0.15 }
+	for _, c := range []struct {
+		name, xml string
+		q, v      []float64
+		warm      int                    // steps before the measured ones
+		in        func(q []float64) bool // the state is within a margin
+	}{
+		{"hinge, Euler", strings.NewReplacer("INTEGRATOR", "Euler", "MARGIN", "0.15").Replace(marginHinge), []float64{0}, []float64{4}, 50, hinge},
+		{"hinge, RK4", strings.NewReplacer("INTEGRATOR", "RK4", "MARGIN", "0.15").Replace(marginHinge), []float64{0}, []float64{4}, 50, hinge},
+		{"tendon", tendons, []float64{0.2, 0.3}, []float64{1, 2}, 3, func(q []float64) bool { return math.Abs(q[0]+q[1]) > 0.3 }},
+	} {
+		b, _, err := stiction(writeModel(t, c.xml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(b.State.Q, c.q) // hinges without ref: Stiction's q is MuJoCo's qpos
+		copy(b.State.V, c.v)
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range c.warm {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		within := 0
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			if c.in(s.State.Q) {
+				within++
+			}
+		})
+		if within == 0 {
+			t.Errorf("%s: no measured step within the margin", c.name)
+		}
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", c.name, allocs)
+		}
+	}
 }
