@@ -65,7 +65,7 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 	}
 	for _, l := range s.Limits {
 		qi, _, _ := scalarDOF(m, l.Body, l.DOF)
-		if outside(q0[qi], l.Lower, l.Upper) {
+		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}
@@ -74,15 +74,16 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 			return true // as for a spatial tendon's actuator
 		}
 		L, _ := TendonLength(m, l.Terms, q0, nil)
-		if outside(L, l.Lower, l.Upper) {
+		if outside(L, l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}
 	return false
 }
 
-// outside reports whether x is past a bound (MuJoCo's dist < 0).
-func outside(x, lo, hi float64) bool { return x-lo < 0 || hi-x < 0 }
+// outside reports whether x is past a bound or within margin of it
+// (MuJoCo's dist < margin).
+func outside(x, lo, hi, margin float64) bool { return x-lo < margin || hi-x < margin }
 
 // ExplicitForces adds to f (length NV) the generalized forces of the set's
 // explicit actuators at the state (q, v) with the controls ctl (one per

@@ -14,10 +14,17 @@ import (
 // SapLimitConstraint): for the lower bound g = q − Lower ≥ 0, J = +1 on the
 // degree of freedom; for the upper bound g = Upper − q, J = −1; the impulse
 // is γ = clamp(y, 0, ∞) (solver.Interval), R and v̂ from the compliance.
+//
+// Margin (m or rad, default 0) is MuJoCo's joint margin: a bound acts
+// within Margin of it, on g − Margin (MuJoCo 2.2.2, engine_core_constraint.c:
+// mj_instantiateLimit makes a row when dist < margin, and getimpedance and
+// the reference acceleration aref = −B v − K d (dist − margin) take
+// dist − margin).
 type Limit struct {
 	Name         string
 	Body, DOF    int // the joint of Body, its degree of freedom DOF
 	Lower, Upper float64
+	Margin       float64
 	Compliance   Compliance
 }
 
@@ -28,7 +35,18 @@ func (l *Limit) validate(m *multibody.Model) error {
 	if math.IsNaN(l.Lower) || math.IsNaN(l.Upper) || math.IsInf(l.Lower, 1) || math.IsInf(l.Upper, -1) || l.Lower > l.Upper {
 		return errf("bounds [%v, %v] must satisfy −∞ ≤ lower ≤ upper ≤ ∞", l.Lower, l.Upper)
 	}
+	if err := validMargin(l.Margin); err != nil {
+		return err
+	}
 	return l.Compliance.validate()
+}
+
+// validMargin checks a limit's margin: finite.
+func validMargin(margin float64) error {
+	if math.IsNaN(margin) || math.IsInf(margin, 0) {
+		return errf("margin %v must be finite", margin)
+	}
+	return nil
 }
 
 // limit appends the blocks of the limit's finite bounds.
@@ -40,9 +58,9 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		if math.IsInf(bound, 0) {
 			continue
 		}
-		sign, g := 1.0, q-bound
+		sign, g := 1.0, q-bound-l.Margin
 		if side == 1 {
-			sign, g = -1, bound-q
+			sign, g = -1, bound-q-l.Margin
 		}
 		a.begin(1)
 		a.addDOF(c, l.Body, vi, 0, sign)
@@ -120,10 +138,14 @@ func elem(v []float64, i int) float64 {
 // of M in F, θ̇ = âᵀω for the joint velocity ω (in F, and R â = â), so the
 // constraint is one-sided on g = Angle − θ with J = −âᵀ on the three ball
 // velocities, γ = clamp(y, 0, ∞) (solver.Interval).
+//
+// Margin (rad, default 0) is MuJoCo's joint margin, as Limit's: the limit
+// acts on g − Margin.
 type ConeLimit struct {
 	Name       string
 	Body       int // the body of the ball joint
 	Angle      float64
+	Margin     float64
 	Compliance Compliance
 }
 
@@ -136,6 +158,9 @@ func (l *ConeLimit) validate(m *multibody.Model) error {
 	}
 	if !(l.Angle > 0 && l.Angle <= math.Pi) {
 		return errf("angle %v must be in (0, π]", l.Angle)
+	}
+	if err := validMargin(l.Margin); err != nil {
+		return err
 	}
 	return l.Compliance.validate()
 }
@@ -164,7 +189,7 @@ func quatAngle(q spatial.Quat) (float64, spatial.Vec3) {
 func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	bd := &c.m.Bodies[l.Body]
 	theta, axis := BallAngle(c.in.Q0[bd.QOff : bd.QOff+4])
-	g := l.Angle - theta
+	g := l.Angle - theta - l.Margin
 	a.begin(1)
 	for k := range 3 {
 		a.addDOF(c, l.Body, bd.VOff+k, 0, -axis[k])

@@ -2,6 +2,7 @@ package constraint
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/multibody"
@@ -49,5 +50,50 @@ func TestMuJoCoLimitsInert(t *testing.T) {
 				t.Errorf("q = %g, MuJoCoLimits %v: row %d bounds [%g, %g], want [0, %g]", c.q, c.flag, k, lo, hi, c.wantHi[k])
 			}
 		}
+	}
+}
+
+// TestLimitMargin: a limit with Margin m acts as MuJoCo's joint margin
+// (mj_instantiateLimit: a row when dist < m, measured from dist − m): with
+// MuJoCoLimits the cart at q = 0.9 within [−1, 1] has an acting upper row
+// for m = 0.15 (dist 0.1 < m), its R and v̂ those of the limit [−1, 0.85]
+// without margin to 1e-15 (a_ref = −B v − K d (dist − m)), and an inert
+// one for m = 0.05; NeedsSolve says the same. A non-finite margin is
+// refused.
+func TestLimitMargin(t *testing.T) {
+	tm := newTestModel(t)
+	qi, vi, err := scalarDOF(tm.m, tm.cart, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	soft := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp, Weight: 0.7}
+	s := tm.m.NewState()
+	s.Q[qi], s.V[vi] = 0.9, 3
+	kin := multibody.NewWorkspace(tm.m)
+	kin.Update(s.Q, s.V)
+	assemble := func(l Limit) (hi, r, vhat float64, needs bool) {
+		set := &Set{Limits: []Limit{l}}
+		p, f := problem(t, tm.m, kin)
+		var a Assembler
+		if err := a.Assemble(tm.m, set, kin, Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: true}, f, p); err != nil {
+			t.Fatal(err)
+		}
+		_, hi = p.IntervalBounds(1)
+		return hi, p.R[1], p.VHat[1], set.NeedsSolve(tm.m, s.Q)
+	}
+	hi, r, vhat, needs := assemble(Limit{Name: "cart", Body: tm.cart, Lower: -1, Upper: 1, Margin: 0.15, Compliance: soft})
+	hiW, rW, vhatW, needsW := assemble(Limit{Name: "cart", Body: tm.cart, Lower: -1, Upper: 0.85, Compliance: soft})
+	if !needs || !needsW || hi != math.Inf(1) || hiW != math.Inf(1) {
+		t.Fatalf("margin 0.15: NeedsSolve %v, upper row bound %g; bound moved in: %v, %g (want true, +Inf)", needs, hi, needsW, hiW)
+	}
+	if math.Abs(r-rW) > 1e-15*rW || math.Abs(vhat-vhatW) > 1e-15*math.Abs(vhatW) {
+		t.Errorf("margin 0.15: R %v, v̂ %v; the bound moved in by the margin: R %v, v̂ %v", r, vhat, rW, vhatW)
+	}
+	if hi, _, _, needs := assemble(Limit{Name: "cart", Body: tm.cart, Lower: -1, Upper: 1, Margin: 0.05, Compliance: soft}); needs || hi != 0 {
+		t.Errorf("margin 0.05 (dist 0.1): NeedsSolve %v, upper row bound %g, want false, 0 (inert)", needs, hi)
+	}
+	bad := &Set{Limits: []Limit{{Name: "cart", Body: tm.cart, Lower: -1, Upper: 1, Margin: math.NaN(), Compliance: soft}}}
+	if err := bad.Validate(tm.m); err == nil || !strings.Contains(err.Error(), "margin") {
+		t.Errorf("NaN margin: error %v, want one naming the margin", err)
 	}
 }

@@ -77,7 +77,7 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 		}
 		a.begin(1)
 		L, jv0, jvs := a.addPath(c, l.Path, 0, sign)
-		g := sign * (L - bound)
+		g := sign*(L-bound) - l.Margin
 		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
 	}
 	a.add(e)

@@ -74,7 +74,10 @@ type TendonLimit struct {
 	// bounded instead (Terms empty; J = ±G, spatialLimit).
 	Path         *tendon.Path
 	Lower, Upper float64
-	Compliance   Compliance
+	// Margin is MuJoCo's tendon margin, as Limit.Margin: each bound acts
+	// within Margin of it, on g − Margin (mj_instantiateLimit).
+	Margin     float64
+	Compliance Compliance
 }
 
 func (l *TendonLimit) validate(m *multibody.Model) error {
@@ -93,6 +96,9 @@ func (l *TendonLimit) validate(m *multibody.Model) error {
 	if math.IsNaN(l.Lower) || math.IsNaN(l.Upper) || math.IsInf(l.Lower, 1) || math.IsInf(l.Upper, -1) || l.Lower > l.Upper {
 		return errf("bounds [%v, %v] must satisfy −∞ ≤ lower ≤ upper ≤ ∞", l.Lower, l.Upper)
 	}
+	if err := validMargin(l.Margin); err != nil {
+		return err
+	}
 	return l.Compliance.validate()
 }
 
@@ -108,9 +114,9 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 		if math.IsInf(bound, 0) {
 			continue
 		}
-		sign, g := 1.0, L-bound
+		sign, g := 1.0, L-bound-l.Margin
 		if side == 1 {
-			sign, g = -1, bound-L
+			sign, g = -1, bound-L-l.Margin
 		}
 		a.begin(1)
 		var jv0, jvs float64

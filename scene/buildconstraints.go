@@ -50,7 +50,7 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 		cp := limitCompliance(l)
 		if l.Lower != nil || l.Upper != nil {
 			for k := range t.NV() {
-				lim := constraint.Limit{Name: dofName(name+"/limit", k, t.NV()), Body: b, DOF: k, Lower: math.Inf(-1), Upper: math.Inf(1), Compliance: cp}
+				lim := constraint.Limit{Name: dofName(name+"/limit", k, t.NV()), Body: b, DOF: k, Lower: math.Inf(-1), Upper: math.Inf(1), Margin: valueOr(l.Margin, 0), Compliance: cp}
 				if l.Lower != nil {
 					lim.Lower = l.Lower[k]
 				}
@@ -61,7 +61,7 @@ func jointConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) 
 			}
 		}
 		if l.Cone != nil {
-			set.Cones = append(set.Cones, constraint.ConeLimit{Name: name + "/cone", Body: b, Angle: *l.Cone, Compliance: cp})
+			set.Cones = append(set.Cones, constraint.ConeLimit{Name: name + "/cone", Body: b, Angle: *l.Cone, Margin: valueOr(l.Margin, 0), Compliance: cp})
 		}
 	}
 	if t == multibody.JointCompound {

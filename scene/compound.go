@@ -192,7 +192,7 @@ func partConstraints(set *constraint.Set, m *multibody.Model, b int, j *Joint) {
 		}
 		if l := p.Limits; l != nil && t != multibody.JointBall && (l.Lower != nil || l.Upper != nil) {
 			cp := limitCompliance(l)
-			lim := constraint.Limit{Name: pname + "/limit", Body: b, DOF: vi, Lower: math.Inf(-1), Upper: math.Inf(1), Compliance: cp}
+			lim := constraint.Limit{Name: pname + "/limit", Body: b, DOF: vi, Lower: math.Inf(-1), Upper: math.Inf(1), Margin: valueOr(l.Margin, 0), Compliance: cp}
 			if l.Lower != nil {
 				lim.Lower = l.Lower[0]
 			}

@@ -9,11 +9,15 @@ import (
 // TendonSite is a point of a spatial tendon's path (MuJoCo's <spatial>
 // <site>): Point (default the origin) in the frame of Body ("world" for a
 // world point). Wrap, when given, is an obstacle that the segment from
-// this site to the next one wraps over.
+// this site to the next one wraps over. Pulley, when given, is MuJoCo's
+// <pulley divisor> before this site: the path's branch ends at the
+// previous site (no segment joins them) and a new branch starts here,
+// whose segments count 1/Pulley of their length (tendon.Pulley).
 type TendonSite struct {
-	Body  string      `yaml:"body"`
-	Point *Vec        `yaml:"point,omitempty"`
-	Wrap  *TendonWrap `yaml:"wrap,omitempty"`
+	Body   string      `yaml:"body"`
+	Point  *Vec        `yaml:"point,omitempty"`
+	Wrap   *TendonWrap `yaml:"wrap,omitempty"`
+	Pulley *float64    `yaml:"pulley,omitempty"`
 }
 
 // TendonWrap is a sphere or an infinite cylinder (along its frame's z
@@ -35,6 +39,7 @@ func (v *validator) spatialTendon(p string, t *Tendon, bodies []Body) {
 	if len(t.Path) < 2 {
 		v.add(p+".path", "%d sites: give at least two", len(t.Path))
 	}
+	v.pulleys(p, t)
 	for k, s := range t.Path {
 		sp := indexPath(p+".path", k)
 		v.tendonSite(sp, s, bodies)
@@ -66,6 +71,35 @@ func (v *validator) spatialTendon(p string, t *Tendon, bodies []Body) {
 	}
 }
 
+// pulleys checks a spatial tendon's pulleys: divisors positive and
+// finite, every branch with at least two sites, and no wrap on the site
+// before a pulley (its segment is not part of the path).
+func (v *validator) pulleys(p string, t *Tendon) {
+	start := 0 // the current branch's first site
+	for k, s := range t.Path {
+		if s.Pulley == nil {
+			continue
+		}
+		sp := indexPath(p+".path", k) + ".pulley"
+		if d := *s.Pulley; !(d > 0) || !finite(d) {
+			v.add(sp, "%s must be positive and finite", fnum(d))
+		}
+		if k == 0 {
+			continue
+		}
+		if k-start < 2 {
+			v.add(sp, "the branch before it, from site %d, has %d site: give at least two", start, k-start)
+		}
+		if t.Path[k-1].Wrap != nil {
+			v.add(indexPath(p+".path", k-1)+".wrap", "the site before a pulley ends its branch: it has no segment to wrap")
+		}
+		start = k
+	}
+	if n := len(t.Path) - start; start > 0 && n < 2 {
+		v.add(indexPath(p+".path", start)+".pulley", "the last branch has %d site: give at least two", n)
+	}
+}
+
 // tendonSite checks one site.
 func (v *validator) tendonSite(p string, s TendonSite, bodies []Body) {
 	if s.Body == "" {
@@ -93,6 +127,9 @@ func tendonPath(m *multibody.Model, t *Tendon) *tendon.Path {
 	p := &tendon.Path{Sites: make([]tendon.Site, len(t.Path))}
 	for k, s := range t.Path {
 		p.Sites[k] = site(s)
+		if s.Pulley != nil {
+			p.Pulleys = append(p.Pulleys, tendon.Pulley{Site: k, Divisor: *s.Pulley})
+		}
 		if s.Wrap == nil || k == len(t.Path)-1 {
 			continue
 		}

@@ -53,6 +53,14 @@ type TendonLimits struct {
 	Dissipation *float64  `yaml:"dissipation,omitempty"`
 	SolRef      []float64 `yaml:"solref,omitempty"`
 	SolImp      []float64 `yaml:"solimp,omitempty"`
+	// Weight, with SolRef, fixes the weight w of the violated limit's
+	// R = (1 − d)/d · w: MuJoCo's tendon_invweight0 (G M⁻¹ Gᵀ at qpos0),
+	// which the MJCF importer sets; default the Delassus estimate at each
+	// step's start.
+	Weight *float64 `yaml:"weight,omitempty"`
+	// Margin (default 0) is MuJoCo's tendon margin: each bound acts within
+	// Margin of it, on its distance less Margin (constraint.TendonLimit).
+	Margin *float64 `yaml:"margin,omitempty"`
 }
 
 // Tendon returns the tendon called name, or nil.
@@ -111,6 +119,9 @@ func (v *validator) tendons(s *Scene) {
 				v.add(p+".limits", "lower %s above upper %s", fnum(*l.Lower), fnum(*l.Upper))
 			}
 			v.limitCompliance(p+".limits", l.Stiffness, l.Dissipation, l.SolRef, l.SolImp)
+			if l.Weight != nil {
+				v.positive(p+".limits.weight", *l.Weight)
+			}
 		}
 	}
 }
@@ -171,8 +182,8 @@ func tendonLimits(set *constraint.Set, m *multibody.Model, ts []Tendon) {
 			continue
 		}
 		tl := constraint.TendonLimit{Name: t.Name + "/limit", Terms: tendonTerms(m, t),
-			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)),
-			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp})}
+			Lower: valueOr(l.Lower, math.Inf(-1)), Upper: valueOr(l.Upper, math.Inf(1)), Margin: valueOr(l.Margin, 0),
+			Compliance: limitCompliance(&Limits{Stiffness: l.Stiffness, Dissipation: l.Dissipation, SolRef: l.SolRef, SolImp: l.SolImp, Weight: l.Weight})}
 		if len(t.Path) > 0 {
 			tl.Path = tendonPath(m, t)
 		}

@@ -366,6 +366,10 @@ type Limits struct {
 	// R = (1 − d)/d · w: MuJoCo's dof_invweight0, which the MJCF importer
 	// sets; default the Delassus estimate at each step's start.
 	Weight *float64 `yaml:"weight,omitempty"`
+	// Margin (m or rad, default 0) is MuJoCo's joint margin: each bound
+	// (and the cone) acts within Margin of it, on its distance less
+	// Margin (constraint.Limit.Margin).
+	Margin *float64 `yaml:"margin,omitempty"`
 }
 
 // Force is a force element: type is one of spring (axial spring–damper

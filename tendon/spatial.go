@@ -38,10 +38,25 @@ type Wrap struct {
 // arcs' own variation is second order, the path being tangent to the
 // obstacle (mj_tendon). Segments whose ends are on the same body add
 // nothing to G.
+//
+// Pulleys split the path into branches (MuJoCo's <pulley divisor>): each
+// pulley starts a branch at its site, the segment that would join that
+// branch to the previous one is not part of the path, and the branch's
+// segments add 1/Divisor of their length and Jacobian (mj_tendon: L +=
+// length/divisor, J += Jacobian/divisor, the divisor holding until the next
+// pulley; the branch before the first pulley has divisor 1).
 // A Path holds no state: simulators may share it.
 type Path struct {
-	Sites []Site
-	Wraps []*Wrap
+	Sites   []Site
+	Wraps   []*Wrap
+	Pulleys []Pulley // by increasing Site
+}
+
+// Pulley starts a branch of a Path at site Site (0 for the first branch),
+// whose segments count Divisor (> 0) times less.
+type Pulley struct {
+	Site    int
+	Divisor float64
 }
 
 // Validate checks the path against model m: at least two sites, bodies in
@@ -67,6 +82,9 @@ func (p *Path) Validate(m *multibody.Model) error {
 			return fmt.Errorf("site %d: point %v is not finite", k, s.Point)
 		}
 	}
+	if err := p.validatePulleys(); err != nil {
+		return err
+	}
 	for k, w := range p.Wraps {
 		if w == nil {
 			continue
@@ -84,6 +102,49 @@ func (p *Path) Validate(m *multibody.Model) error {
 		}
 	}
 	return nil
+}
+
+// validatePulleys checks the pulleys: sites in range by increasing index,
+// divisors positive and finite, every branch with at least two sites, and
+// no wrap on a segment that joins two branches.
+func (p *Path) validatePulleys() error {
+	start := 0 // the current branch's first site
+	for i, pl := range p.Pulleys {
+		if !(pl.Divisor > 0) || math.IsInf(pl.Divisor, 0) {
+			return fmt.Errorf("pulley %d: divisor %v must be positive and finite", i, pl.Divisor)
+		}
+		if pl.Site < 0 || pl.Site > len(p.Sites)-2 {
+			return fmt.Errorf("pulley %d: site %d out of range [0, %d]", i, pl.Site, len(p.Sites)-2)
+		}
+		if pl.Site == 0 && i == 0 {
+			continue
+		}
+		if pl.Site-start < 2 {
+			return fmt.Errorf("pulley %d at site %d: the branch from site %d needs at least two sites", i, pl.Site, start)
+		}
+		if len(p.Wraps) > 0 && p.Wraps[pl.Site-1] != nil {
+			return fmt.Errorf("pulley %d at site %d: the segment before it joins two branches and cannot wrap", i, pl.Site)
+		}
+		start = pl.Site
+	}
+	if len(p.Sites)-start < 2 {
+		return fmt.Errorf("the last branch, from site %d, needs at least two sites", start)
+	}
+	return nil
+}
+
+// branch returns the divisor of segment k (from site k to k + 1) and
+// whether the segment is part of the path (not the join of two branches),
+// given the divisor div and the index next of the first pulley not yet
+// passed, which it advances: callers run k = 0, 1, … with div = 1 and
+// next = 0.
+func (p *Path) branch(k int, div float64, next int) (float64, int, bool) {
+	for next < len(p.Pulleys) && p.Pulleys[next].Site <= k {
+		div = p.Pulleys[next].Divisor
+		next++
+	}
+	in := next >= len(p.Pulleys) || p.Pulleys[next].Site != k+1
+	return div, next, in
 }
 
 // position returns the world position of site s.
@@ -122,14 +183,17 @@ func (p *Path) segment(ws *multibody.Workspace, k int) (a, b, t0, t1 spatial.Vec
 
 // Length returns L at the kinematics of ws (updated at q).
 func (p *Path) Length(ws *multibody.Workspace) float64 {
-	l := 0.0
+	l, div, next, in := 0.0, 1.0, 0, true
 	for k := range len(p.Sites) - 1 {
-		a, b, t0, t1, arc, wrapped := p.segment(ws, k)
-		if !wrapped {
-			l += b.Sub(a).Norm()
+		if div, next, in = p.branch(k, div, next); !in {
 			continue
 		}
-		l += t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()
+		a, b, t0, t1, arc, wrapped := p.segment(ws, k)
+		if !wrapped {
+			l += b.Sub(a).Norm() / div
+			continue
+		}
+		l += (t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()) / div
 	}
 	return l
 }
@@ -139,32 +203,39 @@ func (p *Path) Length(ws *multibody.Workspace) float64 {
 // tree. It allocates nothing.
 func (p *Path) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
 	clear(g[:m.NV])
-	l := 0.0
+	l, div, next, in := 0.0, 1.0, 0, true
 	for k := range len(p.Sites) - 1 {
+		if div, next, in = p.branch(k, div, next); !in {
+			continue
+		}
 		a, b, t0, t1, arc, wrapped := p.segment(ws, k)
 		ba, bb := p.Sites[k].Body, p.Sites[k+1].Body
 		if !wrapped {
-			l += b.Sub(a).Norm()
-			straight(m, ws, g, local, ba, a, bb, b)
+			l += b.Sub(a).Norm() / div
+			straight(m, ws, g, local, ba, a, bb, b, div)
 			continue
 		}
 		bw := p.Wraps[k].Body
-		l += t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()
-		straight(m, ws, g, local, ba, a, bw, t0)
-		straight(m, ws, g, local, bw, t1, bb, b)
+		l += (t0.Sub(a).Norm() + arc + b.Sub(t1).Norm()) / div
+		straight(m, ws, g, local, ba, a, bw, t0, div)
+		straight(m, ws, g, local, bw, t1, bb, b, div)
 	}
 	return l
 }
 
-// straight adds u_kᵀ (J_b(xb) − J_a(xa)) to g for the straight segment from
-// xa on body ba to xb on body bb (nothing when ba = bb).
-func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, ba int, xa spatial.Vec3, bb int, xb spatial.Vec3) {
+// straight adds u_kᵀ (J_b(xb) − J_a(xa))/div to g for the straight segment
+// from xa on body ba to xb on body bb (nothing when ba = bb), div its
+// branch's pulley divisor.
+func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, ba int, xa spatial.Vec3, bb int, xb spatial.Vec3, div float64) {
 	if ba == bb {
 		return
 	}
 	u, n := xb.Sub(xa).Normalize()
 	if n < minVal {
 		u = spatial.Vec3{1, 0, 0} // mju_normalize3's fallback
+	}
+	if div != 1 {
+		u = u.Scale(1 / div)
 	}
 	addPoint(m, ws, g, local, bb, xb, u)
 	addPoint(m, ws, g, local, ba, xa, u.Neg())

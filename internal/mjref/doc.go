@@ -29,6 +29,11 @@
 // TestParityTable -update` rewrites the table in docs/MODELS.md, and
 // STICTION_LONG=1 adds the 10-second runs.
 //
+// The tool's -stages K option (Options.Stages, Run.Stages) records the
+// evaluations of mj_forwardSkip within step K (RK4's four stages, Euler's
+// one): each one's q, v, resulting qacc, contacts and constraint rows, to
+// find the stage where two runs part.
+//
 // The tool's timing mode (-time R, Time) times N mj_step calls from the
 // initial state with zero control, wall and process CPU time, the fastest
 // of R runs; BenchmarkStepVsMuJoCo times Stiction's step on the same

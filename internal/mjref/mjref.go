@@ -61,6 +61,9 @@ type Options struct {
 	Integrator string  // "euler", "rk4" or "implicit"; "" keeps the model's
 	Key        string  // keyframe index or name; "" for none
 	Poses      bool    // record every body's xpos and xquat with each step
+	// Stages > 0 records the evaluations of mj_forwardSkip within step
+	// Stages (from state Stages−1 to Stages) as Run.Stages.
+	Stages int
 	// QPos and QVel, when both are set, are the initial state (MuJoCo's
 	// layout), applied after the keyframe.
 	QPos, QVel []float64
@@ -86,6 +89,9 @@ func (o Options) Args(file string) []string {
 	}
 	if o.Poses {
 		a = append(a, "-poses")
+	}
+	if o.Stages > 0 {
+		a = append(a, "-stages", strconv.Itoa(o.Stages))
 	}
 	if o.Repeats > 0 {
 		a = append(a, "-time", strconv.Itoa(o.Repeats))
@@ -115,6 +121,9 @@ type Run struct {
 	M            []float64  `json:"M"` // joint-space mass matrix at QInit, nv×nv row-major
 	Sensors      []Sensor   `json:"sensors"`
 	Steps        []Step     `json:"steps"`
+	// Stages are the evaluations of mj_forwardSkip within the step that
+	// Options.Stages names (RK4's four stages, Euler's one), in order.
+	Stages []Stage `json:"stages"`
 	// FirstContact is the time of the first state with a contact, −1 if
 	// none.
 	FirstContact    float64 `json:"first_contact"`
@@ -207,6 +216,22 @@ type Step struct {
 	NCon        int        `json:"ncon"`
 	NLimit      int        `json:"nlimit"` // active joint- and tendon-limit rows (efc rows of type limit)
 	Penetration float64    `json:"penetration"`
+}
+
+// Stage is one evaluation of mj_forwardSkip within a step (Options.Stages):
+// the point it was evaluated at, the acceleration it gave, and the contacts
+// and constraint rows it had.
+type Stage struct {
+	Time         float64   `json:"time"`
+	QPos         []float64 `json:"qpos"`
+	QVel         []float64 `json:"qvel"`
+	QAcc         []float64 `json:"qacc"`
+	ContactGeoms []int     `json:"contact_geoms"` // geom1, geom2 of each contact
+	ContactDist  []float64 `json:"contact_dist"`
+	EfcType      []int     `json:"efc_type"` // mjtConstraint of each row (3 joint limit, 4 tendon limit, …)
+	EfcID        []int     `json:"efc_id"`   // the row's joint, tendon, equality or contact
+	EfcPos       []float64 `json:"efc_pos"`  // the row's constraint distance
+	EfcMargin    []float64 `json:"efc_margin"`
 }
 
 // Exec runs the tool at exe on the model file and decodes its output. The

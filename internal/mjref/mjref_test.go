@@ -245,3 +245,40 @@ func TestToolKeyframeSensorsPoses(t *testing.T) {
 		}
 	}
 }
+
+// TestToolStages: the tool's -stages option records MuJoCo's evaluations
+// within one step: one for Euler; four for RK4, at t, t + h/2, t + h/2 and
+// t + h, the first at the recorded state before the step, whose RK4
+// combination q̇_K = q̇_{K−1} + h Σ_j b_j qacc_j (mj_RungeKutta, RK4_B)
+// gives the recorded velocity after it bit for bit (so each qacc is the
+// evaluation's own).
+func TestToolStages(t *testing.T) {
+	const k = 5
+	e := run(t, "testdata/dm_control/suite/pendulum.xml", Options{Steps: 8, Every: 1, Stages: k, QPos: []float64{0.5}, QVel: []float64{0}})
+	if len(e.Stages) != 1 || e.Stages[0].QPos[0] != e.Steps[k-1].QPos[0] || e.Stages[0].QAcc == nil {
+		t.Fatalf("pendulum, Euler: %d stages (want 1 at state %d, with its qacc): %+v", len(e.Stages), k-1, e.Stages)
+	}
+	r := run(t, "testdata/dm_control/suite/acrobot.xml", Options{Steps: 8, Every: 1, Stages: k, QPos: []float64{0.3, -0.2}, QVel: []float64{0.5, 1}})
+	if len(r.Stages) != 4 {
+		t.Fatalf("acrobot, RK4: %d stages, want 4", len(r.Stages))
+	}
+	h, t0 := r.Timestep, r.Steps[k-1].Time
+	b := [4]float64{1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}
+	for i, c := range []float64{0, 0.5, 0.5, 1} {
+		if st := r.Stages[i]; math.Abs(st.Time-(t0+c*h)) > 1e-15 || st.QAcc == nil || len(st.EfcType) != 0 {
+			t.Errorf("acrobot stage %d: t = %v (want %v), qacc %v, rows %v", i, st.Time, t0+c*h, st.QAcc, st.EfcType)
+		}
+	}
+	for j := range r.NV {
+		if r.Stages[0].QPos[j] != r.Steps[k-1].QPos[j] || r.Stages[0].QVel[j] != r.Steps[k-1].QVel[j] {
+			t.Errorf("acrobot stage 0 dof %d: (%v, %v), recorded state %d (%v, %v)", j, r.Stages[0].QPos[j], r.Stages[0].QVel[j], k-1, r.Steps[k-1].QPos[j], r.Steps[k-1].QVel[j])
+		}
+		dv := 0.0
+		for i := range b {
+			dv += b[i] * r.Stages[i].QAcc[j]
+		}
+		if v := r.Steps[k-1].QVel[j] + h*dv; v != r.Steps[k].QVel[j] {
+			t.Errorf("acrobot dof %d: RK4 of the stages' qacc gives qvel %v, MuJoCo's state %d has %v", j, v, k, r.Steps[k].QVel[j])
+		}
+	}
+}

@@ -74,7 +74,7 @@ var parityModels = []struct {
 	{"dm_control/suite/swimmer.xml", trajMatches, false},
 	{"dm_control/suite/walker.xml", massMatches, false},
 	// Gymnasium's MuJoCo assets
-	{"gymnasium/ant.xml", massMatches, false},
+	{"gymnasium/ant.xml", trajMatches, false},
 	{"gymnasium/half_cheetah.xml", trajMatches, false},
 	{"gymnasium/hopper.xml", trajMatches, false},
 	{"gymnasium/humanoid.xml", trajMatches, false},
@@ -253,18 +253,7 @@ func measureShort(exe, file string) *result {
 	r.limitStep = firstLimit(r.mj, r.horizon)
 	r.trajInit, r.trajStep, r.trajErr = compareTrajectory(path, r.mj, nil, mp, r.horizon)
 	if r.trajErr == nil {
-		// The perturbed state: joint angles and slides moved by up to
-		// 0.02, every velocity set to up to 0.5 (rad/s or m/s).
-		q := append([]float64(nil), r.mj.QInit...)
-		v := make([]float64, r.mj.NV)
-		for _, j := range r.mj.Joints {
-			if j.Type == "hinge" || j.Type == "slide" {
-				q[j.QPosAdr] += 0.02 * math.Sin(float64(j.QPosAdr)+1)
-			}
-		}
-		for i := range v {
-			v[i] = 0.5 * math.Sin(1.7*float64(i)+0.3)
-		}
+		q, v := perturbedState(r.mj)
 		pr, err := Exec(exe, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v})
 		if err != nil {
 			r.mjErr = err
@@ -285,6 +274,24 @@ func measureShort(exe, file string) *result {
 	}
 	r.trajDone = true
 	return r
+}
+
+// perturbedState returns the parity table's perturbed state of MuJoCo's
+// run r (MuJoCo's layout): r's initial state with the joint angles and
+// slides moved by up to 0.02 and every velocity set to up to 0.5 (rad/s or
+// m/s).
+func perturbedState(r *Run) (q, v []float64) {
+	q = append([]float64(nil), r.QInit...)
+	v = make([]float64, r.NV)
+	for _, j := range r.Joints {
+		if j.Type == "hinge" || j.Type == "slide" {
+			q[j.QPosAdr] += 0.02 * math.Sin(float64(j.QPosAdr)+1)
+		}
+	}
+	for i := range v {
+		v[i] = 0.5 * math.Sin(1.7*float64(i)+0.3)
+	}
+	return q, v
 }
 
 // horizonOf returns the short horizon of MuJoCo's run r, what cut it and
@@ -320,6 +327,18 @@ func firstLimit(r *Run, h int) int {
 		}
 	}
 	return -1
+}
+
+// limitStates returns the number of MuJoCo's recorded states in r with a
+// joint or tendon limit row.
+func limitStates(r *Run) int {
+	n := 0
+	for _, s := range r.Steps {
+		if s.NLimit > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // cutAt says where the cut is: "contact at t = 0", "limit at step 1".

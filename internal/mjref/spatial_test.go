@@ -85,10 +85,15 @@ func TestSpatialTendonsAgainstMuJoCo(t *testing.T) {
 
 // TestSpatialTendonStepsAllocateNothing: a warmed-up step with spatial
 // tendons allocates nothing: ball_in_cup (its string's limit active once
-// the ball hangs), arm26 (paths wrapping over cylinders, with side sites)
-// and the wrapping spring–dampers of spatialModels.
+// the ball hangs), arm26 (paths wrapping over cylinders, with side sites),
+// the wrapping spring–dampers of spatialModels and the limited three-branch
+// pulley tendon of pulleyModel under both integrators.
 func TestSpatialTendonStepsAllocateNothing(t *testing.T) {
-	paths := []string{filepath.Join("testdata", "dm_control/suite/ball_in_cup.xml"), filepath.Join("testdata", "mujoco/model/tendon_arm/arm26.xml"), writeModel(t, spatialModels[1].xml)}
+	pulley := func(integ string) string {
+		return writeModel(t, strings.NewReplacer("INTEGRATOR", integ, "DIVISOR2", "2", "DIVISOR3", "3").Replace(pulleyModel))
+	}
+	paths := []string{filepath.Join("testdata", "dm_control/suite/ball_in_cup.xml"), filepath.Join("testdata", "mujoco/model/tendon_arm/arm26.xml"), writeModel(t, spatialModels[1].xml),
+		pulley("Euler"), pulley("RK4")}
 	for _, f := range paths {
 		b, _, err := stiction(f)
 		if err != nil {

@@ -339,6 +339,9 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 	if err := c.jointRange(v, &lim, mj.typ); err != nil {
 		return err
 	}
+	if err := c.jointMargin(v, lim.Limits); err != nil {
+		return err
+	}
 	p.Limits = lim.Limits
 	if err := c.jointEffort(v, &lim, mj.typ); err != nil {
 		return err
@@ -419,6 +422,23 @@ func (c *compiler) jointRange(v view, sj *scene.Joint, typ string) error {
 	}
 	sj.Limits = &scene.Limits{Lower: []float64{r[0]}, Upper: []float64{r[1]}}
 	return c.limitSoftness(v, sj.Limits)
+}
+
+// jointMargin reads a limited joint's margin into l (scene.Limits.Margin):
+// MuJoCo 2.2.2 makes a limit row when the distance to the bound is below
+// it and measures the row from it (mj_instantiateLimit). As in MuJoCo's
+// compiler, a hinge's margin is in radians whatever <compiler angle> says
+// (mjCJoint::Compile converts only range). On a joint without limits it has
+// no effect, as in MuJoCo.
+func (c *compiler) jointMargin(v view, l *scene.Limits) error {
+	m, err := c.float(v, "margin", 0)
+	if err != nil {
+		return err
+	}
+	if l != nil && m != 0 {
+		l.Margin = model.Ptr(m)
+	}
+	return nil
 }
 
 // limitSoftness reads solreflimit and solimplimit (MuJoCo's defaults 0.02 1

@@ -12,7 +12,8 @@
 // <joint> (hinge, slide, ball, free, and <freejoint>; several on one body
 // become one compound joint whose parts keep the file's order) with ref,
 // springref, range
-// (limits; a ball joint's as its cone limit; solreflimit, solimplimit),
+// (limits; a ball joint's as its cone limit; solreflimit, solimplimit,
+// margin),
 // damping, stiffness,
 // armature, frictionloss (joint friction) and actuatorfrcrange (effort
 // limit), <geom> (plane, hfield, sphere, capsule, ellipsoid, cylinder, box, mesh;
@@ -22,8 +23,9 @@
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
 // position, velocity, and general with a fixed gain and an affine bias,
 // on hinge and slide joints, tendons and slider-cranks: control.go), <tendon>
-// <fixed> and <spatial> (stiffness, damping, springlength, range; sites
-// and sphere and cylinder wraps: tendon.go, spatial.go), meshes given by vertex lists (their convex hull),
+// <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
+// sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;
+// limits weighted by MuJoCo's tendon_invweight0), meshes given by vertex lists (their convex hull),
 // <equality> (connect → ball, weld → weld, joint → MuJoCo's soft coupler
 // over one or two joints, tendon on a fixed tendon → MuJoCo's soft
 // coupler; equality.go) and

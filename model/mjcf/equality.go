@@ -148,7 +148,7 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 // their weights (frictionWeights). The scene s must be valid; its model
 // is built without shapes (MJCF bodies carry explicit mass properties).
 func (c *compiler) equalityCompliance() error {
-	if len(c.eqs) == 0 && !c.softFriction() {
+	if len(c.eqs) == 0 && !c.softFriction() && !softTendonLimits(c.out.Scene) {
 		return nil
 	}
 	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
@@ -163,6 +163,7 @@ func (c *compiler) equalityCompliance() error {
 	}
 	s := c.out.Scene
 	frictionWeights(s, m, minv)
+	tendonLimitWeights(s, m, ws, minv)
 	for _, pe := range c.eqs {
 		if pe.kind == "ball" || pe.kind == "weld" {
 			c.softBody(pe, m, ws, minv)
@@ -276,6 +277,53 @@ func frictionWeights(s *scene.Scene, m *multibody.Model, minv *mat.Dense) {
 		}
 		if limits {
 			j.Limits.Weight = model.Ptr(w)
+		}
+	}
+}
+
+// softTendonLimits reports whether a tendon has MuJoCo's soft limits,
+// whose weight needs M⁻¹ at qpos0.
+func softTendonLimits(s *scene.Scene) bool {
+	for _, t := range s.Tendons {
+		if t.Limits != nil && t.Limits.SolRef != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// tendonLimitWeights gives the tendons with soft limits MuJoCo's weight of
+// their rows (mj_diagApprox: tendon_invweight0 = G M⁻¹ Gᵀ at qpos0,
+// mj_setConst; G a fixed tendon's coefficients or a spatial tendon's path
+// Jacobian, pulleys' divisors included). Without it a limit's R took the
+// Delassus estimate at each step's start, which moves with M(q).
+func tendonLimitWeights(s *scene.Scene, m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense) {
+	G := mat.NewDense(1, max(m.NV, 1), nil)
+	local := make([]float64, 3*max(m.NV, 1))
+	for i := range s.Tendons {
+		t := &s.Tendons[i]
+		if t.Limits == nil || t.Limits.SolRef == nil {
+			continue
+		}
+		G.Zero()
+		g := G.RawRowView(0)
+		if p := scene.TendonPath(m, t); p != nil {
+			p.Jacobian(m, ws, g, local)
+		} else {
+			for _, j := range t.Joints {
+				b := m.BodyByName(j.Joint)
+				if b < 0 {
+					continue
+				}
+				k := m.Bodies[b].VOff
+				if j.DOF != nil {
+					k += *j.DOF
+				}
+				g[k] += j.Coef
+			}
+		}
+		if w := jminvjt(minv, G).At(0, 0); w > 0 {
+			t.Limits.Weight = model.Ptr(w)
 		}
 	}
 }

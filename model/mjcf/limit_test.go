@@ -3,7 +3,10 @@ package mjcf
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/model"
 )
 
 // TestLimitStartedOutsideMuJoCo: a hinge (a 1 kg point 1 m from the axis,
@@ -73,5 +76,53 @@ func TestBallLimitStartedOutsideMuJoCo(t *testing.T) {
 	t.Logf("ω_x after 40 steps %.6f rad/s (MuJoCo %.6f, ratio %.4f), other components %.3g %.3g", v, mj, v/mj, s.State.V[1], s.State.V[2])
 	if r := v / mj; r < 0.99 || r > 1.01 || s.State.V[1] != 0 || s.State.V[2] != 0 {
 		t.Errorf("ω %v after 40 steps, MuJoCo (%g, 0, 0)", s.State.V, mj)
+	}
+}
+
+// TestJointMarginImport: a limited joint's margin becomes its limits'
+// Margin, from the joint or its default class, in radians for a hinge
+// whatever <compiler angle> says (as MuJoCo 2.2.2's compiler, which
+// converts only range), for a ball joint's cone too, without a warning; an
+// unlimited joint's margin has no effect; a malformed margin is an error
+// naming the file, the line and the attribute.
+func TestJointMarginImport(t *testing.T) {
+	doc := `<mujoco><compiler angle="degree"/>
+  <default><joint margin="0.05"/></default>
+  <worldbody>
+    <body name="a"><joint name="ha" type="hinge" range="-30 30" limited="true"/><geom type="sphere" size="0.1"/>
+      <body name="b" pos="0 0 -0.3"><joint name="sb" type="slide" range="-0.1 0.2" limited="true" margin="0.02"/><geom type="sphere" size="0.1"/>
+        <body name="c" pos="0 0 -0.3"><joint name="bc" type="ball" range="0 60" limited="true" margin="0.1"/><geom type="sphere" size="0.1"/>
+          <body name="d" pos="0 0 -0.3"><joint name="hd" type="hinge" margin="0.3"/><geom type="sphere" size="0.1"/></body>
+        </body>
+      </body>
+    </body>
+  </worldbody></mujoco>`
+	im, err := Parse("f.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"a": 0.05, "b": 0.02, "c": 0.1}
+	for _, b := range im.Scene.Bodies {
+		j := b.Joint
+		if j == nil {
+			continue
+		}
+		w, limited := want[b.Name]
+		switch {
+		case !limited && j.Limits != nil:
+			t.Errorf("body %s: unlimited joint has limits %+v", b.Name, *j.Limits)
+		case limited && (j.Limits == nil || j.Limits.Margin == nil || *j.Limits.Margin != w):
+			t.Errorf("body %s: limits %+v, want margin %v", b.Name, j.Limits, w)
+		}
+	}
+	for _, w := range im.Warnings {
+		if w.Attribute == "margin" {
+			t.Errorf("margin warns: %s", w)
+		}
+	}
+	_, err = Parse("f.xml", []byte(`<mujoco><worldbody><body>
+  <joint type="hinge" range="-1 1" limited="true" margin="0.1 x"/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>`), model.Options{})
+	if err == nil || !strings.Contains(err.Error(), "f.xml:2") || !strings.Contains(err.Error(), "margin") || !strings.Contains(err.Error(), "0.1 x") {
+		t.Errorf("malformed margin: error %v, want one naming f.xml:2, margin and its value", err)
 	}
 }

@@ -58,7 +58,7 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 	if err := s.Validate(path); err != nil {
 		return nil, fmt.Errorf("%s: the imported scene is invalid: %w", path, err)
 	}
-	if len(c.eqs) > 0 || c.softFriction() {
+	if len(c.eqs) > 0 || c.softFriction() || softTendonLimits(s) {
 		if err := c.equalityCompliance(); err != nil {
 			return nil, err
 		}

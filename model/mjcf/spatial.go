@@ -10,7 +10,9 @@ import (
 // spatialTendon reads one <spatial> tendon: a path of <site>s, with a
 // sphere or cylinder <geom> (and its optional sidesite) between two sites
 // to wrap over (MuJoCo's rules: the path starts and ends at a site, a geom
-// sits between two sites). <pulley> is refused with an error naming it.
+// sits between two sites). A <pulley divisor> starts a new branch of the
+// path at the next site (scene.TendonSite.Pulley), as MuJoCo's: not first
+// after another pulley nor last, every branch with two sites or more.
 func (c *compiler) spatialTendon(t *xmlutil.Element) error {
 	v, name, err := c.tendonHead(t)
 	if err != nil {
@@ -21,7 +23,10 @@ func (c *compiler) spatialTendon(t *xmlutil.Element) error {
 		t.Attr(a) // visual only
 	}
 	st := scene.Tendon{Name: name}
-	var prev string // the previous element of the path
+	var prev string             // the previous element of the path
+	var pulley *xmlutil.Element // the pulley before the next site
+	var divisor float64
+	branch := 0 // sites in the current branch
 	for _, e := range t.Children {
 		e.MarkUsed()
 		switch e.Name {
@@ -30,6 +35,11 @@ func (c *compiler) spatialTendon(t *xmlutil.Element) error {
 			if err != nil {
 				return err
 			}
+			if pulley != nil {
+				s.Pulley, pulley = model.Ptr(divisor), nil
+				branch = 0
+			}
+			branch++
 			st.Path = append(st.Path, s)
 		case "geom":
 			if prev != "site" {
@@ -41,7 +51,16 @@ func (c *compiler) spatialTendon(t *xmlutil.Element) error {
 			}
 			st.Path[len(st.Path)-1].Wrap = w
 		case "pulley":
-			return c.r.Errorf(e, "divisor", "pulleys in spatial tendons are not supported")
+			if prev == "pulley" {
+				return c.r.Errorf(e, "", "two pulleys in a row")
+			}
+			if prev != "" && branch < 2 {
+				return c.r.Errorf(e, "", "the branch before this pulley has %d site: it needs at least two", branch)
+			}
+			if divisor, err = c.pulleyDivisor(e); err != nil {
+				return err
+			}
+			pulley = e
 		default:
 			continue
 		}
@@ -50,11 +69,30 @@ func (c *compiler) spatialTendon(t *xmlutil.Element) error {
 	if len(st.Path) < 2 || prev != "site" {
 		return c.r.Errorf(t, "", "a spatial tendon needs at least two sites and must end with a site")
 	}
+	if branch < 2 {
+		return c.r.Errorf(t, "", "the branch after the last pulley has %d site: it needs at least two", branch)
+	}
 	if err := c.tendonProps(v, &st, nil); err != nil {
 		return err
 	}
 	c.out.Scene.Tendons = append(c.out.Scene.Tendons, st)
 	return nil
+}
+
+// pulleyDivisor reads a <pulley>'s divisor: required, positive (MuJoCo
+// refuses a negative one; 0 would make the branch's length infinite).
+func (c *compiler) pulleyDivisor(e *xmlutil.Element) (float64, error) {
+	if _, err := c.r.Required(e, "divisor"); err != nil {
+		return 0, err
+	}
+	d, err := c.r.Float(e, "divisor", 1)
+	if err != nil {
+		return 0, err
+	}
+	if !(d > 0) {
+		return 0, c.r.Errorf(e, "divisor", "%g: a pulley's divisor must be positive", d)
+	}
+	return d, nil
 }
 
 // pathSite returns the scene site named by attribute attr of e.

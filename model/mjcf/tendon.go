@@ -132,6 +132,12 @@ func (c *compiler) tendonProps(v view, st *scene.Tendon, rest *float64) error {
 	if err != nil {
 		return err
 	}
+	// MuJoCo's margin: a limit row exists within it of a bound
+	// (mj_instantiateLimit); no effect without limits.
+	margin, err := c.float(v, "margin", 0)
+	if err != nil {
+		return err
+	}
 	if lim {
 		r, err := c.floats(v, "range", 2, []float64{0, 0})
 		if err != nil {
@@ -146,8 +152,8 @@ func (c *compiler) tendonProps(v view, st *scene.Tendon, rest *float64) error {
 			return err
 		}
 		st.Limits.SolRef, st.Limits.SolImp = l.SolRef, l.SolImp
-		if s := v.src("margin"); s != nil {
-			c.r.Warnf(s, "margin", "not supported on tendons (ignored)")
+		if margin != 0 {
+			st.Limits.Margin = model.Ptr(margin)
 		}
 	}
 	return nil

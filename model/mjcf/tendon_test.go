@@ -202,3 +202,40 @@ func TestTendonEquality(t *testing.T) {
 		t.Errorf("%d warnings for the unsupported tendon equalities, want 2 (three trees, tendon2): %v", n, im.Warnings)
 	}
 }
+
+// TestTendonMarginImport: a limited tendon's margin becomes its limits'
+// Margin, fixed or spatial, without a warning; an unlimited tendon's margin
+// has no effect (as in MuJoCo) and does not warn either; a malformed one is
+// an error naming the file, line and attribute.
+func TestTendonMarginImport(t *testing.T) {
+	doc := `<mujoco><worldbody><site name="w"/>
+  <body><joint name="a" type="hinge"/><geom type="sphere" size="0.1"/><site name="s" pos="0 0 -1"/></body></worldbody>
+  <tendon>
+    <fixed name="f" limited="true" range="-1 1" margin="0.1"><joint joint="a" coef="1"/></fixed>
+    <spatial name="p" limited="true" range="0 2" margin="0.05"><site site="w"/><site site="s"/></spatial>
+    <fixed name="u" margin="0.3"><joint joint="a" coef="1"/></fixed>
+  </tendon></mujoco>`
+	im, err := Parse("f.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"f": 0.1, "p": 0.05} {
+		tn := im.Scene.Tendon(name)
+		if tn == nil || tn.Limits == nil || tn.Limits.Margin == nil || *tn.Limits.Margin != want {
+			t.Errorf("tendon %s: %+v, want limits with margin %v", name, tn, want)
+		}
+	}
+	if u := im.Scene.Tendon("u"); u == nil || u.Limits != nil {
+		t.Errorf("unlimited tendon u: %+v, want no limits", u)
+	}
+	for _, w := range im.Warnings {
+		if w.Attribute == "margin" {
+			t.Errorf("margin warns: %s", w)
+		}
+	}
+	_, err = Parse("f.xml", []byte(`<mujoco><worldbody><body><joint name="a" type="hinge"/><geom type="sphere" size="0.1"/></body></worldbody>
+  <tendon><fixed limited="true" range="-1 1" margin="wide"><joint joint="a" coef="1"/></fixed></tendon></mujoco>`), model.Options{})
+	if err == nil || !strings.Contains(err.Error(), "f.xml:2") || !strings.Contains(err.Error(), `margin="wide"`) {
+		t.Errorf("malformed margin: error %v, want one naming f.xml:2 and margin=\"wide\"", err)
+	}
+}

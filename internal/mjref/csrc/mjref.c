@@ -17,6 +17,11 @@
 //	                numbers) from stdin, after the keyframe if any
 //	-poses          record every body's world position and orientation
 //	                (xpos, xquat) with each recorded step
+//	-stages K       record the evaluations of mj_forwardSkip within step K
+//	                (from state K−1 to K; RK4's four stages, Euler's one):
+//	                each one's time, qpos, qvel, its resulting qacc, its
+//	                contacts (geoms, dist) and constraint rows (efc type,
+//	                id, pos, margin), as the field "stages"
 //	-time R         timing mode: take the N steps of -n R times from the
 //	                initial state (mj_resetData, or the keyframe) with zero
 //	                control, timing the mj_step calls with the monotonic
@@ -109,6 +114,97 @@ static int contacts(const mjData* d, double* pen) {
 
 static int poses = 0;
 
+// stage is one evaluation of mj_forwardSkip within the step that -stages
+// names, captured by the control callback (after mj_fwdPosition and
+// mj_fwdVelocity, before the constraint solver); its qacc is the one
+// d->qacc holds at the next evaluation's callback, or after mj_step for
+// the last.
+typedef struct {
+  double time;
+  double *qpos, *qvel, *qacc;
+  int ncon, nefc;
+  int *geom, *efcType, *efcID;
+  double *dist, *efcPos, *efcMargin;
+} stage;
+
+enum { maxStages = 8 };
+static stage stages[maxStages];
+static int nstages = 0, capturing = 0;
+
+static double* dup(const mjtNum* x, int n) {
+  double* y = (double*)malloc(sizeof(double) * (size_t)(n + 1));
+  if (!y) die("out of memory", "");
+  for (int i = 0; i < n; i++) y[i] = x[i];
+  return y;
+}
+
+static int* idup(const int* x, int n) {
+  int* y = (int*)malloc(sizeof(int) * (size_t)(n + 1));
+  if (!y) die("out of memory", "");
+  for (int i = 0; i < n; i++) y[i] = x[i];
+  return y;
+}
+
+// captureStage is the control callback while -stages captures.
+static void captureStage(const mjModel* m, mjData* d) {
+  if (!capturing) return;
+  if (nstages > 0) stages[nstages - 1].qacc = dup(d->qacc, m->nv);
+  if (nstages >= maxStages) die("-stages: more evaluations in one step than expected", "");
+  stage* s = &stages[nstages++];
+  s->time = d->time;
+  s->qpos = dup(d->qpos, m->nq);
+  s->qvel = dup(d->qvel, m->nv);
+  s->qacc = NULL;
+  s->ncon = d->ncon;
+  s->geom = (int*)malloc(sizeof(int) * (size_t)(2 * d->ncon + 1));
+  s->dist = (double*)malloc(sizeof(double) * (size_t)(d->ncon + 1));
+  if (!s->geom || !s->dist) die("out of memory", "");
+  for (int i = 0; i < d->ncon; i++) {
+    s->geom[2 * i] = d->contact[i].geom1;
+    s->geom[2 * i + 1] = d->contact[i].geom2;
+    s->dist[i] = d->contact[i].dist;
+  }
+  s->nefc = d->nefc;
+  s->efcType = idup(d->efc_type, d->nefc);
+  s->efcID = idup(d->efc_id, d->nefc);
+  s->efcPos = dup(d->efc_pos, d->nefc);
+  s->efcMargin = dup(d->efc_margin, d->nefc);
+}
+
+// printStages writes the captured evaluations as the JSON field "stages".
+static void printStages(const mjModel* m) {
+  printf(",\"stages\":[");
+  for (int k = 0; k < nstages; k++) {
+    const stage* s = &stages[k];
+    printf(k ? ",{\"time\":" : "{\"time\":");
+    num(s->time);
+    printf(",\"qpos\":");
+    arr(s->qpos, m->nq);
+    printf(",\"qvel\":");
+    arr(s->qvel, m->nv);
+    printf(",\"qacc\":");
+    if (s->qacc) {
+      arr(s->qacc, m->nv);
+    } else {
+      printf("null");
+    }
+    printf(",\"contact_geoms\":");
+    iarr(s->geom, 2 * s->ncon);
+    printf(",\"contact_dist\":");
+    arr(s->dist, s->ncon);
+    printf(",\"efc_type\":");
+    iarr(s->efcType, s->nefc);
+    printf(",\"efc_id\":");
+    iarr(s->efcID, s->nefc);
+    printf(",\"efc_pos\":");
+    arr(s->efcPos, s->nefc);
+    printf(",\"efc_margin\":");
+    arr(s->efcMargin, s->nefc);
+    putchar('}');
+  }
+  putchar(']');
+}
+
 static double now(clockid_t c) {
   struct timespec ts;
   clock_gettime(c, &ts);
@@ -177,7 +273,7 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
 }
 
 int main(int argc, char** argv) {
-  int nsteps = 100, every = 1, readState = 0, repeats = 0;
+  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0;
   double dt = 0;
   const char* integrator = NULL;
   const char* key = NULL;
@@ -211,6 +307,9 @@ int main(int argc, char** argv) {
     } else if (!strcmp(a, "-time")) {
       repeats = (int)strtol(v, &end, 10);
       if (*end || repeats < 1) die("-time: bad repeat count", v);
+    } else if (!strcmp(a, "-stages")) {
+      stageStep = (int)strtol(v, &end, 10);
+      if (*end || stageStep < 1) die("-stages: bad step number", v);
     } else if (!strcmp(a, "-integrator")) {
       integrator = v;
     } else if (!strcmp(a, "-key")) {
@@ -221,7 +320,7 @@ int main(int argc, char** argv) {
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-time R] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-time R] model.xml", "");
   }
 
   char err[1000] = "";
@@ -385,7 +484,14 @@ int main(int argc, char** argv) {
   if (pen > peak) peak = pen, peakStep = 0;
   for (int s = 1; s <= nsteps; s++) {
     mju_zero(d->ctrl, m->nu);
+    capturing = s == stageStep;
+    if (capturing) mjcb_control = captureStage;
     mj_step(m, d);
+    if (capturing) {
+      if (nstages > 0) stages[nstages - 1].qacc = dup(d->qacc, m->nv);
+      capturing = 0;
+      mjcb_control = NULL;
+    }
     // Contacts of the new state.
     mj_forward(m, d);
     int n = contacts(d, &pen);
@@ -397,7 +503,9 @@ int main(int argc, char** argv) {
       record(m, d, root, s);
     }
   }
-  printf("],\"first_contact\":");
+  putchar(']');
+  if (stageStep > 0) printStages(m);
+  printf(",\"first_contact\":");
   num(firstContact);
   printf(",\"peak_penetration\":");
   num(peak);
