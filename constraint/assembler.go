@@ -35,6 +35,9 @@ type Params struct {
 // actuators) and its rate u̇ (the target velocity of a PD actuator).
 type Control struct {
 	U, Rate float64
+	// Act is the actuator's activation at the state the force is taken
+	// at (a Stateful actuator's; the simulator fills it in).
+	Act float64
 }
 
 // Input is what the assembly of one step needs besides the model and the

@@ -123,6 +123,7 @@ func (sim *Simulator) advance() error {
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return err
 	}
+	sim.advanceActivations()                     // act = act0 + δt acṫ (activation.go)
 	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
 		return err
 	}

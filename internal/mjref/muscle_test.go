@@ -1,0 +1,144 @@
+package mjref
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// arm26 is MuJoCo's two-link arm with six muscles on spatial tendons.
+var arm26 = filepath.Join("testdata", "mujoco/model/tendon_arm/arm26.xml")
+
+// TestMuscleCurvesAgainstMuJoCo: the muscle's active force per unit
+// activation (gain), passive force (bias) and activation rate (dynamics)
+// equal MuJoCo 2.2.2's mju_muscleGain, mju_muscleBias and
+// mju_muscleDynamics pointwise, on grids that reach past both ends of the
+// length range (where MuJoCo's length curve turns negative below lmin),
+// over shortening and lengthening velocities, and over controls and
+// activations outside [0, 1], with each of arm26's six muscles' own
+// parameters (MuJoCo's lengthrange and acc0 given to ours).
+func TestMuscleCurvesAgainstMuJoCo(t *testing.T) {
+	exe := tool(t)
+	const n = 41
+	cv, err := ExecCurves(exe, arm26, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mj := run(t, arm26, Options{Steps: 0})
+	if len(cv.Curves) != 6 {
+		t.Fatalf("MuJoCo lists %d muscles, want 6", len(cv.Curves))
+	}
+	var worstG, worstB, worstD, scaleG float64
+	for _, c := range cv.Curves {
+		a := mj.Actuators[c.Actuator]
+		p := constraint.MuscleParams{TimeConst: [2]float64{a.DynPrm[0], a.DynPrm[1]}, Range: [2]float64{a.GainPrm[0], a.GainPrm[1]},
+			Force: a.GainPrm[2], Scale: a.GainPrm[3], LMin: a.GainPrm[4], LMax: a.GainPrm[5], VMax: a.GainPrm[6],
+			FPMax: a.GainPrm[7], FVMax: a.GainPrm[8], LengthRange: a.LengthRange, Acc0: a.Acc0}
+		for i, l := range c.Len {
+			for j, v := range c.Vel {
+				worstG = math.Max(worstG, math.Abs(p.Gain(l, v)-c.Gain[i*n+j]))
+				scaleG = math.Max(scaleG, math.Abs(c.Gain[i*n+j]))
+			}
+			worstB = math.Max(worstB, math.Abs(p.Bias(l)-c.Bias[i]))
+		}
+		for i, u := range c.X {
+			for j, act := range c.X {
+				worstD = math.Max(worstD, math.Abs(p.Dynamics(u, act)-c.Dyn[i*n+j]))
+			}
+		}
+	}
+	t.Logf("6 muscles, %d×%d grids: max |Δgain| %.3g (of %.4g), max |Δbias| %.3g, max |Δdynamics| %.3g", n, n, worstG, scaleG, worstB, worstD)
+	if worstG > 1e-12*scaleG || worstB > 1e-12*scaleG || worstD > 1e-12 {
+		t.Errorf("muscle curves differ from MuJoCo's: gain %.3g, bias %.3g, dynamics %.3g", worstG, worstB, worstD)
+	}
+}
+
+// TestMuscleSetupAgainstMuJoCo: each arm26 muscle's acc0 (‖M⁻¹ moment‖ at
+// qpos0) and its length range, which MuJoCo's compiler finds by
+// simulation (mj_setLengthRange) and Stiction's import by the same
+// simulation with its own engine (sim.ActuatorLengthRange), equal
+// MuJoCo's.
+func TestMuscleSetupAgainstMuJoCo(t *testing.T) {
+	mj := run(t, arm26, Options{Steps: 0})
+	b, _ := mappedModel(t, arm26, mj)
+	set := b.Config.Constraints
+	var worstAcc, worstLR float64
+	for i, a := range mj.Actuators {
+		ac := &set.Actuators[i]
+		if ac.Name != a.Name || ac.Muscle == nil {
+			t.Fatalf("actuator %d: %q (muscle %v), MuJoCo's %q", i, ac.Name, ac.Muscle != nil, a.Name)
+		}
+		worstAcc = math.Max(worstAcc, math.Abs(ac.Muscle.Acc0-a.Acc0)/a.Acc0)
+		for k := range 2 {
+			worstLR = math.Max(worstLR, math.Abs(ac.Muscle.LengthRange[k]-a.LengthRange[k]))
+		}
+		t.Logf("%s: acc0 %.15g (MuJoCo %.15g), length range %.12g (MuJoCo %.12g)", a.Name, ac.Muscle.Acc0, a.Acc0,
+			ac.Muscle.LengthRange, a.LengthRange)
+	}
+	t.Logf("max relative |Δacc0| %.3g, max |Δlengthrange| %.3g m", worstAcc, worstLR)
+	if worstAcc > 1e-12 || worstLR > 1e-9 {
+		t.Errorf("acc0 %.3g relative, length range %.3g m from MuJoCo's", worstAcc, worstLR)
+	}
+}
+
+// TestArm26MusclesAgainstMuJoCo: arm26 driven by its six muscles follows
+// MuJoCo 2.2.2 (mujoco-euler) over the parity suite's short horizon, from
+// the initial state and from a perturbed state with velocities, with zero
+// control (passive muscle forces only) and with a control pattern that
+// switches each muscle on and off (activation and deactivation time
+// constants both at work): qpos and the activations.
+func TestArm26MusclesAgainstMuJoCo(t *testing.T) {
+	const steps = 100
+	ctrl := []float64{1, 0.8, 0.6, 1, 0.9, 0.7}
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"rk4, perturbed, control pattern", Options{Steps: steps, Every: 1, QPos: []float64{0.6, 1.1}, QVel: []float64{2, -3}, Ctrl: ctrl, CtrlFreq: 3, Integrator: "rk4"}},
+		{"initial, zero control", Options{Steps: steps, Every: 1}},
+		{"perturbed, zero control", Options{Steps: steps, Every: 1, QPos: []float64{0.6, 1.1}, QVel: []float64{2, -3}}},
+		{"initial, control pattern", Options{Steps: steps, Every: 1, Ctrl: ctrl, CtrlFreq: 2}},
+		{"perturbed, control pattern", Options{Steps: steps, Every: 1, QPos: []float64{0.6, 1.1}, QVel: []float64{2, -3}, Ctrl: ctrl, CtrlFreq: 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mj := run(t, arm26, c.o)
+			b, mp := mappedModel(t, arm26, mj)
+			mp.QToStiction(mj.QInit, b.State.Q)
+			mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
+			if c.o.Integrator == "rk4" {
+				b.Config.Scheme = sim.RK4
+			}
+			s, err := sim.New(b.Model, b.State, b.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := make([]float64, mj.NQ)
+			var worstQ, worstAct float64
+			for k := 1; k < len(mj.Steps); k++ {
+				for i := range mj.Actuators {
+					if err := s.SetControl(i, c.o.CtrlPattern(i, s.State.T), 0); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := s.Step(); err != nil {
+					t.Fatalf("step %d: %v", k, err)
+				}
+				mp.QToMuJoCo(s.State.Q, q)
+				for i := range q {
+					worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+				}
+				for i, a := range mj.Steps[k].Act {
+					worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
+				}
+			}
+			last := mj.Steps[len(mj.Steps)-1]
+			t.Logf("%d steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g, act %.3g)", len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act)
+			if !(worstQ <= 1e-9) || !(worstAct <= 1e-12) {
+				t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
+			}
+		})
+	}
+}
