@@ -229,6 +229,9 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		}
 	}
 	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
+	if ac.Stateful() {
+		ent.act = ctl.Act
+	}
 	explicit := ac.IsExplicit()
 	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
 	if ac.Type == General && !explicit {
