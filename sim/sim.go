@@ -123,11 +123,11 @@ func (sim *Simulator) advance() error {
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return err
 	}
-	sim.advanceActivations()                     // act = act0 + δt acṫ (activation.go)
 	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
 		return err
 	}
-	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
+	sim.advanceActivations() // act = act0 + δt acṫ (activation.go)
+	sim.enforceEliminated()  // attached and prescribed bodies exactly on their constraints
 	p.lap(StagePositions)
 	return nil
 }
