@@ -142,3 +142,89 @@ func TestArm26MusclesAgainstMuJoCo(t *testing.T) {
 		})
 	}
 }
+
+// jointMuscles is a double pendulum under gravity with a muscle on the
+// shoulder hinge (gear 0.04), one on a fixed tendon over both hinges, and
+// one on the elbow with its own lengthrange, force, scale and curve
+// parameters; the hinges are limited, so MuJoCo's compiler finds the
+// first two length ranges by simulation.
+const jointMuscles = `<mujoco>
+  <option timestep="0.002"/>
+  <default><joint damping="0.05" limited="true"/><muscle ctrllimited="true" ctrlrange="0 1"/></default>
+  <worldbody>
+    <body pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" range="-80 80"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.03"/>
+      <body pos="0 0 -0.3">
+        <joint name="elbow" type="hinge" axis="0 1 0" range="0 130"/>
+        <geom type="capsule" fromto="0 0 0 0.05 0 -0.25" size="0.025"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="bi"><joint joint="shoulder" coef="0.03"/><joint joint="elbow" coef="-0.02"/></fixed></tendon>
+  <actuator>
+    <muscle name="sh" joint="shoulder" gear="0.04"/>
+    <muscle name="bi" tendon="bi" timeconst="0.02 0.06"/>
+    <muscle name="el" joint="elbow" lengthrange="0 2.2" force="40" lmin="0.6" lmax="1.4" vmax="2" fpmax="1.1" fvmax="1.4" range="0.8 1.1"/>
+  </actuator>
+</mujoco>`
+
+// TestJointMusclesAgainstMuJoCo: muscles on hinge joints and on a fixed
+// tendon (explicit forces, no constraint solve) follow MuJoCo 2.2.2 over
+// 300 steps with a control pattern, from rest and from a moving state,
+// under Euler; their length ranges (two found by simulation) and acc0
+// equal MuJoCo's.
+func TestJointMusclesAgainstMuJoCo(t *testing.T) {
+	path := writeModel(t, jointMuscles)
+	ctrl := []float64{1, 0.9, 0.8}
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"rest", Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}},
+		{"moving", Options{Steps: 300, Every: 1, QPos: []float64{0.3, 0.8}, QVel: []float64{-2, 3}, Ctrl: ctrl, CtrlFreq: 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mj := run(t, path, c.o)
+			b, mp := mappedModel(t, path, mj)
+			var worstLR, worstAcc float64
+			for i, a := range mj.Actuators {
+				mu := b.Config.Constraints.Actuators[i].Muscle
+				worstAcc = math.Max(worstAcc, math.Abs(mu.Acc0-a.Acc0)/a.Acc0)
+				for k := range 2 {
+					worstLR = math.Max(worstLR, math.Abs(mu.LengthRange[k]-a.LengthRange[k]))
+				}
+			}
+			mp.QToStiction(mj.QInit, b.State.Q)
+			mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
+			s, err := sim.New(b.Model, b.State, b.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := make([]float64, mj.NQ)
+			var worstQ, worstAct float64
+			for k := 1; k < len(mj.Steps); k++ {
+				for i := range mj.Actuators {
+					if err := s.SetControl(i, c.o.CtrlPattern(i, s.State.T), 0); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := s.Step(); err != nil {
+					t.Fatalf("step %d: %v", k, err)
+				}
+				mp.QToMuJoCo(s.State.Q, q)
+				for i := range q {
+					worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+				}
+				for i, a := range mj.Steps[k].Act {
+					worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
+				}
+			}
+			t.Logf("length ranges %.3g m, acc0 %.3g relative; 300 steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g)",
+				worstLR, worstAcc, worstQ, worstAct, mj.Steps[len(mj.Steps)-1].QPos)
+			if worstLR > 1e-9 || worstAcc > 1e-12 || !(worstQ <= 1e-9) || !(worstAct <= 1e-12) {
+				t.Errorf("length ranges %.3g, acc0 %.3g, qpos %.3g, act %.3g from MuJoCo's", worstLR, worstAcc, worstQ, worstAct)
+			}
+		})
+	}
+}
