@@ -3,6 +3,7 @@ package constraint
 import (
 	"math"
 
+	"github.com/stiction-sim/stiction/linalg"
 	"github.com/stiction-sim/stiction/multibody"
 )
 
@@ -37,19 +38,19 @@ func (ac *Actuator) Moment(m *multibody.Model, ws *multibody.Workspace, q, g, lo
 }
 
 // MassSolver solves M x = b with the joint-space mass matrix of a model at
-// one configuration, tree by tree (dense Cholesky factors of
-// multibody.Workspace.MassMatrix). Make it with NewMassSolver; Factor
-// allocates nothing.
+// one configuration, tree by tree (the dense factors M_t = UᵀU of
+// multibody.Workspace.MassMatrix, linalg.CholUpper). Make it with
+// NewMassSolver; Factor and Solve allocate nothing.
 type MassSolver struct {
 	m *multibody.Model
-	l [][]float64 // each tree's lower Cholesky factor, row-major
+	u [][]float64 // each tree's upper Cholesky factor, row-major
 }
 
 // NewMassSolver returns a solver sized for m.
 func NewMassSolver(m *multibody.Model) *MassSolver {
-	s := &MassSolver{m: m, l: make([][]float64, len(m.Trees))}
+	s := &MassSolver{m: m, u: make([][]float64, len(m.Trees))}
 	for t, tr := range m.Trees {
-		s.l[t] = make([]float64, tr.NV*tr.NV)
+		s.u[t] = make([]float64, tr.NV*tr.NV)
 	}
 	return s
 }
@@ -57,25 +58,9 @@ func NewMassSolver(m *multibody.Model) *MassSolver {
 // Factor factors M at the kinematics of ws.
 func (s *MassSolver) Factor(ws *multibody.Workspace) error {
 	for t, tr := range s.m.Trees {
-		n, a := tr.NV, s.l[t]
-		ws.MassMatrix(t, a)
-		for j := range n {
-			d := a[j*n+j]
-			for k := range j {
-				d -= a[j*n+k] * a[j*n+k]
-			}
-			if !(d > 0) {
-				return errf("mass matrix of tree %d is not positive definite (pivot %d: %v)", t, j, d)
-			}
-			d = math.Sqrt(d)
-			a[j*n+j] = d
-			for i := j + 1; i < n; i++ {
-				x := a[i*n+j]
-				for k := range j {
-					x -= a[i*n+k] * a[j*n+k]
-				}
-				a[i*n+j] = x / d
-			}
+		ws.MassMatrix(t, s.u[t])
+		if !linalg.CholUpper(tr.NV, s.u[t]) {
+			return errf("the mass matrix of tree %d is not positive definite", t)
 		}
 	}
 	return nil
@@ -84,19 +69,7 @@ func (s *MassSolver) Factor(ws *multibody.Workspace) error {
 // Solve overwrites b (length NV) with M⁻¹ b.
 func (s *MassSolver) Solve(b []float64) {
 	for t, tr := range s.m.Trees {
-		n, a, x := tr.NV, s.l[t], b[tr.VOffset:tr.VOffset+tr.NV]
-		for i := range n { // L y = b
-			for k := range i {
-				x[i] -= a[i*n+k] * x[k]
-			}
-			x[i] /= a[i*n+i]
-		}
-		for i := n - 1; i >= 0; i-- { // Lᵀ x = y
-			for k := i + 1; k < n; k++ {
-				x[i] -= a[k*n+i] * x[k]
-			}
-			x[i] /= a[i*n+i]
-		}
+		linalg.SolveUpper(tr.NV, s.u[t], b[tr.VOffset:tr.VOffset+tr.NV], 1)
 	}
 }
 

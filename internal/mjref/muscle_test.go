@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -106,34 +107,10 @@ func TestArm26MusclesAgainstMuJoCo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			mj := run(t, arm26, c.o)
 			b, mp := mappedModel(t, arm26, mj)
-			mp.QToStiction(mj.QInit, b.State.Q)
-			mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
 			if c.o.Integrator == "rk4" {
 				b.Config.Scheme = sim.RK4
 			}
-			s, err := sim.New(b.Model, b.State, b.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
-			q := make([]float64, mj.NQ)
-			var worstQ, worstAct float64
-			for k := 1; k < len(mj.Steps); k++ {
-				for i := range mj.Actuators {
-					if err := s.SetControl(i, c.o.CtrlPattern(i, s.State.T), 0); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if _, err := s.Step(); err != nil {
-					t.Fatalf("step %d: %v", k, err)
-				}
-				mp.QToMuJoCo(s.State.Q, q)
-				for i := range q {
-					worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
-				}
-				for i, a := range mj.Steps[k].Act {
-					worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
-				}
-			}
+			worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
 			last := mj.Steps[len(mj.Steps)-1]
 			t.Logf("%d steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g, act %.3g)", len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act)
 			if !(worstQ <= 1e-9) || !(worstAct <= 1e-12) {
@@ -195,31 +172,7 @@ func TestJointMusclesAgainstMuJoCo(t *testing.T) {
 					worstLR = math.Max(worstLR, math.Abs(mu.LengthRange[k]-a.LengthRange[k]))
 				}
 			}
-			mp.QToStiction(mj.QInit, b.State.Q)
-			mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
-			s, err := sim.New(b.Model, b.State, b.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
-			q := make([]float64, mj.NQ)
-			var worstQ, worstAct float64
-			for k := 1; k < len(mj.Steps); k++ {
-				for i := range mj.Actuators {
-					if err := s.SetControl(i, c.o.CtrlPattern(i, s.State.T), 0); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if _, err := s.Step(); err != nil {
-					t.Fatalf("step %d: %v", k, err)
-				}
-				mp.QToMuJoCo(s.State.Q, q)
-				for i := range q {
-					worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
-				}
-				for i, a := range mj.Steps[k].Act {
-					worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
-				}
-			}
+			worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
 			t.Logf("length ranges %.3g m, acc0 %.3g relative; 300 steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g)",
 				worstLR, worstAcc, worstQ, worstAct, mj.Steps[len(mj.Steps)-1].QPos)
 			if worstLR > 1e-9 || worstAcc > 1e-12 || !(worstQ <= 1e-9) || !(worstAct <= 1e-12) {
@@ -227,4 +180,37 @@ func TestJointMusclesAgainstMuJoCo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// followControlled steps Stiction's build b of MuJoCo's run mj from its
+// initial state with the run's controls (Options.CtrlPattern at each
+// step's start) and returns the largest qpos and act differences over the
+// run's steps.
+func followControlled(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options) (worstQ, worstAct float64) {
+	t.Helper()
+	mp.QToStiction(mj.QInit, b.State.Q)
+	mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float64, mj.NQ)
+	for k := 1; k < len(mj.Steps); k++ {
+		for i := range mj.Actuators {
+			if err := s.SetControl(i, o.CtrlPattern(i, s.State.T), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Step(); err != nil {
+			t.Fatalf("step %d: %v", k, err)
+		}
+		mp.QToMuJoCo(s.State.Q, q)
+		for i := range q {
+			worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+		}
+		for i, a := range mj.Steps[k].Act {
+			worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
+		}
+	}
+	return worstQ, worstAct
 }
