@@ -23,9 +23,12 @@ const (
 	// General applies f = Gain u + Bias[0] + Bias[1] l + Bias[2] l̇
 	// (MuJoCo's general actuator with a fixed gain and an affine bias).
 	General
+	// Muscle applies f = Gain(l, l̇)·act + Bias(l) with the activation act
+	// a state, acṫ = Dynamics(u, act) (MuJoCo's muscle; MuscleParams).
+	Muscle
 )
 
-var actuatorNames = [...]string{"motor", "position", "velocity", "pd", "general"}
+var actuatorNames = [...]string{"motor", "position", "velocity", "pd", "general", "muscle"}
 
 // String returns the scene-file name of the type.
 func (t ActuatorType) String() string {
@@ -42,7 +45,7 @@ func ParseActuatorType(s string) (ActuatorType, error) {
 			return ActuatorType(i), nil
 		}
 	}
-	return 0, errf("unknown actuator type %q (want motor, position, velocity, pd or general)", s)
+	return 0, errf("unknown actuator type %q (want motor, position, velocity, pd, general or muscle)", s)
 }
 
 // Actuator drives degree of freedom DOF of Body's joint (revolute,
@@ -100,6 +103,23 @@ type Actuator struct {
 	// the actuator drives: its length is Gear·L(q), its moment arm Gear·G
 	// (package tendon).
 	Transmission tendon.Transmission
+	// Muscle is a Muscle actuator's parameters (nil for the other types).
+	Muscle *MuscleParams
+}
+
+// Stateful reports whether the actuator has an activation state (a
+// muscle): its force takes Control.Act, which the simulator advances by
+// ActRate.
+func (ac *Actuator) Stateful() bool { return ac.Type == Muscle }
+
+// ActRate is the rate of the actuator's activation act under the control
+// u (clamped to the control range first, as MuJoCo's mj_fwdActuation
+// does): MuscleParams.Dynamics for a muscle, 0 for a stateless actuator.
+func (ac *Actuator) ActRate(u, act float64) float64 {
+	if ac.Type != Muscle {
+		return 0
+	}
+	return ac.Muscle.Dynamics(ac.clampControl(u), act)
 }
 
 // gear returns the gear ratio (1 when unset).
@@ -122,8 +142,16 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 	} else if _, _, err := scalarDOF(m, ac.Body, ac.DOF); err != nil {
 		return err
 	}
-	if ac.Type > General {
+	if ac.Type > Muscle {
 		return errf("unknown actuator type %d", ac.Type)
+	}
+	if (ac.Type == Muscle) != (ac.Muscle != nil) {
+		return errf("a %s actuator with muscle parameters %v: only a muscle takes them, and needs them", ac.Type, ac.Muscle != nil)
+	}
+	if ac.Muscle != nil {
+		if err := ac.Muscle.validate(); err != nil {
+			return err
+		}
 	}
 	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
 		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
@@ -144,8 +172,8 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 		return errf("a velocity actuator needs kd > 0 and no kp")
 	case ac.Type == PD && !(ac.Kp+ac.Kd > 0):
 		return errf("a pd actuator needs kp > 0 or kd > 0")
-	case ac.Type == General && (ac.Kp != 0 || ac.Kd != 0):
-		return errf("a general actuator takes gain and bias, not kp %v, kd %v", ac.Kp, ac.Kd)
+	case (ac.Type == General || ac.Type == Muscle) && (ac.Kp != 0 || ac.Kd != 0):
+		return errf("a %s actuator takes no kp %v, kd %v", ac.Type, ac.Kp, ac.Kd)
 	}
 	return nil
 }
@@ -201,8 +229,11 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		}
 	}
 	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
+	if ac.Stateful() {
+		ent.act = ctl.Act
+	}
 	explicit := ac.IsExplicit()
-	f := ac.explicitForce(u, l0, ld0) // the force of an explicit actuator
+	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
 	if ac.Type == General && !explicit {
 		cd := -ac.Bias[2]
 		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0

@@ -35,6 +35,9 @@ type Params struct {
 // actuators) and its rate u̇ (the target velocity of a PD actuator).
 type Control struct {
 	U, Rate float64
+	// Act is the actuator's activation at the state the force is taken
+	// at (a Stateful actuator's; the simulator fills it in).
+	Act float64
 }
 
 // Input is what the assembly of one step needs besides the model and the
@@ -89,6 +92,7 @@ type entry struct {
 	violation float64    // |g0| (norm over rows) at the start of the step
 	bound     float64    // impulse bound of actuators and friction (δt·e), +Inf if none
 	input     float64    // actuator control after clamping
+	act       float64    // a stateful actuator's activation (Control.Act)
 	sign      [2]float64 // limits: the sign of J of each bound's block (+1 lower, −1 upper)
 	sat       bool       // a motor whose input exceeds its effort limit
 	vec       int        // offset in Assembler.vecs of the row basis V (γ_world = V γ), −1 if none

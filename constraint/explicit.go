@@ -19,7 +19,7 @@ import (
 // actuator marked Explicit.
 func (ac *Actuator) IsExplicit() bool {
 	switch ac.Type {
-	case Motor:
+	case Motor, Muscle:
 		return true
 	case General:
 		return ac.Explicit || !(-ac.Bias[2] > 0)
@@ -29,12 +29,15 @@ func (ac *Actuator) IsExplicit() bool {
 	return false
 }
 
-// explicitForce is an explicit actuator's force for the control u at the
-// length l and rate ld, before the effort bound: u (motor),
-// g u + b0 + b1 l + b2 l̇ (general), Kp (u − l) − Kd l̇ (position),
-// Kd (u − l̇) (velocity) — MuJoCo's actuator force (mj_fwdActuation).
-func (ac *Actuator) explicitForce(u, l, ld float64) float64 {
+// explicitForce is an explicit actuator's force for the control u and
+// activation act at the length l and rate ld, before the effort bound: u
+// (motor), g u + b0 + b1 l + b2 l̇ (general), Kp (u − l) − Kd l̇
+// (position), Kd (u − l̇) (velocity), Gain(l, l̇)·act + Bias(l) (muscle) —
+// MuJoCo's actuator force (mj_fwdActuation).
+func (ac *Actuator) explicitForce(u, act, l, ld float64) float64 {
 	switch ac.Type {
+	case Muscle:
+		return ac.Muscle.force(l, ld, act)
 	case General:
 		return ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
 	case Position:
@@ -111,7 +114,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 			qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
 			l, ld = gear*q[qi], gear*v[vi]
 		}
-		force := ac.explicitForce(ac.clampControl(ctl[i].U), l, ld)
+		force := ac.explicitForce(ac.clampControl(ctl[i].U), ctl[i].Act, l, ld)
 		e := ac.effort(m)
 		force = max(-e, min(e, force))
 		if len(ac.Tendon) == 0 {

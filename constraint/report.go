@@ -83,6 +83,10 @@ type Report struct {
 	State     State
 	// Input is an actuator's control input after clamping (0 for other types).
 	Input float64
+	// Activation is a stateful actuator's activation that the step's
+	// force took: the state's at the start of the step (Control.Act; 0
+	// for other actuators and types).
+	Activation float64
 	// Allowed is, for regularized equality constraints (weld, ball,
 	// distance, coupler), the constraint error that the regularization
 	// allows under the step's impulse: ‖g‖ = δt θq θvq ‖R γ‖ (δt ‖R γ‖
@@ -97,7 +101,7 @@ type Report struct {
 // distances, couplers, actuators, frictions.
 func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []Report) []Report {
 	for _, e := range a.entries {
-		r := Report{Type: e.typ, Item: e.item, Name: set.name(e.typ, e.item), Violation: e.violation, Input: e.input}
+		r := Report{Type: e.typ, Item: e.item, Name: set.name(e.typ, e.item), Violation: e.violation, Input: e.input, Activation: e.act}
 		if e.nblocks == 0 {
 			out = append(out, r)
 			continue

@@ -70,8 +70,13 @@ type Actuator struct {
 	// or general with an affine bias that amounts to a PD servo).
 	Kp, Kv float64
 	// GainPrm, BiasPrm, GainType, BiasType are MJCF general's parameters.
+	// A <muscle> has GainType and BiasType "muscle", GainPrm = BiasPrm =
+	// (range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax), DynPrm its
+	// timeconst and LengthRange its lengthrange (nil: computed).
 	GainPrm, BiasPrm   []float64
 	GainType, BiasType string
+	DynPrm             []float64
+	LengthRange        *[2]float64
 	CtrlRange          *[2]float64
 	ForceRange         *[2]float64
 	// GearRatio and RotorInertia are Drake's drake:gear_ratio and

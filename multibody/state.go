@@ -14,6 +14,10 @@ type State struct {
 	Q []float64
 	V []float64
 	T float64
+	// Act holds the activations of stateful actuators (MuJoCo's act: a
+	// muscle's), one per actuator of the simulator's constraint set
+	// (package sim sizes it; nil when no actuator has a state).
+	Act []float64
 }
 
 // NewState returns the state with every joint at its initial configuration
@@ -60,6 +64,9 @@ func (s *State) CopyFrom(o *State) {
 	s.Q = append(s.Q[:0], o.Q...)
 	s.V = append(s.V[:0], o.V...)
 	s.T = o.T
+	if o.Act != nil || s.Act != nil {
+		s.Act = append(s.Act[:0], o.Act...)
+	}
 }
 
 // SetFreeBodyPose sets the pose of free body b (a body on a free joint).

@@ -1,19 +1,21 @@
 package record
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/stiction-sim/stiction/constraint"
 )
 
 // ConstraintsHeader is the header of constraints.csv.
 var ConstraintsHeader = []string{"t", "name", "type", "state", "violation", "force", "rows",
-	"impulse_0", "impulse_1", "impulse_2", "impulse_3", "impulse_4", "impulse_5", "input"}
+	"impulse_0", "impulse_1", "impulse_2", "impulse_3", "impulse_4", "impulse_5", "input", "activation"}
 
 // Constraints records one row of constraints.csv (or .parquet) per
 // constraint report of the step that ended at time t
@@ -24,7 +26,8 @@ func (w *Writer) Constraints(t, dt float64, reports []constraint.Report) {
 	for i := range reports {
 		r := &reports[i]
 		w.cur.cons = append(w.cur.cons, consRow{t: t, name: r.Name, typ: r.Type.String(), state: r.State.String(),
-			violation: r.Violation, force: ConstraintForce(r, dt), rows: int32(r.Rows), impulse: r.Impulse, input: r.Input})
+			violation: r.Violation, force: ConstraintForce(r, dt), rows: int32(r.Rows), impulse: r.Impulse, input: r.Input,
+			activation: r.Activation})
 	}
 }
 
@@ -84,6 +87,7 @@ type ConstraintRow struct {
 	Rows              int
 	Impulse           [constraint.MaxRows]float64
 	Input             float64
+	Activation        float64 // a muscle's activation (0 in files written before the column)
 }
 
 // readConstraints attaches each row of constraints.csv to the frame of the
@@ -95,7 +99,11 @@ func readConstraints(path string, frames []Frame, warns *[]string) error {
 	}
 	k := 0
 	var v [11]float64
-	_, err := readCSV(path, ConstraintsHeader, warns, func(_ int, rec []string) error {
+	head := ConstraintsHeader
+	if csvColumns(path) == len(head)-1 {
+		head = head[:len(head)-1] // written before the activation column
+	}
+	_, err := readCSV(path, head, warns, func(_ int, rec []string) error {
 		if err := parseFloats(ConstraintsHeader, rec, 0, v[:1]); err != nil {
 			return err
 		}
@@ -113,6 +121,12 @@ func readConstraints(path string, frames []Frame, warns *[]string) error {
 		}
 		copy(row.Impulse[:], v[:6])
 		row.Input = v[6]
+		if len(head) == len(ConstraintsHeader) {
+			if err := parseFloats(ConstraintsHeader, rec, 14, v[:1]); err != nil {
+				return err
+			}
+			row.Activation = v[0]
+		}
 		for k < len(frames) && frames[k].T < t {
 			k++
 		}
@@ -123,4 +137,19 @@ func readConstraints(path string, frames []Frame, warns *[]string) error {
 		return nil
 	})
 	return err
+}
+
+// csvColumns returns the number of columns of a CSV file's header line (0
+// when it cannot be read).
+func csvColumns(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && line == "" {
+		return 0
+	}
+	return strings.Count(line, ",") + 1
 }

@@ -134,6 +134,8 @@ func (s *csvSink) write(b *batch) error {
 		}
 		s.line = append(s.line, ',')
 		s.line = AppendNumber(s.line, r.input)
+		s.line = append(s.line, ',')
+		s.line = AppendNumber(s.line, r.activation)
 		s.line = append(s.line, '\n')
 		s.out[3].row(s.line)
 	}

@@ -69,20 +69,21 @@ type ContactRow struct {
 // ConstraintParquetRow is one row of constraints.parquet, with the columns
 // of constraints.csv.
 type ConstraintParquetRow struct {
-	T         float64 `parquet:"t"`
-	Name      string  `parquet:"name,dict"`
-	Type      string  `parquet:"type,dict"`
-	State     string  `parquet:"state,dict"`
-	Violation float64 `parquet:"violation"`
-	Force     float64 `parquet:"force"`
-	Rows      int32   `parquet:"rows"`
-	Impulse0  float64 `parquet:"impulse_0"`
-	Impulse1  float64 `parquet:"impulse_1"`
-	Impulse2  float64 `parquet:"impulse_2"`
-	Impulse3  float64 `parquet:"impulse_3"`
-	Impulse4  float64 `parquet:"impulse_4"`
-	Impulse5  float64 `parquet:"impulse_5"`
-	Input     float64 `parquet:"input"`
+	T          float64 `parquet:"t"`
+	Name       string  `parquet:"name,dict"`
+	Type       string  `parquet:"type,dict"`
+	State      string  `parquet:"state,dict"`
+	Violation  float64 `parquet:"violation"`
+	Force      float64 `parquet:"force"`
+	Rows       int32   `parquet:"rows"`
+	Impulse0   float64 `parquet:"impulse_0"`
+	Impulse1   float64 `parquet:"impulse_1"`
+	Impulse2   float64 `parquet:"impulse_2"`
+	Impulse3   float64 `parquet:"impulse_3"`
+	Impulse4   float64 `parquet:"impulse_4"`
+	Impulse5   float64 `parquet:"impulse_5"`
+	Input      float64 `parquet:"input"`
+	Activation float64 `parquet:"activation"`
 }
 
 // JointParquetRow is one row of joints.parquet, with the columns of
@@ -185,7 +186,7 @@ func (s *parquetSink) write(b *batch) error {
 		m := &r.impulse
 		s.kr = append(s.kr, ConstraintParquetRow{T: r.t, Name: r.name, Type: r.typ, State: r.state, Violation: r.violation,
 			Force: r.force, Rows: r.rows, Impulse0: m[0], Impulse1: m[1], Impulse2: m[2], Impulse3: m[3], Impulse4: m[4], Impulse5: m[5],
-			Input: r.input})
+			Input: r.input, Activation: r.activation})
 	}
 	s.jr = s.jr[:0]
 	for i := range b.joints {

@@ -98,6 +98,7 @@ type consRow struct {
 	rows             int32
 	impulse          [constraint.MaxRows]float64
 	input            float64
+	activation       float64
 }
 
 // Offsets are the sizes of the five per-step CSV files at a checkpoint:

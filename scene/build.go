@@ -213,6 +213,9 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
+	if err := setupMuscles(m, &cfg); err != nil {
+		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
+	}
 	return cfg, stk, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stiction-sim/stiction/constraint"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -159,6 +160,10 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 		copy(ac.Bias[:], a.Bias)
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
+	if typ == constraint.Muscle {
+		pm := muscleParams(a.Muscle)
+		ac.Muscle = &pm
+	}
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
 	}
@@ -288,5 +293,62 @@ func addPrescribed(set *constraint.Set, m *multibody.Model, c *Constraint, name 
 		pr.Motion = append(pr.Motion, sig)
 	}
 	set.Prescribed = append(set.Prescribed, pr)
+	return nil
+}
+
+// muscleParams returns a scene muscle's parameters with MuJoCo 2.2.2's
+// defaults for the missing ones (xml_native_reader.cc, the muscle
+// shortcut); the length range is left as given (0, 0 when not) and acc0
+// unset (setupMuscles fills them).
+func muscleParams(mu *Muscle) constraint.MuscleParams {
+	p := constraint.MuscleParams{TimeConst: [2]float64{0.01, 0.04}, Range: [2]float64{0.75, 1.05}, Force: -1, Scale: 200,
+		LMin: 0.5, LMax: 1.6, VMax: 1.5, FPMax: 1.3, FVMax: 1.2}
+	if mu == nil {
+		return p
+	}
+	if mu.TimeConst != nil {
+		p.TimeConst = *mu.TimeConst
+	}
+	if mu.Range != nil {
+		p.Range = *mu.Range
+	}
+	if mu.LengthRange != nil {
+		p.LengthRange = *mu.LengthRange
+	}
+	p.Force, p.Scale = valueOr(mu.Force, p.Force), valueOr(mu.Scale, p.Scale)
+	p.LMin, p.LMax, p.VMax = valueOr(mu.LMin, p.LMin), valueOr(mu.LMax, p.LMax), valueOr(mu.VMax, p.VMax)
+	p.FPMax, p.FVMax = valueOr(mu.FPMax, p.FPMax), valueOr(mu.FVMax, p.FVMax)
+	return p
+}
+
+// setupMuscles computes what MuJoCo's compiler computes for each muscle
+// of cfg: acc0 = ‖M⁻¹ moment‖ at the model's initial pose (set0), and the
+// length range, when not given, by MuJoCo's simulation
+// (sim.ActuatorLengthRange, mj_setLengthRange).
+func setupMuscles(m *multibody.Model, cfg *sim.Config) error {
+	set := cfg.Constraints
+	if set == nil {
+		return nil
+	}
+	st := m.NewState()
+	kin := multibody.NewWorkspace(m)
+	kin.Update(st.Q, st.V)
+	for i := range set.Actuators {
+		ac := &set.Actuators[i]
+		if ac.Muscle == nil {
+			continue
+		}
+		acc0, err := ac.Acc0(m, kin, st.Q)
+		if err != nil {
+			return fmt.Errorf("actuators[%d] %q: acc0: %w", i, ac.Name, err)
+		}
+		ac.Muscle.Acc0 = acc0
+		if ac.Muscle.LengthRange[0] < ac.Muscle.LengthRange[1] {
+			continue
+		}
+		if ac.Muscle.LengthRange, err = sim.ActuatorLengthRange(m, *cfg, i, sim.DefaultLengthRangeOptions()); err != nil {
+			return fmt.Errorf("actuators[%d]: %w", i, err)
+		}
+	}
 	return nil
 }

@@ -44,6 +44,29 @@ type Actuator struct {
 	// start of the step, as MuJoCo's Euler and RK4 do; default false:
 	// implicit).
 	Explicit *bool `yaml:"explicit,omitempty"`
+	// Muscle holds a muscle actuator's parameters (type muscle; MuJoCo's
+	// muscle, docs/SCENES.md).
+	Muscle *Muscle `yaml:"muscle,omitempty"`
+}
+
+// Muscle is a muscle actuator's parameters, each defaulting to MuJoCo
+// 2.2.2's: force f = FLV(l, l̇)·act + FP(l) with the activation act a
+// state, acṫ = (clamp(u, 0, 1) − act)/τ (constraint.MuscleParams).
+type Muscle struct {
+	TimeConst *[2]float64 `yaml:"time_const,omitempty"` // activation, deactivation (0.01 0.04 s)
+	Range     *[2]float64 `yaml:"range,omitempty"`      // normalized operating range (0.75 1.05)
+	// Force is the peak force F0; negative (the default, −1) for
+	// scale / acc0, acc0 = ‖M⁻¹ moment‖ at the model's initial pose.
+	Force *float64 `yaml:"force,omitempty"`
+	Scale *float64 `yaml:"scale,omitempty"` // 200
+	LMin  *float64 `yaml:"lmin,omitempty"`  // 0.5
+	LMax  *float64 `yaml:"lmax,omitempty"`  // 1.6
+	VMax  *float64 `yaml:"vmax,omitempty"`  // 1.5
+	FPMax *float64 `yaml:"fpmax,omitempty"` // 1.3
+	FVMax *float64 `yaml:"fvmax,omitempty"` // 1.2
+	// LengthRange is the actuator's length range; when not given it is
+	// found by MuJoCo's simulation (sim.ActuatorLengthRange).
+	LengthRange *[2]float64 `yaml:"length_range,omitempty"`
 }
 
 // Target is a function of time given by exactly one of a constant, a

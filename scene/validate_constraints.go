@@ -10,7 +10,7 @@ import (
 
 // actuatorTypes and constraintTypes list the accepted type names.
 var (
-	actuatorTypes   = []string{"motor", "position", "velocity", "pd", "general"}
+	actuatorTypes   = []string{"motor", "position", "velocity", "pd", "general", "muscle"}
 	constraintTypes = []string{"weld", "ball", "distance", "coupler", "attach", "prescribed"}
 )
 
@@ -261,6 +261,14 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		if a.Gain != nil && !finite(*a.Gain) {
 			v.add(p+".gain", "%s must be finite", fnum(*a.Gain))
 		}
+	case "muscle":
+		if a.Kp != nil || a.Kd != nil {
+			v.add(p, "kp or kd given for a muscle; it takes muscle parameters")
+		}
+		v.muscle(p+".muscle", a.Muscle)
+	}
+	if a.Type != "muscle" && a.Muscle != nil {
+		v.add(p+".muscle", "given for a %s actuator; only a muscle takes it", a.Type)
 	}
 	if a.Type != "general" && (a.Gain != nil || a.Bias != nil) {
 		v.add(p, "gain or bias given for a %s actuator; only general takes them", a.Type)
@@ -599,5 +607,35 @@ func (v *validator) softWeld(p string, c *Constraint) {
 	}
 	if c.Scale != nil && (!(*c.Scale >= 0) || math.IsInf(*c.Scale, 1)) {
 		v.add(p+".scale", "%v: want a finite number ≥ 0 (MuJoCo's torquescale)", *c.Scale)
+	}
+}
+
+// muscle checks a muscle's parameters (MuJoCo's rules, with its defaults
+// for the missing ones).
+func (v *validator) muscle(p string, mu *Muscle) {
+	pm := muscleParams(mu)
+	if mu == nil {
+		return
+	}
+	if !(pm.TimeConst[0] > 0) || !(pm.TimeConst[1] > 0) {
+		v.add(p+".time_const", "%s: need both > 0", fvec(pm.TimeConst[:]))
+	}
+	if !(pm.Range[0] < pm.Range[1]) {
+		v.add(p+".range", "%s: need range[0] < range[1]", fvec(pm.Range[:]))
+	}
+	if !(pm.LMin < 1) || !(pm.LMax > 1) {
+		v.add(p, "lmin %s, lmax %s: need lmin < 1 < lmax", fnum(pm.LMin), fnum(pm.LMax))
+	}
+	for _, x := range []struct {
+		n string
+		x float64
+	}{{"scale", pm.Scale}, {"vmax", pm.VMax}, {"fpmax", pm.FPMax}, {"fvmax", pm.FVMax}} {
+		v.positive(p+"."+x.n, x.x)
+	}
+	if !finite(pm.Force) || pm.Force == 0 {
+		v.add(p+".force", "%s: give F0 > 0, or < 0 for scale / acc0", fnum(pm.Force))
+	}
+	if r := mu.LengthRange; r != nil && !(r[0] < r[1]) {
+		v.add(p+".length_range", "%s: need lower < upper", fvec(r[:]))
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // CheckpointVersion is the version of the Checkpoint format written by
 // WriteCheckpoint. ReadCheckpoint refuses any other version.
-const CheckpointVersion = 4
+const CheckpointVersion = 5
 
 // Checkpoint is everything the next Step of a Simulator depends on besides
 // the Model and the Config: the state (q, v, t), the step counter and the
@@ -37,6 +37,8 @@ type Checkpoint struct {
 	T0      float64 // time of the initial state, s
 	T       float64 // time of the state, s
 	Q, V    []float64
+	// Act is the actuators' activations (State.Act; version 5).
+	Act []float64
 	// Contacts are the persistent contacts of the last step, in key order.
 	Contacts []ContactMemo
 }
@@ -59,6 +61,7 @@ func (sim *Simulator) Checkpoint() *Checkpoint {
 		T:        sim.State.T,
 		Q:        slices.Clone(sim.State.Q),
 		V:        slices.Clone(sim.State.V),
+		Act:      slices.Clone(sim.State.Act),
 		Contacts: sim.mem.Memos(),
 	}
 }
@@ -79,7 +82,10 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 		return fmt.Errorf("sim: checkpoint time step %v differs from the simulator's %v", c.DT, sim.cfg.DT)
 	case c.Scheme != sim.scheme:
 		return fmt.Errorf("sim: checkpoint scheme %+v differs from the simulator's %+v", c.Scheme, sim.scheme)
+	case len(c.Act) != len(sim.State.Act):
+		return fmt.Errorf("sim: checkpoint has %d activations, the simulator %d", len(c.Act), len(sim.State.Act))
 	}
+	copy(sim.State.Act, c.Act)
 	copy(sim.State.Q, c.Q)
 	copy(sim.State.V, c.V)
 	sim.State.T = c.T
@@ -112,6 +118,11 @@ func (c *Checkpoint) check() error {
 	for i, x := range c.V {
 		if !finite(x) {
 			return fmt.Errorf("sim: checkpoint v[%d] = %v is not finite", i, x)
+		}
+	}
+	for i, x := range c.Act {
+		if !finite(x) {
+			return fmt.Errorf("sim: checkpoint act[%d] = %v is not finite", i, x)
 		}
 	}
 	for i, m := range c.Contacts {

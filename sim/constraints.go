@@ -15,6 +15,7 @@ type constraintWork struct {
 	asm      constraint.Assembler
 	controls []constraint.Control // the step's actuator inputs
 	override []bool               // set from Go by SetControl
+	act      [][4]float64         // each actuator's activation rate at the four RK4 stages (activation.go)
 	reports  []constraint.Report  // of the last step
 	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
 	vprev    []float64            // the previous solution, for the re-linearization's stopping test
@@ -39,6 +40,9 @@ func (sim *Simulator) initConstraints() error {
 	c.set = set
 	c.controls = make([]constraint.Control, len(set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
+	if err := sim.initActivations(); err != nil {
+		return err
+	}
 	c.reports = make([]constraint.Report, 0, len(set.Limits)+len(set.Cones)+len(set.Welds)+len(set.Balls)+
 		len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions)+len(set.Attachments)+len(set.Prescribed)+len(set.TendonLimits))
 	return c.elim.init(sim.Model, set, sim.State)
@@ -129,6 +133,7 @@ func (sim *Simulator) evalControls() {
 			c.controls[i].U, c.controls[i].Rate = tg.Eval(t1)
 		}
 	}
+	sim.setActivations(sim.State.Act)
 }
 
 // constraintStats fills the report of every constraint and the

@@ -272,6 +272,7 @@ func (sim *Simulator) rk4VStar() error {
 			return fmt.Errorf("RK4 stage %d: %w", i, err)
 		}
 		copy(mw.a[i], w.k)
+		sim.stageActivations(i) // a muscle's force takes the stage's activation (activation.go)
 		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
 		solveCliques(&mw.stage, &mw.factor, mw.a[i])
 		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
@@ -305,6 +306,7 @@ func (sim *Simulator) rk4Combine() {
 	copy(w.qth, w.q0)
 	copy(w.vth, w.v0)
 	w.ctx.WS = w.kin0
+	sim.setActivations(sim.State.Act)
 }
 
 // directSolution is the solve of a step whose constraint rows do not act

@@ -208,6 +208,7 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64, withC
 	copy(st.vs, v)
 	copy(w.qth, q)
 	copy(w.vth, st.vs)
+	sim.stageActivations(i) // a muscle's force takes the stage's activation (activation.go)
 	kin := w.kin
 	kin.Update(w.qth, w.vth)
 	if err := sim.linearizeAt(kin, tm, 0, 0, 0, p, &mw.factor); err != nil {

@@ -126,7 +126,8 @@ func (sim *Simulator) advance() error {
 	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
 		return err
 	}
-	sim.enforceEliminated() // attached and prescribed bodies exactly on their constraints
+	sim.advanceActivations() // act = act0 + δt acṫ (activation.go)
+	sim.enforceEliminated()  // attached and prescribed bodies exactly on their constraints
 	p.lap(StagePositions)
 	return nil
 }

@@ -16,9 +16,9 @@ const MaxSubsteps = 8
 // substepWork holds what a substepped step restores when one of its
 // substeps fails: the state and the contact memory at its start.
 type substepWork struct {
-	q, v []float64
-	t    float64
-	mem  contact.Memory
+	q, v, act []float64
+	t         float64
+	mem       contact.Memory
 }
 
 // substeps returns how many substeps the step takes: the smallest k with
@@ -88,6 +88,7 @@ func (sim *Simulator) curvatureError(g, b int) float64 {
 func (sim *Simulator) substepped(k int) (StepStats, error) {
 	dt, s, sw := sim.cfg.DT, sim.State, &sim.sub
 	sw.q, sw.v, sw.t = append(sw.q[:0], s.Q...), append(sw.v[:0], s.V...), s.T
+	sw.act = append(sw.act[:0], s.Act...)
 	sw.mem.CopyFrom(&sim.mem)
 	h := dt / float64(k)
 	defer func() { sim.cfg.DT = dt }()
@@ -104,6 +105,7 @@ func (sim *Simulator) substepped(k int) (StepStats, error) {
 		if err != nil {
 			copy(s.Q, sw.q)
 			copy(s.V, sw.v)
+			copy(s.Act, sw.act)
 			s.T = sw.t
 			sim.mem.CopyFrom(&sw.mem)
 			return StepStats{}, err

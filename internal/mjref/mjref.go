@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,6 +71,23 @@ type Options struct {
 	// Repeats > 0 selects the timing mode (Time): Steps steps from the
 	// initial state, Repeats times.
 	Repeats int
+	// Ctrl, when not nil, are the steps' controls (one per actuator) in
+	// place of zero; with CtrlFreq > 0, control i at the step's start time
+	// t is Ctrl_i (1 + sin(2π CtrlFreq t + i))/2 (CtrlPattern).
+	Ctrl     []float64
+	CtrlFreq float64
+}
+
+// CtrlPattern is the control of actuator i at time t under Options' Ctrl
+// and CtrlFreq, as the C tool computes it.
+func (o Options) CtrlPattern(i int, t float64) float64 {
+	if i >= len(o.Ctrl) {
+		return 0
+	}
+	if o.CtrlFreq > 0 {
+		return o.Ctrl[i] * 0.5 * (1 + math.Sin(2*math.Pi*o.CtrlFreq*t+float64(i)))
+	}
+	return o.Ctrl[i]
 }
 
 // Args returns the tool's arguments for file.
@@ -96,6 +114,16 @@ func (o Options) Args(file string) []string {
 	if o.Repeats > 0 {
 		a = append(a, "-time", strconv.Itoa(o.Repeats))
 	}
+	if o.Ctrl != nil {
+		c := make([]string, len(o.Ctrl))
+		for i, x := range o.Ctrl {
+			c[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		a = append(a, "-ctrl", strings.Join(c, ","))
+		if o.CtrlFreq > 0 {
+			a = append(a, "-ctrlfreq", strconv.FormatFloat(o.CtrlFreq, 'g', -1, 64))
+		}
+	}
 	return append(a, file)
 }
 
@@ -120,6 +148,8 @@ type Run struct {
 	VInit        []float64  `json:"vinit"`
 	M            []float64  `json:"M"` // joint-space mass matrix at QInit, nv×nv row-major
 	Sensors      []Sensor   `json:"sensors"`
+	Actuators    []Actuator `json:"actuators"`
+	NA           int        `json:"na"` // actuators with an activation state
 	Steps        []Step     `json:"steps"`
 	// Stages are the evaluations of mj_forwardSkip within the step that
 	// Options.Stages names (RK4's four stages, Euler's one), in order.
@@ -216,6 +246,13 @@ type Step struct {
 	NCon        int        `json:"ncon"`
 	NLimit      int        `json:"nlimit"` // active joint- and tendon-limit rows (efc rows of type limit)
 	Penetration float64    `json:"penetration"`
+	// Act, ActuatorForce, ActuatorLength and ActuatorVelocity are d->act
+	// (NA values) and the actuators' force, length and velocity (models
+	// with actuators).
+	Act              []float64 `json:"act"`
+	ActuatorForce    []float64 `json:"actuator_force"`
+	ActuatorLength   []float64 `json:"actuator_length"`
+	ActuatorVelocity []float64 `json:"actuator_velocity"`
 }
 
 // Stage is one evaluation of mj_forwardSkip within a step (Options.Stages):
@@ -305,4 +342,51 @@ func Time(exe, file string, o Options) (*Timing, error) {
 		return nil, fmt.Errorf("mjref %s: timing output %+v disagrees with %d steps", file, *t, o.Steps)
 	}
 	return t, nil
+}
+
+// Actuator is one of MuJoCo's compiled actuators.
+type Actuator struct {
+	Name        string     `json:"name"`
+	DynType     string     `json:"dyntype"`  // none, integrator, filter, muscle, user
+	GainType    string     `json:"gaintype"` // fixed, affine, muscle, user
+	BiasType    string     `json:"biastype"` // none, affine, muscle, user
+	TrnType     int        `json:"trntype"`  // mjtTrn
+	TrnID       int        `json:"trnid"`
+	CtrlLimited int        `json:"ctrllimited"`
+	CtrlRange   [2]float64 `json:"ctrlrange"`
+	Gear        [6]float64 `json:"gear"`
+	DynPrm      [3]float64 `json:"dynprm"`  // the first 3 of mjNDYN
+	GainPrm     [9]float64 `json:"gainprm"` // the first 9 of mjNGAIN
+	BiasPrm     [9]float64 `json:"biasprm"`
+	LengthRange [2]float64 `json:"lengthrange"`
+	Acc0        float64    `json:"acc0"`
+	Length0     float64    `json:"length0"`
+}
+
+// Curves is the C tool's -curves output: MuJoCo's muscle functions on
+// grids, per muscle actuator.
+type Curves struct {
+	File   string `json:"file"`
+	Curves []struct {
+		Actuator int       `json:"actuator"`
+		Len      []float64 `json:"len"`  // lengths of the gain and bias grids
+		Vel      []float64 `json:"vel"`  // velocities of the gain grid
+		Gain     []float64 `json:"gain"` // mju_muscleGain(len[a], vel[b]) at a·n + b
+		Bias     []float64 `json:"bias"` // mju_muscleBias(len[a])
+		X        []float64 `json:"x"`    // controls and activations of the dynamics grid
+		Dyn      []float64 `json:"dyn"`  // mju_muscleDynamics(x[a], x[b]) at a·n + b
+	} `json:"curves"`
+}
+
+// ExecCurves runs the tool's -curves mode with an n×n grid on file.
+func ExecCurves(exe, file string, n int) (*Curves, error) {
+	out, err := exec.Command(exe, "-curves", strconv.Itoa(n), file).Output()
+	if err != nil {
+		return nil, fmt.Errorf("mjref -curves %s: %w", file, err)
+	}
+	c := &Curves{}
+	if err := json.Unmarshal(out, c); err != nil {
+		return nil, fmt.Errorf("mjref -curves %s: %w", file, err)
+	}
+	return c, nil
 }

@@ -76,6 +76,9 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		}
 		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
 		c.explicitServo(&sa)
+	case "muscle":
+		typ = "muscle"
+		sa.Muscle = sceneMuscle(a)
 	case "general":
 		var why string
 		typ, gain, why = generalType(a, &sa, c.implicitActuators)
@@ -179,4 +182,71 @@ func (c *compiler) actuatorTaken(name string) bool {
 		}
 	}
 	return false
+}
+
+// muscleAttrs are the <muscle> shortcut's attributes in MuJoCo's gainprm
+// order (range is two values), with MuJoCo 2.2.2's defaults
+// (xml_native_reader.cc).
+var muscleAttrs = []struct {
+	name string
+	n    int
+	def  []float64
+}{{"range", 2, []float64{0.75, 1.05}}, {"force", 1, []float64{-1}}, {"scale", 1, []float64{200}}, {"lmin", 1, []float64{0.5}},
+	{"lmax", 1, []float64{1.6}}, {"vmax", 1, []float64{1.5}}, {"fpmax", 1, []float64{1.3}}, {"fvmax", 1, []float64{1.2}}}
+
+// muscle reads a <muscle>'s parameters as MuJoCo's dynprm (timeconst),
+// gainprm = biasprm (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)
+// and lengthrange, and refuses, naming the attribute and value, what
+// MuJoCo's compiler refuses (range[0] ≥ range[1], lmin ≥ 1, lmax ≤ 1,
+// scale, vmax, fpmax or fvmax ≤ 0) and a time constant ≤ 0.
+func (c *compiler) muscle(v view, act *model.Actuator) error {
+	act.GainType, act.BiasType = "muscle", "muscle"
+	tc, err := c.floats(v, "timeconst", 2, []float64{0.01, 0.04})
+	if err != nil {
+		return err
+	}
+	if !(tc[0] > 0) || !(tc[1] > 0) {
+		return c.r.Errorf(v.src("timeconst"), "timeconst", "the activation and deactivation time constants must be > 0")
+	}
+	act.DynPrm = tc
+	for _, a := range muscleAttrs {
+		x, err := c.floats(v, a.name, a.n, a.def)
+		if err != nil {
+			return err
+		}
+		act.GainPrm = append(act.GainPrm, x...)
+	}
+	g := act.GainPrm
+	switch {
+	case !(g[0] < g[1]):
+		return c.r.Errorf(v.src("range"), "range", "a muscle needs range[0] < range[1]")
+	case !(g[4] < 1):
+		return c.r.Errorf(v.src("lmin"), "lmin", "a muscle needs lmin < 1 < lmax (lmin %g)", g[4])
+	case !(g[5] > 1):
+		return c.r.Errorf(v.src("lmax"), "lmax", "a muscle needs lmin < 1 < lmax (lmax %g)", g[5])
+	case g[2] == 0:
+		return c.r.Errorf(v.src("force"), "force", "a muscle's force must be > 0, or < 0 for scale/acc0")
+	}
+	for _, k := range []int{3, 6, 7, 8} {
+		if n := muscleAttrs[k-1].name; !(g[k] > 0) {
+			return c.r.Errorf(v.src(n), n, "a muscle needs %s > 0 (%g)", n, g[k])
+		}
+	}
+	act.BiasPrm = g
+	lr, err := c.floats(v, "lengthrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if lr != nil && lr[0] < lr[1] { // MuJoCo's useexisting: an empty range is computed
+		act.LengthRange = &[2]float64{lr[0], lr[1]}
+	}
+	return nil
+}
+
+// sceneMuscle is the scene muscle of a parsed <muscle>.
+func sceneMuscle(a model.Actuator) *scene.Muscle {
+	g := a.GainPrm
+	return &scene.Muscle{TimeConst: &[2]float64{a.DynPrm[0], a.DynPrm[1]}, Range: &[2]float64{g[0], g[1]},
+		Force: model.Ptr(g[2]), Scale: model.Ptr(g[3]), LMin: model.Ptr(g[4]), LMax: model.Ptr(g[5]), VMax: model.Ptr(g[6]),
+		FPMax: model.Ptr(g[7]), FVMax: model.Ptr(g[8]), LengthRange: a.LengthRange}
 }

@@ -214,7 +214,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		k := len(c.ctrl)
 		c.ctrl = append(c.ctrl, "")
 		switch a.Name {
-		case "motor", "position", "velocity", "general":
+		case "motor", "position", "velocity", "general", "muscle":
 		default:
 			continue
 		}
@@ -296,6 +296,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 			return act, "", c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
 		}
 		act.Body, act.DOF, act.JointName = c.out.Scene.Bodies[j.body].Name, j.dof, jn
+		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
+			return act, "", c.r.Errorf(v.src("joint"), "joint", "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
+		}
 		if j.typ == "ball" || j.typ == "free" {
 			why = fmt.Sprintf("actuators on %s joints are not supported (only hinge and slide joints and fixed tendons)", j.typ)
 		}
@@ -343,6 +346,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		act.Kv, err = c.float(v, "kv", 0)
 	case "velocity":
 		act.Kv, err = c.float(v, "kv", 1)
+	case "muscle":
+		err = c.muscle(v, &act)
 	case "general":
 		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {

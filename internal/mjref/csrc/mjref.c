@@ -22,6 +22,13 @@
 //	                each one's time, qpos, qvel, its resulting qacc, its
 //	                contacts (geoms, dist) and constraint rows (efc type,
 //	                id, pos, margin), as the field "stages"
+//	-ctrl C0,C1,..  the controls of the steps (nu values) instead of zero
+//	-ctrlfreq F     with -ctrl: control i at time t (the step's start) is
+//	                C_i (1 + sin(2 pi F t + i))/2
+//	-curves N       curve mode: for every muscle actuator, write MuJoCo's
+//	                mju_muscleGain and mju_muscleBias on an N x N grid of
+//	                lengths and velocities and mju_muscleDynamics on an
+//	                N x N grid of controls and activations, then exit
 //	-time R         timing mode: take the N steps of -n R times from the
 //	                initial state (mj_resetData, or the keyframe) with zero
 //	                control, timing the mj_step calls with the monotonic
@@ -113,6 +120,71 @@ static int contacts(const mjData* d, double* pen) {
 }
 
 static int poses = 0;
+static double* ctrlBase = NULL;
+static int nctrlBase = 0;
+static double ctrlFreq = 0;
+
+// setCtrl sets the step's controls: zero, or -ctrl's pattern at d->time.
+static void setCtrl(const mjModel* m, mjData* d) {
+  mju_zero(d->ctrl, m->nu);
+  for (int i = 0; i < m->nu && i < nctrlBase; i++) {
+    d->ctrl[i] = ctrlBase[i];
+    if (ctrlFreq > 0) d->ctrl[i] *= 0.5 * (1 + sin(2 * mjPI * ctrlFreq * d->time + i));
+  }
+}
+
+// curves is the -curves mode: MuJoCo's muscle functions on grids.
+static void curves(const mjModel* m, int n) {
+  printf("{\"file\":");
+  str(file);
+  printf(",\"curves\":[");
+  int first = 1;
+  for (int i = 0; i < m->nu; i++) {
+    if (m->actuator_gaintype[i] != mjGAIN_MUSCLE) continue;
+    const mjtNum* lr = m->actuator_lengthrange + 2 * i;
+    const mjtNum* prm = m->actuator_gainprm + mjNGAIN * i;
+    mjtNum dif = lr[1] - lr[0], L0 = dif / (prm[1] - prm[0]);
+    printf(first ? "{\"actuator\":%d,\"len\":[" : ",{\"actuator\":%d,\"len\":[", i);
+    first = 0;
+    for (int k = 0; k < n; k++) {
+      if (k) putchar(',');
+      num(lr[0] + dif * (-1.0 + 3.0 * k / (n - 1)));
+    }
+    printf("],\"vel\":[");
+    for (int k = 0; k < n; k++) {
+      if (k) putchar(',');
+      num(L0 * prm[6] * (-1.5 + 3.5 * k / (n - 1)));
+    }
+    printf("],\"gain\":[");
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        if (a || b) putchar(',');
+        num(mju_muscleGain(lr[0] + dif * (-1.0 + 3.0 * a / (n - 1)), L0 * prm[6] * (-1.5 + 3.5 * b / (n - 1)), lr,
+                           m->actuator_acc0[i], prm));
+      }
+    }
+    printf("],\"bias\":[");
+    for (int a = 0; a < n; a++) {
+      if (a) putchar(',');
+      num(mju_muscleBias(lr[0] + dif * (-1.0 + 3.0 * a / (n - 1)), lr, m->actuator_acc0[i],
+                         m->actuator_biasprm + mjNBIAS * i));
+    }
+    printf("],\"x\":[");
+    for (int k = 0; k < n; k++) {
+      if (k) putchar(',');
+      num(-0.25 + 1.5 * k / (n - 1));
+    }
+    printf("],\"dyn\":[");
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        if (a || b) putchar(',');
+        num(mju_muscleDynamics(-0.25 + 1.5 * a / (n - 1), -0.25 + 1.5 * b / (n - 1), m->actuator_dynprm + mjNDYN * i));
+      }
+    }
+    printf("]}");
+  }
+  printf("]}\n");
+}
 
 // stage is one evaluation of mj_forwardSkip within the step that -stages
 // names, captured by the control callback (after mj_fwdPosition and
@@ -269,11 +341,21 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
   }
   printf(",\"ncon\":%d,\"nlimit\":%d,\"penetration\":", ncon, limitRows(d));
   num(pen);
+  if (m->nu) {
+    printf(",\"act\":");
+    arr(d->act, m->na);
+    printf(",\"actuator_force\":");
+    arr(d->actuator_force, m->nu);
+    printf(",\"actuator_length\":");
+    arr(d->actuator_length, m->nu);
+    printf(",\"actuator_velocity\":");
+    arr(d->actuator_velocity, m->nu);
+  }
   putchar('}');
 }
 
 int main(int argc, char** argv) {
-  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0;
+  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0;
   double dt = 0;
   const char* integrator = NULL;
   const char* key = NULL;
@@ -314,13 +396,28 @@ int main(int argc, char** argv) {
       integrator = v;
     } else if (!strcmp(a, "-key")) {
       key = v;
+    } else if (!strcmp(a, "-ctrlfreq")) {
+      ctrlFreq = strtod(v, &end);
+      if (*end || !(ctrlFreq >= 0)) die("-ctrlfreq: bad frequency", v);
+    } else if (!strcmp(a, "-curves")) {
+      ncurve = (int)strtol(v, &end, 10);
+      if (*end || ncurve < 2) die("-curves: bad grid size", v);
+    } else if (!strcmp(a, "-ctrl")) {
+      const char* p = v;
+      while (*p) {
+        ctrlBase = (double*)realloc(ctrlBase, sizeof(double) * (size_t)(nctrlBase + 1));
+        if (!ctrlBase) die("out of memory", "");
+        ctrlBase[nctrlBase++] = strtod(p, &end);
+        if (end == p || (*end && *end != ',')) die("-ctrl: bad value list", v);
+        p = *end ? end + 1 : end;
+      }
     } else {
       die("unknown option", a);
     }
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-time R] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-ctrl C0,C1,.. [-ctrlfreq F]] [-curves N] [-time R] model.xml", "");
   }
 
   char err[1000] = "";
@@ -337,6 +434,11 @@ int main(int argc, char** argv) {
     } else {
       die("-integrator: want euler, rk4 or implicit, got", integrator);
     }
+  }
+  if (ncurve > 0) {
+    curves(m, ncurve);
+    mj_deleteModel(m);
+    return 0;
   }
   mjData* d = mj_makeData(m);
   if (!d) die("mj_makeData failed", "");
@@ -458,6 +560,37 @@ int main(int argc, char** argv) {
   }
   printf("]");
 
+  static const char* dynNames[] = {"none", "integrator", "filter", "muscle", "user"};
+  static const char* gainNames[] = {"fixed", "affine", "muscle", "user"};
+  static const char* biasNames[] = {"none", "affine", "muscle", "user"};
+  printf(",\"actuators\":[");
+  for (int i = 0; i < m->nu; i++) {
+    if (i) putchar(',');
+    printf("{\"name\":");
+    str(name(m, mjOBJ_ACTUATOR, i));
+    printf(",\"dyntype\":\"%s\",\"gaintype\":\"%s\",\"biastype\":\"%s\",\"trntype\":%d,\"trnid\":%d,\"ctrllimited\":%d",
+           dynNames[m->actuator_dyntype[i]], gainNames[m->actuator_gaintype[i]], biasNames[m->actuator_biastype[i]],
+           m->actuator_trntype[i], m->actuator_trnid[2 * i], m->actuator_ctrllimited[i]);
+    printf(",\"ctrlrange\":");
+    arr(m->actuator_ctrlrange + 2 * i, 2);
+    printf(",\"gear\":");
+    arr(m->actuator_gear + 6 * i, 6);
+    printf(",\"dynprm\":");
+    arr(m->actuator_dynprm + mjNDYN * i, 3);
+    printf(",\"gainprm\":");
+    arr(m->actuator_gainprm + mjNGAIN * i, 9);
+    printf(",\"biasprm\":");
+    arr(m->actuator_biasprm + mjNBIAS * i, 9);
+    printf(",\"lengthrange\":");
+    arr(m->actuator_lengthrange + 2 * i, 2);
+    printf(",\"acc0\":");
+    num(m->actuator_acc0[i]);
+    printf(",\"length0\":");
+    num(m->actuator_length0[i]);
+    putchar('}');
+  }
+  printf("],\"na\":%d", m->na);
+
   printf(",\"qpos0\":");
   arr(m->qpos0, m->nq);
   printf(",\"qinit\":");
@@ -483,7 +616,7 @@ int main(int argc, char** argv) {
   if (contacts(d, &pen) > 0) firstContact = d->time;
   if (pen > peak) peak = pen, peakStep = 0;
   for (int s = 1; s <= nsteps; s++) {
-    mju_zero(d->ctrl, m->nu);
+    setCtrl(m, d);
     capturing = s == stageStep;
     if (capturing) mjcb_control = captureStage;
     mj_step(m, d);
