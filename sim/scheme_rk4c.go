@@ -130,8 +130,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	mw.rk4, mw.direct, mw.fallback = true, false, false
 	clearGapErrors(w.pairs)
-	st := &mw.staged
-	w.pairs = sim.softTouching(w.pairs, &st.mats0)
+	sim.startMuJoCoRows()
 	if w.cons.set != nil {
 		sim.evalControls()
 	}
@@ -144,14 +143,13 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.explicitVStar(); err != nil { // overwrites k with M⁻¹ k
 		return err
 	}
-	if err := sim.assembleContacts(); err != nil {
+	if err := sim.assembleContacts(); err != nil { // MuJoCo's rows for the soft pairs (softRows)
 		return err
 	}
-	sim.softRows(&w.problem, w.pairs, st.mats0, w.v0)
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
-	if err := sim.solveStageZero(); err != nil {
+	if err := sim.solveContacts(); err != nil { // the pyramid where it applies (solvePyramid)
 		return err
 	}
 	for j, x := range w.result.V {
@@ -169,21 +167,6 @@ func (sim *Simulator) rk4ContactVStar() error {
 	copy(w.result.V, w.problem.VStar)
 	mw.staged.contacts = true
 	return nil
-}
-
-// solveStageZero solves the rk4 step's own problem, stage 0's, with the
-// pyramidal friction cone where it applies (solvePyramid), else as any
-// step's (solveContacts).
-func (sim *Simulator) solveStageZero() error {
-	w := &sim.ws
-	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, w.kin0, sim.State.V, &w.result)
-	if err != nil {
-		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
-	}
-	if solved {
-		return nil
-	}
-	return sim.solveContacts()
 }
 
 // clearGapErrors clears the pairs' GapError: a correction of the step's

@@ -46,7 +46,7 @@ func TestRK4PyramidMuJoCo(t *testing.T) {
 		if !b.Config.Contact.Pyramidal() {
 			t.Fatalf("%s: the MJCF import did not select the pyramidal cone (MuJoCo's default)", c.name)
 		}
-		first := firstContact(t, c.path)
+		first := firstContact(t, c.path, sim.RK4)
 		worst, _, fb := afterContact(t, c.path, sim.RK4, first+c.after-1)
 		t.Logf("%s: first contact at step %d; max |Δqpos| over the %d steps from it %.3g (%d fallbacks)", c.name, first, c.after, worst, fb)
 		if fb > 0 || !(worst <= c.level) {
