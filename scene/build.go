@@ -180,6 +180,9 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		if len(mt.SlipSolImp) == 5 {
 			mats[i].SlipImp = [5]float64(mt.SlipSolImp)
 		}
+		if len(mt.SlipSolRef) == 2 {
+			mats[i].SlipRef = [2]float64(mt.SlipSolRef)
+		}
 		if sf := s.Contact.SoftFriction; sf != nil && !*sf && mats[i].SlipTime > 0 {
 			mats[i].SlipTime, mats[i].Anchors = 0, true // contact.soft_friction: false
 		}

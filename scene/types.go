@@ -222,6 +222,12 @@ type Material struct {
 	// SlipSolImp is MuJoCo's solimp of the soft friction (dmin, dmax,
 	// width, midpoint, power); default MuJoCo's 0.9 0.95 0.001 0.5 2.
 	SlipSolImp []float64 `yaml:"slip_solimp,omitempty"`
+	// SlipSolRef is MuJoCo's solref of the soft contact: (time constant
+	// > 0, damping ratio > 0) or the direct form (−stiffness ≤ 0,
+	// −damping ≤ 0). Optional (the MJCF import sets it): MuJoCo's contact
+	// rows of mujoco-euler and rk4 then take a pair's K and B from the two
+	// materials' solref mixed as MuJoCo's (contact.Material.SlipRef).
+	SlipSolRef []float64 `yaml:"slip_solref,omitempty"`
 	// SlipStiffness (1/s², ≥ 0, default 0) is MuJoCo's K of the soft
 	// friction's solref: when set, d is taken at the depth where MuJoCo's
 	// contact would rest under the contact's load, not at its own depth.

@@ -1,6 +1,10 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/contact"
+)
 
 // MuJoCo's contact rows in the mujoco-euler and rk4 steps. A step of
 // MuJoCo's integrators solves the contacts of MJCF's soft material
@@ -51,4 +55,15 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 		return true, fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
 	return solved, nil
+}
+
+// muJoCoRowPair reports whether the step's scheme solves the pair with
+// MuJoCo's rows (startMuJoCoRows): a pair of MJCF's soft material
+// (mujocoSoft) under mujoco-euler or rk4, with no velocity eliminated.
+func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 || sim.ws.cons.elim.on {
+		return false
+	}
+	_, soft := sim.mujocoSoft(pr)
+	return soft
 }

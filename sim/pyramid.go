@@ -168,7 +168,7 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, row, b, end int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	mu2 := blk.mu * blk.mu
-	d, r, bd := softImpedance(mat, pr.Phi)
+	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
 	if blk.edges == 4 {
 		r = 2 * mu2 * r * (1 + mu2)
 	}
@@ -179,7 +179,7 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 		k := pp.AddConstraint(solver.Interval, 1, 0, math.Inf(1))
 		ve := st.vc[row+2] + coef[0]*vt[0] + coef[1]*vt[1]
 		pp.R[pp.Constraints[k].Row] = r
-		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*mat.SlipStiffness*d*pr.Phi
+		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*ks*d*pr.Phi
 		for j := b; j < end; j++ {
 			src, n := p.JBlockData(j), p.Cliques[p.JBlock[j].Clique].Size
 			dst := pp.AddJBlock(k, p.JBlock[j].Clique)

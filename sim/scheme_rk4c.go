@@ -284,7 +284,7 @@ func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 func (sim *Simulator) mujocoSoft(pr *contact.Pair) (contact.Material, bool) {
 	m, mats := sim.Model, sim.cfg.Materials
 	mat := contact.Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
-	return mat, mat.SlipTime > 0 && mat.SlipStiffness > 0 && mat.SlipWeight > 0
+	return mat, mat.MuJoCoSoft()
 }
 
 // pairMaterial is a contact pair's combined material and whether it is
@@ -339,26 +339,31 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		}
 		row := p.Constraints[i].Row
 		mu2 := mat.Friction * mat.Friction
-		d, r, b := softImpedance(mat, pairs[i].Phi)
-		for k := range 2 {
-			p.R[row+k] = (1 + mu2) * r
-			p.VHat[row+k] = (1 - dt*b) * st.vc[row+k]
+		d, r, b, k := softImpedance(mat, pairs[i].Phi, dt)
+		for j := range 2 {
+			p.R[row+j] = (1 + mu2) * r
+			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
 		}
 		p.R[row+2] = r
-		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*mat.SlipStiffness*d*pairs[i].Phi
+		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
 	}
 }
 
 // softImpedance returns what MuJoCo's rows of a contact of its soft
-// material mat at gap φ share (mj_makeImpedance, mj_referenceConstraint):
-// solimp's impedance d = d(|φ|), the normal row's R = (1 − d)/d · w (w the
-// pair's body_invweight0 sum, SlipWeight) and the damping
-// B = (1 + μ²)/SlipTime. softRows and pyramidEdges build their rows from
-// them.
-func softImpedance(mat *contact.Material, phi float64) (d, r, b float64) {
+// material mat at gap φ share in a step of δt (mj_makeImpedance,
+// mj_referenceConstraint): solimp's impedance d = d(|φ|), the normal row's
+// R = (1 − d)/d · w (w the pair's body_invweight0 sum, SlipWeight), and
+// the damping B and stiffness K of the pair's solref (SlipRef, the two
+// geoms' mixed as MuJoCo's: constraint.SolRefKB with the pair's dmax), or
+// B = (1 + μ²)/SlipTime and K = SlipStiffness for a material without it.
+// softRows and pyramidEdges build their rows from them.
+func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) {
 	mu2 := mat.Friction * mat.Friction
-	b = (1 + mu2) / mat.SlipTime
+	k, b = mat.SlipStiffness, (1+mu2)/mat.SlipTime
+	if mat.SlipRef != [2]float64{} {
+		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
+	}
 	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
 	r = (1 - d) / d * mat.SlipWeight
-	return d, r, b
+	return d, r, b, k
 }

@@ -24,7 +24,9 @@ type substepWork struct {
 // substeps returns how many substeps the step takes: the smallest k with
 // e/k² ≤ SubstepTolerance, e the largest curvature error of a contact
 // geometry's linearized path over the step (curvatureError), at most
-// MaxSubsteps; 1 when the tolerance is 0 or there are no contacts.
+// MaxSubsteps; 1 when the tolerance is 0 or there are no contacts. The
+// pairs that MuJoCo's integrators solve with MuJoCo's rows (muJoCoRowPair)
+// do not count: MuJoCo takes the step whole, its contacts not linearized.
 func (sim *Simulator) substeps() int {
 	tol := sim.cfg.Contact.SubstepTolerance
 	if !(tol > 0) || len(sim.ws.pairs) == 0 {
@@ -33,6 +35,9 @@ func (sim *Simulator) substeps() int {
 	e := 0.0
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
+		if sim.muJoCoRowPair(pr) {
+			continue
+		}
 		e = max(e, sim.curvatureError(pr.GeomA, pr.BodyA), sim.curvatureError(pr.GeomB, pr.BodyB))
 	}
 	if e <= tol {

@@ -23,8 +23,15 @@ func eulerOf(t *testing.T, doc string) string {
 // |Δqpos| over the steps compared: sphere 1.4e-17, capsule 2.7e-16, box
 // resting 4.6e-14, box sliding under (2, 2) N 1.6e-15, dm_control's
 // hopper 3.7e-14, walker 1.8e-16, quadruped 6.4e-16 (with SAP's speculative
-// contacts: quadruped 1.3e-3 one step before MuJoCo's first contact).
-// Levels as measured, rounded up to 1e-12 for the solvers' tolerances.
+// contacts: quadruped 1.3e-3 one step before MuJoCo's first contact),
+// humanoid 1.2e-13, MuJoCo's humanoid 2.6e-13 and Gymnasium's half_cheetah
+// 2.8e-15 over 100 steps. The humanoids' pairs mix two solrefs (the limbs'
+// 0.015 1, the floor's 0.02 1): with the means of the two sides' K and
+// 1/B in place of K and B of the mixed solref (contact.MixSolRef) they
+// parted by 9.9e-5 in the first step in contact; the half_cheetah's steps
+// in contact were substepped (contact.Params.SubstepTolerance, now not for
+// MuJoCo's rows): 2.6e-3 five steps after the touch. Levels as measured,
+// rounded up to 1e-12 for the solvers' tolerances.
 func TestEulerContactRowsMuJoCo(t *testing.T) {
 	for _, c := range []struct {
 		name, path string
@@ -38,6 +45,9 @@ func TestEulerContactRowsMuJoCo(t *testing.T) {
 		{"dm_control hopper", filepath.Join("testdata", "dm_control/suite/hopper.xml"), 100, 1e-12},
 		{"dm_control walker", filepath.Join("testdata", "dm_control/suite/walker.xml"), 100, 1e-12},
 		{"dm_control quadruped", filepath.Join("testdata", "dm_control/suite/quadruped.xml"), 100, 1e-12},
+		{"dm_control humanoid", filepath.Join("testdata", "dm_control/suite/humanoid.xml"), 100, 1e-12},
+		{"MuJoCo humanoid", filepath.Join("testdata", "mujoco/model/humanoid/humanoid.xml"), 100, 1e-12},
+		{"Gymnasium half_cheetah", filepath.Join("testdata", "gymnasium/half_cheetah.xml"), 100, 1e-12},
 	} {
 		first := firstContact(t, c.path, sim.MuJoCoEuler)
 		worst, _, _ := afterContact(t, c.path, sim.MuJoCoEuler, first+c.after-1)

@@ -64,14 +64,19 @@ func afterContact(t *testing.T, path string, sc sim.Scheme, steps int) (worst fl
 // contact rows for MJCF's soft material (sim's rk4ContactVStar) and
 // MuJoCo's default pyramidal friction cone (sim's solvePyramid), and
 // follows MuJoCo 2.2.2's RK4 after the first contact: a sphere dropped on
-// a plane to 1e-9 (6.7e-13 over the 150 steps after the touch, 0 over
-// the first 100; 1.7e-3 in the first step and 6.4e-3 over 150 when those
-// steps were mujoco-euler steps), a capsule dropped tilted to round-off
+// a plane to 1e-9 (0 over the 150 steps after the touch with K and B
+// from the pair's solref, 6.7e-13 with B recovered from the slip time
+// (1 + μ²)/B, a round-off; 1.7e-3 in the first step and
+// 6.4e-3 over 150 when those steps were mujoco-euler steps), a capsule dropped tilted to round-off
 // over 150 steps (2.6e-16; 5.9e-4 with the Lagged disk for MuJoCo's
 // pyramid, 2.6e-2 with mujoco-euler steps), and the first step in contact
 // of Gymnasium's walker2d and ant (1.5e-17 and 2.2e-16; 9.1e-5 and 7.4e-4
-// with the disk, 6.6e-3 and 7.7e-3 with mujoco-euler steps). Levels as
-// measured, rounded up to 1e-12 for the solvers' tolerances.
+// with the disk, 6.6e-3 and 7.7e-3 with mujoco-euler steps), and
+// Gymnasium's humanoid over 100 steps from its first contact when both
+// engines solve to tolerance 1e-13 with Newton (4.0e-15; the file's PGS
+// with 50 iterations leaves MuJoCo 1.4e-8 from ours in the first step in
+// contact). Levels as measured, rounded up to 1e-12 for the solvers'
+// tolerances.
 func TestRK4ContactStagesMuJoCo(t *testing.T) {
 	for _, c := range []struct {
 		name, path string
@@ -82,6 +87,7 @@ func TestRK4ContactStagesMuJoCo(t *testing.T) {
 		{"capsule", writeModel(t, rk4CapsuleDrop), 150, 1e-12},
 		{"Gymnasium walker2d", filepath.Join("testdata", "gymnasium/walker2d.xml"), 1, 1e-12},
 		{"Gymnasium ant", filepath.Join("testdata", "gymnasium/ant.xml"), 1, 1e-12},
+		{"Gymnasium humanoid, Newton", writeModel(t, replaceOnce(t, readModel(t, "gymnasium/humanoid.xml"), `iterations="50" solver="PGS"`, `iterations="100" solver="Newton" tolerance="1e-13"`, 1)), 100, 1e-12},
 	} {
 		first := firstContact(t, c.path, sim.RK4)
 		worst, _, fb := afterContact(t, c.path, sim.RK4, first+c.after-1)
