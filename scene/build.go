@@ -463,7 +463,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
-			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone,
+			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
 		},
 		Materials:        mats,
 		Solver:           sv,

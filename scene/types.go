@@ -184,6 +184,9 @@ type ContactParams struct {
 	// "elliptic" (default: the approximation's cone) or "pyramidal"
 	// (MuJoCo's default, <option cone>; contact.Pyramidal).
 	Cone string `yaml:"cone,omitempty"`
+	// ImpRatio (> 0, default 1) is MuJoCo's <option impratio> for the
+	// pyramidal cone of MuJoCo's soft contacts (contact.Params.ImpRatio).
+	ImpRatio *float64 `yaml:"impratio,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.

@@ -252,6 +252,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.SpeculativeMax != nil {
 		v.nonNegative("contact.speculative_max", *c.SpeculativeMax)
 	}
+	if c.ImpRatio != nil {
+		v.positive("contact.impratio", *c.ImpRatio)
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, solver.Names()...)

@@ -21,7 +21,11 @@ func eulerOf(t *testing.T, doc string) string {
 // found with M and applied through M + δt B; sim's startMuJoCoRows), so
 // models follow MuJoCo's Euler past their first contact. Measured max
 // |Δqpos| over the steps compared: sphere 1.4e-17, capsule 2.7e-16, box
-// resting 4.6e-14, box sliding under (2, 2) N 1.6e-15, dm_control's
+// resting 4.6e-14, box sliding under (2, 2) N 1.6e-15, with <option
+// impratio="3"> (the pyramid edges' R divided by it, contact.Params.ImpRatio)
+// the box creeping under (1, 0.5) N 1.5e-14 and sliding 5.5e-15, the
+// capsule at impratio 2 4.0e-16 (with the edges J_n ± (μ/√impratio) J_t
+// instead, MuJoCo's contact mu: 0.31 sliding), dm_control's
 // hopper 3.7e-14, walker 1.8e-16, quadruped 6.4e-16 (with SAP's speculative
 // contacts: quadruped 1.3e-3 one step before MuJoCo's first contact),
 // humanoid 1.2e-13, MuJoCo's humanoid 2.6e-13 and Gymnasium's half_cheetah
@@ -42,6 +46,9 @@ func TestEulerContactRowsMuJoCo(t *testing.T) {
 		{"capsule", writeModel(t, eulerOf(t, rk4CapsuleDrop)), 150, 1e-12},
 		{"box resting", writeModel(t, eulerOf(t, fmt.Sprintf(boxOnPlane, "0 0 -9.81", ""))), 500, 1e-12},
 		{"box sliding", writeModel(t, eulerOf(t, fmt.Sprintf(boxOnPlane, "2 2 -9.81", ""))), 500, 1e-12},
+		{"box creeping, impratio 3", writeModel(t, eulerOf(t, fmt.Sprintf(boxOnPlane, "1 0.5 -9.81", ` impratio="3"`))), 500, 1e-12},
+		{"box sliding, impratio 3", writeModel(t, eulerOf(t, fmt.Sprintf(boxOnPlane, "2 2 -9.81", ` impratio="3"`))), 500, 1e-12},
+		{"capsule, impratio 2", writeModel(t, replaceOnce(t, eulerOf(t, rk4CapsuleDrop), `timestep="0.002"`, `timestep="0.002" impratio="2"`, 1)), 150, 1e-12},
 		{"dm_control hopper", filepath.Join("testdata", "dm_control/suite/hopper.xml"), 100, 1e-12},
 		{"dm_control walker", filepath.Join("testdata", "dm_control/suite/walker.xml"), 100, 1e-12},
 		{"dm_control quadruped", filepath.Join("testdata", "dm_control/suite/quadruped.xml"), 100, 1e-12},

@@ -1,7 +1,9 @@
 package mjcf
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
@@ -32,6 +34,27 @@ func TestCompoundLimitWeights(t *testing.T) {
 		l := j.Parts[k].Limits
 		if l == nil || l.Weight == nil || math.Abs(*l.Weight-want) > 1e-12*want {
 			t.Errorf("part %d: limit weight %v, want %.12g", k, l, want)
+		}
+	}
+}
+
+// TestOptionImpRatio: <option impratio> reaches the scene's contact
+// parameters (MuJoCo's pyramid edges' R divided by it; internal/mjref
+// compares the trajectories with MuJoCo), and a value that is not finite
+// and positive is refused with the attribute named.
+func TestOptionImpRatio(t *testing.T) {
+	doc := `<mujoco><option impratio="%s"/><worldbody><geom type="plane" size="1 1 .1"/></worldbody></mujoco>`
+	im, err := Parse("i.xml", []byte(fmt.Sprintf(doc, "3")), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := im.Scene.Contact.ImpRatio; r == nil || *r != 3 {
+		t.Errorf("impratio 3: scene contact impratio %v", r)
+	}
+	for _, bad := range []string{"0", "-1", "inf"} {
+		_, err := Parse("i.xml", []byte(fmt.Sprintf(doc, bad)), model.Options{})
+		if err == nil || !strings.Contains(err.Error(), "impratio") {
+			t.Errorf("impratio %s: error %v, want one naming impratio", bad, err)
 		}
 	}
 }
