@@ -40,6 +40,15 @@ type Material struct {
 	// would rest under the contact's load (the last step's normal impulse),
 	// not at the contact's own depth (softFrictionR).
 	SlipStiffness float64
+	// SlipRef, when not zero, is MuJoCo's solref of the material's geom:
+	// (T, ζ) in the standard form (T > 0), (−k, −b) in the direct form. A
+	// pair mixes its two sides' as MuJoCo does (MixSolRef), and MuJoCo's
+	// contact rows (package sim) take the pair's K and B from it with the
+	// pair's dmax (constraint.SolRefKB), as mj_makeImpedance does with the
+	// mixed solref and solimp; zero: K = SlipStiffness, B = (1 + μ²)/SlipTime
+	// (their means over the two sides, which differ from MuJoCo's when the
+	// two geoms' solref or solimp differ).
+	SlipRef [2]float64
 	// SlipWeight, when positive, stands for W_t in the soft friction's R_t:
 	// MuJoCo's translational body_invweight0 of the material's body (its
 	// diagApprox); a pair sums its two sides'.
@@ -64,6 +73,13 @@ type Material struct {
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
+}
+
+// MuJoCoSoft reports whether m is MuJoCo's soft contact (the MJCF
+// importer's materials: SlipTime, SlipStiffness and SlipWeight set), which
+// MuJoCo's integrators in package sim solve with MuJoCo's own rows.
+func (m Material) MuJoCoSoft() bool {
+	return m.SlipTime > 0 && m.SlipStiffness > 0 && m.SlipWeight > 0
 }
 
 // Validate reports an error naming the bad field and value.
@@ -103,9 +119,11 @@ func (m Material) Validate() error {
 //     τd. Equal materials keep their τd, and a rigid side (k → ∞) leaves the
 //     soft side's. (Drake sums the two τd instead; we prefer a rule under
 //     which a scene's τd = δt means the pair's τd = δt.)
-//   - SlipTime and SlipImp: the means of the two (MuJoCo mixes two geoms'
-//     solref and solimp by solmix, by default in equal parts); a material
-//     without soft friction (SlipTime 0) leaves the other's.
+//   - SlipTime, SlipStiffness and SlipImp: the means of the two (MuJoCo
+//     mixes two geoms' solref and solimp by solmix, by default in equal
+//     parts), SlipRef MuJoCo's mix of the two (MixSolRef; zero unless both
+//     are set); a material without soft friction (SlipTime 0) leaves the
+//     other's.
 //   - Friction: μ = 2 μ_A μ_B / (μ_A + μ_B), and 0 when both are 0 (as Drake).
 //     Rolling and spin friction combine by the same rule, so that either
 //     side at 0 turns them off.
@@ -128,6 +146,10 @@ func Combine(a, b Material) Material {
 		for i := range soft.SlipImp {
 			soft.SlipImp[i] = 0.5 * (a.SlipImp[i] + b.SlipImp[i])
 		}
+		soft.SlipRef = [2]float64{}
+		if a.SlipRef != soft.SlipRef && b.SlipRef != soft.SlipRef {
+			soft.SlipRef = MixSolRef(a.SlipRef, b.SlipRef)
+		}
 	}
 	ca, cb := 1/a.Stiffness, 1/b.Stiffness
 	return Material{
@@ -140,6 +162,7 @@ func Combine(a, b Material) Material {
 		SlipTime:      soft.SlipTime,
 		SlipImp:       soft.SlipImp,
 		SlipStiffness: soft.SlipStiffness,
+		SlipRef:       soft.SlipRef,
 		SlipWeight:    a.SlipWeight + b.SlipWeight,
 	}
 }
@@ -192,4 +215,15 @@ func harmonic(x, y float64) float64 {
 func validImp(imp [5]float64) bool {
 	in01 := func(x float64) bool { return x > 0 && x < 1 }
 	return in01(imp[0]) && in01(imp[1]) && imp[2] >= 0 && !math.IsInf(imp[2], 0) && in01(imp[3]) && imp[4] >= 1 && !math.IsInf(imp[4], 0)
+}
+
+// MixSolRef returns the solref of a contact between two geoms of solref a
+// and b, as MuJoCo 2.2.2 mixes them (engine_collision_driver.c,
+// mj_contactParam, with equal solmix): the mean when both are in the
+// standard form (time constant > 0), else the smaller of each value.
+func MixSolRef(a, b [2]float64) [2]float64 {
+	if a[0] > 0 && b[0] > 0 {
+		return [2]float64{0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])}
+	}
+	return [2]float64{min(a[0], b[0]), min(a[1], b[1])}
 }

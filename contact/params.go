@@ -129,6 +129,11 @@ type Params struct {
 	// rows are solved (MuJoCo's <option cone>; Pyramidal reports it),
 	// default Elliptic.
 	Cone Cone
+	// ImpRatio is MuJoCo's <option impratio> for the pyramidal cone of
+	// MuJoCo's soft contacts where their own rows are solved: MuJoCo 2.2.2
+	// makes a pyramid edge J_n ± (μ/√ImpRatio) J_t with R divided by
+	// ImpRatio (package sim). 0 stands for MuJoCo's default 1.
+	ImpRatio float64
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
@@ -171,6 +176,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: substep tolerance %v must be non-negative and finite", p.SubstepTolerance)
 	case p.Cone != Elliptic && p.Cone != Pyramidal:
 		return fmt.Errorf("contact: unknown friction cone %v", p.Cone)
+	case !(p.ImpRatio >= 0) || math.IsInf(p.ImpRatio, 0):
+		return fmt.Errorf("contact: impratio %v must be non-negative and finite", p.ImpRatio)
 	}
 	return nil
 }

@@ -57,3 +57,30 @@ func TestRestImpedance(t *testing.T) {
 		t.Fatalf("no load: d %v, want dmin 0.9", d)
 	}
 }
+
+// TestMixSolRef: a pair's solref is MuJoCo 2.2.2's mix of its geoms'
+// (mj_contactParam, equal solmix): the mean of two standard solrefs, the
+// smaller of each value when either is in the direct form; Combine gives
+// the pair that mix, and no SlipRef when a side has none (its K and B then
+// come from SlipStiffness and SlipTime).
+func TestMixSolRef(t *testing.T) {
+	for _, c := range []struct{ a, b, want [2]float64 }{
+		{[2]float64{0.015, 1}, [2]float64{0.02, 1}, [2]float64{0.0175, 1}},
+		{[2]float64{0.02, 0.5}, [2]float64{0.04, 1.5}, [2]float64{0.03, 1}},
+		{[2]float64{-5000, -80}, [2]float64{0.02, 1}, [2]float64{-5000, -80}},
+		{[2]float64{-5000, -80}, [2]float64{-4000, -90}, [2]float64{-5000, -90}},
+	} {
+		if got := MixSolRef(c.a, c.b); got != c.want {
+			t.Errorf("MixSolRef(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	soft := func(ref [2]float64) Material {
+		return Material{Stiffness: 1e5, Friction: 1, SlipTime: 0.02, SlipStiffness: 2500, SlipWeight: 1, SlipImp: [5]float64{0.9, 0.95, 0.001, 0.5, 2}, SlipRef: ref, MaxFriction: true}
+	}
+	if got := Combine(soft([2]float64{0.015, 1}), soft([2]float64{0.02, 1})).SlipRef; got != [2]float64{0.0175, 1} {
+		t.Errorf("Combine: SlipRef %v, want [0.0175 1]", got)
+	}
+	if got := Combine(soft([2]float64{0.015, 1}), soft([2]float64{})).SlipRef; got != [2]float64{} {
+		t.Errorf("Combine with a side without solref: SlipRef %v, want none", got)
+	}
+}

@@ -180,6 +180,9 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		if len(mt.SlipSolImp) == 5 {
 			mats[i].SlipImp = [5]float64(mt.SlipSolImp)
 		}
+		if len(mt.SlipSolRef) == 2 {
+			mats[i].SlipRef = [2]float64(mt.SlipSolRef)
+		}
 		if sf := s.Contact.SoftFriction; sf != nil && !*sf && mats[i].SlipTime > 0 {
 			mats[i].SlipTime, mats[i].Anchors = 0, true // contact.soft_friction: false
 		}
@@ -463,7 +466,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
-			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone,
+			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
 		},
 		Materials:        mats,
 		Solver:           sv,

@@ -235,6 +235,8 @@ func TestMalformed(t *testing.T) {
 			[]string{`bad.yaml:5: materials.default.friction_combine: "min": want "harmonic" (default) or "max"`}},
 		{"condim 2", edit(t, "friction: 1", "friction: 1, condim: 2"),
 			[]string{`bad.yaml:5: materials.default.condim: 2: want 1, 3, 4 or 6 (or none)`}},
+		{"slip_solref mixed forms", edit(t, "friction: 1", "friction: 1, slip_solref: [0.02, -1]"),
+			[]string{`bad.yaml:5: materials.default.slip_solref: [0.02 -1]: want 2 finite numbers, time constant and damping ratio > 0 or −stiffness and −damping ≤ 0`}},
 		{"friction missing", edit(t, ", friction: 1", ""),
 			[]string{`bad.yaml:5: materials.default.friction: missing (required)`}},
 		{"no materials", edit(t, "  default: {stiffness: 1e12, dissipation: 0, friction: 1}\n", ""),

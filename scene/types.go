@@ -184,6 +184,9 @@ type ContactParams struct {
 	// "elliptic" (default: the approximation's cone) or "pyramidal"
 	// (MuJoCo's default, <option cone>; contact.Pyramidal).
 	Cone string `yaml:"cone,omitempty"`
+	// ImpRatio (> 0, default 1) is MuJoCo's <option impratio> for the
+	// pyramidal cone of MuJoCo's soft contacts (contact.Params.ImpRatio).
+	ImpRatio *float64 `yaml:"impratio,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.
@@ -222,6 +225,12 @@ type Material struct {
 	// SlipSolImp is MuJoCo's solimp of the soft friction (dmin, dmax,
 	// width, midpoint, power); default MuJoCo's 0.9 0.95 0.001 0.5 2.
 	SlipSolImp []float64 `yaml:"slip_solimp,omitempty"`
+	// SlipSolRef is MuJoCo's solref of the soft contact: (time constant
+	// > 0, damping ratio > 0) or the direct form (−stiffness ≤ 0,
+	// −damping ≤ 0). Optional (the MJCF import sets it): MuJoCo's contact
+	// rows of mujoco-euler and rk4 then take a pair's K and B from the two
+	// materials' solref mixed as MuJoCo's (contact.Material.SlipRef).
+	SlipSolRef []float64 `yaml:"slip_solref,omitempty"`
 	// SlipStiffness (1/s², ≥ 0, default 0) is MuJoCo's K of the soft
 	// friction's solref: when set, d is taken at the depth where MuJoCo's
 	// contact would rest under the contact's load, not at its own depth.

@@ -252,6 +252,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.SpeculativeMax != nil {
 		v.nonNegative("contact.speculative_max", *c.SpeculativeMax)
 	}
+	if c.ImpRatio != nil {
+		v.positive("contact.impratio", *c.ImpRatio)
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, solver.Names()...)
@@ -314,6 +317,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		}
 		if s := m.SlipSolImp; s != nil && (len(s) != 5 || !(s[0] > 0 && s[0] < 1 && s[1] > 0 && s[1] < 1 && s[2] >= 0 && s[3] > 0 && s[3] < 1 && s[4] >= 1)) {
 			v.add(p+".slip_solimp", "%v: want 5 numbers dmin, dmax in (0, 1), width ≥ 0, midpoint in (0, 1), power ≥ 1", s)
+		}
+		if s := m.SlipSolRef; s != nil && (len(s) != 2 || !(s[0] > 0 && s[1] > 0 && !math.IsInf(s[0], 0) && !math.IsInf(s[1], 0) || s[0] <= 0 && s[1] <= 0 && !math.IsInf(s[0], 0) && !math.IsInf(s[1], 0))) {
+			v.add(p+".slip_solref", "%v: want 2 finite numbers, time constant and damping ratio > 0 or −stiffness and −damping ≤ 0", s)
 		}
 	}
 

@@ -21,6 +21,18 @@ type pyramidWork struct {
 	blocks []pyramidBlock // per constraint block of the original problem
 }
 
+// impRatio returns MuJoCo's impratio of the contact parameters
+// (contact.Params.ImpRatio; 1 when unset). MuJoCo 2.2.2 divides its
+// pyramid edges' diagApprox, and so their R, by it (measured with
+// libmujoco 2.2.2: efc_diagApprox 0.625 at impratio 1, 0.3125 at 2 for
+// μ = 0.5 and w = 1), the edges staying J_n ± μ J_t'.
+func (sim *Simulator) impRatio() float64 {
+	if r := sim.cfg.Contact.ImpRatio; r > 0 {
+		return r
+	}
+	return 1
+}
+
 // pyramidBlock says where constraint block i of the original problem went
 // in the pyramid problem: edges = 0, copied as block first; else the
 // contact's edges are blocks first … first+edges−1 (one Interval row each),
@@ -152,9 +164,10 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 // pyramidEdges appends the pyramid edges of the contact pr, of material mat, a block of p
 // (rows row … row+2: t1, t2, n; J blocks p.JBlock[b:end]; st.vc its J v_i), to pp and
 // returns the index of the first. With MuJoCo 2.2.2's rules
-// (mj_diagApprox, mj_makeImpedance, mj_referenceConstraint; impratio 1):
+// (mj_diagApprox, mj_makeImpedance, mj_referenceConstraint; r its
+// impratio, contact.Params.ImpRatio):
 //
-//	R_e = Rpy = 2μ² (1 − d)/d · (1 + μ²) w   (condim 3: every edge),
+//	R_e = Rpy = 2μ² (1 − d)/d · (1 + μ²) w / r   (condim 3: every edge),
 //	R   = (1 − d)/d · w                      (μ = 0: the normal row),
 //	v̂_e = (1 − δt B) J_e v_i − δt K d φ,
 //
@@ -167,10 +180,9 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 // by δt² (softRows).
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, row, b, end int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
-	mu2 := blk.mu * blk.mu
-	d, r, bd := softImpedance(mat, pr.Phi)
+	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
 	if blk.edges == 4 {
-		r = 2 * mu2 * r * (1 + mu2)
+		r = 2 * blk.mu * blk.mu * r * (1 + blk.mu*blk.mu) / sim.impRatio()
 	}
 	vt := [2]float64{st.vc[row], st.vc[row+1]}
 	first := len(pp.Constraints)
@@ -179,7 +191,7 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 		k := pp.AddConstraint(solver.Interval, 1, 0, math.Inf(1))
 		ve := st.vc[row+2] + coef[0]*vt[0] + coef[1]*vt[1]
 		pp.R[pp.Constraints[k].Row] = r
-		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*mat.SlipStiffness*d*pr.Phi
+		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*ks*d*pr.Phi
 		for j := b; j < end; j++ {
 			src, n := p.JBlockData(j), p.Cliques[p.JBlock[j].Clique].Size
 			dst := pp.AddJBlock(k, p.JBlock[j].Clique)

@@ -21,6 +21,7 @@ type mujocoWork struct {
 	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
 	rk4      bool      // this step is a Runge–Kutta step
 	direct   bool      // no contact or constraint row acts in this step: v = v* (directSolution)
+	rows     bool      // this step's MJCF soft contacts are MuJoCo's rows (startMuJoCoRows)
 	fallback bool      // this rk4 step had acting rows and eliminated velocities, and was taken with mujoco-euler
 
 	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
@@ -131,6 +132,9 @@ func (sim *Simulator) dampingWeight() float64 {
 // qfrc_actuator, and the step needs no solve (directSolution).
 func (sim *Simulator) mujocoEulerVStar() error {
 	w := &sim.ws
+	if sim.eulerRows() {
+		sim.startMuJoCoRows() // MuJoCo's contacts and rows (mujoco_rows.go)
+	}
 	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
 		return err
 	}

@@ -130,8 +130,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	mw.rk4, mw.direct, mw.fallback = true, false, false
 	clearGapErrors(w.pairs)
-	st := &mw.staged
-	w.pairs = sim.softTouching(w.pairs, &st.mats0)
+	sim.startMuJoCoRows()
 	if w.cons.set != nil {
 		sim.evalControls()
 	}
@@ -144,14 +143,13 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.explicitVStar(); err != nil { // overwrites k with M⁻¹ k
 		return err
 	}
-	if err := sim.assembleContacts(); err != nil {
+	if err := sim.assembleContacts(); err != nil { // MuJoCo's rows for the soft pairs (softRows)
 		return err
 	}
-	sim.softRows(&w.problem, w.pairs, st.mats0, w.v0)
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
-	if err := sim.solveStageZero(); err != nil {
+	if err := sim.solveContacts(); err != nil { // the pyramid where it applies (solvePyramid)
 		return err
 	}
 	for j, x := range w.result.V {
@@ -169,21 +167,6 @@ func (sim *Simulator) rk4ContactVStar() error {
 	copy(w.result.V, w.problem.VStar)
 	mw.staged.contacts = true
 	return nil
-}
-
-// solveStageZero solves the rk4 step's own problem, stage 0's, with the
-// pyramidal friction cone where it applies (solvePyramid), else as any
-// step's (solveContacts).
-func (sim *Simulator) solveStageZero() error {
-	w := &sim.ws
-	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, w.kin0, sim.State.V, &w.result)
-	if err != nil {
-		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
-	}
-	if solved {
-		return nil
-	}
-	return sim.solveContacts()
 }
 
 // clearGapErrors clears the pairs' GapError: a correction of the step's
@@ -302,7 +285,7 @@ func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 func (sim *Simulator) mujocoSoft(pr *contact.Pair) (contact.Material, bool) {
 	m, mats := sim.Model, sim.cfg.Materials
 	mat := contact.Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
-	return mat, mat.SlipTime > 0 && mat.SlipStiffness > 0 && mat.SlipWeight > 0
+	return mat, mat.MuJoCoSoft()
 }
 
 // pairMaterial is a contact pair's combined material and whether it is
@@ -357,26 +340,31 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		}
 		row := p.Constraints[i].Row
 		mu2 := mat.Friction * mat.Friction
-		d, r, b := softImpedance(mat, pairs[i].Phi)
-		for k := range 2 {
-			p.R[row+k] = (1 + mu2) * r
-			p.VHat[row+k] = (1 - dt*b) * st.vc[row+k]
+		d, r, b, k := softImpedance(mat, pairs[i].Phi, dt)
+		for j := range 2 {
+			p.R[row+j] = (1 + mu2) * r
+			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
 		}
 		p.R[row+2] = r
-		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*mat.SlipStiffness*d*pairs[i].Phi
+		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
 	}
 }
 
 // softImpedance returns what MuJoCo's rows of a contact of its soft
-// material mat at gap φ share (mj_makeImpedance, mj_referenceConstraint):
-// solimp's impedance d = d(|φ|), the normal row's R = (1 − d)/d · w (w the
-// pair's body_invweight0 sum, SlipWeight) and the damping
-// B = (1 + μ²)/SlipTime. softRows and pyramidEdges build their rows from
-// them.
-func softImpedance(mat *contact.Material, phi float64) (d, r, b float64) {
+// material mat at gap φ share in a step of δt (mj_makeImpedance,
+// mj_referenceConstraint): solimp's impedance d = d(|φ|), the normal row's
+// R = (1 − d)/d · w (w the pair's body_invweight0 sum, SlipWeight), and
+// the damping B and stiffness K of the pair's solref (SlipRef, the two
+// geoms' mixed as MuJoCo's: constraint.SolRefKB with the pair's dmax), or
+// B = (1 + μ²)/SlipTime and K = SlipStiffness for a material without it.
+// softRows and pyramidEdges build their rows from them.
+func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) {
 	mu2 := mat.Friction * mat.Friction
-	b = (1 + mu2) / mat.SlipTime
+	k, b = mat.SlipStiffness, (1+mu2)/mat.SlipTime
+	if mat.SlipRef != [2]float64{} {
+		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
+	}
 	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
 	r = (1 - d) / d * mat.SlipWeight
-	return d, r, b
+	return d, r, b, k
 }

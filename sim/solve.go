@@ -26,6 +26,9 @@ func (sim *Simulator) assembleContacts() error {
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}
+	if w.mj.rows {
+		sim.softRows(&w.problem, w.pairs, w.mj.staged.mats0, w.v0) // MuJoCo's rows (mujoco_rows.go)
+	}
 	return nil
 }
 
@@ -39,6 +42,9 @@ func (sim *Simulator) solveContacts() error {
 	if sim.ws.mj.direct && sim.ws.cons.set != nil {
 		sim.directSolution() // no row acts (scheme_mujoco.go)
 		return nil
+	}
+	if solved, err := sim.solveMuJoCoRows(); solved || err != nil { // MuJoCo's pyramid (mujoco_rows.go)
+		return err
 	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if p.NR == 0 && sim.ws.freeSolve {

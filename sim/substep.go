@@ -31,6 +31,9 @@ type substepWork struct {
 // step itself: Gymnasium's ant from a perturbed state, one speculative pair
 // 8.6 cm from the floor, took its step 13 as 5 rk4 substeps of δt/5 and
 // left MuJoCo 2.2.2's RK4 by 2.6e-8 (1.5e-3 a step later).
+// The pairs that MuJoCo's integrators solve with MuJoCo's rows
+// (muJoCoRowPair) do not count either: MuJoCo takes the step whole, its
+// contacts not linearized.
 func (sim *Simulator) substeps() int {
 	tol := sim.cfg.Contact.SubstepTolerance
 	if !(tol > 0) || len(sim.ws.pairs) == 0 {
@@ -42,6 +45,9 @@ func (sim *Simulator) substeps() int {
 	e := 0.0
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
+		if sim.muJoCoRowPair(pr) {
+			continue
+		}
 		e = max(e, sim.curvatureError(pr.GeomA, pr.BodyA), sim.curvatureError(pr.GeomB, pr.BodyB))
 	}
 	if e <= tol {

@@ -139,6 +139,8 @@ type Run struct {
 	Timestep     float64    `json:"timestep"`
 	Integrator   string     `json:"integrator"`
 	Gravity      [3]float64 `json:"gravity"`
+	Solver       string     `json:"solver"`     // MuJoCo's constraint solver: "pgs", "cg" or "newton"
+	Iterations   int        `json:"iterations"` // its iteration limit
 	DisableFlags int        `json:"disableflags"`
 	Root         int        `json:"root"` // body whose position Steps record: the first free body, else body 1
 	Bodies       []Body     `json:"bodies"`

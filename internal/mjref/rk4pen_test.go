@@ -28,10 +28,11 @@ type peakCase struct {
 // (MuJoCo 25.57 at 978; 28 against 26 mm with the Lagged disk for
 // MuJoCo's pyramid), walker2d 16.86 mm at 734 (16.86 at 734; 31 against
 // 17 with the disk). Frictionless (every condim 1): hopper 26.35 mm
-// (MuJoCo 28.16) at step 1162, walker2d 22.22 (22.79) at 698 (697),
+// (MuJoCo 28.16) at step 1162, walker2d 21.89 (22.79) at 698 (697),
 // humanoid 18.26 (18.26) at 185. With cone="elliptic" in both files (ours
 // the Lagged disk): hopper 26.83 mm at 1210 (27.29 at 1210), walker2d
-// 31.07 at 752 (31.05 at 751). As measured.
+// 29.62 at 752 (31.05 at 751). As measured (walker2d 22.22 and 31.07 mm
+// before its pairs' K and B came from their mixed solref).
 func TestRK4PeakPenetrationCone(t *testing.T) {
 	if !long() {
 		t.Skip("skipping the 10-second runs: set STICTION_LONG=1")

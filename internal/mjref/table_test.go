@@ -65,6 +65,8 @@ func horizonCell(r *result) string {
 	var notes []string
 	if r.cut != "" {
 		notes = append(notes, fmt.Sprintf("%s at step %d", r.cut, r.cutStep))
+	} else if r.contactStep >= 0 {
+		notes = append(notes, fmt.Sprintf("contacts from step %d", r.contactStep))
 	}
 	if r.limitStep >= 0 {
 		notes = append(notes, fmt.Sprintf("limits from step %d", r.limitStep))

@@ -148,30 +148,44 @@ func TestIntegratorMapping(t *testing.T) {
 
 // TestImpactPenetration: a 1 kg sphere of 10 cm dropped from 0.3 m lands
 // at 1.98 m/s. MuJoCo 2.2.2 (defaults) lets it in by 13.516 mm at the
-// impact and rests it at 0.367 mm with no rebound; the mapping's spring,
+// impact and rests it at 0.367 mm with no rebound. Under mujoco-euler (the
+// file's scheme) its contact is MuJoCo's rows: the peak is MuJoCo's
+// (measured 13.51572 mm; within 1e-5 relative of MuJoCo's six digits).
+// Under the other schemes (implicit-euler here) the mapping's spring,
 // stiff enough to rest as deep as MuJoCo, stops it at 2.77 mm (0.2 of
 // MuJoCo's: MuJoCo's contact is softer against an impact, d²K, than
-// against a load, K d²/(1 − d); docs/MODELS.md), and it does not rebound
-// either. The peak must stay between 0.1 and 1 times MuJoCo's.
+// against a load, K d²/(1 − d); docs/MODELS.md): between 0.1 and 1 times
+// MuJoCo's. Neither rebounds.
 func TestImpactPenetration(t *testing.T) {
 	doc := `<mujoco><worldbody><geom type="plane" size="1 1 1"/>
   <body name="ball" pos="0 0 0.3"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>`
-	b, s := run(t, doc, "")
 	const mjPeak = 0.0135157
-	peak, rebound, landed := 0.0, 0.0, false
-	for range 1000 {
-		if _, err := s.Step(); err != nil {
+	for _, sc := range []sim.Scheme{sim.MuJoCoEuler, sim.ImplicitEuler} {
+		b, _ := run(t, doc, "")
+		b.Config.Scheme = sc
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
 			t.Fatal(err)
 		}
-		z := b.State.Q[6]
-		peak = math.Max(peak, 0.1-z)
-		landed = landed || z < 0.1
-		if landed {
-			rebound = math.Max(rebound, z-0.1)
+		peak, rebound, landed := 0.0, 0.0, false
+		for range 1000 {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			z := b.State.Q[6]
+			peak = math.Max(peak, 0.1-z)
+			landed = landed || z < 0.1
+			if landed {
+				rebound = math.Max(rebound, z-0.1)
+			}
 		}
-	}
-	t.Logf("peak penetration %.4g mm (MuJoCo %.4g mm, ratio %.3f), highest after landing %.3g mm above the surface", 1e3*peak, 1e3*mjPeak, peak/mjPeak, 1e3*rebound)
-	if peak > mjPeak || peak < 0.1*mjPeak || rebound > 1e-4 {
-		t.Errorf("peak penetration %g m (MuJoCo %g), rebound %g m", peak, mjPeak, rebound)
+		t.Logf("%s: peak penetration %.7g mm (MuJoCo %.6g mm, ratio %.6f), highest after landing %.3g mm above the surface", sc.Name, 1e3*peak, 1e3*mjPeak, peak/mjPeak, 1e3*rebound)
+		ok := peak <= mjPeak && peak >= 0.1*mjPeak
+		if sc == sim.MuJoCoEuler {
+			ok = math.Abs(peak/mjPeak-1) <= 1e-5
+		}
+		if !ok || rebound > 1e-4 {
+			t.Errorf("%s: peak penetration %g m (MuJoCo %g), rebound %g m", sc.Name, peak, mjPeak, rebound)
+		}
 	}
 }

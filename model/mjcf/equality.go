@@ -241,27 +241,50 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 // soft limits, whose weights need M⁻¹ at qpos0.
 func (c *compiler) softFriction() bool {
 	for _, b := range c.out.Scene.Bodies {
-		if j := b.Joint; j != nil && ((j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0) || (j.Limits != nil && j.Limits.SolRef != nil)) {
+		if j := b.Joint; j != nil && ((j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0) || softLimits(j.Limits)) {
 			return true
+		}
+		for _, p := range jointParts(b.Joint) {
+			if softLimits(p.Limits) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// softLimits reports whether l are MuJoCo's soft limits (solref set).
+func softLimits(l *scene.Limits) bool { return l != nil && l.SolRef != nil }
+
+// jointParts returns the parts of a compound joint j (none for another
+// joint or none).
+func jointParts(j *scene.Joint) []scene.JointPart {
+	if j == nil {
+		return nil
+	}
+	return j.Parts
+}
+
 // frictionWeights gives the joints with soft friction loss or soft limits
 // MuJoCo's weight of their rows (mj_diagApprox: dof_invweight0, the
 // diagonal of M⁻¹ at qpos0, averaged over a ball joint's three degrees of
-// freedom). A compound joint's parts keep the Delassus estimate.
+// freedom), and so the soft limits of a compound joint's hinge and slide
+// parts (partWeights). A compound joint's friction loss keeps the
+// Delassus estimate.
 func frictionWeights(s *scene.Scene, m *multibody.Model, minv *mat.Dense) {
 	for i := range s.Bodies {
 		j := s.Bodies[i].Joint
 		friction := j != nil && j.FrictionSolRef != nil && j.Friction != nil && *j.Friction > 0
-		limits := j != nil && j.Limits != nil && j.Limits.SolRef != nil
-		if !friction && !limits {
+		limits := j != nil && softLimits(j.Limits)
+		k := m.BodyByName(s.Bodies[i].Name)
+		if k < 0 || m.Bodies[k].Tree < 0 {
 			continue
 		}
-		k := m.BodyByName(s.Bodies[i].Name)
-		if k < 0 || m.Bodies[k].Tree < 0 || m.Bodies[k].Joint.Type == multibody.JointCompound {
+		if m.Bodies[k].Joint.Type == multibody.JointCompound {
+			partWeights(j, m.Bodies[k].VOff, minv)
+			continue
+		}
+		if !friction && !limits {
 			continue
 		}
 		n, off := m.Bodies[k].Joint.NV(), m.Bodies[k].VOff
@@ -325,6 +348,25 @@ func tendonLimitWeights(s *scene.Scene, m *multibody.Model, ws *multibody.Worksp
 		if w := jminvjt(minv, G).At(0, 0); w > 0 {
 			t.Limits.Weight = model.Ptr(w)
 		}
+	}
+}
+
+// partWeights gives the soft limits of compound joint j's hinge and slide
+// parts, whose coordinates start at velocity off, MuJoCo's weight of their
+// rows: dof_invweight0, the part's diagonal entry of M⁻¹ at qpos0, as for
+// a body's lone hinge (MuJoCo's dofs of a body are its joints', in order).
+func partWeights(j *scene.Joint, off int, minv *mat.Dense) {
+	vi := off
+	for i := range j.Parts {
+		p := &j.Parts[i]
+		t, err := multibody.ParseJointType(p.Type)
+		if err != nil {
+			return
+		}
+		if w := minv.At(vi, vi); softLimits(p.Limits) && t != multibody.JointBall && w > 0 {
+			p.Limits.Weight = model.Ptr(w)
+		}
+		vi += t.NV()
 	}
 }
 

@@ -75,11 +75,12 @@ func (c *compiler) mayTouch(i, j int) bool {
 }
 
 // materialFor returns the name of a material of s with stiffness k,
-// dissipation tau, MuJoCo's soft friction slip time and K, and solimp
-// (contact.Material.SlipTime, SlipStiffness, SlipImp; anchors off) and the friction
+// dissipation tau, MuJoCo's soft friction slip time, K and weight, the
+// geom's solref and solimp (contact.Material.SlipTime, SlipStiffness,
+// SlipWeight, SlipRef, SlipImp; anchors off) and the friction
 // coefficients f (sliding, spin, rolling), adding one named prefix + a
 // number if none matches.
-func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, imp []float64, f [3]float64, condim int) string {
+func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, ref, imp []float64, f [3]float64, condim int) string {
 	val := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -92,7 +93,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 		if !ok {
 			mat := model.NewMaterial(k, tau, f[0])
 			mat.Anchors, mat.SlipTime, mat.SlipStiffness, mat.SlipSolImp = model.Ptr(false), model.Ptr(slip[0]), model.Ptr(slip[1]), slices.Clone(imp)
-			mat.SlipWeight = model.Ptr(slip[2])
+			mat.SlipWeight, mat.SlipSolRef = model.Ptr(slip[2]), slices.Clone(ref)
 			mat.FrictionCombine = "max" // MuJoCo's pair friction: the larger of the two geoms'
 			mat.Condim = condim         // and the pair's condim, the larger of the two
 			if f[1] > 0 {
@@ -104,7 +105,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && slices.Equal(m.SlipSolRef, ref) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim {
 			return n
 		}
 	}

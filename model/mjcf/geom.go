@@ -1,6 +1,7 @@
 package mjcf
 
 import (
+	"github.com/stiction-sim/stiction/contact"
 	"math"
 
 	"github.com/stiction-sim/stiction/geometry"
@@ -471,7 +472,7 @@ func (c *compiler) assignMaterials() error {
 		} else {
 			k = rigidStiffness
 		}
-		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solimp, coef[i], g.condim)
+		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solref, g.solimp, coef[i], g.condim)
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil
@@ -515,14 +516,8 @@ func (c *compiler) restPair(i int) (solref, solimp []float64, factor float64) {
 		return g.solref, g.solimp, pyramid(g) // no pair: its own parameters
 	}
 	h := c.pending[best]
-	solref, solimp = make([]float64, 2), make([]float64, 5)
-	for k := range solref {
-		if g.solref[0] > 0 && h.solref[0] > 0 {
-			solref[k] = 0.5 * (g.solref[k] + h.solref[k])
-		} else {
-			solref[k] = math.Min(g.solref[k], h.solref[k])
-		}
-	}
+	mixed := contact.MixSolRef([2]float64(g.solref), [2]float64(h.solref))
+	solref, solimp = mixed[:], make([]float64, 5)
 	for k := range solimp {
 		solimp[k] = 0.5 * (g.solimp[k] + h.solimp[k])
 	}

@@ -388,9 +388,37 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	if err := c.optionTolerance(e); err != nil {
 		return err
 	}
+	if err := c.optionImpRatio(e); err != nil {
+		return err
+	}
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
 	if integ == "implicitfast" {
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")
+	}
+	return nil
+}
+
+// optionImpRatio reads <option impratio> (MuJoCo's default 1; > 0) into
+// the scene's contact.impratio: the pyramid of MuJoCo's soft contacts
+// takes it (contact.Params.ImpRatio). The elliptic cone's rows are not
+// MuJoCo's (the Lagged disk), nor the spring mapping of the schemes other
+// than mujoco-euler and rk4: a warning says so.
+func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
+	if !e.Has("impratio") {
+		return nil
+	}
+	r, err := c.r.Float(e, "impratio", 1)
+	if err != nil {
+		return err
+	}
+	if !(r > 0) || math.IsInf(r, 0) {
+		return c.r.Errorf(e, "impratio", "%g: want a finite value > 0", r)
+	}
+	if r != 1 {
+		c.out.Scene.Contact.ImpRatio = &r
+		if c.out.Scene.Contact.Cone == "elliptic" {
+			c.r.Warnf(e, "impratio", "applies to MuJoCo's pyramidal cone only: the elliptic cone's friction is the Lagged disk")
+		}
 	}
 	return nil
 }

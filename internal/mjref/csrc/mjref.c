@@ -484,6 +484,9 @@ int main(int argc, char** argv) {
   printf(",\"integrator\":\"%s\",\"gravity\":",
          m->opt.integrator >= 0 && m->opt.integrator < 3 ? intNames[m->opt.integrator] : "?");
   arr(m->opt.gravity, 3);
+  static const char* solNames[] = {"pgs", "cg", "newton"};
+  printf(",\"solver\":\"%s\",\"iterations\":%d",
+         m->opt.solver >= 0 && m->opt.solver < 3 ? solNames[m->opt.solver] : "?", m->opt.iterations);
   printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
 
   printf(",\"bodies\":[");

@@ -1,0 +1,69 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/stiction-sim/stiction/contact"
+)
+
+// MuJoCo's contact rows in the mujoco-euler and rk4 steps. A step of
+// MuJoCo's integrators solves the contacts of MJCF's soft material
+// (mujocoSoft) as MuJoCo 2.2.2 does (engine_core_constraint.c,
+// mj_instantiateContact, mj_makeImpedance, mj_referenceConstraint): only
+// the contacts MuJoCo has (dist < margin: φ < 0, softTouching), with
+// MuJoCo's R and reference acceleration (softRows), and with MuJoCo's
+// pyramidal cone where <option cone> asks for it (solvePyramid). The rk4
+// step does so at each of its stages (rk4ContactVStar); the mujoco-euler
+// step, whose problem is stage 0's, in its own problem (mujocoEulerVStar):
+// v* = v0 + δt M⁻¹ k, A = M, and with joint damping the impulses found so
+// act through M + δt B, as mj_Euler applies (M + h B)⁻¹ to
+// qfrc_smooth + qfrc_constraint (mujocoMetricVStar, mapVelocity). Other
+// materials keep SAP's rows.
+
+// eulerRows reports whether a mujoco-euler step (mujocoEulerVStar) solves
+// MJCF's soft contacts with MuJoCo's rows: when it has contact pairs and
+// its constraint set eliminates no velocity (as stagedContacts: the
+// eliminated problem is SAP's). An rk4 step that falls back to
+// mujoco-euler does so only for such a set, and keeps SAP's rows.
+func (sim *Simulator) eulerRows() bool {
+	return sim.scheme.Method == MuJoCoEulerRule && len(sim.ws.pairs) > 0 && !sim.ws.cons.elim.on
+}
+
+// startMuJoCoRows makes the step's problem MuJoCo's for its soft
+// contacts: it drops the soft pairs that MuJoCo has no row for
+// (softTouching), keeps the others' materials in ws.mj.staged.mats0, and
+// marks the step (ws.mj.rows) so that assembleContacts gives them MuJoCo's
+// rows (softRows, at the step's start v0) and solveContacts MuJoCo's
+// pyramid (solveMuJoCoRows).
+func (sim *Simulator) startMuJoCoRows() {
+	w := &sim.ws
+	w.mj.rows = true
+	w.pairs = sim.softTouching(w.pairs, &w.mj.staged.mats0)
+}
+
+// solveMuJoCoRows solves a step marked by startMuJoCoRows with MuJoCo's
+// pyramidal friction cone where it applies (solvePyramid), warm-started
+// from v0, and reports whether it did; false, having solved nothing, for
+// any other step, which solveContacts solves itself.
+func (sim *Simulator) solveMuJoCoRows() (bool, error) {
+	w := &sim.ws
+	if !w.mj.rows {
+		return false, nil
+	}
+	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, w.kin0, sim.State.V, &w.result)
+	if err != nil {
+		return true, fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
+	}
+	return solved, nil
+}
+
+// muJoCoRowPair reports whether the step's scheme solves the pair with
+// MuJoCo's rows (startMuJoCoRows): a pair of MJCF's soft material
+// (mujocoSoft) under mujoco-euler or rk4, with no velocity eliminated.
+func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 || sim.ws.cons.elim.on {
+		return false
+	}
+	_, soft := sim.mujocoSoft(pr)
+	return soft
+}
