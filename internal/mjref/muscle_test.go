@@ -188,12 +188,7 @@ func TestJointMusclesAgainstMuJoCo(t *testing.T) {
 // run's steps.
 func followControlled(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options) (worstQ, worstAct float64) {
 	t.Helper()
-	mp.QToStiction(mj.QInit, b.State.Q)
-	mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := startedSim(t, b, mp, mj)
 	q := make([]float64, mj.NQ)
 	for k := 1; k < len(mj.Steps); k++ {
 		for i := range mj.Actuators {

@@ -218,6 +218,19 @@ func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
 	return b, mp
 }
 
+// startedSim returns a simulator of build b at MuJoCo's initial state of
+// run mj, mapped by mp; an error fails t.
+func startedSim(t *testing.T, b *scene.Built, mp *Map, mj *Run) *sim.Simulator {
+	t.Helper()
+	mp.QToStiction(mj.QInit, b.State.Q)
+	mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // stiction loads and builds a model with Stiction's MJCF import.
 func stiction(path string) (*scene.Built, *model.Import, error) {
 	s, im, err := load.Scene(path, nil, load.Options{})

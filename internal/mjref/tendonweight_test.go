@@ -7,7 +7,6 @@ import (
 
 	"github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
-	"github.com/stiction-sim/stiction/sim"
 )
 
 // tendonLimitArm is a double pendulum whose fixed tendon ja + jb is limited
@@ -44,12 +43,7 @@ func TestTendonLimitWeightIsMuJoCos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mp.QToStiction(mj.QInit, b.State.Q)
-	mp.VToStiction(mj.QInit, mj.VInit, b.State.V)
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := startedSim(t, b, mp, mj)
 	q := make([]float64, mj.NQ)
 	delassus := 0.0
 	for k := 1; k <= steps; k++ {
