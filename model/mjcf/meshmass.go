@@ -66,27 +66,23 @@ func mujocoMeshVerts(vs []spatial.Vec3, scale spatial.Vec3) []f32Vec {
 }
 
 // mujocoVertexMesh returns the convex hull of a <mesh vertex> point list
-// as MuJoCo builds it (qhull of the single-precision scaled points): its
-// single-precision vertices and triangles.
+// as MuJoCo builds it: the single-precision scaled points and the
+// triangles of qhull's hull of the unscaled ones, in qhull's
+// triangulation (qhullTriangles).
 func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32, error) {
 	raw := make([]spatial.Vec3, len(pts))
+	unscaled := make([]spatial.Vec3, len(pts))
 	for i, p := range pts {
 		raw[i] = spatial.Vec3(p)
+		for k := range 3 {
+			unscaled[i][k] = float64(float32(p[k]))
+		}
 	}
-	fv := mujocoMeshVerts(raw, scale)
-	rounded := make([]scene.Vec, len(fv))
-	for i, v := range fv {
-		rounded[i] = scene.Vec{float64(v[0]), float64(v[1]), float64(v[2])}
-	}
-	m, err := scene.VertexMesh(&scene.Shape{Type: "mesh", Vertices: rounded})
+	tris, err := qhullTriangles(unscaled)
 	if err != nil {
 		return nil, nil, err
 	}
-	hv := make([]f32Vec, len(m.Vertices))
-	for i, v := range m.Vertices {
-		hv[i] = f32Vec{float32(v[0]), float32(v[1]), float32(v[2])}
-	}
-	return hv, m.Triangles, nil
+	return mujocoMeshVerts(raw, scale), tris, nil
 }
 
 // mujocoFileMesh returns a mesh file's single-precision scaled vertices

@@ -1,0 +1,540 @@
+package mjcf
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// MuJoCo 2.2.2 gives a mesh that has only vertices the faces of the
+// convex hull qhull builds (user_mesh.cc, mjCMesh::MakeGraph: options
+// "qhull Qt", the Debian build linking qhull 2020.2, libqhull_r 8.0.2),
+// and its non-exact mesh inertia sums depend on the triangles in single
+// precision. qhull's triangulation (qh_triangulate_facet) splits each
+// merged flat face into a fan from the face's first vertex, the one qhull
+// created last (vertex sets are sorted by decreasing vertex id), and lists
+// each triangle's vertices by decreasing id, the first two swapped when
+// the facet is top-oriented, which MakeGraph undoes so that the triangle
+// faces outward. So the triangles follow from the faces and the order in
+// which qhull made the points vertices. qhullTriangles reproduces that
+// order by following qhull's incremental construction (qh_qhull) for the
+// cases its options exercise on small meshes:
+//
+//   - the initial simplex of qh_maxsimplex from qh_maxmin's extreme
+//     points (first the minimum and maximum x, then the point of largest
+//     |determinant| in the first i coordinates, all points searched when
+//     the ratio to the width is below qh_RATIOmaxsimplex = 1e-3), its
+//     vertices numbered in that order and its facets made as
+//     qh_createsimplex does;
+//   - qh_partitionall (a point goes to the first facet it is outside of,
+//     the furthest last in the outside set; the rest to their best facet),
+//     qh_furthestnext, and qh_nextfurthest (the furthest point of the
+//     first facet with outside points);
+//   - qh_addpoint: the visible facets by qh_findhorizon's breadth-first
+//     walk, a cone of new facets appended to the facet list, new facets on
+//     a coplanar horizon facet merged into it (qh_mergecycle_all, which
+//     moves it to the end of the list), and the visible facets' outside
+//     points given to the new facet they are furthest above
+//     (qh_partitionvisible).
+//
+// Not reproduced: qh_findbest's directed search in qh_partitionpoint
+// (a point goes to the new facet it is furthest above, where qhull's walk
+// can stop at another), merges of new facets with each other
+// (qh_all_merges), vertex merges and qhull's roundoff thresholds (points
+// within 1e-12 of the largest coordinate of a plane count as on it).
+// Checked against libqhull_r called as MakeGraph calls it (the mesh models
+// of MuJoCo's collision_convex tests, rotated and scaled boxes, prisms and
+// point clouds): see TestQhullTriangles.
+
+// qhFacet is one facet of the hull under construction.
+type qhFacet struct {
+	verts    []int // point indices, by decreasing vertex id
+	nb       []*qhFacet
+	out      []int // outside points, the furthest last
+	furthest float64
+	n        spatial.Vec3
+	off      float64
+	horizon  *qhFacet // a new facet's horizon facet
+	visible  bool
+	coplanar bool // a coplanar horizon facet of the point being added
+}
+
+// qhBuild is the state of one construction.
+type qhBuild struct {
+	p        []spatial.Vec3
+	vid      []int // vertex id of each point, 0 if not a vertex
+	order    []int // points in the order they became vertices
+	facets   []*qhFacet
+	interior spatial.Vec3
+	tol      float64
+}
+
+// qhullTriangles returns the triangles MuJoCo 2.2.2 makes from qhull's
+// hull of points pts (indices into pts, outward by the right-hand rule).
+func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
+	if len(pts) < 4 {
+		return nil, errors.New("at least 4 vertices are needed for a hull")
+	}
+	b := &qhBuild{p: pts, vid: make([]int, len(pts))}
+	var scale float64
+	for _, q := range pts {
+		for k := range 3 {
+			scale = math.Max(scale, math.Abs(q[k]))
+		}
+	}
+	b.tol = 1e-12 * scale
+	s, err := b.maxSimplex()
+	if err != nil {
+		return nil, err
+	}
+	b.createSimplex(s)
+	b.partitionAll(s)
+	for {
+		f := b.nextFurthest()
+		if f == nil {
+			break
+		}
+		b.addPoint(f.out[len(f.out)-1], f)
+	}
+	return b.triangulate(), nil
+}
+
+// maxMin returns qh_maxmin's extreme points: for each axis the minimum and
+// maximum (the first of equals; a point is tested for the minimum only if
+// it is not a new maximum).
+func (b *qhBuild) maxMin() []int {
+	var mp []int
+	for k := range 3 {
+		mn, mx := 0, 0
+		for i, q := range b.p {
+			if b.p[mx][k] < q[k] {
+				mx = i
+			} else if b.p[mn][k] > q[k] {
+				mn = i
+			}
+		}
+		mp = append(mp, mn, mx)
+	}
+	return mp
+}
+
+// detSimplex is qh_detsimplex: |det| of the rows s[j] − p, j < i, in the
+// first i coordinates.
+func (b *qhBuild) detSimplex(p int, s []int, i int) float64 {
+	r := func(j, k int) float64 { return b.p[s[j]][k] - b.p[p][k] }
+	if i == 2 {
+		return math.Abs(r(0, 0)*r(1, 1) - r(0, 1)*r(1, 0))
+	}
+	return math.Abs(r(0, 0)*(r(1, 1)*r(2, 2)-r(1, 2)*r(2, 1)) -
+		r(0, 1)*(r(1, 0)*r(2, 2)-r(1, 2)*r(2, 0)) +
+		r(0, 2)*(r(1, 0)*r(2, 1)-r(1, 1)*r(2, 0)))
+}
+
+// maxSimplex is qh_maxsimplex for the 3-d hull (qh_RATIOmaxsimplex 1e-3).
+func (b *qhBuild) maxSimplex() ([]int, error) {
+	mp := b.maxMin()
+	var width float64
+	for k := range 3 {
+		width = math.Max(width, b.p[mp[2*k+1]][k]-b.p[mp[2*k]][k])
+	}
+	maxc, minc := math.Inf(-1), math.Inf(1)
+	var maxx, minx int
+	for _, q := range mp {
+		if maxc < b.p[q][0] {
+			maxc, maxx = b.p[q][0], q
+		}
+		if minc > b.p[q][0] {
+			minc, minx = b.p[q][0], q
+		}
+	}
+	s := []int{minx}
+	if maxx != minx {
+		s = append(s, maxx)
+	}
+	if len(s) < 2 || width <= 0 {
+		return nil, errors.New("the vertices have the same x coordinate")
+	}
+	maxdet := maxc - minc
+	for i := len(s); i < 4; i++ {
+		prev := maxdet
+		best, maxdet := -1, -1.0
+		for _, q := range mp {
+			if !slices.Contains(s, q) && q != best {
+				if d := b.detSimplex(q, s, i); d > maxdet {
+					maxdet, best = d, q
+				}
+			}
+		}
+		target := prev * width
+		if best < 0 || maxdet/target < 1e-3 {
+			mindet := 10 * 1e-3 * target
+			for q := range b.p {
+				if slices.Contains(mp, q) || slices.Contains(s, q) {
+					continue
+				}
+				if d := b.detSimplex(q, s, i); d > maxdet {
+					maxdet, best = d, q
+					if maxdet > mindet {
+						break
+					}
+				}
+			}
+		}
+		if best < 0 || maxdet <= 0 {
+			return nil, errors.New("the vertices are coplanar: no initial simplex")
+		}
+		s = append(s, best)
+	}
+	return s, nil
+}
+
+// addVertex numbers point q as the next vertex.
+func (b *qhBuild) addVertex(q int) {
+	b.order = append(b.order, q)
+	b.vid[q] = len(b.order)
+}
+
+// byID sorts point indices by decreasing vertex id.
+func (b *qhBuild) byID(vs []int) []int {
+	sort.Slice(vs, func(i, j int) bool { return b.vid[vs[i]] > b.vid[vs[j]] })
+	return vs
+}
+
+// setPlane sets f's outward unit normal and offset (outward: away from
+// the initial simplex's centre, qhull's interior point).
+func (b *qhBuild) setPlane(f *qhFacet) {
+	a := b.p[f.verts[0]]
+	n, _ := b.p[f.verts[1]].Sub(a).Cross(b.p[f.verts[2]].Sub(a)).Normalize()
+	if n.Dot(b.interior.Sub(a)) > 0 {
+		n = n.Scale(-1)
+	}
+	f.n, f.off = n, -n.Dot(a)
+}
+
+func (b *qhBuild) dist(q int, f *qhFacet) float64 { return f.n.Dot(b.p[q]) + f.off }
+
+// createSimplex is qh_createsimplex: one facet per simplex vertex, without
+// it, in the order of the vertices by decreasing id.
+func (b *qhBuild) createSimplex(s []int) {
+	for _, q := range s {
+		b.addVertex(q)
+		b.interior = b.interior.AddScaled(0.25, b.p[q])
+	}
+	vs := b.byID(slices.Clone(s))
+	for i := range vs {
+		f := &qhFacet{}
+		for j, v := range vs {
+			if j != i {
+				f.verts = append(f.verts, v)
+			}
+		}
+		b.setPlane(f)
+		b.facets = append(b.facets, f)
+	}
+	for _, f := range b.facets {
+		for _, g := range b.facets {
+			if g != f {
+				f.nb = append(f.nb, g)
+			}
+		}
+	}
+}
+
+// addOutside appends q to f's outside set as qh_partitionpoint does: last
+// if it is the furthest, else second to last.
+func (b *qhBuild) addOutside(q int, f *qhFacet, d float64) {
+	if len(f.out) == 0 || d > f.furthest {
+		f.out = append(f.out, q)
+		f.furthest = d
+		return
+	}
+	f.out = slices.Insert(f.out, len(f.out)-1, q)
+}
+
+// bestFacet returns the facet of fs that q is furthest above, if above
+// any.
+func (b *qhBuild) bestFacet(q int, fs []*qhFacet) (*qhFacet, float64) {
+	var best *qhFacet
+	bd := math.Inf(-1)
+	for _, f := range fs {
+		if d := b.dist(q, f); d > bd {
+			best, bd = f, d
+		}
+	}
+	if bd <= b.tol {
+		return nil, bd
+	}
+	return best, bd
+}
+
+// partitionAll is qh_partitionall, then qh_furthestnext.
+func (b *qhBuild) partitionAll(s []int) {
+	var pts []int
+	for q := range b.p {
+		if !slices.Contains(s, q) {
+			pts = append(pts, q)
+		}
+	}
+	for _, f := range b.facets {
+		best, bd := -1, 0.0
+		var rest []int
+		for _, q := range pts {
+			d := b.dist(q, f)
+			switch {
+			case d < b.tol:
+				rest = append(rest, q)
+			case best < 0:
+				best, bd = q, d
+			case d > bd:
+				f.out = append(f.out, best)
+				best, bd = q, d
+			default:
+				f.out = append(f.out, q)
+			}
+		}
+		if best >= 0 {
+			f.out, f.furthest = append(f.out, best), bd
+		}
+		pts = rest
+	}
+	for _, q := range pts {
+		if f, d := b.bestFacet(q, b.facets); f != nil {
+			b.addOutside(q, f, d)
+		}
+	}
+	var best *qhFacet
+	for _, f := range b.facets {
+		if len(f.out) > 0 && (best == nil || f.furthest > best.furthest) {
+			best = f
+		}
+	}
+	if best != nil {
+		b.moveFront(best)
+	}
+}
+
+func (b *qhBuild) remove(f *qhFacet) {
+	b.facets = slices.DeleteFunc(b.facets, func(g *qhFacet) bool { return g == f })
+}
+
+func (b *qhBuild) moveFront(f *qhFacet) {
+	b.remove(f)
+	b.facets = slices.Insert(b.facets, 0, f)
+}
+
+func (b *qhBuild) moveEnd(f *qhFacet) {
+	b.remove(f)
+	b.facets = append(b.facets, f)
+}
+
+// nextFurthest is qh_nextfurthest: the first facet with outside points
+// (the facets before qh.facet_next have none).
+func (b *qhBuild) nextFurthest() *qhFacet {
+	for _, f := range b.facets {
+		if len(f.out) > 0 {
+			return f
+		}
+	}
+	return nil
+}
+
+// findHorizon is qh_findhorizon: the visible facets, breadth first from
+// f, each moved to the end of the facet list; horizon facets the point
+// is within the tolerance of are marked coplanar.
+func (b *qhBuild) findHorizon(q int, f *qhFacet) []*qhFacet {
+	b.moveEnd(f)
+	f.visible = true
+	vis := []*qhFacet{f}
+	seen := map[*qhFacet]bool{f: true}
+	for k := 0; k < len(vis); k++ {
+		for _, g := range vis[k].nb {
+			if seen[g] {
+				continue
+			}
+			seen[g] = true
+			if d := b.dist(q, g); d > b.tol {
+				b.moveEnd(g)
+				g.visible = true
+				vis = append(vis, g)
+			} else {
+				g.coplanar = d >= -b.tol
+			}
+		}
+	}
+	return vis
+}
+
+// shares reports whether all of vs but q are vertices of f.
+func shares(f *qhFacet, vs []int, q int) bool {
+	for _, v := range vs {
+		if v != q && !slices.Contains(f.verts, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// addPoint is qh_addpoint for point q, furthest above facet f.
+func (b *qhBuild) addPoint(q int, f *qhFacet) {
+	f.out = f.out[:len(f.out)-1]
+	vis := b.findHorizon(q, f)
+	b.addVertex(q)
+	for _, v := range vis {
+		b.remove(v)
+	}
+	// The cone: one new facet per horizon ridge, in the order of the
+	// visible facets and their neighbours (qh_makenew_simplicial).
+	var cone []*qhFacet
+	for _, v := range vis {
+		for _, g := range v.nb {
+			if g.visible {
+				continue
+			}
+			nf := &qhFacet{horizon: g, verts: []int{q}}
+			for _, x := range v.verts {
+				if slices.Contains(g.verts, x) {
+					nf.verts = append(nf.verts, x)
+				}
+			}
+			b.byID(nf.verts)
+			b.setPlane(nf)
+			cone = append(cone, nf)
+		}
+	}
+	for _, nf := range cone {
+		g := nf.horizon
+		for i, h := range g.nb {
+			if h.visible && shares(h, nf.verts, q) {
+				g.nb[i] = nf
+			}
+		}
+		nf.nb = []*qhFacet{g}
+		for _, m := range cone {
+			if m != nf && len(intersect(m.verts, nf.verts)) == 2 {
+				nf.nb = append(nf.nb, m)
+			}
+		}
+	}
+	b.facets = append(b.facets, cone...)
+	newf := b.mergeCoplanarHorizons(q, cone)
+	// qh_partitionvisible
+	for _, v := range vis {
+		for _, p := range v.out {
+			if g, d := b.bestFacet(p, newf); g != nil {
+				b.addOutside(p, g, d)
+			}
+		}
+	}
+	for _, g := range b.facets {
+		g.coplanar = false
+	}
+}
+
+// mergeCoplanarHorizons merges the new facets on each coplanar horizon
+// facet into it (qh_mergecycle_all), which moves to the end of the facet
+// list; it returns the new facets that remain and the merged ones.
+func (b *qhBuild) mergeCoplanarHorizons(q int, cone []*qhFacet) []*qhFacet {
+	var horizons []*qhFacet
+	for _, nf := range cone {
+		if nf.horizon.coplanar && !slices.Contains(horizons, nf.horizon) {
+			horizons = append(horizons, nf.horizon)
+		}
+	}
+	newf := slices.Clone(cone)
+	for _, g := range horizons {
+		var cyc []*qhFacet
+		for _, nf := range newf {
+			if nf.horizon == g {
+				cyc = append(cyc, nf)
+			}
+		}
+		g.verts = b.byID(append(g.verts, q))
+		var nb []*qhFacet
+		for _, h := range g.nb {
+			if !slices.Contains(cyc, h) {
+				nb = appendNew(nb, h)
+				continue
+			}
+			for _, m := range h.nb {
+				if m != g && !slices.Contains(cyc, m) {
+					nb = appendNew(nb, m)
+				}
+			}
+		}
+		g.nb = nb
+		for _, h := range newf {
+			var hn []*qhFacet
+			for _, m := range h.nb {
+				if slices.Contains(cyc, m) {
+					m = g
+				}
+				hn = appendNew(hn, m)
+			}
+			h.nb = hn
+		}
+		for _, nf := range cyc {
+			b.remove(nf)
+		}
+		newf = slices.DeleteFunc(newf, func(h *qhFacet) bool { return slices.Contains(cyc, h) })
+		b.moveEnd(g)
+		newf = append(newf, g)
+		g.horizon = nil
+	}
+	return newf
+}
+
+func appendNew(fs []*qhFacet, f *qhFacet) []*qhFacet {
+	if slices.Contains(fs, f) {
+		return fs
+	}
+	return append(fs, f)
+}
+
+func intersect(a, b []int) []int {
+	var c []int
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			c = append(c, x)
+		}
+	}
+	return c
+}
+
+// triangulate is qh_triangulate with MakeGraph's orientation: each facet
+// a fan from its newest vertex, each triangle's vertices by decreasing
+// vertex id with the first two swapped where needed to face outward.
+func (b *qhBuild) triangulate() [][3]int32 {
+	var tris [][3]int32
+	for _, f := range b.facets {
+		poly := b.polygon(f)
+		m := len(poly)
+		k := slices.Index(poly, f.verts[0])
+		for j := 1; j < m-1; j++ {
+			t := b.byID([]int{poly[k], poly[(k+j)%m], poly[(k+j+1)%m]})
+			a := b.p[t[0]]
+			if b.p[t[1]].Sub(a).Cross(b.p[t[2]].Sub(a)).Dot(f.n) < 0 {
+				t[0], t[1] = t[1], t[0]
+			}
+			tris = append(tris, [3]int32{int32(t[0]), int32(t[1]), int32(t[2])})
+		}
+	}
+	return tris
+}
+
+// polygon returns f's vertices in counterclockwise order about its
+// outward normal.
+func (b *qhBuild) polygon(f *qhFacet) []int {
+	var c spatial.Vec3
+	for _, v := range f.verts {
+		c = c.AddScaled(1/float64(len(f.verts)), b.p[v])
+	}
+	u, _ := b.p[f.verts[0]].Sub(c).Normalize()
+	w := f.n.Cross(u)
+	poly := slices.Clone(f.verts)
+	ang := func(v int) float64 { d := b.p[v].Sub(c); return math.Atan2(d.Dot(w), d.Dot(u)) }
+	sort.SliceStable(poly, func(i, j int) bool { return ang(poly[i]) < ang(poly[j]) })
+	return poly
+}
