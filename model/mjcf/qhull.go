@@ -58,6 +58,7 @@ type qhFacet struct {
 	n        spatial.Vec3
 	off      float64
 	horizon  *qhFacet // a new facet's horizon facet
+	replace  *qhFacet // a visible or merged facet's replacement (f.replace)
 	visible  bool
 	coplanar bool // a coplanar horizon facet of the point being added
 }
@@ -122,15 +123,19 @@ func (b *qhBuild) maxMin() []int {
 }
 
 // detSimplex is qh_detsimplex: |det| of the rows s[j] − p, j < i, in the
-// first i coordinates.
+// first i coordinates, expanded as qhull's det2_ and det3_ macros (the
+// order matters where determinants tie in exact arithmetic). The float64
+// conversions keep each product rounded (no fused multiply-add).
 func (b *qhBuild) detSimplex(p int, s []int, i int) float64 {
 	r := func(j, k int) float64 { return b.p[s[j]][k] - b.p[p][k] }
+	det2 := func(a1, a2, b1, b2 float64) float64 { return float64(a1*b2) - float64(a2*b1) }
 	if i == 2 {
-		return math.Abs(r(0, 0)*r(1, 1) - r(0, 1)*r(1, 0))
+		return math.Abs(det2(r(0, 0), r(0, 1), r(1, 0), r(1, 1)))
 	}
-	return math.Abs(r(0, 0)*(r(1, 1)*r(2, 2)-r(1, 2)*r(2, 1)) -
-		r(0, 1)*(r(1, 0)*r(2, 2)-r(1, 2)*r(2, 0)) +
-		r(0, 2)*(r(1, 0)*r(2, 1)-r(1, 1)*r(2, 0)))
+	a1, a2, a3 := r(0, 0), r(0, 1), r(0, 2)
+	b1, b2, b3 := r(1, 0), r(1, 1), r(1, 2)
+	c1, c2, c3 := r(2, 0), r(2, 1), r(2, 2)
+	return math.Abs(float64(a1*det2(b2, b3, c2, c3)) - float64(b1*det2(a2, a3, c2, c3)) + float64(c1*det2(a2, a3, b2, b3)))
 }
 
 // maxSimplex is qh_maxsimplex for the 3-d hull (qh_RATIOmaxsimplex 1e-3).
@@ -203,18 +208,29 @@ func (b *qhBuild) byID(vs []int) []int {
 	return vs
 }
 
-// setPlane sets f's outward unit normal and offset (outward: away from
-// the initial simplex's centre, qhull's interior point).
+// setPlane sets f's outward unit normal and offset as qh_sethyperplane_det
+// does for 3-d (differences from the first vertex, each component divided
+// by the norm), outward being away from the initial simplex's centre,
+// qhull's interior point (qhull's orientation flag gives the same sign).
 func (b *qhBuild) setPlane(f *qhFacet) {
-	a := b.p[f.verts[0]]
-	n, _ := b.p[f.verts[1]].Sub(a).Cross(b.p[f.verts[2]].Sub(a)).Normalize()
-	if n.Dot(b.interior.Sub(a)) > 0 {
-		n = n.Scale(-1)
+	p0, p1, p2 := b.p[f.verts[0]], b.p[f.verts[1]], b.p[f.verts[2]]
+	d1, d2 := p1.Sub(p0), p2.Sub(p0)
+	det2 := func(a1, a2, b1, b2 float64) float64 { return float64(a1*b2) - float64(a2*b1) }
+	n := spatial.Vec3{det2(d2[1], d2[2], d1[1], d1[2]), det2(d1[0], d1[2], d2[0], d2[2]), det2(d2[0], d2[1], d1[0], d1[1])}
+	l := math.Sqrt(float64(n[0]*n[0]) + float64(n[1]*n[1]) + float64(n[2]*n[2]))
+	if n.Dot(b.interior.Sub(p0)) > 0 {
+		l = -l
 	}
-	f.n, f.off = n, -n.Dot(a)
+	n = spatial.Vec3{n[0] / l, n[1] / l, n[2] / l}
+	f.n, f.off = n, -(float64(p0[0]*n[0]) + float64(p0[1]*n[1]) + float64(p0[2]*n[2]))
 }
 
-func (b *qhBuild) dist(q int, f *qhFacet) float64 { return f.n.Dot(b.p[q]) + f.off }
+// dist is qh_distplane: the offset plus the coordinates times the normal,
+// summed in that order.
+func (b *qhBuild) dist(q int, f *qhFacet) float64 {
+	p := b.p[q]
+	return f.off + float64(p[0]*f.n[0]) + float64(p[1]*f.n[1]) + float64(p[2]*f.n[2])
+}
 
 // createSimplex is qh_createsimplex: one facet per simplex vertex, without
 // it, in the order of the vertices by decreasing id.
@@ -386,7 +402,8 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 		b.remove(v)
 	}
 	// The cone: one new facet per horizon ridge, in the order of the
-	// visible facets and their neighbours (qh_makenew_simplicial).
+	// visible facets and their neighbours (qh_makenew_simplicial); a
+	// visible facet's replacement is the last one it made.
 	var cone []*qhFacet
 	for _, v := range vis {
 		for _, g := range v.nb {
@@ -402,8 +419,27 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 			b.byID(nf.verts)
 			b.setPlane(nf)
 			cone = append(cone, nf)
+			v.replace = nf
 		}
 	}
+	b.linkCone(q, cone)
+	b.facets = append(b.facets, cone...)
+	newf, merged := b.mergeCoplanarHorizons(q, cone)
+	for _, v := range vis {
+		for _, p := range v.out {
+			b.partitionPoint(p, v, newf, merged)
+		}
+	}
+	for _, g := range b.facets {
+		g.coplanar = false
+	}
+}
+
+// linkCone sets the neighbours of the cone's facets: the horizon facet
+// opposite the apex, then the new facet opposite each other vertex
+// (qh_matchnewfacets), and puts each in its horizon facet's place of the
+// visible facet it replaces.
+func (b *qhBuild) linkCone(q int, cone []*qhFacet) {
 	for _, nf := range cone {
 		g := nf.horizon
 		for i, h := range g.nb {
@@ -412,31 +448,80 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 			}
 		}
 		nf.nb = []*qhFacet{g}
-		for _, m := range cone {
-			if m != nf && len(intersect(m.verts, nf.verts)) == 2 {
-				nf.nb = append(nf.nb, m)
+		for _, opp := range nf.verts[1:] {
+			for _, m := range cone {
+				if m != nf && slices.Contains(m.verts, q) && !slices.Contains(m.verts, opp) && len(intersect(m.verts, nf.verts)) == 2 {
+					nf.nb = append(nf.nb, m)
+					break
+				}
 			}
 		}
 	}
-	b.facets = append(b.facets, cone...)
-	newf := b.mergeCoplanarHorizons(q, cone)
-	// qh_partitionvisible
-	for _, v := range vis {
-		for _, p := range v.out {
-			if g, d := b.bestFacet(p, newf); g != nil {
-				b.addOutside(p, g, d)
+}
+
+// partitionPoint is qh_partitionvisible's qh_partitionpoint for outside
+// point p of visible facet v: from v's replacement, qh_findbestnew (after
+// a merge: the first new facet p is outside of, in list order from the
+// replacement round to it) or qh_findbest (the replacement if p is outside
+// of it, else a walk to better new neighbours); a point outside of no new
+// facet goes to the best facet it is outside of, moved to the end of the
+// list, or is dropped (inside or coplanar; no 'Qc').
+func (b *qhBuild) partitionPoint(p int, v *qhFacet, newf []*qhFacet, merged bool) {
+	start := v.replace
+	for start != nil && !slices.Contains(newf, start) {
+		start = start.replace
+	}
+	if start == nil {
+		start = newf[0]
+	}
+	if merged {
+		i := slices.Index(newf, start)
+		for _, f := range append(slices.Clone(newf[i:]), newf[:i]...) {
+			if d := b.dist(p, f); d > b.tol {
+				b.addOutside(p, f, d)
+				return
 			}
 		}
+	} else {
+		f, best := start, b.dist(p, start)
+		seen := map[*qhFacet]bool{start: true}
+		for f != nil && best <= b.tol {
+			var next *qhFacet
+			for _, g := range f.nb {
+				if seen[g] || !slices.Contains(newf, g) {
+					continue
+				}
+				seen[g] = true
+				if d := b.dist(p, g); d > best {
+					next, best = g, d
+					break
+				}
+			}
+			if next != nil {
+				f = next
+			}
+			if next == nil {
+				break
+			}
+		}
+		if best > b.tol {
+			b.addOutside(p, f, best)
+			return
+		}
 	}
-	for _, g := range b.facets {
-		g.coplanar = false
+	if f, d := b.bestFacet(p, b.facets); f != nil {
+		b.addOutside(p, f, d)
+		if !slices.Contains(newf, f) {
+			b.moveEnd(f)
+		}
 	}
 }
 
 // mergeCoplanarHorizons merges the new facets on each coplanar horizon
 // facet into it (qh_mergecycle_all), which moves to the end of the facet
-// list; it returns the new facets that remain and the merged ones.
-func (b *qhBuild) mergeCoplanarHorizons(q int, cone []*qhFacet) []*qhFacet {
+// list; it returns the new facets that remain and the merged ones, and
+// whether any merged.
+func (b *qhBuild) mergeCoplanarHorizons(q int, cone []*qhFacet) ([]*qhFacet, bool) {
 	var horizons []*qhFacet
 	for _, nf := range cone {
 		if nf.horizon.coplanar && !slices.Contains(horizons, nf.horizon) {
@@ -477,13 +562,14 @@ func (b *qhBuild) mergeCoplanarHorizons(q int, cone []*qhFacet) []*qhFacet {
 		}
 		for _, nf := range cyc {
 			b.remove(nf)
+			nf.replace = g
 		}
 		newf = slices.DeleteFunc(newf, func(h *qhFacet) bool { return slices.Contains(cyc, h) })
 		b.moveEnd(g)
 		newf = append(newf, g)
 		g.horizon = nil
 	}
-	return newf
+	return newf, len(horizons) > 0
 }
 
 func appendNew(fs []*qhFacet, f *qhFacet) []*qhFacet {
