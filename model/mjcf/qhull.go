@@ -471,8 +471,11 @@ func (b *qhBuild) partitionPoint(p int, v *qhFacet, newf []*qhFacet, merged bool
 	for start != nil && !slices.Contains(newf, start) {
 		start = start.replace
 	}
-	if start == nil {
+	if start == nil && len(newf) > 0 {
 		start = newf[0]
+	}
+	if start == nil {
+		return // no new facet (a degenerate horizon): mujocoVertexMesh's check falls back
 	}
 	if merged {
 		i := slices.Index(newf, start)
