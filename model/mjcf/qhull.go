@@ -37,17 +37,19 @@ import (
 //     walk, a cone of new facets appended to the facet list, new facets on
 //     a coplanar horizon facet merged into it (qh_mergecycle_all, which
 //     moves it to the end of the list), and the visible facets' outside
-//     points given to the new facet they are furthest above
-//     (qh_partitionvisible).
+//     points placed as qh_partitionvisible places them (qh_findbestnew's
+//     first new facet the point is outside of after a merge, qh_findbest's
+//     walk otherwise), with qhull's plane, distance and determinant
+//     arithmetic;
+//   - qh_triangulate on the final facets, without the vertices qhull
+//     deletes from a merged facet (inside it or on an edge between two
+//     corners).
 //
-// Not reproduced: qh_findbest's directed search in qh_partitionpoint
-// (a point goes to the new facet it is furthest above, where qhull's walk
-// can stop at another), merges of new facets with each other
-// (qh_all_merges), vertex merges and qhull's roundoff thresholds (points
-// within 1e-12 of the largest coordinate of a plane count as on it).
-// Checked against libqhull_r called as MakeGraph calls it (the mesh models
-// of MuJoCo's collision_convex tests, rotated and scaled boxes, prisms and
-// point clouds): see TestQhullTriangles.
+// Not reproduced: merges of new facets with each other (qh_all_merges),
+// vertex merges, and qhull's roundoff thresholds (a point within 1e-12 of
+// the largest coordinate of a plane counts as on it). Checked against
+// MuJoCo's own triangles (mesh_face) in TestQhullTriangles and
+// TestQhullTrianglesMuJoCo.
 
 // qhFacet is one facet of the hull under construction.
 type qhFacet struct {
@@ -600,7 +602,12 @@ func (b *qhBuild) triangulate() [][3]int32 {
 	for _, f := range b.facets {
 		poly := b.polygon(f)
 		m := len(poly)
-		k := slices.Index(poly, f.verts[0])
+		k := 0
+		for i, v := range poly {
+			if b.vid[v] > b.vid[poly[k]] {
+				k = i
+			}
+		}
 		for j := 1; j < m-1; j++ {
 			t := b.byID([]int{poly[k], poly[(k+j)%m], poly[(k+j+1)%m]})
 			a := b.p[t[0]]
@@ -613,17 +620,43 @@ func (b *qhBuild) triangulate() [][3]int32 {
 	return tris
 }
 
-// polygon returns f's vertices in counterclockwise order about its
-// outward normal.
+// polygon returns the corners of facet f in counterclockwise order about
+// its outward normal: the convex hull of its vertices in its plane
+// (Andrew's monotone chain), without the vertices inside the face or on
+// an edge between two corners, which qhull deletes from a merged facet.
 func (b *qhBuild) polygon(f *qhFacet) []int {
-	var c spatial.Vec3
-	for _, v := range f.verts {
-		c = c.AddScaled(1/float64(len(f.verts)), b.p[v])
+	if len(f.verts) == 3 {
+		return slices.Clone(f.verts)
 	}
-	u, _ := b.p[f.verts[0]].Sub(c).Normalize()
+	u, _ := b.p[f.verts[1]].Sub(b.p[f.verts[0]]).Normalize()
 	w := f.n.Cross(u)
-	poly := slices.Clone(f.verts)
-	ang := func(v int) float64 { d := b.p[v].Sub(c); return math.Atan2(d.Dot(w), d.Dot(u)) }
-	sort.SliceStable(poly, func(i, j int) bool { return ang(poly[i]) < ang(poly[j]) })
-	return poly
+	xy := func(v int) (float64, float64) { return b.p[v].Dot(u), b.p[v].Dot(w) }
+	pts := slices.Clone(f.verts)
+	sort.Slice(pts, func(i, j int) bool {
+		xi, yi := xy(pts[i])
+		xj, yj := xy(pts[j])
+		return xi < xj || (xi == xj && yi < yj)
+	})
+	// turn > tol: a strict left turn (o, a, c).
+	turn := func(o, a, c int) bool {
+		ox, oy := xy(o)
+		ax, ay := xy(a)
+		cx, cy := xy(c)
+		return (ax-ox)*(cy-oy)-(ay-oy)*(cx-ox) > b.tol*b.tol
+	}
+	var hull []int
+	for pass := range 2 {
+		start := len(hull)
+		for _, v := range pts {
+			for len(hull) >= start+2 && !turn(hull[len(hull)-2], hull[len(hull)-1], v) {
+				hull = hull[:len(hull)-1]
+			}
+			hull = append(hull, v)
+		}
+		hull = hull[:len(hull)-1]
+		if pass == 0 {
+			slices.Reverse(pts)
+		}
+	}
+	return hull
 }

@@ -85,11 +85,11 @@ func randomRotation(rng *rand.Rand) spatial.Mat3 {
 // TestQhullTrianglesMuJoCo compares qhullTriangles with the triangles
 // MuJoCo 2.2.2 compiles (mesh_face, from the internal/mjref C tool) for
 // the meshes of qhullCases, triple by triple with the vertex order. Every
-// rotated box and cloud must match; the prisms and the boxes with points
-// on their faces and edges must not fall below the counts measured (18
-// and 12 of 20): their misses come from what qhullTriangles leaves out
-// (qhull's merges of new facets with each other and its deletion of
-// vertices that end up inside a merged face).
+// rotated box, box with points on its faces and edges, and cloud must
+// match; the prisms must not fall below the count measured (18 of 20):
+// their misses come from what qhullTriangles leaves out (in both, the
+// order in which points become vertices departs from qhull's after a few
+// merges).
 func TestQhullTrianglesMuJoCo(t *testing.T) {
 	dir := t.TempDir()
 	exe, err := mjref.BuildTool(dir)
@@ -151,16 +151,14 @@ func TestQhullTrianglesMuJoCo(t *testing.T) {
 			continue
 		}
 		t.Logf("mesh %d (%s, %d points, MuJoCo keeps %d): ours %v, MuJoCo's %v", i, c.family, len(pts), meshes[i].NVert, got, want)
-		if c.family == "rotated box" || c.family == "cloud" {
+		if c.family != "prism" {
 			t.Errorf("mesh %d (%s): triangles differ from MuJoCo's", i, c.family)
 		}
 	}
 	for _, f := range []string{"rotated box", "prism", "box with face points", "cloud"} {
 		t.Logf("%s: %d of %d meshes have MuJoCo's triangles", f, matched[f], total[f])
 	}
-	for f, floor := range map[string]int{"prism": 18, "box with face points": 12} {
-		if matched[f] < floor {
-			t.Errorf("%s: %d of %d match MuJoCo's triangles, was %d", f, matched[f], total[f], floor)
-		}
+	if matched["prism"] < 18 {
+		t.Errorf("prisms: %d of %d match MuJoCo's triangles, was 18", matched["prism"], total["prism"])
 	}
 }

@@ -48,10 +48,8 @@ func TestQhullTriangles(t *testing.T) {
 // TestMujocoVertexMeshSolid: whatever the triangulation, a vertex-only
 // mesh's triangles close the hull of its points: for every mesh of
 // qhullCases (scaled by 0.3, 0.2, 0.1), mujocoVertexMesh's triangles form
-// a closed surface of the hull's volume. qhullTriangles alone closes the
-// hull of every box, prism and cloud; the boxes with points on their faces
-// where it does not (6 of 20 measured, all among those whose triangles
-// differ from MuJoCo's) take our own hull's triangles.
+// a closed surface of the hull's volume, and qhullTriangles alone closes
+// the hull of every one (none falls back to our own hull's triangles).
 func TestMujocoVertexMeshSolid(t *testing.T) {
 	scale := spatial.Vec3{0.3, 0.2, 0.1}
 	fallback := 0
@@ -86,9 +84,7 @@ func TestMujocoVertexMeshSolid(t *testing.T) {
 		if q, err := qhullTriangles(unscaled); err != nil || !closedSurface(q) || !sameVolume(mujocoMeshVerts(c.pts, scale), q, hv, hull.Triangles) {
 			t.Logf("mesh %d (%s): our own hull's triangles", i, c.family)
 			fallback++
-			if c.family != "box with face points" {
-				t.Errorf("mesh %d (%s): qhullTriangles does not close the hull", i, c.family)
-			}
+			t.Errorf("mesh %d (%s): qhullTriangles does not close the hull", i, c.family)
 		}
 	}
 	t.Logf("%d of %d meshes fell back to our own hull's triangles", fallback, len(qhullCases()))
