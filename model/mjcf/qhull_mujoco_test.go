@@ -25,7 +25,8 @@ type qhullCase struct {
 // qhullCases returns the meshes TestQhullTrianglesMuJoCo hands MuJoCo:
 // boxes rotated and scaled at random, prisms over random convex polygons
 // (points shuffled), boxes with extra points on their faces and edges
-// (coplanar points and faces of 4 to 8 vertices), and Gaussian clouds.
+// (coplanar points and faces of 4 to 8 vertices), Gaussian clouds, and
+// 200 points on a sphere.
 func qhullCases() []qhullCase {
 	rng := rand.New(rand.NewPCG(21, 2))
 	var cs []qhullCase
@@ -73,6 +74,13 @@ func qhullCases() []qhullCase {
 		}
 		cs = append(cs, qhullCase{"cloud", pts})
 	}
+	for range 5 {
+		pts := make([]spatial.Vec3, 200)
+		for i := range pts {
+			pts[i], _ = spatial.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Normalize()
+		}
+		cs = append(cs, qhullCase{"sphere", pts})
+	}
 	return cs
 }
 
@@ -85,8 +93,8 @@ func randomRotation(rng *rand.Rand) spatial.Mat3 {
 // TestQhullTrianglesMuJoCo compares qhullTriangles with the triangles
 // MuJoCo 2.2.2 compiles (mesh_face, from the internal/mjref C tool) for
 // the meshes of qhullCases, triple by triple with the vertex order. Every
-// rotated box, box with points on its faces and edges, and cloud must
-// match; the prisms must not fall below the count measured (18 of 20):
+// rotated box, box with points on its faces and edges, cloud and sphere
+// must match; the prisms must not fall below the count measured (18 of 20):
 // their misses come from what qhullTriangles leaves out (in both, the
 // order in which points become vertices departs from qhull's after a few
 // merges).
@@ -155,7 +163,7 @@ func TestQhullTrianglesMuJoCo(t *testing.T) {
 			t.Errorf("mesh %d (%s): triangles differ from MuJoCo's", i, c.family)
 		}
 	}
-	for _, f := range []string{"rotated box", "prism", "box with face points", "cloud"} {
+	for _, f := range []string{"rotated box", "prism", "box with face points", "cloud", "sphere"} {
 		t.Logf("%s: %d of %d meshes have MuJoCo's triangles", f, matched[f], total[f])
 	}
 	if matched["prism"] < 18 {
