@@ -437,6 +437,33 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 	}
 }
 
+// walk is qh_findbest's directed search over the new facets newf for
+// point p from start: start if p is outside of it, else the first
+// neighbour p is further above, repeatedly, until p is outside of one or
+// none is better; it returns the last facet and p's distance to it.
+func (b *qhBuild) walk(p int, start *qhFacet, newf []*qhFacet) (*qhFacet, float64) {
+	f, best := start, b.dist(p, start)
+	seen := map[*qhFacet]bool{start: true}
+	for best <= b.tol {
+		var next *qhFacet
+		for _, g := range f.nb {
+			if seen[g] || !slices.Contains(newf, g) {
+				continue
+			}
+			seen[g] = true
+			if d := b.dist(p, g); d > best {
+				next, best = g, d
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		f = next
+	}
+	return f, best
+}
+
 // linkCone sets the neighbours of the cone's facets: the horizon facet
 // opposite the apex, then the new facet opposite each other vertex
 // (qh_matchnewfacets), and puts each in its horizon facet's place of the
@@ -487,32 +514,9 @@ func (b *qhBuild) partitionPoint(p int, v *qhFacet, newf []*qhFacet, merged bool
 				return
 			}
 		}
-	} else {
-		f, best := start, b.dist(p, start)
-		seen := map[*qhFacet]bool{start: true}
-		for f != nil && best <= b.tol {
-			var next *qhFacet
-			for _, g := range f.nb {
-				if seen[g] || !slices.Contains(newf, g) {
-					continue
-				}
-				seen[g] = true
-				if d := b.dist(p, g); d > best {
-					next, best = g, d
-					break
-				}
-			}
-			if next != nil {
-				f = next
-			}
-			if next == nil {
-				break
-			}
-		}
-		if best > b.tol {
-			b.addOutside(p, f, best)
-			return
-		}
+	} else if f, d := b.walk(p, start, newf); d > b.tol {
+		b.addOutside(p, f, d)
+		return
 	}
 	if f, d := b.bestFacet(p, b.facets); f != nil {
 		b.addOutside(p, f, d)
