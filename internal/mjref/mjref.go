@@ -392,3 +392,29 @@ func ExecCurves(exe, file string, n int) (*Curves, error) {
 	}
 	return c, nil
 }
+
+// Mesh is one mesh of a model as MuJoCo compiled it: its name, vertex
+// count and triangles (mesh_face, indices of the mesh's vertices).
+type Mesh struct {
+	Name  string     `json:"name"`
+	NVert int        `json:"nvert"`
+	Faces [][3]int32 `json:"faces"`
+}
+
+// MeshFaces runs the tool at exe in its mesh mode on the model file and
+// returns the model's meshes.
+func MeshFaces(exe, file string) ([]Mesh, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(exe, "-meshfaces", file)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("mjref %s: %v: %s", file, err, strings.TrimSpace(stderr.String()))
+	}
+	var out struct {
+		Meshes []Mesh `json:"meshes"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return nil, fmt.Errorf("mjref %s: decode meshes: %w", file, err)
+	}
+	return out.Meshes, nil
+}

@@ -66,12 +66,20 @@ func mujocoMeshVerts(vs []spatial.Vec3, scale spatial.Vec3) []f32Vec {
 }
 
 // mujocoVertexMesh returns the convex hull of a <mesh vertex> point list
-// as MuJoCo builds it (qhull of the single-precision scaled points): its
-// single-precision vertices and triangles.
+// as MuJoCo builds it: the single-precision scaled points and the
+// triangles of qhull's hull of the unscaled ones, in qhull's
+// triangulation (qhullTriangles). Should those triangles not close the
+// same solid as our own hull of the points (qhullTriangles leaves some of
+// qhull's precision handling out), our hull's triangles are used: the same
+// solid, split along other diagonals (about 1e-8 relative in mass).
 func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32, error) {
 	raw := make([]spatial.Vec3, len(pts))
+	unscaled := make([]spatial.Vec3, len(pts))
 	for i, p := range pts {
 		raw[i] = spatial.Vec3(p)
+		for k := range 3 {
+			unscaled[i][k] = float64(float32(p[k]))
+		}
 	}
 	fv := mujocoMeshVerts(raw, scale)
 	rounded := make([]scene.Vec, len(fv))
@@ -86,7 +94,49 @@ func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32
 	for i, v := range m.Vertices {
 		hv[i] = f32Vec{float32(v[0]), float32(v[1]), float32(v[2])}
 	}
-	return hv, m.Triangles, nil
+	tris, err := qhullTriangles(unscaled)
+	if err != nil || !closedSurface(tris) || !sameVolume(fv, tris, hv, m.Triangles) {
+		return hv, m.Triangles, nil
+	}
+	return fv, tris, nil
+}
+
+// closedSurface reports whether every edge of tris is shared by exactly
+// two triangles in opposite directions.
+func closedSurface(tris [][3]int32) bool {
+	edges := make(map[[2]int32]int, 3*len(tris))
+	for _, t := range tris {
+		for i := range 3 {
+			edges[[2]int32{t[i], t[(i+1)%3]}]++
+		}
+	}
+	for e, n := range edges {
+		if n != 1 || edges[[2]int32{e[1], e[0]}] != 1 {
+			return false
+		}
+	}
+	return len(tris) > 0
+}
+
+// sameVolume reports whether two triangle meshes enclose the same volume
+// to 1e-6 relative (the sum of the signed tetrahedra from the origin,
+// (a × b)·c / 6): two triangulations of the same single-precision points
+// differ by about 1e-8 where a nearly flat face is split along the other
+// diagonal, a hull that misses a point by much more.
+func sameVolume(va []f32Vec, ta [][3]int32, vb []f32Vec, tb [][3]int32) bool {
+	vol := func(v []f32Vec, ts [][3]int32) float64 {
+		var s float64
+		for _, t := range ts {
+			a, b, c := v[t[0]], v[t[1]], v[t[2]]
+			p := spatial.Vec3{float64(a[0]), float64(a[1]), float64(a[2])}
+			q := spatial.Vec3{float64(b[0]), float64(b[1]), float64(b[2])}
+			r := spatial.Vec3{float64(c[0]), float64(c[1]), float64(c[2])}
+			s += p.Cross(q).Dot(r) / 6
+		}
+		return s
+	}
+	a, b := vol(va, ta), vol(vb, tb)
+	return math.Abs(a-b) <= 1e-6*math.Abs(b) && b > 0
 }
 
 // mujocoFileMesh returns a mesh file's single-precision scaled vertices

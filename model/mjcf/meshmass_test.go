@@ -23,9 +23,10 @@ var (
 // masses and principal moments (mj_loadXML; body_mass, body_inertia) for
 // the four meshes of the collision_convex models, given by their points.
 // The triangles are the ones MuJoCo's qhull made (mesh_face), because the
-// single-precision sums depend on the triangulation: with Stiction's own
-// hull the same meshes differ by 4.1e-9 to 1.1e-8 relative
-// (internal/mjref TestMeshMassTriangulation). The masses are MuJoCo's to
+// single-precision sums depend on the triangulation: with another hull's
+// triangles the same meshes differed by 4.1e-9 to 1.1e-8 relative, and
+// qhullTriangles makes MuJoCo's (TestQhullTriangles; internal/mjref
+// TestMeshMassTriangulation). The masses are MuJoCo's to
 // the last bit; the principal moments to 1e-14, with MuJoCo's Jacobi
 // eigen-solver (mjEig3): with an exact one the cube of stacked_boxes.xml,
 // whose float-rounded inertia has off-diagonal entries below mju_eig3's

@@ -35,6 +35,9 @@
 //	                clock and the process CPU-time clock, and write only
 //	                {"file", "timestep", "steps", "repeats", "seconds",
 //	                "cpu_seconds"} (each the fastest repeat's)
+//	-meshfaces      mesh mode: write only {"file", "meshes": [{"name",
+//	                "nvert", "faces"}]}, each mesh's triangles (mesh_face,
+//	                vertex indices of the mesh) as MuJoCo compiled them
 //
 // It writes one JSON object to stdout: the model's sizes, bodies (mass,
 // inertia, frames), joints, qpos0, the initial state, the joint-space mass
@@ -354,8 +357,24 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
   putchar('}');
 }
 
+// printMeshFaces is the -meshfaces mode: every mesh's name, vertex count
+// and triangles (mesh_face).
+static void printMeshFaces(const mjModel* m) {
+  printf("{\"file\":\"%s\",\"meshes\":[", file);
+  for (int i = 0; i < m->nmesh; i++) {
+    const char* name = m->names + m->name_meshadr[i];
+    printf("%s{\"name\":\"%s\",\"nvert\":%d,\"faces\":[", i ? "," : "", name, m->mesh_vertnum[i]);
+    const int* f = m->mesh_face + 3 * m->mesh_faceadr[i];
+    for (int j = 0; j < m->mesh_facenum[i]; j++) {
+      printf("%s[%d,%d,%d]", j ? "," : "", f[3 * j], f[3 * j + 1], f[3 * j + 2]);
+    }
+    printf("]}");
+  }
+  printf("]}\n");
+}
+
 int main(int argc, char** argv) {
-  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0;
+  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0, meshFaces = 0;
   double dt = 0;
   const char* integrator = NULL;
   const char* key = NULL;
@@ -372,6 +391,10 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(a, "-poses")) {
       poses = 1;
+      continue;
+    }
+    if (!strcmp(a, "-meshfaces")) {
+      meshFaces = 1;
       continue;
     }
     if (i + 1 >= argc) die("option needs a value", a);
@@ -417,12 +440,17 @@ int main(int argc, char** argv) {
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-ctrl C0,C1,.. [-ctrlfreq F]] [-curves N] [-time R] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-ctrl C0,C1,.. [-ctrlfreq F]] [-curves N] [-time R] [-meshfaces] model.xml", "");
   }
 
   char err[1000] = "";
   mjModel* m = mj_loadXML(file, NULL, err, sizeof err);
   if (!m) die("mj_loadXML", err);
+  if (meshFaces) {
+    printMeshFaces(m);
+    mj_deleteModel(m);
+    return 0;
+  }
   if (dt > 0) m->opt.timestep = dt;
   if (integrator) {
     if (!strcmp(integrator, "euler")) {
