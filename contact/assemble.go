@@ -80,6 +80,9 @@ type Assembler struct {
 	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
 	// turns an anchor's displacement Δx into a velocity.
 	lever []float64
+	// frames holds, per pair of the last Assemble, its normal and the
+	// tangents Orthonormal gave for it, for Memory.Remember (frameOf).
+	frames []frame
 	// roll and spin give, per pair of the last Assemble, the index of its
 	// rolling and spin friction blocks in the problem (−1: none).
 	roll, spin []int
@@ -145,6 +148,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	a.last, a.g = lastPair{}, m.Gravity.Norm()
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
 	a.lever = resizeFloat(a.lever, len(pairs))
+	a.frames = resizeFrames(a.frames, len(pairs))
 	for i := range pairs {
 		a.roll[i], a.spin[i] = -1, -1
 	}
@@ -178,6 +182,7 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // friction blocks.
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
+	a.frames[i] = frame{n: pr.Normal, t1: t1, t2: t2}
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
@@ -324,6 +329,29 @@ func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
 		null[r] = !(w[r][r] > 1e-12*ref)
 	}
 	return null
+}
+
+// frame is a contact normal n and its tangents (t1, t2) =
+// spatial.Orthonormal(n).
+type frame struct{ n, t1, t2 spatial.Vec3 }
+
+// frameOf returns the tangents of pair i of the last Assemble, the ones
+// Assemble used when the pair's normal is still the one it had then.
+func (a *Assembler) frameOf(i int, pr *Pair) (t1, t2 spatial.Vec3) {
+	if i < len(a.frames) && a.frames[i].n == pr.Normal && a.frames[i].n != (spatial.Vec3{}) {
+		return a.frames[i].t1, a.frames[i].t2
+	}
+	return spatial.Orthonormal(pr.Normal)
+}
+
+// resizeFrames returns f with length n, zeroed, reusing its storage.
+func resizeFrames(f []frame, n int) []frame {
+	if cap(f) < n {
+		return make([]frame, n)
+	}
+	f = f[:n]
+	clear(f)
+	return f
 }
 
 // lastPair is what addPair derived from the two geometries of the last

@@ -176,7 +176,7 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 	if !(res.Gamma[row+2] > 0) {
 		return
 	}
-	t1, t2 := spatial.Orthonormal(pr.Normal)
+	t1, t2 := a.frameOf(i, pr)
 	vc := res.VC[row : row+2]
 	shift := t1.Scale(a.dt * vc[0]).Add(t2.Scale(a.dt * vc[1]))
 	if pr.Anchored {
@@ -203,7 +203,7 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
 	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
 	if c := a.roll[i]; c >= 0 {
-		t1, t2 := spatial.Orthonormal(pr.Normal)
+		t1, t2 := a.frameOf(i, pr)
 		row := p.Constraints[c].Row
 		d := t1.Scale(dt * res.VC[row]).Add(t2.Scale(dt * res.VC[row+1]))
 		if pr.RollAnchored {
