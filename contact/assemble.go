@@ -80,6 +80,9 @@ type Assembler struct {
 	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
 	// turns an anchor's displacement Δx into a velocity.
 	lever []float64
+	// frames holds, per pair of the last Assemble, its normal and the
+	// tangents Orthonormal gave for it, for Memory.Remember (frameOf).
+	frames []frame
 	// roll and spin give, per pair of the last Assemble, the index of its
 	// rolling and spin friction blocks in the problem (−1: none).
 	roll, spin []int
@@ -93,6 +96,12 @@ type Assembler struct {
 	load, mass, height []float64
 	lower, upper, nsup []int
 	order              []int
+
+	// last caches, within one Assemble, what the pairs of one manifold
+	// share (lastPair): a box on a plane is four consecutive pairs of the
+	// same two geometries.
+	last lastPair
+	g    float64 // ‖g‖ of the model, once per Assemble
 
 	// Geometric, when not nil, marks the pairs (by index) whose block
 	// Assemble makes of their Jacobian alone: rows (t1, t2, n) of kind
@@ -136,8 +145,10 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
+	a.last, a.g = lastPair{}, m.Gravity.Norm()
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
 	a.lever = resizeFloat(a.lever, len(pairs))
+	a.frames = resizeFrames(a.frames, len(pairs))
 	for i := range pairs {
 		a.roll[i], a.spin[i] = -1, -1
 	}
@@ -171,23 +182,23 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // friction blocks.
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
+	a.frames[i] = frame{n: pr.Normal, t1: t1, t2: t2}
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
 	w := a.delassus(p, 3)
-	null := nullRows(m, pr, w)
-	if null != [3]bool{} {
-	}
-	mat := pairMaterial(m, kin, pr, mats) // Combine, or an elastic foundation's element
-	wnn := w[2][2]                        // the normal's own Delassus diagonal, for MuJoCo's soft friction
+	a.recall(m, kin, pr, mats)
+	null := nullRows(a.last.invMass, w)
+	mat := a.last.mat // Combine, or an elastic foundation's element
+	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
-		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, m.Gravity.Norm(), dt))
+		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
 	rt, rn := regularization(w, mat, pr.Phi, dt, prm)
 	if null != [3]bool{} {
-		rt, rn = nullRegularization(m, pr, w, null, rt, rn, prm.Sigma)
+		rt, rn = nullRegularization(a.last.invMass, w, null, rt, rn, prm.Sigma)
 	}
 	// SAP §V-A: v̂_n = −φ0/(δt + τd); minus e/δt for the extra penetration e
 	// (GapError ≤ 0) the gap's linearization missed last step, expected
@@ -221,7 +232,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	case Lagged:
 		weight := 0.0 // the impulse of the contact's own weight, ‖g‖δt/W_nn: a scale for n0
 		if w[2][2] > 0 {
-			weight = m.Gravity.Norm() * dt / w[2][2]
+			weight = a.g * dt / w[2][2]
 		}
 		stick := 0.0 // anchored: disk friction, which holds loads up to the bound (solver/lagged.go)
 		if pr.Anchored && mat.Anchors || mat.SlipTime > 0 {
@@ -311,12 +322,58 @@ func PairName(m *multibody.Model, pr *Pair) string {
 // of the inverse mass of the lighter moving tree. A hinge arm touching the
 // ground near its axis has W = 0 (its axis through the point): the rows
 // are null, and SAP's R = β²W/(4π²) and R_t = σW would be 0.
-func nullRows(m *multibody.Model, pr *Pair, w spatial.Mat3) (null [3]bool) {
-	ref := invTreeMass(m, pr)
+//
+// ref is the pair's invTreeMass.
+func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
 	for r := range 3 {
 		null[r] = !(w[r][r] > 1e-12*ref)
 	}
 	return null
+}
+
+// frame is a contact normal n and its tangents (t1, t2) =
+// spatial.Orthonormal(n).
+type frame struct{ n, t1, t2 spatial.Vec3 }
+
+// frameOf returns the tangents of pair i of the last Assemble, the ones
+// Assemble used when the pair's normal is still the one it had then.
+func (a *Assembler) frameOf(i int, pr *Pair) (t1, t2 spatial.Vec3) {
+	if i < len(a.frames) && a.frames[i].n == pr.Normal && a.frames[i].n != (spatial.Vec3{}) {
+		return a.frames[i].t1, a.frames[i].t2
+	}
+	return spatial.Orthonormal(pr.Normal)
+}
+
+// resizeFrames returns f with length n, zeroed, reusing its storage.
+func resizeFrames(f []frame, n int) []frame {
+	if cap(f) < n {
+		return make([]frame, n)
+	}
+	f = f[:n]
+	clear(f)
+	return f
+}
+
+// lastPair is what addPair derived from the two geometries of the last
+// pair it assembled: its material (pairMaterial) and invTreeMass. Both
+// depend on the geometries, their bodies and the kinematics only, which
+// one Assemble does not change, so reusing them for the next pair of the
+// same geometries gives the same numbers.
+type lastPair struct {
+	valid        bool
+	geomA, geomB int
+	mat          Material
+	invMass      float64
+}
+
+// recall sets a.last for pair pr, computing it unless the previous pair
+// had the same two geometries.
+func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, pr *Pair, mats []Material) {
+	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
+		return
+	}
+	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB,
+		mat: pairMaterial(m, kin, pr, mats), invMass: invTreeMass(m, pr)}
 }
 
 // invTreeMass returns the largest inverse total mass 1/M_t of the trees
@@ -341,9 +398,10 @@ func invTreeMass(m *multibody.Model, pr *Pair) float64 {
 // nothing, so any R > 0 serves), and takes the regularization of the
 // block's moving directions, or σ/M_t when none moves; the two tangential
 // rows keep one R (SAP's cone). A contact whose normal is null can press
-// on nothing, so it has no friction either.
-func nullRegularization(m *multibody.Model, pr *Pair, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
-	scale := invTreeMass(m, pr)
+// on nothing, so it has no friction either. invMass is the pair's
+// invTreeMass.
+func nullRegularization(invMass float64, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
+	scale := invMass
 	if !null[2] {
 		scale = w[2][2]
 	} else if !null[0] || !null[1] {

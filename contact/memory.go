@@ -72,7 +72,7 @@ func (mem *Memory) Recall(pairs []Pair) {
 		pr := &pairs[i]
 		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
 		pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
-		j, ok := slices.BinarySearchFunc(mem.memos, pairKey(pr), func(m Memo, k memoKey) int { return m.key().compare(k) })
+		j, ok := mem.find(pairKey(pr))
 		if !ok {
 			continue
 		}
@@ -88,6 +88,35 @@ func (mem *Memory) Recall(pairs []Pair) {
 			pr.RollShift = onPlane(mm.Roll, pr.Normal)
 		}
 		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
+	}
+}
+
+// find returns the index of the first memo whose key is not below k and
+// whether its key is k, as slices.BinarySearchFunc does, reading the
+// memos in place rather than copying each one it compares.
+func (mem *Memory) find(k memoKey) (int, bool) {
+	lo, hi := 0, len(mem.memos)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if mem.memos[mid].key().compare(k) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(mem.memos) && mem.memos[lo].key() == k
+}
+
+// sortMemos sorts memos by key, unless their keys already increase
+// strictly (a step's pairs usually come in key order): then every sort
+// leaves them as they are, and the check, which reads them in place,
+// saves the sort's copies of each memo it compares.
+func sortMemos(memos []Memo) {
+	for i := 1; i < len(memos); i++ {
+		if memos[i-1].key().compare(memos[i].key()) >= 0 {
+			slices.SortFunc(memos, compareMemos)
+			return
+		}
 	}
 }
 
@@ -111,7 +140,7 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 		a.anchorRotation(&mm, pr, i, p, res)
 		mem.next = append(mem.next, mm)
 	}
-	slices.SortFunc(mem.next, compareMemos)
+	sortMemos(mem.next)
 	mem.memos, mem.next = mem.next, mem.memos
 	mem.dt = a.dt
 }
@@ -176,7 +205,7 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 	if !(res.Gamma[row+2] > 0) {
 		return
 	}
-	t1, t2 := spatial.Orthonormal(pr.Normal)
+	t1, t2 := a.frameOf(i, pr)
 	vc := res.VC[row : row+2]
 	shift := t1.Scale(a.dt * vc[0]).Add(t2.Scale(a.dt * vc[1]))
 	if pr.Anchored {
@@ -203,7 +232,7 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
 	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
 	if c := a.roll[i]; c >= 0 {
-		t1, t2 := spatial.Orthonormal(pr.Normal)
+		t1, t2 := a.frameOf(i, pr)
 		row := p.Constraints[c].Row
 		d := t1.Scale(dt * res.VC[row]).Add(t2.Scale(dt * res.VC[row+1]))
 		if pr.RollAnchored {
