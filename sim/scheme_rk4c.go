@@ -72,7 +72,8 @@ func (sim *Simulator) stagedContacts() bool {
 // δt² (docs/MODELS.md, friction loss and equalities), so a_i is MuJoCo's
 // qacc. The stages combine as in rk4VStar; the step's own solve is then
 // direct (v = v*), its rows reported with the impulses of the step's
-// start (directSolution).
+// start (directSolution). Stage 0 reuses the step's own linearization at
+// (q0, v0) (stageZero).
 func (sim *Simulator) rk4ConstrainedVStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	mw.rk4, mw.direct, mw.fallback = true, true, false
