@@ -28,6 +28,15 @@ type Params struct {
 	// than SAP's row that stops the limit at its bound within the step
 	// (limitRow). sim sets it for the problems of MuJoCo's RK4 stages.
 	MuJoCoLimits bool
+	// NoSolve says that the problem will not be solved: the step takes
+	// v = v* because none of its rows acts (Set.NeedsSolve false: explicit
+	// actuators, limits within their bounds), and reads of the rows only
+	// their impulse bounds (an explicit actuator's lo = hi is its impulse)
+	// and what Reports reads. The Delassus estimates, which only R uses,
+	// are then not computed: R and v̂ are set from the estimate 1 and mean
+	// nothing, and multi-row blocks keep their world-axis rows. sim sets it
+	// for the steps of MuJoCo's integrators that take v = v*.
+	NoSolve bool
 }
 
 // Control is an actuator's input for one step: the value u (a force for a
@@ -231,8 +240,9 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 
 // emit appends the block built since begin to p as a constraint of the
 // given kind, with its J blocks in increasing clique order, computes the
-// diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w, and
-// returns the constraint index and its first row.
+// diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w (1 per
+// row with Params.NoSolve), and returns the constraint index and its first
+// row.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
 	if a.nb == 2 && a.tree[0] > a.tree[1] {
 		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
@@ -242,8 +252,21 @@ func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, i
 	for i := range a.nb {
 		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
 	}
-	a.delassus(c)
+	if c.prm.NoSolve {
+		a.unitW() // no solve reads R (Params.NoSolve)
+	} else {
+		a.delassus(c)
+	}
 	return k, c.p.Constraints[k].Row
+}
+
+// unitW sets the Delassus estimate of the block just emitted to 1 per row,
+// with no off-diagonal term, for a problem that is not solved
+// (Params.NoSolve).
+func (a *Assembler) unitW() {
+	n := a.nr
+	clear(a.wm[:n*n])
+	a.setW()
 }
 
 // delassus sets a.wm to W = Σ_t J_t A_t⁻¹ J_tᵀ (SAP §V-B, the per-tree
@@ -319,6 +342,9 @@ func (a *Assembler) single(c *asmCtx) bool {
 // cannot move in: their J' rows are zeroed and setRow gives them v̂ = 0, so
 // they carry no impulse. Callers rotate g0 with rotate.
 func (a *Assembler) diagonalize(c *asmCtx) int {
+	if c.prm.NoSolve {
+		return -1 // no Delassus block to diagonalize (Params.NoSolve)
+	}
 	n := a.nr
 	a.work = solver.Resize(a.work, 64*n)
 	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: a.wm[:n*n]}

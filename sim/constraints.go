@@ -101,7 +101,7 @@ func (sim *Simulator) assembleConstraints() error {
 	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
-		MuJoCoLimits: sim.mujocoLimits()}
+		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct} // directSolution reads no R
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}

@@ -72,7 +72,8 @@ func (sim *Simulator) stagedContacts() bool {
 // δt² (docs/MODELS.md, friction loss and equalities), so a_i is MuJoCo's
 // qacc. The stages combine as in rk4VStar; the step's own solve is then
 // direct (v = v*), its rows reported with the impulses of the step's
-// start (directSolution).
+// start (directSolution). Stage 0 reuses the step's own linearization at
+// (q0, v0) (stageZero).
 func (sim *Simulator) rk4ConstrainedVStar() error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	mw.rk4, mw.direct, mw.fallback = true, true, false
@@ -83,7 +84,7 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 	copy(mw.mass, w.mass)
 	copy(mw.k, w.k)
 	m.LocalVelocity(w.q0, w.v0, mw.v[0])
-	if err := sim.stageAcceleration(0, w.q0, w.v0, sim.State.T, false); err != nil {
+	if err := sim.stageZero(); err != nil {
 		return err
 	}
 	for i := 1; i < 4; i++ {
@@ -94,6 +95,54 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 	}
 	sim.rk4Combine()
 	return nil
+}
+
+// stageZero sets mw.a[0] for rk4ConstrainedVStar from the step's own
+// linearization at (q0, v0), which linearize has just made: the kinematics
+// kin0, k(q0, v0) in w.k and A = M(q0) (cB = 0 for an rk4 step) factored in
+// w.factor. stageAcceleration at (q0, v0) would compute the same bits
+// again (kinematics update, M, RNEA, the force elements and the factor;
+// 15–19% of a cartpole's or acrobot's step). A stage without acting rows
+// is rk4VStar's stage 0 (a_0 = M⁻¹ (k + explicit actuators)); one with
+// rows solves its problem in mw.stage, whose dynamics part is copied from
+// the step's (copyDynamics) and factored again. A scheme with θq or θv
+// ≠ 0 (not RK4's) takes stageAcceleration.
+func (sim *Simulator) stageZero() error {
+	m, w, mw := sim.Model, &sim.ws, &sim.ws.mj
+	if sim.scheme.ThetaQ != 0 || sim.scheme.ThetaV != 0 {
+		return sim.stageAcceleration(0, w.q0, w.v0, sim.State.T, false)
+	}
+	st := &mw.staged
+	if len(st.vs) != m.NV {
+		st.vs = make([]float64, m.NV)
+	}
+	copy(st.vs, w.v0)
+	copy(w.qth, w.q0)
+	copy(w.vth, w.v0)
+	sim.stageActivations(0)
+	if !w.cons.set.NeedsSolve(m, w.qth) { // no row at (q0, v0): rk4VStar's stage 0
+		copy(mw.a[0], w.k)
+		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[0])
+		solveCliques(&w.problem, &w.factor, mw.a[0])
+		m.LocalVelocity(w.qth, mw.a[0], mw.a[0])
+		return nil
+	}
+	copyDynamics(&mw.stage, &w.problem)
+	if err := mw.factor.Factor(&mw.stage); err != nil {
+		return fmt.Errorf("sim: step %d: RK4 stage 0: %w", sim.step+1, err)
+	}
+	mw.staged.used = true
+	return sim.solveStage(0, w.kin0, false)
+}
+
+// copyDynamics sets dst's dynamics part (cliques, A, diag(M)) to src's and
+// empties its rows, as linearizeAt would fill it at the same point.
+func copyDynamics(dst, src *solver.Problem) {
+	dst.Reset(src.NV)
+	dst.Cliques = append(dst.Cliques, src.Cliques...)
+	dst.A = solver.Resize(dst.A, len(src.A))
+	copy(dst.A, src.A)
+	copy(dst.MDiag, src.MDiag)
 }
 
 // rk4ContactVStar is mj_RungeKutta for a step with contact pairs: each of
