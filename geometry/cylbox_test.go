@@ -60,3 +60,53 @@ func TestCylinderOnBoxMatchesHalfSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestCylinderOnBoxProperties: for 500 random cylinders nearly flat (cap
+// or side within 1.5°, so both sides of the 1° switch) on a box, anywhere
+// over its top face including past its edges and corners, at margins 0 to
+// 5 cm: the same contacts in both orders, the face manifold's witnesses
+// on both surfaces to 1e-9, no
+// contact deeper than the gap along its own normal, and within 1e-9 of
+// the signed distance along EPA's normal when the pair overlaps at margin
+// 0 (the depth is exact at margin 0).
+func TestCylinderOnBoxProperties(t *testing.T) {
+	r := newRand(5)
+	box := NewBox(spatial.Vec3{0.4, 0.3, 0.2})
+	id := spatial.PoseIdentity()
+	manifolds := 0
+	for trial := range 500 {
+		cyl := NewCylinder(uniform(r, 0.02, 0.2), uniform(r, 0.02, 0.3))
+		q := rotAbout(ez, uniform(r, 0, 360))
+		if trial%3 == 0 {
+			q = q.Mul(rotAbout(ex, 90))
+		}
+		ta := uniform(r, 0, 2*math.Pi)
+		q = rotAbout(spatial.Vec3{math.Cos(ta), math.Sin(ta), 0}, uniform(r, 0, 1.5)).Mul(q)
+		low := -supportShape(cyl, pose(spatial.Vec3{}, q), ez.Neg())[2]
+		xb := pose(v3(uniform(r, -0.3, 0.3), uniform(r, -0.25, 0.25), 0.1+low+uniform(r, -2e-3, 2e-3)), q)
+		margin := []float64{0, 1e-3, 0.05}[trial%3]
+		cs := collideBoth(t, box, id, cyl, xb, margin)
+		var faces []Contact // GJK/EPA's point is accurate to about 1e-7 near an edge
+		for _, c := range cs {
+			if c.Feature&featFace != 0 {
+				faces = append(faces, c)
+			}
+		}
+		checkWitnesses(t, box, id, cyl, xb, faces)
+		if len(faces) > 0 {
+			manifolds++
+		}
+		scale := shapeSize(box) + shapeSize(cyl)
+		for _, c := range cs {
+			if s := separationAlong(box, id, cyl, xb, c.Normal); c.Phi < s-1e-9*scale {
+				t.Fatalf("trial %d: contact %+v deeper than the gap %g along its normal", trial, c, s)
+			}
+		}
+		if phi, _ := oracle(box, id, cyl, xb); phi < 0 && margin == 0 {
+			if d := deepest(cs); math.Abs(d.Phi-phi) > 1e-9*scale {
+				t.Fatalf("trial %d: deepest Phi %.12g, signed distance %.12g: %+v", trial, d.Phi, phi, cs)
+			}
+		}
+	}
+	t.Logf("%d of 500 trials gave a face manifold", manifolds)
+}
