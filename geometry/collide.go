@@ -104,6 +104,8 @@ func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
 			return boxBox(a, b, margin, out)
 		case Capsule:
 			return boxCapsule(a, b, margin, out)
+		case Cylinder:
+			return boxCylinder(a, b, margin, out)
 		case ConvexHull:
 			return polytopePair(a, b, margin, out)
 		}

@@ -66,7 +66,8 @@
 // # Face manifolds
 //
 // Where a face meets a face (box–box, box–half-space, hull–half-space,
-// hull–box, hull–hull, a cylinder's cap on a half-space) the incident face
+// hull–box, hull–hull, a cylinder's cap or side on a half-space or box
+// face) the incident face
 // is clipped against the reference face (a polygon of up to 2·64+8
 // corners) and at most 5 points of it are reported (manifold.go): slots
 // 0–3, the points of the polygon nearest far targets along the fixed
@@ -83,10 +84,16 @@
 // margin/2: so the reported depth may exceed the exact one by up to
 // margin/2 (and sin 1° of the size) but the reference face, and with it
 // every feature, does not swap from step to step. At margin 0 the depth is
-// exact. A cylinder's cap uses four rim points at fixed angles of its own
-// frame as slots. Capsules give the ends of their axis (clipped to a box
+// exact. A cylinder's cap on a half-space uses four rim points at fixed
+// angles of its own frame as slots; on a box face (when GJK/EPA's normal
+// is within 1° of the face's and the cap or side within 1° of flat on it:
+// cylbox.go) the 12-gon inscribed in its rim at fixed angles, clipped to
+// the face, with the rim's exact deepest point as slot 4 when over the
+// face, or the line of contact along its side clipped to the face.
+// Capsules give the ends of their axis (clipped to a box
 // face) within the margin, crossing box edges one point, and pairs with a
-// sphere, ellipsoid or cylinder (except a cap on a half-space) one point.
+// sphere, ellipsoid or cylinder (except a cylinder flat on a half-space or
+// box face) one point.
 // A hull on a half-space also reports up to 3 tipping vertices
 // (polytope.go): the ends of hull edges that leave the incident face at
 // most 30° upward and lie within the margin, so that a hull tipping onto a
@@ -108,7 +115,7 @@
 //     2i+1 (+) or 2i (−); a hull's faces are numbered as in Hull.Faces; a
 //     cylinder's caps at local −z and +z are faces 0 and 1 and its side is
 //     face 2 (slots 0 and 1 for the ends of the line of contact at the caps
-//     at −z and +z); a capsule's axis on a half-space or box face is face 0
+//     at −z and +z, or its first and second end clipped to a box face); a capsule's axis on a half-space or box face is face 0
 //     (slot 0 for the end at −z or the first clipped end, 1 for the other).
 //   - crossing box edges: bit 28, then the edge of A (4·axis + corner bits)
 //     in bits 14–27 and that of B in bits 0–13.
