@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
@@ -54,9 +55,11 @@ type pyramidBlock struct {
 // problem (pyramidProblem), and res holds its velocities and, per
 // contact, the impulses decoded back onto the contact's rows (t1, t2, n)
 // (pyramidDecode), so that reports and the contact memory see the same
-// layout. It reports false, having solved nothing, when no pair has the
+// layout; with velocitiesOnly (an rk4 stage after the first, which uses
+// only the velocities) it holds res.V alone, its impulses and J v left as
+// they were. It reports false, having solved nothing, when no pair has the
 // pyramid: the caller solves p itself.
-func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, vs []float64, res *solver.Result) (bool, error) {
+func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
 	if !sim.cfg.Contact.Pyramidal() {
 		return false, nil
 	}
@@ -66,6 +69,11 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats
 	}
 	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
 		return true, err
+	}
+	if velocitiesOnly {
+		res.V = solver.Resize(res.V, p.NV)
+		copy(res.V, pw.res.V)
+		return true, nil
 	}
 	pyramidDecode(p, pw, res)
 	return true, nil
@@ -148,17 +156,32 @@ func (sim *Simulator) markPyramids(st *rk4StageWork) {
 }
 
 // copyBlock appends constraint block i of p, whose J blocks are
-// p.JBlock[b:end], to pp unchanged and returns its index there.
+// p.JBlock[b:end], to pp unchanged and returns its index there. It appends
+// to pp's slices directly, as solver.Problem.AddConstraint and AddJBlock
+// would with the values copied afterwards, without zeroing them first.
 func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 	c := p.Constraints[i]
-	k := pp.AddConstraint(c.Kind, c.Size, p.Par(i)...)
-	row := pp.Constraints[k].Row
-	copy(pp.VHat[row:row+c.Size], p.VHat[c.Row:c.Row+c.Size])
-	copy(pp.R[row:row+c.Size], p.R[c.Row:c.Row+c.Size])
+	k := len(pp.Constraints)
+	pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: pp.NR, Size: c.Size, Par: len(pp.Params)})
+	pp.NR += c.Size
+	pp.VHat = append(pp.VHat, p.VHat[c.Row:c.Row+c.Size]...)
+	pp.R = append(pp.R, p.R[c.Row:c.Row+c.Size]...)
+	pp.Params = append(pp.Params, p.Par(i)...)
 	for ; b < end; b++ {
-		copy(pp.AddJBlock(k, p.JBlock[b].Clique), p.JBlockData(b))
+		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: p.JBlock[b].Clique, Off: len(pp.JData)})
+		pp.JData = append(pp.JData, p.JBlockData(b)...)
 	}
 	return k
+}
+
+// appendJBlock is solver.Problem.AddJBlock for constraint k, one row, on
+// clique q of n columns, without zeroing the storage it returns: the
+// caller writes every element.
+func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
+	off := len(pp.JData)
+	pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: q, Off: off})
+	pp.JData = slices.Grow(pp.JData, n)[:off+n]
+	return pp.JData[off : off+n]
 }
 
 // pyramidEdges appends the pyramid edges of the contact pr, of material mat, a block of p
@@ -194,7 +217,7 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*ks*d*pr.Phi
 		for j := b; j < end; j++ {
 			src, n := p.JBlockData(j), p.Cliques[p.JBlock[j].Clique].Size
-			dst := pp.AddJBlock(k, p.JBlock[j].Clique)
+			dst := appendJBlock(pp, k, p.JBlock[j].Clique, n)
 			for c := range n {
 				dst[c] = src[2*n+c] + coef[0]*src[c] + coef[1]*src[n+c]
 			}

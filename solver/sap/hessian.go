@@ -212,6 +212,10 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
 		return
 	}
+	if k == 1 { // one row: a pyramid edge (hessian_rows.go)
+		d.addJtTmp1(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		return
+	}
 	for _, a := range nz1 {
 		for _, b := range nz2 {
 			s := 0.0

@@ -272,7 +272,7 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	if !allFinite(ws.dv) {
 		return lsResult{}, false
 	}
-	p.MulJ(ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C
+	mulJ(p, ws.sys, ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C (dv is finite)
 	s.factorizations++
 	ls, ok := s.search(p, &ws.line, ws.dv, ws.dvc, ws.dp)
 	if ok && !ls.nonFinite && s.params.StickPrediction {

@@ -1,0 +1,54 @@
+package sap
+
+import "github.com/stiction-sim/stiction/solver"
+
+// addJtTmp1 is addJtTmp for a block of one row (j1 with n1 columns, d.tmp
+// with n2), such as a pyramid edge of MuJoCo's contacts
+// (solver.Interval rows): each entry is the same sum as addJtTmp's,
+// 0 + J_a t_b, so H gets the same bits.
+func (d *denseSystem) addJtTmp1(j1 []float64, n1, n2, off1, off2 int, mirror bool, nz1, nz2 []int) {
+	r0, t0 := j1[:n1], d.tmp[:n2]
+	n := d.n
+	for _, a := range nz1 {
+		x0 := r0[a]
+		row := d.h[(off1+a)*n+off2:][:n2]
+		for _, b := range nz2 {
+			s := 0.0
+			s += x0 * t0[b]
+			row[b] += s
+			if mirror {
+				d.h[(off2+b)*n+off1+a] += s
+			}
+		}
+	}
+}
+
+// mulJ sets vc = J v as solver.Problem.MulJ does, for a finite v. When
+// sys is the dense system set up for p (denseSystem.setup), each J
+// block's row sums run over the block's non-zero columns only: the
+// skipped terms are 0 · v_j = ±0, which leave a sum that starts at +0
+// unchanged (a sum of finite numbers starting at +0 is never −0), so vc
+// gets the same bits.
+func mulJ(p *solver.Problem, sys newtonSystem, v, vc []float64) {
+	d, ok := sys.(*denseSystem)
+	if !ok || d.nzFor != p {
+		p.MulJ(v, vc)
+		return
+	}
+	clear(vc[:p.NR])
+	for b, blk := range p.JBlock {
+		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
+		jb := p.JBlockData(b)
+		vs := v[q.Offset : q.Offset+q.Size]
+		nz := d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
+		for r := range c.Size {
+			row := jb[r*q.Size : (r+1)*q.Size]
+			s := 0.0
+			for _, j := range nz {
+				s += row[j] * vs[j]
+			}
+			vc[c.Row+r] += s
+		}
+	}
+}
