@@ -297,7 +297,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	}
 	solved, err := false, error(nil)
 	if withContacts {
-		solved, err = sim.solvePyramid(p, st.pairs, st.mats, kin, st.vs, &st.res, true)
+		solved, err = sim.solvePyramid(p, st.pairs, st.mats, &st.asm, kin, st.vs, &st.res, true)
 	}
 	if !solved && err == nil {
 		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
