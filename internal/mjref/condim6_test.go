@@ -3,6 +3,7 @@ package mjref
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -95,3 +96,37 @@ func condimFollow(t *testing.T, path string, sc sim.Scheme, qvel []float64, step
 
 // condimDepth is how far into the plane condimFollow starts the sphere.
 var condimDepth = 0.0005
+
+// TestQuadrupedBallMuJoCo: dm_control's quadruped (mujoco-euler) follows
+// MuJoCo 2.2.2 through its contacts, the feet's (condim 3) from step 10
+// and its ball's (condim 6, priority 1, friction 0.7 0.005 0.005, direct
+// solref) landing on the torso at step 134: with the ball's pyramid of
+// ten edges and the pair's parameters the ball's alone (geom priority,
+// contact.Material.Priority), max |Δqpos| 1.1e-13 over 300 steps (8e-16
+// through the landing; 2.5e-5 one step after it when the pair combined
+// the two geoms' parameters as geoms of equal priority).
+func TestQuadrupedBallMuJoCo(t *testing.T) {
+	path := filepath.Join("testdata", "dm_control/suite/quadruped.xml")
+	const steps = 300
+	mj := run(t, path, Options{Steps: steps, Every: 1})
+	b, mp := mappedModel(t, path, mj)
+	s := startedSim(t, b, mp, mj)
+	q := make([]float64, mj.NQ)
+	worst, landed := 0.0, -1
+	for k := 1; k <= steps; k++ {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if landed < 0 && mj.Steps[k].NCon > 4 {
+			landed = k // the four feet and the ball
+		}
+		mp.QToMuJoCo(s.State.Q, q)
+		for i := range q {
+			worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+		}
+	}
+	t.Logf("ball lands at step %d; max |Δqpos| over %d steps %.3g", landed, steps, worst)
+	if landed < 0 || !(worst <= 1e-12) {
+		t.Errorf("ball lands at step %d (want one in %d steps); max |Δqpos| %.3g (want ≤ 1e-12)", landed, steps, worst)
+	}
+}

@@ -49,11 +49,15 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 		}
 	}
 	for _, p := range pairs {
-		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
+		g, h := c.pending[p[0]], c.pending[p[1]]
+		if g.priority != h.priority {
+			continue // the higher one's own coefficients, set above (contact.Material.Priority)
+		}
+		d := max(g.condim, h.condim)
 		for k, need := range condimNeeds {
 			if d >= need {
-				coef[p[0]][k] = c.pending[p[0]].friction[k]
-				coef[p[1]][k] = c.pending[p[1]].friction[k]
+				coef[p[0]][k] = g.friction[k]
+				coef[p[1]][k] = h.friction[k]
 			}
 		}
 	}
@@ -80,7 +84,7 @@ func (c *compiler) mayTouch(i, j int) bool {
 // SlipWeight, SlipRef, SlipImp; anchors off) and the friction
 // coefficients f (sliding, spin, rolling), adding one named prefix + a
 // number if none matches.
-func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, ref, imp []float64, f [3]float64, condim int) string {
+func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, ref, imp []float64, f [3]float64, condim, priority int) string {
 	val := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -96,6 +100,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			mat.SlipWeight, mat.SlipSolRef = model.Ptr(slip[2]), slices.Clone(ref)
 			mat.FrictionCombine = "max" // MuJoCo's pair friction: the larger of the two geoms'
 			mat.Condim = condim         // and the pair's condim, the larger of the two
+			mat.Priority = priority     // or the higher-priority geom's everything (contact.Material.Priority)
 			if f[1] > 0 {
 				mat.SpinFriction = model.Ptr(f[1])
 			}
@@ -105,7 +110,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && slices.Equal(m.SlipSolRef, ref) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && slices.Equal(m.SlipSolRef, ref) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim && m.Priority == priority {
 			return n
 		}
 	}
