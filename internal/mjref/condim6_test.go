@@ -24,7 +24,8 @@ const condimSphere = `<mujoco><option integrator="%[5]s" timestep="%[6]g"%[7]s/>
 // rolling directions; sim/pyramid.go), under mujoco-euler and rk4: a
 // sphere spinning on a plane with condim 4 (torsional friction 0.02 m)
 // and a sphere rolling and spinning with condim 6 (torsional 0.01 m,
-// rolling 0.005 m), started 0.5 mm into the plane, with several spin
+// rolling 0.005 m; and with both 0, which MuJoCo raises to mjMINMU =
+// 1e-5: 8.1e-6 off at 2 ms when they stayed 0), started 0.5 mm into the plane, with several spin
 // axes and yaws (MuJoCo's contact tangents follow the world's y, not the
 // body), follow MuJoCo's qpos to 1e-12 over 300 steps at δt = 2 ms and
 // 10 ms (measured: 7.0e-16 to 3.3e-14), with MuJoCo's Newton tolerance
@@ -46,6 +47,7 @@ func TestCondim46PyramidMuJoCo(t *testing.T) {
 		{"spin tilted, sliding", 4, 0.02, 0, 30, []float64{0.4, -0.2, 0, 1, -2, 6}},
 		{"roll along x", 6, 0.01, 0.005, 0, []float64{1, 0, 0, 0, 10, 0}},
 		{"roll and spin, yawed", 6, 0.01, 0.005, 50, []float64{0.3, 0.8, 0, -8, 3, 4}},
+		{"condim 6, torsional and rolling 0 (MuJoCo's 1e-5)", 6, 0, 0, 20, []float64{0.3, 0.8, 0, -8, 3, 4}},
 	} {
 		for _, sc := range []sim.Scheme{sim.MuJoCoEuler, sim.RK4} {
 			for _, dt := range []float64{0.002, 0.01} {

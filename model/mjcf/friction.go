@@ -12,6 +12,22 @@ import (
 // the smallest condim that uses it.
 var condimNeeds = [3]int{3, 4, 6}
 
+// minMu is MuJoCo 2.2.2's mjMINMU: mj_contactParam raises every friction
+// coefficient of a contact to at least 1e-5.
+const minMu = 1e-5
+
+// usedCoef returns friction coefficient k of value x as a pair that uses
+// it has it: the torsional and rolling ones at least minMu, as MuJoCo's
+// (a condim-6 pair with rolling friction 0 rolls against 1e-5 m); the
+// sliding one as given (a frictionless condim-3 pair keeps the normal row
+// alone, where MuJoCo's four edges of μ = 1e-5 make a near-rigid contact).
+func usedCoef(k int, x float64) float64 {
+	if k > 0 {
+		return max(x, minMu)
+	}
+	return x
+}
+
 // frictionCoefficients returns, per pending collision geom, its sliding,
 // torsional (spin) and rolling friction for the scene material.
 //
@@ -44,7 +60,7 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 	for i, g := range c.pending {
 		for k, need := range condimNeeds {
 			if g.condim >= need {
-				coef[i][k] = g.friction[k]
+				coef[i][k] = usedCoef(k, g.friction[k])
 			}
 		}
 	}
@@ -56,8 +72,8 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 		d := max(g.condim, h.condim)
 		for k, need := range condimNeeds {
 			if d >= need {
-				coef[p[0]][k] = g.friction[k]
-				coef[p[1]][k] = h.friction[k]
+				coef[p[0]][k] = usedCoef(k, g.friction[k])
+				coef[p[1]][k] = usedCoef(k, h.friction[k])
 			}
 		}
 	}
