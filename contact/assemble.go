@@ -108,7 +108,11 @@ type Assembler struct {
 	// solver.ContactCone with μ = 0, R = 1 and v̂ = 0 in place of the
 	// material's, and no Delassus estimate, for a caller that sets the
 	// block's rows itself (the simulator's MuJoCo pyramid at the rk4
-	// stages). Such a pair has no rolling or spin block.
+	// stages). Such a pair's rolling and spin blocks (when its material
+	// has rolling or spin friction) are its angular rows alone too: the
+	// rows (t1, t2) and n of the relative angular velocity, R = 1, v̂ = 0,
+	// bound 0 (SpinBlock, RollingBlock), for MuJoCo's pyramid edges of
+	// condim 4 and 6.
 	Geometric []bool
 }
 
@@ -158,7 +162,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	for i := range pairs {
 		var err error
 		if i < len(a.Geometric) && a.Geometric[i] {
-			err = a.addGeometric(m, kin, &pairs[i], p)
+			err = a.addGeometric(m, kin, i, &pairs[i], mats, p)
 		} else {
 			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
 		}
@@ -284,10 +288,14 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 }
 
 // addGeometric appends the block of a pair marked Geometric: its rows'
-// Jacobian in the contact frame (t1, t2, n), R = 1, v̂ = 0.
-func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, pr *Pair, p *solver.Problem) error {
+// Jacobian in the contact frame (t1, t2, n), R = 1, v̂ = 0; and queues
+// its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
+// its combined material has rolling or spin friction.
+func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
 	t1, t2 := spatial.Orthonormal(pr.Normal)
-	a.buildRows(m, kin, pr, [3]spatial.Vec3{t1, t2, pr.Normal}, false)
+	a.frames[i] = frame{n: pr.Normal, t1: t1, t2: t2}
+	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
+	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
@@ -297,8 +305,26 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, p
 	for r := range 3 {
 		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
+	a.recall(m, kin, pr, mats)
+	if a.last.mat.Rolling > 0 {
+		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
+	}
+	if a.last.mat.Spin > 0 {
+		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
+	}
 	return nil
 }
+
+// SpinBlock returns the index of pair i's spin-friction block in the
+// problem of the last Assemble (one row: the relative angular velocity
+// about the normal, ω_B − ω_A), or −1 when it has none.
+func (a *Assembler) SpinBlock(i int) int { return a.spin[i] }
+
+// RollingBlock returns the index of pair i's rolling-friction block in
+// the problem of the last Assemble (two rows: the relative angular
+// velocity ω_B − ω_A along the contact's t1 and t2,
+// spatial.Orthonormal(n)), or −1 when it has none.
+func (a *Assembler) RollingBlock(i int) int { return a.roll[i] }
 
 // PairName names a contact pair for messages: its two bodies and geometries
 // (a geometry without a name by its index).

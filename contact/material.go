@@ -70,6 +70,12 @@ type Material struct {
 	// friction), which a pair of two condim-1 geoms thus does not get.
 	// 0: every coefficient is kept.
 	Condim int
+	// Priority is MuJoCo's geom priority (MaxFriction materials only): a
+	// pair of two MaxFriction materials of different priorities takes the
+	// higher one's condim, friction coefficients, solref and solimp
+	// (SlipRef, SlipImp, SlipTime, SlipStiffness) as they are, instead of
+	// combining them (mj_contactParam, MuJoCo 2.2.2). Default 0.
+	Priority int
 	// Foundation, when not nil, makes a half-space of this material an
 	// elastic foundation for boxes (foundation.go); nil: point contact.
 	Foundation *Foundation
@@ -132,6 +138,8 @@ func (m Material) Validate() error {
 //     priority): μ = max(μ_A, μ_B), and so for spin and rolling; the slip
 //     time, (1 + μ²)/B per side (MuJoCo's pyramidal R, package mjcf), becomes
 //     (1 + μ²) times the mean of the two sides' 1/B = SlipTime/(1 + μ_side²).
+//     Two such materials of different Priority: the higher one's condim,
+//     coefficients and soft parameters (combinePriority).
 func Combine(a, b Material) Material {
 	if a.MaxFriction && b.MaxFriction {
 		return combineMax(a, b)
@@ -170,9 +178,13 @@ func Combine(a, b Material) Material {
 // combineMax is Combine for two materials with MaxFriction: the harmonic
 // rule's pair with MuJoCo's friction coefficients and slip time.
 func combineMax(a, b Material) Material {
+	if a.Priority != b.Priority {
+		return combinePriority(a, b)
+	}
 	a.MaxFriction, b.MaxFriction = false, false
 	c := Combine(a, b)
 	c.MaxFriction = true
+	c.Priority = a.Priority
 	c.Friction = max(a.Friction, b.Friction)
 	c.Spin = max(a.Spin, b.Spin)
 	c.Rolling = max(a.Rolling, b.Rolling)
@@ -190,6 +202,32 @@ func combineMax(a, b Material) Material {
 		c.SlipTime = invB(b)
 	}
 	c.SlipTime *= 1 + c.Friction*c.Friction
+	return c
+}
+
+// combinePriority is combineMax for two materials of different
+// priorities (MuJoCo 2.2.2, engine_collision_driver.c, mj_contactParam:
+// condim, friction, solref and solimp of the geom of higher priority):
+// the harmonic rule's stiffness and dissipation (SAP's spring), the two
+// sides' SlipWeight summed (a property of the bodies, not of the
+// parameters), anchors only when both have them, and everything else the
+// higher-priority side's, its coefficients cut to its condim.
+func combinePriority(a, b Material) Material {
+	hi := a
+	if b.Priority > a.Priority {
+		hi = b
+	}
+	a.MaxFriction, b.MaxFriction = false, false
+	c := Combine(a, b)
+	c.MaxFriction, c.Priority, c.Condim = true, hi.Priority, hi.Condim
+	c.Friction, c.Spin, c.Rolling = hi.Friction, hi.Spin, hi.Rolling
+	if hi.Condim > 0 {
+		c.Friction, c.Spin, c.Rolling = condimCoef(hi.Condim, 3, c.Friction), condimCoef(hi.Condim, 4, c.Spin), condimCoef(hi.Condim, 6, c.Rolling)
+	}
+	c.SlipTime, c.SlipImp, c.SlipStiffness, c.SlipRef = hi.SlipTime, hi.SlipImp, hi.SlipStiffness, hi.SlipRef
+	if hi.SlipTime > 0 && c.Friction != hi.Friction { // SlipTime = (1 + μ²)/B with the pair's μ
+		c.SlipTime *= (1 + c.Friction*c.Friction) / (1 + hi.Friction*hi.Friction)
+	}
 	return c
 }
 

@@ -48,6 +48,13 @@ type Link struct {
 	// Repaired says how the importer changed the file's mass or inertia
 	// to make it physical ("" when taken as written).
 	Repaired string
+	// InvWeight0 is MuJoCo's body_invweight0 of the body (MJCF only; zero
+	// for other formats, the world and bodies that do not move): the mean
+	// of the diagonal of the translational and of the rotational block of
+	// J M⁻¹ Jᵀ at qpos0, J its centre of mass's Jacobian (mj_setConst). The
+	// translational part weighs MuJoCo's contact rows
+	// (contact.Material.SlipWeight).
+	InvWeight0 [2]float64
 }
 
 // Source locates an element in its file.

@@ -251,6 +251,12 @@ type Material struct {
 	// drops the friction coefficients that condim does not use (1:
 	// sliding, spin and rolling; 3: spin and rolling; 4: rolling).
 	Condim int `yaml:"condim,omitempty"`
+	// Priority (default 0) is MuJoCo's geom priority of the geom this
+	// material was made for (the MJCF import sets it): a pair of two
+	// "max" materials of different priorities takes the higher one's
+	// condim, friction coefficients and soft parameters
+	// (contact.Material.Priority).
+	Priority int `yaml:"priority,omitempty"`
 }
 
 // Body is one rigid body with its collision shapes (Shape, and any number

@@ -50,7 +50,7 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 	if !w.mj.rows {
 		return false, nil
 	}
-	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, w.kin0, sim.State.V, &w.result, false)
+	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, &w.assemble, w.kin0, sim.State.V, &w.result, false)
 	if err != nil {
 		return true, fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}

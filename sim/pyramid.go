@@ -20,6 +20,7 @@ type pyramidWork struct {
 	p      solver.Problem
 	res    solver.Result
 	blocks []pyramidBlock // per constraint block of the original problem
+	jstart []int          // per block of the original problem, its first J block (and one past the last)
 }
 
 // impRatio returns MuJoCo's impratio of the contact parameters
@@ -35,16 +36,24 @@ func (sim *Simulator) impRatio() float64 {
 }
 
 // pyramidBlock says where constraint block i of the original problem went
-// in the pyramid problem: edges = 0, copied as block first; else the
-// contact's edges are blocks first … first+edges−1 (one Interval row each),
-// in MuJoCo's order J_n + μ J_t1', J_n − μ J_t1', J_n + μ J_t2',
-// J_n − μ J_t2' (or the lone normal row of a frictionless contact), where
+// in the pyramid problem: edges = 0, copied as block first; edges < 0,
+// absorbed into its contact's edges (a spin or rolling block of a pyramid
+// contact of condim 4 or 6); else the contact's edges are blocks first …
+// first+edges−1 (one Interval row each), in MuJoCo's order (mj_instantiateContact:
+// one pair per friction dimension k = 1 … condim − 1) J_n + μ_k J_k,
+// J_n − μ_k J_k over J_1, J_2 = J_t1', J_t2' (sliding), J_3 = the
+// angular row about n (torsional), J_4, J_5 = the angular rows about t1',
+// t2' (rolling), or the lone normal row of a frictionless contact, where
 // t1', t2' are MuJoCo's contact tangents: tj' = rot[j][0] t1 + rot[j][1] t2
-// in the contact's own frame (t1, t2, n).
+// in the contact's own frame (t1, t2, n). spin and roll are the
+// contact's spin and rolling blocks in the original problem (−1: none,
+// their rows zero), mu its coefficients μ_1 … μ_5 (MuJoCo's
+// contact friction: sliding twice, torsional, rolling twice).
 type pyramidBlock struct {
 	first, edges int
-	mu           float64
+	mu           [5]float64
 	rot          [2][2]float64
+	spin, roll   int
 }
 
 // solvePyramid solves the stage problem p, whose first len(pairs) blocks
@@ -59,12 +68,12 @@ type pyramidBlock struct {
 // only the velocities) it holds res.V alone, its impulses and J v left as
 // they were. It reports false, having solved nothing, when no pair has the
 // pyramid: the caller solves p itself.
-func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
+func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
 	if !sim.cfg.Contact.Pyramidal() {
 		return false, nil
 	}
 	pw := &sim.ws.mj.staged.pyr
-	if !sim.pyramidProblem(p, pairs, mats, kin, pw) {
+	if !sim.pyramidProblem(p, pairs, mats, asm, kin, pw) {
 		return false, nil
 	}
 	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
@@ -81,62 +90,103 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats
 
 // pyramidProblem builds pw.p from p: the same dynamics (cliques, A, v*,
 // diag M), every block copied but the contacts of MuJoCo's soft material
-// without spin or rolling friction (condim 1 or 3), which become MuJoCo
-// 2.2.2's pyramid (engine_core_constraint.c, mj_instantiateContact): for
-// condim 3 the four one-sided rows J_e = J_n ± μ J_tk' (solver.Interval,
-// [0, ∞)), for μ = 0 (condim 1) the normal row alone. It reports whether
-// any contact became a pyramid.
-func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, kin *multibody.Workspace, pw *pyramidWork) bool {
+// (with their spin and rolling blocks, found through asm), which become
+// MuJoCo 2.2.2's pyramid (engine_core_constraint.c,
+// mj_instantiateContact): the 2(condim − 1) one-sided rows
+// J_e = J_n ± μ_k J_k (solver.Interval, [0, ∞); pyramidBlock), for μ = 0
+// (condim 1) the normal row alone. It reports whether any contact became
+// a pyramid.
+func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, pw *pyramidWork) bool {
 	if cap(pw.blocks) < len(p.Constraints) {
 		pw.blocks = make([]pyramidBlock, len(p.Constraints), 2*len(p.Constraints))
 	}
 	pw.blocks = pw.blocks[:len(p.Constraints)]
+	clear(pw.blocks)
 	found := false
-	for i := range pw.blocks {
-		pw.blocks[i] = pyramidBlock{}
-		if i >= len(pairs) {
+	for i := range pairs {
+		if !pyramidPair(&mats[i]) {
 			continue
 		}
-		mat := &mats[i].mat
-		if !pyramidPair(&mats[i]) {
-			continue // condim 4 and 6 keep their rows (and their spin and rolling blocks)
-		}
-		pw.blocks[i] = pyramidBlock{edges: 1, mu: mat.Friction, rot: mujocoTangents(sim.Model, kin, &pairs[i])}
-		if mat.Friction > 0 {
-			pw.blocks[i].edges = 4
-		}
+		pw.blocks[i] = pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
+		pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i])
 		found = true
 	}
 	if !found {
 		return false
 	}
+	for i := range pairs {
+		if pw.blocks[i].edges <= 0 {
+			continue
+		}
+		for _, c := range [2]int{pw.blocks[i].spin, pw.blocks[i].roll} {
+			if c >= 0 {
+				pw.blocks[c].edges = -1 // absorbed into contact i's edges
+			}
+		}
+	}
+	pw.jstart = pyramidJStart(p, pw.jstart)
 	pp := &pw.p
 	pp.Reset(p.NV)
 	pp.Cliques = append(pp.Cliques, p.Cliques...)
 	pp.A = append(pp.A, p.A...)
 	copy(pp.VStar, p.VStar)
 	copy(pp.MDiag, p.MDiag)
-	b := 0 // p's next J block: they are sorted by constraint
 	for i := range p.Constraints {
-		end := b
-		for end < len(p.JBlock) && p.JBlock[end].Constraint == i {
-			end++
-		}
-		if pw.blocks[i].edges == 0 {
+		switch b, end := pw.jstart[i], pw.jstart[i+1]; {
+		case pw.blocks[i].edges == 0:
 			pw.blocks[i].first = copyBlock(p, pp, i, b, end)
-		} else {
-			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], p.Constraints[i].Row, b, end)
+		case pw.blocks[i].edges > 0:
+			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], i, pw.jstart)
 		}
-		b = end
 	}
 	return true
 }
 
+// pyramidContact returns the pyramid of a contact of material mat, whose
+// spin and rolling blocks are spin and roll (−1: none): MuJoCo's condim
+// (mat.Condim; for a material without one, 6 with rolling friction, 4
+// with spin friction, else 3) gives 2(condim − 1) edges with the
+// coefficients μ_k of mj_contactParam (friction[0…4] = sliding, sliding,
+// torsional, rolling, rolling), and a contact without sliding friction
+// (condim 1) the normal row alone.
+func pyramidContact(mat *contact.Material, spin, roll int) pyramidBlock {
+	blk := pyramidBlock{edges: 1, spin: spin, roll: roll,
+		mu: [5]float64{mat.Friction, mat.Friction, mat.Spin, mat.Rolling, mat.Rolling}}
+	condim := mat.Condim
+	if condim == 0 {
+		condim = 3
+		if mat.Rolling > 0 {
+			condim = 6
+		} else if mat.Spin > 0 {
+			condim = 4
+		}
+	}
+	if mat.Friction > 0 && condim >= 3 {
+		blk.edges = 2 * (condim - 1)
+	}
+	return blk
+}
+
+// pyramidJStart returns, in js, the first J block of each constraint
+// block of p and one past the last (p's J blocks are sorted by
+// constraint).
+func pyramidJStart(p *solver.Problem, js []int) []int {
+	js = js[:0]
+	b := 0
+	for i := range p.Constraints {
+		js = append(js, b)
+		for b < len(p.JBlock) && p.JBlock[b].Constraint == i {
+			b++
+		}
+	}
+	return append(js, b)
+}
+
 // pyramidPair reports whether pyramidProblem makes the contact of a pair
-// of material pm a pyramid: MuJoCo's soft material (mujocoSoft) without
-// spin or rolling friction. It does not look at contact.Params.Pyramidal.
+// of material pm a pyramid: MuJoCo's soft material (mujocoSoft), of any
+// condim. It does not look at contact.Params.Pyramidal.
 func pyramidPair(pm *pairMaterial) bool {
-	return pm.soft && pm.mat.Spin == 0 && pm.mat.Rolling == 0
+	return pm.soft
 }
 
 // markPyramids sets st.geo, per stage pair, to whether solvePyramid will
@@ -184,68 +234,140 @@ func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
 	return pp.JData[off : off+n]
 }
 
-// pyramidEdges appends the pyramid edges of the contact pr, of material mat, a block of p
-// (rows row … row+2: t1, t2, n; J blocks p.JBlock[b:end]; st.vc its J v_i), to pp and
-// returns the index of the first. With MuJoCo 2.2.2's rules
-// (mj_diagApprox, mj_makeImpedance, mj_referenceConstraint; r its
-// impratio, contact.Params.ImpRatio):
+// pyramidEdges appends the pyramid edges of the contact pr, of material
+// mat, a block of p (rows t1, t2, n; its spin and rolling blocks blk.spin
+// and blk.roll; J blocks of block c are p.JBlock[js[c]:js[c+1]]; st.vc
+// their J v_i), to pp and returns the index of the first. With MuJoCo
+// 2.2.2's rules (mj_diagApprox, mj_makeImpedance, mj_referenceConstraint;
+// r its impratio, contact.Params.ImpRatio):
 //
-//	R_e = Rpy = 2μ² (1 − d)/d · (1 + μ²) w / r   (condim 3: every edge),
+//	R_e = Rpy = 2μ² (1 − d)/d · (1 + μ²) w / r   (every edge),
 //	R   = (1 − d)/d · w                      (μ = 0: the normal row),
 //	v̂_e = (1 − δt B) J_e v_i − δt K d φ,
 //
-// d = d(|φ|) solimp's impedance at the contact's φ (MuJoCo's dist less its
-// margin − gap), w the pair's body_invweight0 sum (SlipWeight), K its
-// solref stiffness (SlipStiffness) and B = (1 + μ²)/SlipTime its damping
-// (both edges of a pair take every row's K and B, friction rows included:
-// MuJoCo zeroes K only for the elliptic cone's friction rows). SAP's
-// problem for γ = δt f with these R and v̂ is MuJoCo's for f, scaled
-// by δt² (softRows).
-func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, row, b, end int) int {
+// μ the sliding friction μ_1, d = d(|φ|) solimp's impedance at the
+// contact's φ (MuJoCo's dist less its margin − gap), w the pair's
+// translational body_invweight0 sum (SlipWeight), K its solref stiffness
+// (SlipStiffness) and B = (1 + μ²)/SlipTime its damping (every edge takes
+// the contact's K and B: MuJoCo zeroes K only for the elliptic cone's
+// friction rows). mj_makeImpedance gives every edge the R of the first,
+// R_0 = (1 − d)/d · diagApprox_0 with diagApprox_0 = (1 + μ_1²) w, then
+// R_0 ← 2 μ_1² R_0 / r: the torsional and rolling edges' diagApprox
+// (w + μ_k² w_rot, with the rotational body_invweight0) is overwritten
+// and never reaches R. SAP's problem for γ = δt f with these R and v̂ is
+// MuJoCo's for f, scaled by δt² (softRows).
+func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, i int, js []int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
-	if blk.edges == 4 {
-		r = 2 * blk.mu * blk.mu * r * (1 + blk.mu*blk.mu) / sim.impRatio()
+	if blk.edges > 1 {
+		mu := blk.mu[0]
+		r = 2 * mu * mu * r * (1 + mu*mu) / sim.impRatio()
 	}
-	vt := [2]float64{st.vc[row], st.vc[row+1]}
+	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
 	first := len(pp.Constraints)
 	for e := range blk.edges {
-		coef := edgeCoefficients(blk, e) // J_e = coef[0] J_t1 + coef[1] J_t2 + J_n
+		coef := edgeCoefficients(blk, e) // J_e = J_n + Σ_j coef[j] J_j over the rows (t1, t2, spin, rolling t1, t2)
 		k := pp.AddConstraint(solver.Interval, 1, 0, math.Inf(1))
-		ve := st.vc[row+2] + coef[0]*vt[0] + coef[1]*vt[1]
+		ve := st.vc[rn]
+		for j, c := range coef {
+			if c != 0 && rows[j] >= 0 {
+				ve += c * st.vc[rows[j]]
+			}
+		}
 		pp.R[pp.Constraints[k].Row] = r
 		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*ks*d*pr.Phi
-		for j := b; j < end; j++ {
-			src, n := p.JBlockData(j), p.Cliques[p.JBlock[j].Clique].Size
-			dst := appendJBlock(pp, k, p.JBlock[j].Clique, n)
+		for j := js[i]; j < js[i+1]; j++ {
+			q := p.JBlock[j].Clique
+			n := p.Cliques[q].Size
+			src := p.JBlockData(j)
+			dst := appendJBlock(pp, k, q, n)
 			for c := range n {
 				dst[c] = src[2*n+c] + coef[0]*src[c] + coef[1]*src[n+c]
+			}
+			if coef[2] != 0 {
+				addAngularRows(dst, p, js, blk.spin, q, coef[2], 0)
+			}
+			if coef[3] != 0 || coef[4] != 0 {
+				addAngularRows(dst, p, js, blk.roll, q, coef[3], coef[4])
 			}
 		}
 	}
 	return first
 }
 
-// edgeCoefficients returns the coefficients of J_t1 and J_t2 in pyramid
-// edge e of blk: ±μ times MuJoCo's tangent t_{e/2+1}' in the contact's
-// frame (0, 0 for the lone normal row of a frictionless contact).
-func edgeCoefficients(blk *pyramidBlock, e int) [2]float64 {
-	if blk.edges == 1 {
-		return [2]float64{}
+// frictionRows returns the rows of p of the friction directions of
+// pyramid contact i (block blk): its tangents t1, t2, its spin row and its
+// rolling rows t1, t2 (−1 for a block it lacks).
+func frictionRows(p *solver.Problem, i int, blk *pyramidBlock) [5]int {
+	row := p.Constraints[i].Row
+	rows := [5]int{row, row + 1, -1, -1, -1}
+	if blk.spin >= 0 {
+		rows[2] = p.Constraints[blk.spin].Row
 	}
-	s := blk.mu
+	if blk.roll >= 0 {
+		rows[3] = p.Constraints[blk.roll].Row
+		rows[4] = rows[3] + 1
+	}
+	return rows
+}
+
+// addAngularRows adds c0 times the first row and c1 times the second
+// (when c1 ≠ 0) of block c of p on clique q, if it has a J block there, to
+// dst (one row of clique q's columns).
+func addAngularRows(dst []float64, p *solver.Problem, js []int, c, q int, c0, c1 float64) {
+	if c < 0 {
+		return
+	}
+	for j := js[c]; j < js[c+1]; j++ {
+		if p.JBlock[j].Clique != q {
+			continue
+		}
+		src, n := p.JBlockData(j), len(dst)
+		for k := range n {
+			dst[k] += c0 * src[k]
+		}
+		if c1 != 0 {
+			for k := range n {
+				dst[k] += c1 * src[n+k]
+			}
+		}
+	}
+}
+
+// edgeCoefficients returns the coefficients of the rows (t1, t2, spin,
+// rolling t1, rolling t2) in pyramid edge e of blk (J_e = J_n + Σ c_j J_j;
+// mj_instantiateContact): ±μ_k times MuJoCo's direction k = e/2 + 1 —
+// the tangent t_k' for k = 1, 2, the normal (spin) for k = 3, the
+// rolling axis t_{k−3}' for k = 4, 5 — in the contact's frame (all 0 for
+// the lone normal row of a frictionless contact).
+func edgeCoefficients(blk *pyramidBlock, e int) [5]float64 {
+	var c [5]float64
+	if blk.edges == 1 {
+		return c
+	}
+	k := e / 2
+	s := blk.mu[k]
 	if e%2 == 1 {
 		s = -s
 	}
-	t := blk.rot[e/2]
-	return [2]float64{s * t[0], s * t[1]}
+	switch k {
+	case 0, 1:
+		c[0], c[1] = s*blk.rot[k][0], s*blk.rot[k][1]
+	case 2:
+		c[2] = s
+	default:
+		c[3], c[4] = s*blk.rot[k-3][0], s*blk.rot[k-3][1]
+	}
+	return c
 }
 
 // pyramidDecode sets res, the solution of p, from pw.res, the solution of
 // the pyramid problem built from p: the same velocities, every copied
 // block's impulses, and per pyramid contact MuJoCo's decoding
-// (mju_decodePyramid): f_n = Σ_e f_e, f_tk' = μ (f_{2k} − f_{2k+1}),
-// rotated from MuJoCo's tangents onto the contact's (t1, t2); VC = J v.
+// (mju_decodePyramid): f_n = Σ_e f_e, f_k = μ_k (f_{2k} − f_{2k+1}) along
+// direction k, the sliding and rolling ones rotated from MuJoCo's tangents
+// onto the contact's (t1, t2), onto its own rows and its spin and rolling
+// blocks; VC = J v.
 func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
 	res.V = solver.Resize(res.V, p.NV)
@@ -256,21 +378,37 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	for i, blk := range pw.blocks {
 		c := p.Constraints[i]
 		g := res.Gamma[c.Row : c.Row+c.Size]
-		from := pp.Constraints[blk.first].Row
-		if blk.edges == 0 {
+		switch {
+		case blk.edges < 0:
+			continue // set with its contact's
+		case blk.edges == 0:
+			from := pp.Constraints[blk.first].Row
 			copy(g, pr.Gamma[from:from+c.Size])
 			continue
 		}
+		from := pp.Constraints[blk.first].Row
 		f := pr.Gamma[from : from+blk.edges]
 		g[0], g[1], g[2] = 0, 0, 0
 		for _, fe := range f {
 			g[2] += fe
 		}
-		if blk.edges == 4 {
+		var fk [5]float64 // MuJoCo's f_1 … f_5
+		for k := range blk.edges / 2 {
+			fk[k] = blk.mu[k] * (f[2*k] - f[2*k+1])
+		}
+		for k := range 2 {
+			g[0] += fk[k] * blk.rot[k][0]
+			g[1] += fk[k] * blk.rot[k][1]
+		}
+		if blk.spin >= 0 {
+			res.Gamma[p.Constraints[blk.spin].Row] = fk[2]
+		}
+		if blk.roll >= 0 {
+			gr := res.Gamma[p.Constraints[blk.roll].Row:]
+			gr[0], gr[1] = 0, 0
 			for k := range 2 {
-				ft := blk.mu * (f[2*k] - f[2*k+1])
-				g[0] += ft * blk.rot[k][0]
-				g[1] += ft * blk.rot[k][1]
+				gr[0] += fk[3+k] * blk.rot[k][0]
+				gr[1] += fk[3+k] * blk.rot[k][1]
 			}
 		}
 	}

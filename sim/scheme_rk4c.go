@@ -162,7 +162,7 @@ func copyDynamics(dst, src *solver.Problem) {
 // reference acceleration and regularization (softRows), so that the
 // stage's problem is MuJoCo's scaled by δt² and a_i its qacc, up to the
 // solvers' tolerances: with contact.Params.Pyramidal (MJCF's default
-// cone) the contacts of condim 1 and 3 are MuJoCo 2.2.2's pyramid
+// cone) the contacts (condim 1, 3, 4 and 6) are MuJoCo 2.2.2's pyramid
 // (solvePyramid, solveStageZero), else the friction is the Lagged disk;
 // limits with MuJoCo's solref have a row only past their bound
 // (constraint.Params.MuJoCoLimits), as MuJoCo's. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
@@ -297,7 +297,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	}
 	solved, err := false, error(nil)
 	if withContacts {
-		solved, err = sim.solvePyramid(p, st.pairs, st.mats, kin, st.vs, &st.res, true)
+		solved, err = sim.solvePyramid(p, st.pairs, st.mats, &st.asm, kin, st.vs, &st.res, true)
 	}
 	if !solved && err == nil {
 		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)

@@ -350,7 +350,7 @@ func horizonOf(r *Run, rows bool) (h int, cut string, at int) {
 // RK4 do: under mujoco-euler or rk4, with the pyramidal cone (the
 // elliptic one is the Lagged disk), every pair of geometries that may
 // collide of MuJoCo's soft material (contact.Material.MuJoCoSoft) and of
-// condim 1 or 3 (condim 4 and 6 keep elliptic rows).
+// condim 1, 3, 4 or 6 (all MuJoCo's pyramid: sim/pyramid.go).
 func muJoCoRowContacts(b *scene.Built) bool {
 	c, m := b.Config, b.Model
 	if sc := c.Scheme.Method; sc != sim.MuJoCoEulerRule && sc != sim.RungeKutta4 || !c.Contact.Pyramidal() {
@@ -362,7 +362,7 @@ func muJoCoRowContacts(b *scene.Built) bool {
 				continue
 			}
 			mat := contact.Combine(c.Materials[m.Geometries[i].Material], c.Materials[m.Geometries[j].Material])
-			if !mat.MuJoCoSoft() || mat.Condim != 1 && mat.Condim != 3 {
+			if cd := mat.Condim; !mat.MuJoCoSoft() || cd != 1 && cd != 3 && cd != 4 && cd != 6 {
 				return false
 			}
 		}

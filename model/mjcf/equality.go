@@ -418,22 +418,50 @@ func bodyIndex(m *multibody.Model, name string) int {
 }
 
 // comInvWeight returns MuJoCo's translational body_invweight0 of the body
-// named name (mj_setM0: the trace of J M⁻¹ Jᵀ over 3, J the translational
-// Jacobian of its centre of mass com, body frame, at the workspace's
-// configuration); 0 for the world and bodies that do not move.
+// named name (comInvWeights' first part).
 func comInvWeight(m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense, name string, com spatial.Vec3) float64 {
+	return comInvWeights(m, ws, minv, name, com)[0]
+}
+
+// comInvWeights returns MuJoCo's body_invweight0 of the body named name,
+// translational and rotational (engine_setconst.c, mj_setConst: with
+// mj_jacBodyCom's J = (J_p; J_r), 6 × nv, at the workspace's
+// configuration and A = J M⁻¹ Jᵀ, body_invweight0[2b] = (A₀₀ + A₁₁ +
+// A₂₂)/3 and body_invweight0[2b+1] = (A₃₃ + A₄₄ + A₅₅)/3; J_p the
+// velocity of its centre of mass com, body frame, J_r its angular
+// velocity, both in world coordinates); 0 for the world and bodies that
+// do not move.
+func comInvWeights(m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense, name string, com spatial.Vec3) [2]float64 {
 	k := m.BodyByName(name)
 	if k < 0 || m.Bodies[k].Tree < 0 {
-		return 0
+		return [2]float64{}
 	}
-	J := pointRows(m, ws, "", name, ws.Pose(k).Apply(com))
-	var jm mat.Dense
-	jm.Mul(J, minv)
-	var tr float64
+	var w [2]float64
+	for part, J := range [2]*mat.Dense{pointRows(m, ws, "", name, ws.Pose(k).Apply(com)), angularRows(m, ws, k)} {
+		var jm mat.Dense
+		jm.Mul(J, minv)
+		for r := range 3 {
+			w[part] += mat.Dot(jm.RowView(r), J.RowView(r))
+		}
+		w[part] /= 3
+	}
+	return w
+}
+
+// angularRows returns the 3 × nv Jacobian of body k's angular velocity
+// (world coordinates).
+func angularRows(m *multibody.Model, ws *multibody.Workspace, k int) *mat.Dense {
+	J := mat.NewDense(3, max(m.NV, 1), nil)
+	t := m.Bodies[k].Tree
+	n := m.Trees[t].NV
+	buf := make([]float64, 3*n)
+	ws.AngularJacobian(k, buf)
 	for r := range 3 {
-		tr += mat.Dot(jm.RowView(r), J.RowView(r))
+		for j := range n {
+			J.Set(r, m.Trees[t].VOffset+j, buf[r*n+j])
+		}
 	}
-	return tr / 3
+	return J
 }
 
 // pointRows returns the 3 × nv Jacobian of the velocity of b's material

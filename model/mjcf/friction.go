@@ -12,6 +12,22 @@ import (
 // the smallest condim that uses it.
 var condimNeeds = [3]int{3, 4, 6}
 
+// minMu is MuJoCo 2.2.2's mjMINMU: mj_contactParam raises every friction
+// coefficient of a contact to at least 1e-5.
+const minMu = 1e-5
+
+// usedCoef returns friction coefficient k of value x as a pair that uses
+// it has it: the torsional and rolling ones at least minMu, as MuJoCo's
+// (a condim-6 pair with rolling friction 0 rolls against 1e-5 m); the
+// sliding one as given (a frictionless condim-3 pair keeps the normal row
+// alone, where MuJoCo's four edges of μ = 1e-5 make a near-rigid contact).
+func usedCoef(k int, x float64) float64 {
+	if k > 0 {
+		return max(x, minMu)
+	}
+	return x
+}
+
 // frictionCoefficients returns, per pending collision geom, its sliding,
 // torsional (spin) and rolling friction for the scene material.
 //
@@ -44,16 +60,20 @@ func (c *compiler) frictionCoefficients() [][3]float64 {
 	for i, g := range c.pending {
 		for k, need := range condimNeeds {
 			if g.condim >= need {
-				coef[i][k] = g.friction[k]
+				coef[i][k] = usedCoef(k, g.friction[k])
 			}
 		}
 	}
 	for _, p := range pairs {
-		d := max(c.pending[p[0]].condim, c.pending[p[1]].condim)
+		g, h := c.pending[p[0]], c.pending[p[1]]
+		if g.priority != h.priority {
+			continue // the higher one's own coefficients, set above (contact.Material.Priority)
+		}
+		d := max(g.condim, h.condim)
 		for k, need := range condimNeeds {
 			if d >= need {
-				coef[p[0]][k] = c.pending[p[0]].friction[k]
-				coef[p[1]][k] = c.pending[p[1]].friction[k]
+				coef[p[0]][k] = usedCoef(k, g.friction[k])
+				coef[p[1]][k] = usedCoef(k, h.friction[k])
 			}
 		}
 	}
@@ -80,7 +100,7 @@ func (c *compiler) mayTouch(i, j int) bool {
 // SlipWeight, SlipRef, SlipImp; anchors off) and the friction
 // coefficients f (sliding, spin, rolling), adding one named prefix + a
 // number if none matches.
-func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, ref, imp []float64, f [3]float64, condim int) string {
+func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64, ref, imp []float64, f [3]float64, condim, priority int) string {
 	val := func(p *float64) float64 {
 		if p == nil {
 			return 0
@@ -96,6 +116,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			mat.SlipWeight, mat.SlipSolRef = model.Ptr(slip[2]), slices.Clone(ref)
 			mat.FrictionCombine = "max" // MuJoCo's pair friction: the larger of the two geoms'
 			mat.Condim = condim         // and the pair's condim, the larger of the two
+			mat.Priority = priority     // or the higher-priority geom's everything (contact.Material.Priority)
 			if f[1] > 0 {
 				mat.SpinFriction = model.Ptr(f[1])
 			}
@@ -105,7 +126,7 @@ func materialFor(s *scene.Scene, prefix string, k, tau float64, slip [3]float64,
 			s.Materials[n] = mat
 			return n
 		}
-		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && slices.Equal(m.SlipSolRef, ref) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim {
+		if *m.Stiffness == k && *m.Dissipation == tau && val(m.SlipTime) == slip[0] && val(m.SlipStiffness) == slip[1] && val(m.SlipWeight) == slip[2] && m.FrictionCombine == "max" && slices.Equal(m.SlipSolImp, imp) && slices.Equal(m.SlipSolRef, ref) && *m.Friction == f[0] && val(m.SpinFriction) == f[1] && val(m.RollingFriction) == f[2] && m.Condim == condim && m.Priority == priority {
 			return n
 		}
 	}

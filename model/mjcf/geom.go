@@ -26,6 +26,7 @@ type pendingGeom struct {
 	body, index          int
 	friction             [3]float64 // sliding, torsional, rolling (MuJoCo's friction)
 	condim               int        // 1, 3, 4 or 6
+	priority             int        // MuJoCo's geom priority (mj_contactParam)
 	contype, conaffinity int
 	solref               []float64
 	solimp               []float64 // 5 values
@@ -133,11 +134,16 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if err != nil {
 		return err
 	}
-	for _, a := range []string{"priority", "solmix"} {
-		if v.e.Has(a) {
-			v.str(a, "")
-			c.r.Warnf(v.e, a, "not supported (ignored)")
-		}
+	prio, err := c.float(v, "priority", 0)
+	if err != nil {
+		return err
+	}
+	if prio != math.Trunc(prio) || math.Abs(prio) > 1e9 {
+		return c.r.Errorf(v.src("priority"), "priority", "want an integer")
+	}
+	if v.e.Has("solmix") {
+		v.str("solmix", "")
+		c.r.Warnf(v.e, "solmix", "not supported (ignored)")
 	}
 	standoff, err := c.geomMargin(v)
 	if err != nil {
@@ -160,7 +166,7 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		c.geomIndex[name] = len(c.pending)
 	}
 	b.Collisions = append(b.Collisions, col)
-	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), contype: ct, conaffinity: ca, solref: sr, solimp: si, e: v.e})
+	c.pending = append(c.pending, pendingGeom{name: name, body: idx, index: len(b.Collisions) - 1, friction: fr3, condim: int(cd), priority: int(prio), contype: ct, conaffinity: ca, solref: sr, solimp: si, e: v.e})
 	v.str("rgba", "")
 	v.str("material", "")
 	return nil
@@ -472,7 +478,7 @@ func (c *compiler) assignMaterials() error {
 		} else {
 			k = rigidStiffness
 		}
-		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solref, g.solimp, coef[i], g.condim)
+		name := materialFor(s, "mj_", k, tau, [3]float64{slip, sk, bw}, g.solref, g.solimp, coef[i], g.condim, g.priority)
 		s.Bodies[g.body].Collisions[g.index].Material = name
 	}
 	return nil

@@ -72,11 +72,15 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 
 // compiler carries one MJCF import.
 type compiler struct {
-	r    *xmlutil.Reader
-	opts model.Options
-	dir  string
-	root *xmlutil.Element
-	out  *model.Import
+	// weights are MuJoCo's translational body_invweight0 by scene body,
+	// once weighed (bodyWeights).
+	weights []float64
+	weighed bool
+	r       *xmlutil.Reader
+	opts    model.Options
+	dir     string
+	root    *xmlutil.Element
+	out     *model.Import
 
 	classes                 map[string]*class
 	degrees, autolimits     bool
@@ -263,6 +267,7 @@ func (c *compiler) compile() error {
 	if err := c.assignMaterials(); err != nil { // after the exclusions: friction depends on the pairs
 		return err
 	}
+	c.bodyWeights()                          // model.Link.InvWeight0 of every body, also without contacts
 	for _, e := range c.root.All("tendon") { // before the equalities and actuators that name tendons
 		if err := c.tendons(e); err != nil {
 			return err

@@ -806,3 +806,29 @@ func TestOptionFlagsCompound(t *testing.T) {
 		}
 	}
 }
+
+// TestGeomPriority: a geom's priority goes to its material
+// (scene Material.Priority → contact.Material.Priority, so that a pair of
+// different priorities takes the higher geom's parameters, as MuJoCo
+// 2.2.2's mj_contactParam), from the geom or its default class; a
+// non-integer priority is an error naming the attribute.
+func TestGeomPriority(t *testing.T) {
+	im := parseDoc(t, `<mujoco>
+  <default><default class="p"><geom priority="2"/></default></default>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body name="a" pos="0 0 0.2"><freejoint/><geom type="sphere" size="0.1" priority="1" condim="6"/></body>
+    <body name="b" pos="1 0 0.2"><freejoint/><geom class="p" type="sphere" size="0.1"/></body>
+  </worldbody>
+</mujoco>`)
+	s := im.Scene
+	for body, want := range map[string]int{"worldbody": 0, "a": 1, "b": 2} {
+		if got := s.Materials[s.Bodies[sceneIndex(t, s, body)].Collisions[0].Material].Priority; got != want {
+			t.Errorf("%s: material priority %d, want %d", body, got, want)
+		}
+	}
+	_, err := Parse("f.xml", []byte(`<mujoco><worldbody><body><freejoint/><geom type="sphere" size="0.1" priority="1.5"/></body></worldbody></mujoco>`), model.Options{})
+	if err == nil || !strings.Contains(err.Error(), "priority") || !strings.Contains(err.Error(), "f.xml") {
+		t.Errorf("priority 1.5: error %v, want one naming the file and priority", err)
+	}
+}

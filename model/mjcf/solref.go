@@ -94,9 +94,20 @@ func slipTime(sr, si []float64, mu, dt float64) (slip, k float64) {
 // bodyWeights returns MuJoCo's translational body_invweight0 of every
 // scene body (mj_setM0: the trace of J M⁻¹ Jᵀ over 3, J the translational
 // Jacobian of the body's centre of mass, at qpos0; 0 for bodies that do
-// not move), the diagApprox of its contacts' rows (mj_diagApprox). nil if
-// the model cannot be built without shapes.
+// not move), the diagApprox of its contacts' rows (mj_diagApprox), and
+// sets every link's InvWeight0 to both parts, translational and
+// rotational (comInvWeights). nil if the model cannot be built without
+// shapes. It computes them once (after the bodies, their masses and the
+// welds to the world are final) and returns the same slice after.
 func (c *compiler) bodyWeights() []float64 {
+	if !c.weighed {
+		c.weighed, c.weights = true, c.computeBodyWeights()
+	}
+	return c.weights
+}
+
+// computeBodyWeights is bodyWeights' computation.
+func (c *compiler) computeBodyWeights() []float64 {
 	m, st, err := scene.BuildModel(massOnly(c.out.Scene))
 	if err != nil {
 		return nil
@@ -110,7 +121,8 @@ func (c *compiler) bodyWeights() []float64 {
 	out := make([]float64, len(c.out.Scene.Bodies))
 	for i, b := range c.out.Scene.Bodies {
 		if i < len(c.out.Links) {
-			out[i] = comInvWeight(m, ws, minv, b.Name, c.out.Links[i].COM)
+			w := comInvWeights(m, ws, minv, b.Name, c.out.Links[i].COM)
+			out[i], c.out.Links[i].InvWeight0 = w[0], w
 		}
 	}
 	return out
