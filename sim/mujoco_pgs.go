@@ -4,6 +4,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
+
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -94,9 +98,10 @@ type pgsWork struct {
 // false, having solved nothing, when the problem has rows PGS does not
 // handle here (contacts with the elliptic cone or condim 4 and 6, rows of
 // other kinds), which the configured solver then solves.
-func (sim *Simulator) solvePGS(pw *pyramidWork, nc int, q, vs []float64) (bool, error) {
+func (sim *Simulator) solvePGS(pw *pyramidWork, pairs []contact.Pair, q, vs []float64) (bool, error) {
+	nc := len(pairs)
 	p, w := &pw.p, &sim.ws.pgs
-	if !w.order(p, pw.blocks, nc) {
+	if !w.order(p, pw.blocks, nc, pairs, sim.Model) {
 		return false, nil
 	}
 	if err := w.factor.Factor(p); err != nil {
@@ -130,7 +135,7 @@ func (sim *Simulator) solvePGS(pw *pyramidWork, nc int, q, vs []float64) (bool, 
 // order; explicit actuators' fixed rows go to w.fixed. It reports false
 // when a block is of a kind PGS does not handle here (a contact that is
 // not a pyramid, a row of another kind).
-func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, pairs []contact.Pair, m *multibody.Model) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	for i, blk := range blocks {
 		if i < nc && blk.edges == 0 || i >= nc && blockClass(p, blk.first) == pgsOther {
@@ -140,6 +145,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		for i, blk := range blocks {
 			if i < nc {
+				blk = blocks[mujocoContactOrder(pairs, m, i)]
 				for e := range blk.edges * boolInt(cls == pgsContact) {
 					w.add(p.Constraints[blk.first+e].Row, cls, 0)
 				}
@@ -169,6 +175,29 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.r = solver.Resize(w.r, n)
 	w.arinv = solver.Resize(w.arinv, n)
 	return true
+}
+
+// mujocoContactOrder returns the pair that is MuJoCo's i-th contact: pair
+// i, but for the two ends of a capsule on a plane, which MuJoCo 2.2.2
+// reports +z end first (mjc_PlaneCapsule) and the geometry package −z end
+// first (slot 0): consecutive pairs of the same plane and capsule swap.
+func mujocoContactOrder(pairs []contact.Pair, m *multibody.Model, i int) int {
+	same := func(a, b int) bool {
+		return a >= 0 && b < len(pairs) && pairs[a].GeomA == pairs[b].GeomA && pairs[a].GeomB == pairs[b].GeomB && planeCapsule(m, &pairs[a])
+	}
+	switch {
+	case same(i, i+1) && (i == 0 || !same(i-1, i)):
+		return i + 1
+	case same(i-1, i) && (i < 2 || !same(i-2, i-1)):
+		return i - 1
+	}
+	return i
+}
+
+// planeCapsule reports whether the pair is a half-space and a capsule.
+func planeCapsule(m *multibody.Model, pr *contact.Pair) bool {
+	a, b := m.Geometries[pr.GeomA].Shape.Kind, m.Geometries[pr.GeomB].Shape.Kind
+	return a == geometry.HalfSpace && b == geometry.Capsule || a == geometry.Capsule && b == geometry.HalfSpace
 }
 
 // boolInt is 1 for true, 0 for false.
@@ -456,21 +485,21 @@ func (sim *Simulator) initPGS() {
 // ask for it and the problem's rows allow it (solvePGS), else with the
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
-func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, nc int, vs []float64, stage bool) error {
+func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, vs []float64, stage bool) error {
 	if sim.cfg.Contact.PGSIterations > 0 {
 		q := sim.ws.q0
 		if stage {
 			q = sim.ws.qth
 		}
 		if !sim.pgsWarm.set { // MuJoCo's mj_forward at the initial state (mj_resetData zeroes the warm start)
-			if ok, err := sim.solvePGS(pw, nc, q, vs); ok || err != nil {
+			if ok, err := sim.solvePGS(pw, pairs, q, vs); ok || err != nil {
 				if err != nil {
 					return err
 				}
 				sim.keepSolveWarm(q, pw.res.V, vs)
 			}
 		}
-		ok, err := sim.solvePGS(pw, nc, q, vs)
+		ok, err := sim.solvePGS(pw, pairs, q, vs)
 		if ok || err != nil {
 			return err
 		}

@@ -143,7 +143,7 @@ type Run struct {
 	Iterations   int        `json:"iterations"` // its iteration limit
 	DisableFlags int        `json:"disableflags"`
 	MeanInertia  float64    `json:"meaninertia"` // stat.meaninertia: PGS's stopping rule scales by it
-	Root         int        `json:"root"` // body whose position Steps record: the first free body, else body 1
+	Root         int        `json:"root"`        // body whose position Steps record: the first free body, else body 1
 	Bodies       []Body     `json:"bodies"`
 	Joints       []Joint    `json:"joints"`
 	QPos0        []float64  `json:"qpos0"` // the model's reference configuration
