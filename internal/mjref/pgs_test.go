@@ -3,7 +3,10 @@ package mjref
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // pgsBall is a 10 cm ball of 1 kg on a free joint, 1 mm into a plane at
@@ -76,5 +79,48 @@ func TestPGSGymnasiumHumanoids(t *testing.T) {
 		if !(ini <= c.level) || !(pert <= c.level) {
 			t.Errorf("%s: max |Δqpos| %.3g / %.3g, want ≤ %g", c.file, ini, pert, c.level)
 		}
+	}
+}
+
+// TestPGSCheckpoint: PGS's warm start (MuJoCo's qacc_warmstart) is state:
+// a restored checkpoint replays Gymnasium's humanoidstandup bit for bit,
+// and the same checkpoint without its warm start does not (PGS stops
+// after 50 sweeps, unconverged, so its answer depends on where it
+// starts).
+func TestPGSCheckpoint(t *testing.T) {
+	b, _, err := stiction(filepath.Join("testdata", "gymnasium/humanoidstandup.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(n int) []float64 {
+		for range n {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return slices.Clone(s.State.Q)
+	}
+	steps(20)
+	c := s.Checkpoint()
+	if len(c.QAccWarm) != b.Model.NV {
+		t.Fatalf("checkpoint holds %d warm-start accelerations, want %d", len(c.QAccWarm), b.Model.NV)
+	}
+	want := steps(20)
+	if err := s.Restore(c); err != nil {
+		t.Fatal(err)
+	}
+	if got := steps(20); !slices.Equal(got, want) {
+		t.Errorf("restored run differs from the original")
+	}
+	c.QAccWarm = nil
+	if err := s.Restore(c); err != nil {
+		t.Fatal(err)
+	}
+	if got := steps(20); slices.Equal(got, want) {
+		t.Errorf("the run without the warm start is the same: the warm start is not used")
 	}
 }
