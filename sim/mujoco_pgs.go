@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -71,37 +72,43 @@ func (sim *Simulator) keepWarm(a []float64) {
 // pgsWork is the scratch memory of a PGS solve.
 type pgsWork struct {
 	factor solver.CliqueFactor
-	perm   []int      // MuJoCo row k is row perm[k] of the pyramid problem
-	class  []pgsClass // per MuJoCo row
-	floss  []float64  // friction loss bound per MuJoCo row (MuJoCo units)
-	ar     []float64  // AR, n×n row-major in MuJoCo's order
-	g      []float64  // J A⁻¹ Jᵀ in the problem's row order
-	b      []float64  // efc_b, MuJoCo order
-	f      []float64  // efc_force, MuJoCo order
-	r      []float64  // efc_R, MuJoCo order
-	arinv  []float64  // 1/AR_kk
-	jx     []float64  // J x, problem order
-	jvs    []float64  // J v_s, problem order
-	x, y   []float64  // NV scratch
-	fixed  []int      // blocks of explicit actuators' fixed impulses (foldFixed)
-	qrows  []int      // rows on the current clique
-	cols   []float64  // A_c⁻¹ J_cᵀ on the current clique
-	gamma  []float64  // δt f in the problem's order
-	vc     []float64  // J v
-	gv     []float64  // γ(J v), for e_m
+	perm   []int          // MuJoCo row k is row perm[k] of the pyramid problem
+	class  []pgsClass     // per MuJoCo row
+	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
+	ar     []float64      // AR, n×n row-major in MuJoCo's order
+	g      []float64      // J A⁻¹ Jᵀ in the problem's row order
+	b      []float64      // efc_b, MuJoCo order
+	f      []float64      // efc_force, MuJoCo order
+	r      []float64      // efc_R, MuJoCo order
+	arinv  []float64      // 1/AR_kk
+	jx     []float64      // J x, problem order
+	jvs    []float64      // J v_s, problem order
+	x, y   []float64      // NV scratch
+	fixed  []int          // blocks of explicit actuators' fixed impulses (foldFixed)
+	ident  []pyramidBlock // a problem without contacts: every block as it is (solveRowsPGS)
+	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
+	crank  []int          // their ranks within their geom pair
+	qrows  []int          // rows on the current clique
+	cols   []float64      // A_c⁻¹ J_cᵀ on the current clique
+	gamma  []float64      // δt f in the problem's order
+	vc     []float64      // J v
+	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
 }
 
-// solvePGS solves the pyramid problem pw.p (solvePyramid) with MuJoCo
-// 2.2.2's PGS from the warm start sim.pgsWarm, at the stage point q (world
-// coordinates) with rows made at velocity vs, into pw.res; it reports
-// false, having solved nothing, when the problem has rows PGS does not
-// handle here (contacts with the elliptic cone or condim 4 and 6, rows of
-// other kinds), which the configured solver then solves.
-func (sim *Simulator) solvePGS(pw *pyramidWork, pairs []contact.Pair, q, vs []float64) (bool, error) {
+// solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
+// pairs say where the pairs' contacts went, or a problem without contacts)
+// with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
+// point q (world coordinates, kinematics kin) with rows made at velocity
+// vs, into res; it reports false, having solved nothing, when the problem
+// has rows PGS does not handle here (contacts with the elliptic cone or
+// condim 4 and 6, rows of other kinds), which the configured solver then
+// solves.
+func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
 	nc := len(pairs)
-	p, w := &pw.p, &sim.ws.pgs
-	if !w.order(p, pw.blocks, nc, pairs, sim.Model) {
+	w := &sim.ws.pgs
+	w.contactOrder(pairs, sim.Model, kin)
+	if !w.order(p, blocks, nc) {
 		return false, nil
 	}
 	if err := w.factor.Factor(p); err != nil {
@@ -124,8 +131,8 @@ func (sim *Simulator) solvePGS(pw *pyramidWork, pairs []contact.Pair, q, vs []fl
 	w.foldFixed(p, dt)
 	sim.warmStart(p, q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
-	w.finish(p, dt, &pw.res)
-	pw.res.Stats = w.stats(p, &pw.res, iters, converged)
+	w.finish(p, dt, res)
+	res.Stats = w.stats(p, res, iters, converged)
 	return true, nil
 }
 
@@ -135,7 +142,7 @@ func (sim *Simulator) solvePGS(pw *pyramidWork, pairs []contact.Pair, q, vs []fl
 // order; explicit actuators' fixed rows go to w.fixed. It reports false
 // when a block is of a kind PGS does not handle here (a contact that is
 // not a pyramid, a row of another kind).
-func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, pairs []contact.Pair, m *multibody.Model) bool {
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	for i, blk := range blocks {
 		if i < nc && blk.edges == 0 || i >= nc && blockClass(p, blk.first) == pgsOther {
@@ -145,7 +152,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, pairs 
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		for i, blk := range blocks {
 			if i < nc {
-				blk = blocks[mujocoContactOrder(pairs, m, i)]
+				blk = blocks[w.corder[i]]
 				for e := range blk.edges * boolInt(cls == pgsContact) {
 					w.add(p.Constraints[blk.first+e].Row, cls, 0)
 				}
@@ -177,27 +184,45 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, pairs 
 	return true
 }
 
-// mujocoContactOrder returns the pair that is MuJoCo's i-th contact: pair
-// i, but for the two ends of a capsule on a plane, which MuJoCo 2.2.2
-// reports +z end first (mjc_PlaneCapsule) and the geometry package −z end
-// first (slot 0): consecutive pairs of the same plane and capsule swap.
-func mujocoContactOrder(pairs []contact.Pair, m *multibody.Model, i int) int {
-	same := func(a, b int) bool {
-		return a >= 0 && b < len(pairs) && pairs[a].GeomA == pairs[b].GeomA && pairs[a].GeomB == pairs[b].GeomB && planeCapsule(m, &pairs[a])
+// contactOrder sets w.corder to the pairs in MuJoCo's contact order: the
+// geometry package's order, but within the points of one pair of geoms
+// MuJoCo's order for a plane and a capsule (+z end first,
+// mjc_PlaneCapsule; the geometry package gives −z first) and for a plane
+// and a box (by corner index (x > 0) + 2 (y > 0) + 4 (z > 0) in the box's
+// frame, mjc_PlaneBox); other pairs keep theirs.
+func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *multibody.Workspace) {
+	w.corder, w.crank = w.corder[:0], w.crank[:0]
+	for i := range pairs {
+		w.corder = append(w.corder, i)
+		w.crank = append(w.crank, mujocoRank(m, kin, &pairs[i], i))
 	}
-	switch {
-	case same(i, i+1) && (i == 0 || !same(i-1, i)):
-		return i + 1
-	case same(i-1, i) && (i < 2 || !same(i-2, i-1)):
-		return i - 1
+	for i := 1; i < len(pairs); i++ { // insertion sort within runs of one geom pair
+		for j := i; j > 0; j-- {
+			a, b := w.corder[j-1], w.corder[j]
+			if pairs[a].GeomA != pairs[b].GeomA || pairs[a].GeomB != pairs[b].GeomB || w.crank[a] <= w.crank[b] {
+				break
+			}
+			w.corder[j-1], w.corder[j] = b, a
+		}
 	}
-	return i
 }
 
-// planeCapsule reports whether the pair is a half-space and a capsule.
-func planeCapsule(m *multibody.Model, pr *contact.Pair) bool {
-	a, b := m.Geometries[pr.GeomA].Shape.Kind, m.Geometries[pr.GeomB].Shape.Kind
-	return a == geometry.HalfSpace && b == geometry.Capsule || a == geometry.Capsule && b == geometry.HalfSpace
+// mujocoRank returns the rank of pair i's point among its geom pair's
+// points in MuJoCo's order (contactOrder): i itself for the pairs whose
+// order is the geometry package's.
+func mujocoRank(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, i int) int {
+	ga, gb := &m.Geometries[pr.GeomA], &m.Geometries[pr.GeomB]
+	if ga.Shape.Kind != geometry.HalfSpace {
+		ga, gb = gb, ga
+	}
+	if ga.Shape.Kind != geometry.HalfSpace || gb.Shape.Kind != geometry.Capsule && gb.Shape.Kind != geometry.Box {
+		return i
+	}
+	local := kin.Pose(gb.Body).Compose(gb.Pose).ApplyInv(pr.Point)
+	if gb.Shape.Kind == geometry.Capsule {
+		return boolInt(local[2] <= 0)
+	}
+	return boolInt(local[0] > 0) + 2*boolInt(local[1] > 0) + 4*boolInt(local[2] > 0)
 }
 
 // boolInt is 1 for true, 0 for false.
@@ -485,26 +510,51 @@ func (sim *Simulator) initPGS() {
 // ask for it and the problem's rows allow it (solvePGS), else with the
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
-func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, vs []float64, stage bool) error {
-	if sim.cfg.Contact.PGSIterations > 0 {
-		q := sim.ws.q0
-		if stage {
-			q = sim.ws.qth
-		}
-		if !sim.pgsWarm.set { // MuJoCo's mj_forward at the initial state (mj_resetData zeroes the warm start)
-			if ok, err := sim.solvePGS(pw, pairs, q, vs); ok || err != nil {
-				if err != nil {
-					return err
-				}
-				sim.keepSolveWarm(q, pw.res.V, vs)
-			}
-		}
-		ok, err := sim.solvePGS(pw, pairs, q, vs)
-		if ok || err != nil {
-			return err
-		}
+func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
+	if ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res); ok || err != nil {
+		return err
 	}
 	return sim.cfg.Solver.Solve(&pw.p, vs, &pw.res)
+}
+
+// tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
+// it, at the step's start (q0) or, with stage, at an rk4 stage's point
+// (the workspace's q^θ), and reports whether it did. The first solve of a
+// simulator runs twice: MuJoCo's mj_forward at the initial state, which
+// Gymnasium's reset and the reference tool call before mj_step, leaves its
+// qacc as the first step's warm start (mj_resetData zeroes it).
+func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+	if sim.cfg.Contact.PGSIterations <= 0 {
+		return false, nil
+	}
+	q := sim.ws.q0
+	if stage {
+		q = sim.ws.qth
+	}
+	if !sim.pgsWarm.set {
+		ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+		if !ok || err != nil {
+			return ok, err
+		}
+		sim.keepSolveWarm(q, res.V, vs)
+	}
+	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+}
+
+// solveRowsPGS solves a problem without contacts (an rk4 stage's or a
+// mujoco-euler step's constraint rows: limits, friction loss, equalities)
+// with PGS when the contact parameters ask for it, as MuJoCo's PGS solves
+// every row, and reports whether it did.
+func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+	if sim.cfg.Contact.PGSIterations <= 0 {
+		return false, nil
+	}
+	w := &sim.ws.pgs
+	w.ident = w.ident[:0]
+	for i := range p.Constraints {
+		w.ident = append(w.ident, pyramidBlock{first: i})
+	}
+	return sim.tryPGS(p, w.ident, nil, kin, vs, stage, res)
 }
 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
@@ -548,4 +598,19 @@ func (ws *pgsWarm) restore(a []float64) {
 	if a != nil {
 		ws.qacc = append(ws.qacc[:0], a...)
 	}
+}
+
+// eulerRowsPGS solves a mujoco-euler step's problem without contacts (its
+// constraint rows) with PGS when asked (solveRowsPGS), and reports whether
+// it did; not when the constraint set eliminates velocities.
+func (sim *Simulator) eulerRowsPGS() (bool, error) {
+	w := &sim.ws
+	if sim.scheme.Method != MuJoCoEulerRule && !(sim.scheme.Method == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {
+		return false, nil
+	}
+	ok, err := sim.solveRowsPGS(&w.problem, w.kin0, w.v0, false, &w.result)
+	if err != nil {
+		return true, fmt.Errorf("sim: step %d: constraint solver: %w", sim.step+1, err)
+	}
+	return ok, nil
 }

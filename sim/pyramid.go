@@ -67,7 +67,7 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats
 	if !sim.pyramidProblem(p, pairs, mats, kin, pw) {
 		return false, nil
 	}
-	if err := sim.solvePyramidProblem(pw, pairs, vs, velocitiesOnly); err != nil {
+	if err := sim.solvePyramidProblem(pw, pairs, kin, vs, velocitiesOnly); err != nil {
 		return true, err
 	}
 	if velocitiesOnly {
