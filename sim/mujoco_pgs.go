@@ -111,10 +111,13 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if !w.order(p, blocks, nc) {
 		return false, nil
 	}
+	dt := sim.cfg.DT
+	for k := range w.floss {
+		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
+	}
 	if err := w.factor.Factor(p); err != nil {
 		return true, err
 	}
-	dt := sim.cfg.DT
 	w.delassus(p)
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
 	w.x = solver.Resize(w.x, p.NV)
@@ -357,7 +360,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 		f := -d * jar
 		switch w.class[k] {
 		case pgsFriction:
-			fl := w.floss[k] / dt
+			fl := w.floss[k]
 			if jar <= -w.r[k]*fl {
 				f = fl
 			} else if jar >= w.r[k]*fl {
