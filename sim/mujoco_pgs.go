@@ -89,7 +89,9 @@ type pgsWork struct {
 	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
 	crank  []int          // their ranks within their geom pair
 	qrows  []int          // rows on the current clique
-	cols   []float64      // A_c⁻¹ J_cᵀ on the current clique
+	cols   []float64      // the Gram's scratch on the current clique
+	jq     []float64      // the rows of J on the current clique
+	gq     []float64      // their J_c A_c⁻¹ J_cᵀ
 	gamma  []float64      // δt f in the problem's order
 	vc     []float64      // J v
 	gv     []float64      // γ(J v), for e_m
@@ -267,8 +269,9 @@ func blockClass(p *solver.Problem, k int) pgsClass {
 
 // delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
 // (mj_projectConstraint; MuJoCo computes J M⁻¹ Jᵀ as (J L⁻ᵀ D^−½)(…)ᵀ,
-// here clique by clique as J_c (A_c⁻¹ J_cᵀ): the same matrix, rounded
-// differently) and w.r = R, w.arinv = 1/AR_kk (ARdiaginv).
+// here clique by clique as the Gram matrix of the factor's half,
+// solver.CliqueFactor.Delassus: the same matrix, rounded differently) and
+// w.r = R, w.arinv = 1/AR_kk (ARdiaginv).
 func (w *pgsWork) delassus(p *solver.Problem) {
 	nr := p.NR
 	w.g = solver.Resize(w.g, nr*nr)
@@ -288,26 +291,19 @@ func (w *pgsWork) delassus(p *solver.Problem) {
 		if k == 0 {
 			continue
 		}
-		w.cols = solver.Resize(w.cols, q.Size*k)
+		w.jq = solver.Resize(w.jq, k*q.Size)
 		for j, br := range w.qrows {
-			row := p.JBlockData(br >> 8)[(br&255)*q.Size:]
-			for i := range q.Size {
-				w.cols[i*k+j] = row[i]
-			}
+			copy(w.jq[j*q.Size:(j+1)*q.Size], p.JBlockData(br >> 8)[(br&255)*q.Size:])
+			w.qrows[j] = p.Constraints[p.JBlock[br>>8].Constraint].Row + br&255 // now the row
 		}
-		w.factor.Solve(q, w.cols, k)
-		for a, br := range w.qrows {
-			ra := p.Constraints[p.JBlock[br>>8].Constraint].Row + br&255
-			row := p.JBlockData(br >> 8)[(br&255)*q.Size:]
-			for bb, bc := range w.qrows {
-				rb := p.Constraints[p.JBlock[bc>>8].Constraint].Row + bc&255
-				s := 0.0
-				for i := range q.Size {
-					s += row[i] * w.cols[i*k+bb]
-				}
-				w.g[ra*nr+rb] += s
+		w.cols = solver.Resize(w.cols, q.Size*k)
+		w.gq = solver.Resize(w.gq, k*k)
+		clear(w.gq)
+		w.factor.Delassus(q, w.jq, k, w.cols, w.gq)
+		for a, ra := range w.qrows {
+			for b, rb := range w.qrows {
+				w.g[ra*nr+rb] += w.gq[a*k+b]
 			}
-			_ = a
 		}
 	}
 	n := len(w.perm)
