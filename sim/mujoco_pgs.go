@@ -92,8 +92,6 @@ type pgsWork struct {
 	cols   []float64      // the Gram's scratch on the current clique
 	jq     []float64      // the rows of J on the current clique
 	gq     []float64      // their J_c A_c⁻¹ J_cᵀ
-	gamma  []float64      // δt f in the problem's order
-	vc     []float64      // J v
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
 }

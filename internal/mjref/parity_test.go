@@ -325,7 +325,7 @@ func perturbedState(r *Run) (q, v []float64) {
 // MuJoCo's rows (rows: muJoCoRowContacts) and with MuJoCo's solver
 // (sameSolver: Newton to its tolerance, or MuJoCo's PGS for the same
 // iterations, which Stiction then runs as MuJoCo 2.2.2 does; Gymnasium's
-// humanoid, PGS with 50 iterations, follows MuJoCo to 1.1e-15 over 141
+// humanoid, PGS with 50 iterations, follows MuJoCo to 2.4e-15 over 141
 // steps, 100 of them in contact: TestPGSGymnasiumHumanoids), else
 // shortSteps or the state
 // before the first recorded state k with a contact. Other contacts are
