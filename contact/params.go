@@ -134,6 +134,17 @@ type Params struct {
 	// makes a pyramid edge J_n ± (μ/√ImpRatio) J_t with R divided by
 	// ImpRatio (package sim). 0 stands for MuJoCo's default 1.
 	ImpRatio float64
+	// PGSIterations > 0 is MuJoCo's <option solver="PGS" iterations>:
+	// where MuJoCo's rows of its soft contacts with the pyramidal cone are
+	// solved (mujoco-euler and rk4, package sim), they are solved by
+	// MuJoCo 2.2.2's projected Gauss–Seidel on the dual for at most this
+	// many sweeps, as MuJoCo does, rather than to convergence. 0: off
+	// (MuJoCo's Newton, whose converged answer the configured solver
+	// finds).
+	PGSIterations int
+	// PGSTolerance is MuJoCo's <option tolerance> for PGS: its sweeps stop
+	// when the rescaled cost improvement of one is below it.
+	PGSTolerance float64
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
@@ -178,6 +189,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: unknown friction cone %v", p.Cone)
 	case !(p.ImpRatio >= 0) || math.IsInf(p.ImpRatio, 0):
 		return fmt.Errorf("contact: impratio %v must be non-negative and finite", p.ImpRatio)
+	case p.PGSIterations < 0:
+		return fmt.Errorf("contact: PGS iterations %d must be non-negative", p.PGSIterations)
+	case !(p.PGSTolerance >= 0) || math.IsInf(p.PGSTolerance, 0):
+		return fmt.Errorf("contact: PGS tolerance %v must be non-negative and finite", p.PGSTolerance)
 	}
 	return nil
 }

@@ -467,6 +467,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
+			PGSIterations: pgsIterations(s.Contact.PGSIterations), PGSTolerance: pgsTolerance(s.Contact),
 		},
 		Materials:        mats,
 		Solver:           sv,
@@ -482,6 +483,23 @@ const LagTolerance = stack.DefaultLagTolerance
 // LagSlideTolerance is LagTolerance for a sliding contact, whose friction
 // is μ times its lagged normal impulse (stack.DefaultLagSlideTolerance).
 const LagSlideTolerance = stack.DefaultLagSlideTolerance
+
+// pgsIterations returns contact.pgs_iterations, 0 (PGS off) when unset.
+func pgsIterations(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
+
+// pgsTolerance returns contact.pgs_tolerance, MuJoCo's default 1e-8 when
+// unset with PGS on, 0 with PGS off.
+func pgsTolerance(c ContactParams) float64 {
+	if c.PGSIterations == nil {
+		return 0
+	}
+	return valueOr(c.PGSTolerance, 1e-8)
+}
 
 // valueOr returns *p, or def when p is nil.
 func valueOr(p *float64, def float64) float64 {

@@ -187,6 +187,13 @@ type ContactParams struct {
 	// ImpRatio (> 0, default 1) is MuJoCo's <option impratio> for the
 	// pyramidal cone of MuJoCo's soft contacts (contact.Params.ImpRatio).
 	ImpRatio *float64 `yaml:"impratio,omitempty"`
+	// PGSIterations (≥ 1; unset: off) is MuJoCo's <option solver="PGS"
+	// iterations>: MuJoCo's rows of its soft contacts with the pyramidal
+	// cone are solved by MuJoCo 2.2.2's PGS for at most that many sweeps
+	// (contact.Params.PGSIterations), and PGSTolerance (≥ 0, default
+	// 1e-8) is its <option tolerance>.
+	PGSIterations *int     `yaml:"pgs_iterations,omitempty"`
+	PGSTolerance  *float64 `yaml:"pgs_tolerance,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.

@@ -255,6 +255,12 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.ImpRatio != nil {
 		v.positive("contact.impratio", *c.ImpRatio)
 	}
+	if c.PGSIterations != nil && *c.PGSIterations < 1 {
+		v.add("contact.pgs_iterations", "%d must be ≥ 1", *c.PGSIterations)
+	}
+	if c.PGSTolerance != nil {
+		v.nonNegative("contact.pgs_tolerance", *c.PGSTolerance)
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, solver.Names()...)

@@ -41,6 +41,10 @@ type Checkpoint struct {
 	Act []float64
 	// Contacts are the persistent contacts of the last step, in key order.
 	Contacts []ContactMemo
+	// QAccWarm is MuJoCo's qacc_warmstart, the warm start of the PGS
+	// solver (contact.Params.PGSIterations): nil before its first solve
+	// and without PGS (and in files written before it was added).
+	QAccWarm []float64
 }
 
 // ContactMemo is what a checkpoint keeps of one persistent contact: its
@@ -63,6 +67,7 @@ func (sim *Simulator) Checkpoint() *Checkpoint {
 		V:        slices.Clone(sim.State.V),
 		Act:      slices.Clone(sim.State.Act),
 		Contacts: sim.mem.Memos(),
+		QAccWarm: sim.pgsWarm.checkpoint(),
 	}
 }
 
@@ -84,7 +89,10 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 		return fmt.Errorf("sim: checkpoint scheme %+v differs from the simulator's %+v", c.Scheme, sim.scheme)
 	case len(c.Act) != len(sim.State.Act):
 		return fmt.Errorf("sim: checkpoint has %d activations, the simulator %d", len(c.Act), len(sim.State.Act))
+	case c.QAccWarm != nil && len(c.QAccWarm) != sim.Model.NV:
+		return fmt.Errorf("sim: checkpoint has a warm start of %d accelerations, model needs %d", len(c.QAccWarm), sim.Model.NV)
 	}
+	sim.pgsWarm.restore(c.QAccWarm)
 	copy(sim.State.Act, c.Act)
 	copy(sim.State.Q, c.Q)
 	copy(sim.State.V, c.V)
@@ -123,6 +131,11 @@ func (c *Checkpoint) check() error {
 	for i, x := range c.Act {
 		if !finite(x) {
 			return fmt.Errorf("sim: checkpoint act[%d] = %v is not finite", i, x)
+		}
+	}
+	for i, x := range c.QAccWarm {
+		if !finite(x) {
+			return fmt.Errorf("sim: checkpoint qacc_warmstart[%d] = %v is not finite", i, x)
 		}
 	}
 	for i, m := range c.Contacts {

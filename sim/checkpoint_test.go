@@ -93,7 +93,8 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	}
 	runSteps(t, s, 7) // the box sticks: its contacts are remembered and anchored
 	c := s.Checkpoint()
-	c.Act = []float64{0.25, 0.5} // the incline has no muscle: activations stand in (TestMuscleCheckpoint resumes a muscle)
+	c.Act = []float64{0.25, 0.5}                       // the incline has no muscle: activations stand in (TestMuscleCheckpoint resumes a muscle)
+	c.QAccWarm = []float64{0.125, -0.25, 0.5, 1, 2, 4} // the incline has no PGS: a warm start stands in (internal/mjref TestPGSCheckpoint resumes one)
 	// Give every field a non-zero value so that a dropped field shows, the
 	// contact records' fields included.
 	nonZero := func(what string, rv reflect.Value) {

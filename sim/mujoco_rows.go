@@ -48,7 +48,7 @@ func (sim *Simulator) startMuJoCoRows() {
 func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 	w := &sim.ws
 	if !w.mj.rows {
-		return false, nil
+		return sim.eulerRowsPGS()
 	}
 	solved, err := sim.solvePyramid(&w.problem, w.pairs, w.mj.staged.mats0, &w.assemble, w.kin0, sim.State.V, &w.result, false)
 	if err != nil {

@@ -76,7 +76,7 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats
 	if !sim.pyramidProblem(p, pairs, mats, asm, kin, pw) {
 		return false, nil
 	}
-	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
+	if err := sim.solvePyramidProblem(pw, pairs, kin, vs, velocitiesOnly); err != nil {
 		return true, err
 	}
 	if velocitiesOnly {

@@ -290,6 +290,7 @@ func (sim *Simulator) rk4VStar() error {
 // the rest of the step reads of stage 0 (M(q0), k(q0, v0), q^θ, v^θ).
 func (sim *Simulator) rk4Combine() {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	sim.keepWarm(mw.a[3]) // MuJoCo's qacc_warmstart after the last stage (mujoco_pgs.go)
 	clear(mw.dq)
 	clear(mw.dv)
 	for j, b := range rk4B {
@@ -350,6 +351,7 @@ func solveCliques(p *solver.Problem, f *solver.CliqueFactor, x []float64) {
 // (local) and ws.vth (world). It returns the stage's time fraction c_i.
 func (sim *Simulator) rk4Stage(i int) float64 {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	sim.keepWarm(mw.a[i-1]) // MuJoCo's qacc_warmstart after stage i − 1 (mujoco_pgs.go)
 	clear(mw.dq)
 	clear(mw.dv)
 	c := 0.0

@@ -300,6 +300,9 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		solved, err = sim.solvePyramid(p, st.pairs, st.mats, &st.asm, kin, st.vs, &st.res, true)
 	}
 	if !solved && err == nil {
+		solved, err = sim.solveRowsPGS(p, kin, st.vs, true, &st.res) // MuJoCo's PGS on the stage's rows (mujoco_pgs.go)
+	}
+	if !solved && err == nil {
 		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
 	}
 	if err != nil {

@@ -21,6 +21,9 @@ type Simulator struct {
 	step   int            // steps taken
 	t0     float64        // time of the initial state
 	prof   profiler       // the stage timers (Config.Profile)
+
+	pgsWarm     pgsWarm // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
+	meanInertia float64 // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -47,6 +50,7 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 		pr.SetProfile(cfg.Profile)
 	}
 	sim.ws.init(m, &sim.cfg)
+	sim.initPGS()
 	if err := sim.initConstraints(); err != nil {
 		return nil, err
 	}
@@ -111,6 +115,7 @@ func (sim *Simulator) advance() error {
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return err
 	}
+	sim.keepEulerWarm() // MuJoCo's qacc_warmstart of a mujoco-euler step (mujoco_pgs.go)
 	p.lap(StageSolve)
 	sim.expandSolution()                      // v = P u + c
 	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step

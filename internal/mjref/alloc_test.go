@@ -7,7 +7,8 @@ import (
 	"github.com/stiction-sim/stiction/sim"
 )
 
-// TestSuiteStepsAllocateNothing: a warmed-up step of suite robots built
+// TestSuiteStepsAllocateNothing: a warmed-up step of Gymnasium's humanoids
+// (MuJoCo's PGS on their contacts, mujoco_pgs.go), of suite robots built
 // from compound joints (bodies with several MJCF joints), with their
 // contacts, limits, actuators and joint friction, and of the suite robots
 // with fixed tendons (fish: a tendon spring and a position servo on a
@@ -17,7 +18,7 @@ import (
 // the floor, under the inertia-box and the ellipsoid fluid models), and
 // of MuJoCo's force_free.xml (a soft weld, in contact), allocates nothing.
 func TestSuiteStepsAllocateNothing(t *testing.T) {
-	for _, f := range []string{"gymnasium/humanoid.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", "mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml"} {
+	for _, f := range []string{"gymnasium/humanoid.xml", "gymnasium/humanoidstandup.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", "mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml"} {
 		b, _, err := stiction(filepath.Join("testdata", f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

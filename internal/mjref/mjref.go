@@ -142,7 +142,8 @@ type Run struct {
 	Solver       string     `json:"solver"`     // MuJoCo's constraint solver: "pgs", "cg" or "newton"
 	Iterations   int        `json:"iterations"` // its iteration limit
 	DisableFlags int        `json:"disableflags"`
-	Root         int        `json:"root"` // body whose position Steps record: the first free body, else body 1
+	MeanInertia  float64    `json:"meaninertia"` // stat.meaninertia: PGS's stopping rule scales by it
+	Root         int        `json:"root"`        // body whose position Steps record: the first free body, else body 1
 	Bodies       []Body     `json:"bodies"`
 	Joints       []Joint    `json:"joints"`
 	QPos0        []float64  `json:"qpos0"` // the model's reference configuration

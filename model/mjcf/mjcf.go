@@ -396,6 +396,9 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	if err := c.optionImpRatio(e); err != nil {
 		return err
 	}
+	if err := c.optionSolver(e); err != nil {
+		return err
+	}
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
 	if integ == "implicitfast" {
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")
@@ -423,6 +426,46 @@ func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 		c.out.Scene.Contact.ImpRatio = &r
 		if c.out.Scene.Contact.Cone == "elliptic" {
 			c.r.Warnf(e, "impratio", "applies to MuJoCo's pyramidal cone only: the elliptic cone's friction is the Lagged disk")
+		}
+	}
+	return nil
+}
+
+// DefaultIterations is MuJoCo's default <option iterations>.
+const DefaultIterations = 100
+
+// optionSolver reads <option solver iterations tolerance>. MuJoCo's
+// default, Newton, converges, and its answer is the one the configured
+// solver finds. PGS runs MuJoCo 2.2.2's PGS for at most iterations sweeps
+// on MuJoCo's rows (scene contact.pgs_iterations and pgs_tolerance;
+// package sim): Stiction then gives MuJoCo's unconverged answer. PGS
+// applies to the pyramidal cone's contacts under mujoco-euler and rk4; a
+// warning says when the cone is elliptic. CG stays on the converged
+// answer, with a warning.
+func (c *compiler) optionSolver(e *xmlutil.Element) error {
+	sol, err := c.r.Keyword(e, "solver", "Newton", "Newton", "CG", "PGS")
+	if err != nil {
+		return err
+	}
+	it, err := c.r.Int(e, "iterations", DefaultIterations)
+	if err != nil {
+		return err
+	}
+	if it < 1 {
+		return c.r.Errorf(e, "iterations", "%d: want an integer ≥ 1", it)
+	}
+	switch sol {
+	case "CG":
+		c.r.Warnf(e, "solver", "CG is solved as Newton (to convergence): CG's unconverged answer is not reproduced")
+	case "PGS":
+		tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
+		if err != nil {
+			return err
+		}
+		s := c.out.Scene
+		s.Contact.PGSIterations, s.Contact.PGSTolerance = &it, &tol
+		if s.Contact.Cone == "elliptic" {
+			c.r.Warnf(e, "solver", "PGS applies to the pyramidal cone: the elliptic cone's contacts are solved to convergence")
 		}
 	}
 	return nil

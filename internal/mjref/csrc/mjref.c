@@ -516,6 +516,8 @@ int main(int argc, char** argv) {
   printf(",\"solver\":\"%s\",\"iterations\":%d",
          m->opt.solver >= 0 && m->opt.solver < 3 ? solNames[m->opt.solver] : "?", m->opt.iterations);
   printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
+  printf(",\"meaninertia\":");
+  num(m->stat.meaninertia);
 
   printf(",\"bodies\":[");
   for (int b = 0; b < m->nbody; b++) {
@@ -641,6 +643,8 @@ int main(int argc, char** argv) {
   // before the step's update: positions of the step's start).
   double firstContact = -1, peak = 0;
   int peakStep = -1, maxCon = 0;
+  mjtNum* warm = (mjtNum*)calloc((size_t)m->nv + 1, sizeof(mjtNum));
+  if (!warm) die("out of memory", "");
   printf(",\"steps\":[");
   record(m, d, root, 0);
   double pen;
@@ -656,8 +660,13 @@ int main(int argc, char** argv) {
       capturing = 0;
       mjcb_control = NULL;
     }
-    // Contacts of the new state.
+    // Contacts of the new state. With PGS, whose answer depends on its
+    // warm start (qacc_warmstart, which mj_forward overwrites), the warm
+    // start is kept as the step left it: the trajectory is that of
+    // mj_step alone, as Gymnasium steps it.
+    if (m->opt.solver == mjSOL_PGS) mju_copy(warm, d->qacc_warmstart, m->nv);
     mj_forward(m, d);
+    if (m->opt.solver == mjSOL_PGS) mju_copy(d->qacc_warmstart, warm, m->nv);
     int n = contacts(d, &pen);
     if (n > maxCon) maxCon = n;
     if (n > 0 && firstContact < 0) firstContact = d->time;
@@ -668,6 +677,7 @@ int main(int argc, char** argv) {
     }
   }
   putchar(']');
+  free(warm);
   if (stageStep > 0) printStages(m);
   printf(",\"first_contact\":");
   num(firstContact);

@@ -1,0 +1,613 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// MuJoCo 2.2.2's PGS solver (<option solver="PGS">) for the problems of
+// MuJoCo's rows (solvePyramid): projected Gauss–Seidel on the dual of
+// MuJoCo's constraint problem, run for at most <option iterations> sweeps,
+// as MuJoCo runs it, so that a step gives MuJoCo's unconverged answer
+// rather than the converged one (which MuJoCo's Newton solver, and SAP,
+// find). It follows engine_forward.c (mj_fwdConstraint, warmstart) and
+// engine_solver.c (mj_solPGS, residual, costChange, rescale, dualFinish)
+// of MuJoCo 2.2.2:
+//
+//	AR = J M⁻¹ Jᵀ + R                    (mj_projectConstraint, efc_AR)
+//	b  = J qacc_smooth − aref             (efc_b)
+//
+// in MuJoCo's units (forces, accelerations): SAP's problem of MuJoCo's rows
+// is MuJoCo's for γ = δt f (softRows), so b = (J v* − v̂)/δt with
+// qacc_smooth = (v* − v_s)/δt and aref = (v̂ − J v_s)/δt, v_s the velocity
+// the rows were made at (v0, or a stage's v_i). Rows are swept in MuJoCo's
+// order: equalities, friction loss, limits, contacts (mj_makeConstraint).
+
+// pgsClass is the class of one of MuJoCo's rows, in MuJoCo's row order
+// (mj_instantiateEquality, …Friction, …Limit, …Contact).
+type pgsClass int8
+
+const (
+	pgsEquality pgsClass = iota // unbounded force
+	pgsFriction                 // friction loss: |f| ≤ floss
+	pgsLimit                    // limit (and tendon limit): f ≥ 0
+	pgsContact                  // pyramid edge: f ≥ 0
+	pgsFixed                    // an explicit actuator's row (lo = hi): MuJoCo's qfrc_actuator, not a row
+	pgsOther                    // a row PGS does not handle here (elliptic cone, Disk, …)
+)
+
+// pgsWarm is MuJoCo's d->qacc_warmstart: the acceleration of the last
+// evaluation of the constraint solver (mj_fwdConstraint saves qacc after
+// every solve, at every RK4 stage; a stage or step without rows saves
+// qacc_smooth), in MuJoCo's coordinates (multibody.LocalVelocity), which
+// the next solve's warm start reads (warmstart). It is state carried from
+// step to step: Checkpoint and Restore keep it. set is false until a first
+// solve has written it (MuJoCo's mj_resetData zeroes it).
+type pgsWarm struct {
+	qacc []float64
+	set  bool
+}
+
+// keep records a (local coordinates, length NV) as the warm start of the
+// next solve, when the scheme solves with PGS.
+func (sim *Simulator) keepWarm(a []float64) {
+	if sim.cfg.Contact.PGSIterations <= 0 {
+		return
+	}
+	ws := &sim.pgsWarm
+	if len(ws.qacc) != len(a) {
+		ws.qacc = make([]float64, len(a))
+	}
+	copy(ws.qacc, a)
+	ws.set = true
+}
+
+// pgsWork is the scratch memory of a PGS solve.
+type pgsWork struct {
+	factor solver.CliqueFactor
+	perm   []int          // MuJoCo row k is row perm[k] of the pyramid problem
+	class  []pgsClass     // per MuJoCo row
+	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
+	ar     []float64      // AR, n×n row-major in MuJoCo's order
+	g      []float64      // J A⁻¹ Jᵀ in the problem's row order
+	b      []float64      // efc_b, MuJoCo order
+	f      []float64      // efc_force, MuJoCo order
+	r      []float64      // efc_R, MuJoCo order
+	arinv  []float64      // 1/AR_kk
+	jx     []float64      // J x, problem order
+	jvs    []float64      // J v_s, problem order
+	x, y   []float64      // NV scratch
+	fixed  []int          // blocks of explicit actuators' fixed impulses (foldFixed)
+	ident  []pyramidBlock // a problem without contacts: every block as it is (solveRowsPGS)
+	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
+	crank  []int          // their ranks within their geom pair
+	qrows  []int          // rows on the current clique
+	cols   []float64      // the Gram's scratch on the current clique
+	jq     []float64      // the rows of J on the current clique
+	gq     []float64      // their J_c A_c⁻¹ J_cᵀ
+	gv     []float64      // γ(J v), for e_m
+	scr    solver.ResidualScratch
+}
+
+// solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
+// pairs say where the pairs' contacts went, or a problem without contacts)
+// with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
+// point q (world coordinates, kinematics kin) with rows made at velocity
+// vs, into res; it reports false, having solved nothing, when the problem
+// has rows PGS does not handle here (contacts with the elliptic cone or
+// condim 4 and 6, rows of other kinds), which the configured solver then
+// solves.
+func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+	nc := len(pairs)
+	w := &sim.ws.pgs
+	w.contactOrder(pairs, sim.Model, kin)
+	if !w.order(p, blocks, nc) {
+		return false, nil
+	}
+	dt := sim.cfg.DT
+	for k := range w.floss {
+		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
+	}
+	if err := w.factor.Factor(p); err != nil {
+		return true, err
+	}
+	w.delassus(p)
+	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
+	w.x = solver.Resize(w.x, p.NV)
+	for i := range w.x {
+		w.x[i] = (p.VStar[i] - vs[i]) / dt
+	}
+	w.jx = solver.Resize(w.jx, p.NR)
+	w.jvs = solver.Resize(w.jvs, p.NR)
+	p.MulJ(w.x, w.jx)
+	p.MulJ(vs, w.jvs)
+	for k, row := range w.perm {
+		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
+	}
+	w.foldFixed(p, dt)
+	sim.warmStart(p, q, dt)
+	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
+	w.finish(p, dt, res)
+	res.Stats = w.stats(p, res, iters, converged)
+	return true, nil
+}
+
+// order sets w.perm and w.class from the pyramid problem's blocks
+// (nc of them the pairs' contacts, first): the rows of the constraint set
+// by class, then the contacts' pyramid edges, each class in the problem's
+// order; explicit actuators' fixed rows go to w.fixed. It reports false
+// when a block is of a kind PGS does not handle here (a contact that is
+// not a pyramid, a row of another kind).
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
+	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
+	for i, blk := range blocks {
+		if i < nc && blk.edges == 0 || i >= nc && blockClass(p, blk.first) == pgsOther {
+			return false
+		}
+	}
+	for cls := pgsEquality; cls <= pgsFixed; cls++ {
+		for i, blk := range blocks {
+			if i < nc {
+				blk = blocks[w.corder[i]]
+				for e := range blk.edges * boolInt(cls == pgsContact) {
+					w.add(p.Constraints[blk.first+e].Row, cls, 0)
+				}
+				continue
+			}
+			if blockClass(p, blk.first) != cls {
+				continue
+			}
+			c := p.Constraints[blk.first]
+			if cls == pgsFixed {
+				w.fixed = append(w.fixed, blk.first)
+				continue
+			}
+			hi := 0.0
+			if c.Kind == solver.Interval {
+				_, hi = p.IntervalBounds(blk.first)
+			}
+			for r := range c.Size {
+				w.add(c.Row+r, cls, hi)
+			}
+		}
+	}
+	n := len(w.perm)
+	w.ar = solver.Resize(w.ar, n*n)
+	w.b = solver.Resize(w.b, n)
+	w.f = solver.Resize(w.f, n)
+	w.r = solver.Resize(w.r, n)
+	w.arinv = solver.Resize(w.arinv, n)
+	return true
+}
+
+// contactOrder sets w.corder to the pairs in MuJoCo's contact order: the
+// geometry package's order, but within the points of one pair of geoms
+// MuJoCo's order for a plane and a capsule (+z end first,
+// mjc_PlaneCapsule; the geometry package gives −z first) and for a plane
+// and a box (by corner index (x > 0) + 2 (y > 0) + 4 (z > 0) in the box's
+// frame, mjc_PlaneBox); other pairs keep theirs.
+func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *multibody.Workspace) {
+	w.corder, w.crank = w.corder[:0], w.crank[:0]
+	for i := range pairs {
+		w.corder = append(w.corder, i)
+		w.crank = append(w.crank, mujocoRank(m, kin, &pairs[i], i))
+	}
+	for i := 1; i < len(pairs); i++ { // insertion sort within runs of one geom pair
+		for j := i; j > 0; j-- {
+			a, b := w.corder[j-1], w.corder[j]
+			if pairs[a].GeomA != pairs[b].GeomA || pairs[a].GeomB != pairs[b].GeomB || w.crank[a] <= w.crank[b] {
+				break
+			}
+			w.corder[j-1], w.corder[j] = b, a
+		}
+	}
+}
+
+// mujocoRank returns the rank of pair i's point among its geom pair's
+// points in MuJoCo's order (contactOrder): i itself for the pairs whose
+// order is the geometry package's.
+func mujocoRank(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, i int) int {
+	ga, gb := &m.Geometries[pr.GeomA], &m.Geometries[pr.GeomB]
+	if ga.Shape.Kind != geometry.HalfSpace {
+		ga, gb = gb, ga
+	}
+	if ga.Shape.Kind != geometry.HalfSpace || gb.Shape.Kind != geometry.Capsule && gb.Shape.Kind != geometry.Box {
+		return i
+	}
+	local := kin.Pose(gb.Body).Compose(gb.Pose).ApplyInv(pr.Point)
+	if gb.Shape.Kind == geometry.Capsule {
+		return boolInt(local[2] <= 0)
+	}
+	return boolInt(local[0] > 0) + 2*boolInt(local[1] > 0) + 4*boolInt(local[2] > 0)
+}
+
+// boolInt is 1 for true, 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// add appends a row of class cls to the order; hi is its impulse bound
+// (friction loss).
+func (w *pgsWork) add(row int, cls pgsClass, hi float64) {
+	w.perm = append(w.perm, row)
+	w.class = append(w.class, cls)
+	w.floss = append(w.floss, hi)
+}
+
+// blockClass returns the class of block k of p: a Bilateral block is
+// equalities; an Interval [−h, h] friction loss, [0, ∞) a limit, [l, l]
+// an explicit actuator's fixed impulse; anything else pgsOther.
+func blockClass(p *solver.Problem, k int) pgsClass {
+	switch p.Constraints[k].Kind {
+	case solver.Bilateral:
+		return pgsEquality
+	case solver.Interval:
+		lo, hi := p.IntervalBounds(k)
+		switch {
+		case lo == hi:
+			return pgsFixed
+		case lo == 0 && math.IsInf(hi, 1):
+			return pgsLimit
+		case lo == -hi && hi > 0 && !math.IsInf(hi, 1):
+			return pgsFriction
+		}
+	}
+	return pgsOther
+}
+
+// delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
+// (mj_projectConstraint; MuJoCo computes J M⁻¹ Jᵀ as (J L⁻ᵀ D^−½)(…)ᵀ,
+// here clique by clique as the Gram matrix of the factor's half,
+// solver.CliqueFactor.Delassus: the same matrix, rounded differently) and
+// w.r = R, w.arinv = 1/AR_kk (ARdiaginv).
+func (w *pgsWork) delassus(p *solver.Problem) {
+	nr := p.NR
+	w.g = solver.Resize(w.g, nr*nr)
+	clear(w.g)
+	for c, q := range p.Cliques {
+		w.qrows = w.qrows[:0]
+		for b, blk := range p.JBlock {
+			if blk.Clique != c {
+				continue
+			}
+			con := p.Constraints[blk.Constraint]
+			for r := range con.Size {
+				w.qrows = append(w.qrows, b<<8|r)
+			}
+		}
+		k := len(w.qrows)
+		if k == 0 {
+			continue
+		}
+		w.jq = solver.Resize(w.jq, k*q.Size)
+		for j, br := range w.qrows {
+			copy(w.jq[j*q.Size:(j+1)*q.Size], p.JBlockData(br >> 8)[(br&255)*q.Size:])
+			w.qrows[j] = p.Constraints[p.JBlock[br>>8].Constraint].Row + br&255 // now the row
+		}
+		w.cols = solver.Resize(w.cols, q.Size*k)
+		w.gq = solver.Resize(w.gq, k*k)
+		clear(w.gq)
+		w.factor.Delassus(q, w.jq, k, w.cols, w.gq)
+		for a, ra := range w.qrows {
+			for b, rb := range w.qrows {
+				w.g[ra*nr+rb] += w.gq[a*k+b]
+			}
+		}
+	}
+	n := len(w.perm)
+	for k, rk := range w.perm {
+		for l, rl := range w.perm {
+			w.ar[k*n+l] = w.g[rk*nr+rl]
+		}
+		w.r[k] = p.R[rk]
+		w.ar[k*n+k] += p.R[rk]
+		w.arinv[k] = 1 / w.ar[k*n+k]
+	}
+}
+
+// foldFixed moves the fixed impulses of explicit actuators' rows (blocks
+// w.fixed) into b: MuJoCo has their forces in qfrc_actuator, so in
+// qacc_smooth, b_k += (J A⁻¹ Jᵀ)_kj f_j.
+func (w *pgsWork) foldFixed(p *solver.Problem, dt float64) {
+	nr := p.NR
+	for _, blk := range w.fixed {
+		lo, _ := p.IntervalBounds(blk)
+		row := p.Constraints[blk].Row
+		if lo == 0 {
+			continue
+		}
+		for k, rk := range w.perm {
+			w.b[k] += w.g[rk*nr+row] * (lo / dt)
+		}
+	}
+}
+
+// warmStart sets w.f, the PGS warm start, as MuJoCo 2.2.2's warmstart does
+// for PGS (engine_forward.c): jar = J qacc_warmstart − aref, the force of
+// mj_constraintUpdate at jar (f = −D jar with D = 1/R, each row's zone:
+// a limit or pyramid edge with jar ≥ 0 has none, friction loss saturates
+// at ±floss past ∓R floss), then zero if its dual cost
+// fᵀ b + ½ fᵀ AR f is positive. qacc_warmstart is the last solve's qacc
+// (sim.pgsWarm, MuJoCo's coordinates, turned to the world's at q).
+func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
+	w := &sim.ws.pgs
+	n := len(w.perm)
+	clear(w.x)
+	if sim.pgsWarm.set {
+		sim.Model.WorldVelocity(q, sim.pgsWarm.qacc, w.x)
+	}
+	p.MulJ(w.x, w.jx)
+	for k, row := range w.perm {
+		aref := (p.VHat[row] - w.jvs[row]) / dt
+		jar := w.jx[row] - aref
+		d := 1 / w.r[k]
+		f := -d * jar
+		switch w.class[k] {
+		case pgsFriction:
+			fl := w.floss[k]
+			if jar <= -w.r[k]*fl {
+				f = fl
+			} else if jar >= w.r[k]*fl {
+				f = -fl
+			}
+		case pgsLimit, pgsContact:
+			if jar >= 0 {
+				f = 0
+			}
+		}
+		w.f[k] = f
+	}
+	// PGS_warmstart = f·b + ½ f·(AR f), with mju_dot and mju_mulMatVec.
+	cost := dot4(w.f, w.b)
+	w.y = solver.Resize(w.y, n)
+	for k := range n {
+		w.y[k] = dot4(w.ar[k*n:(k+1)*n], w.f)
+	}
+	cost += 0.5 * dot4(w.f, w.y[:n])
+	if cost > 0 {
+		clear(w.f)
+	}
+}
+
+// sweeps runs mj_solPGS's iterations on w.f: for each row in order,
+// res = b_k + AR_k f (residual, with MuJoCo's mju_dot), f_k −= res/AR_kk,
+// clamped to the row's bounds (friction loss ±floss, limits and pyramid
+// edges ≥ 0); a change whose cost 0.5 δ² AR_kk + δ res exceeds 1e-10 is
+// undone (costChange). After each sweep the improvement, the cost
+// decrease rescaled by scale = meaninertia · max(1, nv) (rescale), below
+// tol ends the solve. It returns the sweeps run and whether the
+// improvement criterion ended them.
+func (w *pgsWork) sweeps(maxIter int, tol, scale float64) (int, bool) {
+	n := len(w.perm)
+	for iter := 1; iter <= maxIter; iter++ {
+		improvement := 0.0
+		for k := range n {
+			cls := w.class[k]
+			res := w.b[k] + dot4(w.ar[k*n:(k+1)*n], w.f)
+			old := w.f[k]
+			f := old - res*w.arinv[k]
+			switch cls {
+			case pgsFriction:
+				fl := w.floss[k]
+				if f < -fl {
+					f = -fl
+				} else if f > fl {
+					f = fl
+				}
+			case pgsLimit, pgsContact:
+				if f < 0 {
+					f = 0
+				}
+			}
+			delta := f - old
+			change := 0.5*delta*delta*(1/w.arinv[k]) + delta*res
+			if change > 1e-10 {
+				f, change = old, 0
+			}
+			w.f[k] = f
+			improvement -= change
+		}
+		if improvement/scale < tol {
+			return iter, true
+		}
+	}
+	return maxIter, false
+}
+
+// dot4 is MuJoCo 2.2.2's mju_dot: four partial sums over blocks of four,
+// reduced as (s0 + s2) + (s1 + s3), then the tail in order (the AVX and
+// the portable code give the same sums).
+func dot4(a, b []float64) float64 {
+	n := len(a)
+	i := 0
+	var s0, s1, s2, s3, res float64
+	for ; i <= n-4; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	res = (s0 + s2) + (s1 + s3)
+	for ; i < n; i++ {
+		res += a[i] * b[i]
+	}
+	return res
+}
+
+// finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
+// rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
+// qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v.
+func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	clear(res.Gamma)
+	for k, row := range w.perm {
+		res.Gamma[row] = dt * w.f[k]
+	}
+	for _, blk := range w.fixed {
+		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+	}
+	res.V = solver.Resize(res.V, p.NV)
+	p.MulJT(res.Gamma, w.x)
+	solveCliques(p, &w.factor, w.x)
+	for i := range res.V {
+		res.V[i] = p.VStar[i] + w.x[i]
+	}
+	res.VC = solver.Resize(res.VC, p.NR)
+	p.MulJ(res.V, res.VC)
+}
+
+// stats returns the solve's statistics: Converged when MuJoCo's
+// improvement criterion ended it, MaxIterations when it ran the
+// <option iterations> sweeps MuJoCo would (the answer is then MuJoCo's
+// unconverged one, as asked), and SAP's momentum error e_m (eq. 32) of
+// the returned v with the impulses γ(J v) of the rows' costs: how far
+// MuJoCo's answer is from the converged one, which can exceed εr.
+func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) solver.Stats {
+	w.gv = solver.Resize(w.gv, p.NR)
+	for i, c := range p.Constraints {
+		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
+	}
+	em, _, _, _ := w.scr.Momentum(p, res.V, w.gv)
+	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: em}
+	if converged {
+		st.Status = solver.Converged
+	}
+	return st
+}
+
+// initPGS computes MuJoCo's stat.meaninertia for PGS's stopping rule
+// (mj_setConst: the mean of diag(M) at qpos0, here the model's initial
+// configuration, multibody.Model.NewState) when the contact parameters
+// ask for PGS.
+func (sim *Simulator) initPGS() {
+	m := sim.Model
+	if sim.cfg.Contact.PGSIterations <= 0 || m.NV == 0 {
+		return
+	}
+	d := make([]float64, m.NV)
+	m.MassDiagonal(m.NewState(), d)
+	for _, x := range d {
+		sim.meanInertia += x
+	}
+	sim.meanInertia /= float64(m.NV)
+}
+
+// solvePyramidProblem solves the pyramid problem pw.p (nc contacts first)
+// from the warm start vs: with MuJoCo's PGS when the contact parameters
+// ask for it and the problem's rows allow it (solvePGS), else with the
+// configured solver. Its rows are made at vs, at the step's start (q0) or,
+// with stage, at an rk4 stage's point (the workspace's q^θ).
+func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
+	if ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res); ok || err != nil {
+		return err
+	}
+	return sim.cfg.Solver.Solve(&pw.p, vs, &pw.res)
+}
+
+// tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
+// it, at the step's start (q0) or, with stage, at an rk4 stage's point
+// (the workspace's q^θ), and reports whether it did. The first solve of a
+// simulator runs twice: MuJoCo's mj_forward at the initial state, which
+// Gymnasium's reset and the reference tool call before mj_step, leaves its
+// qacc as the first step's warm start (mj_resetData zeroes it).
+func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+	if sim.cfg.Contact.PGSIterations <= 0 {
+		return false, nil
+	}
+	q := sim.ws.q0
+	if stage {
+		q = sim.ws.qth
+	}
+	if !sim.pgsWarm.set {
+		ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+		if !ok || err != nil {
+			return ok, err
+		}
+		sim.keepSolveWarm(q, res.V, vs)
+	}
+	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+}
+
+// solveRowsPGS solves a problem without contacts (an rk4 stage's or a
+// mujoco-euler step's constraint rows: limits, friction loss, equalities)
+// with PGS when the contact parameters ask for it, as MuJoCo's PGS solves
+// every row, and reports whether it did.
+func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+	if sim.cfg.Contact.PGSIterations <= 0 {
+		return false, nil
+	}
+	w := &sim.ws.pgs
+	w.ident = w.ident[:0]
+	for i := range p.Constraints {
+		w.ident = append(w.ident, pyramidBlock{first: i})
+	}
+	return sim.tryPGS(p, w.ident, nil, kin, vs, stage, res)
+}
+
+// keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
+// next warm start (keepWarm, in MuJoCo's coordinates).
+func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
+	w := &sim.ws.pgs
+	w.y = solver.Resize(w.y, len(v))
+	for i := range v {
+		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
+	}
+	sim.Model.LocalVelocity(q, w.y[:len(v)], w.y[:len(v)])
+	sim.keepWarm(w.y[:len(v)])
+}
+
+// keepEulerWarm keeps a mujoco-euler step's acceleration as the next warm
+// start: (v − v0)/δt of the solver's v (with joint damping, the one found
+// with A = M, before mapVelocity: MuJoCo's qacc, which mj_Euler does not
+// overwrite); rk4 steps keep their stages' (rk4Stage, rk4Combine).
+func (sim *Simulator) keepEulerWarm() {
+	w := &sim.ws
+	if sim.cfg.Contact.PGSIterations <= 0 || w.mj.rk4 || len(w.result.V) != sim.Model.NV {
+		return
+	}
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 {
+		return
+	}
+	sim.keepSolveWarm(w.q0, w.result.V, w.v0)
+}
+
+// checkpoint returns a copy of the warm start, nil when unset.
+func (ws *pgsWarm) checkpoint() []float64 {
+	if !ws.set {
+		return nil
+	}
+	return slices.Clone(ws.qacc)
+}
+
+// restore sets the warm start from a checkpoint's (nil: unset).
+func (ws *pgsWarm) restore(a []float64) {
+	ws.set = a != nil
+	if a != nil {
+		ws.qacc = append(ws.qacc[:0], a...)
+	}
+}
+
+// eulerRowsPGS solves a mujoco-euler step's problem without contacts (its
+// constraint rows) with PGS when asked (solveRowsPGS), and reports whether
+// it did; not when the constraint set eliminates velocities.
+func (sim *Simulator) eulerRowsPGS() (bool, error) {
+	w := &sim.ws
+	if sim.scheme.Method != MuJoCoEulerRule && !(sim.scheme.Method == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {
+		return false, nil
+	}
+	ok, err := sim.solveRowsPGS(&w.problem, w.kin0, w.v0, false, &w.result)
+	if err != nil {
+		return true, fmt.Errorf("sim: step %d: constraint solver: %w", sim.step+1, err)
+	}
+	return ok, nil
+}
