@@ -134,6 +134,16 @@ type Params struct {
 	// makes a pyramid edge J_n ± (μ/√ImpRatio) J_t with R divided by
 	// ImpRatio (package sim). 0 stands for MuJoCo's default 1.
 	ImpRatio float64
+	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
+	// their own rows are solved (package sim), between geom types that
+	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder
+	// with box, mesh with box, mesh with mesh, ...; mjccd.Table) come
+	// from that collider (package geometry/mjccd) instead of Stiction's
+	// narrow phase. The MJCF import sets it.
+	MuJoCoCollider bool
+	// MultiCCD is MuJoCo's <flag multiccd="enable"/>: MuJoCoCollider's
+	// pairs get the extra contacts of the flag (mjccd.Options.MultiCCD).
+	MultiCCD bool
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,

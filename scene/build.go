@@ -467,6 +467,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
+			MuJoCoCollider: s.Contact.Collider == "mujoco", MultiCCD: s.Contact.MultiCCD != nil && *s.Contact.MultiCCD,
 		},
 		Materials:        mats,
 		Solver:           sv,

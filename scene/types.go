@@ -187,6 +187,14 @@ type ContactParams struct {
 	// ImpRatio (> 0, default 1) is MuJoCo's <option impratio> for the
 	// pyramidal cone of MuJoCo's soft contacts (contact.Params.ImpRatio).
 	ImpRatio *float64 `yaml:"impratio,omitempty"`
+	// Collider selects the narrow phase of MuJoCo's soft contacts where
+	// their own rows are solved: "stiction" (default: Stiction's narrow
+	// phase) or "mujoco" (MuJoCo 2.2.2's convex collider for the pairs
+	// MuJoCo sends to it; contact.Params.MuJoCoCollider; MJCF files set it).
+	Collider string `yaml:"collider,omitempty"`
+	// MultiCCD is MuJoCo's <flag multiccd>: the "mujoco" collider's extra
+	// contacts (contact.Params.MultiCCD; default false).
+	MultiCCD *bool `yaml:"multiccd,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.

@@ -255,6 +255,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.ImpRatio != nil {
 		v.positive("contact.impratio", *c.ImpRatio)
 	}
+	if c.Collider != "" {
+		v.oneOf("contact.collider", c.Collider, "stiction", "mujoco")
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, solver.Names()...)

@@ -217,8 +217,9 @@ func (c *compiler) compile() error {
 	}
 	c.dt = DefaultTimestep
 	s := model.NewScene(name, c.dt)
-	s.Scheme = "mujoco-euler"    // MuJoCo's default integrator, Euler
-	s.Contact.Cone = "pyramidal" // and friction cone (<option cone>)
+	s.Scheme = "mujoco-euler"     // MuJoCo's default integrator, Euler
+	s.Contact.Cone = "pyramidal"  // and friction cone (<option cone>)
+	s.Contact.Collider = "mujoco" // MuJoCo's convex collider for its mjc_Convex pairs
 	delete(s.Materials, model.DefaultMaterial)
 	c.out.Scene = s
 	tol := DefaultTolerance // MuJoCo's <option tolerance> (optionTolerance)
