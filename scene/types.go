@@ -1,5 +1,7 @@
 package scene
 
+import "github.com/stiction-sim/stiction/geometry"
+
 // Scene is the in-memory form of a scene file. Field tags give the YAML keys;
 // docs/SCENES.md documents every field with its unit and default.
 type Scene struct {
@@ -445,6 +447,9 @@ type Shape struct {
 	Cols    *int      `yaml:"cols,omitempty"`
 	Heights []float64 `yaml:"heights,omitempty,flow"`
 	Base    *float64  `yaml:"base,omitempty"`
+	// MuJoCo is a mesh as MuJoCo compiles it, for MuJoCo's convex
+	// collider (contact.collider "mujoco"); set by the MJCF import only.
+	MuJoCo *geometry.MuJoCoMesh `yaml:"-"`
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

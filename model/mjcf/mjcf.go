@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -85,6 +86,7 @@ type compiler struct {
 	eulerseq                string
 	meshdir                 string
 	boundMass, boundInertia float64
+	mjMeshes                map[string]*geometry.MuJoCoMesh // MuJoCo's compiled meshes by asset name (mujocoCollisionMesh)
 	exactMeshInertia        bool // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
