@@ -87,7 +87,7 @@ type compiler struct {
 	meshdir                 string
 	boundMass, boundInertia float64
 	mjMeshes                map[string]*geometry.MuJoCoMesh // MuJoCo's compiled meshes by asset name (mujocoCollisionMesh)
-	exactMeshInertia        bool // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
+	exactMeshInertia        bool                            // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
