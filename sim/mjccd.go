@@ -84,8 +84,7 @@ func mjGeom(ge *multibody.Geometry, x spatial.Pose, g *mjccd.Geom) bool {
 		return false
 	}
 	g.RBound = mjccd.RBound(g)
-	r := x.R.RotMat()
 	g.Pos = [3]float64(x.P)
-	g.Mat = [9]float64{r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2]}
+	g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z}) // as MuJoCo rounds xmat: MPR's points can jump with the last bit of a flat contact's pose
 	return true
 }

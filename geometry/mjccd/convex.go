@@ -118,6 +118,11 @@ func mprIteration(g1, g2 *Geom, margin float64, opt Options) (Contact, bool) {
 	return c, true
 }
 
+// QuatToMat is MuJoCo's mju_quat2Mat: the row-major rotation matrix of
+// unit quaternion q = (w, x, y, z), with MuJoCo's rounding (geom_xmat of
+// a geom in its body's frame).
+func QuatToMat(q [4]float64) [9]float64 { return quat2Mat(q) }
+
 // quat2Mat is mju_quat2Mat.
 func quat2Mat(q [4]float64) [9]float64 {
 	if q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0 {
