@@ -145,6 +145,16 @@ type Params struct {
 	// PGSTolerance is MuJoCo's <option tolerance> for PGS: its sweeps stop
 	// when the rescaled cost improvement of one is below it.
 	PGSTolerance float64
+	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
+	// their own rows are solved (package sim), between geom types that
+	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder
+	// with box, mesh with box, mesh with mesh, ...; mjccd.Table) come
+	// from that collider (package geometry/mjccd) instead of Stiction's
+	// narrow phase. The MJCF import sets it.
+	MuJoCoCollider bool
+	// MultiCCD is MuJoCo's <flag multiccd="enable"/>: MuJoCoCollider's
+	// pairs get the extra contacts of the flag (mjccd.Options.MultiCCD).
+	MultiCCD bool
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,

@@ -32,6 +32,10 @@ type Hull struct {
 	adj      []int32
 	adjStart []int32
 	extreme  [6]int32
+
+	// mujoco is MuJoCo's compiled mesh (SetMuJoCo), nil unless an MJCF
+	// import attached it.
+	mujoco *MuJoCoMesh
 }
 
 // hullFace is one face: its vertices counter-clockwise seen from outside,

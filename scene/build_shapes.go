@@ -123,12 +123,18 @@ func (bb *builder) hull(s *Shape) (geometry.Shape, error) {
 	if err != nil {
 		return geometry.Shape{}, err
 	}
+	if s.MuJoCo != nil {
+		key += fmt.Sprintf("|mujoco:%p", s.MuJoCo)
+	}
 	if h, ok := bb.hulls[key]; ok {
 		return h, nil
 	}
 	h, err := newHull(m.Vertices)
 	if err != nil {
 		return geometry.Shape{}, fmt.Errorf("%s: convex hull: %w", key, err)
+	}
+	if s.MuJoCo != nil {
+		h.Hull.SetMuJoCo(s.MuJoCo)
 	}
 	if bb.hulls == nil {
 		bb.hulls = map[string]geometry.Shape{}

@@ -1,5 +1,7 @@
 package scene
 
+import "github.com/stiction-sim/stiction/geometry"
+
 // Scene is the in-memory form of a scene file. Field tags give the YAML keys;
 // docs/SCENES.md documents every field with its unit and default.
 type Scene struct {
@@ -194,6 +196,14 @@ type ContactParams struct {
 	// 1e-8) is its <option tolerance>.
 	PGSIterations *int     `yaml:"pgs_iterations,omitempty"`
 	PGSTolerance  *float64 `yaml:"pgs_tolerance,omitempty"`
+	// Collider selects the narrow phase of MuJoCo's soft contacts where
+	// their own rows are solved: "stiction" (default: Stiction's narrow
+	// phase) or "mujoco" (MuJoCo 2.2.2's convex collider for the pairs
+	// MuJoCo sends to it; contact.Params.MuJoCoCollider; MJCF files set it).
+	Collider string `yaml:"collider,omitempty"`
+	// MultiCCD is MuJoCo's <flag multiccd>: the "mujoco" collider's extra
+	// contacts (contact.Params.MultiCCD; default false).
+	MultiCCD *bool `yaml:"multiccd,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.
@@ -450,6 +460,9 @@ type Shape struct {
 	Cols    *int      `yaml:"cols,omitempty"`
 	Heights []float64 `yaml:"heights,omitempty,flow"`
 	Base    *float64  `yaml:"base,omitempty"`
+	// MuJoCo is a mesh as MuJoCo compiles it, for MuJoCo's convex
+	// collider (contact.collider "mujoco"); set by the MJCF import only.
+	MuJoCo *geometry.MuJoCoMesh `yaml:"-"`
 }
 
 // Inertia is either the principal moments (diagonal) or a full symmetric

@@ -261,6 +261,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.PGSTolerance != nil {
 		v.nonNegative("contact.pgs_tolerance", *c.PGSTolerance)
 	}
+	if c.Collider != "" {
+		v.oneOf("contact.collider", c.Collider, "stiction", "mujoco")
+	}
 
 	sv := s.Solver
 	v.oneOf("solver.type", sv.Type, solver.Names()...)

@@ -190,7 +190,10 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		if spec != nil {
 			slack = margin + off + spec[i] + spec[j]
 		}
-		c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
+		var mj bool
+		if c.hits, mj = sim.mujocoConvex(i, j, c.poses[i], c.poses[j], c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
+			c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
+		}
 		for _, h := range c.hits {
 			h.Phi -= off // the contact acts at the standoff
 			chained := false

@@ -125,8 +125,29 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 	if err := AccessShapes(s, opts.Model.Access); err != nil {
 		return nil, nil, err
 	}
+	carryMuJoCoMeshes(im.Scene, s)
 	im.Scene = s
 	return s, im, nil
+}
+
+// carryMuJoCoMeshes gives the collision shapes of to the compiled MuJoCo
+// meshes (scene.Shape.MuJoCo, which YAML does not carry) of the same
+// body's same collision in from, the scene to's round trip started from.
+func carryMuJoCoMeshes(from, to *scene.Scene) {
+	for i := range min(len(from.Bodies), len(to.Bodies)) {
+		a, b := &from.Bodies[i], &to.Bodies[i]
+		if a.Name != b.Name || len(a.Collisions) != len(b.Collisions) {
+			continue
+		}
+		if a.Shape != nil && b.Shape != nil && b.Shape.Type == "mesh" {
+			b.Shape.MuJoCo = a.Shape.MuJoCo
+		}
+		for j := range a.Collisions {
+			if ca, cb := a.Collisions[j].Shape, b.Collisions[j].Shape; ca != nil && cb != nil && cb.Type == "mesh" {
+				cb.MuJoCo = ca.MuJoCo
+			}
+		}
+	}
 }
 
 // SceneData is Scene for the text of a YAML scene file named name (its

@@ -24,7 +24,6 @@ var flagDefaults = []struct{ name, def string }{
 var flagUnsupported = map[string]string{
 	"clampctrl": "controls are always clamped to ctrlrange",
 	"override":  "option's o_margin, o_solref and o_solimp are not used",
-	"multiccd":  "collision detection is not MuJoCo's",
 }
 
 // readFlags reads the <flag> children of an <option>: each attribute is
@@ -83,6 +82,10 @@ func (c *compiler) disabled(name string) bool {
 // steps (solrefDT). equality is applied where <equality> is read.
 func (c *compiler) applyFlags() {
 	s := c.out.Scene
+	if c.flags["multiccd"] == "enable" {
+		on := true
+		s.Contact.MultiCCD = &on // MuJoCo's convex collider's extra contacts
+	}
 	if c.disabled("gravity") {
 		s.Gravity = &scene.Vec{}
 	}

@@ -98,6 +98,9 @@ func (c *compiler) geoms(e *xmlutil.Element, idx int, b *scene.Body, cls string,
 			c.ignoreContact(v)
 			continue
 		}
+		if typ == "mesh" {
+			sh.MuJoCo = c.mujocoCollisionMesh(v, sh) // for MuJoCo's convex collider
+		}
 		if err := c.collisionGeom(v, idx, b, sh, x, name, int(ct), int(ca)); err != nil {
 			return nil, err
 		}

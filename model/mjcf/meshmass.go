@@ -51,6 +51,9 @@ type mjMeshProps struct {
 	Volume float64
 	COM    spatial.Vec3
 	Unit   spatial.Mat3
+	// Quat is the principal frame's orientation in the mesh frame
+	// (mju_eig3's quaternion: MuJoCo's mesh quat).
+	Quat mjQuat
 }
 
 // mujocoMeshVerts returns the vertices vs scaled as MuJoCo stores them:
@@ -233,7 +236,7 @@ func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool, density float64
 			}
 		}
 	}
-	props := mjMeshProps{Volume: vol, COM: com, Unit: unit}
+	props := mjMeshProps{Volume: vol, COM: com, Unit: unit, Quat: q}
 	if !exact {
 		props.Volume = b[0] * b[1] * b[2] * 8
 	}
@@ -280,6 +283,14 @@ func productSum(D, E, F f32Vec, p, q int) float32 {
 // meshMass returns a mesh geom's mass properties per unit density as
 // MuJoCo 2.2.2 computes them (mujocoMeshMass), in the mesh frame.
 func (c *compiler) meshMass(v view, sh *scene.Shape) (mjMeshProps, error) {
+	p, _, err := c.meshCompile(v, sh, true)
+	return p, err
+}
+
+// meshCompile is meshMass that also returns the mesh's vertices as
+// MuJoCo stores them once centred (float(v − c)), in the mesh frame's
+// axes; warn reports an open mesh.
+func (c *compiler) meshCompile(v view, sh *scene.Shape, warn bool) (mjMeshProps, []f32Vec, error) {
 	scale := spatial.Vec3{1, 1, 1}
 	if sh.Scale != nil {
 		scale = spatial.Vec3(*sh.Scale)
@@ -289,26 +300,26 @@ func (c *compiler) meshMass(v view, sh *scene.Shape) (mjMeshProps, error) {
 	if sh.Vertices != nil {
 		var err error
 		if verts, tris, err = mujocoVertexMesh(sh.Vertices, scale); err != nil {
-			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "%v", err)
+			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "%v", err)
 		}
 	} else {
 		m, err := c.meshCache.Load(sh.File)
 		if err != nil {
-			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "%v", err)
+			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "%v", err)
 		}
 		if err := m.Validate(); err != nil {
-			return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 		}
-		if !m.Closed() {
+		if warn && !m.Closed() {
 			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", meshLabel(sh))
 		}
 		verts, tris = mujocoFileMesh(m, scale)
 	}
 	p, err := mujocoMeshMass(verts, tris, c.exactMeshInertia, c.meshDensity(v))
 	if err != nil {
-		return mjMeshProps{}, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+		return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 	}
-	return p, nil
+	return p, verts, nil
 }
 
 // meshDensity returns the density of the default class of the mesh of

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/mesh"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -89,7 +90,8 @@ type compiler struct {
 	eulerseq                string
 	meshdir                 string
 	boundMass, boundInertia float64
-	exactMeshInertia        bool // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
+	mjMeshes                map[string]*geometry.MuJoCoMesh // MuJoCo's compiled meshes by asset name (mujocoCollisionMesh)
+	exactMeshInertia        bool                            // <compiler exactmeshinertia> (MuJoCo 2.2.2: false by default; meshmass.go)
 	dt                      float64
 	flags                   map[string]string // <option><flag> values other than MuJoCo's defaults (flags.go)
 	totalMass               float64           // <compiler settotalmass>; ≤ 0: off
@@ -221,8 +223,9 @@ func (c *compiler) compile() error {
 	}
 	c.dt = DefaultTimestep
 	s := model.NewScene(name, c.dt)
-	s.Scheme = "mujoco-euler"    // MuJoCo's default integrator, Euler
-	s.Contact.Cone = "pyramidal" // and friction cone (<option cone>)
+	s.Scheme = "mujoco-euler"     // MuJoCo's default integrator, Euler
+	s.Contact.Cone = "pyramidal"  // and friction cone (<option cone>)
+	s.Contact.Collider = "mujoco" // MuJoCo's convex collider for its mjc_Convex pairs
 	delete(s.Materials, model.DefaultMaterial)
 	c.out.Scene = s
 	tol := DefaultTolerance // MuJoCo's <option tolerance> (optionTolerance)

@@ -35,6 +35,13 @@
 //	                clock and the process CPU-time clock, and write only
 //	                {"file", "timestep", "steps", "repeats", "seconds",
 //	                "cpu_seconds"} (each the fastest repeat's)
+//	-collide        collision mode: take the -n steps (default 100) from
+//	                the initial state (the keyframe, -state), call
+//	                mj_forward and write only {"file", "mpr_tolerance",
+//	                "mpr_iterations", "multiccd", "geoms": [{"type",
+//	                "size", "xpos", "xmat", "rbound", "mesh"}], "meshes":
+//	                [{"vert", "graph"}], "contacts": [{"geom", "dist",
+//	                "pos", "frame"}]}: MuJoCo's collision inputs and output
 //	-meshfaces      mesh mode: write only {"file", "meshes": [{"name",
 //	                "nvert", "faces"}]}, each mesh's triangles (mesh_face,
 //	                vertex indices of the mesh) as MuJoCo compiled them
@@ -373,8 +380,59 @@ static void printMeshFaces(const mjModel* m) {
   printf("]}\n");
 }
 
+// printCollide is the -collide mode's output (see the usage above).
+static void printCollide(const mjModel* m, const mjData* d) {
+  printf("{\"file\":");
+  str(file);
+  printf(",\"mpr_tolerance\":");
+  num(m->opt.mpr_tolerance);
+  printf(",\"mpr_iterations\":%d,\"multiccd\":%d,\"geoms\":[", m->opt.mpr_iterations,
+         (m->opt.enableflags & mjENBL_MULTICCD) ? 1 : 0);
+  for (int i = 0; i < m->ngeom; i++) {
+    printf(i ? ",{\"type\":%d,\"mesh\":%d,\"size\":" : "{\"type\":%d,\"mesh\":%d,\"size\":", m->geom_type[i],
+           m->geom_type[i] == mjGEOM_MESH ? m->geom_dataid[i] : -1);
+    arr(m->geom_size + 3 * i, 3);
+    printf(",\"xpos\":");
+    arr(d->geom_xpos + 3 * i, 3);
+    printf(",\"xmat\":");
+    arr(d->geom_xmat + 9 * i, 9);
+    printf(",\"rbound\":");
+    num(m->geom_rbound[i]);
+    putchar('}');
+  }
+  printf("],\"meshes\":[");
+  for (int i = 0; i < m->nmesh; i++) {
+    printf(i ? ",{\"vert\":[" : "{\"vert\":[");
+    const float* v = m->mesh_vert + 3 * m->mesh_vertadr[i];
+    for (int j = 0; j < 3 * m->mesh_vertnum[i]; j++) {
+      if (j) putchar(',');
+      num((double)v[j]);
+    }
+    printf("],\"graph\":");
+    if (m->mesh_graphadr[i] < 0) {
+      printf("null");
+    } else {
+      const int* g = m->mesh_graph + m->mesh_graphadr[i];
+      iarr(g, 2 + 3 * g[0] + 6 * g[1]);
+    }
+    putchar('}');
+  }
+  printf("],\"contacts\":[");
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* c = d->contact + i;
+    printf(i ? ",{\"geom\":[%d,%d],\"dist\":" : "{\"geom\":[%d,%d],\"dist\":", c->geom1, c->geom2);
+    num(c->dist);
+    printf(",\"pos\":");
+    arr(c->pos, 3);
+    printf(",\"frame\":");
+    arr(c->frame, 9);
+    putchar('}');
+  }
+  printf("]}\n");
+}
+
 int main(int argc, char** argv) {
-  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0, meshFaces = 0;
+  int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0, meshFaces = 0, collide = 0;
   double dt = 0;
   const char* integrator = NULL;
   const char* key = NULL;
@@ -395,6 +453,10 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(a, "-meshfaces")) {
       meshFaces = 1;
+      continue;
+    }
+    if (!strcmp(a, "-collide")) {
+      collide = 1;
       continue;
     }
     if (i + 1 >= argc) die("option needs a value", a);
@@ -440,7 +502,7 @@ int main(int argc, char** argv) {
   }
   if (!file[0]) {
     file = "(none)";
-    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-ctrl C0,C1,.. [-ctrlfreq F]] [-curves N] [-time R] [-meshfaces] model.xml", "");
+    die("usage: mjref [-n N] [-every K] [-dt H] [-integrator euler|rk4|implicit] [-key K] [-state] [-poses] [-stages K] [-ctrl C0,C1,.. [-ctrlfreq F]] [-curves N] [-time R] [-meshfaces] [-collide] model.xml", "");
   }
 
   char err[1000] = "";
@@ -493,6 +555,14 @@ int main(int argc, char** argv) {
       if (scanf("%lf", &d->qvel[i]) != 1) die("-state: stdin ends before qvel is complete", "");
   }
   mj_forward(m, d);
+  if (collide) {
+    for (int i = 0; i < nsteps; i++) mj_step(m, d);
+    mj_forward(m, d);
+    printCollide(m, d);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return 0;
+  }
 
   // The root: the first body with a free joint, else the world's first child.
   int root = m->nbody > 1 ? 1 : 0;
