@@ -62,6 +62,20 @@ func mujocoTime(b *testing.B, exe, path string, dt float64) *Timing {
 //
 //	go test ./internal/mjref -run XXX -bench StepVsMuJoCo -benchtime 2000x -count 6
 func BenchmarkStepVsMuJoCo(b *testing.B) {
+	stepVsMuJoCo(b, func(s *sim.Simulator) error { _, err := s.Step(); return err })
+}
+
+// BenchmarkAdvanceVsMuJoCo is BenchmarkStepVsMuJoCo with sim.Simulator.Advance,
+// which takes the same steps to the bit without gathering their statistics
+// (the energies): what MuJoCo's mj_step does with its default flags
+// (mjENBL_ENERGY off).
+func BenchmarkAdvanceVsMuJoCo(b *testing.B) {
+	stepVsMuJoCo(b, (*sim.Simulator).Advance)
+}
+
+// stepVsMuJoCo runs BenchmarkStepVsMuJoCo's timings with step taking each
+// step.
+func stepVsMuJoCo(b *testing.B, step func(*sim.Simulator) error) {
 	exe := tool(b)
 	for _, f := range speedModels() {
 		b.Run(strings.TrimSuffix(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), ".xml"), func(b *testing.B) {
@@ -92,7 +106,7 @@ func BenchmarkStepVsMuJoCo(b *testing.B) {
 					cpu -= cputime.Process()
 					b.StartTimer()
 				}
-				if _, err := s.Step(); err != nil {
+				if err := step(s); err != nil {
 					b.Fatalf("%s: step %d: %v", f, i%horizon+1, err)
 				}
 			}
