@@ -87,7 +87,10 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	i := len(p.Constraints)
 	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
 	p.NR += size
-	p.VHat, p.R = appendZeros(p.VHat, size), appendZeros(p.R, size)
+	for range size {
+		p.VHat = append(p.VHat, 0)
+		p.R = append(p.R, 0)
+	}
 	p.Params = append(p.Params, params...)
 	return i
 }
@@ -98,17 +101,10 @@ func (p *Problem) AddJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
 	off := len(p.JData)
 	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
-	p.JData = appendZeros(p.JData, n)
+	for range n {
+		p.JData = append(p.JData, 0)
+	}
 	return p.JData[off : off+n]
-}
-
-// appendZeros appends n zeros to s, growing it as append does (amortized),
-// and clearing them in one call rather than one append each.
-func appendZeros(s []float64, n int) []float64 {
-	s = slices.Grow(s, n)
-	s = s[:len(s)+n]
-	clear(s[len(s)-n:])
-	return s
 }
 
 // resize returns s with length n, reusing its storage when it can. The
