@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -10,7 +11,8 @@ import (
 // advanceScenes are scenes for TestAdvanceMatchesStep: contacts with
 // persistent anchors (clutter), an articulated chain on the ground under
 // MuJoCo's Euler (joint damping, contact) and under RK4 (the double
-// pendulum's four stages), and force elements (spring-cylinder).
+// pendulum's four stages), force elements (spring-cylinder), and an arm
+// with joint limits and an actuator (constraint reports).
 var advanceScenes = []struct {
 	scene string
 	steps int
@@ -20,13 +22,16 @@ var advanceScenes = []struct {
 	{"chain", 300, []string{"scheme=mujoco-euler"}},
 	{"double-pendulum", 100, []string{"scheme=rk4"}},
 	{"spring-cylinder", 100, nil},
+	{"arm", 200, []string{"actuators.shoulder.target={constant: 0.6}"}},
 }
 
 // TestAdvanceMatchesStep: Advance leaves the state Step leaves, to the bit,
 // step after step, and Stats after an Advance returns Step's statistics
 // (the energies included; the stage timers are off), whether it is read
-// after every step, every third, or never.
+// after every step, every third, or never, and ConstraintReports Step's
+// reports.
 func TestAdvanceMatchesStep(t *testing.T) {
+	reports := 0
 	for _, c := range advanceScenes {
 		ref, _ := load(t, c.scene, c.sets...)
 		adv, _ := load(t, c.scene, c.sets...)
@@ -47,6 +52,13 @@ func TestAdvanceMatchesStep(t *testing.T) {
 			if i%3 != 0 {
 				continue
 			}
+			if i%2 == 0 { // the reports first: they gather the statistics too
+				got, want := adv.ConstraintReports(), ref.ConstraintReports()
+				reports += len(want)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: step %d: ConstraintReports after Advance\n%+v\nwant Step's\n%+v", c.scene, i+1, got, want)
+				}
+			}
 			if got := adv.Stats(); got != want {
 				t.Fatalf("%s: step %d: Stats after Advance\n%+v\nwant Step's\n%+v", c.scene, i+1, got, want)
 			}
@@ -54,6 +66,9 @@ func TestAdvanceMatchesStep(t *testing.T) {
 				t.Fatalf("%s: step %d: a second Stats differs: %+v", c.scene, i+1, again)
 			}
 		}
+	}
+	if reports == 0 {
+		t.Fatal("no scene has constraint reports to compare")
 	}
 }
 
