@@ -63,11 +63,23 @@ func Impedance(imp [5]float64, r float64) float64 {
 	case p == 1:
 		y = x
 	case x <= mid:
-		y = math.Pow(x, p) / math.Pow(mid, p-1)
+		y = pow(x, p) / math.Pow(mid, p-1)
 	default:
-		y = 1 - math.Pow(1-x, p)/math.Pow(1-mid, p-1)
+		y = 1 - pow(1-x, p)/math.Pow(1-mid, p-1)
 	}
 	return imp[0] + y*(imp[1]-imp[0])
+}
+
+// pow returns math.Pow(x, p), as x·x for solimp's usual power p = 2 when
+// x² is a normal number: math.Pow squares x's mantissa in [½, 1) and scales
+// the result by a power of two, which is exact in the normal range, so the
+// bits are x·x's (TestPowMatchesMathPow). (math.Pow(m, 1) returns m at
+// once, so the divisors need no such path.)
+func pow(x, p float64) float64 {
+	if p == 2 && x >= 0x1p-511 && x <= 0x1p511 {
+		return x * x
+	}
+	return math.Pow(x, p)
 }
 
 // SolRefKB returns MuJoCo's stiffness K and damping B of the reference

@@ -98,6 +98,7 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 	copy(sim.State.V, c.V)
 	sim.State.T = c.T
 	sim.step, sim.t0 = c.Step, c.T0
+	sim.last = lastStep{} // Stats: no step since the restore
 	sim.mem.Restore(c.Contacts, c.DT)
 	return nil
 }

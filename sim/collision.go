@@ -64,6 +64,33 @@ type collider struct {
 	// (fixedPoses).
 	fixed    []bool
 	fixedBox []geometry.AABB
+	// local holds which of each geometry's pose on its body has an
+	// identity rotation or a zero translation (geometryPose).
+	local []localShape
+}
+
+// localShape says whether a geometry's pose on its body (Geometry.Pose)
+// has exactly the identity rotation (rotI) or a zero translation (pos0).
+type localShape struct{ rotI, pos0 bool }
+
+// geometryPose returns x.Compose(y) for the body pose x and a geometry's
+// local pose y of shape s, without the products by an identity rotation
+// or a zero translation: q·1 and x.Apply(0) are exact (R q + 0 = R q
+// and R·0 + p = p componentwise, up to the sign of a zero), and the
+// rotation is normalized as Compose normalizes it, so the pose has
+// Compose's bits but for the sign of a zero (TestGeometryPoseMatchesCompose).
+// Most geometries of the MJCF robots sit at their body's frame (walker:
+// five of seven).
+func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
+	r := x.R
+	if !s.rotI {
+		r = r.Mul(y.R)
+	}
+	p := x.P
+	if !s.pos0 {
+		p = x.Apply(y.P)
+	}
+	return spatial.Pose{R: r.Normalize(), P: p}
 }
 
 // broadPhase sets c's geometry poses from the kinematics kin and its
@@ -86,7 +113,7 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	for i, g := range m.Geometries {
 		box := c.fixedBox[i]
 		if !c.fixed[i] {
-			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
+			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
 			box = g.Shape.AABB(c.poses[i])
 		}
 		s := 0.0
@@ -105,7 +132,9 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
 	n := len(m.Geometries)
 	c.poses, c.boxes = make([]spatial.Pose, n), make([]geometry.AABB, n)
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
+	c.local = make([]localShape, n)
 	for i, g := range m.Geometries {
+		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		if m.Bodies[g.Body].Tree < 0 {
 			c.fixed[i] = true
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)

@@ -79,8 +79,12 @@ func (sim *Simulator) ClearControl(i int) error {
 // ConstraintReports returns every constraint's impulse and state in the
 // last step (valid until the next Step): limits, cone limits, welds, balls,
 // distances, couplers, actuators, joint friction, then attachments and
-// prescribed motions, each list in Config.Constraints order.
-func (sim *Simulator) ConstraintReports() []constraint.Report { return sim.ws.cons.reports }
+// prescribed motions, each list in Config.Constraints order. After an
+// Advance it gathers the step's statistics (Stats), which build them.
+func (sim *Simulator) ConstraintReports() []constraint.Report {
+	sim.Stats()
+	return sim.ws.cons.reports
+}
 
 // assembleConstraints evaluates the actuator targets at the end of the
 // step and appends the constraint blocks (limits, couplers, actuators,

@@ -8,7 +8,9 @@
 // the contact problem, solves it with the configured contact solver (SAP by
 // default), and updates the positions q = q0 + δt N(q^θq) v^θvq. Every step
 // returns its statistics, including kinetic and potential (gravity and
-// springs) energy.
+// springs) energy. Advance takes the same step without gathering them, and
+// Stats gathers them when they are read (the energies are their costly
+// part).
 //
 // The Simulator owns a Workspace of scratch memory that is reused from step
 // to step; the Model is never modified and the State holds only (q, v, t).

@@ -22,8 +22,19 @@ type Simulator struct {
 	t0     float64        // time of the initial state
 	prof   profiler       // the stage timers (Config.Profile)
 
-	pgsWarm     pgsWarm // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
-	meanInertia float64 // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
+	pgsWarm     pgsWarm  // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
+	meanInertia float64  // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
+	last        lastStep // the statistics of the last step, gathered when read (Stats)
+}
+
+// lastStep holds the statistics of the last step: st once gathered
+// (Step, or the first Stats after Advance), times its stage timers until
+// then.
+type lastStep struct {
+	st       StepStats
+	times    StepTimes
+	taken    bool // a step was taken since New, Restore or a failed step
+	gathered bool
 }
 
 // New returns a Simulator for model m starting from state s (which it then
@@ -71,23 +82,60 @@ func (sim *Simulator) Scheme() Scheme { return sim.scheme }
 // contacts rotate fast is taken as substeps
 // (contact.Params.SubstepTolerance, substep.go).
 func (sim *Simulator) Step() (StepStats, error) {
+	err := sim.take(true)
+	return sim.last.st, err // on an error, empty but for a substepped step's Times
+}
+
+// Advance takes one time step as Step does, with the same state after it
+// to the bit, without gathering its statistics: Stats gathers them when
+// they are read. The energies of StepStats are the costly part (gravity's
+// potential energy visits every body; ½ vᵀ M v every body and armature),
+// which a caller that does not read them (a batch of environments, a
+// benchmark) need not pay for; MuJoCo likewise computes its energies only
+// when asked (mjENBL_ENERGY). The end-of-step kinematics that the energies
+// use are then computed by the next step, which needs them at its start
+// (startKinematics), or by Stats.
+func (sim *Simulator) Advance() error { return sim.take(false) }
+
+// Stats returns the statistics of the last step taken by Step or Advance
+// (the zero StepStats before the first, after Restore and after a step
+// that failed), gathering them at the first call after an Advance: their
+// energies are then those of the state at that call, so read them before
+// changing State. Later calls return the same value until the next step.
+func (sim *Simulator) Stats() StepStats {
+	if l := &sim.last; l.taken && !l.gathered {
+		l.st = sim.stats()
+		l.st.Substeps, l.st.Times, l.gathered = 1, l.times, true
+	}
+	return sim.last.st
+}
+
+// take takes one step, gathering its statistics into sim.last when gather
+// is set (a substepped step always gathers them, per substep).
+func (sim *Simulator) take(gather bool) error {
 	p := &sim.prof
 	p.start()
+	sim.last = lastStep{}
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
 		st, err := sim.substepped(k)
 		st.Times = p.finish()
-		return st, err
+		sim.last = lastStep{st: st, times: st.Times, taken: err == nil, gathered: err == nil}
+		return err
 	}
 	if err := sim.advance(); err != nil {
-		return StepStats{}, err
+		return err
 	}
 	sim.step++
-	st := sim.stats()
-	p.lap(StageStats)
-	st.Substeps = 1
-	st.Times = p.finish()
-	return st, nil
+	sim.last.taken = true
+	if gather {
+		sim.last.st = sim.stats()
+		p.lap(StageStats)
+		sim.last.st.Substeps, sim.last.gathered = 1, true
+	}
+	sim.last.times = p.finish()
+	sim.last.st.Times = sim.last.times
+	return nil
 }
 
 // advance takes the step from its detected contacts to the new state.

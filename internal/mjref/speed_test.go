@@ -3,6 +3,7 @@ package mjref
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -62,6 +63,71 @@ func mujocoTime(b *testing.B, exe, path string, dt float64) *Timing {
 //
 //	go test ./internal/mjref -run XXX -bench StepVsMuJoCo -benchtime 2000x -count 6
 func BenchmarkStepVsMuJoCo(b *testing.B) {
+	stepVsMuJoCo(b, func(s *sim.Simulator) error { _, err := s.Step(); return err })
+}
+
+// BenchmarkAdvanceVsMuJoCo is BenchmarkStepVsMuJoCo with sim.Simulator.Advance,
+// which takes the same steps to the bit without gathering their statistics
+// (the energies): what MuJoCo's mj_step does with its default flags
+// (mjENBL_ENERGY off).
+func BenchmarkAdvanceVsMuJoCo(b *testing.B) {
+	stepVsMuJoCo(b, (*sim.Simulator).Advance)
+}
+
+// BenchmarkAdvanceAgainstStep times sim.Simulator.Advance against Step on
+// each model in one process: two simulators from the same initial state
+// take the same steps (to the bit), in chunks of 200 that alternate between
+// them (b.N chunks each), and it reports the medians of the chunks' CPU
+// time per step (step-cpu-ns, advance-cpu-ns) and their ratio, which a
+// loaded machine shifts less than it shifts two processes' times:
+//
+//	go test ./internal/mjref -run XXX -bench 'AdvanceAgainstStep/suite/^walker$' -benchtime 40x
+func BenchmarkAdvanceAgainstStep(b *testing.B) {
+	const chunk = 200
+	for _, f := range speedModels() {
+		b.Run(strings.TrimSuffix(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), ".xml"), func(b *testing.B) {
+			bt, _, err := stiction(filepath.Join("testdata", f))
+			if err != nil {
+				b.Skipf("%s does not load: %v", f, err)
+			}
+			mk := func() *sim.Simulator {
+				st := &multibody.State{Q: append([]float64(nil), bt.State.Q...), V: append([]float64(nil), bt.State.V...), T: bt.State.T}
+				s, err := sim.New(bt.Model, st, bt.Config)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return s
+			}
+			step := [2]*sim.Simulator{mk(), mk()}
+			take := [2]func(*sim.Simulator) error{
+				func(s *sim.Simulator) error { _, err := s.Step(); return err },
+				(*sim.Simulator).Advance,
+			}
+			var per [2][]float64
+			for i := range b.N {
+				for k := range 2 {
+					j := (i + k) % 2 // which goes first alternates
+					c0 := cputime.Process()
+					for range chunk {
+						if err := take[j](step[j]); err != nil {
+							b.Fatal(err)
+						}
+					}
+					per[j] = append(per[j], (cputime.Process()-c0).Seconds()/chunk)
+				}
+			}
+			med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
+			st, adv := med(per[0]), med(per[1])
+			b.ReportMetric(st*1e9, "step-cpu-ns")
+			b.ReportMetric(adv*1e9, "advance-cpu-ns")
+			b.ReportMetric(adv/st, "advance/step")
+		})
+	}
+}
+
+// stepVsMuJoCo runs BenchmarkStepVsMuJoCo's timings with step taking each
+// step.
+func stepVsMuJoCo(b *testing.B, step func(*sim.Simulator) error) {
 	exe := tool(b)
 	for _, f := range speedModels() {
 		b.Run(strings.TrimSuffix(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), ".xml"), func(b *testing.B) {
@@ -92,7 +158,7 @@ func BenchmarkStepVsMuJoCo(b *testing.B) {
 					cpu -= cputime.Process()
 					b.StartTimer()
 				}
-				if _, err := s.Step(); err != nil {
+				if err := step(s); err != nil {
 					b.Fatalf("%s: step %d: %v", f, i%horizon+1, err)
 				}
 			}

@@ -42,17 +42,21 @@ func (it *iterate) resize(nv, nr, nc, ng int) {
 // evaluator evaluates iterates of one problem. It holds the problem
 // constants reused by every evaluation.
 type evaluator struct {
-	p       *solver.Problem
-	avs     []float64 // A v*, to form p = A v = A(v − v*) + A v*
-	dinv    []float64 // D = diag(M)^(−1/2), SAP eq. (25)
-	tmpNV   []float64 // scratch, NV
-	goff    []int     // offset of constraint i's G block in iterate.g; goff[nc] = total
-	maxSize int       // the largest constraint size
+	p     *solver.Problem
+	avs   []float64 // A v*, to form p = A v = A(v − v*) + A v*
+	dinv  []float64 // D = diag(M)^(−1/2), SAP eq. (25)
+	tmpNV []float64 // scratch, NV
+	// cols, once the solve's first Newton step has set it up for p
+	// (Solver.prepareSystem), holds J's non-zero columns, over which
+	// evaluate forms J v for a finite v (mulJ); nil before.
+	cols    *denseSystem
+	goff    []int // offset of constraint i's G block in iterate.g; goff[nc] = total
+	maxSize int   // the largest constraint size
 }
 
 // reset prepares the evaluator for problem p.
 func (e *evaluator) reset(p *solver.Problem) {
-	e.p = p
+	e.p, e.cols = p, nil
 	e.avs = solver.Resize(e.avs, p.NV)
 	e.dinv = solver.Resize(e.dinv, p.NV)
 	e.tmpNV = solver.Resize(e.tmpNV, p.NV)
@@ -82,7 +86,11 @@ func (e *evaluator) gBlock(g []float64, i int) []float64 { return g[e.goff[i]:e.
 // stopping criterion. It reports whether every number is finite.
 func (e *evaluator) evaluate(it *iterate) bool {
 	p := e.p
-	p.MulJ(it.v, it.vc)
+	if e.cols != nil && allFinite(it.v) {
+		mulJ(p, e.cols, it.v, it.vc) // the same bits over J's non-zero columns
+	} else {
+		p.MulJ(it.v, it.vc)
+	}
 	diff := e.tmpNV
 	for i, x := range it.v {
 		diff[i] = x - p.VStar[i]

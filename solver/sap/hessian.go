@@ -184,6 +184,23 @@ func nonzeroColumns(p *solver.Problem, b int, out []int) []int {
 	jb := p.JBlockData(b)
 	k := p.Constraints[p.JBlock[b].Constraint].Size
 	n := len(jb) / k
+	switch k {
+	case 1: // a limit's or a pyramid edge's row
+		for c, x := range jb {
+			if x != 0 {
+				out = append(out, c)
+			}
+		}
+		return out
+	case 3: // a contact's three rows
+		r0, r1, r2 := jb[:n], jb[n:2*n], jb[2*n:3*n]
+		for c, x := range r0 {
+			if x != 0 || r1[c] != 0 || r2[c] != 0 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
 	for c := range n {
 		for r := range k {
 			if jb[r*n+c] != 0 {

@@ -110,6 +110,7 @@ func (s *Solver) prepareSystem(p *solver.Problem) {
 	ws := &s.ws
 	ws.sys = &ws.dense
 	ws.dense.setup(p) // J's non-zero columns, once per solve (it does not fail)
+	ws.eval.cols = &ws.dense
 	if s.useSparse(p) {
 		if err := ws.sparse.setup(p); err == nil {
 			ws.sys = &ws.sparse
@@ -272,7 +273,7 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	if !allFinite(ws.dv) {
 		return lsResult{}, false
 	}
-	mulJ(p, ws.sys, ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C (dv is finite)
+	mulJ(p, &ws.dense, ws.dv, ws.dvc) // Δv_c = J Δv, SAP §IV-C (dv is finite; the dense system holds J's columns on either path)
 	s.factorizations++
 	ls, ok := s.search(p, &ws.line, ws.dv, ws.dvc, ws.dp)
 	if ok && !ls.nonFinite && s.params.StickPrediction {
