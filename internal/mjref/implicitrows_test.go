@@ -1,0 +1,69 @@
+package mjref
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// implicitOf returns the MJCF document doc with MuJoCo's RK4 replaced by
+// its implicit integrator.
+func implicitOf(t *testing.T, doc string) string {
+	t.Helper()
+	return replaceOnce(t, doc, `integrator="RK4"`, `integrator="implicit"`, 1)
+}
+
+// implicitDampedFluidDrop is a damped free box dropped tilted and spinning
+// through MuJoCo's inertia-box fluid onto a plane: the joint damping and
+// the fluid's derivative enter M̂ = M − h qDeriv of mj_implicit.
+const implicitDampedFluidDrop = `<mujoco><option integrator="implicit" timestep="0.002" density="1.2" viscosity="2e-5" wind="0.5 0 0"/><worldbody>
+  <geom type="plane" size="1 1 0.1"/>
+  <body pos="0 0 0.12" euler="15 25 0"><joint type="free" damping="0.02"/><geom type="box" size="0.05 0.03 0.02" mass="0.3"/></body>
+</worldbody></mujoco>`
+
+// TestImplicitContactRowsMuJoCo: the mujoco-implicit scheme solves MJCF's
+// soft contacts with MuJoCo 2.2.2's rows and finds their impulses with M,
+// applied through M̂ = M − h qDeriv, as mj_implicit does (sim's
+// implicitMetricVStar), so models follow MuJoCo's implicit integrator past
+// their first contact.
+func TestImplicitContactRowsMuJoCo(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		after      int     // steps compared from MuJoCo's first contact on
+		level      float64 // max |Δqpos| allowed over them
+	}{
+		{"sphere", writeModel(t, implicitOf(t, rk4SphereDrop)), 150, 1e-12},
+		{"capsule", writeModel(t, implicitOf(t, rk4CapsuleDrop)), 150, 1e-12},
+		{"box resting", writeModel(t, implicitOf(t, fmt.Sprintf(boxOnPlane, "0 0 -9.81", ""))), 500, 1e-12},
+		{"box sliding", writeModel(t, implicitOf(t, fmt.Sprintf(boxOnPlane, "2 2 -9.81", ""))), 500, 1e-12},
+		{"damped box in fluid", writeModel(t, implicitDampedFluidDrop), 200, 1e-12},
+	} {
+		first := firstContact(t, c.path, sim.MuJoCoImplicit)
+		worst, _, _ := afterContact(t, c.path, sim.MuJoCoImplicit, first+c.after-1)
+		t.Logf("%s: first contact at step %d; max |Δqpos| over the %d steps from it %.3g", c.name, first, c.after, worst)
+		if !(worst <= c.level) {
+			t.Errorf("%s: max |Δqpos| %.3g over %d steps from the first contact (want ≤ %g)", c.name, worst, c.after, c.level)
+		}
+	}
+}
+
+// TestImplicitTumblingThinObjectMuJoCo: MuJoCo's tumbling_thin_object
+// models (two thin plates in a fluid, integrator implicit) fall 1 m onto
+// the plane and follow MuJoCo 2.2.2's implicit integrator through the
+// landing with MuJoCo's contact rows.
+func TestImplicitTumblingThinObjectMuJoCo(t *testing.T) {
+	for _, name := range []string{"tumbling_thin_object.xml", "tumbling_thin_object_ellipsoid.xml"} {
+		path := filepath.Join("testdata", "mujoco/test/engine/testdata/derivative", name)
+		const steps = 1500
+		worst, first, _ := afterContact(t, path, sim.MuJoCoImplicit, steps)
+		t.Logf("%s: first contact at step %d; max |Δqpos| over the steps from it to %d %.3g", name, first, steps, worst)
+		if first < 0 {
+			t.Fatalf("%s: no contact in MuJoCo over %d steps", name, steps)
+		}
+		if !(worst <= 1e-9) {
+			t.Errorf("%s: max |Δqpos| %.3g from the first contact to step %d (want ≤ 1e-9)", name, worst, steps)
+		}
+	}
+}
