@@ -107,3 +107,79 @@ func TestImplicitTumblingThinObjectMuJoCo(t *testing.T) {
 		}
 	}
 }
+
+// implicitLimitPendulum is a damped hinge pendulum falling onto its
+// joint limit, and a slide joint started past its range, under MuJoCo's
+// implicit integrator.
+const implicitLimitPendulum = `<mujoco><option integrator="implicit" timestep="0.002"/><worldbody>
+  <body pos="0 0 1"><joint name="h" type="hinge" axis="0 1 0" limited="true" range="-30 40" damping="0.05"/>
+    <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.4"/>
+    <body pos="0.3 0 0"><joint name="s" type="slide" axis="1 0 0" limited="true" range="-0.05 0.05" ref="0.08" damping="0.3"/>
+      <geom type="sphere" size="0.03" mass="0.2"/></body></body>
+</worldbody></mujoco>`
+
+// TestImplicitLimitRowsMuJoCo: under mujoco-implicit, limits are MuJoCo's
+// rows (constraint.Params.MuJoCoLimits), their impulses found with M and
+// applied through M̂: a damped pendulum falling onto its limit, with a
+// slide joint started 3 cm past its range, follows MuJoCo 2.2.2's implicit
+// integrator over 300 steps.
+func TestImplicitLimitRowsMuJoCo(t *testing.T) {
+	path := writeModel(t, implicitLimitPendulum)
+	const steps = 300
+	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: "implicit"})
+	b, mp := mappedModel(t, path, mj)
+	b.Config.Scheme = sim.MuJoCoImplicit
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float64, mj.NQ)
+	worst, limited := 0.0, 0
+	for k := 1; k <= steps; k++ {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if mj.Steps[k].NLimit > 0 {
+			limited++
+		}
+		mp.QToMuJoCo(s.State.Q, q)
+		for i := range q {
+			worst = math.Max(worst, math.Abs(q[i]-mj.Steps[k].QPos[i]))
+		}
+	}
+	t.Logf("max |Δqpos| over %d steps %.3g (%d of them with a limit row in MuJoCo)", steps, worst, limited)
+	if limited == 0 {
+		t.Fatal("no limit acted in MuJoCo's run")
+	}
+	if !(worst <= 1e-12) {
+		t.Errorf("max |Δqpos| %.3g over %d steps (want ≤ 1e-12)", worst, steps)
+	}
+}
+
+// TestImplicitRowsAllocateNothing: a warmed-up mujoco-implicit step in
+// contact with MuJoCo's rows and limits allocates nothing.
+func TestImplicitRowsAllocateNothing(t *testing.T) {
+	for _, doc := range []string{implicitDampedFluidDrop, implicitLimitPendulum} {
+		b, _, err := stiction(writeModel(t, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Config.Scheme = sim.MuJoCoImplicit
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 200 {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%d allocations per step", int(n))
+		}
+	}
+}
