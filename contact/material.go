@@ -53,6 +53,13 @@ type Material struct {
 	// MuJoCo's translational body_invweight0 of the material's body (its
 	// diagApprox); a pair sums its two sides'.
 	SlipWeight float64
+	// WeightSet marks a SlipWeight that was given, 0 included (the MJCF
+	// importer gives every material its body's body_invweight0, which is 0
+	// for a body whose centre of mass cannot move at qpos0, and for the
+	// world); a pair has it when both sides do. A pair of such materials
+	// whose weights sum to 0 is still MuJoCo's soft contact (MuJoCoSoft),
+	// whose rows take MuJoCo's R = max(mjMINVAL, (1 − d)/d · w).
+	WeightSet bool
 	// MaxFriction selects MuJoCo's combination of friction coefficients
 	// (mj_contactParam of MuJoCo 2.2.2 for two geoms of equal priority):
 	// a pair of two such materials takes the larger sliding, spin and
@@ -82,10 +89,11 @@ type Material struct {
 }
 
 // MuJoCoSoft reports whether m is MuJoCo's soft contact (the MJCF
-// importer's materials: SlipTime, SlipStiffness and SlipWeight set), which
-// MuJoCo's integrators in package sim solve with MuJoCo's own rows.
+// importer's materials: SlipTime, SlipStiffness and SlipWeight set, the
+// weight positive or given as 0: WeightSet), which MuJoCo's integrators in
+// package sim solve with MuJoCo's own rows.
 func (m Material) MuJoCoSoft() bool {
-	return m.SlipTime > 0 && m.SlipStiffness > 0 && m.SlipWeight > 0
+	return m.SlipTime > 0 && m.SlipStiffness > 0 && (m.SlipWeight > 0 || m.WeightSet)
 }
 
 // Validate reports an error naming the bad field and value.
@@ -172,6 +180,7 @@ func Combine(a, b Material) Material {
 		SlipStiffness: soft.SlipStiffness,
 		SlipRef:       soft.SlipRef,
 		SlipWeight:    a.SlipWeight + b.SlipWeight,
+		WeightSet:     a.WeightSet && b.WeightSet,
 	}
 }
 

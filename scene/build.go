@@ -176,7 +176,7 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 		mats[i] = contact.Material{Stiffness: *mt.Stiffness, Dissipation: *mt.Dissipation, Friction: *mt.Friction,
 			Rolling: valueOr(mt.RollingFriction, 0), Spin: valueOr(mt.SpinFriction, 0), Anchors: mt.Anchors == nil || *mt.Anchors,
 			SlipTime: valueOr(mt.SlipTime, 0), SlipImp: [5]float64{0.9, 0.95, 0.001, 0.5, 2}, SlipStiffness: valueOr(mt.SlipStiffness, 0),
-			SlipWeight: valueOr(mt.SlipWeight, 0), MaxFriction: mt.FrictionCombine == "max", Condim: mt.Condim, Priority: mt.Priority}
+			SlipWeight: valueOr(mt.SlipWeight, 0), WeightSet: mt.SlipWeight != nil, MaxFriction: mt.FrictionCombine == "max", Condim: mt.Condim, Priority: mt.Priority}
 		if len(mt.SlipSolImp) == 5 {
 			mats[i].SlipImp = [5]float64(mt.SlipSolImp)
 		}

@@ -255,7 +255,9 @@ type Material struct {
 	// SlipWeight (kg⁻¹, ≥ 0, default 0) is MuJoCo's translational
 	// body_invweight0 of the material's body: when set, the soft friction's
 	// R uses the sum of the two sides' weights (MuJoCo's diagApprox) in
-	// place of the contact's Delassus diagonal W_t.
+	// place of the contact's Delassus diagonal W_t. Given as 0 on both
+	// sides of a pair, the pair is still MuJoCo's soft contact
+	// (contact.Material.WeightSet), with MuJoCo's R = mjMINVAL.
 	SlipWeight *float64 `yaml:"slip_weight,omitempty"`
 	// FrictionCombine is how this material's friction coefficients combine
 	// with another's: "harmonic" (default: 2 μ_A μ_B/(μ_A + μ_B), as Drake)

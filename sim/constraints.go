@@ -115,12 +115,12 @@ func (sim *Simulator) assembleConstraints() error {
 // mujocoLimits reports whether the step's limits with MuJoCo's solref are
 // MuJoCo's (constraint.Params.MuJoCoLimits: no acting row within the
 // bound, MuJoCo's soft row past it): in every step of MuJoCo's integrators,
-// mujoco-euler and rk4 (its stages, and its steps taken as mujoco-euler
-// steps), as MuJoCo 2.2.2's mj_instantiateLimit makes a row only where
-// dist < margin.
+// mujoco-euler, mujoco-implicit and rk4 (its stages, and its steps taken
+// as mujoco-euler steps), as MuJoCo 2.2.2's mj_instantiateLimit makes a
+// row only where dist < margin.
 func (sim *Simulator) mujocoLimits() bool {
 	m := sim.scheme.Method
-	return m == MuJoCoEulerRule || m == RungeKutta4
+	return m == MuJoCoEulerRule || m == RungeKutta4 || m == MuJoCoImplicitRule
 }
 
 // evalControls sets the step's actuator inputs: each actuator's Target at

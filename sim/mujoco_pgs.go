@@ -575,7 +575,7 @@ func (sim *Simulator) keepEulerWarm() {
 	if sim.cfg.Contact.PGSIterations <= 0 || w.mj.rk4 || len(w.result.V) != sim.Model.NV {
 		return
 	}
-	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 {
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule {
 		return
 	}
 	sim.keepSolveWarm(w.q0, w.result.V, w.v0)
@@ -602,7 +602,7 @@ func (ws *pgsWarm) restore(a []float64) {
 // it did; not when the constraint set eliminates velocities.
 func (sim *Simulator) eulerRowsPGS() (bool, error) {
 	w := &sim.ws
-	if sim.scheme.Method != MuJoCoEulerRule && !(sim.scheme.Method == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != MuJoCoImplicitRule && !(m == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {
 		return false, nil
 	}
 	ok, err := sim.solveRowsPGS(&w.problem, w.kin0, w.v0, false, &w.result)

@@ -6,7 +6,7 @@ import (
 	"github.com/stiction-sim/stiction/contact"
 )
 
-// MuJoCo's contact rows in the mujoco-euler and rk4 steps. A step of
+// MuJoCo's contact rows in the mujoco-euler, mujoco-implicit and rk4 steps. A step of
 // MuJoCo's integrators solves the contacts of MJCF's soft material
 // (mujocoSoft) as MuJoCo 2.2.2 does (engine_core_constraint.c,
 // mj_instantiateContact, mj_makeImpedance, mj_referenceConstraint): only
@@ -17,16 +17,19 @@ import (
 // step, whose problem is stage 0's, in its own problem (mujocoEulerVStar):
 // v* = v0 + δt M⁻¹ k, A = M, and with joint damping the impulses found so
 // act through M + δt B, as mj_Euler applies (M + h B)⁻¹ to
-// qfrc_smooth + qfrc_constraint (mujocoMetricVStar, mapVelocity). Other
-// materials keep SAP's rows.
+// qfrc_smooth + qfrc_constraint (mujocoMetricVStar, mapVelocity); the
+// mujoco-implicit step likewise, through M̂ = M − h qDeriv as mj_implicit
+// (implicitMetricVStar). Other materials keep SAP's rows.
 
-// eulerRows reports whether a mujoco-euler step (mujocoEulerVStar) solves
-// MJCF's soft contacts with MuJoCo's rows: when it has contact pairs and
-// its constraint set eliminates no velocity (as stagedContacts: the
-// eliminated problem is SAP's). An rk4 step that falls back to
-// mujoco-euler does so only for such a set, and keeps SAP's rows.
+// eulerRows reports whether a mujoco-euler or mujoco-implicit step
+// (mujocoEulerVStar, mujocoImplicitVStar) solves MJCF's soft contacts with
+// MuJoCo's rows: when it has contact pairs and its constraint set
+// eliminates no velocity (as stagedContacts: the eliminated problem is
+// SAP's). An rk4 step that falls back to mujoco-euler does so only for
+// such a set, and keeps SAP's rows.
 func (sim *Simulator) eulerRows() bool {
-	return sim.scheme.Method == MuJoCoEulerRule && len(sim.ws.pairs) > 0 && !sim.ws.cons.elim.on
+	m := sim.scheme.Method
+	return (m == MuJoCoEulerRule || m == MuJoCoImplicitRule) && len(sim.ws.pairs) > 0 && !sim.ws.cons.elim.on
 }
 
 // startMuJoCoRows makes the step's problem MuJoCo's for its soft
@@ -59,9 +62,10 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 
 // muJoCoRowPair reports whether the step's scheme solves the pair with
 // MuJoCo's rows (startMuJoCoRows): a pair of MJCF's soft material
-// (mujocoSoft) under mujoco-euler or rk4, with no velocity eliminated.
+// (mujocoSoft) under mujoco-euler, mujoco-implicit or rk4, with no velocity
+// eliminated.
 func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
-	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 || sim.ws.cons.elim.on {
+	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule || sim.ws.cons.elim.on {
 		return false
 	}
 	_, soft := sim.mujocoSoft(pr)

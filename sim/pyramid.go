@@ -261,7 +261,11 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
 	if blk.edges > 1 {
 		mu := blk.mu[0]
-		r = 2 * mu * mu * r * (1 + mu*mu) / sim.impRatio()
+		if mat.SlipWeight > 0 {
+			r = 2 * mu * mu * r * (1 + mu*mu) / sim.impRatio()
+		} else { // R_0 = mjMINVAL, mj_makeImpedance's floor (contact.Material.WeightSet)
+			r = 2 * mu * mu * mjMinVal / sim.impRatio()
+		}
 	}
 	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
 	first := len(pp.Constraints)

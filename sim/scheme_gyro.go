@@ -65,10 +65,16 @@ var errSingular = errors.New("M̂ = M + h(D + ∂C/∂v) is singular")
 // by LU with partial pivoting (gonum's unblocked Dgetf2 and Dgetrs, which
 // do not allocate).
 func (g *gyroJacobian) solve(p *solver.Problem, c solver.Clique, h float64, r []float64) error {
+	return g.solveWith(p.A, c, h, r)
+}
+
+// solveWith is solve with the blocks of a (the layout of Problem.A) in
+// place of p.A: (a_c + h ∂C/∂v_c)⁻¹ r.
+func (g *gyroJacobian) solveWith(a0 []float64, c solver.Clique, h float64, r []float64) error {
 	n := c.Size
 	a := g.lu[:n*n]
 	for i := range a {
-		a[i] = p.A[c.AOff+i] + h*g.jac[c.AOff+i]
+		a[i] = a0[c.AOff+i] + h*g.jac[c.AOff+i]
 	}
 	if !lapackImpl.Dgetf2(n, n, a, max(n, 1), g.piv[:n]) {
 		return fmt.Errorf("tree at v[%d]: %w", c.Offset, errSingular)

@@ -43,11 +43,16 @@ type mujocoWork struct {
 	vB, vM []float64           // v0 + h (M + h B)⁻¹ k and v0 + h M⁻¹ k
 	dampF  solver.CliqueFactor // M + h B factored
 	tmp    []float64
+	aHat   []float64 // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
 }
 
 // init sizes mw for scheme sc: the joint damping B for both integrators,
 // the stages for RK4.
 func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {
+	if sc.Method == MuJoCoImplicitRule { // implicitMetricVStar (scheme_implicit.go)
+		mw.vB, mw.vM, mw.tmp, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
+		return
+	}
 	if sc.Method != MuJoCoEulerRule && sc.Method != RungeKutta4 {
 		return
 	}
@@ -183,9 +188,10 @@ func (sim *Simulator) mujocoMetricVStar() error {
 // mapVelocity turns the solution v of a mujocoMetricVStar step into
 // v0 + h (M + h B)⁻¹ k + (M + h B)⁻¹ M (v − v*_M), in place (the state's
 // velocity; the solver's result, which the step's statistics check, is
-// kept).
-func (sim *Simulator) mapVelocity(v []float64) {
+// kept); for mujoco-implicit (implicitMetricVStar) M̂ in place of M + h B.
+func (sim *Simulator) mapVelocity(v []float64) error {
 	w, mw := &sim.ws, &sim.ws.mj
+	implicit := sim.scheme.Method == MuJoCoImplicitRule
 	for _, q := range w.problem.Cliques {
 		x := mw.tmp[q.Offset : q.Offset+q.Size]
 		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
@@ -196,11 +202,16 @@ func (sim *Simulator) mapVelocity(v []float64) {
 			}
 			x[i] = s
 		}
-		mw.dampF.Solve(q, x, 1)
+		if !implicit {
+			mw.dampF.Solve(q, x, 1)
+		} else if err := mw.gyro.solveWith(mw.aHat, q, sim.cfg.DT, x); err != nil {
+			return fmt.Errorf("sim: step %d: mujoco-implicit: %w", sim.step+1, err)
+		}
 		for i := range q.Size {
 			v[q.Offset+i] = mw.vB[q.Offset+i] + x[i]
 		}
 	}
+	return nil
 }
 
 // The RK4 tableau of mj_RungeKutta (MuJoCo 2.2.2, RK4_A and RK4_B); the

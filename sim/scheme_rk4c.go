@@ -402,10 +402,14 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 	}
 }
 
+// mjMinVal is MuJoCo's mjMINVAL, the floor of mj_makeImpedance's R.
+const mjMinVal = 1e-15
+
 // softImpedance returns what MuJoCo's rows of a contact of its soft
 // material mat at gap φ share in a step of δt (mj_makeImpedance,
 // mj_referenceConstraint): solimp's impedance d = d(|φ|), the normal row's
-// R = (1 − d)/d · w (w the pair's body_invweight0 sum, SlipWeight), and
+// R = max(mjMINVAL, (1 − d)/d · w) (w the pair's body_invweight0 sum,
+// SlipWeight), and
 // the damping B and stiffness K of the pair's solref (SlipRef, the two
 // geoms' mixed as MuJoCo's: constraint.SolRefKB with the pair's dmax), or
 // B = (1 + μ²)/SlipTime and K = SlipStiffness for a material without it.
@@ -417,6 +421,6 @@ func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) 
 		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
 	}
 	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
-	r = (1 - d) / d * mat.SlipWeight
+	r = max(mjMinVal, (1-d)/d*mat.SlipWeight) // mj_makeImpedance's floor (a pair of weight 0: contact.Material.WeightSet)
 	return d, r, b, k
 }

@@ -80,7 +80,9 @@ func (sim *Simulator) updatePositions() error {
 	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule:
 		copy(s.V, v)
 		if w.mj.metric {
-			sim.mapVelocity(s.V) // impulses found with M act through M + h B (scheme_mujoco.go)
+			if err := sim.mapVelocity(s.V); err != nil { // impulses found with M act through M + h B or M̂ (scheme_mujoco.go)
+				return err
+			}
 		}
 		if w.mj.rk4 {
 			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j

@@ -372,14 +372,15 @@ func pgsAnswer(b *scene.Built, st solver.Status) bool {
 }
 
 // muJoCoRowContacts reports whether Stiction solves every contact of the
-// built model b with MuJoCo 2.2.2's rows and cone, as MuJoCo's Euler and
-// RK4 do: under mujoco-euler or rk4, with the pyramidal cone (the
+// built model b with MuJoCo 2.2.2's rows and cone, as MuJoCo's Euler,
+// implicit and RK4 integrators do: under mujoco-euler, mujoco-implicit
+// or rk4, with the pyramidal cone (the
 // elliptic one is the Lagged disk), every pair of geometries that may
 // collide of MuJoCo's soft material (contact.Material.MuJoCoSoft) and of
 // condim 1, 3, 4 or 6 (all MuJoCo's pyramid: sim/pyramid.go).
 func muJoCoRowContacts(b *scene.Built) bool {
 	c, m := b.Config, b.Model
-	if sc := c.Scheme.Method; sc != sim.MuJoCoEulerRule && sc != sim.RungeKutta4 || !c.Contact.Pyramidal() {
+	if sc := c.Scheme.Method; sc != sim.MuJoCoEulerRule && sc != sim.RungeKutta4 && sc != sim.MuJoCoImplicitRule || !c.Contact.Pyramidal() {
 		return false
 	}
 	for i := range m.Geometries {
