@@ -395,11 +395,14 @@ func ExecCurves(exe, file string, n int) (*Curves, error) {
 }
 
 // Mesh is one mesh of a model as MuJoCo compiled it: its name, vertex
-// count and triangles (mesh_face, indices of the mesh's vertices).
+// count, triangles (mesh_face, indices of the mesh's vertices) and
+// vertex graph (mesh_graph: numvert, numface, vert_edgeadr,
+// vert_globalid, edge_localid, face_globalid; nil when MuJoCo made none).
 type Mesh struct {
 	Name  string     `json:"name"`
 	NVert int        `json:"nvert"`
 	Faces [][3]int32 `json:"faces"`
+	Graph []int32    `json:"graph"`
 }
 
 // MeshFaces runs the tool at exe in its mesh mode on the model file and
