@@ -46,6 +46,12 @@ func (sim *Simulator) mujocoConvex(i, j int, xi, xj spatial.Pose, out []geometry
 	}
 	opt := mjccd.DefaultOptions
 	opt.MultiCCD = prm.MultiCCD
+	if prm.MPRTolerance > 0 {
+		opt.Tolerance = prm.MPRTolerance
+	}
+	if prm.MPRIterations > 0 {
+		opt.Iterations = prm.MPRIterations
+	}
 	var buf [mjccd.MaxContacts]mjccd.Contact
 	for k, c := range mjccd.Convex(g1, g2, 0, opt, buf[:0]) {
 		n := spatial.Vec3(c.Normal)
