@@ -436,6 +436,15 @@ type Collision struct {
 		XPos   []float64 `json:"xpos"`
 		XMat   []float64 `json:"xmat"`
 		RBound float64   `json:"rbound"`
+		// Quat and Pos are geom_quat and geom_pos (in the body frame),
+		// SameFrame geom_sameframe, and XQuat, BodyXPos and IQuat the
+		// geom's body's xquat, xpos and body_iquat.
+		Quat      []float64 `json:"quat"`
+		Pos       []float64 `json:"pos"`
+		SameFrame int       `json:"sameframe"`
+		XQuat     []float64 `json:"xquat"`
+		BodyXPos  []float64 `json:"bodyxpos"`
+		IQuat     []float64 `json:"iquat"`
 	} `json:"geoms"`
 	Meshes []struct {
 		Vert  []float64 `json:"vert"`

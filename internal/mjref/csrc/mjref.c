@@ -405,6 +405,16 @@ static void printCollide(const mjModel* m, const mjData* d) {
     arr(d->geom_xmat + 9 * i, 9);
     printf(",\"rbound\":");
     num(m->geom_rbound[i]);
+    printf(",\"quat\":");
+    arr(m->geom_quat + 4 * i, 4);
+    printf(",\"pos\":");
+    arr(m->geom_pos + 3 * i, 3);
+    printf(",\"sameframe\":%d,\"xquat\":", m->geom_sameframe[i]);
+    arr(d->xquat + 4 * m->geom_bodyid[i], 4);
+    printf(",\"bodyxpos\":");
+    arr(d->xpos + 3 * m->geom_bodyid[i], 3);
+    printf(",\"iquat\":");
+    arr(m->body_iquat + 4 * m->geom_bodyid[i], 4);
     putchar('}');
   }
   printf("],\"meshes\":[");
