@@ -97,14 +97,45 @@ func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
 // facets in facet-list order (qh_vertexneighbors after qh_triangulate),
 // appending each facet vertex not yet listed (in the facet's vertex-set
 // order, by decreasing vertex id) and a −1; the neighbours' point ids are
-// then replaced by their positions in the vertex list. face_globalid is
-// the triangles of qhullTriangles.
+// then replaced by their positions in the vertex list. qh_triangulate
+// puts the triangles of merged (flat, non-simplicial) facets at the end
+// of the facet list, and qh_makenewfacet moves their vertices to the end
+// of the vertex list on first touch; the order of the two or more
+// triangles of one merged face follows qhull's ridge order there, which
+// qhBuild does not model (TestQhullGraphMuJoCo measures the matches).
+// face_globalid is those triangles.
 func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
 	b, err := qhullBuild(pts)
 	if err != nil {
 		return nil, err
 	}
 	tris, sets := b.triangulate()
+	// qh_triangulate: the triangles of merged facets go to the end of the
+	// facet list, and their vertices to the end of the vertex list on
+	// first touch (qh_makenewfacet).
+	merged := b.mergedTriangles()
+	var ot [][3]int32
+	var os [][3]int // the triangles' vertex sets, in the same order
+	for pass := range 2 {
+		for i := range tris {
+			if merged[i] == (pass == 1) {
+				ot = append(ot, tris[i])
+				os = append(os, sets[i])
+			}
+		}
+	}
+	touched := make([]bool, len(pts))
+	nm := len(tris) - len(slices.DeleteFunc(slices.Clone(merged), func(m bool) bool { return !m }))
+	for _, st := range os[nm:] {
+		for _, v := range st {
+			if !touched[v] {
+				touched[v] = true
+				k := slices.Index(b.vlist, v)
+				b.vlist = append(slices.Delete(b.vlist, k, k+1), v)
+			}
+		}
+	}
+	tris, sets = ot, os
 	used := make([]bool, len(pts))
 	for _, t := range tris {
 		for _, v := range t {
@@ -729,6 +760,19 @@ func (b *qhBuild) triangulate() (tris [][3]int32, sets [][3]int) {
 		}
 	}
 	return tris, sets
+}
+
+// mergedTriangles reports, per triangle of triangulate, whether it comes
+// from a merged facet.
+func (b *qhBuild) mergedTriangles() []bool {
+	var out []bool
+	for _, f := range b.facets {
+		m := len(b.polygon(f))
+		for range m - 2 {
+			out = append(out, len(f.verts) > 3)
+		}
+	}
+	return out
 }
 
 // polygon returns the corners of facet f in counterclockwise order about
