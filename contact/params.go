@@ -155,6 +155,11 @@ type Params struct {
 	// MultiCCD is MuJoCo's <flag multiccd="enable"/>: MuJoCoCollider's
 	// pairs get the extra contacts of the flag (mjccd.Options.MultiCCD).
 	MultiCCD bool
+	// MPRTolerance and MPRIterations are MuJoCo's <option mpr_tolerance
+	// mpr_iterations> for MuJoCoCollider's pairs (mjccd.Options); 0 means
+	// MuJoCo's defaults, 1e-6 and 50.
+	MPRTolerance  float64
+	MPRIterations int
 }
 
 // DefaultParams returns β = 1, σ = 1e-3, margin = 1 mm, diagonal estimate,
@@ -201,6 +206,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: impratio %v must be non-negative and finite", p.ImpRatio)
 	case p.PGSIterations < 0:
 		return fmt.Errorf("contact: PGS iterations %d must be non-negative", p.PGSIterations)
+	case !(p.MPRTolerance >= 0) || math.IsInf(p.MPRTolerance, 0):
+		return fmt.Errorf("contact: MPR tolerance %v must be non-negative and finite", p.MPRTolerance)
+	case p.MPRIterations < 0:
+		return fmt.Errorf("contact: MPR iterations %d must be non-negative", p.MPRIterations)
 	case !(p.PGSTolerance >= 0) || math.IsInf(p.PGSTolerance, 0):
 		return fmt.Errorf("contact: PGS tolerance %v must be non-negative and finite", p.PGSTolerance)
 	}

@@ -469,6 +469,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
 			PGSIterations: pgsIterations(s.Contact.PGSIterations), PGSTolerance: pgsTolerance(s.Contact),
 			MuJoCoCollider: s.Contact.Collider == "mujoco", MultiCCD: s.Contact.MultiCCD != nil && *s.Contact.MultiCCD,
+			MPRTolerance: valueOr(s.Contact.MPRTolerance, 0), MPRIterations: intOr(s.Contact.MPRIterations, 0),
 		},
 		Materials:        mats,
 		Solver:           sv,

@@ -204,6 +204,11 @@ type ContactParams struct {
 	// MultiCCD is MuJoCo's <flag multiccd>: the "mujoco" collider's extra
 	// contacts (contact.Params.MultiCCD; default false).
 	MultiCCD *bool `yaml:"multiccd,omitempty"`
+	// MPRTolerance (> 0, default 1e-6) and MPRIterations (≥ 1, default
+	// 50) are MuJoCo's <option mpr_tolerance mpr_iterations>: the "mujoco"
+	// collider's MPR stopping rule (contact.Params.MPRTolerance).
+	MPRTolerance  *float64 `yaml:"mpr_tolerance,omitempty"`
+	MPRIterations *int     `yaml:"mpr_iterations,omitempty"`
 }
 
 // SolverParams select and tune the contact solver.

@@ -258,6 +258,12 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.PGSIterations != nil && *c.PGSIterations < 1 {
 		v.add("contact.pgs_iterations", "%d must be ≥ 1", *c.PGSIterations)
 	}
+	if c.MPRTolerance != nil && !(*c.MPRTolerance > 0 && !math.IsInf(*c.MPRTolerance, 0)) {
+		v.add("contact.mpr_tolerance", "%v must be finite and > 0", *c.MPRTolerance)
+	}
+	if c.MPRIterations != nil && *c.MPRIterations < 1 {
+		v.add("contact.mpr_iterations", "%d must be ≥ 1", *c.MPRIterations)
+	}
 	if c.PGSTolerance != nil {
 		v.nonNegative("contact.pgs_tolerance", *c.PGSTolerance)
 	}

@@ -67,6 +67,10 @@ type collider struct {
 	// local holds which of each geometry's pose on its body has an
 	// identity rotation or a zero translation (geometryPose).
 	local []localShape
+	// kin is the kinematics of the last geometryBoxes: the body poses
+	// from which MuJoCo's convex collider composes a mesh geom's pose
+	// (mujocoConvex).
+	kin *multibody.Workspace
 }
 
 // localShape says whether a geometry's pose on its body (Geometry.Pose)
@@ -106,6 +110,7 @@ func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []f
 // bounding boxes, each inflated by the contact margin, its standoff and
 // its speculative margin spec[i] (none when spec is nil).
 func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec []float64) {
+	c.kin = kin
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	if len(c.poses) != len(m.Geometries) {
 		c.fixedPoses(m, kin)
@@ -220,7 +225,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 			slack = margin + off + spec[i] + spec[j]
 		}
 		var mj bool
-		if c.hits, mj = sim.mujocoConvex(i, j, c.poses[i], c.poses[j], c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
+		if c.hits, mj = sim.mujocoConvex(c, i, j, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
 			c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
 		}
 		for _, h := range c.hits {

@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/stiction-sim/stiction/multibody"
+import (
+	"github.com/stiction-sim/stiction/geometry/mjccd"
+	"github.com/stiction-sim/stiction/multibody"
+)
 
 // SetTreeFactor turns the tree factor of branched trees' free-motion
 // blocks on or off for the simulators made afterwards and returns a
@@ -38,4 +41,15 @@ func (p *StageProbe) Candidates(s *Simulator) (stage, full [][2]int32, rebuilds 
 	s.stageBroadPhase(&p.stage, p.kin)
 	s.broadPhase(&p.full, p.kin, nil)
 	return p.stage.cand, p.full.cand, p.stage.rebuilds
+}
+
+// MuJoCoGeom returns geometry i of s at its current state as the convex
+// collider takes it (mjGeom), and whether it takes it.
+func MuJoCoGeom(s *Simulator, i int) (mjccd.Geom, bool) {
+	g := &s.Model.Geometries[i]
+	var out mjccd.Geom
+	kin := multibody.NewWorkspace(s.Model)
+	kin.Update(s.State.Q, s.State.V)
+	ok := mjGeom(g, s.Model.BodyPose(s.State, g.Body).Compose(g.Pose), kin, &out)
+	return out, ok
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/geometry/mjccd"
@@ -8,8 +10,8 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// mujocoConvex appends to out the contacts of geometries i and j (poses
-// xi, xj) from MuJoCo 2.2.2's convex collider (mjc_Convex, package
+// mujocoConvex appends to out the contacts of geometries i and j (at c's
+// poses) from MuJoCo 2.2.2's convex collider (mjc_Convex, package
 // geometry/mjccd) and reports true when the pair is one that MuJoCo
 // collides there (contact.Params.MuJoCoCollider): the pair's combined
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler or rk4), no
@@ -18,7 +20,7 @@ import (
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
 // i as A. Other pairs return false, leaving out as it was.
-func (sim *Simulator) mujocoConvex(i, j int, xi, xj spatial.Pose, out []geometry.Contact) ([]geometry.Contact, bool) {
+func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact) ([]geometry.Contact, bool) {
 	prm := &sim.cfg.Contact
 	if !prm.MuJoCoCollider {
 		return out, false
@@ -36,7 +38,7 @@ func (sim *Simulator) mujocoConvex(i, j int, xi, xj spatial.Pose, out []geometry
 		return out, false
 	}
 	var a, b mjccd.Geom
-	if !mjGeom(ga, xi, &a) || !mjGeom(gb, xj, &b) || !mjccd.Table(a.Type, b.Type) {
+	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) || !mjccd.Table(a.Type, b.Type) {
 		return out, false
 	}
 	flip := a.Type > b.Type
@@ -46,21 +48,27 @@ func (sim *Simulator) mujocoConvex(i, j int, xi, xj spatial.Pose, out []geometry
 	}
 	opt := mjccd.DefaultOptions
 	opt.MultiCCD = prm.MultiCCD
+	if prm.MPRTolerance > 0 {
+		opt.Tolerance = prm.MPRTolerance
+	}
+	if prm.MPRIterations > 0 {
+		opt.Iterations = prm.MPRIterations
+	}
 	var buf [mjccd.MaxContacts]mjccd.Contact
-	for k, c := range mjccd.Convex(g1, g2, 0, opt, buf[:0]) {
-		n := spatial.Vec3(c.Normal)
+	for k, h := range mjccd.Convex(g1, g2, 0, opt, buf[:0]) {
+		n := spatial.Vec3(h.Normal)
 		if flip {
 			n = n.Scale(-1)
 		}
-		out = append(out, geometry.Contact{Point: spatial.Vec3(c.Pos), Normal: n, Phi: c.Dist, Feature: uint32(k)})
+		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist, Feature: uint32(k)})
 	}
 	return out, true
 }
 
-// mjGeom sets g to geometry ge at world pose x as MuJoCo holds it
-// (geom type, size, geom_xpos, geom_xmat, geom_rbound) and reports
-// whether MuJoCo's convex collider can take it.
-func mjGeom(ge *multibody.Geometry, x spatial.Pose, g *mjccd.Geom) bool {
+// mjGeom sets g to geometry ge at world pose x (on its body, whose pose
+// kin holds) as MuJoCo holds it (geom type, size, geom_xpos, geom_xmat,
+// geom_rbound) and reports whether MuJoCo's convex collider can take it.
+func mjGeom(ge *multibody.Geometry, x spatial.Pose, kin *multibody.Workspace, g *mjccd.Geom) bool {
 	s := &ge.Shape
 	switch s.Kind {
 	case geometry.Sphere:
@@ -79,7 +87,8 @@ func mjGeom(ge *multibody.Geometry, x spatial.Pose, g *mjccd.Geom) bool {
 			return false
 		}
 		g.Type, g.Mesh, g.RBound = mjccd.Mesh, &mm.Data, mm.RBound
-		x = x.Compose(mm.Frame)
+		meshGeomPose(kin.Pose(ge.Body), ge.Pose, mm.Frame, g)
+		return true
 	default:
 		return false
 	}
@@ -87,4 +96,43 @@ func mjGeom(ge *multibody.Geometry, x spatial.Pose, g *mjccd.Geom) bool {
 	g.Pos = [3]float64(x.P)
 	g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z}) // as MuJoCo rounds xmat: MPR's points can jump with the last bit of a flat contact's pose
 	return true
+}
+
+// meshGeomPose sets g's geom_xpos and geom_xmat for a mesh geom at local
+// pose l on a body at pose b, whose mesh frame (centre of mass, principal
+// axes) is f in the geom's frame, with MuJoCo 2.2.2's arithmetic: the
+// compiler's geom_pos and geom_quat (mjCGeom::Compile's mjuu_frameaccum:
+// p = l.P + R(l.R)·f.P with mjuu_quat2mat and mjuu_mulvecmat, q =
+// mjuu_mulquat(l.R, f.R), normalized), then mj_kinematics'
+// mj_local2Global (geom_xpos = xmat·p + xpos with xmat =
+// mju_quat2Mat(xquat), geom_xmat = mju_quat2Mat(mju_mulQuat(xquat, q))).
+func meshGeomPose(b, l, f spatial.Pose, g *mjccd.Geom) {
+	lq := [4]float64{l.R.W, l.R.X, l.R.Y, l.R.Z}
+	lm := mjccd.QuatToMat(lq) // mjuu_quat2mat's products and sums are mju_quat2Mat's
+	p := [3]float64{
+		l.P[0] + (lm[0]*f.P[0] + lm[1]*f.P[1] + lm[2]*f.P[2]),
+		l.P[1] + (lm[3]*f.P[0] + lm[4]*f.P[1] + lm[5]*f.P[2]),
+		l.P[2] + (lm[6]*f.P[0] + lm[7]*f.P[1] + lm[8]*f.P[2]),
+	}
+	q := mulQuat(lq, [4]float64{f.R.W, f.R.X, f.R.Y, f.R.Z})
+	if n := q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]; n >= 1e-14 { // mjuu_normvec
+		n = math.Sqrt(n)
+		q = [4]float64{q[0] / n, q[1] / n, q[2] / n, q[3] / n}
+	}
+	bq := [4]float64{b.R.W, b.R.X, b.R.Y, b.R.Z}
+	bm := mjccd.QuatToMat(bq)
+	for k := range 3 { // mju_rotVecMat, then mju_addTo3
+		g.Pos[k] = bm[3*k]*p[0] + bm[3*k+1]*p[1] + bm[3*k+2]*p[2] + b.P[k]
+	}
+	g.Mat = mjccd.QuatToMat(mulQuat(bq, q))
+}
+
+// mulQuat is mju_mulQuat: the Hamilton product a b in MuJoCo's order.
+func mulQuat(a, b [4]float64) [4]float64 {
+	return [4]float64{
+		a[0]*b[0] - a[1]*b[1] - a[2]*b[2] - a[3]*b[3],
+		a[0]*b[1] + a[1]*b[0] + a[2]*b[3] - a[3]*b[2],
+		a[0]*b[2] - a[1]*b[3] + a[2]*b[0] + a[3]*b[1],
+		a[0]*b[3] + a[1]*b[2] - a[2]*b[1] + a[3]*b[0],
+	}
 }

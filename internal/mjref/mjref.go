@@ -395,11 +395,14 @@ func ExecCurves(exe, file string, n int) (*Curves, error) {
 }
 
 // Mesh is one mesh of a model as MuJoCo compiled it: its name, vertex
-// count and triangles (mesh_face, indices of the mesh's vertices).
+// count, triangles (mesh_face, indices of the mesh's vertices) and
+// vertex graph (mesh_graph: numvert, numface, vert_edgeadr,
+// vert_globalid, edge_localid, face_globalid; nil when MuJoCo made none).
 type Mesh struct {
 	Name  string     `json:"name"`
 	NVert int        `json:"nvert"`
 	Faces [][3]int32 `json:"faces"`
+	Graph []int32    `json:"graph"`
 }
 
 // MeshFaces runs the tool at exe in its mesh mode on the model file and
@@ -433,6 +436,15 @@ type Collision struct {
 		XPos   []float64 `json:"xpos"`
 		XMat   []float64 `json:"xmat"`
 		RBound float64   `json:"rbound"`
+		// Quat and Pos are geom_quat and geom_pos (in the body frame),
+		// SameFrame geom_sameframe, and XQuat, BodyXPos and IQuat the
+		// geom's body's xquat, xpos and body_iquat.
+		Quat      []float64 `json:"quat"`
+		Pos       []float64 `json:"pos"`
+		SameFrame int       `json:"sameframe"`
+		XQuat     []float64 `json:"xquat"`
+		BodyXPos  []float64 `json:"bodyxpos"`
+		IQuat     []float64 `json:"iquat"`
 	} `json:"geoms"`
 	Meshes []struct {
 		Vert  []float64 `json:"vert"`

@@ -18,9 +18,11 @@ import (
 // conjugate of mju_eig3's quaternion, mjuu_mulvecmat), that frame's pose
 // in the mesh's own frame, and geom_rbound (the norm of the largest
 // |coordinate| per axis, mjCGeom::GetRBound). MuJoCo's vertex graph
-// (mjCMesh::MakeGraph, from qhull's vertex and facet lists) is not
-// reproduced: the support is the exhaustive search, which MuJoCo uses for
-// meshes without a graph. Nil when the mass properties fail (the pair then
+// (mjCMesh::MakeGraph, from qhull's vertex and facet lists) is not handed
+// to the collider: qhullGraph reproduces it only for hulls without merged
+// (coplanar) faces, and the collision_convex meshes (boxes, prisms) all
+// have such faces; the support is the exhaustive search, which MuJoCo
+// uses for meshes without a graph. Nil when the mass properties fail (the pair then
 // keeps Stiction's narrow phase).
 func (c *compiler) mujocoCollisionMesh(v view, sh *scene.Shape) *geometry.MuJoCoMesh {
 	name := v.str("mesh", "")

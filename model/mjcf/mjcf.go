@@ -399,12 +399,44 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	if err := c.optionImpRatio(e); err != nil {
 		return err
 	}
+	if err := c.optionMPR(e); err != nil {
+		return err
+	}
 	if err := c.optionSolver(e); err != nil {
 		return err
 	}
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
 	if integ == "implicitfast" {
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")
+	}
+	return nil
+}
+
+// optionMPR reads <option mpr_tolerance mpr_iterations> (MuJoCo's
+// defaults 1e-6 and 50) into the scene's contact.mpr_tolerance and
+// contact.mpr_iterations: the stopping rule of MuJoCo's convex collider
+// (libccd's MPR in mjc_Convex, package geometry/mjccd), which MJCF pairs
+// use (contact.Params.MuJoCoCollider).
+func (c *compiler) optionMPR(e *xmlutil.Element) error {
+	if e.Has("mpr_tolerance") {
+		tol, err := c.r.Float(e, "mpr_tolerance", 1e-6)
+		if err != nil {
+			return err
+		}
+		if !(tol > 0) || math.IsInf(tol, 0) {
+			return c.r.Errorf(e, "mpr_tolerance", "%g: want a finite value > 0", tol)
+		}
+		c.out.Scene.Contact.MPRTolerance = &tol
+	}
+	if e.Has("mpr_iterations") {
+		it, err := c.r.Int(e, "mpr_iterations", 50)
+		if err != nil {
+			return err
+		}
+		if it < 1 {
+			return c.r.Errorf(e, "mpr_iterations", "%d: want at least 1", it)
+		}
+		c.out.Scene.Contact.MPRIterations = &it
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
 )
 
 // TestCompoundLimitWeights: the soft limits of a body's several hinges
@@ -55,6 +56,41 @@ func TestOptionImpRatio(t *testing.T) {
 		_, err := Parse("i.xml", []byte(fmt.Sprintf(doc, bad)), model.Options{})
 		if err == nil || !strings.Contains(err.Error(), "impratio") {
 			t.Errorf("impratio %s: error %v, want one naming impratio", bad, err)
+		}
+	}
+}
+
+// TestOptionMPR: <option mpr_tolerance mpr_iterations> reach the scene's
+// contact parameters (the convex collider's MPR stopping rule) and the
+// built contact.Params, without an unsupported-attribute warning, and a
+// value out of range is refused with the attribute named.
+func TestOptionMPR(t *testing.T) {
+	doc := `<mujoco><option %s/><worldbody><geom type="plane" size="1 1 .1"/></worldbody></mujoco>`
+	im, err := Parse("m.xml", []byte(fmt.Sprintf(doc, `mpr_tolerance="1e-4" mpr_iterations="7"`)), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := im.Scene.Contact
+	if c.MPRTolerance == nil || *c.MPRTolerance != 1e-4 || c.MPRIterations == nil || *c.MPRIterations != 7 {
+		t.Errorf("scene contact mpr_tolerance %v, mpr_iterations %v; want 1e-4, 7", c.MPRTolerance, c.MPRIterations)
+	}
+	for _, w := range im.Warnings {
+		if strings.Contains(w.Attribute, "mpr_") {
+			t.Errorf("warning %q", w)
+		}
+	}
+	b, err := scene.Build(im.Scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Config.Contact; p.MPRTolerance != 1e-4 || p.MPRIterations != 7 {
+		t.Errorf("contact.Params MPR %v, %d; want 1e-4, 7", p.MPRTolerance, p.MPRIterations)
+	}
+	for _, bad := range []string{`mpr_tolerance="0"`, `mpr_tolerance="-1"`, `mpr_tolerance="nan"`, `mpr_iterations="0"`, `mpr_iterations="1.5"`} {
+		_, err := Parse("m.xml", []byte(fmt.Sprintf(doc, bad)), model.Options{})
+		name := bad[:strings.Index(bad, "=")]
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: error %v, want one naming %s", bad, err, name)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package mjcf
 import (
 	"math"
 	"strings"
+	"unicode"
 
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -125,19 +126,43 @@ func (c *compiler) angle(a float64) float64 {
 
 // euler composes the three rotations of the compiler's eulerseq: a
 // lower-case letter rotates about the moving (intrinsic) axis, an
-// upper-case one about the fixed axis.
+// upper-case one about the fixed axis. The arithmetic is MuJoCo 2.2.2's
+// (mjCAlternative::Set, user_objects.cc): degrees as a/180·π, each
+// rotation (cos(a/2), sin(a/2)·axis) with glibc's sin and cos (crSinCos),
+// the product mjuu_mulquat's
+// (normalized after each step), then normalized once more.
 func (c *compiler) euler(x []float64) spatial.Quat {
-	q := spatial.QuatIdentity()
+	q := mjQuat{1, 0, 0, 0}
 	for i, ch := range c.eulerseq {
-		ax := map[rune]spatial.Vec3{'x': {1, 0, 0}, 'y': {0, 1, 0}, 'z': {0, 0, 1}}[rune(strings.ToLower(string(ch))[0])]
-		r := spatial.QuatFromAxisAngle(ax, c.angle(x[i]))
+		a := x[i]
+		if c.degrees {
+			a = a / 180 * math.Pi
+		}
+		sa, ca := crSinCos(a / 2) // glibc's, correctly rounded
+		r := mjQuat{ca}
+		r[1+strings.IndexRune("xyz", unicode.ToLower(ch))] = sa
 		if ch >= 'a' {
-			q = q.Mul(r) // intrinsic: about the rotated axis
+			q = mjuuMulQuat(q, r) // intrinsic: about the rotated axis
 		} else {
-			q = r.Mul(q) // extrinsic: about the fixed axis
+			q = mjuuMulQuat(r, q) // extrinsic: about the fixed axis
 		}
 	}
-	return q
+	q = mjuuNormVec(q)
+	return spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}
+}
+
+// mjuuMulQuat is mjuu_mulquat: mju_mulQuat's product, normalized.
+func mjuuMulQuat(a, b mjQuat) mjQuat { return mjuuNormVec(mulQuat(a, b)) }
+
+// mjuuNormVec is mjuu_normvec on a quaternion: each component divided by
+// the norm (unchanged when the squared norm is below mjEPS, 1e-14).
+func mjuuNormVec(q mjQuat) mjQuat {
+	n := q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]
+	if n < 1e-14 {
+		return q
+	}
+	n = math.Sqrt(n)
+	return mjQuat{q[0] / n, q[1] / n, q[2] / n, q[3] / n}
 }
 
 // rotateZTo returns the smallest rotation taking z to the direction of n.

@@ -70,6 +70,8 @@ type qhBuild struct {
 	p        []spatial.Vec3
 	vid      []int // vertex id of each point, 0 if not a vertex
 	order    []int // points in the order they became vertices
+	vlist    []int // qhull's vertex list (qh.vertex_list), as point indices
+	vnew     []bool
 	facets   []*qhFacet
 	interior spatial.Vec3
 	tol      float64
@@ -78,6 +80,115 @@ type qhBuild struct {
 // qhullTriangles returns the triangles MuJoCo 2.2.2 makes from qhull's
 // hull of points pts (indices into pts, outward by the right-hand rule).
 func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
+	b, err := qhullBuild(pts)
+	if err != nil {
+		return nil, err
+	}
+	tris, _ := b.triangulate()
+	return tris, nil
+}
+
+// qhullGraph returns the vertex graph MuJoCo 2.2.2 compiles for the hull
+// of points pts (mjCMesh::MakeGraph, mesh_graph): numvert, numface,
+// vert_edgeadr[numvert], vert_globalid[numvert],
+// edge_localid[numvert+3*numface], face_globalid[3*numface]. MakeGraph
+// walks qhull's vertex list (FORALLvertices: the vertices in the order
+// qhull created them, qh_appendvertex) and, for each, its neighbouring
+// facets in facet-list order (qh_vertexneighbors after qh_triangulate),
+// appending each facet vertex not yet listed (in the facet's vertex-set
+// order, by decreasing vertex id) and a −1; the neighbours' point ids are
+// then replaced by their positions in the vertex list. qh_triangulate
+// puts the triangles of merged (flat, non-simplicial) facets at the end
+// of the facet list, and qh_makenewfacet moves their vertices to the end
+// of the vertex list on first touch; the order of the two or more
+// triangles of one merged face follows qhull's ridge order there, which
+// qhBuild does not model (TestQhullGraphMuJoCo measures the matches).
+// face_globalid is those triangles.
+func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
+	b, err := qhullBuild(pts)
+	if err != nil {
+		return nil, err
+	}
+	tris, sets := b.triangulate()
+	// qh_triangulate: the triangles of merged facets go to the end of the
+	// facet list, and their vertices to the end of the vertex list on
+	// first touch (qh_makenewfacet).
+	merged := b.mergedTriangles()
+	var ot [][3]int32
+	var os [][3]int // the triangles' vertex sets, in the same order
+	for pass := range 2 {
+		for i := range tris {
+			if merged[i] == (pass == 1) {
+				ot = append(ot, tris[i])
+				os = append(os, sets[i])
+			}
+		}
+	}
+	touched := make([]bool, len(pts))
+	nm := len(tris) - len(slices.DeleteFunc(slices.Clone(merged), func(m bool) bool { return !m }))
+	for _, st := range os[nm:] {
+		for _, v := range st {
+			if !touched[v] {
+				touched[v] = true
+				k := slices.Index(b.vlist, v)
+				b.vlist = append(slices.Delete(b.vlist, k, k+1), v)
+			}
+		}
+	}
+	tris, sets = ot, os
+	used := make([]bool, len(pts))
+	for _, t := range tris {
+		for _, v := range t {
+			used[v] = true
+		}
+	}
+	local := make([]int32, len(pts))
+	var verts []int
+	for _, q := range b.vlist {
+		if used[q] {
+			local[q] = int32(len(verts))
+			verts = append(verts, q)
+		}
+	}
+	nv, nf := len(verts), len(tris)
+	g := make([]int32, 0, 2+3*nv+6*nf)
+	g = append(g, int32(nv), int32(nf))
+	edgeadr := len(g)
+	g = append(g, make([]int32, nv)...)
+	for _, q := range verts {
+		g = append(g, int32(q))
+	}
+	// neighbours of each vertex: facets in list order (qh_vertexneighbors).
+	nb := make([][]int, len(pts))
+	for i, s := range sets {
+		for _, v := range s {
+			nb[v] = append(nb[v], i)
+		}
+	}
+	start := len(g)
+	for i, q := range verts {
+		g[edgeadr+i] = int32(len(g) - start)
+		first := len(g)
+		for _, fi := range nb[q] {
+			for _, v := range sets[fi] {
+				if v != q && !slices.Contains(g[first:], local[v]) {
+					g = append(g, local[v])
+				}
+			}
+		}
+		g = append(g, -1)
+	}
+	if len(g)-start != nv+3*nf {
+		return nil, errors.New("hull graph: a facet is not a triangle")
+	}
+	for _, t := range tris {
+		g = append(g, t[0], t[1], t[2])
+	}
+	return g, nil
+}
+
+// qhullBuild runs the incremental construction on pts.
+func qhullBuild(pts []spatial.Vec3) (*qhBuild, error) {
 	if len(pts) < 4 {
 		return nil, errors.New("at least 4 vertices are needed for a hull")
 	}
@@ -102,7 +213,7 @@ func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
 		}
 		b.addPoint(f.out[len(f.out)-1], f)
 	}
-	return b.triangulate(), nil
+	return b, nil
 }
 
 // maxMin returns qh_maxmin's extreme points: for each axis the minimum and
@@ -242,6 +353,8 @@ func (b *qhBuild) createSimplex(s []int) {
 		b.interior = b.interior.AddScaled(0.25, b.p[q])
 	}
 	vs := b.byID(slices.Clone(s))
+	// qh_createsimplex appends the vertices in set order (decreasing id).
+	b.vlist = append(b.vlist, vs...)
 	for i := range vs {
 		f := &qhFacet{}
 		for j, v := range vs {
@@ -426,6 +539,7 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 	}
 	b.linkCone(q, cone)
 	b.facets = append(b.facets, cone...)
+	b.moveVertices(q, cone)
 	newf, merged := b.mergeCoplanarHorizons(q, cone)
 	for _, v := range vis {
 		for _, p := range v.out {
@@ -434,6 +548,28 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 	}
 	for _, g := range b.facets {
 		g.coplanar = false
+	}
+}
+
+// moveVertices updates qhull's vertex list for apex q and its cone:
+// qh_makenewfacets appends the apex (qh_appendvertex), and
+// qh_makenewfacet moves each new facet's vertices that are not yet new
+// to the end of the list, facet by facet in set order.
+func (b *qhBuild) moveVertices(q int, cone []*qhFacet) {
+	if b.vnew == nil {
+		b.vnew = make([]bool, len(b.p))
+	}
+	clear(b.vnew)
+	b.vlist = append(b.vlist, q)
+	b.vnew[q] = true
+	for _, nf := range cone {
+		for _, v := range nf.verts {
+			if !b.vnew[v] {
+				b.vnew[v] = true
+				i := slices.Index(b.vlist, v)
+				b.vlist = append(slices.Delete(b.vlist, i, i+1), v)
+			}
+		}
 	}
 }
 
@@ -600,9 +736,10 @@ func intersect(a, b []int) []int {
 
 // triangulate is qh_triangulate with MakeGraph's orientation: each facet
 // a fan from its newest vertex, each triangle's vertices by decreasing
-// vertex id with the first two swapped where needed to face outward.
-func (b *qhBuild) triangulate() [][3]int32 {
-	var tris [][3]int32
+// vertex id with the first two swapped where needed to face outward. It
+// also returns each triangle's vertices in qhull's set order (by
+// decreasing vertex id, before the swap).
+func (b *qhBuild) triangulate() (tris [][3]int32, sets [][3]int) {
 	for _, f := range b.facets {
 		poly := b.polygon(f)
 		m := len(poly)
@@ -614,6 +751,7 @@ func (b *qhBuild) triangulate() [][3]int32 {
 		}
 		for j := 1; j < m-1; j++ {
 			t := b.byID([]int{poly[k], poly[(k+j)%m], poly[(k+j+1)%m]})
+			sets = append(sets, [3]int{t[0], t[1], t[2]})
 			a := b.p[t[0]]
 			if b.p[t[1]].Sub(a).Cross(b.p[t[2]].Sub(a)).Dot(f.n) < 0 {
 				t[0], t[1] = t[1], t[0]
@@ -621,7 +759,20 @@ func (b *qhBuild) triangulate() [][3]int32 {
 			tris = append(tris, [3]int32{int32(t[0]), int32(t[1]), int32(t[2])})
 		}
 	}
-	return tris
+	return tris, sets
+}
+
+// mergedTriangles reports, per triangle of triangulate, whether it comes
+// from a merged facet.
+func (b *qhBuild) mergedTriangles() []bool {
+	var out []bool
+	for _, f := range b.facets {
+		m := len(b.polygon(f))
+		for range m - 2 {
+			out = append(out, len(f.verts) > 3)
+		}
+	}
+	return out
 }
 
 // polygon returns the corners of facet f in counterclockwise order about

@@ -43,8 +43,8 @@
 //	                [{"vert", "graph"}], "contacts": [{"geom", "dist",
 //	                "pos", "frame"}]}: MuJoCo's collision inputs and output
 //	-meshfaces      mesh mode: write only {"file", "meshes": [{"name",
-//	                "nvert", "faces"}]}, each mesh's triangles (mesh_face,
-//	                vertex indices of the mesh) as MuJoCo compiled them
+//	                "nvert", "faces", "graph"}]}, each mesh's triangles (mesh_face,
+//	                vertex indices of the mesh) and graph (mesh_graph)
 //
 // It writes one JSON object to stdout: the model's sizes, bodies (mass,
 // inertia, frames), joints, qpos0, the initial state, the joint-space mass
@@ -364,8 +364,8 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
   putchar('}');
 }
 
-// printMeshFaces is the -meshfaces mode: every mesh's name, vertex count
-// and triangles (mesh_face).
+// printMeshFaces is the -meshfaces mode: every mesh's name, vertex count,
+// triangles (mesh_face) and vertex graph (mesh_graph, null when none).
 static void printMeshFaces(const mjModel* m) {
   printf("{\"file\":\"%s\",\"meshes\":[", file);
   for (int i = 0; i < m->nmesh; i++) {
@@ -375,7 +375,14 @@ static void printMeshFaces(const mjModel* m) {
     for (int j = 0; j < m->mesh_facenum[i]; j++) {
       printf("%s[%d,%d,%d]", j ? "," : "", f[3 * j], f[3 * j + 1], f[3 * j + 2]);
     }
-    printf("]}");
+    printf("],\"graph\":");
+    if (m->mesh_graphadr[i] < 0) {
+      printf("null");
+    } else {
+      const int* g = m->mesh_graph + m->mesh_graphadr[i];
+      iarr(g, 2 + 3 * g[0] + 6 * g[1]);
+    }
+    putchar('}');
   }
   printf("]}\n");
 }
@@ -398,6 +405,16 @@ static void printCollide(const mjModel* m, const mjData* d) {
     arr(d->geom_xmat + 9 * i, 9);
     printf(",\"rbound\":");
     num(m->geom_rbound[i]);
+    printf(",\"quat\":");
+    arr(m->geom_quat + 4 * i, 4);
+    printf(",\"pos\":");
+    arr(m->geom_pos + 3 * i, 3);
+    printf(",\"sameframe\":%d,\"xquat\":", m->geom_sameframe[i]);
+    arr(d->xquat + 4 * m->geom_bodyid[i], 4);
+    printf(",\"bodyxpos\":");
+    arr(d->xpos + 3 * m->geom_bodyid[i], 3);
+    printf(",\"iquat\":");
+    arr(m->body_iquat + 4 * m->geom_bodyid[i], 4);
     putchar('}');
   }
   printf("],\"meshes\":[");
