@@ -1,6 +1,7 @@
 package solver_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -32,6 +33,41 @@ func TestMulJTSkipsZeroImpulses(t *testing.T) {
 			}
 			if got[c] != want {
 				t.Fatalf("trial %d: (Jᵀγ)_%d = %v, the dense product gives %v", trial, c, got[c], want)
+			}
+		}
+	}
+}
+
+// TestMulJRowSums: MulJ, which sums a contact's three rows in one pass over
+// v, gives each row of J v with the bits of the row's own sum over its
+// blocks, each block's products added in column order, on random problems
+// with contact, bilateral and interval rows.
+func TestMulJRowSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 17))
+	kinds := []solver.Kind{solver.ContactCone, solver.ContactLagged, solver.Bilateral, solver.Interval}
+	for trial := range 20 {
+		p := problems.Random(rng, 1+trial%4, kinds, 0.025)
+		v := make([]float64, p.NV)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		want := make([]float64, p.NR)
+		for b, blk := range p.JBlock {
+			q, c := p.Cliques[blk.Clique], p.Constraints[blk.Constraint]
+			d := p.JBlockData(b)
+			for r := range c.Size {
+				s := 0.0
+				for j := range q.Size {
+					s += d[r*q.Size+j] * v[q.Offset+j]
+				}
+				want[c.Row+r] += s
+			}
+		}
+		got := make([]float64, p.NR)
+		p.MulJ(v, got)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: (J v)[%d] = %v, row by row %v", trial, i, got[i], want[i])
 			}
 		}
 	}

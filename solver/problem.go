@@ -172,10 +172,27 @@ func (p *Problem) MulJ(v, vc []float64) {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
 		d := p.JBlockData(b)
-		vs := v[q.Offset : q.Offset+q.Size]
+		n := q.Size
+		vs := v[q.Offset : q.Offset+n]
+		if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
+			r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
+			r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
+			s0, s1, s2 := 0.0, 0.0, 0.0
+			for j, a := range r0 {
+				x := vs[j]
+				s0 += a * x
+				s1 += r1[j] * x
+				s2 += r2[j] * x
+			}
+			vc[c.Row] += s0
+			vc[c.Row+1] += s1
+			vc[c.Row+2] += s2
+			continue
+		}
 		for r := range c.Size {
 			s := 0.0
-			row := d[r*q.Size : (r+1)*q.Size]
+			row := d[r*n : (r+1)*n]
+			vs := vs[:len(row)]
 			for j, jij := range row {
 				s += jij * vs[j]
 			}
