@@ -50,3 +50,15 @@ func BenchmarkMulJ(b *testing.B) {
 		p.MulJ(v, vc)
 	}
 }
+
+// BenchmarkMulA: A x of the same problem (one 27×27 block).
+func BenchmarkMulA(b *testing.B) {
+	p := treeProblem(27, 8, 20)
+	x, out := make([]float64, p.NV), make([]float64, p.NV)
+	for i := range x {
+		x[i] = float64(i%5) - 2
+	}
+	for b.Loop() {
+		p.MulA(x, out)
+	}
+}

@@ -72,3 +72,41 @@ func TestMulJRowSums(t *testing.T) {
 		}
 	}
 }
+
+// TestMulARowSums: MulA, which sums two rows of a clique's block in one
+// pass over x, gives each row of A x with the bits of the row's own sum in
+// column order, on cliques of odd and even sizes (1 to 9).
+func TestMulARowSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	p := &solver.Problem{}
+	for n := 1; n <= 9; n++ {
+		p.Reset(2*n + 1)
+		sizes := []int{n, n + 1}
+		off := 0
+		for _, k := range sizes {
+			p.Cliques = append(p.Cliques, solver.Clique{Offset: off, Size: k, AOff: len(p.A)})
+			for range k * k {
+				p.A = append(p.A, rng.NormFloat64())
+			}
+			off += k
+		}
+		x := make([]float64, p.NV)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		got := make([]float64, p.NV)
+		p.MulA(x, got)
+		for c, q := range p.Cliques {
+			a := p.ABlock(c)
+			for i := range q.Size {
+				want := 0.0
+				for j := range q.Size {
+					want += a[i*q.Size+j] * x[q.Offset+j]
+				}
+				if g := got[q.Offset+i]; math.Float64bits(g) != math.Float64bits(want) {
+					t.Fatalf("size %d: (A x)[%d] = %v, row by row %v", q.Size, q.Offset+i, g, want)
+				}
+			}
+		}
+	}
+}
