@@ -3,12 +3,14 @@ package batch_test
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/stiction-sim/stiction/batch"
 	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/scene"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 const antXML = "../internal/mjref/testdata/gymnasium/ant.xml"
@@ -259,5 +261,75 @@ func BenchmarkCopyStepPendulum(b *testing.B) {
 		if err := c.Step(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCopyMatchesSimStep: a copy stepped by Copy.Step (sim.Simulator.Advance,
+// statistics gathered when read) ends every step with the state and the
+// statistics, to the bit, of the same scene stepped by sim.Simulator.Step
+// with the same controls; the statistics are read every third step only,
+// so that steps whose statistics are never gathered are covered too.
+func TestCopyMatchesSimStep(t *testing.T) {
+	sc := loadScene(t, antXML)
+	b, err := batch.FromScene(sc, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	c := b.Copy(0)
+	built, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := sim.New(built.Model, built.State, built.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stepped() || c.Stats().Step != 0 {
+		t.Fatal("a new copy reports a step")
+	}
+	contacts := 0
+	for step := 0; step < 60; step++ {
+		for k := range c.Ctrl() {
+			c.Ctrl()[k] = 0.8 * math.Sin(0.05*float64(step)+0.7*float64(k))
+			if err := ref.SetControl(k, c.Ctrl()[k], 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := ref.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Step(); err != nil {
+			t.Fatal(err)
+		}
+		for k, q := range ref.State.Q {
+			if math.Float64bits(c.Qpos()[k]) != math.Float64bits(q) {
+				t.Fatalf("step %d: q[%d] = %v, sim.Step %v", step+1, k, c.Qpos()[k], q)
+			}
+		}
+		for k, v := range ref.State.V {
+			if math.Float64bits(c.Qvel()[k]) != math.Float64bits(v) {
+				t.Fatalf("step %d: v[%d] = %v, sim.Step %v", step+1, k, c.Qvel()[k], v)
+			}
+		}
+		if step%3 != 0 {
+			continue
+		}
+		got := c.Stats()
+		got.Times, want.Times = sim.StepStats{}.Times, sim.StepStats{}.Times
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: Copy.Stats %+v, sim.Step %+v", step+1, got, want)
+		}
+		contacts = max(contacts, got.Contacts)
+	}
+	if contacts == 0 {
+		t.Fatal("no contact in 60 steps: the test does not cover contact steps")
+	}
+	if err := c.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Stepped() || c.Stats() != (sim.StepStats{}) {
+		t.Fatalf("after Reset: stepped %v, stats %+v", c.Stepped(), c.Stats())
 	}
 }

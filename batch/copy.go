@@ -27,7 +27,7 @@ type Copy struct {
 	ctrl     []float64
 	initCtrl []float64
 	init     *sim.Checkpoint
-	stats    sim.StepStats
+	stepped  bool // a step was taken since the copy was made, reset or restored
 	dt       float64
 	sensors  *sensor.Set // nil without sensors
 	q0, v0   []float64   // the state at the start of the last step, for the sensors
@@ -101,11 +101,25 @@ func (c *Copy) Qvel() []float64 { return c.sim.State.V }
 func (c *Copy) Ctrl() []float64 { return c.ctrl }
 
 // Stats returns the statistics of the last step (the zero value before the
-// first).
-func (c *Copy) Stats() sim.StepStats { return c.stats }
+// first, after a failed step, Reset, ResetTo and Restore). Step does not gather them
+// (sim.Simulator.Advance): the first Stats after a step does, and its
+// energies are those of the state at that call, so read them before
+// writing Qpos or Qvel.
+func (c *Copy) Stats() sim.StepStats {
+	if !c.stepped {
+		return sim.StepStats{}
+	}
+	return c.sim.Stats()
+}
 
-// Step gives Ctrl to the actuators and takes one step. On error (a
-// control that is not finite, a step that fails) the state is unchanged.
+// Stepped reports whether a step was taken since the copy was made, reset
+// or restored, without gathering the step's statistics.
+func (c *Copy) Stepped() bool { return c.stepped }
+
+// Step gives Ctrl to the actuators and takes one step with
+// sim.Simulator.Advance: the same state to the bit as sim.Simulator.Step,
+// the statistics gathered only when Stats reads them. On error (a control
+// that is not finite, a step that fails) the state is unchanged.
 func (c *Copy) Step() error {
 	for i, u := range c.ctrl {
 		if err := c.sim.SetControl(i, u, 0); err != nil {
@@ -116,11 +130,11 @@ func (c *Copy) Step() error {
 		copy(c.q0, c.sim.State.Q)
 		copy(c.v0, c.sim.State.V)
 	}
-	st, err := c.sim.Step()
-	if err != nil {
+	if err := c.sim.Advance(); err != nil {
+		c.stepped = false
 		return err
 	}
-	c.stats = st
+	c.stepped = true
 	return nil
 }
 
@@ -131,7 +145,7 @@ func (c *Copy) Reset() error {
 		return fmt.Errorf("batch: reset: %w", err)
 	}
 	copy(c.ctrl, c.initCtrl)
-	c.stats = sim.StepStats{}
+	c.stepped = false
 	return nil
 }
 
@@ -151,7 +165,7 @@ func (c *Copy) ResetTo(q, v []float64, t float64, ctrl []float64) error {
 		ctrl = c.initCtrl
 	}
 	copy(c.ctrl, ctrl)
-	c.stats = sim.StepStats{}
+	c.stepped = false
 	return nil
 }
 
@@ -161,7 +175,7 @@ func (c *Copy) Restore(k *sim.Checkpoint) error {
 	if err := c.sim.Restore(k); err != nil {
 		return fmt.Errorf("batch: restore: %w", err)
 	}
-	c.stats = sim.StepStats{}
+	c.stepped = false
 	return nil
 }
 
@@ -176,7 +190,7 @@ func (c *Copy) EvalSensors(out []float64) {
 		return
 	}
 	var step *sensor.Step
-	if c.stats.Step > 0 {
+	if c.stepped {
 		s := c.sim
 		step = &sensor.Step{DT: c.dt, Q0: c.q0, V0: c.v0, Contacts: s.Contacts(), Impulses: s.Impulses(), Reports: s.ConstraintReports()}
 	}
@@ -188,7 +202,7 @@ func (c *Copy) EvalSensors(out []float64) {
 // len(Ctrl)); 0 before the first step.
 func (c *Copy) ActuatorForces(out []float64) {
 	clear(out)
-	if c.stats.Step == 0 {
+	if !c.stepped {
 		return
 	}
 	for _, r := range c.sim.ConstraintReports() {

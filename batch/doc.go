@@ -15,4 +15,9 @@
 // mutable memory, so which worker steps a copy does not matter: a batch
 // step gives bit-identical results for any W, and the same as stepping
 // each copy alone. A warmed-up Batch.Step allocates nothing.
+//
+// Copy.Step takes sim.Simulator.Advance: the state after it is that of
+// sim.Simulator.Step to the bit, and the step's statistics (the energies,
+// e_m, the counts) are gathered by Copy.Stats when it is read, so that a
+// learning loop that never reads them does not pay for them.
 package batch

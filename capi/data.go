@@ -138,7 +138,7 @@ func (d *data) contacts() (*C.stiction_contact, int) {
 	for k := range pairs {
 		p := &pairs[k]
 		var f spatial.Vec3
-		if 3*k+2 < len(gamma) && d.c.Stats().Step > 0 {
+		if 3*k+2 < len(gamma) && d.c.Stepped() {
 			t1, t2 := spatial.Orthonormal(p.Normal)
 			g := gamma[3*k : 3*k+3]
 			f = t1.Scale(g[0]).AddScaled(g[1], t2).AddScaled(g[2], p.Normal).Scale(1 / dt)

@@ -138,6 +138,9 @@ int stiction_data_reset(int64_t data);
 int stiction_data_reset_keyframe(int64_t data, const char *keyframe);
 int stiction_data_array(int64_t data, int which, double **ptr, int *len);
 int stiction_data_contacts(int64_t data, const stiction_contact **ptr, int *n);
+/* The statistics of the last step, gathered at this call (steps do not
+ * gather them): the energies are those of the state now, so read them before
+ * writing qpos or qvel. */
 int stiction_data_stats(int64_t data, stiction_stats *out);
 /* Checkpoints: files, or snapshots held in memory (handles). */
 int stiction_data_save(int64_t data, const char *path);

@@ -315,7 +315,8 @@ class Data:
 
     @property
     def stats(self):
-        """Statistics of the last step (Stats)."""
+        """Statistics of the last step (Stats), gathered at this call (steps do not
+        gather them): read them before writing qpos or qvel, whose state the energies describe."""
         s = _lib.Stats()
         call("data_stats", self._handle(), ctypes.byref(s))
         return Stats(s.step, s.time, s.contacts, s.iterations, s.status, s.momentum_error,

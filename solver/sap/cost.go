@@ -105,7 +105,11 @@ func (e *evaluator) evaluate(it *iterate) bool {
 		it.costC += it.ci[i]
 	}
 	it.cost = costA + it.costC // SAP eq. (24)
-	p.MulJT(it.gamma, it.jc)
+	if e.cols != nil && allFinite(it.gamma) {
+		mulJT(p, e.cols, it.gamma, it.jc) // the same bits over J's non-zero columns
+	} else {
+		p.MulJT(it.gamma, it.jc)
+	}
 	for i := range it.grad {
 		it.grad[i] = it.r[i] - it.jc[i] // SAP §IV-A
 		diff[i] = it.r[i] + e.avs[i]    // p = A v

@@ -52,3 +52,34 @@ func mulJ(p *solver.Problem, sys newtonSystem, v, vc []float64) {
 		}
 	}
 }
+
+// mulJT sets out = Jᵀ γ as solver.Problem.MulJT does, for a finite γ.
+// When sys is the dense system set up for p, each J row adds its products
+// over the block's non-zero columns only: a skipped product is 0 · γ_r =
+// ±0, and out_j, which starts at +0, is never −0 (a sum of finite numbers
+// that starts at +0 is −0 only if a −0 is added to −0), so adding ±0
+// leaves its bits unchanged and out gets the same bits.
+func mulJT(p *solver.Problem, sys newtonSystem, gamma, out []float64) {
+	d, ok := sys.(*denseSystem)
+	if !ok || d.nzFor != p {
+		p.MulJT(gamma, out)
+		return
+	}
+	clear(out[:p.NV])
+	for b, blk := range p.JBlock {
+		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
+		jb := p.JBlockData(b)
+		o := out[q.Offset : q.Offset+q.Size]
+		nz := d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
+		for r, gr := range gamma[c.Row : c.Row+c.Size] {
+			if gr == 0 {
+				continue
+			}
+			row := jb[r*q.Size : (r+1)*q.Size]
+			for _, j := range nz {
+				o[j] += row[j] * gr
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package sap
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -108,4 +109,63 @@ func fullHessian(p *solver.Problem, g []float64, goff []int) []float64 {
 		}
 	}
 	return h
+}
+
+// TestMulJOverNonzeroColumns: mulJ and mulJT over the non-zero columns of
+// each J block (after denseSystem.setup) give J v and Jᵀ γ with the same
+// bits as solver.Problem's MulJ and MulJT, which sum over every column, on
+// random problems with columns of J zeroed, v and γ of both signs (so that
+// the skipped products include −0) and a third of γ zero.
+func TestMulJOverNonzeroColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 5))
+	kinds := []solver.Kind{solver.ContactCone, solver.ContactLagged, solver.Bilateral, solver.Interval}
+	skipped := 0
+	for trial := range 30 {
+		p := problems.Random(rng, 1+trial%5, kinds, 0.025)
+		for b := range p.JBlock {
+			jb := p.JBlockData(b)
+			k := p.Constraints[p.JBlock[b].Constraint].Size
+			n := len(jb) / k
+			for c := range n {
+				if rng.IntN(2) == 0 {
+					for r := range k {
+						jb[r*n+c] = 0
+					}
+					skipped++
+				}
+			}
+		}
+		var d denseSystem
+		if err := d.setup(p); err != nil {
+			t.Fatal(err)
+		}
+		v, gamma := make([]float64, p.NV), make([]float64, p.NR)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		for i := range gamma {
+			if rng.IntN(3) > 0 {
+				gamma[i] = rng.NormFloat64()
+			}
+		}
+		want, got := make([]float64, p.NR), make([]float64, p.NR)
+		p.MulJ(v, want)
+		mulJ(p, &d, v, got)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: (J v)[%d] = %v over non-zero columns, %v over all", trial, i, got[i], want[i])
+			}
+		}
+		wantT, gotT := make([]float64, p.NV), make([]float64, p.NV)
+		p.MulJT(gamma, wantT)
+		mulJT(p, &d, gamma, gotT)
+		for i := range wantT {
+			if math.Float64bits(gotT[i]) != math.Float64bits(wantT[i]) {
+				t.Fatalf("trial %d: (Jᵀ γ)[%d] = %v over non-zero columns, %v over all", trial, i, gotT[i], wantT[i])
+			}
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no column zeroed: the test does not exercise the skip")
+	}
 }
