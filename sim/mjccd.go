@@ -16,12 +16,14 @@ import (
 // collides there (contact.Params.MuJoCoCollider): the pair's combined
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
 // mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
-// pair of mjccd.Table or, except under rk4, a plane and a box
-// (mjc_PlaneBox, mujocoPlaneBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
+// pair of mjccd.Table or a plane and a box (mjc_PlaneBox,
+// mujocoPlaneBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
-// i as A. Other pairs return false, leaving out as it was.
-func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact) ([]geometry.Contact, bool) {
+// i as A. Other pairs return false, leaving out as it was. Slack is the
+// narrow phase's margin for the pair (its speculative one included), which
+// only a plane and a box use (mujocoPlaneBox).
+func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []geometry.Contact) ([]geometry.Contact, bool) {
 	prm := &sim.cfg.Contact
 	if !prm.MuJoCoCollider {
 		return out, false
@@ -48,10 +50,7 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact
 		g1, g2 = &b, &a
 	}
 	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
-		if sim.scheme.Method == RungeKutta4 { // not yet: rk4's stages part from MuJoCo's (docs/CONTACT.md)
-			return out, false
-		}
-		return mujocoPlaneBox(g1, g2, flip, out), true
+		return mujocoPlaneBox(g1, g2, flip, slack, out), true
 	}
 	if !mjccd.Table(a.Type, b.Type) {
 		return out, false
@@ -79,11 +78,20 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact
 // MuJoCo 2.2.2's mjc_PlaneBox (mjccd.PlaneBox, margin 0 as
 // mujocoConvex's pairs have), in MuJoCo's corner order, each with its
 // corner index as Feature; flip says the box is the pair's A, whose
-// normal then points from the box to the plane.
-func mujocoPlaneBox(g1, g2 *mjccd.Geom, flip bool, out []geometry.Contact) []geometry.Contact {
+// normal then points from the box to the plane. When no corner touches,
+// it gives instead the corners within slack (Phi > 0, which the narrow
+// phase keeps only as speculative pairs): an rk4 step collides at its
+// stages only when its start has pairs, and MuJoCo's stages find the
+// box's landing (TestRK4PyramidSlide); margin 0 first keeps MuJoCo's
+// first four when it touches, as a positive margin would let corners
+// above the plane take their places.
+func mujocoPlaneBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry.Contact) []geometry.Contact {
 	var buf [mjccd.MaxPlaneBox]mjccd.Contact
 	var corners [mjccd.MaxPlaneBox]int
 	hits, ids := mjccd.PlaneBox(g1, g2, 0, buf[:0], corners[:0])
+	if len(hits) == 0 && slack > 0 {
+		hits, ids = mjccd.PlaneBox(g1, g2, slack, buf[:0], corners[:0])
+	}
 	for k, h := range hits {
 		n := spatial.Vec3(h.Normal)
 		if flip {
