@@ -225,7 +225,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 			slack = margin + off + spec[i] + spec[j]
 		}
 		var mj bool
-		if c.hits, mj = sim.mujocoConvex(c, i, j, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
+		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
 			c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
 		}
 		for _, h := range c.hits {

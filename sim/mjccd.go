@@ -14,18 +14,21 @@ import (
 // poses) from MuJoCo 2.2.2's convex collider (mjc_Convex, package
 // geometry/mjccd) and reports true when the pair is one that MuJoCo
 // collides there (contact.Params.MuJoCoCollider): the pair's combined
-// material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler or rk4), no
-// standoff (MuJoCo's margin 0), and a type pair of mjccd.Table, a mesh
-// only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
+// material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
+// mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
+// pair of mjccd.Table or a plane and a box (mjc_PlaneBox,
+// mujocoPlaneBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
-// i as A. Other pairs return false, leaving out as it was.
-func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact) ([]geometry.Contact, bool) {
+// i as A. Other pairs return false, leaving out as it was. Slack is the
+// narrow phase's margin for the pair (its speculative one included), which
+// only a plane and a box use (mujocoPlaneBox).
+func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []geometry.Contact) ([]geometry.Contact, bool) {
 	prm := &sim.cfg.Contact
 	if !prm.MuJoCoCollider {
 		return out, false
 	}
-	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 {
+	if !sim.mujocoLimits() { // MuJoCo's integrators: mujoco-euler, mujoco-implicit, rk4
 		return out, false
 	}
 	m := sim.Model
@@ -38,13 +41,19 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact
 		return out, false
 	}
 	var a, b mjccd.Geom
-	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) || !mjccd.Table(a.Type, b.Type) {
+	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) {
 		return out, false
 	}
 	flip := a.Type > b.Type
 	g1, g2 := &a, &b
 	if flip {
 		g1, g2 = &b, &a
+	}
+	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
+		return mujocoPlaneBox(g1, g2, flip, slack, out), true
+	}
+	if !mjccd.Table(a.Type, b.Type) {
+		return out, false
 	}
 	opt := mjccd.DefaultOptions
 	opt.MultiCCD = prm.MultiCCD
@@ -65,12 +74,45 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, out []geometry.Contact
 	return out, true
 }
 
+// mujocoPlaneBox appends to out the contacts of plane g1 and box g2 from
+// MuJoCo 2.2.2's mjc_PlaneBox (mjccd.PlaneBox, margin 0 as
+// mujocoConvex's pairs have), in MuJoCo's corner order, each with its
+// corner index as Feature; flip says the box is the pair's A, whose
+// normal then points from the box to the plane. When no corner touches,
+// it gives instead the corners within slack (Phi > 0, which the narrow
+// phase keeps only as speculative pairs): an rk4 step collides at its
+// stages only when its start has pairs, and MuJoCo's stages find the
+// box's landing (TestRK4PyramidSlide); margin 0 first keeps MuJoCo's
+// first four when it touches, as a positive margin would let corners
+// above the plane take their places.
+func mujocoPlaneBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry.Contact) []geometry.Contact {
+	var buf [mjccd.MaxPlaneBox]mjccd.Contact
+	var corners [mjccd.MaxPlaneBox]int
+	hits, ids := mjccd.PlaneBox(g1, g2, 0, buf[:0], corners[:0])
+	if len(hits) == 0 && slack > 0 {
+		hits, ids = mjccd.PlaneBox(g1, g2, slack, buf[:0], corners[:0])
+	}
+	for k, h := range hits {
+		n := spatial.Vec3(h.Normal)
+		if flip {
+			n = n.Scale(-1)
+		}
+		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist, Feature: uint32(ids[k])})
+	}
+	return out
+}
+
 // mjGeom sets g to geometry ge at world pose x (on its body, whose pose
 // kin holds) as MuJoCo holds it (geom type, size, geom_xpos, geom_xmat,
 // geom_rbound) and reports whether MuJoCo's convex collider can take it.
 func mjGeom(ge *multibody.Geometry, x spatial.Pose, kin *multibody.Workspace, g *mjccd.Geom) bool {
 	s := &ge.Shape
 	switch s.Kind {
+	case geometry.HalfSpace: // a plane: mjc_PlaneBox reads its geom_xpos and geom_xmat's normal only
+		g.Type, g.RBound = mjccd.Plane, 0
+		g.Pos = [3]float64(x.P)
+		g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z})
+		return true
 	case geometry.Sphere:
 		g.Type, g.Size = mjccd.Sphere, [3]float64{s.Radius}
 	case geometry.Capsule:

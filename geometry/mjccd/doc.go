@@ -14,7 +14,9 @@
 // graph (mesh_graph). The arithmetic follows the C code's order of
 // operations, so that results agree with MuJoCo's to the last bit when the
 // inputs do. Which geom type pairs MuJoCo 2.2.2 sends here is Table
-// (mjCOLLISIONFUNC of engine_collision_driver.c).
+// (mjCOLLISIONFUNC of engine_collision_driver.c). PlaneBox is MuJoCo's
+// plane–box collider (mjc_PlaneBox, engine_collision_primitive.c): the
+// first four box corners below the plane in MuJoCo's corner order.
 //
 // Nothing allocates; loops are bounded (MPR by Options.Iterations and a
 // fixed cap, the mesh graph walk by the number of vertices), so degenerate
