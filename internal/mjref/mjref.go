@@ -450,12 +450,16 @@ type Collision struct {
 		Vert  []float64 `json:"vert"`
 		Graph []int32   `json:"graph"`
 	} `json:"meshes"`
-	Contacts []struct {
-		Geom  [2]int    `json:"geom"`
-		Dist  float64   `json:"dist"`
-		Pos   []float64 `json:"pos"`
-		Frame []float64 `json:"frame"`
-	} `json:"contacts"`
+	Contacts []CollisionContact `json:"contacts"`
+}
+
+// CollisionContact is one of MuJoCo's contacts in a Collision: its geom
+// pair, distance, point and frame (the normal first).
+type CollisionContact struct {
+	Geom  [2]int    `json:"geom"`
+	Dist  float64   `json:"dist"`
+	Pos   []float64 `json:"pos"`
+	Frame []float64 `json:"frame"`
 }
 
 // Collide runs the tool at exe in its collision mode on the model file

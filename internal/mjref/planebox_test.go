@@ -34,14 +34,8 @@ func comparePlaneBox(c *Collision) (int, float64, error) {
 		if len(got) != len(want) {
 			return n, worst, fmt.Errorf("geoms %d–%d: %d contacts, MuJoCo %d", pair[0], pair[1], len(got), len(want))
 		}
-		for i, w := range want {
-			worst = math.Max(worst, math.Abs(got[i].Dist-w.Dist))
-			for a := range 3 {
-				worst = math.Max(worst, math.Abs(got[i].Pos[a]-w.Pos[a]))
-				worst = math.Max(worst, math.Abs(got[i].Normal[a]-w.Frame[a]))
-			}
-			n++
-		}
+		worst = math.Max(worst, contactsDiff(got, want))
+		n += len(want)
 	}
 	return n, worst, nil
 }
