@@ -3,6 +3,9 @@ package mjref
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -171,4 +174,52 @@ func trajectoryWithGraph(path string, ref *Run, mp *Map, h int, graph []int32, v
 		}
 	}
 	return worst, vdiff, nil
+}
+
+// TestMultipleObjectsNoslip: MuJoCo's collision_convex/multiple_objects
+// from the parity test's perturbed state parts from Stiction at step 98
+// (6.0e-5 over 100 steps, measured); with its noslip_iterations="2" set to
+// 0 in both (the importer ignores the attribute, with a warning), MuJoCo
+// and Stiction agree to 1e-9 over those 100 steps (measured 5.0e-15):
+// noslip, MuJoCo's friction post-pass, is what remains there. Its pairs
+// there are meshes on the fixed box mesh (mjc_Convex with multiccd; its
+// plane is reached by no body within 500 steps of the initial run).
+func TestMultipleObjectsNoslip(t *testing.T) {
+	exe := tool(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "mujoco/test/engine/testdata/collision_convex/multiple_objects.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const attr = `noslip_iterations="2"`
+	if !strings.Contains(string(src), attr) {
+		t.Fatalf("multiple_objects.xml has no %s", attr)
+	}
+	for _, ns := range []string{attr, `noslip_iterations="0"`} {
+		path := writeModel(t, strings.Replace(string(src), attr, ns, 1))
+		ref0, err := Exec(exe, path, Options{Steps: 1, Every: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, v := perturbedState(ref0)
+		ref, err := Exec(exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, err := NewMap(ref, b.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, first, err := compareTrajectory(path, ref, ref, mp, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: max |Δqpos| %.3g over 100 steps (first over %g at step %d)", ns, worst, trajTol, first)
+		if ns != attr && worst > trajTol {
+			t.Errorf("%s: qpos differs from MuJoCo's by %.3g over 100 steps", ns, worst)
+		}
+	}
 }
