@@ -33,8 +33,8 @@ var planeConvexScenes = []planeConvexScene{
 	{"mesh pentaprism", `type="mesh" mesh="penta"`, [3]float64{0, 0, 0.15}, [3]float64{0.3, 1, 0}, 0.6, [6]float64{0.6, -0.3, 0, 1, 0, 0}},
 }
 
-// planeConvexSceneXML is scene s on a floor at time step dt with
-// integrator integ.
+// planeConvexSceneXML is scene s on a floor (the body at its initial
+// pose, at rest) at time step dt with integrator integ.
 func planeConvexSceneXML(s planeConvexScene, dt float64, integ string) string {
 	mesh := `<asset><mesh name="cube" vertex="-.05 -.05 -.05 .05 -.05 -.05 -.05 .05 -.05 .05 .05 -.05 -.05 -.05 .05 .05 -.05 .05 -.05 .05 .05 .05 .05 .05"/><mesh name="penta" vertex="`
 	for z := -0.04; z < 0.05; z += 0.08 {
@@ -44,7 +44,9 @@ func planeConvexSceneXML(s planeConvexScene, dt float64, integ string) string {
 		}
 	}
 	mesh += `"/></asset>`
-	return fmt.Sprintf(`<mujoco><option timestep="%g" integrator="%s"/>%s<worldbody><geom type="plane" size="5 5 0.1"/><body name="b" pos="0 0 1"><freejoint/><geom %s mass="1"/></body></worldbody></mujoco>`, dt, integ, mesh, s.geom)
+	q := axisQuat(s.axis, s.angle)
+	return fmt.Sprintf(`<mujoco><option timestep="%g" integrator="%s"/>%s<worldbody><geom type="plane" size="5 5 0.1"/><body name="b" pos="%.17g %.17g %.17g" quat="%.17g %.17g %.17g %.17g"><freejoint/><geom %s mass="1"/></body></worldbody></mujoco>`,
+		dt, integ, mesh, s.pos[0], s.pos[1], s.pos[2], q[0], q[1], q[2], q[3], s.geom)
 }
 
 // TestPlaneConvexTrajectories: one free body on a floor plane, as MJCF
@@ -220,6 +222,35 @@ func TestMultipleObjectsNoslip(t *testing.T) {
 		t.Logf("%s: max |Δqpos| %.3g over 100 steps (first over %g at step %d)", ns, worst, trajTol, first)
 		if ns != attr && worst > trajTol {
 			t.Errorf("%s: qpos differs from MuJoCo's by %.3g over 100 steps", ns, worst)
+		}
+	}
+}
+
+// TestPlaneConvexStepsAllocateNothing: a warmed-up step of each scene of
+// TestPlaneConvexTrajectories (its contacts from mjc_PlaneCylinder and
+// mjc_PlaneConvex) allocates nothing.
+func TestPlaneConvexStepsAllocateNothing(t *testing.T) {
+	for _, sc := range planeConvexScenes {
+		b, _, err := stiction(writeModel(t, planeConvexSceneXML(sc, 0.002, "Euler")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 { // lands on the floor
+			if _, err := s.Step(); err != nil {
+				t.Fatalf("%s: %v", sc.name, err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", sc.name, allocs)
 		}
 	}
 }
