@@ -17,7 +17,8 @@ import (
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
 // mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
 // pair of mjccd.Table or a plane and a box (mjc_PlaneBox,
-// mujocoPlaneBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
+// mujocoPlaneBox), an ellipsoid, a mesh or a cylinder (mjc_PlaneConvex,
+// mjc_PlaneCylinder: mujocoPlaneConvex), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
 // i as A. Other pairs return false, leaving out as it was. Slack is the
@@ -51,6 +52,9 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	}
 	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
 		return mujocoPlaneBox(g1, g2, flip, slack, out), true
+	}
+	if hits, ok := mujocoPlaneConvex(g1, g2, flip, slack, out); ok { // mjc_PlaneConvex, mjc_PlaneCylinder (mjplane.go)
+		return hits, true
 	}
 	if !mjccd.Table(a.Type, b.Type) {
 		return out, false

@@ -17,6 +17,12 @@
 // (mjCOLLISIONFUNC of engine_collision_driver.c). PlaneBox is MuJoCo's
 // plane–box collider (mjc_PlaneBox, engine_collision_primitive.c): the
 // first four box corners below the plane in MuJoCo's corner order.
+// PlaneConvex is mjc_PlaneConvex (engine_collision_convex.c), a plane with
+// an ellipsoid or a mesh: the support point along the plane's −normal and,
+// for a mesh, up to two more vertices within the margin (the support
+// vertex's graph neighbours, or all vertices without a graph).
+// PlaneCylinder is mjc_PlaneCylinder (engine_collision_primitive.c): up
+// to four rim points.
 //
 // Nothing allocates; loops are bounded (MPR by Options.Iterations and a
 // fixed cap, the mesh graph walk by the number of vertices), so degenerate
