@@ -385,6 +385,7 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	st.vc = solver.Resize(st.vc, p.NR)
 	p.MulJ(vs, st.vc)
+	elliptic := !sim.cfg.Contact.Pyramidal()
 	for i := range pairs {
 		mat := &mats[i].mat
 		if !mats[i].soft {
@@ -398,6 +399,9 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
 		}
 		p.R[row+2] = r
+		if elliptic && ellipticPair(&mats[i]) {
+			sim.ellipticRows(p, i, mat, r) // MuJoCo's elliptic block (elliptic.go)
+		}
 		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
 	}
 }
