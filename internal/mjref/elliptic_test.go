@@ -139,3 +139,29 @@ func mujocoSensitivity(t *testing.T, path string, sc sim.Scheme, steps int) floa
 	}
 	return worst
 }
+
+// TestEllipticHopperMuJoCo: Gymnasium's hopper with cone="elliptic" (its
+// thigh and leg joints' range −150…1°, off their start 0: see
+// TestRK4PyramidMuJoCo), follows MuJoCo 2.2.2 under rk4 (impratio 1 and
+// 10) and mujoco-euler over 1300 steps (1256 of them with contacts, the
+// first at step 45; the foot's friction 2). Level 1e-9, set before
+// measuring; measured 3.2e-14 and 2.5e-14 (rk4, impratio 1 and 10) and
+// 8.7e-14 (mujoco-euler).
+func TestEllipticHopperMuJoCo(t *testing.T) {
+	off := replaceOnce(t, readModel(t, "gymnasium/hopper.xml"), `range="-150 0"`, `range="-150 1"`, -1)
+	for _, v := range []struct {
+		opt string
+		sc  sim.Scheme
+	}{
+		{`cone="elliptic" integrator="RK4"`, sim.RK4},
+		{`cone="elliptic" integrator="RK4" impratio="10"`, sim.RK4},
+		{`cone="elliptic" integrator="Euler"`, sim.MuJoCoEuler},
+	} {
+		path := writeModel(t, replaceOnce(t, off, `integrator="RK4"`, v.opt, 1))
+		worst, over, n, _ := trajectoryGap(t, path, v.sc, Options{Steps: 1300}, 1e-9)
+		t.Logf("hopper, %s: max |Δqpos| over 1300 steps (%d with contacts) %.3g", v.opt, n, worst)
+		if n == 0 || !(worst <= 1e-9) {
+			t.Errorf("hopper, %s: max |Δqpos| %.3g over 1300 steps (%d with contacts; above 1e-9 from step %d), want ≤ 1e-9", v.opt, worst, n, over)
+		}
+	}
+}
