@@ -5,14 +5,19 @@ import "fmt"
 // Cone selects the friction cone of MuJoCo's soft contacts (the materials
 // with SlipTime, SlipStiffness and SlipWeight set, which the MJCF importer
 // gives its geoms) where the simulator solves MuJoCo's own contact rows
-// (sim's rk4 scheme, at each of its four stages). It is MuJoCo's
-// <option cone>; other contacts ignore it.
+// (sim's mujoco-euler and mujoco-implicit steps and the rk4 scheme's
+// four stages). It is MuJoCo's <option cone>; other contacts ignore it.
 type Cone int
 
 const (
-	// Elliptic keeps the contact's three rows (t1, t2, n) with the
-	// approximation's cone (Params.Approximation: SAP's cone, the Lagged
-	// disk), MuJoCo's cone="elliptic" up to that cone's shape.
+	// Elliptic is MuJoCo 2.2.2's elliptic cone: a contact of condim 1 or 3
+	// keeps its three rows (t1, t2, n) as one cone block
+	// (solver.ContactCone) with MuJoCo's R_n = (1 − d)/d · w and
+	// R_t = R_n/ImpRatio (mj_makeImpedance), whose converged answer is
+	// MuJoCo's (sim's elliptic.go). A contact of condim 4 or 6, whose
+	// MuJoCo cone spans its torsional and rolling rows too, keeps the
+	// approximation's (Params.Approximation: the Lagged disk) with separate
+	// spin and rolling blocks.
 	Elliptic Cone = iota
 	// Pyramidal is MuJoCo 2.2.2's default cone: a contact of condim 3 has
 	// four one-sided rows J_n ± μ J_t1, J_n ± μ J_t2, each with a force

@@ -129,10 +129,11 @@ type Params struct {
 	// rows are solved (MuJoCo's <option cone>; Pyramidal reports it),
 	// default Elliptic.
 	Cone Cone
-	// ImpRatio is MuJoCo's <option impratio> for the pyramidal cone of
-	// MuJoCo's soft contacts where their own rows are solved: MuJoCo 2.2.2
-	// makes a pyramid edge J_n ± (μ/√ImpRatio) J_t with R divided by
-	// ImpRatio (package sim). 0 stands for MuJoCo's default 1.
+	// ImpRatio is MuJoCo's <option impratio> for MuJoCo's soft contacts
+	// where their own rows are solved: MuJoCo 2.2.2 divides the R of the
+	// pyramid's edges (J_n ± μ J_t) and of the elliptic cone's friction
+	// rows (R_t = R_n/ImpRatio) by it (package sim). 0 stands for MuJoCo's
+	// default 1.
 	ImpRatio float64
 	// PGSIterations > 0 is MuJoCo's <option solver="PGS" iterations>:
 	// where MuJoCo's rows of its soft contacts with the pyramidal cone are

@@ -12,7 +12,8 @@ import (
 // mj_instantiateContact, mj_makeImpedance, mj_referenceConstraint): only
 // the contacts MuJoCo has (dist < margin: φ < 0, softTouching), with
 // MuJoCo's R and reference acceleration (softRows), and with MuJoCo's
-// pyramidal cone where <option cone> asks for it (solvePyramid). The rk4
+// pyramidal cone where <option cone> asks for it (solvePyramid), else its
+// elliptic cone for condim 1 and 3 (elliptic.go). The rk4
 // step does so at each of its stages (rk4ContactVStar); the mujoco-euler
 // step, whose problem is stage 0's, in its own problem (mujocoEulerVStar):
 // v* = v0 + δt M⁻¹ k, A = M, and with joint damping the impulses found so

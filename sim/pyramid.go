@@ -21,6 +21,7 @@ type pyramidWork struct {
 	res    solver.Result
 	blocks []pyramidBlock // per constraint block of the original problem
 	jstart []int          // per block of the original problem, its first J block (and one past the last)
+	ell    []bool         // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
 }
 
 // impRatio returns MuJoCo's impratio of the contact parameters
@@ -195,7 +196,7 @@ func pyramidPair(pm *pairMaterial) bool {
 // its Jacobian), or to nil when the cone is not the pyramid.
 func (sim *Simulator) markPyramids(st *rk4StageWork) {
 	if !sim.cfg.Contact.Pyramidal() {
-		st.asm.Geometric = nil
+		st.asm.Geometric = sim.markElliptic(st.mats, &st.geo) // MuJoCo's elliptic blocks (elliptic.go)
 		return
 	}
 	st.geo = st.geo[:0]

@@ -163,7 +163,8 @@ func copyDynamics(dst, src *solver.Problem) {
 // stage's problem is MuJoCo's scaled by δt² and a_i its qacc, up to the
 // solvers' tolerances: with contact.Params.Pyramidal (MJCF's default
 // cone) the contacts (condim 1, 3, 4 and 6) are MuJoCo 2.2.2's pyramid
-// (solvePyramid, solveStageZero), else the friction is the Lagged disk;
+// (solvePyramid, solveStageZero), else those of condim 1 and 3 are its
+// elliptic cone (elliptic.go) and the others' friction the Lagged disk;
 // limits with MuJoCo's solref have a row only past their bound
 // (constraint.Params.MuJoCoLimits), as MuJoCo's. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
 // the near-rigid R) stop a closing contact within δt: an acceleration
@@ -378,13 +379,15 @@ func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) [
 //
 // with d = d(|φ|) solimp's impedance, w the pair's body_invweight0 sum
 // (Material.SlipWeight), K its solref stiffness (SlipStiffness) and
-// B = (1 + μ²)/SlipTime its damping. R_t is the pyramid's: a contact
+// B = (1 + μ²)/SlipTime its damping; MuJoCo's elliptic contacts then take
+// R_t = R_n/impratio and the cone's μ (ellipticRows). R_t is the pyramid's: a contact
 // sticking under f creeps at R_t f/B, as MuJoCo's (contact/soft.go), and
 // R_n gives MuJoCo's resting depth, K d |φ| = (1 − d)/d · a0.
 func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, vs []float64) {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	st.vc = solver.Resize(st.vc, p.NR)
 	p.MulJ(vs, st.vc)
+	elliptic := !sim.cfg.Contact.Pyramidal()
 	for i := range pairs {
 		mat := &mats[i].mat
 		if !mats[i].soft {
@@ -398,6 +401,9 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
 		}
 		p.R[row+2] = r
+		if elliptic && ellipticPair(&mats[i]) {
+			sim.ellipticRows(p, i, mat, r) // MuJoCo's elliptic block (elliptic.go)
+		}
 		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
 	}
 }

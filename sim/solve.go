@@ -22,6 +22,7 @@ func (sim *Simulator) assembleContacts() error {
 		// body's height and supported mass, which no row reads.
 		prm.LoadAware = false
 	}
+	w.assemble.Geometric = sim.stepElliptic() // MuJoCo's elliptic blocks (elliptic.go)
 	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, prm, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)

@@ -28,3 +28,31 @@ func TestConeOption(t *testing.T) {
 		t.Errorf("cone=\"round\": error %v, want one naming the attribute and the value", err)
 	}
 }
+
+// TestEllipticCondimWarns: a geom of condim 4 or 6 under the elliptic
+// cone warns (MuJoCo's elliptic cone over the torsional and rolling rows
+// is not built: package sim keeps the Lagged disk for those contacts),
+// naming the attribute; condim 3 and 6 under the pyramid do not.
+func TestEllipticCondimWarns(t *testing.T) {
+	for _, c := range []struct {
+		cone, condim string
+		warns        bool
+	}{
+		{"elliptic", "6", true},
+		{"elliptic", "4", true},
+		{"elliptic", "3", false},
+		{"pyramidal", "6", false},
+	} {
+		im := parseDoc(t, `<mujoco><option cone="`+c.cone+`"/><worldbody><geom type="plane" size="1 1 1"/>
+<body pos="0 0 0.1"><freejoint/><geom type="sphere" size="0.1" condim="`+c.condim+`"/></body></worldbody></mujoco>`)
+		warned := false
+		for _, w := range im.Warnings {
+			if strings.Contains(w.String(), "condim") && strings.Contains(w.String(), "elliptic") {
+				warned = true
+			}
+		}
+		if warned != c.warns {
+			t.Errorf("cone %s, condim %s: warned %v, want %v (warnings %v)", c.cone, c.condim, warned, c.warns, im.Warnings)
+		}
+	}
+}

@@ -443,9 +443,10 @@ func (c *compiler) optionMPR(e *xmlutil.Element) error {
 
 // optionImpRatio reads <option impratio> (MuJoCo's default 1; > 0) into
 // the scene's contact.impratio: the pyramid of MuJoCo's soft contacts
-// takes it (contact.Params.ImpRatio). The elliptic cone's rows are not
-// MuJoCo's (the Lagged disk), nor the spring mapping of the schemes other
-// than mujoco-euler and rk4: a warning says so.
+// takes it (contact.Params.ImpRatio), as do the elliptic cone's contacts of
+// condim 1 and 3 (R_t = R_n/impratio). Contacts of condim 4 and 6 with the
+// elliptic cone keep Stiction's own rows (the Lagged disk): the geom's
+// condim warns.
 func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 	if !e.Has("impratio") {
 		return nil
@@ -459,9 +460,6 @@ func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 	}
 	if r != 1 {
 		c.out.Scene.Contact.ImpRatio = &r
-		if c.out.Scene.Contact.Cone == "elliptic" {
-			c.r.Warnf(e, "impratio", "applies to MuJoCo's pyramidal cone only: the elliptic cone's friction is the Lagged disk")
-		}
 	}
 	return nil
 }
