@@ -16,8 +16,8 @@ import (
 // collides there (contact.Params.MuJoCoCollider): the pair's combined
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
 // mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
-// pair of mjccd.Table or a plane and a box (mjc_PlaneBox,
-// mujocoPlaneBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
+// pair of mjccd.Table, a plane and a box (mjc_PlaneBox,
+// mujocoPlaneBox) or two boxes (mjc_BoxBox, mujocoBoxBox), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
 // i as A. Other pairs return false, leaving out as it was. Slack is the
@@ -51,6 +51,9 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	}
 	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
 		return mujocoPlaneBox(g1, g2, flip, slack, out), true
+	}
+	if g1.Type == mjccd.Box && g2.Type == mjccd.Box { // mjc_BoxBox (mjccd_box.go)
+		return mujocoBoxBox(g1, g2, slack, out), true
 	}
 	if !mjccd.Table(a.Type, b.Type) {
 		return out, false

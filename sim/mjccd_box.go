@@ -1,0 +1,26 @@
+package sim
+
+import (
+	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/geometry/mjccd"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// mujocoBoxBox appends to out the contacts of boxes g1 and g2 (g1 the
+// lower geometry index, as MuJoCo orders a pair of one type) from MuJoCo
+// 2.2.2's mjc_BoxBox (mjccd.BoxBox, margin 0 as mujocoConvex's pairs
+// have), in MuJoCo's order, each with that order as Feature; the normal
+// points from g1 to g2. As for a plane and a box (mujocoPlaneBox), when
+// the boxes do not touch it gives instead the contacts within slack (Phi
+// > 0, kept by the narrow phase only as speculative pairs).
+func mujocoBoxBox(g1, g2 *mjccd.Geom, slack float64, out []geometry.Contact) []geometry.Contact {
+	var buf [mjccd.MaxBoxBox]mjccd.Contact
+	hits := mjccd.BoxBox(g1, g2, 0, buf[:0])
+	if len(hits) == 0 && slack > 0 {
+		hits = mjccd.BoxBox(g1, g2, slack, buf[:0])
+	}
+	for k, h := range hits {
+		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: spatial.Vec3(h.Normal), Phi: h.Dist, Feature: uint32(k)})
+	}
+	return out
+}
