@@ -25,22 +25,27 @@ func mujocoBoxBox(g1, g2 *mjccd.Geom, slack float64, out []geometry.Contact) []g
 	return out
 }
 
-// mujocoSphereBox appends to out the contact of sphere g1 and box g2 from
-// MuJoCo 2.2.2's mjc_SphereBox (mjccd.SphereBox, margin 0, else within
-// slack as mujocoBoxBox), Feature 0; flip says the box is the pair's A,
-// whose normal then points from the box to the sphere.
-func mujocoSphereBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry.Contact) []geometry.Contact {
-	var buf [1]mjccd.Contact
-	hits := mjccd.SphereBox(g1, g2, 0, buf[:0])
-	if len(hits) == 0 && slack > 0 {
-		hits = mjccd.SphereBox(g1, g2, slack, buf[:0])
+// mujocoRoundBox appends to out the contacts of sphere or capsule g1
+// and box g2 from MuJoCo 2.2.2's mjc_SphereBox or mjc_CapsuleBox
+// (mjccd.SphereBox, mjccd.CapsuleBox; margin 0, else within slack as
+// mujocoBoxBox), each with its order as Feature; flip says the box is the
+// pair's A, whose normal then points from the box to g1.
+func mujocoRoundBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry.Contact) []geometry.Contact {
+	collide := mjccd.SphereBox
+	if g1.Type == mjccd.Capsule {
+		collide = mjccd.CapsuleBox
 	}
-	for _, h := range hits {
+	var buf [mjccd.MaxCapsuleBox]mjccd.Contact
+	hits := collide(g1, g2, 0, buf[:0])
+	if len(hits) == 0 && slack > 0 {
+		hits = collide(g1, g2, slack, buf[:0])
+	}
+	for k, h := range hits {
 		n := spatial.Vec3(h.Normal)
 		if flip {
 			n = n.Scale(-1)
 		}
-		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist})
+		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist, Feature: uint32(k)})
 	}
 	return out
 }
