@@ -31,14 +31,10 @@ func mujocoBoxBox(g1, g2 *mjccd.Geom, slack float64, out []geometry.Contact) []g
 // mujocoBoxBox), each with its order as Feature; flip says the box is the
 // pair's A, whose normal then points from the box to g1.
 func mujocoRoundBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry.Contact) []geometry.Contact {
-	collide := mjccd.SphereBox
-	if g1.Type == mjccd.Capsule {
-		collide = mjccd.CapsuleBox
-	}
 	var buf [mjccd.MaxCapsuleBox]mjccd.Contact
-	hits := collide(g1, g2, 0, buf[:0])
+	hits := roundBox(g1, g2, 0, buf[:0])
 	if len(hits) == 0 && slack > 0 {
-		hits = collide(g1, g2, slack, buf[:0])
+		hits = roundBox(g1, g2, slack, buf[:0])
 	}
 	for k, h := range hits {
 		n := spatial.Vec3(h.Normal)
@@ -48,4 +44,13 @@ func mujocoRoundBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry
 		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist, Feature: uint32(k)})
 	}
 	return out
+}
+
+// roundBox is mjccd.CapsuleBox for a capsule g1, else mjccd.SphereBox
+// (called directly, so that out stays on the caller's stack).
+func roundBox(g1, g2 *mjccd.Geom, margin float64, out []mjccd.Contact) []mjccd.Contact {
+	if g1.Type == mjccd.Capsule {
+		return mjccd.CapsuleBox(g1, g2, margin, out)
+	}
+	return mjccd.SphereBox(g1, g2, margin, out)
 }

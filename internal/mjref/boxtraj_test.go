@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // boxScene is a scene of TestBoxBoxTrajectories: an MJCF world (%g: the
@@ -95,6 +97,47 @@ func TestBoxBoxTrajectories(t *testing.T) {
 			if worst > sc.tol {
 				t.Errorf("δt %g, %s: qpos differs from MuJoCo's by %.3g (first over 1e-9 at step %d)", dt, sc.name, worst, first)
 			}
+		}
+	}
+}
+
+// TestBoxScenesAllocateNothing: a warmed-up step (300 steps, δt = 2 ms)
+// of each of boxScenes, whose box–box, capsule–box and sphere–box pairs
+// go through mjccd.BoxBox, CapsuleBox and SphereBox, allocates nothing.
+func TestBoxScenesAllocateNothing(t *testing.T) {
+	exe := tool(t)
+	for _, sc := range boxScenes() {
+		path := writeModel(t, `<mujoco><option timestep="0.002"/><worldbody>`+sc.world+`</worldbody></mujoco>`)
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Exec(exe, path, Options{Steps: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, err := NewMap(ref, b.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp.QToStiction(sc.qpos, b.State.Q)
+		mp.VToStiction(sc.qpos, sc.qv, b.State.V)
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			if _, err := s.Step(); err != nil {
+				t.Fatalf("%s: %v", sc.name, err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", sc.name, allocs)
 		}
 	}
 }
