@@ -73,25 +73,27 @@ func boxPairState(s1, s2 [3]float64, pen float64) []float64 {
 	return q
 }
 
-// compareBoxBox runs mjccd.BoxBox on every pair of c's boxes (geoms 2k,
-// 2k+1) with margin and returns the number of contacts compared and the
-// largest difference from MuJoCo's; a count that differs is an error.
-func compareBoxBox(c *Collision, margin float64) (int, float64, error) {
+// pairCollider is a port of one of MuJoCo's pair functions: the contacts
+// of g1 and g2 within margin appended to out.
+type pairCollider func(g1, g2 *mjccd.Geom, margin float64, out []mjccd.Contact) []mjccd.Contact
+
+// comparePairs runs collide on geoms 2k, 2k+1 of c for k < pairs with
+// margin and returns the number of contacts compared and the largest
+// difference from MuJoCo's; a count that differs is an error naming the
+// pair by name(k).
+func comparePairs(c *Collision, pairs int, collide pairCollider, margin float64, name func(int) string) (int, float64, error) {
 	gs := mjccdGeoms(c)
 	n, worst := 0, 0.0
-	for k := 0; 2*k+1 < len(gs); k++ {
+	for k := range pairs {
 		var want []CollisionContact
 		for _, w := range c.Contacts {
 			if w.Geom == [2]int{2 * k, 2*k + 1} {
 				want = append(want, w)
 			}
 		}
-		got := mjccd.BoxBox(&gs[2*k], &gs[2*k+1], margin, nil)
+		got := collide(&gs[2*k], &gs[2*k+1], margin, nil)
 		if len(got) != len(want) {
-			return n, worst, fmt.Errorf("%s: %d contacts, MuJoCo %d", boxPairCases[k].name, len(got), len(want))
-		}
-		if d := contactsDiff(got, want); d > 0 && os.Getenv("BOXDBG") != "" {
-			fmt.Printf("%s: %g\n got %+v\n want %+v\n", boxPairCases[k].name, d, got, want)
+			return n, worst, fmt.Errorf("%s: %d contacts, MuJoCo %d", name(k), len(got), len(want))
 		}
 		worst = math.Max(worst, contactsDiff(got, want))
 		n += len(want)
@@ -130,7 +132,7 @@ func TestBoxBoxContactsMuJoCo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				k, w, err := compareBoxBox(c, margin)
+				k, w, err := comparePairs(c, len(boxPairCases), mjccd.BoxBox, margin, func(k int) string { return boxPairCases[k].name })
 				if err != nil {
 					t.Errorf("sizes %v, margin %g, overlap %g: %v", sz, margin, pen, err)
 				}

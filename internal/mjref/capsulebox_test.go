@@ -89,22 +89,12 @@ func TestCapsuleBoxContactsMuJoCo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				gs := mjccdGeoms(c)
-				for k := range capsuleBoxPoses {
-					var want []CollisionContact
-					for _, w := range c.Contacts {
-						if w.Geom == [2]int{2 * k, 2*k + 1} {
-							want = append(want, w)
-						}
-					}
-					got := mjccd.CapsuleBox(&gs[2*k], &gs[2*k+1], margin, nil)
-					if len(got) != len(want) {
-						t.Errorf("margin %g, turn %v, overlap %g, pose %d: %d contacts, MuJoCo %d", margin, rot, pen, k, len(got), len(want))
-						continue
-					}
-					worst = math.Max(worst, contactsDiff(got, want))
-					total += len(want)
+				k, w, err := comparePairs(c, len(capsuleBoxPoses), mjccd.CapsuleBox, margin, func(k int) string { return fmt.Sprintf("pose %d", k) })
+				if err != nil {
+					t.Errorf("margin %g, turn %v, overlap %g: %v", margin, rot, pen, err)
 				}
+				total += k
+				worst = math.Max(worst, w)
 			}
 		}
 	}
