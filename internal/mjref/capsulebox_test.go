@@ -3,9 +3,6 @@ package mjref
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/geometry/mjccd"
@@ -42,74 +39,29 @@ var capsuleBoxPoses = []struct {
 // two box orientations, overlaps from 1e-4 to 0.5 of the radius, and
 // within a margin.
 func TestCapsuleBoxContactsMuJoCo(t *testing.T) {
-	exe := tool(t)
-	dir := t.TempDir()
 	const r, hl = 0.03, 0.08
-	size := [3]float64{0.1, 0.07, 0.05}
-	total, worst := 0, 0.0
-	for _, margin := range []float64{0, 0.01} {
-		var b strings.Builder
-		b.WriteString(`<mujoco><option gravity="0 0 0"/><worldbody>`)
-		for range capsuleBoxPoses {
-			fmt.Fprintf(&b, `<body><freejoint/><geom type="capsule" size="%g %g" margin="%g"/></body>`, r, hl, margin)
-			fmt.Fprintf(&b, `<body><freejoint/><geom type="box" size="%g %g %g" margin="%g"/></body>`, size[0], size[1], size[2], margin)
-		}
-		b.WriteString(`</worldbody></mujoco>`)
-		path := filepath.Join(dir, "capsulebox.xml")
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, rot := range []struct {
-			axis  [3]float64
-			angle float64
-		}{{[3]float64{0, 0, 1}, 0}, {[3]float64{0.3, -0.5, 0.8}, 1.1}} {
-			for _, pen := range []float64{1e-4 * r, 0.2 * r, 0.5 * r, -0.5 * margin} {
-				q := make([]float64, 14*len(capsuleBoxPoses))
-				bq := axisQuat(rot.axis, rot.angle)
-				m := mjccd.QuatToMat(bq)
-				for k, p := range capsuleBoxPoses {
-					cq := axisQuat(p.axis, p.angle)
-					cm := mjccd.QuatToMat(cq)
-					ax := [3]float64{cm[2], cm[5], cm[8]}
-					var l [3]float64
-					n := math.Sqrt(p.in[0]*p.in[0] + p.in[1]*p.in[1] + p.in[2]*p.in[2])
-					for a := range 3 {
-						l[a] = p.c[a] * size[a]
-						if n > 0 { // outside: the capsule's surface just touching along in, then moved in by pen
-							h := r + hl*math.Abs(ax[0]*p.in[0]+ax[1]*p.in[1]+ax[2]*p.in[2])/n
-							l[a] += (pen - h) * p.in[a] / n
-						}
-					}
-					x := [3]float64{3 * float64(k), 0, 1}
-					wq := mulQuatT(bq, cq)
-					copy(q[14*k:], []float64{x[0] + m[0]*l[0] + m[1]*l[1] + m[2]*l[2], x[1] + m[3]*l[0] + m[4]*l[1] + m[5]*l[2], x[2] + m[6]*l[0] + m[7]*l[1] + m[8]*l[2], wq[0], wq[1], wq[2], wq[3]})
-					copy(q[14*k+7:], []float64{x[0], x[1], x[2], bq[0], bq[1], bq[2], bq[3]})
+	roundBoxTest{
+		geom: func(margin float64) string {
+			return fmt.Sprintf(`<geom type="capsule" size="%g %g" margin="%g"/>`, r, hl, margin)
+		},
+		n: len(capsuleBoxPoses),
+		pose: func(k int, pen float64) ([3]float64, [4]float64) {
+			p := capsuleBoxPoses[k]
+			cq := axisQuat(p.axis, p.angle)
+			cm := mjccd.QuatToMat(cq)
+			ax := [3]float64{cm[2], cm[5], cm[8]}
+			var l [3]float64
+			n := math.Sqrt(p.in[0]*p.in[0] + p.in[1]*p.in[1] + p.in[2]*p.in[2])
+			for a := range 3 {
+				l[a] = p.c[a] * roundBoxSize[a]
+				if n > 0 { // outside: the surface just touching along in, then moved in by pen
+					h := r + hl*math.Abs(ax[0]*p.in[0]+ax[1]*p.in[1]+ax[2]*p.in[2])/n
+					l[a] += (pen - h) * p.in[a] / n
 				}
-				c, err := Collide(exe, path, 0, q, make([]float64, 12*len(capsuleBoxPoses)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				k, w, err := comparePairs(c, len(capsuleBoxPoses), mjccd.CapsuleBox, margin, func(k int) string { return fmt.Sprintf("pose %d", k) })
-				if err != nil {
-					t.Errorf("margin %g, turn %v, overlap %g: %v", margin, rot, pen, err)
-				}
-				total += k
-				worst = math.Max(worst, w)
 			}
-		}
-	}
-	t.Logf("%d contacts compared, largest difference %.3g", total, worst)
-	if worst > 1e-12 || total == 0 {
-		t.Errorf("%d contacts, differing from MuJoCo's by %.3g", total, worst)
-	}
-}
-
-// mulQuatT is the Hamilton product a b of unit quaternions (w, x, y, z).
-func mulQuatT(a, b [4]float64) [4]float64 {
-	return [4]float64{
-		a[0]*b[0] - a[1]*b[1] - a[2]*b[2] - a[3]*b[3],
-		a[0]*b[1] + a[1]*b[0] + a[2]*b[3] - a[3]*b[2],
-		a[0]*b[2] - a[1]*b[3] + a[2]*b[0] + a[3]*b[1],
-		a[0]*b[3] + a[1]*b[2] - a[2]*b[1] + a[3]*b[0],
-	}
+			return l, cq
+		},
+		pens:    func(margin float64) []float64 { return []float64{1e-4 * r, 0.2 * r, 0.5 * r, -0.5 * margin} },
+		collide: mjccd.CapsuleBox,
+	}.run(t)
 }
