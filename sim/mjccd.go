@@ -16,9 +16,12 @@ import (
 // collides there (contact.Params.MuJoCoCollider): the pair's combined
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
 // mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
-// pair of mjccd.Table or a plane and a box (mjc_PlaneBox,
-// mujocoPlaneBox), an ellipsoid, a mesh or a cylinder (mjc_PlaneConvex,
-// mjc_PlaneCylinder: mujocoPlaneConvex), a mesh only with MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
+// pair of mjccd.Table, a plane and a box (mjc_PlaneBox,
+// mujocoPlaneBox), a plane and an ellipsoid, a mesh or a cylinder
+// (mjc_PlaneConvex, mjc_PlaneCylinder: mujocoPlaneConvex), two boxes
+// (mjc_BoxBox, mujocoBoxBox) or a sphere or capsule and a box
+// (mjc_SphereBox, mjc_CapsuleBox: mujocoRoundBox), a mesh only with
+// MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
 // i as A. Other pairs return false, leaving out as it was. Slack is the
@@ -55,6 +58,12 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	}
 	if hits, ok := mujocoPlaneConvex(g1, g2, flip, slack, out); ok { // mjc_PlaneConvex, mjc_PlaneCylinder (mjplane.go)
 		return hits, true
+	}
+	if g1.Type == mjccd.Box && g2.Type == mjccd.Box { // mjc_BoxBox (mjccd_box.go)
+		return mujocoBoxBox(g1, g2, slack, out), true
+	}
+	if (g1.Type == mjccd.Sphere || g1.Type == mjccd.Capsule) && g2.Type == mjccd.Box { // mjc_SphereBox, mjc_CapsuleBox (mjccd_box.go)
+		return mujocoRoundBox(g1, g2, flip, slack, out), true
 	}
 	if !mjccd.Table(a.Type, b.Type) {
 		return out, false
