@@ -8,11 +8,16 @@ import (
 
 // jointFrames holds what Workspace.Update needs of a joint's constant
 // frames, read once from the model: X_WF of a root joint (the world
-// composed with ParentFrame), ChildFrame⁻¹, and which of the compositions
+// composed with ParentFrame) and its rotation matrix, ChildFrame⁻¹, and which of the compositions
 // X_WP·ParentFrame, X_WF·X_FM(q) and X_WM·ChildFrame⁻¹ have an identity
 // rotation or a zero translation on the right.
 type jointFrames struct {
 	rootF, childInv spatial.Pose
+	// fixedF: X_WF does not depend on q (a root joint's rootF, a free
+	// joint's identity, as frames returns them), and rotF is its R_WF.RotMat(),
+	// the same bits as computing it every Update.
+	fixedF bool
+	rotF   spatial.Mat3
 	parent, motion  poseShape
 	child           poseShape
 	axis            spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
@@ -38,6 +43,12 @@ func newJointFrames(m *Model, b int) jointFrames {
 		parent:   shapeOf(j.ParentFrame),
 	}
 	f.child = shapeOf(f.childInv)
+	switch {
+	case j.Type == JointFree:
+		f.fixedF, f.rotF = true, spatial.PoseIdentity().R.RotMat()
+	case j.Parent < 0:
+		f.fixedF, f.rotF = true, f.rootF.R.RotMat()
+	}
 	var n float64
 	f.axis, n = j.Axis.Normalize()
 	f.axisZero = n == 0
@@ -87,6 +98,16 @@ func (ws *Workspace) frames(q []float64, b int, xp spatial.Pose) (xf, xm, xb spa
 	}
 	xm = compose(xf, ws.motion(j, fr, qj), fr.motion)
 	return xf, xm, compose(xm, fr.childInv, fr.child)
+}
+
+// rotF returns R_WF as a rotation matrix for body b's joint frame F at the
+// world pose xf that frames returned: the matrix read once from the model
+// when F is fixed (jointFrames.fixedF), xf.R.RotMat() otherwise.
+func (ws *Workspace) rotF(b int, xf spatial.Pose) spatial.Mat3 {
+	if fr := &ws.fr[b]; fr.fixedF {
+		return fr.rotF
+	}
+	return xf.R.RotMat()
 }
 
 // motion is j.motion(q) with a revolute joint's axis normalized once:

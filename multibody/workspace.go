@@ -125,7 +125,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := xf.R.RotMat()
+	R := ws.rotF(b, xf)
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
 	for k := range body.Joint.NV() {
@@ -156,7 +156,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	xf, xm, xb := ws.frames(q, b, xp)
-	R := xf.R.RotMat()
+	R := ws.rotF(b, xf)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
 	vel := 0.0
