@@ -16,13 +16,13 @@ type jointFrames struct {
 	// fixedF: X_WF does not depend on q (a root joint's rootF, a free
 	// joint's identity, as frames returns them), and rotF is its R_WF.RotMat(),
 	// the same bits as computing it every Update.
-	fixedF bool
-	rotF   spatial.Mat3
-	parent, motion  poseShape
-	child           poseShape
-	axis            spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
-	axisZero        bool         // its axis is zero (X_FM = identity)
-	diagInertia     bool         // the body's Icom is diagonal
+	fixedF         bool
+	rotF           spatial.Mat3
+	parent, motion poseShape
+	child          poseShape
+	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	axisZero       bool         // its axis is zero (X_FM = identity)
+	diagInertia    bool         // the body's Icom is diagonal
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
