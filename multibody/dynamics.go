@@ -114,7 +114,7 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 			out[r*n+s], out[s*n+r] = e, e
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			nm = nm.Add(ws.x[a].P.Sub(ws.x[p].P).Cross(f))
+			nm = nm.Add(ws.lev[a].Cross(f))
 		}
 	}
 }
@@ -144,7 +144,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		}
 		al, ac := spatial.Vec3{}, g.Neg()
 		if p := body.Joint.Parent; p >= 0 {
-			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.lev[b]))
 		}
 		if vel {
 			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
@@ -178,7 +178,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
+			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.lev[b].Cross(ws.ff[b]))
 			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
 		}
 	}

@@ -15,6 +15,7 @@ import "github.com/stiction-sim/stiction/spatial"
 type Workspace struct {
 	m          *Model
 	x          []spatial.Pose // world pose of every body
+	lev        []spatial.Vec3 // x_B − x_P: a body's origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
 	w, vel     []spatial.Vec3 // angular velocity and origin velocity
 	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
 	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
@@ -49,7 +50,7 @@ type (
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	return &Workspace{
-		m: m, x: make([]spatial.Pose, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
+		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
 		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), tau: make([]float64, m.NV),
@@ -104,6 +105,9 @@ func (ws *Workspace) Update(q, v []float64) {
 			ws.joint1(q, vj, b, xp, wp, vp)
 		default:
 			ws.joint(q, vj, b, xp, wp, vp)
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.lev[b] = ws.x[b].P.Sub(ws.x[p].P) // the same subtraction the dynamics passes made, once
 		}
 		R := ws.x[b].R.RotMat()
 		ws.com[b] = R.MulVec(body.Inertia.Com)
