@@ -26,6 +26,46 @@ func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
 	return r
 }
 
+// bodyForces returns the force F = m a_com = m (a + α × c + ω × (ω × c))
+// (Newton) and the moment N = I α + ω × (I ω) + c × F about the body
+// origin (Euler) of a body with mass m, centre of mass at c from its
+// origin and rotational inertia I about it (world frame), for the
+// classical accelerations α and a of its origin and its angular velocity ω.
+// It makes the products and sums of the Vec3 form
+//
+//	F = a.Add(α.Cross(c)).Add(ω.Cross(ω.Cross(c))).Scale(m)
+//	N = I.MulVec(α).Add(ω.Cross(I.MulVec(ω))).Add(c.Cross(F))
+//
+// in the same order, on scalars, which Go keeps in registers (a Vec3, an
+// array, goes through memory): the same bits (TestBodyForcesMatchVectorForm).
+func bodyForces(m float64, c spatial.Vec3, I *spatial.Mat3, al, a, w spatial.Vec3) (n, f spatial.Vec3) {
+	c0, c1, c2 := c[0], c[1], c[2]
+	w0, w1, w2 := w[0], w[1], w[2]
+	x0, x1, x2 := cross(w0, w1, w2, c0, c1, c2) // ω × c
+	x0, x1, x2 = cross(w0, w1, w2, x0, x1, x2)  // ω × (ω × c)
+	y0, y1, y2 := cross(al[0], al[1], al[2], c0, c1, c2)
+	f0 := m * ((a[0] + y0) + x0)
+	f1 := m * ((a[1] + y1) + x1)
+	f2 := m * ((a[2] + y2) + x2)
+	i0, i1, i2 := mulVec(I, w0, w1, w2)         // I ω
+	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)  // ω × (I ω)
+	i0, i1, i2 = mulVec(I, al[0], al[1], al[2]) // I α
+	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)  // c × F
+	return spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
+}
+
+// cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
+func cross(a0, a1, a2, b0, b1, b2 float64) (float64, float64, float64) {
+	return a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0
+}
+
+// mulVec returns M v on scalars, as spatial.Mat3.MulVec computes it.
+func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
+	return M[0][0]*v0 + M[0][1]*v1 + M[0][2]*v2,
+		M[1][0]*v0 + M[1][1]*v1 + M[1][2]*v2,
+		M[2][0]*v0 + M[2][1]*v1 + M[2][2]*v2
+}
+
 // MassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)
 // into out by the composite-rigid-body algorithm (Featherstone, RBDA §6.2):
 // with the composite inertia I^c_i of body i's subtree,
@@ -160,10 +200,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if vel {
 			w = ws.w[b]
 		}
-		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
-		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass) // F = m a_com
-		ws.ff[b] = f
-		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f)) // Euler about the origin
+		ws.fn[b], ws.ff[b] = bodyForces(body.Inertia.Mass, ws.com[b], &ws.ic[b], al, ac, w)
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		body := &m.Bodies[b]

@@ -169,14 +169,8 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 	}
 	i := body.VOff
 	if body.Joint.Type == JointRevolute {
-		W := R.MulVec(body.Joint.Axis)
-		wj := W.Scale(vel) // q̇ W, ω of the joint
-		w := wp.Add(wj)
-		ka := wp.Cross(wj)
-		ws.colW[i], ws.colL[i] = W, W.Cross(d)
-		ws.x[b], ws.w[b], ws.vel[b] = xb, w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d))
-		ws.kw[b] = ka
-		ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+		ws.x[b] = xb
+		ws.revolute(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
 		return
 	}
 	lm := R.MulVec(body.Joint.Axis)
@@ -185,6 +179,37 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 	ws.x[b], ws.w[b], ws.vel[b] = xb, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d))
 	ws.kw[b] = spatial.Vec3{}
 	ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))
+}
+
+// revolute is joint1's revolute joint with velocity index i on body b, R
+// = R_WF, d = x_B − x_M and r_PM = x_M − x_P: with W = R a and ω_j = q̇ W,
+//
+//	S = (W, W × d),  ω = ω_P + ω_j,  v = v_P + ω_P × r_PM + ω × d,
+//	κ_α = ω_P × ω_j,  κ_a = ω_P × (ω_P × r_PM) + κ_α × d + ω × (ω × d),
+//
+// each sum in that order, on scalars (Go keeps a Vec3, an array, in
+// memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
+// TestRevoluteMatchesVectorForm).
+func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
+	d0, d1, d2 := d[0], d[1], d[2]
+	r0, r1, r2 := rpm[0], rpm[1], rpm[2]
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
+	w0, w1, w2 := p0+j0, p1+j1, p2+j2
+	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
+	ws.colW[i] = spatial.Vec3{W0, W1, W2}
+	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
+	ws.colL[i] = spatial.Vec3{c0, c1, c2}
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
+	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
+	ws.w[b] = spatial.Vec3{w0, w1, w2}
+	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
+	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
+	ws.kl[b] = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeRoot is joint for a free joint whose parent is the world (every body
