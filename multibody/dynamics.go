@@ -140,21 +140,30 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 
 // crbaColumn fills column (and row) c of M from body b's composite inertia.
 func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
+	// On scalars, the products and sums of the Vec3 form in the same order
+	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory.
 	m, n := ws.m, tr.NV
-	W, L := ws.colW[c], ws.colL[c]
-	cc := ws.cx[b].Sub(ws.x[b].P)
-	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])   // F = I^c S_c: linear momentum
-	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f)) // angular momentum about x_b
+	W, L, x, cx := &ws.colW[c], &ws.colL[c], &ws.x[b].P, &ws.cx[b]
+	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
+	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
+	cm := ws.cm[b]
+	f0, f1, f2 := cm*(L[0]+t0), cm*(L[1]+t1), cm*(L[2]+t2) // F = I^c S_c: linear momentum
+	n0, n1, n2 := mulVec(&ws.ci[b], W[0], W[1], W[2])
+	t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
+	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
 		for k := range body.Joint.NV() {
 			j := body.VOff + k
-			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			cw, cl := &ws.colW[j], &ws.colL[j]
+			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r, s := j-tr.VOffset, c-tr.VOffset
 			out[r*n+s], out[s*n+r] = e, e
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			nm = nm.Add(ws.lev[a].Cross(f))
+			l := &ws.lev[a]
+			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
+			n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		}
 	}
 }

@@ -139,9 +139,18 @@ func rotateInertia(R, I spatial.Mat3, diag bool) spatial.Mat3 {
 	if !diag {
 		return spatial.RotateInertia(R, I)
 	}
-	var ri spatial.Mat3
+	// (R I Rᵀ)_ij = (R_i0 I_0) R_j0 + (R_i1 I_1) R_j1 + (R_i2 I_2) R_j2, as
+	// ri.Mul(R.T()) sums it with ri_i = (R_i0 I_0, R_i1 I_1, R_i2 I_2), on
+	// scalars (TestRotateInertiaDiagMatchesVectorForm).
+	i0, i1, i2 := I[0][0], I[1][1], I[2][2]
+	var out spatial.Mat3
 	for i := range 3 {
-		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+		a0, a1, a2 := R[i][0]*i0, R[i][1]*i1, R[i][2]*i2
+		out[i] = spatial.Vec3{
+			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
+			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
+			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
+		}
 	}
-	return ri.Mul(R.T())
+	return out
 }

@@ -73,3 +73,92 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		}
 	}
 }
+
+// TestRotateInertiaDiagMatchesVectorForm: rotateInertia of a diagonal
+// inertia, written on scalars, gives the bits of the Mat3 form it replaced
+// (R's columns scaled by the diagonal, times Rᵀ).
+func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 15))
+	for range 50000 {
+		q := spatial.Quat{W: r.NormFloat64(), X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
+		R := q.RotMat()
+		I := spatial.Diag3(spatial.Vec3{r.Float64(), r.Float64(), r.Float64()})
+		var ri spatial.Mat3
+		for i := range 3 {
+			ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+		}
+		want, got := ri.Mul(R.T()), rotateInertia(R, I, true)
+		for i := range 3 {
+			for j := range 3 {
+				if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
+					t.Fatalf("R %v, I %v: %v, Mat3 form %v", R, I, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCRBAColumnMatchesVectorForm: the mass matrices of random forests of
+// every joint type, whose columns crbaColumn computes on scalars, have the
+// bits of the Vec3 form it replaced (crbaColumnVec below).
+func TestCRBAColumnMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		m, s := randomForest(rand.New(rand.NewPCG(23, uint64(jt))), jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for t0, tr := range m.Trees {
+			n := tr.NV
+			got, want := make([]float64, n*n), make([]float64, n*n)
+			ws.MassMatrix(t0, got)
+			// The reference: MassMatrix's passes with the Vec3 form of the columns.
+			for _, b := range tr.Bodies {
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+			}
+			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+				ws.crbaFreeBody(b, want)
+			} else {
+				for i := len(tr.Bodies) - 1; i >= 0; i-- {
+					b := tr.Bodies[i]
+					for k := range m.Bodies[b].Joint.NV() {
+						ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
+					}
+					if p := m.Bodies[b].Joint.Parent; p >= 0 {
+						ws.combine(p, b)
+					}
+				}
+			}
+			for _, b := range tr.Bodies {
+				for k := range m.Bodies[b].Joint.NV() {
+					r := m.Bodies[b].VOff + k - tr.VOffset
+					want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+				}
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("joint type %v, tree %d, entry %d: %v, Vec3 form %v", jt, t0, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// crbaColumnVec is crbaColumn in the Vec3 form it had.
+func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
+	m, n := ws.m, tr.NV
+	W, L := ws.colW[c], ws.colL[c]
+	cc := ws.cx[b].Sub(ws.x[b].P)
+	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])
+	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f))
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		for k := range body.Joint.NV() {
+			j := body.VOff + k
+			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			r, s := j-tr.VOffset, c-tr.VOffset
+			out[r*n+s], out[s*n+r] = e, e
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			nm = nm.Add(ws.x[a].P.Sub(ws.x[p].P).Cross(f))
+		}
+	}
+}
