@@ -162,3 +162,42 @@ func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 		}
 	}
 }
+
+// TestPointJacobianMatchesVectorForm: Workspace.PointJacobian, whose
+// columns colL + colW × r are summed on scalars, gives the bits of the Vec3
+// form on random forests of four joint types and random points.
+func TestPointJacobianMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		r := rand.New(rand.NewPCG(23, 16+uint64(jt)))
+		m, s := randomForest(r, jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			tr := m.Bodies[b].Tree
+			if tr < 0 {
+				continue
+			}
+			n := m.Trees[tr].NV
+			p := spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+			got, want := make([]float64, 3*n), make([]float64, 3*n)
+			ws.PointJacobian(b, p, got)
+			if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
+				continue // freePointJacobian (TestFreePointJacobianMatches)
+			}
+			for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+				ra := p.Sub(ws.x[a].P)
+				for k := range m.Bodies[a].Joint.NV() {
+					i := m.Bodies[a].VOff + k
+					col := ws.colL[i].Add(ws.colW[i].Cross(ra))
+					c := i - m.Trees[tr].VOffset
+					want[c], want[n+c], want[2*n+c] = col[0], col[1], col[2]
+				}
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("joint type %v, body %d, entry %d: %v, Vec3 form %v", jt, b, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -259,12 +259,14 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	clear(out[:3*n])
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
-		r := p.Sub(ws.x[a].P)
+		x := &ws.x[a].P
+		r0, r1, r2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			col := ws.colL[i].Add(ws.colW[i].Cross(r))
+			W, L := &ws.colW[i], &ws.colL[i]
+			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // colL + colW × r, on scalars
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = col[0], col[1], col[2]
+			out[c], out[n+c], out[2*n+c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
 	}
 	return t
