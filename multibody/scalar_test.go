@@ -201,3 +201,35 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 		}
 	}
 }
+
+// TestPrismaticMatchesVectorForm: Workspace.prismatic, written on scalars,
+// gives the bits of the Vec3 form it replaced in joint1 on random inputs.
+func TestPrismaticMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 17))
+	x := func() float64 {
+		if r.IntN(6) == 0 {
+			return 0
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
+	}
+	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
+	m, _ := pendulumModel()
+	ws := NewWorkspace(m)
+	for range 50000 {
+		R := spatial.Mat3{v(), v(), v()}
+		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
+		lm := R.MulVec(axis)
+		lj := lm.Scale(vel)
+		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
+			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
+		ws.prismatic(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
+		for k := range 5 {
+			for i := range 3 {
+				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+					t.Fatalf("output %d: %v, vector form %v", k, got[k], want[k])
+				}
+			}
+		}
+	}
+}

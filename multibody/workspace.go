@@ -173,12 +173,31 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 		ws.revolute(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
 		return
 	}
-	lm := R.MulVec(body.Joint.Axis)
-	lj := lm.Scale(vel) // q̇ a in the world, v of the joint
-	ws.colW[i], ws.colL[i] = spatial.Vec3{}, lm
-	ws.x[b], ws.w[b], ws.vel[b] = xb, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d))
+	ws.x[b], ws.w[b] = xb, wp
+	ws.prismatic(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
+}
+
+// prismatic is joint1's prismatic joint with velocity index i on body b
+// (R, d and r_PM as for revolute): with L = R a and v_j = q̇ L,
+//
+//	S = (0, L),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
+//	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
+//
+// each sum in that order, on scalars: the bits of the Vec3 form
+// (TestPrismaticMatchesVectorForm).
+func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+	L0, L1, L2 := mulVec(R, axis[0], axis[1], axis[2])
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	j0, j1, j2 := vel*L0, vel*L1, vel*L2 // v_j
+	ws.colW[i], ws.colL[i] = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
+	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
+	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
 	ws.kw[b] = spatial.Vec3{}
-	ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
+	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
+	ws.kl[b] = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
 }
 
 // revolute is joint1's revolute joint with velocity index i on body b, R
