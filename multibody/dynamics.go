@@ -54,6 +54,27 @@ func bodyForces(m float64, c spatial.Vec3, I *spatial.Mat3, al, a, w spatial.Vec
 	return spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
 }
 
+// rneaAccel returns RNEA's accelerations of body b's origin before its own
+// joint's: (α_P, a_P + α_P × (x_B − x_P)) from its parent (0 and −g at a
+// root), plus (κ_α, κ_a) when vel is set; on scalars, the operations of
+// the Vec3 form in the same order (TestRNEAMatchesVectorForm).
+func rneaAccel(ws *Workspace, b int, g spatial.Vec3, vel bool) (al, ac spatial.Vec3) {
+	a0, a1, a2 := 0.0, 0.0, 0.0
+	c0, c1, c2 := -g[0], -g[1], -g[2]
+	if p := ws.m.Bodies[b].Joint.Parent; p >= 0 {
+		pa, pc, l := &ws.al[p], &ws.ac[p], &ws.lev[b]
+		a0, a1, a2 = pa[0], pa[1], pa[2]
+		t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
+		c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
+	}
+	if vel {
+		kw, kl := &ws.kw[b], &ws.kl[b]
+		a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
+		c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
+	}
+	return spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+}
+
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
 func cross(a0, a1, a2, b0, b1, b2 float64) (float64, float64, float64) {
 	return a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0
@@ -191,13 +212,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if body.Tree < 0 {
 			continue
 		}
-		al, ac := spatial.Vec3{}, g.Neg()
-		if p := body.Joint.Parent; p >= 0 {
-			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.lev[b]))
-		}
-		if vel {
-			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
-		}
+		// On scalars, the Vec3 form's operations in order (rneaAccel).
+		al, ac := rneaAccel(ws, b, g, vel)
 		for k := range body.Joint.NV() {
 			if a != nil {
 				i := body.VOff + k
@@ -216,15 +232,20 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if body.Tree < 0 {
 			continue
 		}
+		fn, ff := &ws.fn[b], &ws.ff[b]
+		n0, n1, n2, f0, f1, f2 := fn[0], fn[1], fn[2], ff[0], ff[1], ff[2]
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			cw, cl := &ws.colW[i], &ws.colL[i]
+			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 			if a != nil {
 				tau[i] += body.Joint.DOFArmature(k) * a[i] // the rotor's own inertia
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.lev[b].Cross(ws.ff[b]))
+			l, np := &ws.lev[b], &ws.fn[p]
+			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
+			ws.fn[p] = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
 			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
 		}
 	}

@@ -233,3 +233,82 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		}
 	}
 }
+
+// TestRNEAMatchesVectorForm: rnea, whose accelerations, body forces and
+// backward pass are summed on scalars, gives the bits of its Vec3 form
+// (rneaVec below) on random forests of four joint types, with and without
+// accelerations and velocity terms.
+func TestRNEAMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		r := rand.New(rand.NewPCG(23, 30+uint64(jt)))
+		m, s := randomForest(r, jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		acc := make([]float64, m.NV)
+		for i := range acc {
+			acc[i] = r.NormFloat64()
+		}
+		for _, a := range [][]float64{nil, acc} {
+			for _, vel := range []bool{false, true} {
+				got, want := make([]float64, m.NV), make([]float64, m.NV)
+				ws.rnea(a, m.Gravity, vel, got)
+				ws.rneaVec(a, m.Gravity, vel, want)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("joint type %v, a %v, vel %v, τ[%d] = %v, Vec3 form %v", jt, a != nil, vel, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// rneaVec is rnea in the Vec3 form it had.
+func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float64) {
+	m := ws.m
+	for b := range m.Bodies {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		al, ac := spatial.Vec3{}, g.Neg()
+		if p := body.Joint.Parent; p >= 0 {
+			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+		}
+		if vel {
+			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
+		}
+		for k := range body.Joint.NV() {
+			if a != nil {
+				i := body.VOff + k
+				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
+			}
+		}
+		ws.al[b], ws.ac[b] = al, ac
+		w := spatial.Vec3{}
+		if vel {
+			w = ws.w[b]
+		}
+		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
+		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass)
+		ws.ff[b] = f
+		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
+	}
+	for b := len(m.Bodies) - 1; b >= 0; b-- {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		for k := range body.Joint.NV() {
+			i := body.VOff + k
+			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			if a != nil {
+				tau[i] += body.Joint.DOFArmature(k) * a[i]
+			}
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
+			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+		}
+	}
+}
