@@ -88,7 +88,7 @@ func (ws *Workspace) abaBackward(b int, tau []float64) error {
 	if p < 0 {
 		return nil
 	}
-	X := shift6(ws.x[b].P.Sub(ws.x[p].P))
+	X := shift6(ws.lev[b])
 	XtIaX := mulT6(X, mul6(Ia, X))
 	xtp := mulT6Vec(X, pa)
 	for r := range 6 {
@@ -172,7 +172,7 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 	g := ws.m.Gravity
 	al, ac := spatial.Vec3{}, g.Neg()
 	if p := body.Joint.Parent; p >= 0 {
-		al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+		al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.lev[b]))
 	}
 	al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
 	ap := vec6{al[0], al[1], al[2], ac[0], ac[1], ac[2]}

@@ -177,3 +177,39 @@ func BenchmarkPointJacobian(b *testing.B) {
 	cpu += cputime.Process()
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkStepKernel times what a MuJoCo-Euler step asks of the
+// workspace: one Update, every tree's mass matrix and the bias forces, on
+// the pendulum and on the random forest of BenchmarkUpdate (cpu-ns/op as
+// there):
+//
+//	go test ./multibody -run XXX -bench StepKernel -count 6
+func BenchmarkStepKernel(b *testing.B) {
+	forest, fs := randomForest(rand.New(rand.NewPCG(3, 4)), JointRevolute)
+	pend, ps := pendulumModel()
+	for _, c := range []struct {
+		name string
+		m    *Model
+		s    *State
+	}{{"pendulum", pend, ps}, {"forest", forest, fs}} {
+		b.Run(c.name, func(b *testing.B) {
+			ws := NewWorkspace(c.m)
+			n := 0
+			for _, t := range c.m.Trees {
+				n = max(n, t.NV)
+			}
+			mass, f := make([]float64, n*n), make([]float64, c.m.NV)
+			b.ReportAllocs()
+			cpu := -cputime.Process()
+			for b.Loop() {
+				ws.Update(c.s.Q, c.s.V)
+				for t := range c.m.Trees {
+					ws.MassMatrix(t, mass)
+				}
+				ws.BiasForces(f)
+			}
+			cpu += cputime.Process()
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

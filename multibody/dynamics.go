@@ -26,6 +26,67 @@ func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
 	return r
 }
 
+// bodyForces returns the force F = m a_com = m (a + α × c + ω × (ω × c))
+// (Newton) and the moment N = I α + ω × (I ω) + c × F about the body
+// origin (Euler) of a body with mass m, centre of mass at c from its
+// origin and rotational inertia I about it (world frame), for the
+// classical accelerations α and a of its origin and its angular velocity ω.
+// It makes the products and sums of the Vec3 form
+//
+//	F = a.Add(α.Cross(c)).Add(ω.Cross(ω.Cross(c))).Scale(m)
+//	N = I.MulVec(α).Add(ω.Cross(I.MulVec(ω))).Add(c.Cross(F))
+//
+// in the same order, on scalars, which Go keeps in registers (a Vec3, an
+// array, goes through memory): the same bits (TestBodyForcesMatchVectorForm).
+func bodyForces(m float64, c spatial.Vec3, I *spatial.Mat3, al, a, w spatial.Vec3) (n, f spatial.Vec3) {
+	c0, c1, c2 := c[0], c[1], c[2]
+	w0, w1, w2 := w[0], w[1], w[2]
+	x0, x1, x2 := cross(w0, w1, w2, c0, c1, c2) // ω × c
+	x0, x1, x2 = cross(w0, w1, w2, x0, x1, x2)  // ω × (ω × c)
+	y0, y1, y2 := cross(al[0], al[1], al[2], c0, c1, c2)
+	f0 := m * ((a[0] + y0) + x0)
+	f1 := m * ((a[1] + y1) + x1)
+	f2 := m * ((a[2] + y2) + x2)
+	i0, i1, i2 := mulVec(I, w0, w1, w2)         // I ω
+	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)  // ω × (I ω)
+	i0, i1, i2 = mulVec(I, al[0], al[1], al[2]) // I α
+	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)  // c × F
+	return spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
+}
+
+// rneaAccel returns RNEA's accelerations of body b's origin before its own
+// joint's: (α_P, a_P + α_P × (x_B − x_P)) from its parent (0 and −g at a
+// root), plus (κ_α, κ_a) when vel is set; on scalars, the operations of
+// the Vec3 form in the same order (TestRNEAMatchesVectorForm).
+func rneaAccel(ws *Workspace, b int, g spatial.Vec3, vel bool) (al, ac spatial.Vec3) {
+	a0, a1, a2 := 0.0, 0.0, 0.0
+	c0, c1, c2 := -g[0], -g[1], -g[2]
+	if p := ws.m.Bodies[b].Joint.Parent; p >= 0 {
+		pa, pc, l := &ws.al[p], &ws.ac[p], &ws.lev[b]
+		a0, a1, a2 = pa[0], pa[1], pa[2]
+		t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
+		c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
+	}
+	if vel {
+		kw, kl := &ws.kw[b], &ws.kl[b]
+		a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
+		c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
+	}
+	return spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+}
+
+// cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
+func cross(a0, a1, a2, b0, b1, b2 float64) (float64, float64, float64) {
+	return a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0
+}
+
+// mulVec returns M v on scalars, as spatial.Mat3.MulVec computes it.
+func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
+	return M[0][0]*v0 + M[0][1]*v1 + M[0][2]*v2,
+		M[1][0]*v0 + M[1][1]*v1 + M[1][2]*v2,
+		M[2][0]*v0 + M[2][1]*v1 + M[2][2]*v2
+}
+
 // MassMatrix writes the NV_t×NV_t mass matrix block of tree t (row-major)
 // into out by the composite-rigid-body algorithm (Featherstone, RBDA §6.2):
 // with the composite inertia I^c_i of body i's subtree,
@@ -100,21 +161,30 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 
 // crbaColumn fills column (and row) c of M from body b's composite inertia.
 func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
+	// On scalars, the products and sums of the Vec3 form in the same order
+	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory.
 	m, n := ws.m, tr.NV
-	W, L := ws.colW[c], ws.colL[c]
-	cc := ws.cx[b].Sub(ws.x[b].P)
-	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])   // F = I^c S_c: linear momentum
-	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f)) // angular momentum about x_b
+	W, L, x, cx := &ws.colW[c], &ws.colL[c], &ws.x[b].P, &ws.cx[b]
+	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
+	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
+	cm := ws.cm[b]
+	f0, f1, f2 := cm*(L[0]+t0), cm*(L[1]+t1), cm*(L[2]+t2) // F = I^c S_c: linear momentum
+	n0, n1, n2 := mulVec(&ws.ci[b], W[0], W[1], W[2])
+	t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
+	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
 		for k := range body.Joint.NV() {
 			j := body.VOff + k
-			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			cw, cl := &ws.colW[j], &ws.colL[j]
+			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r, s := j-tr.VOffset, c-tr.VOffset
 			out[r*n+s], out[s*n+r] = e, e
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			nm = nm.Add(ws.x[a].P.Sub(ws.x[p].P).Cross(f))
+			l := &ws.lev[a]
+			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
+			n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		}
 	}
 }
@@ -142,13 +212,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if body.Tree < 0 {
 			continue
 		}
-		al, ac := spatial.Vec3{}, g.Neg()
-		if p := body.Joint.Parent; p >= 0 {
-			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
-		}
-		if vel {
-			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
-		}
+		// On scalars, the Vec3 form's operations in order (rneaAccel).
+		al, ac := rneaAccel(ws, b, g, vel)
 		for k := range body.Joint.NV() {
 			if a != nil {
 				i := body.VOff + k
@@ -160,25 +225,27 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if vel {
 			w = ws.w[b]
 		}
-		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
-		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass) // F = m a_com
-		ws.ff[b] = f
-		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f)) // Euler about the origin
+		ws.fn[b], ws.ff[b] = bodyForces(body.Inertia.Mass, ws.com[b], &ws.ic[b], al, ac, w)
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		body := &m.Bodies[b]
 		if body.Tree < 0 {
 			continue
 		}
+		fn, ff := &ws.fn[b], &ws.ff[b]
+		n0, n1, n2, f0, f1, f2 := fn[0], fn[1], fn[2], ff[0], ff[1], ff[2]
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			cw, cl := &ws.colW[i], &ws.colL[i]
+			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 			if a != nil {
 				tau[i] += body.Joint.DOFArmature(k) * a[i] // the rotor's own inertia
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
+			l, np := &ws.lev[b], &ws.fn[p]
+			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
+			ws.fn[p] = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
 			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
 		}
 	}

@@ -8,16 +8,21 @@ import (
 
 // jointFrames holds what Workspace.Update needs of a joint's constant
 // frames, read once from the model: X_WF of a root joint (the world
-// composed with ParentFrame), ChildFrame⁻¹, and which of the compositions
+// composed with ParentFrame) and its rotation matrix, ChildFrame⁻¹, and which of the compositions
 // X_WP·ParentFrame, X_WF·X_FM(q) and X_WM·ChildFrame⁻¹ have an identity
 // rotation or a zero translation on the right.
 type jointFrames struct {
 	rootF, childInv spatial.Pose
-	parent, motion  poseShape
-	child           poseShape
-	axis            spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
-	axisZero        bool         // its axis is zero (X_FM = identity)
-	diagInertia     bool         // the body's Icom is diagonal
+	// fixedF: X_WF does not depend on q (a root joint's rootF, a free
+	// joint's identity, as frames returns them), and rotF is its R_WF.RotMat(),
+	// the same bits as computing it every Update.
+	fixedF         bool
+	rotF           spatial.Mat3
+	parent, motion poseShape
+	child          poseShape
+	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	axisZero       bool         // its axis is zero (X_FM = identity)
+	diagInertia    bool         // the body's Icom is diagonal
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
@@ -38,6 +43,12 @@ func newJointFrames(m *Model, b int) jointFrames {
 		parent:   shapeOf(j.ParentFrame),
 	}
 	f.child = shapeOf(f.childInv)
+	switch {
+	case j.Type == JointFree:
+		f.fixedF, f.rotF = true, spatial.PoseIdentity().R.RotMat()
+	case j.Parent < 0:
+		f.fixedF, f.rotF = true, f.rootF.R.RotMat()
+	}
 	var n float64
 	f.axis, n = j.Axis.Normalize()
 	f.axisZero = n == 0
@@ -89,6 +100,16 @@ func (ws *Workspace) frames(q []float64, b int, xp spatial.Pose) (xf, xm, xb spa
 	return xf, xm, compose(xm, fr.childInv, fr.child)
 }
 
+// rotF returns R_WF as a rotation matrix for body b's joint frame F at the
+// world pose xf that frames returned: the matrix read once from the model
+// when F is fixed (jointFrames.fixedF), xf.R.RotMat() otherwise.
+func (ws *Workspace) rotF(b int, xf spatial.Pose) spatial.Mat3 {
+	if fr := &ws.fr[b]; fr.fixedF {
+		return fr.rotF
+	}
+	return xf.R.RotMat()
+}
+
 // motion is j.motion(q) with a revolute joint's axis normalized once:
 // QuatFromAxisAngle's operations on the stored unit axis, so the same bits.
 // A compound joint's walk through its parts is kept in ws.walk, from which
@@ -118,9 +139,18 @@ func rotateInertia(R, I spatial.Mat3, diag bool) spatial.Mat3 {
 	if !diag {
 		return spatial.RotateInertia(R, I)
 	}
-	var ri spatial.Mat3
+	// (R I Rᵀ)_ij = (R_i0 I_0) R_j0 + (R_i1 I_1) R_j1 + (R_i2 I_2) R_j2, as
+	// ri.Mul(R.T()) sums it with ri_i = (R_i0 I_0, R_i1 I_1, R_i2 I_2), on
+	// scalars (TestRotateInertiaDiagMatchesVectorForm).
+	i0, i1, i2 := I[0][0], I[1][1], I[2][2]
+	var out spatial.Mat3
 	for i := range 3 {
-		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+		a0, a1, a2 := R[i][0]*i0, R[i][1]*i1, R[i][2]*i2
+		out[i] = spatial.Vec3{
+			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
+			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
+			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
+		}
 	}
-	return ri.Mul(R.T())
+	return out
 }

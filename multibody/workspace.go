@@ -15,6 +15,7 @@ import "github.com/stiction-sim/stiction/spatial"
 type Workspace struct {
 	m          *Model
 	x          []spatial.Pose // world pose of every body
+	lev        []spatial.Vec3 // x_B − x_P: a body's origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
 	w, vel     []spatial.Vec3 // angular velocity and origin velocity
 	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
 	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
@@ -49,7 +50,7 @@ type (
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	return &Workspace{
-		m: m, x: make([]spatial.Pose, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
+		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
 		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), tau: make([]float64, m.NV),
@@ -105,6 +106,9 @@ func (ws *Workspace) Update(q, v []float64) {
 		default:
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.lev[b] = ws.x[b].P.Sub(ws.x[p].P) // the same subtraction the dynamics passes made, once
+		}
 		R := ws.x[b].R.RotMat()
 		ws.com[b] = R.MulVec(body.Inertia.Com)
 		ws.ic[b] = rotateInertia(R, body.Inertia.Icom, ws.fr[b].diagInertia)
@@ -125,7 +129,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := xf.R.RotMat()
+	R := ws.rotF(b, xf)
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
 	for k := range body.Joint.NV() {
@@ -156,7 +160,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	xf, xm, xb := ws.frames(q, b, xp)
-	R := xf.R.RotMat()
+	R := ws.rotF(b, xf)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
 	vel := 0.0
@@ -165,22 +169,66 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 	}
 	i := body.VOff
 	if body.Joint.Type == JointRevolute {
-		W := R.MulVec(body.Joint.Axis)
-		wj := W.Scale(vel) // q̇ W, ω of the joint
-		w := wp.Add(wj)
-		ka := wp.Cross(wj)
-		ws.colW[i], ws.colL[i] = W, W.Cross(d)
-		ws.x[b], ws.w[b], ws.vel[b] = xb, w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d))
-		ws.kw[b] = ka
-		ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+		ws.x[b] = xb
+		ws.revolute(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
 		return
 	}
-	lm := R.MulVec(body.Joint.Axis)
-	lj := lm.Scale(vel) // q̇ a in the world, v of the joint
-	ws.colW[i], ws.colL[i] = spatial.Vec3{}, lm
-	ws.x[b], ws.w[b], ws.vel[b] = xb, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d))
+	ws.x[b], ws.w[b] = xb, wp
+	ws.prismatic(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
+}
+
+// prismatic is joint1's prismatic joint with velocity index i on body b
+// (R, d and r_PM as for revolute): with L = R a and v_j = q̇ L,
+//
+//	S = (0, L),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
+//	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
+//
+// each sum in that order, on scalars: the bits of the Vec3 form
+// (TestPrismaticMatchesVectorForm).
+func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+	L0, L1, L2 := mulVec(R, axis[0], axis[1], axis[2])
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	j0, j1, j2 := vel*L0, vel*L1, vel*L2 // v_j
+	ws.colW[i], ws.colL[i] = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
+	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
+	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
 	ws.kw[b] = spatial.Vec3{}
-	ws.kl[b] = wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
+	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
+	ws.kl[b] = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
+}
+
+// revolute is joint1's revolute joint with velocity index i on body b, R
+// = R_WF, d = x_B − x_M and r_PM = x_M − x_P: with W = R a and ω_j = q̇ W,
+//
+//	S = (W, W × d),  ω = ω_P + ω_j,  v = v_P + ω_P × r_PM + ω × d,
+//	κ_α = ω_P × ω_j,  κ_a = ω_P × (ω_P × r_PM) + κ_α × d + ω × (ω × d),
+//
+// each sum in that order, on scalars (Go keeps a Vec3, an array, in
+// memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
+// TestRevoluteMatchesVectorForm).
+func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
+	d0, d1, d2 := d[0], d[1], d[2]
+	r0, r1, r2 := rpm[0], rpm[1], rpm[2]
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
+	w0, w1, w2 := p0+j0, p1+j1, p2+j2
+	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
+	ws.colW[i] = spatial.Vec3{W0, W1, W2}
+	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
+	ws.colL[i] = spatial.Vec3{c0, c1, c2}
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
+	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
+	ws.w[b] = spatial.Vec3{w0, w1, w2}
+	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
+	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
+	ws.kl[b] = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeRoot is joint for a free joint whose parent is the world (every body
@@ -230,12 +278,14 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	clear(out[:3*n])
 	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
 		body := &m.Bodies[a]
-		r := p.Sub(ws.x[a].P)
+		x := &ws.x[a].P
+		r0, r1, r2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			col := ws.colL[i].Add(ws.colW[i].Cross(r))
+			W, L := &ws.colW[i], &ws.colL[i]
+			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // colL + colW × r, on scalars
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = col[0], col[1], col[2]
+			out[c], out[n+c], out[2*n+c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
 	}
 	return t

@@ -115,7 +115,10 @@ func (sim *Simulator) Stats() StepStats {
 func (sim *Simulator) take(gather bool) error {
 	p := &sim.prof
 	p.start()
-	sim.last = lastStep{}
+	// Not sim.last = lastStep{}: an Advance leaves st as it was (Stats
+	// overwrites it when it gathers), and without the profiler times stay
+	// zero; a failed step clears it below.
+	sim.last.taken, sim.last.gathered = false, false
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
 		st, err := sim.substepped(k)
@@ -124,6 +127,7 @@ func (sim *Simulator) take(gather bool) error {
 		return err
 	}
 	if err := sim.advance(); err != nil {
+		sim.last = lastStep{} // Step and Stats return the zero StepStats
 		return err
 	}
 	sim.step++
@@ -133,8 +137,10 @@ func (sim *Simulator) take(gather bool) error {
 		p.lap(StageStats)
 		sim.last.st.Substeps, sim.last.gathered = 1, true
 	}
-	sim.last.times = p.finish()
-	sim.last.st.Times = sim.last.times
+	if p.on {
+		sim.last.times = p.finish()
+		sim.last.st.Times = sim.last.times
+	}
 	return nil
 }
 

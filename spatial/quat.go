@@ -26,10 +26,17 @@ func (q Quat) Vec() Vec3 { return Vec3{q.X, q.Y, q.Z} }
 
 // Mul returns the Hamilton product q p (notes §0.2):
 // (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v).
+//
+// With u, v the vector parts: (q_w p_w − u·v, q_w v + p_w u + u × v), each
+// component summed in that order. It is written on the scalar components:
+// Go keeps a Vec3 (an array) in memory, a struct's fields in registers.
 func (q Quat) Mul(p Quat) Quat {
-	qv, pv := q.Vec(), p.Vec()
-	v := pv.Scale(q.W).Add(qv.Scale(p.W)).Add(qv.Cross(pv))
-	return Quat{q.W*p.W - qv.Dot(pv), v[0], v[1], v[2]}
+	return Quat{
+		q.W*p.W - (q.X*p.X + q.Y*p.Y + q.Z*p.Z),
+		(q.W*p.X + p.W*q.X) + (q.Y*p.Z - q.Z*p.Y),
+		(q.W*p.Y + p.W*q.Y) + (q.Z*p.X - q.X*p.Z),
+		(q.W*p.Z + p.W*q.Z) + (q.X*p.Y - q.Y*p.X),
+	}
 }
 
 // Conj returns the conjugate, the inverse of a unit quaternion.
@@ -55,10 +62,18 @@ func (q Quat) Scale(s float64) Quat { return Quat{s * q.W, s * q.X, s * q.Y, s *
 
 // Rotate returns the vector v rotated by the unit quaternion q, q (0,v) q⁻¹
 // (notes §0.2), evaluated without forming the products.
+// With u the vector part and t = 2 (u × v): v + q_w t + u × t, on the
+// scalar components (see Mul).
 func (q Quat) Rotate(v Vec3) Vec3 {
-	u := q.Vec()
-	t := u.Cross(v).Scale(2)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+	v0, v1, v2 := v[0], v[1], v[2]
+	t0 := 2 * (q.Y*v2 - q.Z*v1)
+	t1 := 2 * (q.Z*v0 - q.X*v2)
+	t2 := 2 * (q.X*v1 - q.Y*v0)
+	return Vec3{
+		(v0 + q.W*t0) + (q.Y*t2 - q.Z*t1),
+		(v1 + q.W*t1) + (q.Z*t0 - q.X*t2),
+		(v2 + q.W*t2) + (q.X*t1 - q.Y*t0),
+	}
 }
 
 // RotMat returns the rotation matrix of the unit quaternion q.

@@ -257,3 +257,45 @@ func TestPoseComposeInverse(t *testing.T) {
 		vecNear(t, "ApplyInv", x.ApplyInv(x.Apply(p)), p, 1e-13)
 	}
 }
+
+// TestQuatScalarFormsMatchVectorForms: Quat.Mul and Quat.Rotate, written
+// on the scalar components, give the bits of their vector-operation forms
+// (the forms they replaced: the same products and sums in the same order)
+// on random quaternions and vectors, unnormalized and with zero components.
+func TestQuatScalarFormsMatchVectorForms(t *testing.T) {
+	mul := func(q, p Quat) Quat {
+		qv, pv := q.Vec(), p.Vec()
+		v := pv.Scale(q.W).Add(qv.Scale(p.W)).Add(qv.Cross(pv))
+		return Quat{q.W*p.W - qv.Dot(pv), v[0], v[1], v[2]}
+	}
+	rotate := func(q Quat, v Vec3) Vec3 {
+		u := q.Vec()
+		tv := u.Cross(v).Scale(2)
+		return v.Add(tv.Scale(q.W)).Add(u.Cross(tv))
+	}
+	r := rand.New(rand.NewPCG(23, 12))
+	x := func() float64 {
+		switch r.IntN(8) {
+		case 0:
+			return 0
+		case 1:
+			return 1
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(7)-3))
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	for range 100000 {
+		q, p := Quat{x(), x(), x(), x()}, Quat{x(), x(), x(), x()}
+		v := Vec3{x(), x(), x()}
+		a, b := q.Mul(p), mul(q, p)
+		if !same(a.W, b.W) || !same(a.X, b.X) || !same(a.Y, b.Y) || !same(a.Z, b.Z) {
+			t.Fatalf("%v.Mul(%v) = %v, vector form %v", q, p, a, b)
+		}
+		c, d := q.Rotate(v), rotate(q, v)
+		for i := range 3 {
+			if !same(c[i], d[i]) {
+				t.Fatalf("%v.Rotate(%v) = %v, vector form %v", q, v, c, d)
+			}
+		}
+	}
+}

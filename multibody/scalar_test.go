@@ -1,0 +1,314 @@
+package multibody
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// TestBodyForcesMatchVectorForm: bodyForces, written on scalars, gives the
+// bits of the Vec3 form it replaced in RNEA on random bodies, with zero
+// entries and zero angular velocities among them.
+func TestBodyForcesMatchVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 13))
+	x := func() float64 {
+		if r.IntN(6) == 0 {
+			return 0
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
+	}
+	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
+	same := func(a, b spatial.Vec3) bool {
+		for i := range 3 {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for range 50000 {
+		m, c, al, ac, w := math.Abs(x()), v(), v(), v(), v()
+		I := spatial.Mat3{v(), v(), v()}
+		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(m)
+		n := I.MulVec(al).Add(w.Cross(I.MulVec(w))).Add(c.Cross(f))
+		gn, gf := bodyForces(m, c, &I, al, ac, w)
+		if !same(gn, n) || !same(gf, f) {
+			t.Fatalf("bodyForces(%v, %v, %v, %v, %v, %v) = %v, %v; vector form %v, %v", m, c, I, al, ac, w, gn, gf, n, f)
+		}
+	}
+}
+
+// TestRevoluteMatchesVectorForm: Workspace.revolute, written on scalars,
+// gives the bits of the Vec3 form it replaced in joint1 on random inputs.
+func TestRevoluteMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 14))
+	x := func() float64 {
+		if r.IntN(6) == 0 {
+			return 0
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
+	}
+	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
+	m, _ := pendulumModel()
+	ws := NewWorkspace(m)
+	for range 50000 {
+		R := spatial.Mat3{v(), v(), v()}
+		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
+		W := R.MulVec(axis)
+		wj := W.Scale(vel)
+		w := wp.Add(wj)
+		ka := wp.Cross(wj)
+		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
+			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
+		ws.revolute(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.w[0], ws.vel[0], ws.kw[0], ws.kl[0]}
+		for k := range 6 {
+			for i := range 3 {
+				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+					t.Fatalf("output %d: %v, vector form %v (R %v, axis %v, d %v, rpm %v, wp %v, vp %v, q̇ %v)", k, got[k], want[k], R, axis, d, rpm, wp, vp, vel)
+				}
+			}
+		}
+	}
+}
+
+// TestRotateInertiaDiagMatchesVectorForm: rotateInertia of a diagonal
+// inertia, written on scalars, gives the bits of the Mat3 form it replaced
+// (R's columns scaled by the diagonal, times Rᵀ).
+func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 15))
+	for range 50000 {
+		q := spatial.Quat{W: r.NormFloat64(), X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
+		R := q.RotMat()
+		I := spatial.Diag3(spatial.Vec3{r.Float64(), r.Float64(), r.Float64()})
+		var ri spatial.Mat3
+		for i := range 3 {
+			ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+		}
+		want, got := ri.Mul(R.T()), rotateInertia(R, I, true)
+		for i := range 3 {
+			for j := range 3 {
+				if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
+					t.Fatalf("R %v, I %v: %v, Mat3 form %v", R, I, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCRBAColumnMatchesVectorForm: the mass matrices of random forests of
+// every joint type, whose columns crbaColumn computes on scalars, have the
+// bits of the Vec3 form it replaced (crbaColumnVec below).
+func TestCRBAColumnMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		m, s := randomForest(rand.New(rand.NewPCG(23, uint64(jt))), jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for t0, tr := range m.Trees {
+			n := tr.NV
+			got, want := make([]float64, n*n), make([]float64, n*n)
+			ws.MassMatrix(t0, got)
+			// The reference: MassMatrix's passes with the Vec3 form of the columns.
+			for _, b := range tr.Bodies {
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+			}
+			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+				ws.crbaFreeBody(b, want)
+			} else {
+				for i := len(tr.Bodies) - 1; i >= 0; i-- {
+					b := tr.Bodies[i]
+					for k := range m.Bodies[b].Joint.NV() {
+						ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
+					}
+					if p := m.Bodies[b].Joint.Parent; p >= 0 {
+						ws.combine(p, b)
+					}
+				}
+			}
+			for _, b := range tr.Bodies {
+				for k := range m.Bodies[b].Joint.NV() {
+					r := m.Bodies[b].VOff + k - tr.VOffset
+					want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+				}
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("joint type %v, tree %d, entry %d: %v, Vec3 form %v", jt, t0, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// crbaColumnVec is crbaColumn in the Vec3 form it had.
+func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
+	m, n := ws.m, tr.NV
+	W, L := ws.colW[c], ws.colL[c]
+	cc := ws.cx[b].Sub(ws.x[b].P)
+	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])
+	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f))
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		for k := range body.Joint.NV() {
+			j := body.VOff + k
+			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			r, s := j-tr.VOffset, c-tr.VOffset
+			out[r*n+s], out[s*n+r] = e, e
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			nm = nm.Add(ws.x[a].P.Sub(ws.x[p].P).Cross(f))
+		}
+	}
+}
+
+// TestPointJacobianMatchesVectorForm: Workspace.PointJacobian, whose
+// columns colL + colW × r are summed on scalars, gives the bits of the Vec3
+// form on random forests of four joint types and random points.
+func TestPointJacobianMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		r := rand.New(rand.NewPCG(23, 16+uint64(jt)))
+		m, s := randomForest(r, jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			tr := m.Bodies[b].Tree
+			if tr < 0 {
+				continue
+			}
+			n := m.Trees[tr].NV
+			p := spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+			got, want := make([]float64, 3*n), make([]float64, 3*n)
+			ws.PointJacobian(b, p, got)
+			if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
+				continue // freePointJacobian (TestFreePointJacobianMatches)
+			}
+			for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+				ra := p.Sub(ws.x[a].P)
+				for k := range m.Bodies[a].Joint.NV() {
+					i := m.Bodies[a].VOff + k
+					col := ws.colL[i].Add(ws.colW[i].Cross(ra))
+					c := i - m.Trees[tr].VOffset
+					want[c], want[n+c], want[2*n+c] = col[0], col[1], col[2]
+				}
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("joint type %v, body %d, entry %d: %v, Vec3 form %v", jt, b, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestPrismaticMatchesVectorForm: Workspace.prismatic, written on scalars,
+// gives the bits of the Vec3 form it replaced in joint1 on random inputs.
+func TestPrismaticMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 17))
+	x := func() float64 {
+		if r.IntN(6) == 0 {
+			return 0
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
+	}
+	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
+	m, _ := pendulumModel()
+	ws := NewWorkspace(m)
+	for range 50000 {
+		R := spatial.Mat3{v(), v(), v()}
+		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
+		lm := R.MulVec(axis)
+		lj := lm.Scale(vel)
+		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
+			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
+		ws.prismatic(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
+		for k := range 5 {
+			for i := range 3 {
+				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+					t.Fatalf("output %d: %v, vector form %v", k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// TestRNEAMatchesVectorForm: rnea, whose accelerations, body forces and
+// backward pass are summed on scalars, gives the bits of its Vec3 form
+// (rneaVec below) on random forests of four joint types, with and without
+// accelerations and velocity terms.
+func TestRNEAMatchesVectorForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		r := rand.New(rand.NewPCG(23, 30+uint64(jt)))
+		m, s := randomForest(r, jt)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		acc := make([]float64, m.NV)
+		for i := range acc {
+			acc[i] = r.NormFloat64()
+		}
+		for _, a := range [][]float64{nil, acc} {
+			for _, vel := range []bool{false, true} {
+				got, want := make([]float64, m.NV), make([]float64, m.NV)
+				ws.rnea(a, m.Gravity, vel, got)
+				ws.rneaVec(a, m.Gravity, vel, want)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("joint type %v, a %v, vel %v, τ[%d] = %v, Vec3 form %v", jt, a != nil, vel, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// rneaVec is rnea in the Vec3 form it had.
+func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float64) {
+	m := ws.m
+	for b := range m.Bodies {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		al, ac := spatial.Vec3{}, g.Neg()
+		if p := body.Joint.Parent; p >= 0 {
+			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+		}
+		if vel {
+			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
+		}
+		for k := range body.Joint.NV() {
+			if a != nil {
+				i := body.VOff + k
+				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
+			}
+		}
+		ws.al[b], ws.ac[b] = al, ac
+		w := spatial.Vec3{}
+		if vel {
+			w = ws.w[b]
+		}
+		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
+		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass)
+		ws.ff[b] = f
+		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
+	}
+	for b := len(m.Bodies) - 1; b >= 0; b-- {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		for k := range body.Joint.NV() {
+			i := body.VOff + k
+			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			if a != nil {
+				tau[i] += body.Joint.DOFArmature(k) * a[i]
+			}
+		}
+		if p := body.Joint.Parent; p >= 0 {
+			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
+			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+		}
+	}
+}
