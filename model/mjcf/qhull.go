@@ -115,6 +115,30 @@ func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.graph()
+}
+
+// qhullCollisionGraph returns qhullGraph's graph for pts where it is
+// measured to be MuJoCo's, else nil: the construction merged facets
+// (flat faces: boxes, prisms) and the model followed every merge
+// (TestQhullGraphMuJoCo checks that every graph it returns equals
+// MuJoCo's). Hulls without merges are left out: for 3 of 20 random
+// clouds qhBuild's facet order departs from qhull's.
+func qhullCollisionGraph(pts []spatial.Vec3) []int32 {
+	b, err := qhullBuild(pts)
+	if err != nil || b.vnb == nil {
+		return nil
+	}
+	g, err := b.graph()
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// graph is qhullGraph on a finished construction.
+func (b *qhBuild) graph() ([]int32, error) {
+	pts := b.p
 	tris, sets, touched, ok := b.triangulate()
 	if !ok || b.unmodelled {
 		return nil, errUnmodelledRidges

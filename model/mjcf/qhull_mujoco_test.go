@@ -186,11 +186,18 @@ func TestQhullGraphMuJoCo(t *testing.T) {
 	matched := map[string]int{}
 	total := map[string]int{}
 	unmodelled := map[string]int{}
+	attached := map[string]int{}
 	for i, c := range cs {
 		pts := make([]spatial.Vec3, len(c.pts))
 		for j, p := range c.pts {
 			for k := range 3 {
 				pts[j][k] = float64(float32(p[k]))
+			}
+		}
+		if cg := qhullCollisionGraph(pts); cg != nil {
+			attached[c.family]++
+			if !slices.Equal(cg, meshes[i].Graph) {
+				t.Errorf("mesh %d (%s): the collider's graph differs from MuJoCo's", i, c.family)
 			}
 		}
 		got, err := qhullGraph(pts)
@@ -209,7 +216,7 @@ func TestQhullGraphMuJoCo(t *testing.T) {
 		t.Logf("mesh %d (%s): ours %v, MuJoCo's %v", i, c.family, got, meshes[i].Graph)
 	}
 	for _, f := range []string{"box", "rotated box", "prism", "box with face points", "cloud", "sphere"} {
-		t.Logf("%s: %d of %d graphs are MuJoCo's (%d not modelled)", f, matched[f], total[f], unmodelled[f])
+		t.Logf("%s: %d of %d graphs are MuJoCo's (%d not modelled), %d given to the collider", f, matched[f], total[f], unmodelled[f], attached[f])
 	}
 	// Floors measured: qhBuild follows qhull's vertex list, its ridge
 	// sets (qh_triangulate splits a merged face in ridge order) and its
@@ -220,6 +227,13 @@ func TestQhullGraphMuJoCo(t *testing.T) {
 	for f, floor := range map[string]int{"sphere": 5, "cloud": 17, "rotated box": 20, "prism": 20, "box": 1, "box with face points": 12} {
 		if matched[f] < floor {
 			t.Errorf("%s: %d of %d graphs are MuJoCo's, was %d", f, matched[f], total[f], floor)
+		}
+	}
+	// Measured: the graphs given to the collider (qhullCollisionGraph,
+	// hulls with merged faces).
+	for f, floor := range map[string]int{"box": 1, "rotated box": 17, "prism": 20, "box with face points": 12} {
+		if attached[f] < floor {
+			t.Errorf("%s: %d of %d graphs given to the collider, was %d", f, attached[f], total[f], floor)
 		}
 	}
 }
