@@ -41,15 +41,22 @@ import (
 //     first new facet the point is outside of after a merge, qh_findbest's
 //     walk otherwise), with qhull's plane, distance and determinant
 //     arithmetic;
-//   - qh_triangulate on the final facets, without the vertices qhull
-//     deletes from a merged facet (inside it or on an edge between two
-//     corners).
+//   - qhull's ridge sets and vertex neighbour lists through the cone and
+//     the merges (qhull_ridges.go: qh_makenew_nonsimplicial's cone order
+//     over a visible facet's ridges, qh_makeridges, qh_mergesimplex,
+//     qh_mergecycle's neighbours, ridges and vertex neighbours, and
+//     qh_setdel moving the last element into the deleted one's place);
+//   - qh_triangulate on the final facets: each merged facet split from
+//     its apex in ridge order (qh_triangulate_facet); where a merged
+//     facet's ridges are not its polygon's edges (qhull deleted a vertex
+//     inside it or on an edge between two corners, not modelled), a fan
+//     from its newest corner over its polygon, the same triangles.
 //
 // Not reproduced: merges of new facets with each other (qh_all_merges),
-// vertex merges, and qhull's roundoff thresholds (a point within 1e-12 of
-// the largest coordinate of a plane counts as on it). Checked against
-// MuJoCo's own triangles (mesh_face) in TestQhullTriangles and
-// TestQhullTrianglesMuJoCo.
+// vertex merges and deletions, and qhull's roundoff thresholds (a point
+// within 1e-12 of the largest coordinate of a plane counts as on it).
+// Checked against MuJoCo's own triangles (mesh_face) in
+// TestQhullTriangles and TestQhullTrianglesMuJoCo.
 
 // qhFacet is one facet of the hull under construction.
 type qhFacet struct {
@@ -99,17 +106,20 @@ func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
 // vert_edgeadr[numvert], vert_globalid[numvert],
 // edge_localid[numvert+3*numface], face_globalid[3*numface]. MakeGraph
 // walks qhull's vertex list (FORALLvertices: the vertices in the order
-// qhull created them, qh_appendvertex) and, for each, its neighbouring
-// facets in facet-list order (qh_vertexneighbors after qh_triangulate),
-// appending each facet vertex not yet listed (in the facet's vertex-set
-// order, by decreasing vertex id) and a −1; the neighbours' point ids are
-// then replaced by their positions in the vertex list. qh_triangulate
-// puts the triangles of merged (flat, non-simplicial) facets at the end
-// of the facet list, and qh_makenewfacet moves their vertices to the end
-// of the vertex list on first touch; the order of the two or more
-// triangles of one merged face follows qhull's ridge order there, which
-// qhBuild does not model (TestQhullGraphMuJoCo measures the matches).
-// face_globalid is those triangles.
+// qhull created them, qh_appendvertex, each moved to the end when a new
+// facet or a merge makes it new: qh_makenewfacet, qh_newvertices) and,
+// for each, its neighbouring facets (vertex->neighbors: in facet-list
+// order after qh_triangulate when nothing merged, else the lists qhull
+// kept from its first merge, vertexFacets), appending each facet vertex
+// not yet listed (in the facet's vertex-set order, by decreasing vertex
+// id) and a −1; the neighbours' point ids are then replaced by their
+// positions in the vertex list. qh_triangulate puts the triangles of
+// merged (flat, non-simplicial) facets at the end of the facet list, in
+// each facet's ridge order, and qh_makenewfacet moves their vertices (and
+// those of the null facets of the ridges through the apex) to the end of
+// the vertex list on first touch. face_globalid is those triangles. It
+// fails with errUnmodelledRidges where a merge deleted a vertex.
+// TestQhullGraphMuJoCo measures the matches.
 func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
 	b, err := qhullBuild(pts)
 	if err != nil {
