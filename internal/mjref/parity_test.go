@@ -109,7 +109,7 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
 	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", trajMatches, false},
-	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", massMatches, false},
+	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/collisions.xml", massMatches, false},

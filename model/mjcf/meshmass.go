@@ -74,8 +74,10 @@ func mujocoMeshVerts(vs []spatial.Vec3, scale spatial.Vec3) []f32Vec {
 // triangulation (qhullTriangles). Should those triangles not close the
 // same solid as our own hull of the points (qhullTriangles leaves some of
 // qhull's precision handling out), our hull's triangles are used: the same
-// solid, split along other diagonals (about 1e-8 relative in mass).
-func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32, error) {
+// solid, split along other diagonals (about 1e-8 relative in mass). With
+// qhull's triangles it also returns MuJoCo's vertex graph of them where
+// qhullCollisionGraph is confident of it (else nil).
+func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32, []int32, error) {
 	raw := make([]spatial.Vec3, len(pts))
 	unscaled := make([]spatial.Vec3, len(pts))
 	for i, p := range pts {
@@ -91,7 +93,7 @@ func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32
 	}
 	m, err := scene.VertexMesh(&scene.Shape{Type: "mesh", Vertices: rounded})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	hv := make([]f32Vec, len(m.Vertices))
 	for i, v := range m.Vertices {
@@ -99,9 +101,9 @@ func mujocoVertexMesh(pts []scene.Vec, scale spatial.Vec3) ([]f32Vec, [][3]int32
 	}
 	tris, err := qhullTriangles(unscaled)
 	if err != nil || !closedSurface(tris) || !sameVolume(fv, tris, hv, m.Triangles) {
-		return hv, m.Triangles, nil
+		return hv, m.Triangles, nil, nil
 	}
-	return fv, tris, nil
+	return fv, tris, qhullCollisionGraph(unscaled), nil
 }
 
 // closedSurface reports whether every edge of tris is shared by exactly
@@ -283,32 +285,34 @@ func productSum(D, E, F f32Vec, p, q int) float32 {
 // meshMass returns a mesh geom's mass properties per unit density as
 // MuJoCo 2.2.2 computes them (mujocoMeshMass), in the mesh frame.
 func (c *compiler) meshMass(v view, sh *scene.Shape) (mjMeshProps, error) {
-	p, _, err := c.meshCompile(v, sh, true)
+	p, _, _, err := c.meshCompile(v, sh, true)
 	return p, err
 }
 
 // meshCompile is meshMass that also returns the mesh's vertices as
 // MuJoCo stores them once centred (float(v − c)), in the mesh frame's
-// axes; warn reports an open mesh.
-func (c *compiler) meshCompile(v view, sh *scene.Shape, warn bool) (mjMeshProps, []f32Vec, error) {
+// axes, and MuJoCo's vertex graph of them where known (mujocoVertexMesh);
+// warn reports an open mesh.
+func (c *compiler) meshCompile(v view, sh *scene.Shape, warn bool) (mjMeshProps, []f32Vec, []int32, error) {
 	scale := spatial.Vec3{1, 1, 1}
 	if sh.Scale != nil {
 		scale = spatial.Vec3(*sh.Scale)
 	}
 	var verts []f32Vec
 	var tris [][3]int32
+	var graph []int32
 	if sh.Vertices != nil {
 		var err error
-		if verts, tris, err = mujocoVertexMesh(sh.Vertices, scale); err != nil {
-			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "%v", err)
+		if verts, tris, graph, err = mujocoVertexMesh(sh.Vertices, scale); err != nil {
+			return mjMeshProps{}, nil, nil, c.r.Errorf(v.e, "mesh", "%v", err)
 		}
 	} else {
 		m, err := c.meshCache.Load(sh.File)
 		if err != nil {
-			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "%v", err)
+			return mjMeshProps{}, nil, nil, c.r.Errorf(v.e, "mesh", "%v", err)
 		}
 		if err := m.Validate(); err != nil {
-			return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+			return mjMeshProps{}, nil, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 		}
 		if warn && !m.Closed() {
 			c.r.Warnf(v.e, "mesh", "mesh %s is not a closed surface: its volume and inertia are approximate", meshLabel(sh))
@@ -317,9 +321,9 @@ func (c *compiler) meshCompile(v view, sh *scene.Shape, warn bool) (mjMeshProps,
 	}
 	p, err := mujocoMeshMass(verts, tris, c.exactMeshInertia, c.meshDensity(v))
 	if err != nil {
-		return mjMeshProps{}, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
+		return mjMeshProps{}, nil, nil, c.r.Errorf(v.e, "mesh", "mass properties of %s: %v", meshLabel(sh), err)
 	}
-	return p, verts, nil
+	return p, verts, graph, nil
 }
 
 // meshDensity returns the density of the default class of the mesh of

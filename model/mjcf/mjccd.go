@@ -17,13 +17,14 @@ import (
 // float(R(q̄)·v) as mjCMesh::Process does (mjuu_quat2mat of the
 // conjugate of mju_eig3's quaternion, mjuu_mulvecmat), that frame's pose
 // in the mesh's own frame, and geom_rbound (the norm of the largest
-// |coordinate| per axis, mjCGeom::GetRBound). MuJoCo's vertex graph
-// (mjCMesh::MakeGraph, from qhull's vertex and facet lists) is not handed
-// to the collider: qhullGraph reproduces it only for hulls without merged
-// (coplanar) faces, and the collision_convex meshes (boxes, prisms) all
-// have such faces; the support is the exhaustive search, which MuJoCo
-// uses for meshes without a graph. Nil when the mass properties fail (the pair then
-// keeps Stiction's narrow phase).
+// |coordinate| per axis, mjCGeom::GetRBound), and MuJoCo's vertex graph
+// (mjCMesh::MakeGraph, mesh_graph) where qhullCollisionGraph reproduces
+// it for sure: vertex-only meshes whose hull has merged (coplanar) faces,
+// such as the collision_convex boxes and prisms; the collider then climbs
+// the graph for the support (mjccd_support) as MuJoCo does. Other meshes
+// get no graph and the exhaustive vertex search, which MuJoCo uses for
+// meshes without a graph. Nil when the mass properties fail (the pair
+// then keeps Stiction's narrow phase).
 func (c *compiler) mujocoCollisionMesh(v view, sh *scene.Shape) *geometry.MuJoCoMesh {
 	name := v.str("mesh", "")
 	if m, ok := c.mjMeshes[name]; ok {
@@ -32,7 +33,7 @@ func (c *compiler) mujocoCollisionMesh(v view, sh *scene.Shape) *geometry.MuJoCo
 	if c.mjMeshes == nil {
 		c.mjMeshes = map[string]*geometry.MuJoCoMesh{}
 	}
-	p, verts, err := c.meshCompile(v, sh, false)
+	p, verts, graph, err := c.meshCompile(v, sh, false)
 	if err != nil {
 		c.mjMeshes[name] = nil
 		return nil
@@ -50,7 +51,7 @@ func (c *compiler) mujocoCollisionMesh(v view, sh *scene.Shape) *geometry.MuJoCo
 		}
 	}
 	m := &geometry.MuJoCoMesh{
-		Data:   mjccd.MeshData{Vert: out},
+		Data:   mjccd.MeshData{Vert: out, Graph: graph},
 		Frame:  spatial.Pose{R: spatial.Quat{W: q[0], X: q[1], Y: q[2], Z: q[3]}, P: p.COM},
 		RBound: math.Sqrt(aabb[0]*aabb[0] + aabb[1]*aabb[1] + aabb[2]*aabb[2]),
 	}

@@ -41,15 +41,22 @@ import (
 //     first new facet the point is outside of after a merge, qh_findbest's
 //     walk otherwise), with qhull's plane, distance and determinant
 //     arithmetic;
-//   - qh_triangulate on the final facets, without the vertices qhull
-//     deletes from a merged facet (inside it or on an edge between two
-//     corners).
+//   - qhull's ridge sets and vertex neighbour lists through the cone and
+//     the merges (qhull_ridges.go: qh_makenew_nonsimplicial's cone order
+//     over a visible facet's ridges, qh_makeridges, qh_mergesimplex,
+//     qh_mergecycle's neighbours, ridges and vertex neighbours, and
+//     qh_setdel moving the last element into the deleted one's place);
+//   - qh_triangulate on the final facets: each merged facet split from
+//     its apex in ridge order (qh_triangulate_facet); where a merged
+//     facet's ridges are not its polygon's edges (qhull deleted a vertex
+//     inside it or on an edge between two corners, not modelled), a fan
+//     from its newest corner over its polygon, the same triangles.
 //
 // Not reproduced: merges of new facets with each other (qh_all_merges),
-// vertex merges, and qhull's roundoff thresholds (a point within 1e-12 of
-// the largest coordinate of a plane counts as on it). Checked against
-// MuJoCo's own triangles (mesh_face) in TestQhullTriangles and
-// TestQhullTrianglesMuJoCo.
+// vertex merges and deletions, and qhull's roundoff thresholds (a point
+// within 1e-12 of the largest coordinate of a plane counts as on it).
+// Checked against MuJoCo's own triangles (mesh_face) in
+// TestQhullTriangles and TestQhullTrianglesMuJoCo.
 
 // qhFacet is one facet of the hull under construction.
 type qhFacet struct {
@@ -63,6 +70,7 @@ type qhFacet struct {
 	replace  *qhFacet // a visible or merged facet's replacement (f.replace)
 	visible  bool
 	coplanar bool // a coplanar horizon facet of the point being added
+	qhRidgeState
 }
 
 // qhBuild is the state of one construction.
@@ -74,7 +82,12 @@ type qhBuild struct {
 	vnew     []bool
 	facets   []*qhFacet
 	interior spatial.Vec3
-	tol      float64
+	// vnb is each vertex's neighbouring facets (vertex->neighbors) once
+	// qhull keeps them (after the first merge), else nil; unmodelled is
+	// set when a merge deletes a vertex, which qhBuild does not follow.
+	vnb        [][]*qhFacet
+	unmodelled bool
+	tol        float64
 }
 
 // qhullTriangles returns the triangles MuJoCo 2.2.2 makes from qhull's
@@ -84,7 +97,7 @@ func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	tris, _ := b.triangulate()
+	tris, _, _, _ := b.triangulate()
 	return tris, nil
 }
 
@@ -93,49 +106,66 @@ func qhullTriangles(pts []spatial.Vec3) ([][3]int32, error) {
 // vert_edgeadr[numvert], vert_globalid[numvert],
 // edge_localid[numvert+3*numface], face_globalid[3*numface]. MakeGraph
 // walks qhull's vertex list (FORALLvertices: the vertices in the order
-// qhull created them, qh_appendvertex) and, for each, its neighbouring
-// facets in facet-list order (qh_vertexneighbors after qh_triangulate),
-// appending each facet vertex not yet listed (in the facet's vertex-set
-// order, by decreasing vertex id) and a −1; the neighbours' point ids are
-// then replaced by their positions in the vertex list. qh_triangulate
-// puts the triangles of merged (flat, non-simplicial) facets at the end
-// of the facet list, and qh_makenewfacet moves their vertices to the end
-// of the vertex list on first touch; the order of the two or more
-// triangles of one merged face follows qhull's ridge order there, which
-// qhBuild does not model (TestQhullGraphMuJoCo measures the matches).
-// face_globalid is those triangles.
+// qhull created them, qh_appendvertex, each moved to the end when a new
+// facet or a merge makes it new: qh_makenewfacet, qh_newvertices) and,
+// for each, its neighbouring facets (vertex->neighbors: in facet-list
+// order after qh_triangulate when nothing merged, else the lists qhull
+// kept from its first merge, vertexFacets), appending each facet vertex
+// not yet listed (in the facet's vertex-set order, by decreasing vertex
+// id) and a −1; the neighbours' point ids are then replaced by their
+// positions in the vertex list. qh_triangulate puts the triangles of
+// merged (flat, non-simplicial) facets at the end of the facet list, in
+// each facet's ridge order, and qh_makenewfacet moves their vertices (and
+// those of the null facets of the ridges through the apex) to the end of
+// the vertex list on first touch. face_globalid is those triangles. It
+// fails with errUnmodelledRidges where a merge deleted a vertex.
+// TestQhullGraphMuJoCo measures the matches.
 func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
 	b, err := qhullBuild(pts)
 	if err != nil {
 		return nil, err
 	}
-	tris, sets := b.triangulate()
-	// qh_triangulate: the triangles of merged facets go to the end of the
-	// facet list, and their vertices to the end of the vertex list on
-	// first touch (qh_makenewfacet).
-	merged := b.mergedTriangles()
-	var ot [][3]int32
-	var os [][3]int // the triangles' vertex sets, in the same order
-	for pass := range 2 {
-		for i := range tris {
-			if merged[i] == (pass == 1) {
-				ot = append(ot, tris[i])
-				os = append(os, sets[i])
-			}
-		}
+	return b.graph()
+}
+
+// qhullCollisionGraph returns qhullGraph's graph for pts where it is
+// measured to be MuJoCo's, else nil: the construction merged facets
+// (flat faces: boxes, prisms) and the model followed every merge
+// (TestQhullGraphMuJoCo checks that every graph it returns equals
+// MuJoCo's). Hulls without merges are left out: for 3 of 20 random
+// clouds qhBuild's facet order departs from qhull's.
+func qhullCollisionGraph(pts []spatial.Vec3) []int32 {
+	b, err := qhullBuild(pts)
+	if err != nil || b.vnb == nil {
+		return nil
 	}
-	touched := make([]bool, len(pts))
-	nm := len(tris) - len(slices.DeleteFunc(slices.Clone(merged), func(m bool) bool { return !m }))
-	for _, st := range os[nm:] {
+	g, err := b.graph()
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// graph is qhullGraph on a finished construction.
+func (b *qhBuild) graph() ([]int32, error) {
+	pts := b.p
+	tris, sets, touched, ok := b.triangulate()
+	if !ok || b.unmodelled {
+		return nil, errUnmodelledRidges
+	}
+	// qh_triangulate: qh_makenewfacet moves the vertices of each facet it
+	// makes (null facets included) to the end of the vertex list on first
+	// touch.
+	seen := make([]bool, len(pts))
+	for _, st := range touched {
 		for _, v := range st {
-			if !touched[v] {
-				touched[v] = true
+			if !seen[v] {
+				seen[v] = true
 				k := slices.Index(b.vlist, v)
 				b.vlist = append(slices.Delete(b.vlist, k, k+1), v)
 			}
 		}
 	}
-	tris, sets = ot, os
 	used := make([]bool, len(pts))
 	for _, t := range tris {
 		for _, v := range t {
@@ -158,13 +188,7 @@ func qhullGraph(pts []spatial.Vec3) ([]int32, error) {
 	for _, q := range verts {
 		g = append(g, int32(q))
 	}
-	// neighbours of each vertex: facets in list order (qh_vertexneighbors).
-	nb := make([][]int, len(pts))
-	for i, s := range sets {
-		for _, v := range s {
-			nb[v] = append(nb[v], i)
-		}
-	}
+	nb := b.vertexFacets(sets)
 	start := len(g)
 	for i, q := range verts {
 		g[edgeadr+i] = int32(len(g) - start)
@@ -357,6 +381,7 @@ func (b *qhBuild) createSimplex(s []int) {
 	b.vlist = append(b.vlist, vs...)
 	for i := range vs {
 		f := &qhFacet{}
+		f.simp = true
 		for j, v := range vs {
 			if j != i {
 				f.verts = append(f.verts, v)
@@ -516,30 +541,14 @@ func (b *qhBuild) addPoint(q int, f *qhFacet) {
 	for _, v := range vis {
 		b.remove(v)
 	}
-	// The cone: one new facet per horizon ridge, in the order of the
-	// visible facets and their neighbours (qh_makenew_simplicial); a
-	// visible facet's replacement is the last one it made.
-	var cone []*qhFacet
-	for _, v := range vis {
-		for _, g := range v.nb {
-			if g.visible {
-				continue
-			}
-			nf := &qhFacet{horizon: g, verts: []int{q}}
-			for _, x := range v.verts {
-				if slices.Contains(g.verts, x) {
-					nf.verts = append(nf.verts, x)
-				}
-			}
-			b.byID(nf.verts)
-			b.setPlane(nf)
-			cone = append(cone, nf)
-			v.replace = nf
-		}
+	for _, g := range b.facets {
+		g.isnew = false
 	}
+	cone := b.makeCone(q, vis)
 	b.linkCone(q, cone)
 	b.facets = append(b.facets, cone...)
 	b.moveVertices(q, cone)
+	b.coneVertexNeighbours(cone, vis)
 	newf, merged := b.mergeCoplanarHorizons(q, cone)
 	for _, v := range vis {
 		for _, p := range v.out {
@@ -662,61 +671,6 @@ func (b *qhBuild) partitionPoint(p int, v *qhFacet, newf []*qhFacet, merged bool
 	}
 }
 
-// mergeCoplanarHorizons merges the new facets on each coplanar horizon
-// facet into it (qh_mergecycle_all), which moves to the end of the facet
-// list; it returns the new facets that remain and the merged ones, and
-// whether any merged.
-func (b *qhBuild) mergeCoplanarHorizons(q int, cone []*qhFacet) ([]*qhFacet, bool) {
-	var horizons []*qhFacet
-	for _, nf := range cone {
-		if nf.horizon.coplanar && !slices.Contains(horizons, nf.horizon) {
-			horizons = append(horizons, nf.horizon)
-		}
-	}
-	newf := slices.Clone(cone)
-	for _, g := range horizons {
-		var cyc []*qhFacet
-		for _, nf := range newf {
-			if nf.horizon == g {
-				cyc = append(cyc, nf)
-			}
-		}
-		g.verts = b.byID(append(g.verts, q))
-		var nb []*qhFacet
-		for _, h := range g.nb {
-			if !slices.Contains(cyc, h) {
-				nb = appendNew(nb, h)
-				continue
-			}
-			for _, m := range h.nb {
-				if m != g && !slices.Contains(cyc, m) {
-					nb = appendNew(nb, m)
-				}
-			}
-		}
-		g.nb = nb
-		for _, h := range newf {
-			var hn []*qhFacet
-			for _, m := range h.nb {
-				if slices.Contains(cyc, m) {
-					m = g
-				}
-				hn = appendNew(hn, m)
-			}
-			h.nb = hn
-		}
-		for _, nf := range cyc {
-			b.remove(nf)
-			nf.replace = g
-		}
-		newf = slices.DeleteFunc(newf, func(h *qhFacet) bool { return slices.Contains(cyc, h) })
-		b.moveEnd(g)
-		newf = append(newf, g)
-		g.horizon = nil
-	}
-	return newf, len(horizons) > 0
-}
-
 func appendNew(fs []*qhFacet, f *qhFacet) []*qhFacet {
 	if slices.Contains(fs, f) {
 		return fs
@@ -734,14 +688,46 @@ func intersect(a, b []int) []int {
 	return c
 }
 
-// triangulate is qh_triangulate with MakeGraph's orientation: each facet
-// a fan from its newest vertex, each triangle's vertices by decreasing
-// vertex id with the first two swapped where needed to face outward. It
-// also returns each triangle's vertices in qhull's set order (by
-// decreasing vertex id, before the swap).
-func (b *qhBuild) triangulate() (tris [][3]int32, sets [][3]int) {
+// triangulate is qh_triangulate with MakeGraph's orientation: the
+// simplicial facets in facet-list order, then each non-simplicial facet's
+// triangles (ridgeTriangles: from its apex, the newest vertex, in ridge
+// order), each triangle's vertices by decreasing vertex id with the first
+// two swapped where needed to face outward. It also returns each
+// triangle's vertices in qhull's set order (by decreasing vertex id,
+// before the swap), the vertex sets qh_makenewfacet touches in order
+// (null facets included), and whether every non-simplicial facet's
+// ridges were its polygon's edges; where not, that facet is a fan from
+// its newest corner over its polygon (the same triangles, another order).
+func (b *qhBuild) triangulate() (tris [][3]int32, sets, touched [][3]int, ok bool) {
+	ok = true
+	emit := func(f *qhFacet, t [3]int) {
+		sets = append(sets, t)
+		a := b.p[t[0]]
+		if b.p[t[1]].Sub(a).Cross(b.p[t[2]].Sub(a)).Dot(f.n) < 0 {
+			t[0], t[1] = t[1], t[0]
+		}
+		tris = append(tris, [3]int32{int32(t[0]), int32(t[1]), int32(t[2])})
+	}
 	for _, f := range b.facets {
+		if f.simp && len(f.verts) == 3 {
+			emit(f, [3]int{f.verts[0], f.verts[1], f.verts[2]})
+		}
+	}
+	for _, f := range b.facets {
+		if f.simp && len(f.verts) == 3 {
+			continue
+		}
 		poly := b.polygon(f)
+		if rs, good := ridgeTriangles(f, poly); good {
+			for _, t := range rs {
+				touched = append(touched, t)
+				if t[1] != t[0] && t[2] != t[0] {
+					emit(f, t)
+				}
+			}
+			continue
+		}
+		ok = false
 		m := len(poly)
 		k := 0
 		for i, v := range poly {
@@ -751,28 +737,11 @@ func (b *qhBuild) triangulate() (tris [][3]int32, sets [][3]int) {
 		}
 		for j := 1; j < m-1; j++ {
 			t := b.byID([]int{poly[k], poly[(k+j)%m], poly[(k+j+1)%m]})
-			sets = append(sets, [3]int{t[0], t[1], t[2]})
-			a := b.p[t[0]]
-			if b.p[t[1]].Sub(a).Cross(b.p[t[2]].Sub(a)).Dot(f.n) < 0 {
-				t[0], t[1] = t[1], t[0]
-			}
-			tris = append(tris, [3]int32{int32(t[0]), int32(t[1]), int32(t[2])})
+			touched = append(touched, [3]int{t[0], t[1], t[2]})
+			emit(f, [3]int{t[0], t[1], t[2]})
 		}
 	}
-	return tris, sets
-}
-
-// mergedTriangles reports, per triangle of triangulate, whether it comes
-// from a merged facet.
-func (b *qhBuild) mergedTriangles() []bool {
-	var out []bool
-	for _, f := range b.facets {
-		m := len(b.polygon(f))
-		for range m - 2 {
-			out = append(out, len(f.verts) > 3)
-		}
-	}
-	return out
+	return tris, sets, touched, ok
 }
 
 // polygon returns the corners of facet f in counterclockwise order about

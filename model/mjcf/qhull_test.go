@@ -58,7 +58,7 @@ func TestMujocoVertexMeshSolid(t *testing.T) {
 		for j, p := range c.pts {
 			pts[j] = scene.Vec(p)
 		}
-		v, tris, err := mujocoVertexMesh(pts, scale)
+		v, tris, _, err := mujocoVertexMesh(pts, scale)
 		if err != nil {
 			t.Fatalf("mesh %d (%s): %v", i, c.family, err)
 		}
