@@ -61,6 +61,9 @@ func (sim *Simulator) keepWarm(a []float64) {
 	if sim.cfg.Contact.PGSIterations <= 0 {
 		return
 	}
+	if ns := &sim.ws.noslip; ns.pending { // the main solver's, before noslip
+		a, ns.pending = ns.pre, false
+	}
 	ws := &sim.pgsWarm
 	if len(ws.qacc) != len(a) {
 		ws.qacc = make([]float64, len(a))
@@ -105,6 +108,24 @@ type pgsWork struct {
 // condim 4 and 6, rows of other kinds), which the configured solver then
 // solves.
 func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs); !ok || err != nil {
+		return ok, err
+	}
+	w, dt := &sim.ws.pgs, sim.cfg.DT
+	sim.warmStart(p, q, dt)
+	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
+	w.finish(p, dt, res)
+	res.Stats = w.stats(p, res, iters, converged)
+	return true, nil
+}
+
+// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for p
+// (solvePGS): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
+// (delassus), efc_b with the explicit actuators' rows folded in
+// (foldFixed), the friction loss bounds in MuJoCo's units. It reports
+// false, having set nothing usable, when p has rows PGS does not handle
+// here. mj_solNoSlip (mujoco_noslip.go) reads the same problem.
+func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64) (bool, error) {
 	nc := len(pairs)
 	w := &sim.ws.pgs
 	w.contactOrder(pairs, sim.Model, kin)
@@ -132,10 +153,6 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
 	w.foldFixed(p, dt)
-	sim.warmStart(p, q, dt)
-	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
-	w.finish(p, dt, res)
-	res.Stats = w.stats(p, res, iters, converged)
 	return true, nil
 }
 
@@ -485,13 +502,13 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	return st
 }
 
-// initPGS computes MuJoCo's stat.meaninertia for PGS's stopping rule
-// (mj_setConst: the mean of diag(M) at qpos0, here the model's initial
+// initPGS computes MuJoCo's stat.meaninertia for the stopping rules of
+// PGS and noslip (mj_setConst: the mean of diag(M) at qpos0, here the model's initial
 // configuration, multibody.Model.NewState) when the contact parameters
-// ask for PGS.
+// ask for PGS or noslip.
 func (sim *Simulator) initPGS() {
 	m := sim.Model
-	if sim.cfg.Contact.PGSIterations <= 0 || m.NV == 0 {
+	if sim.cfg.Contact.PGSIterations <= 0 && sim.cfg.Contact.NoSlipIterations <= 0 || m.NV == 0 {
 		return
 	}
 	d := make([]float64, m.NV)
@@ -508,10 +525,16 @@ func (sim *Simulator) initPGS() {
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
 func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
-	if ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res); ok || err != nil {
+	ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res)
+	if err != nil {
 		return err
 	}
-	return sim.cfg.Solver.Solve(&pw.p, vs, &pw.res)
+	if !ok {
+		if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
+			return err
+		}
+	}
+	return sim.noSlip(&pw.p, pw.blocks, pairs, kin, vs, stage, ok, &pw.res) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
