@@ -1,0 +1,168 @@
+package mjref
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// noslipScene is a body of 1 kg resting 1 mm into a plane (μ = 0.4) under
+// gravity tilted by a horizontal component gx along x, with MuJoCo's
+// pyramidal cone (the default) and <option noslip_iterations="%d"
+// solver integrator timestep>. With gx = 1 m/s² the tangential load is
+// below μ m g (3.9 N): the soft contact lets the body creep, noslip stops
+// it; with gx = 6 m/s² it slides. %s is the body's geom.
+const noslipScene = `<mujoco><option noslip_iterations="%d" solver="%s" integrator="%s" timestep="%g" gravity="%g 0 -9.81"/><worldbody>
+  <geom type="plane" size="2 2 0.1" friction="0.4"/>
+  <body pos="0 0 0.099"><freejoint/>%s</body>
+</worldbody></mujoco>`
+
+// noslipBodies are the bodies of the noslip scenes: a box on its four
+// corners (MuJoCo's 16 pyramid edges) turned 10° about the vertical, and a
+// sphere.
+var noslipBodies = []struct{ name, geom string }{
+	{"box", `<geom type="box" size="0.1 0.1 0.1" mass="1" euler="0 0 10"/>`},
+	{"sphere", `<geom type="sphere" size="0.1" mass="1"/>`},
+}
+
+// noslipTrajectories compares Stiction with MuJoCo 2.2.2 over steps steps
+// from the model's initial state and from the perturbed state
+// (perturbedState, sliding and spinning), and returns the largest
+// |Δqpos| of each and MuJoCo's root x displacement from the initial
+// state.
+func noslipTrajectories(t *testing.T, path string, steps int) (initial, perturbed, creep float64) {
+	t.Helper()
+	exe := tool(t)
+	mj, err := Exec(exe, path, Options{Steps: steps, Every: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, mp := mappedModel(t, path, mj)
+	if initial, _, err = compareTrajectory(path, mj, nil, mp, steps); err != nil {
+		t.Fatal(err)
+	}
+	q, v := perturbedState(mj)
+	pr, err := Exec(exe, path, Options{Steps: steps, Every: 1, QPos: q, QVel: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perturbed, _, err = compareTrajectory(path, pr, pr, mp, steps); err != nil {
+		t.Fatal(err)
+	}
+	last := mj.Steps[len(mj.Steps)-1]
+	return initial, perturbed, last.QPos[0] - mj.QInit[0]
+}
+
+// TestNoSlipMuJoCo: with noslip_iterations 2 (multiple_objects.xml's) and
+// 10, a box and a sphere creeping (tangential load below μ m g) and
+// sliding on a plane follow MuJoCo 2.2.2 over 300 steps with Euler at 2
+// and 10 ms and with RK4 at 2 ms, after Newton (Stiction's converged
+// solve) and after PGS (3 sweeps: the warm start is the main solver's
+// acceleration, before noslip), from the initial and the perturbed state.
+// MuJoCo's own creep of the box at 2 ms is checked to shrink with noslip,
+// so that the scene tests what noslip is for.
+func TestNoSlipMuJoCo(t *testing.T) {
+	type run struct {
+		solver, integ string
+		dt            float64
+	}
+	runs := []run{{"Newton", "Euler", 0.002}, {"Newton", "Euler", 0.01}, {"Newton", "RK4", 0.002}, {"PGS", "Euler", 0.002}, {"PGS", "RK4", 0.002}}
+	for _, body := range noslipBodies {
+		for _, gx := range []float64{1, 6} {
+			for _, r := range runs {
+				for _, it := range []int{2, 10} {
+					name := fmt.Sprintf("%s gx=%g %s %s dt=%g noslip=%d", body.name, gx, r.solver, r.integ, r.dt, it)
+					solver := r.solver
+					if solver == "PGS" {
+						solver = `PGS" iterations="3`
+					}
+					path := writeModel(t, fmt.Sprintf(noslipScene, it, solver, r.integ, r.dt, gx, body.geom))
+					ini, pert, creep := noslipTrajectories(t, path, 300)
+					t.Logf("%s: max |Δqpos| over 300 steps %.3g (initial), %.3g (perturbed); MuJoCo's x drift %.3g m", name, ini, pert, creep)
+					if !(ini <= 1e-9) || !(pert <= 1e-9) {
+						t.Errorf("%s: max |Δqpos| %.3g / %.3g, want ≤ 1e-9", name, ini, pert)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNoSlipStopsCreep: MuJoCo 2.2.2's box under a tangential load of a
+// quarter of μ m g creeps with the soft contact alone, and noslip stops
+// most of it; Stiction's box does the same (its creep equals MuJoCo's to
+// 1e-9 m with and without noslip).
+func TestNoSlipStopsCreep(t *testing.T) {
+	creep := func(it int) (mj, st float64) {
+		path := writeModel(t, fmt.Sprintf(noslipScene, it, "Newton", "Euler", 0.002, 1.0, noslipBodies[0].geom))
+		exe := tool(t)
+		ref, err := Exec(exe, path, Options{Steps: 300, Every: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, mp := mappedModel(t, path, ref)
+		d, _, err := compareTrajectory(path, ref, nil, mp, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mj = ref.Steps[len(ref.Steps)-1].QPos[0] - ref.QInit[0]
+		return mj, d
+	}
+	soft, dSoft := creep(0)
+	hard, dHard := creep(2)
+	t.Logf("box x drift over 300 steps of 2 ms: %.3g m without noslip, %.3g m with noslip_iterations 2 (Stiction's qpos to %.3g / %.3g)", soft, hard, dSoft, dHard)
+	if !(math.Abs(hard) < 0.1*math.Abs(soft)) {
+		t.Errorf("noslip drift %.3g m, want below a tenth of the soft contact's %.3g m", hard, soft)
+	}
+	if !(dSoft <= 1e-9) || !(dHard <= 1e-9) {
+		t.Errorf("Stiction's qpos differs from MuJoCo's by %.3g / %.3g, want ≤ 1e-9", dSoft, dHard)
+	}
+}
+
+// TestNoSlipCheckpointAllocs: with noslip after PGS (whose warm start is
+// state) under Euler and RK4, a restored checkpoint replays the creeping
+// box bit for bit, and a warmed-up step allocates nothing.
+func TestNoSlipCheckpointAllocs(t *testing.T) {
+	for _, integ := range []string{"Euler", "RK4"} {
+		path := writeModel(t, fmt.Sprintf(noslipScene, 2, `PGS" iterations="3`, integ, 0.002, 1.0, noslipBodies[0].geom))
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Config.Contact.NoSlipIterations != 2 {
+			t.Fatalf("%s: contact.Params.NoSlipIterations %d, want 2", integ, b.Config.Contact.NoSlipIterations)
+		}
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := func(n int) []float64 {
+			for range n {
+				if _, err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return slices.Clone(s.State.Q)
+		}
+		steps(50)
+		c := s.Checkpoint()
+		want := steps(50)
+		if err := s.Restore(c); err != nil {
+			t.Fatal(err)
+		}
+		if got := steps(50); !slices.Equal(got, want) {
+			t.Errorf("%s: restored run differs from the original", integ)
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", integ, allocs)
+		}
+	}
+}
