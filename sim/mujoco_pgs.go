@@ -564,9 +564,12 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
 // mujoco-euler step's constraint rows: limits, friction loss, equalities)
 // with PGS when the contact parameters ask for it, as MuJoCo's PGS solves
-// every row, and reports whether it did.
+// every row, then runs MuJoCo's noslip pass on its friction loss rows when
+// they ask for it (after the configured solver's solve where PGS is off;
+// mujoco_noslip.go), and reports whether it solved p.
 func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
-	if sim.cfg.Contact.PGSIterations <= 0 {
+	pgs, noslip := sim.cfg.Contact.PGSIterations > 0, sim.cfg.Contact.NoSlipIterations > 0
+	if !pgs && !noslip {
 		return false, nil
 	}
 	w := &sim.ws.pgs
@@ -574,7 +577,22 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 	for i := range p.Constraints {
 		w.ident = append(w.ident, pyramidBlock{first: i})
 	}
-	return sim.tryPGS(p, w.ident, nil, kin, vs, stage, res)
+	ok := false
+	if pgs {
+		var err error
+		if ok, err = sim.tryPGS(p, w.ident, nil, kin, vs, stage, res); err != nil {
+			return true, err
+		}
+	}
+	if !ok {
+		if !noslip {
+			return false, nil
+		}
+		if err := sim.cfg.Solver.Solve(p, vs, res); err != nil {
+			return true, err
+		}
+	}
+	return true, sim.noSlip(p, w.ident, nil, kin, vs, stage, ok, res) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
@@ -621,8 +639,9 @@ func (ws *pgsWarm) restore(a []float64) {
 }
 
 // eulerRowsPGS solves a mujoco-euler step's problem without contacts (its
-// constraint rows) with PGS when asked (solveRowsPGS), and reports whether
-// it did; not when the constraint set eliminates velocities.
+// constraint rows) with PGS and noslip when asked (solveRowsPGS), and
+// reports whether it did; not when the constraint set eliminates
+// velocities.
 func (sim *Simulator) eulerRowsPGS() (bool, error) {
 	w := &sim.ws
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != MuJoCoImplicitRule && !(m == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {
