@@ -59,17 +59,17 @@ func noslipTrajectories(t *testing.T, path string, steps int) (initial, perturbe
 // TestNoSlipMuJoCo: with noslip_iterations 2 (multiple_objects.xml's) and
 // 10, a box and a sphere creeping (tangential load below μ m g) and
 // sliding on a plane follow MuJoCo 2.2.2 over 300 steps with Euler at 2
-// and 10 ms and with RK4 at 2 ms, after Newton (Stiction's converged
-// solve) and after PGS (3 sweeps: the warm start is the main solver's
-// acceleration, before noslip), from the initial and the perturbed state.
-// MuJoCo's own creep of the box at 2 ms is checked to shrink with noslip,
-// so that the scene tests what noslip is for.
+// and 10 ms and with RK4 and implicit at 2 ms, after Newton (Stiction's
+// converged solve) and after PGS (3 sweeps: the warm start is the main
+// solver's acceleration, before noslip), from the initial and the
+// perturbed state (TestNoSlipStopsCreep checks that the creeping box
+// tests what noslip is for).
 func TestNoSlipMuJoCo(t *testing.T) {
 	type run struct {
 		solver, integ string
 		dt            float64
 	}
-	runs := []run{{"Newton", "Euler", 0.002}, {"Newton", "Euler", 0.01}, {"Newton", "RK4", 0.002}, {"PGS", "Euler", 0.002}, {"PGS", "RK4", 0.002}}
+	runs := []run{{"Newton", "Euler", 0.002}, {"Newton", "Euler", 0.01}, {"Newton", "RK4", 0.002}, {"Newton", "implicit", 0.002}, {"PGS", "Euler", 0.002}, {"PGS", "RK4", 0.002}, {"PGS", "implicit", 0.002}}
 	for _, body := range noslipBodies {
 		for _, gx := range []float64{1, 6} {
 			for _, r := range runs {
