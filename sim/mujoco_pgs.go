@@ -165,7 +165,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	for i, blk := range blocks {
-		if i < nc && blk.edges == 0 || i >= nc && blockClass(p, blk.first) == pgsOther {
+		if i < nc && blk.edges == 0 || i >= nc && blk.edges == 0 && blockClass(p, blk.first) == pgsOther {
 			return false
 		}
 	}
@@ -178,8 +178,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 				}
 				continue
 			}
-			if blockClass(p, blk.first) != cls {
-				continue
+			if blk.edges < 0 || blockClass(p, blk.first) != cls {
+				continue // a spin or rolling block absorbed into its contact's edges
 			}
 			c := p.Constraints[blk.first]
 			if cls == pgsFixed {
