@@ -98,8 +98,8 @@ func TestOptionMPR(t *testing.T) {
 // TestOptionNoSlip: <option noslip_iterations noslip_tolerance> reach the
 // scene's contact parameters and the built contact.Params (MuJoCo's
 // noslip pass; internal/mjref compares the trajectories with MuJoCo),
-// without an unsupported-attribute warning, unset they are off with
-// MuJoCo's default tolerance 1e-6, and a value out of range is refused
+// without an unsupported-attribute warning, unset they are off (a
+// tolerance of 0 stands for MuJoCo's default 1e-6), and a value out of range is refused
 // with the file, the attribute and the value named.
 func TestOptionNoSlip(t *testing.T) {
 	doc := `<mujoco><option %s/><worldbody><geom type="plane" size="1 1 .1"/></worldbody></mujoco>`
@@ -126,8 +126,8 @@ func TestOptionNoSlip(t *testing.T) {
 	if b, err = scene.Build(im.Scene); err != nil {
 		t.Fatal(err)
 	}
-	if p := b.Config.Contact; p.NoSlipIterations != 0 || p.NoSlipTolerance != 1e-6 {
-		t.Errorf("unset: contact.Params noslip %d, %v; want 0, 1e-6", p.NoSlipIterations, p.NoSlipTolerance)
+	if p := b.Config.Contact; p.NoSlipIterations != 0 || p.NoSlipTolerance != 0 {
+		t.Errorf("unset: contact.Params noslip %d, %v; want 0, 0", p.NoSlipIterations, p.NoSlipTolerance)
 	}
 	for _, bad := range []string{`noslip_iterations="-1"`, `noslip_iterations="1.5"`, `noslip_tolerance="0"`, `noslip_tolerance="-1e-6"`, `noslip_tolerance="inf"`} {
 		_, err := Parse("n.xml", []byte(fmt.Sprintf(doc, bad)), model.Options{})
