@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -139,14 +140,7 @@ func TestNoSlipCheckpointAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps := func(n int) []float64 {
-			for range n {
-				if _, err := s.Step(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return slices.Clone(s.State.Q)
-		}
+		steps := func(n int) []float64 { return stepQ(t, s, n) }
 		steps(50)
 		c := s.Checkpoint()
 		want := steps(50)
@@ -187,13 +181,13 @@ func TestNoSlipFrictionLossMuJoCo(t *testing.T) {
 				path := writeModel(t, fmt.Sprintf(noslipHold, it, sol, integ))
 				ini, pert, drift := noslipTrajectories(t, path, 300)
 				sag[k] = math.Abs(drift)
-				t.Logf("%s, %s, noslip %d: max |Δqpos| over 300 steps %.3g / %.3g; MuJoCo's sag %.3g rad", sol[:3], integ, it, ini, pert, drift)
+				t.Logf("%s, %s, noslip %d: max |Δqpos| over 300 steps %.3g / %.3g; MuJoCo's sag %.3g rad", solverName(sol), integ, it, ini, pert, drift)
 				if !(ini <= 1e-12) || !(pert <= 1e-12) {
-					t.Errorf("%s, %s, noslip %d: max |Δqpos| %.3g / %.3g, want ≤ 1e-12", sol[:3], integ, it, ini, pert)
+					t.Errorf("%s, %s, noslip %d: max |Δqpos| %.3g / %.3g, want ≤ 1e-12", solverName(sol), integ, it, ini, pert)
 				}
 			}
 			if !(sag[1] < 1e-3*sag[0]) {
-				t.Errorf("%s, %s: MuJoCo's sag %.3g with noslip, %.3g without: the scene does not test noslip", sol[:3], integ, sag[1], sag[0])
+				t.Errorf("%s, %s: MuJoCo's sag %.3g with noslip, %.3g without: the scene does not test noslip", solverName(sol), integ, sag[1], sag[0])
 			}
 		}
 	}
@@ -214,11 +208,28 @@ func TestNoSlipCondimMuJoCo(t *testing.T) {
 			g := fmt.Sprintf(`<geom type="box" size="0.1 0.1 0.1" mass="1" euler="0 0 10" condim="%d" friction="0.4 0.01 0.001"/>`, cd)
 			path := writeModel(t, fmt.Sprintf(noslipScene, c.it, c.solver, "Euler", 0.002, 1.0, g))
 			ini, pert, _ := noslipTrajectories(t, path, 300)
-			name := fmt.Sprintf("condim %d, %s, noslip %d", cd, c.solver[:3], c.it)
+			name := fmt.Sprintf("condim %d, %s, noslip %d", cd, solverName(c.solver), c.it)
 			t.Logf("%s: max |Δqpos| over 300 steps %.3g / %.3g", name, ini, pert)
 			if !(ini <= 1e-12) || !(pert <= 1e-12) {
 				t.Errorf("%s: max |Δqpos| %.3g / %.3g, want ≤ 1e-12", name, ini, pert)
 			}
 		}
 	}
+}
+
+// solverName is the solver of an option value such as `PGS" iterations="3`.
+func solverName(s string) string {
+	name, _, _ := strings.Cut(s, `"`)
+	return name
+}
+
+// stepQ takes n steps of s and returns a copy of its configuration.
+func stepQ(t *testing.T, s *sim.Simulator, n int) []float64 {
+	t.Helper()
+	for range n {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return slices.Clone(s.State.Q)
 }
