@@ -146,6 +146,17 @@ type Params struct {
 	// PGSTolerance is MuJoCo's <option tolerance> for PGS: its sweeps stop
 	// when the rescaled cost improvement of one is below it.
 	PGSTolerance float64
+	// NoSlipIterations > 0 is MuJoCo's <option noslip_iterations>: where
+	// MuJoCo's rows of its soft contacts with the pyramidal cone are
+	// solved (package sim), the main solver's answer is post-processed by
+	// MuJoCo 2.2.2's noslip solver for at most this many sweeps
+	// (mj_solNoSlip: the friction rows without regularization, the normal
+	// forces fixed). 0: off.
+	NoSlipIterations int
+	// NoSlipTolerance is MuJoCo's <option noslip_tolerance>: the noslip
+	// sweeps stop when the rescaled cost improvement of one is below it.
+	// 0 stands for MuJoCo's default 1e-6.
+	NoSlipTolerance float64
 	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
 	// their own rows are solved (package sim), between geom types that
 	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder
@@ -213,6 +224,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: MPR iterations %d must be non-negative", p.MPRIterations)
 	case !(p.PGSTolerance >= 0) || math.IsInf(p.PGSTolerance, 0):
 		return fmt.Errorf("contact: PGS tolerance %v must be non-negative and finite", p.PGSTolerance)
+	case p.NoSlipIterations < 0:
+		return fmt.Errorf("contact: noslip iterations %d must be non-negative", p.NoSlipIterations)
+	case !(p.NoSlipTolerance >= 0) || math.IsInf(p.NoSlipTolerance, 0):
+		return fmt.Errorf("contact: noslip tolerance %v must be non-negative and finite", p.NoSlipTolerance)
 	}
 	return nil
 }

@@ -468,6 +468,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
 			PGSIterations: pgsIterations(s.Contact.PGSIterations), PGSTolerance: pgsTolerance(s.Contact),
+			NoSlipIterations: intOr(s.Contact.NoSlipIterations, 0), NoSlipTolerance: valueOr(s.Contact.NoSlipTolerance, 0),
 			MuJoCoCollider: s.Contact.Collider == "mujoco", MultiCCD: s.Contact.MultiCCD != nil && *s.Contact.MultiCCD,
 			MPRTolerance: valueOr(s.Contact.MPRTolerance, 0), MPRIterations: intOr(s.Contact.MPRIterations, 0),
 		},

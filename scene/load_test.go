@@ -428,3 +428,25 @@ func TestAliasBomb(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestValidateNoSlip: contact.noslip_iterations below 0 and a
+// contact.noslip_tolerance that is not positive are refused with the file,
+// the field and the value named.
+func TestValidateNoSlip(t *testing.T) {
+	s := &Scene{
+		DT: 0.01, Duration: 1,
+		Materials: map[string]Material{"m": {Stiffness: ptr(1.0), Dissipation: ptr(0.0), Friction: ptr(0.5)}},
+		Bodies:    []Body{{Name: "g", Fixed: true, Shape: &Shape{Type: "halfspace"}, Material: "m"}},
+	}
+	s.Contact.NoSlipIterations, s.Contact.NoSlipTolerance = ptr(2), ptr(1e-7)
+	if err := s.Validate("go"); err != nil {
+		t.Fatalf("valid scene: %v", err)
+	}
+	s.Contact.NoSlipIterations, s.Contact.NoSlipTolerance = ptr(-1), ptr(0.0)
+	err := s.Validate("go")
+	for _, w := range []string{"go: contact.noslip_iterations: -1 must be ≥ 0", "go: contact.noslip_tolerance: 0 must be positive"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v does not contain %q", err, w)
+		}
+	}
+}

@@ -196,6 +196,12 @@ type ContactParams struct {
 	// 1e-8) is its <option tolerance>.
 	PGSIterations *int     `yaml:"pgs_iterations,omitempty"`
 	PGSTolerance  *float64 `yaml:"pgs_tolerance,omitempty"`
+	// NoSlipIterations (≥ 0; unset: 0, off) is MuJoCo's <option
+	// noslip_iterations>: MuJoCo 2.2.2's noslip pass after the solve of
+	// MuJoCo's rows (contact.Params.NoSlipIterations), and
+	// NoSlipTolerance (> 0, default 1e-6) is its <option noslip_tolerance>.
+	NoSlipIterations *int     `yaml:"noslip_iterations,omitempty"`
+	NoSlipTolerance  *float64 `yaml:"noslip_tolerance,omitempty"`
 	// Collider selects the narrow phase of MuJoCo's soft contacts where
 	// their own rows are solved: "stiction" (default: Stiction's narrow
 	// phase) or "mujoco" (MuJoCo 2.2.2's convex collider for the pairs

@@ -267,6 +267,12 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.PGSTolerance != nil {
 		v.nonNegative("contact.pgs_tolerance", *c.PGSTolerance)
 	}
+	if c.NoSlipIterations != nil && *c.NoSlipIterations < 0 {
+		v.add("contact.noslip_iterations", "%d must be ≥ 0", *c.NoSlipIterations)
+	}
+	if c.NoSlipTolerance != nil {
+		v.positive("contact.noslip_tolerance", *c.NoSlipTolerance)
+	}
 	if c.Collider != "" {
 		v.oneOf("contact.collider", c.Collider, "stiction", "mujoco")
 	}

@@ -61,6 +61,9 @@ func (sim *Simulator) keepWarm(a []float64) {
 	if sim.cfg.Contact.PGSIterations <= 0 {
 		return
 	}
+	if ns := &sim.ws.noslip; ns.pending { // the main solver's, before noslip
+		a, ns.pending = ns.pre, false
+	}
 	ws := &sim.pgsWarm
 	if len(ws.qacc) != len(a) {
 		ws.qacc = make([]float64, len(a))
@@ -105,6 +108,24 @@ type pgsWork struct {
 // condim 4 and 6, rows of other kinds), which the configured solver then
 // solves.
 func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs); !ok || err != nil {
+		return ok, err
+	}
+	w, dt := &sim.ws.pgs, sim.cfg.DT
+	sim.warmStart(p, q, dt)
+	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
+	w.finish(p, dt, res)
+	res.Stats = w.stats(p, res, iters, converged)
+	return true, nil
+}
+
+// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for p
+// (solvePGS): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
+// (delassus), efc_b with the explicit actuators' rows folded in
+// (foldFixed), the friction loss bounds in MuJoCo's units. It reports
+// false, having set nothing usable, when p has rows PGS does not handle
+// here. mj_solNoSlip (mujoco_noslip.go) reads the same problem.
+func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64) (bool, error) {
 	nc := len(pairs)
 	w := &sim.ws.pgs
 	w.contactOrder(pairs, sim.Model, kin)
@@ -132,10 +153,6 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
 	w.foldFixed(p, dt)
-	sim.warmStart(p, q, dt)
-	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
-	w.finish(p, dt, res)
-	res.Stats = w.stats(p, res, iters, converged)
 	return true, nil
 }
 
@@ -148,7 +165,7 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	for i, blk := range blocks {
-		if i < nc && blk.edges == 0 || i >= nc && blockClass(p, blk.first) == pgsOther {
+		if i < nc && blk.edges == 0 || i >= nc && blk.edges == 0 && blockClass(p, blk.first) == pgsOther {
 			return false
 		}
 	}
@@ -161,8 +178,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 				}
 				continue
 			}
-			if blockClass(p, blk.first) != cls {
-				continue
+			if blk.edges < 0 || blockClass(p, blk.first) != cls {
+				continue // a spin or rolling block absorbed into its contact's edges
 			}
 			c := p.Constraints[blk.first]
 			if cls == pgsFixed {
@@ -485,13 +502,13 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	return st
 }
 
-// initPGS computes MuJoCo's stat.meaninertia for PGS's stopping rule
-// (mj_setConst: the mean of diag(M) at qpos0, here the model's initial
+// initPGS computes MuJoCo's stat.meaninertia for the stopping rules of
+// PGS and noslip (mj_setConst: the mean of diag(M) at qpos0, here the model's initial
 // configuration, multibody.Model.NewState) when the contact parameters
-// ask for PGS.
+// ask for PGS or noslip.
 func (sim *Simulator) initPGS() {
 	m := sim.Model
-	if sim.cfg.Contact.PGSIterations <= 0 || m.NV == 0 {
+	if sim.cfg.Contact.PGSIterations <= 0 && sim.cfg.Contact.NoSlipIterations <= 0 || m.NV == 0 {
 		return
 	}
 	d := make([]float64, m.NV)
@@ -508,10 +525,16 @@ func (sim *Simulator) initPGS() {
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
 func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
-	if ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res); ok || err != nil {
+	ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res)
+	if err != nil {
 		return err
 	}
-	return sim.cfg.Solver.Solve(&pw.p, vs, &pw.res)
+	if !ok {
+		if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
+			return err
+		}
+	}
+	return sim.noSlip(&pw.p, pw.blocks, pairs, kin, vs, stage, ok, &pw.res) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
@@ -541,9 +564,12 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
 // mujoco-euler step's constraint rows: limits, friction loss, equalities)
 // with PGS when the contact parameters ask for it, as MuJoCo's PGS solves
-// every row, and reports whether it did.
+// every row, then runs MuJoCo's noslip pass on its friction loss rows when
+// they ask for it (after the configured solver's solve where PGS is off;
+// mujoco_noslip.go), and reports whether it solved p.
 func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
-	if sim.cfg.Contact.PGSIterations <= 0 {
+	pgs, noslip := sim.cfg.Contact.PGSIterations > 0, sim.cfg.Contact.NoSlipIterations > 0
+	if !pgs && !noslip {
 		return false, nil
 	}
 	w := &sim.ws.pgs
@@ -551,7 +577,22 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 	for i := range p.Constraints {
 		w.ident = append(w.ident, pyramidBlock{first: i})
 	}
-	return sim.tryPGS(p, w.ident, nil, kin, vs, stage, res)
+	ok := false
+	if pgs {
+		var err error
+		if ok, err = sim.tryPGS(p, w.ident, nil, kin, vs, stage, res); err != nil {
+			return true, err
+		}
+	}
+	if !ok {
+		if !noslip {
+			return false, nil
+		}
+		if err := sim.cfg.Solver.Solve(p, vs, res); err != nil {
+			return true, err
+		}
+	}
+	return true, sim.noSlip(p, w.ident, nil, kin, vs, stage, ok, res) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
@@ -598,8 +639,9 @@ func (ws *pgsWarm) restore(a []float64) {
 }
 
 // eulerRowsPGS solves a mujoco-euler step's problem without contacts (its
-// constraint rows) with PGS when asked (solveRowsPGS), and reports whether
-// it did; not when the constraint set eliminates velocities.
+// constraint rows) with PGS and noslip when asked (solveRowsPGS), and
+// reports whether it did; not when the constraint set eliminates
+// velocities.
 func (sim *Simulator) eulerRowsPGS() (bool, error) {
 	w := &sim.ws
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != MuJoCoImplicitRule && !(m == RungeKutta4 && w.mj.fallback) || w.cons.elim.on || len(w.pairs) > 0 || w.problem.NR == 0 {

@@ -169,7 +169,8 @@ func (sim *Simulator) advance() error {
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return err
 	}
-	sim.keepEulerWarm() // MuJoCo's qacc_warmstart of a mujoco-euler step (mujoco_pgs.go)
+	sim.keepEulerWarm()           // MuJoCo's qacc_warmstart of a mujoco-euler step (mujoco_pgs.go)
+	sim.ws.noslip.pending = false // a pre-noslip warm start is kept within its step only (mujoco_noslip.go)
 	p.lap(StageSolve)
 	sim.expandSolution()                      // v = P u + c
 	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step

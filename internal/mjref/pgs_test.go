@@ -108,14 +108,7 @@ func TestPGSCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := func(n int) []float64 {
-		for range n {
-			if _, err := s.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return slices.Clone(s.State.Q)
-	}
+	steps := func(n int) []float64 { return stepQ(t, s, n) }
 	steps(20)
 	c := s.Checkpoint()
 	if len(c.QAccWarm) != b.Model.NV {

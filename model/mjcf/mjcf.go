@@ -405,9 +405,45 @@ func (c *compiler) option(e *xmlutil.Element) error {
 	if err := c.optionSolver(e); err != nil {
 		return err
 	}
+	if err := c.optionNoSlip(e); err != nil {
+		return err
+	}
 	c.implicitActuators = integ == "implicit" || integ == "implicitfast"
 	if integ == "implicitfast" {
 		c.r.Warnf(e, "integrator", "mapped to mujoco-euler, which treats joint damping implicitly (actuators act through the contact solve, implicitly) but not tendon damping or the fluid forces")
+	}
+	return nil
+}
+
+// optionNoSlip reads <option noslip_iterations noslip_tolerance>
+// (MuJoCo's defaults 0 and 1e-6) into the scene's contact.noslip_iterations
+// and contact.noslip_tolerance: MuJoCo 2.2.2's noslip pass after the main
+// solver on MuJoCo's rows of the pyramidal cone (contact.Params.NoSlipIterations;
+// package sim). With the elliptic cone a warning says it is not applied.
+func (c *compiler) optionNoSlip(e *xmlutil.Element) error {
+	s := c.out.Scene
+	if e.Has("noslip_iterations") {
+		it, err := c.r.Int(e, "noslip_iterations", 0)
+		if err != nil {
+			return err
+		}
+		if it < 0 {
+			return c.r.Errorf(e, "noslip_iterations", "%d: want an integer ≥ 0", it)
+		}
+		s.Contact.NoSlipIterations = &it
+		if it > 0 && s.Contact.Cone == "elliptic" {
+			c.r.Warnf(e, "noslip_iterations", "noslip applies to the pyramidal cone: the elliptic cone's contacts keep the main solver's friction")
+		}
+	}
+	if e.Has("noslip_tolerance") {
+		tol, err := c.r.Float(e, "noslip_tolerance", 1e-6)
+		if err != nil {
+			return err
+		}
+		if !(tol > 0) || math.IsInf(tol, 0) {
+			return c.r.Errorf(e, "noslip_tolerance", "%g: want a finite value > 0", tol)
+		}
+		s.Contact.NoSlipTolerance = &tol
 	}
 	return nil
 }

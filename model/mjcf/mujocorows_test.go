@@ -94,3 +94,47 @@ func TestOptionMPR(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionNoSlip: <option noslip_iterations noslip_tolerance> reach the
+// scene's contact parameters and the built contact.Params (MuJoCo's
+// noslip pass; internal/mjref compares the trajectories with MuJoCo),
+// without an unsupported-attribute warning, unset they are off (a
+// tolerance of 0 stands for MuJoCo's default 1e-6), and a value out of range is refused
+// with the file, the attribute and the value named.
+func TestOptionNoSlip(t *testing.T) {
+	doc := `<mujoco><option %s/><worldbody><geom type="plane" size="1 1 .1"/></worldbody></mujoco>`
+	im, err := Parse("n.xml", []byte(fmt.Sprintf(doc, `noslip_iterations="3" noslip_tolerance="1e-7"`)), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range im.Warnings {
+		if strings.Contains(w.Attribute, "noslip") {
+			t.Errorf("warning %q", w)
+		}
+	}
+	b, err := scene.Build(im.Scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Config.Contact; p.NoSlipIterations != 3 || p.NoSlipTolerance != 1e-7 {
+		t.Errorf("contact.Params noslip %d, %v; want 3, 1e-7", p.NoSlipIterations, p.NoSlipTolerance)
+	}
+	im, err = Parse("n.xml", []byte(fmt.Sprintf(doc, `timestep="0.002"`)), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = scene.Build(im.Scene); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Config.Contact; p.NoSlipIterations != 0 || p.NoSlipTolerance != 0 {
+		t.Errorf("unset: contact.Params noslip %d, %v; want 0, 0", p.NoSlipIterations, p.NoSlipTolerance)
+	}
+	for _, bad := range []string{`noslip_iterations="-1"`, `noslip_iterations="1.5"`, `noslip_tolerance="0"`, `noslip_tolerance="-1e-6"`, `noslip_tolerance="inf"`} {
+		_, err := Parse("n.xml", []byte(fmt.Sprintf(doc, bad)), model.Options{})
+		name := bad[:strings.Index(bad, "=")]
+		value := strings.Trim(bad[strings.Index(bad, "=")+1:], `"`)
+		if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "n.xml") || !strings.Contains(err.Error(), value) {
+			t.Errorf("%s: error %v, want one naming n.xml, %s and %s", bad, err, name, value)
+		}
+	}
+}
