@@ -16,7 +16,7 @@ import (
 // keeps only the gaps (gapsOnly): with a positive margin mjc_BoxBox can
 // return a deep contact where margin 0 finds none (dm_control's stacker,
 // two boxes turned about the same axis 2 mm apart: dist −0.047 with margin
-// 0.0052, TestStackerBoxBoxMargin).
+// 0.0052, TestStackerBoxBoxMuJoCo).
 func mujocoBoxBox(g1, g2 *mjccd.Geom, slack float64, out []geometry.Contact) []geometry.Contact {
 	var buf [mjccd.MaxBoxBox]mjccd.Contact
 	hits := mjccd.BoxBox(g1, g2, 0, buf[:0])
