@@ -122,8 +122,11 @@ func trajectoryGap(t *testing.T, path string, sc sim.Scheme, o Options, level fl
 //     and the spinner's dry friction stopping it; 34 with SAP's Lagged
 //     disk for the contacts): the rows of the joints, not of contact;
 //   - stacker, its first 339 steps (101 with contacts): 5.8e-15. At step 340
-//     it parts (7.5e-5, 0.08 over 3000 steps) with the pyramidal cone too
-//     (0.062): a collision, not the rows;
+//     it parts (4.2e-5; 7.8e-3 over 3000 steps): mjc_BoxBox, given
+//     Stiction's state at step 339 (5.8e-15 from MuJoCo's), gives box0
+//     on box1 three contacts in MuJoCo 2.2.2 itself as in Stiction, where
+//     at MuJoCo's own state it gives two (TestStackerBoxBoxMuJoCo): a
+//     collision's branch in the last bits of the pose, not the rows;
 //   - Menagerie's Allegro scene (cone elliptic, impratio 10), 1 s (500
 //     steps, 442 with contacts), with the object's condim 6 made 3:
 //     3.8e-11. As shipped (condim 6: MuJoCo's cone over the torsional and
