@@ -3,6 +3,7 @@ package mjref
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -145,4 +146,41 @@ func twistGap(t *testing.T, path string, sc sim.Scheme, u float64, steps int) (w
 		}
 	}
 	return worst, scaled, touching
+}
+
+// TestEllipticCondim46AllocatesNothing: a warmed-up step (300 steps, the
+// box of TestEllipticTwistBoxMuJoCo held on its four corners under 0.4 N m)
+// with MuJoCo's elliptic blocks of condim 4 and 6 allocates nothing,
+// under mujoco-euler and rk4.
+func TestEllipticCondim46AllocatesNothing(t *testing.T) {
+	for _, condim := range []string{"4", "6"} {
+		for _, integ := range []string{"Euler", "RK4"} {
+			xml := strings.ReplaceAll(fmt.Sprintf(twistBox, integ, "0.002", "10"), `condim="4"`, `condim="`+condim+`"`)
+			b, _, err := stiction(writeModel(t, xml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := sim.New(b.Model, b.State, b.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := func() {
+				if err := s.SetControl(0, 0.4, 0); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 300 {
+				step()
+			}
+			if n := len(s.Contacts()); n != 4 {
+				t.Fatalf("condim %s, %s: %d contacts after 300 steps, want the box's 4 corners", condim, integ, n)
+			}
+			if a := testing.AllocsPerRun(50, step); a != 0 {
+				t.Errorf("condim %s, %s: %v allocations per step, want 0", condim, integ, a)
+			}
+		}
+	}
 }
