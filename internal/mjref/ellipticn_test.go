@@ -67,8 +67,9 @@ const twistBox = `<mujoco><option integrator="%s" timestep="%s" cone="elliptic" 
 
 // TestEllipticTwistBoxMuJoCo: a box on its four corners (condim 4,
 // MuJoCo's elliptic block over the sliding and torsional rows) under a
-// torque about the vertical follows MuJoCo 2.2.2 under mujoco-euler and
-// rk4, at impratio 1 and 10 and δt 2 and 10 ms, over 300 steps: 0.4 N m,
+// torque about the vertical follows MuJoCo 2.2.2 under mujoco-euler,
+// rk4 and mujoco-implicit (added after the first two were measured), at
+// impratio 1 and 10 and δt 2 and 10 ms, over 300 steps: 0.4 N m,
 // which the corners' friction holds (their sliding friction about the
 // centre, 4 × ¼ × 0.5 × 9.81 N × 0.141 m = 0.69 N m, and their torsional
 // friction, 0.02 m × 9.81 N = 0.20 N m), the box creeping at the
@@ -87,12 +88,14 @@ const twistBox = `<mujoco><option integrator="%s" timestep="%s" cone="elliptic" 
 // that grow), the spinning box's count ≥ 3 steps in contact, and the
 // spinning box at 10 ms is logged, not checked: measured 2.2e-12 and
 // 9.8e-13 (Euler, impratio 1 and 10), 7.4e-14 and 3.4e-13 (RK4) in that
-// scale, its hops amplifying round-off at each landing.
+// scale, its hops amplifying round-off at each landing. mujoco-implicit:
+// held 6.5e-18 … 1.5e-16, spinning 5.0e-14 and 6.4e-14 at 2 ms, 3.0e-12
+// and 1.1e-12 (relative; logged) at 10 ms.
 func TestEllipticTwistBoxMuJoCo(t *testing.T) {
 	schemes := []struct {
 		integ string
 		sc    sim.Scheme
-	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}}
+	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}, {"implicit", sim.MuJoCoImplicit}}
 	const level = 1e-12
 	for _, torque := range []float64{0.4, 1.5} {
 		for _, s := range schemes {
