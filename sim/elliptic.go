@@ -161,11 +161,7 @@ func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, ma
 // solver.ContactEllipticN block each (ellipticNBlock; pw.blocks[i].edges
 // its size, −1 for the absorbed blocks). It reports whether any did.
 func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork) bool {
-	if cap(pw.blocks) < len(p.Constraints) {
-		pw.blocks = make([]pyramidBlock, len(p.Constraints), 2*len(p.Constraints))
-	}
-	pw.blocks = pw.blocks[:len(p.Constraints)]
-	clear(pw.blocks)
+	pw.resetBlocks(len(p.Constraints))
 	found := false
 	for i := range pairs {
 		if !mats[i].soft || p.Constraints[i].Kind != solver.ContactCone {
@@ -194,13 +190,7 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 	if !found {
 		return false
 	}
-	pw.jstart = pyramidJStart(p, pw.jstart)
-	pp := &pw.p
-	pp.Reset(p.NV)
-	pp.Cliques = append(pp.Cliques, p.Cliques...)
-	pp.A = append(pp.A, p.A...)
-	copy(pp.VStar, p.VStar)
-	copy(pp.MDiag, p.MDiag)
+	pp := pw.startProblem(p)
 	for i := range p.Constraints {
 		switch b, end := pw.jstart[i], pw.jstart[i+1]; {
 		case pw.blocks[i].edges == 0:
