@@ -37,18 +37,32 @@ import (
 // matter. A contact of condim 1 (mjCNSTR_CONTACT_FRICTIONLESS: the
 // normal row alone, R_0) is the block with μ = 0.
 //
-// MuJoCo's elliptic cone of condim 4 and 6 spans the torsional and
-// rolling rows in one cone; SAP's cones are 3-D, so such contacts keep
-// the fallback (softRows' rows with the Lagged disk and separate spin and
-// rolling blocks), of which the MJCF import warns.
+// MuJoCo's elliptic cone of condim 4 and 6 spans the torsional (and
+// rolling) rows in one block of condim rows (n, t1', t2', spin, roll1',
+// roll2'), the friction rows' R_j = R_1 μ_1²/μ_j² (mj_makeImpedance), each
+// friction row's a_ref = −B J_j v, and the cost's zones over the same
+// U = (μ̃ jar_0, μ_j jar_j): its force lies in
+// K = {f_0 ≥ ‖(f_j/μ_j)‖}. That block is solver.ContactEllipticN with
+// MuJoCo's R and μ_j (ellipticNProblem): the assembler builds such a
+// pair's three rows and its spin and rolling blocks' angular rows
+// (contact.Assembler.Geometric), and solveEllipticN solves a problem in
+// which they are one block (rows t1, t2, spin, roll t1, roll t2, n; the
+// cone is round in the sliding and in the rolling pair, so MuJoCo's tangent
+// frame does not matter), then puts the block's impulses back on the
+// three blocks. μ_j is the material's, floored at MuJoCo's mjMINMU
+// (mj_contactParam clamps every coefficient to it).
 
 // ellipticPair reports whether the contact of a pair of material pm is
-// MuJoCo's elliptic block (ellipticRows) when the cone is elliptic: a
-// pair of MuJoCo's soft material whose condim (pyramidContact's rule) is
-// 1 or 3.
+// MuJoCo's elliptic block (ellipticRows; of condim 4 and 6 merged with its
+// spin and rolling rows by solveEllipticN) when the cone is elliptic: a
+// pair of MuJoCo's soft material.
 func ellipticPair(pm *pairMaterial) bool {
-	return pm.soft && ellipticCondim(&pm.mat) <= 3
+	return pm.soft
 }
+
+// mjMinMu is MuJoCo's mjMINMU, the floor of every contact friction
+// coefficient (mj_contactParam).
+const mjMinMu = 1e-5
 
 // ellipticCondim returns the contact's condim as pyramidContact reads it:
 // the material's, or for a material without one 6 with rolling friction,
@@ -116,4 +130,154 @@ func (sim *Simulator) ellipticRows(p *solver.Problem, i int, mat *contact.Materi
 	p.R[c.Row], p.R[c.Row+1], p.R[c.Row+2] = rt, rt, rn
 	p.Params[c.Par] = mu
 	return true
+}
+
+// solveEllipticN solves p, as solvePyramid does for the pyramid, with
+// MuJoCo's elliptic contacts of condim 4 and 6 as one
+// solver.ContactEllipticN block each (ellipticNProblem), and reports
+// false, having solved nothing, when p has none: the caller solves p
+// itself. res then holds the velocities and, unless velocitiesOnly, the
+// impulses put back on p's blocks (ellipticNDecode).
+func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
+	pw := &sim.ws.mj.staged.pyr
+	if !sim.ellipticNProblem(p, pairs, mats, asm, pw) {
+		return false, nil
+	}
+	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
+		return true, err
+	}
+	if velocitiesOnly {
+		res.V = solver.Resize(res.V, p.NV)
+		copy(res.V, pw.res.V)
+		return true, nil
+	}
+	ellipticNDecode(p, pw, res)
+	return true, nil
+}
+
+// ellipticNProblem builds pw.p from p: the same dynamics, every block
+// copied but the elliptic contacts of condim 4 and 6 with their spin and
+// rolling blocks (found through asm), which become one
+// solver.ContactEllipticN block each (ellipticNBlock; pw.blocks[i].edges
+// its size, −1 for the absorbed blocks). It reports whether any did.
+func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork) bool {
+	pw.resetBlocks(len(p.Constraints))
+	found := false
+	for i := range pairs {
+		if !mats[i].soft || p.Constraints[i].Kind != solver.ContactCone {
+			continue
+		}
+		condim := ellipticCondim(&mats[i].mat)
+		if condim != 4 && condim != 6 {
+			continue
+		}
+		blk := pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
+		blk.edges = condim
+		for j := range blk.mu {
+			blk.mu[j] = max(mjMinMu, blk.mu[j])
+		}
+		if condim == 4 {
+			blk.mu[3], blk.mu[4] = 0, 0
+		}
+		pw.blocks[i] = blk
+		for _, c := range [2]int{blk.spin, blk.roll} {
+			if c >= 0 {
+				pw.blocks[c].edges = -1 // absorbed into contact i's block
+			}
+		}
+		found = true
+	}
+	if !found {
+		return false
+	}
+	pp := pw.startProblem(p)
+	for i := range p.Constraints {
+		switch b, end := pw.jstart[i], pw.jstart[i+1]; {
+		case pw.blocks[i].edges == 0:
+			pw.blocks[i].first = copyBlock(p, pp, i, b, end)
+		case pw.blocks[i].edges > 0:
+			pw.blocks[i].first = sim.ellipticNBlock(p, pp, &mats[i].mat, &pw.blocks[i], i, pw.jstart)
+		}
+	}
+	return true
+}
+
+// ellipticNBlock appends to pp the solver.ContactEllipticN block of
+// elliptic contact i of p (material mat, block blk: its size
+// blk.edges = condim, its spin and rolling blocks, its μ_j) and returns
+// its index. Rows (t1, t2, spin, roll t1, roll t2, n), the rolling pair
+// only at condim 6; with MuJoCo 2.2.2's rules (mj_makeImpedance,
+// mj_referenceConstraint; softRows has set the contact's own rows):
+//
+//	R_n = R_0,  R_1 = R_0/impratio,  R_j = R_1 μ_1²/μ_j²,
+//	v̂_j = (1 − δt B) J_j v  (friction rows, K = 0),  v̂_n = softRows'.
+//
+// A spin or rolling block the assembler did not make (a material without
+// that friction, of condim 4 or 6) leaves its rows of J zero.
+func (sim *Simulator) ellipticNBlock(p, pp *solver.Problem, mat *contact.Material, blk *pyramidBlock, i int, js []int) int {
+	st, dt := &sim.ws.mj.staged, sim.cfg.DT
+	n := blk.edges
+	k := pp.AddConstraint(solver.ContactEllipticN, n, blk.mu[:]...)
+	row, src := pp.Constraints[k].Row, p.Constraints[i].Row
+	_, _, b, _ := softImpedance(mat, 0, dt)
+	r0 := p.R[src+2]
+	pp.R[row+n-1], pp.VHat[row+n-1] = r0, p.VHat[src+2]
+	r1 := r0 / sim.impRatio()
+	rows := frictionRows(p, i, blk)
+	for j := range n - 1 {
+		pp.R[row+j] = r1 * blk.mu[0] * blk.mu[0] / (blk.mu[j] * blk.mu[j]) // mj_makeImpedance: R_j μ_j² = R_1 μ_1²
+		if rows[j] >= 0 {
+			pp.VHat[row+j] = (1 - dt*b) * st.vc[rows[j]]
+		}
+	}
+	pp.R[row] = r1
+	for jb := js[i]; jb < js[i+1]; jb++ {
+		q := p.JBlock[jb].Clique
+		nq := p.Cliques[q].Size
+		jc := p.JBlockData(jb)
+		dst := pp.AddJBlock(k, q) // zeroed: a missing spin or rolling block leaves its rows 0
+		copy(dst[:2*nq], jc[:2*nq])
+		copy(dst[(n-1)*nq:n*nq], jc[2*nq:3*nq])
+		addAngularRows(dst[2*nq:3*nq], p, js, blk.spin, q, 1, 0)
+		if n == 6 {
+			addAngularRows(dst[3*nq:4*nq], p, js, blk.roll, q, 1, 0)
+			addAngularRows(dst[4*nq:5*nq], p, js, blk.roll, q, 0, 1)
+		}
+	}
+	return k
+}
+
+// ellipticNDecode sets res, the solution of p, from pw.res, the solution
+// of the problem of ellipticNProblem: the same velocities, every copied
+// block's impulses, and per ContactEllipticN block its friction rows'
+// impulses on the contact's rows t1, t2, its spin and rolling blocks, and
+// its normal impulse on the contact's n; VC = J v.
+func ellipticNDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
+	pr, pp := &pw.res, &pw.p
+	res.V = solver.Resize(res.V, p.NV)
+	copy(res.V, pr.V)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
+	res.Stats = pr.Stats
+	for i, blk := range pw.blocks {
+		if blk.edges < 0 {
+			continue // set with its contact's
+		}
+		c := p.Constraints[i]
+		from := pp.Constraints[blk.first].Row
+		g := res.Gamma[c.Row : c.Row+c.Size]
+		if blk.edges == 0 {
+			copy(g, pr.Gamma[from:from+c.Size])
+			continue
+		}
+		f := pr.Gamma[from : from+blk.edges]
+		g[0], g[1], g[2] = f[0], f[1], f[blk.edges-1]
+		rows := frictionRows(p, i, &blk)
+		for j := 2; j < blk.edges-1; j++ {
+			if rows[j] >= 0 {
+				res.Gamma[rows[j]] = f[j]
+			}
+		}
+	}
+	p.MulJ(res.V, res.VC)
 }

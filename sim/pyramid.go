@@ -71,7 +71,7 @@ type pyramidBlock struct {
 // pyramid: the caller solves p itself.
 func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
 	if !sim.cfg.Contact.Pyramidal() {
-		return false, nil
+		return sim.solveEllipticN(p, pairs, mats, asm, vs, res, velocitiesOnly) // condim 4 and 6 (elliptic.go)
 	}
 	pw := &sim.ws.mj.staged.pyr
 	if !sim.pyramidProblem(p, pairs, mats, asm, kin, pw) {
@@ -98,11 +98,7 @@ func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats
 // (condim 1) the normal row alone. It reports whether any contact became
 // a pyramid.
 func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, pw *pyramidWork) bool {
-	if cap(pw.blocks) < len(p.Constraints) {
-		pw.blocks = make([]pyramidBlock, len(p.Constraints), 2*len(p.Constraints))
-	}
-	pw.blocks = pw.blocks[:len(p.Constraints)]
-	clear(pw.blocks)
+	pw.resetBlocks(len(p.Constraints))
 	found := false
 	for i := range pairs {
 		if !pyramidPair(&mats[i]) {
@@ -125,13 +121,7 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 			}
 		}
 	}
-	pw.jstart = pyramidJStart(p, pw.jstart)
-	pp := &pw.p
-	pp.Reset(p.NV)
-	pp.Cliques = append(pp.Cliques, p.Cliques...)
-	pp.A = append(pp.A, p.A...)
-	copy(pp.VStar, p.VStar)
-	copy(pp.MDiag, p.MDiag)
+	pp := pw.startProblem(p)
 	for i := range p.Constraints {
 		switch b, end := pw.jstart[i], pw.jstart[i+1]; {
 		case pw.blocks[i].edges == 0:
@@ -141,6 +131,28 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		}
 	}
 	return true
+}
+
+// resetBlocks sets pw.blocks to n zero blocks (every block copied).
+func (pw *pyramidWork) resetBlocks(n int) {
+	if cap(pw.blocks) < n {
+		pw.blocks = make([]pyramidBlock, n, 2*n)
+	}
+	pw.blocks = pw.blocks[:n]
+	clear(pw.blocks)
+}
+
+// startProblem sets pw.jstart to p's (pyramidJStart) and resets pw.p to
+// p's dynamics (cliques, A, v*, diag M) without blocks, and returns it.
+func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
+	pw.jstart = pyramidJStart(p, pw.jstart)
+	pp := &pw.p
+	pp.Reset(p.NV)
+	pp.Cliques = append(pp.Cliques, p.Cliques...)
+	pp.A = append(pp.A, p.A...)
+	copy(pp.VStar, p.VStar)
+	copy(pp.MDiag, p.MDiag)
+	return pp
 }
 
 // pyramidContact returns the pyramid of a contact of material mat, whose

@@ -163,8 +163,8 @@ func copyDynamics(dst, src *solver.Problem) {
 // stage's problem is MuJoCo's scaled by δt² and a_i its qacc, up to the
 // solvers' tolerances: with contact.Params.Pyramidal (MJCF's default
 // cone) the contacts (condim 1, 3, 4 and 6) are MuJoCo 2.2.2's pyramid
-// (solvePyramid, solveStageZero), else those of condim 1 and 3 are its
-// elliptic cone (elliptic.go) and the others' friction the Lagged disk;
+// (solvePyramid, solveStageZero), else its elliptic cone (elliptic.go:
+// SAP's cone for condim 1 and 3, solver.ContactEllipticN for 4 and 6);
 // limits with MuJoCo's solref have a row only past their bound
 // (constraint.Params.MuJoCoLimits), as MuJoCo's. SAP's spring rows at the stages (v̂_n = −φ/(δt + τd),
 // the near-rigid R) stop a closing contact within δt: an acceleration

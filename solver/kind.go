@@ -51,10 +51,16 @@ const (
 	// Disk is a two-row constraint with impulse in a disk (disk.go):
 	// C = {‖γ‖ ≤ r}, R = diag(R, R). Rolling friction. Params: r.
 	Disk
+	// ContactEllipticN is MuJoCo's elliptic friction cone of condim 4 and
+	// 6 (ellipticn.go): 4 or 6 rows (the friction rows, then n), C the
+	// cone γ_n ≥ ‖(γ_j/μ_j)‖, R = diag(R_1 … R_m, R_n) with
+	// R_j μ_j² = R_1 μ_1². Params: μ_1 … μ_5 (those past the block's
+	// friction rows 0).
+	ContactEllipticN
 	numKinds
 )
 
-var kindNames = [numKinds]string{"contact-cone", "contact-lagged", "contact-similar", "bilateral", "interval", "disk"}
+var kindNames = [numKinds]string{"contact-cone", "contact-lagged", "contact-similar", "bilateral", "interval", "disk", "contact-elliptic-n"}
 
 // String returns the kind's name.
 func (k Kind) String() string {
@@ -77,6 +83,8 @@ func (k Kind) NumParams() int {
 		return 5
 	case ContactSimilar, Interval:
 		return 2
+	case ContactEllipticN:
+		return maxEllipticFriction
 	}
 	return 0
 }
@@ -94,6 +102,8 @@ func (k Kind) sizeOK(n int) bool {
 		return n == 1
 	case Disk:
 		return n == 2
+	case ContactEllipticN:
+		return n == 4 || n == 6
 	}
 	return n >= 1
 }
@@ -107,6 +117,8 @@ func (k Kind) sizeRule() string {
 		return "of 1"
 	case Disk:
 		return "of 2"
+	case ContactEllipticN:
+		return "of 4 or 6"
 	}
 	return "≥ 1"
 }
@@ -155,6 +167,8 @@ func (k Kind) validate(par, r []float64) error {
 		if r[0] != r[1] {
 			return fmt.Errorf("unequal regularization R = (%v, %v); a disk needs R = diag(R, R)", r[0], r[1])
 		}
+	case ContactEllipticN:
+		return validateEllipticN(par, r)
 	}
 	return nil
 }
@@ -180,6 +194,8 @@ func (p *Problem) Eval(i int, vc, gamma, g []float64) float64 {
 		return evalInterval(par[0], par[1], r[0], vhat[0], vc[0], gamma, g)
 	case Disk:
 		return evalDisk(par[0], r[0], vhat, vc, gamma, g)
+	case ContactEllipticN:
+		return evalEllipticN(par, r, vhat, vc, gamma, g)
 	}
 	panic("solver: Eval on a constraint of unknown kind " + c.Kind.String() + " (call Validate first)")
 }

@@ -14,7 +14,7 @@ import (
 // and J = I, so that v_c = v.
 func randomKind(rng *rand.Rand, kind solver.Kind) *solver.Problem {
 	size := map[solver.Kind]int{solver.ContactCone: 3, solver.ContactLagged: 3, solver.ContactSimilar: 3,
-		solver.Bilateral: 1 + rng.IntN(6), solver.Interval: 1, solver.Disk: 2}[kind]
+		solver.Bilateral: 1 + rng.IntN(6), solver.Interval: 1, solver.Disk: 2, solver.ContactEllipticN: 4 + 2*rng.IntN(2)}[kind]
 	p := &solver.Problem{}
 	p.Reset(size)
 	p.Cliques = append(p.Cliques, solver.Clique{Size: size})
@@ -48,6 +48,11 @@ func randomKind(rng *rand.Rand, kind solver.Kind) *solver.Problem {
 		par = []float64{lo, hi}
 	case solver.Disk:
 		par = []float64{testutil.Uniform(rng, 0, 2)}
+	case solver.ContactEllipticN:
+		par = make([]float64, 5)
+		for j := range size - 1 {
+			par[j] = math.Pow(10, testutil.Uniform(rng, -2, 0.3)) // anisotropic: each its own μ_j
+		}
 	}
 	c := p.AddConstraint(kind, size, par...)
 	j := p.AddJBlock(c, 0)
@@ -63,13 +68,20 @@ func randomKind(rng *rand.Rand, kind solver.Kind) *solver.Problem {
 			p.R[k] = math.Pow(10, testutil.Uniform(rng, -2, 1))
 		}
 	}
+	if kind == solver.ContactEllipticN { // MuJoCo's R: R_n, R_1 and R_j = R_1 μ_1²/μ_j² (mj_makeImpedance)
+		par := p.Par(c)
+		p.R[hi-1] = math.Pow(10, testutil.Uniform(rng, -2, 1))
+		for j := 1; j < size-1; j++ {
+			p.R[lo+j] = p.R[lo] * par[0] * par[0] / (par[j] * par[j])
+		}
+	}
 	if err := p.Validate(); err != nil {
 		panic(err)
 	}
 	return p
 }
 
-var allKinds = []solver.Kind{solver.ContactCone, solver.ContactLagged, solver.ContactSimilar, solver.Bilateral, solver.Interval, solver.Disk}
+var allKinds = []solver.Kind{solver.ContactCone, solver.ContactLagged, solver.ContactSimilar, solver.Bilateral, solver.Interval, solver.Disk, solver.ContactEllipticN}
 
 // TestKindDerivativesMatchFiniteDifferences checks, for every kind at
 // random points, that γ = −∂ℓ/∂v_c and G = −∂γ/∂v_c by central
@@ -232,6 +244,14 @@ func TestKindImpulseSets(t *testing.T) {
 		case solver.Disk:
 			if math.Hypot(gamma[0], gamma[1]) > par[0]*(1+tol)+tol {
 				t.Fatalf("disk: |γ| = %v > %v", math.Hypot(gamma[0], gamma[1]), par[0])
+			}
+		case solver.ContactEllipticN: // γ_n ≥ ‖(γ_j/μ_j)‖
+			s := 0.0
+			for j := range n - 1 {
+				s += (gamma[j] / par[j]) * (gamma[j] / par[j])
+			}
+			if gamma[n-1] < 0 || math.Sqrt(s) > gamma[n-1]*(1+tol)+tol {
+				t.Fatalf("elliptic: γ = %v outside the cone of μ = %v", gamma, par)
 			}
 		}
 	}

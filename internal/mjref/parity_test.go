@@ -332,7 +332,7 @@ func perturbedState(r *Run) (q, v []float64) {
 // shortSteps or the state
 // before the first recorded state k with a contact. Other contacts are
 // not MuJoCo's (SAP's speculative contact rows act before the surfaces
-// touch, the elliptic cone of condim 4 and 6 is the Lagged disk), so the trajectories are
+// touch), so the trajectories are
 // compared while MuJoCo has none. State k itself is left out: the step
 // into it is where the surfaces met, which SAP's speculative contacts
 // already resist within that step. Limits do not cut it: mujoco-euler and
@@ -376,23 +376,21 @@ func pgsAnswer(b *scene.Built, st solver.Status) bool {
 // built model b with MuJoCo 2.2.2's rows and cone, as MuJoCo's Euler,
 // implicit and RK4 integrators do: under mujoco-euler, mujoco-implicit
 // or rk4, every pair of geometries that may collide of MuJoCo's soft
-// material (contact.Material.MuJoCoSoft) and of condim 1, 3, 4 or 6 with
-// the pyramidal cone (all MuJoCo's pyramid: sim/pyramid.go), of condim 1
-// or 3 with the elliptic one (sim/elliptic.go; condim 4 and 6 are the
-// Lagged disk there).
+// material (contact.Material.MuJoCoSoft) and of condim 1, 3, 4 or 6,
+// with either cone (MuJoCo's pyramid: sim/pyramid.go; its elliptic cone:
+// sim/elliptic.go).
 func muJoCoRowContacts(b *scene.Built) bool {
 	c, m := b.Config, b.Model
 	if sc := c.Scheme.Method; sc != sim.MuJoCoEulerRule && sc != sim.RungeKutta4 && sc != sim.MuJoCoImplicitRule {
 		return false
 	}
-	elliptic := !c.Contact.Pyramidal()
 	for i := range m.Geometries {
 		for j := i + 1; j < len(m.Geometries); j++ {
 			if !m.Collidable(i, j) {
 				continue
 			}
 			mat := contact.Combine(c.Materials[m.Geometries[i].Material], c.Materials[m.Geometries[j].Material])
-			if cd := mat.Condim; !mat.MuJoCoSoft() || cd != 1 && cd != 3 && (elliptic || cd != 4 && cd != 6) {
+			if cd := mat.Condim; !mat.MuJoCoSoft() || cd != 1 && cd != 3 && cd != 4 && cd != 6 {
 				return false
 			}
 		}

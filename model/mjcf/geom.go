@@ -133,9 +133,6 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	if cd != 1 && cd != 3 && cd != 4 && cd != 6 {
 		return c.r.Errorf(v.src("condim"), "condim", "want 1 (frictionless), 3 (sliding), 4 (and torsional) or 6 (and rolling friction)")
 	}
-	if cd > 3 && c.out.Scene.Contact.Cone == "elliptic" {
-		c.r.Warnf(v.src("condim"), "condim", "%g with the elliptic cone: MuJoCo's cone over the torsional and rolling rows is not supported; this geom's contacts keep Stiction's own (the Lagged disk, separate spin and rolling friction), not MuJoCo's rows", cd)
-	}
 	si, err := c.solimp(v, "solimp")
 	if err != nil {
 		return err

@@ -479,10 +479,8 @@ func (c *compiler) optionMPR(e *xmlutil.Element) error {
 
 // optionImpRatio reads <option impratio> (MuJoCo's default 1; > 0) into
 // the scene's contact.impratio: the pyramid of MuJoCo's soft contacts
-// takes it (contact.Params.ImpRatio), as do the elliptic cone's contacts of
-// condim 1 and 3 (R_t = R_n/impratio). Contacts of condim 4 and 6 with the
-// elliptic cone keep Stiction's own rows (the Lagged disk): the geom's
-// condim warns.
+// takes it (contact.Params.ImpRatio), as do the elliptic cone's contacts
+// (R_1 = R_0/impratio, of every condim: package sim's elliptic.go).
 func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 	if !e.Has("impratio") {
 		return nil

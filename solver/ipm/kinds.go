@@ -16,6 +16,8 @@ func (s *Solver) CheckKind(k solver.Kind) error {
 		return fmt.Errorf("ipm: %v: a sliding contact's friction (a soft norm, without a friction anchor) is not a cone program", k)
 	case solver.ContactSimilar:
 		return fmt.Errorf("ipm: %v is not a cone program", k)
+	case solver.ContactEllipticN:
+		return fmt.Errorf("ipm: %v (MuJoCo's elliptic cone of condim 4 and 6) is not among its cones; use sap", k)
 	}
 	return nil
 }

@@ -50,15 +50,15 @@ func (l *line) at(i int, alpha float64, withG bool) (cost float64, lo, hi int) {
 //	½‖v(α) − v*‖²_A − ½‖v_m − v*‖²_A = α Δpᵀ(v_m − v*) + ½α² ΔvᵀΔp,
 //
 // and the constraint part is differenced constraint by constraint; for
-// contact cones as ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)), so that the difference
+// contact cones (ContactCone, ContactEllipticN) as ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)), so that the difference
 // is not formed by subtracting two costs.
 func (l *line) costDiff(alpha float64) float64 {
 	p := l.p
 	dC := 0.0
 	for i, c := range p.Constraints {
 		cost, lo, hi := l.at(i, alpha, false)
-		if c.Kind == solver.ContactCone {
-			dC += solver.ConeCostDiff(p.R[lo:hi], l.gamma[:3], l.it.gamma[lo:hi])
+		if c.Kind == solver.ContactCone || c.Kind == solver.ContactEllipticN {
+			dC += solver.ConeCostDiffN(p.R[lo:hi], l.gamma[:hi-lo], l.it.gamma[lo:hi])
 		} else {
 			dC += cost - l.it.ci[i]
 		}
