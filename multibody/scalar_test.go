@@ -312,3 +312,77 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 	}
 }
+
+// parallelAxis returns m ((d·d) I − d dᵀ), the shift of a rotational inertia
+// from the centre of mass to a point at −d from it (notes §0.1), entry by
+// entry: (m d·d) δ_ij − m (d_i d_j), the operations (and bits, up to the
+// sign of a zero) of spatial.Identity3().Scale(m d·d).Sub(spatial.Outer(d,
+// d).Scale(m)) without its products with the identity's ones and zeros.
+func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
+	s := m * d.Dot(d)
+	var r spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			z := 0.0
+			if i == j {
+				z = s
+			}
+			r[i][j] = z - m*(d[i]*d[j])
+		}
+	}
+	return r
+}
+
+// combineVec is combine in the Vec3/Mat3 form it had.
+func (ws *Workspace) combineVec(p, b int) {
+	m1, m2 := ws.cm[b], ws.cm[p]
+	mt := m1 + m2
+	if m1 == 0 {
+		return
+	}
+	x := ws.cx[b].Scale(m1 / mt).Add(ws.cx[p].Scale(m2 / mt))
+	ws.ci[p] = ws.ci[p].Add(ws.ci[b]).Add(parallelAxis(m1, ws.cx[b].Sub(x))).Add(parallelAxis(m2, ws.cx[p].Sub(x)))
+	ws.cm[p], ws.cx[p] = mt, x
+}
+
+// TestCombineMatchesMatrixForm: combine, on scalars, gives the bits of its
+// Vec3/Mat3 form (combineVec) for every parent–child pair of random forests
+// of four joint types, with the composite inertias accumulated leaf to root
+// as MassMatrix does.
+func TestCombineMatchesMatrixForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		m, s := randomForest(rand.New(rand.NewPCG(29, uint64(jt))), jt)
+		got, want := NewWorkspace(m), NewWorkspace(m)
+		got.Update(s.Q, s.V)
+		want.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			for _, ws := range []*Workspace{got, want} {
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+			}
+		}
+		n := 0
+		for b := len(m.Bodies) - 1; b >= 0; b-- {
+			p := m.Bodies[b].Joint.Parent
+			if p < 0 || m.Bodies[b].Tree < 0 {
+				continue
+			}
+			got.combine(p, b)
+			want.combineVec(p, b)
+			n++
+			same := math.Float64bits(got.cm[p]) == math.Float64bits(want.cm[p])
+			for i := range 3 {
+				same = same && math.Float64bits(got.cx[p][i]) == math.Float64bits(want.cx[p][i])
+				for j := range 3 {
+					same = same && math.Float64bits(got.ci[p][i][j]) == math.Float64bits(want.ci[p][i][j])
+				}
+			}
+			if !same {
+				t.Fatalf("joint type %v, body %d into %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, b, p,
+					got.cm[p], got.cx[p], got.ci[p], want.cm[p], want.cx[p], want.ci[p])
+			}
+		}
+		if n == 0 {
+			t.Fatalf("joint type %v: the forest has no parent–child pair", jt)
+		}
+	}
+}
