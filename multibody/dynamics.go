@@ -6,26 +6,6 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// parallelAxis returns m ((d·d) I − d dᵀ), the shift of a rotational inertia
-// from the centre of mass to a point at −d from it (notes §0.1), entry by
-// entry: (m d·d) δ_ij − m (d_i d_j), the operations (and bits, up to the
-// sign of a zero) of spatial.Identity3().Scale(m d·d).Sub(spatial.Outer(d,
-// d).Scale(m)) without its products with the identity's ones and zeros.
-func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
-	s := m * d.Dot(d)
-	var r spatial.Mat3
-	for i := range 3 {
-		for j := range 3 {
-			z := 0.0
-			if i == j {
-				z = s
-			}
-			r[i][j] = z - m*(d[i]*d[j])
-		}
-	}
-	return r
-}
-
 // bodyForces returns the force F = m a_com = m (a + α × c + ω × (ω × c))
 // (Newton) and the moment N = I α + ω × (I ω) + c × F about the body
 // origin (Euler) of a body with mass m, centre of mass at c from its
@@ -196,9 +176,33 @@ func (ws *Workspace) combine(p, b int) {
 	if m1 == 0 {
 		return
 	}
-	x := ws.cx[b].Scale(m1 / mt).Add(ws.cx[p].Scale(m2 / mt))
-	ws.ci[p] = ws.ci[p].Add(ws.ci[b]).Add(parallelAxis(m1, ws.cx[b].Sub(x))).Add(parallelAxis(m2, ws.cx[p].Sub(x)))
-	ws.cm[p], ws.cx[p] = mt, x
+	// The Vec3/Mat3 form
+	//
+	//	x = cx_b.Scale(m1/mt).Add(cx_p.Scale(m2/mt))
+	//	ci_p = ci_p.Add(ci_b).Add(parallelAxis(m1, cx_b.Sub(x))).Add(parallelAxis(m2, cx_p.Sub(x)))
+	//
+	// on scalars, each entry's products and sums in that order (the same
+	// bits; TestCombineMatchesMatrixForm): Go keeps a Vec3 and a Mat3 (arrays)
+	// in memory, so the chain went through the stack.
+	s1, s2 := m1/mt, m2/mt
+	b0, b1, b2 := ws.cx[b][0], ws.cx[b][1], ws.cx[b][2]
+	p0, p1, p2 := ws.cx[p][0], ws.cx[p][1], ws.cx[p][2]
+	x0, x1, x2 := s1*b0+s2*p0, s1*b1+s2*p1, s1*b2+s2*p2
+	d0, d1, d2 := b0-x0, b1-x1, b2-x2
+	e0, e1, e2 := p0-x0, p1-x1, p2-x2
+	sd := m1 * (d0*d0 + d1*d1 + d2*d2)
+	se := m2 * (e0*e0 + e1*e1 + e2*e2)
+	ci, cb := &ws.ci[p], &ws.ci[b]
+	ci[0][0] = ((ci[0][0] + cb[0][0]) + (sd - m1*(d0*d0))) + (se - m2*(e0*e0))
+	ci[0][1] = ((ci[0][1] + cb[0][1]) + (0 - m1*(d0*d1))) + (0 - m2*(e0*e1))
+	ci[0][2] = ((ci[0][2] + cb[0][2]) + (0 - m1*(d0*d2))) + (0 - m2*(e0*e2))
+	ci[1][0] = ((ci[1][0] + cb[1][0]) + (0 - m1*(d1*d0))) + (0 - m2*(e1*e0))
+	ci[1][1] = ((ci[1][1] + cb[1][1]) + (sd - m1*(d1*d1))) + (se - m2*(e1*e1))
+	ci[1][2] = ((ci[1][2] + cb[1][2]) + (0 - m1*(d1*d2))) + (0 - m2*(e1*e2))
+	ci[2][0] = ((ci[2][0] + cb[2][0]) + (0 - m1*(d2*d0))) + (0 - m2*(e2*e0))
+	ci[2][1] = ((ci[2][1] + cb[2][1]) + (0 - m1*(d2*d1))) + (0 - m2*(e2*e1))
+	ci[2][2] = ((ci[2][2] + cb[2][2]) + (sd - m1*(d2*d2))) + (se - m2*(e2*e2))
+	ws.cm[p], ws.cx[p] = mt, spatial.Vec3{x0, x1, x2}
 }
 
 // rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)

@@ -312,3 +312,166 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 	}
 }
+
+// parallelAxis returns m ((d·d) I − d dᵀ), the shift of a rotational inertia
+// from the centre of mass to a point at −d from it (notes §0.1), entry by
+// entry: (m d·d) δ_ij − m (d_i d_j), the operations (and bits, up to the
+// sign of a zero) of spatial.Identity3().Scale(m d·d).Sub(spatial.Outer(d,
+// d).Scale(m)) without its products with the identity's ones and zeros.
+func parallelAxis(m float64, d spatial.Vec3) spatial.Mat3 {
+	s := m * d.Dot(d)
+	var r spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			z := 0.0
+			if i == j {
+				z = s
+			}
+			r[i][j] = z - m*(d[i]*d[j])
+		}
+	}
+	return r
+}
+
+// combineVec is combine in the Vec3/Mat3 form it had.
+func (ws *Workspace) combineVec(p, b int) {
+	m1, m2 := ws.cm[b], ws.cm[p]
+	mt := m1 + m2
+	if m1 == 0 {
+		return
+	}
+	x := ws.cx[b].Scale(m1 / mt).Add(ws.cx[p].Scale(m2 / mt))
+	ws.ci[p] = ws.ci[p].Add(ws.ci[b]).Add(parallelAxis(m1, ws.cx[b].Sub(x))).Add(parallelAxis(m2, ws.cx[p].Sub(x)))
+	ws.cm[p], ws.cx[p] = mt, x
+}
+
+// TestCombineMatchesMatrixForm: combine, on scalars, gives the bits of its
+// Vec3/Mat3 form (combineVec) for every parent–child pair of random forests
+// of four joint types, with the composite inertias accumulated leaf to root
+// as MassMatrix does.
+func TestCombineMatchesMatrixForm(t *testing.T) {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+		m, s := randomForest(rand.New(rand.NewPCG(29, uint64(jt))), jt)
+		got, want := NewWorkspace(m), NewWorkspace(m)
+		got.Update(s.Q, s.V)
+		want.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			for _, ws := range []*Workspace{got, want} {
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+			}
+		}
+		n := 0
+		for b := len(m.Bodies) - 1; b >= 0; b-- {
+			p := m.Bodies[b].Joint.Parent
+			if p < 0 || m.Bodies[b].Tree < 0 {
+				continue
+			}
+			got.combine(p, b)
+			want.combineVec(p, b)
+			n++
+			same := math.Float64bits(got.cm[p]) == math.Float64bits(want.cm[p])
+			for i := range 3 {
+				same = same && math.Float64bits(got.cx[p][i]) == math.Float64bits(want.cx[p][i])
+				for j := range 3 {
+					same = same && math.Float64bits(got.ci[p][i][j]) == math.Float64bits(want.ci[p][i][j])
+				}
+			}
+			if !same {
+				t.Fatalf("joint type %v, body %d into %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, b, p,
+					got.cm[p], got.cx[p], got.ci[p], want.cm[p], want.cx[p], want.ci[p])
+			}
+		}
+		if n == 0 {
+			t.Fatalf("joint type %v: the forest has no parent–child pair", jt)
+		}
+	}
+}
+
+// jointVec is Workspace.joint in the Vec3 form it had.
+func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+	body := &ws.m.Bodies[b]
+	xf, xm, xb := ws.frames(q, b, xp)
+	cw, cl := &ws.cw, &ws.cl
+	var sw, sl spatial.Vec3
+	if body.Joint.Type == JointCompound {
+		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl)
+	} else {
+		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+	}
+	R := ws.rotF(b, xf)
+	d := xb.P.Sub(xm.P)
+	var wj, lj spatial.Vec3
+	for k := range body.Joint.NV() {
+		W := R.MulVec(cw[k])
+		lm := R.MulVec(cl[k])
+		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = W, lm.Add(W.Cross(d))
+		if vj != nil {
+			wj = wj.AddScaled(vj[k], W)
+			lj = lj.AddScaled(vj[k], lm)
+		}
+	}
+	w := wp.Add(wj)
+	rpm := xm.P.Sub(xp.P)
+	vm := vp.Add(wp.Cross(rpm)).Add(lj)
+	ka := R.MulVec(sw).Add(wp.Cross(wj))
+	kam := wp.Cross(wp.Cross(rpm)).Add(R.MulVec(sl)).Add(wp.Cross(lj).Scale(2))
+	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
+	ws.kw[b] = ka
+	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+}
+
+// TestJointMatchesVectorForm: Workspace.joint, on scalars, gives the bits
+// of its Vec3 form (jointVec) for every body of random forests whose joints
+// take that path (ball, planar, universal, compound, a free joint under a
+// parent), with and without velocities.
+func TestJointMatchesVectorForm(t *testing.T) {
+	bits := func(a, b spatial.Vec3) bool {
+		for i := range 3 {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree, JointPlanar, JointUniversal, JointCompound} {
+		m, s := randomForest(rand.New(rand.NewPCG(31, uint64(jt))), jt)
+		for _, v := range [][]float64{s.V, nil} {
+			got, want := NewWorkspace(m), NewWorkspace(m)
+			got.Update(s.Q, v)
+			want.Update(s.Q, v)
+			n := 0
+			for b := range m.Bodies {
+				body := &m.Bodies[b]
+				bt := body.Joint.Type
+				if body.Tree < 0 || bt == JointRevolute || bt == JointPrismatic || (bt == JointFree && body.Joint.Parent < 0) {
+					continue
+				}
+				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
+				if p := body.Joint.Parent; p >= 0 {
+					xp, wp, vp = got.x[p], got.w[p], got.vel[p]
+				}
+				var vj []float64
+				if v != nil {
+					vj = v[body.VOff:]
+				}
+				got.joint(s.Q, vj, b, xp, wp, vp)
+				want.jointVec(s.Q, vj, b, xp, wp, vp)
+				n++
+				same := got.x[b] == want.x[b] && bits(got.w[b], want.w[b]) && bits(got.vel[b], want.vel[b]) &&
+					bits(got.kw[b], want.kw[b]) && bits(got.kl[b], want.kl[b])
+				for k := range body.Joint.NV() {
+					i := body.VOff + k
+					same = same && bits(got.colW[i], want.colW[i]) && bits(got.colL[i], want.colL[i])
+				}
+				if !same {
+					t.Fatalf("root %v, body %d (%v), velocities %v: w %v v %v κ (%v, %v); Vec3 form w %v v %v κ (%v, %v)",
+						jt, b, body.Joint.Type, v != nil, got.w[b], got.vel[b], got.kw[b], got.kl[b],
+						want.w[b], want.vel[b], want.kw[b], want.kl[b])
+				}
+			}
+			if n == 0 {
+				t.Fatalf("root %v: no body takes joint's path", jt)
+			}
+		}
+	}
+}

@@ -130,25 +130,49 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
 	R := ws.rotF(b, xf)
-	d := xb.P.Sub(xm.P)
-	var wj, lj spatial.Vec3
+	// With W_k = R cw_k, l_k = R cl_k, d = x_B − x_M, r_PM = x_M − x_P,
+	// ω_j = Σ q̇_k W_k and v_j = Σ q̇_k l_k:
+	//
+	//	S_k = (W_k, l_k + W_k × d),  ω = ω_P + ω_j,
+	//	v = (v_P + ω_P × r_PM + v_j) + ω × d,  κ_α = R sw + ω_P × ω_j,
+	//	κ_a = ((ω_P × (ω_P × r_PM) + R sl) + 2 ω_P × v_j) + κ_α × d + ω × (ω × d),
+	//
+	// each sum in that order, on scalars (Go keeps a Vec3, an array, in
+	// memory): the bits of the Vec3 form (TestJointMatchesVectorForm).
+	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
+	var wj0, wj1, wj2, lj0, lj1, lj2 float64
 	for k := range body.Joint.NV() {
-		W := R.MulVec(cw[k])
-		lm := R.MulVec(cl[k])
-		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = W, lm.Add(W.Cross(d))
+		W0, W1, W2 := mulVec(&R, cw[k][0], cw[k][1], cw[k][2])
+		m0, m1, m2 := mulVec(&R, cl[k][0], cl[k][1], cl[k][2])
+		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
+		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
-			wj = wj.AddScaled(vj[k], W)
-			lj = lj.AddScaled(vj[k], lm)
+			s := vj[k]
+			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
+			lj0, lj1, lj2 = lj0+s*m0, lj1+s*m1, lj2+s*m2
 		}
 	}
-	w := wp.Add(wj)
-	rpm := xm.P.Sub(xp.P)
-	vm := vp.Add(wp.Cross(rpm)).Add(lj)
-	ka := R.MulVec(sw).Add(wp.Cross(wj))
-	kam := wp.Cross(wp.Cross(rpm)).Add(R.MulVec(sl)).Add(wp.Cross(lj).Scale(2))
-	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
-	ws.kw[b] = ka
-	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	w0, w1, w2 := p0+wj0, p1+wj1, p2+wj2
+	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
+	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
+	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
+	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
+	s0, s1, s2 := mulVec(&R, sw[0], sw[1], sw[2])
+	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
+	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
+	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	s0, s1, s2 = mulVec(&R, sl[0], sl[1], sl[2])
+	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
+	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
+	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
+	ws.kl[b] = spatial.Vec3{
+		(((a0 + s0) + 2*t0) + c0) + e0,
+		(((a1 + s1) + 2*t1) + c1) + e1,
+		(((a2 + s2) + 2*t2) + c2) + e2,
+	}
 }
 
 // joint1 is joint for a revolute or a prismatic joint, written out for its

@@ -299,3 +299,41 @@ func TestQuatScalarFormsMatchVectorForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPoseScalarFormsMatchVectorForms: Pose.Apply and Pose.ApplyInv,
+// written on scalar locals, give the bits of their vector-operation forms
+// (R p + P with Rotate and Add; Rᵀ (p − P) with Conj, Sub and Rotate) on
+// random poses (unnormalized rotations, zero components) and points.
+func TestPoseScalarFormsMatchVectorForms(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 14))
+	x := func() float64 {
+		switch r.IntN(8) {
+		case 0:
+			return 0
+		case 1:
+			return 1
+		}
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(7)-3))
+	}
+	same := func(a, b Vec3) bool {
+		for i := range 3 {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for range 100000 {
+		ps := Pose{R: Quat{x(), x(), x(), x()}, P: Vec3{x(), x(), x()}}
+		if r.IntN(2) == 0 {
+			ps.R = ps.R.Normalize()
+		}
+		p := Vec3{x(), x(), x()}
+		if a, b := ps.Apply(p), ps.R.Rotate(p).Add(ps.P); !same(a, b) {
+			t.Fatalf("%v.Apply(%v) = %v, vector form %v", ps, p, a, b)
+		}
+		if a, b := ps.ApplyInv(p), ps.R.Conj().Rotate(p.Sub(ps.P)); !same(a, b) {
+			t.Fatalf("%v.ApplyInv(%v) = %v, vector form %v", ps, p, a, b)
+		}
+	}
+}
