@@ -146,6 +146,13 @@ type Params struct {
 	// PGSTolerance is MuJoCo's <option tolerance> for PGS: its sweeps stop
 	// when the rescaled cost improvement of one is below it.
 	PGSTolerance float64
+	// Newton, with PGSIterations > 0, solves those rows (and with them
+	// limits, friction loss and equalities) by MuJoCo 2.2.2's Newton
+	// solver (<option solver="Newton">, MuJoCo's default) rather than PGS:
+	// at most PGSIterations Newton iterations, stopping at MuJoCo's
+	// tolerance PGSTolerance (package sim, mujoco_newton.go). The
+	// elliptic cone's contacts are still solved to convergence.
+	Newton bool
 	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
 	// their own rows are solved (package sim), between geom types that
 	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder

@@ -118,7 +118,9 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if err := w.factor.Factor(p); err != nil {
 		return true, err
 	}
-	w.delassus(p)
+	if !sim.cfg.Contact.Newton {
+		w.delassus(p)
+	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
 	w.x = solver.Resize(w.x, p.NV)
 	for i := range w.x {
@@ -130,6 +132,11 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	p.MulJ(vs, w.jvs)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
+	}
+	if sim.cfg.Contact.Newton {
+		sim.newtonSmooth(p, dt)
+		sim.solveNewton(p, q, vs, dt, res)
+		return true, nil
 	}
 	w.foldFixed(p, dt)
 	sim.warmStart(p, q, dt)

@@ -141,6 +141,7 @@ type Run struct {
 	Gravity      [3]float64 `json:"gravity"`
 	Solver       string     `json:"solver"`     // MuJoCo's constraint solver: "pgs", "cg" or "newton"
 	Iterations   int        `json:"iterations"` // its iteration limit
+	Tolerance    float64    `json:"tolerance"`  // its tolerance
 	DisableFlags int        `json:"disableflags"`
 	MeanInertia  float64    `json:"meaninertia"` // stat.meaninertia: PGS's stopping rule scales by it
 	Root         int        `json:"root"`        // body whose position Steps record: the first free body, else body 1
@@ -247,7 +248,8 @@ type Step struct {
 	XPos        []float64  `json:"xpos"`  // with Options.Poses: every body's position, 3 per body
 	XQuat       []float64  `json:"xquat"` // and orientation (w, x, y, z), 4 per body
 	NCon        int        `json:"ncon"`
-	NLimit      int        `json:"nlimit"` // active joint- and tendon-limit rows (efc rows of type limit)
+	NLimit      int        `json:"nlimit"`      // active joint- and tendon-limit rows (efc rows of type limit)
+	SolverIter  int        `json:"solver_iter"` // d->solver_iter: the last solve's iterations
 	Penetration float64    `json:"penetration"`
 	// Act, ActuatorForce, ActuatorLength and ActuatorVelocity are d->act
 	// (NA values) and the actuators' force, length and velocity (models

@@ -349,7 +349,7 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
     printf(",\"xquat\":");
     arr(d->xquat, 4 * m->nbody);
   }
-  printf(",\"ncon\":%d,\"nlimit\":%d,\"penetration\":", ncon, limitRows(d));
+  printf(",\"ncon\":%d,\"nlimit\":%d,\"solver_iter\":%d,\"penetration\":", ncon, limitRows(d), d->solver_iter);
   num(pen);
   if (m->nu) {
     printf(",\"act\":");
@@ -602,6 +602,8 @@ int main(int argc, char** argv) {
   static const char* solNames[] = {"pgs", "cg", "newton"};
   printf(",\"solver\":\"%s\",\"iterations\":%d",
          m->opt.solver >= 0 && m->opt.solver < 3 ? solNames[m->opt.solver] : "?", m->opt.iterations);
+  printf(",\"tolerance\":");
+  num(m->opt.tolerance);
   printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
   printf(",\"meaninertia\":");
   num(m->stat.meaninertia);
