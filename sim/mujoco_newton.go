@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -69,6 +70,8 @@ type newtonWork struct {
 	mgrad      []float64
 	search     []float64
 	e, col     []float64 // nv scratch
+	fresh      bool      // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
+	v          []float64 // that solve's v, to recognise it
 	quadGauss  [3]float64
 	cost       float64
 	lsIter     int
@@ -119,6 +122,8 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	scale := sim.meanInertia * math.Max(1, float64(nv))
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)
 	nw.finish(sim, p, w, q, vs, dt, res)
+	nw.fresh = true
+	nw.v = append(nw.v[:0], res.V...)
 	res.Stats = w.stats(p, res, iters, converged)
 }
 
@@ -293,4 +298,19 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	for i := range p.NV {
 		w.x[i] += w.y[i] / dt
 	}
+}
+
+// keepNewtonWarm keeps the last Newton solve's qacc, in MuJoCo's
+// coordinates as it was found, as the next warm start (MuJoCo's
+// qacc_warmstart = qacc, not recomputed from v), when v is that solve's
+// answer, and reports whether it did.
+func (sim *Simulator) keepNewtonWarm(v []float64) bool {
+	nw := &sim.ws.mjnewton
+	if !sim.cfg.Contact.Newton || !nw.fresh || !slices.Equal(v, nw.v) {
+		nw.fresh = false
+		return false
+	}
+	nw.fresh = false
+	sim.keepWarm(nw.qacc)
+	return true
 }

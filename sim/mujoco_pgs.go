@@ -564,6 +564,9 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
 // next warm start (keepWarm, in MuJoCo's coordinates).
 func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
+	if sim.keepNewtonWarm(v) {
+		return
+	}
 	w := &sim.ws.pgs
 	w.y = solver.Resize(w.y, len(v))
 	for i := range v {

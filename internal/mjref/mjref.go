@@ -62,6 +62,11 @@ type Options struct {
 	Integrator string  // "euler", "rk4" or "implicit"; "" keeps the model's
 	Key        string  // keyframe index or name; "" for none
 	Poses      bool    // record every body's xpos and xquat with each step
+	// KeepWarm keeps Newton's and CG's warm start as mj_step left it across
+	// the mj_forward that records each state (as the tool always does for
+	// PGS): the trajectory of mj_step alone, as Gymnasium steps it. Off,
+	// each step's solve starts from mj_forward's answer at its state.
+	KeepWarm bool
 	// Stages > 0 records the evaluations of mj_forwardSkip within step
 	// Stages (from state Stages−1 to Stages) as Run.Stages.
 	Stages int
@@ -107,6 +112,9 @@ func (o Options) Args(file string) []string {
 	}
 	if o.Poses {
 		a = append(a, "-poses")
+	}
+	if o.KeepWarm {
+		a = append(a, "-keepwarm")
 	}
 	if o.Stages > 0 {
 		a = append(a, "-stages", strconv.Itoa(o.Stages))

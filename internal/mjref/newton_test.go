@@ -3,7 +3,10 @@ package mjref
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // newtonRun steps path's model (MuJoCo's default solver, Newton) for steps
@@ -13,10 +16,11 @@ import (
 // steps' Newton iteration counts equal MuJoCo's solver_iter.
 func newtonRun(t *testing.T, path string, steps int, newton bool) (worst float64, first, sameIter int) {
 	t.Helper()
-	mj := run(t, path, Options{Steps: steps, Every: 1})
+	mj := run(t, path, Options{Steps: steps, Every: 1, KeepWarm: true})
 	b, mp := mappedModel(t, path, mj)
+	c := &b.Config.Contact
+	c.Newton, c.PGSIterations, c.PGSTolerance = false, 0, 0
 	if newton {
-		c := &b.Config.Contact
 		c.Newton, c.PGSIterations, c.PGSTolerance = true, mj.Iterations, mj.Tolerance
 	}
 	s := startedSim(t, b, mp, mj)
@@ -84,6 +88,7 @@ func TestNewtonMuJoCo(t *testing.T) {
 		{"sphere", writeModel(t, newtonSphere)},
 		{"3-box stack", writeModel(t, newtonStack)},
 		{"pendulum on its limit", writeModel(t, newtonPendulum)},
+		{"cylinder_box", "testdata/mujoco/test/engine/testdata/collision_convex/cylinder_box.xml"},
 		{"stacked_boxes", "testdata/mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml"},
 		{"hopper", "testdata/dm_control/suite/hopper.xml"},
 		{"walker", "testdata/dm_control/suite/walker.xml"},
@@ -97,5 +102,39 @@ func TestNewtonMuJoCo(t *testing.T) {
 			t.Logf("%s: max |Δqpos| over %d steps: SAP %.3g (parts > 1e-9 at step %d), Newton port %.3g (step %d); %d/%d steps with MuJoCo's iteration count",
 				c.name, steps, before, bf, after, af, same, steps)
 		})
+	}
+}
+
+// TestNewtonCheckpoint: under MuJoCo's Newton (whose answer depends on its
+// warm start, which the checkpoint keeps) a run restored from a
+// checkpoint taken in contact repeats the original bit for bit.
+func TestNewtonCheckpoint(t *testing.T) {
+	path := writeModel(t, newtonStack)
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &b.Config.Contact
+	c.Newton, c.PGSIterations, c.PGSTolerance = true, 100, 1e-8
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(n int) []float64 {
+		for range n {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return append(slices.Clone(s.State.Q), s.State.V...)
+	}
+	steps(50)
+	cp := s.Checkpoint()
+	want := steps(50)
+	if err := s.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	if got := steps(50); !slices.Equal(got, want) {
+		t.Errorf("restored run differs from the original: %v vs %v", got, want)
 	}
 }
