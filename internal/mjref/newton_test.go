@@ -82,17 +82,24 @@ const newtonPendulum = `<mujoco><worldbody>
 // (Contact.Newton) and off with MuJoCo 2.2.2 over 300 steps, and logs
 // max |Δqpos| and the steps whose Newton iteration counts equal MuJoCo's.
 func TestNewtonMuJoCo(t *testing.T) {
-	cases := []struct{ name, path string }{
-		{"box creeping", writeModel(t, fmt.Sprintf(newtonBox, 2.0))},
-		{"box sliding", writeModel(t, fmt.Sprintf(newtonBox, 6.0))},
-		{"sphere", writeModel(t, newtonSphere)},
-		{"3-box stack", writeModel(t, newtonStack)},
-		{"pendulum on its limit", writeModel(t, newtonPendulum)},
-		{"cylinder_box", "testdata/mujoco/test/engine/testdata/collision_convex/cylinder_box.xml"},
-		{"stacked_boxes", "testdata/mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml"},
-		{"hopper", "testdata/dm_control/suite/hopper.xml"},
-		{"walker", "testdata/dm_control/suite/walker.xml"},
-		{"humanoid", "testdata/dm_control/suite/humanoid.xml"},
+	// check: the port must follow MuJoCo to 1e-11 with MuJoCo's iteration
+	// count on at least 290 of the 300 steps; the others are logged (see
+	// docs/MODELS.md: cylinder_box parts at step 2, stacked_boxes'
+	// contacts differ from step 61).
+	cases := []struct {
+		name, path string
+		check      bool
+	}{
+		{"box creeping", writeModel(t, fmt.Sprintf(newtonBox, 2.0)), true},
+		{"box sliding", writeModel(t, fmt.Sprintf(newtonBox, 6.0)), true},
+		{"sphere", writeModel(t, newtonSphere), true},
+		{"3-box stack", writeModel(t, newtonStack), true},
+		{"pendulum on its limit", writeModel(t, newtonPendulum), true},
+		{"cylinder_box", "testdata/mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", false},
+		{"stacked_boxes", "testdata/mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml", false},
+		{"hopper", "testdata/dm_control/suite/hopper.xml", true},
+		{"walker", "testdata/dm_control/suite/walker.xml", true},
+		{"humanoid", "testdata/dm_control/suite/humanoid.xml", true},
 	}
 	const steps = 300
 	for _, c := range cases {
@@ -101,6 +108,9 @@ func TestNewtonMuJoCo(t *testing.T) {
 			after, af, same := newtonRun(t, c.path, steps, true)
 			t.Logf("%s: max |Δqpos| over %d steps: SAP %.3g (parts > 1e-9 at step %d), Newton port %.3g (step %d); %d/%d steps with MuJoCo's iteration count",
 				c.name, steps, before, bf, after, af, same, steps)
+			if c.check && (!(after <= 1e-11) || same < 290) {
+				t.Errorf("%s: Newton port %.3g from MuJoCo, %d/%d steps with its iteration count; want ≤ 1e-11 and ≥ 290", c.name, after, same, steps)
+			}
 		})
 	}
 }
