@@ -148,3 +148,34 @@ func TestNewtonCheckpoint(t *testing.T) {
 		t.Errorf("restored run differs from the original: %v vs %v", got, want)
 	}
 }
+
+// TestNewtonAllocatesNothing: a warmed-up step under MuJoCo's Newton port
+// (dm_control's walker, with its contacts and limits; the 3-box stack)
+// allocates nothing.
+func TestNewtonAllocatesNothing(t *testing.T) {
+	for _, path := range []string{"testdata/dm_control/suite/walker.xml", writeModel(t, newtonStack)} {
+		b, _, err := stiction(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &b.Config.Contact
+		c.Newton, c.PGSIterations, c.PGSTolerance = true, 100, 1e-8
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			if _, err := s.Step(); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per warmed-up step", path, allocs)
+		}
+	}
+}
