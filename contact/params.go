@@ -157,6 +157,13 @@ type Params struct {
 	// sweeps stop when the rescaled cost improvement of one is below it.
 	// 0 stands for MuJoCo's default 1e-6.
 	NoSlipTolerance float64
+	// Newton, with PGSIterations > 0, solves those rows (and with them
+	// limits, friction loss and equalities) by MuJoCo 2.2.2's Newton
+	// solver (<option solver="Newton">, MuJoCo's default) rather than PGS:
+	// at most PGSIterations Newton iterations, stopping at MuJoCo's
+	// tolerance PGSTolerance (package sim, mujoco_newton.go). The
+	// elliptic cone's contacts are still solved to convergence.
+	Newton bool
 	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
 	// their own rows are solved (package sim), between geom types that
 	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder

@@ -467,8 +467,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
 			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
-			PGSIterations: pgsIterations(s.Contact.PGSIterations), PGSTolerance: pgsTolerance(s.Contact),
+			PGSIterations: pgsIterations(s.Contact), PGSTolerance: pgsTolerance(s.Contact),
 			NoSlipIterations: intOr(s.Contact.NoSlipIterations, 0), NoSlipTolerance: valueOr(s.Contact.NoSlipTolerance, 0),
+			Newton:         mujocoNewton(s.Contact),
 			MuJoCoCollider: s.Contact.Collider == "mujoco", MultiCCD: s.Contact.MultiCCD != nil && *s.Contact.MultiCCD,
 			MPRTolerance: valueOr(s.Contact.MPRTolerance, 0), MPRIterations: intOr(s.Contact.MPRIterations, 0),
 		},
@@ -487,18 +488,27 @@ const LagTolerance = stack.DefaultLagTolerance
 // is μ times its lagged normal impulse (stack.DefaultLagSlideTolerance).
 const LagSlideTolerance = stack.DefaultLagSlideTolerance
 
-// pgsIterations returns contact.pgs_iterations, 0 (PGS off) when unset.
-func pgsIterations(n *int) int {
-	if n == nil {
+// pgsIterations returns contact.pgs_iterations; when unset, MuJoCo's
+// default 100 with mujoco_newton, else 0 (PGS off).
+func pgsIterations(c ContactParams) int {
+	if c.PGSIterations == nil {
+		if mujocoNewton(c) {
+			return 100 // MuJoCo's default <option iterations>
+		}
 		return 0
 	}
-	return *n
+	return *c.PGSIterations
+}
+
+// mujocoNewton reports contact.mujoco_newton (default false).
+func mujocoNewton(c ContactParams) bool {
+	return c.MuJoCoNewton != nil && *c.MuJoCoNewton
 }
 
 // pgsTolerance returns contact.pgs_tolerance, MuJoCo's default 1e-8 when
 // unset with PGS on, 0 with PGS off.
 func pgsTolerance(c ContactParams) float64 {
-	if c.PGSIterations == nil {
+	if c.PGSIterations == nil && !mujocoNewton(c) {
 		return 0
 	}
 	return valueOr(c.PGSTolerance, 1e-8)

@@ -202,6 +202,13 @@ type ContactParams struct {
 	// NoSlipTolerance (> 0, default 1e-6) is its <option noslip_tolerance>.
 	NoSlipIterations *int     `yaml:"noslip_iterations,omitempty"`
 	NoSlipTolerance  *float64 `yaml:"noslip_tolerance,omitempty"`
+	// MuJoCoNewton (default false; MJCF sets it for solver="Newton",
+	// MuJoCo's default) solves MuJoCo's rows (pyramidal contacts, limits,
+	// friction loss, equalities) with MuJoCo 2.2.2's Newton solver rather
+	// than PGS, for at most pgs_iterations (default 100) iterations and
+	// MuJoCo's tolerance pgs_tolerance (default 1e-8), as MuJoCo does
+	// (contact.Params.Newton); false solves them to convergence (SAP).
+	MuJoCoNewton *bool `yaml:"mujoco_newton,omitempty"`
 	// Collider selects the narrow phase of MuJoCo's soft contacts where
 	// their own rows are solved: "stiction" (default: Stiction's narrow
 	// phase) or "mujoco" (MuJoCo 2.2.2's convex collider for the pairs

@@ -59,7 +59,7 @@ func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []c
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
 	if !solvedPGS {
-		ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs)
+		ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, false)
 		if !ok || err != nil {
 			return err
 		}

@@ -108,10 +108,16 @@ type pgsWork struct {
 // condim 4 and 6, rows of other kinds), which the configured solver then
 // solves.
 func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
-	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs); !ok || err != nil {
+	newton := sim.cfg.Contact.Newton
+	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, newton); !ok || err != nil {
 		return ok, err
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
+	if newton { // MuJoCo's Newton on the same rows (mujoco_newton.go)
+		sim.newtonSmooth(p, dt)
+		sim.solveNewton(p, q, vs, dt, res)
+		return true, nil
+	}
 	sim.warmStart(p, q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
@@ -124,8 +130,11 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 // (delassus), efc_b with the explicit actuators' rows folded in
 // (foldFixed), the friction loss bounds in MuJoCo's units. It reports
 // false, having set nothing usable, when p has rows PGS does not handle
-// here. mj_solNoSlip (mujoco_noslip.go) reads the same problem.
-func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64) (bool, error) {
+// here. mj_solNoSlip (mujoco_noslip.go) reads the same problem. With
+// newton (MuJoCo's Newton, mujoco_newton.go) it sets neither AR nor the
+// folded rows, which Newton does not use (newtonSmooth folds the fixed
+// rows into qacc_smooth).
+func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, newton bool) (bool, error) {
 	nc := len(pairs)
 	w := &sim.ws.pgs
 	w.contactOrder(pairs, sim.Model, kin)
@@ -139,7 +148,9 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if err := w.factor.Factor(p); err != nil {
 		return true, err
 	}
-	w.delassus(p)
+	if !newton {
+		w.delassus(p)
+	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
 	w.x = solver.Resize(w.x, p.NV)
 	for i := range w.x {
@@ -151,6 +162,9 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	p.MulJ(vs, w.jvs)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
+	}
+	if newton {
+		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
 	}
 	w.foldFixed(p, dt)
 	return true, nil
@@ -598,6 +612,9 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
 // next warm start (keepWarm, in MuJoCo's coordinates).
 func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
+	if sim.keepNewtonWarm(v) {
+		return
+	}
 	w := &sim.ws.pgs
 	w.y = solver.Resize(w.y, len(v))
 	for i := range v {

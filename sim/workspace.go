@@ -39,11 +39,12 @@ type Workspace struct {
 	problem  solver.Problem
 	result   solver.Result
 
-	cons   constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
-	notes  notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
-	mj     mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
-	pgs    pgsWork        // MuJoCo's PGS on MuJoCo's rows (mujoco_pgs.go)
-	noslip noSlipWork     // MuJoCo's noslip pass (mujoco_noslip.go)
+	cons     constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
+	notes    notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
+	mj       mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
+	pgs      pgsWork        // MuJoCo's PGS on MuJoCo's rows (mujoco_pgs.go)
+	noslip   noSlipWork     // MuJoCo's noslip pass (mujoco_noslip.go)
+	mjnewton newtonWork     // MuJoCo's Newton on MuJoCo's rows (mujoco_newton.go)
 
 	// treePar holds each tree's velocity parents (solver.Clique.Parent),
 	// nil where the tree factor is off (treeFactor).

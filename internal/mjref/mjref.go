@@ -62,6 +62,11 @@ type Options struct {
 	Integrator string  // "euler", "rk4" or "implicit"; "" keeps the model's
 	Key        string  // keyframe index or name; "" for none
 	Poses      bool    // record every body's xpos and xquat with each step
+	// KeepWarm keeps Newton's and CG's warm start as mj_step left it across
+	// the mj_forward that records each state (as the tool always does for
+	// PGS): the trajectory of mj_step alone, as Gymnasium steps it. Off,
+	// each step's solve starts from mj_forward's answer at its state.
+	KeepWarm bool
 	// Stages > 0 records the evaluations of mj_forwardSkip within step
 	// Stages (from state Stages−1 to Stages) as Run.Stages.
 	Stages int
@@ -108,6 +113,9 @@ func (o Options) Args(file string) []string {
 	if o.Poses {
 		a = append(a, "-poses")
 	}
+	if o.KeepWarm {
+		a = append(a, "-keepwarm")
+	}
 	if o.Stages > 0 {
 		a = append(a, "-stages", strconv.Itoa(o.Stages))
 	}
@@ -141,6 +149,7 @@ type Run struct {
 	Gravity      [3]float64 `json:"gravity"`
 	Solver       string     `json:"solver"`     // MuJoCo's constraint solver: "pgs", "cg" or "newton"
 	Iterations   int        `json:"iterations"` // its iteration limit
+	Tolerance    float64    `json:"tolerance"`  // its tolerance
 	DisableFlags int        `json:"disableflags"`
 	MeanInertia  float64    `json:"meaninertia"` // stat.meaninertia: PGS's stopping rule scales by it
 	Root         int        `json:"root"`        // body whose position Steps record: the first free body, else body 1
@@ -247,7 +256,8 @@ type Step struct {
 	XPos        []float64  `json:"xpos"`  // with Options.Poses: every body's position, 3 per body
 	XQuat       []float64  `json:"xquat"` // and orientation (w, x, y, z), 4 per body
 	NCon        int        `json:"ncon"`
-	NLimit      int        `json:"nlimit"` // active joint- and tendon-limit rows (efc rows of type limit)
+	NLimit      int        `json:"nlimit"`      // active joint- and tendon-limit rows (efc rows of type limit)
+	SolverIter  int        `json:"solver_iter"` // d->solver_iter: the last solve's iterations
 	Penetration float64    `json:"penetration"`
 	// Act, ActuatorForce, ActuatorLength and ActuatorVelocity are d->act
 	// (NA values) and the actuators' force, length and velocity (models

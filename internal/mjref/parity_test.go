@@ -350,16 +350,18 @@ func horizonOf(r *Run, rows bool) (h int, cut string, at int) {
 }
 
 // sameSolver reports whether Stiction solves MuJoCo's rows of the built
-// model b as MuJoCo's run r does: to convergence, as MuJoCo's Newton
-// solver (the default), or with MuJoCo's PGS for the same iterations
+// model b as MuJoCo's run r does: to convergence or with MuJoCo's Newton
+// port (contact.Params.Newton) for MuJoCo's Newton solver (the default),
+// or with MuJoCo's PGS for the same iterations
 // (contact.Params.PGSIterations, from <option solver="PGS">). CG is
 // solved to convergence in Stiction, not as MuJoCo's CG stops.
 func sameSolver(b *scene.Built, r *Run) bool {
+	c := &b.Config.Contact
 	switch r.Solver {
 	case "newton":
-		return b.Config.Contact.PGSIterations == 0
+		return c.PGSIterations == 0 || c.Newton && c.PGSIterations == r.Iterations
 	case "pgs":
-		return b.Config.Contact.PGSIterations == r.Iterations
+		return !c.Newton && c.PGSIterations == r.Iterations
 	}
 	return false
 }

@@ -502,8 +502,9 @@ func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 const DefaultIterations = 100
 
 // optionSolver reads <option solver iterations tolerance>. MuJoCo's
-// default, Newton, converges, and its answer is the one the configured
-// solver finds. PGS runs MuJoCo 2.2.2's PGS for at most iterations sweeps
+// default, Newton, runs MuJoCo 2.2.2's Newton on MuJoCo's rows when
+// MuJoCoNewton is set (else the configured solver finds the converged
+// answer). PGS runs MuJoCo 2.2.2's PGS for at most iterations sweeps
 // on MuJoCo's rows (scene contact.pgs_iterations and pgs_tolerance;
 // package sim): Stiction then gives MuJoCo's unconverged answer. PGS
 // applies to the pyramidal cone's contacts under mujoco-euler and rk4; a
@@ -522,6 +523,16 @@ func (c *compiler) optionSolver(e *xmlutil.Element) error {
 		return c.r.Errorf(e, "iterations", "%d: want an integer ≥ 1", it)
 	}
 	switch sol {
+	case "Newton":
+		if !MuJoCoNewton {
+			break
+		}
+		tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
+		if err != nil {
+			return err
+		}
+		s, on := c.out.Scene, true
+		s.Contact.PGSIterations, s.Contact.PGSTolerance, s.Contact.MuJoCoNewton = &it, &tol, &on
 	case "CG":
 		c.r.Warnf(e, "solver", "CG is solved as Newton (to convergence): CG's unconverged answer is not reproduced")
 	case "PGS":
@@ -537,6 +548,13 @@ func (c *compiler) optionSolver(e *xmlutil.Element) error {
 	}
 	return nil
 }
+
+// MuJoCoNewton makes solver="Newton" (MuJoCo's default) solve MuJoCo's
+// rows with MuJoCo 2.2.2's Newton solver, iterate for iterate, at
+// <option iterations tolerance> (scene contact.mujoco_newton; the scene's
+// mujoco_newton: false returns to the converged answer): the elliptic
+// cone's contacts stay solved to convergence.
+const MuJoCoNewton = false
 
 // DefaultTolerance is MuJoCo's default <option tolerance>, the solver's
 // relative tolerance.

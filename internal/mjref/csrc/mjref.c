@@ -15,6 +15,9 @@
 //	-key K          start from keyframe K (index or name)
 //	-state          read the initial qpos (nq numbers) then qvel (nv
 //	                numbers) from stdin, after the keyframe if any
+//	-keepwarm       keep Newton's and CG's warm start (qacc_warmstart) as
+//	                mj_step left it across the recording mj_forward, as
+//	                always for PGS: the trajectory of mj_step alone
 //	-poses          record every body's world position and orientation
 //	                (xpos, xquat) with each recorded step
 //	-stages K       record the evaluations of mj_forwardSkip within step K
@@ -130,6 +133,8 @@ static int contacts(const mjData* d, double* pen) {
 }
 
 static int poses = 0;
+static int keepWarm = 0; // -keepwarm
+static int stepIter = 0; // d->solver_iter after the recorded step's mj_step
 static double* ctrlBase = NULL;
 static int nctrlBase = 0;
 static double ctrlFreq = 0;
@@ -349,7 +354,7 @@ static void record(const mjModel* m, const mjData* d, int root, int step) {
     printf(",\"xquat\":");
     arr(d->xquat, 4 * m->nbody);
   }
-  printf(",\"ncon\":%d,\"nlimit\":%d,\"penetration\":", ncon, limitRows(d));
+  printf(",\"ncon\":%d,\"nlimit\":%d,\"solver_iter\":%d,\"penetration\":", ncon, limitRows(d), stepIter);
   num(pen);
   if (m->nu) {
     printf(",\"act\":");
@@ -462,6 +467,10 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(a, "-state")) {
       readState = 1;
+      continue;
+    }
+    if (!strcmp(a, "-keepwarm")) {
+      keepWarm = 1;
       continue;
     }
     if (!strcmp(a, "-poses")) {
@@ -602,6 +611,8 @@ int main(int argc, char** argv) {
   static const char* solNames[] = {"pgs", "cg", "newton"};
   printf(",\"solver\":\"%s\",\"iterations\":%d",
          m->opt.solver >= 0 && m->opt.solver < 3 ? solNames[m->opt.solver] : "?", m->opt.iterations);
+  printf(",\"tolerance\":");
+  num(m->opt.tolerance);
   printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
   printf(",\"meaninertia\":");
   num(m->stat.meaninertia);
@@ -750,10 +761,13 @@ int main(int argc, char** argv) {
     // Contacts of the new state. With PGS, whose answer depends on its
     // warm start (qacc_warmstart, which mj_forward overwrites), the warm
     // start is kept as the step left it: the trajectory is that of
-    // mj_step alone, as Gymnasium steps it.
-    if (m->opt.solver == mjSOL_PGS) mju_copy(warm, d->qacc_warmstart, m->nv);
+    // mj_step alone, as Gymnasium steps it. With -keepwarm, so is Newton's
+    // and CG's (which stop at their tolerance from it).
+    stepIter = d->solver_iter;
+    int keep = keepWarm || m->opt.solver == mjSOL_PGS;
+    if (keep) mju_copy(warm, d->qacc_warmstart, m->nv);
     mj_forward(m, d);
-    if (m->opt.solver == mjSOL_PGS) mju_copy(d->qacc_warmstart, warm, m->nv);
+    if (keep) mju_copy(d->qacc_warmstart, warm, m->nv);
     int n = contacts(d, &pen);
     if (n > maxCon) maxCon = n;
     if (n > 0 && firstContact < 0) firstContact = d->time;

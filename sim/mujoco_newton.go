@@ -1,0 +1,316 @@
+package sim
+
+import (
+	"math"
+	"slices"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// MuJoCo 2.2.2's Newton solver (<option solver="Newton">, MuJoCo's
+// default) for the problems of MuJoCo's rows, as MuJoCo runs it: the
+// primal problem in qacc,
+//
+//	min ½ (a − a₀)ᵀ M (a − a₀) + Σ s_k(J_k a − aref_k)
+//
+// (a₀ = qacc_smooth; s_k the row's cost of mj_constraintUpdate:
+// ½ D jar² on a quadratic row, 0 on a satisfied limit or pyramid edge,
+// linear past ±R floss on friction loss, D = 1/R), by Newton steps
+// search = −H⁻¹ grad with H = M + Jᵀ diag(D_quadratic) J, an exact line
+// search on the piecewise quadratic, and MuJoCo's stopping rule, from
+// MuJoCo's warm start (the better of qacc_warmstart and qacc_smooth). It
+// follows engine_solver.c (mj_solCGNewton with flg_Newton, CGsearch,
+// CGeval, CGprepare, HessianDirect, HessianIncremental,
+// CGupdateConstraint, CGupdateGradient), engine_core_constraint.c
+// (mj_constraintUpdate), engine_forward.c (warmstart) and
+// engine_util_solve.c (mju_cholFactor, mju_cholSolve, mju_cholUpdate) of
+// MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom), in
+// MuJoCo's coordinates (multibody.LocalVelocity). Rows come in MuJoCo's
+// order from the PGS port (pgsWork.order); elliptic cones are not handled
+// here (pgsWork.order declines them and the configured solver solves).
+
+// Row states of mj_constraintUpdate (mjtConstraintState).
+const (
+	nwSatisfied int8 = iota // mjCNSTRSTATE_SATISFIED
+	nwQuadratic             // mjCNSTRSTATE_QUADRATIC
+	nwLinearNeg             // mjCNSTRSTATE_LINEARNEG
+	nwLinearPos             // mjCNSTRSTATE_LINEARPOS
+)
+
+// Line search constants of CGsearch.
+const (
+	nwLSMaxIter = 50   // LSmaxiter
+	nwLSTolScl  = 0.01 // LStolscl
+)
+
+// newtonWork is the scratch memory of a Newton solve (mjCGContext).
+type newtonWork struct {
+	nv, n      int
+	t          []float64 // nv×nv: world velocity = T local velocity
+	mw         []float64 // M in world coordinates, nv×nv
+	m          []float64 // M in MuJoCo's coordinates, nv×nv
+	jw         []float64 // J in world coordinates, n×nv, MuJoCo's row order
+	j          []float64 // J in MuJoCo's coordinates, n×nv
+	h          []float64 // Cholesky factor of the Hessian (lower), nv×nv
+	rowk       []int     // problem row → MuJoCo row (−1: none)
+	aref       []float64 // efc_aref
+	d          []float64 // efc_D
+	r          []float64 // efc_R
+	jaref      []float64 // J qacc − aref
+	jv         []float64 // J search
+	force      []float64 // efc_force
+	quad       []float64 // 3 per row
+	state, old []int8    // efc_state, oldstate
+	qacc       []float64
+	qs         []float64 // qacc_smooth
+	qfs        []float64 // qfrc_smooth = M qacc_smooth
+	ma, mv     []float64 // M qacc, M search
+	qfc        []float64 // qfrc_constraint
+	grad       []float64
+	mgrad      []float64
+	search     []float64
+	e, col     []float64 // nv scratch
+	fresh      bool      // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
+	v          []float64 // that solve's v, to recognise it
+	quadGauss  [3]float64
+	cost       float64
+	lsIter     int
+}
+
+// resize sizes the scratch for nv velocities and n rows.
+func (nw *newtonWork) resize(nv, n, nr int) {
+	nw.nv, nw.n = nv, n
+	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h} {
+		*s = solver.Resize(*s, nv*nv)
+	}
+	nw.jw = solver.Resize(nw.jw, n*nv)
+	nw.j = solver.Resize(nw.j, n*nv)
+	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
+		*s = solver.Resize(*s, n)
+	}
+	nw.quad = solver.Resize(nw.quad, 3*n)
+	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col} {
+		*s = solver.Resize(*s, nv)
+	}
+	if cap(nw.state) < n {
+		nw.state, nw.old = make([]int8, n), make([]int8, n)
+	}
+	nw.state, nw.old = nw.state[:n], nw.old[:n]
+	if cap(nw.rowk) < nr {
+		nw.rowk = make([]int, nr)
+	}
+	nw.rowk = nw.rowk[:nr]
+}
+
+// solveNewton solves p, whose rows w.order put in MuJoCo's order (w.perm,
+// w.class, w.floss in MuJoCo's units), with MuJoCo 2.2.2's Newton at the
+// point q with rows made at velocity vs, into res. w.x holds qacc_smooth
+// (world coordinates).
+func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
+	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
+	nv, n := p.NV, len(w.perm)
+	nw.resize(nv, n, p.NR)
+	nw.coordinates(sim, p, q)
+	sim.Model.LocalVelocity(q, w.x, nw.qs)
+	mulMat(nw.m, nw.qs, nw.qfs, nv, nv)
+	for k, row := range w.perm {
+		nw.aref[k] = (p.VHat[row] - w.jvs[row]) / dt
+		nw.r[k] = p.R[row]
+		nw.d[k] = 1 / p.R[row]
+	}
+	nw.warmStart(sim, w)
+	scale := sim.meanInertia * math.Max(1, float64(nv))
+	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)
+	nw.finish(sim, p, w, q, vs, dt, res)
+	nw.fresh = true
+	nw.v = append(nw.v[:0], res.V...)
+	res.Stats = w.stats(p, res, iters, converged)
+}
+
+// coordinates sets T (world = T local, column i the world velocity of the
+// unit local velocity e_i), M and J in MuJoCo's coordinates: M = Tᵀ M_w T,
+// J = J_w T.
+func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
+	nv, n := nw.nv, nw.n
+	for i := range nv {
+		clear(nw.e)
+		nw.e[i] = 1
+		sim.Model.WorldVelocity(q, nw.e, nw.col)
+		for r := range nv {
+			nw.t[r*nv+i] = nw.col[r]
+		}
+	}
+	clear(nw.mw)
+	for c, cq := range p.Cliques {
+		blk := p.ABlock(c)
+		for i := range cq.Size {
+			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
+		}
+	}
+	// M = Tᵀ M_w T, through j's storage-free product: col = M_w T_:,i.
+	for i := range nv {
+		for r := range nv {
+			s := 0.0
+			for c := range nv {
+				s += nw.mw[r*nv+c] * nw.t[c*nv+i]
+			}
+			nw.col[r] = s
+		}
+		for r := range nv {
+			s := 0.0
+			for c := range nv {
+				s += nw.t[c*nv+r] * nw.col[c]
+			}
+			nw.m[r*nv+i] = s
+		}
+	}
+	for i := range nw.rowk {
+		nw.rowk[i] = -1
+	}
+	for k, row := range sim.ws.pgs.perm {
+		nw.rowk[row] = k
+	}
+	clear(nw.jw)
+	for b, blk := range p.JBlock {
+		cq := p.Cliques[blk.Clique]
+		con := p.Constraints[blk.Constraint]
+		data := p.JBlockData(b)
+		for r := range con.Size {
+			k := nw.rowk[con.Row+r]
+			if k < 0 {
+				continue
+			}
+			for j := range cq.Size {
+				nw.jw[k*nv+cq.Offset+j] += data[r*cq.Size+j]
+			}
+		}
+	}
+	for k := range n {
+		for i := range nv {
+			s := 0.0
+			for c := range nv {
+				s += nw.jw[k*nv+c] * nw.t[c*nv+i]
+			}
+			nw.j[k*nv+i] = s
+		}
+	}
+}
+
+// mulMat sets out = A x for A r×c row-major (mju_mulMatVec: each entry
+// with mju_dot).
+func mulMat(a, x, out []float64, r, c int) {
+	for i := range r {
+		out[i] = dot4(a[i*c:(i+1)*c], x[:c])
+	}
+}
+
+// warmStart sets qacc as MuJoCo's warmstart does for Newton: qacc_warmstart
+// (sim.pgsWarm; MuJoCo's mj_resetData zeroes it) unless qacc_smooth's
+// cost is lower.
+func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
+	nv := nw.nv
+	clear(nw.qacc)
+	if sim.pgsWarm.set {
+		copy(nw.qacc, sim.pgsWarm.qacc)
+	}
+	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	for k := range nw.jaref {
+		nw.jaref[k] -= nw.aref[k]
+	}
+	costWarm := nw.constraintUpdate(w)
+	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
+	for i := range nv {
+		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
+	}
+	// cost(qacc_smooth): jar = efc_b = J qacc_smooth − aref.
+	mulMat(nw.j, nw.qs, nw.jv, nw.n, nv)
+	for k := range nw.jv {
+		nw.jv[k] -= nw.aref[k]
+	}
+	nw.jaref, nw.jv = nw.jv, nw.jaref
+	costSmooth := nw.constraintUpdate(w)
+	nw.jaref, nw.jv = nw.jv, nw.jaref
+	if costWarm > costSmooth {
+		copy(nw.qacc, nw.qs)
+	}
+}
+
+// constraintUpdate is mj_constraintUpdate at jar = nw.jaref (without
+// cones): it sets the rows' states and forces, qfrc_constraint = Jᵀ f,
+// and returns the rows' cost.
+func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
+	s := 0.0
+	for k, jar := range nw.jaref {
+		d := nw.d[k]
+		nw.force[k] = -d * jar
+		switch w.class[k] {
+		case pgsEquality:
+			s += 0.5 * d * jar * jar
+			nw.state[k] = nwQuadratic
+		case pgsFriction:
+			fl, r := w.floss[k], nw.r[k]
+			switch {
+			case jar <= -r*fl:
+				s += -0.5*r*fl*fl - fl*jar
+				nw.force[k], nw.state[k] = fl, nwLinearNeg
+			case jar >= r*fl:
+				s += -0.5*r*fl*fl + fl*jar
+				nw.force[k], nw.state[k] = -fl, nwLinearPos
+			default:
+				s += 0.5 * d * jar * jar
+				nw.state[k] = nwQuadratic
+			}
+		default:
+			if jar >= 0 {
+				nw.force[k], nw.state[k] = 0, nwSatisfied
+			} else {
+				s += 0.5 * d * jar * jar
+				nw.state[k] = nwQuadratic
+			}
+		}
+	}
+	// mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row.
+	clear(nw.qfc)
+	for k, f := range nw.force {
+		for i := range nw.nv {
+			nw.qfc[i] += nw.j[k*nw.nv+i] * f
+		}
+	}
+	return s
+}
+
+// newtonSmooth adds the fixed impulses of explicit actuators' rows
+// (w.fixed) to qacc_smooth (w.x, world coordinates): MuJoCo has their
+// forces in qfrc_actuator, so qacc_smooth += A⁻¹ Jᵀ γ_fixed/δt.
+func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
+	w := &sim.ws.pgs
+	if len(w.fixed) == 0 {
+		return
+	}
+	w.gv = solver.Resize(w.gv, p.NR)
+	clear(w.gv)
+	for _, blk := range w.fixed {
+		w.gv[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+	}
+	w.y = solver.Resize(w.y, p.NV)
+	p.MulJT(w.gv, w.y)
+	solveCliques(p, &w.factor, w.y)
+	for i := range p.NV {
+		w.x[i] += w.y[i] / dt
+	}
+}
+
+// keepNewtonWarm keeps the last Newton solve's qacc, in MuJoCo's
+// coordinates as it was found, as the next warm start (MuJoCo's
+// qacc_warmstart = qacc, not recomputed from v), when v is that solve's
+// answer, and reports whether it did.
+func (sim *Simulator) keepNewtonWarm(v []float64) bool {
+	nw := &sim.ws.mjnewton
+	if !sim.cfg.Contact.Newton || !nw.fresh || !slices.Equal(v, nw.v) {
+		nw.fresh = false
+		return false
+	}
+	nw.fresh = false
+	sim.keepWarm(nw.qacc)
+	return true
+}

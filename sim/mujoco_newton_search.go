@@ -1,0 +1,380 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// The iterations, Hessian and line search of MuJoCo 2.2.2's Newton solver
+// (engine_solver.c; see mujoco_newton.go).
+
+// iterate runs mj_solCGNewton's main loop (flg_Newton) from nw.qacc for at
+// most maxIter iterations: line search along −H⁻¹ grad, the move, the
+// rows' update, the Hessian's (incremental) update, and MuJoCo's stop:
+// improvement = (old cost − cost)/scale < tol or ‖grad‖/scale < tol. It
+// returns the iterations completed (MuJoCo's solver_iter) and whether the
+// solve stopped before the limit.
+func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
+	nv := nw.nv
+	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
+	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	for k := range nw.jaref {
+		nw.jaref[k] -= nw.aref[k]
+	}
+	nw.updateConstraint(w)
+	nw.hessianDirect()
+	nw.updateGradient()
+	for i := range nv {
+		nw.search[i] = -nw.mgrad[i]
+	}
+	iter := 0
+	for iter < maxIter {
+		alpha := nw.lineSearch(w, tol, scale)
+		if alpha == 0 {
+			return iter, true
+		}
+		for i := range nv {
+			nw.qacc[i] += alpha * nw.search[i]
+			nw.ma[i] += alpha * nw.mv[i]
+		}
+		for k := range nw.jaref {
+			nw.jaref[k] += alpha * nw.jv[k]
+		}
+		copy(nw.old, nw.state)
+		oldCost := nw.cost
+		nw.updateConstraint(w)
+		nw.hessianIncremental()
+		nw.updateGradient()
+		iter++
+		improvement := (oldCost - nw.cost) / scale
+		gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
+		if improvement < tol || gradient < tol {
+			return iter, true
+		}
+		for i := range nv {
+			nw.search[i] = -nw.mgrad[i]
+		}
+	}
+	return iter, false
+}
+
+// updateConstraint is CGupdateConstraint: the rows' update at nw.jaref
+// and the cost with Gauss's term ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
+func (nw *newtonWork) updateConstraint(w *pgsWork) {
+	nw.cost = nw.constraintUpdate(w)
+	gauss := 0.0
+	for i := range nw.nv {
+		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
+	}
+	nw.quadGauss[0] = gauss
+	nw.cost += gauss
+}
+
+// updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
+// qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve).
+func (nw *newtonWork) updateGradient() {
+	for i := range nw.nv {
+		nw.grad[i] = nw.ma[i] - nw.qfs[i] - nw.qfc[i]
+	}
+	cholSolve(nw.h, nw.grad, nw.mgrad, nw.nv)
+}
+
+// hessianDirect is HessianDirect (dense): H = Jᵀ diag(D_quadratic) J + M
+// (mju_sqrMatTD, then mj_addM), factored by mju_cholFactor.
+func (nw *newtonWork) hessianDirect() {
+	nv := nw.nv
+	h := nw.h
+	clear(h)
+	for k := range nw.n {
+		if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+			continue
+		}
+		row := nw.j[k*nv : (k+1)*nv]
+		for i := range nv {
+			if tmp := row[i]; tmp != 0 {
+				scl := tmp * nw.d[k]
+				for c := 0; c <= i; c++ {
+					h[i*nv+c] += row[c] * scl
+				}
+			}
+		}
+	}
+	for i := range nv {
+		for c := i + 1; c < nv; c++ {
+			h[i*nv+c] = h[c*nv+i]
+		}
+	}
+	for i := range h {
+		h[i] += nw.m[i]
+	}
+	cholFactor(h, nv, mjMinVal)
+}
+
+// hessianIncremental is HessianIncremental (dense): a rank-1 update
+// (mju_cholUpdate) with √D_k J_k for each row that became quadratic, a
+// downdate for each that stopped being, in row order; a loss of rank
+// refactors (hessianDirect).
+func (nw *newtonWork) hessianIncremental() {
+	nv := nw.nv
+	for k := range nw.n {
+		old, cur := nw.old[k] == nwQuadratic, nw.state[k] == nwQuadratic
+		if old == cur {
+			continue
+		}
+		sd := math.Sqrt(nw.d[k])
+		for i := range nv {
+			nw.e[i] = nw.j[k*nv+i] * sd
+		}
+		if cholUpdate(nw.h, nw.e, nv, cur) < nv {
+			nw.hessianDirect()
+			return
+		}
+	}
+}
+
+// cholFactor is mju_cholFactor: L Lᵀ = mat in place (lower triangle), a
+// diagonal below mindiag raised to it; it returns the rank.
+func cholFactor(mat []float64, n int, mindiag float64) int {
+	rank := n
+	for j := range n {
+		tmp := mat[j*(n+1)]
+		if j > 0 {
+			tmp -= dot4(mat[j*n:j*n+j], mat[j*n:j*n+j])
+		}
+		if tmp < mindiag {
+			tmp = mindiag
+			rank--
+		}
+		mat[j*(n+1)] = math.Sqrt(tmp)
+		tmp = 1 / mat[j*(n+1)]
+		for i := j + 1; i < n; i++ {
+			mat[i*n+j] = (mat[i*n+j] - dot4(mat[i*n:i*n+j], mat[j*n:j*n+j])) * tmp
+		}
+	}
+	return rank
+}
+
+// cholSolve is mju_cholSolve: res = (L Lᵀ)⁻¹ vec.
+func cholSolve(mat, vec, res []float64, n int) {
+	copy(res[:n], vec[:n])
+	for i := range n {
+		if i > 0 {
+			res[i] -= dot4(mat[i*n:i*n+i], res[:i])
+		}
+		res[i] /= mat[i*(n+1)]
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := i + 1; j < n; j++ {
+			res[i] -= mat[j*n+i] * res[j]
+		}
+		res[i] /= mat[i*(n+1)]
+	}
+}
+
+// cholUpdate is mju_cholUpdate: L Lᵀ ± x xᵀ in place (x is overwritten);
+// it returns the rank.
+func cholUpdate(mat, x []float64, n int, plus bool) int {
+	rank := n
+	for k := range n {
+		if x[k] == 0 {
+			continue
+		}
+		lkk := mat[k*(n+1)]
+		tmp := lkk*lkk - x[k]*x[k]
+		if plus {
+			tmp = lkk*lkk + x[k]*x[k]
+		}
+		if tmp < mjMinVal {
+			tmp = mjMinVal
+			rank--
+		}
+		r := math.Sqrt(tmp)
+		c := r / lkk
+		cinv := 1 / c
+		s := x[k] / lkk
+		mat[k*(n+1)] = r
+		for i := k + 1; i < n; i++ {
+			if plus {
+				mat[i*n+k] = (mat[i*n+k] + s*x[i]) * cinv
+			} else {
+				mat[i*n+k] = (mat[i*n+k] - s*x[i]) * cinv
+			}
+		}
+		for i := k + 1; i < n; i++ {
+			x[i] = c*x[i] - s*mat[i*n+k]
+		}
+	}
+	return rank
+}
+
+// nwPoint is a line search point (mjCGPnt).
+type nwPoint struct {
+	alpha, cost float64
+	deriv       [2]float64
+}
+
+// prepare is CGprepare (without cones): Gauss's and each row's quadratic
+// in α along the search.
+func (nw *newtonWork) prepare() {
+	v := nw.search
+	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
+	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
+	for k := range nw.n {
+		d, jar, jv := nw.d[k], nw.jaref[k], nw.jv[k]
+		dj0 := d * jar
+		q := nw.quad[3*k : 3*k+3]
+		q[0] = 0.5 * (jar * dj0)
+		q[1] = jv * dj0
+		q[2] = 0.5 * (jv * d * jv)
+	}
+}
+
+// eval is CGeval (without cones): the cost along the search at p.alpha and
+// its first two derivatives.
+func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
+	alpha := p.alpha
+	tot := nw.quadGauss
+	add := func(q0, q1, q2 float64) { tot[0] += q0; tot[1] += q1; tot[2] += q2 }
+	for k := range nw.n {
+		q := nw.quad[3*k : 3*k+3]
+		switch w.class[k] {
+		case pgsEquality:
+			add(q[0], q[1], q[2])
+		case pgsFriction:
+			start, dir := nw.jaref[k], nw.jv[k]
+			x := start + alpha*dir
+			f := w.floss[k]
+			rf := nw.r[k] * f
+			switch {
+			case -rf < x && x < rf:
+				add(q[0], q[1], q[2])
+			case x <= -rf:
+				add(f*(-0.5*rf-start), -f*dir, 0)
+			default:
+				add(f*(-0.5*rf+start), f*dir, 0)
+			}
+		default:
+			if nw.jaref[k]+alpha*nw.jv[k] < 0 {
+				add(q[0], q[1], q[2])
+			}
+		}
+	}
+	p.cost = alpha*alpha*tot[2] + alpha*tot[1] + tot[0]
+	p.deriv[0] = 2*alpha*tot[2] + tot[1]
+	p.deriv[1] = 2 * tot[2]
+	if p.deriv[1] <= 0 {
+		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
+	}
+	nw.lsIter++
+}
+
+// lineSearch is CGsearch: the exact line search along nw.search (one
+// Newton step, a one-sided search, then a bracketed one); it sets Mv and
+// Jv and returns α (0: no improvement).
+func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
+	nw.lsIter = 0
+	snorm := math.Sqrt(dot4(nw.search, nw.search))
+	if snorm < mjMinVal {
+		return 0
+	}
+	gtol := tol * nwLSTolScl * snorm * scale
+	mulMat(nw.m, nw.search, nw.mv, nw.nv, nw.nv)
+	mulMat(nw.j, nw.search, nw.jv, nw.n, nw.nv)
+	nw.prepare()
+	var p0, p1, p2, pmid, p1next, p2next nwPoint
+	nw.eval(w, &p0)
+	p1.alpha = p0.alpha - p0.deriv[0]/p0.deriv[1]
+	nw.eval(w, &p1)
+	if p0.cost < p1.cost {
+		p1 = p0
+	}
+	if math.Abs(p1.deriv[0]) < gtol {
+		return p1.alpha
+	}
+	dir := -1.0
+	if p1.deriv[0] < 0 {
+		dir = 1
+	}
+	p2update := false
+	for p1.deriv[0]*dir <= -gtol && nw.lsIter < nwLSMaxIter {
+		p2, p2update = p1, true
+		p1.alpha -= p1.deriv[0] / p1.deriv[1]
+		nw.eval(w, &p1)
+		if math.Abs(p1.deriv[0]) < gtol {
+			return p1.alpha
+		}
+	}
+	if nw.lsIter >= nwLSMaxIter || !p2update {
+		return p1.alpha
+	}
+	p2next = p1
+	p1next.alpha = p1.alpha - p1.deriv[0]/p1.deriv[1]
+	nw.eval(w, &p1next)
+	for nw.lsIter < nwLSMaxIter {
+		pmid.alpha = 0.5 * (p1.alpha + p2.alpha)
+		nw.eval(w, &pmid)
+		cand := [3]nwPoint{p1next, p2next, pmid}
+		best, bestCost := -1, 0.0
+		for i := range cand {
+			if math.Abs(cand[i].deriv[0]) < gtol && (best == -1 || cand[i].cost < bestCost) {
+				best, bestCost = i, cand[i].cost
+			}
+		}
+		if best >= 0 {
+			return cand[best].alpha
+		}
+		b1 := nw.updateBracket(w, &p1, &cand, &p1next)
+		b2 := nw.updateBracket(w, &p2, &cand, &p2next)
+		if !b1 && !b2 {
+			return pmid.alpha
+		}
+	}
+	switch {
+	case p1.cost <= p2.cost && p1.cost < p0.cost:
+		return p1.alpha
+	case p2.cost <= p1.cost && p2.cost < p0.cost:
+		return p2.alpha
+	}
+	return 0
+}
+
+// updateBracket is updateBracket: p moves to a candidate on its side with
+// a smaller |slope|, and then pnext is p's Newton point.
+func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pnext *nwPoint) bool {
+	flag := false
+	for i := range cand {
+		c := &cand[i]
+		if p.deriv[0] < 0 && c.deriv[0] < 0 && p.deriv[0] < c.deriv[0] ||
+			p.deriv[0] > 0 && c.deriv[0] > 0 && p.deriv[0] > c.deriv[0] {
+			*p = *c
+			flag = true
+		}
+	}
+	if flag {
+		pnext.alpha = p.alpha - p.deriv[0]/p.deriv[1]
+		nw.eval(w, pnext)
+	}
+	return flag
+}
+
+// finish returns the solve's answer: qacc in the world's coordinates,
+// v = v_s + δt qacc, γ = δt f on MuJoCo's rows (efc_force of the last
+// update), and J v.
+func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
+	sim.Model.WorldVelocity(q, nw.qacc, nw.col)
+	res.V = solver.Resize(res.V, p.NV)
+	for i := range res.V {
+		res.V[i] = vs[i] + dt*nw.col[i]
+	}
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	clear(res.Gamma)
+	for k, row := range w.perm {
+		res.Gamma[row] = dt * nw.force[k]
+	}
+	for _, blk := range w.fixed {
+		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+	}
+	res.VC = solver.Resize(res.VC, p.NR)
+	p.MulJ(res.V, res.VC)
+}
