@@ -366,12 +366,15 @@ func sameSolver(b *scene.Built, r *Run) bool {
 	return false
 }
 
-// pgsAnswer reports whether a step's status st is MuJoCo's PGS stopped at
-// the iterations the model asks for (solver.MaxIterations with
-// contact.Params.PGSIterations set): MuJoCo's own unconverged answer, the
-// user's choice, not a failed step.
+// pgsAnswer reports whether a step's status st is MuJoCo's PGS or its
+// noslip pass stopped at the iterations the model asks for
+// (solver.MaxIterations with contact.Params.PGSIterations or
+// NoSlipIterations set; noslip_iterations="2" ends nearly every step of
+// collision_convex/multiple_objects.xml that way): MuJoCo's own
+// unconverged answer, the user's choice, not a failed step.
 func pgsAnswer(b *scene.Built, st solver.Status) bool {
-	return b.Config.Contact.PGSIterations > 0 && st == solver.MaxIterations
+	c := &b.Config.Contact
+	return (c.PGSIterations > 0 || c.NoSlipIterations > 0) && st == solver.MaxIterations
 }
 
 // muJoCoRowContacts reports whether Stiction solves every contact of the
