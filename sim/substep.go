@@ -144,6 +144,7 @@ func mergeStats(total, st StepStats, j int) StepStats {
 	st.NewtonIterations += total.NewtonIterations
 	st.NewtonConverged = st.NewtonConverged && total.NewtonConverged
 	st.MomentumError = max(st.MomentumError, total.MomentumError)
+	st.MomentumFloor = max(st.MomentumFloor, total.MomentumFloor)
 	st.ComplementarityError = max(st.ComplementarityError, total.ComplementarityError)
 	st.MaxPenetration = max(st.MaxPenetration, total.MaxPenetration)
 	st.MaxSlip = max(st.MaxSlip, total.MaxSlip)

@@ -18,6 +18,16 @@ const (
 	// Hessian that is not numerically positive definite) or a non-finite
 	// number appeared; v is the last finite iterate.
 	Failed
+	// RoundOff means the iterations ended (stalled or at the iteration
+	// limit) without meeting the optimality criterion, at an iterate whose
+	// scaled gradient norm ‖D ∇ℓp‖ is already below the round-off of its own
+	// evaluation, ε·‖D (|A| |v − v*| + |J|ᵀ |γ|)‖ (Stats.MomentumFloor):
+	// the criterion's right side, relative to the net momentum
+	// max(‖D p‖, ‖D Jᵀγ‖), asks for less than float64 resolves, as when a
+	// body at rest is held by impulses that cancel (an actuator pressing a
+	// joint on its limit). It is not Converged: e_m is what it is, and
+	// Stats.OK is false; it says why, unlike Stalled or MaxIterations.
+	RoundOff
 )
 
 // String returns the status name.
@@ -31,6 +41,8 @@ func (s Status) String() string {
 		return "max-iterations"
 	case Failed:
 		return "failed"
+	case RoundOff:
+		return "round-off"
 	}
 	return "unknown"
 }
@@ -45,8 +57,12 @@ type Stats struct {
 	LineSearchIterations int     // total line-search iterations over all Newton iterations
 	MomentumError        float64 // e_m, SAP eq. 32
 	ComplementarityError float64 // e_μ, SAP eq. 33
-	Cost                 float64 // ℓp at the returned v
-	InitialCost          float64 // ℓp at the warm start
+	// MomentumFloor is, when Status is RoundOff, the round-off floor of e_m
+	// at the returned v: ε·‖D (|A| |v − v*| + |J|ᵀ |γ|)‖ / max(‖D p‖,
+	// ‖D Jᵀγ‖), which e_m does not exceed; zero otherwise.
+	MomentumFloor float64
+	Cost          float64 // ℓp at the returned v
+	InitialCost   float64 // ℓp at the warm start
 	// Resolves counts the re-solves of LaggedRefiner (summed over islands),
 	// and ResolveTime is their wall time when profiling (Profiler; zero
 	// otherwise).

@@ -73,7 +73,7 @@ func TestEllipticConeMuJoCo(t *testing.T) {
 					path := writeModel(t, fmt.Sprintf(ellipticScene, sch.integrator, dt, ir, bd.gravity, bd.body))
 					first := firstContact(t, path, sch.sc)
 					steps := first + after - 1
-					worst, _, n, _ := trajectoryGap(t, path, sch.sc, Options{Steps: steps}, level)
+					worst, _, n, _, _ := trajectoryGap(t, path, sch.sc, Options{Steps: steps}, level)
 					sens := 0.0 // MuJoCo against itself, needed only past the level
 					if !(worst <= level) {
 						sens = mujocoSensitivity(t, path, sch.sc, steps)
@@ -158,7 +158,7 @@ func TestEllipticHopperMuJoCo(t *testing.T) {
 		{`cone="elliptic" integrator="Euler"`, sim.MuJoCoEuler},
 	} {
 		path := writeModel(t, replaceOnce(t, off, `integrator="RK4"`, v.opt, 1))
-		worst, over, n, _ := trajectoryGap(t, path, v.sc, Options{Steps: 1300}, 1e-9)
+		worst, over, n, _, _ := trajectoryGap(t, path, v.sc, Options{Steps: 1300}, 1e-9)
 		t.Logf("hopper, %s: max |Δqpos| over 1300 steps (%d with contacts) %.3g", v.opt, n, worst)
 		if n == 0 || !(worst <= 1e-9) {
 			t.Errorf("hopper, %s: max |Δqpos| %.3g over 1300 steps (%d with contacts; above 1e-9 from step %d), want ≤ 1e-9", v.opt, worst, n, over)

@@ -540,6 +540,7 @@ func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 		r := is.res.Stats
 		st.Status = worse(st.Status, r.Status)
 		st.Iterations = max(st.Iterations, r.Iterations)
+		st.MomentumFloor = max(st.MomentumFloor, r.MomentumFloor) // the largest island's, relative to its own momentum
 		st.LineSearchIterations += r.LineSearchIterations
 		st.Resolves += r.Resolves
 		st.ResolveTime += r.ResolveTime
@@ -549,8 +550,8 @@ func (s *Solver) merge(p *solver.Problem, res *solver.Result) {
 	st.Cost += s.blockless(p, res)
 	var ok bool
 	st.MomentumError, st.ComplementarityError, ok = s.errors(p, res, st.Cost)
-	if ok && (st.Status == solver.Stalled || st.Status == solver.MaxIterations) {
-		st.Status = solver.Converged
+	if ok && (st.Status == solver.Stalled || st.Status == solver.MaxIterations || st.Status == solver.RoundOff) {
+		st.Status, st.MomentumFloor = solver.Converged, 0
 	}
 	res.Stats = st
 }
@@ -583,12 +584,14 @@ func worse(a, b solver.Status) solver.Status {
 		switch x {
 		case solver.Converged:
 			return 0
-		case solver.Stalled:
+		case solver.RoundOff:
 			return 1
-		case solver.MaxIterations:
+		case solver.Stalled:
 			return 2
+		case solver.MaxIterations:
+			return 3
 		}
-		return 3
+		return 4
 	}
 	if rank(b) > rank(a) {
 		return b

@@ -41,6 +41,7 @@ type workspace struct {
 	dvcp      []float64 // J Δṽ, NR
 	dpp       []float64 // A Δṽ, NV
 	linep     line      // the line search along Δṽ
+	gabs      []float64 // |A| |v − v*| + |J|ᵀ |γ|, NV (stopping.go's gradientFloor)
 }
 
 // New returns a solver with parameters p. Invalid parameters are reported
@@ -99,6 +100,9 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Stats.InitialCost = ws.cur.cost
 	res.Stats.Status = s.run(p, &res.Stats)
 	s.finish(p, res)
+	if st := res.Stats.Status; st == solver.Stalled || st == solver.MaxIterations {
+		s.classifyFloor(p, &res.Stats) // stopping.go
+	}
 	return nil
 }
 
