@@ -73,22 +73,7 @@ func TestBoxBoxTrajectories(t *testing.T) {
 	for _, dt := range []float64{0.002, 0.01} {
 		for _, sc := range boxScenes() {
 			path := writeModel(t, fmt.Sprintf(`<mujoco><option timestep="%g" gravity="0 0 -9.81"/><worldbody>%s</worldbody></mujoco>`, dt, sc.world))
-			ref, err := Exec(exe, path, Options{Steps: steps, Every: 1, QPos: sc.qpos, QVel: sc.qv})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _, err := stiction(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mp, err := NewMap(ref, b.Model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			worst, first, err := compareTrajectory(path, ref, ref, mp, steps)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ref, _, worst, first := runFromState(t, exe, path, Options{Steps: steps, Every: 1, QPos: sc.qpos, QVel: sc.qv})
 			ncon := 0
 			for _, st := range ref.Steps {
 				ncon = max(ncon, st.NCon)

@@ -555,6 +555,32 @@ func compareMass(mj *Run, b *scene.Built, im *model.Import, mp *Map) (float64, s
 	return worst, worstBody, relErr(mj.M, pred), nil
 }
 
+// runFromState runs MuJoCo on the model at path for o.Steps steps from o's
+// state (o.Every 1) and compares Stiction's run from MuJoCo's first state
+// with it (compareTrajectory): MuJoCo's run, the map between the two
+// models, the largest qpos difference and the first step over trajTol. It
+// stops t on an error.
+func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float64, int) {
+	t.Helper()
+	ref, err := Exec(exe, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := NewMap(ref, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, first, err := compareTrajectory(path, ref, ref, mp, o.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref, mp, worst, first
+}
+
 // compareTrajectory steps Stiction from MuJoCo's initial state of ref (or
 // Stiction's own initial state when from is nil) for h steps and returns
 // the largest qpos difference over steps 0…h and the first step that

@@ -78,22 +78,7 @@ func TestPlaneConvexTrajectories(t *testing.T) {
 			path := writeModel(t, planeConvexSceneXML(s, run.dt, run.integ))
 			q := axisQuat(s.axis, s.angle)
 			qpos := []float64{s.pos[0], s.pos[1], s.pos[2], q[0], q[1], q[2], q[3]}
-			ref, err := Exec(exe, path, Options{Steps: steps, Every: 1, QPos: qpos, QVel: s.vel[:]})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _, err := stiction(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mp, err := NewMap(ref, b.Model)
-			if err != nil {
-				t.Fatal(err)
-			}
-			worst, first, err := compareTrajectory(path, ref, ref, mp, steps)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ref, mp, worst, first := runFromState(t, exe, path, Options{Steps: steps, Every: 1, QPos: qpos, QVel: s.vel[:]})
 			firstContact := -1
 			for k, st := range ref.Steps {
 				if st.NCon > 0 {
@@ -203,22 +188,7 @@ func TestMultipleObjectsNoslip(t *testing.T) {
 			t.Fatal(err)
 		}
 		q, v := perturbedState(ref0)
-		ref, err := Exec(exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _, err := stiction(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mp, err := NewMap(ref, b.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		worst, first, err := compareTrajectory(path, ref, ref, mp, 100)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, _, worst, first := runFromState(t, exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
 		t.Logf("%s: max |Δqpos| %.3g over 100 steps (first over %g at step %d)", ns, worst, trajTol, first)
 		if ns != attr && worst > trajTol {
 			t.Errorf("%s: qpos differs from MuJoCo's by %.3g over 100 steps", ns, worst)
