@@ -254,11 +254,7 @@ func (sim *Simulator) ellipticNBlock(p, pp *solver.Problem, mat *contact.Materia
 // its normal impulse on the contact's n; VC = J v.
 func ellipticNDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
-	res.V = solver.Resize(res.V, p.NV)
-	copy(res.V, pr.V)
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
-	res.VC = solver.Resize(res.VC, p.NR)
-	res.Stats = pr.Stats
+	startDecode(p, pr, res)
 	for i, blk := range pw.blocks {
 		if blk.edges < 0 {
 			continue // set with its contact's

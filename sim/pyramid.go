@@ -378,6 +378,18 @@ func edgeCoefficients(blk *pyramidBlock, e int) [5]float64 {
 	return c
 }
 
+// startDecode begins res, the solution of p, from pr, the solution of a
+// problem built from p with the same velocities (pyramidDecode,
+// ellipticNDecode): its velocities and statistics pr's, its impulses and
+// contact velocities sized for p.
+func startDecode(p *solver.Problem, pr, res *solver.Result) {
+	res.V = solver.Resize(res.V, p.NV)
+	copy(res.V, pr.V)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.VC = solver.Resize(res.VC, p.NR)
+	res.Stats = pr.Stats
+}
+
 // pyramidDecode sets res, the solution of p, from pw.res, the solution of
 // the pyramid problem built from p: the same velocities, every copied
 // block's impulses, and per pyramid contact MuJoCo's decoding
@@ -387,11 +399,7 @@ func edgeCoefficients(blk *pyramidBlock, e int) [5]float64 {
 // blocks; VC = J v.
 func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
-	res.V = solver.Resize(res.V, p.NV)
-	copy(res.V, pr.V)
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
-	res.VC = solver.Resize(res.VC, p.NR)
-	res.Stats = pr.Stats
+	startDecode(p, pr, res)
 	for i, blk := range pw.blocks {
 		c := p.Constraints[i]
 		g := res.Gamma[c.Row : c.Row+c.Size]
