@@ -10,14 +10,20 @@ import (
 //go:embed scenes/*.yaml scenes/README.md
 var files embed.FS
 
-// Names lists the peer scenes in the order of the peer table.
+// Names lists the peer scenes of `stiction bench --peers`, in the order of
+// the peer table.
 var Names = []string{"clutter-40", "clutter-160", "stack-100-spheres"}
+
+// All lists every peer scene of issue 23's table: Names, then the 10
+// perturbed cubes at δt = 10 ms and 1 ms and the single sliding cube.
+var All = []string{"clutter-40", "clutter-160", "stack-100-spheres",
+	"boxes-10-perturbed", "boxes-10-perturbed-1ms", "cube-slide"}
 
 // YAML returns the text of the peer scene name.
 func YAML(name string) ([]byte, error) {
 	data, err := files.ReadFile("scenes/" + name + ".yaml")
 	if err != nil {
-		return nil, fmt.Errorf("peers: no scene %q (have %v): %w", name, Names, err)
+		return nil, fmt.Errorf("peers: no scene %q (have %v): %w", name, All, err)
 	}
 	return data, nil
 }

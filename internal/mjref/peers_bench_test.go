@@ -1,0 +1,97 @@
+package mjref
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stiction-sim/stiction/internal/cputime"
+	"github.com/stiction-sim/stiction/internal/peers"
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// BenchmarkPeersVsMuJoCo times each peer scene of issue 23 (package
+// internal/peers) in Stiction (sim.Simulator.Advance on the YAML scene,
+// default settings) and in MuJoCo 2.2.2 (mj_step on PeerMJCF's file, Newton
+// with the elliptic cone, through the C tool's timing mode), one thread
+// each, whole runs of the scene's duration from its initial state (MuJoCo's
+// mj_resetDataKeyframe, Stiction's Restore of the initial checkpoint; the
+// fastest of as many runs as make 1000 steps, for the short scenes). One op
+// is one round: MuJoCo's runs, then Stiction's (the order alternates
+// between rounds), so the two share the machine's state. It reports the
+// medians over rounds of the process CPU time per simulated second
+// (cpu-s/s, mj-cpu-s/s) and of the wall time (wall-s/s, mj-wall-s/s), and
+// the median of the rounds' ratios, Stiction ÷ MuJoCo (x-mujoco-cpu,
+// x-mujoco-wall). clutter-160 takes minutes per round (MuJoCo about 17 s
+// per simulated second):
+//
+//	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/[^6]*$' -benchtime 5x -timeout 30m
+func BenchmarkPeersVsMuJoCo(b *testing.B) {
+	exe := tool(b)
+	for _, name := range peers.All {
+		b.Run(name, func(b *testing.B) {
+			bt, path := peerScene(b, name)
+			horizon := float64(bt.Steps) * bt.Config.DT
+			// reps runs of at least 1000 steps in all per engine and round,
+			// the fastest kept: a 100-step run is too short to time alone.
+			reps := max(1, (1000+bt.Steps-1)/bt.Steps)
+			var cpu, wall, mjCPU, mjWall, xCPU, xWall []float64
+			s, err := sim.New(bt.Model, bt.State, bt.Config)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := s.Checkpoint()
+			runStiction := func() {
+				bestCPU, bestWall := math.Inf(1), math.Inf(1)
+				for range reps {
+					if err := s.Restore(start); err != nil {
+						b.Fatal(err)
+					}
+					t0, c0 := time.Now(), cputime.Process()
+					for k := range bt.Steps {
+						if err := s.Advance(); err != nil {
+							b.Fatalf("%s: step %d: %v", name, k+1, err)
+						}
+					}
+					bestCPU = min(bestCPU, (cputime.Process() - c0).Seconds())
+					bestWall = min(bestWall, time.Since(t0).Seconds())
+				}
+				cpu = append(cpu, bestCPU/horizon)
+				wall = append(wall, bestWall/horizon)
+			}
+			runMuJoCo := func() {
+				tm, err := Time(exe, path, Options{Steps: bt.Steps, Repeats: reps, Key: PeerKey})
+				if err != nil {
+					b.Fatal(err)
+				}
+				mjCPU = append(mjCPU, tm.CPUSeconds/horizon)
+				mjWall = append(mjWall, tm.Seconds/horizon)
+			}
+			for i := range b.N {
+				if i%2 == 0 {
+					runMuJoCo()
+					runStiction()
+				} else {
+					runStiction()
+					runMuJoCo()
+				}
+				xCPU = append(xCPU, cpu[i]/mjCPU[i])
+				xWall = append(xWall, wall[i]/mjWall[i])
+			}
+			b.ReportMetric(peerMedian(cpu), "cpu-s/s")
+			b.ReportMetric(peerMedian(mjCPU), "mj-cpu-s/s")
+			b.ReportMetric(peerMedian(xCPU), "x-mujoco-cpu")
+			b.ReportMetric(peerMedian(wall), "wall-s/s")
+			b.ReportMetric(peerMedian(mjWall), "mj-wall-s/s")
+			b.ReportMetric(peerMedian(xWall), "x-mujoco-wall")
+		})
+	}
+}
+
+// peerMedian returns the median of x (the upper one for an even count),
+// sorting x.
+func peerMedian(x []float64) float64 {
+	slices.Sort(x)
+	return x[len(x)/2]
+}
