@@ -185,8 +185,7 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // addPair appends one contact's block, and queues its rolling and spin
 // friction blocks.
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
-	t1, t2 := spatial.Orthonormal(pr.Normal)
-	a.frames[i] = frame{n: pr.Normal, t1: t1, t2: t2}
+	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
@@ -292,8 +291,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 // its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
 // its combined material has rolling or spin friction.
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
-	t1, t2 := spatial.Orthonormal(pr.Normal)
-	a.frames[i] = frame{n: pr.Normal, t1: t1, t2: t2}
+	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
@@ -360,6 +358,32 @@ func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
 // frame is a contact normal n and its tangents (t1, t2) =
 // spatial.Orthonormal(n).
 type frame struct{ n, t1, t2 spatial.Vec3 }
+
+// tangents sets a.frames[i] to the normal n and its tangents
+// spatial.Orthonormal(n), and returns them. The pairs of one manifold share
+// their normal: those of pair i−1 are reused when its normal is n, bit
+// for bit (the frame of a zero normal is never reused: frameOf treats it
+// as unset).
+func (a *Assembler) tangents(i int, n spatial.Vec3) (t1, t2 spatial.Vec3) {
+	if i > 0 && sameBits(a.frames[i-1].n, n) && n != (spatial.Vec3{}) {
+		a.frames[i] = a.frames[i-1]
+	} else {
+		t1, t2 = spatial.Orthonormal(n)
+		a.frames[i] = frame{n: n, t1: t1, t2: t2}
+	}
+	return a.frames[i].t1, a.frames[i].t2
+}
+
+// sameBits reports whether x and y are the same bit for bit (unlike ==,
+// which takes −0 for +0).
+func sameBits(x, y spatial.Vec3) bool {
+	for k := range 3 {
+		if math.Float64bits(x[k]) != math.Float64bits(y[k]) {
+			return false
+		}
+	}
+	return true
+}
 
 // frameOf returns the tangents of pair i of the last Assemble, the ones
 // Assemble used when the pair's normal is still the one it had then.
@@ -531,10 +555,11 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		clear(a.rows[slot])
 		a.nb++
 	}
-	row := a.rows[slot]
+	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
 	for r, d := range dirs {
-		for j := range n {
-			row[r*n+j] += sign * (d[0]*a.jac[j] + d[1]*a.jac[n+j] + d[2]*a.jac[2*n+j])
+		row := a.rows[slot][r*n : (r+1)*n]
+		for j := range row {
+			row[j] += sign * (d[0]*jx[j] + d[1]*jy[j] + d[2]*jz[j])
 		}
 	}
 }
@@ -795,12 +820,15 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 			a.order = append(a.order, i)
 		}
 	}
-	slices.SortFunc(a.order, func(x, y int) int {
+	byHeight := func(x, y int) int {
 		if c := cmp.Compare(a.height[a.upper[y]], a.height[a.upper[x]]); c != 0 {
 			return c
 		}
 		return cmp.Compare(x, y)
-	})
+	}
+	if !slices.IsSortedFunc(a.order, byHeight) { // the order is total: a sorted list is the sort's answer
+		slices.SortFunc(a.order, byHeight)
+	}
 	for _, i := range a.order {
 		u, l := a.upper[i], a.lower[i]
 		a.load[i] = a.mass[u] / float64(a.nsup[u])

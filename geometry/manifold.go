@@ -140,9 +140,15 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		pa.v, qa.v = large[0][:], large[1][:]
 	}
 	p, q := &pa, &qa
+	// The incident polygon in the reference frame, and the centre c of the
+	// incident face (which moves continuously with the pose) in the plane.
+	var c [2]float64
 	for _, w := range inc {
 		d := w.Sub(ref.c)
-		p.add(spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)})
+		x := spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)}
+		p.add(x)
+		c[0] += x[0] / float64(len(inc))
+		c[1] += x[1] / float64(len(inc))
 	}
 	for _, s := range ref.sides {
 		clipSide(p, q, s, tol)
@@ -156,16 +162,9 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	for _, c := range p.v[:p.n] {
 		zmin = min(zmin, c[2])
 	}
-	// Slot targets: far points around the centre c of the incident face
-	// (which moves continuously with the pose), reach·w away along each
-	// slot direction; the slot point is the point of the polygon nearest
-	// its target.
-	var c [2]float64
-	for _, q := range inc {
-		d := q.Sub(ref.c)
-		c[0] += d.Dot(ref.u) / float64(len(inc))
-		c[1] += d.Dot(ref.v) / float64(len(inc))
-	}
+	// Slot targets: far points around the centre c of the incident face,
+	// reach·w away along each slot direction; the slot point is the point
+	// of the polygon nearest its target.
 	reach := slotReach * incWidth
 	var pts [numSlots + 1]spatial.Vec3
 	var slotOf [numSlots + 1]uint32
@@ -240,10 +239,10 @@ const (
 // direction, the point slides along that edge instead of jumping between
 // its corners.
 func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
-	best := p.v[0]
-	bdx, bdy := math.Inf(1), 0.0 // the offset of best from (x, y): none yet, at distance +Inf
+	bk, bt := -1, 0.0            // the best point: on the edge ending at corner bk, at bt
+	bdx, bdy := math.Inf(1), 0.0 // its offset from (x, y): none yet, at distance +Inf
 	prev := p.v[p.n-1]
-	for _, cur := range p.v[:p.n] {
+	for k, cur := range p.v[:p.n] {
 		ex, ey := cur[0]-prev[0], cur[1]-prev[1]
 		l2 := ex*ex + ey*ey
 		t := 0.0
@@ -251,14 +250,18 @@ func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
 			t = clamp(((x-prev[0])*ex+(y-prev[1])*ey)/l2, 0, 1)
 		}
 		// q = prev + t (cur − prev), the plane coordinates first: the
-		// height only for a point that is kept.
+		// whole point only for the one returned.
 		qx, qy := prev[0]+t*ex, prev[1]+t*ey
 		if dx, dy := qx-x, qy-y; closer(dx, dy, bdx, bdy) {
-			best, bdx, bdy = prev.AddScaled(t, cur.Sub(prev)), dx, dy
+			bk, bt, bdx, bdy = k, t, dx, dy
 		}
 		prev = cur
 	}
-	return best
+	if bk < 0 {
+		return p.v[0]
+	}
+	prev = p.v[(bk+p.n-1)%p.n]
+	return prev.AddScaled(bt, p.v[bk].Sub(prev))
 }
 
 // closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),

@@ -26,7 +26,8 @@ import (
 // x-mujoco-wall). clutter-160 takes minutes per round (MuJoCo about 17 s
 // per simulated second):
 //
-//	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/[^6]*$' -benchtime 5x -timeout 30m
+//	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/(clutter-40|stack|boxes|cube)' -benchtime 5x -timeout 30m
+//	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/clutter-160' -benchtime 1x -timeout 60m
 func BenchmarkPeersVsMuJoCo(b *testing.B) {
 	exe := tool(b)
 	for _, name := range peers.All {
