@@ -9,6 +9,7 @@ import (
 	"github.com/stiction-sim/stiction/internal/peers"
 	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -107,7 +108,8 @@ func checkPeerBody(t *testing.T, bt *scene.Built, sb int, mb Body, r *Run) {
 }
 
 // peerFinal runs the peer scene name for its whole duration in both
-// engines and returns the final world positions of its free bodies
+// engines, each of Stiction's steps certified (converged, e_m ≤ εr), and
+// returns the final world positions of its free bodies
 // (Stiction's, MuJoCo's, in MuJoCo's body order) and MuJoCo's run.
 func peerFinal(t *testing.T, name string) (st, mj []spatial.Vec3, r *Run) {
 	t.Helper()
@@ -120,9 +122,14 @@ func peerFinal(t *testing.T, name string) (st, mj []spatial.Vec3, r *Run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range bt.Steps {
-		if err := s.Advance(); err != nil {
+	_, rel := bt.Tolerance()
+	for k := range bt.Steps {
+		st, err := s.Step()
+		if err != nil {
 			t.Fatal(err)
+		}
+		if st.Status != solver.Converged || st.MomentumError > rel {
+			t.Fatalf("%s: step %d not certified: %v, e_m = %g > εr = %g", name, k+1, st.Status, st.MomentumError, rel)
 		}
 	}
 	last := r.Steps[len(r.Steps)-1]
@@ -134,7 +141,8 @@ func peerFinal(t *testing.T, name string) (st, mj []spatial.Vec3, r *Run) {
 	return st, mj, r
 }
 
-// TestPeerMJCFDynamics: the two engines run the same scenes, and MuJoCo's
+// TestPeerMJCFDynamics: the two engines run the same scenes (every one of
+// Stiction's steps certified), and MuJoCo's
 // run shows what the peers' README reports of it (so the MJCF is the
 // peers' setup). The sliding cube stops after v0²/(2μg) − v0δt/2 = 0.398 m
 // (symplectic Euler's discrete stop) in both, to 5 mm, in the direction it
