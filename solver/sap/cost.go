@@ -46,8 +46,8 @@ type evaluator struct {
 	avs   []float64 // A v*, to form p = A v = A(v − v*) + A v*
 	dinv  []float64 // D = diag(M)^(−1/2), SAP eq. (25)
 	tmpNV []float64 // scratch, NV
-	// cols, once the solve's first Newton step has set it up for p
-	// (Solver.prepareSystem), holds J's non-zero columns, over which
+	// cols, once Solve has set it up for p (denseSystem.setup), holds
+	// J's non-zero columns, over which
 	// evaluate forms J v for a finite v (mulJ); nil before.
 	cols    *denseSystem
 	goff    []int // offset of constraint i's G block in iterate.g; goff[nc] = total

@@ -40,7 +40,7 @@ type denseSystem struct {
 	// nzCols[nzOff[b]:nzOff[b+1]] are J block b's non-zero columns, read
 	// once per solve by setup (J does not change during a solve; the
 	// Newton iterations reassemble H with new G only); nzFor is the problem
-	// they belong to, nil when they must be read again (forget).
+	// they belong to (nil: assemble reads them from J, as Evaluate's does).
 	nzCols, nzOff []int
 	nzFor         *solver.Problem
 	// par holds the problem's velocity parents as one forest
@@ -51,6 +51,11 @@ type denseSystem struct {
 	par  []int
 	mark []bool
 	tree bool
+	// upper: assemble fills only H's upper triangle (with the diagonal
+	// blocks of A in full), which is all that factor reads; the solver's
+	// Newton systems set it, Evaluate (which returns H) does not. Each
+	// upper entry gets the same sum in the same order either way.
+	upper bool
 }
 
 // setup implements newtonSystem: it reads the non-zero columns of every J
@@ -63,11 +68,9 @@ func (d *denseSystem) setup(p *solver.Problem) error {
 		d.nzOff = append(d.nzOff, len(d.nzCols))
 	}
 	d.nzFor = p
+	d.par = solver.ForestParents(p, d.par)
 	return nil
 }
-
-// forget drops setup's columns: the next assemble reads them from J.
-func (d *denseSystem) forget() { d.nzFor = nil }
 
 // columns returns J block b's non-zero columns: setup's, or read into buf.
 func (d *denseSystem) columns(p *solver.Problem, b int, buf []int) []int {
@@ -77,8 +80,10 @@ func (d *denseSystem) columns(p *solver.Problem, b int, buf []int) []int {
 	return nonzeroColumns(p, b, buf[:0])
 }
 
-// assemble implements newtonSystem. It fills all of H, not only the upper
-// triangle, so that H can be inspected.
+// assemble implements newtonSystem. It fills all of H, so that H can be
+// inspected, unless d.upper is set: then the contributions JᵀGJ go to
+// the upper triangle only (a row's lower half, which the factorization
+// never reads, is skipped: half the products).
 func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	n := p.NV
 	d.n = n
@@ -92,7 +97,9 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
 		}
 	}
-	d.par = solver.ForestParents(p, d.par)
+	if d.nzFor != p { // setup reads the forest once per solve
+		d.par = solver.ForestParents(p, d.par)
+	}
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	if cap(d.nz1) < maxSize {
 		d.nz1, d.nz2 = make([]int, 0, maxSize), make([]int, 0, maxSize)
@@ -225,39 +232,52 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
+	// b1 < b2 lie on cliques q1 < q2 (J blocks are sorted by clique), so
+	// their block of H is above the diagonal and its mirror below.
+	mirror, diag := b1 != b2 && !d.upper, b1 == b2 && d.upper
 	if k == 3 { // a contact's block: the same sums, its three rows' entries read once per column a
-		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, mirror, diag, nz1, nz2)
 		return
 	}
 	if k == 1 { // one row: a pyramid edge (hessian_rows.go)
-		d.addJtTmp1(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		d.addJtTmp1(j1, n1, n2, q1.Offset, q2.Offset, mirror, diag, nz1, nz2)
 		return
 	}
-	for _, a := range nz1 {
-		for _, b := range nz2 {
+	for i, a := range nz1 {
+		for _, b := range upperFrom(nz2, i, diag) {
 			s := 0.0
 			for r := range k {
 				s += j1[r*n1+a] * d.tmp[r*n2+b]
 			}
 			d.h[(q1.Offset+a)*n+q2.Offset+b] += s
-			if b1 != b2 {
+			if mirror {
 				d.h[(q2.Offset+b)*n+q1.Offset+a] += s
 			}
 		}
 	}
 }
 
+// upperFrom returns the columns nz2 that a row a = nz1[i] adds to: all of
+// them, or for a diagonal block of an upper-only assembly (diag: the same
+// block, so nz1 = nz2) those from a on, b ≥ a.
+func upperFrom(nz2 []int, i int, diag bool) []int {
+	if diag {
+		return nz2[i:]
+	}
+	return nz2
+}
+
 // addJtTmp3 is addJtTmp for a block of three rows (j1 with n1 columns,
 // d.tmp with n2): each entry is the same sum in the same order,
 // ((0 + J_0a t_0b) + J_1a t_1b) + J_2a t_2b, so H gets the same bits.
-func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror bool, nz1, nz2 []int) {
+func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror, diag bool, nz1, nz2 []int) {
 	r0, r1, r2 := j1[:n1], j1[n1:2*n1], j1[2*n1:3*n1]
 	t0, t1, t2 := d.tmp[:n2], d.tmp[n2:2*n2], d.tmp[2*n2:3*n2]
 	n := d.n
-	for _, a := range nz1 {
+	for i, a := range nz1 {
 		x0, x1, x2 := r0[a], r1[a], r2[a]
 		row := d.h[(off1+a)*n+off2:][:n2]
-		for _, b := range nz2 {
+		for _, b := range upperFrom(nz2, i, diag) {
 			s := 0.0
 			s += x0 * t0[b]
 			s += x1 * t1[b]
