@@ -43,6 +43,7 @@ type denseSystem struct {
 	// they belong to (nil: assemble reads them from J, as Evaluate's does).
 	nzCols, nzOff []int
 	nzFor         *solver.Problem
+	pk            packedJ // J over those columns, packed by setup (packed.go)
 	// par holds the problem's velocity parents as one forest
 	// (solver.ForestParents), empty unless a clique is a branched tree;
 	// tree says whether factor factored H along it (linalg.TreeLDL: H has
@@ -68,6 +69,7 @@ func (d *denseSystem) setup(p *solver.Problem) error {
 		d.nzOff = append(d.nzOff, len(d.nzCols))
 	}
 	d.nzFor = p
+	d.pk.pack(p, d.nzCols, d.nzOff)
 	d.par = solver.ForestParents(p, d.par)
 	return nil
 }
@@ -105,6 +107,10 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		d.nz1, d.nz2 = make([]int, 0, maxSize), make([]int, 0, maxSize)
 	}
 	// JᵀGJ = Σ_i J_iᵀ G_i J_i, and J_i has one block per clique it touches.
+	if d.nzFor == p {
+		d.assemblePacked(p, g, goff)
+		return
+	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
 		hi = constraintEnd(p, lo)
 		ci := p.JBlock[lo].Constraint
@@ -120,6 +126,26 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			nz2 := d.columns(p, b2, d.nz2)
 			for b1 := lo; b1 <= b2; b1++ {
 				d.addJtTmp(p, b1, b2, d.columns(p, b1, d.nz1), nz2)
+			}
+		}
+	}
+}
+
+// assemblePacked adds JᵀGJ to H as assemble does, over the J packed by
+// setup: the same sums into the same entries.
+func (d *denseSystem) assemblePacked(p *solver.Problem, g []float64, goff []int) {
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = constraintEnd(p, lo)
+		ci := p.JBlock[lo].Constraint
+		gi := g[goff[ci]:goff[ci+1]]
+		if allZero(gi) {
+			continue // G_i = 0 adds +0 to H (assemble)
+		}
+		for b2 := lo; b2 < hi; b2++ {
+			d.pk.mulGJ(gi, b2, d.tmp)
+			for b1 := lo; b1 <= b2; b1++ {
+				// b1 < b2 lie on cliques q1 < q2: above the diagonal.
+				d.pk.addJtTmp(d.h, d.n, b1, b2, d.tmp, b1 != b2 && !d.upper, b1 == b2 && d.upper)
 			}
 		}
 	}
