@@ -101,7 +101,11 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	for i, c := range p.Constraints {
 		lo, hi := c.Row, c.Row+c.Size
 		// γ_i, G_i and ℓ_i of the constraint's kind (SAP §V-A, eq. 37 for contact cones).
-		it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
+		if c.Kind == solver.Interval { // one row (limits, pyramid edges): Eval without its slices
+			it.ci[i], it.gamma[lo], it.g[e.goff[i]] = solver.IntervalEval(p.Params[c.Par], p.Params[c.Par+1], p.R[lo], p.VHat[lo], it.vc[lo])
+		} else {
+			it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
+		}
 		it.costC += it.ci[i]
 	}
 	it.cost = costA + it.costC // SAP eq. (24)
