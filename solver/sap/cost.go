@@ -52,6 +52,7 @@ type evaluator struct {
 	cols    *denseSystem
 	goff    []int // offset of constraint i's G block in iterate.g; goff[nc] = total
 	maxSize int   // the largest constraint size
+	lagged  bool  // whether a constraint is solver.ContactLagged (the only kind with a stick branch)
 }
 
 // reset prepares the evaluator for problem p.
@@ -71,10 +72,12 @@ func (e *evaluator) reset(p *solver.Problem) {
 	e.goff = e.goff[:n+1]
 	off := 0
 	e.maxSize = 0
+	e.lagged = false
 	for i, c := range p.Constraints {
 		e.goff[i] = off
 		off += c.Size * c.Size
 		e.maxSize = max(e.maxSize, c.Size)
+		e.lagged = e.lagged || c.Kind == solver.ContactLagged
 	}
 	e.goff[n] = off
 }

@@ -37,13 +37,13 @@ type denseSystem struct {
 	// nz1, nz2: the columns of J_b1 and J_b2 with a non-zero entry
 	// (addJtTmp skips the others: a joint limit's row has one).
 	nz1, nz2 []int
-	// nzCols[nzOff[b]:nzOff[b+1]] are J block b's non-zero columns, read
-	// once per solve by setup (J does not change during a solve; the
-	// Newton iterations reassemble H with new G only); nzFor is the problem
-	// they belong to (nil: assemble reads them from J, as Evaluate's does).
-	nzCols, nzOff []int
-	nzFor         *solver.Problem
-	pk            packedJ // J over those columns, packed by setup (packed.go)
+	// pk is J over its blocks' non-zero columns, packed once per solve by
+	// setup (packed.go; J does not change during a solve: the Newton
+	// iterations reassemble H with new G only); nzFor is the problem it
+	// belongs to (nil: assemble reads the columns from J, as Evaluate's
+	// does).
+	pk    packedJ
+	nzFor *solver.Problem
 	// par holds the problem's velocity parents as one forest
 	// (solver.ForestParents), empty unless a clique is a branched tree;
 	// tree says whether factor factored H along it (linalg.TreeLDL: H has
@@ -52,6 +52,13 @@ type denseSystem struct {
 	par  []int
 	mark []bool
 	tree bool
+	// Per solve (setup): chains, whether every constraint has one J block
+	// whose non-zero columns lie on one path to a root of par (as a row
+	// of a body's Jacobian does); aTree, once the first assembly has
+	// copied A, whether A has par's pattern (aKnown). When both hold, every
+	// H of the solve has the pattern (JᵀGJ adds only within the paths),
+	// and factor need not scan H for it.
+	chains, aTree, aKnown bool
 	// upper: assemble fills only H's upper triangle (with the diagonal
 	// blocks of A in full), which is all that factor reads; the solver's
 	// Newton systems set it, Evaluate (which returns H) does not. Each
@@ -59,26 +66,19 @@ type denseSystem struct {
 	upper bool
 }
 
-// setup implements newtonSystem: it reads the non-zero columns of every J
-// block of p once for the solve's assemblies.
+// setup implements newtonSystem: it packs J over the non-zero columns of
+// its blocks once for the solve's products and assemblies.
 func (d *denseSystem) setup(p *solver.Problem) error {
-	d.nzCols = d.nzCols[:0]
-	d.nzOff = append(d.nzOff[:0], 0)
-	for b := range p.JBlock {
-		d.nzCols = nonzeroColumns(p, b, d.nzCols)
-		d.nzOff = append(d.nzOff, len(d.nzCols))
-	}
 	d.nzFor = p
-	d.pk.pack(p, d.nzCols, d.nzOff)
+	d.pk.pack(p)
 	d.par = solver.ForestParents(p, d.par)
+	d.aKnown = false
+	d.chains = len(d.par) == p.NV && d.pk.chains(p, d.par)
 	return nil
 }
 
-// columns returns J block b's non-zero columns: setup's, or read into buf.
+// columns returns J block b's non-zero columns, read into buf.
 func (d *denseSystem) columns(p *solver.Problem, b int, buf []int) []int {
-	if d.nzFor == p {
-		return d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
-	}
 	return nonzeroColumns(p, b, buf[:0])
 }
 
@@ -108,6 +108,9 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	}
 	// JᵀGJ = Σ_i J_iᵀ G_i J_i, and J_i has one block per clique it touches.
 	if d.nzFor == p {
+		if d.chains && !d.aKnown {
+			d.aTree, d.aKnown = d.treePattern(), true // A's pattern, before JᵀGJ
+		}
 		d.assemblePacked(p, g, goff)
 		return
 	}
@@ -325,10 +328,9 @@ func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror, di
 func (d *denseSystem) factor() bool {
 	d.tree = false
 	if len(d.par) == d.n && d.n > 0 {
-		if cap(d.mark) < d.n {
-			d.mark = make([]bool, d.n)
-		}
-		d.tree = linalg.TreePattern(d.par, d.h, d.mark)
+		// With chains and A's pattern H has the pattern for certain
+		// (setup), and the scan would find it.
+		d.tree = d.chains && d.aKnown && d.aTree || d.treePattern()
 	}
 	if d.tree {
 		return linalg.TreeLDL(d.par, d.h)
@@ -337,6 +339,15 @@ func (d *denseSystem) factor() bool {
 		return linalg.CholUpper(d.n, d.h)
 	}
 	return choleskyUpper(d.n, d.h, max(1, d.n))
+}
+
+// treePattern reports whether H's upper triangle has par's pattern
+// (linalg.TreePattern).
+func (d *denseSystem) treePattern() bool {
+	if cap(d.mark) < d.n {
+		d.mark = make([]bool, d.n)
+	}
+	return linalg.TreePattern(d.par, d.h, d.mark)
 }
 
 // solve implements newtonSystem: H x = UᵀU x = b by two triangular solves.

@@ -20,35 +20,45 @@ type packedJ struct {
 	size []int // block b's constraint's size k
 }
 
-// pack fills pk from p, whose block b's non-zero columns (relative to its
-// clique) are nz[off[b]:off[b+1]].
-func (pk *packedJ) pack(p *solver.Problem, nz, off []int) {
-	nb := len(p.JBlock)
+// pack fills pk from p, keeping each block's columns with a non-zero
+// entry in one of its rows (NaN counts as non-zero; nonzeroColumns).
+func (pk *packedJ) pack(p *solver.Problem) {
 	pk.cols = pk.cols[:0]
 	pk.vals = pk.vals[:0]
 	pk.off = append(pk.off[:0], 0)
 	pk.voff = pk.voff[:0]
 	pk.row = pk.row[:0]
 	pk.size = pk.size[:0]
-	for b := range nb {
-		blk := p.JBlock[b]
+	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
-		cols := nz[off[b]:off[b+1]]
-		for _, j := range cols {
-			pk.cols = append(pk.cols, q.Offset+j)
-		}
-		pk.off = append(pk.off, len(pk.cols))
+		jb := p.JBlockData(b)
+		start := len(pk.cols)
 		pk.voff = append(pk.voff, len(pk.vals))
 		pk.row = append(pk.row, c.Row)
 		pk.size = append(pk.size, c.Size)
-		jb := p.JBlockData(b)
+		if c.Size == 1 { // a limit's or a pyramid edge's row: columns and values in one pass
+			for j, x := range jb[:q.Size] {
+				if x != 0 {
+					pk.cols = append(pk.cols, q.Offset+j)
+					pk.vals = append(pk.vals, x)
+				}
+			}
+			pk.off = append(pk.off, len(pk.cols))
+			continue
+		}
+		pk.cols = nonzeroColumns(p, b, pk.cols)
+		cols := pk.cols[start:]
 		for r := range c.Size {
 			row := jb[r*q.Size : (r+1)*q.Size]
 			for _, j := range cols {
 				pk.vals = append(pk.vals, row[j])
 			}
 		}
+		for t := range cols {
+			cols[t] += q.Offset
+		}
+		pk.off = append(pk.off, len(pk.cols))
 	}
 }
 
@@ -177,4 +187,29 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 			}
 		}
 	}
+}
+
+// chains reports whether every constraint of p has one J block whose kept
+// columns lie on one path to a root of the forest par (parent[i] < i):
+// then J_iᵀ G_i J_i is non-zero only at pairs of velocities one of which
+// is an ancestor of the other, inside the tree's pattern
+// (linalg.TreePattern). The kept columns are increasing, so each must be
+// an ancestor of the next.
+func (pk *packedJ) chains(p *solver.Problem, par []int) bool {
+	for b, blk := range p.JBlock {
+		if b > 0 && p.JBlock[b-1].Constraint == blk.Constraint {
+			return false // a constraint on two cliques couples them
+		}
+		cols := pk.cols[pk.off[b]:pk.off[b+1]]
+		for t := 1; t < len(cols); t++ {
+			j := par[cols[t]]
+			for j > cols[t-1] {
+				j = par[j]
+			}
+			if j != cols[t-1] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -67,6 +67,9 @@ func (s *Solver) predictStick(p *solver.Problem, ls lsResult) lsResult {
 func (s *Solver) stickDirection(p *solver.Problem) bool {
 	ws := &s.ws
 	cur := &ws.cur
+	if !ws.eval.lagged {
+		return false // solver.Problem.StickBranch is false for every other kind
+	}
 	ws.gpred = solver.Resize(ws.gpred, len(cur.g))
 	ws.dgamma = solver.Resize(ws.dgamma, p.NR)
 	copy(ws.gpred, cur.g)
