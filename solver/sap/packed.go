@@ -1,6 +1,10 @@
 package sap
 
-import "github.com/stiction-sim/stiction/solver"
+import (
+	"slices"
+
+	"github.com/stiction-sim/stiction/solver"
+)
 
 // packedJ is J with only each block's non-zero columns, packed once per
 // solve (denseSystem.setup) for the products of the solve's iterations:
@@ -38,12 +42,7 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		pk.row = append(pk.row, c.Row)
 		pk.size = append(pk.size, c.Size)
 		if c.Size == 1 { // a limit's or a pyramid edge's row: columns and values in one pass
-			for j, x := range jb[:q.Size] {
-				if x != 0 {
-					pk.cols = append(pk.cols, q.Offset+j)
-					pk.vals = append(pk.vals, x)
-				}
-			}
+			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
 			pk.off = append(pk.off, len(pk.cols))
 			continue
 		}
@@ -60,6 +59,23 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		}
 		pk.off = append(pk.off, len(pk.cols))
 	}
+}
+
+// packRow appends to cols and vals the non-zero entries of the J row row
+// and their columns plus off (NaN counts as non-zero), writing into grown
+// slices rather than appending entry by entry.
+func packRow(cols []int, vals, row []float64, off int) ([]int, []float64) {
+	nc, nv := len(cols), len(vals)
+	cols, vals = slices.Grow(cols, len(row))[:nc+len(row)], slices.Grow(vals, len(row))[:nv+len(row)]
+	cs, vs := cols[nc:], vals[nv:]
+	n := 0
+	for j, x := range row {
+		if x != 0 {
+			cs[n], vs[n] = off+j, x
+			n++
+		}
+	}
+	return cols[:nc+n], vals[:nv+n]
 }
 
 // block returns block b's kept columns and its k×m values.
