@@ -396,10 +396,11 @@ func startDecode(p *solver.Problem, pr, res *solver.Result) {
 // (mju_decodePyramid): f_n = Σ_e f_e, f_k = μ_k (f_{2k} − f_{2k+1}) along
 // direction k, the sliding and rolling ones rotated from MuJoCo's tangents
 // onto the contact's (t1, t2), onto its own rows and its spin and rolling
-// blocks; VC = J v.
+// blocks; VC = J v (pyramidVC).
 func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
 	startDecode(p, pr, res)
+	vcCopied := pyramidVC(p, pw, res)
 	for i, blk := range pw.blocks {
 		c := p.Constraints[i]
 		g := res.Gamma[c.Row : c.Row+c.Size]
@@ -409,6 +410,9 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 		case blk.edges == 0:
 			from := pp.Constraints[blk.first].Row
 			copy(g, pr.Gamma[from:from+c.Size])
+			if vcCopied {
+				copy(res.VC[c.Row:c.Row+c.Size], pr.VC[from:from+c.Size])
+			}
 			continue
 		}
 		from := pp.Constraints[blk.first].Row
@@ -437,7 +441,27 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 			}
 		}
 	}
-	p.MulJ(res.V, res.VC)
+}
+
+// pyramidVC starts res.VC = J v for pyramidDecode and reports whether the
+// copied blocks' rows are left to it: every solve of the pyramid problem
+// that did not fail returns VC = J V over its rows (SAP's evaluation, PGS's
+// and noslip's finish), and a copied block's rows and v are p's, so their
+// J v has the same bits as p.MulJ's; the other blocks' (the pyramid
+// contacts' and their spin and rolling blocks') are computed here. After
+// a failed solve, all of J v is.
+func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
+	if pw.res.Stats.Status == solver.Failed || len(pw.res.VC) != pw.p.NR {
+		p.MulJ(res.V, res.VC)
+		return false
+	}
+	clear(res.VC)
+	for i, blk := range pw.blocks {
+		if blk.edges != 0 {
+			p.MulJBlocks(pw.jstart[i], pw.jstart[i+1], res.V, res.VC)
+		}
+	}
+	return true
 }
 
 // mujocoTangents returns MuJoCo's contact tangents t1', t2' of the pair

@@ -15,6 +15,19 @@ package solver
 // v̂ = (Kp (q_d − q0) + Kd v_d)/(δt Kp + Kd); dry joint friction with
 // torque bound τ_f is C = [−τ_f δt, τ_f δt], v̂ = 0.
 func evalInterval(lo, hi, r, vhat, vc float64, gamma, g []float64) float64 {
+	cost, gm, gg := IntervalEval(lo, hi, r, vhat, vc)
+	gamma[0] = gm
+	if g != nil {
+		g[0] = gg
+	}
+	return cost
+}
+
+// IntervalEval returns ℓ, γ and G of an Interval constraint with bounds
+// [lo, hi], regularization r and bias v̂ at v_c (the formulas above): what
+// Problem.Eval computes for such a constraint, without its slices, for the
+// inner loops of a solver.
+func IntervalEval(lo, hi, r, vhat, vc float64) (cost, gamma, g float64) {
 	y := -(vc - vhat) / r
 	gm, gg := y, 1/r
 	switch {
@@ -23,10 +36,6 @@ func evalInterval(lo, hi, r, vhat, vc float64, gamma, g []float64) float64 {
 	case y < lo:
 		gm, gg = lo, 0
 	}
-	gamma[0] = gm
-	if g != nil {
-		g[0] = gg
-	}
 	d := y - gm
-	return 0.5*r*y*y - 0.5*r*d*d
+	return 0.5*r*y*y - 0.5*r*d*d, gm, gg
 }

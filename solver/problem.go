@@ -185,36 +185,57 @@ func (p *Problem) MulA(x, out []float64) {
 // MulJ sets vc = J v (length NR).
 func (p *Problem) MulJ(v, vc []float64) {
 	clear(vc[:p.NR])
-	for b, blk := range p.JBlock {
-		q := p.Cliques[blk.Clique]
-		c := p.Constraints[blk.Constraint]
-		d := p.JBlockData(b)
-		n := q.Size
-		vs := v[q.Offset : q.Offset+n]
-		if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
-			r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
-			r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
-			s0, s1, s2 := 0.0, 0.0, 0.0
-			for j, a := range r0 {
-				x := vs[j]
-				s0 += a * x
-				s1 += r1[j] * x
-				s2 += r2[j] * x
-			}
-			vc[c.Row] += s0
-			vc[c.Row+1] += s1
-			vc[c.Row+2] += s2
-			continue
+	for b := range p.JBlock {
+		p.mulJBlock(b, v, vc)
+	}
+}
+
+// MulJBlocks sets the rows of vc of the constraints whose J blocks are
+// lo … hi−1 (whole runs of blocks, J blocks being sorted by constraint)
+// to J v, with the same bits as MulJ gives them: a builder that solves
+// a problem made from p's rows (sim's pyramid) computes the rows it
+// changed only.
+func (p *Problem) MulJBlocks(lo, hi int, v, vc []float64) {
+	for b := lo; b < hi; b++ {
+		c := p.Constraints[p.JBlock[b].Constraint]
+		clear(vc[c.Row : c.Row+c.Size])
+	}
+	for b := lo; b < hi; b++ {
+		p.mulJBlock(b, v, vc)
+	}
+}
+
+// mulJBlock adds J block b's rows times v to its constraint's rows of vc.
+func (p *Problem) mulJBlock(b int, v, vc []float64) {
+	blk := p.JBlock[b]
+	q := p.Cliques[blk.Clique]
+	c := p.Constraints[blk.Constraint]
+	d := p.JBlockData(b)
+	n := q.Size
+	vs := v[q.Offset : q.Offset+n]
+	if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
+		r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
+		r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
+		s0, s1, s2 := 0.0, 0.0, 0.0
+		for j, a := range r0 {
+			x := vs[j]
+			s0 += a * x
+			s1 += r1[j] * x
+			s2 += r2[j] * x
 		}
-		for r := range c.Size {
-			s := 0.0
-			row := d[r*n : (r+1)*n]
-			vs := vs[:len(row)]
-			for j, jij := range row {
-				s += jij * vs[j]
-			}
-			vc[c.Row+r] += s
+		vc[c.Row] += s0
+		vc[c.Row+1] += s1
+		vc[c.Row+2] += s2
+		return
+	}
+	for r := range c.Size {
+		s := 0.0
+		row := d[r*n : (r+1)*n]
+		vs := vs[:len(row)]
+		for j, jij := range row {
+			s += jij * vs[j]
 		}
+		vc[c.Row+r] += s
 	}
 }
 

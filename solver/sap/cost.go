@@ -46,12 +46,13 @@ type evaluator struct {
 	avs   []float64 // A v*, to form p = A v = A(v − v*) + A v*
 	dinv  []float64 // D = diag(M)^(−1/2), SAP eq. (25)
 	tmpNV []float64 // scratch, NV
-	// cols, once the solve's first Newton step has set it up for p
-	// (Solver.prepareSystem), holds J's non-zero columns, over which
+	// cols, once Solve has set it up for p (denseSystem.setup), holds
+	// J's non-zero columns, over which
 	// evaluate forms J v for a finite v (mulJ); nil before.
 	cols    *denseSystem
 	goff    []int // offset of constraint i's G block in iterate.g; goff[nc] = total
 	maxSize int   // the largest constraint size
+	lagged  bool  // whether a constraint is solver.ContactLagged (the only kind with a stick branch)
 }
 
 // reset prepares the evaluator for problem p.
@@ -71,10 +72,12 @@ func (e *evaluator) reset(p *solver.Problem) {
 	e.goff = e.goff[:n+1]
 	off := 0
 	e.maxSize = 0
+	e.lagged = false
 	for i, c := range p.Constraints {
 		e.goff[i] = off
 		off += c.Size * c.Size
 		e.maxSize = max(e.maxSize, c.Size)
+		e.lagged = e.lagged || c.Kind == solver.ContactLagged
 	}
 	e.goff[n] = off
 }
@@ -101,7 +104,11 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	for i, c := range p.Constraints {
 		lo, hi := c.Row, c.Row+c.Size
 		// γ_i, G_i and ℓ_i of the constraint's kind (SAP §V-A, eq. 37 for contact cones).
-		it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
+		if c.Kind == solver.Interval { // one row (limits, pyramid edges): Eval without its slices
+			it.ci[i], it.gamma[lo], it.g[e.goff[i]] = solver.IntervalEval(p.Params[c.Par], p.Params[c.Par+1], p.R[lo], p.VHat[lo], it.vc[lo])
+		} else {
+			it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
+		}
 		it.costC += it.ci[i]
 	}
 	it.cost = costA + it.costC // SAP eq. (24)

@@ -20,6 +20,10 @@
 //   - hessian.go: H = A + JᵀGJ and its factorization behind the internal
 //     newtonSystem interface, and the dense implementation (NV×NV, blocked
 //     Cholesky).
+//   - packed.go: J over its blocks' non-zero columns (a row along a tree
+//     touches only its body's path to the root), packed once per solve
+//     for J v, Jᵀγ and the dense H, which is assembled in its upper
+//     triangle only; the same sums in the same order as over all of J.
 //   - sparse.go: the block-sparse implementation of SAP §IV-D: H by blocks
 //     (per clique and per pair of cliques in contact), minimum-degree
 //     ordering, supernodal Cholesky (package linalg), symbolic analysis

@@ -37,12 +37,13 @@ type denseSystem struct {
 	// nz1, nz2: the columns of J_b1 and J_b2 with a non-zero entry
 	// (addJtTmp skips the others: a joint limit's row has one).
 	nz1, nz2 []int
-	// nzCols[nzOff[b]:nzOff[b+1]] are J block b's non-zero columns, read
-	// once per solve by setup (J does not change during a solve; the
-	// Newton iterations reassemble H with new G only); nzFor is the problem
-	// they belong to, nil when they must be read again (forget).
-	nzCols, nzOff []int
-	nzFor         *solver.Problem
+	// pk is J over its blocks' non-zero columns, packed once per solve by
+	// setup (packed.go; J does not change during a solve: the Newton
+	// iterations reassemble H with new G only); nzFor is the problem it
+	// belongs to (nil: assemble reads the columns from J, as Evaluate's
+	// does).
+	pk    packedJ
+	nzFor *solver.Problem
 	// par holds the problem's velocity parents as one forest
 	// (solver.ForestParents), empty unless a clique is a branched tree;
 	// tree says whether factor factored H along it (linalg.TreeLDL: H has
@@ -51,34 +52,40 @@ type denseSystem struct {
 	par  []int
 	mark []bool
 	tree bool
+	// Per solve (setup): chains, whether every constraint has one J block
+	// whose non-zero columns lie on one path to a root of par (as a row
+	// of a body's Jacobian does); aTree, once the first assembly has
+	// copied A, whether A has par's pattern (aKnown). When both hold, every
+	// H of the solve has the pattern (JᵀGJ adds only within the paths),
+	// and factor need not scan H for it.
+	chains, aTree, aKnown bool
+	// upper: assemble fills only H's upper triangle (with the diagonal
+	// blocks of A in full), which is all that factor reads; the solver's
+	// Newton systems set it, Evaluate (which returns H) does not. Each
+	// upper entry gets the same sum in the same order either way.
+	upper bool
 }
 
-// setup implements newtonSystem: it reads the non-zero columns of every J
-// block of p once for the solve's assemblies.
+// setup implements newtonSystem: it packs J over the non-zero columns of
+// its blocks once for the solve's products and assemblies.
 func (d *denseSystem) setup(p *solver.Problem) error {
-	d.nzCols = d.nzCols[:0]
-	d.nzOff = append(d.nzOff[:0], 0)
-	for b := range p.JBlock {
-		d.nzCols = nonzeroColumns(p, b, d.nzCols)
-		d.nzOff = append(d.nzOff, len(d.nzCols))
-	}
 	d.nzFor = p
+	d.pk.pack(p)
+	d.par = solver.ForestParents(p, d.par)
+	d.aKnown = false
+	d.chains = len(d.par) == p.NV && d.pk.chains(p, d.par)
 	return nil
 }
 
-// forget drops setup's columns: the next assemble reads them from J.
-func (d *denseSystem) forget() { d.nzFor = nil }
-
-// columns returns J block b's non-zero columns: setup's, or read into buf.
+// columns returns J block b's non-zero columns, read into buf.
 func (d *denseSystem) columns(p *solver.Problem, b int, buf []int) []int {
-	if d.nzFor == p {
-		return d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
-	}
 	return nonzeroColumns(p, b, buf[:0])
 }
 
-// assemble implements newtonSystem. It fills all of H, not only the upper
-// triangle, so that H can be inspected.
+// assemble implements newtonSystem. It fills all of H, so that H can be
+// inspected, unless d.upper is set: then the contributions JᵀGJ go to
+// the upper triangle only (a row's lower half, which the factorization
+// never reads, is skipped: half the products).
 func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	n := p.NV
 	d.n = n
@@ -92,12 +99,21 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
 		}
 	}
-	d.par = solver.ForestParents(p, d.par)
+	if d.nzFor != p { // setup reads the forest once per solve
+		d.par = solver.ForestParents(p, d.par)
+	}
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	if cap(d.nz1) < maxSize {
 		d.nz1, d.nz2 = make([]int, 0, maxSize), make([]int, 0, maxSize)
 	}
 	// JᵀGJ = Σ_i J_iᵀ G_i J_i, and J_i has one block per clique it touches.
+	if d.nzFor == p {
+		if d.chains && !d.aKnown {
+			d.aTree, d.aKnown = d.treePattern(), true // A's pattern, before JᵀGJ
+		}
+		d.assemblePacked(p, g, goff)
+		return
+	}
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
 		hi = constraintEnd(p, lo)
 		ci := p.JBlock[lo].Constraint
@@ -113,6 +129,26 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			nz2 := d.columns(p, b2, d.nz2)
 			for b1 := lo; b1 <= b2; b1++ {
 				d.addJtTmp(p, b1, b2, d.columns(p, b1, d.nz1), nz2)
+			}
+		}
+	}
+}
+
+// assemblePacked adds JᵀGJ to H as assemble does, over the J packed by
+// setup: the same sums into the same entries.
+func (d *denseSystem) assemblePacked(p *solver.Problem, g []float64, goff []int) {
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = constraintEnd(p, lo)
+		ci := p.JBlock[lo].Constraint
+		gi := g[goff[ci]:goff[ci+1]]
+		if allZero(gi) {
+			continue // G_i = 0 adds +0 to H (assemble)
+		}
+		for b2 := lo; b2 < hi; b2++ {
+			d.pk.mulGJ(gi, b2, d.tmp)
+			for b1 := lo; b1 <= b2; b1++ {
+				// b1 < b2 lie on cliques q1 < q2: above the diagonal.
+				d.pk.addJtTmp(d.h, d.n, b1, b2, d.tmp, b1 != b2 && !d.upper, b1 == b2 && d.upper)
 			}
 		}
 	}
@@ -225,39 +261,52 @@ func (d *denseSystem) addJtTmp(p *solver.Problem, b1, b2 int, nz1, nz2 []int) {
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	j1 := p.JBlockData(b1)
 	n1, n2, n := q1.Size, q2.Size, d.n
+	// b1 < b2 lie on cliques q1 < q2 (J blocks are sorted by clique), so
+	// their block of H is above the diagonal and its mirror below.
+	mirror, diag := b1 != b2 && !d.upper, b1 == b2 && d.upper
 	if k == 3 { // a contact's block: the same sums, its three rows' entries read once per column a
-		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		d.addJtTmp3(j1, n1, n2, q1.Offset, q2.Offset, mirror, diag, nz1, nz2)
 		return
 	}
 	if k == 1 { // one row: a pyramid edge (hessian_rows.go)
-		d.addJtTmp1(j1, n1, n2, q1.Offset, q2.Offset, b1 != b2, nz1, nz2)
+		d.addJtTmp1(j1, n1, n2, q1.Offset, q2.Offset, mirror, diag, nz1, nz2)
 		return
 	}
-	for _, a := range nz1 {
-		for _, b := range nz2 {
+	for i, a := range nz1 {
+		for _, b := range upperFrom(nz2, i, diag) {
 			s := 0.0
 			for r := range k {
 				s += j1[r*n1+a] * d.tmp[r*n2+b]
 			}
 			d.h[(q1.Offset+a)*n+q2.Offset+b] += s
-			if b1 != b2 {
+			if mirror {
 				d.h[(q2.Offset+b)*n+q1.Offset+a] += s
 			}
 		}
 	}
 }
 
+// upperFrom returns the columns nz2 that a row a = nz1[i] adds to: all of
+// them, or for a diagonal block of an upper-only assembly (diag: the same
+// block, so nz1 = nz2) those from a on, b ≥ a.
+func upperFrom(nz2 []int, i int, diag bool) []int {
+	if diag {
+		return nz2[i:]
+	}
+	return nz2
+}
+
 // addJtTmp3 is addJtTmp for a block of three rows (j1 with n1 columns,
 // d.tmp with n2): each entry is the same sum in the same order,
 // ((0 + J_0a t_0b) + J_1a t_1b) + J_2a t_2b, so H gets the same bits.
-func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror bool, nz1, nz2 []int) {
+func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror, diag bool, nz1, nz2 []int) {
 	r0, r1, r2 := j1[:n1], j1[n1:2*n1], j1[2*n1:3*n1]
 	t0, t1, t2 := d.tmp[:n2], d.tmp[n2:2*n2], d.tmp[2*n2:3*n2]
 	n := d.n
-	for _, a := range nz1 {
+	for i, a := range nz1 {
 		x0, x1, x2 := r0[a], r1[a], r2[a]
 		row := d.h[(off1+a)*n+off2:][:n2]
-		for _, b := range nz2 {
+		for _, b := range upperFrom(nz2, i, diag) {
 			s := 0.0
 			s += x0 * t0[b]
 			s += x1 * t1[b]
@@ -279,10 +328,9 @@ func (d *denseSystem) addJtTmp3(j1 []float64, n1, n2, off1, off2 int, mirror boo
 func (d *denseSystem) factor() bool {
 	d.tree = false
 	if len(d.par) == d.n && d.n > 0 {
-		if cap(d.mark) < d.n {
-			d.mark = make([]bool, d.n)
-		}
-		d.tree = linalg.TreePattern(d.par, d.h, d.mark)
+		// With chains and A's pattern H has the pattern for certain
+		// (setup), and the scan would find it.
+		d.tree = d.chains && d.aKnown && d.aTree || d.treePattern()
 	}
 	if d.tree {
 		return linalg.TreeLDL(d.par, d.h)
@@ -291,6 +339,15 @@ func (d *denseSystem) factor() bool {
 		return linalg.CholUpper(d.n, d.h)
 	}
 	return choleskyUpper(d.n, d.h, max(1, d.n))
+}
+
+// treePattern reports whether H's upper triangle has par's pattern
+// (linalg.TreePattern).
+func (d *denseSystem) treePattern() bool {
+	if cap(d.mark) < d.n {
+		d.mark = make([]bool, d.n)
+	}
+	return linalg.TreePattern(d.par, d.h, d.mark)
 }
 
 // solve implements newtonSystem: H x = UᵀU x = b by two triangular solves.

@@ -6,13 +6,13 @@ import "github.com/stiction-sim/stiction/solver"
 // with n2), such as a pyramid edge of MuJoCo's contacts
 // (solver.Interval rows): each entry is the same sum as addJtTmp's,
 // 0 + J_a t_b, so H gets the same bits.
-func (d *denseSystem) addJtTmp1(j1 []float64, n1, n2, off1, off2 int, mirror bool, nz1, nz2 []int) {
+func (d *denseSystem) addJtTmp1(j1 []float64, n1, n2, off1, off2 int, mirror, diag bool, nz1, nz2 []int) {
 	r0, t0 := j1[:n1], d.tmp[:n2]
 	n := d.n
-	for _, a := range nz1 {
+	for i, a := range nz1 {
 		x0 := r0[a]
 		row := d.h[(off1+a)*n+off2:][:n2]
-		for _, b := range nz2 {
+		for _, b := range upperFrom(nz2, i, diag) {
 			s := 0.0
 			s += x0 * t0[b]
 			row[b] += s
@@ -25,8 +25,8 @@ func (d *denseSystem) addJtTmp1(j1 []float64, n1, n2, off1, off2 int, mirror boo
 
 // mulJ sets vc = J v as solver.Problem.MulJ does, for a finite v. When
 // sys is the dense system set up for p (denseSystem.setup), each J
-// block's row sums run over the block's non-zero columns only: the
-// skipped terms are 0 · v_j = ±0, which leave a sum that starts at +0
+// block's row sums run over the block's non-zero columns only (packedJ):
+// the skipped terms are 0 · v_j = ±0, which leave a sum that starts at +0
 // unchanged (a sum of finite numbers starting at +0 is never −0), so vc
 // gets the same bits.
 func mulJ(p *solver.Problem, sys newtonSystem, v, vc []float64) {
@@ -35,51 +35,20 @@ func mulJ(p *solver.Problem, sys newtonSystem, v, vc []float64) {
 		p.MulJ(v, vc)
 		return
 	}
-	clear(vc[:p.NR])
-	for b, blk := range p.JBlock {
-		q := p.Cliques[blk.Clique]
-		c := p.Constraints[blk.Constraint]
-		jb := p.JBlockData(b)
-		vs := v[q.Offset : q.Offset+q.Size]
-		nz := d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
-		for r := range c.Size {
-			row := jb[r*q.Size : (r+1)*q.Size]
-			s := 0.0
-			for _, j := range nz {
-				s += row[j] * vs[j]
-			}
-			vc[c.Row+r] += s
-		}
-	}
+	d.pk.mulJ(v, vc, p.NR)
 }
 
 // mulJT sets out = Jᵀ γ as solver.Problem.MulJT does, for a finite γ.
 // When sys is the dense system set up for p, each J row adds its products
-// over the block's non-zero columns only: a skipped product is 0 · γ_r =
-// ±0, and out_j, which starts at +0, is never −0 (a sum of finite numbers
-// that starts at +0 is −0 only if a −0 is added to −0), so adding ±0
-// leaves its bits unchanged and out gets the same bits.
+// over the block's non-zero columns only (packedJ): a skipped product is
+// 0 · γ_r = ±0, and out_j, which starts at +0, is never −0 (a sum of
+// finite numbers that starts at +0 is −0 only if a −0 is added to −0), so
+// adding ±0 leaves its bits unchanged and out gets the same bits.
 func mulJT(p *solver.Problem, sys newtonSystem, gamma, out []float64) {
 	d, ok := sys.(*denseSystem)
 	if !ok || d.nzFor != p {
 		p.MulJT(gamma, out)
 		return
 	}
-	clear(out[:p.NV])
-	for b, blk := range p.JBlock {
-		q := p.Cliques[blk.Clique]
-		c := p.Constraints[blk.Constraint]
-		jb := p.JBlockData(b)
-		o := out[q.Offset : q.Offset+q.Size]
-		nz := d.nzCols[d.nzOff[b]:d.nzOff[b+1]]
-		for r, gr := range gamma[c.Row : c.Row+c.Size] {
-			if gr == 0 {
-				continue
-			}
-			row := jb[r*q.Size : (r+1)*q.Size]
-			for _, j := range nz {
-				o[j] += row[j] * gr
-			}
-		}
-	}
+	d.pk.mulJT(gamma, out, p.NV)
 }

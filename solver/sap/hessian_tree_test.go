@@ -68,7 +68,9 @@ func treeProblem(rng *rand.Rand, leaf int, cross bool) *solver.Problem {
 // whose contacts do not couple its branches is factored along the tree
 // (linalg.TreeLDL), and its solution agrees with the dense Cholesky's to
 // 1e-12 relative; a contact coupling the two legs breaks the pattern, and
-// the dense factor is used, bit for bit.
+// the dense factor is used, bit for bit. The solver's system (packed J,
+// upper triangle, the pattern known from the rows' paths) gives the same
+// bits.
 func TestDenseSystemAlongTree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for trial := range 20 {
@@ -94,6 +96,14 @@ func TestDenseSystemAlongTree(t *testing.T) {
 			}
 			var tree, dense denseSystem
 			tree.assemble(p, g, goff)
+			packed := denseSystem{upper: true} // the solver's: packed J, upper H, the pattern from the paths
+			if err := packed.setup(p); err != nil {
+				t.Fatal(err)
+			}
+			packed.assemble(p, g, goff)
+			if !packed.factor() || packed.chains == cross || packed.tree == cross {
+				t.Fatalf("trial %d, cross %v: packed system: rows on paths %v, tree factor %v", trial, cross, packed.chains, packed.tree)
+			}
 			p.Cliques[0].Parent = nil
 			dense.assemble(p, g, goff)
 			if !tree.factor() || !dense.factor() {
@@ -105,7 +115,12 @@ func TestDenseSystemAlongTree(t *testing.T) {
 			x, y := append([]float64(nil), rhs...), append([]float64(nil), rhs...)
 			tree.solve(x)
 			dense.solve(y)
+			z := append([]float64(nil), rhs...)
+			packed.solve(z)
 			for i := range x {
+				if z[i] != x[i] {
+					t.Fatalf("trial %d: x[%d] = %v from the packed system, %v from the full one", trial, i, z[i], x[i])
+				}
 				if cross && x[i] != y[i] {
 					t.Fatalf("trial %d: coupled legs: x[%d] = %v, dense %v", trial, i, x[i], y[i])
 				}

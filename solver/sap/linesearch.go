@@ -78,7 +78,18 @@ func (l *line) costDiff(alpha float64) float64 {
 // relative to dℓ/dα(0) close to the optimum.
 func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	s1, s2 := 0.0, 0.0
-	for i := range l.p.Constraints {
+	p := l.p
+	for i, c := range p.Constraints {
+		if c.Kind == solver.Interval { // one row (limits, pyramid edges): the sums below for k = 1, inline
+			j := c.Row
+			dv := l.dvc[j]
+			_, gm, gg := solver.IntervalEval(p.Params[c.Par], p.Params[c.Par+1], p.R[j], p.VHat[j], l.it.vc[j]+alpha*dv)
+			s1 += dv * (gm - l.it.gamma[j])
+			t := 0.0
+			t += gg * dv
+			s2 += dv * t
+			continue
+		}
 		_, lo, hi := l.at(i, alpha, true)
 		k := hi - lo
 		dv := l.dvc[lo:hi]

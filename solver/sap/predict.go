@@ -67,6 +67,9 @@ func (s *Solver) predictStick(p *solver.Problem, ls lsResult) lsResult {
 func (s *Solver) stickDirection(p *solver.Problem) bool {
 	ws := &s.ws
 	cur := &ws.cur
+	if !ws.eval.lagged {
+		return false // solver.Problem.StickBranch is false for every other kind
+	}
 	ws.gpred = solver.Resize(ws.gpred, len(cur.g))
 	ws.dgamma = solver.Resize(ws.dgamma, p.NR)
 	copy(ws.gpred, cur.g)
@@ -92,7 +95,11 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 	ws.dvp = solver.Resize(ws.dvp, p.NV)
 	ws.dpp = solver.Resize(ws.dpp, p.NV)
 	ws.dvcp = solver.Resize(ws.dvcp, p.NR)
-	p.MulJT(ws.dgamma, ws.dvp) // Jᵀ(γ − γ̃)
+	if allFinite(ws.dgamma) {
+		mulJT(p, &ws.dense, ws.dgamma, ws.dvp) // Jᵀ(γ − γ̃), the same bits over J's non-zero columns
+	} else {
+		p.MulJT(ws.dgamma, ws.dvp)
+	}
 	for i, g := range cur.grad {
 		ws.dvp[i] = -(g + ws.dvp[i]) // −g̃
 	}
@@ -100,6 +107,6 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 	if !allFinite(ws.dvp) {
 		return false
 	}
-	p.MulJ(ws.dvp, ws.dvcp)
+	mulJ(p, &ws.dense, ws.dvp, ws.dvcp) // Δṽ is finite: the same bits over J's non-zero columns
 	return true
 }

@@ -49,6 +49,7 @@ type workspace struct {
 func New(p Params) *Solver {
 	s := &Solver{params: p}
 	s.ws.sparse.f.Kernels = p.Kernels
+	s.ws.dense.upper = true // factor reads H's upper triangle only
 	if err := p.Validate(); err != nil {
 		s.paramErr = fmt.Errorf("sap: invalid parameters: %w", err)
 	}
@@ -84,7 +85,11 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	}
 	ws := &s.ws
 	ws.reset(p)
-	ws.dense.forget() // prepareSystem reads p's J columns again
+	// J's non-zero columns, read once per solve (it does not fail): every
+	// product with J or Jᵀ of the solve, from the warm start's evaluation
+	// on, runs over them (mulJ, mulJT, the dense Newton system).
+	ws.dense.setup(p)
+	ws.eval.cols = &ws.dense
 	if v0 == nil {
 		v0 = p.VStar
 	}
@@ -107,14 +112,14 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 }
 
 // prepareSystem chooses the Newton-system path for p and runs its setup
-// (for the sparse path, the block pattern and the symbolic analysis). It is
+// (for the sparse path, the block pattern and the symbolic analysis; the
+// dense system's, J's non-zero columns, ran at the start of Solve). It is
 // called at the first Newton step of a solve, so that a solve whose warm
-// start already meets eq. (26) costs one evaluation of ℓp only.
+// start already meets eq. (26) costs one evaluation of ℓp and one read of
+// J's columns only.
 func (s *Solver) prepareSystem(p *solver.Problem) {
 	ws := &s.ws
 	ws.sys = &ws.dense
-	ws.dense.setup(p) // J's non-zero columns, once per solve (it does not fail)
-	ws.eval.cols = &ws.dense
 	if s.useSparse(p) {
 		if err := ws.sparse.setup(p); err == nil {
 			ws.sys = &ws.sparse

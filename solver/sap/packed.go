@@ -1,0 +1,231 @@
+package sap
+
+import (
+	"slices"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// packedJ is J with only each block's non-zero columns, packed once per
+// solve (denseSystem.setup) for the products of the solve's iterations:
+// J v (mulJ), Jᵀ γ (mulJT) and the sums of H = A + JᵀGJ (assemble). A
+// problem's J blocks span their whole clique, and a row along a kinematic
+// tree touches only the velocities on its body's path to the root (the
+// pyramid edge of a humanoid's foot, 12 of its 27; a joint limit, one), so
+// every product runs over the kept columns, stored contiguously with their
+// absolute velocity indices, in the same order as before: the same sums,
+// the same bits (the skipped terms are exact zeros; see mulJ and mulJT).
+type packedJ struct {
+	cols []int     // the kept columns' velocity indices (clique offset added), block by block
+	off  []int     // block b's columns are cols[off[b]:off[b+1]]
+	vals []float64 // block b's k×m kept values, row-major, from vals[voff[b]]
+	voff []int
+	row  []int // block b's constraint's first row
+	size []int // block b's constraint's size k
+}
+
+// pack fills pk from p, keeping each block's columns with a non-zero
+// entry in one of its rows (NaN counts as non-zero; nonzeroColumns).
+func (pk *packedJ) pack(p *solver.Problem) {
+	pk.cols = pk.cols[:0]
+	pk.vals = pk.vals[:0]
+	pk.off = append(pk.off[:0], 0)
+	pk.voff = pk.voff[:0]
+	pk.row = pk.row[:0]
+	pk.size = pk.size[:0]
+	for b, blk := range p.JBlock {
+		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
+		jb := p.JBlockData(b)
+		start := len(pk.cols)
+		pk.voff = append(pk.voff, len(pk.vals))
+		pk.row = append(pk.row, c.Row)
+		pk.size = append(pk.size, c.Size)
+		if c.Size == 1 { // a limit's or a pyramid edge's row: columns and values in one pass
+			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
+			pk.off = append(pk.off, len(pk.cols))
+			continue
+		}
+		pk.cols = nonzeroColumns(p, b, pk.cols)
+		cols := pk.cols[start:]
+		for r := range c.Size {
+			row := jb[r*q.Size : (r+1)*q.Size]
+			for _, j := range cols {
+				pk.vals = append(pk.vals, row[j])
+			}
+		}
+		for t := range cols {
+			cols[t] += q.Offset
+		}
+		pk.off = append(pk.off, len(pk.cols))
+	}
+}
+
+// packRow appends to cols and vals the non-zero entries of the J row row
+// and their columns plus off (NaN counts as non-zero), writing into grown
+// slices rather than appending entry by entry.
+func packRow(cols []int, vals, row []float64, off int) ([]int, []float64) {
+	nc, nv := len(cols), len(vals)
+	cols, vals = slices.Grow(cols, len(row))[:nc+len(row)], slices.Grow(vals, len(row))[:nv+len(row)]
+	cs, vs := cols[nc:], vals[nv:]
+	n := 0
+	for j, x := range row {
+		if x != 0 {
+			cs[n], vs[n] = off+j, x
+			n++
+		}
+	}
+	return cols[:nc+n], vals[:nv+n]
+}
+
+// block returns block b's kept columns and its k×m values.
+func (pk *packedJ) block(b int) (cols []int, vals []float64) {
+	cols = pk.cols[pk.off[b]:pk.off[b+1]]
+	return cols, pk.vals[pk.voff[b] : pk.voff[b]+pk.size[b]*len(cols)]
+}
+
+// mulJ sets vc = J v (nr rows): per block and row the sum over the kept
+// columns in increasing order, added to the row's entry.
+func (pk *packedJ) mulJ(v, vc []float64, nr int) {
+	clear(vc[:nr])
+	for b, row := range pk.row {
+		cols, vals := pk.block(b)
+		m := len(cols)
+		for r := range pk.size[b] {
+			vr := vals[r*m : (r+1)*m]
+			s := 0.0
+			for t, j := range cols {
+				s += vr[t] * v[j]
+			}
+			vc[row+r] += s
+		}
+	}
+}
+
+// mulJT sets out = Jᵀ γ (nv velocities): per block, row (skipping γ_r = 0)
+// and kept column in increasing order, out_j += J_rj γ_r.
+func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
+	clear(out[:nv])
+	for b, row := range pk.row {
+		cols, vals := pk.block(b)
+		m := len(cols)
+		for r, gr := range gamma[row : row+pk.size[b]] {
+			if gr == 0 {
+				continue
+			}
+			vr := vals[r*m : (r+1)*m]
+			for t, j := range cols {
+				out[j] += vr[t] * gr
+			}
+		}
+	}
+}
+
+// mulGJ sets tmp = G_i J_b over block b's kept columns (k×m, row-major),
+// each entry the sum of mulGJ's in the same order.
+func (pk *packedJ) mulGJ(gi []float64, b int, tmp []float64) {
+	cols, jb := pk.block(b)
+	k, m := pk.size[b], len(cols)
+	if k == 3 { // contacts: the common case, unrolled
+		for r := range 3 {
+			g0, g1, g2 := gi[3*r], gi[3*r+1], gi[3*r+2]
+			row := tmp[r*m : (r+1)*m]
+			for c := range m {
+				row[c] = g0*jb[c] + g1*jb[m+c] + g2*jb[2*m+c]
+			}
+		}
+		return
+	}
+	for r := range k {
+		row := tmp[r*m : (r+1)*m]
+		clear(row)
+		for s := range k {
+			grs := gi[r*k+s]
+			if grs == 0 {
+				continue
+			}
+			for c, x := range jb[s*m : (s+1)*m] {
+				row[c] += grs * x
+			}
+		}
+	}
+}
+
+// addJtTmp adds J_b1ᵀ tmp (tmp = G_i J_b2 from mulGJ) to H (n×n, h) over
+// the kept columns: entry (a, b) gets ((0 + J_0a t_0b) + J_1a t_1b) + …,
+// as denseSystem.addJtTmp's, and, with mirror, (b, a) the same sum. With
+// diag (b1 = b2 of an upper-only assembly) a row a adds to the columns
+// b ≥ a only.
+func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, diag bool) {
+	cols1, j1 := pk.block(b1)
+	cols2 := pk.cols[pk.off[b2]:pk.off[b2+1]]
+	k, m1, m2 := pk.size[b1], len(cols1), len(cols2)
+	for i, a := range cols1 {
+		from := 0
+		if diag {
+			from = i
+		}
+		hrow := h[a*n : (a+1)*n]
+		switch k {
+		case 1: // a pyramid edge's or a limit's row
+			x0, t0 := j1[i], tmp[:m2]
+			for t := from; t < m2; t++ {
+				s := 0.0
+				s += x0 * t0[t]
+				hrow[cols2[t]] += s
+				if mirror {
+					h[cols2[t]*n+a] += s
+				}
+			}
+		case 3: // a contact's rows
+			x0, x1, x2 := j1[i], j1[m1+i], j1[2*m1+i]
+			t0, t1, t2 := tmp[:m2], tmp[m2:2*m2], tmp[2*m2:3*m2]
+			for t := from; t < m2; t++ {
+				s := 0.0
+				s += x0 * t0[t]
+				s += x1 * t1[t]
+				s += x2 * t2[t]
+				hrow[cols2[t]] += s
+				if mirror {
+					h[cols2[t]*n+a] += s
+				}
+			}
+		default:
+			for t := from; t < m2; t++ {
+				s := 0.0
+				for r := range k {
+					s += j1[r*m1+i] * tmp[r*m2+t]
+				}
+				hrow[cols2[t]] += s
+				if mirror {
+					h[cols2[t]*n+a] += s
+				}
+			}
+		}
+	}
+}
+
+// chains reports whether every constraint of p has one J block whose kept
+// columns lie on one path to a root of the forest par (parent[i] < i):
+// then J_iᵀ G_i J_i is non-zero only at pairs of velocities one of which
+// is an ancestor of the other, inside the tree's pattern
+// (linalg.TreePattern). The kept columns are increasing, so each must be
+// an ancestor of the next.
+func (pk *packedJ) chains(p *solver.Problem, par []int) bool {
+	for b, blk := range p.JBlock {
+		if b > 0 && p.JBlock[b-1].Constraint == blk.Constraint {
+			return false // a constraint on two cliques couples them
+		}
+		cols := pk.cols[pk.off[b]:pk.off[b+1]]
+		for t := 1; t < len(cols); t++ {
+			j := par[cols[t]]
+			for j > cols[t-1] {
+				j = par[j]
+			}
+			if j != cols[t-1] {
+				return false
+			}
+		}
+	}
+	return true
+}
