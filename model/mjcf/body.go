@@ -579,7 +579,7 @@ func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) 
 			if err != nil {
 				return link, err
 			}
-			I = spatial.Mat3{{f[0], f[3], f[4]}, {f[3], f[1], f[5]}, {f[4], f[5], f[2]}}
+			I = fullInertia(f)
 		default:
 			return link, c.r.Errorf(in, "", "<inertial> needs diaginertia or fullinertia")
 		}
@@ -651,4 +651,26 @@ func (c *compiler) fluidBox(body string, m float64, com spatial.Vec3, I spatial.
 		fb.COM, fb.Inertia = &cv, model.MatrixInertia(I)
 	}
 	f.Boxes = append(f.Boxes, fb)
+}
+
+// fullInertia is the inertia of an <inertial fullinertia="ixx iyy izz ixy
+// ixz iyz">, as MuJoCo 2.2.2 compiles it (mjCAlternative::Set,
+// user_objects.cc): diagonalized by its Jacobi iteration (mju_eig3) and
+// rebuilt as R diag(λ) Rᵀ from the eigenvalues λ and the rotation R of
+// the quaternion it stores as the body's iquat. MuJoCo's iteration stops
+// at off-diagonal entries below 1e-12, so its inertia differs from the
+// given matrix by up to that much: for Menagerie's Panda (link1) 9e-8
+// relative.
+func fullInertia(f []float64) spatial.Mat3 {
+	ev, q := mjEig3([9]float64{f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]})
+	R := quat2Mat(normalize4(q))
+	var I spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			for k := range 3 {
+				I[i][j] += R[3*i+k] * ev[k] * R[3*j+k]
+			}
+		}
+	}
+	return I
 }
