@@ -122,7 +122,7 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 		parts := c.takeWeldedMass(idx, c.bodyPose[idx].Inverse())
 		m, com, I := compose(parts)
 		if !(m > 0) {
-			return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
+			return c.masslessError(e, name)
 		}
 		b := &s.Bodies[idx]
 		cv := scene.Vec(com)
@@ -673,4 +673,15 @@ func fullInertia(f []float64) spatial.Mat3 {
 		}
 	}
 	return I
+}
+
+// masslessError is the error for a moving body e without mass. A body
+// whose mass MuJoCo would generate from a <composite> child (not imported:
+// it warns) is told so, since the missing mass comes from that element
+// (MuJoCo's model/composite files).
+func (c *compiler) masslessError(e *xmlutil.Element, name string) error {
+	if ch := e.All("composite"); len(ch) > 0 {
+		return c.r.Errorf(e, "", "body %q moves but has no mass: MuJoCo would give it the bodies of its <composite> (line %d), which is not supported", name, ch[0].Line)
+	}
+	return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
 }
