@@ -154,6 +154,8 @@ var parityModels = []struct {
 	// cube.obj has vertices and no faces: MuJoCo's convex hull of them.
 	{"mujoco/test/user/testdata/cube.xml", trajMatches, false},
 	{"mujoco/test/user/testdata/inertia_convex.xml", trajMatches, false},
+	// shellinertia="true": MuJoCo's shell pass (model/mjcf/meshshell.go).
+	{"mujoco/test/user/testdata/inertia_shell.xml", trajMatches, false},
 	{"mujoco/test/user/testdata/keyframe.xml", trajMatches, false},
 	// MuJoCo Menagerie, visual geoms removed (testdata/README.md).
 	{"menagerie/anybotics_anymal_c/anymal_c.xml", trajMatches, false},
