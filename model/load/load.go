@@ -112,6 +112,7 @@ func Scene(nameOrPath string, sets []string, opts Options) (*scene.Scene, *model
 			return nil, nil, fmt.Errorf("%s: %w", nameOrPath, err)
 		}
 	}
+	rebaseShapes(im.Scene, filepath.Dir(nameOrPath))
 	// Round-trip through YAML so that --set, --dt and --duration reach an
 	// imported model exactly as they reach a scene file.
 	data, err := scene.Marshal(im.Scene)
@@ -278,6 +279,12 @@ func AccessShapes(s *scene.Scene, access func(string) (string, error)) error {
 		sh.File = p
 		return nil
 	}
+	return eachShape(s, fix)
+}
+
+// eachShape calls fix with every shape of s and its field path, stopping at
+// the first error.
+func eachShape(s *scene.Scene, fix func(path string, sh *scene.Shape) error) error {
 	for i := range s.Bodies {
 		b := &s.Bodies[i]
 		at := fmt.Sprintf("bodies[%d]", i)
@@ -296,4 +303,22 @@ func AccessShapes(s *scene.Scene, access func(string) (string, error)) error {
 		}
 	}
 	return nil
+}
+
+// rebaseShapes makes the relative mesh file of every shape of an imported
+// model's scene s relative to dir, the directory the scene is built
+// against (scene.Options.Dir): the importers resolve a model's mesh files
+// against the working directory (testdata/robot/assets/link.stl for
+// testdata/robot/robot.xml), which the builder would otherwise join to
+// dir a second time.
+func rebaseShapes(s *scene.Scene, dir string) {
+	_ = eachShape(s, func(_ string, sh *scene.Shape) error {
+		if sh == nil || sh.File == "" || filepath.IsAbs(sh.File) || dir == "" || dir == "." {
+			return nil
+		}
+		if r, err := filepath.Rel(dir, sh.File); err == nil {
+			sh.File = r
+		}
+		return nil
+	})
 }

@@ -271,3 +271,21 @@ func TestModelMeshes(t *testing.T) {
 		t.Errorf("read %d meshes, want every one of the models (≥ 50)", n)
 	}
 }
+
+func TestReadOBJPoints(t *testing.T) {
+	cube := "v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv -0.5 0.5 0.5\nv 0.5 0.5 0.5\nv -0.5 0.5 -0.5\nv 0.5 0.5 -0.5\nv -0.5 -0.5 -0.5\nv 0.5 -0.5 -0.5\n"
+	pts, err := ReadOBJPoints("cube.obj", []byte(cube))
+	if err != nil || len(pts) != 8 {
+		t.Fatalf("points of a face-less OBJ: %d points, %v; want 8", len(pts), err)
+	}
+	if pts[7] != (spatial.Vec3{0.5, -0.5, -0.5}) {
+		t.Errorf("last point %v, want the file's (0.5, -0.5, -0.5)", pts[7])
+	}
+	pts, err = ReadOBJPoints("tet.obj", []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"))
+	if err != nil || pts != nil {
+		t.Errorf("an OBJ with faces: %v, %v; want nil, nil", pts, err)
+	}
+	if _, err := ReadOBJPoints("three.obj", []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\n")); err == nil || !strings.Contains(err.Error(), "three.obj") {
+		t.Errorf("3 points: error %v, want one naming three.obj", err)
+	}
+}

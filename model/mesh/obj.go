@@ -130,3 +130,22 @@ func objIndex(ref string, n int) (int, error) {
 	}
 	return 0, fmt.Errorf("face vertex index %d out of range (%d vertices so far)", k, n)
 }
+
+// ReadOBJPoints returns the vertices of an OBJ file that has vertices and
+// no faces: a point cloud, which MuJoCo meshes as its convex hull (its
+// test model test/user/testdata/cube.obj). It returns nil and no error
+// when the file has faces (read it with ReadOBJ), and an error naming the
+// file when it cannot be read or has fewer than 4 points.
+func ReadOBJPoints(name string, data []byte) ([]spatial.Vec3, error) {
+	m, err := readOBJ(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(m.Triangles) > 0 {
+		return nil, nil
+	}
+	if len(m.Vertices) < 4 {
+		return nil, fmt.Errorf("%s: no faces and %d vertices: a point cloud needs at least 4 points", name, len(m.Vertices))
+	}
+	return m.Vertices, nil
+}

@@ -122,7 +122,7 @@ func (c *compiler) body(e *xmlutil.Element, parent int, xp spatial.Pose, cls str
 		parts := c.takeWeldedMass(idx, c.bodyPose[idx].Inverse())
 		m, com, I := compose(parts)
 		if !(m > 0) {
-			return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
+			return c.masslessError(e, name)
 		}
 		b := &s.Bodies[idx]
 		cv := scene.Vec(com)
@@ -579,7 +579,7 @@ func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) 
 			if err != nil {
 				return link, err
 			}
-			I = spatial.Mat3{{f[0], f[3], f[4]}, {f[3], f[1], f[5]}, {f[4], f[5], f[2]}}
+			I = fullInertia(f)
 		default:
 			return link, c.r.Errorf(in, "", "<inertial> needs diaginertia or fullinertia")
 		}
@@ -651,4 +651,37 @@ func (c *compiler) fluidBox(body string, m float64, com spatial.Vec3, I spatial.
 		fb.COM, fb.Inertia = &cv, model.MatrixInertia(I)
 	}
 	f.Boxes = append(f.Boxes, fb)
+}
+
+// fullInertia is the inertia of an <inertial fullinertia="ixx iyy izz ixy
+// ixz iyz">, as MuJoCo 2.2.2 compiles it (mjCAlternative::Set,
+// user_objects.cc): diagonalized by its Jacobi iteration (mju_eig3) and
+// rebuilt as R diag(λ) Rᵀ from the eigenvalues λ and the rotation R of
+// the quaternion it stores as the body's iquat. MuJoCo's iteration stops
+// at off-diagonal entries below 1e-12, so its inertia differs from the
+// given matrix by up to that much: for Menagerie's Panda (link1) 9e-8
+// relative.
+func fullInertia(f []float64) spatial.Mat3 {
+	ev, q := mjEig3([9]float64{f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]})
+	R := quat2Mat(normalize4(q))
+	var I spatial.Mat3
+	for i := range 3 {
+		for j := range 3 {
+			for k := range 3 {
+				I[i][j] += R[3*i+k] * ev[k] * R[3*j+k]
+			}
+		}
+	}
+	return I
+}
+
+// masslessError is the error for a moving body e without mass. A body
+// whose mass MuJoCo would generate from a <composite> child (not imported:
+// it warns) is told so, since the missing mass comes from that element
+// (MuJoCo's model/composite files).
+func (c *compiler) masslessError(e *xmlutil.Element, name string) error {
+	if ch := e.All("composite"); len(ch) > 0 {
+		return c.r.Errorf(e, "", "body %q moves but has no mass: MuJoCo would give it the bodies of its <composite> (line %d), which is not supported", name, ch[0].Line)
+	}
+	return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
 }

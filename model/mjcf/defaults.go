@@ -141,7 +141,7 @@ func (c *compiler) keyword(v view, name, def string, allowed ...string) (string,
 // default elements' other attributes are reported as unsupported.
 var supported = map[string][]string{
 	"joint":    {"class", "type", "pos", "axis", "range", "limited", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "damping", "stiffness", "armature", "frictionloss", "name", "ref", "springref", "actuatorfrcrange", "actuatorfrclimited", "margin"},
-	"geom":     {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mesh", "hfield", "density", "mass", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name", "margin", "gap"},
+	"geom":     {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mesh", "hfield", "density", "mass", "shellinertia", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name", "margin", "gap"},
 	"site":     {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "name", "size", "rgba", "group", "type"},
 	"mesh":     {"class", "scale", "file", "name"},
 	"material": {"class", "rgba", "name"},

@@ -348,7 +348,16 @@ func (c *compiler) geomMass(v view, sh *scene.Shape, x spatial.Pose) (massPart, 
 	var com spatial.Vec3
 	var unit spatial.Mat3 // per unit mass, about com, geom frame
 	if sh.Type == "mesh" {
-		p, err := c.meshMass(v, sh)
+		shell, err := c.keyword(v, "shellinertia", "false", "false", "true")
+		if err != nil {
+			return massPart{}, err
+		}
+		var p mjMeshProps
+		if shell == "true" {
+			p, err = c.meshShellMass(v, sh)
+		} else {
+			p, err = c.meshMass(v, sh)
+		}
 		if err != nil {
 			return massPart{}, err
 		}

@@ -54,6 +54,11 @@ type mjMeshProps struct {
 	// Quat is the principal frame's orientation in the mesh frame
 	// (mju_eig3's quaternion: MuJoCo's mesh quat).
 	Quat mjQuat
+	// BoxVolume is the volume of the equivalent inertia box, 8 b0 b1 b2
+	// (MuJoCo's boxsz_volume), and Tris the triangles the properties
+	// were summed over (the shell pass reuses both: meshShellMass).
+	BoxVolume float64
+	Tris      [][3]int32
 }
 
 // mujocoMeshVerts returns the vertices vs scaled as MuJoCo stores them:
@@ -238,9 +243,9 @@ func mujocoMeshMass(verts []f32Vec, tris [][3]int32, exact bool, density float64
 			}
 		}
 	}
-	props := mjMeshProps{Volume: vol, COM: com, Unit: unit, Quat: q}
+	props := mjMeshProps{Volume: vol, COM: com, Unit: unit, Quat: q, BoxVolume: b[0] * b[1] * b[2] * 8, Tris: tris}
 	if !exact {
-		props.Volume = b[0] * b[1] * b[2] * 8
+		props.Volume = props.BoxVolume
 	}
 	return props, nil
 }

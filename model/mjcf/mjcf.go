@@ -1,8 +1,10 @@
 package mjcf
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -700,6 +702,14 @@ func (c *compiler) assets(a *xmlutil.Element) error {
 		if err != nil {
 			return c.r.Errorf(m, "file", "%v", err)
 		}
+		pts, err := objPoints(path)
+		if err != nil {
+			return c.r.Errorf(m, "file", "%v", err)
+		}
+		if pts != nil { // its convex hull, as a <mesh vertex>
+			c.meshes[name] = &meshAsset{vertices: pts, scale: spatial.Vec3(sc), e: m, density: density}
+			continue
+		}
 		c.meshes[name] = &meshAsset{path: path, scale: spatial.Vec3(sc), e: m, density: density}
 	}
 	for _, m := range a.All("material") {
@@ -745,4 +755,34 @@ func assetName(v view, file string) string {
 	}
 	base := filepath.Base(file)
 	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// objPoints returns the points of an OBJ mesh file without faces, which
+// MuJoCo 2.2.2 meshes as their convex hull (mjCMesh::Compile runs qhull
+// when a mesh has no faces), as a <mesh vertex> list; nil for any other
+// file.
+func objPoints(path string) ([]scene.Vec, error) {
+	if !strings.EqualFold(filepath.Ext(path), ".obj") {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || hasOBJFace(data) {
+		return nil, nil // the mesh loader reports a file it cannot read
+	}
+	pts, err := mesh.ReadOBJPoints(path, data)
+	if err != nil || pts == nil {
+		return nil, err
+	}
+	out := make([]scene.Vec, len(pts))
+	for i, p := range pts {
+		out[i] = scene.Vec(p)
+	}
+	return out, nil
+}
+
+// hasOBJFace reports whether OBJ data has a line starting with "f "
+// (a face), without parsing it.
+func hasOBJFace(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("f ")) || bytes.Contains(data, []byte("\nf ")) ||
+		bytes.Contains(data, []byte("\nf\t")) || bytes.HasPrefix(data, []byte("f\t"))
 }
