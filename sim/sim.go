@@ -119,6 +119,7 @@ func (sim *Simulator) take(gather bool) error {
 	// overwrites it when it gathers), and without the profiler times stay
 	// zero; a failed step clears it below.
 	sim.last.taken, sim.last.gathered = false, false
+	sim.ws.cons.lazy = false        // the last step's rows, if they waited (deferRows), are not read now
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
 		st, err := sim.substepped(k)
