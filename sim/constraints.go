@@ -103,7 +103,9 @@ func (sim *Simulator) assembleConstraints() error {
 	if !c.relin {
 		copy(c.vlin, w.problem.VStar)
 	}
-	sim.evalControls()
+	if !w.mj.lazyRows { // mujocoEulerVStar evaluated them for this step's direct v* and nothing changed them since
+		sim.evalControls()
+	}
 	if w.mj.direct && (w.mj.lazyRows || w.mj.rk4) && !c.relin && len(c.controls) == len(c.set.Actuators) {
 		sim.deferRows()
 		return nil
