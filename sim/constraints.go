@@ -24,6 +24,7 @@ type constraintWork struct {
 	elim     elimination          // attachments and prescribed motions (eliminate.go)
 	lazy     bool                 // the last step's rows are not assembled yet (deferRows)
 	lazyCtl  []constraint.Control // the controls they take
+	eager    bool                 // assemble every step's rows at once (tests: BenchmarkFastPaths)
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -106,7 +107,7 @@ func (sim *Simulator) assembleConstraints() error {
 	if !w.mj.lazyRows { // mujocoEulerVStar evaluated them for this step's direct v* and nothing changed them since
 		sim.evalControls()
 	}
-	if w.mj.direct && (w.mj.lazyRows || w.mj.rk4) && !c.relin && len(c.controls) == len(c.set.Actuators) {
+	if w.mj.direct && (w.mj.lazyRows || w.mj.rk4) && !c.relin && !c.eager && len(c.controls) == len(c.set.Actuators) {
 		sim.deferRows()
 		return nil
 	}

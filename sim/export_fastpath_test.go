@@ -33,3 +33,11 @@ func FilteredCandidates(s *Simulator) (direct bool, filtered, tree [][2]int32) {
 	}
 	return s.ws.col.filter.direct, f.cand, tree
 }
+
+// SlowPaths makes s build the broad phase's tree every step and assemble
+// every direct step's constraint rows at once, as before the filtered
+// broad phase and deferRows (BenchmarkFastPaths).
+func SlowPaths(s *Simulator) {
+	s.ws.col.filter.direct = false
+	s.ws.cons.eager = true
+}

@@ -2,10 +2,14 @@ package sim_test
 
 import (
 	"math"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/internal/cputime"
+	mjcfload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -131,5 +135,55 @@ func TestFilteredBroadPhase(t *testing.T) {
 		if nonEmpty == 0 {
 			t.Errorf("%s: no state had a candidate pair", name)
 		}
+	}
+}
+
+// BenchmarkFastPaths times Advance with the filtered broad phase and the
+// deferred rows of direct steps against the same simulator without them
+// (SlowPaths), in one process: two simulators from the same initial state
+// take the same steps, in chunks of 500 that alternate between them (b.N
+// chunks each, the order swapped every round), and it reports the medians
+// of the chunks' CPU time per step (fast-cpu-ns, slow-cpu-ns) and their
+// ratio, which a loaded machine shifts less than it shifts two processes'
+// times. It fails if the two states part by a bit:
+//
+//	go test ./sim -run XXX -bench FastPaths -benchtime 20x
+func BenchmarkFastPaths(b *testing.B) {
+	const chunk = 500
+	for _, f := range []string{"pendulum", "cartpole", "acrobot", "reacher", "finger", "point_mass", "ball_in_cup", "swimmer"} {
+		b.Run(f, func(b *testing.B) {
+			path := filepath.Join("..", "internal", "mjref", "testdata", "dm_control", "suite", f+".xml")
+			mk := func() *sim.Simulator {
+				sc, _, err := mjcfload.Scene(path, nil, mjcfload.Options{})
+				if err != nil {
+					b.Skipf("%s: %v", f, err)
+				}
+				s, _ := newSim(b, sc)
+				return s
+			}
+			sims := [2]*sim.Simulator{mk(), mk()}
+			sim.SlowPaths(sims[1])
+			var per [2][]float64
+			for i := range b.N {
+				for k := range 2 {
+					j := (i + k) % 2
+					c0 := cputime.Process()
+					for range chunk {
+						if err := sims[j].Advance(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					per[j] = append(per[j], (cputime.Process()-c0).Seconds()/chunk)
+				}
+			}
+			if !sameState(sims[0], sims[1]) {
+				b.Fatalf("%s: the fast and slow paths' states differ after %d steps", f, b.N*chunk)
+			}
+			med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
+			fast, slow := med(per[0]), med(per[1])
+			b.ReportMetric(fast*1e9, "fast-cpu-ns")
+			b.ReportMetric(slow*1e9, "slow-cpu-ns")
+			b.ReportMetric(fast/slow, "fast/slow")
+		})
 	}
 }
