@@ -94,7 +94,10 @@ func (sim *Simulator) Step() (StepStats, error) {
 // benchmark) need not pay for; MuJoCo likewise computes its energies only
 // when asked (mjENBL_ENERGY). The end-of-step kinematics that the energies
 // use are then computed by the next step, which needs them at its start
-// (startKinematics), or by Stats.
+// (startKinematics), or by Stats. The constraint rows of a mujoco-euler
+// or rk4 step in which none acts (v = v*) are likewise assembled only when
+// Stats, ConstraintReports, JointForces, Impulses or ContactVelocities
+// read them (deferRows).
 func (sim *Simulator) Advance() error { return sim.take(false) }
 
 // Stats returns the statistics of the last step taken by Step or Advance
