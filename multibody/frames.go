@@ -59,6 +59,8 @@ func newJointFrames(m *Model, b int) jointFrames {
 		f.motion.pos0 = true
 	case JointPrismatic:
 		f.motion.rotI = true
+	case JointWeld:
+		f.motion.rotI, f.motion.pos0 = true, true // the identity motion
 	}
 	return f
 }

@@ -138,3 +138,49 @@ func TestFreePointJacobianMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestWeldMatchesJoint: weld gives the general joint's pose, velocity and
+// κ for a welded body under moving parents, compared with == (so up to the
+// sign of a zero), on random forests of every root type (identity and
+// general joint frames), with and without velocities.
+func TestWeldMatchesJoint(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 1))
+	checked := 0
+	for k := range 3 {
+		for _, root := range allRoots {
+			m, s := randomForest(r, root)
+			for b := range m.Bodies {
+				j := &m.Bodies[b].Joint
+				switch (b + k) % 3 {
+				case 1:
+					j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
+				case 2:
+					j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
+				}
+			}
+			for _, v := range [][]float64{s.V, nil} {
+				ws, gen := NewWorkspace(m), NewWorkspace(m)
+				ws.Update(s.Q, v)
+				for b := range m.Bodies {
+					body := &m.Bodies[b]
+					if body.Tree < 0 || body.Joint.Type != JointWeld {
+						continue
+					}
+					p := body.Joint.Parent
+					gen.joint(s.Q, nil, b, ws.x[p], ws.w[p], ws.vel[p])
+					if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+						t.Errorf("root %v body %d (v nil %v): weld x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)",
+							root, b, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])
+					}
+					if ws.w[b] == (spatial.Vec3{}) && v != nil {
+						t.Errorf("root %v body %d: a weld under moving parents has ω = 0", root, b)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("only %d welds checked", checked)
+	}
+}

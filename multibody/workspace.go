@@ -103,6 +103,8 @@ func (ws *Workspace) Update(q, v []float64) {
 			ws.freeRoot(q, vj, b)
 		case t == JointRevolute || t == JointPrismatic:
 			ws.joint1(q, vj, b, xp, wp, vp)
+		case t == JointWeld:
+			ws.weld(q, b, xp, wp, vp)
 		default:
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
@@ -199,6 +201,32 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 	}
 	ws.x[b], ws.w[b] = xb, wp
 	ws.prismatic(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
+}
+
+// weld is joint for a weld (a body without a joint under a moving
+// parent: MJCF's body without a joint, such as the dm reacher's finger):
+// with no velocity, ω = ω_P and
+//
+//	v = v_P + ω_P × r_PM + ω_P × d,  κ_α = 0,
+//	κ_a = ω_P × (ω_P × r_PM) + ω_P × (ω_P × d),
+//
+// each sum in that order, on scalars. joint's terms with the empty
+// subspace (ω_j, v_j, R sw, R sl and the products with them) are exact
+// zeros, so for finite inputs weld gives joint's bits up to the sign of a
+// zero without R_WF or the subspace (TestWeldMatchesJoint).
+func (ws *Workspace) weld(q []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+	_, xm, xb := ws.frames(q, b, xp)
+	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
+	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
+	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
+	ws.x[b], ws.w[b] = xb, wp
+	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kw[b] = spatial.Vec3{}
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
+	ws.kl[b] = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
 // prismatic is joint1's prismatic joint with velocity index i on body b

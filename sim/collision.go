@@ -33,10 +33,14 @@ func (sim *Simulator) detectContacts() {
 	m, w := sim.Model, &sim.ws
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.prof.lap(StageKinematics)
-	for i, g := range m.Geometries {
-		w.spec[i] = sim.speculative(g.Body, w.reach[i])
+	if f := &w.col.filter; f.direct {
+		sim.filteredBroadPhase(&w.col, w.kin0, w.spec) // few collidable pairs: test them, build no tree
+	} else {
+		for i, g := range m.Geometries {
+			w.spec[i] = sim.speculative(g.Body, w.reach[i])
+		}
+		sim.broadPhase(&w.col, w.kin0, w.spec)
 	}
-	sim.broadPhase(&w.col, w.kin0, w.spec)
 	sim.prof.lap(StageBroadPhase)
 	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
 	sim.prof.lap(StageNarrowPhase)
@@ -71,6 +75,64 @@ type collider struct {
 	// from which MuJoCo's convex collider composes a mesh geom's pose
 	// (mujocoConvex).
 	kin *multibody.Workspace
+	// filter is the model's collidable pairs, listed once (pairFilter).
+	filter pairFilter
+}
+
+// pairFilter lists, once per simulator, the pairs of geometries that
+// multibody.Model.Collidable admits: those the narrow phase keeps of the
+// broad phase's candidates. The filter reads the model's geometries,
+// bodies, collision bits and excluded pairs when the simulator is made,
+// which, like the fixed geometries' poses (fixedPoses), are not to change
+// after New. When the list is short against the number of geometries
+// (direct), the step tests the listed pairs' boxes and builds no tree
+// (filteredBroadPhase): a robot whose geometries cannot touch one another
+// has no pair to test, a finger and its spinner a dozen.
+type pairFilter struct {
+	direct bool       // test pairs rather than build the broad phase's tree
+	pairs  [][2]int32 // the collidable pairs (i, j), i < j, in increasing (i, j) order
+	geoms  []int32    // the geometries in some pair, increasing
+}
+
+// directPairsPerGeometry bounds the collidable pairs per geometry up to
+// which filteredBroadPhase tests them one by one rather than building the
+// broad phase's tree: one box overlap test per pair against a tree build
+// of about one node per geometry plus its own tests and a sort.
+const directPairsPerGeometry = 4
+
+// maxFilteredGeometries bounds the geometries of a model whose collidable
+// pairs pairFilter lists: the listing tests every pair once, n²/2 tests.
+const maxFilteredGeometries = 256
+
+// init lists m's collidable pairs and their geometries, and sets direct
+// when they are few; it lists none for a model of more than
+// maxFilteredGeometries geometries or once the pairs are too many.
+func (f *pairFilter) init(m *multibody.Model) {
+	n := len(m.Geometries)
+	if n > maxFilteredGeometries {
+		return
+	}
+	limit := directPairsPerGeometry * n
+	in := make([]bool, n)
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if !m.Collidable(i, j) {
+				continue
+			}
+			if len(f.pairs) == limit {
+				f.pairs = nil // too many: the tree serves this model
+				return
+			}
+			f.pairs = append(f.pairs, [2]int32{int32(i), int32(j)})
+			in[i], in[j] = true, true
+		}
+	}
+	for i, ok := range in {
+		if ok {
+			f.geoms = append(f.geoms, int32(i))
+		}
+	}
+	f.direct = true
 }
 
 // localShape says whether a geometry's pose on its body (Geometry.Pose)
@@ -126,6 +188,38 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 			s = spec[i]
 		}
 		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
+	}
+}
+
+// filteredBroadPhase is broadPhase for a model with few collidable pairs
+// (pairFilter): it sets the speculative margins, poses and inflated boxes
+// of the geometries in some pair alone, and keeps the listed pairs whose
+// boxes overlap. Those are the pairs of broadPhase's candidates that the
+// narrow phase keeps (the tree's leaves are the boxes, and a pair is a
+// candidate when its two boxes overlap, geometry.BroadPhase.Pairs), in
+// the same increasing (i, j) order, so the step's contacts are the same
+// to the bit; the other geometries' poses and boxes are not computed.
+func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
+	m, margin := sim.Model, sim.cfg.Contact.Margin
+	c.kin = kin
+	if len(c.poses) != len(m.Geometries) {
+		c.fixedPoses(m, kin)
+	}
+	for _, i := range c.filter.geoms {
+		g := &m.Geometries[i]
+		spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
+		box := c.fixedBox[i]
+		if !c.fixed[i] {
+			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
+			box = g.Shape.AABB(c.poses[i])
+		}
+		c.boxes[i] = box.Inflate(margin + g.Standoff + spec[i])
+	}
+	c.cand = c.cand[:0]
+	for _, pr := range c.filter.pairs {
+		if c.boxes[pr[0]].Overlaps(c.boxes[pr[1]]) {
+			c.cand = append(c.cand, pr)
+		}
 	}
 }
 

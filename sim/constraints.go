@@ -22,6 +22,9 @@ type constraintWork struct {
 	relin    bool                 // inside relinearize
 	iters    int                  // re-linearizations of the last step
 	elim     elimination          // attachments and prescribed motions (eliminate.go)
+	lazy     bool                 // the last step's rows are not assembled yet (deferRows)
+	lazyCtl  []constraint.Control // the controls they take
+	eager    bool                 // assemble every step's rows at once (tests: BenchmarkFastPaths)
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -101,15 +104,65 @@ func (sim *Simulator) assembleConstraints() error {
 	if !c.relin {
 		copy(c.vlin, w.problem.VStar)
 	}
-	sim.evalControls()
-	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: c.controls,
+	if !w.mj.lazyRows { // mujocoEulerVStar evaluated them for this step's direct v* and nothing changed them since
+		sim.evalControls()
+	}
+	if w.mj.direct && (w.mj.lazyRows || w.mj.rk4) && !c.relin && !c.eager && len(c.controls) == len(c.set.Actuators) {
+		sim.deferRows()
+		return nil
+	}
+	return sim.assembleRows(c.controls, sim.step+1)
+}
+
+// assembleRows appends the constraint blocks to the step's problem with
+// the controls ctl; step numbers the step in an error.
+func (sim *Simulator) assembleRows(ctl []constraint.Control, step int) error {
+	c, w := &sim.ws.cons, &sim.ws
+	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
 		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct} // directSolution reads no R
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
-		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
+		return fmt.Errorf("sim: step %d: %w", step, err)
 	}
 	return nil
+}
+
+// deferRows leaves the constraint rows of a direct step of MuJoCo's
+// Euler or RK4 (v = v*: no row acts, the explicit actuators' forces are
+// in v* already, mujocoEulerVStar; or the stages solved them,
+// rk4ConstrainedVStar; directSolution) to be assembled
+// when something reads them: the step's statistics and constraint
+// reports (Stats, Step), JointForces, Impulses and ContactVelocities
+// (lazyRows). Nothing in the step reads them, so an Advance that nobody
+// asks about skips their assembly, as MuJoCo makes no row for a limit
+// within its range. What the assembly reads stays as the step left it
+// until then: q0, v0, v*, q^θ, the step's problem (no contact rows: a
+// direct step has no pairs) and its factor, and the kinematics kin0 at
+// q0, which endKinematics, its only writer between steps, assembles the
+// rows before changing; the controls are kept here, as SetControl and
+// the activations may change them. The rows and their impulses are then
+// those the step would have made, to the bit. Assemble's one error, a
+// control count unlike the set's actuators', is ruled out before
+// deferring.
+func (sim *Simulator) deferRows() {
+	c := &sim.ws.cons
+	c.lazyCtl = append(c.lazyCtl[:0], c.controls...)
+	c.lazy = true
+}
+
+// lazyRows assembles the rows a direct step left for later (deferRows)
+// and their impulses (directImpulses).
+func (sim *Simulator) lazyRows() {
+	c := &sim.ws.cons
+	if !c.lazy {
+		return
+	}
+	c.lazy = false
+	if err := sim.assembleRows(c.lazyCtl, sim.step); err != nil {
+		return // not reached: deferRows checked Assemble's one error
+	}
+	sim.directImpulses()
 }
 
 // mujocoLimits reports whether the step's limits with MuJoCo's solref are
@@ -296,6 +349,7 @@ func (sim *Simulator) vstarAt(v []float64) {
 func (sim *Simulator) JointForces(actuator, other []float64) {
 	clear(actuator[:sim.Model.NV])
 	clear(other[:sim.Model.NV])
+	sim.lazyRows()
 	w := &sim.ws
 	if w.cons.set == nil {
 		return

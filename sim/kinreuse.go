@@ -16,6 +16,7 @@ type kinKey struct {
 
 // endKinematics updates kin0 to the current state and remembers the state.
 func (sim *Simulator) endKinematics() {
+	sim.lazyRows() // before kin0 leaves q0 (deferRows)
 	w, s := &sim.ws, sim.State
 	w.kin0.Update(s.Q, s.V)
 	k := &w.kinAt

@@ -52,12 +52,12 @@ func (sim *Simulator) Contacts() []contact.Pair { return sim.ws.pairs }
 
 // Impulses returns the contact impulses γ of the last step, (t1, t2, n) per
 // contact in the order of Contacts (valid until the next Step).
-func (sim *Simulator) Impulses() []float64 { return sim.ws.result.Gamma }
+func (sim *Simulator) Impulses() []float64 { sim.lazyRows(); return sim.ws.result.Gamma }
 
 // ContactVelocities returns the constraint velocities v_c = J v of the last
 // step's solve, (t1, t2, n) per contact in the order of Contacts first
 // (valid until the next Step).
-func (sim *Simulator) ContactVelocities() []float64 { return sim.ws.result.VC }
+func (sim *Simulator) ContactVelocities() []float64 { sim.lazyRows(); return sim.ws.result.VC }
 
 // PotentialEnergy returns the potential energy (gravity and springs) of the
 // current state.

@@ -21,6 +21,7 @@ type mujocoWork struct {
 	damped   bool      // some B_i > 0: mj_Euler makes the damping implicit
 	rk4      bool      // this step is a Runge–Kutta step
 	direct   bool      // no contact or constraint row acts in this step: v = v* (directSolution)
+	lazyRows bool      // a direct step of mujocoEulerVStar: its constraint rows wait until read (deferRows)
 	rows     bool      // this step's MJCF soft contacts are MuJoCo's rows (startMuJoCoRows)
 	fallback bool      // this rk4 step had acting rows and eliminated velocities, and was taken with mujoco-euler
 
@@ -137,6 +138,7 @@ func (sim *Simulator) dampingWeight() float64 {
 // qfrc_actuator, and the step needs no solve (directSolution).
 func (sim *Simulator) mujocoEulerVStar() error {
 	w := &sim.ws
+	w.mj.lazyRows = false
 	if sim.eulerRows() {
 		sim.startMuJoCoRows() // MuJoCo's contacts and rows (mujoco_rows.go)
 	}
@@ -145,7 +147,7 @@ func (sim *Simulator) mujocoEulerVStar() error {
 	}
 	w.mj.metric = false
 	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
-		w.mj.direct = true
+		w.mj.direct, w.mj.lazyRows = true, true
 		sim.evalControls()
 		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
 	}
@@ -328,11 +330,19 @@ func (sim *Simulator) rk4Combine() {
 // directSolution is the solve of a step whose constraint rows do not act
 // (mujocoEulerVStar, rk4VStar: their explicit actuators' forces are in v*
 // already): v = v*; every row's impulse is 0 except an explicit
-// actuator's (an Interval with lo = hi = δt f(q0, v0)), which is that.
+// actuator's (an Interval with lo = hi = δt f(q0, v0)), which is that
+// (directImpulses; a step whose rows wait, deferRows, has none yet).
 func (sim *Simulator) directSolution() {
 	p, res := &sim.ws.problem, &sim.ws.result
 	res.V = solver.Resize(res.V, p.NV)
 	copy(res.V, p.VStar)
+	sim.directImpulses()
+}
+
+// directImpulses sets the impulses and constraint velocities of a direct
+// step's rows (directSolution) and its solver statistics.
+func (sim *Simulator) directImpulses() {
+	p, res := &sim.ws.problem, &sim.ws.result
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	res.VC = solver.Resize(res.VC, p.NR)
 	clear(res.Gamma)

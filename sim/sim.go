@@ -94,7 +94,10 @@ func (sim *Simulator) Step() (StepStats, error) {
 // benchmark) need not pay for; MuJoCo likewise computes its energies only
 // when asked (mjENBL_ENERGY). The end-of-step kinematics that the energies
 // use are then computed by the next step, which needs them at its start
-// (startKinematics), or by Stats.
+// (startKinematics), or by Stats. The constraint rows of a mujoco-euler
+// or rk4 step in which none acts (v = v*) are likewise assembled only when
+// Stats, ConstraintReports, JointForces, Impulses or ContactVelocities
+// read them (deferRows).
 func (sim *Simulator) Advance() error { return sim.take(false) }
 
 // Stats returns the statistics of the last step taken by Step or Advance
@@ -119,6 +122,7 @@ func (sim *Simulator) take(gather bool) error {
 	// overwrites it when it gathers), and without the profiler times stay
 	// zero; a failed step clears it below.
 	sim.last.taken, sim.last.gathered = false, false
+	sim.ws.cons.lazy = false        // the last step's rows, if they waited (deferRows), are not read now
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
 		st, err := sim.substepped(k)

@@ -60,6 +60,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	for i := range m.Geometries {
 		w.reach[i] = reach(&m.Geometries[i].Shape, m.Geometries[i].Pose)
 	}
+	w.col.filter.init(m)
 	w.kin = multibody.NewWorkspace(m)
 	w.kin0 = multibody.NewWorkspace(m)
 	// Gravity first: linearizeAt computes its τ_g together with C.
