@@ -79,7 +79,6 @@ type pgsWork struct {
 	class  []pgsClass     // per MuJoCo row
 	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
 	ar     []float64      // AR, n×n row-major in MuJoCo's order
-	g      []float64      // J A⁻¹ Jᵀ in the problem's row order
 	b      []float64      // efc_b, MuJoCo order
 	f      []float64      // efc_force, MuJoCo order
 	r      []float64      // efc_R, MuJoCo order
@@ -91,10 +90,7 @@ type pgsWork struct {
 	ident  []pyramidBlock // a problem without contacts: every block as it is (solveRowsPGS)
 	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
 	crank  []int          // their ranks within their geom pair
-	qrows  []int          // rows on the current clique
-	cols   []float64      // the Gram's scratch on the current clique
-	jq     []float64      // the rows of J on the current clique
-	gq     []float64      // their J_c A_c⁻¹ J_cᵀ
+	dual   pgsDual        // the scratch of the dual build (delassus, mujoco_pgsdual.go)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
 }
@@ -166,7 +162,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if newton {
 		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
 	}
-	w.foldFixed(p, dt)
+	w.foldFixed(dt)
 	return true, nil
 }
 
@@ -294,73 +290,6 @@ func blockClass(p *solver.Problem, k int) pgsClass {
 		}
 	}
 	return pgsOther
-}
-
-// delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
-// (mj_projectConstraint; MuJoCo computes J M⁻¹ Jᵀ as (J L⁻ᵀ D^−½)(…)ᵀ,
-// here clique by clique as the Gram matrix of the factor's half,
-// solver.CliqueFactor.Delassus: the same matrix, rounded differently) and
-// w.r = R, w.arinv = 1/AR_kk (ARdiaginv).
-func (w *pgsWork) delassus(p *solver.Problem) {
-	nr := p.NR
-	w.g = solver.Resize(w.g, nr*nr)
-	clear(w.g)
-	for c, q := range p.Cliques {
-		w.qrows = w.qrows[:0]
-		for b, blk := range p.JBlock {
-			if blk.Clique != c {
-				continue
-			}
-			con := p.Constraints[blk.Constraint]
-			for r := range con.Size {
-				w.qrows = append(w.qrows, b<<8|r)
-			}
-		}
-		k := len(w.qrows)
-		if k == 0 {
-			continue
-		}
-		w.jq = solver.Resize(w.jq, k*q.Size)
-		for j, br := range w.qrows {
-			copy(w.jq[j*q.Size:(j+1)*q.Size], p.JBlockData(br >> 8)[(br&255)*q.Size:])
-			w.qrows[j] = p.Constraints[p.JBlock[br>>8].Constraint].Row + br&255 // now the row
-		}
-		w.cols = solver.Resize(w.cols, q.Size*k)
-		w.gq = solver.Resize(w.gq, k*k)
-		clear(w.gq)
-		w.factor.Delassus(q, w.jq, k, w.cols, w.gq)
-		for a, ra := range w.qrows {
-			for b, rb := range w.qrows {
-				w.g[ra*nr+rb] += w.gq[a*k+b]
-			}
-		}
-	}
-	n := len(w.perm)
-	for k, rk := range w.perm {
-		for l, rl := range w.perm {
-			w.ar[k*n+l] = w.g[rk*nr+rl]
-		}
-		w.r[k] = p.R[rk]
-		w.ar[k*n+k] += p.R[rk]
-		w.arinv[k] = 1 / w.ar[k*n+k]
-	}
-}
-
-// foldFixed moves the fixed impulses of explicit actuators' rows (blocks
-// w.fixed) into b: MuJoCo has their forces in qfrc_actuator, so in
-// qacc_smooth, b_k += (J A⁻¹ Jᵀ)_kj f_j.
-func (w *pgsWork) foldFixed(p *solver.Problem, dt float64) {
-	nr := p.NR
-	for _, blk := range w.fixed {
-		lo, _ := p.IntervalBounds(blk)
-		row := p.Constraints[blk].Row
-		if lo == 0 {
-			continue
-		}
-		for k, rk := range w.perm {
-			w.b[k] += w.g[rk*nr+row] * (lo / dt)
-		}
-	}
 }
 
 // warmStart sets w.f, the PGS warm start, as MuJoCo 2.2.2's warmstart does
