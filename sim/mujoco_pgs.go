@@ -77,6 +77,7 @@ type pgsWork struct {
 	factor solver.CliqueFactor
 	perm   []int          // MuJoCo row k is row perm[k] of the pyramid problem
 	class  []pgsClass     // per MuJoCo row
+	bclass []pgsClass     // per block of the problem past the contacts (blockClass; order)
 	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
 	ar     []float64      // AR, n×n row-major in MuJoCo's order
 	b      []float64      // efc_b, MuJoCo order
@@ -174,10 +175,16 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 // not a pyramid, a row of another kind).
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
+	w.bclass = w.bclass[:0]
 	for i, blk := range blocks {
-		if i < nc && blk.edges == 0 || i >= nc && blk.edges == 0 && blockClass(p, blk.first) == pgsOther {
+		cls := pgsOther // a contact's or an absorbed block's: not read
+		if i >= nc && blk.edges >= 0 {
+			cls = blockClass(p, blk.first)
+		}
+		if blk.edges == 0 && (i < nc || cls == pgsOther) {
 			return false
 		}
+		w.bclass = append(w.bclass, cls)
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		for i, blk := range blocks {
@@ -188,7 +195,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 				}
 				continue
 			}
-			if blk.edges < 0 || blockClass(p, blk.first) != cls {
+			if blk.edges < 0 || w.bclass[i] != cls {
 				continue // a spin or rolling block absorbed into its contact's edges
 			}
 			c := p.Constraints[blk.first]
