@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/linalg"
+)
+
+// TestSparseGramMatchesTreeLDLGram: the PGS dual build's sparse Gram
+// (sparseGram: each row's y = L⁻ᵀ jᵀ on its own dofs, the sums over the
+// dofs two rows share) gives linalg.TreeLDLGram's J A⁻¹ Jᵀ to the bit, on
+// random trees of up to 64 dofs with random mass matrices of the tree's
+// pattern and rows along random paths to the root (some entries zero,
+// rows on two branches, an all-zero row).
+func TestSparseGramMatchesTreeLDLGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 1))
+	for trial := range 200 {
+		n := 1 + rng.IntN(64)
+		parent := make([]int, n)
+		for i := range parent {
+			parent[i] = i - 1 // a chain, or a branch at a random earlier dof (−1: a new root)
+			if i > 0 && rng.IntN(3) == 0 {
+				parent[i] = rng.IntN(i+1) - 1
+			}
+		}
+		a := treeMatrix(rng, parent)
+		if !linalg.TreeLDL(parent, a) {
+			t.Fatalf("trial %d: factor failed", trial)
+		}
+		k := 1 + rng.IntN(40)
+		j := make([]float64, k*n)
+		for r := range k {
+			row := j[r*n : (r+1)*n]
+			for b := range 1 + rng.IntN(2) { // a row on one or two paths to the root
+				if r == k/2 && b == 0 && k > 1 {
+					break // an all-zero row
+				}
+				for i := rng.IntN(n); i >= 0; i = parent[i] {
+					if rng.IntN(5) > 0 {
+						row[i] = rng.NormFloat64()
+					}
+				}
+			}
+		}
+		// TreeLDLGram's reference: b is n × k (column r is row r of j).
+		b := make([]float64, n*k)
+		for r := range k {
+			for i := range n {
+				b[i*k+r] = j[r*n+i]
+			}
+		}
+		want := make([]float64, k*k)
+		linalg.TreeLDLGram(parent, a, b, k, want)
+		var d pgsDual
+		d.jq = append(d.jq, j...)
+		d.gq = make([]float64, k*k)
+		d.sparseGram(parent, a, k)
+		for x := range want {
+			if math.Float64bits(d.gq[x]) != math.Float64bits(want[x]) {
+				t.Fatalf("trial %d (n %d, %d rows): entry (%d, %d) = %v, TreeLDLGram's %v", trial, n, k, x/k, x%k, d.gq[x], want[x])
+			}
+		}
+	}
+}
+
+// treeMatrix returns a random symmetric positive definite n×n matrix with
+// the pattern of the tree parent: Lᵀ D L for a random unit lower L along
+// the tree and a positive diagonal D.
+func treeMatrix(rng *rand.Rand, parent []int) []float64 {
+	n := len(parent)
+	l := make([]float64, n*n)
+	for i := range n {
+		l[i*n+i] = 1
+		for j := parent[i]; j >= 0; j = parent[j] {
+			l[i*n+j] = rng.NormFloat64()
+		}
+	}
+	a := make([]float64, n*n)
+	for i := range n {
+		d := 0.1 + rng.Float64()
+		for p := range n {
+			for q := range n {
+				a[p*n+q] += l[i*n+p] * d * l[i*n+q]
+			}
+		}
+	}
+	return a
+}
