@@ -74,6 +74,7 @@ func (sim *Simulator) keepWarm(a []float64) {
 
 // pgsWork is the scratch memory of a PGS solve.
 type pgsWork struct {
+	fac    *solver.CliqueFactor // the factor of the problem's A (pgsFactor): factor, or the one the caller made
 	factor solver.CliqueFactor
 	perm   []int          // MuJoCo row k is row perm[k] of the pyramid problem
 	class  []pgsClass     // per MuJoCo row
@@ -142,7 +143,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	for k := range w.floss {
 		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
 	}
-	if err := w.factor.Factor(p); err != nil {
+	if err := sim.pgsFactor(p); err != nil {
 		return true, err
 	}
 	if !newton {
@@ -165,6 +166,48 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w.foldFixed(dt)
 	return true, nil
+}
+
+// pgsFactor sets w.fac to a factor of p's A. The pyramid problem of an rk4
+// step copies the dynamics of the problem whose factor linearizeAt (or
+// stageZero) has just made: the step's own (ws.problem, ws.factor) or its
+// stage's (ws.mj.stage, ws.mj.factor); when p's cliques and A are one of
+// those to the bit, that factor is p's (the same bits, 4% of Gymnasium
+// humanoid's step saved). Otherwise w.factor factors p.
+func (sim *Simulator) pgsFactor(p *solver.Problem) error {
+	w, mw := &sim.ws, &sim.ws.mj
+	if mw.rk4 {
+		if sameDynamics(p, &mw.stage) {
+			w.pgs.fac = &mw.factor
+			return nil
+		}
+		if sameDynamics(p, &w.problem) {
+			w.pgs.fac = &w.factor
+			return nil
+		}
+	}
+	w.pgs.fac = &w.pgs.factor
+	return w.pgs.factor.Factor(p)
+}
+
+// sameDynamics reports whether p and src have the same cliques and the
+// same A, bit for bit.
+func sameDynamics(p, src *solver.Problem) bool {
+	if p == src || len(p.A) != len(src.A) || len(p.Cliques) != len(src.Cliques) {
+		return p == src
+	}
+	for i, q := range p.Cliques {
+		r := src.Cliques[i]
+		if q.Offset != r.Offset || q.Size != r.Size || q.AOff != r.AOff || !slices.Equal(q.Parent, r.Parent) {
+			return false
+		}
+	}
+	for i, x := range p.A {
+		if math.Float64bits(x) != math.Float64bits(src.A[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // order sets w.perm and w.class from the pyramid problem's blocks
@@ -425,7 +468,7 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	}
 	res.V = solver.Resize(res.V, p.NV)
 	p.MulJT(res.Gamma, w.x)
-	solveCliques(p, &w.factor, w.x)
+	solveCliques(p, w.fac, w.x)
 	for i := range res.V {
 		res.V[i] = p.VStar[i] + w.x[i]
 	}

@@ -52,12 +52,12 @@ func (w *pgsWork) delassus(p *solver.Problem) {
 			continue
 		}
 		d.gq = solver.Resize(d.gq, k*k)
-		if a, tree := w.factor.TreeFactor(q); tree && q.Size <= 64 {
+		if a, tree := w.fac.TreeFactor(q); tree && q.Size <= 64 {
 			d.sparseGram(q.Parent, a, k)
 		} else {
 			d.cols = solver.Resize(d.cols, q.Size*k)
 			clear(d.gq)
-			w.factor.Delassus(q, d.jq, k, d.cols, d.gq)
+			w.fac.Delassus(q, d.jq, k, d.cols, d.gq)
 		}
 		w.scatter(k, nf)
 	}
