@@ -93,6 +93,7 @@ type pgsWork struct {
 	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
 	crank  []int          // their ranks within their geom pair
 	dual   pgsDual        // the scratch of the dual build (delassus, mujoco_pgsdual.go)
+	jac    pgsJac         // J's non-zeros (pgsSetup)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
 }
@@ -156,8 +157,9 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
-	p.MulJ(w.x, w.jx)
-	p.MulJ(vs, w.jvs)
+	w.jac.build(p)
+	w.jac.mul(w.x, w.jx, p.NR)
+	w.jac.mul(vs, w.jvs, p.NR)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
@@ -356,7 +358,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	if sim.pgsWarm.set {
 		sim.Model.WorldVelocity(q, sim.pgsWarm.qacc, w.x)
 	}
-	p.MulJ(w.x, w.jx)
+	w.jac.mul(w.x, w.jx, p.NR)
 	for k, row := range w.perm {
 		aref := (p.VHat[row] - w.jvs[row]) / dt
 		jar := w.jx[row] - aref
@@ -473,7 +475,7 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 		res.V[i] = p.VStar[i] + w.x[i]
 	}
 	res.VC = solver.Resize(res.VC, p.NR)
-	p.MulJ(res.V, res.VC)
+	w.jac.mul(res.V, res.VC, p.NR)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's

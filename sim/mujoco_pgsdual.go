@@ -193,3 +193,57 @@ func (w *pgsWork) foldFixed(dt float64) {
 		}
 	}
 }
+
+// pgsJac is J of the problem PGS solves with only its non-zero entries,
+// row by row in solver.Problem.MulJ's order (pgsSetup builds it once; the
+// setup, the warm start and dualFinish multiply by it four times). A
+// contact's row is non-zero on its bodies' paths to the root only, a
+// limit's or an actuator's on one dof. The products left out are ±0, and
+// MulJ's sums, which start at +0, are never −0, so adding them changes no
+// bit: mul gives MulJ's J v exactly (for a finite v; Validate requires J
+// finite).
+type pgsJac struct {
+	seg []pgsSeg
+	idx []int
+	val []float64
+}
+
+// pgsSeg is one row of one J block of pgsJac: vc[row] += Σ val_t v[off +
+// idx_t] over t in [lo, hi).
+type pgsSeg struct {
+	row, off, lo, hi int
+}
+
+// build sets j from p's J.
+func (j *pgsJac) build(p *solver.Problem) {
+	j.seg, j.idx, j.val = j.seg[:0], j.idx[:0], j.val[:0]
+	for b, blk := range p.JBlock {
+		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
+		d, n := p.JBlockData(b), q.Size
+		for r := range c.Size {
+			lo := len(j.idx)
+			for i, a := range d[r*n : (r+1)*n] {
+				if a != 0 {
+					j.idx = append(j.idx, i)
+					j.val = append(j.val, a)
+				}
+			}
+			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: len(j.idx)})
+		}
+	}
+}
+
+// mul sets vc = J v (nr rows), as solver.Problem.MulJ.
+func (j *pgsJac) mul(v, vc []float64, nr int) {
+	clear(vc[:nr])
+	for _, sg := range j.seg {
+		s := 0.0
+		vs := v[sg.off:]
+		idx, val := j.idx[sg.lo:sg.hi], j.val[sg.lo:sg.hi]
+		for t, i := range idx {
+			s += val[t] * vs[i]
+		}
+		vc[sg.row] += s
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/linalg"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // TestSparseGramMatchesTreeLDLGram: the PGS dual build's sparse Gram
@@ -87,4 +88,48 @@ func treeMatrix(rng *rand.Rand, parent []int) []float64 {
 		}
 	}
 	return a
+}
+
+// TestPGSJacMatchesMulJ: J v from J's non-zeros alone (pgsJac) is
+// solver.Problem.MulJ's to the bit, on random problems of two cliques with
+// blocks of 1 to 4 rows (contacts of three rows among them), rows on both
+// cliques, sparse and all-zero rows, and velocities with zeros.
+func TestPGSJacMatchesMulJ(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 2))
+	var p solver.Problem
+	var j pgsJac
+	for trial := range 200 {
+		sizes := [2]int{1 + rng.IntN(30), 1 + rng.IntN(10)}
+		p.Reset(sizes[0] + sizes[1])
+		p.Cliques = append(p.Cliques, solver.Clique{Size: sizes[0]}, solver.Clique{Offset: sizes[0], Size: sizes[1]})
+		for range 1 + rng.IntN(20) {
+			c := p.AddConstraint(solver.Bilateral, 1+rng.IntN(4))
+			for q := range 2 {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				d := p.AddJBlock(c, q)
+				for e := range d {
+					if rng.IntN(2) == 0 {
+						d[e] = rng.NormFloat64()
+					}
+				}
+			}
+		}
+		v := make([]float64, p.NV)
+		for i := range v {
+			if rng.IntN(4) > 0 {
+				v[i] = rng.NormFloat64()
+			}
+		}
+		want, got := make([]float64, p.NR), make([]float64, p.NR)
+		p.MulJ(v, want)
+		j.build(&p)
+		j.mul(v, got, p.NR)
+		for r := range want {
+			if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
+				t.Fatalf("trial %d: row %d = %v, MulJ's %v", trial, r, got[r], want[r])
+			}
+		}
+	}
 }
