@@ -345,7 +345,7 @@ func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 	sim.mem.Recall(st.pairs)
 	clearGapErrors(st.pairs)
 	prof.lap(StageContactMemory)
-	st.pairs = sim.softTouching(st.pairs, &st.mats)
+	st.pairs = sim.softTouchingKnown(st.pairs, &st.mats, sim.ws.pairs, st.mats0)
 	prof.lap(StageNarrowPhase)
 }
 
@@ -369,10 +369,32 @@ type pairMaterial struct {
 // do not touch (φ ≥ 0: MuJoCo has no row for them), in place, and sets
 // *mats to the kept pairs' materials, by pair.
 func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) []contact.Pair {
+	return sim.softTouchingKnown(pairs, mats, nil, nil)
+}
+
+// softTouchingKnown is softTouching taking the material of a pair whose
+// geometries (GeomA, GeomB) are those of one of known from kmats, its
+// materials (the step's own pairs and mats0 at an rk4 stage: the same
+// contact.Combine of the same two materials), rather than combining them
+// again.
+func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMaterial, known []contact.Pair, kmats []pairMaterial) []contact.Pair {
 	n := 0
 	*mats = (*mats)[:0]
+	if len(kmats) != len(known) {
+		known = nil
+	}
 	for _, pr := range pairs {
-		mat, soft := sim.mujocoSoft(&pr)
+		var mat contact.Material
+		soft, found := false, false
+		for j := range known {
+			if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
+				mat, soft, found = kmats[j].mat, kmats[j].soft, true
+				break
+			}
+		}
+		if !found {
+			mat, soft = sim.mujocoSoft(&pr)
+		}
 		if soft && pr.Phi >= 0 {
 			continue
 		}
