@@ -469,7 +469,7 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
 	res.V = solver.Resize(res.V, p.NV)
-	p.MulJT(res.Gamma, w.x)
+	w.jac.mulT(res.Gamma, w.x, p.NV)
 	solveCliques(p, w.fac, w.x)
 	for i := range res.V {
 		res.V[i] = p.VStar[i] + w.x[i]

@@ -247,3 +247,21 @@ func (j *pgsJac) mul(v, vc []float64, nr int) {
 		vc[sg.row] += s
 	}
 }
+
+// mulT sets out = Jᵀ γ (nv entries), as solver.Problem.MulJT: the rows in
+// the same order, rows with γ_r = 0 skipped, and J's zero entries too (their
+// products are ±0 and the sums, which start at +0, are never −0).
+func (j *pgsJac) mulT(gamma, out []float64, nv int) {
+	clear(out[:nv])
+	for _, sg := range j.seg {
+		g := gamma[sg.row]
+		if g == 0 {
+			continue
+		}
+		o := out[sg.off:]
+		idx, val := j.idx[sg.lo:sg.hi], j.val[sg.lo:sg.hi]
+		for t, i := range idx {
+			o[i] += val[t] * g
+		}
+	}
+}

@@ -90,8 +90,8 @@ func treeMatrix(rng *rand.Rand, parent []int) []float64 {
 	return a
 }
 
-// TestPGSJacMatchesMulJ: J v from J's non-zeros alone (pgsJac) is
-// solver.Problem.MulJ's to the bit, on random problems of two cliques with
+// TestPGSJacMatchesMulJ: J v and Jᵀ γ from J's non-zeros alone (pgsJac)
+// are solver.Problem.MulJ's and MulJT's to the bit, on random problems of two cliques with
 // blocks of 1 to 4 rows (contacts of three rows among them), rows on both
 // cliques, sparse and all-zero rows, and velocities with zeros.
 func TestPGSJacMatchesMulJ(t *testing.T) {
@@ -129,6 +129,20 @@ func TestPGSJacMatchesMulJ(t *testing.T) {
 		for r := range want {
 			if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
 				t.Fatalf("trial %d: row %d = %v, MulJ's %v", trial, r, got[r], want[r])
+			}
+		}
+		gamma := make([]float64, p.NR) // Jᵀ γ, with some γ_r zero
+		for r := range gamma {
+			if rng.IntN(3) > 0 {
+				gamma[r] = rng.NormFloat64()
+			}
+		}
+		wantT, gotT := make([]float64, p.NV), make([]float64, p.NV)
+		p.MulJT(gamma, wantT)
+		j.mulT(gamma, gotT, p.NV)
+		for i := range wantT {
+			if math.Float64bits(gotT[i]) != math.Float64bits(wantT[i]) {
+				t.Fatalf("trial %d: (Jᵀγ)_%d = %v, MulJT's %v", trial, i, gotT[i], wantT[i])
 			}
 		}
 	}
