@@ -294,7 +294,7 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	}
 	w.y = solver.Resize(w.y, p.NV)
 	p.MulJT(w.gv, w.y)
-	solveCliques(p, &w.factor, w.y)
+	solveCliques(p, w.fac, w.y)
 	for i := range p.NV {
 		w.x[i] += w.y[i] / dt
 	}

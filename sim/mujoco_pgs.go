@@ -74,12 +74,13 @@ func (sim *Simulator) keepWarm(a []float64) {
 
 // pgsWork is the scratch memory of a PGS solve.
 type pgsWork struct {
+	fac    *solver.CliqueFactor // the factor of the problem's A (pgsFactor): factor, or the one the caller made
 	factor solver.CliqueFactor
 	perm   []int          // MuJoCo row k is row perm[k] of the pyramid problem
 	class  []pgsClass     // per MuJoCo row
+	bclass []pgsClass     // per block of the problem past the contacts (blockClass; order)
 	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
 	ar     []float64      // AR, n×n row-major in MuJoCo's order
-	g      []float64      // J A⁻¹ Jᵀ in the problem's row order
 	b      []float64      // efc_b, MuJoCo order
 	f      []float64      // efc_force, MuJoCo order
 	r      []float64      // efc_R, MuJoCo order
@@ -91,10 +92,8 @@ type pgsWork struct {
 	ident  []pyramidBlock // a problem without contacts: every block as it is (solveRowsPGS)
 	corder []int          // the pairs in MuJoCo's contact order (contactOrder)
 	crank  []int          // their ranks within their geom pair
-	qrows  []int          // rows on the current clique
-	cols   []float64      // the Gram's scratch on the current clique
-	jq     []float64      // the rows of J on the current clique
-	gq     []float64      // their J_c A_c⁻¹ J_cᵀ
+	dual   pgsDual        // the scratch of the dual build (delassus, mujoco_pgsdual.go)
+	jac    pgsJac         // J's non-zeros (pgsSetup)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
 }
@@ -145,7 +144,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	for k := range w.floss {
 		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
 	}
-	if err := w.factor.Factor(p); err != nil {
+	if err := sim.pgsFactor(p); err != nil {
 		return true, err
 	}
 	if !newton {
@@ -158,16 +157,59 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
-	p.MulJ(w.x, w.jx)
-	p.MulJ(vs, w.jvs)
+	w.jac.build(p)
+	w.jac.mul(w.x, w.jx, p.NR)
+	w.jac.mul(vs, w.jvs, p.NR)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
 	if newton {
 		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
 	}
-	w.foldFixed(p, dt)
+	w.foldFixed(dt)
 	return true, nil
+}
+
+// pgsFactor sets w.fac to a factor of p's A. The pyramid problem of an rk4
+// step copies the dynamics of the problem whose factor linearizeAt (or
+// stageZero) has just made: the step's own (ws.problem, ws.factor) or its
+// stage's (ws.mj.stage, ws.mj.factor); when p's cliques and A are one of
+// those to the bit, that factor is p's (the same bits, 4% of Gymnasium
+// humanoid's step saved). Otherwise w.factor factors p.
+func (sim *Simulator) pgsFactor(p *solver.Problem) error {
+	w, mw := &sim.ws, &sim.ws.mj
+	if mw.rk4 {
+		if sameDynamics(p, &mw.stage) {
+			w.pgs.fac = &mw.factor
+			return nil
+		}
+		if sameDynamics(p, &w.problem) {
+			w.pgs.fac = &w.factor
+			return nil
+		}
+	}
+	w.pgs.fac = &w.pgs.factor
+	return w.pgs.factor.Factor(p)
+}
+
+// sameDynamics reports whether p and src have the same cliques and the
+// same A, bit for bit.
+func sameDynamics(p, src *solver.Problem) bool {
+	if p == src || len(p.A) != len(src.A) || len(p.Cliques) != len(src.Cliques) {
+		return p == src
+	}
+	for i, q := range p.Cliques {
+		r := src.Cliques[i]
+		if q.Offset != r.Offset || q.Size != r.Size || q.AOff != r.AOff || !slices.Equal(q.Parent, r.Parent) {
+			return false
+		}
+	}
+	for i, x := range p.A {
+		if math.Float64bits(x) != math.Float64bits(src.A[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // order sets w.perm and w.class from the pyramid problem's blocks
@@ -178,10 +220,16 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 // not a pyramid, a row of another kind).
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
+	w.bclass = w.bclass[:0]
 	for i, blk := range blocks {
-		if i < nc && blk.edges == 0 || i >= nc && blk.edges == 0 && blockClass(p, blk.first) == pgsOther {
+		cls := pgsOther // a contact's or an absorbed block's: not read
+		if i >= nc && blk.edges >= 0 {
+			cls = blockClass(p, blk.first)
+		}
+		if blk.edges == 0 && (i < nc || cls == pgsOther) {
 			return false
 		}
+		w.bclass = append(w.bclass, cls)
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		for i, blk := range blocks {
@@ -192,7 +240,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 				}
 				continue
 			}
-			if blk.edges < 0 || blockClass(p, blk.first) != cls {
+			if blk.edges < 0 || w.bclass[i] != cls {
 				continue // a spin or rolling block absorbed into its contact's edges
 			}
 			c := p.Constraints[blk.first]
@@ -296,73 +344,6 @@ func blockClass(p *solver.Problem, k int) pgsClass {
 	return pgsOther
 }
 
-// delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
-// (mj_projectConstraint; MuJoCo computes J M⁻¹ Jᵀ as (J L⁻ᵀ D^−½)(…)ᵀ,
-// here clique by clique as the Gram matrix of the factor's half,
-// solver.CliqueFactor.Delassus: the same matrix, rounded differently) and
-// w.r = R, w.arinv = 1/AR_kk (ARdiaginv).
-func (w *pgsWork) delassus(p *solver.Problem) {
-	nr := p.NR
-	w.g = solver.Resize(w.g, nr*nr)
-	clear(w.g)
-	for c, q := range p.Cliques {
-		w.qrows = w.qrows[:0]
-		for b, blk := range p.JBlock {
-			if blk.Clique != c {
-				continue
-			}
-			con := p.Constraints[blk.Constraint]
-			for r := range con.Size {
-				w.qrows = append(w.qrows, b<<8|r)
-			}
-		}
-		k := len(w.qrows)
-		if k == 0 {
-			continue
-		}
-		w.jq = solver.Resize(w.jq, k*q.Size)
-		for j, br := range w.qrows {
-			copy(w.jq[j*q.Size:(j+1)*q.Size], p.JBlockData(br >> 8)[(br&255)*q.Size:])
-			w.qrows[j] = p.Constraints[p.JBlock[br>>8].Constraint].Row + br&255 // now the row
-		}
-		w.cols = solver.Resize(w.cols, q.Size*k)
-		w.gq = solver.Resize(w.gq, k*k)
-		clear(w.gq)
-		w.factor.Delassus(q, w.jq, k, w.cols, w.gq)
-		for a, ra := range w.qrows {
-			for b, rb := range w.qrows {
-				w.g[ra*nr+rb] += w.gq[a*k+b]
-			}
-		}
-	}
-	n := len(w.perm)
-	for k, rk := range w.perm {
-		for l, rl := range w.perm {
-			w.ar[k*n+l] = w.g[rk*nr+rl]
-		}
-		w.r[k] = p.R[rk]
-		w.ar[k*n+k] += p.R[rk]
-		w.arinv[k] = 1 / w.ar[k*n+k]
-	}
-}
-
-// foldFixed moves the fixed impulses of explicit actuators' rows (blocks
-// w.fixed) into b: MuJoCo has their forces in qfrc_actuator, so in
-// qacc_smooth, b_k += (J A⁻¹ Jᵀ)_kj f_j.
-func (w *pgsWork) foldFixed(p *solver.Problem, dt float64) {
-	nr := p.NR
-	for _, blk := range w.fixed {
-		lo, _ := p.IntervalBounds(blk)
-		row := p.Constraints[blk].Row
-		if lo == 0 {
-			continue
-		}
-		for k, rk := range w.perm {
-			w.b[k] += w.g[rk*nr+row] * (lo / dt)
-		}
-	}
-}
-
 // warmStart sets w.f, the PGS warm start, as MuJoCo 2.2.2's warmstart does
 // for PGS (engine_forward.c): jar = J qacc_warmstart − aref, the force of
 // mj_constraintUpdate at jar (f = −D jar with D = 1/R, each row's zone:
@@ -377,7 +358,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	if sim.pgsWarm.set {
 		sim.Model.WorldVelocity(q, sim.pgsWarm.qacc, w.x)
 	}
-	p.MulJ(w.x, w.jx)
+	w.jac.mul(w.x, w.jx, p.NR)
 	for k, row := range w.perm {
 		aref := (p.VHat[row] - w.jvs[row]) / dt
 		jar := w.jx[row] - aref
@@ -488,13 +469,13 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
 	res.V = solver.Resize(res.V, p.NV)
-	p.MulJT(res.Gamma, w.x)
-	solveCliques(p, &w.factor, w.x)
+	w.jac.mulT(res.Gamma, w.x, p.NV)
+	solveCliques(p, w.fac, w.x)
 	for i := range res.V {
 		res.V[i] = p.VStar[i] + w.x[i]
 	}
 	res.VC = solver.Resize(res.VC, p.NR)
-	p.MulJ(res.V, res.VC)
+	w.jac.mul(res.V, res.VC, p.NR)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's

@@ -193,15 +193,20 @@ func (sim *Simulator) rk4ContactVStar() error {
 	if err := sim.explicitVStar(); err != nil { // overwrites k with M⁻¹ k
 		return err
 	}
+	prof := &sim.prof // the stages' parts go to the stage timers they are (Step laps the rest as free motion)
+	prof.lap(StageFreeMotion)
 	if err := sim.assembleContacts(); err != nil { // MuJoCo's rows for the soft pairs (softRows)
 		return err
 	}
+	prof.lap(StageContactAssembly)
 	if err := sim.assembleConstraints(); err != nil {
 		return err
 	}
+	prof.lap(StageConstraintAssembly)
 	if err := sim.solveContacts(); err != nil { // the pyramid where it applies (solvePyramid)
 		return err
 	}
+	prof.lap(StageSolve)
 	for j, x := range w.result.V {
 		mw.a[0][j] = (x - w.v0[j]) / dt
 	}
@@ -243,12 +248,15 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64, withC
 	copy(w.vth, st.vs)
 	sim.stageActivations(i) // a muscle's force takes the stage's activation (activation.go)
 	kin := w.kin
+	sim.prof.lap(StageFreeMotion)
 	kin.Update(w.qth, w.vth)
+	sim.prof.lap(StageKinematics)
 	if err := sim.linearizeAt(kin, tm, 0, 0, 0, p, &mw.factor); err != nil {
 		return fmt.Errorf("RK4 stage %d: %w", i, err)
 	}
 	st.pairs = st.pairs[:0]
 	if withContacts {
+		sim.prof.lap(StageFreeMotion)
 		sim.stageContacts(kin)
 	}
 	if len(st.pairs) == 0 && !w.cons.set.NeedsSolve(m, w.qth) { // no row at this stage: rk4VStar's stage
@@ -276,6 +284,8 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 			p.VStar[c.Offset+j] = st.vs[c.Offset+j] + dt*acc[j]
 		}
 	}
+	prof := &sim.prof
+	prof.lap(StageFreeMotion)
 	casm := &w.cons.asm
 	if withContacts {
 		casm = &st.casm // the step's assembler keeps stage 0's rows (rk4ContactVStar)
@@ -287,6 +297,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
 		sim.softRows(p, st.pairs, st.mats, st.vs)
+		prof.lap(StageContactAssembly)
 	}
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
@@ -295,6 +306,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
+		prof.lap(StageConstraintAssembly)
 	}
 	solved, err := false, error(nil)
 	if withContacts {
@@ -309,6 +321,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if err != nil {
 		return fmt.Errorf("sim: step %d: RK4 stage %d: constraint solver: %w", sim.step+1, i, err)
 	}
+	prof.lap(StageSolve)
 	for j, x := range st.res.V {
 		mw.a[i][j] = (x - st.vs[j]) / dt
 	}
@@ -324,12 +337,16 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 // deterministic order, with what the contact memory knows of them
 // (contact.Memory.Recall; GapError cleared).
 func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
-	st := &sim.ws.mj.staged
+	st, prof := &sim.ws.mj.staged, &sim.prof
 	sim.stageBroadPhase(&st.col, kin)
+	prof.lap(StageBroadPhase)
 	st.pairs = sim.narrowPhase(&st.col, nil, st.pairs[:0])
+	prof.lap(StageNarrowPhase)
 	sim.mem.Recall(st.pairs)
 	clearGapErrors(st.pairs)
-	st.pairs = sim.softTouching(st.pairs, &st.mats)
+	prof.lap(StageContactMemory)
+	st.pairs = sim.softTouchingKnown(st.pairs, &st.mats, sim.ws.pairs, st.mats0)
+	prof.lap(StageNarrowPhase)
 }
 
 // mujocoSoft returns the pair's combined material and whether it is
@@ -352,10 +369,32 @@ type pairMaterial struct {
 // do not touch (φ ≥ 0: MuJoCo has no row for them), in place, and sets
 // *mats to the kept pairs' materials, by pair.
 func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) []contact.Pair {
+	return sim.softTouchingKnown(pairs, mats, nil, nil)
+}
+
+// softTouchingKnown is softTouching taking the material of a pair whose
+// geometries (GeomA, GeomB) are those of one of known from kmats, its
+// materials (the step's own pairs and mats0 at an rk4 stage: the same
+// contact.Combine of the same two materials), rather than combining them
+// again.
+func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMaterial, known []contact.Pair, kmats []pairMaterial) []contact.Pair {
 	n := 0
 	*mats = (*mats)[:0]
+	if len(kmats) != len(known) {
+		known = nil
+	}
 	for _, pr := range pairs {
-		mat, soft := sim.mujocoSoft(&pr)
+		var mat contact.Material
+		soft, found := false, false
+		for j := range known {
+			if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
+				mat, soft, found = kmats[j].mat, kmats[j].soft, true
+				break
+			}
+		}
+		if !found {
+			mat, soft = sim.mujocoSoft(&pr)
+		}
 		if soft && pr.Phi >= 0 {
 			continue
 		}

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -8,10 +9,11 @@ import (
 	"github.com/stiction-sim/stiction/sim"
 )
 
-// profiled builds an embedded scene with the stage timers on or off.
-func profiled(t testing.TB, name string, on bool) *sim.Simulator {
+// profiled builds an embedded scene, with the settings sets, and the
+// stage timers on or off.
+func profiled(t testing.TB, name string, on bool, sets ...string) *sim.Simulator {
 	t.Helper()
-	sc, err := scene.Load(name, nil)
+	sc, err := scene.Load(name, sets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +74,43 @@ func TestStageTimes(t *testing.T) {
 	}
 	for i, x := range on.State.Q {
 		if x != off.State.Q[i] {
+			t.Fatalf("q[%d] = %v with timers, %v without", i, x, off.State.Q[i])
+		}
+	}
+}
+
+// TestRK4StageTimes: an rk4 step that detects and solves its contacts at
+// each of its four stages (the stack scene under scheme rk4), whose stages
+// lap the stage timers they run (kinematics, collision, assembly, solve),
+// has non-negative stage times that sum to StepTimes.Step at every step,
+// and the same trajectory, to the bit, as with the timers off.
+func TestRK4StageTimes(t *testing.T) {
+	on, off := profiled(t, "stack", true, "scheme=rk4"), profiled(t, "stack", false, "scheme=rk4")
+	for k := range 100 {
+		st, err := on.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stOff, err := off.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.RK4Fallback || st.Contacts == 0 {
+			t.Fatalf("step %d: fallback %v, %d contacts: not an rk4 step in contact", k+1, st.RK4Fallback, st.Contacts)
+		}
+		var sum time.Duration
+		for s, d := range st.Times.Stage {
+			if d < 0 {
+				t.Fatalf("step %d: %v took %v", k+1, sim.Stage(s), d)
+			}
+			sum += d
+		}
+		if sum != st.Times.Step || stOff.Times != (sim.StepTimes{}) {
+			t.Fatalf("step %d: stages sum to %v, Step %v; timers off: %+v", k+1, sum, st.Times.Step, stOff.Times)
+		}
+	}
+	for i, x := range on.State.Q {
+		if math.Float64bits(x) != math.Float64bits(off.State.Q[i]) {
 			t.Fatalf("q[%d] = %v with timers, %v without", i, x, off.State.Q[i])
 		}
 	}

@@ -103,6 +103,13 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 	linalg.UpperGram(n, a, y, rows, w)
 }
 
+// TreeFactor returns clique q's block of the factored problem and whether
+// it holds TreeLDL's factor (D and L along q.Parent) rather than a dense
+// UᵀU: a caller's own sparse use of the factor (sim's PGS dual build).
+func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
+	return f.data[q.AOff : q.AOff+q.Size*q.Size], q.Size > 0 && f.tree[q.AOff]
+}
+
 // InvDiag returns the diagonal entry i of A_c⁻¹ for clique q of the
 // factored problem: e_iᵀ A_c⁻¹ e_i = Σ_k y_k²/D_k with y = L⁻ᵀ e_i along a
 // tree, whose non-zeros are i's path to the root (O(depth²)), or ‖U⁻ᵀ e_i‖²

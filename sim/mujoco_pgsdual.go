@@ -1,0 +1,267 @@
+package sim
+
+import (
+	"math/bits"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// The dual build of MuJoCo's PGS (mj_projectConstraint): AR = J A⁻¹ Jᵀ + R
+// over MuJoCo's rows. A row of J on a kinematic tree is non-zero on the
+// path of its bodies to the root only, and so is its column of
+// Y = L⁻ᵀ Jᵀ for A's factor A = Lᵀ D L along the tree (linalg.TreeLDL,
+// MuJoCo's mj_factorM): (J A⁻¹ Jᵀ)_ab = Σ_i y_ia y_ib / D_i needs the dofs
+// both rows' paths share, as MuJoCo's sparse AR does. The sum runs over
+// those dofs in ascending order, with the products of
+// linalg.TreeLDLGram ((y_ia/D_i) y_ib, a before b in the clique's row
+// order), and each y column is L⁻ᵀ's substitution on its own dofs in
+// TreeLDLGram's order: the terms left out are exact zeros, so AR is
+// TreeLDLGram's to the bit. Cliques factored densely (chains, small trees,
+// coupled branches) and trees of more than 64 dofs take
+// solver.CliqueFactor.Delassus.
+
+// pgsDual is the scratch memory of the dual build (delassus).
+type pgsDual struct {
+	pos   []int     // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
+	fixlo []float64 // the fixed impulses that foldFixed folds (the non-zero ones)
+	gfix  []float64 // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
+	rows  []int     // the needed rows on the current clique, in the problem's order
+	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
+	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
+	mask  []uint64  // the sparse build's non-zeros of y, per row
+	dinv  []float64 // 1/D_i of the clique's factor
+	cols  []float64 // the dense build's scratch
+	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
+}
+
+// delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
+// (mj_projectConstraint), w.r = R, w.arinv = 1/AR_kk (ARdiaginv), and the
+// columns of the fixed rows that foldFixed folds into b, clique by clique
+// (sparseGram on a tree, solver.CliqueFactor.Delassus otherwise).
+func (w *pgsWork) delassus(p *solver.Problem) {
+	d := &w.dual
+	n := len(w.perm)
+	w.neededRows(p)
+	nf := len(d.fixlo)
+	clear(w.ar[:n*n])
+	d.gfix = solver.Resize(d.gfix, n*nf)
+	clear(d.gfix)
+	for c, q := range p.Cliques {
+		k := d.cliqueRows(p, c, q.Size)
+		if k == 0 {
+			continue
+		}
+		d.gq = solver.Resize(d.gq, k*k)
+		if a, tree := w.fac.TreeFactor(q); tree && q.Size <= 64 {
+			d.sparseGram(q.Parent, a, k)
+		} else {
+			d.cols = solver.Resize(d.cols, q.Size*k)
+			clear(d.gq)
+			w.fac.Delassus(q, d.jq, k, d.cols, d.gq)
+		}
+		w.scatter(k, nf)
+	}
+	for k, rk := range w.perm {
+		w.r[k] = p.R[rk]
+		w.ar[k*n+k] += p.R[rk]
+		w.arinv[k] = 1 / w.ar[k*n+k]
+	}
+}
+
+// neededRows sets d.pos and d.fixlo: the rows of AR (w.perm) and those of
+// the fixed impulses that foldFixed folds (the non-zero ones, in w.fixed's
+// order), with their impulses.
+func (w *pgsWork) neededRows(p *solver.Problem) {
+	d := &w.dual
+	n := len(w.perm)
+	d.pos = d.pos[:0]
+	for range p.NR {
+		d.pos = append(d.pos, -1)
+	}
+	for k, row := range w.perm {
+		d.pos[row] = k
+	}
+	d.fixlo = d.fixlo[:0]
+	for _, blk := range w.fixed {
+		if lo, _ := p.IntervalBounds(blk); lo != 0 {
+			d.pos[p.Constraints[blk].Row] = n + len(d.fixlo)
+			d.fixlo = append(d.fixlo, lo)
+		}
+	}
+}
+
+// cliqueRows sets d.rows and d.jq to the needed rows (d.pos ≥ 0) of J on
+// clique c (size columns), in the order of the problem's blocks, and
+// returns their number.
+func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
+	d.rows = d.rows[:0]
+	k := 0
+	for b, blk := range p.JBlock {
+		if blk.Clique != c {
+			continue
+		}
+		con := p.Constraints[blk.Constraint]
+		data := p.JBlockData(b)
+		for r := range con.Size {
+			if d.pos[con.Row+r] < 0 {
+				continue
+			}
+			d.rows = append(d.rows, con.Row+r)
+			d.jq = solver.Resize(d.jq, (k+1)*size)
+			copy(d.jq[k*size:(k+1)*size], data[r*size:(r+1)*size])
+			k++
+		}
+	}
+	return k
+}
+
+// sparseGram sets d.gq to J_c A_c⁻¹ J_cᵀ for the k rows in d.jq and the
+// TreeLDL factor a along parent (n = len(parent) ≤ 64): for each row,
+// y = L⁻ᵀ jᵀ by leaves to roots on its non-zeros (linalg.TreeLDLGram's
+// substitution), z = D⁻¹ y and the mask of y's non-zeros; then
+// gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored.
+func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
+	n := len(parent)
+	d.dinv = solver.Resize(d.dinv, n)
+	for i := range n {
+		d.dinv[i] = 1 / a[i*n+i]
+	}
+	d.zq = solver.Resize(d.zq, k*n)
+	d.mask = d.mask[:0]
+	for r := range k {
+		y, z := d.jq[r*n:(r+1)*n], d.zq[r*n:(r+1)*n]
+		var m uint64
+		for i := n - 1; i >= 0; i-- { // Lᵀ y = j
+			x := y[i]
+			if x == 0 {
+				continue
+			}
+			m |= 1 << uint(i)
+			for j := parent[i]; j >= 0; j = parent[j] {
+				y[j] -= a[j*n+i] * x
+			}
+		}
+		for mm := m; mm != 0; mm &= mm - 1 {
+			i := bits.TrailingZeros64(mm)
+			z[i] = d.dinv[i] * y[i]
+		}
+		d.mask = append(d.mask, m)
+	}
+	for r := range k {
+		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
+		for c := r; c < k; c++ {
+			y := d.jq[c*n : (c+1)*n]
+			s := 0.0
+			for mm := mr & d.mask[c]; mm != 0; mm &= mm - 1 {
+				i := bits.TrailingZeros64(mm)
+				s += z[i] * y[i]
+			}
+			d.gq[r*k+c], d.gq[c*k+r] = s, s
+		}
+	}
+}
+
+// scatter adds the clique's d.gq to w.ar (MuJoCo's order) and to the
+// folded fixed rows' columns d.gfix (nf of them).
+func (w *pgsWork) scatter(k, nf int) {
+	d := &w.dual
+	n := len(w.perm)
+	for a, ra := range d.rows[:k] {
+		ka := d.pos[ra]
+		if ka >= n {
+			continue
+		}
+		for b, rb := range d.rows[:k] {
+			if kb := d.pos[rb]; kb < n {
+				w.ar[ka*n+kb] += d.gq[a*k+b]
+			} else {
+				d.gfix[ka*nf+kb-n] += d.gq[a*k+b]
+			}
+		}
+	}
+}
+
+// foldFixed moves the fixed impulses of explicit actuators' rows (blocks
+// w.fixed) into b: MuJoCo has their forces in qfrc_actuator, so in
+// qacc_smooth, b_k += (J A⁻¹ Jᵀ)_kj f_j.
+func (w *pgsWork) foldFixed(dt float64) {
+	d := &w.dual
+	nf := len(d.fixlo)
+	for f, lo := range d.fixlo {
+		for k := range w.perm {
+			w.b[k] += d.gfix[k*nf+f] * (lo / dt)
+		}
+	}
+}
+
+// pgsJac is J of the problem PGS solves with only its non-zero entries,
+// row by row in solver.Problem.MulJ's order (pgsSetup builds it once; the
+// setup, the warm start and dualFinish multiply by it four times). A
+// contact's row is non-zero on its bodies' paths to the root only, a
+// limit's or an actuator's on one dof. The products left out are ±0, and
+// MulJ's sums, which start at +0, are never −0, so adding them changes no
+// bit: mul gives MulJ's J v exactly (for a finite v; Validate requires J
+// finite).
+type pgsJac struct {
+	seg []pgsSeg
+	idx []int
+	val []float64
+}
+
+// pgsSeg is one row of one J block of pgsJac: vc[row] += Σ val_t v[off +
+// idx_t] over t in [lo, hi).
+type pgsSeg struct {
+	row, off, lo, hi int
+}
+
+// build sets j from p's J.
+func (j *pgsJac) build(p *solver.Problem) {
+	j.seg, j.idx, j.val = j.seg[:0], j.idx[:0], j.val[:0]
+	for b, blk := range p.JBlock {
+		q := p.Cliques[blk.Clique]
+		c := p.Constraints[blk.Constraint]
+		d, n := p.JBlockData(b), q.Size
+		for r := range c.Size {
+			lo := len(j.idx)
+			for i, a := range d[r*n : (r+1)*n] {
+				if a != 0 {
+					j.idx = append(j.idx, i)
+					j.val = append(j.val, a)
+				}
+			}
+			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: len(j.idx)})
+		}
+	}
+}
+
+// mul sets vc = J v (nr rows), as solver.Problem.MulJ.
+func (j *pgsJac) mul(v, vc []float64, nr int) {
+	clear(vc[:nr])
+	for _, sg := range j.seg {
+		s := 0.0
+		vs := v[sg.off:]
+		idx, val := j.idx[sg.lo:sg.hi], j.val[sg.lo:sg.hi]
+		for t, i := range idx {
+			s += val[t] * vs[i]
+		}
+		vc[sg.row] += s
+	}
+}
+
+// mulT sets out = Jᵀ γ (nv entries), as solver.Problem.MulJT: the rows in
+// the same order, rows with γ_r = 0 skipped, and J's zero entries too (their
+// products are ±0 and the sums, which start at +0, are never −0).
+func (j *pgsJac) mulT(gamma, out []float64, nv int) {
+	clear(out[:nv])
+	for _, sg := range j.seg {
+		g := gamma[sg.row]
+		if g == 0 {
+			continue
+		}
+		o := out[sg.off:]
+		idx, val := j.idx[sg.lo:sg.hi], j.val[sg.lo:sg.hi]
+		for t, i := range idx {
+			o[i] += val[t] * g
+		}
+	}
+}
