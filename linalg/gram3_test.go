@@ -47,3 +47,34 @@ func TestUpperGram3Bits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUpperGram6x3 times a contact's Delassus block on a free body's
+// dense 6×6 factor (three dense rows), by the general loop (N) and by the
+// three-column kernel UpperGram uses (3), in one binary.
+func BenchmarkUpperGram6x3(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 8))
+	u := denseSPD(r, 6)
+	if !CholUpper(6, u) {
+		b.Fatal("not positive definite")
+	}
+	j := make([]float64, 18)
+	for i := range j {
+		j[i] = r.NormFloat64()
+	}
+	y, w := make([]float64, 18), make([]float64, 9)
+	for _, k := range []struct {
+		name string
+		f    func()
+	}{
+		{"N", func() { upperGramN(6, u, y, 3, w) }},
+		{"3", func() { upperGram3(6, u, y, w) }},
+	} {
+		b.Run(k.name, func(b *testing.B) {
+			for range b.N {
+				copy(y, j)
+				clear(w)
+				k.f()
+			}
+		})
+	}
+}
