@@ -204,6 +204,15 @@ func UpperInvDiag(n int, u []float64, i int, y []float64) float64 {
 // SolveUpper. Leading rows of b that are zero stay zero and cost nothing
 // but the test.
 func UpperGram(n int, u, b []float64, cols int, w []float64) {
+	if cols == 3 {
+		upperGram3(n, u, b, w) // a contact's three rows
+		return
+	}
+	upperGramN(n, u, b, cols, w)
+}
+
+// upperGramN is UpperGram for any number of columns.
+func upperGramN(n int, u, b []float64, cols int, w []float64) {
 	u, b, w = u[:n*n], b[:n*cols], w[:cols*cols]
 	for k := range n { // Uᵀ Y = B
 		bk := b[k*cols : (k+1)*cols]

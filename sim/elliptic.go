@@ -80,17 +80,16 @@ func ellipticCondim(mat *contact.Material) int {
 }
 
 // markElliptic sets *marks, per pair, to whether its contact is MuJoCo's
-// elliptic block (ellipticPair) and returns it, for
+// elliptic block (ellipticPair) or, with the pyramidal cone, MuJoCo's
+// pyramid (pyramidPair: the same pairs) and returns it, for
 // contact.Assembler.Geometric: the assembler then builds only the block's
-// Jacobian (kind solver.ContactCone), and softRows sets its R, v̂ and μ.
-// It returns nil when the cone is the pyramid or no pair is marked.
+// Jacobian (kind solver.ContactCone) and no Delassus estimate, and
+// softRows sets its R, v̂ and μ (pyramidProblem replaces the pyramid's
+// block). It returns nil when no pair is marked.
 func (sim *Simulator) markElliptic(mats []pairMaterial, marks *[]bool) []bool {
-	if sim.cfg.Contact.Pyramidal() {
-		return nil
-	}
 	m, found := (*marks)[:0], false
 	for i := range mats {
-		e := ellipticPair(&mats[i])
+		e := ellipticPair(&mats[i]) || pyramidPair(&mats[i])
 		m = append(m, e)
 		found = found || e
 	}

@@ -1,0 +1,43 @@
+package linalg
+
+// upperGram3 is UpperGram for three columns (a contact's rows t1, t2, n):
+// the same operations in the same order as upperGramN, with the columns
+// unrolled, so the same bits. Uᵀ Y = B by forward substitution, then
+// W += Yᵀ Y over the non-zero rows of Y (upper triangle, then mirrored).
+func upperGram3(n int, u, b, w []float64) {
+	u, b, w = u[:n*n], b[:3*n], w[:9]
+	for k := range n { // Uᵀ Y = B
+		b0, b1, b2 := b[3*k], b[3*k+1], b[3*k+2]
+		if b0 == 0 && b1 == 0 && b2 == 0 {
+			continue
+		}
+		inv := 1 / u[k*n+k]
+		b0, b1, b2 = b0*inv, b1*inv, b2*inv
+		b[3*k], b[3*k+1], b[3*k+2] = b0, b1, b2
+		urow := u[k*n : (k+1)*n]
+		for i := k + 1; i < n; i++ {
+			if x := -urow[i]; x != 0 {
+				bi := b[3*i : 3*i+3 : 3*i+3]
+				bi[0] += x * b0
+				bi[1] += x * b1
+				bi[2] += x * b2
+			}
+		}
+	}
+	// W's upper triangle, added to in upperGramN's order (row by row of Y).
+	w00, w01, w02, w11, w12, w22 := w[0], w[1], w[2], w[4], w[5], w[8]
+	for i := range n {
+		y0, y1, y2 := b[3*i], b[3*i+1], b[3*i+2]
+		if y0 == 0 && y1 == 0 && y2 == 0 {
+			continue
+		}
+		w00 += y0 * y0
+		w01 += y0 * y1
+		w02 += y0 * y2
+		w11 += y1 * y1
+		w12 += y1 * y2
+		w22 += y2 * y2
+	}
+	w[0], w[1], w[2], w[4], w[5], w[8] = w00, w01, w02, w11, w12, w22
+	w[3], w[6], w[7] = w01, w02, w12
+}
