@@ -43,6 +43,7 @@ func (sim *Simulator) mujocoImplicitVStar() error {
 	for i, x := range w.fout.N { // the rest of the elements' −∂f/∂v (forces.Output.N)
 		g.jac[i] += x
 	}
+	sim.addActuatorDamping(g) // the actuators' h kv mᵀm (scheme_implicit_act.go)
 	if !w.mj.direct && (len(w.pairs) > 0 || w.cons.set != nil) {
 		return sim.implicitMetricVStar()
 	}
