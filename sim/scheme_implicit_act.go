@@ -55,15 +55,23 @@ func actuatorVelocityGain(ac *constraint.Actuator) float64 {
 }
 
 // addActuatorDamping adds mᵀ kv m of every joint or fixed-tendon actuator
-// (mjd_actuator_vel's −qDeriv part) to the blocks of g.jac, within each
-// tree (a tendon's terms in different trees are not coupled: the step's
-// solve is tree by tree).
+// (mjd_actuator_vel's −qDeriv part) to the blocks of g.jac, at the entries
+// of M's pattern only: mjd_smooth_vel copies its dense DfDv into qDeriv's
+// sparse structure, M's (D_rownnz, D_colind: i = j or one an ancestor of
+// the other), so a tendon's terms in different trees or in sibling
+// branches are dropped, as there.
 func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 	set := sim.ws.cons.set
 	if set == nil {
 		return
 	}
 	m := sim.Model
+	if len(g.par) != len(m.Trees) { // once: the model's structure
+		g.par = make([][]int, len(m.Trees))
+		for t := range m.Trees {
+			g.par[t] = m.TreeVelocityParents(t)
+		}
+	}
 	for i := range set.Actuators {
 		ac := &set.Actuators[i]
 		kv := actuatorVelocityGain(ac)
@@ -87,7 +95,8 @@ func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 }
 
 // addJacEntry adds x to g.jac at the row of velocity dof di of body bi and
-// the column of dof dj of body bj, when both are in one tree.
+// the column of dof dj of body bj, when both are in one tree and the entry
+// is in M's pattern.
 func addJacEntry(g *gyroJacobian, m *multibody.Model, bi, di, bj, dj int, x float64) {
 	t := m.Bodies[bi].Tree
 	if t < 0 || t != m.Bodies[bj].Tree {
@@ -99,5 +108,19 @@ func addJacEntry(g *gyroJacobian, m *multibody.Model, bi, di, bj, dj int, x floa
 	}
 	tr := m.Trees[t]
 	i, j := m.Bodies[bi].VOff+di-tr.VOffset, m.Bodies[bj].VOff+dj-tr.VOffset
+	if !related(g.par[t], i, j) {
+		return
+	}
 	g.jac[off+i*tr.NV+j] += x
+}
+
+// related reports whether velocities i and j of a tree with velocity
+// parents par are equal or one is an ancestor of the other (M_ij may be
+// non-zero).
+func related(par []int, i, j int) bool {
+	a, b := max(i, j), min(i, j)
+	for a > b {
+		a = par[a]
+	}
+	return a == b
 }
