@@ -18,7 +18,8 @@ import (
 // implicitActuatorSet returns set with the force of every position,
 // velocity and general actuator taken at the start of the step
 // (constraint.Actuator.Explicit), as mj_implicit takes it; set itself is
-// not changed. It returns set when no actuator needs it.
+// not changed. It returns set when no actuator needs it. A PD actuator
+// (which MJCF does not have: its u̇ term) stays an implicit row.
 func implicitActuatorSet(set *constraint.Set) *constraint.Set {
 	if set == nil {
 		return nil
