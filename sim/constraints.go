@@ -41,6 +41,9 @@ func (sim *Simulator) initConstraints() error {
 	}
 	c := &sim.ws.cons
 	c.set = set
+	if sim.scheme.Method == MuJoCoImplicitRule {
+		c.set = implicitActuatorSet(set) // mj_implicit's explicit actuator forces (scheme_implicit_act.go)
+	}
 	c.controls = make([]constraint.Control, len(set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
 	if err := sim.initActivations(); err != nil {

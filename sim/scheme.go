@@ -64,8 +64,10 @@ var (
 	// MuJoCoImplicit is MuJoCo 2.2.2's implicit integrator (mj_implicit):
 	// v* = v0 + δt (M − δt ∂f/∂v)⁻¹ k(q0, v0), ∂f/∂v the velocity
 	// derivative of the passive forces (joint and tendon damping, fluid)
-	// minus that of the Coriolis, centrifugal and gyroscopic forces, all at
-	// (q0, v0); positions as MuJoCoEuler's. MJCF's integrator="implicit".
+	// and of the actuators (kv of a servo or affine bias; their forces,
+	// clamped, explicit) minus that of the Coriolis, centrifugal and
+	// gyroscopic forces, all at (q0, v0); positions as MuJoCoEuler's.
+	// MJCF's integrator="implicit".
 	MuJoCoImplicit = Scheme{Name: "mujoco-implicit", ThetaVQ: 1, Method: MuJoCoImplicitRule}
 )
 

@@ -18,6 +18,7 @@ type gyroJacobian struct {
 	lu         []float64 // one tree block's LU factors
 	piv        []int
 	vp, cp, cm []float64 // perturbed v, C(v + e_j), C(v − e_j)
+	par        [][]int   // each tree's velocity parents, M's pattern (addActuatorDamping)
 }
 
 // jacobian fills g.jac at (q, v) using kin as scratch. C is quadratic in v,

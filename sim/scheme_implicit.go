@@ -22,8 +22,9 @@ import "fmt"
 // (startMuJoCoRows, as mujoco-euler), limits with MuJoCo's solref MuJoCo's
 // (mujocoLimits), and the impulses are found with A = M (mj_fwdConstraint
 // works with qM and qacc_smooth = M⁻¹ qfrc_smooth) and act through M̂⁻¹
-// (mapVelocity). Actuators act through the contact solve, implicitly, as
-// in mujoco-euler; explicit ones (directSolution) are explicit.
+// (mapVelocity). Every actuator's force is explicit, at (q0, v0) and
+// clamped, and its velocity derivative kv mᵀm is in M̂, as mj_implicit
+// takes them (scheme_implicit_act.go).
 func (sim *Simulator) mujocoImplicitVStar() error {
 	w, p := &sim.ws, &sim.ws.problem
 	w.mj.metric = false
@@ -43,6 +44,7 @@ func (sim *Simulator) mujocoImplicitVStar() error {
 	for i, x := range w.fout.N { // the rest of the elements' −∂f/∂v (forces.Output.N)
 		g.jac[i] += x
 	}
+	sim.addActuatorDamping(g) // the actuators' h kv mᵀm (scheme_implicit_act.go)
 	if !w.mj.direct && (len(w.pairs) > 0 || w.cons.set != nil) {
 		return sim.implicitMetricVStar()
 	}

@@ -194,9 +194,10 @@ func TestImplicitPGSMuJoCo(t *testing.T) {
 }
 
 // TestImplicitRowsAllocateNothing: a warmed-up mujoco-implicit step in
-// contact with MuJoCo's rows and limits allocates nothing.
+// contact with MuJoCo's rows and limits, or with actuators (their velocity
+// derivative in M̂), allocates nothing.
 func TestImplicitRowsAllocateNothing(t *testing.T) {
-	for _, doc := range []string{implicitDampedFluidDrop, implicitLimitPendulum} {
+	for _, doc := range []string{implicitDampedFluidDrop, implicitLimitPendulum, implicitServoArm} {
 		b, _, err := stiction(writeModel(t, doc))
 		if err != nil {
 			t.Fatal(err)

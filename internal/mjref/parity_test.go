@@ -162,10 +162,10 @@ var parityModels = []struct {
 	{"menagerie/anybotics_anymal_c/scene.xml", trajMatches, false},
 	// integrator="implicit" with position-servo <general> actuators
 	// (biasprm 0 −kp −kv) and joint4 starting outside its range: MuJoCo
-	// adds kv to qDeriv and applies the clamped force explicitly, Stiction
-	// solves the actuators as constraint rows; qpos parts by 9.2e-3 at
-	// step 1 (3.5e-5 over 100 steps with integrator="Euler").
-	{"menagerie/franka_emika_panda/panda_nohand.xml", massMatches, false},
+	// adds kv to qDeriv and applies the clamped force explicitly, and so
+	// does mujoco-implicit (sim/scheme_implicit_act.go; TestImplicitActuatorsMuJoCo).
+	// It parted by 9.2e-3 at step 1 with the servos as constraint rows.
+	{"menagerie/franka_emika_panda/panda_nohand.xml", trajMatches, false},
 	{"menagerie/unitree_a1/a1.xml", trajMatches, false},
 	// On the floor: 6.7e-9 from the perturbed state at step 18, in contact.
 	{"menagerie/unitree_a1/scene.xml", massMatches, false},

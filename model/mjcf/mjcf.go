@@ -623,8 +623,9 @@ func (c *compiler) fluid(e *xmlutil.Element) error {
 // implicit; sim.MuJoCoEuler), RK4 its mj_RungeKutta (sim.RK4, which takes
 // steps with contacts or acting constraints with mujoco-euler), implicit
 // its mj_implicit ((M − h ∂f/∂v) qacc = f with the damping's, the fluid's
-// and the Coriolis forces' velocity derivatives; sim.MuJoCoImplicit; the
-// actuators' act through our contact solve). implicitfast (MuJoCo ≥ 3.0,
+// and the Coriolis forces' velocity derivatives, the actuators' forces
+// explicit and only their velocity derivative kv in the matrix;
+// sim.MuJoCoImplicit). implicitfast (MuJoCo ≥ 3.0,
 // without the Coriolis derivative) is closest to mujoco-euler.
 var integratorScheme = map[string]string{"Euler": "mujoco-euler", "RK4": "rk4", "implicit": "mujoco-implicit", "implicitfast": "mujoco-euler"}
 

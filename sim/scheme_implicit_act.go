@@ -1,0 +1,127 @@
+package sim
+
+import (
+	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/multibody"
+)
+
+// MuJoCo 2.2.2's implicit integrator and actuators (engine_forward.c,
+// mj_implicitSkip; engine_derivative.c, mjd_actuator_vel): every actuator
+// force, clamped to its forcerange, is part of qfrc_smooth at (q0, v0), an
+// explicit force; only its velocity derivative enters the implicit matrix,
+// qDeriv += mᵀ (b2 + g2 u) m with m the actuator's moment (Gear on a
+// joint, Gear·coef_k on a fixed tendon's coordinates), b2 the affine
+// bias's velocity term and g2 an affine gain's (fixed gains here: 0). So
+// M̂ = M − h qDeriv gets + h kv mᵀm for a servo of velocity gain kv, and
+// the clamp does not change it.
+
+// implicitActuatorSet returns set with the force of every position,
+// velocity and general actuator taken at the start of the step
+// (constraint.Actuator.Explicit), as mj_implicit takes it; set itself is
+// not changed. It returns set when no actuator needs it. A PD actuator
+// (which MJCF does not have: its u̇ term) stays an implicit row.
+func implicitActuatorSet(set *constraint.Set) *constraint.Set {
+	if set == nil {
+		return nil
+	}
+	need := false
+	for i := range set.Actuators {
+		need = need || !set.Actuators[i].IsExplicit()
+	}
+	if !need {
+		return set
+	}
+	cp := *set
+	cp.Actuators = append([]constraint.Actuator(nil), set.Actuators...)
+	for i := range cp.Actuators {
+		switch cp.Actuators[i].Type {
+		case constraint.General, constraint.Position, constraint.Velocity:
+			cp.Actuators[i].Explicit = true
+		}
+	}
+	return &cp
+}
+
+// actuatorVelocityGain is kv = −∂f/∂l̇ of actuator ac: Kd for position and
+// velocity servos, −b2 for a general actuator, 0 otherwise (MuJoCo's
+// −bias_vel in mjd_actuator_vel).
+func actuatorVelocityGain(ac *constraint.Actuator) float64 {
+	switch ac.Type {
+	case constraint.Position, constraint.Velocity:
+		return ac.Kd
+	case constraint.General:
+		return -ac.Bias[2]
+	}
+	return 0
+}
+
+// addActuatorDamping adds mᵀ kv m of every joint or fixed-tendon actuator
+// (mjd_actuator_vel's −qDeriv part) to the blocks of g.jac, at the entries
+// of M's pattern only: mjd_smooth_vel copies its dense DfDv into qDeriv's
+// sparse structure, M's (D_rownnz, D_colind: i = j or one an ancestor of
+// the other), so a tendon's terms in different trees or in sibling
+// branches are dropped, as there.
+func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
+	set := sim.ws.cons.set
+	if set == nil {
+		return
+	}
+	m := sim.Model
+	if len(g.par) != len(m.Trees) { // once: the model's structure
+		g.par = make([][]int, len(m.Trees))
+		for t := range m.Trees {
+			g.par[t] = m.TreeVelocityParents(t)
+		}
+	}
+	for i := range set.Actuators {
+		ac := &set.Actuators[i]
+		kv := actuatorVelocityGain(ac)
+		if kv == 0 || ac.Transmission != nil {
+			continue
+		}
+		gear := ac.Gear
+		if gear == 0 {
+			gear = 1
+		}
+		if len(ac.Tendon) == 0 {
+			addJacEntry(g, m, ac.Body, ac.DOF, ac.Body, ac.DOF, kv*gear*gear)
+			continue
+		}
+		for _, a := range ac.Tendon {
+			for _, b := range ac.Tendon {
+				addJacEntry(g, m, a.Body, a.DOF, b.Body, b.DOF, kv*gear*gear*a.Coef*b.Coef)
+			}
+		}
+	}
+}
+
+// addJacEntry adds x to g.jac at the row of velocity dof di of body bi and
+// the column of dof dj of body bj, when both are in one tree and the entry
+// is in M's pattern.
+func addJacEntry(g *gyroJacobian, m *multibody.Model, bi, di, bj, dj int, x float64) {
+	t := m.Bodies[bi].Tree
+	if t < 0 || t != m.Bodies[bj].Tree {
+		return
+	}
+	off := 0
+	for _, tr := range m.Trees[:t] {
+		off += tr.NV * tr.NV
+	}
+	tr := m.Trees[t]
+	i, j := m.Bodies[bi].VOff+di-tr.VOffset, m.Bodies[bj].VOff+dj-tr.VOffset
+	if !related(g.par[t], i, j) {
+		return
+	}
+	g.jac[off+i*tr.NV+j] += x
+}
+
+// related reports whether velocities i and j of a tree with velocity
+// parents par are equal or one is an ancestor of the other (M_ij may be
+// non-zero).
+func related(par []int, i, j int) bool {
+	a, b := max(i, j), min(i, j)
+	for a > b {
+		a = par[a]
+	}
+	return a == b
+}
