@@ -188,26 +188,33 @@ func constraintEnd(p *solver.Problem, lo int) int {
 func mulGJ(p *solver.Problem, gi []float64, b int, tmp []float64) {
 	jb := p.JBlockData(b)
 	k := p.Constraints[p.JBlock[b].Constraint].Size
-	n := len(jb) / k
+	gjProduct(gi, k, jb, len(jb)/k, tmp)
+}
+
+// gjProduct sets tmp = G J (k×m, row-major) for a k×k block g and a k×m
+// block j, both row-major: entry (r, c) is Σ_s g_rs j_sc summed over s in
+// order, skipping zero g_rs (the k = 3 contact case unrolled, the same
+// sum with no skip). Both the dense and the packed Hessian assembly use it.
+func gjProduct(g []float64, k int, j []float64, m int, tmp []float64) {
 	if k == 3 { // contacts: the common case, unrolled
 		for r := range 3 {
-			g0, g1, g2 := gi[3*r], gi[3*r+1], gi[3*r+2]
-			row := tmp[r*n : (r+1)*n]
-			for c := range n {
-				row[c] = g0*jb[c] + g1*jb[n+c] + g2*jb[2*n+c]
+			g0, g1, g2 := g[3*r], g[3*r+1], g[3*r+2]
+			row := tmp[r*m : (r+1)*m]
+			for c := range m {
+				row[c] = g0*j[c] + g1*j[m+c] + g2*j[2*m+c]
 			}
 		}
 		return
 	}
 	for r := range k {
-		row := tmp[r*n : (r+1)*n]
+		row := tmp[r*m : (r+1)*m]
 		clear(row)
 		for s := range k {
-			grs := gi[r*k+s]
+			grs := g[r*k+s]
 			if grs == 0 {
 				continue
 			}
-			for c, x := range jb[s*n : (s+1)*n] {
+			for c, x := range j[s*m : (s+1)*m] {
 				row[c] += grs * x
 			}
 		}

@@ -125,30 +125,7 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 // each entry the sum of mulGJ's in the same order.
 func (pk *packedJ) mulGJ(gi []float64, b int, tmp []float64) {
 	cols, jb := pk.block(b)
-	k, m := pk.size[b], len(cols)
-	if k == 3 { // contacts: the common case, unrolled
-		for r := range 3 {
-			g0, g1, g2 := gi[3*r], gi[3*r+1], gi[3*r+2]
-			row := tmp[r*m : (r+1)*m]
-			for c := range m {
-				row[c] = g0*jb[c] + g1*jb[m+c] + g2*jb[2*m+c]
-			}
-		}
-		return
-	}
-	for r := range k {
-		row := tmp[r*m : (r+1)*m]
-		clear(row)
-		for s := range k {
-			grs := gi[r*k+s]
-			if grs == 0 {
-				continue
-			}
-			for c, x := range jb[s*m : (s+1)*m] {
-				row[c] += grs * x
-			}
-		}
-	}
+	gjProduct(gi, pk.size[b], jb, len(cols), tmp)
 }
 
 // addJtTmp adds J_b1ᵀ tmp (tmp = G_i J_b2 from mulGJ) to H (n×n, h) over
