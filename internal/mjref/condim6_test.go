@@ -36,19 +36,7 @@ const condimSphere = `<mujoco><option integrator="%[5]s" timestep="%[6]g"%[7]s/>
 // (the gap appears in one step, 3.9e-12 in z, and scales with the
 // tolerance: 5.0e-14 at 1e-10, 5.4e-16 at 1e-12 for condim 3).
 func TestCondim46PyramidMuJoCo(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		condim    int
-		tor, roll float64
-		yaw       float64
-		qvel      []float64
-	}{
-		{"spin about z", 4, 0.02, 0, 0, []float64{0, 0, 0, 0, 0, 8}},
-		{"spin tilted, sliding", 4, 0.02, 0, 30, []float64{0.4, -0.2, 0, 1, -2, 6}},
-		{"roll along x", 6, 0.01, 0.005, 0, []float64{1, 0, 0, 0, 10, 0}},
-		{"roll and spin, yawed", 6, 0.01, 0.005, 50, []float64{0.3, 0.8, 0, -8, 3, 4}},
-		{"condim 6, torsional and rolling 0 (MuJoCo's 1e-5)", 6, 0, 0, 20, []float64{0.3, 0.8, 0, -8, 3, 4}},
-	} {
+	for _, c := range condim46Cases {
 		for _, sc := range []sim.Scheme{sim.MuJoCoEuler, sim.RK4} {
 			for _, dt := range []float64{0.002, 0.01} {
 				integ := "Euler"
@@ -208,4 +196,22 @@ func TestCondim6PyramidAllocatesNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per warmed-up step, %d of 21 steps in contact (want 0, ≥ 5)", sc.Name, allocs, inContact)
 		}
 	}
+}
+
+// condim46Cases are the spinning and rolling spheres that
+// TestCondim46PyramidMuJoCo and TestEllipticCondim46MuJoCo run against
+// MuJoCo: condim, torsional and rolling friction, the sphere's yaw in
+// degrees, and the sphere's initial qvel.
+var condim46Cases = []struct {
+	name      string
+	condim    int
+	tor, roll float64
+	yaw       float64
+	qvel      []float64
+}{
+	{"spin about z", 4, 0.02, 0, 0, []float64{0, 0, 0, 0, 0, 8}},
+	{"spin tilted, sliding", 4, 0.02, 0, 30, []float64{0.4, -0.2, 0, 1, -2, 6}},
+	{"roll along x", 6, 0.01, 0.005, 0, []float64{1, 0, 0, 0, 10, 0}},
+	{"roll and spin, yawed", 6, 0.01, 0.005, 50, []float64{0.3, 0.8, 0, -8, 3, 4}},
+	{"condim 6, torsional and rolling 0 (MuJoCo's 1e-5)", 6, 0, 0, 20, []float64{0.3, 0.8, 0, -8, 3, 4}},
 }

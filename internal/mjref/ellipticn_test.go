@@ -22,19 +22,7 @@ import (
 // measuring. Measured: 2.2e-16 … 4.2e-14 (the spheres with friction),
 // 1.2e-15 … 2.1e-14 (the one at 1e-5).
 func TestEllipticCondim46MuJoCo(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		condim    int
-		tor, roll float64
-		yaw       float64
-		qvel      []float64
-	}{
-		{"spin about z", 4, 0.02, 0, 0, []float64{0, 0, 0, 0, 0, 8}},
-		{"spin tilted, sliding", 4, 0.02, 0, 30, []float64{0.4, -0.2, 0, 1, -2, 6}},
-		{"roll along x", 6, 0.01, 0.005, 0, []float64{1, 0, 0, 0, 10, 0}},
-		{"roll and spin, yawed", 6, 0.01, 0.005, 50, []float64{0.3, 0.8, 0, -8, 3, 4}},
-		{"condim 6, torsional and rolling 0 (MuJoCo's 1e-5)", 6, 0, 0, 20, []float64{0.3, 0.8, 0, -8, 3, 4}},
-	} {
+	for _, c := range condim46Cases {
 		for _, sc := range []sim.Scheme{sim.MuJoCoEuler, sim.RK4} {
 			for _, dt := range []float64{0.002, 0.01} {
 				for _, ir := range []string{"1", "10"} {
