@@ -1,7 +1,6 @@
 package mjref
 
 import (
-	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -24,30 +23,15 @@ var hfieldModels = []string{
 // component from MuJoCo's; a pair whose contact count differs is an
 // error.
 func compareHField(c *Collision, fld *mjccd.HFieldData) (int, float64, error) {
-	gs := mjccdGeoms(c)
 	opt := mjccd.Options{Tolerance: c.MPRTolerance, Iterations: c.MPRIterations}
-	n, worst := 0, 0.0
-	for k := 0; k < len(c.Contacts); {
-		pair := c.Contacts[k].Geom
-		end := k
-		for end < len(c.Contacts) && c.Contacts[end].Geom == pair {
-			end++
-		}
-		g1, g2 := &gs[pair[0]], &gs[pair[1]]
+	n, worst, err := compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
 		if g1.Type != mjccd.HField {
-			k = end
-			continue
+			return nil, nil, false
 		}
 		g1.Field = fld
-		got := mjccd.ConvexHField(g1, g2, 0, opt, nil)
-		if len(got) != end-k {
-			return n, worst, fmt.Errorf("geoms %d–%d: %d contacts, MuJoCo %d", pair[0], pair[1], len(got), end-k)
-		}
-		worst = math.Max(worst, contactsDiff(got, c.Contacts[k:end]))
-		n += end - k
-		k = end
-	}
-	return n, worst, nil
+		return mjccd.ConvexHField(g1, g2, 0, opt, nil), want, true
+	})
+	return sumCounts(n), worst, err
 }
 
 // TestHFieldContactsMuJoCo: package mjccd, given MuJoCo's posed geoms,
@@ -59,12 +43,7 @@ func compareHField(c *Collision, fld *mjccd.HFieldData) (int, float64, error) {
 func TestHFieldContactsMuJoCo(t *testing.T) {
 	exe := tool(t)
 	for _, file := range hfieldModels {
-		path := filepath.Join("testdata", file)
-		ref, err := Exec(exe, path, Options{Steps: 1, Every: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _, err := stiction(path)
+		b, _, err := stiction(filepath.Join("testdata", file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,29 +56,13 @@ func TestHFieldContactsMuJoCo(t *testing.T) {
 		if fld == nil {
 			t.Fatalf("%s: no height field in Stiction's import", file)
 		}
-		q, v := perturbedState(ref)
-		total, worst := 0, 0.0
-		for _, start := range []struct {
-			name string
-			q, v []float64
-		}{{"initial", nil, nil}, {"perturbed", q, v}} {
-			steps := []int{0, 1, 10}
-			if long() {
-				steps = append(steps, 50, 99)
+		total, worst := alongRuns(t, exe, file, func(c *Collision) (int, float64, []error) {
+			n, w, err := compareHField(c, fld)
+			if err != nil {
+				return n, w, []error{err}
 			}
-			for _, steps := range steps {
-				c, err := Collide(exe, path, steps, start.q, start.v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				n, w, err := compareHField(c, fld)
-				if err != nil {
-					t.Errorf("%s, %s state, step %d: %v", file, start.name, steps, err)
-				}
-				total += n
-				worst = math.Max(worst, w)
-			}
-		}
+			return n, w, nil
+		})
 		t.Logf("%s: %d contacts compared, largest difference %.3g", file, total, worst)
 		if total == 0 || worst > 1e-12 {
 			t.Errorf("%s: %d contacts compared, differing from MuJoCo's by %.3g", file, total, worst)
@@ -134,18 +97,9 @@ func TestHFieldTrajectoryMuJoCo(t *testing.T) {
 	ref, _, long, first := runFromState(t, exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
 	self := 0.0
 	for i := range q {
-		q2 := slices.Clone(q)
-		q2[i] += 1e-16
-		moved, err := Exec(exe, path, Options{Steps: 100, Every: 1, QPos: q2, QVel: v})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := 0.0
-		for k := range ref.Steps {
-			for j := range ref.Steps[k].QPos {
-				d = math.Max(d, math.Abs(ref.Steps[k].QPos[j]-moved.Steps[k].QPos[j]))
-			}
-		}
+		moved := slices.Clone(q)
+		moved[i] += 1e-16
+		d, _, _ := mujocoGap(t, exe, path, ref, moved, v)
 		self = math.Max(self, d)
 	}
 	t.Logf("100 steps: max |Δqpos| %.3g (first over 1e-9: %d); MuJoCo from a state moved by 1e-16: %.3g", long, first, self)

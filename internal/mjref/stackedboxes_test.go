@@ -109,15 +109,7 @@ func TestStackedBoxesParting(t *testing.T) {
 	for i, x := range c.Meshes[0].Vert {
 		vert[i] = float32(x)
 	}
-	init, err := Exec(exe, path, Options{Steps: 100, Every: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, v := perturbedState(init)
-	pert, err := Exec(exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	init, pert, _, _ := bothRuns(t, exe, path, 100)
 	for _, run := range []struct {
 		name string
 		ref  *Run
@@ -128,17 +120,14 @@ func TestStackedBoxesParting(t *testing.T) {
 	}
 }
 
-// selfGap returns how far MuJoCo's run of the model at path from state
-// (q, v) parts from its run from q moved by eps in every coordinate over
-// steps steps (the largest |Δqpos|), and the first step over 1e-9 (−1:
-// none): the round-off growth of the model's own trajectory.
-func selfGap(t *testing.T, exe, path string, ref *Run, q, v []float64, eps float64) (float64, int) {
+// mujocoGap runs MuJoCo on the model at path from (q, v) for ref's steps
+// and returns how far its qpos parts from ref's (the largest |Δqpos|),
+// the first step over 1e-9 (−1: none) and the run: with (q, v) ref's
+// initial state moved by round-off, the round-off growth of the model's
+// own trajectory.
+func mujocoGap(t *testing.T, exe, path string, ref *Run, q, v []float64) (float64, int, *Run) {
 	t.Helper()
-	moved := slices.Clone(q)
-	for i := range moved {
-		moved[i] += eps
-	}
-	r, err := Exec(exe, path, Options{Steps: len(ref.Steps) - 1, Every: 1, QPos: moved, QVel: v})
+	r, err := Exec(exe, path, Options{Steps: len(ref.Steps) - 1, Every: 1, QPos: q, QVel: v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +140,32 @@ func selfGap(t *testing.T, exe, path string, ref *Run, q, v []float64, eps float
 			first = k
 		}
 	}
-	return worst, first
+	return worst, first, r
+}
+
+// bothRuns returns MuJoCo's runs of steps steps of the model at path from
+// its initial state and from the parity table's perturbed state (q, v).
+func bothRuns(t *testing.T, exe, path string, steps int) (init, pert *Run, q, v []float64) {
+	t.Helper()
+	init, err := Exec(exe, path, Options{Steps: steps, Every: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, v = perturbedState(init)
+	pert, err = Exec(exe, path, Options{Steps: steps, Every: 1, QPos: q, QVel: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return init, pert, q, v
+}
+
+// movedBy returns q with every coordinate moved by eps.
+func movedBy(q []float64, eps float64) []float64 {
+	m := slices.Clone(q)
+	for i := range m {
+		m[i] += eps
+	}
+	return m
 }
 
 // TestStackedBoxesRoundOff (STICTION_LONG=1): over the parity table's
@@ -180,22 +194,14 @@ func TestStackedBoxesRoundOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := writeModel(t, strings.Replace(string(src), `<option gravity="-4 4 -10">`, `<option gravity="-4 4 -10" tolerance="1e-15" iterations="1000">`, 1))
-	init, err := Exec(exe, p, Options{Steps: 100, Every: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, v := perturbedState(init)
-	pert, err := Exec(exe, p, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	init, pert, q, v := bothRuns(t, exe, p, 100)
 	for _, run := range []struct {
 		name string
 		ref  *Run
 		q, v []float64
 	}{{"initial", init, init.QInit, init.VInit}, {"perturbed", pert, q, v}} {
 		d, k := stackedBoxesDiff(t, p, run.ref, nil, nil)
-		self, ks := selfGap(t, exe, p, run.ref, run.q, run.v, 1e-15)
+		self, ks, _ := mujocoGap(t, exe, p, run.ref, movedBy(run.q, 1e-15), run.v)
 		t.Logf("%s state, tolerance 1e-15: max |Δqpos| over 100 steps %.3g (over 1e-9 from step %d); MuJoCo from itself moved by 1e-15: %.3g (step %d)", run.name, d, k, self, ks)
 		if d > self {
 			t.Errorf("%s state: parts from MuJoCo by %.3g, more than MuJoCo from itself moved by 1e-15 (%.3g)", run.name, d, self)
