@@ -114,7 +114,7 @@ func compareConvex(c *Collision, multi bool) (int, float64, error) {
 func TestConvexContactsMuJoCo(t *testing.T) {
 	exe := tool(t)
 	for _, file := range convexModels {
-		total, worst := alongRuns(t, exe, file, func(c *Collision) (int, float64, []error) {
+		total, worst := alongRuns(t, exe, filepath.Join("testdata", file), func(c *Collision) (int, float64, []error) {
 			n, worst := 0, 0.0
 			var errs []error
 			for _, multi := range []bool{true, false} {
@@ -134,14 +134,13 @@ func TestConvexContactsMuJoCo(t *testing.T) {
 	}
 }
 
-// alongRuns runs compare on MuJoCo's collisions of the model file at steps
+// alongRuns runs compare on MuJoCo's collisions of the model at path at steps
 // 0, 1 and 10 (with STICTION_LONG=1 also 50 and 99) of its runs from the
 // initial and the perturbed states, reports its errors on t with the
 // state and step, and returns the contacts compared and the largest
 // difference.
-func alongRuns(t *testing.T, exe, file string, compare func(*Collision) (int, float64, []error)) (int, float64) {
+func alongRuns(t *testing.T, exe, path string, compare func(*Collision) (int, float64, []error)) (int, float64) {
 	t.Helper()
-	path := filepath.Join("testdata", file)
 	ref, err := Exec(exe, path, Options{Steps: 1, Every: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +162,7 @@ func alongRuns(t *testing.T, exe, file string, compare func(*Collision) (int, fl
 			}
 			n, w, errs := compare(c)
 			for _, err := range errs {
-				t.Errorf("%s, %s state, step %d: %v", file, start.name, steps, err)
+				t.Errorf("%s, %s state, step %d: %v", path, start.name, steps, err)
 			}
 			total += n
 			worst = math.Max(worst, w)

@@ -1,7 +1,9 @@
 package mjref
 
 import (
+	"encoding/binary"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -19,19 +21,18 @@ var hfieldModels = []string{
 // compareHField runs mjccd.ConvexHField on every pair of c that MuJoCo
 // collided with mjc_ConvexHField, the field's elevations fld (Stiction's
 // import of the model's one field), and returns the number of contacts
-// compared and the largest difference of a distance, position or normal
-// component from MuJoCo's; a pair whose contact count differs is an
-// error.
-func compareHField(c *Collision, fld *mjccd.HFieldData) (int, float64, error) {
+// compared per geom type of the other geom and the largest difference of
+// a distance, position or normal component from MuJoCo's; a pair whose
+// contact count differs is an error.
+func compareHField(c *Collision, fld *mjccd.HFieldData) (map[mjccd.Type]int, float64, error) {
 	opt := mjccd.Options{Tolerance: c.MPRTolerance, Iterations: c.MPRIterations}
-	n, worst, err := compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
+	return compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
 		if g1.Type != mjccd.HField {
 			return nil, nil, false
 		}
 		g1.Field = fld
 		return mjccd.ConvexHField(g1, g2, 0, opt, nil), want, true
 	})
-	return sumCounts(n), worst, err
 }
 
 // TestHFieldContactsMuJoCo: package mjccd, given MuJoCo's posed geoms,
@@ -42,8 +43,12 @@ func compareHField(c *Collision, fld *mjccd.HFieldData) (int, float64, error) {
 // and the same distances, positions and normals (asserted to 1e-12).
 func TestHFieldContactsMuJoCo(t *testing.T) {
 	exe := tool(t)
+	paths := []string{bumpyHField(t)}
 	for _, file := range hfieldModels {
-		b, _, err := stiction(filepath.Join("testdata", file))
+		paths = append(paths, filepath.Join("testdata", file))
+	}
+	for _, path := range paths {
+		b, _, err := stiction(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,21 +59,74 @@ func TestHFieldContactsMuJoCo(t *testing.T) {
 			}
 		}
 		if fld == nil {
-			t.Fatalf("%s: no height field in Stiction's import", file)
+			t.Fatalf("%s: no height field in Stiction's import", path)
 		}
-		total, worst := alongRuns(t, exe, file, func(c *Collision) (int, float64, []error) {
+		types := map[mjccd.Type]int{}
+		total, worst := alongRuns(t, exe, path, func(c *Collision) (int, float64, []error) {
 			n, w, err := compareHField(c, fld)
-			if err != nil {
-				return n, w, []error{err}
+			for k, x := range n {
+				types[k] += x
 			}
-			return n, w, nil
+			if err != nil {
+				return sumCounts(n), w, []error{err}
+			}
+			return sumCounts(n), w, nil
 		})
-		t.Logf("%s: %d contacts compared, largest difference %.3g", file, total, worst)
+		t.Logf("%s: %d contacts compared (by geom type: %v), largest difference %.3g", path, total, types, worst)
 		if total == 0 || worst > 1e-12 {
-			t.Errorf("%s: %d contacts compared, differing from MuJoCo's by %.3g", file, total, worst)
+			t.Errorf("%s: %d contacts compared, differing from MuJoCo's by %.3g", path, total, worst)
+		}
+		if path == paths[0] {
+			for typ := mjccd.Sphere; typ <= mjccd.Mesh; typ++ {
+				if types[typ] == 0 {
+					t.Errorf("%s: no contact of geom type %d compared", path, typ)
+				}
+			}
 		}
 	}
 }
+
+// bumpyHField writes a model with a tilted, moved 6 × 5 height field of
+// uneven elevations (MuJoCo's binary hfield file: MuJoCo 2.2.2 has no
+// elevation attribute) and, dropped on it from just above, a sphere, a
+// capsule, an ellipsoid, a cylinder, a box and a box mesh, each turned,
+// and returns the model's path.
+func bumpyHField(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	raw := binary.LittleEndian.AppendUint32(nil, 5)
+	raw = binary.LittleEndian.AppendUint32(raw, 6)
+	for _, x := range []float32{0, 1, 2, 1, 0, 3, 1, 4, 2, 2, 1, 0, 2, 0, 5, 1, 3, 1, 0, 2, 1, 4, 0, 2, 1, 1, 0, 2, 3, 1} {
+		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(x))
+	}
+	p := filepath.Join(dir, "bumpy.xml")
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"bumpy.bin", raw}, {"bumpy.xml", []byte(bumpyHFieldXML)}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// bumpyHFieldXML is bumpyHField's model.
+const bumpyHFieldXML = `<mujoco>
+  <asset>
+    <hfield name="hf" file="bumpy.bin" size="1.2 1 0.3 0.1"/>
+    <mesh name="cube" vertex="-.1 -.08 -.06  .1 -.08 -.06  -.1 .08 -.06  .1 .08 -.06  -.1 -.08 .06  .1 -.08 .06  -.1 .08 .06  .1 .08 .06"/>
+  </asset>
+  <worldbody>
+    <geom type="hfield" hfield="hf" pos="0.1 -0.05 0.02" euler="4 -3 10"/>
+    <body pos="-0.7 -0.4 0.3" euler="10 20 30"><freejoint/><geom type="sphere" size="0.09"/></body>
+    <body pos="0 -0.4 0.3" euler="60 10 0"><freejoint/><geom type="capsule" size="0.06 0.12"/></body>
+    <body pos="0.7 -0.4 0.3" euler="5 40 15"><freejoint/><geom type="ellipsoid" size="0.12 0.08 0.06"/></body>
+    <body pos="-0.7 0.4 0.3" euler="80 5 20"><freejoint/><geom type="cylinder" size="0.07 0.1"/></body>
+    <body pos="0 0.4 0.3" euler="15 25 35"><freejoint/><geom type="box" size="0.1 0.08 0.06"/></body>
+    <body pos="0.7 0.4 0.3" euler="-20 10 50"><freejoint/><geom type="mesh" mesh="cube"/></body>
+  </worldbody>
+</mujoco>`
 
 // TestHFieldTrajectoryMuJoCo: frameless_contact_hfield.xml (a box on two
 // slide joints resting on a flat height field) from the parity table's
