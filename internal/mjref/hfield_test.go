@@ -35,12 +35,15 @@ func compareHField(c *Collision, fld *mjccd.HFieldData) (map[mjccd.Type]int, flo
 	})
 }
 
-// TestHFieldContactsMuJoCo: package mjccd, given MuJoCo's posed geoms,
-// returns MuJoCo 2.2.2's height-field contacts (mjc_ConvexHField: one MPR
-// contact per cell prism under the geom) contact by contact, along the
-// trajectories from the initial and the perturbed states (steps 0, 1,
-// 10; with STICTION_LONG=1 also 50 and 99): the same number of contacts
-// and the same distances, positions and normals (asserted to 1e-12).
+// TestHFieldContactsMuJoCo: package mjccd, given MuJoCo's posed geoms and
+// Stiction's import of the field, returns MuJoCo 2.2.2's height-field
+// contacts (mjc_ConvexHField: one MPR contact per cell prism under the
+// geom) contact by contact, along the runs from the initial and the
+// perturbed states (steps 0, 1, 10; with STICTION_LONG=1 also 50 and 99)
+// of a tilted bumpy field under the six convex geom types (every one
+// must touch) and of frameless_contact_hfield.xml: the same number of
+// contacts and the same distances, positions and normals (asserted to
+// 1e-12; measured equal to the bit: 70 and 12 contacts).
 func TestHFieldContactsMuJoCo(t *testing.T) {
 	exe := tool(t)
 	paths := []string{bumpyHField(t)}
@@ -119,12 +122,12 @@ const bumpyHFieldXML = `<mujoco>
   </asset>
   <worldbody>
     <geom type="hfield" hfield="hf" pos="0.1 -0.05 0.02" euler="4 -3 10"/>
-    <body pos="-0.7 -0.4 0.3" euler="10 20 30"><freejoint/><geom type="sphere" size="0.09"/></body>
-    <body pos="0 -0.4 0.3" euler="60 10 0"><freejoint/><geom type="capsule" size="0.06 0.12"/></body>
-    <body pos="0.7 -0.4 0.3" euler="5 40 15"><freejoint/><geom type="ellipsoid" size="0.12 0.08 0.06"/></body>
-    <body pos="-0.7 0.4 0.3" euler="80 5 20"><freejoint/><geom type="cylinder" size="0.07 0.1"/></body>
-    <body pos="0 0.4 0.3" euler="15 25 35"><freejoint/><geom type="box" size="0.1 0.08 0.06"/></body>
-    <body pos="0.7 0.4 0.3" euler="-20 10 50"><freejoint/><geom type="mesh" mesh="cube"/></body>
+    <body pos="-0.7 -0.4 0.05" euler="10 20 30"><freejoint/><geom type="sphere" size="0.09"/></body>
+    <body pos="0 -0.4 0.22" euler="60 10 0"><freejoint/><geom type="capsule" size="0.06 0.12"/></body>
+    <body pos="0.7 -0.4 0.22" euler="5 40 15"><freejoint/><geom type="ellipsoid" size="0.12 0.08 0.06"/></body>
+    <body pos="-0.7 0.4 0.12" euler="80 5 20"><freejoint/><geom type="cylinder" size="0.07 0.1"/></body>
+    <body pos="0 0.4 0.22" euler="15 25 35"><freejoint/><geom type="box" size="0.1 0.08 0.06"/></body>
+    <body pos="0.7 0.4 0.22" euler="-20 10 50"><freejoint/><geom type="mesh" mesh="cube"/></body>
   </worldbody>
 </mujoco>`
 
