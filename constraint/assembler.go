@@ -73,23 +73,23 @@ type Input struct {
 // its scratch memory between calls, so that assembling a problem of a size
 // seen before allocates nothing.
 type Assembler struct {
-	rows     [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
-	tree     [2]int       // the trees (cliques) of those rows
-	nb, nr   int          // trees and rows in use
-	jac      []float64    // 3×NV_t point or angular Jacobian scratch
-	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
-	tenLocal []float64    // 3×NV: its point Jacobians' scratch
-	x        []float64    // scratch: row rotation of diagonalize
-	y        []float64    // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
-	idiag    []float64    // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
-	w        [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
-	wm       [36]float64  // its full Delassus block W, row-major
-	ev       [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null     [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work     []float64    // eigen-solver scratch
-	vecs     []float64    // row bases of diagonalized blocks (n×n each)
-	entries  []entry      // one per Set item, in Report order
-	scale    float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	rows     [][]float64 // J rows of the block being built, per tree (≤ 6 rows); grown, never shrunk
+	tree     []int       // the trees (cliques) of those rows, one per rows entry
+	nb, nr   int         // trees and rows in use
+	jac      []float64   // 3×NV_t point or angular Jacobian scratch
+	tenG     []float64   // NV: a spatial tendon's Jacobian G (addPath)
+	tenLocal []float64   // 3×NV: its point Jacobians' scratch
+	x        []float64   // scratch: row rotation of diagonalize
+	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
+	idiag    []float64   // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
+	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm       [36]float64 // its full Delassus block W, row-major
+	ev       [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null     [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work     []float64   // eigen-solver scratch
+	vecs     []float64   // row bases of diagonalized blocks (n×n each)
+	entries  []entry     // one per Set item, in Report order
+	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -182,7 +182,8 @@ func (a *Assembler) begin(n int) {
 }
 
 // slot returns the rows of tree t, adding them (zeroed) if the block has
-// none yet; at most two trees per block.
+// none yet. A block may touch any number of trees (a tendon over joints
+// of several trees, as MuJoCo's); the scratch grows to the most seen.
 func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
 	for i := range a.nb {
 		if a.tree[i] == t {
@@ -191,6 +192,10 @@ func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
 	}
 	i := a.nb
 	a.nb++
+	if i == len(a.tree) {
+		a.tree = append(a.tree, 0)
+		a.rows = append(a.rows, nil)
+	}
 	a.tree[i] = t
 	a.rows[i] = solver.Resize(a.rows[i], a.nr*m.Trees[t].NV)
 	clear(a.rows[i])
@@ -238,16 +243,24 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 	a.slot(c.m, t)[r*tr.NV+vi-tr.VOffset] += coef
 }
 
+// sortTrees puts the block's trees in increasing order, as
+// solver.Problem's J blocks are (an insertion sort: a block has few).
+func (a *Assembler) sortTrees() {
+	for i := 1; i < a.nb; i++ {
+		for j := i; j > 0 && a.tree[j-1] > a.tree[j]; j-- {
+			a.tree[j-1], a.tree[j] = a.tree[j], a.tree[j-1]
+			a.rows[j-1], a.rows[j] = a.rows[j], a.rows[j-1]
+		}
+	}
+}
+
 // emit appends the block built since begin to p as a constraint of the
 // given kind, with its J blocks in increasing clique order, computes the
 // diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w (1 per
 // row with Params.NoSolve), and returns the constraint index and its first
 // row.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
-	if a.nb == 2 && a.tree[0] > a.tree[1] {
-		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
-		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
-	}
+	a.sortTrees()
 	k := c.p.AddConstraint(kind, a.nr, params...)
 	for i := range a.nb {
 		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
