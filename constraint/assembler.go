@@ -243,24 +243,13 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 	a.slot(c.m, t)[r*tr.NV+vi-tr.VOffset] += coef
 }
 
-// sortTrees puts the block's trees in increasing order, as
-// solver.Problem's J blocks are (an insertion sort: a block has few).
-func (a *Assembler) sortTrees() {
-	for i := 1; i < a.nb; i++ {
-		for j := i; j > 0 && a.tree[j-1] > a.tree[j]; j-- {
-			a.tree[j-1], a.tree[j] = a.tree[j], a.tree[j-1]
-			a.rows[j-1], a.rows[j] = a.rows[j], a.rows[j-1]
-		}
-	}
-}
-
 // emit appends the block built since begin to p as a constraint of the
 // given kind, with its J blocks in increasing clique order, computes the
 // diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w (1 per
 // row with Params.NoSolve), and returns the constraint index and its first
 // row.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
-	a.sortTrees()
+	solver.SortJBlocks(a.tree[:a.nb], a.rows[:a.nb])
 	k := c.p.AddConstraint(kind, a.nr, params...)
 	for i := range a.nb {
 		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])

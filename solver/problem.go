@@ -107,6 +107,20 @@ func (p *Problem) AddJBlock(c, q int) []float64 {
 	return p.JData[off : off+n]
 }
 
+// SortJBlocks sorts the J blocks of one constraint being built, cliques[i]
+// with data[i], into increasing clique order, the order AddJBlock wants
+// them in. A constraint has one block per clique it touches (two for a
+// contact, any number for a tendon over joints of several trees): an
+// insertion sort, which leaves sorted input untouched.
+func SortJBlocks(cliques []int, data [][]float64) {
+	for i := 1; i < len(cliques); i++ {
+		for j := i; j > 0 && cliques[j-1] > cliques[j]; j-- {
+			cliques[j-1], cliques[j] = cliques[j], cliques[j-1]
+			data[j-1], data[j] = data[j], data[j-1]
+		}
+	}
+}
+
 // resize returns s with length n, reusing its storage when it can. The
 // first min(len(s), n) elements are kept; growth is amortized (at least
 // doubling), so that a slice grown block by block allocates O(log n) times.
