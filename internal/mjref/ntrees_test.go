@@ -2,6 +2,8 @@ package mjref
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,6 +105,52 @@ func TestNTreeTendonsMuJoCo(t *testing.T) {
 					t.Errorf("%s, %s, moving %v: max |Δqpos| %.3g, first over 1e-9 at step %d", c.name, sc.Name, moving, worst, over)
 				}
 			}
+		}
+	}
+}
+
+// TestModelXMLMuJoCo: MuJoCo's test model.xml (a spatial tendon with a
+// limit, violated from the start, through sites of 3 trees, a motor on
+// it, and a motor on a fixed tendon) simulates; with its <intvelocity>
+// actuator, whose integrator activation Stiction does not support (it is
+// ignored with a warning: at zero control MuJoCo's servo pulls hipz_0 to
+// the activation 0), removed from the file, its qpos follows MuJoCo 2.2.2
+// from the initial state and the parity table's perturbed one until
+// MuJoCo's first contact, to 1e-9.
+func TestModelXMLMuJoCo(t *testing.T) {
+	exe := tool(t)
+	const file = "mujoco/test/testdata/model.xml"
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const iv = `<intvelocity joint="hipz_0" kp="100" actrange="-1 1"/>`
+	if !strings.Contains(string(src), iv) {
+		t.Fatalf("%s has no %s", file, iv)
+	}
+	path := writeModel(t, strings.Replace(string(src), iv, "", 1))
+	r := measureShortAt(exe, file, path)
+	if r.mjErr != nil || r.loadErr != nil || r.mapErr != nil || r.trajErr != nil {
+		t.Fatalf("MuJoCo %v, load %v, map %v, trajectory %v", r.mjErr, r.loadErr, r.mapErr, r.trajErr)
+	}
+	t.Logf("without <intvelocity>, through contact: %s", summary(r))
+	// Before MuJoCo's first contact (horizonOf without rows).
+	_, mp := mappedModel(t, path, r.mj)
+	q, v := perturbedState(r.mj)
+	pr := run(t, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v})
+	for _, c := range []struct {
+		name       string
+		ref, start *Run
+	}{{"initial", r.mj, nil}, {"perturbed", pr, pr}} {
+		h, _, at := horizonOf(c.ref, false)
+		fl := firstLimit(c.ref, h)
+		d, _, err := compareTrajectory(path, c.ref, c.start, mp, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s state: max |Δqpos| %.3g over the %d steps before MuJoCo's first contact (state %d); MuJoCo's limit rows from state %d", c.name, d, h, at, fl)
+		if !(d <= trajTol) || h < 10 || fl < 0 {
+			t.Errorf("%s state: max |Δqpos| %.3g over %d steps (first limit row %d), want ≤ %g over at least 10 with the limit", c.name, d, h, fl, trajTol)
 		}
 	}
 }
