@@ -73,23 +73,22 @@ type Input struct {
 // its scratch memory between calls, so that assembling a problem of a size
 // seen before allocates nothing.
 type Assembler struct {
-	rows     [][]float64 // J rows of the block being built, per tree (≤ 6 rows); grown, never shrunk
-	tree     []int       // the trees (cliques) of those rows, one per rows entry
-	nb, nr   int         // trees and rows in use
-	jac      []float64   // 3×NV_t point or angular Jacobian scratch
-	tenG     []float64   // NV: a spatial tendon's Jacobian G (addPath)
-	tenLocal []float64   // 3×NV: its point Jacobians' scratch
-	x        []float64   // scratch: row rotation of diagonalize
-	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
-	idiag    []float64   // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
-	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
-	wm       [36]float64 // its full Delassus block W, row-major
-	ev       [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null     [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work     []float64   // eigen-solver scratch
-	vecs     []float64   // row bases of diagonalized blocks (n×n each)
-	entries  []entry     // one per Set item, in Report order
-	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	jr       solver.JRows // J rows of the block being built (≤ 6 rows), one block per tree (clique) it touches
+	nr       int          // rows in use
+	jac      []float64    // 3×NV_t point or angular Jacobian scratch
+	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
+	tenLocal []float64    // 3×NV: its point Jacobians' scratch
+	x        []float64    // scratch: row rotation of diagonalize
+	y        []float64    // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
+	idiag    []float64    // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
+	w        [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm       [36]float64  // its full Delassus block W, row-major
+	ev       [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null     [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work     []float64    // eigen-solver scratch
+	vecs     []float64    // row bases of diagonalized blocks (n×n each)
+	entries  []entry      // one per Set item, in Report order
+	scale    float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -177,29 +176,15 @@ type asmCtx struct {
 
 // begin starts a block of n rows (n ≤ 6).
 func (a *Assembler) begin(n int) {
-	a.nb, a.nr = 0, n
+	a.jr.N, a.nr = 0, n
 	a.null = [6]bool{}
 }
 
 // slot returns the rows of tree t, adding them (zeroed) if the block has
 // none yet. A block may touch any number of trees (a tendon over joints
-// of several trees, as MuJoCo's); the scratch grows to the most seen.
+// of several trees, as MuJoCo's).
 func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
-	for i := range a.nb {
-		if a.tree[i] == t {
-			return a.rows[i]
-		}
-	}
-	i := a.nb
-	a.nb++
-	if i == len(a.tree) {
-		a.tree = append(a.tree, 0)
-		a.rows = append(a.rows, nil)
-	}
-	a.tree[i] = t
-	a.rows[i] = solver.Resize(a.rows[i], a.nr*m.Trees[t].NV)
-	clear(a.rows[i])
-	return a.rows[i]
+	return a.jr.Slot(t, a.nr*m.Trees[t].NV)
 }
 
 // addPoint adds sign·dᵀ J_p to row r0+k for each direction d = dirs[k],
@@ -249,11 +234,8 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 // row with Params.NoSolve), and returns the constraint index and its first
 // row.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
-	solver.SortJBlocks(a.tree[:a.nb], a.rows[:a.nb])
 	k := c.p.AddConstraint(kind, a.nr, params...)
-	for i := range a.nb {
-		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
-	}
+	a.jr.Add(c.p, k)
 	if c.prm.NoSolve {
 		a.unitW() // no solve reads R (Params.NoSolve)
 	} else {
@@ -281,14 +263,14 @@ func (a *Assembler) unitW() {
 func (a *Assembler) delassus(c *asmCtx) {
 	n := a.nr
 	clear(a.wm[:n*n])
-	if n == 1 && a.nb == 1 && a.single(c) {
+	if n == 1 && a.jr.N == 1 && a.single(c) {
 		a.setW()
 		return
 	}
-	for b := range a.nb {
-		q := c.p.Cliques[a.tree[b]]
+	for b := range a.jr.N {
+		q := c.p.Cliques[a.jr.Cliques[b]]
 		a.y = solver.Resize(a.y, n*q.Size)
-		c.f.Delassus(q, a.rows[b], n, a.y, a.wm[:n*n])
+		c.f.Delassus(q, a.jr.Data[b], n, a.y, a.wm[:n*n])
 	}
 	a.setW()
 }
@@ -306,11 +288,11 @@ func (a *Assembler) setW() {
 }
 
 // single sets a.wm[0] = J_i² (A_t⁻¹)_ii and reports true when the block's
-// one row has exactly one non-zero J_i (on tree a.tree[0]).
+// one row has exactly one non-zero J_i (on tree a.jr.Cliques[0]).
 func (a *Assembler) single(c *asmCtx) bool {
-	q := c.p.Cliques[a.tree[0]]
+	q := c.p.Cliques[a.jr.Cliques[0]]
 	at := -1
-	for i, x := range a.rows[0][:q.Size] {
+	for i, x := range a.jr.Data[0][:q.Size] {
 		if x != 0 {
 			if at >= 0 {
 				return false
@@ -327,7 +309,7 @@ func (a *Assembler) single(c *asmCtx) bool {
 		clear(a.y)
 		a.idiag[v] = c.f.InvDiag(q, at, a.y)
 	}
-	x := a.rows[0][at]
+	x := a.jr.Data[0][at]
 	a.wm[0] = x * x * a.idiag[v]
 	return true
 }
@@ -357,9 +339,9 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	off := len(a.vecs)
 	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
 	v := a.vecs[off:]
-	for b := range a.nb {
-		q := c.p.Cliques[a.tree[b]]
-		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+	for b := range a.jr.N {
+		q := c.p.Cliques[a.jr.Cliques[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		a.x = solver.Resize(a.x, n*q.Size)
 		for kk := range n {
 			for i := range q.Size {
@@ -377,9 +359,9 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 		a.w[r] = ev[r]
 		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
 			a.w[r], a.null[r] = max(top, 1), true
-			for b := range a.nb {
-				q := c.p.Cliques[a.tree[b]]
-				jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+			for b := range a.jr.N {
+				q := c.p.Cliques[a.jr.Cliques[b]]
+				jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 				clear(jd[r*q.Size : (r+1)*q.Size])
 			}
 		}
@@ -420,9 +402,9 @@ func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	jv0, jvs := 0.0, 0.0
 	if c.in.ThetaQ > 0 || cp.mujoco() {
-		for b := range a.nb {
-			q := c.p.Cliques[a.tree[b]]
-			jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+		for b := range a.jr.N {
+			q := c.p.Cliques[a.jr.Cliques[b]]
+			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 			for i := range q.Size {
 				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
 				if c.in.ThetaQ > 0 {

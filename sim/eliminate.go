@@ -59,11 +59,9 @@ type elimination struct {
 	rres      solver.Result
 	rf        solver.CliqueFactor
 	u0        []float64
-	jac       []float64   // 6×NV_t master Jacobian scratch
-	xa, xm    []float64   // X = A P and M P of one tree (reduceA)
-	acc       [][]float64 // J' blocks of the constraint being reduced, one per reduced clique it touches
-	accC      []int       // their reduced cliques
-	nacc      int         // acc and accC entries in use
+	jac       []float64    // 6×NV_t master Jacobian scratch
+	xa, xm    []float64    // X = A P and M P of one tree (reduceA)
+	acc       solver.JRows // J' blocks of the constraint being reduced, one per reduced clique it touches
 	tmp, tmp2 []float64
 	rv        []float64 // A(v − v*) − Jᵀγ
 }

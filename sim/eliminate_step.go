@@ -262,36 +262,12 @@ func (e *elimination) reduceConstraints(m *multibody.Model, p *solver.Problem) {
 		k := rp.AddConstraint(c.Kind, c.Size, p.Par(i)...)
 		copy(rp.R[c.Row:c.Row+c.Size], p.R[c.Row:c.Row+c.Size])
 		copy(rp.VHat[c.Row:c.Row+c.Size], p.VHat[c.Row:c.Row+c.Size])
-		e.nacc = 0
+		e.acc.N = 0
 		for ; b < len(p.JBlock) && p.JBlock[b].Constraint == i; b++ {
 			e.reduceJBlock(m, p, b, c)
 		}
-		solver.SortJBlocks(e.accC[:e.nacc], e.acc[:e.nacc])
-		for s := range e.nacc {
-			copy(rp.AddJBlock(k, e.accC[s]), e.acc[s])
-		}
+		e.acc.Add(rp, k)
 	}
-}
-
-// accFor returns the accumulator of reduced clique ci for the constraint
-// being reduced (rows × nc), adding it zeroed if it has none yet; a
-// constraint may touch any number of reduced cliques.
-func (e *elimination) accFor(ci, rows, nc int) []float64 {
-	for s := range e.nacc {
-		if e.accC[s] == ci {
-			return e.acc[s]
-		}
-	}
-	s := e.nacc
-	e.nacc++
-	if s == len(e.accC) {
-		e.accC = append(e.accC, 0)
-		e.acc = append(e.acc, nil)
-	}
-	e.accC[s] = ci
-	e.acc[s] = solver.Resize(e.acc[s], rows*nc)
-	clear(e.acc[s])
-	return e.acc[s]
 }
 
 // reduceJBlock maps J block b (of constraint c, on tree t) through P_t into
@@ -312,7 +288,7 @@ func (e *elimination) reduceJBlock(m *multibody.Model, p *solver.Problem, b int,
 		return
 	}
 	nc := e.cl[ci].size
-	dst := e.accFor(ci, c.Size, nc)
+	dst := e.acc.Slot(ci, c.Size*nc)
 	blk := e.pblock(m, t)
 	if blk == nil { // P = I
 		for k := range c.Size * nc {
