@@ -201,7 +201,7 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 func (pk *packedJ) chains(p *solver.Problem, par []int) bool {
 	for b, blk := range p.JBlock {
 		if b > 0 && p.JBlock[b-1].Constraint == blk.Constraint {
-			return false // a constraint on two cliques couples them
+			return false // a constraint on two or more cliques couples them
 		}
 		cols := pk.cols[pk.off[b]:pk.off[b+1]]
 		for t := 1; t < len(cols); t++ {
