@@ -1,34 +1,165 @@
 package mjcf
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
 )
 
 // TestCompositeMasslessBody: a free body whose mass MuJoCo generates from a
-// <composite> child (MuJoCo's model/composite/rope.xml) is refused with an
-// error that names the body, the file's line of the body and the
-// composite's line, not only "no mass".
+// <composite> of a type not expanded (cloth) is refused with an error that
+// names the body, the file's line of the body and the composite's line,
+// not only "no mass".
 func TestCompositeMasslessBody(t *testing.T) {
 	doc := `<mujoco>
   <worldbody>
-    <body name="B10" pos="0 0 1">
+    <body name="B3_5" pos="0 0 1">
       <freejoint/>
-      <composite type="rope" count="21 1 1" spacing="0.04">
-        <geom type="capsule" size=".01 .015"/>
+      <composite type="cloth" count="9 9 1" spacing="0.05">
+        <geom type="capsule" size=".015 .01"/>
       </composite>
     </body>
   </worldbody>
 </mujoco>`
-	_, err := Parse("rope.xml", []byte(doc), model.Options{})
+	_, err := Parse("cloth.xml", []byte(doc), model.Options{})
 	if err == nil {
-		t.Fatal("a free body with only a <composite> loaded; want an error")
+		t.Fatal("a free body with only a cloth <composite> loaded; want an error")
 	}
-	for _, want := range []string{"rope.xml:3", `"B10"`, "<composite> (line 5)", "not supported"} {
+	for _, want := range []string{"cloth.xml:3", `"B3_5"`, "<composite> (line 5)", "not supported"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
 	}
+}
+
+// ropeDoc is MuJoCo's model/composite/rope.xml reduced to the rope, with a
+// default class that the generated elements must not take (MuJoCo builds
+// them from its built-in defaults).
+const ropeDoc = `<mujoco>
+  <default><joint damping="7"/><geom density="5"/></default>
+  <worldbody>
+    <body name="B2" pos="0 0 1">
+      <freejoint/>
+      <composite type="rope" count="5 1 1" spacing="0.04" offset="9 9 9">
+        <joint kind="main" damping="0.005" limited="true"/>
+        <geom type="capsule" size=".01 .015"/>
+        <skin subgrid="3"/>
+      </composite>
+    </body>
+  </worldbody>
+</mujoco>`
+
+// TestCompositeRope: the rope's bodies, their order (right chain, then
+// left), positions, joints and masses are MuJoCo's (AddRopeBody), and the
+// skin is accepted while the joint's limited (which MuJoCo 2.2.2 does not
+// read) is reported with its line.
+func TestCompositeRope(t *testing.T) {
+	imp, err := Parse("rope.xml", []byte(ropeDoc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := imp.Scene
+	var names []string
+	for _, b := range s.Bodies {
+		names = append(names, b.Name)
+	}
+	if got, want := strings.Join(names, " "), "B2 B3 B4 B1 B0"; got != want {
+		t.Fatalf("bodies %q, want %q", got, want)
+	}
+	// Capsule r 0.01, half-length 0.015, density 1000 (not the class's 5).
+	wantMass := 1000 * math.Pi * 0.01 * 0.01 * (2*0.015 + 4.0/3*0.01)
+	for _, b := range s.Bodies {
+		if b.Mass == nil || math.Abs(*b.Mass-wantMass) > 1e-12*wantMass {
+			t.Errorf("body %s mass %v, want %.6g", b.Name, b.Mass, wantMass)
+		}
+	}
+	for name, want := range map[string]scene.Vec{"B4": {0.04, 0, 0}, "B0": {-0.04, 0, 0}} {
+		j := findBody(t, s, name).Joint
+		if j == nil || j.ParentFrame == nil || j.ParentFrame.Position == nil || *j.ParentFrame.Position != want {
+			t.Errorf("%s's joint %+v: want its frame at %v in the parent's", name, j, want)
+		}
+	}
+	var jnames []string
+	for _, p := range findBody(t, s, "B3").Joint.Parts {
+		jnames = append(jnames, p.Name+":"+p.Type)
+	}
+	if got, want := strings.Join(jnames, " "), "J0_3:revolute J1_3:revolute"; got != want {
+		t.Errorf("B3's joints %q, want %q (MuJoCo's order)", got, want)
+	}
+	var limited bool
+	for _, w := range imp.Warnings {
+		if w.Attribute == "limited" && w.Line == 7 {
+			limited = true
+		}
+		if w.Element == "skin" || w.Element == "composite" {
+			t.Errorf("unexpected warning %v", w)
+		}
+	}
+	if !limited {
+		t.Errorf("no warning for the composite joint's limited on line 7: %v", imp.Warnings)
+	}
+}
+
+// TestCompositeErrors: a composite MuJoCo refuses is refused with the
+// file, line and attribute.
+func TestCompositeErrors(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{`<mujoco><worldbody><body name="A2"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "B must be the beginning"},
+		{`<mujoco><worldbody><body name="B7"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "out of range"},
+		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="rope" count="5 2 1" spacing="0.04"/></body></worldbody></mujoco>`, "one-dimensional"},
+		// A twist joint is one of the body's several joints, held by a joint
+		// equality, which the importer does not support on such a joint.
+		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"><joint kind="twist"/><geom size=".1"/></composite></body></worldbody></mujoco>`, `joint1="JT2"`},
+		{`<mujoco><worldbody><composite type="particle" count="1 5 1" spacing="0.04"><geom size=".1"/></composite></worldbody></mujoco>`, "singleton counts must come last"},
+		{`<mujoco><worldbody><composite type="particle" count="2 2 2" spacing="0"><geom size=".1"/></composite></worldbody></mujoco>`, "spacing"},
+		{`<mujoco><worldbody><composite type="particle" count="2 2 -2" spacing="1"><geom size=".1"/></composite></worldbody></mujoco>`, "count"},
+		{`<mujoco><worldbody><composite type="particle" count="100 100 100" spacing="1"><geom size=".1"/></composite></worldbody></mujoco>`, "at most 10000"},
+		{`<mujoco><worldbody><composite type="particle" count="2 2 2" spacing="1"><geom type="box" size=".1"/></composite></worldbody></mujoco>`, "sphere, capsule or ellipsoid"},
+		{`<mujoco><worldbody><body name="B0"><freejoint/><composite type="loop" count="5 1 1" spacing="1" solrefsmooth="1 2 3"><geom size=".1"/></composite></body></worldbody></mujoco>`, "solrefsmooth"},
+	} {
+		_, err := Parse("c.xml", []byte(c.doc), model.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "c.xml:1") {
+			t.Errorf("%s: error %v, want one at c.xml:1 containing %q", c.doc, err, c.want)
+		}
+	}
+}
+
+// TestCompositeParticle: count bodies at offset + spacing·(i − count/2),
+// each with three slide joints and a sphere of condim 1.
+func TestCompositeParticle(t *testing.T) {
+	doc := `<mujoco><worldbody><composite type="particle" count="2 3 1" spacing="0.5" offset="1 2 3"><geom size=".1"/></composite></worldbody></mujoco>`
+	imp, err := Parse("p.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := imp.Scene
+	if len(s.Bodies) != 6 {
+		t.Fatalf("%d bodies, want 6", len(s.Bodies))
+	}
+	for _, b := range s.Bodies {
+		if b.Joint == nil || len(b.Joint.Parts) != 3 || b.Joint.Parts[2].Type != "prismatic" {
+			t.Fatalf("body %s joint %+v: want three slides", b.Name, b.Joint)
+		}
+	}
+	last := s.Bodies[5].Joint.ParentFrame.Position // ix 1, iy 2, iz 0
+	if want := (scene.Vec{1 + 0.5*(1-1), 2 + 0.5*(2-1.5), 3 + 0.5*(0-0.5)}); last == nil || *last != want {
+		t.Errorf("last particle at %v, want %v", last, want)
+	}
+	if len(imp.Warnings) != 0 {
+		t.Errorf("warnings %v", imp.Warnings)
+	}
+}
+
+func findBody(t *testing.T, s *scene.Scene, name string) *scene.Body {
+	t.Helper()
+	for i := range s.Bodies {
+		if s.Bodies[i].Name == name {
+			return &s.Bodies[i]
+		}
+	}
+	t.Fatalf("no body %q", name)
+	return nil
 }
