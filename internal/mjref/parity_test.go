@@ -110,6 +110,7 @@ var parityModels = []struct {
 	{"mujoco/model/composite/particle.xml", massMatches, false}, // qpos in TestCompositeParticleMuJoCo,
 	{"mujoco/model/composite/rope.xml", trajMatches, false},
 	{"mujoco/model/composite/loop.xml", trajMatches, false},
+	{"mujoco/model/composite/grid2pin.xml", trajMatches, false}, // its tendon equalities: distance constraints
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
 	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", trajMatches, false},

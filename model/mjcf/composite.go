@@ -13,17 +13,17 @@ import (
 // MJCF elements MuJoCo 2.2.2's compiler makes of it (src/user/
 // user_composite.cc, read through src/xml/xml_native_reader.cc's
 // OneComposite): bodies, geoms, joints and sites spliced into the tree
-// right after the <composite> element, and the equality constraints and
-// contact exclusions it adds to the model in <equality> and <contact>
-// sections placed before the file's own (MuJoCo adds them while it reads
+// right after the <composite> element, and the tendons, equality
+// constraints and contact exclusions it adds to the model in <tendon>,
+// <equality> and <contact> sections placed before the file's own (MuJoCo adds them while it reads
 // the world body, before those sections). The rest of the importer then
 // reads them like any other element.
 //
-// Supported types: particle, rope and loop. grid and cloth connect their
-// bodies by equalities of spatial tendons, which the importer does not
-// simulate, and box, cylinder and ellipsoid are not expanded: a composite
-// of those types stays in the tree unread and is reported with its line
-// (and a body left without mass is refused naming it, masslessError).
+// Supported types: particle, grid, rope and loop (a grid's tendon
+// equalities become distance constraints, siteDistance). cloth, box,
+// cylinder and ellipsoid are not expanded: a composite of those types
+// stays in the tree unread and is reported with its line (and a body left
+// without mass is refused naming it, masslessError).
 
 // compositeClass is the default class of the generated elements: it has no
 // elements and no parent, so they take MuJoCo's built-in defaults and none
@@ -31,9 +31,9 @@ import (
 // cannot occur in an XML attribute, so no file can name it.
 const compositeClass = "\x00composite"
 
-// compositeTypes are the types expanded (the others are MuJoCo's grid,
-// cloth, box, cylinder and ellipsoid).
-var compositeTypes = map[string]bool{"particle": true, "rope": true, "loop": true}
+// compositeTypes are the types expanded (the others are MuJoCo's cloth,
+// box, cylinder and ellipsoid).
+var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true}
 
 // composite is one <composite> being expanded.
 type composite struct {
@@ -46,13 +46,15 @@ type composite struct {
 	offset  [3]float64
 	// geom and joints are the composite's <geom> and <joint kind=…>
 	// children by kind (main, twist, stretch), nil where absent.
-	geom   *xmlutil.Element
-	joints map[string]*xmlutil.Element
+	geom, site      *xmlutil.Element
+	joints, tendons map[string]*xmlutil.Element
+	pins            [][2]int // <pin coord>: grid elements without joints
+	skin            bool
 	// smoothRef and smoothImp are solrefsmooth and solimpsmooth (the loop's
 	// closing connect constraint).
 	smoothRef, smoothImp string
-	// eqs and excludes are the model-level elements generated.
-	eqs, excludes []*xmlutil.Element
+	// eqs, excludes and spatial are the model-level elements generated.
+	eqs, excludes, spatial []*xmlutil.Element
 }
 
 // MuJoCo 2.2.2's built-in equality softness (mj_defaultSolRefImp).
@@ -65,7 +67,7 @@ var (
 // body.
 func (c *compiler) expandComposites() error {
 	c.classes[compositeClass] = &class{name: compositeClass, elems: map[string]*xmlutil.Element{}}
-	var eqs, excludes []*xmlutil.Element
+	var eqs, excludes, spatial []*xmlutil.Element
 	var walk func(e *xmlutil.Element) error
 	walk = func(e *xmlutil.Element) error {
 		var out []*xmlutil.Element
@@ -90,7 +92,7 @@ func (c *compiler) expandComposites() error {
 				return err
 			}
 			out = append(out, gen...)
-			eqs, excludes = append(eqs, k.eqs...), append(excludes, k.excludes...)
+			eqs, excludes, spatial = append(eqs, k.eqs...), append(excludes, k.excludes...), append(spatial, k.spatial...)
 		}
 		e.Children = out
 		return nil
@@ -103,6 +105,9 @@ func (c *compiler) expandComposites() error {
 		}
 	}
 	var head []*xmlutil.Element
+	if len(spatial) > 0 {
+		head = append(head, c.section("tendon", spatial))
+	}
 	if len(eqs) > 0 {
 		head = append(head, c.section("equality", eqs))
 	}
@@ -127,7 +132,7 @@ func (c *compiler) section(name string, children []*xmlutil.Element) *xmlutil.El
 // supported type (OneComposite).
 func (c *compiler) readComposite(e *xmlutil.Element, typ string) (*composite, error) {
 	e.MarkUsed()
-	k := &composite{c: c, e: e, typ: typ, count: [3]int{1, 1, 1}, joints: map[string]*xmlutil.Element{}}
+	k := &composite{c: c, e: e, typ: typ, count: [3]int{1, 1, 1}, joints: map[string]*xmlutil.Element{}, tendons: map[string]*xmlutil.Element{}}
 	k.prefix, _ = e.Attr("prefix")
 	cnt, ok, err := c.r.Floats(e, "count", 3)
 	if err != nil {
@@ -216,8 +221,35 @@ func (k *composite) readChildren() error {
 				return k.c.r.Errorf(ch, "kind", "required (main, twist or stretch)")
 			}
 			k.joints[kind] = ch
+		case "tendon":
+			ch.MarkUsed()
+			kind, err := k.c.r.Keyword(ch, "kind", "", "main", "shear")
+			if err != nil {
+				return err
+			}
+			if kind == "" {
+				return k.c.r.Errorf(ch, "kind", "required (main or shear)")
+			}
+			k.tendons[kind] = ch
+		case "site":
+			if k.site == nil {
+				ch.MarkUsed()
+				k.site = ch
+			}
+		case "pin":
+			ch.MarkUsed()
+			v, ok, err := k.c.r.Floats(ch, "coord", -1)
+			if err != nil || !ok || len(v) < 1 || len(v) > 2 || v[0] != math.Trunc(v[0]) || len(v) == 2 && v[1] != math.Trunc(v[1]) {
+				return k.c.r.Errorf(ch, "coord", "want one or two integers")
+			}
+			p := [2]int{int(v[0]), 0}
+			if len(v) == 2 {
+				p[1] = int(v[1])
+			}
+			k.pins = append(k.pins, p)
 		case "skin":
 			ch.MarkAllUsed() // visual only: MuJoCo's skin does not take part in the simulation
+			k.skin = true
 		}
 	}
 	return nil
@@ -244,8 +276,15 @@ func (k *composite) check() error {
 		}
 		dim++
 	}
-	if (k.typ == "rope" || k.typ == "loop") && dim != 1 {
+	switch {
+	case (k.typ == "rope" || k.typ == "loop") && dim != 1:
 		return k.c.r.Errorf(k.e, "count", "a %s must be one-dimensional", k.typ)
+	case k.typ == "grid" && dim > 2:
+		return k.c.r.Errorf(k.e, "count", "a grid can only be 1-D or 2-D")
+	case k.typ == "grid" && k.tendons["shear"] != nil && dim != 2:
+		return k.c.r.Errorf(k.tendons["shear"], "kind", "shear requires a 2-D grid")
+	case k.typ == "grid" && k.skin && dim != 2:
+		return k.c.r.Errorf(k.e, "count", "a skin requires a 2-D grid")
 	}
 	return nil
 }
@@ -256,6 +295,8 @@ func (k *composite) make(p *xmlutil.Element) ([]*xmlutil.Element, error) {
 	switch k.typ {
 	case "particle":
 		return k.particles(), nil
+	case "grid":
+		return k.grid()
 	default:
 		return k.rope(p)
 	}
@@ -479,7 +520,7 @@ func (k *composite) ropeBody(ix, ix1 int) (*xmlutil.Element, error) {
 		}
 		name := fmt.Sprintf("%s%s%d", k.prefix, x.name, ix1)
 		add(b, k.jointElem(x.kind, name, x.typ, jpos, "1 0 0"))
-		eq, err := k.fixJoint(x.kind, name)
+		eq, err := k.fixed(k.joints[x.kind], "joint", "joint1", name, defaultSolref[:], defaultSolimp[:])
 		if err != nil {
 			return nil, err
 		}
@@ -489,19 +530,21 @@ func (k *composite) ropeBody(ix, ix1 int) (*xmlutil.Element, error) {
 	return b, nil
 }
 
-// fixJoint returns the joint equality that holds a twist or stretch joint
-// at 0, with the kind's solreffix and solimpfix.
-func (k *composite) fixJoint(kind, joint string) (*xmlutil.Element, error) {
-	j := k.joints[kind]
-	ref, err := k.override(j, "solreffix", defaultSolref[:])
-	if err != nil {
-		return nil, err
+// fixed returns the equality <kind attr=name> that holds a generated joint
+// or tendon at its initial value, with the solreffix and solimpfix of the
+// composite's child src (nil: none) over the defaults ref and imp.
+func (k *composite) fixed(src *xmlutil.Element, kind, attr, name string, ref, imp []float64) (*xmlutil.Element, error) {
+	r, i := formatFloats(ref), formatFloats(imp)
+	var err error
+	if src != nil {
+		if r, err = k.override(src, "solreffix", ref); err != nil {
+			return nil, err
+		}
+		if i, err = k.override(src, "solimpfix", imp); err != nil {
+			return nil, err
+		}
 	}
-	imp, err := k.override(j, "solimpfix", defaultSolimp[:])
-	if err != nil {
-		return nil, err
-	}
-	eq := k.elem("joint", "joint1", joint, "solref", ref, "solimp", imp)
+	eq := k.elem(kind, "class", compositeClass, attr, name, "solref", r, "solimp", i)
 	eq.MarkAllUsed()
 	return eq, nil
 }
