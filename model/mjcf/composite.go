@@ -33,7 +33,7 @@ const compositeClass = "\x00composite"
 
 // compositeTypes are the types expanded (the others are MuJoCo's cloth,
 // box, cylinder and ellipsoid).
-var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true}
+var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true, "cloth": true}
 
 // composite is one <composite> being expanded.
 type composite struct {
@@ -43,6 +43,7 @@ type composite struct {
 	prefix  string
 	count   [3]int
 	spacing float64
+	flat    float64 // flatinertia (cloth)
 	offset  [3]float64
 	// geom and joints are the composite's <geom> and <joint kind=…>
 	// children by kind (main, twist, stretch), nil where absent.
@@ -90,6 +91,9 @@ func (c *compiler) expandComposites() error {
 			gen, err := k.make(e)
 			if err != nil {
 				return err
+			}
+			for _, g := range gen {
+				g.Parent = e
 			}
 			out = append(out, gen...)
 			eqs, excludes, spatial = append(eqs, k.eqs...), append(excludes, k.excludes...), append(spatial, k.spatial...)
@@ -160,6 +164,9 @@ func (c *compiler) readComposite(e *xmlutil.Element, typ string) (*composite, er
 		return nil, c.r.Errorf(e, "spacing", "a positive spacing expected in composite")
 	}
 	if k.offset, err = c.r.Vec3(e, "offset", [3]float64{}); err != nil {
+		return nil, err
+	}
+	if k.flat, err = c.r.Float(e, "flatinertia", 0); err != nil {
 		return nil, err
 	}
 	if err := k.readSmooth(); err != nil {
@@ -257,12 +264,7 @@ func (k *composite) readChildren() error {
 
 // check applies MuJoCo's checks of Make and of the type's maker.
 func (k *composite) check() error {
-	gt := "sphere"
-	if k.geom != nil && k.geom.Has("type") {
-		gt, _ = k.geom.Attr("type")
-		gt = strings.TrimSpace(gt)
-	}
-	if gt != "sphere" && gt != "capsule" && gt != "ellipsoid" {
+	if gt := k.geomType(); gt != "sphere" && gt != "capsule" && gt != "ellipsoid" {
 		return k.c.r.Errorf(k.geom, "type", "a composite's geom must be a sphere, capsule or ellipsoid")
 	}
 	dim, single := 0, false
@@ -277,11 +279,13 @@ func (k *composite) check() error {
 		dim++
 	}
 	switch {
+	case k.typ == "cloth" && dim != 2:
+		return k.c.r.Errorf(k.e, "count", "a cloth must be two-dimensional")
 	case (k.typ == "rope" || k.typ == "loop") && dim != 1:
 		return k.c.r.Errorf(k.e, "count", "a %s must be one-dimensional", k.typ)
 	case k.typ == "grid" && dim > 2:
 		return k.c.r.Errorf(k.e, "count", "a grid can only be 1-D or 2-D")
-	case k.typ == "grid" && k.tendons["shear"] != nil && dim != 2:
+	case k.tendons["shear"] != nil && dim != 2:
 		return k.c.r.Errorf(k.tendons["shear"], "kind", "shear requires a 2-D grid")
 	case k.typ == "grid" && k.skin && dim != 2:
 		return k.c.r.Errorf(k.e, "count", "a skin requires a 2-D grid")
@@ -297,6 +301,8 @@ func (k *composite) make(p *xmlutil.Element) ([]*xmlutil.Element, error) {
 		return k.particles(), nil
 	case "grid":
 		return k.grid()
+	case "cloth":
+		return k.cloth(p)
 	default:
 		return k.rope(p)
 	}
@@ -481,12 +487,17 @@ func (k *composite) ropeChain(ox, dir int) (*xmlutil.Element, error) {
 
 // ropeGeom is the geom of rope element ix, along the body's x axis.
 func (k *composite) ropeGeom(ix int) *xmlutil.Element {
-	gt := "sphere"
-	if k.geom != nil && k.geom.Has("type") {
-		gt, _ = k.geom.Attr("type")
-	}
 	q := math.Sqrt(0.5)
-	return k.geomElem(strings.TrimSpace(gt), fmt.Sprintf("%sG%d", k.prefix, ix), "0 0 0", formatFloats([]float64{q, 0, q, 0}))
+	return k.geomElem(k.geomType(), fmt.Sprintf("%sG%d", k.prefix, ix), "0 0 0", formatFloats([]float64{q, 0, q, 0}))
+}
+
+// geomType is the type of the composite's geom (default sphere).
+func (k *composite) geomType() string {
+	if k.geom == nil || !k.geom.Has("type") {
+		return "sphere"
+	}
+	t, _ := k.geom.Attr("type")
+	return strings.TrimSpace(t)
 }
 
 // ropeBody returns rope element ix1, the child of element ix
@@ -512,22 +523,33 @@ func (k *composite) ropeBody(ix, ix1 int) (*xmlutil.Element, error) {
 	for i, axis := range []string{"0 1 0", "0 0 1"} {
 		add(b, k.jointElem("main", fmt.Sprintf("%sJ%d_%d", k.prefix, i, ix1), "hinge", jpos, axis))
 	}
+	if err := k.extraJoints(b, fmt.Sprint(ix1), jpos, "1 0 0"); err != nil {
+		return nil, err
+	}
+	b.MarkAllUsed()
+	return b, nil
+}
+
+// extraJoints adds to body b the twist hinge JT<suffix> and the stretch
+// slide JS<suffix> along axis at pos, when the composite asks for them,
+// each held at 0 by a joint equality with its kind's solreffix and
+// solimpfix (AddRopeBody, AddClothBody).
+func (k *composite) extraJoints(b *xmlutil.Element, suffix, pos, axis string) error {
 	for _, x := range []struct{ kind, name, typ string }{
 		{"twist", "JT", "hinge"}, {"stretch", "JS", "slide"},
 	} {
 		if k.joints[x.kind] == nil {
 			continue
 		}
-		name := fmt.Sprintf("%s%s%d", k.prefix, x.name, ix1)
-		add(b, k.jointElem(x.kind, name, x.typ, jpos, "1 0 0"))
+		name := k.prefix + x.name + suffix
+		add(b, k.jointElem(x.kind, name, x.typ, pos, axis))
 		eq, err := k.fixed(k.joints[x.kind], "joint", "joint1", name, defaultSolref[:], defaultSolimp[:])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		k.eqs = append(k.eqs, eq)
 	}
-	b.MarkAllUsed()
-	return b, nil
+	return nil
 }
 
 // fixed returns the equality <kind attr=name> that holds a generated joint

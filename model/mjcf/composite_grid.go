@@ -48,16 +48,23 @@ func (k *composite) grid() ([]*xmlutil.Element, error) {
 			}
 		}
 	}
-	if k.tendons["shear"] != nil {
-		for ix := 0; ix < k.count[0]-1; ix++ {
-			for iy := 0; iy < k.count[1]-1; iy++ {
-				if err := k.siteTendon("shear", k.gridName("TS", ix, iy), k.gridName("S", ix, iy), k.gridName("S", ix+1, iy+1)); err != nil {
-					return nil, err
-				}
+	return out, k.shear()
+}
+
+// shear adds, with <tendon kind="shear">, the diagonal tendons TS<ix>_<iy>
+// of a grid or cloth and their equalities (MakeShear).
+func (k *composite) shear() error {
+	if k.tendons["shear"] == nil {
+		return nil
+	}
+	for ix := 0; ix < k.count[0]-1; ix++ {
+		for iy := 0; iy < k.count[1]-1; iy++ {
+			if err := k.siteTendon("shear", k.gridName("TS", ix, iy), k.gridName("S", ix, iy), k.gridName("S", ix+1, iy+1)); err != nil {
+				return err
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // gridName is prefix + kind + "<ix>_<iy>", MuJoCo's names of grid and

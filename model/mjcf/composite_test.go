@@ -18,7 +18,7 @@ func TestCompositeMasslessBody(t *testing.T) {
   <worldbody>
     <body name="B3_5" pos="0 0 1">
       <freejoint/>
-      <composite type="cloth" count="9 9 1" spacing="0.05">
+      <composite type="box" count="7 7 7" spacing="0.04">
         <geom type="capsule" size=".015 .01"/>
       </composite>
     </body>
@@ -26,7 +26,7 @@ func TestCompositeMasslessBody(t *testing.T) {
 </mujoco>`
 	_, err := Parse("cloth.xml", []byte(doc), model.Options{})
 	if err == nil {
-		t.Fatal("a free body with only a cloth <composite> loaded; want an error")
+		t.Fatal("a free body with only a box <composite> loaded; want an error")
 	}
 	for _, want := range []string{"cloth.xml:3", `"B3_5"`, "<composite> (line 5)", "not supported"} {
 		if !strings.Contains(err.Error(), want) {
@@ -162,4 +162,57 @@ func findBody(t *testing.T, s *scene.Scene, name string) *scene.Body {
 	}
 	t.Fatalf("no body %q", name)
 	return nil
+}
+
+// TestCompositeGridCloth: a grid's bodies (pinned ones without joints) and
+// its tendon equalities, which become distance constraints; a cloth's
+// bodies in MuJoCo's order (the root's column, then its row to the right
+// and to the left, each with its column), its flat inertia and the
+// tendons of the rows other than the root's.
+func TestCompositeGridCloth(t *testing.T) {
+	grid := `<mujoco><worldbody><composite type="grid" count="3 3 1" spacing="0.1" offset="0 0 1"><pin coord="0 0"/><geom size=".02"/><tendon kind="shear"/></composite></worldbody></mujoco>`
+	imp, err := Parse("g.xml", []byte(grid), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dist int
+	for _, c := range imp.Scene.Constraints {
+		if c.Type == "distance" && c.SolRef != nil && c.Length != nil {
+			dist++
+		}
+	}
+	if dist != 12+4 {
+		t.Errorf("%d soft distance constraints, want 16 (12 main, 4 shear tendons)", dist)
+	}
+	if j := findBody(t, imp.Scene, "B0_0").Joint; j != nil && j.Type != "weld" {
+		t.Errorf("pinned B0_0 has joint %+v", j)
+	}
+	if j := findBody(t, imp.Scene, "B1_0").Joint; j == nil || len(j.Parts) != 3 {
+		t.Errorf("B1_0's joint %+v: want three slides", j)
+	}
+	cloth := `<mujoco><worldbody><body name="B1_1"><freejoint/><composite type="cloth" count="3 3 1" spacing="0.1" flatinertia="0.01"><geom type="sphere" size=".02" density="500"/></composite></body></worldbody></mujoco>`
+	imp, err = Parse("c.xml", []byte(cloth), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range imp.Scene.Bodies {
+		names = append(names, b.Name)
+	}
+	if got, want := strings.Join(names, " "), "B1_1 B1_2 B1_0 B2_1 B2_2 B2_0 B0_1 B0_2 B0_0"; got != want {
+		t.Errorf("bodies %q, want %q", got, want)
+	}
+	m := 500 * 4.0 / 3.0 * math.Pi * 0.02 * 0.02 * 0.02
+	if b := findBody(t, imp.Scene, "B0_2"); b.Mass == nil || math.Abs(*b.Mass-m) > 1e-15 || b.Inertia == nil {
+		t.Errorf("B0_2 mass %v, want %g with the flat inertia", b.Mass, m)
+	}
+	var dist2 int
+	for _, c := range imp.Scene.Constraints {
+		if c.Type == "distance" {
+			dist2++
+		}
+	}
+	if dist2 != 4 {
+		t.Errorf("%d distance constraints, want 4 (two rows of two tendons)", dist2)
+	}
 }
