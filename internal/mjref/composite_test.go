@@ -55,38 +55,43 @@ func TestCompositeParticleMuJoCo(t *testing.T) {
 	}
 }
 
-// TestCompositeClothNewtonMuJoCo: MuJoCo's model/composite/cloth.xml (a
+// TestCompositeNewtonMuJoCo: MuJoCo's model/composite/cloth.xml (a
 // <composite type="cloth">: 81 capsules on hinge pairs under a free body,
-// its other rows held by 64 tendon equalities) follows MuJoCo 2.2.2 to
-// 1e-9 over 100 steps from the initial and the parity table's perturbed
-// state when both solve the same rows to convergence: the file's
-// solver="CG" tolerance="1e-6" is here Newton at 1e-10. With CG, which
-// stops MuJoCo's solve at 1e-6 where Stiction solves to convergence, the
-// perturbed run (tendons stretched, forces large) parts by 2.7e-5 from
-// step 1 (the parity table), the initial one stays within 5.6e-14.
-func TestCompositeClothNewtonMuJoCo(t *testing.T) {
+// its other rows held by 64 tendon equalities) and softbox.xml (a soft
+// box: 218 shell bodies on slide joints, 651 joint and tendon
+// equalities) follow MuJoCo 2.2.2 to 1e-9 over the short horizon from the
+// initial and the parity table's perturbed state when both solve the same
+// rows to convergence: the files' solver="CG" tolerance="1e-6" is here
+// Newton at 1e-10. With CG, which stops MuJoCo's solve at 1e-6 where
+// Stiction solves to convergence, the perturbed runs (constraints
+// violated, forces large) part by 2.7e-5 (cloth) and 5.0e-5 (softbox)
+// from step 1 (the parity table); the initial ones stay within 5.6e-14 and
+// 1.6e-15.
+func TestCompositeNewtonMuJoCo(t *testing.T) {
 	exe := tool(t)
 	dir := filepath.Join("testdata", "mujoco/model/composite")
-	tmp := t.TempDir()
-	for _, f := range []string{"scene.xml", "cloth.xml"} {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "cloth.xml" {
-			old := `solver="CG" tolerance="1e-6"`
-			if !strings.Contains(string(data), old) {
-				t.Fatalf("cloth.xml has no %s", old)
+	for _, file := range []string{"cloth.xml", "softbox.xml"} {
+		tmp := t.TempDir()
+		for _, f := range []string{"scene.xml", file} {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
 			}
-			data = []byte(strings.Replace(string(data), old, `solver="Newton" tolerance="1e-10"`, 1))
+			if f == file {
+				old := `solver="CG" tolerance="1e-6"`
+				if !strings.Contains(string(data), old) {
+					t.Fatalf("%s has no %s", file, old)
+				}
+				data = []byte(strings.Replace(string(data), old, `solver="Newton" tolerance="1e-10"`, 1))
+			}
+			if err := os.WriteFile(filepath.Join(tmp, f), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.WriteFile(filepath.Join(tmp, f), data, 0o644); err != nil {
-			t.Fatal(err)
+		r := measureShortAt(exe, file+" (Newton)", filepath.Join(tmp, file))
+		t.Logf("%s with Newton: %s", file, summary(r))
+		if r.level() < trajMatches {
+			t.Errorf("%s with Newton: %v, want %v: %s", file, r.level(), trajMatches, reason(r))
 		}
-	}
-	r := measureShortAt(exe, "cloth.xml (Newton)", filepath.Join(tmp, "cloth.xml"))
-	t.Logf("cloth.xml with Newton: %s", summary(r))
-	if r.level() < trajMatches {
-		t.Errorf("cloth.xml with Newton: %v, want %v: %s", r.level(), trajMatches, reason(r))
 	}
 }

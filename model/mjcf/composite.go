@@ -19,11 +19,12 @@ import (
 // the world body, before those sections). The rest of the importer then
 // reads them like any other element.
 //
-// Supported types: particle, grid, rope and loop (a grid's tendon
-// equalities become distance constraints, siteDistance). cloth, box,
-// cylinder and ellipsoid are not expanded: a composite of those types
-// stays in the tree unread and is reported with its line (and a body left
-// without mass is refused naming it, masslessError).
+// Every type of MuJoCo 2.2.2 is expanded: particle, grid, rope, loop,
+// cloth, and the soft box, cylinder and ellipsoid (a tendon equality on
+// the straight spatial tendons of grids and cloths becomes a distance
+// constraint, siteDistance). A composite of another type stays in the
+// tree unread and is reported with its line (and a body left without mass
+// is refused naming it, masslessError).
 
 // compositeClass is the default class of the generated elements: it has no
 // elements and no parent, so they take MuJoCo's built-in defaults and none
@@ -31,9 +32,8 @@ import (
 // cannot occur in an XML attribute, so no file can name it.
 const compositeClass = "\x00composite"
 
-// compositeTypes are the types expanded (the others are MuJoCo's cloth,
-// box, cylinder and ellipsoid).
-var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true, "cloth": true}
+// compositeTypes are the types expanded: all of MuJoCo 2.2.2's.
+var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true, "cloth": true, "box": true, "cylinder": true, "ellipsoid": true}
 
 // composite is one <composite> being expanded.
 type composite struct {
@@ -182,8 +182,11 @@ func (c *compiler) readComposite(e *xmlutil.Element, typ string) (*composite, er
 // (SetDefault: a loop's closing constraint is hard, AdjustSoft level 0).
 func (k *composite) readSmooth() error {
 	ref, imp := defaultSolref, defaultSolimp
-	if k.typ == "loop" {
+	switch {
+	case k.typ == "loop": // hard (AdjustSoft level 0)
 		ref[0], imp[0], imp[1] = 0.01, 0.99, 0.99
+	case softBoxTypes[k.typ]: // soft (level 1)
+		ref[0], imp[0], imp[1] = 0.02, 0.9, 0.9
 	}
 	var err error
 	if k.smoothRef, err = k.override(k.e, "solrefsmooth", ref[:]); err != nil {
@@ -279,6 +282,8 @@ func (k *composite) check() error {
 		dim++
 	}
 	switch {
+	case softBoxTypes[k.typ] && dim != 3:
+		return k.c.r.Errorf(k.e, "count", "a %s must be three-dimensional", k.typ)
 	case k.typ == "cloth" && dim != 2:
 		return k.c.r.Errorf(k.e, "count", "a cloth must be two-dimensional")
 	case (k.typ == "rope" || k.typ == "loop") && dim != 1:
@@ -303,6 +308,8 @@ func (k *composite) make(p *xmlutil.Element) ([]*xmlutil.Element, error) {
 		return k.grid()
 	case "cloth":
 		return k.cloth(p)
+	case "box", "cylinder", "ellipsoid":
+		return k.softBox(p)
 	default:
 		return k.rope(p)
 	}
@@ -363,6 +370,9 @@ func (k *composite) geomElem(typ, name, pos, quat string) *xmlutil.Element {
 				attrs = append(attrs, a, "1")
 			}
 		}
+	}
+	if softBoxTypes[k.typ] && (k.geom == nil || !k.geom.Has("contype")) { // no self-collisions
+		attrs = append(attrs, "contype", "0")
 	}
 	attrs = append(attrs, copied(k.geom, compositeGeomAttrs...)...)
 	return k.elem("geom", attrs...)

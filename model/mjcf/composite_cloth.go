@@ -165,12 +165,10 @@ func (k *composite) geomMass() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	sz, err := k.c.floats(v, "size", -1, nil)
+	size, err := k.geomSize()
 	if err != nil {
 		return 0, err
 	}
-	size := [3]float64{}
-	copy(size[:], sz)
 	var vol float64
 	switch k.geomType() {
 	case "sphere":
