@@ -22,18 +22,13 @@ import (
 // Every type of MuJoCo 2.2.2 is expanded: particle, grid, rope, loop,
 // cloth, and the soft box, cylinder and ellipsoid (a tendon equality on
 // the straight spatial tendons of grids and cloths becomes a distance
-// constraint, siteDistance). A composite of another type stays in the
-// tree unread and is reported with its line (and a body left without mass
-// is refused naming it, masslessError).
+// constraint, siteDistance); another type is an error naming the line.
 
 // compositeClass is the default class of the generated elements: it has no
 // elements and no parent, so they take MuJoCo's built-in defaults and none
 // of the file's, as MuJoCo builds them from a fresh mjCDef. A NUL byte
 // cannot occur in an XML attribute, so no file can name it.
 const compositeClass = "\x00composite"
-
-// compositeTypes are the types expanded: all of MuJoCo 2.2.2's.
-var compositeTypes = map[string]bool{"particle": true, "grid": true, "rope": true, "loop": true, "cloth": true, "box": true, "cylinder": true, "ellipsoid": true}
 
 // composite is one <composite> being expanded.
 type composite struct {
@@ -80,11 +75,14 @@ func (c *compiler) expandComposites() error {
 				}
 				continue
 			}
-			typ, _ := ch.Attr("type")
-			if !compositeTypes[strings.TrimSpace(typ)] {
-				continue // reported unread, with its line
+			typ, err := c.r.Keyword(ch, "type", "", "particle", "grid", "rope", "loop", "cloth", "box", "cylinder", "ellipsoid")
+			if err != nil {
+				return err
 			}
-			k, err := c.readComposite(ch, strings.TrimSpace(typ))
+			if typ == "" {
+				return c.r.Errorf(ch, "type", "required")
+			}
+			k, err := c.readComposite(ch, typ)
 			if err != nil {
 				return err
 			}

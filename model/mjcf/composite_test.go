@@ -9,32 +9,6 @@ import (
 	"github.com/stiction-sim/stiction/scene"
 )
 
-// TestCompositeMasslessBody: a free body whose mass MuJoCo generates from a
-// <composite> of a type not expanded (cloth) is refused with an error that
-// names the body, the file's line of the body and the composite's line,
-// not only "no mass".
-func TestCompositeMasslessBody(t *testing.T) {
-	doc := `<mujoco>
-  <worldbody>
-    <body name="B3_5" pos="0 0 1">
-      <freejoint/>
-      <composite type="box" count="7 7 7" spacing="0.04">
-        <geom type="capsule" size=".015 .01"/>
-      </composite>
-    </body>
-  </worldbody>
-</mujoco>`
-	_, err := Parse("cloth.xml", []byte(doc), model.Options{})
-	if err == nil {
-		t.Fatal("a free body with only a box <composite> loaded; want an error")
-	}
-	for _, want := range []string{"cloth.xml:3", `"B3_5"`, "<composite> (line 5)", "not supported"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not contain %q", err, want)
-		}
-	}
-}
-
 // ropeDoc is MuJoCo's model/composite/rope.xml reduced to the rope, with a
 // default class that the generated elements must not take (MuJoCo builds
 // them from its built-in defaults).
@@ -107,6 +81,10 @@ func TestCompositeRope(t *testing.T) {
 // file, line and attribute.
 func TestCompositeErrors(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
+		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="flex" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "type"},
+		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="box" count="5 5 1" spacing="0.04"/></body></worldbody></mujoco>`, "three-dimensional"},
+		{`<mujoco><worldbody><body name="B1_1"><freejoint/><composite type="cloth" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "two-dimensional"},
+		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="cloth" count="5 5 1" spacing="0.04"/></body></worldbody></mujoco>`, "X_Y"},
 		{`<mujoco><worldbody><body name="A2"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "B must be the beginning"},
 		{`<mujoco><worldbody><body name="B7"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "out of range"},
 		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="rope" count="5 2 1" spacing="0.04"/></body></worldbody></mujoco>`, "one-dimensional"},
