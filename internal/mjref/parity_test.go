@@ -118,7 +118,7 @@ var parityModels = []struct {
 	{"mujoco/model/composite/softbox.xml", massMatches, false},
 	// A humanoid lying in a grid composite, in contact from the start (CG, 30 iterations).
 	{"mujoco/model/hammock/hammock.xml", massMatches, false},
-	{"mujoco/model/flag/flag.xml", trajMatches, false},                  // cloth with tendon springs in wind
+	{"mujoco/model/flag/flag.xml", trajMatches, false},                // cloth with tendon springs in wind
 	{"mujoco/test/engine/testdata/skingroup.xml", trajMatches, false}, // two soft boxes
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
