@@ -219,26 +219,20 @@ func (k *composite) readChildren() error {
 				ch.MarkUsed()
 				k.geom = ch
 			}
-		case "joint":
+		case "joint", "tendon":
+			kinds, into := []string{"main", "twist", "stretch"}, k.joints
+			if ch.Name == "tendon" {
+				kinds, into = []string{"main", "shear"}, k.tendons
+			}
 			ch.MarkUsed()
-			kind, err := k.c.r.Keyword(ch, "kind", "", "main", "twist", "stretch")
+			kind, err := k.c.r.Keyword(ch, "kind", "", kinds...)
 			if err != nil {
 				return err
 			}
 			if kind == "" {
-				return k.c.r.Errorf(ch, "kind", "required (main, twist or stretch)")
+				return k.c.r.Errorf(ch, "kind", "required (%s)", strings.Join(kinds, ", "))
 			}
-			k.joints[kind] = ch
-		case "tendon":
-			ch.MarkUsed()
-			kind, err := k.c.r.Keyword(ch, "kind", "", "main", "shear")
-			if err != nil {
-				return err
-			}
-			if kind == "" {
-				return k.c.r.Errorf(ch, "kind", "required (main or shear)")
-			}
-			k.tendons[kind] = ch
+			into[kind] = ch
 		case "site":
 			if k.site == nil {
 				ch.MarkUsed()

@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,13 +134,11 @@ func TestCompositeParticle(t *testing.T) {
 
 func findBody(t *testing.T, s *scene.Scene, name string) *scene.Body {
 	t.Helper()
-	for i := range s.Bodies {
-		if s.Bodies[i].Name == name {
-			return &s.Bodies[i]
-		}
+	i := slices.IndexFunc(s.Bodies, func(b scene.Body) bool { return b.Name == name })
+	if i < 0 {
+		t.Fatalf("no body %q", name)
 	}
-	t.Fatalf("no body %q", name)
-	return nil
+	return &s.Bodies[i]
 }
 
 // TestCompositeGridCloth: a grid's bodies (pinned ones without joints) and
