@@ -236,6 +236,10 @@ func addConstraint(set *constraint.Set, m *multibody.Model, kin *multibody.Works
 		if !(l > 0) {
 			return fmt.Errorf("distance: the points coincide initially; give length")
 		}
+		if c.SolRef != nil { // MuJoCo's soft row (its tendon equality on a two-site spatial tendon)
+			cp = softCompliance(c.SolRef, c.SolImp)
+			cp.Weight = valueOr(c.Weight, 0)
+		}
 		set.Distances = append(set.Distances, constraint.Distance{Name: name, BodyA: a, BodyB: b, PointA: pa, PointB: pb, Length: l, Compliance: cp})
 	case "coupler":
 		dofs := []int{0, 0}

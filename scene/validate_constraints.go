@@ -18,7 +18,7 @@ var (
 var constraintFields = map[string][]string{
 	"weld":       {"bodies", "frames", "stiffness", "rot_stiffness", "dissipation", "solref", "solimp", "weight", "scale"},
 	"ball":       {"bodies", "points", "stiffness", "dissipation", "solref", "solimp", "weight"},
-	"distance":   {"bodies", "points", "length", "stiffness", "dissipation"},
+	"distance":   {"bodies", "points", "length", "stiffness", "dissipation", "solref", "solimp", "weight"},
 	"coupler":    {"joints", "dofs", "ratio", "offset", "stiffness", "dissipation", "solref", "solimp", "weight", "scale", "coefs"},
 	"attach":     {"bodies", "point"},
 	"prescribed": {"body", "dofs", "motion"},

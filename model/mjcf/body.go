@@ -675,13 +675,7 @@ func fullInertia(f []float64) spatial.Mat3 {
 	return I
 }
 
-// masslessError is the error for a moving body e without mass. A body
-// whose mass MuJoCo would generate from a <composite> child (not imported:
-// it warns) is told so, since the missing mass comes from that element
-// (MuJoCo's model/composite files).
+// masslessError is the error for a moving body e without mass.
 func (c *compiler) masslessError(e *xmlutil.Element, name string) error {
-	if ch := e.All("composite"); len(ch) > 0 {
-		return c.r.Errorf(e, "", "body %q moves but has no mass: MuJoCo would give it the bodies of its <composite> (line %d), which is not supported", name, ch[0].Line)
-	}
 	return c.r.Errorf(e, "", "body %q moves but has no mass: give it an <inertial> or geoms with volume (or welded child bodies with mass)", name)
 }

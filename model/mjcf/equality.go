@@ -165,9 +165,12 @@ func (c *compiler) equalityCompliance() error {
 	frictionWeights(s, m, minv)
 	tendonLimitWeights(s, m, ws, minv)
 	for _, pe := range c.eqs {
-		if pe.kind == "ball" || pe.kind == "weld" {
+		switch pe.kind {
+		case "ball", "weld":
 			c.softBody(pe, m, ws, minv)
-		} else {
+		case "distance":
+			c.softDistance(pe, m, ws, minv)
+		default:
 			c.softCoupler(pe, m, minv)
 		}
 	}
@@ -234,6 +237,20 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 	}
 	if pe.scale != 1 {
 		con.Scale = model.Ptr(pe.scale)
+	}
+}
+
+// softDistance makes the distance constraint of a tendon equality on a
+// straight spatial tendon (siteDistance) MuJoCo's soft constraint: its
+// solref and solimp, and MuJoCo's weight tendon_invweight0 = G M⁻¹ Gᵀ at
+// qpos0 (mj_diagApprox, mj_setConst), G the tendon's path Jacobian.
+func (c *compiler) softDistance(pe pendingEq, m *multibody.Model, ws *multibody.Workspace, minv *mat.Dense) {
+	con := &c.out.Scene.Constraints[pe.index]
+	con.SolRef, con.SolImp = pe.solref, pe.solimp
+	G := mat.NewDense(1, max(m.NV, 1), nil)
+	scene.TendonPath(m, c.out.Scene.Tendon(pe.a)).Jacobian(m, ws, G.RawRowView(0), make([]float64, 3*max(m.NV, 1)))
+	if w := jminvjt(minv, G).At(0, 0); w > 0 { // else the row moves nothing at qpos0: the Delassus estimate at each step
+		con.Weight = model.Ptr(w)
 	}
 }
 

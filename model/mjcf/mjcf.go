@@ -52,6 +52,9 @@ func Parse(path string, data []byte, opts model.Options) (*model.Import, error) 
 	if err := c.include(root, 0, []string{path}); err != nil {
 		return nil, err
 	}
+	if err := c.expandComposites(); err != nil {
+		return nil, err
+	}
 	if err := c.compile(); err != nil {
 		return nil, err
 	}

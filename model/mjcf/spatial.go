@@ -186,3 +186,34 @@ func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
 	ax := scene.Vec(c.site(mustAttr(e, "slidersite")).Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
 	return &scene.SliderCrank{Crank: cs, Slider: ss, Axis: ax, RodLength: rod}, nil
 }
+
+// straight reports whether spatial tendon t runs straight between two
+// sites (no wrap, no pulley): MuJoCo's composite grid and cloth tendons.
+func straight(t *scene.Tendon) bool {
+	return t != nil && len(t.Path) == 2 && t.Path[0].Wrap == nil && t.Path[1].Wrap == nil && t.Path[1].Pulley == nil
+}
+
+// siteDistance maps a tendon equality on a straight spatial tendon st
+// (straight) to a distance constraint between its two sites, of length
+// tendon_length0 + a0 (MuJoCo's row L − tendon_length0 − a0, where L is
+// the sites' distance and its Jacobian the unit vector between them times
+// the difference of the sites' Jacobians: the distance constraint's
+// row), MuJoCo's soft constraint with its solref, solimp and weight
+// tendon_invweight0 (softDistance).
+func (c *compiler) siteDistance(q *xmlutil.Element, eq model.Equality, st *scene.Tendon, a0 float64) error {
+	var x [2]spatial.Vec3
+	for k, p := range st.Path {
+		x[k] = c.bodyPose[c.bodies[p.Body]].Apply(spatial.Vec3(*p.Point))
+	}
+	l := x[1].Sub(x[0]).Norm() + a0
+	if !(l > 0) {
+		c.r.Warnf(q, "tendon1", "tendon equality not simulated: tendon %q would be held at length %g", st.Name, l)
+		return nil
+	}
+	s := c.out.Scene
+	con := scene.Constraint{Name: eq.Name, Type: "distance", Bodies: []string{st.Path[0].Body, st.Path[1].Body},
+		Points: []scene.Vec{*st.Path[0].Point, *st.Path[1].Point}, Length: model.Ptr(l)}
+	c.eqs = append(c.eqs, pendingEq{kind: "distance", index: len(s.Constraints), solref: eq.SolRef, solimp: eq.SolImp, e: q, a: st.Name})
+	s.Constraints = append(s.Constraints, con)
+	return nil
+}

@@ -166,7 +166,9 @@ func (c *compiler) tendonProps(v view, st *scene.Tendon, rest *float64) error {
 // is a coupler q1 = −(c2/c1) q2 + a0/c1 scaled by c1, and a tendon over
 // any other number of joints the coupler Σ c_k q_k = a0 (coefs): MuJoCo's
 // soft constraint with its solref, solimp and weight (softCoupler).
-// tendon2 and spatial tendons warn and are not simulated.
+// A spatial tendon straight between two sites is a distance constraint
+// (siteDistance). tendon2 and other spatial tendons warn and are not
+// simulated.
 func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality) error {
 	t1, err := c.r.Required(q, "tendon1")
 	if err != nil {
@@ -184,13 +186,13 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 	st := c.out.Scene.Tendon(t1)
 	why := ""
 	switch {
-	case c.spatialTendons[t1]:
-		why = "a spatial tendon"
+	case c.spatialTendons[t1] && !straight(st):
+		why = "a spatial tendon other than a straight one between two sites"
 	case st == nil:
 		return c.r.Errorf(q, "tendon1", "no tendon of this name")
 	case q.Has("tendon2"):
 		why = "tendon2 (a coupling of two tendons) is not supported"
-	case len(st.Joints) == 0:
+	case len(st.Joints) == 0 && !c.spatialTendons[t1]:
 		why = fmt.Sprintf("tendon %q has no joints", t1)
 	case c.disabled("equality"):
 		return nil
@@ -201,6 +203,9 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 	if why != "" {
 		c.r.Warnf(q, "tendon1", "tendon equality not simulated: %s", why)
 		return nil
+	}
+	if c.spatialTendons[t1] {
+		return c.siteDistance(q, eq, st, pc[0])
 	}
 	part := false // a joint is a part of a compound joint
 	for _, j := range st.Joints {
