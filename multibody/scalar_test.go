@@ -33,7 +33,8 @@ func TestBodyForcesMatchVectorForm(t *testing.T) {
 		I := spatial.Mat3{v(), v(), v()}
 		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(m)
 		n := I.MulVec(al).Add(w.Cross(I.MulVec(w))).Add(c.Cross(f))
-		gn, gf := bodyForces(m, c, &I, al, ac, w)
+		var gn, gf spatial.Vec3
+		bodyForces(m, &c, &I, &al, &ac, &w, &gn, &gf)
 		if !same(gn, n) || !same(gf, f) {
 			t.Fatalf("bodyForces(%v, %v, %v, %v, %v, %v) = %v, %v; vector form %v, %v", m, c, I, al, ac, w, gn, gf, n, f)
 		}
@@ -62,7 +63,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		ka := wp.Cross(wj)
 		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
 			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
-		ws.revolute(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		ws.revolute(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
 		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.w[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 6 {
 			for i := range 3 {
@@ -224,7 +225,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		lj := lm.Scale(vel)
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		ws.prismatic(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		ws.prismatic(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
 		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 5 {
 			for i := range 3 {

@@ -203,11 +203,11 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	}
 	i := body.VOff
 	if body.Joint.Type == JointRevolute {
-		ws.revolute(i, b, &R, body.Joint.Axis, d, rpm, *wp, *vp, vel)
+		ws.revolute(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 		return
 	}
 	ws.w[b] = *wp
-	ws.prismatic(i, b, &R, body.Joint.Axis, d, rpm, *wp, *vp, vel)
+	ws.prismatic(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 }
 
 // weld is joint for a weld (a body without a joint under a moving
@@ -246,7 +246,7 @@ func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.
 //
 // each sum in that order, on scalars: the bits of the Vec3 form
 // (TestPrismaticMatchesVectorForm).
-func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
 	L0, L1, L2 := mulVec(R, axis[0], axis[1], axis[2])
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	j0, j1, j2 := vel*L0, vel*L1, vel*L2 // v_j
@@ -270,7 +270,7 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp s
 // each sum in that order, on scalars (Go keeps a Vec3, an array, in
 // memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
 // TestRevoluteMatchesVectorForm).
-func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
 	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
 	d0, d1, d2 := d[0], d[1], d[2]
 	r0, r1, r2 := rpm[0], rpm[1], rpm[2]
