@@ -171,10 +171,33 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 	c0, c1, c2 := mulVec(&R, c[0], c[1], c[2])
 	ws.com[b] = spatial.Vec3{c0, c1, c2}
 	if !ws.fr[b].diagInertia {
-		ws.ic[b] = spatial.RotateInertia(R, in.Icom)
+		rotateInertia(&R, &in.Icom, &ws.ic[b])
 		return
 	}
 	rotateDiagInertia(&R, &in.Icom, &ws.ic[b])
+}
+
+// rotateInertia writes R I Rᵀ into out: spatial.RotateInertia's products
+// R.Mul(I).Mul(R.T()), each entry's sum in the same order, on scalars and
+// in place (TestWorldInertiaMatchesVectorForm).
+func rotateInertia(R, I, out *spatial.Mat3) {
+	var ri spatial.Mat3
+	for i := range 3 {
+		r0, r1, r2 := R[i][0], R[i][1], R[i][2]
+		ri[i] = spatial.Vec3{
+			r0*I[0][0] + r1*I[1][0] + r2*I[2][0],
+			r0*I[0][1] + r1*I[1][1] + r2*I[2][1],
+			r0*I[0][2] + r1*I[1][2] + r2*I[2][2],
+		}
+	}
+	for i := range 3 {
+		a0, a1, a2 := ri[i][0], ri[i][1], ri[i][2]
+		out[i] = spatial.Vec3{
+			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
+			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
+			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
+		}
+	}
 }
 
 // rotateDiagInertia writes R I Rᵀ into out for a diagonal I: R I is then
