@@ -167,7 +167,8 @@ func (sim *Simulator) mujocoEulerVStar() error {
 func (sim *Simulator) mujocoMetricVStar() error {
 	w, mw, p := &sim.ws, &sim.ws.mj, &sim.ws.problem
 	copy(mw.k, w.k) // explicitVStar overwrites k
-	if err := sim.explicitVStar(); err != nil { // with the factor of A = M + h B that linearize made
+	// v*_B with the factor of A = M + h B that linearize made.
+	if err := sim.explicitVStar(); err != nil {
 		return err
 	}
 	copy(mw.vB, p.VStar)
