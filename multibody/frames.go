@@ -160,13 +160,7 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose
 // the same order, on scalars, without copying the 72-byte matrices through
 // memory (TestWorldInertiaMatchesVectorForm).
 func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
-	q := &ws.x[b].R
-	w, x, y, z := q.W, q.X, q.Y, q.Z
-	R := spatial.Mat3{
-		{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)},
-		{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)},
-		{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)},
-	}
+	R := ws.x[b].R.RotMat()
 	c := &in.Com
 	c0, c1, c2 := mulVec(&R, c[0], c[1], c[2])
 	ws.com[b] = spatial.Vec3{c0, c1, c2}
@@ -182,35 +176,29 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 // in place (TestWorldInertiaMatchesVectorForm).
 func rotateInertia(R, I, out *spatial.Mat3) {
 	var ri spatial.Mat3
-	for i := range 3 {
-		r0, r1, r2 := R[i][0], R[i][1], R[i][2]
-		ri[i] = spatial.Vec3{
-			r0*I[0][0] + r1*I[1][0] + r2*I[2][0],
-			r0*I[0][1] + r1*I[1][1] + r2*I[2][1],
-			r0*I[0][2] + r1*I[1][2] + r2*I[2][2],
-		}
-	}
-	for i := range 3 {
-		a0, a1, a2 := ri[i][0], ri[i][1], ri[i][2]
-		out[i] = spatial.Vec3{
-			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
-			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
-			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
-		}
-	}
+	it := I.T()
+	mulTransposed(R, &it, &ri) // R I = R (Iᵀ)ᵀ, each sum over k in order
+	mulTransposed(&ri, R, out)
 }
 
 // rotateDiagInertia writes R I Rᵀ into out for a diagonal I: R I is then
 // R's columns scaled by the diagonal, which is what the full product
 // (spatial.RotateInertia) gives (the other terms are exact zeros), so the
-// result has the same bits up to the sign of a zero.
+// result has the same bits up to the sign of a zero
+// (TestRotateInertiaDiagMatchesVectorForm).
 func rotateDiagInertia(R, I, out *spatial.Mat3) {
-	// (R I Rᵀ)_ij = (R_i0 I_0) R_j0 + (R_i1 I_1) R_j1 + (R_i2 I_2) R_j2, as
-	// ri.Mul(R.T()) sums it with ri_i = (R_i0 I_0, R_i1 I_1, R_i2 I_2), on
-	// scalars (TestRotateInertiaDiagMatchesVectorForm).
-	i0, i1, i2 := I[0][0], I[1][1], I[2][2]
+	var ri spatial.Mat3
 	for i := range 3 {
-		a0, a1, a2 := R[i][0]*i0, R[i][1]*i1, R[i][2]*i2
+		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+	}
+	mulTransposed(&ri, R, out)
+}
+
+// mulTransposed writes A Rᵀ into out, each entry A_i0 R_j0 + A_i1 R_j1 +
+// A_i2 R_j2 summed in that order, as A.Mul(R.T()) sums it.
+func mulTransposed(A, R, out *spatial.Mat3) {
+	for i := range 3 {
+		a0, a1, a2 := A[i][0], A[i][1], A[i][2]
 		out[i] = spatial.Vec3{
 			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
 			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
