@@ -1,7 +1,6 @@
 package multibody
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -110,14 +109,7 @@ func (j *Joint) compoundSubspaceVec(f *compoundWalk, v []float64, w, l *[6]spati
 // random forests (random parts of every type, random coordinates and
 // velocities), with and without velocities.
 func TestCompoundMatchesVectorForm(t *testing.T) {
-	bits := func(a, b spatial.Vec3) bool {
-		for i := range 3 {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				return false
-			}
-		}
-		return true
-	}
+	bits := sameVecBits
 	r := rand.New(rand.NewPCG(41, 42))
 	n := 0
 	for range 20 {

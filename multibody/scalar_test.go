@@ -20,14 +20,7 @@ func TestBodyForcesMatchVectorForm(t *testing.T) {
 		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
 	}
 	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
-	same := func(a, b spatial.Vec3) bool {
-		for i := range 3 {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				return false
-			}
-		}
-		return true
-	}
+	same := sameVecBits
 	for range 50000 {
 		m, c, al, ac, w := math.Abs(x()), v(), v(), v(), v()
 		I := spatial.Mat3{v(), v(), v()}
@@ -429,14 +422,7 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 // take that path (ball, planar, universal, compound, a free joint under a
 // parent), with and without velocities.
 func TestJointMatchesVectorForm(t *testing.T) {
-	bits := func(a, b spatial.Vec3) bool {
-		for i := range 3 {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				return false
-			}
-		}
-		return true
-	}
+	bits := sameVecBits
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree, JointPlanar, JointUniversal, JointCompound} {
 		m, s := randomForest(rand.New(rand.NewPCG(31, uint64(jt))), jt)
 		for _, v := range [][]float64{s.V, nil} {
