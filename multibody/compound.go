@@ -34,27 +34,32 @@ type JointPart struct {
 
 // compoundFrames walks the parts at coordinates q and returns, for each
 // part k, the rotation of the frame that precedes it (P_{k−1} in F) and its
-// anchor c_k = P_{k−1} · p_k in F, and the pose of M (P_n) in F.
+// anchor c_k = P_{k−1} · p_k in F, and the pose of M (P_n) in F. It makes
+// the operations of the Pose and Vec3 form (x.Apply(p), x.R.Rotate(p),
+// Sub, Add, Scale) in the same order on vec3s, which Go keeps in registers
+// (TestCompoundMatchesVectorForm).
 func (j *Joint) compoundFrames(q []float64, rot *[MaxCompoundDOF]spatial.Quat, anchor, origin *[MaxCompoundDOF]spatial.Vec3) spatial.Pose {
-	x := spatial.PoseIdentity()
+	R, P := spatial.QuatIdentity(), vec3{}
 	qi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
-		rot[k], origin[k] = x.R, x.P
-		anchor[k] = x.Apply(p.Pos)
+		rot[k], origin[k] = R, P.array()
+		pos := vecOf(&p.Pos)
+		a := rotateVec(&R, pos).add(P) // x.Apply(p.Pos)
+		anchor[k] = a.array()
 		switch p.Type {
 		case JointRevolute:
-			x.R = x.R.Mul(spatial.QuatFromAxisAngle(p.Axis, q[qi]-p.Ref))
-			x.P = anchor[k].Sub(x.R.Rotate(p.Pos))
+			R = R.Mul(spatial.QuatFromAxisAngle(p.Axis, q[qi]-p.Ref))
+			P = a.sub(rotateVec(&R, pos))
 		case JointPrismatic:
-			x.P = x.P.Add(x.R.Rotate(p.Axis.Scale(q[qi] - p.Ref)))
+			P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[qi]-p.Ref)))
 		case JointBall:
-			x.R = x.R.Mul(jointQuat(q[qi:]))
-			x.P = anchor[k].Sub(x.R.Rotate(p.Pos))
+			R = R.Mul(jointQuat(q[qi:]))
+			P = a.sub(rotateVec(&R, pos))
 		}
 		qi += p.Type.NQ()
 	}
-	return x
+	return spatial.Pose{R: R, P: P.array()}
 }
 
 // compoundSubspace is subspace for a compound joint. With R_{k−1} the
@@ -85,23 +90,28 @@ func (f *compoundWalk) walk(j *Joint, q []float64) {
 
 // compoundSubspaceAt is compoundSubspace with the frames f of the joint's
 // coordinates already walked (Workspace.Update walks them once for the
-// pose and the subspace).
+// pose and the subspace). It makes the operations of the Vec3 form in the
+// same order on vec3s, which Go keeps in registers
+// (TestCompoundMatchesVectorForm).
 func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
-	rot, anchor, origin, xm := &f.rot, &f.anchor, &f.origin, f.xm
-	e := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	rot, anchor, origin := &f.rot, &f.anchor, &f.origin
+	xm := vecOf(&f.xm.P)
 	vi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
 		switch p.Type {
 		case JointRevolute:
-			w[vi] = rot[k].Rotate(p.Axis)
-			l[vi] = w[vi].Cross(xm.P.Sub(anchor[k]))
+			wk := rotateVec(&rot[k], vecOf(&p.Axis))
+			w[vi], l[vi] = wk.array(), wk.cross(xm.sub(vecOf(&anchor[k]))).array()
 		case JointPrismatic:
-			w[vi], l[vi] = spatial.Vec3{}, rot[k].Rotate(p.Axis)
+			w[vi], l[vi] = spatial.Vec3{}, rotateVec(&rot[k], vecOf(&p.Axis)).array()
 		case JointBall:
+			r := xm.sub(vecOf(&anchor[k]))
 			for i := range 3 {
-				w[vi+i] = rot[k].Rotate(e[i])
-				l[vi+i] = w[vi+i].Cross(xm.P.Sub(anchor[k]))
+				var e vec3
+				e.set(i, 1)
+				wk := rotateVec(&rot[k], e)
+				w[vi+i], l[vi+i] = wk.array(), wk.cross(r).array()
 			}
 		}
 		vi += p.Type.NV()
@@ -110,36 +120,39 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		return cw, cl
 	}
 	// Forward pass: Ω and the origin velocity u of each part's frame.
-	var wdot [MaxCompoundDOF]spatial.Vec3
-	var cdot [MaxCompoundDOF]spatial.Vec3
-	var omega, u spatial.Vec3
+	var wdot [MaxCompoundDOF]vec3
+	var cdot [MaxCompoundDOF]vec3
+	var omega, u vec3
 	vi = 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
 		n := p.Type.NV()
-		var next spatial.Vec3 // origin of the frame after part k
+		next := xm // origin of the frame after part k
 		if k+1 < len(j.Parts) {
-			next = origin[k+1]
-		} else {
-			next = xm.P
+			next = vecOf(&origin[k+1])
 		}
+		ok := vecOf(&origin[k])
 		if p.Type == JointPrismatic {
-			wdot[vi] = omega.Cross(l[vi]) // l̇ for a translation, stored in wdot's slot
-			u = u.Add(omega.Cross(next.Sub(origin[k]))).AddScaled(v[vi], l[vi])
+			lk := vecOf(&l[vi])
+			wdot[vi] = omega.cross(lk) // l̇ for a translation, stored in wdot's slot
+			u = u.add(omega.cross(next.sub(ok))).addScaled(v[vi], lk)
 			vi += n
 			continue
 		}
-		cdot[k] = u.Add(omega.Cross(anchor[k].Sub(origin[k])))
-		var wk spatial.Vec3
+		ak := vecOf(&anchor[k])
+		cdot[k] = u.add(omega.cross(ak.sub(ok)))
+		var wk vec3
 		for i := range n {
-			wdot[vi+i] = omega.Cross(w[vi+i])
-			wk = wk.AddScaled(v[vi+i], w[vi+i])
+			wi := vecOf(&w[vi+i])
+			wdot[vi+i] = omega.cross(wi)
+			wk = wk.addScaled(v[vi+i], wi)
 		}
-		omega = omega.Add(wk)
-		u = cdot[k].Add(omega.Cross(next.Sub(anchor[k])))
+		omega = omega.add(wk)
+		u = cdot[k].add(omega.cross(next.sub(ak)))
 		vi += n
 	}
 	// u is now ȯ_M.
+	var sw, sl vec3
 	vi = 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
@@ -147,16 +160,16 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		for i := range n {
 			c := vi + i
 			if p.Type == JointPrismatic {
-				cl = cl.AddScaled(v[c], wdot[c])
+				sl = sl.addScaled(v[c], wdot[c])
 				continue
 			}
-			ld := wdot[c].Cross(xm.P.Sub(anchor[k])).Add(w[c].Cross(u.Sub(cdot[k])))
-			cw = cw.AddScaled(v[c], wdot[c])
-			cl = cl.AddScaled(v[c], ld)
+			ld := wdot[c].cross(xm.sub(vecOf(&anchor[k]))).add(vecOf(&w[c]).cross(u.sub(cdot[k])))
+			sw = sw.addScaled(v[c], wdot[c])
+			sl = sl.addScaled(v[c], ld)
 		}
 		vi += n
 	}
-	return cw, cl
+	return sw.array(), sl.array()
 }
 
 // compoundRate writes q̇ = N(q) v for a compound joint: scalar parts copy

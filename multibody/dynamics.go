@@ -17,8 +17,9 @@ import (
 //	N = I.MulVec(α).Add(ω.Cross(I.MulVec(ω))).Add(c.Cross(F))
 //
 // in the same order, on scalars, which Go keeps in registers (a Vec3, an
-// array, goes through memory): the same bits (TestBodyForcesMatchVectorForm).
-func bodyForces(m float64, c spatial.Vec3, I *spatial.Mat3, al, a, w spatial.Vec3) (n, f spatial.Vec3) {
+// array, goes through memory), and writes them into n and f after it has
+// read its inputs: the same bits (TestBodyForcesMatchVectorForm).
+func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.Vec3, n, f *spatial.Vec3) {
 	c0, c1, c2 := c[0], c[1], c[2]
 	w0, w1, w2 := w[0], w[1], w[2]
 	x0, x1, x2 := cross(w0, w1, w2, c0, c1, c2) // ω × c
@@ -31,14 +32,15 @@ func bodyForces(m float64, c spatial.Vec3, I *spatial.Mat3, al, a, w spatial.Vec
 	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)  // ω × (I ω)
 	i0, i1, i2 = mulVec(I, al[0], al[1], al[2]) // I α
 	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)  // c × F
-	return spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
+	*n, *f = spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
 }
 
-// rneaAccel returns RNEA's accelerations of body b's origin before its own
-// joint's: (α_P, a_P + α_P × (x_B − x_P)) from its parent (0 and −g at a
-// root), plus (κ_α, κ_a) when vel is set; on scalars, the operations of
-// the Vec3 form in the same order (TestRNEAMatchesVectorForm).
-func rneaAccel(ws *Workspace, b int, g spatial.Vec3, vel bool) (al, ac spatial.Vec3) {
+// rneaAccel sets RNEA's accelerations of body b's origin before its own
+// joint's, ws.al[b] and ws.ac[b]: (α_P, a_P + α_P × (x_B − x_P)) from its
+// parent (0 and −g at a root), plus (κ_α, κ_a) when vel is set; on scalars,
+// the operations of the Vec3 form in the same order
+// (TestRNEAMatchesVectorForm).
+func rneaAccel(ws *Workspace, b int, g *spatial.Vec3, vel bool) {
 	a0, a1, a2 := 0.0, 0.0, 0.0
 	c0, c1, c2 := -g[0], -g[1], -g[2]
 	if p := ws.m.Bodies[b].Joint.Parent; p >= 0 {
@@ -52,7 +54,7 @@ func rneaAccel(ws *Workspace, b int, g spatial.Vec3, vel bool) (al, ac spatial.V
 		a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
 		c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
 	}
-	return spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+	ws.al[b], ws.ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
 }
 
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
@@ -217,19 +219,19 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 			continue
 		}
 		// On scalars, the Vec3 form's operations in order (rneaAccel).
-		al, ac := rneaAccel(ws, b, g, vel)
-		for k := range body.Joint.NV() {
-			if a != nil {
+		rneaAccel(ws, b, &g, vel)
+		al, ac := &ws.al[b], &ws.ac[b]
+		if a != nil {
+			for k := range body.Joint.NV() {
 				i := body.VOff + k
-				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
+				*al, *ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
 			}
 		}
-		ws.al[b], ws.ac[b] = al, ac
-		w := spatial.Vec3{}
+		w := &zeroVec
 		if vel {
-			w = ws.w[b]
+			w = &ws.w[b]
 		}
-		ws.fn[b], ws.ff[b] = bodyForces(body.Inertia.Mass, ws.com[b], &ws.ic[b], al, ac, w)
+		bodyForces(body.Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		body := &m.Bodies[b]

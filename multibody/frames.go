@@ -65,47 +65,69 @@ func newJointFrames(m *Model, b int) jointFrames {
 	return f
 }
 
-// compose returns x.Compose(y) for a y of shape s, leaving out the products
-// with an identity rotation or a zero translation. Those are exact
+// compose sets dst = x.Compose(y) for a y of shape s, leaving out the
+// products with an identity rotation or a zero translation. Those are exact
 // (q·1 = q and x.Apply(0) = x.P componentwise, up to the sign of a zero),
 // so the result has the bits of x.Compose(y): the rotation is still
-// normalized, as Compose normalizes it.
-func compose(x, y spatial.Pose, s poseShape) spatial.Pose {
-	r := x.R
+// normalized, as Compose normalizes it. It makes the operations of
+// Quat.Mul, Pose.Apply and Quat.Normalize in their order on scalars, which
+// Go keeps in registers (a Pose, holding an array, goes through memory),
+// and reads x and y before it writes dst, which may be either of them.
+func compose(dst, x, y *spatial.Pose, s poseShape) {
+	qw, qx, qy, qz := x.R.W, x.R.X, x.R.Y, x.R.Z
+	rw, rx, ry, rz := qw, qx, qy, qz
 	if !s.rotI {
-		r = r.Mul(y.R)
+		p := &y.R
+		rw = qw*p.W - (qx*p.X + qy*p.Y + qz*p.Z)
+		rx = (qw*p.X + p.W*qx) + (qy*p.Z - qz*p.Y)
+		ry = (qw*p.Y + p.W*qy) + (qz*p.X - qx*p.Z)
+		rz = (qw*p.Z + p.W*qz) + (qx*p.Y - qy*p.X)
 	}
-	p := x.P
+	p0, p1, p2 := x.P[0], x.P[1], x.P[2]
 	if !s.pos0 {
-		p = x.Apply(y.P)
+		v0, v1, v2 := y.P[0], y.P[1], y.P[2]
+		t0 := 2 * (qy*v2 - qz*v1)
+		t1 := 2 * (qz*v0 - qx*v2)
+		t2 := 2 * (qx*v1 - qy*v0)
+		p0 = ((v0 + qw*t0) + (qy*t2 - qz*t1)) + p0
+		p1 = ((v1 + qw*t1) + (qz*t0 - qx*t2)) + p1
+		p2 = ((v2 + qw*t2) + (qx*t1 - qy*t0)) + p2
 	}
-	return spatial.Pose{R: r.Normalize(), P: p}
+	dst.P = spatial.Vec3{p0, p1, p2}
+	n := math.Sqrt(rw*rw + rx*rx + ry*ry + rz*rz)
+	if n == 0 {
+		dst.R = spatial.QuatIdentity()
+		return
+	}
+	dst.R = spatial.Quat{W: rw / n, X: rx / n, Y: ry / n, Z: rz / n}
 }
 
-// frames is Model.frames with the joint frames of fr: the world poses of
-// joint frames F and M and of body b, given its parent's world pose xp
-// (root: the identity, unused).
-func (ws *Workspace) frames(q []float64, b int, xp spatial.Pose) (xf, xm, xb spatial.Pose) {
+// frames is Model.frames with the joint frames of fr: it writes the world
+// poses of joint frames F and M and of body b into xf, xm and xb, given its
+// parent's world pose xp (root: the identity, unused).
+func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) {
 	body := &ws.m.Bodies[b]
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
 	if j.Type == JointFree {
-		xb = j.motion(qj)
-		return spatial.PoseIdentity(), xb, xb
+		*xb = j.motion(qj)
+		*xf, *xm = spatial.PoseIdentity(), *xb
+		return
 	}
 	if j.Parent < 0 {
-		xf = fr.rootF
+		*xf = fr.rootF
 	} else {
-		xf = compose(xp, j.ParentFrame, fr.parent)
+		compose(xf, xp, &j.ParentFrame, fr.parent)
 	}
-	xm = compose(xf, ws.motion(j, fr, qj), fr.motion)
-	return xf, xm, compose(xm, fr.childInv, fr.child)
+	mo := ws.motion(j, fr, qj)
+	compose(xm, xf, &mo, fr.motion)
+	compose(xb, xm, &fr.childInv, fr.child)
 }
 
 // rotF returns R_WF as a rotation matrix for body b's joint frame F at the
 // world pose xf that frames returned: the matrix read once from the model
 // when F is fixed (jointFrames.fixedF), xf.R.RotMat() otherwise.
-func (ws *Workspace) rotF(b int, xf spatial.Pose) spatial.Mat3 {
+func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
 	if fr := &ws.fr[b]; fr.fixedF {
 		return fr.rotF
 	}
@@ -132,27 +154,55 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose
 	return spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
 }
 
-// rotateInertia returns R I Rᵀ (spatial.RotateInertia) for a rotational
-// inertia that is diagonal when diag is set: R I is then R's columns scaled
-// by the diagonal, which is what the full product gives (the other terms
-// are exact zeros), so the result has the same bits up to the sign of a
-// zero.
-func rotateInertia(R, I spatial.Mat3, diag bool) spatial.Mat3 {
-	if !diag {
-		return spatial.RotateInertia(R, I)
+// worldInertia sets body b's centre of mass and rotational inertia in the
+// world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat(), in
+// place: the operations of Quat.RotMat, Mat3.MulVec and rotateInertia in
+// the same order, on scalars, without copying the 72-byte matrices through
+// memory (TestWorldInertiaMatchesVectorForm).
+func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
+	R := ws.x[b].R.RotMat()
+	c := &in.Com
+	c0, c1, c2 := mulVec(&R, c[0], c[1], c[2])
+	ws.com[b] = spatial.Vec3{c0, c1, c2}
+	if !ws.fr[b].diagInertia {
+		rotateInertia(&R, &in.Icom, &ws.ic[b])
+		return
 	}
-	// (R I Rᵀ)_ij = (R_i0 I_0) R_j0 + (R_i1 I_1) R_j1 + (R_i2 I_2) R_j2, as
-	// ri.Mul(R.T()) sums it with ri_i = (R_i0 I_0, R_i1 I_1, R_i2 I_2), on
-	// scalars (TestRotateInertiaDiagMatchesVectorForm).
-	i0, i1, i2 := I[0][0], I[1][1], I[2][2]
-	var out spatial.Mat3
+	rotateDiagInertia(&R, &in.Icom, &ws.ic[b])
+}
+
+// rotateInertia writes R I Rᵀ into out: spatial.RotateInertia's products
+// R.Mul(I).Mul(R.T()), each entry's sum in the same order, on scalars and
+// in place (TestWorldInertiaMatchesVectorForm).
+func rotateInertia(R, I, out *spatial.Mat3) {
+	var ri spatial.Mat3
+	it := I.T()
+	mulTransposed(R, &it, &ri) // R I = R (Iᵀ)ᵀ, each sum over k in order
+	mulTransposed(&ri, R, out)
+}
+
+// rotateDiagInertia writes R I Rᵀ into out for a diagonal I: R I is then
+// R's columns scaled by the diagonal, which is what the full product
+// (spatial.RotateInertia) gives (the other terms are exact zeros), so the
+// result has the same bits up to the sign of a zero
+// (TestRotateInertiaDiagMatchesVectorForm).
+func rotateDiagInertia(R, I, out *spatial.Mat3) {
+	var ri spatial.Mat3
 	for i := range 3 {
-		a0, a1, a2 := R[i][0]*i0, R[i][1]*i1, R[i][2]*i2
+		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
+	}
+	mulTransposed(&ri, R, out)
+}
+
+// mulTransposed writes A Rᵀ into out, each entry A_i0 R_j0 + A_i1 R_j1 +
+// A_i2 R_j2 summed in that order, as A.Mul(R.T()) sums it.
+func mulTransposed(A, R, out *spatial.Mat3) {
+	for i := range 3 {
+		a0, a1, a2 := A[i][0], A[i][1], A[i][2]
 		out[i] = spatial.Vec3{
 			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
 			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
 			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
 		}
 	}
-	return out
 }

@@ -51,7 +51,7 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				if v != nil {
 					vj = v[body.VOff:]
 				}
-				gen.joint(states[i].Q, vj, b, xp, wp, vp)
+				gen.joint(states[i].Q, vj, b, &xp, &wp, &vp)
 				c := body.VOff
 				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] ||
 					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
@@ -167,7 +167,7 @@ func TestWeldMatchesJoint(t *testing.T) {
 						continue
 					}
 					p := body.Joint.Parent
-					gen.joint(s.Q, nil, b, ws.x[p], ws.w[p], ws.vel[p])
+					gen.joint(s.Q, nil, b, &ws.x[p], &ws.w[p], &ws.vel[p])
 					if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
 						t.Errorf("root %v body %d (v nil %v): weld x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)",
 							root, b, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])

@@ -20,20 +20,14 @@ func TestBodyForcesMatchVectorForm(t *testing.T) {
 		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
 	}
 	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
-	same := func(a, b spatial.Vec3) bool {
-		for i := range 3 {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				return false
-			}
-		}
-		return true
-	}
+	same := sameVecBits
 	for range 50000 {
 		m, c, al, ac, w := math.Abs(x()), v(), v(), v(), v()
 		I := spatial.Mat3{v(), v(), v()}
 		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(m)
 		n := I.MulVec(al).Add(w.Cross(I.MulVec(w))).Add(c.Cross(f))
-		gn, gf := bodyForces(m, c, &I, al, ac, w)
+		var gn, gf spatial.Vec3
+		bodyForces(m, &c, &I, &al, &ac, &w, &gn, &gf)
 		if !same(gn, n) || !same(gf, f) {
 			t.Fatalf("bodyForces(%v, %v, %v, %v, %v, %v) = %v, %v; vector form %v, %v", m, c, I, al, ac, w, gn, gf, n, f)
 		}
@@ -62,7 +56,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		ka := wp.Cross(wj)
 		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
 			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
-		ws.revolute(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		ws.revolute(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
 		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.w[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 6 {
 			for i := range 3 {
@@ -74,7 +68,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 	}
 }
 
-// TestRotateInertiaDiagMatchesVectorForm: rotateInertia of a diagonal
+// TestRotateInertiaDiagMatchesVectorForm: rotateDiagInertia of a diagonal
 // inertia, written on scalars, gives the bits of the Mat3 form it replaced
 // (R's columns scaled by the diagonal, times Rᵀ).
 func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
@@ -87,7 +81,9 @@ func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
 		for i := range 3 {
 			ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
 		}
-		want, got := ri.Mul(R.T()), rotateInertia(R, I, true)
+		var got spatial.Mat3
+		want := ri.Mul(R.T())
+		rotateDiagInertia(&R, &I, &got)
 		for i := range 3 {
 			for j := range 3 {
 				if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
@@ -222,7 +218,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		lj := lm.Scale(vel)
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		ws.prismatic(0, 0, &R, axis, d, rpm, wp, vp, vel)
+		ws.prismatic(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
 		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 5 {
 			for i := range 3 {
@@ -390,7 +386,8 @@ func TestCombineMatchesMatrixForm(t *testing.T) {
 // jointVec is Workspace.joint in the Vec3 form it had.
 func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	xf, xm, xb := ws.frames(q, b, xp)
+	var xf, xm, xb spatial.Pose
+	ws.frames(q, b, &xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {
@@ -398,7 +395,7 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := ws.rotF(b, xf)
+	R := ws.rotF(b, &xf)
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
 	for k := range body.Joint.NV() {
@@ -425,14 +422,7 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 // take that path (ball, planar, universal, compound, a free joint under a
 // parent), with and without velocities.
 func TestJointMatchesVectorForm(t *testing.T) {
-	bits := func(a, b spatial.Vec3) bool {
-		for i := range 3 {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				return false
-			}
-		}
-		return true
-	}
+	bits := sameVecBits
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree, JointPlanar, JointUniversal, JointCompound} {
 		m, s := randomForest(rand.New(rand.NewPCG(31, uint64(jt))), jt)
 		for _, v := range [][]float64{s.V, nil} {
@@ -454,7 +444,7 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				if v != nil {
 					vj = v[body.VOff:]
 				}
-				got.joint(s.Q, vj, b, xp, wp, vp)
+				got.joint(s.Q, vj, b, &xp, &wp, &vp)
 				want.jointVec(s.Q, vj, b, xp, wp, vp)
 				n++
 				same := got.x[b] == want.x[b] && bits(got.w[b], want.w[b]) && bits(got.vel[b], want.vel[b]) &&
@@ -473,5 +463,41 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				t.Fatalf("root %v: no body takes joint's path", jt)
 			}
 		}
+	}
+}
+
+// TestWorldInertiaMatchesVectorForm: Update's centres of mass and
+// rotational inertias in the world orientation, written on scalars in
+// place (Workspace.worldInertia), equal R c and R I Rᵀ of the Mat3 form
+// (Quat.RotMat, Mat3.MulVec, spatial.RotateInertia), compared with == (so
+// up to the sign of a zero), on random forests of every root type whose
+// inertias are diagonal for half the bodies.
+func TestWorldInertiaMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 16))
+	checked := 0
+	for _, root := range allRoots {
+		m, s := randomForest(r, root)
+		for b := range m.Bodies {
+			if b%2 == 0 {
+				d := m.Bodies[b].Inertia.Icom
+				m.Bodies[b].Inertia.Icom = spatial.Diag3(spatial.Vec3{d[0][0], d[1][1], d[2][2]})
+			}
+		}
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			if m.Bodies[b].Tree < 0 {
+				continue
+			}
+			R := ws.x[b].R.RotMat()
+			in := m.Bodies[b].Inertia
+			if c, ic := R.MulVec(in.Com), spatial.RotateInertia(R, in.Icom); ws.com[b] != c || ws.ic[b] != ic {
+				t.Fatalf("root %v body %d: com %v, I %v; Mat3 form %v, %v", root, b, ws.com[b], ws.ic[b], c, ic)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d bodies checked", checked)
 	}
 }

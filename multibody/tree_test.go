@@ -461,7 +461,7 @@ func TestFreeRootMatchesJoint(t *testing.T) {
 				if v != nil {
 					vj = v[body.VOff:]
 				}
-				gen.joint(s.Q, vj, b, spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{})
+				gen.joint(s.Q, vj, b, &rootPose, &zeroVec, &zeroVec)
 				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
 					t.Fatalf("body %d: freeRoot (x %v, ω %v, v %v, κ %v %v) ≠ joint (x %v, ω %v, v %v, κ %v %v)", b,
 						ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])

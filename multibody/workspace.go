@@ -41,6 +41,13 @@ type Workspace struct {
 	updated bool
 }
 
+// rootPose and zeroVec are the pose and velocities of a root's parent, the
+// world, which Update passes by pointer; they are never written.
+var (
+	rootPose = spatial.PoseIdentity()
+	zeroVec  spatial.Vec3
+)
+
 type (
 	vec6 [6]float64
 	mat6 [6][6]float64
@@ -90,9 +97,9 @@ func (ws *Workspace) Update(q, v []float64) {
 			ws.x[b], ws.w[b], ws.vel[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
-		xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
+		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := body.Joint.Parent; p >= 0 {
-			xp, wp, vp = ws.x[p], ws.w[p], ws.vel[p]
+			xp, wp, vp = &ws.x[p], &ws.w[p], &ws.vel[p]
 		}
 		var vj []float64
 		if v != nil {
@@ -111,9 +118,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		if p := body.Joint.Parent; p >= 0 {
 			ws.lev[b] = ws.x[b].P.Sub(ws.x[p].P) // the same subtraction the dynamics passes made, once
 		}
-		R := ws.x[b].R.RotMat()
-		ws.com[b] = R.MulVec(body.Inertia.Com)
-		ws.ic[b] = rotateInertia(R, body.Inertia.Icom, ws.fr[b].diagInertia)
+		ws.worldInertia(b, &body.Inertia)
 	}
 	ws.v = v
 	ws.updated = true
@@ -121,9 +126,10 @@ func (ws *Workspace) Update(q, v []float64) {
 
 // joint computes body b's pose, velocity, subspace columns and κ from its
 // parent's pose xp and velocity (wp, vp).
-func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	xf, xm, xb := ws.frames(q, b, xp)
+	var xf, xm, xb spatial.Pose
+	ws.frames(q, b, xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {
@@ -131,7 +137,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := ws.rotF(b, xf)
+	R := ws.rotF(b, &xf)
 	// With W_k = R cw_k, l_k = R cl_k, d = x_B − x_M, r_PM = x_M − x_P,
 	// ω_j = Σ q̇_k W_k and v_j = Σ q̇_k l_k:
 	//
@@ -183,10 +189,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp spatial.Pose, wp, vp spati
 // products with the zero half of the column and with sw and sl, whose
 // terms are exact zeros, so that for finite inputs it gives joint's bits
 // up to the sign of a zero (TestJoint1MatchesJoint).
-func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
+func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	xf, xm, xb := ws.frames(q, b, xp)
-	R := ws.rotF(b, xf)
+	var xf, xm spatial.Pose
+	xb := &ws.x[b]
+	ws.frames(q, b, xp, &xf, &xm, xb)
+	R := ws.rotF(b, &xf)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
 	vel := 0.0
@@ -195,12 +203,11 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 	}
 	i := body.VOff
 	if body.Joint.Type == JointRevolute {
-		ws.x[b] = xb
-		ws.revolute(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
+		ws.revolute(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 		return
 	}
-	ws.x[b], ws.w[b] = xb, wp
-	ws.prismatic(i, b, &R, body.Joint.Axis, d, rpm, wp, vp, vel)
+	ws.w[b] = *wp
+	ws.prismatic(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 }
 
 // weld is joint for a weld (a body without a joint under a moving
@@ -214,14 +221,16 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp spatial.Pose, wp, vp spat
 // subspace (ω_j, v_j, R sw, R sl and the products with them) are exact
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
-func (ws *Workspace) weld(q []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
-	_, xm, xb := ws.frames(q, b, xp)
+func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+	var xf, xm spatial.Pose
+	xb := &ws.x[b]
+	ws.frames(q, b, xp, &xf, &xm, xb)
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
-	ws.x[b], ws.w[b] = xb, wp
+	ws.w[b] = *wp
 	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
 	ws.kw[b] = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
@@ -237,7 +246,7 @@ func (ws *Workspace) weld(q []float64, b int, xp spatial.Pose, wp, vp spatial.Ve
 //
 // each sum in that order, on scalars: the bits of the Vec3 form
 // (TestPrismaticMatchesVectorForm).
-func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
 	L0, L1, L2 := mulVec(R, axis[0], axis[1], axis[2])
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	j0, j1, j2 := vel*L0, vel*L1, vel*L2 // v_j
@@ -261,7 +270,7 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp s
 // each sum in that order, on scalars (Go keeps a Vec3, an array, in
 // memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
 // TestRevoluteMatchesVectorForm).
-func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp spatial.Vec3, vel float64) {
+func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
 	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
 	d0, d1, d2 := d[0], d[1], d[2]
 	r0, r1, r2 := rpm[0], rpm[1], rpm[2]

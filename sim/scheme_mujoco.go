@@ -167,13 +167,14 @@ func (sim *Simulator) mujocoEulerVStar() error {
 func (sim *Simulator) mujocoMetricVStar() error {
 	w, mw, p := &sim.ws, &sim.ws.mj, &sim.ws.problem
 	copy(mw.k, w.k) // explicitVStar overwrites k
-	if err := mw.dampF.Factor(p); err != nil {
-		return fmt.Errorf("sim: step %d: M + h B: %w", sim.step+1, err)
-	}
+	// v*_B with the factor of A = M + h B that linearize made.
 	if err := sim.explicitVStar(); err != nil {
 		return err
 	}
 	copy(mw.vB, p.VStar)
+	// That factor is dampF's, which factoring p.A again would give to the
+	// bit: the two factors trade storage, and w.factor's takes M's.
+	mw.dampF, w.factor = w.factor, mw.dampF
 	copy(p.A, w.mass[:len(p.A)])
 	if err := w.factor.Factor(p); err != nil {
 		return fmt.Errorf("sim: step %d: M: %w", sim.step+1, err)
