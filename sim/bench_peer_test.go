@@ -29,7 +29,7 @@ func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene
 	return newSim(t, loadPeerScene(t, name, sets...))
 }
 
-// BenchmarkStepPeer times one step of each peer scene with the default
+// BenchmarkStepPeer times one step of each peer scene (peers.All) with the default
 // settings. The steps are those of the scene's whole run, in order: when a
 // run ends (after the scene's duration), the next step starts a new run
 // (rebuilt with the timer stopped). With -benchtime equal to the scene's
@@ -40,7 +40,7 @@ func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene
 // CPU time per step (cpu-ns/op, getrusage around each step: on a shared
 // machine wall time includes waiting for a core, CPU time does not).
 func BenchmarkStepPeer(b *testing.B) {
-	for _, name := range peers.Names {
+	for _, name := range peers.All {
 		b.Run(name, func(b *testing.B) {
 			benchPeerRun(b, func() (*sim.Simulator, *scene.Built) { return loadPeer(b, name) })
 		})
@@ -52,7 +52,7 @@ func BenchmarkStepPeer(b *testing.B) {
 // for Lagged contacts as the default solve is: the data behind the choice
 // of the default (BENCHMARKS.md).
 func BenchmarkStepPeerIslands(b *testing.B) {
-	for _, name := range peers.Names {
+	for _, name := range peers.All {
 		b.Run(name, func(b *testing.B) {
 			benchPeerRun(b, func() (*sim.Simulator, *scene.Built) {
 				s, bl := withSolver(b, loadPeerScene(b, name), islands(sap.AutoLinear, 1))

@@ -1,6 +1,7 @@
 package mjref
 
 import (
+	"flag"
 	"math"
 	"slices"
 	"testing"
@@ -8,8 +9,15 @@ import (
 
 	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/internal/peers"
+	"github.com/stiction-sim/stiction/runner"
 	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/solver/island"
 )
+
+// peerWorkers > 0 makes BenchmarkPeersVsMuJoCo time Stiction with the
+// island solver on that many workers (stiction run --workers) instead of
+// the default solve.
+var peerWorkers = flag.Int("peer-workers", 0, "BenchmarkPeersVsMuJoCo: island-solver workers for Stiction (0: the default solve)")
 
 // BenchmarkPeersVsMuJoCo times each peer scene of issue 23 (package
 // internal/peers) in Stiction (sim.Simulator.Advance on the YAML scene,
@@ -28,11 +36,20 @@ import (
 //
 //	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/(clutter-40|stack|boxes|cube)' -benchtime 5x -timeout 30m
 //	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/clutter-160' -benchtime 1x -timeout 60m
+//
+// With -peer-workers N (after -args) Stiction solves with the island
+// solver on N workers.
 func BenchmarkPeersVsMuJoCo(b *testing.B) {
 	exe := tool(b)
 	for _, name := range peers.All {
 		b.Run(name, func(b *testing.B) {
 			bt, path := peerScene(b, name)
+			if *peerWorkers > 0 {
+				if err := runner.WrapIslands(bt, *peerWorkers); err != nil {
+					b.Fatal(err)
+				}
+				defer bt.Config.Solver.(*island.Solver).Close()
+			}
 			horizon := float64(bt.Steps) * bt.Config.DT
 			// reps runs of at least 1000 steps in all per engine and round,
 			// the fastest kept: a 100-step run is too short to time alone.
