@@ -53,3 +53,16 @@ func MuJoCoGeom(s *Simulator, i int) (mjccd.Geom, bool) {
 	ok := mjGeom(g, s.Model.BodyPose(s.State, g.Body).Compose(g.Pose), kin, &out)
 	return out, ok
 }
+
+// SetPlaneCulling turns the narrow phase's half-space culling
+// (beyondHalfSpace) on or off for the simulators made afterwards and
+// returns a function that restores the previous setting.
+func SetPlaneCulling(on bool) (restore func()) {
+	old := planeCulling
+	planeCulling = on
+	return func() { planeCulling = old }
+}
+
+// PlaneCulled returns how many candidate pairs the step's narrow phase
+// has culled (beyondHalfSpace) so far.
+func PlaneCulled(s *Simulator) int { return s.ws.col.culled }
