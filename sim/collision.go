@@ -107,8 +107,8 @@ type pairFilter struct {
 // (dm_control's manipulator, 29 geometries and 316 pairs: the tree took
 // 15% of its step in a CPU profile, some 400 ns a geometry). 32 takes
 // every MJCF robot of internal/mjref's speed set (humanoid_CMU: 22 a
-// geometry) and leaves the tree to scenes of many free bodies, whose
-// pairs grow as n².
+// geometry) and clutter-40's 45 geometries, and leaves the tree to scenes
+// of more than about 64 free bodies, whose pairs grow as n²/2.
 const directPairsPerGeometry = 32
 
 // maxFilteredGeometries bounds the geometries of a model whose collidable
