@@ -73,9 +73,8 @@ type Input struct {
 // its scratch memory between calls, so that assembling a problem of a size
 // seen before allocates nothing.
 type Assembler struct {
-	rows     [2][]float64 // J rows of the block being built, per tree (≤ 6 rows)
-	tree     [2]int       // the trees (cliques) of those rows
-	nb, nr   int          // trees and rows in use
+	jr       solver.JRows // J rows of the block being built (≤ 6 rows), one block per tree (clique) it touches
+	nr       int          // rows in use
 	jac      []float64    // 3×NV_t point or angular Jacobian scratch
 	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
 	tenLocal []float64    // 3×NV: its point Jacobians' scratch
@@ -177,24 +176,15 @@ type asmCtx struct {
 
 // begin starts a block of n rows (n ≤ 6).
 func (a *Assembler) begin(n int) {
-	a.nb, a.nr = 0, n
+	a.jr.N, a.nr = 0, n
 	a.null = [6]bool{}
 }
 
 // slot returns the rows of tree t, adding them (zeroed) if the block has
-// none yet; at most two trees per block.
+// none yet. A block may touch any number of trees (a tendon over joints
+// of several trees, as MuJoCo's).
 func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
-	for i := range a.nb {
-		if a.tree[i] == t {
-			return a.rows[i]
-		}
-	}
-	i := a.nb
-	a.nb++
-	a.tree[i] = t
-	a.rows[i] = solver.Resize(a.rows[i], a.nr*m.Trees[t].NV)
-	clear(a.rows[i])
-	return a.rows[i]
+	return a.jr.Slot(t, a.nr*m.Trees[t].NV)
 }
 
 // addPoint adds sign·dᵀ J_p to row r0+k for each direction d = dirs[k],
@@ -244,14 +234,8 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 // row with Params.NoSolve), and returns the constraint index and its first
 // row.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
-	if a.nb == 2 && a.tree[0] > a.tree[1] {
-		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
-		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
-	}
 	k := c.p.AddConstraint(kind, a.nr, params...)
-	for i := range a.nb {
-		copy(c.p.AddJBlock(k, a.tree[i]), a.rows[i])
-	}
+	a.jr.Add(c.p, k)
 	if c.prm.NoSolve {
 		a.unitW() // no solve reads R (Params.NoSolve)
 	} else {
@@ -279,14 +263,14 @@ func (a *Assembler) unitW() {
 func (a *Assembler) delassus(c *asmCtx) {
 	n := a.nr
 	clear(a.wm[:n*n])
-	if n == 1 && a.nb == 1 && a.single(c) {
+	if n == 1 && a.jr.N == 1 && a.single(c) {
 		a.setW()
 		return
 	}
-	for b := range a.nb {
-		q := c.p.Cliques[a.tree[b]]
+	for b := range a.jr.N {
+		q := c.p.Cliques[a.jr.Cliques[b]]
 		a.y = solver.Resize(a.y, n*q.Size)
-		c.f.Delassus(q, a.rows[b], n, a.y, a.wm[:n*n])
+		c.f.Delassus(q, a.jr.Data[b], n, a.y, a.wm[:n*n])
 	}
 	a.setW()
 }
@@ -304,11 +288,11 @@ func (a *Assembler) setW() {
 }
 
 // single sets a.wm[0] = J_i² (A_t⁻¹)_ii and reports true when the block's
-// one row has exactly one non-zero J_i (on tree a.tree[0]).
+// one row has exactly one non-zero J_i (on tree a.jr.Cliques[0]).
 func (a *Assembler) single(c *asmCtx) bool {
-	q := c.p.Cliques[a.tree[0]]
+	q := c.p.Cliques[a.jr.Cliques[0]]
 	at := -1
-	for i, x := range a.rows[0][:q.Size] {
+	for i, x := range a.jr.Data[0][:q.Size] {
 		if x != 0 {
 			if at >= 0 {
 				return false
@@ -325,7 +309,7 @@ func (a *Assembler) single(c *asmCtx) bool {
 		clear(a.y)
 		a.idiag[v] = c.f.InvDiag(q, at, a.y)
 	}
-	x := a.rows[0][at]
+	x := a.jr.Data[0][at]
 	a.wm[0] = x * x * a.idiag[v]
 	return true
 }
@@ -355,9 +339,9 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	off := len(a.vecs)
 	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
 	v := a.vecs[off:]
-	for b := range a.nb {
-		q := c.p.Cliques[a.tree[b]]
-		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+	for b := range a.jr.N {
+		q := c.p.Cliques[a.jr.Cliques[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		a.x = solver.Resize(a.x, n*q.Size)
 		for kk := range n {
 			for i := range q.Size {
@@ -375,9 +359,9 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 		a.w[r] = ev[r]
 		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
 			a.w[r], a.null[r] = max(top, 1), true
-			for b := range a.nb {
-				q := c.p.Cliques[a.tree[b]]
-				jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+			for b := range a.jr.N {
+				q := c.p.Cliques[a.jr.Cliques[b]]
+				jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 				clear(jd[r*q.Size : (r+1)*q.Size])
 			}
 		}
@@ -418,9 +402,9 @@ func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	jv0, jvs := 0.0, 0.0
 	if c.in.ThetaQ > 0 || cp.mujoco() {
-		for b := range a.nb {
-			q := c.p.Cliques[a.tree[b]]
-			jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+		for b := range a.jr.N {
+			q := c.p.Cliques[a.jr.Cliques[b]]
+			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 			for i := range q.Size {
 				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
 				if c.in.ThetaQ > 0 {

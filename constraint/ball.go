@@ -131,9 +131,9 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 // emitted at the start of the step.
 func (a *Assembler) rowVelocity(c *asmCtx, k int) float64 {
 	var jv0 float64
-	for b := range a.nb {
-		q := c.p.Cliques[a.tree[b]]
-		jd := c.p.JBlockData(len(c.p.JBlock) - a.nb + b)
+	for b := range a.jr.N {
+		q := c.p.Cliques[a.jr.Cliques[b]]
+		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		for i := range q.Size {
 			jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
 		}

@@ -8,23 +8,11 @@ import (
 )
 
 // validatePath checks a spatial tendon's path or a slider-crank: valid
-// for m, and its moving bodies in at most two trees (a constraint block
-// spans at most two).
+// for m. Its moving bodies may be in any number of trees (a constraint
+// block has one J block per tree it touches).
 func validatePath(m *multibody.Model, p tendon.Transmission) error {
 	if err := p.Validate(m); err != nil {
 		return errf("transmission: %w", err)
-	}
-	var trees []int
-	add := func(b int) {
-		if b >= 0 && m.Bodies[b].Tree >= 0 && !containsInt(trees, m.Bodies[b].Tree) {
-			trees = append(trees, m.Bodies[b].Tree)
-		}
-	}
-	for _, b := range p.Bodies() {
-		add(b)
-	}
-	if len(trees) > 2 {
-		return errf("the transmission's bodies are in %d trees; at most 2 are supported", len(trees))
 	}
 	return nil
 }

@@ -17,10 +17,10 @@ type TendonTerm struct {
 	Coef      float64
 }
 
-// validateTendon checks a tendon's terms: scalar coordinates, finite
-// coefficients, at most two trees (a constraint block spans at most two).
+// validateTendon checks a tendon's terms: scalar coordinates and finite
+// coefficients. The joints may be in any number of trees (a constraint
+// block has one J block per tree it touches).
 func validateTendon(m *multibody.Model, terms []TendonTerm) error {
-	var trees []int
 	for k, t := range terms {
 		if _, _, err := scalarDOF(m, t.Body, t.DOF); err != nil {
 			return errf("tendon term %d: %w", k, err)
@@ -28,23 +28,8 @@ func validateTendon(m *multibody.Model, terms []TendonTerm) error {
 		if !finite(t.Coef) {
 			return errf("tendon term %d: coefficient %v must be finite", k, t.Coef)
 		}
-		if tr := m.Bodies[t.Body].Tree; !containsInt(trees, tr) {
-			trees = append(trees, tr)
-		}
-	}
-	if len(trees) > 2 {
-		return errf("the tendon's joints are in %d trees; at most 2 are supported", len(trees))
 	}
 	return nil
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TendonLength returns L = Σ coef_k q_k and L̇ = Σ coef_k v_k for the

@@ -167,9 +167,10 @@ type Params struct {
 	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
 	// their own rows are solved (package sim), between geom types that
 	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder
-	// with box, mesh with box, mesh with mesh, ...; mjccd.Table) come
-	// from that collider (package geometry/mjccd) instead of Stiction's
-	// narrow phase. The MJCF import sets it.
+	// with box, mesh with box, mesh with mesh, ...; mjccd.Table), and
+	// those of its plane, box and height-field colliders, come from ports
+	// of them (package geometry/mjccd) instead of Stiction's narrow phase.
+	// The MJCF import sets it.
 	MuJoCoCollider bool
 	// MultiCCD is MuJoCo's <flag multiccd="enable"/>: MuJoCoCollider's
 	// pairs get the extra contacts of the flag (mjccd.Options.MultiCCD).

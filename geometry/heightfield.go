@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/stiction-sim/stiction/geometry/mjccd"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -24,6 +25,7 @@ type HeightMap struct {
 	dx, dy     float64 // cell sizes along x and y
 	minH, maxH float64
 	volume     float64
+	mujoco     mjccd.HFieldData // the field as MuJoCo's mjc_ConvexHField reads it (MuJoCo)
 }
 
 // maxHeightFieldPoints bounds Rows·Cols so that every vertex, edge and
@@ -72,11 +74,19 @@ func NewHeightMap(rows, cols int, halfX, halfY, base float64, heights []float64)
 			f.volume += f.dx * f.dy / 6 * (h00 + h10 + h11 + h00 + h11 + h01 + 6*base)
 		}
 	}
+	f.mujoco = mjccd.HFieldData{Rows: rows, Cols: cols, Size: [4]float64{halfX, halfY, f.maxH, base}, Height: f.h}
 	return f, nil
 }
 
 // NewHeightFieldShape returns the shape of the height field f.
 func NewHeightFieldShape(f *HeightMap) Shape { return Shape{Kind: HeightField, Field: f} }
+
+// MuJoCo returns f as MuJoCo 2.2.2's height-field collider
+// (mjccd.ConvexHField) reads it, sharing f's heights (read only): the
+// elevation scale Size[2] is the highest height, which bounds the field
+// as MuJoCo's scale of data normalised to [0, 1] does and gives the same
+// contacts.
+func (f *HeightMap) MuJoCo() *mjccd.HFieldData { return &f.mujoco }
 
 // Rows returns the number of rows (along y).
 func (f *HeightMap) Rows() int { return f.rows }

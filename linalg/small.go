@@ -107,3 +107,29 @@ func SolveUpper(n int, u, b []float64, cols int) {
 		}
 	}
 }
+
+// SolveUpperVec overwrites the vector x (length n) with A⁻¹ x, for the
+// factor A = UᵀU of CholUpper in the n×n row-major u: Uᵀ y = x forward,
+// then U x = y backward. It performs the operations of two calls of
+// gonum's Dtrsv (Upper, NonUnit, unit stride; Trans, then NoTrans) in the
+// same order, so that x is the same to the bit, without their argument
+// checks and calls (a single right-hand side; SolveUpper is Dpotrs's,
+// whose Dtrsm orders the sums differently).
+func SolveUpperVec(n int, u, x []float64) {
+	u, x = u[:n*n], x[:n]
+	for i := range n { // Uᵀ y = x: Dtrsv Trans
+		x[i] /= u[i*n+i]
+		xi := x[i]
+		for j, v := range u[i*n+i+1 : i*n+n] {
+			x[i+1+j] -= v * xi
+		}
+	}
+	for i := n - 1; i >= 0; i-- { // U x = y: Dtrsv NoTrans
+		var sum float64
+		for j, v := range u[i*n+i+1 : i*n+n] {
+			sum += x[i+1+j] * v
+		}
+		x[i] -= sum
+		x[i] /= u[i*n+i]
+	}
+}

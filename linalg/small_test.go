@@ -123,3 +123,47 @@ func BenchmarkSmallCholesky(b *testing.B) {
 		})
 	}
 }
+
+// TestSolveUpperVecMatchesTrsv: SolveUpperVec gives the bits of gonum's
+// Dtrsv, Trans then NoTrans, on CholUpper's factor (n = 1…SmallMax), which
+// differ from Dpotrs's (SolveUpper) in the order of the sums; and the
+// solution satisfies A x = b to round-off.
+func TestSolveUpperVecMatchesTrsv(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 9))
+	differs := 0
+	for n := 1; n <= SmallMax; n++ {
+		for trial := range 20 {
+			a := denseSPD(r, n)
+			u := append([]float64(nil), a...)
+			if !CholUpper(n, u) {
+				t.Fatalf("n=%d: CholUpper failed on an SPD matrix", n)
+			}
+			b := make([]float64, n)
+			for i := range b {
+				b[i] = r.NormFloat64()
+			}
+			x, xr, xs := append([]float64(nil), b...), append([]float64(nil), b...), append([]float64(nil), b...)
+			SolveUpperVec(n, u, x)
+			tri := blas64.Triangular{N: n, Stride: n, Uplo: blas.Upper, Diag: blas.NonUnit, Data: u}
+			blas64.Trsv(blas.Trans, tri, blas64.Vector{N: n, Inc: 1, Data: xr})
+			blas64.Trsv(blas.NoTrans, tri, blas64.Vector{N: n, Inc: 1, Data: xr})
+			SolveUpper(n, u, xs, 1)
+			for i := range x {
+				if math.Float64bits(x[i]) != math.Float64bits(xr[i]) {
+					t.Fatalf("n=%d trial %d: x[%d] = %v, Dtrsv %v", n, trial, i, x[i], xr[i])
+				}
+				if x[i] != xs[i] {
+					differs++
+				}
+				s := 0.0
+				for k := range n {
+					s += a[i*n+k] * x[k]
+				}
+				if d := math.Abs(s - b[i]); d > 1e-12*float64(n)*(1+math.Abs(b[i])) {
+					t.Fatalf("n=%d: residual %g", n, d)
+				}
+			}
+		}
+	}
+	t.Logf("%d entries differ from SolveUpper's (Dpotrs's order)", differs)
+}

@@ -59,9 +59,9 @@ type elimination struct {
 	rres      solver.Result
 	rf        solver.CliqueFactor
 	u0        []float64
-	jac       []float64 // 6×NV_t master Jacobian scratch
-	acc       [2][]float64
-	accC      [2]int
+	jac       []float64    // 6×NV_t master Jacobian scratch
+	xa, xm    []float64    // X = A P and M P of one tree (reduceA)
+	acc       solver.JRows // J' blocks of the constraint being reduced, one per reduced clique it touches
 	tmp, tmp2 []float64
 	rv        []float64 // A(v − v*) − Jᵀγ
 }

@@ -212,22 +212,22 @@ func (e *elimination) reduceTree(m *multibody.Model, p *solver.Problem, mass []f
 		}
 		return
 	}
-	// A' += Pᵀ A P, in two passes through X = A P (n × n_C) stored in acc[0].
-	e.acc[0] = solver.Resize(e.acc[0], n*nc)
-	e.acc[1] = solver.Resize(e.acc[1], n*nc)
-	mulAP(at, blk, e.acc[0], n, nc)
-	mulAP(mt, blk, e.acc[1], n, nc)
+	// A' += Pᵀ A P, in two passes through X = A P (n × n_C) stored in xa.
+	e.xa = solver.Resize(e.xa, n*nc)
+	e.xm = solver.Resize(e.xm, n*nc)
+	mulAP(at, blk, e.xa, n, nc)
+	mulAP(mt, blk, e.xm, n, nc)
 	for r := range nc {
 		for c := range nc {
 			s := 0.0
 			for i := range n {
-				s += blk[i*nc+r] * e.acc[0][i*nc+c]
+				s += blk[i*nc+r] * e.xa[i*nc+c]
 			}
 			a[r*nc+c] += s
 		}
 		d, b := 0.0, 0.0
 		for i := range n {
-			d += blk[i*nc+r] * e.acc[1][i*nc+r]
+			d += blk[i*nc+r] * e.xm[i*nc+r]
 			b += blk[i*nc+r] * e.tmp2[i]
 		}
 		e.rp.MDiag[cl.off+r] += d
@@ -262,19 +262,11 @@ func (e *elimination) reduceConstraints(m *multibody.Model, p *solver.Problem) {
 		k := rp.AddConstraint(c.Kind, c.Size, p.Par(i)...)
 		copy(rp.R[c.Row:c.Row+c.Size], p.R[c.Row:c.Row+c.Size])
 		copy(rp.VHat[c.Row:c.Row+c.Size], p.VHat[c.Row:c.Row+c.Size])
-		e.accC = [2]int{-1, -1}
+		e.acc.N = 0
 		for ; b < len(p.JBlock) && p.JBlock[b].Constraint == i; b++ {
 			e.reduceJBlock(m, p, b, c)
 		}
-		if e.accC[1] >= 0 && e.accC[1] < e.accC[0] {
-			e.accC[0], e.accC[1] = e.accC[1], e.accC[0]
-			e.acc[0], e.acc[1] = e.acc[1], e.acc[0]
-		}
-		for s := range 2 {
-			if e.accC[s] >= 0 {
-				copy(rp.AddJBlock(k, e.accC[s]), e.acc[s])
-			}
-		}
+		e.acc.Add(rp, k)
 	}
 }
 
@@ -296,22 +288,7 @@ func (e *elimination) reduceJBlock(m *multibody.Model, p *solver.Problem, b int,
 		return
 	}
 	nc := e.cl[ci].size
-	slot := 0
-	switch {
-	case e.accC[0] == ci:
-	case e.accC[0] < 0:
-		e.accC[0] = ci
-		e.acc[0] = solver.Resize(e.acc[0], c.Size*nc)
-		clear(e.acc[0])
-	default:
-		slot = 1
-		if e.accC[1] < 0 {
-			e.accC[1] = ci
-			e.acc[1] = solver.Resize(e.acc[1], c.Size*nc)
-			clear(e.acc[1])
-		}
-	}
-	dst := e.acc[slot]
+	dst := e.acc.Slot(ci, c.Size*nc)
 	blk := e.pblock(m, t)
 	if blk == nil { // P = I
 		for k := range c.Size * nc {

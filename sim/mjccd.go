@@ -20,7 +20,8 @@ import (
 // mujocoPlaneBox), a plane and an ellipsoid, a mesh or a cylinder
 // (mjc_PlaneConvex, mjc_PlaneCylinder: mujocoPlaneConvex), two boxes
 // (mjc_BoxBox, mujocoBoxBox) or a sphere or capsule and a box
-// (mjc_SphereBox, mjc_CapsuleBox: mujocoRoundBox), a mesh only with
+// (mjc_SphereBox, mjc_CapsuleBox: mujocoRoundBox), a height field and
+// any of those geoms (mjc_ConvexHField: mujocoHField), a mesh only with
 // MuJoCo's compiled mesh (geometry.Hull.MuJoCo). MuJoCo orders
 // the pair by type (geom 1 the lower mjtGeom, else the lower index) and
 // its normal points from geom 1 to geom 2; the contacts are given with
@@ -56,6 +57,9 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	if flip {
 		g1, g2 = &b, &a
 	}
+	if g1.Type == mjccd.HField { // mjc_ConvexHField (mujocoHField)
+		return sim.mujocoHField(g1, g2, flip, out)
+	}
 	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
 		return mujocoPlaneBox(g1, g2, flip, slack, out), true
 	}
@@ -71,6 +75,14 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	if !mjccd.Table(a.Type, b.Type) {
 		return out, false
 	}
+	var buf [mjccd.MaxContacts]mjccd.Contact
+	return appendMJ(mjccd.Convex(g1, g2, 0, sim.mprOptions(), buf[:0]), flip, out), true
+}
+
+// mprOptions are MuJoCo's MPR settings of the simulator's contact
+// parameters (mjOption's mpr_tolerance, mpr_iterations, multiccd).
+func (sim *Simulator) mprOptions() mjccd.Options {
+	prm := &sim.cfg.Contact
 	opt := mjccd.DefaultOptions
 	opt.MultiCCD = prm.MultiCCD
 	if prm.MPRTolerance > 0 {
@@ -79,15 +91,34 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	if prm.MPRIterations > 0 {
 		opt.Iterations = prm.MPRIterations
 	}
-	var buf [mjccd.MaxContacts]mjccd.Contact
-	for k, h := range mjccd.Convex(g1, g2, 0, opt, buf[:0]) {
+	return opt
+}
+
+// appendMJ appends MuJoCo's contacts hits to out, the k-th with Feature
+// k, its normal reversed when flip (the pair's A is MuJoCo's geom 2).
+func appendMJ(hits []mjccd.Contact, flip bool, out []geometry.Contact) []geometry.Contact {
+	for k, h := range hits {
 		n := spatial.Vec3(h.Normal)
 		if flip {
 			n = n.Scale(-1)
 		}
 		out = append(out, geometry.Contact{Point: spatial.Vec3(h.Pos), Normal: n, Phi: h.Dist, Feature: uint32(k)})
 	}
-	return out, true
+	return out
+}
+
+// mujocoHField appends to out the contacts of height field g1 and convex
+// geom g2 from MuJoCo 2.2.2's mjc_ConvexHField (mjccd.ConvexHField,
+// margin 0 as mujocoConvex's pairs have: up to mjMAXCONPAIR, one per cell
+// prism that MPR finds overlapping); flip says g2 is the pair's A. A
+// plane or another field never touches a field in MuJoCo (no collision
+// function): no contacts.
+func (sim *Simulator) mujocoHField(g1, g2 *mjccd.Geom, flip bool, out []geometry.Contact) ([]geometry.Contact, bool) {
+	if g2.Type <= mjccd.HField {
+		return out, true
+	}
+	var buf [mjccd.MaxHFieldContacts]mjccd.Contact
+	return appendMJ(mjccd.ConvexHField(g1, g2, 0, sim.mprOptions(), buf[:0]), flip, out), true
 }
 
 // analyticKind reports whether a geometry of kind k is a half-space, a
@@ -136,6 +167,11 @@ func mjGeom(ge *multibody.Geometry, x spatial.Pose, kin *multibody.Workspace, g 
 	switch s.Kind {
 	case geometry.HalfSpace: // a plane: mjc_PlaneBox reads its geom_xpos and geom_xmat's normal only
 		g.Type, g.RBound = mjccd.Plane, 0
+		g.Pos = [3]float64(x.P)
+		g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z})
+		return true
+	case geometry.HeightField: // mjc_ConvexHField reads the field's geom_xpos and geom_xmat
+		g.Type, g.Field, g.RBound = mjccd.HField, s.Field.MuJoCo(), 0
 		g.Pos = [3]float64(x.P)
 		g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z})
 		return true

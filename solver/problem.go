@@ -107,6 +107,56 @@ func (p *Problem) AddJBlock(c, q int) []float64 {
 	return p.JData[off : off+n]
 }
 
+// JRows collects the J blocks of one constraint being built, one per
+// clique it touches: two for a contact, any number for a tendon over
+// joints of several trees. Its storage is kept from constraint to
+// constraint and grows to the most blocks and largest blocks seen.
+type JRows struct {
+	N       int         // blocks in use
+	Cliques []int       // Cliques[:N]: the blocks' cliques
+	Data    [][]float64 // Data[:N]: the blocks, row-major
+}
+
+// Slot returns the block of clique q, adding it (n entries, zeroed) if
+// the constraint has none yet.
+func (r *JRows) Slot(q, n int) []float64 {
+	for i := range r.N {
+		if r.Cliques[i] == q {
+			return r.Data[i]
+		}
+	}
+	i := r.N
+	r.N++
+	if i == len(r.Cliques) {
+		r.Cliques = append(r.Cliques, 0)
+		r.Data = append(r.Data, nil)
+	}
+	r.Cliques[i] = q
+	r.Data[i] = resize(r.Data[i], n)
+	clear(r.Data[i])
+	return r.Data[i]
+}
+
+// Sort puts the blocks in increasing clique order, the order AddJBlock
+// wants them in: an insertion sort, which leaves sorted blocks as they
+// are.
+func (r *JRows) Sort() {
+	for i := 1; i < r.N; i++ {
+		for j := i; j > 0 && r.Cliques[j-1] > r.Cliques[j]; j-- {
+			r.Cliques[j-1], r.Cliques[j] = r.Cliques[j], r.Cliques[j-1]
+			r.Data[j-1], r.Data[j] = r.Data[j], r.Data[j-1]
+		}
+	}
+}
+
+// Add sorts the blocks and appends them to p as constraint c's J blocks.
+func (r *JRows) Add(p *Problem, c int) {
+	r.Sort()
+	for i := range r.N {
+		copy(p.AddJBlock(c, r.Cliques[i]), r.Data[i])
+	}
+}
+
 // resize returns s with length n, reusing its storage when it can. The
 // first min(len(s), n) elements are kept; growth is amortized (at least
 // doubling), so that a slice grown block by block allocates O(log n) times.

@@ -65,7 +65,7 @@ func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 		l.warm = resize(l.warm, p.NV)
 		copy(l.warm, res.V)
 		prev := res.Stats
-		if err := l.Inner.Solve(p, l.warm, res); err != nil {
+		if err := l.resolve(p, res); err != nil {
 			return err
 		}
 		res.Stats.Iterations += prev.Iterations
@@ -77,6 +77,16 @@ func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 		res.Stats.ResolveTime = time.Since(t0)
 	}
 	return nil
+}
+
+// resolve solves p again from l.warm into res after relag: through the
+// inner solver's Resolve when it has one (the problem changed only in its
+// lagged impulses), else its Solve.
+func (l *LaggedRefiner) resolve(p *Problem, res *Result) error {
+	if r, ok := l.Inner.(Resolver); ok {
+		return r.Resolve(p, l.warm, res)
+	}
+	return l.Inner.Solve(p, l.warm, res)
 }
 
 // relag sets n0 of every ContactLagged block whose normal impulse moved

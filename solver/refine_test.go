@@ -31,3 +31,65 @@ func TestRelagSlideTolerance(t *testing.T) {
 		}
 	}
 }
+
+// fakeInner is an inner solver (not a Resolver) whose solves return the
+// normal impulses of a fixed sequence, one per call, counting its calls.
+type fakeInner struct {
+	normals         []float64
+	solves, resolve int
+}
+
+func (f *fakeInner) Solve(p *Problem, v0 []float64, res *Result) error {
+	f.solves++
+	return f.fill(p, res)
+}
+
+func (f *fakeInner) fill(p *Problem, res *Result) error {
+	k := min(f.solves+f.resolve-1, len(f.normals)-1)
+	res.V = Resize(res.V, p.NV)
+	res.Gamma = Resize(res.Gamma, p.NR)
+	res.Gamma[2] = f.normals[k]
+	return nil
+}
+
+// resolvingInner is fakeInner with Resolve: a Resolver.
+type resolvingInner struct{ fakeInner }
+
+func (f *resolvingInner) Resolve(p *Problem, v0 []float64, res *Result) error {
+	f.resolve++
+	return f.fill(p, res)
+}
+
+// TestRefinerResolves: the refiner's re-solves go through the inner
+// solver's Resolve when it is a Resolver, else through its Solve; the first
+// solve is always Solve.
+func TestRefinerResolves(t *testing.T) {
+	normals := []float64{2, 3, 4, 4}
+	for _, resolver := range []bool{true, false} {
+		var p Problem
+		p.Reset(1)
+		p.AddConstraint(ContactLagged, 3, 0.5, 1.0, 1e-4, 0, 0)
+		var in Solver
+		var f *fakeInner
+		if resolver {
+			r := &resolvingInner{fakeInner{normals: normals}}
+			in, f = r, &r.fakeInner
+		} else {
+			f = &fakeInner{normals: normals}
+			in = f
+		}
+		l := &LaggedRefiner{Inner: in, Tolerance: 0.01, MaxResolves: 5}
+		var res Result
+		if err := l.Solve(&p, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+		wantSolves, wantResolves := 1, 3 // n0 = 1 → 2, 3, 4 relag; 4 again does not
+		if !resolver {
+			wantSolves, wantResolves = 4, 0
+		}
+		if f.solves != wantSolves || f.resolve != wantResolves || res.Stats.Resolves != 3 {
+			t.Errorf("resolver %v: %d solves, %d resolves, Stats.Resolves %d; want %d, %d, 3",
+				resolver, f.solves, f.resolve, res.Stats.Resolves, wantSolves, wantResolves)
+		}
+	}
+}

@@ -93,3 +93,15 @@ type Solver interface {
 	// returns nil and says so in res.Stats.Status, with finite values in res.
 	Solve(p *Problem, v0 []float64, res *Result) error
 }
+
+// Resolver is a Solver that can solve again the problem of its last Solve
+// after only the lagged normal impulses of its ContactLagged blocks
+// changed (Problem.SetLaggedNormal), as LaggedRefiner's re-solves do,
+// reusing what it derived from the problem's structure (validation, J's
+// packed columns, the Newton system's pattern). Resolve gives the result
+// that Solve would give; when p is not the problem of the last Solve, or
+// that Solve returned an error, it is Solve.
+type Resolver interface {
+	Solver
+	Resolve(p *Problem, v0 []float64, res *Result) error
+}

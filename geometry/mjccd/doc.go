@@ -22,7 +22,9 @@
 // for a mesh, up to two more vertices within the margin (the support
 // vertex's graph neighbours, or all vertices without a graph).
 // PlaneCylinder is mjc_PlaneCylinder (engine_collision_primitive.c): up
-// to four rim points.
+// to four rim points. ConvexHField is mjc_ConvexHField: MPR between a
+// convex geom and each triangular prism of the height-field cells under
+// it, up to mjMAXCONPAIR contacts.
 //
 // Nothing allocates; loops are bounded (MPR by Options.Iterations and a
 // fixed cap, the mesh graph walk by the number of vertices), so degenerate

@@ -50,21 +50,34 @@ type MeshData struct {
 // Geom is one geom as mjc_Convex reads it from mjModel and mjData.
 type Geom struct {
 	Type   Type
-	Size   [3]float64 // geom_size
-	Pos    [3]float64 // geom_xpos
-	Mat    [9]float64 // geom_xmat, row-major
-	RBound float64    // geom_rbound
-	Mesh   *MeshData  // Type Mesh only
+	Size   [3]float64  // geom_size
+	Pos    [3]float64  // geom_xpos
+	Mat    [9]float64  // geom_xmat, row-major
+	RBound float64     // geom_rbound
+	Mesh   *MeshData   // Type Mesh only
+	Field  *HFieldData // Type HField only
 	// meshIndex is the last support's vertex (mjtCCD.meshindex).
 	meshIndex int
+	// prism is the cell prism of a Type HField geom (ConvexHField), in
+	// the field's frame.
+	prism prism
 }
 
-// center is mjccd_center: the geom's position.
-func (g *Geom) center() vec { return g.Pos }
+// center is mjccd_center: the geom's position, or mjccd_prism_center
+// for a height field's prism.
+func (g *Geom) center() vec {
+	if g.Type == HField {
+		return g.prism.center()
+	}
+	return g.Pos
+}
 
 // support is mjccd_support: the point of the geom (inflated by margin/2)
 // farthest along world direction d.
 func (g *Geom) support(d *vec, margin float64) vec {
+	if g.Type == HField { // mjccd_prism_support: no margin
+		return g.prism.support(d)
+	}
 	dir := rotVecMatT(d, &g.Mat)
 	s := &g.Size
 	var res vec

@@ -19,9 +19,13 @@ import (
 // of MuJoCo's force_free.xml (a soft weld, in contact), and of MuJoCo's
 // cylinder_box and multiple_objects (MuJoCo's convex collider with
 // multiccd, on cylinders, boxes and meshes), and of dm_control's stacker
-// (boxes on the floor: MuJoCo's plane–box collider), allocates nothing.
+// (boxes on the floor: MuJoCo's plane–box collider), of
+// frameless_contact_hfield (a box on a height field: MuJoCo's
+// height-field collider), and of MuJoCo's test model.xml (a spatial
+// tendon's limit and motors on tendons whose constraint blocks span 3
+// trees), allocates nothing.
 func TestSuiteStepsAllocateNothing(t *testing.T) {
-	for _, f := range []string{"gymnasium/humanoid.xml", "gymnasium/humanoidstandup.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", "mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml", "mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", "mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", "dm_control/suite/stacker.xml"} {
+	for _, f := range []string{"gymnasium/humanoid.xml", "gymnasium/humanoidstandup.xml", "dm_control/suite/walker.xml", "dm_control/suite/cheetah.xml", "dm_control/suite/fish.xml", "dm_control/suite/manipulator.xml", "mujoco/test/engine/testdata/derivative/energy_conserving_pendulum.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object.xml", "mujoco/test/engine/testdata/derivative/tumbling_thin_object_ellipsoid.xml", "mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_free.xml", "mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", "mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", "dm_control/suite/stacker.xml", "mujoco/test/engine/testdata/collision_convex/frameless_contact_hfield.xml", "mujoco/test/testdata/model.xml"} {
 		b, _, err := stiction(filepath.Join("testdata", f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

@@ -41,16 +41,18 @@ func mjccdGeoms(c *Collision) []mjccd.Geom {
 	return gs
 }
 
-// compareConvex runs mjccd.Convex on every geom pair of c that MuJoCo
-// collided with mjc_Convex and returns the number of contacts compared
-// and the largest difference of a distance, position or normal component
-// from MuJoCo's; a pair whose contact count differs is an error. With
-// multi false, only each pair's first contact (MPR's own) is compared, the
-// collider run without multiccd.
-func compareConvex(c *Collision, multi bool) (int, float64, error) {
+// pairCheck gives package mjccd's contacts for MuJoCo's geom pair
+// (g1, g2) and the part of MuJoCo's contacts of the pair, want, that they
+// are compared with; ok false skips the pair.
+type pairCheck func(g1, g2 *mjccd.Geom, want []CollisionContact) (got []mjccd.Contact, cmp []CollisionContact, ok bool)
+
+// compareCollided runs collide on every geom pair of c that MuJoCo collided
+// and returns the number of contacts compared per geom type of geom 2 and
+// the largest difference of a distance, position or normal component
+// from MuJoCo's; a pair whose contact count differs is an error.
+func compareCollided(c *Collision, collide pairCheck) (map[mjccd.Type]int, float64, error) {
 	gs := mjccdGeoms(c)
-	opt := mjccd.Options{Tolerance: c.MPRTolerance, Iterations: c.MPRIterations, MultiCCD: multi && c.MultiCCD != 0}
-	n, worst := 0, 0.0
+	n, worst := map[mjccd.Type]int{}, 0.0
 	for k := 0; k < len(c.Contacts); {
 		pair := c.Contacts[k].Geom
 		end := k
@@ -58,23 +60,47 @@ func compareConvex(c *Collision, multi bool) (int, float64, error) {
 			end++
 		}
 		g1, g2 := &gs[pair[0]], &gs[pair[1]]
-		if !mjccd.Table(g1.Type, g2.Type) {
-			k = end
+		got, want, ok := collide(g1, g2, c.Contacts[k:end])
+		k = end
+		if !ok {
 			continue
 		}
-		want := c.Contacts[k:end]
+		if len(got) != len(want) {
+			return n, worst, fmt.Errorf("geoms %d–%d (type %d): %d contacts, MuJoCo %d", pair[0], pair[1], g2.Type, len(got), len(want))
+		}
+		worst = math.Max(worst, contactsDiff(got, want))
+		n[g2.Type] += len(want)
+	}
+	return n, worst, nil
+}
+
+// sumCounts is the total of compareCollided's counts.
+func sumCounts(n map[mjccd.Type]int) int {
+	t := 0
+	for _, k := range n {
+		t += k
+	}
+	return t
+}
+
+// compareConvex runs mjccd.Convex on every geom pair of c that MuJoCo
+// collided with mjc_Convex and returns the number of contacts compared
+// and the largest difference of a distance, position or normal component
+// from MuJoCo's; a pair whose contact count differs is an error. With
+// multi false, only each pair's first contact (MPR's own) is compared, the
+// collider run without multiccd.
+func compareConvex(c *Collision, multi bool) (int, float64, error) {
+	opt := mjccd.Options{Tolerance: c.MPRTolerance, Iterations: c.MPRIterations, MultiCCD: multi && c.MultiCCD != 0}
+	n, worst, err := compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
+		if !mjccd.Table(g1.Type, g2.Type) {
+			return nil, nil, false
+		}
 		if !opt.MultiCCD {
 			want = want[:1]
 		}
-		got := mjccd.Convex(g1, g2, 0, opt, nil)
-		if len(got) != len(want) {
-			return n, worst, fmt.Errorf("geoms %d–%d: %d contacts, MuJoCo %d", pair[0], pair[1], len(got), len(want))
-		}
-		worst = math.Max(worst, contactsDiff(got, want))
-		n += len(want)
-		k = end
-	}
-	return n, worst, nil
+		return mjccd.Convex(g1, g2, 0, opt, nil), want, true
+	})
+	return sumCounts(n), worst, err
 }
 
 // TestConvexContactsMuJoCo: package mjccd, given MuJoCo's own posed geoms
@@ -88,41 +114,61 @@ func compareConvex(c *Collision, multi bool) (int, float64, error) {
 func TestConvexContactsMuJoCo(t *testing.T) {
 	exe := tool(t)
 	for _, file := range convexModels {
-		path := filepath.Join("testdata", file)
-		ref, err := Exec(exe, path, Options{Steps: 1, Every: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, v := perturbedState(ref)
-		total, worst := 0, 0.0
-		for _, start := range []struct {
-			name string
-			q, v []float64
-		}{{"initial", nil, nil}, {"perturbed", q, v}} {
-			steps := []int{0, 1, 10}
-			if long() {
-				steps = append(steps, 50, 99)
-			}
-			for _, steps := range steps {
-				c, err := Collide(exe, path, steps, start.q, start.v)
+		total, worst := alongRuns(t, exe, filepath.Join("testdata", file), func(c *Collision) (int, float64, []error) {
+			n, worst := 0, 0.0
+			var errs []error
+			for _, multi := range []bool{true, false} {
+				k, w, err := compareConvex(c, multi)
 				if err != nil {
-					t.Fatal(err)
+					errs = append(errs, fmt.Errorf("multiccd %v: %w", multi, err))
 				}
-				for _, multi := range []bool{true, false} {
-					n, w, err := compareConvex(c, multi)
-					if err != nil {
-						t.Errorf("%s, %s state, step %d, multiccd %v: %v", file, start.name, steps, multi, err)
-					}
-					total += n
-					worst = math.Max(worst, w)
-				}
+				n += k
+				worst = math.Max(worst, w)
 			}
-		}
+			return n, worst, errs
+		})
 		t.Logf("%s: %d contacts compared, largest difference %.3g", file, total, worst)
 		if worst > 1e-12 {
 			t.Errorf("%s: contacts differ from MuJoCo's by %.3g", file, worst)
 		}
 	}
+}
+
+// alongRuns runs compare on MuJoCo's collisions of the model at path at steps
+// 0, 1 and 10 (with STICTION_LONG=1 also 50 and 99) of its runs from the
+// initial and the perturbed states, reports its errors on t with the
+// state and step, and returns the contacts compared and the largest
+// difference.
+func alongRuns(t *testing.T, exe, path string, compare func(*Collision) (int, float64, []error)) (int, float64) {
+	t.Helper()
+	ref, err := Exec(exe, path, Options{Steps: 1, Every: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, v := perturbedState(ref)
+	total, worst := 0, 0.0
+	for _, start := range []struct {
+		name string
+		q, v []float64
+	}{{"initial", nil, nil}, {"perturbed", q, v}} {
+		steps := []int{0, 1, 10}
+		if long() {
+			steps = append(steps, 50, 99)
+		}
+		for _, steps := range steps {
+			c, err := Collide(exe, path, steps, start.q, start.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, w, errs := compare(c)
+			for _, err := range errs {
+				t.Errorf("%s, %s state, step %d: %v", path, start.name, steps, err)
+			}
+			total += n
+			worst = math.Max(worst, w)
+		}
+	}
+	return total, worst
 }
 
 // contactsDiff returns the largest difference in distance, point or

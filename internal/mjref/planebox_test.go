@@ -16,28 +16,14 @@ import (
 // the largest difference of a distance, position or normal component
 // from MuJoCo's; a pair whose contact count differs is an error.
 func comparePlaneBox(c *Collision) (int, float64, error) {
-	gs := mjccdGeoms(c)
-	n, worst := 0, 0.0
-	for k := 0; k < len(c.Contacts); {
-		pair := c.Contacts[k].Geom
-		end := k
-		for end < len(c.Contacts) && c.Contacts[end].Geom == pair {
-			end++
-		}
-		g1, g2 := &gs[pair[0]], &gs[pair[1]]
-		want := c.Contacts[k:end]
-		k = end
+	n, worst, err := compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
 		if g1.Type != mjccd.Plane || g2.Type != mjccd.Box {
-			continue
+			return nil, nil, false
 		}
 		got, _ := mjccd.PlaneBox(g1, g2, 0, nil, nil)
-		if len(got) != len(want) {
-			return n, worst, fmt.Errorf("geoms %d–%d: %d contacts, MuJoCo %d", pair[0], pair[1], len(got), len(want))
-		}
-		worst = math.Max(worst, contactsDiff(got, want))
-		n += len(want)
-	}
-	return n, worst, nil
+		return got, want, true
+	})
+	return sumCounts(n), worst, err
 }
 
 // planeBoxRotations are box orientations (axis, angle in rad): face,

@@ -34,28 +34,10 @@ func planeHits(g1, g2 *mjccd.Geom, margin float64) ([]mjccd.Contact, bool) {
 // component from MuJoCo's; a pair whose contact count differs is an
 // error.
 func comparePlaneConvex(c *Collision, margin float64) (map[mjccd.Type]int, float64, error) {
-	gs := mjccdGeoms(c)
-	n, worst := map[mjccd.Type]int{}, 0.0
-	for k := 0; k < len(c.Contacts); {
-		pair := c.Contacts[k].Geom
-		end := k
-		for end < len(c.Contacts) && c.Contacts[end].Geom == pair {
-			end++
-		}
-		want := c.Contacts[k:end]
-		k = end
-		g1, g2 := &gs[pair[0]], &gs[pair[1]]
+	return compareCollided(c, func(g1, g2 *mjccd.Geom, want []CollisionContact) ([]mjccd.Contact, []CollisionContact, bool) {
 		got, ok := planeHits(g1, g2, margin)
-		if !ok {
-			continue
-		}
-		if len(got) != len(want) {
-			return n, worst, fmt.Errorf("geoms %d–%d (type %d): %d contacts, MuJoCo %d", pair[0], pair[1], g2.Type, len(got), len(want))
-		}
-		worst = math.Max(worst, contactsDiff(got, want))
-		n[g2.Type] += len(want)
-	}
-	return n, worst, nil
+		return got, want, ok
+	})
 }
 
 // planeConvexRotations are the plane–box test's orientations and a

@@ -109,15 +109,7 @@ func TestStackedBoxesParting(t *testing.T) {
 	for i, x := range c.Meshes[0].Vert {
 		vert[i] = float32(x)
 	}
-	init, err := Exec(exe, path, Options{Steps: 100, Every: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, v := perturbedState(init)
-	pert, err := Exec(exe, path, Options{Steps: 100, Every: 1, QPos: q, QVel: v})
-	if err != nil {
-		t.Fatal(err)
-	}
+	init, pert, _, _ := bothRuns(t, exe, path, 100)
 	for _, run := range []struct {
 		name string
 		ref  *Run
@@ -125,5 +117,97 @@ func TestStackedBoxesParting(t *testing.T) {
 		ours, k1 := stackedBoxesDiff(t, path, run.ref, nil, nil)
 		theirs, k2 := stackedBoxesDiff(t, path, run.ref, graph, vert)
 		t.Logf("%s state: max |Δqpos| over 100 steps %.3g (over 1e-9 from step %d) with our compiled mesh, %.3g (step %d) with MuJoCo's graph", run.name, ours, k1, theirs, k2)
+	}
+}
+
+// mujocoGap runs MuJoCo on the model at path from (q, v) for ref's steps
+// and returns how far its qpos parts from ref's (the largest |Δqpos|),
+// the first step over 1e-9 (−1: none) and the run: with (q, v) ref's
+// initial state moved by round-off, the round-off growth of the model's
+// own trajectory.
+func mujocoGap(t *testing.T, exe, path string, ref *Run, q, v []float64) (float64, int, *Run) {
+	t.Helper()
+	r, err := Exec(exe, path, Options{Steps: len(ref.Steps) - 1, Every: 1, QPos: q, QVel: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, first := 0.0, -1
+	for k := range ref.Steps {
+		for j := range ref.Steps[k].QPos {
+			worst = math.Max(worst, math.Abs(ref.Steps[k].QPos[j]-r.Steps[k].QPos[j]))
+		}
+		if first < 0 && worst > 1e-9 {
+			first = k
+		}
+	}
+	return worst, first, r
+}
+
+// bothRuns returns MuJoCo's runs of steps steps of the model at path from
+// its initial state and from the parity table's perturbed state (q, v).
+func bothRuns(t *testing.T, exe, path string, steps int) (init, pert *Run, q, v []float64) {
+	t.Helper()
+	init, err := Exec(exe, path, Options{Steps: steps, Every: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, v = perturbedState(init)
+	pert, err = Exec(exe, path, Options{Steps: steps, Every: 1, QPos: q, QVel: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return init, pert, q, v
+}
+
+// movedBy returns q with every coordinate moved by eps.
+func movedBy(q []float64, eps float64) []float64 {
+	m := slices.Clone(q)
+	for i := range m {
+		m[i] += eps
+	}
+	return m
+}
+
+// TestStackedBoxesRoundOff (STICTION_LONG=1): over the parity table's
+// 100 steps, what remains of stacked_boxes.xml's parting once MuJoCo's
+// Newton runs to tolerance 1e-15 (1000 iterations) is round-off
+// amplification. The stack is thrown off its supports (MuJoCo has no
+// contact in states 25 to 49) and lands in state 50 (43 contacts,
+// multiccd face landings).
+// At MuJoCo's tolerance 1e-8 the run drifts by 1e-10 a step from step 1
+// (the solver's stop, TestStackedBoxesParting) to 5.1e-9 before the
+// landing and 2.4e-3 after it (initial state; 2.8e-2 from the perturbed
+// one). At 1e-15 it follows MuJoCo to 1e-9 until the landing (initial
+// state, asserted: over 1e-9 no earlier than MuJoCo moved by 1e-15 parts
+// from itself; measured step 52 for both) and then parts by 1.9e-4, less
+// than MuJoCo parts from itself moved by 1e-15 (3.5e-4; asserted for
+// both states: perturbed 3.7e-2, MuJoCo from itself 4.1e-2, over 1e-9
+// from step 3).
+func TestStackedBoxesRoundOff(t *testing.T) {
+	if !long() {
+		t.Skip("STICTION_LONG=1 runs it")
+	}
+	exe := tool(t)
+	path := filepath.Join("testdata", "mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeModel(t, strings.Replace(string(src), `<option gravity="-4 4 -10">`, `<option gravity="-4 4 -10" tolerance="1e-15" iterations="1000">`, 1))
+	init, pert, q, v := bothRuns(t, exe, p, 100)
+	for _, run := range []struct {
+		name string
+		ref  *Run
+		q, v []float64
+	}{{"initial", init, init.QInit, init.VInit}, {"perturbed", pert, q, v}} {
+		d, k := stackedBoxesDiff(t, p, run.ref, nil, nil)
+		self, ks, _ := mujocoGap(t, exe, p, run.ref, movedBy(run.q, 1e-15), run.v)
+		t.Logf("%s state, tolerance 1e-15: max |Δqpos| over 100 steps %.3g (over 1e-9 from step %d); MuJoCo from itself moved by 1e-15: %.3g (step %d)", run.name, d, k, self, ks)
+		if d > self {
+			t.Errorf("%s state: parts from MuJoCo by %.3g, more than MuJoCo from itself moved by 1e-15 (%.3g)", run.name, d, self)
+		}
+		if run.name == "initial" && k >= 0 && (ks < 0 || k < ks) {
+			t.Errorf("%s state: over 1e-9 from step %d, before MuJoCo moved by 1e-15 (step %d)", run.name, k, ks)
+		}
 	}
 }

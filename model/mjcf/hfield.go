@@ -98,19 +98,22 @@ func (c *compiler) hfieldAssets(a *xmlutil.Element) error {
 	return nil
 }
 
-// normalise maps data onto [0, 1] by its minimum and maximum (to 0 when
-// they are equal), as MuJoCo's compiler does.
+// normalise maps data onto [0, 1] as MuJoCo 2.2.2's compiler does
+// (mjCHField::Compile), in single precision as its hfield_data holds it:
+// x − min, divided by max − min when that exceeds mjMINVAL (1e-15), so
+// that the height-field collider's data · scale products are MuJoCo's.
 func normalise(data []float64) {
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi := float32(1e10), float32(-1e10)
 	for _, x := range data {
-		lo, hi = min(lo, x), max(hi, x)
+		lo, hi = min(lo, float32(x)), max(hi, float32(x))
 	}
+	span := hi - lo
 	for i, x := range data {
-		if hi > lo {
-			data[i] = (x - lo) / (hi - lo)
-		} else {
-			data[i] = 0
+		f := float32(x) - lo
+		if float64(span) > 1e-15 {
+			f /= span
 		}
+		data[i] = float64(f)
 	}
 }
 

@@ -33,7 +33,8 @@ func hfieldOf(t *testing.T, path, doc string) *scene.Shape {
 // TestHfield checks MuJoCo's hfield data: the elevation attribute (rows
 // given from +y down, normalised by min and max), PNG files (the image's
 // top row at +y; the numbers are MuJoCo 2.2.2's hfield_data for the same
-// files), MuJoCo's binary format, and no data (flat).
+// files), MuJoCo's binary format, and no data (flat); each value is
+// MuJoCo's single-precision one, exactly.
 func TestHfield(t *testing.T) {
 	const tmpl = `<mujoco><asset><hfield name="h" %s size="1 2 0.5 0.1"/></asset>
   <worldbody><geom type="hfield" hfield="h" pos="0 0 -0.01"/><body><freejoint/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>`
@@ -64,7 +65,7 @@ func TestHfield(t *testing.T) {
 			continue
 		}
 		for i, w := range tc.want {
-			if math.Abs(sh.Heights[i]-w) > 1e-15 {
+			if sh.Heights[i] != float64(float32(w)) { // MuJoCo's single-precision hfield_data
 				t.Errorf("%s: heights %v, want %v", tc.attrs, sh.Heights, tc.want)
 				break
 			}

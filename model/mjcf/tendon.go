@@ -209,12 +209,8 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 	s := c.out.Scene
 	j1 := st.Joints[0]
 	if part || len(st.Joints) != 2 || j1.Coef == 0 || j1.Joint == st.Joints[1].Joint {
-		// Σ c_k q_k = a0 over the tendon's joints (a constraint row spans
-		// at most two trees).
-		if n := c.treeCount(st.Joints); n > 2 {
-			c.r.Warnf(q, "tendon1", "tendon equality not simulated: the tendon's joints are in %d kinematic trees (at most 2 are supported)", n)
-			return nil
-		}
+		// Σ c_k q_k = a0 over the tendon's joints, in any number of trees
+		// (one J block per tree).
 		con := scene.Constraint{Name: eq.Name, Type: "coupler"}
 		pe := pendingEq{kind: "coupler", index: len(s.Constraints), solref: eq.SolRef, e: q, solimp: eq.SolImp, scale: 1, tendon: true}
 		for _, j := range st.Joints {
@@ -247,23 +243,4 @@ func (c *compiler) tendonEquality(q *xmlutil.Element, v view, eq model.Equality)
 		solimp: eq.SolImp, scale: j1.Coef, tendon: true})
 	s.Constraints = append(s.Constraints, con)
 	return nil
-}
-
-// treeCount returns the number of kinematic trees (root bodies) that the
-// joints' bodies belong to.
-func (c *compiler) treeCount(js []scene.TendonJoint) int {
-	s := c.out.Scene
-	roots := map[string]bool{}
-	for _, j := range js {
-		name := j.Joint
-		for range len(s.Bodies) { // climb to the tree's root: its parent is the world or welded to it
-			jt := s.Bodies[c.bodies[name]].Joint
-			if jt == nil || jt.Parent == "" || jt.Parent == "world" || c.out.Links[c.linkIndex(c.bodies[jt.Parent])].Welded {
-				break
-			}
-			name = jt.Parent
-		}
-		roots[name] = true
-	}
-	return len(roots)
 }

@@ -368,6 +368,10 @@ func (d *denseSystem) solve(b []float64) {
 		linalg.TreeLDLSolve(d.par, d.h, b, 1)
 		return
 	}
+	if d.n <= linalg.SmallMax { // the same two Dtrsv, without their checks and calls
+		linalg.SolveUpperVec(d.n, d.h, b)
+		return
+	}
 	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d.n, Stride: d.n, Data: d.h}
 	x := blas64.Vector{N: d.n, Inc: 1, Data: b[:d.n]}
 	blas64.Trsv(blas.Trans, u, x)   // Uᵀ y = b

@@ -47,15 +47,9 @@ func (pk *packedJ) pack(p *solver.Problem) {
 			continue
 		}
 		pk.cols = nonzeroColumns(p, b, pk.cols)
-		cols := pk.cols[start:]
-		for r := range c.Size {
-			row := jb[r*q.Size : (r+1)*q.Size]
-			for _, j := range cols {
-				pk.vals = append(pk.vals, row[j])
-			}
-		}
-		for t := range cols {
-			cols[t] += q.Offset
+		pk.vals = packRows(pk.vals, jb, c.Size, q.Size, pk.cols[start:])
+		for t := range pk.cols[start:] {
+			pk.cols[start+t] += q.Offset
 		}
 		pk.off = append(pk.off, len(pk.cols))
 	}
@@ -76,6 +70,22 @@ func packRow(cols []int, vals, row []float64, off int) ([]int, []float64) {
 		}
 	}
 	return cols[:nc+n], vals[:nv+n]
+}
+
+// packRows appends to vals the k×n block jb's entries in columns cols,
+// row by row, writing into grown slices rather than appending entry by
+// entry.
+func packRows(vals, jb []float64, k, n int, cols []int) []float64 {
+	m, nv := len(cols), len(vals)
+	vals = slices.Grow(vals, k*m)[:nv+k*m]
+	out := vals[nv:]
+	for r := range k {
+		row, o := jb[r*n:(r+1)*n], out[r*m:(r+1)*m]
+		for t, j := range cols {
+			o[t] = row[j]
+		}
+	}
+	return vals
 }
 
 // block returns block b's kept columns and its k×m values.
@@ -191,7 +201,7 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 func (pk *packedJ) chains(p *solver.Problem, par []int) bool {
 	for b, blk := range p.JBlock {
 		if b > 0 && p.JBlock[b-1].Constraint == blk.Constraint {
-			return false // a constraint on two cliques couples them
+			return false // a constraint on two or more cliques couples them
 		}
 		cols := pk.cols[pk.off[b]:pk.off[b+1]]
 		for t := 1; t < len(cols); t++ {

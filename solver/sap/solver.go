@@ -16,6 +16,9 @@ type Solver struct {
 	params   Params
 	paramErr error
 	ws       workspace
+	// last is the problem of the last Solve that passed check (nil after
+	// one that did not): Resolve may reuse what Solve derived from it.
+	last *solver.Problem
 	// Over the solver's life: factorizations of H for Newton directions,
 	// of H̃ for stick predictions, and predicted directions taken.
 	factorizations, predicted, predictedTaken int
@@ -80,9 +83,11 @@ var _ solver.Solver = (*Solver)(nil)
 // (overflow), res.V = v0, γ and v_c are zero, the status is Failed and
 // Cost, InitialCost and MomentumError are +Inf.
 func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	s.last = nil
 	if err := s.check(p, v0, res); err != nil {
 		return err
 	}
+	s.last = p
 	ws := &s.ws
 	ws.reset(p)
 	// J's non-zero columns, read once per solve (it does not fail): every
@@ -90,6 +95,32 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	// on, runs over them (mulJ, mulJT, the dense Newton system).
 	ws.dense.setup(p)
 	ws.eval.cols = &ws.dense
+	s.solveFrom(p, v0, res)
+	return nil
+}
+
+// Resolve implements solver.Resolver: p must be the problem of the last
+// Solve, changed since only by Problem.SetLaggedNormal (finite n0 ≥ 0, as
+// solver.LaggedRefiner sets them). It skips what Solve derives from the
+// problem's structure and data other than the lagged impulses, which did
+// not change: the validation of p, the evaluator's A v* and scaling, J's
+// packed columns and the Newton system's path and pattern. The result is
+// Solve's, bit for bit (TestResolveMatchesSolve). Otherwise it is Solve.
+func (s *Solver) Resolve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	if p == nil || p != s.last || s.ws.eval.p != p {
+		return s.Solve(p, v0, res)
+	}
+	if err := checkWarm(p, v0, res); err != nil {
+		return err
+	}
+	s.solveFrom(p, v0, res)
+	return nil
+}
+
+// solveFrom runs SAP Algorithm 2 on p, for which the workspace is set up
+// (Solve), from the warm start v0 (nil: v*) and writes the result.
+func (s *Solver) solveFrom(p *solver.Problem, v0 []float64, res *solver.Result) {
+	ws := &s.ws
 	if v0 == nil {
 		v0 = p.VStar
 	}
@@ -100,7 +131,7 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	res.Stats = solver.Stats{}
 	if !ws.eval.evaluate(&ws.cur) {
 		s.failAtStart(p, res)
-		return nil
+		return
 	}
 	res.Stats.InitialCost = ws.cur.cost
 	res.Stats.Status = s.run(p, &res.Stats)
@@ -108,7 +139,6 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	if st := res.Stats.Status; st == solver.Stalled || st == solver.MaxIterations {
 		s.classifyFloor(p, &res.Stats) // stopping.go
 	}
-	return nil
 }
 
 // prepareSystem chooses the Newton-system path for p and runs its setup
@@ -157,11 +187,17 @@ func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	if s.paramErr != nil {
 		return s.paramErr
 	}
-	if res == nil {
-		return errors.New("sap: nil result")
-	}
 	if err := checkProblem(p); err != nil {
 		return err
+	}
+	return checkWarm(p, v0, res)
+}
+
+// checkWarm returns an error for a nil result or a warm start v0 of the
+// wrong length or not finite.
+func checkWarm(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	if res == nil {
+		return errors.New("sap: nil result")
 	}
 	if v0 != nil && len(v0) != p.NV {
 		return fmt.Errorf("sap: len(v0) = %d, want NV = %d", len(v0), p.NV)
