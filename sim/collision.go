@@ -77,6 +77,11 @@ type collider struct {
 	kin *multibody.Workspace
 	// filter is the model's collidable pairs, listed once (pairFilter).
 	filter pairFilter
+	// cull skips the candidate pairs of a half-space and a geometry whose
+	// box lies beyond the narrow phase's slack above it (beyondHalfSpace;
+	// planeCulling); culled counts them (for tests).
+	cull   bool
+	culled int
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -85,9 +90,10 @@ type collider struct {
 // bodies, collision bits and excluded pairs when the simulator is made,
 // which, like the fixed geometries' poses (fixedPoses), are not to change
 // after New. When the list is short against the number of geometries
-// (direct), the step tests the listed pairs' boxes and builds no tree
-// (filteredBroadPhase): a robot whose geometries cannot touch one another
-// has no pair to test, a finger and its spinner a dozen.
+// (direct), the step and the rk4 stages test the listed pairs' boxes and
+// build no tree (filteredBroadPhase): a robot whose geometries cannot
+// touch one another has no pair to test, a finger and its spinner a
+// dozen, the manipulator 316.
 type pairFilter struct {
 	direct bool       // test pairs rather than build the broad phase's tree
 	pairs  [][2]int32 // the collidable pairs (i, j), i < j, in increasing (i, j) order
@@ -96,9 +102,14 @@ type pairFilter struct {
 
 // directPairsPerGeometry bounds the collidable pairs per geometry up to
 // which filteredBroadPhase tests them one by one rather than building the
-// broad phase's tree: one box overlap test per pair against a tree build
-// of about one node per geometry plus its own tests and a sort.
-const directPairsPerGeometry = 4
+// broad phase's tree: one box overlap test per pair (a few ns) against a
+// tree build of about one node per geometry plus its own tests and a sort
+// (dm_control's manipulator, 29 geometries and 316 pairs: the tree took
+// 15% of its step in a CPU profile, some 400 ns a geometry). 32 takes
+// every MJCF robot of internal/mjref's speed set (humanoid_CMU: 22 a
+// geometry) and clutter-40's 45 geometries, and leaves the tree to scenes
+// of more than about 64 free bodies, whose pairs grow as n²/2.
+const directPairsPerGeometry = 32
 
 // maxFilteredGeometries bounds the geometries of a model whose collidable
 // pairs pairFilter lists: the listing tests every pair once, n²/2 tests.
@@ -192,13 +203,14 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 }
 
 // filteredBroadPhase is broadPhase for a model with few collidable pairs
-// (pairFilter): it sets the speculative margins, poses and inflated boxes
-// of the geometries in some pair alone, and keeps the listed pairs whose
-// boxes overlap. Those are the pairs of broadPhase's candidates that the
-// narrow phase keeps (the tree's leaves are the boxes, and a pair is a
-// candidate when its two boxes overlap, geometry.BroadPhase.Pairs), in
-// the same increasing (i, j) order, so the step's contacts are the same
-// to the bit; the other geometries' poses and boxes are not computed.
+// (pairFilter): it sets the speculative margins (none when spec is nil, as
+// at the rk4 stages), poses and inflated boxes of the geometries in some
+// pair alone, and keeps the listed pairs whose boxes overlap. Those are
+// the pairs of broadPhase's candidates that the narrow phase keeps (the
+// tree's leaves are the boxes, and a pair is a candidate when its two
+// boxes overlap, geometry.BroadPhase.Pairs), in the same increasing
+// (i, j) order, so the step's contacts are the same to the bit; the other
+// geometries' poses and boxes are not computed.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	c.kin = kin
@@ -207,13 +219,17 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	}
 	for _, i := range c.filter.geoms {
 		g := &m.Geometries[i]
-		spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
+		s := 0.0
+		if spec != nil {
+			spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
+			s = spec[i]
+		}
 		box := c.fixedBox[i]
 		if !c.fixed[i] {
 			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
 			box = g.Shape.AABB(c.poses[i])
 		}
-		c.boxes[i] = box.Inflate(margin + g.Standoff + spec[i])
+		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
 	}
 	c.cand = c.cand[:0]
 	for _, pr := range c.filter.pairs {
@@ -251,8 +267,14 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
 // geometry.BroadPhase.Pairs returns them), and filtering c.envCand by
 // geometry.AABB.Overlaps of the boxes yields broadPhase's list, in its
 // order. MuJoCo re-collides at every stage too (mj_RungeKutta); only the
-// tree is kept.
+// tree is kept. A model with few collidable pairs (pairFilter.direct)
+// tests them as the step does (filteredBroadPhase), without speculative
+// margins: the same pairs after Collidable, in the same order.
 func (sim *Simulator) stageBroadPhase(c *collider, kin *multibody.Workspace) {
+	if c.filter.direct {
+		sim.filteredBroadPhase(c, kin, nil) // few collidable pairs: test them as the step does
+		return
+	}
 	sim.geometryBoxes(c, kin, nil)
 	if !c.enveloped() {
 		c.env = append(c.env[:0], c.boxes...)
@@ -317,6 +339,10 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		slack := margin + off
 		if spec != nil {
 			slack = margin + off + spec[i] + spec[j]
+		}
+		if c.cull && sim.beyondHalfSpace(c, i, j, slack) {
+			c.culled++
+			continue // no point of the other geometry within slack of the plane
 		}
 		var mj bool
 		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)

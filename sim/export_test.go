@@ -43,6 +43,28 @@ func (p *StageProbe) Candidates(s *Simulator) (stage, full [][2]int32, rebuilds 
 	return p.stage.cand, p.full.cand, p.stage.rebuilds
 }
 
+// FilteredStage returns, at the simulator's current state, the candidate
+// pairs that the rk4 stages' broad phase gives with the simulator's pair
+// filter (filteredBroadPhase without speculative margins) and those of the
+// full broad phase (the tree, no speculative margins) that
+// Model.Collidable admits, and whether the filter is direct.
+func (p *StageProbe) FilteredStage(s *Simulator) (direct bool, filtered, full [][2]int32) {
+	if p.kin == nil {
+		p.kin = multibody.NewWorkspace(s.Model)
+	}
+	p.kin.Update(s.State.Q, s.State.V)
+	var f collider
+	f.filter = s.ws.col.filter
+	s.stageBroadPhase(&f, p.kin)
+	s.broadPhase(&p.full, p.kin, nil)
+	for _, c := range p.full.cand {
+		if s.Model.Collidable(int(c[0]), int(c[1])) {
+			full = append(full, c)
+		}
+	}
+	return f.filter.direct, f.cand, full
+}
+
 // MuJoCoGeom returns geometry i of s at its current state as the convex
 // collider takes it (mjGeom), and whether it takes it.
 func MuJoCoGeom(s *Simulator, i int) (mjccd.Geom, bool) {
@@ -53,3 +75,16 @@ func MuJoCoGeom(s *Simulator, i int) (mjccd.Geom, bool) {
 	ok := mjGeom(g, s.Model.BodyPose(s.State, g.Body).Compose(g.Pose), kin, &out)
 	return out, ok
 }
+
+// SetPlaneCulling turns the narrow phase's half-space culling
+// (beyondHalfSpace) on or off for the simulators made afterwards and
+// returns a function that restores the previous setting.
+func SetPlaneCulling(on bool) (restore func()) {
+	old := planeCulling
+	planeCulling = on
+	return func() { planeCulling = old }
+}
+
+// PlaneCulled returns how many candidate pairs the step's narrow phase
+// has culled (beyondHalfSpace) so far.
+func PlaneCulled(s *Simulator) int { return s.ws.col.culled }

@@ -38,6 +38,9 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	}
 	m := sim.Model
 	ga, gb := &m.Geometries[i], &m.Geometries[j]
+	if analyticKind(ga.Shape.Kind) && analyticKind(gb.Shape.Kind) {
+		return out, false // before the poses' matrices and the materials: most pairs of the MJCF robots
+	}
 	if ga.Standoff != 0 || gb.Standoff != 0 {
 		return out, false
 	}
@@ -116,6 +119,16 @@ func (sim *Simulator) mujocoHField(g1, g2 *mjccd.Geom, flip bool, out []geometry
 	}
 	var buf [mjccd.MaxHFieldContacts]mjccd.Contact
 	return appendMJ(mjccd.ConvexHField(g1, g2, 0, sim.mprOptions(), buf[:0]), flip, out), true
+}
+
+// analyticKind reports whether a geometry of kind k is a half-space, a
+// sphere or a capsule: a pair of two such (a plane and a capsule, two
+// capsules) is one of MuJoCo's analytic colliders (mjc_PlaneSphere,
+// mjc_PlaneCapsule, mjc_SphereCapsule, mjc_CapsuleCapsule, ...), never its
+// convex collider's (mjccd.Table), and none of mujocoConvex's ports
+// takes it.
+func analyticKind(k geometry.Kind) bool {
+	return k == geometry.HalfSpace || k == geometry.Sphere || k == geometry.Capsule
 }
 
 // mujocoPlaneBox appends to out the contacts of plane g1 and box g2 from

@@ -121,6 +121,51 @@ func TestRK4ContactStagesAllocateNothing(t *testing.T) {
 	}
 }
 
+// thrownCubes returns the simulator of twelve cubes thrown at each other
+// over the ground, for steps steps of 10 ms.
+func thrownCubes(t *testing.T, steps int) *sim.Simulator {
+	sc := floorScene("thrown cubes", 0.01, float64(steps)*0.01, 0.5, "")
+	for i := range 12 {
+		x, y := float64(i%4)*0.15-0.225, float64(i/4)*0.15-0.15
+		v := scene.Vec{-4 * x, -4 * y, 1 - 0.2*float64(i%3)}
+		addCube(sc, fmt.Sprintf("c%d", i), scene.Vec{x, y, 0.1 + 0.05*float64(i%5)}, scene.Vec{0, 0, 7 * float64(i)}, v)
+	}
+	s, _ := newSim(t, sc)
+	return s
+}
+
+// TestRK4StageFilteredBroadPhase: with the simulator's pair filter (13
+// geometries, few pairs each: direct), the rk4 stages' broad phase
+// tests the listed pairs and gives the full broad phase's candidates that
+// Model.Collidable admits, in the same order, at every step of twelve
+// cubes thrown at each other over the ground.
+func TestRK4StageFilteredBroadPhase(t *testing.T) {
+	const steps = 200
+	s := thrownCubes(t, steps)
+	var probe sim.StageProbe
+	cubePairs := 0
+	for n := range steps {
+		direct, got, want := probe.FilteredStage(s)
+		if !direct {
+			t.Fatal("the pair filter is not direct")
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: filtered stage broad phase %v, full %v", n, got, want)
+		}
+		for _, c := range want {
+			if c[0] > 0 { // geometry 0 is the ground
+				cubePairs++
+			}
+		}
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cubePairs == 0 {
+		t.Error("no cube-cube candidates: the comparison is between ground pairs only")
+	}
+}
+
 // TestRK4StageBroadPhase: the rk4 stages' broad phase, which keeps its
 // tree while every geometry stays inside its envelope, gives the full
 // broad phase's candidate pairs in the same order at every step of twelve
@@ -128,13 +173,7 @@ func TestRK4ContactStagesAllocateNothing(t *testing.T) {
 // at some steps but not all.
 func TestRK4StageBroadPhase(t *testing.T) {
 	const steps = 200
-	sc := floorScene("thrown cubes", 0.01, steps*0.01, 0.5, "")
-	for i := range 12 {
-		x, y := float64(i%4)*0.15-0.225, float64(i/4)*0.15-0.15
-		v := scene.Vec{-4 * x, -4 * y, 1 - 0.2*float64(i%3)}
-		addCube(sc, fmt.Sprintf("c%d", i), scene.Vec{x, y, 0.1 + 0.05*float64(i%5)}, scene.Vec{0, 0, 7 * float64(i)}, v)
-	}
-	s, _ := newSim(t, sc)
+	s := thrownCubes(t, steps)
 	var probe sim.StageProbe
 	cubePairs, rebuilds := 0, 0
 	for n := range steps {

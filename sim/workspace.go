@@ -61,12 +61,14 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 		w.reach[i] = reach(&m.Geometries[i].Shape, m.Geometries[i].Pose)
 	}
 	w.col.filter.init(m)
+	w.col.cull = planeCulling
 	w.kin = multibody.NewWorkspace(m)
 	w.kin0 = multibody.NewWorkspace(m)
 	// Gravity first: linearizeAt computes its τ_g together with C.
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
 	w.mj.init(m, cfg.Scheme.resolved(), w.elems, w.kin)
+	w.mj.staged.col.filter, w.mj.staged.col.cull = w.col.filter, w.col.cull // the rk4 stages' collider lists the same pairs
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}
 	w.mass = make([]float64, len(w.fout.K))
