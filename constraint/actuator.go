@@ -105,19 +105,28 @@ type Actuator struct {
 	Transmission tendon.Transmission
 	// Muscle is a Muscle actuator's parameters (nil for the other types).
 	Muscle *MuscleParams
+	// Dyn gives a General actuator an activation state (MuJoCo's
+	// dyntype; dynamics.go), DynTau is DynFilter's time constant and
+	// ActRange, when not nil, clamps the activation after each step
+	// (MuJoCo's actlimited and actrange).
+	Dyn      ActDynamics
+	DynTau   float64
+	ActRange *[2]float64
 }
 
 // Stateful reports whether the actuator has an activation state (a
-// muscle): its force takes Control.Act, which the simulator advances by
-// ActRate.
-func (ac *Actuator) Stateful() bool { return ac.Type == Muscle }
+// muscle, or a General actuator with dynamics): its force takes
+// Control.Act, which the simulator advances by ActRate.
+func (ac *Actuator) Stateful() bool { return ac.Type == Muscle || ac.Dyn != DynNone }
 
 // ActRate is the rate of the actuator's activation act under the control
 // u (clamped to the control range first, as MuJoCo's mj_fwdActuation
-// does): MuscleParams.Dynamics for a muscle, 0 for a stateless actuator.
+// does): MuscleParams.Dynamics for a muscle, the dynamics' rate for a
+// General actuator with dynamics (dynamics.go), 0 for a stateless
+// actuator.
 func (ac *Actuator) ActRate(u, act float64) float64 {
 	if ac.Type != Muscle {
-		return 0
+		return ac.dynRate(ac.clampControl(u), act)
 	}
 	return ac.Muscle.Dynamics(ac.clampControl(u), act)
 }
@@ -152,6 +161,9 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 		if err := ac.Muscle.validate(); err != nil {
 			return err
 		}
+	}
+	if err := ac.validateDynamics(); err != nil {
+		return err
 	}
 	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
 		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
@@ -236,7 +248,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
 	if ac.Type == General && !explicit {
 		cd := -ac.Bias[2]
-		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
+		f0 := ac.Gain*ac.drive(u, ctl.Act) + ac.Bias[0] + ac.Bias[1]*l0
 		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 		c.p.R[row] = 1 / (dt * cd)
 		c.p.VHat[row] = f0 / cd

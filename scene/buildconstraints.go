@@ -160,6 +160,18 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 		copy(ac.Bias[:], a.Bias)
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
+	if d := a.Dynamics; d != nil {
+		if ac.Dyn, err = constraint.ParseActDynamics(d.Type); err != nil {
+			return constraint.Actuator{}, err
+		}
+		if ac.Dyn == constraint.DynFilter {
+			ac.DynTau = valueOr(d.TimeConst, 1)
+		}
+		if r := d.ActRange; r != nil {
+			rr := *r
+			ac.ActRange = &rr
+		}
+	}
 	if typ == constraint.Muscle {
 		pm := muscleParams(a.Muscle)
 		ac.Muscle = &pm

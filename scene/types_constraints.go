@@ -47,6 +47,21 @@ type Actuator struct {
 	// Muscle holds a muscle actuator's parameters (type muscle; MuJoCo's
 	// muscle, docs/SCENES.md).
 	Muscle *Muscle `yaml:"muscle,omitempty"`
+	// Dynamics gives a general actuator an activation state act, whose
+	// value its force takes in place of u: f = gain act + bias (MuJoCo's
+	// dyntype; docs/SCENES.md).
+	Dynamics *Dynamics `yaml:"dynamics,omitempty"`
+}
+
+// Dynamics is a general actuator's activation dynamics (MuJoCo 2.2.2's
+// dyntype, dynprm, actrange; constraint.ActDynamics).
+type Dynamics struct {
+	// Type is integrator (acṫ = u) or filter (acṫ = (u − act)/time_const).
+	Type string `yaml:"type"`
+	// TimeConst is a filter's time constant τ in s (> 0, default 1).
+	TimeConst *float64 `yaml:"time_const,omitempty"`
+	// ActRange, when given, clamps act to [lo, hi] after each step.
+	ActRange *[2]float64 `yaml:"act_range,omitempty"`
 }
 
 // Muscle is a muscle actuator's parameters, each defaulting to MuJoCo

@@ -140,19 +140,20 @@ func (c *compiler) keyword(v view, name, def string, allowed ...string) (string,
 // supported lists, per element kind, the attributes the importer reads;
 // default elements' other attributes are reported as unsupported.
 var supported = map[string][]string{
-	"joint":    {"class", "type", "pos", "axis", "range", "limited", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "damping", "stiffness", "armature", "frictionloss", "name", "ref", "springref", "actuatorfrcrange", "actuatorfrclimited", "margin"},
-	"geom":     {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mesh", "hfield", "density", "mass", "shellinertia", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name", "margin", "gap"},
-	"site":     {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "name", "size", "rgba", "group", "type"},
-	"mesh":     {"class", "scale", "file", "name"},
-	"material": {"class", "rgba", "name"},
-	"motor":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
-	"position": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "kv", "name"},
-	"velocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
-	"general":  {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "name"},
-	"muscle":   {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax", "lengthrange", "name"},
-	"equality": {"class", "solref", "solimp", "active"},
-	"tendon":   {"class", "limited", "range", "stiffness", "damping", "springlength", "frictionloss", "solreflimit", "solimplimit", "margin", "rgba", "width", "material", "group", "name"},
-	"pair":     {"class"},
+	"joint":       {"class", "type", "pos", "axis", "range", "limited", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "damping", "stiffness", "armature", "frictionloss", "name", "ref", "springref", "actuatorfrcrange", "actuatorfrclimited", "margin"},
+	"geom":        {"class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mesh", "hfield", "density", "mass", "shellinertia", "contype", "conaffinity", "condim", "friction", "solref", "solimp", "group", "rgba", "material", "name", "margin", "gap"},
+	"site":        {"class", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "name", "size", "rgba", "group", "type"},
+	"mesh":        {"class", "scale", "file", "name"},
+	"material":    {"class", "rgba", "name"},
+	"motor":       {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
+	"position":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "kv", "name"},
+	"velocity":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
+	"general":     {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "dynprm", "actlimited", "actrange", "name"},
+	"intvelocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "actrange", "name"},
+	"muscle":      {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax", "lengthrange", "name"},
+	"equality":    {"class", "solref", "solimp", "active"},
+	"tendon":      {"class", "limited", "range", "stiffness", "damping", "springlength", "frictionloss", "solreflimit", "solimplimit", "margin", "rgba", "width", "material", "group", "name"},
+	"pair":        {"class"},
 }
 
 // markDefaults marks the supported attributes of every default element

@@ -205,7 +205,8 @@ func (c *compiler) jointNamed(e *xmlutil.Element, attr string) (*jointRef, error
 	return j, nil
 }
 
-// actuators reads <actuator>: motor, position, velocity and general on a
+// actuators reads <actuator>: motor, position, velocity, intvelocity,
+// muscle and general on a
 // joint become scene actuators (control.go); every child counts as one
 // actuator of MuJoCo's ctrl vector (c.ctrl), those not simulated with an
 // empty name.
@@ -214,7 +215,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		k := len(c.ctrl)
 		c.ctrl = append(c.ctrl, "")
 		switch a.Name {
-		case "motor", "position", "velocity", "general", "muscle":
+		case "motor", "position", "velocity", "general", "muscle", "intvelocity":
 		default:
 			continue
 		}
@@ -348,6 +349,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		act.Kv, err = c.float(v, "kv", 1)
 	case "muscle":
 		err = c.muscle(v, &act)
+	case "intvelocity":
+		err = c.intVelocity(v, &act)
 	case "general":
 		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
@@ -359,8 +362,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
 			return act, "", err
 		}
-		if dt := v.str("dyntype", "none"); dt != "none" {
-			c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+		if err = c.actDynamics(v, &act); err != nil {
+			return act, "", err
 		}
 		// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
 		if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && len(act.GainPrm) >= 1 && act.BiasPrm[1] == -act.GainPrm[0] {

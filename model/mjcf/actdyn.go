@@ -1,0 +1,101 @@
+package mjcf
+
+import (
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// Actuator activation dynamics, as MuJoCo 2.2.2 reads them
+// (xml_native_reader.cc, OneActuator; user_objects.cc, mjCActuator::Compile):
+// <general dyntype dynprm actlimited actrange>, and <intvelocity kp
+// actrange>, a general actuator with dyntype integrator, gain kp, bias
+// (0, −kp, 0) and actlimited true. dyntype integrator and filter become a
+// scene general actuator with Dynamics (constraint.ActDynamics); muscle and
+// user dynamics are not simulated as such (a warning: the control acts
+// directly, as before).
+
+// actDynamics reads a <general>'s dyntype, dynprm, actlimited and
+// actrange into act. MuJoCo refuses an activation range that is empty or
+// limited without dynamics; so does this.
+func (c *compiler) actDynamics(v view, act *model.Actuator) error {
+	dt, err := c.keyword(v, "dyntype", "none", "none", "integrator", "filter", "muscle", "user")
+	if err != nil {
+		return err
+	}
+	act.DynType = dt
+	if dt == "muscle" || dt == "user" {
+		c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+	}
+	if act.DynPrm, err = c.floats(v, "dynprm", -1, []float64{1}); err != nil {
+		return err
+	}
+	if dt == "filter" && (len(act.DynPrm) == 0 || !(act.DynPrm[0] > 0)) {
+		return c.r.Errorf(v.src("dynprm"), "dynprm", "a filter's time constant dynprm[0] must be > 0 (%v)", act.DynPrm)
+	}
+	lim, err := c.limited(v, "actlimited", "actrange")
+	if err != nil || !lim {
+		return err
+	}
+	return c.actRange(v, act)
+}
+
+// actRange reads actrange (limited) into act.ActRange.
+func (c *compiler) actRange(v view, act *model.Actuator) error {
+	if !v.has("actrange") {
+		return c.r.Errorf(v.e, "actrange", "the activation is limited but actrange is not given (MuJoCo: invalid activation range)")
+	}
+	x, err := c.floats(v, "actrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if !(x[0] < x[1]) {
+		return c.r.Errorf(v.src("actrange"), "actrange", "[%g, %g]: need lower < upper", x[0], x[1])
+	}
+	if act.DynType == "none" {
+		return c.r.Errorf(v.src("actrange"), "actrange", "an activation range needs dyntype other than none")
+	}
+	act.ActRange = &[2]float64{x[0], x[1]}
+	return nil
+}
+
+// intVelocity reads an <intvelocity>: gain kp (default 1), bias
+// (0, −kp, 0), dyntype integrator, activation limited to actrange.
+func (c *compiler) intVelocity(v view, act *model.Actuator) error {
+	kp, err := c.float(v, "kp", 1)
+	if err != nil {
+		return err
+	}
+	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "integrator"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{kp}, []float64{0, -kp, 0}, []float64{1}
+	return c.actRange(v, act)
+}
+
+// statefulGeneral maps a general actuator with integrator or filter
+// dynamics: type general with its gain and bias (its force
+// g act + b0 + b1 l + b2 l̇ is never a servo of u), and the dynamics. The
+// reason is non-empty when it has no equivalent; ok is false for a
+// general actuator without such dynamics.
+func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why string, ok bool) {
+	if a.DynType != "integrator" && a.DynType != "filter" {
+		return "", false
+	}
+	switch {
+	case a.GainType != "fixed":
+		return "gaintype " + a.GainType + " (only fixed)", true
+	case a.BiasType != "none" && a.BiasType != "affine":
+		return "biastype " + a.BiasType + " (only none and affine)", true
+	}
+	var b [3]float64
+	if a.BiasType == "affine" {
+		copy(b[:], a.BiasPrm)
+	}
+	sa.Type, sa.Gain, sa.Bias = "general", model.Ptr(a.GainPrm[0]), b[:]
+	if b[2] != 0 && !implicit {
+		sa.Explicit = model.Ptr(true)
+	}
+	sa.Dynamics = &scene.Dynamics{Type: a.DynType, ActRange: a.ActRange}
+	if a.DynType == "filter" {
+		sa.Dynamics.TimeConst = model.Ptr(a.DynPrm[0])
+	}
+	return "", true
+}
