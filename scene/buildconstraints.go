@@ -364,3 +364,19 @@ func setupMuscles(m *multibody.Model, cfg *sim.Config) error {
 	}
 	return nil
 }
+
+// initialActivations gives the state the actuators' initial activations
+// (Actuator.Act0; the simulator starts the others, and every one when
+// none is given, at 0). cfg.Constraints has one actuator per scene
+// actuator, in order.
+func initialActivations(s *Scene, cfg *sim.Config, st *multibody.State) {
+	for i, a := range s.Actuators {
+		if a.Act0 == nil {
+			continue
+		}
+		if st.Act == nil {
+			st.Act = make([]float64, len(cfg.Constraints.Actuators))
+		}
+		st.Act[i] = *a.Act0
+	}
+}

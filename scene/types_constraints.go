@@ -51,6 +51,9 @@ type Actuator struct {
 	// value its force takes in place of u: f = gain act + bias (MuJoCo's
 	// dyntype; docs/SCENES.md).
 	Dynamics *Dynamics `yaml:"dynamics,omitempty"`
+	// Act0 is the initial activation of an actuator with a state (a
+	// muscle, or a general one with dynamics); default 0.
+	Act0 *float64 `yaml:"act0,omitempty"`
 }
 
 // Dynamics is a general actuator's activation dynamics (MuJoCo 2.2.2's

@@ -268,6 +268,9 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		v.muscle(p+".muscle", a.Muscle)
 	}
 	v.dynamics(p+".dynamics", a)
+	if a.Act0 != nil && (!a.stateful() || !finite(*a.Act0)) {
+		v.add(p+".act0", "%s given: needs a finite value, for a muscle or a general actuator with dynamics", fnum(*a.Act0))
+	}
 	if a.Type != "muscle" && a.Muscle != nil {
 		v.add(p+".muscle", "given for a %s actuator; only a muscle takes it", a.Type)
 	}
@@ -665,4 +668,10 @@ func (v *validator) dynamics(p string, a *Actuator) {
 	if r := d.ActRange; r != nil && !(finite(r[0]) && finite(r[1]) && r[0] < r[1]) {
 		v.add(p+".act_range", "%s: need finite lower < upper", fvec(r[:]))
 	}
+}
+
+// stateful reports whether the actuator has an activation (a muscle, or
+// a general actuator with dynamics).
+func (a *Actuator) stateful() bool {
+	return a.Type == "muscle" || (a.Type == "general" && a.Dynamics != nil)
 }

@@ -1,9 +1,12 @@
 package mjref
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stiction-sim/stiction/model/load"
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -74,4 +77,77 @@ func actExtremes(mj *Run, i int) (lo, hi float64) {
 		lo, hi = min(lo, s.Act[i]), max(hi, s.Act[i])
 	}
 	return lo, hi
+}
+
+// TestActuatorDynamicsAllocateNothing: a warmed-up step of actDynArm
+// (integrator, filter and intvelocity activations, with controls) under
+// mujoco-euler, rk4 and mujoco-implicit allocates nothing.
+func TestActuatorDynamicsAllocateNothing(t *testing.T) {
+	for _, integ := range []string{"Euler", "RK4", "implicit"} {
+		b, _, err := stiction(writeModel(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sim.New(b.Model, b.State, b.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, u := range []float64{-2, 1, 3} {
+			if err := s.SetControl(i, u, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 200 { // the intvelocity's activation reaches its bound at step 167
+			if _, err := s.Step(); err != nil {
+				t.Fatalf("%s: %v", integ, err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 || len(s.State.Act) != 3 || s.State.Act[2] != 0.5 {
+			t.Errorf("%s: %v allocations per warmed-up step; activations %v (want the intvelocity's at its upper bound 0.5)", integ, allocs, s.State.Act)
+		}
+	}
+}
+
+// TestActuatorDynamicsKeyframeMuJoCo: a keyframe's act (MuJoCo's key act,
+// one value per actuator with an activation) starts actDynArm's
+// activations where MuJoCo 2.2.2 starts them, and the run with a control
+// pattern then follows MuJoCo's over 200 steps under mujoco-euler: qpos
+// and act to 1e-12.
+func TestActuatorDynamicsKeyframeMuJoCo(t *testing.T) {
+	key := `<keyframe><key name="k" qpos="0.2 -0.5 0.3" qvel="1 -1 0.5" act="0.7 -0.3 0.45"/></keyframe></mujoco>`
+	path := writeModel(t, strings.Replace(strings.Replace(actDynArm, "INTEGRATOR", "Euler", 1), "</mujoco>", key, 1))
+	o := Options{Steps: 200, Every: 1, Key: "k", Ctrl: []float64{-2, 1, 1.5}, CtrlFreq: 2}
+	mj := run(t, path, o)
+	want := []float64{0.7, -0.3, 0.45}
+	if !slices.Equal(mj.Steps[0].Act, want) {
+		t.Fatalf("MuJoCo starts at act %v, want the key's %v", mj.Steps[0].Act, want)
+	}
+	sc, _, err := load.Scene(path, nil, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.ApplyKeyframe("k"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.State.Act, want) {
+		t.Fatalf("Stiction starts at act %v, want the key's %v", b.State.Act, want)
+	}
+	mp, err := NewMap(mj, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worstQ, worstAct := followControlled(t, b, mp, mj, o)
+	t.Logf("from the key: %d steps, max |Δqpos| %.3g rad, max |Δact| %.3g", o.Steps, worstQ, worstAct)
+	if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
+		t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
+	}
 }

@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
 	"github.com/stiction-sim/stiction/scene"
 )
 
@@ -98,4 +99,65 @@ func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why s
 		sa.Dynamics.TimeConst = model.Ptr(a.DynPrm[0])
 	}
 	return "", true
+}
+
+// mjStateful reports whether MuJoCo gives the actuator element a an
+// activation (an entry of act): a muscle, intvelocity or cylinder, or a
+// general actuator whose dyntype (its own or its class's) is not none.
+func (c *compiler) mjStateful(a *xmlutil.Element) (bool, error) {
+	switch a.Name {
+	case "muscle", "intvelocity", "cylinder":
+		return true, nil
+	case "general":
+		v, err := c.view(a, a.Name, "main")
+		if err != nil {
+			return false, err
+		}
+		return v.str("dyntype", "none") != "none", nil
+	}
+	return false, nil
+}
+
+// keyAct reads a key's act (one value per actuator with an activation,
+// MuJoCo's order) into the keyframe's activations of the simulated
+// actuators that have one; a non-zero value for another is ignored with
+// a warning.
+func (c *compiler) keyAct(k *xmlutil.Element, kf *scene.Keyframe) error {
+	act, ok, err := c.r.Floats(k, "act", -1)
+	if err != nil || !ok {
+		return err
+	}
+	var idx []int // the MJCF actuators with an activation
+	for i, h := range c.hasAct {
+		if h {
+			idx = append(idx, i)
+		}
+	}
+	if len(act) != len(idx) {
+		return c.r.Errorf(k, "act", "has %d values; the model has na = %d activations", len(act), len(idx))
+	}
+	for j, x := range act {
+		name := c.ctrl[idx[j]]
+		if sa := c.sceneActuatorNamed(name); sa == nil || !(sa.Type == "muscle" || sa.Dynamics != nil) {
+			if x != 0 {
+				c.r.Warnf(k, "act", "value %d (%g) is for an actuator whose activation is not simulated (ignored)", j, x)
+			}
+			continue
+		}
+		if kf.Activations == nil {
+			kf.Activations = map[string]float64{}
+		}
+		kf.Activations[name] = x
+	}
+	return nil
+}
+
+// sceneActuatorNamed returns the scene actuator of the name, or nil.
+func (c *compiler) sceneActuatorNamed(name string) *scene.Actuator {
+	for i := range c.out.Scene.Actuators {
+		if name != "" && c.out.Scene.Actuators[i].Name == name {
+			return &c.out.Scene.Actuators[i]
+		}
+	}
+	return nil
 }

@@ -214,6 +214,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 	for _, a := range e.Children {
 		k := len(c.ctrl)
 		c.ctrl = append(c.ctrl, "")
+		hasAct, err := c.mjStateful(a)
+		if err != nil {
+			return err
+		}
+		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
 		case "motor", "position", "velocity", "general", "muscle", "intvelocity":
 		default:
@@ -427,7 +432,7 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		if okv && len(qvel) != nv {
 			return c.r.Errorf(k, "qvel", "has %d values; the model has nv = %d", len(qvel), nv)
 		}
-		for _, a := range []string{"time", "act", "mpos", "mquat"} {
+		for _, a := range []string{"time", "mpos", "mquat"} {
 			if k.Has(a) {
 				k.Attr(a)
 				c.r.Warnf(k, a, "keyframe %s not supported (ignored)", a)
@@ -435,6 +440,9 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		}
 		kf := scene.Keyframe{Name: name, Joints: map[string]scene.JointState{}}
 		if err := c.keyCtrl(k, &kf); err != nil {
+			return err
+		}
+		if err := c.keyAct(k, &kf); err != nil {
 			return err
 		}
 		iq, iv := 0, 0
