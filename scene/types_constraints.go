@@ -10,7 +10,8 @@ package scene
 //	velocity: f = kd (u − l̇)                 (MuJoCo's velocity actuator)
 //	pd:       f = kp (u − l) + kd (u̇ − l̇)     (Drake's PD controller)
 //	general:  f = gain u + bias[0] + bias[1] l + bias[2] l̇ (MuJoCo's
-//	          general actuator with an affine bias)
+//	          general actuator with an affine bias; with Dynamics, gain act
+//	          in place of gain u)
 //
 // with the actuator length l = gear·q (gear·L for a tendon) and the joint
 // torque gear·f (gear·coef_k·f on each coordinate of a tendon). The PD
