@@ -31,21 +31,33 @@ const (
 var actuatorNames = [...]string{"motor", "position", "velocity", "pd", "general", "muscle"}
 
 // String returns the scene-file name of the type.
-func (t ActuatorType) String() string {
-	if int(t) < len(actuatorNames) {
-		return actuatorNames[t]
-	}
-	return "ActuatorType(?)"
-}
+func (t ActuatorType) String() string { return enumName(actuatorNames[:], t, "ActuatorType") }
 
 // ParseActuatorType returns the type of a scene-file name.
 func ParseActuatorType(s string) (ActuatorType, error) {
-	for i, n := range actuatorNames {
+	t, ok := parseEnum[ActuatorType](actuatorNames[:], s)
+	if !ok {
+		return 0, errf("unknown actuator type %q (want motor, position, velocity, pd, general or muscle)", s)
+	}
+	return t, nil
+}
+
+// enumName is the name of v in names, or "Kind(?)" out of range.
+func enumName[T ~uint8](names []string, v T, kind string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return kind + "(?)"
+}
+
+// parseEnum is the value whose name is s, if any.
+func parseEnum[T ~uint8](names []string, s string) (T, bool) {
+	for i, n := range names {
 		if n == s {
-			return ActuatorType(i), nil
+			return T(i), true
 		}
 	}
-	return 0, errf("unknown actuator type %q (want motor, position, velocity, pd, general or muscle)", s)
+	return 0, false
 }
 
 // Actuator drives degree of freedom DOF of Body's joint (revolute,

@@ -21,21 +21,15 @@ const (
 var dynNames = [...]string{"none", "integrator", "filter"}
 
 // String returns the scene-file name of the dynamics.
-func (d ActDynamics) String() string {
-	if int(d) < len(dynNames) {
-		return dynNames[d]
-	}
-	return "ActDynamics(?)"
-}
+func (d ActDynamics) String() string { return enumName(dynNames[:], d, "ActDynamics") }
 
 // ParseActDynamics returns the dynamics of a scene-file name.
 func ParseActDynamics(s string) (ActDynamics, error) {
-	for i, n := range dynNames {
-		if n == s {
-			return ActDynamics(i), nil
-		}
+	d, ok := parseEnum[ActDynamics](dynNames[:], s)
+	if !ok {
+		return 0, errf("unknown actuator dynamics %q (want none, integrator or filter)", s)
 	}
-	return 0, errf("unknown actuator dynamics %q (want none, integrator or filter)", s)
+	return d, nil
 }
 
 // dynRate is acṫ of a General actuator's dynamics for the clamped
