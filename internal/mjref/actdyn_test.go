@@ -1,6 +1,8 @@
 package mjref
 
 import (
+	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -149,5 +151,58 @@ func TestActuatorDynamicsKeyframeMuJoCo(t *testing.T) {
 	t.Logf("from the key: %d steps, max |Δqpos| %.3g rad, max |Δact| %.3g", o.Steps, worstQ, worstAct)
 	if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
 		t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
+	}
+}
+
+// TestKeyframeXMLActMuJoCo: MuJoCo's own keyframe.xml (a motor and an
+// integrator <general> on one slide, stateless first as MuJoCo requires)
+// started from its key 3 (act 0.4) and key 4 (ctrl 0.5 0.6) follows MuJoCo
+// 2.2.2 over 200 steps: qpos, and the one activation (MuJoCo's act[0],
+// ours the second actuator's), to 1e-12.
+func TestKeyframeXMLActMuJoCo(t *testing.T) {
+	path := filepath.Join("testdata", "mujoco/test/user/testdata/keyframe.xml")
+	for _, c := range []struct {
+		key  string
+		ctrl []float64
+	}{{"3", nil}, {"4", []float64{0.5, 0.6}}} {
+		o := Options{Steps: 200, Every: 1, Key: c.key, Ctrl: c.ctrl}
+		mj := run(t, path, o)
+		sc, _, err := load.Scene(path, nil, load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.ApplyKeyframe("key" + c.key); err != nil {
+			t.Fatal(err)
+		}
+		b, err := scene.Build(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mp, err := NewMap(mj, b.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := startedSim(t, b, mp, mj)
+		if s.State.Act[1] != mj.Steps[0].Act[0] {
+			t.Fatalf("key %s: initial activation %v, MuJoCo's %v", c.key, s.State.Act, mj.Steps[0].Act)
+		}
+		var worstQ, worstAct float64
+		for k := 1; k < len(mj.Steps); k++ {
+			for i := range mj.Actuators {
+				if err := s.SetControl(i, o.CtrlPattern(i, s.State.T), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			worstQ = max(worstQ, math.Abs(s.State.Q[0]-mj.Steps[k].QPos[0]))
+			worstAct = max(worstAct, math.Abs(s.State.Act[1]-mj.Steps[k].Act[0]))
+		}
+		last := mj.Steps[len(mj.Steps)-1]
+		t.Logf("key %s: %d steps, max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, act %.4g)", c.key, o.Steps, worstQ, worstAct, last.QPos, last.Act)
+		if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) || last.QPos[0] == mj.Steps[0].QPos[0] {
+			t.Errorf("key %s: qpos %.3g, act %.3g from MuJoCo's (or nothing moved)", c.key, worstQ, worstAct)
+		}
 	}
 }
