@@ -1,6 +1,8 @@
 package mjcf
 
 import (
+	"math"
+
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
 	"github.com/stiction-sim/stiction/scene"
@@ -10,7 +12,8 @@ import (
 // (xml_native_reader.cc, OneActuator; user_objects.cc, mjCActuator::Compile):
 // <general dyntype dynprm actlimited actrange>, and <intvelocity kp
 // actrange>, a general actuator with dyntype integrator, gain kp, bias
-// (0, −kp, 0) and actlimited true. dyntype integrator and filter become a
+// (0, −kp, 0) and actlimited true, and <cylinder>, dyntype filter.
+// dyntype integrator and filter become a
 // scene general actuator with Dynamics (constraint.ActDynamics); muscle and
 // user dynamics are not simulated as such (a warning: the control acts
 // directly, as before).
@@ -159,5 +162,40 @@ func (c *compiler) sceneActuatorNamed(name string) *scene.Actuator {
 			return &c.out.Scene.Actuators[i]
 		}
 	}
+	return nil
+}
+
+// cylinder reads a <cylinder> (a pneumatic or hydraulic cylinder): dyntype
+// filter with τ = timeconst (default 1), gain area (default 1; π d²/4
+// when diameter d is given, which wins), affine bias (bias, up to 3
+// values, default 0).
+func (c *compiler) cylinder(v view, act *model.Actuator) error {
+	tc, err := c.float(v, "timeconst", 1)
+	if err != nil {
+		return err
+	}
+	area, err := c.float(v, "area", 1)
+	if err != nil {
+		return err
+	}
+	if v.has("diameter") {
+		d, err := c.float(v, "diameter", 0)
+		if err != nil {
+			return err
+		}
+		area = math.Pi / 4 * d * d
+	}
+	bias, err := c.floats(v, "bias", -1, []float64{0, 0, 0})
+	if err != nil {
+		return err
+	}
+	if len(bias) > 3 {
+		return c.r.Errorf(v.src("bias"), "bias", "has %d values; give up to 3", len(bias))
+	}
+	if !(tc > 0) {
+		return c.r.Errorf(v.src("timeconst"), "timeconst", "a cylinder's time constant must be > 0 (%g)", tc)
+	}
+	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "filter"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{area}, bias, []float64{tc}
 	return nil
 }

@@ -44,6 +44,7 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  dyntype integrator, filter: f = g act + b0 + b1 l + b2 l̇ → general
 //	                             with dynamics (actdyn.go)
 //	intvelocity: general, dyntype integrator, gain kp, bias (0, −kp, 0)
+//	cylinder: general, dyntype filter (timeconst), gain area, bias
 //
 // Under Euler and RK4 every one is explicit, as in MuJoCo (position and
 // velocity ones marked explicit: explicitServo); under implicit and
@@ -82,7 +83,7 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 	case "muscle":
 		typ = "muscle"
 		sa.Muscle = sceneMuscle(a)
-	case "general", "intvelocity":
+	case "general", "intvelocity", "cylinder":
 		if why, ok := statefulGeneral(a, &sa, c.implicitActuators); ok {
 			if why != "" {
 				return sa, why, nil

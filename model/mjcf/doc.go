@@ -22,7 +22,8 @@
 // MuJoCo's ellipsoid fluid model, fluid.go), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl, act), <actuator> (motor,
 // position, velocity, muscle, and general with a fixed gain and an affine
-// bias, with dyntype none, integrator or filter, and intvelocity: actdyn.go,
+// bias, with dyntype none, integrator or filter, intvelocity and cylinder:
+// actdyn.go,
 // on hinge and slide joints, tendons and slider-cranks: control.go), <tendon>
 // <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
 // sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;

@@ -206,7 +206,7 @@ func (c *compiler) jointNamed(e *xmlutil.Element, attr string) (*jointRef, error
 }
 
 // actuators reads <actuator>: motor, position, velocity, intvelocity,
-// muscle and general on a
+// cylinder, muscle and general on a
 // joint become scene actuators (control.go); every child counts as one
 // actuator of MuJoCo's ctrl vector (c.ctrl), those not simulated with an
 // empty name.
@@ -220,7 +220,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		}
 		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
-		case "motor", "position", "velocity", "general", "muscle", "intvelocity":
+		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder":
 		default:
 			continue
 		}
@@ -356,6 +356,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		err = c.muscle(v, &act)
 	case "intvelocity":
 		err = c.intVelocity(v, &act)
+	case "cylinder":
+		err = c.cylinder(v, &act)
 	case "general":
 		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
