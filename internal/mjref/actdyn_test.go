@@ -129,23 +129,9 @@ func TestActuatorDynamicsKeyframeMuJoCo(t *testing.T) {
 	if !slices.Equal(mj.Steps[0].Act, want) {
 		t.Fatalf("MuJoCo starts at act %v, want the key's %v", mj.Steps[0].Act, want)
 	}
-	sc, _, err := load.Scene(path, nil, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sc.ApplyKeyframe("k"); err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, mp := keyedModel(t, path, "k", mj)
 	if !slices.Equal(b.State.Act, want) {
 		t.Fatalf("Stiction starts at act %v, want the key's %v", b.State.Act, want)
-	}
-	mp, err := NewMap(mj, b.Model)
-	if err != nil {
-		t.Fatal(err)
 	}
 	worstQ, worstAct := followControlled(t, b, mp, mj, o)
 	t.Logf("from the key: %d steps, max |Δqpos| %.3g rad, max |Δact| %.3g", o.Steps, worstQ, worstAct)
@@ -167,21 +153,7 @@ func TestKeyframeXMLActMuJoCo(t *testing.T) {
 	}{{"3", nil}, {"4", []float64{0.5, 0.6}}} {
 		o := Options{Steps: 200, Every: 1, Key: c.key, Ctrl: c.ctrl}
 		mj := run(t, path, o)
-		sc, _, err := load.Scene(path, nil, load.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sc.ApplyKeyframe("key" + c.key); err != nil {
-			t.Fatal(err)
-		}
-		b, err := scene.Build(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mp, err := NewMap(mj, b.Model)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, mp := keyedModel(t, path, "key"+c.key, mj)
 		s := startedSim(t, b, mp, mj)
 		if s.State.Act[1] != mj.Steps[0].Act[0] {
 			t.Fatalf("key %s: initial activation %v, MuJoCo's %v", c.key, s.State.Act, mj.Steps[0].Act)
@@ -238,4 +210,25 @@ func TestCylinderMuJoCo(t *testing.T) {
 			t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
 		}
 	}
+}
+
+// keyedModel is mappedModel with keyframe key applied before the build.
+func keyedModel(t *testing.T, path, key string, mj *Run) (*scene.Built, *Map) {
+	t.Helper()
+	sc, _, err := load.Scene(path, nil, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.ApplyKeyframe(key); err != nil {
+		t.Fatal(err)
+	}
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp, err := NewMap(mj, b.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, mp
 }
