@@ -31,21 +31,33 @@ const (
 var actuatorNames = [...]string{"motor", "position", "velocity", "pd", "general", "muscle"}
 
 // String returns the scene-file name of the type.
-func (t ActuatorType) String() string {
-	if int(t) < len(actuatorNames) {
-		return actuatorNames[t]
-	}
-	return "ActuatorType(?)"
-}
+func (t ActuatorType) String() string { return enumName(actuatorNames[:], t, "ActuatorType") }
 
 // ParseActuatorType returns the type of a scene-file name.
 func ParseActuatorType(s string) (ActuatorType, error) {
-	for i, n := range actuatorNames {
+	t, ok := parseEnum[ActuatorType](actuatorNames[:], s)
+	if !ok {
+		return 0, errf("unknown actuator type %q (want motor, position, velocity, pd, general or muscle)", s)
+	}
+	return t, nil
+}
+
+// enumName is the name of v in names, or "Kind(?)" out of range.
+func enumName[T ~uint8](names []string, v T, kind string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return kind + "(?)"
+}
+
+// parseEnum is the value whose name is s, if any.
+func parseEnum[T ~uint8](names []string, s string) (T, bool) {
+	for i, n := range names {
 		if n == s {
-			return ActuatorType(i), nil
+			return T(i), true
 		}
 	}
-	return 0, errf("unknown actuator type %q (want motor, position, velocity, pd, general or muscle)", s)
+	return 0, false
 }
 
 // Actuator drives degree of freedom DOF of Body's joint (revolute,
@@ -105,19 +117,28 @@ type Actuator struct {
 	Transmission tendon.Transmission
 	// Muscle is a Muscle actuator's parameters (nil for the other types).
 	Muscle *MuscleParams
+	// Dyn gives a General actuator an activation state (MuJoCo's
+	// dyntype; dynamics.go), DynTau is DynFilter's time constant and
+	// ActRange, when not nil, clamps the activation after each step
+	// (MuJoCo's actlimited and actrange).
+	Dyn      ActDynamics
+	DynTau   float64
+	ActRange *[2]float64
 }
 
 // Stateful reports whether the actuator has an activation state (a
-// muscle): its force takes Control.Act, which the simulator advances by
-// ActRate.
-func (ac *Actuator) Stateful() bool { return ac.Type == Muscle }
+// muscle, or a General actuator with dynamics): its force takes
+// Control.Act, which the simulator advances by ActRate.
+func (ac *Actuator) Stateful() bool { return ac.Type == Muscle || ac.Dyn != DynNone }
 
 // ActRate is the rate of the actuator's activation act under the control
 // u (clamped to the control range first, as MuJoCo's mj_fwdActuation
-// does): MuscleParams.Dynamics for a muscle, 0 for a stateless actuator.
+// does): MuscleParams.Dynamics for a muscle, the dynamics' rate for a
+// General actuator with dynamics (dynamics.go), 0 for a stateless
+// actuator.
 func (ac *Actuator) ActRate(u, act float64) float64 {
 	if ac.Type != Muscle {
-		return 0
+		return ac.dynRate(ac.clampControl(u), act)
 	}
 	return ac.Muscle.Dynamics(ac.clampControl(u), act)
 }
@@ -152,6 +173,9 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 		if err := ac.Muscle.validate(); err != nil {
 			return err
 		}
+	}
+	if err := ac.validateDynamics(); err != nil {
+		return err
 	}
 	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
 		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
@@ -236,7 +260,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
 	if ac.Type == General && !explicit {
 		cd := -ac.Bias[2]
-		f0 := ac.Gain*u + ac.Bias[0] + ac.Bias[1]*l0
+		f0 := ac.Gain*ac.drive(u, ctl.Act) + ac.Bias[0] + ac.Bias[1]*l0
 		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 		c.p.R[row] = 1 / (dt * cd)
 		c.p.VHat[row] = f0 / cd

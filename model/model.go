@@ -83,9 +83,14 @@ type Actuator struct {
 	GainPrm, BiasPrm   []float64
 	GainType, BiasType string
 	DynPrm             []float64
-	LengthRange        *[2]float64
-	CtrlRange          *[2]float64
-	ForceRange         *[2]float64
+	// DynType is MJCF's dyntype (none, integrator, filter, muscle, user;
+	// a <muscle> leaves it empty), ActRange the activation range where
+	// it is limited (actlimited).
+	DynType     string
+	ActRange    *[2]float64
+	LengthRange *[2]float64
+	CtrlRange   *[2]float64
+	ForceRange  *[2]float64
 	// GearRatio and RotorInertia are Drake's drake:gear_ratio and
 	// drake:rotor_inertia (reflected inertia = ratio² × rotor inertia).
 	GearRatio, RotorInertia float64

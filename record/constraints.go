@@ -87,7 +87,7 @@ type ConstraintRow struct {
 	Rows              int
 	Impulse           [constraint.MaxRows]float64
 	Input             float64
-	Activation        float64 // a muscle's activation (0 in files written before the column)
+	Activation        float64 // the activation of a muscle or of a general actuator with dynamics (0 in files written before the column)
 }
 
 // readConstraints attaches each row of constraints.csv to the frame of the

@@ -219,6 +219,7 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if err := setupMuscles(m, &cfg); err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
+	initialActivations(s, &cfg, st)
 	return cfg, stk, nil
 }
 

@@ -160,6 +160,18 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 		copy(ac.Bias[:], a.Bias)
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
+	if d := a.Dynamics; d != nil {
+		if ac.Dyn, err = constraint.ParseActDynamics(d.Type); err != nil {
+			return constraint.Actuator{}, err
+		}
+		if ac.Dyn == constraint.DynFilter {
+			ac.DynTau = valueOr(d.TimeConst, 1)
+		}
+		if r := d.ActRange; r != nil {
+			rr := *r
+			ac.ActRange = &rr
+		}
+	}
 	if typ == constraint.Muscle {
 		pm := muscleParams(a.Muscle)
 		ac.Muscle = &pm
@@ -355,4 +367,20 @@ func setupMuscles(m *multibody.Model, cfg *sim.Config) error {
 		}
 	}
 	return nil
+}
+
+// initialActivations gives the state the actuators' initial activations
+// (Actuator.Act0; the simulator starts the others, and every one when
+// none is given, at 0). cfg.Constraints has one actuator per scene
+// actuator, in order.
+func initialActivations(s *Scene, cfg *sim.Config, st *multibody.State) {
+	for i, a := range s.Actuators {
+		if a.Act0 == nil {
+			continue
+		}
+		if st.Act == nil {
+			st.Act = make([]float64, len(cfg.Constraints.Actuators))
+		}
+		st.Act[i] = *a.Act0
+	}
 }

@@ -128,13 +128,6 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		for n, js := range k.Joints {
 			joints[pre(n)] = js
 		}
-		var controls map[string]float64
-		for n, u := range k.Controls {
-			if controls == nil {
-				controls = map[string]float64{}
-			}
-			controls[inc.Prefix+n] = u
-		}
 		i := s.keyframe(k.Name)
 		if i < 0 {
 			s.Keyframes = append(s.Keyframes, Keyframe{Name: k.Name})
@@ -147,12 +140,8 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		for n, js := range joints {
 			kf.Joints[n] = js
 		}
-		for n, u := range controls {
-			if kf.Controls == nil {
-				kf.Controls = map[string]float64{}
-			}
-			kf.Controls[n] = u
-		}
+		mergePrefixed(&kf.Controls, k.Controls, inc.Prefix)
+		mergePrefixed(&kf.Activations, k.Activations, inc.Prefix)
 	}
 	for _, a := range sub.Actuators {
 		if a.Name != "" {
@@ -377,4 +366,15 @@ func shiftPath(path, list string, n int) (string, bool) {
 		return path, false
 	}
 	return indexPath(list, i+n) + rest[j+1:], true
+}
+
+// mergePrefixed adds src's entries to *dst (made when needed), each name
+// prefixed: an included keyframe's controls and activations.
+func mergePrefixed(dst *map[string]float64, src map[string]float64, prefix string) {
+	for n, x := range src {
+		if *dst == nil {
+			*dst = map[string]float64{}
+		}
+		(*dst)[prefix+n] = x
+	}
 }

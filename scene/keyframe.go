@@ -18,7 +18,8 @@ func (s *Scene) KeyframeNames() []string {
 // names, q and v replace the joint's q0 and v0, or for a free body (no
 // joint block, or a free joint) q = (qw, qx, qy, qz, x, y, z) becomes its
 // pose and v = (ω, v of the body origin) its velocity; each of its
-// controls becomes its actuator's constant target. Call it on a validated
+// controls becomes its actuator's constant target and each of its
+// activations its actuator's initial activation. Call it on a validated
 // scene, before Build.
 func (s *Scene) ApplyKeyframe(name string) error {
 	var k *Keyframe
@@ -62,6 +63,14 @@ func (s *Scene) ApplyKeyframe(name string) error {
 		}
 		u := k.Controls[an]
 		a.Target = &Target{Constant: &u}
+	}
+	for _, an := range sortedKeys(k.Activations) {
+		a := s.actuator(an)
+		if a == nil {
+			return fmt.Errorf("scene %s: keyframe %s: no actuator %q", s.Name, name, an)
+		}
+		act := k.Activations[an]
+		a.Act0 = &act
 	}
 	return nil
 }

@@ -104,6 +104,9 @@ type Keyframe struct {
 	// becomes the constant target of its actuator (MuJoCo's keyframe
 	// ctrl).
 	Controls map[string]float64 `yaml:"controls,omitempty"`
+	// Activations sets actuators' initial activations (Actuator.Act0),
+	// by actuator name (MuJoCo's keyframe act).
+	Activations map[string]float64 `yaml:"activations,omitempty"`
 }
 
 // JointState is one body's joint coordinates and velocities in a keyframe.

@@ -10,7 +10,8 @@ package scene
 //	velocity: f = kd (u − l̇)                 (MuJoCo's velocity actuator)
 //	pd:       f = kp (u − l) + kd (u̇ − l̇)     (Drake's PD controller)
 //	general:  f = gain u + bias[0] + bias[1] l + bias[2] l̇ (MuJoCo's
-//	          general actuator with an affine bias)
+//	          general actuator with an affine bias; with Dynamics, gain act
+//	          in place of gain u)
 //
 // with the actuator length l = gear·q (gear·L for a tendon) and the joint
 // torque gear·f (gear·coef_k·f on each coordinate of a tendon). The PD
@@ -47,6 +48,24 @@ type Actuator struct {
 	// Muscle holds a muscle actuator's parameters (type muscle; MuJoCo's
 	// muscle, docs/SCENES.md).
 	Muscle *Muscle `yaml:"muscle,omitempty"`
+	// Dynamics gives a general actuator an activation state act, whose
+	// value its force takes in place of u: f = gain act + bias (MuJoCo's
+	// dyntype; docs/SCENES.md).
+	Dynamics *Dynamics `yaml:"dynamics,omitempty"`
+	// Act0 is the initial activation of an actuator with a state (a
+	// muscle, or a general one with dynamics); default 0.
+	Act0 *float64 `yaml:"act0,omitempty"`
+}
+
+// Dynamics is a general actuator's activation dynamics (MuJoCo 2.2.2's
+// dyntype, dynprm, actrange; constraint.ActDynamics).
+type Dynamics struct {
+	// Type is integrator (acṫ = u) or filter (acṫ = (u − act)/time_const).
+	Type string `yaml:"type"`
+	// TimeConst is a filter's time constant τ in s (> 0, default 1).
+	TimeConst *float64 `yaml:"time_const,omitempty"`
+	// ActRange, when given, clamps act to [lo, hi] after each step.
+	ActRange *[2]float64 `yaml:"act_range,omitempty"`
 }
 
 // Muscle is a muscle actuator's parameters, each defaulting to MuJoCo

@@ -267,6 +267,10 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		}
 		v.muscle(p+".muscle", a.Muscle)
 	}
+	v.dynamics(p+".dynamics", a)
+	if a.Act0 != nil && (!a.stateful() || !finite(*a.Act0)) {
+		v.add(p+".act0", "%s given: needs a finite value, for a muscle or a general actuator with dynamics", fnum(*a.Act0))
+	}
 	if a.Type != "muscle" && a.Muscle != nil {
 		v.add(p+".muscle", "given for a %s actuator; only a muscle takes it", a.Type)
 	}
@@ -638,4 +642,36 @@ func (v *validator) muscle(p string, mu *Muscle) {
 	if r := mu.LengthRange; r != nil && !(r[0] < r[1]) {
 		v.add(p+".length_range", "%s: need lower < upper", fvec(r[:]))
 	}
+}
+
+// dynamics checks a general actuator's activation dynamics.
+func (v *validator) dynamics(p string, a *Actuator) {
+	d := a.Dynamics
+	if d == nil {
+		return
+	}
+	if a.Type != "general" {
+		v.add(p, "given for a %s actuator; only general takes it", a.Type)
+	}
+	switch d.Type {
+	case "integrator":
+		if d.TimeConst != nil {
+			v.add(p+".time_const", "%s given for integrator dynamics; only filter takes it", fnum(*d.TimeConst))
+		}
+	case "filter":
+		if d.TimeConst != nil {
+			v.positive(p+".time_const", *d.TimeConst)
+		}
+	default:
+		v.add(p+".type", "%q: want integrator or filter", d.Type)
+	}
+	if r := d.ActRange; r != nil && !(finite(r[0]) && finite(r[1]) && r[0] < r[1]) {
+		v.add(p+".act_range", "%s: need finite lower < upper", fvec(r[:]))
+	}
+}
+
+// stateful reports whether the actuator has an activation (a muscle, or
+// a general actuator with dynamics).
+func (a *Actuator) stateful() bool {
+	return a.Type == "muscle" || (a.Type == "general" && a.Dynamics != nil)
 }

@@ -221,6 +221,14 @@ func (v *validator) keyframes(s *Scene) {
 				v.add(cp, "%v is not finite", u)
 			}
 		}
+		for _, name := range sortedKeys(k.Activations) {
+			ap := joinPath(p+".activations", name)
+			if a := s.actuator(name); a == nil || !a.stateful() {
+				v.add(ap, "%q is not the name of an actuator with an activation (a muscle, or general with dynamics)", name)
+			} else if x := k.Activations[name]; !finite(x) {
+				v.add(ap, "%v is not finite", x)
+			}
+		}
 	}
 }
 

@@ -6,7 +6,8 @@ import (
 )
 
 // Actuator activations (multibody.State.Act): the state of a stateful
-// actuator (constraint.Actuator.Stateful, MuJoCo's muscle), one entry per
+// actuator (constraint.Actuator.Stateful: MuJoCo's muscle and dyntype
+// integrator and filter), one entry per
 // actuator of Config.Constraints, advanced at the end of every step as
 // MuJoCo 2.2.2's mj_advance does: act += δt acṫ with acṫ taken from the
 // control and the activation at the start of the step (mj_Euler, and
@@ -14,7 +15,8 @@ import (
 // the activation's rate depends on the control and the activation alone,
 // so its stages are computed here, and each stage's actuator forces take
 // the stage's activation, stageActivations). MuJoCo 2.2.2 clamps act only
-// for actlimited actuators, which a muscle is not by default; neither do we.
+// for actlimited actuators (constraint.Actuator.ActRange), after the
+// update and not in RK4's stages (mj_advance); so do we.
 
 // initActivations sizes State.Act when an actuator has a state (zeros
 // when the caller left it nil) and checks a given one.
@@ -96,13 +98,13 @@ func (sim *Simulator) advanceActivations() {
 			continue
 		}
 		if !rk4 {
-			s.Act[k] += h * ac.ActRate(c.controls[k].U, s.Act[k])
+			s.Act[k] = ac.ClampAct(s.Act[k] + h*ac.ActRate(c.controls[k].U, s.Act[k]))
 			continue
 		}
 		d := 0.0
 		for j, b := range rk4B {
 			d += b * c.act[k][j]
 		}
-		s.Act[k] += h * d
+		s.Act[k] = ac.ClampAct(s.Act[k] + h*d)
 	}
 }

@@ -162,10 +162,10 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/force_torque_free_rotated_tendon.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/sites.xml", trajMatches, false},
 	// A spatial tendon's limit and a motor through sites of 3 trees, a
-	// motor on a fixed tendon: simulated (constraint blocks over any
-	// number of trees). qpos parts from MuJoCo's at step 2 because
-	// <intvelocity> (integrator activation) is not supported; without it,
-	// 4.4e-16 / 2.2e-16 until MuJoCo's first contact (TestModelXMLMuJoCo).
+	// motor on a fixed tendon, an <intvelocity> (integrator activation):
+	// simulated (constraint blocks over any number of trees). qpos
+	// follows MuJoCo's to 4.4e-16 / 2.2e-16 until MuJoCo's first contact
+	// (TestModelXMLMuJoCo) and parts from it at step 43, after contact.
 	{"mujoco/test/testdata/model.xml", massMatches, false},
 	{"mujoco/test/user/testdata/capsule_inertia.xml", trajMatches, false},
 	// cube.obj has vertices and no faces: MuJoCo's convex hull of them.

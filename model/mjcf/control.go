@@ -41,6 +41,10 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  b0 = 0, b1 = −g, b2 ≤ 0:   f = g (u − l) + b2 l̇ → position (kp = g, kd = −b2)
 //	  b0 = 0, b1 = 0, b2 = −g:   f = g (u − l̇)    → velocity (kd = g)
 //	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
+//	  dyntype integrator, filter: f = g act + b0 + b1 l + b2 l̇ → general
+//	                             with dynamics (actdyn.go)
+//	intvelocity: general, dyntype integrator, gain kp, bias (0, −kp, 0)
+//	cylinder: general, dyntype filter (timeconst), gain area, bias
 //
 // Under Euler and RK4 every one is explicit, as in MuJoCo (position and
 // velocity ones marked explicit: explicitServo); under implicit and
@@ -79,7 +83,14 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 	case "muscle":
 		typ = "muscle"
 		sa.Muscle = sceneMuscle(a)
-	case "general":
+	case "general", "intvelocity", "cylinder":
+		if why, ok := statefulGeneral(a, &sa, c.implicitActuators); ok {
+			if why != "" {
+				return sa, why, nil
+			}
+			typ = sa.Type
+			break
+		}
 		var why string
 		typ, gain, why = generalType(a, &sa, c.implicitActuators)
 		if why != "" {

@@ -20,8 +20,10 @@
 // size, fromto, density or mass, contype and conaffinity, condim,
 // friction, solref, solimp, margin and gap; fluidshape and fluidcoef:
 // MuJoCo's ellipsoid fluid model, fluid.go), <site>, <contact> <exclude> and
-// <pair> (pair.go), <keyframe> (qpos, qvel, ctrl), <actuator> (motor,
-// position, velocity, and general with a fixed gain and an affine bias,
+// <pair> (pair.go), <keyframe> (qpos, qvel, ctrl, act), <actuator> (motor,
+// position, velocity, muscle, and general with a fixed gain and an affine
+// bias, with dyntype none, integrator or filter, intvelocity and cylinder:
+// actdyn.go,
 // on hinge and slide joints, tendons and slider-cranks: control.go), <tendon>
 // <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
 // sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;

@@ -205,7 +205,8 @@ func (c *compiler) jointNamed(e *xmlutil.Element, attr string) (*jointRef, error
 	return j, nil
 }
 
-// actuators reads <actuator>: motor, position, velocity and general on a
+// actuators reads <actuator>: motor, position, velocity, intvelocity,
+// cylinder, muscle and general on a
 // joint become scene actuators (control.go); every child counts as one
 // actuator of MuJoCo's ctrl vector (c.ctrl), those not simulated with an
 // empty name.
@@ -213,8 +214,13 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 	for _, a := range e.Children {
 		k := len(c.ctrl)
 		c.ctrl = append(c.ctrl, "")
+		hasAct, err := c.mjStateful(a)
+		if err != nil {
+			return err
+		}
+		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
-		case "motor", "position", "velocity", "general", "muscle":
+		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder":
 		default:
 			continue
 		}
@@ -348,6 +354,10 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		act.Kv, err = c.float(v, "kv", 1)
 	case "muscle":
 		err = c.muscle(v, &act)
+	case "intvelocity":
+		err = c.intVelocity(v, &act)
+	case "cylinder":
+		err = c.cylinder(v, &act)
 	case "general":
 		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
@@ -359,8 +369,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		if act.BiasPrm, err = c.floats(v, "biasprm", -1, []float64{0}); err != nil {
 			return act, "", err
 		}
-		if dt := v.str("dyntype", "none"); dt != "none" {
-			c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+		if err = c.actDynamics(v, &act); err != nil {
+			return act, "", err
 		}
 		// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
 		if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && len(act.GainPrm) >= 1 && act.BiasPrm[1] == -act.GainPrm[0] {
@@ -424,7 +434,7 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		if okv && len(qvel) != nv {
 			return c.r.Errorf(k, "qvel", "has %d values; the model has nv = %d", len(qvel), nv)
 		}
-		for _, a := range []string{"time", "act", "mpos", "mquat"} {
+		for _, a := range []string{"time", "mpos", "mquat"} {
 			if k.Has(a) {
 				k.Attr(a)
 				c.r.Warnf(k, a, "keyframe %s not supported (ignored)", a)
@@ -432,6 +442,9 @@ func (c *compiler) keyframes(e *xmlutil.Element) error {
 		}
 		kf := scene.Keyframe{Name: name, Joints: map[string]scene.JointState{}}
 		if err := c.keyCtrl(k, &kf); err != nil {
+			return err
+		}
+		if err := c.keyAct(k, &kf); err != nil {
 			return err
 		}
 		iq, iv := 0, 0

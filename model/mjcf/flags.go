@@ -141,7 +141,7 @@ func (c *compiler) applyFlags() {
 	if c.disabled("actuation") {
 		s.Actuators = nil
 		for k := range s.Keyframes {
-			s.Keyframes[k].Controls = nil
+			s.Keyframes[k].Controls, s.Keyframes[k].Activations = nil, nil
 		}
 	}
 }

@@ -128,6 +128,7 @@ type compiler struct {
 	fluidGeoms        []fluidGeom    // geoms with fluidshape="ellipsoid" (fluid.go)
 	unnamed           int
 	ctrl              []string    // per MJCF actuator (MuJoCo's ctrl order): its scene actuator's name, "" if not simulated
+	hasAct            []bool      // per MJCF actuator: whether MuJoCo gives it an activation (an entry of act)
 	eqs               []pendingEq // equality constraints whose stiffness comes from solref (equality.go)
 
 	skippedSensors int // sensors not imported so far (sensors.go), for MuJoCo's sensor index

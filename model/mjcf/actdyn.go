@@ -1,0 +1,201 @@
+package mjcf
+
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/model/xmlutil"
+	"github.com/stiction-sim/stiction/scene"
+)
+
+// Actuator activation dynamics, as MuJoCo 2.2.2 reads them
+// (xml_native_reader.cc, OneActuator; user_objects.cc, mjCActuator::Compile):
+// <general dyntype dynprm actlimited actrange>, and <intvelocity kp
+// actrange>, a general actuator with dyntype integrator, gain kp, bias
+// (0, −kp, 0) and actlimited true, and <cylinder>, dyntype filter.
+// dyntype integrator and filter become a
+// scene general actuator with Dynamics (constraint.ActDynamics); muscle and
+// user dynamics are not simulated as such (a warning: the control acts
+// directly, as before).
+
+// actDynamics reads a <general>'s dyntype, dynprm, actlimited and
+// actrange into act. MuJoCo refuses an activation range that is empty or
+// limited without dynamics; so does this.
+func (c *compiler) actDynamics(v view, act *model.Actuator) error {
+	dt, err := c.keyword(v, "dyntype", "none", "none", "integrator", "filter", "muscle", "user")
+	if err != nil {
+		return err
+	}
+	act.DynType = dt
+	if dt == "muscle" || dt == "user" {
+		c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+	}
+	if act.DynPrm, err = c.floats(v, "dynprm", -1, []float64{1}); err != nil {
+		return err
+	}
+	if dt == "filter" && (len(act.DynPrm) == 0 || !(act.DynPrm[0] > 0)) {
+		return c.r.Errorf(v.src("dynprm"), "dynprm", "a filter's time constant dynprm[0] must be > 0 (%v)", act.DynPrm)
+	}
+	lim, err := c.limited(v, "actlimited", "actrange")
+	if err != nil || !lim {
+		return err
+	}
+	return c.actRange(v, act)
+}
+
+// actRange reads actrange (limited) into act.ActRange.
+func (c *compiler) actRange(v view, act *model.Actuator) error {
+	if !v.has("actrange") {
+		return c.r.Errorf(v.e, "actrange", "the activation is limited but actrange is not given (MuJoCo: invalid activation range)")
+	}
+	x, err := c.floats(v, "actrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if !(x[0] < x[1]) {
+		return c.r.Errorf(v.src("actrange"), "actrange", "[%g, %g]: need lower < upper", x[0], x[1])
+	}
+	if act.DynType == "none" {
+		return c.r.Errorf(v.src("actrange"), "actrange", "an activation range needs dyntype other than none")
+	}
+	act.ActRange = &[2]float64{x[0], x[1]}
+	return nil
+}
+
+// intVelocity reads an <intvelocity>: gain kp (default 1), bias
+// (0, −kp, 0), dyntype integrator, activation limited to actrange.
+func (c *compiler) intVelocity(v view, act *model.Actuator) error {
+	kp, err := c.float(v, "kp", 1)
+	if err != nil {
+		return err
+	}
+	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "integrator"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{kp}, []float64{0, -kp, 0}, []float64{1}
+	return c.actRange(v, act)
+}
+
+// statefulGeneral maps a general actuator with integrator or filter
+// dynamics: type general with its gain and bias (its force
+// g act + b0 + b1 l + b2 l̇ is never a servo of u), and the dynamics. The
+// reason is non-empty when it has no equivalent; ok is false for a
+// general actuator without such dynamics.
+func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why string, ok bool) {
+	if a.DynType != "integrator" && a.DynType != "filter" {
+		return "", false
+	}
+	switch {
+	case a.GainType != "fixed":
+		return "gaintype " + a.GainType + " (only fixed)", true
+	case a.BiasType != "none" && a.BiasType != "affine":
+		return "biastype " + a.BiasType + " (only none and affine)", true
+	}
+	var b [3]float64
+	if a.BiasType == "affine" {
+		copy(b[:], a.BiasPrm)
+	}
+	sa.Type, sa.Gain, sa.Bias = "general", model.Ptr(a.GainPrm[0]), b[:]
+	if b[2] != 0 && !implicit {
+		sa.Explicit = model.Ptr(true)
+	}
+	sa.Dynamics = &scene.Dynamics{Type: a.DynType, ActRange: a.ActRange}
+	if a.DynType == "filter" {
+		sa.Dynamics.TimeConst = model.Ptr(a.DynPrm[0])
+	}
+	return "", true
+}
+
+// mjStateful reports whether MuJoCo gives the actuator element a an
+// activation (an entry of act): a muscle, intvelocity or cylinder, or a
+// general actuator whose dyntype (its own or its class's) is not none.
+func (c *compiler) mjStateful(a *xmlutil.Element) (bool, error) {
+	switch a.Name {
+	case "muscle", "intvelocity", "cylinder":
+		return true, nil
+	case "general":
+		v, err := c.view(a, a.Name, "main")
+		if err != nil {
+			return false, err
+		}
+		return v.str("dyntype", "none") != "none", nil
+	}
+	return false, nil
+}
+
+// keyAct reads a key's act (one value per actuator with an activation,
+// MuJoCo's order) into the keyframe's activations of the simulated
+// actuators that have one; a non-zero value for another is ignored with
+// a warning.
+func (c *compiler) keyAct(k *xmlutil.Element, kf *scene.Keyframe) error {
+	act, ok, err := c.r.Floats(k, "act", -1)
+	if err != nil || !ok {
+		return err
+	}
+	var idx []int // the MJCF actuators with an activation
+	for i, h := range c.hasAct {
+		if h {
+			idx = append(idx, i)
+		}
+	}
+	if len(act) != len(idx) {
+		return c.r.Errorf(k, "act", "has %d values; the model has na = %d activations", len(act), len(idx))
+	}
+	for j, x := range act {
+		name := c.ctrl[idx[j]]
+		if sa := c.sceneActuatorNamed(name); sa == nil || !(sa.Type == "muscle" || sa.Dynamics != nil) {
+			if x != 0 {
+				c.r.Warnf(k, "act", "value %d (%g) is for an actuator whose activation is not simulated (ignored)", j, x)
+			}
+			continue
+		}
+		if kf.Activations == nil {
+			kf.Activations = map[string]float64{}
+		}
+		kf.Activations[name] = x
+	}
+	return nil
+}
+
+// sceneActuatorNamed returns the scene actuator of the name, or nil.
+func (c *compiler) sceneActuatorNamed(name string) *scene.Actuator {
+	for i := range c.out.Scene.Actuators {
+		if name != "" && c.out.Scene.Actuators[i].Name == name {
+			return &c.out.Scene.Actuators[i]
+		}
+	}
+	return nil
+}
+
+// cylinder reads a <cylinder> (a pneumatic or hydraulic cylinder): dyntype
+// filter with τ = timeconst (default 1), gain area (default 1; π d²/4
+// when diameter d is given, which wins), affine bias (bias, up to 3
+// values, default 0).
+func (c *compiler) cylinder(v view, act *model.Actuator) error {
+	tc, err := c.float(v, "timeconst", 1)
+	if err != nil {
+		return err
+	}
+	area, err := c.float(v, "area", 1)
+	if err != nil {
+		return err
+	}
+	if v.has("diameter") {
+		d, err := c.float(v, "diameter", 0)
+		if err != nil {
+			return err
+		}
+		area = math.Pi / 4 * d * d
+	}
+	bias, err := c.floats(v, "bias", -1, []float64{0, 0, 0})
+	if err != nil {
+		return err
+	}
+	if len(bias) > 3 {
+		return c.r.Errorf(v.src("bias"), "bias", "has %d values; give up to 3", len(bias))
+	}
+	if !(tc > 0) {
+		return c.r.Errorf(v.src("timeconst"), "timeconst", "a cylinder's time constant must be > 0 (%g)", tc)
+	}
+	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "filter"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{area}, bias, []float64{tc}
+	return nil
+}
