@@ -1,6 +1,7 @@
 package forces
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -90,4 +91,32 @@ func TestFluidBodyMatchesVectorForm(t *testing.T) {
 // sameBits reports whether a and b hold the same float64 bits.
 func sameBits(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}
+
+// BenchmarkFluidBody times applyBody against its former Vec3 form in one
+// process, on every body of system, without and with Jacobians.
+func BenchmarkFluidBody(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	m, s := system(r)
+	ws := multibody.NewWorkspace(m)
+	ws.Update(s.Q, s.V)
+	c := &Context{Model: m, WS: ws, Q: s.Q, V: s.V}
+	e := NewFluid(m, 1000, 0.1, rv(r))
+	forms := []struct {
+		name  string
+		apply func(*Context, *Output, *fluidBody)
+	}{{"scalar", e.applyBody}, {"vector", e.applyBodyVec}}
+	for _, jac := range []bool{false, true} {
+		for _, f := range forms {
+			b.Run(fmt.Sprintf("jacobians=%v/%s", jac, f.name), func(b *testing.B) {
+				out := NewOutput(m)
+				out.Jacobians = jac
+				for b.Loop() {
+					for i := range e.bodies {
+						f.apply(c, out, &e.bodies[i])
+					}
+				}
+			})
+		}
+	}
 }
