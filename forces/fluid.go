@@ -107,38 +107,86 @@ func (e *Fluid) Apply(c *Context, out *Output) {
 }
 
 // applyBody adds one body's force and torque (mj_inertiaBoxFluidModel).
+// The velocities and drags are on scalar locals, each component's products
+// and sums in the order of the Vec3 form (R = ximat, u_c = v + ω × (c − x)
+// − wind, (ω_l, v_l) = Rᵀ(ω, u_c), the drags of boxDrag, then R f and R τ);
+// the bits are the same, as TestFluidBodyMatchesVectorForm checks: Go keeps
+// a Vec3 (an array) in memory, so the chained form went through the stack.
 func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	b := fb.body
 	x := c.WS.Pose(b)
 	R := x.R.RotMat().Mul(fb.axes) // the principal frame in the world (MuJoCo's ximat)
 	com := x.Apply(fb.com)
 	w, v := c.WS.Velocity(b)
-	vc := v.Add(w.Cross(com.Sub(x.P))).Sub(e.Wind)
-	lw, lv := R.MulTVec(w), R.MulTVec(vc)
-	box := fb.box
-	var lt, lf spatial.Vec3
-	if e.Viscosity > 0 {
-		d := (box[0] + box[1] + box[2]) / 3
-		lt = lw.Scale(-math.Pi * d * d * d * e.Viscosity)
-		lf = lv.Scale(-3 * math.Pi * d * e.Viscosity)
-	}
-	if rho := e.Density; rho > 0 {
-		for k := range 3 {
-			b1, b2 := box[(k+1)%3], box[(k+2)%3]
-			lf[k] -= 0.5 * rho * b1 * b2 * math.Abs(lv[k]) * lv[k]
-			lt[k] -= rho * box[k] * (pow4(b1) + pow4(b2)) * math.Abs(lw[k]) * lw[k] / 64
-		}
-	}
+	rx, ry, rz := com[0]-x.P[0], com[1]-x.P[1], com[2]-x.P[2]
+	ux := (v[0] + (w[1]*rz - w[2]*ry)) - e.Wind[0]
+	uy := (v[1] + (w[2]*rx - w[0]*rz)) - e.Wind[1]
+	uz := (v[2] + (w[0]*ry - w[1]*rx)) - e.Wind[2]
+	lw0, lw1, lw2 := mulT(&R, w[0], w[1], w[2])
+	lv0, lv1, lv2 := mulT(&R, ux, uy, uz)
+	f0, f1, f2, t0, t1, t2 := e.boxDrag(&fb.box, lv0, lv1, lv2, lw0, lw1, lw2)
 	out.pointJacobian(c, b, com, out.jac[0])
-	out.addJtF(out.jac[0], R.MulVec(lf))
+	out.addJtF(out.jac[0], mulR(&R, f0, f1, f2))
+	box := &fb.box
 	if out.Jacobians {
-		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
+		lv := spatial.Vec3{lv0, lv1, lv2}
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(*box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
 	}
 	out.angularJacobian(c, b, out.jac[0])
-	out.addJtF(out.jac[0], R.MulVec(lt))
+	out.addJtF(out.jac[0], mulR(&R, t0, t1, t2))
 	if out.Jacobians {
 		d := (box[0] + box[1] + box[2]) / 3
-		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(box, lw, math.Pi*d*d*d, false)), 1)
+		lw := spatial.Vec3{lw0, lw1, lw2}
+		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(*box, lw, math.Pi*d*d*d, false)), 1)
+	}
+}
+
+// boxDrag returns the force f and torque τ of the fluid on the equivalent
+// box in its principal frame, for the local velocities v (of the centre of
+// mass) and ω (MuJoCo 2.2.2's mj_inertiaBoxFluidModel): the Stokes terms
+// −3πdμ v and −πd³μ ω, d the mean side, and the quadratic drags of
+// quadForce and quadTorque.
+func (e *Fluid) boxDrag(box *spatial.Vec3, v0, v1, v2, w0, w1, w2 float64) (f0, f1, f2, t0, t1, t2 float64) {
+	if e.Viscosity > 0 {
+		d := (box[0] + box[1] + box[2]) / 3
+		st, sf := -math.Pi*d*d*d*e.Viscosity, -3*math.Pi*d*e.Viscosity
+		t0, t1, t2 = st*w0, st*w1, st*w2
+		f0, f1, f2 = sf*v0, sf*v1, sf*v2
+	}
+	if rho := e.Density; rho > 0 {
+		f0 -= quadForce(rho, box[1], box[2], v0)
+		t0 -= quadTorque(rho, box[0], box[1], box[2], w0)
+		f1 -= quadForce(rho, box[2], box[0], v1)
+		t1 -= quadTorque(rho, box[1], box[2], box[0], w1)
+		f2 -= quadForce(rho, box[0], box[1], v2)
+		t2 -= quadTorque(rho, box[2], box[0], box[1], w2)
+	}
+	return f0, f1, f2, t0, t1, t2
+}
+
+// quadForce is the magnitude ½ρ b₁b₂ |u| u of the quadratic drag force
+// along a principal axis whose cross-section is b₁ × b₂.
+func quadForce(rho, b1, b2, u float64) float64 { return 0.5 * rho * b1 * b2 * math.Abs(u) * u }
+
+// quadTorque is the magnitude ρ b (b₁⁴ + b₂⁴) |ω| ω / 64 of the quadratic
+// drag torque about a principal axis of side b, the other sides b₁, b₂.
+func quadTorque(rho, b, b1, b2, w float64) float64 {
+	return rho * b * (pow4(b1) + pow4(b2)) * math.Abs(w) * w / 64
+}
+
+// mulT returns Rᵀ (x, y, z), spatial.Mat3.MulTVec on scalars.
+func mulT(R *spatial.Mat3, x, y, z float64) (float64, float64, float64) {
+	return R[0][0]*x + R[1][0]*y + R[2][0]*z,
+		R[0][1]*x + R[1][1]*y + R[2][1]*z,
+		R[0][2]*x + R[1][2]*y + R[2][2]*z
+}
+
+// mulR returns R (x, y, z), spatial.Mat3.MulVec on scalars.
+func mulR(R *spatial.Mat3, x, y, z float64) spatial.Vec3 {
+	return spatial.Vec3{
+		R[0][0]*x + R[0][1]*y + R[0][2]*z,
+		R[1][0]*x + R[1][1]*y + R[1][2]*z,
+		R[2][0]*x + R[2][1]*y + R[2][2]*z,
 	}
 }
 
