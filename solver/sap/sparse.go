@@ -113,6 +113,10 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 	n1 := p.Cliques[p.JBlock[b1].Clique].Size
 	n2 := p.Cliques[p.JBlock[b2].Clique].Size
 	t := s.tmp
+	if k == 1 { // a limit's or a tendon's row
+		addJtTmpRow(j1[:n1], t[:n2], at, data)
+		return
+	}
 	for a := range n1 {
 		if k == 3 { // contacts: the common case, unrolled
 			c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
@@ -138,6 +142,30 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 			} else {
 				data[at.off+a*at.stride+b] += x
 			}
+		}
+	}
+}
+
+// addJtTmpRow is sparseSystem.addJtTmp for a constraint of one row (j1,
+// the row's J block, and t = G_i J_b2, both one row): entry (a, b) gets
+// the general loop's sum 0 + j1_a t_b (the +0 start kept: it turns a −0
+// product into +0, as the loop does), so the block gets the same bits
+// without the loop over rows and the per-entry test of at.trans.
+func addJtTmpRow(j1, t []float64, at blockAt, data []float64) {
+	for a, c0 := range j1 {
+		if at.trans {
+			for b, y := range t {
+				x := 0.0
+				x += c0 * y
+				data[at.off+b*at.stride+a] += x
+			}
+			continue
+		}
+		row := data[at.off+a*at.stride:][:len(t)]
+		for b, y := range t {
+			x := 0.0
+			x += c0 * y
+			row[b] += x
 		}
 	}
 }
