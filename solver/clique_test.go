@@ -18,19 +18,7 @@ var humanoidParent = []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 8, 
 // chain is never Branched.
 func TestCliqueFactorTree(t *testing.T) {
 	n := len(humanoidParent)
-	a := make([]float64, n*n)
-	for k := range n { // A = Σ_k s_k s_kᵀ + I, s_k on k's path to the root
-		s := make([]float64, n)
-		for j := k; j >= 0; j = humanoidParent[j] {
-			s[j] = math.Sin(float64(7*k + 3*j + 1))
-		}
-		for i := range n {
-			for j := range n {
-				a[i*n+j] += s[i] * s[j]
-			}
-		}
-		a[k*n+k]++
-	}
+	a := treeA(humanoidParent) // A = Σ_k s_k s_kᵀ + I, s_k on k's path to the root
 	p := &Problem{NV: n, A: a, Cliques: []Clique{{Size: n, Parent: humanoidParent}}}
 	if !p.Cliques[0].Branched() {
 		t.Fatal("humanoid tree not Branched")

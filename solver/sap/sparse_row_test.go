@@ -6,26 +6,8 @@ import (
 	"testing"
 )
 
-// addJtTmpGeneral is sparseSystem.addJtTmp's general loop for a k-row
-// block, the reference the one-row fast path must match bit for bit.
-func addJtTmpGeneral(j1, t []float64, k, n1, n2 int, at blockAt, data []float64) {
-	for a := range n1 {
-		for b := range n2 {
-			x := 0.0
-			for r := range k {
-				x += j1[r*n1+a] * t[r*n2+b]
-			}
-			if at.trans {
-				data[at.off+b*at.stride+a] += x
-			} else {
-				data[at.off+a*at.stride+b] += x
-			}
-		}
-	}
-}
-
 // TestAddJtTmpRowBits checks that the one-row fast path (addJtTmpRow)
-// writes the same bits as the general loop, in both orientations, with
+// writes the same bits as the general loop (addJtTmpRows), in both orientations, with
 // signed zeros in J, in G J and in the block (a −0 product must become
 // +0, and −0 + +0 in the block must give +0, as the loop's do).
 func TestAddJtTmpRowBits(t *testing.T) {
@@ -59,7 +41,7 @@ func TestAddJtTmpRowBits(t *testing.T) {
 			data[i] = pick()
 		}
 		want := append([]float64(nil), data...)
-		addJtTmpGeneral(j1, tmp, 1, n1, n2, at, want)
+		addJtTmpRows(j1, tmp, 1, n1, n2, at, want)
 		addJtTmpRow(j1, tmp, at, data)
 		for i := range data {
 			if math.Float64bits(data[i]) != math.Float64bits(want[i]) {
