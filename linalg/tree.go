@@ -40,6 +40,41 @@ func TreePattern(parent []int, a []float64, mark []bool) bool {
 	return true
 }
 
+// TreeOffPattern appends to out[:0] the row-major indices j·n + i of the
+// upper triangle of an n×n matrix (n = len(parent), j < i) that lie
+// outside the tree's pattern (j not an ancestor of i), in TreePattern's
+// order, and returns it. The list depends on parent only: with it,
+// TreePattern(parent, a, ·) is "a[k] = 0 for every k in the list"
+// (OffPatternZero), the same answer without walking the tree again.
+// mark is scratch of length ≥ n.
+func TreeOffPattern(parent []int, mark []bool, out []int32) []int32 {
+	n := len(parent)
+	out = out[:0]
+	for i := range n {
+		clear(mark[:i])
+		for j := parent[i]; j >= 0; j = parent[j] {
+			mark[j] = true
+		}
+		for j := range i {
+			if !mark[j] {
+				out = append(out, int32(j*n+i))
+			}
+		}
+	}
+	return out
+}
+
+// OffPatternZero reports whether a[k] = 0 for every index k of off
+// (TreeOffPattern's list): TreePattern's answer for the list's tree.
+func OffPatternZero(off []int32, a []float64) bool {
+	for _, k := range off {
+		if a[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // TreeLDL factors the n×n row-major symmetric matrix a (upper triangle
 // referenced, n = len(parent)) whose non-zeros follow a kinematic tree
 // (TreePattern) in place as A = Lᵀ D L, L unit lower triangular with

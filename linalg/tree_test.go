@@ -262,3 +262,45 @@ func BenchmarkTreeFactor(b *testing.B) {
 		}
 	}
 }
+
+// TestTreeOffPattern: on random forests and matrices with random
+// cross-branch entries, OffPatternZero over TreeOffPattern's list gives
+// TreePattern's answer, and the list holds exactly the upper entries
+// whose row is not an ancestor of their column.
+func TestTreeOffPattern(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 2))
+	for trial := range 300 {
+		n := 1 + r.IntN(20)
+		parent := randomTree(r, n)
+		anc := ancestors(parent)
+		a := treeSPD(r, parent)
+		if trial%2 == 1 { // one cross-branch entry, when there is one
+			i, j := r.IntN(n), r.IntN(n)
+			if !anc[i][j] && !anc[j][i] {
+				a[i*n+j], a[j*n+i] = 0.25, 0.25
+			}
+		}
+		mark := make([]bool, n)
+		off := TreeOffPattern(parent, mark, nil)
+		count := 0
+		for i := range n {
+			for j := range i {
+				if !anc[i][j] {
+					count++
+				}
+			}
+		}
+		if len(off) != count {
+			t.Fatalf("trial %d: %d indices, want %d", trial, len(off), count)
+		}
+		for _, k := range off {
+			j, i := int(k)/n, int(k)%n
+			if j >= i || anc[i][j] {
+				t.Fatalf("trial %d: index (%d, %d) is in the pattern", trial, j, i)
+			}
+		}
+		if got, want := OffPatternZero(off, a), TreePattern(parent, a, mark); got != want {
+			t.Fatalf("trial %d: OffPatternZero %v, TreePattern %v", trial, got, want)
+		}
+	}
+}

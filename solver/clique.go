@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stiction-sim/stiction/linalg"
 	"gonum.org/v1/gonum/blas"
@@ -24,7 +25,21 @@ import (
 type CliqueFactor struct {
 	data []float64
 	tree []bool // tree[q.AOff]: clique q's block holds a TreeLDL factor
-	mark []bool // TreePattern's scratch
+	mark []bool // TreeOffPattern's scratch
+	// shapes[c] caches what clique c's tree alone decides (treeShape),
+	// rebuilt when the clique's Size or Parent differ from the cached
+	// ones: the pattern check is then a scan of A's off-pattern entries.
+	shapes []treeShape
+}
+
+// treeShape is what a clique's Parent decides, computed once: whether the
+// tree is Branched, and the upper entries of its block that lie outside
+// the tree's pattern (linalg.TreeOffPattern; empty unless branched).
+type treeShape struct {
+	size     int
+	parent   []int // a copy of the clique's Parent
+	branched bool
+	off      []int32
 }
 
 // Factor factors every clique block of p.A. It returns an error naming the
@@ -35,7 +50,7 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 	f.tree = resizeBool(f.tree, len(p.A))
 	for c, q := range p.Cliques {
 		if q.Size > 0 {
-			f.tree[q.AOff] = f.treeShaped(q)
+			f.tree[q.AOff] = f.treeShaped(c, q)
 		}
 		if !f.factorBlock(q) {
 			return fmt.Errorf("solver: clique %d block of A (%d×%d) is not positive definite", c, q.Size, q.Size)
@@ -127,17 +142,40 @@ func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 	return linalg.UpperInvDiag(n, a, i, y)
 }
 
-// treeShaped reports whether clique q is factored along its tree: it has a
-// Parent, the tree is worth it (treeWorth) and the block of A has the
-// tree's pattern exactly (entries between velocities of different
+// treeShaped reports whether clique c (q) is factored along its tree: it
+// has a Parent, the tree is worth it (treeWorth) and the block of A has
+// the tree's pattern exactly (entries between velocities of different
 // branches are zero; a force element coupling two branches puts
-// non-zeros there, and the block is then factored densely).
-func (f *CliqueFactor) treeShaped(q Clique) bool {
-	if !q.Branched() {
-		return false
+// non-zeros there, and the block is then factored densely). The first two
+// depend on the tree only and are cached (shape); the last reads A's
+// values, which change every step, over the cached off-pattern entries:
+// linalg.TreePattern's answer.
+func (f *CliqueFactor) treeShaped(c int, q Clique) bool {
+	sh := f.shape(c, q)
+	return sh.branched && linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size])
+}
+
+// shape returns clique c's cached treeShape, rebuilt first if q's Size or
+// Parent differ from those it was built for (a new model, a clique whose
+// tree changed): a warmed-up step compares Parent, O(Size), instead of
+// recomputing treeWorth and the pattern, O(Size²).
+func (f *CliqueFactor) shape(c int, q Clique) *treeShape {
+	for len(f.shapes) <= c {
+		f.shapes = append(f.shapes, treeShape{size: -1})
 	}
-	f.mark = resizeBool(f.mark, q.Size)
-	return linalg.TreePattern(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], f.mark)
+	sh := &f.shapes[c]
+	if sh.size == q.Size && slices.Equal(sh.parent, q.Parent) {
+		return sh
+	}
+	sh.size = q.Size
+	sh.parent = append(sh.parent[:0], q.Parent...)
+	sh.branched = q.Branched()
+	sh.off = sh.off[:0]
+	if sh.branched {
+		f.mark = resizeBool(f.mark, q.Size)
+		sh.off = linalg.TreeOffPattern(q.Parent, f.mark, sh.off)
+	}
+	return sh
 }
 
 // treeWorth reports whether the tree-shaped factor pays for its index

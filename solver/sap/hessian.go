@@ -1,6 +1,8 @@
 package sap
 
 import (
+	"slices"
+
 	"github.com/stiction-sim/stiction/linalg"
 	"github.com/stiction-sim/stiction/solver"
 
@@ -52,6 +54,10 @@ type denseSystem struct {
 	par  []int
 	mark []bool
 	tree bool
+	// offPat lists H's upper entries outside par's pattern
+	// (linalg.TreeOffPattern), built for the forest offPar.
+	offPar []int
+	offPat []int32
 	// Per solve (setup): chains, whether every constraint has one J block
 	// whose non-zero columns lie on one path to a root of par (as a row
 	// of a body's Jacobian does); aTree, once the first assembly has
@@ -349,12 +355,18 @@ func (d *denseSystem) factor() bool {
 }
 
 // treePattern reports whether H's upper triangle has par's pattern
-// (linalg.TreePattern).
+// (linalg.TreePattern's answer): it scans the entries outside the
+// pattern, listed once per forest (linalg.TreeOffPattern; offPar is the
+// forest the list offPat was built for, rebuilt when par differs).
 func (d *denseSystem) treePattern() bool {
-	if cap(d.mark) < d.n {
-		d.mark = make([]bool, d.n)
+	if !slices.Equal(d.offPar, d.par) {
+		if cap(d.mark) < d.n {
+			d.mark = make([]bool, d.n)
+		}
+		d.offPar = append(d.offPar[:0], d.par...)
+		d.offPat = linalg.TreeOffPattern(d.par, d.mark, d.offPat)
 	}
-	return linalg.TreePattern(d.par, d.h, d.mark)
+	return linalg.OffPatternZero(d.offPat, d.h)
 }
 
 // solve implements newtonSystem: H x = UᵀU x = b by two triangular solves.

@@ -3,6 +3,7 @@ package sap
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -128,6 +129,44 @@ func TestDenseSystemAlongTree(t *testing.T) {
 					t.Fatalf("trial %d: x[%d] = %v along the tree, %v dense (|Δ| = %.3g)", trial, i, x[i], y[i], d)
 				}
 			}
+		}
+	}
+}
+
+// TestDenseSystemTreeReuse: one denseSystem reused across problems whose
+// forest changes (the humanoid tree, a binary tree of the same size, the
+// humanoid again) decides tree or dense as a fresh one does and holds
+// the same factor bit for bit: its list of off-pattern entries follows
+// the forest.
+func TestDenseSystemTreeReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 3))
+	n := len(treeParent)
+	binary := make([]int, n)
+	for i := range binary {
+		binary[i] = (i+1)/2 - 1
+	}
+	var reused denseSystem
+	for step, par := range [][]int{treeParent, binary, treeParent, binary} {
+		p := treeProblem(rng, rng.IntN(n), false)
+		p.Cliques[0].Parent = par
+		g, goff := make([]float64, 9), []int{0, 9}
+		for i := range 3 {
+			g[4*i] = 1 + rng.Float64()
+		}
+		var fresh denseSystem
+		fresh.assemble(p, g, goff)
+		reused.assemble(p, g, goff)
+		okF, okR := fresh.factor(), reused.factor()
+		if !okF || !okR || fresh.tree != reused.tree {
+			t.Fatalf("step %d: factored %v/%v, tree %v, fresh %v", step, okR, okF, reused.tree, fresh.tree)
+		}
+		for i := range fresh.h {
+			if math.Float64bits(fresh.h[i]) != math.Float64bits(reused.h[i]) {
+				t.Fatalf("step %d: factor entry %d = %v, fresh %v", step, i, reused.h[i], fresh.h[i])
+			}
+		}
+		if want := slices.Equal(par, treeParent); reused.tree != want {
+			t.Fatalf("step %d: tree factor %v, want %v", step, reused.tree, want)
 		}
 	}
 }

@@ -112,22 +112,39 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 	k := p.Constraints[p.JBlock[b1].Constraint].Size
 	n1 := p.Cliques[p.JBlock[b1].Clique].Size
 	n2 := p.Cliques[p.JBlock[b2].Clique].Size
-	t := s.tmp
+	switch k {
+	case 1: // a limit's or a tendon's row
+		addJtTmpRow(j1[:n1], s.tmp[:n2], at, data)
+	case 3: // contacts: the common case, unrolled
+		addJtTmp3(j1, s.tmp, n1, n2, at, data)
+	default:
+		addJtTmpRows(j1, s.tmp, k, n1, n2, at, data)
+	}
+}
+
+// addJtTmp3 is sparseSystem.addJtTmp for a contact's three rows: entry
+// (a, b) gets j_0a t_0b + j_1a t_1b + j_2a t_2b.
+func addJtTmp3(j1, t []float64, n1, n2 int, at blockAt, data []float64) {
 	for a := range n1 {
-		if k == 3 { // contacts: the common case, unrolled
-			c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
-			if at.trans {
-				for b := range n2 {
-					data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
-				}
-				continue
-			}
-			row := data[at.off+a*at.stride:][:n2]
-			for b := range row {
-				row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
+		if at.trans {
+			for b := range n2 {
+				data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
 			}
 			continue
 		}
+		row := data[at.off+a*at.stride:][:n2]
+		for b := range row {
+			row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		}
+	}
+}
+
+// addJtTmpRows is sparseSystem.addJtTmp's general loop for a block of k
+// rows (j1 k×n1, t = G_i J_b2 k×n2): entry (a, b) gets
+// ((0 + j_0a t_0b) + j_1a t_1b) + …, summed over the rows in order.
+func addJtTmpRows(j1, t []float64, k, n1, n2 int, at blockAt, data []float64) {
+	for a := range n1 {
 		for b := range n2 {
 			x := 0.0
 			for r := range k {
@@ -138,6 +155,30 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 			} else {
 				data[at.off+a*at.stride+b] += x
 			}
+		}
+	}
+}
+
+// addJtTmpRow is sparseSystem.addJtTmp for a constraint of one row (j1,
+// the row's J block, and t = G_i J_b2, both one row): entry (a, b) gets
+// the general loop's (addJtTmpRows) sum 0 + j1_a t_b (the +0 start kept: it turns a −0
+// product into +0, as the loop does), so the block gets the same bits
+// without the loop over rows and the per-entry test of at.trans.
+func addJtTmpRow(j1, t []float64, at blockAt, data []float64) {
+	for a, c0 := range j1 {
+		if at.trans {
+			for b, y := range t {
+				x := 0.0
+				x += c0 * y
+				data[at.off+b*at.stride+a] += x
+			}
+			continue
+		}
+		row := data[at.off+a*at.stride:][:len(t)]
+		for b, y := range t {
+			x := 0.0
+			x += c0 * y
+			row[b] += x
 		}
 	}
 }
