@@ -19,15 +19,7 @@ func TestJoint1MatchesJoint(t *testing.T) {
 	for k := range 3 {
 		for _, root := range allRoots {
 			m, s := randomForest(r, root)
-			for b := range m.Bodies {
-				j := &m.Bodies[b].Joint
-				switch (b + k) % 3 {
-				case 1:
-					j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
-				case 2:
-					j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
-				}
-			}
+			plainFrames(m, k)
 			models, states = append(models, m), append(states, s)
 		}
 	}
@@ -149,15 +141,7 @@ func TestWeldMatchesJoint(t *testing.T) {
 	for k := range 3 {
 		for _, root := range allRoots {
 			m, s := randomForest(r, root)
-			for b := range m.Bodies {
-				j := &m.Bodies[b].Joint
-				switch (b + k) % 3 {
-				case 1:
-					j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
-				case 2:
-					j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
-				}
-			}
+			plainFrames(m, k)
 			for _, v := range [][]float64{s.V, nil} {
 				ws, gen := NewWorkspace(m), NewWorkspace(m)
 				ws.Update(s.Q, v)
@@ -182,5 +166,21 @@ func TestWeldMatchesJoint(t *testing.T) {
 	}
 	if checked < 40 {
 		t.Fatalf("only %d welds checked", checked)
+	}
+}
+
+// plainFrames gives every third body of m (offset by k) identity joint
+// frames and every third a parent frame without rotation and a child frame
+// without offset, so that the joint kernels' special cases are exercised
+// beside general frames.
+func plainFrames(m *Model, k int) {
+	for b := range m.Bodies {
+		j := &m.Bodies[b].Joint
+		switch (b + k) % 3 {
+		case 1:
+			j.ParentFrame, j.ChildFrame = spatial.PoseIdentity(), spatial.PoseIdentity()
+		case 2:
+			j.ParentFrame.R, j.ChildFrame.P = spatial.QuatIdentity(), spatial.Vec3{}
+		}
 	}
 }
