@@ -161,9 +161,14 @@ type Params struct {
 	// limits, friction loss and equalities) by MuJoCo 2.2.2's Newton
 	// solver (<option solver="Newton">, MuJoCo's default) rather than PGS:
 	// at most PGSIterations Newton iterations, stopping at MuJoCo's
-	// tolerance PGSTolerance (package sim, mujoco_newton.go). The
-	// elliptic cone's contacts are still solved to convergence.
+	// tolerance PGSTolerance (package sim, mujoco_newton.go), the
+	// elliptic cone's contacts included.
 	Newton bool
+	// CG, with Newton, runs MuJoCo 2.2.2's CG solver (<option
+	// solver="CG">: Polak–Ribière preconditioned by M⁻¹, the same line
+	// search and stopping rule; package sim, mujoco_cg.go) instead of its
+	// Newton solver.
+	CG bool
 	// MuJoCoCollider makes the contacts of MuJoCo's soft materials, where
 	// their own rows are solved (package sim), between geom types that
 	// MuJoCo 2.2.2 collides with its convex collider mjc_Convex (cylinder

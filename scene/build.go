@@ -471,6 +471,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			PGSIterations: pgsIterations(s.Contact), PGSTolerance: pgsTolerance(s.Contact),
 			NoSlipIterations: intOr(s.Contact.NoSlipIterations, 0), NoSlipTolerance: valueOr(s.Contact.NoSlipTolerance, 0),
 			Newton:         mujocoNewton(s.Contact),
+			CG:             mujocoNewton(s.Contact) && s.Contact.MuJoCoCG != nil && *s.Contact.MuJoCoCG,
 			MuJoCoCollider: s.Contact.Collider == "mujoco", MultiCCD: s.Contact.MultiCCD != nil && *s.Contact.MultiCCD,
 			MPRTolerance: valueOr(s.Contact.MPRTolerance, 0), MPRIterations: intOr(s.Contact.MPRIterations, 0),
 		},

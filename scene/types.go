@@ -212,6 +212,10 @@ type ContactParams struct {
 	// MuJoCo's tolerance pgs_tolerance (default 1e-8), as MuJoCo does
 	// (contact.Params.Newton); false solves them to convergence (SAP).
 	MuJoCoNewton *bool `yaml:"mujoco_newton,omitempty"`
+	// MuJoCoCG (default false; MJCF sets it for solver="CG"), with
+	// mujoco_newton, runs MuJoCo 2.2.2's CG solver instead of its Newton
+	// solver (contact.Params.CG), with the same iterations and tolerance.
+	MuJoCoCG *bool `yaml:"mujoco_cg,omitempty"`
 	// Collider selects the narrow phase of MuJoCo's soft contacts where
 	// their own rows are solved: "stiction" (default: Stiction's narrow
 	// phase) or "mujoco" (MuJoCo 2.2.2's convex collider for the pairs

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -134,15 +135,27 @@ func (sim *Simulator) ellipticRows(p *solver.Problem, i int, mat *contact.Materi
 // solveEllipticN solves p, as solvePyramid does for the pyramid, with
 // MuJoCo's elliptic contacts of condim 4 and 6 as one
 // solver.ContactEllipticN block each (ellipticNProblem), and reports
-// false, having solved nothing, when p has none: the caller solves p
-// itself. res then holds the velocities and, unless velocitiesOnly, the
-// impulses put back on p's blocks (ellipticNDecode).
-func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
+// false, having solved nothing, when p has none and MuJoCo's Newton (or
+// CG) is off: the caller solves p itself. With MuJoCo's Newton on
+// (contact.Params.Newton) every problem is rebuilt so and solved by it
+// (solvePyramidProblem; the elliptic contacts are its cones,
+// mujoco_newton_cone.go), at the step's start or, with stage, at an rk4
+// stage's point. res then holds the velocities and, unless
+// velocitiesOnly, the impulses put back on p's blocks (ellipticNDecode).
+func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
 	pw := &sim.ws.mj.staged.pyr
-	if !sim.ellipticNProblem(p, pairs, mats, asm, pw) {
+	newton := sim.cfg.Contact.Newton && sim.cfg.Contact.PGSIterations > 0
+	for i := range pairs {
+		newton = newton && mats[i].soft // other materials' contacts are not MuJoCo's rows
+	}
+	if !sim.ellipticNProblem(p, pairs, mats, asm, pw, newton) {
 		return false, nil
 	}
-	if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
+	if newton {
+		if err := sim.solvePyramidProblem(pw, pairs, kin, vs, velocitiesOnly); err != nil {
+			return true, err
+		}
+	} else if err := sim.cfg.Solver.Solve(&pw.p, vs, &pw.res); err != nil {
 		return true, err
 	}
 	if velocitiesOnly {
@@ -158,8 +171,9 @@ func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, ma
 // copied but the elliptic contacts of condim 4 and 6 with their spin and
 // rolling blocks (found through asm), which become one
 // solver.ContactEllipticN block each (ellipticNBlock; pw.blocks[i].edges
-// its size, −1 for the absorbed blocks). It reports whether any did.
-func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork) bool {
+// its size, −1 for the absorbed blocks). It reports whether any did, or
+// with all builds pw.p in any case and reports true.
+func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork, all bool) bool {
 	pw.resetBlocks(len(p.Constraints))
 	found := false
 	for i := range pairs {
@@ -186,7 +200,7 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		}
 		found = true
 	}
-	if !found {
+	if !found && !all {
 		return false
 	}
 	pp := pw.startProblem(p)

@@ -26,8 +26,9 @@ import (
 // engine_util_solve.c (mju_cholFactor, mju_cholSolve, mju_cholUpdate) of
 // MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom), in
 // MuJoCo's coordinates (multibody.LocalVelocity). Rows come in MuJoCo's
-// order from the PGS port (pgsWork.order); elliptic cones are not handled
-// here (pgsWork.order declines them and the configured solver solves).
+// order from the PGS port (pgsWork.order), elliptic contacts as one block
+// each (mujoco_newton_cone.go). With cg it runs MuJoCo's CG instead
+// (mj_solCG: mj_solCGNewton without flg_Newton; mujoco_cg.go).
 
 // Row states of mj_constraintUpdate (mjtConstraintState).
 const (
@@ -75,12 +76,21 @@ type newtonWork struct {
 	quadGauss  [3]float64
 	cost       float64
 	lsIter     int
+	coneMu     []float64 // per elliptic contact, contact->mu = μ_1 √(R_1/R_0)
+	coneH      []float64 // per elliptic contact, its middle zone's Hessian block (36 each)
+	hcone      []float64 // Hcone: the factor of H with the cones' blocks, nv×nv
+	local, ltj []float64 // HessianCone's scratch: a block's factor (36), Lᵀ J (6 nv)
+	ncone      int       // rows in the cone state
+	cg         bool      // MuJoCo's CG (mj_solCG) rather than Newton
+	mfac       []float64 // CG: the Cholesky factor of M, nv×nv
+	gradOld    []float64 // CG: the last grad
+	mgradOld   []float64 // CG: the last M⁻¹ grad
 }
 
 // resize sizes the scratch for nv velocities and n rows.
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
-	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h} {
+	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, nv*nv)
 	}
 	nw.jw = solver.Resize(nw.jw, n*nv)
@@ -89,7 +99,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		*s = solver.Resize(*s, n)
 	}
 	nw.quad = solver.Resize(nw.quad, 3*n)
-	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col} {
+	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld} {
 		*s = solver.Resize(*s, nv)
 	}
 	if cap(nw.state) < n {
@@ -100,6 +110,14 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.rowk = make([]int, nr)
 	}
 	nw.rowk = nw.rowk[:nr]
+	nw.local = solver.Resize(nw.local, 36)
+	nw.ltj = solver.Resize(nw.ltj, 6*nv)
+}
+
+// resizeCones sizes the elliptic contacts' scratch for nc contacts.
+func (nw *newtonWork) resizeCones(nc int) {
+	nw.coneMu = solver.Resize(nw.coneMu, nc)
+	nw.coneH = solver.Resize(nw.coneH, 36*nc)
 }
 
 // solveNewton solves p, whose rows w.order put in MuJoCo's order (w.perm,
@@ -118,6 +136,11 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 		nw.r[k] = p.R[row]
 		nw.d[k] = 1 / p.R[row]
 	}
+	nw.resizeCones(len(w.cones))
+	for c, cb := range w.cones { // mj_makeImpedance: the regularized cone's μ
+		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
+	}
+	nw.cg = sim.cfg.Contact.CG
 	nw.warmStart(sim, w)
 	scale := sim.meanInertia * math.Max(1, float64(nv))
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)
@@ -235,14 +258,16 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	}
 }
 
-// constraintUpdate is mj_constraintUpdate at jar = nw.jaref (without
-// cones): it sets the rows' states and forces, qfrc_constraint = Jᵀ f,
-// and returns the rows' cost.
+// constraintUpdate is mj_constraintUpdate at jar = nw.jaref: it sets the
+// rows' states and forces (an elliptic contact's by coneUpdate),
+// qfrc_constraint = Jᵀ f, and returns the rows' cost.
 func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 	s := 0.0
 	for k, jar := range nw.jaref {
-		d := nw.d[k]
-		nw.force[k] = -d * jar
+		nw.force[k] = -nw.d[k] * jar
+	}
+	for k, c := 0, 0; k < nw.n; k++ {
+		jar, d := nw.jaref[k], nw.d[k]
 		switch w.class[k] {
 		case pgsEquality:
 			s += 0.5 * d * jar * jar
@@ -260,6 +285,10 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 				s += 0.5 * d * jar * jar
 				nw.state[k] = nwQuadratic
 			}
+		case pgsCone:
+			s = nw.coneUpdate(c, &w.cones[c], s)
+			k += w.cones[c].dim - 1
+			c++
 		default:
 			if jar >= 0 {
 				nw.force[k], nw.state[k] = 0, nwSatisfied

@@ -9,12 +9,14 @@ import (
 // The iterations, Hessian and line search of MuJoCo 2.2.2's Newton solver
 // (engine_solver.c; see mujoco_newton.go).
 
-// iterate runs mj_solCGNewton's main loop (flg_Newton) from nw.qacc for at
-// most maxIter iterations: line search along −H⁻¹ grad, the move, the
-// rows' update, the Hessian's (incremental) update, and MuJoCo's stop:
-// improvement = (old cost − cost)/scale < tol or ‖grad‖/scale < tol. It
-// returns the iterations completed (MuJoCo's solver_iter) and whether the
-// solve stopped before the limit.
+// iterate runs mj_solCGNewton's main loop from nw.qacc for at most
+// maxIter iterations: line search along the search direction, the move,
+// the rows' update, with Newton (flg_Newton) the Hessian's (incremental)
+// update, and MuJoCo's stop: improvement = (old cost − cost)/scale < tol
+// or ‖grad‖/scale < tol; then the next direction, −H⁻¹ grad (Newton) or
+// Polak–Ribière's −M⁻¹ grad + β search (CG, cgDirection). It returns the
+// iterations completed (MuJoCo's solver_iter) and whether the solve
+// stopped before the limit.
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
 	nv := nw.nv
 	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
@@ -23,7 +25,11 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int,
 		nw.jaref[k] -= nw.aref[k]
 	}
 	nw.updateConstraint(w)
-	nw.hessianDirect()
+	if nw.cg {
+		nw.factorM()
+	} else {
+		nw.hessianDirect(w)
+	}
 	nw.updateGradient()
 	for i := range nv {
 		nw.search[i] = -nw.mgrad[i]
@@ -41,16 +47,26 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int,
 		for k := range nw.jaref {
 			nw.jaref[k] += alpha * nw.jv[k]
 		}
+		if nw.cg {
+			copy(nw.gradOld, nw.grad)
+			copy(nw.mgradOld, nw.mgrad)
+		}
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
 		nw.updateConstraint(w)
-		nw.hessianIncremental()
+		if !nw.cg {
+			nw.hessianIncremental(w)
+		}
 		nw.updateGradient()
 		iter++
 		improvement := (oldCost - nw.cost) / scale
 		gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
 		if improvement < tol || gradient < tol {
 			return iter, true
+		}
+		if nw.cg {
+			nw.cgDirection()
+			continue
 		}
 		for i := range nv {
 			nw.search[i] = -nw.mgrad[i]
@@ -59,10 +75,17 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int,
 	return iter, false
 }
 
-// updateConstraint is CGupdateConstraint: the rows' update at nw.jaref
-// and the cost with Gauss's term ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
+// updateConstraint is CGupdateConstraint: the rows' update at nw.jaref,
+// the count of rows in the cone state, and the cost with Gauss's term
+// ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
 func (nw *newtonWork) updateConstraint(w *pgsWork) {
 	nw.cost = nw.constraintUpdate(w)
+	nw.ncone = 0
+	for _, st := range nw.state {
+		if st == nwCone {
+			nw.ncone++
+		}
+	}
 	gauss := 0.0
 	for i := range nw.nv {
 		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
@@ -72,17 +95,27 @@ func (nw *newtonWork) updateConstraint(w *pgsWork) {
 }
 
 // updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
-// qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve).
+// qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve; with Hcone when a
+// contact is in the cone state), or with CG M⁻¹ grad (mj_solveM).
 func (nw *newtonWork) updateGradient() {
 	for i := range nw.nv {
 		nw.grad[i] = nw.ma[i] - nw.qfs[i] - nw.qfc[i]
 	}
-	cholSolve(nw.h, nw.grad, nw.mgrad, nw.nv)
+	h := nw.h
+	switch {
+	case nw.cg:
+		h = nw.mfac
+	case nw.ncone > 0:
+		h = nw.hcone
+	}
+	cholSolve(h, nw.grad, nw.mgrad, nw.nv)
 }
 
 // hessianDirect is HessianDirect (dense): H = Jᵀ diag(D_quadratic) J + M
-// (mju_sqrMatTD, then mj_addM), factored by mju_cholFactor.
-func (nw *newtonWork) hessianDirect() {
+// (mju_sqrMatTD, then mj_addM), factored by mju_cholFactor, and Hcone
+// with the cones' blocks when a contact is in the cone state
+// (hessianCone).
+func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	nv := nw.nv
 	h := nw.h
 	clear(h)
@@ -109,13 +142,16 @@ func (nw *newtonWork) hessianDirect() {
 		h[i] += nw.m[i]
 	}
 	cholFactor(h, nv, mjMinVal)
+	if nw.ncone > 0 {
+		nw.hessianCone(w)
+	}
 }
 
 // hessianIncremental is HessianIncremental (dense): a rank-1 update
 // (mju_cholUpdate) with √D_k J_k for each row that became quadratic, a
 // downdate for each that stopped being, in row order; a loss of rank
-// refactors (hessianDirect).
-func (nw *newtonWork) hessianIncremental() {
+// refactors (hessianDirect); then Hcone (hessianCone).
+func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 	nv := nw.nv
 	for k := range nw.n {
 		old, cur := nw.old[k] == nwQuadratic, nw.state[k] == nwQuadratic
@@ -127,9 +163,12 @@ func (nw *newtonWork) hessianIncremental() {
 			nw.e[i] = nw.j[k*nv+i] * sd
 		}
 		if cholUpdate(nw.h, nw.e, nv, cur) < nv {
-			nw.hessianDirect()
+			nw.hessianDirect(w)
 			return
 		}
+	}
+	if nw.ncone > 0 {
+		nw.hessianCone(w)
 	}
 }
 
@@ -214,29 +253,37 @@ type nwPoint struct {
 	deriv       [2]float64
 }
 
-// prepare is CGprepare (without cones): Gauss's and each row's quadratic
-// in α along the search.
-func (nw *newtonWork) prepare() {
+// prepare is CGprepare: Gauss's and each row's quadratic in α along the
+// search, and the elliptic contacts' (prepareCone).
+func (nw *newtonWork) prepare(w *pgsWork) {
 	v := nw.search
 	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
 	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
-	for k := range nw.n {
+	for k, c := 0, 0; k < nw.n; k++ {
 		d, jar, jv := nw.d[k], nw.jaref[k], nw.jv[k]
 		dj0 := d * jar
 		q := nw.quad[3*k : 3*k+3]
-		q[0] = 0.5 * (jar * dj0)
+		q[0] = jar * dj0
 		q[1] = jv * dj0
-		q[2] = 0.5 * (jv * d * jv)
+		q[2] = jv * d * jv
+		if w.class[k] == pgsCone {
+			nw.prepareCone(c, &w.cones[c], nw.quad[3*k:3*k+9])
+			k += w.cones[c].dim - 1
+			c++
+		}
+		q[0] *= 0.5
+		q[2] *= 0.5
 	}
 }
 
-// eval is CGeval (without cones): the cost along the search at p.alpha and
-// its first two derivatives.
+// eval is CGeval: the cost along the search at p.alpha and its first two
+// derivatives.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 	alpha := p.alpha
 	tot := nw.quadGauss
 	add := func(q0, q1, q2 float64) { tot[0] += q0; tot[1] += q1; tot[2] += q2 }
-	for k := range nw.n {
+	var cost, d0, d1 float64
+	for k, c := 0, 0; k < nw.n; k++ {
 		q := nw.quad[3*k : 3*k+3]
 		switch w.class[k] {
 		case pgsEquality:
@@ -254,15 +301,20 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 			default:
 				add(f*(-0.5*rf+start), f*dir, 0)
 			}
+		case pgsCone:
+			cc, c0, c1 := nw.evalCone(c, nw.quad[3*k:3*k+9], alpha, &tot)
+			cost, d0, d1 = cost+cc, d0+c0, d1+c1
+			k += w.cones[c].dim - 1
+			c++
 		default:
 			if nw.jaref[k]+alpha*nw.jv[k] < 0 {
 				add(q[0], q[1], q[2])
 			}
 		}
 	}
-	p.cost = alpha*alpha*tot[2] + alpha*tot[1] + tot[0]
-	p.deriv[0] = 2*alpha*tot[2] + tot[1]
-	p.deriv[1] = 2 * tot[2]
+	p.cost = cost + (alpha*alpha*tot[2] + alpha*tot[1] + tot[0])
+	p.deriv[0] = d0 + (2*alpha*tot[2] + tot[1])
+	p.deriv[1] = d1 + 2*tot[2]
 	if p.deriv[1] <= 0 {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
@@ -281,7 +333,7 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	gtol := tol * nwLSTolScl * snorm * scale
 	mulMat(nw.m, nw.search, nw.mv, nw.nv, nw.nv)
 	mulMat(nw.j, nw.search, nw.jv, nw.n, nw.nv)
-	nw.prepare()
+	nw.prepare(w)
 	var p0, p1, p2, pmid, p1next, p2next nwPoint
 	nw.eval(w, &p0)
 	p1.alpha = p0.alpha - p0.deriv[0]/p0.deriv[1]

@@ -40,8 +40,19 @@ const (
 	pgsLimit                    // limit (and tendon limit): f ≥ 0
 	pgsContact                  // pyramid edge: f ≥ 0
 	pgsFixed                    // an explicit actuator's row (lo = hi): MuJoCo's qfrc_actuator, not a row
-	pgsOther                    // a row PGS does not handle here (elliptic cone, Disk, …)
+	pgsOther                    // a row PGS does not handle here (Disk, …)
+	pgsCone                     // a row of an elliptic cone (MuJoCo's Newton and CG only; pgsWork.cones)
 )
+
+// pgsConeBlock is one of MuJoCo's elliptic contacts in MuJoCo's row order
+// (mjCNSTR_CONTACT_ELLIPTIC): its rows k0 … k0+dim−1 are the normal, the
+// two tangents, the torsional and the two rolling rows (dim = condim 3, 4
+// or 6), fr its friction coefficients μ_1 … μ_{dim−1} (contact->friction,
+// floored at mjMINMU).
+type pgsConeBlock struct {
+	k0, dim int
+	fr      [5]float64
+}
 
 // pgsWarm is MuJoCo's d->qacc_warmstart: the acceleration of the last
 // evaluation of the constraint solver (mj_fwdConstraint saves qacc after
@@ -80,6 +91,7 @@ type pgsWork struct {
 	class  []pgsClass     // per MuJoCo row
 	bclass []pgsClass     // per block of the problem past the contacts (blockClass; order)
 	floss  []float64      // friction loss bound per MuJoCo row (MuJoCo units)
+	cones  []pgsConeBlock // the elliptic contacts, in row order (Newton and CG only)
 	ar     []float64      // AR, n×n row-major in MuJoCo's order
 	b      []float64      // efc_b, MuJoCo order
 	f      []float64      // efc_force, MuJoCo order
@@ -137,7 +149,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	nc := len(pairs)
 	w := &sim.ws.pgs
 	w.contactOrder(pairs, sim.Model, kin)
-	if !w.order(p, blocks, nc) {
+	if !w.order(p, blocks, nc, newton && sim.cfg.Contact.NoSlipIterations <= 0) {
 		return false, nil
 	}
 	dt := sim.cfg.DT
@@ -214,19 +226,24 @@ func sameDynamics(p, src *solver.Problem) bool {
 
 // order sets w.perm and w.class from the pyramid problem's blocks
 // (nc of them the pairs' contacts, first): the rows of the constraint set
-// by class, then the contacts' pyramid edges, each class in the problem's
-// order; explicit actuators' fixed rows go to w.fixed. It reports false
-// when a block is of a kind PGS does not handle here (a contact that is
-// not a pyramid, a row of another kind).
-func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
+// by class, then the contacts' pyramid edges or, with cones, their
+// elliptic blocks (addCone), each class in the problem's order; explicit
+// actuators' fixed rows go to w.fixed. It reports false when a block is
+// of a kind not handled here (an elliptic contact without cones, a row
+// of another kind).
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
-	w.bclass = w.bclass[:0]
+	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
 	for i, blk := range blocks {
 		cls := pgsOther // a contact's or an absorbed block's: not read
 		if i >= nc && blk.edges >= 0 {
 			cls = blockClass(p, blk.first)
 		}
-		if blk.edges == 0 && (i < nc || cls == pgsOther) {
+		if i < nc && coneContact(p, blk) {
+			if !cones {
+				return false
+			}
+		} else if blk.edges == 0 && (i < nc || cls == pgsOther) {
 			return false
 		}
 		w.bclass = append(w.bclass, cls)
@@ -234,9 +251,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int) bool {
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		for i, blk := range blocks {
 			if i < nc {
-				blk = blocks[w.corder[i]]
-				for e := range blk.edges * boolInt(cls == pgsContact) {
-					w.add(p.Constraints[blk.first+e].Row, cls, 0)
+				if cls == pgsContact {
+					w.addContact(p, blocks[w.corder[i]])
 				}
 				continue
 			}
@@ -321,6 +337,57 @@ func (w *pgsWork) add(row int, cls pgsClass, hi float64) {
 	w.perm = append(w.perm, row)
 	w.class = append(w.class, cls)
 	w.floss = append(w.floss, hi)
+}
+
+// coneContact reports whether contact block blk of an elliptic problem
+// (ellipticProblem) is an elliptic cone: a solver.ContactCone or
+// solver.ContactEllipticN block.
+func coneContact(p *solver.Problem, blk pyramidBlock) bool {
+	if blk.edges < 0 {
+		return false
+	}
+	k := p.Constraints[blk.first].Kind
+	return k == solver.ContactCone || k == solver.ContactEllipticN
+}
+
+// addContact appends a contact's rows: its pyramid edges, or its elliptic
+// block (addCone).
+func (w *pgsWork) addContact(p *solver.Problem, blk pyramidBlock) {
+	if coneContact(p, blk) {
+		w.addCone(p, blk.first)
+		return
+	}
+	for e := range blk.edges {
+		w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
+	}
+}
+
+// addCone appends the rows of elliptic contact block k of p in MuJoCo's
+// order (mj_instantiateContact): the normal, then the friction rows. A
+// solver.ContactCone block (rows t1, t2, n; μ its parameter) is condim 3,
+// or with μ = 0 MuJoCo's frictionless contact (mjCNSTR_CONTACT_FRICTIONLESS:
+// the normal row alone, a one-sided row); a solver.ContactEllipticN block
+// (rows t1, t2, spin, roll t1, roll t2, n; μ_1 … μ_5) is condim 4 or 6.
+// The cone is round in the sliding pair and in the rolling pair, so the
+// contact's own tangents stand for MuJoCo's (mujocoTangents).
+func (w *pgsWork) addCone(p *solver.Problem, k int) {
+	c, par := p.Constraints[k], p.Par(k)
+	if c.Kind == solver.ContactCone && !(par[0] > 0) {
+		w.add(c.Row+2, pgsContact, 0)
+		return
+	}
+	cb := pgsConeBlock{k0: len(w.perm), dim: c.Size}
+	for j := range min(len(par), 5) {
+		cb.fr[j] = max(mjMinMu, par[j])
+	}
+	if c.Kind == solver.ContactCone {
+		cb.fr[1] = cb.fr[0]
+	}
+	w.cones = append(w.cones, cb)
+	w.add(c.Row+c.Size-1, pgsCone, 0)
+	for j := range c.Size - 1 {
+		w.add(c.Row+j, pgsCone, 0)
+	}
 }
 
 // blockClass returns the class of block k of p: a Bilateral block is

@@ -71,7 +71,7 @@ type pyramidBlock struct {
 // pyramid: the caller solves p itself.
 func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
 	if !sim.cfg.Contact.Pyramidal() {
-		return sim.solveEllipticN(p, pairs, mats, asm, vs, res, velocitiesOnly) // condim 4 and 6 (elliptic.go)
+		return sim.solveEllipticN(p, pairs, mats, asm, kin, vs, res, velocitiesOnly) // condim 4 and 6 (elliptic.go)
 	}
 	pw := &sim.ws.mj.staged.pyr
 	if !sim.pyramidProblem(p, pairs, mats, asm, kin, pw) {

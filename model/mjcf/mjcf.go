@@ -508,14 +508,14 @@ func (c *compiler) optionImpRatio(e *xmlutil.Element) error {
 const DefaultIterations = 100
 
 // optionSolver reads <option solver iterations tolerance>. MuJoCo's
-// default, Newton, runs MuJoCo 2.2.2's Newton on MuJoCo's rows when
-// MuJoCoNewton is set (else the configured solver finds the converged
-// answer). PGS runs MuJoCo 2.2.2's PGS for at most iterations sweeps
-// on MuJoCo's rows (scene contact.pgs_iterations and pgs_tolerance;
-// package sim): Stiction then gives MuJoCo's unconverged answer. PGS
-// applies to the pyramidal cone's contacts under mujoco-euler and rk4; a
-// warning says when the cone is elliptic. CG stays on the converged
-// answer, with a warning.
+// default, Newton, runs MuJoCo 2.2.2's Newton on MuJoCo's rows, and CG
+// MuJoCo 2.2.2's CG, when MuJoCoNewton is set (else the configured solver
+// finds the converged answer), for at most iterations iterations at
+// tolerance (scene contact.mujoco_newton, mujoco_cg, pgs_iterations,
+// pgs_tolerance; package sim). PGS runs MuJoCo 2.2.2's PGS for at most
+// iterations sweeps on MuJoCo's rows: Stiction then gives MuJoCo's
+// unconverged answer. PGS applies to the pyramidal cone's contacts under
+// mujoco-euler and rk4; a warning says when the cone is elliptic.
 func (c *compiler) optionSolver(e *xmlutil.Element) error {
 	sol, err := c.r.Keyword(e, "solver", "Newton", "Newton", "CG", "PGS")
 	if err != nil {
@@ -528,26 +528,23 @@ func (c *compiler) optionSolver(e *xmlutil.Element) error {
 	if it < 1 {
 		return c.r.Errorf(e, "iterations", "%d: want an integer ≥ 1", it)
 	}
+	if sol != "PGS" && !MuJoCoNewton {
+		if sol == "CG" {
+			c.r.Warnf(e, "solver", "CG is solved as Newton (to convergence): CG's unconverged answer is not reproduced")
+		}
+		return nil
+	}
+	tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
+	if err != nil {
+		return err
+	}
+	s := c.out.Scene
+	s.Contact.PGSIterations, s.Contact.PGSTolerance = &it, &tol
 	switch sol {
-	case "Newton":
-		if !MuJoCoNewton {
-			break
-		}
-		tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
-		if err != nil {
-			return err
-		}
-		s, on := c.out.Scene, true
-		s.Contact.PGSIterations, s.Contact.PGSTolerance, s.Contact.MuJoCoNewton = &it, &tol, &on
-	case "CG":
-		c.r.Warnf(e, "solver", "CG is solved as Newton (to convergence): CG's unconverged answer is not reproduced")
+	case "Newton", "CG":
+		on, cg := true, sol == "CG"
+		s.Contact.MuJoCoNewton, s.Contact.MuJoCoCG = &on, &cg
 	case "PGS":
-		tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
-		if err != nil {
-			return err
-		}
-		s := c.out.Scene
-		s.Contact.PGSIterations, s.Contact.PGSTolerance = &it, &tol
 		if s.Contact.Cone == "elliptic" {
 			c.r.Warnf(e, "solver", "PGS applies to the pyramidal cone: the elliptic cone's contacts are solved to convergence")
 		}
@@ -555,11 +552,11 @@ func (c *compiler) optionSolver(e *xmlutil.Element) error {
 	return nil
 }
 
-// MuJoCoNewton makes solver="Newton" (MuJoCo's default) solve MuJoCo's
-// rows with MuJoCo 2.2.2's Newton solver, iterate for iterate, at
-// <option iterations tolerance> (scene contact.mujoco_newton; the scene's
-// mujoco_newton: false returns to the converged answer): the elliptic
-// cone's contacts stay solved to convergence.
+// MuJoCoNewton makes solver="Newton" (MuJoCo's default) and solver="CG"
+// solve MuJoCo's rows with MuJoCo 2.2.2's Newton and CG solvers, at
+// <option iterations tolerance> (scene contact.mujoco_newton and
+// mujoco_cg; the scene's mujoco_newton: false returns to the converged
+// answer).
 const MuJoCoNewton = false
 
 // DefaultTolerance is MuJoCo's default <option tolerance>, the solver's
