@@ -82,7 +82,9 @@ type newtonWork struct {
 	local, ltj []float64 // HessianCone's scratch: a block's factor (36), Lᵀ J (6 nv)
 	ncone      int       // rows in the cone state
 	cg         bool      // MuJoCo's CG (mj_solCG) rather than Newton
-	mfac       []float64 // CG: the Cholesky factor of M, nv×nv
+	mfac       []float64 // CG: M's factor Lᵀ D L (factorM), nv×nv
+	dinv       []float64 // CG: 1/D
+	par        []int     // CG: each velocity's parent in the tree (treeParents)
 	gradOld    []float64 // CG: the last grad
 	mgradOld   []float64 // CG: the last M⁻¹ grad
 }
@@ -99,7 +101,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		*s = solver.Resize(*s, n)
 	}
 	nw.quad = solver.Resize(nw.quad, 3*n)
-	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld} {
+	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
 		*s = solver.Resize(*s, nv)
 	}
 	if cap(nw.state) < n {
@@ -141,6 +143,9 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
 	}
 	nw.cg = sim.cfg.Contact.CG
+	if nw.cg {
+		nw.treeParents(p)
+	}
 	nw.warmStart(sim, w)
 	scale := sim.meanInertia * math.Max(1, float64(nv))
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)

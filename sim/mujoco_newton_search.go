@@ -101,14 +101,15 @@ func (nw *newtonWork) updateGradient() {
 	for i := range nw.nv {
 		nw.grad[i] = nw.ma[i] - nw.qfs[i] - nw.qfc[i]
 	}
-	h := nw.h
 	switch {
 	case nw.cg:
-		h = nw.mfac
+		nw.solveM(nw.grad, nw.mgrad)
+
 	case nw.ncone > 0:
-		h = nw.hcone
+		cholSolve(nw.hcone, nw.grad, nw.mgrad, nw.nv)
+	default:
+		cholSolve(nw.h, nw.grad, nw.mgrad, nw.nv)
 	}
-	cholSolve(h, nw.grad, nw.mgrad, nw.nv)
 }
 
 // hessianDirect is HessianDirect (dense): H = Jᵀ diag(D_quadratic) J + M
@@ -412,13 +413,13 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 
 // finish returns the solve's answer: qacc in the world's coordinates,
 // v = v_s + δt qacc, γ = δt f on MuJoCo's rows (efc_force of the last
-// update), and J v.
+// update), and J v. Where the step integrates the constraint forces
+// rather than qacc (sim.ws.mj.metric: mj_Euler with joint damping and
+// mj_implicit apply their own metric to qfrc_smooth + Jᵀ f), v is
+// v* + A⁻¹ Jᵀ γ (A = M), whose Jᵀ γ = M (v − v*) mapVelocity reads: an
+// unconverged qacc is not M⁻¹ (qfrc_smooth + Jᵀ f) (CG at tolerance
+// 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
 func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
-	sim.Model.WorldVelocity(q, nw.qacc, nw.col)
-	res.V = solver.Resize(res.V, p.NV)
-	for i := range res.V {
-		res.V[i] = vs[i] + dt*nw.col[i]
-	}
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
@@ -426,6 +427,19 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 	}
 	for _, blk := range w.fixed {
 		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+	}
+	res.V = solver.Resize(res.V, p.NV)
+	if sim.ws.mj.metric {
+		w.jac.mulT(res.Gamma, nw.col, p.NV)
+		solveCliques(p, w.fac, nw.col)
+		for i := range res.V {
+			res.V[i] = p.VStar[i] + nw.col[i]
+		}
+	} else {
+		sim.Model.WorldVelocity(q, nw.qacc, nw.col)
+		for i := range res.V {
+			res.V[i] = vs[i] + dt*nw.col[i]
+		}
 	}
 	res.VC = solver.Resize(res.VC, p.NR)
 	p.MulJ(res.V, res.VC)

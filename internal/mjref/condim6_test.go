@@ -45,7 +45,7 @@ func TestCondim46PyramidMuJoCo(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s/%s/dt=%g", c.name, integ, dt)
 				path := writeModel(t, fmt.Sprintf(condimSphere, c.yaw, c.condim, c.tor, c.roll, integ, dt, ` tolerance="1e-10"`))
-				worst, ncon := condimFollow(t, path, sc, c.qvel, 300)
+				worst, ncon := condimFollow(t, path, sc, c.qvel, 300, false)
 				t.Logf("%s: max |Δqpos| %.3g over 300 steps (%d steps in contact in MuJoCo)", name, worst, ncon)
 				if ncon < 200 || !(worst <= 1e-12) {
 					t.Errorf("%s: max |Δqpos| %.3g over 300 steps, %d in contact (want ≤ 1e-12, ≥ 200)", name, worst, ncon)
@@ -57,16 +57,20 @@ func TestCondim46PyramidMuJoCo(t *testing.T) {
 
 // condimFollow runs the model at path from MuJoCo's initial qpos, 0.5 mm
 // lower, with velocities qvel (MuJoCo's layout), for steps steps in
-// MuJoCo 2.2.2 and in Stiction with scheme sc, and returns the largest
-// qpos difference and the number of MuJoCo's steps with a contact.
-func condimFollow(t *testing.T, path string, sc sim.Scheme, qvel []float64, steps int) (worst float64, ncon int) {
+// MuJoCo 2.2.2 and in Stiction with scheme sc (with port, both with
+// MuJoCo's own solver: portGap), and returns the largest qpos difference
+// and the number of MuJoCo's steps with a contact.
+func condimFollow(t *testing.T, path string, sc sim.Scheme, qvel []float64, steps int, port bool) (worst float64, ncon int) {
 	t.Helper()
 	mj0 := run(t, path, Options{Steps: 0})
 	qpos := append([]float64(nil), mj0.QInit...)
 	qpos[2] -= condimDepth
-	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc), QPos: qpos, QVel: qvel})
+	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc), QPos: qpos, QVel: qvel, KeepWarm: port})
 	b, mp := mappedModel(t, path, mj)
 	b.Config.Scheme = sc
+	if port {
+		usePort(&b.Config.Contact, mj)
+	}
 	s := startedSim(t, b, mp, mj)
 	q := make([]float64, mj.NQ)
 	for k := 1; k <= steps; k++ {

@@ -76,7 +76,7 @@ func TestEllipticConeMuJoCo(t *testing.T) {
 					worst, _, n, _, _ := trajectoryGap(t, path, sch.sc, Options{Steps: steps}, level)
 					sens := 0.0 // MuJoCo against itself, needed only past the level
 					if !(worst <= level) {
-						sens = mujocoSensitivity(t, path, sch.sc, steps)
+						sens = mujocoSensitivity(t, path, sch.sc, steps, false)
 					}
 					t.Logf("%s: first contact at step %d; max |Δqpos| over the %d steps to 300 after it (%d with contacts) %.3g; MuJoCo against itself from z0 + 1e-15: %.3g", name, first, steps, n, worst, sens)
 					if n < after/3 || !(worst <= max(level, 10*sens)) {
@@ -124,9 +124,11 @@ func TestEllipticConeAllocatesNothing(t *testing.T) {
 // scheme sc) parts from itself over steps steps when the model's initial
 // height of its free body (qpos[2]) is raised by 1e-15 m: the largest
 // qpos difference, the growth of a round-off error by the motion itself.
-func mujocoSensitivity(t *testing.T, path string, sc sim.Scheme, steps int) float64 {
+// With keepWarm MuJoCo keeps its warm start across steps
+// (Options.KeepWarm).
+func mujocoSensitivity(t *testing.T, path string, sc sim.Scheme, steps int, keepWarm bool) float64 {
 	t.Helper()
-	o := Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc)}
+	o := Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc), KeepWarm: keepWarm}
 	a := run(t, path, o)
 	o.QPos, o.QVel = append([]float64(nil), a.QInit...), append([]float64(nil), a.VInit...)
 	o.QPos[2] += 1e-15

@@ -33,7 +33,7 @@ func TestEllipticCondim46MuJoCo(t *testing.T) {
 					name := fmt.Sprintf("%s/%s/dt=%g/impratio=%s", c.name, integ, dt, ir)
 					opt := fmt.Sprintf(` tolerance="1e-13" cone="elliptic" impratio="%s"`, ir)
 					path := writeModel(t, fmt.Sprintf(condimSphere, c.yaw, c.condim, c.tor, c.roll, integ, dt, opt))
-					worst, ncon := condimFollow(t, path, sc, c.qvel, 300)
+					worst, ncon := condimFollow(t, path, sc, c.qvel, 300, false)
 					t.Logf("%s: max |Δqpos| %.3g over 300 steps (%d steps in contact in MuJoCo)", name, worst, ncon)
 					if ncon < 200 || !(worst <= 1e-12) {
 						t.Errorf("%s: max |Δqpos| %.3g over 300 steps, %d in contact (want ≤ 1e-12, ≥ 200)", name, worst, ncon)
@@ -91,7 +91,7 @@ func TestEllipticTwistBoxMuJoCo(t *testing.T) {
 				for _, ir := range []string{"1", "10"} {
 					name := fmt.Sprintf("torque %g/%s/dt=%s/impratio=%s", torque, s.integ, dt, ir)
 					path := writeModel(t, fmt.Sprintf(twistBox, s.integ, dt, ir))
-					worst, scaled, touching := twistGap(t, path, s.sc, torque, 300)
+					worst, scaled, touching := twistGap(t, path, s.sc, torque, 300, false)
 					want := 300
 					if torque > 1 {
 						want = 3
@@ -108,15 +108,19 @@ func TestEllipticTwistBoxMuJoCo(t *testing.T) {
 }
 
 // twistGap runs the model at path with its actuator's control u for
-// steps steps in MuJoCo 2.2.2 and in Stiction with scheme sc, every
-// Stiction step certified, and returns the largest qpos difference, the
+// steps steps in MuJoCo 2.2.2 and in Stiction with scheme sc (with port,
+// both with MuJoCo's own solver: portGap), every Stiction step certified,
+// and returns the largest qpos difference, the
 // largest relative to max(1, |qpos_i|), and the number of MuJoCo's steps
 // with a contact.
-func twistGap(t *testing.T, path string, sc sim.Scheme, u float64, steps int) (worst, scaled float64, touching int) {
+func twistGap(t *testing.T, path string, sc sim.Scheme, u float64, steps int, port bool) (worst, scaled float64, touching int) {
 	t.Helper()
-	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc), Ctrl: []float64{u}})
+	mj := run(t, path, Options{Steps: steps, Every: 1, Integrator: mujocoIntegrator(sc), Ctrl: []float64{u}, KeepWarm: port})
 	b, mp := mappedModel(t, path, mj)
 	b.Config.Scheme = sc
+	if port {
+		usePort(&b.Config.Contact, mj)
+	}
 	s := startedSim(t, b, mp, mj)
 	q := make([]float64, mj.NQ)
 	for k := 1; k <= steps; k++ {

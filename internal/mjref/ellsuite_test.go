@@ -71,10 +71,22 @@ func allegroVariant(t *testing.T, old, new string) string {
 // than its floor) in floored, the others in uncertified.
 func trajectoryGap(t *testing.T, path string, sc sim.Scheme, o Options, level float64) (worst float64, over, touching, floored, uncertified int) {
 	t.Helper()
-	o.Every, o.Integrator = 1, mujocoIntegrator(sc)
+	return portGap(t, path, sc, o, level, false)
+}
+
+// portGap is trajectoryGap, with port MuJoCo's own solver on both sides:
+// MuJoCo's run keeps its warm start across steps (Options.KeepWarm) and
+// Stiction runs the port of MuJoCo's Newton, or CG for solver="CG"
+// (contact.Params.Newton, CG), at MuJoCo's iterations and tolerance.
+func portGap(t *testing.T, path string, sc sim.Scheme, o Options, level float64, port bool) (worst float64, over, touching, floored, uncertified int) {
+	t.Helper()
+	o.Every, o.Integrator, o.KeepWarm = 1, mujocoIntegrator(sc), port
 	mj := run(t, path, o)
 	b, mp := mappedModel(t, path, mj)
 	b.Config.Scheme = sc
+	if port {
+		usePort(&b.Config.Contact, mj)
+	}
 	s := startedSim(t, b, mp, mj)
 	over = -1
 	q := make([]float64, mj.NQ)

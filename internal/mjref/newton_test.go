@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -19,9 +20,9 @@ func newtonRun(t *testing.T, path string, steps int, newton bool) (worst float64
 	mj := run(t, path, Options{Steps: steps, Every: 1, KeepWarm: true})
 	b, mp := mappedModel(t, path, mj)
 	c := &b.Config.Contact
-	c.Newton, c.PGSIterations, c.PGSTolerance = false, 0, 0
+	c.Newton, c.CG, c.PGSIterations, c.PGSTolerance = false, false, 0, 0
 	if newton {
-		c.Newton, c.PGSIterations, c.PGSTolerance = true, mj.Iterations, mj.Tolerance
+		usePort(c, mj)
 	}
 	s := startedSim(t, b, mp, mj)
 	q := make([]float64, mj.NQ)
@@ -47,6 +48,13 @@ func newtonRun(t *testing.T, path string, steps int, newton bool) (worst float64
 		}
 	}
 	return worst, first, sameIter
+}
+
+// usePort sets c to solve MuJoCo's rows as MuJoCo's run mj does: the port
+// of its Newton, or of its CG for solver="CG", at its iterations and
+// tolerance.
+func usePort(c *contact.Params, mj *Run) {
+	c.Newton, c.CG, c.PGSIterations, c.PGSTolerance = true, mj.Solver == "cg", mj.Iterations, mj.Tolerance
 }
 
 // newtonBox is a 20 cm box of 1 kg, 1 mm into a plane and turned 10°

@@ -639,8 +639,9 @@ func congruence(M, T []float64, n int) []float64 {
 // runFromState runs MuJoCo on the model at path for o.Steps steps from o's
 // state (o.Every 1) and compares Stiction's run from MuJoCo's first state
 // with it (compareTrajectory): MuJoCo's run, the map between the two
-// models, the largest qpos difference and the first step over trajTol. It
-// stops t on an error.
+// models, the largest qpos difference and the first step over trajTol.
+// With o.KeepWarm (MuJoCo's warm start kept across steps) Stiction runs
+// the port of MuJoCo's own solver (usePort). It stops t on an error.
 func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float64, int) {
 	t.Helper()
 	ref, err := Exec(exe, path, o)
@@ -655,7 +656,7 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst, first, err := compareTrajectory(path, ref, ref, mp, o.Steps)
+	worst, first, err := comparePort(path, ref, ref, mp, o.Steps, o.KeepWarm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -667,9 +668,19 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 // the largest qpos difference over steps 0…h and the first step that
 // exceeds trajTol (−1 if none).
 func compareTrajectory(path string, ref, from *Run, mp *Map, h int) (float64, int, error) {
+	return comparePort(path, ref, from, mp, h, false)
+}
+
+// comparePort is compareTrajectory; with port Stiction runs the port of
+// MuJoCo's own solver (usePort), for a ref that kept its warm start
+// (Options.KeepWarm).
+func comparePort(path string, ref, from *Run, mp *Map, h int, port bool) (float64, int, error) {
 	b, _, err := stiction(path)
 	if err != nil {
 		return 0, -1, err
+	}
+	if port {
+		usePort(&b.Config.Contact, ref)
 	}
 	if from != nil {
 		mp.QToStiction(from.QInit, b.State.Q)
