@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/contact"
@@ -158,24 +159,36 @@ func TestNewtonCheckpoint(t *testing.T) {
 }
 
 // TestNewtonAllocatesNothing: a warmed-up step under MuJoCo's Newton port
-// (dm_control's walker, with its contacts and limits; the 3-box stack)
-// allocates nothing.
+// (dm_control's walker, with its contacts and limits; the 3-box stack;
+// the elliptic cone's box creeping on its corners, condim 3 and, as the
+// twist box, 4) and under its CG port (the 3-box stack) allocates nothing.
 func TestNewtonAllocatesNothing(t *testing.T) {
-	for _, path := range []string{"testdata/dm_control/suite/walker.xml", writeModel(t, newtonStack)} {
-		b, _, err := stiction(path)
+	ell := strings.Replace(fmt.Sprintf(ellipticScene, "Euler", "0.002", "10", "1 0.5 -9.81", ellipticBox), ` tolerance="1e-13"`, "", 1)
+	twist := strings.Replace(fmt.Sprintf(twistBox, "RK4", "0.002", "10"), ` tolerance="1e-13"`, "", 1)
+	for _, c := range []struct {
+		path string
+		cg   bool
+	}{
+		{"testdata/dm_control/suite/walker.xml", false}, {writeModel(t, newtonStack), false},
+		{writeModel(t, ell), false}, {writeModel(t, twist), false}, {writeModel(t, newtonStack), true},
+	} {
+		b, _, err := stiction(c.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &b.Config.Contact
-		c.Newton, c.PGSIterations, c.PGSTolerance = true, 100, 1e-8
+		cfg := &b.Config.Contact
+		cfg.Newton, cfg.CG, cfg.PGSIterations, cfg.PGSTolerance = true, c.cg, 100, 1e-8
 		s, err := sim.New(b.Model, b.State, b.Config)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 300 {
 			if _, err := s.Step(); err != nil {
-				t.Fatalf("%s: %v", path, err)
+				t.Fatalf("%s: %v", c.path, err)
 			}
+		}
+		if len(s.Contacts()) == 0 {
+			t.Fatalf("%s: no contacts after 300 steps", c.path)
 		}
 		allocs := testing.AllocsPerRun(20, func() {
 			if _, err := s.Step(); err != nil {
@@ -183,7 +196,7 @@ func TestNewtonAllocatesNothing(t *testing.T) {
 			}
 		})
 		if allocs != 0 {
-			t.Errorf("%s: %v allocations per warmed-up step", path, allocs)
+			t.Errorf("%s (CG %v): %v allocations per warmed-up step", c.path, c.cg, allocs)
 		}
 	}
 }
