@@ -58,11 +58,7 @@ func TestA1NewtonTolerance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, v := perturbedState(init)
-		for _, start := range []struct {
-			name string
-			q, v []float64
-		}{{"initial", init.QInit, init.VInit}, {"perturbed", q, v}} {
+		for _, start := range parityStarts(init) {
 			_, _, worst, first := runFromState(t, exe, p, Options{Steps: 100, Every: 1, QPos: start.q, QVel: start.v})
 			t.Logf("MuJoCo's tolerance %s, %s state: max |Δqpos| over 100 steps %.3g (first over 1e-9 at step %d)", tol, start.name, worst, first)
 			if tol == "1e-15" && worst > 1e-12 {

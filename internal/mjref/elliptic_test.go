@@ -3,6 +3,7 @@ package mjref
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/sim"
@@ -25,6 +26,22 @@ const (
 	ellipticCapsule = `<body pos="0 0 0.1" euler="0 20 0"><freejoint/><geom type="capsule" size="0.03" fromto="-0.1 0 0 0.1 0 0" mass="0.5" friction="0.3"/></body>`
 	ellipticBox     = `<body pos="0 0 0.12"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="1" friction="0.3"/></body>`
 )
+
+// ellipticBodies are the bodies of ellipticScene with their gravity: a
+// sphere, a capsule, a box creeping within μ m g and one sliding beyond it.
+var ellipticBodies = []struct{ name, body, gravity string }{
+	{"sphere", ellipticSphere, "0 0 -9.81"},
+	{"capsule", ellipticCapsule, "0 0 -9.81"},
+	{"box creeping", ellipticBox, "1 0.5 -9.81"},
+	{"box sliding", ellipticBox, "3 2 -9.81"},
+}
+
+// ellipticSchemes are MuJoCo's integrators with Stiction's schemes for
+// them.
+var ellipticSchemes = []struct {
+	name, integrator string
+	sc               sim.Scheme
+}{{"mujoco-euler", "Euler", sim.MuJoCoEuler}, {"rk4", "RK4", sim.RK4}, {"mujoco-implicit", "implicit", sim.MuJoCoImplicit}}
 
 // TestEllipticConeMuJoCo: with <option cone="elliptic"> the contacts of
 // MJCF's soft material are MuJoCo 2.2.2's elliptic rows (sim's
@@ -54,29 +71,31 @@ const (
 // against itself there 1.3e-10, 6.8e-11, 1.4e-9 and 1.7e-10. At least 100
 // steps with contacts are required (the others have 172 to 300).
 func TestEllipticConeMuJoCo(t *testing.T) {
-	bodies := []struct{ name, body, gravity string }{
-		{"sphere", ellipticSphere, "0 0 -9.81"},
-		{"capsule", ellipticCapsule, "0 0 -9.81"},
-		{"box creeping", ellipticBox, "1 0.5 -9.81"},
-		{"box sliding", ellipticBox, "3 2 -9.81"},
-	}
-	schemes := []struct {
-		name, integrator string
-		sc               sim.Scheme
-	}{{"mujoco-euler", "Euler", sim.MuJoCoEuler}, {"rk4", "RK4", sim.RK4}, {"mujoco-implicit", "implicit", sim.MuJoCoImplicit}}
+	ellipticConeSuite(t, false)
+}
+
+// ellipticConeSuite runs the cases of TestEllipticConeMuJoCo: solved to
+// convergence at tolerance 1e-13, or with port MuJoCo's Newton port at
+// MuJoCo's default tolerance against MuJoCo's keep-warm runs (portGap;
+// TestNewtonEllipticMuJoCo).
+func ellipticConeSuite(t *testing.T, port bool) {
 	const after, level = 300, 1e-9
-	for _, sch := range schemes {
+	for _, sch := range ellipticSchemes {
 		for _, dt := range []string{"0.002", "0.01"} {
 			for _, ir := range []string{"1", "10"} {
-				for _, bd := range bodies {
+				for _, bd := range ellipticBodies {
 					name := fmt.Sprintf("%s, %s, δt %s, impratio %s", bd.name, sch.name, dt, ir)
-					path := writeModel(t, fmt.Sprintf(ellipticScene, sch.integrator, dt, ir, bd.gravity, bd.body))
+					xml := fmt.Sprintf(ellipticScene, sch.integrator, dt, ir, bd.gravity, bd.body)
+					if port {
+						xml = strings.Replace(xml, ` tolerance="1e-13"`, "", 1)
+					}
+					path := writeModel(t, xml)
 					first := firstContact(t, path, sch.sc)
 					steps := first + after - 1
-					worst, _, n, _, _ := trajectoryGap(t, path, sch.sc, Options{Steps: steps}, level)
+					worst, _, n, _, _ := portGap(t, path, sch.sc, Options{Steps: steps}, level, port)
 					sens := 0.0 // MuJoCo against itself, needed only past the level
 					if !(worst <= level) {
-						sens = mujocoSensitivity(t, path, sch.sc, steps, false)
+						sens = mujocoSensitivity(t, path, sch.sc, steps, port)
 					}
 					t.Logf("%s: first contact at step %d; max |Δqpos| over the %d steps to 300 after it (%d with contacts) %.3g; MuJoCo against itself from z0 + 1e-15: %.3g", name, first, steps, n, worst, sens)
 					if n < after/3 || !(worst <= max(level, 10*sens)) {

@@ -26,39 +26,7 @@ import (
 // the sliding box at 10 ms, 7.3e-11 … 5.2e-10 (1.6e-15 under rk4); the
 // condim 4 and 6 spheres ≤ 1.6e-14, the twist box 9.3e-18.
 func TestNewtonEllipticMuJoCo(t *testing.T) {
-	bodies := []struct{ name, body, gravity string }{
-		{"sphere", ellipticSphere, "0 0 -9.81"},
-		{"capsule", ellipticCapsule, "0 0 -9.81"},
-		{"box creeping", ellipticBox, "1 0.5 -9.81"},
-		{"box sliding", ellipticBox, "3 2 -9.81"},
-	}
-	schemes := []struct {
-		name, integrator string
-		sc               sim.Scheme
-	}{{"mujoco-euler", "Euler", sim.MuJoCoEuler}, {"rk4", "RK4", sim.RK4}, {"mujoco-implicit", "implicit", sim.MuJoCoImplicit}}
-	const after, level = 300, 1e-9
-	for _, sch := range schemes {
-		for _, dt := range []string{"0.002", "0.01"} {
-			for _, ir := range []string{"1", "10"} {
-				for _, bd := range bodies {
-					name := fmt.Sprintf("%s, %s, δt %s, impratio %s", bd.name, sch.name, dt, ir)
-					xml := strings.Replace(fmt.Sprintf(ellipticScene, sch.integrator, dt, ir, bd.gravity, bd.body), ` tolerance="1e-13"`, "", 1)
-					path := writeModel(t, xml)
-					first := firstContact(t, path, sch.sc)
-					steps := first + after - 1
-					worst, _, n, _, _ := portGap(t, path, sch.sc, Options{Steps: steps}, level, true)
-					sens := 0.0
-					if !(worst <= level) {
-						sens = mujocoSensitivity(t, path, sch.sc, steps, true)
-					}
-					t.Logf("%s: max |Δqpos| over %d steps (%d with contacts) %.3g; MuJoCo against itself %.3g", name, steps, n, worst, sens)
-					if n < after/3 || !(worst <= max(level, 10*sens)) {
-						t.Errorf("%s: max |Δqpos| %.3g over %d steps, %d with contacts (want ≤ max(%g, 10 × %.3g), ≥ %d)", name, worst, steps, n, level, sens, after/3)
-					}
-				}
-			}
-		}
-	}
+	ellipticConeSuite(t, true)
 }
 
 // TestNewtonEllipticCondim46MuJoCo: the condim 4 and 6 cases of
@@ -110,11 +78,7 @@ func TestA1NewtonPort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, v := perturbedState(init)
-	for _, start := range []struct {
-		name string
-		q, v []float64
-	}{{"initial", init.QInit, init.VInit}, {"perturbed", q, v}} {
+	for _, start := range parityStarts(init) {
 		_, _, worst, first := runFromState(t, exe, p, Options{Steps: 100, Every: 1, QPos: start.q, QVel: start.v, KeepWarm: true})
 		t.Logf("A1 with the Newton port, %s state: max |Δqpos| over 100 steps %.3g (first over 1e-9 at step %d)", start.name, worst, first)
 		if !(worst <= 1e-9) {
@@ -153,11 +117,7 @@ func TestCompositeCGMuJoCo(t *testing.T) {
 		if init.Solver != "cg" {
 			t.Fatalf("%s: MuJoCo's solver %q, want cg", file, init.Solver)
 		}
-		q, v := perturbedState(init)
-		for _, start := range []struct {
-			name string
-			q, v []float64
-		}{{"initial", init.QInit, init.VInit}, {"perturbed", q, v}} {
+		for _, start := range parityStarts(init) {
 			o := Options{Steps: 100, Every: 1, QPos: start.q, QVel: start.v, KeepWarm: true}
 			ref, err := Exec(exe, p, o)
 			if err != nil {

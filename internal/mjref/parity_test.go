@@ -388,6 +388,19 @@ func perturbedState(r *Run) (q, v []float64) {
 	return q, v
 }
 
+// startState is a named initial state in MuJoCo's layout.
+type startState struct {
+	name string
+	q, v []float64
+}
+
+// parityStarts returns MuJoCo's initial state of run r and the parity
+// table's perturbed state of it (perturbedState).
+func parityStarts(r *Run) []startState {
+	q, v := perturbedState(r)
+	return []startState{{"initial", r.QInit, r.VInit}, {"perturbed", q, v}}
+}
+
 // horizonOf returns the short horizon of MuJoCo's run r, what cut it and
 // where: shortSteps when Stiction solves the model's contacts with
 // MuJoCo's rows (rows: muJoCoRowContacts) and with MuJoCo's solver
