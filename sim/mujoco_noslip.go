@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
@@ -58,7 +59,7 @@ func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []c
 		q = sim.ws.qth
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
-	if !solvedPGS {
+	if !solvedPGS || sim.cfg.Contact.Newton { // Newton's setup has no AR (pgsSetup)
 		ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, false)
 		if !ok || err != nil {
 			return err
@@ -80,13 +81,19 @@ func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []c
 
 // keepPreNoSlip keeps the main solver's acceleration (v − vs)/δt at q, in
 // MuJoCo's coordinates, as the warm start the next keepWarm keeps, when
-// PGS (the only solver that reads it) is on.
+// PGS or MuJoCo's Newton or CG (the solvers that read it) is on: for a
+// Newton or CG solve whose answer v is, its qacc as found (keepNewtonWarm).
 func (sim *Simulator) keepPreNoSlip(q, v, vs []float64) {
 	if sim.cfg.Contact.PGSIterations <= 0 {
 		return
 	}
-	ns := &sim.ws.noslip
+	ns, nw := &sim.ws.noslip, &sim.ws.mjnewton
 	ns.pre = solver.Resize(ns.pre, len(v))
+	if sim.cfg.Contact.Newton && nw.fresh && slices.Equal(v, nw.v) {
+		copy(ns.pre, nw.qacc)
+		ns.pending = true
+		return
+	}
 	for i := range v {
 		ns.pre[i] = (v[i] - vs[i]) / sim.cfg.DT
 	}
