@@ -45,10 +45,10 @@ func folderVariant(t *testing.T, dir, file, old, new, main string) string {
 // step 20. It is not round-off growth (MuJoCo started 1e-15 away parts
 // from itself by 1e-15 until step 40, 2.3e-12 over 100 steps) but MuJoCo's
 // Newton stopping at its tolerance 1e-8 on the elliptic cone's contact,
-// whose answer Stiction solves to convergence (the Newton port covers the
-// pyramidal cone only): with tolerance 1e-15 and 1000 iterations in
-// MuJoCo, the runs from both states follow MuJoCo over 100 steps
-// (asserted to 1e-12; measured 3.3e-16 and 4.4e-16).
+// whose answer Stiction solves to convergence with the Newton port off
+// (the default; with it on, TestA1NewtonPort): with tolerance 1e-15 and
+// 1000 iterations in MuJoCo, the runs from both states follow MuJoCo over
+// 100 steps (asserted to 1e-12; measured 3.3e-16 and 4.4e-16).
 func TestA1NewtonTolerance(t *testing.T) {
 	exe := tool(t)
 	const old = `<option cone="elliptic" impratio="100"/>`
