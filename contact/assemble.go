@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/internal/fmath"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
@@ -477,7 +478,7 @@ func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 	if !(g[2] > 0) {
 		return false
 	}
-	return math.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
+	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
 }
 
 // stickMargin is the relative distance from the friction bound below which
@@ -675,7 +676,7 @@ func holds(p *solver.Problem, c int, gamma []float64) bool {
 	switch con.Kind {
 	case solver.Disk:
 		r := p.DiskRadius(c)
-		return r > 0 && math.Hypot(g[0], g[1]) < (1-stickMargin)*r
+		return r > 0 && fmath.Hypot(g[0], g[1]) < (1-stickMargin)*r
 	case solver.Interval:
 		lo, hi := p.IntervalBounds(c)
 		return hi > lo && g[0] > lo+stickMargin*(hi-lo)/2 && g[0] < hi-stickMargin*(hi-lo)/2
