@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"math"
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -45,10 +44,8 @@ func TestPeerRestoredRunAllocatesNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per restored run of %d steps, want 0", name, allocs, bl.Steps)
 		}
 		for i, q := range ends[1:] {
-			for j := range q {
-				if math.Float64bits(q[j]) != math.Float64bits(ends[0][j]) {
-					t.Fatalf("%s: run %d ends at q[%d] = %v, the first run at %v", name, i+2, j, q[j], ends[0][j])
-				}
+			if !sameBits(q, ends[0]) {
+				t.Fatalf("%s: run %d ends at q = %v, the first run at %v", name, i+2, q, ends[0])
 			}
 		}
 	}
