@@ -384,3 +384,56 @@ func TestGeometricBlocks(t *testing.T) {
 		t.Fatalf("only %d geometric pairs checked", checked)
 	}
 }
+
+// TestGeometricSkipsLoads: with every pair Geometric, Assemble with
+// Params.LoadAware makes the same problem as without it and does not run
+// the load estimate (supported), which only a material's block reads;
+// with one pair not Geometric it runs it.
+func TestGeometricSkipsLoads(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for range 20 {
+		sc := newScene(t, r)
+		sc.collide(0.5)
+		if len(sc.pairs) == 0 {
+			continue
+		}
+		sc.assemble(t, DefaultParams()) // the cliques, A and diag(M) of the scene's problem
+		kin := multibody.NewWorkspace(sc.m)
+		kin.Update(sc.s.Q, sc.s.V)
+		assemble := func(geo []bool, loadAware bool) (*Assembler, *solver.Problem) {
+			var p solver.Problem
+			p.Reset(sc.m.NV)
+			p.Cliques = append(p.Cliques, sc.p.Cliques...)
+			p.A = append(p.A, sc.p.A...)
+			copy(p.MDiag, sc.p.MDiag)
+			a := &Assembler{Geometric: geo}
+			prm := DefaultParams()
+			prm.LoadAware = loadAware
+			if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, prm, &p); err != nil {
+				t.Fatal(err)
+			}
+			return a, &p
+		}
+		all := make([]bool, len(sc.pairs))
+		for i := range all {
+			all[i] = true
+		}
+		a, p := assemble(all, true)
+		_, want := assemble(all, false)
+		if len(a.load) != 0 {
+			t.Fatalf("all pairs geometric: the load estimate ran (%d loads)", len(a.load))
+		}
+		if !slices.Equal(p.JData, want.JData) || !slices.Equal(p.R, want.R) || !slices.Equal(p.VHat, want.VHat) || !slices.Equal(p.Params, want.Params) {
+			t.Fatal("all pairs geometric: the problem differs with LoadAware")
+		}
+		all[len(all)-1] = false
+		if a, _ := assemble(all, true); len(a.load) != len(sc.pairs) {
+			t.Fatalf("one material pair: %d loads for %d pairs", len(a.load), len(sc.pairs))
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d scenes with contacts", checked)
+	}
+}
