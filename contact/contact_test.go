@@ -347,17 +347,7 @@ func TestGeometricBlocks(t *testing.T) {
 		for i := range geo {
 			geo[i] = i%2 == 0
 		}
-		var p solver.Problem
-		p.Reset(sc.m.NV)
-		p.Cliques = append(p.Cliques, sc.p.Cliques...)
-		p.A = append(p.A, sc.p.A...)
-		copy(p.MDiag, sc.p.MDiag)
-		a := Assembler{Geometric: geo}
-		kin := multibody.NewWorkspace(sc.m)
-		kin.Update(sc.s.Q, sc.s.V)
-		if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, DefaultParams(), &p); err != nil {
-			t.Fatal(err)
-		}
+		_, p := sc.assembleMarked(t, geo, DefaultParams())
 		if p.NR != full.NR || !slices.Equal(p.JData, full.JData) || !slices.Equal(p.JBlock, full.JBlock) {
 			t.Fatalf("J differs: %d rows against %d", p.NR, full.NR)
 		}
@@ -399,21 +389,10 @@ func TestGeometricSkipsLoads(t *testing.T) {
 			continue
 		}
 		sc.assemble(t, DefaultParams()) // the cliques, A and diag(M) of the scene's problem
-		kin := multibody.NewWorkspace(sc.m)
-		kin.Update(sc.s.Q, sc.s.V)
 		assemble := func(geo []bool, loadAware bool) (*Assembler, *solver.Problem) {
-			var p solver.Problem
-			p.Reset(sc.m.NV)
-			p.Cliques = append(p.Cliques, sc.p.Cliques...)
-			p.A = append(p.A, sc.p.A...)
-			copy(p.MDiag, sc.p.MDiag)
-			a := &Assembler{Geometric: geo}
 			prm := DefaultParams()
 			prm.LoadAware = loadAware
-			if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, prm, &p); err != nil {
-				t.Fatal(err)
-			}
-			return a, &p
+			return sc.assembleMarked(t, geo, prm)
 		}
 		all := make([]bool, len(sc.pairs))
 		for i := range all {
@@ -436,4 +415,23 @@ func TestGeometricSkipsLoads(t *testing.T) {
 	if checked < 10 {
 		t.Fatalf("only %d scenes with contacts", checked)
 	}
+}
+
+// assembleMarked assembles the scene's pairs with Assembler.Geometric set
+// to geo into a new problem with the cliques, A and diag(M) of sc.p (which
+// sc.assemble made), at the scene's state.
+func (sc *scene) assembleMarked(t *testing.T, geo []bool, prm Params) (*Assembler, *solver.Problem) {
+	t.Helper()
+	var p solver.Problem
+	p.Reset(sc.m.NV)
+	p.Cliques = append(p.Cliques, sc.p.Cliques...)
+	p.A = append(p.A, sc.p.A...)
+	copy(p.MDiag, sc.p.MDiag)
+	a := &Assembler{Geometric: geo}
+	kin := multibody.NewWorkspace(sc.m)
+	kin.Update(sc.s.Q, sc.s.V)
+	if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, prm, &p); err != nil {
+		t.Fatal(err)
+	}
+	return a, &p
 }
