@@ -62,6 +62,9 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		if side == 1 {
 			sign, g = -1, bound-q-l.Margin
 		}
+		if mujocoInert(c, l.Compliance, g) {
+			continue // no row, as MuJoCo's mj_instantiateLimit
+		}
 		a.begin(1)
 		a.addDOF(c, l.Body, vi, 0, sign)
 		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
@@ -79,8 +82,9 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 // limitRow sets R and v̂ of a limit's row (the block just emitted) for the
 // distance g0 to its bound, the velocity jv0 = J v0 at the start of the
 // step and jvs = J v* of the free motion. Within its bound (g0 ≥ 0) the row
-// is inert with MuJoCo's compliance and Params.MuJoCoLimits (MuJoCo has no
-// row there), else SAP's (setRow): a near-rigid
+// is inert with MuJoCo's compliance and Params.MuJoCoLimits (mujocoInert:
+// MuJoCo has no row there; a joint limit then has none either, the cone
+// and tendon limits keep an inert one), else SAP's (setRow): a near-rigid
 // limit is reached without passing it. Violated (g0 < 0), it is brought
 // back over a time constant and never launched:
 //   - with MuJoCo's solref and solimp (Compliance.SolRef), as MuJoCo's
@@ -98,7 +102,7 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 //   - compliant (Stiffness > 0): SAP's spring–damper, as set.
 func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs float64) {
 	switch {
-	case g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits:
+	case mujocoInert(c, cp, g0):
 		r, _ := cp.soft(a.w[0], 0, 0, c.prm.Beta, c.in.DT)
 		inertRow(c, row, r)
 		return
@@ -113,6 +117,19 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs flo
 	default:
 		a.setRow(c, row, 0, cp, g0)
 	}
+}
+
+// mujocoInert reports whether a bound at distance g0 acts never: MuJoCo's
+// compliance and Params.MuJoCoLimits, within the bound (g0 ≥ 0), where
+// MuJoCo 2.2.2's mj_instantiateLimit makes no row (dist ≥ margin). A joint
+// limit's bound then has no row (limit), as MuJoCo's: an inert row
+// (bounds [0, 0]) carries no impulse and costs nothing, except that at
+// J v = 0 exactly (a joint at rest, a solve warm-started from v0 = 0)
+// SAP's Interval takes its Hessian 1/R, which changed the Newton path
+// at round-off; the row's assembly, Delassus estimate and every product
+// of the solve with it were a third of the rows of a humanoid's problem.
+func mujocoInert(c *asmCtx, cp Compliance, g0 float64) bool {
+	return g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits
 }
 
 // inertRow makes the limit row just emitted (row, an Interval block) act

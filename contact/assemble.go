@@ -157,7 +157,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	for i := range pairs {
 		a.roll[i], a.spin[i] = -1, -1
 	}
-	if prm.LoadAware {
+	if prm.LoadAware && !a.allGeometric(len(pairs)) { // only addPair reads the loads (loadMass)
 		a.supported(m, kin, pairs)
 	}
 	for i := range pairs {
@@ -173,6 +173,22 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.addExtra(p)
 	return nil
+}
+
+// allGeometric reports whether Geometric marks every one of n pairs: then
+// Assemble builds no pair's rows from its material (addPair), and the
+// load-aware estimate (supported), which only addPair reads, is not
+// needed (MuJoCo's pyramids at the rk4 stages and in mujoco-euler steps).
+func (a *Assembler) allGeometric(n int) bool {
+	if len(a.Geometric) < n {
+		return false
+	}
+	for _, g := range a.Geometric[:n] {
+		if !g {
+			return false
+		}
+	}
+	return true
 }
 
 // cliqueFactor returns the factors of A in use.
