@@ -37,8 +37,13 @@ type rk4StageWork struct {
 	pyr pyramidWork
 	geo []bool
 	// mats0 and mats are the combined materials of the step's pairs
-	// (stage 0) and of the stage's (softTouching).
+	// (stage 0) and of the stage's (softTouching), and comb0 and comb the
+	// same materials for the contact assemblers (combinedMaterials).
 	mats0, mats []pairMaterial
+	comb0, comb []contact.Material
+	// known is the step's pairs' combined materials as substeps found
+	// them, in the pairs' order (rememberMaterial, pairmats.go).
+	known []pairMemo
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -293,6 +298,8 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prm.LoadAware = prm.LoadAware && len(st.pairs) > 0 // as assembleContacts
 		st.asm.Factored = &mw.factor
 		sim.markPyramids(st)
+		st.comb = combinedMaterials(st.mats, st.comb)
+		st.asm.Combined = st.comb
 		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, prm, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
@@ -383,7 +390,7 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	if len(kmats) != len(known) {
 		known = nil
 	}
-	for _, pr := range pairs {
+	for j, pr := range pairs {
 		var mat contact.Material
 		soft, found := false, false
 		for j := range known {
@@ -393,7 +400,12 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 			}
 		}
 		if !found {
-			mat, soft = sim.mujocoSoft(&pr)
+			var pm pairMaterial
+			if pm, found = sim.knownMaterial(j, &pr); found {
+				mat, soft = pm.mat, pm.soft
+			} else {
+				mat, soft = sim.mujocoSoft(&pr)
+			}
 		}
 		if soft && pr.Phi >= 0 {
 			continue
