@@ -47,14 +47,7 @@ func assembleWith(t *testing.T, sc *scene, comb []Material) solver.Problem {
 	t.Helper()
 	m, s := sc.m, sc.s
 	var p solver.Problem
-	p.Reset(m.NV)
-	for ti, tr := range m.Trees {
-		off := len(p.A)
-		p.Cliques = append(p.Cliques, solver.Clique{Offset: tr.VOffset, Size: tr.NV, AOff: off})
-		p.A = solver.Resize(p.A, off+36)
-		m.TreeMassMatrix(s, ti, p.A[off:])
-	}
-	m.MassDiagonal(s, p.MDiag)
+	sc.massProblem(&p)
 	a := Assembler{Combined: comb}
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)

@@ -325,7 +325,7 @@ func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
 // MuJoCo's for f, scaled by δt² (softRows).
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, i int, js []int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
-	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
+	d, r, bd, ks := sim.pairImpedance(i, mat, pr.Phi) // softRows' (softImpedance)
 	if blk.edges > 1 {
 		mu := blk.mu[0]
 		if mat.SlipWeight > 0 {
