@@ -24,10 +24,10 @@ type Params struct {
 	// MuJoCoLimits makes the limits with MuJoCo's compliance (solref set:
 	// joint, ball-joint and tendon limits) act only past their bound, as
 	// MuJoCo 2.2.2's mj_instantiateLimit has a row only where dist <
-	// margin: within it a joint limit has no row, and a ball-joint or
-	// tendon limit an inert one (impulse bounds [0, 0]), rather than SAP's
-	// row that stops the limit at its bound within the step (limitRow,
-	// mujocoInert). sim sets it for the steps of MuJoCo's integrators.
+	// margin: within it they have no row (noRow; the entry reports no
+	// impulse) rather than SAP's row that stops the limit at its bound
+	// within the step (limitRow). sim sets it for the problems of MuJoCo's
+	// integrators.
 	MuJoCoLimits bool
 	// NoSolve says that the problem will not be solved: the step takes
 	// v = v* because none of its rows acts (Set.NeedsSolve false: explicit

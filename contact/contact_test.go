@@ -143,9 +143,10 @@ func (sc *scene) collide(margin float64) {
 	}
 }
 
-// assemble builds the problem with A = M.
-func (sc *scene) assemble(t *testing.T, prm Params) {
-	m, s, p := sc.m, sc.s, &sc.p
+// massProblem resets p to sc's dynamics: one clique per tree, A = M and
+// diag(M) at sc's state, no constraint.
+func (sc *scene) massProblem(p *solver.Problem) {
+	m, s := sc.m, sc.s
 	p.Reset(m.NV)
 	for ti, tr := range m.Trees {
 		off := len(p.A)
@@ -154,6 +155,12 @@ func (sc *scene) assemble(t *testing.T, prm Params) {
 		m.TreeMassMatrix(s, ti, p.A[off:])
 	}
 	m.MassDiagonal(s, p.MDiag)
+}
+
+// assemble builds the problem with A = M.
+func (sc *scene) assemble(t *testing.T, prm Params) {
+	m, s, p := sc.m, sc.s, &sc.p
+	sc.massProblem(p)
 	var a Assembler
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
