@@ -24,9 +24,10 @@ type Params struct {
 	// MuJoCoLimits makes the limits with MuJoCo's compliance (solref set:
 	// joint, ball-joint and tendon limits) act only past their bound, as
 	// MuJoCo 2.2.2's mj_instantiateLimit has a row only where dist <
-	// margin: within it their row is inert (impulse bounds [0, 0]) rather
-	// than SAP's row that stops the limit at its bound within the step
-	// (limitRow). sim sets it for the problems of MuJoCo's RK4 stages.
+	// margin: within it they have no row (noRow; the entry reports no
+	// impulse) rather than SAP's row that stops the limit at its bound
+	// within the step (limitRow). sim sets it for the problems of MuJoCo's
+	// integrators.
 	MuJoCoLimits bool
 	// NoSolve says that the problem will not be solved: the step takes
 	// v = v* because none of its rows acts (Set.NeedsSolve false: explicit
@@ -73,22 +74,27 @@ type Input struct {
 // its scratch memory between calls, so that assembling a problem of a size
 // seen before allocates nothing.
 type Assembler struct {
-	jr       solver.JRows // J rows of the block being built (≤ 6 rows), one block per tree (clique) it touches
-	nr       int          // rows in use
-	jac      []float64    // 3×NV_t point or angular Jacobian scratch
-	tenG     []float64    // NV: a spatial tendon's Jacobian G (addPath)
-	tenLocal []float64    // 3×NV: its point Jacobians' scratch
-	x        []float64    // scratch: row rotation of diagonalize
-	y        []float64    // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
-	idiag    []float64    // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
-	w        [6]float64   // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
-	wm       [36]float64  // its full Delassus block W, row-major
-	ev       [6]float64   // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null     [6]bool      // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work     []float64    // eigen-solver scratch
-	vecs     []float64    // row bases of diagonalized blocks (n×n each)
-	entries  []entry      // one per Set item, in Report order
-	scale    float64      // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	jr solver.JRows // J rows of the block being built (≤ 6 rows), one block per tree (clique) it touches
+	nr int          // rows in use
+	// one is the column (in its tree's block) of the only non-zero entry
+	// of a one-row block that a single addDOF wrote (a joint limit, an
+	// actuator on one coordinate), which single then need not search
+	// for; oneNone before any write, oneUnknown after any other.
+	one      int
+	jac      []float64   // 3×NV_t point or angular Jacobian scratch
+	tenG     []float64   // NV: a spatial tendon's Jacobian G (addPath)
+	tenLocal []float64   // 3×NV: its point Jacobians' scratch
+	x        []float64   // scratch: row rotation of diagonalize
+	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
+	idiag    []float64   // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
+	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
+	wm       [36]float64 // its full Delassus block W, row-major
+	ev       [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null     [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work     []float64   // eigen-solver scratch
+	vecs     []float64   // row bases of diagonalized blocks (n×n each)
+	entries  []entry     // one per Set item, in Report order
+	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -174,16 +180,25 @@ type asmCtx struct {
 	q   []float64 // the configuration of kin
 }
 
+// Values of Assembler.one that are not a column.
+const (
+	oneNone    = -1 // nothing written to the block yet
+	oneUnknown = -2 // written by other means than one addDOF
+)
+
 // begin starts a block of n rows (n ≤ 6).
 func (a *Assembler) begin(n int) {
 	a.jr.N, a.nr = 0, n
 	a.null = [6]bool{}
+	a.one = oneNone
 }
 
 // slot returns the rows of tree t, adding them (zeroed) if the block has
 // none yet. A block may touch any number of trees (a tendon over joints
-// of several trees, as MuJoCo's).
+// of several trees, as MuJoCo's). Every write to the block goes through
+// it, so it forgets the block's known non-zero column (a.one).
 func (a *Assembler) slot(m *multibody.Model, t int) []float64 {
+	a.one = oneUnknown
 	return a.jr.Slot(t, a.nr*m.Trees[t].NV)
 }
 
@@ -222,10 +237,18 @@ func (a *Assembler) addJac(c *asmCtx, b int, x spatial.Vec3, r0 int, dirs []spat
 
 // addDOF adds coef to row r of the column of velocity vi (a velocity of
 // body b's joint).
+//
+// As the first write to a one-row block with coef ≠ 0 (NaN included), it
+// records the column in a.one: the block's only non-zero entry (Slot
+// zeroes the rows), until another write.
 func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 	t := c.m.Bodies[b].Tree
 	tr := &c.m.Trees[t]
+	first := a.one == oneNone
 	a.slot(c.m, t)[r*tr.NV+vi-tr.VOffset] += coef
+	if first && a.nr == 1 && coef != 0 {
+		a.one = vi - tr.VOffset
+	}
 }
 
 // emit appends the block built since begin to p as a constraint of the
@@ -288,20 +311,15 @@ func (a *Assembler) setW() {
 }
 
 // single sets a.wm[0] = J_i² (A_t⁻¹)_ii and reports true when the block's
-// one row has exactly one non-zero J_i (on tree a.jr.Cliques[0]).
+// one row has exactly one non-zero J_i (on tree a.jr.Cliques[0]): the
+// column addDOF recorded (a.one), else the one a scan of the row finds.
 func (a *Assembler) single(c *asmCtx) bool {
 	q := c.p.Cliques[a.jr.Cliques[0]]
-	at := -1
-	for i, x := range a.jr.Data[0][:q.Size] {
-		if x != 0 {
-			if at >= 0 {
-				return false
-			}
-			at = i
-		}
-	}
+	at := a.one
 	if at < 0 {
-		return false
+		if at = onlyNonzero(a.jr.Data[0][:q.Size]); at < 0 {
+			return false
+		}
 	}
 	v := q.Offset + at
 	if a.idiag[v] < 0 {
@@ -312,6 +330,21 @@ func (a *Assembler) single(c *asmCtx) bool {
 	x := a.jr.Data[0][at]
 	a.wm[0] = x * x * a.idiag[v]
 	return true
+}
+
+// onlyNonzero returns the index of the only non-zero entry of row (NaN
+// counts as non-zero), or −1 if it has none or several.
+func onlyNonzero(row []float64) int {
+	at := -1
+	for i, x := range row {
+		if x != 0 {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
 }
 
 // diagonalize turns the rows of constraint k (the block just emitted,

@@ -62,6 +62,9 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		if side == 1 {
 			sign, g = -1, bound-q-l.Margin
 		}
+		if a.noRow(c, l.Compliance, g) {
+			continue
+		}
 		a.begin(1)
 		a.addDOF(c, l.Body, vi, 0, sign)
 		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
@@ -79,8 +82,8 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 // limitRow sets R and v̂ of a limit's row (the block just emitted) for the
 // distance g0 to its bound, the velocity jv0 = J v0 at the start of the
 // step and jvs = J v* of the free motion. Within its bound (g0 ≥ 0) the row
-// is inert with MuJoCo's compliance and Params.MuJoCoLimits (MuJoCo has no
-// row there), else SAP's (setRow): a near-rigid
+// is SAP's (setRow; with MuJoCo's compliance and Params.MuJoCoLimits there
+// is no row, noRow): a near-rigid
 // limit is reached without passing it. Violated (g0 < 0), it is brought
 // back over a time constant and never launched:
 //   - with MuJoCo's solref and solimp (Compliance.SolRef), as MuJoCo's
@@ -98,10 +101,6 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 //   - compliant (Stiffness > 0): SAP's spring–damper, as set.
 func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs float64) {
 	switch {
-	case g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits:
-		r, _ := cp.soft(a.w[0], 0, 0, c.prm.Beta, c.in.DT)
-		inertRow(c, row, r)
-		return
 	case g0 < 0 && cp.mujoco():
 		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
 		return
@@ -115,13 +114,11 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs flo
 	}
 }
 
-// inertRow makes the limit row just emitted (row, an Interval block) act
-// never: impulse bounds [0, 0], v̂ = 0 and the positive R r
-// (Params.MuJoCoLimits).
-func inertRow(c *asmCtx, row int, r float64) {
-	k := len(c.p.Constraints) - 1
-	c.p.Params[c.p.Constraints[k].Par+1] = 0
-	c.p.R[row], c.p.VHat[row] = r, 0
+// noRow reports whether a limit side at gap g0 with compliance cp has no
+// row: MuJoCo's compliance within its bound with Params.MuJoCoLimits, as
+// MuJoCo 2.2.2's mj_instantiateLimit makes none for dist ≥ margin.
+func (a *Assembler) noRow(c *asmCtx, cp Compliance, g0 float64) bool {
+	return g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits
 }
 
 // elem returns v[i], or 0 when v is not given (callers that assemble
@@ -190,6 +187,10 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	bd := &c.m.Bodies[l.Body]
 	theta, axis := BallAngle(c.in.Q0[bd.QOff : bd.QOff+4])
 	g := l.Angle - theta - l.Margin
+	if a.noRow(c, l.Compliance, g) {
+		a.add(entry{typ: TypeCone, item: i, block: -1, bound: math.Inf(1), vec: -1})
+		return
+	}
 	a.begin(1)
 	for k := range 3 {
 		a.addDOF(c, l.Body, bd.VOff+k, 0, -axis[k])

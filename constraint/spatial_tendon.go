@@ -66,6 +66,9 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 		a.begin(1)
 		L, jv0, jvs := a.addPath(c, l.Path, 0, sign)
 		g := sign*(L-bound) - l.Margin
+		if a.noRow(c, l.Compliance, g) {
+			continue // the begun row is dropped: the next begin starts anew
+		}
 		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
 	}
 	a.add(e)

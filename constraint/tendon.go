@@ -103,6 +103,9 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 		if side == 1 {
 			sign, g = -1, bound-L-l.Margin
 		}
+		if a.noRow(c, l.Compliance, g) {
+			continue
+		}
 		a.begin(1)
 		var jv0, jvs float64
 		for _, t := range l.Terms {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/internal/fmath"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
@@ -114,6 +115,16 @@ type Assembler struct {
 	// bound 0 (SpinBlock, RollingBlock), for MuJoCo's pyramid edges of
 	// condim 4 and 6.
 	Geometric []bool
+
+	// Combined, when it holds one material per pair given to Assemble,
+	// is each pair's Combine of its two geometries' materials, which the
+	// caller has already formed (the simulator's MuJoCo rows combine them
+	// to choose the pairs' rows): Assemble takes it instead of combining
+	// them again. A pair of an elastic foundation still takes its
+	// element's material (pairMaterial). Of any other length it is
+	// ignored.
+	Combined []Material
+	comb     []Material // Combined for this Assemble, or nil
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
@@ -150,13 +161,17 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
 	a.last, a.g = lastPair{}, m.Gravity.Norm()
+	a.comb = nil
+	if len(a.Combined) == len(pairs) {
+		a.comb = a.Combined
+	}
 	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
 	a.lever = resizeFloat(a.lever, len(pairs))
 	a.frames = resizeFrames(a.frames, len(pairs))
 	for i := range pairs {
 		a.roll[i], a.spin[i] = -1, -1
 	}
-	if prm.LoadAware {
+	if prm.LoadAware && !a.allGeometric(len(pairs)) { // only addPair reads the loads (loadMass)
 		a.supported(m, kin, pairs)
 	}
 	for i := range pairs {
@@ -172,6 +187,22 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.addExtra(p)
 	return nil
+}
+
+// allGeometric reports whether Geometric marks every one of n pairs: then
+// Assemble builds no pair's rows from its material (addPair), and the
+// load-aware estimate (supported), which only addPair reads, is not
+// needed (MuJoCo's pyramids at the rk4 stages and in mujoco-euler steps).
+func (a *Assembler) allGeometric(n int) bool {
+	if len(a.Geometric) < n {
+		return false
+	}
+	for _, g := range a.Geometric[:n] {
+		if !g {
+			return false
+		}
+	}
+	return true
 }
 
 // cliqueFactor returns the factors of A in use.
@@ -192,7 +223,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
 	w := a.delassus(p, 3)
-	a.recall(m, kin, pr, mats)
+	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.last.invMass, w)
 	mat := a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
@@ -303,7 +334,7 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	for r := range 3 {
 		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
-	a.recall(m, kin, pr, mats)
+	a.recall(m, kin, i, pr, mats)
 	if a.last.mat.Rolling > 0 {
 		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
 	}
@@ -416,14 +447,19 @@ type lastPair struct {
 	invMass      float64
 }
 
-// recall sets a.last for pair pr, computing it unless the previous pair
-// had the same two geometries.
-func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, pr *Pair, mats []Material) {
+// recall sets a.last for pair i, pr, computing it unless the previous
+// pair had the same two geometries; its material is Combined's when given
+// and the pair is not on an elastic foundation.
+func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material) {
 	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
 		return
 	}
-	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB,
-		mat: pairMaterial(m, kin, pr, mats), invMass: invTreeMass(m, pr)}
+	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB, invMass: invTreeMass(m, pr)}
+	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
+		a.last.mat = a.comb[i]
+		return
+	}
+	a.last.mat = pairMaterial(m, kin, pr, mats)
 }
 
 // invTreeMass returns the largest inverse total mass 1/M_t of the trees
@@ -477,7 +513,7 @@ func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 	if !(g[2] > 0) {
 		return false
 	}
-	return math.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
+	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
 }
 
 // stickMargin is the relative distance from the friction bound below which
@@ -675,7 +711,7 @@ func holds(p *solver.Problem, c int, gamma []float64) bool {
 	switch con.Kind {
 	case solver.Disk:
 		r := p.DiskRadius(c)
-		return r > 0 && math.Hypot(g[0], g[1]) < (1-stickMargin)*r
+		return r > 0 && fmath.Hypot(g[0], g[1]) < (1-stickMargin)*r
 	case solver.Interval:
 		lo, hi := p.IntervalBounds(c)
 		return hi > lo && g[0] > lo+stickMargin*(hi-lo)/2 && g[0] < hi-stickMargin*(hi-lo)/2

@@ -143,9 +143,10 @@ func (sc *scene) collide(margin float64) {
 	}
 }
 
-// assemble builds the problem with A = M.
-func (sc *scene) assemble(t *testing.T, prm Params) {
-	m, s, p := sc.m, sc.s, &sc.p
+// massProblem resets p to sc's dynamics: one clique per tree, A = M and
+// diag(M) at sc's state, no constraint.
+func (sc *scene) massProblem(p *solver.Problem) {
+	m, s := sc.m, sc.s
 	p.Reset(m.NV)
 	for ti, tr := range m.Trees {
 		off := len(p.A)
@@ -154,6 +155,12 @@ func (sc *scene) assemble(t *testing.T, prm Params) {
 		m.TreeMassMatrix(s, ti, p.A[off:])
 	}
 	m.MassDiagonal(s, p.MDiag)
+}
+
+// assemble builds the problem with A = M.
+func (sc *scene) assemble(t *testing.T, prm Params) {
+	m, s, p := sc.m, sc.s, &sc.p
+	sc.massProblem(p)
 	var a Assembler
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
@@ -347,17 +354,7 @@ func TestGeometricBlocks(t *testing.T) {
 		for i := range geo {
 			geo[i] = i%2 == 0
 		}
-		var p solver.Problem
-		p.Reset(sc.m.NV)
-		p.Cliques = append(p.Cliques, sc.p.Cliques...)
-		p.A = append(p.A, sc.p.A...)
-		copy(p.MDiag, sc.p.MDiag)
-		a := Assembler{Geometric: geo}
-		kin := multibody.NewWorkspace(sc.m)
-		kin.Update(sc.s.Q, sc.s.V)
-		if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, DefaultParams(), &p); err != nil {
-			t.Fatal(err)
-		}
+		_, p := sc.assembleMarked(t, geo, DefaultParams())
 		if p.NR != full.NR || !slices.Equal(p.JData, full.JData) || !slices.Equal(p.JBlock, full.JBlock) {
 			t.Fatalf("J differs: %d rows against %d", p.NR, full.NR)
 		}
@@ -383,4 +380,65 @@ func TestGeometricBlocks(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("only %d geometric pairs checked", checked)
 	}
+}
+
+// TestGeometricSkipsLoads: with every pair Geometric, Assemble with
+// Params.LoadAware makes the same problem as without it and does not run
+// the load estimate (supported), which only a material's block reads;
+// with one pair not Geometric it runs it.
+func TestGeometricSkipsLoads(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for range 20 {
+		sc := newScene(t, r)
+		sc.collide(0.5)
+		if len(sc.pairs) == 0 {
+			continue
+		}
+		sc.assemble(t, DefaultParams()) // the cliques, A and diag(M) of the scene's problem
+		assemble := func(geo []bool, loadAware bool) (*Assembler, *solver.Problem) {
+			prm := DefaultParams()
+			prm.LoadAware = loadAware
+			return sc.assembleMarked(t, geo, prm)
+		}
+		all := make([]bool, len(sc.pairs))
+		for i := range all {
+			all[i] = true
+		}
+		a, p := assemble(all, true)
+		_, want := assemble(all, false)
+		if len(a.load) != 0 {
+			t.Fatalf("all pairs geometric: the load estimate ran (%d loads)", len(a.load))
+		}
+		if !slices.Equal(p.JData, want.JData) || !slices.Equal(p.R, want.R) || !slices.Equal(p.VHat, want.VHat) || !slices.Equal(p.Params, want.Params) {
+			t.Fatal("all pairs geometric: the problem differs with LoadAware")
+		}
+		all[len(all)-1] = false
+		if a, _ := assemble(all, true); len(a.load) != len(sc.pairs) {
+			t.Fatalf("one material pair: %d loads for %d pairs", len(a.load), len(sc.pairs))
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d scenes with contacts", checked)
+	}
+}
+
+// assembleMarked assembles the scene's pairs with Assembler.Geometric set
+// to geo into a new problem with the cliques, A and diag(M) of sc.p (which
+// sc.assemble made), at the scene's state.
+func (sc *scene) assembleMarked(t *testing.T, geo []bool, prm Params) (*Assembler, *solver.Problem) {
+	t.Helper()
+	var p solver.Problem
+	p.Reset(sc.m.NV)
+	p.Cliques = append(p.Cliques, sc.p.Cliques...)
+	p.A = append(p.A, sc.p.A...)
+	copy(p.MDiag, sc.p.MDiag)
+	a := &Assembler{Geometric: geo}
+	kin := multibody.NewWorkspace(sc.m)
+	kin.Update(sc.s.Q, sc.s.V)
+	if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, prm, &p); err != nil {
+		t.Fatal(err)
+	}
+	return a, &p
 }

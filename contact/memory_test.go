@@ -18,14 +18,7 @@ import (
 func memoryStep(t *testing.T, sc *scene, a *Assembler, prm Params, gn, slide []float64, vc [][3]float64) *solver.Result {
 	t.Helper()
 	m, s, p := sc.m, sc.s, &sc.p
-	p.Reset(m.NV)
-	for ti, tr := range m.Trees {
-		off := len(p.A)
-		p.Cliques = append(p.Cliques, solver.Clique{Offset: tr.VOffset, Size: tr.NV, AOff: off})
-		p.A = solver.Resize(p.A, off+36)
-		m.TreeMassMatrix(s, ti, p.A[off:])
-	}
-	m.MassDiagonal(s, p.MDiag)
+	sc.massProblem(p)
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
 	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, prm, p); err != nil {

@@ -31,8 +31,11 @@ func loadPeer(t testing.TB, name string, sets ...string) (*sim.Simulator, *scene
 
 // BenchmarkStepPeer times one step of each peer scene (peers.All) with the default
 // settings. The steps are those of the scene's whole run, in order: when a
-// run ends (after the scene's duration), the next step starts a new run
-// (rebuilt with the timer stopped). With -benchtime equal to the scene's
+// run ends (after the scene's duration), the next step starts the run again
+// from its initial state (Simulator.Restore of the first checkpoint, with the
+// timer stopped), on the same simulator, so that its buffers stay warm as
+// they do in a long run and allocs/op counts only what a warmed-up step
+// allocates. With -benchtime equal to the scene's
 // steps (1000 for the clutter scenes, 500 for the stack) ns/op is the mean
 // time per step of a whole run, that is δt × the wall seconds per
 // simulated second of `stiction run`. It reports the mean Newton
@@ -62,23 +65,25 @@ func BenchmarkStepPeerIslands(b *testing.B) {
 	}
 }
 
-// benchPeerRun steps the runs that mk makes, one step per iteration,
-// starting a new run when one ends (see BenchmarkStepPeer).
+// benchPeerRun steps the run that mk makes, one step per iteration,
+// restarting it from its initial state when it ends (see BenchmarkStepPeer).
 func benchPeerRun(b *testing.B, mk func() (*sim.Simulator, *scene.Built)) {
-	var s *sim.Simulator
-	var bl *scene.Built
+	s, bl := mk()
+	defer func() {
+		if is, ok := bl.Config.Solver.(*island.Solver); ok {
+			is.Close()
+		}
+	}()
+	start := s.Checkpoint()
 	done, iters, steps := 0, 0, 0
 	var cpu time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
-		if s == nil || done == bl.Steps {
+		if done == bl.Steps {
 			b.StopTimer()
-			if bl != nil {
-				if is, ok := bl.Config.Solver.(*island.Solver); ok {
-					is.Close()
-				}
+			if err := s.Restore(start); err != nil {
+				b.Fatal(err)
 			}
-			s, bl = mk()
 			done = 0
 			b.StartTimer()
 		}
@@ -91,9 +96,6 @@ func benchPeerRun(b *testing.B, mk func() (*sim.Simulator, *scene.Built)) {
 		done++
 		iters += st.Iterations
 		steps++
-	}
-	if is, ok := bl.Config.Solver.(*island.Solver); ok {
-		is.Close()
 	}
 	b.ReportMetric(float64(iters)/float64(steps), "iterations/step")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(steps), "cpu-ns/op")

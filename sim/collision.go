@@ -31,6 +31,8 @@ import (
 // would touch.
 func (sim *Simulator) detectContacts() {
 	m, w := sim.Model, &sim.ws
+	// The last pairs' materials (pairmats.go) are not these pairs'.
+	w.mj.staged.known = w.mj.staged.known[:0]
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.prof.lap(StageKinematics)
 	if f := &w.col.filter; f.direct {

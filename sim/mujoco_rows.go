@@ -64,11 +64,13 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 // muJoCoRowPair reports whether the step's scheme solves the pair with
 // MuJoCo's rows (startMuJoCoRows): a pair of MJCF's soft material
 // (mujocoSoft) under mujoco-euler, mujoco-implicit or rk4, with no velocity
-// eliminated.
+// eliminated. It keeps the material it combined for softTouching
+// (rememberMaterial).
 func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule || sim.ws.cons.elim.on {
 		return false
 	}
-	_, soft := sim.mujocoSoft(pr)
+	mat, soft := sim.mujocoSoft(pr)
+	sim.rememberMaterial(pr, pairMaterial{mat, soft}) // for softTouching (pairmats.go)
 	return soft
 }

@@ -122,13 +122,15 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		}
 	}
 	pp := pw.startProblem(p)
-	for i := range p.Constraints {
-		switch b, end := pw.jstart[i], pw.jstart[i+1]; {
+	for i := 0; i < len(p.Constraints); {
+		switch {
 		case pw.blocks[i].edges == 0:
-			pw.blocks[i].first = copyBlock(p, pp, i, b, end)
+			i = copyRun(p, pp, pw.blocks, pw.jstart, i) // the limits and other rows after the contacts, at once
+			continue
 		case pw.blocks[i].edges > 0:
 			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], i, pw.jstart)
 		}
+		i++
 	}
 	return true
 }
@@ -237,6 +239,58 @@ func copyBlock(p, pp *solver.Problem, i, b, end int) int {
 	return k
 }
 
+// copyRun appends to pp the blocks of p from i on that pyramidProblem
+// copies unchanged (blocks[k].edges = 0; js as pyramidJStart), with one
+// append per slice of the problem, and returns the end of the run. A run
+// takes the blocks whose rows, parameters and J data follow the previous
+// block's in p's storage (as solver.Problem.AddConstraint and AddJBlock
+// lay them out), so that pp gets what copyBlock would give each block in
+// turn, and sets each one's first; a block that does not follow is the
+// next run's first, and one whose own J blocks are not contiguous is
+// copied by copyBlock alone.
+func copyRun(p, pp *solver.Problem, blocks []pyramidBlock, js []int, i int) int {
+	c0 := p.Constraints[i]
+	row, par, off, j := c0.Row, c0.Par, -1, i
+	for ; j < len(p.Constraints) && blocks[j].edges == 0; j++ {
+		c := p.Constraints[j]
+		o, ok := off, c.Row == row && c.Par == par
+		for b := js[j]; ok && b < js[j+1]; b++ {
+			ok = o < 0 || p.JBlock[b].Off == o
+			o = p.JBlock[b].Off + c.Size*p.Cliques[p.JBlock[b].Clique].Size
+		}
+		if !ok {
+			break
+		}
+		row, par, off = row+c.Size, par+c.Kind.NumParams(), o
+	}
+	if j == i {
+		blocks[i].first = copyBlock(p, pp, i, js[i], js[i+1])
+		return i + 1
+	}
+	off0 := off // the run's J data, p.JData[off0:off]
+	if js[i] < js[j] {
+		off0 = p.JBlock[js[i]].Off
+	}
+	k0, rowShift, parShift, offShift := len(pp.Constraints), pp.NR-c0.Row, len(pp.Params)-c0.Par, len(pp.JData)-off0
+	for k := i; k < j; k++ {
+		c := p.Constraints[k]
+		blocks[k].first = len(pp.Constraints)
+		pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: c.Row + rowShift, Size: c.Size, Par: c.Par + parShift})
+	}
+	pp.NR += row - c0.Row
+	pp.VHat = append(pp.VHat, p.VHat[c0.Row:row]...)
+	pp.R = append(pp.R, p.R[c0.Row:row]...)
+	pp.Params = append(pp.Params, p.Params[c0.Par:par]...)
+	for b := js[i]; b < js[j]; b++ {
+		blk := p.JBlock[b]
+		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: blk.Constraint - i + k0, Clique: blk.Clique, Off: blk.Off + offShift})
+	}
+	if off0 >= 0 {
+		pp.JData = append(pp.JData, p.JData[off0:off]...)
+	}
+	return j
+}
+
 // appendJBlock is solver.Problem.AddJBlock for constraint k, one row, on
 // clique q of n columns, without zeroing the storage it returns: the
 // caller writes every element.
@@ -271,7 +325,7 @@ func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
 // MuJoCo's for f, scaled by δt² (softRows).
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, i int, js []int) int {
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
-	d, r, bd, ks := softImpedance(mat, pr.Phi, dt)
+	d, r, bd, ks := sim.pairImpedance(i, mat, pr.Phi) // softRows' (softImpedance)
 	if blk.edges > 1 {
 		mu := blk.mu[0]
 		if mat.SlipWeight > 0 {

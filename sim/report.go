@@ -1,9 +1,8 @@
 package sim
 
 import (
-	"math"
-
 	"github.com/stiction-sim/stiction/contact"
+	"github.com/stiction-sim/stiction/internal/fmath"
 )
 
 // stats gathers the statistics of the step just taken.
@@ -25,7 +24,7 @@ func (sim *Simulator) stats() StepStats {
 	for i, pr := range w.pairs {
 		st.MaxPenetration = max(st.MaxPenetration, -(pr.Phi + pr.Standoff))
 		if w.result.Gamma[3*i+2] > 0 {
-			st.MaxSlip = max(st.MaxSlip, math.Hypot(w.result.VC[3*i], w.result.VC[3*i+1]))
+			st.MaxSlip = max(st.MaxSlip, fmath.Hypot(w.result.VC[3*i], w.result.VC[3*i+1]))
 		}
 	}
 	return st

@@ -16,6 +16,7 @@ import (
 type rk4StageWork struct {
 	res  solver.Result // the stage's constraint solve
 	vc   []float64     // J v_i of the stage's rows (softRows)
+	imp  []impedance   // per pair, softRows' softImpedance, which pyramidEdges reuses
 	vs   []float64     // the stage's velocities v_i (world frame)
 	used bool          // the last rk4 step solved constraint rows at one of its stages
 
@@ -37,8 +38,13 @@ type rk4StageWork struct {
 	pyr pyramidWork
 	geo []bool
 	// mats0 and mats are the combined materials of the step's pairs
-	// (stage 0) and of the stage's (softTouching).
+	// (stage 0) and of the stage's (softTouching), and comb0 and comb the
+	// same materials for the contact assemblers (combinedMaterials).
 	mats0, mats []pairMaterial
+	comb0, comb []contact.Material
+	// known is the step's pairs' combined materials as substeps found
+	// them, in the pairs' order (rememberMaterial, pairmats.go).
+	known []pairMemo
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -293,6 +299,8 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prm.LoadAware = prm.LoadAware && len(st.pairs) > 0 // as assembleContacts
 		st.asm.Factored = &mw.factor
 		sim.markPyramids(st)
+		st.comb = combinedMaterials(st.mats, st.comb)
+		st.asm.Combined = st.comb
 		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, prm, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
@@ -383,7 +391,7 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	if len(kmats) != len(known) {
 		known = nil
 	}
-	for _, pr := range pairs {
+	for j, pr := range pairs {
 		var mat contact.Material
 		soft, found := false, false
 		for j := range known {
@@ -393,7 +401,12 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 			}
 		}
 		if !found {
-			mat, soft = sim.mujocoSoft(&pr)
+			var pm pairMaterial
+			if pm, found = sim.knownMaterial(j, &pr); found {
+				mat, soft = pm.mat, pm.soft
+			} else {
+				mat, soft = sim.mujocoSoft(&pr)
+			}
 		}
 		if soft && pr.Phi >= 0 {
 			continue
@@ -427,14 +440,17 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 	st.vc = solver.Resize(st.vc, p.NR)
 	p.MulJ(vs, st.vc)
 	elliptic := !sim.cfg.Contact.Pyramidal()
+	st.imp = st.imp[:0]
 	for i := range pairs {
 		mat := &mats[i].mat
+		st.imp = append(st.imp, impedance{})
 		if !mats[i].soft {
 			continue
 		}
 		row := p.Constraints[i].Row
 		mu2 := mat.Friction * mat.Friction
 		d, r, b, k := softImpedance(mat, pairs[i].Phi, dt)
+		st.imp[i] = impedance{set: true, phi: pairs[i].Phi, mat: mat, d: d, r: r, b: b, k: k}
 		for j := range 2 {
 			p.R[row+j] = (1 + mu2) * r
 			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
@@ -449,6 +465,25 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 
 // mjMinVal is MuJoCo's mjMINVAL, the floor of mj_makeImpedance's R.
 const mjMinVal = 1e-15
+
+// impedance is softImpedance's result for a pair's material and gap φ
+// (softRows keeps it per pair for pyramidEdges).
+type impedance struct {
+	set        bool
+	phi        float64
+	mat        *contact.Material
+	d, r, b, k float64
+}
+
+// pairImpedance returns softImpedance(mat, φ, δt) for pair i of the
+// problem softRows last made, from softRows' own evaluation when it was of
+// the same material and φ (the same function of the same numbers).
+func (sim *Simulator) pairImpedance(i int, mat *contact.Material, phi float64) (d, r, b, k float64) {
+	if imp := sim.ws.mj.staged.imp; i < len(imp) && imp[i].set && imp[i].mat == mat && math.Float64bits(imp[i].phi) == math.Float64bits(phi) {
+		return imp[i].d, imp[i].r, imp[i].b, imp[i].k
+	}
+	return softImpedance(mat, phi, sim.cfg.DT)
+}
 
 // softImpedance returns what MuJoCo's rows of a contact of its soft
 // material mat at gap φ share in a step of δt (mj_makeImpedance,

@@ -23,6 +23,12 @@ func (sim *Simulator) assembleContacts() error {
 		prm.LoadAware = false
 	}
 	w.assemble.Geometric = sim.stepElliptic() // MuJoCo's elliptic blocks (elliptic.go)
+	w.assemble.Combined = nil
+	if w.mj.rows { // the pairs' materials, combined by softTouching (pairmats.go)
+		st := &w.mj.staged
+		st.comb0 = combinedMaterials(st.mats0, st.comb0)
+		w.assemble.Combined = st.comb0
+	}
 	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, prm, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)

@@ -1,6 +1,6 @@
 package solver
 
-import "math"
+import "github.com/stiction-sim/stiction/internal/fmath"
 
 // Region is the region of R³ in which y = −R⁻¹(v_c − v̂) lies for one
 // contact (SAP App. C, Fig. 22). It selects the branch of the projection
@@ -40,7 +40,7 @@ func (r Region) String() string {
 // App. C), and the region of y. It requires Rt, Rn > 0 and μ ≥ 0; μ = 0 and y_r = 0 are
 // handled without division by zero.
 func Project(y [3]float64, mu, Rt, Rn float64) (gamma [3]float64, region Region) {
-	yr := math.Hypot(y[0], y[1])
+	yr := fmath.Hypot(y[0], y[1])
 	yn := y[2]
 	muHat := mu * Rt / Rn // μ̂ = μ Rt/Rn, SAP §V-A
 	switch {
@@ -91,7 +91,7 @@ func G(y [3]float64, mu, Rt, Rn float64) [3][3]float64 {
 //
 // where 0 ≤ μ γ_n/y_r ≤ 1 in the sliding region, so nothing overflows.
 func slidingG(y [3]float64, gn, mu, Rt, Rn float64) [3][3]float64 {
-	yr := math.Hypot(y[0], y[1])
+	yr := fmath.Hypot(y[0], y[1])
 	t0, t1 := y[0]/yr, y[1]/yr
 	mu2 := mu * mu * Rt / Rn // μ̃²
 	gnn := 1 / ((1 + mu2) * Rn)

@@ -1,6 +1,6 @@
 package solver
 
-import "math"
+import "github.com/stiction-sim/stiction/internal/fmath"
 
 // Disk is a two-row regularized constraint whose impulse lies in a disk,
 // C = {γ : ‖γ‖ ≤ ρ}, with R = diag(R, R) (Castro et al. §III with a disk
@@ -15,7 +15,7 @@ import "math"
 // times a normal impulse).
 func evalDisk(rho, r float64, vhat, vc, gamma, g []float64) float64 {
 	y0, y1 := -(vc[0]-vhat[0])/r, -(vc[1]-vhat[1])/r
-	ny := math.Hypot(y0, y1)
+	ny := fmath.Hypot(y0, y1)
 	if ny <= rho {
 		gamma[0], gamma[1] = y0, y1
 		if g != nil {

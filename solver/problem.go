@@ -101,10 +101,10 @@ func (p *Problem) AddJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
 	off := len(p.JData)
 	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
-	for range n {
-		p.JData = append(p.JData, 0)
-	}
-	return p.JData[off : off+n]
+	p.JData = slices.Grow(p.JData, n)[:off+n] // one growth, not n appends
+	blk := p.JData[off : off+n]
+	clear(blk)
+	return blk
 }
 
 // JRows collects the J blocks of one constraint being built, one per

@@ -3,6 +3,8 @@ package solver
 import (
 	"math"
 	"time"
+
+	"github.com/stiction-sim/stiction/internal/fmath"
 )
 
 // LaggedRefiner is a Solver that solves a problem with an inner solver and
@@ -99,7 +101,7 @@ func (l *LaggedRefiner) relag(p *Problem, gamma []float64) bool {
 		}
 		n, n0 := max(gamma[c.Row+2], 0), p.LaggedNormal(i)
 		tol := l.Tolerance
-		if l.SlideTolerance > 0 && math.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*p.FrictionBound(i, gamma) {
+		if l.SlideTolerance > 0 && fmath.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*p.FrictionBound(i, gamma) {
 			tol = l.SlideTolerance // sliding: friction is μ n0 itself
 		}
 		if math.Abs(n-n0) > tol*max(n, n0, p.LaggedScale(i)) {

@@ -25,6 +25,10 @@ import (
 //
 // Cliques touched by no contact are not given to the inner solver: their
 // velocities are v* (the exact minimiser of their term ½‖v − v*‖²_A).
+// A problem whose contacts form a single island is not split: the inner
+// solver solves it whole (solveWhole), with the bits and statistics of the
+// inner solver alone, so that the island solver costs nothing where it
+// cannot gain.
 //
 // Merged statistics:
 //   - Status: the worst over the islands (Failed, then MaxIterations, then
@@ -156,6 +160,9 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 		v0 = p.VStar
 	}
 	s.split(p)
+	if s.n == 1 {
+		return s.solveWhole(p, v0, res)
+	}
 	if err := s.checkFree(p); err != nil {
 		return err
 	}
@@ -428,9 +435,23 @@ func (s *Solver) localConstraint(is *island, ct int) int {
 	return lo
 }
 
-// solveAll solves every island, in the caller's goroutine or on the
-// workers.
-func (s *Solver) solveAll() {
+// solveWhole solves p, which forms a single island, whole with the first
+// worker's inner solver, as the inner solver alone would (the cliques
+// without contacts included): the same bits, without the cost of copying
+// the island's sub-problem out and its solution back and of recomputing
+// e_m (8–10% of a step of the 100-sphere stack and the 10 perturbed cubes,
+// BENCHMARKS.md's twenty-first pass), which gains nothing for one island.
+// Island(0) reports the island's cliques and constraints and the solve's
+// statistics.
+func (s *Solver) solveWhole(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	s.makeInner()
+	err := s.inner[0].Solve(p, v0, res)
+	s.islands[0].res.Stats = res.Stats
+	return err
+}
+
+// makeInner creates the workers' inner solvers that do not exist yet.
+func (s *Solver) makeInner() {
 	for len(s.inner) < s.workers {
 		in := s.newInner()
 		if pr, ok := in.(solver.Profiler); ok {
@@ -438,6 +459,12 @@ func (s *Solver) solveAll() {
 		}
 		s.inner = append(s.inner, in)
 	}
+}
+
+// solveAll solves every island, in the caller's goroutine or on the
+// workers.
+func (s *Solver) solveAll() {
+	s.makeInner()
 	if s.workers <= 1 || s.n <= 1 {
 		for k := range s.n {
 			s.solveOne(s.inner[0], k)

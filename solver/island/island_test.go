@@ -257,3 +257,45 @@ func TestIslandsNoContacts(t *testing.T) {
 		}
 	}
 }
+
+// TestOneIslandSolvedWhole: a problem whose contacts form a single island
+// (here with a clique without contact too, which a split would leave at
+// v*) gets the bits and the statistics of the inner solver alone, with 1
+// and 2 workers, and Island(0) reports the solve.
+func TestOneIslandSolvedWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 23))
+	seen := 0
+	for trial := 0; seen < 20 && trial < 1000; trial++ {
+		p := randomProblem(rng, 4, 3, 6)
+		var alone solver.Result
+		errAlone := sapFactory(1e-10)().Solve(p, nil, &alone)
+		for _, w := range []int{1, 2} {
+			s := New(sapFactory(1e-10), w)
+			var res solver.Result
+			err := s.Solve(p, nil, &res)
+			s.Close()
+			if s.Islands() != 1 {
+				break
+			}
+			if w == 1 {
+				seen++
+			}
+			if (err == nil) != (errAlone == nil) {
+				t.Fatalf("trial %d, %d workers: error %v, the inner solver alone %v", trial, w, err, errAlone)
+			}
+			if err != nil {
+				continue
+			}
+			if !slices.Equal(res.V, alone.V) || !slices.Equal(res.Gamma, alone.Gamma) || !slices.Equal(res.VC, alone.VC) || res.Stats != alone.Stats {
+				t.Fatalf("trial %d, %d workers: one island's solution or statistics differ from the inner solver's alone (e_m %g, %g)",
+					trial, w, res.Stats.MomentumError, alone.Stats.MomentumError)
+			}
+			if _, nc, st := s.Island(0); nc == 0 || st != alone.Stats {
+				t.Fatalf("trial %d: Island(0) reports %d constraints, stats %+v", trial, nc, st)
+			}
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("only %d one-island problems drawn, want 20", seen)
+	}
+}

@@ -63,9 +63,9 @@ func packRow(cols []int, vals, row []float64, off int) ([]int, []float64) {
 	cols, vals = slices.Grow(cols, len(row))[:nc+len(row)], slices.Grow(vals, len(row))[:nv+len(row)]
 	cs, vs := cols[nc:], vals[nv:]
 	n := 0
-	for j, x := range row {
+	for j, x := range row { // every entry written at n (n ≤ j), kept by n's increment: no branch to mispredict
+		cs[n], vs[n] = off+j, x
 		if x != 0 {
-			cs[n], vs[n] = off+j, x
 			n++
 		}
 	}
