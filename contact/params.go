@@ -125,6 +125,9 @@ type Params struct {
 	// contact geometries would exceed it is taken as k equal substeps,
 	// r(‖ω‖δt/k)²/2 ≤ SubstepTolerance, at most MaxSubsteps (sim). 0: never.
 	SubstepTolerance float64
+	// Sleep puts settled islands to sleep (sim, sleep.go); the zero Sleep
+	// keeps every body awake.
+	Sleep Sleep
 	// Cone is the friction cone of MuJoCo's soft contacts where their own
 	// rows are solved (MuJoCo's <option cone>; Pyramidal reports it),
 	// default Elliptic.
@@ -220,6 +223,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: speculative margin cap %v must be non-negative and finite", p.SpeculativeMax)
 	case !(p.SubstepTolerance >= 0) || math.IsInf(p.SubstepTolerance, 0):
 		return fmt.Errorf("contact: substep tolerance %v must be non-negative and finite", p.SubstepTolerance)
+	case !(p.Sleep.Speed >= 0) || math.IsInf(p.Sleep.Speed, 0):
+		return fmt.Errorf("contact: sleep speed %v must be non-negative and finite", p.Sleep.Speed)
+	case p.Sleep.Steps < 0:
+		return fmt.Errorf("contact: sleep steps %d must be non-negative", p.Sleep.Steps)
 	case p.Cone != Elliptic && p.Cone != Pyramidal:
 		return fmt.Errorf("contact: unknown friction cone %v", p.Cone)
 	case !(p.ImpRatio >= 0) || math.IsInf(p.ImpRatio, 0):
