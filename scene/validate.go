@@ -3,6 +3,7 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
 	"math"
 	"reflect"
@@ -85,7 +86,7 @@ func (s *Scene) ApplyDefaults() {
 	setDefault(&c.MaxRecoverySpeed, DefaultMaxRecoverySpeed)
 	setDefault(&c.SubstepTolerance, DefaultSubstepTolerance)
 	setDefault(&c.SpeculativeMax, DefaultSpeculativeMax)
-	setDefault(&c.Sleep, DefaultSleep)
+	setDefault(&c.Sleep, DefaultSleep && thetaScheme(s.Scheme)) // MuJoCo's schemes: MuJoCo 2.2.2 has no sleeping
 	setDefault(&c.SleepSpeed, contact.DefaultSleepSpeed)
 	setDefault(&c.SleepSteps, contact.DefaultSleepSteps)
 	v := &s.Solver
@@ -396,8 +397,8 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		v.joint(p, i, b, s.Bodies)
 	}
 	v.oneOf("scheme", s.Scheme, schemeNames...)
-	if c := s.Contact; c.Sleep != nil && *c.Sleep && (strings.HasPrefix(s.Scheme, "mujoco") || s.Scheme == "rk4") {
-		v.add("contact.sleep", "true needs a θ-method scheme, not %q (MuJoCo 2.2.2 has no sleeping)", s.Scheme)
+	if c := s.Contact; c.Sleep != nil && *c.Sleep && !thetaScheme(s.Scheme) {
+		v.add("contact.sleep", "true needs a θ-method scheme, not %q (MuJoCo 2.2.2 has no sleeping)", s.Scheme) // an unknown scheme is reported as such too
 	}
 	for i := range s.Forces {
 		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
@@ -739,4 +740,13 @@ func (v *validator) nonFinite(x reflect.Value, path string) {
 			v.add(path, "%s is not a finite number", fnum(f))
 		}
 	}
+}
+
+// thetaScheme reports whether the scheme name is a θ-method preset, not
+// MuJoCo's mujoco-euler, mujoco-implicit or rk4 nor the mechanics notes'
+// other integrators: the schemes that may put islands to sleep
+// (contact.sleep, sim.Config.Validate).
+func thetaScheme(name string) bool {
+	sc, err := sim.ParseScheme(name)
+	return err == nil && sc.Method == sim.ThetaMethod
 }
