@@ -198,10 +198,14 @@ func DefaultParams() Params {
 // Go API share it, scene's TestEngineDefaults checks that they agree): the
 // Lagged approximation, speculative contact up to 0.1 m, load-aware
 // regularization, friction anchors of 1 mm and a 0.3 m/s recovery cap, with
-// DefaultParams' β, σ, margin, Delassus estimate and v_s. DefaultParams
-// is the SAP paper's model.
+// DefaultParams' β, σ, margin, Delassus estimate and v_s, and sleeping
+// islands at DefaultSleepSpeed and DefaultSleepSteps when SleepByDefault.
+// DefaultParams is the SAP paper's model.
 func EngineParams() Params {
 	p := DefaultParams()
+	if SleepByDefault {
+		p.Sleep = Sleep{Speed: DefaultSleepSpeed, Steps: DefaultSleepSteps}
+	}
 	p.Approximation, p.LoadAware, p.MaxRecoverySpeed, p.SubstepTolerance = Lagged, true, 0.3, 1e-4
 	return p
 }

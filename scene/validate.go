@@ -32,9 +32,9 @@ const (
 	DefaultMaxRecoverySpeed  = 0.3
 	DefaultSubstepTolerance  = 1e-4 // m
 	DefaultSpeculativeMax    = 0.1  // m
-	// DefaultSleep: settled islands stay awake unless contact.sleep says
-	// otherwise (docs/SCENES.md).
-	DefaultSleep         = false
+	// DefaultSleep is the engine's (contact.SleepByDefault), for
+	// θ-method schemes (docs/SCENES.md).
+	DefaultSleep         = contact.SleepByDefault
 	DefaultSolver        = "sap"
 	DefaultTolerance     = 1e-6
 	DefaultAbsTolerance  = 1e-16
