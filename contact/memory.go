@@ -60,6 +60,12 @@ type Memory struct {
 	memos []Memo  // the last step's contacts, sorted by key
 	next  []Memo  // being built by Remember
 	dt    float64 // the time step of the memos' impulses (0: none yet)
+	// Keep marks, per geometry, those whose contacts Remember keeps when
+	// the step did not detect them: a remembered contact between two kept
+	// geometries (sim's sleeping bodies and the world's) is carried over
+	// unchanged, so that an island that wakes finds its contacts' impulses
+	// and anchors as they were when it fell asleep. nil keeps none.
+	Keep []bool
 }
 
 // Recall sets what the previous step knew of each pair (the Pair fields
@@ -139,6 +145,13 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 		a.anchor(&mm, pr, i, p, res)
 		a.anchorRotation(&mm, pr, i, p, res)
 		mem.next = append(mem.next, mm)
+	}
+	if mem.Keep != nil {
+		for _, mm := range mem.memos {
+			if mem.Keep[mm.GeomA] && mem.Keep[mm.GeomB] {
+				mem.next = append(mem.next, mm) // asleep: not detected, kept as it was
+			}
+		}
 	}
 	sortMemos(mem.next)
 	mem.memos, mem.next = mem.next, mem.memos

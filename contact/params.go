@@ -125,6 +125,9 @@ type Params struct {
 	// contact geometries would exceed it is taken as k equal substeps,
 	// r(‖ω‖δt/k)²/2 ≤ SubstepTolerance, at most MaxSubsteps (sim). 0: never.
 	SubstepTolerance float64
+	// Sleep puts settled islands to sleep (sim, sleep.go); the zero Sleep
+	// keeps every body awake.
+	Sleep Sleep
 	// Cone is the friction cone of MuJoCo's soft contacts where their own
 	// rows are solved (MuJoCo's <option cone>; Pyramidal reports it),
 	// default Elliptic.
@@ -200,10 +203,14 @@ func DefaultParams() Params {
 // Go API share it, scene's TestEngineDefaults checks that they agree): the
 // Lagged approximation, speculative contact up to 0.1 m, load-aware
 // regularization, friction anchors of 1 mm and a 0.3 m/s recovery cap, with
-// DefaultParams' β, σ, margin, Delassus estimate and v_s. DefaultParams
-// is the SAP paper's model.
+// DefaultParams' β, σ, margin, Delassus estimate and v_s, and sleeping
+// islands at DefaultSleepSpeed and DefaultSleepSteps when SleepByDefault.
+// DefaultParams is the SAP paper's model.
 func EngineParams() Params {
 	p := DefaultParams()
+	if SleepByDefault {
+		p.Sleep = Sleep{Speed: DefaultSleepSpeed, Steps: DefaultSleepSteps}
+	}
 	p.Approximation, p.LoadAware, p.MaxRecoverySpeed, p.SubstepTolerance = Lagged, true, 0.3, 1e-4
 	return p
 }
@@ -225,6 +232,10 @@ func (p Params) Validate() error {
 		return fmt.Errorf("contact: speculative margin cap %v must be non-negative and finite", p.SpeculativeMax)
 	case !(p.SubstepTolerance >= 0) || math.IsInf(p.SubstepTolerance, 0):
 		return fmt.Errorf("contact: substep tolerance %v must be non-negative and finite", p.SubstepTolerance)
+	case !(p.Sleep.Speed >= 0) || math.IsInf(p.Sleep.Speed, 0):
+		return fmt.Errorf("contact: sleep speed %v must be non-negative and finite", p.Sleep.Speed)
+	case p.Sleep.Steps < 0:
+		return fmt.Errorf("contact: sleep steps %d must be non-negative", p.Sleep.Steps)
 	case p.Cone != Elliptic && p.Cone != Pyramidal:
 		return fmt.Errorf("contact: unknown friction cone %v", p.Cone)
 	case !(p.ImpRatio >= 0) || math.IsInf(p.ImpRatio, 0):

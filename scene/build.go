@@ -467,7 +467,7 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 			Approximation: approx, StictionTolerance: *s.Contact.StictionTolerance,
 			Speculative: *s.Contact.Speculative, SpeculativeMax: *s.Contact.SpeculativeMax,
 			LoadAware: *s.Contact.LoadAware, AnchorRadius: 1e-3, MaxRecoverySpeed: *s.Contact.MaxRecoverySpeed,
-			SubstepTolerance: *s.Contact.SubstepTolerance, Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
+			SubstepTolerance: *s.Contact.SubstepTolerance, Sleep: sleepParams(s.Contact), Cone: cone, ImpRatio: valueOr(s.Contact.ImpRatio, 0),
 			PGSIterations: pgsIterations(s.Contact), PGSTolerance: pgsTolerance(s.Contact),
 			NoSlipIterations: intOr(s.Contact.NoSlipIterations, 0), NoSlipTolerance: valueOr(s.Contact.NoSlipTolerance, 0),
 			Newton:         mujocoNewton(s.Contact),
@@ -568,4 +568,13 @@ func fluidBoxes(m *multibody.Model, fl *forces.Fluid, boxes []FluidBox) error {
 		fl.SetBox(b, in)
 	}
 	return nil
+}
+
+// sleepParams returns the sleeping of settled islands that the scene's
+// contact section asks for (the zero contact.Sleep, off, unless sleep).
+func sleepParams(c ContactParams) contact.Sleep {
+	if c.Sleep == nil || !*c.Sleep {
+		return contact.Sleep{}
+	}
+	return contact.Sleep{Speed: *c.SleepSpeed, Steps: *c.SleepSteps}
 }

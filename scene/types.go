@@ -177,6 +177,15 @@ type ContactParams struct {
 	// contact may cause within a step before the step is split into
 	// substeps (contact.Params.SubstepTolerance; 0: never).
 	SubstepTolerance *float64 `yaml:"substep_tolerance,omitempty"`
+	// Sleep puts settled islands to sleep (contact.Params.Sleep; default
+	// false): an island of bodies joined by contacts whose velocities all
+	// stayed at most sleep_speed (m/s, rad/s; default
+	// contact.DefaultSleepSpeed) for sleep_steps steps (default
+	// contact.DefaultSleepSteps) is frozen until a contact with an awake
+	// body or a force wakes it. θ-method schemes only.
+	Sleep      *bool    `yaml:"sleep,omitempty"`
+	SleepSpeed *float64 `yaml:"sleep_speed,omitempty"`
+	SleepSteps *int     `yaml:"sleep_steps,omitempty"`
 	// Speculative turns speculative contact on (default true): a pair
 	// becomes a contact when its gap can close within one step.
 	Speculative *bool `yaml:"speculative,omitempty"`

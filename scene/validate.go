@@ -3,12 +3,14 @@ package scene
 import (
 	"errors"
 	"fmt"
+	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
 	"math"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/solver/stack"
 )
 
@@ -30,11 +32,14 @@ const (
 	DefaultMaxRecoverySpeed  = 0.3
 	DefaultSubstepTolerance  = 1e-4 // m
 	DefaultSpeculativeMax    = 0.1  // m
-	DefaultSolver            = "sap"
-	DefaultTolerance         = 1e-6
-	DefaultAbsTolerance      = 1e-16
-	DefaultLineSearch        = "exact"
-	DefaultMaxIterations     = 100
+	// DefaultSleep is the engine's (contact.SleepByDefault), for
+	// θ-method schemes (docs/SCENES.md).
+	DefaultSleep         = contact.SleepByDefault
+	DefaultSolver        = "sap"
+	DefaultTolerance     = 1e-6
+	DefaultAbsTolerance  = 1e-16
+	DefaultLineSearch    = "exact"
+	DefaultMaxIterations = 100
 	// DefaultPGSIterations is the default solver.max_iterations of
 	// solver.type pgs (sweeps; docs/SOLVERS.md measures how many a stiff
 	// problem needs).
@@ -81,6 +86,9 @@ func (s *Scene) ApplyDefaults() {
 	setDefault(&c.MaxRecoverySpeed, DefaultMaxRecoverySpeed)
 	setDefault(&c.SubstepTolerance, DefaultSubstepTolerance)
 	setDefault(&c.SpeculativeMax, DefaultSpeculativeMax)
+	setDefault(&c.Sleep, DefaultSleep && thetaScheme(s.Scheme)) // MuJoCo's schemes: MuJoCo 2.2.2 has no sleeping
+	setDefault(&c.SleepSpeed, contact.DefaultSleepSpeed)
+	setDefault(&c.SleepSteps, contact.DefaultSleepSteps)
 	v := &s.Solver
 	if v.Type == "" {
 		v.Type = DefaultSolver
@@ -252,6 +260,12 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 	if c.SpeculativeMax != nil {
 		v.nonNegative("contact.speculative_max", *c.SpeculativeMax)
 	}
+	if c.SleepSpeed != nil {
+		v.nonNegative("contact.sleep_speed", *c.SleepSpeed)
+	}
+	if c.SleepSteps != nil && *c.SleepSteps < 1 {
+		v.add("contact.sleep_steps", "%d must be at least 1", *c.SleepSteps)
+	}
 	if c.ImpRatio != nil {
 		v.positive("contact.impratio", *c.ImpRatio)
 	}
@@ -383,6 +397,9 @@ func (s *Scene) validate(file string, l locs, pre []error) error {
 		v.joint(p, i, b, s.Bodies)
 	}
 	v.oneOf("scheme", s.Scheme, schemeNames...)
+	if c := s.Contact; c.Sleep != nil && *c.Sleep && !thetaScheme(s.Scheme) {
+		v.add("contact.sleep", "true needs a θ-method scheme, not %q (MuJoCo 2.2.2 has no sleeping)", s.Scheme) // an unknown scheme is reported as such too
+	}
 	for i := range s.Forces {
 		v.force(indexPath("forces", i), &s.Forces[i], s.Bodies)
 	}
@@ -723,4 +740,13 @@ func (v *validator) nonFinite(x reflect.Value, path string) {
 			v.add(path, "%s is not a finite number", fnum(f))
 		}
 	}
+}
+
+// thetaScheme reports whether the scheme name is a θ-method preset, not
+// MuJoCo's mujoco-euler, mujoco-implicit or rk4 nor the mechanics notes'
+// other integrators: the schemes that may put islands to sleep
+// (contact.sleep, sim.Config.Validate).
+func thetaScheme(name string) bool {
+	sc, err := sim.ParseScheme(name)
+	return err == nil && sc.Method == sim.ThetaMethod
 }

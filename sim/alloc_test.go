@@ -7,14 +7,16 @@ import "testing"
 // the ground, with symplectic Euler and with the midpoint rule's Newton
 // iteration) and the spring-cylinder (force elements); with MuJoCo's
 // Euler on the chain (damped joints, contact) and RK4 on the double
-// pendulum (contact-free: its four stages).
+// pendulum (contact-free: its four stages); and with sleeping islands on
+// the stack (asleep) and the clutter (some islands asleep, others waking).
 func TestStepAllocatesNothing(t *testing.T) {
 	for _, c := range []struct {
 		scene  string
 		warmup int
 		sets   []string
 	}{{"clutter", 300, nil}, {"stack", 100, nil}, {"chain", 700, nil}, {"chain", 700, []string{"scheme=midpoint"}},
-		{"spring-cylinder", 50, nil}, {"chain", 700, []string{"scheme=mujoco-euler"}}, {"double-pendulum", 50, []string{"scheme=rk4"}}} {
+		{"spring-cylinder", 50, nil}, {"chain", 700, []string{"scheme=mujoco-euler"}}, {"double-pendulum", 50, []string{"scheme=rk4"}},
+		{"stack", 100, []string{"contact.sleep=true", "contact.sleep_steps=20"}}, {"clutter", 300, []string{"contact.sleep=true", "contact.sleep_steps=20"}}} {
 		s, _ := load(t, c.scene, c.sets...)
 		runSteps(t, s, c.warmup)
 		fallback := false

@@ -45,6 +45,19 @@ type Checkpoint struct {
 	// solver (contact.Params.PGSIterations): nil before its first solve
 	// and without PGS (and in files written before it was added).
 	QAccWarm []float64
+	// Sleep is the sleeping islands' state (contact.Params.Sleep): nil
+	// when sleeping is off (and in files written before it was added,
+	// which then restore every body awake).
+	Sleep *SleepMemo
+}
+
+// SleepMemo is what a checkpoint keeps of the sleeping islands, per tree:
+// its quiet steps, whether it sleeps, its island and that island's e_m.
+type SleepMemo struct {
+	Quiet  []int32
+	Asleep []bool
+	Island []int32
+	EM     []float64
 }
 
 // ContactMemo is what a checkpoint keeps of one persistent contact: its
@@ -68,6 +81,7 @@ func (sim *Simulator) Checkpoint() *Checkpoint {
 		Act:      slices.Clone(sim.State.Act),
 		Contacts: sim.mem.Memos(),
 		QAccWarm: sim.pgsWarm.checkpoint(),
+		Sleep:    sim.sleep.checkpoint(),
 	}
 }
 
@@ -92,6 +106,9 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 	case c.QAccWarm != nil && len(c.QAccWarm) != sim.Model.NV:
 		return fmt.Errorf("sim: checkpoint has a warm start of %d accelerations, model needs %d", len(c.QAccWarm), sim.Model.NV)
 	}
+	if err := sim.sleep.check(c.Sleep, len(sim.Model.Trees)); err != nil {
+		return err
+	}
 	sim.pgsWarm.restore(c.QAccWarm)
 	copy(sim.State.Act, c.Act)
 	copy(sim.State.Q, c.Q)
@@ -100,6 +117,7 @@ func (sim *Simulator) Restore(c *Checkpoint) error {
 	sim.step, sim.t0 = c.Step, c.T0
 	sim.last = lastStep{} // Stats: no step since the restore
 	sim.mem.Restore(c.Contacts, c.DT)
+	sim.sleep.restore(c.Sleep, sim.Model)
 	return nil
 }
 

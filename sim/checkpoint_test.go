@@ -95,6 +95,8 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	c := s.Checkpoint()
 	c.Act = []float64{0.25, 0.5}                       // the incline has no muscle: activations stand in (TestMuscleCheckpoint resumes a muscle)
 	c.QAccWarm = []float64{0.125, -0.25, 0.5, 1, 2, 4} // the incline has no PGS: a warm start stands in (internal/mjref TestPGSCheckpoint resumes one)
+	// Sleeping is off here: a state stands in (TestSleepDeterministic resumes one).
+	c.Sleep = &sim.SleepMemo{Quiet: []int32{3}, Asleep: []bool{true}, Island: []int32{0}, EM: []float64{1e-7}}
 	// Give every field a non-zero value so that a dropped field shows, the
 	// contact records' fields included.
 	nonZero := func(what string, rv reflect.Value) {

@@ -34,6 +34,7 @@ func (sim *Simulator) detectContacts() {
 	// The last pairs' materials (pairmats.go) are not these pairs'.
 	w.mj.staged.known = w.mj.staged.known[:0]
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
+	sim.wakeForced()      // a force on a sleeping body wakes its island (sleep.go)
 	sim.prof.lap(StageKinematics)
 	if f := &w.col.filter; f.direct {
 		sim.filteredBroadPhase(&w.col, w.kin0, w.spec) // few collidable pairs: test them, build no tree
@@ -45,6 +46,7 @@ func (sim *Simulator) detectContacts() {
 	}
 	sim.prof.lap(StageBroadPhase)
 	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
+	sim.wakeTouched() // a contact with an awake body wakes a sleeping island (sleep.go)
 	sim.prof.lap(StageNarrowPhase)
 }
 
@@ -333,7 +335,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
 	for _, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
-		if !m.Collidable(i, j) {
+		if !m.Collidable(i, j) || sim.sleep.skip(i, j) {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]

@@ -61,6 +61,9 @@ func (c *Config) Validate(nmat int) error {
 	if c.NewtonTolerance < 0 || c.MaxNewtonIterations < 0 || math.IsNaN(c.NewtonTolerance) || c.Relinearizations < 0 {
 		return fmt.Errorf("sim: Newton tolerance %v and iteration limit %d must be ≥ 0", c.NewtonTolerance, c.MaxNewtonIterations)
 	}
+	if c.Contact.Sleep.On() && c.Scheme.resolved().Method != ThetaMethod {
+		return fmt.Errorf("sim: sleeping (contact sleep steps %d) needs a θ-method scheme, not %v", c.Contact.Sleep.Steps, c.Scheme.resolved().Method)
+	}
 	if c.Solver == nil {
 		return errors.New("sim: no contact solver configured")
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/stiction-sim/stiction/constraint"
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
@@ -55,6 +56,7 @@ func ActuatorLengthRange(m *multibody.Model, cfg Config, i int, opt LengthRangeO
 		local: make([]float64, 3*m.NV), ms: constraint.NewMassSolver(mm)}
 	c := cfg
 	c.DT, c.Scheme, c.Forces, c.Relinearizations = opt.Timestep, MuJoCoEuler, []forces.Element{lr, undamped(mm)}, 0
+	c.Contact.Sleep = contact.Sleep{} // MuJoCo's compile-time simulation: no sleeping (and mujoco-euler refuses it)
 	cs := *set
 	cs.Actuators, cs.Frictions = nil, nil
 	c.Constraints = &cs

@@ -21,6 +21,10 @@ func (sim *Simulator) stats() StepStats {
 		RK4Fallback:      w.mj.fallback,
 	}
 	sim.constraintStats(&st)
+	if s := &sim.sleep; s.any { // a sleeping island's e_m is that of its last solve
+		st.MomentumError = max(st.MomentumError, s.maxEM)
+		st.SleepingBodies, st.SleepingIslands = s.bodies, s.islands
+	}
 	for i, pr := range w.pairs {
 		st.MaxPenetration = max(st.MaxPenetration, -(pr.Phi + pr.Standoff))
 		if w.result.Gamma[3*i+2] > 0 {

@@ -25,6 +25,7 @@ type Simulator struct {
 	pgsWarm     pgsWarm  // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
 	meanInertia float64  // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
 	last        lastStep // the statistics of the last step, gathered when read (Stats)
+	sleep       sleeper  // the sleeping islands (contact.Params.Sleep, sleep.go)
 }
 
 // lastStep holds the statistics of the last step: st once gathered
@@ -61,6 +62,8 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 		pr.SetProfile(cfg.Profile)
 	}
 	sim.ws.init(m, &sim.cfg)
+	sim.sleep.init(m, cfg.Contact.Sleep)
+	sim.mem.Keep = sim.sleep.frozen
 	sim.initPGS()
 	if err := sim.initConstraints(); err != nil {
 		return nil, err
@@ -134,6 +137,7 @@ func (sim *Simulator) take(gather bool) error {
 		sim.last = lastStep{} // Step and Stats return the zero StepStats
 		return err
 	}
+	sim.settle() // settled islands fall asleep (sleep.go)
 	sim.step++
 	sim.last.taken = true
 	if gather {
@@ -157,11 +161,13 @@ func (sim *Simulator) advance() error {
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return err
 	}
+	sim.freezeVStar() // v* = 0 on sleeping trees (sleep.go)
 	p.lap(StageFreeMotion)
 	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
 		return err
 	}
 	p.lap(StageContactAssembly)
+	sim.sleep.rowsFrom = len(sim.ws.problem.Constraints)
 	if err := sim.assembleConstraints(); err != nil { // limits, couplers, actuators, friction
 		return err
 	}
@@ -187,6 +193,7 @@ func (sim *Simulator) advance() error {
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return err
 	}
+	sim.holdSleeping()                           // sleeping trees keep v = 0 and q0 (sleep.go)
 	if err := sim.secondHalfKick(); err != nil { // Bridson–Marino only (scheme_notes.go)
 		return err
 	}

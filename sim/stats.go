@@ -38,6 +38,10 @@ type StepStats struct {
 	// constraints together with attachments or prescribed motions, and was
 	// taken with mujoco-euler (see RK4).
 	RK4Fallback bool
+	// SleepingBodies and SleepingIslands count the bodies and islands that
+	// sleep after the step (contact.Params.Sleep); the step's e_m is then
+	// the larger of its solve's and the sleeping islands' last solves'.
+	SleepingBodies, SleepingIslands int
 	// Substeps is the number of substeps the step was taken in
 	// (contact.Params.SubstepTolerance): 1 unless fast rotation in contact
 	// split it.

@@ -19,6 +19,10 @@ import (
 // the default solve.
 var peerWorkers = flag.Int("peer-workers", 0, "BenchmarkPeersVsMuJoCo: island-solver workers for Stiction (0: the default solve)")
 
+// peerSet is a --set override of Stiction's peer scenes, such as
+// contact.sleep=true (MuJoCo's files do not change).
+var peerSet = flag.String("peer-set", "", "BenchmarkPeersVsMuJoCo: a --set override of Stiction's scenes, e.g. contact.sleep=true")
+
 // BenchmarkPeersVsMuJoCo times each peer scene of issue 23 (package
 // internal/peers) in Stiction (sim.Simulator.Advance on the YAML scene,
 // default settings) and in MuJoCo 2.2.2 (mj_step on PeerMJCF's file, Newton
@@ -38,12 +42,17 @@ var peerWorkers = flag.Int("peer-workers", 0, "BenchmarkPeersVsMuJoCo: island-so
 //	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/clutter-160' -benchtime 1x -timeout 60m
 //
 // With -peer-workers N (after -args) Stiction solves with the island
-// solver on N workers.
+// solver on N workers; with -peer-set contact.sleep=true its settled
+// islands sleep.
 func BenchmarkPeersVsMuJoCo(b *testing.B) {
 	exe := tool(b)
 	for _, name := range peers.All {
 		b.Run(name, func(b *testing.B) {
-			bt, path := peerScene(b, name)
+			var sets []string
+			if *peerSet != "" {
+				sets = []string{*peerSet}
+			}
+			bt, path := peerScene(b, name, sets...)
 			if *peerWorkers > 0 {
 				if err := runner.WrapIslands(bt, *peerWorkers); err != nil {
 					b.Fatal(err)

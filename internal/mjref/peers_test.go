@@ -15,9 +15,9 @@ import (
 
 // peerScene loads the peer scene name, builds it for Stiction and writes
 // its MJCF (PeerMJCF) into a temporary directory, returning the file.
-func peerScene(t testing.TB, name string) (*scene.Built, string) {
+func peerScene(t testing.TB, name string, sets ...string) (*scene.Built, string) {
 	t.Helper()
-	sc, err := peers.Load(name, nil)
+	sc, err := peers.Load(name, sets)
 	if err != nil {
 		t.Fatal(err)
 	}
