@@ -218,6 +218,9 @@ var parityModels = []struct {
 	{"menagerie/unitree_a1/scene.xml", massMatches, false},
 	{"menagerie/universal_robots_ur5e/ur5e.xml", trajMatches, false},
 	{"menagerie/unitree_go1/go1.xml", trajMatches, false},
+	{"menagerie/anybotics_anymal_b/anymal_b.xml", trajMatches, false},
+	// Four connect equalities closing its leg linkages, two ball joints, springs.
+	{"menagerie/agility_cassie/cassie.xml", trajMatches, false},
 	// On the floor, feet of priority 1 with condim 6, elliptic cone,
 	// impratio 100: 5.2e-9 from the initial state at step 25, in contact.
 	{"menagerie/unitree_go1/scene.xml", massMatches, false},
