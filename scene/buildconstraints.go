@@ -179,6 +179,9 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
 	}
+	if a.Site != nil {
+		ac.Transmission = siteTransmissionOf(m, a.Site)
+	}
 	if a.Tendon != "" {
 		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
 			ac.Transmission = tendonPath(m, t)

@@ -187,6 +187,45 @@ func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
 	return &scene.SliderCrank{Crank: cs, Slider: ss, Axis: ax, RodLength: rod}, nil
 }
 
+// siteTransmission reads an actuator's site transmission (site, refsite,
+// gear: up to 6 values, the rest 0, MuJoCo's default 1 0 0 0 0 0): the
+// sites' bodies and frames (mj_transmission, mjTRN_SITE).
+func (c *compiler) siteTransmission(v view) (*scene.SiteTransmission, error) {
+	e := v.e
+	ref := func(attr string) (scene.SiteRef, error) {
+		n, err := c.r.Required(e, attr)
+		if err != nil {
+			return scene.SiteRef{}, err
+		}
+		s := c.site(n)
+		if s == nil {
+			return scene.SiteRef{}, c.r.Errorf(e, attr, "no site named %q", n)
+		}
+		return scene.SiteRef{Body: s.Body, Frame: *model.PoseToScene(s.Pose)}, nil
+	}
+	site, err := ref("site")
+	if err != nil {
+		return nil, err
+	}
+	st := &scene.SiteTransmission{Site: site}
+	if v.has("refsite") {
+		r, err := ref("refsite")
+		if err != nil {
+			return nil, err
+		}
+		st.Ref = &r
+	}
+	gear, err := c.floats(v, "gear", -1, []float64{1})
+	if err != nil {
+		return nil, err
+	}
+	copy(st.Gear[:], gear)
+	if st.Gear == [6]float64{} {
+		return nil, c.r.Errorf(v.src("gear"), "gear", "a site transmission's gear is all 0: no force")
+	}
+	return st, nil
+}
+
 // straight reports whether spatial tendon t runs straight between two
 // sites (no wrap, no pulley): MuJoCo's composite grid and cloth tendons.
 func straight(t *scene.Tendon) bool {
