@@ -165,7 +165,10 @@ var parityModels = []struct {
 	// motor on a fixed tendon, an <intvelocity> (integrator activation):
 	// simulated (constraint blocks over any number of trees). qpos
 	// follows MuJoCo's to 4.4e-16 / 2.2e-16 until MuJoCo's first contact
-	// (TestModelXMLMuJoCo) and parts from it at step 43, after contact.
+	// (TestModelXMLMuJoCo) and parts from it at step 43, after contact:
+	// MuJoCo's MPR on the height field turns two of the wheel's contact
+	// normals by 0.08 when the wheel moves by 5e-17 m, and Stiction's
+	// state 42 is such a move (TestModelXMLPartsByRoundOff).
 	{"mujoco/test/testdata/model.xml", massMatches, false},
 	{"mujoco/test/user/testdata/capsule_inertia.xml", trajMatches, false},
 	// cube.obj has vertices and no faces: MuJoCo's convex hull of them.
