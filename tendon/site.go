@@ -119,20 +119,7 @@ func addRotation(m *multibody.Model, ws *multibody.Workspace, g, local []float64
 }
 
 // subQuat is MuJoCo 2.2.2's mju_subQuat(qa, qb): the rotation vector of
-// qb⁻¹ qa (mju_quat2Vel with dt 1: axis times 2 atan2(|v|, w), less 2π
-// above π; 0 for a vector part of norm below mjMINVAL).
+// qb⁻¹ qa (mju_quat2Vel with dt 1, spatial.Quat.RotationVector).
 func subQuat(qa, qb spatial.Quat) spatial.Vec3 {
-	d := qb.Conj().Mul(qa)
-	axis := d.Vec()
-	s := axis.Norm()
-	if s < 1e-15 { // mju_normalize3: axis (1, 0, 0), angle 2 atan2(s, w) = 0 for s = 0
-		axis = spatial.Vec3{1, 0, 0}
-	} else {
-		axis = axis.Scale(1 / s)
-	}
-	a := 2 * math.Atan2(s, d.W)
-	if a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	return axis.Scale(a)
+	return qb.Conj().Mul(qa).RotationVector()
 }

@@ -186,12 +186,11 @@ var parityModels = []struct {
 	// range are taken where the file puts the body (MuJoCo's qpos0); at the
 	// world origin acc0 was 5.6% small and qpos parted by 2.2e-4.
 	{"mujoco/test/engine/testdata/activation.xml", trajMatches, false},
-	// Six <position site refsite> actuators (site transmissions: 4.6e-3
-	// at step 2 from the perturbed state while they were ignored): 3.0e-6
-	// over 100 steps from the perturbed state, the stiffness of its ball
-	// joints being ignored (warned); without it 1.0e-14
+	// Six <position site refsite> actuators on four sprung ball joints:
+	// 4.6e-3 at step 2 from the perturbed state while site transmissions
+	// were ignored, 3.0e-6 over 100 steps while ball springs were
 	// (TestSiteTransmissionMuJoCo).
-	{"mujoco/test/engine/testdata/refsite.xml", massMatches, false},
+	{"mujoco/test/engine/testdata/refsite.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/weld.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_force_free.xml", trajMatches, false},
 	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_force_slide.xml", trajMatches, false},
