@@ -226,7 +226,9 @@ var parityModels = []struct {
 	// Four connect equalities closing its leg linkages, two ball joints, springs.
 	{"menagerie/agility_cassie/cassie.xml", trajMatches, false},
 	// On the floor, feet of priority 1 with condim 6, elliptic cone,
-	// impratio 100: 5.2e-9 from the initial state at step 25, in contact.
+	// impratio 100: 5.2e-9 from the initial state at step 25, in contact:
+	// MuJoCo's Newton stops at its tolerance 1e-8 on the elliptic cone;
+	// at 1e-13 in both, 3.8e-14 (TestGo1SceneTightTolerance).
 	{"menagerie/unitree_go1/scene.xml", massMatches, false},
 	// Stiction's embedded Allegro hand (model/embedded), mass from its STL
 	// meshes: M(q0) 1.2e-9 relative alone (the link_0.0 mesh's rotational
