@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/geometry/mjccd"
 )
 
@@ -27,16 +26,7 @@ func TestModelXMLPartsByRoundOff(t *testing.T) {
 	exe := tool(t)
 	const path = "testdata/mujoco/test/testdata/model.xml"
 	const state, field, wheel = 42, 1, 9
-	b, _, err := stiction(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fld *mjccd.HFieldData
-	for _, g := range b.Model.Geometries {
-		if g.Shape.Kind == geometry.HeightField {
-			fld = g.Shape.Field.MuJoCo()
-		}
-	}
+	b, fld := importedField(t, path)
 	c, err := Collide(exe, path, state, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -95,15 +95,25 @@ func (c *compiler) pulleyDivisor(e *xmlutil.Element) (float64, error) {
 	return d, nil
 }
 
-// pathSite returns the scene site named by attribute attr of e.
-func (c *compiler) pathSite(e *xmlutil.Element, attr string) (scene.TendonSite, error) {
+// namedSite returns the site named by the required attribute attr of e;
+// a missing attribute or an unknown name is an error naming them.
+func (c *compiler) namedSite(e *xmlutil.Element, attr string) (*model.Site, error) {
 	n, err := c.r.Required(e, attr)
 	if err != nil {
-		return scene.TendonSite{}, err
+		return nil, err
 	}
 	s := c.site(n)
 	if s == nil {
-		return scene.TendonSite{}, c.r.Errorf(e, attr, "no site named %q", n)
+		return nil, c.r.Errorf(e, attr, "no site named %q", n)
+	}
+	return s, nil
+}
+
+// pathSite returns the scene site named by attribute attr of e.
+func (c *compiler) pathSite(e *xmlutil.Element, attr string) (scene.TendonSite, error) {
+	s, err := c.namedSite(e, attr)
+	if err != nil {
+		return scene.TendonSite{}, err
 	}
 	p := scene.Vec(s.Pose.P)
 	return scene.TendonSite{Body: s.Body, Point: &p}, nil
@@ -193,13 +203,9 @@ func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
 func (c *compiler) siteTransmission(v view) (*scene.SiteTransmission, error) {
 	e := v.e
 	ref := func(attr string) (scene.SiteRef, error) {
-		n, err := c.r.Required(e, attr)
+		s, err := c.namedSite(e, attr)
 		if err != nil {
 			return scene.SiteRef{}, err
-		}
-		s := c.site(n)
-		if s == nil {
-			return scene.SiteRef{}, c.r.Errorf(e, attr, "no site named %q", n)
 		}
 		return scene.SiteRef{Body: s.Body, Frame: *model.PoseToScene(s.Pose)}, nil
 	}
