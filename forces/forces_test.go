@@ -75,7 +75,7 @@ func elements(r *rand.Rand, m *multibody.Model) []Element {
 		Gravity{},
 		&JointSpringDamper{Body: 2, Stiffness: 5, Damping: 0.7, Ref: []float64{0.3}},
 		&JointSpringDamper{Body: 4, Stiffness: 5, Damping: 0.7},
-		&JointSpringDamper{Body: 3, Damping: 0.4},
+		&JointSpringDamper{Body: 3, Stiffness: 2, Damping: 0.4}, // the ball: MuJoCo's quaternion spring
 		NewAxialSpring(a(0), a(6), 40, 2, 0.5),
 		NewAxialSpring(a(1), a(5), 40, 2, 0.5),
 		&PathSpring{Points: []Attachment{a(-1), a(3), a(1), a(6)}, Stiffness: 30, Damping: 1.5, RestLength: 1},
@@ -235,6 +235,11 @@ func TestStiffnessMatchesFDAtRest(t *testing.T) {
 					w1 = ws.Pose(x.Body1)
 				}
 				x.Frame2 = ws.Pose(x.Body2).Inverse().Compose(w1.Compose(x.Frame1))
+			case *JointSpringDamper:
+				if m.Bodies[x.Body].Joint.Type == multibody.JointBall { // K = k I is exact at the identity
+					q := m.JointQ(s, x.Body)
+					q[0], q[1], q[2], q[3] = 1, 0, 0, 0
+				}
 			case Gravity, *BodyWrench, *Fluid:
 				continue // K = 0 by design (package comment)
 			}

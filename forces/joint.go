@@ -1,13 +1,20 @@
 package forces
 
-import "github.com/stiction-sim/stiction/multibody"
+import (
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
 
 // JointSpringDamper is the spring–damper of one joint (Joint.Stiffness and
 // Joint.Damping of body Body): τ_i = −k (q_i − q_ref,i) − d v_i per degree of
 // freedom. The stiffness acts only on joints whose coordinates are their
 // velocities' integrals (revolute, prismatic, planar, universal), so that
-// K = k I and D = d I are exact, constant and SPD (SAP §II-D); free and ball
-// joints take damping only. On a compound joint (PerDOF) each degree of
+// K = k I and D = d I are exact, constant and SPD (SAP §II-D), and on ball
+// joints, as MuJoCo 2.2.2's mj_passive: τ = −k r, r the rotation vector of
+// the joint's quaternion q (mju_subQuat(q, qpos_spring) with MuJoCo's
+// qpos_spring, the identity; r is the same in the parent and the child
+// frame, R(q) r = r), K = k I its exact derivative at rest; free joints
+// take damping only. On a compound joint (PerDOF) each degree of
 // freedom takes its part's stiffness, rest value and damping
 // (multibody.Joint.DOFSpring, DOFDamping), and K and D stay diagonal.
 type JointSpringDamper struct {
@@ -69,12 +76,16 @@ func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	m := c.Model
 	body := &m.Bodies[e.Body]
 	tr := &m.Trees[body.Tree]
+	ball, r := e.ballSpring(body, c.Q)
 	for k := range body.Joint.NV() {
 		i := body.VOff + k
 		d, st, qi, ref := e.dof(body, k)
 		f := -d * c.V[i]
 		if st > 0 {
 			f -= st * (c.Q[qi] - ref)
+		}
+		if ball {
+			st, f = e.Stiffness, f-e.Stiffness*r[k]
 		}
 		out.F[i] += f
 		if out.Jacobians {
@@ -87,6 +98,16 @@ func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	}
 }
 
+// ballSpring reports whether the element is a ball joint's spring and
+// returns the rotation vector r of its quaternion in q.
+func (e *JointSpringDamper) ballSpring(body *multibody.Body, q []float64) (bool, spatial.Vec3) {
+	if e.PerDOF || body.Joint.Type != multibody.JointBall || e.Stiffness <= 0 {
+		return false, spatial.Vec3{}
+	}
+	qb := q[body.QOff : body.QOff+4]
+	return true, spatial.Quat{W: qb[0], X: qb[1], Y: qb[2], Z: qb[3]}.RotationVector()
+}
+
 func (e *JointSpringDamper) ref(k int) float64 {
 	if e.Ref == nil {
 		return 0
@@ -94,9 +115,13 @@ func (e *JointSpringDamper) ref(k int) float64 {
 	return e.Ref[k]
 }
 
-// PotentialEnergy returns ½ Σ k_i (q_i − q_ref,i)².
+// PotentialEnergy returns ½ Σ k_i (q_i − q_ref,i)² (½ k r·r on a ball
+// joint).
 func (e *JointSpringDamper) PotentialEnergy(c *Context) float64 {
 	body := &c.Model.Bodies[e.Body]
+	if ball, r := e.ballSpring(body, c.Q); ball {
+		return 0.5 * e.Stiffness * r.Dot(r)
+	}
 	s := 0.0
 	for k := range body.Joint.NV() {
 		_, st, qi, ref := e.dof(body, k)

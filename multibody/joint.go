@@ -182,7 +182,7 @@ type Joint struct {
 
 	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
 	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
-	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints only)
+	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints); a ball joint's τ = −k r, r the rotation vector of q (forces.JointSpringDamper)
 	// Armature is a rotor inertia per degree of freedom (kg·m² or kg),
 	// added to the diagonal of M for the joint's velocities (MuJoCo's
 	// joint armature; Drake's reflected rotor inertia).
@@ -368,8 +368,8 @@ func (j *Joint) validate() error {
 	if j.Damping < 0 || j.Stiffness < 0 || math.IsNaN(j.Damping) || math.IsNaN(j.Stiffness) {
 		return fmt.Errorf("%s joint: damping %v and stiffness %v must be ≥ 0", j.Type, j.Damping, j.Stiffness)
 	}
-	if j.Stiffness > 0 && (j.Type == JointFree || j.Type == JointBall || j.Type == JointCompound) {
-		return fmt.Errorf("%s joint: stiffness is only defined for revolute, prismatic, planar and universal joints", j.Type)
+	if j.Stiffness > 0 && (j.Type == JointFree || j.Type == JointCompound) {
+		return fmt.Errorf("%s joint: stiffness is only defined for revolute, prismatic, planar, universal and ball joints", j.Type)
 	}
 	if (j.Lower != nil && len(j.Lower) != nq) || (j.Upper != nil && len(j.Upper) != nq) {
 		return fmt.Errorf("%s joint: limits need %d values", j.Type, nq)

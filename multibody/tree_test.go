@@ -433,7 +433,7 @@ func TestModelLayoutAndErrors(t *testing.T) {
 		{Type: JointRevolute, Parent: -1},                              // zero axis
 		{Type: JointFree, Parent: a},                                   // free joint on a body
 		{Type: JointPrismatic, Parent: 7, Axis: spatial.Vec3{1, 0, 0}}, // no such parent
-		{Type: JointBall, Parent: -1, Stiffness: 1},                    // stiffness on a ball
+		{Type: JointFree, Parent: -1, Stiffness: 1},                    // stiffness on a free joint
 		{Type: JointRevolute, Parent: -1, Axis: spatial.Vec3{1, 0, 0}, Q0: []float64{1, 2}},
 	} {
 		if _, err := m.AddBody("bad", in, j); err == nil {

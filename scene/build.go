@@ -216,7 +216,7 @@ func buildConfig(s *Scene, m *multibody.Model, st *multibody.State) (sim.Config,
 	if cfg.Constraints, err = buildConstraints(s, m, st); err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
-	if err := setupMuscles(m, &cfg); err != nil {
+	if err := setupMuscles(m, &cfg, st); err != nil {
 		return sim.Config{}, none, fmt.Errorf("scene %s: %w", s.Name, err)
 	}
 	initialActivations(s, &cfg, st)

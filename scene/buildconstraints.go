@@ -179,6 +179,9 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
 	}
+	if a.Site != nil {
+		ac.Transmission = siteTransmissionOf(m, a.Site)
+	}
 	if a.Tendon != "" {
 		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
 			ac.Transmission = tendonPath(m, t)
@@ -338,17 +341,20 @@ func muscleParams(mu *Muscle) constraint.MuscleParams {
 }
 
 // setupMuscles computes what MuJoCo's compiler computes for each muscle
-// of cfg: acc0 = ‖M⁻¹ moment‖ at the model's initial pose (set0), and the
-// length range, when not given, by MuJoCo's simulation
+// of cfg: acc0 = ‖M⁻¹ moment‖ at the model's initial pose st.Q, at rest
+// (set0 at qpos0: free bodies where the file puts them, not at the world
+// origin, which made MuJoCo's activation.xml muscle's acc0 5.6% small),
+// and the length range, when not given, by MuJoCo's simulation from there
 // (sim.ActuatorLengthRange, mj_setLengthRange).
-func setupMuscles(m *multibody.Model, cfg *sim.Config) error {
+func setupMuscles(m *multibody.Model, cfg *sim.Config, st *multibody.State) error {
 	set := cfg.Constraints
 	if set == nil {
 		return nil
 	}
-	st := m.NewState()
 	kin := multibody.NewWorkspace(m)
-	kin.Update(st.Q, st.V)
+	kin.Update(st.Q, make([]float64, m.NV))
+	lro := sim.DefaultLengthRangeOptions()
+	lro.Q0 = st.Q
 	for i := range set.Actuators {
 		ac := &set.Actuators[i]
 		if ac.Muscle == nil {
@@ -362,7 +368,7 @@ func setupMuscles(m *multibody.Model, cfg *sim.Config) error {
 		if ac.Muscle.LengthRange[0] < ac.Muscle.LengthRange[1] {
 			continue
 		}
-		if ac.Muscle.LengthRange, err = sim.ActuatorLengthRange(m, *cfg, i, sim.DefaultLengthRangeOptions()); err != nil {
+		if ac.Muscle.LengthRange, err = sim.ActuatorLengthRange(m, *cfg, i, lro); err != nil {
 			return fmt.Errorf("actuators[%d]: %w", i, err)
 		}
 	}

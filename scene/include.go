@@ -157,6 +157,16 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 			pts := prefixPath([]TendonSite{sc.Crank, sc.Slider}, pre)
 			a.SliderCrank = &SliderCrank{Crank: pts[0], Slider: pts[1], Axis: sc.Axis, RodLength: sc.RodLength}
 		}
+		if st := a.Site; st != nil {
+			c := *st
+			c.Site.Body = pre(c.Site.Body)
+			if r := st.Ref; r != nil {
+				rr := *r
+				rr.Body = pre(rr.Body)
+				c.Ref = &rr
+			}
+			a.Site = &c
+		}
 		s.Actuators = append(s.Actuators, a)
 	}
 	for _, t := range sub.Tendons {

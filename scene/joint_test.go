@@ -26,12 +26,12 @@ bodies:
     material: d
     mass: 1
     pose: {position: [1, 0, 0]}
-    joint: {type: ball, parent: a, stiffness: 3, limits: {lower: [1], upper: [0]}}
+    joint: {type: ball, parent: a, limits: {lower: [1], upper: [0]}}
   - name: e
     shape: {type: sphere, radius: 0.1}
     material: d
     mass: 1
-    joint: {type: free, parent: a}
+    joint: {type: free, parent: a, stiffness: 3}
   - name: f
     shape: {type: sphere, radius: 0.1}
     material: d
@@ -53,7 +53,7 @@ forces:
 		`bad.yaml:12: bodies[0].joint.q0: [1, 2] has 2 values; a revolute joint has 1 coordinates`,
 		`bad.yaml:12: bodies[0].joint.stiffness: -1 must be ≥ 0`,
 		`bad.yaml:17: bodies[1].pose: given for a body with a ball joint`,
-		`bad.yaml:18: bodies[1].joint.stiffness: 3 given for a ball joint`,
+		`bad.yaml:23: bodies[2].joint.stiffness: 3 given for a free joint`,
 		`bad.yaml:18: bodies[1].joint.limits.lower: [1] has 1 values; a ball joint has 4 coordinates`,
 		`bad.yaml:23: bodies[2].joint.parent: "a": a free joint connects to the world only`,
 		`bad.yaml:28: bodies[3].joint.type: "hinge" must be one of weld, free, revolute, prismatic, ball, planar, universal`,

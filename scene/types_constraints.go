@@ -26,10 +26,12 @@ type Actuator struct {
 	Tendon string `yaml:"tendon,omitempty"`
 	// SliderCrank is the slider-crank it drives instead of a joint.
 	SliderCrank *SliderCrank `yaml:"slider_crank,omitempty"`
-	DOF         *int         `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
-	Gear        *float64     `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
-	Kp          *float64     `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
-	Kd          *float64     `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
+	// Site is the site transmission it drives instead of a joint.
+	Site *SiteTransmission `yaml:"site,omitempty"`
+	DOF  *int              `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
+	Gear *float64          `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
+	Kp   *float64          `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
+	Kd   *float64          `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
 	// Effort bounds the actuator force: |f| ≤ effort (> 0; default none,
 	// or the joint's limits.effort / |gear|).
 	Effort *float64 `yaml:"effort,omitempty"`

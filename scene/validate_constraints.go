@@ -190,6 +190,13 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		return
 	}
 	switch {
+	case a.Site != nil && (a.Joint != "" || a.Tendon != "" || a.SliderCrank != nil):
+		v.add(p+".site", "given with a joint, tendon or slider-crank; an actuator drives one of them")
+	case a.Site != nil:
+		v.siteTransmission(p+".site", a.Site, bodies)
+		if a.DOF != nil {
+			v.add(p+".dof", "given for a site actuator; it takes none")
+		}
 	case a.SliderCrank != nil && (a.Joint != "" || a.Tendon != ""):
 		v.add(p+".slider_crank", "given with a joint or tendon; an actuator drives one of them")
 	case a.SliderCrank != nil:

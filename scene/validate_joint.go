@@ -129,8 +129,8 @@ func (v *validator) jointData(p string, j *Joint, t multibody.JointType, b *Body
 	}
 	if j.Stiffness != nil {
 		v.nonNegative(p+".stiffness", *j.Stiffness)
-		if *j.Stiffness > 0 && (t == multibody.JointFree || t == multibody.JointBall || t == multibody.JointWeld) {
-			v.add(p+".stiffness", "%s given for a %s joint; stiffness is for revolute, prismatic, planar and universal joints", fnum(*j.Stiffness), t)
+		if *j.Stiffness > 0 && (t == multibody.JointFree || t == multibody.JointWeld) {
+			v.add(p+".stiffness", "%s given for a %s joint; stiffness is for revolute, prismatic, planar, universal and ball joints", fnum(*j.Stiffness), t)
 		}
 	}
 	if l := j.Limits; l != nil {

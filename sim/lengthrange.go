@@ -21,6 +21,10 @@ type LengthRangeOptions struct {
 	IntTotal  float64 // simulated time per side, s
 	IntEval   float64 // the final interval whose lengths are taken, s
 	TolRange  float64 // convergence: the lengths of that interval within TolRange·range
+	// Q0 is the configuration both sides start from, MuJoCo's qpos0 (a
+	// free body at its pose in the file); nil starts from the model's
+	// NewState, which puts free bodies at the world origin.
+	Q0 []float64
 }
 
 // DefaultLengthRangeOptions returns MuJoCo 2.2.2's defaults
@@ -33,7 +37,7 @@ func DefaultLengthRangeOptions() LengthRangeOptions {
 // cfg.Constraints as MuJoCo 2.2.2 does at compile time for a muscle
 // without one (engine_setconst.c, mj_setLengthRange, with
 // mjCModel::LengthRange's options): for each side, from the model's
-// reference configuration at rest, it simulates with mujoco-euler steps of
+// reference configuration (opt.Q0) at rest, it simulates with mujoco-euler steps of
 // opt.Timestep with gravity, contact, joint and tendon springs and
 // dampers, friction loss and actuators off (limits and equalities on),
 // multiplying the velocities by exp(−δt/max(0.01, TimeConst)) before each
@@ -66,6 +70,9 @@ func ActuatorLengthRange(m *multibody.Model, cfg Config, i int, opt LengthRangeO
 	for side := range 2 {
 		lr.sign = float64(2*side - 1)
 		st := mm.NewState()
+		if opt.Q0 != nil {
+			copy(st.Q, opt.Q0)
+		}
 		s, err := New(mm, st, c)
 		if err != nil {
 			return out, fmt.Errorf("sim: length range of actuator %q: %w", ac.Name, err)

@@ -98,6 +98,25 @@ func (q Quat) RateBody(w Vec3) Quat {
 	return q.Mul(Quat{0, w[0], w[1], w[2]}).Scale(0.5)
 }
 
+// RotationVector returns q's rotation as axis times angle, as MuJoCo
+// 2.2.2's mju_quat2Vel(q, 1) computes it: the angle 2 atan2(|v|, w) of the
+// vector part v, less 2π above π, along v/|v|, or along (1, 0, 0) when
+// |v| < 1e-15 (mju_normalize3's mjMINVAL).
+func (q Quat) RotationVector() Vec3 {
+	axis := q.Vec()
+	s := axis.Norm()
+	if s < 1e-15 {
+		axis = Vec3{1, 0, 0}
+	} else {
+		axis = axis.Scale(1 / s)
+	}
+	a := 2 * math.Atan2(s, q.W)
+	if a > math.Pi {
+		a -= 2 * math.Pi
+	}
+	return axis.Scale(a)
+}
+
 // IsFinite reports whether no component is NaN or ±Inf.
 func (q Quat) IsFinite() bool {
 	return Vec3{q.W, q.X, q.Y}.IsFinite() && !math.IsNaN(q.Z) && !math.IsInf(q.Z, 0)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/geometry/mjccd"
+	"github.com/stiction-sim/stiction/scene"
 )
 
 // hfieldModels are MuJoCo's test models with a height field that a convex
@@ -51,19 +52,7 @@ func TestHFieldContactsMuJoCo(t *testing.T) {
 		paths = append(paths, filepath.Join("testdata", file))
 	}
 	for _, path := range paths {
-		b, _, err := stiction(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fld *mjccd.HFieldData
-		for _, g := range b.Model.Geometries {
-			if g.Shape.Kind == geometry.HeightField {
-				fld = g.Shape.Field.MuJoCo()
-			}
-		}
-		if fld == nil {
-			t.Fatalf("%s: no height field in Stiction's import", path)
-		}
+		_, fld := importedField(t, path)
 		types := map[mjccd.Type]int{}
 		total, worst := alongRuns(t, exe, path, func(c *Collision) (int, float64, []error) {
 			n, w, err := compareHField(c, fld)
@@ -87,6 +76,27 @@ func TestHFieldContactsMuJoCo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// importedField returns Stiction's build of the model at path and its
+// (last) height field's elevations as package mjccd takes them; a model
+// without one fails t.
+func importedField(t *testing.T, path string) (*scene.Built, *mjccd.HFieldData) {
+	t.Helper()
+	b, _, err := stiction(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fld *mjccd.HFieldData
+	for _, g := range b.Model.Geometries {
+		if g.Shape.Kind == geometry.HeightField {
+			fld = g.Shape.Field.MuJoCo()
+		}
+	}
+	if fld == nil {
+		t.Fatalf("%s: no height field in Stiction's import", path)
+	}
+	return b, fld
 }
 
 // bumpyHField writes a model with a tilted, moved 6 × 5 height field of

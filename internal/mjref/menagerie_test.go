@@ -1,6 +1,11 @@
 package mjref
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestImportedInertiaMuJoCo compares every body's spatial inertia and
 // M(q0) with MuJoCo 2.2.2's for models whose inertia comes from two
@@ -42,5 +47,38 @@ func TestImportedInertiaMuJoCo(t *testing.T) {
 		if worst > 1e-12 || mErr > 1e-12 {
 			t.Errorf("%s: body %q spatial inertia %.2g, M(q0) %.2g relative to MuJoCo's; want ≤ 1e-12", file, body, worst, mErr)
 		}
+	}
+}
+
+// TestGo1SceneTightTolerance: Menagerie's Go1 on its floor (elliptic
+// cone, impratio 100, condim-6 feet, friction loss on every joint) parts
+// from MuJoCo 2.2.2 by 5.2e-9 over 100 steps (a 5.7e-12 jump at step 3,
+// MuJoCo's Newton stopping after one iteration at its tolerance 1e-8,
+// where Stiction solves the elliptic cone to convergence; MuJoCo against
+// itself from velocities moved by 1e-15 parts by 1.9e-12). With
+// <option tolerance="1e-13"> in both, the copy follows MuJoCo to 1e-12
+// (measured 3.8e-14 / 1.4e-14 from the initial / perturbed state) over
+// the same 100 steps in contact.
+func TestGo1SceneTightTolerance(t *testing.T) {
+	exe := tool(t)
+	dir := t.TempDir()
+	const src = "testdata/menagerie/unitree_go1/"
+	for _, f := range []string{"go1.xml", "scene.xml"} {
+		data, err := os.ReadFile(src + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(data), `impratio="100"/>`, `impratio="100" tolerance="1e-13"/>`, 1)
+		if f == "go1.xml" && s == string(data) {
+			t.Fatal("go1.xml: no <option impratio=\"100\"/> to add the tolerance to")
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := measureShortAt(exe, "go1 tolerance 1e-13", filepath.Join(dir, "scene.xml"))
+	t.Logf("%s", summary(r))
+	if r.level() < trajMatches || r.contactStep < 0 || r.horizon != shortSteps || r.trajInit > 1e-12 || r.trajPert > 1e-12 {
+		t.Errorf("Go1 scene at tolerance 1e-13: %s; want qpos within 1e-12 over %d steps in contact", summary(r), shortSteps)
 	}
 }

@@ -203,8 +203,11 @@ func followControlled(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options)
 		for i := range q {
 			worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
 		}
+		// MuJoCo's act holds the stateful actuators', which MuJoCo
+		// requires last; Stiction's has one entry per actuator.
+		off := len(mj.Actuators) - len(mj.Steps[k].Act)
 		for i, a := range mj.Steps[k].Act {
-			worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
+			worstAct = math.Max(worstAct, math.Abs(s.State.Act[off+i]-a))
 		}
 	}
 	return worstQ, worstAct

@@ -165,7 +165,10 @@ var parityModels = []struct {
 	// motor on a fixed tendon, an <intvelocity> (integrator activation):
 	// simulated (constraint blocks over any number of trees). qpos
 	// follows MuJoCo's to 4.4e-16 / 2.2e-16 until MuJoCo's first contact
-	// (TestModelXMLMuJoCo) and parts from it at step 43, after contact.
+	// (TestModelXMLMuJoCo) and parts from it at step 43, after contact:
+	// MuJoCo's MPR on the height field turns two of the wheel's contact
+	// normals by 0.08 when the wheel moves by 5e-17 m, and Stiction's
+	// state 42 is such a move (TestModelXMLPartsByRoundOff).
 	{"mujoco/test/testdata/model.xml", massMatches, false},
 	{"mujoco/test/user/testdata/capsule_inertia.xml", trajMatches, false},
 	// cube.obj has vertices and no faces: MuJoCo's convex hull of them.
@@ -174,6 +177,37 @@ var parityModels = []struct {
 	// shellinertia="true": MuJoCo's shell pass (model/mjcf/meshshell.go).
 	{"mujoco/test/user/testdata/inertia_shell.xml", trajMatches, false},
 	{"mujoco/test/user/testdata/keyframe.xml", trajMatches, false},
+	// Added by issue 21's second sweep (moremodels), from MuJoCo 2.2.2's tag.
+	{"mujoco/model/humanoid/22_humanoids.xml", trajMatches, false},
+	{"mujoco/model/humanoid100/humanoid100.xml", trajMatches, false},
+	{"mujoco/model/mug/mug.xml", trajMatches, false},         // a 2.2 MB OBJ mug on the floor
+	{"mujoco/model/composite/scene.xml", trajMatches, false}, // without its image textures (testdata/README.md)
+	// A muscle on a spatial tendon to a free body: its acc0 and length
+	// range are taken where the file puts the body (MuJoCo's qpos0); at the
+	// world origin acc0 was 5.6% small and qpos parted by 2.2e-4.
+	{"mujoco/test/engine/testdata/activation.xml", trajMatches, false},
+	// Six <position site refsite> actuators on four sprung ball joints:
+	// 4.6e-3 at step 2 from the perturbed state while site transmissions
+	// were ignored, 3.0e-6 over 100 steps while ball springs were
+	// (TestSiteTransmissionMuJoCo).
+	{"mujoco/test/engine/testdata/refsite.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/weld.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_force_free.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_force_slide.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_force_slide_rotated.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_multiple_constraints.xml", trajMatches, false},
+	{"mujoco/test/engine/testdata/core_smooth/rne_post/weld/tfratio0_torque_free.xml", trajMatches, false},
+	// Six coaxial hinges on one body: M is singular, which MuJoCo warns
+	// of and factors with its mjMINVAL floor; Stiction refuses it ("the
+	// mass matrix of tree 0 is not positive definite").
+	{"mujoco/test/user/testdata/auto_limits.xml", refused, false},
+	{"mujoco/test/user/testdata/duplicate.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/duplicate_vertices.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/flipped_torus.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/inertia_concave.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/textured_torus.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/torus.xml", trajMatches, false},
+	{"mujoco/test/user/testdata/torus_quads.xml", trajMatches, false},
 	// MuJoCo Menagerie, visual geoms removed (testdata/README.md).
 	{"menagerie/anybotics_anymal_c/anymal_c.xml", trajMatches, false},
 	{"menagerie/anybotics_anymal_c/scene.xml", trajMatches, false},
@@ -187,6 +221,23 @@ var parityModels = []struct {
 	// On the floor: 6.7e-9 from the perturbed state at step 18, in contact.
 	{"menagerie/unitree_a1/scene.xml", massMatches, false},
 	{"menagerie/universal_robots_ur5e/ur5e.xml", trajMatches, false},
+	{"menagerie/unitree_go1/go1.xml", trajMatches, false},
+	{"menagerie/anybotics_anymal_b/anymal_b.xml", trajMatches, false},
+	// Four connect equalities closing its leg linkages, two ball joints, springs.
+	{"menagerie/agility_cassie/cassie.xml", trajMatches, false},
+	// On the floor, feet of priority 1 with condim 6, elliptic cone,
+	// impratio 100: 5.2e-9 from the initial state at step 25, in contact:
+	// MuJoCo's Newton stops at its tolerance 1e-8 on the elliptic cone;
+	// at 1e-13 in both, 3.8e-14 (TestGo1SceneTightTolerance).
+	{"menagerie/unitree_go1/scene.xml", massMatches, false},
+	// Stiction's embedded Allegro hand (model/embedded), mass from its STL
+	// meshes: M(q0) 1.2e-9 relative alone (the link_0.0 mesh's rotational
+	// inertia 1e-10 of the body's spatial inertia); with the scene's cube
+	// the relative error is 6.9e-12.
+	{"embedded/mujoco_menagerie/wonik_allegro/left_hand.xml", loads, false},
+	{"embedded/mujoco_menagerie/wonik_allegro/right_hand.xml", loads, false},
+	{"embedded/mujoco_menagerie/wonik_allegro/scene_left.xml", trajMatches, false},
+	{"embedded/mujoco_menagerie/wonik_allegro/scene_right.xml", trajMatches, false},
 }
 
 // longOnly are the parity models measured only with STICTION_LONG=1:
@@ -310,7 +361,20 @@ func stiction(path string) (*scene.Built, *model.Import, error) {
 }
 
 func measureShort(exe, file string) *result {
-	return measureShortAt(exe, file, filepath.Join("testdata", file))
+	return measureShortAt(exe, file, modelPath(file))
+}
+
+// embeddedPrefix marks a parity model that is one of Stiction's embedded
+// robots (model/embedded), run from there rather than copied into testdata.
+const embeddedPrefix = "embedded/"
+
+// modelPath is the path of a parity model's file: testdata/file, or
+// model/embedded/… for files named embedded/….
+func modelPath(file string) string {
+	if rest, ok := strings.CutPrefix(file, embeddedPrefix); ok {
+		return filepath.Join("..", "..", "model", "embedded", rest)
+	}
+	return filepath.Join("testdata", file)
 }
 
 // measureShortAt is measureShort of the model file at path.
@@ -733,7 +797,7 @@ func measureLong(exe string, r *result) {
 	if r.level() < loads {
 		return
 	}
-	path := filepath.Join("testdata", r.file)
+	path := modelPath(r.file)
 	n := int(math.Round(longTime / r.dtMJ))
 	mj, err := Exec(exe, path, Options{Steps: n, Every: 0})
 	if err != nil {

@@ -207,6 +207,10 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 	}
 	sj := &scene.Joint{Type: "compound", Parent: parentName, ParentFrame: model.PoseToScene(x), ChildFrame: model.PoseToScene(spatial.PoseIdentity())}
 	for _, mj := range parts {
+		if mj.typ == "ball" && mj.part.Stiffness != nil {
+			c.r.Warnf(mj.v.src("stiffness"), "stiffness", "stiffness on a ball joint among several joints of one body is not supported (ignored)")
+			mj.part.Stiffness = nil
+		}
 		sj.Parts = append(sj.Parts, mj.part)
 		if mj.friction > 0 {
 			c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: mj.friction, Source: model.Source{File: mj.v.e.File, Line: mj.v.e.Line}})
@@ -324,10 +328,6 @@ func (c *compiler) jointPart(mj *mjJoint) error {
 		if x := vals[a.n]; x > 0 {
 			*a.p = model.Ptr(x)
 		}
-	}
-	if p.Stiffness != nil && mj.typ == "ball" {
-		c.r.Warnf(v.src("stiffness"), "stiffness", "stiffness on a ball joint is not supported (ignored)")
-		p.Stiffness = nil
 	}
 	if fl := vals["frictionloss"]; fl > 0 {
 		p.Friction, mj.friction = model.Ptr(fl), fl

@@ -230,8 +230,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			return err
 		}
 		crank := v.has("cranksite") || v.has("slidersite")
-		if !v.has("joint") && !v.has("tendon") && !crank {
-			c.r.Warnf(a, "", "only joint, tendon and slider-crank transmissions are supported (this <%s> has none; ignored)", a.Name)
+		if !v.has("joint") && !v.has("tendon") && !crank && !v.has("site") {
+			c.r.Warnf(a, "", "only joint, tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -244,6 +244,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			on = fmt.Sprintf("tendon %q", v.str("tendon", ""))
 		case crank:
 			on = "a slider-crank"
+		case v.has("site"):
+			on = fmt.Sprintf("site %q", v.str("site", ""))
 		}
 		if why != "" {
 			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
@@ -263,6 +265,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 				return err
 			}
 		}
+		if v.has("site") {
+			if sa.Site, err = c.siteTransmission(v); err != nil {
+				return err
+			}
+		}
 		c.out.Scene.Actuators = append(c.out.Scene.Actuators, sa)
 		c.ctrl[k] = sa.Name
 	}
@@ -276,7 +283,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 // actuator on a ball or free joint (MuJoCo's gear is then a 3- or 6-vector
 // torque/wrench), or a zero gear. For hinge and slide joints and fixed
 // and spatial tendons MuJoCo uses gear[0] (mj_transmission),
-// the other values of a 6-vector are ignored.
+// the other values of a 6-vector are ignored; a site transmission takes
+// the whole 6-vector (siteTransmission) and gear 1 here.
 func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
 	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
 	if v.has("joint") && v.has("tendon") {
@@ -286,8 +294,19 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 	if crank && (v.has("joint") || v.has("tendon")) {
 		return act, "", c.r.Errorf(a, "cranksite", "an actuator has one transmission; a slider-crank and a joint or tendon given")
 	}
+	site := v.has("site")
+	if site && (crank || v.has("joint") || v.has("tendon")) {
+		return act, "", c.r.Errorf(v.src("site"), "site", "an actuator has one transmission; a site and a joint, tendon or slider-crank given")
+	}
+	if !site && v.has("refsite") {
+		return act, "", c.r.Errorf(v.src("refsite"), "refsite", "a reference site needs a site transmission (site=)")
+	}
 	why := ""
 	switch {
+	case site: // the site transmission is read by siteTransmission, with the whole gear
+		if a.Name == "muscle" {
+			why = "a muscle on a site transmission is not supported"
+		}
 	case crank: // the slider-crank is read by sliderCrank
 	case v.has("tendon"):
 		tn := v.str("tendon", "")
@@ -317,6 +336,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		return act, "", c.r.Errorf(v.src("gear"), "gear", "has %d values; give 1 to 6", len(gear))
 	}
 	act.Gear = gear[0]
+	if site {
+		act.Gear = 1 // the gear is the site's wrench (siteTransmission)
+	}
 	if why == "" && act.Gear == 0 {
 		why = "gear[0] = 0 (the value used for a hinge, slide or tendon): no force"
 	}

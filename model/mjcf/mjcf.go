@@ -762,14 +762,18 @@ func assetName(v view, file string) string {
 // objPoints returns the points of an OBJ mesh file without faces, which
 // MuJoCo 2.2.2 meshes as their convex hull (mjCMesh::Compile runs qhull
 // when a mesh has no faces), as a <mesh vertex> list; nil for any other
-// file.
+// file. An OBJ file whose faces have inconsistent orientation is refused,
+// as MuJoCo refuses it (mesh.CheckOBJOrientation).
 func objPoints(path string) ([]scene.Vec, error) {
 	if !strings.EqualFold(filepath.Ext(path), ".obj") {
 		return nil, nil
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || hasOBJFace(data) {
+	if err != nil {
 		return nil, nil // the mesh loader reports a file it cannot read
+	}
+	if hasOBJFace(data) {
+		return nil, mesh.CheckOBJOrientation(path, data)
 	}
 	pts, err := mesh.ReadOBJPoints(path, data)
 	if err != nil || pts == nil {

@@ -95,15 +95,25 @@ func (c *compiler) pulleyDivisor(e *xmlutil.Element) (float64, error) {
 	return d, nil
 }
 
-// pathSite returns the scene site named by attribute attr of e.
-func (c *compiler) pathSite(e *xmlutil.Element, attr string) (scene.TendonSite, error) {
+// namedSite returns the site named by the required attribute attr of e;
+// a missing attribute or an unknown name is an error naming them.
+func (c *compiler) namedSite(e *xmlutil.Element, attr string) (*model.Site, error) {
 	n, err := c.r.Required(e, attr)
 	if err != nil {
-		return scene.TendonSite{}, err
+		return nil, err
 	}
 	s := c.site(n)
 	if s == nil {
-		return scene.TendonSite{}, c.r.Errorf(e, attr, "no site named %q", n)
+		return nil, c.r.Errorf(e, attr, "no site named %q", n)
+	}
+	return s, nil
+}
+
+// pathSite returns the scene site named by attribute attr of e.
+func (c *compiler) pathSite(e *xmlutil.Element, attr string) (scene.TendonSite, error) {
+	s, err := c.namedSite(e, attr)
+	if err != nil {
+		return scene.TendonSite{}, err
 	}
 	p := scene.Vec(s.Pose.P)
 	return scene.TendonSite{Body: s.Body, Point: &p}, nil
@@ -185,6 +195,41 @@ func (c *compiler) sliderCrank(v view) (*scene.SliderCrank, error) {
 	}
 	ax := scene.Vec(c.site(mustAttr(e, "slidersite")).Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
 	return &scene.SliderCrank{Crank: cs, Slider: ss, Axis: ax, RodLength: rod}, nil
+}
+
+// siteTransmission reads an actuator's site transmission (site, refsite,
+// gear: up to 6 values, the rest 0, MuJoCo's default 1 0 0 0 0 0): the
+// sites' bodies and frames (mj_transmission, mjTRN_SITE).
+func (c *compiler) siteTransmission(v view) (*scene.SiteTransmission, error) {
+	e := v.e
+	ref := func(attr string) (scene.SiteRef, error) {
+		s, err := c.namedSite(e, attr)
+		if err != nil {
+			return scene.SiteRef{}, err
+		}
+		return scene.SiteRef{Body: s.Body, Frame: *model.PoseToScene(s.Pose)}, nil
+	}
+	site, err := ref("site")
+	if err != nil {
+		return nil, err
+	}
+	st := &scene.SiteTransmission{Site: site}
+	if v.has("refsite") {
+		r, err := ref("refsite")
+		if err != nil {
+			return nil, err
+		}
+		st.Ref = &r
+	}
+	gear, err := c.floats(v, "gear", -1, []float64{1})
+	if err != nil {
+		return nil, err
+	}
+	copy(st.Gear[:], gear)
+	if st.Gear == [6]float64{} {
+		return nil, c.r.Errorf(v.src("gear"), "gear", "a site transmission's gear is all 0: no force")
+	}
+	return st, nil
 }
 
 // straight reports whether spatial tendon t runs straight between two

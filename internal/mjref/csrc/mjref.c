@@ -453,7 +453,13 @@ static void printCollide(const mjModel* m, const mjData* d) {
   printf("]}\n");
 }
 
+/* MuJoCo's default warning handler prints to stdout, which carries the JSON
+   answer (auto_limits.xml: "WARNING: Inertia matrix is too close to
+   singular"): send warnings to stderr. */
+static void warnToStderr(const char* msg) { fprintf(stderr, "MuJoCo warning: %s\n", msg); }
+
 int main(int argc, char** argv) {
+  mju_user_warning = warnToStderr;
   int nsteps = 100, every = 1, readState = 0, repeats = 0, stageStep = 0, ncurve = 0, meshFaces = 0, collide = 0;
   double dt = 0;
   const char* integrator = NULL;
