@@ -32,6 +32,25 @@ func newSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
 	return s, b
 }
 
+// newWholeSim is newSim with the scene's stack built without islands: one
+// solve of each whole problem by the refined solver.
+func newWholeSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
+	t.Helper()
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Stack.Workers = 0
+	if b.Config.Solver, err = b.Stack.Build(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, b
+}
+
 // runSteps takes n steps, failing on an error, and returns their stats.
 func runSteps(t testing.TB, s *sim.Simulator, n int) []sim.StepStats {
 	t.Helper()
