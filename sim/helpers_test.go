@@ -25,11 +25,7 @@ func newSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := sim.New(b.Model, b.State, b.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, b
+	return mustSim(t, b), b
 }
 
 // newWholeSim is newSim with the scene's stack built without islands: one
@@ -44,11 +40,17 @@ func newWholeSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
 	if b.Config.Solver, err = b.Stack.Build(); err != nil {
 		t.Fatal(err)
 	}
+	return mustSim(t, b), b
+}
+
+// mustSim returns the simulator of b, failing on an error.
+func mustSim(t testing.TB, b *scene.Built) *sim.Simulator {
+	t.Helper()
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, b
+	return s
 }
 
 // runSteps takes n steps, failing on an error, and returns their stats.
