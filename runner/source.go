@@ -21,7 +21,7 @@ type Source struct {
 	Scene    string            // embedded name, or the file's absolute path (used in errors)
 	Data     []byte            // a scene file's text; nil for an embedded scene or a model file
 	Sets     []string          // overrides, path=value, applied in order
-	Workers  int               // island-solver workers; 0 for one solve
+	Workers  int               // island-solver workers; 0 for the scene's (stack.DefaultWorkers)
 	Model    modelload.Options // robot model options
 	Keyframe string            // initial keyframe, "" for the scene's initial state
 	// OnImport, if set, is called with the import of a robot model file
@@ -79,8 +79,8 @@ func (s Source) Build() (*scene.Built, error) {
 }
 
 // BuildLoaded builds the scene sc that Load returned (with its import im):
-// it reports the import to OnImport, applies the keyframe and wraps the
-// solver in islands for Workers.
+// it reports the import to OnImport, applies the keyframe and, when
+// Workers > 0, rebuilds the island solver with that many workers.
 func (s Source) BuildLoaded(sc *scene.Scene, im *model.Import) (*scene.Built, error) {
 	if im != nil && s.OnImport != nil {
 		s.OnImport(im)
@@ -95,7 +95,7 @@ func (s Source) BuildLoaded(sc *scene.Scene, im *model.Import) (*scene.Built, er
 		return nil, err
 	}
 	if s.Workers < 0 {
-		return nil, fmt.Errorf("runner: %d workers: want 0 (one SAP solve) or more", s.Workers)
+		return nil, fmt.Errorf("runner: %d workers: want 0 (the default) or more", s.Workers)
 	}
 	if s.Workers > 0 {
 		if err := WrapIslands(b, s.Workers); err != nil {
@@ -107,7 +107,7 @@ func (s Source) BuildLoaded(sc *scene.Scene, im *model.Import) (*scene.Built, er
 
 // WrapIslands rebuilds the solver stack of b with an island solver of the
 // given workers around its refined solver (the --workers flag of
-// "stiction run").
+// "stiction run"; 0 workers: no island solver, one solve of each problem).
 func WrapIslands(b *scene.Built, workers int) error {
 	b.Stack.Workers = workers
 	sv, err := b.Stack.Build()

@@ -30,10 +30,14 @@ type Built struct {
 	RecordEvery int
 	Steps       int // number of steps: round(duration/dt)
 	// Stack describes the scene's solver stack (Config.Solver is
-	// Stack.Build()'s); set Stack.Workers and build it again for islands.
+	// Stack.Build()'s: the island solver with stack.DefaultWorkers around
+	// the refined solver, unless solver.islands is false); set
+	// Stack.Workers and build it again for more workers, or 0 for one
+	// solve of the whole problem.
 	Stack stack.Spec
 	// NewSolver makes a new contact solver of the scene's kind and
-	// parameters with its refiner (Stack.Refined(); Config.Solver is one).
+	// parameters with its refiner (Stack.Refined(); Config.Solver's
+	// islands are solved by one).
 	NewSolver func() solver.Solver
 	// AbsTolerance and RelTolerance are εa and εr of SAP eq. 26.
 	AbsTolerance, RelTolerance float64
@@ -455,6 +459,9 @@ func config(s *Scene, mats []contact.Material) (sim.Config, stack.Spec, error) {
 	lag := stack.DefaultLag()
 	lag.Resolves = *s.Contact.LagIterations
 	stk := stack.Spec{Solver: inner, Lag: lag, AbsTolerance: sp.AbsTolerance, RelTolerance: sp.Tolerance}
+	if s.Solver.Islands == nil || *s.Solver.Islands {
+		stk.Workers = stack.DefaultWorkers
+	}
 	sv, err := stk.Build()
 	if err != nil {
 		return sim.Config{}, none, err

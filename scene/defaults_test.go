@@ -12,7 +12,8 @@ import (
 // TestEngineDefaults: a scene that leaves the contact and solver sections
 // out gets the engine's defaults that the Go API uses: the contact model
 // of contact.EngineParams and the refinement of stack.DefaultLag around
-// SAP with solver.DefaultParams' tolerances.
+// SAP with solver.DefaultParams' tolerances, in the island solver with
+// stack.DefaultWorkers.
 func TestEngineDefaults(t *testing.T) {
 	sc, err := scene.Parse("defaults.yaml", []byte(`name: defaults
 dt: 0.01
@@ -36,7 +37,7 @@ bodies:
 		t.Errorf("scene contact defaults %+v, engine's %+v", got, want)
 	}
 	sp := solver.DefaultParams()
-	if b.Stack.Lag != stack.DefaultLag() || b.Stack.RelTolerance != sp.Tolerance || b.Stack.AbsTolerance != sp.AbsTolerance || b.Stack.Workers != 0 {
-		t.Errorf("scene solver stack %+v, engine's lag %+v and tolerances %g, %g", b.Stack, stack.DefaultLag(), sp.AbsTolerance, sp.Tolerance)
+	if b.Stack.Lag != stack.DefaultLag() || b.Stack.RelTolerance != sp.Tolerance || b.Stack.AbsTolerance != sp.AbsTolerance || b.Stack.Workers != stack.DefaultWorkers {
+		t.Errorf("scene solver stack %+v, engine's lag %+v, tolerances %g, %g and %d island workers", b.Stack, stack.DefaultLag(), sp.AbsTolerance, sp.Tolerance, stack.DefaultWorkers)
 	}
 }

@@ -248,6 +248,10 @@ type SolverParams struct {
 	LineSearch    string   `yaml:"line_search,omitempty"`    // "exact" (default) or "backtracking"
 	MaxIterations *int     `yaml:"max_iterations,omitempty"` // default 100 (10000 sweeps for pgs)
 	Omega         *float64 `yaml:"omega,omitempty"`          // PGS over-relaxation ω in (0, 2), default 1
+	// Islands (default true; false in MJCF imports, whose MuJoCo solves
+	// each problem whole) splits each contact problem into the islands of
+	// its contact graph (solver/island, stack.DefaultWorkers workers).
+	Islands *bool `yaml:"islands,omitempty"`
 }
 
 // Material is a contact material (per geometry). Two materials combine into

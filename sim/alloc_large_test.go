@@ -10,7 +10,7 @@ import (
 )
 
 // TestStepAllocatesNothingLarge: 0 allocations per warmed-up step at large
-// N too: clutter-160 (the peer scene, default settings: one SAP solve) and
+// N too: clutter-160 (the peer scene, default settings: the island solver on one worker) and
 // ClutterN(640, no walls) with the island solver, each after 100 warm-up
 // steps, over the next 30 steps. The symbolic analyses of new contact
 // graphs keep happening there (the cache holds 16 patterns); they run in

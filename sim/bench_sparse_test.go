@@ -10,36 +10,51 @@ import (
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/island"
 	"github.com/stiction-sim/stiction/solver/sap"
+	"github.com/stiction-sim/stiction/solver/stack"
 )
 
 // withSolver builds sc and replaces its SAP solver by mk(params), where
-// params are the scene's SAP parameters.
+// params are the scene's SAP parameters, in the scene's solver stack (the
+// same refinement of Lagged contacts, and islands as the scene has them).
 func withSolver(t testing.TB, sc *scene.Scene, mk func(sap.Params) solver.Solver) (*sim.Simulator, *scene.Built) {
+	return withSolverLag(t, sc, mk, nil)
+}
+
+// withSolverLag is withSolver with the stack's refinement changed by lag
+// (when not nil) before the stack is built.
+func withSolverLag(t testing.TB, sc *scene.Scene, mk func(sap.Params) solver.Solver, lag func(*stack.Lag)) (*sim.Simulator, *scene.Built) {
 	t.Helper()
 	b, err := scene.Build(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, ok := b.Config.Solver.(*solver.LaggedRefiner)
+	s0, ok := b.Stack.Solver().(*sap.Solver)
 	if !ok {
-		t.Fatalf("scene solver is %T, want *solver.LaggedRefiner", b.Config.Solver)
+		t.Fatalf("scene's solver is %T, want *sap.Solver", b.Stack.Solver())
 	}
-	s0, ok := ref.Inner.(*sap.Solver)
-	if !ok {
-		t.Fatalf("scene's inner solver is %T, want *sap.Solver", ref.Inner)
+	prm := s0.Params()
+	if lag != nil {
+		lag(&b.Stack.Lag)
 	}
-	// The same refinement of Lagged contacts around the solver mk makes.
-	inner := mk(s0.Params())
-	if _, isl := inner.(*island.Solver); isl {
+	if inner := mk(prm); isIslands(inner) {
 		b.Config.Solver = inner // islands: mk refines island by island
 	} else {
-		b.Config.Solver = ref.Around(inner)
+		b.Stack.Solver = func() solver.Solver { return mk(prm) }
+		if b.Config.Solver, err = b.Stack.Build(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, b
+}
+
+// isIslands reports whether sv is an island solver.
+func isIslands(sv solver.Solver) bool {
+	_, ok := sv.(*island.Solver)
+	return ok
 }
 
 // linear returns a maker of SAP solvers with the given linear algebra.

@@ -25,11 +25,32 @@ func newSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return mustSim(t, b), b
+}
+
+// newWholeSim is newSim with the scene's stack built without islands: one
+// solve of each whole problem by the refined solver.
+func newWholeSim(t testing.TB, sc *scene.Scene) (*sim.Simulator, *scene.Built) {
+	t.Helper()
+	b, err := scene.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Stack.Workers = 0
+	if b.Config.Solver, err = b.Stack.Build(); err != nil {
+		t.Fatal(err)
+	}
+	return mustSim(t, b), b
+}
+
+// mustSim returns the simulator of b, failing on an error.
+func mustSim(t testing.TB, b *scene.Built) *sim.Simulator {
+	t.Helper()
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, b
+	return s
 }
 
 // runSteps takes n steps, failing on an error, and returns their stats.

@@ -12,13 +12,14 @@ import (
 // a single island at every step (the 10 perturbed cubes touch each other,
 // the 100 spheres stand in one stack), the island solver (one worker)
 // solves each step's problem whole with its inner solver, so its run is
-// the default solve's bit for bit, every step's state and e_m.
+// the whole-problem solve's (no islands) bit for bit, every step's state
+// and e_m.
 func TestIslandSolverOneIslandSameBits(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		steps int
 	}{{"boxes-10-perturbed", 500}, {"stack-100-spheres", 150}} {
-		mono, _ := loadPeer(t, c.name)
+		mono, _ := newWholeSim(t, loadPeerScene(t, c.name))
 		isl, bl := withSolver(t, loadPeerScene(t, c.name), islands(sap.AutoLinear, 1))
 		is := bl.Config.Solver.(*island.Solver)
 		for k := range c.steps {

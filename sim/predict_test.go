@@ -7,6 +7,7 @@ import (
 	"github.com/stiction-sim/stiction/sim"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/solver/sap"
+	"github.com/stiction-sim/stiction/solver/stack"
 )
 
 // prediction returns a maker of SAP solvers with the stick prediction on
@@ -152,7 +153,6 @@ func TestStickPredictionTrajectory(t *testing.T) {
 		// 6.1e-4 m against |old − tight| 4.9e-4 m over 100 steps. All
 		// three take whole steps.
 		sc.Contact.SubstepTolerance = ptr(0.0)
-		sims[k], _ = withSolver(t, sc, c)
 		// The refiner's 1e-4 threshold for sliding contacts is a discrete
 		// decision that a difference at the solver's tolerance flips, and
 		// the pile amplifies each flip: with it, |new − old| and
@@ -160,7 +160,7 @@ func TestStickPredictionTrajectory(t *testing.T) {
 		// after 100 steps, 2.3e-7 against 3.7e-7 after 50). The test
 		// compares the prediction with the solver's tolerance, so all three
 		// take the 1% threshold for every contact.
-		sims[k].Config().Solver.(*solver.LaggedRefiner).SlideTolerance = 0
+		sims[k], _ = withSolverLag(t, sc, c, func(l *stack.Lag) { l.SlideTolerance = 0 })
 	}
 	var iters [3]int
 	worstNew, worstTight := 0.0, 0.0

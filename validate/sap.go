@@ -241,18 +241,23 @@ func clutterIterations(ctx *Context) ([]Row, error) {
 	var curves []series
 	monotone := true
 	worstRise := 0.0
+	longest := map[int]int{} // Newton iterations of each step's longest solve
 	for _, k := range []int{60, 520} {
-		c := r.Costs[k]
-		best := c[len(c)-1]
+		var c []float64 // the step's longest solve (of its islands and re-solves): the plot's
+		for _, sc := range r.Costs[k] {
+			rise, mono := costRise(sc)
+			worstRise, monotone = math.Max(worstRise, rise), monotone && mono
+			if len(sc) > len(c) {
+				c = sc
+			}
+		}
+		if len(r.Costs[k]) == 0 {
+			monotone = false // nothing traced: the claim is not measured
+		}
+		longest[k] = len(c) - 1
 		var x, y []float64
 		for i, v := range c {
-			if i > 0 {
-				worstRise = math.Max(worstRise, (v-c[i-1])/math.Abs(c[i-1]))
-				if v > c[i-1]+1e-12*math.Abs(c[i-1]) {
-					monotone = false
-				}
-			}
-			if v-best > 0 {
+			if best := c[len(c)-1]; v-best > 0 {
 				x, y = append(x, float64(i)), append(y, (v-best)/math.Abs(best))
 			}
 		}
@@ -268,10 +273,24 @@ func clutterIterations(ctx *Context) ([]Row, error) {
 		{Claim: "clutter: more iterations during the initial transient (first 2 s)", Source: "SAP Fig. 9",
 			Expected: "max over first 2 s > steady mean", Measured: fmt.Sprintf("max %d vs mean %.2f", first, last), Tolerance: "—", Pass: float64(first) > last},
 		{Claim: "clutter: cost decreases monotonically in every Newton iteration (steps 60 and 520)", Source: "SAP Fig. 10, §IV-B",
-			Expected: "ℓ_{k+1} ≤ ℓ_k", Measured: fmt.Sprintf("largest relative rise %.2g; %d and %d iterations", math.Max(worstRise, 0), len(r.Costs[60])-1, len(r.Costs[520])-1),
+			Expected: "ℓ_{k+1} ≤ ℓ_k", Measured: fmt.Sprintf("largest relative rise %.2g over %d and %d solves (islands, re-solves); the longest took %d and %d iterations", math.Max(worstRise, 0), len(r.Costs[60]), len(r.Costs[520]), longest[60], longest[520]),
 			Tolerance: "1e-12 relative", Pass: monotone, Plots: p2,
 			Note: "The paper's steps 60 and 520 took 21 and 5 iterations with its implementation."},
 	}, nil
+}
+
+// costRise returns the largest relative rise of the cost between two
+// consecutive Newton iterates of one solve, and whether the cost never
+// rose by more than 1e-12 relative.
+func costRise(c []float64) (worst float64, monotone bool) {
+	monotone = true
+	for i := 1; i < len(c); i++ {
+		worst = math.Max(worst, (c[i]-c[i-1])/math.Abs(c[i-1]))
+		if c[i] > c[i-1]+1e-12*math.Abs(c[i-1]) {
+			monotone = false
+		}
+	}
+	return worst, monotone
 }
 
 // sigmaSweep: Fig. 15, the Hessian's condition number scales as 1/σ and

@@ -113,7 +113,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.approx, "approximation", "", "contact approximation (sap, lagged, similar; default the scene's, lagged); the interior-point solver needs sap")
 	peersOn := fs.Bool("peers", false, "run the peer scenes (clutter-40, clutter-160, stack-100-spheres) with the default settings and print s/s, iterations, penetration, final speed and e_m beside the peers' figures; writes DIR/peers.csv")
 	peersDir := fs.String("peers-dir", "", "with --peers: read the scenes and README from this directory (laid out as internal/peers/scenes) instead of the copies in the binary")
-	peerWorkers := fs.Int("peer-workers", 0, "with --peers: island-solver workers (0: one SAP solve, the default of stiction run)")
+	peerWorkers := fs.Int("peer-workers", 0, "with --peers: island-solver workers (0: the scenes' default, one)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2

@@ -71,7 +71,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&o.sets, "set", "override a scene field: path=value (repeatable)")
 	fs.StringVar(&o.solverName, "solver", "", "contact solver: "+strings.Join(solver.Names(), ", ")+" (overrides the scene's solver.type)")
 	fs.StringVar(&o.format, "format", "csv", "per-step file format: csv or parquet")
-	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately, on N workers (0: one SAP solve)")
+	fs.IntVar(&o.workers, "workers", 0, "solve the islands of the contact graph separately on N workers (0: the default, one worker in the calling goroutine)")
 	registerRunFlags(fs, &o)
 	o.viewFlags.register(fs, true)
 	o.liveFlags.register(fs)
@@ -164,7 +164,7 @@ func checkRunFlags(fs *flag.FlagSet, o runOptions) error {
 		err = errors.Join(err, fmt.Errorf("--format %q: want csv or parquet", o.format))
 	}
 	if o.workers < 0 {
-		err = errors.Join(err, fmt.Errorf("--workers %d: want 0 (one SAP solve) or more", o.workers))
+		err = errors.Join(err, fmt.Errorf("--workers %d: want 0 (the default) or more", o.workers))
 	}
 	return err
 }

@@ -27,18 +27,20 @@ func PaperContact(materials ...string) []string {
 // Traced is what RunTraced measured.
 type Traced struct {
 	Stats    []sim.StepStats
-	Costs    map[int][]float64 // ℓp of every Newton iterate of the requested steps (1-based)
-	Cond     float64           // condition number of H = A + JᵀGJ at the last step's solution (if asked)
-	MeanCond float64           // its mean over every condEvery-th step (if asked)
-	MeanSlip float64           // mean ‖v_t‖ over the last step's contacts with γn > 0, m/s
-	DT       float64           // the scene's time step, s
-	Sigma    float64           // the scene's σ
-	Mu       float64           // the friction coefficient of the scene's material "default"
+	Costs    map[int][][]float64 // ℓp of every Newton iterate of every SAP solve (island, re-solve) of the requested steps (1-based)
+	Cond     float64             // condition number of H = A + JᵀGJ at the last step's solution (if asked)
+	MeanCond float64             // its mean over every condEvery-th step (if asked)
+	MeanSlip float64             // mean ‖v_t‖ over the last step's contacts with γn > 0, m/s
+	DT       float64             // the scene's time step, s
+	Sigma    float64             // the scene's σ
+	Mu       float64             // the friction coefficient of the scene's material "default"
 }
 
 // RunTraced runs n steps of scene name with overrides, recording SAP's
 // cost per Newton iterate at the steps traceAt and, when condEvery > 0, the
-// Hessian's condition number at every condEvery-th step and the last.
+// Hessian's condition number at every condEvery-th step and the last. SAP
+// solves in the scene's solver stack (its refiner, and its island solver
+// when the stack has one: the costs are then those of every island's solve).
 func RunTraced(name string, n int, traceAt []int, condEvery int, sets ...string) (Traced, error) {
 	sc, err := scene.Load(name, sets)
 	if err != nil {
@@ -48,26 +50,28 @@ func RunTraced(name string, n int, traceAt []int, condEvery int, sets ...string)
 	if err != nil {
 		return Traced{}, fmt.Errorf("experiment: %s: %w", name, err)
 	}
-	tr := &sap.Trace{}
-	lr, ok := b.Config.Solver.(*solver.LaggedRefiner)
+	s0, ok := b.Stack.Solver().(*sap.Solver)
 	if !ok {
-		return Traced{}, fmt.Errorf("experiment: %s: solver %T is not SAP's lagged refiner", name, b.Config.Solver)
+		return Traced{}, fmt.Errorf("experiment: %s: solver %T is not SAP", name, b.Stack.Solver())
 	}
-	inner, ok := lr.Inner.(*sap.Solver)
-	if !ok {
-		return Traced{}, fmt.Errorf("experiment: %s: inner solver %T is not SAP", name, lr.Inner)
+	if b.Stack.Workers > 1 {
+		return Traced{}, fmt.Errorf("experiment: %s: %d island workers: the trace wants one", name, b.Stack.Workers)
 	}
-	p := inner.Params()
-	p.Trace = tr
-	traced := *lr
-	traced.Inner = sap.New(p)
-	capt := &capture{inner: &traced}
+	tr := &tracer{}
+	p := s0.Params()
+	p.Trace = &tr.trace
+	b.Stack.Solver = func() solver.Solver { return &traced{inner: sap.New(p), t: tr} }
+	sv, err := b.Stack.Build() // the scene's stack (refiner, islands) around the traced SAP
+	if err != nil {
+		return Traced{}, fmt.Errorf("experiment: %s: %w", name, err)
+	}
+	capt := &capture{inner: sv}
 	b.Config.Solver = capt
 	s, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		return Traced{}, fmt.Errorf("experiment: %s: %w", name, err)
 	}
-	r := Traced{Costs: map[int][]float64{}, DT: b.Config.DT, Sigma: b.Config.Contact.Sigma}
+	r := Traced{Costs: map[int][][]float64{}, DT: b.Config.DT, Sigma: b.Config.Contact.Sigma}
 	if mi, ok := sc.Materials["default"]; ok && mi.Friction != nil {
 		r.Mu = *mi.Friction
 	}
@@ -78,6 +82,7 @@ func RunTraced(name string, n int, traceAt []int, condEvery int, sets ...string)
 	samples := 0
 	for i := 1; i <= n; i++ {
 		capt.on = condEvery > 0 && (i == n || i%condEvery == 0)
+		tr.costs, tr.on = nil, want[i]
 		sts, err := Steps(s, 1)
 		if err != nil {
 			return r, fmt.Errorf("experiment: %s: %w", name, err)
@@ -91,9 +96,7 @@ func RunTraced(name string, n int, traceAt []int, condEvery int, sets ...string)
 			samples++
 		}
 		if want[i] {
-			for _, e := range tr.Entries {
-				r.Costs[i] = append(r.Costs[i], e.Cost)
-			}
+			r.Costs[i] = tr.costs
 		}
 	}
 	r.MeanSlip = meanSlip(s)
@@ -118,6 +121,48 @@ func meanSlip(s *sim.Simulator) float64 {
 		return 0
 	}
 	return sum / float64(n)
+}
+
+// tracer collects the costs of the Newton iterates of the SAP solves (one
+// per island and Lagged re-solve) while on is set; the solves share trace,
+// which each Solve resets (one worker solves the islands in turn).
+type tracer struct {
+	trace sap.Trace
+	on    bool
+	costs [][]float64
+}
+
+// traced is a SAP solver whose iterates' costs go to t.
+type traced struct {
+	inner *sap.Solver
+	t     *tracer
+}
+
+// Solve implements solver.Solver.
+func (s *traced) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	err := s.inner.Solve(p, v0, res)
+	s.t.keep()
+	return err
+}
+
+// Resolve implements solver.Resolver (the refiner's re-solves take SAP's
+// warm path, as without the trace).
+func (s *traced) Resolve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	err := s.inner.Resolve(p, v0, res)
+	s.t.keep()
+	return err
+}
+
+// keep appends the costs of the solve just made, when on.
+func (t *tracer) keep() {
+	if !t.on {
+		return
+	}
+	c := make([]float64, len(t.trace.Entries))
+	for i, e := range t.trace.Entries {
+		c[i] = e.Cost
+	}
+	t.costs = append(t.costs, c)
 }
 
 // capture is a solver that keeps a copy of the problem and the solution of

@@ -236,6 +236,8 @@ func (c *compiler) compile() error {
 	c.out.Scene = s
 	tol := DefaultTolerance // MuJoCo's <option tolerance> (optionTolerance)
 	s.Solver.Tolerance = &tol
+	whole := false // MuJoCo solves each problem whole: islands, each stopped by its own εr, move its trajectories (manipulator 4.9e-13 → 4e-9 from MuJoCo over 1000 steps)
+	s.Solver.Islands = &whole
 	for _, e := range c.root.All("option") {
 		if err := c.option(e); err != nil {
 			return err

@@ -113,6 +113,17 @@ func (s *Solver) SetProfile(on bool) {
 // Workers returns the number of workers.
 func (s *Solver) Workers() int { return s.workers }
 
+// Inner returns the inner solver of worker w (0 ≤ w < Workers(); nil
+// otherwise), made now if no solve has made it yet: the solver of the
+// islands worker w takes, and worker 0's solves a one-island problem whole.
+func (s *Solver) Inner(w int) solver.Solver {
+	if w < 0 || w >= s.workers {
+		return nil
+	}
+	s.makeInner()
+	return s.inner[w]
+}
+
 // Islands returns the number of islands of the last solve (cliques without
 // contacts are not counted).
 func (s *Solver) Islands() int { return s.n }

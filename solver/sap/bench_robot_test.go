@@ -25,9 +25,8 @@ func robotProblems(b *testing.B, name string) ([]*solver.Problem, [][]float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ref := bl.Config.Solver.(*solver.LaggedRefiner)
-	c := &capture{inner: ref.Inner.(*sap.Solver)}
-	ref.Inner = c
+	c := &capture{inner: bl.Stack.Solver().(*sap.Solver)}
+	captureWhole(b, bl, c)
 	s, err := sim.New(bl.Model, bl.State, bl.Config)
 	if err != nil {
 		b.Fatal(err)
@@ -63,7 +62,7 @@ func BenchmarkSolveRobot(b *testing.B) {
 			path := filepath.Join("..", "..", "internal", "mjref", "testdata", "dm_control", "suite", name+".xml")
 			sc, _, _ := load.Scene(path, nil, load.Options{})
 			bl, _ := scene.Build(sc)
-			s := sap.New(bl.Config.Solver.(*solver.LaggedRefiner).Inner.(*sap.Solver).Params())
+			s := sap.New(bl.Stack.Solver().(*sap.Solver).Params())
 			var res solver.Result
 			iters := 0
 			for i, p := range ps { // warm-up

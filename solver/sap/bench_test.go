@@ -26,6 +26,18 @@ func (c *capture) Solve(p *solver.Problem, v0 []float64, res *solver.Result) err
 	return c.inner.Solve(p, v0, res)
 }
 
+// captureWhole rebuilds bl's solver stack around c without islands (the
+// benchmarks time SAP on whole problems).
+func captureWhole(b testing.TB, bl *scene.Built, c *capture) {
+	bl.Stack.Solver = func() solver.Solver { return c }
+	bl.Stack.Workers = 0
+	sv, err := bl.Stack.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bl.Config.Solver = sv
+}
+
 // clutterProblem returns the contact problem of step 150 of
 // scene.ClutterN(n, walls) (objects landing on the pile) and its warm start.
 func clutterProblem(b *testing.B, n int, walls bool) (*solver.Problem, []float64) {
@@ -37,11 +49,10 @@ func clutterProblem(b *testing.B, n int, walls bool) (*solver.Problem, []float64
 	if err != nil {
 		b.Fatal(err)
 	}
-	ref := bl.Config.Solver.(*solver.LaggedRefiner) // the scenes' default
-	prm := ref.Inner.(*sap.Solver).Params()
+	prm := bl.Stack.Solver().(*sap.Solver).Params() // the scenes' default
 	prm.Linear = sap.SparseLinear
 	c := &capture{inner: sap.New(prm)}
-	ref.Inner = c // the last problem captured is the step's last (re-)solve
+	captureWhole(b, bl, c) // the last problem captured is the step's last (re-)solve
 	s, err := sim.New(bl.Model, bl.State, bl.Config)
 	if err != nil {
 		b.Fatal(err)

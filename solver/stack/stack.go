@@ -19,6 +19,10 @@ const (
 	// DefaultLagSlideTolerance is DefaultLagTolerance for a sliding
 	// contact, whose friction is μ times its lagged normal impulse.
 	DefaultLagSlideTolerance = 1e-4
+	// DefaultWorkers is the island-solver workers of a scene's stack: its
+	// problems are split into islands, solved in the caller's goroutine (a
+	// one-island problem is solved whole, with the refined solver's bits).
+	DefaultWorkers = 1
 )
 
 // Lag is the refinement of Lagged contacts (solver.LaggedRefiner).

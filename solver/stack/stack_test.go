@@ -38,6 +38,9 @@ func TestBuild(t *testing.T) {
 	if !ok || is.Workers() != 2 {
 		t.Fatalf("stack with 2 workers: %T", sv)
 	}
+	if lr, ok := is.Inner(1).(*solver.LaggedRefiner); !ok || lr.MaxResolves != 3 || is.Inner(2) != nil || is.Inner(-1) != nil {
+		t.Errorf("worker 1's solver %T, want the refiner; workers 2 and -1: %v, %v", is.Inner(1), is.Inner(2), is.Inner(-1))
+	}
 	is.Close()
 	for _, bad := range []stack.Spec{{}, {Solver: spec.Solver, Workers: -1}, {Solver: spec.Solver, Lag: stack.Lag{Resolves: -1}}} {
 		if _, err := bad.Build(); err == nil {
@@ -46,9 +49,10 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-// TestSceneStack: a scene's solver is its stack's: SAP inside the refiner
-// with the engine's default refinement (and the scene's lag_iterations),
-// the scene's tolerances for the island solver.
+// TestSceneStack: a scene's solver is its stack's: the island solver with
+// stack.DefaultWorkers around SAP inside the refiner with the engine's
+// default refinement (and the scene's lag_iterations), the scene's
+// tolerances for the island solver.
 func TestSceneStack(t *testing.T) {
 	sc, err := scene.Load("clutter", []string{"contact.lag_iterations=5"})
 	if err != nil {
@@ -60,10 +64,14 @@ func TestSceneStack(t *testing.T) {
 	}
 	want := stack.DefaultLag()
 	want.Resolves = 5
-	if b.Stack.Lag != want || b.Stack.Workers != 0 || b.Stack.RelTolerance != scene.DefaultTolerance || b.Stack.AbsTolerance != scene.DefaultAbsTolerance {
-		t.Errorf("stack %+v, want lag %+v and the default tolerances", b.Stack, want)
+	if b.Stack.Lag != want || b.Stack.Workers != stack.DefaultWorkers || b.Stack.RelTolerance != scene.DefaultTolerance || b.Stack.AbsTolerance != scene.DefaultAbsTolerance {
+		t.Errorf("stack %+v, want lag %+v, %d workers and the default tolerances", b.Stack, want, stack.DefaultWorkers)
 	}
-	lr, ok := b.Config.Solver.(*solver.LaggedRefiner)
+	is, ok := b.Config.Solver.(*island.Solver)
+	if !ok || is.Workers() != stack.DefaultWorkers {
+		t.Fatalf("Config.Solver %T, want the island solver with %d workers", b.Config.Solver, stack.DefaultWorkers)
+	}
+	lr, ok := is.Inner(0).(*solver.LaggedRefiner)
 	if !ok || lr.MaxResolves != 5 || lr.Tolerance != stack.DefaultLagTolerance || lr.SlideTolerance != stack.DefaultLagSlideTolerance {
 		t.Fatalf("Config.Solver %#v", b.Config.Solver)
 	}
