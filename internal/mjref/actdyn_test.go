@@ -82,37 +82,51 @@ func actExtremes(mj *Run, i int) (lo, hi float64) {
 }
 
 // TestActuatorDynamicsAllocateNothing: a warmed-up step of actDynArm
-// (integrator, filter and intvelocity activations, with controls) under
+// (integrator, filter and intvelocity activations, with controls) and of
+// actTransArm (activations and muscles on a spatial tendon, a
+// slider-crank, a jointinparent hinge, a slide and a hinge) under
 // mujoco-euler, rk4 and mujoco-implicit allocates nothing.
 func TestActuatorDynamicsAllocateNothing(t *testing.T) {
 	for _, integ := range []string{"Euler", "RK4", "implicit"} {
-		b, _, err := stiction(writeModel(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sim.New(b.Model, b.State, b.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, u := range []float64{-2, 1, 3} {
-			if err := s.SetControl(i, u, 0); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for range 200 { // the intvelocity's activation reaches its bound at step 167
-			if _, err := s.Step(); err != nil {
-				t.Fatalf("%s: %v", integ, err)
-			}
-		}
-		allocs := testing.AllocsPerRun(20, func() {
-			if _, err := s.Step(); err != nil {
-				t.Fatal(err)
-			}
-		})
+		s, allocs := warmedAllocs(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1), []float64{-2, 1, 3})
 		if allocs != 0 || len(s.State.Act) != 3 || s.State.Act[2] != 0.5 {
 			t.Errorf("%s: %v allocations per warmed-up step; activations %v (want the intvelocity's at its upper bound 0.5)", integ, allocs, s.State.Act)
 		}
+		s, allocs = warmedAllocs(t, strings.Replace(actTransArm, "INTEGRATOR", integ, 1), []float64{2, 1, -1, 4, 0.9, 1})
+		if allocs != 0 || len(s.State.Act) != 6 || s.State.Act[2] != -0.3 {
+			t.Errorf("%s: actTransArm: %v allocations per warmed-up step; activations %v (want the slider-crank's at its lower bound -0.3)", integ, allocs, s.State.Act)
+		}
 	}
+}
+
+// warmedAllocs builds the model xml, sets the controls, steps it 200 times
+// (actDynArm's intvelocity activation reaches its bound at step 167) and
+// returns the simulator and its allocations per further step.
+func warmedAllocs(t *testing.T, xml string, ctrl []float64) (*sim.Simulator, float64) {
+	t.Helper()
+	b, _, err := stiction(writeModel(t, xml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, u := range ctrl {
+		if err := s.SetControl(i, u, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 200 {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, testing.AllocsPerRun(20, func() {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestActuatorDynamicsKeyframeMuJoCo: a keyframe's act (MuJoCo's key act,

@@ -62,7 +62,11 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		sa.DOF = model.Ptr(a.DOF)
 	}
 	typ, gain := "", 1.0
-	switch a.Kind {
+	kind := a.Kind
+	if a.GainType == "muscle" && kind == "general" {
+		kind = "general-muscle" // all three types muscle (generalMuscle)
+	}
+	switch kind {
 	case "motor":
 		typ = "motor"
 	case "position":
@@ -80,7 +84,7 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		}
 		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
 		c.explicitServo(&sa)
-	case "muscle":
+	case "muscle", "general-muscle":
 		typ = "muscle"
 		sa.Muscle = sceneMuscle(a)
 	case "general", "intvelocity", "cylinder":
@@ -227,29 +231,56 @@ func (c *compiler) muscle(v view, act *model.Actuator) error {
 		}
 		act.GainPrm = append(act.GainPrm, x...)
 	}
-	g := act.GainPrm
-	switch {
-	case !(g[0] < g[1]):
-		return c.r.Errorf(v.src("range"), "range", "a muscle needs range[0] < range[1]")
-	case !(g[4] < 1):
-		return c.r.Errorf(v.src("lmin"), "lmin", "a muscle needs lmin < 1 < lmax (lmin %g)", g[4])
-	case !(g[5] > 1):
-		return c.r.Errorf(v.src("lmax"), "lmax", "a muscle needs lmin < 1 < lmax (lmax %g)", g[5])
-	case g[2] == 0:
-		return c.r.Errorf(v.src("force"), "force", "a muscle's force must be > 0, or < 0 for scale/acc0")
+	if err := c.checkMuscle(v, act.GainPrm, muscleAttrName); err != nil {
+		return err
 	}
-	for _, k := range []int{3, 6, 7, 8} {
-		if n := muscleAttrs[k-1].name; !(g[k] > 0) {
-			return c.r.Errorf(v.src(n), n, "a muscle needs %s > 0 (%g)", n, g[k])
-		}
-	}
-	act.BiasPrm = g
+	act.BiasPrm = act.GainPrm
+	return c.lengthRange(v, act)
+}
+
+// lengthRange reads an actuator's lengthrange into act.LengthRange; an
+// empty range is left nil, to be computed (MuJoCo's useexisting).
+func (c *compiler) lengthRange(v view, act *model.Actuator) error {
 	lr, err := c.floats(v, "lengthrange", 2, nil)
 	if err != nil {
 		return err
 	}
-	if lr != nil && lr[0] < lr[1] { // MuJoCo's useexisting: an empty range is computed
+	if lr != nil && lr[0] < lr[1] {
 		act.LengthRange = &[2]float64{lr[0], lr[1]}
+	}
+	return nil
+}
+
+// muscleAttrName is the <muscle> attribute of parameter k of MuJoCo's
+// muscle gainprm (range, range, force, scale, lmin, lmax, vmax, fpmax,
+// fvmax).
+func muscleAttrName(k int) string {
+	if k < 2 {
+		return "range"
+	}
+	return muscleAttrs[k-1].name
+}
+
+// checkMuscle refuses, naming the attribute (attr of the parameter's
+// index) and value, the muscle parameters g (MuJoCo's gainprm order) that
+// MuJoCo 2.2.2's compiler refuses (user_objects.cc, mjCActuator::Compile:
+// range[0] ≥ range[1], lmin ≥ 1, lmax ≤ 1, scale, vmax, fpmax or
+// fvmax ≤ 0) and a force of 0, which has no meaning.
+func (c *compiler) checkMuscle(v view, g []float64, attr func(k int) string) error {
+	switch {
+	case !(g[0] < g[1]):
+		return c.r.Errorf(v.src(attr(0)), attr(0), "a muscle needs range[0] < range[1]")
+	case !(g[4] < 1):
+		return c.r.Errorf(v.src(attr(4)), attr(4), "a muscle needs lmin < 1 < lmax (lmin %g)", g[4])
+	case !(g[5] > 1):
+		return c.r.Errorf(v.src(attr(5)), attr(5), "a muscle needs lmin < 1 < lmax (lmax %g)", g[5])
+	case g[2] == 0:
+		return c.r.Errorf(v.src(attr(2)), attr(2), "a muscle's force must be > 0, or < 0 for scale/acc0")
+	}
+	for _, k := range []int{3, 6, 7, 8} {
+		if n := muscleAttrName(k); !(g[k] > 0) {
+			return c.r.Errorf(v.src(attr(k)), attr(k), "a muscle needs %s > 0 (%g)", n, g[k])
+		}
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ var supported = map[string][]string{
 	"motor":       {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "name"},
 	"position":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "kv", "name"},
 	"velocity":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kv", "name"},
-	"general":     {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "dynprm", "actlimited", "actrange", "name"},
+	"general":     {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "dynprm", "actlimited", "actrange", "lengthrange", "jointinparent", "name"},
 	"cylinder":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "area", "diameter", "bias", "name"},
 	"intvelocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "actrange", "name"},
 	"muscle":      {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax", "lengthrange", "name"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -230,8 +231,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			return err
 		}
 		crank := v.has("cranksite") || v.has("slidersite")
-		if !v.has("joint") && !v.has("tendon") && !crank {
-			c.r.Warnf(a, "", "only joint, tendon and slider-crank transmissions are supported (this <%s> has none; ignored)", a.Name)
+		if !v.has("joint") && !v.has("jointinparent") && !v.has("tendon") && !crank {
+			c.r.Warnf(a, "", "only joint, jointinparent (hinge and slide), tendon and slider-crank transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -279,11 +280,21 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 // the other values of a 6-vector are ignored.
 func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
 	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
-	if v.has("joint") && v.has("tendon") {
-		return act, "", c.r.Errorf(v.src("tendon"), "tendon", "an actuator has one transmission; joint and tendon given")
+	ja := "joint" // MuJoCo's jointinparent is joint on a hinge or slide (mj_transmission)
+	if v.has("jointinparent") {
+		ja = "jointinparent"
+	}
+	var given []string
+	for _, t := range []string{"joint", "jointinparent", "tendon"} {
+		if v.has(t) {
+			given = append(given, t)
+		}
+	}
+	if len(given) > 1 {
+		return act, "", c.r.Errorf(v.src(given[1]), given[1], "an actuator has one transmission; %s given", strings.Join(given, " and "))
 	}
 	crank := v.has("cranksite") || v.has("slidersite")
-	if crank && (v.has("joint") || v.has("tendon")) {
+	if crank && (v.has(ja) || v.has("tendon")) {
 		return act, "", c.r.Errorf(a, "cranksite", "an actuator has one transmission; a slider-crank and a joint or tendon given")
 	}
 	why := ""
@@ -296,14 +307,14 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		}
 		act.Tendon = tn
 	default:
-		jn := v.str("joint", "")
+		jn := v.str(ja, "")
 		j := c.joints[jn]
 		if j == nil {
-			return act, "", c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+			return act, "", c.r.Errorf(v.src(ja), ja, "no joint of this name")
 		}
 		act.Body, act.DOF, act.JointName = c.out.Scene.Bodies[j.body].Name, j.dof, jn
 		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
-			return act, "", c.r.Errorf(v.src("joint"), "joint", "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
+			return act, "", c.r.Errorf(v.src(ja), ja, "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
 		}
 		if j.typ == "ball" || j.typ == "free" {
 			why = fmt.Sprintf("actuators on %s joints are not supported (only hinge and slide joints and fixed tendons)", j.typ)
@@ -359,7 +370,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 	case "cylinder":
 		err = c.cylinder(v, &act)
 	case "general":
-		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
+		if err = c.gainBiasTypes(v, &act); err != nil {
+			return act, "", err
+		}
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
 			return act, "", err
 		}
@@ -371,6 +384,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		}
 		if err = c.actDynamics(v, &act); err != nil {
 			return act, "", err
+		}
+		if why, err = c.generalMuscle(v, &act); why != "" || err != nil {
+			return act, why, err
 		}
 		// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
 		if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && len(act.GainPrm) >= 1 && act.BiasPrm[1] == -act.GainPrm[0] {

@@ -1,0 +1,88 @@
+package mjref
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
+)
+
+// actTransArm is a two-link arm with a slide at its tip, under gravity,
+// whose actuators carry activations on every transmission Stiction
+// simulates: a filter <general> with a damping bias and a <general>
+// muscle (dyntype, gaintype and biastype muscle, its length range found
+// by the compiler's simulation) on a spatial tendon over both links, an
+// integrator <general> with a limited activation on a slider-crank, a
+// filter <general> on a jointinparent hinge, a <general> muscle with its
+// own parameters on the slide and a <muscle> on the elbow hinge.
+// INTEGRATOR is replaced by the integrator under test.
+const actTransArm = `<mujoco><option integrator="INTEGRATOR" timestep="0.002"/>
+<default><joint damping="0.05"/></default>
+<worldbody>
+  <site name="anchor" pos="0 0 1.2"/>
+  <site name="slider" pos="0.3 0 0.7" zaxis="1 0 0.3"/>
+  <body pos="0 0 1"><joint name="a" type="hinge" axis="0 1 0" limited="true" range="-90 90"/>
+    <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="1"/>
+    <site name="s1" pos="0.2 0 0.03"/><site name="crank" pos="0.15 0 0"/>
+    <body pos="0.3 0 0"><joint name="b" type="hinge" axis="0 1 0" limited="true" range="-100 100"/>
+      <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.02" mass="0.6"/>
+      <site name="s2" pos="0.1 0 0.02"/>
+      <body pos="0.25 0 0"><joint name="c" type="slide" axis="1 0 0" limited="true" range="-0.1 0.1"/>
+        <geom type="box" size="0.03 0.03 0.03" mass="0.3"/></body></body></body>
+</worldbody>
+<tendon><spatial name="sp"><site site="anchor"/><site site="s1"/><site site="s2"/></spatial></tendon>
+<actuator>
+  <general name="spf" tendon="sp" dyntype="filter" dynprm="0.05" gainprm="30" biastype="affine" biasprm="0 0 -1"/>
+  <general name="spm" tendon="sp" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.01 0.04"
+    gainprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2" biasprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"/>
+  <general name="crk" cranksite="crank" slidersite="slider" cranklength="0.2" dyntype="integrator" gainprm="5"
+    ctrllimited="true" ctrlrange="-1 1" actlimited="true" actrange="-0.3 0.5"/>
+  <general name="jip" jointinparent="b" dyntype="filter" dynprm="0.1" gainprm="2"/>
+  <general name="slm" joint="c" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.02 0.05"
+    gainprm="0.8 1.1 20 1 0.6 1.5 2 1.2 1.3" biasprm="0.8 1.1 20 1 0.6 1.5 2 1.2 1.3" lengthrange="-0.1 0.1"/>
+  <muscle name="mb" joint="b" force="5"/>
+</actuator></mujoco>`
+
+// TestActuatorTransmissionsMuJoCo: activation-carrying actuators (filter,
+// integrator and muscle dynamics, <general> muscles) on a spatial tendon,
+// a slider-crank, a jointinparent hinge, a slide and a hinge follow
+// MuJoCo 2.2.2 under mujoco-euler, rk4 and mujoco-implicit over 300 steps
+// with a control pattern, from rest and from a moving state (the
+// slider-crank's activation held at its actrange's lower end): qpos to
+// 1e-10 and the activations to 1e-12; the muscles' length ranges (found by
+// simulation, 3e-11 m from MuJoCo's under Euler, which each muscle's
+// trajectory then carries: 7e-12 rad alone, 1e-15 for each other
+// actuator alone) to 1e-9 m, acc0 to 1e-12.
+func TestActuatorTransmissionsMuJoCo(t *testing.T) {
+	ctrl := []float64{2, 1, -3, 4, 0.9, 1}
+	for _, integ := range []struct {
+		name   string
+		scheme sim.Scheme
+	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}, {"implicit", sim.MuJoCoImplicit}} {
+		path := writeModel(t, strings.Replace(actTransArm, "INTEGRATOR", integ.name, 1))
+		for _, c := range []struct {
+			name string
+			o    Options
+		}{
+			{"rest", Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}},
+			{"moving", Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.05}, QVel: []float64{-2, 3, 0.5}, Ctrl: ctrl, CtrlFreq: 3}},
+		} {
+			t.Run(integ.name+"/"+c.name, func(t *testing.T) {
+				mj := run(t, path, c.o)
+				b, mp := mappedModel(t, path, mj)
+				b.Config.Scheme = integ.scheme
+				worstLR, worstAcc := muscleSetupDiff(b, mj)
+				worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
+				last := mj.Steps[len(mj.Steps)-1]
+				t.Logf("length ranges %.3g m, acc0 %.3g relative; %d steps: max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, act %.4g)",
+					worstLR, worstAcc, len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act)
+				if worstLR > 1e-9 || worstAcc > 1e-12 || !(worstQ <= 1e-10) || !(worstAct <= 1e-12) {
+					t.Errorf("length ranges %.3g, acc0 %.3g, qpos %.3g, act %.3g from MuJoCo's", worstLR, worstAcc, worstQ, worstAct)
+				}
+				if lo, _ := actExtremes(mj, 2); lo != -0.3 {
+					t.Errorf("MuJoCo's slider-crank activation reaches %g, not its actrange's lower end -0.3: the run does not test the clamp", lo)
+				}
+			})
+		}
+	}
+}
