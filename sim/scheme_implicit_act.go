@@ -76,7 +76,7 @@ func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 	}
 	for i := range set.Actuators {
 		ac := &set.Actuators[i]
-		if ac.Transmission != nil || ac.Type == constraint.Muscle {
+		if ac.Transmission != nil || ac.Type == constraint.Muscle || ac.GainAffine[1] != 0 {
 			sim.addMomentDamping(g, ac, i)
 			continue
 		}
@@ -103,8 +103,10 @@ func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 // addMomentDamping adds mᵀ kv m for actuator i whose moment m needs the
 // kinematics (a spatial tendon or slider-crank: actuator_moment at q0,
 // constraint.Actuator.Moment) or whose kv depends on the state: a
-// muscle's kv = −GainVel(l, l̇)·act at (q0, v0) and the step's activation
-// (mjd_actuator_vel: bias_vel += gain_vel·act, MuJoCo 2.2.2).
+// muscle's kv = −GainVel(l, l̇)·act at (q0, v0) and the step's activation,
+// an affine gain's −g2·act, or −g2·u without dynamics, u the control as
+// given (mjd_actuator_vel: bias_vel += gain_vel·ctrl or ·act, MuJoCo
+// 2.2.2).
 func (sim *Simulator) addMomentDamping(g *gyroJacobian, ac *constraint.Actuator, i int) {
 	w, m := &sim.ws, sim.Model
 	if len(g.mom) != m.NV {
@@ -112,12 +114,18 @@ func (sim *Simulator) addMomentDamping(g *gyroJacobian, ac *constraint.Actuator,
 	}
 	l := ac.Moment(m, w.kin, w.q0, g.mom, g.local)
 	kv := actuatorVelocityGain(ac)
-	if ac.Type == constraint.Muscle && i < len(sim.State.Act) {
+	switch {
+	case ac.Type == constraint.Muscle && i < len(sim.State.Act):
 		ld := 0.0
 		for k, x := range g.mom {
 			ld += x * w.v0[k]
 		}
 		kv -= ac.Muscle.GainVel(l, ld) * sim.State.Act[i] // the step's start activation
+	case ac.GainAffine[1] != 0 && ac.Dyn != constraint.DynNone && i < len(sim.State.Act):
+		kv -= ac.GainAffine[1] * sim.State.Act[i]
+	case ac.GainAffine[1] != 0 && i < len(w.cons.controls):
+		sim.evalControls()                            // the step's inputs (evaluated again, unchanged, before the constraint solve)
+		kv -= ac.GainAffine[1] * w.cons.controls[i].U // MuJoCo 2.2.2 takes d->ctrl, not clamped
 	}
 	if kv == 0 {
 		return

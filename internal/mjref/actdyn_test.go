@@ -84,8 +84,9 @@ func actExtremes(mj *Run, i int) (lo, hi float64) {
 // TestActuatorDynamicsAllocateNothing: a warmed-up step of actDynArm
 // (integrator, filter and intvelocity activations, with controls) and of
 // actTransArm (activations and muscles on a spatial tendon, a
-// slider-crank, a jointinparent hinge, a slide and a hinge) under
-// mujoco-euler, rk4 and mujoco-implicit allocates nothing.
+// slider-crank, a jointinparent hinge, a slide and a hinge) and of
+// damperArm (dampers and affine gains) under mujoco-euler, rk4 and
+// mujoco-implicit allocates nothing.
 func TestActuatorDynamicsAllocateNothing(t *testing.T) {
 	for _, integ := range []string{"Euler", "RK4", "implicit"} {
 		s, allocs := warmedAllocs(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1), []float64{-2, 1, 3})
@@ -95,6 +96,9 @@ func TestActuatorDynamicsAllocateNothing(t *testing.T) {
 		s, allocs = warmedAllocs(t, strings.Replace(actTransArm, "INTEGRATOR", integ, 1), []float64{2, 1, -1, 4, 0.9, 1})
 		if allocs != 0 || len(s.State.Act) != 6 || s.State.Act[2] != -0.3 {
 			t.Errorf("%s: actTransArm: %v allocations per warmed-up step; activations %v (want the slider-crank's at its lower bound -0.3)", integ, allocs, s.State.Act)
+		}
+		if _, allocs = warmedAllocs(t, strings.Replace(damperArm, "INTEGRATOR", integ, 1), []float64{2, 1, 1.5, 3, -2}); allocs != 0 {
+			t.Errorf("%s: damperArm: %v allocations per warmed-up step", integ, allocs)
 		}
 	}
 }

@@ -213,8 +213,9 @@ func followControlled(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options)
 		for i := range q {
 			worstQ = math.Max(worstQ, math.Abs(q[i]-mj.Steps[k].QPos[i]))
 		}
+		off := len(s.State.Act) - len(mj.Steps[k].Act) // MuJoCo 2.2.2's stateful actuators come last (nu − na)
 		for i, a := range mj.Steps[k].Act {
-			worstAct = math.Max(worstAct, math.Abs(s.State.Act[i]-a))
+			worstAct = math.Max(worstAct, math.Abs(s.State.Act[off+i]-a))
 		}
 	}
 	return worstQ, worstAct

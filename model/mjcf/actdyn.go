@@ -162,8 +162,8 @@ func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why s
 		return "", false
 	}
 	switch {
-	case a.GainType != "fixed":
-		return "gaintype " + a.GainType + " (only fixed)", true
+	case a.GainType != "fixed" && a.GainType != "affine":
+		return "gaintype " + a.GainType + " (only fixed and affine)", true
 	case a.BiasType != "none" && a.BiasType != "affine":
 		return "biastype " + a.BiasType + " (only none and affine)", true
 	}
@@ -172,6 +172,9 @@ func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why s
 		copy(b[:], a.BiasPrm)
 	}
 	sa.Type, sa.Gain, sa.Bias = "general", model.Ptr(a.GainPrm[0]), b[:]
+	if ga := affineGain(a); ga != [2]float64{} {
+		sa.GainAffine = ga[:]
+	}
 	if b[2] != 0 && !implicit {
 		sa.Explicit = model.Ptr(true)
 	}
@@ -275,5 +278,33 @@ func (c *compiler) cylinder(v view, act *model.Actuator) error {
 	}
 	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "filter"
 	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{area}, bias, []float64{tc}
+	return nil
+}
+
+// damper reads a <damper> (MuJoCo 2.2.2): gaintype affine with gain
+// (0, 0, −kv), no bias, no dynamics, so f = −kv l̇ u; kv (default 0) must
+// be ≥ 0 and ctrlrange is required, non-negative and always limited, as
+// MuJoCo's reader requires.
+func (c *compiler) damper(v view, act *model.Actuator) error {
+	kv, err := c.float(v, "kv", 0)
+	if err != nil {
+		return err
+	}
+	if kv < 0 {
+		return c.r.Errorf(v.src("kv"), "kv", "a damper's damping coefficient cannot be negative (%g)", kv)
+	}
+	if !v.has("ctrlrange") {
+		return c.r.Errorf(v.e, "ctrlrange", "a damper needs ctrlrange (MuJoCo requires it)")
+	}
+	r, err := c.floats(v, "ctrlrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if r[0] < 0 || r[1] < 0 || r[0] > r[1] {
+		return c.r.Errorf(v.src("ctrlrange"), "ctrlrange", "a damper's control range must be non-negative and ordered ([%g, %g])", r[0], r[1])
+	}
+	act.CtrlRange = &[2]float64{r[0], r[1]}
+	act.GainType, act.BiasType, act.DynType = "affine", "none", "none"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{0, 0, -kv}, []float64{0}, []float64{1}
 	return nil
 }

@@ -43,6 +43,8 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
 //	  dyntype integrator, filter: f = g act + b0 + b1 l + b2 l̇ → general
 //	                             with dynamics (actdyn.go)
+//	  gaintype affine (g, g1, g2): gain g + g1 l + g2 l̇ → general
+//	damper: general, affine gain (0, 0, −kv), control ≥ 0
 //	intvelocity: general, dyntype integrator, gain kp, bias (0, −kp, 0)
 //	cylinder: general, dyntype filter (timeconst), gain area, bias
 //
@@ -87,7 +89,7 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 	case "muscle", "general-muscle":
 		typ = "muscle"
 		sa.Muscle = sceneMuscle(a)
-	case "general", "intvelocity", "cylinder":
+	case "general", "intvelocity", "cylinder", "damper":
 		if why, ok := statefulGeneral(a, &sa, c.implicitActuators); ok {
 			if why != "" {
 				return sa, why, nil
@@ -130,17 +132,18 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 // gain folded into the gear (for a pure gain), or why it has no
 // equivalent.
 func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, float64, string) {
-	if a.GainType != "fixed" {
-		return "", 0, fmt.Sprintf("gaintype %q (only fixed)", a.GainType)
+	if a.GainType != "fixed" && a.GainType != "affine" {
+		return "", 0, fmt.Sprintf("gaintype %q (only fixed and affine)", a.GainType)
 	}
-	g := a.GainPrm[0]
+	g, ga := a.GainPrm[0], affineGain(a)
 	var b [3]float64
 	copy(b[:], a.BiasPrm)
 	switch {
 	case a.BiasType != "none" && a.BiasType != "affine":
 		return "", 0, fmt.Sprintf("biastype %q (only none and affine)", a.BiasType)
-	case g == 0 && (a.BiasType == "none" || b == [3]float64{}):
+	case g == 0 && ga == [2]float64{} && (a.BiasType == "none" || b == [3]float64{}):
 		return "", 0, "gain 0 and no bias (no force)"
+	case ga != [2]float64{}: // never a servo of u
 	case a.BiasType == "none" || b == [3]float64{}:
 		return "motor", g, ""
 	case b[0] == 0 && b[1] == -g && g > 0 && b[2] <= 0:
@@ -154,10 +157,23 @@ func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, f
 		return "velocity", 1, ""
 	}
 	sa.Gain, sa.Bias = model.Ptr(g), b[:]
+	if ga != [2]float64{} {
+		sa.GainAffine = ga[:]
+	}
 	if b[2] != 0 && !implicit {
 		sa.Explicit = model.Ptr(true)
 	}
 	return "general", 1, ""
+}
+
+// affineGain is an affine gain's length and rate coefficients
+// (gainprm[1], gainprm[2]; zero for a fixed gain).
+func affineGain(a model.Actuator) [2]float64 {
+	var ga [2]float64
+	if a.GainType == "affine" && len(a.GainPrm) > 1 {
+		copy(ga[:], a.GainPrm[1:])
+	}
+	return ga
 }
 
 // explicitServo marks a position or velocity actuator explicit unless the

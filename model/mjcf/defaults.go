@@ -151,6 +151,7 @@ var supported = map[string][]string{
 	"general":     {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "gaintype", "biastype", "gainprm", "biasprm", "dyntype", "dynprm", "actlimited", "actrange", "lengthrange", "jointinparent", "name"},
 	"cylinder":    {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "area", "diameter", "bias", "name"},
 	"intvelocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "actrange", "name"},
+	"damper":      {"class", "joint", "jointinparent", "tendon", "gear", "ctrlrange", "forcerange", "forcelimited", "kv", "name"},
 	"muscle":      {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax", "lengthrange", "name"},
 	"equality":    {"class", "solref", "solimp", "active"},
 	"tendon":      {"class", "limited", "range", "stiffness", "damping", "springlength", "frictionloss", "solreflimit", "solimplimit", "margin", "rgba", "width", "material", "group", "name"},

@@ -221,7 +221,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		}
 		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
-		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder":
+		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder", "damper":
 		default:
 			continue
 		}
@@ -338,6 +338,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		attr, flag string
 		out        **[2]float64
 	}{{"ctrlrange", "ctrllimited", &act.CtrlRange}, {"forcerange", "forcelimited", &act.ForceRange}} {
+		if r.attr == "ctrlrange" && a.Name == "damper" {
+			continue // always limited (damper)
+		}
 		lim, err := c.limited(v, r.flag, r.attr)
 		if err != nil {
 			return act, "", err
@@ -369,6 +372,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		err = c.intVelocity(v, &act)
 	case "cylinder":
 		err = c.cylinder(v, &act)
+	case "damper":
+		err = c.damper(v, &act)
 	case "general":
 		if err = c.gainBiasTypes(v, &act); err != nil {
 			return act, "", err
