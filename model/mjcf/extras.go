@@ -130,10 +130,7 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 		if err != nil {
 			return err
 		}
-		eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
-		if c.out.Scene.Bodies[j1.body].Joint.Type == "compound" {
-			return c.r.Errorf(q, "joint1", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j1.name, eq.Joint1)
-		}
+		eq.Joint1, eq.DOF1 = c.out.Scene.Bodies[j1.body].Name, j1.dof // a part of a compound joint: its dof
 		if j1.typ != "hinge" && j1.typ != "slide" {
 			return c.r.Errorf(q, "joint1", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j1.name, j1.typ)
 		}
@@ -145,10 +142,7 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 			if j2.typ != "hinge" && j2.typ != "slide" {
 				return c.r.Errorf(q, "joint2", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j2.name, j2.typ)
 			}
-			eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
-			if c.out.Scene.Bodies[j2.body].Joint.Type == "compound" {
-				return c.r.Errorf(q, "joint2", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j2.name, eq.Joint2)
-			}
+			eq.Joint2, eq.DOF2 = c.out.Scene.Bodies[j2.body].Name, j2.dof
 		}
 		eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0})
 		return err
