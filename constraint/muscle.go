@@ -81,44 +81,37 @@ func (mu *MuscleParams) normalized(l float64) (l0, ln float64) {
 // Gain is the muscle's active force per unit activation at length l and
 // rate ld, −F0·FL(L)·FV(V) (negative: a muscle pulls), MuJoCo's
 // mju_muscleGain: L the normalized length, V = l̇/(L0·VMax), FL the
-// length curve (lengthCurve), FV (V + 1)² for V ≤ 0, rising to FVMax at
-// V = FVMax − 1.
+// length curve (lengthCurve), FV the velocity curve (velocityCurve).
 func (mu *MuscleParams) Gain(l, ld float64) float64 {
 	l0, L := mu.normalized(l)
-	V := ld / math.Max(mjMinVal, l0*mu.VMax)
-	y := mu.FVMax - 1
-	var fv float64
-	switch {
-	case V <= -1:
-		fv = 0
-	case V <= 0:
-		fv = (V + 1) * (V + 1)
-	case V <= y:
-		fv = mu.FVMax - (y-V)*(y-V)/math.Max(mjMinVal, y)
-	default:
-		fv = mu.FVMax
-	}
+	fv, _ := mu.velocityCurve(ld / math.Max(mjMinVal, l0*mu.VMax))
 	return -mu.F0() * mu.lengthCurve(L) * fv
 }
 
 // GainVel is ∂Gain/∂l̇ at length l and rate ld, MuJoCo 2.2.2's
-// mjd_muscleGain_vel (engine_derivative.c): −F0·FL(L)·FV′(V)/(L0·VMax),
-// FV′ = 2V + 2 for −1 < V ≤ 0, (2y − 2V)/y for 0 < V ≤ y = FVMax − 1, 0
-// elsewhere. mujoco-implicit puts −GainVel·act into its implicit matrix.
+// mjd_muscleGain_vel (engine_derivative.c): −F0·FL(L)·FV′(V)/(L0·VMax).
+// mujoco-implicit puts −GainVel·act into its implicit matrix.
 func (mu *MuscleParams) GainVel(l, ld float64) float64 {
 	l0, L := mu.normalized(l)
-	V := ld / math.Max(mjMinVal, l0*mu.VMax)
+	_, dfv := mu.velocityCurve(ld / math.Max(mjMinVal, l0*mu.VMax))
+	return -mu.F0() * mu.lengthCurve(L) * dfv / math.Max(mjMinVal, l0*mu.VMax)
+}
+
+// velocityCurve is the force–velocity curve FV at the normalized velocity
+// V and its derivative FV′ (mju_muscleGain, mjd_muscleGain_vel): 0 for
+// V ≤ −1, (V + 1)² up to 0, rising to FVMax at V = y = FVMax − 1,
+// FVMax − (y − V)²/y between, FVMax beyond.
+func (mu *MuscleParams) velocityCurve(V float64) (fv, dfv float64) {
 	y := mu.FVMax - 1
-	var dfv float64
 	switch {
 	case V <= -1:
-		dfv = 0
+		return 0, 0
 	case V <= 0:
-		dfv = 2*V + 2
+		return (V + 1) * (V + 1), 2*V + 2
 	case V <= y:
-		dfv = (-2*V + 2*y) / math.Max(mjMinVal, y)
+		return mu.FVMax - (y-V)*(y-V)/math.Max(mjMinVal, y), (-2*V + 2*y) / math.Max(mjMinVal, y)
 	}
-	return -mu.F0() * mu.lengthCurve(L) * dfv / math.Max(mjMinVal, l0*mu.VMax)
+	return mu.FVMax, 0
 }
 
 // lengthCurve is the active force–length curve FL at the normalized

@@ -1,10 +1,9 @@
 package mjref
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/stiction-sim/stiction/sim"
+	"github.com/stiction-sim/stiction/scene"
 )
 
 // actTransArm is a two-link arm with a slide at its tip, under gravity,
@@ -55,36 +54,21 @@ const actTransArm = `<mujoco><option integrator="INTEGRATOR" timestep="0.002"/>
 // actuator alone) to 1e-9 m, acc0 to 1e-12.
 func TestActuatorTransmissionsMuJoCo(t *testing.T) {
 	ctrl := []float64{2, 1, -3, 4, 0.9, 1}
-	for _, integ := range []struct {
-		name   string
-		scheme sim.Scheme
-	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}, {"implicit", sim.MuJoCoImplicit}} {
-		path := writeModel(t, strings.Replace(actTransArm, "INTEGRATOR", integ.name, 1))
-		for _, c := range []struct {
-			name string
-			o    Options
-		}{
-			{"rest", Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}},
-			{"moving", Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.05}, QVel: []float64{-2, 3, 0.5}, Ctrl: ctrl, CtrlFreq: 3}},
-		} {
-			t.Run(integ.name+"/"+c.name, func(t *testing.T) {
-				mj := run(t, path, c.o)
-				b, mp := mappedModel(t, path, mj)
-				b.Config.Scheme = integ.scheme
-				worstLR, worstAcc := muscleSetupDiff(b, mj)
-				worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
-				last := mj.Steps[len(mj.Steps)-1]
-				t.Logf("length ranges %.3g m, acc0 %.3g relative; %d steps: max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, act %.4g)",
-					worstLR, worstAcc, len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act)
-				if worstLR > 1e-9 || worstAcc > 1e-12 || !(worstQ <= 1e-10) || !(worstAct <= 1e-12) {
-					t.Errorf("length ranges %.3g, acc0 %.3g, qpos %.3g, act %.3g from MuJoCo's", worstLR, worstAcc, worstQ, worstAct)
-				}
-				if lo, _ := actExtremes(mj, 2); lo != -0.3 {
-					t.Errorf("MuJoCo's slider-crank activation reaches %g, not its actrange's lower end -0.3: the run does not test the clamp", lo)
-				}
-			})
+	rest := Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}
+	moving := Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.05}, QVel: []float64{-2, 3, 0.5}, Ctrl: ctrl, CtrlFreq: 3}
+	eachScheme(t, actTransArm, rest, moving, func(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options) {
+		worstLR, worstAcc := muscleSetupDiff(b, mj)
+		worstQ, worstAct := followControlled(t, b, mp, mj, o)
+		last := mj.Steps[len(mj.Steps)-1]
+		t.Logf("length ranges %.3g m, acc0 %.3g relative; %d steps: max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, act %.4g)",
+			worstLR, worstAcc, len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act)
+		if worstLR > 1e-9 || worstAcc > 1e-12 || !(worstQ <= 1e-10) || !(worstAct <= 1e-12) {
+			t.Errorf("length ranges %.3g, acc0 %.3g, qpos %.3g, act %.3g from MuJoCo's", worstLR, worstAcc, worstQ, worstAct)
 		}
-	}
+		if lo, _ := actExtremes(mj, 2); lo != -0.3 {
+			t.Errorf("MuJoCo's slider-crank activation reaches %g, not its actrange's lower end -0.3: the run does not test the clamp", lo)
+		}
+	})
 }
 
 // damperArm is a three-link arm under gravity with MuJoCo's affine-gain
@@ -121,32 +105,17 @@ const damperArm = `<mujoco><option integrator="INTEGRATOR" timestep="0.002"/>
 // and act to 1e-12.
 func TestDamperMuJoCo(t *testing.T) {
 	ctrl := []float64{2, 1, 1.5, 3, -2}
-	for _, integ := range []struct {
-		name   string
-		scheme sim.Scheme
-	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}, {"implicit", sim.MuJoCoImplicit}} {
-		path := writeModel(t, strings.Replace(damperArm, "INTEGRATOR", integ.name, 1))
-		for _, c := range []struct {
-			name string
-			o    Options
-		}{
-			{"rest", Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}},
-			{"moving", Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.5}, QVel: []float64{-4, 6, 3}, Ctrl: ctrl, CtrlFreq: 3}},
-		} {
-			t.Run(integ.name+"/"+c.name, func(t *testing.T) {
-				mj := run(t, path, c.o)
-				b, mp := mappedModel(t, path, mj)
-				b.Config.Scheme = integ.scheme
-				if n := len(b.Config.Constraints.Actuators); n != 5 {
-					t.Fatalf("%d actuators simulated, want 5", n)
-				}
-				worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
-				last := mj.Steps[len(mj.Steps)-1]
-				t.Logf("%d steps: max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, qvel %.4g)", len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.QVel)
-				if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
-					t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
-				}
-			})
+	rest := Options{Steps: 300, Every: 1, Ctrl: ctrl, CtrlFreq: 2}
+	moving := Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.5}, QVel: []float64{-4, 6, 3}, Ctrl: ctrl, CtrlFreq: 3}
+	eachScheme(t, damperArm, rest, moving, func(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options) {
+		if n := len(b.Config.Constraints.Actuators); n != 5 {
+			t.Fatalf("%d actuators simulated, want 5", n)
 		}
-	}
+		worstQ, worstAct := followControlled(t, b, mp, mj, o)
+		last := mj.Steps[len(mj.Steps)-1]
+		t.Logf("%d steps: max |Δqpos| %.3g, max |Δact| %.3g (final qpos %.4g, qvel %.4g)", len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.QVel)
+		if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
+			t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
+		}
+	})
 }
