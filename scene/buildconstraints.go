@@ -180,6 +180,9 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
 	}
+	if a.SiteWrench != nil {
+		ac.Transmission = siteWrenchOf(m, a.SiteWrench)
+	}
 	if a.Tendon != "" {
 		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
 			ac.Transmission = tendonPath(m, t)

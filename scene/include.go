@@ -157,6 +157,9 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 			pts := prefixPath([]TendonSite{sc.Crank, sc.Slider}, pre)
 			a.SliderCrank = &SliderCrank{Crank: pts[0], Slider: pts[1], Axis: sc.Axis, RodLength: sc.RodLength}
 		}
+		if sw := a.SiteWrench; sw != nil {
+			a.SiteWrench = &SiteWrench{Site: prefixPath([]TendonSite{sw.Site}, pre)[0], Force: sw.Force, Torque: sw.Torque}
+		}
 		s.Actuators = append(s.Actuators, a)
 	}
 	for _, t := range sub.Tendons {

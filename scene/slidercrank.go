@@ -54,3 +54,31 @@ func ActuatorSliderCrank(m *multibody.Model, a *Actuator) *tendon.SliderCrank {
 	}
 	return sliderCrankOf(m, a.SliderCrank)
 }
+
+// SiteWrench is an actuator's site transmission (MuJoCo's site= without
+// refsite): the actuator's force f applies the wrench (f·force, f·torque)
+// at the site, both given in the site body's frame; its length is 0
+// (package tendon, SiteWrench).
+type SiteWrench struct {
+	Site   TendonSite `yaml:"site"` // the site (body and point)
+	Force  Vec        `yaml:"force,omitempty"`
+	Torque Vec        `yaml:"torque,omitempty"`
+}
+
+// siteWrench checks an actuator's site wrench (p is its path).
+func (v *validator) siteWrench(p string, sw *SiteWrench, bodies []Body) {
+	if sw.Site.Wrap != nil || sw.Site.Pulley != nil {
+		v.add(p+".site", "a site wrench's site takes no wrap or pulley")
+	}
+	v.tendonSite(p+".site", sw.Site, bodies)
+	n := spatial.Vec3(sw.Force).Norm() + spatial.Vec3(sw.Torque).Norm()
+	if !(n > 0) || !finite(n) {
+		v.add(p, "force %v and torque %v: need finite values, not both zero", sw.Force, sw.Torque)
+	}
+}
+
+// siteWrenchOf converts a validated site wrench.
+func siteWrenchOf(m *multibody.Model, sw *SiteWrench) *tendon.SiteWrench {
+	return &tendon.SiteWrench{Site: tendon.Site{Body: sceneBody(m, sw.Site.Body), Point: vecOr(sw.Site.Point)},
+		Force: spatial.Vec3(sw.Force), Torque: spatial.Vec3(sw.Torque)}
+}

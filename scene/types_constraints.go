@@ -26,6 +26,8 @@ type Actuator struct {
 	Tendon string `yaml:"tendon,omitempty"`
 	// SliderCrank is the slider-crank it drives instead of a joint.
 	SliderCrank *SliderCrank `yaml:"slider_crank,omitempty"`
+	// SiteWrench is the site transmission it drives instead of a joint.
+	SiteWrench *SiteWrench `yaml:"site_wrench,omitempty"`
 	DOF         *int         `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
 	Gear        *float64     `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
 	Kp          *float64     `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0

@@ -190,6 +190,13 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		return
 	}
 	switch {
+	case a.SiteWrench != nil && (a.Joint != "" || a.Tendon != "" || a.SliderCrank != nil):
+		v.add(p+".site_wrench", "given with a joint, tendon or slider-crank; an actuator drives one of them")
+	case a.SiteWrench != nil:
+		v.siteWrench(p+".site_wrench", a.SiteWrench, bodies)
+		if a.DOF != nil {
+			v.add(p+".dof", "given for a site-wrench actuator; it takes none")
+		}
 	case a.SliderCrank != nil && (a.Joint != "" || a.Tendon != ""):
 		v.add(p+".slider_crank", "given with a joint or tendon; an actuator drives one of them")
 	case a.SliderCrank != nil:

@@ -104,14 +104,7 @@ func (s *SliderCrank) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, l
 	addPoint(m, ws, g, local, s.Slider.Body, xs, dldv.Neg())
 	// ∂L/∂a · (ω × a) = (a × ∂L/∂a) · ω
 	if b := s.Slider.Body; b >= 0 {
-		if t := ws.AngularJacobian(b, local); t >= 0 {
-			d := a.Cross(dlda)
-			tr := &m.Trees[t]
-			n := tr.NV
-			for j := range n {
-				g[tr.VOffset+j] += d[0]*local[j] + d[1]*local[n+j] + d[2]*local[2*n+j]
-			}
-		}
+		addAngular(m, ws, g, local, b, a.Cross(dlda))
 	}
 	return l
 }

@@ -224,9 +224,13 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		if err != nil {
 			return err
 		}
-		crank := v.has("cranksite") || v.has("slidersite")
-		if !v.has("joint") && !v.has("jointinparent") && !v.has("tendon") && !crank {
-			c.r.Warnf(a, "", "only joint, jointinparent (hinge and slide), tendon and slider-crank transmissions are supported (this <%s> has none; ignored)", a.Name)
+		crank, site := v.has("cranksite") || v.has("slidersite"), v.has("site")
+		if !v.has("joint") && !v.has("jointinparent") && !v.has("tendon") && !crank && !site {
+			c.r.Warnf(a, "", "only joint, jointinparent (hinge and slide), tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
+			continue
+		}
+		if site && v.has("refsite") {
+			c.r.Warnf(v.src("refsite"), "refsite", "a site transmission with a reference site is not supported (ignored)")
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -239,6 +243,8 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			on = fmt.Sprintf("tendon %q", v.str("tendon", ""))
 		case crank:
 			on = "a slider-crank"
+		case site:
+			on = fmt.Sprintf("site %q", v.str("site", ""))
 		}
 		if why != "" {
 			c.r.Warnf(a, "", "actuator <%s> on %s not simulated: %s", a.Name, on, why)
@@ -255,6 +261,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		}
 		if crank {
 			if sa.SliderCrank, err = c.sliderCrank(v); err != nil {
+				return err
+			}
+		}
+		if site {
+			if sa.SiteWrench, err = c.siteWrench(v); err != nil {
 				return err
 			}
 		}
@@ -279,7 +290,7 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		ja = "jointinparent"
 	}
 	var given []string
-	for _, t := range []string{"joint", "jointinparent", "tendon"} {
+	for _, t := range []string{"joint", "jointinparent", "tendon", "site"} {
 		if v.has(t) {
 			given = append(given, t)
 		}
@@ -288,12 +299,13 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		return act, "", c.r.Errorf(v.src(given[1]), given[1], "an actuator has one transmission; %s given", strings.Join(given, " and "))
 	}
 	crank := v.has("cranksite") || v.has("slidersite")
-	if crank && (v.has(ja) || v.has("tendon")) {
+	if crank && (v.has(ja) || v.has("tendon") || v.has("site")) {
 		return act, "", c.r.Errorf(a, "cranksite", "an actuator has one transmission; a slider-crank and a joint or tendon given")
 	}
 	why := ""
 	switch {
 	case crank: // the slider-crank is read by sliderCrank
+	case v.has("site"): // the site's wrench is read by siteWrench; the gear is in it
 	case v.has("tendon"):
 		tn := v.str("tendon", "")
 		if c.out.Scene.Tendon(tn) == nil {
@@ -322,6 +334,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		return act, "", c.r.Errorf(v.src("gear"), "gear", "has %d values; give 1 to 6", len(gear))
 	}
 	act.Gear = gear[0]
+	if v.has("site") {
+		act.Gear = 1 // MuJoCo's 6-value gear is the site's wrench (siteWrench)
+	}
 	if why == "" && act.Gear == 0 {
 		why = "gear[0] = 0 (the value used for a hinge, slide or tendon): no force"
 	}

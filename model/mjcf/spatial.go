@@ -217,3 +217,25 @@ func (c *compiler) siteDistance(q *xmlutil.Element, eq model.Equality, st *scene
 	s.Constraints = append(s.Constraints, con)
 	return nil
 }
+
+// siteWrench reads an actuator's site transmission (site=, no refsite):
+// the site and its 6-value gear (missing values 0), a wrench in the site's
+// frame, rotated into its body's frame (mj_transmission, mjTRN_SITE).
+func (c *compiler) siteWrench(v view) (*scene.SiteWrench, error) {
+	st, err := c.pathSite(v.e, "site")
+	if err != nil {
+		return nil, err
+	}
+	gear, err := c.floats(v, "gear", -1, []float64{1})
+	if err != nil {
+		return nil, err
+	}
+	var g [6]float64
+	copy(g[:], gear)
+	if g == [6]float64{} {
+		return nil, c.r.Errorf(v.src("gear"), "gear", "a site transmission's gear (its wrench) is zero")
+	}
+	r := c.site(mustAttr(v.e, "site")).Pose.R
+	return &scene.SiteWrench{Site: st, Force: scene.Vec(r.Rotate(spatial.Vec3{g[0], g[1], g[2]})),
+		Torque: scene.Vec(r.Rotate(spatial.Vec3{g[3], g[4], g[5]}))}, nil
+}
