@@ -26,6 +26,9 @@ func TestSpatialTendonValidation(t *testing.T) {
 		{"actuators:\n  - {type: motor, slider_crank: {crank: {body: a}, slider: {body: world}, axis: [0, 0, 0], rod_length: 1}}\n", "actuators[0].slider_crank.axis"},
 		{"actuators:\n  - {type: motor, slider_crank: {crank: {body: a}, slider: {body: world}, axis: [1, 0, 0], rod_length: -1}}\n", "actuators[0].slider_crank.rod_length: -1 must be positive"},
 		{"actuators:\n  - {type: motor, joint: a, slider_crank: {crank: {body: a}, slider: {body: world}, axis: [1, 0, 0], rod_length: 1}}\n", "given with a joint or tendon"},
+		{"actuators:\n  - {type: motor, site_wrench: {site: {body: a}}}\n", "actuators[0].site_wrench: force [0 0 0] and torque [0 0 0]: need finite values, not both zero"},
+		{"actuators:\n  - {type: motor, joint: a, site_wrench: {site: {body: a}, force: [1, 0, 0]}}\n", "actuators[0].site_wrench: given with a joint, tendon or slider-crank"},
+		{"actuators:\n  - {type: motor, site_wrench: {site: {body: nope}, force: [1, 0, 0]}}\n", "actuators[0].site_wrench.site.body"},
 	} {
 		_, err := Parse("t.yaml", []byte(tendonBase+c.yaml), nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -130,38 +130,3 @@ func TestGeneralMuscleImport(t *testing.T) {
 		}
 	}
 }
-
-// TestDamperImport: a <damper> is a general actuator with the affine gain
-// (0, 0, −kv) and its control range; a negative kv, a missing or negative
-// ctrlrange are refused as MuJoCo refuses them, naming the attribute;
-// <general gaintype="affine"> keeps its length and rate coefficients.
-func TestDamperImport(t *testing.T) {
-	body := `<worldbody><body><joint name="h" axis="0 1 0"/><geom type="sphere" size=".1"/></body></worldbody>`
-	doc := "<mujoco>" + body + `<actuator><damper joint="h" kv="0.7" ctrlrange="0 2"/>
-<general joint="h" gaintype="affine" gainprm="1 0.5 -0.2"/></actuator></mujoco>`
-	im, err := Parse("d.xml", []byte(doc), model.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acts := im.Scene.Actuators
-	if len(acts) != 2 {
-		t.Fatalf("%d scene actuators, want 2: %+v", len(acts), acts)
-	}
-	d, g := acts[0], acts[1]
-	if d.Type != "general" || *d.Gain != 0 || len(d.GainAffine) != 2 || d.GainAffine[0] != 0 || d.GainAffine[1] != -0.7 || *d.CtrlRange != [2]float64{0, 2} {
-		t.Errorf("damper: %+v", d)
-	}
-	if g.Type != "general" || *g.Gain != 1 || len(g.GainAffine) != 2 || g.GainAffine[0] != 0.5 || g.GainAffine[1] != -0.2 {
-		t.Errorf("affine gain: %+v", g)
-	}
-	for _, c := range []struct{ xml, want string }{
-		{`<damper joint="h" kv="-1" ctrlrange="0 1"/>`, `d.xml:2: <damper> kv="-1": a damper's damping coefficient cannot be negative (-1)`},
-		{`<damper joint="h" kv="1"/>`, `ctrlrange="": a damper needs ctrlrange`},
-		{`<damper joint="h" kv="1" ctrlrange="-1 1"/>`, `ctrlrange="-1 1": a damper's control range must be non-negative and ordered ([-1, 1])`},
-	} {
-		_, err := Parse("d.xml", []byte("<mujoco>"+body+"\n<actuator>"+c.xml+"</actuator></mujoco>"), model.Options{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.xml, err, c.want)
-		}
-	}
-}
