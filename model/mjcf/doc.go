@@ -24,8 +24,8 @@
 // position, velocity, muscle, damper, and general with a fixed or affine
 // gain and an affine bias, with dyntype none, integrator or filter, or all
 // three types muscle, intvelocity and cylinder: actdyn.go,
-// on hinge and slide joints (joint, jointinparent), tendons and
-// slider-cranks: control.go), <tendon>
+// on hinge and slide joints (joint, jointinparent), tendons,
+// slider-cranks and sites: control.go), <tendon>
 // <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
 // sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;
 // limits weighted by MuJoCo's tendon_invweight0), meshes given by vertex lists (their convex hull),
