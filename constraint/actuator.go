@@ -104,6 +104,10 @@ type Actuator struct {
 	// Gain and Bias are a General actuator's g and (b0, b1, b2).
 	Gain float64
 	Bias [3]float64
+	// GainAffine makes a General actuator's gain affine, g + g1 l + g2 l̇
+	// (MuJoCo's gaintype affine: gainprm[1], gainprm[2]; gainAt). With
+	// g2 ≠ 0 the force is explicit (IsExplicit).
+	GainAffine [2]float64
 	// Explicit makes a General actuator's velocity term b2 l̇ explicit too,
 	// and a Position or Velocity actuator's whole force (f at the start of
 	// the step, as MuJoCo's Euler and RK4 take it).
@@ -143,6 +147,16 @@ func (ac *Actuator) ActRate(u, act float64) float64 {
 	return ac.Muscle.Dynamics(ac.clampControl(u), act)
 }
 
+// gainAt is a General actuator's gain at length l and rate ld: Gain, or
+// Gain + g1 l + g2 l̇ with an affine gain (MuJoCo's mjGAIN_AFFINE,
+// mj_fwdActuation).
+func (ac *Actuator) gainAt(l, ld float64) float64 {
+	if ac.GainAffine == [2]float64{} {
+		return ac.Gain
+	}
+	return ac.Gain + ac.GainAffine[0]*l + ac.GainAffine[1]*ld
+}
+
 // gear returns the gear ratio (1 when unset).
 func (ac *Actuator) gear() float64 {
 	if ac.Gear == 0 {
@@ -177,8 +191,11 @@ func (ac *Actuator) validate(m *multibody.Model) error {
 	if err := ac.validateDynamics(); err != nil {
 		return err
 	}
-	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{}) {
-		return errf("gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.Bias, ac.Type)
+	if ac.Type != General && (ac.Gain != 0 || ac.Bias != [3]float64{} || ac.GainAffine != [2]float64{}) {
+		return errf("gain %v, affine gain %v and bias %v given for a %s actuator; only general takes them", ac.Gain, ac.GainAffine, ac.Bias, ac.Type)
+	}
+	if !finite(ac.GainAffine[0], ac.GainAffine[1]) {
+		return errf("affine gain %v: need finite values", ac.GainAffine)
 	}
 	if ac.Explicit && ac.Type != General && ac.Type != Position && ac.Type != Velocity {
 		return errf("explicit given for a %s actuator; only general, position and velocity take it", ac.Type)
@@ -260,7 +277,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
 	if ac.Type == General && !explicit {
 		cd := -ac.Bias[2]
-		f0 := ac.Gain*ac.drive(u, ctl.Act) + ac.Bias[0] + ac.Bias[1]*l0
+		f0 := ac.gainAt(l0, 0)*ac.drive(u, ctl.Act) + ac.Bias[0] + ac.Bias[1]*l0
 		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 		c.p.R[row] = 1 / (dt * cd)
 		c.p.VHat[row] = f0 / cd

@@ -21,8 +21,8 @@ func (ac *Actuator) IsExplicit() bool {
 	switch ac.Type {
 	case Motor, Muscle:
 		return true
-	case General:
-		return ac.Explicit || !(-ac.Bias[2] > 0)
+	case General: // a gain that depends on l̇ makes f non-affine in v with dynamics or a varying u: explicit
+		return ac.Explicit || !(-ac.Bias[2] > 0) || ac.GainAffine[1] != 0
 	case Position, Velocity:
 		return ac.Explicit
 	}
@@ -31,7 +31,7 @@ func (ac *Actuator) IsExplicit() bool {
 
 // explicitForce is an explicit actuator's force for the control u and
 // activation act at the length l and rate ld, before the effort bound: u
-// (motor), g u + b0 + b1 l + b2 l̇ (general; g act with dynamics), Kp (u − l) − Kd l̇
+// (motor), g u + b0 + b1 l + b2 l̇ (general, g = gainAt(l, l̇); g act with dynamics), Kp (u − l) − Kd l̇
 // (position), Kd (u − l̇) (velocity), Gain(l, l̇)·act + Bias(l) (muscle) —
 // MuJoCo's actuator force (mj_fwdActuation).
 func (ac *Actuator) explicitForce(u, act, l, ld float64) float64 {
@@ -39,7 +39,7 @@ func (ac *Actuator) explicitForce(u, act, l, ld float64) float64 {
 	case Muscle:
 		return ac.Muscle.force(l, ld, act)
 	case General:
-		return ac.Gain*ac.drive(u, act) + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
+		return ac.gainAt(l, ld)*ac.drive(u, act) + ac.Bias[0] + ac.Bias[1]*l + ac.Bias[2]*ld
 	case Position:
 		return ac.Kp*(u-l) - ac.Kd*ld
 	case Velocity:

@@ -80,43 +80,61 @@ func (mu *MuscleParams) normalized(l float64) (l0, ln float64) {
 
 // Gain is the muscle's active force per unit activation at length l and
 // rate ld, −F0·FL(L)·FV(V) (negative: a muscle pulls), MuJoCo's
-// mju_muscleGain: L the normalized length, V = l̇/(L0·VMax), FL two
-// half-quadratics up to 1 at L = 1 and down to 0 at LMin and LMax (below
-// LMin MuJoCo's if-chain takes the second piece, which is negative there;
-// kept for parity), FV
-// (V + 1)² for V ≤ 0, rising to FVMax at V = FVMax − 1.
+// mju_muscleGain: L the normalized length, V = l̇/(L0·VMax), FL the
+// length curve (lengthCurve), FV the velocity curve (velocityCurve).
 func (mu *MuscleParams) Gain(l, ld float64) float64 {
 	l0, L := mu.normalized(l)
-	V := ld / math.Max(mjMinVal, l0*mu.VMax)
+	fv, _ := mu.velocityCurve(ld / math.Max(mjMinVal, l0*mu.VMax))
+	return -mu.F0() * mu.lengthCurve(L) * fv
+}
+
+// GainVel is ∂Gain/∂l̇ at length l and rate ld, MuJoCo 2.2.2's
+// mjd_muscleGain_vel (engine_derivative.c): −F0·FL(L)·FV′(V)/(L0·VMax).
+// mujoco-implicit puts −GainVel·act into its implicit matrix.
+func (mu *MuscleParams) GainVel(l, ld float64) float64 {
+	l0, L := mu.normalized(l)
+	_, dfv := mu.velocityCurve(ld / math.Max(mjMinVal, l0*mu.VMax))
+	return -mu.F0() * mu.lengthCurve(L) * dfv / math.Max(mjMinVal, l0*mu.VMax)
+}
+
+// velocityCurve is the force–velocity curve FV at the normalized velocity
+// V and its derivative FV′ (mju_muscleGain, mjd_muscleGain_vel): 0 for
+// V ≤ −1, (V + 1)² up to 0, rising to FVMax at V = y = FVMax − 1,
+// FVMax − (y − V)²/y between, FVMax beyond.
+func (mu *MuscleParams) velocityCurve(V float64) (fv, dfv float64) {
+	y := mu.FVMax - 1
+	switch {
+	case V <= -1:
+		return 0, 0
+	case V <= 0:
+		return (V + 1) * (V + 1), 2*V + 2
+	case V <= y:
+		return mu.FVMax - (y-V)*(y-V)/math.Max(mjMinVal, y), (-2*V + 2*y) / math.Max(mjMinVal, y)
+	}
+	return mu.FVMax, 0
+}
+
+// lengthCurve is the active force–length curve FL at the normalized
+// length L (mju_muscleGain): two half-quadratics up to 1 at L = 1 and
+// down to 0 at LMin and LMax; below LMin MuJoCo's if-chain takes the
+// second piece, which is negative there (kept for parity).
+func (mu *MuscleParams) lengthCurve(L float64) float64 {
 	a, b := 0.5*(mu.LMin+1), 0.5*(1+mu.LMax)
-	var fl float64
 	switch {
 	case L >= mu.LMin && L <= a:
 		x := (L - mu.LMin) / math.Max(mjMinVal, a-mu.LMin)
-		fl = 0.5 * x * x
-	case L <= 1: // also below LMin, as in MuJoCo 2.2.2 (FL < 0 there)
+		return 0.5 * x * x
+	case L <= 1:
 		x := (1 - L) / math.Max(mjMinVal, 1-a)
-		fl = 1 - 0.5*x*x
+		return 1 - 0.5*x*x
 	case L <= b:
 		x := (L - 1) / math.Max(mjMinVal, b-1)
-		fl = 1 - 0.5*x*x
+		return 1 - 0.5*x*x
 	case L <= mu.LMax:
 		x := (mu.LMax - L) / math.Max(mjMinVal, mu.LMax-b)
-		fl = 0.5 * x * x
+		return 0.5 * x * x
 	}
-	y := mu.FVMax - 1
-	var fv float64
-	switch {
-	case V <= -1:
-		fv = 0
-	case V <= 0:
-		fv = (V + 1) * (V + 1)
-	case V <= y:
-		fv = mu.FVMax - (y-V)*(y-V)/math.Max(mjMinVal, y)
-	default:
-		fv = mu.FVMax
-	}
-	return -mu.F0() * fl * fv
+	return 0
 }
 
 // Bias is the muscle's passive force at length l, MuJoCo's

@@ -107,16 +107,19 @@ type Equality struct {
 	Body1, Body2 string // scene body names ("" for the world)
 	Joint1       string // scene body names of the coupled joints
 	Joint2       string
-	Anchor       spatial.Vec3 // connect: in Body1's frame
-	RelPose      *spatial.Pose
-	TorqueScale  float64 // MJCF weld: MuJoCo's torquescale (default 1)
-	PolyCoef     []float64
-	Multiplier   float64
-	Offset       float64
-	SolRef       []float64
-	SolImp       []float64
-	Active       bool
-	Source       Source
+	// DOF1, DOF2 are the coupled joints' degrees of freedom within their
+	// bodies' joints (MJCF: the part of a compound joint; 0 otherwise).
+	DOF1, DOF2  int
+	Anchor      spatial.Vec3 // connect: in Body1's frame
+	RelPose     *spatial.Pose
+	TorqueScale float64 // MJCF weld: MuJoCo's torquescale (default 1)
+	PolyCoef    []float64
+	Multiplier  float64
+	Offset      float64
+	SolRef      []float64
+	SolImp      []float64
+	Active      bool
+	Source      Source
 }
 
 // JointFriction is a joint's dry friction (MJCF frictionloss, URDF and

@@ -158,6 +158,7 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if typ == constraint.General {
 		ac.Gain = valueOr(a.Gain, 1)
 		copy(ac.Bias[:], a.Bias)
+		copy(ac.GainAffine[:], a.GainAffine)
 	}
 	ac.Explicit = a.Explicit != nil && *a.Explicit
 	if d := a.Dynamics; d != nil {

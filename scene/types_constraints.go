@@ -42,6 +42,11 @@ type Actuator struct {
 	// bias (b0, b1, b2), up to 3 values, missing ones 0.
 	Gain *float64  `yaml:"gain,omitempty"`
 	Bias []float64 `yaml:"bias,omitempty"`
+	// GainAffine makes a general actuator's gain affine in its length and
+	// rate: gain + gain_affine[0]·l + gain_affine[1]·l̇ (MuJoCo's gaintype
+	// affine, gainprm[1] and gainprm[2]; up to 2 values, missing ones 0).
+	// A gain that depends on l̇ makes the force explicit.
+	GainAffine []float64 `yaml:"gain_affine,omitempty"`
 	// Explicit makes a general actuator's damping term bias[2]·l̇ explicit,
 	// and a position or velocity actuator's whole force (evaluated at the
 	// start of the step, as MuJoCo's Euler and RK4 do; default false:

@@ -268,6 +268,14 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		if a.Gain != nil && !finite(*a.Gain) {
 			v.add(p+".gain", "%s must be finite", fnum(*a.Gain))
 		}
+		if len(a.GainAffine) > 2 {
+			v.add(p+".gain_affine", "%d values; give up to 2 (length and rate coefficients)", len(a.GainAffine))
+		}
+		for k, g := range a.GainAffine {
+			if !finite(g) {
+				v.add(indexPath(p+".gain_affine", k), "%s must be finite", fnum(g))
+			}
+		}
 	case "muscle":
 		if a.Kp != nil || a.Kd != nil {
 			v.add(p, "kp or kd given for a muscle; it takes muscle parameters")
@@ -281,8 +289,8 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 	if a.Type != "muscle" && a.Muscle != nil {
 		v.add(p+".muscle", "given for a %s actuator; only a muscle takes it", a.Type)
 	}
-	if a.Type != "general" && (a.Gain != nil || a.Bias != nil) {
-		v.add(p, "gain or bias given for a %s actuator; only general takes them", a.Type)
+	if a.Type != "general" && (a.Gain != nil || a.Bias != nil || a.GainAffine != nil) {
+		v.add(p, "gain, gain_affine or bias given for a %s actuator; only general takes them", a.Type)
 	}
 	if a.Explicit != nil && a.Type != "general" && a.Type != "position" && a.Type != "velocity" {
 		v.add(p+".explicit", "given for a %s actuator; only general, position and velocity take it", a.Type)

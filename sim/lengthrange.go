@@ -55,12 +55,17 @@ func ActuatorLengthRange(m *multibody.Model, cfg Config, i int, opt LengthRangeO
 		return out, fmt.Errorf("sim: length range: no actuator %d", i)
 	}
 	ac := &set.Actuators[i]
-	mm := passiveFree(m)
+	implicit := cfg.Scheme == MuJoCoImplicit
+	mm := passiveFree(m, implicit)
 	lr := &lengthRangeForce{ac: ac, accel: opt.Accel, maxForce: opt.MaxForce, g: make([]float64, m.NV),
 		local: make([]float64, 3*m.NV), ms: constraint.NewMassSolver(mm)}
 	c := cfg
 	c.DT, c.Scheme, c.Forces, c.Relinearizations = opt.Timestep, MuJoCoEuler, []forces.Element{lr, undamped(mm)}, 0
 	c.Contact.Sleep = contact.Sleep{} // MuJoCo's compile-time simulation: no sleeping (and mujoco-euler refuses it)
+	if implicit {
+		// mj_step2 integrates with mj_implicit, whose qDeriv has no damping with passive forces off
+		c.Scheme, c.Forces = MuJoCoImplicit, []forces.Element{lr}
+	}
 	cs := *set
 	cs.Actuators, cs.Frictions = nil, nil
 	c.Constraints = &cs
@@ -119,10 +124,13 @@ func ActuatorLengthRange(m *multibody.Model, cfg Config, i int, opt LengthRangeO
 
 // passiveFree returns a copy of m without gravity, collision geometry and
 // joint springs (MuJoCo's length-range simulation disables gravity,
-// contact and passive forces). The joints keep their damping B: MuJoCo
-// 2.2.2's mj_Euler still integrates with M + δt B when passive forces are
-// off, without the damping force −B v, which undamped adds back.
-func passiveFree(m *multibody.Model) *multibody.Model {
+// contact and passive forces). The joints keep their damping B unless
+// noDamping: MuJoCo 2.2.2's mj_Euler still integrates with M + δt B when
+// passive forces are off, without the damping force −B v, which undamped
+// adds back; its mj_implicit (mj_step2 under the implicit integrator)
+// takes no damping in qDeriv then (mjd_passive_vel returns when passive
+// forces are disabled).
+func passiveFree(m *multibody.Model, noDamping bool) *multibody.Model {
 	mm := *m
 	mm.Gravity = spatial.Vec3{}
 	mm.Geometries = nil
@@ -130,10 +138,16 @@ func passiveFree(m *multibody.Model) *multibody.Model {
 	for b := range mm.Bodies {
 		j := &mm.Bodies[b].Joint
 		j.Stiffness = 0
+		if noDamping {
+			j.Damping = 0
+		}
 		if j.Parts != nil {
 			j.Parts = append([]multibody.JointPart(nil), j.Parts...)
 			for k := range j.Parts {
 				j.Parts[k].Stiffness = 0
+				if noDamping {
+					j.Parts[k].Damping = 0
+				}
 			}
 		}
 	}

@@ -19,6 +19,7 @@ type gyroJacobian struct {
 	piv        []int
 	vp, cp, cm []float64 // perturbed v, C(v + e_j), C(v − e_j)
 	par        [][]int   // each tree's velocity parents, M's pattern (addActuatorDamping)
+	mom, local []float64 // an actuator's moment and its scratch (addMomentDamping)
 }
 
 // jacobian fills g.jac at (q, v) using kin as scratch. C is quadratic in v,

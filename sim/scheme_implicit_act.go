@@ -55,8 +55,9 @@ func actuatorVelocityGain(ac *constraint.Actuator) float64 {
 	return 0
 }
 
-// addActuatorDamping adds mᵀ kv m of every joint or fixed-tendon actuator
-// (mjd_actuator_vel's −qDeriv part) to the blocks of g.jac, at the entries
+// addActuatorDamping adds mᵀ kv m of every actuator (mjd_actuator_vel's
+// −qDeriv part; addMomentDamping for spatial tendons, slider-cranks and
+// muscles) to the blocks of g.jac, at the entries
 // of M's pattern only: mjd_smooth_vel copies its dense DfDv into qDeriv's
 // sparse structure, M's (D_rownnz, D_colind: i = j or one an ancestor of
 // the other), so a tendon's terms in different trees or in sibling
@@ -75,8 +76,12 @@ func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 	}
 	for i := range set.Actuators {
 		ac := &set.Actuators[i]
+		if ac.Transmission != nil || ac.Type == constraint.Muscle || ac.GainAffine[1] != 0 {
+			sim.addMomentDamping(g, ac, i)
+			continue
+		}
 		kv := actuatorVelocityGain(ac)
-		if kv == 0 || ac.Transmission != nil {
+		if kv == 0 {
 			continue
 		}
 		gear := ac.Gear
@@ -95,24 +100,72 @@ func (sim *Simulator) addActuatorDamping(g *gyroJacobian) {
 	}
 }
 
+// addMomentDamping adds mᵀ kv m for actuator i whose moment m needs the
+// kinematics (a spatial tendon or slider-crank: actuator_moment at q0,
+// constraint.Actuator.Moment) or whose kv depends on the state: a
+// muscle's kv = −GainVel(l, l̇)·act at (q0, v0) and the step's activation,
+// an affine gain's −g2·act, or −g2·u without dynamics, u the control as
+// given (mjd_actuator_vel: bias_vel += gain_vel·ctrl or ·act, MuJoCo
+// 2.2.2).
+func (sim *Simulator) addMomentDamping(g *gyroJacobian, ac *constraint.Actuator, i int) {
+	w, m := &sim.ws, sim.Model
+	if len(g.mom) != m.NV {
+		g.mom, g.local = make([]float64, m.NV), make([]float64, 3*m.NV)
+	}
+	l := ac.Moment(m, w.kin, w.q0, g.mom, g.local)
+	kv := actuatorVelocityGain(ac)
+	switch {
+	case ac.Type == constraint.Muscle && i < len(sim.State.Act):
+		ld := 0.0
+		for k, x := range g.mom {
+			ld += x * w.v0[k]
+		}
+		kv -= ac.Muscle.GainVel(l, ld) * sim.State.Act[i] // the step's start activation
+	case ac.GainAffine[1] != 0 && ac.Dyn != constraint.DynNone && i < len(sim.State.Act):
+		kv -= ac.GainAffine[1] * sim.State.Act[i]
+	case ac.GainAffine[1] != 0 && i < len(w.cons.controls):
+		sim.evalControls()                            // the step's inputs (evaluated again, unchanged, before the constraint solve)
+		kv -= ac.GainAffine[1] * w.cons.controls[i].U // MuJoCo 2.2.2 takes d->ctrl, not clamped
+	}
+	if kv == 0 {
+		return
+	}
+	for vi, a := range g.mom {
+		if a == 0 {
+			continue
+		}
+		for vj, b := range g.mom {
+			if b != 0 {
+				addJacEntryV(g, m, vi, vj, kv*a*b)
+			}
+		}
+	}
+}
+
 // addJacEntry adds x to g.jac at the row of velocity dof di of body bi and
 // the column of dof dj of body bj, when both are in one tree and the entry
 // is in M's pattern.
 func addJacEntry(g *gyroJacobian, m *multibody.Model, bi, di, bj, dj int, x float64) {
-	t := m.Bodies[bi].Tree
-	if t < 0 || t != m.Bodies[bj].Tree {
-		return
-	}
+	addJacEntryV(g, m, m.Bodies[bi].VOff+di, m.Bodies[bj].VOff+dj, x)
+}
+
+// addJacEntryV adds x to g.jac at the row of velocity vi and the column of
+// velocity vj (indices into v), when both are in one tree and the entry is
+// in M's pattern.
+func addJacEntryV(g *gyroJacobian, m *multibody.Model, vi, vj int, x float64) {
 	off := 0
-	for _, tr := range m.Trees[:t] {
-		off += tr.NV * tr.NV
-	}
-	tr := m.Trees[t]
-	i, j := m.Bodies[bi].VOff+di-tr.VOffset, m.Bodies[bj].VOff+dj-tr.VOffset
-	if !related(g.par[t], i, j) {
+	for t, tr := range m.Trees {
+		if vi < tr.VOffset || vi >= tr.VOffset+tr.NV {
+			off += tr.NV * tr.NV
+			continue
+		}
+		i, j := vi-tr.VOffset, vj-tr.VOffset
+		if j < 0 || j >= tr.NV || !related(g.par[t], i, j) {
+			return
+		}
+		g.jac[off+i*tr.NV+j] += x
 		return
 	}
-	g.jac[off+i*tr.NV+j] += x
 }
 
 // related reports whether velocities i and j of a tree with velocity

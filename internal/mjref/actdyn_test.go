@@ -40,34 +40,42 @@ const actDynArm = `<mujoco><option integrator="INTEGRATOR" timestep="0.002"/><wo
 // the upper end of its range from rest, at the lower end when moving), from rest and from a moving state: qpos to
 // 1e-12 rad and the activations to 1e-12 (levels set before measuring).
 func TestActuatorDynamicsMuJoCo(t *testing.T) {
+	rest := Options{Steps: 300, Every: 1, Ctrl: []float64{-4, 2, 3}, CtrlFreq: 2}
+	moving := Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.5}, QVel: []float64{-2, 3, 1}, Ctrl: []float64{5, -3, -4}, CtrlFreq: 3}
+	eachScheme(t, actDynArm, rest, moving, func(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options) {
+		worstQ, worstAct := followControlled(t, b, mp, mj, o)
+		last := mj.Steps[len(mj.Steps)-1]
+		lo, hi := actExtremes(mj, 2)
+		t.Logf("%d steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g, act %.4g; intvelocity act in [%.3g, %.3g])",
+			len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act, lo, hi)
+		if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
+			t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
+		}
+		if lo != -0.4 && hi != 0.5 {
+			t.Errorf("MuJoCo's intvelocity activation spans [%g, %g], reaching neither end of actrange [-0.4, 0.5]: the run does not test the clamp", lo, hi)
+		}
+	})
+}
+
+// eachScheme runs the model xml (INTEGRATOR replaced by Euler, RK4 and
+// implicit) in MuJoCo from rest and from moving (each Options' run), and
+// calls check with MuJoCo's run and Stiction's mapped build under the
+// matching scheme (mujoco-euler, rk4, mujoco-implicit).
+func eachScheme(t *testing.T, xml string, rest, moving Options, check func(t *testing.T, b *scene.Built, mp *Map, mj *Run, o Options)) {
 	for _, integ := range []struct {
 		name   string
 		scheme sim.Scheme
 	}{{"Euler", sim.MuJoCoEuler}, {"RK4", sim.RK4}, {"implicit", sim.MuJoCoImplicit}} {
-		path := writeModel(t, strings.Replace(actDynArm, "INTEGRATOR", integ.name, 1))
+		path := writeModel(t, strings.Replace(xml, "INTEGRATOR", integ.name, 1))
 		for _, c := range []struct {
 			name string
 			o    Options
-		}{
-			{"rest", Options{Steps: 300, Every: 1, Ctrl: []float64{-4, 2, 3}, CtrlFreq: 2}},
-			{"moving", Options{Steps: 300, Every: 1, QPos: []float64{0.3, -0.8, 0.5}, QVel: []float64{-2, 3, 1},
-				Ctrl: []float64{5, -3, -4}, CtrlFreq: 3}},
-		} {
+		}{{"rest", rest}, {"moving", moving}} {
 			t.Run(integ.name+"/"+c.name, func(t *testing.T) {
 				mj := run(t, path, c.o)
 				b, mp := mappedModel(t, path, mj)
 				b.Config.Scheme = integ.scheme
-				worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
-				last := mj.Steps[len(mj.Steps)-1]
-				lo, hi := actExtremes(mj, 2)
-				t.Logf("%d steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g, act %.4g; intvelocity act in [%.3g, %.3g])",
-					len(mj.Steps)-1, worstQ, worstAct, last.QPos, last.Act, lo, hi)
-				if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
-					t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
-				}
-				if lo != -0.4 && hi != 0.5 {
-					t.Errorf("MuJoCo's intvelocity activation spans [%g, %g], reaching neither end of actrange [-0.4, 0.5]: the run does not test the clamp", lo, hi)
-				}
+				check(t, b, mp, mj, c.o)
 			})
 		}
 	}
@@ -82,37 +90,62 @@ func actExtremes(mj *Run, i int) (lo, hi float64) {
 }
 
 // TestActuatorDynamicsAllocateNothing: a warmed-up step of actDynArm
-// (integrator, filter and intvelocity activations, with controls) under
-// mujoco-euler, rk4 and mujoco-implicit allocates nothing.
+// (integrator, filter and intvelocity activations, with controls) and of
+// actTransArm (activations and muscles on a spatial tendon, a
+// slider-crank, a jointinparent hinge, a slide and a hinge) and of
+// damperArm (dampers and affine gains) under mujoco-euler, rk4 and
+// mujoco-implicit allocates nothing.
 func TestActuatorDynamicsAllocateNothing(t *testing.T) {
 	for _, integ := range []string{"Euler", "RK4", "implicit"} {
-		b, _, err := stiction(writeModel(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sim.New(b.Model, b.State, b.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, u := range []float64{-2, 1, 3} {
-			if err := s.SetControl(i, u, 0); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for range 200 { // the intvelocity's activation reaches its bound at step 167
-			if _, err := s.Step(); err != nil {
-				t.Fatalf("%s: %v", integ, err)
-			}
-		}
-		allocs := testing.AllocsPerRun(20, func() {
-			if _, err := s.Step(); err != nil {
-				t.Fatal(err)
-			}
-		})
+		s, allocs := warmedAllocs(t, strings.Replace(actDynArm, "INTEGRATOR", integ, 1), []float64{-2, 1, 3})
 		if allocs != 0 || len(s.State.Act) != 3 || s.State.Act[2] != 0.5 {
 			t.Errorf("%s: %v allocations per warmed-up step; activations %v (want the intvelocity's at its upper bound 0.5)", integ, allocs, s.State.Act)
 		}
+		s, allocs = warmedAllocs(t, strings.Replace(actTransArm, "INTEGRATOR", integ, 1), []float64{2, 1, -1, 4, 0.9, 1})
+		if allocs != 0 || len(s.State.Act) != 6 || s.State.Act[2] != -0.3 {
+			t.Errorf("%s: actTransArm: %v allocations per warmed-up step; activations %v (want the slider-crank's at its lower bound -0.3)", integ, allocs, s.State.Act)
+		}
+		if _, allocs = warmedAllocs(t, strings.Replace(damperArm, "INTEGRATOR", integ, 1), []float64{2, 1, 1.5, 3, -2}); allocs != 0 {
+			t.Errorf("%s: damperArm: %v allocations per warmed-up step", integ, allocs)
+		}
 	}
+}
+
+// modelSim is a simulator of the MJCF model xml, as imported.
+func modelSim(t *testing.T, xml string) *sim.Simulator {
+	t.Helper()
+	b, _, err := stiction(writeModel(t, xml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(b.Model, b.State, b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// warmedAllocs builds the model xml, sets the controls, steps it 200 times
+// (actDynArm's intvelocity activation reaches its bound at step 167) and
+// returns the simulator and its allocations per further step.
+func warmedAllocs(t *testing.T, xml string, ctrl []float64) (*sim.Simulator, float64) {
+	t.Helper()
+	s := modelSim(t, xml)
+	for i, u := range ctrl {
+		if err := s.SetControl(i, u, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 200 {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, testing.AllocsPerRun(20, func() {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestActuatorDynamicsKeyframeMuJoCo: a keyframe's act (MuJoCo's key act,

@@ -154,15 +154,7 @@ func twistGap(t *testing.T, path string, sc sim.Scheme, u float64, steps int, po
 func TestEllipticCondim46AllocatesNothing(t *testing.T) {
 	for _, condim := range []string{"4", "6"} {
 		for _, integ := range []string{"Euler", "RK4"} {
-			xml := strings.ReplaceAll(fmt.Sprintf(twistBox, integ, "0.002", "10"), `condim="4"`, `condim="`+condim+`"`)
-			b, _, err := stiction(writeModel(t, xml))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := sim.New(b.Model, b.State, b.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := modelSim(t, strings.ReplaceAll(fmt.Sprintf(twistBox, integ, "0.002", "10"), `condim="4"`, `condim="`+condim+`"`))
 			step := func() {
 				if err := s.SetControl(0, 0.4, 0); err != nil {
 					t.Fatal(err)

@@ -164,14 +164,7 @@ func TestJointMusclesAgainstMuJoCo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			mj := run(t, path, c.o)
 			b, mp := mappedModel(t, path, mj)
-			var worstLR, worstAcc float64
-			for i, a := range mj.Actuators {
-				mu := b.Config.Constraints.Actuators[i].Muscle
-				worstAcc = math.Max(worstAcc, math.Abs(mu.Acc0-a.Acc0)/a.Acc0)
-				for k := range 2 {
-					worstLR = math.Max(worstLR, math.Abs(mu.LengthRange[k]-a.LengthRange[k]))
-				}
-			}
+			worstLR, worstAcc := muscleSetupDiff(b, mj)
 			worstQ, worstAct := followControlled(t, b, mp, mj, c.o)
 			t.Logf("length ranges %.3g m, acc0 %.3g relative; 300 steps: max |Δqpos| %.3g rad, max |Δact| %.3g (final qpos %.4g)",
 				worstLR, worstAcc, worstQ, worstAct, mj.Steps[len(mj.Steps)-1].QPos)
@@ -180,6 +173,23 @@ func TestJointMusclesAgainstMuJoCo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// muscleSetupDiff is the largest difference of the muscles' length ranges
+// (m) and relative one of their acc0 between Stiction's build b and
+// MuJoCo's run mj (the other actuators are skipped).
+func muscleSetupDiff(b *scene.Built, mj *Run) (worstLR, worstAcc float64) {
+	for i, a := range mj.Actuators {
+		mu := b.Config.Constraints.Actuators[i].Muscle
+		if mu == nil {
+			continue
+		}
+		worstAcc = math.Max(worstAcc, math.Abs(mu.Acc0-a.Acc0)/a.Acc0)
+		for k := range 2 {
+			worstLR = math.Max(worstLR, math.Abs(mu.LengthRange[k]-a.LengthRange[k]))
+		}
+	}
+	return worstLR, worstAcc
 }
 
 // followControlled steps Stiction's build b of MuJoCo's run mj from its

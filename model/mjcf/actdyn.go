@@ -1,7 +1,9 @@
 package mjcf
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -14,9 +16,85 @@ import (
 // actrange>, a general actuator with dyntype integrator, gain kp, bias
 // (0, −kp, 0) and actlimited true, and <cylinder>, dyntype filter.
 // dyntype integrator and filter become a
-// scene general actuator with Dynamics (constraint.ActDynamics); muscle and
-// user dynamics are not simulated as such (a warning: the control acts
-// directly, as before).
+// scene general actuator with Dynamics (constraint.ActDynamics); dyntype,
+// gaintype and biastype all muscle a scene muscle (generalMuscle); user
+// types, which are callbacks in MuJoCo, are refused.
+
+// userCallback is the error for a dyntype, gaintype or biastype "user":
+// MuJoCo calls the application's mjcb_act_dyn, mjcb_act_gain or
+// mjcb_act_bias for it, which a file cannot give.
+func userCallback(c *compiler, v view, attr string) error {
+	return c.r.Errorf(v.src(attr), attr, "MuJoCo's user %s is a callback of the application (mjcb_act_%s), which a model file cannot give",
+		attr, map[string]string{"dyntype": "dyn", "gaintype": "gain", "biastype": "bias"}[attr])
+}
+
+// gainBiasTypes reads a <general>'s gaintype (fixed, affine, muscle) and
+// biastype (none, affine, muscle); user is refused (userCallback).
+func (c *compiler) gainBiasTypes(v view, act *model.Actuator) error {
+	var err error
+	if act.GainType, err = c.keyword(v, "gaintype", "fixed", "fixed", "affine", "muscle", "user"); err != nil {
+		return err
+	}
+	if act.GainType == "user" {
+		return userCallback(c, v, "gaintype")
+	}
+	if act.BiasType, err = c.keyword(v, "biastype", "none", "none", "affine", "muscle", "user"); err != nil {
+		return err
+	}
+	if act.BiasType == "user" {
+		return userCallback(c, v, "biastype")
+	}
+	return nil
+}
+
+// generalMuscle checks a <general> with a muscle type: dyntype, gaintype
+// and biastype all muscle, with the same parameters for gain and bias
+// (what <muscle> writes), is a muscle, its gainprm (padded with MuJoCo's
+// zeros to 9) checked as MuJoCo's compiler checks it, dynprm its two time
+// constants (both must be > 0: MuJoCo 2.2.2 divides by max(1e-15, τ)) and
+// lengthrange read. Another mix of muscle types returns why it is not
+// simulated.
+func (c *compiler) generalMuscle(v view, act *model.Actuator) (string, error) {
+	n := 0
+	for _, t := range []string{act.DynType, act.GainType, act.BiasType} {
+		if t == "muscle" {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return "", nil
+	case n < 3:
+		return fmt.Sprintf("dyntype %q, gaintype %q, biastype %q: muscle types are simulated only all three together", act.DynType, act.GainType, act.BiasType), nil
+	}
+	if act.ActRange != nil {
+		return "actlimited on a muscle (its activation is not clamped here)", nil
+	}
+	g, b, d := padded(act.GainPrm, 9), padded(act.BiasPrm, 9), padded(act.DynPrm, 2)
+	if !slices.Equal(g, b) {
+		return fmt.Sprintf("muscle gainprm %v and biasprm %v differ (simulated only with one parameter set, as <muscle> gives)", g, b), nil
+	}
+	if !(d[0] > 0) || !(d[1] > 0) {
+		const msg = "a muscle's activation and deactivation time constants dynprm[0], dynprm[1] must be > 0 (%v)"
+		if e := v.src("dynprm"); e != nil {
+			return "", c.r.Errorf(e, "dynprm", msg, d)
+		}
+		return "", c.r.Errorf(v.e, "", "dynprm not given (MuJoCo's default 1 0 0): "+msg, d)
+	}
+	if err := c.checkMuscle(v, g, func(int) string { return "gainprm" }); err != nil {
+		return "", err
+	}
+	act.GainPrm, act.BiasPrm, act.DynPrm = g, b, d
+	return "", c.lengthRange(v, act)
+}
+
+// padded is x cut or padded with zeros to n values (MuJoCo's
+// gainprm, biasprm and dynprm arrays, zero beyond what is given).
+func padded(x []float64, n int) []float64 {
+	out := make([]float64, n)
+	copy(out, x)
+	return out
+}
 
 // actDynamics reads a <general>'s dyntype, dynprm, actlimited and
 // actrange into act. MuJoCo refuses an activation range that is empty or
@@ -27,8 +105,8 @@ func (c *compiler) actDynamics(v view, act *model.Actuator) error {
 		return err
 	}
 	act.DynType = dt
-	if dt == "muscle" || dt == "user" {
-		c.r.Warnf(v.src("dyntype"), "dyntype", "actuator dynamics %q not supported (the control acts directly)", dt)
+	if dt == "user" {
+		return userCallback(c, v, "dyntype")
 	}
 	if act.DynPrm, err = c.floats(v, "dynprm", -1, []float64{1}); err != nil {
 		return err
@@ -84,8 +162,8 @@ func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why s
 		return "", false
 	}
 	switch {
-	case a.GainType != "fixed":
-		return "gaintype " + a.GainType + " (only fixed)", true
+	case a.GainType != "fixed" && a.GainType != "affine":
+		return "gaintype " + a.GainType + " (only fixed and affine)", true
 	case a.BiasType != "none" && a.BiasType != "affine":
 		return "biastype " + a.BiasType + " (only none and affine)", true
 	}
@@ -94,6 +172,9 @@ func statefulGeneral(a model.Actuator, sa *scene.Actuator, implicit bool) (why s
 		copy(b[:], a.BiasPrm)
 	}
 	sa.Type, sa.Gain, sa.Bias = "general", model.Ptr(a.GainPrm[0]), b[:]
+	if ga := affineGain(a); ga != [2]float64{} {
+		sa.GainAffine = ga[:]
+	}
 	if b[2] != 0 && !implicit {
 		sa.Explicit = model.Ptr(true)
 	}
@@ -197,5 +278,33 @@ func (c *compiler) cylinder(v view, act *model.Actuator) error {
 	}
 	act.GainType, act.BiasType, act.DynType = "fixed", "affine", "filter"
 	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{area}, bias, []float64{tc}
+	return nil
+}
+
+// damper reads a <damper> (MuJoCo 2.2.2): gaintype affine with gain
+// (0, 0, −kv), no bias, no dynamics, so f = −kv l̇ u; kv (default 0) must
+// be ≥ 0 and ctrlrange is required, non-negative and always limited, as
+// MuJoCo's reader requires.
+func (c *compiler) damper(v view, act *model.Actuator) error {
+	kv, err := c.float(v, "kv", 0)
+	if err != nil {
+		return err
+	}
+	if kv < 0 {
+		return c.r.Errorf(v.src("kv"), "kv", "a damper's damping coefficient cannot be negative (%g)", kv)
+	}
+	if !v.has("ctrlrange") {
+		return c.r.Errorf(v.e, "ctrlrange", "a damper needs ctrlrange (MuJoCo requires it)")
+	}
+	r, err := c.floats(v, "ctrlrange", 2, nil)
+	if err != nil {
+		return err
+	}
+	if r[0] < 0 || r[1] < 0 || r[0] > r[1] {
+		return c.r.Errorf(v.src("ctrlrange"), "ctrlrange", "a damper's control range must be non-negative and ordered ([%g, %g])", r[0], r[1])
+	}
+	act.CtrlRange = &[2]float64{r[0], r[1]}
+	act.GainType, act.BiasType, act.DynType = "affine", "none", "none"
+	act.GainPrm, act.BiasPrm, act.DynPrm = []float64{0, 0, -kv}, []float64{0}, []float64{1}
 	return nil
 }

@@ -17,7 +17,6 @@ const actDynDoc = `<mujoco><default><intvelocity kp="7"/></default>
     <general name="int" joint="h" dyntype="integrator" gainprm="3" biastype="affine" biasprm="0 -1 -0.5" actlimited="true" actrange="-1 2"/>
     <general name="filt" joint="h" dyntype="filter" dynprm="0.25"/>
     <intvelocity name="iv" joint="h" actrange="-0.5 0.5"/>
-    <general name="usr" joint="h" dyntype="user"/>
     ACT
   </actuator>
   KEY</mujoco>`
@@ -31,19 +30,18 @@ func actDynParse(t *testing.T, act, key string) (*model.Import, error) {
 // TestActuatorDynamicsMapping: general dyntype integrator and filter and
 // intvelocity (its kp from the default class) become general scene
 // actuators with dynamics, gain and bias as MuJoCo's, actrange where
-// limited; dyntype user stays a stateless actuator with a warning; a
-// key's act (one per MuJoCo activation, user's included) sets the
-// simulated ones' initial activations.
+// limited; a key's act (one per MuJoCo activation) sets their initial
+// activations.
 func TestActuatorDynamicsMapping(t *testing.T) {
-	im, err := actDynParse(t, "", `<keyframe><key name="k" act="0.5 -0.2 0.1 0"/></keyframe>`)
+	im, err := actDynParse(t, "", `<keyframe><key name="k" act="0.5 -0.2 0.1"/></keyframe>`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	acts := im.Scene.Actuators
-	if len(acts) != 5 {
-		t.Fatalf("%d scene actuators, want 5", len(acts))
+	if len(acts) != 4 {
+		t.Fatalf("%d scene actuators, want 4", len(acts))
 	}
-	in, f, iv, u := acts[1], acts[2], acts[3], acts[4]
+	in, f, iv := acts[1], acts[2], acts[3]
 	switch {
 	case in.Type != "general" || *in.Gain != 3 || in.Bias[1] != -1 || in.Bias[2] != -0.5 || in.Dynamics == nil ||
 		in.Dynamics.Type != "integrator" || *in.Dynamics.ActRange != [2]float64{-1, 2} || in.Explicit == nil:
@@ -52,18 +50,9 @@ func TestActuatorDynamicsMapping(t *testing.T) {
 		t.Errorf("filter: %+v %+v", f, f.Dynamics)
 	case iv.Type != "general" || *iv.Gain != 7 || iv.Bias[1] != -7 || iv.Dynamics == nil || iv.Dynamics.Type != "integrator" || *iv.Dynamics.ActRange != [2]float64{-0.5, 0.5}:
 		t.Errorf("intvelocity: %+v %+v", iv, iv.Dynamics)
-	case u.Dynamics != nil:
-		t.Errorf("dyntype user: %+v", u)
 	}
 	if k := im.Scene.Keyframes[0].Activations; len(k) != 3 || k["int"] != 0.5 || k["filt"] != -0.2 || k["iv"] != 0.1 {
 		t.Errorf("keyframe activations %v", k)
-	}
-	found := false
-	for _, w := range im.Warnings {
-		found = found || strings.Contains(w.String(), `actuator dynamics "user" not supported`)
-	}
-	if !found {
-		t.Errorf("no warning for dyntype user: %v", im.Warnings)
 	}
 }
 
@@ -76,7 +65,11 @@ func TestActuatorDynamicsErrors(t *testing.T) {
 		{`<general joint="h" actlimited="true" actrange="-1 1"/>`, "", "needs dyntype"},
 		{`<general joint="h" dyntype="filter" dynprm="0"/>`, "", "dynprm"},
 		{`<general joint="h" dyntype="bogus"/>`, "", "dyntype"},
-		{"", `<keyframe><key act="1 2"/></keyframe>`, "na = 4"},
+		{"", `<keyframe><key act="1 2"/></keyframe>`, "na = 3"},
+		{`<general joint="h" dyntype="user"/>`, "", `<general> dyntype="user": MuJoCo's user dyntype is a callback of the application (mjcb_act_dyn)`},
+		{`<general joint="h" gaintype="user"/>`, "", `gaintype="user": MuJoCo's user gaintype is a callback of the application (mjcb_act_gain)`},
+		{`<general joint="h" biastype="user"/>`, "", `biastype="user": MuJoCo's user biastype is a callback of the application (mjcb_act_bias)`},
+		{`<general joint="h" gaintype="bogus"/>`, "", "gaintype"},
 	} {
 		_, err := actDynParse(t, c.act, c.key)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

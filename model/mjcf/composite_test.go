@@ -89,9 +89,6 @@ func TestCompositeErrors(t *testing.T) {
 		{`<mujoco><worldbody><body name="A2"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "B must be the beginning"},
 		{`<mujoco><worldbody><body name="B7"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"/></body></worldbody></mujoco>`, "out of range"},
 		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="rope" count="5 2 1" spacing="0.04"/></body></worldbody></mujoco>`, "one-dimensional"},
-		// A twist joint is one of the body's several joints, held by a joint
-		// equality, which the importer does not support on such a joint.
-		{`<mujoco><worldbody><body name="B1"><freejoint/><composite type="rope" count="5 1 1" spacing="0.04"><joint kind="twist"/><geom size=".1"/></composite></body></worldbody></mujoco>`, `joint1="JT2"`},
 		{`<mujoco><worldbody><composite type="particle" count="1 5 1" spacing="0.04"><geom size=".1"/></composite></worldbody></mujoco>`, "singleton counts must come last"},
 		{`<mujoco><worldbody><composite type="particle" count="2 2 2" spacing="0"><geom size=".1"/></composite></worldbody></mujoco>`, "spacing"},
 		{`<mujoco><worldbody><composite type="particle" count="2 2 -2" spacing="1"><geom size=".1"/></composite></worldbody></mujoco>`, "count"},

@@ -43,6 +43,8 @@ func (c *compiler) limited(v view, flag, rng string) (bool, error) {
 //	  other affine biases:       f = g u + b0 + b1 l + b2 l̇ → general
 //	  dyntype integrator, filter: f = g act + b0 + b1 l + b2 l̇ → general
 //	                             with dynamics (actdyn.go)
+//	  gaintype affine (g, g1, g2): gain g + g1 l + g2 l̇ → general
+//	damper: general, affine gain (0, 0, −kv), control ≥ 0
 //	intvelocity: general, dyntype integrator, gain kp, bias (0, −kp, 0)
 //	cylinder: general, dyntype filter (timeconst), gain area, bias
 //
@@ -62,7 +64,11 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		sa.DOF = model.Ptr(a.DOF)
 	}
 	typ, gain := "", 1.0
-	switch a.Kind {
+	kind := a.Kind
+	if a.GainType == "muscle" && kind == "general" {
+		kind = "general-muscle" // all three types muscle (generalMuscle)
+	}
+	switch kind {
 	case "motor":
 		typ = "motor"
 	case "position":
@@ -80,10 +86,10 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		}
 		typ, sa.Kd = "velocity", model.Ptr(a.Kv)
 		c.explicitServo(&sa)
-	case "muscle":
+	case "muscle", "general-muscle":
 		typ = "muscle"
 		sa.Muscle = sceneMuscle(a)
-	case "general", "intvelocity", "cylinder":
+	case "general", "intvelocity", "cylinder", "damper":
 		if why, ok := statefulGeneral(a, &sa, c.implicitActuators); ok {
 			if why != "" {
 				return sa, why, nil
@@ -126,17 +132,18 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 // gain folded into the gear (for a pure gain), or why it has no
 // equivalent.
 func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, float64, string) {
-	if a.GainType != "fixed" {
-		return "", 0, fmt.Sprintf("gaintype %q (only fixed)", a.GainType)
+	if a.GainType != "fixed" && a.GainType != "affine" {
+		return "", 0, fmt.Sprintf("gaintype %q (only fixed and affine)", a.GainType)
 	}
-	g := a.GainPrm[0]
+	g, ga := a.GainPrm[0], affineGain(a)
 	var b [3]float64
 	copy(b[:], a.BiasPrm)
 	switch {
 	case a.BiasType != "none" && a.BiasType != "affine":
 		return "", 0, fmt.Sprintf("biastype %q (only none and affine)", a.BiasType)
-	case g == 0 && (a.BiasType == "none" || b == [3]float64{}):
+	case g == 0 && ga == [2]float64{} && (a.BiasType == "none" || b == [3]float64{}):
 		return "", 0, "gain 0 and no bias (no force)"
+	case ga != [2]float64{}: // never a servo of u
 	case a.BiasType == "none" || b == [3]float64{}:
 		return "motor", g, ""
 	case b[0] == 0 && b[1] == -g && g > 0 && b[2] <= 0:
@@ -150,10 +157,23 @@ func generalType(a model.Actuator, sa *scene.Actuator, implicit bool) (string, f
 		return "velocity", 1, ""
 	}
 	sa.Gain, sa.Bias = model.Ptr(g), b[:]
+	if ga != [2]float64{} {
+		sa.GainAffine = ga[:]
+	}
 	if b[2] != 0 && !implicit {
 		sa.Explicit = model.Ptr(true)
 	}
 	return "general", 1, ""
+}
+
+// affineGain is an affine gain's length and rate coefficients
+// (gainprm[1], gainprm[2]; zero for a fixed gain).
+func affineGain(a model.Actuator) [2]float64 {
+	var ga [2]float64
+	if a.GainType == "affine" && len(a.GainPrm) > 1 {
+		copy(ga[:], a.GainPrm[1:])
+	}
+	return ga
 }
 
 // explicitServo marks a position or velocity actuator explicit unless the
@@ -227,29 +247,56 @@ func (c *compiler) muscle(v view, act *model.Actuator) error {
 		}
 		act.GainPrm = append(act.GainPrm, x...)
 	}
-	g := act.GainPrm
-	switch {
-	case !(g[0] < g[1]):
-		return c.r.Errorf(v.src("range"), "range", "a muscle needs range[0] < range[1]")
-	case !(g[4] < 1):
-		return c.r.Errorf(v.src("lmin"), "lmin", "a muscle needs lmin < 1 < lmax (lmin %g)", g[4])
-	case !(g[5] > 1):
-		return c.r.Errorf(v.src("lmax"), "lmax", "a muscle needs lmin < 1 < lmax (lmax %g)", g[5])
-	case g[2] == 0:
-		return c.r.Errorf(v.src("force"), "force", "a muscle's force must be > 0, or < 0 for scale/acc0")
+	if err := c.checkMuscle(v, act.GainPrm, muscleAttrName); err != nil {
+		return err
 	}
-	for _, k := range []int{3, 6, 7, 8} {
-		if n := muscleAttrs[k-1].name; !(g[k] > 0) {
-			return c.r.Errorf(v.src(n), n, "a muscle needs %s > 0 (%g)", n, g[k])
-		}
-	}
-	act.BiasPrm = g
+	act.BiasPrm = act.GainPrm
+	return c.lengthRange(v, act)
+}
+
+// lengthRange reads an actuator's lengthrange into act.LengthRange; an
+// empty range is left nil, to be computed (MuJoCo's useexisting).
+func (c *compiler) lengthRange(v view, act *model.Actuator) error {
 	lr, err := c.floats(v, "lengthrange", 2, nil)
 	if err != nil {
 		return err
 	}
-	if lr != nil && lr[0] < lr[1] { // MuJoCo's useexisting: an empty range is computed
+	if lr != nil && lr[0] < lr[1] {
 		act.LengthRange = &[2]float64{lr[0], lr[1]}
+	}
+	return nil
+}
+
+// muscleAttrName is the <muscle> attribute of parameter k of MuJoCo's
+// muscle gainprm (range, range, force, scale, lmin, lmax, vmax, fpmax,
+// fvmax).
+func muscleAttrName(k int) string {
+	if k < 2 {
+		return "range"
+	}
+	return muscleAttrs[k-1].name
+}
+
+// checkMuscle refuses, naming the attribute (attr of the parameter's
+// index) and value, the muscle parameters g (MuJoCo's gainprm order) that
+// MuJoCo 2.2.2's compiler refuses (user_objects.cc, mjCActuator::Compile:
+// range[0] ≥ range[1], lmin ≥ 1, lmax ≤ 1, scale, vmax, fpmax or
+// fvmax ≤ 0) and a force of 0, which has no meaning.
+func (c *compiler) checkMuscle(v view, g []float64, attr func(k int) string) error {
+	switch {
+	case !(g[0] < g[1]):
+		return c.r.Errorf(v.src(attr(0)), attr(0), "a muscle needs range[0] < range[1]")
+	case !(g[4] < 1):
+		return c.r.Errorf(v.src(attr(4)), attr(4), "a muscle needs lmin < 1 < lmax (lmin %g)", g[4])
+	case !(g[5] > 1):
+		return c.r.Errorf(v.src(attr(5)), attr(5), "a muscle needs lmin < 1 < lmax (lmax %g)", g[5])
+	case g[2] == 0:
+		return c.r.Errorf(v.src(attr(2)), attr(2), "a muscle's force must be > 0, or < 0 for scale/acc0")
+	}
+	for _, k := range []int{3, 6, 7, 8} {
+		if n := muscleAttrName(k); !(g[k] > 0) {
+			return c.r.Errorf(v.src(attr(k)), attr(k), "a muscle needs %s > 0 (%g)", n, g[k])
+		}
 	}
 	return nil
 }

@@ -195,7 +195,7 @@ func TestActuatorMapping(t *testing.T) {
 	}
 	found := false
 	for _, w := range im.Warnings {
-		found = found || strings.Contains(w.String(), `not simulated: gaintype "muscle"`)
+		found = found || strings.Contains(w.String(), `gaintype "muscle", biastype "none": muscle types are simulated only all three together`)
 	}
 	if !found {
 		t.Errorf("no warning for the unmapped general actuator: %v", im.Warnings)

@@ -21,10 +21,11 @@
 // friction, solref, solimp, margin and gap; fluidshape and fluidcoef:
 // MuJoCo's ellipsoid fluid model, fluid.go), <site>, <contact> <exclude> and
 // <pair> (pair.go), <keyframe> (qpos, qvel, ctrl, act), <actuator> (motor,
-// position, velocity, muscle, and general with a fixed gain and an affine
-// bias, with dyntype none, integrator or filter, intvelocity and cylinder:
-// actdyn.go,
-// on hinge and slide joints, tendons and slider-cranks: control.go), <tendon>
+// position, velocity, muscle, damper, and general with a fixed or affine
+// gain and an affine bias, with dyntype none, integrator or filter, or all
+// three types muscle, intvelocity and cylinder: actdyn.go,
+// on hinge and slide joints (joint, jointinparent), tendons,
+// slider-cranks and sites, with or without refsite: control.go), <tendon>
 // <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
 // sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;
 // limits weighted by MuJoCo's tendon_invweight0), meshes given by vertex lists (their convex hull),

@@ -38,11 +38,14 @@ type pendingEq struct {
 	dofs   []int // the joints' degrees of freedom (parts of compound joints); nil: 0
 }
 
-// jointRefValue returns the ref (MuJoCo's qpos0) of the joint of scene
-// body b, a hinge or slide joint.
-func (c *compiler) jointRefValue(b string) float64 {
-	if j := c.out.Scene.Bodies[c.bodies[b]].Joint; j != nil && j.Ref != nil {
-		return *j.Ref
+// jointRefValue returns the ref (MuJoCo's qpos0) of the hinge or slide
+// joint of scene body b whose degree of freedom is dof (a part of a
+// compound joint, or the body's only joint).
+func (c *compiler) jointRefValue(b string, dof int) float64 {
+	for _, j := range c.jointList {
+		if j.body == c.bodies[b] && j.dof == dof {
+			return j.ref
+		}
 	}
 	return 0
 }
@@ -110,17 +113,20 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 		}
 		// MuJoCo measures from qpos0 (the joints' ref): q1 − ref1 =
 		// a0 + a1 (q2 − ref2), so q1 = (a0 + ref1 − a1 ref2) + a1 q2.
-		pc[0] += c.jointRefValue(eq.Joint1)
+		pc[0] += c.jointRefValue(eq.Joint1, eq.DOF1)
 		if eq.Joint2 != "" {
-			pc[0] -= pc[1] * c.jointRefValue(eq.Joint2)
+			pc[0] -= pc[1] * c.jointRefValue(eq.Joint2, eq.DOF2)
 		}
 		if eq.Joint2 == "" { // q1 = a0: a coupler over one joint, MuJoCo's soft row q1 − a0
 			con := scene.Constraint{Name: eq.Name, Type: "coupler", Joints: []string{eq.Joint1}, Coefs: []float64{1}}
 			if pc[0] != 0 {
 				con.Offset = model.Ptr(pc[0])
 			}
+			if eq.DOF1 != 0 {
+				con.DOFs = []int{eq.DOF1}
+			}
 			pe.kind, pe.solimp, pe.scale = "coupler", eq.SolImp, 1
-			pe.joints, pe.coefs = con.Joints, con.Coefs
+			pe.joints, pe.coefs, pe.dofs = con.Joints, con.Coefs, con.DOFs
 			pe.index = len(s.Constraints)
 			s.Constraints = append(s.Constraints, con)
 			break
@@ -132,7 +138,10 @@ func (c *compiler) addEquality(q *xmlutil.Element, eq model.Equality) error {
 		if pc[0] != 0 {
 			con.Offset = model.Ptr(pc[0])
 		}
-		pe.kind, pe.a, pe.b, pe.ratio = "coupler", eq.Joint1, eq.Joint2, pc[1]
+		if eq.DOF1 != 0 || eq.DOF2 != 0 {
+			con.DOFs = []int{eq.DOF1, eq.DOF2}
+		}
+		pe.kind, pe.a, pe.b, pe.ratio, pe.dofs = "coupler", eq.Joint1, eq.Joint2, pc[1], con.DOFs
 		pe.solimp, pe.scale = eq.SolImp, 1 // MuJoCo's soft constraint on q1 − a1 q2 − a0
 		pe.index = len(s.Constraints)
 		s.Constraints = append(s.Constraints, con)
@@ -227,8 +236,11 @@ func (c *compiler) softCoupler(pe pendingEq, m *multibody.Model, minv *mat.Dense
 	case pe.tendon:
 		w = pe.scale * pe.scale * jminvjt(minv, jointRow(m, pe.a, pe.b, pe.ratio)).At(0, 0)
 	default:
-		for _, j := range []string{pe.a, pe.b} {
+		for k, j := range []string{pe.a, pe.b} {
 			i := m.Bodies[m.BodyByName(j)].VOff
+			if pe.dofs != nil {
+				i += pe.dofs[k]
+			}
 			w += minv.At(i, i)
 		}
 	}

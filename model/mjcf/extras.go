@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/stiction-sim/stiction/model"
 	"github.com/stiction-sim/stiction/model/xmlutil"
@@ -129,10 +130,7 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 		if err != nil {
 			return err
 		}
-		eq.Joint1 = c.out.Scene.Bodies[j1.body].Name
-		if c.out.Scene.Bodies[j1.body].Joint.Type == "compound" {
-			return c.r.Errorf(q, "joint1", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j1.name, eq.Joint1)
-		}
+		eq.Joint1, eq.DOF1 = c.out.Scene.Bodies[j1.body].Name, j1.dof // a part of a compound joint: its dof
 		if j1.typ != "hinge" && j1.typ != "slide" {
 			return c.r.Errorf(q, "joint1", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j1.name, j1.typ)
 		}
@@ -144,10 +142,7 @@ func (c *compiler) equalityGeometry(q *xmlutil.Element, eq *model.Equality) erro
 			if j2.typ != "hinge" && j2.typ != "slide" {
 				return c.r.Errorf(q, "joint2", "joint %q is a %s joint; a joint equality couples hinge and slide joints", j2.name, j2.typ)
 			}
-			eq.Joint2 = c.out.Scene.Bodies[j2.body].Name
-			if c.out.Scene.Bodies[j2.body].Joint.Type == "compound" {
-				return c.r.Errorf(q, "joint2", "joint %q is one of several joints of body %q; a joint equality on it is not supported", j2.name, eq.Joint2)
-			}
+			eq.Joint2, eq.DOF2 = c.out.Scene.Bodies[j2.body].Name, j2.dof
 		}
 		eq.PolyCoef, err = c.floats(view{e: q}, "polycoef", 5, []float64{0, 1, 0, 0, 0})
 		return err
@@ -220,7 +215,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		}
 		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
-		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder":
+		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder", "damper":
 		default:
 			continue
 		}
@@ -229,9 +224,9 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		if err != nil {
 			return err
 		}
-		crank := v.has("cranksite") || v.has("slidersite")
-		if !v.has("joint") && !v.has("tendon") && !crank && !v.has("site") {
-			c.r.Warnf(a, "", "only joint, tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
+		crank, site := v.has("cranksite") || v.has("slidersite"), v.has("site")
+		if !v.has("joint") && !v.has("jointinparent") && !v.has("tendon") && !crank && !site {
+			c.r.Warnf(a, "", "only joint, jointinparent (hinge and slide), tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -244,7 +239,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			on = fmt.Sprintf("tendon %q", v.str("tendon", ""))
 		case crank:
 			on = "a slider-crank"
-		case v.has("site"):
+		case site:
 			on = fmt.Sprintf("site %q", v.str("site", ""))
 		}
 		if why != "" {
@@ -265,7 +260,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 				return err
 			}
 		}
-		if v.has("site") {
+		if site {
 			if sa.Site, err = c.siteTransmission(v); err != nil {
 				return err
 			}
@@ -287,15 +282,25 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 // the whole 6-vector (siteTransmission) and gear 1 here.
 func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, string, error) {
 	act := model.Actuator{Name: v.str("name", ""), Kind: a.Name, Source: model.Source{File: a.File, Line: a.Line}}
-	if v.has("joint") && v.has("tendon") {
-		return act, "", c.r.Errorf(v.src("tendon"), "tendon", "an actuator has one transmission; joint and tendon given")
+	ja := "joint" // MuJoCo's jointinparent is joint on a hinge or slide (mj_transmission)
+	if v.has("jointinparent") {
+		ja = "jointinparent"
+	}
+	var given []string
+	for _, t := range []string{"joint", "jointinparent", "tendon"} {
+		if v.has(t) {
+			given = append(given, t)
+		}
+	}
+	if len(given) > 1 {
+		return act, "", c.r.Errorf(v.src(given[1]), given[1], "an actuator has one transmission; %s given", strings.Join(given, " and "))
 	}
 	crank := v.has("cranksite") || v.has("slidersite")
-	if crank && (v.has("joint") || v.has("tendon")) {
+	if crank && (v.has(ja) || v.has("tendon") || v.has("site")) {
 		return act, "", c.r.Errorf(a, "cranksite", "an actuator has one transmission; a slider-crank and a joint or tendon given")
 	}
 	site := v.has("site")
-	if site && (crank || v.has("joint") || v.has("tendon")) {
+	if site && (crank || v.has(ja) || v.has("tendon")) {
 		return act, "", c.r.Errorf(v.src("site"), "site", "an actuator has one transmission; a site and a joint, tendon or slider-crank given")
 	}
 	if !site && v.has("refsite") {
@@ -315,14 +320,14 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		}
 		act.Tendon = tn
 	default:
-		jn := v.str("joint", "")
+		jn := v.str(ja, "")
 		j := c.joints[jn]
 		if j == nil {
-			return act, "", c.r.Errorf(v.src("joint"), "joint", "no joint of this name")
+			return act, "", c.r.Errorf(v.src(ja), ja, "no joint of this name")
 		}
 		act.Body, act.DOF, act.JointName = c.out.Scene.Bodies[j.body].Name, j.dof, jn
 		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
-			return act, "", c.r.Errorf(v.src("joint"), "joint", "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
+			return act, "", c.r.Errorf(v.src(ja), ja, "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
 		}
 		if j.typ == "ball" || j.typ == "free" {
 			why = fmt.Sprintf("actuators on %s joints are not supported (only hinge and slide joints and fixed tendons)", j.typ)
@@ -349,6 +354,9 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		attr, flag string
 		out        **[2]float64
 	}{{"ctrlrange", "ctrllimited", &act.CtrlRange}, {"forcerange", "forcelimited", &act.ForceRange}} {
+		if r.attr == "ctrlrange" && a.Name == "damper" {
+			continue // always limited (damper)
+		}
 		lim, err := c.limited(v, r.flag, r.attr)
 		if err != nil {
 			return act, "", err
@@ -380,8 +388,12 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		err = c.intVelocity(v, &act)
 	case "cylinder":
 		err = c.cylinder(v, &act)
+	case "damper":
+		err = c.damper(v, &act)
 	case "general":
-		act.GainType, act.BiasType = v.str("gaintype", "fixed"), v.str("biastype", "none")
+		if err = c.gainBiasTypes(v, &act); err != nil {
+			return act, "", err
+		}
 		if act.GainPrm, err = c.floats(v, "gainprm", -1, []float64{1}); err != nil {
 			return act, "", err
 		}
@@ -393,6 +405,12 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		}
 		if err = c.actDynamics(v, &act); err != nil {
 			return act, "", err
+		}
+		if why, err = c.generalMuscle(v, &act); why != "" || err != nil {
+			return act, why, err
+		}
+		if site && act.GainType == "muscle" { // as <muscle> on a site (above)
+			return act, "a muscle on a site transmission is not supported", nil
 		}
 		// An affine bias (0, −kp, −kv) with gain kp is a PD servo.
 		if act.GainType == "fixed" && act.BiasType == "affine" && len(act.BiasPrm) >= 3 && len(act.GainPrm) >= 1 && act.BiasPrm[1] == -act.GainPrm[0] {

@@ -68,3 +68,65 @@ func TestMuscleImportErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralMuscleImport: a <general> with dyntype, gaintype and
+// biastype muscle is the <muscle> with the same parameters (gainprm =
+// biasprm in MuJoCo's order, padded with zeros, dynprm its time
+// constants); a <general> on a jointinparent hinge drives the hinge as
+// joint= does; other mixes of muscle types, different gain and bias
+// parameters and a limited muscle activation warn and are not simulated;
+// what MuJoCo's compiler refuses is refused naming gainprm or dynprm.
+func TestGeneralMuscleImport(t *testing.T) {
+	const prm = `"0.8 1.1 20 1 0.6 1.5 2 1.2 1.3"`
+	doc := `<mujoco><worldbody><body><joint name="h" axis="0 1 0"/><geom type="sphere" size=".1"/></body></worldbody>
+<actuator>
+  <muscle name="m" joint="h" lengthrange="-1 1" timeconst="0.02 0.05" range="0.8 1.1" force="20" scale="1" lmin="0.6" lmax="1.5" vmax="2" fpmax="1.2" fvmax="1.3"/>
+  <general name="g" joint="h" lengthrange="-1 1" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.02 0.05" gainprm=` + prm + ` biasprm=` + prm + `/>
+  <general name="jip" jointinparent="h" gainprm="3"/>
+  <general name="mix" joint="h" dyntype="muscle" gainprm="3"/>
+  <general name="differ" joint="h" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.02 0.05" gainprm=` + prm + `/>
+  <general name="lim" joint="h" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.02 0.05" gainprm=` + prm + ` biasprm=` + prm + ` actlimited="true" actrange="0 1"/>
+</actuator></mujoco>`
+	im, err := Parse("gm.xml", []byte(doc), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := im.Scene.Actuators
+	if len(acts) != 3 {
+		t.Fatalf("%d scene actuators, want 3 (m, g, jip): %+v", len(acts), acts)
+	}
+	m, g, jip := acts[0], acts[1], acts[2]
+	if g.Type != "muscle" || g.Muscle == nil || *g.Muscle.TimeConst != *m.Muscle.TimeConst || *g.Muscle.Range != *m.Muscle.Range ||
+		*g.Muscle.Force != 20 || *g.Muscle.Scale != 1 || *g.Muscle.LMin != 0.6 || *g.Muscle.LMax != 1.5 || *g.Muscle.VMax != 2 ||
+		*g.Muscle.FPMax != 1.2 || *g.Muscle.FVMax != 1.3 || *g.Muscle.LengthRange != *m.Muscle.LengthRange {
+		t.Errorf("general muscle %+v, <muscle> %+v", g.Muscle, m.Muscle)
+	}
+	if jip.Type != "motor" || jip.Joint != m.Joint || *jip.Gear != 3 {
+		t.Errorf("jointinparent: %+v (want a motor of gear 3 on %q)", jip, m.Joint)
+	}
+	for _, want := range []string{`dyntype "muscle", gaintype "fixed", biastype "none": muscle types are simulated only all three together`,
+		`differ (simulated only with one parameter set`, `actlimited on a muscle`} {
+		found := false
+		for _, w := range im.Warnings {
+			found = found || strings.Contains(w.String(), want)
+		}
+		if !found {
+			t.Errorf("no warning %q: %v", want, im.Warnings)
+		}
+	}
+	body := `<worldbody><body><joint name="h" axis="0 1 0"/><geom type="sphere" size=".1"/></body></worldbody>`
+	gm := `<general joint="h" dyntype="muscle" gaintype="muscle" biastype="muscle" `
+	for _, c := range []struct{ xml, want string }{
+		{gm + `dynprm="0.02 0.05" gainprm="1 0.5 -1 200 0.5 1.6 1.5 1.3 1.2" biasprm="1 0.5 -1 200 0.5 1.6 1.5 1.3 1.2"/>`, `gainprm="1 0.5 -1 200 0.5 1.6 1.5 1.3 1.2": a muscle needs range[0] < range[1]`},
+		{gm + `dynprm="0.02 0.05" gainprm="0.75 1.05 -1 200 1.2 1.6 1.5 1.3 1.2" biasprm="0.75 1.05 -1 200 1.2 1.6 1.5 1.3 1.2"/>`, `a muscle needs lmin < 1 < lmax (lmin 1.2)`},
+		{gm + `dynprm="0.02 0.05" gainprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3" biasprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3"/>`, `a muscle needs fvmax > 0 (0)`},
+		{gm + `gainprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2" biasprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"/>`, `gm.xml:2: <general>: dynprm not given (MuJoCo's default 1 0 0): a muscle's activation and deactivation time constants dynprm[0], dynprm[1] must be > 0 ([1 0])`},
+		{`<general joint="h" jointinparent="h"/>`, `jointinparent="h": an actuator has one transmission; joint and jointinparent given`},
+		{`<general jointinparent="nope"/>`, `jointinparent="nope": no joint of this name`},
+	} {
+		_, err := Parse("gm.xml", []byte("<mujoco>"+body+"\n<actuator>"+c.xml+"</actuator></mujoco>"), model.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.xml, err, c.want)
+		}
+	}
+}

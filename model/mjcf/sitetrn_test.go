@@ -19,6 +19,7 @@ func TestSiteActuatorErrors(t *testing.T) {
 		{`<motor site="nope"/>`, `test.xml:3: <motor> site="nope": no site named "nope"`},
 		{`<motor site="s" refsite="nope"/>`, `refsite="nope": no site named "nope"`},
 		{`<motor site="s" joint="hinge"/>`, "an actuator has one transmission; a site and a joint, tendon or slider-crank given"},
+		{`<motor site="s" jointinparent="hinge"/>`, "an actuator has one transmission; a site and a joint, tendon or slider-crank given"},
 		{`<motor joint="hinge" refsite="r"/>`, "a reference site needs a site transmission"},
 		{`<motor site="s" gear="0 0 0 0 0 0"/>`, "a site transmission's gear is all 0"},
 	} {
@@ -32,7 +33,26 @@ func TestSiteActuatorErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := im.Scene.Actuators
+	checkGeneralMuscleOnSite(t, doc)
 	if len(a) != 1 || a[0].Site == nil || a[0].Site.Ref == nil || a[0].Site.Gear != [6]float64{0, 0, 0, 0, 1, 0} || a[0].Site.Site.Body != "b" || a[0].Site.Ref.Body != "worldbody" {
 		t.Errorf("site actuator imported as %+v", a)
+	}
+}
+
+// checkGeneralMuscleOnSite: a <general> with the three muscle types on a
+// site is not simulated and warns, as a <muscle> on a site.
+func checkGeneralMuscleOnSite(t *testing.T, doc func(string) string) {
+	t.Helper()
+	const prm = `"0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"`
+	im, err := Parse("test.xml", []byte(doc(`<general site="s" refsite="r" lengthrange="-1 1" dyntype="muscle" gaintype="muscle" biastype="muscle" dynprm="0.02 0.05" gainprm=`+prm+` biasprm=`+prm+`/>`)), model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range im.Warnings {
+		found = found || strings.Contains(w.String(), "a muscle on a site transmission is not supported")
+	}
+	if len(im.Scene.Actuators) != 0 || !found {
+		t.Errorf("general muscle on a site: actuators %+v, warnings %v", im.Scene.Actuators, im.Warnings)
 	}
 }
