@@ -15,9 +15,11 @@ import (
 // PaperContact returns the overrides that select the SAP paper's contact
 // model (its cone approximation, no speculative contact, no load-aware
 // regularization, no recovery cap, no substeps, no friction anchors in the named
-// materials); the engine's defaults differ (docs/CONTACT.md).
+// materials) and SAP on the whole problem as the paper solves it (no island
+// splitting, so a step's iteration count is one solve's, as in its figures);
+// the engine's defaults differ (docs/CONTACT.md).
 func PaperContact(materials ...string) []string {
-	s := []string{"contact.approximation=sap", "contact.speculative=false", "contact.load_aware=false", "contact.max_recovery_speed=0", "contact.substep_tolerance=0"}
+	s := []string{"contact.approximation=sap", "contact.speculative=false", "contact.load_aware=false", "contact.max_recovery_speed=0", "contact.substep_tolerance=0", "solver.islands=false"}
 	for _, m := range materials {
 		s = append(s, "materials."+m+".anchors=false")
 	}
