@@ -93,9 +93,6 @@ func (c *compiler) equality(e *xmlutil.Element) error {
 			if eq.SolImp, err = c.solimp(v, "solimp"); err != nil {
 				return err
 			}
-			if q.Name != "tendon" {
-				c.r.Warnf(v.src("solimp"), "solimp", "solimp is not used: the constraint's stiffness and dissipation come from solref (docs/MODELS.md)")
-			}
 		}
 		if q.Name == "tendon" {
 			if err := c.tendonEquality(q, v, eq); err != nil {
