@@ -274,7 +274,7 @@ func (sim *Simulator) settle() {
 }
 
 // markHeld marks the trees that the step's constraint rows (those after
-// the contact rows) touch.
+// the contact rows) touch, and those of sliding contacts (markSliding).
 func (sim *Simulator) markHeld() {
 	s, p := &sim.sleep, &sim.ws.problem
 	if sim.ws.cons.elim.on || len(p.Cliques) != len(sim.Model.Trees) {
@@ -287,6 +287,28 @@ func (sim *Simulator) markHeld() {
 	for _, b := range p.JBlock {
 		if b.Constraint >= s.rowsFrom {
 			s.held[b.Clique] = true
+		}
+	}
+	sim.markSliding()
+}
+
+// markSliding marks as held the trees of the step's contacts that slide,
+// roll or spin on their friction bound (contact.Assembler.Slides): a body
+// that slides, however slowly, is not at rest and must not fall asleep
+// (a box creeping down a slope just steeper than its friction angle
+// accelerates by g(sin θ − μ cos θ), which can stay below Speed for
+// Steps steps). Only resting contacts, whose friction sticks inside its
+// bound, let an island sleep.
+func (sim *Simulator) markSliding() {
+	s, w := &sim.sleep, &sim.ws
+	for i := range w.pairs {
+		if !w.assemble.Slides(i, w.result.Gamma, &w.problem) {
+			continue
+		}
+		for _, g := range [2]int{w.pairs[i].GeomA, w.pairs[i].GeomB} {
+			if t := s.tree[g]; t >= 0 {
+				s.held[t] = true
+			}
 		}
 	}
 }

@@ -284,3 +284,48 @@ func ExampleSimulator_Sleeping() {
 	fmt.Println(s.Sleeping())
 	// Output: 4 1
 }
+
+// TestSleepSlowSliderStaysAwake: a box sliding down a 20° slope with 0.1%
+// too little friction (μ = tan θ/1.001) accelerates at
+// a = g(sin θ − μ cos θ) ≈ 3.4 mm/s², so its speed stays below the 1 cm/s
+// threshold for the first 3 s, far more than 50 steps of 10 ms: with a
+// velocity test alone it fell asleep at step 50 and stayed there. Its
+// contacts slide (friction on its bound), so it never sleeps and keeps
+// the closed-form acceleration within 2% (measured between 2 s and 10 s).
+// The same box on a 15° slope with μ = 0.375 sticks and falls asleep.
+func TestSleepSlowSliderStaysAwake(t *testing.T) {
+	const g, dt = 9.81, 0.01
+	th := 20 * math.Pi / 180
+	mu := math.Tan(th) / 1.001
+	sc := slopeScene(20, mu, dt, 10, "", "")
+	sc.Contact.Sleep = ptr(true)
+	s, _ := build(t, sc)
+	box := s.Model.BodyByName("box")
+	speed := func() float64 { _, v := s.Model.BodyVelocity(s.State, box); return v.Norm() }
+	var va, ta float64
+	for i := range int(math.Round(10 / dt)) {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.SleepingBodies != 0 {
+			t.Fatalf("step %d (speed %.3g m/s): the sliding box fell asleep", st.Step, speed())
+		}
+		if i+1 == int(math.Round(2/dt)) {
+			va, ta = speed(), s.State.T
+		}
+	}
+	a, want := (speed()-va)/(s.State.T-ta), g*(math.Sin(th)-mu*math.Cos(th))
+	t.Logf("acceleration %.5g m/s², closed form %.5g", a, want)
+	if math.Abs(a-want) > 0.02*want {
+		t.Errorf("acceleration %g, want %g ± 2%%", a, want)
+	}
+
+	hold := slopeScene(15, 0.375, dt, 2, "", "")
+	hold.Contact.Sleep = ptr(true)
+	s, _ = build(t, hold)
+	sts := runSteps(t, s, 200)
+	if n := sts[len(sts)-1].SleepingBodies; n != 1 {
+		t.Errorf("the box held on the 15° slope: %d sleeping bodies after 2 s, want 1", n)
+	}
+}
