@@ -88,3 +88,16 @@ func SetPlaneCulling(on bool) (restore func()) {
 // PlaneCulled returns how many candidate pairs the step's narrow phase
 // has culled (beyondHalfSpace) so far.
 func PlaneCulled(s *Simulator) int { return s.ws.col.culled }
+
+// SetSleepSkips turns the skipped free-motion work of sleeping trees
+// (sleepSkips) on or off for the simulators made afterwards and returns a
+// function that restores the previous setting.
+func SetSleepSkips(on bool) (restore func()) {
+	old := sleepSkips
+	sleepSkips = on
+	return func() { sleepSkips = old }
+}
+
+// KeptMassBlocks returns how many blocks of M the sleeping trees kept
+// instead of running CRBA (heldMass).
+func (sim *Simulator) KeptMassBlocks() int { return sim.sleep.kept }

@@ -44,7 +44,10 @@ func (sim *Simulator) freeMotion() error {
 // explicitVStar sets v* = v0 + δt M(q0)⁻¹ k(q0, v0).
 func (sim *Simulator) explicitVStar() error {
 	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
-	for _, q := range p.Cliques {
+	for c, q := range p.Cliques {
+		if sim.sleep.skipping(c) {
+			continue // v* = 0 (freezeVStar)
+		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
 		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
 		for i := range q.Size {
@@ -151,7 +154,9 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off, Parent: w.treePar[ti]})
 		p.A = solver.Resize(p.A, off+t.NV*t.NV)
 		blk := w.mass[off : off+t.NV*t.NV]
-		kin.MassMatrix(ti, blk)
+		if !sim.heldMass(ti, p) { // a sleeping tree's M is its last one (sleep.go)
+			kin.MassMatrix(ti, blk)
+		}
 		for i := range t.NV {
 			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // sleeper holds the sleeping of settled islands (contact.Params.Sleep,
@@ -49,6 +50,11 @@ type sleeper struct {
 
 	rowsFrom int // the step's first constraint row after the contact rows
 
+	skips  bool      // sleeping trees skip their CRBA and free-motion solve (sleepSkips)
+	massQ  []float64 // per coordinate: the q at which the tree's block of ws.mass was computed (heldMass)
+	massOK []bool    // per tree: massQ holds the coordinates of its block
+	kept   int       // blocks of M kept by heldMass since init (tests)
+
 	any     bool    // some tree is asleep
 	bodies  int     // sleeping bodies
 	islands int     // sleeping islands
@@ -65,6 +71,7 @@ func (s *sleeper) init(m *multibody.Model, prm contact.Sleep) {
 	s.quiet, s.asleep, s.isle = make([]int32, nt), make([]bool, nt), make([]int32, nt)
 	s.em, s.held, s.root, s.ready = make([]float64, nt), make([]bool, nt), make([]int32, nt), make([]bool, nt)
 	s.tree, s.frozen = make([]int32, len(m.Geometries)), make([]bool, len(m.Geometries))
+	s.massQ, s.massOK, s.skips = make([]float64, m.NQ), make([]bool, nt), sleepSkips
 	for i, g := range m.Geometries {
 		s.tree[i] = int32(m.Bodies[g.Body].Tree)
 	}
@@ -370,6 +377,7 @@ func (s *sleeper) restore(c *SleepMemo, m *multibody.Model) {
 	if !s.on {
 		return
 	}
+	clear(s.massOK)
 	if c == nil {
 		clear(s.quiet)
 		clear(s.asleep)
@@ -381,3 +389,41 @@ func (s *sleeper) restore(c *SleepMemo, m *multibody.Model) {
 	}
 	s.refresh(m)
 }
+
+// heldMass reports whether the block of tree ti in ws.mass already holds
+// its mass matrix at the coordinates of ws.qth, so that linearizeAt can
+// skip the tree's CRBA: the tree sleeps and the block was computed at the
+// same coordinates, bit for bit (a sleeping tree's q is held, and M is a
+// function of q alone, so the block is the one CRBA would compute).
+// Otherwise it records ws.qth as the coordinates at which the caller
+// computes the block and reports false. Only the step's own problem p
+// keeps blocks from step to step; a linearization into another problem
+// (never with sleeping on, which needs a θ-method scheme) forgets them.
+func (sim *Simulator) heldMass(ti int, p *solver.Problem) bool {
+	s, w := &sim.sleep, &sim.ws
+	if !s.skips {
+		return false
+	}
+	if p != &w.problem {
+		clear(s.massOK)
+		return false
+	}
+	tr := &sim.Model.Trees[ti]
+	q, at := w.qth[tr.QOffset:tr.QOffset+tr.NQ], s.massQ[tr.QOffset:tr.QOffset+tr.NQ]
+	if s.asleep[ti] && s.massOK[ti] && sameBits(q, at) {
+		s.kept++
+		return true
+	}
+	copy(at, q)
+	s.massOK[ti] = true
+	return false
+}
+
+// sleepSkips makes the sleeping trees of the simulators made afterwards
+// skip their CRBA (heldMass) and their free-motion solve (explicitVStar),
+// work whose result a sleeping tree does not use or already has; off, they
+// do it as awake trees do, with the same results (TestSleepSkipsSameBits).
+var sleepSkips = true
+
+// skipping reports whether tree t sleeps and skips its free-motion work.
+func (s *sleeper) skipping(t int) bool { return s.any && s.skips && s.asleep[t] }

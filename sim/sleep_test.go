@@ -329,3 +329,44 @@ func TestSleepSlowSliderStaysAwake(t *testing.T) {
 		t.Errorf("the box held on the 15° slope: %d sleeping bodies after 2 s, want 1", n)
 	}
 }
+
+// TestSleepSkipsSameBits: a sleeping tree's CRBA (its M kept from the
+// last step, at the same coordinates to the bit) and its free-motion solve
+// (whose v* is then set to 0) are skipped without changing a bit: the
+// 100-sphere stack (asleep from 1.2 s) and the 10 perturbed cubes with
+// sleeping on, every step's q, v and e_m equal with and without the skips,
+// and the skips did happen.
+func TestSleepSkipsSameBits(t *testing.T) {
+	for _, name := range []string{"stack-100-spheres", "boxes-10-perturbed"} {
+		t.Run(name, func(t *testing.T) {
+			run := func(skips bool) ([][]float64, int) {
+				defer sim.SetSleepSkips(skips)()
+				sc, err := peers.Load(name, []string{"contact.sleep=true"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := newSim(t, sc)
+				var out [][]float64
+				for range 300 {
+					st, err := s.Step()
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, append(append([]float64{st.MomentumError, float64(st.SleepingBodies)}, s.State.Q...), s.State.V...))
+				}
+				return out, s.KeptMassBlocks()
+			}
+			with, kept := run(true)
+			without, none := run(false)
+			if kept == 0 || none != 0 {
+				t.Fatalf("%d blocks of M kept with the skips, %d without; want > 0 and 0", kept, none)
+			}
+			for i := range with {
+				if !slices.Equal(with[i], without[i]) {
+					t.Fatalf("step %d differs with the skips (e_m, sleeping bodies, q, v: %v vs %v)", i+1, with[i][:2], without[i][:2])
+				}
+			}
+			t.Logf("%d blocks of M kept; %d sleeping bodies at the end", kept, int(with[len(with)-1][1]))
+		})
+	}
+}
