@@ -15,14 +15,16 @@ import (
 // pairs (the world joins nothing). When every velocity of every tree of an
 // island stayed at most Sleep.Speed for Sleep.Steps consecutive steps, and
 // no constraint row of the step (limit, actuator, coupler, friction,
-// weld, …) touched any of them, the island falls asleep: its velocities
-// are set to zero and, while it sleeps,
+// weld, …) touched any of them and none of their contacts slid
+// (markSliding), the island falls asleep: its velocities are set to zero
+// and, while it sleeps,
 //   - the narrow phase skips the pairs of two sleeping geometries or of a
 //     sleeping and a world geometry (narrowPhase), and the contact memory
 //     keeps their last contacts (contact.Memory.Keep);
 //   - its trees' v* is 0 (freezeVStar): they carry no constraint row, so
 //     every solver returns v = v* = 0 for them, and their q is restored
-//     bit for bit after the position update (holdSleeping);
+//     bit for bit after the position update (holdSleeping); the free
+//     motion skips their solve and keeps their block of M (heldMass);
 //   - its e_m is that of the solve in which it fell asleep, and the step's
 //     reported e_m is the larger of the two (stats).
 //
