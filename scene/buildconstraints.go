@@ -176,6 +176,10 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if typ == constraint.Muscle {
 		pm := muscleParams(a.Muscle)
 		ac.Muscle = &pm
+		if a.Muscle != nil && a.Muscle.ActRange != nil {
+			rr := *a.Muscle.ActRange
+			ac.ActRange = &rr
+		}
 	}
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)

@@ -101,6 +101,9 @@ type Muscle struct {
 	// LengthRange is the actuator's length range; when not given it is
 	// found by MuJoCo's simulation (sim.ActuatorLengthRange).
 	LengthRange *[2]float64 `yaml:"length_range,omitempty"`
+	// ActRange, when given, clamps the activation to [lo, hi] after each
+	// step (MuJoCo 2.2.2's actlimited and actrange on a <general> muscle).
+	ActRange *[2]float64 `yaml:"act_range,omitempty"`
 }
 
 // Target is a function of time given by exactly one of a constant, a

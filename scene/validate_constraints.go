@@ -660,6 +660,9 @@ func (v *validator) muscle(p string, mu *Muscle) {
 	if r := mu.LengthRange; r != nil && !(r[0] < r[1]) {
 		v.add(p+".length_range", "%s: need lower < upper", fvec(r[:]))
 	}
+	if r := mu.ActRange; r != nil && (!allFinite(r[:]) || !(r[0] < r[1])) {
+		v.add(p+".act_range", "%s: need finite lower < upper", fvec(r[:]))
+	}
 }
 
 // dynamics checks a general actuator's activation dynamics.
