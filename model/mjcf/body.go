@@ -205,6 +205,9 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 	if len(parts) == 1 {
 		return false, c.singleJoint(parts[0], b, parentName, x)
 	}
+	if err := c.independentParts(b.Name, parts); err != nil {
+		return false, err
+	}
 	sj := &scene.Joint{Type: "compound", Parent: parentName, ParentFrame: model.PoseToScene(x), ChildFrame: model.PoseToScene(spatial.PoseIdentity())}
 	for _, mj := range parts {
 		sj.Parts = append(sj.Parts, mj.part)

@@ -114,7 +114,7 @@ func TestFixedTendonImport(t *testing.T) {
 
 // TestTendonImportErrors: errors name the file, line and attribute.
 func TestTendonImportErrors(t *testing.T) {
-	body := `<worldbody><body><joint name="h" axis="0 1 0"/><joint name="b" type="ball"/><geom type="sphere" size="0.1"/></body></worldbody>`
+	body := `<worldbody><body><joint name="h" axis="0 1 0"/><joint name="b" type="ball" pos=".1 0 0"/><geom type="sphere" size="0.1"/></body></worldbody>`
 	for _, c := range []struct{ xml, want string }{
 		{`<tendon><fixed><joint joint="nope"/></fixed></tendon>`, `tendon.xml:1: <joint> joint="nope": no joint of this name`},
 		{`<tendon><fixed><joint joint="b"/></fixed></tendon>`, `a fixed tendon takes hinge and slide joints; "b" is a ball joint`},
