@@ -3,6 +3,8 @@ package mjref
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // ballFreeMotors is a pendulum on a ball joint (its pivot off the body
@@ -64,6 +66,42 @@ func TestJointTransmissionBallFreeMuJoCo(t *testing.T) {
 					t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
 				}
 			})
+		}
+	}
+}
+
+// TestJointTransmissionStepsAllocateNothing: a warmed-up step of the
+// models with actuators on ball and free joints, a compound joint's
+// sprung ball and limited muscles allocates nothing, under Euler,
+// implicit and RK4.
+func TestJointTransmissionStepsAllocateNothing(t *testing.T) {
+	for _, doc := range []string{ballFreeMotors, compoundBallSpring, limitedMuscles} {
+		for _, integ := range []string{"Euler", "implicit", "RK4"} {
+			b, _, err := stiction(writeModel(t, fmt.Sprintf(doc, integ)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := sim.New(b.Model, b.State, b.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range b.Config.Constraints.Actuators {
+				if err := s.SetControl(k, 0.5, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 50 {
+				if _, err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if allocs := testing.AllocsPerRun(20, func() {
+				if _, err := s.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}); allocs != 0 {
+				t.Errorf("%s: %v allocations per warmed-up step", integ, allocs)
+			}
 		}
 	}
 }
