@@ -2,7 +2,6 @@ package tendon
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
@@ -41,12 +40,7 @@ func (s *JointTransmission) Validate(m *multibody.Model) error {
 	if t := m.Bodies[s.Body].Joint.Type; t != multibody.JointBall && t != multibody.JointFree {
 		return fmt.Errorf("joint transmission: body %q has a %s joint (want ball or free)", m.Bodies[s.Body].Name, t)
 	}
-	for _, g := range s.Gear {
-		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return fmt.Errorf("joint transmission: gear %v is not finite", s.Gear)
-		}
-	}
-	return nil
+	return finiteGear("joint transmission", s.Gear)
 }
 
 // Jacobian writes G into g and returns the length (Transmission).

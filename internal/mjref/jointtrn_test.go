@@ -48,17 +48,33 @@ const ballFreeMotors = `<mujoco>
 // perturbed one, under Euler, implicit and RK4: qpos and act to 1e-12 over
 // 200 steps. Before, these actuators warned and were ignored.
 func TestJointTransmissionBallFreeMuJoCo(t *testing.T) {
+	o := Options{Steps: 200, Every: 1, Ctrl: []float64{.3, .5, -1, .4, 6, -4, .8, 1}, CtrlFreq: 2}
+	followIntegrators(t, ballFreeMotors, o, true, nil)
+}
+
+// followIntegrators runs doc (an MJCF model whose one %s is the
+// integrator) under Euler, implicit and RK4 with o's controls, from the
+// model's state and, with perturb, from a perturbed one (perturbedState),
+// and checks that qpos and act follow MuJoCo 2.2.2 to 1e-12; check, when
+// not nil, checks MuJoCo's run first.
+func followIntegrators(t *testing.T, doc string, o Options, perturb bool, check func(*testing.T, *Run)) {
 	tool(t)
 	for _, integ := range []string{"Euler", "implicit", "RK4"} {
 		for _, perturbed := range []bool{false, true} {
+			if perturbed && !perturb {
+				continue
+			}
 			t.Run(fmt.Sprintf("%s/perturbed=%v", integ, perturbed), func(t *testing.T) {
-				path := writeModel(t, fmt.Sprintf(ballFreeMotors, integ))
-				o := Options{Steps: 200, Every: 1, Ctrl: []float64{.3, .5, -1, .4, 6, -4, .8, 1}, CtrlFreq: 2}
+				path := writeModel(t, fmt.Sprintf(doc, integ))
+				o := o
 				if perturbed {
 					mj0 := run(t, path, Options{Steps: 1, Every: 1})
 					o.QPos, o.QVel = perturbedState(mj0)
 				}
 				mj := run(t, path, o)
+				if check != nil {
+					check(t, mj)
+				}
 				b, mp := mappedModel(t, path, mj)
 				worstQ, worstAct := followControlled(t, b, mp, mj, o)
 				t.Logf("%d steps: max |Δqpos| %.3g, max |Δact| %.3g", len(mj.Steps)-1, worstQ, worstAct)
