@@ -46,10 +46,16 @@ const ballFreeMotors = `<mujoco>
 // (mj_transmission's mjTRN_JOINT and mjTRN_JOINTINPARENT) follow MuJoCo
 // 2.2.2 under a control pattern, from the model's state and from a
 // perturbed one, under Euler, implicit and RK4: qpos and act to 1e-12 over
-// 200 steps. Before, these actuators warned and were ignored.
+// 200 steps; so does MuJoCo's rotations.xml (integrator <general>s on a
+// ball and a free joint) under a control pattern. Before, these actuators
+// warned and were ignored.
 func TestJointTransmissionBallFreeMuJoCo(t *testing.T) {
 	o := Options{Steps: 200, Every: 1, Ctrl: []float64{.3, .5, -1, .4, 6, -4, .8, 1}, CtrlFreq: 2}
 	followIntegrators(t, ballFreeMotors, o, true, nil)
+	t.Run("rotations.xml", func(t *testing.T) { // MuJoCo's: integrator <general>s on a ball and a free joint
+		o := Options{Steps: 200, Every: 1, Ctrl: []float64{40, -60}, CtrlFreq: 1}
+		follows(t, "testdata/mujoco/test/engine/testdata/rotations.xml", o, nil)
+	})
 }
 
 // followIntegrators runs doc (an MJCF model whose one %s is the
@@ -71,18 +77,24 @@ func followIntegrators(t *testing.T, doc string, o Options, perturb bool, check 
 					mj0 := run(t, path, Options{Steps: 1, Every: 1})
 					o.QPos, o.QVel = perturbedState(mj0)
 				}
-				mj := run(t, path, o)
-				if check != nil {
-					check(t, mj)
-				}
-				b, mp := mappedModel(t, path, mj)
-				worstQ, worstAct := followControlled(t, b, mp, mj, o)
-				t.Logf("%d steps: max |Δqpos| %.3g, max |Δact| %.3g", len(mj.Steps)-1, worstQ, worstAct)
-				if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
-					t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
-				}
+				follows(t, path, o, check)
 			})
 		}
+	}
+}
+
+// follows checks that the model at path follows MuJoCo 2.2.2 under o to
+// 1e-12 in qpos and act; check, when not nil, checks MuJoCo's run first.
+func follows(t *testing.T, path string, o Options, check func(*testing.T, *Run)) {
+	mj := run(t, path, o)
+	if check != nil {
+		check(t, mj)
+	}
+	b, mp := mappedModel(t, path, mj)
+	worstQ, worstAct := followControlled(t, b, mp, mj, o)
+	t.Logf("%d steps: max |Δqpos| %.3g, max |Δact| %.3g", len(mj.Steps)-1, worstQ, worstAct)
+	if !(worstQ <= 1e-12) || !(worstAct <= 1e-12) {
+		t.Errorf("qpos %.3g, act %.3g from MuJoCo's", worstQ, worstAct)
 	}
 }
 
