@@ -205,12 +205,11 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 	if len(parts) == 1 {
 		return false, c.singleJoint(parts[0], b, parentName, x)
 	}
+	if err := c.independentParts(b.Name, parts); err != nil {
+		return false, err
+	}
 	sj := &scene.Joint{Type: "compound", Parent: parentName, ParentFrame: model.PoseToScene(x), ChildFrame: model.PoseToScene(spatial.PoseIdentity())}
 	for _, mj := range parts {
-		if mj.typ == "ball" && mj.part.Stiffness != nil {
-			c.r.Warnf(mj.v.src("stiffness"), "stiffness", "stiffness on a ball joint among several joints of one body is not supported (ignored)")
-			mj.part.Stiffness = nil
-		}
 		sj.Parts = append(sj.Parts, mj.part)
 		if mj.friction > 0 {
 			c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: mj.friction, Source: model.Source{File: mj.v.e.File, Line: mj.v.e.Line}})
