@@ -12,6 +12,11 @@ import (
 // friction, …), both of length p.NV. It does not allocate.
 func (a *Assembler) GeneralizedForces(p *solver.Problem, gamma []float64, dt float64, actuator, other []float64) {
 	for _, e := range a.entries {
+		if e.forced {
+			for _, t := range a.forced[e.term : e.term+e.nterm] {
+				actuator[t.vi] += t.g * (e.impulse / dt)
+			}
+		}
 		if e.block < 0 {
 			continue
 		}
