@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stiction-sim/stiction/multibody"
-	"github.com/stiction-sim/stiction/solver"
 )
 
 // TestActuatorForcesNoRow: with Params.ActuatorForces the explicit
@@ -29,32 +28,13 @@ func TestActuatorForcesNoRow(t *testing.T) {
 	kin.Update(s.Q, s.V)
 	ctl := []Control{{U: 3}, {U: 0.4}, {U: -0.2}, {U: 0.1}, {U: 0.7}}
 	in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
-	assemble := func(prm Params) (*solver.Problem, *Assembler) {
-		p, f := problem(t, tm.m, kin)
-		a := &Assembler{}
-		if err := a.Assemble(tm.m, set, kin, in, prm, f, p); err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		return p, a
-	}
-	rows, ra := assemble(Params{Beta: 1, MuJoCoLimits: true})
-	forced, fa := assemble(Params{Beta: 1, MuJoCoLimits: true, ActuatorForces: true})
+	_, f := problem(t, tm.m, kin)
+	rows, ra := assembleChecked(t, tm.m, set, kin, in, Params{Beta: 1, MuJoCoLimits: true}, f)
+	forced, fa := assembleChecked(t, tm.m, set, kin, in, Params{Beta: 1, MuJoCoLimits: true, ActuatorForces: true}, f)
 	if len(rows.Constraints) != 5 || len(forced.Constraints) != 1 {
 		t.Fatalf("%d and %d blocks, want 5 rows and 1 (the implicit actuator's)", len(rows.Constraints), len(forced.Constraints))
 	}
-	fixed := func(p *solver.Problem) []float64 { // as sim's directSolution: lo = hi takes lo, the others 0
-		g := make([]float64, p.NR)
-		for i, c := range p.Constraints {
-			if lo, hi := p.IntervalBounds(i); c.Kind == solver.Interval && lo == hi {
-				g[c.Row] = lo
-			}
-		}
-		return g
-	}
-	gr, gf := fixed(rows), fixed(forced)
+	gr, gf := fixedImpulses(rows), fixedImpulses(forced)
 	rr, rf := ra.Reports(set, rows, gr, nil), fa.Reports(set, forced, gf, nil)
 	if len(rr) != 5 || len(rf) != 5 {
 		t.Fatalf("%d and %d reports, want 5", len(rr), len(rf))
