@@ -46,8 +46,8 @@ type Params struct {
 	// applied through A⁻¹ Jᵀ, so the step is the same up to round-off.
 	// Their entries keep the impulse δt f: Reports gives it as one row
 	// (Active, or Saturated when the effort bound clamped f) and
-	// GeneralizedForces its Jᵀ γ/δt. sim sets it for the solved steps of
-	// MuJoCo's Euler and for the stages of its RK4.
+	// GeneralizedForces its Jᵀ γ/δt. sim sets it for the steps of MuJoCo's
+	// Euler and the stages of its RK4 that solve contacts.
 	ActuatorForces bool
 }
 
