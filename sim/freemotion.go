@@ -20,7 +20,7 @@ func (sim *Simulator) freeMotion() error {
 	copy(w.v0, s.V)
 	copy(w.vstar, s.V)
 	w.newton, w.conv = 0, true
-	w.mj.rk4, w.mj.direct, w.mj.rows = false, false, false
+	w.mj.rk4, w.mj.direct, w.mj.rows, w.mj.forces = false, false, false, false
 	switch sim.scheme.Method {
 	case ThetaMethod:
 	case MuJoCoEulerRule:
