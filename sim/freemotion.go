@@ -155,9 +155,9 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		for i := range t.NV {
 			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
 		}
-		for i, x := range blk {
-			p.A[off+i] = x
-			if w.fout.Jacobians {
+		copy(p.A[off:], blk)
+		if w.fout.Jacobians {
+			for i := range blk {
 				p.A[off+i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
 			}
 		}

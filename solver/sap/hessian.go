@@ -96,14 +96,10 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	n := p.NV
 	d.n = n
 	d.h = solver.Resize(d.h, n*n)
-	clear(d.h)
 	maxSize := 0
 	for c, q := range p.Cliques {
 		maxSize = max(maxSize, q.Size)
-		a := p.ABlock(c)
-		for i := range q.Size {
-			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
-		}
+		d.copyBlockRows(q, p.ABlock(c))
 	}
 	if d.nzFor != p { // setup reads the forest once per solve
 		d.par = solver.ForestParents(p, d.par)
@@ -137,6 +133,19 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 				d.addJtTmp(p, b1, b2, d.columns(p, b1, d.nz1), nz2)
 			}
 		}
+	}
+}
+
+// copyBlockRows sets H's rows of clique q to A's block a on the diagonal
+// and zero elsewhere. The cliques' rows cover H (their offsets run over
+// 0…n−1), so every entry of H is written once, without clearing H first.
+func (d *denseSystem) copyBlockRows(q solver.Clique, a []float64) {
+	n := d.n
+	for i := range q.Size {
+		row := d.h[(q.Offset+i)*n : (q.Offset+i+1)*n]
+		clear(row[:q.Offset])
+		copy(row[q.Offset:q.Offset+q.Size], a[i*q.Size:(i+1)*q.Size])
+		clear(row[q.Offset+q.Size:])
 	}
 }
 
