@@ -58,6 +58,9 @@ type denseSystem struct {
 	// (linalg.TreeOffPattern), built for the forest offPar.
 	offPar []int
 	offPat []int32
+	// parKey is what par was built from (forestKey: each clique's offset,
+	// size and parents), key the scratch of the next comparison.
+	parKey, key []int
 	// Per solve (setup): chains, whether every constraint has one J block
 	// whose non-zero columns lie on one path to a root of par (as a row
 	// of a body's Jacobian does); aTree, once the first assembly has
@@ -77,10 +80,34 @@ type denseSystem struct {
 func (d *denseSystem) setup(p *solver.Problem) error {
 	d.nzFor = p
 	d.pk.pack(p)
-	d.par = solver.ForestParents(p, d.par)
+	d.forest(p)
 	d.aKnown = false
 	d.chains = len(d.par) == p.NV && d.pk.chains(p, d.par)
 	return nil
+}
+
+// forest sets par to p's velocity forest (solver.ForestParents), reusing
+// the last one when p's cliques have the offsets, sizes and parents it
+// was built from: one pass over them instead of ForestParents' test of
+// each clique's branching (a count along the tree) at every solve.
+func (d *denseSystem) forest(p *solver.Problem) {
+	d.key = forestKey(p, d.key[:0])
+	if slices.Equal(d.key, d.parKey) {
+		return
+	}
+	d.par = solver.ForestParents(p, d.par)
+	d.parKey, d.key = d.key, d.parKey
+}
+
+// forestKey appends to key what ForestParents reads of p: NV, then each
+// clique's offset, size, number of parents and parents.
+func forestKey(p *solver.Problem, key []int) []int {
+	key = append(key, p.NV)
+	for _, q := range p.Cliques {
+		key = append(key, q.Offset, q.Size, len(q.Parent))
+		key = append(key, q.Parent...)
+	}
+	return key
 }
 
 // columns returns J block b's non-zero columns, read into buf.
@@ -102,7 +129,7 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		d.copyBlockRows(q, p.ABlock(c))
 	}
 	if d.nzFor != p { // setup reads the forest once per solve
-		d.par = solver.ForestParents(p, d.par)
+		d.forest(p)
 	}
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	if cap(d.nz1) < maxSize {
