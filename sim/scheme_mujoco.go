@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stiction-sim/stiction/forces"
+	"github.com/stiction-sim/stiction/linalg"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -45,6 +46,7 @@ type mujocoWork struct {
 	vB, vM []float64           // v0 + h (M + h B)⁻¹ k and v0 + h M⁻¹ k
 	dampF  solver.CliqueFactor // M + h B factored
 	tmp    []float64
+	diff   []float64 // v − v*_M (mapVelocity)
 	aHat   []float64 // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
 }
 
@@ -52,7 +54,7 @@ type mujocoWork struct {
 // the stages for RK4.
 func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {
 	if sc.Method == MuJoCoImplicitRule { // implicitMetricVStar (scheme_implicit.go)
-		mw.vB, mw.vM, mw.tmp, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
+		mw.vB, mw.vM, mw.tmp, mw.diff, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
 		return
 	}
 	if sc.Method != MuJoCoEulerRule && sc.Method != RungeKutta4 {
@@ -63,7 +65,7 @@ func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element
 		mw.damped = mw.damped || b > 0
 	}
 	if mw.damped {
-		mw.vB, mw.vM, mw.tmp, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
+		mw.vB, mw.vM, mw.tmp, mw.diff, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
 	}
 	if sc.Method != RungeKutta4 {
 		return
@@ -227,16 +229,13 @@ func (sim *Simulator) mujocoMetricVStar() error {
 func (sim *Simulator) mapVelocity(v []float64) error {
 	w, mw := &sim.ws, &sim.ws.mj
 	implicit := sim.scheme.Method == MuJoCoImplicitRule
+	for i, x := range v[:len(mw.diff)] {
+		mw.diff[i] = x - mw.vM[i] // v − v*_M, once per entry
+	}
 	for _, q := range w.problem.Cliques {
 		x := mw.tmp[q.Offset : q.Offset+q.Size]
 		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
-		for i := range q.Size {
-			var s float64
-			for j := range q.Size {
-				s += blk[i*q.Size+j] * (v[q.Offset+j] - mw.vM[q.Offset+j])
-			}
-			x[i] = s
-		}
+		linalg.MulVec(q.Size, blk, mw.diff[q.Offset:q.Offset+q.Size], x) // M (v − v*_M), row sums in column order
 		if !implicit {
 			mw.dampF.Solve(q, x, 1)
 		} else if err := mw.gyro.solveWith(mw.aHat, q, sim.cfg.DT, x); err != nil {

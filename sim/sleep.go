@@ -157,8 +157,7 @@ func (sim *Simulator) wakeForced() {
 	if !s.any || len(w.elems) < 2 {
 		return
 	}
-	w.fout.Reset()
-	w.fout.Jacobians = false
+	sim.resetForces(false)
 	w.ctx.WS, w.ctx.Q, w.ctx.V, w.ctx.T = w.kin0, st.Q, st.V, st.T
 	for _, e := range w.elems[1:] {
 		e.Apply(&w.ctx, w.fout)
