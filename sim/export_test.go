@@ -102,7 +102,6 @@ func SetSleepSkips(on bool) (restore func()) {
 // instead of running CRBA (heldMass).
 func (sim *Simulator) KeptMassBlocks() int { return sim.sleep.kept }
 
-
 // ForcesPass runs resetForces(jac) and the force elements' pass (gravity
 // aside) at the simulator's state, and returns the output's K, D and N.
 func ForcesPass(s *Simulator, jac bool) (k, d, n []float64) {
