@@ -231,6 +231,12 @@ var parityModels = []struct {
 	// MuJoCo's Newton stops at its tolerance 1e-8 on the elliptic cone;
 	// at 1e-13 in both, 3.8e-14 (TestGo1SceneTightTolerance).
 	{"menagerie/unitree_go1/scene.xml", massMatches, false},
+	// Added by issue 21's third sweep (testdata/README.md): Robotis OP3
+	// (binary STL collision meshes) and the Shadow hand (OBJ collision meshes).
+	{"menagerie/robotis_op3/op3.xml", trajMatches, false},
+	{"menagerie/robotis_op3/scene.xml", trajMatches, false},
+	{"menagerie/shadow_hand/right_hand.xml", trajMatches, false},
+	{"menagerie/shadow_hand/scene_right.xml", trajMatches, false},
 	// Stiction's embedded Allegro hand (model/embedded), mass from its STL
 	// meshes: M(q0) 1.2e-9 relative alone while its bodies' inertias (a
 	// mesh and a massless box each) were summed exactly; MuJoCo's are by
