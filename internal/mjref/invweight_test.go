@@ -49,8 +49,8 @@ func TestContactWeightsAreMuJoCos(t *testing.T) {
 // translational and the rotational diagonal of J M⁻¹ Jᵀ at qpos0, J the
 // Jacobian of the body's centre of mass) is MuJoCo 2.2.2's, both parts,
 // to 1e-11 relative, for every body of
-// the parity suites' models whose masses are MuJoCo's (measured: at most 5.5e-12 over the 1733
-// suites' bodies, 1647 without the Allegro scenes; 7.4e-14 over 255 before issue 21's second sweep). The
+// the parity suites' models whose masses are MuJoCo's (measured: at most 5.5e-12 over the 1826
+// suites' bodies; 7.4e-14 over 255 before issue 21's second sweep). The
 // embedded Allegro scenes are compared too since a body's inertia summed
 // over several geoms is MuJoCo's mju_eig3 one (TestAllegroInertiaMuJoCo);
 // they were left out while it was 1e-10 off, which their light distal
