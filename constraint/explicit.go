@@ -67,7 +67,7 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		}
 	}
 	for _, l := range s.Limits {
-		qi, _, _ := scalarDOF(m, l.Body, l.DOF)
+		qi, _ := dofAt(m, l.Body, l.DOF)
 		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
@@ -111,19 +111,19 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 			l, ld = TendonLength(m, ac.Tendon, q, v)
 			l, ld = gear*l, gear*ld
 		} else {
-			qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+			qi, vi := dofAt(m, ac.Body, ac.DOF)
 			l, ld = gear*q[qi], gear*v[vi]
 		}
 		force := ac.explicitForce(ac.clampControl(ctl[i].U), ctl[i].Act, l, ld)
 		e := ac.effort(m)
 		force = max(-e, min(e, force))
 		if len(ac.Tendon) == 0 {
-			_, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+			_, vi := dofAt(m, ac.Body, ac.DOF)
 			f[vi] += gear * force
 			continue
 		}
 		for _, t := range ac.Tendon {
-			_, vi, _ := scalarDOF(m, t.Body, t.DOF)
+			_, vi := dofAt(m, t.Body, t.DOF)
 			f[vi] += gear * t.Coef * force
 		}
 	}

@@ -270,9 +270,11 @@ func (j *Joint) validateCompound() error {
 			return fmt.Errorf("%s: stiffness is only defined for revolute and prismatic parts", what)
 		}
 	}
-	if nq, nv := j.compoundSize(); nv > MaxCompoundDOF || nq > 7 {
+	nq, nv := j.compoundSize()
+	if nv > MaxCompoundDOF || nq > 7 {
 		return fmt.Errorf("compound joint: %d coordinates and %d degrees of freedom, at most 7 and %d (a free joint's)", nq, nv, MaxCompoundDOF)
 	}
+	j.nq, j.nv = int8(nq), int8(nv)
 	return nil
 }
 

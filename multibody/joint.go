@@ -74,6 +74,9 @@ func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2, 0}[t] }
 // NQ is the number of configuration coordinates of the joint.
 func (j *Joint) NQ() int {
 	if j.Type == JointCompound {
+		if j.nq > 0 {
+			return int(j.nq)
+		}
 		nq, _ := j.compoundSize()
 		return nq
 	}
@@ -83,6 +86,9 @@ func (j *Joint) NQ() int {
 // NV is the number of velocities (degrees of freedom) of the joint.
 func (j *Joint) NV() int {
 	if j.Type == JointCompound {
+		if j.nv > 0 {
+			return int(j.nv)
+		}
 		_, nv := j.compoundSize()
 		return nv
 	}
@@ -198,6 +204,11 @@ type Joint struct {
 	SpringRef []float64
 	// Parts are the joints that a compound joint composes, in order.
 	Parts []JointPart
+	// nq and nv are a compound joint's coordinate and velocity counts,
+	// kept by validate (Model.AddBody) so that NQ and NV, which the
+	// kinematics and dynamics passes ask of every body at every step, do
+	// not sum the parts each time; 0 before validation.
+	nq, nv int8
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a
