@@ -75,6 +75,11 @@ type collider struct {
 	// local holds which of each geometry's pose on its body has an
 	// identity rotation or a zero translation (geometryPose).
 	local []localShape
+	// moved holds, per geometry on a moving body, its body's pose and its
+	// uninflated box at the last computation (movingBox), so that a body
+	// whose pose did not change to the bit (at rest, asleep, held) does
+	// not have its geometries' poses and boxes computed again.
+	moved []movedBox
 	// kin is the kinematics of the last geometryBoxes: the body poses
 	// from which MuJoCo's convex collider composes a mesh geom's pose
 	// (mujocoConvex).
@@ -174,6 +179,45 @@ func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
 	return spatial.Pose{R: r.Normalize(), P: p}
 }
 
+// movedBox is a geometry's body pose at its last movingBox and the
+// geometry's uninflated box there (ok false before the first).
+type movedBox struct {
+	body spatial.Pose
+	box  geometry.AABB
+	ok   bool
+}
+
+// movingBox sets geometry i's world pose in c.poses from its body's pose x
+// and returns its uninflated bounding box. Both are functions of x alone
+// (geometryPose, geometry.Shape.AABB), so when x has the bits of the last
+// call's they are the last call's, kept, and not computed again.
+func (c *collider) movingBox(i int, g *multibody.Geometry, x spatial.Pose) geometry.AABB {
+	mb := &c.moved[i]
+	if mb.ok && samePoseBits(&mb.body, &x) {
+		return mb.box
+	}
+	c.poses[i] = geometryPose(x, g.Pose, c.local[i])
+	mb.body, mb.box, mb.ok = x, g.Shape.AABB(c.poses[i]), true
+	return mb.box
+}
+
+// samePoseBits reports whether a and b are the same pose to the bit (+0
+// and −0 differ, as a NaN equals itself).
+func samePoseBits(a, b *spatial.Pose) bool {
+	ar, br := [4]float64{a.R.W, a.R.X, a.R.Y, a.R.Z}, [4]float64{b.R.W, b.R.X, b.R.Y, b.R.Z}
+	for k := range 4 {
+		if math.Float64bits(ar[k]) != math.Float64bits(br[k]) {
+			return false
+		}
+	}
+	for k := range 3 {
+		if math.Float64bits(a.P[k]) != math.Float64bits(b.P[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // broadPhase sets c's geometry poses from the kinematics kin and its
 // candidate pairs: the pairs whose bounding boxes, each inflated by the
 // contact margin, its standoff and its speculative margin spec[i] (none
@@ -192,11 +236,11 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	if len(c.poses) != len(m.Geometries) {
 		c.fixedPoses(m, kin)
 	}
-	for i, g := range m.Geometries {
+	for i := range m.Geometries {
+		g := &m.Geometries[i]
 		box := c.fixedBox[i]
 		if !c.fixed[i] {
-			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
-			box = g.Shape.AABB(c.poses[i])
+			box = c.movingBox(i, g, kin.Pose(g.Body))
 		}
 		s := 0.0
 		if spec != nil {
@@ -230,8 +274,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		}
 		box := c.fixedBox[i]
 		if !c.fixed[i] {
-			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
-			box = g.Shape.AABB(c.poses[i])
+			box = c.movingBox(int(i), g, kin.Pose(g.Body))
 		}
 		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
 	}
@@ -252,6 +295,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
 	c.poses, c.boxes = make([]spatial.Pose, n), make([]geometry.AABB, n)
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
 	c.local = make([]localShape, n)
+	c.moved = make([]movedBox, n)
 	for i, g := range m.Geometries {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		if m.Bodies[g.Body].Tree < 0 {
