@@ -274,6 +274,14 @@ func (j *Joint) validateCompound() error {
 	if nv > MaxCompoundDOF || nq > 7 {
 		return fmt.Errorf("compound joint: %d coordinates and %d degrees of freedom, at most 7 and %d (a free joint's)", nq, nv, MaxCompoundDOF)
 	}
+	vi, qi := 0, 0
+	for i := range j.Parts {
+		for range j.Parts[i].Type.NV() {
+			j.dofPart[vi], j.dofQ[vi] = int8(i), int8(qi)
+			vi++
+		}
+		qi += j.Parts[i].Type.NQ()
+	}
 	j.nq, j.nv = int8(nq), int8(nv)
 	return nil
 }
@@ -281,6 +289,13 @@ func (j *Joint) validateCompound() error {
 // partOfDOF returns the part that velocity index k (within the joint)
 // belongs to, and the index of its first coordinate within the joint.
 func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
+	if j.nv > 0 { // validated: the kept answer of the walk below
+		if k >= int(j.nv) {
+			return nil, -1
+		}
+		k = max(k, 0) // the walk answers the first part for k < 0
+		return &j.Parts[j.dofPart[k]], int(j.dofQ[k])
+	}
 	vi := 0
 	for i := range j.Parts {
 		n := j.Parts[i].Type.NV()

@@ -207,8 +207,11 @@ type Joint struct {
 	// nq and nv are a compound joint's coordinate and velocity counts,
 	// kept by validate (Model.AddBody) so that NQ and NV, which the
 	// kinematics and dynamics passes ask of every body at every step, do
-	// not sum the parts each time; 0 before validation.
-	nq, nv int8
+	// not sum the parts each time; 0 before validation. dofPart[k] and
+	// dofQ[k] are partOfDOF(k)'s part index and first coordinate, kept
+	// likewise for k < nv.
+	nq, nv        int8
+	dofPart, dofQ [MaxCompoundDOF]int8
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a
