@@ -289,13 +289,18 @@ func (j *Joint) validateCompound() error {
 // partOfDOF returns the part that velocity index k (within the joint)
 // belongs to, and the index of its first coordinate within the joint.
 func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
-	if j.nv > 0 { // validated: the kept answer of the walk below
-		if k >= int(j.nv) {
-			return nil, -1
-		}
+	if k < int(j.nv) { // validated (nv > 0 only then): walkPartOfDOF's answer, kept
 		k = max(k, 0) // the walk answers the first part for k < 0
 		return &j.Parts[j.dofPart[k]], int(j.dofQ[k])
 	}
+	return j.walkPartOfDOF(k)
+}
+
+// walkPartOfDOF is partOfDOF by a walk over the parts (not inlined, so
+// that partOfDOF is).
+//
+//go:noinline
+func (j *Joint) walkPartOfDOF(k int) (p *JointPart, qi int) {
 	vi := 0
 	for i := range j.Parts {
 		n := j.Parts[i].Type.NV()

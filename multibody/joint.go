@@ -73,10 +73,18 @@ func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2, 0}[t] }
 
 // NQ is the number of configuration coordinates of the joint.
 func (j *Joint) NQ() int {
+	if j.nq > 0 { // a validated compound joint (kept small enough to inline)
+		return int(j.nq)
+	}
+	return j.countNQ()
+}
+
+// countNQ is NQ without the kept count (not inlined, so that NQ
+// is).
+//
+//go:noinline
+func (j *Joint) countNQ() int {
 	if j.Type == JointCompound {
-		if j.nq > 0 {
-			return int(j.nq)
-		}
 		nq, _ := j.compoundSize()
 		return nq
 	}
@@ -85,10 +93,18 @@ func (j *Joint) NQ() int {
 
 // NV is the number of velocities (degrees of freedom) of the joint.
 func (j *Joint) NV() int {
+	if j.nv > 0 { // a validated compound joint (kept small enough to inline)
+		return int(j.nv)
+	}
+	return j.countNV()
+}
+
+// countNV is NV without the kept count (not inlined, so that NV
+// is).
+//
+//go:noinline
+func (j *Joint) countNV() int {
 	if j.Type == JointCompound {
-		if j.nv > 0 {
-			return int(j.nv)
-		}
 		_, nv := j.compoundSize()
 		return nv
 	}

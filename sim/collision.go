@@ -191,31 +191,32 @@ type movedBox struct {
 // and returns its uninflated bounding box. Both are functions of x alone
 // (geometryPose, geometry.Shape.AABB), so when x has the bits of the last
 // call's they are the last call's, kept, and not computed again.
-func (c *collider) movingBox(i int, g *multibody.Geometry, x spatial.Pose) geometry.AABB {
-	mb := &c.moved[i]
-	if mb.ok && samePoseBits(&mb.body, &x) {
-		return mb.box
+func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
+	if mb := &c.moved[i]; mb.ok && samePoseBits(&mb.body, x) {
+		return &mb.box
 	}
-	c.poses[i] = geometryPose(x, g.Pose, c.local[i])
-	mb.body, mb.box, mb.ok = x, g.Shape.AABB(c.poses[i]), true
-	return mb.box
+	return c.newBox(i, g, x)
+}
+
+// newBox is movingBox for a pose not seen at the last call (not inlined,
+// so that movingBox is).
+//
+//go:noinline
+func (c *collider) newBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
+	mb := &c.moved[i]
+	c.poses[i] = geometryPose(*x, g.Pose, c.local[i])
+	mb.body, mb.box, mb.ok = *x, g.Shape.AABB(c.poses[i]), true
+	return &mb.box
 }
 
 // samePoseBits reports whether a and b are the same pose to the bit (+0
 // and −0 differ, as a NaN equals itself).
 func samePoseBits(a, b *spatial.Pose) bool {
-	ar, br := [4]float64{a.R.W, a.R.X, a.R.Y, a.R.Z}, [4]float64{b.R.W, b.R.X, b.R.Y, b.R.Z}
-	for k := range 4 {
-		if math.Float64bits(ar[k]) != math.Float64bits(br[k]) {
-			return false
-		}
-	}
-	for k := range 3 {
-		if math.Float64bits(a.P[k]) != math.Float64bits(b.P[k]) {
-			return false
-		}
-	}
-	return true
+	// The translation first: it differs first on a body that moves.
+	return math.Float64bits(a.P[0]) == math.Float64bits(b.P[0]) && math.Float64bits(a.P[1]) == math.Float64bits(b.P[1]) &&
+		math.Float64bits(a.P[2]) == math.Float64bits(b.P[2]) && math.Float64bits(a.R.W) == math.Float64bits(b.R.W) &&
+		math.Float64bits(a.R.X) == math.Float64bits(b.R.X) && math.Float64bits(a.R.Y) == math.Float64bits(b.R.Y) &&
+		math.Float64bits(a.R.Z) == math.Float64bits(b.R.Z)
 }
 
 // broadPhase sets c's geometry poses from the kinematics kin and its
@@ -238,9 +239,10 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	}
 	for i := range m.Geometries {
 		g := &m.Geometries[i]
-		box := c.fixedBox[i]
+		box := &c.fixedBox[i]
 		if !c.fixed[i] {
-			box = c.movingBox(i, g, kin.Pose(g.Body))
+			x := kin.Pose(g.Body)
+			box = c.movingBox(i, g, &x)
 		}
 		s := 0.0
 		if spec != nil {
@@ -272,9 +274,10 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
 			s = spec[i]
 		}
-		box := c.fixedBox[i]
+		box := &c.fixedBox[i]
 		if !c.fixed[i] {
-			box = c.movingBox(int(i), g, kin.Pose(g.Body))
+			x := kin.Pose(g.Body)
+			box = c.movingBox(int(i), g, &x)
 		}
 		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
 	}

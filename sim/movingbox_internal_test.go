@@ -51,7 +51,7 @@ func TestMovingBoxMatchesFresh(t *testing.T) {
 		}
 		for i := range geoms {
 			g := &geoms[i]
-			got := c.movingBox(i, g, x)
+			got := *c.movingBox(i, g, &x)
 			pose := geometryPose(x, g.Pose, c.local[i])
 			if want := g.Shape.AABB(pose); bits(got) != bits(want) || !samePoseBits(&c.poses[i], &pose) {
 				t.Fatalf("step %d geometry %d: movingBox %v, pose %+v; afresh %v, %+v", step, i, got, c.poses[i], want, pose)
@@ -60,14 +60,14 @@ func TestMovingBoxMatchesFresh(t *testing.T) {
 	}
 	planted := geometry.AABB{Min: spatial.Vec3{-7, -7, -7}, Max: spatial.Vec3{7, 7, 7}}
 	c.moved[0].box = planted
-	if got := c.movingBox(0, &geoms[0], x); got != planted {
+	if got := *c.movingBox(0, &geoms[0], &x); got != planted {
 		t.Errorf("the same pose again: box %v, want the kept one %v", got, planted)
 	}
 	x.P[0] = 0
-	c.movingBox(0, &geoms[0], x)
+	c.movingBox(0, &geoms[0], &x)
 	c.moved[0].box = planted
 	x.P[0] = math.Copysign(0, -1)
-	if got := c.movingBox(0, &geoms[0], x); got == planted {
+	if got := *c.movingBox(0, &geoms[0], &x); got == planted {
 		t.Errorf("−0 after +0: the kept box was returned, want one computed again")
 	}
 }
