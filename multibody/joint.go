@@ -73,17 +73,6 @@ func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2, 0}[t] }
 
 // NQ is the number of configuration coordinates of the joint.
 func (j *Joint) NQ() int {
-	if j.nq > 0 { // a validated compound joint (kept small enough to inline)
-		return int(j.nq)
-	}
-	return j.countNQ()
-}
-
-// countNQ is NQ without the kept count (not inlined, so that NQ
-// is).
-//
-//go:noinline
-func (j *Joint) countNQ() int {
 	if j.Type == JointCompound {
 		nq, _ := j.compoundSize()
 		return nq
@@ -93,17 +82,6 @@ func (j *Joint) countNQ() int {
 
 // NV is the number of velocities (degrees of freedom) of the joint.
 func (j *Joint) NV() int {
-	if j.nv > 0 { // a validated compound joint (kept small enough to inline)
-		return int(j.nv)
-	}
-	return j.countNV()
-}
-
-// countNV is NV without the kept count (not inlined, so that NV
-// is).
-//
-//go:noinline
-func (j *Joint) countNV() int {
 	if j.Type == JointCompound {
 		_, nv := j.compoundSize()
 		return nv
@@ -220,13 +198,14 @@ type Joint struct {
 	SpringRef []float64
 	// Parts are the joints that a compound joint composes, in order.
 	Parts []JointPart
-	// nq and nv are a compound joint's coordinate and velocity counts,
-	// kept by validate (Model.AddBody) so that NQ and NV, which the
-	// kinematics and dynamics passes ask of every body at every step, do
-	// not sum the parts each time; 0 before validation. dofPart[k] and
-	// dofQ[k] are partOfDOF(k)'s part index and first coordinate, kept
-	// likewise for k < nv.
-	nq, nv        int8
+	// nv is a compound joint's velocity count and dofPart[k], dofQ[k]
+	// partOfDOF(k)'s part index and first coordinate for k < nv, kept by
+	// validate (Model.AddBody) so that partOfDOF, which the dynamics and
+	// the actuators ask at every step, does not walk the parts; nv is 0
+	// before validation. (NV and NQ still sum the parts: a kept count
+	// there pushed them over the compiler's inlining budget, which cost
+	// the simple joints more than the sum costs the compound ones.)
+	nv            int8
 	dofPart, dofQ [MaxCompoundDOF]int8
 }
 
