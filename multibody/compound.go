@@ -282,7 +282,7 @@ func (j *Joint) validateCompound() error {
 		}
 		qi += j.Parts[i].Type.NQ()
 	}
-	j.nv = int8(nv)
+	j.nq, j.nv = int8(nq), int8(nv)
 	return nil
 }
 

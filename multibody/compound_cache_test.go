@@ -6,8 +6,8 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// TestCompoundCacheMatchesWalk: a validated compound joint's kept
-// partOfDOF (validateCompound) is what walking its parts gives, for every degree of freedom and out-of-range ones, on compounds
+// TestCompoundCacheMatchesWalk: a validated compound joint's kept NQ, NV
+// and partOfDOF (validateCompound) are what walking its parts gives, for every degree of freedom and out-of-range ones, on compounds
 // of one to six revolute, prismatic and ball parts in every order.
 func TestCompoundCacheMatchesWalk(t *testing.T) {
 	kinds := []JointType{JointRevolute, JointPrismatic, JointBall}
@@ -18,13 +18,13 @@ func TestCompoundCacheMatchesWalk(t *testing.T) {
 		if nv > MaxCompoundDOF || nq > 7 {
 			return
 		}
-		walk := j // not validated: nv = 0, the walk over the parts
+		walk := j // not validated: nq = nv = 0, the walk over the parts
 		if err := j.validate(); err != nil {
 			t.Fatalf("%v: %v", parts, err)
 		}
 		walk.Parts = j.Parts // the normalised axes
-		if int(j.nv) != nv {
-			t.Fatalf("parts %v: kept nv %d, want %d", parts, j.nv, nv)
+		if int(j.nv) != nv || int(j.nq) != nq || j.NQ() != walk.NQ() || j.NV() != walk.NV() {
+			t.Fatalf("parts %v: kept NQ %d NV %d, walked %d %d", parts, j.NQ(), j.NV(), walk.NQ(), walk.NV())
 		}
 		for k := -1; k <= nv; k++ {
 			p, qi := j.partOfDOF(k)
