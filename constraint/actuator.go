@@ -258,7 +258,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		l0 *= gear
 	} else if len(ac.Tendon) > 0 {
 		for _, t := range ac.Tendon {
-			qi, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+			qi, vi := dofAt(c.m, t.Body, t.DOF)
 			a.addDOF(c, t.Body, vi, 0, gear*t.Coef)
 			l0 += gear * t.Coef * c.in.Q0[qi]
 			if c.in.V0 != nil {
@@ -266,7 +266,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 			}
 		}
 	} else {
-		qi, vi, _ := scalarDOF(c.m, ac.Body, ac.DOF)
+		qi, vi := dofAt(c.m, ac.Body, ac.DOF)
 		a.addDOF(c, ac.Body, vi, 0, gear)
 		l0 = gear * c.in.Q0[qi]
 		if c.in.V0 != nil {

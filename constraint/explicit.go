@@ -69,7 +69,7 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		}
 	}
 	for _, l := range s.Limits {
-		qi, _, _ := scalarDOF(m, l.Body, l.DOF)
+		qi, _ := dofAt(m, l.Body, l.DOF)
 		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
@@ -130,7 +130,7 @@ func (ac *Actuator) stateForce(m *multibody.Model, q, v []float64, ctl Control) 
 		l, ld = TendonLength(m, ac.Tendon, q, v)
 		l, ld = gear*l, gear*ld
 	} else {
-		qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+		qi, vi := dofAt(m, ac.Body, ac.DOF)
 		l = gear * q[qi]
 		if v != nil {
 			ld = gear * v[vi]
@@ -147,12 +147,12 @@ func (ac *Actuator) stateForce(m *multibody.Model, q, v []float64, ctl Control) 
 func (ac *Actuator) terms(m *multibody.Model, fn func(vi int, g float64)) {
 	gear := ac.gear()
 	if len(ac.Tendon) == 0 {
-		_, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
+		_, vi := dofAt(m, ac.Body, ac.DOF)
 		fn(vi, gear)
 		return
 	}
 	for _, t := range ac.Tendon {
-		_, vi, _ := scalarDOF(m, t.Body, t.DOF)
+		_, vi := dofAt(m, t.Body, t.DOF)
 		fn(vi, gear*t.Coef)
 	}
 }

@@ -160,7 +160,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
-	a.last, a.g = lastPair{}, m.Gravity.Norm()
+	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
 	a.comb = nil
 	if len(a.Combined) == len(pairs) {
 		a.comb = a.Combined

@@ -268,15 +268,37 @@ func (j *Joint) validateCompound() error {
 			return fmt.Errorf("%s: damping %v, armature %v and stiffness %v must be ≥ 0 and finite", what, p.Damping, p.Armature, p.Stiffness)
 		}
 	}
-	if nq, nv := j.compoundSize(); nv > MaxCompoundDOF || nq > 7 {
+	nq, nv := j.compoundSize()
+	if nv > MaxCompoundDOF || nq > 7 {
 		return fmt.Errorf("compound joint: %d coordinates and %d degrees of freedom, at most 7 and %d (a free joint's)", nq, nv, MaxCompoundDOF)
 	}
+	vi, qi := 0, 0
+	for i := range j.Parts {
+		for range j.Parts[i].Type.NV() {
+			j.dofPart[vi], j.dofQ[vi] = int8(i), int8(qi)
+			vi++
+		}
+		qi += j.Parts[i].Type.NQ()
+	}
+	j.nq, j.nv = int8(nq), int8(nv)
 	return nil
 }
 
 // partOfDOF returns the part that velocity index k (within the joint)
 // belongs to, and the index of its first coordinate within the joint.
 func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
+	if k < int(j.nv) { // validated (nv > 0 only then): walkPartOfDOF's answer, kept
+		k = max(k, 0) // the walk answers the first part for k < 0
+		return &j.Parts[j.dofPart[k]], int(j.dofQ[k])
+	}
+	return j.walkPartOfDOF(k)
+}
+
+// walkPartOfDOF is partOfDOF by a walk over the parts (not inlined, so
+// that partOfDOF is).
+//
+//go:noinline
+func (j *Joint) walkPartOfDOF(k int) (p *JointPart, qi int) {
 	p, qi, _ = j.partOfDOFAt(k)
 	return p, qi
 }
@@ -299,7 +321,7 @@ func (j *Joint) BallOfDOF(k int) (ok bool, qi, axis int, stiffness float64) {
 }
 
 // partOfDOFAt returns the part of velocity k, its first coordinate and
-// its first velocity within the joint.
+// its first velocity within the joint, by a walk over the parts.
 func (j *Joint) partOfDOFAt(k int) (p *JointPart, qi, vi int) {
 	for i := range j.Parts {
 		n := j.Parts[i].Type.NV()
