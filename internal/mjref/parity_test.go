@@ -319,8 +319,9 @@ func measure(t *testing.T, file string, withLong bool) *result {
 	return r
 }
 
-// mappedModel loads the model at path in Stiction (stiction) and maps
-// MuJoCo's run mj onto it (NewMap); an error fails t.
+// mappedModel loads the model at path in Stiction (stiction), maps
+// MuJoCo's run mj onto it (NewMap) and sets the solve that mj calls for
+// (solveFor); an error fails t.
 func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
 	t.Helper()
 	b, _, err := stiction(path)
@@ -331,6 +332,7 @@ func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	solveFor(&b.Config.Contact, mj)
 	return b, mp
 }
 
@@ -392,6 +394,14 @@ func measureShortAt(exe, file, path string) *result {
 	}
 	r.warnings = len(im.Warnings)
 	r.dtSt, r.scheme = b.Config.DT, b.Config.Scheme.Name
+	// The port of MuJoCo's Newton and CG (the MJCF default) follows
+	// mj_step's own trajectory, which keeps the warm start across steps.
+	warm := b.Config.Contact.Newton
+	if warm {
+		if r.mj, r.mjErr = Exec(exe, path, Options{Steps: shortSteps, Every: 1, KeepWarm: true}); r.mjErr != nil {
+			return r
+		}
+	}
 	mp, err := NewMap(r.mj, b.Model)
 	if err != nil {
 		r.mapErr = err
@@ -413,7 +423,7 @@ func measureShortAt(exe, file, path string) *result {
 	r.trajInit, r.trajStep, r.trajErr = compareTrajectory(path, r.mj, nil, mp, r.horizon)
 	if r.trajErr == nil {
 		q, v := perturbedState(r.mj)
-		pr, err := Exec(exe, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v})
+		pr, err := Exec(exe, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v, KeepWarm: warm})
 		if err != nil {
 			r.mjErr = err
 			return r
@@ -495,14 +505,17 @@ func horizonOf(r *Run, rows bool) (h int, cut string, at int) {
 // sameSolver reports whether Stiction solves MuJoCo's rows of the built
 // model b as MuJoCo's run r does: to convergence or with MuJoCo's Newton
 // port (contact.Params.Newton) for MuJoCo's Newton solver (the default),
-// or with MuJoCo's PGS for the same iterations
-// (contact.Params.PGSIterations, from <option solver="PGS">). CG is
-// solved to convergence in Stiction, not as MuJoCo's CG stops.
+// with the port of MuJoCo's CG (contact.Params.CG) for its CG, or with
+// MuJoCo's PGS for the same iterations (contact.Params.PGSIterations, from
+// <option solver="PGS">). CG solved to convergence is not MuJoCo's CG,
+// which stops at its tolerance far from the converged answer.
 func sameSolver(b *scene.Built, r *Run) bool {
 	c := &b.Config.Contact
 	switch r.Solver {
 	case "newton":
-		return c.PGSIterations == 0 || c.Newton && c.PGSIterations == r.Iterations
+		return c.PGSIterations == 0 || c.Newton && !c.CG && c.PGSIterations == r.Iterations
+	case "cg":
+		return c.Newton && c.CG && c.PGSIterations == r.Iterations
 	case "pgs":
 		return !c.Newton && c.PGSIterations == r.Iterations
 	}
@@ -718,7 +731,8 @@ func congruence(M, T []float64, n int) []float64 {
 // with it (compareTrajectory): MuJoCo's run, the map between the two
 // models, the largest qpos difference and the first step over trajTol.
 // With o.KeepWarm (MuJoCo's warm start kept across steps) Stiction runs
-// the port of MuJoCo's own solver (usePort). It stops t on an error.
+// the port of MuJoCo's own solver, else the converged solve (solveFor).
+// It stops t on an error.
 func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float64, int) {
 	t.Helper()
 	ref, err := Exec(exe, path, o)
@@ -733,7 +747,7 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst, first, err := comparePort(path, ref, ref, mp, o.Steps, o.KeepWarm)
+	worst, first, err := compareTrajectory(path, ref, ref, mp, o.Steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -741,24 +755,16 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 }
 
 // compareTrajectory steps Stiction from MuJoCo's initial state of ref (or
-// Stiction's own initial state when from is nil) for h steps and returns
-// the largest qpos difference over steps 0…h and the first step that
-// exceeds trajTol (−1 if none).
+// Stiction's own initial state when from is nil) for h steps, with the
+// solve that MuJoCo's run ref calls for (solveFor), and returns the
+// largest qpos difference over steps 0…h and the first step that exceeds
+// trajTol (−1 if none).
 func compareTrajectory(path string, ref, from *Run, mp *Map, h int) (float64, int, error) {
-	return comparePort(path, ref, from, mp, h, false)
-}
-
-// comparePort is compareTrajectory; with port Stiction runs the port of
-// MuJoCo's own solver (usePort), for a ref that kept its warm start
-// (Options.KeepWarm).
-func comparePort(path string, ref, from *Run, mp *Map, h int, port bool) (float64, int, error) {
 	b, _, err := stiction(path)
 	if err != nil {
 		return 0, -1, err
 	}
-	if port {
-		usePort(&b.Config.Contact, ref)
-	}
+	solveFor(&b.Config.Contact, ref)
 	if from != nil {
 		mp.QToStiction(from.QInit, b.State.Q)
 		mp.VToStiction(from.QInit, from.VInit, b.State.V)
@@ -788,6 +794,33 @@ func comparePort(path string, ref, from *Run, mp *Map, h int, port bool) (float6
 		}
 	}
 	return worst, first, nil
+}
+
+// solveFor sets the solve of MuJoCo's rows c that MuJoCo's run ref is
+// compared with, for ref's Newton or CG: the port of MuJoCo's own solver
+// (usePort; the MJCF default) for a run that kept its warm start across
+// steps (Run.KeepWarm: mj_step alone, whose iterates the port follows),
+// else the converged solve (useConverged): a run whose every solve
+// restarts from the mj_forward that recorded its state stops, at
+// MuJoCo's tolerance, where no warm start of the port does, and the
+// converged answer is the one both are within that tolerance of. PGS
+// (its warm start always kept by the tool) is left as built.
+func solveFor(c *contact.Params, ref *Run) {
+	switch {
+	case ref.Solver == "pgs":
+	case ref.KeepWarm:
+		usePort(c, ref)
+	default:
+		useConverged(c)
+	}
+}
+
+// useConverged turns the port of MuJoCo's Newton and CG off in c: MuJoCo's
+// rows are solved to convergence (scene contact.mujoco_newton: false).
+func useConverged(c *contact.Params) {
+	if c.Newton {
+		c.Newton, c.CG, c.PGSIterations, c.PGSTolerance = false, false, 0, 0
+	}
 }
 
 // measureLong runs the model for longTime in both engines from the initial

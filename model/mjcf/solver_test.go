@@ -7,30 +7,39 @@ import (
 	"github.com/stiction-sim/stiction/model"
 )
 
-// TestSolverOption: <option solver="PGS"> sets the scene's PGS with the
-// file's iterations and tolerance (MuJoCo's defaults 100 and 1e-8 when
-// absent); Newton (MuJoCo's default) and CG leave PGS off; a bad solver
-// name or an iteration count < 1 is refused with an error naming the
-// attribute and the value.
+// TestSolverOption: <option solver iterations tolerance> sets the scene's
+// solver of MuJoCo's rows with the file's iterations and tolerance
+// (MuJoCo's defaults 100 and 1e-8 when absent): Newton (MuJoCo's default,
+// also without <option>) and CG MuJoCo 2.2.2's own Newton and CG
+// (mujoco_newton, mujoco_cg), PGS its PGS (mujoco_newton unset); a second
+// <option> keeps what the first set; a bad solver name or an iteration
+// count < 1 is refused with an error naming the attribute and the value.
 func TestSolverOption(t *testing.T) {
 	for _, c := range []struct {
 		option string
-		iter   int // 0: PGS off
+		solver string // Newton, CG or PGS
+		iter   int
 		tol    float64
 	}{
-		{``, 0, 0},
-		{`<option solver="Newton" iterations="50"/>`, 0, 0},
-		{`<option solver="CG"/>`, 0, 0},
-		{`<option solver="PGS"/>`, 100, 1e-8},
-		{`<option solver="PGS" iterations="50" tolerance="1e-10"/>`, 50, 1e-10},
+		{``, "Newton", 100, 1e-8},
+		{`<option solver="Newton" iterations="50"/>`, "Newton", 50, 1e-8},
+		{`<option solver="CG" tolerance="1e-6"/>`, "CG", 100, 1e-6},
+		{`<option solver="PGS"/>`, "PGS", 100, 1e-8},
+		{`<option solver="PGS" iterations="50" tolerance="1e-10"/>`, "PGS", 50, 1e-10},
+		{`<option solver="PGS" iterations="50"/><option timestep="0.01"/>`, "PGS", 50, 1e-8},
+		{`<option solver="CG"/><option iterations="20"/>`, "CG", 20, 1e-8},
 	} {
 		im := parseDoc(t, `<mujoco>`+c.option+`<worldbody><geom type="plane" size="1 1 1"/></worldbody></mujoco>`)
 		ct := im.Scene.Contact
-		switch {
-		case c.iter == 0 && ct.PGSIterations != nil:
-			t.Errorf("%q: PGS iterations %d, want PGS off", c.option, *ct.PGSIterations)
-		case c.iter > 0 && (ct.PGSIterations == nil || *ct.PGSIterations != c.iter || ct.PGSTolerance == nil || *ct.PGSTolerance != c.tol):
-			t.Errorf("%q: PGS %v / %v, want %d iterations, tolerance %g", c.option, ct.PGSIterations, ct.PGSTolerance, c.iter, c.tol)
+		got := "PGS"
+		if ct.MuJoCoNewton != nil && *ct.MuJoCoNewton {
+			got = "Newton"
+			if ct.MuJoCoCG != nil && *ct.MuJoCoCG {
+				got = "CG"
+			}
+		}
+		if got != c.solver || ct.PGSIterations == nil || *ct.PGSIterations != c.iter || ct.PGSTolerance == nil || *ct.PGSTolerance != c.tol {
+			t.Errorf("%q: %s, %v iterations, tolerance %v; want %s, %d, %g", c.option, got, ct.PGSIterations, ct.PGSTolerance, c.solver, c.iter, c.tol)
 		}
 	}
 	for _, bad := range []struct{ option, attr, value string }{
