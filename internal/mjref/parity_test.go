@@ -126,7 +126,11 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/skingroup.xml", trajMatches, false}, // two soft boxes
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
-	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", trajMatches, false},
+	// With the port (the MJCF default) 6.0e-7 from the initial state from
+	// step 2, where MuJoCo's multiccd rim contacts follow the sign of a
+	// 1e-21 tilt: MuJoCo from a start 1e-16 apart parts from itself by
+	// 6.2e-7 there (TestPortSensitivity); converged, 2.3e-16.
+	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", trajMatches, false},
 	// noslip_iterations="2": MuJoCo's noslip pass (sim/mujoco_noslip.go); 6.0e-5 without it.
 	{"mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", trajMatches, false},
