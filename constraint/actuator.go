@@ -247,6 +247,10 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	gear, dt := ac.gear(), c.in.DT
 	e := ac.effort(c.m)
 	u := ac.clampControl(ctl.U)
+	if c.prm.ActuatorForces && ac.IsForce() {
+		a.forcedActuator(c, ac, i, ctl, u)
+		return
+	}
 	a.begin(1)
 	var l0, ld0 float64 // length and its rate at the start of the step
 	if ac.Transmission != nil {
@@ -254,7 +258,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		l0 *= gear
 	} else if len(ac.Tendon) > 0 {
 		for _, t := range ac.Tendon {
-			qi, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+			qi, vi := dofAt(c.m, t.Body, t.DOF)
 			a.addDOF(c, t.Body, vi, 0, gear*t.Coef)
 			l0 += gear * t.Coef * c.in.Q0[qi]
 			if c.in.V0 != nil {
@@ -262,7 +266,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 			}
 		}
 	} else {
-		qi, vi, _ := scalarDOF(c.m, ac.Body, ac.DOF)
+		qi, vi := dofAt(c.m, ac.Body, ac.DOF)
 		a.addDOF(c, ac.Body, vi, 0, gear)
 		l0 = gear * c.in.Q0[qi]
 		if c.in.V0 != nil {
@@ -309,5 +313,21 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		c.p.VHat[row] = u
 	}
 	ent.block, ent.nblocks = k, 1
+	a.add(ent)
+}
+
+// forcedActuator appends the entry of an explicit actuator whose force is
+// in the step's free motion (Params.ActuatorForces): no block, the impulse
+// δt f of its force at (q0, v0) (stateForce, as Set.ExplicitForces) and
+// its Jacobian's terms.
+func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, u float64) {
+	f, sat := ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
+	ent := entry{typ: TypeActuator, item: i, block: -1, bound: math.Inf(1), input: u, vec: -1,
+		forced: true, impulse: f * c.in.DT, sat: sat, term: len(a.forced)}
+	if ac.Stateful() {
+		ent.act = ctl.Act
+	}
+	ac.terms(c.m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
+	ent.nterm = len(a.forced) - ent.term
 	a.add(ent)
 }

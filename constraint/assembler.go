@@ -38,6 +38,17 @@ type Params struct {
 	// nothing, and multi-row blocks keep their world-axis rows. sim sets it
 	// for the steps of MuJoCo's integrators that take v = v*.
 	NoSolve bool
+	// ActuatorForces says that the forces of the explicit actuators on
+	// joints and fixed tendons (Actuator.IsForce) at the step's start
+	// (q0, v0) are in its free motion v* already (Set.ExplicitForces added
+	// to k), as MuJoCo adds qfrc_actuator to the smooth forces: they get
+	// no row. A row with impulse bounds lo = hi = δt f is that force
+	// applied through A⁻¹ Jᵀ, so the step is the same up to round-off.
+	// Their entries keep the impulse δt f: Reports gives it as one row
+	// (Active, or Saturated when the effort bound clamped f) and
+	// GeneralizedForces its Jᵀ γ/δt. sim sets it for the steps of MuJoCo's
+	// Euler and the stages of its RK4 that solve contacts.
+	ActuatorForces bool
 }
 
 // Control is an actuator's input for one step: the value u (a force for a
@@ -94,6 +105,7 @@ type Assembler struct {
 	work     []float64   // eigen-solver scratch
 	vecs     []float64   // row bases of diagonalized blocks (n×n each)
 	entries  []entry     // one per Set item, in Report order
+	forced   []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
 	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
@@ -110,6 +122,17 @@ type entry struct {
 	sign      [2]float64 // limits: the sign of J of each bound's block (+1 lower, −1 upper)
 	sat       bool       // a motor whose input exceeds its effort limit
 	vec       int        // offset in Assembler.vecs of the row basis V (γ_world = V γ), −1 if none
+	forced    bool       // an actuator applied as a force (Params.ActuatorForces): no block, impulse δt f
+	impulse   float64    // a forced actuator's δt f
+	term      int        // its first term in Assembler.forced; nterm terms
+	nterm     int
+}
+
+// forceTerm is one non-zero of a forced actuator's Jacobian: coefficient g
+// on velocity vi.
+type forceTerm struct {
+	vi int
+	g  float64
 }
 
 // Assemble appends to p one block per constraint of set (limits, cone
@@ -119,7 +142,7 @@ type entry struct {
 // factors of its clique blocks; kin must hold the kinematics at q0
 // (multibody.Workspace.Update with the step's q0 and v0).
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
-	a.entries, a.vecs = a.entries[:0], a.vecs[:0]
+	a.entries, a.vecs, a.forced = a.entries[:0], a.vecs[:0], a.forced[:0]
 	if set == nil {
 		return nil
 	}

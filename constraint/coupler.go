@@ -66,8 +66,8 @@ func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 		a.tendonCoupler(c, cp, i)
 		return
 	}
-	qi, vi, _ := scalarDOF(c.m, cp.BodyI, cp.DOFI)
-	qj, vj, _ := scalarDOF(c.m, cp.BodyJ, cp.DOFJ)
+	qi, vi := dofAt(c.m, cp.BodyI, cp.DOFI)
+	qj, vj := dofAt(c.m, cp.BodyJ, cp.DOFJ)
 	s := cp.Scale
 	if s == 0 {
 		s = 1
@@ -87,7 +87,7 @@ func (a *Assembler) tendonCoupler(c *asmCtx, cp *Coupler, i int) {
 	g := L - cp.Offset
 	a.begin(1)
 	for _, t := range cp.Terms {
-		_, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+		_, vi := dofAt(c.m, t.Body, t.DOF)
 		a.addDOF(c, t.Body, vi, 0, t.Coef)
 	}
 	k, row := a.emit(c, solver.Bilateral)

@@ -74,8 +74,8 @@ func (ac *Actuator) validateDynamics() error {
 		return errf("filter dynamics needs a finite time constant > 0 (%v)", ac.DynTau)
 	case ac.Dyn != DynFilter && ac.DynTau != 0:
 		return errf("time constant %v given for %s dynamics; only filter takes it", ac.DynTau, ac.Dyn)
-	case ac.ActRange != nil && (ac.Dyn == DynNone || !finite(ac.ActRange[0], ac.ActRange[1]) || !(ac.ActRange[0] < ac.ActRange[1])):
-		return errf("activation range %v: needs dynamics (%s) and a finite range lo < hi", *ac.ActRange, ac.Dyn)
+	case ac.ActRange != nil && (!ac.Stateful() || !finite(ac.ActRange[0], ac.ActRange[1]) || !(ac.ActRange[0] < ac.ActRange[1])):
+		return errf("activation range %v: needs an activation (a muscle, or dynamics: %s) and a finite range lo < hi", *ac.ActRange, ac.Dyn)
 	}
 	return nil
 }

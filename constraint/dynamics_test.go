@@ -31,7 +31,7 @@ func TestActDynamics(t *testing.T) {
 		{Actuator{Type: Motor, Body: tm.link1, Dyn: DynIntegrator}, "dynamics integrator given for a motor actuator"},
 		{Actuator{Type: General, Body: tm.link1, Dyn: DynFilter}, "filter dynamics needs a finite time constant > 0"},
 		{Actuator{Type: General, Body: tm.link1, Dyn: DynIntegrator, DynTau: 1}, "time constant 1 given for integrator dynamics"},
-		{Actuator{Type: General, Body: tm.link1, ActRange: &[2]float64{0, 1}}, "activation range [0 1]: needs dynamics (none)"},
+		{Actuator{Type: General, Body: tm.link1, ActRange: &[2]float64{0, 1}}, "activation range [0 1]: needs an activation (a muscle, or dynamics: none)"},
 		{Actuator{Type: General, Body: tm.link1, Dyn: DynIntegrator, ActRange: &[2]float64{1, 1}}, "activation range [1 1]"},
 		{Actuator{Type: General, Body: tm.link1, Dyn: 7}, "unknown actuator dynamics 7"},
 	} {

@@ -1,6 +1,8 @@
 package constraint
 
 import (
+	"math"
+
 	"github.com/stiction-sim/stiction/multibody"
 )
 
@@ -62,12 +64,12 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		return true
 	}
 	for i := range s.Actuators {
-		if !s.Actuators[i].IsExplicit() || s.Actuators[i].Transmission != nil {
-			return true // a spatial tendon's or slider-crank's length needs the kinematics: the assembly computes it
+		if !s.Actuators[i].IsForce() {
+			return true
 		}
 	}
 	for _, l := range s.Limits {
-		qi, _, _ := scalarDOF(m, l.Body, l.DOF)
+		qi, _ := dofAt(m, l.Body, l.DOF)
 		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
@@ -102,29 +104,55 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 	}
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
-		if !ac.IsExplicit() || ac.Transmission != nil { // spatial tendon, slider-crank: NeedsSolve is true, the assembly applies it
+		if !ac.IsForce() {
 			continue
 		}
-		gear := ac.gear()
-		var l, ld float64
-		if len(ac.Tendon) > 0 {
-			l, ld = TendonLength(m, ac.Tendon, q, v)
-			l, ld = gear*l, gear*ld
-		} else {
-			qi, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
-			l, ld = gear*q[qi], gear*v[vi]
+		force, _ := ac.stateForce(m, q, v, ctl[i])
+		ac.terms(m, func(vi int, g float64) { f[vi] += g * force })
+	}
+}
+
+// IsForce reports whether the actuator is explicit (IsExplicit) and acts
+// on a joint or a fixed tendon, so that its force is a function of
+// (q, v) alone that ExplicitForces applies. A spatial tendon's or
+// slider-crank's length needs the kinematics: the assembly computes it,
+// and NeedsSolve is true for it.
+func (ac *Actuator) IsForce() bool { return ac.IsExplicit() && ac.Transmission == nil }
+
+// stateForce is the force of an explicit actuator on a joint or fixed
+// tendon (IsForce) at the state (q, v) (v nil: l̇ = 0) with the control
+// ctl: explicitForce at its length Gear·L(q) and rate Gear·L̇, clamped to
+// the effort bound, and whether the bound clamped it.
+func (ac *Actuator) stateForce(m *multibody.Model, q, v []float64, ctl Control) (float64, bool) {
+	gear := ac.gear()
+	var l, ld float64
+	if len(ac.Tendon) > 0 {
+		l, ld = TendonLength(m, ac.Tendon, q, v)
+		l, ld = gear*l, gear*ld
+	} else {
+		qi, vi := dofAt(m, ac.Body, ac.DOF)
+		l = gear * q[qi]
+		if v != nil {
+			ld = gear * v[vi]
 		}
-		force := ac.explicitForce(ac.clampControl(ctl[i].U), ctl[i].Act, l, ld)
-		e := ac.effort(m)
-		force = max(-e, min(e, force))
-		if len(ac.Tendon) == 0 {
-			_, vi, _ := scalarDOF(m, ac.Body, ac.DOF)
-			f[vi] += gear * force
-			continue
-		}
-		for _, t := range ac.Tendon {
-			_, vi, _ := scalarDOF(m, t.Body, t.DOF)
-			f[vi] += gear * t.Coef * force
-		}
+	}
+	force := ac.explicitForce(ac.clampControl(ctl.U), ctl.Act, l, ld)
+	e := ac.effort(m)
+	return max(-e, min(e, force)), math.Abs(force) > e
+}
+
+// terms calls fn with each velocity index vi the actuator on a joint or
+// fixed tendon moves and its coefficient in the actuator's Jacobian:
+// Gear on the joint's velocity, Gear·coef_k on each of a tendon's.
+func (ac *Actuator) terms(m *multibody.Model, fn func(vi int, g float64)) {
+	gear := ac.gear()
+	if len(ac.Tendon) == 0 {
+		_, vi := dofAt(m, ac.Body, ac.DOF)
+		fn(vi, gear)
+		return
+	}
+	for _, t := range ac.Tendon {
+		_, vi := dofAt(m, t.Body, t.DOF)
+		fn(vi, gear*t.Coef)
 	}
 }

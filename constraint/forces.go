@@ -9,9 +9,16 @@ import (
 // GeneralizedForces adds, for the constraints of the last Assemble, the
 // generalized forces Jᵀγ/δt of their blocks (γ the step's impulses, rows
 // of p) to actuator (actuators) or to other (limits, couplers, welds,
-// friction, …), both of length p.NV. It does not allocate.
+// friction, …), both of length p.NV, and the forces of the actuators that
+// had no row (Params.ActuatorForces: Jᵀ (δt f)/δt, from the entry). It
+// does not allocate.
 func (a *Assembler) GeneralizedForces(p *solver.Problem, gamma []float64, dt float64, actuator, other []float64) {
 	for _, e := range a.entries {
+		if e.forced {
+			for _, t := range a.forced[e.term : e.term+e.nterm] {
+				actuator[t.vi] += t.g * (e.impulse / dt)
+			}
+		}
 		if e.block < 0 {
 			continue
 		}

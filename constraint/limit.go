@@ -51,7 +51,7 @@ func validMargin(margin float64) error {
 
 // limit appends the blocks of the limit's finite bounds.
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
-	qi, vi, _ := scalarDOF(c.m, l.Body, l.DOF)
+	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
 	e := entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {

@@ -33,20 +33,9 @@ func TestNoSolveKeepsBoundsAndReports(t *testing.T) {
 	kin.Update(s.Q, s.V)
 	ctl := []Control{{U: 3}, {U: 0.4}, {U: -0.2}}
 	in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
-	assemble := func(prm Params, f *solver.CliqueFactor) (*solver.Problem, *Assembler) {
-		p, _ := problem(t, tm.m, kin)
-		a := &Assembler{}
-		if err := a.Assemble(tm.m, set, kin, in, prm, f, p); err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		return p, a
-	}
 	_, f := problem(t, tm.m, kin)
-	full, fa := assemble(Params{Beta: 1, MuJoCoLimits: true}, f)
-	lazy, la := assemble(Params{Beta: 1, MuJoCoLimits: true, NoSolve: true}, nil)
+	full, fa := assembleChecked(t, tm.m, set, kin, in, Params{Beta: 1, MuJoCoLimits: true}, f)
+	lazy, la := assembleChecked(t, tm.m, set, kin, in, Params{Beta: 1, MuJoCoLimits: true, NoSolve: true}, nil)
 	if !sameFloats(full.JData, lazy.JData) || !sameFloats(full.Params, lazy.Params) || len(full.Constraints) != len(lazy.Constraints) || len(full.JBlock) != len(lazy.JBlock) {
 		t.Fatalf("rows differ: J %v / %v, params %v / %v", full.JData, lazy.JData, full.Params, lazy.Params)
 	}
@@ -55,12 +44,7 @@ func TestNoSolveKeepsBoundsAndReports(t *testing.T) {
 			t.Errorf("constraint %d: %+v / %+v", i, full.Constraints[i], lazy.Constraints[i])
 		}
 	}
-	gamma := make([]float64, full.NR) // as sim's directSolution: lo = hi intervals take lo, others 0
-	for i, c := range full.Constraints {
-		if lo, hi := full.IntervalBounds(i); c.Kind == solver.Interval && lo == hi {
-			gamma[c.Row] = lo
-		}
-	}
+	gamma := fixedImpulses(full)
 	rf, rl := fa.Reports(set, full, gamma, nil), la.Reports(set, lazy, gamma, nil)
 	if len(rf) != 5 || len(rf) != len(rl) {
 		t.Fatalf("%d and %d reports, want 5", len(rf), len(rl))
@@ -86,4 +70,32 @@ func sameFloats(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// assembleChecked assembles set into a new problem of m with the
+// kinematics kin, in, prm and the factor f (nil when prm needs none), and
+// validates it.
+func assembleChecked(t *testing.T, m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor) (*solver.Problem, *Assembler) {
+	t.Helper()
+	p, _ := problem(t, m, kin)
+	a := &Assembler{}
+	if err := a.Assemble(m, set, kin, in, prm, f, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return p, a
+}
+
+// fixedImpulses returns the impulses sim's directSolution gives p's rows:
+// lo for an Interval with lo = hi, 0 for the others.
+func fixedImpulses(p *solver.Problem) []float64 {
+	g := make([]float64, p.NR)
+	for i, c := range p.Constraints {
+		if lo, hi := p.IntervalBounds(i); c.Kind == solver.Interval && lo == hi {
+			g[c.Row] = lo
+		}
+	}
+	return g
 }

@@ -103,6 +103,12 @@ func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []
 	for _, e := range a.entries {
 		r := Report{Type: e.typ, Item: e.item, Name: set.name(e.typ, e.item), Violation: e.violation, Input: e.input, Activation: e.act}
 		if e.nblocks == 0 {
+			if e.forced { // an actuator applied as a force: its impulse δt f
+				r.Rows, r.Impulse[0], r.State = 1, e.impulse, Active
+				if e.sat {
+					r.State = Saturated
+				}
+			}
 			out = append(out, r)
 			continue
 		}

@@ -168,6 +168,19 @@ func scalarDOF(m *multibody.Model, b, dof int) (qi, vi int, err error) {
 	return bd.QOff + qi, bd.VOff + dof, nil
 }
 
+// dofAt returns scalarDOF's coordinate and velocity indices for a body and
+// degree of freedom that the set's validation has checked, without the
+// checks: the per-step paths (assembly, explicit forces, tendon lengths)
+// call it for every term of every step.
+func dofAt(m *multibody.Model, b, dof int) (qi, vi int) {
+	bd := &m.Bodies[b]
+	qi = dof
+	if bd.Joint.Type == multibody.JointCompound {
+		qi = bd.Joint.ScalarCoordinate(dof)
+	}
+	return bd.QOff + qi, bd.VOff + dof
+}
+
 // finite reports whether every x is finite.
 func finite(xs ...float64) bool {
 	for _, x := range xs {

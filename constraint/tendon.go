@@ -33,10 +33,12 @@ func validateTendon(m *multibody.Model, terms []TendonTerm) error {
 }
 
 // TendonLength returns L = Σ coef_k q_k and L̇ = Σ coef_k v_k for the
-// configuration q and velocities v of model m.
+// configuration q and velocities v of model m. The terms must name scalar
+// coordinates of m (as a Set's validation checks); it does not check them
+// again, since the step calls it for every tendon.
 func TendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64) (l, ld float64) {
 	for _, t := range terms {
-		qi, vi, _ := scalarDOF(m, t.Body, t.DOF)
+		qi, vi := dofAt(m, t.Body, t.DOF)
 		l += t.Coef * q[qi]
 		if v != nil {
 			ld += t.Coef * v[vi]
@@ -109,7 +111,7 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 		a.begin(1)
 		var jv0, jvs float64
 		for _, t := range l.Terms {
-			_, vi, _ := scalarDOF(c.m, t.Body, t.DOF)
+			_, vi := dofAt(c.m, t.Body, t.DOF)
 			a.addDOF(c, t.Body, vi, 0, sign*t.Coef)
 			jv0 += sign * t.Coef * elem(c.in.V0, vi)
 			jvs += sign * t.Coef * elem(c.p.VStar, vi)

@@ -160,7 +160,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
-	a.last, a.g = lastPair{}, m.Gravity.Norm()
+	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
 	a.comb = nil
 	if len(a.Combined) == len(pairs) {
 		a.comb = a.Combined
@@ -514,6 +514,45 @@ func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 		return false
 	}
 	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
+}
+
+// Slides reports whether contact i of the last Assemble moves along its
+// surfaces in the solution with impulses gamma: it carries a load (γ_n > 0)
+// and its friction, or its rolling or spin friction, is on its bound (not
+// sticking, not holding). A contact that carries no load does not slide.
+// Used by sim's sleeping, so that a body sliding slowly never falls asleep.
+func (a *Assembler) Slides(i int, gamma []float64, p *solver.Problem) bool {
+	c := p.Constraints[a.base+i]
+	if !(gamma[c.Row+2] > 0) {
+		return false
+	}
+	if !a.sticking(i, gamma, p) {
+		return true
+	}
+	for _, b := range [2]int{a.roll[i], a.spin[i]} {
+		if b >= 0 && onBound(p, b, gamma) {
+			return true
+		}
+	}
+	return false
+}
+
+// onBound reports whether constraint block c (a rolling Disk or a spin
+// Interval) has a bound that is not zero and does not hold (holds).
+func onBound(p *solver.Problem, c int, gamma []float64) bool {
+	switch p.Constraints[c].Kind {
+	case solver.Disk:
+		if !(p.DiskRadius(c) > 0) {
+			return false
+		}
+	case solver.Interval:
+		if lo, hi := p.IntervalBounds(c); !(hi > lo) {
+			return false
+		}
+	default:
+		return false
+	}
+	return !holds(p, c, gamma)
 }
 
 // stickMargin is the relative distance from the friction bound below which

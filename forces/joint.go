@@ -76,7 +76,6 @@ func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	m := c.Model
 	body := &m.Bodies[e.Body]
 	tr := &m.Trees[body.Tree]
-	ball, r := e.ballSpring(body, c.Q)
 	for k := range body.Joint.NV() {
 		i := body.VOff + k
 		d, st, qi, ref := e.dof(body, k)
@@ -84,8 +83,8 @@ func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 		if st > 0 {
 			f -= st * (c.Q[qi] - ref)
 		}
-		if ball {
-			st, f = e.Stiffness, f-e.Stiffness*r[k]
+		if kb, r, ax := e.ballSpring(body, c.Q, k); kb > 0 {
+			st, f = kb, f-kb*r[ax]
 		}
 		out.F[i] += f
 		if out.Jacobians {
@@ -98,14 +97,22 @@ func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	}
 }
 
-// ballSpring reports whether the element is a ball joint's spring and
-// returns the rotation vector r of its quaternion in q.
-func (e *JointSpringDamper) ballSpring(body *multibody.Body, q []float64) (bool, spatial.Vec3) {
-	if e.PerDOF || body.Joint.Type != multibody.JointBall || e.Stiffness <= 0 {
-		return false, spatial.Vec3{}
+// ballSpring returns, for velocity k of the joint, the stiffness of the
+// ball it turns (a ball joint, e.Stiffness, or a compound joint's ball
+// part, its own; 0 for none), the rotation vector r of that ball's
+// quaternion in q and which of r's components k is (MuJoCo 2.2.2's
+// mj_passive: τ = −k mju_subQuat(q, qpos_spring) on the ball's three
+// velocities, whether it is a body's only joint or one of several).
+func (e *JointSpringDamper) ballSpring(body *multibody.Body, q []float64, k int) (float64, spatial.Vec3, int) {
+	ok, qi, ax, st := body.Joint.BallOfDOF(k)
+	if !e.PerDOF {
+		st = e.Stiffness
 	}
-	qb := q[body.QOff : body.QOff+4]
-	return true, spatial.Quat{W: qb[0], X: qb[1], Y: qb[2], Z: qb[3]}.RotationVector()
+	if !ok || st <= 0 {
+		return 0, spatial.Vec3{}, 0
+	}
+	qb := q[body.QOff+qi : body.QOff+qi+4]
+	return st, spatial.Quat{W: qb[0], X: qb[1], Y: qb[2], Z: qb[3]}.RotationVector(), ax
 }
 
 func (e *JointSpringDamper) ref(k int) float64 {
@@ -119,15 +126,15 @@ func (e *JointSpringDamper) ref(k int) float64 {
 // joint).
 func (e *JointSpringDamper) PotentialEnergy(c *Context) float64 {
 	body := &c.Model.Bodies[e.Body]
-	if ball, r := e.ballSpring(body, c.Q); ball {
-		return 0.5 * e.Stiffness * r.Dot(r)
-	}
 	s := 0.0
 	for k := range body.Joint.NV() {
 		_, st, qi, ref := e.dof(body, k)
 		if st > 0 {
 			d := c.Q[qi] - ref
 			s += 0.5 * st * d * d
+		}
+		if kb, r, ax := e.ballSpring(body, c.Q, k); kb > 0 {
+			s += 0.5 * kb * r[ax] * r[ax]
 		}
 	}
 	return s

@@ -28,7 +28,8 @@ type JointPart struct {
 	// (MuJoCo's joint ref), revolute and prismatic only.
 	Ref float64
 	// Damping, Armature and Stiffness act on the part's degrees of freedom
-	// as Joint's do on a joint's; the spring pulls toward SpringRef.
+	// as Joint's do on a joint's; the spring pulls toward SpringRef (a ball
+	// part's toward the identity, as a ball joint's: BallOfDOF).
 	Damping, Armature, Stiffness, SpringRef float64
 }
 
@@ -266,27 +267,69 @@ func (j *Joint) validateCompound() error {
 		if !(p.Damping >= 0) || !(p.Armature >= 0) || !(p.Stiffness >= 0) || math.IsInf(p.Damping+p.Armature+p.Stiffness, 0) {
 			return fmt.Errorf("%s: damping %v, armature %v and stiffness %v must be ≥ 0 and finite", what, p.Damping, p.Armature, p.Stiffness)
 		}
-		if p.Stiffness > 0 && p.Type == JointBall {
-			return fmt.Errorf("%s: stiffness is only defined for revolute and prismatic parts", what)
-		}
 	}
-	if nq, nv := j.compoundSize(); nv > MaxCompoundDOF || nq > 7 {
+	nq, nv := j.compoundSize()
+	if nv > MaxCompoundDOF || nq > 7 {
 		return fmt.Errorf("compound joint: %d coordinates and %d degrees of freedom, at most 7 and %d (a free joint's)", nq, nv, MaxCompoundDOF)
 	}
+	vi, qi := 0, 0
+	for i := range j.Parts {
+		for range j.Parts[i].Type.NV() {
+			j.dofPart[vi], j.dofQ[vi] = int8(i), int8(qi)
+			vi++
+		}
+		qi += j.Parts[i].Type.NQ()
+	}
+	j.nq, j.nv = int8(nq), int8(nv)
 	return nil
 }
 
 // partOfDOF returns the part that velocity index k (within the joint)
 // belongs to, and the index of its first coordinate within the joint.
 func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
-	vi := 0
+	if k < int(j.nv) { // validated (nv > 0 only then): walkPartOfDOF's answer, kept
+		k = max(k, 0) // the walk answers the first part for k < 0
+		return &j.Parts[j.dofPart[k]], int(j.dofQ[k])
+	}
+	return j.walkPartOfDOF(k)
+}
+
+// walkPartOfDOF is partOfDOF by a walk over the parts (not inlined, so
+// that partOfDOF is).
+//
+//go:noinline
+func (j *Joint) walkPartOfDOF(k int) (p *JointPart, qi int) {
+	p, qi, _ = j.partOfDOFAt(k)
+	return p, qi
+}
+
+// BallOfDOF reports whether velocity k of the joint turns a ball: a ball
+// joint, or a ball part of a compound joint. It returns the index within
+// the joint of that ball's quaternion, which of its three velocities k
+// is, and the ball's stiffness (Joint.Stiffness, JointPart.Stiffness).
+func (j *Joint) BallOfDOF(k int) (ok bool, qi, axis int, stiffness float64) {
+	switch j.Type {
+	case JointBall:
+		return true, 0, k, j.Stiffness
+	case JointCompound:
+		p, pq, pv := j.partOfDOFAt(k)
+		if p != nil && p.Type == JointBall {
+			return true, pq, k - pv, p.Stiffness
+		}
+	}
+	return false, -1, 0, 0
+}
+
+// partOfDOFAt returns the part of velocity k, its first coordinate and
+// its first velocity within the joint, by a walk over the parts.
+func (j *Joint) partOfDOFAt(k int) (p *JointPart, qi, vi int) {
 	for i := range j.Parts {
 		n := j.Parts[i].Type.NV()
 		if k < vi+n {
-			return &j.Parts[i], qi
+			return &j.Parts[i], qi, vi
 		}
 		vi += n
 		qi += j.Parts[i].Type.NQ()
 	}
-	return nil, -1
+	return nil, -1, -1
 }

@@ -65,28 +65,58 @@ func ParseJointType(s string) (JointType, error) {
 
 // NQ is the number of configuration coordinates of a joint of type t (0 for
 // a compound joint, whose size is its parts': use Joint.NQ).
-func (t JointType) NQ() int { return [...]int{0, 7, 1, 1, 4, 3, 2, 0}[t] }
+func (t JointType) NQ() int { return int(jointNQ[t&7]) }
 
 // NV is the number of velocities (degrees of freedom) of a joint of type t
 // (0 for a compound joint: use Joint.NV).
-func (t JointType) NV() int { return [...]int{0, 6, 1, 1, 3, 3, 2, 0}[t] }
+func (t JointType) NV() int { return int(jointNV[t&7]) }
+
+// jointNQ and jointNV are the sizes by JointType (8 of them, so that t&7
+// indexes them without a bounds check, which keeps NQ and NV cheap enough
+// to inline).
+var (
+	jointNQ = [8]int8{0, 7, 1, 1, 4, 3, 2, 0}
+	jointNV = [8]int8{0, 6, 1, 1, 3, 3, 2, 0}
+)
 
 // NQ is the number of configuration coordinates of the joint.
 func (j *Joint) NQ() int {
 	if j.Type == JointCompound {
-		nq, _ := j.compoundSize()
-		return nq
+		return j.compoundNQ()
 	}
 	return j.Type.NQ()
+}
+
+// compoundNQ is a compound joint's NQ: the count validate kept, else
+// the sum over its parts (not inlined, so that NQ is).
+//
+//go:noinline
+func (j *Joint) compoundNQ() int {
+	if j.nq > 0 {
+		return int(j.nq)
+	}
+	nq, _ := j.compoundSize()
+	return nq
 }
 
 // NV is the number of velocities (degrees of freedom) of the joint.
 func (j *Joint) NV() int {
 	if j.Type == JointCompound {
-		_, nv := j.compoundSize()
-		return nv
+		return j.compoundNV()
 	}
 	return j.Type.NV()
+}
+
+// compoundNV is a compound joint's NV: the count validate kept, else
+// the sum over its parts (not inlined, so that NV is).
+//
+//go:noinline
+func (j *Joint) compoundNV() int {
+	if j.nv > 0 {
+		return int(j.nv)
+	}
+	_, nv := j.compoundSize()
+	return nv
 }
 
 // DOFDamping returns the viscous damping of the joint's velocity k.
@@ -198,6 +228,14 @@ type Joint struct {
 	SpringRef []float64
 	// Parts are the joints that a compound joint composes, in order.
 	Parts []JointPart
+	// nq and nv are a compound joint's coordinate and velocity counts,
+	// and dofPart[k], dofQ[k] partOfDOF(k)'s part index and first
+	// coordinate for k < nv, kept by validate (Model.AddBody) so that NQ,
+	// NV and partOfDOF, which the kinematics, the dynamics and the
+	// actuators ask at every step, do not walk the parts; 0 before
+	// validation.
+	nq, nv        int8
+	dofPart, dofQ [MaxCompoundDOF]int8
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a

@@ -176,12 +176,19 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if typ == constraint.Muscle {
 		pm := muscleParams(a.Muscle)
 		ac.Muscle = &pm
+		if a.Muscle != nil && a.Muscle.ActRange != nil {
+			rr := *a.Muscle.ActRange
+			ac.ActRange = &rr
+		}
 	}
 	if a.SliderCrank != nil {
 		ac.Transmission = sliderCrankOf(m, a.SliderCrank)
 	}
 	if a.Site != nil {
 		ac.Transmission = siteTransmissionOf(m, a.Site)
+	}
+	if a.JointGear != nil {
+		ac.Transmission = jointTransmissionOf(m, a)
 	}
 	if a.Tendon != "" {
 		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {

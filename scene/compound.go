@@ -25,6 +25,9 @@ type JointPart struct {
 	Ref       *float64 `yaml:"ref,omitempty"`
 	SpringRef *float64 `yaml:"springref,omitempty"`
 	Damping   *float64 `yaml:"damping,omitempty"`
+	// Stiffness is a spring per coordinate (τ = −k (q − springref)), on a
+	// ball part τ = −k r, r the rotation vector of its quaternion, as a
+	// ball joint's (MuJoCo 2.2.2's mj_passive).
 	Stiffness *float64 `yaml:"stiffness,omitempty"`
 	Armature  *float64 `yaml:"armature,omitempty"`
 	Friction  *float64 `yaml:"friction,omitempty"`
@@ -121,7 +124,7 @@ func (v *validator) parts(p string, j *Joint) {
 			for _, f := range []struct {
 				n   string
 				set bool
-			}{{"axis", part.Axis != nil}, {"ref", part.Ref != nil}, {"springref", part.SpringRef != nil}, {"stiffness", part.Stiffness != nil && *part.Stiffness > 0}, {"limits", part.Limits != nil}} {
+			}{{"axis", part.Axis != nil}, {"ref", part.Ref != nil}, {"springref", part.SpringRef != nil}, {"limits", part.Limits != nil}} {
 				if f.set {
 					v.add(pp+"."+f.n, "given for a ball part; it is for revolute and prismatic parts")
 				}

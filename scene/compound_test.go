@@ -63,9 +63,9 @@ func TestCompoundSceneErrors(t *testing.T) {
 		want    []string
 	}{
 		{[]string{"type: prismatic, axis: [1, 0, 0], damping: 2", "type: planar, axis: [1, 0, 0], damping: -2",
-			"pos: [0, 0, -0.2], armature: 0.01", "pos: [0, 0, -0.2], armature: 0.01, stiffness: 3"},
+			"pos: [0, 0, -0.2], armature: 0.01", "pos: [0, 0, -0.2], armature: 0.01, springref: 3"},
 			[]string{`bodies[0].joint.parts[0].type: "planar" must be one of revolute, prismatic, ball`,
-				`bodies[0].joint.parts[2].stiffness: given for a ball part`}},
+				`bodies[0].joint.parts[2].springref: given for a ball part`}},
 		{[]string{"dof: 1", "dof: 2"}, []string{`actuators[0].dof: 2 is a degree of freedom of a ball part of "arm"`}},
 		{[]string{"type: compound", "type: compound\n      damping: 1"}, []string{`bodies[0].joint.damping: given for a compound joint; give it on each part`}},
 	} {

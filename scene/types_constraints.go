@@ -28,10 +28,18 @@ type Actuator struct {
 	SliderCrank *SliderCrank `yaml:"slider_crank,omitempty"`
 	// Site is the site transmission it drives instead of a joint.
 	Site *SiteTransmission `yaml:"site,omitempty"`
-	DOF  *int              `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
-	Gear *float64          `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
-	Kp   *float64          `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
-	Kd   *float64          `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
+	// JointGear makes the actuator drive joint's ball joint (3 values: a
+	// torque per unit force) or free joint (6 values: a force on the body
+	// origin in the world frame, then a torque), the torque in the body's
+	// frame, or in the joint's parent frame with GearInParent (MuJoCo's
+	// joint transmission on a ball or free joint, jointinparent;
+	// tendon.JointTransmission). Gear then scales it.
+	JointGear    []float64 `yaml:"joint_gear,omitempty"`
+	GearInParent bool      `yaml:"gear_in_parent,omitempty"`
+	DOF          *int      `yaml:"dof,omitempty"`  // degree of freedom of that joint, default 0
+	Gear         *float64  `yaml:"gear,omitempty"` // gear ratio, non-zero, default 1
+	Kp           *float64  `yaml:"kp,omitempty"`   // position, pd: N/m or N·m/rad (actuator units), ≥ 0
+	Kd           *float64  `yaml:"kd,omitempty"`   // position, velocity, pd: N·s/m or N·m·s/rad, ≥ 0
 	// Effort bounds the actuator force: |f| ≤ effort (> 0; default none,
 	// or the joint's limits.effort / |gear|).
 	Effort *float64 `yaml:"effort,omitempty"`
@@ -93,6 +101,9 @@ type Muscle struct {
 	// LengthRange is the actuator's length range; when not given it is
 	// found by MuJoCo's simulation (sim.ActuatorLengthRange).
 	LengthRange *[2]float64 `yaml:"length_range,omitempty"`
+	// ActRange, when given, clamps the activation to [lo, hi] after each
+	// step (MuJoCo 2.2.2's actlimited and actrange on a <general> muscle).
+	ActRange *[2]float64 `yaml:"act_range,omitempty"`
 }
 
 // Target is a function of time given by exactly one of a constant, a

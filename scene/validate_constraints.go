@@ -216,7 +216,10 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 	case a.Joint == "":
 		v.add(p+".joint", "missing (required: the body whose joint the actuator drives, or give tendon)")
 	}
-	if a.Joint != "" {
+	switch {
+	case a.JointGear != nil || a.GearInParent:
+		v.jointTransmission(p, a, bodies)
+	case a.Joint != "":
 		if k := v.bodyRef(p+".joint", a.Joint, bodies, false); k >= 0 {
 			v.scalarDOF(p+".joint", bodies, k, intOr(a.DOF, 0), p+".dof")
 		}
@@ -656,6 +659,9 @@ func (v *validator) muscle(p string, mu *Muscle) {
 	}
 	if r := mu.LengthRange; r != nil && !(r[0] < r[1]) {
 		v.add(p+".length_range", "%s: need lower < upper", fvec(r[:]))
+	}
+	if r := mu.ActRange; r != nil && (!allFinite(r[:]) || !(r[0] < r[1])) {
+		v.add(p+".act_range", "%s: need finite lower < upper", fvec(r[:]))
 	}
 }
 

@@ -75,6 +75,11 @@ type collider struct {
 	// local holds which of each geometry's pose on its body has an
 	// identity rotation or a zero translation (geometryPose).
 	local []localShape
+	// moved holds, per geometry on a moving body, its body's pose and its
+	// uninflated box at the last computation (movingBox), so that a body
+	// whose pose did not change to the bit (at rest, asleep, held) does
+	// not have its geometries' poses and boxes computed again.
+	moved []movedBox
 	// kin is the kinematics of the last geometryBoxes: the body poses
 	// from which MuJoCo's convex collider composes a mesh geom's pose
 	// (mujocoConvex).
@@ -174,6 +179,46 @@ func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
 	return spatial.Pose{R: r.Normalize(), P: p}
 }
 
+// movedBox is a geometry's body pose at its last movingBox and the
+// geometry's uninflated box there (ok false before the first).
+type movedBox struct {
+	body spatial.Pose
+	box  geometry.AABB
+	ok   bool
+}
+
+// movingBox sets geometry i's world pose in c.poses from its body's pose x
+// and returns its uninflated bounding box. Both are functions of x alone
+// (geometryPose, geometry.Shape.AABB), so when x has the bits of the last
+// call's they are the last call's, kept, and not computed again.
+func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
+	if mb := &c.moved[i]; mb.ok && samePoseBits(&mb.body, x) {
+		return &mb.box
+	}
+	return c.newBox(i, g, x)
+}
+
+// newBox is movingBox for a pose not seen at the last call (not inlined,
+// so that movingBox is).
+//
+//go:noinline
+func (c *collider) newBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
+	mb := &c.moved[i]
+	c.poses[i] = geometryPose(*x, g.Pose, c.local[i])
+	mb.body, mb.box, mb.ok = *x, g.Shape.AABB(c.poses[i]), true
+	return &mb.box
+}
+
+// samePoseBits reports whether a and b are the same pose to the bit (+0
+// and −0 differ, as a NaN equals itself).
+func samePoseBits(a, b *spatial.Pose) bool {
+	// The translation first: it differs first on a body that moves.
+	return math.Float64bits(a.P[0]) == math.Float64bits(b.P[0]) && math.Float64bits(a.P[1]) == math.Float64bits(b.P[1]) &&
+		math.Float64bits(a.P[2]) == math.Float64bits(b.P[2]) && math.Float64bits(a.R.W) == math.Float64bits(b.R.W) &&
+		math.Float64bits(a.R.X) == math.Float64bits(b.R.X) && math.Float64bits(a.R.Y) == math.Float64bits(b.R.Y) &&
+		math.Float64bits(a.R.Z) == math.Float64bits(b.R.Z)
+}
+
 // broadPhase sets c's geometry poses from the kinematics kin and its
 // candidate pairs: the pairs whose bounding boxes, each inflated by the
 // contact margin, its standoff and its speculative margin spec[i] (none
@@ -192,11 +237,12 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	if len(c.poses) != len(m.Geometries) {
 		c.fixedPoses(m, kin)
 	}
-	for i, g := range m.Geometries {
-		box := c.fixedBox[i]
+	for i := range m.Geometries {
+		g := &m.Geometries[i]
+		box := &c.fixedBox[i]
 		if !c.fixed[i] {
-			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
-			box = g.Shape.AABB(c.poses[i])
+			x := kin.Pose(g.Body)
+			box = c.movingBox(i, g, &x)
 		}
 		s := 0.0
 		if spec != nil {
@@ -228,10 +274,10 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
 			s = spec[i]
 		}
-		box := c.fixedBox[i]
+		box := &c.fixedBox[i]
 		if !c.fixed[i] {
-			c.poses[i] = geometryPose(kin.Pose(g.Body), g.Pose, c.local[i])
-			box = g.Shape.AABB(c.poses[i])
+			x := kin.Pose(g.Body)
+			box = c.movingBox(int(i), g, &x)
 		}
 		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
 	}
@@ -252,6 +298,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
 	c.poses, c.boxes = make([]spatial.Pose, n), make([]geometry.AABB, n)
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
 	c.local = make([]localShape, n)
+	c.moved = make([]movedBox, n)
 	for i, g := range m.Geometries {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		if m.Bodies[g.Body].Tree < 0 {

@@ -107,7 +107,7 @@ func (sim *Simulator) assembleConstraints() error {
 	if !c.relin {
 		copy(c.vlin, w.problem.VStar)
 	}
-	if !w.mj.lazyRows { // mujocoEulerVStar evaluated them for this step's direct v* and nothing changed them since
+	if !w.mj.lazyRows && !w.mj.forces { // mujocoEulerVStar evaluated them for this step's v* (direct, or with the actuators' forces) and nothing changed them since
 		sim.evalControls()
 	}
 	if w.mj.direct && (w.mj.lazyRows || w.mj.rk4) && !c.relin && !c.eager && len(c.controls) == len(c.set.Actuators) {
@@ -124,7 +124,8 @@ func (sim *Simulator) assembleRows(ctl []constraint.Control, step int) error {
 	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
-		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct} // directSolution reads no R
+		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct, // directSolution reads no R
+		ActuatorForces: w.mj.forces} // the explicit actuators' forces are in v* (actuatorForces)
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
 		return fmt.Errorf("sim: step %d: %w", step, err)
 	}

@@ -88,3 +88,29 @@ func SetPlaneCulling(on bool) (restore func()) {
 // PlaneCulled returns how many candidate pairs the step's narrow phase
 // has culled (beyondHalfSpace) so far.
 func PlaneCulled(s *Simulator) int { return s.ws.col.culled }
+
+// SetSleepSkips turns the skipped free-motion work of sleeping trees
+// (sleepSkips) on or off for the simulators made afterwards and returns a
+// function that restores the previous setting.
+func SetSleepSkips(on bool) (restore func()) {
+	old := sleepSkips
+	sleepSkips = on
+	return func() { sleepSkips = old }
+}
+
+// KeptMassBlocks returns how many blocks of M the sleeping trees kept
+// instead of running CRBA (heldMass).
+func (sim *Simulator) KeptMassBlocks() int { return sim.sleep.kept }
+
+// ForcesPass runs resetForces(jac) and the force elements' pass (gravity
+// aside) at the simulator's state, and returns the output's K, D and N.
+func ForcesPass(s *Simulator, jac bool) (k, d, n []float64) {
+	w := &s.ws
+	s.resetForces(jac)
+	w.kin.Update(s.State.Q, s.State.V)
+	w.ctx.WS, w.ctx.Q, w.ctx.V, w.ctx.T = w.kin, s.State.Q, s.State.V, s.State.T
+	for _, e := range w.elems[1:] {
+		e.Apply(&w.ctx, w.fout)
+	}
+	return w.fout.K, w.fout.D, w.fout.N
+}

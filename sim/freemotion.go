@@ -20,7 +20,7 @@ func (sim *Simulator) freeMotion() error {
 	copy(w.v0, s.V)
 	copy(w.vstar, s.V)
 	w.newton, w.conv = 0, true
-	w.mj.rk4, w.mj.direct, w.mj.rows = false, false, false
+	w.mj.rk4, w.mj.direct, w.mj.rows, w.mj.forces = false, false, false, false
 	switch sim.scheme.Method {
 	case ThetaMethod:
 	case MuJoCoEulerRule:
@@ -44,7 +44,10 @@ func (sim *Simulator) freeMotion() error {
 // explicitVStar sets v* = v0 + δt M(q0)⁻¹ k(q0, v0).
 func (sim *Simulator) explicitVStar() error {
 	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
-	for _, q := range p.Cliques {
+	for c, q := range p.Cliques {
+		if sim.sleep.skipping(c) {
+			continue // v* = 0 (freezeVStar)
+		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
 		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
 		for i := range q.Size {
@@ -135,8 +138,7 @@ func (sim *Simulator) linearize(v []float64) error {
 func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float64, p *solver.Problem, f *solver.CliqueFactor) error {
 	m, w := sim.Model, &sim.ws
 	kin.BiasForces(w.k) // τ_g − C: the gravity element w.elems[0], and C, in one RNEA pass
-	w.fout.Reset()
-	w.fout.Jacobians = cK != 0 || cD != 0
+	sim.resetForces(cK != 0 || cD != 0)
 	w.ctx.WS = kin
 	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
 	for _, e := range w.elems[1:] {
@@ -151,13 +153,15 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off, Parent: w.treePar[ti]})
 		p.A = solver.Resize(p.A, off+t.NV*t.NV)
 		blk := w.mass[off : off+t.NV*t.NV]
-		kin.MassMatrix(ti, blk)
+		if !sim.heldMass(ti, p) { // a sleeping tree's M is its last one (sleep.go)
+			kin.MassMatrix(ti, blk)
+		}
 		for i := range t.NV {
 			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
 		}
-		for i, x := range blk {
-			p.A[off+i] = x
-			if w.fout.Jacobians {
+		copy(p.A[off:], blk)
+		if w.fout.Jacobians {
+			for i := range blk {
 				p.A[off+i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
 			}
 		}
@@ -171,6 +175,21 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		return fmt.Errorf("sim: step %d: A = M + δt²θqθvq K + δt θv D: %w", sim.step+1, err)
 	}
 	return nil
+}
+
+// resetForces zeroes the force elements' output for a pass with
+// Jacobians jac. Elements write K, D and N only with Jacobians set
+// (forces.Element), so after a pass without it they still hold the zeros
+// of the last full forces.Output.Reset and only F is cleared (K, D and N
+// are a tree block each, 3 × 62² entries for humanoid_CMU).
+func (sim *Simulator) resetForces(jac bool) {
+	w := &sim.ws
+	if w.foutKD {
+		w.fout.Reset()
+	} else {
+		clear(w.fout.F)
+	}
+	w.fout.Jacobians, w.foutKD = jac, jac
 }
 
 // midStep sets v^θv, v^θvq (eq. 11) for the end-of-step velocity v and

@@ -187,15 +187,15 @@ func (sim *Simulator) rk4ContactVStar() error {
 	mw.rk4, mw.direct, mw.fallback = true, false, false
 	clearGapErrors(w.pairs)
 	sim.startMuJoCoRows()
-	if w.cons.set != nil {
-		sim.evalControls()
-	}
 	if err := sim.linearize(w.vstar); err != nil { // stage 0: A = M(q0), k(q0, v0)
 		return err
 	}
 	copy(mw.mass, w.mass)
 	copy(mw.k, w.k)
 	m.LocalVelocity(w.q0, w.v0, mw.v[0])
+	if w.cons.set != nil {
+		sim.actuatorForces() // the controls, and the explicit actuators' forces in k
+	}
 	if err := sim.explicitVStar(); err != nil { // overwrites k with M⁻¹ k
 		return err
 	}
@@ -283,6 +283,10 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64, withC
 func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts bool) error {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	st, p := &mw.staged, &mw.stage
+	forces := withContacts && len(st.pairs) > 0 // as a mujoco-euler step's (actuatorForces)
+	if forces {
+		w.cons.set.ExplicitForces(m, w.qth, st.vs, w.cons.controls, w.k) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces)
+	}
 	for _, c := range p.Cliques {
 		acc := w.k[c.Offset : c.Offset+c.Size]
 		mw.factor.Solve(c, acc, 1)
@@ -310,7 +314,8 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
 			KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
-		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true}
+		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true,
+			ActuatorForces: forces} // their forces are in v* (ExplicitForces above)
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // sleeper holds the sleeping of settled islands (contact.Params.Sleep,
@@ -14,14 +15,16 @@ import (
 // pairs (the world joins nothing). When every velocity of every tree of an
 // island stayed at most Sleep.Speed for Sleep.Steps consecutive steps, and
 // no constraint row of the step (limit, actuator, coupler, friction,
-// weld, …) touched any of them, the island falls asleep: its velocities
-// are set to zero and, while it sleeps,
+// weld, …) touched any of them and none of their contacts slid
+// (markSliding), the island falls asleep: its velocities are set to zero
+// and, while it sleeps,
 //   - the narrow phase skips the pairs of two sleeping geometries or of a
 //     sleeping and a world geometry (narrowPhase), and the contact memory
 //     keeps their last contacts (contact.Memory.Keep);
 //   - its trees' v* is 0 (freezeVStar): they carry no constraint row, so
 //     every solver returns v = v* = 0 for them, and their q is restored
-//     bit for bit after the position update (holdSleeping);
+//     bit for bit after the position update (holdSleeping); the free
+//     motion skips their solve and keeps their block of M (heldMass);
 //   - its e_m is that of the solve in which it fell asleep, and the step's
 //     reported e_m is the larger of the two (stats).
 //
@@ -49,6 +52,11 @@ type sleeper struct {
 
 	rowsFrom int // the step's first constraint row after the contact rows
 
+	skips  bool      // sleeping trees skip their CRBA and free-motion solve (sleepSkips)
+	massQ  []float64 // per coordinate: the q at which the tree's block of ws.mass was computed (heldMass)
+	massOK []bool    // per tree: massQ holds the coordinates of its block
+	kept   int       // blocks of M kept by heldMass since init (tests)
+
 	any     bool    // some tree is asleep
 	bodies  int     // sleeping bodies
 	islands int     // sleeping islands
@@ -65,6 +73,7 @@ func (s *sleeper) init(m *multibody.Model, prm contact.Sleep) {
 	s.quiet, s.asleep, s.isle = make([]int32, nt), make([]bool, nt), make([]int32, nt)
 	s.em, s.held, s.root, s.ready = make([]float64, nt), make([]bool, nt), make([]int32, nt), make([]bool, nt)
 	s.tree, s.frozen = make([]int32, len(m.Geometries)), make([]bool, len(m.Geometries))
+	s.massQ, s.massOK, s.skips = make([]float64, m.NQ), make([]bool, nt), sleepSkips
 	for i, g := range m.Geometries {
 		s.tree[i] = int32(m.Bodies[g.Body].Tree)
 	}
@@ -148,8 +157,7 @@ func (sim *Simulator) wakeForced() {
 	if !s.any || len(w.elems) < 2 {
 		return
 	}
-	w.fout.Reset()
-	w.fout.Jacobians = false
+	sim.resetForces(false)
 	w.ctx.WS, w.ctx.Q, w.ctx.V, w.ctx.T = w.kin0, st.Q, st.V, st.T
 	for _, e := range w.elems[1:] {
 		e.Apply(&w.ctx, w.fout)
@@ -274,7 +282,7 @@ func (sim *Simulator) settle() {
 }
 
 // markHeld marks the trees that the step's constraint rows (those after
-// the contact rows) touch.
+// the contact rows) touch, and those of sliding contacts (markSliding).
 func (sim *Simulator) markHeld() {
 	s, p := &sim.sleep, &sim.ws.problem
 	if sim.ws.cons.elim.on || len(p.Cliques) != len(sim.Model.Trees) {
@@ -287,6 +295,28 @@ func (sim *Simulator) markHeld() {
 	for _, b := range p.JBlock {
 		if b.Constraint >= s.rowsFrom {
 			s.held[b.Clique] = true
+		}
+	}
+	sim.markSliding()
+}
+
+// markSliding marks as held the trees of the step's contacts that slide,
+// roll or spin on their friction bound (contact.Assembler.Slides): a body
+// that slides, however slowly, is not at rest and must not fall asleep
+// (a box creeping down a slope just steeper than its friction angle
+// accelerates by g(sin θ − μ cos θ), which can stay below Speed for
+// Steps steps). Only resting contacts, whose friction sticks inside its
+// bound, let an island sleep.
+func (sim *Simulator) markSliding() {
+	s, w := &sim.sleep, &sim.ws
+	for i := range w.pairs {
+		if !w.assemble.Slides(i, w.result.Gamma, &w.problem) {
+			continue
+		}
+		for _, g := range [2]int{w.pairs[i].GeomA, w.pairs[i].GeomB} {
+			if t := s.tree[g]; t >= 0 {
+				s.held[t] = true
+			}
 		}
 	}
 }
@@ -348,6 +378,7 @@ func (s *sleeper) restore(c *SleepMemo, m *multibody.Model) {
 	if !s.on {
 		return
 	}
+	clear(s.massOK)
 	if c == nil {
 		clear(s.quiet)
 		clear(s.asleep)
@@ -359,3 +390,41 @@ func (s *sleeper) restore(c *SleepMemo, m *multibody.Model) {
 	}
 	s.refresh(m)
 }
+
+// heldMass reports whether the block of tree ti in ws.mass already holds
+// its mass matrix at the coordinates of ws.qth, so that linearizeAt can
+// skip the tree's CRBA: the tree sleeps and the block was computed at the
+// same coordinates, bit for bit (a sleeping tree's q is held, and M is a
+// function of q alone, so the block is the one CRBA would compute).
+// Otherwise it records ws.qth as the coordinates at which the caller
+// computes the block and reports false. Only the step's own problem p
+// keeps blocks from step to step; a linearization into another problem
+// (never with sleeping on, which needs a θ-method scheme) forgets them.
+func (sim *Simulator) heldMass(ti int, p *solver.Problem) bool {
+	s, w := &sim.sleep, &sim.ws
+	if !s.skips {
+		return false
+	}
+	if p != &w.problem {
+		clear(s.massOK)
+		return false
+	}
+	tr := &sim.Model.Trees[ti]
+	q, at := w.qth[tr.QOffset:tr.QOffset+tr.NQ], s.massQ[tr.QOffset:tr.QOffset+tr.NQ]
+	if s.asleep[ti] && s.massOK[ti] && sameBits(q, at) {
+		s.kept++
+		return true
+	}
+	copy(at, q)
+	s.massOK[ti] = true
+	return false
+}
+
+// sleepSkips makes the sleeping trees of the simulators made afterwards
+// skip their CRBA (heldMass) and their free-motion solve (explicitVStar),
+// work whose result a sleeping tree does not use or already has; off, they
+// do it as awake trees do, with the same results (TestSleepSkipsSameBits).
+var sleepSkips = true
+
+// skipping reports whether tree t sleeps and skips its free-motion work.
+func (s *sleeper) skipping(t int) bool { return s.any && s.skips && s.asleep[t] }

@@ -284,3 +284,89 @@ func ExampleSimulator_Sleeping() {
 	fmt.Println(s.Sleeping())
 	// Output: 4 1
 }
+
+// TestSleepSlowSliderStaysAwake: a box sliding down a 20° slope with 0.1%
+// too little friction (μ = tan θ/1.001) accelerates at
+// a = g(sin θ − μ cos θ) ≈ 3.4 mm/s², so its speed stays below the 1 cm/s
+// threshold for the first 3 s, far more than 50 steps of 10 ms: with a
+// velocity test alone it fell asleep at step 50 and stayed there. Its
+// contacts slide (friction on its bound), so it never sleeps and keeps
+// the closed-form acceleration within 2% (measured between 2 s and 10 s).
+// The same box on a 15° slope with μ = 0.375 sticks and falls asleep.
+func TestSleepSlowSliderStaysAwake(t *testing.T) {
+	const g, dt = 9.81, 0.01
+	th := 20 * math.Pi / 180
+	mu := math.Tan(th) / 1.001
+	sc := slopeScene(20, mu, dt, 10, "", "")
+	sc.Contact.Sleep = ptr(true)
+	s, _ := build(t, sc)
+	box := s.Model.BodyByName("box")
+	speed := func() float64 { _, v := s.Model.BodyVelocity(s.State, box); return v.Norm() }
+	var va, ta float64
+	for i := range int(math.Round(10 / dt)) {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.SleepingBodies != 0 {
+			t.Fatalf("step %d (speed %.3g m/s): the sliding box fell asleep", st.Step, speed())
+		}
+		if i+1 == int(math.Round(2/dt)) {
+			va, ta = speed(), s.State.T
+		}
+	}
+	a, want := (speed()-va)/(s.State.T-ta), g*(math.Sin(th)-mu*math.Cos(th))
+	t.Logf("acceleration %.5g m/s², closed form %.5g", a, want)
+	if math.Abs(a-want) > 0.02*want {
+		t.Errorf("acceleration %g, want %g ± 2%%", a, want)
+	}
+
+	hold := slopeScene(15, 0.375, dt, 2, "", "")
+	hold.Contact.Sleep = ptr(true)
+	s, _ = build(t, hold)
+	sts := runSteps(t, s, 200)
+	if n := sts[len(sts)-1].SleepingBodies; n != 1 {
+		t.Errorf("the box held on the 15° slope: %d sleeping bodies after 2 s, want 1", n)
+	}
+}
+
+// TestSleepSkipsSameBits: a sleeping tree's CRBA (its M kept from the
+// last step, at the same coordinates to the bit) and its free-motion solve
+// (whose v* is then set to 0) are skipped without changing a bit: the
+// 100-sphere stack (asleep from 1.2 s) and the 10 perturbed cubes with
+// sleeping on, every step's q, v and e_m equal with and without the skips,
+// and the skips did happen.
+func TestSleepSkipsSameBits(t *testing.T) {
+	for _, name := range []string{"stack-100-spheres", "boxes-10-perturbed"} {
+		t.Run(name, func(t *testing.T) {
+			run := func(skips bool) ([][]float64, int) {
+				defer sim.SetSleepSkips(skips)()
+				sc, err := peers.Load(name, []string{"contact.sleep=true"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := newSim(t, sc)
+				var out [][]float64
+				for range 300 {
+					st, err := s.Step()
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, append(append([]float64{st.MomentumError, float64(st.SleepingBodies)}, s.State.Q...), s.State.V...))
+				}
+				return out, s.KeptMassBlocks()
+			}
+			with, kept := run(true)
+			without, none := run(false)
+			if kept == 0 || none != 0 {
+				t.Fatalf("%d blocks of M kept with the skips, %d without; want > 0 and 0", kept, none)
+			}
+			for i := range with {
+				if !slices.Equal(with[i], without[i]) {
+					t.Fatalf("step %d differs with the skips (e_m, sleeping bodies, q, v: %v vs %v)", i+1, with[i][:2], without[i][:2])
+				}
+			}
+			t.Logf("%d blocks of M kept; %d sleeping bodies at the end", kept, int(with[len(with)-1][1]))
+		})
+	}
+}

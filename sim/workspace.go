@@ -21,6 +21,7 @@ type Workspace struct {
 	kinAt  kinKey               // the state kin0 was last updated at by the statistics
 	elems  []forces.Element     // gravity, joint spring–dampers, Config.Forces
 	fout   *forces.Output       // their k, K, D
+	foutKD bool                 // fout's K, D, N may be non-zero: its last pass had Jacobians (resetForces)
 	ctx    forces.Context
 	mass   []float64 // M(q^θq) tree blocks, same layout as problem.A
 	q0, v0 []float64 // state at the start of the step

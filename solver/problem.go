@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/stiction-sim/stiction/linalg"
 )
 
 // Clique is one diagonal block of A: the generalized velocities
@@ -199,36 +201,12 @@ func (p *Problem) Par(i int) []float64 {
 	return p.Params[c.Par : c.Par+c.Kind.NumParams()]
 }
 
-// MulA sets out = A x. out and x must not alias. Rows are taken two at a
-// time, two independent sums over one pass of x, each adding its products
-// in column order as a row-by-row loop does (the same bits).
+// MulA sets out = A x, clique by clique (linalg.MulVec: each row's
+// products added in column order, as a row-by-row loop does, the same
+// bits). out and x must not alias.
 func (p *Problem) MulA(x, out []float64) {
 	for c, q := range p.Cliques {
-		a := p.ABlock(c)
-		n := q.Size
-		xs := x[q.Offset : q.Offset+n]
-		o := out[q.Offset : q.Offset+n]
-		i := 0
-		for ; i+1 < n; i += 2 {
-			r0 := a[i*n : (i+1)*n]
-			r1, xs := a[(i+1)*n : (i+2)*n][:len(r0)], xs[:len(r0)]
-			s0, s1 := 0.0, 0.0
-			for j, a0 := range r0 {
-				x := xs[j]
-				s0 += a0 * x
-				s1 += r1[j] * x
-			}
-			o[i], o[i+1] = s0, s1
-		}
-		if i < n {
-			row := a[i*n : (i+1)*n]
-			xs := xs[:len(row)]
-			s := 0.0
-			for j, aij := range row {
-				s += aij * xs[j]
-			}
-			o[i] = s
-		}
+		linalg.MulVec(q.Size, p.ABlock(c), x[q.Offset:q.Offset+q.Size], out[q.Offset:q.Offset+q.Size])
 	}
 }
 

@@ -66,9 +66,14 @@ func (s *SiteTransmission) Validate(m *multibody.Model) error {
 			return fmt.Errorf("site transmission: body %d out of range", b)
 		}
 	}
-	for _, g := range s.Gear {
+	return finiteGear("site transmission", s.Gear)
+}
+
+// finiteGear checks that a transmission's gear is finite.
+func finiteGear(what string, gear [6]float64) error {
+	for _, g := range gear {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return fmt.Errorf("site transmission: gear %v is not finite", s.Gear)
+			return fmt.Errorf("%s: gear %v is not finite", what, gear)
 		}
 	}
 	return nil

@@ -67,9 +67,6 @@ func (c *compiler) generalMuscle(v view, act *model.Actuator) (string, error) {
 	case n < 3:
 		return fmt.Sprintf("dyntype %q, gaintype %q, biastype %q: muscle types are simulated only all three together", act.DynType, act.GainType, act.BiasType), nil
 	}
-	if act.ActRange != nil {
-		return "actlimited on a muscle (its activation is not clamped here)", nil
-	}
 	g, b, d := padded(act.GainPrm, 9), padded(act.BiasPrm, 9), padded(act.DynPrm, 2)
 	if !slices.Equal(g, b) {
 		return fmt.Sprintf("muscle gainprm %v and biasprm %v differ (simulated only with one parameter set, as <muscle> gives)", g, b), nil

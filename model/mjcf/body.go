@@ -205,12 +205,11 @@ func (c *compiler) bodyJoint(e *xmlutil.Element, idx, parent int, x spatial.Pose
 	if len(parts) == 1 {
 		return false, c.singleJoint(parts[0], b, parentName, x)
 	}
+	if err := c.independentParts(b.Name, parts); err != nil {
+		return false, err
+	}
 	sj := &scene.Joint{Type: "compound", Parent: parentName, ParentFrame: model.PoseToScene(x), ChildFrame: model.PoseToScene(spatial.PoseIdentity())}
 	for _, mj := range parts {
-		if mj.typ == "ball" && mj.part.Stiffness != nil {
-			c.r.Warnf(mj.v.src("stiffness"), "stiffness", "stiffness on a ball joint among several joints of one body is not supported (ignored)")
-			mj.part.Stiffness = nil
-		}
 		sj.Parts = append(sj.Parts, mj.part)
 		if mj.friction > 0 {
 			c.out.JointFriction = append(c.out.JointFriction, model.JointFriction{Body: b.Name, Value: mj.friction, Source: model.Source{File: mj.v.e.File, Line: mj.v.e.Line}})
@@ -592,6 +591,12 @@ func (c *compiler) massProps(e *xmlutil.Element, name string, parts []massPart) 
 			in.MarkAllUsed()
 		}
 		link.Mass, link.COM, link.Inertia = compose(parts)
+		if len(parts) > 1 && link.Mass > 0 {
+			// MuJoCo stores the sum of several geoms' inertias by its
+			// principal axes (mjCBody::GeomFrame, user_objects.cc): one
+			// geom's is copied as it is.
+			link.Inertia = mjPrincipal(link.Inertia)
+		}
 	}
 	if c.boundMass > 0 && link.Mass < c.boundMass { // every body, massless ones too (MuJoCo)
 		link.Mass = c.boundMass
@@ -662,7 +667,15 @@ func (c *compiler) fluidBox(body string, m float64, com spatial.Vec3, I spatial.
 // given matrix by up to that much: for Menagerie's Panda (link1) 9e-8
 // relative.
 func fullInertia(f []float64) spatial.Mat3 {
-	ev, q := mjEig3([9]float64{f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]})
+	return mjPrincipal(spatial.Mat3{{f[0], f[3], f[4]}, {f[3], f[1], f[5]}, {f[4], f[5], f[2]}})
+}
+
+// mjPrincipal is the symmetric inertia I as MuJoCo 2.2.2 stores it once
+// diagonalized (mjCAlternative::Set): R diag(λ) Rᵀ from mju_eig3's
+// eigenvalues λ and the rotation R of its quaternion, without the
+// off-diagonal entries below 1e-12 where its Jacobi iteration stops.
+func mjPrincipal(in spatial.Mat3) spatial.Mat3 {
+	ev, q := mjEig3([9]float64{in[0][0], in[0][1], in[0][2], in[1][0], in[1][1], in[1][2], in[2][0], in[2][1], in[2][2]})
 	R := quat2Mat(normalize4(q))
 	var I spatial.Mat3
 	for i := range 3 {

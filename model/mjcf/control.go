@@ -306,5 +306,5 @@ func sceneMuscle(a model.Actuator) *scene.Muscle {
 	g := a.GainPrm
 	return &scene.Muscle{TimeConst: &[2]float64{a.DynPrm[0], a.DynPrm[1]}, Range: &[2]float64{g[0], g[1]},
 		Force: model.Ptr(g[2]), Scale: model.Ptr(g[3]), LMin: model.Ptr(g[4]), LMax: model.Ptr(g[5]), VMax: model.Ptr(g[6]),
-		FPMax: model.Ptr(g[7]), FVMax: model.Ptr(g[8]), LengthRange: a.LengthRange}
+		FPMax: model.Ptr(g[7]), FVMax: model.Ptr(g[8]), LengthRange: a.LengthRange, ActRange: a.ActRange}
 }

@@ -24,7 +24,9 @@
 // position, velocity, muscle, damper, and general with a fixed or affine
 // gain and an affine bias, with dyntype none, integrator or filter, or all
 // three types muscle, intvelocity and cylinder: actdyn.go,
-// on hinge and slide joints (joint, jointinparent), tendons,
+// on hinge and slide joints (joint, jointinparent), ball and free joints
+// (MuJoCo's joint transmission with a 3- or 6-vector gear: jointGear),
+// tendons,
 // slider-cranks and sites, with or without refsite: control.go), <tendon>
 // <fixed> and <spatial> (stiffness, damping, springlength, range, margin;
 // sites, sphere and cylinder wraps and pulleys: tendon.go, spatial.go;

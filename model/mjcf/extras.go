@@ -213,6 +213,11 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		c.hasAct = append(c.hasAct, hasAct)
 		switch a.Name {
 		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder", "damper":
+		case "adhesion":
+			a.MarkAllUsed() // one warning for the element, not one per attribute
+			body, _ := a.Attr("body")
+			c.r.Warnf(a, "", "<adhesion> on body %q not simulated (ignored): MuJoCo 2.2.2's body transmission (mjTRN_BODY) pulls the body onto what it touches with the force gain·ctrl along minus the mean of its contacts' normal Jacobians, which needs the step's contacts inside the actuator's moment", body)
+			continue
 		default:
 			continue
 		}
@@ -223,7 +228,7 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		}
 		crank, site := v.has("cranksite") || v.has("slidersite"), v.has("site")
 		if !v.has("joint") && !v.has("jointinparent") && !v.has("tendon") && !crank && !site {
-			c.r.Warnf(a, "", "only joint, jointinparent (hinge and slide), tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
+			c.r.Warnf(a, "", "only joint, jointinparent, tendon, slider-crank and site transmissions are supported (this <%s> has none; ignored)", a.Name)
 			continue
 		}
 		act, why, err := c.parseActuator(a, v)
@@ -261,6 +266,9 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 			if sa.Site, err = c.siteTransmission(v); err != nil {
 				return err
 			}
+		}
+		if err := c.jointGear(v, &sa); err != nil {
+			return err
 		}
 		c.out.Scene.Actuators = append(c.out.Scene.Actuators, sa)
 		c.ctrl[k] = sa.Name
@@ -326,8 +334,8 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
 			return act, "", c.r.Errorf(v.src(ja), ja, "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
 		}
-		if j.typ == "ball" || j.typ == "free" {
-			why = fmt.Sprintf("actuators on %s joints are not supported (only hinge and slide joints and fixed tendons)", j.typ)
+		if (j.typ == "ball" || j.typ == "free") && c.out.Scene.Bodies[j.body].Joint.Type == "compound" {
+			why = "an actuator on a ball part of a body with several joints is not supported"
 		}
 	}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
@@ -340,6 +348,12 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 	act.Gear = gear[0]
 	if site {
 		act.Gear = 1 // the gear is the site's wrench (siteTransmission)
+	}
+	if wj := c.wrenchJoint(v, ja); wj != "" {
+		act.Gear = 1 // the gear is the ball or free joint's torque or wrench (jointGear)
+		if g := padded(gear, jointGearLen[wj]); why == "" && allZeros(g) {
+			why = fmt.Sprintf("gear %v: the %s joint's gear (its first %d values) is all 0: no force", gear, wj, len(g))
+		}
 	}
 	if why == "" && act.Gear == 0 {
 		why = "gear[0] = 0 (the value used for a hinge, slide or tendon): no force"
@@ -599,4 +613,53 @@ func (c *compiler) weldExcludes() {
 			}
 		}
 	}
+}
+
+// jointGearLen is how many of gear's values a ball or free joint takes.
+var jointGearLen = map[string]int{"ball": 3, "free": 6}
+
+// allZeros reports whether every value is 0.
+func allZeros(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// wrenchJoint returns the type of the ball or free joint that an
+// actuator's joint or jointinparent (attribute ja) names, "" for another
+// transmission or joint type.
+func (c *compiler) wrenchJoint(v view, ja string) string {
+	if !v.has(ja) {
+		return ""
+	}
+	if j := c.joints[v.str(ja, "")]; j != nil && (j.typ == "ball" || j.typ == "free") {
+		return j.typ
+	}
+	return ""
+}
+
+// jointGear gives an actuator on a ball or free joint its gear: MuJoCo
+// 2.2.2's mj_transmission takes gear[0:3] as the ball's torque and the
+// whole 6-vector as the free joint's force and torque, in the body's
+// frame, or in the parent's (the world's for a free joint) with
+// jointinparent (tendon.JointTransmission). Missing values are MuJoCo's
+// default gear (1 0 0 0 0 0).
+func (c *compiler) jointGear(v view, sa *scene.Actuator) error {
+	ja := "joint"
+	if v.has("jointinparent") {
+		ja = "jointinparent"
+	}
+	typ := c.wrenchJoint(v, ja)
+	if typ == "" {
+		return nil
+	}
+	gear, err := c.floats(v, "gear", -1, []float64{1})
+	if err != nil {
+		return err
+	}
+	sa.JointGear, sa.GearInParent, sa.DOF = padded(gear, jointGearLen[typ]), ja == "jointinparent", nil
+	return nil
 }

@@ -74,7 +74,8 @@ func TestMuscleImportErrors(t *testing.T) {
 // biasprm in MuJoCo's order, padded with zeros, dynprm its time
 // constants); a <general> on a jointinparent hinge drives the hinge as
 // joint= does; other mixes of muscle types, different gain and bias
-// parameters and a limited muscle activation warn and are not simulated;
+// parameters warn and are not simulated; a limited muscle activation
+// (actlimited, actrange) becomes the muscle's act_range;
 // what MuJoCo's compiler refuses is refused naming gainprm or dynprm.
 func TestGeneralMuscleImport(t *testing.T) {
 	const prm = `"0.8 1.1 20 1 0.6 1.5 2 1.2 1.3"`
@@ -92,10 +93,13 @@ func TestGeneralMuscleImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	acts := im.Scene.Actuators
-	if len(acts) != 3 {
-		t.Fatalf("%d scene actuators, want 3 (m, g, jip): %+v", len(acts), acts)
+	if len(acts) != 4 {
+		t.Fatalf("%d scene actuators, want 4 (m, g, jip, lim): %+v", len(acts), acts)
 	}
-	m, g, jip := acts[0], acts[1], acts[2]
+	m, g, jip, lim := acts[0], acts[1], acts[2], acts[3]
+	if lim.Type != "muscle" || lim.Muscle == nil || lim.Muscle.ActRange == nil || *lim.Muscle.ActRange != [2]float64{0, 1} {
+		t.Errorf("actlimited general muscle %+v", lim.Muscle)
+	}
 	if g.Type != "muscle" || g.Muscle == nil || *g.Muscle.TimeConst != *m.Muscle.TimeConst || *g.Muscle.Range != *m.Muscle.Range ||
 		*g.Muscle.Force != 20 || *g.Muscle.Scale != 1 || *g.Muscle.LMin != 0.6 || *g.Muscle.LMax != 1.5 || *g.Muscle.VMax != 2 ||
 		*g.Muscle.FPMax != 1.2 || *g.Muscle.FVMax != 1.3 || *g.Muscle.LengthRange != *m.Muscle.LengthRange {
@@ -105,7 +109,7 @@ func TestGeneralMuscleImport(t *testing.T) {
 		t.Errorf("jointinparent: %+v (want a motor of gear 3 on %q)", jip, m.Joint)
 	}
 	for _, want := range []string{`dyntype "muscle", gaintype "fixed", biastype "none": muscle types are simulated only all three together`,
-		`differ (simulated only with one parameter set`, `actlimited on a muscle`} {
+		`differ (simulated only with one parameter set`} {
 		found := false
 		for _, w := range im.Warnings {
 			found = found || strings.Contains(w.String(), want)

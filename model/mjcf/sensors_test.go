@@ -108,7 +108,7 @@ func TestSensorImportErrors(t *testing.T) {
   <worldbody>
     <body name="a" pos="0 0 1">
       <joint name="h" type="hinge"/>
-      <joint name="b" type="ball"/>
+      <joint name="b" type="ball" pos=".1 0 0"/>
       <geom type="sphere" size="0.1" mass="1"/>
       <site name="s"/>
     </body>

@@ -2,6 +2,7 @@ package mjcf
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,14 +15,17 @@ import (
 // stiffness, damping, default spring length (Σ coef·springref, MuJoCo
 // 2.2.2's length at qpos_spring) and range; actuators on it take its name;
 // a <spatial> tendon becomes a path through its sites' bodies and points
-// with a motor on it; actuators on a ball joint or with gear[0] = 0 warn;
-// a 6-value gear on a hinge uses its first value.
+// with a motor on it; an actuator on a ball joint takes the gear's first
+// three values as its torque (joint_gear); one with gear[0] = 0 on a hinge,
+// or on a ball part of a body with several joints, warns; a 6-value gear
+// on a hinge uses its first value.
 func TestFixedTendonImport(t *testing.T) {
 	doc := `<mujoco><compiler angle="radian"/><worldbody>
   <body name="a"><joint name="s" type="slide" axis="1 0 0"/><joint name="h" axis="0 1 0" springref="0.2"/>
     <geom type="sphere" size="0.1"/>
     <body name="b" pos="0.3 0 0"><joint name="k" axis="0 1 0" springref="-0.1"/><geom type="sphere" size="0.1"/><site name="s1"/></body>
     <body name="c" pos="0 0.3 0"><joint name="ball" type="ball"/><geom type="sphere" size="0.1"/><site name="s2"/></body></body>
+    <body name="d"><joint type="slide" axis="0 0 1"/><joint name="pb" type="ball"/><geom type="sphere" size="0.1"/></body>
   </worldbody>
   <tendon>
     <fixed name="t" stiffness="3" damping="0.5" range="-0.4 0.6"><joint joint="h" coef="2"/><joint joint="k" coef="-1"/></fixed>
@@ -33,6 +37,7 @@ func TestFixedTendonImport(t *testing.T) {
     <general name="bias" tendon="u" biastype="affine" biasprm="0.5 -1 0" gear="2 0 0 0 0 1"/>
     <motor name="onrope" tendon="rope"/>
     <motor name="onball" joint="ball" gear="0 0 1"/>
+    <motor name="onpart" joint="pb" gear="0 0 1"/>
     <motor name="nogear" joint="k" gear="0 1 0 0 0 0"/>
     <motor name="six" joint="k" gear="3 0 0 0 0 1"/>
   </actuator></mujoco>`
@@ -77,7 +82,10 @@ func TestFixedTendonImport(t *testing.T) {
 	if a := byName["onrope"]; a.Tendon != "rope" || a.Type != "motor" {
 		t.Errorf("onrope: %+v", a)
 	}
-	for _, n := range []string{"onball", "nogear"} {
+	if a := byName["onball"]; a.Joint != "c" || a.Type != "motor" || !slices.Equal(a.JointGear, []float64{0, 0, 1}) || a.GearInParent || a.DOF != nil {
+		t.Errorf("onball: %+v", a)
+	}
+	for _, n := range []string{"onpart", "nogear"} {
 		if _, ok := byName[n]; ok {
 			t.Errorf("%s is simulated", n)
 		}
@@ -90,7 +98,7 @@ func TestFixedTendonImport(t *testing.T) {
 	if strings.Contains(all, "rope") {
 		t.Errorf("a warning names the spatial tendon: %s", all)
 	}
-	for _, want := range []string{`joint "ball" not simulated: actuators on ball joints`, `joint "k" not simulated: gear[0] = 0`} {
+	for _, want := range []string{`joint "pb" not simulated: an actuator on a ball part of a body with several joints`, `joint "k" not simulated: gear[0] = 0`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning containing %q in:\n%s", want, all)
 		}
@@ -106,7 +114,7 @@ func TestFixedTendonImport(t *testing.T) {
 
 // TestTendonImportErrors: errors name the file, line and attribute.
 func TestTendonImportErrors(t *testing.T) {
-	body := `<worldbody><body><joint name="h" axis="0 1 0"/><joint name="b" type="ball"/><geom type="sphere" size="0.1"/></body></worldbody>`
+	body := `<worldbody><body><joint name="h" axis="0 1 0"/><joint name="b" type="ball" pos=".1 0 0"/><geom type="sphere" size="0.1"/></body></worldbody>`
 	for _, c := range []struct{ xml, want string }{
 		{`<tendon><fixed><joint joint="nope"/></fixed></tendon>`, `tendon.xml:1: <joint> joint="nope": no joint of this name`},
 		{`<tendon><fixed><joint joint="b"/></fixed></tendon>`, `a fixed tendon takes hinge and slide joints; "b" is a ball joint`},

@@ -58,6 +58,9 @@ type denseSystem struct {
 	// (linalg.TreeOffPattern), built for the forest offPar.
 	offPar []int
 	offPat []int32
+	// parKey is what par was built from (forestKey: each clique's offset,
+	// size and parents), key the scratch of the next comparison.
+	parKey, key []int
 	// Per solve (setup): chains, whether every constraint has one J block
 	// whose non-zero columns lie on one path to a root of par (as a row
 	// of a body's Jacobian does); aTree, once the first assembly has
@@ -77,10 +80,34 @@ type denseSystem struct {
 func (d *denseSystem) setup(p *solver.Problem) error {
 	d.nzFor = p
 	d.pk.pack(p)
-	d.par = solver.ForestParents(p, d.par)
+	d.forest(p)
 	d.aKnown = false
 	d.chains = len(d.par) == p.NV && d.pk.chains(p, d.par)
 	return nil
+}
+
+// forest sets par to p's velocity forest (solver.ForestParents), reusing
+// the last one when p's cliques have the offsets, sizes and parents it
+// was built from: one pass over them instead of ForestParents' test of
+// each clique's branching (a count along the tree) at every solve.
+func (d *denseSystem) forest(p *solver.Problem) {
+	d.key = forestKey(p, d.key[:0])
+	if slices.Equal(d.key, d.parKey) {
+		return
+	}
+	d.par = solver.ForestParents(p, d.par)
+	d.parKey, d.key = d.key, d.parKey
+}
+
+// forestKey appends to key what ForestParents reads of p: NV, then each
+// clique's offset, size, number of parents and parents.
+func forestKey(p *solver.Problem, key []int) []int {
+	key = append(key, p.NV)
+	for _, q := range p.Cliques {
+		key = append(key, q.Offset, q.Size, len(q.Parent))
+		key = append(key, q.Parent...)
+	}
+	return key
 }
 
 // columns returns J block b's non-zero columns, read into buf.
@@ -96,17 +123,13 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	n := p.NV
 	d.n = n
 	d.h = solver.Resize(d.h, n*n)
-	clear(d.h)
 	maxSize := 0
 	for c, q := range p.Cliques {
 		maxSize = max(maxSize, q.Size)
-		a := p.ABlock(c)
-		for i := range q.Size {
-			copy(d.h[(q.Offset+i)*n+q.Offset:][:q.Size], a[i*q.Size:(i+1)*q.Size])
-		}
+		d.copyBlockRows(q, p.ABlock(c))
 	}
 	if d.nzFor != p { // setup reads the forest once per solve
-		d.par = solver.ForestParents(p, d.par)
+		d.forest(p)
 	}
 	d.tmp = solver.Resize(d.tmp, maxRows(p)*maxSize)
 	if cap(d.nz1) < maxSize {
@@ -137,6 +160,19 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 				d.addJtTmp(p, b1, b2, d.columns(p, b1, d.nz1), nz2)
 			}
 		}
+	}
+}
+
+// copyBlockRows sets H's rows of clique q to A's block a on the diagonal
+// and zero elsewhere. The cliques' rows cover H (their offsets run over
+// 0…n−1), so every entry of H is written once, without clearing H first.
+func (d *denseSystem) copyBlockRows(q solver.Clique, a []float64) {
+	n := d.n
+	for i := range q.Size {
+		row := d.h[(q.Offset+i)*n : (q.Offset+i+1)*n]
+		clear(row[:q.Offset])
+		copy(row[q.Offset:q.Offset+q.Size], a[i*q.Size:(i+1)*q.Size])
+		clear(row[q.Offset+q.Size:])
 	}
 }
 

@@ -170,3 +170,31 @@ func TestDenseSystemTreeReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseSystemForestCache: one denseSystem set up for problems whose
+// clique parents change in place (the same slice rewritten: a tree, a
+// binary tree, a chain, the tree again) holds ForestParents' forest of
+// each, as a fresh computation gives; it fails if the cached forest is
+// kept when the parents' values change.
+func TestDenseSystemForestCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	n := len(treeParent)
+	binary, chain := make([]int, n), make([]int, n)
+	for i := range binary {
+		binary[i] = (i+1)/2 - 1
+		chain[i] = i - 1
+	}
+	par := slices.Clone(treeParent)
+	var d denseSystem
+	for step, want := range [][]int{treeParent, treeParent, binary, chain, treeParent, binary} {
+		p := treeProblem(rng, rng.IntN(n), false)
+		copy(par, want)
+		p.Cliques[0].Parent = par
+		if err := d.setup(p); err != nil {
+			t.Fatal(err)
+		}
+		if fresh := solver.ForestParents(p, nil); !slices.Equal(d.par, fresh) {
+			t.Fatalf("step %d: forest %v, want %v", step, d.par, fresh)
+		}
+	}
+}
