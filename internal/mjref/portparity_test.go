@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stiction-sim/stiction/model/mjcf"
 )
 
 // portKnown are the parity models whose short-horizon error with the port
@@ -176,4 +178,39 @@ func runsApart(a, b *Run) (float64, int) {
 		}
 	}
 	return worst, first
+}
+
+// TestPortDenseOnly checks the import's rule against MuJoCo 2.2.2 on every
+// parity model that loads: Stiction runs the port of MuJoCo's Newton or
+// CG exactly when MuJoCo's solver is Newton or CG and MuJoCo's nv is
+// below mjcf.DenseNV (where MuJoCo solves densely), the converged solve
+// (no PGS) otherwise, and MuJoCo's PGS where MuJoCo's solver is PGS.
+func TestPortDenseOnly(t *testing.T) {
+	exe := tool(t)
+	ran := 0
+	for _, c := range parityModels {
+		path := modelPath(c.file)
+		mj, err := Exec(exe, path, Options{Steps: 1, Every: 1})
+		if err != nil {
+			continue
+		}
+		b, _, err := stiction(path)
+		if err != nil {
+			continue
+		}
+		ran++
+		ct := b.Config.Contact
+		port := mj.Solver != "pgs" && mj.NV < mjcf.DenseNV
+		switch {
+		case ct.Newton != port || port && ct.CG != (mj.Solver == "cg"):
+			t.Errorf("%s (MuJoCo's %s, nv %d): port %v (CG %v), want %v", c.file, mj.Solver, mj.NV, ct.Newton, ct.CG, port)
+		case mj.Solver != "pgs" && !port && ct.PGSIterations != 0:
+			t.Errorf("%s (nv %d): %d PGS iterations with the converged solve, want 0", c.file, mj.NV, ct.PGSIterations)
+		case mj.Solver == "pgs" && ct.PGSIterations != mj.Iterations:
+			t.Errorf("%s: %d PGS iterations, MuJoCo's %d", c.file, ct.PGSIterations, mj.Iterations)
+		}
+	}
+	if ran < len(parityModels)/2 {
+		t.Errorf("only %d of %d parity models loaded in both engines", ran, len(parityModels))
+	}
 }
