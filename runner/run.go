@@ -280,6 +280,23 @@ func (r *run) recordJoints() {
 	r.w.Joints(b.Model, b.State, &r.forces)
 }
 
+// solverName names the run's solvers for its summary: the configured one
+// (solver.type), after the port of MuJoCo 2.2.2's own solver that solves
+// MuJoCo's rows where the scene asks for it (contact.mujoco_newton,
+// mujoco_cg, pgs_iterations: the MJCF import's default; package sim,
+// mujoco_newton.go, mujoco_cg.go, mujoco_pgs.go).
+func solverName(b *scene.Built) string {
+	switch c := b.Config.Contact; {
+	case c.Newton && c.CG:
+		return "mujoco-cg + " + b.SolverName
+	case c.Newton:
+		return "mujoco-newton + " + b.SolverName
+	case c.PGSIterations > 0:
+		return "mujoco-pgs + " + b.SolverName
+	}
+	return b.SolverName
+}
+
 // finish records the final frame (unless recorded), writes the summary and
 // closes the files.
 func (r *run) finish(stop *StopError) (record.Summary, error) {
@@ -288,7 +305,7 @@ func (r *run) finish(stop *StopError) (record.Summary, error) {
 		r.recordFrame()
 	}
 	sum := r.acc.Summary(b.Name, b.Config.DT, r.wall.Seconds(), b.Model, b.State)
-	sum.Solver, sum.Approximation, sum.Scheme = b.SolverName, b.Config.Contact.Approximation.String(), b.Config.Scheme.Name
+	sum.Solver, sum.Approximation, sum.Scheme = solverName(b), b.Config.Contact.Approximation.String(), b.Config.Scheme.Name
 	var err error
 	if stop != nil {
 		sum.Status, sum.StatusStep, sum.Message = stop.Status, stop.Step, stop.Err.Error()

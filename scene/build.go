@@ -498,9 +498,12 @@ const LagTolerance = stack.DefaultLagTolerance
 const LagSlideTolerance = stack.DefaultLagSlideTolerance
 
 // pgsIterations returns contact.pgs_iterations; when unset, MuJoCo's
-// default 100 with mujoco_newton, else 0 (PGS off).
+// default 100 with mujoco_newton, else 0 (PGS off). mujoco_newton: false
+// (set, not left unset) turns MuJoCo's solvers off, PGS too: the MJCF
+// import sets pgs_iterations for its Newton and CG (model/mjcf), and this
+// is how a user returns such a file to the converged solve.
 func pgsIterations(c ContactParams) int {
-	if c.PGSIterations == nil {
+	if c.PGSIterations == nil || mujocoSolversOff(c) {
 		if mujocoNewton(c) {
 			return 100 // MuJoCo's default <option iterations>
 		}
@@ -514,10 +517,15 @@ func mujocoNewton(c ContactParams) bool {
 	return c.MuJoCoNewton != nil && *c.MuJoCoNewton
 }
 
+// mujocoSolversOff reports contact.mujoco_newton set to false.
+func mujocoSolversOff(c ContactParams) bool {
+	return c.MuJoCoNewton != nil && !*c.MuJoCoNewton
+}
+
 // pgsTolerance returns contact.pgs_tolerance, MuJoCo's default 1e-8 when
 // unset with PGS on, 0 with PGS off.
 func pgsTolerance(c ContactParams) float64 {
-	if c.PGSIterations == nil && !mujocoNewton(c) {
+	if pgsIterations(c) == 0 {
 		return 0
 	}
 	return valueOr(c.PGSTolerance, 1e-8)

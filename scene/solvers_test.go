@@ -62,3 +62,37 @@ func TestSolverTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMuJoCoSolverSwitch: contact.mujoco_newton selects MuJoCo's Newton
+// (true, with pgs_iterations its iteration cap, default 100), CG
+// (mujoco_cg too), PGS (unset, with pgs_iterations) or the converged solve
+// (false: pgs_iterations ignored, as an MJCF file sets it for every solver).
+func TestMuJoCoSolverSwitch(t *testing.T) {
+	for _, c := range []struct {
+		sets       []string
+		newton, cg bool
+		iter       int
+		tol        float64
+	}{
+		{nil, false, false, 0, 0},
+		{[]string{"contact.mujoco_newton=true"}, true, false, 100, 1e-8},
+		{[]string{"contact.mujoco_newton=true", "contact.mujoco_cg=true", "contact.pgs_iterations=30"}, true, true, 30, 1e-8},
+		{[]string{"contact.pgs_iterations=30", "contact.pgs_tolerance=1e-6"}, false, false, 30, 1e-6},
+		{[]string{"contact.mujoco_newton=false", "contact.pgs_iterations=30"}, false, false, 0, 0},
+		{[]string{"contact.mujoco_newton=false", "contact.mujoco_cg=true"}, false, false, 0, 0},
+	} {
+		sc, err := scene.Load("stack", c.sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := scene.Build(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := b.Config.Contact
+		if p.Newton != c.newton || p.CG != c.cg || p.PGSIterations != c.iter || p.PGSTolerance != c.tol {
+			t.Errorf("%v: Newton %v, CG %v, %d iterations, tolerance %g; want %v, %v, %d, %g",
+				c.sets, p.Newton, p.CG, p.PGSIterations, p.PGSTolerance, c.newton, c.cg, c.iter, c.tol)
+		}
+	}
+}

@@ -214,12 +214,16 @@ type ContactParams struct {
 	// NoSlipTolerance (> 0, default 1e-6) is its <option noslip_tolerance>.
 	NoSlipIterations *int     `yaml:"noslip_iterations,omitempty"`
 	NoSlipTolerance  *float64 `yaml:"noslip_tolerance,omitempty"`
-	// MuJoCoNewton (default false; MJCF sets it for solver="Newton",
-	// MuJoCo's default) solves MuJoCo's rows (pyramidal contacts, limits,
-	// friction loss, equalities) with MuJoCo 2.2.2's Newton solver rather
-	// than PGS, for at most pgs_iterations (default 100) iterations and
-	// MuJoCo's tolerance pgs_tolerance (default 1e-8), as MuJoCo does
-	// (contact.Params.Newton); false solves them to convergence (SAP).
+	// MuJoCoNewton (default unset, off; the MJCF import sets it for
+	// solver="Newton", MuJoCo's default, and "CG" below 60 velocities, and
+	// to false from 60, where MuJoCo solves sparsely: mjcf.DenseNV) solves MuJoCo's rows
+	// (contacts of either cone, limits, friction loss, equalities) with
+	// MuJoCo 2.2.2's Newton solver rather than PGS, for at most
+	// pgs_iterations (default 100) iterations and MuJoCo's tolerance
+	// pgs_tolerance (default 1e-8), as MuJoCo does (contact.Params.Newton).
+	// Set to false it solves them to convergence (SAP), PGS included
+	// (pgs_iterations ignored): `--set contact.mujoco_newton=false` returns
+	// an MJCF file to the converged solve.
 	MuJoCoNewton *bool `yaml:"mujoco_newton,omitempty"`
 	// MuJoCoCG (default false; MJCF sets it for solver="CG"), with
 	// mujoco_newton, runs MuJoCo 2.2.2's CG solver instead of its Newton

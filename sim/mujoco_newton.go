@@ -85,6 +85,7 @@ type newtonWork struct {
 	mfac       []float64 // CG: M's factor Lᵀ D L (factorM), nv×nv
 	dinv       []float64 // CG: 1/D
 	par        []int     // CG: each velocity's parent in the tree (treeParents)
+	tlo, thi   []int     // the span of T's column i's non-zeros (columnSpans)
 	gradOld    []float64 // CG: the last grad
 	mgradOld   []float64 // CG: the last M⁻¹ grad
 }
@@ -175,18 +176,22 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
 		}
 	}
+	nw.columnSpans()
 	// M = Tᵀ M_w T, through j's storage-free product: col = M_w T_:,i.
+	// Each sum runs over the span of T's column (columnSpans): the terms
+	// left out are exact zeros, so the sums are the dense ones to the bit.
 	for i := range nv {
+		lo, hi := nw.tlo[i], nw.thi[i]
 		for r := range nv {
 			s := 0.0
-			for c := range nv {
+			for c := lo; c < hi; c++ {
 				s += nw.mw[r*nv+c] * nw.t[c*nv+i]
 			}
 			nw.col[r] = s
 		}
 		for r := range nv {
 			s := 0.0
-			for c := range nv {
+			for c := nw.tlo[r]; c < nw.thi[r]; c++ {
 				s += nw.t[c*nv+r] * nw.col[c]
 			}
 			nw.m[r*nv+i] = s
@@ -216,11 +221,37 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 	for k := range n {
 		for i := range nv {
 			s := 0.0
-			for c := range nv {
+			for c := nw.tlo[i]; c < nw.thi[i]; c++ {
 				s += nw.jw[k*nv+c] * nw.t[c*nv+i]
 			}
 			nw.j[k*nv+i] = s
 		}
+	}
+}
+
+// columnSpans sets [tlo_i, thi_i), the rows of T's column i from its
+// first non-zero entry to its last (empty for a zero column): a local
+// velocity moves only its own joint's world velocities, so that the
+// products by T cost O(nv²) rather than O(nv³) for many small joints
+// (MuJoCo's softbox, 224 velocities: 85% of its step in coordinates
+// before).
+func (nw *newtonWork) columnSpans() {
+	nv := nw.nv
+	if cap(nw.tlo) < nv {
+		nw.tlo, nw.thi = make([]int, nv), make([]int, nv)
+	}
+	nw.tlo, nw.thi = nw.tlo[:nv], nw.thi[:nv]
+	for i := range nv {
+		lo, hi := 0, 0
+		for r := range nv {
+			if nw.t[r*nv+i] != 0 {
+				if hi == 0 {
+					lo = r
+				}
+				hi = r + 1
+			}
+		}
+		nw.tlo[i], nw.thi[i] = lo, hi
 	}
 }
 

@@ -174,6 +174,9 @@ type Run struct {
 	MaxContacts     int     `json:"max_contacts"`
 	// Warnings counts MuJoCo's warnings by kind ("badqacc", "inertia", …).
 	Warnings map[string]int `json:"warnings"`
+	// KeepWarm is the run's Options.KeepWarm: the trajectory of mj_step
+	// alone, which the port of MuJoCo's own Newton and CG follows.
+	KeepWarm bool `json:"-"`
 }
 
 // Body is one of MuJoCo's compiled bodies (body 0 is the world).
@@ -308,6 +311,7 @@ func Exec(exe, file string, o Options) (*Run, error) {
 	if len(r.QPos0) != r.NQ || len(r.VInit) != r.NV || len(r.M) != r.NV*r.NV {
 		return nil, fmt.Errorf("mjref %s: output sizes disagree with nq = %d, nv = %d", file, r.NQ, r.NV)
 	}
+	r.KeepWarm = o.KeepWarm
 	return r, nil
 }
 

@@ -84,7 +84,10 @@ var parityModels = []struct {
 	// through its contacts (rk4's rows are MuJoCo's) it parts by 1e-5
 	// within 10 steps of the touch; with the bounds moved off the start it
 	// follows MuJoCo to round-off (TestRK4PyramidMuJoCo).
-	{"gymnasium/hopper.xml", massMatches, false},
+	// With the port of MuJoCo's Newton (the MJCF default) against
+	// MuJoCo's keep-warm run it follows MuJoCo to round-off through them
+	// (TestPortParity).
+	{"gymnasium/hopper.xml", trajMatches, false},
 	{"gymnasium/humanoid.xml", trajMatches, false},
 	{"gymnasium/humanoidstandup.xml", trajMatches, false},
 	{"gymnasium/inverted_double_pendulum.xml", trajMatches, false},
@@ -114,9 +117,10 @@ var parityModels = []struct {
 	{"mujoco/model/composite/rope.xml", trajMatches, false},
 	{"mujoco/model/composite/loop.xml", trajMatches, false},
 	{"mujoco/model/composite/grid2pin.xml", trajMatches, false}, // its tendon equalities: distance constraints
-	// solver="CG": MuJoCo stops at its tolerance, Stiction solves to convergence: cloth 2.7e-5 and
-	// softbox 5.0e-5 from the perturbed state; with Newton both agree with MuJoCo to 4.8e-14 and
-	// 1.4e-14 (TestCompositeNewtonMuJoCo).
+	// solver="CG" at nv ≥ 60, where MuJoCo's CG is sparse and the import keeps the converged
+	// solve (mjcf.DenseNV): MuJoCo stops at its tolerance, Stiction solves to convergence: cloth
+	// 2.7e-5 and softbox 5.0e-5 from the perturbed state; with Newton both agree with MuJoCo to
+	// 4.8e-14 and 1.4e-14 (TestCompositeNewtonMuJoCo).
 	{"mujoco/model/composite/cloth.xml", massMatches, false},
 	{"mujoco/model/composite/softbox.xml", massMatches, false},
 	// A humanoid lying in a grid composite, in contact from the start (CG, 30 iterations).
@@ -125,7 +129,11 @@ var parityModels = []struct {
 	{"mujoco/test/engine/testdata/skingroup.xml", trajMatches, false}, // two soft boxes
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
-	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", trajMatches, false},
+	// With the port (the MJCF default) 6.0e-7 from the initial state from
+	// step 2, where MuJoCo's multiccd rim contacts follow the sign of a
+	// 1e-21 tilt: MuJoCo from a start 1e-16 apart parts from itself by
+	// 6.2e-7 there (TestPortSensitivity); converged, 2.3e-16.
+	{"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml", massMatches, false},
 	{"mujoco/test/engine/testdata/collision_convex/long_box.xml", trajMatches, false},
 	// noslip_iterations="2": MuJoCo's noslip pass (sim/mujoco_noslip.go); 6.0e-5 without it.
 	{"mujoco/test/engine/testdata/collision_convex/multiple_objects.xml", trajMatches, false},
@@ -222,8 +230,9 @@ var parityModels = []struct {
 	// It parted by 9.2e-3 at step 1 with the servos as constraint rows.
 	{"menagerie/franka_emika_panda/panda_nohand.xml", trajMatches, false},
 	{"menagerie/unitree_a1/a1.xml", trajMatches, false},
-	// On the floor: 6.7e-9 from the perturbed state at step 18, in contact.
-	{"menagerie/unitree_a1/scene.xml", massMatches, false},
+	// On the floor: 6.7e-9 from the perturbed state at step 18, in contact,
+	// solved to convergence; 3.3e-16 with the port (TestPortParity).
+	{"menagerie/unitree_a1/scene.xml", trajMatches, false},
 	{"menagerie/universal_robots_ur5e/ur5e.xml", trajMatches, false},
 	{"menagerie/unitree_go1/go1.xml", trajMatches, false},
 	{"menagerie/anybotics_anymal_b/anymal_b.xml", trajMatches, false},
@@ -232,8 +241,9 @@ var parityModels = []struct {
 	// On the floor, feet of priority 1 with condim 6, elliptic cone,
 	// impratio 100: 5.2e-9 from the initial state at step 25, in contact:
 	// MuJoCo's Newton stops at its tolerance 1e-8 on the elliptic cone;
-	// at 1e-13 in both, 3.8e-14 (TestGo1SceneTightTolerance).
-	{"menagerie/unitree_go1/scene.xml", massMatches, false},
+	// at 1e-13 in both, 3.8e-14 (TestGo1SceneTightTolerance); with the
+	// port against MuJoCo's keep-warm run 1.0e-15 / 1.4e-15 (TestPortParity).
+	{"menagerie/unitree_go1/scene.xml", trajMatches, false},
 	// Added by issue 21's third sweep (testdata/README.md): Robotis OP3
 	// (binary STL collision meshes) and the Shadow hand (OBJ collision meshes).
 	{"menagerie/robotis_op3/op3.xml", trajMatches, false},
@@ -329,8 +339,9 @@ func measure(t *testing.T, file string, withLong bool) *result {
 	return r
 }
 
-// mappedModel loads the model at path in Stiction (stiction) and maps
-// MuJoCo's run mj onto it (NewMap); an error fails t.
+// mappedModel loads the model at path in Stiction (stiction), maps
+// MuJoCo's run mj onto it (NewMap) and sets the solve that mj calls for
+// (solveFor); an error fails t.
 func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
 	t.Helper()
 	b, _, err := stiction(path)
@@ -341,6 +352,7 @@ func mappedModel(t *testing.T, path string, mj *Run) (*scene.Built, *Map) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	solveFor(&b.Config.Contact, mj)
 	return b, mp
 }
 
@@ -402,6 +414,14 @@ func measureShortAt(exe, file, path string) *result {
 	}
 	r.warnings = len(im.Warnings)
 	r.dtSt, r.scheme = b.Config.DT, b.Config.Scheme.Name
+	// The port of MuJoCo's Newton and CG (the MJCF default) follows
+	// mj_step's own trajectory, which keeps the warm start across steps.
+	warm := b.Config.Contact.Newton
+	if warm {
+		if r.mj, r.mjErr = Exec(exe, path, Options{Steps: shortSteps, Every: 1, KeepWarm: true}); r.mjErr != nil {
+			return r
+		}
+	}
 	mp, err := NewMap(r.mj, b.Model)
 	if err != nil {
 		r.mapErr = err
@@ -423,7 +443,7 @@ func measureShortAt(exe, file, path string) *result {
 	r.trajInit, r.trajStep, r.trajErr = compareTrajectory(path, r.mj, nil, mp, r.horizon)
 	if r.trajErr == nil {
 		q, v := perturbedState(r.mj)
-		pr, err := Exec(exe, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v})
+		pr, err := Exec(exe, path, Options{Steps: shortSteps, Every: 1, QPos: q, QVel: v, KeepWarm: warm})
 		if err != nil {
 			r.mjErr = err
 			return r
@@ -505,14 +525,17 @@ func horizonOf(r *Run, rows bool) (h int, cut string, at int) {
 // sameSolver reports whether Stiction solves MuJoCo's rows of the built
 // model b as MuJoCo's run r does: to convergence or with MuJoCo's Newton
 // port (contact.Params.Newton) for MuJoCo's Newton solver (the default),
-// or with MuJoCo's PGS for the same iterations
-// (contact.Params.PGSIterations, from <option solver="PGS">). CG is
-// solved to convergence in Stiction, not as MuJoCo's CG stops.
+// with the port of MuJoCo's CG (contact.Params.CG) for its CG, or with
+// MuJoCo's PGS for the same iterations (contact.Params.PGSIterations, from
+// <option solver="PGS">). CG solved to convergence is not MuJoCo's CG,
+// which stops at its tolerance far from the converged answer.
 func sameSolver(b *scene.Built, r *Run) bool {
 	c := &b.Config.Contact
 	switch r.Solver {
 	case "newton":
-		return c.PGSIterations == 0 || c.Newton && c.PGSIterations == r.Iterations
+		return c.PGSIterations == 0 || c.Newton && !c.CG && c.PGSIterations == r.Iterations
+	case "cg":
+		return c.Newton && c.CG && c.PGSIterations == r.Iterations
 	case "pgs":
 		return !c.Newton && c.PGSIterations == r.Iterations
 	}
@@ -728,7 +751,8 @@ func congruence(M, T []float64, n int) []float64 {
 // with it (compareTrajectory): MuJoCo's run, the map between the two
 // models, the largest qpos difference and the first step over trajTol.
 // With o.KeepWarm (MuJoCo's warm start kept across steps) Stiction runs
-// the port of MuJoCo's own solver (usePort). It stops t on an error.
+// the port of MuJoCo's own solver, else the converged solve (solveFor).
+// It stops t on an error.
 func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float64, int) {
 	t.Helper()
 	ref, err := Exec(exe, path, o)
@@ -743,7 +767,7 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	worst, first, err := comparePort(path, ref, ref, mp, o.Steps, o.KeepWarm)
+	worst, first, err := compareTrajectory(path, ref, ref, mp, o.Steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -751,24 +775,16 @@ func runFromState(t *testing.T, exe, path string, o Options) (*Run, *Map, float6
 }
 
 // compareTrajectory steps Stiction from MuJoCo's initial state of ref (or
-// Stiction's own initial state when from is nil) for h steps and returns
-// the largest qpos difference over steps 0…h and the first step that
-// exceeds trajTol (−1 if none).
+// Stiction's own initial state when from is nil) for h steps, with the
+// solve that MuJoCo's run ref calls for (solveFor), and returns the
+// largest qpos difference over steps 0…h and the first step that exceeds
+// trajTol (−1 if none).
 func compareTrajectory(path string, ref, from *Run, mp *Map, h int) (float64, int, error) {
-	return comparePort(path, ref, from, mp, h, false)
-}
-
-// comparePort is compareTrajectory; with port Stiction runs the port of
-// MuJoCo's own solver (usePort), for a ref that kept its warm start
-// (Options.KeepWarm).
-func comparePort(path string, ref, from *Run, mp *Map, h int, port bool) (float64, int, error) {
 	b, _, err := stiction(path)
 	if err != nil {
 		return 0, -1, err
 	}
-	if port {
-		usePort(&b.Config.Contact, ref)
-	}
+	solveFor(&b.Config.Contact, ref)
 	if from != nil {
 		mp.QToStiction(from.QInit, b.State.Q)
 		mp.VToStiction(from.QInit, from.VInit, b.State.V)
@@ -798,6 +814,33 @@ func comparePort(path string, ref, from *Run, mp *Map, h int, port bool) (float6
 		}
 	}
 	return worst, first, nil
+}
+
+// solveFor sets the solve of MuJoCo's rows c that MuJoCo's run ref is
+// compared with, for ref's Newton or CG: the port of MuJoCo's own solver
+// (usePort; the MJCF default) for a run that kept its warm start across
+// steps (Run.KeepWarm: mj_step alone, whose iterates the port follows),
+// else the converged solve (useConverged): a run whose every solve
+// restarts from the mj_forward that recorded its state stops, at
+// MuJoCo's tolerance, where no warm start of the port does, and the
+// converged answer is the one both are within that tolerance of. PGS
+// (its warm start always kept by the tool) is left as built.
+func solveFor(c *contact.Params, ref *Run) {
+	switch {
+	case ref.Solver == "pgs":
+	case ref.KeepWarm:
+		usePort(c, ref)
+	default:
+		useConverged(c)
+	}
+}
+
+// useConverged turns the port of MuJoCo's Newton and CG off in c: MuJoCo's
+// rows are solved to convergence (scene contact.mujoco_newton: false).
+func useConverged(c *contact.Params) {
+	if c.Newton {
+		c.Newton, c.CG, c.PGSIterations, c.PGSTolerance = false, false, 0, 0
+	}
 }
 
 // measureLong runs the model for longTime in both engines from the initial

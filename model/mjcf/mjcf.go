@@ -238,6 +238,7 @@ func (c *compiler) compile() error {
 	s.Solver.Tolerance = &tol
 	whole := false // MuJoCo solves each problem whole: islands, each stopped by its own εr, move its trajectories (manipulator 4.9e-13 → 4e-9 from MuJoCo over 1000 steps)
 	s.Solver.Islands = &whole
+	c.setSolver("Newton", DefaultIterations, DefaultTolerance) // MuJoCo's default solver (optionSolver)
 	for _, e := range c.root.All("option") {
 		if err := c.option(e); err != nil {
 			return err
@@ -262,6 +263,7 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
+	c.denseSolverOnly()
 	c.contactMargin()
 	if err := c.setTotalMass(); err != nil {
 		return err
@@ -511,55 +513,99 @@ const DefaultIterations = 100
 
 // optionSolver reads <option solver iterations tolerance>. MuJoCo's
 // default, Newton, runs MuJoCo 2.2.2's Newton on MuJoCo's rows, and CG
-// MuJoCo 2.2.2's CG, when MuJoCoNewton is set (else the configured solver
-// finds the converged answer), for at most iterations iterations at
-// tolerance (scene contact.mujoco_newton, mujoco_cg, pgs_iterations,
-// pgs_tolerance; package sim). PGS runs MuJoCo 2.2.2's PGS for at most
-// iterations sweeps on MuJoCo's rows: Stiction then gives MuJoCo's
-// unconverged answer. PGS applies to the pyramidal cone's contacts under
-// mujoco-euler and rk4; a warning says when the cone is elliptic.
+// MuJoCo 2.2.2's CG, for at most iterations iterations at tolerance, as
+// MuJoCo does (scene contact.mujoco_newton, mujoco_cg, pgs_iterations,
+// pgs_tolerance; package sim: sim/mujoco_newton.go, sim/mujoco_cg.go);
+// the scene's contact.mujoco_newton: false (`--set
+// contact.mujoco_newton=false`) solves them to convergence (SAP) instead.
+// PGS runs MuJoCo 2.2.2's PGS for at most iterations sweeps on MuJoCo's
+// rows: Stiction then gives MuJoCo's unconverged answer. PGS applies to
+// the pyramidal cone's contacts under mujoco-euler and rk4; a warning
+// says when the cone is elliptic.
 func (c *compiler) optionSolver(e *xmlutil.Element) error {
-	sol, err := c.r.Keyword(e, "solver", "Newton", "Newton", "CG", "PGS")
+	ct := c.out.Scene.Contact
+	was := "PGS" // the solver an earlier <option> (or the default) set
+	switch {
+	case ct.MuJoCoNewton != nil && *ct.MuJoCoCG:
+		was = "CG"
+	case ct.MuJoCoNewton != nil:
+		was = "Newton"
+	}
+	sol, err := c.r.Keyword(e, "solver", was, "Newton", "CG", "PGS")
 	if err != nil {
 		return err
 	}
-	it, err := c.r.Int(e, "iterations", DefaultIterations)
+	it, err := c.r.Int(e, "iterations", *ct.PGSIterations)
 	if err != nil {
 		return err
 	}
 	if it < 1 {
 		return c.r.Errorf(e, "iterations", "%d: want an integer ≥ 1", it)
 	}
-	if sol != "PGS" && !MuJoCoNewton {
-		if sol == "CG" {
-			c.r.Warnf(e, "solver", "CG is solved as Newton (to convergence): CG's unconverged answer is not reproduced")
-		}
-		return nil
-	}
-	tol, err := c.r.Float(e, "tolerance", DefaultTolerance)
+	tol, err := c.r.Float(e, "tolerance", *ct.PGSTolerance)
 	if err != nil {
 		return err
 	}
-	s := c.out.Scene
-	s.Contact.PGSIterations, s.Contact.PGSTolerance = &it, &tol
-	switch sol {
-	case "Newton", "CG":
-		on, cg := true, sol == "CG"
-		s.Contact.MuJoCoNewton, s.Contact.MuJoCoCG = &on, &cg
-	case "PGS":
-		if s.Contact.Cone == "elliptic" {
-			c.r.Warnf(e, "solver", "PGS applies to the pyramidal cone: the elliptic cone's contacts are solved to convergence")
-		}
+	if sol == "PGS" && ct.Cone == "elliptic" {
+		c.r.Warnf(e, "solver", "PGS applies to the pyramidal cone: the elliptic cone's contacts are solved to convergence")
 	}
+	c.setSolver(sol, it, tol)
 	return nil
 }
 
-// MuJoCoNewton makes solver="Newton" (MuJoCo's default) and solver="CG"
-// solve MuJoCo's rows with MuJoCo 2.2.2's Newton and CG solvers, at
-// <option iterations tolerance> (scene contact.mujoco_newton and
-// mujoco_cg; the scene's mujoco_newton: false returns to the converged
-// answer).
-const MuJoCoNewton = false
+// setSolver sets the scene's solver of MuJoCo's rows: MuJoCo 2.2.2's
+// Newton, CG or PGS (sol) for at most it iterations at tolerance tol.
+func (c *compiler) setSolver(sol string, it int, tol float64) {
+	ct := &c.out.Scene.Contact
+	ct.PGSIterations, ct.PGSTolerance = &it, &tol
+	ct.MuJoCoNewton, ct.MuJoCoCG = nil, nil
+	if sol != "PGS" {
+		on, cg := true, sol == "CG"
+		ct.MuJoCoNewton, ct.MuJoCoCG = &on, &cg
+	}
+}
+
+// DenseNV is the number of velocities from which MuJoCo 2.2.2 leaves its
+// dense Newton and CG for its sparse ones (engine_core_constraint.c: the
+// Jacobian is sparse when opt.jacobian is mjJAC_AUTO and nv ≥ 60). The
+// port (sim/mujoco_newton.go, sim/mujoco_cg.go) is the dense path: its
+// Hessian is nv × nv (composite/particle.xml, nv 3000, a 3000 × 3000
+// product per line search), so the import makes it the default only below
+// DenseNV.
+const DenseNV = 60
+
+// denseSolverOnly turns the port of MuJoCo's Newton and CG off (scene
+// contact.mujoco_newton: false, which solves MuJoCo's rows to convergence
+// and leaves PGS off) for a model of at least DenseNV velocities, once
+// the bodies are read: MuJoCo solves such a model with its sparse solver,
+// which the port does not follow. The file's iterations and tolerance are
+// kept, so that the scene's contact.mujoco_newton: true (`--set
+// contact.mujoco_newton=true`) runs the port at any size as the file asks.
+func (c *compiler) denseSolverOnly() {
+	ct := &c.out.Scene.Contact
+	if ct.MuJoCoNewton == nil || c.nv() < DenseNV {
+		return
+	}
+	off := false
+	ct.MuJoCoNewton = &off
+}
+
+// nv is MuJoCo's number of velocities of the joints read: 6 for a free
+// joint, 3 for a ball joint, 1 for a hinge or slide.
+func (c *compiler) nv() int {
+	n := 0
+	for _, j := range c.jointList {
+		switch j.typ {
+		case "free":
+			n += 6
+		case "ball":
+			n += 3
+		default: // hinge, slide
+			n++
+		}
+	}
+	return n
+}
 
 // DefaultTolerance is MuJoCo's default <option tolerance>, the solver's
 // relative tolerance.

@@ -1,36 +1,47 @@
 package mjcf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/model"
+	"github.com/stiction-sim/stiction/scene"
 )
 
-// TestSolverOption: <option solver="PGS"> sets the scene's PGS with the
-// file's iterations and tolerance (MuJoCo's defaults 100 and 1e-8 when
-// absent); Newton (MuJoCo's default) and CG leave PGS off; a bad solver
-// name or an iteration count < 1 is refused with an error naming the
-// attribute and the value.
+// TestSolverOption: <option solver iterations tolerance> sets the scene's
+// solver of MuJoCo's rows with the file's iterations and tolerance
+// (MuJoCo's defaults 100 and 1e-8 when absent): Newton (MuJoCo's default,
+// also without <option>) and CG MuJoCo 2.2.2's own Newton and CG
+// (mujoco_newton, mujoco_cg), PGS its PGS (mujoco_newton unset); a second
+// <option> keeps what the first set; a bad solver name or an iteration
+// count < 1 is refused with an error naming the attribute and the value.
 func TestSolverOption(t *testing.T) {
 	for _, c := range []struct {
 		option string
-		iter   int // 0: PGS off
+		solver string // Newton, CG or PGS
+		iter   int
 		tol    float64
 	}{
-		{``, 0, 0},
-		{`<option solver="Newton" iterations="50"/>`, 0, 0},
-		{`<option solver="CG"/>`, 0, 0},
-		{`<option solver="PGS"/>`, 100, 1e-8},
-		{`<option solver="PGS" iterations="50" tolerance="1e-10"/>`, 50, 1e-10},
+		{``, "Newton", 100, 1e-8},
+		{`<option solver="Newton" iterations="50"/>`, "Newton", 50, 1e-8},
+		{`<option solver="CG" tolerance="1e-6"/>`, "CG", 100, 1e-6},
+		{`<option solver="PGS"/>`, "PGS", 100, 1e-8},
+		{`<option solver="PGS" iterations="50" tolerance="1e-10"/>`, "PGS", 50, 1e-10},
+		{`<option solver="PGS" iterations="50"/><option timestep="0.01"/>`, "PGS", 50, 1e-8},
+		{`<option solver="CG"/><option iterations="20"/>`, "CG", 20, 1e-8},
 	} {
 		im := parseDoc(t, `<mujoco>`+c.option+`<worldbody><geom type="plane" size="1 1 1"/></worldbody></mujoco>`)
 		ct := im.Scene.Contact
-		switch {
-		case c.iter == 0 && ct.PGSIterations != nil:
-			t.Errorf("%q: PGS iterations %d, want PGS off", c.option, *ct.PGSIterations)
-		case c.iter > 0 && (ct.PGSIterations == nil || *ct.PGSIterations != c.iter || ct.PGSTolerance == nil || *ct.PGSTolerance != c.tol):
-			t.Errorf("%q: PGS %v / %v, want %d iterations, tolerance %g", c.option, ct.PGSIterations, ct.PGSTolerance, c.iter, c.tol)
+		got := "PGS"
+		if ct.MuJoCoNewton != nil && *ct.MuJoCoNewton {
+			got = "Newton"
+			if ct.MuJoCoCG != nil && *ct.MuJoCoCG {
+				got = "CG"
+			}
+		}
+		if got != c.solver || ct.PGSIterations == nil || *ct.PGSIterations != c.iter || ct.PGSTolerance == nil || *ct.PGSTolerance != c.tol {
+			t.Errorf("%q: %s, %v iterations, tolerance %v; want %s, %d, %g", c.option, got, ct.PGSIterations, ct.PGSTolerance, c.solver, c.iter, c.tol)
 		}
 	}
 	for _, bad := range []struct{ option, attr, value string }{
@@ -41,5 +52,69 @@ func TestSolverOption(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), bad.attr) || !strings.Contains(err.Error(), bad.value) {
 			t.Errorf("%s: error %v, want one naming %s and %s", bad.option, err, bad.attr, bad.value)
 		}
+	}
+}
+
+// TestSolverDenseOnly: the port of MuJoCo's Newton and CG is the default
+// only below DenseNV velocities, where MuJoCo 2.2.2 itself solves densely;
+// from DenseNV the import sets mujoco_newton: false (the converged solve,
+// PGS off in the built configuration) and keeps the file's solver,
+// iterations and tolerance, so that mujoco_newton: true set afterwards
+// (`--set contact.mujoco_newton=true`) runs the port as the file asks.
+// PGS is left as it is at any size.
+func TestSolverDenseOnly(t *testing.T) {
+	body := func(i int, joint string) string {
+		return fmt.Sprintf(`<body pos="%d 0 1">%s<geom type="sphere" size="0.1"/></body>`, 3*i, joint)
+	}
+	doc := func(option string, free, hinges int) string {
+		var b strings.Builder
+		for i := range free {
+			b.WriteString(body(i, `<freejoint/>`))
+		}
+		for i := range hinges {
+			b.WriteString(body(free+i, `<joint type="ball"/><body pos="0 0 -0.3"><joint type="hinge"/><geom type="sphere" size="0.1"/></body>`))
+		}
+		return `<mujoco>` + option + `<worldbody><geom type="plane" size="1 1 1"/>` + b.String() + `</worldbody></mujoco>`
+	}
+	for _, c := range []struct {
+		option      string
+		free, balls int // free joints (6 velocities), ball + hinge pairs (4)
+		port        bool
+	}{
+		{``, 9, 1, true},                      // nv 58
+		{`<option solver="CG"/>`, 9, 1, true}, // nv 58
+		{``, 8, 3, false},                     // nv 60 with ball and hinge joints
+		{``, 8, 2, true},                      // nv 56
+		{``, 10, 0, false},                    // nv 60
+		{`<option solver="CG" iterations="30"/>`, 10, 0, false},
+		{``, 500, 0, false}, // nv 3000, composite/particle.xml's size
+	} {
+		nv := 6*c.free + 4*c.balls
+		im := parseDoc(t, doc(c.option, c.free, c.balls))
+		ct := im.Scene.Contact
+		if ct.MuJoCoNewton == nil || *ct.MuJoCoNewton != c.port || ct.PGSIterations == nil {
+			t.Errorf("nv %d %q: mujoco_newton %v, want %v", nv, c.option, ct.MuJoCoNewton, c.port)
+			continue
+		}
+		b, err := scene.Build(im.Scene)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Config.Contact.Newton != c.port || !c.port && (b.Config.Contact.PGSIterations != 0 || b.Config.Contact.CG) {
+			t.Errorf("nv %d %q: built Newton %v, CG %v, %d PGS iterations; want the port %v", nv, c.option, b.Config.Contact.Newton, b.Config.Contact.CG, b.Config.Contact.PGSIterations, c.port)
+		}
+		on := true
+		im.Scene.Contact.MuJoCoNewton = &on // the user's explicit choice
+		if b, err = scene.Build(im.Scene); err != nil {
+			t.Fatal(err)
+		}
+		cg := strings.Contains(c.option, "CG")
+		if !b.Config.Contact.Newton || b.Config.Contact.CG != cg || b.Config.Contact.PGSIterations != *ct.PGSIterations {
+			t.Errorf("nv %d %q with mujoco_newton true: Newton %v, CG %v, %d iterations; want the port (CG %v), %d", nv, c.option, b.Config.Contact.Newton, b.Config.Contact.CG, b.Config.Contact.PGSIterations, cg, *ct.PGSIterations)
+		}
+	}
+	im := parseDoc(t, doc(`<option solver="PGS" iterations="20"/>`, 10, 0))
+	if ct := im.Scene.Contact; ct.MuJoCoNewton != nil || *ct.PGSIterations != 20 {
+		t.Errorf("PGS at nv 60: mujoco_newton %v, %d iterations; want unset, 20", ct.MuJoCoNewton, *ct.PGSIterations)
 	}
 }
