@@ -214,9 +214,9 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		switch a.Name {
 		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder", "damper":
 		case "adhesion":
-			a.MarkAllUsed() // one warning for the element, not one per attribute
-			body, _ := a.Attr("body")
-			c.r.Warnf(a, "", "<adhesion> on body %q not simulated (ignored): MuJoCo 2.2.2's body transmission (mjTRN_BODY) pulls the body onto what it touches with the force gain·ctrl along minus the mean of its contacts' normal Jacobians, which needs the step's contacts inside the actuator's moment", body)
+			if err := c.adhesion(a, k); err != nil {
+				return err
+			}
 			continue
 		default:
 			continue
