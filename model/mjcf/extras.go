@@ -334,9 +334,6 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
 			return act, "", c.r.Errorf(v.src(ja), ja, "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
 		}
-		if (j.typ == "ball" || j.typ == "free") && c.out.Scene.Bodies[j.body].Joint.Type == "compound" {
-			why = "an actuator on a ball part of a body with several joints is not supported"
-		}
 	}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
 	if err != nil {
@@ -661,5 +658,8 @@ func (c *compiler) jointGear(v view, sa *scene.Actuator) error {
 		return err
 	}
 	sa.JointGear, sa.GearInParent, sa.DOF = padded(gear, jointGearLen[typ]), ja == "jointinparent", nil
+	if j := c.joints[v.str(ja, "")]; c.out.Scene.Bodies[j.body].Joint.Type == "compound" {
+		sa.DOF = model.Ptr(j.dof) // a ball part: its first velocity (tendon.JointTransmission)
+	}
 	return nil
 }
