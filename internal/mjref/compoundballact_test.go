@@ -71,22 +71,7 @@ func TestCompoundBallActuatorsAct(t *testing.T) {
 	if !(worstOff > 1e-2) {
 		t.Errorf("ball part's actuators off: %.3g from MuJoCo's, want > 1e-2", worstOff)
 	}
-	s := startedSim(t, b, mp, mj)
-	for i, u := range o.Ctrl {
-		if err := s.SetControl(i, u, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for range 50 {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if allocs := testing.AllocsPerRun(20, func() {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-	}); allocs != 0 {
+	if _, allocs := warmedAllocs(t, fmt.Sprintf(compoundBallActuators, "Euler"), o.Ctrl); allocs != 0 {
 		t.Errorf("%v allocations per warmed-up step", allocs)
 	}
 }
