@@ -24,7 +24,7 @@ func (a *Assembler) addPath(c *asmCtx, p tendon.Transmission, r int, s float64) 
 	if len(a.tenG) != c.m.NV {
 		a.tenG, a.tenLocal = make([]float64, c.m.NV), make([]float64, 3*c.m.NV)
 	}
-	l = p.Jacobian(c.m, c.kin, a.tenG, a.tenLocal)
+	l = tendon.JacobianAt(p, c.m, c.kin, c.in.Q0, a.tenG, a.tenLocal) // q for a compound joint's ball part
 	for t := range c.m.Trees {
 		tr := &c.m.Trees[t]
 		g := a.tenG[tr.VOffset : tr.VOffset+tr.NV]
