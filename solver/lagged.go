@@ -39,7 +39,8 @@ import "math"
 // to hold a load at a fraction r of the bound, and a load near the bound
 // would creep; the disk holds it, displaced by at most μ n0 R_t (δt + τd).
 func evalLagged(mu, n0, vs, stick, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
-	cost, b := laggedEval(mu, n0, vs, stick, rt, rn, [3]float64(vhat), [3]float64(vc), g != nil)
+	var b LaggedBlock
+	cost := laggedEval(mu, n0, vs, stick, rt, rn, vhat[0], vhat[1], vhat[2], vc[0], vc[1], vc[2], &b, g != nil)
 	gamma[0], gamma[1], gamma[2] = b.Gamma[0], b.Gamma[1], b.Gamma[2]
 	if g != nil {
 		g[0], g[1], g[2] = b.G00, b.G01, 0
@@ -57,33 +58,37 @@ type LaggedBlock struct {
 	G00, G01, G11, Gnn float64
 }
 
-// LaggedEval returns ℓ, γ and G of ContactLagged constraint i of p at
-// v_c = vc: what Eval computes for it, to the bit, without its slices, for
-// the inner loops of a solver (SAP's line search). Constraint i must be a
-// ContactLagged block of a validated problem.
-func (p *Problem) LaggedEval(i int, vc [3]float64) (float64, LaggedBlock) {
-	c := p.Constraints[i]
+// LaggedEval returns ℓ and sets b to γ and G of ContactLagged constraint i
+// of p at v_c = (v0, v1, v2): what Eval computes for it, to the bit,
+// without its slices, for the inner loops of a solver (SAP's line search).
+// Constraint i must be a ContactLagged block of a validated problem.
+func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) float64 {
+	c := &p.Constraints[i]
 	par := p.Params[c.Par : c.Par+5]
+	vh := p.VHat[c.Row : c.Row+3]
 	r := p.R[c.Row : c.Row+3]
-	return laggedEval(par[0], par[1], par[2], par[4], r[0], r[2], [3]float64(p.VHat[c.Row:c.Row+3]), vc, true)
+	return laggedEval(par[0], par[1], par[2], par[4], r[0], r[2], vh[0], vh[1], vh[2], v0, v1, v2, b, true)
 }
 
-// laggedEval is evalLagged on arrays; G is computed when withG.
-func laggedEval(mu, n0, vs, stick, rt, rn float64, vhat, vc [3]float64, withG bool) (cost float64, b LaggedBlock) {
+// laggedEval is evalLagged on scalars, v̂ = (vh0, vh1, vh2) and
+// v_c = (v0, v1, v2): it returns ℓ and sets b's γ and, when withG, G (else
+// b's G is zero).
+func laggedEval(mu, n0, vs, stick, rt, rn, vh0, vh1, vh2, v0, v1, v2 float64, b *LaggedBlock, withG bool) (cost float64) {
 	if stick != 0 {
 		// The disk of radius μ n0 (laggedStick).
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = diskEval(mu*n0, rt, vhat[0], vhat[1], vc[0], vc[1], withG)
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = diskEval(mu*n0, rt, vh0, vh1, v0, v1, withG)
 	} else {
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = laggedSlip(mu, n0, vs, rt, vhat[0], vhat[1], vc[0], vc[1], withG)
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = laggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1, withG)
 	}
-	if x := vhat[2] - vc[2]; x >= 0 {
+	b.Gamma[2], b.Gnn = 0, 0
+	if x := vh2 - v2; x >= 0 {
 		b.Gamma[2] = x / rn
 		cost += 0.5 * x * x / rn
 		if withG {
 			b.Gnn = 1 / rn
 		}
 	}
-	return cost, b
+	return cost
 }
 
 // laggedSlip is the soft-norm friction of a Lagged block without an

@@ -117,10 +117,11 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 // product ±0 changes at most the sign of a zero partial sum t, and s2 (which
 // starts at +0 and so is never −0) then gets s2 + d·t = s2 either way.
 func (l *line) laggedDerivs(i, j int, alpha, s1, s2 float64) (float64, float64) {
-	d := [3]float64(l.dvc[j : j+3])
-	vc := [3]float64(l.it.vc[j : j+3])
-	g0 := [3]float64(l.it.gamma[j : j+3])
-	_, b := l.p.LaggedEval(i, [3]float64{vc[0] + alpha*d[0], vc[1] + alpha*d[1], vc[2] + alpha*d[2]})
+	d := l.dvc[j : j+3]
+	vc := l.it.vc[j : j+3]
+	g0 := l.it.gamma[j : j+3]
+	var b solver.LaggedBlock
+	l.p.LaggedEval(i, vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2], &b)
 	s1 += d[0] * (b.Gamma[0] - g0[0])
 	s1 += d[1] * (b.Gamma[1] - g0[1])
 	s1 += d[2] * (b.Gamma[2] - g0[2])
