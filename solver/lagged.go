@@ -41,13 +41,21 @@ import "math"
 func evalLagged(mu, n0, vs, stick, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
 	var b LaggedBlock
 	cost := laggedEval(mu, n0, vs, stick, rt, rn, vhat[0], vhat[1], vhat[2], vc[0], vc[1], vc[2], &b, g != nil)
+	b.Put(gamma, g)
+	return cost
+}
+
+// Put writes b's γ into gamma (3 rows) and, unless g is nil, its G into g
+// (3×3, row-major), as Eval writes them.
+func (b *LaggedBlock) Put(gamma, g []float64) {
+	gamma = gamma[:3]
 	gamma[0], gamma[1], gamma[2] = b.Gamma[0], b.Gamma[1], b.Gamma[2]
 	if g != nil {
+		g = g[:9]
 		g[0], g[1], g[2] = b.G00, b.G01, 0
 		g[3], g[4], g[5] = b.G01, b.G11, 0
 		g[6], g[7], g[8] = 0, 0, b.Gnn
 	}
-	return cost
 }
 
 // LaggedBlock is a ContactLagged block's impulse γ = (γ_t1, γ_t2, γ_n) and
