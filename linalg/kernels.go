@@ -68,7 +68,14 @@ func cholLoops(n int, a []float64, lda int) bool {
 		ljj := math.Sqrt(d)
 		rj[j] = ljj
 		inv := 1 / ljj
-		for i := j + 1; i < n; i++ {
+		i := j + 1
+		for ; i+2 <= n; i += 2 { // two rows at a time, each dotPrefix's sum
+			ri, rk := a[i*lda:i*lda+j+1], a[(i+1)*lda:(i+1)*lda+j+1]
+			di, dk := dotPrefix2(ri, rk, rj, j)
+			ri[j] = (ri[j] - di) * inv
+			rk[j] = (rk[j] - dk) * inv
+		}
+		for ; i < n; i++ {
 			ri := a[i*lda : i*lda+j+1]
 			ri[j] = (ri[j] - dotPrefix(ri, rj, j)) * inv
 		}

@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-// TestPairedKernelsSameBits checks that trsmLoops and syrkLoops, which
-// work on two rows or two entries at a time (dotPrefix2), give the bits of
-// the one-at-a-time loops they replaced, for every m, n up to 13 (odd and
-// even counts, prefixes shorter and longer than the unrolling by four).
+// TestPairedKernelsSameBits checks that trsmLoops, syrkLoops and
+// cholLoops, which work on two rows or two entries at a time (dotPrefix2),
+// give the bits of the one-at-a-time loops they replaced, for every m, n
+// up to 13 (odd and even counts, prefixes shorter and longer than the
+// unrolling by four). Factor.Solve's paired rows are checked by the
+// factorization tests' solves and TestStepHashes.
 func TestPairedKernelsSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 2))
 	for m := 1; m <= 13; m++ {
@@ -48,6 +50,39 @@ func TestPairedKernelsSameBits(t *testing.T) {
 						t.Fatalf("syrk m=%d n=%d: (%d, %d) = %v, want %v", m, n, i, j, x, y)
 					}
 				}
+			}
+		}
+	}
+	for n := 1; n <= 13; n++ {
+		a := make([]float64, n*n) // B Bᵀ + n I: positive definite
+		b := make([]float64, n*n)
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		for i := range n {
+			for j := range n {
+				a[i*n+j] = dotPrefix(b[i*n:(i+1)*n], b[j*n:(j+1)*n], n)
+			}
+			a[i*n+i] += float64(n)
+		}
+		want := append([]float64(nil), a...)
+		for j := range n { // the one-row loop
+			rj := want[j*n : j*n+j+1]
+			ljj := math.Sqrt(rj[j] - dotPrefix(rj, rj, j))
+			rj[j] = ljj
+			inv := 1 / ljj
+			for i := j + 1; i < n; i++ {
+				ri := want[i*n : i*n+j+1]
+				ri[j] = (ri[j] - dotPrefix(ri, rj, j)) * inv
+			}
+		}
+		got := append([]float64(nil), a...)
+		if !cholLoops(n, got, n) {
+			t.Fatalf("chol n=%d: not positive definite", n)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("chol n=%d: entry %d = %v, want %v", n, i, got[i], want[i])
 			}
 		}
 	}
