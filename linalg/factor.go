@@ -172,7 +172,13 @@ func (f *Factor) Solve(b []float64) {
 		for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // x_r −= L_rs y
 			k, r0 := s.rowPos[i], int(s.rowPanel[i])
 			xs := x[s.posOff[k]:s.posOff[k+1]]
-			for d := range xs {
+			d := 0
+			for ; d+2 <= len(xs); d += 2 { // two rows at a time, each dotPrefix's sum
+				e0, e1 := dotPrefix2(p[(r0+d)*ns:(r0+d+1)*ns], p[(r0+d+1)*ns:(r0+d+2)*ns], y, ns)
+				xs[d] -= e0
+				xs[d+1] -= e1
+			}
+			for ; d < len(xs); d++ {
 				xs[d] -= dotPrefix(p[(r0+d)*ns:(r0+d+1)*ns], y, ns)
 			}
 		}

@@ -68,7 +68,14 @@ func cholLoops(n int, a []float64, lda int) bool {
 		ljj := math.Sqrt(d)
 		rj[j] = ljj
 		inv := 1 / ljj
-		for i := j + 1; i < n; i++ {
+		i := j + 1
+		for ; i+2 <= n; i += 2 { // two rows at a time, each dotPrefix's sum
+			ri, rk := a[i*lda:i*lda+j+1], a[(i+1)*lda:(i+1)*lda+j+1]
+			di, dk := dotPrefix2(ri, rk, rj, j)
+			ri[j] = (ri[j] - di) * inv
+			rk[j] = (rk[j] - dk) * inv
+		}
+		for ; i < n; i++ {
 			ri := a[i*lda : i*lda+j+1]
 			ri[j] = (ri[j] - dotPrefix(ri, rj, j)) * inv
 		}
@@ -77,9 +84,21 @@ func cholLoops(n int, a []float64, lda int) bool {
 }
 
 // trsmLoops overwrites the m×n row-major matrix b (stride n) with
-// b L⁻ᵀ, where L is the n×n lower factor in l (stride n).
+// b L⁻ᵀ, where L is the n×n lower factor in l (stride n). Rows are
+// independent: they are solved two at a time (dotPrefix2), each with the
+// operations of one.
 func trsmLoops(m, n int, l, b []float64) {
-	for r := range m {
+	r := 0
+	for ; r+2 <= m; r += 2 {
+		x1, x2 := b[r*n:(r+1)*n], b[(r+1)*n:(r+2)*n]
+		for j := range n {
+			lj := l[j*n : j*n+j+1]
+			d1, d2 := dotPrefix2(x1, x2, lj, j)
+			x1[j] = (x1[j] - d1) / lj[j]
+			x2[j] = (x2[j] - d2) / lj[j]
+		}
+	}
+	for ; r < m; r++ {
 		x := b[r*n : (r+1)*n]
 		for j := range n {
 			lj := l[j*n : j*n+j+1]
@@ -94,7 +113,11 @@ func syrkLoops(m, n int, b, w []float64) {
 	for i := range m {
 		bi := b[i*n : (i+1)*n]
 		wi := w[i*m : i*m+i+1]
-		for j := range i + 1 {
+		j := 0
+		for ; j+2 <= len(wi); j += 2 { // two entries at a time, each dotPrefix's sum (products commute)
+			wi[j], wi[j+1] = dotPrefix2(b[j*n:(j+1)*n], b[(j+1)*n:(j+2)*n], bi, n)
+		}
+		for ; j < len(wi); j++ {
 			wi[j] = dotPrefix(bi, b[j*n:(j+1)*n], n)
 		}
 	}
@@ -115,6 +138,30 @@ func dotPrefix(x, y []float64, n int) float64 {
 		s0 += x[k] * y[k]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// dotPrefix2 returns dotPrefix(x1, y, n) and dotPrefix(x2, y, n), the same
+// operations in the same order for each, in one pass over y.
+func dotPrefix2(x1, x2, y []float64, n int) (float64, float64) {
+	x1, x2, y = x1[:n], x2[:n], y[:n]
+	var s0, s1, s2, s3, t0, t1, t2, t3 float64
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		y0, y1, y2, y3 := y[k], y[k+1], y[k+2], y[k+3]
+		s0 += x1[k] * y0
+		s1 += x1[k+1] * y1
+		s2 += x1[k+2] * y2
+		s3 += x1[k+3] * y3
+		t0 += x2[k] * y0
+		t1 += x2[k+1] * y1
+		t2 += x2[k+2] * y2
+		t3 += x2[k+3] * y3
+	}
+	for ; k < n; k++ {
+		s0 += x1[k] * y[k]
+		t0 += x2[k] * y[k]
+	}
+	return (s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3)
 }
 
 // cholBLAS is cholLoops with gonum's Dpotrf.

@@ -39,56 +39,78 @@ import "math"
 // to hold a load at a fraction r of the bound, and a load near the bound
 // would creep; the disk holds it, displaced by at most μ n0 R_t (δt + τd).
 func evalLagged(mu, n0, vs, stick, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
-	var cost float64
-	if stick != 0 {
-		cost = laggedStick(mu*n0, rt, vhat, vc, gamma, g)
-	} else {
-		cost = laggedSlip(mu, n0, vs, rt, vhat, vc, gamma, g)
-	}
-	x := vhat[2] - vc[2]
-	gnn := 0.0
-	if x >= 0 {
-		gamma[2] = x / rn
-		cost += 0.5 * x * x / rn
-		gnn = 1 / rn
-	} else {
-		gamma[2] = 0
-	}
+	var b LaggedBlock
+	cost := laggedEval(mu, n0, vs, stick, rt, rn, vhat[0], vhat[1], vhat[2], vc[0], vc[1], vc[2], &b, g != nil)
+	b.Put(gamma, g)
+	return cost
+}
+
+// Put writes b's γ into gamma (3 rows) and, unless g is nil, its G into g
+// (3×3, row-major), as Eval writes them.
+func (b *LaggedBlock) Put(gamma, g []float64) {
+	gamma = gamma[:3]
+	gamma[0], gamma[1], gamma[2] = b.Gamma[0], b.Gamma[1], b.Gamma[2]
 	if g != nil {
-		g[2], g[5], g[6], g[7], g[8] = 0, 0, 0, 0, gnn
+		g = g[:9]
+		g[0], g[1], g[2] = b.G00, b.G01, 0
+		g[3], g[4], g[5] = b.G01, b.G11, 0
+		g[6], g[7], g[8] = 0, 0, b.Gnn
+	}
+}
+
+// LaggedBlock is a ContactLagged block's impulse γ = (γ_t1, γ_t2, γ_n) and
+// the entries of its Hessian G (the formulas above) that are not zero in
+// general: G_tt = [G00 G01; G01 G11] and G_nn (G_tn = G_nt = 0).
+type LaggedBlock struct {
+	Gamma              [3]float64
+	G00, G01, G11, Gnn float64
+}
+
+// LaggedEval returns ℓ and sets b to γ and G of ContactLagged constraint i
+// of p at v_c = (v0, v1, v2): what Eval computes for it, to the bit,
+// without its slices, for the inner loops of a solver (SAP's line search).
+// Constraint i must be a ContactLagged block of a validated problem.
+func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) float64 {
+	c := &p.Constraints[i]
+	par := p.Params[c.Par : c.Par+5]
+	vh := p.VHat[c.Row : c.Row+3]
+	r := p.R[c.Row : c.Row+3]
+	return laggedEval(par[0], par[1], par[2], par[4], r[0], r[2], vh[0], vh[1], vh[2], v0, v1, v2, b, true)
+}
+
+// laggedEval is evalLagged on scalars, v̂ = (vh0, vh1, vh2) and
+// v_c = (v0, v1, v2): it returns ℓ and sets b's γ and, when withG, G (else
+// b's G is zero).
+func laggedEval(mu, n0, vs, stick, rt, rn, vh0, vh1, vh2, v0, v1, v2 float64, b *LaggedBlock, withG bool) (cost float64) {
+	if stick != 0 {
+		// The disk of radius μ n0 (laggedStick).
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = diskEval(mu*n0, rt, vh0, vh1, v0, v1, withG)
+	} else {
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = laggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1, withG)
+	}
+	b.Gamma[2], b.Gnn = 0, 0
+	if x := vh2 - v2; x >= 0 {
+		b.Gamma[2] = x / rn
+		cost += 0.5 * x * x / rn
+		if withG {
+			b.Gnn = 1 / rn
+		}
 	}
 	return cost
 }
 
 // laggedSlip is the soft-norm friction of a Lagged block without an
-// anchor: its cost ℓ_t, γ_t into gamma[0:2] and G_tt into g's upper-left
-// 2×2 (of 3×3).
-func laggedSlip(mu, n0, vs, rt float64, vhat, vc, gamma, g []float64) float64 {
+// anchor at v_t = (v0, v1) with bias v̂_t = (vh0, vh1): its cost ℓ_t, γ_t
+// and, when withG, G_tt's entries.
+func laggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
 	eps := max(vs, mu*rt*n0)
-	u0, u1 := vc[0]-vhat[0], vc[1]-vhat[1]
+	u0, u1 := v0-vh0, v1-vh1
 	s := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
 	t0, t1 := u0/s, u1/s
 	f := mu * n0 // friction impulse bound
-	gamma[0], gamma[1] = -f*t0, -f*t1
-	if g != nil {
+	if withG {
 		c := f / s
-		g01 := -c * t0 * t1
-		g[0], g[1] = c*(1-t0*t0), g01
-		g[3], g[4] = g01, c*(1-t1*t1)
+		g00, g01, g11 = c*(1-t0*t0), -c*t0*t1, c*(1-t1*t1)
 	}
-	return f * (s - eps)
-}
-
-// laggedStick is the friction of an anchored Lagged block: the disk
-// ‖γ_t‖ ≤ f = μ n0 with SAP's regularization R_t (evalDisk), so that an
-// anchor holds any load strictly inside the bound with a finite
-// displacement, f R_t (δt + τd) at most (package contact).
-func laggedStick(f, rt float64, vhat, vc, gamma, g []float64) float64 {
-	if g == nil {
-		return evalDisk(f, rt, vhat[:2], vc[:2], gamma[:2], nil)
-	}
-	var g2 [4]float64
-	cost := evalDisk(f, rt, vhat[:2], vc[:2], gamma[:2], g2[:])
-	g[0], g[1], g[3], g[4] = g2[0], g2[1], g2[2], g2[3]
-	return cost
+	return f * (s - eps), -f * t0, -f * t1, g00, g01, g11
 }

@@ -104,9 +104,12 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	for i, c := range p.Constraints {
 		lo, hi := c.Row, c.Row+c.Size
 		// γ_i, G_i and ℓ_i of the constraint's kind (SAP §V-A, eq. 37 for contact cones).
-		if c.Kind == solver.Interval { // one row (limits, pyramid edges): Eval without its slices
+		switch c.Kind {
+		case solver.Interval: // one row (limits, pyramid edges): Eval without its slices
 			it.ci[i], it.gamma[lo], it.g[e.goff[i]] = solver.IntervalEval(p.Params[c.Par], p.Params[c.Par+1], p.R[lo], p.VHat[lo], it.vc[lo])
-		} else {
+		case solver.ContactLagged: // Eval on scalars, the same bits
+			it.ci[i] = e.lagged3(i, lo, it)
+		default:
 			it.ci[i] = p.Eval(i, it.vc[lo:hi], it.gamma[lo:hi], e.gBlock(it.g, i))
 		}
 		it.costC += it.ci[i]
@@ -125,6 +128,17 @@ func (e *evaluator) evaluate(it *iterate) bool {
 	it.pNorm = scaledNorm(e.dinv, diff)
 	it.jcNorm = scaledNorm(e.dinv, it.jc)
 	return isFinite(it.cost) && isFinite(it.gradNorm) && isFinite(it.pNorm) && isFinite(it.jcNorm)
+}
+
+// lagged3 evaluates ContactLagged constraint i (rows lo, lo+1, lo+2) at
+// it.vc into it.gamma and its G block, as Problem.Eval would, and returns
+// its cost.
+func (e *evaluator) lagged3(i, lo int, it *iterate) float64 {
+	var b solver.LaggedBlock
+	vc := it.vc[lo : lo+3]
+	cost := e.p.LaggedEval(i, vc[0], vc[1], vc[2], &b)
+	b.Put(it.gamma[lo:lo+3], it.g[e.goff[i]:e.goff[i]+9])
+	return cost
 }
 
 // dot returns xᵀy.

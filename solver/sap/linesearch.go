@@ -90,6 +90,10 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 			s2 += dv * t
 			continue
 		}
+		if c.Kind == solver.ContactLagged {
+			s1, s2 = l.laggedDerivs(i, c.Row, alpha, s1, s2)
+			continue
+		}
 		_, lo, hi := l.at(i, alpha, true)
 		k := hi - lo
 		dv := l.dvc[lo:hi]
@@ -104,6 +108,27 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 		}
 	}
 	return l.f0 + alpha*l.c2 - s1, l.c2 + s2
+}
+
+// laggedDerivs adds ContactLagged constraint i's terms (rows j, j+1, j+2)
+// of derivs' sums s1 and s2 at α and returns them: derivs' general loop
+// over a 3×3 G, the same bits, without its slices and without the
+// products with G's entries that are zero (G_tn = G_nt = 0). Leaving out a
+// product ±0 changes at most the sign of a zero partial sum t, and s2 (which
+// starts at +0 and so is never −0) then gets s2 + d·t = s2 either way.
+func (l *line) laggedDerivs(i, j int, alpha, s1, s2 float64) (float64, float64) {
+	d := l.dvc[j : j+3]
+	vc := l.it.vc[j : j+3]
+	g0 := l.it.gamma[j : j+3]
+	var b solver.LaggedBlock
+	l.p.LaggedEval(i, vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2], &b)
+	s1 += d[0] * (b.Gamma[0] - g0[0])
+	s1 += d[1] * (b.Gamma[1] - g0[1])
+	s1 += d[2] * (b.Gamma[2] - g0[2])
+	s2 += d[0] * (b.G00*d[0] + b.G01*d[1])
+	s2 += d[1] * (b.G01*d[0] + b.G11*d[1])
+	s2 += d[2] * (b.Gnn * d[2])
+	return s1, s2
 }
 
 // exact is the exact line search of SAP §IV-B: safeguarded Newton–bisection

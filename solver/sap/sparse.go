@@ -78,15 +78,17 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 }
 
 // assemble implements newtonSystem: H = A + Σ_i J_iᵀ G_i J_i, written
-// block by block into the factor's storage (lower blocks only).
+// block by block into the factor's storage (lower blocks only, and of the
+// diagonal blocks of A and of contacts the lower triangles, which is all
+// linalg.Factor reads).
 func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	data := s.f.Data()
 	clear(data)
-	for c, q := range p.Cliques {
+	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
 		a, at := p.ABlock(c), s.diag[c]
 		for i := range q.Size {
-			row := data[at.off+i*at.stride:][:q.Size]
-			for j, x := range a[i*q.Size : (i+1)*q.Size] {
+			row := data[at.off+i*at.stride:][:i+1]
+			for j, x := range a[i*q.Size : i*q.Size+i+1] {
 				row[j] += x
 			}
 		}
@@ -115,27 +117,40 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 	switch k {
 	case 1: // a limit's or a tendon's row
 		addJtTmpRow(j1[:n1], s.tmp[:n2], at, data)
-	case 3: // contacts: the common case, unrolled
-		addJtTmp3(j1, s.tmp, n1, n2, at, data)
+	case 3: // contacts: the common case, unrolled; a diagonal block's lower triangle only
+		addJtTmp3(j1, s.tmp, n1, n2, at, data, b1 == b2)
 	default:
 		addJtTmpRows(j1, s.tmp, k, n1, n2, at, data)
 	}
 }
 
 // addJtTmp3 is sparseSystem.addJtTmp for a contact's three rows: entry
-// (a, b) gets j_0a t_0b + j_1a t_1b + j_2a t_2b.
-func addJtTmp3(j1, t []float64, n1, n2 int, at blockAt, data []float64) {
-	for a := range n1 {
-		c0, c1, c2 := j1[a], j1[n1+a], j1[2*n1+a]
-		if at.trans {
-			for b := range n2 {
-				data[at.off+b*at.stride+a] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+// (a, b) gets j_0a t_0b + j_1a t_1b + j_2a t_2b. With lower (a diagonal
+// block, b1 = b2) only the entries b ≤ a are formed: linalg.Factor reads a
+// diagonal block's lower triangle only (Locate), so the upper one is left
+// unused.
+func addJtTmp3(j1, t []float64, n1, n2 int, at blockAt, data []float64, lower bool) {
+	ja, jb, jc := j1[:n1], j1[n1:2*n1], j1[2*n1:3*n1]
+	t0, t1, t2 := t[:n2], t[n2:2*n2], t[2*n2:3*n2]
+	if at.trans {
+		for a, c0 := range ja {
+			c1, c2 := jb[a], jc[a]
+			for b, x := range t0 {
+				data[at.off+b*at.stride+a] += c0*x + c1*t1[b] + c2*t2[b]
 			}
-			continue
 		}
-		row := data[at.off+a*at.stride:][:n2]
-		for b := range row {
-			row[b] += c0*t[b] + c1*t[n2+b] + c2*t[2*n2+b]
+		return
+	}
+	for a, c0 := range ja {
+		c1, c2 := jb[a], jc[a]
+		m := n2
+		if lower {
+			m = a + 1
+		}
+		row := data[at.off+a*at.stride:][:m]
+		r0, r1, r2 := t0[:m], t1[:m], t2[:m]
+		for b, x := range r0 {
+			row[b] += c0*x + c1*r1[b] + c2*r2[b]
 		}
 	}
 }
