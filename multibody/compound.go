@@ -275,7 +275,10 @@ func (j *Joint) validateCompound() error {
 	vi, qi := 0, 0
 	for i := range j.Parts {
 		for range j.Parts[i].Type.NV() {
-			j.dofPart[vi], j.dofQ[vi] = int8(i), int8(qi)
+			j.dofPart[vi], j.dofQ[vi], j.dofScalar[vi] = int8(i), int8(qi), int8(qi)
+			if j.Parts[i].Type == JointBall {
+				j.dofScalar[vi] = -1
+			}
 			vi++
 		}
 		qi += j.Parts[i].Type.NQ()
@@ -312,6 +315,9 @@ func (j *Joint) BallOfDOF(k int) (ok bool, qi, axis int, stiffness float64) {
 	case JointBall:
 		return true, 0, k, j.Stiffness
 	case JointCompound:
+		if k >= 0 && k < int(j.nv) && j.dofScalar[k] >= 0 {
+			return false, -1, 0, 0 // validated: a scalar part's, kept
+		}
 		p, pq, pv := j.partOfDOFAt(k)
 		if p != nil && p.Type == JointBall {
 			return true, pq, k - pv, p.Stiffness
