@@ -117,7 +117,10 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		}
 		vi += p.Type.NV()
 	}
-	if v == nil {
+	if v == nil || j.slides {
+		// Translations alone: Ω = 0 in every part's frame, so each l̇ =
+		// Ω × l is a zero (wdot below) and sw, sl, sums of +0 and v·(±0)
+		// from +0, are +0 for finite v: the zero cw, cl.
 		return cw, cl
 	}
 	// Forward pass: Ω and the origin velocity u of each part's frame.
@@ -284,6 +287,10 @@ func (j *Joint) validateCompound() error {
 		qi += j.Parts[i].Type.NQ()
 	}
 	j.nq, j.nv = int8(nq), int8(nv)
+	j.slides = true
+	for i := range j.Parts {
+		j.slides = j.slides && j.Parts[i].Type == JointPrismatic
+	}
 	return nil
 }
 

@@ -239,8 +239,11 @@ type Joint struct {
 	// validation. dofScalar[k] is ScalarCoordinate(k) for k < nv (−1 on a
 	// ball part), which the constraints' per-step paths ask for every
 	// actuator, limit and tendon term (constraint.dofAt).
+	// slides is set on a validated compound of prismatic parts alone,
+	// whose subspace does not turn (compoundSubspaceAt).
 	nq, nv                   int8
 	dofPart, dofQ, dofScalar [MaxCompoundDOF]int8
+	slides                   bool
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a

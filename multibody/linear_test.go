@@ -92,3 +92,51 @@ func TestLinearCoordinatesMatchJoints(t *testing.T) {
 		}
 	}
 }
+
+// TestSlidesSubspaceMatchesVectorForm: a compound of prismatic parts alone
+// (MJCF's consecutive slides: dm point_mass, ball_in_cup) takes
+// compoundSubspaceAt's translation-only path, whose S and Ṡv have the bits
+// of the full walk's Vec3 form (compoundSubspaceVec) at random axes,
+// references, coordinates and velocities, 1 to 6 parts.
+func TestSlidesSubspaceMatchesVectorForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	unit := func() spatial.Vec3 {
+		a, _ := spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		return a
+	}
+	for n := 1; n <= 6; n++ {
+		for range 50 {
+			j := Joint{Type: JointCompound}
+			for range n {
+				j.Parts = append(j.Parts, JointPart{Type: JointPrismatic, Axis: unit(), Ref: r.NormFloat64(), Pos: spatial.Vec3{r.NormFloat64(), 0, r.NormFloat64()}})
+			}
+			if err := j.validate(); err != nil {
+				t.Fatal(err)
+			}
+			if !j.slides {
+				t.Fatalf("%d prismatic parts: slides not kept", n)
+			}
+			q, v := make([]float64, n), make([]float64, n)
+			for i := range q {
+				q[i], v[i] = r.NormFloat64(), r.NormFloat64()*10
+			}
+			var got, want compoundWalk
+			got.xm = j.compoundFrames(q, &got.rot, &got.anchor, &got.origin)
+			want.xm = j.compoundFramesVec(q, &want.rot, &want.anchor, &want.origin)
+			var gw, gl, ww, wl [6]spatial.Vec3
+			gcw, gcl := j.compoundSubspaceAt(&got, v, &gw, &gl)
+			wcw, wcl := j.compoundSubspaceVec(&want, v, &ww, &wl)
+			same := sameVecBits(gcw, wcw) && sameVecBits(gcl, wcl)
+			for k := range n {
+				same = same && sameVecBits(gw[k], ww[k]) && sameVecBits(gl[k], wl[k])
+			}
+			if !same {
+				t.Fatalf("%d slides: S (%v, %v) Ṡv (%v, %v); Vec3 form (%v, %v), (%v, %v)", n, gw, gl, gcw, gcl, ww, wl, wcw, wcl)
+			}
+		}
+	}
+	mixed := Joint{Type: JointCompound, Parts: []JointPart{{Type: JointPrismatic, Axis: spatial.Vec3{1, 0, 0}}, {Type: JointRevolute, Axis: spatial.Vec3{0, 0, 1}}}}
+	if err := mixed.validate(); err != nil || mixed.slides {
+		t.Fatalf("a slide and a hinge: slides %v (%v)", mixed.slides, err)
+	}
+}
