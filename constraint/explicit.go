@@ -102,6 +102,7 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 	if s == nil {
 		return
 	}
+	var vis [8]int // a short tendon's velocity indices
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
 		if !ac.IsForce() {
@@ -112,6 +113,15 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 			gear := ac.gear()
 			force, _ := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
 			f[vi] += gear * force
+			continue
+		}
+		if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
+			gear := ac.gear()
+			l, ld := tendonLength(m, ac.Tendon, q, v, vis[:])
+			force, _ := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
+			for k, t := range ac.Tendon {
+				f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k
+			}
 			continue
 		}
 		force, _ := ac.stateForce(m, q, v, ctl[i])
