@@ -103,14 +103,13 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // crbaColumns fills M by crbaColumn from the leaves to the root, adding
 // each body's composite inertia to its parent's.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
-	m := ws.m
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
-		body := &m.Bodies[b]
-		for k := range body.Joint.NV() {
-			ws.crbaColumn(tr, b, body.VOff+k, out)
+		top := &ws.top[b]
+		for k := range int(top.nv) {
+			ws.crbaColumn(tr, b, int(top.voff)+k, out)
 		}
-		if p := body.Joint.Parent; p >= 0 {
+		if p := int(top.parent); p >= 0 {
 			ws.combine(p, b)
 		}
 	}
@@ -215,16 +214,16 @@ func (ws *Workspace) combine(p, b int) {
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
 	m := ws.m
 	for b := range m.Bodies {
-		body := &m.Bodies[b]
-		if body.Tree < 0 {
+		top := &ws.top[b]
+		if top.tree < 0 {
 			continue
 		}
 		// On scalars, the Vec3 form's operations in order (rneaAccel).
 		rneaAccel(ws, b, &g, vel)
 		al, ac := &ws.al[b], &ws.ac[b]
 		if a != nil {
-			for k := range body.Joint.NV() {
-				i := body.VOff + k
+			for k := range int(top.nv) {
+				i := int(top.voff) + k
 				*al, *ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
 			}
 		}
@@ -232,7 +231,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if vel {
 			w = &ws.w[b]
 		}
-		bodyForces(body.Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
+		bodyForces(m.Bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		top := &ws.top[b]
