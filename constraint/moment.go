@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/linalg"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/tendon"
 )
 
 // Moment writes the actuator's moment arm g = ∂l/∂v (length m.NV: Gear on
@@ -18,7 +19,7 @@ func (ac *Actuator) Moment(m *multibody.Model, ws *multibody.Workspace, q, g, lo
 	gear := ac.gear()
 	switch {
 	case ac.Transmission != nil:
-		l := ac.Transmission.Jacobian(m, ws, g, local)
+		l := tendon.JacobianAt(ac.Transmission, m, ws, q, g, local)
 		for k := range g[:m.NV] {
 			g[k] *= gear
 		}

@@ -32,7 +32,7 @@ func (a *Assembler) pathJacobian(c *asmCtx, p tendon.Transmission) float64 {
 	if len(a.tenG) != c.m.NV {
 		a.tenG, a.tenLocal = make([]float64, c.m.NV), make([]float64, 3*c.m.NV)
 	}
-	return p.Jacobian(c.m, c.kin, a.tenG, a.tenLocal)
+	return tendon.JacobianAt(p, c.m, c.kin, c.in.Q0, a.tenG, a.tenLocal) // q for a compound joint's ball part
 }
 
 // addG adds s·G (a.tenG, pathJacobian's) to row r of the block being

@@ -48,6 +48,12 @@ type Geometry struct {
 	// were smaller by the larger standoff of its two geometries. 0 acts at
 	// touch.
 	Standoff float64
+	// Margin is MuJoCo's geom margin: a pair of geometries has a contact
+	// once its surfaces are closer than the larger of their margins, in
+	// the margin's gap (beyond Standoff) a contact that exerts no force
+	// but that MuJoCo's body transmission counts (tendon.BodyTransmission).
+	// 0 for none.
+	Margin float64
 }
 
 // Model is the static description of a multibody system. Build it with

@@ -277,7 +277,7 @@ func (bb *builder) addBody(b *Body) (int, error) {
 			return -1, err
 		}
 		m.Geometries[gi].Contype, m.Geometries[gi].Conaffinity, m.Geometries[gi].Name = g.contype, g.conaffinity, g.name
-		m.Geometries[gi].Standoff = g.standoff
+		m.Geometries[gi].Standoff, m.Geometries[gi].Margin = g.standoff, g.margin
 	}
 	return idx, bb.addVisuals(idx, b)
 }
@@ -289,7 +289,7 @@ type geom struct {
 	pose                 spatial.Pose
 	mat                  int
 	contype, conaffinity uint32
-	standoff             float64
+	standoff, margin     float64
 }
 
 // collisionShapes converts the body's shape (at shape_pose) and its
@@ -318,7 +318,7 @@ func (bb *builder) collisionShapes(b *Body) ([]geom, error) {
 			mat = b.Material
 		}
 		out = append(out, geom{name: c.Name, shape: g, pose: poseOr(c.Pose), mat: slices.Index(bb.mats, mat),
-			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity), standoff: orZero(c.Standoff)})
+			contype: bits(c.Contype), conaffinity: bits(c.Conaffinity), standoff: orZero(c.Standoff), margin: orZero(c.Margin)})
 	}
 	return out, nil
 }

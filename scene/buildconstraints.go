@@ -190,6 +190,9 @@ func actuator(m *multibody.Model, s *Scene, a *Actuator, i int) (constraint.Actu
 	if a.JointGear != nil {
 		ac.Transmission = jointTransmissionOf(m, a)
 	}
+	if a.Adhesion != "" {
+		ac.Transmission = adhesionOf(m, a)
+	}
 	if a.Tendon != "" {
 		if t := s.Tendon(a.Tendon); len(t.Path) > 0 {
 			ac.Transmission = tendonPath(m, t)

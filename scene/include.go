@@ -150,6 +150,9 @@ func (s *Scene) merge(sub *Scene, inc Include) error {
 		if a.Joint != "" {
 			a.Joint = pre(a.Joint)
 		}
+		if a.Adhesion != "" {
+			a.Adhesion = pre(a.Adhesion)
+		}
 		if a.Tendon != "" {
 			a.Tendon = inc.Prefix + a.Tendon
 		}

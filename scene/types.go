@@ -364,6 +364,11 @@ type Collision struct {
 	// (≥ 0, default 0: at touch; MuJoCo's geom margin − gap). A pair takes
 	// the larger of its two shapes'.
 	Standoff *float64 `yaml:"standoff,omitempty"`
+	// Margin is the distance below which the shape's pairs are contacts
+	// that an adhesion actuator counts, m (≥ 0, default 0; MuJoCo's geom
+	// margin, multibody.Geometry.Margin). A pair takes the larger of its
+	// two shapes'.
+	Margin *float64 `yaml:"margin,omitempty"`
 }
 
 // Visual is a shape that is only drawn.

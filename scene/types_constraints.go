@@ -28,6 +28,11 @@ type Actuator struct {
 	SliderCrank *SliderCrank `yaml:"slider_crank,omitempty"`
 	// Site is the site transmission it drives instead of a joint.
 	Site *SiteTransmission `yaml:"site,omitempty"`
+	// Adhesion names the body whose contacts drive a general actuator
+	// instead of a joint (MuJoCo's <adhesion>, a body transmission:
+	// tendon.BodyTransmission): its force pulls the body onto what it
+	// touches along the mean of its contacts' normals.
+	Adhesion string `yaml:"adhesion,omitempty"`
 	// JointGear makes the actuator drive joint's ball joint (3 values: a
 	// torque per unit force) or free joint (6 values: a force on the body
 	// origin in the world frame, then a torque), the torque in the body's

@@ -190,6 +190,8 @@ func (v *validator) actuator(p string, a *Actuator, s *Scene) {
 		return
 	}
 	switch {
+	case a.Adhesion != "":
+		v.adhesion(p, a, bodies)
 	case a.Site != nil && (a.Joint != "" || a.Tendon != "" || a.SliderCrank != nil):
 		v.add(p+".site", "given with a joint, tendon or slider-crank; an actuator drives one of them")
 	case a.Site != nil:

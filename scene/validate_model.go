@@ -110,9 +110,12 @@ func (v *validator) collisions(p string, b *Body, mats map[string]Material) {
 			}
 		}
 		v.collisionBits(cp, c.Contype, c.Conaffinity)
-		if c.Standoff != nil {
-			if x := *c.Standoff; !finite(x) || x < 0 {
-				v.add(cp+".standoff", "%s must be finite and ≥ 0", fnum(x))
+		for _, d := range []struct {
+			n string
+			x *float64
+		}{{"standoff", c.Standoff}, {"margin", c.Margin}} {
+			if d.x != nil && (!finite(*d.x) || *d.x < 0) {
+				v.add(cp+"."+d.n, "%s must be finite and ≥ 0", fnum(*d.x))
 			}
 		}
 	}

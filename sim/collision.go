@@ -47,6 +47,8 @@ func (sim *Simulator) detectContacts() {
 	sim.prof.lap(StageBroadPhase)
 	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
 	sim.wakeTouched() // a contact with an awake body wakes a sleeping island (sleep.go)
+	// MuJoCo's body transmissions read the contacts (adhesion.go).
+	sim.ws.cons.adh.moments(m, w.kin0, w.pairs)
 	sim.prof.lap(StageNarrowPhase)
 }
 

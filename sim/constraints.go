@@ -25,6 +25,7 @@ type constraintWork struct {
 	lazy     bool                 // the last step's rows are not assembled yet (deferRows)
 	lazyCtl  []constraint.Control // the controls they take
 	eager    bool                 // assemble every step's rows at once (tests: BenchmarkFastPaths)
+	adh      adhesion             // the adhesion actuators' moments (adhesion.go)
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -44,6 +45,7 @@ func (sim *Simulator) initConstraints() error {
 	if sim.scheme.Method == MuJoCoImplicitRule {
 		c.set = implicitActuatorSet(set) // mj_implicit's explicit actuator forces (scheme_implicit_act.go)
 	}
+	c.set = c.adh.init(sim.Model, c.set) // this simulator's own adhesion moments (adhesion.go)
 	c.controls = make([]constraint.Control, len(set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
 	if err := sim.initActivations(); err != nil {

@@ -60,6 +60,11 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	if g1.Type == mjccd.HField { // mjc_ConvexHField (mujocoHField)
 		return sim.mujocoHField(g1, g2, flip, out)
 	}
+	if mm := max(ga.Margin, gb.Margin); mm > 0 { // MuJoCo's contacts within the geoms' margin (adhesion_collide.go)
+		if hits, ok := mujocoMargin(g1, g2, flip, mm, slack, out); ok {
+			return hits, true
+		}
+	}
 	if g1.Type == mjccd.Plane && g2.Type == mjccd.Box {
 		return mujocoPlaneBox(g1, g2, flip, slack, out), true
 	}

@@ -22,10 +22,16 @@ import (
 // or G = g with InParent. Free: L = 0, as in MuJoCo (no meaningful length),
 // and G = (R g_τ, g_f) on our (ω, v) in the world frame, R the body's
 // rotation (the identity with InParent).
+//
+// On a ball part of a compound joint (DOF its first velocity within the
+// joint) the quaternion is the part's, read from q: JacobianAt
+// (ballpart.go), which the constraint assembly calls; Jacobian, without
+// q, gives G = 0 and length 0 there.
 type JointTransmission struct {
 	Body     int // the body whose ball or free joint is driven
 	Gear     [6]float64
 	InParent bool
+	DOF      int // a compound joint's ball part: its first velocity within the joint (0 otherwise)
 }
 
 // Bodies lists the body: G has entries only on its joint's velocities.
@@ -37,8 +43,16 @@ func (s *JointTransmission) Validate(m *multibody.Model) error {
 	if s.Body < 0 || s.Body >= len(m.Bodies) {
 		return fmt.Errorf("joint transmission: body %d out of range", s.Body)
 	}
-	if t := m.Bodies[s.Body].Joint.Type; t != multibody.JointBall && t != multibody.JointFree {
-		return fmt.Errorf("joint transmission: body %q has a %s joint (want ball or free)", m.Bodies[s.Body].Name, t)
+	b := &m.Bodies[s.Body]
+	switch t := b.Joint.Type; {
+	case t == multibody.JointCompound:
+		if err := s.validateBallPart(m, b); err != nil {
+			return err
+		}
+	case t != multibody.JointBall && t != multibody.JointFree:
+		return fmt.Errorf("joint transmission: body %q has a %s joint (want ball, free or a ball part of a compound joint)", b.Name, t)
+	case s.DOF != 0:
+		return fmt.Errorf("joint transmission: dof %d on the %s joint of %q (a ball or free joint's is 0)", s.DOF, t, b.Name)
 	}
 	return finiteGear("joint transmission", s.Gear)
 }
@@ -47,6 +61,9 @@ func (s *JointTransmission) Validate(m *multibody.Model) error {
 func (s *JointTransmission) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
 	clear(g[:m.NV])
 	b := &m.Bodies[s.Body]
+	if b.Joint.Type == multibody.JointCompound {
+		return 0 // needs q: JacobianAt
+	}
 	if b.Joint.Type == multibody.JointFree {
 		tau := spatial.Vec3{s.Gear[3], s.Gear[4], s.Gear[5]}
 		if !s.InParent {

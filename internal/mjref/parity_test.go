@@ -128,6 +128,11 @@ var parityModels = []struct {
 	{"mujoco/model/flag/flag.xml", trajMatches, false},                // cloth with tendon springs in wind
 	{"mujoco/test/engine/testdata/skingroup.xml", trajMatches, false}, // two soft boxes
 	{"mujoco/test/engine/testdata/catenary.xml", trajMatches, false},
+	// Two <adhesion> actuators (MuJoCo's body transmission,
+	// tendon.BodyTransmission) on pads whose contacts lie in their margin's
+	// gap; with zero control they exert no force (TestAdhesionMuJoCo
+	// switches them on).
+	{"mujoco/model/adhesion/active_adhesion.xml", trajMatches, false},
 	// MuJoCo's convex collider (geometry/mjccd) with multiccd's 5 contacts.
 	// With the port (the MJCF default) 6.0e-7 from the initial state from
 	// step 2, where MuJoCo's multiccd rim contacts follow the sign of a

@@ -115,17 +115,27 @@ func (c *compiler) sceneActuator(a model.Actuator, e *xmlutil.Element, k int) (s
 		rr := *r
 		sa.CtrlRange = &rr
 	}
-	if r := a.ForceRange; r != nil {
-		eff := math.Max(math.Abs(r[0]), math.Abs(r[1])) / math.Abs(gain)
-		if !(eff > 0) {
-			return sa, fmt.Sprintf("forcerange [%g, %g] allows no force", r[0], r[1]), nil
-		}
-		if r[0] != -r[1] {
-			c.r.Warnf(e, "forcerange", "forcerange [%g, %g] is not symmetric: approximated by ±%g", r[0], r[1], math.Max(math.Abs(r[0]), math.Abs(r[1])))
-		}
-		sa.Effort = model.Ptr(eff)
+	why := c.effort(e, a.ForceRange, gain, &sa)
+	return sa, why, nil
+}
+
+// effort sets sa's effort from a limited forcerange r (nil: none) of an
+// actuator whose gain is folded into its gear: max(|r0|, |r1|)/|gain|,
+// with a warning when r is not symmetric; it returns why the actuator is
+// not simulated when r allows no force.
+func (c *compiler) effort(e *xmlutil.Element, r *[2]float64, gain float64, sa *scene.Actuator) string {
+	if r == nil {
+		return ""
 	}
-	return sa, "", nil
+	eff := math.Max(math.Abs(r[0]), math.Abs(r[1])) / math.Abs(gain)
+	if !(eff > 0) {
+		return fmt.Sprintf("forcerange [%g, %g] allows no force", r[0], r[1])
+	}
+	if r[0] != -r[1] {
+		c.r.Warnf(e, "forcerange", "forcerange [%g, %g] is not symmetric: approximated by ±%g", r[0], r[1], math.Max(math.Abs(r[0]), math.Abs(r[1])))
+	}
+	sa.Effort = model.Ptr(eff)
+	return ""
 }
 
 // generalType maps a <general> actuator: it returns the scene type, the

@@ -153,6 +153,7 @@ var supported = map[string][]string{
 	"intvelocity": {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "kp", "actrange", "name"},
 	"damper":      {"class", "joint", "jointinparent", "tendon", "gear", "ctrlrange", "forcerange", "forcelimited", "kv", "name"},
 	"muscle":      {"class", "joint", "tendon", "gear", "ctrlrange", "forcerange", "ctrllimited", "forcelimited", "timeconst", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax", "lengthrange", "name"},
+	"adhesion":    {"class", "body", "gain", "ctrlrange", "forcerange", "forcelimited", "name"},
 	"equality":    {"class", "solref", "solimp", "active"},
 	"tendon":      {"class", "limited", "range", "stiffness", "damping", "springlength", "frictionloss", "solreflimit", "solimplimit", "margin", "rgba", "width", "material", "group", "name"},
 	"pair":        {"class"},

@@ -214,9 +214,9 @@ func (c *compiler) actuators(e *xmlutil.Element) error {
 		switch a.Name {
 		case "motor", "position", "velocity", "general", "muscle", "intvelocity", "cylinder", "damper":
 		case "adhesion":
-			a.MarkAllUsed() // one warning for the element, not one per attribute
-			body, _ := a.Attr("body")
-			c.r.Warnf(a, "", "<adhesion> on body %q not simulated (ignored): MuJoCo 2.2.2's body transmission (mjTRN_BODY) pulls the body onto what it touches with the force gain·ctrl along minus the mean of its contacts' normal Jacobians, which needs the step's contacts inside the actuator's moment", body)
+			if err := c.adhesion(a, k); err != nil {
+				return err
+			}
 			continue
 		default:
 			continue
@@ -333,9 +333,6 @@ func (c *compiler) parseActuator(a *xmlutil.Element, v view) (model.Actuator, st
 		act.Body, act.DOF, act.JointName = c.out.Scene.Bodies[j.body].Name, j.dof, jn
 		if a.Name == "muscle" && (j.typ == "ball" || j.typ == "free") {
 			return act, "", c.r.Errorf(v.src(ja), ja, "a muscle on a %s joint is not supported (only hinge and slide joints and tendons)", j.typ)
-		}
-		if (j.typ == "ball" || j.typ == "free") && c.out.Scene.Bodies[j.body].Joint.Type == "compound" {
-			why = "an actuator on a ball part of a body with several joints is not supported"
 		}
 	}
 	gear, err := c.floats(v, "gear", -1, []float64{1})
@@ -661,5 +658,8 @@ func (c *compiler) jointGear(v view, sa *scene.Actuator) error {
 		return err
 	}
 	sa.JointGear, sa.GearInParent, sa.DOF = padded(gear, jointGearLen[typ]), ja == "jointinparent", nil
+	if j := c.joints[v.str(ja, "")]; c.out.Scene.Bodies[j.body].Joint.Type == "compound" {
+		sa.DOF = model.Ptr(j.dof) // a ball part: its first velocity (tendon.JointTransmission)
+	}
 	return nil
 }

@@ -148,13 +148,16 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 		v.str("solmix", "")
 		c.r.Warnf(v.e, "solmix", "not supported (ignored)")
 	}
-	standoff, err := c.geomMargin(v)
+	margin, standoff, err := c.geomMargin(v)
 	if err != nil {
 		return err
 	}
 	col := scene.Collision{Name: name, Shape: sh, Pose: model.PoseToScene(x)}
 	if standoff > 0 {
 		col.Standoff = &standoff
+	}
+	if margin > 0 {
+		col.Margin = &margin // the contacts an adhesion actuator counts (tendon.BodyTransmission)
 	}
 	if ct != 1 {
 		col.Contype = &ct
@@ -175,8 +178,8 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 	return nil
 }
 
-// geomMargin reads margin and gap and returns the geom's standoff,
-// margin − gap (0 when gap ≥ margin). MuJoCo detects a pair within the
+// geomMargin reads margin and gap and returns the margin and the geom's
+// standoff, margin − gap (0 when gap ≥ margin). MuJoCo detects a pair within the
 // larger of its geoms' margins, and its contact acts when the distance is
 // below margin − gap (the pair's larger margin less its larger gap),
 // holding the surfaces that far apart. The scene's contact margin (a pair
@@ -186,28 +189,28 @@ func (c *compiler) collisionGeom(v view, idx int, b *scene.Body, sh *scene.Shape
 // pair takes the larger standoff, which is MuJoCo's max margin − max gap
 // when the gaps are equal (all the public suites' gaps are 0). Geoms whose
 // gaps differ warn once.
-func (c *compiler) geomMargin(v view) (float64, error) {
+func (c *compiler) geomMargin(v view) (margin, standoff float64, err error) {
 	m, err := c.float(v, "margin", 0)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	gap, err := c.float(v, "gap", 0)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if m < 0 || gap < 0 {
 		a := "margin"
 		if m >= 0 {
 			a = "gap"
 		}
-		return 0, c.r.Errorf(v.src(a), a, "must be ≥ 0")
+		return 0, 0, c.r.Errorf(v.src(a), a, "must be ≥ 0")
 	}
 	c.maxMargin = math.Max(c.maxMargin, m)
 	if gap > 0 && !c.marginWarned {
 		c.marginWarned = true
 		c.r.Warnf(v.src("gap"), "gap", "margin %g, gap %g: the contact acts at the standoff margin − gap = %g; a pair takes the larger of its geoms' standoffs, where MuJoCo takes the larger margin less the larger gap (warned once)", m, gap, max(m-gap, 0))
 	}
-	return max(m-gap, 0), nil
+	return m, max(m-gap, 0), nil
 }
 
 // contactMargin raises the scene's contact margin to the largest geom
