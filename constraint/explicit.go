@@ -102,9 +102,26 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 	if s == nil {
 		return
 	}
+	var vis [8]int // a short tendon's velocity indices
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
 		if !ac.IsForce() {
+			continue
+		}
+		if len(ac.Tendon) == 0 { // stateForce and terms for a joint, its indices found once
+			qi, vi := dofAt(m, ac.Body, ac.DOF)
+			gear := ac.gear()
+			force, _ := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
+			f[vi] += gear * force
+			continue
+		}
+		if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
+			gear := ac.gear()
+			l, ld := tendonLength(m, ac.Tendon, q, v, vis[:])
+			force, _ := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
+			for k, t := range ac.Tendon {
+				f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k
+			}
 			continue
 		}
 		force, _ := ac.stateForce(m, q, v, ctl[i])
@@ -125,17 +142,28 @@ func (ac *Actuator) IsForce() bool { return ac.IsExplicit() && ac.Transmission =
 // the effort bound, and whether the bound clamped it.
 func (ac *Actuator) stateForce(m *multibody.Model, q, v []float64, ctl Control) (float64, bool) {
 	gear := ac.gear()
-	var l, ld float64
-	if len(ac.Tendon) > 0 {
-		l, ld = TendonLength(m, ac.Tendon, q, v)
-		l, ld = gear*l, gear*ld
-	} else {
+	if len(ac.Tendon) == 0 {
 		qi, vi := dofAt(m, ac.Body, ac.DOF)
-		l = gear * q[qi]
-		if v != nil {
-			ld = gear * v[vi]
-		}
+		return ac.clampedForce(m, gear, q, v, qi, vi, ctl)
 	}
+	l, ld := TendonLength(m, ac.Tendon, q, v)
+	return ac.boundedForce(m, gear*l, gear*ld, ctl)
+}
+
+// clampedForce is stateForce for an actuator on a joint whose coordinate
+// and velocity are q[qi] and v[vi] (v nil: l̇ = 0), gear its gear.
+func (ac *Actuator) clampedForce(m *multibody.Model, gear float64, q, v []float64, qi, vi int, ctl Control) (float64, bool) {
+	l, ld := gear*q[qi], 0.0
+	if v != nil {
+		ld = gear * v[vi]
+	}
+	return ac.boundedForce(m, l, ld, ctl)
+}
+
+// boundedForce is explicitForce at the length l and rate ld with the
+// control clamped to its range, clamped to the effort bound, and whether
+// the bound clamped it.
+func (ac *Actuator) boundedForce(m *multibody.Model, l, ld float64, ctl Control) (float64, bool) {
 	force := ac.explicitForce(ac.clampControl(ctl.U), ctl.Act, l, ld)
 	e := ac.effort(m)
 	return max(-e, min(e, force)), math.Abs(force) > e

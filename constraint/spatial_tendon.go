@@ -21,10 +21,23 @@ func validatePath(m *multibody.Model, p tendon.Transmission) error {
 // path p (a spatial tendon or a slider-crank) at the kinematics c.kin, and
 // returns L, s G v0 and s G v*.
 func (a *Assembler) addPath(c *asmCtx, p tendon.Transmission, r int, s float64) (l, jv0, jvs float64) {
+	l = a.pathJacobian(c, p)
+	jv0, jvs = a.addG(c, r, s)
+	return l, jv0, jvs
+}
+
+// pathJacobian computes G, the Jacobian of path p at the kinematics c.kin,
+// into a.tenG and returns L.
+func (a *Assembler) pathJacobian(c *asmCtx, p tendon.Transmission) float64 {
 	if len(a.tenG) != c.m.NV {
 		a.tenG, a.tenLocal = make([]float64, c.m.NV), make([]float64, 3*c.m.NV)
 	}
-	l = tendon.JacobianAt(p, c.m, c.kin, c.in.Q0, a.tenG, a.tenLocal) // q for a compound joint's ball part
+	return tendon.JacobianAt(p, c.m, c.kin, c.in.Q0, a.tenG, a.tenLocal) // q for a compound joint's ball part
+}
+
+// addG adds s·G (a.tenG, pathJacobian's) to row r of the block being
+// built and returns s G v0 and s G v*.
+func (a *Assembler) addG(c *asmCtx, r int, s float64) (jv0, jvs float64) {
 	for t := range c.m.Trees {
 		tr := &c.m.Trees[t]
 		g := a.tenG[tr.VOffset : tr.VOffset+tr.NV]
@@ -38,7 +51,7 @@ func (a *Assembler) addPath(c *asmCtx, p tendon.Transmission, r int, s float64) 
 			jvs += s * gj * elem(c.p.VStar, tr.VOffset+j)
 		}
 	}
-	return l, jv0, jvs
+	return jv0, jvs
 }
 
 func allZero(x []float64) bool {
@@ -52,9 +65,11 @@ func allZero(x []float64) bool {
 
 // spatialLimit appends the blocks of the finite bounds of a spatial
 // tendon's limit: g = L − Lower with J = G, g = Upper − L with −J, as
-// tendonLimit does for a fixed tendon.
+// tendonLimit does for a fixed tendon. L and G are computed once for
+// both bounds.
 func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	L, known := 0.0, false
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -63,12 +78,15 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 		if side == 1 {
 			sign = -1
 		}
-		a.begin(1)
-		L, jv0, jvs := a.addPath(c, l.Path, 0, sign)
+		if !known {
+			L, known = a.pathJacobian(c, l.Path), true
+		}
 		g := sign*(L-bound) - l.Margin
 		if a.noRow(c, l.Compliance, g) {
-			continue // the begun row is dropped: the next begin starts anew
+			continue
 		}
+		a.begin(1)
+		jv0, jvs := a.addG(c, 0, sign)
 		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
 	}
 	a.add(e)

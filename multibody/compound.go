@@ -117,7 +117,10 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		}
 		vi += p.Type.NV()
 	}
-	if v == nil {
+	if v == nil || j.slides {
+		// Translations alone: Ω = 0 in every part's frame, so each l̇ =
+		// Ω × l is a zero (wdot below) and sw, sl, sums of +0 and v·(±0)
+		// from +0, are +0 for finite v: the zero cw, cl.
 		return cw, cl
 	}
 	// Forward pass: Ω and the origin velocity u of each part's frame.
@@ -275,12 +278,19 @@ func (j *Joint) validateCompound() error {
 	vi, qi := 0, 0
 	for i := range j.Parts {
 		for range j.Parts[i].Type.NV() {
-			j.dofPart[vi], j.dofQ[vi] = int8(i), int8(qi)
+			j.dofPart[vi], j.dofQ[vi], j.dofScalar[vi] = int8(i), int8(qi), int8(qi)
+			if j.Parts[i].Type == JointBall {
+				j.dofScalar[vi] = -1
+			}
 			vi++
 		}
 		qi += j.Parts[i].Type.NQ()
 	}
 	j.nq, j.nv = int8(nq), int8(nv)
+	j.slides = true
+	for i := range j.Parts {
+		j.slides = j.slides && j.Parts[i].Type == JointPrismatic
+	}
 	return nil
 }
 
@@ -312,6 +322,9 @@ func (j *Joint) BallOfDOF(k int) (ok bool, qi, axis int, stiffness float64) {
 	case JointBall:
 		return true, 0, k, j.Stiffness
 	case JointCompound:
+		if k >= 0 && k < int(j.nv) && j.dofScalar[k] >= 0 {
+			return false, -1, 0, 0 // validated: a scalar part's, kept
+		}
 		p, pq, pv := j.partOfDOFAt(k)
 		if p != nil && p.Type == JointBall {
 			return true, pq, k - pv, p.Stiffness

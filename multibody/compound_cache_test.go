@@ -6,8 +6,8 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// TestCompoundCacheMatchesWalk: a validated compound joint's kept NQ, NV
-// and partOfDOF (validateCompound) are what walking its parts gives, for every degree of freedom and out-of-range ones, on compounds
+// TestCompoundCacheMatchesWalk: a validated compound joint's kept NQ, NV,
+// partOfDOF, ScalarCoordinate and BallOfDOF (validateCompound) are what walking its parts gives, for every degree of freedom and out-of-range ones, on compounds
 // of one to six revolute, prismatic and ball parts in every order.
 func TestCompoundCacheMatchesWalk(t *testing.T) {
 	kinds := []JointType{JointRevolute, JointPrismatic, JointBall}
@@ -34,6 +34,11 @@ func TestCompoundCacheMatchesWalk(t *testing.T) {
 			}
 			if j.ScalarCoordinate(k) != walk.ScalarCoordinate(k) {
 				t.Fatalf("parts %v dof %d: ScalarCoordinate %d, walked %d", parts, k, j.ScalarCoordinate(k), walk.ScalarCoordinate(k))
+			}
+			ok, qi, ax, st := j.BallOfDOF(k)
+			wok, wqi, wax, wst := walk.BallOfDOF(k)
+			if ok != wok || qi != wqi || ax != wax || st != wst {
+				t.Fatalf("parts %v dof %d: BallOfDOF %v %d %d %v, walked %v %d %d %v", parts, k, ok, qi, ax, st, wok, wqi, wax, wst)
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.V
 func rneaAccel(ws *Workspace, b int, g *spatial.Vec3, vel bool) {
 	a0, a1, a2 := 0.0, 0.0, 0.0
 	c0, c1, c2 := -g[0], -g[1], -g[2]
-	if p := ws.m.Bodies[b].Joint.Parent; p >= 0 {
+	if p := int(ws.top[b].parent); p >= 0 {
 		pa, pc, l := &ws.al[p], &ws.ac[p], &ws.lev[b]
 		a0, a1, a2 = pa[0], pa[1], pa[2]
 		t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
@@ -103,14 +103,13 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // crbaColumns fills M by crbaColumn from the leaves to the root, adding
 // each body's composite inertia to its parent's.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
-	m := ws.m
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
-		body := &m.Bodies[b]
-		for k := range body.Joint.NV() {
-			ws.crbaColumn(tr, b, body.VOff+k, out)
+		top := &ws.top[b]
+		for k := range int(top.nv) {
+			ws.crbaColumn(tr, b, int(top.voff)+k, out)
 		}
-		if p := body.Joint.Parent; p >= 0 {
+		if p := int(top.parent); p >= 0 {
 			ws.combine(p, b)
 		}
 	}
@@ -145,7 +144,7 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	// On scalars, the products and sums of the Vec3 form in the same order
 	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory.
-	m, n := ws.m, tr.NV
+	n := tr.NV
 	W, L, x, cx := &ws.colW[c], &ws.colL[c], &ws.x[b].P, &ws.cx[b]
 	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
 	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
@@ -154,20 +153,21 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	n0, n1, n2 := mulVec(&ws.ci[b], W[0], W[1], W[2])
 	t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
 	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
-	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
-		body := &m.Bodies[a]
-		for k := range body.Joint.NV() {
-			j := body.VOff + k
+	for a := b; a >= 0; {
+		top := &ws.top[a]
+		for k := range int(top.nv) {
+			j := int(top.voff) + k
 			cw, cl := &ws.colW[j], &ws.colL[j]
 			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r, s := j-tr.VOffset, c-tr.VOffset
 			out[r*n+s], out[s*n+r] = e, e
 		}
-		if p := body.Joint.Parent; p >= 0 {
+		if top.parent >= 0 {
 			l := &ws.lev[a]
 			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
 			n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		}
+		a = int(top.parent)
 	}
 }
 
@@ -214,16 +214,16 @@ func (ws *Workspace) combine(p, b int) {
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
 	m := ws.m
 	for b := range m.Bodies {
-		body := &m.Bodies[b]
-		if body.Tree < 0 {
+		top := &ws.top[b]
+		if top.tree < 0 {
 			continue
 		}
 		// On scalars, the Vec3 form's operations in order (rneaAccel).
 		rneaAccel(ws, b, &g, vel)
 		al, ac := &ws.al[b], &ws.ac[b]
 		if a != nil {
-			for k := range body.Joint.NV() {
-				i := body.VOff + k
+			for k := range int(top.nv) {
+				i := int(top.voff) + k
 				*al, *ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
 			}
 		}
@@ -231,24 +231,24 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if vel {
 			w = &ws.w[b]
 		}
-		bodyForces(body.Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
+		bodyForces(m.Bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
-		body := &m.Bodies[b]
-		if body.Tree < 0 {
+		top := &ws.top[b]
+		if top.tree < 0 {
 			continue
 		}
 		fn, ff := &ws.fn[b], &ws.ff[b]
 		n0, n1, n2, f0, f1, f2 := fn[0], fn[1], fn[2], ff[0], ff[1], ff[2]
-		for k := range body.Joint.NV() {
-			i := body.VOff + k
+		for k := range int(top.nv) {
+			i := int(top.voff) + k
 			cw, cl := &ws.colW[i], &ws.colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 			if a != nil {
-				tau[i] += body.Joint.DOFArmature(k) * a[i] // the rotor's own inertia
+				tau[i] += m.Bodies[b].Joint.DOFArmature(k) * a[i] // the rotor's own inertia
 			}
 		}
-		if p := body.Joint.Parent; p >= 0 {
+		if p := int(top.parent); p >= 0 {
 			l, np := &ws.lev[b], &ws.fn[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
 			ws.fn[p] = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}

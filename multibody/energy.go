@@ -36,6 +36,15 @@ func (m *Model) MassDiagonal(s *State, d []float64) {
 // evaluated at qθ, and renormalises the quaternions. q may alias q0; qθ may
 // alias q0.
 func (m *Model) IntegrateQ(q0, qTheta, v []float64, dt float64, q []float64) {
+	if m.linearCoordinates() {
+		integrateLinear(q0, v, dt, q[:m.NQ])
+		return
+	}
+	m.integrateJoints(q0, qTheta, v, dt, q)
+}
+
+// integrateJoints is IntegrateQ joint by joint.
+func (m *Model) integrateJoints(q0, qTheta, v []float64, dt float64, q []float64) {
 	for i := range m.Bodies {
 		b := &m.Bodies[i]
 		if b.Tree < 0 || b.Joint.Type == JointWeld {

@@ -15,6 +15,15 @@ import (
 // instead of IntegrateQ's first-order q0 + δt q̇ renormalised. q may alias
 // q0.
 func (m *Model) IntegrateQExp(q0, v []float64, dt float64, q []float64) {
+	if m.linearCoordinates() {
+		integrateLinear(q0, v, dt, q[:m.NQ])
+		return
+	}
+	m.integrateExpJoints(q0, v, dt, q)
+}
+
+// integrateExpJoints is IntegrateQExp joint by joint.
+func (m *Model) integrateExpJoints(q0, v []float64, dt float64, q []float64) {
 	for i := range m.Bodies {
 		b := &m.Bodies[i]
 		if b.Tree < 0 || b.Joint.Type == JointWeld {
@@ -91,6 +100,14 @@ func (m *Model) WorldVelocity(q, u []float64, out []float64) { m.turnAngular(q, 
 // local ω in the frame after it.
 func (m *Model) turnAngular(q, v []float64, out []float64, local bool) {
 	copy(out[:m.NV], v[:m.NV])
+	if !m.linearCoordinates() { // else no quaternion: nothing to turn
+		m.turnJoints(q, v, out, local)
+	}
+}
+
+// turnJoints is turnAngular's turn of each free and ball joint and ball
+// part, after the copy.
+func (m *Model) turnJoints(q, v []float64, out []float64, local bool) {
 	for i := range m.Bodies {
 		b := &m.Bodies[i]
 		if b.Tree < 0 {
@@ -122,4 +139,22 @@ func turnVec(q, v, out []float64, local bool) {
 	}
 	w := r.Rotate(spatial.Vec3{v[0], v[1], v[2]})
 	out[0], out[1], out[2] = w[0], w[1], w[2]
+}
+
+// linearCoordinates reports whether every coordinate of the model is a
+// scalar one whose rate is its velocity (hinge, slide, planar, universal
+// joints and compound joints without a ball part): NQ = NV. Each joint has
+// NQ ≥ NV, with NQ = NV + 1 for each quaternion (free, ball, a compound
+// joint's ball part), so the sums are equal only when no joint has a
+// quaternion, and then every body's QOff equals its VOff (layout).
+func (m *Model) linearCoordinates() bool { return m.NQ == m.NV }
+
+// integrateLinear sets q = q0 + δt v entry by entry: what IntegrateQ and
+// IntegrateQExp compute joint by joint for a model of linear coordinates
+// (linearCoordinates), with the same operation per entry. q may alias q0.
+func integrateLinear(q0, v []float64, dt float64, q []float64) {
+	q0, v = q0[:len(q)], v[:len(q)]
+	for i := range q {
+		q[i] = q0[i] + dt*v[i]
+	}
 }

@@ -165,6 +165,9 @@ func (j *Joint) DOFSpring(k int) (stiffness float64, qi int, ref float64) {
 func (j *Joint) ScalarCoordinate(k int) int {
 	switch j.Type {
 	case JointCompound:
+		if k >= 0 && k < int(j.nv) { // validated: kept
+			return int(j.dofScalar[k])
+		}
 		p, pq := j.partOfDOF(k)
 		if p == nil || p.Type == JointBall {
 			return -1
@@ -233,9 +236,14 @@ type Joint struct {
 	// coordinate for k < nv, kept by validate (Model.AddBody) so that NQ,
 	// NV and partOfDOF, which the kinematics, the dynamics and the
 	// actuators ask at every step, do not walk the parts; 0 before
-	// validation.
-	nq, nv        int8
-	dofPart, dofQ [MaxCompoundDOF]int8
+	// validation. dofScalar[k] is ScalarCoordinate(k) for k < nv (−1 on a
+	// ball part), which the constraints' per-step paths ask for every
+	// actuator, limit and tendon term (constraint.dofAt).
+	// slides is set on a validated compound of prismatic parts alone,
+	// whose subspace does not turn (compoundSubspaceAt).
+	nq, nv                   int8
+	dofPart, dofQ, dofScalar [MaxCompoundDOF]int8
+	slides                   bool
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a

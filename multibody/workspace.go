@@ -36,6 +36,7 @@ type Workspace struct {
 	uu      []vec6          // u = τ − Sᵀ pA
 	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
 	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
+	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	updated bool
@@ -64,8 +65,26 @@ func NewWorkspace(m *Model) *Workspace {
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
 		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
-		fr: frameCache(m),
+		fr: frameCache(m), top: topology(m),
 	}
+}
+
+// bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
+// for every body and ancestor they visit: its tree (−1: welded to the
+// world), its joint's parent, first velocity and velocity count, kept
+// small and together instead of read from the Body.
+type bodyTop struct {
+	tree, parent, voff, nv int32
+}
+
+// topology reads every body's bodyTop.
+func topology(m *Model) []bodyTop {
+	top := make([]bodyTop, len(m.Bodies))
+	for b := range top {
+		body := &m.Bodies[b]
+		top[b] = bodyTop{tree: int32(body.Tree), parent: int32(body.Joint.Parent), voff: int32(body.VOff), nv: int32(body.Joint.NV())}
+	}
+	return top
 }
 
 // frameCache reads every body's joint frames.

@@ -81,10 +81,7 @@ func (sim *Simulator) updatePositions() error {
 		}
 	}
 	switch mth := sim.scheme.Method; {
-	case sim.scheme == SymplecticEuler:
-		copy(s.V, v)
-		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
-	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule:
+	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule: // tested first: SymplecticEuler is a θ-method
 		copy(s.V, v)
 		if w.mj.metric {
 			if err := sim.mapVelocity(s.V); err != nil { // impulses found with M act through M + h B or M̂ (scheme_mujoco.go)
@@ -96,6 +93,9 @@ func (sim *Simulator) updatePositions() error {
 		} else {
 			m.IntegrateQExp(s.Q, s.V, sim.cfg.DT, s.Q) // mj_Euler: mj_integratePos with the new velocities
 		}
+	case sim.scheme == SymplecticEuler:
+		copy(s.V, v)
+		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
 	default:
 		sim.midStep(v)
 		copy(s.V, v)
