@@ -32,7 +32,37 @@ func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 // for every kind. A half-space extends to infinity in every direction
 // except, when its normal is a world axis (up to axisTol), along that
 // axis.
-func (s Shape) AABB(x spatial.Pose) AABB { return s.aabbMat(x.R.RotMat(), x.P) }
+//
+// A sphere's box does not depend on the rotation and a capsule's only on
+// its axis, the rotation matrix's third column: those two kinds (most of
+// the MJCF robots' geometries) skip forming the whole matrix, with the
+// same expressions for what they use, so the same bits as aabbMat's.
+func (s Shape) AABB(x spatial.Pose) AABB {
+	switch s.Kind {
+	case Sphere:
+		return s.aabbMat(spatial.Mat3{}, x.P) // which does not read the rotation
+	case Capsule:
+		return capsuleAABB(&s, zAxis(x.R), x.P)
+	}
+	return s.aabbMat(x.R.RotMat(), x.P)
+}
+
+// capsuleAABB returns the world box of the capsule s centred at p with
+// unit axis a (world).
+func capsuleAABB(s *Shape, a, p spatial.Vec3) AABB {
+	var e spatial.Vec3
+	for i := range 3 {
+		e[i] = math.Abs(a[i])*s.HalfLength + s.Radius
+	}
+	return AABB{Min: p.Sub(e), Max: p.Add(e)}
+}
+
+// zAxis returns the third column of q.RotMat(), the rotated z axis, by
+// the same expressions.
+func zAxis(q spatial.Quat) spatial.Vec3 {
+	w, x, y, z := q.W, q.X, q.Y, q.Z
+	return spatial.Vec3{2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y)}
+}
 
 // aabbMat is AABB for the pose given by the rotation matrix r (world from
 // shape) and position p.
@@ -48,9 +78,7 @@ func (s Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
 			e[i] = math.Abs(r[i][0])*s.HalfExtents[0] + math.Abs(r[i][1])*s.HalfExtents[1] + math.Abs(r[i][2])*s.HalfExtents[2]
 		}
 	case Capsule:
-		for i := range 3 {
-			e[i] = math.Abs(r[i][2])*s.HalfLength + s.Radius
-		}
+		return capsuleAABB(&s, r.Col(2), p)
 	case Cylinder:
 		// A disc of radius ρ with unit normal a spans ρ √(1 − a_i²) along axis i.
 		for i := range 3 {

@@ -81,3 +81,38 @@ func TestAABBOverlapsInflate(t *testing.T) {
 		t.Error("inflated neighbour should overlap")
 	}
 }
+
+// TestAABBShortcutsSameBits: a sphere's and a capsule's boxes, which AABB
+// forms without the whole rotation matrix (zAxis), have the bits of
+// aabbMat's from q.RotMat(), signed zeros included, at random poses,
+// unnormalized rotations and the axis-aligned ones.
+func TestAABBShortcutsSameBits(t *testing.T) {
+	r := newRand(23)
+	same := func(a, b AABB) bool {
+		for i := range 3 {
+			for _, p := range [][2]float64{{a.Min[i], b.Min[i]}, {a.Max[i], b.Max[i]}} {
+				if math.Float64bits(p[0]) != math.Float64bits(p[1]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	quats := []spatial.Quat{spatial.QuatIdentity(), {W: 0, X: 1}, {W: 0, Y: -1}, {W: 0, Z: 1}, {W: math.Sqrt(0.5), X: -math.Sqrt(0.5)}}
+	for range 200 {
+		q := randQuat(r)
+		quats = append(quats, q, q.Scale(1+1e-9*uniform(r, -1, 1)))
+	}
+	for _, k := range []Kind{Sphere, Capsule} {
+		for _, q := range quats {
+			s := randShape(r, k)
+			x := pose(randUnit(r).Scale(uniform(r, 0, 5)), q)
+			if got, want := s.AABB(x), s.aabbMat(q.RotMat(), x.P); !same(got, want) {
+				t.Fatalf("%v at %+v: AABB %+v, aabbMat %+v", k, x, got, want)
+			}
+		}
+	}
+	if a, b := zAxis(spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}), (spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}).RotMat().Col(2); a != b {
+		t.Fatalf("zAxis %v, RotMat's third column %v", a, b)
+	}
+}

@@ -93,6 +93,16 @@ type collider struct {
 	// planeCulling); culled counts them (for tests).
 	cull   bool
 	culled int
+	// screened says that cand came from filteredBroadPhase: every pair
+	// is collidable (pairFilter) and its half-space pairs have been culled
+	// (cullPlanes), so that the narrow phase does neither again.
+	screened bool
+	// planes holds, per geometry, whether it is a half-space on a body
+	// welded to the world that beyondHalfSpace may cull against (not an
+	// elastic foundation), and normals its unit normal, both set once
+	// (fixedPoses) rather than at every test.
+	planes  []bool
+	normals []spatial.Vec3
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -109,6 +119,10 @@ type pairFilter struct {
 	direct bool       // test pairs rather than build the broad phase's tree
 	pairs  [][2]int32 // the collidable pairs (i, j), i < j, in increasing (i, j) order
 	geoms  []int32    // the geometries in some pair, increasing
+	// plane holds, per pair, which of its two geometries is a half-space
+	// (0 or 1), or −1 when neither is: filteredBroadPhase culls the
+	// pairs of a half-space (cullPlane).
+	plane []int8
 }
 
 // directPairsPerGeometry bounds the collidable pairs per geometry up to
@@ -142,9 +156,10 @@ func (f *pairFilter) init(m *multibody.Model) {
 				continue
 			}
 			if len(f.pairs) == limit {
-				f.pairs = nil // too many: the tree serves this model
+				f.pairs, f.plane = nil, nil // too many: the tree serves this model
 				return
 			}
+			f.plane = append(f.plane, halfSpaceOf(m, i, j))
 			f.pairs = append(f.pairs, [2]int32{int32(i), int32(j)})
 			in[i], in[j] = true, true
 		}
@@ -155,6 +170,18 @@ func (f *pairFilter) init(m *multibody.Model) {
 		}
 	}
 	f.direct = true
+}
+
+// halfSpaceOf returns which of geometries i and j (0 for i, 1 for j) is
+// a half-space, i's first, or −1 when neither is.
+func halfSpaceOf(m *multibody.Model, i, j int) int8 {
+	switch {
+	case m.Geometries[i].Shape.Kind == geometry.HalfSpace:
+		return 0
+	case m.Geometries[j].Shape.Kind == geometry.HalfSpace:
+		return 1
+	}
+	return -1
 }
 
 // localShape says whether a geometry's pose on its body (Geometry.Pose)
@@ -228,6 +255,7 @@ func samePoseBits(a, b *spatial.Pose) bool {
 func (sim *Simulator) broadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	sim.geometryBoxes(c, kin, spec)
 	c.cand = c.broad.Pairs(c.boxes, c.cand[:0])
+	c.screened = false
 }
 
 // geometryBoxes sets c's geometry poses from the kinematics kin and their
@@ -237,7 +265,7 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	c.kin = kin
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	if len(c.poses) != len(m.Geometries) {
-		c.fixedPoses(m, kin)
+		c.fixedPoses(m, kin, sim.cfg.Materials)
 	}
 	for i := range m.Geometries {
 		g := &m.Geometries[i]
@@ -267,13 +295,18 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	c.kin = kin
 	if len(c.poses) != len(m.Geometries) {
-		c.fixedPoses(m, kin)
+		c.fixedPoses(m, kin, sim.cfg.Materials)
 	}
+	var sp bodySpeed
+	sp.body = -1
 	for _, i := range c.filter.geoms {
 		g := &m.Geometries[i]
 		s := 0.0
 		if spec != nil {
-			spec[i] = sim.speculative(g.Body, sim.ws.reach[i])
+			if g.Body != sp.body {
+				sp = sim.bodySpeed(g.Body) // once per body: its geometries are listed together
+			}
+			spec[i] = sim.speculativeAt(&sp, sim.ws.reach[i])
 			s = spec[i]
 		}
 		box := &c.fixedBox[i]
@@ -284,29 +317,39 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
 	}
 	c.cand = c.cand[:0]
-	for _, pr := range c.filter.pairs {
-		if c.boxes[pr[0]].Overlaps(c.boxes[pr[1]]) {
-			c.cand = append(c.cand, pr)
+	for k, pr := range c.filter.pairs {
+		if !c.boxes[pr[0]].Overlaps(c.boxes[pr[1]]) {
+			continue
 		}
+		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
+			c.culled++
+			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
+		}
+		c.cand = append(c.cand, pr)
 	}
+	c.screened = true
 }
 
 // fixedPoses sizes c for m's geometries and computes once the world poses
 // and bounding boxes of those on bodies welded to the world (Body.Tree < 0),
 // which every kinematics update leaves at their model poses: the same
-// expressions as geometryBoxes', so the same bits.
-func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace) {
+// expressions as geometryBoxes', so the same bits; and which of them are
+// half-spaces to cull against (beyondHalfSpace), with their normals.
+func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats []contact.Material) {
 	n := len(m.Geometries)
 	c.poses, c.boxes = make([]spatial.Pose, n), make([]geometry.AABB, n)
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
 	c.local = make([]localShape, n)
 	c.moved = make([]movedBox, n)
+	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
 	for i, g := range m.Geometries {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		if m.Bodies[g.Body].Tree < 0 {
 			c.fixed[i] = true
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
 			c.fixedBox[i] = g.Shape.AABB(c.poses[i])
+			c.planes[i] = g.Shape.Kind == geometry.HalfSpace && !foundation(mats, g.Material)
+			c.normals[i] = halfSpaceNormal(&c.poses[i])
 		}
 	}
 }
@@ -384,16 +427,13 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
 	for _, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
-		if !m.Collidable(i, j) || sim.sleep.skip(i, j) {
+		if !c.screened && !m.Collidable(i, j) || sim.sleep.skip(i, j) {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		off := max(ga.Standoff, gb.Standoff)
-		slack := margin + off
-		if spec != nil {
-			slack = margin + off + spec[i] + spec[j]
-		}
-		if c.cull && sim.beyondHalfSpace(c, i, j, slack) {
+		slack := sim.pairSlack(i, j, spec)
+		if !c.screened && c.cull && sim.beyondHalfSpace(c, i, j, slack) {
 			c.culled++
 			continue // no point of the other geometry within slack of the plane
 		}
@@ -417,6 +457,18 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		}
 	}
 	return pairs
+}
+
+// pairSlack returns the narrow phase's margin for geometries i and j:
+// the contact margin, the larger of their standoffs and, with the
+// speculative margins spec (nil: none), the sum of theirs.
+func (sim *Simulator) pairSlack(i, j int, spec []float64) float64 {
+	gs, margin := sim.Model.Geometries, sim.cfg.Contact.Margin
+	off := max(gs[i].Standoff, gs[j].Standoff)
+	if spec != nil {
+		return margin + off + spec[i] + spec[j]
+	}
+	return margin + off
 }
 
 // closing reports whether the gap φ0 of contact h between bodies a and b,
@@ -477,12 +529,35 @@ func (sim *Simulator) pointVelocity(b int, p spatial.Vec3) spatial.Vec3 {
 // reaches r from the body's origin: min(cap, (‖v‖ + ‖ω‖ r) δt), or 0 when
 // speculative contact is off or the body is welded to the world.
 func (sim *Simulator) speculative(b int, r float64) float64 {
-	prm := &sim.cfg.Contact
-	if !prm.Speculative || sim.Model.Bodies[b].Tree < 0 {
-		return 0
+	sp := sim.bodySpeed(b)
+	return sim.speculativeAt(&sp, r)
+}
+
+// bodySpeed is what speculative reads of a body: its speed ‖v‖ and
+// angular speed ‖ω‖ at the start of the step, and whether it has a
+// speculative margin at all (on, and not welded to the world).
+type bodySpeed struct {
+	body   int
+	v, w   float64
+	moving bool
+}
+
+// bodySpeed returns body b's bodySpeed.
+func (sim *Simulator) bodySpeed(b int) bodySpeed {
+	if !sim.cfg.Contact.Speculative || sim.Model.Bodies[b].Tree < 0 {
+		return bodySpeed{body: b}
 	}
 	wb, vb := sim.ws.kin0.Velocity(b)
-	return min(prm.SpeculativeMax, (vb.Norm()+wb.Norm()*r)*sim.cfg.DT)
+	return bodySpeed{body: b, v: vb.Norm(), w: wb.Norm(), moving: true}
+}
+
+// speculativeAt returns speculative's margin for a geometry reaching r
+// from the origin of the body of speeds sp.
+func (sim *Simulator) speculativeAt(sp *bodySpeed, r float64) float64 {
+	if !sp.moving {
+		return 0
+	}
+	return min(sim.cfg.Contact.SpeculativeMax, (sp.v+sp.w*r)*sim.cfg.DT)
 }
 
 // reach returns how far geometry g reaches from its body's origin: the

@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -45,16 +46,46 @@ func (sim *Simulator) beyondHalfSpace(c *collider, i, j int, slack float64) bool
 			return false
 		}
 	}
-	if mats := sim.cfg.Materials; gs[h].Material < len(mats) && mats[gs[h].Material].Foundation != nil {
+	if c.fixed[h] { // its normal and material looked at once (fixedPoses)
+		return c.planes[h] && aboveHalfSpace(&c.boxes[o], &c.normals[h], &c.poses[h].P, slack)
+	}
+	if foundation(sim.cfg.Materials, gs[h].Material) {
 		return false
 	}
-	b, x := &c.boxes[o], &c.poses[h]
-	n := x.R.Rotate(spatial.Vec3{0, 0, 1})
+	n := halfSpaceNormal(&c.poses[h])
+	return aboveHalfSpace(&c.boxes[o], &n, &c.poses[h].P, slack)
+}
+
+// cullPlane is beyondHalfSpace for the half-space h and geometry o of a
+// listed pair (pairFilter.plane) with the speculative margins spec (nil:
+// none), as filteredBroadPhase tests it: the same test on the same
+// numbers, without looking up which geometry is the half-space.
+func (sim *Simulator) cullPlane(c *collider, h, o int, spec []float64) bool {
+	if !c.fixed[h] {
+		return sim.beyondHalfSpace(c, h, o, sim.pairSlack(h, o, spec))
+	}
+	return c.planes[h] && aboveHalfSpace(&c.boxes[o], &c.normals[h], &c.poses[h].P, sim.pairSlack(h, o, spec))
+}
+
+// aboveHalfSpace reports whether the box b lies above the plane through p
+// with unit normal n by more than slack and the tolerance planeCullTol
+// (beyondHalfSpace).
+func aboveHalfSpace(b *geometry.AABB, n, p *spatial.Vec3, slack float64) bool {
 	low, scale := 0.0, 0.0
 	for k := range 3 {
 		mid, half := 0.5*(b.Min[k]+b.Max[k]), 0.5*(b.Max[k]-b.Min[k])
-		low += n[k]*(mid-x.P[k]) - math.Abs(n[k])*half
-		scale += math.Abs(n[k]) * (math.Abs(mid) + half + math.Abs(x.P[k]))
+		low += n[k]*(mid-p[k]) - math.Abs(n[k])*half
+		scale += math.Abs(n[k]) * (math.Abs(mid) + half + math.Abs(p[k]))
 	}
 	return low > slack+planeCullTol*(1+scale)
 }
+
+// foundation reports whether material k of mats is an elastic foundation,
+// whose half-spaces beyondHalfSpace does not cull.
+func foundation(mats []contact.Material, k int) bool {
+	return k < len(mats) && mats[k].Foundation != nil
+}
+
+// halfSpaceNormal returns the outward unit normal of a half-space at world
+// pose x: its local z axis rotated into the world.
+func halfSpaceNormal(x *spatial.Pose) spatial.Vec3 { return x.R.Rotate(spatial.Vec3{0, 0, 1}) }

@@ -69,3 +69,34 @@ func TestPlaneCullSameTrajectory(t *testing.T) {
 		t.Errorf("no contacts at the end: the bodies never landed")
 	}
 }
+
+// TestPlaneCullBroadPhase: the filtered broad phase culls the valley's
+// half-space pairs itself (cullPlane) instead of handing them to the
+// narrow phase, whose own test (beyondHalfSpace) the tree's path keeps
+// (SlowPaths): both paths cull the same pairs, as many at every step, and
+// take the same steps to the bit.
+func TestPlaneCullBroadPhase(t *testing.T) {
+	sc, err := scene.Parse("valley.yaml", []byte(valleyYAML), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, _ := newSim(t, sc)
+	slow, _ := newSim(t, sc)
+	sim.SlowPaths(slow)
+	for k := range 300 {
+		for _, s := range []*sim.Simulator{fast, slow} {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !sameState(fast, slow) {
+			t.Fatalf("step %d: the filtered and tree paths' states differ", k)
+		}
+		if a, b := sim.PlaneCulled(fast), sim.PlaneCulled(slow); a != b {
+			t.Fatalf("step %d: the filtered broad phase culled %d pairs, the narrow phase after the tree %d", k, a, b)
+		}
+	}
+	if n := sim.PlaneCulled(fast); n < 1200 {
+		t.Errorf("culled %d plane pairs, want at least the far wall's 1200", n)
+	}
+}
