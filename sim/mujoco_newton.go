@@ -135,7 +135,7 @@ func (nw *newtonWork) resizeCones(nc int) {
 func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
 	nv, n := p.NV, len(w.perm)
-	nw.sp.on = sparseSolve(nv)
+	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
 	if nw.sp.on {
 		nw.sparseCoordinates(sim, p, q, w.perm)

@@ -103,9 +103,10 @@ func growInt(s []int, n int) []int {
 	return s[:n]
 }
 
-// sparseSolve reports whether a solve of nv velocities takes MuJoCo's
-// sparse path.
-func sparseSolve(nv int) bool { return nv >= sparseFromNV }
+// MuJoCoSparse reports whether the port of MuJoCo 2.2.2's Newton and CG
+// solves a model of nv velocities on MuJoCo's sparse path, as MuJoCo does
+// with <option jacobian="auto">, its default (mj_isSparse: nv ≥ 60).
+func MuJoCoSparse(nv int) bool { return nv >= sparseFromNV }
 
 // sparseCoordinates is coordinates for the sparse path: T and M per clique,
 // J by rows, Jᵀ's pattern.
