@@ -24,7 +24,8 @@ import (
 // CGupdateConstraint, CGupdateGradient), engine_core_constraint.c
 // (mj_constraintUpdate), engine_forward.c (warmstart) and
 // engine_util_solve.c (mju_cholFactor, mju_cholSolve, mju_cholUpdate) of
-// MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom), in
+// MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom; from
+// 60 MuJoCo's sparse path, mujoco_sparse.go), in
 // MuJoCo's coordinates (multibody.LocalVelocity). Rows come in MuJoCo's
 // order from the PGS port (pgsWork.order), elliptic contacts as one block
 // each (mujoco_newton_cone.go). With cg it runs MuJoCo's CG instead

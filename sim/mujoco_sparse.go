@@ -550,25 +550,7 @@ func (sp *sparseNewton) combine(dind []int, dval []float64, sind []int, sval []f
 		}
 		return dind, dval
 	}
-	bi := append(sp.bufi[:0], dind...)
-	bv := append(sp.buf[:0], dval...)
-	dind, dval = dind[:0], dval[:0]
-	i, j := 0, 0
-	for i < len(bi) || j < len(sind) {
-		switch {
-		case j == len(sind) || i < len(bi) && bi[i] < sind[j]:
-			dind, dval = append(dind, bi[i]), append(dval, a*bv[i])
-			i++
-		case i == len(bi) || sind[j] < bi[i]:
-			dind, dval = append(dind, sind[j]), append(dval, b*sval[j])
-			j++
-		default:
-			dind, dval = append(dind, bi[i]), append(dval, a*bv[i]+b*sval[j])
-			i++
-			j++
-		}
-	}
-	return dind, dval
+	return sp.combineInto(dind[:0], dval[:0], dind, dval, sind, sval, a, b)
 }
 
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
@@ -636,8 +618,10 @@ func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bo
 	return rank
 }
 
-// combineInto writes a x + b s over the union pattern into (oi, ov),
-// which may be x's own storage.
+// combineInto writes a x + b s over the union of the patterns of x (xi)
+// and s (sind, both increasing) into (oi, ov), which may be x's own
+// storage (x is copied to sp.buf, sp.bufi first): mju_combineSparse's
+// merge.
 func (sp *sparseNewton) combineInto(oi []int, ov []float64, xi []int, x []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
 	bi := append(sp.bufi[:0], xi...)
 	bv := append(sp.buf[:0], x...)

@@ -39,17 +39,13 @@ func (nw *newtonWork) hessianIncrementalSparse(w *pgsWork) {
 // Lᵀ J on the contact's pattern (its rows' union: MuJoCo's rows of one
 // contact share one).
 func (nw *newtonWork) hessianConeSparse(w *pgsWork) {
-	sp, nv := &nw.sp, nw.nv
+	sp := &nw.sp
 	sp.hc.copyFrom(&sp.h)
 	for c := range w.cones {
-		cb := &w.cones[c]
-		k0, dim := cb.k0, cb.dim
-		if nw.state[k0] != nwCone {
+		k0, dim, local := nw.coneFactor(w, c)
+		if local == nil {
 			continue
 		}
-		local := nw.local[:dim*dim]
-		copy(local, nw.coneH[36*c:36*c+dim*dim])
-		cholFactor(local, dim, mjMinVal)
 		pat := nw.conePattern(k0, dim)
 		nnz := len(pat)
 		ltj := nw.ltj[:dim*nnz]
@@ -77,7 +73,22 @@ func (nw *newtonWork) hessianConeSparse(w *pgsWork) {
 			sp.cholUpdate(&sp.hc, x, xi, true)
 		}
 	}
-	_ = nv
+}
+
+// coneFactor returns the first row and size of elliptic contact c and the
+// Cholesky factor (mju_cholFactor, in nw.local) of its middle zone's
+// Hessian block, or a nil factor when the contact is not in its middle
+// zone (HessianCone).
+func (nw *newtonWork) coneFactor(w *pgsWork, c int) (k0, dim int, local []float64) {
+	cb := &w.cones[c]
+	k0, dim = cb.k0, cb.dim
+	if nw.state[k0] != nwCone {
+		return k0, dim, nil
+	}
+	local = nw.local[:dim*dim]
+	copy(local, nw.coneH[36*c:36*c+dim*dim])
+	cholFactor(local, dim, mjMinVal)
+	return k0, dim, local
 }
 
 // conePattern returns the union of the patterns of rows k0…k0+dim−1 in
