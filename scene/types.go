@@ -215,8 +215,8 @@ type ContactParams struct {
 	NoSlipIterations *int     `yaml:"noslip_iterations,omitempty"`
 	NoSlipTolerance  *float64 `yaml:"noslip_tolerance,omitempty"`
 	// MuJoCoNewton (default unset, off; the MJCF import sets it for
-	// solver="Newton", MuJoCo's default, and "CG" below 60 velocities, and
-	// to false from 60, where MuJoCo solves sparsely: mjcf.DenseNV) solves MuJoCo's rows
+	// solver="Newton", MuJoCo's default, and "CG", at every size: from 60
+	// velocities the port takes MuJoCo's sparse path, sim.MuJoCoSparse) solves MuJoCo's rows
 	// (contacts of either cone, limits, friction loss, equalities) with
 	// MuJoCo 2.2.2's Newton solver rather than PGS, for at most
 	// pgs_iterations (default 100) iterations and MuJoCo's tolerance

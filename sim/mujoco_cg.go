@@ -47,6 +47,10 @@ func (nw *newtonWork) treeParents(p *solver.Problem) {
 // factorM is mj_factorI: M = Lᵀ D L along the tree nw.par, in nw.mfac
 // (L's entries below the diagonal, D on it) and nw.dinv = 1/D.
 func (nw *newtonWork) factorM() {
+	if nw.sp.on {
+		nw.factorMSparse()
+		return
+	}
 	nv, l, par := nw.nv, nw.mfac, nw.par
 	copy(l, nw.m)
 	for k := nv - 1; k >= 0; k-- {
@@ -69,6 +73,10 @@ func (nw *newtonWork) factorM() {
 // solveM is mj_solveLD for one vector: res = M⁻¹ vec by the factor of
 // factorM.
 func (nw *newtonWork) solveM(vec, res []float64) {
+	if nw.sp.on {
+		nw.solveMSparse(vec, res)
+		return
+	}
 	nv, l, par := nw.nv, nw.mfac, nw.par
 	copy(res[:nv], vec[:nv])
 	for i := nv - 1; i >= 0; i-- {

@@ -24,7 +24,8 @@ import (
 // CGupdateConstraint, CGupdateGradient), engine_core_constraint.c
 // (mj_constraintUpdate), engine_forward.c (warmstart) and
 // engine_util_solve.c (mju_cholFactor, mju_cholSolve, mju_cholUpdate) of
-// MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom), in
+// MuJoCo 2.2.2, dense (MuJoCo's choice below 60 degrees of freedom; from
+// 60 MuJoCo's sparse path, mujoco_sparse.go), in
 // MuJoCo's coordinates (multibody.LocalVelocity). Rows come in MuJoCo's
 // order from the PGS port (pgsWork.order), elliptic contacts as one block
 // each (mujoco_newton_cone.go). With cg it runs MuJoCo's CG instead
@@ -70,9 +71,10 @@ type newtonWork struct {
 	grad       []float64
 	mgrad      []float64
 	search     []float64
-	e, col     []float64 // nv scratch
-	fresh      bool      // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
-	v          []float64 // that solve's v, to recognise it
+	sp         sparseNewton // MuJoCo's sparse path from 60 velocities (mujoco_sparse.go)
+	e, col     []float64    // nv scratch
+	fresh      bool         // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
+	v          []float64    // that solve's v, to recognise it
 	quadGauss  [3]float64
 	cost       float64
 	lsIter     int
@@ -93,11 +95,15 @@ type newtonWork struct {
 // resize sizes the scratch for nv velocities and n rows.
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
-	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
-		*s = solver.Resize(*s, nv*nv)
+	dense, jn := nv*nv, n*nv
+	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
+		dense, jn = 0, 0
 	}
-	nw.jw = solver.Resize(nw.jw, n*nv)
-	nw.j = solver.Resize(nw.j, n*nv)
+	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
+		*s = solver.Resize(*s, dense)
+	}
+	nw.jw = solver.Resize(nw.jw, jn)
+	nw.j = solver.Resize(nw.j, jn)
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
 		*s = solver.Resize(*s, n)
 	}
@@ -130,10 +136,15 @@ func (nw *newtonWork) resizeCones(nc int) {
 func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
 	nv, n := p.NV, len(w.perm)
+	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
-	nw.coordinates(sim, p, q)
+	if nw.sp.on {
+		nw.sparseCoordinates(sim, p, q, w.perm)
+	} else {
+		nw.coordinates(sim, p, q)
+	}
 	sim.Model.LocalVelocity(q, w.x, nw.qs)
-	mulMat(nw.m, nw.qs, nw.qfs, nv, nv)
+	nw.mulM(nw.qs, nw.qfs)
 	for k, row := range w.perm {
 		nw.aref[k] = (p.VHat[row] - w.jvs[row]) / dt
 		nw.r[k] = p.R[row]
@@ -272,17 +283,17 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	if sim.pgsWarm.set {
 		copy(nw.qacc, sim.pgsWarm.qacc)
 	}
-	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	nw.mulJ(nw.qacc, nw.jaref)
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
 	costWarm := nw.constraintUpdate(w)
-	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
+	nw.mulM(nw.qacc, nw.ma)
 	for i := range nv {
 		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
 	}
 	// cost(qacc_smooth): jar = efc_b = J qacc_smooth − aref.
-	mulMat(nw.j, nw.qs, nw.jv, nw.n, nv)
+	nw.mulJ(nw.qs, nw.jv)
 	for k := range nw.jv {
 		nw.jv[k] -= nw.aref[k]
 	}
@@ -334,13 +345,7 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 			}
 		}
 	}
-	// mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row.
-	clear(nw.qfc)
-	for k, f := range nw.force {
-		for i := range nw.nv {
-			nw.qfc[i] += nw.j[k*nw.nv+i] * f
-		}
-	}
+	nw.mulJT(nw.force, nw.qfc) // mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row
 	return s
 }
 

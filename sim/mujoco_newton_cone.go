@@ -110,14 +110,10 @@ func (nw *newtonWork) hessianCone(w *pgsWork) {
 	nv := nw.nv
 	copy(nw.hcone, nw.h)
 	for c := range w.cones {
-		cb := &w.cones[c]
-		k0, dim := cb.k0, cb.dim
-		if nw.state[k0] != nwCone {
+		k0, dim, local := nw.coneFactor(w, c)
+		if local == nil {
 			continue
 		}
-		local := nw.local[:dim*dim]
-		copy(local, nw.coneH[36*c:36*c+dim*dim])
-		cholFactor(local, dim, mjMinVal)
 		ltj := nw.ltj[:dim*nv]
 		clear(ltj)
 		for r := range dim {

@@ -19,8 +19,8 @@ import (
 // stopped before the limit.
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
 	nv := nw.nv
-	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
-	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	nw.mulM(nw.qacc, nw.ma)
+	nw.mulJ(nw.qacc, nw.jaref)
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
@@ -104,7 +104,8 @@ func (nw *newtonWork) updateGradient() {
 	switch {
 	case nw.cg:
 		nw.solveM(nw.grad, nw.mgrad)
-
+	case nw.sp.on:
+		nw.solveH(nw.grad, nw.mgrad)
 	case nw.ncone > 0:
 		cholSolve(nw.hcone, nw.grad, nw.mgrad, nw.nv)
 	default:
@@ -117,6 +118,10 @@ func (nw *newtonWork) updateGradient() {
 // with the cones' blocks when a contact is in the cone state
 // (hessianCone).
 func (nw *newtonWork) hessianDirect(w *pgsWork) {
+	if nw.sp.on {
+		nw.hessianDirectSparse(w)
+		return
+	}
 	nv := nw.nv
 	h := nw.h
 	clear(h)
@@ -153,6 +158,10 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 // downdate for each that stopped being, in row order; a loss of rank
 // refactors (hessianDirect); then Hcone (hessianCone).
 func (nw *newtonWork) hessianIncremental(w *pgsWork) {
+	if nw.sp.on {
+		nw.hessianIncrementalSparse(w)
+		return
+	}
 	nv := nw.nv
 	for k := range nw.n {
 		old, cur := nw.old[k] == nwQuadratic, nw.state[k] == nwQuadratic
@@ -332,8 +341,8 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 		return 0
 	}
 	gtol := tol * nwLSTolScl * snorm * scale
-	mulMat(nw.m, nw.search, nw.mv, nw.nv, nw.nv)
-	mulMat(nw.j, nw.search, nw.jv, nw.n, nw.nv)
+	nw.mulM(nw.search, nw.mv)
+	nw.mulJ(nw.search, nw.jv)
 	nw.prepare(w)
 	var p0, p1, p2, pmid, p1next, p2next nwPoint
 	nw.eval(w, &p0)

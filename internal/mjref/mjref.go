@@ -151,6 +151,7 @@ type Run struct {
 	Iterations   int        `json:"iterations"` // its iteration limit
 	Tolerance    float64    `json:"tolerance"`  // its tolerance
 	DisableFlags int        `json:"disableflags"`
+	Sparse       bool       `json:"sparse"`      // mj_isSparse: MuJoCo's solver takes its sparse path
 	MeanInertia  float64    `json:"meaninertia"` // stat.meaninertia: PGS's stopping rule scales by it
 	Root         int        `json:"root"`        // body whose position Steps record: the first free body, else body 1
 	Bodies       []Body     `json:"bodies"`

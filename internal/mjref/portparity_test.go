@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stiction-sim/stiction/model/mjcf"
+	"github.com/stiction-sim/stiction/sim"
 )
 
 // portKnown are the parity models whose short-horizon error with the port
@@ -17,7 +17,7 @@ import (
 // Newton").
 var portKnown = map[string]string{
 	"mujoco/test/engine/testdata/collision_convex/cylinder_box.xml": "a flat cylinder on a box: MuJoCo's multiccd rim contacts at step 2 follow the sign of a 1e-21 tilt at step 1 (MuJoCo parts from itself by 2.8e-8 at step 2 when that tilt changes by 1e-20)",
-	"mujoco/model/composite/softbox.xml":                            "CG through contacts (the port follows MuJoCo to 8.5e-16 over the 70 steps before them, TestCompositeCGMuJoCo; the table compares only those): not resolved, as on the 3-box stack",
+	"mujoco/model/composite/softbox.xml":                            "CG through contacts (the port follows MuJoCo to 8.5e-16 over the 70 steps before them, TestCompositeCGMuJoCo; through them, on the sparse path, 1.8e-7 from step 91): not resolved, as on the 3-box stack",
 }
 
 // portApart are the parity models that part from MuJoCo by more than the
@@ -27,7 +27,7 @@ var portKnown = map[string]string{
 var portApart = map[string]string{
 	"mujoco/test/testdata/model.xml":                                 "parts at a contact from step 25 either way",
 	"mujoco/test/engine/testdata/collision_convex/stacked_boxes.xml": "the contact counts differ from step 11 either way",
-	"mujoco/model/hammock/hammock.xml":                               "CG through contacts from state 1 (the table compares no step)",
+	"mujoco/model/hammock/hammock.xml":                               "CG through contacts from state 1 (on the sparse path 8.9e-3 / 0.13 over 100 steps)",
 }
 
 // TestPortParity (STICTION_LONG=1) measures each parity model whose
@@ -64,7 +64,7 @@ func TestPortParity(t *testing.T) {
 				t.Skip("does not load")
 			}
 			if !b.Config.Contact.Newton {
-				t.Skip("the port is not the default: MuJoCo's sparse solver at nv ≥ 60 (mjcf.DenseNV)")
+				t.Skip("the port is not the default (contact.mujoco_newton: false)")
 			}
 			mp, err := NewMap(init, b.Model)
 			if err != nil {
@@ -180,14 +180,15 @@ func runsApart(a, b *Run) (float64, int) {
 	return worst, first
 }
 
-// TestPortDenseOnly checks the import's rule against MuJoCo 2.2.2 on every
-// parity model that loads: Stiction runs the port of MuJoCo's Newton or
-// CG exactly when MuJoCo's solver is Newton or CG and MuJoCo's nv is
-// below mjcf.DenseNV (where MuJoCo solves densely), the converged solve
-// (no PGS) otherwise, and MuJoCo's PGS where MuJoCo's solver is PGS.
-func TestPortDenseOnly(t *testing.T) {
+// TestPortDenseSparse checks the import's and the port's choices against
+// MuJoCo 2.2.2 on every parity model that loads: Stiction runs the port of
+// MuJoCo's Newton or CG exactly when MuJoCo's solver is Newton or CG, at
+// every size, on MuJoCo's sparse path exactly where MuJoCo takes its own
+// (mj_isSparse, reported by the tool; sim.MuJoCoSparse), and MuJoCo's PGS
+// where MuJoCo's solver is PGS.
+func TestPortDenseSparse(t *testing.T) {
 	exe := tool(t)
-	ran := 0
+	ran, sparse := 0, 0
 	for _, c := range parityModels {
 		path := modelPath(c.file)
 		mj, err := Exec(exe, path, Options{Steps: 1, Every: 1})
@@ -199,18 +200,21 @@ func TestPortDenseOnly(t *testing.T) {
 			continue
 		}
 		ran++
+		if mj.NV >= 60 {
+			sparse++
+		}
 		ct := b.Config.Contact
-		port := mj.Solver != "pgs" && mj.NV < mjcf.DenseNV
+		port := mj.Solver != "pgs"
 		switch {
 		case ct.Newton != port || port && ct.CG != (mj.Solver == "cg"):
 			t.Errorf("%s (MuJoCo's %s, nv %d): port %v (CG %v), want %v", c.file, mj.Solver, mj.NV, ct.Newton, ct.CG, port)
-		case mj.Solver != "pgs" && !port && ct.PGSIterations != 0:
-			t.Errorf("%s (nv %d): %d PGS iterations with the converged solve, want 0", c.file, mj.NV, ct.PGSIterations)
+		case port && mj.NV > 0 && sim.MuJoCoSparse(b.Model.NV) != mj.Sparse: // nv 0 (composite/scene.xml, jacobian="sparse"): nothing to solve
+			t.Errorf("%s (nv %d, Stiction's %d): the port's sparse path %v, MuJoCo's %v", c.file, mj.NV, b.Model.NV, sim.MuJoCoSparse(b.Model.NV), mj.Sparse)
 		case mj.Solver == "pgs" && ct.PGSIterations != mj.Iterations:
 			t.Errorf("%s: %d PGS iterations, MuJoCo's %d", c.file, ct.PGSIterations, mj.Iterations)
 		}
 	}
-	if ran < len(parityModels)/2 {
-		t.Errorf("only %d of %d parity models loaded in both engines", ran, len(parityModels))
+	if ran < len(parityModels)/2 || sparse < 8 {
+		t.Errorf("only %d of %d parity models loaded in both engines, %d of them of at least 60 velocities", ran, len(parityModels), sparse)
 	}
 }

@@ -28,6 +28,7 @@ func stackedBoxesDiff(t *testing.T, path string, ref *Run, graph []int32, vert [
 	}
 	mp.QToStiction(ref.QInit, b.State.Q)
 	mp.VToStiction(ref.QInit, ref.VInit, b.State.V)
+	solveFor(&b.Config.Contact, ref) // ref's runs restart from mj_forward: the converged solve, as before the port was the default here
 	for i := range b.Model.Geometries {
 		if s := &b.Model.Geometries[i].Shape; s.Kind == geometry.ConvexHull && graph != nil {
 			s.Hull.MuJoCo().Data.Graph, s.Hull.MuJoCo().Data.Vert = graph, vert

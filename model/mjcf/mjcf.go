@@ -263,7 +263,6 @@ func (c *compiler) compile() error {
 			return err
 		}
 	}
-	c.denseSolverOnly()
 	c.contactMargin()
 	if err := c.setTotalMass(); err != nil {
 		return err
@@ -563,48 +562,6 @@ func (c *compiler) setSolver(sol string, it int, tol float64) {
 		on, cg := true, sol == "CG"
 		ct.MuJoCoNewton, ct.MuJoCoCG = &on, &cg
 	}
-}
-
-// DenseNV is the number of velocities from which MuJoCo 2.2.2 leaves its
-// dense Newton and CG for its sparse ones (engine_core_constraint.c: the
-// Jacobian is sparse when opt.jacobian is mjJAC_AUTO and nv ≥ 60). The
-// port (sim/mujoco_newton.go, sim/mujoco_cg.go) is the dense path: its
-// Hessian is nv × nv (composite/particle.xml, nv 3000, a 3000 × 3000
-// product per line search), so the import makes it the default only below
-// DenseNV.
-const DenseNV = 60
-
-// denseSolverOnly turns the port of MuJoCo's Newton and CG off (scene
-// contact.mujoco_newton: false, which solves MuJoCo's rows to convergence
-// and leaves PGS off) for a model of at least DenseNV velocities, once
-// the bodies are read: MuJoCo solves such a model with its sparse solver,
-// which the port does not follow. The file's iterations and tolerance are
-// kept, so that the scene's contact.mujoco_newton: true (`--set
-// contact.mujoco_newton=true`) runs the port at any size as the file asks.
-func (c *compiler) denseSolverOnly() {
-	ct := &c.out.Scene.Contact
-	if ct.MuJoCoNewton == nil || c.nv() < DenseNV {
-		return
-	}
-	off := false
-	ct.MuJoCoNewton = &off
-}
-
-// nv is MuJoCo's number of velocities of the joints read: 6 for a free
-// joint, 3 for a ball joint, 1 for a hinge or slide.
-func (c *compiler) nv() int {
-	n := 0
-	for _, j := range c.jointList {
-		switch j.typ {
-		case "free":
-			n += 6
-		case "ball":
-			n += 3
-		default: // hinge, slide
-			n++
-		}
-	}
-	return n
 }
 
 // DefaultTolerance is MuJoCo's default <option tolerance>, the solver's

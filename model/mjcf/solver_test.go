@@ -55,14 +55,13 @@ func TestSolverOption(t *testing.T) {
 	}
 }
 
-// TestSolverDenseOnly: the port of MuJoCo's Newton and CG is the default
-// only below DenseNV velocities, where MuJoCo 2.2.2 itself solves densely;
-// from DenseNV the import sets mujoco_newton: false (the converged solve,
-// PGS off in the built configuration) and keeps the file's solver,
-// iterations and tolerance, so that mujoco_newton: true set afterwards
-// (`--set contact.mujoco_newton=true`) runs the port as the file asks.
-// PGS is left as it is at any size.
-func TestSolverDenseOnly(t *testing.T) {
+// TestSolverPortEverySize: the port of MuJoCo's Newton and CG is the
+// default at every size (sim takes MuJoCo's sparse path from 60
+// velocities, as MuJoCo does: sim.MuJoCoSparse), with the file's solver,
+// iterations and tolerance; mujoco_newton: false set afterwards (`--set
+// contact.mujoco_newton=false`) returns to the converged solve. PGS is
+// left as it is at any size.
+func TestSolverPortEverySize(t *testing.T) {
 	body := func(i int, joint string) string {
 		return fmt.Sprintf(`<body pos="%d 0 1">%s<geom type="sphere" size="0.1"/></body>`, 3*i, joint)
 	}
@@ -83,11 +82,11 @@ func TestSolverDenseOnly(t *testing.T) {
 	}{
 		{``, 9, 1, true},                      // nv 58
 		{`<option solver="CG"/>`, 9, 1, true}, // nv 58
-		{``, 8, 3, false},                     // nv 60 with ball and hinge joints
+		{``, 8, 3, true},                      // nv 60 with ball and hinge joints
 		{``, 8, 2, true},                      // nv 56
-		{``, 10, 0, false},                    // nv 60
-		{`<option solver="CG" iterations="30"/>`, 10, 0, false},
-		{``, 500, 0, false}, // nv 3000, composite/particle.xml's size
+		{``, 10, 0, true},                     // nv 60
+		{`<option solver="CG" iterations="30"/>`, 10, 0, true},
+		{``, 500, 0, true}, // nv 3000, composite/particle.xml's size
 	} {
 		nv := 6*c.free + 4*c.balls
 		im := parseDoc(t, doc(c.option, c.free, c.balls))
@@ -103,14 +102,17 @@ func TestSolverDenseOnly(t *testing.T) {
 		if b.Config.Contact.Newton != c.port || !c.port && (b.Config.Contact.PGSIterations != 0 || b.Config.Contact.CG) {
 			t.Errorf("nv %d %q: built Newton %v, CG %v, %d PGS iterations; want the port %v", nv, c.option, b.Config.Contact.Newton, b.Config.Contact.CG, b.Config.Contact.PGSIterations, c.port)
 		}
-		on := true
-		im.Scene.Contact.MuJoCoNewton = &on // the user's explicit choice
+		cg := strings.Contains(c.option, "CG")
+		if b.Config.Contact.CG != cg || b.Config.Contact.PGSIterations != *ct.PGSIterations {
+			t.Errorf("nv %d %q: CG %v, %d iterations; want CG %v, %d", nv, c.option, b.Config.Contact.CG, b.Config.Contact.PGSIterations, cg, *ct.PGSIterations)
+		}
+		off := false
+		im.Scene.Contact.MuJoCoNewton = &off // the user's explicit choice
 		if b, err = scene.Build(im.Scene); err != nil {
 			t.Fatal(err)
 		}
-		cg := strings.Contains(c.option, "CG")
-		if !b.Config.Contact.Newton || b.Config.Contact.CG != cg || b.Config.Contact.PGSIterations != *ct.PGSIterations {
-			t.Errorf("nv %d %q with mujoco_newton true: Newton %v, CG %v, %d iterations; want the port (CG %v), %d", nv, c.option, b.Config.Contact.Newton, b.Config.Contact.CG, b.Config.Contact.PGSIterations, cg, *ct.PGSIterations)
+		if b.Config.Contact.Newton || b.Config.Contact.CG || b.Config.Contact.PGSIterations != 0 {
+			t.Errorf("nv %d %q with mujoco_newton false: Newton %v, CG %v, %d PGS iterations; want the converged solve", nv, c.option, b.Config.Contact.Newton, b.Config.Contact.CG, b.Config.Contact.PGSIterations)
 		}
 	}
 	im := parseDoc(t, doc(`<option solver="PGS" iterations="20"/>`, 10, 0))

@@ -620,6 +620,7 @@ int main(int argc, char** argv) {
   printf(",\"tolerance\":");
   num(m->opt.tolerance);
   printf(",\"disableflags\":%d,\"root\":%d", m->opt.disableflags, root);
+  printf(",\"sparse\":%s", mj_isSparse(m) ? "true" : "false");
   printf(",\"meaninertia\":");
   num(m->stat.meaninertia);
 

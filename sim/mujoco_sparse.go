@@ -1,0 +1,644 @@
+package sim
+
+import (
+	"math"
+	"slices"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// MuJoCo 2.2.2's sparse path of its Newton and CG solvers (mj_isSparse:
+// engine_core_constraint.c makes efc_J sparse when opt.jacobian is
+// mjJAC_AUTO and nv ≥ 60). The port (mujoco_newton.go) is otherwise
+// dense; from mjSparseNV velocities it keeps its matrices by their
+// non-zeros, as MuJoCo does, so that a step costs in the non-zeros rather
+// than nv² (MuJoCo's particle.xml, 3000 velocities):
+//
+//   - M in MuJoCo's coordinates as its cliques' dense blocks (M is block
+//     diagonal by trees), built with the dense port's sums (the same bits);
+//   - J in MuJoCo's row order as compressed rows (efc_J, efc_J_rownnz,
+//     efc_J_rowadr, efc_J_colind), each constraint's rows on the columns
+//     where one of them is non-zero (MuJoCo's rows share their bodies'
+//     chains), and its transpose's pattern (efc_JT);
+//   - J x by mju_dotSparse per row (mj_mulJacVec's mju_mulMatVecSparse),
+//     Jᵀ f row by row (mju_mulMatTVecSparse), M x as the dense port does;
+//   - H = Jᵀ D J + M by mju_sqrMatTDSparse (each entry summed over the rows
+//     in order, as the dense mju_sqrMatTD: the same bits) and mj_addM, on
+//     the pattern of every row (D = 0 rows keep their place, so that the
+//     factor's pattern does not change in an update), factored by
+//     mju_cholFactorSparse (the reverse-order H = Lᵀ L, from the last
+//     velocity, with fill), solved by mju_cholSolveSparse, updated by
+//     mju_cholUpdateSparse (HessianIncremental, HessianCone).
+//
+// The line search and the rows' update are the dense port's: they work on
+// per-row vectors only.
+
+// mjSparseNV is the number of velocities from which MuJoCo 2.2.2 solves
+// sparsely (mj_isSparse with mjJAC_AUTO).
+const mjSparseNV = 60
+
+// sparseFromNV is the number of velocities from which the port takes the
+// sparse path: mjSparseNV (tests move it to compare the two paths on one
+// model).
+var sparseFromNV = mjSparseNV
+
+// sparseNewton is the sparse scratch of a Newton or CG solve.
+type sparseNewton struct {
+	on      bool
+	off, sz []int     // per clique: first velocity, size
+	madr    []int     // per clique: offset of its blocks in mb, tb
+	mb, tb  []float64 // M and T per clique, size×size row-major
+	mfb     []float64 // CG: M's tree factor per clique (factorM)
+	cqOf    []int     // per velocity: its clique
+	tlo     []int     // per velocity: its T column's non-zero span (global rows)
+	thi     []int
+	jadr    []int // J's rows: start in jind/jval
+	jnnz    []int // J's rows: non-zeros
+	jind    []int
+	jval    []float64
+	tadr    []int // Jᵀ's rows (per velocity): start in trow
+	tnnz    []int
+	trow    []int // Jᵀ: the rows k of column i, in order
+	tpos    []int // Jᵀ: J(k, i)'s index in jval
+	h       sparseRows
+	hc      sparseRows // Hcone
+	mark    []int
+	buf     []float64 // nv scratch
+	bufi    []int
+	xv      []float64 // cholUpdate's x
+	xi      []int
+	cols    []int // scratch list of columns
+}
+
+// sparseRows is a lower-triangular matrix by rows: row r's columns (≤ r,
+// increasing, the diagonal last once factored) and values.
+type sparseRows struct {
+	ind [][]int
+	val [][]float64
+}
+
+// resize sizes s for n rows, keeping the rows' storage.
+func (s *sparseRows) resize(n int) {
+	for len(s.ind) < n {
+		s.ind = append(s.ind, nil)
+		s.val = append(s.val, nil)
+	}
+	s.ind, s.val = s.ind[:n], s.val[:n]
+}
+
+// copyFrom sets s = o.
+func (s *sparseRows) copyFrom(o *sparseRows) {
+	s.resize(len(o.ind))
+	for r := range o.ind {
+		s.ind[r] = append(s.ind[r][:0], o.ind[r]...)
+		s.val[r] = append(s.val[r][:0], o.val[r]...)
+	}
+}
+
+// growInt returns s with length n.
+func growInt(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+// MuJoCoSparse reports whether the port of MuJoCo 2.2.2's Newton and CG
+// solves a model of nv velocities on MuJoCo's sparse path, as MuJoCo does
+// with <option jacobian="auto">, its default (mj_isSparse: nv ≥ 60).
+func MuJoCoSparse(nv int) bool { return nv >= sparseFromNV }
+
+// sparseCoordinates is coordinates for the sparse path: T and M per clique,
+// J by rows, Jᵀ's pattern.
+func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []float64, perm []int) {
+	sp, nv := &nw.sp, nw.nv
+	nc := len(p.Cliques)
+	sp.off, sp.sz, sp.madr = growInt(sp.off, nc), growInt(sp.sz, nc), growInt(sp.madr, nc+1)
+	sp.cqOf = growInt(sp.cqOf, nv)
+	maxSize := 0
+	for c, cq := range p.Cliques {
+		sp.off[c], sp.sz[c] = cq.Offset, cq.Size
+		sp.madr[c+1] = sp.madr[c] + cq.Size*cq.Size
+		maxSize = max(maxSize, cq.Size)
+		for i := range cq.Size {
+			sp.cqOf[cq.Offset+i] = c
+		}
+	}
+	sp.mb = solver.Resize(sp.mb, sp.madr[nc])
+	sp.tb = solver.Resize(sp.tb, sp.madr[nc])
+	sp.mfb = solver.Resize(sp.mfb, sp.madr[nc])
+	sp.mark = growInt(sp.mark, nv)
+	sp.buf = solver.Resize(sp.buf, nv)
+	sp.bufi = growInt(sp.bufi, nv)
+	sp.xv = solver.Resize(sp.xv, nv)
+	sp.xi = growInt(sp.xi, nv)
+	sp.cols = growInt(sp.cols, nv)[:0]
+	// T's column i of every clique at once: a local velocity moves only its
+	// own joint's world velocities, so the cliques' columns do not mix.
+	for i := range maxSize {
+		clear(nw.e)
+		for c := range nc {
+			if i < sp.sz[c] {
+				nw.e[sp.off[c]+i] = 1
+			}
+		}
+		sim.Model.WorldVelocity(q, nw.e, nw.col)
+		for c := range nc {
+			n, off := sp.sz[c], sp.off[c]
+			if i >= n {
+				continue
+			}
+			tb := sp.tb[sp.madr[c]:]
+			for r := range n {
+				tb[r*n+i] = nw.col[off+r]
+			}
+		}
+	}
+	sp.tlo, sp.thi = growInt(sp.tlo, nv), growInt(sp.thi, nv)
+	for c := range nc {
+		sp.cliqueSpans(c)
+		sp.cliqueMass(c, p.ABlock(c))
+	}
+	nw.sparseJacobian(p, perm)
+}
+
+// cliqueSpans sets the non-zero span of T's columns of clique c (as
+// columnSpans, in global rows).
+func (sp *sparseNewton) cliqueSpans(c int) {
+	n, off, tb := sp.sz[c], sp.off[c], sp.tb[sp.madr[c]:]
+	for i := range n {
+		lo, hi := 0, 0
+		for r := range n {
+			if tb[r*n+i] != 0 {
+				if hi == 0 {
+					lo = r + off
+				}
+				hi = r + off + 1
+			}
+		}
+		sp.tlo[off+i], sp.thi[off+i] = lo, hi
+	}
+}
+
+// cliqueMass sets clique c's block of M = Tᵀ M_w T from its world block mw,
+// with coordinates' sums in coordinates' order.
+func (sp *sparseNewton) cliqueMass(c int, mw []float64) {
+	n, off := sp.sz[c], sp.off[c]
+	tb, mb := sp.tb[sp.madr[c]:], sp.mb[sp.madr[c]:]
+	col := sp.buf[:n]
+	for i := range n {
+		lo, hi := sp.tlo[off+i]-off, sp.thi[off+i]-off
+		for r := range n {
+			s := 0.0
+			for k := max(lo, 0); k < hi; k++ {
+				s += mw[r*n+k] * tb[k*n+i]
+			}
+			col[r] = s
+		}
+		for r := range n {
+			s := 0.0
+			for k := max(sp.tlo[off+r]-off, 0); k < sp.thi[off+r]-off; k++ {
+				s += tb[k*n+r] * col[k]
+			}
+			mb[r*n+i] = s
+		}
+	}
+}
+
+// sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
+// each row first on every column of the cliques its constraint touches,
+// then every row of a constraint on the columns where one of them is
+// non-zero; and Jᵀ's pattern.
+func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
+	sp, n := &nw.sp, nw.n
+	for i := range nw.rowk {
+		nw.rowk[i] = -1
+	}
+	for k, row := range perm {
+		nw.rowk[row] = k
+	}
+	// Row k's cliques: those of its constraint's blocks, in offset order.
+	sp.jnnz, sp.jadr = growInt(sp.jnnz, n), growInt(sp.jadr, n+1)
+	clear(sp.jnnz)
+	for _, blk := range p.JBlock {
+		con := p.Constraints[blk.Constraint]
+		for r := range con.Size {
+			if k := nw.rowk[con.Row+r]; k >= 0 {
+				sp.jnnz[k] += p.Cliques[blk.Clique].Size
+			}
+		}
+	}
+	sp.jadr[0] = 0
+	for k := range n {
+		sp.jadr[k+1] = sp.jadr[k] + sp.jnnz[k]
+	}
+	total := sp.jadr[n]
+	sp.jind, sp.jval = growInt(sp.jind, total), solver.Resize(sp.jval, total)
+	clear(sp.jnnz)
+	// Blocks in clique-offset order per row: p.JBlock may list a
+	// constraint's cliques in any order, so fill then sort each row.
+	for b, blk := range p.JBlock {
+		cq := p.Cliques[blk.Clique]
+		con := p.Constraints[blk.Constraint]
+		data := p.JBlockData(b)
+		tb := sp.tb[sp.madr[blk.Clique]:]
+		for r := range con.Size {
+			k := nw.rowk[con.Row+r]
+			if k < 0 {
+				continue
+			}
+			at := sp.jadr[k] + sp.jnnz[k]
+			jw := data[r*cq.Size : (r+1)*cq.Size]
+			for i := range cq.Size {
+				s := 0.0
+				lo, hi := sp.tlo[cq.Offset+i]-cq.Offset, sp.thi[cq.Offset+i]-cq.Offset
+				for c := max(lo, 0); c < hi; c++ {
+					s += jw[c] * tb[c*cq.Size+i]
+				}
+				sp.jind[at+i], sp.jval[at+i] = cq.Offset+i, s
+			}
+			sp.jnnz[k] += cq.Size
+		}
+	}
+	for k := range n {
+		sp.sortRow(k)
+	}
+	nw.compressConstraints(p)
+	sp.transpose(nw.nv, n)
+}
+
+// sortRow sorts J's row k by column (insertion sort: a row holds one or
+// two cliques' runs).
+func (sp *sparseNewton) sortRow(k int) {
+	ind, val := sp.jind[sp.jadr[k]:sp.jadr[k]+sp.jnnz[k]], sp.jval[sp.jadr[k]:sp.jadr[k]+sp.jnnz[k]]
+	for i := 1; i < len(ind); i++ {
+		for j := i; j > 0 && ind[j-1] > ind[j]; j-- {
+			ind[j-1], ind[j] = ind[j], ind[j-1]
+			val[j-1], val[j] = val[j], val[j-1]
+		}
+	}
+}
+
+// compressConstraints keeps, in each row, the columns where a row of its
+// constraint is non-zero, and packs the rows.
+func (nw *newtonWork) compressConstraints(p *solver.Problem) {
+	sp := &nw.sp
+	for _, con := range p.Constraints {
+		first := -1
+		for r := range con.Size {
+			if k := nw.rowk[con.Row+r]; k >= 0 {
+				first = k
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		keep := sp.bufi[:sp.jnnz[first]]
+		clear(keep)
+		for r := range con.Size {
+			k := nw.rowk[con.Row+r]
+			if k < 0 {
+				continue
+			}
+			for i, v := range sp.jval[sp.jadr[k] : sp.jadr[k]+sp.jnnz[k]] {
+				if v != 0 {
+					keep[i] = 1
+				}
+			}
+		}
+		for r := range con.Size {
+			k := nw.rowk[con.Row+r]
+			if k < 0 {
+				continue
+			}
+			a, m := sp.jadr[k], 0
+			for i := range keep {
+				if keep[i] != 0 {
+					sp.jind[a+m], sp.jval[a+m] = sp.jind[a+i], sp.jval[a+i]
+					m++
+				}
+			}
+			sp.jnnz[k] = m
+		}
+	}
+	// Pack the rows (each row only shrank within its own range).
+	at := 0
+	for k := range nw.n {
+		a, m := sp.jadr[k], sp.jnnz[k]
+		copy(sp.jind[at:at+m], sp.jind[a:a+m])
+		copy(sp.jval[at:at+m], sp.jval[a:a+m])
+		sp.jadr[k] = at
+		at += m
+	}
+	sp.jadr[nw.n] = at
+}
+
+// transpose sets Jᵀ's pattern: for each velocity i the rows k with i in
+// their pattern, in order, and where J(k, i) is.
+func (sp *sparseNewton) transpose(nv, n int) {
+	sp.tnnz, sp.tadr = growInt(sp.tnnz, nv), growInt(sp.tadr, nv+1)
+	clear(sp.tnnz)
+	for k := range n {
+		for _, i := range sp.jind[sp.jadr[k] : sp.jadr[k]+sp.jnnz[k]] {
+			sp.tnnz[i]++
+		}
+	}
+	sp.tadr[0] = 0
+	for i := range nv {
+		sp.tadr[i+1] = sp.tadr[i] + sp.tnnz[i]
+	}
+	sp.trow, sp.tpos = growInt(sp.trow, sp.tadr[nv]), growInt(sp.tpos, sp.tadr[nv])
+	clear(sp.tnnz)
+	for k := range n {
+		for p := sp.jadr[k]; p < sp.jadr[k]+sp.jnnz[k]; p++ {
+			i := sp.jind[p]
+			at := sp.tadr[i] + sp.tnnz[i]
+			sp.trow[at], sp.tpos[at] = k, p
+			sp.tnnz[i]++
+		}
+	}
+}
+
+// row returns J's row k: its columns and values.
+func (sp *sparseNewton) row(k int) ([]int, []float64) {
+	a, m := sp.jadr[k], sp.jnnz[k]
+	return sp.jind[a : a+m], sp.jval[a : a+m]
+}
+
+// dotSparse is mju_dotSparse (with AVX, as Debian builds it): Σ v_i
+// x[ind_i] in four running sums over the non-zeros' positions, as dot4.
+func dotSparse(v, x []float64, ind []int) float64 {
+	n := len(v)
+	i := 0
+	var s0, s1, s2, s3 float64
+	for ; i <= n-4; i += 4 {
+		s0 += v[i] * x[ind[i]]
+		s1 += v[i+1] * x[ind[i+1]]
+		s2 += v[i+2] * x[ind[i+2]]
+		s3 += v[i+3] * x[ind[i+3]]
+	}
+	res := (s0 + s2) + (s1 + s3)
+	for ; i < n; i++ {
+		res += v[i] * x[ind[i]]
+	}
+	return res
+}
+
+// mulJ sets out = J x (mj_mulJacVec).
+func (nw *newtonWork) mulJ(x, out []float64) {
+	if !nw.sp.on {
+		mulMat(nw.j, x, out, nw.n, nw.nv)
+		return
+	}
+	for k := range nw.n {
+		ind, val := nw.sp.row(k)
+		out[k] = dotSparse(val, x, ind)
+	}
+}
+
+// mulJT sets out = Jᵀ f row by row (mj_mulJacTVec).
+func (nw *newtonWork) mulJT(f, out []float64) {
+	clear(out[:nw.nv])
+	if !nw.sp.on {
+		for k, fk := range f[:nw.n] {
+			row := nw.j[k*nw.nv : (k+1)*nw.nv]
+			for i := range nw.nv {
+				out[i] += row[i] * fk
+			}
+		}
+		return
+	}
+	for k, fk := range f[:nw.n] {
+		ind, val := nw.sp.row(k)
+		for i, c := range ind {
+			out[c] += val[i] * fk
+		}
+	}
+}
+
+// mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
+// whose terms outside the row's clique are zeros (the same bits).
+func (nw *newtonWork) mulM(x, out []float64) {
+	if !nw.sp.on {
+		mulMat(nw.m, x, out, nw.nv, nw.nv)
+		return
+	}
+	sp, nv4 := &nw.sp, nw.nv-nw.nv%4
+	for c := range sp.off {
+		n, off := sp.sz[c], sp.off[c]
+		mb := sp.mb[sp.madr[c]:]
+		for r := range n {
+			row := mb[r*n : (r+1)*n]
+			var s [4]float64
+			for j, v := range row {
+				if g := off + j; g < nv4 {
+					s[g%4] += v * x[g]
+				}
+			}
+			res := (s[0] + s[2]) + (s[1] + s[3])
+			for j, v := range row {
+				if g := off + j; g >= nv4 {
+					res += v * x[g]
+				}
+			}
+			out[off+r] = res
+		}
+	}
+}
+
+// hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
+// the pattern of every row (mju_sqrMatTDSparse, mj_addM), factored by
+// mju_cholFactorSparse.
+func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
+	sp, nv := &nw.sp, nw.nv
+	sp.h.resize(nv)
+	for i := range sp.mark {
+		sp.mark[i] = -1
+	}
+	for i := range nv {
+		cols := sp.cols[:0]
+		add := func(c int) {
+			if c <= i && sp.mark[c] != i {
+				sp.mark[c] = i
+				cols = append(cols, c)
+			}
+		}
+		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
+			ind, _ := sp.row(sp.trow[t])
+			for _, c := range ind {
+				add(c)
+			}
+		}
+		cq := sp.cqOf[i]
+		n, off := sp.sz[cq], sp.off[cq]
+		mrow := sp.mb[sp.madr[cq]+(i-off)*n:]
+		for j := range n {
+			if mrow[j] != 0 || off+j == i {
+				add(off + j)
+			}
+		}
+		slices.Sort(cols)
+		sp.cols = cols
+		for _, c := range cols {
+			sp.buf[c] = 0
+		}
+		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
+			k := sp.trow[t]
+			if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+				continue
+			}
+			scl := sp.jval[sp.tpos[t]] * nw.d[k]
+			ind, val := sp.row(k)
+			for j, c := range ind {
+				if c > i {
+					break
+				}
+				sp.buf[c] += val[j] * scl
+			}
+		}
+		for j := range n {
+			if off+j <= i {
+				sp.buf[off+j] += mrow[j]
+			}
+		}
+		sp.h.ind[i] = append(sp.h.ind[i][:0], cols...)
+		sp.h.val[i] = sp.h.val[i][:0]
+		for _, c := range cols {
+			sp.h.val[i] = append(sp.h.val[i], sp.buf[c])
+		}
+	}
+	sp.cholFactor(&sp.h, mjMinVal)
+	if nw.ncone > 0 {
+		nw.hessianConeSparse(w)
+	}
+}
+
+// cholFactor is mju_cholFactorSparse: H = Lᵀ L in place, rows from the last
+// (row r scaled by its diagonal's root, then each row c < r in r's pattern
+// less L(r,c) times r's leading part, with fill); it returns the rank.
+func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
+	n := len(h.ind)
+	rank := n
+	for r := n - 1; r >= 0; r-- {
+		ind, val := h.ind[r], h.val[r]
+		nnz := len(val)
+		tmp := val[nnz-1]
+		if tmp < mindiag {
+			tmp = mindiag
+			rank--
+		}
+		val[nnz-1] = math.Sqrt(tmp)
+		tmp = 1 / val[nnz-1]
+		for i := range nnz - 1 {
+			val[i] *= tmp
+		}
+		for i := range nnz - 1 {
+			c := ind[i]
+			h.ind[c], h.val[c] = sp.combine(h.ind[c], h.val[c], ind[:i+1], val[:i+1], 1, -val[i])
+		}
+	}
+	return rank
+}
+
+// combine is mju_combineSparse: dst = a dst + b src over the union of
+// their patterns (both increasing); it returns dst's new storage.
+func (sp *sparseNewton) combine(dind []int, dval []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
+	if slices.Equal(dind, sind) {
+		for i := range dval {
+			dval[i] = dval[i]*a + sval[i]*b
+		}
+		return dind, dval
+	}
+	return sp.combineInto(dind[:0], dval[:0], dind, dval, sind, sval, a, b)
+}
+
+// cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
+func (h *sparseRows) cholSolve(vec, res []float64) {
+	n := len(h.ind)
+	copy(res[:n], vec[:n])
+	for i := n - 1; i >= 0; i-- {
+		if res[i] == 0 {
+			continue
+		}
+		ind, val := h.ind[i], h.val[i]
+		nnz := len(val)
+		res[i] /= val[nnz-1]
+		tmp := res[i]
+		for j := range nnz - 1 {
+			res[ind[j]] -= val[j] * tmp
+		}
+	}
+	for i := range n {
+		ind, val := h.ind[i], h.val[i]
+		nnz := len(val)
+		if nnz > 1 {
+			res[i] -= dotSparse(val[:nnz-1], res, ind[:nnz-1])
+		}
+		res[i] /= val[nnz-1]
+	}
+}
+
+// cholUpdate is mju_cholUpdateSparse: Lᵀ L ± x xᵀ in place for x on the
+// increasing columns xi (x and xi are overwritten); it returns the rank,
+// −1 if the factor's pattern would change (MuJoCo stops with an error;
+// the caller refactors).
+func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bool) int {
+	n := len(h.ind)
+	rank := n
+	i := len(xi) - 1
+	for i >= 0 {
+		r := xi[i]
+		ind, val := h.ind[r], h.val[r]
+		nnz := len(val)
+		d := val[nnz-1]
+		tmp := d*d - x[i]*x[i]
+		if plus {
+			tmp = d*d + x[i]*x[i]
+		}
+		if tmp < mjMinVal {
+			tmp = mjMinVal
+			rank--
+		}
+		rr := math.Sqrt(tmp)
+		c := rr / d
+		s := x[i] / d
+		val[nnz-1] = rr
+		b := -s / c
+		if plus {
+			b = s / c
+		}
+		if nind, _ := sp.combine(ind[:nnz-1], val[:nnz-1], xi[:i], x[:i], 1/c, b); len(nind) != nnz-1 {
+			return -1
+		}
+		// x's leading part = c x − s L(r, ·); x may gain the row's pattern.
+		xi, x = sp.combineInto(sp.xi[:0], sp.xv[:0], xi[:i], x[:i], ind[:nnz-1], val[:nnz-1], c, -s)
+		i = len(xi) - 1
+	}
+	return rank
+}
+
+// combineInto writes a x + b s over the union of the patterns of x (xi)
+// and s (sind, both increasing) into (oi, ov), which may be x's own
+// storage (x is copied to sp.buf, sp.bufi first): mju_combineSparse's
+// merge.
+func (sp *sparseNewton) combineInto(oi []int, ov []float64, xi []int, x []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
+	bi := append(sp.bufi[:0], xi...)
+	bv := append(sp.buf[:0], x...)
+	i, j := 0, 0
+	for i < len(bi) || j < len(sind) {
+		switch {
+		case j == len(sind) || i < len(bi) && bi[i] < sind[j]:
+			oi, ov = append(oi, bi[i]), append(ov, a*bv[i])
+			i++
+		case i == len(bi) || sind[j] < bi[i]:
+			oi, ov = append(oi, sind[j]), append(ov, b*sval[j])
+			j++
+		default:
+			oi, ov = append(oi, bi[i]), append(ov, a*bv[i]+b*sval[j])
+			i++
+			j++
+		}
+	}
+	return oi, ov
+}
