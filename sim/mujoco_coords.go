@@ -1,0 +1,87 @@
+package sim
+
+import "github.com/stiction-sim/stiction/multibody"
+
+// The change of coordinates of MuJoCo's Newton and CG (newtonWork.coordinates):
+// world velocity = T local velocity, T = L(q)⁻¹ of multibody.Model.LocalVelocity.
+// T is the identity but for one 3×3 rotation R_FM per free or ball joint
+// (and per ball part of a compound joint), on the rows and columns of the
+// joint's angular velocity (multibody.Model.WorldVelocity turns those
+// alone). So M = Tᵀ M_w T and J = J_w T change only the entries on those
+// columns and rows; the others are copied. The sums over a column of T
+// that the dense products form (s = 0, s += x_c T_ci for every c) reduce
+// to the same bits: a term with T_ci = 0 adds ±0 to a sum that started at
+// +0 and so is never −0, which leaves it unchanged, and x · 1 = x.
+
+// angularBlocks returns, in dst's storage, the first velocity of every
+// 3-velocity block that multibody.Model.WorldVelocity turns (the angular
+// velocity of a free or ball joint, of a compound joint's ball part), in
+// the order of the model's bodies, as multibody.Model.turnAngular visits them.
+func angularBlocks(m *multibody.Model, dst []int) []int {
+	dst = dst[:0]
+	for i := range m.Bodies {
+		b := &m.Bodies[i]
+		if b.Tree < 0 {
+			continue
+		}
+		switch b.Joint.Type {
+		case multibody.JointFree, multibody.JointBall:
+			dst = append(dst, b.VOff)
+		case multibody.JointCompound:
+			vi := b.VOff
+			for k := range b.Joint.Parts {
+				p := &b.Joint.Parts[k]
+				if p.Type == multibody.JointBall {
+					dst = append(dst, vi)
+				}
+				vi += p.Type.NV()
+			}
+		}
+	}
+	return dst
+}
+
+// rotations sets nw.rot, per angular block (nw.blocks), its 3×3 block of T
+// at q row-major (rot[9b + 3r + c] = T[o+r, o+c], o the block's first
+// velocity): column c of every block from one WorldVelocity of the sum of
+// the blocks' c-th unit vectors, each block reading only its own three
+// entries. With no block it calls nothing.
+func (nw *newtonWork) rotations(m *multibody.Model, q []float64) {
+	nw.rot = nw.rot[:0]
+	if len(nw.blocks) == 0 {
+		return
+	}
+	nw.rot = append(nw.rot, make([]float64, 9*len(nw.blocks))...)[:9*len(nw.blocks)]
+	for c := range 3 {
+		clear(nw.e)
+		for _, o := range nw.blocks {
+			nw.e[o+c] = 1
+		}
+		m.WorldVelocity(q, nw.e, nw.col)
+		for b, o := range nw.blocks {
+			for r := range 3 {
+				nw.rot[9*b+3*r+c] = nw.col[o+r]
+			}
+		}
+	}
+}
+
+// markBlocks sets nw.blk, per velocity, to the index of its angular block
+// in nw.blocks, −1 for a velocity whose column of T is the unit vector.
+func (nw *newtonWork) markBlocks() {
+	nw.blk = nw.blk[:0]
+	for range nw.nv {
+		nw.blk = append(nw.blk, -1)
+	}
+	for b, o := range nw.blocks {
+		nw.blk[o], nw.blk[o+1], nw.blk[o+2] = b, b, b
+	}
+}
+
+// tCol returns the column of T of velocity i, a velocity of angular block
+// b starting at o: T[o+r, i] for r = 0, 1, 2.
+func (nw *newtonWork) tCol(b, o, i int) (float64, float64, float64) {
+	c := i - o
+	r := nw.rot[9*b:]
+	return r[c], r[3+c], r[6+c]
+}
