@@ -85,3 +85,71 @@ func (nw *newtonWork) tCol(b, o, i int) (float64, float64, float64) {
 	r := nw.rot[9*b:]
 	return r[c], r[3+c], r[6+c]
 }
+
+// rowPattern sets each row's non-zero columns of J in MuJoCo's
+// coordinates (nw.nz[nw.nzOff[k]:nw.nzOff[k+1]], ascending): a contact or
+// limit row moves only the velocities on its bodies' paths to the root.
+// The dense sums over a row that the solve forms (mju_dot, mju_mulMatTVec,
+// mju_sqrMatTD) leave a zero entry's term out to the bit (a product ±0
+// added to a sum that started at +0, so never −0), so they run over the
+// pattern (mulJ, dotNZ).
+func (nw *newtonWork) rowPattern() {
+	nv := nw.nv
+	nw.nz, nw.nzOff = nw.nz[:0], append(nw.nzOff[:0], 0)
+	for k := range nw.n {
+		for i, x := range nw.j[k*nv : (k+1)*nv] {
+			if x != 0 {
+				nw.nz = append(nw.nz, int32(i))
+			}
+		}
+		nw.nzOff = append(nw.nzOff, len(nw.nz))
+	}
+}
+
+// rowNZ returns row k's non-zero columns (rowPattern).
+func (nw *newtonWork) rowNZ(k int) []int32 {
+	return nw.nz[nw.nzOff[k]:nw.nzOff[k+1]]
+}
+
+// mulJ sets out = J x in MuJoCo's coordinates (mulMat's mju_dot per row),
+// a row with few non-zeros by dotNZ, the others by dot4: the same bits.
+func (nw *newtonWork) mulJ(x, out []float64) {
+	nv := nw.nv
+	for k := range nw.n {
+		row := nw.j[k*nv : (k+1)*nv]
+		if idx := nw.rowNZ(k); 2*len(idx) < nv {
+			out[k] = dotNZ(row, x, idx, nv)
+		} else {
+			out[k] = dot4(row, x[:nv])
+		}
+	}
+}
+
+// dotNZ is dot4(a[:n], x[:n]) for an a whose non-zeros are at idx
+// (ascending): each term goes to the partial sum dot4 gives it (index
+// mod 4 below the last whole block of four, then the tail in order), so
+// the sums are dot4's to the bit.
+func dotNZ(a, x []float64, idx []int32, n int) float64 {
+	n4 := n - n%4
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j < len(idx) && int(idx[j]) < n4; j++ {
+		i := idx[j]
+		switch i & 3 {
+		case 0:
+			s0 += a[i] * x[i]
+		case 1:
+			s1 += a[i] * x[i]
+		case 2:
+			s2 += a[i] * x[i]
+		default:
+			s3 += a[i] * x[i]
+		}
+	}
+	res := (s0 + s2) + (s1 + s3)
+	for ; j < len(idx); j++ {
+		i := idx[j]
+		res += a[i] * x[i]
+	}
+	return res
+}

@@ -52,6 +52,8 @@ type newtonWork struct {
 	blocks     []int            // the angular blocks of T (angularBlocks)
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
+	nz         []int32          // each row's non-zero columns of j (rowPattern)
+	nzOff      []int            // row k's are nz[nzOff[k]:nzOff[k+1]]
 	mw         []float64        // M in world coordinates, nv×nv
 	m          []float64        // M in MuJoCo's coordinates, nv×nv
 	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
@@ -171,6 +173,7 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 	nw.rotations(sim.Model, q)
 	nw.massCoordinates(p)
 	nw.jacobianCoordinates(sim, p)
+	nw.rowPattern()
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
@@ -276,7 +279,7 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	if sim.pgsWarm.set {
 		copy(nw.qacc, sim.pgsWarm.qacc)
 	}
-	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	nw.mulJ(nw.qacc, nw.jaref)
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
@@ -286,7 +289,7 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
 	}
 	// cost(qacc_smooth): jar = efc_b = J qacc_smooth − aref.
-	mulMat(nw.j, nw.qs, nw.jv, nw.n, nv)
+	nw.mulJ(nw.qs, nw.jv)
 	for k := range nw.jv {
 		nw.jv[k] -= nw.aref[k]
 	}
@@ -338,11 +341,16 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 			}
 		}
 	}
-	// mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row.
+	// mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row, skipping f_k = 0
+	// as MuJoCo does, over the row's non-zeros (rowPattern).
 	clear(nw.qfc)
 	for k, f := range nw.force {
-		for i := range nw.nv {
-			nw.qfc[i] += nw.j[k*nw.nv+i] * f
+		if f == 0 {
+			continue
+		}
+		row := nw.j[k*nw.nv : (k+1)*nw.nv]
+		for _, i := range nw.rowNZ(k) {
+			nw.qfc[i] += row[i] * f
 		}
 	}
 	return s

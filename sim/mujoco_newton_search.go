@@ -20,7 +20,7 @@ import (
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
 	nv := nw.nv
 	mulMat(nw.m, nw.qacc, nw.ma, nv, nv)
-	mulMat(nw.j, nw.qacc, nw.jaref, nw.n, nv)
+	nw.mulJ(nw.qacc, nw.jaref)
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
@@ -124,13 +124,11 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 		if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
 			continue
 		}
-		row := nw.j[k*nv : (k+1)*nv]
-		for i := range nv {
-			if tmp := row[i]; tmp != 0 {
-				scl := tmp * nw.d[k]
-				for c := 0; c <= i; c++ {
-					h[i*nv+c] += row[c] * scl
-				}
+		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
+		for a, i := range idx {
+			scl := row[i] * nw.d[k]
+			for _, c := range idx[:a+1] {
+				h[int(i)*nv+int(c)] += row[c] * scl
 			}
 		}
 	}
@@ -333,7 +331,7 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	}
 	gtol := tol * nwLSTolScl * snorm * scale
 	mulMat(nw.m, nw.search, nw.mv, nw.nv, nw.nv)
-	mulMat(nw.j, nw.search, nw.jv, nw.n, nw.nv)
+	nw.mulJ(nw.search, nw.jv)
 	nw.prepare(w)
 	var p0, p1, p2, pmid, p1next, p2next nwPoint
 	nw.eval(w, &p0)
