@@ -87,31 +87,55 @@ func (nw *newtonWork) tCol(b, o, i int) (float64, float64, float64) {
 }
 
 // rowPattern sets each row's non-zero columns of J in MuJoCo's
-// coordinates (nw.nz[nw.nzOff[k]:nw.nzOff[k+1]], ascending): a contact or
-// limit row moves only the velocities on its bodies' paths to the root.
-// The dense sums over a row that the solve forms (mju_dot, mju_mulMatTVec,
-// mju_sqrMatTD) leave a zero entry's term out to the bit (a product ±0
-// added to a sum that started at +0, so never −0), so they run over the
-// pattern (mulJ, dotNZ).
+// coordinates (nw.jnz): a contact or limit row moves only the velocities
+// on its bodies' paths to the root. The dense sums over a row that the
+// solve forms (mju_dot, mju_mulMatTVec, mju_sqrMatTD) leave a zero
+// entry's term out to the bit (a product ±0 added to a sum that started
+// at +0, so never −0), so they run over the pattern (mulJ, dotNZ). (M's
+// rows, denser, are not worth their scan: measured on dm humanoid, the
+// scan cost more than the products it thinned.)
 func (nw *newtonWork) rowPattern() {
-	nv := nw.nv
-	nw.nz, nw.nzOff = nw.nz[:0], append(nw.nzOff[:0], 0)
-	for k := range nw.n {
-		for i, x := range nw.j[k*nv : (k+1)*nv] {
+	nw.jnz.set(nw.j, nw.n, nw.nv)
+}
+
+// pattern is the non-zero columns of each row of a row-major matrix:
+// row k's are nz[off[k]:off[k+1]], ascending.
+type pattern struct {
+	nz  []int32
+	off []int
+}
+
+// set sets the pattern of a, rows×cols row-major.
+func (pt *pattern) set(a []float64, rows, cols int) {
+	if cap(pt.nz) < rows*cols {
+		pt.nz = make([]int32, rows*cols)
+	}
+	nz := pt.nz[:rows*cols]
+	pt.off = append(pt.off[:0], 0)
+	c := 0
+	for k := range rows {
+		for i, x := range a[k*cols : (k+1)*cols] {
 			if x != 0 {
-				nw.nz = append(nw.nz, int32(i))
+				nz[c] = int32(i)
+				c++
 			}
 		}
-		nw.nzOff = append(nw.nzOff, len(nw.nz))
+		pt.off = append(pt.off, c)
 	}
+	pt.nz = nz[:c]
 }
 
-// rowNZ returns row k's non-zero columns (rowPattern).
+// row returns row k's non-zero columns.
+func (pt *pattern) row(k int) []int32 {
+	return pt.nz[pt.off[k]:pt.off[k+1]]
+}
+
+// rowNZ returns row k's non-zero columns of J (rowPattern).
 func (nw *newtonWork) rowNZ(k int) []int32 {
-	return nw.nz[nw.nzOff[k]:nw.nzOff[k+1]]
+	return nw.jnz.row(k)
 }
 
-// mulJ sets out = J x in MuJoCo's coordinates (mulMat's mju_dot per row),
+// mulJ sets out = J x in MuJoCo's coordinates (mulMat: mju_dot per row),
 // a row with few non-zeros by dotNZ, the others by dot4: the same bits.
 func (nw *newtonWork) mulJ(x, out []float64) {
 	nv := nw.nv

@@ -52,8 +52,7 @@ type newtonWork struct {
 	blocks     []int            // the angular blocks of T (angularBlocks)
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
-	nz         []int32          // each row's non-zero columns of j (rowPattern)
-	nzOff      []int            // row k's are nz[nzOff[k]:nzOff[k+1]]
+	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
 	mw         []float64        // M in world coordinates, nv×nv
 	m          []float64        // M in MuJoCo's coordinates, nv×nv
 	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
@@ -187,36 +186,61 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
 		}
 	}
-	for i := range nv {
-		if b := nw.blk[i]; b < 0 {
-			for r := range nv {
-				nw.col[r] = 0 + nw.mw[r*nv+i] // 0 + M_w[r,i]·1
-			}
-		} else {
-			o := nw.blocks[b]
-			t0, t1, t2 := nw.tCol(b, o, i)
-			for r := range nv {
-				s := 0.0
-				s += nw.mw[r*nv+o] * t0
-				s += nw.mw[r*nv+o+1] * t1
-				s += nw.mw[r*nv+o+2] * t2
-				nw.col[r] = s
+	for x, v := range nw.mw {
+		nw.m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
+	}
+	for b, o := range nw.blocks {
+		for i := o; i < o+3; i++ {
+			nw.blockColumn(b, o, i)
+		}
+		for i := range nv {
+			if nw.blk[i] < 0 {
+				nw.blockRows(b, o, i)
 			}
 		}
-		for r := range nv {
-			b := nw.blk[r]
-			if b < 0 {
-				nw.m[r*nv+i] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
-				continue
-			}
-			o := nw.blocks[b]
-			t0, t1, t2 := nw.tCol(b, o, r)
-			s := 0.0
-			s += t0 * nw.col[o]
-			s += t1 * nw.col[o+1]
-			s += t2 * nw.col[o+2]
-			nw.m[r*nv+i] = s
+	}
+}
+
+// blockColumn sets column i of nw.m, a velocity of angular block b (first
+// velocity o): nw.col = M_w T_:,i, then m[r,i] = T_:,rᵀ col.
+func (nw *newtonWork) blockColumn(b, o, i int) {
+	nv := nw.nv
+	t0, t1, t2 := nw.tCol(b, o, i)
+	for r := range nv {
+		s := 0.0
+		s += nw.mw[r*nv+o] * t0
+		s += nw.mw[r*nv+o+1] * t1
+		s += nw.mw[r*nv+o+2] * t2
+		nw.col[r] = s
+	}
+	for r := range nv {
+		br := nw.blk[r]
+		if br < 0 {
+			nw.m[r*nv+i] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
+			continue
 		}
+		or := nw.blocks[br]
+		t0, t1, t2 := nw.tCol(br, or, r)
+		s := 0.0
+		s += t0 * nw.col[or]
+		s += t1 * nw.col[or+1]
+		s += t2 * nw.col[or+2]
+		nw.m[r*nv+i] = s
+	}
+}
+
+// blockRows sets the rows of angular block b (first velocity o) in column
+// i of nw.m, a velocity off every block: m[r,i] = T_:,rᵀ (0 + M_w[:,i]).
+func (nw *newtonWork) blockRows(b, o, i int) {
+	nv := nw.nv
+	c0, c1, c2 := 0+nw.mw[o*nv+i], 0+nw.mw[(o+1)*nv+i], 0+nw.mw[(o+2)*nv+i]
+	for r := o; r < o+3; r++ {
+		t0, t1, t2 := nw.tCol(b, o, r)
+		s := 0.0
+		s += t0 * c0
+		s += t1 * c1
+		s += t2 * c2
+		nw.m[r*nv+i] = s
 	}
 }
 
