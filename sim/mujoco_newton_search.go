@@ -440,5 +440,5 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 		}
 	}
 	res.VC = solver.Resize(res.VC, p.NR)
-	p.MulJ(res.V, res.VC)
+	w.jac.mul(res.V, res.VC, p.NR) // p.MulJ's sums over J's non-zeros (pgsSetup's pgsJac)
 }

@@ -170,8 +170,11 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
 	w.jac.build(p)
-	w.jac.mul(w.x, w.jx, p.NR)
 	w.jac.mul(vs, w.jvs, p.NR)
+	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
+		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
+	}
+	w.jac.mul(w.x, w.jx, p.NR)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
