@@ -176,7 +176,9 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
-// diagonal by clique), column by column through nw.col = M_w T_:,i.
+// diagonal by clique): M_w copied (each entry 0 + M_w[r,i], the dense
+// sum's bits, −0 made +0), then the angular blocks' columns (blockColumn)
+// and their rows in the other columns (blockRows) turned.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	clear(nw.mw)
