@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/stiction-sim/stiction/multibody"
+import (
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
 
 // The change of coordinates of MuJoCo's Newton and CG (newtonWork.coordinates):
 // world velocity = T local velocity, T = L(q)⁻¹ of multibody.Model.LocalVelocity.
@@ -47,11 +50,10 @@ func angularBlocks(m *multibody.Model, dst []int) []int {
 // the blocks' c-th unit vectors, each block reading only its own three
 // entries. With no block it calls nothing.
 func (nw *newtonWork) rotations(m *multibody.Model, q []float64) {
-	nw.rot = nw.rot[:0]
+	nw.rot = solver.Resize(nw.rot, 9*len(nw.blocks)) // every entry set below
 	if len(nw.blocks) == 0 {
 		return
 	}
-	nw.rot = append(nw.rot, make([]float64, 9*len(nw.blocks))...)[:9*len(nw.blocks)]
 	for c := range 3 {
 		clear(nw.e)
 		for _, o := range nw.blocks {
@@ -107,11 +109,8 @@ type pattern struct {
 
 // set sets the pattern of a, rows×cols row-major.
 func (pt *pattern) set(a []float64, rows, cols int) {
-	if cap(pt.nz) < rows*cols {
-		pt.nz = make([]int32, rows*cols)
-	}
-	nz := pt.nz[:rows*cols]
-	pt.off = append(pt.off[:0], 0)
+	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
+	off[0] = 0
 	c := 0
 	for k := range rows {
 		for i, x := range a[k*cols : (k+1)*cols] {
@@ -120,9 +119,9 @@ func (pt *pattern) set(a []float64, rows, cols int) {
 				c++
 			}
 		}
-		pt.off = append(pt.off, c)
+		off[k+1] = c
 	}
-	pt.nz = nz[:c]
+	pt.nz, pt.off = nz[:c], off
 }
 
 // row returns row k's non-zero columns.
@@ -176,4 +175,22 @@ func dotNZ(a, x []float64, idx []int32, n int) float64 {
 		res += a[i] * x[i]
 	}
 	return res
+}
+
+// growInt32 returns s resized to n, reallocated as solver.Resize does
+// (doubling), so that a step with a few more rows than the last does not
+// allocate again and again.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
+}
+
+// growInt is growInt32 for ints.
+func growInt(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n, max(n, 2*cap(s)))
+	}
+	return s[:n]
 }
