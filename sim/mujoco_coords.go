@@ -177,12 +177,13 @@ func dotNZ(a, x []float64, idx []int32, n int) float64 {
 	return res
 }
 
-// growInt32 returns s resized to n, reallocated as solver.Resize does
-// (doubling), so that a step with a few more rows than the last does not
-// allocate again and again.
+// growInt32 returns s resized to n, reallocated with room to spare (at
+// least patternSlack entries, doubling), so that steps whose row count
+// creeps up do not allocate: a warmed-up step allocates nothing
+// (TestActuatorDynamicsAllocateNothing's arms gain a row every few steps).
 func growInt32(s []int32, n int) []int32 {
 	if cap(s) < n {
-		return make([]int32, n, max(n, 2*cap(s)))
+		return make([]int32, n, max(n, 2*cap(s), patternSlack))
 	}
 	return s[:n]
 }
@@ -190,7 +191,10 @@ func growInt32(s []int32, n int) []int32 {
 // growInt is growInt32 for ints.
 func growInt(s []int, n int) []int {
 	if cap(s) < n {
-		return make([]int, n, max(n, 2*cap(s)))
+		return make([]int, n, max(n, 2*cap(s), patternSlack))
 	}
 	return s[:n]
 }
+
+// patternSlack is the least capacity of a pattern's storage.
+const patternSlack = 256
