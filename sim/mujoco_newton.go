@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -48,21 +49,24 @@ const (
 // newtonWork is the scratch memory of a Newton solve (mjCGContext).
 type newtonWork struct {
 	nv, n      int
-	t          []float64 // nv×nv: world velocity = T local velocity
-	mw         []float64 // M in world coordinates, nv×nv
-	m          []float64 // M in MuJoCo's coordinates, nv×nv
-	jw         []float64 // J in world coordinates, n×nv, MuJoCo's row order
-	j          []float64 // J in MuJoCo's coordinates, n×nv
-	h          []float64 // Cholesky factor of the Hessian (lower), nv×nv
-	rowk       []int     // problem row → MuJoCo row (−1: none)
-	aref       []float64 // efc_aref
-	d          []float64 // efc_D
-	r          []float64 // efc_R
-	jaref      []float64 // J qacc − aref
-	jv         []float64 // J search
-	force      []float64 // efc_force
-	quad       []float64 // 3 per row
-	state, old []int8    // efc_state, oldstate
+	model      *multibody.Model // the model of blocks and blk
+	blocks     []int            // the angular blocks of T (angularBlocks)
+	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
+	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
+	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
+	mw         []float64        // M in world coordinates, nv×nv
+	m          []float64        // M in MuJoCo's coordinates, nv×nv
+	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
+	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
+	rowk       []int            // problem row → MuJoCo row (−1: none)
+	aref       []float64        // efc_aref
+	d          []float64        // efc_D
+	r          []float64        // efc_R
+	jaref      []float64        // J qacc − aref
+	jv         []float64        // J search
+	force      []float64        // efc_force
+	quad       []float64        // 3 per row
+	state, old []int8           // efc_state, oldstate
 	qacc       []float64
 	qs         []float64 // qacc_smooth
 	qfs        []float64 // qfrc_smooth = M qacc_smooth
@@ -87,7 +91,6 @@ type newtonWork struct {
 	mfac       []float64 // CG: M's factor Lᵀ D L (factorM), nv×nv
 	dinv       []float64 // CG: 1/D
 	par        []int     // CG: each velocity's parent in the tree (treeParents)
-	tlo, thi   []int     // the span of T's column i's non-zeros (columnSpans)
 	gradOld    []float64 // CG: the last grad
 	mgradOld   []float64 // CG: the last M⁻¹ grad
 }
@@ -99,10 +102,9 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
 		dense, jn = 0, 0
 	}
-	for _, s := range []*[]float64{&nw.t, &nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
+	for _, s := range []*[]float64{&nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
-	nw.jw = solver.Resize(nw.jw, jn)
 	nw.j = solver.Resize(nw.j, jn)
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
 		*s = solver.Resize(*s, n)
@@ -167,19 +169,29 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	res.Stats = w.stats(p, res, iters, converged)
 }
 
-// coordinates sets T (world = T local, column i the world velocity of the
-// unit local velocity e_i), M and J in MuJoCo's coordinates: M = Tᵀ M_w T,
-// J = J_w T.
+// coordinates sets M and J in MuJoCo's coordinates, M = Tᵀ M_w T and
+// J = J_w T (world velocity = T local velocity; mujoco_coords.go): T is
+// the identity but on the free and ball joints' angular blocks, whose
+// rotations (rotations) alone enter sums; every other entry is copied,
+// which gives the dense products' bits.
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
-	nv, n := nw.nv, nw.n
-	for i := range nv {
-		clear(nw.e)
-		nw.e[i] = 1
-		sim.Model.WorldVelocity(q, nw.e, nw.col)
-		for r := range nv {
-			nw.t[r*nv+i] = nw.col[r]
-		}
+	if nw.model != sim.Model || len(nw.blk) != nw.nv {
+		nw.model = sim.Model
+		nw.blocks = angularBlocks(sim.Model, nw.blocks)
+		nw.markBlocks()
 	}
+	nw.rotations(sim.Model, q)
+	nw.massCoordinates(p)
+	nw.jacobianCoordinates(sim, p)
+	nw.rowPattern()
+}
+
+// massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
+// diagonal by clique): M_w copied (each entry 0 + M_w[r,i], the dense
+// sum's bits, −0 made +0), then the angular blocks' columns (blockColumn)
+// and their rows in the other columns (blockRows) turned.
+func (nw *newtonWork) massCoordinates(p *solver.Problem) {
+	nv := nw.nv
 	clear(nw.mw)
 	for c, cq := range p.Cliques {
 		blk := p.ABlock(c)
@@ -187,34 +199,76 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
 		}
 	}
-	nw.columnSpans()
-	// M = Tᵀ M_w T, through j's storage-free product: col = M_w T_:,i.
-	// Each sum runs over the span of T's column (columnSpans): the terms
-	// left out are exact zeros, so the sums are the dense ones to the bit.
-	for i := range nv {
-		lo, hi := nw.tlo[i], nw.thi[i]
-		for r := range nv {
-			s := 0.0
-			for c := lo; c < hi; c++ {
-				s += nw.mw[r*nv+c] * nw.t[c*nv+i]
-			}
-			nw.col[r] = s
+	for x, v := range nw.mw {
+		nw.m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
+	}
+	for b, o := range nw.blocks {
+		for i := o; i < o+3; i++ {
+			nw.blockColumn(b, o, i)
 		}
-		for r := range nv {
-			s := 0.0
-			for c := nw.tlo[r]; c < nw.thi[r]; c++ {
-				s += nw.t[c*nv+r] * nw.col[c]
+		for i := range nv {
+			if nw.blk[i] < 0 {
+				nw.blockRows(b, o, i)
 			}
-			nw.m[r*nv+i] = s
 		}
 	}
+}
+
+// blockColumn sets column i of nw.m, a velocity of angular block b (first
+// velocity o): nw.col = M_w T_:,i, then m[r,i] = T_:,rᵀ col.
+func (nw *newtonWork) blockColumn(b, o, i int) {
+	nv := nw.nv
+	t0, t1, t2 := nw.tCol(b, o, i)
+	for r := range nv {
+		s := 0.0
+		s += nw.mw[r*nv+o] * t0
+		s += nw.mw[r*nv+o+1] * t1
+		s += nw.mw[r*nv+o+2] * t2
+		nw.col[r] = s
+	}
+	for r := range nv {
+		br := nw.blk[r]
+		if br < 0 {
+			nw.m[r*nv+i] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
+			continue
+		}
+		or := nw.blocks[br]
+		t0, t1, t2 := nw.tCol(br, or, r)
+		s := 0.0
+		s += t0 * nw.col[or]
+		s += t1 * nw.col[or+1]
+		s += t2 * nw.col[or+2]
+		nw.m[r*nv+i] = s
+	}
+}
+
+// blockRows sets the rows of angular block b (first velocity o) in column
+// i of nw.m, a velocity off every block: m[r,i] = T_:,rᵀ (0 + M_w[:,i]).
+func (nw *newtonWork) blockRows(b, o, i int) {
+	nv := nw.nv
+	c0, c1, c2 := 0+nw.mw[o*nv+i], 0+nw.mw[(o+1)*nv+i], 0+nw.mw[(o+2)*nv+i]
+	for r := o; r < o+3; r++ {
+		t0, t1, t2 := nw.tCol(b, o, r)
+		s := 0.0
+		s += t0 * c0
+		s += t1 * c1
+		s += t2 * c2
+		nw.m[r*nv+i] = s
+	}
+}
+
+// jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
+// J_w's blocks summed into nw.j from +0, then each row's entries on an
+// angular block turned by its rotation.
+func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
+	nv, n := nw.nv, nw.n
 	for i := range nw.rowk {
 		nw.rowk[i] = -1
 	}
 	for k, row := range sim.ws.pgs.perm {
 		nw.rowk[row] = k
 	}
-	clear(nw.jw)
+	clear(nw.j)
 	for b, blk := range p.JBlock {
 		cq := p.Cliques[blk.Clique]
 		con := p.Constraints[blk.Constraint]
@@ -225,44 +279,23 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 				continue
 			}
 			for j := range cq.Size {
-				nw.jw[k*nv+cq.Offset+j] += data[r*cq.Size+j]
+				nw.j[k*nv+cq.Offset+j] += data[r*cq.Size+j]
 			}
 		}
 	}
-	for k := range n {
-		for i := range nv {
-			s := 0.0
-			for c := nw.tlo[i]; c < nw.thi[i]; c++ {
-				s += nw.jw[k*nv+c] * nw.t[c*nv+i]
-			}
-			nw.j[k*nv+i] = s
-		}
-	}
-}
-
-// columnSpans sets [tlo_i, thi_i), the rows of T's column i from its
-// first non-zero entry to its last (empty for a zero column): a local
-// velocity moves only its own joint's world velocities, so that the
-// products by T cost O(nv²) rather than O(nv³) for many small joints
-// (MuJoCo's softbox, 224 velocities: 85% of its step in coordinates
-// before).
-func (nw *newtonWork) columnSpans() {
-	nv := nw.nv
-	if cap(nw.tlo) < nv {
-		nw.tlo, nw.thi = make([]int, nv), make([]int, nv)
-	}
-	nw.tlo, nw.thi = nw.tlo[:nv], nw.thi[:nv]
-	for i := range nv {
-		lo, hi := 0, 0
-		for r := range nv {
-			if nw.t[r*nv+i] != 0 {
-				if hi == 0 {
-					lo = r
-				}
-				hi = r + 1
+	for b, o := range nw.blocks {
+		for k := range n {
+			x := nw.j[k*nv+o : k*nv+o+3]
+			x0, x1, x2 := x[0], x[1], x[2]
+			for c := range 3 {
+				t0, t1, t2 := nw.tCol(b, o, o+c)
+				s := 0.0
+				s += x0 * t0
+				s += x1 * t1
+				s += x2 * t2
+				x[c] = s
 			}
 		}
-		nw.tlo[i], nw.thi[i] = lo, hi
 	}
 }
 

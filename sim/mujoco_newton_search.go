@@ -129,13 +129,11 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 		if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
 			continue
 		}
-		row := nw.j[k*nv : (k+1)*nv]
-		for i := range nv {
-			if tmp := row[i]; tmp != 0 {
-				scl := tmp * nw.d[k]
-				for c := 0; c <= i; c++ {
-					h[i*nv+c] += row[c] * scl
-				}
+		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
+		for a, i := range idx {
+			scl := row[i] * nw.d[k]
+			for _, c := range idx[:a+1] {
+				h[int(i)*nv+int(c)] += row[c] * scl
 			}
 		}
 	}
@@ -451,5 +449,5 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 		}
 	}
 	res.VC = solver.Resize(res.VC, p.NR)
-	p.MulJ(res.V, res.VC)
+	w.jac.mul(res.V, res.VC, p.NR) // p.MulJ's sums over J's non-zeros (pgsSetup's pgsJac)
 }

@@ -170,8 +170,11 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
 	w.jac.build(p)
-	w.jac.mul(w.x, w.jx, p.NR)
 	w.jac.mul(vs, w.jvs, p.NR)
+	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
+		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
+	}
+	w.jac.mul(w.x, w.jx, p.NR)
 	for k, row := range w.perm {
 		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
 	}
@@ -182,23 +185,24 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	return true, nil
 }
 
-// pgsFactor sets w.fac to a factor of p's A. The pyramid problem of an rk4
-// step copies the dynamics of the problem whose factor linearizeAt (or
-// stageZero) has just made: the step's own (ws.problem, ws.factor) or its
-// stage's (ws.mj.stage, ws.mj.factor); when p's cliques and A are one of
-// those to the bit, that factor is p's (the same bits, 4% of Gymnasium
-// humanoid's step saved). Otherwise w.factor factors p.
+// pgsFactor sets w.fac to a factor of p's A. The pyramid problem copies
+// the dynamics of the problem whose factor the step has just made: an rk4
+// step's own (ws.problem, ws.factor) or its stage's (ws.mj.stage,
+// ws.mj.factor, linearizeAt or stageZero), a mujoco-euler or
+// mujoco-implicit step's own (ws.factor: linearizeAt's of A = M, or with
+// joint damping mujocoMetricVStar's or implicitMetricVStar's of A = M,
+// refactored after A was set); when p's cliques and A are one of those to
+// the bit, that factor is p's (the same bits; 4% of Gymnasium humanoid's
+// step saved, and 3% of dm humanoid's). Otherwise w.factor factors p.
 func (sim *Simulator) pgsFactor(p *solver.Problem) error {
 	w, mw := &sim.ws, &sim.ws.mj
-	if mw.rk4 {
-		if sameDynamics(p, &mw.stage) {
-			w.pgs.fac = &mw.factor
-			return nil
-		}
-		if sameDynamics(p, &w.problem) {
-			w.pgs.fac = &w.factor
-			return nil
-		}
+	if mw.rk4 && sameDynamics(p, &mw.stage) {
+		w.pgs.fac = &mw.factor
+		return nil
+	}
+	if sameDynamics(p, &w.problem) {
+		w.pgs.fac = &w.factor
+		return nil
 	}
 	w.pgs.fac = &w.pgs.factor
 	return w.pgs.factor.Factor(p)

@@ -95,14 +95,6 @@ func (s *sparseRows) copyFrom(o *sparseRows) {
 	}
 }
 
-// growInt returns s with length n.
-func growInt(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	return s[:n]
-}
-
 // MuJoCoSparse reports whether the port of MuJoCo 2.2.2's Newton and CG
 // solves a model of nv velocities on MuJoCo's sparse path, as MuJoCo does
 // with <option jacobian="auto">, its default (mj_isSparse: nv ≥ 60).
@@ -388,7 +380,7 @@ func dotSparse(v, x []float64, ind []int) float64 {
 // mulJ sets out = J x (mj_mulJacVec).
 func (nw *newtonWork) mulJ(x, out []float64) {
 	if !nw.sp.on {
-		mulMat(nw.j, x, out, nw.n, nw.nv)
+		nw.mulJDense(x, out)
 		return
 	}
 	for k := range nw.n {
@@ -400,10 +392,13 @@ func (nw *newtonWork) mulJ(x, out []float64) {
 // mulJT sets out = Jᵀ f row by row (mj_mulJacTVec).
 func (nw *newtonWork) mulJT(f, out []float64) {
 	clear(out[:nw.nv])
-	if !nw.sp.on {
+	if !nw.sp.on { // skipping f_k = 0 as MuJoCo does, over the row's non-zeros (rowPattern)
 		for k, fk := range f[:nw.n] {
+			if fk == 0 {
+				continue
+			}
 			row := nw.j[k*nw.nv : (k+1)*nw.nv]
-			for i := range nw.nv {
+			for _, i := range nw.rowNZ(k) {
 				out[i] += row[i] * fk
 			}
 		}

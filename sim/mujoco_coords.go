@@ -1,0 +1,201 @@
+package sim
+
+import (
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// The change of coordinates of MuJoCo's Newton and CG (newtonWork.coordinates):
+// world velocity = T local velocity, T = L(q)⁻¹ of multibody.Model.LocalVelocity.
+// T is the identity but for one 3×3 rotation R_FM per free or ball joint
+// (and per ball part of a compound joint), on the rows and columns of the
+// joint's angular velocity (multibody.Model.WorldVelocity turns those
+// alone). So M = Tᵀ M_w T and J = J_w T change only the entries on those
+// columns and rows; the others are copied. The sums over a column of T
+// that the dense products form (s = 0, s += x_c T_ci for every c) reduce
+// to the same bits: a term with T_ci = 0 adds ±0 to a sum that started at
+// +0 and so is never −0, which leaves it unchanged, and x · 1 = x.
+
+// angularBlocks returns, in dst's storage, the first velocity of every
+// 3-velocity block that multibody.Model.WorldVelocity turns (the angular
+// velocity of a free or ball joint, of a compound joint's ball part), in
+// the order of the model's bodies, as multibody.Model.turnAngular visits them.
+func angularBlocks(m *multibody.Model, dst []int) []int {
+	dst = dst[:0]
+	for i := range m.Bodies {
+		b := &m.Bodies[i]
+		if b.Tree < 0 {
+			continue
+		}
+		switch b.Joint.Type {
+		case multibody.JointFree, multibody.JointBall:
+			dst = append(dst, b.VOff)
+		case multibody.JointCompound:
+			vi := b.VOff
+			for k := range b.Joint.Parts {
+				p := &b.Joint.Parts[k]
+				if p.Type == multibody.JointBall {
+					dst = append(dst, vi)
+				}
+				vi += p.Type.NV()
+			}
+		}
+	}
+	return dst
+}
+
+// rotations sets nw.rot, per angular block (nw.blocks), its 3×3 block of T
+// at q row-major (rot[9b + 3r + c] = T[o+r, o+c], o the block's first
+// velocity): column c of every block from one WorldVelocity of the sum of
+// the blocks' c-th unit vectors, each block reading only its own three
+// entries. With no block it calls nothing.
+func (nw *newtonWork) rotations(m *multibody.Model, q []float64) {
+	nw.rot = solver.Resize(nw.rot, 9*len(nw.blocks)) // every entry set below
+	if len(nw.blocks) == 0 {
+		return
+	}
+	for c := range 3 {
+		clear(nw.e)
+		for _, o := range nw.blocks {
+			nw.e[o+c] = 1
+		}
+		m.WorldVelocity(q, nw.e, nw.col)
+		for b, o := range nw.blocks {
+			for r := range 3 {
+				nw.rot[9*b+3*r+c] = nw.col[o+r]
+			}
+		}
+	}
+}
+
+// markBlocks sets nw.blk, per velocity, to the index of its angular block
+// in nw.blocks, −1 for a velocity whose column of T is the unit vector.
+func (nw *newtonWork) markBlocks() {
+	nw.blk = nw.blk[:0]
+	for range nw.nv {
+		nw.blk = append(nw.blk, -1)
+	}
+	for b, o := range nw.blocks {
+		nw.blk[o], nw.blk[o+1], nw.blk[o+2] = b, b, b
+	}
+}
+
+// tCol returns the column of T of velocity i, a velocity of angular block
+// b starting at o: T[o+r, i] for r = 0, 1, 2.
+func (nw *newtonWork) tCol(b, o, i int) (float64, float64, float64) {
+	c := i - o
+	r := nw.rot[9*b:]
+	return r[c], r[3+c], r[6+c]
+}
+
+// rowPattern sets each row's non-zero columns of J in MuJoCo's
+// coordinates (nw.jnz): a contact or limit row moves only the velocities
+// on its bodies' paths to the root. The dense sums over a row that the
+// solve forms (mju_dot, mju_mulMatTVec, mju_sqrMatTD) leave a zero
+// entry's term out to the bit (a product ±0 added to a sum that started
+// at +0, so never −0), so they run over the pattern (mulJ, dotNZ). (M's
+// rows, denser, are not worth their scan: measured on dm humanoid, the
+// scan cost more than the products it thinned.)
+func (nw *newtonWork) rowPattern() {
+	nw.jnz.set(nw.j, nw.n, nw.nv)
+}
+
+// pattern is the non-zero columns of each row of a row-major matrix:
+// row k's are nz[off[k]:off[k+1]], ascending.
+type pattern struct {
+	nz  []int32
+	off []int
+}
+
+// set sets the pattern of a, rows×cols row-major.
+func (pt *pattern) set(a []float64, rows, cols int) {
+	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
+	off[0] = 0
+	c := 0
+	for k := range rows {
+		for i, x := range a[k*cols : (k+1)*cols] {
+			if x != 0 {
+				nz[c] = int32(i)
+				c++
+			}
+		}
+		off[k+1] = c
+	}
+	pt.nz, pt.off = nz[:c], off
+}
+
+// row returns row k's non-zero columns.
+func (pt *pattern) row(k int) []int32 {
+	return pt.nz[pt.off[k]:pt.off[k+1]]
+}
+
+// rowNZ returns row k's non-zero columns of J (rowPattern).
+func (nw *newtonWork) rowNZ(k int) []int32 {
+	return nw.jnz.row(k)
+}
+
+// mulJDense sets out = J x in MuJoCo's coordinates on the dense path
+// (mulMat: mju_dot per row), a row with few non-zeros by dotNZ, the
+// others by dot4: the same bits.
+func (nw *newtonWork) mulJDense(x, out []float64) {
+	nv := nw.nv
+	for k := range nw.n {
+		row := nw.j[k*nv : (k+1)*nv]
+		if idx := nw.rowNZ(k); 2*len(idx) < nv {
+			out[k] = dotNZ(row, x, idx, nv)
+		} else {
+			out[k] = dot4(row, x[:nv])
+		}
+	}
+}
+
+// dotNZ is dot4(a[:n], x[:n]) for an a whose non-zeros are at idx
+// (ascending): each term goes to the partial sum dot4 gives it (index
+// mod 4 below the last whole block of four, then the tail in order), so
+// the sums are dot4's to the bit.
+func dotNZ(a, x []float64, idx []int32, n int) float64 {
+	n4 := n - n%4
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j < len(idx) && int(idx[j]) < n4; j++ {
+		i := idx[j]
+		switch i & 3 {
+		case 0:
+			s0 += a[i] * x[i]
+		case 1:
+			s1 += a[i] * x[i]
+		case 2:
+			s2 += a[i] * x[i]
+		default:
+			s3 += a[i] * x[i]
+		}
+	}
+	res := (s0 + s2) + (s1 + s3)
+	for ; j < len(idx); j++ {
+		i := idx[j]
+		res += a[i] * x[i]
+	}
+	return res
+}
+
+// growInt32 returns s resized to n, reallocated with room to spare (at
+// least patternSlack entries, doubling), so that steps whose row count
+// creeps up do not allocate: a warmed-up step allocates nothing
+// (TestActuatorDynamicsAllocateNothing's arms gain a row every few steps).
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, max(n, 2*cap(s), patternSlack))
+	}
+	return s[:n]
+}
+
+// growInt is growInt32 for ints.
+func growInt(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n, max(n, 2*cap(s), patternSlack))
+	}
+	return s[:n]
+}
+
+// patternSlack is the least capacity of a pattern's storage.
+const patternSlack = 256

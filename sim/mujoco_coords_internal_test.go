@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// TestCoordinatesMatchDense: the port's change of coordinates
+// (newtonWork.coordinates, which turns only the free and ball joints'
+// angular blocks) gives M = Tᵀ M_w T and J = J_w T with the bits of the
+// dense products (T's columns from WorldVelocity of the unit vectors, every
+// sum from +0 over all nv terms), on a tree of a free body, a ball joint,
+// a hinge and a slide at random configurations, with M_w and J_w random
+// and holding exact zeros of both signs; and the rows' patterns hold every
+// non-zero of J.
+func TestCoordinatesMatchDense(t *testing.T) {
+	m := &multibody.Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
+	add := func(j multibody.Joint) int {
+		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	id := spatial.PoseIdentity()
+	root := add(multibody.Joint{Type: multibody.JointFree, Parent: -1, ParentFrame: id, ChildFrame: id})
+	ball := add(multibody.Joint{Type: multibody.JointBall, Parent: root, ParentFrame: id, ChildFrame: id})
+	add(multibody.Joint{Type: multibody.JointRevolute, Parent: ball, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{0, 0, 1}})
+	add(multibody.Joint{Type: multibody.JointPrismatic, Parent: root, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{1, 0, 0}})
+	nv, rows := m.NV, 7
+	rng := rand.New(rand.NewPCG(7, 23))
+	entry := func() float64 {
+		switch rng.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		}
+		return rng.NormFloat64()
+	}
+	sim := &Simulator{Model: m}
+	for trial := range 50 {
+		q := m.NewState().Q
+		for i := range m.Bodies {
+			b := &m.Bodies[i]
+			if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
+				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+				if trial == 0 {
+					r = spatial.QuatIdentity() // T's blocks with exact zeros
+				}
+				q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
+			}
+		}
+		var p solver.Problem
+		p.Reset(nv)
+		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv})
+		p.A = make([]float64, nv*nv)
+		for i := range p.A {
+			p.A[i] = entry()
+		}
+		sim.ws.pgs.perm = sim.ws.pgs.perm[:0]
+		for r := range rows {
+			k := p.AddConstraint(solver.Bilateral, 1)
+			d := p.AddJBlock(k, 0)
+			for c := range d {
+				if (r+c)%3 != 0 { // else an exact +0
+					d[c] = entry()
+				}
+			}
+			sim.ws.pgs.perm = append(sim.ws.pgs.perm, rows-1-r) // MuJoCo's order differs from the problem's
+		}
+		nw := &newtonWork{}
+		nw.resize(nv, rows, p.NR)
+		nw.coordinates(sim, &p, q)
+		tm := make([]float64, nv*nv) // T[r, i]
+		e, col := make([]float64, nv), make([]float64, nv)
+		for i := range nv {
+			clear(e)
+			e[i] = 1
+			m.WorldVelocity(q, e, col)
+			for r := range nv {
+				tm[r*nv+i] = col[r]
+			}
+		}
+		mt := make([]float64, nv*nv) // M_w T
+		for r := range nv {
+			for i := range nv {
+				s := 0.0
+				for c := range nv {
+					s += p.A[r*nv+c] * tm[c*nv+i]
+				}
+				mt[r*nv+i] = s
+			}
+		}
+		for r := range nv {
+			for i := range nv {
+				s := 0.0
+				for c := range nv {
+					s += tm[c*nv+r] * mt[c*nv+i]
+				}
+				if math.Float64bits(s) != math.Float64bits(nw.m[r*nv+i]) {
+					t.Fatalf("trial %d: M[%d,%d] = %v, dense %v", trial, r, i, nw.m[r*nv+i], s)
+				}
+			}
+		}
+		for k, row := range sim.ws.pgs.perm {
+			jw := p.JBlockData(row)
+			nz := nw.rowNZ(k)
+			for i := range nv {
+				s := 0.0
+				for c := range nv {
+					s += jw[c] * tm[c*nv+i]
+				}
+				if math.Float64bits(s) != math.Float64bits(nw.j[k*nv+i]) {
+					t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, nw.j[k*nv+i], s)
+				}
+				if s != 0 && !containsIndex(nz, i) {
+					t.Fatalf("trial %d: row %d's pattern %v lacks column %d", trial, k, nz, i)
+				}
+			}
+		}
+	}
+}
+
+// containsIndex reports whether idx holds i.
+func containsIndex(idx []int32, i int) bool {
+	for _, x := range idx {
+		if int(x) == i {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDotNZMatchesDot4: dotNZ over a vector's non-zeros gives dot4's bits
+// over the whole vector, for lengths 0 to 40 (every remainder mod 4), with
+// exact zeros of both signs in a and entries of both signs in x; so do
+// mulJ's rows by pattern.
+func TestDotNZMatchesDot4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := trial % 41
+		a, x := make([]float64, n), make([]float64, n)
+		for i := range n {
+			switch rng.IntN(3) {
+			case 0:
+				a[i] = math.Copysign(0, float64(rng.IntN(2))-0.5)
+			default:
+				a[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			}
+			x[i] = rng.NormFloat64()
+		}
+		var pt pattern
+		pt.set(a, 1, n)
+		got, want := dotNZ(a, x, pt.row(0), n), dot4(a, x)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("n %d: dotNZ %v, dot4 %v (a %v)", n, got, want, a)
+		}
+	}
+}
