@@ -363,22 +363,39 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		n, off := sp.sz[c], sp.off[c]
 		mb := sp.mb[sp.madr[c]:]
 		for r := range n {
-			row := mb[r*n : (r+1)*n]
-			var s [4]float64
-			for j, v := range row {
-				if g := off + j; g < nv4 {
-					s[g%4] += v * x[g]
-				}
-			}
-			res := (s[0] + s[2]) + (s[1] + s[3])
-			for j, v := range row {
-				if g := off + j; g >= nv4 {
-					res += v * x[g]
-				}
-			}
-			out[off+r] = res
+			out[off+r] = dotAt(mb[r*n:(r+1)*n], x[off:off+n], off, nv4)
 		}
 	}
+}
+
+// dotAt is dot4 over a full row of n4+n%4 entries whose non-zeros are v,
+// at columns off … off+len(v)−1 (x holds those columns' entries): each
+// term goes to the partial sum dot4 gives its column (column mod 4 below
+// n4, then the tail in order), in the same order, so the sum is dot4's to
+// the bit.
+func dotAt(v, x []float64, off, n4 int) float64 {
+	split := min(max(n4-off, 0), len(v))
+	var s [4]float64
+	j := 0
+	for ; j < split && (off+j)&3 != 0; j++ {
+		s[(off+j)&3] += v[j] * x[j]
+	}
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for ; j+4 <= split; j += 4 { // off+j ≡ 0 mod 4
+		s0 += v[j] * x[j]
+		s1 += v[j+1] * x[j+1]
+		s2 += v[j+2] * x[j+2]
+		s3 += v[j+3] * x[j+3]
+	}
+	s = [4]float64{s0, s1, s2, s3}
+	for ; j < split; j++ {
+		s[(off+j)&3] += v[j] * x[j]
+	}
+	res := (s[0] + s[2]) + (s[1] + s[3])
+	for ; j < len(v); j++ {
+		res += v[j] * x[j]
+	}
+	return res
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
