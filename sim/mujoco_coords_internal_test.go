@@ -36,28 +36,10 @@ func TestCoordinatesMatchDense(t *testing.T) {
 	add(multibody.Joint{Type: multibody.JointPrismatic, Parent: root, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{1, 0, 0}})
 	nv, rows := m.NV, 7
 	rng := rand.New(rand.NewPCG(7, 23))
-	entry := func() float64 {
-		switch rng.IntN(4) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		}
-		return rng.NormFloat64()
-	}
+	entry := signedZerosOrNormal(rng)
 	sim := &Simulator{Model: m}
 	for trial := range 50 {
-		q := m.NewState().Q
-		for i := range m.Bodies {
-			b := &m.Bodies[i]
-			if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
-				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
-				if trial == 0 {
-					r = spatial.QuatIdentity() // T's blocks with exact zeros
-				}
-				q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
-			}
-		}
+		q := randomRotations(m, rng, trial == 0)
 		var p solver.Problem
 		p.Reset(nv)
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv})
@@ -191,28 +173,10 @@ func TestSparseCoordinatesMatchDense(t *testing.T) {
 	add(multibody.JointBall, add(multibody.JointRevolute, add(multibody.JointFree, -1)))
 	nv := m.NV
 	rng := rand.New(rand.NewPCG(3, 5))
-	entry := func() float64 {
-		switch rng.IntN(4) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		}
-		return rng.NormFloat64()
-	}
+	entry := signedZerosOrNormal(rng)
 	sim := &Simulator{Model: m}
 	for trial := range 30 {
-		q := m.NewState().Q
-		for i := range m.Bodies {
-			b := &m.Bodies[i]
-			if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
-				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
-				if trial == 0 {
-					r = spatial.QuatIdentity()
-				}
-				q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
-			}
-		}
+		q := randomRotations(m, rng, trial == 0)
 		var p solver.Problem
 		p.Reset(nv)
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv1}, solver.Clique{Offset: nv1, Size: nv - nv1, AOff: nv1 * nv1})
@@ -299,4 +263,36 @@ func TestDotAtMatchesDot4(t *testing.T) {
 			}
 		}
 	}
+}
+
+// signedZerosOrNormal returns a source of matrix entries: +0 or −0 a
+// quarter of the time each, else a standard normal.
+func signedZerosOrNormal(rng *rand.Rand) func() float64 {
+	return func() float64 {
+		switch rng.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		}
+		return rng.NormFloat64()
+	}
+}
+
+// randomRotations returns m's initial positions with every free and ball
+// joint at a random rotation, or at the identity (T's blocks with exact
+// zeros) when identity is set.
+func randomRotations(m *multibody.Model, rng *rand.Rand, identity bool) []float64 {
+	q := m.NewState().Q
+	for i := range m.Bodies {
+		b := &m.Bodies[i]
+		if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
+			r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+			if identity {
+				r = spatial.QuatIdentity()
+			}
+			q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
+		}
+	}
+	return q
 }
