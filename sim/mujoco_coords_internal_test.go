@@ -36,28 +36,10 @@ func TestCoordinatesMatchDense(t *testing.T) {
 	add(multibody.Joint{Type: multibody.JointPrismatic, Parent: root, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{1, 0, 0}})
 	nv, rows := m.NV, 7
 	rng := rand.New(rand.NewPCG(7, 23))
-	entry := func() float64 {
-		switch rng.IntN(4) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		}
-		return rng.NormFloat64()
-	}
+	entry := signedZerosOrNormal(rng)
 	sim := &Simulator{Model: m}
 	for trial := range 50 {
-		q := m.NewState().Q
-		for i := range m.Bodies {
-			b := &m.Bodies[i]
-			if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
-				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
-				if trial == 0 {
-					r = spatial.QuatIdentity() // T's blocks with exact zeros
-				}
-				q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
-			}
-		}
+		q := randomRotations(m, rng, trial == 0)
 		var p solver.Problem
 		p.Reset(nv)
 		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv})
@@ -164,4 +146,153 @@ func TestDotNZMatchesDot4(t *testing.T) {
 			t.Fatalf("n %d: dotNZ %v, dot4 %v (a %v)", n, got, want, a)
 		}
 	}
+}
+
+// TestSparseCoordinatesMatchDense: the sparse path's change of coordinates
+// (sparseCoordinates: M per clique by turnMass on the clique's window, J's
+// rows by turnRow) gives the bits of the dense path's (coordinates, itself
+// held to the dense products by TestCoordinatesMatchDense) on two trees,
+// the second's clique at an offset with its ball joint inside it, at random
+// configurations, with exact zeros of both signs in M_w and J_w and
+// constraints of two rows on one clique or both; a column a compressed row
+// leaves out is zero.
+func TestSparseCoordinatesMatchDense(t *testing.T) {
+	m := &multibody.Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
+	id := spatial.PoseIdentity()
+	add := func(typ multibody.JointType, parent int) int {
+		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, multibody.Joint{Type: typ, Parent: parent, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{0, 0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	root := add(multibody.JointFree, -1)
+	add(multibody.JointRevolute, add(multibody.JointBall, root))
+	nv1 := m.NV
+	add(multibody.JointBall, add(multibody.JointRevolute, add(multibody.JointFree, -1)))
+	nv := m.NV
+	rng := rand.New(rand.NewPCG(3, 5))
+	entry := signedZerosOrNormal(rng)
+	sim := &Simulator{Model: m}
+	for trial := range 30 {
+		q := randomRotations(m, rng, trial == 0)
+		var p solver.Problem
+		p.Reset(nv)
+		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv1}, solver.Clique{Offset: nv1, Size: nv - nv1, AOff: nv1 * nv1})
+		p.A = make([]float64, nv1*nv1+(nv-nv1)*(nv-nv1))
+		for i := range p.A {
+			p.A[i] = entry()
+		}
+		for k := range 6 {
+			con := p.AddConstraint(solver.Bilateral, 2)
+			for c := range 2 {
+				if k%3 == c || k%3 == 2 { // clique 0, clique 1, both
+					d := p.AddJBlock(con, c)
+					for i := range d {
+						if (k+i)%4 != 0 {
+							d[i] = entry()
+						}
+					}
+				}
+			}
+		}
+		perm := make([]int, 0, p.NR)
+		for r := range p.NR {
+			perm = append(perm, p.NR-1-r)
+		}
+		sim.ws.pgs.perm = perm
+		dense, sparse := &newtonWork{}, &newtonWork{}
+		dense.resize(nv, len(perm), p.NR)
+		dense.coordinates(sim, &p, q)
+		sparse.sp.on = true
+		sparse.resize(nv, len(perm), p.NR)
+		sparse.sparseCoordinates(sim, &p, q, perm)
+		sp := &sparse.sp
+		for c, cq := range p.Cliques {
+			n := cq.Size
+			for r := range n {
+				for i := range n {
+					got, want := sp.mb[sp.madr[c]+r*n+i], dense.m[(cq.Offset+r)*nv+cq.Offset+i]
+					if math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("trial %d: clique %d M[%d,%d] = %v, dense %v", trial, c, r, i, got, want)
+					}
+				}
+			}
+		}
+		for k := range perm {
+			ind, val := sp.row(k)
+			at := 0
+			for i := range nv {
+				want := dense.j[k*nv+i]
+				if at < len(ind) && ind[at] == i {
+					if math.Float64bits(val[at]) != math.Float64bits(want) {
+						t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, val[at], want)
+					}
+					at++
+				} else if want != 0 {
+					t.Fatalf("trial %d: row %d leaves out column %d, dense %v", trial, k, i, want)
+				}
+			}
+			if at != len(ind) {
+				t.Fatalf("trial %d: row %d's columns %v not increasing", trial, k, ind)
+			}
+		}
+	}
+}
+
+// TestDotAtMatchesDot4: dotAt over a run of a row gives dot4's bits over
+// the whole row (zeros elsewhere), for every offset and length up to 13 in
+// rows of 0 to 20 entries.
+func TestDotAtMatchesDot4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	for n := range 21 {
+		for off := range n + 1 {
+			for l := range min(n-off, 13) + 1 {
+				row, x := make([]float64, n), make([]float64, n)
+				for i := range n {
+					x[i] = rng.NormFloat64()
+				}
+				for i := off; i < off+l; i++ {
+					row[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+				}
+				got, want := dotAt(row[off:off+l], x[off:off+l], off, n-n%4), dot4(row, x)
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("n %d off %d len %d: dotAt %v, dot4 %v", n, off, l, got, want)
+				}
+			}
+		}
+	}
+}
+
+// signedZerosOrNormal returns a source of matrix entries: +0 or −0 a
+// quarter of the time each, else a standard normal.
+func signedZerosOrNormal(rng *rand.Rand) func() float64 {
+	return func() float64 {
+		switch rng.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		}
+		return rng.NormFloat64()
+	}
+}
+
+// randomRotations returns m's initial positions with every free and ball
+// joint at a random rotation, or at the identity (T's blocks with exact
+// zeros) when identity is set.
+func randomRotations(m *multibody.Model, rng *rand.Rand, identity bool) []float64 {
+	q := m.NewState().Q
+	for i := range m.Bodies {
+		b := &m.Bodies[i]
+		if b.Joint.Type == multibody.JointFree || b.Joint.Type == multibody.JointBall {
+			r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+			if identity {
+				r = spatial.QuatIdentity()
+			}
+			q[b.QOff], q[b.QOff+1], q[b.QOff+2], q[b.QOff+3] = r.W, r.X, r.Y, r.Z
+		}
+	}
+	return q
 }

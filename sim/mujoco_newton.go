@@ -175,21 +175,25 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 // rotations (rotations) alone enter sums; every other entry is copied,
 // which gives the dense products' bits.
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
-	if nw.model != sim.Model || len(nw.blk) != nw.nv {
-		nw.model = sim.Model
-		nw.blocks = angularBlocks(sim.Model, nw.blocks)
-		nw.markBlocks()
-	}
+	nw.setBlocks(sim.Model)
 	nw.rotations(sim.Model, q)
 	nw.massCoordinates(p)
 	nw.jacobianCoordinates(sim, p)
 	nw.rowPattern()
 }
 
+// setBlocks sets the model's angular blocks (angularBlocks, markBlocks)
+// when the model or its size changed.
+func (nw *newtonWork) setBlocks(m *multibody.Model) {
+	if nw.model != m || len(nw.blk) != nw.nv {
+		nw.model = m
+		nw.blocks = angularBlocks(m, nw.blocks)
+		nw.markBlocks()
+	}
+}
+
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
-// diagonal by clique): M_w copied (each entry 0 + M_w[r,i], the dense
-// sum's bits, −0 made +0), then the angular blocks' columns (blockColumn)
-// and their rows in the other columns (blockRows) turned.
+// diagonal by clique), as turnMass on the whole of M.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	clear(nw.mw)
@@ -199,67 +203,84 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
 		}
 	}
-	for x, v := range nw.mw {
-		nw.m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
+	nw.turnMass(nw.mw, nw.m, nv, 0)
+}
+
+// turnMass sets m = Tᵀ mw T on a diagonal window of M, n×n row-major on
+// the velocities off … off+n−1 (the whole of M on the dense path, a
+// clique's block on the sparse one; no angular block straddles its
+// edge): mw copied (each entry 0 + mw[r,i], the dense sum's bits, −0
+// made +0), then the angular blocks' columns (blockColumn) and their rows
+// in the other columns (blockRows) turned. Each entry set reads mw alone,
+// so the blocks' order does not matter.
+func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
+	for x, v := range mw[:n*n] {
+		m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
 	}
-	for b, o := range nw.blocks {
-		for i := o; i < o+3; i++ {
-			nw.blockColumn(b, o, i)
+	for o := off; o < off+n; o++ {
+		b := nw.blk[o]
+		if b < 0 || nw.blocks[b] != o {
+			continue
 		}
-		for i := range nv {
+		for i := o; i < o+3; i++ {
+			nw.blockColumn(mw, m, n, off, b, i)
+		}
+		for i := off; i < off+n; i++ {
 			if nw.blk[i] < 0 {
-				nw.blockRows(b, o, i)
+				nw.blockRows(mw, m, n, off, b, i)
 			}
 		}
 	}
 }
 
-// blockColumn sets column i of nw.m, a velocity of angular block b (first
-// velocity o): nw.col = M_w T_:,i, then m[r,i] = T_:,rᵀ col.
-func (nw *newtonWork) blockColumn(b, o, i int) {
-	nv := nw.nv
+// blockColumn sets column i of the window m (turnMass), a velocity of
+// angular block b: nw.col = mw T_:,i, then m[r,i] = T_:,rᵀ col.
+func (nw *newtonWork) blockColumn(mw, m []float64, n, off, b, i int) {
+	o := nw.blocks[b]
+	lo, li := o-off, i-off
 	t0, t1, t2 := nw.tCol(b, o, i)
-	for r := range nv {
+	for r := range n {
 		s := 0.0
-		s += nw.mw[r*nv+o] * t0
-		s += nw.mw[r*nv+o+1] * t1
-		s += nw.mw[r*nv+o+2] * t2
+		s += mw[r*n+lo] * t0
+		s += mw[r*n+lo+1] * t1
+		s += mw[r*n+lo+2] * t2
 		nw.col[r] = s
 	}
-	for r := range nv {
-		br := nw.blk[r]
+	for r := range n {
+		br := nw.blk[off+r]
 		if br < 0 {
-			nw.m[r*nv+i] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
+			m[r*n+li] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
 			continue
 		}
 		or := nw.blocks[br]
-		t0, t1, t2 := nw.tCol(br, or, r)
+		t0, t1, t2 := nw.tCol(br, or, off+r)
 		s := 0.0
-		s += t0 * nw.col[or]
-		s += t1 * nw.col[or+1]
-		s += t2 * nw.col[or+2]
-		nw.m[r*nv+i] = s
+		s += t0 * nw.col[or-off]
+		s += t1 * nw.col[or-off+1]
+		s += t2 * nw.col[or-off+2]
+		m[r*n+li] = s
 	}
 }
 
-// blockRows sets the rows of angular block b (first velocity o) in column
-// i of nw.m, a velocity off every block: m[r,i] = T_:,rᵀ (0 + M_w[:,i]).
-func (nw *newtonWork) blockRows(b, o, i int) {
-	nv := nw.nv
-	c0, c1, c2 := 0+nw.mw[o*nv+i], 0+nw.mw[(o+1)*nv+i], 0+nw.mw[(o+2)*nv+i]
+// blockRows sets the rows of angular block b in column i of the window m
+// (turnMass), a velocity off every block: m[r,i] = T_:,rᵀ (0 + mw[:,i]).
+func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
+	o := nw.blocks[b]
+	lo, li := o-off, i-off
+	c0, c1, c2 := 0+mw[lo*n+li], 0+mw[(lo+1)*n+li], 0+mw[(lo+2)*n+li]
 	for r := o; r < o+3; r++ {
 		t0, t1, t2 := nw.tCol(b, o, r)
 		s := 0.0
 		s += t0 * c0
 		s += t1 * c1
 		s += t2 * c2
-		nw.m[r*nv+i] = s
+		m[(r-off)*n+li] = s
 	}
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
 // J_w's blocks summed into nw.j from +0, then each row's entries on an
-// angular block turned by its rotation.
+// angular block turned by its rotation (turnRow).
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
 	nv, n := nw.nv, nw.n
 	for i := range nw.rowk {
@@ -285,17 +306,22 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
 	}
 	for b, o := range nw.blocks {
 		for k := range n {
-			x := nw.j[k*nv+o : k*nv+o+3]
-			x0, x1, x2 := x[0], x[1], x[2]
-			for c := range 3 {
-				t0, t1, t2 := nw.tCol(b, o, o+c)
-				s := 0.0
-				s += x0 * t0
-				s += x1 * t1
-				s += x2 * t2
-				x[c] = s
-			}
+			nw.turnTriple(b, o, nw.j[k*nv+o:k*nv+o+3])
 		}
+	}
+}
+
+// turnTriple sets x, a row's entries on angular block b (first velocity
+// o), to x T: entry c = Σ_r x_r T[o+r, o+c], summed from +0 in r's order.
+func (nw *newtonWork) turnTriple(b, o int, x []float64) {
+	x0, x1, x2 := x[0], x[1], x[2]
+	for c := range 3 {
+		t0, t1, t2 := nw.tCol(b, o, o+c)
+		s := 0.0
+		s += x0 * t0
+		s += x1 * t1
+		s += x2 * t2
+		x[c] = s
 	}
 }
 

@@ -46,14 +46,12 @@ var sparseFromNV = mjSparseNV
 type sparseNewton struct {
 	on      bool
 	off, sz []int     // per clique: first velocity, size
-	madr    []int     // per clique: offset of its blocks in mb, tb
-	mb, tb  []float64 // M and T per clique, size×size row-major
+	madr    []int     // per clique: offset of its blocks in mb, mfb
+	mb      []float64 // M per clique, size×size row-major
 	mfb     []float64 // CG: M's tree factor per clique (factorM)
 	cqOf    []int     // per velocity: its clique
-	tlo     []int     // per velocity: its T column's non-zero span (global rows)
-	thi     []int
-	jadr    []int // J's rows: start in jind/jval
-	jnnz    []int // J's rows: non-zeros
+	jadr    []int     // J's rows: start in jind/jval
+	jnnz    []int     // J's rows: non-zeros
 	jind    []int
 	jval    []float64
 	tadr    []int // Jᵀ's rows (per velocity): start in trow
@@ -100,24 +98,22 @@ func (s *sparseRows) copyFrom(o *sparseRows) {
 // with <option jacobian="auto">, its default (mj_isSparse: nv ≥ 60).
 func MuJoCoSparse(nv int) bool { return nv >= sparseFromNV }
 
-// sparseCoordinates is coordinates for the sparse path: T and M per clique,
-// J by rows, Jᵀ's pattern.
+// sparseCoordinates is coordinates for the sparse path: M per clique and
+// J by rows, turned on the angular blocks alone (mujoco_coords.go), and
+// Jᵀ's pattern.
 func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []float64, perm []int) {
 	sp, nv := &nw.sp, nw.nv
 	nc := len(p.Cliques)
 	sp.off, sp.sz, sp.madr = growInt(sp.off, nc), growInt(sp.sz, nc), growInt(sp.madr, nc+1)
 	sp.cqOf = growInt(sp.cqOf, nv)
-	maxSize := 0
 	for c, cq := range p.Cliques {
 		sp.off[c], sp.sz[c] = cq.Offset, cq.Size
 		sp.madr[c+1] = sp.madr[c] + cq.Size*cq.Size
-		maxSize = max(maxSize, cq.Size)
 		for i := range cq.Size {
 			sp.cqOf[cq.Offset+i] = c
 		}
 	}
 	sp.mb = solver.Resize(sp.mb, sp.madr[nc])
-	sp.tb = solver.Resize(sp.tb, sp.madr[nc])
 	sp.mfb = solver.Resize(sp.mfb, sp.madr[nc])
 	sp.mark = growInt(sp.mark, nv)
 	sp.buf = solver.Resize(sp.buf, nv)
@@ -125,76 +121,13 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.xv = solver.Resize(sp.xv, nv)
 	sp.xi = growInt(sp.xi, nv)
 	sp.cols = growInt(sp.cols, nv)[:0]
-	// T's column i of every clique at once: a local velocity moves only its
-	// own joint's world velocities, so the cliques' columns do not mix.
-	for i := range maxSize {
-		clear(nw.e)
-		for c := range nc {
-			if i < sp.sz[c] {
-				nw.e[sp.off[c]+i] = 1
-			}
-		}
-		sim.Model.WorldVelocity(q, nw.e, nw.col)
-		for c := range nc {
-			n, off := sp.sz[c], sp.off[c]
-			if i >= n {
-				continue
-			}
-			tb := sp.tb[sp.madr[c]:]
-			for r := range n {
-				tb[r*n+i] = nw.col[off+r]
-			}
-		}
-	}
-	sp.tlo, sp.thi = growInt(sp.tlo, nv), growInt(sp.thi, nv)
+	nw.setBlocks(sim.Model)
+	nw.rotations(sim.Model, q)
 	for c := range nc {
-		sp.cliqueSpans(c)
-		sp.cliqueMass(c, p.ABlock(c))
+		n, off := sp.sz[c], sp.off[c]
+		nw.turnMass(p.ABlock(c), sp.mb[sp.madr[c]:sp.madr[c+1]], n, off)
 	}
 	nw.sparseJacobian(p, perm)
-}
-
-// cliqueSpans sets the non-zero span of T's columns of clique c (as
-// columnSpans, in global rows).
-func (sp *sparseNewton) cliqueSpans(c int) {
-	n, off, tb := sp.sz[c], sp.off[c], sp.tb[sp.madr[c]:]
-	for i := range n {
-		lo, hi := 0, 0
-		for r := range n {
-			if tb[r*n+i] != 0 {
-				if hi == 0 {
-					lo = r + off
-				}
-				hi = r + off + 1
-			}
-		}
-		sp.tlo[off+i], sp.thi[off+i] = lo, hi
-	}
-}
-
-// cliqueMass sets clique c's block of M = Tᵀ M_w T from its world block mw,
-// with coordinates' sums in coordinates' order.
-func (sp *sparseNewton) cliqueMass(c int, mw []float64) {
-	n, off := sp.sz[c], sp.off[c]
-	tb, mb := sp.tb[sp.madr[c]:], sp.mb[sp.madr[c]:]
-	col := sp.buf[:n]
-	for i := range n {
-		lo, hi := sp.tlo[off+i]-off, sp.thi[off+i]-off
-		for r := range n {
-			s := 0.0
-			for k := max(lo, 0); k < hi; k++ {
-				s += mw[r*n+k] * tb[k*n+i]
-			}
-			col[r] = s
-		}
-		for r := range n {
-			s := 0.0
-			for k := max(sp.tlo[off+r]-off, 0); k < sp.thi[off+r]-off; k++ {
-				s += tb[k*n+r] * col[k]
-			}
-			mb[r*n+i] = s
-		}
-	}
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
@@ -233,22 +166,13 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 		cq := p.Cliques[blk.Clique]
 		con := p.Constraints[blk.Constraint]
 		data := p.JBlockData(b)
-		tb := sp.tb[sp.madr[blk.Clique]:]
 		for r := range con.Size {
 			k := nw.rowk[con.Row+r]
 			if k < 0 {
 				continue
 			}
 			at := sp.jadr[k] + sp.jnnz[k]
-			jw := data[r*cq.Size : (r+1)*cq.Size]
-			for i := range cq.Size {
-				s := 0.0
-				lo, hi := sp.tlo[cq.Offset+i]-cq.Offset, sp.thi[cq.Offset+i]-cq.Offset
-				for c := max(lo, 0); c < hi; c++ {
-					s += jw[c] * tb[c*cq.Size+i]
-				}
-				sp.jind[at+i], sp.jval[at+i] = cq.Offset+i, s
-			}
+			nw.turnRow(data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size], cq.Offset)
 			sp.jnnz[k] += cq.Size
 		}
 	}
@@ -257,6 +181,21 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 	}
 	nw.compressConstraints(p)
 	sp.transpose(nw.nv, n)
+}
+
+// turnRow sets (ind, val) to a row of J_w T on one clique (first velocity
+// off) from its world row jw: every entry 0 + jw[i] (the dense sum's
+// bits), those on an angular block turned (turnTriple).
+func (nw *newtonWork) turnRow(jw []float64, ind []int, val []float64, off int) {
+	for i, v := range jw {
+		ind[i], val[i] = off+i, 0+v
+	}
+	for i := 0; i < len(jw); i++ {
+		if b := nw.blk[off+i]; b >= 0 && nw.blocks[b] == off+i {
+			nw.turnTriple(b, off+i, val[i:i+3])
+			i += 2
+		}
+	}
 }
 
 // sortRow sorts J's row k by column (insertion sort: a row holds one or
@@ -424,22 +363,39 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		n, off := sp.sz[c], sp.off[c]
 		mb := sp.mb[sp.madr[c]:]
 		for r := range n {
-			row := mb[r*n : (r+1)*n]
-			var s [4]float64
-			for j, v := range row {
-				if g := off + j; g < nv4 {
-					s[g%4] += v * x[g]
-				}
-			}
-			res := (s[0] + s[2]) + (s[1] + s[3])
-			for j, v := range row {
-				if g := off + j; g >= nv4 {
-					res += v * x[g]
-				}
-			}
-			out[off+r] = res
+			out[off+r] = dotAt(mb[r*n:(r+1)*n], x[off:off+n], off, nv4)
 		}
 	}
+}
+
+// dotAt is dot4 over a full row of n4+n%4 entries whose non-zeros are v,
+// at columns off … off+len(v)−1 (x holds those columns' entries): each
+// term goes to the partial sum dot4 gives its column (column mod 4 below
+// n4, then the tail in order), in the same order, so the sum is dot4's to
+// the bit.
+func dotAt(v, x []float64, off, n4 int) float64 {
+	split := min(max(n4-off, 0), len(v))
+	var s [4]float64
+	j := 0
+	for ; j < split && (off+j)&3 != 0; j++ {
+		s[(off+j)&3] += v[j] * x[j]
+	}
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for ; j+4 <= split; j += 4 { // off+j ≡ 0 mod 4
+		s0 += v[j] * x[j]
+		s1 += v[j+1] * x[j+1]
+		s2 += v[j+2] * x[j+2]
+		s3 += v[j+3] * x[j+3]
+	}
+	s = [4]float64{s0, s1, s2, s3}
+	for ; j < split; j++ {
+		s[(off+j)&3] += v[j] * x[j]
+	}
+	res := (s[0] + s[2]) + (s[1] + s[3])
+	for ; j < len(v); j++ {
+		res += v[j] * x[j]
+	}
+	return res
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
