@@ -283,12 +283,7 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
 // angular block turned by its rotation (turnRow).
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
 	nv, n := nw.nv, nw.n
-	for i := range nw.rowk {
-		nw.rowk[i] = -1
-	}
-	for k, row := range sim.ws.pgs.perm {
-		nw.rowk[row] = k
-	}
+	nw.mapRows(sim.ws.pgs.perm)
 	clear(nw.j)
 	for b, blk := range p.JBlock {
 		cq := p.Cliques[blk.Clique]
@@ -308,6 +303,17 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
 		for k := range n {
 			nw.turnTriple(b, o, nw.j[k*nv+o:k*nv+o+3])
 		}
+	}
+}
+
+// mapRows sets nw.rowk, per problem row, to its MuJoCo row k (perm[k] is
+// row k's problem row), −1 for a row MuJoCo does not have.
+func (nw *newtonWork) mapRows(perm []int) {
+	for i := range nw.rowk {
+		nw.rowk[i] = -1
+	}
+	for k, row := range perm {
+		nw.rowk[row] = k
 	}
 }
 

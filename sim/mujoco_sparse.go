@@ -136,12 +136,7 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 // non-zero; and Jᵀ's pattern.
 func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 	sp, n := &nw.sp, nw.n
-	for i := range nw.rowk {
-		nw.rowk[i] = -1
-	}
-	for k, row := range perm {
-		nw.rowk[row] = k
-	}
+	nw.mapRows(perm)
 	// Row k's cliques: those of its constraint's blocks, in offset order.
 	sp.jnnz, sp.jadr = growInt(sp.jnnz, n), growInt(sp.jadr, n+1)
 	clear(sp.jnnz)
