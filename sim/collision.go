@@ -105,13 +105,12 @@ type collider struct {
 	normals []spatial.Vec3
 	// posed holds, per geometry, its shape at its pose in poses with the
 	// rotation matrix geometry.Collide would form (posedAt), valid while
-	// posedOK: set at the first narrow-phase pair of a pose, once for a
-	// fixed geometry; newBox clears it with a new pose. found marks the
-	// geometries whose material is an elastic foundation, whose pairs take
-	// contact.Collide.
-	posed   []geometry.Posed
-	posedOK []bool
-	found   []bool
+	// its movedBox's posed is set: at the first narrow-phase pair of a
+	// pose, once for a fixed geometry; newBox clears it with a new pose.
+	// found marks the geometries whose material is an elastic foundation,
+	// whose pairs take contact.Collide.
+	posed []geometry.Posed
+	found []bool
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -206,23 +205,34 @@ type localShape struct{ rotI, pos0 bool }
 // Most geometries of the MJCF robots sit at their body's frame (walker:
 // five of seven).
 func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
+	var z spatial.Pose
+	placeGeometry(&z, &x, &y, s)
+	return z
+}
+
+// placeGeometry sets *z to geometryPose(*x, *y, s) without copying the
+// poses in and out.
+func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 	r := x.R
 	if !s.rotI {
 		r = r.Mul(y.R)
 	}
-	p := x.P
-	if !s.pos0 {
-		p = x.Apply(y.P)
+	if s.pos0 {
+		z.P = x.P
+	} else {
+		z.P = x.Apply(y.P)
 	}
-	return spatial.Pose{R: r.Normalize(), P: p}
+	z.R = r.Normalize()
 }
 
 // movedBox is a geometry's body pose at its last movingBox and the
-// geometry's uninflated box there (ok false before the first).
+// geometry's uninflated box there (ok false before the first), and
+// whether collider.posed holds the geometry at its pose (posedAt).
 type movedBox struct {
-	body spatial.Pose
-	box  geometry.AABB
-	ok   bool
+	body  spatial.Pose
+	box   geometry.AABB
+	ok    bool
+	posed bool
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
@@ -242,9 +252,9 @@ func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose) *geo
 //go:noinline
 func (c *collider) newBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
 	mb := &c.moved[i]
-	c.posedOK[i] = false
-	c.poses[i] = geometryPose(*x, g.Pose, c.local[i])
-	mb.body, mb.box, mb.ok = *x, g.Shape.AABB(c.poses[i]), true
+	mb.posed = false
+	placeGeometry(&c.poses[i], x, &g.Pose, c.local[i])
+	mb.body, mb.box, mb.ok = *x, g.Shape.BoxAt(&c.poses[i]), true
 	return &mb.box
 }
 
@@ -352,7 +362,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.local = make([]localShape, n)
 	c.moved = make([]movedBox, n)
 	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
-	c.posed, c.posedOK, c.found = make([]geometry.Posed, n), make([]bool, n), make([]bool, n)
+	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
 	for i, g := range m.Geometries {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
@@ -485,9 +495,9 @@ func (sim *Simulator) collidePair(c *collider, i, j int, slack float64, out []ge
 // posedAt returns geometry g = i at its pose in c.poses as geometry.Posed,
 // set at the first call after the pose changed.
 func (c *collider) posedAt(i int, g *multibody.Geometry) *geometry.Posed {
-	if !c.posedOK[i] {
+	if mb := &c.moved[i]; !mb.posed {
 		c.posed[i].Set(&g.Shape, &c.poses[i])
-		c.posedOK[i] = true
+		mb.posed = true
 	}
 	return &c.posed[i]
 }
