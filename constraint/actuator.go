@@ -244,13 +244,13 @@ func (ac *Actuator) clampControl(u float64) float64 {
 
 // actuator appends the actuator's block.
 func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
-	gear, dt := ac.gear(), c.in.DT
-	e := ac.effort(c.m)
 	u := ac.clampControl(ctl.U)
 	if c.prm.ActuatorForces && ac.IsForce() {
 		a.forcedActuator(c, ac, i, ctl, u)
 		return
 	}
+	gear, dt := ac.gear(), c.in.DT
+	e := ac.effort(c.m)
 	a.begin(1)
 	var l0, ld0 float64 // length and its rate at the start of the step
 	if ac.Transmission != nil {
@@ -321,13 +321,24 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 // δt f of its force at (q0, v0) (stateForce, as Set.ExplicitForces) and
 // its Jacobian's terms.
 func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, u float64) {
-	f, sat := ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
+	var f float64
+	var sat bool
+	if kept := c.in.Forces; kept != nil {
+		f, sat = kept[i].F, kept[i].Sat // the free motion's (Input.Forces)
+	} else {
+		f, sat = ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
+	}
 	ent := entry{typ: TypeActuator, item: i, block: -1, bound: math.Inf(1), input: u, vec: -1,
 		forced: true, impulse: f * c.in.DT, sat: sat, term: len(a.forced)}
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}
-	ac.terms(c.m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
+	if len(ac.Tendon) == 0 { // a joint's one term, without terms' closure
+		_, vi := dofAt(c.m, ac.Body, ac.DOF)
+		a.forced = append(a.forced, forceTerm{vi, ac.gear()})
+	} else {
+		ac.terms(c.m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
+	}
 	ent.nterm = len(a.forced) - ent.term
 	a.add(ent)
 }

@@ -79,6 +79,11 @@ type Input struct {
 	ThetaQ, ThetaVQ float64
 	KinTheta        *multibody.Workspace
 	QTheta, VLin    []float64
+	// Forces, when not nil (one per Set.Actuators entry), are the forces
+	// of the explicit actuators at (Q0, V0) with Controls as
+	// Set.ExplicitForcesKept kept them, which an assembly with
+	// Params.ActuatorForces takes instead of computing them again.
+	Forces []ActuatorForce
 }
 
 // Assembler builds the constraint blocks of the discrete problem. It keeps
@@ -150,8 +155,8 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	for i := range a.idiag {
 		a.idiag[i] = -1
 	}
-	if len(in.Controls) != len(set.Actuators) {
-		return fmt.Errorf("constraint: %d controls for %d actuators", len(in.Controls), len(set.Actuators))
+	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
+		return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
 	}
 	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
 	a.scale = in.DT

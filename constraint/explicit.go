@@ -99,8 +99,28 @@ func outside(x, lo, hi, margin float64) bool { return x-lo < margin || hi-x < ma
 // the effort bound), here at (q, v): MuJoCo's
 // qfrc_actuator at an RK4 stage (mj_fwdActuation).
 func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, f []float64) {
+	s.ExplicitForcesKept(m, q, v, ctl, f, nil)
+}
+
+// ActuatorForce is an explicit actuator's force at a state, after the
+// effort bound, and whether the bound clamped it (stateForce).
+type ActuatorForce struct {
+	F   float64
+	Sat bool
+}
+
+// ExplicitForcesKept is ExplicitForces that also keeps in kept (nil, or
+// one per Set.Actuators entry) the force of each actuator it applies
+// (IsForce), for Input.Forces: the assembly of the same step then takes
+// them instead of computing them again.
+func (s *Set) ExplicitForcesKept(m *multibody.Model, q, v []float64, ctl []Control, f []float64, kept []ActuatorForce) {
 	if s == nil {
 		return
+	}
+	keep := func(i int, force float64, sat bool) {
+		if kept != nil {
+			kept[i] = ActuatorForce{force, sat}
+		}
 	}
 	var vis [8]int // a short tendon's velocity indices
 	for i := range s.Actuators {
@@ -111,21 +131,24 @@ func (s *Set) ExplicitForces(m *multibody.Model, q, v []float64, ctl []Control, 
 		if len(ac.Tendon) == 0 { // stateForce and terms for a joint, its indices found once
 			qi, vi := dofAt(m, ac.Body, ac.DOF)
 			gear := ac.gear()
-			force, _ := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
+			force, sat := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
 			f[vi] += gear * force
+			keep(i, force, sat)
 			continue
 		}
 		if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
 			gear := ac.gear()
 			l, ld := tendonLength(m, ac.Tendon, q, v, vis[:])
-			force, _ := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
+			force, sat := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
 			for k, t := range ac.Tendon {
 				f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k
 			}
+			keep(i, force, sat)
 			continue
 		}
-		force, _ := ac.stateForce(m, q, v, ctl[i])
+		force, sat := ac.stateForce(m, q, v, ctl[i])
 		ac.terms(m, func(vi int, g float64) { f[vi] += g * force })
+		keep(i, force, sat)
 	}
 }
 

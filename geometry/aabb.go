@@ -37,12 +37,15 @@ func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 // its axis, the rotation matrix's third column: those two kinds (most of
 // the MJCF robots' geometries) skip forming the whole matrix, with the
 // same expressions for what they use, so the same bits as aabbMat's.
-func (s Shape) AABB(x spatial.Pose) AABB {
+func (s Shape) AABB(x spatial.Pose) AABB { return s.BoxAt(&x) }
+
+// BoxAt is AABB without copying the shape and the pose.
+func (s *Shape) BoxAt(x *spatial.Pose) AABB {
 	switch s.Kind {
 	case Sphere:
 		return s.aabbMat(spatial.Mat3{}, x.P) // which does not read the rotation
 	case Capsule:
-		return capsuleAABB(&s, zAxis(x.R), x.P)
+		return capsuleAABB(s, zAxis(x.R), x.P)
 	}
 	return s.aabbMat(x.R.RotMat(), x.P)
 }
@@ -66,7 +69,7 @@ func zAxis(q spatial.Quat) spatial.Vec3 {
 
 // aabbMat is AABB for the pose given by the rotation matrix r (world from
 // shape) and position p.
-func (s Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
+func (s *Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
 	var e spatial.Vec3 // half extents of the box around p
 	switch s.Kind {
 	case HalfSpace:
@@ -78,7 +81,7 @@ func (s Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
 			e[i] = math.Abs(r[i][0])*s.HalfExtents[0] + math.Abs(r[i][1])*s.HalfExtents[1] + math.Abs(r[i][2])*s.HalfExtents[2]
 		}
 	case Capsule:
-		return capsuleAABB(&s, r.Col(2), p)
+		return capsuleAABB(s, r.Col(2), p)
 	case Cylinder:
 		// A disc of radius ρ with unit normal a spans ρ √(1 − a_i²) along axis i.
 		for i := range 3 {

@@ -22,28 +22,49 @@ type Contact struct {
 // Validate, non-finite poses and a pair of half-spaces give no contacts.
 // See the package documentation for the conventions.
 func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64, out []Contact) []Contact {
-	if !validPair(a, xa, b, xb) {
+	var pa, pb Posed
+	pa.Set(&a, &xa)
+	pb.Set(&b, &xb)
+	return CollidePosed(&pa, &pb, margin, out)
+}
+
+// Posed is a shape at a world pose with what Collide derives from them at
+// every call derived once: the rotation matrix of the normalized
+// quaternion, and whether the shape is valid and the pose finite. A caller
+// that collides one geometry with several others, or a fixed one at every
+// step, sets it once per pose (Set) and calls CollidePosed, which gives
+// Collide's contacts to the bit.
+type Posed struct {
+	posed
+	x  spatial.Pose // the pose as given: swapOrder's tie-break, height fields
+	ok bool         // the shape passes Validate's checks and the pose is finite
+}
+
+// Set makes p the shape s at the world pose x.
+func (p *Posed) Set(s *Shape, x *spatial.Pose) {
+	p.posed = posed{s: *s, rot: x.R.Normalize().RotMat(), pos: x.P}
+	p.x = *x
+	p.ok = s.valid() && x.P.IsFinite() && x.R.IsFinite()
+}
+
+// CollidePosed is Collide for two shapes at their poses as Set them, with
+// the same contacts to the bit.
+func CollidePosed(a, b *Posed, margin float64, out []Contact) []Contact {
+	if !a.ok || !b.ok {
 		return out
 	}
-	if a.Kind == HeightField || b.Kind == HeightField {
-		return collideHeightField(a, xa, b, xb, margin, out)
+	if a.s.Kind == HeightField || b.s.Kind == HeightField {
+		return collideHeightField(a.s, a.x, b.s, b.x, margin, out)
 	}
-	if swapOrder(a, xa, b, xb) {
+	if swapOrder(&a.s, &a.x, &b.s, &b.x) {
 		n := len(out)
-		pa, pb := newPosed(b, xb), newPosed(a, xa)
-		out = collideOrdered(&pa, &pb, margin, out)
+		out = collideOrdered(&b.posed, &a.posed, margin, out)
 		for i := n; i < len(out); i++ {
 			out[i].Normal = out[i].Normal.Neg()
 		}
 		return out
 	}
-	pa, pb := newPosed(a, xa), newPosed(b, xb)
-	return collideOrdered(&pa, &pb, margin, out)
-}
-
-// validPair reports whether both shapes are valid and both poses finite.
-func validPair(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
-	return a.valid() && b.valid() && xa.P.IsFinite() && xb.P.IsFinite() && xa.R.IsFinite() && xb.R.IsFinite()
+	return collideOrdered(&a.posed, &b.posed, margin, out)
 }
 
 // swapOrder reports whether the pair must be processed as (b, a). Kinds are
@@ -52,7 +73,7 @@ func validPair(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
 // is antisymmetric bit for bit because xb.P − xa.P = −(xa.P − xb.P) exactly
 // in floating point; coincident centres fall back to comparing dimensions
 // and orientations.
-func swapOrder(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
+func swapOrder(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	if a.Kind != b.Kind {
 		return a.Kind > b.Kind
 	}
@@ -75,7 +96,7 @@ func swapOrder(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose) bool {
 	return false
 }
 
-func orderKey(s Shape, x spatial.Pose) [14]float64 {
+func orderKey(s *Shape, x *spatial.Pose) [14]float64 {
 	h, e := s.HalfExtents, s.Radii
 	var hv, hr float64
 	if s.Hull != nil {

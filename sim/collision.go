@@ -103,6 +103,14 @@ type collider struct {
 	// (fixedPoses) rather than at every test.
 	planes  []bool
 	normals []spatial.Vec3
+	// posed holds, per geometry, its shape at its pose in poses with the
+	// rotation matrix geometry.Collide would form (posedAt), valid while
+	// its movedBox's posed is set: at the first narrow-phase pair of a
+	// pose, once for a fixed geometry; newBox clears it with a new pose.
+	// found marks the geometries whose material is an elastic foundation,
+	// whose pairs take contact.Collide.
+	posed []geometry.Posed
+	found []bool
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -197,23 +205,34 @@ type localShape struct{ rotI, pos0 bool }
 // Most geometries of the MJCF robots sit at their body's frame (walker:
 // five of seven).
 func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
+	var z spatial.Pose
+	placeGeometry(&z, &x, &y, s)
+	return z
+}
+
+// placeGeometry sets *z to geometryPose(*x, *y, s) without copying the
+// poses in and out.
+func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 	r := x.R
 	if !s.rotI {
 		r = r.Mul(y.R)
 	}
-	p := x.P
-	if !s.pos0 {
-		p = x.Apply(y.P)
+	if s.pos0 {
+		z.P = x.P
+	} else {
+		z.P = x.Apply(y.P)
 	}
-	return spatial.Pose{R: r.Normalize(), P: p}
+	z.R = r.Normalize()
 }
 
 // movedBox is a geometry's body pose at its last movingBox and the
-// geometry's uninflated box there (ok false before the first).
+// geometry's uninflated box there (ok false before the first), and
+// whether collider.posed holds the geometry at its pose (posedAt).
 type movedBox struct {
-	body spatial.Pose
-	box  geometry.AABB
-	ok   bool
+	body  spatial.Pose
+	box   geometry.AABB
+	ok    bool
+	posed bool
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
@@ -233,8 +252,9 @@ func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose) *geo
 //go:noinline
 func (c *collider) newBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
 	mb := &c.moved[i]
-	c.poses[i] = geometryPose(*x, g.Pose, c.local[i])
-	mb.body, mb.box, mb.ok = *x, g.Shape.AABB(c.poses[i]), true
+	mb.posed = false
+	placeGeometry(&c.poses[i], x, &g.Pose, c.local[i])
+	mb.body, mb.box, mb.ok = *x, g.Shape.BoxAt(&c.poses[i]), true
 	return &mb.box
 }
 
@@ -342,8 +362,10 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.local = make([]localShape, n)
 	c.moved = make([]movedBox, n)
 	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
+	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
 	for i, g := range m.Geometries {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
+		c.found[i] = foundation(mats, g.Material)
 		if m.Bodies[g.Body].Tree < 0 {
 			c.fixed[i] = true
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
@@ -439,7 +461,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		}
 		var mj bool
 		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
-			c.hits = contact.Collide(sim.cfg.Materials, ga, c.poses[i], gb, c.poses[j], slack, c.hits[:0]) // geometry.Collide or a foundation's elements
+			c.hits = sim.collidePair(c, i, j, slack, c.hits[:0])
 		}
 		for _, h := range c.hits {
 			h.Phi -= off // the contact acts at the standoff
@@ -457,6 +479,27 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		}
 	}
 	return pairs
+}
+
+// collidePair appends the points of geometries i and j within slack:
+// geometry.Collide's, with each geometry's rotation matrix formed once per
+// pose (posedAt), or a foundation's elements (contact.Collide).
+func (sim *Simulator) collidePair(c *collider, i, j int, slack float64, out []geometry.Contact) []geometry.Contact {
+	gs := sim.Model.Geometries
+	if c.found[i] || c.found[j] {
+		return contact.Collide(sim.cfg.Materials, &gs[i], c.poses[i], &gs[j], c.poses[j], slack, out)
+	}
+	return geometry.CollidePosed(c.posedAt(i, &gs[i]), c.posedAt(j, &gs[j]), slack, out)
+}
+
+// posedAt returns geometry g = i at its pose in c.poses as geometry.Posed,
+// set at the first call after the pose changed.
+func (c *collider) posedAt(i int, g *multibody.Geometry) *geometry.Posed {
+	if mb := &c.moved[i]; !mb.posed {
+		c.posed[i].Set(&g.Shape, &c.poses[i])
+		mb.posed = true
+	}
+	return &c.posed[i]
 }
 
 // pairSlack returns the narrow phase's margin for geometries i and j:

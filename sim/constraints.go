@@ -26,6 +26,10 @@ type constraintWork struct {
 	lazyCtl  []constraint.Control // the controls they take
 	eager    bool                 // assemble every step's rows at once (tests: BenchmarkFastPaths)
 	adh      adhesion             // the adhesion actuators' moments (adhesion.go)
+	// forces are the explicit actuators' forces at (q0, v0) that
+	// actuatorForces added to the step's k, which its assembly takes
+	// (constraint.Input.Forces) rather than computing them again.
+	forces []constraint.ActuatorForce
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -47,6 +51,7 @@ func (sim *Simulator) initConstraints() error {
 	}
 	c.set = c.adh.init(sim.Model, c.set) // this simulator's own adhesion moments (adhesion.go)
 	c.controls = make([]constraint.Control, len(set.Actuators))
+	c.forces = make([]constraint.ActuatorForce, len(c.set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
 	if err := sim.initActivations(); err != nil {
 		return err
@@ -116,14 +121,20 @@ func (sim *Simulator) assembleConstraints() error {
 		sim.deferRows()
 		return nil
 	}
-	return sim.assembleRows(c.controls, sim.step+1)
+	var forces []constraint.ActuatorForce
+	if w.mj.forces {
+		forces = c.forces // actuatorForces' for these controls at (q0, v0)
+	}
+	return sim.assembleRows(c.controls, forces, sim.step+1)
 }
 
 // assembleRows appends the constraint blocks to the step's problem with
-// the controls ctl; step numbers the step in an error.
-func (sim *Simulator) assembleRows(ctl []constraint.Control, step int) error {
+// the controls ctl and, when not nil, the explicit actuators' forces kept
+// by actuatorForces (constraint.Input.Forces); step numbers the step in an
+// error.
+func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint.ActuatorForce, step int) error {
 	c, w := &sim.ws.cons, &sim.ws
-	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl,
+	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl, Forces: forces,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
 		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct, // directSolution reads no R
@@ -165,7 +176,7 @@ func (sim *Simulator) lazyRows() {
 		return
 	}
 	c.lazy = false
-	if err := sim.assembleRows(c.lazyCtl, sim.step); err != nil {
+	if err := sim.assembleRows(c.lazyCtl, nil, sim.step); err != nil {
 		return // not reached: deferRows checked Assemble's one error
 	}
 	sim.directImpulses()

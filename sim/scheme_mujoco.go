@@ -187,7 +187,7 @@ func (sim *Simulator) mujocoEulerVStar() error {
 func (sim *Simulator) actuatorForces() {
 	w := &sim.ws
 	sim.evalControls()
-	w.cons.set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
+	w.cons.set.ExplicitForcesKept(sim.Model, w.q0, w.v0, w.cons.controls, w.k, w.cons.forces) // kept for the assembly
 	w.mj.forces = true
 }
 
