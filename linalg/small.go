@@ -35,11 +35,12 @@ func CholUpper(n int, a []float64) bool {
 			break
 		}
 		row := a[j*n+j+1 : j*n+n]
-		for i := range j {
-			if x := -a[i*n+j]; x != 0 {
+		for i := range j { // row += (−a_ij) a_i,(j+1:), written row − a_ij a_i,(j+1:) (solveUpper1)
+			if x := a[i*n+j]; x != 0 {
 				src := a[i*n+j+1 : i*n+n]
-				for k := range row {
-					row[k] += x * src[k]
+				src = src[:len(row)]
+				for k, y := range src {
+					row[k] -= x * y
 				}
 			}
 		}
@@ -113,32 +114,34 @@ func SolveUpper(n int, u, b []float64, cols int) {
 }
 
 // solveUpper1 is SolveUpper for one column: the same operations in the
-// same order (each b_k scaled by the reciprocal 1/u_kk, each update
-// b_i + (−u_ki) b_k skipped where u_ki = 0), so the same bits, without
-// the per-row sub-slices of the n×cols form, which cost some four times
-// the arithmetic for a 9-velocity mass matrix. The backward sum runs in a
-// register, which rounds as the stored b_i does (float64 everywhere).
+// same order, so the same bits, without the per-row sub-slices of the
+// n×cols form, which cost some four times the arithmetic for a 9-velocity
+// mass matrix. Each b_k is scaled by the reciprocal 1/u_kk, and each
+// update b_i + (−u_ki) b_k, skipped where u_ki = 0, is written
+// b_i − u_ki b_k: IEEE 754 defines x − y as x + (−y), and (−u) b = −(u b)
+// exactly. The backward sum runs in a register, which rounds as the
+// stored b_i does (float64 everywhere).
 func solveUpper1(n int, u, b []float64) {
 	u, b = u[:n*n], b[:n]
 	for k := range n { // Uᵀ y = b
-		bk := b[k] * (1 / u[k*n+k])
+		d := k*n + k // u_kk; u_ki is u[d+i−k]
+		bk := b[k] * (1 / u[d])
 		b[k] = bk
-		rest := b[k+1:]
-		for j, v := range u[k*n+k+1 : k*n+n] {
-			if x := -v; x != 0 {
-				rest[j] += x * bk
+		for i := k + 1; i < n; i++ {
+			if v := u[d+i-k]; v != 0 {
+				b[i] -= v * bk
 			}
 		}
 	}
 	for i := n - 1; i >= 0; i-- { // U x = y
+		d := i*n + i
 		bi := b[i]
-		rest := b[i+1:]
-		for j, v := range u[i*n+i+1 : i*n+n] {
-			if x := -v; x != 0 {
-				bi += x * rest[j]
+		for k := i + 1; k < n; k++ {
+			if v := u[d+k-i]; v != 0 {
+				bi -= v * b[k]
 			}
 		}
-		b[i] = bi * (1 / u[i*n+i])
+		b[i] = bi * (1 / u[d])
 	}
 }
 

@@ -55,3 +55,78 @@ func TestSolveUpperOneColumnBits(t *testing.T) {
 		}
 	}
 }
+
+// cholUpperBefore is CholUpper as it was written before its row update
+// became a subtraction (row[k] += (−a_ij) src[k]): the reference of
+// TestCholUpperSparseBits.
+func cholUpperBefore(n int, a []float64) bool {
+	a = a[:n*n]
+	for j := range n {
+		ajj := a[j*n+j] - colDot(a, n, j)
+		if ajj <= 0 || math.IsNaN(ajj) {
+			a[j*n+j] = ajj
+			return false
+		}
+		ajj = math.Sqrt(ajj)
+		a[j*n+j] = ajj
+		if j == n-1 {
+			break
+		}
+		row := a[j*n+j+1 : j*n+n]
+		for i := range j {
+			if x := -a[i*n+j]; x != 0 {
+				src := a[i*n+j+1 : i*n+n]
+				for k := range row {
+					row[k] += x * src[k]
+				}
+			}
+		}
+		inv := 1 / ajj
+		for k := range row {
+			row[k] *= inv
+		}
+	}
+	return true
+}
+
+// TestCholUpperSparseBits: CholUpper gives cholUpperBefore's factor bit
+// for bit on diagonally dominant matrices with symmetric structural zeros
+// (some −0), as a branched tree's mass matrix has.
+func TestCholUpperSparseBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 1; n <= SmallMax; n++ {
+		for trial := range 30 {
+			a := make([]float64, n*n)
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					x := r.NormFloat64()
+					switch r.IntN(3) {
+					case 0:
+						x = 0
+					case 1:
+						if trial%2 == 0 {
+							x = math.Copysign(0, -1)
+						}
+					}
+					a[i*n+j], a[j*n+i] = x, x
+				}
+			}
+			for i := range n {
+				s := 1.0
+				for j := range n {
+					s += math.Abs(a[i*n+j])
+				}
+				a[i*n+i] = s + r.Float64()
+			}
+			mine, ref := append([]float64(nil), a...), append([]float64(nil), a...)
+			if CholUpper(n, mine) != cholUpperBefore(n, ref) {
+				t.Fatalf("n=%d trial %d: the two disagree on definiteness", n, trial)
+			}
+			for i := range mine {
+				if math.Float64bits(mine[i]) != math.Float64bits(ref[i]) {
+					t.Fatalf("n=%d trial %d: entry %d = %v, before %v", n, trial, i, mine[i], ref[i])
+				}
+			}
+		}
+	}
+}
