@@ -34,19 +34,18 @@ func CholUpper(n int, a []float64) bool {
 		if j == n-1 {
 			break
 		}
-		row := a[j*n+j+1 : j*n+n]
-		for i := range j { // row += (−a_ij) a_i,(j+1:), written row − a_ij a_i,(j+1:) (solveUpper1)
-			if x := a[i*n+j]; x != 0 {
-				src := a[i*n+j+1 : i*n+n]
-				src = src[:len(row)]
-				for k, y := range src {
-					row[k] -= x * y
+		rj := j * n
+		for i := range j { // row j += (−a_ij) row i past column j, written a_jk − a_ij a_ik (solveUpper1)
+			ri := i * n
+			if x := a[ri+j]; x != 0 {
+				for k := j + 1; k < n; k++ {
+					a[rj+k] -= x * a[ri+k]
 				}
 			}
 		}
 		inv := 1 / ajj
-		for k := range row {
-			row[k] *= inv
+		for k := j + 1; k < n; k++ {
+			a[rj+k] *= inv
 		}
 	}
 	return true
