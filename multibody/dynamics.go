@@ -82,8 +82,9 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	n := tr.NV
 	clear(out[:n*n])
 	for _, b := range tr.Bodies {
+		x, c := &ws.x[b].P, &ws.com[b]
 		ws.cm[b] = m.Bodies[b].Inertia.Mass
-		ws.cx[b] = ws.x[b].P.Add(ws.com[b])
+		ws.cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
 		ws.ci[b] = ws.ic[b]
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
@@ -92,10 +93,10 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		ws.crbaColumns(tr, out)
 	}
 	for _, b := range tr.Bodies {
-		body := &m.Bodies[b]
-		for k := range body.Joint.NV() {
-			r := body.VOff + k - tr.VOffset
-			out[r*n+r] += body.Joint.DOFArmature(k)
+		tp, j := ws.top[b], &m.Bodies[b].Joint
+		for k := range int(tp.nv) {
+			r := int(tp.voff) + k - tr.VOffset
+			out[r*n+r] += j.DOFArmature(k)
 		}
 	}
 }
@@ -143,9 +144,12 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 // crbaColumn fills column (and row) c of M from body b's composite inertia.
 func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	// On scalars, the products and sums of the Vec3 form in the same order
-	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory.
-	n := tr.NV
-	W, L, x, cx := &ws.colW[c], &ws.colL[c], &ws.x[b].P, &ws.cx[b]
+	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory. The
+	// workspace's slices are read into locals once: the stores into out
+	// would otherwise make Go load them again at every entry.
+	n, off := tr.NV, tr.VOffset
+	colW, colL, top, lev := ws.colW, ws.colL, ws.top, ws.lev
+	W, L, x, cx := &colW[c], &colL[c], &ws.x[b].P, &ws.cx[b]
 	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
 	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
 	cm := ws.cm[b]
@@ -153,21 +157,22 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	n0, n1, n2 := mulVec(&ws.ci[b], W[0], W[1], W[2])
 	t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
 	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
+	s := c - off
+	row := out[s*n : s*n+n] // row s; column s is out[r*n+s]
 	for a := b; a >= 0; {
-		top := &ws.top[a]
-		for k := range int(top.nv) {
-			j := int(top.voff) + k
-			cw, cl := &ws.colW[j], &ws.colL[j]
+		tp := top[a] // a copy: registers, not reloaded after each store
+		for j, end := int(tp.voff), int(tp.voff)+int(tp.nv); j < end; j++ {
+			cw, cl := &colW[j], &colL[j]
 			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
-			r, s := j-tr.VOffset, c-tr.VOffset
-			out[r*n+s], out[s*n+r] = e, e
+			r := j - off
+			out[r*n+s], row[r] = e, e
 		}
-		if top.parent >= 0 {
-			l := &ws.lev[a]
+		if tp.parent >= 0 {
+			l := &lev[a]
 			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
 			n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		}
-		a = int(top.parent)
+		a = int(tp.parent)
 	}
 }
 
