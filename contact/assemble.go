@@ -224,7 +224,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	w := a.delassus(p, 3)
 	a.recall(m, kin, i, pr, mats)
-	null := nullRows(a.last.invMass, w)
+	null := nullRows(a.lastInvMass(m, pr), w)
 	mat := a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
@@ -436,15 +436,16 @@ func resizeFrames(f []frame, n int) []frame {
 }
 
 // lastPair is what addPair derived from the two geometries of the last
-// pair it assembled: its material (pairMaterial) and invTreeMass. Both
+// pair it assembled: its material (pairMaterial) and invTreeMass (when
+// massSet: addGeometric's pairs never ask for it, lastInvMass). Both
 // depend on the geometries, their bodies and the kinematics only, which
 // one Assemble does not change, so reusing them for the next pair of the
 // same geometries gives the same numbers.
 type lastPair struct {
-	valid        bool
-	geomA, geomB int
-	mat          Material
-	invMass      float64
+	valid, massSet bool
+	geomA, geomB   int
+	mat            Material
+	invMass        float64
 }
 
 // recall sets a.last for pair i, pr, computing it unless the previous
@@ -454,12 +455,21 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
 		return
 	}
-	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB, invMass: invTreeMass(m, pr)}
+	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB}
 	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
 		a.last.mat = a.comb[i]
 		return
 	}
 	a.last.mat = pairMaterial(m, kin, pr, mats)
+}
+
+// lastInvMass returns the invTreeMass of pair pr, whose geometries are
+// a.last's (recall), computing it once per pair of geometries.
+func (a *Assembler) lastInvMass(m *multibody.Model, pr *Pair) float64 {
+	if !a.last.massSet {
+		a.last.invMass, a.last.massSet = invTreeMass(m, pr), true
+	}
+	return a.last.invMass
 }
 
 // invTreeMass returns the largest inverse total mass 1/M_t of the trees

@@ -344,7 +344,7 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 		angular = angular || coef[e][2] != 0 || coef[e][3] != 0 || coef[e][4] != 0
 	}
 	first := appendEdgeRows(pp, blk.edges)
-	sim.edgeRows(pp, p, pr, blk, i, coef[:blk.edges], edgeImpedance{d: d, r: r, b: bd, k: ks}, first)
+	sim.edgeRows(pp, p, pr, blk, i, coef[:blk.edges], angular, edgeImpedance{d: d, r: r, b: bd, k: ks}, first)
 	for e := range blk.edges {
 		k := first + e
 		for j := js[i]; j < js[i+1]; j++ {
@@ -391,13 +391,18 @@ func appendEdgeRows(pp *solver.Problem, n int) int {
 // (pair pr, block blk, edge coefficients coef, impedance im), with
 // st.vc = J v_i over p's rows: R_e = im.r and
 // v̂_e = (1 − δt B) J_e v_i − δt K d φ, J_e v_i summed in the order of
-// the rows (n, then t1, t2, spin, rolling t1, t2).
-func (sim *Simulator) edgeRows(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, im edgeImpedance, first int) {
+// the rows (n, then t1, t2, spin, rolling t1, t2; without angular, no
+// edge has a spin or rolling term, and the sum stops after t2).
+func (sim *Simulator) edgeRows(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, angular bool, im edgeImpedance, first int) {
 	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
 	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
+	nj := 5
+	if !angular {
+		nj = 2
+	}
 	for e := range coef {
 		ve := vc[rn]
-		for j, c := range coef[e] {
+		for j, c := range coef[e][:nj] {
 			if c != 0 && rows[j] >= 0 {
 				ve += c * vc[rows[j]]
 			}
