@@ -523,7 +523,13 @@ func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 	if !(g[2] > 0) {
 		return false
 	}
-	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
+	return inBound(g, p.FrictionBound(a.base+i, gamma))
+}
+
+// inBound reports whether a contact's friction impulse, g[0:2], is inside
+// its friction bound by the margin of sticking.
+func inBound(g []float64, bound float64) bool {
+	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*bound
 }
 
 // Slides reports whether contact i of the last Assemble moves along its
@@ -726,16 +732,16 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 }
 
 // anchorCap returns the largest friction-anchor displacement contact i
-// holds in the solution with impulses gamma: f R_t (δt + τd), with f the
-// friction bound (μ n0 for Lagged contacts, μ γ_n for the others). An
+// holds with friction bound f (solver.Problem.FrictionBound: μ n0 for
+// Lagged contacts, μ γ_n for the others): f R_t (δt + τd). An
 // anchor displaced by more pulls at the full bound, so a contact that
 // slides keeps its anchor at this distance, dragged along by the slip
 // (elasto-plastic friction): when the slip stops, the contact holds at
 // once, and a load just inside the bound is held instead of ratcheting
 // between sticking and a dropped anchor.
-func (a *Assembler) anchorCap(i int, gamma []float64, p *solver.Problem) float64 {
+func (a *Assembler) anchorCap(i int, bound float64, p *solver.Problem) float64 {
 	c := p.Constraints[a.base+i]
-	return p.FrictionBound(a.base+i, gamma) * p.R[c.Row] * a.lever[i]
+	return bound * p.R[c.Row] * a.lever[i]
 }
 
 // rotationCap is anchorCap for pair i's rolling or spin friction block c:
