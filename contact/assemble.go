@@ -649,6 +649,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
 	for r, d := range dirs {
 		row := a.rows[slot][r*n : (r+1)*n]
+		jx, jy, jz := jx[:len(row)], jy[:len(row)], jz[:len(row)] // one bounds check per row, not per entry
 		for j := range row {
 			row[j] += sign * (d[0]*jx[j] + d[1]*jy[j] + d[2]*jz[j])
 		}
