@@ -196,6 +196,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 // step saved, and 3% of dm humanoid's). Otherwise w.factor factors p.
 func (sim *Simulator) pgsFactor(p *solver.Problem) error {
 	w, mw := &sim.ws, &sim.ws.mj
+	p = sim.dynamicsOf(p) // the pyramid problem's dynamics are its source's (startProblem)
 	if mw.rk4 && sameDynamics(p, &mw.stage) {
 		w.pgs.fac = &mw.factor
 		return nil

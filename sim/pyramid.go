@@ -19,9 +19,25 @@ import (
 type pyramidWork struct {
 	p      solver.Problem
 	res    solver.Result
-	blocks []pyramidBlock // per constraint block of the original problem
-	jstart []int          // per block of the original problem, its first J block (and one past the last)
-	ell    []bool         // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	blocks []pyramidBlock  // per constraint block of the original problem
+	jstart []int           // per block of the original problem, its first J block (and one past the last)
+	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
+}
+
+// dynamicsOf returns the problem whose cliques and A are p's, bit for bit,
+// by construction: the problem the pyramid problem copied them from
+// (startProblem) when p is the pyramid problem and that is the step's or
+// the rk4 stage's problem (not one of a copied Simulator's), else p.
+// pgsFactor then finds its factor without comparing A entry by entry
+// (sameDynamics: 1% of dm humanoid's step).
+func (sim *Simulator) dynamicsOf(p *solver.Problem) *solver.Problem {
+	w := &sim.ws
+	pw := &w.mj.staged.pyr
+	if p == &pw.p && (pw.src == &w.problem || pw.src == &w.mj.stage) {
+		return pw.src
+	}
+	return p
 }
 
 // impRatio returns MuJoCo's impratio of the contact parameters
@@ -149,9 +165,11 @@ func (pw *pyramidWork) resetBlocks(n int) {
 }
 
 // startProblem sets pw.jstart to p's (pyramidJStart) and resets pw.p to
-// p's dynamics (cliques, A, v*, diag M) without blocks, and returns it.
+// p's dynamics (cliques, A, v*, diag M) without blocks, keeps p as their
+// source (pw.src, dynamicsOf), and returns it.
 func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 	pw.jstart = pyramidJStart(p, pw.jstart)
+	pw.src = p
 	pp := &pw.p
 	pp.Reset(p.NV)
 	pp.Cliques = append(pp.Cliques, p.Cliques...)
