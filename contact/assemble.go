@@ -647,11 +647,20 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		a.nb++
 	}
 	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
-	for r, d := range dirs {
-		row := a.rows[slot][r*n : (r+1)*n]
-		jx, jy, jz := jx[:len(row)], jy[:len(row)], jz[:len(row)] // one bounds check per row, not per entry
-		for j := range row {
-			row[j] += sign * (d[0]*jx[j] + d[1]*jy[j] + d[2]*jz[j])
+	r0, r1, r2 := a.rows[slot][:n], a.rows[slot][n:2*n], a.rows[slot][2*n:3*n]
+	// Only the columns of b's joints and its ancestors' (MuJoCo's chain,
+	// mj_jacDifPair's) can be non-zero: PointJacobian and AngularJacobian
+	// write 0 in the others, and adding sign·(d·0) to a row's entry leaves
+	// it as it is (+0, or not zero: entries start at +0, and a sum of
+	// zeros from +0 is +0), so the others are skipped.
+	off := m.Trees[t].VOffset
+	for c := b; c >= 0; c = m.Bodies[c].Joint.Parent {
+		body := &m.Bodies[c]
+		for k := range body.Joint.NV() {
+			j := body.VOff + k - off
+			r0[j] += sign * (dirs[0][0]*jx[j] + dirs[0][1]*jy[j] + dirs[0][2]*jz[j])
+			r1[j] += sign * (dirs[1][0]*jx[j] + dirs[1][1]*jy[j] + dirs[1][2]*jz[j])
+			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
 		}
 	}
 }
