@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	modelload "github.com/stiction-sim/stiction/model/load"
-	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -34,22 +33,7 @@ const pyramidSpheres = `<mujoco><option integrator="Euler" timestep="0.002"/><wo
 // the capsule's axis, not the world's y).
 func TestPyramidEdgesBits(t *testing.T) {
 	for _, condim := range []int{3, 4, 6} {
-		path := filepath.Join(t.TempDir(), "pyramid.xml")
-		if err := os.WriteFile(path, []byte(fmt.Sprintf(pyramidSpheres, condim)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sc, _, err := modelload.Scene(path, nil, modelload.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := scene.Build(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sim.New(b.Model, b.State, b.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mjcfSim(t, fmt.Sprintf(pyramidSpheres, condim))
 		checked, multi := 0, 0
 		for k := range 200 {
 			q0, v0 := slices.Clone(s.State.Q), slices.Clone(s.State.V)
@@ -71,4 +55,20 @@ func TestPyramidEdgesBits(t *testing.T) {
 			t.Errorf("condim %d: %d pyramid contacts checked, %d steps with several contacts (want ≥ 500, ≥ 100)", condim, checked, multi)
 		}
 	}
+}
+
+// mjcfSim returns the simulator of the MJCF model xml, loaded as the
+// command line loads a file.
+func mjcfSim(t *testing.T, xml string) *sim.Simulator {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "model.xml")
+	if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, _, err := modelload.Scene(path, nil, modelload.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newSim(t, sc)
+	return s
 }
