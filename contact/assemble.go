@@ -224,7 +224,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	w := a.delassus(p, 3)
 	a.recall(m, kin, i, pr, mats)
-	null := nullRows(a.last.invMass, w)
+	null := nullRows(a.lastInvMass(m, pr), w)
 	mat := a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
@@ -436,15 +436,16 @@ func resizeFrames(f []frame, n int) []frame {
 }
 
 // lastPair is what addPair derived from the two geometries of the last
-// pair it assembled: its material (pairMaterial) and invTreeMass. Both
+// pair it assembled: its material (pairMaterial) and invTreeMass (when
+// massSet: addGeometric's pairs never ask for it, lastInvMass). Both
 // depend on the geometries, their bodies and the kinematics only, which
 // one Assemble does not change, so reusing them for the next pair of the
 // same geometries gives the same numbers.
 type lastPair struct {
-	valid        bool
-	geomA, geomB int
-	mat          Material
-	invMass      float64
+	valid, massSet bool
+	geomA, geomB   int
+	mat            Material
+	invMass        float64
 }
 
 // recall sets a.last for pair i, pr, computing it unless the previous
@@ -454,12 +455,21 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
 		return
 	}
-	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB, invMass: invTreeMass(m, pr)}
+	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB}
 	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
 		a.last.mat = a.comb[i]
 		return
 	}
 	a.last.mat = pairMaterial(m, kin, pr, mats)
+}
+
+// lastInvMass returns the invTreeMass of pair pr, whose geometries are
+// a.last's (recall), computing it once per pair of geometries.
+func (a *Assembler) lastInvMass(m *multibody.Model, pr *Pair) float64 {
+	if !a.last.massSet {
+		a.last.invMass, a.last.massSet = invTreeMass(m, pr), true
+	}
+	return a.last.invMass
 }
 
 // invTreeMass returns the largest inverse total mass 1/M_t of the trees
@@ -513,7 +523,13 @@ func (a *Assembler) sticking(i int, gamma []float64, p *solver.Problem) bool {
 	if !(g[2] > 0) {
 		return false
 	}
-	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*p.FrictionBound(a.base+i, gamma)
+	return inBound(g, p.FrictionBound(a.base+i, gamma))
+}
+
+// inBound reports whether a contact's friction impulse, g[0:2], is inside
+// its friction bound by the margin of sticking.
+func inBound(g []float64, bound float64) bool {
+	return fmath.Hypot(g[0], g[1]) < (1-stickMargin)*bound
 }
 
 // Slides reports whether contact i of the last Assemble moves along its
@@ -631,10 +647,20 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		a.nb++
 	}
 	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
-	for r, d := range dirs {
-		row := a.rows[slot][r*n : (r+1)*n]
-		for j := range row {
-			row[j] += sign * (d[0]*jx[j] + d[1]*jy[j] + d[2]*jz[j])
+	r0, r1, r2 := a.rows[slot][:n], a.rows[slot][n:2*n], a.rows[slot][2*n:3*n]
+	// Only the columns of b's joints and its ancestors' (MuJoCo's chain,
+	// mj_jacDifPair's) can be non-zero: PointJacobian and AngularJacobian
+	// write 0 in the others, and adding sign·(d·0) to a row's entry leaves
+	// it as it is (+0, or not zero: entries start at +0, and a sum of
+	// zeros from +0 is +0), so the others are skipped.
+	off := m.Trees[t].VOffset
+	for c := b; c >= 0; c = m.Bodies[c].Joint.Parent {
+		body := &m.Bodies[c]
+		for k := range body.Joint.NV() {
+			j := body.VOff + k - off
+			r0[j] += sign * (dirs[0][0]*jx[j] + dirs[0][1]*jy[j] + dirs[0][2]*jz[j])
+			r1[j] += sign * (dirs[1][0]*jx[j] + dirs[1][1]*jy[j] + dirs[1][2]*jz[j])
+			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
 		}
 	}
 }
@@ -716,16 +742,16 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 }
 
 // anchorCap returns the largest friction-anchor displacement contact i
-// holds in the solution with impulses gamma: f R_t (δt + τd), with f the
-// friction bound (μ n0 for Lagged contacts, μ γ_n for the others). An
+// holds with friction bound f (solver.Problem.FrictionBound: μ n0 for
+// Lagged contacts, μ γ_n for the others): f R_t (δt + τd). An
 // anchor displaced by more pulls at the full bound, so a contact that
 // slides keeps its anchor at this distance, dragged along by the slip
 // (elasto-plastic friction): when the slip stops, the contact holds at
 // once, and a load just inside the bound is held instead of ratcheting
 // between sticking and a dropped anchor.
-func (a *Assembler) anchorCap(i int, gamma []float64, p *solver.Problem) float64 {
+func (a *Assembler) anchorCap(i int, bound float64, p *solver.Problem) float64 {
 	c := p.Constraints[a.base+i]
-	return p.FrictionBound(a.base+i, gamma) * p.R[c.Row] * a.lever[i]
+	return bound * p.R[c.Row] * a.lever[i]
 }
 
 // rotationCap is anchorCap for pair i's rolling or spin friction block c:

@@ -224,8 +224,10 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 	if pr.Anchored {
 		shift = shift.Add(pr.AnchorShift)
 	}
-	if !a.sticking(i, res.Gamma, p) {
-		shift = capNorm(shift, a.anchorCap(i, res.Gamma, p))
+	// sticking and anchorCap of the same bound, asked of the problem once
+	// (γ_n > 0 here).
+	if bound := p.FrictionBound(a.base+i, res.Gamma); !inBound(res.Gamma[row:row+3], bound) {
+		shift = capNorm(shift, a.anchorCap(i, bound, p))
 	}
 	if shift.Norm() > a.anchorRadius {
 		return

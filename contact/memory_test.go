@@ -75,7 +75,7 @@ func TestMemoryRecallsWhatItRemembered(t *testing.T) {
 	var a Assembler
 	res := memoryStep(t, sc, &a, prm, gn, slide, vc)
 	mem.Remember(sc.pairs, &a, &sc.p, res)
-	capped := a.anchorCap(2, res.Gamma, &sc.p)
+	capped := a.anchorCap(2, sc.p.FrictionBound(a.base+2, res.Gamma), &sc.p)
 	if !(capped > 0 && capped < 1e-3) {
 		t.Fatalf("anchor cap %g", capped)
 	}

@@ -196,6 +196,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 // step saved, and 3% of dm humanoid's). Otherwise w.factor factors p.
 func (sim *Simulator) pgsFactor(p *solver.Problem) error {
 	w, mw := &sim.ws, &sim.ws.mj
+	p = sim.dynamicsOf(p) // the pyramid problem's dynamics are its source's (startProblem)
 	if mw.rk4 && sameDynamics(p, &mw.stage) {
 		w.pgs.fac = &mw.factor
 		return nil
@@ -554,10 +555,18 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 // <option iterations> sweeps MuJoCo would (the answer is then MuJoCo's
 // unconverged one, as asked), and SAP's momentum error e_m (eq. 32) of
 // the returned v with the impulses γ(J v) of the rows' costs: how far
-// MuJoCo's answer is from the converged one, which can exceed εr.
+// MuJoCo's answer is from the converged one, which can exceed εr. A
+// one-row Interval block (the pyramid's edges, limits, friction loss)
+// takes its γ from solver.IntervalEval, which solver.Problem.Eval calls
+// for it, without the slices of Eval's general blocks: the same γ.
 func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) solver.Stats {
 	w.gv = solver.Resize(w.gv, p.NR)
 	for i, c := range p.Constraints {
+		if c.Kind == solver.Interval {
+			par := p.Params[c.Par : c.Par+2]
+			_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+			continue
+		}
 		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
 	}
 	em, _, _, _ := w.scr.Momentum(p, res.V, w.gv)

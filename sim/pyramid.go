@@ -19,9 +19,25 @@ import (
 type pyramidWork struct {
 	p      solver.Problem
 	res    solver.Result
-	blocks []pyramidBlock // per constraint block of the original problem
-	jstart []int          // per block of the original problem, its first J block (and one past the last)
-	ell    []bool         // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	blocks []pyramidBlock  // per constraint block of the original problem
+	jstart []int           // per block of the original problem, its first J block (and one past the last)
+	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
+}
+
+// dynamicsOf returns the problem whose cliques and A are p's, bit for bit,
+// by construction: the problem the pyramid problem copied them from
+// (startProblem) when p is the pyramid problem and that is the step's or
+// the rk4 stage's problem (not one of a copied Simulator's), else p.
+// pgsFactor then finds its factor without comparing A entry by entry
+// (sameDynamics: 1% of dm humanoid's step).
+func (sim *Simulator) dynamicsOf(p *solver.Problem) *solver.Problem {
+	w := &sim.ws
+	pw := &w.mj.staged.pyr
+	if p == &pw.p && (pw.src == &w.problem || pw.src == &w.mj.stage) {
+		return pw.src
+	}
+	return p
 }
 
 // impRatio returns MuJoCo's impratio of the contact parameters
@@ -105,7 +121,11 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 			continue
 		}
 		pw.blocks[i] = pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
-		pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i])
+		if found && sameManifold(&pairs[i-1], &pairs[i]) && pw.blocks[i-1].edges > 0 {
+			pw.blocks[i].rot = pw.blocks[i-1].rot // mujocoTangents of the same geometries and normal
+		} else {
+			pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i])
+		}
 		found = true
 	}
 	if !found {
@@ -145,9 +165,11 @@ func (pw *pyramidWork) resetBlocks(n int) {
 }
 
 // startProblem sets pw.jstart to p's (pyramidJStart) and resets pw.p to
-// p's dynamics (cliques, A, v*, diag M) without blocks, and returns it.
+// p's dynamics (cliques, A, v*, diag M) without blocks, keeps p as their
+// source (pw.src, dynamicsOf), and returns it.
 func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 	pw.jstart = pyramidJStart(p, pw.jstart)
+	pw.src = p
 	pp := &pw.p
 	pp.Reset(p.NV)
 	pp.Cliques = append(pp.Cliques, p.Cliques...)
@@ -324,7 +346,6 @@ func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
 // and never reaches R. SAP's problem for γ = δt f with these R and v̂ is
 // MuJoCo's for f, scaled by δt² (softRows).
 func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat *contact.Material, blk *pyramidBlock, i int, js []int) int {
-	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	d, r, bd, ks := sim.pairImpedance(i, mat, pr.Phi) // softRows' (softImpedance)
 	if blk.edges > 1 {
 		mu := blk.mu[0]
@@ -334,36 +355,90 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 			r = 2 * mu * mu * mjMinVal / sim.impRatio()
 		}
 	}
-	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
-	first := len(pp.Constraints)
+	var coef [10][5]float64 // per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the rows (t1, t2, spin, rolling t1, t2)
+	angular := false        // whether an edge has spin or rolling rows (condim 4, 6)
 	for e := range blk.edges {
-		coef := edgeCoefficients(blk, e) // J_e = J_n + Σ_j coef[j] J_j over the rows (t1, t2, spin, rolling t1, t2)
-		k := pp.AddConstraint(solver.Interval, 1, 0, math.Inf(1))
-		ve := st.vc[rn]
-		for j, c := range coef {
-			if c != 0 && rows[j] >= 0 {
-				ve += c * st.vc[rows[j]]
-			}
-		}
-		pp.R[pp.Constraints[k].Row] = r
-		pp.VHat[pp.Constraints[k].Row] = (1-dt*bd)*ve - dt*ks*d*pr.Phi
+		coef[e] = edgeCoefficients(blk, e)
+		angular = angular || coef[e][2] != 0 || coef[e][3] != 0 || coef[e][4] != 0
+	}
+	first := appendEdgeRows(pp, blk.edges)
+	sim.edgeRows(pp, p, pr, blk, i, coef[:blk.edges], angular, edgeImpedance{d: d, r: r, b: bd, k: ks}, first)
+	for e := range blk.edges {
+		k := first + e
 		for j := js[i]; j < js[i+1]; j++ {
 			q := p.JBlock[j].Clique
 			n := p.Cliques[q].Size
 			src := p.JBlockData(j)
-			dst := appendJBlock(pp, k, q, n)
-			for c := range n {
-				dst[c] = src[2*n+c] + coef[0]*src[c] + coef[1]*src[n+c]
+			edgeRow(appendJBlock(pp, k, q, n), src[:n], src[n:2*n], src[2*n:3*n], coef[e][0], coef[e][1])
+			if !angular {
+				continue
 			}
-			if coef[2] != 0 {
-				addAngularRows(dst, p, js, blk.spin, q, coef[2], 0)
+			dst := pp.JData[len(pp.JData)-n:]
+			if coef[e][2] != 0 {
+				addAngularRows(dst, p, js, blk.spin, q, coef[e][2], 0)
 			}
-			if coef[3] != 0 || coef[4] != 0 {
-				addAngularRows(dst, p, js, blk.roll, q, coef[3], coef[4])
+			if coef[e][3] != 0 || coef[e][4] != 0 {
+				addAngularRows(dst, p, js, blk.roll, q, coef[e][3], coef[e][4])
 			}
 		}
 	}
 	return first
+}
+
+// edgeImpedance is what a pyramid contact's edges share (pyramidEdges):
+// solimp's impedance d at its φ, the edges' R, and its solref damping B
+// and stiffness K.
+type edgeImpedance struct{ d, r, b, k float64 }
+
+// appendEdgeRows appends n one-row solver.Interval blocks on [0, ∞) to
+// pp, as n calls of solver.Problem.AddConstraint would (their R and v̂
+// left for edgeRows to set), and returns the index of the first.
+func appendEdgeRows(pp *solver.Problem, n int) int {
+	first := len(pp.Constraints)
+	for range n {
+		pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: solver.Interval, Row: pp.NR, Size: 1, Par: len(pp.Params)})
+		pp.NR++
+		pp.Params = append(pp.Params, 0, math.Inf(1))
+	}
+	pp.VHat = slices.Grow(pp.VHat, n)[:pp.NR]
+	pp.R = slices.Grow(pp.R, n)[:pp.NR]
+	return first
+}
+
+// edgeRows sets R and v̂ of the pyramid edges first … of contact i of p
+// (pair pr, block blk, edge coefficients coef, impedance im), with
+// st.vc = J v_i over p's rows: R_e = im.r and
+// v̂_e = (1 − δt B) J_e v_i − δt K d φ, J_e v_i summed in the order of
+// the rows (n, then t1, t2, spin, rolling t1, t2; without angular, no
+// edge has a spin or rolling term, and the sum stops after t2).
+func (sim *Simulator) edgeRows(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, angular bool, im edgeImpedance, first int) {
+	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
+	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
+	nj := 5
+	if !angular {
+		nj = 2
+	}
+	for e := range coef {
+		ve := vc[rn]
+		for j, c := range coef[e][:nj] {
+			if c != 0 && rows[j] >= 0 {
+				ve += c * vc[rows[j]]
+			}
+		}
+		row := pp.Constraints[first+e].Row
+		pp.R[row] = im.r
+		pp.VHat[row] = (1-dt*im.b)*ve - dt*im.k*im.d*pr.Phi
+	}
+}
+
+// edgeRow sets dst to the sliding part of a pyramid edge's row on one
+// clique, J_n + c0 J_t1 + c1 J_t2, from the contact's rows t1, t2 and n
+// there (all of dst's length).
+func edgeRow(dst, t1, t2, n []float64, c0, c1 float64) {
+	t1, t2, n = t1[:len(dst)], t2[:len(dst)], n[:len(dst)]
+	for c := range dst {
+		dst[c] = n[c] + c0*t1[c] + c1*t2[c]
+	}
 }
 
 // frictionRows returns the rows of p of the friction directions of
@@ -545,6 +620,13 @@ func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pa
 	z := n.Cross(y)
 	t1, t2 := spatial.Orthonormal(n)
 	return [2][2]float64{{y.Dot(t1), y.Dot(t2)}, {z.Dot(t1), z.Dot(t2)}}
+}
+
+// sameManifold reports whether pairs a and b are of the same two
+// geometries with the same normal, bit for bit: then mujocoTangents,
+// which depends on nothing else of a pair, gives them the same tangents.
+func sameManifold(a, b *contact.Pair) bool {
+	return a.GeomA == b.GeomA && a.GeomB == b.GeomB && sameBits(a.Normal[:], b.Normal[:])
 }
 
 // planeCapsuleAxis returns the world axis of the pair's capsule when the
