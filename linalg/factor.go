@@ -12,9 +12,10 @@ type Factor struct {
 	Kernels Kernels
 
 	sym  *Symbolic
-	data []float64 // supernodal panels of H, then of L
-	w    []float64 // update matrix of one supernode, maxW×maxW
-	xp   []float64 // permuted vector of Solve
+	data []float64  // supernodal panels of H, then of L
+	w    []float64  // update matrix of one supernode, maxW×maxW
+	xp   []float64  // permuted vector of Solve
+	rb   []rowBlock // scatter's row blocks of one supernode
 }
 
 // Reset sizes the factor for the pattern sym and sets every value to zero.
@@ -25,6 +26,9 @@ func (f *Factor) Reset(sym *Symbolic) {
 	clear(f.data)
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
 	f.xp = resizeFloat(f.xp, sym.Size())
+	if cap(f.rb) < sym.n { // a supernode has fewer row blocks than the matrix has blocks
+		f.rb = make([]rowBlock, 0, sym.n)
+	}
 }
 
 // Symbolic returns the analysis f was last reset with.
@@ -114,33 +118,37 @@ func (f *Factor) Factorize() bool {
 }
 
 // scatter subtracts the update w (m×m, lower) of supernode sn from the
-// blocks of L it lands in.
+// blocks of L it lands in. What each row block's place depends on alone
+// (its first row in w, its size, the row stride of the panel it lands in)
+// is looked up once per row block (f.rb), not once per pair of them.
 func (f *Factor) scatter(sn, m int, w []float64) {
 	s := f.sym
 	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
-	rows := s.rowPos[lo:hi]
 	base := s.rowPanel[lo]
+	f.rb = f.rb[:0]
+	for i, r := range s.rowPos[lo:hi] {
+		t := s.snOf[r]
+		f.rb = append(f.rb, rowBlock{
+			w:      int(s.rowPanel[int(lo)+i] - base),
+			n:      s.sizes[s.perm[r]],
+			stride: s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]],
+		})
+	}
 	k := s.scatPtr[sn]
-	for a, ra := range rows {
-		wa := int(s.rowPanel[int(lo)+a] - base)
-		na := s.sizes[s.perm[ra]]
-		for b, rb := range rows[:a+1] {
+	for a, ra := range f.rb {
+		for b, rb := range f.rb[:a+1] {
 			off := s.scat[k]
 			k++
 			if off < 0 {
 				continue
 			}
-			t := s.snOf[rb]
-			stride := s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]]
-			wb := int(s.rowPanel[int(lo)+b] - base)
-			nb := s.sizes[s.perm[rb]]
-			for i := range na {
-				cols := nb
+			for i := range ra.n {
+				cols := rb.n
 				if a == b {
 					cols = i + 1
 				}
-				wrow := w[(wa+i)*m+wb:][:cols]
-				trow := f.data[off+i*stride:][:len(wrow)]
+				wrow := w[(ra.w+i)*m+rb.w:][:cols]
+				trow := f.data[off+i*rb.stride:][:len(wrow)]
 				for j, x := range wrow {
 					trow[j] -= x
 				}
@@ -148,6 +156,10 @@ func (f *Factor) scatter(sn, m int, w []float64) {
 		}
 	}
 }
+
+// rowBlock is one row block of a supernode during scatter: its first row
+// in the update w, its size and the row stride of the panel it lands in.
+type rowBlock struct{ w, n, stride int }
 
 // Solve overwrites b (length Size, in the caller's block order) with
 // H⁻¹ b using the factorization: a permuted forward substitution L y = Pᵀb
