@@ -82,6 +82,13 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 // diagonal blocks of A and of contacts the lower triangles, which is all
 // linalg.Factor reads).
 func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
+	s.assembleSkipping(p, g, goff, true)
+}
+
+// assembleSkipping is assemble; with skip, the constraints whose G_i is
+// zero are left out (the same bits: TestSparseZeroBlocksSameBits compares
+// the two).
+func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []int, skip bool) {
 	data := s.f.Data()
 	clear(data)
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
@@ -98,7 +105,7 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 		hi = constraintEnd(p, lo)
 		ci := p.JBlock[lo].Constraint
 		gi := g[goff[ci]:goff[ci+1]]
-		if allZero(gi) {
+		if skip && allZero(gi) {
 			// G_i = 0 (a contact apart, v_n > v̂_n, with no lagged normal
 			// impulse to bound its friction: 22% of the sphere stack's
 			// contact blocks in its assemblies, 30% of clutter-40's), as

@@ -8,8 +8,8 @@ import (
 
 // TestSparseZeroBlocksSameBits checks that the sparse assembly, which
 // leaves out the constraints whose G_i is zero, writes H with the bits of
-// the assembly that adds every constraint (the loop without the skip,
-// below), on random problems whose G blocks are often all ±0 and hold
+// the assembly that adds every constraint (assembleSkipping without the
+// skip), on random problems whose G blocks are often all ±0 and hold
 // zeros of both signs otherwise.
 func TestSparseZeroBlocksSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(39, 1))
@@ -41,29 +41,8 @@ func TestSparseZeroBlocksSameBits(t *testing.T) {
 		s.assemble(p, g, e.goff)
 		got := append([]float64(nil), s.f.Data()...)
 
-		data := s.f.Data() // the assembly without the skip
-		clear(data)
-		for c, q := range p.Cliques {
-			a, at := p.ABlock(c), s.diag[c]
-			for i := range q.Size {
-				row := data[at.off+i*at.stride:][:i+1]
-				for j, x := range a[i*q.Size : i*q.Size+i+1] {
-					row[j] += x
-				}
-			}
-		}
-		k := 0
-		for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-			hi = constraintEnd(p, lo)
-			gi := e.gBlock(g, p.JBlock[lo].Constraint)
-			for b2 := lo; b2 < hi; b2++ {
-				mulGJ(p, gi, b2, s.tmp)
-				for b1 := lo; b1 <= b2; b1++ {
-					s.addJtTmp(p, b1, b2, s.pairs[k], data)
-					k++
-				}
-			}
-		}
+		s.assembleSkipping(p, g, e.goff, false)
+		data := s.f.Data()
 		for i, x := range data {
 			if math.Float64bits(got[i]) != math.Float64bits(x) {
 				t.Fatalf("trial %d: H entry %d = %v, want %v", trial, i, got[i], x)
