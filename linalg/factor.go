@@ -12,9 +12,10 @@ type Factor struct {
 	Kernels Kernels
 
 	sym  *Symbolic
-	data []float64 // supernodal panels of H, then of L
-	w    []float64 // update matrix of one supernode, maxW×maxW
-	xp   []float64 // permuted vector of Solve
+	data []float64  // supernodal panels of H, then of L
+	w    []float64  // update matrix of one supernode, maxW×maxW
+	xp   []float64  // permuted vector of Solve
+	rb   []rowBlock // scatter's row blocks of one supernode
 }
 
 // Reset sizes the factor for the pattern sym and sets every value to zero.
@@ -25,6 +26,9 @@ func (f *Factor) Reset(sym *Symbolic) {
 	clear(f.data)
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
 	f.xp = resizeFloat(f.xp, sym.Size())
+	if cap(f.rb) < sym.n { // a supernode has fewer row blocks than the matrix has blocks
+		f.rb = make([]rowBlock, 0, sym.n)
+	}
 }
 
 // Symbolic returns the analysis f was last reset with.
@@ -114,45 +118,58 @@ func (f *Factor) Factorize() bool {
 }
 
 // scatter subtracts the update w (m×m, lower) of supernode sn from the
-// blocks of L it lands in.
+// blocks of L it lands in. What each row block's place depends on alone
+// (its first row in w, its size, the row stride of the panel it lands in)
+// is looked up once per row block (f.rb), not once per pair of them.
 func (f *Factor) scatter(sn, m int, w []float64) {
 	s := f.sym
 	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
-	rows := s.rowPos[lo:hi]
 	base := s.rowPanel[lo]
+	f.rb = f.rb[:0]
+	for i, r := range s.rowPos[lo:hi] {
+		t := s.snOf[r]
+		f.rb = append(f.rb, rowBlock{
+			w:      int(s.rowPanel[int(lo)+i] - base),
+			n:      s.sizes[s.perm[r]],
+			stride: s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]],
+		})
+	}
 	k := s.scatPtr[sn]
-	for a, ra := range rows {
-		wa := int(s.rowPanel[int(lo)+a] - base)
-		na := s.sizes[s.perm[ra]]
-		for b, rb := range rows[:a+1] {
+	for a, ra := range f.rb {
+		for b, rb := range f.rb[:a+1] {
 			off := s.scat[k]
 			k++
 			if off < 0 {
 				continue
 			}
-			t := s.snOf[rb]
-			stride := s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]]
-			wb := int(s.rowPanel[int(lo)+b] - base)
-			nb := s.sizes[s.perm[rb]]
-			for i := range na {
-				wrow := w[(wa+i)*m+wb:]
-				trow := f.data[off+i*stride:]
-				cols := nb
+			for i := range ra.n {
+				cols := rb.n
 				if a == b {
 					cols = i + 1
 				}
-				for j := range cols {
-					trow[j] -= wrow[j]
+				wrow := w[(ra.w+i)*m+rb.w:][:cols]
+				trow := f.data[off+i*rb.stride:][:len(wrow)]
+				for j, x := range wrow {
+					trow[j] -= x
 				}
 			}
 		}
 	}
 }
 
+// rowBlock is one row block of a supernode during scatter: its first row
+// in the update w, its size and the row stride of the panel it lands in.
+type rowBlock struct{ w, n, stride int }
+
 // Solve overwrites b (length Size, in the caller's block order) with
 // H⁻¹ b using the factorization: a permuted forward substitution L y = Pᵀb
 // and a backward substitution Lᵀ x = y.
-func (f *Factor) Solve(b []float64) {
+func (f *Factor) Solve(b []float64) { f.solve(b, true) }
+
+// solve is Solve; with six it takes the kernels of kernels6.go for the
+// supernodes of six columns (the same bits as the general loops, which it
+// takes otherwise: TestSolveSixSameBits).
+func (f *Factor) solve(b []float64, six bool) {
 	s := f.sym
 	if s == nil {
 		return
@@ -165,48 +182,121 @@ func (f *Factor) Solve(b []float64) {
 	nsn := s.Supernodes()
 	for sn := range nsn {
 		p, ns, y := f.panel(sn, x)
-		for j := range ns { // L_ss y = y
-			lj := p[j*ns : j*ns+j+1]
-			y[j] = (y[j] - dotPrefix(lj, y, j)) / lj[j]
-		}
-		for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // x_r −= L_rs y
-			k, r0 := s.rowPos[i], int(s.rowPanel[i])
-			xs := x[s.posOff[k]:s.posOff[k+1]]
-			d := 0
-			for ; d+2 <= len(xs); d += 2 { // two rows at a time, each dotPrefix's sum
-				e0, e1 := dotPrefix2(p[(r0+d)*ns:(r0+d+1)*ns], p[(r0+d+1)*ns:(r0+d+2)*ns], y, ns)
-				xs[d] -= e0
-				xs[d+1] -= e1
-			}
-			for ; d < len(xs); d++ {
-				xs[d] -= dotPrefix(p[(r0+d)*ns:(r0+d+1)*ns], y, ns)
-			}
+		if six && ns == 6 { // one free body's block
+			f.forward6(sn, p, y, x)
+		} else {
+			f.forward(sn, p, ns, y, x)
 		}
 	}
 	for sn := nsn - 1; sn >= 0; sn-- {
 		p, ns, y := f.panel(sn, x)
-		for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // y −= L_rsᵀ x_r
-			k, r0 := s.rowPos[i], int(s.rowPanel[i])
-			xs := x[s.posOff[k]:s.posOff[k+1]]
-			for d, xr := range xs {
-				row := p[(r0+d)*ns : (r0+d+1)*ns]
-				for c, l := range row {
-					y[c] -= l * xr
-				}
-			}
-		}
-		for j := ns - 1; j >= 0; j-- { // L_ssᵀ y = y
-			sum := y[j]
-			for i := j + 1; i < ns; i++ {
-				sum -= p[i*ns+j] * y[i]
-			}
-			y[j] = sum / p[j*ns+j]
+		if six && ns == 6 {
+			f.backward6(sn, p, y, x)
+		} else {
+			f.backward(sn, p, ns, y, x)
 		}
 	}
 	for c := range s.n {
 		k := s.pos[c]
 		copy(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
 	}
+}
+
+// forward is Solve's forward step for supernode sn (panel p of ns
+// columns, its part y of x): L_ss y = y, then x_r −= L_rs y for its row
+// blocks.
+func (f *Factor) forward(sn int, p []float64, ns int, y, x []float64) {
+	s := f.sym
+	for j := range ns { // L_ss y = y
+		lj := p[j*ns : j*ns+j+1]
+		y[j] = (y[j] - dotPrefix(lj, y, j)) / lj[j]
+	}
+	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // x_r −= L_rs y
+		k, r0 := s.rowPos[i], int(s.rowPanel[i])
+		xs := x[s.posOff[k]:s.posOff[k+1]]
+		d := 0
+		for ; d+2 <= len(xs); d += 2 { // two rows at a time, each dotPrefix's sum
+			e0, e1 := dotPrefix2(p[(r0+d)*ns:(r0+d+1)*ns], p[(r0+d+1)*ns:(r0+d+2)*ns], y, ns)
+			xs[d] -= e0
+			xs[d+1] -= e1
+		}
+		for ; d < len(xs); d++ {
+			xs[d] -= dotPrefix(p[(r0+d)*ns:(r0+d+1)*ns], y, ns)
+		}
+	}
+}
+
+// backward is Solve's backward step for supernode sn: y −= L_rsᵀ x_r over
+// its row blocks, then L_ssᵀ y = y.
+func (f *Factor) backward(sn int, p []float64, ns int, y, x []float64) {
+	s := f.sym
+	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ { // y −= L_rsᵀ x_r
+		k, r0 := s.rowPos[i], int(s.rowPanel[i])
+		xs := x[s.posOff[k]:s.posOff[k+1]]
+		for d, xr := range xs {
+			row := p[(r0+d)*ns : (r0+d+1)*ns]
+			for c, l := range row {
+				y[c] -= l * xr
+			}
+		}
+	}
+	for j := ns - 1; j >= 0; j-- { // L_ssᵀ y = y
+		sum := y[j]
+		for i := j + 1; i < ns; i++ {
+			sum -= p[i*ns+j] * y[i]
+		}
+		y[j] = sum / p[j*ns+j]
+	}
+}
+
+// forward6 is Solve's forward step for supernode sn of six columns (panel
+// p, its part y of x): L_ss y = y, then x_r −= L_rs y for its row blocks,
+// with the sums of the general loop (dot6, lower6.solve).
+func (f *Factor) forward6(sn int, p, y, x []float64) {
+	s := f.sym
+	L := loadLower6(p)
+	L.solve(y)
+	y = y[:6]
+	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
+		k, r0 := s.rowPos[i], int(s.rowPanel[i])
+		xs := x[s.posOff[k]:s.posOff[k+1]]
+		rows := p[r0*6 : (r0+len(xs))*6]
+		for d := range xs {
+			xs[d] -= dot6(rows[d*6:d*6+6], y)
+		}
+	}
+}
+
+// backward6 is Solve's backward step for supernode sn of six columns: y −=
+// L_rsᵀ x_r over its row blocks in order, then Lᵀ_ss y = y, each entry of
+// y updated by the general loop's operations in its order, kept in
+// registers between them.
+func (f *Factor) backward6(sn int, p, y, x []float64) {
+	s := f.sym
+	y = y[:6]
+	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
+		k, r0 := s.rowPos[i], int(s.rowPanel[i])
+		xs := x[s.posOff[k]:s.posOff[k+1]]
+		rows := p[r0*6 : (r0+len(xs))*6]
+		for d, xr := range xs {
+			row := rows[d*6 : d*6+6]
+			y0 -= row[0] * xr
+			y1 -= row[1] * xr
+			y2 -= row[2] * xr
+			y3 -= row[3] * xr
+			y4 -= row[4] * xr
+			y5 -= row[5] * xr
+		}
+	}
+	L := loadLower6(p)
+	y5 = y5 / L.l55
+	y4 = (y4 - L.l54*y5) / L.l44
+	y3 = ((y3 - L.l43*y4) - L.l53*y5) / L.l33
+	y2 = (((y2 - L.l32*y3) - L.l42*y4) - L.l52*y5) / L.l22
+	y1 = ((((y1 - L.l21*y2) - L.l31*y3) - L.l41*y4) - L.l51*y5) / L.l11
+	y0 = (((((y0 - L.l10*y1) - L.l20*y2) - L.l30*y3) - L.l40*y4) - L.l50*y5) / L.l00
+	y[0], y[1], y[2], y[3], y[4], y[5] = y0, y1, y2, y3, y4, y5
 }
 
 // panel returns supernode sn's panel, its size and its part of x.

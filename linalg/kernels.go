@@ -59,6 +59,9 @@ func useBLAS(k Kernels, ns, m int) bool {
 // row stride lda) as L Lᵀ in place, and reports whether it is numerically
 // positive definite.
 func cholLoops(n int, a []float64, lda int) bool {
+	if n == 6 {
+		return chol6(a, lda)
+	}
 	for j := range n {
 		rj := a[j*lda : j*lda+j+1]
 		d := rj[j] - dotPrefix(rj, rj, j)
@@ -88,6 +91,10 @@ func cholLoops(n int, a []float64, lda int) bool {
 // independent: they are solved two at a time (dotPrefix2), each with the
 // operations of one.
 func trsmLoops(m, n int, l, b []float64) {
+	if n == 6 {
+		trsm6(m, l, b)
+		return
+	}
 	r := 0
 	for ; r+2 <= m; r += 2 {
 		x1, x2 := b[r*n:(r+1)*n], b[(r+1)*n:(r+2)*n]
@@ -110,6 +117,10 @@ func trsmLoops(m, n int, l, b []float64) {
 // syrkLoops sets the lower triangle of the m×m row-major w (stride m) to
 // b bᵀ for the m×n row-major b (stride n).
 func syrkLoops(m, n int, b, w []float64) {
+	if n == 6 {
+		syrk6(m, b, w)
+		return
+	}
 	for i := range m {
 		bi := b[i*n : (i+1)*n]
 		wi := w[i*m : i*m+i+1]

@@ -8,10 +8,12 @@ import (
 
 // TestMulVecBits: MulVec gives the bits of a plain row-by-row loop (each
 // row's products added in column order from +0), for odd and even orders,
-// with exact zeros and signed zeros in A and x.
+// with exact zeros and signed zeros in A and x (many trials of each order:
+// n = 6 takes its own kernel).
 func TestMulVecBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 1))
-	for n := range 12 {
+	for trial := range 1200 {
+		n := trial % 12
 		a, x := make([]float64, n*n), make([]float64, n)
 		for i := range a {
 			switch r.IntN(4) {
@@ -25,6 +27,9 @@ func TestMulVecBits(t *testing.T) {
 		}
 		for i := range x {
 			x[i] = r.NormFloat64()
+			if r.IntN(3) == 0 {
+				x[i] = math.Copysign(0, float64(r.IntN(2))-0.5)
+			}
 		}
 		if n > 2 {
 			x[1] = math.Copysign(0, -1)

@@ -28,13 +28,7 @@ func TestPairedKernelsSameBits(t *testing.T) {
 				b[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-2))
 			}
 			want := append([]float64(nil), b...)
-			for r := range m { // the one-row loop
-				x := want[r*n : (r+1)*n]
-				for j := range n {
-					lj := l[j*n : j*n+j+1]
-					x[j] = (x[j] - dotPrefix(x, lj, j)) / lj[j]
-				}
-			}
+			trsmRows(m, n, l, want)
 			got := append([]float64(nil), b...)
 			trsmLoops(m, n, l, got)
 			for i := range got {
@@ -66,15 +60,8 @@ func TestPairedKernelsSameBits(t *testing.T) {
 			a[i*n+i] += float64(n)
 		}
 		want := append([]float64(nil), a...)
-		for j := range n { // the one-row loop
-			rj := want[j*n : j*n+j+1]
-			ljj := math.Sqrt(rj[j] - dotPrefix(rj, rj, j))
-			rj[j] = ljj
-			inv := 1 / ljj
-			for i := j + 1; i < n; i++ {
-				ri := want[i*n : i*n+j+1]
-				ri[j] = (ri[j] - dotPrefix(ri, rj, j)) * inv
-			}
+		if !cholRows(n, want, n) {
+			t.Fatalf("chol n=%d: the one-row loop finds it not positive definite", n)
 		}
 		got := append([]float64(nil), a...)
 		if !cholLoops(n, got, n) {
@@ -84,6 +71,18 @@ func TestPairedKernelsSameBits(t *testing.T) {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("chol n=%d: entry %d = %v, want %v", n, i, got[i], want[i])
 			}
+		}
+	}
+}
+
+// trsmRows is trsmLoops one row at a time (dotPrefix's sums): the
+// reference of the kernel tests.
+func trsmRows(m, n int, l, b []float64) {
+	for r := range m {
+		x := b[r*n : (r+1)*n]
+		for j := range n {
+			lj := l[j*n : j*n+j+1]
+			x[j] = (x[j] - dotPrefix(x, lj, j)) / lj[j]
 		}
 	}
 }

@@ -238,12 +238,15 @@ func mulGJ(p *solver.Problem, gi []float64, b int, tmp []float64) {
 // order, skipping zero g_rs (the k = 3 contact case unrolled, the same
 // sum with no skip). Both the dense and the packed Hessian assembly use it.
 func gjProduct(g []float64, k int, j []float64, m int, tmp []float64) {
-	if k == 3 { // contacts: the common case, unrolled
+	if k == 3 { // contacts: the common case, unrolled (J's rows resliced: no bounds checks)
+		g = g[:9]
+		j0, j1, j2 := j[:m], j[m:2*m], j[2*m:3*m]
 		for r := range 3 {
 			g0, g1, g2 := g[3*r], g[3*r+1], g[3*r+2]
 			row := tmp[r*m : (r+1)*m]
-			for c := range m {
-				row[c] = g0*j[c] + g1*j[m+c] + g2*j[2*m+c]
+			a0, a1, a2 := j0[:len(row)], j1[:len(row)], j2[:len(row)]
+			for c := range row {
+				row[c] = g0*a0[c] + g1*a1[c] + g2*a2[c]
 			}
 		}
 		return

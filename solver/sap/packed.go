@@ -102,7 +102,7 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 		cols, vals := pk.block(b)
 		m := len(cols)
 		if pk.size[b] == 3 { // a contact: its three sums in one pass over the columns, each in the same order
-			j0, j1, j2 := vals[:m], vals[m:2*m], vals[2*m:3*m]
+			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			s0, s1, s2 := 0.0, 0.0, 0.0
 			for t, j := range cols {
 				x := v[j]
@@ -136,7 +136,7 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 		cols, vals := pk.block(b)
 		m := len(cols)
 		if g := gamma[row : row+pk.size[b]]; len(g) == 3 && g[0] != 0 && g[1] != 0 && g[2] != 0 {
-			j0, j1, j2 := vals[:m], vals[m:2*m], vals[2*m:3*m]
+			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			g0, g1, g2 := g[0], g[1], g[2]
 			for t, j := range cols {
 				o := out[j]
