@@ -27,9 +27,12 @@ func (f *Factor) update(sn, ns int, b []float64) {
 			}
 			ys := b[rc.w*ns : (rc.w+rc.n)*ns]
 			t := f.data[off:]
-			if ns == 6 {
+			switch {
+			case ns == 6 && ra.n == 6 && rc.n == 6 && a != c: // two free bodies' blocks
+				update6x6(t, rc.stride, xs, ys)
+			case ns == 6:
 				update6(t, rc.stride, xs, ys, a == c)
-			} else {
+			default:
 				updateN(t, rc.stride, xs, ys, ns, a == c)
 			}
 		}
@@ -58,6 +61,31 @@ func update6(t []float64, stride int, xs, ys []float64, diag bool) {
 			trow[j] -= (s0 + x1*yj[1]) + (x2*yj[2] + x3*yj[3])
 		}
 	}
+}
+
+// update6x6 is update6 for a full 6×6 block (not diagonal): its 36
+// entries written out, with constant indices into the rows.
+func update6x6(t []float64, stride int, xs, ys []float64) {
+	y := (*[36]float64)(ys)
+	for i := range 6 {
+		x := (*[6]float64)(xs[i*6:])
+		x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+		r := (*[6]float64)(t[i*stride:])
+		r[0] -= dot6s(x0, x1, x2, x3, x4, x5, y[0], y[1], y[2], y[3], y[4], y[5])
+		r[1] -= dot6s(x0, x1, x2, x3, x4, x5, y[6], y[7], y[8], y[9], y[10], y[11])
+		r[2] -= dot6s(x0, x1, x2, x3, x4, x5, y[12], y[13], y[14], y[15], y[16], y[17])
+		r[3] -= dot6s(x0, x1, x2, x3, x4, x5, y[18], y[19], y[20], y[21], y[22], y[23])
+		r[4] -= dot6s(x0, x1, x2, x3, x4, x5, y[24], y[25], y[26], y[27], y[28], y[29])
+		r[5] -= dot6s(x0, x1, x2, x3, x4, x5, y[30], y[31], y[32], y[33], y[34], y[35])
+	}
+}
+
+// dot6s is dot6 of (x0, …, x5) and (y0, …, y5) held as scalars.
+func dot6s(x0, x1, x2, x3, x4, x5, y0, y1, y2, y3, y4, y5 float64) float64 {
+	s0 := 0 + x0*y0
+	s0 += x4 * y4
+	s0 += x5 * y5
+	return (s0 + x1*y1) + (x2*y2 + x3*y3)
 }
 
 // updateN is update6 for ns columns: t[i][j] −= dotPrefix(x_i, y_j, ns).
