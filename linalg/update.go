@@ -30,6 +30,8 @@ func (f *Factor) update(sn, ns int, b []float64) {
 			switch {
 			case ns == 6 && ra.n == 6 && rc.n == 6 && a != c: // two free bodies' blocks
 				update6x6(t, rc.stride, xs, ys)
+			case ns == 6 && ra.n == 6 && a == c: // a free body's diagonal block
+				update6Lower(t, rc.stride, xs)
 			case ns == 6:
 				update6(t, rc.stride, xs, ys, a == c)
 			default:
@@ -76,6 +78,38 @@ func update6x6(t []float64, stride int, xs, ys []float64) {
 		r[2] -= dot6s(x0, x1, x2, x3, x4, x5, y[12], y[13], y[14], y[15], y[16], y[17])
 		r[3] -= dot6s(x0, x1, x2, x3, x4, x5, y[18], y[19], y[20], y[21], y[22], y[23])
 		r[4] -= dot6s(x0, x1, x2, x3, x4, x5, y[24], y[25], y[26], y[27], y[28], y[29])
+		r[5] -= dot6s(x0, x1, x2, x3, x4, x5, y[30], y[31], y[32], y[33], y[34], y[35])
+	}
+}
+
+// update6Lower is update6 for a diagonal 6×6 block (xs = ys): its lower
+// triangle's 21 entries written out.
+func update6Lower(t []float64, stride int, xs []float64) {
+	y := (*[36]float64)(xs)
+	for i := range 6 {
+		x := (*[6]float64)(xs[i*6:])
+		x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+		r := (*[6]float64)(t[i*stride:]) // row i of the target panel, at least six wide
+		r[0] -= dot6s(x0, x1, x2, x3, x4, x5, y[0], y[1], y[2], y[3], y[4], y[5])
+		if i < 1 {
+			continue
+		}
+		r[1] -= dot6s(x0, x1, x2, x3, x4, x5, y[6], y[7], y[8], y[9], y[10], y[11])
+		if i < 2 {
+			continue
+		}
+		r[2] -= dot6s(x0, x1, x2, x3, x4, x5, y[12], y[13], y[14], y[15], y[16], y[17])
+		if i < 3 {
+			continue
+		}
+		r[3] -= dot6s(x0, x1, x2, x3, x4, x5, y[18], y[19], y[20], y[21], y[22], y[23])
+		if i < 4 {
+			continue
+		}
+		r[4] -= dot6s(x0, x1, x2, x3, x4, x5, y[24], y[25], y[26], y[27], y[28], y[29])
+		if i < 5 {
+			continue
+		}
 		r[5] -= dot6s(x0, x1, x2, x3, x4, x5, y[30], y[31], y[32], y[33], y[34], y[35])
 	}
 }
