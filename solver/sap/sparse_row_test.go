@@ -12,16 +12,7 @@ import (
 // +0, and −0 + +0 in the block must give +0, as the loop's do).
 func TestAddJtTmpRowBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
-	pick := func() float64 {
-		switch rng.IntN(5) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		default:
-			return rng.NormFloat64()
-		}
-	}
+	pick := func() float64 { return pickSigned(rng) }
 	for trial := range 200 {
 		n1, n2 := 1+rng.IntN(9), 1+rng.IntN(9)
 		at := blockAt{off: rng.IntN(4), trans: trial%2 == 1}
@@ -58,16 +49,7 @@ func TestAddJtTmpRowBits(t *testing.T) {
 // zeros in J, in G J and in the block.
 func TestAddJtTmp3x6Bits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 3))
-	pick := func() float64 {
-		switch rng.IntN(5) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		default:
-			return rng.NormFloat64()
-		}
-	}
+	pick := func() float64 { return pickSigned(rng) }
 	for trial := range 400 {
 		at := blockAt{off: rng.IntN(4), stride: 6 + rng.IntN(3), trans: trial%2 == 1}
 		lower := trial%4 >= 2 && !at.trans
@@ -87,5 +69,17 @@ func TestAddJtTmp3x6Bits(t *testing.T) {
 				t.Fatalf("trial %d (trans %v, lower %v): entry %d = %v, loop %v", trial, at.trans, lower, i, data[i], want[i])
 			}
 		}
+	}
+}
+
+// pickSigned returns +0 or −0 one time in five each, else a normal sample.
+func pickSigned(rng *rand.Rand) float64 {
+	switch rng.IntN(5) {
+	case 0:
+		return 0
+	case 1:
+		return math.Copysign(0, -1)
+	default:
+		return rng.NormFloat64()
 	}
 }
