@@ -160,9 +160,9 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	if nw.cg {
 		nw.treeParents(p)
 	}
-	nw.warmStart(sim, w)
+	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * math.Max(1, float64(nv))
-	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)
+	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
 	nw.finish(sim, p, w, q, vs, dt, res)
 	nw.fresh = true
 	nw.v = append(nw.v[:0], res.V...)
@@ -341,8 +341,13 @@ func mulMat(a, x, out []float64, r, c int) {
 
 // warmStart sets qacc as MuJoCo's warmstart does for Newton: qacc_warmstart
 // (sim.pgsWarm; MuJoCo's mj_resetData zeroes it) unless qacc_smooth's
-// cost is lower.
-func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
+// cost is lower. It leaves Ma = M qacc in nw.ma and J qacc − aref in
+// nw.jaref, the products mj_solCGNewton starts with (the same bits: M
+// qacc_smooth is qfrc_smooth's mulM), and reports, when qacc is the warm
+// start, the rows' cost of its update (mj_constraintUpdate), which the
+// rows' states, forces and qfrc_constraint still hold (ready), so that
+// iterate does not redo it.
+func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready bool) {
 	nv := nw.nv
 	clear(nw.qacc)
 	if sim.pgsWarm.set {
@@ -352,12 +357,7 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
-	costWarm := nw.constraintUpdate(w)
-	nw.mulM(nw.qacc, nw.ma)
-	for i := range nv {
-		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
-	// cost(qacc_smooth): jar = efc_b = J qacc_smooth − aref.
+	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
 	for k := range nw.jv {
 		nw.jv[k] -= nw.aref[k]
@@ -365,9 +365,19 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	costSmooth := nw.constraintUpdate(w)
 	nw.jaref, nw.jv = nw.jv, nw.jaref
+	rows = nw.constraintUpdate(w)
+	nw.mulM(nw.qacc, nw.ma)
+	costWarm := rows
+	for i := range nv {
+		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
+	}
 	if costWarm > costSmooth {
 		copy(nw.qacc, nw.qs)
+		copy(nw.ma, nw.qfs)
+		nw.jaref, nw.jv = nw.jv, nw.jaref
+		return 0, false
 	}
+	return rows, true
 }
 
 // constraintUpdate is mj_constraintUpdate at jar = nw.jaref: it sets the

@@ -9,22 +9,21 @@ import (
 // The iterations, Hessian and line search of MuJoCo 2.2.2's Newton solver
 // (engine_solver.c; see mujoco_newton.go).
 
-// iterate runs mj_solCGNewton's main loop from nw.qacc for at most
-// maxIter iterations: line search along the search direction, the move,
+// iterate runs mj_solCGNewton's main loop from nw.qacc (with Ma and
+// J qacc − aref as warmStart left them, and, when ready, the rows' update
+// at qacc whose cost is rows) for at most maxIter iterations: line search along the search direction, the move,
 // the rows' update, with Newton (flg_Newton) the Hessian's (incremental)
 // update, and MuJoCo's stop: improvement = (old cost − cost)/scale < tol
 // or ‖grad‖/scale < tol; then the next direction, −H⁻¹ grad (Newton) or
 // Polak–Ribière's −M⁻¹ grad + β search (CG, cgDirection). It returns the
 // iterations completed (MuJoCo's solver_iter) and whether the solve
 // stopped before the limit.
-func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
+func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64, ready bool) (int, bool) {
 	nv := nw.nv
-	nw.mulM(nw.qacc, nw.ma)
-	nw.mulJ(nw.qacc, nw.jaref)
-	for k := range nw.jaref {
-		nw.jaref[k] -= nw.aref[k]
+	if !ready {
+		rows = nw.constraintUpdate(w)
 	}
-	nw.updateConstraint(w)
+	nw.addGauss(rows)
 	if nw.cg {
 		nw.factorM()
 	} else {
@@ -79,7 +78,12 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int,
 // the count of rows in the cone state, and the cost with Gauss's term
 // ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
 func (nw *newtonWork) updateConstraint(w *pgsWork) {
-	nw.cost = nw.constraintUpdate(w)
+	nw.addGauss(nw.constraintUpdate(w))
+}
+
+// addGauss sets, after the rows' update whose cost is rows, the count of
+// rows in the cone state and the cost rows + Gauss's term (updateConstraint).
+func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
 	for _, st := range nw.state {
 		if st == nwCone {
@@ -91,7 +95,7 @@ func (nw *newtonWork) updateConstraint(w *pgsWork) {
 		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
 	}
 	nw.quadGauss[0] = gauss
-	nw.cost += gauss
+	nw.cost = rows + gauss
 }
 
 // updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
