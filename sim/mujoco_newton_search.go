@@ -127,27 +127,30 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 		return
 	}
 	nv := nw.nv
-	h := nw.h
+	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
-	for k := range nw.n {
-		if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+	for k, st := range nw.state[:nw.n] {
+		dk := nw.d[k]
+		if st != nwQuadratic || dk == 0 {
 			continue
 		}
 		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
 		for a, i := range idx {
-			scl := row[i] * nw.d[k]
+			scl := row[i] * dk
+			hi := h[int(i)*nv : int(i)*nv+nv]
 			for _, c := range idx[:a+1] {
-				h[int(i)*nv+int(c)] += row[c] * scl
+				hi[c] += row[c] * scl
 			}
 		}
 	}
+	// + M on the lower triangle, the only one the factor, its solves and
+	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
+	// symmetric copy of it is not needed for the same bits.
 	for i := range nv {
-		for c := i + 1; c < nv; c++ {
-			h[i*nv+c] = h[c*nv+i]
+		hi, mi := h[i*nv:i*nv+i+1], m[i*nv:i*nv+i+1]
+		for c := range hi {
+			hi[c] += mi[c]
 		}
-	}
-	for i := range h {
-		h[i] += nw.m[i]
 	}
 	cholFactor(h, nv, mjMinVal)
 	if nw.ncone > 0 {
@@ -187,20 +190,24 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 // cholFactor is mju_cholFactor: L Lᵀ = mat in place (lower triangle), a
 // diagonal below mindiag raised to it; it returns the rank.
 func cholFactor(mat []float64, n int, mindiag float64) int {
+	mat = mat[:n*n]
 	rank := n
 	for j := range n {
+		lj := mat[j*n : j*n+j]
 		tmp := mat[j*(n+1)]
 		if j > 0 {
-			tmp -= dot4(mat[j*n:j*n+j], mat[j*n:j*n+j])
+			tmp -= dot4(lj, lj)
 		}
 		if tmp < mindiag {
 			tmp = mindiag
 			rank--
 		}
-		mat[j*(n+1)] = math.Sqrt(tmp)
-		tmp = 1 / mat[j*(n+1)]
+		ljj := math.Sqrt(tmp)
+		mat[j*(n+1)] = ljj
+		tmp = 1 / ljj
 		for i := j + 1; i < n; i++ {
-			mat[i*n+j] = (mat[i*n+j] - dot4(mat[i*n:i*n+j], mat[j*n:j*n+j])) * tmp
+			li := mat[i*n : i*n+j+1]
+			li[j] = (li[j] - dot4(li[:j], lj)) * tmp
 		}
 	}
 	return rank
@@ -208,33 +215,37 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 
 // cholSolve is mju_cholSolve: res = (L Lᵀ)⁻¹ vec.
 func cholSolve(mat, vec, res []float64, n int) {
-	copy(res[:n], vec[:n])
+	mat, res = mat[:n*n], res[:n]
+	copy(res, vec[:n])
 	for i := range n {
+		r := res[i]
 		if i > 0 {
-			res[i] -= dot4(mat[i*n:i*n+i], res[:i])
+			r -= dot4(mat[i*n:i*n+i], res[:i])
 		}
-		res[i] /= mat[i*(n+1)]
+		res[i] = r / mat[i*(n+1)]
 	}
 	for i := n - 1; i >= 0; i-- {
+		r := res[i]
 		for j := i + 1; j < n; j++ {
-			res[i] -= mat[j*n+i] * res[j]
+			r -= mat[j*n+i] * res[j]
 		}
-		res[i] /= mat[i*(n+1)]
+		res[i] = r / mat[i*(n+1)]
 	}
 }
 
 // cholUpdate is mju_cholUpdate: L Lᵀ ± x xᵀ in place (x is overwritten);
 // it returns the rank.
 func cholUpdate(mat, x []float64, n int, plus bool) int {
+	mat, x = mat[:n*n], x[:n]
 	rank := n
-	for k := range n {
-		if x[k] == 0 {
+	for k, xk := range x {
+		if xk == 0 {
 			continue
 		}
 		lkk := mat[k*(n+1)]
-		tmp := lkk*lkk - x[k]*x[k]
+		tmp := lkk*lkk - xk*xk
 		if plus {
-			tmp = lkk*lkk + x[k]*x[k]
+			tmp = lkk*lkk + xk*xk
 		}
 		if tmp < mjMinVal {
 			tmp = mjMinVal
@@ -243,17 +254,22 @@ func cholUpdate(mat, x []float64, n int, plus bool) int {
 		r := math.Sqrt(tmp)
 		c := r / lkk
 		cinv := 1 / c
-		s := x[k] / lkk
+		s := xk / lkk
 		mat[k*(n+1)] = r
-		for i := k + 1; i < n; i++ {
-			if plus {
-				mat[i*n+k] = (mat[i*n+k] + s*x[i]) * cinv
-			} else {
-				mat[i*n+k] = (mat[i*n+k] - s*x[i]) * cinv
+		// MuJoCo's two loops over i > k in one: L_ik is set from x_i
+		// before x_i is updated with the new L_ik, as there.
+		if plus {
+			for i := k + 1; i < n; i++ {
+				l := (mat[i*n+k] + s*x[i]) * cinv
+				mat[i*n+k] = l
+				x[i] = c*x[i] - s*l
 			}
+			continue
 		}
 		for i := k + 1; i < n; i++ {
-			x[i] = c*x[i] - s*mat[i*n+k]
+			l := (mat[i*n+k] - s*x[i]) * cinv
+			mat[i*n+k] = l
+			x[i] = c*x[i] - s*l
 		}
 	}
 	return rank
