@@ -139,12 +139,14 @@ func (nw *newtonWork) rowNZ(k int) []int32 {
 // others by dot4: the same bits.
 func (nw *newtonWork) mulJDense(x, out []float64) {
 	nv := nw.nv
-	for k := range nw.n {
-		row := nw.j[k*nv : (k+1)*nv]
-		if idx := nw.rowNZ(k); 2*len(idx) < nv {
+	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
+	x = x[:nv]
+	for k := range out[:nw.n] {
+		row, idx := j[k*nv:(k+1)*nv], nz[off[k]:off[k+1]]
+		if 2*len(idx) < nv {
 			out[k] = dotNZ(row, x, idx, nv)
 		} else {
-			out[k] = dot4(row, x[:nv])
+			out[k] = dot4(row, x)
 		}
 	}
 }

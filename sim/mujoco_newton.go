@@ -143,7 +143,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	if nw.sp.on {
 		nw.sparseCoordinates(sim, p, q, w.perm)
 	} else {
-		nw.coordinates(sim, p, q)
+		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
 	}
 	sim.Model.LocalVelocity(q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
@@ -173,12 +173,20 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 // J = J_w T (world velocity = T local velocity; mujoco_coords.go): T is
 // the identity but on the free and ball joints' angular blocks, whose
 // rotations (rotations) alone enter sums; every other entry is copied,
-// which gives the dense products' bits.
+// which gives the dense products' bits. It reads J_w from the non-zeros
+// of sim.ws.pgs.jac, which it builds from p (solveNewton uses
+// coordinatesBuilt, pgsSetup having built them).
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
+	sim.ws.pgs.jac.build(p)
+	nw.coordinatesBuilt(sim, p, q)
+}
+
+// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
+func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.setBlocks(sim.Model)
 	nw.rotations(sim.Model, q)
 	nw.massCoordinates(p)
-	nw.jacobianCoordinates(sim, p)
+	nw.jacobianCoordinates(sim)
 	nw.rowPattern()
 }
 
@@ -279,29 +287,29 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
-// J_w's blocks summed into nw.j from +0, then each row's entries on an
-// angular block turned by its rotation (turnRow).
-func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
+// J_w's non-zeros (pgsJac, which pgsSetup built) summed into nw.j from
+// +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
+// +0), then each row's entries on an angular block turned by its rotation
+// (turnTriple).
+func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
-	nw.mapRows(sim.ws.pgs.perm)
-	clear(nw.j)
-	for b, blk := range p.JBlock {
-		cq := p.Cliques[blk.Clique]
-		con := p.Constraints[blk.Constraint]
-		data := p.JBlockData(b)
-		for r := range con.Size {
-			k := nw.rowk[con.Row+r]
-			if k < 0 {
-				continue
-			}
-			for j := range cq.Size {
-				nw.j[k*nv+cq.Offset+j] += data[r*cq.Size+j]
-			}
+	w := &sim.ws.pgs
+	nw.mapRows(w.perm)
+	j, jac := nw.j[:n*nv], &w.jac
+	clear(j)
+	for _, sg := range jac.seg {
+		k := nw.rowk[sg.row]
+		if k < 0 {
+			continue
+		}
+		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]
+		for t, i := range jac.idx[sg.lo:sg.hi] {
+			dst[i] += val[t]
 		}
 	}
 	for b, o := range nw.blocks {
 		for k := range n {
-			nw.turnTriple(b, o, nw.j[k*nv+o:k*nv+o+3])
+			nw.turnTriple(b, o, j[k*nv+o:k*nv+o+3])
 		}
 	}
 }
@@ -384,28 +392,29 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 // rows' states and forces (an elliptic contact's by coneUpdate),
 // qfrc_constraint = Jᵀ f, and returns the rows' cost.
 func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
-	s := 0.0
-	for k, jar := range nw.jaref {
-		nw.force[k] = -nw.d[k] * jar
+	s, n := 0.0, nw.n
+	jaref, d, force, state, class := nw.jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
+	for k, jar := range jaref {
+		force[k] = -d[k] * jar
 	}
-	for k, c := 0, 0; k < nw.n; k++ {
-		jar, d := nw.jaref[k], nw.d[k]
-		switch w.class[k] {
+	for k, c := 0, 0; k < n; k++ {
+		jar, dk := jaref[k], d[k]
+		switch class[k] {
 		case pgsEquality:
-			s += 0.5 * d * jar * jar
-			nw.state[k] = nwQuadratic
+			s += 0.5 * dk * jar * jar
+			state[k] = nwQuadratic
 		case pgsFriction:
 			fl, r := w.floss[k], nw.r[k]
 			switch {
 			case jar <= -r*fl:
 				s += -0.5*r*fl*fl - fl*jar
-				nw.force[k], nw.state[k] = fl, nwLinearNeg
+				force[k], state[k] = fl, nwLinearNeg
 			case jar >= r*fl:
 				s += -0.5*r*fl*fl + fl*jar
-				nw.force[k], nw.state[k] = -fl, nwLinearPos
+				force[k], state[k] = -fl, nwLinearPos
 			default:
-				s += 0.5 * d * jar * jar
-				nw.state[k] = nwQuadratic
+				s += 0.5 * dk * jar * jar
+				state[k] = nwQuadratic
 			}
 		case pgsCone:
 			s = nw.coneUpdate(c, &w.cones[c], s)
@@ -413,10 +422,10 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 			c++
 		default:
 			if jar >= 0 {
-				nw.force[k], nw.state[k] = 0, nwSatisfied
+				force[k], state[k] = 0, nwSatisfied
 			} else {
-				s += 0.5 * d * jar * jar
-				nw.state[k] = nwQuadratic
+				s += 0.5 * dk * jar * jar
+				state[k] = nwQuadratic
 			}
 		}
 	}

@@ -284,18 +284,19 @@ type nwPoint struct {
 // prepare is CGprepare: Gauss's and each row's quadratic in α along the
 // search, and the elliptic contacts' (prepareCone).
 func (nw *newtonWork) prepare(w *pgsWork) {
-	v := nw.search
+	v, n := nw.search, nw.n
 	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
 	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
-	for k, c := 0, 0; k < nw.n; k++ {
-		d, jar, jv := nw.d[k], nw.jaref[k], nw.jv[k]
-		dj0 := d * jar
-		q := nw.quad[3*k : 3*k+3]
+	quad, d, jaref, jv, class := nw.quad[:3*n], nw.d[:n], nw.jaref[:n], nw.jv[:n], w.class[:n]
+	for k, c := 0, 0; k < n; k++ {
+		dk, jar, jvk := d[k], jaref[k], jv[k]
+		dj0 := dk * jar
+		q := quad[3*k : 3*k+3]
 		q[0] = jar * dj0
-		q[1] = jv * dj0
-		q[2] = jv * d * jv
-		if w.class[k] == pgsCone {
-			nw.prepareCone(c, &w.cones[c], nw.quad[3*k:3*k+9])
+		q[1] = jvk * dj0
+		q[2] = jvk * dk * jvk
+		if class[k] == pgsCone {
+			nw.prepareCone(c, &w.cones[c], quad[3*k:3*k+9])
 			k += w.cones[c].dim - 1
 			c++
 		}
@@ -307,42 +308,47 @@ func (nw *newtonWork) prepare(w *pgsWork) {
 // eval is CGeval: the cost along the search at p.alpha and its first two
 // derivatives.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
-	alpha := p.alpha
-	tot := nw.quadGauss
-	add := func(q0, q1, q2 float64) { tot[0] += q0; tot[1] += q1; tot[2] += q2 }
+	alpha, n := p.alpha, nw.n
+	t0, t1, t2 := nw.quadGauss[0], nw.quadGauss[1], nw.quadGauss[2]
+	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
-	for k, c := 0, 0; k < nw.n; k++ {
-		q := nw.quad[3*k : 3*k+3]
-		switch w.class[k] {
+	for k, c := 0, 0; k < n; k++ {
+		q := quad[3*k : 3*k+3]
+		switch class[k] {
 		case pgsEquality:
-			add(q[0], q[1], q[2])
+			t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 		case pgsFriction:
-			start, dir := nw.jaref[k], nw.jv[k]
+			start, dir := jaref[k], jv[k]
 			x := start + alpha*dir
 			f := w.floss[k]
 			rf := nw.r[k] * f
 			switch {
 			case -rf < x && x < rf:
-				add(q[0], q[1], q[2])
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 			case x <= -rf:
-				add(f*(-0.5*rf-start), -f*dir, 0)
+				t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
+				t2 += 0
 			default:
-				add(f*(-0.5*rf+start), f*dir, 0)
+				t0, t1 = t0+f*(-0.5*rf+start), t1+f*dir
+				t2 += 0
 			}
 		case pgsCone:
-			cc, c0, c1 := nw.evalCone(c, nw.quad[3*k:3*k+9], alpha, &tot)
+			cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
+			if quadratic {
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+			}
 			cost, d0, d1 = cost+cc, d0+c0, d1+c1
 			k += w.cones[c].dim - 1
 			c++
 		default:
-			if nw.jaref[k]+alpha*nw.jv[k] < 0 {
-				add(q[0], q[1], q[2])
+			if jaref[k]+alpha*jv[k] < 0 {
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 			}
 		}
 	}
-	p.cost = cost + (alpha*alpha*tot[2] + alpha*tot[1] + tot[0])
-	p.deriv[0] = d0 + (2*alpha*tot[2] + tot[1])
-	p.deriv[1] = d1 + 2*tot[2]
+	p.cost = cost + (alpha*alpha*t2 + alpha*t1 + t0)
+	p.deriv[0] = d0 + (2*alpha*t2 + t1)
+	p.deriv[1] = d1 + 2*t2
 	if p.deriv[1] <= 0 {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
