@@ -188,7 +188,8 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 }
 
 // cholFactor is mju_cholFactor: L Lᵀ = mat in place (lower triangle), a
-// diagonal below mindiag raised to it; it returns the rank.
+// diagonal below mindiag raised to it; it returns the rank. It reads the
+// lower triangle alone and leaves scratch in the upper one.
 func cholFactor(mat []float64, n int, mindiag float64) int {
 	mat = mat[:n*n]
 	rank := n
@@ -205,9 +206,16 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 		ljj := math.Sqrt(tmp)
 		mat[j*(n+1)] = ljj
 		tmp = 1 / ljj
-		for i := j + 1; i < n; i++ {
-			li := mat[i*n : i*n+j+1]
-			li[j] = (li[j] - dot4(li[:j], lj)) * tmp
+		if j+1 == n {
+			break
+		}
+		// mju_dot(L_i, L_j, j) for every i > j, kept in row j's upper
+		// part, which nothing reads (the factor is the lower triangle).
+		dots := mat[j*n+j+1 : (j+1)*n]
+		mulRows(mat[(j+1)*n:], lj, dots, n)
+		for t, dt := range dots {
+			i := j + 1 + t
+			mat[i*n+j] = (mat[i*n+j] - dt) * tmp
 		}
 	}
 	return rank
