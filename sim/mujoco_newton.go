@@ -345,9 +345,10 @@ func mulMat(a, x, out []float64, r, c int) {
 	mulRows(a, x[:c], out[:r], c)
 }
 
-// mulRows sets out_i = dot4(a[i·stride:][:len(x)], x) for every entry of
-// out: dot4's sums, in line per row, so that the rows cost no call
-// (TestMulRowsMatchesDot4).
+// mulRows sets out_i = mju_dot(a[i·stride:][:len(x)], x) for every entry
+// of out (dot4: four partial sums over blocks of four, (s0 + s2) +
+// (s1 + s3), then the tail in order), each row's sums in line, so that a
+// matrix's rows cost no call each (TestDot4MatchesMuJoCo).
 func mulRows(a, x, out []float64, stride int) {
 	for i := range out {
 		ra, xb := a[i*stride:i*stride+len(x)], x

@@ -511,21 +511,9 @@ func (w *pgsWork) sweeps(maxIter int, tol, scale float64) (int, bool) {
 // reduced as (s0 + s2) + (s1 + s3), then the tail in order (the AVX and
 // the portable code give the same sums).
 func dot4(a, b []float64) float64 {
-	b = b[:len(a)] // the loops below then run without bounds checks
-	var s0, s1, s2, s3 float64
-	for len(a) >= 4 && len(b) >= 4 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		a, b = a[4:], b[4:]
-	}
-	res := (s0 + s2) + (s1 + s3)
-	b = b[:len(a)]
-	for i, x := range a {
-		res += x * b[i]
-	}
-	return res
+	var res [1]float64
+	mulRows(a, b[:len(a)], res[:], 0) // the one row a: mulRows has the sums
+	return res[0]
 }
 
 // finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
