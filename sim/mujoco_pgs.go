@@ -512,20 +512,9 @@ func (w *pgsWork) sweeps(maxIter int, tol, scale float64) (int, bool) {
 // reduced as (s0 + s2) + (s1 + s3), then the tail in order (the AVX and
 // the portable code give the same sums).
 func dot4(a, b []float64) float64 {
-	n := len(a)
-	i := 0
-	var s0, s1, s2, s3, res float64
-	for ; i <= n-4; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	res = (s0 + s2) + (s1 + s3)
-	for ; i < n; i++ {
-		res += a[i] * b[i]
-	}
-	return res
+	var res [1]float64
+	mulRows(a, b[:len(a)], res[:], 0) // the one row a: mulRows has the sums
+	return res[0]
 }
 
 // finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
