@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -48,6 +47,9 @@ type sparseNewton struct {
 	off, sz []int     // per clique: first velocity, size
 	madr    []int     // per clique: offset of its blocks in mb, mfb
 	mb      []float64 // M per clique, size×size row-major
+	mpadr   []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1])
+	mpcol   []int     // their columns, increasing
+	mpval   []float64 // their values
 	mfb     []float64 // CG: M's tree factor per clique (factorM)
 	cqOf    []int     // per velocity: its clique
 	jadr    []int     // J's rows: start in jind/jval
@@ -58,8 +60,9 @@ type sparseNewton struct {
 	tnnz    []int
 	trow    []int // Jᵀ: the rows k of column i, in order
 	tpos    []int // Jᵀ: J(k, i)'s index in jval
-	h       sparseRows
-	hc      sparseRows // Hcone
+	sym     sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
+	h       sparseRows // H, then its factor, on sym's pattern
+	hc      sparseRows // Hcone, on the same pattern
 	mark    []int
 	buf     []float64 // nv scratch
 	bufi    []int
@@ -68,29 +71,25 @@ type sparseNewton struct {
 	cols    []int // scratch list of columns
 }
 
-// sparseRows is a lower-triangular matrix by rows: row r's columns (≤ r,
-// increasing, the diagonal last once factored) and values.
+// sparseRows is a lower-triangular matrix by rows on a fixed pattern (the
+// symbolic factor's, sparseSym): row r's columns ind[adr[r]:adr[r+1]] (≤ r,
+// increasing, the diagonal last) and its values alongside in val.
 type sparseRows struct {
-	ind [][]int
-	val [][]float64
+	adr []int
+	ind []int
+	val []float64
 }
 
-// resize sizes s for n rows, keeping the rows' storage.
-func (s *sparseRows) resize(n int) {
-	for len(s.ind) < n {
-		s.ind = append(s.ind, nil)
-		s.val = append(s.val, nil)
-	}
-	s.ind, s.val = s.ind[:n], s.val[:n]
+// row returns row r's columns and values.
+func (s *sparseRows) row(r int) ([]int, []float64) {
+	a, b := s.adr[r], s.adr[r+1]
+	return s.ind[a:b], s.val[a:b]
 }
 
-// copyFrom sets s = o.
+// copyFrom sets s = o (the pattern shared, the values copied).
 func (s *sparseRows) copyFrom(o *sparseRows) {
-	s.resize(len(o.ind))
-	for r := range o.ind {
-		s.ind[r] = append(s.ind[r][:0], o.ind[r]...)
-		s.val[r] = append(s.val[r][:0], o.val[r]...)
-	}
+	s.adr, s.ind = o.adr, o.ind
+	s.val = append(s.val[:0], o.val...)
 }
 
 // MuJoCoSparse reports whether the port of MuJoCo 2.2.2's Newton and CG
@@ -127,7 +126,29 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 		n, off := sp.sz[c], sp.off[c]
 		nw.turnMass(p.ABlock(c), sp.mb[sp.madr[c]:sp.madr[c+1]], n, off)
 	}
+	sp.packM(nv)
 	nw.sparseJacobian(p, perm)
+	sp.sym.checked = false
+}
+
+// packM sets M's rows by their non-zeros (mpadr, mpcol, mpval) from the
+// clique blocks.
+func (sp *sparseNewton) packM(nv int) {
+	sp.mpadr = growInt(sp.mpadr, nv+1)
+	sp.mpcol, sp.mpval = growInt(sp.mpcol, len(sp.mb))[:0], solver.Resize(sp.mpval, len(sp.mb))[:0]
+	sp.mpadr[0] = 0
+	for c := range sp.off {
+		n, off := sp.sz[c], sp.off[c]
+		mb := sp.mb[sp.madr[c]:sp.madr[c+1]]
+		for r := range n {
+			for j, v := range mb[r*n : (r+1)*n] {
+				if v != 0 {
+					sp.mpcol, sp.mpval = append(sp.mpcol, off+j), append(sp.mpval, v)
+				}
+			}
+			sp.mpadr[off+r+1] = len(sp.mpcol)
+		}
+	}
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
@@ -347,85 +368,63 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 }
 
 // mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
-// whose terms outside the row's clique are zeros (the same bits).
+// through its non-zeros (dotPacked: the zeros add nothing, the same bits).
 func (nw *newtonWork) mulM(x, out []float64) {
 	if !nw.sp.on {
 		mulMat(nw.m, x, out, nw.nv, nw.nv)
 		return
 	}
 	sp, nv4 := &nw.sp, nw.nv-nw.nv%4
-	for c := range sp.off {
-		n, off := sp.sz[c], sp.off[c]
-		mb := sp.mb[sp.madr[c]:]
-		for r := range n {
-			out[off+r] = dotAt(mb[r*n:(r+1)*n], x[off:off+n], off, nv4)
-		}
+	for r := range nw.nv {
+		a, b := sp.mpadr[r], sp.mpadr[r+1]
+		out[r] = dotPacked(sp.mpval[a:b], sp.mpcol[a:b], x, nv4)
 	}
 }
 
-// dotAt is dot4 over a full row of n4+n%4 entries whose non-zeros are v,
-// at columns off … off+len(v)−1 (x holds those columns' entries): each
-// term goes to the partial sum dot4 gives its column (column mod 4 below
-// n4, then the tail in order), in the same order, so the sum is dot4's to
-// the bit.
-func dotAt(v, x []float64, off, n4 int) float64 {
-	split := min(max(n4-off, 0), len(v))
-	var s [4]float64
+// dotPacked is dot4 over a full row of n4+n%4 entries whose non-zeros are
+// val, at the increasing columns col: each term goes to the partial sum
+// dot4 gives its column (column mod 4 below n4, then the tail in order),
+// in the same order, so the sum is dot4's to the bit (a zero term adds ±0
+// to a sum that is never −0, changing nothing).
+func dotPacked(val []float64, col []int, x []float64, n4 int) float64 {
+	var s0, s1, s2, s3 float64
 	j := 0
-	for ; j < split && (off+j)&3 != 0; j++ {
-		s[(off+j)&3] += v[j] * x[j]
+	for ; j < len(col) && col[j] < n4; j++ {
+		c := col[j]
+		switch c & 3 {
+		case 0:
+			s0 += val[j] * x[c]
+		case 1:
+			s1 += val[j] * x[c]
+		case 2:
+			s2 += val[j] * x[c]
+		default:
+			s3 += val[j] * x[c]
+		}
 	}
-	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-	for ; j+4 <= split; j += 4 { // off+j ≡ 0 mod 4
-		s0 += v[j] * x[j]
-		s1 += v[j+1] * x[j+1]
-		s2 += v[j+2] * x[j+2]
-		s3 += v[j+3] * x[j+3]
-	}
-	s = [4]float64{s0, s1, s2, s3}
-	for ; j < split; j++ {
-		s[(off+j)&3] += v[j] * x[j]
-	}
-	res := (s[0] + s[2]) + (s[1] + s[3])
-	for ; j < len(v); j++ {
-		res += v[j] * x[j]
+	res := (s0 + s2) + (s1 + s3)
+	for ; j < len(col); j++ {
+		res += val[j] * x[col[j]]
 	}
 	return res
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
 // the pattern of every row (mju_sqrMatTDSparse, mj_addM), factored by
-// mju_cholFactorSparse.
+// mju_cholFactorSparse. The pattern, with the factor's fill, is sp.sym's
+// (built again only when J's or M's pattern changed); each entry is
+// summed over J's rows in order, then M's term, as the merges sum it.
 func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	sp, nv := &nw.sp, nw.nv
-	sp.h.resize(nv)
-	for i := range sp.mark {
-		sp.mark[i] = -1
+	if !sp.sym.checked {
+		nw.checkSym()
 	}
+	h := &sp.h
+	h.adr, h.ind = sp.sym.adr, sp.sym.ind
+	h.val = solver.Resize(h.val, len(h.ind))
 	for i := range nv {
-		cols := sp.cols[:0]
-		add := func(c int) {
-			if c <= i && sp.mark[c] != i {
-				sp.mark[c] = i
-				cols = append(cols, c)
-			}
-		}
-		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
-			ind, _ := sp.row(sp.trow[t])
-			for _, c := range ind {
-				add(c)
-			}
-		}
-		cq := sp.cqOf[i]
-		n, off := sp.sz[cq], sp.off[cq]
-		mrow := sp.mb[sp.madr[cq]+(i-off)*n:]
-		for j := range n {
-			if mrow[j] != 0 || off+j == i {
-				add(off + j)
-			}
-		}
-		slices.Sort(cols)
-		sp.cols = cols
+		a, e := h.adr[i], h.adr[i+1]
+		cols := h.ind[a:e]
 		for _, c := range cols {
 			sp.buf[c] = 0
 		}
@@ -443,31 +442,40 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 				sp.buf[c] += val[j] * scl
 			}
 		}
-		for j := range n {
-			if off+j <= i {
-				sp.buf[off+j] += mrow[j]
+		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
+			c := sp.mpcol[p]
+			if c > i {
+				break
 			}
+			sp.buf[c] += sp.mpval[p]
 		}
-		sp.h.ind[i] = append(sp.h.ind[i][:0], cols...)
-		sp.h.val[i] = sp.h.val[i][:0]
-		for _, c := range cols {
-			sp.h.val[i] = append(sp.h.val[i], sp.buf[c])
+		v := h.val[a:e]
+		for p, c := range cols {
+			v[p] = sp.buf[c]
 		}
 	}
-	sp.cholFactor(&sp.h, mjMinVal)
+	for _, p := range sp.sym.fill {
+		h.val[p] = negZero
+	}
+	sp.cholFactor(h, mjMinVal)
 	if nw.ncone > 0 {
 		nw.hessianConeSparse(w)
 	}
 }
 
 // cholFactor is mju_cholFactorSparse: H = Lᵀ L in place, rows from the last
-// (row r scaled by its diagonal's root, then each row c < r in r's pattern
-// less L(r,c) times r's leading part, with fill); it returns the rank.
+// (row r scaled by its diagonal's root, then each row c = L_r[i] < r less
+// L(r,c) times L_r[0…i], merged into row c's pattern: here sp.sym's
+// positions in the pattern that already holds the fill); it returns the
+// rank. The merge's a·dst + b·src with a = 1 is dst + b·src to the bit.
 func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
-	n := len(h.ind)
+	fpos, fadr, frun := sp.sym.fpos, sp.sym.fadr, sp.sym.frun
+	lv := h.val
+	n := len(h.adr) - 1
 	rank := n
 	for r := n - 1; r >= 0; r-- {
-		ind, val := h.ind[r], h.val[r]
+		a := h.adr[r]
+		val := lv[a:h.adr[r+1]]
 		nnz := len(val)
 		tmp := val[nnz-1]
 		if tmp < mindiag {
@@ -479,35 +487,35 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 		for i := range nnz - 1 {
 			val[i] *= tmp
 		}
+		f := fpos[fadr[r]:fadr[r+1]]
 		for i := range nnz - 1 {
-			c := ind[i]
-			h.ind[c], h.val[c] = sp.combine(h.ind[c], h.val[c], ind[:i+1], val[:i+1], 1, -val[i])
+			b := -val[i]
+			src := val[:i+1]
+			if p0 := int(frun[a+i]); p0 >= 0 { // row L_r[i] holds L_r[0…i] in a run
+				dst := lv[p0 : p0+len(src)]
+				for j, v := range src {
+					dst[j] += v * b
+				}
+			} else {
+				for j, p := range f[:i+1] {
+					lv[p] += src[j] * b
+				}
+			}
+			f = f[i+1:]
 		}
 	}
 	return rank
 }
 
-// combine is mju_combineSparse: dst = a dst + b src over the union of
-// their patterns (both increasing); it returns dst's new storage.
-func (sp *sparseNewton) combine(dind []int, dval []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
-	if slices.Equal(dind, sind) {
-		for i := range dval {
-			dval[i] = dval[i]*a + sval[i]*b
-		}
-		return dind, dval
-	}
-	return sp.combineInto(dind[:0], dval[:0], dind, dval, sind, sval, a, b)
-}
-
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
 func (h *sparseRows) cholSolve(vec, res []float64) {
-	n := len(h.ind)
+	n := len(h.adr) - 1
 	copy(res[:n], vec[:n])
 	for i := n - 1; i >= 0; i-- {
 		if res[i] == 0 {
 			continue
 		}
-		ind, val := h.ind[i], h.val[i]
+		ind, val := h.row(i)
 		nnz := len(val)
 		res[i] /= val[nnz-1]
 		tmp := res[i]
@@ -516,7 +524,7 @@ func (h *sparseRows) cholSolve(vec, res []float64) {
 		}
 	}
 	for i := range n {
-		ind, val := h.ind[i], h.val[i]
+		ind, val := h.row(i)
 		nnz := len(val)
 		if nnz > 1 {
 			res[i] -= dotSparse(val[:nnz-1], res, ind[:nnz-1])
@@ -526,17 +534,25 @@ func (h *sparseRows) cholSolve(vec, res []float64) {
 }
 
 // cholUpdate is mju_cholUpdateSparse: Lᵀ L ± x xᵀ in place for x on the
-// increasing columns xi (x and xi are overwritten); it returns the rank,
-// −1 if the factor's pattern would change (MuJoCo stops with an error;
-// the caller refactors).
+// increasing columns xi (x must be sp.xv's storage; x and sp.buf are
+// overwritten); it returns the rank, −1 if the factor's pattern would
+// change (MuJoCo stops with an error; the caller refactors), a row's
+// pattern not holding x's. Row r = x's last column becomes L_r/c ± (s/c) x
+// and x becomes c x − s L_r on L_r's pattern, each entry as
+// mju_combineSparse's merge computes it.
 func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bool) int {
-	n := len(h.ind)
+	n := len(h.adr) - 1
 	rank := n
+	other := sp.buf
 	i := len(xi) - 1
 	for i >= 0 {
 		r := xi[i]
-		ind, val := h.ind[r], h.val[r]
+		ind, val := h.row(r)
 		nnz := len(val)
+		off := ind[:nnz-1]
+		if !holds(off, xi[:i]) {
+			return -1
+		}
 		d := val[nnz-1]
 		tmp := d*d - x[i]*x[i]
 		if plus {
@@ -554,37 +570,36 @@ func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bo
 		if plus {
 			b = s / c
 		}
-		if nind, _ := sp.combine(ind[:nnz-1], val[:nnz-1], xi[:i], x[:i], 1/c, b); len(nind) != nnz-1 {
-			return -1
+		a, ms := 1/c, -s
+		nx := other[:nnz-1]
+		q := 0
+		for p, col := range off {
+			if q < i && xi[q] == col {
+				val[p] = val[p]*a + x[q]*b
+				nx[p] = c*x[q] + ms*val[p]
+				q++
+			} else {
+				val[p] *= a
+				nx[p] = ms * val[p]
+			}
 		}
-		// x's leading part = c x − s L(r, ·); x may gain the row's pattern.
-		xi, x = sp.combineInto(sp.xi[:0], sp.xv[:0], xi[:i], x[:i], ind[:nnz-1], val[:nnz-1], c, -s)
+		other, x, xi = x[:cap(x)], nx, off
 		i = len(xi) - 1
 	}
 	return rank
 }
 
-// combineInto writes a x + b s over the union of the patterns of x (xi)
-// and s (sind, both increasing) into (oi, ov), which may be x's own
-// storage (x is copied to sp.buf, sp.bufi first): mju_combineSparse's
-// merge.
-func (sp *sparseNewton) combineInto(oi []int, ov []float64, xi []int, x []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
-	bi := append(sp.bufi[:0], xi...)
-	bv := append(sp.buf[:0], x...)
-	i, j := 0, 0
-	for i < len(bi) || j < len(sind) {
-		switch {
-		case j == len(sind) || i < len(bi) && bi[i] < sind[j]:
-			oi, ov = append(oi, bi[i]), append(ov, a*bv[i])
-			i++
-		case i == len(bi) || sind[j] < bi[i]:
-			oi, ov = append(oi, sind[j]), append(ov, b*sval[j])
-			j++
-		default:
-			oi, ov = append(oi, bi[i]), append(ov, a*bv[i]+b*sval[j])
-			i++
-			j++
+// holds reports whether the increasing columns sub are among the
+// increasing columns set.
+func holds(set, sub []int) bool {
+	q := 0
+	for _, c := range set {
+		if q == len(sub) {
+			return true
+		}
+		if sub[q] == c {
+			q++
 		}
 	}
-	return oi, ov
+	return q == len(sub)
 }
