@@ -58,8 +58,8 @@ type sparseNewton struct {
 	jval    []float64
 	tadr    []int // Jᵀ's rows (per velocity): start in trow
 	tnnz    []int
-	trow    []int // Jᵀ: the rows k of column i, in order
-	tpos    []int // Jᵀ: J(k, i)'s index in jval
+	trow    []int      // Jᵀ: the rows k of column i, in order
+	tpos    []int      // Jᵀ: J(k, i)'s index in jval
 	sym     sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
 	h       sparseRows // H, then its factor, on sym's pattern
 	hc      sparseRows // Hcone, on the same pattern
@@ -469,7 +469,7 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 // positions in the pattern that already holds the fill); it returns the
 // rank. The merge's a·dst + b·src with a = 1 is dst + b·src to the bit.
 func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
-	fpos, fadr, frun := sp.sym.fpos, sp.sym.fadr, sp.sym.frun
+	fpos, frun := sp.sym.fpos, sp.sym.frun
 	lv := h.val
 	n := len(h.adr) - 1
 	rank := n
@@ -487,7 +487,6 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 		for i := range nnz - 1 {
 			val[i] *= tmp
 		}
-		f := fpos[fadr[r]:fadr[r+1]]
 		for i := range nnz - 1 {
 			b := -val[i]
 			src := val[:i+1]
@@ -497,11 +496,12 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 					dst[j] += v * b
 				}
 			} else {
-				for j, p := range f[:i+1] {
+				f := fpos[-1-p0:]
+				f = f[:len(src)]
+				for j, p := range f {
 					lv[p] += src[j] * b
 				}
 			}
-			f = f[i+1:]
 		}
 	}
 	return rank

@@ -24,17 +24,16 @@ import (
 
 // sparseSym is the symbolic Hessian and the patterns it was built for.
 type sparseSym struct {
-	checked bool  // compared with this solve's J and M (sparseCoordinates clears it)
-	built   bool  // the fields below describe some J and M
-	jadr    []int // J's row starts it was built for
-	jind    []int // J's columns it was built for
+	checked bool   // compared with this solve's J and M (sparseCoordinates clears it)
+	built   bool   // the fields below describe some J and M
+	jadr    []int  // J's row starts it was built for
+	jind    []int  // J's columns it was built for
 	adr     []int  // L's row r: ind[adr[r]:adr[r+1]]
 	ind     []int  // L's columns per row, increasing, the diagonal last
 	kind    []int8 // per entry of ind: symJ, symM or symFill
 	fill    []int  // positions in ind of the fill entries
-	fadr    []int  // row r's updates: fpos[fadr[r]:fadr[r+1]]
-	fpos    []int32
-	frun    []int32 // per off-diagonal entry i of row r (at adr[r]+i): where its update's run starts in row L_r[i] when contiguous, else −1
+	frun    []int32 // per off-diagonal entry i of row r (at adr[r]+i): where its update lands in row L_r[i] (factorPositions)
+	fpos    []int32 // the positions of the updates that are not runs
 	// build scratch (per velocity)
 	head, next, tstart, tlen []int
 	tind                     []int
@@ -198,37 +197,33 @@ func (nw *newtonWork) hessRowPattern(r int) (cols []int, nj int) {
 	return cols, nj
 }
 
-// factorPositions sets, for each row r and each off-diagonal column
-// c = L_r[i], the positions in row c of L_r[0…i] (row c holds them: the
-// fill), in the order cholFactor applies them.
+// factorPositions sets where each of cholFactor's updates lands: for row
+// r and its off-diagonal column c = L_r[i], the positions in row c of
+// L_r[0…i] (row c holds them: the fill). Row c ends with c, so they are a
+// run, the last i+1 entries of row c, exactly when row c's entry i places
+// from its end is L_r[0] (L_r[0…i] ⊆ L_c, both increasing); frun[adr[r]+i]
+// is then the run's start, else −1 − the start of the positions in fpos.
 func (sy *sparseSym) factorPositions(nv int) {
-	sy.fadr = growInt(sy.fadr, nv+1)
 	sy.fpos = sy.fpos[:0]
 	sy.frun = growInt32(sy.frun, len(sy.ind))
 	for r := range nv {
-		sy.fadr[r] = len(sy.fpos)
 		row := sy.ind[sy.adr[r]:sy.adr[r+1]]
-		for i := range len(row) - 1 {
-			a := sy.adr[row[i]]
-			dst := sy.ind[a:sy.adr[row[i]+1]]
-			q, first := 0, len(sy.fpos)
-			for _, c := range row[:i+1] {
-				for dst[q] != c {
+		for i, c := range row[:len(row)-1] {
+			a, e := sy.adr[c], sy.adr[c+1]
+			if start := e - 1 - i; start >= a && sy.ind[start] == row[0] {
+				sy.frun[sy.adr[r]+i] = int32(start)
+				continue
+			}
+			sy.frun[sy.adr[r]+i] = int32(-1 - len(sy.fpos))
+			dst, q := sy.ind[a:e], 0
+			for _, col := range row[:i+1] {
+				for dst[q] != col {
 					q++
 				}
 				sy.fpos = append(sy.fpos, int32(a+q))
 			}
-			run := sy.fpos[first]
-			for j, p := range sy.fpos[first:] {
-				if p != sy.fpos[first]+int32(j) {
-					run = -1
-					break
-				}
-			}
-			sy.frun[sy.adr[r]+i] = run
 		}
 	}
-	sy.fadr[nv] = len(sy.fpos)
 }
 
 // negZero is −0: a fill entry's value before the factor's first merge
