@@ -47,8 +47,9 @@ type sparseNewton struct {
 	off, sz []int     // per clique: first velocity, size
 	madr    []int     // per clique: offset of its blocks in mb, mfb
 	mb      []float64 // M per clique, size×size row-major
-	mpadr   []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1])
-	mpcol   []int     // their columns, increasing
+	mpadr   []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1]) (packM)
+	mplane  []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
+	mpcol   []int     // their columns
 	mpval   []float64 // their values
 	mfb     []float64 // CG: M's tree factor per clique (factorM)
 	cqOf    []int     // per velocity: its clique
@@ -115,6 +116,9 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.mb = solver.Resize(sp.mb, sp.madr[nc])
 	sp.mfb = solver.Resize(sp.mfb, sp.madr[nc])
 	sp.mark = growInt(sp.mark, nv)
+	for i := range sp.mark {
+		sp.mark[i] = -1
+	}
 	sp.buf = solver.Resize(sp.buf, nv)
 	sp.bufi = growInt(sp.bufi, nv)
 	sp.xv = solver.Resize(sp.xv, nv)
@@ -132,17 +136,31 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 }
 
 // packM sets M's rows by their non-zeros (mpadr, mpcol, mpval) from the
-// clique blocks.
+// clique blocks, each row's in the order dot4 sums them (mulM): the
+// columns below n4 = nv − nv%4 by partial sum (lane: column mod 4), in
+// increasing order in each, then the others (the tail) in increasing
+// order.
 func (sp *sparseNewton) packM(nv int) {
-	sp.mpadr = growInt(sp.mpadr, nv+1)
+	n4 := nv - nv%4
+	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
 	sp.mpcol, sp.mpval = growInt(sp.mpcol, len(sp.mb))[:0], solver.Resize(sp.mpval, len(sp.mb))[:0]
 	sp.mpadr[0] = 0
 	for c := range sp.off {
 		n, off := sp.sz[c], sp.off[c]
 		mb := sp.mb[sp.madr[c]:sp.madr[c+1]]
+		body := min(max(n4-off, 0), n) // the block's columns below n4
 		for r := range n {
-			for j, v := range mb[r*n : (r+1)*n] {
-				if v != 0 {
+			row := mb[r*n : (r+1)*n]
+			for lane := range 4 {
+				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
+					if v := row[j]; v != 0 {
+						sp.mpcol, sp.mpval = append(sp.mpcol, off+j), append(sp.mpval, v)
+					}
+				}
+				sp.mplane[4*(off+r)+lane] = len(sp.mpcol)
+			}
+			for j := body; j < n; j++ {
+				if v := row[j]; v != 0 {
 					sp.mpcol, sp.mpval = append(sp.mpcol, off+j), append(sp.mpval, v)
 				}
 			}
@@ -368,45 +386,33 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 }
 
 // mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
-// through its non-zeros (dotPacked: the zeros add nothing, the same bits).
+// through its non-zeros in their lanes (packM): each partial sum gets its
+// terms in dot4's order, the zeros adding nothing (a zero term adds ±0 to
+// a sum that is never −0), so the bits are dot4's.
 func (nw *newtonWork) mulM(x, out []float64) {
 	if !nw.sp.on {
 		mulMat(nw.m, x, out, nw.nv, nw.nv)
 		return
 	}
-	sp, nv4 := &nw.sp, nw.nv-nw.nv%4
+	sp := &nw.sp
 	for r := range nw.nv {
-		a, b := sp.mpadr[r], sp.mpadr[r+1]
-		out[r] = dotPacked(sp.mpval[a:b], sp.mpcol[a:b], x, nv4)
+		a, l := sp.mpadr[r], sp.mplane[4*r:4*r+4]
+		s0 := sumTerms(sp.mpval[a:l[0]], sp.mpcol[a:l[0]], x, 0)
+		s1 := sumTerms(sp.mpval[l[0]:l[1]], sp.mpcol[l[0]:l[1]], x, 0)
+		s2 := sumTerms(sp.mpval[l[1]:l[2]], sp.mpcol[l[1]:l[2]], x, 0)
+		s3 := sumTerms(sp.mpval[l[2]:l[3]], sp.mpcol[l[2]:l[3]], x, 0)
+		e := sp.mpadr[r+1]
+		out[r] = sumTerms(sp.mpval[l[3]:e], sp.mpcol[l[3]:e], x, (s0+s2)+(s1+s3))
 	}
 }
 
-// dotPacked is dot4 over a full row of n4+n%4 entries whose non-zeros are
-// val, at the increasing columns col: each term goes to the partial sum
-// dot4 gives its column (column mod 4 below n4, then the tail in order),
-// in the same order, so the sum is dot4's to the bit (a zero term adds ±0
-// to a sum that is never −0, changing nothing).
-func dotPacked(val []float64, col []int, x []float64, n4 int) float64 {
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j < len(col) && col[j] < n4; j++ {
-		c := col[j]
-		switch c & 3 {
-		case 0:
-			s0 += val[j] * x[c]
-		case 1:
-			s1 += val[j] * x[c]
-		case 2:
-			s2 += val[j] * x[c]
-		default:
-			s3 += val[j] * x[c]
-		}
+// sumTerms returns s + Σ val_j x[col_j], added in order.
+func sumTerms(val []float64, col []int, x []float64, s float64) float64 {
+	val = val[:len(col)]
+	for j, c := range col {
+		s += val[j] * x[c]
 	}
-	res := (s0 + s2) + (s1 + s3)
-	for ; j < len(col); j++ {
-		res += val[j] * x[col[j]]
-	}
-	return res
+	return s
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
@@ -443,11 +449,9 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 			}
 		}
 		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
-			c := sp.mpcol[p]
-			if c > i {
-				break
+			if c := sp.mpcol[p]; c <= i {
+				sp.buf[c] += sp.mpval[p]
 			}
-			sp.buf[c] += sp.mpval[p]
 		}
 		v := h.val[a:e]
 		for p, c := range cols {

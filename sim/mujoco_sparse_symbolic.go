@@ -24,14 +24,14 @@ import (
 
 // sparseSym is the symbolic Hessian and the patterns it was built for.
 type sparseSym struct {
-	checked bool   // compared with this solve's J and M (sparseCoordinates clears it)
-	built   bool   // the fields below describe some J and M
-	jadr    []int  // J's row starts it was built for
-	jind    []int  // J's columns it was built for
-	adr     []int  // L's row r: ind[adr[r]:adr[r+1]]
-	ind     []int  // L's columns per row, increasing, the diagonal last
-	kind    []int8 // per entry of ind: symJ, symM or symFill
-	fill    []int  // positions in ind of the fill entries
+	checked bool    // compared with this solve's J and M (sparseCoordinates clears it)
+	built   bool    // the fields below describe some J and M
+	jadr    []int   // J's row starts it was built for
+	jind    []int   // J's columns it was built for
+	adr     []int   // L's row r: ind[adr[r]:adr[r+1]]
+	ind     []int   // L's columns per row, increasing, the diagonal last
+	kind    []int8  // per entry of ind: symJ, symM or symFill
+	fill    []int   // positions in ind of the fill entries
 	frun    []int32 // per off-diagonal entry i of row r (at adr[r]+i): where its update lands in row L_r[i] (factorPositions)
 	fpos    []int32 // the positions of the updates that are not runs
 	// build scratch (per velocity)
@@ -68,27 +68,37 @@ func (nw *newtonWork) checkSym() {
 
 // sameMPattern reports whether M's non-zeros on and below the diagonal
 // fall on sp.sym's entries of kind symJ or symM, every symM entry among
-// them.
+// them (sp.mark is −1 outside a row's scan).
 func (nw *newtonWork) sameMPattern() bool {
 	sp := &nw.sp
 	sy := &sp.sym
 	for i := range nw.nv {
 		a, e := sy.adr[i], sy.adr[i+1]
-		kind := sy.kind[a:e]
-		q, qe := sp.mpadr[i], sp.mpadr[i+1]
+		nm := 0
 		for p, c := range sy.ind[a:e] {
-			if q < qe && sp.mpcol[q] < c {
-				return false // a non-zero of M off the pattern
-			}
-			nz := q < qe && sp.mpcol[q] == c
-			if nz {
-				q++
-			}
-			if k := kind[p]; k == symM && !nz || k == symFill && nz {
-				return false
+			k := sy.kind[a+p]
+			sp.mark[c] = int(k)
+			if k == symM {
+				nm++
 			}
 		}
-		if q < qe && sp.mpcol[q] <= i {
+		ok := true
+		for _, c := range sp.mpcol[sp.mpadr[i]:sp.mpadr[i+1]] {
+			if c > i {
+				continue
+			}
+			switch int8(sp.mark[c]) {
+			case symM:
+				nm--
+			case symJ:
+			default: // off L's pattern, or on its fill
+				ok = false
+			}
+		}
+		for _, c := range sy.ind[a:e] {
+			sp.mark[c] = -1
+		}
+		if !ok || nm != 0 {
 			return false
 		}
 	}
@@ -182,10 +192,7 @@ func (nw *newtonWork) hessRowPattern(r int) (cols []int, nj int) {
 	}
 	nj = len(cols)
 	for _, c := range sp.mpcol[sp.mpadr[r]:sp.mpadr[r+1]] {
-		if c > r {
-			break
-		}
-		if sp.mark[c] != r {
+		if c <= r && sp.mark[c] != r {
 			sp.mark[c] = r
 			cols = append(cols, c)
 		}

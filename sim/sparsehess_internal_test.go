@@ -330,27 +330,35 @@ func TestSparseHessianMatchesMerges(t *testing.T) {
 	}
 }
 
-// TestDotPackedMatchesDot4: dotPacked over a row's non-zeros gives dot4's
-// bits over the whole row, for rows of 0 to 20 entries with ±0 and
-// non-zeros of many scales.
-func TestDotPackedMatchesDot4(t *testing.T) {
+// TestSparseMulMMatchesDot4: M x through M's non-zeros in their lanes
+// (packM, mulM) gives dot4's bits over M's full rows, on random cliques
+// (M's blocks with ±0 entries) of 1 to 40 velocities, x with ±0 entries.
+func TestSparseMulMMatchesDot4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 9))
 	next := signedZerosOrNormal(rng)
-	for n := range 21 {
-		for range 200 {
-			row, x := make([]float64, n), make([]float64, n)
-			var col []int
-			var val []float64
-			for i := range n {
-				x[i] = rng.NormFloat64()
-				row[i] = next() * math.Pow(10, float64(rng.IntN(9)-4))
-				if row[i] != 0 {
-					col, val = append(col, i), append(val, row[i])
+	nw := &newtonWork{}
+	for range 300 {
+		randomSparseNewton(rng, nw)
+		sp, nv := &nw.sp, nw.nv
+		dense := make([]float64, nv*nv)
+		for c, off := range sp.off {
+			n := sp.sz[c]
+			for r := range n {
+				for j := range n {
+					dense[(off+r)*nv+off+j] = sp.mb[sp.madr[c]+r*n+j] * math.Pow(10, float64(rng.IntN(9)-4))
+					sp.mb[sp.madr[c]+r*n+j] = dense[(off+r)*nv+off+j]
 				}
 			}
-			got, want := dotPacked(val, col, x, n-n%4), dot4(row, x)
-			if math.Float64bits(got) != math.Float64bits(want) {
-				t.Fatalf("n %d: dotPacked %v, dot4 %v", n, got, want)
+		}
+		sp.packM(nv)
+		x, got := make([]float64, nv), make([]float64, nv)
+		for i := range x {
+			x[i] = next()
+		}
+		nw.mulM(x, got)
+		for r := range nv {
+			if want := dot4(dense[r*nv:(r+1)*nv], x); math.Float64bits(got[r]) != math.Float64bits(want) {
+				t.Fatalf("nv %d row %d: M x %v, dot4 %v", nv, r, got[r], want)
 			}
 		}
 	}
