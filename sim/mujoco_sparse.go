@@ -43,33 +43,35 @@ var sparseFromNV = mjSparseNV
 
 // sparseNewton is the sparse scratch of a Newton or CG solve.
 type sparseNewton struct {
-	on      bool
-	off, sz []int     // per clique: first velocity, size
-	madr    []int     // per clique: offset of its blocks in mb, mfb
-	mb      []float64 // M per clique, size×size row-major
-	mpadr   []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1]) (packM)
-	mplane  []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
-	mpcol   []int     // their columns
-	mpval   []float64 // their values
-	mfb     []float64 // CG: M's tree factor per clique (factorM)
-	cqOf    []int     // per velocity: its clique
-	jadr    []int     // J's rows: start in jind/jval
-	jnnz    []int     // J's rows: non-zeros
-	jind    []int
-	jval    []float64
-	tadr    []int // Jᵀ's rows (per velocity): start in trow
-	tnnz    []int
-	trow    []int      // Jᵀ: the rows k of column i, in order
-	tpos    []int      // Jᵀ: J(k, i)'s index in jval
-	sym     sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
-	h       sparseRows // H, then its factor, on sym's pattern
-	hc      sparseRows // Hcone, on the same pattern
-	mark    []int
-	buf     []float64 // nv scratch
-	bufi    []int
-	xv      []float64 // cholUpdate's x
-	xi      []int
-	cols    []int // scratch list of columns
+	on        bool
+	off, sz   []int     // per clique: first velocity, size
+	madr      []int     // per clique: offset of its blocks in mb, mfb
+	mb        []float64 // M per clique, size×size row-major
+	mpadr     []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1]) (packM)
+	mplane    []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
+	mpcol     []int     // their columns
+	mpval     []float64 // their values
+	mfb       []float64 // CG: M's tree factor per clique (factorM)
+	cqOf      []int     // per velocity: its clique
+	jadr      []int     // J's rows: start in jind/jval
+	jnnz      []int     // J's rows: non-zeros
+	jind      []int
+	jval      []float64
+	junsorted []bool // J's rows whose blocks came out of column order
+	jsame     []bool // J's rows on the columns of another row of their constraint
+	tadr      []int  // Jᵀ's rows (per velocity): start in trow
+	tnnz      []int
+	trow      []int      // Jᵀ: the rows k of column i, in order
+	tpos      []int      // Jᵀ: J(k, i)'s index in jval
+	sym       sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
+	h         sparseRows // H, then its factor, on sym's pattern
+	hc        sparseRows // Hcone, on the same pattern
+	mark      []int
+	buf       []float64 // nv scratch
+	bufi      []int
+	xv        []float64 // cholUpdate's x
+	xi        []int
+	cols      []int // scratch list of columns
 }
 
 // sparseRows is a lower-triangular matrix by rows on a fixed pattern (the
@@ -143,7 +145,8 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 func (sp *sparseNewton) packM(nv int) {
 	n4 := nv - nv%4
 	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
-	sp.mpcol, sp.mpval = growInt(sp.mpcol, len(sp.mb))[:0], solver.Resize(sp.mpval, len(sp.mb))[:0]
+	col, val := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb))
+	k := 0
 	sp.mpadr[0] = 0
 	for c := range sp.off {
 		n, off := sp.sz[c], sp.off[c]
@@ -154,19 +157,22 @@ func (sp *sparseNewton) packM(nv int) {
 			for lane := range 4 {
 				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
 					if v := row[j]; v != 0 {
-						sp.mpcol, sp.mpval = append(sp.mpcol, off+j), append(sp.mpval, v)
+						col[k], val[k] = off+j, v
+						k++
 					}
 				}
-				sp.mplane[4*(off+r)+lane] = len(sp.mpcol)
+				sp.mplane[4*(off+r)+lane] = k
 			}
 			for j := body; j < n; j++ {
 				if v := row[j]; v != 0 {
-					sp.mpcol, sp.mpval = append(sp.mpcol, off+j), append(sp.mpval, v)
+					col[k], val[k] = off+j, v
+					k++
 				}
 			}
-			sp.mpadr[off+r+1] = len(sp.mpcol)
+			sp.mpadr[off+r+1] = k
 		}
 	}
+	sp.mpcol, sp.mpval = col[:k], val[:k]
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
@@ -194,8 +200,11 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 	total := sp.jadr[n]
 	sp.jind, sp.jval = growInt(sp.jind, total), solver.Resize(sp.jval, total)
 	clear(sp.jnnz)
+	sp.junsorted = growBool(sp.junsorted, n)
+	clear(sp.junsorted)
 	// Blocks in clique-offset order per row: p.JBlock may list a
-	// constraint's cliques in any order, so fill then sort each row.
+	// constraint's cliques in any order, so fill then sort the rows whose
+	// blocks came out of order.
 	for b, blk := range p.JBlock {
 		cq := p.Cliques[blk.Clique]
 		con := p.Constraints[blk.Constraint]
@@ -206,12 +215,17 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 				continue
 			}
 			at := sp.jadr[k] + sp.jnnz[k]
+			if sp.jnnz[k] > 0 && sp.jind[at-1] > cq.Offset {
+				sp.junsorted[k] = true
+			}
 			nw.turnRow(data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size], cq.Offset)
 			sp.jnnz[k] += cq.Size
 		}
 	}
 	for k := range n {
-		sp.sortRow(k)
+		if sp.junsorted[k] {
+			sp.sortRow(k)
+		}
 	}
 	nw.compressConstraints(p)
 	sp.transpose(nw.nv, n)
@@ -232,6 +246,14 @@ func (nw *newtonWork) turnRow(jw []float64, ind []int, val []float64, off int) {
 	}
 }
 
+// growBool returns s resized to n (reallocated when short).
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, max(n, 2*cap(s), patternSlack))
+	}
+	return s[:n]
+}
+
 // sortRow sorts J's row k by column (insertion sort: a row holds one or
 // two cliques' runs).
 func (sp *sparseNewton) sortRow(k int) {
@@ -245,9 +267,12 @@ func (sp *sparseNewton) sortRow(k int) {
 }
 
 // compressConstraints keeps, in each row, the columns where a row of its
-// constraint is non-zero, and packs the rows.
+// constraint is non-zero, and packs the rows; a constraint's rows after
+// its first are marked jsame.
 func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 	sp := &nw.sp
+	sp.jsame = growBool(sp.jsame, nw.n)
+	clear(sp.jsame)
 	for _, con := range p.Constraints {
 		first := -1
 		for r := range con.Size {
@@ -285,6 +310,7 @@ func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 				}
 			}
 			sp.jnnz[k] = m
+			sp.jsame[k] = k != first
 		}
 	}
 	// Pack the rows (each row only shrank within its own range).

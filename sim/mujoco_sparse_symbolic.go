@@ -179,6 +179,9 @@ func (nw *newtonWork) hessRowPattern(r int) (cols []int, nj int) {
 	sp := &nw.sp
 	cols = sp.cols[:0]
 	for t := sp.tadr[r]; t < sp.tadr[r+1]; t++ {
+		if sp.jsame[sp.trow[t]] { // its constraint's first row has its columns
+			continue
+		}
 		ind, _ := sp.row(sp.trow[t])
 		for _, c := range ind {
 			if c > r {

@@ -112,7 +112,8 @@ func mergeUpdate(h *mergeRows, x []float64, xi []int, plus bool) int {
 
 // randomSparseNewton sets nw to a random sparse problem of nv velocities in
 // cliques, M's blocks with exact zeros (±0) off the diagonal, J's rows on
-// random increasing columns (some values ±0), rows quadratic or not.
+// random increasing columns (some values ±0; some on the previous row's
+// columns, as a constraint's rows), rows quadratic or not.
 func randomSparseNewton(rng *rand.Rand, nw *newtonWork) {
 	nv := 1 + rng.IntN(40)
 	n := rng.IntN(2 * nv)
@@ -153,8 +154,15 @@ func randomSparseNewton(rng *rand.Rand, nw *newtonWork) {
 	sp.jind, sp.jval = sp.jind[:0], sp.jval[:0]
 	nw.state, nw.d = make([]int8, n), make([]float64, n)
 	sp.jadr[0] = 0
+	sp.jsame = make([]bool, n)
 	for k := range n {
-		for i := range nv {
+		if k > 0 && rng.IntN(3) == 0 { // a constraint's next row: the previous row's columns
+			sp.jsame[k] = true
+			for _, i := range sp.jind[sp.jadr[k-1]:sp.jadr[k]] {
+				sp.jind, sp.jval = append(sp.jind, i), append(sp.jval, rng.NormFloat64())
+			}
+		}
+		for i := range nv * btoi(!sp.jsame[k]) {
 			if rng.IntN(3) == 0 {
 				v := rng.NormFloat64()
 				if rng.IntN(8) == 0 {
@@ -178,6 +186,14 @@ func randomSparseNewton(rng *rand.Rand, nw *newtonWork) {
 	sp.transpose(nv, n)
 	sp.packM(nv)
 	sp.sym.checked = false
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // mergeHessian is H = Jᵀ D J + M as the merges' path built it: row i on
