@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -51,6 +52,11 @@ type sparseNewton struct {
 	mplane    []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
 	mpcol     []int     // their columns
 	mpval     []float64 // their values
+	mppos     []int     // their places in mb
+	mpnz      []bool    // per entry of mb: non-zero at the last packing
+	mpoff     []int     // the cliques' offsets and sizes at the last packing
+	mpsz      []int
+	mver      int       // counts the packings that changed M's non-zero pattern
 	mfb       []float64 // CG: M's tree factor per clique (factorM)
 	cqOf      []int     // per velocity: its clique
 	jadr      []int     // J's rows: start in jind/jval
@@ -141,38 +147,65 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 // clique blocks, each row's in the order dot4 sums them (mulM): the
 // columns below n4 = nv − nv%4 by partial sum (lane: column mod 4), in
 // increasing order in each, then the others (the tail) in increasing
-// order.
+// order. While the cliques and M's zeros are those of the last packing,
+// only the values are gathered.
 func (sp *sparseNewton) packM(nv int) {
+	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
+		same := true
+		for i, v := range sp.mb {
+			if (v != 0) != sp.mpnz[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			val := sp.mpval[:len(sp.mppos)]
+			for k, p := range sp.mppos {
+				val[k] = sp.mb[p]
+			}
+			return
+		}
+	}
+	sp.repackM(nv)
+}
+
+// repackM is packM from scratch: it records the pattern and counts a
+// change (mver).
+func (sp *sparseNewton) repackM(nv int) {
 	n4 := nv - nv%4
+	sp.mver++
+	sp.mpoff, sp.mpsz = append(sp.mpoff[:0], sp.off...), append(sp.mpsz[:0], sp.sz...)
+	sp.mpnz = growBool(sp.mpnz, len(sp.mb))
+	for i, v := range sp.mb {
+		sp.mpnz[i] = v != 0
+	}
 	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
-	col, val := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb))
+	col, val, pos := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb)), growInt(sp.mppos, len(sp.mb))
 	k := 0
 	sp.mpadr[0] = 0
 	for c := range sp.off {
-		n, off := sp.sz[c], sp.off[c]
-		mb := sp.mb[sp.madr[c]:sp.madr[c+1]]
+		n, off, ma := sp.sz[c], sp.off[c], sp.madr[c]
 		body := min(max(n4-off, 0), n) // the block's columns below n4
 		for r := range n {
-			row := mb[r*n : (r+1)*n]
 			for lane := range 4 {
 				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
-					if v := row[j]; v != 0 {
-						col[k], val[k] = off+j, v
+					if v := sp.mb[ma+r*n+j]; v != 0 {
+						col[k], val[k], pos[k] = off+j, v, ma+r*n+j
 						k++
 					}
 				}
 				sp.mplane[4*(off+r)+lane] = k
 			}
 			for j := body; j < n; j++ {
-				if v := row[j]; v != 0 {
-					col[k], val[k] = off+j, v
+				if v := sp.mb[ma+r*n+j]; v != 0 {
+					col[k], val[k], pos[k] = off+j, v, ma+r*n+j
 					k++
 				}
 			}
 			sp.mpadr[off+r+1] = k
 		}
 	}
-	sp.mpcol, sp.mpval = col[:k], val[:k]
+	sp.mpcol, sp.mpval, sp.mppos = col[:k], val[:k], pos[:k]
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:

@@ -28,6 +28,7 @@ type sparseSym struct {
 	built   bool    // the fields below describe some J and M
 	jadr    []int   // J's row starts it was built for
 	jind    []int   // J's columns it was built for
+	mver    int     // M's pattern (sparseNewton.mver) it was checked against
 	adr     []int   // L's row r: ind[adr[r]:adr[r+1]]
 	ind     []int   // L's columns per row, increasing, the diagonal last
 	kind    []int8  // per entry of ind: symJ, symM or symFill
@@ -58,12 +59,14 @@ func (nw *newtonWork) checkSym() {
 	sy.checked = true
 	n := nw.n
 	jadr, jind := sp.jadr[:n+1], sp.jind[:sp.jadr[n]]
-	if sy.built && len(sy.adr) == nw.nv+1 && slices.Equal(sy.jadr, jadr) && slices.Equal(sy.jind, jind) && nw.sameMPattern() {
+	if sy.built && len(sy.adr) == nw.nv+1 && slices.Equal(sy.jadr, jadr) && slices.Equal(sy.jind, jind) &&
+		(sy.mver == sp.mver || nw.sameMPattern()) {
+		sy.mver = sp.mver
 		return
 	}
 	sy.jadr, sy.jind = append(sy.jadr[:0], jadr...), append(sy.jind[:0], jind...)
 	nw.buildSym()
-	sy.built = true
+	sy.built, sy.mver = true, sp.mver
 }
 
 // sameMPattern reports whether M's non-zeros on and below the diagonal
