@@ -53,10 +53,10 @@ type sparseNewton struct {
 	mpcol     []int     // their columns
 	mpval     []float64 // their values
 	mppos     []int     // their places in mb
-	mpnz      []bool    // per entry of mb: non-zero at the last packing
+	mpnz      []bool    // per entry of mb: on the packing's pattern
 	mpoff     []int     // the cliques' offsets and sizes at the last packing
 	mpsz      []int
-	mver      int       // counts the packings that changed M's non-zero pattern
+	mver      int       // counts the packings that changed which of M's entries are zero
 	mfb       []float64 // CG: M's tree factor per clique (factorM)
 	cqOf      []int     // per velocity: its clique
 	jadr      []int     // J's rows: start in jind/jval
@@ -143,25 +143,36 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.sym.checked = false
 }
 
-// packM sets M's rows by their non-zeros (mpadr, mpcol, mpval) from the
-// clique blocks, each row's in the order dot4 sums them (mulM): the
-// columns below n4 = nv − nv%4 by partial sum (lane: column mod 4), in
-// increasing order in each, then the others (the tail) in increasing
-// order. While the cliques and M's zeros are those of the last packing,
-// only the values are gathered.
+// packM sets M's rows by their entries on a pattern that holds every
+// non-zero (mpadr, mpcol, mpval; M's exact zeros come and go with the
+// configuration, so the pattern keeps the entries once non-zero while the
+// cliques hold, a zero on it adding nothing to M x), each row's in the
+// order dot4 sums them (mulM): the columns below n4 = nv − nv%4 by partial
+// sum (lane: column mod 4), in increasing order in each, then the others
+// (the tail) in increasing order. While no non-zero falls off the
+// pattern only the values are gathered; mver counts the packings that
+// changed which entries are zero.
 func (sp *sparseNewton) packM(nv int) {
 	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
-		same := true
+		off := false
 		for i, v := range sp.mb {
-			if (v != 0) != sp.mpnz[i] {
-				same = false
+			if v != 0 && !sp.mpnz[i] {
+				off = true
 				break
 			}
 		}
-		if same {
+		if !off {
+			changed := false
 			val := sp.mpval[:len(sp.mppos)]
 			for k, p := range sp.mppos {
-				val[k] = sp.mb[p]
+				v := sp.mb[p]
+				if (v != 0) != (val[k] != 0) {
+					changed = true
+				}
+				val[k] = v
+			}
+			if changed {
+				sp.mver++
 			}
 			return
 		}
@@ -169,15 +180,16 @@ func (sp *sparseNewton) packM(nv int) {
 	sp.repackM(nv)
 }
 
-// repackM is packM from scratch: it records the pattern and counts a
-// change (mver).
+// repackM is packM with a new pattern: the last one's entries (while the
+// cliques hold) and M's non-zeros.
 func (sp *sparseNewton) repackM(nv int) {
 	n4 := nv - nv%4
 	sp.mver++
+	keep := len(sp.mpnz) == len(sp.mb) && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz)
 	sp.mpoff, sp.mpsz = append(sp.mpoff[:0], sp.off...), append(sp.mpsz[:0], sp.sz...)
 	sp.mpnz = growBool(sp.mpnz, len(sp.mb))
 	for i, v := range sp.mb {
-		sp.mpnz[i] = v != 0
+		sp.mpnz[i] = keep && sp.mpnz[i] || v != 0
 	}
 	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
 	col, val, pos := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb)), growInt(sp.mppos, len(sp.mb))
@@ -189,16 +201,16 @@ func (sp *sparseNewton) repackM(nv int) {
 		for r := range n {
 			for lane := range 4 {
 				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
-					if v := sp.mb[ma+r*n+j]; v != 0 {
-						col[k], val[k], pos[k] = off+j, v, ma+r*n+j
+					if at := ma + r*n + j; sp.mpnz[at] {
+						col[k], val[k], pos[k] = off+j, sp.mb[at], at
 						k++
 					}
 				}
 				sp.mplane[4*(off+r)+lane] = k
 			}
 			for j := body; j < n; j++ {
-				if v := sp.mb[ma+r*n+j]; v != 0 {
-					col[k], val[k], pos[k] = off+j, v, ma+r*n+j
+				if at := ma + r*n + j; sp.mpnz[at] {
+					col[k], val[k], pos[k] = off+j, sp.mb[at], at
 					k++
 				}
 			}
@@ -445,9 +457,10 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 }
 
 // mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
-// through its non-zeros in their lanes (packM): each partial sum gets its
-// terms in dot4's order, the zeros adding nothing (a zero term adds ±0 to
-// a sum that is never −0), so the bits are dot4's.
+// through its entries on packM's pattern in their lanes: each partial sum
+// gets its terms in dot4's order, the zeros off the pattern adding
+// nothing (a zero term adds ±0 to a sum that is never −0), so the bits
+// are dot4's.
 func (nw *newtonWork) mulM(x, out []float64) {
 	if !nw.sp.on {
 		mulMat(nw.m, x, out, nw.nv, nw.nv)

@@ -86,8 +86,9 @@ func (nw *newtonWork) sameMPattern() bool {
 			}
 		}
 		ok := true
-		for _, c := range sp.mpcol[sp.mpadr[i]:sp.mpadr[i+1]] {
-			if c > i {
+		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
+			c := sp.mpcol[p]
+			if c > i || sp.mpval[p] == 0 {
 				continue
 			}
 			switch int8(sp.mark[c]) {
@@ -197,8 +198,8 @@ func (nw *newtonWork) hessRowPattern(r int) (cols []int, nj int) {
 		}
 	}
 	nj = len(cols)
-	for _, c := range sp.mpcol[sp.mpadr[r]:sp.mpadr[r+1]] {
-		if c <= r && sp.mark[c] != r {
+	for p := sp.mpadr[r]; p < sp.mpadr[r+1]; p++ {
+		if c := sp.mpcol[p]; c <= r && sp.mpval[p] != 0 && sp.mark[c] != r {
 			sp.mark[c] = r
 			cols = append(cols, c)
 		}
