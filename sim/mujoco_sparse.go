@@ -553,15 +553,8 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 		a := h.adr[r]
 		val := lv[a:h.adr[r+1]]
 		nnz := len(val)
-		tmp := val[nnz-1]
-		if tmp < mindiag {
-			tmp = mindiag
+		if !cholScaleRow(val, mindiag) {
 			rank--
-		}
-		val[nnz-1] = math.Sqrt(tmp)
-		tmp = 1 / val[nnz-1]
-		for i := range nnz - 1 {
-			val[i] *= tmp
 		}
 		for i := range nnz - 1 {
 			b := -val[i]
@@ -581,6 +574,23 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 		}
 	}
 	return rank
+}
+
+// cholScaleRow is mju_cholFactorSparse's step on row r before its
+// merges: the diagonal (last) to the root of max(it, mindiag), the rest
+// divided by it; false when the diagonal was below mindiag.
+func cholScaleRow(val []float64, mindiag float64) bool {
+	nnz := len(val)
+	tmp, ok := val[nnz-1], true
+	if tmp < mindiag {
+		tmp, ok = mindiag, false
+	}
+	val[nnz-1] = math.Sqrt(tmp)
+	tmp = 1 / val[nnz-1]
+	for i := range nnz - 1 {
+		val[i] *= tmp
+	}
+	return ok
 }
 
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
@@ -629,23 +639,11 @@ func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bo
 		if !holds(off, xi[:i]) {
 			return -1
 		}
-		d := val[nnz-1]
-		tmp := d*d - x[i]*x[i]
-		if plus {
-			tmp = d*d + x[i]*x[i]
-		}
-		if tmp < mjMinVal {
-			tmp = mjMinVal
+		rr, c, s, b, ok := cholRotation(val[nnz-1], x[i], plus)
+		if !ok {
 			rank--
 		}
-		rr := math.Sqrt(tmp)
-		c := rr / d
-		s := x[i] / d
 		val[nnz-1] = rr
-		b := -s / c
-		if plus {
-			b = s / c
-		}
 		a, ms := 1/c, -s
 		nx := other[:nnz-1]
 		q := 0
@@ -663,6 +661,28 @@ func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bo
 		i = len(xi) - 1
 	}
 	return rank
+}
+
+// cholRotation is mju_cholUpdateSparse's rotation at a row of diagonal d
+// for x's entry xr there: the new diagonal rr = √(d² ± xr²) (at least
+// √mjMinVal, ok false then), c = rr/d, s = xr/d and the factor ±s/c of x
+// in the row's update.
+func cholRotation(d, xr float64, plus bool) (rr, c, s, b float64, ok bool) {
+	tmp := d*d - xr*xr
+	if plus {
+		tmp = d*d + xr*xr
+	}
+	ok = true
+	if tmp < mjMinVal {
+		tmp, ok = mjMinVal, false
+	}
+	rr = math.Sqrt(tmp)
+	c, s = rr/d, xr/d
+	b = -s / c
+	if plus {
+		b = s / c
+	}
+	return rr, c, s, b, ok
 }
 
 // holds reports whether the increasing columns sub are among the

@@ -56,15 +56,8 @@ func mergeFactor(h *mergeRows, mindiag float64) int {
 	for r := n - 1; r >= 0; r-- {
 		ind, val := h.ind[r], h.val[r]
 		nnz := len(val)
-		tmp := val[nnz-1]
-		if tmp < mindiag {
-			tmp = mindiag
+		if !cholScaleRow(val, mindiag) {
 			rank--
-		}
-		val[nnz-1] = math.Sqrt(tmp)
-		tmp = 1 / val[nnz-1]
-		for i := range nnz - 1 {
-			val[i] *= tmp
 		}
 		for i := range nnz - 1 {
 			c := ind[i]
@@ -84,22 +77,11 @@ func mergeUpdate(h *mergeRows, x []float64, xi []int, plus bool) int {
 		r := xi[i]
 		ind, val := h.ind[r], h.val[r]
 		nnz := len(val)
-		d := val[nnz-1]
-		tmp := d*d - x[i]*x[i]
-		if plus {
-			tmp = d*d + x[i]*x[i]
-		}
-		if tmp < mjMinVal {
-			tmp = mjMinVal
+		rr, c, s, b, ok := cholRotation(val[nnz-1], x[i], plus)
+		if !ok {
 			rank--
 		}
-		rr := math.Sqrt(tmp)
-		c, s := rr/d, x[i]/d
 		val[nnz-1] = rr
-		b := -s / c
-		if plus {
-			b = s / c
-		}
 		nind, nval := mergeCombine(ind[:nnz-1], val[:nnz-1], xi[:i], x[:i], 1/c, b)
 		if len(nind) != nnz-1 {
 			return -1
