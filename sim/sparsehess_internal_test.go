@@ -249,9 +249,9 @@ func flipMZero(rng *rand.Rand, sp *sparseNewton) {
 	sp.packM(len(sp.cqOf))
 }
 
-// sameRows fails t unless the cached-pattern rows are the merged ones to
+// sameSparseRows fails t unless the cached-pattern rows are the merged ones to
 // the bit.
-func sameRows(t *testing.T, what string, got *sparseRows, want *mergeRows) {
+func sameSparseRows(t *testing.T, what string, got *sparseRows, want *mergeRows) {
 	t.Helper()
 	for r := range want.ind {
 		ind, val := got.row(r)
@@ -291,7 +291,7 @@ func TestSparseHessianMatchesMerges(t *testing.T) {
 			want := mergeHessian(nw)
 			mergeFactor(want, mjMinVal)
 			nw.hessianDirectSparse(nil)
-			sameRows(t, "factor", &nw.sp.h, want)
+			sameSparseRows(t, "factor", &nw.sp.h, want)
 			for range 4 {
 				if nw.n == 0 {
 					break
@@ -322,7 +322,7 @@ func TestSparseHessianMatchesMerges(t *testing.T) {
 				if wrank < 0 {
 					break
 				}
-				sameRows(t, "update", &nw.sp.h, want)
+				sameSparseRows(t, "update", &nw.sp.h, want)
 			}
 		}
 	}
