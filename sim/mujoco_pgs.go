@@ -108,6 +108,13 @@ type pgsWork struct {
 	jac    pgsJac         // J's non-zeros (pgsSetup)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
+	em     pgsMomentum // momentumError's scratch
+}
+
+// pgsMomentum is the scratch of pgsWork.momentumError: v − v*, A(v − v*),
+// A v and Jᵀγ (nv each).
+type pgsMomentum struct {
+	diff, r, av, jc []float64
 }
 
 // solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
@@ -558,12 +565,68 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		}
 		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
 	}
-	em, _, _, _ := w.scr.Momentum(p, res.V, w.gv)
+	em := w.momentumError(p, res.V, w.gv)
 	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: em}
 	if converged {
 		st.Status = solver.Converged
 	}
 	return st
+}
+
+// momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
+// at (v, γ), to the bit, for the problem whose J w.jac holds (pgsSetup
+// built it from p before every solve that reports stats): Jᵀγ by
+// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their products,
+// ±0, to sums that start at +0 and so are never −0), and A(v − v*) and A v
+// in one pass over each clique's block of A, each row's two sums from +0
+// in column order as linalg.MulVec forms them. A γ that is not finite
+// takes Momentum itself (there, a zero of J times ±Inf is NaN).
+func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
+	for _, g := range gamma[:p.NR] {
+		if g-g != 0 {
+			em, _, _, _ := w.scr.Momentum(p, v, gamma)
+			return em
+		}
+	}
+	nv, m := p.NV, &w.em
+	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
+	v = v[:nv]
+	for i, x := range v {
+		m.diff[i] = x - p.VStar[i]
+	}
+	for c, q := range p.Cliques {
+		mulA2(p.ABlock(c), m.diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], m.r[q.Offset:], m.av[q.Offset:])
+	}
+	w.jac.mulT(gamma, m.jc, nv)
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i, mi := range p.MDiag[:nv] {
+		d := 1 / math.Sqrt(mi)
+		g := d * (m.r[i] - m.jc[i])
+		gn += g * g
+		pn += d * m.av[i] * d * m.av[i]
+		jn += d * m.jc[i] * d * m.jc[i]
+	}
+	if gn > 0 {
+		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+	}
+	return 0
+}
+
+// mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
+// len(y)), each row's sums from +0 in column order (linalg.MulVec's bits).
+func mulA2(a, x, y, r, av []float64) {
+	n := len(x)
+	y, r, av = y[:n], r[:n], av[:n]
+	for i := range n {
+		row := a[i*n : (i+1)*n]
+		xs, ys := x[:len(row)], y[:len(row)]
+		s, t := 0.0, 0.0
+		for j, aij := range row {
+			s += aij * xs[j]
+			t += aij * ys[j]
+		}
+		r[i], av[i] = s, t
+	}
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of
