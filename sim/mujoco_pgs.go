@@ -522,7 +522,7 @@ func dot4(a, b []float64) float64 {
 
 // finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
 // rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
-// qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v.
+// qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	clear(res.Gamma)
@@ -538,8 +538,21 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	for i := range res.V {
 		res.V[i] = p.VStar[i] + w.x[i]
 	}
-	res.VC = solver.Resize(res.VC, p.NR)
-	w.jac.mul(res.V, res.VC, p.NR)
+	w.constraintVelocities(res, p.NR)
+}
+
+// constraintVelocities sets res.VC = J res.V (p.MulJ's sums over J's
+// non-zeros, pgsSetup's pgsJac) for the nr rows, or empties it for an rk4
+// stage's solve (w.stage), whose caller reads res.V alone: J v is read by
+// the decoding of the step's own solve and by stats' e_m, which a stage
+// leaves out.
+func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
+	if w.stage {
+		res.VC = res.VC[:0]
+		return
+	}
+	res.VC = solver.Resize(res.VC, nr)
+	w.jac.mul(res.V, res.VC, nr)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's
