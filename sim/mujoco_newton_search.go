@@ -454,7 +454,7 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 
 // finish returns the solve's answer: qacc in the world's coordinates,
 // v = v_s + δt qacc, γ = δt f on MuJoCo's rows (efc_force of the last
-// update), and J v. Where the step integrates the constraint forces
+// update), and J v (constraintVelocities: not for an rk4 stage's solve). Where the step integrates the constraint forces
 // rather than qacc (sim.ws.mj.metric: mj_Euler with joint damping and
 // mj_implicit apply their own metric to qfrc_smooth + Jᵀ f), v is
 // v* + A⁻¹ Jᵀ γ (A = M), whose Jᵀ γ = M (v − v*) mapVelocity reads: an
@@ -482,6 +482,5 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 			res.V[i] = vs[i] + dt*nw.col[i]
 		}
 	}
-	res.VC = solver.Resize(res.VC, p.NR)
-	w.jac.mul(res.V, res.VC, p.NR) // p.MulJ's sums over J's non-zeros (pgsSetup's pgsJac)
+	w.constraintVelocities(res, p.NR)
 }
