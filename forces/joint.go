@@ -101,7 +101,11 @@ func (e *JointSpringDamper) applyCoords(c *Context, out *Output, body *multibody
 	tr := &c.Model.Trees[body.Tree]
 	for k := range body.Joint.Type.NV() {
 		i := body.VOff + k
-		add(out, tr, body.Tree, i, springForce(c, i, body.QOff+k, d, st, e.ref(k)), d, st)
+		f := -d * c.V[i] // springForce, with the rest value read only for a spring
+		if st > 0 {
+			f -= st * (c.Q[body.QOff+k] - e.ref(k))
+		}
+		add(out, tr, body.Tree, i, f, d, st)
 	}
 }
 
