@@ -73,26 +73,96 @@ func (e *JointSpringDamper) dof(body *multibody.Body, k int) (damping, stiffness
 
 // Apply adds τ and the diagonal K and D on the joint's block.
 func (e *JointSpringDamper) Apply(c *Context, out *Output) {
-	m := c.Model
-	body := &m.Bodies[e.Body]
-	tr := &m.Trees[body.Tree]
-	for k := range body.Joint.NV() {
+	body := &c.Model.Bodies[e.Body]
+	switch t := body.Joint.Type; {
+	case e.PerDOF && t == multibody.JointCompound:
+		e.applyParts(c, out, body)
+	case e.PerDOF || t == multibody.JointBall || t == multibody.JointCompound:
+		e.applyDOFs(c, out, body)
+	default:
+		e.applyCoords(c, out, body)
+	}
+}
+
+// The fast paths below, applyCoords and applyParts, make applyDOFs'
+// operations on the same values (dof's and ballSpring's answers written
+// out; TestJointSpringCoordsMatchDOFs, TestJointSpringPartsMatchDOFs)
+// without its calls per velocity, some 140 instructions a hinge (dm walker
+// has six, dm humanoid 21 on compound joints).
+
+// applyCoords is applyDOFs on a joint whose velocities are its
+// coordinates' rates, or a free joint (damping alone, stiffness 0), with
+// the element's own stiffness and damping.
+func (e *JointSpringDamper) applyCoords(c *Context, out *Output, body *multibody.Body) {
+	d, st := e.Damping, e.Stiffness
+	if body.Joint.Type == multibody.JointFree {
+		st = 0
+	}
+	tr := &c.Model.Trees[body.Tree]
+	for k := range body.Joint.Type.NV() {
 		i := body.VOff + k
-		d, st, qi, ref := e.dof(body, k)
-		f := -d * c.V[i]
+		f := -d * c.V[i] // springForce, with the rest value read only for a spring
 		if st > 0 {
-			f -= st * (c.Q[qi] - ref)
+			f -= st * (c.Q[body.QOff+k] - e.ref(k))
 		}
-		if kb, r, ax := e.ballSpring(body, c.Q, k); kb > 0 {
-			st, f = kb, f-kb*r[ax]
+		add(out, tr, body.Tree, i, f, d, st)
+	}
+}
+
+// applyParts is applyDOFs on a compound joint with PerDOF: each revolute
+// or prismatic part's damping, stiffness and rest value read once
+// (multibody.Joint.DOFPart), a ball part's velocities by applyDOF.
+func (e *JointSpringDamper) applyParts(c *Context, out *Output, body *multibody.Body) {
+	tr := &c.Model.Trees[body.Tree]
+	for k := range body.Joint.NV() {
+		p, pq := body.Joint.DOFPart(k)
+		if p.Type == multibody.JointBall {
+			e.applyDOF(c, out, body, tr, k)
+			continue
 		}
-		out.F[i] += f
-		if out.Jacobians {
-			di := out.Off[body.Tree] + (i-tr.VOffset)*(tr.NV+1)
-			out.D[di] += d
-			if st > 0 {
-				out.K[di] += st
-			}
+		i := body.VOff + k
+		add(out, tr, body.Tree, i, springForce(c, i, body.QOff+pq, p.Damping, p.Stiffness, p.SpringRef), p.Damping, p.Stiffness)
+	}
+}
+
+// applyDOFs is Apply on any joint, velocity by velocity.
+func (e *JointSpringDamper) applyDOFs(c *Context, out *Output, body *multibody.Body) {
+	tr := &c.Model.Trees[body.Tree]
+	for k := range body.Joint.NV() {
+		e.applyDOF(c, out, body, tr, k)
+	}
+}
+
+// applyDOF is Apply on velocity k of the joint.
+func (e *JointSpringDamper) applyDOF(c *Context, out *Output, body *multibody.Body, tr *multibody.Tree, k int) {
+	i := body.VOff + k
+	d, st, qi, ref := e.dof(body, k)
+	f := springForce(c, i, qi, d, st, ref)
+	if kb, r, ax := e.ballSpring(body, c.Q, k); kb > 0 {
+		st, f = kb, f-kb*r[ax]
+	}
+	add(out, tr, body.Tree, i, f, d, st)
+}
+
+// springForce returns −d v_i − k (q_qi − ref), the stiffness term only
+// where k > 0 (q is not read otherwise).
+func springForce(c *Context, i, qi int, d, k, ref float64) float64 {
+	f := -d * c.V[i]
+	if k > 0 {
+		f -= k * (c.Q[qi] - ref)
+	}
+	return f
+}
+
+// add adds f to F_i and, with Jacobians, d to D_ii and k (where > 0) to
+// K_ii in tree t's blocks.
+func add(out *Output, tr *multibody.Tree, t, i int, f, d, k float64) {
+	out.F[i] += f
+	if out.Jacobians {
+		di := out.Off[t] + (i-tr.VOffset)*(tr.NV+1)
+		out.D[di] += d
+		if k > 0 {
+			out.K[di] += k
 		}
 	}
 }

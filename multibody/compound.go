@@ -304,6 +304,11 @@ func (j *Joint) partOfDOF(k int) (p *JointPart, qi int) {
 	return j.walkPartOfDOF(k)
 }
 
+// DOFPart returns the part of a compound joint that velocity k moves and
+// the index within the joint of that part's first coordinate (nil and −1
+// for k outside the joint).
+func (j *Joint) DOFPart(k int) (*JointPart, int) { return j.partOfDOF(k) }
+
 // walkPartOfDOF is partOfDOF by a walk over the parts (not inlined, so
 // that partOfDOF is).
 //

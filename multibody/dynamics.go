@@ -89,26 +89,30 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
 		ws.crbaFreeBody(b, out)
+		j := &m.Bodies[b].Joint
+		for k := range 6 {
+			out[k*n+k] += j.DOFArmature(k)
+		}
 	} else {
 		ws.crbaColumns(tr, out)
-	}
-	for _, b := range tr.Bodies {
-		tp, j := ws.top[b], &m.Bodies[b].Joint
-		for k := range int(tp.nv) {
-			r := int(tp.voff) + k - tr.VOffset
-			out[r*n+r] += j.DOFArmature(k)
-		}
 	}
 }
 
 // crbaColumns fills M by crbaColumn from the leaves to the root, adding
-// each body's composite inertia to its parent's.
+// each body's composite inertia to its parent's, and each joint's
+// armature to its diagonal entries once their columns are written (no
+// later column writes M[c][c], so this is the sum a pass over the bodies
+// after the columns made).
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
+	n, off, bodies := tr.NV, tr.VOffset, ws.m.Bodies
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		top := &ws.top[b]
+		j := &bodies[b].Joint
 		for k := range int(top.nv) {
-			ws.crbaColumn(tr, b, int(top.voff)+k, out)
+			c := int(top.voff) + k
+			ws.crbaColumn(tr, b, c, out)
+			out[(c-off)*(n+1)] += j.DOFArmature(k)
 		}
 		if p := int(top.parent); p >= 0 {
 			ws.combine(p, b)

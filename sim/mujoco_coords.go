@@ -135,17 +135,24 @@ func (nw *newtonWork) rowNZ(k int) []int32 {
 }
 
 // mulJDense sets out = J x in MuJoCo's coordinates on the dense path
-// (mulMat: mju_dot per row), a row with few non-zeros by dotNZ, the
-// others by dot4: the same bits.
+// (mju_mulMatVec: mju_dot per row), a row with few non-zeros by dotNZ,
+// each run of the others by mulMat: the same bits.
 func (nw *newtonWork) mulJDense(x, out []float64) {
-	nv := nw.nv
-	for k := range nw.n {
-		row := nw.j[k*nv : (k+1)*nv]
-		if idx := nw.rowNZ(k); 2*len(idx) < nv {
-			out[k] = dotNZ(row, x, idx, nv)
-		} else {
-			out[k] = dot4(row, x[:nv])
+	nv, n := nw.nv, nw.n
+	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
+	x, out = x[:nv], out[:n]
+	for k := 0; k < n; {
+		if idx := nz[off[k]:off[k+1]]; 2*len(idx) < nv {
+			out[k] = dotNZ(j[k*nv:(k+1)*nv], x, idx, nv)
+			k++
+			continue
 		}
+		run := k + 1
+		for run < n && 2*(off[run+1]-off[run]) >= nv {
+			run++
+		}
+		mulMat(j[k*nv:run*nv], x, out[k:run], run-k, nv)
+		k = run
 	}
 }
 

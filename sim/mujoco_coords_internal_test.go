@@ -241,30 +241,6 @@ func TestSparseCoordinatesMatchDense(t *testing.T) {
 	}
 }
 
-// TestDotAtMatchesDot4: dotAt over a run of a row gives dot4's bits over
-// the whole row (zeros elsewhere), for every offset and length up to 13 in
-// rows of 0 to 20 entries.
-func TestDotAtMatchesDot4(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 9))
-	for n := range 21 {
-		for off := range n + 1 {
-			for l := range min(n-off, 13) + 1 {
-				row, x := make([]float64, n), make([]float64, n)
-				for i := range n {
-					x[i] = rng.NormFloat64()
-				}
-				for i := off; i < off+l; i++ {
-					row[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
-				}
-				got, want := dotAt(row[off:off+l], x[off:off+l], off, n-n%4), dot4(row, x)
-				if math.Float64bits(got) != math.Float64bits(want) {
-					t.Fatalf("n %d off %d len %d: dotAt %v, dot4 %v", n, off, l, got, want)
-				}
-			}
-		}
-	}
-}
-
 // signedZerosOrNormal returns a source of matrix entries: +0 or −0 a
 // quarter of the time each, else a standard normal.
 func signedZerosOrNormal(rng *rand.Rand) func() float64 {

@@ -143,7 +143,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	if nw.sp.on {
 		nw.sparseCoordinates(sim, p, q, w.perm)
 	} else {
-		nw.coordinates(sim, p, q)
+		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
 	}
 	sim.Model.LocalVelocity(q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
@@ -160,9 +160,9 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	if nw.cg {
 		nw.treeParents(p)
 	}
-	nw.warmStart(sim, w)
+	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * math.Max(1, float64(nv))
-	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale)
+	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
 	nw.finish(sim, p, w, q, vs, dt, res)
 	nw.fresh = true
 	nw.v = append(nw.v[:0], res.V...)
@@ -173,12 +173,20 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 // J = J_w T (world velocity = T local velocity; mujoco_coords.go): T is
 // the identity but on the free and ball joints' angular blocks, whose
 // rotations (rotations) alone enter sums; every other entry is copied,
-// which gives the dense products' bits.
+// which gives the dense products' bits. It reads J_w from the non-zeros
+// of sim.ws.pgs.jac, which it builds from p (solveNewton uses
+// coordinatesBuilt, pgsSetup having built them).
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
+	sim.ws.pgs.jac.build(p)
+	nw.coordinatesBuilt(sim, p, q)
+}
+
+// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
+func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.setBlocks(sim.Model)
 	nw.rotations(sim.Model, q)
 	nw.massCoordinates(p)
-	nw.jacobianCoordinates(sim, p)
+	nw.jacobianCoordinates(sim)
 	nw.rowPattern()
 }
 
@@ -279,29 +287,29 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
-// J_w's blocks summed into nw.j from +0, then each row's entries on an
-// angular block turned by its rotation (turnRow).
-func (nw *newtonWork) jacobianCoordinates(sim *Simulator, p *solver.Problem) {
+// J_w's non-zeros (pgsJac, which pgsSetup built) summed into nw.j from
+// +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
+// +0), then each row's entries on an angular block turned by its rotation
+// (turnTriple).
+func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
-	nw.mapRows(sim.ws.pgs.perm)
-	clear(nw.j)
-	for b, blk := range p.JBlock {
-		cq := p.Cliques[blk.Clique]
-		con := p.Constraints[blk.Constraint]
-		data := p.JBlockData(b)
-		for r := range con.Size {
-			k := nw.rowk[con.Row+r]
-			if k < 0 {
-				continue
-			}
-			for j := range cq.Size {
-				nw.j[k*nv+cq.Offset+j] += data[r*cq.Size+j]
-			}
+	w := &sim.ws.pgs
+	nw.mapRows(w.perm)
+	j, jac := nw.j[:n*nv], &w.jac
+	clear(j)
+	for _, sg := range jac.seg {
+		k := nw.rowk[sg.row]
+		if k < 0 {
+			continue
+		}
+		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]
+		for t, i := range jac.idx[sg.lo:sg.hi] {
+			dst[i] += val[t]
 		}
 	}
 	for b, o := range nw.blocks {
 		for k := range n {
-			nw.turnTriple(b, o, nw.j[k*nv+o:k*nv+o+3])
+			nw.turnTriple(b, o, j[k*nv+o:k*nv+o+3])
 		}
 	}
 }
@@ -334,15 +342,42 @@ func (nw *newtonWork) turnTriple(b, o int, x []float64) {
 // mulMat sets out = A x for A r×c row-major (mju_mulMatVec: each entry
 // with mju_dot).
 func mulMat(a, x, out []float64, r, c int) {
-	for i := range r {
-		out[i] = dot4(a[i*c:(i+1)*c], x[:c])
+	mulRows(a, x[:c], out[:r], c)
+}
+
+// mulRows sets out_i = mju_dot(a[i·stride:][:len(x)], x) for every entry
+// of out (dot4: four partial sums over blocks of four, (s0 + s2) +
+// (s1 + s3), then the tail in order), each row's sums in line, so that a
+// matrix's rows cost no call each (TestDot4MatchesMuJoCo).
+func mulRows(a, x, out []float64, stride int) {
+	for i := range out {
+		ra, xb := a[i*stride:i*stride+len(x)], x
+		var s0, s1, s2, s3 float64
+		for len(ra) >= 4 && len(xb) >= 4 {
+			s0 += ra[0] * xb[0]
+			s1 += ra[1] * xb[1]
+			s2 += ra[2] * xb[2]
+			s3 += ra[3] * xb[3]
+			ra, xb = ra[4:], xb[4:]
+		}
+		res := (s0 + s2) + (s1 + s3)
+		xb = xb[:len(ra)]
+		for t, v := range ra {
+			res += v * xb[t]
+		}
+		out[i] = res
 	}
 }
 
 // warmStart sets qacc as MuJoCo's warmstart does for Newton: qacc_warmstart
 // (sim.pgsWarm; MuJoCo's mj_resetData zeroes it) unless qacc_smooth's
-// cost is lower.
-func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
+// cost is lower. It leaves Ma = M qacc in nw.ma and J qacc − aref in
+// nw.jaref, the products mj_solCGNewton starts with (the same bits: M
+// qacc_smooth is qfrc_smooth's mulM), and reports, when qacc is the warm
+// start, the rows' cost of its update (mj_constraintUpdate), which the
+// rows' states, forces and qfrc_constraint still hold (ready), so that
+// iterate does not redo it.
+func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready bool) {
 	nv := nw.nv
 	clear(nw.qacc)
 	if sim.pgsWarm.set {
@@ -352,12 +387,7 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	for k := range nw.jaref {
 		nw.jaref[k] -= nw.aref[k]
 	}
-	costWarm := nw.constraintUpdate(w)
-	nw.mulM(nw.qacc, nw.ma)
-	for i := range nv {
-		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
-	// cost(qacc_smooth): jar = efc_b = J qacc_smooth − aref.
+	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
 	for k := range nw.jv {
 		nw.jv[k] -= nw.aref[k]
@@ -365,37 +395,48 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) {
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	costSmooth := nw.constraintUpdate(w)
 	nw.jaref, nw.jv = nw.jv, nw.jaref
+	rows = nw.constraintUpdate(w)
+	nw.mulM(nw.qacc, nw.ma)
+	costWarm := rows
+	for i := range nv {
+		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
+	}
 	if costWarm > costSmooth {
 		copy(nw.qacc, nw.qs)
+		copy(nw.ma, nw.qfs)
+		nw.jaref, nw.jv = nw.jv, nw.jaref
+		return 0, false
 	}
+	return rows, true
 }
 
 // constraintUpdate is mj_constraintUpdate at jar = nw.jaref: it sets the
 // rows' states and forces (an elliptic contact's by coneUpdate),
 // qfrc_constraint = Jᵀ f, and returns the rows' cost.
 func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
-	s := 0.0
-	for k, jar := range nw.jaref {
-		nw.force[k] = -nw.d[k] * jar
+	s, n := 0.0, nw.n
+	jaref, d, force, state, class := nw.jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
+	for k, jar := range jaref {
+		force[k] = -d[k] * jar
 	}
-	for k, c := 0, 0; k < nw.n; k++ {
-		jar, d := nw.jaref[k], nw.d[k]
-		switch w.class[k] {
+	for k, c := 0, 0; k < n; k++ {
+		jar, dk := jaref[k], d[k]
+		switch class[k] {
 		case pgsEquality:
-			s += 0.5 * d * jar * jar
-			nw.state[k] = nwQuadratic
+			s += 0.5 * dk * jar * jar
+			state[k] = nwQuadratic
 		case pgsFriction:
 			fl, r := w.floss[k], nw.r[k]
 			switch {
 			case jar <= -r*fl:
 				s += -0.5*r*fl*fl - fl*jar
-				nw.force[k], nw.state[k] = fl, nwLinearNeg
+				force[k], state[k] = fl, nwLinearNeg
 			case jar >= r*fl:
 				s += -0.5*r*fl*fl + fl*jar
-				nw.force[k], nw.state[k] = -fl, nwLinearPos
+				force[k], state[k] = -fl, nwLinearPos
 			default:
-				s += 0.5 * d * jar * jar
-				nw.state[k] = nwQuadratic
+				s += 0.5 * dk * jar * jar
+				state[k] = nwQuadratic
 			}
 		case pgsCone:
 			s = nw.coneUpdate(c, &w.cones[c], s)
@@ -403,10 +444,10 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 			c++
 		default:
 			if jar >= 0 {
-				nw.force[k], nw.state[k] = 0, nwSatisfied
+				force[k], state[k] = 0, nwSatisfied
 			} else {
-				s += 0.5 * d * jar * jar
-				nw.state[k] = nwQuadratic
+				s += 0.5 * dk * jar * jar
+				state[k] = nwQuadratic
 			}
 		}
 	}

@@ -156,35 +156,27 @@ func (nw *newtonWork) prepareCone(c int, cb *pgsConeBlock, q []float64) {
 	q[8] = d[0] / (mu * mu * (1 + mu*mu))
 }
 
-// evalCone is CGeval's elliptic part for contact c at α: it adds the
-// bottom zone's quadratic (q[0…2], halved) to tot, or returns the middle
-// zone's cost and first two derivatives.
-func (nw *newtonWork) evalCone(c int, q []float64, alpha float64, tot *[3]float64) (cost, d0, d1 float64) {
+// evalCone is CGeval's elliptic part for contact c at α: it reports the
+// bottom zone (quadratic: the caller adds the block's quadratic q[0…2],
+// halved), or returns the middle zone's cost and first two derivatives.
+func (nw *newtonWork) evalCone(c int, q []float64, alpha float64) (cost, d0, d1 float64, quadratic bool) {
 	mu := nw.coneMu[c]
 	u0, v0, uu, uv, vv, dm := q[3], q[4], q[5], q[6], q[7], q[8]
 	n := u0 + alpha*v0
 	tsqr := uu + alpha*(2*uv+alpha*vv)
 	if tsqr <= 0 {
-		if n < 0 {
-			tot[0] += q[0]
-			tot[1] += q[1]
-			tot[2] += q[2]
-		}
-		return 0, 0, 0
+		return 0, 0, 0, n < 0
 	}
 	t := math.Sqrt(tsqr)
 	switch {
 	case n >= mu*t:
-		return 0, 0, 0
+		return 0, 0, 0, false
 	case mu*n+t <= 0:
-		tot[0] += q[0]
-		tot[1] += q[1]
-		tot[2] += q[2]
-		return 0, 0, 0
+		return 0, 0, 0, true
 	}
 	n1 := v0
 	t1 := (uv + alpha*vv) / t
 	t2 := vv/t - (uv+alpha*vv)*t1/(t*t)
 	nmt := n - mu*t
-	return 0.5 * dm * nmt * nmt, dm * nmt * (n1 - mu*t1), dm * ((n1-mu*t1)*(n1-mu*t1) + nmt*(-mu*t2))
+	return 0.5 * dm * nmt * nmt, dm * nmt * (n1 - mu*t1), dm * ((n1-mu*t1)*(n1-mu*t1) + nmt*(-mu*t2)), false
 }

@@ -9,22 +9,21 @@ import (
 // The iterations, Hessian and line search of MuJoCo 2.2.2's Newton solver
 // (engine_solver.c; see mujoco_newton.go).
 
-// iterate runs mj_solCGNewton's main loop from nw.qacc for at most
-// maxIter iterations: line search along the search direction, the move,
+// iterate runs mj_solCGNewton's main loop from nw.qacc (with Ma and
+// J qacc − aref as warmStart left them, and, when ready, the rows' update
+// at qacc whose cost is rows) for at most maxIter iterations: line search along the search direction, the move,
 // the rows' update, with Newton (flg_Newton) the Hessian's (incremental)
 // update, and MuJoCo's stop: improvement = (old cost − cost)/scale < tol
 // or ‖grad‖/scale < tol; then the next direction, −H⁻¹ grad (Newton) or
 // Polak–Ribière's −M⁻¹ grad + β search (CG, cgDirection). It returns the
 // iterations completed (MuJoCo's solver_iter) and whether the solve
 // stopped before the limit.
-func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int, bool) {
+func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64, ready bool) (int, bool) {
 	nv := nw.nv
-	nw.mulM(nw.qacc, nw.ma)
-	nw.mulJ(nw.qacc, nw.jaref)
-	for k := range nw.jaref {
-		nw.jaref[k] -= nw.aref[k]
+	if !ready {
+		rows = nw.constraintUpdate(w)
 	}
-	nw.updateConstraint(w)
+	nw.addGauss(rows)
 	if nw.cg {
 		nw.factorM()
 	} else {
@@ -79,7 +78,12 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale float64) (int,
 // the count of rows in the cone state, and the cost with Gauss's term
 // ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
 func (nw *newtonWork) updateConstraint(w *pgsWork) {
-	nw.cost = nw.constraintUpdate(w)
+	nw.addGauss(nw.constraintUpdate(w))
+}
+
+// addGauss sets, after the rows' update whose cost is rows, the count of
+// rows in the cone state and the cost rows + Gauss's term (updateConstraint).
+func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
 	for _, st := range nw.state {
 		if st == nwCone {
@@ -91,7 +95,7 @@ func (nw *newtonWork) updateConstraint(w *pgsWork) {
 		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
 	}
 	nw.quadGauss[0] = gauss
-	nw.cost += gauss
+	nw.cost = rows + gauss
 }
 
 // updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
@@ -123,27 +127,30 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 		return
 	}
 	nv := nw.nv
-	h := nw.h
+	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
-	for k := range nw.n {
-		if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+	for k, st := range nw.state[:nw.n] {
+		dk := nw.d[k]
+		if st != nwQuadratic || dk == 0 {
 			continue
 		}
 		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
 		for a, i := range idx {
-			scl := row[i] * nw.d[k]
+			scl := row[i] * dk
+			hi := h[int(i)*nv : int(i)*nv+nv]
 			for _, c := range idx[:a+1] {
-				h[int(i)*nv+int(c)] += row[c] * scl
+				hi[c] += row[c] * scl
 			}
 		}
 	}
+	// + M on the lower triangle, the only one the factor, its solves and
+	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
+	// symmetric copy of it is not needed for the same bits.
 	for i := range nv {
-		for c := i + 1; c < nv; c++ {
-			h[i*nv+c] = h[c*nv+i]
+		hi, mi := h[i*nv:i*nv+i+1], m[i*nv:i*nv+i+1]
+		for c := range hi {
+			hi[c] += mi[c]
 		}
-	}
-	for i := range h {
-		h[i] += nw.m[i]
 	}
 	cholFactor(h, nv, mjMinVal)
 	if nw.ncone > 0 {
@@ -181,22 +188,34 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 }
 
 // cholFactor is mju_cholFactor: L Lᵀ = mat in place (lower triangle), a
-// diagonal below mindiag raised to it; it returns the rank.
+// diagonal below mindiag raised to it; it returns the rank. It reads the
+// lower triangle alone and leaves scratch in the upper one.
 func cholFactor(mat []float64, n int, mindiag float64) int {
+	mat = mat[:n*n]
 	rank := n
 	for j := range n {
+		lj := mat[j*n : j*n+j]
 		tmp := mat[j*(n+1)]
 		if j > 0 {
-			tmp -= dot4(mat[j*n:j*n+j], mat[j*n:j*n+j])
+			tmp -= dot4(lj, lj)
 		}
 		if tmp < mindiag {
 			tmp = mindiag
 			rank--
 		}
-		mat[j*(n+1)] = math.Sqrt(tmp)
-		tmp = 1 / mat[j*(n+1)]
-		for i := j + 1; i < n; i++ {
-			mat[i*n+j] = (mat[i*n+j] - dot4(mat[i*n:i*n+j], mat[j*n:j*n+j])) * tmp
+		ljj := math.Sqrt(tmp)
+		mat[j*(n+1)] = ljj
+		tmp = 1 / ljj
+		if j+1 == n {
+			break
+		}
+		// mju_dot(L_i, L_j, j) for every i > j, kept in row j's upper
+		// part, which nothing reads (the factor is the lower triangle).
+		dots := mat[j*n+j+1 : (j+1)*n]
+		mulRows(mat[(j+1)*n:], lj, dots, n)
+		for t, dt := range dots {
+			i := j + 1 + t
+			mat[i*n+j] = (mat[i*n+j] - dt) * tmp
 		}
 	}
 	return rank
@@ -204,33 +223,37 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 
 // cholSolve is mju_cholSolve: res = (L Lᵀ)⁻¹ vec.
 func cholSolve(mat, vec, res []float64, n int) {
-	copy(res[:n], vec[:n])
+	mat, res = mat[:n*n], res[:n]
+	copy(res, vec[:n])
 	for i := range n {
+		r := res[i]
 		if i > 0 {
-			res[i] -= dot4(mat[i*n:i*n+i], res[:i])
+			r -= dot4(mat[i*n:i*n+i], res[:i])
 		}
-		res[i] /= mat[i*(n+1)]
+		res[i] = r / mat[i*(n+1)]
 	}
 	for i := n - 1; i >= 0; i-- {
+		r := res[i]
 		for j := i + 1; j < n; j++ {
-			res[i] -= mat[j*n+i] * res[j]
+			r -= mat[j*n+i] * res[j]
 		}
-		res[i] /= mat[i*(n+1)]
+		res[i] = r / mat[i*(n+1)]
 	}
 }
 
 // cholUpdate is mju_cholUpdate: L Lᵀ ± x xᵀ in place (x is overwritten);
 // it returns the rank.
 func cholUpdate(mat, x []float64, n int, plus bool) int {
+	mat, x = mat[:n*n], x[:n]
 	rank := n
-	for k := range n {
-		if x[k] == 0 {
+	for k, xk := range x {
+		if xk == 0 {
 			continue
 		}
 		lkk := mat[k*(n+1)]
-		tmp := lkk*lkk - x[k]*x[k]
+		tmp := lkk*lkk - xk*xk
 		if plus {
-			tmp = lkk*lkk + x[k]*x[k]
+			tmp = lkk*lkk + xk*xk
 		}
 		if tmp < mjMinVal {
 			tmp = mjMinVal
@@ -239,17 +262,22 @@ func cholUpdate(mat, x []float64, n int, plus bool) int {
 		r := math.Sqrt(tmp)
 		c := r / lkk
 		cinv := 1 / c
-		s := x[k] / lkk
+		s := xk / lkk
 		mat[k*(n+1)] = r
-		for i := k + 1; i < n; i++ {
-			if plus {
-				mat[i*n+k] = (mat[i*n+k] + s*x[i]) * cinv
-			} else {
-				mat[i*n+k] = (mat[i*n+k] - s*x[i]) * cinv
+		// MuJoCo's two loops over i > k in one: L_ik is set from x_i
+		// before x_i is updated with the new L_ik, as there.
+		if plus {
+			for i := k + 1; i < n; i++ {
+				l := (mat[i*n+k] + s*x[i]) * cinv
+				mat[i*n+k] = l
+				x[i] = c*x[i] - s*l
 			}
+			continue
 		}
 		for i := k + 1; i < n; i++ {
-			x[i] = c*x[i] - s*mat[i*n+k]
+			l := (mat[i*n+k] - s*x[i]) * cinv
+			mat[i*n+k] = l
+			x[i] = c*x[i] - s*l
 		}
 	}
 	return rank
@@ -264,18 +292,19 @@ type nwPoint struct {
 // prepare is CGprepare: Gauss's and each row's quadratic in α along the
 // search, and the elliptic contacts' (prepareCone).
 func (nw *newtonWork) prepare(w *pgsWork) {
-	v := nw.search
+	v, n := nw.search, nw.n
 	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
 	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
-	for k, c := 0, 0; k < nw.n; k++ {
-		d, jar, jv := nw.d[k], nw.jaref[k], nw.jv[k]
-		dj0 := d * jar
-		q := nw.quad[3*k : 3*k+3]
+	quad, d, jaref, jv, class := nw.quad[:3*n], nw.d[:n], nw.jaref[:n], nw.jv[:n], w.class[:n]
+	for k, c := 0, 0; k < n; k++ {
+		dk, jar, jvk := d[k], jaref[k], jv[k]
+		dj0 := dk * jar
+		q := quad[3*k : 3*k+3]
 		q[0] = jar * dj0
-		q[1] = jv * dj0
-		q[2] = jv * d * jv
-		if w.class[k] == pgsCone {
-			nw.prepareCone(c, &w.cones[c], nw.quad[3*k:3*k+9])
+		q[1] = jvk * dj0
+		q[2] = jvk * dk * jvk
+		if class[k] == pgsCone {
+			nw.prepareCone(c, &w.cones[c], quad[3*k:3*k+9])
 			k += w.cones[c].dim - 1
 			c++
 		}
@@ -287,42 +316,47 @@ func (nw *newtonWork) prepare(w *pgsWork) {
 // eval is CGeval: the cost along the search at p.alpha and its first two
 // derivatives.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
-	alpha := p.alpha
-	tot := nw.quadGauss
-	add := func(q0, q1, q2 float64) { tot[0] += q0; tot[1] += q1; tot[2] += q2 }
+	alpha, n := p.alpha, nw.n
+	t0, t1, t2 := nw.quadGauss[0], nw.quadGauss[1], nw.quadGauss[2]
+	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
-	for k, c := 0, 0; k < nw.n; k++ {
-		q := nw.quad[3*k : 3*k+3]
-		switch w.class[k] {
+	for k, c := 0, 0; k < n; k++ {
+		q := quad[3*k : 3*k+3]
+		switch class[k] {
 		case pgsEquality:
-			add(q[0], q[1], q[2])
+			t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 		case pgsFriction:
-			start, dir := nw.jaref[k], nw.jv[k]
+			start, dir := jaref[k], jv[k]
 			x := start + alpha*dir
 			f := w.floss[k]
 			rf := nw.r[k] * f
 			switch {
 			case -rf < x && x < rf:
-				add(q[0], q[1], q[2])
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 			case x <= -rf:
-				add(f*(-0.5*rf-start), -f*dir, 0)
+				t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
+				t2 += 0
 			default:
-				add(f*(-0.5*rf+start), f*dir, 0)
+				t0, t1 = t0+f*(-0.5*rf+start), t1+f*dir
+				t2 += 0
 			}
 		case pgsCone:
-			cc, c0, c1 := nw.evalCone(c, nw.quad[3*k:3*k+9], alpha, &tot)
+			cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
+			if quadratic {
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+			}
 			cost, d0, d1 = cost+cc, d0+c0, d1+c1
 			k += w.cones[c].dim - 1
 			c++
 		default:
-			if nw.jaref[k]+alpha*nw.jv[k] < 0 {
-				add(q[0], q[1], q[2])
+			if jaref[k]+alpha*jv[k] < 0 {
+				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
 			}
 		}
 	}
-	p.cost = cost + (alpha*alpha*tot[2] + alpha*tot[1] + tot[0])
-	p.deriv[0] = d0 + (2*alpha*tot[2] + tot[1])
-	p.deriv[1] = d1 + 2*tot[2]
+	p.cost = cost + (alpha*alpha*t2 + alpha*t1 + t0)
+	p.deriv[0] = d0 + (2*alpha*t2 + t1)
+	p.deriv[1] = d1 + 2*t2
 	if p.deriv[1] <= 0 {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
@@ -420,7 +454,7 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 
 // finish returns the solve's answer: qacc in the world's coordinates,
 // v = v_s + δt qacc, γ = δt f on MuJoCo's rows (efc_force of the last
-// update), and J v. Where the step integrates the constraint forces
+// update), and J v (constraintVelocities: not for an rk4 stage's solve). Where the step integrates the constraint forces
 // rather than qacc (sim.ws.mj.metric: mj_Euler with joint damping and
 // mj_implicit apply their own metric to qfrc_smooth + Jᵀ f), v is
 // v* + A⁻¹ Jᵀ γ (A = M), whose Jᵀ γ = M (v − v*) mapVelocity reads: an
@@ -448,6 +482,5 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 			res.V[i] = vs[i] + dt*nw.col[i]
 		}
 	}
-	res.VC = solver.Resize(res.VC, p.NR)
-	w.jac.mul(res.V, res.VC, p.NR) // p.MulJ's sums over J's non-zeros (pgsSetup's pgsJac)
+	w.constraintVelocities(res, p.NR)
 }

@@ -108,6 +108,16 @@ type pgsWork struct {
 	jac    pgsJac         // J's non-zeros (pgsSetup)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
+	em     pgsMomentum // momentumError's scratch
+	// stage says that the solve is an rk4 stage's (solveStage), whose
+	// caller reads res.V alone: stats leaves e_m out.
+	stage bool
+}
+
+// pgsMomentum is the scratch of pgsWork.momentumError: v − v*, A(v − v*),
+// A v and Jᵀγ (nv each).
+type pgsMomentum struct {
+	diff, r, av, jc []float64
 }
 
 // solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
@@ -512,25 +522,14 @@ func (w *pgsWork) sweeps(maxIter int, tol, scale float64) (int, bool) {
 // reduced as (s0 + s2) + (s1 + s3), then the tail in order (the AVX and
 // the portable code give the same sums).
 func dot4(a, b []float64) float64 {
-	n := len(a)
-	i := 0
-	var s0, s1, s2, s3, res float64
-	for ; i <= n-4; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	res = (s0 + s2) + (s1 + s3)
-	for ; i < n; i++ {
-		res += a[i] * b[i]
-	}
-	return res
+	var res [1]float64
+	mulRows(a, b[:len(a)], res[:], 0) // the one row a: mulRows has the sums
+	return res[0]
 }
 
 // finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
 // rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
-// qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v.
+// qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	clear(res.Gamma)
@@ -546,8 +545,21 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	for i := range res.V {
 		res.V[i] = p.VStar[i] + w.x[i]
 	}
-	res.VC = solver.Resize(res.VC, p.NR)
-	w.jac.mul(res.V, res.VC, p.NR)
+	w.constraintVelocities(res, p.NR)
+}
+
+// constraintVelocities sets res.VC = J res.V (p.MulJ's sums over J's
+// non-zeros, pgsSetup's pgsJac) for the nr rows, or empties it for an rk4
+// stage's solve (w.stage), whose caller reads res.V alone: J v is read by
+// the decoding of the step's own solve and by stats' e_m, which a stage
+// leaves out.
+func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
+	if w.stage {
+		res.VC = res.VC[:0]
+		return
+	}
+	res.VC = solver.Resize(res.VC, nr)
+	w.jac.mul(res.V, res.VC, nr)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's
@@ -558,8 +570,18 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 // MuJoCo's answer is from the converged one, which can exceed εr. A
 // one-row Interval block (the pyramid's edges, limits, friction loss)
 // takes its γ from solver.IntervalEval, which solver.Problem.Eval calls
-// for it, without the slices of Eval's general blocks: the same γ.
+// for it, without the slices of Eval's general blocks: the same γ. An rk4
+// stage's solve (w.stage), whose statistics nobody reads (MuJoCo keeps
+// none for its stages), reports e_m as NaN, not computed: it was 2.8% of
+// Gymnasium ant's step.
 func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) solver.Stats {
+	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: math.NaN()}
+	if converged {
+		st.Status = solver.Converged
+	}
+	if w.stage {
+		return st
+	}
 	w.gv = solver.Resize(w.gv, p.NR)
 	for i, c := range p.Constraints {
 		if c.Kind == solver.Interval {
@@ -569,12 +591,64 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		}
 		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
 	}
-	em, _, _, _ := w.scr.Momentum(p, res.V, w.gv)
-	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: em}
-	if converged {
-		st.Status = solver.Converged
-	}
+	st.MomentumError = w.momentumError(p, res.V, w.gv)
 	return st
+}
+
+// momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
+// at (v, γ), to the bit, for the problem whose J w.jac holds (pgsSetup
+// built it from p before every solve that reports stats): Jᵀγ by
+// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their products,
+// ±0, to sums that start at +0 and so are never −0), and A(v − v*) and A v
+// in one pass over each clique's block of A, each row's two sums from +0
+// in column order as linalg.MulVec forms them. A γ that is not finite
+// takes Momentum itself (there, a zero of J times ±Inf is NaN).
+func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
+	for _, g := range gamma[:p.NR] {
+		if g-g != 0 {
+			em, _, _, _ := w.scr.Momentum(p, v, gamma)
+			return em
+		}
+	}
+	nv, m := p.NV, &w.em
+	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
+	v = v[:nv]
+	for i, x := range v {
+		m.diff[i] = x - p.VStar[i]
+	}
+	for c, q := range p.Cliques {
+		mulA2(p.ABlock(c), m.diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], m.r[q.Offset:], m.av[q.Offset:])
+	}
+	w.jac.mulT(gamma, m.jc, nv)
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i, mi := range p.MDiag[:nv] {
+		d := 1 / math.Sqrt(mi)
+		g := d * (m.r[i] - m.jc[i])
+		gn += g * g
+		pn += d * m.av[i] * d * m.av[i]
+		jn += d * m.jc[i] * d * m.jc[i]
+	}
+	if gn > 0 {
+		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+	}
+	return 0
+}
+
+// mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
+// len(y)), each row's sums from +0 in column order (linalg.MulVec's bits).
+func mulA2(a, x, y, r, av []float64) {
+	n := len(x)
+	y, r, av = y[:n], r[:n], av[:n]
+	for i := range n {
+		row := a[i*n : (i+1)*n]
+		xs, ys := x[:len(row)], y[:len(row)]
+		s, t := 0.0, 0.0
+		for j, aij := range row {
+			s += aij * xs[j]
+			t += aij * ys[j]
+		}
+		r[i], av[i] = s, t
+	}
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of

@@ -216,22 +216,30 @@ type pgsSeg struct {
 
 // build sets j from p's J.
 func (j *pgsJac) build(p *solver.Problem) {
-	j.seg, j.idx, j.val = j.seg[:0], j.idx[:0], j.val[:0]
+	need := 0
+	for _, blk := range p.JBlock {
+		need += p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
+	}
+	idx, val := growInt(j.idx, need), solver.Resize(j.val, need)
+	val = val[:len(idx)]
+	j.seg = j.seg[:0]
+	at := 0
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
 		d, n := p.JBlockData(b), q.Size
 		for r := range c.Size {
-			lo := len(j.idx)
+			lo := at
 			for i, a := range d[r*n : (r+1)*n] {
 				if a != 0 {
-					j.idx = append(j.idx, i)
-					j.val = append(j.val, a)
+					idx[at], val[at] = i, a
+					at++
 				}
 			}
-			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: len(j.idx)})
+			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: at})
 		}
 	}
+	j.idx, j.val = idx[:at], val[:at]
 }
 
 // mul sets vc = J v (nr rows), as solver.Problem.MulJ.

@@ -44,53 +44,61 @@ var sparseFromNV = mjSparseNV
 
 // sparseNewton is the sparse scratch of a Newton or CG solve.
 type sparseNewton struct {
-	on      bool
-	off, sz []int     // per clique: first velocity, size
-	madr    []int     // per clique: offset of its blocks in mb, mfb
-	mb      []float64 // M per clique, size×size row-major
-	mfb     []float64 // CG: M's tree factor per clique (factorM)
-	cqOf    []int     // per velocity: its clique
-	jadr    []int     // J's rows: start in jind/jval
-	jnnz    []int     // J's rows: non-zeros
-	jind    []int
-	jval    []float64
-	tadr    []int // Jᵀ's rows (per velocity): start in trow
-	tnnz    []int
-	trow    []int // Jᵀ: the rows k of column i, in order
-	tpos    []int // Jᵀ: J(k, i)'s index in jval
-	h       sparseRows
-	hc      sparseRows // Hcone
-	mark    []int
-	buf     []float64 // nv scratch
-	bufi    []int
-	xv      []float64 // cholUpdate's x
-	xi      []int
-	cols    []int // scratch list of columns
+	on        bool
+	off, sz   []int     // per clique: first velocity, size
+	madr      []int     // per clique: offset of its blocks in mb, mfb
+	mb        []float64 // M per clique, size×size row-major
+	mpadr     []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1]) (packM)
+	mplane    []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
+	mpcol     []int     // their columns
+	mpval     []float64 // their values
+	mppos     []int     // their places in mb
+	mpnz      []bool    // per entry of mb: on the packing's pattern
+	mpoff     []int     // the cliques' offsets and sizes at the last packing
+	mpsz      []int
+	mver      int       // counts the packings that changed which of M's entries are zero
+	mfb       []float64 // CG: M's tree factor per clique (factorM)
+	cqOf      []int     // per velocity: its clique
+	jadr      []int     // J's rows: start in jind/jval
+	jnnz      []int     // J's rows: non-zeros
+	jind      []int
+	jval      []float64
+	junsorted []bool // J's rows whose blocks came out of column order
+	jsame     []bool // J's rows on the columns of another row of their constraint
+	tadr      []int  // Jᵀ's rows (per velocity): start in trow
+	tnnz      []int
+	trow      []int      // Jᵀ: the rows k of column i, in order
+	tpos      []int      // Jᵀ: J(k, i)'s index in jval
+	sym       sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
+	h         sparseRows // H, then its factor, on sym's pattern
+	hc        sparseRows // Hcone, on the same pattern
+	mark      []int
+	buf       []float64 // nv scratch
+	bufi      []int
+	xv        []float64 // cholUpdate's x
+	xi        []int
+	cols      []int // scratch list of columns
 }
 
-// sparseRows is a lower-triangular matrix by rows: row r's columns (≤ r,
-// increasing, the diagonal last once factored) and values.
+// sparseRows is a lower-triangular matrix by rows on a fixed pattern (the
+// symbolic factor's, sparseSym): row r's columns ind[adr[r]:adr[r+1]] (≤ r,
+// increasing, the diagonal last) and its values alongside in val.
 type sparseRows struct {
-	ind [][]int
-	val [][]float64
+	adr []int
+	ind []int
+	val []float64
 }
 
-// resize sizes s for n rows, keeping the rows' storage.
-func (s *sparseRows) resize(n int) {
-	for len(s.ind) < n {
-		s.ind = append(s.ind, nil)
-		s.val = append(s.val, nil)
-	}
-	s.ind, s.val = s.ind[:n], s.val[:n]
+// row returns row r's columns and values.
+func (s *sparseRows) row(r int) ([]int, []float64) {
+	a, b := s.adr[r], s.adr[r+1]
+	return s.ind[a:b], s.val[a:b]
 }
 
-// copyFrom sets s = o.
+// copyFrom sets s = o (the pattern shared, the values copied).
 func (s *sparseRows) copyFrom(o *sparseRows) {
-	s.resize(len(o.ind))
-	for r := range o.ind {
-		s.ind[r] = append(s.ind[r][:0], o.ind[r]...)
-		s.val[r] = append(s.val[r][:0], o.val[r]...)
-	}
+	s.adr, s.ind = o.adr, o.ind
+	s.val = append(s.val[:0], o.val...)
 }
 
 // MuJoCoSparse reports whether the port of MuJoCo 2.2.2's Newton and CG
@@ -116,6 +124,9 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.mb = solver.Resize(sp.mb, sp.madr[nc])
 	sp.mfb = solver.Resize(sp.mfb, sp.madr[nc])
 	sp.mark = growInt(sp.mark, nv)
+	for i := range sp.mark {
+		sp.mark[i] = -1
+	}
 	sp.buf = solver.Resize(sp.buf, nv)
 	sp.bufi = growInt(sp.bufi, nv)
 	sp.xv = solver.Resize(sp.xv, nv)
@@ -127,7 +138,86 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 		n, off := sp.sz[c], sp.off[c]
 		nw.turnMass(p.ABlock(c), sp.mb[sp.madr[c]:sp.madr[c+1]], n, off)
 	}
+	sp.packM(nv)
 	nw.sparseJacobian(p, perm)
+	sp.sym.checked = false
+}
+
+// packM sets M's rows by their entries on a pattern that holds every
+// non-zero (mpadr, mpcol, mpval; M's exact zeros come and go with the
+// configuration, so the pattern keeps the entries once non-zero while the
+// cliques hold, a zero on it adding nothing to M x), each row's in the
+// order dot4 sums them (mulM): the columns below n4 = nv − nv%4 by partial
+// sum (lane: column mod 4), in increasing order in each, then the others
+// (the tail) in increasing order. While no non-zero falls off the
+// pattern only the values are gathered; mver counts the packings that
+// changed which entries are zero.
+func (sp *sparseNewton) packM(nv int) {
+	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
+		off := false
+		for i, v := range sp.mb {
+			if v != 0 && !sp.mpnz[i] {
+				off = true
+				break
+			}
+		}
+		if !off {
+			changed := false
+			val := sp.mpval[:len(sp.mppos)]
+			for k, p := range sp.mppos {
+				v := sp.mb[p]
+				if (v != 0) != (val[k] != 0) {
+					changed = true
+				}
+				val[k] = v
+			}
+			if changed {
+				sp.mver++
+			}
+			return
+		}
+	}
+	sp.repackM(nv)
+}
+
+// repackM is packM with a new pattern: the last one's entries (while the
+// cliques hold) and M's non-zeros.
+func (sp *sparseNewton) repackM(nv int) {
+	n4 := nv - nv%4
+	sp.mver++
+	keep := len(sp.mpnz) == len(sp.mb) && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz)
+	sp.mpoff, sp.mpsz = append(sp.mpoff[:0], sp.off...), append(sp.mpsz[:0], sp.sz...)
+	sp.mpnz = growBool(sp.mpnz, len(sp.mb))
+	for i, v := range sp.mb {
+		sp.mpnz[i] = keep && sp.mpnz[i] || v != 0
+	}
+	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
+	col, val, pos := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb)), growInt(sp.mppos, len(sp.mb))
+	k := 0
+	sp.mpadr[0] = 0
+	for c := range sp.off {
+		n, off, ma := sp.sz[c], sp.off[c], sp.madr[c]
+		body := min(max(n4-off, 0), n) // the block's columns below n4
+		for r := range n {
+			for lane := range 4 {
+				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
+					if at := ma + r*n + j; sp.mpnz[at] {
+						col[k], val[k], pos[k] = off+j, sp.mb[at], at
+						k++
+					}
+				}
+				sp.mplane[4*(off+r)+lane] = k
+			}
+			for j := body; j < n; j++ {
+				if at := ma + r*n + j; sp.mpnz[at] {
+					col[k], val[k], pos[k] = off+j, sp.mb[at], at
+					k++
+				}
+			}
+			sp.mpadr[off+r+1] = k
+		}
+	}
+	sp.mpcol, sp.mpval, sp.mppos = col[:k], val[:k], pos[:k]
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
@@ -155,8 +245,11 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 	total := sp.jadr[n]
 	sp.jind, sp.jval = growInt(sp.jind, total), solver.Resize(sp.jval, total)
 	clear(sp.jnnz)
+	sp.junsorted = growBool(sp.junsorted, n)
+	clear(sp.junsorted)
 	// Blocks in clique-offset order per row: p.JBlock may list a
-	// constraint's cliques in any order, so fill then sort each row.
+	// constraint's cliques in any order, so fill then sort the rows whose
+	// blocks came out of order.
 	for b, blk := range p.JBlock {
 		cq := p.Cliques[blk.Clique]
 		con := p.Constraints[blk.Constraint]
@@ -167,12 +260,17 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 				continue
 			}
 			at := sp.jadr[k] + sp.jnnz[k]
+			if sp.jnnz[k] > 0 && sp.jind[at-1] > cq.Offset {
+				sp.junsorted[k] = true
+			}
 			nw.turnRow(data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size], cq.Offset)
 			sp.jnnz[k] += cq.Size
 		}
 	}
 	for k := range n {
-		sp.sortRow(k)
+		if sp.junsorted[k] {
+			sp.sortRow(k)
+		}
 	}
 	nw.compressConstraints(p)
 	sp.transpose(nw.nv, n)
@@ -193,6 +291,14 @@ func (nw *newtonWork) turnRow(jw []float64, ind []int, val []float64, off int) {
 	}
 }
 
+// growBool returns s resized to n (reallocated when short).
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, max(n, 2*cap(s), patternSlack))
+	}
+	return s[:n]
+}
+
 // sortRow sorts J's row k by column (insertion sort: a row holds one or
 // two cliques' runs).
 func (sp *sparseNewton) sortRow(k int) {
@@ -206,9 +312,12 @@ func (sp *sparseNewton) sortRow(k int) {
 }
 
 // compressConstraints keeps, in each row, the columns where a row of its
-// constraint is non-zero, and packs the rows.
+// constraint is non-zero, and packs the rows; a constraint's rows after
+// its first are marked jsame.
 func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 	sp := &nw.sp
+	sp.jsame = growBool(sp.jsame, nw.n)
+	clear(sp.jsame)
 	for _, con := range p.Constraints {
 		first := -1
 		for r := range con.Size {
@@ -246,6 +355,7 @@ func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 				}
 			}
 			sp.jnnz[k] = m
+			sp.jsame[k] = k != first
 		}
 	}
 	// Pack the rows (each row only shrank within its own range).
@@ -327,12 +437,21 @@ func (nw *newtonWork) mulJ(x, out []float64) {
 func (nw *newtonWork) mulJT(f, out []float64) {
 	clear(out[:nw.nv])
 	if !nw.sp.on { // skipping f_k = 0 as MuJoCo does, over the row's non-zeros (rowPattern)
+		nv := nw.nv
+		out = out[:nv]
 		for k, fk := range f[:nw.n] {
 			if fk == 0 {
 				continue
 			}
-			row := nw.j[k*nw.nv : (k+1)*nw.nv]
-			for _, i := range nw.rowNZ(k) {
+			row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
+			if 2*len(idx) >= nv { // a dense row: all of it (the zeros add ±0 to sums never −0)
+				row = row[:len(out)]
+				for i, x := range row {
+					out[i] += x * fk
+				}
+				continue
+			}
+			for _, i := range idx {
 				out[i] += row[i] * fk
 			}
 		}
@@ -347,85 +466,52 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 }
 
 // mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
-// whose terms outside the row's clique are zeros (the same bits).
+// through its entries on packM's pattern in their lanes: each partial sum
+// gets its terms in dot4's order, the zeros off the pattern adding
+// nothing (a zero term adds ±0 to a sum that is never −0), so the bits
+// are dot4's.
 func (nw *newtonWork) mulM(x, out []float64) {
 	if !nw.sp.on {
 		mulMat(nw.m, x, out, nw.nv, nw.nv)
 		return
 	}
-	sp, nv4 := &nw.sp, nw.nv-nw.nv%4
-	for c := range sp.off {
-		n, off := sp.sz[c], sp.off[c]
-		mb := sp.mb[sp.madr[c]:]
-		for r := range n {
-			out[off+r] = dotAt(mb[r*n:(r+1)*n], x[off:off+n], off, nv4)
-		}
+	sp := &nw.sp
+	for r := range nw.nv {
+		a, l := sp.mpadr[r], sp.mplane[4*r:4*r+4]
+		s0 := sumTerms(sp.mpval[a:l[0]], sp.mpcol[a:l[0]], x, 0)
+		s1 := sumTerms(sp.mpval[l[0]:l[1]], sp.mpcol[l[0]:l[1]], x, 0)
+		s2 := sumTerms(sp.mpval[l[1]:l[2]], sp.mpcol[l[1]:l[2]], x, 0)
+		s3 := sumTerms(sp.mpval[l[2]:l[3]], sp.mpcol[l[2]:l[3]], x, 0)
+		e := sp.mpadr[r+1]
+		out[r] = sumTerms(sp.mpval[l[3]:e], sp.mpcol[l[3]:e], x, (s0+s2)+(s1+s3))
 	}
 }
 
-// dotAt is dot4 over a full row of n4+n%4 entries whose non-zeros are v,
-// at columns off … off+len(v)−1 (x holds those columns' entries): each
-// term goes to the partial sum dot4 gives its column (column mod 4 below
-// n4, then the tail in order), in the same order, so the sum is dot4's to
-// the bit.
-func dotAt(v, x []float64, off, n4 int) float64 {
-	split := min(max(n4-off, 0), len(v))
-	var s [4]float64
-	j := 0
-	for ; j < split && (off+j)&3 != 0; j++ {
-		s[(off+j)&3] += v[j] * x[j]
+// sumTerms returns s + Σ val_j x[col_j], added in order.
+func sumTerms(val []float64, col []int, x []float64, s float64) float64 {
+	val = val[:len(col)]
+	for j, c := range col {
+		s += val[j] * x[c]
 	}
-	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-	for ; j+4 <= split; j += 4 { // off+j ≡ 0 mod 4
-		s0 += v[j] * x[j]
-		s1 += v[j+1] * x[j+1]
-		s2 += v[j+2] * x[j+2]
-		s3 += v[j+3] * x[j+3]
-	}
-	s = [4]float64{s0, s1, s2, s3}
-	for ; j < split; j++ {
-		s[(off+j)&3] += v[j] * x[j]
-	}
-	res := (s[0] + s[2]) + (s[1] + s[3])
-	for ; j < len(v); j++ {
-		res += v[j] * x[j]
-	}
-	return res
+	return s
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
 // the pattern of every row (mju_sqrMatTDSparse, mj_addM), factored by
-// mju_cholFactorSparse.
+// mju_cholFactorSparse. The pattern, with the factor's fill, is sp.sym's
+// (built again only when J's or M's pattern changed); each entry is
+// summed over J's rows in order, then M's term, as the merges sum it.
 func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	sp, nv := &nw.sp, nw.nv
-	sp.h.resize(nv)
-	for i := range sp.mark {
-		sp.mark[i] = -1
+	if !sp.sym.checked {
+		nw.checkSym()
 	}
+	h := &sp.h
+	h.adr, h.ind = sp.sym.adr, sp.sym.ind
+	h.val = solver.Resize(h.val, len(h.ind))
 	for i := range nv {
-		cols := sp.cols[:0]
-		add := func(c int) {
-			if c <= i && sp.mark[c] != i {
-				sp.mark[c] = i
-				cols = append(cols, c)
-			}
-		}
-		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
-			ind, _ := sp.row(sp.trow[t])
-			for _, c := range ind {
-				add(c)
-			}
-		}
-		cq := sp.cqOf[i]
-		n, off := sp.sz[cq], sp.off[cq]
-		mrow := sp.mb[sp.madr[cq]+(i-off)*n:]
-		for j := range n {
-			if mrow[j] != 0 || off+j == i {
-				add(off + j)
-			}
-		}
-		slices.Sort(cols)
-		sp.cols = cols
+		a, e := h.adr[i], h.adr[i+1]
+		cols := h.ind[a:e]
 		for _, c := range cols {
 			sp.buf[c] = 0
 		}
@@ -443,71 +529,88 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 				sp.buf[c] += val[j] * scl
 			}
 		}
-		for j := range n {
-			if off+j <= i {
-				sp.buf[off+j] += mrow[j]
+		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
+			if c := sp.mpcol[p]; c <= i {
+				sp.buf[c] += sp.mpval[p]
 			}
 		}
-		sp.h.ind[i] = append(sp.h.ind[i][:0], cols...)
-		sp.h.val[i] = sp.h.val[i][:0]
-		for _, c := range cols {
-			sp.h.val[i] = append(sp.h.val[i], sp.buf[c])
+		v := h.val[a:e]
+		for p, c := range cols {
+			v[p] = sp.buf[c]
 		}
 	}
-	sp.cholFactor(&sp.h, mjMinVal)
+	for _, p := range sp.sym.fill {
+		h.val[p] = negZero
+	}
+	sp.cholFactor(h, mjMinVal)
 	if nw.ncone > 0 {
 		nw.hessianConeSparse(w)
 	}
 }
 
 // cholFactor is mju_cholFactorSparse: H = Lᵀ L in place, rows from the last
-// (row r scaled by its diagonal's root, then each row c < r in r's pattern
-// less L(r,c) times r's leading part, with fill); it returns the rank.
+// (row r scaled by its diagonal's root, then each row c = L_r[i] < r less
+// L(r,c) times L_r[0…i], merged into row c's pattern: here sp.sym's
+// positions in the pattern that already holds the fill); it returns the
+// rank. The merge's a·dst + b·src with a = 1 is dst + b·src to the bit.
 func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
-	n := len(h.ind)
+	fpos, frun := sp.sym.fpos, sp.sym.frun
+	lv := h.val
+	n := len(h.adr) - 1
 	rank := n
 	for r := n - 1; r >= 0; r-- {
-		ind, val := h.ind[r], h.val[r]
+		a := h.adr[r]
+		val := lv[a:h.adr[r+1]]
 		nnz := len(val)
-		tmp := val[nnz-1]
-		if tmp < mindiag {
-			tmp = mindiag
+		if !cholScaleRow(val, mindiag) {
 			rank--
 		}
-		val[nnz-1] = math.Sqrt(tmp)
-		tmp = 1 / val[nnz-1]
 		for i := range nnz - 1 {
-			val[i] *= tmp
-		}
-		for i := range nnz - 1 {
-			c := ind[i]
-			h.ind[c], h.val[c] = sp.combine(h.ind[c], h.val[c], ind[:i+1], val[:i+1], 1, -val[i])
+			b := -val[i]
+			src := val[:i+1]
+			if p0 := int(frun[a+i]); p0 >= 0 { // row L_r[i] holds L_r[0…i] in a run
+				dst := lv[p0 : p0+len(src)]
+				for j, v := range src {
+					dst[j] += v * b
+				}
+			} else {
+				f := fpos[-1-p0:]
+				f = f[:len(src)]
+				for j, p := range f {
+					lv[p] += src[j] * b
+				}
+			}
 		}
 	}
 	return rank
 }
 
-// combine is mju_combineSparse: dst = a dst + b src over the union of
-// their patterns (both increasing); it returns dst's new storage.
-func (sp *sparseNewton) combine(dind []int, dval []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
-	if slices.Equal(dind, sind) {
-		for i := range dval {
-			dval[i] = dval[i]*a + sval[i]*b
-		}
-		return dind, dval
+// cholScaleRow is mju_cholFactorSparse's step on row r before its
+// merges: the diagonal (last) to the root of max(it, mindiag), the rest
+// divided by it; false when the diagonal was below mindiag.
+func cholScaleRow(val []float64, mindiag float64) bool {
+	nnz := len(val)
+	tmp, ok := val[nnz-1], true
+	if tmp < mindiag {
+		tmp, ok = mindiag, false
 	}
-	return sp.combineInto(dind[:0], dval[:0], dind, dval, sind, sval, a, b)
+	val[nnz-1] = math.Sqrt(tmp)
+	tmp = 1 / val[nnz-1]
+	for i := range nnz - 1 {
+		val[i] *= tmp
+	}
+	return ok
 }
 
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
 func (h *sparseRows) cholSolve(vec, res []float64) {
-	n := len(h.ind)
+	n := len(h.adr) - 1
 	copy(res[:n], vec[:n])
 	for i := n - 1; i >= 0; i-- {
 		if res[i] == 0 {
 			continue
 		}
-		ind, val := h.ind[i], h.val[i]
+		ind, val := h.row(i)
 		nnz := len(val)
 		res[i] /= val[nnz-1]
 		tmp := res[i]
@@ -516,7 +619,7 @@ func (h *sparseRows) cholSolve(vec, res []float64) {
 		}
 	}
 	for i := range n {
-		ind, val := h.ind[i], h.val[i]
+		ind, val := h.row(i)
 		nnz := len(val)
 		if nnz > 1 {
 			res[i] -= dotSparse(val[:nnz-1], res, ind[:nnz-1])
@@ -526,65 +629,82 @@ func (h *sparseRows) cholSolve(vec, res []float64) {
 }
 
 // cholUpdate is mju_cholUpdateSparse: Lᵀ L ± x xᵀ in place for x on the
-// increasing columns xi (x and xi are overwritten); it returns the rank,
-// −1 if the factor's pattern would change (MuJoCo stops with an error;
-// the caller refactors).
+// increasing columns xi (x must be sp.xv's storage; x and sp.buf are
+// overwritten); it returns the rank, −1 if the factor's pattern would
+// change (MuJoCo stops with an error; the caller refactors), a row's
+// pattern not holding x's. Row r = x's last column becomes L_r/c ± (s/c) x
+// and x becomes c x − s L_r on L_r's pattern, each entry as
+// mju_combineSparse's merge computes it.
 func (sp *sparseNewton) cholUpdate(h *sparseRows, x []float64, xi []int, plus bool) int {
-	n := len(h.ind)
+	n := len(h.adr) - 1
 	rank := n
+	other := sp.buf
 	i := len(xi) - 1
 	for i >= 0 {
 		r := xi[i]
-		ind, val := h.ind[r], h.val[r]
+		ind, val := h.row(r)
 		nnz := len(val)
-		d := val[nnz-1]
-		tmp := d*d - x[i]*x[i]
-		if plus {
-			tmp = d*d + x[i]*x[i]
-		}
-		if tmp < mjMinVal {
-			tmp = mjMinVal
-			rank--
-		}
-		rr := math.Sqrt(tmp)
-		c := rr / d
-		s := x[i] / d
-		val[nnz-1] = rr
-		b := -s / c
-		if plus {
-			b = s / c
-		}
-		if nind, _ := sp.combine(ind[:nnz-1], val[:nnz-1], xi[:i], x[:i], 1/c, b); len(nind) != nnz-1 {
+		off := ind[:nnz-1]
+		if !holds(off, xi[:i]) {
 			return -1
 		}
-		// x's leading part = c x − s L(r, ·); x may gain the row's pattern.
-		xi, x = sp.combineInto(sp.xi[:0], sp.xv[:0], xi[:i], x[:i], ind[:nnz-1], val[:nnz-1], c, -s)
+		rr, c, s, b, ok := cholRotation(val[nnz-1], x[i], plus)
+		if !ok {
+			rank--
+		}
+		val[nnz-1] = rr
+		a, ms := 1/c, -s
+		nx := other[:nnz-1]
+		q := 0
+		for p, col := range off {
+			if q < i && xi[q] == col {
+				val[p] = val[p]*a + x[q]*b
+				nx[p] = c*x[q] + ms*val[p]
+				q++
+			} else {
+				val[p] *= a
+				nx[p] = ms * val[p]
+			}
+		}
+		other, x, xi = x[:cap(x)], nx, off
 		i = len(xi) - 1
 	}
 	return rank
 }
 
-// combineInto writes a x + b s over the union of the patterns of x (xi)
-// and s (sind, both increasing) into (oi, ov), which may be x's own
-// storage (x is copied to sp.buf, sp.bufi first): mju_combineSparse's
-// merge.
-func (sp *sparseNewton) combineInto(oi []int, ov []float64, xi []int, x []float64, sind []int, sval []float64, a, b float64) ([]int, []float64) {
-	bi := append(sp.bufi[:0], xi...)
-	bv := append(sp.buf[:0], x...)
-	i, j := 0, 0
-	for i < len(bi) || j < len(sind) {
-		switch {
-		case j == len(sind) || i < len(bi) && bi[i] < sind[j]:
-			oi, ov = append(oi, bi[i]), append(ov, a*bv[i])
-			i++
-		case i == len(bi) || sind[j] < bi[i]:
-			oi, ov = append(oi, sind[j]), append(ov, b*sval[j])
-			j++
-		default:
-			oi, ov = append(oi, bi[i]), append(ov, a*bv[i]+b*sval[j])
-			i++
-			j++
+// cholRotation is mju_cholUpdateSparse's rotation at a row of diagonal d
+// for x's entry xr there: the new diagonal rr = √(d² ± xr²) (at least
+// √mjMinVal, ok false then), c = rr/d, s = xr/d and the factor ±s/c of x
+// in the row's update.
+func cholRotation(d, xr float64, plus bool) (rr, c, s, b float64, ok bool) {
+	tmp := d*d - xr*xr
+	if plus {
+		tmp = d*d + xr*xr
+	}
+	ok = true
+	if tmp < mjMinVal {
+		tmp, ok = mjMinVal, false
+	}
+	rr = math.Sqrt(tmp)
+	c, s = rr/d, xr/d
+	b = -s / c
+	if plus {
+		b = s / c
+	}
+	return rr, c, s, b, ok
+}
+
+// holds reports whether the increasing columns sub are among the
+// increasing columns set.
+func holds(set, sub []int) bool {
+	q := 0
+	for _, c := range set {
+		if q == len(sub) {
+			return true
+		}
+		if sub[q] == c {
+			q++
 		}
 	}
-	return oi, ov
+	return q == len(sub)
 }

@@ -325,6 +325,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prof.lap(StageConstraintAssembly)
 	}
 	solved, err := false, error(nil)
+	w.pgs.stage = true // only res.V is read: the port's statistics leave e_m out (pgsWork.stats)
 	if withContacts {
 		solved, err = sim.solvePyramid(p, st.pairs, st.mats, &st.asm, kin, st.vs, &st.res, true)
 	}
@@ -334,6 +335,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if !solved && err == nil {
 		err = sim.cfg.Solver.Solve(p, st.vs, &st.res)
 	}
+	w.pgs.stage = false
 	if err != nil {
 		return fmt.Errorf("sim: step %d: RK4 stage %d: constraint solver: %w", sim.step+1, i, err)
 	}
