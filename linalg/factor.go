@@ -88,7 +88,12 @@ func (f *Factor) Add(i, j int, m []float64) bool {
 // L_off L_offᵀ with one rank-k kernel and scatter it into the later panels
 // through the precomputed map (SAP §IV-D, [48, §9]). It reports false if
 // H is not numerically positive definite (including NaN entries).
-func (f *Factor) Factorize() bool {
+func (f *Factor) Factorize() bool { return f.factorize(true) }
+
+// factorize is Factorize; with direct it subtracts the loop kernels'
+// updates where they land (update), otherwise through w (syrk, scatter):
+// the same bits (TestUpdateSameBits).
+func (f *Factor) factorize(direct bool) bool {
 	s := f.sym
 	if s == nil {
 		return false
@@ -110,6 +115,10 @@ func (f *Factor) Factorize() bool {
 		}
 		b := p[ns*ns:]
 		trsm(m, ns, p[:ns*ns], b)
+		if direct && !useBLAS(f.Kernels, ns, m) {
+			f.update(sn, ns, b)
+			continue
+		}
 		w := f.w[:m*m]
 		syrk(m, ns, b, w)
 		f.scatter(sn, m, w)
@@ -123,17 +132,7 @@ func (f *Factor) Factorize() bool {
 // is looked up once per row block (f.rb), not once per pair of them.
 func (f *Factor) scatter(sn, m int, w []float64) {
 	s := f.sym
-	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
-	base := s.rowPanel[lo]
-	f.rb = f.rb[:0]
-	for i, r := range s.rowPos[lo:hi] {
-		t := s.snOf[r]
-		f.rb = append(f.rb, rowBlock{
-			w:      int(s.rowPanel[int(lo)+i] - base),
-			n:      s.sizes[s.perm[r]],
-			stride: s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]],
-		})
-	}
+	f.rowBlocks(sn)
 	k := s.scatPtr[sn]
 	for a, ra := range f.rb {
 		for b, rb := range f.rb[:a+1] {
@@ -154,6 +153,22 @@ func (f *Factor) scatter(sn, m int, w []float64) {
 				}
 			}
 		}
+	}
+}
+
+// rowBlocks sets f.rb to supernode sn's row blocks.
+func (f *Factor) rowBlocks(sn int) {
+	s := f.sym
+	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
+	base := s.rowPanel[lo]
+	f.rb = f.rb[:0]
+	for i, r := range s.rowPos[lo:hi] {
+		t := s.snOf[r]
+		f.rb = append(f.rb, rowBlock{
+			w:      int(s.rowPanel[int(lo)+i] - base),
+			n:      s.sizes[s.perm[r]],
+			stride: s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]],
+		})
 	}
 }
 

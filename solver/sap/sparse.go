@@ -150,6 +150,15 @@ func (s *sparseSystem) addJtTmp(p *solver.Problem, b1, b2 int, at blockAt, data 
 // diagonal block's lower triangle only (Locate), so the upper one is left
 // unused.
 func addJtTmp3(j1, t []float64, n1, n2 int, at blockAt, data []float64, lower bool) {
+	if n1 == 6 && n2 == 6 { // two free bodies' blocks, or one body's diagonal block
+		addJtTmp3x6(j1, t, at, data, lower)
+		return
+	}
+	addJtTmp3Loop(j1, t, n1, n2, at, data, lower)
+}
+
+// addJtTmp3Loop is addJtTmp3 for any n1, n2.
+func addJtTmp3Loop(j1, t []float64, n1, n2 int, at blockAt, data []float64, lower bool) {
 	ja, jb, jc := j1[:n1], j1[n1:2*n1], j1[2*n1:3*n1]
 	t0, t1, t2 := t[:n2], t[n2:2*n2], t[2*n2:3*n2]
 	if at.trans {
@@ -172,6 +181,34 @@ func addJtTmp3(j1, t []float64, n1, n2 int, at blockAt, data []float64, lower bo
 		for b, x := range r0 {
 			row[b] += c0*x + c1*r1[b] + c2*r2[b]
 		}
+	}
+}
+
+// addJtTmp3x6 is addJtTmp3 for six columns on both sides, its rows
+// written out. A transposed block is filled row by row of the stored
+// block: entry (b, a) gets t_0b j_0a + t_1b j_1a + t_2b j_2a, the same
+// products (their factors commute) added in the same order.
+func addJtTmp3x6(j1, t []float64, at blockAt, data []float64, lower bool) {
+	ja, jb, jc := (*[6]float64)(j1[0:6]), (*[6]float64)(j1[6:12]), (*[6]float64)(j1[12:18])
+	t0, t1, t2 := (*[6]float64)(t[0:6]), (*[6]float64)(t[6:12]), (*[6]float64)(t[12:18])
+	if at.trans {
+		ja, jb, jc, t0, t1, t2 = t0, t1, t2, ja, jb, jc
+	}
+	for a := range 6 {
+		row := (*[6]float64)(data[at.off+a*at.stride:])
+		c0, c1, c2 := ja[a], jb[a], jc[a]
+		if lower { // entries b ≤ a
+			for b := range a + 1 {
+				row[b] += c0*t0[b] + c1*t1[b] + c2*t2[b]
+			}
+			continue
+		}
+		row[0] += c0*t0[0] + c1*t1[0] + c2*t2[0]
+		row[1] += c0*t0[1] + c1*t1[1] + c2*t2[1]
+		row[2] += c0*t0[2] + c1*t1[2] + c2*t2[2]
+		row[3] += c0*t0[3] + c1*t1[3] + c2*t2[3]
+		row[4] += c0*t0[4] + c1*t1[4] + c2*t2[4]
+		row[5] += c0*t0[5] + c1*t1[5] + c2*t2[5]
 	}
 }
 
