@@ -293,7 +293,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		ent.bound = math.Inf(1) // saturation is decided on the input
 		fc := max(-e, min(e, f))
 		k, row := a.emit(c, solver.Interval, fc*dt, fc*dt)
-		c.p.R[row] = solver.NearRigidR(a.w[0], c.prm.Beta) // any R > 0: the impulse does not depend on it
+		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
 		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(f) > e
 		a.add(ent)
 		return

@@ -103,15 +103,23 @@ type Assembler struct {
 	x        []float64   // scratch: row rotation of diagonalize
 	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
 	idiag    []float64   // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
-	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize)
-	wm       [36]float64 // its full Delassus block W, row-major
-	ev       [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null     [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work     []float64   // eigen-solver scratch
-	vecs     []float64   // row bases of diagonalized blocks (n×n each)
-	entries  []entry     // one per Set item, in Report order
-	forced   []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
-	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize), once wSet
+	wm       [36]float64 // its full Delassus block W, row-major, once wSet
+	// wSet says that w and wm are the block just emitted's: emit leaves
+	// them to the first read (weight, diagonalize), so that a block whose
+	// R does not depend on them (MuJoCo's soft rows with Compliance.Weight,
+	// the actuators with a gain) costs no Delassus estimate.
+	wSet bool
+	// eagerW makes emit compute w and wm at once and every read take them,
+	// as before they were computed on first read (tests compare the two).
+	eagerW  bool
+	ev      [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	null    [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
+	work    []float64   // eigen-solver scratch
+	vecs    []float64   // row bases of diagonalized blocks (n×n each)
+	entries []entry     // one per Set item, in Report order
+	forced  []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
+	scale   float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -280,19 +288,41 @@ func (a *Assembler) addDOF(c *asmCtx, b, vi, r int, coef float64) {
 }
 
 // emit appends the block built since begin to p as a constraint of the
-// given kind, with its J blocks in increasing clique order, computes the
-// diagonal of its Delassus block W = Σ_t J_t A_t⁻¹ J_tᵀ into a.w (1 per
-// row with Params.NoSolve), and returns the constraint index and its first
-// row.
+// given kind, with its J blocks in increasing clique order, and returns
+// the constraint index and its first row. The diagonal of its Delassus
+// block W = Σ_t J_t A_t⁻¹ J_tᵀ (1 per row with Params.NoSolve) is
+// computed when first read (weight, diagonalize): from the same J rows
+// (a.jr, which nothing changes before the next begin) and the same factor,
+// so with the same bits.
 func (a *Assembler) emit(c *asmCtx, kind solver.Kind, params ...float64) (int, int) {
 	k := c.p.AddConstraint(kind, a.nr, params...)
 	a.jr.Add(c.p, k)
+	a.wSet = false
 	if c.prm.NoSolve {
 		a.unitW() // no solve reads R (Params.NoSolve)
-	} else {
+	} else if a.eagerW {
 		a.delassus(c)
 	}
 	return k, c.p.Constraints[k].Row
+}
+
+// weight returns a.w[k], the Delassus estimate of row k of the block just
+// emitted, computing the block's (delassus) on its first read.
+func (a *Assembler) weight(c *asmCtx, k int) float64 {
+	if !a.wSet {
+		a.delassus(c)
+	}
+	return a.w[k]
+}
+
+// softWeight is weight for a row of MuJoCo's soft constraint of
+// compliance cp (Compliance.soft, softAt), which reads it only without
+// cp.Weight: 0 (unread) when cp.Weight > 0.
+func (a *Assembler) softWeight(c *asmCtx, cp Compliance, k int) float64 {
+	if cp.Weight > 0 && !a.eagerW {
+		return 0 // softAt takes R from cp.Weight
+	}
+	return a.weight(c, k)
 }
 
 // unitW sets the Delassus estimate of the block just emitted to 1 per row,
@@ -327,9 +357,10 @@ func (a *Assembler) delassus(c *asmCtx) {
 }
 
 // setW sets a.w to the diagonal of a.wm, with 1 for rows that touch no
-// velocity.
+// velocity, and marks them the block's (wSet).
 func (a *Assembler) setW() {
 	n := a.nr
+	a.wSet = true
 	for r := range n {
 		a.w[r] = a.wm[r*n+r]
 		if !(a.w[r] > 0) {
@@ -390,6 +421,9 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	if c.prm.NoSolve {
 		return -1 // no Delassus block to diagonalize (Params.NoSolve)
 	}
+	if !a.wSet {
+		a.delassus(c)
+	}
 	n := a.nr
 	a.work = solver.Resize(a.work, 64*n)
 	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: a.wm[:n*n]}
@@ -449,7 +483,7 @@ func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
 // setRow sets R and v̂ of row r (absolute) from compliance cp, the
 // Delassus estimate a.w[k] and the value g0.
 func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
-	c.p.R[row], c.p.VHat[row] = cp.regularization(a.w[k], g0, c.prm.Beta, c.in.DT)
+	c.p.R[row], c.p.VHat[row] = cp.regularization(a.weight(c, k), g0, c.prm.Beta, c.in.DT)
 	if a.null[k] {
 		c.p.VHat[row] = 0
 	}
@@ -475,9 +509,9 @@ func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 		}
 	}
 	if cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[k], g0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp, k), g0, jv0, c.prm.Beta, c.in.DT)
 	} else {
-		c.p.R[row], c.p.VHat[row] = cp.equality(a.w[k], g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
+		c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
 	}
 	if a.null[k] {
 		c.p.VHat[row] = 0

@@ -74,9 +74,10 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 		jv0 = elem(c.in.V0, vi)
 	}
 	k, row := a.emit(c, solver.Interval, -b, b)
-	c.p.R[row] = FrictionSigma * a.w[0]
 	if cp := jf.Compliance; cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], 0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp, 0), 0, jv0, c.prm.Beta, c.in.DT)
+	} else {
+		c.p.R[row] = FrictionSigma * a.weight(c, 0)
 	}
 	a.add(entry{typ: TypeFriction, item: i, block: k, nblocks: 1, bound: b, vec: -1})
 }

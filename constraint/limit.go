@@ -102,11 +102,11 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs float64) {
 	switch {
 	case g0 < 0 && cp.mujoco():
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp, 0), g0, jv0, c.prm.Beta, c.in.DT)
 		return
 	case g0 < 0 && cp.rigid() && c.prm.MaxRecoverySpeed > 0:
 		a.setRow(c, row, 0, cp, g0)
-		_, vref := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}.soft(a.w[0], g0, jv0, c.prm.Beta, c.in.DT)
+		_, vref := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}.soft(a.weight(c, 0), g0, jv0, c.prm.Beta, c.in.DT)
 		d := Impedance(DefaultSolImp, g0)
 		c.p.VHat[row] = min(c.p.VHat[row], max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
 	default:

@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/stiction-sim/stiction/contact"
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/contact"
+)
 
 // A step of MuJoCo's integrators asks for a contact pair's combined
 // material (contact.Combine of its two geometries' materials, mujocoSoft)
@@ -47,3 +51,74 @@ func combinedMaterials(mats []pairMaterial, dst []contact.Material) []contact.Ma
 	}
 	return dst
 }
+
+// The combined material of a pair also stays the same from step to step
+// as long as its geometries' two materials do: mujocoSoft keeps it
+// (pairMatCache) and combines again only when one of the two materials of
+// Config.Materials changed since, bit for bit (a caller may change them in
+// place between steps), or for a pair of materials it has not seen.
+
+// pairMatCacheSize bounds the kept combinations; past it, the oldest are
+// replaced.
+const pairMatCacheSize = 32
+
+// pairMatCache is the combined materials kept across steps (mujocoSoft),
+// by the two geometries' material indices.
+type pairMatCache struct {
+	entries []pairMatEntry
+	next    int // the entry the next new combination replaces once full
+}
+
+// pairMatEntry is the combination of materials ia and ib: the materials
+// it was combined from, and the result.
+type pairMatEntry struct {
+	ia, ib int
+	a, b   contact.Material
+	pm     pairMaterial
+}
+
+// combinedMaterial returns the combined material of pair pr's geometries
+// (contact.Combine of their Config.Materials) and whether it is MuJoCo's
+// soft contact, from the cache when the same two materials were combined
+// before: the same Combine of the same bits gives the same bits.
+func (sim *Simulator) combinedMaterial(pr *contact.Pair) pairMaterial {
+	m, mats := sim.Model, sim.cfg.Materials
+	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
+	c := &sim.ws.mj.staged.matCache
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.ia == ia && e.ib == ib && sameMaterial(&e.a, &mats[ia]) && sameMaterial(&e.b, &mats[ib]) {
+			return e.pm
+		}
+	}
+	mat := contact.Combine(mats[ia], mats[ib])
+	e := pairMatEntry{ia: ia, ib: ib, a: mats[ia], b: mats[ib], pm: pairMaterial{mat, mat.MuJoCoSoft()}}
+	if c.entries == nil {
+		c.entries = make([]pairMatEntry, 0, pairMatCacheSize) // a pair first seen later allocates nothing
+	}
+	if len(c.entries) < pairMatCacheSize {
+		c.entries = append(c.entries, e)
+	} else {
+		c.entries[c.next] = e
+		c.next = (c.next + 1) % pairMatCacheSize
+	}
+	return e.pm
+}
+
+// sameMaterial reports whether a and b hold the same bits in every field
+// (the same Foundation pointer; TestSameMaterialEveryField checks that it
+// reads every field of contact.Material).
+func sameMaterial(a, b *contact.Material) bool {
+	return sameFloat(a.Stiffness, b.Stiffness) && sameFloat(a.Dissipation, b.Dissipation) &&
+		sameFloat(a.Friction, b.Friction) && sameFloat(a.Rolling, b.Rolling) && sameFloat(a.Spin, b.Spin) &&
+		a.Anchors == b.Anchors && sameFloat(a.SlipTime, b.SlipTime) &&
+		sameFloat(a.SlipImp[0], b.SlipImp[0]) && sameFloat(a.SlipImp[1], b.SlipImp[1]) &&
+		sameFloat(a.SlipImp[2], b.SlipImp[2]) && sameFloat(a.SlipImp[3], b.SlipImp[3]) &&
+		sameFloat(a.SlipImp[4], b.SlipImp[4]) && sameFloat(a.SlipStiffness, b.SlipStiffness) &&
+		sameFloat(a.SlipRef[0], b.SlipRef[0]) && sameFloat(a.SlipRef[1], b.SlipRef[1]) &&
+		sameFloat(a.SlipWeight, b.SlipWeight) && a.WeightSet == b.WeightSet && a.MaxFriction == b.MaxFriction &&
+		a.Condim == b.Condim && a.Priority == b.Priority && a.Foundation == b.Foundation
+}
+
+// sameFloat reports whether x and y have the same bits.
+func sameFloat(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }

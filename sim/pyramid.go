@@ -319,7 +319,10 @@ func copyRun(p, pp *solver.Problem, blocks []pyramidBlock, js []int, i int) int 
 func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
 	off := len(pp.JData)
 	pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: q, Off: off})
-	pp.JData = slices.Grow(pp.JData, n)[:off+n]
+	if off+n > cap(pp.JData) {
+		pp.JData = slices.Grow(pp.JData, n)
+	}
+	pp.JData = pp.JData[:off+n]
 	return pp.JData[off : off+n]
 }
 
@@ -357,12 +360,17 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 	}
 	var coef [10][5]float64 // per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the rows (t1, t2, spin, rolling t1, t2)
 	angular := false        // whether an edge has spin or rolling rows (condim 4, 6)
-	for e := range blk.edges {
-		coef[e] = edgeCoefficients(blk, e)
-		angular = angular || coef[e][2] != 0 || coef[e][3] != 0 || coef[e][4] != 0
+	if blk.edges <= 4 {
+		slidingCoefficients(blk, &coef) // condim 1 and 3: no spin or rolling term
+	} else {
+		for e := range blk.edges {
+			coef[e] = edgeCoefficients(blk, e)
+			angular = angular || coef[e][2] != 0 || coef[e][3] != 0 || coef[e][4] != 0
+		}
 	}
 	first := appendEdgeRows(pp, blk.edges)
 	sim.edgeRows(pp, p, pr, blk, i, coef[:blk.edges], angular, edgeImpedance{d: d, r: r, b: bd, k: ks}, first)
+	growEdgeJ(p, pp, js[i], js[i+1], blk.edges)
 	for e := range blk.edges {
 		k := first + e
 		for j := js[i]; j < js[i+1]; j++ {
@@ -383,6 +391,34 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 		}
 	}
 	return first
+}
+
+// slidingCoefficients sets coef[e] to edgeCoefficients(blk, e) for the
+// edges of a pyramid contact without spin or rolling edges (blk.edges ≤
+// 4: condim 1 and 3), whose entries 2–4 stay 0: the same products in line.
+func slidingCoefficients(blk *pyramidBlock, coef *[10][5]float64) {
+	if blk.edges == 1 {
+		return // the lone normal row
+	}
+	for e := range blk.edges {
+		k, s := e/2, blk.mu[e/2]
+		if e%2 == 1 {
+			s = -s
+		}
+		coef[e][0], coef[e][1] = s*blk.rot[k][0], s*blk.rot[k][1]
+	}
+}
+
+// growEdgeJ makes room in pp for the J blocks of a contact's edges (p's J
+// blocks b0 … b1−1, once per edge), so that appendJBlock's appends do not
+// grow pp's storage one edge at a time.
+func growEdgeJ(p, pp *solver.Problem, b0, b1, edges int) {
+	n := 0
+	for j := b0; j < b1; j++ {
+		n += p.Cliques[p.JBlock[j].Clique].Size
+	}
+	pp.JBlock = slices.Grow(pp.JBlock, edges*(b1-b0))
+	pp.JData = slices.Grow(pp.JData, edges*n)
 }
 
 // edgeImpedance is what a pyramid contact's edges share (pyramidEdges):

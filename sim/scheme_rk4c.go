@@ -45,6 +45,8 @@ type rk4StageWork struct {
 	// known is the step's pairs' combined materials as substeps found
 	// them, in the pairs' order (rememberMaterial, pairmats.go).
 	known []pairMemo
+	// matCache keeps the combined materials across steps (pairmats.go).
+	matCache pairMatCache
 }
 
 // stagedConstraints reports whether an rk4 step that has constraint rows
@@ -371,9 +373,8 @@ func (sim *Simulator) stageContacts(kin *multibody.Workspace) {
 // MuJoCo's soft contact (an MJCF material: SlipTime, SlipStiffness and
 // SlipWeight set).
 func (sim *Simulator) mujocoSoft(pr *contact.Pair) (contact.Material, bool) {
-	m, mats := sim.Model, sim.cfg.Materials
-	mat := contact.Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
-	return mat, mat.MuJoCoSoft()
+	pm := sim.combinedMaterial(pr) // kept across steps (pairmats.go)
+	return pm.mat, pm.soft
 }
 
 // pairMaterial is a contact pair's combined material and whether it is
