@@ -158,10 +158,10 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 			return fmt.Errorf("contact: %w", err)
 		}
 	}
-	a.extra, a.data, a.base = a.extra[:0], a.data[:0], len(p.Constraints)
-	a.dt, a.anchorRadius = dt, prm.AnchorRadius
-	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
-	a.comb = nil
+	a.start(m, len(p.Constraints), dt, prm)
+	if len(pairs) == 0 {
+		return nil // the common step of a robot off the ground: no row, nothing queued (a.extra is empty)
+	}
 	if len(a.Combined) == len(pairs) {
 		a.comb = a.Combined
 	}
@@ -187,6 +187,21 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.addExtra(p)
 	return nil
+}
+
+// start resets the per-Assemble state for a problem whose contact blocks
+// begin at constraint base: what a call with no pair leaves (no block, no
+// rolling or spin row, every per-pair slice empty). It is a short
+// function of its own because a step of a robot off the ground calls
+// Assemble with no pair at every step, and the whole per-pair set-up
+// would run through more of the instruction cache than the assembly of
+// nothing needs (BENCHMARKS.md, forty-ninth pass).
+func (a *Assembler) start(m *multibody.Model, base int, dt float64, prm Params) {
+	a.extra, a.data, a.base = a.extra[:0], a.data[:0], base
+	a.dt, a.anchorRadius = dt, prm.AnchorRadius
+	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
+	a.comb = nil
+	a.roll, a.spin, a.lever, a.frames = a.roll[:0], a.spin[:0], a.lever[:0], a.frames[:0]
 }
 
 // allGeometric reports whether Geometric marks every one of n pairs: then

@@ -95,17 +95,21 @@ func (l *LaggedRefiner) resolve(p *Problem, res *Result) error {
 // beyond the tolerance, and reports whether any did.
 func (l *LaggedRefiner) relag(p *Problem, gamma []float64) bool {
 	changed := false
-	for i, c := range p.Constraints {
+	for _, c := range p.Constraints {
 		if c.Kind != ContactLagged {
 			continue
 		}
-		n, n0 := max(gamma[c.Row+2], 0), p.LaggedNormal(i)
+		// The block's parameters read once (μ, n0, v_s, scale: kind.go's
+		// ContactLagged), not through four accessors per contact per
+		// re-solve; μ n0 is FrictionBound's product.
+		par := p.Params[c.Par : c.Par+4]
+		n, n0 := max(gamma[c.Row+2], 0), par[1]
 		tol := l.Tolerance
-		if l.SlideTolerance > 0 && fmath.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*p.FrictionBound(i, gamma) {
+		if l.SlideTolerance > 0 && fmath.Hypot(gamma[c.Row], gamma[c.Row+1]) >= slideBound*(par[0]*n0) {
 			tol = l.SlideTolerance // sliding: friction is μ n0 itself
 		}
-		if math.Abs(n-n0) > tol*max(n, n0, p.LaggedScale(i)) {
-			p.SetLaggedNormal(i, n)
+		if math.Abs(n-n0) > tol*max(n, n0, par[3]) {
+			par[1] = n // SetLaggedNormal
 			changed = true
 		}
 	}
