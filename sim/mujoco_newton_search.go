@@ -135,7 +135,9 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 			continue
 		}
 		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
-		if 2*len(idx) >= nv {                        // a dense row: mju_sqrMatTD's loop over all of row i's columns c ≤ i
+		// A dense row: mju_sqrMatTD's loop over all of row i's columns c ≤
+		// i (its zeros add ±0 to sums that are never −0).
+		if 2*len(idx) >= nv {
 			for _, i := range idx {
 				addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*dk)
 			}
