@@ -156,6 +156,61 @@ func (nw *newtonWork) mulJDense(x, out []float64) {
 	}
 }
 
+// mulJTDense adds Jᵀ f to out (zeroed by mulJT) on the dense path, row by
+// row as mju_mulMatTVec, skipping f_k = 0 as MuJoCo does: a row with few
+// non-zeros over its pattern (rowPattern), a dense row over all of it (its
+// zeros add ±0 to sums that are never −0). Two dense rows that follow each
+// other among the rows with f_k ≠ 0 go through out together (addScl2):
+// each entry gets the same two terms in the same order.
+func (nw *newtonWork) mulJTDense(f, out []float64) {
+	nv := nw.nv
+	out = out[:nv]
+	var held []float64 // a dense row waiting for a second one
+	var hf float64
+	for k, fk := range f[:nw.n] {
+		if fk == 0 {
+			continue
+		}
+		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
+		if 2*len(idx) >= nv {
+			if held == nil {
+				held, hf = row, fk
+				continue
+			}
+			addScl2(out, held, row, hf, fk)
+			held = nil
+			continue
+		}
+		if held != nil {
+			addScl(out, held, hf)
+			held = nil
+		}
+		for _, i := range idx {
+			out[i] += row[i] * fk
+		}
+	}
+	if held != nil {
+		addScl(out, held, hf)
+	}
+}
+
+// addScl adds a·s to out (len(a) ≥ len(out)).
+func addScl(out, a []float64, s float64) {
+	a = a[:len(out)]
+	for i, x := range a {
+		out[i] += x * s
+	}
+}
+
+// addScl2 adds a·s, then b·t, to every entry of out (len(a), len(b) ≥
+// len(out)): out_i = (out_i + a_i s) + b_i t, as two addScl passes.
+func addScl2(out, a, b []float64, s, t float64) {
+	a, b = a[:len(out)], b[:len(out)]
+	for i, x := range a {
+		out[i] = (out[i] + x*s) + b[i]*t
+	}
+}
+
 // dotNZ is dot4(a[:n], x[:n]) for an a whose non-zeros are at idx
 // (ascending): each term goes to the partial sum dot4 gives it (index
 // mod 4 below the last whole block of four, then the tail in order), so

@@ -135,6 +135,14 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 			continue
 		}
 		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
+		// A dense row: mju_sqrMatTD's loop over all of row i's columns c ≤
+		// i (its zeros add ±0 to sums that are never −0).
+		if 2*len(idx) >= nv {
+			for _, i := range idx {
+				addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*dk)
+			}
+			continue
+		}
 		for a, i := range idx {
 			scl := row[i] * dk
 			hi := h[int(i)*nv : int(i)*nv+nv]

@@ -436,25 +436,8 @@ func (nw *newtonWork) mulJ(x, out []float64) {
 // mulJT sets out = Jᵀ f row by row (mj_mulJacTVec).
 func (nw *newtonWork) mulJT(f, out []float64) {
 	clear(out[:nw.nv])
-	if !nw.sp.on { // skipping f_k = 0 as MuJoCo does, over the row's non-zeros (rowPattern)
-		nv := nw.nv
-		out = out[:nv]
-		for k, fk := range f[:nw.n] {
-			if fk == 0 {
-				continue
-			}
-			row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
-			if 2*len(idx) >= nv { // a dense row: all of it (the zeros add ±0 to sums never −0)
-				row = row[:len(out)]
-				for i, x := range row {
-					out[i] += x * fk
-				}
-				continue
-			}
-			for _, i := range idx {
-				out[i] += row[i] * fk
-			}
-		}
+	if !nw.sp.on {
+		nw.mulJTDense(f, out)
 		return
 	}
 	for k, fk := range f[:nw.n] {
