@@ -164,34 +164,24 @@ func dotPrefix2(x1, x2, y []float64, n int) (float64, float64) {
 	var s0, s1, s2, s3, t0, t1, t2, t3 float64
 	k := 0
 	for ; k+4 <= n; k += 4 {
-		s0, s1, s2, s3, t0, t1, t2, t3 = quad2(s0, s1, s2, s3, t0, t1, t2, t3,
-			(*[4]float64)(x1[k:k+4]), (*[4]float64)(x2[k:k+4]), (*[4]float64)(y[k:k+4]))
+		a, b, c := (*[4]float64)(x1[k:k+4]), (*[4]float64)(x2[k:k+4]), (*[4]float64)(y[k:k+4])
+		c0 := c[0]
+		s0 += a[0] * c0
+		t0 += b[0] * c0
+		c1 := c[1]
+		s1 += a[1] * c1
+		t1 += b[1] * c1
+		c2 := c[2]
+		s2 += a[2] * c2
+		t2 += b[2] * c2
+		c3 := c[3]
+		s3 += a[3] * c3
+		t3 += b[3] * c3
 	}
 	for ; k < n; k++ {
 		s0 += x1[k] * y[k]
 		t0 += x2[k] * y[k]
 	}
-	return (s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3)
-}
-
-// quad2 adds one group of four columns, a·c and b·c, to dotPrefix2's two
-// sets of four partial sums (s for a, t for b) and returns them.
-func quad2(s0, s1, s2, s3, t0, t1, t2, t3 float64, a, b, c *[4]float64) (float64, float64, float64, float64, float64, float64, float64, float64) {
-	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
-	return s0 + a[0]*c0, s1 + a[1]*c1, s2 + a[2]*c2, s3 + a[3]*c3,
-		t0 + b[0]*c0, t1 + b[1]*c1, t2 + b[2]*c2, t3 + b[3]*c3
-}
-
-// dot12x2 is dotPrefix2(x1, x2, y, 12), written out (three groups, no
-// remainder): the update of a supernode of two free bodies' columns, the
-// commonest width after six in a pile's factor.
-func dot12x2(x1, x2, y *[12]float64) (float64, float64) {
-	s0, s1, s2, s3, t0, t1, t2, t3 := quad2(0, 0, 0, 0, 0, 0, 0, 0,
-		(*[4]float64)(x1[0:4]), (*[4]float64)(x2[0:4]), (*[4]float64)(y[0:4]))
-	s0, s1, s2, s3, t0, t1, t2, t3 = quad2(s0, s1, s2, s3, t0, t1, t2, t3,
-		(*[4]float64)(x1[4:8]), (*[4]float64)(x2[4:8]), (*[4]float64)(y[4:8]))
-	s0, s1, s2, s3, t0, t1, t2, t3 = quad2(s0, s1, s2, s3, t0, t1, t2, t3,
-		(*[4]float64)(x1[8:12]), (*[4]float64)(x2[8:12]), (*[4]float64)(y[8:12]))
 	return (s0 + s1) + (s2 + s3), (t0 + t1) + (t2 + t3)
 }
 

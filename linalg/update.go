@@ -122,9 +122,7 @@ func dot6s(x0, x1, x2, x3, x4, x5, y0, y1, y2, y3, y4, y5 float64) float64 {
 	return (s0 + x1*y1) + (x2*y2 + x3*y3)
 }
 
-// updateN is update6 for ns columns: t[i][j] −= dotPrefix(x_i, y_j, ns),
-// two entries at a time (dotPrefix2, written out for twelve columns:
-// dot12x2).
+// updateN is update6 for ns columns: t[i][j] −= dotPrefix(x_i, y_j, ns).
 func updateN(t []float64, stride int, xs, ys []float64, ns int, diag bool) {
 	nj := len(ys) / ns
 	for i := range len(xs) / ns {
@@ -136,13 +134,7 @@ func updateN(t []float64, stride int, xs, ys []float64, ns int, diag bool) {
 		trow := t[i*stride : i*stride+cols]
 		j := 0
 		for ; j+2 <= cols; j += 2 { // two entries at a time, each dotPrefix's sum
-			y := ys[j*ns : (j+2)*ns]
-			var d0, d1 float64
-			if ns == 12 {
-				d0, d1 = dot12x2((*[12]float64)(y), (*[12]float64)(y[12:]), (*[12]float64)(x))
-			} else {
-				d0, d1 = dotPrefix2(y, y[ns:], x, ns)
-			}
+			d0, d1 := dotPrefix2(ys[j*ns:(j+1)*ns], ys[(j+1)*ns:(j+2)*ns], x, ns)
 			trow[j] -= d0
 			trow[j+1] -= d1
 		}

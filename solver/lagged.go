@@ -71,32 +71,11 @@ type LaggedBlock struct {
 // without its slices, for the inner loops of a solver (SAP's line search).
 // Constraint i must be a ContactLagged block of a validated problem.
 func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) float64 {
-	q := p.LaggedParamsOf(i)
-	return q.Eval(v0, v1, v2, b)
-}
-
-// LaggedParams is what LaggedEval reads of a ContactLagged block: μ, the
-// lagged normal impulse n0, the stiction tolerance v_s, the stick flag,
-// R_t, R_n and v̂. A solver that evaluates the same blocks many times (SAP's
-// line search, at several α along one direction) gathers them once.
-type LaggedParams struct {
-	Mu, N0, Vs, Stick, Rt, Rn, VH0, VH1, VH2 float64
-}
-
-// LaggedParamsOf returns the LaggedParams of ContactLagged constraint i of
-// a validated problem.
-func (p *Problem) LaggedParamsOf(i int) LaggedParams {
 	c := &p.Constraints[i]
 	par := p.Params[c.Par : c.Par+5]
 	vh := p.VHat[c.Row : c.Row+3]
 	r := p.R[c.Row : c.Row+3]
-	return LaggedParams{Mu: par[0], N0: par[1], Vs: par[2], Stick: par[4], Rt: r[0], Rn: r[2], VH0: vh[0], VH1: vh[1], VH2: vh[2]}
-}
-
-// Eval is LaggedEval of the block q at v_c = (v0, v1, v2): it returns ℓ and
-// sets b to γ and G, the same bits.
-func (q *LaggedParams) Eval(v0, v1, v2 float64, b *LaggedBlock) float64 {
-	return laggedEval(q.Mu, q.N0, q.Vs, q.Stick, q.Rt, q.Rn, q.VH0, q.VH1, q.VH2, v0, v1, v2, b, true)
+	return laggedEval(par[0], par[1], par[2], par[4], r[0], r[2], vh[0], vh[1], vh[2], v0, v1, v2, b, true)
 }
 
 // laggedEval is evalLagged on scalars, v̂ = (vh0, vh1, vh2) and

@@ -18,44 +18,6 @@ type line struct {
 
 	// scratch for one constraint at α: v_c, γ and G
 	vc, gamma, g []float64
-
-	// The ContactLagged blocks in constraint order, gathered at the first
-	// derivs along this direction (lagReady); the storage is kept from one
-	// direction to the next (reset).
-	lag      []lagPoint
-	lagReady bool
-}
-
-// lagPoint is one ContactLagged block of a line: its parameters, and v_c,
-// Δv_c and γ at α = 0 (rows j, j+1, j+2), which derivs reads at every α.
-type lagPoint struct {
-	q        solver.LaggedParams
-	v, d, g0 [3]float64
-}
-
-// reset makes l the line along Δv (Δv_c = dvc) from the iterate it, with
-// the directional quantities f0, b and c2 and the scratch vc, gamma and g,
-// keeping the storage of its gathered Lagged blocks.
-func (l *line) reset(p *solver.Problem, it *iterate, dvc []float64, f0, b, c2 float64, vc, gamma, g []float64) {
-	*l = line{p: p, it: it, dvc: dvc, f0: f0, b: b, c2: c2, vc: vc, gamma: gamma, g: g, lag: l.lag[:0]}
-}
-
-// gatherLagged fills l.lag with the problem's ContactLagged blocks.
-func (l *line) gatherLagged() {
-	l.lag = l.lag[:0]
-	for i, c := range l.p.Constraints {
-		if c.Kind != solver.ContactLagged {
-			continue
-		}
-		j := c.Row
-		l.lag = append(l.lag, lagPoint{
-			q:  l.p.LaggedParamsOf(i),
-			v:  [3]float64(l.it.vc[j : j+3]),
-			d:  [3]float64(l.dvc[j : j+3]),
-			g0: [3]float64(l.it.gamma[j : j+3]),
-		})
-	}
-	l.lagReady = true
 }
 
 // lsResult is the outcome of a line search.
@@ -117,10 +79,6 @@ func (l *line) costDiff(alpha float64) float64 {
 func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	s1, s2 := 0.0, 0.0
 	p := l.p
-	if !l.lagReady {
-		l.gatherLagged()
-	}
-	lag := l.lag
 	for i, c := range p.Constraints {
 		if c.Kind == solver.Interval { // one row (limits, pyramid edges): the sums below for k = 1, inline
 			j := c.Row
@@ -133,8 +91,7 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 			continue
 		}
 		if c.Kind == solver.ContactLagged {
-			s1, s2 = lag[0].derivs(alpha, s1, s2)
-			lag = lag[1:]
+			s1, s2 = l.laggedDerivs(i, c.Row, alpha, s1, s2)
 			continue
 		}
 		_, lo, hi := l.at(i, alpha, true)
@@ -153,16 +110,18 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	return l.f0 + alpha*l.c2 - s1, l.c2 + s2
 }
 
-// derivs adds the Lagged block's terms (rows j, j+1, j+2) of line.derivs'
-// sums s1 and s2 at α and returns them: derivs' general loop over a 3×3
-// G, the same bits, without its slices and without the products with G's
-// entries that are zero (G_tn = G_nt = 0). Leaving out a product ±0
-// changes at most the sign of a zero partial sum t, and s2 (which starts
-// at +0 and so is never −0) then gets s2 + d·t = s2 either way.
-func (pt *lagPoint) derivs(alpha, s1, s2 float64) (float64, float64) {
-	d, g0 := &pt.d, &pt.g0
+// laggedDerivs adds ContactLagged constraint i's terms (rows j, j+1, j+2)
+// of derivs' sums s1 and s2 at α and returns them: derivs' general loop
+// over a 3×3 G, the same bits, without its slices and without the
+// products with G's entries that are zero (G_tn = G_nt = 0). Leaving out a
+// product ±0 changes at most the sign of a zero partial sum t, and s2 (which
+// starts at +0 and so is never −0) then gets s2 + d·t = s2 either way.
+func (l *line) laggedDerivs(i, j int, alpha, s1, s2 float64) (float64, float64) {
+	d := l.dvc[j : j+3]
+	vc := l.it.vc[j : j+3]
+	g0 := l.it.gamma[j : j+3]
 	var b solver.LaggedBlock
-	pt.q.Eval(pt.v[0]+alpha*d[0], pt.v[1]+alpha*d[1], pt.v[2]+alpha*d[2], &b)
+	l.p.LaggedEval(i, vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2], &b)
 	s1 += d[0] * (b.Gamma[0] - g0[0])
 	s1 += d[1] * (b.Gamma[1] - g0[1])
 	s1 += d[2] * (b.Gamma[2] - g0[2])

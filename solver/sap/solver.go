@@ -303,7 +303,7 @@ func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	ws := &s.ws
 	cur := &ws.cur
-	ws.line.reset(nil, nil, nil, 0, 0, 0, nil, nil, nil)
+	ws.line = line{}
 	if ws.sys == nil {
 		s.prepareSystem(p)
 	}
@@ -334,7 +334,8 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 func (s *Solver) search(p *solver.Problem, l *line, dv, dvc, dp []float64) (lsResult, bool) {
 	cur := &s.ws.cur
 	p.MulA(dv, dp) // Δp = A Δv, SAP §IV-C
-	l.reset(p, cur, dvc, dot(dv, cur.grad), dot(dv, cur.r), dot(dv, dp), s.ws.lvc, s.ws.lgamma, s.ws.lg)
+	*l = line{p: p, it: cur, dvc: dvc, f0: dot(dv, cur.grad), b: dot(dv, cur.r), c2: dot(dv, dp),
+		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg}
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
