@@ -165,18 +165,9 @@ func dotPrefix2(x1, x2, y []float64, n int) (float64, float64) {
 	k := 0
 	for ; k+4 <= n; k += 4 {
 		a, b, c := (*[4]float64)(x1[k:k+4]), (*[4]float64)(x2[k:k+4]), (*[4]float64)(y[k:k+4])
-		c0 := c[0]
-		s0 += a[0] * c0
-		t0 += b[0] * c0
-		c1 := c[1]
-		s1 += a[1] * c1
-		t1 += b[1] * c1
-		c2 := c[2]
-		s2 += a[2] * c2
-		t2 += b[2] * c2
-		c3 := c[3]
-		s3 += a[3] * c3
-		t3 += b[3] * c3
+		c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+		s0, s1, s2, s3 = s0+a[0]*c0, s1+a[1]*c1, s2+a[2]*c2, s3+a[3]*c3
+		t0, t1, t2, t3 = t0+b[0]*c0, t1+b[1]*c1, t2+b[2]*c2, t3+b[3]*c3
 	}
 	for ; k < n; k++ {
 		s0 += x1[k] * y[k]
