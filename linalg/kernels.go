@@ -134,16 +134,21 @@ func syrkLoops(m, n int, b, w []float64) {
 	}
 }
 
-// dotPrefix returns Σ_{k<n} x[k] y[k], unrolled by four.
+// dotPrefix returns Σ_{k<n} x[k] y[k], unrolled by four: four partial
+// sums s_j over the columns k ≡ j (mod 4) of the full groups of four, the
+// remainder added to s0, then (s0 + s1) + (s2 + s3). Each group is sliced
+// once (one bounds check, which the loop's condition removes, instead of
+// one per entry).
 func dotPrefix(x, y []float64, n int) float64 {
 	x, y = x[:n], y[:n]
 	var s0, s1, s2, s3 float64
 	k := 0
 	for ; k+4 <= n; k += 4 {
-		s0 += x[k] * y[k]
-		s1 += x[k+1] * y[k+1]
-		s2 += x[k+2] * y[k+2]
-		s3 += x[k+3] * y[k+3]
+		a, b := (*[4]float64)(x[k:k+4]), (*[4]float64)(y[k:k+4])
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
 	}
 	for ; k < n; k++ {
 		s0 += x[k] * y[k]
@@ -152,21 +157,17 @@ func dotPrefix(x, y []float64, n int) float64 {
 }
 
 // dotPrefix2 returns dotPrefix(x1, y, n) and dotPrefix(x2, y, n), the same
-// operations in the same order for each, in one pass over y.
+// operations in the same order for each, in one pass over y (each group
+// of y loaded once, for both products).
 func dotPrefix2(x1, x2, y []float64, n int) (float64, float64) {
 	x1, x2, y = x1[:n], x2[:n], y[:n]
 	var s0, s1, s2, s3, t0, t1, t2, t3 float64
 	k := 0
 	for ; k+4 <= n; k += 4 {
-		y0, y1, y2, y3 := y[k], y[k+1], y[k+2], y[k+3]
-		s0 += x1[k] * y0
-		s1 += x1[k+1] * y1
-		s2 += x1[k+2] * y2
-		s3 += x1[k+3] * y3
-		t0 += x2[k] * y0
-		t1 += x2[k+1] * y1
-		t2 += x2[k+2] * y2
-		t3 += x2[k+3] * y3
+		a, b, c := (*[4]float64)(x1[k:k+4]), (*[4]float64)(x2[k:k+4]), (*[4]float64)(y[k:k+4])
+		c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+		s0, s1, s2, s3 = s0+a[0]*c0, s1+a[1]*c1, s2+a[2]*c2, s3+a[3]*c3
+		t0, t1, t2, t3 = t0+b[0]*c0, t1+b[1]*c1, t2+b[2]*c2, t3+b[3]*c3
 	}
 	for ; k < n; k++ {
 		s0 += x1[k] * y[k]
