@@ -56,7 +56,9 @@ type sparseNewton struct {
 	mpslot    []int     // and their slots
 	mpout     []int     // the places in mb off the pattern
 	mpnz      []bool    // per entry of mb: on the packing's pattern
-	mpoff     []int     // the cliques' offsets and sizes at the last packing
+	mplo      []int     // the slots of M's entries on and below the diagonal, by row (lowerM)
+	mploadr   []int
+	mpoff     []int // the cliques' offsets and sizes at the last packing
 	mpsz      []int
 	mver      int       // counts the packings that changed which of M's entries are zero
 	mfb       []float64 // CG: M's tree factor per clique (factorM)
@@ -69,16 +71,16 @@ type sparseNewton struct {
 	jsame     []bool // J's rows on the columns of another row of their constraint
 	tadr      []int  // Jᵀ's rows (per velocity): start in trow
 	tnnz      []int
-	trow      []int              // Jᵀ: the rows k of column i, in order
-	tpos      []int              // Jᵀ: J(k, i)'s index in jval
+	trow      []int // Jᵀ: the rows k of column i, in order
+	tpos      []int // Jᵀ: J(k, i)'s index in jval
+	tjadr     []int // J's row starts and columns Jᵀ's pattern was made for
+	tjind     []int
 	sym       sparseSym          // H's and L's patterns (mujoco_sparse_symbolic.go)
 	symOld    [symKept]sparseSym // the last ones, most recently used first (checkSym)
 	hpat      []byte             // H's pattern, nv×nv (hessPattern)
-	mpat      []byte             // M's non-zeros and the diagonal, nv×nv, as of mpatVer
-	mpatVer   int
-	symBuilds int        // the symbolic Hessians built (checkSym, keyed on H's pattern)
-	h         sparseRows // H, then its factor, on sym's pattern
-	hc        sparseRows // Hcone, on the same pattern
+	symBuilds int                // the symbolic Hessians built (checkSym, keyed on H's pattern)
+	h         sparseRows         // H, then its factor, on sym's pattern
+	hc        sparseRows         // Hcone, on the same pattern
 	mark      []int
 	buf       []float64 // nv scratch
 	bufi      []int
@@ -160,60 +162,46 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 // mpval): groups of four, one term of each lane (a lane that has run out
 // padded with +0 times x_r), then from mptail[r] the tail. While no
 // non-zero falls off the pattern (mpout: M's entries off it) only the
-// values are gathered; mver counts the packings that changed which
-// entries are zero, and sp.mpat follows such a change in place.
+// values are gathered (gatherM).
 func (sp *sparseNewton) packM(nv int) {
 	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
 		mb := sp.mb
-		off := false
+		var out uint64 // the bits of the entries off the pattern but their signs
 		for _, p := range sp.mpout {
-			if mb[p] != 0 {
-				off = true
-				break
-			}
+			out |= math.Float64bits(mb[p]) << 1
 		}
-		if !off {
-			mpatOK := len(sp.mpat) == nv*nv && sp.mpatVer == sp.mver
-			changed := false
-			val, slot := sp.mpval, sp.mpslot[:len(sp.mppos)]
-			for k, p := range sp.mppos {
-				v, s := mb[p], slot[k]
-				if (v != 0) != (val[s] != 0) {
-					changed = true
-					if mpatOK {
-						sp.mpatSet(p, sp.mpcol[s], v != 0)
-					}
-				}
-				val[s] = v
-			}
-			if changed {
-				sp.mver++
-				if mpatOK {
-					sp.mpatVer = sp.mver
-				}
-			}
+		if out == 0 {
+			sp.gatherM(nv)
 			return
 		}
 	}
 	sp.repackM(nv)
 }
 
-// mpatSet sets sp.mpat's entry of M's entry at p in mb (column c) to on,
-// when it lies below the diagonal (the diagonal stays on).
-func (sp *sparseNewton) mpatSet(p, c int, on bool) {
-	cq := sp.cqOf[c]
-	r := sp.off[cq] + (p-sp.madr[cq])/sp.sz[cq]
-	if c < r {
-		sp.mpat[r*len(sp.cqOf)+c] = byte(btoiM(on))
+// gatherM is packM on its pattern: the values gathered. Above
+// hpatMaxNV velocities, where the symbolic Hessian is keyed on J's
+// pattern and M's zeros (checkSymJ), a change of which entries are zero
+// counts in mver; below, H's key reads M's zeros itself (hessPattern).
+func (sp *sparseNewton) gatherM(nv int) {
+	mb, val := sp.mb, sp.mpval
+	slot := sp.mpslot[:len(sp.mppos)]
+	if nv <= hpatMaxNV {
+		for k, p := range sp.mppos {
+			val[slot[k]] = mb[p]
+		}
+		return
 	}
-}
-
-// btoiM is 1 for true, 0 for false.
-func btoiM(b bool) int {
-	if b {
-		return 1
+	changed := false
+	for k, p := range sp.mppos {
+		v, s := mb[p], slot[k]
+		if (v != 0) != (val[s] != 0) {
+			changed = true
+		}
+		val[s] = v
 	}
-	return 0
+	if changed {
+		sp.mver++
+	}
 }
 
 // repackM is packM with a new pattern: the last one's entries (while the
@@ -250,6 +238,26 @@ func (sp *sparseNewton) repackM(nv int) {
 	}
 	sp.mpadr[nv] = s
 	sp.mpcol, sp.mpval = sp.mpcol[:s], sp.mpval[:s]
+	sp.lowerM(nv)
+}
+
+// lowerM sets mplo: per row r, at [mploadr[r], mploadr[r+1]), the slots
+// of M's entries on the pattern at columns ≤ r (H's part of M), in the
+// row's slot order.
+func (sp *sparseNewton) lowerM(nv int) {
+	sp.mploadr = growInt(sp.mploadr, nv+1)
+	sp.mplo = sp.mplo[:0]
+	slot := sp.mpslot[:len(sp.mppos)]
+	k := 0
+	for r := range nv {
+		sp.mploadr[r] = len(sp.mplo)
+		for ; k < len(slot) && slot[k] < sp.mpadr[r+1]; k++ {
+			if sp.mpcol[slot[k]] <= r {
+				sp.mplo = append(sp.mplo, slot[k])
+			}
+		}
+	}
+	sp.mploadr[nv] = len(sp.mplo)
 }
 
 // packLanes packs from slot s the lanes of the row at rowAt in mb (row
@@ -485,6 +493,11 @@ func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 // transpose sets Jᵀ's pattern: for each velocity i the rows k with i in
 // their pattern, in order, and where J(k, i) is.
 func (sp *sparseNewton) transpose(nv, n int) {
+	jadr, jind := sp.jadr[:n+1], sp.jind[:sp.jadr[n]]
+	if len(sp.tadr) == nv+1 && slices.Equal(sp.tjadr, jadr) && slices.Equal(sp.tjind, jind) {
+		return // J's pattern as at the last call
+	}
+	sp.tjadr, sp.tjind = append(sp.tjadr[:0], jadr...), append(sp.tjind[:0], jind...)
 	sp.tnnz, sp.tadr = growInt(sp.tnnz, nv), growInt(sp.tadr, nv+1)
 	clear(sp.tnnz)
 	for k := range n {
@@ -646,10 +659,8 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 				sp.buf[c] += val[j] * scl
 			}
 		}
-		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
-			if c := sp.mpcol[p]; c <= i {
-				sp.buf[c] += sp.mpval[p]
-			}
+		for _, p := range sp.mplo[sp.mploadr[i]:sp.mploadr[i+1]] {
+			sp.buf[sp.mpcol[p]] += sp.mpval[p]
 		}
 		v := h.val[a:e]
 		for p, c := range cols {

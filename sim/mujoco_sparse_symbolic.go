@@ -111,29 +111,24 @@ func (nw *newtonWork) checkSym() {
 var sparseSymReuse = true
 
 // hessPattern sets sp.hpat to H's pattern on and below the diagonal
-// (entry (r, c) at r·nv + c, 1 when on it): M's non-zeros and the
-// diagonal (sp.mpat, made again when M's zeros moved, sp.mver), and
-// each constraint's columns squared (its first row's: the others share
-// them; a row on the columns of the row before adds nothing).
+// (entry (r, c) at r·nv + c, 1 when on it): M's non-zeros there and the
+// diagonal, and each constraint's columns squared (its first row's: the
+// others share them; a row on the columns of the row before adds
+// nothing).
 func (nw *newtonWork) hessPattern() {
 	sp, nv := &nw.sp, nw.nv
-	if len(sp.mpat) != nv*nv || sp.mpatVer != sp.mver {
-		sp.mpat = growBytes(sp.mpat, nv*nv)
-		clear(sp.mpat)
-		for r := range nv {
-			row := sp.mpat[r*nv : r*nv+r+1]
-			row[r] = 1
-			for p := sp.mpadr[r]; p < sp.mpadr[r+1]; p++ {
-				if c := sp.mpcol[p]; c <= r && sp.mpval[p] != 0 {
-					row[c] = 1
-				}
-			}
-		}
-		sp.mpatVer = sp.mver
-	}
 	sp.hpat = growBytes(sp.hpat, nv*nv)
 	hp := sp.hpat
-	copy(hp, sp.mpat)
+	clear(hp)
+	for r := range nv {
+		row := hp[r*nv : r*nv+r+1]
+		row[r] = 1
+		for _, s := range sp.mplo[sp.mploadr[r]:sp.mploadr[r+1]] {
+			if sp.mpval[s] != 0 {
+				row[sp.mpcol[s]] = 1
+			}
+		}
+	}
 	var prev []int
 	for k := range nw.n {
 		if sp.jsame[k] {
