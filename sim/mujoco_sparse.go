@@ -583,6 +583,9 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 		return
 	}
 	for k, fk := range f[:nw.n] {
+		if fk == 0 { // its terms ±0 leave sums from +0 as they are
+			continue
+		}
 		ind, val := nw.sp.row(k)
 		for i, c := range ind {
 			out[c] += val[i] * fk
