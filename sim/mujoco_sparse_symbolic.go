@@ -96,7 +96,7 @@ func (nw *newtonWork) checkSym() {
 	copy(sp.symOld[1:hit+1], sp.symOld[:hit])
 	sp.symOld[0], sp.sym = sp.sym, cur
 	sp.sym.checked = true
-	if sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
+	if sparseSymReuse && sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
 		return
 	}
 	sp.sym.key = append(sp.sym.key[:0], sp.hpat...)
