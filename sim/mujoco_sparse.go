@@ -48,13 +48,17 @@ type sparseNewton struct {
 	off, sz   []int     // per clique: first velocity, size
 	madr      []int     // per clique: offset of its blocks in mb, mfb
 	mb        []float64 // M per clique, size×size row-major
-	mpadr     []int     // M packed by rows: row r's non-zeros at [mpadr[r], mpadr[r+1]) (packM)
-	mplane    []int     // row r's lanes end at mplane[4r…4r+3], its tail follows
-	mpcol     []int     // their columns
-	mpval     []float64 // their values
-	mppos     []int     // their places in mb
+	mpadr     []int     // M packed by rows: row r's slots at [mpadr[r], mpadr[r+1]) (packM)
+	mptail    []int     // row r's groups of four lanes end at mptail[r], its tail follows
+	mpcol     []int     // the slots' columns
+	mpval     []float64 // their values (+0 on a padding slot)
+	mppos     []int     // the pattern's entries: their places in mb
+	mpslot    []int     // and their slots
+	mpout     []int     // the places in mb off the pattern
 	mpnz      []bool    // per entry of mb: on the packing's pattern
-	mpoff     []int     // the cliques' offsets and sizes at the last packing
+	mplo      []int     // the slots of M's entries on and below the diagonal, by row (lowerM)
+	mploadr   []int
+	mpoff     []int // the cliques' offsets and sizes at the last packing
 	mpsz      []int
 	mver      int       // counts the packings that changed which of M's entries are zero
 	mfb       []float64 // CG: M's tree factor per clique (factorM)
@@ -67,11 +71,16 @@ type sparseNewton struct {
 	jsame     []bool // J's rows on the columns of another row of their constraint
 	tadr      []int  // Jᵀ's rows (per velocity): start in trow
 	tnnz      []int
-	trow      []int      // Jᵀ: the rows k of column i, in order
-	tpos      []int      // Jᵀ: J(k, i)'s index in jval
-	sym       sparseSym  // H's and L's patterns (mujoco_sparse_symbolic.go)
-	h         sparseRows // H, then its factor, on sym's pattern
-	hc        sparseRows // Hcone, on the same pattern
+	trow      []int // Jᵀ: the rows k of column i, in order
+	tpos      []int // Jᵀ: J(k, i)'s index in jval
+	tjadr     []int // J's row starts and columns Jᵀ's pattern was made for
+	tjind     []int
+	sym       sparseSym          // H's and L's patterns (mujoco_sparse_symbolic.go)
+	symOld    [symKept]sparseSym // the last ones, most recently used first (checkSym)
+	hpat      []byte             // H's pattern, nv×nv (hessPattern)
+	symBuilds int                // the symbolic Hessians built (checkSym, keyed on H's pattern)
+	h         sparseRows         // H, then its factor, on sym's pattern
+	hc        sparseRows         // Hcone, on the same pattern
 	mark      []int
 	buf       []float64 // nv scratch
 	bufi      []int
@@ -144,40 +153,55 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 }
 
 // packM sets M's rows by their entries on a pattern that holds every
-// non-zero (mpadr, mpcol, mpval; M's exact zeros come and go with the
-// configuration, so the pattern keeps the entries once non-zero while the
-// cliques hold, a zero on it adding nothing to M x), each row's in the
-// order dot4 sums them (mulM): the columns below n4 = nv − nv%4 by partial
-// sum (lane: column mod 4), in increasing order in each, then the others
-// (the tail) in increasing order. While no non-zero falls off the
-// pattern only the values are gathered; mver counts the packings that
-// changed which entries are zero.
+// non-zero (M's exact zeros come and go with the configuration, so the
+// pattern keeps the entries once non-zero while the cliques hold, a zero
+// on it adding nothing to M x), each row's in the order dot4 sums them
+// (mulM): the columns below n4 = nv − nv%4 by partial sum (lane: column
+// mod 4), in increasing order in each, then the others (the tail) in
+// increasing order. Row r's slots are [mpadr[r], mpadr[r+1]) (mpcol,
+// mpval): groups of four, one term of each lane (a lane that has run out
+// padded with +0 times x_r), then from mptail[r] the tail. While no
+// non-zero falls off the pattern (mpout: M's entries off it) only the
+// values are gathered (gatherM).
 func (sp *sparseNewton) packM(nv int) {
 	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
-		off := false
-		for i, v := range sp.mb {
-			if v != 0 && !sp.mpnz[i] {
-				off = true
-				break
-			}
+		mb := sp.mb
+		var out uint64 // the bits of the entries off the pattern but their signs
+		for _, p := range sp.mpout {
+			out |= math.Float64bits(mb[p]) << 1
 		}
-		if !off {
-			changed := false
-			val := sp.mpval[:len(sp.mppos)]
-			for k, p := range sp.mppos {
-				v := sp.mb[p]
-				if (v != 0) != (val[k] != 0) {
-					changed = true
-				}
-				val[k] = v
-			}
-			if changed {
-				sp.mver++
-			}
+		if out == 0 {
+			sp.gatherM(nv)
 			return
 		}
 	}
 	sp.repackM(nv)
+}
+
+// gatherM is packM on its pattern: the values gathered. Above
+// hpatMaxNV velocities, where the symbolic Hessian is keyed on J's
+// pattern and M's zeros (checkSymJ), a change of which entries are zero
+// counts in mver; below, H's key reads M's zeros itself (hessPattern).
+func (sp *sparseNewton) gatherM(nv int) {
+	mb, val := sp.mb, sp.mpval
+	slot := sp.mpslot[:len(sp.mppos)]
+	if nv <= hpatMaxNV {
+		for k, p := range sp.mppos {
+			val[slot[k]] = mb[p]
+		}
+		return
+	}
+	changed := false
+	for k, p := range sp.mppos {
+		v, s := mb[p], slot[k]
+		if (v != 0) != (val[s] != 0) {
+			changed = true
+		}
+		val[s] = v
+	}
+	if changed {
+		sp.mver++
+	}
 }
 
 // repackM is packM with a new pattern: the last one's entries (while the
@@ -188,36 +212,97 @@ func (sp *sparseNewton) repackM(nv int) {
 	keep := len(sp.mpnz) == len(sp.mb) && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz)
 	sp.mpoff, sp.mpsz = append(sp.mpoff[:0], sp.off...), append(sp.mpsz[:0], sp.sz...)
 	sp.mpnz = growBool(sp.mpnz, len(sp.mb))
+	sp.mpout = sp.mpout[:0]
 	for i, v := range sp.mb {
 		sp.mpnz[i] = keep && sp.mpnz[i] || v != 0
+		if !sp.mpnz[i] {
+			sp.mpout = append(sp.mpout, i)
+		}
 	}
-	sp.mpadr, sp.mplane = growInt(sp.mpadr, nv+1), growInt(sp.mplane, 4*nv)
-	col, val, pos := growInt(sp.mpcol, len(sp.mb)), solver.Resize(sp.mpval, len(sp.mb)), growInt(sp.mppos, len(sp.mb))
-	k := 0
-	sp.mpadr[0] = 0
+	sp.mpadr, sp.mptail = growInt(sp.mpadr, nv+1), growInt(sp.mptail, nv)
+	ns := len(sp.mb) + 3*nv // a row of a block of n has at most n + 3 slots
+	sp.mpcol, sp.mpval = growInt(sp.mpcol, ns), solver.Resize(sp.mpval, ns)
+	sp.mppos, sp.mpslot = growInt(sp.mppos, len(sp.mb))[:0], growInt(sp.mpslot, len(sp.mb))[:0]
+	s := 0
 	for c := range sp.off {
 		n, off, ma := sp.sz[c], sp.off[c], sp.madr[c]
 		body := min(max(n4-off, 0), n) // the block's columns below n4
 		for r := range n {
-			for lane := range 4 {
-				for j := (lane - off%4 + 4) % 4; j < body; j += 4 {
-					if at := ma + r*n + j; sp.mpnz[at] {
-						col[k], val[k], pos[k] = off+j, sp.mb[at], at
-						k++
-					}
-				}
-				sp.mplane[4*(off+r)+lane] = k
-			}
+			sp.mpadr[off+r] = s
+			s = sp.packLanes(s, off, off+r, ma+r*n, body)
+			sp.mptail[off+r] = s
 			for j := body; j < n; j++ {
-				if at := ma + r*n + j; sp.mpnz[at] {
-					col[k], val[k], pos[k] = off+j, sp.mb[at], at
-					k++
-				}
+				s = sp.packEntry(s, ma+r*n, off, j)
 			}
-			sp.mpadr[off+r+1] = k
 		}
 	}
-	sp.mpcol, sp.mpval, sp.mppos = col[:k], val[:k], pos[:k]
+	sp.mpadr[nv] = s
+	sp.mpcol, sp.mpval = sp.mpcol[:s], sp.mpval[:s]
+	sp.lowerM(nv)
+}
+
+// lowerM sets mplo: per row r, at [mploadr[r], mploadr[r+1]), the slots
+// of M's entries on the pattern at columns ≤ r (H's part of M), in the
+// row's slot order.
+func (sp *sparseNewton) lowerM(nv int) {
+	sp.mploadr = growInt(sp.mploadr, nv+1)
+	sp.mplo = sp.mplo[:0]
+	slot := sp.mpslot[:len(sp.mppos)]
+	k := 0
+	for r := range nv {
+		sp.mploadr[r] = len(sp.mplo)
+		for ; k < len(slot) && slot[k] < sp.mpadr[r+1]; k++ {
+			if sp.mpcol[slot[k]] <= r {
+				sp.mplo = append(sp.mplo, slot[k])
+			}
+		}
+	}
+	sp.mploadr[nv] = len(sp.mplo)
+}
+
+// packLanes packs from slot s the lanes of the row at rowAt in mb (row
+// r, the block's first velocity off, its columns below n4 the first
+// body) in groups of four, a lane that has run out padded with +0 on
+// column r; it returns the next slot.
+func (sp *sparseNewton) packLanes(s, off, r, rowAt, body int) int {
+	var j [4]int // each lane's next column in the block
+	for lane := range 4 {
+		j[lane] = (lane - off%4 + 4) % 4
+	}
+	for {
+		more := false
+		for lane := range 4 {
+			for j[lane] < body && !sp.mpnz[rowAt+j[lane]] {
+				j[lane] += 4
+			}
+			more = more || j[lane] < body
+		}
+		if !more {
+			return s
+		}
+		for lane := range 4 {
+			if j[lane] >= body {
+				sp.mpcol[s], sp.mpval[s] = r, 0
+				s++
+				continue
+			}
+			s = sp.packEntry(s, rowAt, off, j[lane])
+			j[lane] += 4
+		}
+	}
+}
+
+// packEntry packs the entry of column j of the block row at rowAt in mb
+// (the block's first velocity off) at slot s when it is on the pattern; it
+// returns the next slot.
+func (sp *sparseNewton) packEntry(s, rowAt, off, j int) int {
+	at := rowAt + j
+	if !sp.mpnz[at] {
+		return s
+	}
+	sp.mpcol[s], sp.mpval[s] = off+j, sp.mb[at]
+	sp.mppos, sp.mpslot = append(sp.mppos, at), append(sp.mpslot, s)
+	return s + 1
 }
 
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
@@ -263,7 +348,12 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 			if sp.jnnz[k] > 0 && sp.jind[at-1] > cq.Offset {
 				sp.junsorted[k] = true
 			}
-			nw.turnRow(data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size], cq.Offset)
+			jw, ind, val := data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size]
+			if con.Size == 1 { // compressed as it is turned (compressConstraints)
+				sp.jnnz[k] += nw.turnRowNZ(jw, ind, val, cq.Offset)
+				continue
+			}
+			nw.turnRow(jw, ind, val, cq.Offset)
 			sp.jnnz[k] += cq.Size
 		}
 	}
@@ -289,6 +379,33 @@ func (nw *newtonWork) turnRow(jw []float64, ind []int, val []float64, off int) {
 			i += 2
 		}
 	}
+}
+
+// turnRowNZ is turnRow keeping only the non-zero entries (the columns a
+// constraint of one row keeps, compressConstraints), in column order; it
+// returns their number.
+func (nw *newtonWork) turnRowNZ(jw []float64, ind []int, val []float64, off int) int {
+	m := 0
+	blk := nw.blk[off : off+len(jw)]
+	for i := 0; i < len(jw); i++ {
+		if b := blk[i]; b >= 0 && nw.blocks[b] == off+i {
+			t := [3]float64{0 + jw[i], 0 + jw[i+1], 0 + jw[i+2]}
+			nw.turnTriple(b, off+i, t[:])
+			for u, v := range t {
+				if v != 0 {
+					ind[m], val[m] = off+i+u, v
+					m++
+				}
+			}
+			i += 2
+			continue
+		}
+		if v := 0 + jw[i]; v != 0 {
+			ind[m], val[m] = off+i, v
+			m++
+		}
+	}
+	return m
 }
 
 // growBool returns s resized to n (reallocated when short).
@@ -319,6 +436,9 @@ func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 	sp.jsame = growBool(sp.jsame, nw.n)
 	clear(sp.jsame)
 	for _, con := range p.Constraints {
+		if con.Size == 1 { // sparseJacobian kept its non-zeros
+			continue
+		}
 		first := -1
 		for r := range con.Size {
 			if k := nw.rowk[con.Row+r]; k >= 0 {
@@ -373,6 +493,11 @@ func (nw *newtonWork) compressConstraints(p *solver.Problem) {
 // transpose sets Jᵀ's pattern: for each velocity i the rows k with i in
 // their pattern, in order, and where J(k, i) is.
 func (sp *sparseNewton) transpose(nv, n int) {
+	jadr, jind := sp.jadr[:n+1], sp.jind[:sp.jadr[n]]
+	if len(sp.tadr) == nv+1 && slices.Equal(sp.tjadr, jadr) && slices.Equal(sp.tjind, jind) {
+		return // J's pattern as at the last call
+	}
+	sp.tjadr, sp.tjind = append(sp.tjadr[:0], jadr...), append(sp.tjind[:0], jind...)
 	sp.tnnz, sp.tadr = growInt(sp.tnnz, nv), growInt(sp.tadr, nv+1)
 	clear(sp.tnnz)
 	for k := range n {
@@ -441,6 +566,9 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 		return
 	}
 	for k, fk := range f[:nw.n] {
+		if fk == 0 { // its terms ±0 leave sums from +0 as they are
+			continue
+		}
 		ind, val := nw.sp.row(k)
 		for i, c := range ind {
 			out[c] += val[i] * fk
@@ -460,13 +588,18 @@ func (nw *newtonWork) mulM(x, out []float64) {
 	}
 	sp := &nw.sp
 	for r := range nw.nv {
-		a, l := sp.mpadr[r], sp.mplane[4*r:4*r+4]
-		s0 := sumTerms(sp.mpval[a:l[0]], sp.mpcol[a:l[0]], x, 0)
-		s1 := sumTerms(sp.mpval[l[0]:l[1]], sp.mpcol[l[0]:l[1]], x, 0)
-		s2 := sumTerms(sp.mpval[l[1]:l[2]], sp.mpcol[l[1]:l[2]], x, 0)
-		s3 := sumTerms(sp.mpval[l[2]:l[3]], sp.mpcol[l[2]:l[3]], x, 0)
-		e := sp.mpadr[r+1]
-		out[r] = sumTerms(sp.mpval[l[3]:e], sp.mpcol[l[3]:e], x, (s0+s2)+(s1+s3))
+		a, t, e := sp.mpadr[r], sp.mptail[r], sp.mpadr[r+1]
+		col := sp.mpcol[a:t]
+		val := sp.mpval[a:t]
+		val = val[:len(col)]
+		var s0, s1, s2, s3 float64
+		for g := 0; g+3 < len(col); g += 4 {
+			s0 += val[g] * x[col[g]]
+			s1 += val[g+1] * x[col[g+1]]
+			s2 += val[g+2] * x[col[g+2]]
+			s3 += val[g+3] * x[col[g+3]]
+		}
+		out[r] = sumTerms(sp.mpval[t:e], sp.mpcol[t:e], x, (s0+s2)+(s1+s3))
 	}
 }
 
@@ -512,10 +645,8 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 				sp.buf[c] += val[j] * scl
 			}
 		}
-		for p := sp.mpadr[i]; p < sp.mpadr[i+1]; p++ {
-			if c := sp.mpcol[p]; c <= i {
-				sp.buf[c] += sp.mpval[p]
-			}
+		for _, p := range sp.mplo[sp.mploadr[i]:sp.mploadr[i+1]] {
+			sp.buf[sp.mpcol[p]] += sp.mpval[p]
 		}
 		v := h.val[a:e]
 		for p, c := range cols {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"math"
 	"slices"
 )
@@ -26,6 +27,7 @@ import (
 type sparseSym struct {
 	checked bool    // compared with this solve's J and M (sparseCoordinates clears it)
 	built   bool    // the fields below describe some J and M
+	key     []byte  // H's pattern it was built for (hessPattern; empty when keyed on J)
 	jadr    []int   // J's row starts it was built for
 	jind    []int   // J's columns it was built for
 	mver    int     // M's pattern (sparseNewton.mver) it was checked against
@@ -49,14 +51,121 @@ const (
 	symFill
 )
 
-// checkSym makes sp.sym describe this solve's J and M: kept when J's
-// pattern is the one it was built for and M's non-zeros give H the same
-// entries (M's exact zeros come and go with the configuration, mostly
-// under J's pattern), else rebuilt.
+// hpatMaxNV is the largest nv whose symbolic Hessian is keyed on H's
+// pattern as an nv×nv byte map (hessPattern); larger models key it on J's
+// pattern (checkSymJ).
+const hpatMaxNV = 256
+
+// symKept is the number of symbolic Hessians kept besides the current one:
+// H's pattern moves between a few (a contact's chain comes and goes, one
+// of M's entries flickers between zero and not), so a pattern met again
+// is taken back rather than rebuilt.
+const symKept = 3
+
+// checkSym makes sp.sym describe this solve's J and M. Up to hpatMaxNV
+// velocities it is keyed on H's pattern (hessPattern), which fixes L's
+// pattern, the fill and the factor's positions (buildSym reads nothing
+// else), and so every bit of the factor: the current pattern or one of the
+// symKept last ones when one matches, else rebuilt into the least recently
+// used one's storage.
 func (nw *newtonWork) checkSym() {
+	sp := &nw.sp
+	if nw.nv > hpatMaxNV {
+		nw.checkSymJ()
+		return
+	}
+	sp.sym.checked = true
+	nw.hessPattern()
+	if !sparseSymReuse {
+		sp.sym.built = false
+	}
+	if sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
+		return
+	}
+	hit := -1
+	for i := range sp.symOld {
+		if sparseSymReuse && sp.symOld[i].built && bytes.Equal(sp.symOld[i].key, sp.hpat) {
+			hit = i
+			break
+		}
+	}
+	if hit < 0 { // rebuild into the least recently used one
+		hit = len(sp.symOld) - 1
+	}
+	cur := sp.symOld[hit]
+	copy(sp.symOld[1:hit+1], sp.symOld[:hit])
+	sp.symOld[0], sp.sym = sp.sym, cur
+	sp.sym.checked = true
+	if sparseSymReuse && sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
+		return
+	}
+	sp.sym.key = append(sp.sym.key[:0], sp.hpat...)
+	sp.sym.jadr, sp.sym.jind = sp.sym.jadr[:0], sp.sym.jind[:0] // not keyed on J here
+	nw.buildSym()
+	sp.sym.built = true
+	sp.symBuilds++
+}
+
+// sparseSymReuse keeps the symbolic Hessians across solves (checkSym);
+// tests turn it off to rebuild at every solve and compare the bits.
+var sparseSymReuse = true
+
+// hessPattern sets sp.hpat to H's pattern on and below the diagonal
+// (entry (r, c) at r·nv + c, 1 when on it): M's non-zeros there and the
+// diagonal, and each constraint's columns squared (its first row's: the
+// others share them; a row on the columns of the row before adds
+// nothing).
+func (nw *newtonWork) hessPattern() {
+	sp, nv := &nw.sp, nw.nv
+	sp.hpat = growBytes(sp.hpat, nv*nv)
+	hp := sp.hpat
+	clear(hp)
+	for r := range nv {
+		row := hp[r*nv : r*nv+r+1]
+		row[r] = 1
+		for _, s := range sp.mplo[sp.mploadr[r]:sp.mploadr[r+1]] {
+			if sp.mpval[s] != 0 {
+				row[sp.mpcol[s]] = 1
+			}
+		}
+	}
+	var prev []int
+	for k := range nw.n {
+		if sp.jsame[k] {
+			continue
+		}
+		ind, _ := sp.row(k)
+		if slices.Equal(ind, prev) {
+			continue
+		}
+		prev = ind
+		for a, i := range ind {
+			row := hp[i*nv : i*nv+i+1]
+			for _, c := range ind[:a+1] {
+				row[c] = 1
+			}
+		}
+	}
+}
+
+// growBytes returns s resized to n (reallocated when short).
+func growBytes(s []byte, n int) []byte {
+	if cap(s) < n {
+		return make([]byte, n)
+	}
+	return s[:n]
+}
+
+// checkSymJ is checkSym keyed on J's pattern (models above hpatMaxNV
+// velocities, where an nv×nv map would cost more than it saves): kept
+// when J's pattern is the one it was built for and M's non-zeros give H
+// the same entries (M's exact zeros come and go with the configuration,
+// mostly under J's pattern), else rebuilt.
+func (nw *newtonWork) checkSymJ() {
 	sp := &nw.sp
 	sy := &sp.sym
 	sy.checked = true
+	sy.key = sy.key[:0]
 	n := nw.n
 	jadr, jind := sp.jadr[:n+1], sp.jind[:sp.jadr[n]]
 	if sy.built && len(sy.adr) == nw.nv+1 && slices.Equal(sy.jadr, jadr) && slices.Equal(sy.jind, jind) &&
