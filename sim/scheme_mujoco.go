@@ -50,6 +50,23 @@ type mujocoWork struct {
 	aHat   []float64 // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
 }
 
+// portsMuJoCo reports whether s is one of the schemes that port MuJoCo
+// 2.2.2's integrators (mj_Euler, mj_RungeKutta, mj_implicit).
+func (s Scheme) portsMuJoCo() bool {
+	return s.Method == MuJoCoEulerRule || s.Method == RungeKutta4 || s.Method == MuJoCoImplicitRule
+}
+
+// portFactors sets the factors of M (and M + h B) that a scheme porting
+// MuJoCo's integrators makes to MuJoCo's tree LᵀDL (mj_factorI,
+// mj_solveLD; solver.CliqueFactor.MuJoCo) on every tree, chains
+// included, so that M⁻¹ k rounds as MuJoCo's qacc does. The θ-method and
+// the notes' schemes keep their factors (and their bits).
+func (w *Workspace) portFactors(sc Scheme) {
+	on := sc.portsMuJoCo()
+	w.factor.MuJoCo, w.pgs.factor.MuJoCo = on, on
+	w.mj.factor.MuJoCo, w.mj.dampF.MuJoCo = on, on
+}
+
 // init sizes mw for scheme sc: the joint damping B for both integrators,
 // the stages for RK4.
 func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {
