@@ -62,7 +62,7 @@ func (s Scheme) portsMuJoCo() bool {
 // M⁻¹ k rounds as MuJoCo's qacc does. The θ-method and the notes' schemes
 // keep their factors (and their bits), and so does rk4 for now: with the
 // tree factor its Gymnasium hopper, which starts with its thigh and leg
-// on their limit 0 and keeps them there to ±1e-20 by round-off until the
+// on their limit 0 and keeps them there to ±1e-19 by round-off until the
 // foot lands, has the other sign than MuJoCo's on the leg at the landing
 // (step 45), hence one limit row fewer, and parts from MuJoCo by 3.6e-5
 // (TestHopperLimitRoundOff: MuJoCo parts from itself by as much under

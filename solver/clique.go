@@ -28,7 +28,8 @@ import (
 // factored along the tree, and its solves multiply by 1/D
 // (linalg.TreeLDLSolveRecip): the operations of MuJoCo 2.2.2's
 // mj_factorI and mj_solveLD in their order, for the schemes that port
-// MuJoCo's integrators.
+// MuJoCo's integrators (sim sets it for mujoco-euler and
+// mujoco-implicit).
 type CliqueFactor struct {
 	MuJoCo bool // factor and solve every tree as mj_factorI, mj_solveLD do
 
