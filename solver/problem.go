@@ -346,6 +346,16 @@ func (p *Problem) Validate() error {
 	if err := p.ValidateStructure(); err != nil {
 		return err
 	}
+	return p.ValidateNumbers()
+}
+
+// ValidateNumbers checks the part of Validate that ValidateStructure does
+// not: every number finite, diag(M) > 0, R > 0 and each constraint's
+// kind-specific conditions. p's structure must be valid (ValidateStructure
+// returned nil for it, or for a problem of the same structure: a solver
+// that keeps the structure it validated last calls this alone while the
+// structure is unchanged).
+func (p *Problem) ValidateNumbers() error {
 	for _, f := range [...]struct {
 		name string
 		s    []float64
