@@ -151,7 +151,8 @@ var _ solver.Solver = (*Solver)(nil)
 
 // Solve implements solver.Solver. It returns an error if p is malformed
 // (its shape here, its numbers by the inner solvers, which validate each
-// island), v0 has the wrong length, res is nil, or an inner solver returned
+// island; a problem of one clique, which is one island, the inner solver
+// validates whole), v0 has the wrong length, res is nil, or an inner solver returned
 // one (the first in island order).
 func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	switch {
