@@ -346,15 +346,19 @@ func (p *Problem) Validate() error {
 	if err := p.ValidateStructure(); err != nil {
 		return err
 	}
-	for _, f := range [...]struct {
-		name string
-		s    []float64
-	}{{"A", p.A}, {"VStar", p.VStar}, {"JData", p.JData}, {"VHat", p.VHat}} {
-		if i, ok := firstNonFinite(f.s); !ok {
-			if f.name == "VHat" {
-				return &RowError{Field: f.name, Row: i, Value: f.s[i], Want: "finite"}
-			}
-			return fmt.Errorf("solver: %s[%d] = %v is not finite", f.name, i, f.s[i])
+	return p.ValidateNumbers()
+}
+
+// ValidateNumbers checks the part of Validate that ValidateStructure does
+// not: every number finite, diag(M) > 0, R > 0 and each constraint's
+// kind-specific conditions. p's structure must be valid (ValidateStructure
+// returned nil for it, or for a problem of the same structure: a solver
+// that keeps the structure it validated last calls this alone while the
+// structure is unchanged).
+func (p *Problem) ValidateNumbers() error {
+	if nanSum(p.A)+nanSum(p.VStar)+nanSum(p.JData)+nanSum(p.VHat) != 0 { // a NaN or ±Inf somewhere: find it
+		if err := p.nonFinite(); err != nil {
+			return err
 		}
 	}
 	for i, m := range p.MDiag {
@@ -447,24 +451,47 @@ func (p *Problem) validateJBlocks() error {
 	return nil
 }
 
-func firstNonFinite(s []float64) (int, bool) {
-	// x − x is 0 for finite x and NaN for ±Inf and NaN, and a NaN stays in
-	// a sum: one branch-free pass over s (it runs on every solve), and
-	// the search for the index only when something is wrong. Four
-	// independent sums, so that the additions do not wait on each other.
-	var a0, a1, a2, a3 float64
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		q := s[i : i+4 : i+4]
-		a0 += q[0] - q[0]
-		a1 += q[1] - q[1]
-		a2 += q[2] - q[2]
-		a3 += q[3] - q[3]
+// nonFinite returns the error for the first NaN or ±Inf of A, VStar,
+// JData and VHat, in that order (nil if there is none).
+func (p *Problem) nonFinite() error {
+	for _, f := range [...]struct {
+		name string
+		s    []float64
+	}{{"A", p.A}, {"VStar", p.VStar}, {"JData", p.JData}, {"VHat", p.VHat}} {
+		if i, ok := firstNonFinite(f.s); !ok {
+			if f.name == "VHat" {
+				return &RowError{Field: f.name, Row: i, Value: f.s[i], Want: "finite"}
+			}
+			return fmt.Errorf("solver: %s[%d] = %v is not finite", f.name, i, f.s[i])
+		}
 	}
-	for _, x := range s[i:] {
+	return nil
+}
+
+// nanSum returns 0 when every element of s is finite and NaN otherwise:
+// x − x is 0 for finite x and NaN for ±Inf and NaN, and a NaN stays in a
+// sum. One branch-free pass over s (it runs on every solve); four
+// independent sums, so that the additions do not wait on each other.
+func nanSum(s []float64) float64 {
+	var a0, a1, a2, a3 float64
+	for len(s) >= 4 {
+		a0 += s[0] - s[0]
+		a1 += s[1] - s[1]
+		a2 += s[2] - s[2]
+		a3 += s[3] - s[3]
+		s = s[4:]
+	}
+	for _, x := range s {
 		a0 += x - x
 	}
-	if a0+a1+a2+a3 == 0 {
+	return a0 + a1 + a2 + a3
+}
+
+// firstNonFinite returns the index of the first NaN or ±Inf of s and
+// false, or 0 and true when every element is finite (the search runs only
+// when nanSum says something is wrong).
+func firstNonFinite(s []float64) (int, bool) {
+	if nanSum(s) == 0 {
 		return 0, true
 	}
 	for i, x := range s {

@@ -151,7 +151,8 @@ var _ solver.Solver = (*Solver)(nil)
 
 // Solve implements solver.Solver. It returns an error if p is malformed
 // (its shape here, its numbers by the inner solvers, which validate each
-// island), v0 has the wrong length, res is nil, or an inner solver returned
+// island; a problem of one clique, which is one island, the inner solver
+// validates whole), v0 has the wrong length, res is nil, or an inner solver returned
 // one (the first in island order).
 func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	switch {
@@ -164,11 +165,18 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	case v0 != nil && len(v0) != p.NV:
 		return errors.New("island: len(v0) ≠ NV")
 	}
-	if err := checkStructure(p); err != nil {
-		return err
-	}
 	if v0 == nil {
 		v0 = p.VStar
+	}
+	if len(p.Cliques) == 1 && len(p.JBlock) > 0 {
+		// One clique with contacts is one island: no union-find, and no
+		// shape check of its own, since the inner solver validates the
+		// whole problem it is given (a cube on the ground, every step).
+		s.splitOne(p)
+		return s.solveWhole(p, v0, res)
+	}
+	if err := checkStructure(p); err != nil {
+		return err
 	}
 	s.split(p)
 	if s.n == 1 {
@@ -325,6 +333,29 @@ func (s *Solver) split(p *solver.Problem) {
 		is := &s.islands[s.isl[p.JBlock[lo].Clique]]
 		is.cons = append(is.cons, int32(p.JBlock[lo].Constraint))
 	}
+}
+
+// splitOne is split for a problem of one clique with J blocks: one
+// island holding clique 0 and the constraints with J blocks, in order (a
+// blockless constraint touches no island), as split makes it. It reads
+// only the J blocks' constraint indices, so that it is safe on a malformed
+// problem, which the inner solver then rejects.
+func (s *Solver) splitOne(p *solver.Problem) {
+	if len(s.islands) == 0 {
+		s.islands = append(s.islands, island{})
+	}
+	s.n = 1
+	s.cliqueArena = resize32(s.cliqueArena, 1)
+	s.cliqueArena[0] = 0
+	s.consArena = resize32(s.consArena, len(p.JBlock))
+	is := &s.islands[0]
+	is.cliques = s.cliqueArena[:1]
+	is.cons = s.consArena[:0]
+	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
+		hi = constraintEnd(p, lo)
+		is.cons = append(is.cons, int32(p.JBlock[lo].Constraint))
+	}
+	is.nCliques, is.nCons = 1, len(is.cons)
 }
 
 // constraintEnd returns the end of the run of J blocks of the constraint of

@@ -190,7 +190,7 @@ type Evaluation struct {
 // returns an error if p is malformed (see solver.Problem.Validate) or
 // len(v) ≠ NV.
 func Evaluate(p *solver.Problem, v []float64) (*Evaluation, error) {
-	if err := checkProblem(p); err != nil {
+	if err := checkProblem(p, nil); err != nil {
 		return nil, err
 	}
 	if len(v) != p.NV {
@@ -209,12 +209,12 @@ func Evaluate(p *solver.Problem, v []float64) (*Evaluation, error) {
 
 // checkProblem validates p (solver.Problem.Validate, which also checks each
 // kind's conditions, such as R_i = diag(Rt, Rt, Rn) for contact cones,
-// SAP §V-A).
-func checkProblem(p *solver.Problem) error {
+// SAP §V-A), its structure through sh when sh is not nil (shape.validate).
+func checkProblem(p *solver.Problem, sh *shape) error {
 	if p == nil {
 		return fmt.Errorf("sap: nil problem")
 	}
-	if err := p.Validate(); err != nil {
+	if err := sh.validate(p); err != nil {
 		return fmt.Errorf("sap: malformed problem: %w", err)
 	}
 	return nil

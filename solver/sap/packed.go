@@ -41,8 +41,13 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		pk.voff = append(pk.voff, len(pk.vals))
 		pk.row = append(pk.row, c.Row)
 		pk.size = append(pk.size, c.Size)
-		if c.Size == 1 { // a limit's or a pyramid edge's row: columns and values in one pass
+		switch c.Size {
+		case 1: // a limit's or a pyramid edge's row: columns and values in one pass
 			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
+			pk.off = append(pk.off, len(pk.cols))
+			continue
+		case 3: // a contact's rows: likewise
+			pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
 			pk.off = append(pk.off, len(pk.cols))
 			continue
 		}
@@ -70,6 +75,35 @@ func packRow(cols []int, vals, row []float64, off int) ([]int, []float64) {
 		}
 	}
 	return cols[:nc+n], vals[:nv+n]
+}
+
+// packRows3 is packRow for a 3×n block jb (a contact's rows): it appends
+// the columns (plus off) where one of the three rows is non-zero (NaN
+// counts as non-zero), as nonzeroColumns finds them, and the rows' entries
+// in those columns, row after row, as packRows copies them, in one pass
+// over the columns. Each column's three entries are written at the next
+// free place of each row's n-long run and kept by the increment; the
+// second and third rows are then moved down behind the first's m entries.
+func packRows3(cols []int, vals, jb []float64, off int) ([]int, []float64) {
+	n := len(jb) / 3
+	nc, nv := len(cols), len(vals)
+	cols, vals = slices.Grow(cols, n)[:nc+n], slices.Grow(vals, 3*n)[:nv+3*n]
+	cs, out := cols[nc:], vals[nv:]
+	r0, r1, r2 := jb[:n], jb[n:2*n], jb[2*n:3*n]
+	o0, o1, o2 := out[:n], out[n:2*n], out[2*n:3*n]
+	m := 0
+	for j, x0 := range r0 {
+		x1, x2 := r1[j], r2[j]
+		cs[m], o0[m], o1[m], o2[m] = off+j, x0, x1, x2
+		if x0 != 0 || x1 != 0 || x2 != 0 {
+			m++
+		}
+	}
+	if m < n {
+		copy(out[m:2*m], o1[:m])
+		copy(out[2*m:3*m], o2[:m])
+	}
+	return cols[:nc+m], vals[:nv+3*m]
 }
 
 // packRows appends to vals the k×n block jb's entries in columns cols,

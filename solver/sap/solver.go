@@ -16,6 +16,7 @@ type Solver struct {
 	params   Params
 	paramErr error
 	ws       workspace
+	shape    shape // the structure of the last problem validated
 	// last is the problem of the last Solve that passed check (nil after
 	// one that did not): Resolve may reuse what Solve derived from it.
 	last *solver.Problem
@@ -187,7 +188,7 @@ func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	if s.paramErr != nil {
 		return s.paramErr
 	}
-	if err := checkProblem(p); err != nil {
+	if err := checkProblem(p, &s.shape); err != nil { // the structure only when it changed (shape.go)
 		return err
 	}
 	return checkWarm(p, v0, res)

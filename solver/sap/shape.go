@@ -1,0 +1,81 @@
+package sap
+
+import "github.com/stiction-sim/stiction/solver"
+
+// shape is the structure of the last problem whose structure passed
+// solver.Problem.ValidateStructure: its sizes, the lengths of its slices,
+// its cliques' offsets and sizes, its constraint blocks (kind, rows, size,
+// parameters) and its J blocks, everything ValidateStructure reads. While
+// a problem's structure equals it, ValidateStructure would pass again, and
+// Solve checks the numbers only (solver.Problem.ValidateNumbers). The
+// comparison reads the structure itself, not a flag of the caller's: a
+// problem rebuilt in the same storage with other contacts, or edited by
+// hand, is validated in full.
+type shape struct {
+	ok      bool   // the fields hold a validated structure
+	lens    [9]int // NV, NR and the slices' lengths (lengths)
+	cliques []solver.Clique
+	cons    []solver.Constraint
+	blocks  []solver.JBlock
+}
+
+// lengths returns p's NV, NR and the lengths of its slices.
+func lengths(p *solver.Problem) [9]int {
+	return [9]int{p.NV, p.NR, len(p.A), len(p.VStar), len(p.MDiag), len(p.JData), len(p.VHat), len(p.R), len(p.Params)}
+}
+
+// same reports whether p has the kept structure.
+func (sh *shape) same(p *solver.Problem) bool {
+	if !sh.ok || lengths(p) != sh.lens || len(p.Cliques) != len(sh.cliques) {
+		return false
+	}
+	for i, q := range p.Cliques {
+		if k := &sh.cliques[i]; q.Offset != k.Offset || q.Size != k.Size || q.AOff != k.AOff {
+			return false
+		}
+	}
+	if len(p.Constraints) != len(sh.cons) || len(p.JBlock) != len(sh.blocks) {
+		return false
+	}
+	for i, c := range p.Constraints { // field by field: slices.Equal's generic == of a struct is a call per element
+		if k := &sh.cons[i]; c.Kind != k.Kind || c.Row != k.Row || c.Size != k.Size || c.Par != k.Par {
+			return false
+		}
+	}
+	for i, b := range p.JBlock {
+		if k := &sh.blocks[i]; b.Constraint != k.Constraint || b.Clique != k.Clique || b.Off != k.Off {
+			return false
+		}
+	}
+	return true
+}
+
+// keep records p's structure, which has just been validated (the cliques'
+// Parent slices are not kept: ValidateStructure does not read them).
+func (sh *shape) keep(p *solver.Problem) {
+	sh.lens = lengths(p)
+	sh.cliques = sh.cliques[:0]
+	for _, q := range p.Cliques {
+		sh.cliques = append(sh.cliques, solver.Clique{Offset: q.Offset, Size: q.Size, AOff: q.AOff})
+	}
+	sh.cons = append(sh.cons[:0], p.Constraints...)
+	sh.blocks = append(sh.blocks[:0], p.JBlock...)
+	sh.ok = true
+}
+
+// validate checks p as solver.Problem.Validate does: the structure when it
+// differs from the last one validated (which it then keeps), and the
+// numbers. A nil sh keeps nothing: Validate.
+func (sh *shape) validate(p *solver.Problem) error {
+	if sh == nil {
+		return p.Validate()
+	}
+	if !sh.same(p) {
+		sh.ok = false
+		if err := p.ValidateStructure(); err != nil {
+			return err
+		}
+		sh.keep(p)
+	}
+	return p.ValidateNumbers()
+}
