@@ -157,20 +157,7 @@ func TestDotNZMatchesDot4(t *testing.T) {
 // constraints of two rows on one clique or both; a column a compressed row
 // leaves out is zero.
 func TestSparseCoordinatesMatchDense(t *testing.T) {
-	m := &multibody.Model{}
-	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
-	id := spatial.PoseIdentity()
-	add := func(typ multibody.JointType, parent int) int {
-		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, multibody.Joint{Type: typ, Parent: parent, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{0, 0, 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	root := add(multibody.JointFree, -1)
-	add(multibody.JointRevolute, add(multibody.JointBall, root))
-	nv1 := m.NV
-	add(multibody.JointBall, add(multibody.JointRevolute, add(multibody.JointFree, -1)))
+	m, nv1 := twoTreeModel(t)
 	nv := m.NV
 	rng := rand.New(rand.NewPCG(3, 5))
 	entry := signedZerosOrNormal(rng)
@@ -208,35 +195,66 @@ func TestSparseCoordinatesMatchDense(t *testing.T) {
 		sparse.sp.on = true
 		sparse.resize(nv, len(perm), p.NR)
 		sparse.sparseCoordinates(sim, &p, q, perm)
-		sp := &sparse.sp
-		for c, cq := range p.Cliques {
-			n := cq.Size
-			for r := range n {
-				for i := range n {
-					got, want := sp.mb[sp.madr[c]+r*n+i], dense.m[(cq.Offset+r)*nv+cq.Offset+i]
-					if math.Float64bits(got) != math.Float64bits(want) {
-						t.Fatalf("trial %d: clique %d M[%d,%d] = %v, dense %v", trial, c, r, i, got, want)
-					}
+		checkSparseMatchesDense(t, trial, sparse, dense, &p, len(perm))
+	}
+}
+
+// twoTreeModel returns TestSparseCoordinatesMatchDense's model, two trees
+// with a free joint each (a ball joint inside the first, a hinge then a
+// ball joint in the second), and the first tree's velocity count.
+func twoTreeModel(t *testing.T) (*multibody.Model, int) {
+	t.Helper()
+	m := &multibody.Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
+	id := spatial.PoseIdentity()
+	add := func(typ multibody.JointType, parent int) int {
+		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, multibody.Joint{Type: typ, Parent: parent, ParentFrame: id, ChildFrame: id, Axis: spatial.Vec3{0, 0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	root := add(multibody.JointFree, -1)
+	add(multibody.JointRevolute, add(multibody.JointBall, root))
+	nv1 := m.NV
+	add(multibody.JointBall, add(multibody.JointRevolute, add(multibody.JointFree, -1)))
+	return m, nv1
+}
+
+// checkSparseMatchesDense fails unless sparse's M blocks and compressed
+// rows (rows of them) hold the bits of dense's M and J, a column a row leaves
+// out being zero in dense's.
+func checkSparseMatchesDense(t *testing.T, trial int, sparse, dense *newtonWork, p *solver.Problem, rows int) {
+	t.Helper()
+	nv := dense.nv
+	sp := &sparse.sp
+	for c, cq := range p.Cliques {
+		n := cq.Size
+		for r := range n {
+			for i := range n {
+				got, want := sp.mb[sp.madr[c]+r*n+i], dense.m[(cq.Offset+r)*nv+cq.Offset+i]
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("trial %d: clique %d M[%d,%d] = %v, dense %v", trial, c, r, i, got, want)
 				}
 			}
 		}
-		for k := range perm {
-			ind, val := sp.row(k)
-			at := 0
-			for i := range nv {
-				want := dense.j[k*nv+i]
-				if at < len(ind) && ind[at] == i {
-					if math.Float64bits(val[at]) != math.Float64bits(want) {
-						t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, val[at], want)
-					}
-					at++
-				} else if want != 0 {
-					t.Fatalf("trial %d: row %d leaves out column %d, dense %v", trial, k, i, want)
+	}
+	for k := range rows {
+		ind, val := sp.row(k)
+		at := 0
+		for i := range nv {
+			want := dense.j[k*nv+i]
+			if at < len(ind) && ind[at] == i {
+				if math.Float64bits(val[at]) != math.Float64bits(want) {
+					t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, val[at], want)
 				}
+				at++
+			} else if want != 0 {
+				t.Fatalf("trial %d: row %d leaves out column %d, dense %v", trial, k, i, want)
 			}
-			if at != len(ind) {
-				t.Fatalf("trial %d: row %d's columns %v not increasing", trial, k, ind)
-			}
+		}
+		if at != len(ind) {
+			t.Fatalf("trial %d: row %d's columns %v not increasing", trial, k, ind)
 		}
 	}
 }

@@ -222,9 +222,7 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 // in the other columns (blockRows) turned. Each entry set reads mw alone,
 // so the blocks' order does not matter.
 func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
-	for x, v := range mw[:n*n] {
-		m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
-	}
+	plusZero(m, mw[:n*n]) // off the angular blocks: 0 + 1·M_w[r,i]·1
 	for o := off; o < off+n; o++ {
 		b := nw.blk[o]
 		if b < 0 || nw.blocks[b] != o {
@@ -233,11 +231,17 @@ func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
 		for i := o; i < o+3; i++ {
 			nw.blockColumn(mw, m, n, off, b, i)
 		}
-		for i := off; i < off+n; i++ {
-			if nw.blk[i] < 0 {
-				nw.blockRows(mw, m, n, off, b, i)
-			}
-		}
+		nw.blockRows(mw, m, n, off, b)
+	}
+}
+
+// plusZero sets dst[x] = 0 + src[x] (src's values, −0 made +0) for every
+// x of src (len(dst) ≥ len(src)): dst cut to src's length, so the loop
+// carries no bounds check.
+func plusZero(dst, src []float64) {
+	dst = dst[:len(src)]
+	for x, v := range src {
+		dst[x] = 0 + v
 	}
 }
 
@@ -247,42 +251,59 @@ func (nw *newtonWork) blockColumn(mw, m []float64, n, off, b, i int) {
 	o := nw.blocks[b]
 	lo, li := o-off, i-off
 	t0, t1, t2 := nw.tCol(b, o, i)
-	for r := range n {
+	col := nw.col[:n]
+	for r := range col {
+		w := (*[3]float64)(mw[r*n+lo:])
 		s := 0.0
-		s += mw[r*n+lo] * t0
-		s += mw[r*n+lo+1] * t1
-		s += mw[r*n+lo+2] * t2
-		nw.col[r] = s
+		s += w[0] * t0
+		s += w[1] * t1
+		s += w[2] * t2
+		col[r] = s
 	}
-	for r := range n {
-		br := nw.blk[off+r]
+	for r, br := range nw.blk[off : off+n] {
 		if br < 0 {
-			m[r*n+li] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
+			m[r*n+li] = col[r] // 0 + 1·col[r], col[r] a sum from +0
 			continue
 		}
 		or := nw.blocks[br]
 		t0, t1, t2 := nw.tCol(br, or, off+r)
+		c := (*[3]float64)(col[or-off:])
 		s := 0.0
-		s += t0 * nw.col[or-off]
-		s += t1 * nw.col[or-off+1]
-		s += t2 * nw.col[or-off+2]
+		s += t0 * c[0]
+		s += t1 * c[1]
+		s += t2 * c[2]
 		m[r*n+li] = s
 	}
 }
 
-// blockRows sets the rows of angular block b in column i of the window m
-// (turnMass), a velocity off every block: m[r,i] = T_:,rᵀ (0 + mw[:,i]).
-func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
-	o := nw.blocks[b]
-	lo, li := o-off, i-off
-	c0, c1, c2 := 0+mw[lo*n+li], 0+mw[(lo+1)*n+li], 0+mw[(lo+2)*n+li]
-	for r := o; r < o+3; r++ {
-		t0, t1, t2 := nw.tCol(b, o, r)
+// blockRows sets the rows of angular block b in every column i of the
+// window m (turnMass) of a velocity off every block: m[r,i] = T_:,rᵀ
+// (0 + mw[:,i]), T_:,r column r−o of the block's rotation (tCol).
+func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
+	lo := nw.blocks[b] - off
+	t := (*[9]float64)(nw.rot[9*b:])
+	w0, w1, w2 := mw[lo*n:(lo+1)*n], mw[(lo+1)*n:(lo+2)*n], mw[(lo+2)*n:(lo+3)*n]
+	m0, m1, m2 := m[lo*n:(lo+1)*n], m[(lo+1)*n:(lo+2)*n], m[(lo+2)*n:(lo+3)*n]
+	for li, bi := range nw.blk[off : off+n] {
+		if bi >= 0 {
+			continue
+		}
+		c0, c1, c2 := 0+w0[li], 0+w1[li], 0+w2[li]
 		s := 0.0
-		s += t0 * c0
-		s += t1 * c1
-		s += t2 * c2
-		m[(r-off)*n+li] = s
+		s += t[0] * c0
+		s += t[3] * c1
+		s += t[6] * c2
+		m0[li] = s
+		s = 0.0
+		s += t[1] * c0
+		s += t[4] * c1
+		s += t[7] * c2
+		m1[li] = s
+		s = 0.0
+		s += t[2] * c0
+		s += t[5] * c1
+		s += t[8] * c2
+		m2[li] = s
 	}
 }
 
