@@ -157,6 +157,31 @@ func TestDotNZMatchesDot4(t *testing.T) {
 // constraints of two rows on one clique or both; a column a compressed row
 // leaves out is zero.
 func TestSparseCoordinatesMatchDense(t *testing.T) {
+	sim, nv1 := twoTreeSim(t)
+	m, nv := sim.Model, sim.Model.NV
+	rng := rand.New(rand.NewPCG(3, 5))
+	entry := signedZerosOrNormal(rng)
+	for trial := range 30 {
+		q := randomRotations(m, rng, trial == 0)
+		p := twoCliqueProblem(nv, nv1, entry, 6, func(int) int { return 2 }, func(k, i int) bool { return (k+i)%4 != 0 })
+		perm := make([]int, 0, p.NR)
+		for r := range p.NR {
+			perm = append(perm, p.NR-1-r)
+		}
+		sim.ws.pgs.perm = perm
+		dense := &newtonWork{}
+		dense.resize(nv, len(perm), p.NR)
+		dense.coordinates(sim, &p, q)
+		sparse := sparseCoordinatesOf(sim, &p, q, perm)
+		checkSparseMatchesDense(t, trial, sparse, dense, &p, len(perm))
+	}
+}
+
+// twoTreeModel returns TestSparseCoordinatesMatchDense's model, two trees
+// with a free joint each (a ball joint inside the first, a hinge then a
+// ball joint in the second), and the first tree's velocity count.
+func twoTreeModel(t *testing.T) (*multibody.Model, int) {
+	t.Helper()
 	m := &multibody.Model{}
 	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
 	id := spatial.PoseIdentity()
@@ -171,72 +196,89 @@ func TestSparseCoordinatesMatchDense(t *testing.T) {
 	add(multibody.JointRevolute, add(multibody.JointBall, root))
 	nv1 := m.NV
 	add(multibody.JointBall, add(multibody.JointRevolute, add(multibody.JointFree, -1)))
-	nv := m.NV
-	rng := rand.New(rand.NewPCG(3, 5))
-	entry := signedZerosOrNormal(rng)
-	sim := &Simulator{Model: m}
-	for trial := range 30 {
-		q := randomRotations(m, rng, trial == 0)
-		var p solver.Problem
-		p.Reset(nv)
-		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv1}, solver.Clique{Offset: nv1, Size: nv - nv1, AOff: nv1 * nv1})
-		p.A = make([]float64, nv1*nv1+(nv-nv1)*(nv-nv1))
-		for i := range p.A {
-			p.A[i] = entry()
-		}
-		for k := range 6 {
-			con := p.AddConstraint(solver.Bilateral, 2)
-			for c := range 2 {
-				if k%3 == c || k%3 == 2 { // clique 0, clique 1, both
-					d := p.AddJBlock(con, c)
-					for i := range d {
-						if (k+i)%4 != 0 {
-							d[i] = entry()
-						}
+	return m, nv1
+}
+
+// twoCliqueProblem returns a problem on twoTreeModel's two cliques (nv1
+// velocities in the first) with M_w's entries from entry and ncon
+// constraints, constraint k of rows(k) rows on clique 0, clique 1 or both
+// (k mod 3), entry i of a block from entry where keep(k, i), else +0.
+func twoCliqueProblem(nv, nv1 int, entry func() float64, ncon int, rows func(int) int, keep func(k, i int) bool) solver.Problem {
+	var p solver.Problem
+	p.Reset(nv)
+	p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv1}, solver.Clique{Offset: nv1, Size: nv - nv1, AOff: nv1 * nv1})
+	p.A = make([]float64, nv1*nv1+(nv-nv1)*(nv-nv1))
+	for i := range p.A {
+		p.A[i] = entry()
+	}
+	for k := range ncon {
+		con := p.AddConstraint(solver.Bilateral, rows(k))
+		for c := range 2 {
+			if k%3 == c || k%3 == 2 { // clique 0, clique 1, both
+				d := p.AddJBlock(con, c)
+				for i := range d {
+					if keep(k, i) {
+						d[i] = entry()
 					}
 				}
 			}
 		}
-		perm := make([]int, 0, p.NR)
-		for r := range p.NR {
-			perm = append(perm, p.NR-1-r)
-		}
-		sim.ws.pgs.perm = perm
-		dense, sparse := &newtonWork{}, &newtonWork{}
-		dense.resize(nv, len(perm), p.NR)
-		dense.coordinates(sim, &p, q)
-		sparse.sp.on = true
-		sparse.resize(nv, len(perm), p.NR)
-		sparse.sparseCoordinates(sim, &p, q, perm)
-		sp := &sparse.sp
-		for c, cq := range p.Cliques {
-			n := cq.Size
-			for r := range n {
-				for i := range n {
-					got, want := sp.mb[sp.madr[c]+r*n+i], dense.m[(cq.Offset+r)*nv+cq.Offset+i]
-					if math.Float64bits(got) != math.Float64bits(want) {
-						t.Fatalf("trial %d: clique %d M[%d,%d] = %v, dense %v", trial, c, r, i, got, want)
-					}
+	}
+	return p
+}
+
+// sparseCoordinatesOf returns a newtonWork on the sparse path with p's
+// change of coordinates at q made (sparseCoordinates, rows in perm's order).
+func sparseCoordinatesOf(sim *Simulator, p *solver.Problem, q []float64, perm []int) *newtonWork {
+	sparse := &newtonWork{}
+	sparse.sp.on = true
+	sparse.resize(p.NV, len(perm), p.NR)
+	sparse.sparseCoordinates(sim, p, q, perm)
+	return sparse
+}
+
+// twoTreeSim returns a Simulator on twoTreeModel (scratch for the
+// change of coordinates alone) and the first tree's velocity count.
+func twoTreeSim(t *testing.T) (*Simulator, int) {
+	t.Helper()
+	m, nv1 := twoTreeModel(t)
+	return &Simulator{Model: m}, nv1
+}
+
+// checkSparseMatchesDense fails unless sparse's M blocks and compressed
+// rows (rows of them) hold the bits of dense's M and J, a column a row leaves
+// out being zero in dense's.
+func checkSparseMatchesDense(t *testing.T, trial int, sparse, dense *newtonWork, p *solver.Problem, rows int) {
+	t.Helper()
+	nv := dense.nv
+	sp := &sparse.sp
+	for c, cq := range p.Cliques {
+		n := cq.Size
+		for r := range n {
+			for i := range n {
+				got, want := sp.mb[sp.madr[c]+r*n+i], dense.m[(cq.Offset+r)*nv+cq.Offset+i]
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("trial %d: clique %d M[%d,%d] = %v, dense %v", trial, c, r, i, got, want)
 				}
 			}
 		}
-		for k := range perm {
-			ind, val := sp.row(k)
-			at := 0
-			for i := range nv {
-				want := dense.j[k*nv+i]
-				if at < len(ind) && ind[at] == i {
-					if math.Float64bits(val[at]) != math.Float64bits(want) {
-						t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, val[at], want)
-					}
-					at++
-				} else if want != 0 {
-					t.Fatalf("trial %d: row %d leaves out column %d, dense %v", trial, k, i, want)
+	}
+	for k := range rows {
+		ind, val := sp.row(k)
+		at := 0
+		for i := range nv {
+			want := dense.j[k*nv+i]
+			if at < len(ind) && ind[at] == i {
+				if math.Float64bits(val[at]) != math.Float64bits(want) {
+					t.Fatalf("trial %d: J[%d,%d] = %v, dense %v", trial, k, i, val[at], want)
 				}
+				at++
+			} else if want != 0 {
+				t.Fatalf("trial %d: row %d leaves out column %d, dense %v", trial, k, i, want)
 			}
-			if at != len(ind) {
-				t.Fatalf("trial %d: row %d's columns %v not increasing", trial, k, ind)
-			}
+		}
+		if at != len(ind) {
+			t.Fatalf("trial %d: row %d's columns %v not increasing", trial, k, ind)
 		}
 	}
 }

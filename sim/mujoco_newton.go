@@ -77,6 +77,7 @@ type newtonWork struct {
 	search     []float64
 	sp         sparseNewton // MuJoCo's sparse path from 60 velocities (mujoco_sparse.go)
 	e, col     []float64    // nv scratch
+	tcol       []float64    // 3·nv scratch: an angular block's columns of M_w T (blockColumns)
 	fresh      bool         // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
 	v          []float64    // that solve's v, to recognise it
 	quadGauss  [3]float64
@@ -110,6 +111,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		*s = solver.Resize(*s, n)
 	}
 	nw.quad = solver.Resize(nw.quad, 3*n)
+	nw.tcol = solver.Resize(nw.tcol, 3*nv)
 	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
 		*s = solver.Resize(*s, nv)
 	}
@@ -218,71 +220,105 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 // the velocities off … off+n−1 (the whole of M on the dense path, a
 // clique's block on the sparse one; no angular block straddles its
 // edge): mw copied (each entry 0 + mw[r,i], the dense sum's bits, −0
-// made +0), then the angular blocks' columns (blockColumn) and their rows
+// made +0), then the angular blocks' columns (blockColumns) and their rows
 // in the other columns (blockRows) turned. Each entry set reads mw alone,
 // so the blocks' order does not matter.
 func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
-	for x, v := range mw[:n*n] {
-		m[x] = 0 + v // off the angular blocks: 0 + 1·M_w[r,i]·1
-	}
+	plusZero(m, mw[:n*n]) // off the angular blocks: 0 + 1·M_w[r,i]·1
 	for o := off; o < off+n; o++ {
 		b := nw.blk[o]
 		if b < 0 || nw.blocks[b] != o {
 			continue
 		}
-		for i := o; i < o+3; i++ {
-			nw.blockColumn(mw, m, n, off, b, i)
-		}
-		for i := off; i < off+n; i++ {
-			if nw.blk[i] < 0 {
-				nw.blockRows(mw, m, n, off, b, i)
-			}
-		}
+		nw.blockColumns(mw, m, n, off, b)
+		nw.blockRows(mw, m, n, off, b)
 	}
 }
 
-// blockColumn sets column i of the window m (turnMass), a velocity of
-// angular block b: nw.col = mw T_:,i, then m[r,i] = T_:,rᵀ col.
-func (nw *newtonWork) blockColumn(mw, m []float64, n, off, b, i int) {
-	o := nw.blocks[b]
-	lo, li := o-off, i-off
-	t0, t1, t2 := nw.tCol(b, o, i)
-	for r := range n {
-		s := 0.0
-		s += mw[r*n+lo] * t0
-		s += mw[r*n+lo+1] * t1
-		s += mw[r*n+lo+2] * t2
-		nw.col[r] = s
+// plusZero sets dst[x] = 0 + src[x] (src's values, −0 made +0) for every
+// x of src (len(dst) ≥ len(src)): dst cut to src's length, so the loop
+// carries no bounds check.
+func plusZero(dst, src []float64) {
+	dst = dst[:len(src)]
+	for x, v := range src {
+		dst[x] = 0 + v
 	}
+}
+
+// blockColumns sets the columns of angular block b in the window m
+// (turnMass): for each of its velocities i, col_i = mw T_:,i (nw.tcol, n
+// entries a column), then m[r,i] = T_:,rᵀ col_i. Each entry reads mw and
+// T alone, so the three columns go through the rows together.
+func (nw *newtonWork) blockColumns(mw, m []float64, n, off, b int) {
+	lo := nw.blocks[b] - off
+	t := (*[9]float64)(nw.rot[9*b:]) // T_:,lo+c is (t[c], t[3+c], t[6+c]) on the block's rows
+	c0, c1, c2 := nw.tcol[:n], nw.tcol[n:2*n], nw.tcol[2*n:3*n]
 	for r := range n {
-		br := nw.blk[off+r]
+		w := (*[3]float64)(mw[r*n+lo:])
+		s := 0.0
+		s += w[0] * t[0]
+		s += w[1] * t[3]
+		s += w[2] * t[6]
+		c0[r] = s
+		s = 0.0
+		s += w[0] * t[1]
+		s += w[1] * t[4]
+		s += w[2] * t[7]
+		c1[r] = s
+		s = 0.0
+		s += w[0] * t[2]
+		s += w[1] * t[5]
+		s += w[2] * t[8]
+		c2[r] = s
+	}
+	for r, br := range nw.blk[off : off+n] {
+		row := (*[3]float64)(m[r*n+lo:])
 		if br < 0 {
-			m[r*n+li] = nw.col[r] // 0 + 1·col[r], col[r] a sum from +0
+			row[0], row[1], row[2] = c0[r], c1[r], c2[r] // 0 + 1·col[r], col[r] a sum from +0
 			continue
 		}
 		or := nw.blocks[br]
 		t0, t1, t2 := nw.tCol(br, or, off+r)
-		s := 0.0
-		s += t0 * nw.col[or-off]
-		s += t1 * nw.col[or-off+1]
-		s += t2 * nw.col[or-off+2]
-		m[r*n+li] = s
+		k := or - off
+		for c, col := range [3][]float64{c0, c1, c2} {
+			x := (*[3]float64)(col[k:])
+			s := 0.0
+			s += t0 * x[0]
+			s += t1 * x[1]
+			s += t2 * x[2]
+			row[c] = s
+		}
 	}
 }
 
-// blockRows sets the rows of angular block b in column i of the window m
-// (turnMass), a velocity off every block: m[r,i] = T_:,rᵀ (0 + mw[:,i]).
-func (nw *newtonWork) blockRows(mw, m []float64, n, off, b, i int) {
-	o := nw.blocks[b]
-	lo, li := o-off, i-off
-	c0, c1, c2 := 0+mw[lo*n+li], 0+mw[(lo+1)*n+li], 0+mw[(lo+2)*n+li]
-	for r := o; r < o+3; r++ {
-		t0, t1, t2 := nw.tCol(b, o, r)
+// blockRows sets the rows of angular block b in every column i of the
+// window m (turnMass) of a velocity off every block: m[r,i] = T_:,rᵀ
+// (0 + mw[:,i]), T_:,r column r−o of the block's rotation (tCol).
+func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
+	lo := nw.blocks[b] - off
+	t := (*[9]float64)(nw.rot[9*b:])
+	w0, w1, w2 := mw[lo*n:(lo+1)*n], mw[(lo+1)*n:(lo+2)*n], mw[(lo+2)*n:(lo+3)*n]
+	m0, m1, m2 := m[lo*n:(lo+1)*n], m[(lo+1)*n:(lo+2)*n], m[(lo+2)*n:(lo+3)*n]
+	for li, bi := range nw.blk[off : off+n] {
+		if bi >= 0 {
+			continue
+		}
+		c0, c1, c2 := 0+w0[li], 0+w1[li], 0+w2[li]
 		s := 0.0
-		s += t0 * c0
-		s += t1 * c1
-		s += t2 * c2
-		m[(r-off)*n+li] = s
+		s += t[0] * c0
+		s += t[3] * c1
+		s += t[6] * c2
+		m0[li] = s
+		s = 0.0
+		s += t[1] * c0
+		s += t[4] * c1
+		s += t[7] * c2
+		m1[li] = s
+		s = 0.0
+		s += t[2] * c0
+		s += t[5] * c1
+		s += t[8] * c2
+		m2[li] = s
 	}
 }
 

@@ -148,7 +148,7 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 		nw.turnMass(p.ABlock(c), sp.mb[sp.madr[c]:sp.madr[c+1]], n, off)
 	}
 	sp.packM(nv)
-	nw.sparseJacobian(p, perm)
+	nw.sparseJacobian(p, perm, &sim.ws.pgs.jac)
 	sp.sym.checked = false
 }
 
@@ -308,20 +308,28 @@ func (sp *sparseNewton) packEntry(s, rowAt, off, j int) int {
 // sparseJacobian sets J = J_w T in MuJoCo's row order by compressed rows:
 // each row first on every column of the cliques its constraint touches,
 // then every row of a constraint on the columns where one of them is
-// non-zero; and Jᵀ's pattern.
-func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
+// non-zero; and Jᵀ's pattern. A constraint of one row is turned on its
+// non-zeros alone (turnRowNZ), read from jac, J_w's non-zeros by block
+// row in p.JBlock's order (pgsSetup built it from p; it is built here
+// when it holds another number of block rows).
+func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int, jac *pgsJac) {
 	sp, n := &nw.sp, nw.n
 	nw.mapRows(perm)
 	// Row k's cliques: those of its constraint's blocks, in offset order.
 	sp.jnnz, sp.jadr = growInt(sp.jnnz, n), growInt(sp.jadr, n+1)
 	clear(sp.jnnz)
+	segs := 0
 	for _, blk := range p.JBlock {
 		con := p.Constraints[blk.Constraint]
+		segs += con.Size
 		for r := range con.Size {
 			if k := nw.rowk[con.Row+r]; k >= 0 {
 				sp.jnnz[k] += p.Cliques[blk.Clique].Size
 			}
 		}
+	}
+	if len(jac.seg) != segs {
+		jac.build(p)
 	}
 	sp.jadr[0] = 0
 	for k := range n {
@@ -335,12 +343,14 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 	// Blocks in clique-offset order per row: p.JBlock may list a
 	// constraint's cliques in any order, so fill then sort the rows whose
 	// blocks came out of order.
+	g := 0 // jac's block row
 	for b, blk := range p.JBlock {
 		cq := p.Cliques[blk.Clique]
 		con := p.Constraints[blk.Constraint]
 		data := p.JBlockData(b)
 		for r := range con.Size {
-			k := nw.rowk[con.Row+r]
+			k, sg := nw.rowk[con.Row+r], jac.seg[g]
+			g++
 			if k < 0 {
 				continue
 			}
@@ -350,7 +360,7 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int) {
 			}
 			jw, ind, val := data[r*cq.Size:(r+1)*cq.Size], sp.jind[at:at+cq.Size], sp.jval[at:at+cq.Size]
 			if con.Size == 1 { // compressed as it is turned (compressConstraints)
-				sp.jnnz[k] += nw.turnRowNZ(jw, ind, val, cq.Offset)
+				sp.jnnz[k] += nw.turnRowNZ(jw, jac.idx[sg.lo:sg.hi], ind, val, cq.Offset)
 				continue
 			}
 			nw.turnRow(jw, ind, val, cq.Offset)
@@ -383,26 +393,33 @@ func (nw *newtonWork) turnRow(jw []float64, ind []int, val []float64, off int) {
 
 // turnRowNZ is turnRow keeping only the non-zero entries (the columns a
 // constraint of one row keeps, compressConstraints), in column order; it
-// returns their number.
-func (nw *newtonWork) turnRowNZ(jw []float64, ind []int, val []float64, off int) int {
+// returns their number. nz holds jw's non-zero columns, ascending: a
+// column off every angular block and off nz gives 0 + (±0) = +0, left
+// out, and an angular block none of whose columns is in nz turns to
+// sums of ±0 from +0 (T is finite), all +0, left out too; so only nz and
+// the blocks it meets are visited.
+func (nw *newtonWork) turnRowNZ(jw []float64, nz, ind []int, val []float64, off int) int {
 	m := 0
 	blk := nw.blk[off : off+len(jw)]
-	for i := 0; i < len(jw); i++ {
-		if b := blk[i]; b >= 0 && nw.blocks[b] == off+i {
-			t := [3]float64{0 + jw[i], 0 + jw[i+1], 0 + jw[i+2]}
-			nw.turnTriple(b, off+i, t[:])
-			for u, v := range t {
-				if v != 0 {
-					ind[m], val[m] = off+i+u, v
-					m++
-				}
-			}
-			i += 2
+	for t := 0; t < len(nz); t++ {
+		i := nz[t]
+		b := blk[i]
+		if b < 0 {
+			ind[m], val[m] = off+i, 0+jw[i] // jw[i] ≠ 0, so 0 + jw[i] ≠ 0
+			m++
 			continue
 		}
-		if v := 0 + jw[i]; v != 0 {
-			ind[m], val[m] = off+i, v
-			m++
+		o := nw.blocks[b] - off // the block lies in the window
+		x := [3]float64{0 + jw[o], 0 + jw[o+1], 0 + jw[o+2]}
+		nw.turnTriple(b, off+o, x[:])
+		for u, v := range x {
+			if v != 0 {
+				ind[m], val[m] = off+o+u, v
+				m++
+			}
+		}
+		for t+1 < len(nz) && nz[t+1] < o+3 {
+			t++
 		}
 	}
 	return m

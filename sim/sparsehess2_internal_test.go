@@ -154,7 +154,13 @@ func TestTurnRowNZMatchesCompressed(t *testing.T) {
 					wind, wval = append(wind, ind[i]), append(wval, x)
 				}
 			}
-			m := nw.turnRowNZ(jw, ind, val, off)
+			var nz []int
+			for i, x := range jw {
+				if x != 0 {
+					nz = append(nz, i)
+				}
+			}
+			m := nw.turnRowNZ(jw, nz, ind, val, off)
 			if !slices.Equal(ind[:m], wind) {
 				t.Fatalf("trial %d, window %v: columns %v, compressed %v", trial, win, ind[:m], wind)
 			}
