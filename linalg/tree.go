@@ -111,27 +111,12 @@ func TreeLDL(parent []int, a []float64) bool {
 // leaves to roots, z = D⁻¹ y, x = L⁻¹ z by roots to leaves. Rows of b that
 // are zero when their turn comes in the first pass (a sparse right-hand
 // side, such as a Jacobian's column along one path to the root) are
-// skipped; the terms skipped are exact zeros. z_i = y_i / D_i.
+// skipped; the terms skipped are exact zeros.
 func TreeLDLSolve(parent []int, a, b []float64, cols int) {
-	treeLDLSolve(parent, a, b, cols, false)
-}
-
-// TreeLDLSolveRecip is TreeLDLSolve with the diagonal pass of MuJoCo
-// 2.2.2's mj_solveLD (engine_core_smooth.c): z_i = y_i · (1/D_i), the
-// reciprocal mj_factorI keeps in qLDiagInv, instead of y_i / D_i. With
-// TreeLDL (whose operations are mj_factorI's, in its order) it gives
-// MuJoCo's rounding of M⁻¹ b; the two differ by one rounding of D⁻¹.
-func TreeLDLSolveRecip(parent []int, a, b []float64, cols int) {
-	treeLDLSolve(parent, a, b, cols, true)
-}
-
-// treeLDLSolve is TreeLDLSolve, dividing by D_i or (recip) multiplying by
-// its reciprocal.
-func treeLDLSolve(parent []int, a, b []float64, cols int, recip bool) {
 	n := len(parent)
 	a, b = a[:n*n], b[:n*cols]
 	if cols == 1 {
-		treeLDLSolve1(parent, a, b, recip)
+		treeLDLSolve1(parent, a, b)
 		return
 	}
 	treeLTSolve(parent, a, b, n, cols, n-1) // Lᵀ y = b
@@ -139,13 +124,6 @@ func treeLDLSolve(parent []int, a, b []float64, cols int, recip bool) {
 	for i := range n {
 		d := a[i*n+i]
 		bi := b[i*cols : (i+1)*cols]
-		if recip {
-			inv := 1 / d
-			for c := range bi {
-				bi[c] *= inv
-			}
-			continue
-		}
 		for c := range bi {
 			bi[c] /= d
 		}
@@ -162,10 +140,10 @@ func treeLDLSolve(parent []int, a, b []float64, cols int, recip bool) {
 	}
 }
 
-// treeLDLSolve1 is treeLDLSolve for one right-hand side (SAP's Newton
-// direction, MuJoCo's qacc), the same operations in the same order
-// without the row slices.
-func treeLDLSolve1(parent []int, a, b []float64, recip bool) {
+// treeLDLSolve1 is TreeLDLSolve for one right-hand side (SAP's Newton
+// direction), the same operations in the same order without the row
+// slices.
+func treeLDLSolve1(parent []int, a, b []float64) {
 	n := len(parent)
 	for i := n - 1; i >= 0; i-- {
 		if x := b[i]; x != 0 {
@@ -174,14 +152,8 @@ func treeLDLSolve1(parent []int, a, b []float64, recip bool) {
 			}
 		}
 	}
-	if recip {
-		for i := range n {
-			b[i] *= 1 / a[i*n+i]
-		}
-	} else {
-		for i := range n {
-			b[i] /= a[i*n+i]
-		}
+	for i := range n {
+		b[i] /= a[i*n+i]
 	}
 	for i := range n {
 		x := b[i]

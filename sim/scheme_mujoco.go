@@ -50,31 +50,6 @@ type mujocoWork struct {
 	aHat   []float64 // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
 }
 
-// portsMuJoCo reports whether s is one of the schemes that port MuJoCo
-// 2.2.2's integrators (mj_Euler, mj_RungeKutta, mj_implicit).
-func (s Scheme) portsMuJoCo() bool {
-	return s.Method == MuJoCoEulerRule || s.Method == RungeKutta4 || s.Method == MuJoCoImplicitRule
-}
-
-// portFactors sets the factors of M (and M + h B) that mujoco-euler and
-// mujoco-implicit make to MuJoCo's tree LᵀDL (mj_factorI, mj_solveLD;
-// solver.CliqueFactor.MuJoCo) on every tree, chains included, so that
-// M⁻¹ k rounds as MuJoCo's qacc does. The θ-method and the notes' schemes
-// keep their factors (and their bits), and so does rk4 for now: with the
-// tree factor its Gymnasium hopper, which starts with its thigh and leg
-// on their limit 0 and keeps them there to ±1e-19 by round-off until the
-// foot lands, has the other sign than MuJoCo's on the leg at the landing
-// (step 45), hence one limit row fewer, and parts from MuJoCo by 3.6e-5
-// (TestHopperLimitRoundOff: MuJoCo parts from itself by as much under
-// ±1e-15 moves); the dense factor's round-off happens to give MuJoCo's
-// signs there (9.4e-17 over 100 steps). Every other rk4 row of the parity
-// table stayed within round-off with it.
-func (w *Workspace) portFactors(sc Scheme) {
-	on := sc.portsMuJoCo() && sc.Method != RungeKutta4
-	w.factor.MuJoCo, w.pgs.factor.MuJoCo = on, on
-	w.mj.factor.MuJoCo, w.mj.dampF.MuJoCo = on, on
-}
-
 // init sizes mw for scheme sc: the joint damping B for both integrators,
 // the stages for RK4.
 func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element, kin *multibody.Workspace) {

@@ -69,7 +69,6 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
 	w.mj.init(m, cfg.Scheme.resolved(), w.elems, w.kin)
-	w.portFactors(cfg.Scheme.resolved())
 	w.mj.staged.col.filter, w.mj.staged.col.cull = w.col.filter, w.col.cull // the rk4 stages' collider lists the same pairs
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}

@@ -22,17 +22,7 @@ import (
 // linalg.TreeLDLSolve, with no fill-in outside the tree's pattern. Other
 // blocks, chains included, are factored densely; their results are those
 // of the dense factor bit for bit.
-//
-// With MuJoCo set, every clique whose Parent is a tree (chains included:
-// a walker, a free body) and whose block has the tree's pattern is
-// factored along the tree, and its solves multiply by 1/D
-// (linalg.TreeLDLSolveRecip): the operations of MuJoCo 2.2.2's
-// mj_factorI and mj_solveLD in their order, for the schemes that port
-// MuJoCo's integrators (sim sets it for mujoco-euler and
-// mujoco-implicit).
 type CliqueFactor struct {
-	MuJoCo bool // factor and solve every tree as mj_factorI, mj_solveLD do
-
 	data []float64
 	tree []bool // tree[q.AOff]: clique q's block holds a TreeLDL factor
 	mark []bool // TreeOffPattern's scratch
@@ -43,15 +33,12 @@ type CliqueFactor struct {
 }
 
 // treeShape is what a clique's Parent decides, computed once: whether the
-// tree is Branched, whether Parent is a tree at all (one parent per
-// velocity, each before it: TreeFill ≥ 0), and the upper entries of its
-// block that lie outside the tree's pattern (linalg.TreeOffPattern; empty
-// for a chain or no tree).
+// tree is Branched, and the upper entries of its block that lie outside
+// the tree's pattern (linalg.TreeOffPattern; empty unless branched).
 type treeShape struct {
 	size     int
 	parent   []int // a copy of the clique's Parent
 	branched bool
-	tree     bool
 	off      []int32
 }
 
@@ -96,10 +83,6 @@ func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
 // q of the factored problem.
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 	if q.Size > 0 && f.tree[q.AOff] {
-		if f.MuJoCo {
-			linalg.TreeLDLSolveRecip(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
-			return
-		}
 		linalg.TreeLDLSolve(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
 		return
 	}
@@ -160,8 +143,7 @@ func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 }
 
 // treeShaped reports whether clique c (q) is factored along its tree: it
-// has a Parent, the tree is worth it (treeWorth; any tree with MuJoCo
-// set) and the block of A has
+// has a Parent, the tree is worth it (treeWorth) and the block of A has
 // the tree's pattern exactly (entries between velocities of different
 // branches are zero; a force element coupling two branches puts
 // non-zeros there, and the block is then factored densely). The first two
@@ -170,8 +152,7 @@ func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 // linalg.TreePattern's answer.
 func (f *CliqueFactor) treeShaped(c int, q Clique) bool {
 	sh := f.shape(c, q)
-	use := sh.branched || f.MuJoCo && sh.tree
-	return use && linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size])
+	return sh.branched && linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size])
 }
 
 // shape returns clique c's cached treeShape, rebuilt first if q's Size or
@@ -189,9 +170,8 @@ func (f *CliqueFactor) shape(c int, q Clique) *treeShape {
 	sh.size = q.Size
 	sh.parent = append(sh.parent[:0], q.Parent...)
 	sh.branched = q.Branched()
-	sh.tree = len(q.Parent) == q.Size && linalg.TreeFill(q.Parent) >= 0
 	sh.off = sh.off[:0]
-	if sh.tree && !chain(q.Parent) {
+	if sh.branched {
 		f.mark = resizeBool(f.mark, q.Size)
 		sh.off = linalg.TreeOffPattern(q.Parent, f.mark, sh.off)
 	}
