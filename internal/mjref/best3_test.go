@@ -3,13 +3,10 @@ package mjref
 import (
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stiction-sim/stiction/internal/cputime"
-	"github.com/stiction-sim/stiction/multibody"
-	"github.com/stiction-sim/stiction/sim"
 )
 
 // BenchmarkBest3VsMuJoCo times every model of the speed comparison the
@@ -50,11 +47,7 @@ func best3VsMuJoCo(b *testing.B, exe, f string) {
 	}
 	mjDT := mjTimestep(b, exe, path)
 	n, mjN := int(math.Round(speedHorizon/bt.Config.DT)), int(math.Round(speedHorizon/mjDT))
-	st := &multibody.State{Q: slices.Clone(bt.State.Q), V: slices.Clone(bt.State.V), T: bt.State.T}
-	s, err := sim.New(bt.Model, st, bt.Config)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := freshSim(b, bt)
 	start := s.Checkpoint()
 	ours := func() float64 {
 		best := math.Inf(1)

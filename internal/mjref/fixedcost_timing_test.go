@@ -6,14 +6,12 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/stiction-sim/stiction/internal/cputime"
-	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -69,15 +67,7 @@ func fixedcostTiming(b *testing.B, exe, f string) {
 		b.Skipf("%s does not load: %v", f, err)
 	}
 	n := int(math.Round(speedHorizon / bt.Config.DT))
-	// mk makes a simulator from a copy of the initial state (sim.New
-	// advances the state it is given).
-	mk := func() (s *sim.Simulator) {
-		q, v := slices.Clone(bt.State.Q), slices.Clone(bt.State.V)
-		if s, err = sim.New(bt.Model, &multibody.State{Q: q, V: v, T: bt.State.T}, bt.Config); err != nil {
-			b.Fatal(err)
-		}
-		return s
-	}
+	mk := func() *sim.Simulator { return freshSim(b, bt) }
 	s := mk()
 	start := s.Checkpoint()
 	var others, othersClock []float64

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stiction-sim/stiction/internal/cputime"
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -90,15 +91,7 @@ func BenchmarkAdvanceAgainstStep(b *testing.B) {
 			if err != nil {
 				b.Skipf("%s does not load: %v", f, err)
 			}
-			mk := func() *sim.Simulator {
-				st := &multibody.State{Q: append([]float64(nil), bt.State.Q...), V: append([]float64(nil), bt.State.V...), T: bt.State.T}
-				s, err := sim.New(bt.Model, st, bt.Config)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return s
-			}
-			step := [2]*sim.Simulator{mk(), mk()}
+			step := [2]*sim.Simulator{freshSim(b, bt), freshSim(b, bt)}
 			take := [2]func(*sim.Simulator) error{
 				func(s *sim.Simulator) error { _, err := s.Step(); return err },
 				(*sim.Simulator).Advance,
@@ -137,16 +130,9 @@ func stepVsMuJoCo(b *testing.B, step func(*sim.Simulator) error) {
 				b.Skipf("%s does not load: %v", f, err)
 			}
 			mj := mujocoTime(b, exe, path, mjTimestep(b, exe, path))
-			init := &multibody.State{Q: append([]float64(nil), bt.State.Q...), V: append([]float64(nil), bt.State.V...), T: bt.State.T}
 			horizon := int(math.Round(speedHorizon / bt.Config.DT))
-			var s *sim.Simulator
-			restart := func() {
-				st := &multibody.State{Q: append([]float64(nil), init.Q...), V: append([]float64(nil), init.V...), T: init.T}
-				if s, err = sim.New(bt.Model, st, bt.Config); err != nil {
-					b.Fatal(err)
-				}
-			}
-			restart()
+			s := freshSim(b, bt)
+			restart := func() { s = freshSim(b, bt) }
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := -cputime.Process()
@@ -201,4 +187,15 @@ func TestTimingMode(t *testing.T) {
 	if _, err := Time(exe, path, Options{Steps: 5}); err == nil {
 		t.Error("Time with no repeats: no error")
 	}
+}
+
+// freshSim makes a simulator of bt from a copy of its initial state
+// (sim.New advances the state it is given, and bt serves many runs).
+func freshSim(b testing.TB, bt *scene.Built) *sim.Simulator {
+	st := &multibody.State{Q: slices.Clone(bt.State.Q), V: slices.Clone(bt.State.V), T: bt.State.T}
+	s, err := sim.New(bt.Model, st, bt.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }
