@@ -317,3 +317,139 @@ func treeLTSolve(parent []int, a, b []float64, n, cols, last int) {
 		}
 	}
 }
+
+// TreeRows is TreeLDL's factor kept in compressed rows along a fixed tree,
+// MuJoCo's qLD layout: row i holds D_i, then L_ji for the ancestors j of i,
+// nearest first, contiguously. Built once per tree (Reset), it factors and
+// solves with the same operations in the same order on every entry as
+// TreeLDL and TreeLDLSolve, so every bit of their results, without walking
+// parent, without index arithmetic per entry and with the inner updates on
+// contiguous slices: the row of an ancestor i of k is i's path to the
+// root, which is the tail of k's path from i on, so TreeLDL's update
+// a_ji −= t a_jk over j on i's path is one contiguous update of row i by
+// the tail of row k.
+type TreeRows struct {
+	n     int
+	dense []int32     // dense[e]: the row-major index j·n + i of entry e of val
+	val   []float64   // the factor, row after row
+	row   [][]float64 // row[i]: i's row of val, D_i first
+	anc   [][]int32   // anc[i]: i's ancestors, nearest first (row[i][1:]'s velocities)
+	ancs  []int32     // anc's storage
+}
+
+// Reset builds r's layout for the tree parent (parent[i] < i, −1 for a
+// root; TreeFill's form), reusing r's storage when it can.
+func (r *TreeRows) Reset(parent []int) {
+	n := len(parent)
+	r.n = n
+	r.dense, r.ancs = r.dense[:0], r.ancs[:0]
+	for i := range n {
+		for j := i; j >= 0; j = parent[j] {
+			r.dense = append(r.dense, int32(j*n+i))
+			if j != i {
+				r.ancs = append(r.ancs, int32(j))
+			}
+		}
+	}
+	if cap(r.val) < len(r.dense) {
+		r.val = make([]float64, len(r.dense))
+	}
+	r.val = r.val[:len(r.dense)]
+	r.row, r.anc = r.row[:0], r.anc[:0]
+	e, a := 0, 0
+	for i := range n {
+		m := 0
+		for j := parent[i]; j >= 0; j = parent[j] {
+			m++
+		}
+		r.row = append(r.row, r.val[e:e+m+1:e+m+1])
+		r.anc = append(r.anc, r.ancs[a:a+m:a+m])
+		e, a = e+m+1, a+m
+	}
+}
+
+// N returns the order of r's tree.
+func (r *TreeRows) N() int { return r.n }
+
+// Factor is TreeLDL(parent, a) for r's tree and the n×n row-major a: it
+// gathers a's pattern into r's rows, factors them there and writes the
+// factor back into a (D_i in a_ii, L_ji in a_ji), every bit TreeLDL's,
+// and keeps it in r for Solve1. It reports whether every pivot is
+// positive; on a failed pivot a holds what TreeLDL leaves there.
+func (r *TreeRows) Factor(a []float64) bool {
+	a = a[:r.n*r.n]
+	val := r.val[:len(r.dense)]
+	for e, k := range r.dense {
+		val[e] = a[k]
+	}
+	ok := r.factor()
+	for e, k := range r.dense {
+		a[k] = val[e]
+	}
+	return ok
+}
+
+// factor runs TreeLDL's loops on the compressed rows: for k = n−1…0 with
+// row k = (d, x_1…x_p) along k's ancestors c_1…c_p, for m = 1…p,
+// t = x_m / d, row c_m −= t (x_m…x_p), then x_m = t. Row c_m is c_m's
+// path to the root, c_m…c_p: the same length as the tail it takes.
+func (r *TreeRows) factor() bool {
+	rows, anc := r.row, r.anc
+	for k := r.n - 1; k >= 0; k-- {
+		row := rows[k]
+		d := row[0]
+		if d <= 0 || math.IsNaN(d) {
+			return false
+		}
+		x := row
+		for _, c := range anc[k] {
+			x = x[1:] // x_m…x_p
+			y := rows[c]
+			y = y[:len(x)]
+			t := x[0] / d
+			j := 0
+			for ; j < len(x)-3; j += 4 { // each entry as y[j] -= t * x[j]
+				y[j] -= t * x[j]
+				y[j+1] -= t * x[j+1]
+				y[j+2] -= t * x[j+2]
+				y[j+3] -= t * x[j+3]
+			}
+			for ; j < len(x); j++ {
+				y[j] -= t * x[j]
+			}
+			x[0] = t
+		}
+	}
+	return true
+}
+
+// Solve1 overwrites b (length n) with A⁻¹ b for the factor of the last
+// Factor: treeLDLSolve1's operations in its order (TreeLDLSolve with one
+// column, every bit), on the compressed rows.
+func (r *TreeRows) Solve1(b []float64) {
+	rows, anc := r.row, r.anc
+	b = b[:len(rows)]
+	for i := len(b) - 1; i >= 0; i-- { // Lᵀ y = b, zero entries skipped
+		if x := b[i]; x != 0 {
+			cs := anc[i]
+			l := rows[i][1:]
+			l = l[:len(cs)]
+			for m, j := range cs {
+				b[j] -= l[m] * x
+			}
+		}
+	}
+	for i, row := range rows { // D z = y
+		b[i] /= row[0]
+	}
+	for i, row := range rows { // L x = z
+		x := b[i]
+		cs := anc[i]
+		l := row[1:]
+		l = l[:len(cs)]
+		for m, j := range cs {
+			x -= l[m] * b[j]
+		}
+		b[i] = x
+	}
+}

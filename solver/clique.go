@@ -19,13 +19,18 @@ import (
 // is branched enough (treeWorth) and whose block has the tree's pattern
 // (linalg.TreePattern) is factored as A_c = Lᵀ D L along the tree
 // (linalg.TreeLDL, MuJoCo's mj_factorM), and solved with
-// linalg.TreeLDLSolve, with no fill-in outside the tree's pattern. Other
-// blocks, chains included, are factored densely; their results are those
-// of the dense factor bit for bit.
+// linalg.TreeLDLSolve, with no fill-in outside the tree's pattern: by the
+// tree's compressed rows (linalg.TreeRows, built once per tree and kept),
+// which give those functions' results bit for bit. Other blocks, chains
+// included, are factored densely; their results are those of the dense
+// factor bit for bit.
 type CliqueFactor struct {
 	data []float64
 	tree []bool // tree[q.AOff]: clique q's block holds a TreeLDL factor
-	mark []bool // TreeOffPattern's scratch
+	// shapeAt[q.Offset] is the index c of clique q in the last Factor's
+	// problem (its shapes entry), for Solve.
+	shapeAt []int32
+	mark    []bool // TreeOffPattern's scratch
 	// shapes[c] caches what clique c's tree alone decides (treeShape),
 	// rebuilt when the clique's Size or Parent differ from the cached
 	// ones: the pattern check is then a scan of A's off-pattern entries.
@@ -40,6 +45,7 @@ type treeShape struct {
 	parent   []int // a copy of the clique's Parent
 	branched bool
 	off      []int32
+	rows     linalg.TreeRows // the compressed factor (branched trees only)
 }
 
 // Factor factors every clique block of p.A. It returns an error naming the
@@ -48,9 +54,14 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 	f.data = Resize(f.data, len(p.A))
 	copy(f.data, p.A)
 	f.tree = resizeBool(f.tree, len(p.A))
+	if cap(f.shapeAt) < p.NV {
+		f.shapeAt = make([]int32, p.NV)
+	}
+	f.shapeAt = f.shapeAt[:p.NV]
 	for c, q := range p.Cliques {
 		if q.Size > 0 {
 			f.tree[q.AOff] = f.treeShaped(c, q)
+			f.shapeAt[q.Offset] = int32(c)
 		}
 		if !f.factorBlock(q) {
 			return fmt.Errorf("solver: clique %d block of A (%d×%d) is not positive definite", c, q.Size, q.Size)
@@ -64,14 +75,20 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 // without gonum's call overhead (a 1×1 or 2×2 mass matrix), larger ones by
 // gonum's Potrf.
 func (f *CliqueFactor) factorBlock(q Clique) bool {
-	if q.Size > 0 && f.tree[q.AOff] {
-		return linalg.TreeLDL(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size])
+	if q.Size > 0 && f.tree[q.AOff] { // linalg.TreeLDL's bits
+		return f.rows(q).Factor(f.data[q.AOff : q.AOff+q.Size*q.Size])
 	}
 	if q.Size <= linalg.SmallMax {
 		return linalg.CholUpper(q.Size, f.data[q.AOff:q.AOff+q.Size*q.Size])
 	}
 	_, ok := lapack64.Potrf(f.upper(q))
 	return ok
+}
+
+// rows returns the compressed rows of clique q of the factored problem,
+// a tree-factored one (f.tree[q.AOff]).
+func (f *CliqueFactor) rows(q Clique) *linalg.TreeRows {
+	return &f.shapes[f.shapeAt[q.Offset]].rows
 }
 
 // upper views clique q's factor as a row-major upper-triangular matrix.
@@ -83,6 +100,10 @@ func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
 // q of the factored problem.
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 	if q.Size > 0 && f.tree[q.AOff] {
+		if cols == 1 { // linalg.TreeLDLSolve's bits
+			f.rows(q).Solve1(b)
+			return
+		}
 		linalg.TreeLDLSolve(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
 		return
 	}
@@ -174,6 +195,7 @@ func (f *CliqueFactor) shape(c int, q Clique) *treeShape {
 	if sh.branched {
 		f.mark = resizeBool(f.mark, q.Size)
 		sh.off = linalg.TreeOffPattern(q.Parent, f.mark, sh.off)
+		sh.rows.Reset(q.Parent)
 	}
 	return sh
 }
