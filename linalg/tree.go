@@ -377,16 +377,38 @@ func (r *TreeRows) N() int { return r.n }
 // and keeps it in r for Solve1. It reports whether every pivot is
 // positive; on a failed pivot a holds what TreeLDL leaves there.
 func (r *TreeRows) Factor(a []float64) bool {
+	ok := r.FactorRows(a)
+	if ok {
+		r.Unpack(a)
+	}
+	return ok
+}
+
+// FactorRows is Factor without writing the factor back into a, which a
+// caller that reads it from the rows only (Solve1) does not need; Unpack
+// writes it later. On a failed pivot it writes a as Factor does.
+func (r *TreeRows) FactorRows(a []float64) bool {
 	a = a[:r.n*r.n]
 	val := r.val[:len(r.dense)]
 	for e, k := range r.dense {
 		val[e] = a[k]
 	}
-	ok := r.factor()
+	if !r.factor() {
+		r.Unpack(a)
+		return false
+	}
+	return true
+}
+
+// Unpack writes the factor of the last FactorRows into the tree's pattern
+// of the n×n row-major a (D_i in a_ii, L_ji in a_ji, TreeLDL's storage);
+// a's other entries are left as they are.
+func (r *TreeRows) Unpack(a []float64) {
+	a = a[:r.n*r.n]
+	val := r.val[:len(r.dense)]
 	for e, k := range r.dense {
 		a[k] = val[e]
 	}
-	return ok
 }
 
 // factor runs TreeLDL's loops on the compressed rows: for k = n−1…0 with

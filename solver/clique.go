@@ -46,6 +46,10 @@ type treeShape struct {
 	branched bool
 	off      []int32
 	rows     linalg.TreeRows // the compressed factor (branched trees only)
+	// unpacked says whether the block in data holds the rows' factor
+	// (TreeLDL's storage); Factor leaves it in the rows only, and the
+	// readers of the block (unpack) write it there first.
+	unpacked bool
 }
 
 // Factor factors every clique block of p.A. It returns an error naming the
@@ -76,7 +80,9 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 // gonum's Potrf.
 func (f *CliqueFactor) factorBlock(q Clique) bool {
 	if q.Size > 0 && f.tree[q.AOff] { // linalg.TreeLDL's bits
-		return f.rows(q).Factor(f.data[q.AOff : q.AOff+q.Size*q.Size])
+		sh := f.treeOf(q)
+		sh.unpacked = false
+		return sh.rows.FactorRows(f.data[q.AOff : q.AOff+q.Size*q.Size])
 	}
 	if q.Size <= linalg.SmallMax {
 		return linalg.CholUpper(q.Size, f.data[q.AOff:q.AOff+q.Size*q.Size])
@@ -85,10 +91,25 @@ func (f *CliqueFactor) factorBlock(q Clique) bool {
 	return ok
 }
 
-// rows returns the compressed rows of clique q of the factored problem,
-// a tree-factored one (f.tree[q.AOff]).
-func (f *CliqueFactor) rows(q Clique) *linalg.TreeRows {
-	return &f.shapes[f.shapeAt[q.Offset]].rows
+// treeOf returns the treeShape of clique q of the factored problem, a
+// tree-factored one (f.tree[q.AOff]), whose rows hold its factor.
+func (f *CliqueFactor) treeOf(q Clique) *treeShape {
+	return &f.shapes[f.shapeAt[q.Offset]]
+}
+
+// unpack returns clique q's block of the factored problem, with the
+// factor of its rows written into it first if q is tree-factored and that
+// was not done since the last Factor (TreeLDL's storage: D and L along
+// q.Parent).
+func (f *CliqueFactor) unpack(q Clique) []float64 {
+	a := f.data[q.AOff : q.AOff+q.Size*q.Size]
+	if q.Size > 0 && f.tree[q.AOff] {
+		if sh := f.treeOf(q); !sh.unpacked {
+			sh.rows.Unpack(a)
+			sh.unpacked = true
+		}
+	}
+	return a
 }
 
 // upper views clique q's factor as a row-major upper-triangular matrix.
@@ -101,10 +122,10 @@ func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 	if q.Size > 0 && f.tree[q.AOff] {
 		if cols == 1 { // linalg.TreeLDLSolve's bits
-			f.rows(q).Solve1(b)
+			f.treeOf(q).rows.Solve1(b)
 			return
 		}
-		linalg.TreeLDLSolve(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
+		linalg.TreeLDLSolve(q.Parent, f.unpack(q), b, cols)
 		return
 	}
 	if q.Size <= linalg.SmallMax { // the same result as Potrs, bit for bit
@@ -131,7 +152,7 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 			y[i*rows+r] = x
 		}
 	}
-	a := f.data[q.AOff : q.AOff+n*n]
+	a := f.unpack(q)
 	if n > 0 && f.tree[q.AOff] {
 		linalg.TreeLDLGram(q.Parent, a, y, rows, w)
 		return
@@ -143,7 +164,7 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 // it holds TreeLDL's factor (D and L along q.Parent) rather than a dense
 // UᵀU: a caller's own sparse use of the factor (sim's PGS dual build).
 func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
-	return f.data[q.AOff : q.AOff+q.Size*q.Size], q.Size > 0 && f.tree[q.AOff]
+	return f.unpack(q), q.Size > 0 && f.tree[q.AOff]
 }
 
 // InvDiag returns the diagonal entry i of A_c⁻¹ for clique q of the
@@ -155,7 +176,7 @@ func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
 // is scratch of length ≥ Size, zero on entry; it is zero again on return.
 func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 	n := q.Size
-	a := f.data[q.AOff : q.AOff+n*n]
+	a := f.unpack(q)
 	y = y[:n]
 	if f.tree[q.AOff] {
 		return linalg.TreeLDLInvDiag(q.Parent, a, i, y)
