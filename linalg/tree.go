@@ -65,14 +65,21 @@ func TreeOffPattern(parent []int, mark []bool, out []int32) []int32 {
 }
 
 // OffPatternZero reports whether a[k] = 0 for every index k of off
-// (TreeOffPattern's list): TreePattern's answer for the list's tree.
+// (TreeOffPattern's list): TreePattern's answer for the list's tree. It
+// ORs the entries' bits without their sign bits, four at a time, which is
+// 0 exactly when every entry is ±0 (a NaN, as x ≠ 0, makes it non-zero),
+// and reads the whole list: an answer of false costs as much as true,
+// which is then followed by a dense factor of the block, O(n²) as well.
 func OffPatternZero(off []int32, a []float64) bool {
-	for _, k := range off {
-		if a[k] != 0 {
-			return false
-		}
+	var acc uint64
+	for ; len(off) >= 4; off = off[4:] {
+		k := off[:4:4]
+		acc |= math.Float64bits(a[k[0]]) | math.Float64bits(a[k[1]]) | math.Float64bits(a[k[2]]) | math.Float64bits(a[k[3]])
 	}
-	return true
+	for _, k := range off {
+		acc |= math.Float64bits(a[k])
+	}
+	return acc<<1 == 0
 }
 
 // TreeLDL factors the n×n row-major symmetric matrix a (upper triangle
@@ -335,6 +342,15 @@ type TreeRows struct {
 	row   [][]float64 // row[i]: i's row of val, D_i first
 	anc   [][]int32   // anc[i]: i's ancestors, nearest first (row[i][1:]'s velocities)
 	ancs  []int32     // anc's storage
+	// For a tree numbered in pre-order (each subtree's velocities
+	// consecutive, as MuJoCo's and multibody's are), the values of i's
+	// ancestors in Solve1's last pass are path[i]: path holds x_j at
+	// depth−1−depth(j) for the last j solved at each depth, which are
+	// i's ancestors when i's turn comes, nearest first.
+	pre   bool
+	path  []float64
+	paths [][]float64 // paths[i] = path[at[i]+1:], i's ancestors' entries
+	at    []int32     // at[i] = depth−1−depth(i)
 }
 
 // Reset builds r's layout for the tree parent (parent[i] < i, −1 for a
@@ -365,6 +381,38 @@ func (r *TreeRows) Reset(parent []int) {
 		r.row = append(r.row, r.val[e:e+m+1:e+m+1])
 		r.anc = append(r.anc, r.ancs[a:a+m:a+m])
 		e, a = e+m+1, a+m
+	}
+	r.preorder()
+}
+
+// preorder sets r.pre, and path, paths and at when it holds: the tree is
+// numbered in pre-order when, at each i, the last velocity numbered at
+// each depth above i's is i's ancestor at that depth.
+func (r *TreeRows) preorder() {
+	depth := 0
+	for _, a := range r.anc {
+		depth = max(depth, len(a)+1)
+	}
+	last := make([]int32, depth)
+	r.pre = true
+	for i, a := range r.anc {
+		for m, j := range a { // j at depth len(a)−1−m
+			if last[len(a)-1-m] != j {
+				r.pre = false
+				return
+			}
+		}
+		last[len(a)] = int32(i)
+	}
+	if cap(r.path) < depth {
+		r.path = make([]float64, depth)
+	}
+	r.path = r.path[:depth]
+	r.paths, r.at = r.paths[:0], r.at[:0]
+	for _, a := range r.anc {
+		at := depth - 1 - len(a)
+		r.at = append(r.at, int32(at))
+		r.paths = append(r.paths, r.path[at+1:])
 	}
 }
 
@@ -464,6 +512,10 @@ func (r *TreeRows) Solve1(b []float64) {
 	for i, row := range rows { // D z = y
 		b[i] /= row[0]
 	}
+	if r.pre {
+		r.solveDown(b)
+		return
+	}
 	for i, row := range rows { // L x = z
 		x := b[i]
 		cs := anc[i]
@@ -473,5 +525,23 @@ func (r *TreeRows) Solve1(b []float64) {
 			x -= l[m] * b[j]
 		}
 		b[i] = x
+	}
+}
+
+// solveDown is Solve1's last pass, L x = z, for a tree in pre-order: the
+// same products and differences in the same order, with i's ancestors'
+// values read from path (their copies, nearest first) instead of b.
+func (r *TreeRows) solveDown(b []float64) {
+	paths, at, path := r.paths, r.at, r.path
+	for i, row := range r.row {
+		x := b[i]
+		p := paths[i]
+		l := row[1:]
+		l = l[:len(p)]
+		for m, v := range p {
+			x -= l[m] * v
+		}
+		b[i] = x
+		path[at[i]] = x
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,8 +42,27 @@ func treemassCases(r *rand.Rand) map[string][]int {
 	}
 	for n := 1; n <= 40; n++ {
 		cases["random"+string(rune('A'+n%26))+string(rune('a'+n/26))] = randomTree(r, n)
+		cases["preorder"+string(rune('A'+n%26))+string(rune('a'+n/26))] = treemassPreorderTree(r, n)
 	}
 	return cases
+}
+
+// treemassPreorderTree returns a random forest of n velocities numbered in
+// pre-order: each velocity's parent is −1 or on the path from the last
+// one to its root.
+func treemassPreorderTree(r *rand.Rand, n int) []int {
+	parent := make([]int, n)
+	for i := range parent {
+		var path []int
+		for j := i - 1; j >= 0; j = parent[j] {
+			path = append(path, j)
+		}
+		parent[i] = -1
+		if k := r.IntN(len(path) + 1); k < len(path) {
+			parent[i] = path[k]
+		}
+	}
+	return parent
 }
 
 // TestTreeRowsBits: TreeRows' Factor and Solve1 give TreeLDL's and
@@ -54,11 +74,23 @@ func treemassCases(r *rand.Rand) map[string][]int {
 func TestTreeRowsBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 57))
 	var rows TreeRows
+	pre := 0
+	defer func() {
+		if pre == 0 || pre == len(treemassCases(r)) {
+			t.Errorf("%d trees in pre-order: both of Solve1's last passes not run", pre)
+		}
+	}()
 	for name, parent := range treemassCases(r) {
 		n := len(parent)
 		rows.Reset(parent)
 		if rows.N() != n {
 			t.Fatalf("%s: N %d, want %d", name, rows.N(), n)
+		}
+		if _, real := treemassTrees[name]; (real || strings.HasPrefix(name, "preorder")) && !rows.pre {
+			t.Fatalf("%s: a tree in pre-order not found so", name)
+		}
+		if rows.pre {
+			pre++
 		}
 		for trial := range 6 {
 			a := treeSPD(r, parent)
@@ -151,5 +183,35 @@ func BenchmarkTreemassFactor(b *testing.B) {
 				rows.Solve1(x)
 			}
 		})
+	}
+}
+
+// TestTreemassOffPatternZero: OffPatternZero answers as the entry-by-entry
+// test a[k] != 0 does, for lists of every length up to 11 and entries
+// 0, −0, tiny, NaN, ±Inf at every position.
+func TestTreemassOffPatternZero(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 5e-324, -1, math.NaN(), math.Inf(1), math.Inf(-1)}
+	a := make([]float64, 16)
+	for n := range 12 {
+		off := make([]int32, n)
+		for i := range off {
+			off[i] = int32((5 * i) % 16)
+		}
+		for pos := range n {
+			for _, v := range vals {
+				clear(a)
+				a[3] = 7 // not in every list
+				a[off[pos]] = v
+				want := true
+				for _, k := range off {
+					if a[k] != 0 {
+						want = false
+					}
+				}
+				if got := OffPatternZero(off, a); got != want {
+					t.Fatalf("n %d, entry %d = %v: %v, want %v", n, pos, v, got, want)
+				}
+			}
+		}
 	}
 }
