@@ -215,3 +215,29 @@ func TestTreemassOffPatternZero(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTreemassDense times the dense one-column solve (SolveUpper,
+// cols 1) on M-like matrices of the real trees, factored by CholUpper
+// once, for callgrind's per-function counts:
+//
+//	go test ./linalg -run XXX -bench TreemassDense/walker -benchtime 1000x
+func BenchmarkTreemassDense(b *testing.B) {
+	for _, name := range []string{"walker", "hopper", "ant"} {
+		parent := treemassTrees[name]
+		n := len(parent)
+		r := rand.New(rand.NewPCG(1, 2))
+		u := treeSPD(r, parent)
+		CholUpper(n, u)
+		rhs := make([]float64, n)
+		for i := range rhs {
+			rhs[i] = r.NormFloat64()
+		}
+		x := make([]float64, n)
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				copy(x, rhs)
+				SolveUpper(n, u, x, 1)
+			}
+		})
+	}
+}
