@@ -22,15 +22,7 @@ var treemassTrees = map[string][]int{
 
 // treemassSameBits reports whether x and y agree bit for bit.
 func treemassSameBits(x, y []float64) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(x, y, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
 }
 
 // treemassCases returns the trees TestTreeRowsBits runs: the real ones and
