@@ -32,7 +32,9 @@
 //     small blocks that repeat gonum's operations bit for bit.
 //   - tree.go: TreeLDL and TreeLDLSolve, A = LᵀDL of a matrix with the
 //     sparsity of a kinematic tree (a branched robot's mass matrix), with
-//     no fill-in (MuJoCo's mj_factorM and mj_solveM); TreeLDLGram and
+//     no fill-in (MuJoCo's mj_factorM and mj_solveM), and TreeRows, the
+//     same factor and one-column solve bit for bit on compressed rows
+//     kept per tree (MuJoCo's qLD layout); TreeLDLGram and
 //     UpperGram (Bᵀ A⁻¹ B from half of a tree or dense factor, a Delassus
 //     block) and TreeLDLInvDiag and UpperInvDiag (one diagonal entry of
 //     A⁻¹ along a velocity's path to the root).

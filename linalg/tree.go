@@ -65,14 +65,21 @@ func TreeOffPattern(parent []int, mark []bool, out []int32) []int32 {
 }
 
 // OffPatternZero reports whether a[k] = 0 for every index k of off
-// (TreeOffPattern's list): TreePattern's answer for the list's tree.
+// (TreeOffPattern's list): TreePattern's answer for the list's tree. It
+// ORs the entries' bits without their sign bits, four at a time, which is
+// 0 exactly when every entry is ±0 (a NaN, as x ≠ 0, makes it non-zero),
+// and reads the whole list: an answer of false costs as much as true,
+// which is then followed by a dense factor of the block, O(n²) as well.
 func OffPatternZero(off []int32, a []float64) bool {
-	for _, k := range off {
-		if a[k] != 0 {
-			return false
-		}
+	var acc uint64
+	for ; len(off) >= 4; off = off[4:] {
+		k := off[:4:4]
+		acc |= math.Float64bits(a[k[0]]) | math.Float64bits(a[k[1]]) | math.Float64bits(a[k[2]]) | math.Float64bits(a[k[3]])
 	}
-	return true
+	for _, k := range off {
+		acc |= math.Float64bits(a[k])
+	}
+	return acc<<1 == 0
 }
 
 // TreeLDL factors the n×n row-major symmetric matrix a (upper triangle
@@ -315,5 +322,226 @@ func treeLTSolve(parent []int, a, b []float64, n, cols, last int) {
 				bj[c] -= l * bi[c]
 			}
 		}
+	}
+}
+
+// TreeRows is TreeLDL's factor kept in compressed rows along a fixed tree,
+// MuJoCo's qLD layout: row i holds D_i, then L_ji for the ancestors j of i,
+// nearest first, contiguously. Built once per tree (Reset), it factors and
+// solves with the same operations in the same order on every entry as
+// TreeLDL and TreeLDLSolve, so every bit of their results, without walking
+// parent, without index arithmetic per entry and with the inner updates on
+// contiguous slices: the row of an ancestor i of k is i's path to the
+// root, which is the tail of k's path from i on, so TreeLDL's update
+// a_ji −= t a_jk over j on i's path is one contiguous update of row i by
+// the tail of row k.
+type TreeRows struct {
+	n     int
+	dense []int32     // dense[e]: the row-major index j·n + i of entry e of val
+	val   []float64   // the factor, row after row
+	row   [][]float64 // row[i]: i's row of val, D_i first
+	anc   [][]int32   // anc[i]: i's ancestors, nearest first (row[i][1:]'s velocities)
+	ancs  []int32     // anc's storage
+	// For a tree numbered in pre-order (each subtree's velocities
+	// consecutive, as MuJoCo's and multibody's are), the values of i's
+	// ancestors in Solve1's last pass are path[i]: path holds x_j at
+	// depth−1−depth(j) for the last j solved at each depth, which are
+	// i's ancestors when i's turn comes, nearest first.
+	pre   bool
+	path  []float64
+	paths [][]float64 // paths[i] = path[at[i]+1:], i's ancestors' entries
+	at    []int32     // at[i] = depth−1−depth(i)
+}
+
+// Reset builds r's layout for the tree parent (parent[i] < i, −1 for a
+// root; TreeFill's form), reusing r's storage when it can.
+func (r *TreeRows) Reset(parent []int) {
+	n := len(parent)
+	r.n = n
+	r.dense, r.ancs = r.dense[:0], r.ancs[:0]
+	for i := range n {
+		for j := i; j >= 0; j = parent[j] {
+			r.dense = append(r.dense, int32(j*n+i))
+			if j != i {
+				r.ancs = append(r.ancs, int32(j))
+			}
+		}
+	}
+	if cap(r.val) < len(r.dense) {
+		r.val = make([]float64, len(r.dense))
+	}
+	r.val = r.val[:len(r.dense)]
+	r.row, r.anc = r.row[:0], r.anc[:0]
+	e, a := 0, 0
+	for i := range n {
+		m := 0
+		for j := parent[i]; j >= 0; j = parent[j] {
+			m++
+		}
+		r.row = append(r.row, r.val[e:e+m+1:e+m+1])
+		r.anc = append(r.anc, r.ancs[a:a+m:a+m])
+		e, a = e+m+1, a+m
+	}
+	r.preorder()
+}
+
+// preorder sets r.pre, and path, paths and at when it holds: the tree is
+// numbered in pre-order when, at each i, the last velocity numbered at
+// each depth above i's is i's ancestor at that depth.
+func (r *TreeRows) preorder() {
+	depth := 0
+	for _, a := range r.anc {
+		depth = max(depth, len(a)+1)
+	}
+	last := make([]int32, depth)
+	r.pre = true
+	for i, a := range r.anc {
+		for m, j := range a { // j at depth len(a)−1−m
+			if last[len(a)-1-m] != j {
+				r.pre = false
+				return
+			}
+		}
+		last[len(a)] = int32(i)
+	}
+	if cap(r.path) < depth {
+		r.path = make([]float64, depth)
+	}
+	r.path = r.path[:depth]
+	r.paths, r.at = r.paths[:0], r.at[:0]
+	for _, a := range r.anc {
+		at := depth - 1 - len(a)
+		r.at = append(r.at, int32(at))
+		r.paths = append(r.paths, r.path[at+1:])
+	}
+}
+
+// N returns the order of r's tree.
+func (r *TreeRows) N() int { return r.n }
+
+// Factor is TreeLDL(parent, a) for r's tree and the n×n row-major a: it
+// gathers a's pattern into r's rows, factors them there and writes the
+// factor back into a (D_i in a_ii, L_ji in a_ji), every bit TreeLDL's,
+// and keeps it in r for Solve1. It reports whether every pivot is
+// positive; on a failed pivot a holds what TreeLDL leaves there.
+func (r *TreeRows) Factor(a []float64) bool {
+	ok := r.FactorRows(a)
+	if ok {
+		r.Unpack(a)
+	}
+	return ok
+}
+
+// FactorRows is Factor without writing the factor back into a, which a
+// caller that reads it from the rows only (Solve1) does not need; Unpack
+// writes it later. On a failed pivot it writes a as Factor does.
+func (r *TreeRows) FactorRows(a []float64) bool {
+	a = a[:r.n*r.n]
+	val := r.val[:len(r.dense)]
+	for e, k := range r.dense {
+		val[e] = a[k]
+	}
+	if !r.factor() {
+		r.Unpack(a)
+		return false
+	}
+	return true
+}
+
+// Unpack writes the factor of the last FactorRows into the tree's pattern
+// of the n×n row-major a (D_i in a_ii, L_ji in a_ji, TreeLDL's storage);
+// a's other entries are left as they are.
+func (r *TreeRows) Unpack(a []float64) {
+	a = a[:r.n*r.n]
+	val := r.val[:len(r.dense)]
+	for e, k := range r.dense {
+		a[k] = val[e]
+	}
+}
+
+// factor runs TreeLDL's loops on the compressed rows: for k = n−1…0 with
+// row k = (d, x_1…x_p) along k's ancestors c_1…c_p, for m = 1…p,
+// t = x_m / d, row c_m −= t (x_m…x_p), then x_m = t. Row c_m is c_m's
+// path to the root, c_m…c_p: the same length as the tail it takes.
+func (r *TreeRows) factor() bool {
+	rows, anc := r.row, r.anc
+	for k := r.n - 1; k >= 0; k-- {
+		row := rows[k]
+		d := row[0]
+		if d <= 0 || math.IsNaN(d) {
+			return false
+		}
+		x := row
+		for _, c := range anc[k] {
+			x = x[1:] // x_m…x_p
+			y := rows[c]
+			y = y[:len(x)]
+			t := x[0] / d
+			j := 0
+			for ; j < len(x)-3; j += 4 { // each entry as y[j] -= t * x[j]
+				y[j] -= t * x[j]
+				y[j+1] -= t * x[j+1]
+				y[j+2] -= t * x[j+2]
+				y[j+3] -= t * x[j+3]
+			}
+			for ; j < len(x); j++ {
+				y[j] -= t * x[j]
+			}
+			x[0] = t
+		}
+	}
+	return true
+}
+
+// Solve1 overwrites b (length n) with A⁻¹ b for the factor of the last
+// Factor: treeLDLSolve1's operations in its order (TreeLDLSolve with one
+// column, every bit), on the compressed rows.
+func (r *TreeRows) Solve1(b []float64) {
+	rows, anc := r.row, r.anc
+	b = b[:len(rows)]
+	for i := len(b) - 1; i >= 0; i-- { // Lᵀ y = b, zero entries skipped
+		if x := b[i]; x != 0 {
+			cs := anc[i]
+			l := rows[i][1:]
+			l = l[:len(cs)]
+			for m, j := range cs {
+				b[j] -= l[m] * x
+			}
+		}
+	}
+	for i, row := range rows { // D z = y
+		b[i] /= row[0]
+	}
+	if r.pre {
+		r.solveDown(b)
+		return
+	}
+	for i, row := range rows { // L x = z
+		x := b[i]
+		cs := anc[i]
+		l := row[1:]
+		l = l[:len(cs)]
+		for m, j := range cs {
+			x -= l[m] * b[j]
+		}
+		b[i] = x
+	}
+}
+
+// solveDown is Solve1's last pass, L x = z, for a tree in pre-order: the
+// same products and differences in the same order, with i's ancestors'
+// values read from path (their copies, nearest first) instead of b.
+func (r *TreeRows) solveDown(b []float64) {
+	paths, at, path := r.paths, r.at, r.path
+	for i, row := range r.row {
+		x := b[i]
+		p := paths[i]
+		l := row[1:]
+		l = l[:len(p)]
+		for m, v := range p {
+			x -= l[m] * v
+		}
+		b[i] = x
+		path[at[i]] = x
 	}
 }

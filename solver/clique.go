@@ -19,13 +19,18 @@ import (
 // is branched enough (treeWorth) and whose block has the tree's pattern
 // (linalg.TreePattern) is factored as A_c = Lᵀ D L along the tree
 // (linalg.TreeLDL, MuJoCo's mj_factorM), and solved with
-// linalg.TreeLDLSolve, with no fill-in outside the tree's pattern. Other
-// blocks, chains included, are factored densely; their results are those
-// of the dense factor bit for bit.
+// linalg.TreeLDLSolve, with no fill-in outside the tree's pattern: by the
+// tree's compressed rows (linalg.TreeRows, built once per tree and kept),
+// which give those functions' results bit for bit. Other blocks, chains
+// included, are factored densely; their results are those of the dense
+// factor bit for bit.
 type CliqueFactor struct {
 	data []float64
 	tree []bool // tree[q.AOff]: clique q's block holds a TreeLDL factor
-	mark []bool // TreeOffPattern's scratch
+	// shapeAt[q.Offset] is the index c of clique q in the last Factor's
+	// problem (its shapes entry), for Solve.
+	shapeAt []int32
+	mark    []bool // TreeOffPattern's scratch
 	// shapes[c] caches what clique c's tree alone decides (treeShape),
 	// rebuilt when the clique's Size or Parent differ from the cached
 	// ones: the pattern check is then a scan of A's off-pattern entries.
@@ -40,6 +45,11 @@ type treeShape struct {
 	parent   []int // a copy of the clique's Parent
 	branched bool
 	off      []int32
+	rows     linalg.TreeRows // the compressed factor (branched trees only)
+	// unpacked says whether the block in data holds the rows' factor
+	// (TreeLDL's storage); Factor leaves it in the rows only, and the
+	// readers of the block (unpack) write it there first.
+	unpacked bool
 }
 
 // Factor factors every clique block of p.A. It returns an error naming the
@@ -48,9 +58,14 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 	f.data = Resize(f.data, len(p.A))
 	copy(f.data, p.A)
 	f.tree = resizeBool(f.tree, len(p.A))
+	if cap(f.shapeAt) < p.NV {
+		f.shapeAt = make([]int32, p.NV)
+	}
+	f.shapeAt = f.shapeAt[:p.NV]
 	for c, q := range p.Cliques {
 		if q.Size > 0 {
 			f.tree[q.AOff] = f.treeShaped(c, q)
+			f.shapeAt[q.Offset] = int32(c)
 		}
 		if !f.factorBlock(q) {
 			return fmt.Errorf("solver: clique %d block of A (%d×%d) is not positive definite", c, q.Size, q.Size)
@@ -64,14 +79,37 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 // without gonum's call overhead (a 1×1 or 2×2 mass matrix), larger ones by
 // gonum's Potrf.
 func (f *CliqueFactor) factorBlock(q Clique) bool {
-	if q.Size > 0 && f.tree[q.AOff] {
-		return linalg.TreeLDL(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size])
+	if q.Size > 0 && f.tree[q.AOff] { // linalg.TreeLDL's bits
+		sh := f.treeOf(q)
+		sh.unpacked = false
+		return sh.rows.FactorRows(f.data[q.AOff : q.AOff+q.Size*q.Size])
 	}
 	if q.Size <= linalg.SmallMax {
 		return linalg.CholUpper(q.Size, f.data[q.AOff:q.AOff+q.Size*q.Size])
 	}
 	_, ok := lapack64.Potrf(f.upper(q))
 	return ok
+}
+
+// treeOf returns the treeShape of clique q of the factored problem, a
+// tree-factored one (f.tree[q.AOff]), whose rows hold its factor.
+func (f *CliqueFactor) treeOf(q Clique) *treeShape {
+	return &f.shapes[f.shapeAt[q.Offset]]
+}
+
+// unpack returns clique q's block of the factored problem, with the
+// factor of its rows written into it first if q is tree-factored and that
+// was not done since the last Factor (TreeLDL's storage: D and L along
+// q.Parent).
+func (f *CliqueFactor) unpack(q Clique) []float64 {
+	a := f.data[q.AOff : q.AOff+q.Size*q.Size]
+	if q.Size > 0 && f.tree[q.AOff] {
+		if sh := f.treeOf(q); !sh.unpacked {
+			sh.rows.Unpack(a)
+			sh.unpacked = true
+		}
+	}
+	return a
 }
 
 // upper views clique q's factor as a row-major upper-triangular matrix.
@@ -83,7 +121,11 @@ func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
 // q of the factored problem.
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 	if q.Size > 0 && f.tree[q.AOff] {
-		linalg.TreeLDLSolve(q.Parent, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
+		if cols == 1 { // linalg.TreeLDLSolve's bits
+			f.treeOf(q).rows.Solve1(b)
+			return
+		}
+		linalg.TreeLDLSolve(q.Parent, f.unpack(q), b, cols)
 		return
 	}
 	if q.Size <= linalg.SmallMax { // the same result as Potrs, bit for bit
@@ -110,7 +152,7 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 			y[i*rows+r] = x
 		}
 	}
-	a := f.data[q.AOff : q.AOff+n*n]
+	a := f.unpack(q)
 	if n > 0 && f.tree[q.AOff] {
 		linalg.TreeLDLGram(q.Parent, a, y, rows, w)
 		return
@@ -122,7 +164,7 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 // it holds TreeLDL's factor (D and L along q.Parent) rather than a dense
 // UᵀU: a caller's own sparse use of the factor (sim's PGS dual build).
 func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
-	return f.data[q.AOff : q.AOff+q.Size*q.Size], q.Size > 0 && f.tree[q.AOff]
+	return f.unpack(q), q.Size > 0 && f.tree[q.AOff]
 }
 
 // InvDiag returns the diagonal entry i of A_c⁻¹ for clique q of the
@@ -134,7 +176,7 @@ func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
 // is scratch of length ≥ Size, zero on entry; it is zero again on return.
 func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 	n := q.Size
-	a := f.data[q.AOff : q.AOff+n*n]
+	a := f.unpack(q)
 	y = y[:n]
 	if f.tree[q.AOff] {
 		return linalg.TreeLDLInvDiag(q.Parent, a, i, y)
@@ -174,6 +216,7 @@ func (f *CliqueFactor) shape(c int, q Clique) *treeShape {
 	if sh.branched {
 		f.mark = resizeBool(f.mark, q.Size)
 		sh.off = linalg.TreeOffPattern(q.Parent, f.mark, sh.off)
+		sh.rows.Reset(q.Parent)
 	}
 	return sh
 }
