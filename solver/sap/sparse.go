@@ -86,8 +86,10 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 }
 
 // assembleSkipping is assemble; with skip, the constraints whose G_i is
-// zero are left out (the same bits: TestSparseZeroBlocksSameBits compares
-// the two).
+// zero are left out and the products G_i J_b of the blocks with
+// G_tn = G_nt = 0 skip those zeros (gjLagged); without skip every block
+// goes through gjProduct. The same bits: TestSparseZeroBlocksSameBits and
+// TestPeers4LaggedAssemblySameBits compare the two.
 func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []int, skip bool) {
 	data := s.f.Data()
 	clear(data)
@@ -118,13 +120,48 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 			k += nb * (nb + 1) / 2
 			continue
 		}
+		lag := skip && laggedG(gi)
 		for b2 := lo; b2 < hi; b2++ {
-			mulGJ(p, gi, b2, s.tmp)
+			if lag {
+				gjLagged(gi, p.JBlockData(b2), s.tmp)
+			} else {
+				mulGJ(p, gi, b2, s.tmp)
+			}
 			for b1 := lo; b1 <= b2; b1++ {
 				s.addJtTmp(p, b1, b2, s.pairs[k], data)
 				k++
 			}
 		}
+	}
+}
+
+// laggedG reports whether g is a 3×3 block with G_tn = G_nt = 0, as a
+// ContactLagged block's G is (solver.LaggedBlock).
+func laggedG(g []float64) bool {
+	return len(g) == 9 && g[2] == 0 && g[5] == 0 && g[6] == 0 && g[7] == 0
+}
+
+// gjLagged sets tmp = G J (3×m, row-major) for a 3×3 block g with
+// G_tn = G_nt = 0 (laggedG) and a 3×m block j: gjProduct's sums without
+// its products with those four zeros, in one pass over J's columns. An
+// entry differs from gjProduct's at most in the sign of a zero (a left-out
+// product is ±0: J is finite, Problem.Validate), and the sparse assembly
+// only adds tmp's products into entries of H, which are never −0 (each
+// starts at +0 and only has numbers added), so H gets the same bits
+// (TestPeers4LaggedAssemblySameBits).
+func gjLagged(g, j, tmp []float64) {
+	g = g[:9]
+	m := len(j) / 3
+	a0 := j[:m]
+	n := len(a0) // every slice below has length n: no checks in the loop
+	a1, a2 := j[m:][:n], j[2*m:][:n]
+	r0, r1, r2 := tmp[:n], tmp[m:][:n], tmp[2*m:][:n]
+	g00, g01, g10, g11, gnn := g[0], g[1], g[3], g[4], g[8]
+	for c, x := range a0 {
+		y := a1[c]
+		r0[c] = g00*x + g01*y
+		r1[c] = g10*x + g11*y
+		r2[c] = gnn * a2[c]
 	}
 }
 
