@@ -94,12 +94,11 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 	data := s.f.Data()
 	clear(data)
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
-		a, at := p.ABlock(c), s.diag[c]
-		for i := range q.Size {
-			row := data[at.off+i*at.stride:][:i+1]
-			for j, x := range a[i*q.Size : i*q.Size+i+1] {
-				row[j] += x
-			}
+		a, at := p.A[q.AOff:q.AOff+q.Size*q.Size], s.diag[c] // p.ABlock(c)
+		if q.Size == 6 { // a free body's block: addLower's additions written out
+			addLower6(a, data[at.off:], at.stride)
+		} else {
+			addLower(a, q.Size, data[at.off:], at.stride)
 		}
 	}
 	k := 0
@@ -133,6 +132,46 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 			}
 		}
 	}
+}
+
+// addLower adds the lower triangle of the n×n row-major a to the rows of
+// d (row stride lda), one addition per entry.
+func addLower(a []float64, n int, d []float64, lda int) {
+	for i := range n {
+		row := d[i*lda:][:i+1]
+		for j, x := range a[i*n : i*n+i+1] {
+			row[j] += x
+		}
+	}
+}
+
+// addLower6 is addLower for n = 6, written out: the same addition to each
+// entry (TestPeers4AddLower6SameBits).
+func addLower6(a, d []float64, lda int) {
+	a = a[:36]
+	r0, r1, r2 := d[:1], d[lda:lda+2], d[2*lda:2*lda+3]
+	r3, r4, r5 := d[3*lda:3*lda+4], d[4*lda:4*lda+5], d[5*lda:5*lda+6]
+	r0[0] += a[0]
+	r1[0] += a[6]
+	r1[1] += a[7]
+	r2[0] += a[12]
+	r2[1] += a[13]
+	r2[2] += a[14]
+	r3[0] += a[18]
+	r3[1] += a[19]
+	r3[2] += a[20]
+	r3[3] += a[21]
+	r4[0] += a[24]
+	r4[1] += a[25]
+	r4[2] += a[26]
+	r4[3] += a[27]
+	r4[4] += a[28]
+	r5[0] += a[30]
+	r5[1] += a[31]
+	r5[2] += a[32]
+	r5[3] += a[33]
+	r5[4] += a[34]
+	r5[5] += a[35]
 }
 
 // laggedG reports whether g is a 3×3 block with G_tn = G_nt = 0, as a
