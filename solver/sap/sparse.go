@@ -94,8 +94,9 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 	data := s.f.Data()
 	clear(data)
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
-		a, at := p.A[q.AOff:q.AOff+q.Size*q.Size], s.diag[c] // p.ABlock(c)
-		if q.Size == 6 {                                     // a free body's block: addLower's additions written out
+		// p.ABlock(c), sliced here
+		a, at := p.A[q.AOff:q.AOff+q.Size*q.Size], s.diag[c]
+		if q.Size == 6 { // a free body's block: addLower written out
 			addLower6(a, data[at.off:], at.stride)
 		} else {
 			addLower(a, q.Size, data[at.off:], at.stride)
