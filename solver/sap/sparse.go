@@ -191,12 +191,23 @@ func laggedG(g []float64) bool {
 // (TestPeers4LaggedAssemblySameBits).
 func gjLagged(g, j, tmp []float64) {
 	g = g[:9]
+	g00, g01, g10, g11, gnn := g[0], g[1], g[3], g[4], g[8]
 	m := len(j) / 3
+	if m == 6 { // a free body's block: the loop below on arrays
+		a0, a1, a2 := (*[6]float64)(j[0:6]), (*[6]float64)(j[6:12]), (*[6]float64)(j[12:18])
+		r0, r1, r2 := (*[6]float64)(tmp[0:6]), (*[6]float64)(tmp[6:12]), (*[6]float64)(tmp[12:18])
+		for c, x := range a0 {
+			y := a1[c]
+			r0[c] = g00*x + g01*y
+			r1[c] = g10*x + g11*y
+			r2[c] = gnn * a2[c]
+		}
+		return
+	}
 	a0 := j[:m]
 	n := len(a0) // every slice below has length n: no checks in the loop
 	a1, a2 := j[m:][:n], j[2*m:][:n]
 	r0, r1, r2 := tmp[:n], tmp[m:][:n], tmp[2*m:][:n]
-	g00, g01, g10, g11, gnn := g[0], g[1], g[3], g[4], g[8]
 	for c, x := range a0 {
 		y := a1[c]
 		r0[c] = g00*x + g01*y
