@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // TestPeers4LaggedAssemblySameBits checks that the sparse assembly, whose
@@ -47,21 +49,29 @@ func TestPeers4LaggedAssemblySameBits(t *testing.T) {
 				lagged++
 			}
 		}
-		var s sparseSystem
-		if err := s.setup(p); err != nil {
-			t.Fatal(err)
-		}
-		s.assemble(p, g, e.goff)
-		got := append([]float64(nil), s.f.Data()...)
-		s.assembleSkipping(p, g, e.goff, false)
-		for i, x := range s.f.Data() {
-			if math.Float64bits(got[i]) != math.Float64bits(x) {
-				t.Fatalf("trial %d: H entry %d = %v, want %v", trial, i, got[i], x)
-			}
-		}
+		peers4SameAssembly(t, trial, p, g, e.goff)
 	}
 	if lagged == 0 {
 		t.Fatal("no block with the Lagged pattern: gjLagged was not exercised")
+	}
+}
+
+// peers4SameAssembly fails t unless the sparse assembly of p with G
+// blocks g (offsets goff) writes H with the bits of assembleSkipping
+// without its skips.
+func peers4SameAssembly(t *testing.T, trial int, p *solver.Problem, g []float64, goff []int) {
+	t.Helper()
+	var s sparseSystem
+	if err := s.setup(p); err != nil {
+		t.Fatal(err)
+	}
+	s.assemble(p, g, goff)
+	got := append([]float64(nil), s.f.Data()...)
+	s.assembleSkipping(p, g, goff, false)
+	for i, x := range s.f.Data() {
+		if math.Float64bits(got[i]) != math.Float64bits(x) {
+			t.Fatalf("trial %d: H entry %d = %v, want %v", trial, i, got[i], x)
+		}
 	}
 }
 
