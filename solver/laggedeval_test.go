@@ -10,7 +10,7 @@ import (
 )
 
 // refLagged is evalLagged as it was written before LaggedEval (main
-// 55ec1ed: laggedStick through evalDisk's slices, LaggedSlip, the normal
+// 55ec1ed: laggedStick through evalDisk's slices, laggedSlip, the normal
 // row), kept as the reference that the scalar code must match bit for bit.
 func refLagged(mu, n0, vs, stick, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
 	var cost float64
