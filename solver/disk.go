@@ -14,7 +14,7 @@ import "github.com/stiction-sim/stiction/internal/fmath"
 // angular velocities is bounded by ρ = μ_r n0 (rolling-resistance length
 // times a normal impulse).
 func evalDisk(rho, r float64, vhat, vc, gamma, g []float64) float64 {
-	cost, gm0, gm1, g00, g01, g11 := diskEval(rho, r, vhat[0], vhat[1], vc[0], vc[1], g != nil)
+	cost, gm0, gm1, g00, g01, g11 := DiskEval(rho, r, vhat[0], vhat[1], vc[0], vc[1], g != nil)
 	gamma[0], gamma[1] = gm0, gm1
 	if g != nil {
 		g[0], g[1], g[2], g[3] = g00, g01, g01, g11
@@ -22,10 +22,13 @@ func evalDisk(rho, r float64, vhat, vc, gamma, g []float64) float64 {
 	return cost
 }
 
-// diskEval is evalDisk on scalars: ℓ, γ and, when withG, G's entries
+// DiskEval is evalDisk on scalars: ℓ, γ and, when withG, G's entries
 // G00, G01 = G10 and G11 of a disk constraint at v_c = (v0, v1) with bias
 // v̂ = (vh0, vh1).
-func diskEval(rho, r, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
+// Exported for the inner loops of a solver: SAP's line search evaluates a
+// ContactLagged block's disk friction through it (as laggedEval does)
+// without the calls between.
+func DiskEval(rho, r, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
 	y0, y1 := -(v0-vh0)/r, -(v1-vh1)/r
 	ny := fmath.Hypot(y0, y1)
 	if ny <= rho {

@@ -84,9 +84,9 @@ func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) float64 
 func laggedEval(mu, n0, vs, stick, rt, rn, vh0, vh1, vh2, v0, v1, v2 float64, b *LaggedBlock, withG bool) (cost float64) {
 	if stick != 0 {
 		// The disk of radius μ n0 (laggedStick).
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = diskEval(mu*n0, rt, vh0, vh1, v0, v1, withG)
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = DiskEval(mu*n0, rt, vh0, vh1, v0, v1, withG)
 	} else {
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = laggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1, withG)
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = LaggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1, withG)
 	}
 	b.Gamma[2], b.Gnn = 0, 0
 	if x := vh2 - v2; x >= 0 {
@@ -99,10 +99,11 @@ func laggedEval(mu, n0, vs, stick, rt, rn, vh0, vh1, vh2, v0, v1, v2 float64, b 
 	return cost
 }
 
-// laggedSlip is the soft-norm friction of a Lagged block without an
+// LaggedSlip is the soft-norm friction of a Lagged block without an
 // anchor at v_t = (v0, v1) with bias v̂_t = (vh0, vh1): its cost ℓ_t, γ_t
-// and, when withG, G_tt's entries.
-func laggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
+// and, when withG, G_tt's entries. Exported, as DiskEval, for SAP's line
+// search.
+func LaggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
 	eps := max(vs, mu*rt*n0)
 	u0, u1 := v0-vh0, v1-vh1
 	s := math.Sqrt(u0*u0 + u1*u1 + eps*eps)

@@ -13,7 +13,7 @@ package solver
 //
 //   - anchored (the disk of laggedStick): the disk's interior,
 //     γ_t = −u/R_t, G_tt = I/R_t;
-//   - soft norm (laggedSlip): the quadratic model of ℓ_t = μ n0 ‖u‖_s at
+//   - soft norm (LaggedSlip): the quadratic model of ℓ_t = μ n0 ‖u‖_s at
 //     u = 0, γ_t = −μ n0 u/ε_s, G_tt = (μ n0/ε_s) I,
 //
 // and reports true; otherwise it writes nothing and reports false. The
@@ -39,7 +39,7 @@ func (p *Problem) StickBranch(i int, vc, dvc, g, gamma []float64) bool {
 			return false
 		}
 		k = 1 / r[0]
-	} else { // soft norm: ε_s = max(v_s, μ R_t n0), as laggedSlip
+	} else { // soft norm: ε_s = max(v_s, μ R_t n0), as LaggedSlip
 		eps := max(par[2], f*r[0])
 		if uu <= eps*eps {
 			return false

@@ -91,7 +91,7 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 			continue
 		}
 		if c.Kind == solver.ContactLagged {
-			s1, s2 = l.laggedDerivs(i, c.Row, alpha, s1, s2)
+			s1, s2 = l.laggedDerivs(c, alpha, s1, s2)
 			continue
 		}
 		_, lo, hi := l.at(i, alpha, true)
@@ -110,24 +110,42 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	return l.f0 + alpha*l.c2 - s1, l.c2 + s2
 }
 
-// laggedDerivs adds ContactLagged constraint i's terms (rows j, j+1, j+2)
+// laggedDerivs adds ContactLagged constraint c's terms (rows j, j+1, j+2)
 // of derivs' sums s1 and s2 at α and returns them: derivs' general loop
 // over a 3×3 G, the same bits, without its slices and without the
 // products with G's entries that are zero (G_tn = G_nt = 0). Leaving out a
 // product ±0 changes at most the sign of a zero partial sum t, and s2 (which
 // starts at +0 and so is never −0) then gets s2 + d·t = s2 either way.
-func (l *line) laggedDerivs(i, j int, alpha, s1, s2 float64) (float64, float64) {
-	d := l.dvc[j : j+3]
-	vc := l.it.vc[j : j+3]
-	g0 := l.it.gamma[j : j+3]
-	var b solver.LaggedBlock
-	l.p.LaggedEval(i, vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2], &b)
-	s1 += d[0] * (b.Gamma[0] - g0[0])
-	s1 += d[1] * (b.Gamma[1] - g0[1])
-	s1 += d[2] * (b.Gamma[2] - g0[2])
-	s2 += d[0] * (b.G00*d[0] + b.G01*d[1])
-	s2 += d[1] * (b.G01*d[0] + b.G11*d[1])
-	s2 += d[2] * (b.Gnn * d[2])
+// γ and G are Problem.LaggedEval's (laggedEval's friction, DiskEval or
+// LaggedSlip, and its normal row), written out here with one call, not
+// three: Go keeps no float in a register across a call, so each call of
+// the chain spilled and reloaded the block's numbers (the line search
+// evaluates every Lagged block some ten times per Newton iteration on
+// clutter-40). ℓ(α) is not needed and its friction part is dropped.
+func (l *line) laggedDerivs(c solver.Constraint, alpha, s1, s2 float64) (float64, float64) {
+	p, j := l.p, c.Row
+	// s[j:j+3], not (*[3]float64)(s[j:]): two compares, where the
+	// conversion also masks the pointer of a possibly empty s[j:].
+	par := p.Params[c.Par : c.Par+5] // μ, n0, v_s, scale, stick (solver.ContactLagged)
+	vh, r := p.VHat[j:j+3], p.R[j:j+3]
+	d, vc, g0 := l.dvc[j:j+3], l.it.vc[j:j+3], l.it.gamma[j:j+3]
+	v0, v1, v2 := vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2]
+	var gm0, gm1, g00, g01, g11 float64
+	if par[4] != 0 { // anchored: the disk of radius μ n0
+		_, gm0, gm1, g00, g01, g11 = solver.DiskEval(par[0]*par[1], r[0], vh[0], vh[1], v0, v1, true)
+	} else {
+		_, gm0, gm1, g00, g01, g11 = solver.LaggedSlip(par[0], par[1], par[2], r[0], vh[0], vh[1], v0, v1, true)
+	}
+	gm2, gnn := 0.0, 0.0
+	if x := vh[2] - v2; x >= 0 {
+		gm2, gnn = x/r[2], 1/r[2]
+	}
+	s1 += d[0] * (gm0 - g0[0])
+	s1 += d[1] * (gm1 - g0[1])
+	s1 += d[2] * (gm2 - g0[2])
+	s2 += d[0] * (g00*d[0] + g01*d[1])
+	s2 += d[1] * (g01*d[0] + g11*d[1])
+	s2 += d[2] * (gnn * d[2])
 	return s1, s2
 }
 

@@ -86,18 +86,20 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 }
 
 // assembleSkipping is assemble; with skip, the constraints whose G_i is
-// zero are left out (the same bits: TestSparseZeroBlocksSameBits compares
-// the two).
+// zero are left out and the products G_i J_b of the blocks with
+// G_tn = G_nt = 0 skip those zeros (gjLagged); without skip every block
+// goes through gjProduct. The same bits: TestSparseZeroBlocksSameBits and
+// TestPeers4LaggedAssemblySameBits compare the two.
 func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []int, skip bool) {
 	data := s.f.Data()
 	clear(data)
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
-		a, at := p.ABlock(c), s.diag[c]
-		for i := range q.Size {
-			row := data[at.off+i*at.stride:][:i+1]
-			for j, x := range a[i*q.Size : i*q.Size+i+1] {
-				row[j] += x
-			}
+		// p.ABlock(c), sliced here
+		a, at := p.A[q.AOff:q.AOff+q.Size*q.Size], s.diag[c]
+		if q.Size == 6 { // a free body's block: addLower written out
+			addLower6(a, data[at.off:], at.stride)
+		} else {
+			addLower(a, q.Size, data[at.off:], at.stride)
 		}
 	}
 	k := 0
@@ -118,13 +120,99 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 			k += nb * (nb + 1) / 2
 			continue
 		}
+		lag := skip && laggedG(gi)
 		for b2 := lo; b2 < hi; b2++ {
-			mulGJ(p, gi, b2, s.tmp)
+			if lag {
+				gjLagged(gi, p.JBlockData(b2), s.tmp)
+			} else {
+				mulGJ(p, gi, b2, s.tmp)
+			}
 			for b1 := lo; b1 <= b2; b1++ {
 				s.addJtTmp(p, b1, b2, s.pairs[k], data)
 				k++
 			}
 		}
+	}
+}
+
+// addLower adds the lower triangle of the n×n row-major a to the rows of
+// d (row stride lda), one addition per entry.
+func addLower(a []float64, n int, d []float64, lda int) {
+	for i := range n {
+		row := d[i*lda:][:i+1]
+		for j, x := range a[i*n : i*n+i+1] {
+			row[j] += x
+		}
+	}
+}
+
+// addLower6 is addLower for n = 6, written out: the same addition to each
+// entry (TestPeers4AddLower6SameBits).
+func addLower6(a, d []float64, lda int) {
+	a = a[:36]
+	r0, r1, r2 := d[:1], d[lda:lda+2], d[2*lda:2*lda+3]
+	r3, r4, r5 := d[3*lda:3*lda+4], d[4*lda:4*lda+5], d[5*lda:5*lda+6]
+	r0[0] += a[0]
+	r1[0] += a[6]
+	r1[1] += a[7]
+	r2[0] += a[12]
+	r2[1] += a[13]
+	r2[2] += a[14]
+	r3[0] += a[18]
+	r3[1] += a[19]
+	r3[2] += a[20]
+	r3[3] += a[21]
+	r4[0] += a[24]
+	r4[1] += a[25]
+	r4[2] += a[26]
+	r4[3] += a[27]
+	r4[4] += a[28]
+	r5[0] += a[30]
+	r5[1] += a[31]
+	r5[2] += a[32]
+	r5[3] += a[33]
+	r5[4] += a[34]
+	r5[5] += a[35]
+}
+
+// laggedG reports whether g is a 3×3 block with G_tn = G_nt = 0, as a
+// ContactLagged block's G is (solver.LaggedBlock).
+func laggedG(g []float64) bool {
+	return len(g) == 9 && g[2] == 0 && g[5] == 0 && g[6] == 0 && g[7] == 0
+}
+
+// gjLagged sets tmp = G J (3×m, row-major) for a 3×3 block g with
+// G_tn = G_nt = 0 (laggedG) and a 3×m block j: gjProduct's sums without
+// its products with those four zeros, in one pass over J's columns. An
+// entry differs from gjProduct's at most in the sign of a zero (a left-out
+// product is ±0: J is finite, Problem.Validate), and the sparse assembly
+// only adds tmp's products into entries of H, which are never −0 (each
+// starts at +0 and only has numbers added), so H gets the same bits
+// (TestPeers4LaggedAssemblySameBits).
+func gjLagged(g, j, tmp []float64) {
+	g = g[:9]
+	g00, g01, g10, g11, gnn := g[0], g[1], g[3], g[4], g[8]
+	m := len(j) / 3
+	if m == 6 { // a free body's block: the loop below on arrays
+		a0, a1, a2 := (*[6]float64)(j[0:6]), (*[6]float64)(j[6:12]), (*[6]float64)(j[12:18])
+		r0, r1, r2 := (*[6]float64)(tmp[0:6]), (*[6]float64)(tmp[6:12]), (*[6]float64)(tmp[12:18])
+		for c, x := range a0 {
+			y := a1[c]
+			r0[c] = g00*x + g01*y
+			r1[c] = g10*x + g11*y
+			r2[c] = gnn * a2[c]
+		}
+		return
+	}
+	a0 := j[:m]
+	n := len(a0) // every slice below has length n: no checks in the loop
+	a1, a2 := j[m:][:n], j[2*m:][:n]
+	r0, r1, r2 := tmp[:n], tmp[m:][:n], tmp[2*m:][:n]
+	for c, x := range a0 {
+		y := a1[c]
+		r0[c] = g00*x + g01*y
+		r1[c] = g10*x + g11*y
+		r2[c] = gnn * a2[c]
 	}
 }
 
