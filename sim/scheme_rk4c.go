@@ -287,7 +287,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	st, p := &mw.staged, &mw.stage
 	forces := withContacts && len(st.pairs) > 0 // as a mujoco-euler step's (actuatorForces)
 	if forces {
-		w.cons.set.ExplicitForcesKept(m, w.qth, st.vs, w.cons.controls, w.k, w.cons.forces) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), kept for the assembly
+		w.cons.set.ExplicitForces(m, w.qth, st.vs, w.cons.controls, w.k) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), no entries (RowsOnly)
 	}
 	for _, c := range p.Cliques {
 		acc := w.k[c.Offset : c.Offset+c.Size]
@@ -316,11 +316,9 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
 			KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
-		if forces {
-			in.Forces = w.cons.forces // the forces just added to k, at (w.qth, st.vs)
-		}
 		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true,
-			ActuatorForces: forces} // their forces are in v* (ExplicitForces above)
+			ActuatorForces: forces,       // their forces are in v* (ExplicitForces above)
+			RowsOnly:       withContacts} // stages 1–3 of rk4ContactVStar, read for their velocities alone (st.casm: no reports)
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
