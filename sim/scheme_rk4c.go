@@ -400,31 +400,38 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	if len(kmats) != len(known) {
 		known = nil
 	}
-	for j, pr := range pairs {
-		var mat contact.Material
-		soft, found := false, false
-		for j := range known {
-			if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
-				mat, soft, found = kmats[j].mat, kmats[j].soft, true
-				break
+	for j := range pairs {
+		pr := &pairs[j] // the pairs are large: read in place, moved only past a dropped one
+		pm := sameGeometries(known, kmats, pr)
+		var own pairMaterial
+		if pm == nil {
+			var found bool
+			if own, found = sim.knownMaterial(j, pr); !found {
+				own = sim.combinedMaterial(pr) // mujocoSoft's
 			}
+			pm = &own
 		}
-		if !found {
-			var pm pairMaterial
-			if pm, found = sim.knownMaterial(j, &pr); found {
-				mat, soft = pm.mat, pm.soft
-			} else {
-				mat, soft = sim.mujocoSoft(&pr)
-			}
-		}
-		if soft && pr.Phi >= 0 {
+		if pm.soft && pr.Phi >= 0 {
 			continue
 		}
-		pairs[n] = pr
-		*mats = append(*mats, pairMaterial{mat, soft})
+		if n != j {
+			pairs[n] = *pr
+		}
+		*mats = append(*mats, *pm)
 		n++
 	}
 	return pairs[:n]
+}
+
+// sameGeometries returns the material in kmats of the first pair of known
+// whose geometries (GeomA, GeomB) are pr's, or nil when none is.
+func sameGeometries(known []contact.Pair, kmats []pairMaterial, pr *contact.Pair) *pairMaterial {
+	for j := range known {
+		if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
+			return &kmats[j]
+		}
+	}
+	return nil
 }
 
 // softRows turns the rows of pairs (the first len(pairs) constraints of
