@@ -383,27 +383,31 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 // read once per column for all four edges of a condim-3 contact
 // (edgeRows4: the same sums).
 func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
-	edges, nb, ntot := len(coef), b1-b0, 0
+	edges, ntot := len(coef), 0
 	for j := b0; j < b1; j++ {
 		ntot += p.Cliques[p.JBlock[j].Clique].Size
 	}
 	jb, off := len(pp.JBlock), len(pp.JData)
-	pp.JBlock = slices.Grow(pp.JBlock, edges*nb)[:jb+edges*nb]
+	pp.JBlock = slices.Grow(pp.JBlock, edges*(b1-b0))
+	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
+		o := off + e*ntot
+		for j := b0; j < b1; j++ {
+			q := p.JBlock[j].Clique
+			pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: first + e, Clique: q, Off: o})
+			o += p.Cliques[q].Size
+		}
+	}
 	pp.JData = slices.Grow(pp.JData, edges*ntot)[:off+edges*ntot]
 	for j := b0; j < b1; j++ {
-		q := p.JBlock[j].Clique
-		n := p.Cliques[q].Size
+		n := p.Cliques[p.JBlock[j].Clique].Size
 		src := p.JBlockData(j)
 		t1, t2, nr := src[:n], src[n:2*n], src[2*n:3*n]
-		for e := range edges {
-			pp.JBlock[jb+e*nb+j-b0] = solver.JBlock{Constraint: first + e, Clique: q, Off: off + e*ntot}
-		}
+		d := pp.JData[off:]
 		if edges == 4 {
-			d := pp.JData[off:]
 			edgeRows4(d[:n], d[ntot:ntot+n], d[2*ntot:2*ntot+n], d[3*ntot:3*ntot+n], t1, t2, nr, coef)
 		} else {
 			for e := range edges {
-				edgeRow(pp.JData[off+e*ntot:off+e*ntot+n], t1, t2, nr, coef[e][0], coef[e][1])
+				edgeRow(d[e*ntot:e*ntot+n], t1, t2, nr, coef[e][0], coef[e][1])
 			}
 		}
 		off += n
