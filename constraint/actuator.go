@@ -246,7 +246,9 @@ func (ac *Actuator) clampControl(u float64) float64 {
 func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
 	if c.prm.ActuatorForces && ac.IsForce() {
-		a.forcedActuator(c, ac, i, ctl, u)
+		if !c.prm.RowsOnly { // its entry alone: no block
+			a.forcedActuator(c, ac, i, ctl, u)
+		}
 		return
 	}
 	gear, dt := ac.gear(), c.in.DT

@@ -49,6 +49,14 @@ type Params struct {
 	// GeneralizedForces its Jᵀ γ/δt. sim sets it for the steps of MuJoCo's
 	// Euler and the stages of its RK4 that solve contacts.
 	ActuatorForces bool
+	// RowsOnly says that only the problem's blocks are read, never the
+	// assembly's entries (Reports and GeneralizedForces must not be called
+	// after it): the assembly keeps no entry, and an actuator applied as a
+	// force (ActuatorForces), which has no block, is skipped. The blocks
+	// are those of the same assembly without it, bit for bit. sim sets it
+	// for the stages of its RK4 after the first, whose solves give only
+	// their velocities.
+	RowsOnly bool
 }
 
 // Control is an actuator's input for one step: the value u (a force for a
@@ -120,6 +128,8 @@ type Assembler struct {
 	entries []entry     // one per Set item, in Report order
 	forced  []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
 	scale   float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	// rowsOnly is the last assembly's Params.RowsOnly: add keeps no entry.
+	rowsOnly bool
 }
 
 // entry links a Set item to its blocks in the problem.
@@ -156,6 +166,7 @@ type forceTerm struct {
 // (multibody.Workspace.Update with the step's q0 and v0).
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
 	a.entries, a.vecs, a.forced = a.entries[:0], a.vecs[:0], a.forced[:0]
+	a.rowsOnly = prm.RowsOnly
 	if set == nil {
 		return nil
 	}
@@ -519,4 +530,8 @@ func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 }
 
 // add records the entry of an item.
-func (a *Assembler) add(e entry) { a.entries = append(a.entries, e) }
+func (a *Assembler) add(e entry) {
+	if !a.rowsOnly {
+		a.entries = append(a.entries, e)
+	}
+}

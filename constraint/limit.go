@@ -62,7 +62,7 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		if side == 1 {
 			sign, g = -1, bound-q-l.Margin
 		}
-		if a.noRow(c, l.Compliance, g) {
+		if a.noRow(c, &l.Compliance, g) {
 			continue
 		}
 		a.begin(1)
@@ -117,8 +117,8 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp Compliance, g0, jv0, jvs flo
 // noRow reports whether a limit side at gap g0 with compliance cp has no
 // row: MuJoCo's compliance within its bound with Params.MuJoCoLimits, as
 // MuJoCo 2.2.2's mj_instantiateLimit makes none for dist ≥ margin.
-func (a *Assembler) noRow(c *asmCtx, cp Compliance, g0 float64) bool {
-	return g0 >= 0 && cp.mujoco() && c.prm.MuJoCoLimits
+func (a *Assembler) noRow(c *asmCtx, cp *Compliance, g0 float64) bool {
+	return g0 >= 0 && c.prm.MuJoCoLimits && cp.SolRef[0] != 0 // cp.mujoco(), without copying cp
 }
 
 // elem returns v[i], or 0 when v is not given (callers that assemble
@@ -187,7 +187,7 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	bd := &c.m.Bodies[l.Body]
 	theta, axis := BallAngle(c.in.Q0[bd.QOff : bd.QOff+4])
 	g := l.Angle - theta - l.Margin
-	if a.noRow(c, l.Compliance, g) {
+	if a.noRow(c, &l.Compliance, g) {
 		a.add(entry{typ: TypeCone, item: i, block: -1, bound: math.Inf(1), vec: -1})
 		return
 	}

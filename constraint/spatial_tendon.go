@@ -82,7 +82,7 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 			L, known = a.pathJacobian(c, l.Path), true
 		}
 		g := sign*(L-bound) - l.Margin
-		if a.noRow(c, l.Compliance, g) {
+		if a.noRow(c, &l.Compliance, g) {
 			continue
 		}
 		a.begin(1)

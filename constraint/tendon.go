@@ -114,7 +114,7 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 		if side == 1 {
 			sign, g = -1, bound-L-l.Margin
 		}
-		if a.noRow(c, l.Compliance, g) {
+		if a.noRow(c, &l.Compliance, g) {
 			continue
 		}
 		a.begin(1)

@@ -313,19 +313,6 @@ func copyRun(p, pp *solver.Problem, blocks []pyramidBlock, js []int, i int) int 
 	return j
 }
 
-// appendJBlock is solver.Problem.AddJBlock for constraint k, one row, on
-// clique q of n columns, without zeroing the storage it returns: the
-// caller writes every element.
-func appendJBlock(pp *solver.Problem, k, q, n int) []float64 {
-	off := len(pp.JData)
-	pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: q, Off: off})
-	if off+n > cap(pp.JData) {
-		pp.JData = slices.Grow(pp.JData, n)
-	}
-	pp.JData = pp.JData[:off+n]
-	return pp.JData[off : off+n]
-}
-
 // pyramidEdges appends the pyramid edges of the contact pr, of material
 // mat, a block of p (rows t1, t2, n; its spin and rolling blocks blk.spin
 // and blk.roll; J blocks of block c are p.JBlock[js[c]:js[c+1]]; st.vc
@@ -370,27 +357,79 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 	}
 	first := appendEdgeRows(pp, blk.edges)
 	sim.edgeRows(pp, p, pr, blk, i, coef[:blk.edges], angular, edgeImpedance{d: d, r: r, b: bd, k: ks}, first)
-	growEdgeJ(p, pp, js[i], js[i+1], blk.edges)
-	for e := range blk.edges {
-		k := first + e
-		for j := js[i]; j < js[i+1]; j++ {
-			q := p.JBlock[j].Clique
-			n := p.Cliques[q].Size
-			src := p.JBlockData(j)
-			edgeRow(appendJBlock(pp, k, q, n), src[:n], src[n:2*n], src[2*n:3*n], coef[e][0], coef[e][1])
-			if !angular {
-				continue
-			}
-			dst := pp.JData[len(pp.JData)-n:]
-			if coef[e][2] != 0 {
-				addAngularRows(dst, p, js, blk.spin, q, coef[e][2], 0)
-			}
-			if coef[e][3] != 0 || coef[e][4] != 0 {
-				addAngularRows(dst, p, js, blk.roll, q, coef[e][3], coef[e][4])
-			}
+	jb := edgeJ(p, pp, js[i], js[i+1], first, coef[:blk.edges])
+	if !angular {
+		return first
+	}
+	for k := jb; k < len(pp.JBlock); k++ { // the spin and rolling terms, added to each edge's sliding part
+		e, q := pp.JBlock[k].Constraint-first, pp.JBlock[k].Clique
+		dst := pp.JBlockData(k)
+		if coef[e][2] != 0 {
+			addAngularRows(dst, p, js, blk.spin, q, coef[e][2], 0)
+		}
+		if coef[e][3] != 0 || coef[e][4] != 0 {
+			addAngularRows(dst, p, js, blk.roll, q, coef[e][3], coef[e][4])
 		}
 	}
 	return first
+}
+
+// edgeJ appends to pp the J blocks of a contact's pyramid edges first …
+// first+len(coef)−1, from the contact's J blocks b0 … b1−1 of p (rows t1,
+// t2, n each), and returns the index of the first: edge after edge, each
+// edge's blocks in p's order, as one solver.Problem.AddJBlock per edge and
+// block would lay them out, and each the sliding part of the edge's row,
+// J_n + coef[e][0] J_t1 + coef[e][1] J_t2 (edgeRow), the contact's rows
+// read once per column for all four edges of a condim-3 contact
+// (edgeRows4: the same sums).
+func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
+	edges, ntot := len(coef), 0
+	for j := b0; j < b1; j++ {
+		ntot += p.Cliques[p.JBlock[j].Clique].Size
+	}
+	jb, off := len(pp.JBlock), len(pp.JData)
+	pp.JBlock = slices.Grow(pp.JBlock, edges*(b1-b0))
+	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
+		o := off + e*ntot
+		for j := b0; j < b1; j++ {
+			q := p.JBlock[j].Clique
+			pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: first + e, Clique: q, Off: o})
+			o += p.Cliques[q].Size
+		}
+	}
+	pp.JData = slices.Grow(pp.JData, edges*ntot)[:off+edges*ntot]
+	for j := b0; j < b1; j++ {
+		n := p.Cliques[p.JBlock[j].Clique].Size
+		src := p.JBlockData(j)
+		t1, t2, nr := src[:n], src[n:2*n], src[2*n:3*n]
+		d := pp.JData[off:]
+		if edges == 4 {
+			edgeRows4(d[:n], d[ntot:ntot+n], d[2*ntot:2*ntot+n], d[3*ntot:3*ntot+n], t1, t2, nr, coef)
+		} else {
+			for e := range edges {
+				edgeRow(d[e*ntot:e*ntot+n], t1, t2, nr, coef[e][0], coef[e][1])
+			}
+		}
+		off += n
+	}
+	return jb
+}
+
+// edgeRows4 sets d0 … d3 to the sliding parts of the four edges of a
+// condim-3 pyramid contact on one clique, J_n + c_e0 J_t1 + c_e1 J_t2 with
+// c_e = coef[e] (edgeRow's sums, each of the three rows read once).
+func edgeRows4(d0, d1, d2, d3, t1, t2, n []float64, coef [][5]float64) {
+	n = n[:len(d0)]
+	t1, t2, d1, d2, d3 = t1[:len(n)], t2[:len(n)], d1[:len(n)], d2[:len(n)], d3[:len(n)]
+	a0, b0, a1, b1 := coef[0][0], coef[0][1], coef[1][0], coef[1][1]
+	a2, b2, a3, b3 := coef[2][0], coef[2][1], coef[3][0], coef[3][1]
+	for c, x := range n {
+		y, z := t1[c], t2[c]
+		d0[c] = x + a0*y + b0*z
+		d1[c] = x + a1*y + b1*z
+		d2[c] = x + a2*y + b2*z
+		d3[c] = x + a3*y + b3*z
+	}
 }
 
 // slidingCoefficients sets coef[e] to edgeCoefficients(blk, e) for the
@@ -407,18 +446,6 @@ func slidingCoefficients(blk *pyramidBlock, coef *[10][5]float64) {
 		}
 		coef[e][0], coef[e][1] = s*blk.rot[k][0], s*blk.rot[k][1]
 	}
-}
-
-// growEdgeJ makes room in pp for the J blocks of a contact's edges (p's J
-// blocks b0 … b1−1, once per edge), so that appendJBlock's appends do not
-// grow pp's storage one edge at a time.
-func growEdgeJ(p, pp *solver.Problem, b0, b1, edges int) {
-	n := 0
-	for j := b0; j < b1; j++ {
-		n += p.Cliques[p.JBlock[j].Clique].Size
-	}
-	pp.JBlock = slices.Grow(pp.JBlock, edges*(b1-b0))
-	pp.JData = slices.Grow(pp.JData, edges*n)
 }
 
 // edgeImpedance is what a pyramid contact's edges share (pyramidEdges):

@@ -287,7 +287,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	st, p := &mw.staged, &mw.stage
 	forces := withContacts && len(st.pairs) > 0 // as a mujoco-euler step's (actuatorForces)
 	if forces {
-		w.cons.set.ExplicitForcesKept(m, w.qth, st.vs, w.cons.controls, w.k, w.cons.forces) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), kept for the assembly
+		w.cons.set.ExplicitForces(m, w.qth, st.vs, w.cons.controls, w.k) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), no entries (RowsOnly)
 	}
 	for _, c := range p.Cliques {
 		acc := w.k[c.Offset : c.Offset+c.Size]
@@ -316,11 +316,9 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	if w.cons.set != nil {
 		in := constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
 			KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
-		if forces {
-			in.Forces = w.cons.forces // the forces just added to k, at (w.qth, st.vs)
-		}
 		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true,
-			ActuatorForces: forces} // their forces are in v* (ExplicitForces above)
+			ActuatorForces: forces,       // their forces are in v* (ExplicitForces above)
+			RowsOnly:       withContacts} // stages 1–3 of rk4ContactVStar, read for their velocities alone (st.casm: no reports)
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
@@ -402,31 +400,38 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	if len(kmats) != len(known) {
 		known = nil
 	}
-	for j, pr := range pairs {
-		var mat contact.Material
-		soft, found := false, false
-		for j := range known {
-			if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
-				mat, soft, found = kmats[j].mat, kmats[j].soft, true
-				break
+	for j := range pairs {
+		pr := &pairs[j] // the pairs are large: read in place, moved only past a dropped one
+		pm := sameGeometries(known, kmats, pr)
+		var own pairMaterial
+		if pm == nil {
+			var found bool
+			if own, found = sim.knownMaterial(j, pr); !found {
+				own = sim.combinedMaterial(pr) // mujocoSoft's
 			}
+			pm = &own
 		}
-		if !found {
-			var pm pairMaterial
-			if pm, found = sim.knownMaterial(j, &pr); found {
-				mat, soft = pm.mat, pm.soft
-			} else {
-				mat, soft = sim.mujocoSoft(&pr)
-			}
-		}
-		if soft && pr.Phi >= 0 {
+		if pm.soft && pr.Phi >= 0 {
 			continue
 		}
-		pairs[n] = pr
-		*mats = append(*mats, pairMaterial{mat, soft})
+		if n != j {
+			pairs[n] = *pr
+		}
+		*mats = append(*mats, *pm)
 		n++
 	}
 	return pairs[:n]
+}
+
+// sameGeometries returns the material in kmats of the first pair of known
+// whose geometries (GeomA, GeomB) are pr's, or nil when none is.
+func sameGeometries(known []contact.Pair, kmats []pairMaterial, pr *contact.Pair) *pairMaterial {
+	for j := range known {
+		if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
+			return &kmats[j]
+		}
+	}
+	return nil
 }
 
 // softRows turns the rows of pairs (the first len(pairs) constraints of
