@@ -153,16 +153,30 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	}
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
-	// symmetric copy of it is not needed for the same bits.
-	for i := range nv {
-		hi, mi := h[i*nv:i*nv+i+1], m[i*nv:i*nv+i+1]
-		for c := range hi {
-			hi[c] += mi[c]
+	// symmetric copy of it is not needed for the same bits. M's entries off
+	// its cliques' blocks are +0 (mulMDense), which leave H's sums as they
+	// are (never −0: they start at +0), so only the blocks are added.
+	if len(nw.mcl) <= 1 {
+		addLower(h, m, nv, 0, nv)
+	} else {
+		for _, cl := range nw.mcl {
+			addLower(h, m, nv, cl[0], cl[1])
 		}
 	}
 	cholFactor(h, nv, mjMinVal)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
+	}
+}
+
+// addLower adds m's lower triangle on the diagonal block [lo, hi) to h's
+// (both nv×nv row-major).
+func addLower(h, m []float64, nv, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		hr, mr := h[i*nv+lo:i*nv+i+1], m[i*nv+lo:i*nv+i+1]
+		for c := range hr {
+			hr[c] += mr[c]
+		}
 	}
 }
 

@@ -302,22 +302,33 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 // MuJoCo's order for a plane and a capsule (+z end first,
 // mjc_PlaneCapsule; the geometry package gives −z first) and for a plane
 // and a box (by corner index (x > 0) + 2 (y > 0) + 4 (z > 0) in the box's
-// frame, mjc_PlaneBox); other pairs keep theirs.
+// frame, mjc_PlaneBox); other pairs keep theirs. The sort moves a pair
+// only within its run of adjacent pairs of one geom pair, and reads a
+// rank only there, so a pair alone in its run gets no rank (0, unread).
 func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *multibody.Workspace) {
 	w.corder, w.crank = w.corder[:0], w.crank[:0]
 	for i := range pairs {
 		w.corder = append(w.corder, i)
-		w.crank = append(w.crank, mujocoRank(m, kin, &pairs[i], i))
+		rank := 0
+		if i > 0 && sameGeoms(&pairs[i-1], &pairs[i]) || i+1 < len(pairs) && sameGeoms(&pairs[i], &pairs[i+1]) {
+			rank = mujocoRank(m, kin, &pairs[i], i)
+		}
+		w.crank = append(w.crank, rank)
 	}
 	for i := 1; i < len(pairs); i++ { // insertion sort within runs of one geom pair
 		for j := i; j > 0; j-- {
 			a, b := w.corder[j-1], w.corder[j]
-			if pairs[a].GeomA != pairs[b].GeomA || pairs[a].GeomB != pairs[b].GeomB || w.crank[a] <= w.crank[b] {
+			if !sameGeoms(&pairs[a], &pairs[b]) || w.crank[a] <= w.crank[b] {
 				break
 			}
 			w.corder[j-1], w.corder[j] = b, a
 		}
 	}
+}
+
+// sameGeoms reports whether a and b are points of one pair of geoms.
+func sameGeoms(a, b *contact.Pair) bool {
+	return a.GeomA == b.GeomA && a.GeomB == b.GeomB
 }
 
 // mujocoRank returns the rank of pair i's point among its geom pair's
