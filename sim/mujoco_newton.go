@@ -57,6 +57,7 @@ type newtonWork struct {
 	mw         []float64        // M in world coordinates, nv×nv
 	m          []float64        // M in MuJoCo's coordinates, nv×nv
 	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
+	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
 	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)

@@ -56,8 +56,11 @@ func TestMulMDenseMatchesMulMat(t *testing.T) {
 }
 
 // TestHessianDirectCliquesMatchWhole: hessianDirect adding M on its
-// cliques' blocks alone gives the factor of H that adding M's whole lower
-// triangle (+0 off the blocks) gives, bit for bit.
+// cliques' blocks alone, and factoring H with each row's dots from its
+// first possible non-zero (firstCols, cholFactorFrom), gives the factor of
+// H that M's whole lower triangle (+0 off the blocks) and whole rows give,
+// bit for bit, with J's rows coupling the cliques at random. It fails when
+// a window does not start on a multiple of four or starts one column late.
 func TestHessianDirectCliquesMatchWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 29))
 	for trial := range 500 {
