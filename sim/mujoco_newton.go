@@ -220,7 +220,9 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	clear(nw.mw)
 	nw.mcl = nw.mcl[:0]
 	for c, cq := range p.Cliques {
-		nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
+		if nv >= mclMinNV {
+			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
+		}
 		blk := p.ABlock(c)
 		for i := range cq.Size {
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
@@ -387,6 +389,11 @@ func (nw *newtonWork) turnTriple(b, o int, x []float64) {
 		x[c] = s
 	}
 }
+
+// mclMinNV is the least nv whose M x and Hessian go by cliques (mulMDense,
+// firstCols): below it the calls per clique cost more than the zeros they
+// skip (dm ball_in_cup, nv 4 in two cliques: +90 instructions a step).
+const mclMinNV = 16
 
 // mulMDense sets out = M x on the dense path (mju_mulMatVec: mju_dot per
 // row), each clique's rows by mulRows over a window of columns around the

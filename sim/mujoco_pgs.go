@@ -249,8 +249,9 @@ func sameDynamics(p, src *solver.Problem) bool {
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
-	for i, blk := range blocks {
-		cls := pgsOther // a contact's or an absorbed block's: not read
+	for i := range blocks {
+		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
+		cls := pgsOther   // a contact's or an absorbed block's: not read
 		if i >= nc && blk.edges >= 0 {
 			cls = blockClass(p, blk.first)
 		}
@@ -264,13 +265,14 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		w.bclass = append(w.bclass, cls)
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
-		for i, blk := range blocks {
-			if i < nc {
-				if cls == pgsContact {
-					w.addContact(p, blocks[w.corder[i]])
-				}
-				continue
+		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
+			for i := range nc {
+				w.addContact(p, &blocks[w.corder[i]])
 			}
+			continue
+		}
+		for i := nc; i < len(blocks); i++ {
+			blk := &blocks[i]
 			if blk.edges < 0 || w.bclass[i] != cls {
 				continue // a spin or rolling block absorbed into its contact's edges
 			}
@@ -368,7 +370,7 @@ func (w *pgsWork) add(row int, cls pgsClass, hi float64) {
 // coneContact reports whether contact block blk of an elliptic problem
 // (ellipticProblem) is an elliptic cone: a solver.ContactCone or
 // solver.ContactEllipticN block.
-func coneContact(p *solver.Problem, blk pyramidBlock) bool {
+func coneContact(p *solver.Problem, blk *pyramidBlock) bool {
 	if blk.edges < 0 {
 		return false
 	}
@@ -378,7 +380,7 @@ func coneContact(p *solver.Problem, blk pyramidBlock) bool {
 
 // addContact appends a contact's rows: its pyramid edges, or its elliptic
 // block (addCone).
-func (w *pgsWork) addContact(p *solver.Problem, blk pyramidBlock) {
+func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
 	if coneContact(p, blk) {
 		w.addCone(p, blk.first)
 		return
