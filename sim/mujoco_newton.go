@@ -214,11 +214,17 @@ func (nw *newtonWork) setBlocks(m *multibody.Model) {
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
-// diagonal by clique), as turnMass on the whole of M.
+// diagonal by clique), as turnMass on the whole of M. One clique over all
+// the velocities is M_w itself (its block, nv×nv row-major), turned with
+// no copy.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
-	clear(nw.mw)
 	nw.mcl = nw.mcl[:0]
+	if len(p.Cliques) == 1 && p.Cliques[0].Offset == 0 && p.Cliques[0].Size == nv {
+		nw.turnMass(p.ABlock(0), nw.m, nv, 0)
+		return
+	}
+	clear(nw.mw)
 	for c, cq := range p.Cliques {
 		if nv >= mclMinNV {
 			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
