@@ -136,11 +136,6 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 			continue
 		}
 		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
-		if first != nil && len(idx) > 0 {
-			for _, i := range idx {
-				first[i] = min(first[i], int(idx[0]))
-			}
-		}
 		// A dense row: mju_sqrMatTD's loop over all of row i's columns c ≤
 		// i (its zeros add ±0 to sums that are never −0).
 		if 2*len(idx) >= nv {
@@ -176,22 +171,30 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 }
 
 // firstCols returns, for H = Jᵀ D J + M of several cliques, nw.first set
-// to each velocity's clique's first velocity, which hessianDirect lowers
-// to the first column of every quadratic row through the velocity: a
-// bound at or below the first non-zero of each row of H's lower triangle,
-// and so of L's (cholFactorFrom). With M of one clique (every row of H
-// may start at column 0) it returns nil.
+// to each velocity's clique's first velocity, lowered to the first column
+// of every row of J in the quadratic state (D_k ≠ 0) through the
+// velocity: a bound at or below the first non-zero of each row of H's
+// lower triangle, and so of L's (cholFactorFrom). With M of one clique
+// (every row of H may start at column 0) it returns nil.
 func (nw *newtonWork) firstCols() []int {
 	if len(nw.mcl) <= 1 {
 		return nil
 	}
-	nw.first = growInt(nw.first, nw.nv)
+	first := growInt(nw.first, nw.nv)
+	nw.first = first
 	for _, cl := range nw.mcl {
 		for i := cl[0]; i < cl[1]; i++ {
-			nw.first[i] = cl[0]
+			first[i] = cl[0]
 		}
 	}
-	return nw.first
+	for k, st := range nw.state[:nw.n] {
+		if idx := nw.rowNZ(k); st == nwQuadratic && nw.d[k] != 0 && len(idx) > 0 {
+			for _, i := range idx {
+				first[i] = min(first[i], int(idx[0]))
+			}
+		}
+	}
+	return first
 }
 
 // addLower adds m's lower triangle on the diagonal block [lo, hi) to h's
