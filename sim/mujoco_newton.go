@@ -56,6 +56,8 @@ type newtonWork struct {
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
 	mw         []float64        // M in world coordinates, nv×nv
 	m          []float64        // M in MuJoCo's coordinates, nv×nv
+	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
+	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
 	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)
@@ -89,6 +91,7 @@ type newtonWork struct {
 	local, ltj []float64 // HessianCone's scratch: a block's factor (36), Lᵀ J (6 nv)
 	ncone      int       // rows in the cone state
 	cg         bool      // MuJoCo's CG (mj_solCG) rather than Newton
+	sized      [4]int    // the (nv, n, nr, sparse) the slices were last sized for (resize)
 	mfac       []float64 // CG: M's factor Lᵀ D L (factorM), nv×nv
 	dinv       []float64 // CG: 1/D
 	par        []int     // CG: each velocity's parent in the tree (treeParents)
@@ -96,9 +99,17 @@ type newtonWork struct {
 	mgradOld   []float64 // CG: the last M⁻¹ grad
 }
 
-// resize sizes the scratch for nv velocities and n rows.
+// resize sizes the scratch for nv velocities, n rows and nr problem rows;
+// with the sizes (and the path, nw.sp.on) of the last call it does
+// nothing, the slices having those lengths already (nothing else
+// re-slices them, and Resize clears nothing).
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
+	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
+	if key == nw.sized && nw.qacc != nil {
+		return
+	}
+	nw.sized = key
 	dense, jn := nv*nv, n*nv
 	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
 		dense, jn = 0, 0
@@ -203,11 +214,21 @@ func (nw *newtonWork) setBlocks(m *multibody.Model) {
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
-// diagonal by clique), as turnMass on the whole of M.
+// diagonal by clique), as turnMass on the whole of M. One clique over all
+// the velocities is M_w itself (its block, nv×nv row-major), turned with
+// no copy.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
+	nw.mcl = nw.mcl[:0]
+	if len(p.Cliques) == 1 && p.Cliques[0].Offset == 0 && p.Cliques[0].Size == nv {
+		nw.turnMass(p.ABlock(0), nw.m, nv, 0)
+		return
+	}
 	clear(nw.mw)
 	for c, cq := range p.Cliques {
+		if nv >= mclMinNV {
+			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
+		}
 		blk := p.ABlock(c)
 		for i := range cq.Size {
 			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
@@ -375,6 +396,39 @@ func (nw *newtonWork) turnTriple(b, o int, x []float64) {
 	}
 }
 
+// mclMinNV is the least nv whose M x and Hessian go by cliques (mulMDense,
+// firstCols): below it the calls per clique cost more than the zeros they
+// skip (dm ball_in_cup, nv 4 in two cliques: +90 instructions a step).
+const mclMinNV = 16
+
+// mulMDense sets out = M x on the dense path (mju_mulMatVec: mju_dot per
+// row), each clique's rows by mulRows over a window of columns around the
+// clique: M is block diagonal by the problem's cliques (massCoordinates:
+// M_w is, and T turns only angular blocks inside a clique), and a window
+// [lo4, hi4) that starts on a multiple of four gives each term the partial
+// sum mju_dot gives it. It ends on a multiple of four at or below the
+// row's last whole block of four (the row's tail, off the clique, is then
+// zero), or at the row's end. The terms left out, and those of the window
+// off the clique, are M's zeros times x: ±0 added to sums that start at
+// +0 and so are never −0, so the bits are mulMat's for a finite x
+// (TestMulMDenseMatchesMulMat). One clique over all of M takes mulMat.
+func (nw *newtonWork) mulMDense(x, out []float64) {
+	nv := nw.nv
+	if len(nw.mcl) <= 1 {
+		mulMat(nw.m, x, out, nv, nv)
+		return
+	}
+	n4 := nv &^ 3
+	for _, cl := range nw.mcl {
+		lo, hi := cl[0], cl[1]
+		lo4, hi4 := lo&^3, (hi+3)&^3
+		if hi4 > n4 {
+			hi4 = nv
+		}
+		mulRows(nw.m[lo*nv+lo4:], x[lo4:hi4], out[lo:hi], nv)
+	}
+}
+
 // mulMat sets out = A x for A r×c row-major (mju_mulMatVec: each entry
 // with mju_dot).
 func mulMat(a, x, out []float64, r, c int) {
@@ -519,11 +573,18 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	}
 	w.gv = solver.Resize(w.gv, p.NR)
 	clear(w.gv)
+	finite := true
 	for _, blk := range w.fixed {
-		w.gv[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+		g, _ := p.IntervalBounds(blk)
+		w.gv[p.Constraints[blk].Row] = g
+		finite = finite && g-g == 0
 	}
 	w.y = solver.Resize(w.y, p.NV)
-	p.MulJT(w.gv, w.y)
+	if finite { // p.MulJT's bits over the non-zeros pgsSetup kept (pgsJac.mulT)
+		w.jac.mulT(w.gv, w.y, p.NV)
+	} else { // a zero of J times ±Inf is NaN there
+		p.MulJT(w.gv, w.y)
+	}
 	solveCliques(p, w.fac, w.y)
 	for i := range p.NV {
 		w.x[i] += w.y[i] / dt

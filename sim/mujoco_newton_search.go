@@ -129,6 +129,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	nv := nw.nv
 	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
+	first := nw.firstCols()
 	for k, st := range nw.state[:nw.n] {
 		dk := nw.d[k]
 		if st != nwQuadratic || dk == 0 {
@@ -153,16 +154,57 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	}
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
-	// symmetric copy of it is not needed for the same bits.
-	for i := range nv {
-		hi, mi := h[i*nv:i*nv+i+1], m[i*nv:i*nv+i+1]
-		for c := range hi {
-			hi[c] += mi[c]
+	// symmetric copy of it is not needed for the same bits. M's entries off
+	// its cliques' blocks are +0 (mulMDense), which leave H's sums as they
+	// are (never −0: they start at +0), so only the blocks are added.
+	if len(nw.mcl) <= 1 {
+		addLower(h, m, nv, 0, nv)
+	} else {
+		for _, cl := range nw.mcl {
+			addLower(h, m, nv, cl[0], cl[1])
 		}
 	}
-	cholFactor(h, nv, mjMinVal)
+	cholFactorFrom(h, nv, mjMinVal, first)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
+	}
+}
+
+// firstCols returns, for H = Jᵀ D J + M of several cliques, nw.first set
+// to each velocity's clique's first velocity, lowered to the first column
+// of every row of J in the quadratic state (D_k ≠ 0) through the
+// velocity: a bound at or below the first non-zero of each row of H's
+// lower triangle, and so of L's (cholFactorFrom). With M of one clique
+// (every row of H may start at column 0) it returns nil.
+func (nw *newtonWork) firstCols() []int {
+	if len(nw.mcl) <= 1 {
+		return nil
+	}
+	first := growInt(nw.first, nw.nv)
+	nw.first = first
+	for _, cl := range nw.mcl {
+		for i := cl[0]; i < cl[1]; i++ {
+			first[i] = cl[0]
+		}
+	}
+	for k, st := range nw.state[:nw.n] {
+		if idx := nw.rowNZ(k); st == nwQuadratic && nw.d[k] != 0 && len(idx) > 0 {
+			for _, i := range idx {
+				first[i] = min(first[i], int(idx[0]))
+			}
+		}
+	}
+	return first
+}
+
+// addLower adds m's lower triangle on the diagonal block [lo, hi) to h's
+// (both nv×nv row-major).
+func addLower(h, m []float64, nv, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		hr, mr := h[i*nv+lo:i*nv+i+1], m[i*nv+lo:i*nv+i+1]
+		for c := range hr {
+			hr[c] += mr[c]
+		}
 	}
 }
 
@@ -199,10 +241,27 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 // diagonal below mindiag raised to it; it returns the rank. It reads the
 // lower triangle alone and leaves scratch in the upper one.
 func cholFactor(mat []float64, n int, mindiag float64) int {
+	return cholFactorFrom(mat, n, mindiag, nil)
+}
+
+// cholFactorFrom is cholFactor for a mat whose row j's lower entries are
+// zero left of first[j] (nil: none known). Then so are L's: L_jk = (0 −
+// Σ_{m<k} L_jm L_km)/L_kk, a sum of zeros, for every k < first[j]. Row
+// j's dots (mju_dot of L_j and L_i over the j columns left of the
+// diagonal) run over a window from first[j] rounded down to a multiple of
+// four, which gives each term the partial sum mju_dot gives it; the terms
+// left out are L_jk = 0 times finite entries, ±0 added to sums that start
+// at +0 and so are never −0: the bits of the whole rows
+// (TestHessianDirectCliquesMatchWhole).
+func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 	mat = mat[:n*n]
 	rank := n
 	for j := range n {
-		lj := mat[j*n : j*n+j]
+		w := 0
+		if first != nil {
+			w = min(first[j], j) &^ 3
+		}
+		lj := mat[j*n+w : j*n+j]
 		tmp := mat[j*(n+1)]
 		if j > 0 {
 			tmp -= dot4(lj, lj)
@@ -220,7 +279,7 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 		// mju_dot(L_i, L_j, j) for every i > j, kept in row j's upper
 		// part, which nothing reads (the factor is the lower triangle).
 		dots := mat[j*n+j+1 : (j+1)*n]
-		mulRows(mat[(j+1)*n:], lj, dots, n)
+		mulRows(mat[(j+1)*n+w:], lj, dots, n)
 		for t, dt := range dots {
 			i := j + 1 + t
 			mat[i*n+j] = (mat[i*n+j] - dt) * tmp

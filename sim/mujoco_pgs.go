@@ -249,8 +249,9 @@ func sameDynamics(p, src *solver.Problem) bool {
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
-	for i, blk := range blocks {
-		cls := pgsOther // a contact's or an absorbed block's: not read
+	for i := range blocks {
+		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
+		cls := pgsOther   // a contact's or an absorbed block's: not read
 		if i >= nc && blk.edges >= 0 {
 			cls = blockClass(p, blk.first)
 		}
@@ -264,13 +265,14 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		w.bclass = append(w.bclass, cls)
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
-		for i, blk := range blocks {
-			if i < nc {
-				if cls == pgsContact {
-					w.addContact(p, blocks[w.corder[i]])
-				}
-				continue
+		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
+			for i := range nc {
+				w.addContact(p, &blocks[w.corder[i]])
 			}
+			continue
+		}
+		for i := nc; i < len(blocks); i++ {
+			blk := &blocks[i]
 			if blk.edges < 0 || w.bclass[i] != cls {
 				continue // a spin or rolling block absorbed into its contact's edges
 			}
@@ -302,22 +304,33 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 // MuJoCo's order for a plane and a capsule (+z end first,
 // mjc_PlaneCapsule; the geometry package gives −z first) and for a plane
 // and a box (by corner index (x > 0) + 2 (y > 0) + 4 (z > 0) in the box's
-// frame, mjc_PlaneBox); other pairs keep theirs.
+// frame, mjc_PlaneBox); other pairs keep theirs. The sort moves a pair
+// only within its run of adjacent pairs of one geom pair, and reads a
+// rank only there, so a pair alone in its run gets no rank (0, unread).
 func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *multibody.Workspace) {
 	w.corder, w.crank = w.corder[:0], w.crank[:0]
 	for i := range pairs {
 		w.corder = append(w.corder, i)
-		w.crank = append(w.crank, mujocoRank(m, kin, &pairs[i], i))
+		rank := 0
+		if i > 0 && sameGeoms(&pairs[i-1], &pairs[i]) || i+1 < len(pairs) && sameGeoms(&pairs[i], &pairs[i+1]) {
+			rank = mujocoRank(m, kin, &pairs[i], i)
+		}
+		w.crank = append(w.crank, rank)
 	}
 	for i := 1; i < len(pairs); i++ { // insertion sort within runs of one geom pair
 		for j := i; j > 0; j-- {
 			a, b := w.corder[j-1], w.corder[j]
-			if pairs[a].GeomA != pairs[b].GeomA || pairs[a].GeomB != pairs[b].GeomB || w.crank[a] <= w.crank[b] {
+			if !sameGeoms(&pairs[a], &pairs[b]) || w.crank[a] <= w.crank[b] {
 				break
 			}
 			w.corder[j-1], w.corder[j] = b, a
 		}
 	}
+}
+
+// sameGeoms reports whether a and b are points of one pair of geoms.
+func sameGeoms(a, b *contact.Pair) bool {
+	return a.GeomA == b.GeomA && a.GeomB == b.GeomB
 }
 
 // mujocoRank returns the rank of pair i's point among its geom pair's
@@ -357,7 +370,7 @@ func (w *pgsWork) add(row int, cls pgsClass, hi float64) {
 // coneContact reports whether contact block blk of an elliptic problem
 // (ellipticProblem) is an elliptic cone: a solver.ContactCone or
 // solver.ContactEllipticN block.
-func coneContact(p *solver.Problem, blk pyramidBlock) bool {
+func coneContact(p *solver.Problem, blk *pyramidBlock) bool {
 	if blk.edges < 0 {
 		return false
 	}
@@ -367,7 +380,7 @@ func coneContact(p *solver.Problem, blk pyramidBlock) bool {
 
 // addContact appends a contact's rows: its pyramid edges, or its elliptic
 // block (addCone).
-func (w *pgsWork) addContact(p *solver.Problem, blk pyramidBlock) {
+func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
 	if coneContact(p, blk) {
 		w.addCone(p, blk.first)
 		return

@@ -600,7 +600,7 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 // are dot4's.
 func (nw *newtonWork) mulM(x, out []float64) {
 	if !nw.sp.on {
-		mulMat(nw.m, x, out, nw.nv, nw.nv)
+		nw.mulMDense(x, out)
 		return
 	}
 	sp := &nw.sp
