@@ -241,11 +241,17 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 // the velocities off … off+n−1 (the whole of M on the dense path, a
 // clique's block on the sparse one; no angular block straddles its
 // edge): mw copied (each entry 0 + mw[r,i], the dense sum's bits, −0
-// made +0), then the angular blocks' columns (blockColumns) and their rows
-// in the other columns (blockRows) turned. Each entry set reads mw alone,
-// so the blocks' order does not matter.
+// made +0), then the angular blocks' rows and columns turned (turnBlocks).
 func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
 	plusZero(m, mw[:n*n]) // off the angular blocks: 0 + 1·M_w[r,i]·1
+	nw.turnBlocks(mw, m, n, off)
+}
+
+// turnBlocks sets the entries of turnMass's window m on the angular blocks'
+// rows and columns: the blocks' columns (blockColumns) and their rows in
+// the other columns (blockRows); it writes no other entry. Each entry set
+// reads mw alone, so the blocks' order does not matter.
+func (nw *newtonWork) turnBlocks(mw, m []float64, n, off int) {
 	for o := off; o < off+n; o++ {
 		b := nw.blk[o]
 		if b < 0 || nw.blocks[b] != o {

@@ -60,6 +60,10 @@ type sparseNewton struct {
 	mploadr   []int
 	mpoff     []int // the cliques' offsets and sizes at the last packing
 	mpsz      []int
+	mpsplit   mSplit    // the packing's entries by where their values come from (gatherSplit)
+	mpart     bool      // mb holds only the entries on the angular blocks' rows and columns (gatherSplit)
+	ma        []float64 // the problem's A (M_w by clique) the last sparseCoordinates read
+	aoff      []int     // its cliques' blocks' offsets in it
 	mver      int       // counts the packings that changed which of M's entries are zero
 	mfb       []float64 // CG: M's tree factor per clique (factorM)
 	cqOf      []int     // per velocity: its clique
@@ -122,9 +126,10 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp, nv := &nw.sp, nw.nv
 	nc := len(p.Cliques)
 	sp.off, sp.sz, sp.madr = growInt(sp.off, nc), growInt(sp.sz, nc), growInt(sp.madr, nc+1)
+	sp.aoff = growInt(sp.aoff, nc)
 	sp.cqOf = growInt(sp.cqOf, nv)
 	for c, cq := range p.Cliques {
-		sp.off[c], sp.sz[c] = cq.Offset, cq.Size
+		sp.off[c], sp.sz[c], sp.aoff[c] = cq.Offset, cq.Size, cq.AOff
 		sp.madr[c+1] = sp.madr[c] + cq.Size*cq.Size
 		for i := range cq.Size {
 			sp.cqOf[cq.Offset+i] = c
@@ -143,11 +148,12 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.cols = growInt(sp.cols, nv)[:0]
 	nw.setBlocks(sim.Model)
 	nw.rotations(sim.Model, q)
-	for c := range nc {
-		n, off := sp.sz[c], sp.off[c]
-		nw.turnMass(p.ABlock(c), sp.mb[sp.madr[c]:sp.madr[c+1]], n, off)
+	sp.ma = p.A
+	if !nw.gatherSplit(p) {
+		nw.turnCliques()
+		sp.packM(nv)
+		sp.split(nw)
 	}
-	sp.packM(nv)
 	nw.sparseJacobian(p, perm, &sim.ws.pgs.jac)
 	sp.sym.checked = false
 }
@@ -204,11 +210,23 @@ func (sp *sparseNewton) gatherM(nv int) {
 	}
 }
 
+// turnCliques sets mb = Tᵀ M_w T, clique by clique (turnMass on each
+// clique's window of sp.ma), every entry.
+func (nw *newtonWork) turnCliques() {
+	sp := &nw.sp
+	for c, n := range sp.sz {
+		a, b := sp.aoff[c], sp.madr[c]
+		nw.turnMass(sp.ma[a:a+n*n], sp.mb[b:b+n*n], n, sp.off[c])
+	}
+	sp.mpart = false
+}
+
 // repackM is packM with a new pattern: the last one's entries (while the
 // cliques hold) and M's non-zeros.
 func (sp *sparseNewton) repackM(nv int) {
 	n4 := nv - nv%4
 	sp.mver++
+	sp.mpsplit.model = nil // split again (split)
 	keep := len(sp.mpnz) == len(sp.mb) && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz)
 	sp.mpoff, sp.mpsz = append(sp.mpoff[:0], sp.off...), append(sp.mpsz[:0], sp.sz...)
 	sp.mpnz = growBool(sp.mpnz, len(sp.mb))

@@ -145,6 +145,7 @@ func (sp *sparseNewton) mAt(i, j int) *float64 {
 // velocity's ancestors are in its own clique.
 func (nw *newtonWork) factorMSparse() {
 	sp, par := &nw.sp, nw.par
+	nw.fullM()
 	copy(sp.mfb, sp.mb)
 	for k := nw.nv - 1; k >= 0; k-- {
 		if d := sp.mAt(k, k); *d < mjMinVal {
