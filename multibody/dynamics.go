@@ -153,6 +153,8 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	// would otherwise make Go load them again at every entry.
 	n, off := tr.NV, tr.VOffset
 	colW, colL, top, lev := ws.colW, ws.colL, ws.top, ws.lev
+	colL = colL[:len(colW)] // one length: colW[j]'s check covers colL[j]
+	lev = lev[:len(top)]    // and top[a]'s covers lev[a]
 	W, L, x, cx := &colW[c], &colL[c], &ws.x[b].P, &ws.cx[b]
 	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
 	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
