@@ -122,8 +122,11 @@ func SolveUpper(n int, u, b []float64, cols int) {
 // exactly. The backward sum runs in a register, which rounds as the
 // stored b_i does (float64 everywhere).
 func solveUpper1(n int, u, b []float64) {
+	if n == 0 {
+		return
+	}
 	u, b = u[:n*n], b[:n]
-	for k := range n { // Uᵀ y = b
+	for k := range n - 1 { // Uᵀ y = b, rows 0…n−2
 		row := u[k*n:][:n] // length n: the loop indexes it without bounds checks
 		bk := b[k] * (1 / row[k])
 		b[k] = bk
@@ -133,7 +136,9 @@ func solveUpper1(n int, u, b []float64) {
 			}
 		}
 	}
-	for i := n - 1; i >= 0; i-- { // U x = y
+	inv := 1 / u[n*n-1]
+	b[n-1] = b[n-1] * inv * inv   // row n−1: its forward scaling, then its backward one
+	for i := n - 2; i >= 0; i-- { // U x = y, rows n−2…0
 		row := u[i*n:][:n]
 		bi := b[i]
 		for k := i + 1; k < n; k++ {

@@ -197,7 +197,7 @@ func TestSmallcholBits(t *testing.T) {
 // order of dm walker's mass matrix), for callgrind's instruction counts
 // of CholUpper and solveUpper1.
 func BenchmarkSmallchol(b *testing.B) {
-	for _, n := range []int{6, 9, 18} {
+	for _, n := range []int{1, 2, 3, 6, 9, 18} {
 		r := rand.New(rand.NewPCG(9, uint64(n)))
 		a0 := smallcholMatrix(r, n, 1)
 		a := make([]float64, n*n)
