@@ -20,7 +20,9 @@ const SmallMax = 32
 //	u_jj = √(a_jj − Σ_{i<j} u_ij²),  u_jk = (a_jk − Σ_{i<j} u_ij u_ik) · (1/u_jj),
 //
 // with the dot product of Dpotf2's Ddot (even and odd terms summed apart,
-// then added) and the row update of its Dgemv (one row i at a time).
+// then added) and the row update of its Dgemv (one row i at a time). Row j
+// is updated and scaled through a slice of length n (a[j n:][:n]), so that
+// those loops, whose indices are below n, run without bounds checks.
 func CholUpper(n int, a []float64) bool {
 	a = a[:n*n]
 	for j := range n {
@@ -120,7 +122,11 @@ func SolveUpper(n int, u, b []float64, cols int) {
 // update b_i + (−u_ki) b_k, skipped where u_ki = 0, is written
 // b_i − u_ki b_k: IEEE 754 defines x − y as x + (−y), and (−u) b = −(u b)
 // exactly. The backward sum runs in a register, which rounds as the
-// stored b_i does (float64 everywhere).
+// stored b_i does (float64 everywhere). Each row of u is read through a
+// slice of length n (u[k n:][:n]), so that the inner loops, whose indices
+// are below n, run without bounds checks; the last row, which has no
+// inner loop, is read in place (its forward and backward scalings, in
+// that order).
 func solveUpper1(n int, u, b []float64) {
 	if n == 0 {
 		return
