@@ -20,32 +20,34 @@ const SmallMax = 32
 //	u_jj = √(a_jj − Σ_{i<j} u_ij²),  u_jk = (a_jk − Σ_{i<j} u_ij u_ik) · (1/u_jj),
 //
 // with the dot product of Dpotf2's Ddot (even and odd terms summed apart,
-// then added) and the row update of its Dgemv (one row i at a time).
+// then added) and the row update of its Dgemv (one row i at a time). Row j
+// is updated and scaled through a slice of length n (a[j n:][:n]), so that
+// those loops, whose indices are below n, run without bounds checks.
 func CholUpper(n int, a []float64) bool {
 	a = a[:n*n]
 	for j := range n {
-		ajj := a[j*n+j] - colDot(a, n, j)
+		rj := j * n
+		ajj := a[rj+j] - colDot(a, n, j)
 		if ajj <= 0 || math.IsNaN(ajj) {
-			a[j*n+j] = ajj
+			a[rj+j] = ajj
 			return false
 		}
 		ajj = math.Sqrt(ajj)
-		a[j*n+j] = ajj
+		a[rj+j] = ajj
 		if j == n-1 {
 			break
 		}
-		rj := j * n
-		for i := range j { // row j += (−a_ij) row i past column j, written a_jk − a_ij a_ik (solveUpper1)
-			ri := i * n
+		rowj := a[rj:][:n]              // length n: the loops below index it without bounds checks
+		for ri := 0; ri < rj; ri += n { // row j += (−a_ij) row i past column j, written a_jk − a_ij a_ik (solveUpper1)
 			if x := a[ri+j]; x != 0 {
 				for k := j + 1; k < n; k++ {
-					a[rj+k] -= x * a[ri+k]
+					rowj[k] -= x * a[ri+k]
 				}
 			}
 		}
 		inv := 1 / ajj
 		for k := j + 1; k < n; k++ {
-			a[rj+k] *= inv
+			rowj[k] *= inv
 		}
 	}
 	return true
@@ -56,14 +58,15 @@ func CholUpper(n int, a []float64) bool {
 // then the two sums added.
 func colDot(a []float64, n, j int) float64 {
 	var even, odd float64
-	i := 0
-	for ; i+2 <= j; i += 2 {
-		x0, x1 := a[i*n+j], a[(i+1)*n+j]
+	end := j * n // a_jj's row: a_ij for i < j lies at j + i n < end
+	p := j
+	for ; p+n < end; p += 2 * n {
+		x0, x1 := a[p], a[p+n]
 		even += x0 * x0
 		odd += x1 * x1
 	}
-	if i < j {
-		x := a[i*n+j]
+	if p < end {
+		x := a[p]
 		odd += x * x
 	}
 	return even + odd
@@ -119,28 +122,37 @@ func SolveUpper(n int, u, b []float64, cols int) {
 // update b_i + (−u_ki) b_k, skipped where u_ki = 0, is written
 // b_i − u_ki b_k: IEEE 754 defines x − y as x + (−y), and (−u) b = −(u b)
 // exactly. The backward sum runs in a register, which rounds as the
-// stored b_i does (float64 everywhere).
+// stored b_i does (float64 everywhere). Each row of u is read through a
+// slice of length n (u[k n:][:n]), so that the inner loops, whose indices
+// are below n, run without bounds checks; the last row, which has no
+// inner loop, is read in place (its forward and backward scalings, in
+// that order).
 func solveUpper1(n int, u, b []float64) {
+	if n == 0 {
+		return
+	}
 	u, b = u[:n*n], b[:n]
-	for k := range n { // Uᵀ y = b
-		d := k*n + k // u_kk; u_ki is u[d+i−k]
-		bk := b[k] * (1 / u[d])
+	for k := range n - 1 { // Uᵀ y = b, rows 0…n−2
+		row := u[k*n:][:n] // length n: the loop indexes it without bounds checks
+		bk := b[k] * (1 / row[k])
 		b[k] = bk
 		for i := k + 1; i < n; i++ {
-			if v := u[d+i-k]; v != 0 {
+			if v := row[i]; v != 0 {
 				b[i] -= v * bk
 			}
 		}
 	}
-	for i := n - 1; i >= 0; i-- { // U x = y
-		d := i*n + i
+	inv := 1 / u[n*n-1]
+	b[n-1] = b[n-1] * inv * inv   // row n−1: its forward scaling, then its backward one
+	for i := n - 2; i >= 0; i-- { // U x = y, rows n−2…0
+		row := u[i*n:][:n]
 		bi := b[i]
 		for k := i + 1; k < n; k++ {
-			if v := u[d+k-i]; v != 0 {
+			if v := row[k]; v != 0 {
 				bi -= v * b[k]
 			}
 		}
-		b[i] = bi * (1 / u[d])
+		b[i] = bi * (1 / row[i])
 	}
 }
 
