@@ -179,7 +179,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		if i < len(a.Geometric) && a.Geometric[i] {
 			err = a.addGeometric(m, kin, i, &pairs[i], mats, p)
 		} else {
-			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
+			err = a.addPair(m, kin, i, &pairs[i], mats, dt, &prm, p)
 		}
 		if err != nil {
 			return err
@@ -230,7 +230,12 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 
 // addPair appends one contact's block, and queues its rolling and spin
 // friction blocks.
-func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+//
+// prm and the pair's material (a.last.mat, which nothing changes while
+// the pair is assembled) are read through pointers: both are structs of
+// some 20 words, which each call and assignment copied (BENCHMARKS.md,
+// fifty-seventh pass).
+func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
 	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
 	a.buildRows(m, kin, pr, dirs, false)
@@ -240,12 +245,12 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	w := a.delassus(p, 3)
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), w)
-	mat := a.last.mat // Combine, or an elastic foundation's element
+	mat := &a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
-	rt, rn := regularization(w, mat, pr.Phi, dt, prm)
+	rt, rn := regularization(&w, mat, pr.Phi, dt, prm)
 	if null != [3]bool{} {
 		rt, rn = nullRegularization(a.last.invMass, w, null, rt, rn, prm.Sigma)
 	}
@@ -273,7 +278,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
 	if mat.SlipTime > 0 && mat.SlipStiffness > 0 && !(null[0] && null[1]) && !null[2] { // a planar body has one null tangent: one R_t for both
-		rt = softFrictionR(mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
+		rt = softFrictionR(*mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
 	}
 	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
 	var c int
@@ -692,10 +697,16 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 // of its factor (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ).
 func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 	var wk [9]float64
+	f := a.cliqueFactor()
 	for b := range a.nb {
 		q := p.Cliques[a.tree[b]]
-		a.x = solver.Resize(a.x, k*q.Size)
-		a.cliqueFactor().Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
+		if len(a.x) < k*q.Size {
+			a.x = solver.Resize(a.x, k*q.Size)
+		}
+		f.Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
+	}
+	if k == 3 { // a contact's block: wk is W row by row already
+		return spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
 	}
 	var w spatial.Mat3
 	for r := range k {
@@ -979,14 +990,14 @@ func resizeInt(s []int, n int) []int {
 // default material against itself), and a heavy body on few contacts
 // sank until other parts touched (the 411 kg Falcon: 74 mm); and its
 // elastic rebound was clipped (a soft ball did not bounce).
-func nearRigid(rn float64, mat Material, dt float64) bool {
+func nearRigid(rn float64, mat *Material, dt float64) bool {
 	return rn > solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
 }
 
 // regularization returns R_t (SAP eq. 30, or MuJoCo's soft friction at the
 // gap phi: Material.SlipTime) and R_n (SAP eq. 29) for a contact with
 // Delassus block w and combined material mat.
-func regularization(w spatial.Mat3, mat Material, phi, dt float64, prm Params) (rt, rn float64) {
+func regularization(w *spatial.Mat3, mat *Material, phi, dt float64, prm *Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {
 		wt = w.FrobeniusNorm() / 3 // ‖W_ii‖_rms, SAP §V-B
@@ -994,7 +1005,7 @@ func regularization(w spatial.Mat3, mat Material, phi, dt float64, prm Params) (
 	}
 	rt = prm.Sigma * wt                             // eq. 30
 	if mat.SlipTime > 0 && mat.SlipStiffness == 0 { // MuJoCo's soft friction at the contact's depth (softFrictionR)
-		rt = softFrictionR(mat, wt, 0, phi, 0, dt)
+		rt = softFrictionR(*mat, wt, 0, phi, 0, dt)
 	}
 	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn

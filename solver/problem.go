@@ -89,12 +89,17 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	i := len(p.Constraints)
 	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
 	p.NR += size
-	for range size {
-		p.VHat = append(p.VHat, 0)
-		p.R = append(p.R, 0)
-	}
+	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
 	p.Params = append(p.Params, params...)
 	return i
+}
+
+// zeroTail returns s with n zeros appended, grown at most once.
+func zeroTail(s []float64, n int) []float64 {
+	l := len(s)
+	s = slices.Grow(s, n)[:l+n]
+	clear(s[l:])
+	return s
 }
 
 // AddJBlock appends the J block of constraint c (the last one added) on
