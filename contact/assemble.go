@@ -246,7 +246,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), w)
 	mat := &a.last.mat // Combine, or an elastic foundation's element
-	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
+	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}

@@ -248,32 +248,29 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 // values) and t = G_i J_b2 (m2 = len(cols2) values): entry (a, b) gets
 // 0 + J_a t_b (the +0 start kept: it turns a −0 product into +0, as the
 // general loop's sum does). The loops without and with mirror are
-// separate and run on slices of one length, without bounds checks on t
-// and the columns: the same terms in the same order.
+// separate, and t is cut to the columns' length, so that its reads need no
+// bounds check: the same terms in the same order.
 func addJtTmpRow1(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t []float64, mirror, diag bool) {
-	j1 = j1[:len(cols1)]
-	t = t[:len(cols2)]
+	j1, t = j1[:len(cols1)], t[:len(cols2)]
 	for i, a := range cols1 {
 		from := 0
 		if diag {
 			from = i
 		}
 		x0, hrow := j1[i], h[a*n:(a+1)*n]
-		c2, t0 := cols2[from:], t[from:]
-		t0 = t0[:len(c2)]
 		if !mirror {
-			for u, c := range c2 {
+			for u := from; u < len(cols2); u++ {
 				s := 0.0
-				s += x0 * t0[u]
-				hrow[c] += s
+				s += x0 * t[u]
+				hrow[cols2[u]] += s
 			}
 			continue
 		}
-		for u, c := range c2 {
+		for u := from; u < len(cols2); u++ {
 			s := 0.0
-			s += x0 * t0[u]
-			hrow[c] += s
-			h[c*n+a] += s
+			s += x0 * t[u]
+			hrow[cols2[u]] += s
+			h[cols2[u]*n+a] += s
 		}
 	}
 }
@@ -282,7 +279,7 @@ func addJtTmpRow1(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t 
 // after row, m1 = len(cols1) values each; t = G_i J_b2, three rows of
 // m2 = len(cols2)): entry (a, b) gets ((0 + J_0a t_0b) + J_1a t_1b) +
 // J_2a t_2b, in the order of the general loop, the mirror's loop apart
-// and without bounds checks on t and the columns (addJtTmpRow1).
+// and without bounds checks on t (addJtTmpRow1).
 func addJtTmpRows3(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t []float64, mirror, diag bool) {
 	m1, m2 := len(cols1), len(cols2)
 	ja, jb, jc := j1[:m1], j1[m1:2*m1], j1[2*m1:3*m1]
@@ -294,26 +291,23 @@ func addJtTmpRows3(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t
 		}
 		x0, x1, x2 := ja[i], jb[i], jc[i]
 		hrow := h[a*n : (a+1)*n]
-		c2 := cols2[from:]
-		t0, t1, t2 := ta[from:], tb[from:], tc[from:]
-		t0, t1, t2 = t0[:len(c2)], t1[:len(c2)], t2[:len(c2)]
 		if !mirror {
-			for u, c := range c2 {
+			for u := from; u < len(cols2); u++ {
 				s := 0.0
-				s += x0 * t0[u]
-				s += x1 * t1[u]
-				s += x2 * t2[u]
-				hrow[c] += s
+				s += x0 * ta[u]
+				s += x1 * tb[u]
+				s += x2 * tc[u]
+				hrow[cols2[u]] += s
 			}
 			continue
 		}
-		for u, c := range c2 {
+		for u := from; u < len(cols2); u++ {
 			s := 0.0
-			s += x0 * t0[u]
-			s += x1 * t1[u]
-			s += x2 * t2[u]
-			hrow[c] += s
-			h[c*n+a] += s
+			s += x0 * ta[u]
+			s += x1 * tb[u]
+			s += x2 * tc[u]
+			hrow[cols2[u]] += s
+			h[cols2[u]*n+a] += s
 		}
 	}
 }
