@@ -688,7 +688,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 // addBlocks appends the J blocks in a.rows (3 rows each) to constraint c.
 func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 	for i := range a.nb {
-		copy(p.AddJBlock(c, a.tree[i]), a.rows[i])
+		p.AddJBlockFrom(c, a.tree[i], a.rows[i])
 	}
 }
 
@@ -757,7 +757,7 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 		}
 		for b := range e.nb {
 			n := p.Cliques[e.trees[b]].Size
-			copy(p.AddJBlock(c, e.trees[b]), a.data[e.off[b]:e.off[b]+e.size*n])
+			p.AddJBlockFrom(c, e.trees[b], a.data[e.off[b]:e.off[b]+e.size*n])
 		}
 		row := p.Constraints[c].Row
 		for k := range e.size {
