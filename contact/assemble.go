@@ -238,7 +238,7 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
 	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
-	a.buildRows(m, kin, pr, dirs, false)
+	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
@@ -344,7 +344,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
 	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
-	a.buildRows(m, kin, pr, dirs, false)
+	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
@@ -628,15 +628,10 @@ func (a *Assembler) laggedNormal(pr *Pair, p *solver.Problem, wnn, rn, vhat floa
 // (3 directions): of the point Jacobians at the contact point, or of the
 // angular Jacobians when angular is true. Rows of two bodies of one tree
 // are merged into one block; blocks are in increasing tree order.
-func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, angular bool) {
+func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs *[3]spatial.Vec3, angular bool) {
 	a.nb = 0
-	for side, body := range [2]int{pr.BodyB, pr.BodyA} {
-		sign := 1.0
-		if side == 1 {
-			sign = -1
-		}
-		a.addBodyRows(m, kin, body, pr.Point, dirs, sign, angular)
-	}
+	a.addBodyRows(m, kin, pr.BodyB, &pr.Point, dirs, 1, angular)
+	a.addBodyRows(m, kin, pr.BodyA, &pr.Point, dirs, -1, angular)
 	if a.nb == 2 && a.tree[0] > a.tree[1] {
 		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
 		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
@@ -645,7 +640,10 @@ func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *
 
 // addBodyRows adds sign·Cᵀ J of body b to the rows of its tree, merging
 // with an earlier block of the same tree.
-func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, angular bool) {
+//
+// dirs and pt are read through pointers (BENCHMARKS.md, fifty-seventh
+// pass): the calls copied them.
+func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt *spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, angular bool) {
 	if m.Bodies[b].Tree < 0 {
 		return
 	}
@@ -655,7 +653,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	if angular {
 		kin.AngularJacobian(b, a.jac)
 	} else {
-		kin.PointJacobian(b, pt, a.jac)
+		kin.PointJacobian(b, *pt, a.jac)
 	}
 	slot := a.nb
 	if a.nb == 1 && a.tree[0] == t {
@@ -725,7 +723,7 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, i int, p
 	if size == 1 {
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
-	a.buildRows(m, kin, pr, dirs, true)
+	a.buildRows(m, kin, pr, &dirs, true)
 	w := a.delassus(p, size)
 	wr := w[0][0]
 	if size == 2 {
