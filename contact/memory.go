@@ -151,7 +151,7 @@ func onPlane(x spatial.Vec3, n spatial.Vec3) spatial.Vec3 { return x.Sub(n.Scale
 func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *solver.Result) {
 	mem.next = resizeMemos(mem.next, len(pairs))
 	for i := range pairs {
-		pr, mm := &pairs[i], &mem.next[i] // built in place: a Memo is ~140 bytes
+		pr, mm := &pairs[i], &mem.next[i] // built in place: a Memo is 128 bytes
 		row := p.Constraints[a.base+i].Row
 		*mm = Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
 			Impulse: [3]float64(res.Gamma[row : row+3])}
