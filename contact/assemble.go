@@ -179,7 +179,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		if i < len(a.Geometric) && a.Geometric[i] {
 			err = a.addGeometric(m, kin, i, &pairs[i], mats, p)
 		} else {
-			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
+			err = a.addPair(m, kin, i, &pairs[i], mats, dt, &prm, p)
 		}
 		if err != nil {
 			return err
@@ -230,22 +230,27 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 
 // addPair appends one contact's block, and queues its rolling and spin
 // friction blocks.
-func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+//
+// prm and the pair's material (a.last.mat, which nothing changes while
+// the pair is assembled) are read through pointers: structs of 184 and
+// 160 bytes, which each call and assignment copied (BENCHMARKS.md,
+// fifty-seventh pass).
+func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
 	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
-	a.buildRows(m, kin, pr, dirs, false)
+	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
 	w := a.delassus(p, 3)
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), w)
-	mat := a.last.mat // Combine, or an elastic foundation's element
-	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
+	mat := &a.last.mat // Combine, or an elastic foundation's element
+	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
-	rt, rn := regularization(w, mat, pr.Phi, dt, prm)
+	rt, rn := regularization(&w, mat, pr.Phi, dt, prm)
 	if null != [3]bool{} {
 		rt, rn = nullRegularization(a.last.invMass, w, null, rt, rn, prm.Sigma)
 	}
@@ -273,7 +278,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
 	if mat.SlipTime > 0 && mat.SlipStiffness > 0 && !(null[0] && null[1]) && !null[2] { // a planar body has one null tangent: one R_t for both
-		rt = softFrictionR(mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
+		rt = softFrictionR(*mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
 	}
 	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
 	var c int
@@ -339,7 +344,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
 	t1, t2 := a.tangents(i, pr.Normal)
 	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
-	a.buildRows(m, kin, pr, dirs, false)
+	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
@@ -623,15 +628,10 @@ func (a *Assembler) laggedNormal(pr *Pair, p *solver.Problem, wnn, rn, vhat floa
 // (3 directions): of the point Jacobians at the contact point, or of the
 // angular Jacobians when angular is true. Rows of two bodies of one tree
 // are merged into one block; blocks are in increasing tree order.
-func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs [3]spatial.Vec3, angular bool) {
+func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *Pair, dirs *[3]spatial.Vec3, angular bool) {
 	a.nb = 0
-	for side, body := range [2]int{pr.BodyB, pr.BodyA} {
-		sign := 1.0
-		if side == 1 {
-			sign = -1
-		}
-		a.addBodyRows(m, kin, body, pr.Point, dirs, sign, angular)
-	}
+	a.addBodyRows(m, kin, pr.BodyB, &pr.Point, dirs, 1, angular)
+	a.addBodyRows(m, kin, pr.BodyA, &pr.Point, dirs, -1, angular)
 	if a.nb == 2 && a.tree[0] > a.tree[1] {
 		a.tree[0], a.tree[1] = a.tree[1], a.tree[0]
 		a.rows[0], a.rows[1] = a.rows[1], a.rows[0]
@@ -640,7 +640,10 @@ func (a *Assembler) buildRows(m *multibody.Model, kin *multibody.Workspace, pr *
 
 // addBodyRows adds sign·Cᵀ J of body b to the rows of its tree, merging
 // with an earlier block of the same tree.
-func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt spatial.Vec3, dirs [3]spatial.Vec3, sign float64, angular bool) {
+//
+// dirs and pt are read through pointers (BENCHMARKS.md, fifty-seventh
+// pass): the calls copied them.
+func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b int, pt *spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, angular bool) {
 	if m.Bodies[b].Tree < 0 {
 		return
 	}
@@ -650,7 +653,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	if angular {
 		kin.AngularJacobian(b, a.jac)
 	} else {
-		kin.PointJacobian(b, pt, a.jac)
+		kin.PointJacobian(b, *pt, a.jac)
 	}
 	slot := a.nb
 	if a.nb == 1 && a.tree[0] == t {
@@ -683,7 +686,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 // addBlocks appends the J blocks in a.rows (3 rows each) to constraint c.
 func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 	for i := range a.nb {
-		copy(p.AddJBlock(c, a.tree[i]), a.rows[i])
+		p.AddJBlockFrom(c, a.tree[i], a.rows[i])
 	}
 }
 
@@ -692,10 +695,16 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 // of its factor (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ).
 func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 	var wk [9]float64
+	f := a.cliqueFactor()
 	for b := range a.nb {
 		q := p.Cliques[a.tree[b]]
-		a.x = solver.Resize(a.x, k*q.Size)
-		a.cliqueFactor().Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
+		if len(a.x) < k*q.Size {
+			a.x = solver.Resize(a.x, k*q.Size)
+		}
+		f.Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
+	}
+	if k == 3 { // a contact's block: wk is W row by row already
+		return spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
 	}
 	var w spatial.Mat3
 	for r := range k {
@@ -714,7 +723,7 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, i int, p
 	if size == 1 {
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
-	a.buildRows(m, kin, pr, dirs, true)
+	a.buildRows(m, kin, pr, &dirs, true)
 	w := a.delassus(p, size)
 	wr := w[0][0]
 	if size == 2 {
@@ -746,7 +755,7 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 		}
 		for b := range e.nb {
 			n := p.Cliques[e.trees[b]].Size
-			copy(p.AddJBlock(c, e.trees[b]), a.data[e.off[b]:e.off[b]+e.size*n])
+			p.AddJBlockFrom(c, e.trees[b], a.data[e.off[b]:e.off[b]+e.size*n])
 		}
 		row := p.Constraints[c].Row
 		for k := range e.size {
@@ -979,14 +988,14 @@ func resizeInt(s []int, n int) []int {
 // default material against itself), and a heavy body on few contacts
 // sank until other parts touched (the 411 kg Falcon: 74 mm); and its
 // elastic rebound was clipped (a soft ball did not bounce).
-func nearRigid(rn float64, mat Material, dt float64) bool {
+func nearRigid(rn float64, mat *Material, dt float64) bool {
 	return rn > solver.CompliantR(mat.Stiffness, mat.Dissipation, dt)
 }
 
 // regularization returns R_t (SAP eq. 30, or MuJoCo's soft friction at the
 // gap phi: Material.SlipTime) and R_n (SAP eq. 29) for a contact with
 // Delassus block w and combined material mat.
-func regularization(w spatial.Mat3, mat Material, phi, dt float64, prm Params) (rt, rn float64) {
+func regularization(w *spatial.Mat3, mat *Material, phi, dt float64, prm *Params) (rt, rn float64) {
 	wt, wn := 0.5*(w[0][0]+w[1][1]), w[2][2]
 	if prm.Delassus == DelassusRMS {
 		wt = w.FrobeniusNorm() / 3 // ‖W_ii‖_rms, SAP §V-B
@@ -994,7 +1003,7 @@ func regularization(w spatial.Mat3, mat Material, phi, dt float64, prm Params) (
 	}
 	rt = prm.Sigma * wt                             // eq. 30
 	if mat.SlipTime > 0 && mat.SlipStiffness == 0 { // MuJoCo's soft friction at the contact's depth (softFrictionR)
-		rt = softFrictionR(mat, wt, 0, phi, 0, dt)
+		rt = softFrictionR(*mat, wt, 0, phi, 0, dt)
 	}
 	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn

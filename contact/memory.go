@@ -74,14 +74,16 @@ type Memory struct {
 // a new contact. An anchored contact's shifts are projected on the current
 // tangent plane.
 func (mem *Memory) Recall(pairs []Pair) {
+	guess := 0 // where pair i's memo is when the pairs come in the memos' order (findFrom)
 	for i := range pairs {
 		pr := &pairs[i]
 		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
 		pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
-		j, ok := mem.find(pairKey(pr))
+		j, ok := mem.findFrom(pairKey(pr), guess)
 		if !ok {
 			continue
 		}
+		guess = j + 1
 		mm := &mem.memos[j]
 		pr.Age, pr.PrevImpulse = mm.Age+1, mm.Impulse
 		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
@@ -113,6 +115,18 @@ func (mem *Memory) find(k memoKey) (int, bool) {
 	return lo, lo < len(mem.memos) && mem.memos[lo].key() == k
 }
 
+// findFrom is find, trying the index guess first: a step's pairs mostly
+// come in key order and are the last step's contacts, so the memo of the
+// pair after the one found at j is usually at j + 1. The guess is the
+// answer when its key is k and the memo before it (if any) is below k,
+// which is what find's search would establish, so the answer is find's.
+func (mem *Memory) findFrom(k memoKey, guess int) (int, bool) {
+	if guess < len(mem.memos) && mem.memos[guess].key() == k && (guess == 0 || mem.memos[guess-1].key().compare(k) < 0) {
+		return guess, true
+	}
+	return mem.find(k)
+}
+
 // sortMemos sorts memos by key, unless their keys already increase
 // strictly (a step's pairs usually come in key order): then every sort
 // leaves them as they are, and the check, which reads them in place,
@@ -135,16 +149,15 @@ func onPlane(x spatial.Vec3, n spatial.Vec3) spatial.Vec3 { return x.Sub(n.Scale
 // predicted for the end of the step, φ0 + δt v_n, and its anchors
 // (anchor, anchorRotation), with the δt and Params of that Assemble.
 func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *solver.Result) {
-	mem.next = mem.next[:0]
+	mem.next = resizeMemos(mem.next, len(pairs))
 	for i := range pairs {
-		pr := &pairs[i]
+		pr, mm := &pairs[i], &mem.next[i] // built in place: a Memo is 128 bytes
 		row := p.Constraints[a.base+i].Row
-		mm := Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
+		*mm = Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
 			Impulse: [3]float64(res.Gamma[row : row+3])}
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
-		a.anchor(&mm, pr, i, p, res)
-		a.anchorRotation(&mm, pr, i, p, res)
-		mem.next = append(mem.next, mm)
+		a.anchor(mm, pr, i, p, res)
+		a.anchorRotation(mm, pr, i, p, res)
 	}
 	if mem.Keep != nil {
 		for _, mm := range mem.memos {
@@ -156,6 +169,15 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 	sortMemos(mem.next)
 	mem.memos, mem.next = mem.next, mem.memos
 	mem.dt = a.dt
+}
+
+// resizeMemos returns m with length n, reusing its storage (its contents
+// are overwritten by the caller).
+func resizeMemos(m []Memo, n int) []Memo {
+	if cap(m) < n {
+		return make([]Memo, n, max(n, 2*cap(m)))
+	}
+	return m[:n]
 }
 
 // Rescale makes the remembered impulses those of a step of dt: a step

@@ -239,28 +239,40 @@ const (
 // direction, the point slides along that edge instead of jumping between
 // its corners.
 func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
-	bk, bt := -1, 0.0            // the best point: on the edge ending at corner bk, at bt
-	bdx, bdy := math.Inf(1), 0.0 // its offset from (x, y): none yet, at distance +Inf
-	prev := p.v[p.n-1]
-	for k, cur := range p.v[:p.n] {
-		ex, ey := cur[0]-prev[0], cur[1]-prev[1]
+	// closer's test, written out: with no best yet (bk < 0, where closer's
+	// bdx is +Inf) any finite offset wins; after that an equal offset does
+	// not, and hypotLess decides with the best's squared norm bd2, formed
+	// once when it is set, by the same expression hypotLess forms it with.
+	bk, bt := -1, 0.0 // the best point: on the edge ending at corner bk, at bt
+	bdx, bdy, bd2 := 0.0, 0.0, 0.0
+	v := p.v[:p.n]
+	px, py := v[len(v)-1][0], v[len(v)-1][1]
+	for k := range v {
+		cx, cy := v[k][0], v[k][1]
+		ex, ey := cx-px, cy-py
 		l2 := ex*ex + ey*ey
 		t := 0.0
 		if l2 > 0 {
-			t = clamp(((x-prev[0])*ex+(y-prev[1])*ey)/l2, 0, 1)
+			t = clamp(((x-px)*ex+(y-py)*ey)/l2, 0, 1)
 		}
 		// q = prev + t (cur − prev), the plane coordinates first: the
 		// whole point only for the one returned.
-		qx, qy := prev[0]+t*ex, prev[1]+t*ey
-		if dx, dy := qx-x, qy-y; closer(dx, dy, bdx, bdy) {
-			bk, bt, bdx, bdy = k, t, dx, dy
+		dx, dy := (px+t*ex)-x, (py+t*ey)-y
+		var better bool
+		if bk < 0 {
+			better = dx-dx == 0 && dy-dy == 0
+		} else if dx != bdx || dy != bdy {
+			better = hypotLessSq(dx, dy, dx*dx+dy*dy, bdx, bdy, bd2)
 		}
-		prev = cur
+		if better {
+			bk, bt, bdx, bdy, bd2 = k, t, dx, dy, dx*dx+dy*dy
+		}
+		px, py = cx, cy
 	}
 	if bk < 0 {
 		return p.v[0]
 	}
-	prev = p.v[(bk+p.n-1)%p.n]
+	prev := p.v[(bk+p.n-1)%p.n]
 	return prev.AddScaled(bt, p.v[bk].Sub(prev))
 }
 
@@ -284,7 +296,12 @@ func closer(dx, dy, bdx, bdy float64) bool {
 // nor loses relative precision); math.Hypot decides the near ties and the
 // rest, so the answer is always the one math.Hypot's comparison gives.
 func hypotLess(ax, ay, bx, by float64) bool {
-	a2, b2 := ax*ax+ay*ay, bx*bx+by*by
+	return hypotLessSq(ax, ay, ax*ax+ay*ay, bx, by, bx*bx+by*by)
+}
+
+// hypotLessSq is hypotLess given the squared norms a2 = ax·ax + ay·ay and
+// b2 = bx·bx + by·by, formed by the caller by those expressions.
+func hypotLessSq(ax, ay, a2, bx, by, b2 float64) bool {
 	if a2 >= sqLo && a2 <= sqHi && b2 >= sqLo && b2 <= sqHi {
 		if a2 < b2*(1-hypotMargin) {
 			return true

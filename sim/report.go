@@ -25,7 +25,8 @@ func (sim *Simulator) stats() StepStats {
 		st.MomentumError = max(st.MomentumError, s.maxEM)
 		st.SleepingBodies, st.SleepingIslands = s.bodies, s.islands
 	}
-	for i, pr := range w.pairs {
+	for i := range w.pairs {
+		pr := &w.pairs[i] // not a copy of the whole Pair per contact
 		st.MaxPenetration = max(st.MaxPenetration, -(pr.Phi + pr.Standoff))
 		if w.result.Gamma[3*i+2] > 0 {
 			st.MaxSlip = max(st.MaxSlip, fmath.Hypot(w.result.VC[3*i], w.result.VC[3*i+1]))

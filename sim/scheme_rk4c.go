@@ -402,7 +402,7 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	}
 	for j := range pairs {
 		pr := &pairs[j] // the pairs are large: read in place, moved only past a dropped one
-		pm := sameGeometries(known, kmats, pr)
+		pm := stagedMaterial(known, kmats, pr)
 		var own pairMaterial
 		if pm == nil {
 			var found bool
@@ -423,9 +423,9 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 	return pairs[:n]
 }
 
-// sameGeometries returns the material in kmats of the first pair of known
+// stagedMaterial returns the material in kmats of the first pair of known
 // whose geometries (GeomA, GeomB) are pr's, or nil when none is.
-func sameGeometries(known []contact.Pair, kmats []pairMaterial, pr *contact.Pair) *pairMaterial {
+func stagedMaterial(known []contact.Pair, kmats []pairMaterial, pr *contact.Pair) *pairMaterial {
 	for j := range known {
 		if known[j].GeomA == pr.GeomA && known[j].GeomB == pr.GeomB {
 			return &kmats[j]

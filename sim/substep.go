@@ -43,17 +43,29 @@ func (sim *Simulator) substeps() int {
 		return 1
 	}
 	e := 0.0
+	var last *contact.Pair // the last pair measured
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
 		if sim.muJoCoRowPair(pr) {
 			continue
 		}
+		if last != nil && sameGeometries(last, pr) {
+			continue // a manifold's next point: the same two errors, and max is idempotent
+		}
 		e = max(e, sim.curvatureError(pr.GeomA, pr.BodyA), sim.curvatureError(pr.GeomB, pr.BodyB))
+		last = pr
 	}
 	if e <= tol {
 		return 1
 	}
 	return int(min(MaxSubsteps, math.Ceil(math.Sqrt(e/tol))))
+}
+
+// sameGeometries reports whether pairs x and y join the same geometries
+// of the same bodies, whose curvature errors (curvatureError) are then the
+// same numbers.
+func sameGeometries(x, y *contact.Pair) bool {
+	return x.GeomA == y.GeomA && x.BodyA == y.BodyA && x.GeomB == y.GeomB && x.BodyB == y.BodyB
 }
 
 // curvatureError returns how far geometry g of body b leaves the path

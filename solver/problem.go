@@ -89,24 +89,56 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	i := len(p.Constraints)
 	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
 	p.NR += size
-	for range size {
-		p.VHat = append(p.VHat, 0)
-		p.R = append(p.R, 0)
+	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
+	l := len(p.Params)
+	p.Params = slices.Grow(p.Params, len(params))[:l+len(params)]
+	for k, x := range params { // a few values: a loop, not a call to memmove
+		p.Params[l+k] = x
 	}
-	p.Params = append(p.Params, params...)
 	return i
+}
+
+// zeroTail returns s with n zeros appended, grown at most once. The
+// zeros are a constraint's few rows: stored by a loop, not a call to
+// memclr (which the compiler makes of clear and of a range loop that
+// stores zeros).
+func zeroTail(s []float64, n int) []float64 {
+	l := len(s)
+	s = slices.Grow(s, n)[:l+n]
+	for k := l; k < l+n; k++ {
+		s[k] = 0
+	}
+	return s
 }
 
 // AddJBlock appends the J block of constraint c (the last one added) on
 // clique q and returns its storage, Size×Size(q) row-major, zeroed.
 func (p *Problem) AddJBlock(c, q int) []float64 {
+	blk := p.newJBlock(c, q)
+	clear(blk)
+	return blk
+}
+
+// AddJBlockFrom is AddJBlock with the block's entries copied from src
+// (row-major; entries src does not reach are zero), without zeroing the
+// storage first: a caller that has built the block elsewhere (contact's
+// assembler) writes each entry once.
+func (p *Problem) AddJBlockFrom(c, q int, src []float64) {
+	blk := p.newJBlock(c, q)
+	k := copy(blk, src)
+	if k < len(blk) {
+		clear(blk[k:])
+	}
+}
+
+// newJBlock appends the J block of constraint c on clique q and returns its
+// storage, Size×Size(q), as it was (not cleared).
+func (p *Problem) newJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
 	off := len(p.JData)
 	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
 	p.JData = slices.Grow(p.JData, n)[:off+n] // one growth, not n appends
-	blk := p.JData[off : off+n]
-	clear(blk)
-	return blk
+	return p.JData[off : off+n]
 }
 
 // JRows collects the J blocks of one constraint being built, one per

@@ -17,11 +17,18 @@ import (
 // the same bits (the skipped terms are exact zeros; see mulJ and mulJT).
 type packedJ struct {
 	cols []int     // the kept columns' velocity indices (clique offset added), block by block
-	off  []int     // block b's columns are cols[off[b]:off[b+1]]
-	vals []float64 // block b's k×m kept values, row-major, from vals[voff[b]]
-	voff []int
-	row  []int // block b's constraint's first row
-	size []int // block b's constraint's size k
+	vals []float64 // the blocks' kept values, each block k×m row-major
+	blk  []packedBlock
+}
+
+// packedBlock locates one J block in packedJ: its kept columns are
+// cols[c0:c1], its k×m values vals[v0:v0+k·m] (m = c1 − c0), and its
+// constraint's rows start at row and number size (k). One descriptor per
+// block, read with one bounds check, where parallel slices per field cost
+// a check each at every block of every product (BENCHMARKS.md,
+// fifty-seventh pass).
+type packedBlock struct {
+	c0, c1, v0, row, size int
 }
 
 // pack fills pk from p, keeping each block's columns with a non-zero
@@ -29,34 +36,25 @@ type packedJ struct {
 func (pk *packedJ) pack(p *solver.Problem) {
 	pk.cols = pk.cols[:0]
 	pk.vals = pk.vals[:0]
-	pk.off = append(pk.off[:0], 0)
-	pk.voff = pk.voff[:0]
-	pk.row = pk.row[:0]
-	pk.size = pk.size[:0]
+	pk.blk = pk.blk[:0]
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
 		jb := p.JBlockData(b)
-		start := len(pk.cols)
-		pk.voff = append(pk.voff, len(pk.vals))
-		pk.row = append(pk.row, c.Row)
-		pk.size = append(pk.size, c.Size)
+		start, v0 := len(pk.cols), len(pk.vals)
 		switch c.Size {
 		case 1: // a limit's or a pyramid edge's row: columns and values in one pass
 			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
-			pk.off = append(pk.off, len(pk.cols))
-			continue
 		case 3: // a contact's rows: likewise
 			pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
-			pk.off = append(pk.off, len(pk.cols))
-			continue
+		default:
+			pk.cols = nonzeroColumns(p, b, pk.cols)
+			pk.vals = packRows(pk.vals, jb, c.Size, q.Size, pk.cols[start:])
+			for t := range pk.cols[start:] {
+				pk.cols[start+t] += q.Offset
+			}
 		}
-		pk.cols = nonzeroColumns(p, b, pk.cols)
-		pk.vals = packRows(pk.vals, jb, c.Size, q.Size, pk.cols[start:])
-		for t := range pk.cols[start:] {
-			pk.cols[start+t] += q.Offset
-		}
-		pk.off = append(pk.off, len(pk.cols))
+		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
 }
 
@@ -124,18 +122,24 @@ func packRows(vals, jb []float64, k, n int, cols []int) []float64 {
 
 // block returns block b's kept columns and its k×m values.
 func (pk *packedJ) block(b int) (cols []int, vals []float64) {
-	cols = pk.cols[pk.off[b]:pk.off[b+1]]
-	return cols, pk.vals[pk.voff[b] : pk.voff[b]+pk.size[b]*len(cols)]
+	return pk.blockOf(&pk.blk[b])
+}
+
+// blockOf returns the kept columns and k×m values of the block bl.
+func (pk *packedJ) blockOf(bl *packedBlock) (cols []int, vals []float64) {
+	cols = pk.cols[bl.c0:bl.c1]
+	return cols, pk.vals[bl.v0 : bl.v0+bl.size*len(cols)]
 }
 
 // mulJ sets vc = J v (nr rows): per block and row the sum over the kept
 // columns in increasing order, added to the row's entry.
 func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 	clear(vc[:nr])
-	for b, row := range pk.row {
-		cols, vals := pk.block(b)
-		m := len(cols)
-		if pk.size[b] == 3 { // a contact: its three sums in one pass over the columns, each in the same order
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		cols, vals := pk.blockOf(bl)
+		m, row := len(cols), bl.row
+		if bl.size == 3 { // a contact: its three sums in one pass over the columns, each in the same order
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			s0, s1, s2 := 0.0, 0.0, 0.0
 			for t, j := range cols {
@@ -149,7 +153,7 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 			vc[row+2] += s2
 			continue
 		}
-		for r := range pk.size[b] {
+		for r := range bl.size {
 			vr := vals[r*m : (r+1)*m]
 			s := 0.0
 			for t, j := range cols {
@@ -166,10 +170,12 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 // are distinct, so out_j gets the same terms in the same order.
 func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 	clear(out[:nv])
-	for b, row := range pk.row {
-		cols, vals := pk.block(b)
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		cols, vals := pk.blockOf(bl)
 		m := len(cols)
-		if g := gamma[row : row+pk.size[b]]; len(g) == 3 && g[0] != 0 && g[1] != 0 && g[2] != 0 {
+		g := gamma[bl.row : bl.row+bl.size]
+		if len(g) == 3 && g[0] != 0 && g[1] != 0 && g[2] != 0 {
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			g0, g1, g2 := g[0], g[1], g[2]
 			for t, j := range cols {
@@ -181,7 +187,7 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 			}
 			continue
 		}
-		for r, gr := range gamma[row : row+pk.size[b]] {
+		for r, gr := range g {
 			if gr == 0 {
 				continue
 			}
@@ -196,8 +202,9 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 // mulGJ sets tmp = G_i J_b over block b's kept columns (k×m, row-major),
 // each entry the sum of mulGJ's in the same order.
 func (pk *packedJ) mulGJ(gi []float64, b int, tmp []float64) {
-	cols, jb := pk.block(b)
-	gjProduct(gi, pk.size[b], jb, len(cols), tmp)
+	bl := &pk.blk[b]
+	cols, jb := pk.blockOf(bl)
+	gjProduct(gi, bl.size, jb, len(cols), tmp)
 }
 
 // addJtTmp adds J_b1ᵀ tmp (tmp = G_i J_b2 from mulGJ) to H (n×n, h) over
@@ -206,50 +213,101 @@ func (pk *packedJ) mulGJ(gi []float64, b int, tmp []float64) {
 // diag (b1 = b2 of an upper-only assembly) a row a adds to the columns
 // b ≥ a only.
 func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, diag bool) {
-	cols1, j1 := pk.block(b1)
-	cols2 := pk.cols[pk.off[b2]:pk.off[b2+1]]
-	k, m1, m2 := pk.size[b1], len(cols1), len(cols2)
+	bl1, bl2 := &pk.blk[b1], &pk.blk[b2]
+	cols1, j1 := pk.blockOf(bl1)
+	cols2 := pk.cols[bl2.c0:bl2.c1]
+	k, m1, m2 := bl1.size, len(cols1), len(cols2)
+	switch k {
+	case 1: // a pyramid edge's or a limit's row
+		addJtTmpRow1(h, n, cols1, j1[:m1], cols2, tmp[:m2], mirror, diag)
+		return
+	case 3: // a contact's rows
+		addJtTmpRows3(h, n, cols1, j1[:3*m1], cols2, tmp[:3*m2], mirror, diag)
+		return
+	}
 	for i, a := range cols1 {
 		from := 0
 		if diag {
 			from = i
 		}
 		hrow := h[a*n : (a+1)*n]
-		switch k {
-		case 1: // a pyramid edge's or a limit's row
-			x0, t0 := j1[i], tmp[:m2]
-			for t := from; t < m2; t++ {
-				s := 0.0
-				s += x0 * t0[t]
-				hrow[cols2[t]] += s
-				if mirror {
-					h[cols2[t]*n+a] += s
-				}
+		for t := from; t < m2; t++ {
+			s := 0.0
+			for r := range k {
+				s += j1[r*m1+i] * tmp[r*m2+t]
 			}
-		case 3: // a contact's rows
-			x0, x1, x2 := j1[i], j1[m1+i], j1[2*m1+i]
-			t0, t1, t2 := tmp[:m2], tmp[m2:2*m2], tmp[2*m2:3*m2]
-			for t := from; t < m2; t++ {
-				s := 0.0
-				s += x0 * t0[t]
-				s += x1 * t1[t]
-				s += x2 * t2[t]
-				hrow[cols2[t]] += s
-				if mirror {
-					h[cols2[t]*n+a] += s
-				}
+			hrow[cols2[t]] += s
+			if mirror {
+				h[cols2[t]*n+a] += s
 			}
-		default:
-			for t := from; t < m2; t++ {
+		}
+	}
+}
+
+// addJtTmpRow1 is addJtTmp for a block of one row j1 (m1 = len(cols1)
+// values) and t = G_i J_b2 (m2 = len(cols2) values): entry (a, b) gets
+// 0 + J_a t_b (the +0 start kept: it turns a −0 product into +0, as the
+// general loop's sum does). The loops without and with mirror are
+// separate, and t is cut to the columns' length, so that its reads need no
+// bounds check: the same terms in the same order.
+func addJtTmpRow1(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t []float64, mirror, diag bool) {
+	j1, t = j1[:len(cols1)], t[:len(cols2)]
+	for i, a := range cols1 {
+		from := 0
+		if diag {
+			from = i
+		}
+		x0, hrow := j1[i], h[a*n:(a+1)*n]
+		if !mirror {
+			for u := from; u < len(cols2); u++ {
 				s := 0.0
-				for r := range k {
-					s += j1[r*m1+i] * tmp[r*m2+t]
-				}
-				hrow[cols2[t]] += s
-				if mirror {
-					h[cols2[t]*n+a] += s
-				}
+				s += x0 * t[u]
+				hrow[cols2[u]] += s
 			}
+			continue
+		}
+		for u := from; u < len(cols2); u++ {
+			s := 0.0
+			s += x0 * t[u]
+			hrow[cols2[u]] += s
+			h[cols2[u]*n+a] += s
+		}
+	}
+}
+
+// addJtTmpRows3 is addJtTmp for a contact's block of three rows (j1 row
+// after row, m1 = len(cols1) values each; t = G_i J_b2, three rows of
+// m2 = len(cols2)): entry (a, b) gets ((0 + J_0a t_0b) + J_1a t_1b) +
+// J_2a t_2b, in the order of the general loop, the mirror's loop apart
+// and without bounds checks on t (addJtTmpRow1).
+func addJtTmpRows3(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t []float64, mirror, diag bool) {
+	m1, m2 := len(cols1), len(cols2)
+	ja, jb, jc := j1[:m1], j1[m1:2*m1], j1[2*m1:3*m1]
+	ta, tb, tc := t[:m2], t[m2:2*m2], t[2*m2:3*m2]
+	for i, a := range cols1 {
+		from := 0
+		if diag {
+			from = i
+		}
+		x0, x1, x2 := ja[i], jb[i], jc[i]
+		hrow := h[a*n : (a+1)*n]
+		if !mirror {
+			for u := from; u < len(cols2); u++ {
+				s := 0.0
+				s += x0 * ta[u]
+				s += x1 * tb[u]
+				s += x2 * tc[u]
+				hrow[cols2[u]] += s
+			}
+			continue
+		}
+		for u := from; u < len(cols2); u++ {
+			s := 0.0
+			s += x0 * ta[u]
+			s += x1 * tb[u]
+			s += x2 * tc[u]
+			hrow[cols2[u]] += s
+			h[cols2[u]*n+a] += s
 		}
 	}
 }
@@ -265,7 +323,7 @@ func (pk *packedJ) chains(p *solver.Problem, par []int) bool {
 		if b > 0 && p.JBlock[b-1].Constraint == blk.Constraint {
 			return false // a constraint on two or more cliques couples them
 		}
-		cols := pk.cols[pk.off[b]:pk.off[b+1]]
+		cols := pk.cols[pk.blk[b].c0:pk.blk[b].c1]
 		for t := 1; t < len(cols); t++ {
 			j := par[cols[t]]
 			for j > cols[t-1] {
