@@ -60,7 +60,42 @@ func TestLazyDelassusSameRows(t *testing.T) {
 		{Beta: 0.5, MaxRecoverySpeed: 0.3},
 	}
 	rows := 0
-	for trial := range 60 {
+	portglue2Sets(t, tm, rng, 60, func(trial int, s *multibody.State, kin *multibody.Workspace, set *Set, ctl []Control) {
+		for pi, prm := range prms {
+			in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
+			if pi == 2 {
+				in.ThetaQ, in.ThetaVQ, in.KinTheta, in.QTheta, in.VLin = 1, 1, kin, s.Q, s.V
+			}
+			var pe, pl *solver.Problem
+			for _, eager := range []bool{true, false} {
+				p, f := problem(t, tm.m, kin)
+				copy(p.VStar, s.V)
+				a := Assembler{eagerW: eager}
+				if err := a.Assemble(tm.m, set, kin, in, prm, f, p); err != nil {
+					t.Fatal(err)
+				}
+				if eager {
+					pe = p
+				} else {
+					pl = p
+				}
+			}
+			rows += pe.NR
+			portglue2SameProblem(t, trial, pe, pl)
+		}
+	})
+	if rows == 0 {
+		t.Fatal("no rows assembled")
+	}
+}
+
+// portglue2Sets calls f for trials random states of tm (violated limits
+// among them) with their kinematics, once for each compliance regime of
+// portglue2Compliances, with the regime's validated set and random
+// controls of its actuators.
+func portglue2Sets(t *testing.T, tm *testModel, rng *rand.Rand, trials int, f func(trial int, s *multibody.State, kin *multibody.Workspace, set *Set, ctl []Control)) {
+	t.Helper()
+	for trial := range trials {
 		s := tm.randomState(rng, 0.9)
 		kin := multibody.NewWorkspace(tm.m)
 		kin.Update(s.Q, s.V)
@@ -73,32 +108,8 @@ func TestLazyDelassusSameRows(t *testing.T) {
 			for i := range ctl {
 				ctl[i] = Control{U: rng.NormFloat64(), Rate: rng.NormFloat64()}
 			}
-			for pi, prm := range prms {
-				in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
-				if pi == 2 {
-					in.ThetaQ, in.ThetaVQ, in.KinTheta, in.QTheta, in.VLin = 1, 1, kin, s.Q, s.V
-				}
-				var pe, pl *solver.Problem
-				for _, eager := range []bool{true, false} {
-					p, f := problem(t, tm.m, kin)
-					copy(p.VStar, s.V)
-					a := Assembler{eagerW: eager}
-					if err := a.Assemble(tm.m, set, kin, in, prm, f, p); err != nil {
-						t.Fatal(err)
-					}
-					if eager {
-						pe = p
-					} else {
-						pl = p
-					}
-				}
-				rows += pe.NR
-				portglue2SameProblem(t, trial, pe, pl)
-			}
+			f(trial, s, kin, set, ctl)
 		}
-	}
-	if rows == 0 {
-		t.Fatal("no rows assembled")
 	}
 }
 

@@ -25,43 +25,30 @@ func TestRowsOnlySameBlocks(t *testing.T) {
 		{Beta: 1, MuJoCoLimits: true},
 	}
 	rows, skipped := 0, 0
-	for trial := range 40 {
-		s := tm.randomState(rng, 0.9)
-		kin := multibody.NewWorkspace(tm.m)
-		kin.Update(s.Q, s.V)
-		for _, cp := range portglue2Compliances {
-			set := portglue2Set(tm, s, cp)
-			if err := set.Validate(tm.m); err != nil {
-				t.Fatal(err)
+	portglue2Sets(t, tm, rng, 40, func(trial int, s *multibody.State, kin *multibody.Workspace, set *Set, ctl []Control) {
+		in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
+		for _, prm := range prms {
+			var a Assembler
+			full, _ := rows3Assemble(t, &a, tm.m, set, kin, in, prm, s.V)
+			entries := len(a.entries)
+			only := prm
+			only.RowsOnly = true
+			p, _ := rows3Assemble(t, &a, tm.m, set, kin, in, only, s.V)
+			if len(a.entries) != 0 || len(a.forced) != 0 {
+				t.Fatalf("trial %d: RowsOnly kept %d entries and %d forced terms", trial, len(a.entries), len(a.forced))
 			}
-			ctl := make([]Control, len(set.Actuators))
-			for i := range ctl {
-				ctl[i] = Control{U: rng.NormFloat64(), Rate: rng.NormFloat64()}
+			rows3SameBlocks(t, trial, full, p)
+			rows3Assemble(t, &a, tm.m, set, kin, in, prm, s.V)
+			if len(a.entries) != entries || entries != len(set.Limits)+len(set.Cones)+len(set.TendonLimits)+
+				len(set.Welds)+len(set.Balls)+len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions) {
+				t.Fatalf("trial %d: %d entries after a RowsOnly assembly, %d before, want one per item", trial, len(a.entries), entries)
 			}
-			in := Input{Q0: s.Q, V0: s.V, DT: testDT, Controls: ctl}
-			for _, prm := range prms {
-				var a Assembler
-				full, _ := rows3Assemble(t, &a, tm.m, set, kin, in, prm, s.V)
-				entries := len(a.entries)
-				only := prm
-				only.RowsOnly = true
-				p, _ := rows3Assemble(t, &a, tm.m, set, kin, in, only, s.V)
-				if len(a.entries) != 0 || len(a.forced) != 0 {
-					t.Fatalf("trial %d: RowsOnly kept %d entries and %d forced terms", trial, len(a.entries), len(a.forced))
-				}
-				rows3SameBlocks(t, trial, full, p)
-				rows3Assemble(t, &a, tm.m, set, kin, in, prm, s.V)
-				if len(a.entries) != entries || entries != len(set.Limits)+len(set.Cones)+len(set.TendonLimits)+
-					len(set.Welds)+len(set.Balls)+len(set.Distances)+len(set.Couplers)+len(set.Actuators)+len(set.Frictions) {
-					t.Fatalf("trial %d: %d entries after a RowsOnly assembly, %d before, want one per item", trial, len(a.entries), entries)
-				}
-				rows += p.NR
-				if prm.ActuatorForces {
-					skipped++
-				}
+			rows += p.NR
+			if prm.ActuatorForces {
+				skipped++
 			}
 		}
-	}
+	})
 	if rows == 0 || skipped == 0 {
 		t.Fatalf("%d rows assembled, %d assemblies with forced actuators", rows, skipped)
 	}
