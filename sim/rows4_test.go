@@ -2,8 +2,11 @@ package sim_test
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"testing"
 
+	modelload "github.com/stiction-sim/stiction/model/load"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -53,5 +56,42 @@ func TestRows4MaterialEditSeen(t *testing.T) {
 	}
 	if !sameState(ref, same) {
 		t.Error("a material rewritten with its own values changed the step")
+	}
+}
+
+// TestRows4PyramidBranchedBits: on dm_control's walker and humanoid
+// (Euler, MuJoCo's pyramidal cone), branched trees whose feet's chains to
+// the root cover part of their tree's velocities (the other columns of a
+// contact's rows +0), every pyramid contact's edges (R, v̂, bounds, J
+// blocks) have the bits of the edges' reference build
+// (PyramidRowsCheck), at every step with contacts of 400.
+func TestRows4PyramidBranchedBits(t *testing.T) {
+	for _, name := range []string{"walker", "humanoid"} {
+		path := filepath.Join("..", "internal", "mjref", "testdata", "dm_control", "suite", name+".xml")
+		sc, _, err := modelload.Scene(path, nil, modelload.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		s, _ := newSim(t, sc)
+		checked := 0
+		for k := range 400 {
+			q0, v0 := slices.Clone(s.State.Q), slices.Clone(s.State.V)
+			st, err := s.Step()
+			if err != nil {
+				t.Fatalf("%s, step %d: %v", name, k+1, err)
+			}
+			if st.Contacts == 0 {
+				continue // no pyramid this step: the last one's is stale
+			}
+			n, err := sim.PyramidRowsCheck(s, q0, v0)
+			if err != nil {
+				t.Fatalf("%s, step %d: %v", name, k+1, err)
+			}
+			checked += n
+		}
+		t.Logf("%s: %d pyramid contacts checked", name, checked)
+		if checked < 200 {
+			t.Errorf("%s: %d pyramid contacts checked (want ≥ 200)", name, checked)
+		}
 	}
 }
