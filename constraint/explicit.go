@@ -56,6 +56,17 @@ func (ac *Actuator) explicitForce(u, act, l, ld float64) float64 {
 // bounds at q0. When it does not, MuJoCo has no constraint row for it and
 // its actuators' forces are ExplicitForces.
 func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
+	return s.NeedsSolveCached(m, q0, nil)
+}
+
+// NeedsSolveCached is NeedsSolve taking each joint limit's coordinate
+// from lc (nil: found again, dofAt) where lc holds it for the same model,
+// limit, body and degree of freedom: a compound joint's coordinate
+// (multibody.Joint.ScalarCoordinate) is a call of some 50 instructions per
+// limit and step (dm point_mass: two limits, BENCHMARKS.md sixty-fifth
+// pass). lc keeps one entry per limit and checks it at every use, so a
+// limit edited in place between steps is found again.
+func (s *Set) NeedsSolveCached(m *multibody.Model, q0 []float64, lc *LimitCoords) bool {
 	if s == nil {
 		return false
 	}
@@ -68,9 +79,9 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 			return true
 		}
 	}
-	for _, l := range s.Limits {
-		qi, _ := dofAt(m, l.Body, l.DOF)
-		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
+	for i := range s.Limits {
+		l := &s.Limits[i]
+		if outside(q0[lc.coord(m, i, l)], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}
@@ -84,6 +95,42 @@ func (s *Set) NeedsSolve(m *multibody.Model, q0 []float64) bool {
 		}
 	}
 	return false
+}
+
+// LimitCoords keeps the coordinate index of each joint limit of a Set
+// (Set.Limits, by index) for NeedsSolveCached, with the model, body and
+// degree of freedom it was found for. The zero value is empty; the first
+// use fills it (an allocation), later uses of the same limits allocate
+// nothing. One LimitCoords serves one caller at a time.
+type LimitCoords struct {
+	model *multibody.Model
+	keys  []limitCoord
+}
+
+// limitCoord is one limit's joint (body, DOF) and its coordinate qi.
+type limitCoord struct{ body, dof, qi int }
+
+// coord returns limit l's coordinate, the i-th of its set's limits, from
+// lc when lc holds it for m, l.Body and l.DOF (lc nil: dofAt).
+func (lc *LimitCoords) coord(m *multibody.Model, i int, l *Limit) int {
+	if lc == nil {
+		qi, _ := dofAt(m, l.Body, l.DOF)
+		return qi
+	}
+	if lc.model == m && i < len(lc.keys) {
+		if k := &lc.keys[i]; k.body == l.Body && k.dof == l.DOF {
+			return k.qi
+		}
+	}
+	if lc.model != m {
+		lc.model, lc.keys = m, lc.keys[:0]
+	}
+	for len(lc.keys) <= i {
+		lc.keys = append(lc.keys, limitCoord{body: -1})
+	}
+	qi, _ := dofAt(m, l.Body, l.DOF)
+	lc.keys[i] = limitCoord{body: l.Body, dof: l.DOF, qi: qi}
+	return qi
 }
 
 // outside reports whether x is past a bound or within margin of it

@@ -13,19 +13,20 @@ import (
 type constraintWork struct {
 	set      *constraint.Set
 	asm      constraint.Assembler
-	controls []constraint.Control // the step's actuator inputs
-	override []bool               // set from Go by SetControl
-	act      [][4]float64         // each actuator's activation rate at the four RK4 stages (activation.go)
-	reports  []constraint.Report  // of the last step
-	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
-	vprev    []float64            // the previous solution, for the re-linearization's stopping test
-	relin    bool                 // inside relinearize
-	iters    int                  // re-linearizations of the last step
-	elim     elimination          // attachments and prescribed motions (eliminate.go)
-	lazy     bool                 // the last step's rows are not assembled yet (deferRows)
-	lazyCtl  []constraint.Control // the controls they take
-	eager    bool                 // assemble every step's rows at once (tests: BenchmarkFastPaths)
-	adh      adhesion             // the adhesion actuators' moments (adhesion.go)
+	controls []constraint.Control   // the step's actuator inputs
+	override []bool                 // set from Go by SetControl
+	act      [][4]float64           // each actuator's activation rate at the four RK4 stages (activation.go)
+	reports  []constraint.Report    // of the last step
+	vlin     []float64              // the velocities the step is linearized at (v*, then the last solution)
+	vprev    []float64              // the previous solution, for the re-linearization's stopping test
+	relin    bool                   // inside relinearize
+	iters    int                    // re-linearizations of the last step
+	elim     elimination            // attachments and prescribed motions (eliminate.go)
+	lazy     bool                   // the last step's rows are not assembled yet (deferRows)
+	lazyCtl  []constraint.Control   // the controls they take
+	eager    bool                   // assemble every step's rows at once (tests: BenchmarkFastPaths)
+	adh      adhesion               // the adhesion actuators' moments (adhesion.go)
+	limits   constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
 	// forces are the explicit actuators' forces at (q0, v0) that
 	// actuatorForces added to the step's k, which its assembly takes
 	// (constraint.Input.Forces) rather than computing them again.
@@ -372,4 +373,11 @@ func (sim *Simulator) JointForces(actuator, other []float64) {
 		return
 	}
 	w.cons.asm.GeneralizedForces(&w.problem, w.result.Gamma, sim.cfg.DT, actuator, other)
+}
+
+// needsSolve is constraint.Set.NeedsSolve of the step's set at q0, with
+// the limits' coordinates kept across steps (constraint.LimitCoords).
+func (sim *Simulator) needsSolve(q0 []float64) bool {
+	c := &sim.ws.cons
+	return c.set.NeedsSolveCached(sim.Model, q0, &c.limits)
 }

@@ -34,7 +34,7 @@ func (sim *Simulator) mujocoImplicitVStar() error {
 	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt D
 		return err
 	}
-	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
+	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0) {
 		w.mj.direct = true
 		sim.evalControls()
 		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)

@@ -151,7 +151,7 @@ func (sim *Simulator) mujocoEulerVStar() error {
 		return err
 	}
 	w.mj.metric = false
-	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !set.NeedsSolve(sim.Model, w.q0) {
+	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0) {
 		w.mj.direct, w.mj.lazyRows = true, true
 		sim.evalControls()
 		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
@@ -296,7 +296,7 @@ func (sim *Simulator) rk4VStar() error {
 	if sim.stagedContacts() {
 		return sim.rk4ContactVStar() // scheme_rk4c.go
 	}
-	mw.fallback = len(w.pairs) > 0 || w.cons.set.NeedsSolve(m, w.q0)
+	mw.fallback = len(w.pairs) > 0 || sim.needsSolve(w.q0)
 	if mw.fallback {
 		return sim.mujocoEulerVStar()
 	}

@@ -128,7 +128,7 @@ func (sim *Simulator) stageZero() error {
 	copy(w.qth, w.q0)
 	copy(w.vth, w.v0)
 	sim.stageActivations(0)
-	if !w.cons.set.NeedsSolve(m, w.qth) { // no row at (q0, v0): rk4VStar's stage 0
+	if !sim.needsSolve(w.qth) { // no row at (q0, v0): rk4VStar's stage 0
 		copy(mw.a[0], w.k)
 		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[0])
 		solveCliques(&w.problem, &w.factor, mw.a[0])
@@ -267,7 +267,7 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64, withC
 		sim.prof.lap(StageFreeMotion)
 		sim.stageContacts(kin)
 	}
-	if len(st.pairs) == 0 && !w.cons.set.NeedsSolve(m, w.qth) { // no row at this stage: rk4VStar's stage
+	if len(st.pairs) == 0 && !sim.needsSolve(w.qth) { // no row at this stage: rk4VStar's stage
 		copy(mw.a[i], w.k)
 		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
 		solveCliques(p, &mw.factor, mw.a[i])
