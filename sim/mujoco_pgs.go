@@ -179,8 +179,7 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
-	w.jac.build(p)
-	w.jac.mul(vs, w.jvs, p.NR)
+	w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass
 	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
 		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
 	}
@@ -649,10 +648,15 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 
 // mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
 // len(y)), each row's sums from +0 in column order (linalg.MulVec's bits).
+// Rows go two at a time (mulA2Rows), which reads x and y once for both.
 func mulA2(a, x, y, r, av []float64) {
 	n := len(x)
 	y, r, av = y[:n], r[:n], av[:n]
-	for i := range n {
+	i := 0
+	for ; i+1 < n; i += 2 {
+		r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
+	}
+	if i < n {
 		row := a[i*n : (i+1)*n]
 		xs, ys := x[:len(row)], y[:len(row)]
 		s, t := 0.0, 0.0
@@ -662,6 +666,20 @@ func mulA2(a, x, y, r, av []float64) {
 		}
 		r[i], av[i] = s, t
 	}
+}
+
+// mulA2Rows returns a0·x, a0·y, a1·x, a1·y for the rows a0 and a1
+// (len(a1), len(x), len(y) ≥ len(a0)), each sum from +0 in column order.
+func mulA2Rows(a0, a1, x, y []float64) (s0, t0, s1, t1 float64) {
+	a1, x, y = a1[:len(a0)], x[:len(a0)], y[:len(a0)]
+	for j, u := range a0 {
+		xj, yj, w := x[j], y[j], a1[j]
+		s0 += u * xj
+		t0 += u * yj
+		s1 += w * xj
+		t1 += w * yj
+	}
+	return s0, t0, s1, t1
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of

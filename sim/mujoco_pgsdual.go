@@ -216,25 +216,54 @@ type pgsSeg struct {
 
 // build sets j from p's J.
 func (j *pgsJac) build(p *solver.Problem) {
+	j.buildMul(p, nil, nil)
+}
+
+// buildMul sets j from p's J and, for a non-nil v, vc = J v (p.NR rows)
+// in the same pass: each row's sum over its non-zeros from +0 in column
+// order, added to vc's +0, as mul forms it.
+func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
 	need := 0
 	for _, blk := range p.JBlock {
 		need += p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
 	}
 	idx, val := growInt(j.idx, need), solver.Resize(j.val, need)
 	val = val[:len(idx)]
+	if v != nil {
+		clear(vc[:p.NR])
+	}
 	j.seg = j.seg[:0]
 	at := 0
-	for b, blk := range p.JBlock {
-		q := p.Cliques[blk.Clique]
-		c := p.Constraints[blk.Constraint]
-		d, n := p.JBlockData(b), q.Size
+	for _, blk := range p.JBlock {
+		q := &p.Cliques[blk.Clique] // a Clique is 6 words: not copied
+		c := &p.Constraints[blk.Constraint]
+		n := q.Size
+		d := p.JData[blk.Off : blk.Off+c.Size*n] // p.JBlockData
+		var vq []float64
+		if v != nil {
+			vq = v[q.Offset : q.Offset+n]
+		}
 		for r := range c.Size {
 			lo := at
-			for i, a := range d[r*n : (r+1)*n] {
-				if a != 0 {
-					idx[at], val[at] = i, a
-					at++
+			row := d[r*n : (r+1)*n]
+			if v == nil {
+				for i, a := range row {
+					if a != 0 {
+						idx[at], val[at] = i, a
+						at++
+					}
 				}
+			} else {
+				vq := vq[:len(row)]
+				s := 0.0
+				for i, a := range row {
+					if a != 0 {
+						idx[at], val[at] = i, a
+						at++
+						s += a * vq[i]
+					}
+				}
+				vc[c.Row+r] += s
 			}
 			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: at})
 		}
@@ -268,6 +297,7 @@ func (j *pgsJac) mulT(gamma, out []float64, nv int) {
 		}
 		o := out[sg.off:]
 		idx, val := j.idx[sg.lo:sg.hi], j.val[sg.lo:sg.hi]
+		val = val[:len(idx)]
 		for t, i := range idx {
 			o[i] += val[t] * g
 		}
