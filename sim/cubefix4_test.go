@@ -41,7 +41,8 @@ func cubefix4Sim(t *testing.T, path string) (*sim.Simulator, int) {
 
 // TestCubefix4IdleStepsMatch: on models whose geometries cannot touch one
 // another (dm_control's reacher, <flag contact="disable"/>; Gymnasium's
-// reacher, every contype 0; and the others found so), the steps that skip
+// reacher, every contype 0; and the others found so: pendulum, cartpole,
+// acrobot, swimmer, lqr), the steps that skip
 // the contact stages (idle) give the states, statistics, contacts and
 // checkpoints of the steps that run them, to the bit, under changing
 // controls; also after a Restore of a checkpoint that holds a remembered
@@ -51,7 +52,7 @@ func cubefix4Sim(t *testing.T, path string) (*sim.Simulator, int) {
 func TestCubefix4IdleStepsMatch(t *testing.T) {
 	never := map[string]bool{"dm_control/suite/reacher.xml": true, "gymnasium/reacher.xml": true}
 	for _, path := range []string{"dm_control/suite/reacher.xml", "gymnasium/reacher.xml", "dm_control/suite/pendulum.xml",
-		"dm_control/suite/cartpole.xml", "dm_control/suite/acrobot.xml", "dm_control/suite/swimmer.xml", "dm_control/suite/finger.xml"} {
+		"dm_control/suite/cartpole.xml", "dm_control/suite/acrobot.xml", "dm_control/suite/swimmer.xml", "dm_control/suite/lqr.xml", "dm_control/suite/finger.xml"} {
 		idle, acts := cubefix4Sim(t, path)
 		restore := sim.SetIdleSteps(false)
 		full, _ := cubefix4Sim(t, path)
