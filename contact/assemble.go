@@ -900,64 +900,69 @@ const supportCos = 0.5
 // holds their mass: a contact on a massless body welded to a heavy one
 // (a URDF floating root takes its welded links' mass, BlueVolta's 200 kg
 // hull) carries that mass, not zero. Zero gravity gives no loads.
+//
+// The slices are read through locals (the stores through a's fields made
+// every later access reload them and check its bounds again), and the
+// pairs whose upper body moves are listed as the supports are counted, in
+// the same increasing order: the same operations on the same numbers.
 func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
-	nb := len(m.Bodies)
-	a.load = resizeFloat(a.load, len(pairs))
-	clear(a.load)
+	nb, np := len(m.Bodies), len(pairs)
+	a.load = resizeFloat(a.load, np)
+	load := a.load
+	clear(load)
 	g := m.Gravity.Norm()
 	if !(g > 0) {
 		return
 	}
 	up := m.Gravity.Scale(-1 / g)
-	a.mass = resizeFloat(a.mass, nb)
-	a.height = resizeFloat(a.height, nb)
-	a.nsup = resizeInt(a.nsup, nb)
-	a.lower = resizeInt(a.lower, len(pairs))
-	a.upper = resizeInt(a.upper, len(pairs))
-	for b := range nb {
-		a.mass[b], a.nsup[b] = 0, 0
-		a.height[b] = kin.Pose(b).P.Dot(up)
+	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
+	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
+	mass, height, nsup, lower, upper, bodies := a.mass, a.height, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	for b := range bodies {
+		mass[b], nsup[b] = 0, 0
+		height[b] = kin.Pose(b).P.Dot(up)
 	}
-	for b := range nb {
-		if m.Bodies[b].Tree >= 0 {
-			a.mass[loadBody(m, b)] += m.Bodies[b].Inertia.Mass
+	for b := range bodies {
+		if bodies[b].Tree >= 0 {
+			mass[loadBody(m, b)] += bodies[b].Inertia.Mass
 		}
-	}
-	for i := range pairs {
-		c := pairs[i].Normal.Dot(up) // the normal points from A to B
-		a.lower[i], a.upper[i] = -1, -1
-		ba, bb := loadBody(m, pairs[i].BodyA), loadBody(m, pairs[i].BodyB)
-		switch {
-		case c > supportCos:
-			a.lower[i], a.upper[i] = ba, bb
-		case c < -supportCos:
-			a.lower[i], a.upper[i] = bb, ba
-		default:
-			continue
-		}
-		a.nsup[a.upper[i]]++
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
 	// has received the weight resting on it before it passes its own on.
-	a.order = resizeInt(a.order, 0)
+	order := a.order[:0]
 	for i := range pairs {
-		if a.upper[i] >= 0 && m.Bodies[a.upper[i]].Tree >= 0 {
-			a.order = append(a.order, i)
+		pr := &pairs[i]
+		c := pr.Normal.Dot(up) // the normal points from A to B
+		lower[i], upper[i] = -1, -1
+		ba, bb := loadBody(m, pr.BodyA), loadBody(m, pr.BodyB)
+		switch {
+		case c > supportCos:
+			lower[i], upper[i] = ba, bb
+		case c < -supportCos:
+			lower[i], upper[i] = bb, ba
+		default:
+			continue
+		}
+		u := upper[i]
+		nsup[u]++
+		if bodies[u].Tree >= 0 {
+			order = append(order, i)
 		}
 	}
+	a.order = order
 	byHeight := func(x, y int) int {
-		if c := cmp.Compare(a.height[a.upper[y]], a.height[a.upper[x]]); c != 0 {
+		if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
 			return c
 		}
 		return cmp.Compare(x, y)
 	}
-	if !slices.IsSortedFunc(a.order, byHeight) { // the order is total: a sorted list is the sort's answer
-		slices.SortFunc(a.order, byHeight)
+	if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
+		slices.SortFunc(order, byHeight)
 	}
-	for _, i := range a.order {
-		u, l := a.upper[i], a.lower[i]
-		a.load[i] = a.mass[u] / float64(a.nsup[u])
-		a.mass[l] += a.load[i]
+	for _, i := range order {
+		u, l := upper[i], lower[i]
+		load[i] = mass[u] / float64(nsup[u])
+		mass[l] += load[i]
 	}
 }
 

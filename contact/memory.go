@@ -199,6 +199,9 @@ func (mem *Memory) Rescale(dt float64) {
 	mem.dt = dt
 }
 
+// Len returns how many contacts mem remembers.
+func (mem *Memory) Len() int { return len(mem.memos) }
+
 // CopyFrom makes mem a copy of src, reusing mem's storage.
 func (mem *Memory) CopyFrom(src *Memory) {
 	mem.memos = append(mem.memos[:0], src.memos...)

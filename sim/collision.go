@@ -36,6 +36,10 @@ func (sim *Simulator) detectContacts() {
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.wakeForced()      // a force on a sleeping body wakes its island (sleep.go)
 	sim.prof.lap(StageKinematics)
+	if w.idle {
+		sim.noContacts() // no two geometries can touch: no broad or narrow phase
+		return
+	}
 	if f := &w.col.filter; f.direct {
 		sim.filteredBroadPhase(&w.col, w.kin0, w.spec) // few collidable pairs: test them, build no tree
 	} else {
@@ -49,6 +53,18 @@ func (sim *Simulator) detectContacts() {
 	sim.wakeTouched() // a contact with an awake body wakes a sleeping island (sleep.go)
 	// MuJoCo's body transmissions read the contacts (adhesion.go).
 	sim.ws.cons.adh.moments(m, w.kin0, w.pairs)
+	sim.prof.lap(StageNarrowPhase)
+}
+
+// noContacts is detectContacts' broad and narrow phase for a step of a
+// model none of whose geometries can touch another (pairFilter.none), with
+// an empty contact memory (Workspace.idle): no pair; the adhesion
+// actuators' moments are those of no contact, as moments gives them for
+// an empty list.
+func (sim *Simulator) noContacts() {
+	w := &sim.ws
+	w.pairs = w.pairs[:0]
+	w.cons.adh.moments(sim.Model, w.kin0, nil)
 	sim.prof.lap(StageNarrowPhase)
 }
 
@@ -179,6 +195,13 @@ func (f *pairFilter) init(m *multibody.Model) {
 	}
 	f.direct = true
 }
+
+// none reports whether f lists every collidable pair of its model and
+// finds none: no geometry of the model can touch another (MJCF's
+// <flag contact="disable"/>, or contype and conaffinity bits that never
+// match, as in Gymnasium's reacher). Like the list, it is made once per
+// simulator, from a model that does not change after New.
+func (f *pairFilter) none() bool { return f.direct && len(f.pairs) == 0 }
 
 // halfSpaceOf returns which of geometries i and j (0 for i, 1 for j) is
 // a half-space, i's first, or −1 when neither is.

@@ -125,6 +125,9 @@ func (sim *Simulator) take(gather bool) error {
 	// overwrites it when it gathers), and without the profiler times stay
 	// zero; a failed step clears it below.
 	sim.last.taken, sim.last.gathered = false, false
+	// No contact possible and none remembered: the step skips the
+	// contact stages (Workspace.idle).
+	sim.ws.idle = sim.ws.noContact && sim.mem.Len() == 0
 	sim.ws.cons.lazy = false        // the last step's rows, if they waited (deferRows), are not read now
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
@@ -155,16 +158,20 @@ func (sim *Simulator) take(gather bool) error {
 // advance takes the step from its detected contacts to the new state.
 func (sim *Simulator) advance() error {
 	p := &sim.prof
-	sim.mem.Rescale(sim.cfg.DT)  // the remembered impulses are per δt
-	sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
+	if !sim.ws.idle {
+		sim.mem.Rescale(sim.cfg.DT)  // the remembered impulses are per δt
+		sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
+	}
 	p.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return err
 	}
 	sim.freezeVStar() // v* = 0 on sleeping trees (sleep.go)
 	p.lap(StageFreeMotion)
-	if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
-		return err
+	if !sim.ws.idle { // an idle step has no pair to assemble (Workspace.idle)
+		if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
+			return err
+		}
 	}
 	p.lap(StageContactAssembly)
 	sim.sleep.rowsFrom = len(sim.ws.problem.Constraints)
@@ -188,7 +195,9 @@ func (sim *Simulator) advance() error {
 	}
 	p.lap(StageExpansion)
 	w := &sim.ws
-	sim.mem.Remember(w.pairs, &w.assemble, &w.problem, &w.result) // impulses, predicted gaps and anchors by contact identity, for the next step
+	if !w.idle {
+		sim.mem.Remember(w.pairs, &w.assemble, &w.problem, &w.result) // impulses, predicted gaps and anchors by contact identity, for the next step
+	}
 	p.lap(StageContactMemory)
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return err

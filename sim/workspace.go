@@ -53,6 +53,15 @@ type Workspace struct {
 	// freeSolve: a problem with no rows takes v = v* without the solver
 	// (freeSolution; freeSolutions).
 	freeSolve bool
+	// noContact: no two geometries of the model can touch
+	// (pairFilter.none), decided once at New from the model, which does
+	// not change after it (nor does Config). idle marks a step of such a
+	// model whose contact memory is empty (it holds memos only after a
+	// Restore of a checkpoint that has some): the step detects no
+	// contact (noContacts) and skips the contact memory and the contact
+	// assembly, which would find, remember and append nothing, leaving
+	// the state they keep as the last idle step left it.
+	noContact, idle bool
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
@@ -62,6 +71,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 		w.reach[i] = reach(&m.Geometries[i].Shape, m.Geometries[i].Pose)
 	}
 	w.col.filter.init(m)
+	w.noContact = idleSteps && w.col.filter.none()
 	w.col.cull = planeCulling
 	w.kin = multibody.NewWorkspace(m)
 	w.kin0 = multibody.NewWorkspace(m)
@@ -94,6 +104,11 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 // parents (solver.Clique.Parent), so that branched trees' A is factored
 // along the tree. Tests turn it off to compare with the dense factor.
 var treeFactor = true
+
+// idleSteps lets a model none of whose geometries can touch another skip
+// the contact stages (Workspace.idle). Tests turn it off to compare with
+// the steps that run them.
+var idleSteps = true
 
 // freeSolutions makes a step whose problem has no constraint rows take
 // v = v* without calling the solver (freeSolution). Tests turn it off to

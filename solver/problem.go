@@ -92,8 +92,9 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
 	l := len(p.Params)
 	p.Params = slices.Grow(p.Params, len(params))[:l+len(params)]
-	for k, x := range params { // a few values: a loop, not a call to memmove
-		p.Params[l+k] = x
+	dst := p.Params[l:][:len(params)] // a local: a store through p.Params reloads it, and checks its bounds, at every entry
+	for k, x := range params {        // a few values: a loop, not a call to memmove
+		dst[k] = x
 	}
 	return i
 }

@@ -88,6 +88,13 @@ func packRows3(cols []int, vals, jb []float64, off int) ([]int, []float64) {
 	cols, vals = slices.Grow(cols, n)[:nc+n], slices.Grow(vals, 3*n)[:nv+3*n]
 	cs, out := cols[nc:], vals[nv:]
 	r0, r1, r2 := jb[:n], jb[n:2*n], jb[2*n:3*n]
+	if wholeColumns3(r0, r1, r2) { // every column kept (a free body's contact): the rows as they are
+		for j := range cs {
+			cs[j] = off + j
+		}
+		copy(out, jb[:3*n])
+		return cols, vals
+	}
 	o0, o1, o2 := out[:n], out[n:2*n], out[2*n:3*n]
 	m := 0
 	for j, x0 := range r0 {
@@ -102,6 +109,20 @@ func packRows3(cols []int, vals, jb []float64, off int) ([]int, []float64) {
 		copy(out[2*m:3*m], o2[:m])
 	}
 	return cols[:nc+m], vals[:nv+3*m]
+}
+
+// wholeColumns3 reports whether every column of the rows r0, r1 and r2
+// (of r0's length) has a non-zero entry (NaN counts as non-zero), as
+// packRows3 keeps them: then its column loop keeps every column in place
+// and its output is the rows themselves, which it copies instead.
+func wholeColumns3(r0, r1, r2 []float64) bool {
+	r1, r2 = r1[:len(r0)], r2[:len(r0)]
+	for j, x0 := range r0 {
+		if x0 == 0 && r1[j] == 0 && r2[j] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // packRows appends to vals the k×n block jb's entries in columns cols,
