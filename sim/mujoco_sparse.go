@@ -707,32 +707,36 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	h := &sp.h
 	h.adr, h.ind = sp.sym.adr, sp.sym.ind
 	h.val = solver.Resize(h.val, len(h.ind))
+	// The slices in locals: the stores into buf would otherwise make
+	// every loop load sp's slice headers again.
+	buf, jval := sp.buf[:nv], sp.jval
+	state, d := nw.state, nw.d
 	for i := range nv {
 		a, e := h.adr[i], h.adr[i+1]
 		cols := h.ind[a:e]
 		for _, c := range cols {
-			sp.buf[c] = 0
+			buf[c] = 0
 		}
 		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
 			k := sp.trow[t]
-			if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+			if state[k] != nwQuadratic || d[k] == 0 {
 				continue
 			}
-			scl := sp.jval[sp.tpos[t]] * nw.d[k]
+			scl := jval[sp.tpos[t]] * d[k]
 			ind, val := sp.row(k)
+			val = val[:len(ind)]
 			for j, c := range ind {
 				if c > i {
 					break
 				}
-				sp.buf[c] += val[j] * scl
+				buf[c] += val[j] * scl
 			}
 		}
-		for _, p := range sp.mplo[sp.mploadr[i]:sp.mploadr[i+1]] {
-			sp.buf[sp.mpcol[p]] += sp.mpval[p]
-		}
+		sp.addLowerM(buf, i)
 		v := h.val[a:e]
+		v = v[:len(cols)]
 		for p, c := range cols {
-			v[p] = sp.buf[c]
+			v[p] = buf[c]
 		}
 	}
 	for _, p := range sp.sym.fill {
@@ -741,6 +745,39 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	sp.cholFactor(h, mjMinVal)
 	if nw.ncone > 0 {
 		nw.hessianConeSparse(w)
+	}
+}
+
+// addLowerM adds row i's entries of M at columns ≤ i (H's part of M,
+// mj_addM) into buf from packM's slots in the row's order: its lanes (every
+// column below its dense run, which starts at or below i), its dense run
+// up to column i (no column indices) and its tail's columns up to i. Each
+// entry of M is added once, as from its place on the pattern; a slot off
+// it (padding, a zero of the dense run) adds +0, which leaves a sum from
+// +0 as it is (such a sum is never −0), and a column off H's row is not
+// read back.
+func (sp *sparseNewton) addLowerM(buf []float64, i int) {
+	a, d, t, e := sp.mpadr[i], sp.mpdense[i], sp.mptail[i], sp.mpadr[i+1]
+	col, val := sp.mpcol[a:d], sp.mpval[a:d]
+	val = val[:len(col)]
+	for j, c := range col {
+		buf[c] += val[j]
+	}
+	lo := sp.mpdlo[i]
+	dv := sp.mpval[d:t]
+	dv = dv[:min(i-lo+1, len(dv))]
+	bl := buf[lo:]
+	bl = bl[:len(dv)]
+	for g, v := range dv {
+		bl[g] += v
+	}
+	col, val = sp.mpcol[t:e], sp.mpval[t:e]
+	val = val[:len(col)]
+	for j, c := range col {
+		if c > i {
+			break
+		}
+		buf[c] += val[j]
 	}
 }
 
