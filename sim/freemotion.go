@@ -171,7 +171,13 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 			}
 		}
 	}
-	if err := f.Factor(p); err != nil {
+	var err error
+	if w.fout.Jacobians {
+		err = f.Factor(p)
+	} else { // A = M + cB B: each block a tree's M plus a diagonal
+		err = f.FactorTreeMass(p)
+	}
+	if err != nil {
 		return fmt.Errorf("sim: step %d: A = M + δt²θqθvq K + δt θv D: %w", sim.step+1, err)
 	}
 	return nil

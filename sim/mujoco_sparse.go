@@ -49,7 +49,9 @@ type sparseNewton struct {
 	madr      []int     // per clique: offset of its blocks in mb, mfb
 	mb        []float64 // M per clique, size×size row-major
 	mpadr     []int     // M packed by rows: row r's slots at [mpadr[r], mpadr[r+1]) (packM)
-	mptail    []int     // row r's groups of four lanes end at mptail[r], its tail follows
+	mpdense   []int     // row r's groups of four lanes end at mpdense[r], its dense run follows
+	mpdlo     []int     // the column of row r's dense run's first slot (a multiple of 4)
+	mptail    []int     // row r's dense run ends at mptail[r], its tail follows
 	mpcol     []int     // the slots' columns
 	mpval     []float64 // their values (+0 on a padding slot)
 	mppos     []int     // the pattern's entries: their places in mb
@@ -166,9 +168,14 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 // mod 4), in increasing order in each, then the others (the tail) in
 // increasing order. Row r's slots are [mpadr[r], mpadr[r+1]) (mpcol,
 // mpval): groups of four, one term of each lane (a lane that has run out
-// padded with +0 times x_r), then from mptail[r] the tail. While no
-// non-zero falls off the pattern (mpout: M's entries off it) only the
-// values are gathered (gatherM).
+// padded with +0 times x_r), for its columns below r's group of four
+// (r − r%4: on a tree numbered in pre-order, r's ancestors); then from
+// mpdense[r] its dense run, every column from mpdlo[r] = min(r − r%4, n4)
+// to past its last entry on the pattern below n4, rounded up to a group
+// of four (a tree's descendants of r follow r: its subtree), each slot
+// the column's entry, +0 off the pattern or the clique; then from
+// mptail[r] the tail. While no non-zero falls off the pattern (mpout: M's
+// entries off it) only the values are gathered (gatherM).
 func (sp *sparseNewton) packM(nv int) {
 	if len(sp.mpnz) == len(sp.mb) && len(sp.mpadr) == nv+1 && slices.Equal(sp.mpoff, sp.off) && slices.Equal(sp.mpsz, sp.sz) {
 		mb := sp.mb
@@ -238,7 +245,8 @@ func (sp *sparseNewton) repackM(nv int) {
 		}
 	}
 	sp.mpadr, sp.mptail = growInt(sp.mpadr, nv+1), growInt(sp.mptail, nv)
-	ns := len(sp.mb) + 3*nv // a row of a block of n has at most n + 3 slots
+	sp.mpdense, sp.mpdlo = growInt(sp.mpdense, nv), growInt(sp.mpdlo, nv)
+	ns := 4*len(sp.mb) + 10*nv // a row of a block of n: lanes ≤ 4 n, the dense run ≤ n + 6, the tail ≤ 3
 	sp.mpcol, sp.mpval = growInt(sp.mpcol, ns), solver.Resize(sp.mpval, ns)
 	sp.mppos, sp.mpslot = growInt(sp.mppos, len(sp.mb))[:0], growInt(sp.mpslot, len(sp.mb))[:0]
 	s := 0
@@ -247,7 +255,10 @@ func (sp *sparseNewton) repackM(nv int) {
 		body := min(max(n4-off, 0), n) // the block's columns below n4
 		for r := range n {
 			sp.mpadr[off+r] = s
-			s = sp.packLanes(s, off, off+r, ma+r*n, body)
+			lo := min((off+r)&^3, n4) // the dense run's first column
+			s = sp.packLanes(s, off, off+r, ma+r*n, min(max(lo-off, 0), body))
+			sp.mpdense[off+r], sp.mpdlo[off+r] = s, lo
+			s = sp.packDense(s, off, n, ma+r*n, lo, body, n4)
 			sp.mptail[off+r] = s
 			for j := body; j < n; j++ {
 				s = sp.packEntry(s, ma+r*n, off, j)
@@ -308,6 +319,31 @@ func (sp *sparseNewton) packLanes(s, off, r, rowAt, body int) int {
 			j[lane] += 4
 		}
 	}
+}
+
+// packDense packs from slot s the dense run of the row at rowAt in mb (a
+// block of n from velocity off, its columns below n4 the first body):
+// every column from lo to past the row's last entry on the pattern below
+// n4, rounded up to a multiple of 4 (at most n4), the entries off the
+// pattern or the block as +0; it returns the next slot.
+func (sp *sparseNewton) packDense(s, off, n, rowAt, lo, body, n4 int) int {
+	hi := lo
+	for j := body - 1; j >= lo-off && j >= 0; j-- {
+		if sp.mpnz[rowAt+j] {
+			hi = off + j + 1
+			break
+		}
+	}
+	hi = max(min((hi+3)&^3, n4), lo)
+	for c := lo; c < hi; c++ {
+		if j := c - off; j >= 0 && j < n && sp.mpnz[rowAt+j] {
+			s = sp.packEntry(s, rowAt, off, j)
+			continue
+		}
+		sp.mpcol[s], sp.mpval[s] = c, 0
+		s++
+	}
+	return s
 }
 
 // packEntry packs the entry of column j of the block row at rowAt in mb
@@ -622,19 +658,30 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		return
 	}
 	sp := &nw.sp
-	for r := range nw.nv {
-		a, t, e := sp.mpadr[r], sp.mptail[r], sp.mpadr[r+1]
-		col := sp.mpcol[a:t]
-		val := sp.mpval[a:t]
+	adr, dense, tail, dlo := sp.mpadr[:nw.nv+1], sp.mpdense[:nw.nv], sp.mptail[:nw.nv], sp.mpdlo[:nw.nv]
+	cols, vals := sp.mpcol, sp.mpval
+	for r := range dense {
+		a, d, t, e := adr[r], dense[r], tail[r], adr[r+1]
+		col := cols[a:d]
+		val := vals[a:d]
 		val = val[:len(col)]
 		var s0, s1, s2, s3 float64
-		for g := 0; g+3 < len(col); g += 4 {
-			s0 += val[g] * x[col[g]]
-			s1 += val[g+1] * x[col[g+1]]
-			s2 += val[g+2] * x[col[g+2]]
-			s3 += val[g+3] * x[col[g+3]]
+		for g := 3; g < len(col); g += 4 {
+			s0 += val[g-3] * x[col[g-3]]
+			s1 += val[g-2] * x[col[g-2]]
+			s2 += val[g-1] * x[col[g-1]]
+			s3 += val[g] * x[col[g]]
 		}
-		out[r] = sumTerms(sp.mpval[t:e], sp.mpcol[t:e], x, (s0+s2)+(s1+s3))
+		dv := vals[d:t] // the dense run: column dlo[r] + g at slot d + g
+		dx := x[dlo[r]:]
+		dx = dx[:len(dv)]
+		for g := 3; g < len(dv); g += 4 {
+			s0 += dv[g-3] * dx[g-3]
+			s1 += dv[g-2] * dx[g-2]
+			s2 += dv[g-1] * dx[g-1]
+			s3 += dv[g] * dx[g]
+		}
+		out[r] = sumTerms(vals[t:e], cols[t:e], x, (s0+s2)+(s1+s3))
 	}
 }
 
@@ -660,32 +707,36 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	h := &sp.h
 	h.adr, h.ind = sp.sym.adr, sp.sym.ind
 	h.val = solver.Resize(h.val, len(h.ind))
+	// The slices in locals: the stores into buf would otherwise make
+	// every loop load sp's slice headers again.
+	buf, jval := sp.buf[:nv], sp.jval
+	state, d := nw.state, nw.d
 	for i := range nv {
 		a, e := h.adr[i], h.adr[i+1]
 		cols := h.ind[a:e]
 		for _, c := range cols {
-			sp.buf[c] = 0
+			buf[c] = 0
 		}
 		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
 			k := sp.trow[t]
-			if nw.state[k] != nwQuadratic || nw.d[k] == 0 {
+			if state[k] != nwQuadratic || d[k] == 0 {
 				continue
 			}
-			scl := sp.jval[sp.tpos[t]] * nw.d[k]
+			scl := jval[sp.tpos[t]] * d[k]
 			ind, val := sp.row(k)
+			val = val[:len(ind)]
 			for j, c := range ind {
 				if c > i {
 					break
 				}
-				sp.buf[c] += val[j] * scl
+				buf[c] += val[j] * scl
 			}
 		}
-		for _, p := range sp.mplo[sp.mploadr[i]:sp.mploadr[i+1]] {
-			sp.buf[sp.mpcol[p]] += sp.mpval[p]
-		}
+		sp.addLowerM(buf, i)
 		v := h.val[a:e]
+		v = v[:len(cols)]
 		for p, c := range cols {
-			v[p] = sp.buf[c]
+			v[p] = buf[c]
 		}
 	}
 	for _, p := range sp.sym.fill {
@@ -694,6 +745,39 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	sp.cholFactor(h, mjMinVal)
 	if nw.ncone > 0 {
 		nw.hessianConeSparse(w)
+	}
+}
+
+// addLowerM adds row i's entries of M at columns ≤ i (H's part of M,
+// mj_addM) into buf from packM's slots in the row's order: its lanes (every
+// column below its dense run, which starts at or below i), its dense run
+// up to column i (no column indices) and its tail's columns up to i. Each
+// entry of M is added once, as from its place on the pattern; a slot off
+// it (padding, a zero of the dense run) adds +0, which leaves a sum from
+// +0 as it is (such a sum is never −0), and a column off H's row is not
+// read back.
+func (sp *sparseNewton) addLowerM(buf []float64, i int) {
+	a, d, t, e := sp.mpadr[i], sp.mpdense[i], sp.mptail[i], sp.mpadr[i+1]
+	col, val := sp.mpcol[a:d], sp.mpval[a:d]
+	val = val[:len(col)]
+	for j, c := range col {
+		buf[c] += val[j]
+	}
+	lo := sp.mpdlo[i]
+	dv := sp.mpval[d:t]
+	dv = dv[:min(i-lo+1, len(dv))]
+	bl := buf[lo:]
+	bl = bl[:len(dv)]
+	for g, v := range dv {
+		bl[g] += v
+	}
+	col, val = sp.mpcol[t:e], sp.mpval[t:e]
+	val = val[:len(col)]
+	for j, c := range col {
+		if c > i {
+			break
+		}
+		buf[c] += val[j]
 	}
 }
 

@@ -210,7 +210,7 @@ func (sim *Simulator) mujocoMetricVStar() error {
 	// bit: the two factors trade storage, and w.factor's takes M's.
 	mw.dampF, w.factor = w.factor, mw.dampF
 	copy(p.A, w.mass[:len(p.A)])
-	if err := w.factor.Factor(p); err != nil {
+	if err := w.factor.FactorTreeMass(p); err != nil { // A = M
 		return fmt.Errorf("sim: step %d: M: %w", sim.step+1, err)
 	}
 	copy(w.k, mw.k)

@@ -54,7 +54,20 @@ type treeShape struct {
 
 // Factor factors every clique block of p.A. It returns an error naming the
 // first block that is not numerically positive definite.
-func (f *CliqueFactor) Factor(p *Problem) error {
+func (f *CliqueFactor) Factor(p *Problem) error { return f.factor(p, false) }
+
+// FactorTreeMass is Factor for a caller whose A is, clique by clique, a
+// tree's mass matrix plus a diagonal (the CRBA's M, MuJoCo's M + h
+// diag(B)): such a block has its tree's pattern by construction (the
+// CRBA writes M_ij only for i an ancestor of j or j of i, and clears the
+// rest: multibody.Workspace.MassMatrix), so the per-step check of the
+// entries off the pattern (linalg.OffPatternZero) is skipped. The
+// factor and its bits are Factor's.
+func (f *CliqueFactor) FactorTreeMass(p *Problem) error { return f.factor(p, true) }
+
+// factor is Factor; treeMass skips the check that a tree clique's block
+// has the tree's pattern (FactorTreeMass).
+func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 	f.data = Resize(f.data, len(p.A))
 	copy(f.data, p.A)
 	f.tree = resizeBool(f.tree, len(p.A))
@@ -64,7 +77,7 @@ func (f *CliqueFactor) Factor(p *Problem) error {
 	f.shapeAt = f.shapeAt[:p.NV]
 	for c, q := range p.Cliques {
 		if q.Size > 0 {
-			f.tree[q.AOff] = f.treeShaped(c, q)
+			f.tree[q.AOff] = f.treeShaped(c, q, treeMass)
 			f.shapeAt[q.Offset] = int32(c)
 		}
 		if !f.factorBlock(q) {
@@ -191,10 +204,11 @@ func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 // non-zeros there, and the block is then factored densely). The first two
 // depend on the tree only and are cached (shape); the last reads A's
 // values, which change every step, over the cached off-pattern entries:
-// linalg.TreePattern's answer.
-func (f *CliqueFactor) treeShaped(c int, q Clique) bool {
+// linalg.TreePattern's answer, which a block of a tree's mass matrix
+// (treeMass: FactorTreeMass) gives by construction.
+func (f *CliqueFactor) treeShaped(c int, q Clique, treeMass bool) bool {
 	sh := f.shape(c, q)
-	return sh.branched && linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size])
+	return sh.branched && (treeMass || linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size]))
 }
 
 // shape returns clique c's cached treeShape, rebuilt first if q's Size or
