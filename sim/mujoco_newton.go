@@ -476,6 +476,30 @@ func mulRows(a, x, out []float64, stride int) {
 	}
 }
 
+// dotMJ is MuJoCo 2.2.2's mju_dot of a and b[:len(a)] in its own loop:
+// the sums of mulRows on one row (four partial sums over blocks of four,
+// (s0 + s2) + (s1 + s3), then the tail in order), without mulRows' set-up
+// for many rows, which a single short dot paid for on every call (the
+// solve's forward substitution, the factor's diagonal, the line search's
+// products: TestDot4MatchesMuJoCo).
+func dotMJ(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	t := 0
+	for ; t+3 < len(a); t += 4 {
+		x, y := a[t:t+4:t+4], b[t:t+4:t+4]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
+	}
+	res := (s0 + s2) + (s1 + s3)
+	for ; t < len(a); t++ {
+		res += a[t] * b[t]
+	}
+	return res
+}
+
 // warmStart sets qacc as MuJoCo's warmstart does for Newton: qacc_warmstart
 // (sim.pgsWarm; MuJoCo's mj_resetData zeroes it) unless qacc_smooth's
 // cost is lower. It leaves Ma = M qacc in nw.ma and J qacc − aref in
