@@ -217,15 +217,16 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 		nw.hessianIncrementalSparse(w)
 		return
 	}
-	nv := nw.nv
-	for k := range nw.n {
-		old, cur := nw.old[k] == nwQuadratic, nw.state[k] == nwQuadratic
+	nv, n := nw.nv, nw.n
+	olds, states, e := nw.old[:n], nw.state[:n], nw.e[:nv]
+	for k, st := range states {
+		old, cur := olds[k] == nwQuadratic, st == nwQuadratic
 		if old == cur {
 			continue
 		}
 		sd := math.Sqrt(nw.d[k])
-		for i := range nv {
-			nw.e[i] = nw.j[k*nv+i] * sd
+		for i, x := range nw.j[k*nv : (k+1)*nv] {
+			e[i] = x * sd
 		}
 		if cholUpdate(nw.h, nw.e, nv, cur) < nv {
 			nw.hessianDirect(w)
@@ -381,17 +382,17 @@ func (nw *newtonWork) prepare(w *pgsWork) {
 }
 
 // eval is CGeval: the cost along the search at p.alpha and its first two
-// derivatives.
+// derivatives. A row's quadratic (quadAt) is read only where it enters.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 	alpha, n := p.alpha, nw.n
 	t0, t1, t2 := nw.quadGauss[0], nw.quadGauss[1], nw.quadGauss[2]
 	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
 	for k, c := 0, 0; k < n; k++ {
-		q := quad[3*k : 3*k+3]
 		switch class[k] {
 		case pgsEquality:
-			t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+			q0, q1, q2 := quadAt(quad, k)
+			t0, t1, t2 = t0+q0, t1+q1, t2+q2
 		case pgsFriction:
 			start, dir := jaref[k], jv[k]
 			x := start + alpha*dir
@@ -399,7 +400,8 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 			rf := nw.r[k] * f
 			switch {
 			case -rf < x && x < rf:
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			case x <= -rf:
 				t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
 				t2 += 0
@@ -410,14 +412,16 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 		case pgsCone:
 			cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
 			if quadratic {
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			}
 			cost, d0, d1 = cost+cc, d0+c0, d1+c1
 			k += w.cones[c].dim - 1
 			c++
 		default:
 			if jaref[k]+alpha*jv[k] < 0 {
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			}
 		}
 	}
@@ -428,6 +432,13 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
 	nw.lsIter++
+}
+
+// quadAt returns row k's quadratic in α (prepare), its three entries of
+// quad.
+func quadAt(quad []float64, k int) (float64, float64, float64) {
+	q := quad[3*k : 3*k+3]
+	return q[0], q[1], q[2]
 }
 
 // lineSearch is CGsearch: the exact line search along nw.search (one
