@@ -277,13 +277,25 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 		if j+1 == n {
 			break
 		}
-		// mju_dot(L_i, L_j, j) for every i > j, kept in row j's upper
-		// part, which nothing reads (the factor is the lower triangle).
-		dots := mat[j*n+j+1 : (j+1)*n]
-		mulRows(mat[(j+1)*n+w:], lj, dots, n)
-		for t, dt := range dots {
-			i := j + 1 + t
-			mat[i*n+j] = (mat[i*n+j] - dt) * tmp
+		// L_ij = (mat_ij − mju_dot(L_i, L_j, j)) / L_jj for every i > j,
+		// as mju_cholFactor's loop: row i's window and L_ij cut together.
+		m := len(lj)
+		for i := j + 1; i < n; i++ {
+			li := mat[i*n+w : i*n+w+m+1]
+			var s0, s1, s2, s3 float64
+			t := 0
+			for ; t+3 < m; t += 4 {
+				x, y := li[t:t+4:t+4], lj[t:t+4:t+4]
+				s0 += x[0] * y[0]
+				s1 += x[1] * y[1]
+				s2 += x[2] * y[2]
+				s3 += x[3] * y[3]
+			}
+			dt := (s0 + s2) + (s1 + s3)
+			for ; t < m; t++ {
+				dt += li[t] * lj[t]
+			}
+			li[m] = (li[m] - dt) * tmp
 		}
 	}
 	return rank
