@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -130,28 +131,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
 	first := nw.firstCols()
-	for k, st := range nw.state[:nw.n] {
-		dk := nw.d[k]
-		if st != nwQuadratic || dk == 0 {
-			continue
-		}
-		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
-		// A dense row: mju_sqrMatTD's loop over all of row i's columns c ≤
-		// i (its zeros add ±0 to sums that are never −0).
-		if 2*len(idx) >= nv {
-			for _, i := range idx {
-				addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*dk)
-			}
-			continue
-		}
-		for a, i := range idx {
-			scl := row[i] * dk
-			hi := h[int(i)*nv : int(i)*nv+nv]
-			for _, c := range idx[:a+1] {
-				hi[c] += row[c] * scl
-			}
-		}
-	}
+	nw.sqrRows(h)
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
 	// symmetric copy of it is not needed for the same bits. M's entries off
@@ -167,6 +147,64 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	cholFactorFrom(h, nv, mjMinVal, first)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
+	}
+}
+
+// sqrRows adds Jᵀ diag(D_quadratic) J to h's lower triangle as
+// mju_sqrMatTD does, row by row in MuJoCo's order, each row's terms over
+// its non-zeros (rowPattern: the zero terms add ±0 to sums that start at
+// +0, so never −0). A dense row goes over all of row i's columns c ≤ i for
+// each of its non-zeros i; two dense rows with the same pattern that follow
+// each other among the quadratic rows (a pyramid's edges) go through h's
+// rows together (addScl2): each entry gets the same two terms in the same
+// order.
+func (nw *newtonWork) sqrRows(h []float64) {
+	nv, n := nw.nv, nw.n
+	var held []float64 // a dense row waiting for a second one, with its D and pattern
+	var heldD float64
+	var heldIdx []int32
+	for k, st := range nw.state[:n] {
+		dk := nw.d[k]
+		if st != nwQuadratic || dk == 0 {
+			continue
+		}
+		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
+		if 2*len(idx) >= nv {
+			if held != nil && slices.Equal(heldIdx, idx) {
+				for _, i := range idx {
+					addScl2(h[int(i)*nv:int(i)*nv+int(i)+1], held, row, held[i]*heldD, row[i]*dk)
+				}
+				held = nil
+				continue
+			}
+			if held != nil {
+				addDense(h, held, heldIdx, heldD, nv)
+			}
+			held, heldD, heldIdx = row, dk, idx
+			continue
+		}
+		if held != nil {
+			addDense(h, held, heldIdx, heldD, nv)
+			held = nil
+		}
+		for a, i := range idx {
+			scl := row[i] * dk
+			hi := h[int(i)*nv : int(i)*nv+nv]
+			for _, c := range idx[:a+1] {
+				hi[c] += row[c] * scl
+			}
+		}
+	}
+	if held != nil {
+		addDense(h, held, heldIdx, heldD, nv)
+	}
+}
+
+// addDense adds a dense row's d rowᵀ row to h's lower triangle
+// (mju_sqrMatTD: all of row i's columns c ≤ i for each non-zero i of idx).
+func addDense(h, row []float64, idx []int32, d float64, nv int) {
+	for _, i := range idx {
+		addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*d)
 	}
 }
 
