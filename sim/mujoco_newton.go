@@ -509,7 +509,6 @@ func dotMJ(a, b []float64) float64 {
 // rows' states, forces and qfrc_constraint still hold (ready), so that
 // iterate does not redo it.
 func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready bool) {
-	nv := nw.nv
 	clear(nw.qacc)
 	if sim.pgsWarm.set {
 		copy(nw.qacc, sim.pgsWarm.qacc)
@@ -528,10 +527,7 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	rows = nw.constraintUpdate(w)
 	nw.mulM(nw.qacc, nw.ma)
-	costWarm := rows
-	for i := range nv {
-		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
+	costWarm := nw.gaussCost(rows) // rows, then each term of Gauss's in order
 	if costWarm > costSmooth {
 		copy(nw.qacc, nw.qs)
 		copy(nw.ma, nw.qfs)

@@ -40,13 +40,7 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		if alpha == 0 {
 			return iter, true
 		}
-		for i := range nv {
-			nw.qacc[i] += alpha * nw.search[i]
-			nw.ma[i] += alpha * nw.mv[i]
-		}
-		for k := range nw.jaref {
-			nw.jaref[k] += alpha * nw.jv[k]
-		}
+		nw.move(alpha)
 		if nw.cg {
 			copy(nw.gradOld, nw.grad)
 			copy(nw.mgradOld, nw.mgrad)
@@ -91,20 +85,47 @@ func (nw *newtonWork) addGauss(rows float64) {
 			nw.ncone++
 		}
 	}
-	gauss := 0.0
-	for i := range nw.nv {
-		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
+	gauss := nw.gaussCost(0)
 	nw.quadGauss[0] = gauss
 	nw.cost = rows + gauss
+}
+
+// gaussCost returns s plus Gauss's term ½ (Ma − qfrc_smooth)·(qacc −
+// qacc_smooth), its terms added to s one by one in order, over slices cut
+// to nv (no bounds check in the loop).
+func (nw *newtonWork) gaussCost(s float64) float64 {
+	nv := nw.nv
+	ma, qfs, qacc, qs := nw.ma[:nv], nw.qfs[:nv], nw.qacc[:nv], nw.qs[:nv]
+	gauss := s
+	for i, a := range ma {
+		gauss += 0.5 * (a - qfs[i]) * (qacc[i] - qs[i])
+	}
+	return gauss
+}
+
+// move takes the line search's step α: qacc += α search, Ma += α Mv,
+// J qacc − aref += α Jv.
+func (nw *newtonWork) move(alpha float64) {
+	nv, n := nw.nv, nw.n
+	qacc, search, ma, mv := nw.qacc[:nv], nw.search[:nv], nw.ma[:nv], nw.mv[:nv]
+	for i := range qacc {
+		qacc[i] += alpha * search[i]
+		ma[i] += alpha * mv[i]
+	}
+	jaref, jv := nw.jaref[:n], nw.jv[:n]
+	for k := range jaref {
+		jaref[k] += alpha * jv[k]
+	}
 }
 
 // updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
 // qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve; with Hcone when a
 // contact is in the cone state), or with CG M⁻¹ grad (mj_solveM).
 func (nw *newtonWork) updateGradient() {
-	for i := range nw.nv {
-		nw.grad[i] = nw.ma[i] - nw.qfs[i] - nw.qfc[i]
+	nv := nw.nv
+	grad, ma, qfs, qfc := nw.grad[:nv], nw.ma[:nv], nw.qfs[:nv], nw.qfc[:nv]
+	for i := range grad {
+		grad[i] = ma[i] - qfs[i] - qfc[i]
 	}
 	switch {
 	case nw.cg:
