@@ -514,14 +514,10 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 		copy(nw.qacc, sim.pgsWarm.qacc)
 	}
 	nw.mulJ(nw.qacc, nw.jaref)
-	for k := range nw.jaref {
-		nw.jaref[k] -= nw.aref[k]
-	}
+	subFrom(nw.jaref, nw.aref)
 	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
-	for k := range nw.jv {
-		nw.jv[k] -= nw.aref[k]
-	}
+	subFrom(nw.jv, nw.aref)
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	costSmooth := nw.rowsUpdate(w) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
 	nw.jaref, nw.jv = nw.jv, nw.jaref
@@ -535,6 +531,15 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 		return 0, false
 	}
 	return rows, true
+}
+
+// subFrom sets x −= y (len(y) ≥ len(x)), y cut to x's length so that the
+// loop carries no bounds check.
+func subFrom(x, y []float64) {
+	y = y[:len(x)]
+	for k, v := range y {
+		x[k] -= v
+	}
 }
 
 // constraintUpdate is mj_constraintUpdate at jar = nw.jaref: it sets the

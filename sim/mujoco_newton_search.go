@@ -80,9 +80,11 @@ func (nw *newtonWork) updateConstraint(w *pgsWork) {
 // rows in the cone state and the cost rows + Gauss's term (updateConstraint).
 func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
-	for _, st := range nw.state {
-		if st == nwCone {
-			nw.ncone++
+	if len(nw.coneMu) > 0 { // only an elliptic contact's row takes nwCone (coneUpdate)
+		for _, st := range nw.state {
+			if st == nwCone {
+				nw.ncone++
+			}
 		}
 	}
 	gauss := nw.gaussCost(0)
