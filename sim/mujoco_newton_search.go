@@ -341,8 +341,8 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 		// L_ij = (mat_ij − mju_dot(L_i, L_j, j)) / L_jj for every i > j,
 		// as mju_cholFactor's loop: row i's window and L_ij cut together.
 		m := len(lj)
-		for i := j + 1; i < n; i++ {
-			li := mat[i*n+w : i*n+w+m+1]
+		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
+			li := mat[off : off+m+1]
 			var s0, s1, s2, s3 float64
 			t := 0
 			for ; t+3 < m; t += 4 {
