@@ -476,6 +476,30 @@ func mulRows(a, x, out []float64, stride int) {
 	}
 }
 
+// dotMJ is MuJoCo 2.2.2's mju_dot of a and b[:len(a)] in its own loop:
+// the sums of mulRows on one row (four partial sums over blocks of four,
+// (s0 + s2) + (s1 + s3), then the tail in order), without mulRows' set-up
+// for many rows, which a single short dot paid for on every call (the
+// solve's forward substitution, the factor's diagonal, the line search's
+// products: TestDot4MatchesMuJoCo).
+func dotMJ(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	t := 0
+	for ; t+3 < len(a); t += 4 {
+		x, y := a[t:t+4:t+4], b[t:t+4:t+4]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
+	}
+	res := (s0 + s2) + (s1 + s3)
+	for ; t < len(a); t++ {
+		res += a[t] * b[t]
+	}
+	return res
+}
+
 // warmStart sets qacc as MuJoCo's warmstart does for Newton: qacc_warmstart
 // (sim.pgsWarm; MuJoCo's mj_resetData zeroes it) unless qacc_smooth's
 // cost is lower. It leaves Ma = M qacc in nw.ma and J qacc − aref in
@@ -485,29 +509,21 @@ func mulRows(a, x, out []float64, stride int) {
 // rows' states, forces and qfrc_constraint still hold (ready), so that
 // iterate does not redo it.
 func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready bool) {
-	nv := nw.nv
 	clear(nw.qacc)
 	if sim.pgsWarm.set {
 		copy(nw.qacc, sim.pgsWarm.qacc)
 	}
 	nw.mulJ(nw.qacc, nw.jaref)
-	for k := range nw.jaref {
-		nw.jaref[k] -= nw.aref[k]
-	}
+	subFrom(nw.jaref, nw.aref)
 	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
-	for k := range nw.jv {
-		nw.jv[k] -= nw.aref[k]
-	}
+	subFrom(nw.jv, nw.aref)
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	costSmooth := nw.rowsUpdate(w) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
 	nw.jaref, nw.jv = nw.jv, nw.jaref
 	rows = nw.constraintUpdate(w)
 	nw.mulM(nw.qacc, nw.ma)
-	costWarm := rows
-	for i := range nv {
-		costWarm += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
+	costWarm := nw.gaussCost(rows) // rows, then each term of Gauss's in order
 	if costWarm > costSmooth {
 		copy(nw.qacc, nw.qs)
 		copy(nw.ma, nw.qfs)
@@ -515,6 +531,15 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 		return 0, false
 	}
 	return rows, true
+}
+
+// subFrom sets x −= y (len(y) ≥ len(x)), y cut to x's length so that the
+// loop carries no bounds check.
+func subFrom(x, y []float64) {
+	y = y[:len(x)]
+	for k, v := range y {
+		x[k] -= v
+	}
 }
 
 // constraintUpdate is mj_constraintUpdate at jar = nw.jaref: it sets the

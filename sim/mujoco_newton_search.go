@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -39,13 +40,7 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		if alpha == 0 {
 			return iter, true
 		}
-		for i := range nv {
-			nw.qacc[i] += alpha * nw.search[i]
-			nw.ma[i] += alpha * nw.mv[i]
-		}
-		for k := range nw.jaref {
-			nw.jaref[k] += alpha * nw.jv[k]
-		}
+		nw.move(alpha)
 		if nw.cg {
 			copy(nw.gradOld, nw.grad)
 			copy(nw.mgradOld, nw.mgrad)
@@ -85,25 +80,54 @@ func (nw *newtonWork) updateConstraint(w *pgsWork) {
 // rows in the cone state and the cost rows + Gauss's term (updateConstraint).
 func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
-	for _, st := range nw.state {
-		if st == nwCone {
-			nw.ncone++
+	if len(nw.coneMu) > 0 { // only an elliptic contact's row takes nwCone (coneUpdate)
+		for _, st := range nw.state {
+			if st == nwCone {
+				nw.ncone++
+			}
 		}
 	}
-	gauss := 0.0
-	for i := range nw.nv {
-		gauss += 0.5 * (nw.ma[i] - nw.qfs[i]) * (nw.qacc[i] - nw.qs[i])
-	}
+	gauss := nw.gaussCost(0)
 	nw.quadGauss[0] = gauss
 	nw.cost = rows + gauss
+}
+
+// gaussCost returns s plus Gauss's term ½ (Ma − qfrc_smooth)·(qacc −
+// qacc_smooth), its terms added to s one by one in order, over slices cut
+// to nv (no bounds check in the loop).
+func (nw *newtonWork) gaussCost(s float64) float64 {
+	nv := nw.nv
+	ma, qfs, qacc, qs := nw.ma[:nv], nw.qfs[:nv], nw.qacc[:nv], nw.qs[:nv]
+	gauss := s
+	for i, a := range ma {
+		gauss += 0.5 * (a - qfs[i]) * (qacc[i] - qs[i])
+	}
+	return gauss
+}
+
+// move takes the line search's step α: qacc += α search, Ma += α Mv,
+// J qacc − aref += α Jv.
+func (nw *newtonWork) move(alpha float64) {
+	nv, n := nw.nv, nw.n
+	qacc, search, ma, mv := nw.qacc[:nv], nw.search[:nv], nw.ma[:nv], nw.mv[:nv]
+	for i := range qacc {
+		qacc[i] += alpha * search[i]
+		ma[i] += alpha * mv[i]
+	}
+	jaref, jv := nw.jaref[:n], nw.jv[:n]
+	for k := range jaref {
+		jaref[k] += alpha * jv[k]
+	}
 }
 
 // updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
 // qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve; with Hcone when a
 // contact is in the cone state), or with CG M⁻¹ grad (mj_solveM).
 func (nw *newtonWork) updateGradient() {
-	for i := range nw.nv {
-		nw.grad[i] = nw.ma[i] - nw.qfs[i] - nw.qfc[i]
+	nv := nw.nv
+	grad, ma, qfs, qfc := nw.grad[:nv], nw.ma[:nv], nw.qfs[:nv], nw.qfc[:nv]
+	for i := range grad {
+		grad[i] = ma[i] - qfs[i] - qfc[i]
 	}
 	switch {
 	case nw.cg:
@@ -130,28 +154,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
 	first := nw.firstCols()
-	for k, st := range nw.state[:nw.n] {
-		dk := nw.d[k]
-		if st != nwQuadratic || dk == 0 {
-			continue
-		}
-		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k) // the zero terms add nothing (rowPattern)
-		// A dense row: mju_sqrMatTD's loop over all of row i's columns c ≤
-		// i (its zeros add ±0 to sums that are never −0).
-		if 2*len(idx) >= nv {
-			for _, i := range idx {
-				addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*dk)
-			}
-			continue
-		}
-		for a, i := range idx {
-			scl := row[i] * dk
-			hi := h[int(i)*nv : int(i)*nv+nv]
-			for _, c := range idx[:a+1] {
-				hi[c] += row[c] * scl
-			}
-		}
-	}
+	nw.sqrRows(h)
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
 	// symmetric copy of it is not needed for the same bits. M's entries off
@@ -167,6 +170,64 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	cholFactorFrom(h, nv, mjMinVal, first)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
+	}
+}
+
+// sqrRows adds Jᵀ diag(D_quadratic) J to h's lower triangle as
+// mju_sqrMatTD does, row by row in MuJoCo's order, each row's terms over
+// its non-zeros (rowPattern: the zero terms add ±0 to sums that start at
+// +0, so never −0). A dense row goes over all of row i's columns c ≤ i for
+// each of its non-zeros i; two dense rows with the same pattern that follow
+// each other among the quadratic rows (a pyramid's edges) go through h's
+// rows together (addScl2): each entry gets the same two terms in the same
+// order.
+func (nw *newtonWork) sqrRows(h []float64) {
+	nv, n := nw.nv, nw.n
+	var held []float64 // a dense row waiting for a second one, with its D and pattern
+	var heldD float64
+	var heldIdx []int32
+	for k, st := range nw.state[:n] {
+		dk := nw.d[k]
+		if st != nwQuadratic || dk == 0 {
+			continue
+		}
+		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
+		if 2*len(idx) >= nv {
+			if held != nil && slices.Equal(heldIdx, idx) {
+				for _, i := range idx {
+					addScl2(h[int(i)*nv:int(i)*nv+int(i)+1], held, row, held[i]*heldD, row[i]*dk)
+				}
+				held = nil
+				continue
+			}
+			if held != nil {
+				addDense(h, held, heldIdx, heldD, nv)
+			}
+			held, heldD, heldIdx = row, dk, idx
+			continue
+		}
+		if held != nil {
+			addDense(h, held, heldIdx, heldD, nv)
+			held = nil
+		}
+		for a, i := range idx {
+			scl := row[i] * dk
+			hi := h[int(i)*nv : int(i)*nv+nv]
+			for _, c := range idx[:a+1] {
+				hi[c] += row[c] * scl
+			}
+		}
+	}
+	if held != nil {
+		addDense(h, held, heldIdx, heldD, nv)
+	}
+}
+
+// addDense adds a dense row's d rowᵀ row to h's lower triangle
+// (mju_sqrMatTD: all of row i's columns c ≤ i for each non-zero i of idx).
+func addDense(h, row []float64, idx []int32, d float64, nv int) {
+	for _, i := range idx {
+		addScl(h[int(i)*nv:int(i)*nv+int(i)+1], row, row[i]*d)
 	}
 }
 
@@ -217,15 +278,16 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 		nw.hessianIncrementalSparse(w)
 		return
 	}
-	nv := nw.nv
-	for k := range nw.n {
-		old, cur := nw.old[k] == nwQuadratic, nw.state[k] == nwQuadratic
+	nv, n := nw.nv, nw.n
+	olds, states, e := nw.old[:n], nw.state[:n], nw.e[:nv]
+	for k, st := range states {
+		old, cur := olds[k] == nwQuadratic, st == nwQuadratic
 		if old == cur {
 			continue
 		}
 		sd := math.Sqrt(nw.d[k])
-		for i := range nv {
-			nw.e[i] = nw.j[k*nv+i] * sd
+		for i, x := range nw.j[k*nv : (k+1)*nv] {
+			e[i] = x * sd
 		}
 		if cholUpdate(nw.h, nw.e, nv, cur) < nv {
 			nw.hessianDirect(w)
@@ -276,13 +338,25 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 		if j+1 == n {
 			break
 		}
-		// mju_dot(L_i, L_j, j) for every i > j, kept in row j's upper
-		// part, which nothing reads (the factor is the lower triangle).
-		dots := mat[j*n+j+1 : (j+1)*n]
-		mulRows(mat[(j+1)*n+w:], lj, dots, n)
-		for t, dt := range dots {
-			i := j + 1 + t
-			mat[i*n+j] = (mat[i*n+j] - dt) * tmp
+		// L_ij = (mat_ij − mju_dot(L_i, L_j, j)) / L_jj for every i > j,
+		// as mju_cholFactor's loop: row i's window and L_ij cut together.
+		m := len(lj)
+		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
+			li := mat[off : off+m+1]
+			var s0, s1, s2, s3 float64
+			t := 0
+			for ; t+3 < m; t += 4 {
+				x, y := li[t:t+4:t+4], lj[t:t+4:t+4]
+				s0 += x[0] * y[0]
+				s1 += x[1] * y[1]
+				s2 += x[2] * y[2]
+				s3 += x[3] * y[3]
+			}
+			dt := (s0 + s2) + (s1 + s3)
+			for ; t < m; t++ {
+				dt += li[t] * lj[t]
+			}
+			li[m] = (li[m] - dt) * tmp
 		}
 	}
 	return rank
@@ -381,17 +455,17 @@ func (nw *newtonWork) prepare(w *pgsWork) {
 }
 
 // eval is CGeval: the cost along the search at p.alpha and its first two
-// derivatives.
+// derivatives. A row's quadratic (quadAt) is read only where it enters.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 	alpha, n := p.alpha, nw.n
 	t0, t1, t2 := nw.quadGauss[0], nw.quadGauss[1], nw.quadGauss[2]
 	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
 	for k, c := 0, 0; k < n; k++ {
-		q := quad[3*k : 3*k+3]
 		switch class[k] {
 		case pgsEquality:
-			t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+			q0, q1, q2 := quadAt(quad, k)
+			t0, t1, t2 = t0+q0, t1+q1, t2+q2
 		case pgsFriction:
 			start, dir := jaref[k], jv[k]
 			x := start + alpha*dir
@@ -399,7 +473,8 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 			rf := nw.r[k] * f
 			switch {
 			case -rf < x && x < rf:
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			case x <= -rf:
 				t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
 				t2 += 0
@@ -410,14 +485,16 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 		case pgsCone:
 			cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
 			if quadratic {
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			}
 			cost, d0, d1 = cost+cc, d0+c0, d1+c1
 			k += w.cones[c].dim - 1
 			c++
 		default:
 			if jaref[k]+alpha*jv[k] < 0 {
-				t0, t1, t2 = t0+q[0], t1+q[1], t2+q[2]
+				q0, q1, q2 := quadAt(quad, k)
+				t0, t1, t2 = t0+q0, t1+q1, t2+q2
 			}
 		}
 	}
@@ -428,6 +505,13 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
 	nw.lsIter++
+}
+
+// quadAt returns row k's quadratic in α (prepare), its three entries of
+// quad.
+func quadAt(quad []float64, k int) (float64, float64, float64) {
+	q := quad[3*k : 3*k+3]
+	return q[0], q[1], q[2]
 }
 
 // lineSearch is CGsearch: the exact line search along nw.search (one

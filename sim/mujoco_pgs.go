@@ -534,9 +534,7 @@ func (w *pgsWork) sweeps(maxIter int, tol, scale float64) (int, bool) {
 // reduced as (s0 + s2) + (s1 + s3), then the tail in order (the AVX and
 // the portable code give the same sums).
 func dot4(a, b []float64) float64 {
-	var res [1]float64
-	mulRows(a, b[:len(a)], res[:], 0) // the one row a: mulRows has the sums
-	return res[0]
+	return dotMJ(a, b) // mulRows' sums on one row (mujoco_newton.go)
 }
 
 // finish sets res from w.f (dualFinish): γ = δt f on each of MuJoCo's
