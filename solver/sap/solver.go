@@ -305,7 +305,7 @@ func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	ws := &s.ws
 	cur := &ws.cur
-	ws.line = line{}
+	ws.line = line{lag: ws.line.lag} // its packed blocks' storage kept (linesearch.go)
 	if ws.sys == nil {
 		s.prepareSystem(p)
 	}
@@ -337,7 +337,7 @@ func (s *Solver) search(p *solver.Problem, l *line, dv, dvc, dp []float64) (lsRe
 	cur := &s.ws.cur
 	p.MulA(dv, dp) // Δp = A Δv, SAP §IV-C
 	*l = line{p: p, it: cur, dvc: dvc, f0: dot(dv, cur.grad), b: dot(dv, cur.r), c2: dot(dv, dp),
-		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg}
+		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg, lag: l.lag}
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
