@@ -123,10 +123,18 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 		lag := skip && laggedG(gi)
 		for b2 := lo; b2 < hi; b2++ {
 			if lag {
-				gjLagged(gi, p.JBlockData(b2), s.tmp)
-			} else {
-				mulGJ(p, gi, b2, s.tmp)
+				// A Lagged block's three rows: addJtTmp's case for them,
+				// its block sizes read off J's blocks (3 × clique size).
+				j2 := p.JBlockData(b2)
+				gjLagged(gi, j2, s.tmp)
+				for b1 := lo; b1 <= b2; b1++ {
+					j1 := p.JBlockData(b1)
+					addJtTmp3(j1, s.tmp, len(j1)/3, len(j2)/3, s.pairs[k], data, b1 == b2)
+					k++
+				}
+				continue
 			}
+			mulGJ(p, gi, b2, s.tmp)
 			for b1 := lo; b1 <= b2; b1++ {
 				s.addJtTmp(p, b1, b2, s.pairs[k], data)
 				k++
