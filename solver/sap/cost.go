@@ -116,28 +116,49 @@ func (e *evaluator) evaluate(it *iterate) bool {
 		it.costC += it.ci[i]
 	}
 	it.cost = it.costA + it.costC // SAP eq. (24)
-	e.gradient(it)
-	for i := range it.grad {
-		diff[i] = it.r[i] + e.avs[i] // p = A v
-	}
-	it.pNorm = scaledNorm(e.dinv, diff)
+	e.gradient(it, true)
 	return it.finite()
 }
 
 // gradient sets it's j_c = Jᵀγ, ∇ℓp = A(v − v*) − Jᵀγ (SAP §IV-A) and
-// their scaled norms from it.r and it.gamma.
-func (e *evaluator) gradient(it *iterate) {
+// their scaled norms ‖D ∇ℓp‖, ‖D j_c‖ from it.r and it.gamma, and with
+// withP also ‖D p‖, p = A v = A(v − v*) + A v*. The norms are scaledNorm's
+// sums, each in its own accumulator in index order, formed in the one pass
+// that forms ∇ℓp (the same bits: TestPeers5ReevaluateMatchesEvaluate and
+// TestPeers5GradientNorms).
+func (e *evaluator) gradient(it *iterate, withP bool) {
 	p := e.p
 	if e.cols != nil && allFinite(it.gamma) {
 		mulJT(p, e.cols, it.gamma, it.jc) // the same bits over J's non-zero columns
 	} else {
 		p.MulJT(it.gamma, it.jc)
 	}
-	for i := range it.grad {
-		it.grad[i] = it.r[i] - it.jc[i] // SAP §IV-A
+	grad := it.grad
+	n := len(grad)
+	r, jc, d := it.r[:n], it.jc[:n], e.dinv[:n]
+	sg, sj := 0.0, 0.0
+	if !withP {
+		for i := range grad {
+			g := r[i] - jc[i] // SAP §IV-A
+			grad[i] = g
+			x, y := d[i]*g, d[i]*jc[i]
+			sg += x * x
+			sj += y * y
+		}
+		it.gradNorm, it.jcNorm = math.Sqrt(sg), math.Sqrt(sj)
+		return
 	}
-	it.gradNorm = scaledNorm(e.dinv, it.grad)
-	it.jcNorm = scaledNorm(e.dinv, it.jc)
+	avs := e.avs[:n]
+	sp := 0.0
+	for i := range grad {
+		g := r[i] - jc[i] // SAP §IV-A
+		grad[i] = g
+		x, y, z := d[i]*g, d[i]*jc[i], d[i]*(r[i]+avs[i]) // p = A v
+		sg += x * x
+		sj += y * y
+		sp += z * z
+	}
+	it.gradNorm, it.jcNorm, it.pNorm = math.Sqrt(sg), math.Sqrt(sj), math.Sqrt(sp)
 }
 
 // finite reports whether ℓp and the norms of the stopping criterion are
@@ -189,7 +210,7 @@ func (e *evaluator) reevaluate(it *iterate) bool {
 	}
 	it.costC = costC
 	it.cost = it.costA + costC // SAP eq. (24)
-	e.gradient(it)
+	e.gradient(it, false)
 	return it.finite()
 }
 

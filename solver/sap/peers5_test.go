@@ -254,3 +254,29 @@ func TestPeers5DerivsMatchGeneralLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestPeers5GradientNorms: the evaluation's ‖D ∇ℓp‖, ‖D j_c‖ and ‖D p‖,
+// formed in the pass that forms ∇ℓp, have the bits of scaledNorm over
+// the finished vectors, at 200 random velocities of random problems.
+func TestPeers5GradientNorms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 65))
+	for trial := range 200 {
+		p := peers5Problem(rng, trial)
+		s := New(DefaultParams())
+		var res solver.Result
+		solveOK2(t, s.Solve, p, nil, &res)
+		e := &s.ws.eval
+		it := peers5Clone(&s.ws.cur)
+		for i := range it.v {
+			it.v[i] = 2 * rng.NormFloat64()
+		}
+		e.evaluate(&it)
+		pv := make([]float64, p.NV)
+		for i := range pv {
+			pv[i] = it.r[i] + e.avs[i]
+		}
+		if g, j, q := scaledNorm(e.dinv, it.grad), scaledNorm(e.dinv, it.jc), scaledNorm(e.dinv, pv); !sameBit(g, it.gradNorm) || !sameBit(j, it.jcNorm) || !sameBit(q, it.pNorm) {
+			t.Fatalf("trial %d: norms (%v, %v, %v), scaledNorm (%v, %v, %v)", trial, it.gradNorm, it.jcNorm, it.pNorm, g, j, q)
+		}
+	}
+}
