@@ -19,6 +19,7 @@ type iterate struct {
 	grad  []float64 // ∇ℓp = A(v − v*) − Jᵀγ (SAP §IV-A), NV
 
 	cost  float64 // ℓp(v), SAP eq. (24)
+	costA float64 // ½‖v − v*‖²_A, the momentum part of ℓp
 	costC float64 // Σ_i ℓ_i, the constraint part of ℓp (ℓ_R of eq. 24 for contact cones)
 
 	gradNorm float64 // ‖D ∇ℓp‖, SAP eq. (25)–(26)
@@ -99,7 +100,7 @@ func (e *evaluator) evaluate(it *iterate) bool {
 		diff[i] = x - p.VStar[i]
 	}
 	p.MulA(diff, it.r)
-	costA := 0.5 * dot(diff, it.r) // ½‖v − v*‖²_A
+	it.costA = 0.5 * dot(diff, it.r) // ½‖v − v*‖²_A
 	it.costC = 0
 	for i, c := range p.Constraints {
 		lo, hi := c.Row, c.Row+c.Size
@@ -114,20 +115,136 @@ func (e *evaluator) evaluate(it *iterate) bool {
 		}
 		it.costC += it.ci[i]
 	}
-	it.cost = costA + it.costC // SAP eq. (24)
+	it.cost = it.costA + it.costC // SAP eq. (24)
+	e.gradient(it, true)
+	return it.finite()
+}
+
+// gradient sets it's j_c = Jᵀγ, ∇ℓp = A(v − v*) − Jᵀγ (SAP §IV-A) and
+// their scaled norms ‖D ∇ℓp‖, ‖D j_c‖ from it.r and it.gamma, and with
+// withP also ‖D p‖, p = A v = A(v − v*) + A v*. The norms are scaledNorm's
+// sums, each in its own accumulator in index order, formed in the one pass
+// that forms ∇ℓp (the same bits: TestPeers5ReevaluateMatchesEvaluate and
+// TestPeers5GradientNorms).
+func (e *evaluator) gradient(it *iterate, withP bool) {
+	p := e.p
 	if e.cols != nil && allFinite(it.gamma) {
 		mulJT(p, e.cols, it.gamma, it.jc) // the same bits over J's non-zero columns
 	} else {
 		p.MulJT(it.gamma, it.jc)
 	}
-	for i := range it.grad {
-		it.grad[i] = it.r[i] - it.jc[i] // SAP §IV-A
-		diff[i] = it.r[i] + e.avs[i]    // p = A v
+	grad := it.grad
+	n := len(grad)
+	r, jc, d := it.r[:n], it.jc[:n], e.dinv[:n]
+	sg, sj := 0.0, 0.0
+	if !withP {
+		for i := range grad {
+			g := r[i] - jc[i] // SAP §IV-A
+			grad[i] = g
+			x, y := d[i]*g, d[i]*jc[i]
+			sg += x * x
+			sj += y * y
+		}
+		it.gradNorm, it.jcNorm = math.Sqrt(sg), math.Sqrt(sj)
+		return
 	}
-	it.gradNorm = scaledNorm(e.dinv, it.grad)
-	it.pNorm = scaledNorm(e.dinv, diff)
-	it.jcNorm = scaledNorm(e.dinv, it.jc)
+	avs := e.avs[:n]
+	sp := 0.0
+	for i := range grad {
+		g := r[i] - jc[i] // SAP §IV-A
+		grad[i] = g
+		x, y, z := d[i]*g, d[i]*jc[i], d[i]*(r[i]+avs[i]) // p = A v
+		sg += x * x
+		sj += y * y
+		sp += z * z
+	}
+	it.gradNorm, it.jcNorm, it.pNorm = math.Sqrt(sg), math.Sqrt(sj), math.Sqrt(sp)
+}
+
+// finite reports whether ℓp and the norms of the stopping criterion are
+// finite at it.
+func (it *iterate) finite() bool {
 	return isFinite(it.cost) && isFinite(it.gradNorm) && isFinite(it.pNorm) && isFinite(it.jcNorm)
+}
+
+// evaluateWarm sets it.v to the warm start v0 and evaluates it, as
+// evaluate does. With again (a re-solve, Solver.Resolve: the problem is
+// the one it was last evaluated for, changed since only in the lagged
+// impulses n0 of its ContactLagged blocks) and v0 equal to it.v bit for bit
+// (the refiner warm-starts a re-solve from the last solve's returned
+// iterate, which is it), only what n0 enters is evaluated again
+// (reevaluate).
+func (e *evaluator) evaluateWarm(it *iterate, v0 []float64, again bool) bool {
+	if again && identical(it.v, v0) {
+		return e.reevaluate(it)
+	}
+	copy(it.v, v0)
+	return e.evaluate(it)
+}
+
+// reevaluate is evaluate for an iterate that holds the evaluation of the
+// same v for the same problem but for the lagged impulses n0 of some
+// ContactLagged blocks, with the same bits. Of ℓp's terms (SAP §IV-A) n0
+// enters only a ContactLagged block's γ_i, G_i and ℓ_i (lagged.go):
+// v_c = J v, A(v − v*), ½‖v − v*‖²_A and ‖D p‖ are functions of v and of
+// the problem's other data, computed before by the same code from the same
+// numbers, and are kept. Each ContactLagged block is evaluated again at
+// its kept v_c; the sum Σ ℓ_i is formed again in evaluate's order, and
+// j_c, ∇ℓp and their norms again from the new γ, unless no block's γ_i,
+// G_i or ℓ_i changed a bit (a block that sticks inside its friction disk
+// at both radii μ n0: there γ_t = −(v_t − v̂_t)/R_t does not depend on n0,
+// lagged.go), in which case the iterate is the one evaluate would give and
+// stays as it is.
+func (e *evaluator) reevaluate(it *iterate) bool {
+	p := e.p
+	changed := false
+	costC := 0.0
+	for i, c := range p.Constraints {
+		if c.Kind == solver.ContactLagged {
+			changed = e.lagged3Again(i, c.Row, it) || changed
+		}
+		costC += it.ci[i]
+	}
+	if !changed {
+		return it.finite()
+	}
+	it.costC = costC
+	it.cost = it.costA + costC // SAP eq. (24)
+	e.gradient(it, false)
+	return it.finite()
+}
+
+// lagged3Again evaluates ContactLagged constraint i (rows lo, lo+1, lo+2)
+// at it.vc, as lagged3 does, and reports whether its γ, G or ℓ differ in a
+// bit from those it holds.
+func (e *evaluator) lagged3Again(i, lo int, it *iterate) bool {
+	var b solver.LaggedBlock
+	vc := it.vc[lo : lo+3]
+	cost := e.p.LaggedEval(i, vc[0], vc[1], vc[2], &b)
+	gam, g := it.gamma[lo:lo+3], it.g[e.goff[i]:e.goff[i]+9]
+	if sameBit(cost, it.ci[i]) && sameBit(b.Gamma[0], gam[0]) && sameBit(b.Gamma[1], gam[1]) && sameBit(b.Gamma[2], gam[2]) &&
+		sameBit(b.G00, g[0]) && sameBit(b.G01, g[1]) && sameBit(b.G11, g[4]) && sameBit(b.Gnn, g[8]) {
+		return false // Put would write the same bits (its zeros are constants)
+	}
+	it.ci[i] = cost
+	b.Put(gam, g)
+	return true
+}
+
+// sameBit reports whether x and y have the same bits.
+func sameBit(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// identical reports whether x and y have the same length and bits.
+func identical(x, y []float64) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i, xi := range x {
+		if !sameBit(xi, y[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // lagged3 evaluates ContactLagged constraint i (rows lo, lo+1, lo+2) at

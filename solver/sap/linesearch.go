@@ -18,6 +18,14 @@ type line struct {
 
 	// scratch for one constraint at α: v_c, γ and G
 	vc, gamma, g []float64
+
+	// lag holds the numbers of the ContactLagged blocks that derivs reads,
+	// packed in constraint order on its first call (packLagged); packed
+	// says whether it has been. Its storage is kept across lines (search).
+	lag    []float64
+	packed bool
+	// allLagged: every constraint is ContactLagged (derivs runs over lag alone).
+	allLagged bool
 }
 
 // lsResult is the outcome of a line search.
@@ -77,8 +85,19 @@ func (l *line) costDiff(alpha float64) float64 {
 // Δpᵀ(v_m − v*) and Δv_cᵀγ(0) are never formed and dℓ/dα stays accurate
 // relative to dℓ/dα(0) close to the optimum.
 func (l *line) derivs(alpha float64) (d1, d2 float64) {
+	if !l.packed {
+		l.packLagged()
+	}
 	s1, s2 := 0.0, 0.0
+	if l.allLagged {
+		lag := l.lag
+		for k := 0; k+lagStride <= len(lag); k += lagStride {
+			s1, s2 = laggedTerms(lag[k:k+lagStride], alpha, s1, s2)
+		}
+		return l.f0 + alpha*l.c2 - s1, l.c2 + s2
+	}
 	p := l.p
+	k := 0 // the next ContactLagged block in lag
 	for i, c := range p.Constraints {
 		if c.Kind == solver.Interval { // one row (limits, pyramid edges): the sums below for k = 1, inline
 			j := c.Row
@@ -91,7 +110,8 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 			continue
 		}
 		if c.Kind == solver.ContactLagged {
-			s1, s2 = l.laggedDerivs(c, alpha, s1, s2)
+			s1, s2 = laggedTerms(l.lag[k:k+lagStride], alpha, s1, s2)
+			k += lagStride
 			continue
 		}
 		_, lo, hi := l.at(i, alpha, true)
@@ -110,42 +130,71 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 	return l.f0 + alpha*l.c2 - s1, l.c2 + s2
 }
 
-// laggedDerivs adds ContactLagged constraint c's terms (rows j, j+1, j+2)
-// of derivs' sums s1 and s2 at α and returns them: derivs' general loop
-// over a 3×3 G, the same bits, without its slices and without the
-// products with G's entries that are zero (G_tn = G_nt = 0). Leaving out a
-// product ±0 changes at most the sign of a zero partial sum t, and s2 (which
-// starts at +0 and so is never −0) then gets s2 + d·t = s2 either way.
-// γ and G are Problem.LaggedEval's (laggedEval's friction, DiskEval or
-// LaggedSlip, and its normal row), written out here with one call, not
-// three: Go keeps no float in a register across a call, so each call of
-// the chain spilled and reloaded the block's numbers (the line search
-// evaluates every Lagged block some ten times per Newton iteration on
-// clutter-40). ℓ(α) is not needed and its friction part is dropped.
-func (l *line) laggedDerivs(c solver.Constraint, alpha, s1, s2 float64) (float64, float64) {
-	p, j := l.p, c.Row
-	// s[j:j+3], not (*[3]float64)(s[j:]): two compares, where the
-	// conversion also masks the pointer of a possibly empty s[j:].
-	par := p.Params[c.Par : c.Par+5] // μ, n0, v_s, scale, stick (solver.ContactLagged)
-	vh, r := p.VHat[j:j+3], p.R[j:j+3]
-	d, vc, g0 := l.dvc[j:j+3], l.it.vc[j:j+3], l.it.gamma[j:j+3]
-	v0, v1, v2 := vc[0]+alpha*d[0], vc[1]+alpha*d[1], vc[2]+alpha*d[2]
+// lagStride is the count of numbers packLagged keeps per ContactLagged
+// block: v_c (3), Δv_c (3), γ(0) (3), v̂ (3), R_t, R_n, μ, n0, v_s, the
+// stick parameter and μ n0, at offsets 0, 3, 6, 9, 12, 13, …, 18.
+const lagStride = 19
+
+// packLagged packs, for each ContactLagged block in constraint order, the
+// numbers of laggedTerms into l.lag (they do not change along the line:
+// v_c and γ at v_m, Δv_c and the problem's data) and sets l.allLagged. A
+// line search evaluates each block some four times (clutter-40: 1.98 M
+// evaluations in 0.47 M line searches of a block), each of which sliced
+// six arrays with their bounds checks; packed, an evaluation reads one
+// slice. (clutter-40's first 300 steps: 81 238 evaluations in 19 181 line
+// searches, 1.98 M evaluations of a Lagged block.)
+func (l *line) packLagged() {
+	p := l.p
+	l.lag = l.lag[:0]
+	l.allLagged = true
+	for _, c := range p.Constraints {
+		if c.Kind != solver.ContactLagged {
+			l.allLagged = false
+			continue
+		}
+		j := c.Row
+		par := p.Params[c.Par : c.Par+5] // μ, n0, v_s, scale, stick (solver.ContactLagged)
+		vh, r := p.VHat[j:j+3], p.R[j:j+3]
+		d, vc, g0 := l.dvc[j:j+3], l.it.vc[j:j+3], l.it.gamma[j:j+3]
+		l.lag = append(l.lag, vc[0], vc[1], vc[2], d[0], d[1], d[2], g0[0], g0[1], g0[2],
+			vh[0], vh[1], vh[2], r[0], r[2], par[0], par[1], par[2], par[4], par[0]*par[1])
+	}
+	l.packed = true
+}
+
+// laggedTerms adds a ContactLagged block's terms of derivs' sums s1 and s2
+// at α and returns them; b is the block's numbers as packLagged packs
+// them. It is derivs' general loop over a 3×3 G, the same bits, without
+// the products with G's entries that are zero (G_tn = G_nt = 0). Leaving
+// out a product ±0 changes at most the sign of a zero partial sum t, and
+// s2 (which starts at +0 and so is never −0) then gets s2 + d·t = s2
+// either way. γ and G are Problem.LaggedEval's (laggedEval's friction,
+// DiskEval or LaggedSlip, and its normal row) on the same numbers (μ n0
+// formed once per line, the same product), written out here with one
+// call, not three: Go keeps no float in a register across a call, so each
+// call of the chain spilled and reloaded the block's numbers (the fifty-
+// eighth pass of BENCHMARKS.md). ℓ(α) is not needed and its friction part
+// is dropped.
+func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
+	b = b[:lagStride]
+	d0, d1, d2 := b[3], b[4], b[5]
+	v0, v1, v2 := b[0]+alpha*d0, b[1]+alpha*d1, b[2]+alpha*d2
 	var gm0, gm1, g00, g01, g11 float64
-	if par[4] != 0 { // anchored: the disk of radius μ n0
-		_, gm0, gm1, g00, g01, g11 = solver.DiskEval(par[0]*par[1], r[0], vh[0], vh[1], v0, v1, true)
+	if b[17] != 0 { // anchored: the disk of radius μ n0
+		_, gm0, gm1, g00, g01, g11 = solver.DiskEval(b[18], b[12], b[9], b[10], v0, v1, true)
 	} else {
-		_, gm0, gm1, g00, g01, g11 = solver.LaggedSlip(par[0], par[1], par[2], r[0], vh[0], vh[1], v0, v1, true)
+		_, gm0, gm1, g00, g01, g11 = solver.LaggedSlip(b[14], b[15], b[16], b[12], b[9], b[10], v0, v1, true)
 	}
 	gm2, gnn := 0.0, 0.0
-	if x := vh[2] - v2; x >= 0 {
-		gm2, gnn = x/r[2], 1/r[2]
+	if x := b[11] - v2; x >= 0 {
+		gm2, gnn = x/b[13], 1/b[13]
 	}
-	s1 += d[0] * (gm0 - g0[0])
-	s1 += d[1] * (gm1 - g0[1])
-	s1 += d[2] * (gm2 - g0[2])
-	s2 += d[0] * (g00*d[0] + g01*d[1])
-	s2 += d[1] * (g01*d[0] + g11*d[1])
-	s2 += d[2] * (gnn * d[2])
+	s1 += d0 * (gm0 - b[6])
+	s1 += d1 * (gm1 - b[7])
+	s1 += d2 * (gm2 - b[8])
+	s2 += d0 * (g00*d0 + g01*d1)
+	s2 += d1 * (g01*d0 + g11*d1)
+	s2 += d2 * (gnn * d2)
 	return s1, s2
 }
 

@@ -96,7 +96,7 @@ func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) erro
 	// on, runs over them (mulJ, mulJT, the dense Newton system).
 	ws.dense.setup(p)
 	ws.eval.cols = &ws.dense
-	s.solveFrom(p, v0, res)
+	s.solveFrom(p, v0, res, false)
 	return nil
 }
 
@@ -114,23 +114,24 @@ func (s *Solver) Resolve(p *solver.Problem, v0 []float64, res *solver.Result) er
 	if err := checkWarm(p, v0, res); err != nil {
 		return err
 	}
-	s.solveFrom(p, v0, res)
+	s.solveFrom(p, v0, res, true)
 	return nil
 }
 
 // solveFrom runs SAP Algorithm 2 on p, for which the workspace is set up
-// (Solve), from the warm start v0 (nil: v*) and writes the result.
-func (s *Solver) solveFrom(p *solver.Problem, v0 []float64, res *solver.Result) {
+// (Solve), from the warm start v0 (nil: v*) and writes the result; again
+// (Resolve) lets the warm start's evaluation reuse the last returned
+// iterate's (evaluateWarm).
+func (s *Solver) solveFrom(p *solver.Problem, v0 []float64, res *solver.Result, again bool) {
 	ws := &s.ws
 	if v0 == nil {
 		v0 = p.VStar
 	}
-	copy(ws.cur.v, v0)
 	if s.params.Trace != nil {
 		s.params.Trace.reset()
 	}
 	res.Stats = solver.Stats{}
-	if !ws.eval.evaluate(&ws.cur) {
+	if !ws.eval.evaluateWarm(&ws.cur, v0, again) {
 		s.failAtStart(p, res)
 		return
 	}
@@ -304,7 +305,7 @@ func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	ws := &s.ws
 	cur := &ws.cur
-	ws.line = line{}
+	ws.line = line{lag: ws.line.lag} // its packed blocks' storage kept (linesearch.go)
 	if ws.sys == nil {
 		s.prepareSystem(p)
 	}
@@ -336,7 +337,7 @@ func (s *Solver) search(p *solver.Problem, l *line, dv, dvc, dp []float64) (lsRe
 	cur := &s.ws.cur
 	p.MulA(dv, dp) // Δp = A Δv, SAP §IV-C
 	*l = line{p: p, it: cur, dvc: dvc, f0: dot(dv, cur.grad), b: dot(dv, cur.r), c2: dot(dv, dp),
-		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg}
+		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg, lag: l.lag}
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
