@@ -346,11 +346,22 @@ type TreeRows struct {
 	// consecutive, as MuJoCo's and multibody's are), the values of i's
 	// ancestors in Solve1's last pass are path[i]: path holds x_j at
 	// depth−1−depth(j) for the last j solved at each depth, which are
-	// i's ancestors when i's turn comes, nearest first.
-	pre   bool
-	path  []float64
-	paths [][]float64 // paths[i] = path[at[i]+1:], i's ancestors' entries
-	at    []int32     // at[i] = depth−1−depth(i)
+	// i's ancestors when i's turn comes, nearest first. Solve1's first
+	// pass keeps the ancestors' running values there too.
+	pre  bool
+	path []float64
+	up   []treeUp // up[i]: what Solve1's passes read at i
+}
+
+// treeUp is what Solve1's passes read at velocity i of a tree in
+// pre-order, kept together so that a pass holds one slice in registers
+// (with several, Go spilled them to the stack inside the loop).
+type treeUp struct {
+	l     []float64 // i's row of L, its ancestors' entries, nearest first
+	p     []float64 // path[at+1:]: i's ancestors' slots of path
+	fresh []int32   // i's nearest ancestors whose subtrees end at i (nil unless leaf)
+	at    int32     // i's slot of path, depth−1−depth(i)
+	leaf  bool      // i+1 is not i's child
 }
 
 // Reset builds r's layout for the tree parent (parent[i] < i, −1 for a
@@ -385,7 +396,7 @@ func (r *TreeRows) Reset(parent []int) {
 	r.preorder()
 }
 
-// preorder sets r.pre, and path, paths and at when it holds: the tree is
+// preorder sets r.pre, and path and up when it holds: the tree is
 // numbered in pre-order when, at each i, the last velocity numbered at
 // each depth above i's is i's ancestor at that depth.
 func (r *TreeRows) preorder() {
@@ -408,11 +419,18 @@ func (r *TreeRows) preorder() {
 		r.path = make([]float64, depth)
 	}
 	r.path = r.path[:depth]
-	r.paths, r.at = r.paths[:0], r.at[:0]
-	for _, a := range r.anc {
+	r.up = r.up[:0]
+	for i, a := range r.anc {
 		at := depth - 1 - len(a)
-		r.at = append(r.at, int32(at))
-		r.paths = append(r.paths, r.path[at+1:])
+		next := 0 // depth(i+1); the ancestors deeper than i+1's parent end at a leaf i
+		if i+1 < len(r.anc) {
+			next = len(r.anc[i+1])
+		}
+		u := treeUp{l: r.row[i][1:], p: r.path[at+1:], at: int32(at), leaf: next <= len(a)}
+		if u.leaf {
+			u.fresh = a[:len(a)-next]
+		}
+		r.up = append(r.up, u)
 	}
 }
 
@@ -499,6 +517,11 @@ func (r *TreeRows) factor() bool {
 func (r *TreeRows) Solve1(b []float64) {
 	rows, anc := r.row, r.anc
 	b = b[:len(rows)]
+	if r.pre {
+		r.solveUp(b)
+		r.solveDown(b)
+		return
+	}
 	for i := len(b) - 1; i >= 0; i-- { // Lᵀ y = b, zero entries skipped
 		if x := b[i]; x != 0 {
 			cs := anc[i]
@@ -512,10 +535,6 @@ func (r *TreeRows) Solve1(b []float64) {
 	for i, row := range rows { // D z = y
 		b[i] /= row[0]
 	}
-	if r.pre {
-		r.solveDown(b)
-		return
-	}
 	for i, row := range rows { // L x = z
 		x := b[i]
 		cs := anc[i]
@@ -528,20 +547,52 @@ func (r *TreeRows) Solve1(b []float64) {
 	}
 }
 
+// solveUp is Solve1's first two passes, Lᵀ y = b then D z = y, for a tree
+// in pre-order: the same products and differences in the same order, each
+// ancestor's running value kept in path (nearest first) instead of b.
+// Going down from n−1, i's ancestors stay on the path until their own
+// turn, and an ancestor enters it at the last velocity of its subtree,
+// a leaf, which loads it from b (fresh); a velocity with children finds
+// its value in its own slot of path.
+func (r *TreeRows) solveUp(b []float64) {
+	up, path, rows := r.up, r.path, r.row
+	for i := len(b) - 1; i >= 0; i-- {
+		u := &up[i]
+		p := u.p
+		x := b[i]
+		if !u.leaf {
+			x = path[u.at]
+		} else {
+			q := p[:len(u.fresh)]
+			for m, j := range u.fresh {
+				q[m] = b[j]
+			}
+		}
+		if x != 0 { // zero entries skipped, as Solve1's general pass
+			l := u.l[:len(p)]
+			for m := range p {
+				p[m] -= l[m] * x
+			}
+		}
+		b[i] = x / rows[i][0]
+	}
+}
+
 // solveDown is Solve1's last pass, L x = z, for a tree in pre-order: the
 // same products and differences in the same order, with i's ancestors'
 // values read from path (their copies, nearest first) instead of b.
 func (r *TreeRows) solveDown(b []float64) {
-	paths, at, path := r.paths, r.at, r.path
-	for i, row := range r.row {
+	up, path := r.up, r.path
+	b = b[:len(up)]
+	for i := range up {
+		u := &up[i]
 		x := b[i]
-		p := paths[i]
-		l := row[1:]
-		l = l[:len(p)]
+		p := u.p
+		l := u.l[:len(p)]
 		for m, v := range p {
 			x -= l[m] * v
 		}
 		b[i] = x
-		path[at[i]] = x
+		path[u.at] = x
 	}
 }
