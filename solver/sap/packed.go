@@ -161,6 +161,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 		cols, vals := pk.blockOf(bl)
 		m, row := len(cols), bl.row
 		if bl.size == 3 { // a contact: its three sums in one pass over the columns, each in the same order
+			if m == 6 { // a free body's contact: the same sums on arrays (mulJ6)
+				vc[row], vc[row+1], vc[row+2] = mulJ6((*[6]int)(cols), (*[18]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
+				continue
+			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			s0, s1, s2 := 0.0, 0.0, 0.0
 			for t, j := range cols {
@@ -197,8 +201,12 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 		m := len(cols)
 		g := gamma[bl.row : bl.row+bl.size]
 		if len(g) == 3 && g[0] != 0 && g[1] != 0 && g[2] != 0 {
-			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			g0, g1, g2 := g[0], g[1], g[2]
+			if m == 6 { // a free body's contact: the same sums on arrays (mulJT6)
+				mulJT6((*[6]int)(cols), (*[18]float64)(vals), g0, g1, g2, out)
+				continue
+			}
+			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			for t, j := range cols {
 				o := out[j]
 				o += j0[t] * g0
@@ -217,6 +225,36 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 				out[j] += vr[t] * gr
 			}
 		}
+	}
+}
+
+// mulJ6 is mulJ's loop for a contact's block of six kept columns c and
+// values w (three rows of six): it returns r0 + s0, r1 + s1 and r2 + s2,
+// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], starting
+// at +0, as the loop forms them. On arrays the reads of c and w need no
+// bounds checks and the block's rows are not sliced.
+func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
+	s0, s1, s2 := 0.0, 0.0, 0.0
+	for t, j := range c {
+		x := v[j]
+		s0 += w[t] * x
+		s1 += w[6+t] * x
+		s2 += w[12+t] * x
+	}
+	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJT6 is mulJT's loop for a contact's block of six kept columns c and
+// values w (three rows of six) with γ = (g0, g1, g2), every entry
+// non-zero: out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each
+// column j = c[t], in the loop's order, without bounds checks on c and w.
+func mulJT6(c *[6]int, w *[18]float64, g0, g1, g2 float64, out []float64) {
+	for t, j := range c {
+		o := out[j]
+		o += w[t] * g0
+		o += w[6+t] * g1
+		o += w[12+t] * g2
+		out[j] = o
 	}
 }
 
