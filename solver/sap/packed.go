@@ -231,23 +231,38 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 // mulJ6 is mulJ's loop for a contact's block of six kept columns c and
 // values w (three rows of six): it returns r0 + s0, r1 + s1 and r2 + s2,
 // each s the sum over t = 0…5 in increasing order of w_rt v_c[t], starting
-// at +0, as the loop forms them. On arrays the reads of c and w need no
-// bounds checks and the block's rows are not sliced.
+// at +0, as the loop forms them (each sum in its own accumulator, so
+// forming them one after the other gives the same bits). Written out on
+// arrays: no loop, and no bounds checks on c and w.
 func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
+	x0, x1, x2, x3, x4, x5 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]], v[c[5]]
 	s0, s1, s2 := 0.0, 0.0, 0.0
-	for t, j := range c {
-		x := v[j]
-		s0 += w[t] * x
-		s1 += w[6+t] * x
-		s2 += w[12+t] * x
-	}
+	s0 += w[0] * x0
+	s0 += w[1] * x1
+	s0 += w[2] * x2
+	s0 += w[3] * x3
+	s0 += w[4] * x4
+	s0 += w[5] * x5
+	s1 += w[6] * x0
+	s1 += w[7] * x1
+	s1 += w[8] * x2
+	s1 += w[9] * x3
+	s1 += w[10] * x4
+	s1 += w[11] * x5
+	s2 += w[12] * x0
+	s2 += w[13] * x1
+	s2 += w[14] * x2
+	s2 += w[15] * x3
+	s2 += w[16] * x4
+	s2 += w[17] * x5
 	return r0 + s0, r1 + s1, r2 + s2
 }
 
 // mulJT6 is mulJT's loop for a contact's block of six kept columns c and
 // values w (three rows of six) with γ = (g0, g1, g2), every entry
 // non-zero: out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each
-// column j = c[t], in the loop's order, without bounds checks on c and w.
+// column j = c[t], in the loop's order (the columns are distinct, so each
+// out_j's sum is on its own), without bounds checks on c and w.
 func mulJT6(c *[6]int, w *[18]float64, g0, g1, g2 float64, out []float64) {
 	for t, j := range c {
 		o := out[j]
