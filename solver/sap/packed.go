@@ -262,15 +262,15 @@ func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64,
 // values w (three rows of six) with γ = (g0, g1, g2), every entry
 // non-zero: out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each
 // column j = c[t], in the loop's order (the columns are distinct, so each
-// out_j's sum is on its own), without bounds checks on c and w.
+// out_j's sum is on its own), written out: no loop, and no bounds checks
+// on c and w.
 func mulJT6(c *[6]int, w *[18]float64, g0, g1, g2 float64, out []float64) {
-	for t, j := range c {
-		o := out[j]
-		o += w[t] * g0
-		o += w[6+t] * g1
-		o += w[12+t] * g2
-		out[j] = o
-	}
+	out[c[0]] = ((out[c[0]] + w[0]*g0) + w[6]*g1) + w[12]*g2
+	out[c[1]] = ((out[c[1]] + w[1]*g0) + w[7]*g1) + w[13]*g2
+	out[c[2]] = ((out[c[2]] + w[2]*g0) + w[8]*g1) + w[14]*g2
+	out[c[3]] = ((out[c[3]] + w[3]*g0) + w[9]*g1) + w[15]*g2
+	out[c[4]] = ((out[c[4]] + w[4]*g0) + w[10]*g1) + w[16]*g2
+	out[c[5]] = ((out[c[5]] + w[5]*g0) + w[11]*g1) + w[17]*g2
 }
 
 // mulGJ sets tmp = G_i J_b over block b's kept columns (k×m, row-major),
