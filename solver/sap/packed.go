@@ -161,6 +161,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 		cols, vals := pk.blockOf(bl)
 		m, row := len(cols), bl.row
 		if bl.size == 3 { // a contact: its three sums in one pass over the columns, each in the same order
+			if m == 6 { // a free body's contact: the same sums on arrays (mulJ6)
+				vc[row], vc[row+1], vc[row+2] = mulJ6((*[6]int)(cols), (*[18]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
+				continue
+			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			s0, s1, s2 := 0.0, 0.0, 0.0
 			for t, j := range cols {
@@ -197,8 +201,12 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 		m := len(cols)
 		g := gamma[bl.row : bl.row+bl.size]
 		if len(g) == 3 && g[0] != 0 && g[1] != 0 && g[2] != 0 {
-			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			g0, g1, g2 := g[0], g[1], g[2]
+			if m == 6 { // a free body's contact: the same sums on arrays (mulJT6)
+				mulJT6((*[6]int)(cols), (*[18]float64)(vals), g0, g1, g2, out)
+				continue
+			}
+			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			for t, j := range cols {
 				o := out[j]
 				o += j0[t] * g0
@@ -218,6 +226,51 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 			}
 		}
 	}
+}
+
+// mulJ6 is mulJ's loop for a contact's block of six kept columns c and
+// values w (three rows of six): it returns r0 + s0, r1 + s1 and r2 + s2,
+// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], starting
+// at +0, as the loop forms them (each sum in its own accumulator, so
+// forming them one after the other gives the same bits). Written out on
+// arrays: no loop, and no bounds checks on c and w.
+func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
+	x0, x1, x2, x3, x4, x5 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]], v[c[5]]
+	s0, s1, s2 := 0.0, 0.0, 0.0
+	s0 += w[0] * x0
+	s0 += w[1] * x1
+	s0 += w[2] * x2
+	s0 += w[3] * x3
+	s0 += w[4] * x4
+	s0 += w[5] * x5
+	s1 += w[6] * x0
+	s1 += w[7] * x1
+	s1 += w[8] * x2
+	s1 += w[9] * x3
+	s1 += w[10] * x4
+	s1 += w[11] * x5
+	s2 += w[12] * x0
+	s2 += w[13] * x1
+	s2 += w[14] * x2
+	s2 += w[15] * x3
+	s2 += w[16] * x4
+	s2 += w[17] * x5
+	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJT6 is mulJT's loop for a contact's block of six kept columns c and
+// values w (three rows of six) with γ = (g0, g1, g2), every entry
+// non-zero: out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each
+// column j = c[t], in the loop's order (the columns are distinct, so each
+// out_j's sum is on its own), written out: no loop, and no bounds checks
+// on c and w.
+func mulJT6(c *[6]int, w *[18]float64, g0, g1, g2 float64, out []float64) {
+	out[c[0]] = ((out[c[0]] + w[0]*g0) + w[6]*g1) + w[12]*g2
+	out[c[1]] = ((out[c[1]] + w[1]*g0) + w[7]*g1) + w[13]*g2
+	out[c[2]] = ((out[c[2]] + w[2]*g0) + w[8]*g1) + w[14]*g2
+	out[c[3]] = ((out[c[3]] + w[3]*g0) + w[9]*g1) + w[15]*g2
+	out[c[4]] = ((out[c[4]] + w[4]*g0) + w[10]*g1) + w[16]*g2
+	out[c[5]] = ((out[c[5]] + w[5]*g0) + w[11]*g1) + w[17]*g2
 }
 
 // mulGJ sets tmp = G_i J_b over block b's kept columns (k×m, row-major),
