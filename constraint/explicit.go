@@ -79,9 +79,21 @@ func (s *Set) NeedsSolveCached(m *multibody.Model, q0 []float64, lc *LimitCoords
 			return true
 		}
 	}
+	var keys []limitCoord // lc's answers for every limit of m, checked here in line (BENCHMARKS.md, seventy-third pass)
+	if lc != nil && lc.model == m && len(lc.keys) >= len(s.Limits) {
+		keys = lc.keys[:len(s.Limits)]
+	}
 	for i := range s.Limits {
 		l := &s.Limits[i]
-		if outside(q0[lc.coord(m, i, l)], l.Lower, l.Upper, l.Margin) {
+		qi, kept := 0, false
+		if i < len(keys) {
+			k := &keys[i]
+			qi, kept = k.qi, k.body == l.Body && k.dof == l.DOF
+		}
+		if !kept {
+			qi = lc.coord(m, i, l)
+		}
+		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}

@@ -53,6 +53,10 @@ func validMargin(margin float64) error {
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
+	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
+		a.add(entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1})
+		return
+	}
 	e := entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
@@ -77,6 +81,16 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		e.violation = max(e.violation, -g)
 	}
 	a.add(e)
+}
+
+// limitIdle reports whether neither bound of l makes a row at the
+// coordinate q (noRow on both sides), the common case of a MuJoCo limit
+// within its range (BENCHMARKS.md, the seventy-third pass: Gymnasium
+// pusher's 11 limits). The gaps are limit's own, q − Lower − Margin and
+// Upper − q − Margin; an infinite bound's gap is +Inf (Margin is finite),
+// and a NaN gap answers false, leaving it to limit's loop.
+func (a *Assembler) limitIdle(c *asmCtx, l *Limit, q float64) bool {
+	return c.prm.MuJoCoLimits && l.Compliance.SolRef[0] != 0 && q-l.Lower-l.Margin >= 0 && l.Upper-q-l.Margin >= 0
 }
 
 // limitRow sets R and v̂ of a limit's row (the block just emitted) for the
