@@ -41,3 +41,52 @@ func upperGram3(n int, u, b, w []float64) {
 	w[0], w[1], w[2], w[4], w[5], w[8] = w00, w01, w02, w11, w12, w22
 	w[3], w[6], w[7] = w01, w02, w12
 }
+
+// UpperGram6x3 is UpperGram(6, u, Y, 3, w) for a free body's contact: u is
+// a 6×6 upper factor (row-major), j the contact's J block as it is stored,
+// three rows of six (row-major), and Y = jᵀ, which UpperGram reads as its
+// row-major 6×3 b. It forms the same numbers in the same order as
+// upperGram3 (the same zero tests, the same products and sums), on arrays
+// of fixed size: no transposed copy of j in the caller's scratch and no
+// bounds checks in the loops. w (3×3, row-major) is added to.
+func UpperGram6x3(u, j, w []float64) {
+	uu, jj, ww := (*[36]float64)(u[:36]), (*[18]float64)(j[:18]), (*[9]float64)(w[:9])
+	var y [6][3]float64 // y[k] = row k of Y = column k of j
+	for k := range y {
+		y[k] = [3]float64{jj[k], jj[6+k], jj[12+k]}
+	}
+	for k := range y { // Uᵀ Y = B
+		yk := &y[k]
+		b0, b1, b2 := yk[0], yk[1], yk[2]
+		if b0 == 0 && b1 == 0 && b2 == 0 {
+			continue
+		}
+		urow := (*[6]float64)(uu[6*k : 6*k+6])
+		inv := 1 / urow[k]
+		b0, b1, b2 = b0*inv, b1*inv, b2*inv
+		yk[0], yk[1], yk[2] = b0, b1, b2
+		for i := k + 1; i < 6; i++ {
+			if x := -urow[i]; x != 0 {
+				yi := &y[i]
+				yi[0] += x * b0
+				yi[1] += x * b1
+				yi[2] += x * b2
+			}
+		}
+	}
+	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
+	for i := range y {
+		y0, y1, y2 := y[i][0], y[i][1], y[i][2]
+		if y0 == 0 && y1 == 0 && y2 == 0 {
+			continue
+		}
+		w00 += y0 * y0
+		w01 += y0 * y1
+		w02 += y0 * y2
+		w11 += y1 * y1
+		w12 += y1 * y2
+		w22 += y2 * y2
+	}
+	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
+	ww[3], ww[6], ww[7] = w01, w02, w12
+}

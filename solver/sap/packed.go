@@ -296,6 +296,10 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 		addJtTmpRow1(h, n, cols1, j1[:m1], cols2, tmp[:m2], mirror, diag)
 		return
 	case 3: // a contact's rows
+		if !mirror && m1 == 6 && m2 == 6 && contiguous6(cols1) && contiguous6(cols2) { // a free body's contact
+			addJtTmpRows3x6(h, n, cols1[0], (*[18]float64)(j1[:18]), cols2[0], (*[18]float64)(tmp[:18]), diag)
+			return
+		}
 		addJtTmpRows3(h, n, cols1, j1[:3*m1], cols2, tmp[:3*m2], mirror, diag)
 		return
 	}
@@ -382,6 +386,36 @@ func addJtTmpRows3(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t
 			s += x2 * tc[u]
 			hrow[cols2[u]] += s
 			h[cols2[u]*n+a] += s
+		}
+	}
+}
+
+// contiguous6 reports whether the six increasing columns c run c[0],
+// c[0]+1, …, c[0]+5 (a block's kept columns are distinct and increasing,
+// so the first and last decide).
+func contiguous6(c []int) bool {
+	return c[5]-c[0] == 5
+}
+
+// addJtTmpRows3x6 is addJtTmpRows3 without mirror for a contact's block
+// of six kept columns a0…a0+5 (j, three rows of six) and t = G_i J_b2 on
+// the six columns c0…c0+5: entry (a0+i, c0+u) of H gets ((0 + J_0i t_0u) +
+// J_1i t_1u) + J_2i t_2u, for u ≥ i only with diag, in the loop's order
+// (each entry's sum is its own), on arrays: no bounds checks per entry.
+func addJtTmpRows3x6(h []float64, n, a0 int, j *[18]float64, c0 int, t *[18]float64, diag bool) {
+	for i := range 6 {
+		from := 0
+		if diag {
+			from = i
+		}
+		x0, x1, x2 := j[i], j[6+i], j[12+i]
+		hrow := (*[6]float64)(h[(a0+i)*n+c0 : (a0+i)*n+c0+6])
+		for u := from; u < 6; u++ {
+			s := 0.0
+			s += x0 * t[u]
+			s += x1 * t[6+u]
+			s += x2 * t[12+u]
+			hrow[u] += s
 		}
 	}
 }
