@@ -65,13 +65,21 @@ func UpperGram6x3(u, j, w []float64) {
 		inv := 1 / urow[k]
 		b0, b1, b2 = b0*inv, b1*inv, b2*inv
 		yk[0], yk[1], yk[2] = b0, b1, b2
-		for i := k + 1; i < 6; i++ {
-			if x := -urow[i]; x != 0 {
-				yi := &y[i]
-				yi[0] += x * b0
-				yi[1] += x * b1
-				yi[2] += x * b2
-			}
+		switch k { // i = k+1, …, 5 in increasing order, written out
+		case 0:
+			sub3(&y[1], urow[1], b0, b1, b2)
+			fallthrough
+		case 1:
+			sub3(&y[2], urow[2], b0, b1, b2)
+			fallthrough
+		case 2:
+			sub3(&y[3], urow[3], b0, b1, b2)
+			fallthrough
+		case 3:
+			sub3(&y[4], urow[4], b0, b1, b2)
+			fallthrough
+		case 4:
+			sub3(&y[5], urow[5], b0, b1, b2)
 		}
 	}
 	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
@@ -89,4 +97,14 @@ func UpperGram6x3(u, j, w []float64) {
 	}
 	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
 	ww[3], ww[6], ww[7] = w01, w02, w12
+}
+
+// sub3 is one step of UpperGram6x3's forward substitution: y −= u·b when
+// −u is not zero (upperGram3's test and products).
+func sub3(y *[3]float64, u, b0, b1, b2 float64) {
+	if x := -u; x != 0 {
+		y[0] += x * b0
+		y[1] += x * b1
+		y[2] += x * b2
+	}
 }
