@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
 )
 
 // cubeslide2GJ is gjProduct's k = 3 loop as it was before the
@@ -75,6 +77,39 @@ func TestCubeslide2FreeBodyKernels(t *testing.T) {
 		for i := range hw {
 			if math.Float64bits(hg[i]) != math.Float64bits(hw[i]) {
 				t.Fatalf("trial %d (n %d, a0 %d, c0 %d, mirror %v, diag %v): H[%d] = %v, the loop's %v", trial, n, a0, c0, mirror, diag, i, hg[i], hw[i])
+			}
+		}
+	}
+}
+
+// TestCubeslide2CopyBlockRows: copyBlockRows sets H's rows of a clique to
+// A's block and zero elsewhere, over an H that holds NaN, for one clique
+// covering H (a single free body: one copy) and for cliques that do not.
+func TestCubeslide2CopyBlockRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(73, 7))
+	for _, sizes := range [][]int{{6}, {1}, {6, 6}, {3, 6, 2}} {
+		n := 0
+		for _, s := range sizes {
+			n += s
+		}
+		d := denseSystem{n: n, h: make([]float64, n*n)}
+		for i := range d.h {
+			d.h[i] = math.NaN()
+		}
+		want := make([]float64, n*n)
+		off := 0
+		for _, s := range sizes {
+			a := make([]float64, s*s)
+			for i := range a {
+				a[i] = cubefix3Value(rng)
+				want[(off+i/s)*n+off+i%s] = a[i]
+			}
+			d.copyBlockRows(solver.Clique{Offset: off, Size: s}, a)
+			off += s
+		}
+		for i := range want {
+			if math.Float64bits(d.h[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("cliques %v: H[%d] = %v, want %v", sizes, i, d.h[i], want[i])
 			}
 		}
 	}

@@ -168,6 +168,10 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 // 0…n−1), so every entry of H is written once, without clearing H first.
 func (d *denseSystem) copyBlockRows(q solver.Clique, a []float64) {
 	n := d.n
+	if q.Size == n { // one clique: H's rows are A's, one copy
+		copy(d.h[:n*n], a[:n*n])
+		return
+	}
 	for i := range q.Size {
 		row := d.h[(q.Offset+i)*n : (q.Offset+i+1)*n]
 		clear(row[:q.Offset])
