@@ -6,17 +6,6 @@ import (
 	"testing"
 )
 
-// cubeslide2Value draws an entry that is often an exact zero of either sign.
-func cubeslide2Value(r *rand.Rand) float64 {
-	switch r.IntN(4) {
-	case 0:
-		return 0
-	case 1:
-		return math.Copysign(0, -1)
-	}
-	return r.NormFloat64()
-}
-
 // TestCubeslide2UpperGram6x3Bits: UpperGram6x3 on a 3×6 J block gives the
 // bits of UpperGram(6, u, Jᵀ, 3, w), W added to a non-zero W, for 6×6
 // factors with exact zeros of both signs above the diagonal (a free body's
@@ -25,6 +14,13 @@ func cubeslide2Value(r *rand.Rand) float64 {
 // that upperGram3 skips) and, now and then, a NaN.
 func TestCubeslide2UpperGram6x3Bits(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 6))
+	draw := func() float64 { // an exact zero of either sign half the time
+		x := sparseEntry(r)
+		if r.IntN(4) == 0 {
+			return math.Copysign(0, x)
+		}
+		return x
+	}
 	for trial := range 2000 {
 		u := denseSPD(r, 6)
 		if !CholUpper(6, u) {
@@ -33,13 +29,13 @@ func TestCubeslide2UpperGram6x3Bits(t *testing.T) {
 		for k := range 6 {
 			for i := k + 1; i < 6; i++ {
 				if r.IntN(2) == 0 {
-					u[k*6+i] = cubeslide2Value(r)
+					u[k*6+i] = draw()
 				}
 			}
 		}
 		j := make([]float64, 18)
 		for i := range j {
-			j[i] = cubeslide2Value(r)
+			j[i] = draw()
 			if trial%3 == 0 {
 				j[i] = r.NormFloat64()
 			}
@@ -53,7 +49,7 @@ func TestCubeslide2UpperGram6x3Bits(t *testing.T) {
 		}
 		w0 := make([]float64, 9)
 		for i := range w0 {
-			w0[i] = cubeslide2Value(r)
+			w0[i] = draw()
 		}
 		y := make([]float64, 18)
 		for k := range 6 {

@@ -27,16 +27,7 @@ func upperGram3(n int, u, b, w []float64) {
 	// W's upper triangle, added to in upperGramN's order (row by row of Y).
 	w00, w01, w02, w11, w12, w22 := w[0], w[1], w[2], w[4], w[5], w[8]
 	for i := range n {
-		y0, y1, y2 := b[3*i], b[3*i+1], b[3*i+2]
-		if y0 == 0 && y1 == 0 && y2 == 0 {
-			continue
-		}
-		w00 += y0 * y0
-		w01 += y0 * y1
-		w02 += y0 * y2
-		w11 += y1 * y1
-		w12 += y1 * y2
-		w22 += y2 * y2
+		w00, w01, w02, w11, w12, w22 = gramRow(b[3*i], b[3*i+1], b[3*i+2], w00, w01, w02, w11, w12, w22)
 	}
 	w[0], w[1], w[2], w[4], w[5], w[8] = w00, w01, w02, w11, w12, w22
 	w[3], w[6], w[7] = w01, w02, w12
@@ -84,16 +75,7 @@ func UpperGram6x3(u, j, w []float64) {
 	}
 	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
 	for i := range y {
-		y0, y1, y2 := y[i][0], y[i][1], y[i][2]
-		if y0 == 0 && y1 == 0 && y2 == 0 {
-			continue
-		}
-		w00 += y0 * y0
-		w01 += y0 * y1
-		w02 += y0 * y2
-		w11 += y1 * y1
-		w12 += y1 * y2
-		w22 += y2 * y2
+		w00, w01, w02, w11, w12, w22 = gramRow(y[i][0], y[i][1], y[i][2], w00, w01, w02, w11, w12, w22)
 	}
 	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
 	ww[3], ww[6], ww[7] = w01, w02, w12
@@ -107,4 +89,14 @@ func sub3(y *[3]float64, u, b0, b1, b2 float64) {
 		y[1] += x * b1
 		y[2] += x * b2
 	}
+}
+
+// gramRow adds row (y0, y1, y2) of Y to W's upper triangle (w00 … w22)
+// and returns it, unchanged for a zero row (skipped, as upperGramN skips
+// it): both Gram loops of this file, in registers once inlined.
+func gramRow(y0, y1, y2, w00, w01, w02, w11, w12, w22 float64) (float64, float64, float64, float64, float64, float64) {
+	if y0 == 0 && y1 == 0 && y2 == 0 {
+		return w00, w01, w02, w11, w12, w22
+	}
+	return w00 + y0*y0, w01 + y0*y1, w02 + y0*y2, w11 + y1*y1, w12 + y1*y2, w22 + y2*y2
 }
