@@ -3,6 +3,7 @@ package sap
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -111,6 +112,64 @@ func TestCubeslide2CopyBlockRows(t *testing.T) {
 			if math.Float64bits(d.h[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("cliques %v: H[%d] = %v, want %v", sizes, i, d.h[i], want[i])
 			}
+		}
+	}
+}
+
+// TestCubeslide2SixProducts: when every block is a contact's with six
+// kept columns (pk.six, as pack sets it), packedJ.mulJ and mulJT (mulJSix,
+// mulJTSix) give the general loops' J v and Jᵀ γ to the bit, on packings
+// whose blocks share columns, with exact zeros of both signs in J, v and
+// γ (a γ with a zero entry takes the per-row loop); a packing with one
+// block of five columns is not marked.
+func TestCubeslide2SixProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(73, 8))
+	for trial := range 500 {
+		nv := 6 + rng.IntN(12)
+		pk, nr := &packedJ{}, 0
+		for range 1 + rng.IntN(8) {
+			cols := rng.Perm(nv)[:6]
+			slices.Sort(cols)
+			c0, v0 := len(pk.cols), len(pk.vals)
+			pk.cols = append(pk.cols, cols...)
+			for range 18 {
+				pk.vals = append(pk.vals, cubefix3Value(rng))
+			}
+			pk.blk = append(pk.blk, packedBlock{c0: c0, c1: c0 + 6, v0: v0, row: nr, size: 3})
+			nr += 3
+		}
+		if pk.six = pk.allSix(); !pk.six {
+			t.Fatalf("trial %d: a packing of six-column contacts is not marked", trial)
+		}
+		v, gamma := make([]float64, nv), make([]float64, nr)
+		for i := range v {
+			v[i] = cubefix3Value(rng)
+		}
+		for i := range gamma {
+			gamma[i] = cubefix3Value(rng)
+			if rng.IntN(3) > 0 {
+				gamma[i] = rng.NormFloat64()
+			}
+		}
+		got, want := make([]float64, nr), make([]float64, nr)
+		pk.mulJ(v, got, nr)
+		predict2MulJ(pk, v, want)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: (J v)_%d = %v, the general loop %v", trial, i, got[i], want[i])
+			}
+		}
+		gotT, wantT := make([]float64, nv), make([]float64, nv)
+		pk.mulJT(gamma, gotT, nv)
+		predict2MulJT(pk, gamma, wantT)
+		for i := range gotT {
+			if math.Float64bits(gotT[i]) != math.Float64bits(wantT[i]) {
+				t.Fatalf("trial %d: (Jᵀγ)_%d = %v, the general loop %v", trial, i, gotT[i], wantT[i])
+			}
+		}
+		pk.blk[len(pk.blk)-1].c1-- // five columns
+		if pk.allSix() {
+			t.Fatalf("trial %d: a block of five columns marked six", trial)
 		}
 	}
 }
