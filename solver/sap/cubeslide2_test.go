@@ -154,22 +154,25 @@ func TestCubeslide2SixProducts(t *testing.T) {
 		got, want := make([]float64, nr), make([]float64, nr)
 		pk.mulJ(v, got, nr)
 		predict2MulJ(pk, v, want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d: (J v)_%d = %v, the general loop %v", trial, i, got[i], want[i])
-			}
-		}
-		gotT, wantT := make([]float64, nv), make([]float64, nv)
-		pk.mulJT(gamma, gotT, nv)
-		predict2MulJT(pk, gamma, wantT)
-		for i := range gotT {
-			if math.Float64bits(gotT[i]) != math.Float64bits(wantT[i]) {
-				t.Fatalf("trial %d: (Jᵀγ)_%d = %v, the general loop %v", trial, i, gotT[i], wantT[i])
-			}
-		}
+		cubeslide2SameBits(t, trial, "J v", got, want)
+		got, want = make([]float64, nv), make([]float64, nv)
+		pk.mulJT(gamma, got, nv)
+		predict2MulJT(pk, gamma, want)
+		cubeslide2SameBits(t, trial, "Jᵀγ", got, want)
 		pk.blk[len(pk.blk)-1].c1-- // five columns
 		if pk.allSix() {
 			t.Fatalf("trial %d: a block of five columns marked six", trial)
+		}
+	}
+}
+
+// cubeslide2SameBits fails the test unless got and want hold the same
+// bits entry by entry.
+func cubeslide2SameBits(t *testing.T, trial int, what string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("trial %d: (%s)_%d = %v, the general loop %v", trial, what, i, got[i], want[i])
 		}
 	}
 }
