@@ -664,6 +664,10 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		clear(a.rows[slot])
 		a.nb++
 	}
+	if body := &m.Bodies[b]; n == 6 && body.Joint.Parent < 0 && body.Joint.NV() == 6 {
+		addFreeRows((*[18]float64)(a.rows[slot][:18]), (*[18]float64)(a.jac[:18]), dirs, sign)
+		return
+	}
 	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
 	r0, r1, r2 := a.rows[slot][:n], a.rows[slot][n:2*n], a.rows[slot][2*n:3*n]
 	// Only the columns of b's joints and its ancestors' (MuJoCo's chain,
@@ -680,6 +684,18 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 			r1[j] += sign * (dirs[1][0]*jx[j] + dirs[1][1]*jy[j] + dirs[1][2]*jz[j])
 			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
 		}
+	}
+}
+
+// addFreeRows is addBodyRows' loop for a free body that is its tree's
+// root and only joint (its chain is itself, its columns the tree's six):
+// row r, column j gets sign·(d_r · (jx_j, jy_j, jz_j)), the same
+// expression, on arrays.
+func addFreeRows(rows, jac *[18]float64, dirs *[3]spatial.Vec3, sign float64) {
+	for j := range 6 {
+		rows[j] += sign * (dirs[0][0]*jac[j] + dirs[0][1]*jac[6+j] + dirs[0][2]*jac[12+j])
+		rows[6+j] += sign * (dirs[1][0]*jac[j] + dirs[1][1]*jac[6+j] + dirs[1][2]*jac[12+j])
+		rows[12+j] += sign * (dirs[2][0]*jac[j] + dirs[2][1]*jac[6+j] + dirs[2][2]*jac[12+j])
 	}
 }
 

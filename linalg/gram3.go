@@ -27,17 +27,76 @@ func upperGram3(n int, u, b, w []float64) {
 	// W's upper triangle, added to in upperGramN's order (row by row of Y).
 	w00, w01, w02, w11, w12, w22 := w[0], w[1], w[2], w[4], w[5], w[8]
 	for i := range n {
-		y0, y1, y2 := b[3*i], b[3*i+1], b[3*i+2]
-		if y0 == 0 && y1 == 0 && y2 == 0 {
-			continue
-		}
-		w00 += y0 * y0
-		w01 += y0 * y1
-		w02 += y0 * y2
-		w11 += y1 * y1
-		w12 += y1 * y2
-		w22 += y2 * y2
+		w00, w01, w02, w11, w12, w22 = gramRow(b[3*i], b[3*i+1], b[3*i+2], w00, w01, w02, w11, w12, w22)
 	}
 	w[0], w[1], w[2], w[4], w[5], w[8] = w00, w01, w02, w11, w12, w22
 	w[3], w[6], w[7] = w01, w02, w12
+}
+
+// UpperGram6x3 is UpperGram(6, u, Y, 3, w) for a free body's contact: u is
+// a 6×6 upper factor (row-major), j the contact's J block as it is stored,
+// three rows of six (row-major), and Y = jᵀ, which UpperGram reads as its
+// row-major 6×3 b. It forms the same numbers in the same order as
+// upperGram3 (the same zero tests, the same products and sums), on arrays
+// of fixed size: no transposed copy of j in the caller's scratch and no
+// bounds checks in the loops. w (3×3, row-major) is added to.
+func UpperGram6x3(u, j, w []float64) {
+	uu, jj, ww := (*[36]float64)(u[:36]), (*[18]float64)(j[:18]), (*[9]float64)(w[:9])
+	var y [6][3]float64 // y[k] = row k of Y = column k of j
+	for k := range y {
+		y[k] = [3]float64{jj[k], jj[6+k], jj[12+k]}
+	}
+	for k := range y { // Uᵀ Y = B
+		yk := &y[k]
+		b0, b1, b2 := yk[0], yk[1], yk[2]
+		if b0 == 0 && b1 == 0 && b2 == 0 {
+			continue
+		}
+		urow := (*[6]float64)(uu[6*k : 6*k+6])
+		inv := 1 / urow[k]
+		b0, b1, b2 = b0*inv, b1*inv, b2*inv
+		yk[0], yk[1], yk[2] = b0, b1, b2
+		switch k { // i = k+1, …, 5 in increasing order, written out
+		case 0:
+			sub3(&y[1], urow[1], b0, b1, b2)
+			fallthrough
+		case 1:
+			sub3(&y[2], urow[2], b0, b1, b2)
+			fallthrough
+		case 2:
+			sub3(&y[3], urow[3], b0, b1, b2)
+			fallthrough
+		case 3:
+			sub3(&y[4], urow[4], b0, b1, b2)
+			fallthrough
+		case 4:
+			sub3(&y[5], urow[5], b0, b1, b2)
+		}
+	}
+	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
+	for i := range y {
+		w00, w01, w02, w11, w12, w22 = gramRow(y[i][0], y[i][1], y[i][2], w00, w01, w02, w11, w12, w22)
+	}
+	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
+	ww[3], ww[6], ww[7] = w01, w02, w12
+}
+
+// sub3 is one step of UpperGram6x3's forward substitution: y −= u·b when
+// −u is not zero (upperGram3's test and products).
+func sub3(y *[3]float64, u, b0, b1, b2 float64) {
+	if x := -u; x != 0 {
+		y[0] += x * b0
+		y[1] += x * b1
+		y[2] += x * b2
+	}
+}
+
+// gramRow adds row (y0, y1, y2) of Y to W's upper triangle (w00 … w22)
+// and returns it, unchanged for a zero row (skipped, as upperGramN skips
+// it): both Gram loops of this file, in registers once inlined.
+func gramRow(y0, y1, y2, w00, w01, w02, w11, w12, w22 float64) (float64, float64, float64, float64, float64, float64) {
+	if y0 == 0 && y1 == 0 && y2 == 0 {
+		return w00, w01, w02, w11, w12, w22
+	}
+	return w00 + y0*y0, w01 + y0*y1, w02 + y0*y2, w11 + y1*y1, w12 + y1*y2, w22 + y2*y2
 }

@@ -159,6 +159,10 @@ func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
 // its path to the root instead of the whole A_c⁻¹.
 func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64) {
 	n := q.Size
+	if n == 6 && rows == 3 && !f.tree[q.AOff] { // a free body's contact: the same numbers without the transposed copy
+		linalg.UpperGram6x3(f.data[q.AOff:q.AOff+36], j, w)
+		return
+	}
 	y = y[:n*rows]
 	for r := range rows {
 		for i, x := range j[r*n : (r+1)*n] {

@@ -168,6 +168,10 @@ func (d *denseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 // 0…n−1), so every entry of H is written once, without clearing H first.
 func (d *denseSystem) copyBlockRows(q solver.Clique, a []float64) {
 	n := d.n
+	if q.Size == n { // one clique: H's rows are A's, one copy
+		copy(d.h[:n*n], a[:n*n])
+		return
+	}
 	for i := range q.Size {
 		row := d.h[(q.Offset+i)*n : (q.Offset+i+1)*n]
 		clear(row[:q.Offset])
@@ -238,6 +242,10 @@ func mulGJ(p *solver.Problem, gi []float64, b int, tmp []float64) {
 // order, skipping zero g_rs (the k = 3 contact case unrolled, the same
 // sum with no skip). Both the dense and the packed Hessian assembly use it.
 func gjProduct(g []float64, k int, j []float64, m int, tmp []float64) {
+	if k == 3 && m == 6 { // a free body's contact: the same sums on arrays
+		gj3x6((*[9]float64)(g[:9]), (*[18]float64)(j[:18]), (*[18]float64)(tmp[:18]))
+		return
+	}
 	if k == 3 { // contacts: the common case, unrolled (J's rows resliced: no bounds checks)
 		g = g[:9]
 		j0, j1, j2 := j[:m], j[m:2*m], j[2*m:3*m]
@@ -262,6 +270,18 @@ func gjProduct(g []float64, k int, j []float64, m int, tmp []float64) {
 			for c, x := range j[s*m : (s+1)*m] {
 				row[c] += grs * x
 			}
+		}
+	}
+}
+
+// gj3x6 is gjProduct for k = 3 and m = 6: entry (r, c) of tmp is
+// g_r0 j_0c + g_r1 j_1c + g_r2 j_2c, the expression of the k = 3 loop.
+func gj3x6(g *[9]float64, j, tmp *[18]float64) {
+	for r := range 3 {
+		g0, g1, g2 := g[3*r], g[3*r+1], g[3*r+2]
+		row := (*[6]float64)(tmp[6*r : 6*r+6])
+		for c := range 6 {
+			row[c] = g0*j[c] + g1*j[6+c] + g2*j[12+c]
 		}
 	}
 }

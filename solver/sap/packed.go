@@ -19,6 +19,10 @@ type packedJ struct {
 	cols []int     // the kept columns' velocity indices (clique offset added), block by block
 	vals []float64 // the blocks' kept values, each block k×m row-major
 	blk  []packedBlock
+	// six: every block is a contact's with six kept columns (free bodies'
+	// contacts, as a cube's or boxes' on the ground or on each other):
+	// the products then run mulJ6 and mulJT6 from the descriptors alone.
+	six bool
 }
 
 // packedBlock locates one J block in packedJ: its kept columns are
@@ -56,6 +60,18 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		}
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
+	pk.six = pk.allSix()
+}
+
+// allSix reports whether every block of pk is a contact's (three rows)
+// with six kept columns.
+func (pk *packedJ) allSix() bool {
+	for k := range pk.blk {
+		if bl := &pk.blk[k]; bl.size != 3 || bl.c1-bl.c0 != 6 {
+			return false
+		}
+	}
+	return true
 }
 
 // packRow appends to cols and vals the non-zero entries of the J row row
@@ -156,6 +172,10 @@ func (pk *packedJ) blockOf(bl *packedBlock) (cols []int, vals []float64) {
 // columns in increasing order, added to the row's entry.
 func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 	clear(vc[:nr])
+	if pk.six {
+		pk.mulJSix(v, vc)
+		return
+	}
 	for k := range pk.blk {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
@@ -195,6 +215,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 // are distinct, so out_j gets the same terms in the same order.
 func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 	clear(out[:nv])
+	if pk.six {
+		pk.mulJTSix(gamma, out)
+		return
+	}
 	for k := range pk.blk {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
@@ -222,6 +246,40 @@ func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 			}
 			vr := vals[r*m : (r+1)*m]
 			for t, j := range cols {
+				out[j] += vr[t] * gr
+			}
+		}
+	}
+}
+
+// mulJSix is mulJ's loop when every block is a contact's with six kept
+// columns (pk.six): each block's columns, values and rows read from its
+// descriptor as arrays, without blockOf's slices; the same mulJ6 sums.
+func (pk *packedJ) mulJSix(v, vc []float64) {
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		r := (*[3]float64)(vc[bl.row : bl.row+3])
+		r[0], r[1], r[2] = mulJ6((*[6]int)(pk.cols[bl.c0:bl.c0+6]), (*[18]float64)(pk.vals[bl.v0:bl.v0+18]), v, r[0], r[1], r[2])
+	}
+}
+
+// mulJTSix is mulJT's loop when pk.six holds: mulJT6 for a block whose
+// three γ are non-zero, else the per-row loop skipping γ_r = 0, as mulJT.
+func (pk *packedJ) mulJTSix(gamma, out []float64) {
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		c, w := (*[6]int)(pk.cols[bl.c0:bl.c0+6]), (*[18]float64)(pk.vals[bl.v0:bl.v0+18])
+		g := (*[3]float64)(gamma[bl.row : bl.row+3])
+		if g[0] != 0 && g[1] != 0 && g[2] != 0 {
+			mulJT6(c, w, g[0], g[1], g[2], out)
+			continue
+		}
+		for r, gr := range g {
+			if gr == 0 {
+				continue
+			}
+			vr := w[6*r : 6*r+6]
+			for t, j := range c {
 				out[j] += vr[t] * gr
 			}
 		}
@@ -296,6 +354,10 @@ func (pk *packedJ) addJtTmp(h []float64, n, b1, b2 int, tmp []float64, mirror, d
 		addJtTmpRow1(h, n, cols1, j1[:m1], cols2, tmp[:m2], mirror, diag)
 		return
 	case 3: // a contact's rows
+		if !mirror && m1 == 6 && m2 == 6 && contiguous6(cols1) && contiguous6(cols2) { // a free body's contact
+			addJtTmpRows3x6(h, n, cols1[0], (*[18]float64)(j1[:18]), cols2[0], (*[18]float64)(tmp[:18]), diag)
+			return
+		}
 		addJtTmpRows3(h, n, cols1, j1[:3*m1], cols2, tmp[:3*m2], mirror, diag)
 		return
 	}
@@ -382,6 +444,36 @@ func addJtTmpRows3(h []float64, n int, cols1 []int, j1 []float64, cols2 []int, t
 			s += x2 * tc[u]
 			hrow[cols2[u]] += s
 			h[cols2[u]*n+a] += s
+		}
+	}
+}
+
+// contiguous6 reports whether the six increasing columns c run c[0],
+// c[0]+1, …, c[0]+5 (a block's kept columns are distinct and increasing,
+// so the first and last decide).
+func contiguous6(c []int) bool {
+	return c[5]-c[0] == 5
+}
+
+// addJtTmpRows3x6 is addJtTmpRows3 without mirror for a contact's block
+// of six kept columns a0…a0+5 (j, three rows of six) and t = G_i J_b2 on
+// the six columns c0…c0+5: entry (a0+i, c0+u) of H gets ((0 + J_0i t_0u) +
+// J_1i t_1u) + J_2i t_2u, for u ≥ i only with diag, in the loop's order
+// (each entry's sum is its own), on arrays: no bounds checks per entry.
+func addJtTmpRows3x6(h []float64, n, a0 int, j *[18]float64, c0 int, t *[18]float64, diag bool) {
+	for i := range 6 {
+		from := 0
+		if diag {
+			from = i
+		}
+		x0, x1, x2 := j[i], j[6+i], j[12+i]
+		hrow := (*[6]float64)(h[(a0+i)*n+c0 : (a0+i)*n+c0+6])
+		for u := from; u < 6; u++ {
+			s := 0.0
+			s += x0 * t[u]
+			s += x1 * t[6+u]
+			s += x2 * t[12+u]
+			hrow[u] += s
 		}
 	}
 }
