@@ -350,8 +350,8 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
-// J_w's non-zeros (pgsJac, which pgsSetup built) summed into nw.j from
-// +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
+// J_w's non-zeros (pgsJac, which pgsSetup built; its whole blocks on the
+// dense path) summed into nw.j from +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
 // +0), then each row's entries on an angular block turned by its rotation
 // (turnTriple).
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
@@ -363,6 +363,14 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	for _, sg := range jac.seg {
 		k := nw.rowk[sg.row]
 		if k < 0 {
+			continue
+		}
+		if jac.whole { // every entry: a zero adds ±0 to the +0 left there
+			src := jac.data[sg.lo:sg.hi]
+			dst := j[k*nv+sg.off : k*nv+sg.off+len(src)]
+			for i, x := range src {
+				dst[i] += x
+			}
 			continue
 		}
 		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]

@@ -382,7 +382,7 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int, jac *pgsJac)
 			}
 		}
 	}
-	if len(jac.seg) != segs {
+	if len(jac.seg) != segs || jac.whole {
 		jac.build(p)
 	}
 	sp.jadr[0] = 0
