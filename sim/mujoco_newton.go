@@ -51,6 +51,7 @@ type newtonWork struct {
 	nv, n      int
 	model      *multibody.Model // the model of blocks and blk
 	blocks     []int            // the angular blocks of T (angularBlocks)
+	qblocks    []int            // per angular block, its quaternion's first coordinate
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
@@ -197,7 +198,7 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 // coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
 func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.setBlocks(sim.Model)
-	nw.rotations(sim.Model, q)
+	nw.rotations(q)
 	nw.massCoordinates(p)
 	nw.jacobianCoordinates(sim)
 	nw.rowPattern()
@@ -208,7 +209,7 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
 	if nw.model != m || len(nw.blk) != nw.nv {
 		nw.model = m
-		nw.blocks = angularBlocks(m, nw.blocks)
+		nw.blocks, nw.qblocks = angularBlocks(m, nw.blocks, nw.qblocks)
 		nw.markBlocks()
 	}
 }
@@ -379,8 +380,26 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 		}
 	}
 	for b, o := range nw.blocks {
-		for k := range n {
-			nw.turnTriple(b, o, j[k*nv+o:k*nv+o+3])
+		if n > 0 {
+			nw.turnColumns(b, j[o:], n, nv)
+		}
+	}
+}
+
+// turnColumns turns the entries of n rows of stride nv on angular block b
+// (x: the first row's, its first velocity's), each row's three as
+// turnTriple does, with the block's rotation read once.
+func (nw *newtonWork) turnColumns(b int, x []float64, n, nv int) {
+	t := (*[9]float64)(nw.rot[9*b:]) // T[o+r, o+c] = t[3r+c]
+	for k := range n {
+		y := (*[3]float64)(x[k*nv:])
+		x0, x1, x2 := y[0], y[1], y[2]
+		for c := range 3 {
+			s := 0.0
+			s += x0 * t[c]
+			s += x1 * t[3+c]
+			s += x2 * t[6+c]
+			y[c] = s
 		}
 	}
 }

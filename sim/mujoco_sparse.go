@@ -149,7 +149,7 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.xi = growInt(sp.xi, nv)
 	sp.cols = growInt(sp.cols, nv)[:0]
 	nw.setBlocks(sim.Model)
-	nw.rotations(sim.Model, q)
+	nw.rotations(q)
 	sp.ma = p.A
 	if !nw.gatherSplit(p) {
 		nw.turnCliques()

@@ -1,9 +1,13 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // The dense port's rows read in place (pgsJac.buildWhole) against the
@@ -107,6 +111,66 @@ func TestPortrowsJacobianCoordinatesWhole(t *testing.T) {
 		two.jacobianCoordinates(sim)
 		if !sameBits(one.j, two.j) {
 			t.Fatalf("trial %d: J from the whole blocks %v, from the non-zeros %v", trial, one.j, two.j)
+		}
+	}
+}
+
+// TestPortrowsRotationsMatchWorldVelocity: rotations (each angular block's
+// T from its quaternion by spatial.Quat.Rotate of the unit vectors) has
+// the bits of T's columns from multibody.Model.WorldVelocity of the unit
+// vectors on every block at once, on a tree of a free body, a ball joint,
+// a compound joint with a ball part between a hinge and a slide, and a
+// hinge, at random rotations (the compound joint's ball part too).
+func TestPortrowsRotationsMatchWorldVelocity(t *testing.T) {
+	m := &multibody.Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
+	id := spatial.PoseIdentity()
+	add := func(j multibody.Joint) int {
+		j.ParentFrame, j.ChildFrame = id, id
+		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	root := add(multibody.Joint{Type: multibody.JointFree, Parent: -1})
+	ball := add(multibody.Joint{Type: multibody.JointBall, Parent: root})
+	add(multibody.Joint{Type: multibody.JointCompound, Parent: ball, Parts: []multibody.JointPart{
+		{Type: multibody.JointRevolute, Axis: spatial.Vec3{0, 0, 1}},
+		{Type: multibody.JointBall},
+		{Type: multibody.JointPrismatic, Axis: spatial.Vec3{1, 0, 0}},
+	}})
+	add(multibody.Joint{Type: multibody.JointRevolute, Parent: root, Axis: spatial.Vec3{0, 1, 0}})
+	rng := rand.New(rand.NewPCG(73, 9))
+	var nw newtonWork
+	nw.nv = m.NV
+	nw.setBlocks(m)
+	if len(nw.blocks) != 3 {
+		t.Fatalf("%d angular blocks, want 3 (free, ball, ball part)", len(nw.blocks))
+	}
+	e, col := make([]float64, m.NV), make([]float64, m.NV)
+	for trial := range 200 {
+		q := randomRotations(m, rng, trial == 0)
+		for b, qo := range nw.qblocks {
+			if b == 2 && trial > 0 { // the compound joint's ball part
+				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+				q[qo], q[qo+1], q[qo+2], q[qo+3] = r.W, r.X, r.Y, r.Z
+			}
+		}
+		nw.rotations(q)
+		for c := range 3 {
+			clear(e)
+			for _, o := range nw.blocks {
+				e[o+c] = 1
+			}
+			m.WorldVelocity(q, e, col)
+			for b, o := range nw.blocks {
+				for r := range 3 {
+					if got := nw.rot[9*b+3*r+c]; math.Float64bits(got) != math.Float64bits(col[o+r]) {
+						t.Fatalf("trial %d block %d T[%d,%d] = %v, WorldVelocity's %v", trial, b, r, c, got, col[o+r])
+					}
+				}
+			}
 		}
 	}
 }
