@@ -351,10 +351,10 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
-// J_w's non-zeros (pgsJac, which pgsSetup built; its whole blocks on the
-// dense path) summed into nw.j from +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
-// +0), then each row's entries on an angular block turned by its rotation
-// (turnTriple).
+// J_w's non-zeros (pgsJac, which pgsSetup built; on the dense path its
+// whole blocks, zeros included) summed into nw.j from +0, in the blocks'
+// order (a zero adds ±0 to +0, which stays +0), then each row's entries on
+// an angular block turned by its rotation (turnColumns).
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
 	w := &sim.ws.pgs
