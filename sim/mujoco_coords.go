@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // The change of coordinates of MuJoCo's Newton and CG (newtonWork.coordinates):
@@ -16,12 +17,13 @@ import (
 // to the same bits: a term with T_ci = 0 adds ±0 to a sum that started at
 // +0 and so is never −0, which leaves it unchanged, and x · 1 = x.
 
-// angularBlocks returns, in dst's storage, the first velocity of every
-// 3-velocity block that multibody.Model.WorldVelocity turns (the angular
-// velocity of a free or ball joint, of a compound joint's ball part), in
-// the order of the model's bodies, as multibody.Model.turnAngular visits them.
-func angularBlocks(m *multibody.Model, dst []int) []int {
-	dst = dst[:0]
+// angularBlocks returns, in dst's and qdst's storage, the first velocity
+// and the first coordinate (the quaternion's) of every 3-velocity block
+// that multibody.Model.WorldVelocity turns (the angular velocity of a free
+// or ball joint, of a compound joint's ball part), in the order of the
+// model's bodies, as multibody.Model.turnJoints visits them.
+func angularBlocks(m *multibody.Model, dst, qdst []int) ([]int, []int) {
+	dst, qdst = dst[:0], qdst[:0]
 	for i := range m.Bodies {
 		b := &m.Bodies[i]
 		if b.Tree < 0 {
@@ -29,41 +31,38 @@ func angularBlocks(m *multibody.Model, dst []int) []int {
 		}
 		switch b.Joint.Type {
 		case multibody.JointFree, multibody.JointBall:
-			dst = append(dst, b.VOff)
+			dst, qdst = append(dst, b.VOff), append(qdst, b.QOff)
 		case multibody.JointCompound:
-			vi := b.VOff
+			qi, vi := b.QOff, b.VOff
 			for k := range b.Joint.Parts {
 				p := &b.Joint.Parts[k]
 				if p.Type == multibody.JointBall {
-					dst = append(dst, vi)
+					dst, qdst = append(dst, vi), append(qdst, qi)
 				}
+				qi += p.Type.NQ()
 				vi += p.Type.NV()
 			}
 		}
 	}
-	return dst
+	return dst, qdst
 }
 
 // rotations sets nw.rot, per angular block (nw.blocks), its 3×3 block of T
 // at q row-major (rot[9b + 3r + c] = T[o+r, o+c], o the block's first
-// velocity): column c of every block from one WorldVelocity of the sum of
-// the blocks' c-th unit vectors, each block reading only its own three
-// entries. With no block it calls nothing.
-func (nw *newtonWork) rotations(m *multibody.Model, q []float64) {
+// velocity): column c is R(r) e_c by spatial.Quat.Rotate, r the block's
+// quaternion (nw.qblocks), as multibody.Model.WorldVelocity turns the
+// unit vector e_c on that block (its turnVec): the same operations, so
+// the same bits, without the walk over the whole model.
+func (nw *newtonWork) rotations(q []float64) {
 	nw.rot = solver.Resize(nw.rot, 9*len(nw.blocks)) // every entry set below
-	if len(nw.blocks) == 0 {
-		return
-	}
-	for c := range 3 {
-		clear(nw.e)
-		for _, o := range nw.blocks {
-			nw.e[o+c] = 1
-		}
-		m.WorldVelocity(q, nw.e, nw.col)
-		for b, o := range nw.blocks {
-			for r := range 3 {
-				nw.rot[9*b+3*r+c] = nw.col[o+r]
-			}
+	for b, qo := range nw.qblocks {
+		r := spatial.Quat{W: q[qo], X: q[qo+1], Y: q[qo+2], Z: q[qo+3]}
+		t := (*[9]float64)(nw.rot[9*b:])
+		for c := range 3 {
+			var e spatial.Vec3
+			e[c] = 1
+			col := r.Rotate(e)
+			t[c], t[3+c], t[6+c] = col[0], col[1], col[2]
 		}
 	}
 }

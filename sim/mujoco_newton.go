@@ -51,6 +51,7 @@ type newtonWork struct {
 	nv, n      int
 	model      *multibody.Model // the model of blocks and blk
 	blocks     []int            // the angular blocks of T (angularBlocks)
+	qblocks    []int            // per angular block, its quaternion's first coordinate
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
@@ -197,7 +198,7 @@ func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64
 // coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
 func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.setBlocks(sim.Model)
-	nw.rotations(sim.Model, q)
+	nw.rotations(q)
 	nw.massCoordinates(p)
 	nw.jacobianCoordinates(sim)
 	nw.rowPattern()
@@ -208,7 +209,7 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
 	if nw.model != m || len(nw.blk) != nw.nv {
 		nw.model = m
-		nw.blocks = angularBlocks(m, nw.blocks)
+		nw.blocks, nw.qblocks = angularBlocks(m, nw.blocks, nw.qblocks)
 		nw.markBlocks()
 	}
 }
@@ -350,10 +351,10 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 }
 
 // jacobianCoordinates sets nw.j = J_w T in MuJoCo's row order (pgsWork.perm):
-// J_w's non-zeros (pgsJac, which pgsSetup built) summed into nw.j from
-// +0, in the blocks' order (the zeros left out add ±0 to +0, which stays
-// +0), then each row's entries on an angular block turned by its rotation
-// (turnTriple).
+// J_w's non-zeros (pgsJac, which pgsSetup built; on the dense path its
+// whole blocks, zeros included) summed into nw.j from +0, in the blocks'
+// order (a zero adds ±0 to +0, which stays +0), then each row's entries on
+// an angular block turned by its rotation (turnColumns).
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
 	w := &sim.ws.pgs
@@ -365,14 +366,40 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 		if k < 0 {
 			continue
 		}
+		if jac.whole { // every entry: a zero adds ±0 to the +0 left there
+			src := jac.data[sg.lo:sg.hi]
+			dst := j[k*nv+sg.off : k*nv+sg.off+len(src)]
+			for i, x := range src {
+				dst[i] += x
+			}
+			continue
+		}
 		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]
 		for t, i := range jac.idx[sg.lo:sg.hi] {
 			dst[i] += val[t]
 		}
 	}
 	for b, o := range nw.blocks {
-		for k := range n {
-			nw.turnTriple(b, o, j[k*nv+o:k*nv+o+3])
+		if n > 0 {
+			nw.turnColumns(b, j[o:], n, nv)
+		}
+	}
+}
+
+// turnColumns turns the entries of n rows of stride nv on angular block b
+// (x: the first row's, its first velocity's), each row's three as
+// turnTriple does, with the block's rotation read once.
+func (nw *newtonWork) turnColumns(b int, x []float64, n, nv int) {
+	t := (*[9]float64)(nw.rot[9*b:]) // T[o+r, o+c] = t[3r+c]
+	for k := range n {
+		y := (*[3]float64)(x[k*nv:])
+		x0, x1, x2 := y[0], y[1], y[2]
+		for c := range 3 {
+			s := 0.0
+			s += x0 * t[c]
+			s += x1 * t[3+c]
+			s += x2 * t[6+c]
+			y[c] = s
 		}
 	}
 }

@@ -179,7 +179,11 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
-	w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass
+	if MuJoCoSparse(p.NV) {
+		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
+	} else {
+		w.jac.buildWhole(p, vs, w.jvs) // J's blocks in place, J v_s
+	}
 	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
 		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
 	}

@@ -202,14 +202,22 @@ func (w *pgsWork) foldFixed(dt float64) {
 // MulJ's sums, which start at +0, are never −0, so adding them changes no
 // bit: mul gives MulJ's J v exactly (for a finite v; Validate requires J
 // finite).
+//
+// On the dense path it can instead keep J's blocks whole (buildWhole): each
+// segment is then a whole row of its J block, read in place from
+// p.JData, zeros included. Their products are ±0 as well, so for finite
+// inputs mul and mulT give the same bits; a sum or a γ that is not finite
+// goes over the non-zeros alone, as the compact form does.
 type pgsJac struct {
-	seg []pgsSeg
-	idx []int
-	val []float64
+	seg   []pgsSeg
+	idx   []int
+	val   []float64
+	whole bool      // seg's [lo, hi) index data, each segment its block's whole row (buildWhole)
+	data  []float64 // p.JData of the last buildWhole (not owned: never written)
 }
 
 // pgsSeg is one row of one J block of pgsJac: vc[row] += Σ val_t v[off +
-// idx_t] over t in [lo, hi).
+// idx_t] over t in [lo, hi) (whole: Σ data_t v[off + t − lo]).
 type pgsSeg struct {
 	row, off, lo, hi int
 }
@@ -223,6 +231,7 @@ func (j *pgsJac) build(p *solver.Problem) {
 // in the same pass: each row's sum over its non-zeros from +0 in column
 // order, added to vc's +0, as mul forms it.
 func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
+	j.whole, j.data = false, nil
 	need := 0
 	for _, blk := range p.JBlock {
 		need += p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
@@ -271,9 +280,61 @@ func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
 	j.idx, j.val = idx[:at], val[:at]
 }
 
+// buildWhole sets j to p's J blocks whole (pgsJac's dense form: no scan,
+// no copy) and, for a non-nil v, vc = J v (p.NR rows) as buildMul forms
+// it (wholeDot).
+func (j *pgsJac) buildWhole(p *solver.Problem, v, vc []float64) {
+	j.whole, j.data = true, p.JData
+	j.idx, j.val = j.idx[:0], j.val[:0]
+	if v != nil {
+		clear(vc[:p.NR])
+	}
+	j.seg = j.seg[:0]
+	for _, blk := range p.JBlock {
+		q := &p.Cliques[blk.Clique]
+		c := &p.Constraints[blk.Constraint]
+		n := q.Size
+		for r := range c.Size {
+			lo := blk.Off + r*n
+			if v != nil {
+				vc[c.Row+r] += wholeDot(p.JData[lo:lo+n], v[q.Offset:q.Offset+n])
+			}
+			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: lo + n})
+		}
+	}
+}
+
+// wholeDot is Σ a_i x_i over a's non-zeros from +0 in order (the sum of
+// pgsJac's compact row) computed over every entry: a zero a_i adds a ±0
+// product to a sum that started at +0 and so is never −0, which leaves it
+// unchanged. A non-finite x_i makes that product NaN; a sum that comes out
+// NaN is therefore redone over the non-zeros alone.
+func wholeDot(a, x []float64) float64 {
+	x = x[:len(a)]
+	s := 0.0
+	for i, ai := range a {
+		s += ai * x[i]
+	}
+	if s != s {
+		s = 0
+		for i, ai := range a {
+			if ai != 0 {
+				s += ai * x[i]
+			}
+		}
+	}
+	return s
+}
+
 // mul sets vc = J v (nr rows), as solver.Problem.MulJ.
 func (j *pgsJac) mul(v, vc []float64, nr int) {
 	clear(vc[:nr])
+	if j.whole {
+		for _, sg := range j.seg {
+			vc[sg.row] += wholeDot(j.data[sg.lo:sg.hi], v[sg.off:])
+		}
+		return
+	}
 	for _, sg := range j.seg {
 		s := 0.0
 		vs := v[sg.off:]
@@ -290,6 +351,10 @@ func (j *pgsJac) mul(v, vc []float64, nr int) {
 // products are ±0 and the sums, which start at +0, are never −0).
 func (j *pgsJac) mulT(gamma, out []float64, nv int) {
 	clear(out[:nv])
+	if j.whole {
+		j.mulTWhole(gamma, out)
+		return
+	}
 	for _, sg := range j.seg {
 		g := gamma[sg.row]
 		if g == 0 {
@@ -300,6 +365,32 @@ func (j *pgsJac) mulT(gamma, out []float64, nv int) {
 		val = val[:len(idx)]
 		for t, i := range idx {
 			o[i] += val[t] * g
+		}
+	}
+}
+
+// mulTWhole is mulT on the whole blocks (buildWhole): a row with a finite
+// γ_r ≠ 0 adds every entry's product (a zero's is ±0, added to out's
+// sums, which start at +0 and so are never −0: no bit changes), one with
+// a non-finite γ_r its non-zeros' alone, as the compact form does.
+func (j *pgsJac) mulTWhole(gamma, out []float64) {
+	for _, sg := range j.seg {
+		g := gamma[sg.row]
+		if g == 0 {
+			continue
+		}
+		row := j.data[sg.lo:sg.hi]
+		o := out[sg.off : sg.off+len(row)]
+		if g-g != 0 {
+			for i, a := range row {
+				if a != 0 {
+					o[i] += a * g
+				}
+			}
+			continue
+		}
+		for i, a := range row {
+			o[i] += a * g
 		}
 	}
 }

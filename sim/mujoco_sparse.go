@@ -149,7 +149,7 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 	sp.xi = growInt(sp.xi, nv)
 	sp.cols = growInt(sp.cols, nv)[:0]
 	nw.setBlocks(sim.Model)
-	nw.rotations(sim.Model, q)
+	nw.rotations(q)
 	sp.ma = p.A
 	if !nw.gatherSplit(p) {
 		nw.turnCliques()
@@ -382,7 +382,7 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int, jac *pgsJac)
 			}
 		}
 	}
-	if len(jac.seg) != segs {
+	if len(jac.seg) != segs || jac.whole {
 		jac.build(p)
 	}
 	sp.jadr[0] = 0

@@ -1,0 +1,176 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// The dense port's rows read in place (pgsJac.buildWhole) against the
+// compact copy of their non-zeros (pgsJac.buildMul), bit for bit, on
+// random problems whose J blocks hold exact zeros of both signs and whose
+// vectors hold, now and then, ±Inf or NaN.
+
+// portrowsVector returns n random entries (randomEntry), with a
+// non-finite one now and then when wild.
+func portrowsVector(rng *rand.Rand, n int, wild bool) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = randomEntry(rng)
+		if wild && rng.IntN(10) == 0 {
+			v[i] = [3]float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
+		}
+	}
+	return v
+}
+
+// TestPortrowsWholeMatchesCompact: J v_s from buildWhole, and mul and mulT
+// over the whole blocks, have the bits of the compact form's (buildMul,
+// mul, mulT) and of Problem.MulJ for finite inputs; with a non-finite
+// v or γ they still have the compact form's bits (its sums skip J's
+// zeros, whose product with ±Inf is NaN). γ has zero rows, which mulT
+// skips.
+func TestPortrowsWholeMatchesCompact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(73, 23))
+	var whole, compact pgsJac
+	for trial := range 4000 {
+		p := portglue5Problem(rng)
+		wild := trial%2 == 1
+		v := portrowsVector(rng, p.NV, wild)
+		got, want := portrowsVector(rng, p.NR, true), make([]float64, p.NR) // got's junk must be overwritten
+		whole.buildWhole(p, v, got)
+		compact.buildMul(p, v, want)
+		if !whole.whole || compact.whole {
+			t.Fatalf("trial %d: whole %v, compact %v", trial, whole.whole, compact.whole)
+		}
+		if !sameBits(got, want) {
+			t.Fatalf("trial %d: buildWhole's J v %v, buildMul's %v", trial, got, want)
+		}
+		if !wild {
+			mj := make([]float64, p.NR)
+			p.MulJ(v, mj)
+			if !sameBits(got, mj) {
+				t.Fatalf("trial %d: buildWhole's J v %v, MulJ's %v", trial, got, mj)
+			}
+		}
+		v = portrowsVector(rng, p.NV, wild)
+		whole.mul(v, got, p.NR)
+		compact.mul(v, want, p.NR)
+		if !sameBits(got, want) {
+			t.Fatalf("trial %d: mul over whole blocks %v, compact %v", trial, got, want)
+		}
+		gamma := portrowsVector(rng, p.NR, wild)
+		for k := range gamma {
+			if rng.IntN(4) == 0 {
+				gamma[k] = 0
+			}
+		}
+		jt, jtc := portrowsVector(rng, p.NV, true), make([]float64, p.NV)
+		whole.mulT(gamma, jt, p.NV)
+		compact.mulT(gamma, jtc, p.NV)
+		if !sameBits(jt, jtc) {
+			t.Fatalf("trial %d: mulT over whole blocks %v, compact %v", trial, jt, jtc)
+		}
+	}
+}
+
+// TestPortrowsJacobianCoordinatesWhole: jacobianCoordinates gives the same
+// J in MuJoCo's coordinates and row order from the whole blocks as from
+// the compact non-zeros: random problems, a random subset of their rows in
+// random order (perm), random angular blocks with random rotations.
+func TestPortrowsJacobianCoordinatesWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(73, 5))
+	sim := &Simulator{}
+	w := &sim.ws.pgs
+	for trial := range 2000 {
+		p := portglue5Problem(rng)
+		w.perm = w.perm[:0]
+		for _, row := range rng.Perm(p.NR) {
+			if rng.IntN(5) != 0 {
+				w.perm = append(w.perm, row)
+			}
+		}
+		var one, two newtonWork
+		for _, nw := range []*newtonWork{&one, &two} {
+			nw.resize(p.NV, len(w.perm), p.NR)
+		}
+		for o := 0; o+3 <= p.NV; o += 3 + rng.IntN(4) {
+			if rng.IntN(2) == 0 {
+				one.blocks = append(one.blocks, o)
+			}
+		}
+		one.rot = portrowsVector(rng, 9*len(one.blocks), false)
+		two.blocks, two.rot = one.blocks, one.rot
+		w.jac.buildWhole(p, nil, nil)
+		one.jacobianCoordinates(sim)
+		w.jac.build(p)
+		two.jacobianCoordinates(sim)
+		if !sameBits(one.j, two.j) {
+			t.Fatalf("trial %d: J from the whole blocks %v, from the non-zeros %v", trial, one.j, two.j)
+		}
+	}
+}
+
+// TestPortrowsRotationsMatchWorldVelocity: rotations (each angular block's
+// T from its quaternion by spatial.Quat.Rotate of the unit vectors) has
+// the bits of T's columns from multibody.Model.WorldVelocity of the unit
+// vectors on every block at once, on a tree of a free body, a ball joint,
+// a compound joint with a ball part between a hinge and a slide, and a
+// hinge, at random rotations (the compound joint's ball part too).
+func TestPortrowsRotationsMatchWorldVelocity(t *testing.T) {
+	m := &multibody.Model{}
+	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
+	id := spatial.PoseIdentity()
+	add := func(j multibody.Joint) int {
+		j.ParentFrame, j.ChildFrame = id, id
+		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	root := add(multibody.Joint{Type: multibody.JointFree, Parent: -1})
+	ball := add(multibody.Joint{Type: multibody.JointBall, Parent: root})
+	add(multibody.Joint{Type: multibody.JointCompound, Parent: ball, Parts: []multibody.JointPart{
+		{Type: multibody.JointRevolute, Axis: spatial.Vec3{0, 0, 1}},
+		{Type: multibody.JointBall},
+		{Type: multibody.JointPrismatic, Axis: spatial.Vec3{1, 0, 0}},
+	}})
+	add(multibody.Joint{Type: multibody.JointRevolute, Parent: root, Axis: spatial.Vec3{0, 1, 0}})
+	rng := rand.New(rand.NewPCG(73, 9))
+	var nw newtonWork
+	nw.nv = m.NV
+	nw.setBlocks(m)
+	if len(nw.blocks) != 3 {
+		t.Fatalf("%d angular blocks, want 3 (free, ball, ball part)", len(nw.blocks))
+	}
+	e, col := make([]float64, m.NV), make([]float64, m.NV)
+	for trial := range 200 {
+		q := randomRotations(m, rng, trial == 0)
+		for b, qo := range nw.qblocks {
+			if b == 2 && trial > 0 { // the compound joint's ball part
+				r := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+				q[qo], q[qo+1], q[qo+2], q[qo+3] = r.W, r.X, r.Y, r.Z
+			}
+		}
+		nw.rotations(q)
+		for c := range 3 {
+			clear(e)
+			for _, o := range nw.blocks {
+				e[o+c] = 1
+			}
+			m.WorldVelocity(q, e, col)
+			for b, o := range nw.blocks {
+				for r := range 3 {
+					if got := nw.rot[9*b+3*r+c]; math.Float64bits(got) != math.Float64bits(col[o+r]) {
+						t.Fatalf("trial %d block %d T[%d,%d] = %v, WorldVelocity's %v", trial, b, r, c, got, col[o+r])
+					}
+				}
+			}
+		}
+	}
+}
