@@ -570,7 +570,14 @@ func (r *TreeRows) solveUp(b []float64) {
 		}
 		if x != 0 { // zero entries skipped, as Solve1's general pass
 			l := u.l[:len(p)]
-			for m := range p {
+			m := 0
+			for ; m < len(p)-3; m += 4 { // each entry as p[m] -= l[m] * x
+				p[m] -= l[m] * x
+				p[m+1] -= l[m+1] * x
+				p[m+2] -= l[m+2] * x
+				p[m+3] -= l[m+3] * x
+			}
+			for ; m < len(p); m++ {
 				p[m] -= l[m] * x
 			}
 		}

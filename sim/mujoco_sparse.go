@@ -708,15 +708,18 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	h.adr, h.ind = sp.sym.adr, sp.sym.ind
 	h.val = solver.Resize(h.val, len(h.ind))
 	// The slices in locals: the stores into buf would otherwise make
-	// every loop load sp's slice headers again.
+	// every loop load sp's slice headers again. buf is +0 at every row's
+	// start: cleared here, then by each row's gather on the columns of
+	// H's row i, where every row of J on column i writes (the symbolic
+	// pattern holds every row of J, D = 0 ones included) and M writes its
+	// non-zeros; M's slots off that row (padding, zeros of the dense run)
+	// add ±0, which leaves +0 as it is (TestTreecmuHessianScratch).
 	buf, jval := sp.buf[:nv], sp.jval
+	clear(buf)
 	state, d := nw.state, nw.d
 	for i := range nv {
 		a, e := h.adr[i], h.adr[i+1]
 		cols := h.ind[a:e]
-		for _, c := range cols {
-			buf[c] = 0
-		}
 		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
 			k := sp.trow[t]
 			if state[k] != nwQuadratic || d[k] == 0 {
@@ -736,7 +739,7 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 		v := h.val[a:e]
 		v = v[:len(cols)]
 		for p, c := range cols {
-			v[p] = buf[c]
+			v[p], buf[c] = buf[c], 0
 		}
 	}
 	for _, p := range sp.sym.fill {
@@ -803,8 +806,15 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 			src := val[:i+1]
 			if p0 := int(frun[a+i]); p0 >= 0 { // row L_r[i] holds L_r[0…i] in a run
 				dst := lv[p0 : p0+len(src)]
-				for j, v := range src {
-					dst[j] += v * b
+				j := 0
+				for ; j < len(src)-3; j += 4 { // each entry as dst[j] += src[j] * b
+					dst[j] += src[j] * b
+					dst[j+1] += src[j+1] * b
+					dst[j+2] += src[j+2] * b
+					dst[j+3] += src[j+3] * b
+				}
+				for ; j < len(src); j++ {
+					dst[j] += src[j] * b
 				}
 			} else {
 				f := fpos[-1-p0:]
