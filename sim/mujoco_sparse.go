@@ -602,6 +602,7 @@ func (sp *sparseNewton) row(k int) ([]int, []float64) {
 // x[ind_i] in four running sums over the non-zeros' positions, as dot4.
 func dotSparse(v, x []float64, ind []int) float64 {
 	n := len(v)
+	ind = ind[:n] // one check here, none per entry
 	i := 0
 	var s0, s1, s2, s3 float64
 	for ; i <= n-4; i += 4 {
@@ -666,20 +667,20 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		val := vals[a:d]
 		val = val[:len(col)]
 		var s0, s1, s2, s3 float64
-		for g := 3; g < len(col); g += 4 {
-			s0 += val[g-3] * x[col[g-3]]
-			s1 += val[g-2] * x[col[g-2]]
-			s2 += val[g-1] * x[col[g-1]]
-			s3 += val[g] * x[col[g]]
+		for g := 0; g < len(col)-3; g += 4 { // this form leaves only x's bounds checks
+			s0 += val[g] * x[col[g]]
+			s1 += val[g+1] * x[col[g+1]]
+			s2 += val[g+2] * x[col[g+2]]
+			s3 += val[g+3] * x[col[g+3]]
 		}
 		dv := vals[d:t] // the dense run: column dlo[r] + g at slot d + g
 		dx := x[dlo[r]:]
 		dx = dx[:len(dv)]
-		for g := 3; g < len(dv); g += 4 {
-			s0 += dv[g-3] * dx[g-3]
-			s1 += dv[g-2] * dx[g-2]
-			s2 += dv[g-1] * dx[g-1]
-			s3 += dv[g] * dx[g]
+		for g := 0; g < len(dv)-3; g += 4 {
+			s0 += dv[g] * dx[g]
+			s1 += dv[g+1] * dx[g+1]
+			s2 += dv[g+2] * dx[g+2]
+			s3 += dv[g+3] * dx[g+3]
 		}
 		out[r] = sumTerms(vals[t:e], cols[t:e], x, (s0+s2)+(s1+s3))
 	}
@@ -847,22 +848,27 @@ func cholScaleRow(val []float64, mindiag float64) bool {
 
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
 func (h *sparseRows) cholSolve(vec, res []float64) {
-	n := len(h.adr) - 1
-	copy(res[:n], vec[:n])
+	// h's slices in locals: the stores into res would otherwise make each
+	// row load them again.
+	adr, hind, hval := h.adr, h.ind, h.val
+	n := len(adr) - 1
+	res = res[:n]
+	copy(res, vec[:n])
 	for i := n - 1; i >= 0; i-- {
 		if res[i] == 0 {
 			continue
 		}
-		ind, val := h.row(i)
+		ind, val := hind[adr[i]:adr[i+1]], hval[adr[i]:adr[i+1]]
 		nnz := len(val)
 		res[i] /= val[nnz-1]
 		tmp := res[i]
-		for j := range nnz - 1 {
-			res[ind[j]] -= val[j] * tmp
+		ind = ind[:nnz-1]
+		for j, c := range ind {
+			res[c] -= val[j] * tmp
 		}
 	}
 	for i := range n {
-		ind, val := h.row(i)
+		ind, val := hind[adr[i]:adr[i+1]], hval[adr[i]:adr[i+1]]
 		nnz := len(val)
 		if nnz > 1 {
 			res[i] -= dotSparse(val[:nnz-1], res, ind[:nnz-1])
