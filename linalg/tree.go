@@ -596,8 +596,15 @@ func (r *TreeRows) solveDown(b []float64) {
 		x := b[i]
 		p := u.p
 		l := u.l[:len(p)]
-		for m, v := range p {
-			x -= l[m] * v
+		m := 0
+		for ; m < len(p)-3; m += 4 { // the same differences in the same order, four a turn
+			x -= l[m] * p[m]
+			x -= l[m+1] * p[m+1]
+			x -= l[m+2] * p[m+2]
+			x -= l[m+3] * p[m+3]
+		}
+		for ; m < len(p); m++ {
+			x -= l[m] * p[m]
 		}
 		b[i] = x
 		path[u.at] = x
