@@ -570,7 +570,14 @@ func (r *TreeRows) solveUp(b []float64) {
 		}
 		if x != 0 { // zero entries skipped, as Solve1's general pass
 			l := u.l[:len(p)]
-			for m := range p {
+			m := 0
+			for ; m < len(p)-3; m += 4 { // each entry as p[m] -= l[m] * x
+				p[m] -= l[m] * x
+				p[m+1] -= l[m+1] * x
+				p[m+2] -= l[m+2] * x
+				p[m+3] -= l[m+3] * x
+			}
+			for ; m < len(p); m++ {
 				p[m] -= l[m] * x
 			}
 		}
@@ -589,8 +596,15 @@ func (r *TreeRows) solveDown(b []float64) {
 		x := b[i]
 		p := u.p
 		l := u.l[:len(p)]
-		for m, v := range p {
-			x -= l[m] * v
+		m := 0
+		for ; m < len(p)-3; m += 4 { // the same differences in the same order, four a turn
+			x -= l[m] * p[m]
+			x -= l[m+1] * p[m+1]
+			x -= l[m+2] * p[m+2]
+			x -= l[m+3] * p[m+3]
+		}
+		for ; m < len(p); m++ {
+			x -= l[m] * p[m]
 		}
 		b[i] = x
 		path[u.at] = x

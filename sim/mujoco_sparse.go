@@ -602,6 +602,7 @@ func (sp *sparseNewton) row(k int) ([]int, []float64) {
 // x[ind_i] in four running sums over the non-zeros' positions, as dot4.
 func dotSparse(v, x []float64, ind []int) float64 {
 	n := len(v)
+	ind = ind[:n] // one check here, none per entry
 	i := 0
 	var s0, s1, s2, s3 float64
 	for ; i <= n-4; i += 4 {
@@ -666,20 +667,20 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		val := vals[a:d]
 		val = val[:len(col)]
 		var s0, s1, s2, s3 float64
-		for g := 3; g < len(col); g += 4 {
-			s0 += val[g-3] * x[col[g-3]]
-			s1 += val[g-2] * x[col[g-2]]
-			s2 += val[g-1] * x[col[g-1]]
-			s3 += val[g] * x[col[g]]
+		for g := 0; g < len(col)-3; g += 4 { // this form leaves only x's bounds checks
+			s0 += val[g] * x[col[g]]
+			s1 += val[g+1] * x[col[g+1]]
+			s2 += val[g+2] * x[col[g+2]]
+			s3 += val[g+3] * x[col[g+3]]
 		}
 		dv := vals[d:t] // the dense run: column dlo[r] + g at slot d + g
 		dx := x[dlo[r]:]
 		dx = dx[:len(dv)]
-		for g := 3; g < len(dv); g += 4 {
-			s0 += dv[g-3] * dx[g-3]
-			s1 += dv[g-2] * dx[g-2]
-			s2 += dv[g-1] * dx[g-1]
-			s3 += dv[g] * dx[g]
+		for g := 0; g < len(dv)-3; g += 4 {
+			s0 += dv[g] * dx[g]
+			s1 += dv[g+1] * dx[g+1]
+			s2 += dv[g+2] * dx[g+2]
+			s3 += dv[g+3] * dx[g+3]
 		}
 		out[r] = sumTerms(vals[t:e], cols[t:e], x, (s0+s2)+(s1+s3))
 	}
@@ -708,15 +709,18 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	h.adr, h.ind = sp.sym.adr, sp.sym.ind
 	h.val = solver.Resize(h.val, len(h.ind))
 	// The slices in locals: the stores into buf would otherwise make
-	// every loop load sp's slice headers again.
+	// every loop load sp's slice headers again. buf is +0 at every row's
+	// start: cleared here, then by each row's gather on the columns of
+	// H's row i, where every row of J on column i writes (the symbolic
+	// pattern holds every row of J, D = 0 ones included) and M writes its
+	// non-zeros; M's slots off that row (padding, zeros of the dense run)
+	// add ±0, which leaves +0 as it is (TestTreecmuHessianScratch).
 	buf, jval := sp.buf[:nv], sp.jval
+	clear(buf)
 	state, d := nw.state, nw.d
 	for i := range nv {
 		a, e := h.adr[i], h.adr[i+1]
 		cols := h.ind[a:e]
-		for _, c := range cols {
-			buf[c] = 0
-		}
 		for t := sp.tadr[i]; t < sp.tadr[i+1]; t++ {
 			k := sp.trow[t]
 			if state[k] != nwQuadratic || d[k] == 0 {
@@ -736,7 +740,7 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 		v := h.val[a:e]
 		v = v[:len(cols)]
 		for p, c := range cols {
-			v[p] = buf[c]
+			v[p], buf[c] = buf[c], 0
 		}
 	}
 	for _, p := range sp.sym.fill {
@@ -803,8 +807,15 @@ func (sp *sparseNewton) cholFactor(h *sparseRows, mindiag float64) int {
 			src := val[:i+1]
 			if p0 := int(frun[a+i]); p0 >= 0 { // row L_r[i] holds L_r[0…i] in a run
 				dst := lv[p0 : p0+len(src)]
-				for j, v := range src {
-					dst[j] += v * b
+				j := 0
+				for ; j < len(src)-3; j += 4 { // each entry as dst[j] += src[j] * b
+					dst[j] += src[j] * b
+					dst[j+1] += src[j+1] * b
+					dst[j+2] += src[j+2] * b
+					dst[j+3] += src[j+3] * b
+				}
+				for ; j < len(src); j++ {
+					dst[j] += src[j] * b
 				}
 			} else {
 				f := fpos[-1-p0:]
@@ -837,22 +848,27 @@ func cholScaleRow(val []float64, mindiag float64) bool {
 
 // cholSolve is mju_cholSolveSparse: res = (Lᵀ L)⁻¹ vec.
 func (h *sparseRows) cholSolve(vec, res []float64) {
-	n := len(h.adr) - 1
-	copy(res[:n], vec[:n])
+	// h's slices in locals: the stores into res would otherwise make each
+	// row load them again.
+	adr, hind, hval := h.adr, h.ind, h.val
+	n := len(adr) - 1
+	res = res[:n]
+	copy(res, vec[:n])
 	for i := n - 1; i >= 0; i-- {
 		if res[i] == 0 {
 			continue
 		}
-		ind, val := h.row(i)
+		ind, val := hind[adr[i]:adr[i+1]], hval[adr[i]:adr[i+1]]
 		nnz := len(val)
 		res[i] /= val[nnz-1]
 		tmp := res[i]
-		for j := range nnz - 1 {
-			res[ind[j]] -= val[j] * tmp
+		ind = ind[:nnz-1]
+		for j, c := range ind {
+			res[c] -= val[j] * tmp
 		}
 	}
 	for i := range n {
-		ind, val := h.row(i)
+		ind, val := hind[adr[i]:adr[i+1]], hval[adr[i]:adr[i+1]]
 		nnz := len(val)
 		if nnz > 1 {
 			res[i] -= dotSparse(val[:nnz-1], res, ind[:nnz-1])

@@ -120,12 +120,15 @@ func (nw *newtonWork) hessPattern() {
 	sp.hpat = growBytes(sp.hpat, nv*nv)
 	hp := sp.hpat
 	clear(hp)
+	// The slices in locals: the stores into hp would otherwise make the
+	// loop load sp's slice headers again.
+	lo, loadr, val, col := sp.mplo, sp.mploadr[:nv+1], sp.mpval, sp.mpcol
 	for r := range nv {
 		row := hp[r*nv : r*nv+r+1]
 		row[r] = 1
-		for _, s := range sp.mplo[sp.mploadr[r]:sp.mploadr[r+1]] {
-			if sp.mpval[s] != 0 {
-				row[sp.mpcol[s]] = 1
+		for _, s := range lo[loadr[r]:loadr[r+1]] {
+			if val[s] != 0 {
+				row[col[s]] = 1
 			}
 		}
 	}
