@@ -444,10 +444,11 @@ func mulMat(a, x, out []float64, r, c int) {
 // mulRows sets out_i = mju_dot(a[i·stride:][:len(x)], x) for every entry
 // of out (dot4: four partial sums over blocks of four, (s0 + s2) +
 // (s1 + s3), then the tail in order), each row's sums in line, so that a
-// matrix's rows cost no call each (TestDot4MatchesMuJoCo). A block of four
-// of x is read as an array (a length check the compiler proves from the
-// loop's bound, t ≤ n − 4) and the row's by index (len(row) = n): the
-// loop carries no bounds check.
+// matrix's rows cost no call each (TestDot4MatchesMuJoCo). Each row is cut
+// with its capacity (a[off : off+n : off+n]: two checks, no pointer mask
+// for an empty tail), a block of four of x is read as an array (a length
+// check the compiler proves from the loop's bound, t ≤ n − 4) and the
+// row's by index (len(row) = n): the loop carries no bounds check.
 func mulRows(a, x, out []float64, stride int) {
 	n := len(x)
 	if n == 0 {
@@ -457,9 +458,9 @@ func mulRows(a, x, out []float64, stride int) {
 	if len(out) == 0 {
 		return
 	}
-	_ = a[(len(out)-1)*stride+n-1]
 	for i := range out {
-		row := a[i*stride:][:n]
+		off := i * stride
+		row := a[off : off+n : off+n]
 		var s0, s1, s2, s3 float64
 		t := 0
 		for ; t <= n-4; t += 4 {
