@@ -341,6 +341,12 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 		// L_ij = (mat_ij − mju_dot(L_i, L_j, j)) / L_jj for every i > j,
 		// as mju_cholFactor's loop: row i's window and L_ij cut together.
 		m := len(lj)
+		if m == 0 { // mju_dot of nothing is +0, and x − (+0) = x
+			for off := (j+1)*n + w; off < len(mat); off += n {
+				mat[off] *= tmp
+			}
+			continue
+		}
 		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
 			li := mat[off : off+m : off+m]
 			lt := lj[:len(li)]
