@@ -15,6 +15,15 @@ func densekernEntry(rng *rand.Rand) float64 {
 	return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
 }
 
+// densekernVector returns n entries of densekernEntry.
+func densekernVector(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, 0, n)
+	for range n {
+		v = append(v, densekernEntry(rng))
+	}
+	return v
+}
+
 // TestDensekernMulRowsExactSlice: mulRows over a matrix cut to exactly
 // its last row's end ((rows − 1)·stride + n entries, so that a row cut
 // past the data's capacity panics) gives mju_dot's bits on every row, at
@@ -26,13 +35,7 @@ func TestDensekernMulRowsExactSlice(t *testing.T) {
 	for trial := range 3000 {
 		n, rows := trial%22, 1+rng.IntN(6)
 		stride := n + rng.IntN(4)
-		a, x := make([]float64, (rows-1)*stride+n), make([]float64, n)
-		for i := range a {
-			a[i] = densekernEntry(rng)
-		}
-		for i := range x {
-			x[i] = densekernEntry(rng)
-		}
+		a, x := densekernVector(rng, (rows-1)*stride+n), densekernVector(rng, n)
 		out := make([]float64, rows)
 		mulRows(a[:len(a):len(a)], x, out, stride)
 		for i := range rows {
@@ -93,15 +96,12 @@ func TestDensekernFactorSignedZeros(t *testing.T) {
 		}
 		// A solve with the factor (zeros of both signs in the right-hand
 		// side) keeps MuJoCo's bits as well.
-		vec := make([]float64, n)
-		for i := range vec {
-			vec[i] = densekernEntry(rng)
-		}
-		sg, sw := make([]float64, n), make([]float64, n)
-		cholSolve(got, vec, sg, n)
-		refCholSolve(want, vec, sw, n)
-		if !sameBits(sg, sw) {
-			t.Fatalf("trial %d n %d: cholSolve %v, MuJoCo's %v", trial, n, sg, sw)
+		vec := densekernVector(rng, n)
+		sol := make([]float64, 2*n) // ours, then MuJoCo's
+		cholSolve(got, vec, sol[:n], n)
+		refCholSolve(want, vec, sol[n:], n)
+		if !sameBits(sol[:n], sol[n:]) {
+			t.Fatalf("trial %d n %d: cholSolve %v, MuJoCo's %v", trial, n, sol[:n], sol[n:])
 		}
 	}
 }
