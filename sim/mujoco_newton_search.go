@@ -381,9 +381,16 @@ func cholSolve(mat, vec, res []float64, n int) {
 		res[i] = r / mat[i*(n+1)]
 	}
 	for i := n - 1; i >= 0; i-- {
+		// r −= L_ji res_j for j = i+1…n−1 in order, two a pass down
+		// column i by a running offset k = j n + i.
 		r := res[i]
-		for j := i + 1; j < n; j++ {
-			r -= mat[j*n+i] * res[j]
+		j, k := i+1, (i+1)*n+i
+		for ; j+1 < n; j, k = j+2, k+2*n {
+			r -= mat[k] * res[j]
+			r -= mat[k+n] * res[j+1]
+		}
+		if j < n {
+			r -= mat[k] * res[j]
 		}
 		res[i] = r / mat[i*(n+1)]
 	}
