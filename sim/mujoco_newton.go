@@ -471,9 +471,11 @@ func mulMat(a, x, out []float64, r, c int) {
 // mulRows sets out_i = mju_dot(a[i·stride:][:len(x)], x) for every entry
 // of out (dot4: four partial sums over blocks of four, (s0 + s2) +
 // (s1 + s3), then the tail in order), each row's sums in line, so that a
-// matrix's rows cost no call each (TestDot4MatchesMuJoCo). The entries
-// are indexed from each row's offset with one bound checked up front
-// (re-slicing the row per block of four cost a sixth more instructions).
+// matrix's rows cost no call each (TestDot4MatchesMuJoCo). Each row is cut
+// with its capacity (a[off : off+n : off+n]: two checks, no pointer mask
+// for an empty tail), a block of four of x is read as an array (a length
+// check the compiler proves from the loop's bound, t ≤ n − 4) and the
+// row's by index (len(row) = n): the loop carries no bounds check.
 func mulRows(a, x, out []float64, stride int) {
 	n := len(x)
 	if n == 0 {
@@ -483,21 +485,21 @@ func mulRows(a, x, out []float64, stride int) {
 	if len(out) == 0 {
 		return
 	}
-	_ = a[(len(out)-1)*stride+n-1]
 	for i := range out {
 		off := i * stride
+		row := a[off : off+n : off+n]
 		var s0, s1, s2, s3 float64
 		t := 0
-		for ; t+3 < n; t += 4 {
-			r, xb := a[off+t:off+t+4:off+t+4], x[t:t+4:t+4]
-			s0 += r[0] * xb[0]
-			s1 += r[1] * xb[1]
-			s2 += r[2] * xb[2]
-			s3 += r[3] * xb[3]
+		for ; t <= n-4; t += 4 {
+			xb := (*[4]float64)(x[t:])
+			s0 += row[t] * xb[0]
+			s1 += row[t+1] * xb[1]
+			s2 += row[t+2] * xb[2]
+			s3 += row[t+3] * xb[3]
 		}
 		res := (s0 + s2) + (s1 + s3)
 		for ; t < n; t++ {
-			res += a[off+t] * x[t]
+			res += row[t] * x[t]
 		}
 		out[i] = res
 	}
@@ -508,20 +510,23 @@ func mulRows(a, x, out []float64, stride int) {
 // (s0 + s2) + (s1 + s3), then the tail in order), without mulRows' set-up
 // for many rows, which a single short dot paid for on every call (the
 // solve's forward substitution, the factor's diagonal, the line search's
-// products: TestDot4MatchesMuJoCo).
+// products, PGS's rows of A R: TestDot4MatchesMuJoCo). A block of a is
+// read as an array and b's entries by index, which the loop's bound
+// t ≤ n − 4 and len(b) = n prove in range: no bounds check in the loop.
 func dotMJ(a, b []float64) float64 {
-	b = b[:len(a)]
+	n := len(a)
+	b = b[:n]
 	var s0, s1, s2, s3 float64
 	t := 0
-	for ; t+3 < len(a); t += 4 {
-		x, y := a[t:t+4:t+4], b[t:t+4:t+4]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
+	for ; t <= n-4; t += 4 {
+		x := (*[4]float64)(a[t:])
+		s0 += x[0] * b[t]
+		s1 += x[1] * b[t+1]
+		s2 += x[2] * b[t+2]
+		s3 += x[3] * b[t+3]
 	}
 	res := (s0 + s2) + (s1 + s3)
-	for ; t < len(a); t++ {
+	for ; t < n; t++ {
 		res += a[t] * b[t]
 	}
 	return res

@@ -341,22 +341,29 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 		// L_ij = (mat_ij − mju_dot(L_i, L_j, j)) / L_jj for every i > j,
 		// as mju_cholFactor's loop: row i's window and L_ij cut together.
 		m := len(lj)
+		if m == 0 { // mju_dot of nothing is +0, and x − (+0) = x
+			for off := (j+1)*n + w; off < len(mat); off += n {
+				mat[off] *= tmp
+			}
+			continue
+		}
 		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
-			li := mat[off : off+m+1]
+			li := mat[off : off+m : off+m]
+			lt := lj[:len(li)]
 			var s0, s1, s2, s3 float64
 			t := 0
-			for ; t+3 < m; t += 4 {
-				x, y := li[t:t+4:t+4], lj[t:t+4:t+4]
-				s0 += x[0] * y[0]
-				s1 += x[1] * y[1]
-				s2 += x[2] * y[2]
-				s3 += x[3] * y[3]
+			for ; t <= len(li)-4; t += 4 { // dotMJ's loop: no bounds check
+				x := (*[4]float64)(li[t:])
+				s0 += x[0] * lt[t]
+				s1 += x[1] * lt[t+1]
+				s2 += x[2] * lt[t+2]
+				s3 += x[3] * lt[t+3]
 			}
 			dt := (s0 + s2) + (s1 + s3)
-			for ; t < m; t++ {
-				dt += li[t] * lj[t]
+			for ; t < len(li); t++ {
+				dt += li[t] * lt[t]
 			}
-			li[m] = (li[m] - dt) * tmp
+			mat[off+m] = (mat[off+m] - dt) * tmp
 		}
 	}
 	return rank
@@ -374,9 +381,16 @@ func cholSolve(mat, vec, res []float64, n int) {
 		res[i] = r / mat[i*(n+1)]
 	}
 	for i := n - 1; i >= 0; i-- {
+		// r −= L_ji res_j for j = i+1…n−1 in order, two a pass down
+		// column i by a running offset k = j n + i.
 		r := res[i]
-		for j := i + 1; j < n; j++ {
-			r -= mat[j*n+i] * res[j]
+		j, k := i+1, (i+1)*n+i
+		for ; j+1 < n; j, k = j+2, k+2*n {
+			r -= mat[k] * res[j]
+			r -= mat[k+n] * res[j+1]
+		}
+		if j < n {
+			r -= mat[k] * res[j]
 		}
 		res[i] = r / mat[i*(n+1)]
 	}
