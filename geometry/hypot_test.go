@@ -86,7 +86,7 @@ func nearestInPolyHypot(p *clipPoly, x, y float64) spatial.Vec3 {
 // targets around them.
 func TestNearestInPolyMatchesHypot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
-	var buf [16]spatial.Vec3
+	var buf, ebuf [16]spatial.Vec3
 	for trial := range 20000 {
 		p := clipPoly{v: buf[:]}
 		n := 3 + rng.IntN(6)
@@ -105,10 +105,11 @@ func TestNearestInPolyMatchesHypot(t *testing.T) {
 			}
 		}
 		h := math.Sqrt(0.5)
+		edges := polyEdges(&p, ebuf[:])
 		for _, d := range [][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}, {1, 0}, {rng.NormFloat64(), rng.NormFloat64()}} {
 			r := s * (1 + 10*rng.Float64())
 			x, y := cx+r*d[0], cy+r*d[1]
-			got, want := nearestInPoly(&p, x, y), nearestInPolyHypot(&p, x, y)
+			got, want := nearestInPoly(&p, edges, x, y), nearestInPolyHypot(&p, x, y)
 			if got != want {
 				t.Fatalf("trial %d: nearestInPoly(%v, %g, %g) = %v, the math.Hypot version %v", trial, p.v[:p.n], x, y, got, want)
 			}

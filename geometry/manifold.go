@@ -128,16 +128,22 @@ func clipSide(in, out *clipPoly, s sideLine, tol float64) {
 // the whole clipped polygon and false when the polygon is empty.
 func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec3, incNormal spatial.Vec3, incWidth float64,
 	base uint32, flip bool, tol float64) ([]Contact, float64, bool) {
-	// Clipping buffers: small ones for boxes, large ones for hull faces
-	// (not zeroed needlessly: Go clears every declared array).
-	var small [2][16]spatial.Vec3
-	var large *[2][maxClipVerts]spatial.Vec3
+	// Clipping buffers, each of room for the incident polygon's corners
+	// plus the reference face's sides (clipping by a side adds at most one
+	// corner): the smallest that fits, since Go clears every declared
+	// array (a box's 4 + 4 need half of the hull faces' 16; BENCHMARKS.md,
+	// seventy-sixth pass), and the largest on the heap.
 	var pa, qa clipPoly
-	if len(inc)+len(ref.sides) <= len(small[0]) {
-		pa.v, qa.v = small[0][:], small[1][:]
-	} else {
-		large = new([2][maxClipVerts]spatial.Vec3)
-		pa.v, qa.v = large[0][:], large[1][:]
+	switch n := len(inc) + len(ref.sides); {
+	case n <= 8:
+		var b [2][8]spatial.Vec3
+		pa.v, qa.v = b[0][:], b[1][:]
+	case n <= 16:
+		var b [2][16]spatial.Vec3
+		pa.v, qa.v = b[0][:], b[1][:]
+	default:
+		b := new([2][maxClipVerts]spatial.Vec3)
+		pa.v, qa.v = b[0][:], b[1][:]
 	}
 	p, q := &pa, &qa
 	// The incident polygon in the reference frame, and the centre c of the
@@ -171,8 +177,11 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	np := 0
 	zslot := math.Inf(1)
 	h := math.Sqrt(0.5)
+	// The polygon's edges, formed once for the up to five searches, in q's
+	// buffer (of p's room, free once the clipping is done).
+	edges := polyEdges(p, q.v)
 	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
-		q := nearestInPoly(p, c[0]+reach*d[0], c[1]+reach*d[1])
+		q := nearestInPoly(p, edges, c[0]+reach*d[0], c[1]+reach*d[1])
 		if !nearPoints(pts[:np], q, slotMergeTol*w) {
 			pts[np], slotOf[np] = q, uint32(k)
 			np++
@@ -190,7 +199,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
 		if l := math.Hypot(dx, dy); l > 0 {
 			r4 := deepReach * incWidth
-			q := nearestInPoly(p, c[0]+r4*dx/l, c[1]+r4*dy/l)
+			q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
 			if !nearPoints(pts[:np], q, slotMergeTol*w) {
 				pts[np], slotOf[np] = q, numSlots
 				np++
@@ -232,25 +241,49 @@ const (
 	deepReach = 1000
 )
 
-// nearestInPoly returns the point of the convex polygon p (with its
-// heights, interpolated along the edges) nearest the point (x, y) of the
-// plane, which lies outside it. It is a continuous function of the
-// polygon and of (x, y): where an edge is orthogonal to the slot
-// direction, the point slides along that edge instead of jumping between
-// its corners.
-func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
-	// closer's test, written out: with no best yet (bk < 0, where closer's
-	// bdx is +Inf) any finite offset wins; after that an equal offset does
-	// not, and hypotLess decides with the best's squared norm bd2, formed
-	// once when it is set, by the same expression hypotLess forms it with.
-	bk, bt := -1, 0.0 // the best point: on the edge ending at corner bk, at bt
-	bdx, bdy, bd2 := 0.0, 0.0, 0.0
+// polyEdges writes into buf (of room for p's corners) and returns, for
+// each corner k of the polygon p, the edge from the corner before it,
+// (e_x, e_y, e_x² + e_y²) with e = v_k − v_{k−1} in the plane: the terms
+// of nearestInPoly that do not depend on its target.
+func polyEdges(p *clipPoly, buf []spatial.Vec3) []spatial.Vec3 {
 	v := p.v[:p.n]
+	e := buf[:len(v)]
+	if len(v) == 0 {
+		return e
+	}
 	px, py := v[len(v)-1][0], v[len(v)-1][1]
 	for k := range v {
 		cx, cy := v[k][0], v[k][1]
 		ex, ey := cx-px, cy-py
-		l2 := ex*ex + ey*ey
+		e[k] = spatial.Vec3{ex, ey, ex*ex + ey*ey}
+		px, py = cx, cy
+	}
+	return e
+}
+
+// nearestInPoly returns the point of the convex polygon p (with its
+// heights, interpolated along the edges) nearest the point (x, y) of the
+// plane, which lies outside it; edges are p's edges as polyEdges forms
+// them. It is a continuous function of the polygon and of (x, y): where
+// an edge is orthogonal to the slot direction, the point slides along
+// that edge instead of jumping between its corners.
+func nearestInPoly(p *clipPoly, edges []spatial.Vec3, x, y float64) spatial.Vec3 {
+	// closer's test, written out: with no best yet (bk < 0, where closer's
+	// bdx is +Inf) any finite offset wins; after that an equal offset does
+	// not, and hypotLess decides with the best's squared norm bd2, formed
+	// once when it is set, by the same expression hypotLess forms it with.
+	// hypotLessSq's squared-norm test is in line, its bounds on a2
+	// (bd2·(1 ∓ hypotMargin), when bd2 is in its range: bin) formed once
+	// with the best; the near ties and the out-of-range norms call it.
+	bk, bt := -1, 0.0 // the best point: on the edge ending at corner bk, at bt
+	bdx, bdy, bd2 := 0.0, 0.0, 0.0
+	bin, blo, bhi := false, 0.0, 0.0
+	v := p.v[:p.n]
+	edges = edges[:len(v)]
+	px, py := v[len(v)-1][0], v[len(v)-1][1]
+	for k := range v {
+		cx, cy := v[k][0], v[k][1]
+		ex, ey, l2 := edges[k][0], edges[k][1], edges[k][2]
 		t := 0.0
 		if l2 > 0 {
 			t = clamp(((x-px)*ex+(y-py)*ey)/l2, 0, 1)
@@ -262,10 +295,16 @@ func nearestInPoly(p *clipPoly, x, y float64) spatial.Vec3 {
 		if bk < 0 {
 			better = dx-dx == 0 && dy-dy == 0
 		} else if dx != bdx || dy != bdy {
-			better = hypotLessSq(dx, dy, dx*dx+dy*dy, bdx, bdy, bd2)
+			a2 := dx*dx + dy*dy
+			if bin && a2 >= sqLo && a2 <= sqHi && (a2 < blo || a2 > bhi) {
+				better = a2 < blo
+			} else {
+				better = hypotLessSq(dx, dy, a2, bdx, bdy, bd2)
+			}
 		}
 		if better {
 			bk, bt, bdx, bdy, bd2 = k, t, dx, dy, dx*dx+dy*dy
+			bin, blo, bhi = bd2 >= sqLo && bd2 <= sqHi, bd2*(1-hypotMargin), bd2*(1+hypotMargin)
 		}
 		px, py = cx, cy
 	}
