@@ -1,6 +1,7 @@
 package sap
 
 import (
+	"math"
 	"slices"
 
 	"github.com/stiction-sim/stiction/linalg"
@@ -33,6 +34,14 @@ type sparseSystem struct {
 	first   []int
 	stuck   []int
 	changed []bool
+
+	// The Newton steps' H against the last one's (assemble, factor): the
+	// last factor (prev, swapped with f at each assembly), the G it was
+	// assembled with, whether it succeeded on this solve's pattern, and
+	// whether f was assembled against it.
+	prev           linalg.Factor
+	gprev          []float64
+	lastOK, marked bool
 }
 
 // blockAt locates a block of H in the factor's storage (linalg.Factor.Locate).
@@ -68,6 +77,7 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 		return err
 	}
 	s.f.Reset(sym)
+	s.lastOK = false
 	s.diag = s.diag[:0]
 	for c := range p.Cliques {
 		off, stride, trans, _ := s.f.Locate(c, c)
@@ -92,8 +102,56 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 // block by block into the factor's storage (lower blocks only, and of the
 // diagonal blocks of A and of contacts the lower triangles, which is all
 // linalg.Factor reads).
+//
+// After a successful factor on the same pattern (a later Newton step of
+// the solve, or of a re-solve, which changes only Lagged n0: A and J are
+// the same), H is assembled and factored against the last H (prev): the
+// constraints whose G_i differs from the last assembly's in some bit
+// mark their cliques, and the supernodes away from them are copied from
+// prev's factor, not assembled (linalg.Factor.MarkChanged; H differs from
+// the last H only in the blocks coupling two cliques of such a
+// constraint), with the bits of a whole assembly and factorization.
 func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
-	s.assembleSkipping(p, g, goff, true)
+	if !s.lastOK {
+		s.assembleSkipping(p, g, goff, true)
+		s.gprev = append(s.gprev[:0], g...)
+		return
+	}
+	k := s.f.Kernels
+	s.f, s.prev = s.prev, s.f
+	s.f.Kernels = k
+	if sym := s.prev.Symbolic(); s.f.Symbolic() != sym {
+		s.f.Reset(sym)
+	}
+	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
+	clear(s.changed)
+	for i := range p.Constraints {
+		if !sameG(g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]) {
+			s.markCliques(p, i)
+		}
+	}
+	s.f.MarkChanged(&s.prev, s.changed)
+	s.assembleTo(&s.f, p, g, goff, true, true)
+	s.marked = true
+	s.gprev = append(s.gprev[:0], g...)
+}
+
+// sameG reports whether the G blocks x and y hold the same bits (len(x) = len(y)).
+func sameG(x, y []float64) bool {
+	y = y[:len(x)]
+	for i, a := range x {
+		if math.Float64bits(a) != math.Float64bits(y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// markCliques sets s.changed for the cliques of constraint ci's J blocks.
+func (s *sparseSystem) markCliques(p *solver.Problem, ci int) {
+	for b := s.first[ci]; b < len(p.JBlock) && p.JBlock[b].Constraint == ci; b++ {
+		s.changed[p.JBlock[b].Clique] = true
+	}
 }
 
 // assembleSkipping is assemble; with skip, the constraints whose G_i is
@@ -103,6 +161,7 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 // TestPeers4LaggedAssemblySameBits compare the two.
 func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []int, skip bool) {
 	s.assembleTo(&s.f, p, g, goff, skip, false)
+	s.marked = false
 }
 
 // assembleTo is assembleSkipping into f's storage (s.f's or s.pf's); with
@@ -426,7 +485,14 @@ func addJtTmpRow(j1, t []float64, at blockAt, data []float64) {
 }
 
 // factor implements newtonSystem.
-func (s *sparseSystem) factor() bool { return s.f.Factorize() }
+func (s *sparseSystem) factor() bool {
+	if s.marked {
+		s.lastOK = s.f.FactorizeMarked()
+	} else {
+		s.lastOK = s.f.Factorize()
+	}
+	return s.lastOK
+}
 
 // factorPredicted assembles the stick prediction's H̃ = A + JᵀG̃J (g is
 // G̃) into pf and factors it, for solvePredicted. G̃ is the G of the
@@ -445,9 +511,7 @@ func (s *sparseSystem) factorPredicted(p *solver.Problem, g []float64, goff []in
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
 	for _, ci := range s.stuck {
-		for b := s.first[ci]; b < len(p.JBlock) && p.JBlock[b].Constraint == ci; b++ {
-			s.changed[p.JBlock[b].Clique] = true
-		}
+		s.markCliques(p, ci)
 	}
 	s.pf.MarkChanged(&s.f, s.changed)
 	s.assembleTo(&s.pf, p, g, goff, true, true)
