@@ -37,11 +37,13 @@ type sparseSystem struct {
 
 	// The Newton steps' H against the last one's (assemble, factor): the
 	// last factor (prev, swapped with f at each assembly), the G it was
-	// assembled with, whether it succeeded on this solve's pattern, and
-	// whether f was assembled against it.
-	prev           linalg.Factor
-	gprev          []float64
-	lastOK, marked bool
+	// assembled with, whether it succeeded on this solve's pattern,
+	// whether f was assembled against it, and whether both factors were
+	// Reset for this solve's pattern (the Cache may analyse another
+	// pattern into a Symbolic that one of them still points to).
+	prev                  linalg.Factor
+	gprev                 []float64
+	lastOK, marked, sized bool
 }
 
 // blockAt locates a block of H in the factor's storage (linalg.Factor.Locate).
@@ -77,7 +79,7 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 		return err
 	}
 	s.f.Reset(sym)
-	s.lastOK = false
+	s.lastOK, s.sized = false, false
 	s.diag = s.diag[:0]
 	for c := range p.Cliques {
 		off, stride, trans, _ := s.f.Locate(c, c)
@@ -120,8 +122,9 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	k := s.f.Kernels
 	s.f, s.prev = s.prev, s.f
 	s.f.Kernels = k
-	if sym := s.prev.Symbolic(); s.f.Symbolic() != sym {
-		s.f.Reset(sym)
+	if !s.sized { // the first swap of the solve
+		s.f.Reset(s.prev.Symbolic())
+		s.sized = true
 	}
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
