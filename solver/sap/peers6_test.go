@@ -126,7 +126,7 @@ func TestPeers6PredictedFactorSameBits(t *testing.T) {
 func TestPeers6NewtonFactorSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 27))
 	reused := 0
-	var s sparseSystem // one system for all trials, as a solver's
+	var s sparseSystem   // one system for all trials, as a solver's
 	s.cache.Capacity = 1 // every new pattern analysed into the one Symbolic that both factors point to
 	for trial := range 100 {
 		p, goff, g, _ := peers6Setup(t, rng, &s)
