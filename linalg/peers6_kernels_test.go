@@ -92,6 +92,23 @@ func BenchmarkPeers6Chol(b *testing.B) {
 	}
 }
 
+// randomSixPattern returns a random block pattern of 1–40 blocks, two in
+// three of them of six columns (free bodies), and its analysis.
+func randomSixPattern(t *testing.T, rng *rand.Rand) ([]int, []uint64, *Symbolic) {
+	t.Helper()
+	sizes, edges := randomPattern(rng, 1+rng.IntN(40), 1+4*rng.Float64())
+	for i := range sizes {
+		if rng.IntN(3) > 0 {
+			sizes[i] = 6
+		}
+	}
+	sym := new(Symbolic)
+	if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
+		t.Fatal(err)
+	}
+	return sizes, edges, sym
+}
+
 // TestPeers6FactorizeChanged checks FactorizeChanged against Factorize bit
 // for bit: random block patterns (blocks of six and of other sizes), a
 // factored H as the base, and H̃ = H changed in every block (i, j) of the
@@ -105,20 +122,11 @@ func TestPeers6FactorizeChanged(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 25))
 	clean, failed := 0, 0
 	for trial := range 300 {
-		n := 1 + rng.IntN(40)
-		sizes, edges := randomPattern(rng, n, 1+4*rng.Float64())
-		for i := range sizes {
-			if rng.IntN(3) > 0 {
-				sizes[i] = 6
-			}
-		}
-		var sym Symbolic
-		if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
-			t.Fatal(err)
-		}
+		sizes, edges, sym := randomSixPattern(t, rng)
+		n := len(sizes)
 		kern := []Kernels{Loops, AutoKernels, BLAS}[trial%3]
 		base := Factor{Kernels: kern}
-		base.Reset(&sym)
+		base.Reset(sym)
 		randomSPD(rng, &base, sizes, edges)
 		h := slices.Clone(base.Data())
 		if !base.Factorize() {
@@ -129,7 +137,7 @@ func TestPeers6FactorizeChanged(t *testing.T) {
 			changed[rng.IntN(n)] = true
 		}
 		full := Factor{Kernels: kern}
-		full.Reset(&sym)
+		full.Reset(sym)
 		copy(full.Data(), h)
 		indefinite := trial%7 == 3
 		nudge := func(i, j int) {
@@ -167,7 +175,7 @@ func TestPeers6FactorizeChanged(t *testing.T) {
 			}
 		}
 		part := Factor{Kernels: kern}
-		part.Reset(&sym)
+		part.Reset(sym)
 		copy(part.Data(), full.Data())
 		okFull := full.Factorize()
 		okPart := part.FactorizeChanged(&base, changed)
