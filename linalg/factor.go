@@ -16,12 +16,16 @@ type Factor struct {
 	w    []float64  // update matrix of one supernode, maxW×maxW
 	xp   []float64  // permuted vector of Solve
 	rb   []rowBlock // scatter's row blocks of one supernode
+	// dirty marks the supernodes FactorizeMarked factors (the others'
+	// panels are copied from base, MarkChanged's; nil after Reset).
+	dirty []bool
+	base  *Factor
 }
 
 // Reset sizes the factor for the pattern sym and sets every value to zero.
 // sym must not be re-analysed while f uses it.
 func (f *Factor) Reset(sym *Symbolic) {
-	f.sym = sym
+	f.sym, f.base = sym, nil
 	f.data = resizeFloat(f.data, sym.NonZeros())
 	clear(f.data)
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
@@ -93,7 +97,13 @@ func (f *Factor) Factorize() bool { return f.factorize(true) }
 // factorize is Factorize; with direct it subtracts the loop kernels'
 // updates where they land (update), otherwise through w (syrk, scatter):
 // the same bits (TestUpdateSameBits).
-func (f *Factor) factorize(direct bool) bool {
+func (f *Factor) factorize(direct bool) bool { return f.factorizeFrom(direct, nil, nil) }
+
+// factorizeFrom is factorize; with base, the supernodes not marked in
+// dirty take their panels from base's factor (their chol and trsm are
+// skipped) and subtract their updates from the dirty supernodes' panels
+// only (the clean ones' panels are final as copied).
+func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 	s := f.sym
 	if s == nil {
 		return false
@@ -107,30 +117,37 @@ func (f *Factor) factorize(direct bool) bool {
 		if useBLAS(f.Kernels, ns, m) {
 			chol, trsm, syrk = cholBLAS, trsmBLAS, syrkBLAS
 		}
-		if !chol(ns, p, ns) {
+		var only []bool // where the update may land: nil for everywhere
+		if base != nil && !dirty[sn] {
+			copy(p, base.data[s.snPanel[sn]:s.snPanel[sn+1]])
+			only = dirty
+		} else if !chol(ns, p, ns) {
 			return false
 		}
 		if m == 0 {
 			continue
 		}
 		b := p[ns*ns:]
-		trsm(m, ns, p[:ns*ns], b)
+		if only == nil {
+			trsm(m, ns, p[:ns*ns], b)
+		}
 		if direct && !useBLAS(f.Kernels, ns, m) {
-			f.update(sn, ns, b)
+			f.update(sn, ns, b, only)
 			continue
 		}
 		w := f.w[:m*m]
 		syrk(m, ns, b, w)
-		f.scatter(sn, m, w)
+		f.scatter(sn, m, w, only)
 	}
 	return true
 }
 
 // scatter subtracts the update w (m×m, lower) of supernode sn from the
-// blocks of L it lands in. What each row block's place depends on alone
+// blocks of L it lands in (with only, from those in the panels of the
+// supernodes marked in it). What each row block's place depends on alone
 // (its first row in w, its size, the row stride of the panel it lands in)
 // is looked up once per row block (f.rb), not once per pair of them.
-func (f *Factor) scatter(sn, m int, w []float64) {
+func (f *Factor) scatter(sn, m int, w []float64, only []bool) {
 	s := f.sym
 	f.rowBlocks(sn)
 	k := s.scatPtr[sn]
@@ -138,7 +155,7 @@ func (f *Factor) scatter(sn, m int, w []float64) {
 		for b, rb := range f.rb[:a+1] {
 			off := s.scat[k]
 			k++
-			if off < 0 {
+			if off < 0 || (only != nil && !only[rb.sn]) {
 				continue
 			}
 			for i := range ra.n {
@@ -168,13 +185,18 @@ func (f *Factor) rowBlocks(sn int) {
 			w:      int(s.rowPanel[int(lo)+i] - base),
 			n:      s.sizes[s.perm[r]],
 			stride: s.posOff[s.snStart[t+1]] - s.posOff[s.snStart[t]],
+			sn:     t,
 		})
 	}
 }
 
 // rowBlock is one row block of a supernode during scatter: its first row
-// in the update w, its size and the row stride of the panel it lands in.
-type rowBlock struct{ w, n, stride int }
+// in the update w, its size, the row stride of the panel it lands in and
+// that panel's supernode (the blocks of L in the row block's columns).
+type rowBlock struct {
+	w, n, stride int
+	sn           int32
+}
 
 // Solve overwrites b (length Size, in the caller's block order) with
 // H⁻¹ b using the factorization: a permuted forward substitution L y = Pᵀb

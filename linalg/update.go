@@ -12,8 +12,9 @@ package linalg
 // (TestUpdateSameBits), without w's stores and loads and scatter's loop.
 
 // update subtracts supernode sn's update b bᵀ (b: its m off-diagonal rows
-// of L, ns columns, row-major) from the blocks of L it lands in.
-func (f *Factor) update(sn, ns int, b []float64) {
+// of L, ns columns, row-major) from the blocks of L it lands in (with
+// only, from those in the panels of the supernodes marked in it).
+func (f *Factor) update(sn, ns int, b []float64, only []bool) {
 	s := f.sym
 	f.rowBlocks(sn)
 	k := s.scatPtr[sn]
@@ -22,7 +23,7 @@ func (f *Factor) update(sn, ns int, b []float64) {
 		for c, rc := range f.rb[:a+1] {
 			off := s.scat[k]
 			k++
-			if off < 0 {
+			if off < 0 || (only != nil && !only[rc.sn]) {
 				continue
 			}
 			ys := b[rc.w*ns : (rc.w+rc.n)*ns]

@@ -18,19 +18,9 @@ func TestUpdateSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 43))
 	six, other, failed := 0, 0, 0
 	for trial := range 200 {
-		n := 1 + rng.IntN(40)
-		sizes, edges := randomPattern(rng, n, 1+4*rng.Float64())
-		for i := range sizes {
-			if rng.IntN(3) > 0 {
-				sizes[i] = 6
-			}
-		}
-		var sym Symbolic
-		if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
-			t.Fatal(err)
-		}
+		sizes, edges, sym := randomSixPattern(t, rng)
 		f := Factor{Kernels: []Kernels{Loops, AutoKernels}[trial%2]}
-		f.Reset(&sym)
+		f.Reset(sym)
 		randomSPD(rng, &f, sizes, edges)
 		if trial%3 == 0 {
 			for i, x := range f.Data() {

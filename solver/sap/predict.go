@@ -74,9 +74,16 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 		return false
 	}
 	s.predicted++
-	ws.sys.assemble(p, ws.gpred, ws.eval.goff) // H̃ = A + JᵀG̃J
-	if !ws.sys.factor() {
-		return false
+	sp, sparse := ws.sys.(*sparseSystem)
+	if sparse { // H̃ = A + JᵀG̃J factored against the Newton step's factor of H
+		if !sp.factorPredicted(p, ws.gpred, ws.eval.goff) {
+			return false
+		}
+	} else {
+		ws.sys.assemble(p, ws.gpred, ws.eval.goff) // H̃ = A + JᵀG̃J
+		if !ws.sys.factor() {
+			return false
+		}
 	}
 	ws.dvp = solver.Resize(ws.dvp, p.NV)
 	ws.dpp = solver.Resize(ws.dpp, p.NV)
@@ -89,7 +96,11 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 	for i, g := range cur.grad {
 		ws.dvp[i] = -(g + ws.dvp[i]) // −g̃
 	}
-	ws.sys.solve(ws.dvp)
+	if sparse {
+		sp.solvePredicted(ws.dvp)
+	} else {
+		ws.sys.solve(ws.dvp)
+	}
 	if !allFinite(ws.dvp) {
 		return false
 	}
@@ -98,8 +109,9 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 }
 
 // stickBranches fills ws.gpred with G̃ (cur.g with the predicted contacts'
-// stick branches) and ws.dgamma with γ − γ̃ (zero on the other rows) and
-// reports whether some contact's slip reverses (solver.Problem.StickBranch).
+// stick branches), ws.dgamma with γ − γ̃ (zero on the other rows) and
+// ws.sparse.stuck with the predicted constraints (for factorPredicted), and reports whether some
+// contact's slip reverses (solver.Problem.StickBranch).
 // Most calls find none (clutter-40's first 300 steps: about 4 450 of
 // 14 700 calls predict) and then write nothing: the copy of cur.g and the
 // clearing of dgamma wait for the first predicted contact, whose branch is
@@ -110,12 +122,14 @@ func (s *Solver) stickBranches(p *solver.Problem) bool {
 	cur := &ws.cur
 	ws.gpred = solver.Resize(ws.gpred, len(cur.g))
 	ws.dgamma = solver.Resize(ws.dgamma, p.NR)
+	ws.sparse.stuck = ws.sparse.stuck[:0]
 	any := false
 	for i, c := range p.Constraints {
 		lo, hi := c.Row, c.Row+c.Size
 		if !p.StickBranch(i, cur.vc[lo:hi], ws.dvc[lo:hi], ws.eval.gBlock(ws.gpred, i), ws.dgamma[lo:hi]) {
 			continue
 		}
+		ws.sparse.stuck = append(ws.sparse.stuck, i)
 		if !any {
 			copy(ws.gpred, cur.g)
 			clear(ws.dgamma)

@@ -1,6 +1,7 @@
 package sap
 
 import (
+	"math"
 	"slices"
 
 	"github.com/stiction-sim/stiction/linalg"
@@ -24,6 +25,25 @@ type sparseSystem struct {
 	diag  []blockAt // where clique c's diagonal block of H lives
 	pairs []blockAt // where each (contact, b1 ≤ b2) contribution lands, in assembly order
 	tmp   []float64 // G_i J_b, (largest constraint size)×(largest clique size)
+
+	// The stick prediction's H̃ (factorPredicted): its own factor, so that
+	// f keeps the Newton step's factor of H to copy from, each
+	// constraint's first block of J, the predicted constraints (written by
+	// stickBranches on either path) and their cliques.
+	pf      linalg.Factor
+	first   []int
+	stuck   []int
+	changed []bool
+
+	// The Newton steps' H against the last one's (assemble, factor): the
+	// last factor (prev, swapped with f at each assembly), the G it was
+	// assembled with, whether it succeeded on this solve's pattern,
+	// whether f was assembled against it, and whether both factors were
+	// Reset for this solve's pattern (the Cache may analyse another
+	// pattern into a Symbolic that one of them still points to).
+	prev                  linalg.Factor
+	gprev                 []float64
+	lastOK, marked, sized bool
 }
 
 // blockAt locates a block of H in the factor's storage (linalg.Factor.Locate).
@@ -59,14 +79,17 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 		return err
 	}
 	s.f.Reset(sym)
+	s.lastOK, s.sized = false, false
 	s.diag = s.diag[:0]
 	for c := range p.Cliques {
 		off, stride, trans, _ := s.f.Locate(c, c)
 		s.diag = append(s.diag, blockAt{off, stride, trans})
 	}
 	s.pairs = s.pairs[:0]
+	s.first = slices.Grow(s.first[:0], len(p.Constraints))[:len(p.Constraints)]
 	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
 		hi = constraintEnd(p, lo)
+		s.first[p.JBlock[lo].Constraint] = lo
 		for b2 := lo; b2 < hi; b2++ {
 			for b1 := lo; b1 <= b2; b1++ {
 				off, stride, trans, _ := s.f.Locate(p.JBlock[b1].Clique, p.JBlock[b2].Clique)
@@ -81,8 +104,57 @@ func (s *sparseSystem) setup(p *solver.Problem) error {
 // block by block into the factor's storage (lower blocks only, and of the
 // diagonal blocks of A and of contacts the lower triangles, which is all
 // linalg.Factor reads).
+//
+// After a successful factor on the same pattern (a later Newton step of
+// the solve, or of a re-solve, which changes only Lagged n0: A and J are
+// the same), H is assembled and factored against the last H (prev): the
+// constraints whose G_i differs from the last assembly's in some bit
+// mark their cliques, and the supernodes away from them are copied from
+// prev's factor, not assembled (linalg.Factor.MarkChanged; H differs from
+// the last H only in the blocks coupling two cliques of such a
+// constraint), with the bits of a whole assembly and factorization.
 func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
-	s.assembleSkipping(p, g, goff, true)
+	if !s.lastOK {
+		s.assembleSkipping(p, g, goff, true)
+		s.gprev = append(s.gprev[:0], g...)
+		return
+	}
+	k := s.f.Kernels
+	s.f, s.prev = s.prev, s.f
+	s.f.Kernels = k
+	if !s.sized { // the first swap of the solve
+		s.f.Reset(s.prev.Symbolic())
+		s.sized = true
+	}
+	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
+	clear(s.changed)
+	for i := range p.Constraints {
+		if !sameG(g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]) {
+			s.markCliques(p, i)
+		}
+	}
+	s.f.MarkChanged(&s.prev, s.changed)
+	s.assembleTo(&s.f, p, g, goff, true, true)
+	s.marked = true
+	s.gprev = append(s.gprev[:0], g...)
+}
+
+// sameG reports whether the G blocks x and y hold the same bits (len(x) = len(y)).
+func sameG(x, y []float64) bool {
+	y = y[:len(x)]
+	for i, a := range x {
+		if math.Float64bits(a) != math.Float64bits(y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// markCliques sets s.changed for the cliques of constraint ci's J blocks.
+func (s *sparseSystem) markCliques(p *solver.Problem, ci int) {
+	for b := s.first[ci]; b < len(p.JBlock) && p.JBlock[b].Constraint == ci; b++ {
+		s.changed[p.JBlock[b].Clique] = true
+	}
 }
 
 // assembleSkipping is assemble; with skip, the constraints whose G_i is
@@ -91,9 +163,23 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 // goes through gjProduct. The same bits: TestSparseZeroBlocksSameBits and
 // TestPeers4LaggedAssemblySameBits compare the two.
 func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []int, skip bool) {
-	data := s.f.Data()
+	s.assembleTo(&s.f, p, g, goff, skip, false)
+	s.marked = false
+}
+
+// assembleTo is assembleSkipping into f's storage (s.f's or s.pf's); with
+// marked, the blocks of A and the constraints whose cliques' columns are
+// all Clean in f (linalg.Factor.MarkChanged) are left out: every block
+// they write lies in a panel that f.FactorizeMarked overwrites, and a
+// block of a marked panel gets the contributions of every constraint on
+// both its cliques, so its sum is the whole assembly's.
+func (s *sparseSystem) assembleTo(f *linalg.Factor, p *solver.Problem, g []float64, goff []int, skip, marked bool) {
+	data := f.Data()
 	clear(data)
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
+		if marked && f.Clean(c) {
+			continue
+		}
 		// p.ABlock(c), sliced here
 		a, at := p.A[q.AOff:q.AOff+q.Size*q.Size], s.diag[c]
 		if q.Size == 6 { // a free body's block: addLower written out
@@ -107,7 +193,7 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 		hi = constraintEnd(p, lo)
 		ci := p.JBlock[lo].Constraint
 		gi := g[goff[ci]:goff[ci+1]]
-		if skip && allZero(gi) {
+		if skip && allZero(gi) || marked && s.cleanConstraint(f, p, lo, hi) {
 			// G_i = 0 (a contact apart, v_n > v̂_n, with no lagged normal
 			// impulse to bound its friction: 22% of the sphere stack's
 			// contact blocks in its assemblies, 30% of clutter-40's), as
@@ -402,7 +488,52 @@ func addJtTmpRow(j1, t []float64, at blockAt, data []float64) {
 }
 
 // factor implements newtonSystem.
-func (s *sparseSystem) factor() bool { return s.f.Factorize() }
+func (s *sparseSystem) factor() bool {
+	if s.marked {
+		s.lastOK = s.f.FactorizeMarked()
+	} else {
+		s.lastOK = s.f.Factorize()
+	}
+	return s.lastOK
+}
+
+// factorPredicted assembles the stick prediction's H̃ = A + JᵀG̃J (g is
+// G̃) into pf and factors it, for solvePredicted. G̃ is the G of the
+// Newton step's H, whose factor f holds, with the blocks of the
+// constraints in s.stuck replaced (stickBranches), so H̃ differs from H only
+// in the blocks of H that couple two cliques of one such constraint (a
+// block of H sums the contributions of the constraints on both its
+// cliques, each from its own G_i, in constraint order): pf is factored
+// against f (linalg.Factor.MarkChanged, FactorizeMarked), the supernodes
+// away from the predicted contacts copied and not assembled, with the bits
+// of a whole assembly and factorization.
+// Requires f's last factor to be of that H and to have succeeded.
+func (s *sparseSystem) factorPredicted(p *solver.Problem, g []float64, goff []int) bool {
+	s.pf.Kernels = s.f.Kernels
+	s.pf.Reset(s.f.Symbolic())
+	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
+	clear(s.changed)
+	for _, ci := range s.stuck {
+		s.markCliques(p, ci)
+	}
+	s.pf.MarkChanged(&s.f, s.changed)
+	s.assembleTo(&s.pf, p, g, goff, true, true)
+	return s.pf.FactorizeMarked()
+}
+
+// cleanConstraint reports whether the cliques of the constraint with J
+// blocks [lo, hi) are all Clean in f.
+func (s *sparseSystem) cleanConstraint(f *linalg.Factor, p *solver.Problem, lo, hi int) bool {
+	for b := lo; b < hi; b++ {
+		if !f.Clean(p.JBlock[b].Clique) {
+			return false
+		}
+	}
+	return true
+}
+
+// solvePredicted overwrites b with H̃⁻¹ b (factorPredicted's factor).
+func (s *sparseSystem) solvePredicted(b []float64) { s.pf.Solve(b) }
 
 // solve implements newtonSystem.
 func (s *sparseSystem) solve(b []float64) { s.f.Solve(b) }
