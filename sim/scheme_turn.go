@@ -34,6 +34,11 @@ func (t *angularTurns) turn(m *multibody.Model, q, v, out []float64, local bool)
 	if m.NQ == m.NV { // no quaternion: nothing to turn (multibody's linearCoordinates)
 		return
 	}
+	t.blocks(m, q, v, out, local)
+}
+
+// blocks is turn's turn of each angular block, after the copy.
+func (t *angularTurns) blocks(m *multibody.Model, q, v, out []float64, local bool) {
 	if t.model != m || t.nv != m.NV || t.nq != m.NQ {
 		t.model, t.nv, t.nq = m, m.NV, m.NQ
 		t.v, t.q = angularBlocks(m, t.v, t.q)
