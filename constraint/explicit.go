@@ -173,9 +173,18 @@ type ActuatorForce struct {
 // (IsForce), for Input.Forces: the assembly of the same step then takes
 // them instead of computing them again.
 func (s *Set) ExplicitForcesKept(m *multibody.Model, q, v []float64, ctl []Control, f []float64, kept []ActuatorForce) {
+	s.ExplicitForcesCoords(m, q, v, ctl, f, kept, nil)
+}
+
+// ExplicitForcesCoords is ExplicitForcesKept taking the joints'
+// coordinate and velocity indices from tc (nil: found again, dofAt) where
+// tc holds them for the same model, body and degree of freedom
+// (TermCoords).
+func (s *Set) ExplicitForcesCoords(m *multibody.Model, q, v []float64, ctl []Control, f []float64, kept []ActuatorForce, tc *TermCoords) {
 	if s == nil {
 		return
 	}
+	cur := tc.cursor(m)
 	keep := func(i int, force float64, sat bool) {
 		if kept != nil {
 			kept[i] = ActuatorForce{force, sat}
@@ -188,7 +197,10 @@ func (s *Set) ExplicitForcesKept(m *multibody.Model, q, v []float64, ctl []Contr
 			continue
 		}
 		if len(ac.Tendon) == 0 { // stateForce and terms for a joint, its indices found once
-			qi, vi := dofAt(m, ac.Body, ac.DOF)
+			qi, vi, ok := cur.hit(ac.Body, ac.DOF)
+			if !ok {
+				qi, vi = cur.miss(ac.Body, ac.DOF)
+			}
 			gear := ac.gear()
 			force, sat := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
 			f[vi] += gear * force
@@ -197,7 +209,7 @@ func (s *Set) ExplicitForcesKept(m *multibody.Model, q, v []float64, ctl []Contr
 		}
 		if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
 			gear := ac.gear()
-			l, ld := tendonLength(m, ac.Tendon, q, v, vis[:])
+			l, ld := tendonLength(&cur, ac.Tendon, q, v, vis[:])
 			force, sat := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
 			for k, t := range ac.Tendon {
 				f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k

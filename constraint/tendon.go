@@ -37,14 +37,19 @@ func validateTendon(m *multibody.Model, terms []TendonTerm) error {
 // coordinates of m (as a Set's validation checks); it does not check them
 // again, since the step calls it for every tendon.
 func TendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64) (l, ld float64) {
-	return tendonLength(m, terms, q, v, nil)
+	cur := (*TermCoords)(nil).cursor(m)
+	return tendonLength(&cur, terms, q, v, nil)
 }
 
-// tendonLength is TendonLength, keeping each term's velocity index in
-// vis[k] when vis is not nil (len(vis) ≥ len(terms)).
-func tendonLength(m *multibody.Model, terms []TendonTerm, q, v []float64, vis []int) (l, ld float64) {
+// tendonLength is TendonLength with the terms' indices from cur
+// (TermCoords), keeping each term's velocity index in vis[k] when vis is
+// not nil (len(vis) ≥ len(terms)).
+func tendonLength(cur *termCursor, terms []TendonTerm, q, v []float64, vis []int) (l, ld float64) {
 	for k, t := range terms {
-		qi, vi := dofAt(m, t.Body, t.DOF)
+		qi, vi, ok := cur.hit(t.Body, t.DOF)
+		if !ok {
+			qi, vi = cur.miss(t.Body, t.DOF)
+		}
 		if vis != nil {
 			vis[k] = vi
 		}

@@ -27,6 +27,7 @@ type constraintWork struct {
 	eager    bool                   // assemble every step's rows at once (tests: BenchmarkFastPaths)
 	adh      adhesion               // the adhesion actuators' moments (adhesion.go)
 	limits   constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
+	terms    constraint.TermCoords  // the explicit actuators' joint indices, for ExplicitForcesCoords
 	// forces are the explicit actuators' forces at (q0, v0) that
 	// actuatorForces added to the step's k, which its assembly takes
 	// (constraint.Input.Forces) rather than computing them again.

@@ -37,7 +37,7 @@ func (sim *Simulator) mujocoImplicitVStar() error {
 	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0) {
 		w.mj.direct = true
 		sim.evalControls()
-		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
+		set.ExplicitForcesCoords(sim.Model, w.q0, w.v0, w.cons.controls, w.k, nil, &w.cons.terms)
 	}
 	g := &w.mj.gyro
 	g.jacobian(sim.Model, w.kin, w.q0, w.v0)

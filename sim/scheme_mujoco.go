@@ -36,6 +36,8 @@ type mujocoWork struct {
 	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
 	k      []float64           // stages overwrite in the workspace and are put back
 
+	turns angularTurns // u = L(q) v and back, the angular blocks kept (scheme_turn.go)
+
 	staged rk4StageWork // rk4 steps with constraint rows solved at every stage (scheme_rk4c.go)
 
 	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
@@ -154,7 +156,7 @@ func (sim *Simulator) mujocoEulerVStar() error {
 	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0) {
 		w.mj.direct, w.mj.lazyRows = true, true
 		sim.evalControls()
-		set.ExplicitForces(sim.Model, w.q0, w.v0, w.cons.controls, w.k)
+		set.ExplicitForcesCoords(sim.Model, w.q0, w.v0, w.cons.controls, w.k, nil, &w.cons.terms)
 	} else if set != nil && len(w.pairs) > 0 {
 		sim.actuatorForces()
 	}
@@ -187,7 +189,7 @@ func (sim *Simulator) mujocoEulerVStar() error {
 func (sim *Simulator) actuatorForces() {
 	w := &sim.ws
 	sim.evalControls()
-	w.cons.set.ExplicitForcesKept(sim.Model, w.q0, w.v0, w.cons.controls, w.k, w.cons.forces) // kept for the assembly
+	w.cons.set.ExplicitForcesCoords(sim.Model, w.q0, w.v0, w.cons.controls, w.k, w.cons.forces, &w.cons.terms) // kept for the assembly
 	w.mj.forces = true
 }
 
@@ -309,11 +311,11 @@ func (sim *Simulator) rk4VStar() error {
 	}
 	copy(mw.mass, w.mass)
 	copy(mw.k, w.k)
-	m.LocalVelocity(w.q0, w.v0, mw.v[0])
+	mw.turns.local(m, w.q0, w.v0, mw.v[0])
 	copy(mw.a[0], w.k)
-	w.cons.set.ExplicitForces(m, w.q0, w.v0, w.cons.controls, mw.a[0])
+	w.cons.set.ExplicitForcesCoords(m, w.q0, w.v0, w.cons.controls, mw.a[0], nil, &w.cons.terms)
 	solveCliques(&w.problem, &w.factor, mw.a[0])
-	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
+	mw.turns.local(m, w.q0, mw.a[0], mw.a[0])
 	for i := 1; i < 4; i++ {
 		c := sim.rk4Stage(i)
 		w.kin.Update(w.qth, w.vth)
@@ -322,9 +324,9 @@ func (sim *Simulator) rk4VStar() error {
 		}
 		copy(mw.a[i], w.k)
 		sim.stageActivations(i) // a muscle's force takes the stage's activation (activation.go)
-		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
+		w.cons.set.ExplicitForcesCoords(m, w.qth, w.vth, w.cons.controls, mw.a[i], nil, &w.cons.terms)
 		solveCliques(&mw.stage, &mw.factor, mw.a[i])
-		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
+		mw.turns.local(m, w.qth, mw.a[i], mw.a[i])
 	}
 	sim.rk4Combine()
 	return nil
@@ -337,10 +339,10 @@ func (sim *Simulator) rk4Combine() {
 	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
 	sim.keepWarm(mw.a[3]) // MuJoCo's qacc_warmstart after the last stage (mujoco_pgs.go)
 	rk4Sums(mw.dq, mw.dv, &mw.v, &mw.a, rk4B[:])
-	m.WorldVelocity(w.q0, mw.dq, mw.dq)
+	mw.turns.world(m, w.q0, mw.dq, mw.dq)
 	m.IntegrateQExp(w.q0, mw.dq, dt, mw.qEnd)
 	rk4Velocity(mw.dv, mw.v[0], dt, mw.dv)
-	m.WorldVelocity(mw.qEnd, mw.dv, w.problem.VStar)
+	mw.turns.world(m, mw.qEnd, mw.dv, w.problem.VStar)
 	// Put back what the rest of the step reads of stage 0.
 	copy(w.mass, mw.mass)
 	copy(w.k, mw.k)
@@ -401,10 +403,10 @@ func (sim *Simulator) rk4Stage(i int) float64 {
 		c += aij
 	}
 	rk4Sums(mw.dq, mw.dv, &mw.v, &mw.a, rk4A[i-1][:i])
-	m.WorldVelocity(w.q0, mw.dq, mw.dq)
+	mw.turns.world(m, w.q0, mw.dq, mw.dq)
 	m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
 	rk4Velocity(mw.v[i], mw.v[0], dt, mw.dv)
-	m.WorldVelocity(w.qth, mw.v[i], w.vth)
+	mw.turns.world(m, w.qth, mw.v[i], w.vth)
 	return c
 }
 

@@ -91,7 +91,7 @@ func (sim *Simulator) rk4ConstrainedVStar() error {
 	}
 	copy(mw.mass, w.mass)
 	copy(mw.k, w.k)
-	m.LocalVelocity(w.q0, w.v0, mw.v[0])
+	mw.turns.local(m, w.q0, w.v0, mw.v[0])
 	if err := sim.stageZero(); err != nil {
 		return err
 	}
@@ -130,9 +130,9 @@ func (sim *Simulator) stageZero() error {
 	sim.stageActivations(0)
 	if !sim.needsSolve(w.qth) { // no row at (q0, v0): rk4VStar's stage 0
 		copy(mw.a[0], w.k)
-		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[0])
+		w.cons.set.ExplicitForcesCoords(m, w.qth, w.vth, w.cons.controls, mw.a[0], nil, &w.cons.terms)
 		solveCliques(&w.problem, &w.factor, mw.a[0])
-		m.LocalVelocity(w.qth, mw.a[0], mw.a[0])
+		mw.turns.local(m, w.qth, mw.a[0], mw.a[0])
 		return nil
 	}
 	copyDynamics(&mw.stage, &w.problem)
@@ -194,7 +194,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	}
 	copy(mw.mass, w.mass)
 	copy(mw.k, w.k)
-	m.LocalVelocity(w.q0, w.v0, mw.v[0])
+	mw.turns.local(m, w.q0, w.v0, mw.v[0])
 	if w.cons.set != nil {
 		sim.actuatorForces() // the controls, and the explicit actuators' forces in k
 	}
@@ -218,7 +218,7 @@ func (sim *Simulator) rk4ContactVStar() error {
 	for j, x := range w.result.V {
 		mw.a[0][j] = (x - w.v0[j]) / dt
 	}
-	m.LocalVelocity(w.q0, mw.a[0], mw.a[0])
+	mw.turns.local(m, w.q0, mw.a[0], mw.a[0])
 	copy(w.k, mw.k)
 	for i := 1; i < 4; i++ {
 		c := sim.rk4Stage(i)
@@ -269,9 +269,9 @@ func (sim *Simulator) stageAcceleration(i int, q, v []float64, tm float64, withC
 	}
 	if len(st.pairs) == 0 && !sim.needsSolve(w.qth) { // no row at this stage: rk4VStar's stage
 		copy(mw.a[i], w.k)
-		w.cons.set.ExplicitForces(m, w.qth, w.vth, w.cons.controls, mw.a[i])
+		w.cons.set.ExplicitForcesCoords(m, w.qth, w.vth, w.cons.controls, mw.a[i], nil, &w.cons.terms)
 		solveCliques(p, &mw.factor, mw.a[i])
-		m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
+		mw.turns.local(m, w.qth, mw.a[i], mw.a[i])
 		return nil
 	}
 	mw.staged.used = true
@@ -287,7 +287,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	st, p := &mw.staged, &mw.stage
 	forces := withContacts && len(st.pairs) > 0 // as a mujoco-euler step's (actuatorForces)
 	if forces {
-		w.cons.set.ExplicitForces(m, w.qth, st.vs, w.cons.controls, w.k) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), no entries (RowsOnly)
+		w.cons.set.ExplicitForcesCoords(m, w.qth, st.vs, w.cons.controls, w.k, nil, &w.cons.terms) // MuJoCo's qfrc_actuator at the stage: no rows (ActuatorForces), no entries (RowsOnly)
 	}
 	for _, c := range p.Cliques {
 		acc := w.k[c.Offset : c.Offset+c.Size]
@@ -343,7 +343,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	for j, x := range st.res.V {
 		mw.a[i][j] = (x - st.vs[j]) / dt
 	}
-	m.LocalVelocity(w.qth, mw.a[i], mw.a[i])
+	mw.turns.local(m, w.qth, mw.a[i], mw.a[i])
 	return nil
 }
 
