@@ -105,22 +105,7 @@ func TestChol6SameBits(t *testing.T) {
 	const n, lda = 6, 9
 	failed := 0
 	for trial := range 5000 {
-		b := make([]float64, n*n)
-		for i := range b {
-			b[i] = sparseEntry(rng)
-		}
-		a := make([]float64, n*lda)
-		for i := range n {
-			for j := range n {
-				a[i*lda+j] = dotPrefix(b[i*n:(i+1)*n], b[j*n:(j+1)*n], n)
-			}
-			switch trial % 3 {
-			case 0:
-				a[i*lda+i] += 1e-3
-			case 1:
-				a[i*lda+i] -= 0.5 * rng.Float64() // often indefinite
-			}
-		}
+		a := gramTrialBlock(rng, n, lda, n*lda, trial)
 		for range 3 { // zeros of either sign below the diagonal
 			i := 1 + rng.IntN(n-1)
 			a[i*lda+rng.IntN(i)] = math.Copysign(0, float64(rng.IntN(2))-0.5)
@@ -193,4 +178,28 @@ func TestSolveSixSameBits(t *testing.T) {
 	if six == 0 {
 		t.Fatal("no supernode of six columns: the kernels were not exercised")
 	}
+}
+
+// gramTrialBlock returns a block of size entries whose n×n leading part
+// (row stride lda) is the Gram matrix of a random sparse n×n matrix,
+// shifted by trial mod 3: plus 1e-3 on the diagonal (positive definite),
+// minus up to 0.5 (often indefinite), or as it is (semi-definite).
+func gramTrialBlock(rng *rand.Rand, n, lda, size, trial int) []float64 {
+	b := make([]float64, n*n)
+	for i := range b {
+		b[i] = sparseEntry(rng)
+	}
+	a := make([]float64, size)
+	for i := range n {
+		for j := range n {
+			a[i*lda+j] = dotPrefix(b[i*n:(i+1)*n], b[j*n:(j+1)*n], n)
+		}
+		switch trial % 3 {
+		case 0:
+			a[i*lda+i] += 1e-3
+		case 1:
+			a[i*lda+i] -= 0.5 * rng.Float64() // often indefinite
+		}
+	}
+	return a
 }

@@ -18,22 +18,7 @@ func TestPeers6CholSameBits(t *testing.T) {
 	for trial := range trials {
 		n := 1 + trial%31
 		lda := n + trial%3
-		b := make([]float64, n*n)
-		for i := range b {
-			b[i] = sparseEntry(rng)
-		}
-		a := make([]float64, (n-1)*lda+n)
-		for i := range n {
-			for j := range n {
-				a[i*lda+j] = dotPrefix(b[i*n:(i+1)*n], b[j*n:(j+1)*n], n)
-			}
-			switch trial % 3 {
-			case 0:
-				a[i*lda+i] += 1e-3
-			case 1:
-				a[i*lda+i] -= 0.5 * rng.Float64() // often indefinite
-			}
-		}
+		a := gramTrialBlock(rng, n, lda, (n-1)*lda+n, trial)
 		for range n / 2 { // zeros of either sign below the diagonal
 			if n > 1 {
 				i := 1 + rng.IntN(n-1)
