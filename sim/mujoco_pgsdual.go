@@ -29,6 +29,7 @@ type pgsDual struct {
 	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
 	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
 	mask  []uint64  // the sparse build's non-zeros of y, per row
+	ends  []int     // the ends of the runs of d.rows from one block each (their paths shared)
 	dinv  []float64 // 1/D_i of the clique's factor
 	cols  []float64 // the dense build's scratch
 	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
@@ -95,13 +96,16 @@ func (w *pgsWork) neededRows(p *solver.Problem) {
 // returns their number.
 func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.rows = d.rows[:0]
+	d.ends = d.ends[:0]
 	k := 0
+	var kind solver.Kind
 	for b, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
 		}
 		con := p.Constraints[blk.Constraint]
 		data := p.JBlockData(b)
+		k0 := k
 		for r := range con.Size {
 			if d.pos[con.Row+r] < 0 {
 				continue
@@ -111,6 +115,12 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 			copy(d.jq[k*size:(k+1)*size], data[r*size:(r+1)*size])
 			k++
 		}
+		if k > k0 {
+			if k0 > 0 && con.Kind != kind {
+				d.ends = append(d.ends, k0)
+			}
+			kind = con.Kind
+		}
 	}
 	return k
 }
@@ -118,8 +128,10 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 // sparseGram sets d.gq to J_c A_c⁻¹ J_cᵀ for the k rows in d.jq and the
 // TreeLDL factor a along parent (n = len(parent) ≤ 64): for each row,
 // y = L⁻ᵀ jᵀ by leaves to roots on its non-zeros (linalg.TreeLDLGram's
-// substitution), z = D⁻¹ y and the mask of y's non-zeros; then
+// substitution), z = D⁻¹ y and the mask of y's non-zeros, four rows of a
+// run (d.ends: a block's rows, on the same paths) at a time (subst4); then
 // gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored.
+// Rows past the last of d.ends go four at a time as well.
 func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 	n := len(parent)
 	d.dinv = solver.Resize(d.dinv, n)
@@ -127,25 +139,22 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 		d.dinv[i] = 1 / a[i*n+i]
 	}
 	d.zq = solver.Resize(d.zq, k*n)
-	d.mask = d.mask[:0]
-	for r := range k {
-		y, z := d.jq[r*n:(r+1)*n], d.zq[r*n:(r+1)*n]
-		var m uint64
-		for i := n - 1; i >= 0; i-- { // Lᵀ y = j
-			x := y[i]
-			if x == 0 {
-				continue
-			}
-			m |= 1 << uint(i)
-			for j := parent[i]; j >= 0; j = parent[j] {
-				y[j] -= a[j*n+i] * x
-			}
+	if cap(d.mask) < k {
+		d.mask = make([]uint64, k)
+	}
+	d.mask = d.mask[:k]
+	lo := 0
+	for e := 0; lo < k; e++ {
+		hi := k
+		if e < len(d.ends) {
+			hi = d.ends[e]
 		}
-		for mm := m; mm != 0; mm &= mm - 1 {
-			i := bits.TrailingZeros64(mm)
-			z[i] = d.dinv[i] * y[i]
+		for ; lo+4 <= hi; lo += 4 {
+			subst4(parent, a, d.dinv, d.jq[lo*n:(lo+4)*n], d.zq[lo*n:(lo+4)*n], (*[4]uint64)(d.mask[lo:]))
 		}
-		d.mask = append(d.mask, m)
+		for ; lo < hi; lo++ {
+			d.mask[lo] = subst1(parent, a, d.dinv, d.jq[lo*n:(lo+1)*n], d.zq[lo*n:(lo+1)*n])
+		}
 	}
 	for r := range k {
 		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
