@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"math/bits"
-
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -130,7 +128,8 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 // y = L⁻ᵀ jᵀ by leaves to roots on its non-zeros (linalg.TreeLDLGram's
 // substitution), z = D⁻¹ y and the mask of y's non-zeros, four rows of a
 // run (d.ends: a block's rows, on the same paths) at a time (subst4); then
-// gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored.
+// gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored,
+// against four rows b of one mask at a time (dotMasked4).
 // Rows past the last of d.ends go four at a time as well.
 func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 	n := len(parent)
@@ -158,14 +157,19 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 	}
 	for r := range k {
 		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
-		for c := r; c < k; c++ {
-			y := d.jq[c*n : (c+1)*n]
-			s := 0.0
-			for mm := mr & d.mask[c]; mm != 0; mm &= mm - 1 {
-				i := bits.TrailingZeros64(mm)
-				s += z[i] * y[i]
+		for c := r; c < k; {
+			if m := d.mask[c]; c+4 <= k && d.mask[c+1] == m && d.mask[c+2] == m && d.mask[c+3] == m {
+				s0, s1, s2, s3 := dotMasked4(mr&m, z, d.jq[c*n:(c+4)*n], n)
+				d.gq[r*k+c], d.gq[c*k+r] = s0, s0
+				d.gq[r*k+c+1], d.gq[(c+1)*k+r] = s1, s1
+				d.gq[r*k+c+2], d.gq[(c+2)*k+r] = s2, s2
+				d.gq[r*k+c+3], d.gq[(c+3)*k+r] = s3, s3
+				c += 4
+				continue
 			}
+			s := dotMasked(mr&d.mask[c], z, d.jq[c*n:(c+1)*n])
 			d.gq[r*k+c], d.gq[c*k+r] = s, s
+			c++
 		}
 	}
 }
