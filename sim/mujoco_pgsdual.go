@@ -23,7 +23,7 @@ type pgsDual struct {
 	pos   []int     // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
 	fixlo []float64 // the fixed impulses that foldFixed folds (the non-zero ones)
 	gfix  []float64 // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
-	rows  []int     // the needed rows on the current clique, in the problem's order
+	rows  []int     // the needed rows on the current clique, in the problem's order, as their d.pos
 	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
 	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
 	mask  []uint64  // the sparse build's non-zeros of y, per row
@@ -89,9 +89,9 @@ func (w *pgsWork) neededRows(p *solver.Problem) {
 	}
 }
 
-// cliqueRows sets d.rows and d.jq to the needed rows (d.pos ≥ 0) of J on
-// clique c (size columns), in the order of the problem's blocks, and
-// returns their number.
+// cliqueRows sets d.rows (their d.pos) and d.jq to the needed rows
+// (d.pos ≥ 0) of J on clique c (size columns), in the order of the
+// problem's blocks, and d.ends, and returns their number.
 func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.rows = d.rows[:0]
 	d.ends = d.ends[:0]
@@ -108,7 +108,7 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 			if d.pos[con.Row+r] < 0 {
 				continue
 			}
-			d.rows = append(d.rows, con.Row+r)
+			d.rows = append(d.rows, d.pos[con.Row+r])
 			d.jq = solver.Resize(d.jq, (k+1)*size)
 			copy(d.jq[k*size:(k+1)*size], data[r*size:(r+1)*size])
 			k++
@@ -175,20 +175,21 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 }
 
 // scatter adds the clique's d.gq to w.ar (MuJoCo's order) and to the
-// folded fixed rows' columns d.gfix (nf of them).
+// folded fixed rows' columns d.gfix (nf of them), row by row.
 func (w *pgsWork) scatter(k, nf int) {
 	d := &w.dual
 	n := len(w.perm)
-	for a, ra := range d.rows[:k] {
-		ka := d.pos[ra]
+	kpos := d.rows[:k]
+	for a, ka := range kpos {
 		if ka >= n {
 			continue
 		}
-		for b, rb := range d.rows[:k] {
-			if kb := d.pos[rb]; kb < n {
-				w.ar[ka*n+kb] += d.gq[a*k+b]
+		ar, gq := w.ar[ka*n:(ka+1)*n], d.gq[a*k:(a+1)*k]
+		for b, kb := range kpos {
+			if kb < n {
+				ar[kb] += gq[b]
 			} else {
-				d.gfix[ka*nf+kb-n] += d.gq[a*k+b]
+				d.gfix[ka*nf+kb-n] += gq[b]
 			}
 		}
 	}
