@@ -18,18 +18,8 @@ import (
 func TestPgsdualSubst4MatchesOneRow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 78))
 	for trial := range 500 {
-		n := 1 + rng.IntN(64)
-		parent := make([]int, n)
-		for i := range parent {
-			parent[i] = i - 1
-			if i > 0 && rng.IntN(3) == 0 {
-				parent[i] = rng.IntN(i+1) - 1
-			}
-		}
-		a := treeMatrix(rng, parent)
-		if !linalg.TreeLDL(parent, a) {
-			t.Fatalf("trial %d: factor failed", trial)
-		}
+		parent, a := randomTreeFactor(t, rng)
+		n := len(parent)
 		k := 1 + rng.IntN(24)
 		j := make([]float64, k*n)
 		leaf := rng.IntN(n)
@@ -103,4 +93,24 @@ func oneRowGram(parent []int, a, j []float64, k int) []float64 {
 		}
 	}
 	return g
+}
+
+// randomTreeFactor returns a random forest of 1 to 64 dofs (a chain, or a
+// branch at a random earlier dof, −1 a new root) and the TreeLDL factor of
+// a random mass matrix of its pattern (treeMatrix).
+func randomTreeFactor(t *testing.T, rng *rand.Rand) ([]int, []float64) {
+	t.Helper()
+	n := 1 + rng.IntN(64)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i - 1
+		if i > 0 && rng.IntN(3) == 0 {
+			parent[i] = rng.IntN(i+1) - 1
+		}
+	}
+	a := treeMatrix(rng, parent)
+	if !linalg.TreeLDL(parent, a) {
+		t.Fatalf("factor failed (n %d)", n)
+	}
+	return parent, a
 }
