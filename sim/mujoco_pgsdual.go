@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"math/bits"
-
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -25,10 +23,11 @@ type pgsDual struct {
 	pos   []int     // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
 	fixlo []float64 // the fixed impulses that foldFixed folds (the non-zero ones)
 	gfix  []float64 // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
-	rows  []int     // the needed rows on the current clique, in the problem's order
+	rows  []int     // the needed rows on the current clique, in the problem's order, as their d.pos
 	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
 	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
 	mask  []uint64  // the sparse build's non-zeros of y, per row
+	ends  []int     // the ends of the runs of d.rows from one block each (their paths shared)
 	dinv  []float64 // 1/D_i of the clique's factor
 	cols  []float64 // the dense build's scratch
 	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
@@ -90,26 +89,35 @@ func (w *pgsWork) neededRows(p *solver.Problem) {
 	}
 }
 
-// cliqueRows sets d.rows and d.jq to the needed rows (d.pos ≥ 0) of J on
-// clique c (size columns), in the order of the problem's blocks, and
-// returns their number.
+// cliqueRows sets d.rows (their d.pos) and d.jq to the needed rows
+// (d.pos ≥ 0) of J on clique c (size columns), in the order of the
+// problem's blocks, and d.ends, and returns their number.
 func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.rows = d.rows[:0]
+	d.ends = d.ends[:0]
 	k := 0
+	var kind solver.Kind
 	for b, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
 		}
 		con := p.Constraints[blk.Constraint]
 		data := p.JBlockData(b)
+		k0 := k
 		for r := range con.Size {
 			if d.pos[con.Row+r] < 0 {
 				continue
 			}
-			d.rows = append(d.rows, con.Row+r)
+			d.rows = append(d.rows, d.pos[con.Row+r])
 			d.jq = solver.Resize(d.jq, (k+1)*size)
 			copy(d.jq[k*size:(k+1)*size], data[r*size:(r+1)*size])
 			k++
+		}
+		if k > k0 {
+			if k0 > 0 && con.Kind != kind {
+				d.ends = append(d.ends, k0)
+			}
+			kind = con.Kind
 		}
 	}
 	return k
@@ -118,8 +126,11 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 // sparseGram sets d.gq to J_c A_c⁻¹ J_cᵀ for the k rows in d.jq and the
 // TreeLDL factor a along parent (n = len(parent) ≤ 64): for each row,
 // y = L⁻ᵀ jᵀ by leaves to roots on its non-zeros (linalg.TreeLDLGram's
-// substitution), z = D⁻¹ y and the mask of y's non-zeros; then
-// gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored.
+// substitution), z = D⁻¹ y and the mask of y's non-zeros, four rows of a
+// run (d.ends: a block's rows, on the same paths) at a time (subst4); then
+// gq_ab = Σ_i z_ia y_ib over the dofs of both masks, ascending, mirrored,
+// against four rows b of one mask at a time (dotMasked4).
+// Rows past the last of d.ends go four at a time as well.
 func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 	n := len(parent)
 	d.dinv = solver.Resize(d.dinv, n)
@@ -127,55 +138,58 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 		d.dinv[i] = 1 / a[i*n+i]
 	}
 	d.zq = solver.Resize(d.zq, k*n)
-	d.mask = d.mask[:0]
-	for r := range k {
-		y, z := d.jq[r*n:(r+1)*n], d.zq[r*n:(r+1)*n]
-		var m uint64
-		for i := n - 1; i >= 0; i-- { // Lᵀ y = j
-			x := y[i]
-			if x == 0 {
-				continue
-			}
-			m |= 1 << uint(i)
-			for j := parent[i]; j >= 0; j = parent[j] {
-				y[j] -= a[j*n+i] * x
-			}
+	if cap(d.mask) < k {
+		d.mask = make([]uint64, k)
+	}
+	d.mask = d.mask[:k]
+	lo := 0
+	for e := 0; lo < k; e++ {
+		hi := k
+		if e < len(d.ends) {
+			hi = d.ends[e]
 		}
-		for mm := m; mm != 0; mm &= mm - 1 {
-			i := bits.TrailingZeros64(mm)
-			z[i] = d.dinv[i] * y[i]
+		for ; lo+4 <= hi; lo += 4 {
+			subst4(parent, a, d.dinv, d.jq[lo*n:(lo+4)*n], d.zq[lo*n:(lo+4)*n], (*[4]uint64)(d.mask[lo:]))
 		}
-		d.mask = append(d.mask, m)
+		for ; lo < hi; lo++ {
+			d.mask[lo] = subst1(parent, a, d.dinv, d.jq[lo*n:(lo+1)*n], d.zq[lo*n:(lo+1)*n])
+		}
 	}
 	for r := range k {
 		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
-		for c := r; c < k; c++ {
-			y := d.jq[c*n : (c+1)*n]
-			s := 0.0
-			for mm := mr & d.mask[c]; mm != 0; mm &= mm - 1 {
-				i := bits.TrailingZeros64(mm)
-				s += z[i] * y[i]
+		for c := r; c < k; {
+			if m := d.mask[c]; c+4 <= k && d.mask[c+1] == m && d.mask[c+2] == m && d.mask[c+3] == m {
+				s0, s1, s2, s3 := dotMasked4(mr&m, z, d.jq[c*n:(c+4)*n], n)
+				d.gq[r*k+c], d.gq[c*k+r] = s0, s0
+				d.gq[r*k+c+1], d.gq[(c+1)*k+r] = s1, s1
+				d.gq[r*k+c+2], d.gq[(c+2)*k+r] = s2, s2
+				d.gq[r*k+c+3], d.gq[(c+3)*k+r] = s3, s3
+				c += 4
+				continue
 			}
+			s := dotMasked(mr&d.mask[c], z, d.jq[c*n:(c+1)*n])
 			d.gq[r*k+c], d.gq[c*k+r] = s, s
+			c++
 		}
 	}
 }
 
 // scatter adds the clique's d.gq to w.ar (MuJoCo's order) and to the
-// folded fixed rows' columns d.gfix (nf of them).
+// folded fixed rows' columns d.gfix (nf of them), row by row.
 func (w *pgsWork) scatter(k, nf int) {
 	d := &w.dual
 	n := len(w.perm)
-	for a, ra := range d.rows[:k] {
-		ka := d.pos[ra]
+	kpos := d.rows[:k]
+	for a, ka := range kpos {
 		if ka >= n {
 			continue
 		}
-		for b, rb := range d.rows[:k] {
-			if kb := d.pos[rb]; kb < n {
-				w.ar[ka*n+kb] += d.gq[a*k+b]
+		ar, gq := w.ar[ka*n:(ka+1)*n], d.gq[a*k:(a+1)*k]
+		for b, kb := range kpos {
+			if kb < n {
+				ar[kb] += gq[b]
 			} else {
-				d.gfix[ka*nf+kb-n] += d.gq[a*k+b]
+				d.gfix[ka*nf+kb-n] += gq[b]
 			}
 		}
 	}

@@ -18,18 +18,8 @@ import (
 func TestSparseGramMatchesTreeLDLGram(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
 	for trial := range 200 {
-		n := 1 + rng.IntN(64)
-		parent := make([]int, n)
-		for i := range parent {
-			parent[i] = i - 1 // a chain, or a branch at a random earlier dof (−1: a new root)
-			if i > 0 && rng.IntN(3) == 0 {
-				parent[i] = rng.IntN(i+1) - 1
-			}
-		}
-		a := treeMatrix(rng, parent)
-		if !linalg.TreeLDL(parent, a) {
-			t.Fatalf("trial %d: factor failed", trial)
-		}
+		parent, a := randomTreeFactor(t, rng)
+		n := len(parent)
 		k := 1 + rng.IntN(40)
 		j := make([]float64, k*n)
 		for r := range k {
