@@ -97,19 +97,20 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.ends = d.ends[:0]
 	k := 0
 	var kind solver.Kind
-	for b, blk := range p.JBlock {
+	d.jq = solver.Resize(d.jq, p.NR*size) // at most every row
+	for _, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
 		}
-		con := p.Constraints[blk.Constraint]
-		data := p.JBlockData(b)
+		con := &p.Constraints[blk.Constraint]
+		data := p.JData[blk.Off : blk.Off+con.Size*size] // p.JBlockData
+		pos := d.pos[con.Row : con.Row+con.Size]
 		k0 := k
-		for r := range con.Size {
-			if d.pos[con.Row+r] < 0 {
+		for r, kr := range pos {
+			if kr < 0 {
 				continue
 			}
-			d.rows = append(d.rows, d.pos[con.Row+r])
-			d.jq = solver.Resize(d.jq, (k+1)*size)
+			d.rows = append(d.rows, kr)
 			copy(d.jq[k*size:(k+1)*size], data[r*size:(r+1)*size])
 			k++
 		}
