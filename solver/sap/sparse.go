@@ -123,20 +123,30 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	s.f, s.prev = s.prev, s.f
 	s.f.Kernels = k
 	if !s.sized { // the first swap of the solve
-		s.f.Reset(s.prev.Symbolic())
+		s.f.Prepare(s.prev.Symbolic()) // assembleTo clears its storage
 		s.sized = true
 	}
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
-	for i := range p.Constraints {
-		if !sameG(g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]) {
-			s.markCliques(p, i)
+	if len(s.gprev) != len(g) {
+		s.gprev = append(s.gprev[:0], g...)
+		for i := range s.changed {
+			s.changed[i] = true
+		}
+	} else {
+		// Compare each G_i with the last assembly's and copy it over only
+		// where it differs: gprev ends as g, in one pass.
+		for i := range p.Constraints {
+			x, y := g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]
+			if !sameG(x, y) {
+				copy(y, x)
+				s.markCliques(p, i)
+			}
 		}
 	}
 	s.f.MarkChanged(&s.prev, s.changed)
 	s.assembleTo(&s.f, p, g, goff, true, true)
 	s.marked = true
-	s.gprev = append(s.gprev[:0], g...)
 }
 
 // sameG reports whether the G blocks x and y hold the same bits (len(x) = len(y)).
@@ -510,7 +520,7 @@ func (s *sparseSystem) factor() bool {
 // Requires f's last factor to be of that H and to have succeeded.
 func (s *sparseSystem) factorPredicted(p *solver.Problem, g []float64, goff []int) bool {
 	s.pf.Kernels = s.f.Kernels
-	s.pf.Reset(s.f.Symbolic())
+	s.pf.Prepare(s.f.Symbolic()) // assembleTo clears its storage
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
 	for _, ci := range s.stuck {
