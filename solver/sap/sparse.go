@@ -1,7 +1,6 @@
 package sap
 
 import (
-	"math"
 	"slices"
 
 	"github.com/stiction-sim/stiction/linalg"
@@ -134,30 +133,11 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 			s.changed[i] = true
 		}
 	} else {
-		// Compare each G_i with the last assembly's and copy it over only
-		// where it differs: gprev ends as g, in one pass.
-		for i := range p.Constraints {
-			x, y := g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]
-			if !sameG(x, y) {
-				copy(y, x)
-				s.markCliques(p, i)
-			}
-		}
+		s.markChangedG(p, g, goff)
 	}
 	s.f.MarkChanged(&s.prev, s.changed)
 	s.assembleTo(&s.f, p, g, goff, true, true)
 	s.marked = true
-}
-
-// sameG reports whether the G blocks x and y hold the same bits (len(x) = len(y)).
-func sameG(x, y []float64) bool {
-	y = y[:len(x)]
-	for i, a := range x {
-		if math.Float64bits(a) != math.Float64bits(y[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // markCliques sets s.changed for the cliques of constraint ci's J blocks.
