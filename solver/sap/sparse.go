@@ -165,7 +165,11 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 // both its cliques, so its sum is the whole assembly's.
 func (s *sparseSystem) assembleTo(f *linalg.Factor, p *solver.Problem, g []float64, goff []int, skip, marked bool) {
 	data := f.Data()
-	clear(data)
+	if marked {
+		f.ClearMarked() // the clean panels are copied from MarkChanged's base
+	} else {
+		clear(data)
+	}
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
 		if marked && f.Clean(c) {
 			continue
