@@ -25,9 +25,17 @@ type Factor struct {
 // Reset sizes the factor for the pattern sym and sets every value to zero.
 // sym must not be re-analysed while f uses it.
 func (f *Factor) Reset(sym *Symbolic) {
+	f.Prepare(sym)
+	clear(f.data)
+}
+
+// Prepare is Reset without setting the values to zero: they are
+// unspecified until the caller writes them, for an assembly that clears
+// Data itself before it adds the blocks (package sap's, which would
+// otherwise clear the storage twice).
+func (f *Factor) Prepare(sym *Symbolic) {
 	f.sym, f.base = sym, nil
 	f.data = resizeFloat(f.data, sym.NonZeros())
-	clear(f.data)
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
 	f.xp = resizeFloat(f.xp, sym.Size())
 	if cap(f.rb) < sym.n { // a supernode has fewer row blocks than the matrix has blocks

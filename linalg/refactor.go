@@ -75,3 +75,33 @@ func (f *Factor) FactorizeMarked() bool {
 	}
 	return f.factorizeFrom(true, f.base, f.dirty[:f.sym.Supernodes()])
 }
+
+// ClearMarked sets to zero the panels that FactorizeMarked factors: after
+// MarkChanged with a usable base, the marked supernodes' panels only (the
+// others are overwritten by copies of base's, whatever they hold), else
+// all of Data. An assembly into the marked panels then needs no other
+// clear.
+func (f *Factor) ClearMarked() {
+	s := f.sym
+	if s == nil {
+		return
+	}
+	if f.base == nil {
+		clear(f.data)
+		return
+	}
+	nsn := s.Supernodes()
+	dirty := f.dirty[:nsn]
+	for sn := 0; sn < nsn; {
+		if !dirty[sn] {
+			sn++
+			continue
+		}
+		end := sn + 1
+		for end < nsn && dirty[end] { // a run of marked panels: one clear
+			end++
+		}
+		clear(f.data[s.snPanel[sn]:s.snPanel[end]])
+		sn = end
+	}
+}

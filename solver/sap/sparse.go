@@ -1,7 +1,6 @@
 package sap
 
 import (
-	"math"
 	"slices"
 
 	"github.com/stiction-sim/stiction/linalg"
@@ -123,31 +122,22 @@ func (s *sparseSystem) assemble(p *solver.Problem, g []float64, goff []int) {
 	s.f, s.prev = s.prev, s.f
 	s.f.Kernels = k
 	if !s.sized { // the first swap of the solve
-		s.f.Reset(s.prev.Symbolic())
+		s.f.Prepare(s.prev.Symbolic()) // assembleTo clears its storage
 		s.sized = true
 	}
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
-	for i := range p.Constraints {
-		if !sameG(g[goff[i]:goff[i+1]], s.gprev[goff[i]:goff[i+1]]) {
-			s.markCliques(p, i)
+	if len(s.gprev) != len(g) {
+		s.gprev = append(s.gprev[:0], g...)
+		for i := range s.changed {
+			s.changed[i] = true
 		}
+	} else {
+		s.markChangedG(p, g, goff)
 	}
 	s.f.MarkChanged(&s.prev, s.changed)
 	s.assembleTo(&s.f, p, g, goff, true, true)
 	s.marked = true
-	s.gprev = append(s.gprev[:0], g...)
-}
-
-// sameG reports whether the G blocks x and y hold the same bits (len(x) = len(y)).
-func sameG(x, y []float64) bool {
-	y = y[:len(x)]
-	for i, a := range x {
-		if math.Float64bits(a) != math.Float64bits(y[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // markCliques sets s.changed for the cliques of constraint ci's J blocks.
@@ -175,7 +165,11 @@ func (s *sparseSystem) assembleSkipping(p *solver.Problem, g []float64, goff []i
 // both its cliques, so its sum is the whole assembly's.
 func (s *sparseSystem) assembleTo(f *linalg.Factor, p *solver.Problem, g []float64, goff []int, skip, marked bool) {
 	data := f.Data()
-	clear(data)
+	if marked {
+		f.ClearMarked() // the clean panels are copied from MarkChanged's base
+	} else {
+		clear(data)
+	}
 	for c, q := range p.Cliques { // A's diagonal blocks, lower triangles (what linalg.Factor reads)
 		if marked && f.Clean(c) {
 			continue
@@ -510,7 +504,7 @@ func (s *sparseSystem) factor() bool {
 // Requires f's last factor to be of that H and to have succeeded.
 func (s *sparseSystem) factorPredicted(p *solver.Problem, g []float64, goff []int) bool {
 	s.pf.Kernels = s.f.Kernels
-	s.pf.Reset(s.f.Symbolic())
+	s.pf.Prepare(s.f.Symbolic()) // assembleTo clears its storage
 	s.changed = slices.Grow(s.changed[:0], len(p.Cliques))[:len(p.Cliques)]
 	clear(s.changed)
 	for _, ci := range s.stuck {
