@@ -236,8 +236,9 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // 160 bytes, which each call and assignment copied (BENCHMARKS.md,
 // fifty-seventh pass).
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
-	t1, t2 := a.tangents(i, pr.Normal)
-	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
+	var dirs [3]spatial.Vec3
+	a.contactFrame(i, pr.Normal, &dirs)
+	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
@@ -305,8 +306,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
 		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
-		p.VHat[row] = -pr.AnchorShift.Dot(t1) / (dt + mat.Dissipation)
-		p.VHat[row+1] = -pr.AnchorShift.Dot(t2) / (dt + mat.Dissipation)
+		p.VHat[row] = -pr.AnchorShift.Dot(*t1) / (dt + mat.Dissipation)
+		p.VHat[row+1] = -pr.AnchorShift.Dot(*t2) / (dt + mat.Dissipation)
 	}
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
@@ -323,7 +324,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if mat.Rolling > 0 {
 		var vh [2]float64
 		if pr.RollAnchored && mat.Anchors {
-			vh = [2]float64{-pr.RollShift.Dot(t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(t2) / (dt + mat.Dissipation)}
+			vh = [2]float64{-pr.RollShift.Dot(*t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(*t2) / (dt + mat.Dissipation)}
 		}
 		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
 	}
@@ -342,8 +343,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 // its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
 // its combined material has rolling or spin friction.
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
-	t1, t2 := a.tangents(i, pr.Normal)
-	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
+	var dirs [3]spatial.Vec3
+	a.contactFrame(i, pr.Normal, &dirs)
 	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
@@ -410,19 +411,22 @@ func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
 // spatial.Orthonormal(n).
 type frame struct{ n, t1, t2 spatial.Vec3 }
 
-// tangents sets a.frames[i] to the normal n and its tangents
-// spatial.Orthonormal(n), and returns them. The pairs of one manifold share
-// their normal: those of pair i−1 are reused when its normal is n, bit
+// contactFrame sets a.frames[i] to the normal n and its tangents
+// spatial.Orthonormal(n), and dirs to the frame's rows (t1, t2, n),
+// written in place (returning the tangents and copying them into dirs
+// cost a pair about 100 instructions). The pairs of one manifold share
+// their normal: the frame of pair i−1 is reused when its normal is n, bit
 // for bit (the frame of a zero normal is never reused: frameOf treats it
 // as unset).
-func (a *Assembler) tangents(i int, n spatial.Vec3) (t1, t2 spatial.Vec3) {
+func (a *Assembler) contactFrame(i int, n spatial.Vec3, dirs *[3]spatial.Vec3) {
+	f := &a.frames[i]
 	if i > 0 && sameBits(a.frames[i-1].n, n) && n != (spatial.Vec3{}) {
-		a.frames[i] = a.frames[i-1]
+		*f = a.frames[i-1]
 	} else {
-		t1, t2 = spatial.Orthonormal(n)
-		a.frames[i] = frame{n: n, t1: t1, t2: t2}
+		f.n = n
+		f.t1, f.t2 = spatial.Orthonormal(n)
 	}
-	return a.frames[i].t1, a.frames[i].t2
+	dirs[0], dirs[1], dirs[2] = f.t1, f.t2, n
 }
 
 // sameBits reports whether x and y are the same bit for bit (unlike ==,
@@ -933,10 +937,9 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	up := m.Gravity.Scale(-1 / g)
 	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
 	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
-	mass, height, nsup, lower, upper, bodies := a.mass, a.height, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	mass, nsup, lower, upper, bodies := a.mass, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
 	for b := range bodies {
 		mass[b], nsup[b] = 0, 0
-		height[b] = kin.Pose(b).P.Dot(up)
 	}
 	for b := range bodies {
 		if bodies[b].Tree >= 0 {
@@ -945,7 +948,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
 	// has received the weight resting on it before it passes its own on.
-	order := a.order[:0]
+	order, oneUpper := a.order[:0], true
 	for i := range pairs {
 		pr := &pairs[i]
 		c := pr.Normal.Dot(up) // the normal points from A to B
@@ -962,10 +965,28 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		u := upper[i]
 		nsup[u]++
 		if bodies[u].Tree >= 0 {
+			oneUpper = oneUpper && (len(order) == 0 || upper[order[0]] == u)
 			order = append(order, i)
 		}
 	}
 	a.order = order
+	if !oneUpper { // one upper body (a box on the ground): the pairs are in order, ties by index
+		a.sortByHeight(kin, order, up)
+	}
+	for _, i := range order {
+		u, l := upper[i], lower[i]
+		load[i] = mass[u] / float64(nsup[u])
+		mass[l] += load[i]
+	}
+}
+
+// sortByHeight sorts order, supported's pairs, by decreasing height of
+// their upper body (a.upper), ties by index.
+func (a *Assembler) sortByHeight(kin *multibody.Workspace, order []int, up spatial.Vec3) {
+	height, upper := a.height, a.upper
+	for b := range height {
+		height[b] = kin.Pose(b).P.Dot(up)
+	}
 	byHeight := func(x, y int) int {
 		if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
 			return c
@@ -974,11 +995,6 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 	if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
 		slices.SortFunc(order, byHeight)
-	}
-	for _, i := range order {
-		u, l := upper[i], lower[i]
-		load[i] = mass[u] / float64(nsup[u])
-		mass[l] += load[i]
 	}
 }
 
