@@ -93,10 +93,12 @@ type Assembler struct {
 
 	// load-aware regularization (supported): per pair, the supported mass
 	// and the lower and upper body; per body, mass passed down, height and
-	// number of supporting points; the pairs in processing order.
-	load, mass, height []float64
-	lower, upper, nsup []int
-	order              []int
+	// number of supporting points; the pairs in processing order; the
+	// upper bodies by height, each body's place there, and a buffer of
+	// pairs (sortByHeight).
+	load, mass, height     []float64
+	lower, upper, nsup     []int
+	order, uppers, at, buf []int
 
 	// last caches, within one Assemble, what the pairs of one manifold
 	// share (lastPair): a box on a plane is four consecutive pairs of the
@@ -980,22 +982,73 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 }
 
-// sortByHeight sorts order, supported's pairs, by decreasing height of
-// their upper body (a.upper), ties by index.
+// sortByHeight sorts order, supported's pairs in increasing index, by
+// decreasing height of their upper body (a.upper), ties by index. It
+// sorts the upper bodies (a few) instead of the pairs (several a body),
+// then lists each body's pairs in increasing index: the same order when
+// no two upper bodies are at the same height; when two are, their pairs
+// interleave by index, and the pairs are sorted as such.
 func (a *Assembler) sortByHeight(kin *multibody.Workspace, order []int, up spatial.Vec3) {
 	height, upper := a.height, a.upper
 	for b := range height {
 		height[b] = kin.Pose(b).P.Dot(up)
 	}
-	byHeight := func(x, y int) int {
-		if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
-			return c
+	if !a.sortUppers(order) {
+		byHeight := func(x, y int) int {
+			if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
 		}
-		return cmp.Compare(x, y)
+		if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
+			slices.SortFunc(order, byHeight)
+		}
 	}
-	if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
-		slices.SortFunc(order, byHeight)
+}
+
+// sortUppers sorts order (pairs in increasing index) by the height of
+// their upper bodies, sorted by decreasing height, and reports true; or reports
+// false, order unchanged, when two upper bodies compare equal in height.
+func (a *Assembler) sortUppers(order []int) bool {
+	height, upper := a.height, a.upper
+	a.at = resizeInt(a.at, len(height))
+	at := a.at
+	for b := range at {
+		at[b] = -1
 	}
+	us := a.uppers[:0]
+	for _, i := range order {
+		if u := upper[i]; at[u] < 0 {
+			at[u] = 0
+			us = append(us, u)
+		}
+	}
+	a.uppers = us
+	byHeight := func(x, y int) int { return cmp.Compare(height[y], height[x]) }
+	slices.SortFunc(us, byHeight) // bodies of equal height end up next to each other
+	for k := 1; k < len(us); k++ {
+		if byHeight(us[k-1], us[k]) == 0 {
+			return false
+		}
+	}
+	for _, i := range order { // at[u]: the count of u's pairs, then where they start
+		at[upper[i]]++
+	}
+	start := 0
+	for _, u := range us {
+		n := at[u]
+		at[u] = start
+		start += n
+	}
+	a.buf = resizeInt(a.buf, len(order))
+	buf := a.buf
+	for _, i := range order {
+		u := upper[i]
+		buf[at[u]] = i
+		at[u]++
+	}
+	copy(order, buf)
+	return true
 }
 
 // loadBody is the body that stands for b in the load estimate: the first
