@@ -93,10 +93,12 @@ type Assembler struct {
 
 	// load-aware regularization (supported): per pair, the supported mass
 	// and the lower and upper body; per body, mass passed down, height and
-	// number of supporting points; the pairs in processing order.
-	load, mass, height []float64
-	lower, upper, nsup []int
-	order              []int
+	// number of supporting points; the pairs in processing order; the
+	// upper bodies by height, each body's place there, and a buffer of
+	// pairs (sortByHeight).
+	load, mass, height     []float64
+	lower, upper, nsup     []int
+	order, uppers, at, buf []int
 
 	// last caches, within one Assemble, what the pairs of one manifold
 	// share (lastPair): a box on a plane is four consecutive pairs of the
@@ -236,8 +238,9 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // 160 bytes, which each call and assignment copied (BENCHMARKS.md,
 // fifty-seventh pass).
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
-	t1, t2 := a.tangents(i, pr.Normal)
-	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
+	var dirs [3]spatial.Vec3
+	a.contactFrame(i, pr.Normal, &dirs)
+	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
@@ -305,8 +308,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
 		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
-		p.VHat[row] = -pr.AnchorShift.Dot(t1) / (dt + mat.Dissipation)
-		p.VHat[row+1] = -pr.AnchorShift.Dot(t2) / (dt + mat.Dissipation)
+		p.VHat[row] = -pr.AnchorShift.Dot(*t1) / (dt + mat.Dissipation)
+		p.VHat[row+1] = -pr.AnchorShift.Dot(*t2) / (dt + mat.Dissipation)
 	}
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
@@ -323,7 +326,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if mat.Rolling > 0 {
 		var vh [2]float64
 		if pr.RollAnchored && mat.Anchors {
-			vh = [2]float64{-pr.RollShift.Dot(t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(t2) / (dt + mat.Dissipation)}
+			vh = [2]float64{-pr.RollShift.Dot(*t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(*t2) / (dt + mat.Dissipation)}
 		}
 		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
 	}
@@ -342,8 +345,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 // its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
 // its combined material has rolling or spin friction.
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
-	t1, t2 := a.tangents(i, pr.Normal)
-	dirs := [3]spatial.Vec3{t1, t2, pr.Normal}
+	var dirs [3]spatial.Vec3
+	a.contactFrame(i, pr.Normal, &dirs)
 	a.buildRows(m, kin, pr, &dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
@@ -410,19 +413,22 @@ func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
 // spatial.Orthonormal(n).
 type frame struct{ n, t1, t2 spatial.Vec3 }
 
-// tangents sets a.frames[i] to the normal n and its tangents
-// spatial.Orthonormal(n), and returns them. The pairs of one manifold share
-// their normal: those of pair i−1 are reused when its normal is n, bit
+// contactFrame sets a.frames[i] to the normal n and its tangents
+// spatial.Orthonormal(n), and dirs to the frame's rows (t1, t2, n),
+// written in place (returning the tangents and copying them into dirs
+// cost a pair about 100 instructions). The pairs of one manifold share
+// their normal: the frame of pair i−1 is reused when its normal is n, bit
 // for bit (the frame of a zero normal is never reused: frameOf treats it
 // as unset).
-func (a *Assembler) tangents(i int, n spatial.Vec3) (t1, t2 spatial.Vec3) {
+func (a *Assembler) contactFrame(i int, n spatial.Vec3, dirs *[3]spatial.Vec3) {
+	f := &a.frames[i]
 	if i > 0 && sameBits(a.frames[i-1].n, n) && n != (spatial.Vec3{}) {
-		a.frames[i] = a.frames[i-1]
+		*f = a.frames[i-1]
 	} else {
-		t1, t2 = spatial.Orthonormal(n)
-		a.frames[i] = frame{n: n, t1: t1, t2: t2}
+		f.n = n
+		f.t1, f.t2 = spatial.Orthonormal(n)
 	}
-	return a.frames[i].t1, a.frames[i].t2
+	dirs[0], dirs[1], dirs[2] = f.t1, f.t2, n
 }
 
 // sameBits reports whether x and y are the same bit for bit (unlike ==,
@@ -933,10 +939,9 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	up := m.Gravity.Scale(-1 / g)
 	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
 	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
-	mass, height, nsup, lower, upper, bodies := a.mass, a.height, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	mass, nsup, lower, upper, bodies := a.mass, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
 	for b := range bodies {
 		mass[b], nsup[b] = 0, 0
-		height[b] = kin.Pose(b).P.Dot(up)
 	}
 	for b := range bodies {
 		if bodies[b].Tree >= 0 {
@@ -945,7 +950,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
 	// has received the weight resting on it before it passes its own on.
-	order := a.order[:0]
+	order, oneUpper := a.order[:0], true
 	for i := range pairs {
 		pr := &pairs[i]
 		c := pr.Normal.Dot(up) // the normal points from A to B
@@ -962,24 +967,88 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		u := upper[i]
 		nsup[u]++
 		if bodies[u].Tree >= 0 {
+			oneUpper = oneUpper && (len(order) == 0 || upper[order[0]] == u)
 			order = append(order, i)
 		}
 	}
 	a.order = order
-	byHeight := func(x, y int) int {
-		if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x, y)
-	}
-	if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
-		slices.SortFunc(order, byHeight)
+	if !oneUpper { // one upper body (a box on the ground): the pairs are in order, ties by index
+		a.sortByHeight(kin, order, up)
 	}
 	for _, i := range order {
 		u, l := upper[i], lower[i]
 		load[i] = mass[u] / float64(nsup[u])
 		mass[l] += load[i]
 	}
+}
+
+// sortByHeight sorts order, supported's pairs in increasing index, by
+// decreasing height of their upper body (a.upper), ties by index. It
+// sorts the upper bodies (a few) instead of the pairs (several a body),
+// then lists each body's pairs in increasing index: the same order when
+// no two upper bodies are at the same height; when two are, their pairs
+// interleave by index, and the pairs are sorted as such.
+func (a *Assembler) sortByHeight(kin *multibody.Workspace, order []int, up spatial.Vec3) {
+	height, upper := a.height, a.upper
+	for b := range height {
+		height[b] = kin.Pose(b).P.Dot(up)
+	}
+	if !a.sortUppers(order) {
+		byHeight := func(x, y int) int {
+			if c := cmp.Compare(height[upper[y]], height[upper[x]]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		}
+		if !slices.IsSortedFunc(order, byHeight) { // the order is total: a sorted list is the sort's answer
+			slices.SortFunc(order, byHeight)
+		}
+	}
+}
+
+// sortUppers sorts order (pairs in increasing index) by the height of
+// their upper bodies, sorted by decreasing height, and reports true; or reports
+// false, order unchanged, when two upper bodies compare equal in height.
+func (a *Assembler) sortUppers(order []int) bool {
+	height, upper := a.height, a.upper
+	a.at = resizeInt(a.at, len(height))
+	at := a.at
+	for b := range at {
+		at[b] = -1
+	}
+	us := a.uppers[:0]
+	for _, i := range order {
+		if u := upper[i]; at[u] < 0 {
+			at[u] = 0
+			us = append(us, u)
+		}
+	}
+	a.uppers = us
+	byHeight := func(x, y int) int { return cmp.Compare(height[y], height[x]) }
+	slices.SortFunc(us, byHeight) // bodies of equal height end up next to each other
+	for k := 1; k < len(us); k++ {
+		if byHeight(us[k-1], us[k]) == 0 {
+			return false
+		}
+	}
+	for _, i := range order { // at[u]: the count of u's pairs, then where they start
+		at[upper[i]]++
+	}
+	start := 0
+	for _, u := range us {
+		n := at[u]
+		at[u] = start
+		start += n
+	}
+	a.buf = resizeInt(a.buf, len(order))
+	buf := a.buf
+	for _, i := range order {
+		u := upper[i]
+		buf[at[u]] = i
+		at[u]++
+	}
+	copy(order, buf)
+	return true
 }
 
 // loadBody is the body that stands for b in the load estimate: the first
