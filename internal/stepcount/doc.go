@@ -1,0 +1,16 @@
+// Command stepcount loads one model or one peer scene and advances it a
+// given number of steps, doing nothing else. It exists to count a step's
+// instructions with callgrind: the instructions of one step are the
+// difference of two runs divided by the difference of their step counts,
+// which cancels the loader's fixed cost. BENCHMARKS.md's issue-23 passes
+// give their counts with it:
+//
+//	go build -o /tmp/stepcount ./internal/stepcount
+//	GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
+//	    --callgrind-out-file=/tmp/walker.300.cg /tmp/stepcount -steps 300 \
+//	    internal/mjref/testdata/dm_control/suite/walker.xml
+//
+// and the same with -steps 100; per step = (I₃₀₀ − I₁₀₀)/200. With -peer
+// the argument names a peer scene of internal/peers (clutter-40,
+// cube-slide, …) instead of a model file.
+package main
