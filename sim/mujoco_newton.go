@@ -50,8 +50,10 @@ const (
 type newtonWork struct {
 	nv, n      int
 	model      *multibody.Model // the model of blocks and blk
-	blocks     []int            // the angular blocks of T (angularBlocks)
-	qblocks    []int            // per angular block, its quaternion's first coordinate
+	turns      *angularTurns    // the workspace's angular blocks (Workspace.mj.turns; setBlocks)
+	turnsGen   int              // turns.gen when blocks and blk were set
+	blocks     []int            // the angular blocks of T (turns.v)
+	qblocks    []int            // per angular block, its quaternion's first coordinate (turns.q)
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
@@ -152,6 +154,7 @@ func (nw *newtonWork) resizeCones(nc int) {
 func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
 	nv, n := p.NV, len(w.perm)
+	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
 	if nw.sp.on {
@@ -159,7 +162,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	} else {
 		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
 	}
-	sim.Model.LocalVelocity(q, w.x, nw.qs)
+	nw.turns.local(sim.Model, q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
 	for k, row := range w.perm {
 		nw.aref[k] = (p.VHat[row] - w.jvs[row]) / dt
@@ -191,6 +194,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 // of sim.ws.pgs.jac, which it builds from p (solveNewton uses
 // coordinatesBuilt, pgsSetup having built them).
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
+	nw.turns = &sim.ws.mj.turns
 	sim.ws.pgs.jac.build(p)
 	nw.coordinatesBuilt(sim, p, q)
 }
@@ -204,12 +208,17 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 	nw.rowPattern()
 }
 
-// setBlocks sets the model's angular blocks (angularBlocks, markBlocks)
-// when the model or its size changed.
+// setBlocks sets the model's angular blocks from nw.turns (the
+// workspace's, which solveNewton names; a newtonWork without one makes its
+// own) and marks them (markBlocks) when they or the size changed.
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
-	if nw.model != m || len(nw.blk) != nw.nv {
-		nw.model = m
-		nw.blocks, nw.qblocks = angularBlocks(m, nw.blocks, nw.qblocks)
+	if nw.turns == nil {
+		nw.turns = new(angularTurns)
+	}
+	t := nw.turns
+	if t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
+		nw.model, nw.turnsGen = m, t.gen
+		nw.blocks, nw.qblocks = t.v, t.q
 		nw.markBlocks()
 	}
 }
