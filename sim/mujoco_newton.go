@@ -204,8 +204,7 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 	nw.setBlocks(sim.Model)
 	nw.rotations(q)
 	nw.massCoordinates(p)
-	nw.jacobianCoordinates(sim)
-	nw.rowPattern()
+	nw.jacobianCoordinates(sim) // and its rows' pattern (rowPattern)
 }
 
 // setBlocks sets the model's angular blocks from nw.turns (the
@@ -363,12 +362,18 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 // J_w's non-zeros (pgsJac, which pgsSetup built; on the dense path its
 // whole blocks, zeros included) summed into nw.j from +0, in the blocks'
 // order (a zero adds ±0 to +0, which stays +0), then each row's entries on
-// an angular block turned by its rotation (turnColumns).
+// an angular block turned by its rotation (turnColumns); then its rows'
+// pattern (rowPattern). One clique over every velocity takes copyRows.
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
 	w := &sim.ws.pgs
 	nw.mapRows(w.perm)
 	j, jac := nw.j[:n*nv], &w.jac
+	if nw.copyRows(jac) {
+		nw.turnAll(j)
+		nw.rowPattern() // its +0 for the copied −0
+		return
+	}
 	clear(j)
 	for _, sg := range jac.seg {
 		k := nw.rowk[sg.row]
@@ -388,11 +393,49 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 			dst[i] += val[t]
 		}
 	}
+	nw.turnAll(j)
+	nw.rowPattern()
+}
+
+// turnAll turns every row of j on every angular block (turnColumns).
+func (nw *newtonWork) turnAll(j []float64) {
 	for b, o := range nw.blocks {
-		if n > 0 {
-			nw.turnColumns(b, j[o:], n, nv)
+		if nw.n > 0 {
+			nw.turnColumns(b, j[o:], nw.n, nw.nv)
 		}
 	}
+}
+
+// copyRows copies J_w's rows into nw.j in MuJoCo's order (nw.rowk) with
+// one copy a row, and reports whether it could: when J is kept whole (on
+// the dense path) and each of MuJoCo's rows is exactly one segment as wide
+// as nw.j's rows (one clique over every velocity). The segments come in
+// the problem's J block order (sorted by constraint, each constraint's
+// rows in order), so their rows increase strictly unless two blocks share
+// a constraint; rows that increase and n of them in MuJoCo's rows cover
+// each of MuJoCo's rows once. Otherwise it stops, and jacobianCoordinates'
+// sums rewrite every entry. The copy keeps a −0 where those sums from +0
+// give +0: turnColumns' sums from +0 come out the same for either zero,
+// and rowPattern, which follows, makes every zero entry +0 (pattern.set),
+// so nw.j ends with the sums' bits.
+func (nw *newtonWork) copyRows(jac *pgsJac) bool {
+	nv, n := nw.nv, nw.n
+	if !jac.whole {
+		return false
+	}
+	j, rowk, data := nw.j[:n*nv], nw.rowk, jac.data
+	prev, count := -1, 0
+	for _, sg := range jac.seg {
+		if sg.row <= prev || sg.off != 0 || sg.hi-sg.lo != nv {
+			return false
+		}
+		prev = sg.row
+		if k := rowk[sg.row]; k >= 0 {
+			copy(j[k*nv:(k+1)*nv], data[sg.lo:sg.hi])
+			count++
+		}
+	}
+	return count == n
 }
 
 // turnColumns turns the entries of n rows of stride nv on angular block b

@@ -2,10 +2,13 @@ package sim
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -104,4 +107,99 @@ func TestPortlayoutSharedBlocks(t *testing.T) {
 	own.nv = other.NV
 	own.setBlocks(other)
 	portlayoutCheckBlocks(t, "a newtonWork without turns", &own, other)
+}
+
+// portlayoutOneClique returns a random problem of one clique over all its
+// nv velocities whose constraints each have their J block (with rows of
+// exact zeros of both signs), but, when gap, one constraint without.
+func portlayoutOneClique(rng *rand.Rand, gap bool) *solver.Problem {
+	p := &solver.Problem{}
+	nv := 1 + rng.IntN(20)
+	p.Reset(nv)
+	p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv})
+	nc := 1 + rng.IntN(10)
+	skip := -1
+	if gap {
+		skip = rng.IntN(nc)
+	}
+	for c := range nc {
+		p.AddConstraint(solver.Bilateral, 1+rng.IntN(4))
+		if c == skip {
+			continue
+		}
+		blk := p.AddJBlock(c, 0)
+		for i := range blk {
+			blk[i] = randomEntry(rng)
+			if rng.IntN(3) == 0 {
+				blk[i] = math.Copysign(0, -1)
+			}
+		}
+	}
+	return p
+}
+
+// TestPortlayoutCopyRowsMatchSums: on one clique over every velocity,
+// jacobianCoordinates copies J's whole rows (copyRows) and then gives the
+// bits of the sums from +0 over the compact non-zeros, and the same
+// pattern: −0 entries off and on the angular blocks, random rows in
+// random order, random rotations; a constraint without a J block, or a
+// problem of several cliques, takes the sums.
+func TestPortlayoutCopyRowsMatchSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(86, 23))
+	sim := &Simulator{}
+	w := &sim.ws.pgs
+	copied := 0
+	for trial := range 3000 {
+		var p *solver.Problem
+		switch trial % 4 {
+		case 0:
+			p = portglue5Problem(rng)
+		case 1:
+			p = portlayoutOneClique(rng, true)
+		default:
+			p = portlayoutOneClique(rng, false)
+		}
+		w.perm = w.perm[:0]
+		for _, row := range rng.Perm(p.NR) {
+			if rng.IntN(5) != 0 {
+				w.perm = append(w.perm, row)
+			}
+		}
+		var one, two newtonWork
+		for _, nw := range []*newtonWork{&one, &two} {
+			nw.resize(p.NV, len(w.perm), p.NR)
+			for i := range nw.j {
+				nw.j[i] = math.NaN() // every entry must be written
+			}
+		}
+		for o := 0; o+3 <= p.NV; o += 3 + rng.IntN(4) {
+			if rng.IntN(2) == 0 {
+				one.blocks = append(one.blocks, o)
+			}
+		}
+		one.rot = portrowsVector(rng, 9*len(one.blocks), false)
+		two.blocks, two.rot = one.blocks, one.rot
+		w.jac.buildWhole(p, nil, nil)
+		one.mapRows(w.perm)
+		if one.copyRows(&w.jac) && len(w.perm) > 0 {
+			copied++
+			if len(p.Cliques) != 1 {
+				t.Fatalf("trial %d: copyRows took a problem of %d cliques", trial, len(p.Cliques))
+			}
+		}
+		one.jacobianCoordinates(sim)
+		w.jac.build(p)
+		two.jacobianCoordinates(sim)
+		if !sameBits(one.j, two.j) {
+			t.Fatalf("trial %d: J from the copied rows %v, from the sums %v", trial, one.j, two.j)
+		}
+		for k := range len(w.perm) {
+			if !slices.Equal(one.rowNZ(k), two.rowNZ(k)) {
+				t.Fatalf("trial %d row %d: pattern %v, the sums' %v", trial, k, one.rowNZ(k), two.rowNZ(k))
+			}
+		}
+	}
+	if copied < 1000 {
+		t.Fatalf("copyRows took %d of 3000 problems", copied)
+	}
 }
