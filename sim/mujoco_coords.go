@@ -106,16 +106,21 @@ type pattern struct {
 	off []int
 }
 
-// set sets the pattern of a, rows×cols row-major.
+// set sets the pattern of a, rows×cols row-major, and makes each of a's
+// zero entries +0 (a −0 that copyRows copied becomes the +0 of
+// jacobianCoordinates' sum from +0).
 func (pt *pattern) set(a []float64, rows, cols int) {
 	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
 	off[0] = 0
 	c := 0
 	for k := range rows {
-		for i, x := range a[k*cols : (k+1)*cols] {
+		row := a[k*cols : (k+1)*cols]
+		for i, x := range row {
 			if x != 0 {
 				nz[c] = int32(i)
 				c++
+			} else {
+				row[i] = 0
 			}
 		}
 		off[k+1] = c

@@ -50,8 +50,10 @@ const (
 type newtonWork struct {
 	nv, n      int
 	model      *multibody.Model // the model of blocks and blk
-	blocks     []int            // the angular blocks of T (angularBlocks)
-	qblocks    []int            // per angular block, its quaternion's first coordinate
+	turns      *angularTurns    // the workspace's angular blocks (Workspace.mj.turns; setBlocks)
+	turnsGen   int              // turns.gen when blocks and blk were set
+	blocks     []int            // the angular blocks of T (turns.v)
+	qblocks    []int            // per angular block, its quaternion's first coordinate (turns.q)
 	blk        []int            // per velocity, its angular block, −1: none (markBlocks)
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
@@ -152,6 +154,7 @@ func (nw *newtonWork) resizeCones(nc int) {
 func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
 	nv, n := p.NV, len(w.perm)
+	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
 	if nw.sp.on {
@@ -159,7 +162,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	} else {
 		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
 	}
-	sim.Model.LocalVelocity(q, w.x, nw.qs)
+	nw.turns.local(sim.Model, q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
 	for k, row := range w.perm {
 		nw.aref[k] = (p.VHat[row] - w.jvs[row]) / dt
@@ -191,6 +194,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 // of sim.ws.pgs.jac, which it builds from p (solveNewton uses
 // coordinatesBuilt, pgsSetup having built them).
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
+	nw.turns = &sim.ws.mj.turns
 	sim.ws.pgs.jac.build(p)
 	nw.coordinatesBuilt(sim, p, q)
 }
@@ -200,16 +204,20 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 	nw.setBlocks(sim.Model)
 	nw.rotations(q)
 	nw.massCoordinates(p)
-	nw.jacobianCoordinates(sim)
-	nw.rowPattern()
+	nw.jacobianCoordinates(sim) // and its rows' pattern (rowPattern)
 }
 
-// setBlocks sets the model's angular blocks (angularBlocks, markBlocks)
-// when the model or its size changed.
+// setBlocks sets the model's angular blocks from nw.turns (the
+// workspace's, which solveNewton names; a newtonWork without one makes its
+// own) and marks them (markBlocks) when they or the size changed.
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
-	if nw.model != m || len(nw.blk) != nw.nv {
-		nw.model = m
-		nw.blocks, nw.qblocks = angularBlocks(m, nw.blocks, nw.qblocks)
+	if nw.turns == nil {
+		nw.turns = new(angularTurns)
+	}
+	t := nw.turns
+	if t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
+		nw.model, nw.turnsGen = m, t.gen
+		nw.blocks, nw.qblocks = t.v, t.q
 		nw.markBlocks()
 	}
 }
@@ -354,12 +362,18 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 // J_w's non-zeros (pgsJac, which pgsSetup built; on the dense path its
 // whole blocks, zeros included) summed into nw.j from +0, in the blocks'
 // order (a zero adds ±0 to +0, which stays +0), then each row's entries on
-// an angular block turned by its rotation (turnColumns).
+// an angular block turned by its rotation (turnColumns); then its rows'
+// pattern (rowPattern). One clique over every velocity takes copyRows.
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
 	w := &sim.ws.pgs
 	nw.mapRows(w.perm)
 	j, jac := nw.j[:n*nv], &w.jac
+	if nw.copyRows(jac) {
+		nw.turnAll(j)
+		nw.rowPattern() // its +0 for the copied −0
+		return
+	}
 	clear(j)
 	for _, sg := range jac.seg {
 		k := nw.rowk[sg.row]
@@ -379,11 +393,49 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 			dst[i] += val[t]
 		}
 	}
+	nw.turnAll(j)
+	nw.rowPattern()
+}
+
+// turnAll turns every row of j on every angular block (turnColumns).
+func (nw *newtonWork) turnAll(j []float64) {
 	for b, o := range nw.blocks {
-		if n > 0 {
-			nw.turnColumns(b, j[o:], n, nv)
+		if nw.n > 0 {
+			nw.turnColumns(b, j[o:], nw.n, nw.nv)
 		}
 	}
+}
+
+// copyRows copies J_w's rows into nw.j in MuJoCo's order (nw.rowk) with
+// one copy a row, and reports whether it could: when J is kept whole (on
+// the dense path) and each of MuJoCo's rows is exactly one segment as wide
+// as nw.j's rows (one clique over every velocity). The segments come in
+// the problem's J block order (sorted by constraint, each constraint's
+// rows in order), so their rows increase strictly unless two blocks share
+// a constraint; rows that increase and n of them in MuJoCo's rows cover
+// each of MuJoCo's rows once. Otherwise it stops, and jacobianCoordinates'
+// sums rewrite every entry. The copy keeps a −0 where those sums from +0
+// give +0: turnColumns' sums from +0 come out the same for either zero,
+// and rowPattern, which follows, makes every zero entry +0 (pattern.set),
+// so nw.j ends with the sums' bits.
+func (nw *newtonWork) copyRows(jac *pgsJac) bool {
+	nv, n := nw.nv, nw.n
+	if !jac.whole {
+		return false
+	}
+	j, rowk, data := nw.j[:n*nv], nw.rowk, jac.data
+	prev, count := -1, 0
+	for _, sg := range jac.seg {
+		if sg.row <= prev || sg.off != 0 || sg.hi-sg.lo != nv {
+			return false
+		}
+		prev = sg.row
+		if k := rowk[sg.row]; k >= 0 {
+			copy(j[k*nv:(k+1)*nv], data[sg.lo:sg.hi])
+			count++
+		}
+	}
+	return count == n
 }
 
 // turnColumns turns the entries of n rows of stride nv on angular block b

@@ -642,7 +642,7 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 			res.V[i] = p.VStar[i] + nw.col[i]
 		}
 	} else {
-		sim.Model.WorldVelocity(q, nw.qacc, nw.col)
+		sim.ws.mj.turns.world(sim.Model, q, nw.qacc, nw.col)
 		for i := range res.V {
 			res.V[i] = vs[i] + dt*nw.col[i]
 		}

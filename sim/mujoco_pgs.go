@@ -454,7 +454,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	n := len(w.perm)
 	clear(w.x)
 	if sim.pgsWarm.set {
-		sim.Model.WorldVelocity(q, sim.pgsWarm.qacc, w.x)
+		sim.ws.mj.turns.world(sim.Model, q, sim.pgsWarm.qacc, w.x)
 	}
 	w.jac.mul(w.x, w.jx, p.NR)
 	for k, row := range w.perm {
@@ -788,7 +788,7 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 	for i := range v {
 		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
 	}
-	sim.Model.LocalVelocity(q, w.y[:len(v)], w.y[:len(v)])
+	sim.ws.mj.turns.local(sim.Model, q, w.y[:len(v)], w.y[:len(v)])
 	sim.keepWarm(w.y[:len(v)])
 }
 

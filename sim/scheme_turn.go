@@ -15,10 +15,34 @@ import (
 // BENCHMARKS.md seventy-third and seventy-sixth passes). Each block is
 // turned by the same operations as multibody's turnVec (spatial.Quat.Rotate
 // of the quaternion, conjugated for the local frame), so to the same bits.
+//
+// One angularTurns (Workspace.mj.turns) serves the rk4 schemes, the PGS
+// and Newton ports' changes of coordinates (solveNewton, warmStart,
+// keepSolveWarm) and newtonWork's blocks of T (setBlocks): the blocks are
+// found once per model.
 type angularTurns struct {
 	model  *multibody.Model
 	nv, nq int
 	v, q   []int // per angular block, its first velocity and coordinate
+	gen    int   // incremented each time v and q are found anew (set)
+}
+
+// set finds the model's angular blocks (angularBlocks) when the model or
+// its sizes changed since the last call, and reports whether it did (the
+// test inlined, the search out of line in find).
+func (t *angularTurns) set(m *multibody.Model) bool {
+	if t.model == m && t.nv == m.NV && t.nq == m.NQ {
+		return false
+	}
+	t.find(m)
+	return true
+}
+
+// find finds the model's angular blocks for set and blocks.
+func (t *angularTurns) find(m *multibody.Model) {
+	t.model, t.nv, t.nq = m, m.NV, m.NQ
+	t.v, t.q = angularBlocks(m, t.v, t.q)
+	t.gen++
 }
 
 // local sets out = L(q) v (multibody.Model.LocalVelocity); out may alias v.
@@ -39,9 +63,8 @@ func (t *angularTurns) turn(m *multibody.Model, q, v, out []float64, local bool)
 
 // blocks is turn's turn of each angular block, after the copy.
 func (t *angularTurns) blocks(m *multibody.Model, q, v, out []float64, local bool) {
-	if t.model != m || t.nv != m.NV || t.nq != m.NQ {
-		t.model, t.nv, t.nq = m, m.NV, m.NQ
-		t.v, t.q = angularBlocks(m, t.v, t.q)
+	if t.model != m || t.nv != m.NV || t.nq != m.NQ { // set's test, without its call
+		t.find(m)
 	}
 	for b, vo := range t.v {
 		qo := t.q[b]
