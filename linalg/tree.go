@@ -480,7 +480,11 @@ func (r *TreeRows) Unpack(a []float64) {
 // factor runs TreeLDL's loops on the compressed rows: for k = n−1…0 with
 // row k = (d, x_1…x_p) along k's ancestors c_1…c_p, for m = 1…p,
 // t = x_m / d, row c_m −= t (x_m…x_p), then x_m = t. Row c_m is c_m's
-// path to the root, c_m…c_p: the same length as the tail it takes.
+// path to the root, c_m…c_p: the same length as the tail it takes. The
+// updates of one k touch different rows (c_m's) and read row k's x_m…x_p
+// before x_m is scaled, so two m go at once: t1 = x_m/d, t2 = x_{m+1}/d,
+// row c_m −= t1 (x_m…x_p) and row c_{m+1} −= t2 (x_{m+1}…x_p), each entry
+// its one product and difference as the loop of one m makes it.
 func (r *TreeRows) factor() bool {
 	rows, anc := r.row, r.anc
 	for k := r.n - 1; k >= 0; k-- {
@@ -489,22 +493,38 @@ func (r *TreeRows) factor() bool {
 		if d <= 0 || math.IsNaN(d) {
 			return false
 		}
-		x := row
-		for _, c := range anc[k] {
-			x = x[1:] // x_m…x_p
-			y := rows[c]
-			y = y[:len(x)]
-			t := x[0] / d
+		x, cs := row[1:], anc[k]
+		for len(cs) >= 2 {
+			xs := x[1:] // x_{m+1}…x_p
+			y1, y2 := rows[cs[0]], rows[cs[1]]
+			t1, t2 := x[0]/d, xs[0]/d
+			y1[0] -= t1 * x[0]
+			a, b := y1[1:], y2[:len(xs)]
+			a = a[:len(xs)]
 			j := 0
-			for ; j < len(x)-3; j += 4 { // each entry as y[j] -= t * x[j]
-				y[j] -= t * x[j]
-				y[j+1] -= t * x[j+1]
-				y[j+2] -= t * x[j+2]
-				y[j+3] -= t * x[j+3]
+			for ; j < len(xs)-3; j += 4 {
+				x0, x1, x2, x3 := xs[j], xs[j+1], xs[j+2], xs[j+3]
+				a[j] -= t1 * x0
+				b[j] -= t2 * x0
+				a[j+1] -= t1 * x1
+				b[j+1] -= t2 * x1
+				a[j+2] -= t1 * x2
+				b[j+2] -= t2 * x2
+				a[j+3] -= t1 * x3
+				b[j+3] -= t2 * x3
 			}
-			for ; j < len(x); j++ {
-				y[j] -= t * x[j]
+			for ; j < len(xs); j++ {
+				xj := xs[j]
+				a[j] -= t1 * xj
+				b[j] -= t2 * xj
 			}
+			x[0], xs[0] = t1, t2
+			x, cs = xs[1:], cs[2:]
+		}
+		if len(cs) == 1 { // c_p, a root: its row is D alone
+			y := rows[cs[0]]
+			t := x[0] / d
+			y[0] -= t * x[0]
 			x[0] = t
 		}
 	}
