@@ -494,7 +494,42 @@ func (r *TreeRows) factor() bool {
 			return false
 		}
 		x, cs := row[1:], anc[k]
-		for len(cs) >= 2 {
+		for len(cs) >= 4 {
+			xs := x[3:] // x_{m+3}…x_p
+			y1, y2, y3, y4 := rows[cs[0]], rows[cs[1]], rows[cs[2]], rows[cs[3]]
+			x0, x1, x2 := x[0], x[1], x[2]
+			t1, t2, t3, t4 := x0/d, x1/d, x2/d, xs[0]/d
+			y1[0] -= t1 * x0
+			y1[1] -= t1 * x1
+			y1[2] -= t1 * x2
+			y2[0] -= t2 * x1
+			y2[1] -= t2 * x2
+			y3[0] -= t3 * x2
+			a1, a2, a3, a4 := y1[3:], y2[2:], y3[1:], y4[:len(xs)]
+			a1, a2, a3 = a1[:len(xs)], a2[:len(xs)], a3[:len(xs)]
+			j := 0
+			for ; j < len(xs)-1; j += 2 {
+				u, v := xs[j], xs[j+1]
+				a1[j] -= t1 * u
+				a2[j] -= t2 * u
+				a3[j] -= t3 * u
+				a4[j] -= t4 * u
+				a1[j+1] -= t1 * v
+				a2[j+1] -= t2 * v
+				a3[j+1] -= t3 * v
+				a4[j+1] -= t4 * v
+			}
+			if j < len(xs) {
+				u := xs[j]
+				a1[j] -= t1 * u
+				a2[j] -= t2 * u
+				a3[j] -= t3 * u
+				a4[j] -= t4 * u
+			}
+			x[0], x[1], x[2], xs[0] = t1, t2, t3, t4
+			x, cs = xs[1:], cs[4:]
+		}
+		if len(cs) >= 2 {
 			xs := x[1:] // x_{m+1}…x_p
 			y1, y2 := rows[cs[0]], rows[cs[1]]
 			t1, t2 := x[0]/d, xs[0]/d
