@@ -529,29 +529,16 @@ func (r *TreeRows) factor() bool {
 			x[0], x[1], x[2], xs[0] = t1, t2, t3, t4
 			x, cs = xs[1:], cs[4:]
 		}
-		if len(cs) >= 2 {
+		if len(cs) >= 2 { // two left: the same turn on two rows
 			xs := x[1:] // x_{m+1}…x_p
 			y1, y2 := rows[cs[0]], rows[cs[1]]
 			t1, t2 := x[0]/d, xs[0]/d
 			y1[0] -= t1 * x[0]
 			a, b := y1[1:], y2[:len(xs)]
 			a = a[:len(xs)]
-			j := 0
-			for ; j < len(xs)-3; j += 4 {
-				x0, x1, x2, x3 := xs[j], xs[j+1], xs[j+2], xs[j+3]
-				a[j] -= t1 * x0
-				b[j] -= t2 * x0
-				a[j+1] -= t1 * x1
-				b[j+1] -= t2 * x1
-				a[j+2] -= t1 * x2
-				b[j+2] -= t2 * x2
-				a[j+3] -= t1 * x3
-				b[j+3] -= t2 * x3
-			}
-			for ; j < len(xs); j++ {
-				xj := xs[j]
-				a[j] -= t1 * xj
-				b[j] -= t2 * xj
+			for j, u := range xs {
+				a[j] -= t1 * u
+				b[j] -= t2 * u
 			}
 			x[0], xs[0] = t1, t2
 			x, cs = xs[1:], cs[2:]
