@@ -480,7 +480,11 @@ func (r *TreeRows) Unpack(a []float64) {
 // factor runs TreeLDL's loops on the compressed rows: for k = n−1…0 with
 // row k = (d, x_1…x_p) along k's ancestors c_1…c_p, for m = 1…p,
 // t = x_m / d, row c_m −= t (x_m…x_p), then x_m = t. Row c_m is c_m's
-// path to the root, c_m…c_p: the same length as the tail it takes.
+// path to the root, c_m…c_p: the same length as the tail it takes. The
+// updates of one k touch different rows (c_m's) and read row k's x_m…x_p
+// before x_m is scaled, so two m go at once: t1 = x_m/d, t2 = x_{m+1}/d,
+// row c_m −= t1 (x_m…x_p) and row c_{m+1} −= t2 (x_{m+1}…x_p), each entry
+// its one product and difference as the loop of one m makes it.
 func (r *TreeRows) factor() bool {
 	rows, anc := r.row, r.anc
 	for k := r.n - 1; k >= 0; k-- {
@@ -489,22 +493,60 @@ func (r *TreeRows) factor() bool {
 		if d <= 0 || math.IsNaN(d) {
 			return false
 		}
-		x := row
-		for _, c := range anc[k] {
-			x = x[1:] // x_m…x_p
-			y := rows[c]
-			y = y[:len(x)]
-			t := x[0] / d
+		x, cs := row[1:], anc[k]
+		for len(cs) >= 4 {
+			xs := x[3:] // x_{m+3}…x_p
+			y1, y2, y3, y4 := rows[cs[0]], rows[cs[1]], rows[cs[2]], rows[cs[3]]
+			x0, x1, x2 := x[0], x[1], x[2]
+			t1, t2, t3, t4 := x0/d, x1/d, x2/d, xs[0]/d
+			y1[0] -= t1 * x0
+			y1[1] -= t1 * x1
+			y1[2] -= t1 * x2
+			y2[0] -= t2 * x1
+			y2[1] -= t2 * x2
+			y3[0] -= t3 * x2
+			a1, a2, a3, a4 := y1[3:], y2[2:], y3[1:], y4[:len(xs)]
+			a1, a2, a3 = a1[:len(xs)], a2[:len(xs)], a3[:len(xs)]
 			j := 0
-			for ; j < len(x)-3; j += 4 { // each entry as y[j] -= t * x[j]
-				y[j] -= t * x[j]
-				y[j+1] -= t * x[j+1]
-				y[j+2] -= t * x[j+2]
-				y[j+3] -= t * x[j+3]
+			for ; j < len(xs)-1; j += 2 {
+				u, v := xs[j], xs[j+1]
+				a1[j] -= t1 * u
+				a2[j] -= t2 * u
+				a3[j] -= t3 * u
+				a4[j] -= t4 * u
+				a1[j+1] -= t1 * v
+				a2[j+1] -= t2 * v
+				a3[j+1] -= t3 * v
+				a4[j+1] -= t4 * v
 			}
-			for ; j < len(x); j++ {
-				y[j] -= t * x[j]
+			if j < len(xs) {
+				u := xs[j]
+				a1[j] -= t1 * u
+				a2[j] -= t2 * u
+				a3[j] -= t3 * u
+				a4[j] -= t4 * u
 			}
+			x[0], x[1], x[2], xs[0] = t1, t2, t3, t4
+			x, cs = xs[1:], cs[4:]
+		}
+		if len(cs) >= 2 { // two left: the same turn on two rows
+			xs := x[1:] // x_{m+1}…x_p
+			y1, y2 := rows[cs[0]], rows[cs[1]]
+			t1, t2 := x[0]/d, xs[0]/d
+			y1[0] -= t1 * x[0]
+			a, b := y1[1:], y2[:len(xs)]
+			a = a[:len(xs)]
+			for j, u := range xs {
+				a[j] -= t1 * u
+				b[j] -= t2 * u
+			}
+			x[0], xs[0] = t1, t2
+			x, cs = xs[1:], cs[2:]
+		}
+		if len(cs) == 1 { // c_p, a root: its row is D alone
+			y := rows[cs[0]]
+			t := x[0] / d
+			y[0] -= t * x[0]
 			x[0] = t
 		}
 	}

@@ -54,6 +54,7 @@ type sparseNewton struct {
 	mptail    []int     // row r's dense run ends at mptail[r], its tail follows
 	mpcol     []int     // the slots' columns
 	mpval     []float64 // their values (+0 on a padding slot)
+	mprow     []mRow    // per row: its slots' parts as slices of mpcol and mpval (rowParts)
 	mppos     []int     // the pattern's entries: their places in mb
 	mpslot    []int     // and their slots
 	mpout     []int     // the places in mb off the pattern
@@ -267,7 +268,35 @@ func (sp *sparseNewton) repackM(nv int) {
 	}
 	sp.mpadr[nv] = s
 	sp.mpcol, sp.mpval = sp.mpcol[:s], sp.mpval[:s]
+	sp.rowParts(nv)
 	sp.lowerM(nv)
+}
+
+// mRow is row r of packM's rows by its parts, slices of mpcol and mpval
+// (the values are gathered into mpval in place): its lanes' slots
+// [mpadr[r], mpdense[r]), its dense run's [mpdense[r], mptail[r]) from
+// column dlo = mpdlo[r], its tail's [mptail[r], mpadr[r+1]). Kept so that
+// M x finds a row's parts without slicing them again on every call.
+type mRow struct {
+	col   []int     // the lanes' columns
+	val   []float64 // and values, len(col)
+	dense []float64 // the dense run's values
+	dlo   int       // the dense run's first column
+	tcol  []int     // the tail's columns
+	tval  []float64 // and values, len(tcol)
+}
+
+// rowParts sets mprow from the packing repackM just made.
+func (sp *sparseNewton) rowParts(nv int) {
+	if cap(sp.mprow) < nv {
+		sp.mprow = make([]mRow, nv)
+	}
+	sp.mprow = sp.mprow[:nv]
+	for r := range nv {
+		a, d, t, e := sp.mpadr[r], sp.mpdense[r], sp.mptail[r], sp.mpadr[r+1]
+		sp.mprow[r] = mRow{col: sp.mpcol[a:d:d], val: sp.mpval[a:d:d], dense: sp.mpval[d:t:t], dlo: sp.mpdlo[r],
+			tcol: sp.mpcol[t:e:e], tval: sp.mpval[t:e:e]}
+	}
 }
 
 // lowerM sets mplo: per row r, at [mploadr[r], mploadr[r+1]), the slots
@@ -658,13 +687,11 @@ func (nw *newtonWork) mulM(x, out []float64) {
 		nw.mulMDense(x, out)
 		return
 	}
-	sp := &nw.sp
-	adr, dense, tail, dlo := sp.mpadr[:nw.nv+1], sp.mpdense[:nw.nv], sp.mptail[:nw.nv], sp.mpdlo[:nw.nv]
-	cols, vals := sp.mpcol, sp.mpval
-	for r := range dense {
-		a, d, t, e := adr[r], dense[r], tail[r], adr[r+1]
-		col := cols[a:d]
-		val := vals[a:d]
+	rows := nw.sp.mprow[:nw.nv]
+	out = out[:len(rows)]
+	for r := range rows {
+		m := &rows[r]
+		col, val := m.col, m.val
 		val = val[:len(col)]
 		var s0, s1, s2, s3 float64
 		for g := 0; g < len(col)-3; g += 4 { // this form leaves only x's bounds checks
@@ -673,8 +700,8 @@ func (nw *newtonWork) mulM(x, out []float64) {
 			s2 += val[g+2] * x[col[g+2]]
 			s3 += val[g+3] * x[col[g+3]]
 		}
-		dv := vals[d:t] // the dense run: column dlo[r] + g at slot d + g
-		dx := x[dlo[r]:]
+		dv := m.dense // the dense run: column dlo + g at dv[g]
+		dx := x[m.dlo:]
 		dx = dx[:len(dv)]
 		for g := 0; g < len(dv)-3; g += 4 {
 			s0 += dv[g] * dx[g]
@@ -682,17 +709,14 @@ func (nw *newtonWork) mulM(x, out []float64) {
 			s2 += dv[g+2] * dx[g+2]
 			s3 += dv[g+3] * dx[g+3]
 		}
-		out[r] = sumTerms(vals[t:e], cols[t:e], x, (s0+s2)+(s1+s3))
+		s := (s0 + s2) + (s1 + s3)
+		tcol, tval := m.tcol, m.tval
+		tval = tval[:len(tcol)]
+		for j, c := range tcol { // the tail, added in order
+			s += tval[j] * x[c]
+		}
+		out[r] = s
 	}
-}
-
-// sumTerms returns s + Σ val_j x[col_j], added in order.
-func sumTerms(val []float64, col []int, x []float64, s float64) float64 {
-	val = val[:len(col)]
-	for j, c := range col {
-		s += val[j] * x[c]
-	}
-	return s
 }
 
 // hessianDirectSparse is HessianDirect's sparse branch: H = Jᵀ D J + M on
@@ -761,21 +785,21 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 // +0 as it is (such a sum is never −0), and a column off H's row is not
 // read back.
 func (sp *sparseNewton) addLowerM(buf []float64, i int) {
-	a, d, t, e := sp.mpadr[i], sp.mpdense[i], sp.mptail[i], sp.mpadr[i+1]
-	col, val := sp.mpcol[a:d], sp.mpval[a:d]
+	m := &sp.mprow[i]
+	col, val := m.col, m.val
 	val = val[:len(col)]
 	for j, c := range col {
 		buf[c] += val[j]
 	}
-	lo := sp.mpdlo[i]
-	dv := sp.mpval[d:t]
+	lo := m.dlo
+	dv := m.dense
 	dv = dv[:min(i-lo+1, len(dv))]
 	bl := buf[lo:]
 	bl = bl[:len(dv)]
 	for g, v := range dv {
 		bl[g] += v
 	}
-	col, val = sp.mpcol[t:e], sp.mpval[t:e]
+	col, val = m.tcol, m.tval
 	val = val[:len(col)]
 	for j, c := range col {
 		if c > i {
