@@ -43,3 +43,27 @@ func TestCubeslide3MemoKeyLess(t *testing.T) {
 		t.Fatalf("only %d draws ordered: the test does not reach both answers", less)
 	}
 }
+
+// TestCubeslide3BadR checks badR against the loop over R = (rt, rt, rn)
+// it replaces in addPair: the same first bad row and value, on zeros of
+// both signs, negative, subnormal, largest, infinite and NaN values.
+func TestCubeslide3BadR(t *testing.T) {
+	vals := []float64{1, 0.5, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, 0, math.Copysign(0, -1), -1,
+		-math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, rt := range vals {
+		for _, rn := range vals {
+			wantR, wantBad := -1, false
+			var wantX float64
+			for r, x := range [3]float64{rt, rt, rn} {
+				if !(x > 0) || math.IsInf(x, 0) {
+					wantR, wantX, wantBad = r, x, true
+					break
+				}
+			}
+			r, x, bad := badR(rt, rn)
+			if bad != wantBad || bad && (r != wantR || math.Float64bits(x) != math.Float64bits(wantX)) {
+				t.Fatalf("rt %v, rn %v: badR = %d, %v, %v; the loop says %d, %v, %v", rt, rn, r, x, bad, wantR, wantX, wantBad)
+			}
+		}
+	}
+}

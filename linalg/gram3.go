@@ -41,7 +41,19 @@ func upperGram3(n int, u, b, w []float64) {
 // of fixed size: no transposed copy of j in the caller's scratch and no
 // bounds checks in the loops. w (3×3, row-major) is added to.
 func UpperGram6x3(u, j, w []float64) {
-	uu, jj, ww := (*[36]float64)(u[:36]), (*[18]float64)(j[:18]), (*[9]float64)(w[:9])
+	ww := (*[9]float64)(w[:9])
+	w00, w01, w02, w11, w12, w22 := UpperGram6x3Sum((*[36]float64)(u[:36]), (*[18]float64)(j[:18]),
+		ww[0], ww[1], ww[2], ww[4], ww[5], ww[8])
+	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
+	ww[3], ww[6], ww[7] = w01, w02, w12
+}
+
+// UpperGram6x3Sum is UpperGram6x3 with W's upper triangle (w00, w01, w02,
+// w11, w12, w22) passed and returned as numbers rather than through a 3×3
+// slice: the sums start from the given values and take the same terms in
+// the same order, so the same bits. A caller that sums the terms of
+// several free bodies (a contact between two) keeps them in registers.
+func UpperGram6x3Sum(uu *[36]float64, jj *[18]float64, w00, w01, w02, w11, w12, w22 float64) (float64, float64, float64, float64, float64, float64) {
 	var y [6][3]float64 // y[k] = row k of Y = column k of j
 	for k := range y {
 		y[k] = [3]float64{jj[k], jj[6+k], jj[12+k]}
@@ -73,12 +85,10 @@ func UpperGram6x3(u, j, w []float64) {
 			sub3(&y[5], urow[5], b0, b1, b2)
 		}
 	}
-	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
 	for i := range y {
 		w00, w01, w02, w11, w12, w22 = gramRow(y[i][0], y[i][1], y[i][2], w00, w01, w02, w11, w12, w22)
 	}
-	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
-	ww[3], ww[6], ww[7] = w01, w02, w12
+	return w00, w01, w02, w11, w12, w22
 }
 
 // sub3 is one step of UpperGram6x3's forward substitution: y −= u·b when

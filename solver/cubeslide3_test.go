@@ -152,3 +152,78 @@ func TestCubeslide3ValidateNumbersErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCubeslide3FreeDelassus checks CliqueFactor.FreeDelassus against
+// Delassus to the bit: a problem of two free bodies (6×6 blocks, SPD with
+// exact zeros off the diagonal as a body's mass matrix at its centre has)
+// and one of three velocities; J blocks with exact zeros of both signs;
+// the terms of both free bodies summed (a contact between two bodies), and
+// false, w untouched, for the three-velocity clique.
+func TestCubeslide3FreeDelassus(t *testing.T) {
+	rng := rand.New(rand.NewPCG(86, 3))
+	entry := func() float64 {
+		switch rng.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		}
+		return rng.NormFloat64()
+	}
+	for trial := range 2000 {
+		p := &Problem{}
+		p.Reset(15)
+		for c, n := range []int{6, 6, 3} {
+			p.Cliques = append(p.Cliques, Clique{Offset: 6 * c, Size: n, AOff: len(p.A)})
+			l := make([]float64, n*n) // A = L Lᵀ + n I, L lower with zeros
+			for i := range n {
+				for j := range i + 1 {
+					if rng.IntN(3) > 0 || i == j {
+						l[i*n+j] = rng.NormFloat64()
+					}
+				}
+			}
+			for i := range n {
+				for j := range n {
+					s := 0.0
+					for k := range n {
+						s += l[i*n+k] * l[j*n+k]
+					}
+					if i == j {
+						s += float64(n)
+					}
+					p.A = append(p.A, s)
+				}
+			}
+		}
+		var f CliqueFactor
+		if err := f.Factor(p); err != nil {
+			t.Fatal(err)
+		}
+		j0, j1 := make([]float64, 18), make([]float64, 18)
+		for i := range j0 {
+			j0[i], j1[i] = entry(), entry()
+		}
+		var w9 [9]float64
+		y := make([]float64, 18)
+		f.Delassus(p.Cliques[0], j0, 3, y, w9[:])
+		f.Delassus(p.Cliques[1], j1, 3, y, w9[:])
+		var u [6]float64
+		if !f.FreeDelassus(&p.Cliques[0], j0, &u) || !f.FreeDelassus(&p.Cliques[1], j1, &u) {
+			t.Fatal("a free body's clique refused")
+		}
+		want := [6]float64{w9[0], w9[1], w9[2], w9[4], w9[5], w9[8]}
+		for k := range u {
+			if math.Float64bits(u[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d: FreeDelassus %v, Delassus %v", trial, u, w9)
+			}
+		}
+		if w9[3] != w9[1] || w9[6] != w9[2] || w9[7] != w9[5] {
+			t.Fatalf("Delassus left W unsymmetric: %v", w9)
+		}
+		keep := u
+		if f.FreeDelassus(&p.Cliques[2], j0[:9], &u) || u != keep {
+			t.Fatal("a three-velocity clique taken as a free body's")
+		}
+	}
+}
