@@ -313,15 +313,15 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	p.VHat[row+2] = vn
 	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
-	for r, nr := range null {
-		if nr {
-			p.VHat[row+r] = 0 // a direction the bodies cannot move in at the point: no impulse
+	if null != [3]bool{} {
+		for r, nr := range null {
+			if nr {
+				p.VHat[row+r] = 0 // a direction the bodies cannot move in at the point: no impulse
+			}
 		}
 	}
-	for r := range 3 {
-		if x := p.R[row+r]; !(x > 0) || math.IsInf(x, 0) {
-			return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
-		}
+	if r, x, bad := badR(rt, rn); bad {
+		return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
 	}
 	if mat.Rolling > 0 {
 		var vh [2]float64
@@ -338,6 +338,19 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
 	}
 	return nil
+}
+
+// badR returns the first row r of a contact's R = (rt, rt, rn) whose
+// value x is not positive and finite (!(x > 0) || math.IsInf(x, 0)) and
+// true, or false when all three are: two tests, not a loop over the rows.
+func badR(rt, rn float64) (r int, x float64, bad bool) {
+	switch {
+	case !(rt > 0 && rt <= math.MaxFloat64):
+		return 0, rt, true
+	case !(rn > 0 && rn <= math.MaxFloat64):
+		return 2, rn, true
+	}
+	return 0, 0, false
 }
 
 // addGeometric appends the block of a pair marked Geometric: its rows'
@@ -718,7 +731,18 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 	var wk [9]float64
 	f := a.cliqueFactor()
-	for b := range a.nb {
+	b := 0
+	if k == 3 { // free bodies' terms first, summed in W's upper triangle (solver.CliqueFactor.FreeDelassus)
+		var u [6]float64
+		for b < a.nb && f.FreeDelassus(&p.Cliques[a.tree[b]], a.rows[b], &u) {
+			b++
+		}
+		if b == a.nb {
+			return spatial.Mat3{{u[0], u[1], u[2]}, {u[1], u[3], u[4]}, {u[2], u[4], u[5]}}
+		}
+		wk = [9]float64{u[0], u[1], u[2], u[1], u[3], u[4], u[2], u[4], u[5]} // as Delassus would have left it
+	}
+	for ; b < a.nb; b++ {
 		q := p.Cliques[a.tree[b]]
 		if len(a.x) < k*q.Size {
 			a.x = solver.Resize(a.x, k*q.Size)

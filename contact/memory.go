@@ -48,6 +48,21 @@ func (k memoKey) compare(o memoKey) int {
 	return cmp.Compare(k.feature, o.feature)
 }
 
+// less reports whether k.compare(o) < 0. The signed a and b, their sign
+// bits flipped, order as unsigned numbers, so the pair (a, b) is compared
+// as one uint64: small enough to be inlined into the searches, which ask
+// it for every pair of every step.
+func (k memoKey) less(o memoKey) bool {
+	x, y := k.ab(), o.ab()
+	return x < y || x == y && k.feature < o.feature
+}
+
+// ab returns a and b as one uint64 whose unsigned order is that of (a, b)
+// (a first, both signed).
+func (k memoKey) ab() uint64 {
+	return uint64(uint32(k.a)^1<<31)<<32 | uint64(uint32(k.b)^1<<31)
+}
+
 func compareMemos(x, y Memo) int { return x.key().compare(y.key()) }
 
 // Memory is the memory of persistent contacts: the contact points of the
@@ -106,7 +121,7 @@ func (mem *Memory) find(k memoKey) (int, bool) {
 	lo, hi := 0, len(mem.memos)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if mem.memos[mid].key().compare(k) < 0 {
+		if mem.memos[mid].key().less(k) {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -121,7 +136,7 @@ func (mem *Memory) find(k memoKey) (int, bool) {
 // answer when its key is k and the memo before it (if any) is below k,
 // which is what find's search would establish, so the answer is find's.
 func (mem *Memory) findFrom(k memoKey, guess int) (int, bool) {
-	if guess < len(mem.memos) && mem.memos[guess].key() == k && (guess == 0 || mem.memos[guess-1].key().compare(k) < 0) {
+	if guess < len(mem.memos) && mem.memos[guess].key() == k && (guess == 0 || mem.memos[guess-1].key().less(k)) {
 		return guess, true
 	}
 	return mem.find(k)
@@ -133,7 +148,7 @@ func (mem *Memory) findFrom(k memoKey, guess int) (int, bool) {
 // saves the sort's copies of each memo it compares.
 func sortMemos(memos []Memo) {
 	for i := 1; i < len(memos); i++ {
-		if memos[i-1].key().compare(memos[i].key()) >= 0 {
+		if !memos[i-1].key().less(memos[i].key()) {
 			slices.SortFunc(memos, compareMemos)
 			return
 		}

@@ -41,53 +41,62 @@ func upperGram3(n int, u, b, w []float64) {
 // of fixed size: no transposed copy of j in the caller's scratch and no
 // bounds checks in the loops. w (3×3, row-major) is added to.
 func UpperGram6x3(u, j, w []float64) {
-	uu, jj, ww := (*[36]float64)(u[:36]), (*[18]float64)(j[:18]), (*[9]float64)(w[:9])
-	var y [6][3]float64 // y[k] = row k of Y = column k of j
-	for k := range y {
-		y[k] = [3]float64{jj[k], jj[6+k], jj[12+k]}
-	}
-	for k := range y { // Uᵀ Y = B
-		yk := &y[k]
-		b0, b1, b2 := yk[0], yk[1], yk[2]
+	ww := (*[9]float64)(w[:9])
+	w00, w01, w02, w11, w12, w22 := UpperGram6x3Sum((*[36]float64)(u[:36]), (*[18]float64)(j[:18]),
+		ww[0], ww[1], ww[2], ww[4], ww[5], ww[8])
+	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
+	ww[3], ww[6], ww[7] = w01, w02, w12
+}
+
+// UpperGram6x3Sum is UpperGram6x3 with W's upper triangle (w00, w01, w02,
+// w11, w12, w22) passed and returned as numbers rather than through a 3×3
+// slice: the sums start from the given values and take the same terms in
+// the same order, so the same bits. A caller that sums the terms of
+// several free bodies (a contact between two) keeps them in registers.
+func UpperGram6x3Sum(uu *[36]float64, jj *[18]float64, w00, w01, w02, w11, w12, w22 float64) (float64, float64, float64, float64, float64, float64) {
+	// Y = jᵀ kept in j's layout, row k of Y being (y[k], y[6+k], y[12+k]):
+	// one array copy, no transposing loop.
+	y := *jj
+	for k := range 6 { // Uᵀ Y = B
+		b0, b1, b2 := y[k], y[6+k], y[12+k]
 		if b0 == 0 && b1 == 0 && b2 == 0 {
 			continue
 		}
 		urow := (*[6]float64)(uu[6*k : 6*k+6])
 		inv := 1 / urow[k]
 		b0, b1, b2 = b0*inv, b1*inv, b2*inv
-		yk[0], yk[1], yk[2] = b0, b1, b2
+		y[k], y[6+k], y[12+k] = b0, b1, b2
 		switch k { // i = k+1, …, 5 in increasing order, written out
 		case 0:
-			sub3(&y[1], urow[1], b0, b1, b2)
+			sub3(&y, 1, urow[1], b0, b1, b2)
 			fallthrough
 		case 1:
-			sub3(&y[2], urow[2], b0, b1, b2)
+			sub3(&y, 2, urow[2], b0, b1, b2)
 			fallthrough
 		case 2:
-			sub3(&y[3], urow[3], b0, b1, b2)
+			sub3(&y, 3, urow[3], b0, b1, b2)
 			fallthrough
 		case 3:
-			sub3(&y[4], urow[4], b0, b1, b2)
+			sub3(&y, 4, urow[4], b0, b1, b2)
 			fallthrough
 		case 4:
-			sub3(&y[5], urow[5], b0, b1, b2)
+			sub3(&y, 5, urow[5], b0, b1, b2)
 		}
 	}
-	w00, w01, w02, w11, w12, w22 := ww[0], ww[1], ww[2], ww[4], ww[5], ww[8]
-	for i := range y {
-		w00, w01, w02, w11, w12, w22 = gramRow(y[i][0], y[i][1], y[i][2], w00, w01, w02, w11, w12, w22)
+	for i := range 6 {
+		w00, w01, w02, w11, w12, w22 = gramRow(y[i], y[6+i], y[12+i], w00, w01, w02, w11, w12, w22)
 	}
-	ww[0], ww[1], ww[2], ww[4], ww[5], ww[8] = w00, w01, w02, w11, w12, w22
-	ww[3], ww[6], ww[7] = w01, w02, w12
+	return w00, w01, w02, w11, w12, w22
 }
 
-// sub3 is one step of UpperGram6x3's forward substitution: y −= u·b when
-// −u is not zero (upperGram3's test and products).
-func sub3(y *[3]float64, u, b0, b1, b2 float64) {
+// sub3 is one step of UpperGram6x3Sum's forward substitution: row i of Y
+// (y[i], y[6+i], y[12+i]) −= u·b when −u is not zero (upperGram3's test
+// and products).
+func sub3(y *[18]float64, i int, u, b0, b1, b2 float64) {
 	if x := -u; x != 0 {
-		y[0] += x * b0
-		y[1] += x * b1
-		y[2] += x * b2
+		y[i] += x * b0
+		y[6+i] += x * b1
+		y[12+i] += x * b2
 	}
 }
 

@@ -177,6 +177,21 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 	linalg.UpperGram(n, a, y, rows, w)
 }
 
+// FreeDelassus adds to w, the upper triangle (w00, w01, w02, w11, w12,
+// w22) of a contact's 3×3 Delassus estimate, clique q's term Yᵀ Y for
+// the contact's J block j (three rows of six) when q is a free body's:
+// six velocities and a dense factor, the case Delassus hands to
+// linalg.UpperGram6x3, whose numbers it forms (UpperGram6x3Sum). It
+// reports false, leaving w as it was, for any other clique.
+func (f *CliqueFactor) FreeDelassus(q *Clique, j []float64, w *[6]float64) bool {
+	if q.Size != 6 || f.tree[q.AOff] {
+		return false
+	}
+	w[0], w[1], w[2], w[3], w[4], w[5] = linalg.UpperGram6x3Sum((*[36]float64)(f.data[q.AOff:q.AOff+36]), (*[18]float64)(j[:18]),
+		w[0], w[1], w[2], w[3], w[4], w[5])
+	return true
+}
+
 // TreeFactor returns clique q's block of the factored problem and whether
 // it holds TreeLDL's factor (D and L along q.Parent) rather than a dense
 // UᵀU: a caller's own sparse use of the factor (sim's PGS dual build).

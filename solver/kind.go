@@ -199,3 +199,23 @@ func (p *Problem) Eval(i int, vc, gamma, g []float64) float64 {
 	}
 	panic("solver: Eval on a constraint of unknown kind " + c.Kind.String() + " (call Validate first)")
 }
+
+// laggedOK reports whether the ContactLagged block whose parameters start
+// at params[par] and whose rows start at r[row] passes validate: μ, n0 and
+// the normal impulse scale non-negative and finite, v_s positive and
+// finite, the stick flag 0 or 1 and, for a stuck block, R_t equal on both
+// tangents. The same conditions, read without validate's call, switch and
+// error result; a false answer sends the caller to validate for the message.
+func laggedOK(params []float64, par int, r []float64, row int) bool {
+	if par < 0 || par > len(params)-5 || row < 0 || row > len(r)-3 {
+		return false
+	}
+	q, rr := (*[5]float64)(params[par:par+5]), (*[3]float64)(r[row:row+3])
+	return nonNegFinite(q[0]) && nonNegFinite(q[1]) && nonNegFinite(q[3]) &&
+		q[2] > 0 && q[2] <= math.MaxFloat64 &&
+		(q[4] == 0 || q[4] == 1 && rr[0] == rr[1])
+}
+
+// nonNegFinite reports whether x ≥ 0 and x is not +Inf (validate's
+// !(x >= 0) || math.IsInf(x, 0) test, negated).
+func nonNegFinite(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }

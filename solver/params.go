@@ -37,8 +37,9 @@ func (p *Problem) LaggedScale(i int) float64 {
 // (γ_n ≥ 0) for the others.
 func (p *Problem) FrictionBound(i int, gamma []float64) float64 {
 	c := p.Constraints[i]
-	if c.Kind == ContactLagged {
-		return p.Friction(i) * p.LaggedNormal(i)
+	if c.Kind == ContactLagged { // μ n0, read in place: the kind is known, Friction's and LaggedNormal's checks pass
+		par := p.Params[c.Par : c.Par+2]
+		return par[0] * par[1]
 	}
 	return p.Friction(i) * max(gamma[c.Row+2], 0)
 }

@@ -394,6 +394,25 @@ func (p *Problem) ValidateNumbers() error {
 			return err
 		}
 	}
+	if !allPositiveFinite(p.MDiag) || !allPositiveFinite(p.R) { // one of them is not: find it
+		if err := p.notPositive(); err != nil {
+			return err
+		}
+	}
+	for i, c := range p.Constraints {
+		if c.Kind == ContactLagged && laggedOK(p.Params, c.Par, p.R, c.Row) {
+			continue // the common block, checked in line (validate's conditions)
+		}
+		if err := c.Kind.validate(p.Par(i), p.R[c.Row:c.Row+c.Size]); err != nil {
+			return fmt.Errorf("solver: constraint %d (%v): %w", i, c.Kind, err)
+		}
+	}
+	return nil
+}
+
+// notPositive returns the error for the first entry of MDiag, then of R,
+// that is not positive and finite, or nil when there is none.
+func (p *Problem) notPositive() error {
 	for i, m := range p.MDiag {
 		if !(m > 0) || math.IsInf(m, 0) {
 			return fmt.Errorf("solver: MDiag[%d] = %v must be positive and finite", i, m)
@@ -404,12 +423,34 @@ func (p *Problem) ValidateNumbers() error {
 			return &RowError{Field: "R", Row: i, Value: r, Want: "positive and finite"}
 		}
 	}
-	for i, c := range p.Constraints {
-		if err := c.Kind.validate(p.Par(i), p.R[c.Row:c.Row+c.Size]); err != nil {
-			return fmt.Errorf("solver: constraint %d (%v): %w", i, c.Kind, err)
-		}
-	}
 	return nil
+}
+
+// maxPosFiniteBits is the bit pattern of math.MaxFloat64. A float64 x is
+// positive and finite (x > 0 and not +Inf) exactly when its bits b lie in
+// [1, maxPosFiniteBits]: +0 is 0; −0, the negative numbers and the NaNs
+// with the sign bit set are above 1<<63; +Inf and the other NaNs are above
+// maxPosFiniteBits. So b − 1 (wrapping +0 to 2⁶⁴ − 1) is below
+// maxPosFiniteBits for the positive finite x and only for them.
+const maxPosFiniteBits = 0x7FEFFFFFFFFFFFFF
+
+// allPositiveFinite reports whether every element of s is positive and
+// finite, as the test !(x > 0) || math.IsInf(x, 0) fails for each, without
+// a branch per element: the largest b − 1 over the elements' bits b
+// (maxPosFiniteBits), four at a time.
+func allPositiveFinite(s []float64) bool {
+	var m0, m1, m2, m3 uint64
+	for len(s) >= 4 {
+		m0 = max(m0, math.Float64bits(s[0])-1)
+		m1 = max(m1, math.Float64bits(s[1])-1)
+		m2 = max(m2, math.Float64bits(s[2])-1)
+		m3 = max(m3, math.Float64bits(s[3])-1)
+		s = s[4:]
+	}
+	for _, x := range s {
+		m0 = max(m0, math.Float64bits(x)-1)
+	}
+	return max(m0, m1, m2, m3) < maxPosFiniteBits
 }
 
 // ValidateStructure checks the part of Validate that does not scan the

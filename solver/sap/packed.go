@@ -50,6 +50,11 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		case 1: // a limit's or a pyramid edge's row: columns and values in one pass
 			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
 		case 3: // a contact's rows: likewise
+			if q.Size == 6 && whole3x6((*[18]float64)(jb[:18])) { // a free body's contact: every column, the rows as they are
+				pk.cols = append(pk.cols, q.Offset, q.Offset+1, q.Offset+2, q.Offset+3, q.Offset+4, q.Offset+5)
+				pk.vals = append(pk.vals, jb[:18]...)
+				break
+			}
 			pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
 		default:
 			pk.cols = nonzeroColumns(p, b, pk.cols)
@@ -135,6 +140,18 @@ func wholeColumns3(r0, r1, r2 []float64) bool {
 	r1, r2 = r1[:len(r0)], r2[:len(r0)]
 	for j, x0 := range r0 {
 		if x0 == 0 && r1[j] == 0 && r2[j] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// whole3x6 is wholeColumns3 for a 3×6 block (a free body's contact),
+// read as one array: whether each of its six columns has a non-zero entry
+// (NaN counts as non-zero), when packRows3 keeps every column as it is.
+func whole3x6(j *[18]float64) bool {
+	for c := range 6 {
+		if j[c] == 0 && j[6+c] == 0 && j[12+c] == 0 {
 			return false
 		}
 	}
