@@ -314,7 +314,10 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 // four, which gives each term the partial sum mju_dot gives it; the terms
 // left out are L_jk = 0 times finite entries, ±0 added to sums that start
 // at +0 and so are never −0: the bits of the whole rows
-// (TestHessianDirectCliquesMatchWhole).
+// (TestHessianDirectCliquesMatchWhole). A row i with first[i] > j is
+// left as it is: its window's L_ik are ±0, so the dot is +0 and L_ij =
+// (mat_ij − (+0)) · (1/L_jj) = mat_ij, a ±0 whose sign the positive
+// scale keeps (for a finite mat).
 func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 	mat = mat[:n*n]
 	rank := n
@@ -347,7 +350,10 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 			}
 			continue
 		}
-		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
+		for i, off := j+1, (j+1)*n+w; off < len(mat); i, off = i+1, off+n { // row i's window from column w
+			if first != nil && first[i] > j {
+				continue // L_ij = mat_ij: see above
+			}
 			li := mat[off : off+m : off+m]
 			lt := lj[:len(li)]
 			var s0, s1, s2, s3 float64
