@@ -32,6 +32,7 @@ type pgsDual struct {
 	cols  []float64 // the dense build's scratch
 	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
 	iota  []int     // 0, 1, 2, …: gq's own row indices (sparseGram)
+	same  []bool    // per row: the next three rows share its mask (gramTo)
 }
 
 // delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
@@ -109,7 +110,7 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.ends = d.ends[:0]
 	k := 0
 	var kind solver.Kind
-	d.jq = solver.Resize(d.jq, p.NR*size) // at most every row
+	d.jq = solver.Resize(d.jq, p.NR*size+gramPad) // at most every row, and gramTo's reads past the last
 	for _, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
@@ -155,15 +156,23 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 	d.gramTo(k, len(parent), d.gq[:k*k], d.iota[:k], k)
 }
 
+// gramPad is the room that d.jq and d.zq keep past their last row: gramTo
+// reads each row as an array of 64 (dotMasked), on the row's dofs only.
+const gramPad = 64
+
 // substAll sets d.zq, d.mask and y = L⁻ᵀ jᵀ in d.jq for the k rows of
-// d.jq (sparseGram's substitution), four rows of a run at a time.
+// d.jq (sparseGram's substitution), four rows of a run at a time; d.jq
+// and d.zq keep gramPad entries past the last row for gramTo.
 func (d *pgsDual) substAll(parent []int, a []float64, k int) {
 	n := len(parent)
 	d.dinv = solver.Resize(d.dinv, n)
 	for i := range n {
 		d.dinv[i] = 1 / a[i*n+i]
 	}
-	d.zq = solver.Resize(d.zq, k*n)
+	d.zq = solver.Resize(d.zq, k*n+gramPad)
+	if len(d.jq) < k*n+gramPad {
+		d.jq = append(d.jq[:k*n], make([]float64, gramPad)...)
+	}
 	if cap(d.mask) < k {
 		d.mask = make([]uint64, k)
 	}
@@ -188,13 +197,14 @@ func (d *pgsDual) substAll(parent []int, a []float64, k int) {
 // out[idx[c]·stride + idx[r]], Σ z_ri y_ci over the dofs of both masks,
 // ascending, against four rows c of one mask at a time (dotMasked4).
 func (d *pgsDual) gramTo(k, n int, out []float64, idx []int, stride int) {
-	idx = idx[:k]
+	idx, mask := idx[:k], d.mask[:k]
+	same := d.sameMasks(k)
 	for r, ir := range idx {
-		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
+		z, mr := (*[64]float64)(d.zq[r*n:]), mask[r]
 		or := ir * stride
 		for c := r; c < k; {
-			if m := d.mask[c]; c+4 <= k && d.mask[c+1] == m && d.mask[c+2] == m && d.mask[c+3] == m {
-				s0, s1, s2, s3 := dotMasked4(mr&m, z, d.jq[c*n:(c+4)*n], n)
+			if same[c] {
+				s0, s1, s2, s3 := dotMasked4(mr&mask[c], z, d.jq[c*n:], n)
 				ic := (*[4]int)(idx[c:])
 				out[or+ic[0]], out[ic[0]*stride+ir] = s0, s0
 				out[or+ic[1]], out[ic[1]*stride+ir] = s1, s1
@@ -203,12 +213,25 @@ func (d *pgsDual) gramTo(k, n int, out []float64, idx []int, stride int) {
 				c += 4
 				continue
 			}
-			s := dotMasked(mr&d.mask[c], z, d.jq[c*n:(c+1)*n])
+			s := dotMasked(mr&mask[c], z, (*[64]float64)(d.jq[c*n:]))
 			ic := idx[c]
 			out[or+ic], out[ic*stride+ir] = s, s
 			c++
 		}
 	}
+}
+
+// sameMasks returns d.same set for the k rows of d.mask: same[c] when
+// rows c…c+3 exist and have row c's mask (gramTo's four-row sums).
+func (d *pgsDual) sameMasks(k int) []bool {
+	if cap(d.same) < k {
+		d.same = make([]bool, k)
+	}
+	same, mask := d.same[:k], d.mask[:k]
+	for c := range same {
+		same[c] = c+4 <= k && mask[c+1] == mask[c] && mask[c+2] == mask[c] && mask[c+3] == mask[c]
+	}
+	return same
 }
 
 // scatter adds the clique's d.gq to w.ar (MuJoCo's order) and to the
