@@ -20,19 +20,20 @@ import (
 
 // pgsDual is the scratch memory of the dual build (delassus).
 type pgsDual struct {
-	pos   []int     // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
-	fixlo []float64 // the fixed impulses that foldFixed folds (the non-zero ones)
-	gfix  []float64 // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
-	rows  []int     // the needed rows on the current clique, in the problem's order, as their d.pos
-	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
-	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
-	mask  []uint64  // the sparse build's non-zeros of y, per row
-	ends  []int     // the ends of the runs of d.rows from one block each (their paths shared)
-	dinv  []float64 // 1/D_i of the clique's factor
-	cols  []float64 // the dense build's scratch
-	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
-	iota  []int     // 0, 1, 2, …: gq's own row indices (sparseGram)
-	same  []bool    // per row: the next three rows share its mask (gramTo)
+	pos   []int          // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
+	fixlo []float64      // the fixed impulses that foldFixed folds (the non-zero ones)
+	gfix  []float64      // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
+	rows  []int          // the needed rows on the current clique, in the problem's order, as their d.pos
+	jq    []float64      // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
+	zq    []float64      // the sparse build's z = D⁻¹ y, rows × Size
+	mask  []uint64       // the sparse build's non-zeros of y, per row
+	ends  []int          // the ends of the runs of d.rows from one block each (their paths shared)
+	dinv  []float64      // 1/D_i of the clique's factor
+	cols  []float64      // the dense build's scratch
+	gq    []float64      // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
+	iota  []int          // 0, 1, 2, …: gq's own row indices (sparseGram)
+	same  []bool         // per row: the next three rows share its mask (gramTo)
+	rowp  []*[64]float64 // per row: its y in d.jq as an array (gramTo)
 }
 
 // delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
@@ -199,12 +200,19 @@ func (d *pgsDual) substAll(parent []int, a []float64, k int) {
 func (d *pgsDual) gramTo(k, n int, out []float64, idx []int, stride int) {
 	idx, mask := idx[:k], d.mask[:k]
 	same := d.sameMasks(k)
+	if cap(d.rowp) < k {
+		d.rowp = make([]*[64]float64, k)
+	}
+	rowp := d.rowp[:k]
+	for c := range rowp {
+		rowp[c] = (*[64]float64)(d.jq[c*n:])
+	}
 	for r, ir := range idx {
 		z, mr := (*[64]float64)(d.zq[r*n:]), mask[r]
 		or := ir * stride
 		for c := r; c < k; {
 			if same[c] {
-				s0, s1, s2, s3 := dotMasked4(mr&mask[c], z, d.jq[c*n:], n)
+				s0, s1, s2, s3 := dotMasked4(mr&mask[c], z, (*[4]*[64]float64)(rowp[c:]))
 				ic := (*[4]int)(idx[c:])
 				out[or+ic[0]], out[ic[0]*stride+ir] = s0, s0
 				out[or+ic[1]], out[ic[1]*stride+ir] = s1, s1
@@ -213,7 +221,7 @@ func (d *pgsDual) gramTo(k, n int, out []float64, idx []int, stride int) {
 				c += 4
 				continue
 			}
-			s := dotMasked(mr&mask[c], z, (*[64]float64)(d.jq[c*n:]))
+			s := dotMasked(mr&mask[c], z, rowp[c])
 			ic := idx[c]
 			out[or+ic], out[ic*stride+ir] = s, s
 			c++

@@ -96,12 +96,11 @@ func dotMasked(m uint64, z, y *[64]float64) float64 {
 	return s
 }
 
-// dotMasked4 is dotMasked for z against the four rows that start at y[0],
-// y[n], y[2n], y[3n] on one mask (four rows of a contact share theirs):
-// each sum the same terms in the same order, the mask walked once; y
-// holds at least 3n + 64 entries.
-func dotMasked4(m uint64, z *[64]float64, y []float64, n int) (s0, s1, s2, s3 float64) {
-	y0, y1, y2, y3 := (*[64]float64)(y), (*[64]float64)(y[n:]), (*[64]float64)(y[2*n:]), (*[64]float64)(y[3*n:])
+// dotMasked4 is dotMasked for z against the four rows y on one mask (four
+// rows of a contact share theirs): each sum the same terms in the same
+// order, the mask walked once.
+func dotMasked4(m uint64, z *[64]float64, y *[4]*[64]float64) (s0, s1, s2, s3 float64) {
+	y0, y1, y2, y3 := y[0], y[1], y[2], y[3]
 	for ; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m) & 63
 		zi := z[i]
