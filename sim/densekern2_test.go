@@ -11,8 +11,9 @@ import (
 // on a problem of one clique without folded rows) gives AR to the bit as
 // the Gram (oneRowGram, the one-row transcription that sparseGram's gq
 // matches) added into a cleared AR as scatter adds it, on
-// random trees of up to 64 dofs, rows with ±0 entries, all-zero rows and
-// rows whose positions in AR are shuffled (k of n ≥ k positions). It fails
+// random trees of up to 64 dofs, groups of rows on shared paths (some
+// with equal masks), ±0 entries, all-zero and one-entry rows, and rows
+// whose positions in AR are shuffled (k of n ≥ k positions). It fails
 // when an entry lands at another position, or when a Gram sum can be −0
 // (0 + (−0) = +0 in the scatter, −0 in place).
 func TestDensekern2GramInPlaceMatchesScatter(t *testing.T) {
@@ -52,32 +53,35 @@ func TestDensekern2GramInPlaceMatchesScatter(t *testing.T) {
 	}
 }
 
-// densekern2Rows returns k random rows of J on the tree parent (k × n):
-// all-zero rows, one-entry rows (limits), and rows on one leaf's path to
-// the root with ±0 entries among them, a path shared by the rows that
-// follow it now and then (a contact's rows).
+// densekern2Rows returns k random rows of J on the tree parent (k × n)
+// in groups of up to four (four one time in two) on one leaf's path to
+// the root (a pyramid contact's edges: the same non-zeros in each row of a
+// group two times in three, so that gramTo takes them four at a time, some
+// entries ±0 otherwise), all-zero groups and one-entry rows (limits).
 func densekern2Rows(rng *rand.Rand, parent []int, k int) []float64 {
 	n := len(parent)
 	j := make([]float64, k*n)
-	leaf := rng.IntN(n)
-	for r := range k {
-		if rng.IntN(3) == 0 {
-			leaf = rng.IntN(n)
+	for r := 0; r < k; {
+		g := min(k-r, 4)
+		if rng.IntN(2) == 0 {
+			g = min(k-r, 1+rng.IntN(3))
 		}
-		row := j[r*n : (r+1)*n]
-		switch rng.IntN(8) {
-		case 0:
-		case 1:
-			row[rng.IntN(n)] = rng.NormFloat64()
-		default:
+		leaf, kind, shared := rng.IntN(n), rng.IntN(8), rng.IntN(3) != 0
+		for ; g > 0; g, r = g-1, r+1 {
+			row := j[r*n : (r+1)*n]
+			if kind == 0 {
+				continue // all zero
+			}
+			if kind == 1 {
+				row[leaf] = rng.NormFloat64()
+				continue
+			}
 			for i := leaf; i >= 0; i = parent[i] {
-				switch rng.IntN(6) {
-				case 0:
-				case 1:
+				if !shared && rng.IntN(4) == 0 {
 					row[i] = math.Copysign(0, -1)
-				default:
-					row[i] = rng.NormFloat64()
+					continue
 				}
+				row[i] = rng.NormFloat64()
 			}
 		}
 	}
