@@ -314,9 +314,17 @@ func cholFactor(mat []float64, n int, mindiag float64) int {
 // four, which gives each term the partial sum mju_dot gives it; the terms
 // left out are L_jk = 0 times finite entries, ±0 added to sums that start
 // at +0 and so are never −0: the bits of the whole rows
-// (TestHessianDirectCliquesMatchWhole).
+// (TestHessianDirectCliquesMatchWhole). The rows i below column j's last
+// row with first[i] ≤ j (lastRow: on several cliques, the rows of the
+// cliques below j's that no contact couples to it) are left as they are:
+// their window's L_ik are ±0, so the dot is +0 and L_ij = (mat_ij − (+0))
+// · (1/L_jj) = mat_ij, a ±0 whose sign the positive scale keeps (for a
+// finite mat).
 func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 	mat = mat[:n*n]
+	if first != nil {
+		first = first[:n]
+	}
 	rank := n
 	for j := range n {
 		w := 0
@@ -347,8 +355,12 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 			}
 			continue
 		}
-		for off := (j+1)*n + w; off < len(mat); off += n { // row i's window from column w
-			li := mat[off : off+m : off+m]
+		rows := mat
+		if first != nil {
+			rows = mat[:lastRow(first, j)*n]
+		}
+		for off := (j+1)*n + w; off < len(rows); off += n { // row i's window from column w
+			li := rows[off : off+m : off+m]
 			lt := lj[:len(li)]
 			var s0, s1, s2, s3 float64
 			t := 0
@@ -363,10 +375,21 @@ func cholFactorFrom(mat []float64, n int, mindiag float64, first []int) int {
 			for ; t < len(li); t++ {
 				dt += li[t] * lt[t]
 			}
-			mat[off+m] = (mat[off+m] - dt) * tmp
+			rows[off+m] = (rows[off+m] - dt) * tmp
 		}
 	}
 	return rank
+}
+
+// lastRow returns one past the last row i whose first non-zero first[i]
+// lies at or left of column j (at least j + 1): the rows below it keep
+// L_ij = mat_ij (cholFactorFrom).
+func lastRow(first []int, j int) int {
+	e := len(first)
+	for e > j+1 && first[e-1] > j {
+		e--
+	}
+	return e
 }
 
 // cholSolve is mju_cholSolve: res = (L Lᵀ)⁻¹ vec.

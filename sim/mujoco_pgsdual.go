@@ -20,17 +20,20 @@ import (
 
 // pgsDual is the scratch memory of the dual build (delassus).
 type pgsDual struct {
-	pos   []int     // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
-	fixlo []float64 // the fixed impulses that foldFixed folds (the non-zero ones)
-	gfix  []float64 // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
-	rows  []int     // the needed rows on the current clique, in the problem's order, as their d.pos
-	jq    []float64 // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
-	zq    []float64 // the sparse build's z = D⁻¹ y, rows × Size
-	mask  []uint64  // the sparse build's non-zeros of y, per row
-	ends  []int     // the ends of the runs of d.rows from one block each (their paths shared)
-	dinv  []float64 // 1/D_i of the clique's factor
-	cols  []float64 // the dense build's scratch
-	gq    []float64 // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
+	pos   []int          // per problem row: its MuJoCo index, n + f for the f-th folded fixed row, −1 for a row AR does not need
+	fixlo []float64      // the fixed impulses that foldFixed folds (the non-zero ones)
+	gfix  []float64      // (J A⁻¹ Jᵀ)_kf, n × len(fixlo): the folded rows' columns
+	rows  []int          // the needed rows on the current clique, in the problem's order, as their d.pos
+	jq    []float64      // their J on the clique (rows × Size); the sparse build's y = L⁻ᵀ jᵀ in place
+	zq    []float64      // the sparse build's z = D⁻¹ y, rows × Size
+	mask  []uint64       // the sparse build's non-zeros of y, per row
+	ends  []int          // the ends of the runs of d.rows from one block each (their paths shared)
+	dinv  []float64      // 1/D_i of the clique's factor
+	cols  []float64      // the dense build's scratch
+	gq    []float64      // the clique's J_c A_c⁻¹ J_cᵀ (rows × rows)
+	iota  []int          // 0, 1, 2, …: gq's own row indices (sparseGram)
+	same  []bool         // per row: the next three rows share its mask (gramTo)
+	rowp  []*[64]float64 // per row: its y in d.jq as an array (gramTo)
 }
 
 // delassus sets w.ar = J A⁻¹ Jᵀ + R in MuJoCo's row order
@@ -50,8 +53,19 @@ func (w *pgsWork) delassus(p *solver.Problem) {
 		if k == 0 {
 			continue
 		}
+		a, tree := w.fac.TreeFactor(q)
+		tree = tree && q.Size <= 64
+		if tree && len(p.Cliques) == 1 && nf == 0 {
+			// One clique and no folded rows: every needed row is on it
+			// and in AR (d.pos < n), each entry of AR gets one term, and
+			// +0 + s = s for the Gram's sums, which start at +0 and so
+			// are never −0: written in place, without gq and scatter.
+			d.substAll(q.Parent, a, k)
+			d.gramTo(k, len(q.Parent), w.ar[:n*n], d.rows[:k], n)
+			continue
+		}
 		d.gq = solver.Resize(d.gq, k*k)
-		if a, tree := w.fac.TreeFactor(q); tree && q.Size <= 64 {
+		if tree {
 			d.sparseGram(q.Parent, a, k)
 		} else {
 			d.cols = solver.Resize(d.cols, q.Size*k)
@@ -97,7 +111,7 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.ends = d.ends[:0]
 	k := 0
 	var kind solver.Kind
-	d.jq = solver.Resize(d.jq, p.NR*size) // at most every row
+	d.jq = solver.Resize(d.jq, p.NR*size+gramPad) // at most every row, and gramTo's reads past the last
 	for _, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
@@ -133,12 +147,33 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 // against four rows b of one mask at a time (dotMasked4).
 // Rows past the last of d.ends go four at a time as well.
 func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
+	d.substAll(parent, a, k)
+	if cap(d.iota) < k {
+		d.iota = make([]int, k)
+		for r := range d.iota {
+			d.iota[r] = r
+		}
+	}
+	d.gramTo(k, len(parent), d.gq[:k*k], d.iota[:k], k)
+}
+
+// gramPad is the room that d.jq and d.zq keep past their last row: gramTo
+// reads each row as an array of 64 (dotMasked), on the row's dofs only.
+const gramPad = 64
+
+// substAll sets d.zq, d.mask and y = L⁻ᵀ jᵀ in d.jq for the k rows of
+// d.jq (sparseGram's substitution), four rows of a run at a time; d.jq
+// and d.zq keep gramPad entries past the last row for gramTo.
+func (d *pgsDual) substAll(parent []int, a []float64, k int) {
 	n := len(parent)
 	d.dinv = solver.Resize(d.dinv, n)
 	for i := range n {
 		d.dinv[i] = 1 / a[i*n+i]
 	}
-	d.zq = solver.Resize(d.zq, k*n)
+	d.zq = solver.Resize(d.zq, k*n+gramPad)
+	if len(d.jq) < k*n+gramPad {
+		d.jq = append(d.jq[:k*n], make([]float64, gramPad)...)
+	}
 	if cap(d.mask) < k {
 		d.mask = make([]uint64, k)
 	}
@@ -156,23 +191,55 @@ func (d *pgsDual) sparseGram(parent []int, a []float64, k int) {
 			d.mask[lo] = subst1(parent, a, d.dinv, d.jq[lo*n:(lo+1)*n], d.zq[lo*n:(lo+1)*n])
 		}
 	}
-	for r := range k {
-		z, mr := d.zq[r*n:(r+1)*n], d.mask[r]
+}
+
+// gramTo writes the Gram of the k substituted rows (n dofs each) into
+// out: entry (r, c) and its mirror at out[idx[r]·stride + idx[c]] and
+// out[idx[c]·stride + idx[r]], Σ z_ri y_ci over the dofs of both masks,
+// ascending, against four rows c of one mask at a time (dotMasked4).
+func (d *pgsDual) gramTo(k, n int, out []float64, idx []int, stride int) {
+	idx, mask := idx[:k], d.mask[:k]
+	same := d.sameMasks(k)
+	if cap(d.rowp) < k {
+		d.rowp = make([]*[64]float64, k)
+	}
+	rowp := d.rowp[:k]
+	for c := range rowp {
+		rowp[c] = (*[64]float64)(d.jq[c*n:])
+	}
+	for r, ir := range idx {
+		z, mr := (*[64]float64)(d.zq[r*n:]), mask[r]
+		or := ir * stride
 		for c := r; c < k; {
-			if m := d.mask[c]; c+4 <= k && d.mask[c+1] == m && d.mask[c+2] == m && d.mask[c+3] == m {
-				s0, s1, s2, s3 := dotMasked4(mr&m, z, d.jq[c*n:(c+4)*n], n)
-				d.gq[r*k+c], d.gq[c*k+r] = s0, s0
-				d.gq[r*k+c+1], d.gq[(c+1)*k+r] = s1, s1
-				d.gq[r*k+c+2], d.gq[(c+2)*k+r] = s2, s2
-				d.gq[r*k+c+3], d.gq[(c+3)*k+r] = s3, s3
+			if same[c] {
+				s0, s1, s2, s3 := dotMasked4(mr&mask[c], z, (*[4]*[64]float64)(rowp[c:]))
+				ic := (*[4]int)(idx[c:])
+				out[or+ic[0]], out[ic[0]*stride+ir] = s0, s0
+				out[or+ic[1]], out[ic[1]*stride+ir] = s1, s1
+				out[or+ic[2]], out[ic[2]*stride+ir] = s2, s2
+				out[or+ic[3]], out[ic[3]*stride+ir] = s3, s3
 				c += 4
 				continue
 			}
-			s := dotMasked(mr&d.mask[c], z, d.jq[c*n:(c+1)*n])
-			d.gq[r*k+c], d.gq[c*k+r] = s, s
+			s := dotMasked(mr&mask[c], z, rowp[c])
+			ic := idx[c]
+			out[or+ic], out[ic*stride+ir] = s, s
 			c++
 		}
 	}
+}
+
+// sameMasks returns d.same set for the k rows of d.mask: same[c] when
+// rows c…c+3 exist and have row c's mask (gramTo's four-row sums).
+func (d *pgsDual) sameMasks(k int) []bool {
+	if cap(d.same) < k {
+		d.same = make([]bool, k)
+	}
+	same, mask := d.same[:k], d.mask[:k]
+	for c := range same {
+		same[c] = c+4 <= k && mask[c+1] == mask[c] && mask[c+2] == mask[c] && mask[c+3] == mask[c]
+	}
+	return same
 }
 
 // scatter adds the clique's d.gq to w.ar (MuJoCo's order) and to the

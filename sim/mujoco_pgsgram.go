@@ -84,22 +84,25 @@ func scaleMasked(m uint64, dinv, y, z []float64) {
 }
 
 // dotMasked returns Σ z_i y_i over the dofs of mask m, ascending, from +0.
-func dotMasked(m uint64, z, y []float64) float64 {
+// z and y are read as arrays of 64 (a row and what follows it: the dofs
+// of m are below the row's length), so that no read carries a bounds
+// check.
+func dotMasked(m uint64, z, y *[64]float64) float64 {
 	s := 0.0
 	for ; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
+		i := bits.TrailingZeros64(m) & 63
 		s += z[i] * y[i]
 	}
 	return s
 }
 
-// dotMasked4 is dotMasked for z against the four rows y[0:n], y[n:2n],
-// y[2n:3n], y[3n:4n] on one mask (four rows of a contact share theirs):
-// each sum the same terms in the same order, the mask walked once.
-func dotMasked4(m uint64, z, y []float64, n int) (s0, s1, s2, s3 float64) {
-	y0, y1, y2, y3 := y[:n], y[n:2*n], y[2*n:3*n], y[3*n:4*n]
+// dotMasked4 is dotMasked for z against the four rows y on one mask (four
+// rows of a contact share theirs): each sum the same terms in the same
+// order, the mask walked once.
+func dotMasked4(m uint64, z *[64]float64, y *[4]*[64]float64) (s0, s1, s2, s3 float64) {
+	y0, y1, y2, y3 := y[0], y[1], y[2], y[3]
 	for ; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
+		i := bits.TrailingZeros64(m) & 63
 		zi := z[i]
 		s0 += zi * y0[i]
 		s1 += zi * y1[i]
