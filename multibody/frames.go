@@ -22,7 +22,11 @@ type jointFrames struct {
 	child          poseShape
 	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
 	axisZero       bool         // its axis is zero (X_FM = identity)
-	diagInertia    bool         // the body's Icom is diagonal
+	// A compound joint's first part in Workspace.axes, and whether its
+	// parts are all rotations through the origin (walkCompound).
+	part0        int32
+	rotsAtOrigin bool
+	diagInertia  bool // the body's Icom is diagonal
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
@@ -140,7 +144,7 @@ func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
 // Workspace.joint takes the subspace without walking the parts again.
 func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose {
 	if j.Type == JointCompound {
-		ws.walk.walk(j, q) // kept for the joint's subspace (Workspace.joint)
+		ws.walkCompound(j, fr, q) // kept for the joint's subspace (Workspace.joint)
 		return ws.walk.xm
 	}
 	if j.Type != JointRevolute {

@@ -39,6 +39,7 @@ type Workspace struct {
 	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
+	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkCompound)
 	updated bool
 }
 
@@ -57,7 +58,7 @@ type (
 // NewWorkspace returns a workspace for model m.
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
-	return &Workspace{
+	ws := &Workspace{
 		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
@@ -67,6 +68,8 @@ func NewWorkspace(m *Model) *Workspace {
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
 		fr: frameCache(m), top: topology(m),
 	}
+	ws.axes = partAxes(m, ws.fr)
+	return ws
 }
 
 // bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
