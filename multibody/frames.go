@@ -177,36 +177,31 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 
 // rotateInertia writes R I Rᵀ into out: spatial.RotateInertia's products
 // R.Mul(I).Mul(R.T()), each entry's sum in the same order, on scalars and
-// in place (TestWorldInertiaMatchesVectorForm).
+// in place (TestWorldInertiaMatchesVectorForm). Row i of R I is
+// x_j = R_i0 I_0j + R_i1 I_1j + R_i2 I_2j, and row i of (R I) Rᵀ is
+// x_0 R_j0 + x_1 R_j1 + x_2 R_j2 = (R x)_j, mulVec's sum; out must not
+// alias R or I.
 func rotateInertia(R, I, out *spatial.Mat3) {
-	var ri spatial.Mat3
-	it := I.T()
-	mulTransposed(R, &it, &ri) // R I = R (Iᵀ)ᵀ, each sum over k in order
-	mulTransposed(&ri, R, out)
+	for i := range 3 {
+		a0, a1, a2 := R[i][0], R[i][1], R[i][2]
+		x0 := a0*I[0][0] + a1*I[1][0] + a2*I[2][0]
+		x1 := a0*I[0][1] + a1*I[1][1] + a2*I[2][1]
+		x2 := a0*I[0][2] + a1*I[1][2] + a2*I[2][2]
+		o0, o1, o2 := mulVec(R, x0, x1, x2)
+		out[i] = spatial.Vec3{o0, o1, o2}
+	}
 }
 
 // rotateDiagInertia writes R I Rᵀ into out for a diagonal I: R I is then
 // R's columns scaled by the diagonal, which is what the full product
 // (spatial.RotateInertia) gives (the other terms are exact zeros), so the
 // result has the same bits up to the sign of a zero
-// (TestRotateInertiaDiagMatchesVectorForm).
+// (TestRotateInertiaDiagMatchesVectorForm). Row i of (R I) Rᵀ is R x for
+// x the row i of R I, as in rotateInertia; out must not alias R or I.
 func rotateDiagInertia(R, I, out *spatial.Mat3) {
-	var ri spatial.Mat3
+	d0, d1, d2 := I[0][0], I[1][1], I[2][2]
 	for i := range 3 {
-		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
-	}
-	mulTransposed(&ri, R, out)
-}
-
-// mulTransposed writes A Rᵀ into out, each entry A_i0 R_j0 + A_i1 R_j1 +
-// A_i2 R_j2 summed in that order, as A.Mul(R.T()) sums it.
-func mulTransposed(A, R, out *spatial.Mat3) {
-	for i := range 3 {
-		a0, a1, a2 := A[i][0], A[i][1], A[i][2]
-		out[i] = spatial.Vec3{
-			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
-			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
-			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
-		}
+		o0, o1, o2 := mulVec(R, R[i][0]*d0, R[i][1]*d1, R[i][2]*d2)
+		out[i] = spatial.Vec3{o0, o1, o2}
 	}
 }

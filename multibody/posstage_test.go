@@ -109,3 +109,34 @@ func TestPosstageCompoundWalkMatches(t *testing.T) {
 func posstageSameBits(a, b any) bool {
 	return fmt.Sprintf("%b", a) == fmt.Sprintf("%b", b)
 }
+
+// TestPosstageRotateInertiaBits: rotateInertia, R x per row of R I, gives
+// the bits of spatial.RotateInertia (R.Mul(I).Mul(R.T())), signed zeros
+// included, on random rotations (and axis-aligned ones, whose entries have
+// exact zeros) and random symmetric, asymmetric and diagonal inertias.
+func TestPosstageRotateInertiaBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(86, 3))
+	for trial := range 100000 {
+		R := rq(r).RotMat()
+		if trial%5 == 0 {
+			R = spatial.Quat{W: float64(r.IntN(2)), X: float64(r.IntN(2)), Y: -float64(r.IntN(2)), Z: 1}.Normalize().RotMat()
+		}
+		var I spatial.Mat3
+		for i := range 3 {
+			for j := range 3 {
+				I[i][j] = r.NormFloat64()
+				if trial%3 == 0 && i != j {
+					I[i][j] = 0
+				}
+			}
+		}
+		if trial%2 == 0 {
+			I = I.Add(I.T())
+		}
+		var got spatial.Mat3
+		rotateInertia(&R, &I, &got)
+		if want := spatial.RotateInertia(R, I); !posstageSameBits(got, want) {
+			t.Fatalf("R %v, I %v: %v, Mat3 form %v", R, I, got, want)
+		}
+	}
+}
