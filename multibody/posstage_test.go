@@ -140,3 +140,68 @@ func TestPosstageRotateInertiaBits(t *testing.T) {
 		}
 	}
 }
+
+// posstageJacobiansRef is the walk PointJacobian and AngularJacobian made
+// before they read the compact topology: the parent chain through the
+// model's bodies, Joint.NV() velocities each.
+func posstageJacobiansRef(ws *Workspace, b int, p spatial.Vec3, lin, ang []float64) {
+	m := ws.m
+	tr := &m.Trees[m.Bodies[b].Tree]
+	n := tr.NV
+	clear(lin[:3*n])
+	clear(ang[:3*n])
+	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
+		body := &m.Bodies[a]
+		x := &ws.x[a].P
+		r0, r1, r2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
+		for k := range body.Joint.NV() {
+			i := body.VOff + k
+			W, L := &ws.colW[i], &ws.colL[i]
+			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2)
+			c := i - tr.VOffset
+			lin[c], lin[n+c], lin[2*n+c] = L[0]+e0, L[1]+e1, L[2]+e2
+			ang[c], ang[n+c], ang[2*n+c] = W[0], W[1], W[2]
+		}
+	}
+}
+
+// TestPosstageJacobiansMatchWalk: Workspace.PointJacobian and
+// AngularJacobian on the compact topology give the bits of the walk
+// through the model's bodies, for every body of random forests of every
+// root type (compound joints included) at random points.
+func TestPosstageJacobiansMatchWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(86, 5))
+	checked := 0
+	for _, root := range allRoots {
+		m, s := randomForest(r, root)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			tr := m.Bodies[b].Tree
+			if tr < 0 {
+				continue
+			}
+			n := m.Trees[tr].NV
+			if m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 && n == 6 {
+				continue // freePointJacobian's shortcut (TestFreePointJacobianMatches)
+			}
+			p := rv(r)
+			lin, ang := make([]float64, 3*n), make([]float64, 3*n)
+			wantLin, wantAng := make([]float64, 3*n), make([]float64, 3*n)
+			for i := range lin {
+				lin[i], ang[i] = math.NaN(), math.NaN() // every entry must be written
+			}
+			if ws.PointJacobian(b, p, lin) != tr || ws.AngularJacobian(b, ang) != tr {
+				t.Fatalf("root %v body %d: wrong tree", root, b)
+			}
+			posstageJacobiansRef(ws, b, p, wantLin, wantAng)
+			if !posstageSameBits(lin, wantLin) || !posstageSameBits(ang, wantAng) {
+				t.Fatalf("root %v body %d: %v %v, the walk's %v %v", root, b, lin, ang, wantLin, wantAng)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d bodies checked", checked)
+	}
+}

@@ -358,18 +358,25 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		freePointJacobian(p.Sub(ws.x[b].P), out)
 		return t
 	}
+	// The path to the root on the compact topology (bodyTop) and the
+	// workspace's slices in locals, so that the stores into out do not make
+	// Go reload them; the same operations on the same values.
+	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
-		body := &m.Bodies[a]
-		x := &ws.x[a].P
-		r0, r1, r2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
-		for k := range body.Joint.NV() {
-			i := body.VOff + k
-			W, L := &ws.colW[i], &ws.colL[i]
+	colW, colL, top, x := ws.colW, ws.colL, ws.top, ws.x
+	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
+	x = x[:len(top)]        // and top[a]'s covers x[a]
+	for a := b; a >= 0; {
+		tp := top[a]
+		xa := &x[a].P
+		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
+		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+			W, L := &colW[i], &colL[i]
 			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // colL + colW × r, on scalars
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = L[0]+e0, L[1]+e1, L[2]+e2
+			ox[c], oy[c], oz[c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
+		a = int(tp.parent)
 	}
 	return t
 }
@@ -401,14 +408,17 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 	}
 	tr := &m.Trees[t]
 	n := tr.NV
+	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
-		body := &m.Bodies[a]
-		for k := range body.Joint.NV() {
-			i := body.VOff + k
+	colW, top := ws.colW, ws.top
+	for a := b; a >= 0; { // on the compact topology, as PointJacobian
+		tp := top[a]
+		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+			W := &colW[i]
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = ws.colW[i][0], ws.colW[i][1], ws.colW[i][2]
+			ox[c], oy[c], oz[c] = W[0], W[1], W[2]
 		}
+		a = int(tp.parent)
 	}
 	return t
 }
