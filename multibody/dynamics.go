@@ -244,26 +244,38 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		}
 		bodyForces(m.Bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
 	}
-	for b := len(m.Bodies) - 1; b >= 0; b-- {
-		top := &ws.top[b]
-		if top.tree < 0 {
+	ws.rneaForces(a, tau)
+}
+
+// rneaForces is RNEA's second pass: from the leaves to the root, each
+// velocity's τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is
+// set), and each body's force added to its parent's, N shifted by
+// lev × F. On scalars, the operations of the Vec3 form in the same order
+// (F_P + F_b as Vec3.Add sums it), with the workspace's slices in locals
+// so that the stores into tau do not make Go reload them.
+func (ws *Workspace) rneaForces(a, tau []float64) {
+	colW, colL, top, lev, fn, ff := ws.colW, ws.colL, ws.top, ws.lev, ws.fn, ws.ff
+	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
+	lev, fn, ff = lev[:len(top)], fn[:len(top)], ff[:len(top)]
+	for b := len(top) - 1; b >= 0; b-- {
+		tb := top[b]
+		if tb.tree < 0 {
 			continue
 		}
-		fn, ff := &ws.fn[b], &ws.ff[b]
-		n0, n1, n2, f0, f1, f2 := fn[0], fn[1], fn[2], ff[0], ff[1], ff[2]
-		for k := range int(top.nv) {
-			i := int(top.voff) + k
-			cw, cl := &ws.colW[i], &ws.colL[i]
+		nb, fb := &fn[b], &ff[b]
+		n0, n1, n2, f0, f1, f2 := nb[0], nb[1], nb[2], fb[0], fb[1], fb[2]
+		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
+			cw, cl := &colW[i], &colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 			if a != nil {
-				tau[i] += m.Bodies[b].Joint.DOFArmature(k) * a[i] // the rotor's own inertia
+				tau[i] += ws.m.Bodies[b].Joint.DOFArmature(i-int(tb.voff)) * a[i] // the rotor's own inertia
 			}
 		}
-		if p := int(top.parent); p >= 0 {
-			l, np := &ws.lev[b], &ws.fn[p]
+		if p := int(tb.parent); p >= 0 {
+			l, np, fp := &lev[b], &fn[p], &ff[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
-			ws.fn[p] = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
-			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+			*np = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
+			*fp = spatial.Vec3{fp[0] + f0, fp[1] + f1, fp[2] + f2}
 		}
 	}
 }
