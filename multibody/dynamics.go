@@ -59,11 +59,15 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	tr := &m.Trees[t]
 	n := tr.NV
 	clear(out[:n*n])
+	// The composite inertias start as the bodies' own; the slices in
+	// locals, so that the stores do not make Go reload them.
+	bodies, xs, com, ic := m.Bodies, ws.x, ws.com, ws.ic
+	cm, cx, ci := ws.cm[:len(bodies)], ws.cx[:len(bodies)], ws.ci[:len(bodies)]
 	for _, b := range tr.Bodies {
-		x, c := &ws.x[b].P, &ws.com[b]
-		ws.cm[b] = m.Bodies[b].Inertia.Mass
-		ws.cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
-		ws.ci[b] = ws.ic[b]
+		x, c := &xs[b].P, &com[b]
+		cm[b] = bodies[b].Inertia.Mass
+		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
+		ci[b] = ic[b]
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
 		ws.crbaFreeBody(b, out)
