@@ -123,8 +123,7 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) {
 	} else {
 		compose(xf, xp, &j.ParentFrame, fr.parent)
 	}
-	mo := ws.motion(j, fr, qj)
-	compose(xm, xf, &mo, fr.motion)
+	compose(xm, xf, ws.motion(j, fr, qj, &ws.mo), fr.motion)
 	compose(xb, xm, &fr.childInv, fr.child)
 }
 
@@ -138,24 +137,27 @@ func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
 	return xf.R.RotMat()
 }
 
-// motion is j.motion(q) with a revolute joint's axis normalized once:
-// QuatFromAxisAngle's operations on the stored unit axis, so the same bits.
-// A compound joint's walk through its parts is kept in ws.walk, from which
-// Workspace.joint takes the subspace without walking the parts again.
-func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose {
-	if j.Type == JointCompound {
+// motion returns X_FM(q) = j.motion(q), with a revolute joint's axis
+// normalized once: QuatFromAxisAngle's operations on the stored unit axis,
+// so the same bits. It writes the pose into mo and returns mo, except for a
+// compound joint, whose walk through its parts is kept in ws.walk (from
+// which Workspace.joint takes the subspace without walking the parts
+// again) and whose pose it returns there, without a copy.
+func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.Pose) *spatial.Pose {
+	switch {
+	case j.Type == JointCompound:
 		ws.walkCompound(j, fr, q) // kept for the joint's subspace (Workspace.joint)
-		return ws.walk.xm
+		return &ws.walk.xm
+	case j.Type != JointRevolute:
+		*mo = j.motion(q)
+	case fr.axisZero:
+		*mo = spatial.PoseIdentity()
+	default:
+		s, c := math.Sincos((q[0] - j.Ref) / 2)
+		u := &fr.axis
+		*mo = spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
 	}
-	if j.Type != JointRevolute {
-		return j.motion(q)
-	}
-	if fr.axisZero {
-		return spatial.PoseIdentity()
-	}
-	s, c := math.Sincos((q[0] - j.Ref) / 2)
-	u := fr.axis
-	return spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
+	return mo
 }
 
 // worldInertia sets body b's centre of mass and rotational inertia in the
