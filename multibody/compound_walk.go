@@ -33,13 +33,15 @@ func partAxes(m *Model, fr []jointFrames) []partAxis {
 			pos0 := math.Float64bits(p.Pos[0])|math.Float64bits(p.Pos[1])|math.Float64bits(p.Pos[2]) == 0
 			fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && pos0 && (p.Type == JointRevolute || p.Type == JointBall)
 		}
+		fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && len(j.Parts) <= MaxCompoundDOF
 	}
 	return axes
 }
 
-// walkCompound sets ws.walk to compound joint j's frames at coordinates q,
-// as compoundWalk.walk does. When every part is a revolute or ball part
-// through the origin (fr.rotsAtOrigin: each Pos +0 to the bit), every
+// walkRotations sets ws.walk to compound joint j's frames at coordinates
+// q, as compoundWalk.walk does, for a joint whose parts are all revolute
+// or ball parts through the origin (fr.rotsAtOrigin: each Pos +0 to the
+// bit, at most MaxCompoundDOF parts). Then every
 // anchor, every origin and M's origin are +0: compoundFrames' anchor
 // R_{k−1} p_k + P_{k−1} is then +0 + +0 and the origin after a rotation
 // c_k − R_k p_k is +0 − +0, each rotation of +0 making +0 for a finite
@@ -47,12 +49,8 @@ func partAxes(m *Model, fr []jointFrames) []partAxis {
 // from its axis normalized once (the operations of QuatFromAxisAngle on
 // the same unit axis): compoundFrames' bits for finite coordinates
 // (TestPosstageCompoundWalkMatches).
-func (ws *Workspace) walkCompound(j *Joint, fr *jointFrames, q []float64) {
+func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 	f := &ws.walk
-	if !fr.rotsAtOrigin || len(j.Parts) > MaxCompoundDOF {
-		f.walk(j, q)
-		return
-	}
 	axes := ws.axes[fr.part0 : int(fr.part0)+len(j.Parts)]
 	R := spatial.QuatIdentity()
 	qi := 0

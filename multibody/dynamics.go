@@ -243,19 +243,12 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		al[b], ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
 		bodyForces(bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], &al[b], &ac[b], w, &ws.fn[b], &ws.ff[b])
 	}
-	ws.rneaForces(a, tau)
-}
-
-// rneaForces is RNEA's second pass: from the leaves to the root, each
-// velocity's τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is
-// set), and each body's force added to its parent's, N shifted by
-// lev × F. On scalars, the operations of the Vec3 form in the same order
-// (F_P + F_b as Vec3.Add sums it), with the workspace's slices in locals
-// so that the stores into tau do not make Go reload them.
-func (ws *Workspace) rneaForces(a, tau []float64) {
-	colW, colL, top, lev, fn, ff := ws.colW, ws.colL, ws.top, ws.lev, ws.fn, ws.ff
-	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
-	lev, fn, ff = lev[:len(top)], fn[:len(top)], ff[:len(top)]
+	// The second pass, from the leaves to the root: each velocity's
+	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
+	// each body's force added to its parent's, N shifted by lev × F; on
+	// scalars, the operations of the Vec3 form in the same order (F_P + F_b
+	// as Vec3.Add sums it).
+	fn, ff := ws.fn[:len(top)], ws.ff[:len(top)]
 	for b := len(top) - 1; b >= 0; b-- {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -267,7 +260,7 @@ func (ws *Workspace) rneaForces(a, tau []float64) {
 			cw, cl := &colW[i], &colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 			if a != nil {
-				tau[i] += ws.m.Bodies[b].Joint.DOFArmature(i-int(tb.voff)) * a[i] // the rotor's own inertia
+				tau[i] += bodies[b].Joint.DOFArmature(i-int(tb.voff)) * a[i] // the rotor's own inertia
 			}
 		}
 		if p := int(tb.parent); p >= 0 {

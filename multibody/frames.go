@@ -23,7 +23,7 @@ type jointFrames struct {
 	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
 	axisZero       bool         // its axis is zero (X_FM = identity)
 	// A compound joint's first part in Workspace.axes, and whether its
-	// parts are all rotations through the origin (walkCompound).
+	// parts are all rotations through the origin (walkRotations).
 	part0        int32
 	rotsAtOrigin bool
 	diagInertia  bool // the body's Icom is diagonal
@@ -145,8 +145,11 @@ func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
 // again) and whose pose it returns there, without a copy.
 func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.Pose) *spatial.Pose {
 	switch {
+	case j.Type == JointCompound && fr.rotsAtOrigin:
+		ws.walkRotations(j, fr, q) // kept for the joint's subspace (Workspace.joint)
+		return &ws.walk.xm
 	case j.Type == JointCompound:
-		ws.walkCompound(j, fr, q) // kept for the joint's subspace (Workspace.joint)
+		ws.walk.walk(j, q)
 		return &ws.walk.xm
 	case j.Type != JointRevolute:
 		*mo = j.motion(q)

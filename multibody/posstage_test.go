@@ -45,7 +45,8 @@ func posstageOriginParts(r *rand.Rand, spoil bool) []JointPart {
 	return parts
 }
 
-// TestPosstageCompoundWalkMatches: Workspace.walkCompound gives the bits of
+// TestPosstageCompoundWalkMatches: Workspace.motion's walk (walkRotations
+// for rotations through the origin) gives the bits of
 // compoundWalk.walk (compoundFrames) — rotations, anchors, origins and the
 // pose of M — on compound joints of rotations through the origin at random
 // and at neutral coordinates, and on joints that must take the walk (a −0
@@ -83,7 +84,8 @@ func TestPosstageCompoundWalkMatches(t *testing.T) {
 			q := s.Q[m.Bodies[b].QOff:]
 			want := ws.walk // the entries past the joint's parts as they were
 			want.walk(j, q)
-			ws.walkCompound(j, &ws.fr[b], q)
+			var mo spatial.Pose
+			ws.motion(j, &ws.fr[b], q, &mo)
 			if !posstageSameBits(ws.walk, want) {
 				t.Fatalf("trial %d, body %d: walk %+v, compoundFrames %+v", trial, b, ws.walk, want)
 			}

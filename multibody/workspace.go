@@ -40,7 +40,7 @@ type Workspace struct {
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
-	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkCompound)
+	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	updated bool
 }
 
