@@ -35,28 +35,6 @@ func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.V
 	*n, *f = spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
 }
 
-// rneaAccel sets RNEA's accelerations of body b's origin before its own
-// joint's, ws.al[b] and ws.ac[b]: (α_P, a_P + α_P × (x_B − x_P)) from its
-// parent (0 and −g at a root), plus (κ_α, κ_a) when vel is set; on scalars,
-// the operations of the Vec3 form in the same order
-// (TestRNEAMatchesVectorForm).
-func rneaAccel(ws *Workspace, b int, g *spatial.Vec3, vel bool) {
-	a0, a1, a2 := 0.0, 0.0, 0.0
-	c0, c1, c2 := -g[0], -g[1], -g[2]
-	if p := int(ws.top[b].parent); p >= 0 {
-		pa, pc, l := &ws.al[p], &ws.ac[p], &ws.lev[b]
-		a0, a1, a2 = pa[0], pa[1], pa[2]
-		t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
-		c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
-	}
-	if vel {
-		kw, kl := &ws.kw[b], &ws.kl[b]
-		a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
-		c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
-	}
-	ws.al[b], ws.ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
-}
-
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
 func cross(a0, a1, a2, b0, b1, b2 float64) (float64, float64, float64) {
 	return a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0
@@ -81,11 +59,15 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	tr := &m.Trees[t]
 	n := tr.NV
 	clear(out[:n*n])
+	// The composite inertias start as the bodies' own; the slices in
+	// locals, so that the stores do not make Go reload them.
+	bodies, xs, com, ic := m.Bodies, ws.x, ws.com, ws.ic
+	cm, cx, ci := ws.cm[:len(bodies)], ws.cx[:len(bodies)], ws.ci[:len(bodies)]
 	for _, b := range tr.Bodies {
-		x, c := &ws.x[b].P, &ws.com[b]
-		ws.cm[b] = m.Bodies[b].Inertia.Mass
-		ws.cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
-		ws.ci[b] = ws.ic[b]
+		x, c := &xs[b].P, &com[b]
+		cm[b] = bodies[b].Inertia.Mass
+		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
+		ci[b] = ic[b]
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
 		ws.crbaFreeBody(b, out)
@@ -223,47 +205,69 @@ func (ws *Workspace) combine(p, b int) {
 // the joint forces into tau. With vel false the velocity-product terms are
 // left out (the gravity forces alone).
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
-	m := ws.m
-	for b := range m.Bodies {
-		top := &ws.top[b]
-		if top.tree < 0 {
+	bodies, top, colW, colL, lev := ws.m.Bodies, ws.top, ws.colW, ws.colL, ws.lev
+	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
+	lev, al, ac := lev[:len(top)], ws.al[:len(top)], ws.ac[:len(top)]
+	for b := range top {
+		tb := top[b]
+		if tb.tree < 0 {
 			continue
 		}
-		// On scalars, the Vec3 form's operations in order (rneaAccel).
-		rneaAccel(ws, b, &g, vel)
-		al, ac := &ws.al[b], &ws.ac[b]
-		if a != nil {
-			for k := range int(top.nv) {
-				i := int(top.voff) + k
-				*al, *ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
-			}
+		// The origin's accelerations before b's own joint's (α_P,
+		// a_P + α_P × (x_B − x_P)) from its parent (0 and −g at a root),
+		// plus (κ_α, κ_a) when vel is set, plus Σ a_i (W_i, L_i): on
+		// scalars, the Vec3 form's operations (Cross, Add, AddScaled) in
+		// order (TestRNEAMatchesVectorForm).
+		a0, a1, a2 := 0.0, 0.0, 0.0
+		c0, c1, c2 := -g[0], -g[1], -g[2]
+		if p := int(tb.parent); p >= 0 {
+			pa, pc, l := &al[p], &ac[p], &lev[b]
+			a0, a1, a2 = pa[0], pa[1], pa[2]
+			t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
+			c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
 		}
 		w := &zeroVec
 		if vel {
+			kw, kl := &ws.kw[b], &ws.kl[b]
+			a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
+			c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
 			w = &ws.w[b]
 		}
-		bodyForces(m.Bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], al, ac, w, &ws.fn[b], &ws.ff[b])
-	}
-	for b := len(m.Bodies) - 1; b >= 0; b-- {
-		top := &ws.top[b]
-		if top.tree < 0 {
-			continue
-		}
-		fn, ff := &ws.fn[b], &ws.ff[b]
-		n0, n1, n2, f0, f1, f2 := fn[0], fn[1], fn[2], ff[0], ff[1], ff[2]
-		for k := range int(top.nv) {
-			i := int(top.voff) + k
-			cw, cl := &ws.colW[i], &ws.colL[i]
-			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
-			if a != nil {
-				tau[i] += m.Bodies[b].Joint.DOFArmature(k) * a[i] // the rotor's own inertia
+		if a != nil {
+			for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
+				s, W, L := a[i], &colW[i], &colL[i]
+				a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
+				c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
 			}
 		}
-		if p := int(top.parent); p >= 0 {
-			l, np := &ws.lev[b], &ws.fn[p]
+		al[b], ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+		bodyForces(bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], &al[b], &ac[b], w, &ws.fn[b], &ws.ff[b])
+	}
+	// The second pass, from the leaves to the root: each velocity's
+	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
+	// each body's force added to its parent's, N shifted by lev × F; on
+	// scalars, the operations of the Vec3 form in the same order (F_P + F_b
+	// as Vec3.Add sums it).
+	fn, ff := ws.fn[:len(top)], ws.ff[:len(top)]
+	for b := len(top) - 1; b >= 0; b-- {
+		tb := top[b]
+		if tb.tree < 0 {
+			continue
+		}
+		nb, fb := &fn[b], &ff[b]
+		n0, n1, n2, f0, f1, f2 := nb[0], nb[1], nb[2], fb[0], fb[1], fb[2]
+		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
+			cw, cl := &colW[i], &colL[i]
+			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
+			if a != nil {
+				tau[i] += bodies[b].Joint.DOFArmature(i-int(tb.voff)) * a[i] // the rotor's own inertia
+			}
+		}
+		if p := int(tb.parent); p >= 0 {
+			l, np, fp := &lev[b], &fn[p], &ff[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
-			ws.fn[p] = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
-			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+			*np = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
+			*fp = spatial.Vec3{fp[0] + f0, fp[1] + f1, fp[2] + f2}
 		}
 	}
 }

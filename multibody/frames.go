@@ -22,7 +22,11 @@ type jointFrames struct {
 	child          poseShape
 	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
 	axisZero       bool         // its axis is zero (X_FM = identity)
-	diagInertia    bool         // the body's Icom is diagonal
+	// A compound joint's first part in Workspace.axes, and whether its
+	// parts are all rotations through the origin (walkRotations).
+	part0        int32
+	rotsAtOrigin bool
+	diagInertia  bool // the body's Icom is diagonal
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
@@ -119,8 +123,7 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) {
 	} else {
 		compose(xf, xp, &j.ParentFrame, fr.parent)
 	}
-	mo := ws.motion(j, fr, qj)
-	compose(xm, xf, &mo, fr.motion)
+	compose(xm, xf, ws.motion(j, fr, qj, &ws.mo), fr.motion)
 	compose(xb, xm, &fr.childInv, fr.child)
 }
 
@@ -134,24 +137,30 @@ func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
 	return xf.R.RotMat()
 }
 
-// motion is j.motion(q) with a revolute joint's axis normalized once:
-// QuatFromAxisAngle's operations on the stored unit axis, so the same bits.
-// A compound joint's walk through its parts is kept in ws.walk, from which
-// Workspace.joint takes the subspace without walking the parts again.
-func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64) spatial.Pose {
-	if j.Type == JointCompound {
-		ws.walk.walk(j, q) // kept for the joint's subspace (Workspace.joint)
-		return ws.walk.xm
+// motion returns X_FM(q) = j.motion(q), with a revolute joint's axis
+// normalized once: QuatFromAxisAngle's operations on the stored unit axis,
+// so the same bits. It writes the pose into mo and returns mo, except for a
+// compound joint, whose walk through its parts is kept in ws.walk (from
+// which Workspace.joint takes the subspace without walking the parts
+// again) and whose pose it returns there, without a copy.
+func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.Pose) *spatial.Pose {
+	switch {
+	case j.Type == JointCompound && fr.rotsAtOrigin:
+		ws.walkRotations(j, fr, q) // kept for the joint's subspace (Workspace.joint)
+		return &ws.walk.xm
+	case j.Type == JointCompound:
+		ws.walk.walk(j, q)
+		return &ws.walk.xm
+	case j.Type != JointRevolute:
+		*mo = j.motion(q)
+	case fr.axisZero:
+		*mo = spatial.PoseIdentity()
+	default:
+		s, c := math.Sincos((q[0] - j.Ref) / 2)
+		u := &fr.axis
+		*mo = spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
 	}
-	if j.Type != JointRevolute {
-		return j.motion(q)
-	}
-	if fr.axisZero {
-		return spatial.PoseIdentity()
-	}
-	s, c := math.Sincos((q[0] - j.Ref) / 2)
-	u := fr.axis
-	return spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
+	return mo
 }
 
 // worldInertia sets body b's centre of mass and rotational inertia in the
@@ -173,36 +182,31 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 
 // rotateInertia writes R I Rᵀ into out: spatial.RotateInertia's products
 // R.Mul(I).Mul(R.T()), each entry's sum in the same order, on scalars and
-// in place (TestWorldInertiaMatchesVectorForm).
+// in place (TestWorldInertiaMatchesVectorForm). Row i of R I is
+// x_j = R_i0 I_0j + R_i1 I_1j + R_i2 I_2j, and row i of (R I) Rᵀ is
+// x_0 R_j0 + x_1 R_j1 + x_2 R_j2 = (R x)_j, mulVec's sum; out must not
+// alias R or I.
 func rotateInertia(R, I, out *spatial.Mat3) {
-	var ri spatial.Mat3
-	it := I.T()
-	mulTransposed(R, &it, &ri) // R I = R (Iᵀ)ᵀ, each sum over k in order
-	mulTransposed(&ri, R, out)
+	for i := range 3 {
+		a0, a1, a2 := R[i][0], R[i][1], R[i][2]
+		x0 := a0*I[0][0] + a1*I[1][0] + a2*I[2][0]
+		x1 := a0*I[0][1] + a1*I[1][1] + a2*I[2][1]
+		x2 := a0*I[0][2] + a1*I[1][2] + a2*I[2][2]
+		o0, o1, o2 := mulVec(R, x0, x1, x2)
+		out[i] = spatial.Vec3{o0, o1, o2}
+	}
 }
 
 // rotateDiagInertia writes R I Rᵀ into out for a diagonal I: R I is then
 // R's columns scaled by the diagonal, which is what the full product
 // (spatial.RotateInertia) gives (the other terms are exact zeros), so the
 // result has the same bits up to the sign of a zero
-// (TestRotateInertiaDiagMatchesVectorForm).
+// (TestRotateInertiaDiagMatchesVectorForm). Row i of (R I) Rᵀ is R x for
+// x the row i of R I, as in rotateInertia; out must not alias R or I.
 func rotateDiagInertia(R, I, out *spatial.Mat3) {
-	var ri spatial.Mat3
+	d0, d1, d2 := I[0][0], I[1][1], I[2][2]
 	for i := range 3 {
-		ri[i] = spatial.Vec3{R[i][0] * I[0][0], R[i][1] * I[1][1], R[i][2] * I[2][2]}
-	}
-	mulTransposed(&ri, R, out)
-}
-
-// mulTransposed writes A Rᵀ into out, each entry A_i0 R_j0 + A_i1 R_j1 +
-// A_i2 R_j2 summed in that order, as A.Mul(R.T()) sums it.
-func mulTransposed(A, R, out *spatial.Mat3) {
-	for i := range 3 {
-		a0, a1, a2 := A[i][0], A[i][1], A[i][2]
-		out[i] = spatial.Vec3{
-			a0*R[0][0] + a1*R[0][1] + a2*R[0][2],
-			a0*R[1][0] + a1*R[1][1] + a2*R[1][2],
-			a0*R[2][0] + a1*R[2][1] + a2*R[2][2],
-		}
+		o0, o1, o2 := mulVec(R, R[i][0]*d0, R[i][1]*d1, R[i][2]*d2)
+		out[i] = spatial.Vec3{o0, o1, o2}
 	}
 }

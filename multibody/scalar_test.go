@@ -161,9 +161,10 @@ func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 
 // TestPointJacobianMatchesVectorForm: Workspace.PointJacobian, whose
 // columns colL + colW × r are summed on scalars, gives the bits of the Vec3
-// form on random forests of four joint types and random points.
+// form, and AngularJacobian the colW of the path, on random forests of five
+// root joint types and random points, every entry written.
 func TestPointJacobianMatchesVectorForm(t *testing.T) {
-	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
+	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree, JointCompound} {
 		r := rand.New(rand.NewPCG(23, 16+uint64(jt)))
 		m, s := randomForest(r, jt)
 		ws := NewWorkspace(m)
@@ -176,7 +177,12 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 			n := m.Trees[tr].NV
 			p := spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 			got, want := make([]float64, 3*n), make([]float64, 3*n)
+			gotW, wantW := make([]float64, 3*n), make([]float64, 3*n)
+			for i := range got {
+				got[i], gotW[i] = math.NaN(), math.NaN()
+			}
 			ws.PointJacobian(b, p, got)
+			ws.AngularJacobian(b, gotW)
 			if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
 				continue // freePointJacobian (TestFreePointJacobianMatches)
 			}
@@ -184,14 +190,15 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 				ra := p.Sub(ws.x[a].P)
 				for k := range m.Bodies[a].Joint.NV() {
 					i := m.Bodies[a].VOff + k
-					col := ws.colL[i].Add(ws.colW[i].Cross(ra))
+					col, w := ws.colL[i].Add(ws.colW[i].Cross(ra)), ws.colW[i]
 					c := i - m.Trees[tr].VOffset
 					want[c], want[n+c], want[2*n+c] = col[0], col[1], col[2]
+					wantW[c], wantW[n+c], wantW[2*n+c] = w[0], w[1], w[2]
 				}
 			}
 			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("joint type %v, body %d, entry %d: %v, Vec3 form %v", jt, b, i, got[i], want[i])
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || math.Float64bits(gotW[i]) != math.Float64bits(wantW[i]) {
+					t.Fatalf("joint type %v, body %d, entry %d: %v and %v, Vec3 form %v and %v", jt, b, i, got[i], gotW[i], want[i], wantW[i])
 				}
 			}
 		}

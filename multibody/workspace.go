@@ -39,6 +39,8 @@ type Workspace struct {
 	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
+	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
+	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	updated bool
 }
 
@@ -57,7 +59,7 @@ type (
 // NewWorkspace returns a workspace for model m.
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
-	return &Workspace{
+	ws := &Workspace{
 		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
@@ -67,6 +69,8 @@ func NewWorkspace(m *Model) *Workspace {
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
 		fr: frameCache(m), top: topology(m),
 	}
+	ws.axes = partAxes(m, ws.fr)
+	return ws
 }
 
 // bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
@@ -355,18 +359,25 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		freePointJacobian(p.Sub(ws.x[b].P), out)
 		return t
 	}
+	// The path to the root on the compact topology (bodyTop) and the
+	// workspace's slices in locals, so that the stores into out do not make
+	// Go reload them; the same operations on the same values.
+	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
-		body := &m.Bodies[a]
-		x := &ws.x[a].P
-		r0, r1, r2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
-		for k := range body.Joint.NV() {
-			i := body.VOff + k
-			W, L := &ws.colW[i], &ws.colL[i]
+	colW, colL, top, x := ws.colW, ws.colL, ws.top, ws.x
+	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
+	x = x[:len(top)]        // and top[a]'s covers x[a]
+	for a := b; a >= 0; {
+		tp := top[a]
+		xa := &x[a].P
+		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
+		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+			W, L := &colW[i], &colL[i]
 			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // colL + colW × r, on scalars
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = L[0]+e0, L[1]+e1, L[2]+e2
+			ox[c], oy[c], oz[c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
+		a = int(tp.parent)
 	}
 	return t
 }
@@ -398,14 +409,17 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 	}
 	tr := &m.Trees[t]
 	n := tr.NV
+	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	for a := b; a >= 0; a = m.Bodies[a].Joint.Parent {
-		body := &m.Bodies[a]
-		for k := range body.Joint.NV() {
-			i := body.VOff + k
+	colW, top := ws.colW, ws.top
+	for a := b; a >= 0; { // on the compact topology, as PointJacobian
+		tp := top[a]
+		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+			W := &colW[i]
 			c := i - tr.VOffset
-			out[c], out[n+c], out[2*n+c] = ws.colW[i][0], ws.colW[i][1], ws.colW[i][2]
+			ox[c], oy[c], oz[c] = W[0], W[1], W[2]
 		}
+		a = int(tp.parent)
 	}
 	return t
 }
