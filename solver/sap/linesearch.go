@@ -60,10 +60,23 @@ func (l *line) at(i int, alpha float64, withG bool) (cost float64, lo, hi int) {
 // and the constraint part is differenced constraint by constraint; for
 // contact cones (ContactCone, ContactEllipticN) as ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)), so that the difference
 // is not formed by subtracting two costs.
+//
+// A ContactLagged block's ℓ_i(α) is formed from its packed numbers
+// (packLagged, laggedCost), as derivs forms its γ and G: the numbers Eval
+// reads, without its slices and dispatch.
 func (l *line) costDiff(alpha float64) float64 {
+	if !l.packed {
+		l.packLagged()
+	}
 	p := l.p
 	dC := 0.0
+	k := 0 // the next ContactLagged block in lag
 	for i, c := range p.Constraints {
+		if c.Kind == solver.ContactLagged {
+			dC += laggedCost(l.lag[k:k+lagStride], alpha) - l.it.ci[i]
+			k += lagStride
+			continue
+		}
 		cost, lo, hi := l.at(i, alpha, false)
 		if c.Kind == solver.ContactCone || c.Kind == solver.ContactEllipticN {
 			dC += solver.ConeCostDiffN(p.R[lo:hi], l.gamma[:hi-lo], l.it.gamma[lo:hi])
@@ -196,6 +209,26 @@ func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
 	s2 += d1 * (g01*d0 + g11*d1)
 	s2 += d2 * (gnn * d2)
 	return s1, s2
+}
+
+// laggedCost returns a ContactLagged block's ℓ_i at α from its numbers as
+// packLagged packs them: what Problem.Eval returns for it at v_c(α) =
+// v_c + αΔv_c without G (laggedEval: DiskEval of radius μ n0 when
+// anchored, else LaggedSlip, plus ½x²/R_n for x = v̂_n − v_n ≥ 0), on the
+// same numbers in the same order, so the same bits (TestPeers8CostDiff).
+func laggedCost(b []float64, alpha float64) float64 {
+	b = b[:lagStride]
+	v0, v1, v2 := b[0]+alpha*b[3], b[1]+alpha*b[4], b[2]+alpha*b[5]
+	var cost float64
+	if b[17] != 0 { // anchored: the disk of radius μ n0
+		cost, _, _, _, _, _ = solver.DiskEval(b[18], b[12], b[9], b[10], v0, v1, false)
+	} else {
+		cost, _, _, _, _, _ = solver.LaggedSlip(b[14], b[15], b[16], b[12], b[9], b[10], v0, v1, false)
+	}
+	if x := b[11] - v2; x >= 0 {
+		cost += 0.5 * x * x / b[13]
+	}
+	return cost
 }
 
 // exact is the exact line search of SAP §IV-B: safeguarded Newton–bisection
