@@ -185,11 +185,12 @@ func (l *line) packLagged() {
 // s2 (which starts at +0 and so is never −0) then gets s2 + d·t = s2
 // either way. γ and G are Problem.LaggedEval's (laggedEval's friction,
 // DiskEval or LaggedSlip, and its normal row) on the same numbers (μ n0
-// formed once per line, the same product), written out here with one
-// call, not three: Go keeps no float in a register across a call, so each
-// call of the chain spilled and reloaded the block's numbers (the fifty-
-// eighth pass of BENCHMARKS.md). ℓ(α) is not needed and its friction part
-// is dropped.
+// formed once per line, the same product), written out here without a
+// call: Go keeps no float in a register across a call, so each call of the
+// chain spilled and reloaded the block's numbers (the fifty-eighth pass of
+// BENCHMARKS.md; the last call, to DiskEval or LaggedSlip, cost about a
+// third of an evaluation on clutter-40). ℓ(α) is not needed and its
+// friction part is dropped.
 func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
 	b = b[:lagStride]
 	d0, d1, d2 := b[3], b[4], b[5]
@@ -197,9 +198,7 @@ func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
 	var gm0, gm1, g00, g01, g11 float64
 	if b[17] != 0 { // anchored: the disk of radius μ n0
 		// solver.DiskEval's γ and G (withG; the cost is not needed)
-		// written out, the same expressions in the same order: with no
-		// call on this path the block's numbers stay in registers (the
-		// call cost about a third of a block's evaluation on clutter-40).
+		// written out, the same expressions in the same order.
 		rho, r := b[18], b[12]
 		y0, y1 := -(v0-b[9])/r, -(v1-b[10])/r
 		ny := fmath.Hypot(y0, y1)
@@ -213,7 +212,17 @@ func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
 			g00, g01, g11 = c*(1-h0*h0), -c*h0*h1, c*(1-h1*h1)
 		}
 	} else {
-		_, gm0, gm1, g00, g01, g11 = solver.LaggedSlip(b[14], b[15], b[16], b[12], b[9], b[10], v0, v1, true)
+		// solver.LaggedSlip's γ and G (withG) written out likewise, μ n0
+		// the packed product: eps = max(v_s, μ R_t n0), s = √(u² + eps²).
+		mu, n0, r := b[14], b[15], b[12]
+		eps := max(b[16], mu*r*n0)
+		u0, u1 := v0-b[9], v1-b[10]
+		sn := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
+		t0, t1 := u0/sn, u1/sn
+		f := b[18]
+		c := f / sn
+		gm0, gm1 = -f*t0, -f*t1
+		g00, g01, g11 = c*(1-t0*t0), -c*t0*t1, c*(1-t1*t1)
 	}
 	gm2, gnn := 0.0, 0.0
 	if x := b[11] - v2; x >= 0 {
