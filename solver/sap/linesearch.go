@@ -104,11 +104,8 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 		l.packLagged()
 	}
 	s1, s2 := 0.0, 0.0
-	if l.allLagged {
-		lag := l.lag
-		for k := 0; k+lagStride <= len(lag); k += lagStride {
-			s1, s2 = laggedTerms(lag[k:k+lagStride], alpha, s1, s2)
-		}
+	if l.allLagged { // one call for all the blocks
+		s1, s2 = laggedTerms(l.lag, alpha, s1, s2)
 		return l.f0 + alpha*l.c2 - s1, l.c2 + s2
 	}
 	p := l.p
@@ -177,10 +174,13 @@ func (l *line) packLagged() {
 	l.packed = true
 }
 
-// laggedTerms adds a ContactLagged block's terms of derivs' sums s1 and s2
-// at α and returns them; b is the block's numbers as packLagged packs
-// them. It is derivs' general loop over a 3×3 G, the same bits, without
-// the products with G's entries that are zero (G_tn = G_nt = 0). Leaving
+// laggedTerms adds the terms of derivs' sums s1 and s2 at α of one or
+// more ContactLagged blocks, in order, and returns them; lag holds the
+// blocks' numbers as packLagged packs them, lagStride a block (all of a
+// line's blocks in one call when every constraint is Lagged, not a call
+// per block). It is, block by block, derivs' general loop over a 3×3 G,
+// the same bits, without the products with G's entries that are zero
+// (G_tn = G_nt = 0). Leaving
 // out a product ±0 changes at most the sign of a zero partial sum t, and
 // s2 (which starts at +0 and so is never −0) then gets s2 + d·t = s2
 // either way. γ and G are Problem.LaggedEval's (laggedEval's friction,
@@ -191,49 +191,51 @@ func (l *line) packLagged() {
 // BENCHMARKS.md; the last call, to DiskEval or LaggedSlip, cost about a
 // third of an evaluation on clutter-40). ℓ(α) is not needed and its
 // friction part is dropped.
-func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
-	b = b[:lagStride]
-	d0, d1, d2 := b[3], b[4], b[5]
-	v0, v1, v2 := b[0]+alpha*d0, b[1]+alpha*d1, b[2]+alpha*d2
-	var gm0, gm1, g00, g01, g11 float64
-	if b[17] != 0 { // anchored: the disk of radius μ n0
-		// solver.DiskEval's γ and G (withG; the cost is not needed)
-		// written out, the same expressions in the same order.
-		rho, r := b[18], b[12]
-		y0, y1 := -(v0-b[9])/r, -(v1-b[10])/r
-		ny := fmath.Hypot(y0, y1)
-		if ny <= rho {
-			gm0, gm1, g00, g11 = y0, y1, 1/r, 1/r
+func laggedTerms(lag []float64, alpha, s1, s2 float64) (float64, float64) {
+	for ; len(lag) >= lagStride; lag = lag[lagStride:] {
+		b := lag[:lagStride]
+		d0, d1, d2 := b[3], b[4], b[5]
+		v0, v1, v2 := b[0]+alpha*d0, b[1]+alpha*d1, b[2]+alpha*d2
+		var gm0, gm1, g00, g01, g11 float64
+		if b[17] != 0 { // anchored: the disk of radius μ n0
+			// solver.DiskEval's γ and G (withG; the cost is not needed)
+			// written out, the same expressions in the same order.
+			rho, r := b[18], b[12]
+			y0, y1 := -(v0-b[9])/r, -(v1-b[10])/r
+			ny := fmath.Hypot(y0, y1)
+			if ny <= rho {
+				gm0, gm1, g00, g11 = y0, y1, 1/r, 1/r
+			} else {
+				sc := rho / ny
+				h0, h1 := y0/ny, y1/ny
+				c := sc / r
+				gm0, gm1 = sc*y0, sc*y1
+				g00, g01, g11 = c*(1-h0*h0), -c*h0*h1, c*(1-h1*h1)
+			}
 		} else {
-			sc := rho / ny
-			h0, h1 := y0/ny, y1/ny
-			c := sc / r
-			gm0, gm1 = sc*y0, sc*y1
-			g00, g01, g11 = c*(1-h0*h0), -c*h0*h1, c*(1-h1*h1)
+			// solver.LaggedSlip's γ and G (withG) written out likewise, μ n0
+			// the packed product: eps = max(v_s, μ R_t n0), s = √(u² + eps²).
+			mu, n0, r := b[14], b[15], b[12]
+			eps := max(b[16], mu*r*n0)
+			u0, u1 := v0-b[9], v1-b[10]
+			sn := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
+			t0, t1 := u0/sn, u1/sn
+			f := b[18]
+			c := f / sn
+			gm0, gm1 = -f*t0, -f*t1
+			g00, g01, g11 = c*(1-t0*t0), -c*t0*t1, c*(1-t1*t1)
 		}
-	} else {
-		// solver.LaggedSlip's γ and G (withG) written out likewise, μ n0
-		// the packed product: eps = max(v_s, μ R_t n0), s = √(u² + eps²).
-		mu, n0, r := b[14], b[15], b[12]
-		eps := max(b[16], mu*r*n0)
-		u0, u1 := v0-b[9], v1-b[10]
-		sn := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
-		t0, t1 := u0/sn, u1/sn
-		f := b[18]
-		c := f / sn
-		gm0, gm1 = -f*t0, -f*t1
-		g00, g01, g11 = c*(1-t0*t0), -c*t0*t1, c*(1-t1*t1)
+		gm2, gnn := 0.0, 0.0
+		if x := b[11] - v2; x >= 0 {
+			gm2, gnn = x/b[13], 1/b[13]
+		}
+		s1 += d0 * (gm0 - b[6])
+		s1 += d1 * (gm1 - b[7])
+		s1 += d2 * (gm2 - b[8])
+		s2 += d0 * (g00*d0 + g01*d1)
+		s2 += d1 * (g01*d0 + g11*d1)
+		s2 += d2 * (gnn * d2)
 	}
-	gm2, gnn := 0.0, 0.0
-	if x := b[11] - v2; x >= 0 {
-		gm2, gnn = x/b[13], 1/b[13]
-	}
-	s1 += d0 * (gm0 - b[6])
-	s1 += d1 * (gm1 - b[7])
-	s1 += d2 * (gm2 - b[8])
-	s2 += d0 * (g00*d0 + g01*d1)
-	s2 += d1 * (g01*d0 + g11*d1)
-	s2 += d2 * (gnn * d2)
 	return s1, s2
 }
 
