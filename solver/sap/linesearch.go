@@ -183,7 +183,7 @@ func (l *line) packLagged() {
 // (G_tn = G_nt = 0). Leaving
 // out a product ±0 changes at most the sign of a zero partial sum t, and
 // s2 (which starts at +0 and so is never −0) then gets s2 + d·t = s2
-// either way. γ and G are Problem.LaggedEval's (laggedEval's friction,
+// either way. γ and G are Problem.LaggedEval's (its friction,
 // DiskEval or LaggedSlip, and its normal row) on the same numbers (μ n0
 // formed once per line, the same product), written out here without a
 // call: Go keeps no float in a register across a call, so each call of the
@@ -241,7 +241,7 @@ func laggedTerms(lag []float64, alpha, s1, s2 float64) (float64, float64) {
 
 // laggedCost returns a ContactLagged block's ℓ_i at α from its numbers as
 // packLagged packs them: what Problem.Eval returns for it at v_c(α) =
-// v_c + αΔv_c without G (laggedEval: DiskEval of radius μ n0 when
+// v_c + αΔv_c without G (LaggedEval's: DiskEval of radius μ n0 when
 // anchored, else LaggedSlip, plus ½x²/R_n for x = v̂_n − v_n ≥ 0), on the
 // same numbers in the same order, so the same bits (TestPeers8CostDiff).
 func laggedCost(b []float64, alpha float64) float64 {
