@@ -26,7 +26,7 @@ func evalDisk(rho, r float64, vhat, vc, gamma, g []float64) float64 {
 // G00, G01 = G10 and G11 of a disk constraint at v_c = (v0, v1) with bias
 // v̂ = (vh0, vh1).
 // Exported for the inner loops of a solver: SAP's line search evaluates a
-// ContactLagged block's disk friction through it (as laggedEval does)
+// ContactLagged block's disk friction through it (as Problem.LaggedEval does)
 // without the calls between.
 func DiskEval(rho, r, vh0, vh1, v0, v1 float64, withG bool) (cost, gm0, gm1, g00, g01, g11 float64) {
 	y0, y1 := -(v0-vh0)/r, -(v1-vh1)/r

@@ -185,7 +185,7 @@ func (p *Problem) Eval(i int, vc, gamma, g []float64) float64 {
 	case ContactCone:
 		return evalCone(par[0], r, vhat, vc, gamma, g)
 	case ContactLagged:
-		return evalLagged(par[0], par[1], par[2], par[4], r[0], r[2], vhat, vc, gamma, g)
+		return p.evalLagged(i, vc, gamma, g)
 	case ContactSimilar:
 		return evalSimilar(par[0], par[1], r[2], vhat, vc, gamma, g)
 	case Bilateral:

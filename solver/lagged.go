@@ -38,9 +38,13 @@ import "math"
 // norm would need a slip velocity ε_s r/√(1 − r²), growing without bound,
 // to hold a load at a fraction r of the bound, and a load near the bound
 // would creep; the disk holds it, displaced by at most μ n0 R_t (δt + τd).
-func evalLagged(mu, n0, vs, stick, rt, rn float64, vhat, vc, gamma, g []float64) float64 {
+//
+// evalLagged is Eval for ContactLagged constraint i: LaggedEval at vc,
+// its γ and (unless g is nil) G written by Put. G is formed even when g is
+// nil: it does not enter ℓ or γ, which get the same bits.
+func (p *Problem) evalLagged(i int, vc, gamma, g []float64) float64 {
 	var b LaggedBlock
-	cost := laggedEval(mu, n0, vs, stick, rt, rn, vhat[0], vhat[1], vhat[2], vc[0], vc[1], vc[2], &b, g != nil)
+	cost := p.LaggedEval(i, vc[0], vc[1], vc[2], &b)
 	b.Put(gamma, g)
 	return cost
 }
@@ -68,33 +72,30 @@ type LaggedBlock struct {
 
 // LaggedEval returns ℓ and sets b to γ and G of ContactLagged constraint i
 // of p at v_c = (v0, v1, v2): what Eval computes for it, to the bit,
-// without its slices, for the inner loops of a solver (SAP's line search).
-// Constraint i must be a ContactLagged block of a validated problem.
-func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) float64 {
+// without its slices, for the inner loops of a solver (SAP's evaluation of
+// ℓp). Constraint i must be a ContactLagged block of a validated problem.
+// The friction is DiskEval's (anchored: the disk of radius μ n0,
+// laggedStick) or LaggedSlip's, the normal row SAP's linear compliance;
+// the block's numbers are read here and passed to the friction's function
+// directly (one call, not two: SAP's evaluation calls this for every
+// Lagged block of every iterate).
+func (p *Problem) LaggedEval(i int, v0, v1, v2 float64, b *LaggedBlock) (cost float64) {
 	c := &p.Constraints[i]
-	par := p.Params[c.Par : c.Par+5]
+	par := p.Params[c.Par : c.Par+5] // μ, n0, v_s, scale, stick
 	vh := p.VHat[c.Row : c.Row+3]
 	r := p.R[c.Row : c.Row+3]
-	return laggedEval(par[0], par[1], par[2], par[4], r[0], r[2], vh[0], vh[1], vh[2], v0, v1, v2, b, true)
-}
-
-// laggedEval is evalLagged on scalars, v̂ = (vh0, vh1, vh2) and
-// v_c = (v0, v1, v2): it returns ℓ and sets b's γ and, when withG, G (else
-// b's G is zero).
-func laggedEval(mu, n0, vs, stick, rt, rn, vh0, vh1, vh2, v0, v1, v2 float64, b *LaggedBlock, withG bool) (cost float64) {
-	if stick != 0 {
-		// The disk of radius μ n0 (laggedStick).
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = DiskEval(mu*n0, rt, vh0, vh1, v0, v1, withG)
+	mu, n0, rt := par[0], par[1], r[0]
+	if par[4] != 0 {
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = DiskEval(mu*n0, rt, vh[0], vh[1], v0, v1, true)
 	} else {
-		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = LaggedSlip(mu, n0, vs, rt, vh0, vh1, v0, v1, withG)
+		cost, b.Gamma[0], b.Gamma[1], b.G00, b.G01, b.G11 = LaggedSlip(mu, n0, par[2], rt, vh[0], vh[1], v0, v1, true)
 	}
 	b.Gamma[2], b.Gnn = 0, 0
-	if x := vh2 - v2; x >= 0 {
+	if x := vh[2] - v2; x >= 0 {
+		rn := r[2]
 		b.Gamma[2] = x / rn
 		cost += 0.5 * x * x / rn
-		if withG {
-			b.Gnn = 1 / rn
-		}
+		b.Gnn = 1 / rn
 	}
 	return cost
 }

@@ -3,6 +3,8 @@ package sap
 import (
 	"math"
 
+	"github.com/stiction-sim/stiction/internal/fmath"
+
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -60,10 +62,23 @@ func (l *line) at(i int, alpha float64, withG bool) (cost float64, lo, hi int) {
 // and the constraint part is differenced constraint by constraint; for
 // contact cones (ContactCone, ContactEllipticN) as ½(γ(α) − γ(0))ᵀR(γ(α) + γ(0)), so that the difference
 // is not formed by subtracting two costs.
+//
+// A ContactLagged block's ℓ_i(α) is formed from its packed numbers
+// (packLagged, laggedCost), as derivs forms its γ and G: the numbers Eval
+// reads, without its slices and dispatch.
 func (l *line) costDiff(alpha float64) float64 {
+	if !l.packed {
+		l.packLagged()
+	}
 	p := l.p
 	dC := 0.0
+	k := 0 // the next ContactLagged block in lag
 	for i, c := range p.Constraints {
+		if c.Kind == solver.ContactLagged {
+			dC += laggedCost(l.lag[k:k+lagStride], alpha) - l.it.ci[i]
+			k += lagStride
+			continue
+		}
 		cost, lo, hi := l.at(i, alpha, false)
 		if c.Kind == solver.ContactCone || c.Kind == solver.ContactEllipticN {
 			dC += solver.ConeCostDiffN(p.R[lo:hi], l.gamma[:hi-lo], l.it.gamma[lo:hi])
@@ -89,11 +104,8 @@ func (l *line) derivs(alpha float64) (d1, d2 float64) {
 		l.packLagged()
 	}
 	s1, s2 := 0.0, 0.0
-	if l.allLagged {
-		lag := l.lag
-		for k := 0; k+lagStride <= len(lag); k += lagStride {
-			s1, s2 = laggedTerms(lag[k:k+lagStride], alpha, s1, s2)
-		}
+	if l.allLagged { // one call for all the blocks
+		s1, s2 = laggedTerms(l.lag, alpha, s1, s2)
 		return l.f0 + alpha*l.c2 - s1, l.c2 + s2
 	}
 	p := l.p
@@ -162,40 +174,89 @@ func (l *line) packLagged() {
 	l.packed = true
 }
 
-// laggedTerms adds a ContactLagged block's terms of derivs' sums s1 and s2
-// at α and returns them; b is the block's numbers as packLagged packs
-// them. It is derivs' general loop over a 3×3 G, the same bits, without
-// the products with G's entries that are zero (G_tn = G_nt = 0). Leaving
+// laggedTerms adds the terms of derivs' sums s1 and s2 at α of one or
+// more ContactLagged blocks, in order, and returns them; lag holds the
+// blocks' numbers as packLagged packs them, lagStride a block (all of a
+// line's blocks in one call when every constraint is Lagged, not a call
+// per block). It is, block by block, derivs' general loop over a 3×3 G,
+// the same bits, without the products with G's entries that are zero
+// (G_tn = G_nt = 0). Leaving
 // out a product ±0 changes at most the sign of a zero partial sum t, and
 // s2 (which starts at +0 and so is never −0) then gets s2 + d·t = s2
-// either way. γ and G are Problem.LaggedEval's (laggedEval's friction,
+// either way. γ and G are Problem.LaggedEval's (its friction,
 // DiskEval or LaggedSlip, and its normal row) on the same numbers (μ n0
-// formed once per line, the same product), written out here with one
-// call, not three: Go keeps no float in a register across a call, so each
-// call of the chain spilled and reloaded the block's numbers (the fifty-
-// eighth pass of BENCHMARKS.md). ℓ(α) is not needed and its friction part
-// is dropped.
-func laggedTerms(b []float64, alpha, s1, s2 float64) (float64, float64) {
-	b = b[:lagStride]
-	d0, d1, d2 := b[3], b[4], b[5]
-	v0, v1, v2 := b[0]+alpha*d0, b[1]+alpha*d1, b[2]+alpha*d2
-	var gm0, gm1, g00, g01, g11 float64
-	if b[17] != 0 { // anchored: the disk of radius μ n0
-		_, gm0, gm1, g00, g01, g11 = solver.DiskEval(b[18], b[12], b[9], b[10], v0, v1, true)
-	} else {
-		_, gm0, gm1, g00, g01, g11 = solver.LaggedSlip(b[14], b[15], b[16], b[12], b[9], b[10], v0, v1, true)
+// formed once per line, the same product), written out here without a
+// call: Go keeps no float in a register across a call, so each call of the
+// chain spilled and reloaded the block's numbers (the fifty-eighth pass of
+// BENCHMARKS.md; the last call, to DiskEval or LaggedSlip, cost about a
+// third of an evaluation on clutter-40). ℓ(α) is not needed and its
+// friction part is dropped.
+func laggedTerms(lag []float64, alpha, s1, s2 float64) (float64, float64) {
+	for ; len(lag) >= lagStride; lag = lag[lagStride:] {
+		b := lag[:lagStride]
+		d0, d1, d2 := b[3], b[4], b[5]
+		v0, v1, v2 := b[0]+alpha*d0, b[1]+alpha*d1, b[2]+alpha*d2
+		var gm0, gm1, g00, g01, g11 float64
+		if b[17] != 0 { // anchored: the disk of radius μ n0
+			// solver.DiskEval's γ and G (withG; the cost is not needed)
+			// written out, the same expressions in the same order.
+			rho, r := b[18], b[12]
+			y0, y1 := -(v0-b[9])/r, -(v1-b[10])/r
+			ny := fmath.Hypot(y0, y1)
+			if ny <= rho {
+				gm0, gm1, g00, g11 = y0, y1, 1/r, 1/r
+			} else {
+				sc := rho / ny
+				h0, h1 := y0/ny, y1/ny
+				c := sc / r
+				gm0, gm1 = sc*y0, sc*y1
+				g00, g01, g11 = c*(1-h0*h0), -c*h0*h1, c*(1-h1*h1)
+			}
+		} else {
+			// solver.LaggedSlip's γ and G (withG) written out likewise, μ n0
+			// the packed product: eps = max(v_s, μ R_t n0), s = √(u² + eps²).
+			mu, n0, r := b[14], b[15], b[12]
+			eps := max(b[16], mu*r*n0)
+			u0, u1 := v0-b[9], v1-b[10]
+			sn := math.Sqrt(u0*u0 + u1*u1 + eps*eps)
+			t0, t1 := u0/sn, u1/sn
+			f := b[18]
+			c := f / sn
+			gm0, gm1 = -f*t0, -f*t1
+			g00, g01, g11 = c*(1-t0*t0), -c*t0*t1, c*(1-t1*t1)
+		}
+		gm2, gnn := 0.0, 0.0
+		if x := b[11] - v2; x >= 0 {
+			gm2, gnn = x/b[13], 1/b[13]
+		}
+		s1 += d0 * (gm0 - b[6])
+		s1 += d1 * (gm1 - b[7])
+		s1 += d2 * (gm2 - b[8])
+		s2 += d0 * (g00*d0 + g01*d1)
+		s2 += d1 * (g01*d0 + g11*d1)
+		s2 += d2 * (gnn * d2)
 	}
-	gm2, gnn := 0.0, 0.0
-	if x := b[11] - v2; x >= 0 {
-		gm2, gnn = x/b[13], 1/b[13]
-	}
-	s1 += d0 * (gm0 - b[6])
-	s1 += d1 * (gm1 - b[7])
-	s1 += d2 * (gm2 - b[8])
-	s2 += d0 * (g00*d0 + g01*d1)
-	s2 += d1 * (g01*d0 + g11*d1)
-	s2 += d2 * (gnn * d2)
 	return s1, s2
+}
+
+// laggedCost returns a ContactLagged block's ℓ_i at α from its numbers as
+// packLagged packs them: what Problem.Eval returns for it at v_c(α) =
+// v_c + αΔv_c without G (LaggedEval's: DiskEval of radius μ n0 when
+// anchored, else LaggedSlip, plus ½x²/R_n for x = v̂_n − v_n ≥ 0), on the
+// same numbers in the same order, so the same bits (TestPeers8CostDiff).
+func laggedCost(b []float64, alpha float64) float64 {
+	b = b[:lagStride]
+	v0, v1, v2 := b[0]+alpha*b[3], b[1]+alpha*b[4], b[2]+alpha*b[5]
+	var cost float64
+	if b[17] != 0 { // anchored: the disk of radius μ n0
+		cost, _, _, _, _, _ = solver.DiskEval(b[18], b[12], b[9], b[10], v0, v1, false)
+	} else {
+		cost, _, _, _, _, _ = solver.LaggedSlip(b[14], b[15], b[16], b[12], b[9], b[10], v0, v1, false)
+	}
+	if x := b[11] - v2; x >= 0 {
+		cost += 0.5 * x * x / b[13]
+	}
+	return cost
 }
 
 // exact is the exact line search of SAP §IV-B: safeguarded Newton–bisection
