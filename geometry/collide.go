@@ -182,7 +182,7 @@ func (p *posed) toLocal(v spatial.Vec3) spatial.Vec3 { return p.rot.MulTVec(v.Su
 // size returns the radius of a ball around the origin bounding the shape
 // (0 for a half-space); it sets the scale of numerical tolerances.
 func (p *posed) size() float64 {
-	s := p.s
+	s := &p.s
 	switch s.Kind {
 	case Sphere:
 		return s.Radius

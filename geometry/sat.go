@@ -62,17 +62,12 @@ func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
 // (face 0–2), of B (face 3–5) and the cross products of their edge
 // directions (edge 3i+j for A's axis i and B's axis j).
 func boxBoxSAT(a, b *posed, slack float64) satResult {
-	ha, hb := a.s.HalfExtents, b.s.HalfExtents
 	rab := a.rot.T().Mul(b.rot) // column j: B's axis j in A's frame
 	t := a.toLocal(b.pos)
-	var cols [3]spatial.Vec3
+	bp := boxPairFrame{ha: a.s.HalfExtents, hb: b.s.HalfExtents, t: t}
+	cols := &bp.cols
 	for j := range 3 {
 		cols[j] = rab.Col(j)
-	}
-	overlap := func(u spatial.Vec3) float64 {
-		ra := ha[0]*math.Abs(u[0]) + ha[1]*math.Abs(u[1]) + ha[2]*math.Abs(u[2])
-		rb := hb[0]*math.Abs(u.Dot(cols[0])) + hb[1]*math.Abs(u.Dot(cols[1])) + hb[2]*math.Abs(u.Dot(cols[2]))
-		return ra + rb - math.Abs(u.Dot(t))
 	}
 	tol := tieTol * (a.size() + b.size())
 	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
@@ -89,7 +84,7 @@ func boxBoxSAT(a, b *posed, slack float64) satResult {
 		} else {
 			u = cols[i-3]
 		}
-		o := overlap(u)
+		o := bp.overlap(&u)
 		res.sep = max(res.sep, -o)
 		bias := biasOf(res.face < 3 && i >= 3, tol, res.overlap)
 		if i >= 3 && res.face < 3 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
@@ -109,7 +104,7 @@ func boxBoxSAT(a, b *posed, slack float64) satResult {
 				continue
 			}
 			u := c.Scale(1 / l)
-			o := overlap(u)
+			o := bp.overlap(&u)
 			res.sep = max(res.sep, -o)
 			bias := biasOf(res.face >= 0, tol, res.overlap)
 			if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
@@ -122,6 +117,24 @@ func boxBoxSAT(a, b *posed, slack float64) satResult {
 	}
 	res.u = a.rot.MulVec(res.u)
 	return res
+}
+
+// boxPairFrame holds the box–box test's data in A's frame: the half
+// extents, B's axes (cols[j] is B's axis j) and B's centre t.
+type boxPairFrame struct {
+	ha, hb spatial.Vec3
+	cols   [3]spatial.Vec3
+	t      spatial.Vec3
+}
+
+// overlap returns the boxes' overlap along the unit axis u (in A's frame):
+// Σ ha_k|u_k| + Σ hb_j|u·b_j| − |u·t| (the projected radii minus the
+// projected distance of the centres).
+func (p *boxPairFrame) overlap(u *spatial.Vec3) float64 {
+	ha, hb, c := &p.ha, &p.hb, &p.cols
+	ra := ha[0]*math.Abs(u[0]) + ha[1]*math.Abs(u[1]) + ha[2]*math.Abs(u[2])
+	rb := hb[0]*math.Abs(u.Dot(c[0])) + hb[1]*math.Abs(u.Dot(c[1])) + hb[2]*math.Abs(u.Dot(c[2]))
+	return ra + rb - math.Abs(u.Dot(p.t))
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent
