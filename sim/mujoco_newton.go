@@ -321,9 +321,11 @@ func (nw *newtonWork) blockColumns(mw, m []float64, n, off, b int) {
 	lo := nw.blocks[b] - off
 	t := (*[9]float64)(nw.rot[9*b:]) // T_:,lo+c is (t[c], t[3+c], t[6+c]) on the block's rows
 	c0, c1, c2 := nw.tcol[:n], nw.tcol[n:2*n], nw.tcol[2*n:3*n]
+	wb, mb := mw[lo:lo+(n-1)*n+3], m[lo:lo+(n-1)*n+3] // row r's block entries at r·n … r·n+2
 	for r := range n {
-		w := (*[3]float64)(mw[r*n+lo:])
-		row := (*[3]float64)(m[r*n+lo:])
+		x := r * n
+		w := wb[x : x+3 : x+3]
+		row := mb[x : x+3 : x+3]
 		s := 0.0
 		s += w[0] * t[0]
 		s += w[1] * t[3]
