@@ -111,21 +111,22 @@ func portlayout2T(nw *newtonWork, n, off int) []float64 {
 
 // portlayout2Dense returns Tᵀ M_w T by dense sums from +0 (M_w T first).
 func portlayout2Dense(mw, tm []float64, n int) []float64 {
-	mt, out := make([]float64, n*n), make([]float64, n*n)
+	return portlayout2Mul(tm, portlayout2Mul(mw, tm, n, false), n, true)
+}
+
+// portlayout2Mul returns a b (aᵀ b when ta), n×n row-major, each entry a
+// sum from +0 over c = 0 … n−1.
+func portlayout2Mul(a, b []float64, n int, ta bool) []float64 {
+	out := make([]float64, n*n)
 	for r := range n {
 		for i := range n {
 			s := 0.0
 			for c := range n {
-				s += mw[r*n+c] * tm[c*n+i]
-			}
-			mt[r*n+i] = s
-		}
-	}
-	for r := range n {
-		for i := range n {
-			s := 0.0
-			for c := range n {
-				s += tm[c*n+r] * mt[c*n+i]
+				x := a[r*n+c]
+				if ta {
+					x = a[c*n+r]
+				}
+				s += x * b[c*n+i]
 			}
 			out[r*n+i] = s
 		}
