@@ -83,6 +83,7 @@ type newtonWork struct {
 	sp         sparseNewton // MuJoCo's sparse path from 60 velocities (mujoco_sparse.go)
 	e, col     []float64    // nv scratch
 	tcol       []float64    // 3·nv scratch: an angular block's columns of M_w T (blockColumns)
+	wblk       []int        // the angular blocks of turnMass's window, by their first velocity
 	fresh      bool         // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
 	v          []float64    // that solve's v, to recognise it
 	quadGauss  [3]float64
@@ -249,23 +250,51 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 // turnMass sets m = Tᵀ mw T on a diagonal window of M, n×n row-major on
 // the velocities off … off+n−1 (the whole of M on the dense path, a
 // clique's block on the sparse one; no angular block straddles its
-// edge): mw copied (each entry 0 + mw[r,i], the dense sum's bits, −0
-// made +0), then the angular blocks' rows and columns turned (turnBlocks).
+// edge): the rows off every angular block copied from mw (each entry
+// 0 + mw[r,i], the dense sum's bits, −0 made +0), then the angular
+// blocks' rows and columns turned (turnBlocks), which write every entry
+// of a block's rows (blockRows off the blocks, blockColumns on them).
 func (nw *newtonWork) turnMass(mw, m []float64, n, off int) {
-	plusZero(m, mw[:n*n]) // off the angular blocks: 0 + 1·M_w[r,i]·1
-	nw.turnBlocks(mw, m, n, off)
+	if len(nw.blocks) == 0 { // T is the identity
+		plusZero(m, mw[:n*n])
+		return
+	}
+	nw.windowBlocks(n, off)
+	lo := 0
+	for _, b := range nw.wblk { // in the order of their rows
+		r := nw.blocks[b] - off
+		plusZero(m[lo*n:r*n], mw[lo*n:r*n]) // off the angular blocks: 0 + 1·M_w[r,i]·1
+		lo = r + 3
+	}
+	plusZero(m[lo*n:n*n], mw[lo*n:n*n])
+	nw.turnListed(mw, m, n, off)
+}
+
+// windowBlocks lists in nw.wblk the angular blocks on the velocities off …
+// off+n−1, in the order of their first velocity.
+func (nw *newtonWork) windowBlocks(n, off int) {
+	nw.wblk = nw.wblk[:0]
+	for o, b := range nw.blk[off : off+n] {
+		if b >= 0 && nw.blocks[b] == off+o {
+			nw.wblk = append(nw.wblk, b)
+		}
+	}
 }
 
 // turnBlocks sets the entries of turnMass's window m on the angular blocks'
 // rows and columns: the blocks' columns (blockColumns) and their rows in
-// the other columns (blockRows); it writes no other entry. Each entry set
-// reads mw alone, so the blocks' order does not matter.
+// the other columns (blockRows); it writes no other entry.
 func (nw *newtonWork) turnBlocks(mw, m []float64, n, off int) {
-	for o := off; o < off+n; o++ {
-		b := nw.blk[o]
-		if b < 0 || nw.blocks[b] != o {
-			continue
-		}
+	nw.windowBlocks(n, off)
+	nw.turnListed(mw, m, n, off)
+}
+
+// turnListed is turnBlocks on the window's blocks nw.wblk (windowBlocks).
+// Each entry set reads mw alone, so the blocks' order does not matter;
+// blockColumns writes a block's columns on the rows of every block after
+// the other rows.
+func (nw *newtonWork) turnListed(mw, m []float64, n, off int) {
+	for _, b := range nw.wblk {
 		nw.blockColumns(mw, m, n, off, b)
 		nw.blockRows(mw, m, n, off, b)
 	}
@@ -283,48 +312,58 @@ func plusZero(dst, src []float64) {
 
 // blockColumns sets the columns of angular block b in the window m
 // (turnMass): for each of its velocities i, col_i = mw T_:,i (nw.tcol, n
-// entries a column), then m[r,i] = T_:,rᵀ col_i. Each entry reads mw and
-// T alone, so the three columns go through the rows together.
+// entries a column), then m[r,i] = T_:,rᵀ col_i. T_:,r is e_r off the
+// blocks, where m[r,i] = 0 + col_i[r] = col_i[r] (a sum from +0) is
+// written as col_i is; the rows of the window's blocks (nw.wblk) are
+// then rewritten with their turn. Each entry reads mw and T alone, so the
+// three columns go through the rows together.
 func (nw *newtonWork) blockColumns(mw, m []float64, n, off, b int) {
 	lo := nw.blocks[b] - off
 	t := (*[9]float64)(nw.rot[9*b:]) // T_:,lo+c is (t[c], t[3+c], t[6+c]) on the block's rows
 	c0, c1, c2 := nw.tcol[:n], nw.tcol[n:2*n], nw.tcol[2*n:3*n]
+	wb, mb := mw[lo:lo+(n-1)*n+3], m[lo:lo+(n-1)*n+3] // row r's block entries at r·n … r·n+2
 	for r := range n {
-		w := (*[3]float64)(mw[r*n+lo:])
+		x := r * n
+		w := wb[x : x+3 : x+3]
+		row := mb[x : x+3 : x+3]
 		s := 0.0
 		s += w[0] * t[0]
 		s += w[1] * t[3]
 		s += w[2] * t[6]
-		c0[r] = s
+		c0[r], row[0] = s, s
 		s = 0.0
 		s += w[0] * t[1]
 		s += w[1] * t[4]
 		s += w[2] * t[7]
-		c1[r] = s
+		c1[r], row[1] = s, s
 		s = 0.0
 		s += w[0] * t[2]
 		s += w[1] * t[5]
 		s += w[2] * t[8]
-		c2[r] = s
+		c2[r], row[2] = s, s
 	}
-	for r, br := range nw.blk[off : off+n] {
-		row := (*[3]float64)(m[r*n+lo:])
-		if br < 0 {
-			row[0], row[1], row[2] = c0[r], c1[r], c2[r] // 0 + 1·col[r], col[r] a sum from +0
-			continue
-		}
+	for _, br := range nw.wblk {
 		or := nw.blocks[br]
-		t0, t1, t2 := nw.tCol(br, or, off+r)
 		k := or - off
-		for c, col := range [3][]float64{c0, c1, c2} {
-			x := (*[3]float64)(col[k:])
-			s := 0.0
-			s += t0 * x[0]
-			s += t1 * x[1]
-			s += t2 * x[2]
-			row[c] = s
+		x0, x1, x2 := (*[3]float64)(c0[k:]), (*[3]float64)(c1[k:]), (*[3]float64)(c2[k:])
+		for j := range 3 {
+			t0, t1, t2 := nw.tCol(br, or, or+j)
+			row := (*[3]float64)(m[(k+j)*n+lo:])
+			row[0] = turnDot(t0, t1, t2, x0)
+			row[1] = turnDot(t0, t1, t2, x1)
+			row[2] = turnDot(t0, t1, t2, x2)
 		}
 	}
+}
+
+// turnDot is T_:,rᵀ x on a block's three rows, (t0, t1, t2) = T_:,r: a
+// sum from +0 in the rows' order.
+func turnDot(t0, t1, t2 float64, x *[3]float64) float64 {
+	s := 0.0
+	s += t0 * x[0]
+	s += t1 * x[1]
+	s += t2 * x[2]
+	return s
 }
 
 // blockRows sets the rows of angular block b in every column i of the
