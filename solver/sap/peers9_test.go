@@ -18,20 +18,7 @@ import (
 func TestPeers9PackLaggedOncePerSolve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 23))
 	for trial := range 200 {
-		var p *solver.Problem
-		if trial%2 == 0 {
-			p = problems.Random(rng, 1+trial%4, []solver.Kind{solver.ContactLagged, solver.ContactLagged, solver.ContactLagged}, 0.025)
-			for _, c := range p.Constraints {
-				if rng.IntN(2) == 0 {
-					p.Params[c.Par+4] = 0
-				}
-			}
-		} else {
-			p = peers5Problem(rng, trial)
-		}
-		s := New(DefaultParams())
-		var res solver.Result
-		solveOK2(t, s.Solve, p, nil, &res)
+		p, s := laggedTrialSolve(t, rng, trial)
 		ws := &s.ws
 		var l line
 		for dir := range 6 {
@@ -45,10 +32,7 @@ func TestPeers9PackLaggedOncePerSolve(t *testing.T) {
 				}
 				l.resetLag()
 			}
-			dvc := make([]float64, p.NR)
-			for i := range dvc {
-				dvc[i] = pickSigned(rng)
-			}
+			dvc := signedVec(rng, p.NR)
 			l = l.carry()
 			l.p, l.it, l.dvc = p, &ws.cur, dvc
 			l.packLagged()
@@ -60,4 +44,36 @@ func TestPeers9PackLaggedOncePerSolve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// laggedTrialSolve returns trial's random problem of the Lagged line
+// tests, for even trials all-Lagged (1–4 cliques, about half the blocks
+// without an anchor), for odd ones peers5Problem's mix with a cone and an
+// interval, and a solver that has solved it with the default parameters.
+func laggedTrialSolve(t *testing.T, rng *rand.Rand, trial int) (*solver.Problem, *Solver) {
+	t.Helper()
+	var p *solver.Problem
+	if trial%2 == 1 {
+		p = peers5Problem(rng, trial)
+	} else {
+		p = problems.Random(rng, 1+trial%4, []solver.Kind{solver.ContactLagged, solver.ContactLagged, solver.ContactLagged}, 0.025)
+		for _, c := range p.Constraints {
+			if rng.IntN(2) == 0 {
+				p.Params[c.Par+4] = 0
+			}
+		}
+	}
+	s := New(DefaultParams())
+	var res solver.Result
+	solveOK2(t, s.Solve, p, nil, &res)
+	return p, s
+}
+
+// signedVec returns n numbers of pickSigned.
+func signedVec(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = pickSigned(rng)
+	}
+	return v
 }
