@@ -26,9 +26,25 @@ type line struct {
 	// says whether it has been. Its storage is kept across lines (search).
 	lag    []float64
 	packed bool
+	// lagSolve says whether lag holds the numbers that stay the same
+	// through a solve (all but v_c, Δv_c and γ(0)) and allLagged is set:
+	// kept across a solve's lines with lag, cleared when a solve or
+	// re-solve starts (resetLag).
+	lagSolve bool
 	// allLagged: every constraint is ContactLagged (derivs runs over lag alone).
 	allLagged bool
 }
+
+// carry returns a line without a direction that keeps l's packed
+// ContactLagged storage and, within a solve, its solve-constant numbers.
+func (l *line) carry() line {
+	return line{lag: l.lag, lagSolve: l.lagSolve, allLagged: l.allLagged}
+}
+
+// resetLag marks l's solve-constant numbers as stale: the next line packs
+// all of a block's numbers again (a new solve, or a re-solve whose n0
+// changed).
+func (l *line) resetLag() { l.lagSolve = false }
 
 // lsResult is the outcome of a line search.
 type lsResult struct {
@@ -154,8 +170,34 @@ const lagStride = 19
 // evaluations in 0.47 M line searches of a block), each of which sliced
 // six arrays with their bounds checks; packed, an evaluation reads one
 // slice. (clutter-40's first 300 steps: 81 238 evaluations in 19 181 line
-// searches, 1.98 M evaluations of a Lagged block.)
+// searches, 1.98 M evaluations of a Lagged block.) Ten of a block's
+// numbers (v̂, R_t, R_n, μ, n0, v_s, the stick parameter, μ n0) are the
+// problem's and stay the same through a solve: the solve's first line packs
+// all nineteen (packLaggedSolve), the later lines rewrite v_c, Δv_c and
+// γ(0) only.
 func (l *line) packLagged() {
+	l.packed = true
+	if !l.lagSolve {
+		l.packLaggedSolve()
+		return
+	}
+	p := l.p
+	lag := l.lag
+	for _, c := range p.Constraints {
+		if c.Kind != solver.ContactLagged {
+			continue
+		}
+		j := c.Row
+		d, vc, g0 := l.dvc[j:j+3], l.it.vc[j:j+3], l.it.gamma[j:j+3]
+		b := lag[:lagStride]
+		b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8] = vc[0], vc[1], vc[2], d[0], d[1], d[2], g0[0], g0[1], g0[2]
+		lag = lag[lagStride:]
+	}
+}
+
+// packLaggedSolve packs all lagStride numbers of each ContactLagged block
+// into l.lag (its size set) and sets l.allLagged and l.lagSolve.
+func (l *line) packLaggedSolve() {
 	p := l.p
 	l.lag = l.lag[:0]
 	l.allLagged = true
@@ -171,7 +213,7 @@ func (l *line) packLagged() {
 		l.lag = append(l.lag, vc[0], vc[1], vc[2], d[0], d[1], d[2], g0[0], g0[1], g0[2],
 			vh[0], vh[1], vh[2], r[0], r[2], par[0], par[1], par[2], par[4], par[0]*par[1])
 	}
-	l.packed = true
+	l.lagSolve = true
 }
 
 // laggedTerms adds the terms of derivs' sums s1 and s2 at α of one or

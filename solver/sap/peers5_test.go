@@ -221,27 +221,11 @@ func peers5RefDerivs(l *line, alpha float64) (float64, float64) {
 func TestPeers5DerivsMatchGeneralLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 65))
 	for trial := range 300 {
-		var p *solver.Problem
-		if trial%2 == 0 {
-			p = problems.Random(rng, 1+trial%4, []solver.Kind{solver.ContactLagged, solver.ContactLagged, solver.ContactLagged}, 0.025)
-			for _, c := range p.Constraints {
-				if rng.IntN(2) == 0 {
-					p.Params[c.Par+4] = 0
-				}
-			}
-		} else {
-			p = peers5Problem(rng, trial)
-		}
-		s := New(DefaultParams())
-		var res solver.Result
-		solveOK2(t, s.Solve, p, nil, &res)
+		p, s := laggedTrialSolve(t, rng, trial)
 		ws := &s.ws
 		var l line
 		for dir := range 2 {
-			dvc := make([]float64, p.NR)
-			for i := range dvc {
-				dvc[i] = pickSigned(rng)
-			}
+			dvc := signedVec(rng, p.NR)
 			l = line{p: p, it: &ws.cur, dvc: dvc, f0: -1 - rng.Float64(), b: rng.NormFloat64(), c2: 1 + rng.Float64(),
 				vc: ws.lvc, gamma: ws.lgamma, g: ws.lg, lag: l.lag}
 			for _, alpha := range []float64{0, 1e-3, 0.1, 0.5, 1, 2, 10} {

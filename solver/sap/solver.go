@@ -131,6 +131,8 @@ func (s *Solver) solveFrom(p *solver.Problem, v0 []float64, res *solver.Result, 
 		s.params.Trace.reset()
 	}
 	res.Stats = solver.Stats{}
+	ws.line.resetLag() // the problem (or a re-solve's n0) may have changed
+	ws.linep.resetLag()
 	if !ws.eval.evaluateWarm(&ws.cur, v0, again) {
 		s.failAtStart(p, res)
 		return
@@ -305,7 +307,7 @@ func (s *Solver) run(p *solver.Problem, st *solver.Stats) solver.Status {
 func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 	ws := &s.ws
 	cur := &ws.cur
-	ws.line = line{lag: ws.line.lag} // its packed blocks' storage kept (linesearch.go)
+	ws.line = ws.line.carry() // its packed blocks kept (linesearch.go)
 	if ws.sys == nil {
 		s.prepareSystem(p)
 	}
@@ -336,8 +338,10 @@ func (s *Solver) newtonStep(p *solver.Problem) (lsResult, bool) {
 func (s *Solver) search(p *solver.Problem, l *line, dv, dvc, dp []float64) (lsResult, bool) {
 	cur := &s.ws.cur
 	p.MulA(dv, dp) // Δp = A Δv, SAP §IV-C
-	*l = line{p: p, it: cur, dvc: dvc, f0: dot(dv, cur.grad), b: dot(dv, cur.r), c2: dot(dv, dp),
-		vc: s.ws.lvc, gamma: s.ws.lgamma, g: s.ws.lg, lag: l.lag}
+	*l = l.carry() // the packed Lagged blocks kept (linesearch.go)
+	l.p, l.it, l.dvc = p, cur, dvc
+	l.f0, l.b, l.c2 = dot(dv, cur.grad), dot(dv, cur.r), dot(dv, dp)
+	l.vc, l.gamma, l.g = s.ws.lvc, s.ws.lgamma, s.ws.lg
 	switch {
 	case !isFinite(l.f0) || !isFinite(l.b) || !isFinite(l.c2):
 		return lsResult{}, false
