@@ -85,6 +85,7 @@ type sparseNewton struct {
 	sym       sparseSym          // H's and L's patterns (mujoco_sparse_symbolic.go)
 	symOld    [symKept]sparseSym // the last ones, most recently used first (checkSym)
 	hpat      []byte             // H's pattern, nv×nv (hessPattern)
+	hpM       bool               // hpat holds M's lower non-zeros of this gather alone (gatherSplit)
 	symBuilds int                // the symbolic Hessians built (checkSym, keyed on H's pattern)
 	h         sparseRows         // H, then its factor, on sym's pattern
 	hc        sparseRows         // Hcone, on the same pattern

@@ -31,6 +31,11 @@ type mSplit struct {
 	turnedSlot []int
 	plainOut   []int // plain entries off the pattern
 	turnedOut  []int // turned entries off the pattern
+	// The entries on M's lower part (mplo) among plainPos and turnedPos
+	// come first, nPlainLo and nTurnedLo of them, each with its place in
+	// H's pattern (hessPattern's r·nv + c) in plainH and turnedH.
+	nPlainLo, nTurnedLo int
+	plainH, turnedH     []int
 }
 
 // split sets sp.mpsplit from the packing and nw's angular blocks, when
@@ -44,13 +49,33 @@ func (sp *sparseNewton) split(nw *newtonWork) {
 	ms.plainPos, ms.plainSlot = ms.plainPos[:0], ms.plainSlot[:0]
 	ms.turnedPos, ms.turnedSlot = ms.turnedPos[:0], ms.turnedSlot[:0]
 	ms.plainOut, ms.turnedOut = ms.plainOut[:0], ms.turnedOut[:0]
-	for k, p := range sp.mppos {
-		if sp.turned(nw, p) {
-			ms.turnedPos, ms.turnedSlot = append(ms.turnedPos, p), append(ms.turnedSlot, sp.mpslot[k])
-		} else {
-			ms.plainPos, ms.plainSlot = append(ms.plainPos, p), append(ms.plainSlot, sp.mpslot[k])
+	ms.plainH, ms.turnedH = ms.plainH[:0], ms.turnedH[:0]
+	nv := len(sp.mpadr) - 1
+	for lower := range 2 { // the lower entries first (lower == 0), then the others
+		r := 0
+		for k, p := range sp.mppos {
+			s := sp.mpslot[k]
+			for s >= sp.mpadr[r+1] {
+				r++
+			}
+			c := sp.mpcol[s]
+			if (c <= r) != (lower == 0) {
+				continue
+			}
+			if sp.turned(nw, p) {
+				ms.turnedPos, ms.turnedSlot = append(ms.turnedPos, p), append(ms.turnedSlot, s)
+				if c <= r {
+					ms.turnedH = append(ms.turnedH, r*nv+c)
+				}
+			} else {
+				ms.plainPos, ms.plainSlot = append(ms.plainPos, p), append(ms.plainSlot, s)
+				if c <= r {
+					ms.plainH = append(ms.plainH, r*nv+c)
+				}
+			}
 		}
 	}
+	ms.nPlainLo, ms.nTurnedLo = len(ms.plainH), len(ms.turnedH)
 	for _, p := range sp.mpout {
 		if sp.turned(nw, p) {
 			ms.turnedOut = append(ms.turnedOut, p)
@@ -79,11 +104,14 @@ func cliqueAt(madr []int, p int) int {
 // gatherSplit is packM from M_w (p.A) when the packing holds: the angular
 // blocks' rows and columns turned into mb (turnBlocks), every entry off
 // the pattern checked to be zero, then the values gathered, each the bits
-// packM's gatherM would take from a whole turnMass. It reports false, and
+// packM's gatherM would take from a whole turnMass; below hpatMaxNV
+// velocities each non-zero on M's lower part is marked in H's pattern as
+// it is gathered (hessPattern's M part: sp.hpM). It reports false, and
 // does nothing but turn those rows and columns, when the packing or its
 // split does not hold or a non-zero falls off the pattern.
 func (nw *newtonWork) gatherSplit(p *solver.Problem) bool {
 	sp, ms, nv := &nw.sp, &nw.sp.mpsplit, nw.nv
+	sp.hpM = false
 	if ms.model != nw.model || nw.model == nil || len(sp.mpnz) != len(sp.mb) || len(sp.mpadr) != nv+1 ||
 		!slices.Equal(sp.mpoff, sp.off) || !slices.Equal(sp.mpsz, sp.sz) || !slices.Equal(sp.aoff, sp.madr[:len(sp.aoff)]) {
 		return false
@@ -105,16 +133,56 @@ func (nw *newtonWork) gatherSplit(p *solver.Problem) bool {
 		}
 		return true
 	}
-	slot := ms.plainSlot[:len(ms.plainPos)]
-	for k, x := range ms.plainPos {
+	if !hpatInGather {
+		slot := ms.plainSlot[:len(ms.plainPos)]
+		for k, x := range ms.plainPos {
+			val[slot[k]] = 0 + a[x]
+		}
+		slot = ms.turnedSlot[:len(ms.turnedPos)]
+		for k, x := range ms.turnedPos {
+			val[slot[k]] = mb[x]
+		}
+		return true
+	}
+	// M's lower non-zeros marked in H's pattern as they are gathered
+	// (hessPattern's M part, read from the same values).
+	sp.hpat = growBytes(sp.hpat, nv*nv)
+	hp := sp.hpat
+	clear(hp)
+	nlo := ms.nPlainLo
+	slot, hpos := ms.plainSlot[:nlo], ms.plainH[:nlo]
+	for k, x := range ms.plainPos[:nlo] {
+		v := 0 + a[x]
+		val[slot[k]] = v
+		if v != 0 {
+			hp[hpos[k]] = 1
+		}
+	}
+	slot = ms.plainSlot[nlo:len(ms.plainPos)]
+	for k, x := range ms.plainPos[nlo:] {
 		val[slot[k]] = 0 + a[x]
 	}
-	slot = ms.turnedSlot[:len(ms.turnedPos)]
-	for k, x := range ms.turnedPos {
+	nlo = ms.nTurnedLo
+	slot, hpos = ms.turnedSlot[:nlo], ms.turnedH[:nlo]
+	for k, x := range ms.turnedPos[:nlo] {
+		v := mb[x]
+		val[slot[k]] = v
+		if v != 0 {
+			hp[hpos[k]] = 1
+		}
+	}
+	slot = ms.turnedSlot[nlo:len(ms.turnedPos)]
+	for k, x := range ms.turnedPos[nlo:] {
 		val[slot[k]] = mb[x]
 	}
+	sp.hpM = true
 	return true
 }
+
+// hpatInGather has gatherSplit mark M's lower non-zeros in H's pattern
+// (hessPattern then reads them from there); tests turn it off to mark
+// them in hessPattern and compare the bits.
+var hpatInGather = true
 
 // offPattern returns the bits but the signs of src's entries at places,
 // or-ed: zero when every one of them is ±0. It ORs four entries' bits a
