@@ -1,12 +1,10 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -122,25 +120,7 @@ func TestPortrowsJacobianCoordinatesWhole(t *testing.T) {
 // a compound joint with a ball part between a hinge and a slide, and a
 // hinge, at random rotations (the compound joint's ball part too).
 func TestPortrowsRotationsMatchWorldVelocity(t *testing.T) {
-	m := &multibody.Model{}
-	in := spatial.SpatialInertia{Mass: 1, Icom: spatial.Diag3(spatial.Vec3{0.1, 0.2, 0.3})}
-	id := spatial.PoseIdentity()
-	add := func(j multibody.Joint) int {
-		j.ParentFrame, j.ChildFrame = id, id
-		b, err := m.AddBody(fmt.Sprint("b", len(m.Bodies)), in, j)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	root := add(multibody.Joint{Type: multibody.JointFree, Parent: -1})
-	ball := add(multibody.Joint{Type: multibody.JointBall, Parent: root})
-	add(multibody.Joint{Type: multibody.JointCompound, Parent: ball, Parts: []multibody.JointPart{
-		{Type: multibody.JointRevolute, Axis: spatial.Vec3{0, 0, 1}},
-		{Type: multibody.JointBall},
-		{Type: multibody.JointPrismatic, Axis: spatial.Vec3{1, 0, 0}},
-	}})
-	add(multibody.Joint{Type: multibody.JointRevolute, Parent: root, Axis: spatial.Vec3{0, 1, 0}})
+	m, _ := portlayoutModel(t)
 	rng := rand.New(rand.NewPCG(73, 9))
 	var nw newtonWork
 	nw.nv = m.NV
