@@ -159,12 +159,7 @@ func TestPortlayoutCopyRowsMatchSums(t *testing.T) {
 		default:
 			p = portlayoutOneClique(rng, false)
 		}
-		w.perm = w.perm[:0]
-		for _, row := range rng.Perm(p.NR) {
-			if rng.IntN(5) != 0 {
-				w.perm = append(w.perm, row)
-			}
-		}
+		w.perm = portrowsRandomRows(rng, p.NR, w.perm[:0])
 		var one, two newtonWork
 		for _, nw := range []*newtonWork{&one, &two} {
 			nw.resize(p.NV, len(w.perm), p.NR)

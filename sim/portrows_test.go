@@ -86,12 +86,7 @@ func TestPortrowsJacobianCoordinatesWhole(t *testing.T) {
 	w := &sim.ws.pgs
 	for trial := range 2000 {
 		p := portglue5Problem(rng)
-		w.perm = w.perm[:0]
-		for _, row := range rng.Perm(p.NR) {
-			if rng.IntN(5) != 0 {
-				w.perm = append(w.perm, row)
-			}
-		}
+		w.perm = portrowsRandomRows(rng, p.NR, w.perm[:0])
 		var one, two newtonWork
 		for _, nw := range []*newtonWork{&one, &two} {
 			nw.resize(p.NV, len(w.perm), p.NR)
@@ -153,4 +148,15 @@ func TestPortrowsRotationsMatchWorldVelocity(t *testing.T) {
 			}
 		}
 	}
+}
+
+// portrowsRandomRows appends to dst about four in five of the rows 0..nr-1,
+// in a random order: the rows a random active set keeps.
+func portrowsRandomRows(rng *rand.Rand, nr int, dst []int) []int {
+	for _, row := range rng.Perm(nr) {
+		if rng.IntN(5) != 0 {
+			dst = append(dst, row)
+		}
+	}
+	return dst
 }
