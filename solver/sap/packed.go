@@ -19,6 +19,10 @@ type packedJ struct {
 	cols []int     // the kept columns' velocity indices (clique offset added), block by block
 	vals []float64 // the blocks' kept values, each block k×m row-major
 	blk  []packedBlock
+	// first[i] is the first block of constraint i, first[i+1] its end
+	// (J's blocks are sorted by constraint: solver.Problem.JBlock), set at
+	// the packing's first mulJTOf (indexConstraints); empty before.
+	first []int
 	// six: every block is a contact's with six kept columns (free bodies'
 	// contacts, as a cube's or boxes' on the ground or on each other):
 	// the products then run mulJ6 and mulJT6 from the descriptors alone.
@@ -41,6 +45,7 @@ func (pk *packedJ) pack(p *solver.Problem) {
 	pk.cols = pk.cols[:0]
 	pk.vals = pk.vals[:0]
 	pk.blk = pk.blk[:0]
+	pk.first = pk.first[:0]
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
@@ -66,6 +71,19 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
 	pk.six = pk.allSix()
+}
+
+// indexConstraints sets pk.first for p, whose J pk packs.
+func (pk *packedJ) indexConstraints(p *solver.Problem) {
+	pk.first = pk.first[:0]
+	for b, blk := range p.JBlock {
+		for len(pk.first) <= blk.Constraint {
+			pk.first = append(pk.first, b)
+		}
+	}
+	for len(pk.first) <= len(p.Constraints) {
+		pk.first = append(pk.first, len(p.JBlock))
+	}
 }
 
 // allSix reports whether every block of pk is a contact's (three rows)
@@ -232,11 +250,34 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 // are distinct, so out_j gets the same terms in the same order.
 func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 	clear(out[:nv])
+	pk.mulJTBlocks(gamma, out, 0, len(pk.blk))
+}
+
+// mulJTOf is mulJT for a γ that is zero (+0 or −0) on every row but those
+// of p's constraints cons (increasing): it runs over their blocks only.
+// mulJT skips a row with γ_r = 0 and so adds nothing for the other
+// blocks; the listed ones add the same terms in the same order (J's
+// blocks are sorted by constraint), so out gets mulJT's bits. p is the
+// problem pk packs; its blocks are indexed by constraint at the first
+// call after a packing (most solves predict nothing and need no index).
+func (pk *packedJ) mulJTOf(p *solver.Problem, cons []int, gamma, out []float64, nv int) {
+	if len(pk.first) == 0 {
+		pk.indexConstraints(p)
+	}
+	clear(out[:nv])
+	for _, i := range cons {
+		pk.mulJTBlocks(gamma, out, pk.first[i], pk.first[i+1])
+	}
+}
+
+// mulJTBlocks adds to out the products Jᵀγ of the blocks b0 ≤ k < b1, in
+// order, as mulJT describes.
+func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 	if pk.six {
-		pk.mulJTSix(gamma, out)
+		pk.mulJTSix(gamma, out, b0, b1)
 		return
 	}
-	for k := range pk.blk {
+	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
 		m := len(cols)
@@ -280,10 +321,11 @@ func (pk *packedJ) mulJSix(v, vc []float64) {
 	}
 }
 
-// mulJTSix is mulJT's loop when pk.six holds: mulJT6 for a block whose
-// three γ are non-zero, else the per-row loop skipping γ_r = 0, as mulJT.
-func (pk *packedJ) mulJTSix(gamma, out []float64) {
-	for k := range pk.blk {
+// mulJTSix is mulJT's loop over the blocks b0 ≤ k < b1 when pk.six
+// holds: mulJT6 for a block whose three γ are non-zero, else the per-row
+// loop skipping γ_r = 0, as mulJT.
+func (pk *packedJ) mulJTSix(gamma, out []float64, b0, b1 int) {
+	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		c, w := (*[6]int)(pk.cols[bl.c0:bl.c0+6]), (*[18]float64)(pk.vals[bl.v0:bl.v0+18])
 		g := (*[3]float64)(gamma[bl.row : bl.row+3])
