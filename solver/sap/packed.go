@@ -347,26 +347,31 @@ func (pk *packedJ) mulJTSix(gamma, out []float64, b0, b1 int) {
 
 // mulJ6 is mulJ's loop for a contact's block of six kept columns c and
 // values w (three rows of six): it returns r0 + s0, r1 + s1 and r2 + s2,
-// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], starting
-// at +0, as the loop forms them (each sum in its own accumulator, so
-// forming them one after the other gives the same bits). Written out on
-// arrays: no loop, and no bounds checks on c and w.
+// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], as the
+// loop forms them (each sum in its own accumulator, so forming them one
+// after the other gives the same bits), but from the first product instead
+// of +0 + the first product: the two differ only when the first product is
+// −0, and then every partial sum differs at most in the sign of a zero
+// (x + y is the same for x = ±0 unless y is a zero too), so s at most in
+// the sign of a zero; and r, a row of J v that mulJ cleared to +0 and
+// only added sums to, is never −0 (x + y is −0 only when both are), so
+// r + s has the same bits. Written out on arrays: no loop, and no bounds
+// checks on c and w.
 func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
 	x0, x1, x2, x3, x4, x5 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]], v[c[5]]
-	s0, s1, s2 := 0.0, 0.0, 0.0
-	s0 += w[0] * x0
+	s0 := w[0] * x0
 	s0 += w[1] * x1
 	s0 += w[2] * x2
 	s0 += w[3] * x3
 	s0 += w[4] * x4
 	s0 += w[5] * x5
-	s1 += w[6] * x0
+	s1 := w[6] * x0
 	s1 += w[7] * x1
 	s1 += w[8] * x2
 	s1 += w[9] * x3
 	s1 += w[10] * x4
 	s1 += w[11] * x5
-	s2 += w[12] * x0
+	s2 := w[12] * x0
 	s2 += w[13] * x1
 	s2 += w[14] * x2
 	s2 += w[15] * x3
