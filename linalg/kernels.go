@@ -88,19 +88,28 @@ func cholLoops(n int, a []float64, lda int) bool {
 func cholColumn(a []float64, m, lda int, y []float64, inv float64) {
 	j := len(y)
 	g := j &^ 3 // the end of dotPrefix's full groups of four
-	yg := y[:g]
+	yg := y[:g:g]
 	o := 0
 	i := 0
 	for ; i+2 <= m; i += 2 {
 		x1 := a[o : o+j+1]
 		x2 := a[o+lda : o+lda+j+1]
-		g1, g2 := x1[:g], x2[:g]
+		g1, g2 := x1[:g:g], x2[:g:g]
 		var s0, s1, s2, s3, t0, t1, t2, t3 float64
 		for k := 0; k+4 <= g; k += 4 {
 			a, b, c := (*[4]float64)(g1[k:k+4]), (*[4]float64)(g2[k:k+4]), (*[4]float64)(yg[k:k+4])
-			c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
-			s0, s1, s2, s3 = s0+a[0]*c0, s1+a[1]*c1, s2+a[2]*c2, s3+a[3]*c3
-			t0, t1, t2, t3 = t0+b[0]*c0, t1+b[1]*c1, t2+b[2]*c2, t3+b[3]*c3
+			c0 := c[0]
+			s0 += a[0] * c0
+			t0 += b[0] * c0
+			c1 := c[1]
+			s1 += a[1] * c1
+			t1 += b[1] * c1
+			c2 := c[2]
+			s2 += a[2] * c2
+			t2 += b[2] * c2
+			c3 := c[3]
+			s3 += a[3] * c3
+			t3 += b[3] * c3
 		}
 		for k := g; k < j; k++ {
 			s0 += x1[k] * y[k]

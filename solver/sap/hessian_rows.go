@@ -52,3 +52,16 @@ func mulJT(p *solver.Problem, sys newtonSystem, gamma, out []float64) {
 	}
 	d.pk.mulJT(gamma, out, p.NV)
 }
+
+// mulJTOf is mulJT for a γ that is zero on every row but those of the
+// constraints cons (increasing; the stick prediction's γ − γ̃): on the
+// packed J it runs over their blocks only, with mulJT's bits
+// (packedJ.mulJTOf).
+func mulJTOf(p *solver.Problem, sys newtonSystem, cons []int, gamma, out []float64) {
+	d, ok := sys.(*denseSystem)
+	if !ok || d.nzFor != p {
+		p.MulJT(gamma, out)
+		return
+	}
+	d.pk.mulJTOf(p, cons, gamma, out, p.NV)
+}

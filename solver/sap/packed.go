@@ -19,6 +19,10 @@ type packedJ struct {
 	cols []int     // the kept columns' velocity indices (clique offset added), block by block
 	vals []float64 // the blocks' kept values, each block k×m row-major
 	blk  []packedBlock
+	// first[i] is the first block of constraint i, first[i+1] its end
+	// (J's blocks are sorted by constraint: solver.Problem.JBlock), set at
+	// the packing's first mulJTOf (indexConstraints); empty before.
+	first []int
 	// six: every block is a contact's with six kept columns (free bodies'
 	// contacts, as a cube's or boxes' on the ground or on each other):
 	// the products then run mulJ6 and mulJT6 from the descriptors alone.
@@ -41,6 +45,7 @@ func (pk *packedJ) pack(p *solver.Problem) {
 	pk.cols = pk.cols[:0]
 	pk.vals = pk.vals[:0]
 	pk.blk = pk.blk[:0]
+	pk.first = pk.first[:0]
 	for b, blk := range p.JBlock {
 		q := p.Cliques[blk.Clique]
 		c := p.Constraints[blk.Constraint]
@@ -66,6 +71,19 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
 	pk.six = pk.allSix()
+}
+
+// indexConstraints sets pk.first for p, whose J pk packs.
+func (pk *packedJ) indexConstraints(p *solver.Problem) {
+	pk.first = pk.first[:0]
+	for b, blk := range p.JBlock {
+		for len(pk.first) <= blk.Constraint {
+			pk.first = append(pk.first, b)
+		}
+	}
+	for len(pk.first) <= len(p.Constraints) {
+		pk.first = append(pk.first, len(p.JBlock))
+	}
 }
 
 // allSix reports whether every block of pk is a contact's (three rows)
@@ -232,11 +250,34 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 // are distinct, so out_j gets the same terms in the same order.
 func (pk *packedJ) mulJT(gamma, out []float64, nv int) {
 	clear(out[:nv])
+	pk.mulJTBlocks(gamma, out, 0, len(pk.blk))
+}
+
+// mulJTOf is mulJT for a γ that is zero (+0 or −0) on every row but those
+// of p's constraints cons (increasing): it runs over their blocks only.
+// mulJT skips a row with γ_r = 0 and so adds nothing for the other
+// blocks; the listed ones add the same terms in the same order (J's
+// blocks are sorted by constraint), so out gets mulJT's bits. p is the
+// problem pk packs; its blocks are indexed by constraint at the first
+// call after a packing (most solves predict nothing and need no index).
+func (pk *packedJ) mulJTOf(p *solver.Problem, cons []int, gamma, out []float64, nv int) {
+	if len(pk.first) == 0 {
+		pk.indexConstraints(p)
+	}
+	clear(out[:nv])
+	for _, i := range cons {
+		pk.mulJTBlocks(gamma, out, pk.first[i], pk.first[i+1])
+	}
+}
+
+// mulJTBlocks adds to out the products Jᵀγ of the blocks b0 ≤ k < b1, in
+// order, as mulJT describes.
+func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 	if pk.six {
-		pk.mulJTSix(gamma, out)
+		pk.mulJTSix(gamma, out, b0, b1)
 		return
 	}
-	for k := range pk.blk {
+	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
 		m := len(cols)
@@ -280,10 +321,11 @@ func (pk *packedJ) mulJSix(v, vc []float64) {
 	}
 }
 
-// mulJTSix is mulJT's loop when pk.six holds: mulJT6 for a block whose
-// three γ are non-zero, else the per-row loop skipping γ_r = 0, as mulJT.
-func (pk *packedJ) mulJTSix(gamma, out []float64) {
-	for k := range pk.blk {
+// mulJTSix is mulJT's loop over the blocks b0 ≤ k < b1 when pk.six
+// holds: mulJT6 for a block whose three γ are non-zero, else the per-row
+// loop skipping γ_r = 0, as mulJT.
+func (pk *packedJ) mulJTSix(gamma, out []float64, b0, b1 int) {
+	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		c, w := (*[6]int)(pk.cols[bl.c0:bl.c0+6]), (*[18]float64)(pk.vals[bl.v0:bl.v0+18])
 		g := (*[3]float64)(gamma[bl.row : bl.row+3])
@@ -305,26 +347,31 @@ func (pk *packedJ) mulJTSix(gamma, out []float64) {
 
 // mulJ6 is mulJ's loop for a contact's block of six kept columns c and
 // values w (three rows of six): it returns r0 + s0, r1 + s1 and r2 + s2,
-// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], starting
-// at +0, as the loop forms them (each sum in its own accumulator, so
-// forming them one after the other gives the same bits). Written out on
-// arrays: no loop, and no bounds checks on c and w.
+// each s the sum over t = 0…5 in increasing order of w_rt v_c[t], as the
+// loop forms them (each sum in its own accumulator, so forming them one
+// after the other gives the same bits), but from the first product instead
+// of +0 + the first product: the two differ only when the first product is
+// −0, and then every partial sum differs at most in the sign of a zero
+// (x + y is the same for x = ±0 unless y is a zero too), so s at most in
+// the sign of a zero; and r, a row of J v that mulJ cleared to +0 and
+// only added sums to, is never −0 (x + y is −0 only when both are), so
+// r + s has the same bits. Written out on arrays: no loop, and no bounds
+// checks on c and w.
 func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
 	x0, x1, x2, x3, x4, x5 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]], v[c[5]]
-	s0, s1, s2 := 0.0, 0.0, 0.0
-	s0 += w[0] * x0
+	s0 := w[0] * x0
 	s0 += w[1] * x1
 	s0 += w[2] * x2
 	s0 += w[3] * x3
 	s0 += w[4] * x4
 	s0 += w[5] * x5
-	s1 += w[6] * x0
+	s1 := w[6] * x0
 	s1 += w[7] * x1
 	s1 += w[8] * x2
 	s1 += w[9] * x3
 	s1 += w[10] * x4
 	s1 += w[11] * x5
-	s2 += w[12] * x0
+	s2 := w[12] * x0
 	s2 += w[13] * x1
 	s2 += w[14] * x2
 	s2 += w[15] * x3

@@ -89,7 +89,7 @@ func (s *Solver) stickDirection(p *solver.Problem) bool {
 	ws.dpp = solver.Resize(ws.dpp, p.NV)
 	ws.dvcp = solver.Resize(ws.dvcp, p.NR)
 	if allFinite(ws.dgamma) {
-		mulJT(p, &ws.dense, ws.dgamma, ws.dvp) // Jᵀ(γ − γ̃), the same bits over J's non-zero columns
+		mulJTOf(p, &ws.dense, ws.sparse.stuck, ws.dgamma, ws.dvp) // Jᵀ(γ − γ̃) over the predicted constraints' blocks, the same bits
 	} else {
 		p.MulJT(ws.dgamma, ws.dvp)
 	}
