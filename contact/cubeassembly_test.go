@@ -1,0 +1,116 @@
+package contact
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/multibody"
+	"github.com/stiction-sim/stiction/spatial"
+)
+
+// cubeassemblyFreeBody returns a model of one free body and a workspace at
+// a random pose of it.
+func cubeassemblyFreeBody(t *testing.T, r *rand.Rand) (*multibody.Model, *multibody.Workspace) {
+	t.Helper()
+	m := &multibody.Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+	in := spatial.SpatialInertia{Mass: 1, Com: spatial.Vec3{0.01, 0, 0}, Icom: spatial.Diag3(spatial.Vec3{0.01, 0.02, 0.03})}
+	if _, err := m.AddBody("cube", in, multibody.Joint{Type: multibody.JointFree, Parent: -1}); err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewState()
+	q := spatial.Quat{W: r.NormFloat64(), X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
+	copy(s.Q, []float64{q.W, q.X, q.Y, q.Z, r.NormFloat64(), r.NormFloat64(), r.NormFloat64()})
+	ws := multibody.NewWorkspace(m)
+	ws.Update(s.Q, s.V)
+	return m, ws
+}
+
+// TestCubeassemblyFreePointRows: addBodyRows' free-body point rows
+// (addFreePointRows, no Jacobian formed) are, to the bit, what
+// PointJacobian's Jacobian and addFreeRows give, on a new block (+0) and
+// on a block already holding numbers (a merged block, whose entries are
+// never −0), with both signs, directions and offsets holding exact zeros
+// of both signs, and an offset of ±0 along an axis (the point level with
+// the body's origin). Directions with an Inf or a NaN take the general
+// path (finiteDirs) and give its bits too.
+func TestCubeassemblyFreePointRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(96, 30))
+	m, kin := cubeassemblyFreeBody(t, r)
+	org := kin.Pose(0).P
+	odd := []float64{math.Inf(1), math.Inf(-1), math.NaN()}
+	fast := 0
+	for trial := range 4000 {
+		var dirs [3]spatial.Vec3
+		for d := range dirs {
+			for c := range 3 {
+				dirs[d][c] = cubeslide2Draw(r)
+			}
+		}
+		if trial%10 == 9 {
+			dirs[r.IntN(3)][r.IntN(3)] = odd[r.IntN(len(odd))]
+		}
+		var pt spatial.Vec3
+		for c := range 3 {
+			pt[c] = org[c] + r.NormFloat64()
+			if r.IntN(4) == 0 {
+				pt[c] = org[c] // r_c = +0
+			}
+		}
+		sign := 1.0
+		if trial%2 == 1 {
+			sign = -1
+		}
+		merged := trial%3 == 0
+		var before [18]float64
+		if merged {
+			for i := range before {
+				if r.IntN(3) > 0 {
+					before[i] = r.NormFloat64()
+				}
+			}
+		}
+		want := before
+		jac := make([]float64, 18)
+		kin.PointJacobian(0, pt, jac)
+		addFreeRows(&want, (*[18]float64)(jac), &dirs, sign)
+
+		var a Assembler
+		if merged {
+			a.nb, a.tree[0], a.rows[0] = 1, 0, before[:]
+		}
+		a.addBodyRows(m, kin, 0, &pt, &dirs, sign, false)
+		if a.nb != 1 || a.tree[0] != 0 {
+			t.Fatalf("trial %d: %d blocks, tree %d", trial, a.nb, a.tree[0])
+		}
+		for i := range want {
+			if math.Float64bits(a.rows[0][i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (merged %v, sign %v): entry %d = %v, PointJacobian and addFreeRows give %v", trial, merged, sign, i, a.rows[0][i], want[i])
+			}
+		}
+		if finiteDirs(&dirs) {
+			fast++
+		}
+	}
+	if fast < 3000 {
+		t.Fatalf("only %d of 4000 trials took the free-body path", fast)
+	}
+}
+
+// TestCubeassemblyFiniteDirs: finiteDirs is false whenever one of the
+// nine numbers is an Inf or a NaN, true for ordinary finite ones.
+func TestCubeassemblyFiniteDirs(t *testing.T) {
+	d := [3]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	if !finiteDirs(&d) {
+		t.Fatal("the unit frame is not finite")
+	}
+	for k := range 9 {
+		for _, x := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+			e := d
+			e[k/3][k%3] = x
+			if finiteDirs(&e) {
+				t.Fatalf("entry %d = %v counted finite", k, x)
+			}
+		}
+	}
+}
