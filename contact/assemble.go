@@ -246,9 +246,10 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
-	w := a.delassus(p, 3)
+	var w spatial.Mat3
+	a.delassus(p, 3, &w)
 	a.recall(m, kin, i, pr, mats)
-	null := nullRows(a.lastInvMass(m, pr), w)
+	null := nullRows(a.lastInvMass(m, pr), &w)
 	mat := &a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
@@ -416,11 +417,9 @@ func PairName(m *multibody.Model, pr *Pair) string {
 // are null, and SAP's R = β²W/(4π²) and R_t = σW would be 0.
 //
 // ref is the pair's invTreeMass.
-func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
-	for r := range 3 {
-		null[r] = !(w[r][r] > 1e-12*ref)
-	}
-	return null
+func nullRows(ref float64, w *spatial.Mat3) (null [3]bool) {
+	lim := 1e-12 * ref // the rows written out: Go does not unroll the loop
+	return [3]bool{!(w[0][0] > lim), !(w[1][1] > lim), !(w[2][2] > lim)}
 }
 
 // frame is a contact frame's rows (t1, t2, n): a normal n after its
@@ -436,7 +435,7 @@ type frame = [3]spatial.Vec3
 // never reused: frameOf treats it as unset).
 func (a *Assembler) contactFrame(i int, n spatial.Vec3) *frame {
 	f := &a.frames[i]
-	if i > 0 && sameBits(a.frames[i-1][2], n) && n != (spatial.Vec3{}) {
+	if i > 0 && sameBits(&a.frames[i-1][2], &n) && n != (spatial.Vec3{}) {
 		*f = a.frames[i-1]
 	} else {
 		f[0], f[1] = spatial.Orthonormal(n)
@@ -447,13 +446,9 @@ func (a *Assembler) contactFrame(i int, n spatial.Vec3) *frame {
 
 // sameBits reports whether x and y are the same bit for bit (unlike ==,
 // which takes −0 for +0).
-func sameBits(x, y spatial.Vec3) bool {
-	for k := range 3 {
-		if math.Float64bits(x[k]) != math.Float64bits(y[k]) {
-			return false
-		}
-	}
-	return true
+func sameBits(x, y *spatial.Vec3) bool {
+	return math.Float64bits(x[0]) == math.Float64bits(y[0]) && math.Float64bits(x[1]) == math.Float64bits(y[1]) &&
+		math.Float64bits(x[2]) == math.Float64bits(y[2])
 }
 
 // frameOf returns the frame of pair i of the last Assemble, the one
@@ -785,10 +780,12 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 	}
 }
 
-// delassus returns the leading k×k block of W ≈ Σ_t J_t A_t⁻¹ J_tᵀ for the
-// rows in a.rows (SAP §V-B, "per-tree blocks"), each tree's term from half
-// of its factor (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ).
-func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
+// delassus sets w's leading k×k block, the rest 0, to that of W ≈
+// Σ_t J_t A_t⁻¹ J_tᵀ for the rows in a.rows (SAP §V-B, "per-tree
+// blocks"), each tree's term from half of its factor
+// (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ). w is written in
+// place: a Mat3 result was built and then copied.
+func (a *Assembler) delassus(p *solver.Problem, k int, w *spatial.Mat3) {
 	var wk [9]float64
 	f := a.cliqueFactor()
 	b := 0
@@ -798,7 +795,8 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 			b++
 		}
 		if b == a.nb {
-			return spatial.Mat3{{u[0], u[1], u[2]}, {u[1], u[3], u[4]}, {u[2], u[4], u[5]}}
+			*w = spatial.Mat3{{u[0], u[1], u[2]}, {u[1], u[3], u[4]}, {u[2], u[4], u[5]}}
+			return
 		}
 		wk = [9]float64{u[0], u[1], u[2], u[1], u[3], u[4], u[2], u[4], u[5]} // as Delassus would have left it
 	}
@@ -810,15 +808,15 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 		f.Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
 	}
 	if k == 3 { // a contact's block: wk is W row by row already
-		return spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
+		*w = spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
+		return
 	}
-	var w spatial.Mat3
+	*w = spatial.Mat3{}
 	for r := range k {
 		for c := range k {
 			w[r][c] = wk[r*k+c]
 		}
 	}
-	return w
 }
 
 // queue builds the angular rows of a rolling (Disk on t1, t2) or spin
@@ -830,7 +828,8 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, i int, p
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
 	a.buildRows(m, kin, pr, &dirs, true)
-	w := a.delassus(p, size)
+	var w spatial.Mat3
+	a.delassus(p, size, &w)
 	wr := w[0][0]
 	if size == 2 {
 		wr = 0.5 * (w[0][0] + w[1][1])
