@@ -305,21 +305,22 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
+	vhat, r := (*[3]float64)(p.VHat[row:row+3]), (*[3]float64)(p.R[row:row+3]) // one bounds check each
 	lever := dt + mat.Dissipation
 	a.lever[i] = lever
 	if pr.Anchored && mat.Anchors {
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
 		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
-		p.VHat[row] = -pr.AnchorShift.Dot(*t1) / lever
-		p.VHat[row+1] = -pr.AnchorShift.Dot(*t2) / lever
+		vhat[0] = -pr.AnchorShift.Dot(*t1) / lever
+		vhat[1] = -pr.AnchorShift.Dot(*t2) / lever
 	}
-	p.VHat[row+2] = vn
-	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
+	vhat[2] = vn
+	r[0], r[1], r[2] = rt, rt, rn
 	if null != [3]bool{} {
-		for r, nr := range null {
+		for k, nr := range null {
 			if nr {
-				p.VHat[row+r] = 0 // a direction the bodies cannot move in at the point: no impulse
+				vhat[k] = 0 // a direction the bodies cannot move in at the point: no impulse
 			}
 		}
 	}
@@ -456,13 +457,17 @@ func sameBits(x, y *spatial.Vec3) bool {
 // (else the frame of its normal now, in a.spare), read in place: its
 // tangents are the first two rows.
 func (a *Assembler) frameOf(i int, pr *Pair) *frame {
-	if i < len(a.frames) {
-		if f := &a.frames[i]; f[2] == pr.Normal && f[2] != (spatial.Vec3{}) {
-			return f
-		}
+	if i < len(a.frames) && a.frames[i][2] == pr.Normal && pr.Normal != (spatial.Vec3{}) {
+		return &a.frames[i]
 	}
-	a.spare[0], a.spare[1] = spatial.Orthonormal(pr.Normal)
-	a.spare[2] = pr.Normal
+	return a.spareFrame(&pr.Normal)
+}
+
+// spareFrame sets a.spare to the frame of normal n and returns it
+// (frameOf, out of line).
+func (a *Assembler) spareFrame(n *spatial.Vec3) *frame {
+	a.spare[0], a.spare[1] = spatial.Orthonormal(*n)
+	a.spare[2] = *n
 	return &a.spare
 }
 
@@ -1015,7 +1020,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	a.load = resizeFloat(a.load, np)
 	load := a.load
 	clear(load)
-	g := m.Gravity.Norm()
+	g := a.g // ‖g‖ (start)
 	if !(g > 0) {
 		return
 	}

@@ -172,7 +172,7 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 		*mm = Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
 			Impulse: [3]float64(res.Gamma[row : row+3])}
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
-		a.anchor(mm, pr, i, p, res)
+		a.anchor(mm, pr, i, row, p, res)
 		a.anchorRotation(mm, pr, i, p, res)
 	}
 	if mem.Keep != nil {
@@ -253,9 +253,8 @@ func (mem *Memory) Restore(memos []Memo, dt float64) {
 // sliding stops into a stick without a jump, and a load just inside the
 // friction bound is held (dropping the anchor there would let the contact
 // ratchet forward). A displacement beyond Params.AnchorRadius drops the
-// anchor.
-func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
-	row := p.Constraints[a.base+i].Row
+// anchor. row is the contact's first row (Remember has it).
+func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, res *solver.Result) {
 	if !(res.Gamma[row+2] > 0) {
 		return
 	}
