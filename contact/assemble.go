@@ -684,14 +684,17 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	}
 	t := m.Bodies[b].Tree
 	n := m.Trees[t].NV
-	rows := a.rows[0] // the block begun for t by the pair's other body, or a new one
-	if a.nb != 1 || a.tree[0] != t {
+	rows, fresh := a.rows[0], a.nb != 1 || a.tree[0] != t // the block begun for t by the pair's other body, or a new one
+	if fresh {
 		rows = a.newBlock(t, n)
 	}
 	body := &m.Bodies[b]
 	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finiteDirs(dirs) {
-		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign)
+		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
 		return
+	}
+	if fresh {
+		clear(rows)
 	}
 	a.jac = solver.Resize(a.jac, 3*n)
 	if angular {
@@ -723,12 +726,12 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 }
 
 // newBlock begins the next block of a.rows, for tree t of n velocities,
-// and returns its 3×n rows, cleared to +0.
+// and returns its 3×n rows, as they were (the caller clears them, or sets
+// every entry).
 func (a *Assembler) newBlock(t, n int) []float64 {
 	s := a.nb
 	a.tree[s] = t
 	a.rows[s] = solver.Resize(a.rows[s], 3*n)
-	clear(a.rows[s])
 	a.nb++
 	return a.rows[s]
 }
@@ -753,16 +756,23 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 // +0), so a zero's sign never reaches them: the same bits
 // (TestCubeassemblyFreePointRows). The caller checks the directions are
 // finite (finiteDirs): an infinite one times 0 is NaN.
-func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, sign float64) {
+//
+// fresh says the block is new and not cleared: its entries are set to
+// 0 + sign·x, what adding to a cleared entry gives (Go keeps the addition
+// of +0, which turns −0 into +0), without the clearing.
+func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
 	for i := range 3 {
 		d := &dirs[i]
+		y0 := sign * (d[1]*(-r[2]) + d[2]*r[1]) // e_x × r = (0, −r_z, r_y)
+		y1 := sign * (d[0]*r[2] + d[2]*(-r[0])) // e_y × r = (r_z, 0, −r_x)
+		y2 := sign * (d[0]*(-r[1]) + d[1]*r[0]) // e_z × r = (−r_y, r_x, 0)
+		y3, y4, y5 := sign*d[0], sign*d[1], sign*d[2]
 		row := (*[6]float64)(rows[6*i : 6*i+6])
-		row[0] += sign * (d[1]*(-r[2]) + d[2]*r[1]) // e_x × r = (0, −r_z, r_y)
-		row[1] += sign * (d[0]*r[2] + d[2]*(-r[0])) // e_y × r = (r_z, 0, −r_x)
-		row[2] += sign * (d[0]*(-r[1]) + d[1]*r[0]) // e_z × r = (−r_y, r_x, 0)
-		row[3] += sign * d[0]
-		row[4] += sign * d[1]
-		row[5] += sign * d[2]
+		if fresh {
+			row[0], row[1], row[2], row[3], row[4], row[5] = 0+y0, 0+y1, 0+y2, 0+y3, 0+y4, 0+y5
+		} else {
+			row[0], row[1], row[2], row[3], row[4], row[5] = row[0]+y0, row[1]+y1, row[2]+y2, row[3]+y3, row[4]+y4, row[5]+y5
+		}
 	}
 }
 

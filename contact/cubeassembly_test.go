@@ -28,9 +28,10 @@ func cubeassemblyFreeBody(t *testing.T, r *rand.Rand) (*multibody.Model, *multib
 
 // TestCubeassemblyFreePointRows: addBodyRows' free-body point rows
 // (addFreePointRows, no Jacobian formed) are, to the bit, what
-// PointJacobian's Jacobian and addFreeRows give, on a new block (+0) and
-// on a block already holding numbers (a merged block, whose entries are
-// never −0), with both signs, directions and offsets holding exact zeros
+// PointJacobian's Jacobian and addFreeRows give, on a new block (+0,
+// whose storage addBodyRows does not clear first: it holds other
+// numbers, zeros of both signs among them) and on a block already holding
+// numbers (a merged block, whose entries are never −0), with both signs, directions and offsets holding exact zeros
 // of both signs, and an offset of ±0 along an axis (the point level with
 // the body's origin). Directions with an Inf or a NaN take the general
 // path (finiteDirs) and give its bits too.
@@ -78,6 +79,11 @@ func TestCubeassemblyFreePointRows(t *testing.T) {
 		var a Assembler
 		if merged {
 			a.nb, a.tree[0], a.rows[0] = 1, 0, before[:]
+		} else { // a new block's storage holds the last pair's numbers: every entry must be set
+			a.rows[0] = make([]float64, 18)
+			for i := range a.rows[0] {
+				a.rows[0][i] = cubeslide2Draw(r)
+			}
 		}
 		a.addBodyRows(m, kin, 0, &pt, &dirs, sign, false)
 		if a.nb != 1 || a.tree[0] != 0 {

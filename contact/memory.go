@@ -173,7 +173,9 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 			Impulse: [3]float64(res.Gamma[row : row+3])}
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
 		a.anchor(mm, pr, i, row, p, res)
-		a.anchorRotation(mm, pr, i, p, res)
+		if len(a.extra) > 0 { // else no pair has a rolling or spin block (a.roll, a.spin are all −1)
+			a.anchorRotation(mm, pr, i, p, res)
+		}
 	}
 	if mem.Keep != nil {
 		for _, mm := range mem.memos {
