@@ -129,6 +129,7 @@ type Assembler struct {
 	// ignored.
 	Combined []Material
 	comb     []Material // Combined for this Assemble, or nil
+	combined combinedPair
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
@@ -204,7 +205,7 @@ func (a *Assembler) start(m *multibody.Model, base int, dt float64, prm Params) 
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], base
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
 	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
-	a.comb = nil
+	a.comb, a.combined.valid = nil, false
 	a.roll, a.spin, a.lever, a.frames = a.roll[:0], a.spin[:0], a.lever[:0], a.frames[:0]
 }
 
@@ -502,11 +503,29 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 		return
 	}
 	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB}
-	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
+	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
+	switch {
+	case mats[ia].Foundation != nil || mats[ib].Foundation != nil:
+		a.last.mat = pairMaterial(m, kin, pr, mats)
+	case a.comb != nil:
 		a.last.mat = a.comb[i]
-		return
+	default: // pairMaterial's Combine, once per pair of materials
+		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
+			*c = combinedPair{valid: true, ia: ia, ib: ib, mat: Combine(mats[ia], mats[ib])}
+		}
+		a.last.mat = a.combined.mat
 	}
-	a.last.mat = pairMaterial(m, kin, pr, mats)
+}
+
+// combinedPair is the Combine of materials ia and ib (indices into the
+// materials given to Assemble), when valid: the manifolds of one
+// Assemble between geometries of the same two materials (ten boxes of one
+// material) share it. The materials do not change within an Assemble, so
+// it is the value Combine would give again.
+type combinedPair struct {
+	valid  bool
+	ia, ib int
+	mat    Material
 }
 
 // lastInvMass returns the invTreeMass of pair pr, whose geometries are

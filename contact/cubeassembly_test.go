@@ -3,6 +3,7 @@ package contact
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/stiction-sim/stiction/multibody"
@@ -116,6 +117,36 @@ func TestCubeassemblyFiniteDirs(t *testing.T) {
 			e[k/3][k%3] = x
 			if finiteDirs(&e) {
 				t.Fatalf("entry %d = %v counted finite", k, x)
+			}
+		}
+	}
+}
+
+// TestCubeassemblyCombinedOncePerMaterials: recall's material for pairs
+// of geometries of several materials, in an order that meets the same
+// pair of materials again after others, the reverse pair (Combine is not
+// symmetric in every field) and a new Assemble (start) after the
+// materials changed, is Combine of the pair's two materials every time.
+func TestCubeassemblyCombinedOncePerMaterials(t *testing.T) {
+	mats := []Material{
+		{Stiffness: 1e5, Dissipation: 0.01, Friction: 0.5, Anchors: true},
+		{Stiffness: 3e6, Dissipation: 0.02, Friction: 1.1, Rolling: 0.01, SlipTime: 0.02},
+		{Stiffness: 7e4, Friction: 0.2, Spin: 0.03, SlipTime: 0.01, SlipWeight: 2},
+	}
+	m := &multibody.Model{Geometries: []multibody.Geometry{{Material: 0}, {Material: 1}, {Material: 2}, {Material: 0}, {Material: 1}}}
+	geoms := [][2]int{{0, 1}, {3, 1}, {0, 4}, {1, 0}, {0, 2}, {3, 4}, {2, 2}, {4, 3}, {0, 1}}
+	var a Assembler
+	for round := range 2 {
+		if round == 1 { // the caller changes a material between two Assembles
+			mats[1].Friction, mats[0].Stiffness = 0.7, 2e5
+		}
+		a.start(m, 0, 0.01, DefaultParams())
+		for i, g := range geoms {
+			pr := Pair{GeomA: g[0], GeomB: g[1]}
+			a.recall(m, nil, i, &pr, mats)
+			want := Combine(mats[m.Geometries[g[0]].Material], mats[m.Geometries[g[1]].Material])
+			if !reflect.DeepEqual(a.last.mat, want) {
+				t.Fatalf("round %d, pair %d (geometries %v): material %+v, Combine gives %+v", round, i, g, a.last.mat, want)
 			}
 		}
 	}
