@@ -502,7 +502,9 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
 		return
 	}
-	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB}
+	// Field by field (every branch below sets mat): the literal cleared
+	// the 160 bytes of mat first.
+	a.last.valid, a.last.massSet, a.last.geomA, a.last.geomB, a.last.invMass = true, false, pr.GeomA, pr.GeomB, 0
 	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
 	switch {
 	case mats[ia].Foundation != nil || mats[ib].Foundation != nil:
@@ -511,7 +513,8 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 		a.last.mat = a.comb[i]
 	default: // pairMaterial's Combine, once per pair of materials
 		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
-			*c = combinedPair{valid: true, ia: ia, ib: ib, mat: Combine(mats[ia], mats[ib])}
+			c.valid, c.ia, c.ib = true, ia, ib
+			c.mat = Combine(mats[ia], mats[ib])
 		}
 		a.last.mat = a.combined.mat
 	}
@@ -828,8 +831,10 @@ func (a *Assembler) delassus(p *solver.Problem, k int, w *spatial.Mat3) {
 		for b < a.nb && f.FreeDelassus(&p.Cliques[a.tree[b]], a.rows[b], &u) {
 			b++
 		}
-		if b == a.nb {
-			*w = spatial.Mat3{{u[0], u[1], u[2]}, {u[1], u[3], u[4]}, {u[2], u[4], u[5]}}
+		if b == a.nb { // entry by entry: a Mat3 literal is built aside and copied
+			w[0][0], w[0][1], w[0][2] = u[0], u[1], u[2]
+			w[1][0], w[1][1], w[1][2] = u[1], u[3], u[4]
+			w[2][0], w[2][1], w[2][2] = u[2], u[4], u[5]
 			return
 		}
 		wk = [9]float64{u[0], u[1], u[2], u[1], u[3], u[4], u[2], u[4], u[5]} // as Delassus would have left it
