@@ -100,8 +100,8 @@ func (mem *Memory) Recall(pairs []Pair) {
 		}
 		guess = j + 1
 		mm := &mem.memos[j]
-		// Each field written once (not cleared first, then set): the
-		// same values.
+		// Set from the memo, not all cleared first and then set (the
+		// shifts excepted): the same values.
 		pr.Age, pr.PrevImpulse = mm.Age+1, mm.Impulse
 		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
 		pr.Anchored, pr.RollAnchored = mm.Anchored, mm.Rolled
