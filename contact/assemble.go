@@ -81,9 +81,11 @@ type Assembler struct {
 	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
 	// turns an anchor's displacement Δx into a velocity.
 	lever []float64
-	// frames holds, per pair of the last Assemble, its normal and the
-	// tangents Orthonormal gave for it, for Memory.Remember (frameOf).
+	// frames holds, per pair of the last Assemble, its frame: the
+	// tangents Orthonormal gave for its normal, and the normal, for
+	// Memory.Remember (frameOf).
 	frames []frame
+	spare  frame // frameOf's answer for a pair whose normal has changed
 	// roll and spin give, per pair of the last Assemble, the index of its
 	// rolling and spin friction blocks in the problem (−1: none).
 	roll, spin []int
@@ -127,6 +129,7 @@ type Assembler struct {
 	// ignored.
 	Combined []Material
 	comb     []Material // Combined for this Assemble, or nil
+	combined combinedPair
 }
 
 // extraRows is a rolling- or spin-friction block waiting to be added after
@@ -202,7 +205,7 @@ func (a *Assembler) start(m *multibody.Model, base int, dt float64, prm Params) 
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], base
 	a.dt, a.anchorRadius = dt, prm.AnchorRadius
 	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
-	a.comb = nil
+	a.comb, a.combined.valid = nil, false
 	a.roll, a.spin, a.lever, a.frames = a.roll[:0], a.spin[:0], a.lever[:0], a.frames[:0]
 }
 
@@ -238,16 +241,16 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // 160 bytes, which each call and assignment copied (BENCHMARKS.md,
 // fifty-seventh pass).
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
-	var dirs [3]spatial.Vec3
-	a.contactFrame(i, pr.Normal, &dirs)
+	dirs := a.contactFrame(i, pr.Normal)
 	t1, t2 := &dirs[0], &dirs[1]
-	a.buildRows(m, kin, pr, &dirs, false)
+	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
-	w := a.delassus(p, 3)
+	var w spatial.Mat3
+	a.delassus(p, 3, &w)
 	a.recall(m, kin, i, pr, mats)
-	null := nullRows(a.lastInvMass(m, pr), w)
+	null := nullRows(a.lastInvMass(m, pr), &w)
 	mat := &a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
@@ -283,7 +286,6 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if mat.SlipTime > 0 && mat.SlipStiffness > 0 && !(null[0] && null[1]) && !null[2] { // a planar body has one null tangent: one R_t for both
 		rt = softFrictionR(*mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
 	}
-	eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0) (Similar)
 	var c int
 	switch prm.Approximation {
 	case Lagged:
@@ -297,26 +299,29 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		}
 		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight, stick)
 	case Similar:
+		eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0)
 		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
 	default:
 		c = p.AddConstraint(solver.ContactCone, 3, mat.Friction)
 	}
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
-	a.lever[i] = dt + mat.Dissipation
+	vhat, r := (*[3]float64)(p.VHat[row:row+3]), (*[3]float64)(p.R[row:row+3]) // one bounds check each
+	lever := dt + mat.Dissipation
+	a.lever[i] = lever
 	if pr.Anchored && mat.Anchors {
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
 		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
-		p.VHat[row] = -pr.AnchorShift.Dot(*t1) / (dt + mat.Dissipation)
-		p.VHat[row+1] = -pr.AnchorShift.Dot(*t2) / (dt + mat.Dissipation)
+		vhat[0] = -pr.AnchorShift.Dot(*t1) / lever
+		vhat[1] = -pr.AnchorShift.Dot(*t2) / lever
 	}
-	p.VHat[row+2] = vn
-	p.R[row], p.R[row+1], p.R[row+2] = rt, rt, rn
+	vhat[2] = vn
+	r[0], r[1], r[2] = rt, rt, rn
 	if null != [3]bool{} {
-		for r, nr := range null {
+		for k, nr := range null {
 			if nr {
-				p.VHat[row+r] = 0 // a direction the bodies cannot move in at the point: no impulse
+				vhat[k] = 0 // a direction the bodies cannot move in at the point: no impulse
 			}
 		}
 	}
@@ -328,14 +333,14 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		if pr.RollAnchored && mat.Anchors {
 			vh = [2]float64{-pr.RollShift.Dot(*t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(*t2) / (dt + mat.Dissipation)}
 		}
-		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
 	}
 	if mat.Spin > 0 {
 		var vh [2]float64
 		if pr.SpinAnchored && mat.Anchors {
 			vh[0] = -pr.SpinShift / (dt + mat.Dissipation)
 		}
-		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
 	}
 	return nil
 }
@@ -358,9 +363,8 @@ func badR(rt, rn float64) (r int, x float64, bad bool) {
 // its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
 // its combined material has rolling or spin friction.
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
-	var dirs [3]spatial.Vec3
-	a.contactFrame(i, pr.Normal, &dirs)
-	a.buildRows(m, kin, pr, &dirs, false)
+	dirs := a.contactFrame(i, pr.Normal)
+	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
 		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 	}
@@ -372,10 +376,10 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	}
 	a.recall(m, kin, i, pr, mats)
 	if a.last.mat.Rolling > 0 {
-		a.queue(m, kin, i, pr, dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
 	}
 	if a.last.mat.Spin > 0 {
-		a.queue(m, kin, i, pr, dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
 	}
 	return nil
 }
@@ -415,53 +419,57 @@ func PairName(m *multibody.Model, pr *Pair) string {
 // are null, and SAP's R = β²W/(4π²) and R_t = σW would be 0.
 //
 // ref is the pair's invTreeMass.
-func nullRows(ref float64, w spatial.Mat3) (null [3]bool) {
-	for r := range 3 {
-		null[r] = !(w[r][r] > 1e-12*ref)
-	}
-	return null
+func nullRows(ref float64, w *spatial.Mat3) (null [3]bool) {
+	lim := 1e-12 * ref // the rows written out: Go does not unroll the loop
+	return [3]bool{!(w[0][0] > lim), !(w[1][1] > lim), !(w[2][2] > lim)}
 }
 
-// frame is a contact normal n and its tangents (t1, t2) =
-// spatial.Orthonormal(n).
-type frame struct{ n, t1, t2 spatial.Vec3 }
+// frame is a contact frame's rows (t1, t2, n): a normal n after its
+// tangents (t1, t2) = spatial.Orthonormal(n), the directions of a
+// contact's rows (buildRows).
+type frame = [3]spatial.Vec3
 
-// contactFrame sets a.frames[i] to the normal n and its tangents
-// spatial.Orthonormal(n), and dirs to the frame's rows (t1, t2, n),
-// written in place (returning the tangents and copying them into dirs
-// cost a pair about 100 instructions). The pairs of one manifold share
-// their normal: the frame of pair i−1 is reused when its normal is n, bit
-// for bit (the frame of a zero normal is never reused: frameOf treats it
-// as unset).
-func (a *Assembler) contactFrame(i int, n spatial.Vec3, dirs *[3]spatial.Vec3) {
+// contactFrame sets a.frames[i] to the tangents spatial.Orthonormal(n)
+// and the normal n, and returns it: the pair's directions, read in place
+// (copying them into the caller's array cost a pair 25 instructions). The
+// pairs of one manifold share their normal: the frame of pair i−1 is
+// reused when its normal is n, bit for bit (the frame of a zero normal is
+// never reused: frameOf treats it as unset).
+func (a *Assembler) contactFrame(i int, n spatial.Vec3) *frame {
 	f := &a.frames[i]
-	if i > 0 && sameBits(a.frames[i-1].n, n) && n != (spatial.Vec3{}) {
+	if i > 0 && sameBits(&a.frames[i-1][2], &n) && n != (spatial.Vec3{}) {
 		*f = a.frames[i-1]
 	} else {
-		f.n = n
-		f.t1, f.t2 = spatial.Orthonormal(n)
+		f[0], f[1] = spatial.Orthonormal(n)
+		f[2] = n
 	}
-	dirs[0], dirs[1], dirs[2] = f.t1, f.t2, n
+	return f
 }
 
 // sameBits reports whether x and y are the same bit for bit (unlike ==,
 // which takes −0 for +0).
-func sameBits(x, y spatial.Vec3) bool {
-	for k := range 3 {
-		if math.Float64bits(x[k]) != math.Float64bits(y[k]) {
-			return false
-		}
-	}
-	return true
+func sameBits(x, y *spatial.Vec3) bool {
+	return math.Float64bits(x[0]) == math.Float64bits(y[0]) && math.Float64bits(x[1]) == math.Float64bits(y[1]) &&
+		math.Float64bits(x[2]) == math.Float64bits(y[2])
 }
 
-// frameOf returns the tangents of pair i of the last Assemble, the ones
-// Assemble used when the pair's normal is still the one it had then.
-func (a *Assembler) frameOf(i int, pr *Pair) (t1, t2 spatial.Vec3) {
-	if i < len(a.frames) && a.frames[i].n == pr.Normal && a.frames[i].n != (spatial.Vec3{}) {
-		return a.frames[i].t1, a.frames[i].t2
+// frameOf returns the frame of pair i of the last Assemble, the one
+// Assemble used when the pair's normal is still the one it had then
+// (else the frame of its normal now, in a.spare), read in place: its
+// tangents are the first two rows.
+func (a *Assembler) frameOf(i int, pr *Pair) *frame {
+	if i < len(a.frames) && a.frames[i][2] == pr.Normal && pr.Normal != (spatial.Vec3{}) {
+		return &a.frames[i]
 	}
-	return spatial.Orthonormal(pr.Normal)
+	return a.spareFrame(&pr.Normal)
+}
+
+// spareFrame sets a.spare to the frame of normal n and returns it
+// (frameOf, out of line).
+func (a *Assembler) spareFrame(n *spatial.Vec3) *frame {
+	a.spare[0], a.spare[1] = spatial.Orthonormal(*n)
+	a.spare[2] = *n
+	return &a.spare
 }
 
 // resizeFrames returns f with length n, zeroed, reusing its storage.
@@ -494,20 +502,50 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	if a.last.valid && a.last.geomA == pr.GeomA && a.last.geomB == pr.GeomB {
 		return
 	}
-	a.last = lastPair{valid: true, geomA: pr.GeomA, geomB: pr.GeomB}
-	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
+	// Field by field (every branch below sets mat): the literal cleared
+	// the 160 bytes of mat first.
+	a.last.valid, a.last.massSet, a.last.geomA, a.last.geomB, a.last.invMass = true, false, pr.GeomA, pr.GeomB, 0
+	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
+	switch {
+	case mats[ia].Foundation != nil || mats[ib].Foundation != nil:
+		a.last.mat = pairMaterial(m, kin, pr, mats)
+	case a.comb != nil:
 		a.last.mat = a.comb[i]
-		return
+	default: // pairMaterial's Combine, once per pair of materials
+		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
+			c.valid, c.ia, c.ib = true, ia, ib
+			c.mat = Combine(mats[ia], mats[ib])
+		}
+		a.last.mat = a.combined.mat
 	}
-	a.last.mat = pairMaterial(m, kin, pr, mats)
+}
+
+// combinedPair is the Combine of materials ia and ib (indices into the
+// materials given to Assemble), when valid: the manifolds of one
+// Assemble between geometries of the same two materials (ten boxes of one
+// material) share it. The materials do not change within an Assemble, so
+// it is the value Combine would give again.
+type combinedPair struct {
+	valid  bool
+	ia, ib int
+	mat    Material
 }
 
 // lastInvMass returns the invTreeMass of pair pr, whose geometries are
 // a.last's (recall), computing it once per pair of geometries.
 func (a *Assembler) lastInvMass(m *multibody.Model, pr *Pair) float64 {
-	if !a.last.massSet {
-		a.last.invMass, a.last.massSet = invTreeMass(m, pr), true
+	if a.last.massSet {
+		return a.last.invMass // small enough to be inlined: the manifold's later pairs
 	}
+	return a.setInvMass(m, pr)
+}
+
+// setInvMass sets a.last's invTreeMass to pr's and returns it. It is
+// kept out of line so that lastInvMass is inlined.
+//
+//go:noinline
+func (a *Assembler) setInvMass(m *multibody.Model, pr *Pair) float64 {
+	a.last.invMass, a.last.massSet = invTreeMass(m, pr), true
 	return a.last.invMass
 }
 
@@ -668,27 +706,30 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	}
 	t := m.Bodies[b].Tree
 	n := m.Trees[t].NV
+	rows, fresh := a.rows[0], a.nb != 1 || a.tree[0] != t // the block begun for t by the pair's other body, or a new one
+	if fresh {
+		rows = a.newBlock(t, n)
+	}
+	body := &m.Bodies[b]
+	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finiteDirs(dirs) {
+		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
+		return
+	}
+	if fresh {
+		clear(rows)
+	}
 	a.jac = solver.Resize(a.jac, 3*n)
 	if angular {
 		kin.AngularJacobian(b, a.jac)
 	} else {
 		kin.PointJacobian(b, *pt, a.jac)
 	}
-	slot := a.nb
-	if a.nb == 1 && a.tree[0] == t {
-		slot = 0
-	} else {
-		a.tree[slot] = t
-		a.rows[slot] = solver.Resize(a.rows[slot], 3*n)
-		clear(a.rows[slot])
-		a.nb++
-	}
-	if body := &m.Bodies[b]; n == 6 && body.Joint.Parent < 0 && body.Joint.NV() == 6 {
-		addFreeRows((*[18]float64)(a.rows[slot][:18]), (*[18]float64)(a.jac[:18]), dirs, sign)
+	if n == 6 && body.Joint.Parent < 0 && body.Joint.NV() == 6 {
+		addFreeRows((*[18]float64)(rows[:18]), (*[18]float64)(a.jac[:18]), dirs, sign)
 		return
 	}
 	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
-	r0, r1, r2 := a.rows[slot][:n], a.rows[slot][n:2*n], a.rows[slot][2*n:3*n]
+	r0, r1, r2 := rows[:n], rows[n:2*n], rows[2*n:3*n]
 	// Only the columns of b's joints and its ancestors' (MuJoCo's chain,
 	// mj_jacDifPair's) can be non-zero: PointJacobian and AngularJacobian
 	// write 0 in the others, and adding sign·(d·0) to a row's entry leaves
@@ -702,6 +743,57 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 			r0[j] += sign * (dirs[0][0]*jx[j] + dirs[0][1]*jy[j] + dirs[0][2]*jz[j])
 			r1[j] += sign * (dirs[1][0]*jx[j] + dirs[1][1]*jy[j] + dirs[1][2]*jz[j])
 			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
+		}
+	}
+}
+
+// newBlock begins the next block of a.rows, for tree t of n velocities,
+// and returns its 3×n rows, as they were (the caller clears them, or sets
+// every entry).
+func (a *Assembler) newBlock(t, n int) []float64 {
+	s := a.nb
+	a.tree[s] = t
+	a.rows[s] = solver.Resize(a.rows[s], 3*n)
+	a.nb++
+	return a.rows[s]
+}
+
+// finiteDirs reports whether the nine numbers of dirs are finite, by a
+// sufficient test: their sum is finite (an Inf or a NaN among them makes
+// it Inf or NaN; an overflow of finite ones answers false, which only
+// sends addBodyRows on its general path).
+func finiteDirs(d *[3]spatial.Vec3) bool {
+	s := d[0][0] + d[0][1] + d[0][2] + d[1][0] + d[1][1] + d[1][2] + d[2][0] + d[2][1] + d[2][2]
+	return s-s == 0
+}
+
+// addFreePointRows is addFreeRows for the point Jacobian of a lone free
+// body (multibody.Workspace.PointJacobian's free case: columns e_k × r and
+// e_k, r the point's offset from the body's origin), without forming it:
+// the terms d·0 of the sums are left out and d·1 is d. For finite
+// directions d·0 is a zero, and x + 0 is x unless x is a zero too, so
+// each sum is the full one but for the sign of a zero result; and rows
+// only ever receive sign·x added to +0 or to an entry that is not −0 (a
+// sum that starts at +0 is −0 only when every term is −0, and +0 + ±0 is
+// +0), so a zero's sign never reaches them: the same bits
+// (TestCubeassemblyFreePointRows). The caller checks the directions are
+// finite (finiteDirs): an infinite one times 0 is NaN.
+//
+// fresh says the block is new and not cleared: its entries are set to
+// 0 + sign·x, what adding to a cleared entry gives (Go keeps the addition
+// of +0, which turns −0 into +0), without the clearing.
+func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
+	for i := range 3 {
+		d := &dirs[i]
+		y0 := sign * (d[1]*(-r[2]) + d[2]*r[1]) // e_x × r = (0, −r_z, r_y)
+		y1 := sign * (d[0]*r[2] + d[2]*(-r[0])) // e_y × r = (r_z, 0, −r_x)
+		y2 := sign * (d[0]*(-r[1]) + d[1]*r[0]) // e_z × r = (−r_y, r_x, 0)
+		y3, y4, y5 := sign*d[0], sign*d[1], sign*d[2]
+		row := (*[6]float64)(rows[6*i : 6*i+6])
+		if fresh {
+			row[0], row[1], row[2], row[3], row[4], row[5] = 0+y0, 0+y1, 0+y2, 0+y3, 0+y4, 0+y5
+		} else {
+			row[0], row[1], row[2], row[3], row[4], row[5] = row[0]+y0, row[1]+y1, row[2]+y2, row[3]+y3, row[4]+y4, row[5]+y5
 		}
 	}
 }
@@ -725,10 +817,12 @@ func (a *Assembler) addBlocks(p *solver.Problem, c int) {
 	}
 }
 
-// delassus returns the leading k×k block of W ≈ Σ_t J_t A_t⁻¹ J_tᵀ for the
-// rows in a.rows (SAP §V-B, "per-tree blocks"), each tree's term from half
-// of its factor (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ).
-func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
+// delassus sets w's leading k×k block, the rest 0, to that of W ≈
+// Σ_t J_t A_t⁻¹ J_tᵀ for the rows in a.rows (SAP §V-B, "per-tree
+// blocks"), each tree's term from half of its factor
+// (solver.CliqueFactor.Delassus: Yᵀ D⁻¹ Y, Y = L⁻ᵀ J_tᵀ). w is written in
+// place: a Mat3 result was built and then copied.
+func (a *Assembler) delassus(p *solver.Problem, k int, w *spatial.Mat3) {
 	var wk [9]float64
 	f := a.cliqueFactor()
 	b := 0
@@ -737,8 +831,11 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 		for b < a.nb && f.FreeDelassus(&p.Cliques[a.tree[b]], a.rows[b], &u) {
 			b++
 		}
-		if b == a.nb {
-			return spatial.Mat3{{u[0], u[1], u[2]}, {u[1], u[3], u[4]}, {u[2], u[4], u[5]}}
+		if b == a.nb { // entry by entry: a Mat3 literal is built aside and copied
+			w[0][0], w[0][1], w[0][2] = u[0], u[1], u[2]
+			w[1][0], w[1][1], w[1][2] = u[1], u[3], u[4]
+			w[2][0], w[2][1], w[2][2] = u[2], u[4], u[5]
+			return
 		}
 		wk = [9]float64{u[0], u[1], u[2], u[1], u[3], u[4], u[2], u[4], u[5]} // as Delassus would have left it
 	}
@@ -750,15 +847,15 @@ func (a *Assembler) delassus(p *solver.Problem, k int) spatial.Mat3 {
 		f.Delassus(q, a.rows[b][:k*q.Size], k, a.x, wk[:k*k])
 	}
 	if k == 3 { // a contact's block: wk is W row by row already
-		return spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
+		*w = spatial.Mat3{{wk[0], wk[1], wk[2]}, {wk[3], wk[4], wk[5]}, {wk[6], wk[7], wk[8]}}
+		return
 	}
-	var w spatial.Mat3
+	*w = spatial.Mat3{}
 	for r := range k {
 		for c := range k {
 			w[r][c] = wk[r*k+c]
 		}
 	}
-	return w
 }
 
 // queue builds the angular rows of a rolling (Disk on t1, t2) or spin
@@ -770,7 +867,8 @@ func (a *Assembler) queue(m *multibody.Model, kin *multibody.Workspace, i int, p
 		dirs = [3]spatial.Vec3{dirs[2], dirs[0], dirs[1]} // spin: the normal first
 	}
 	a.buildRows(m, kin, pr, &dirs, true)
-	w := a.delassus(p, size)
+	var w spatial.Mat3
+	a.delassus(p, size, &w)
 	wr := w[0][0]
 	if size == 2 {
 		wr = 0.5 * (w[0][0] + w[1][1])
@@ -956,7 +1054,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	a.load = resizeFloat(a.load, np)
 	load := a.load
 	clear(load)
-	g := m.Gravity.Norm()
+	g := a.g // ‖g‖ (start)
 	if !(g > 0) {
 		return
 	}

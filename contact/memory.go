@@ -92,22 +92,23 @@ func (mem *Memory) Recall(pairs []Pair) {
 	guess := 0 // where pair i's memo is when the pairs come in the memos' order (findFrom)
 	for i := range pairs {
 		pr := &pairs[i]
-		pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
-		pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
 		j, ok := mem.findFrom(pairKey(pr), guess)
 		if !ok {
+			pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
+			pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
 			continue
 		}
 		guess = j + 1
 		mm := &mem.memos[j]
+		// Set from the memo, not all cleared first and then set (the
+		// shifts excepted): the same values.
 		pr.Age, pr.PrevImpulse = mm.Age+1, mm.Impulse
 		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
-		if mm.Anchored {
-			pr.Anchored = true
+		pr.Anchored, pr.RollAnchored = mm.Anchored, mm.Rolled
+		if pr.AnchorShift = (spatial.Vec3{}); mm.Anchored {
 			pr.AnchorShift = onPlane(mm.Shift, pr.Normal)
 		}
-		if mm.Rolled {
-			pr.RollAnchored = true
+		if pr.RollShift = (spatial.Vec3{}); mm.Rolled {
 			pr.RollShift = onPlane(mm.Roll, pr.Normal)
 		}
 		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
@@ -171,8 +172,10 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 		*mm = Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
 			Impulse: [3]float64(res.Gamma[row : row+3])}
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
-		a.anchor(mm, pr, i, p, res)
-		a.anchorRotation(mm, pr, i, p, res)
+		a.anchor(mm, pr, i, row, p, res)
+		if len(a.extra) > 0 { // else no pair has a rolling or spin block (a.roll, a.spin are all −1)
+			a.anchorRotation(mm, pr, i, p, res)
+		}
 	}
 	if mem.Keep != nil {
 		for _, mm := range mem.memos {
@@ -252,13 +255,13 @@ func (mem *Memory) Restore(memos []Memo, dt float64) {
 // sliding stops into a stick without a jump, and a load just inside the
 // friction bound is held (dropping the anchor there would let the contact
 // ratchet forward). A displacement beyond Params.AnchorRadius drops the
-// anchor.
-func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
-	row := p.Constraints[a.base+i].Row
+// anchor. row is the contact's first row (Remember has it).
+func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, res *solver.Result) {
 	if !(res.Gamma[row+2] > 0) {
 		return
 	}
-	t1, t2 := a.frameOf(i, pr)
+	f := a.frameOf(i, pr)
+	t1, t2 := &f[0], &f[1]
 	vc := res.VC[row : row+2]
 	shift := t1.Scale(a.dt * vc[0]).Add(t2.Scale(a.dt * vc[1]))
 	if pr.Anchored {
@@ -287,7 +290,8 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i int, p *solver.Problem, res *so
 func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
 	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
 	if c := a.roll[i]; c >= 0 {
-		t1, t2 := a.frameOf(i, pr)
+		f := a.frameOf(i, pr)
+		t1, t2 := &f[0], &f[1]
 		row := p.Constraints[c].Row
 		d := t1.Scale(dt * res.VC[row]).Add(t2.Scale(dt * res.VC[row+1]))
 		if pr.RollAnchored {

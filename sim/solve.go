@@ -16,12 +16,9 @@ func (sim *Simulator) assembleContacts() error {
 	if w.mj.staged.contacts {
 		return nil // assembled at the rk4 step's stage 0 (rk4ContactVStar)
 	}
-	prm := sim.cfg.Contact
-	if len(w.pairs) == 0 {
-		// No contact to weigh: the load-aware pass would still compute every
-		// body's height and supported mass, which no row reads.
-		prm.LoadAware = false
-	}
+	// The parameters go to Assemble as they are (no copy of 184 bytes
+	// here): with no pair it returns before it would weigh the contacts
+	// (Params.LoadAware), so it need not be turned off for such a step.
 	w.assemble.Geometric = sim.stepElliptic() // MuJoCo's elliptic blocks (elliptic.go)
 	w.assemble.Combined = nil
 	if w.mj.rows { // the pairs' materials, combined by softTouching (pairmats.go)
@@ -29,7 +26,7 @@ func (sim *Simulator) assembleContacts() error {
 		st.comb0 = combinedMaterials(st.mats0, st.comb0)
 		w.assemble.Combined = st.comb0
 	}
-	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, prm, &w.problem)
+	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}
@@ -75,9 +72,11 @@ func (sim *Simulator) solveContacts() error {
 // (scheme_mujoco.go).
 func (sim *Simulator) updatePositions() error {
 	m, s, w, v := sim.Model, sim.State, &sim.ws, sim.ws.result.V
-	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
+	if !finiteAll(v) { // the search for the culprit only when there is one
+		for i, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
+			}
 		}
 	}
 	switch mth := sim.scheme.Method; {
@@ -103,6 +102,18 @@ func (sim *Simulator) updatePositions() error {
 	}
 	s.T = sim.t0 + float64(sim.step+1)*sim.cfg.DT // no round-off drift from repeated addition
 	return nil
+}
+
+// finiteAll reports whether every element of v is finite: x − x is +0
+// for a finite x and NaN for an infinite or NaN one, and a sum of +0s is
+// +0 while a NaN stays NaN, so the sum is 0 exactly when all are finite
+// (about half the instructions of testing each for NaN and for ±Inf).
+func finiteAll(v []float64) bool {
+	s := 0.0
+	for _, x := range v {
+		s += x - x
+	}
+	return s == 0
 }
 
 // freeSolution is the solution of a problem with no constraint rows: its
