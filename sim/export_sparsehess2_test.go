@@ -1,31 +1,20 @@
 package sim
 
-// SetSparseSymReuse turns on or off the keeping of the sparse path's
-// symbolic Hessians across solves (off: rebuilt at every solve), and
-// returns a function that restores the previous setting.
-func SetSparseSymReuse(on bool) (restore func()) {
-	old := sparseSymReuse
-	sparseSymReuse = on
-	return func() { sparseSymReuse = old }
-}
+// SetSparseSymRebuild has s's sparse path build its symbolic Hessian
+// again at every solve instead of keeping the last ones.
+func SetSparseSymRebuild(s *Simulator) { s.ws.mjnewton.sp.symRebuild = true }
 
-// SetHpatInGather turns gatherSplit's marking of M's lower non-zeros in
-// H's pattern on or off (off: hessPattern marks them) and returns a
-// function that restores it.
-func SetHpatInGather(on bool) (restore func()) {
-	old := hpatInGather
-	hpatInGather = on
-	return func() { hpatInGather = old }
-}
+// SetHpatScan has s's sparse path take M's part of H's pattern from
+// hessPattern's scan of M instead of gatherSplit's marks.
+func SetHpatScan(s *Simulator) { s.ws.mjnewton.sp.hpatScan = true }
 
-// CountHpatInGather makes every hessPattern that takes M's part from
+// CountHpatInGather makes every hessPattern of s that takes M's part from
 // gatherSplit's marks compare it with hessPattern's own scan of M, and
-// returns a function that restores the hook and reports how many were
-// compared and how many differed.
-func CountHpatInGather() (done func() (checked, differ int)) {
+// returns a function that reports how many were compared and how many
+// differed.
+func CountHpatInGather(s *Simulator) (done func() (checked, differ int)) {
 	var checked, differ int
-	old := hpatVerify
-	hpatVerify = func(nw *newtonWork) {
+	s.ws.mjnewton.sp.hpatCheck = func(nw *newtonWork) {
 		got := append([]byte(nil), nw.sp.hpat...)
 		nw.hessPatternM()
 		checked++
@@ -33,8 +22,5 @@ func CountHpatInGather() (done func() (checked, differ int)) {
 			differ++
 		}
 	}
-	return func() (int, int) {
-		hpatVerify = old
-		return checked, differ
-	}
+	return func() (int, int) { return checked, differ }
 }

@@ -17,14 +17,12 @@ import (
 // marks.
 func TestTreecmu3HpatInGatherSameBits(t *testing.T) {
 	path := filepath.Join("..", "internal", "mjref", "testdata", "dm_control/suite/humanoid_CMU.xml")
-	done := sim.CountHpatInGather()
-	qg, vg, _ := sparseRun(t, path, 60, 600)
+	var done func() (checked, differ int)
+	qg, vg, _ := sparseRunWith(t, path, 60, 600, func(s *sim.Simulator) { done = sim.CountHpatInGather(s) })
 	if checked, differ := done(); checked == 0 || differ != 0 {
 		t.Fatalf("M's part of H's pattern marked in the gather: %d of %d solves differ from hessPattern's scan", differ, checked)
 	}
-	restore := sim.SetHpatInGather(false)
-	qs, vs, _ := sparseRun(t, path, 60, 600)
-	restore()
+	qs, vs, _ := sparseRunWith(t, path, 60, 600, sim.SetHpatScan)
 	for k := range qg {
 		for i := range qg[k] {
 			if math.Float64bits(qg[k][i]) != math.Float64bits(qs[k][i]) {

@@ -95,6 +95,15 @@ type sparseNewton struct {
 	xv        []float64 // cholUpdate's x
 	xi        []int
 	cols      []int // scratch list of columns
+
+	// Tests' switches, unset in a simulation: symRebuild builds the
+	// symbolic Hessian again at every solve (checkSym); hpatScan has
+	// hessPattern scan M for its part of H's pattern instead of taking
+	// gatherSplit's marks; hpatCheck, when set, is called with the part
+	// gatherSplit marked before hessPattern adds J's.
+	symRebuild bool
+	hpatScan   bool
+	hpatCheck  func(nw *newtonWork)
 }
 
 // sparseRows is a lower-triangular matrix by rows on a fixed pattern (the

@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
@@ -29,13 +30,14 @@ type mSplit struct {
 	plainSlot  []int            // and their slots
 	turnedPos  []int            // turned entries on the pattern: their places in mb
 	turnedSlot []int
-	plainOut   []int // plain entries off the pattern
+	plainOut   []int // plain entries off the pattern, as runs: places plainOut[2k] ≤ p < plainOut[2k+1]
 	turnedOut  []int // turned entries off the pattern
 	// The entries on M's lower part (mplo) among plainPos and turnedPos
 	// come first, nPlainLo and nTurnedLo of them, each with its place in
 	// H's pattern (hessPattern's r·nv + c) in plainH and turnedH.
 	nPlainLo, nTurnedLo int
 	plainH, turnedH     []int
+	hpat                []byte // 1 at plainH's and turnedH's places, nv×nv (up to hpatMaxNV)
 }
 
 // split sets sp.mpsplit from the packing and nw's angular blocks, when
@@ -76,11 +78,24 @@ func (sp *sparseNewton) split(nw *newtonWork) {
 		}
 	}
 	ms.nPlainLo, ms.nTurnedLo = len(ms.plainH), len(ms.turnedH)
-	for _, p := range sp.mpout {
-		if sp.turned(nw, p) {
+	if nv <= hpatMaxNV {
+		ms.hpat = growBytes(ms.hpat, nv*nv)
+		clear(ms.hpat)
+		for _, h := range ms.plainH {
+			ms.hpat[h] = 1
+		}
+		for _, h := range ms.turnedH {
+			ms.hpat[h] = 1
+		}
+	}
+	for _, p := range sp.mpout { // increasing
+		switch {
+		case sp.turned(nw, p):
 			ms.turnedOut = append(ms.turnedOut, p)
-		} else {
-			ms.plainOut = append(ms.plainOut, p)
+		case len(ms.plainOut) > 0 && ms.plainOut[len(ms.plainOut)-1] == p:
+			ms.plainOut[len(ms.plainOut)-1]++
+		default:
+			ms.plainOut = append(ms.plainOut, p, p+1)
 		}
 	}
 }
@@ -121,7 +136,7 @@ func (nw *newtonWork) gatherSplit(p *solver.Problem) bool {
 		b := sp.madr[c]
 		nw.turnBlocks(a[b:b+n*n], mb[b:b+n*n], n, sp.off[c])
 	}
-	if offPattern(a, ms.plainOut)|offPattern(mb, ms.turnedOut) != 0 { // 0 + a[x] is zero when a[x] is
+	if offRuns(a, ms.plainOut)|offPattern(mb, ms.turnedOut) != 0 { // 0 + a[x] is zero when a[x] is
 		return false
 	}
 	sp.mpart = true
@@ -133,29 +148,19 @@ func (nw *newtonWork) gatherSplit(p *solver.Problem) bool {
 		}
 		return true
 	}
-	if !hpatInGather {
-		slot := ms.plainSlot[:len(ms.plainPos)]
-		for k, x := range ms.plainPos {
-			val[slot[k]] = 0 + a[x]
-		}
-		slot = ms.turnedSlot[:len(ms.turnedPos)]
-		for k, x := range ms.turnedPos {
-			val[slot[k]] = mb[x]
-		}
-		return true
-	}
-	// M's lower non-zeros marked in H's pattern as they are gathered
-	// (hessPattern's M part, read from the same values).
+	// M's lower entries on the pattern, marked in H's pattern by split
+	// (ms.hpat), unmarked where the gather finds a zero: hessPattern's M
+	// part, from the same values.
 	sp.hpat = growBytes(sp.hpat, nv*nv)
 	hp := sp.hpat
-	clear(hp)
+	copy(hp, ms.hpat)
 	nlo := ms.nPlainLo
 	slot, hpos := ms.plainSlot[:nlo], ms.plainH[:nlo]
 	for k, x := range ms.plainPos[:nlo] {
 		v := 0 + a[x]
 		val[slot[k]] = v
-		if v != 0 {
-			hp[hpos[k]] = 1
+		if v == 0 {
+			hp[hpos[k]] = 0
 		}
 	}
 	slot = ms.plainSlot[nlo:len(ms.plainPos)]
@@ -167,22 +172,17 @@ func (nw *newtonWork) gatherSplit(p *solver.Problem) bool {
 	for k, x := range ms.turnedPos[:nlo] {
 		v := mb[x]
 		val[slot[k]] = v
-		if v != 0 {
-			hp[hpos[k]] = 1
+		if v == 0 {
+			hp[hpos[k]] = 0
 		}
 	}
 	slot = ms.turnedSlot[nlo:len(ms.turnedPos)]
 	for k, x := range ms.turnedPos[nlo:] {
 		val[slot[k]] = mb[x]
 	}
-	sp.hpM = true
+	sp.hpM = !sp.hpatScan // a test's hpatScan: hessPattern scans M over these marks
 	return true
 }
-
-// hpatInGather has gatherSplit mark M's lower non-zeros in H's pattern
-// (hessPattern then reads them from there); tests turn it off to mark
-// them in hessPattern and compare the bits.
-var hpatInGather = true
 
 // offPattern returns the bits but the signs of src's entries at places,
 // or-ed: zero when every one of them is ±0. It ORs four entries' bits a
@@ -197,6 +197,28 @@ func offPattern(src []float64, places []int) uint64 {
 		out |= math.Float64bits(src[x])
 	}
 	return out << 1
+}
+
+// offRuns is offPattern over the places of runs: runs[2k] ≤ p <
+// runs[2k+1]. M's entries off a tree's pattern lie in long runs (a row's
+// columns between two of its ancestors, or past its subtree), which it
+// reads without an index per entry, as the uint64s that hold their bits
+// (math.Float64bits of each, without the move through a float register).
+func offRuns(src []float64, runs []int) uint64 {
+	bits := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(src))
+	var o0, o1 uint64
+	for k := 1; k < len(runs); k += 2 {
+		s := bits[runs[k-1]:runs[k]]
+		j := 0
+		for ; j < len(s)-3; j += 4 { // by index: re-slicing s costs more
+			o0 |= s[j] | s[j+1]
+			o1 |= s[j+2] | s[j+3]
+		}
+		for ; j < len(s); j++ {
+			o0 |= s[j]
+		}
+	}
+	return (o0 | o1) << 1
 }
 
 // gatherTracked sets val[slot[k]] = src[pos[k]] (0 + src[pos[k]] when

@@ -78,7 +78,7 @@ func (nw *newtonWork) checkSym() {
 	}
 	sp.sym.checked = true
 	nw.hessPattern()
-	if !sparseSymReuse {
+	if sp.symRebuild {
 		sp.sym.built = false
 	}
 	if sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
@@ -86,7 +86,7 @@ func (nw *newtonWork) checkSym() {
 	}
 	hit := -1
 	for i := range sp.symOld {
-		if sparseSymReuse && sp.symOld[i].built && bytes.Equal(sp.symOld[i].key, sp.hpat) {
+		if !sp.symRebuild && sp.symOld[i].built && bytes.Equal(sp.symOld[i].key, sp.hpat) {
 			hit = i
 			break
 		}
@@ -98,7 +98,7 @@ func (nw *newtonWork) checkSym() {
 	copy(sp.symOld[1:hit+1], sp.symOld[:hit])
 	sp.symOld[0], sp.sym = sp.sym, cur
 	sp.sym.checked = true
-	if sparseSymReuse && sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
+	if !sp.symRebuild && sp.sym.built && bytes.Equal(sp.sym.key, sp.hpat) {
 		return
 	}
 	sp.sym.key = append(sp.sym.key[:0], sp.hpat...)
@@ -107,10 +107,6 @@ func (nw *newtonWork) checkSym() {
 	sp.sym.built = true
 	sp.symBuilds++
 }
-
-// sparseSymReuse keeps the symbolic Hessians across solves (checkSym);
-// tests turn it off to rebuild at every solve and compare the bits.
-var sparseSymReuse = true
 
 // hessPattern sets sp.hpat to H's pattern on and below the diagonal
 // (entry (r, c) at r·nv + c, 1 when on it): M's non-zeros there and the
@@ -124,8 +120,8 @@ func (nw *newtonWork) hessPattern() {
 		for r := range nv {
 			hp[r*nv+r] = 1
 		}
-		if hpatVerify != nil {
-			hpatVerify(nw)
+		if sp.hpatCheck != nil {
+			sp.hpatCheck(nw)
 		}
 	} else {
 		nw.hessPatternM()
@@ -150,10 +146,6 @@ func (nw *newtonWork) hessPattern() {
 		}
 	}
 }
-
-// hpatVerify, when set (tests), is called with M's part of H's pattern
-// as gatherSplit marked it.
-var hpatVerify func(nw *newtonWork)
 
 // hessPatternM sets sp.hpat to M's non-zeros on and below the diagonal
 // and the diagonal (hessPattern's part of M, when gatherSplit did not mark

@@ -20,6 +20,13 @@ import (
 // velocities, and returns the positions and velocities after each step.
 func sparseRun(t *testing.T, path string, sparseNV, n int) (qs, vs [][]float64, nv int) {
 	t.Helper()
+	return sparseRunWith(t, path, sparseNV, n, nil)
+}
+
+// sparseRunWith is sparseRun with setup (when not nil) called on the
+// simulator before its first step.
+func sparseRunWith(t *testing.T, path string, sparseNV, n int, setup func(*sim.Simulator)) (qs, vs [][]float64, nv int) {
+	t.Helper()
 	defer sim.SetSparseNV(sparseNV)()
 	s, _, err := mjload.Scene(path, nil, mjload.Options{})
 	if err != nil {
@@ -39,6 +46,9 @@ func sparseRun(t *testing.T, path string, sparseNV, n int) (qs, vs [][]float64, 
 	sm, err := sim.New(b.Model, b.State, b.Config)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(sm)
 	}
 	for k := range n {
 		st, err := sm.Step()
