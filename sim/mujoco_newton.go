@@ -61,6 +61,7 @@ type newtonWork struct {
 	m          []float64        // M in MuJoCo's coordinates, nv×nv
 	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
 	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
+	hfirst     []int            // first while it bounds nw.h's factor (hessianDirect, kept by hessianIncremental); nil: none known
 	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)

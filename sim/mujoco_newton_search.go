@@ -136,6 +136,8 @@ func (nw *newtonWork) updateGradient() {
 		nw.solveH(nw.grad, nw.mgrad)
 	case nw.ncone > 0:
 		cholSolve(nw.hcone, nw.grad, nw.mgrad, nw.nv)
+	case nw.hfirst != nil:
+		cholSolveFrom(nw.h, nw.grad, nw.mgrad, nw.nv, nw.hfirst)
 	default:
 		cholSolve(nw.h, nw.grad, nw.mgrad, nw.nv)
 	}
@@ -154,6 +156,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
 	clear(h)
 	first := nw.firstCols()
+	nw.hfirst = first
 	nw.sqrRows(h)
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
@@ -293,9 +296,36 @@ func (nw *newtonWork) hessianIncremental(w *pgsWork) {
 			nw.hessianDirect(w)
 			return
 		}
+		nw.lowerFirst(k)
 	}
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
+	}
+}
+
+// lowerFirst keeps nw.hfirst a bound on the first non-zero of each row of
+// L after cholUpdate with row k's √D_k J_k (lowerFirstBy).
+func (nw *newtonWork) lowerFirst(k int) {
+	if nw.hfirst != nil {
+		lowerFirstBy(nw.hfirst, nw.rowNZ(k))
+	}
+}
+
+// lowerFirstBy lowers first[i] to idx[0] for every i of idx, the non-zeros
+// of x in an update L Lᵀ ± x xᵀ (cholUpdate), so that first still bounds
+// the first non-zero of each row of L: the update's columns go in order
+// from idx[0], before which x stays zero, so a row i of idx fills from
+// idx[0] at the earliest; a row off idx has x_i = 0 until a column c with
+// L_ic ≠ 0 (c ≥ first[i]) is updated, and until then each update of its
+// row gives L_ic = (±0 ± s·0)·(1/c) = ±0 (finite numbers; a non-finite one
+// reaches the solve's result, cholSolveFrom).
+func lowerFirstBy(first []int, idx []int32) {
+	if len(idx) == 0 {
+		return
+	}
+	lo := int(idx[0])
+	for _, i := range idx {
+		first[i] = min(first[i], lo)
 	}
 }
 
@@ -395,6 +425,23 @@ func lastRow(first []int, j int) int {
 // cholSolve is mju_cholSolve: res = (L Lᵀ)⁻¹ vec.
 func cholSolve(mat, vec, res []float64, n int) {
 	mat, res = mat[:n*n], res[:n]
+	cholForward(mat, vec, res, n)
+	for i := n - 1; i >= 0; i-- { // cholBack in line
+		res[i] = subColumn(mat, res, res[i], i, i+1, n, n) / mat[i*(n+1)]
+	}
+}
+
+// cholBack is mju_cholSolve's back substitution (res = L⁻ᵀ res) on the
+// columns i < top, each over every row below it (subColumn).
+func cholBack(mat, res []float64, n, top int) {
+	for i := top - 1; i >= 0; i-- {
+		res[i] = subColumn(mat, res, res[i], i, i+1, n, n) / mat[i*(n+1)]
+	}
+}
+
+// cholForward sets res = L⁻¹ vec as mju_cholSolve's first loop.
+func cholForward(mat, vec, res []float64, n int) {
+	mat, res = mat[:n*n], res[:n]
 	copy(res, vec[:n])
 	for i := range n {
 		r := res[i]
@@ -403,20 +450,53 @@ func cholSolve(mat, vec, res []float64, n int) {
 		}
 		res[i] = r / mat[i*(n+1)]
 	}
+}
+
+// cholSolveFrom is cholSolve for an L whose row j is zero left of
+// first[j] (cholFactorFrom, lowerFirst). The back
+// substitution's column i then has L_ji = ±0 on every row j ≥ e, e one past
+// the last row with first[j] ≤ i (it only falls as i does), and the terms
+// r −= L_ji res_j there are r − (±0): r itself unless r is a zero, whose
+// sign they may turn. So column i stops at e while r ≠ 0 and goes on to n
+// when r comes out zero; the bits are the whole column's. A non-finite res_j
+// would make L_ji res_j NaN: once a result is non-finite (a non-finite
+// entry of L's lower triangle makes its row's result so, through the
+// forward substitution's dot over the whole row), the columns left go
+// whole (TestDensekern3SolveFromMatchesMuJoCo).
+func cholSolveFrom(mat, vec, res []float64, n int, first []int) {
+	mat, res, first = mat[:n*n], res[:n], first[:n]
+	cholForward(mat, vec, res, n)
+	e := n
 	for i := n - 1; i >= 0; i-- {
-		// r −= L_ji res_j for j = i+1…n−1 in order, two a pass down
-		// column i by a running offset k = j n + i.
-		r := res[i]
-		j, k := i+1, (i+1)*n+i
-		for ; j+1 < n; j, k = j+2, k+2*n {
-			r -= mat[k] * res[j]
-			r -= mat[k+n] * res[j+1]
+		for e > i+1 && first[e-1] > i {
+			e--
 		}
-		if j < n {
-			r -= mat[k] * res[j]
+		r := subColumn(mat, res, res[i], i, i+1, e, n)
+		if r == 0 {
+			r = subColumn(mat, res, r, i, e, n, n)
 		}
-		res[i] = r / mat[i*(n+1)]
+		x := r / mat[i*(n+1)]
+		res[i] = x
+		if x-x != 0 { // ±Inf or NaN
+			cholBack(mat, res, n, i)
+			return
+		}
 	}
+}
+
+// subColumn returns r − L_ji res_j for j = from…to−1 in order, two a pass
+// down column i by a running offset k = j n + i.
+func subColumn(mat, res []float64, r float64, i, from, to, n int) float64 {
+	res = res[:to] // j + 1 < to proves res[j+1] in range
+	j, k := from, from*n+i
+	for ; j+1 < to; j, k = j+2, k+2*n {
+		r -= mat[k] * res[j]
+		r -= mat[k+n] * res[j+1]
+	}
+	if j < to {
+		r -= mat[k] * res[j]
+	}
+	return r
 }
 
 // cholUpdate is mju_cholUpdate: L Lᵀ ± x xᵀ in place (x is overwritten);
