@@ -94,21 +94,22 @@ func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 			take(u, o, i, -1)
 		}
 	}
-	for i := range 3 {
-		for j := range 3 {
-			u, ok := bp.edgeAxis(i, j)
-			if !ok { // parallel edges: covered by the face axes
-				continue
-			}
-			o := bp.overlap(&u)
-			res.sep = max(res.sep, -o)
-			bias := biasOf(res.face >= 0, tol, res.overlap)
-			if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
-				bias += slack // nearly parallel to the best face
-			}
-			if o < res.overlap-bias {
-				take(u, o, -1, 3*i+j)
-			}
+	var eu [9]spatial.Vec3
+	var ok [9]bool
+	bp.edgeAxes(&eu, &ok)
+	for k := range eu { // edge 3i+j: A's axis i, B's axis j
+		if !ok[k] { // parallel edges: covered by the face axes
+			continue
+		}
+		u := &eu[k]
+		o := bp.overlap(u)
+		res.sep = max(res.sep, -o)
+		bias := biasOf(res.face >= 0, tol, res.overlap)
+		if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+			bias += slack // nearly parallel to the best face
+		}
+		if o < res.overlap-bias {
+			take(*u, o, -1, k)
 		}
 	}
 	res.u = a.rot.MulVec(res.u)
@@ -182,21 +183,25 @@ func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
 	}
 }
 
-// edgeAxis returns the unit edge axis e_i × b_j / ‖e_i × b_j‖ (e_i × b_j
-// as Vec3.Cross forms it, its norm as Vec3.Norm, the scaling as
-// Vec3.Scale by 1/‖·‖), or false when the edges are parallel (norm below
-// 1e-6).
-func (p *boxPairFrame) edgeAxis(i, j int) (spatial.Vec3, bool) {
-	var e [3]float64
-	e[i] = 1
-	c := &p.cols[j]
-	x, y, z := e[1]*c[2]-e[2]*c[1], e[2]*c[0]-e[0]*c[2], e[0]*c[1]-e[1]*c[0]
-	l := math.Sqrt(x*x + y*y + z*z)
-	if l < 1e-6 {
-		return spatial.Vec3{}, false
+// edgeAxes sets u[3i+j] to the unit edge axis e_i × b_j / ‖e_i × b_j‖
+// (e_i × b_j as Vec3.Cross forms it, its norm as Vec3.Norm, the scaling as
+// Vec3.Scale by 1/‖·‖) and ok[3i+j] to true, or leaves both when the edges
+// are parallel (norm below 1e-6).
+func (p *boxPairFrame) edgeAxes(u *[9]spatial.Vec3, ok *[9]bool) {
+	for i := range 3 {
+		var e [3]float64
+		e[i] = 1
+		for j := range 3 {
+			c := &p.cols[j]
+			x, y, z := e[1]*c[2]-e[2]*c[1], e[2]*c[0]-e[0]*c[2], e[0]*c[1]-e[1]*c[0]
+			l := math.Sqrt(x*x + y*y + z*z)
+			if l < 1e-6 {
+				continue
+			}
+			s := 1 / l
+			u[3*i+j], ok[3*i+j] = spatial.Vec3{s * x, s * y, s * z}, true
+		}
 	}
-	s := 1 / l
-	return spatial.Vec3{s * x, s * y, s * z}, true
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent

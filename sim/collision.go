@@ -361,7 +361,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
-		if !c.boxes[pr[0]].Overlaps(c.boxes[pr[1]]) {
+		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
 		}
 		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
@@ -427,7 +427,7 @@ func (sim *Simulator) stageBroadPhase(c *collider, kin *multibody.Workspace) {
 	}
 	c.cand = c.cand[:0]
 	for _, cd := range c.envCand {
-		if c.boxes[cd[0]].Overlaps(c.boxes[cd[1]]) {
+		if c.boxes[cd[0]].Meets(&c.boxes[cd[1]]) {
 			c.cand = append(c.cand, cd)
 		}
 	}
