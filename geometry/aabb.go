@@ -13,7 +13,11 @@ type AABB struct{ Min, Max spatial.Vec3 }
 
 // Overlaps reports whether the closed boxes a and b intersect (touching
 // boxes overlap).
-func (a AABB) Overlaps(b AABB) bool {
+func (a AABB) Overlaps(b AABB) bool { return a.Meets(&b) }
+
+// Meets is Overlaps for boxes read in place: the same test without
+// copying the two boxes (a broad phase's pair loop).
+func (a *AABB) Meets(b *AABB) bool {
 	return a.Min[0] <= b.Max[0] && b.Min[0] <= a.Max[0] &&
 		a.Min[1] <= b.Max[1] && b.Min[1] <= a.Max[1] &&
 		a.Min[2] <= b.Max[2] && b.Min[2] <= a.Max[2]

@@ -82,7 +82,7 @@ func (bp *BroadPhase) unbounded(out [][2]int32) [][2]int32 {
 				continue // itself, or an unbounded pair already tested
 			}
 			bp.Tests++
-			if bp.boxes[u].Overlaps(bp.boxes[j]) {
+			if bp.boxes[u].Meets(&bp.boxes[j]) {
 				out = bp.emit(out, u, jj)
 			}
 		}
@@ -213,7 +213,7 @@ func (bp *BroadPhase) self(n int32, out [][2]int32) [][2]int32 {
 func (bp *BroadPhase) cross(a, b int32, out [][2]int32) [][2]int32 {
 	na, nb := &bp.nodes[a], &bp.nodes[b]
 	bp.Tests++
-	if !na.box.Overlaps(nb.box) {
+	if !na.box.Meets(&nb.box) {
 		return out
 	}
 	switch la, lb := na.left < 0, nb.left < 0; {

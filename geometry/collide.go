@@ -42,9 +42,19 @@ type Posed struct {
 
 // Set makes p the shape s at the world pose x.
 func (p *Posed) Set(s *Shape, x *spatial.Pose) {
-	p.posed = posed{s: *s, rot: x.R.Normalize().RotMat(), pos: x.P}
+	p.s = *s
+	p.rot = x.R.Normalize().RotMat()
+	p.pos = x.P
 	p.x = *x
-	p.ok = s.valid() && x.P.IsFinite() && x.R.IsFinite()
+	p.ok = s.valid() && finitePose(x)
+}
+
+// finitePose reports whether x's translation and quaternion are finite,
+// as Vec3.IsFinite and Quat.IsFinite do: v − v is +0 for a finite v and
+// NaN otherwise, and a sum of such terms is +0 exactly when all are.
+func finitePose(x *spatial.Pose) bool {
+	p, q := &x.P, &x.R
+	return (p[0]-p[0])+(p[1]-p[1])+(p[2]-p[2])+(q.W-q.W)+(q.X-q.X)+(q.Y-q.Y)+(q.Z-q.Z) == 0
 }
 
 // CollidePosed is Collide for two shapes at their poses as Set them, with
@@ -170,8 +180,13 @@ func newPosed(s Shape, x spatial.Pose) posed {
 	return posed{s: s, rot: x.R.Normalize().RotMat(), pos: x.P}
 }
 
-// axis returns the shape's local axis i in world coordinates.
-func (p *posed) axis(i int) spatial.Vec3 { return p.rot.Col(i) }
+// axis returns the shape's local axis i in world coordinates: column i
+// of the rotation, read in place (rot.Col(i) copied the whole matrix to
+// the stack for a variable i).
+func (p *posed) axis(i int) spatial.Vec3 {
+	r := &p.rot
+	return spatial.Vec3{r[0][i], r[1][i], r[2][i]}
+}
 
 // toWorld maps a point from the shape frame to the world.
 func (p *posed) toWorld(v spatial.Vec3) spatial.Vec3 { return p.rot.MulVec(v).Add(p.pos) }

@@ -82,6 +82,35 @@ type refFace struct {
 	width      float64    // largest extent; +Inf for a half-space
 }
 
+// project adds to p the incident polygon inc (world points) in the frame
+// of the reference face, (d·u, d·v, d·n) with d = w − c and each product
+// summed in Vec3.Dot's order, and returns the centre of the incident face
+// in the plane, the mean of the corners' (x, y) as the sum of x/len(inc)
+// in order. Scalars rather than Vec3 values: the same bits, fewer copies.
+func (r *refFace) project(inc []spatial.Vec3, p *clipPoly) [2]float64 {
+	var c [2]float64
+	for i := range inc {
+		w := &inc[i]
+		d0, d1, d2 := w[0]-r.c[0], w[1]-r.c[1], w[2]-r.c[2]
+		x, y := d0*r.u[0]+d1*r.u[1]+d2*r.u[2], d0*r.v[0]+d1*r.v[1]+d2*r.v[2]
+		p.add(spatial.Vec3{x, y, d0*r.n[0] + d1*r.n[1] + d2*r.n[2]})
+		c[0] += x / float64(len(inc))
+		c[1] += y / float64(len(inc))
+	}
+	return c
+}
+
+// world sets pt to the world point at the middle of the height q[2] above
+// the point (q[0], q[1]) of the reference plane: c + q₀u + q₁v + (q₂/2)n,
+// summed left to right as c.AddScaled(q₀, u).AddScaled(q₁, v).AddScaled(q₂/2, n)
+// sums it, in scalars.
+func (r *refFace) world(pt, q *spatial.Vec3) {
+	z := q[2] / 2
+	for i := range 3 {
+		pt[i] = r.c[i] + q[0]*r.u[i] + q[1]*r.v[i] + z*r.n[i]
+	}
+}
+
 // clipPoly is a convex polygon in the frame of a reference face: x, y in
 // its plane, z the height above it. v[:n] are its corners; v is a buffer
 // on the caller's stack, of room for the largest polygon the clipping can
@@ -148,14 +177,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	p, q := &pa, &qa
 	// The incident polygon in the reference frame, and the centre c of the
 	// incident face (which moves continuously with the pose) in the plane.
-	var c [2]float64
-	for _, w := range inc {
-		d := w.Sub(ref.c)
-		x := spatial.Vec3{d.Dot(ref.u), d.Dot(ref.v), d.Dot(ref.n)}
-		p.add(x)
-		c[0] += x[0] / float64(len(inc))
-		c[1] += x[1] / float64(len(inc))
-	}
+	c := ref.project(inc, p)
 	for _, s := range ref.sides {
 		clipSide(p, q, s, tol)
 		p, q = q, p
@@ -180,9 +202,10 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	// The polygon's edges, formed once for the up to five searches, in q's
 	// buffer (of p's room, free once the clipping is done).
 	edges := polyEdges(p, q.v)
+	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
 		q := nearestInPoly(p, edges, c[0]+reach*d[0], c[1]+reach*d[1])
-		if !nearPoints(pts[:np], q, slotMergeTol*w) {
+		if !nearPoints(pts[:np], &q, &merge) {
 			pts[np], slotOf[np] = q, uint32(k)
 			np++
 			zslot = min(zslot, q[2])
@@ -200,7 +223,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		if l := math.Hypot(dx, dy); l > 0 {
 			r4 := deepReach * incWidth
 			q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
-			if !nearPoints(pts[:np], q, slotMergeTol*w) {
+			if !nearPoints(pts[:np], &q, &merge) {
 				pts[np], slotOf[np] = q, numSlots
 				np++
 			}
@@ -211,12 +234,13 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		nc = nc.Neg()
 	}
 	limit := keepLimit(margin, w)
-	for j, q := range pts[:np] {
+	for j := range pts[:np] {
+		q := &pts[j]
 		if !(q[2] <= limit) {
 			continue
 		}
-		pt := ref.c.AddScaled(q[0], ref.u).AddScaled(q[1], ref.v).AddScaled(q[2]/2, ref.n)
-		out = append(out, Contact{Point: pt, Normal: nc, Phi: q[2], Feature: base | slotOf[j]})
+		out = append(out, Contact{Normal: nc, Phi: q[2], Feature: base | slotOf[j]})
+		ref.world(&out[len(out)-1].Point, q)
 	}
 	return out, zmin, true
 }
@@ -286,7 +310,7 @@ func nearestInPoly(p *clipPoly, edges []spatial.Vec3, x, y float64) spatial.Vec3
 		ex, ey, l2 := edges[k][0], edges[k][1], edges[k][2]
 		t := 0.0
 		if l2 > 0 {
-			t = clamp(((x-px)*ex+(y-py)*ey)/l2, 0, 1)
+			t = clampUnit(((x-px)*ex + (y-py)*ey) / l2)
 		}
 		// q = prev + t (cur − prev), the plane coordinates first: the
 		// whole point only for the one returned.
@@ -311,8 +335,27 @@ func nearestInPoly(p *clipPoly, edges []spatial.Vec3, x, y float64) spatial.Vec3
 	if bk < 0 {
 		return p.v[0]
 	}
-	prev := p.v[(bk+p.n-1)%p.n]
-	return prev.AddScaled(bt, p.v[bk].Sub(prev))
+	prev, cur := &p.v[(bk+p.n-1)%p.n], &p.v[bk]
+	// prev.AddScaled(bt, cur.Sub(prev)), in scalars.
+	return spatial.Vec3{prev[0] + bt*(cur[0]-prev[0]), prev[1] + bt*(cur[1]-prev[1]), prev[2] + bt*(cur[2]-prev[2])}
+}
+
+// clampUnit is clamp(x, 0, 1) in compares and branches rather than the
+// built-in min and max's NaN and signed-zero handling: x inside (0, 1), 1
+// from 1 up, +0 from +0 down (clamp's max(0, −0) is +0). A NaN gives a NaN
+// either way (the payload may differ; nearestInPoly never keeps a point
+// with a NaN offset).
+func clampUnit(x float64) float64 {
+	if x > 0 {
+		if x < 1 {
+			return x
+		}
+		return 1
+	}
+	if x <= 0 {
+		return 0
+	}
+	return x
 }
 
 // closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),
@@ -355,16 +398,29 @@ func hypotLessSq(ax, ay, a2, bx, by, b2 float64) bool {
 // hypotWithin reports whether math.Hypot(ax, ay) <= d, with the squared
 // norm deciding away from the tie as in hypotLess.
 func hypotWithin(ax, ay, d float64) bool {
-	a2, d2 := ax*ax+ay*ay, d*d
-	if d > 0 && a2 >= sqLo && a2 <= sqHi && d2 >= sqLo && d2 <= sqHi {
-		if a2 < d2*(1-hypotMargin) {
-			return true
-		}
-		if a2 > d2*(1+hypotMargin) {
-			return false
-		}
+	r := newRadius(d)
+	return r.within(ax, ay)
+}
+
+// radius is hypotWithin's distance d with the terms of its test that do
+// not depend on the offset formed once: whether d > 0 and d² is in the
+// squared norms' range, and the bounds d²·(1 ∓ hypotMargin).
+type radius struct {
+	d, lo, hi float64
+	in        bool
+}
+
+func newRadius(d float64) radius {
+	d2 := d * d
+	return radius{d: d, lo: d2 * (1 - hypotMargin), hi: d2 * (1 + hypotMargin), in: d > 0 && d2 >= sqLo && d2 <= sqHi}
+}
+
+// within reports whether math.Hypot(ax, ay) <= r.d (hypotWithin).
+func (r *radius) within(ax, ay float64) bool {
+	if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
+		return a2 < r.lo
 	}
-	return math.Hypot(ax, ay) <= d
+	return math.Hypot(ax, ay) <= r.d
 }
 
 // hypotMargin is the relative gap between two squared norms beyond which
@@ -377,10 +433,11 @@ const (
 	sqLo, sqHi  = 1e-280, 1e280
 )
 
-// nearPoints reports whether q is within dist (in the plane) of one of pts.
-func nearPoints(pts []spatial.Vec3, q spatial.Vec3, dist float64) bool {
-	for _, p := range pts {
-		if hypotWithin(p[0]-q[0], p[1]-q[1], dist) {
+// nearPoints reports whether q is within the distance r (in the plane) of
+// one of pts.
+func nearPoints(pts []spatial.Vec3, q *spatial.Vec3, r *radius) bool {
+	for i := range pts {
+		if r.within(pts[i][0]-q[0], pts[i][1]-q[1]) {
 			return true
 		}
 	}

@@ -60,31 +60,31 @@ func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
 
 // boxBoxSAT evaluates the 15 axes in A's frame: the face normals of A
 // (face 0–2), of B (face 3–5) and the cross products of their edge
-// directions (edge 3i+j for A's axis i and B's axis j).
-func boxBoxSAT(a, b *posed, slack float64) satResult {
-	rab := a.rot.T().Mul(b.rot) // column j: B's axis j in A's frame
-	t := a.toLocal(b.pos)
-	bp := boxPairFrame{ha: a.s.HalfExtents, hb: b.s.HalfExtents, t: t}
-	cols := &bp.cols
-	for j := range 3 {
-		cols[j] = rab.Col(j)
-	}
-	tol := tieTol * (a.size() + b.size())
+// directions (edge 3i+j for A's axis i and B's axis j). scale is the
+// pair's a.size() + b.size().
+func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
+	var bp boxPairFrame
+	bp.set(a, b)
+	cols, t := &bp.cols, &bp.t
+	tol := tieTol * scale
 	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
 	take := func(u spatial.Vec3, o float64, face, edge int) {
-		if u.Dot(t) < 0 {
+		if u.Dot(*t) < 0 {
 			u = u.Neg()
 		}
 		res.u, res.overlap, res.face, res.edge = u, o, face, edge
 	}
+	var oa [3]float64
+	bp.faceOverlapsA(&oa)
 	for i := range 6 { // faces of A, then of B
 		var u spatial.Vec3
+		var o float64
 		if i < 3 {
-			u[i] = 1
+			u[i], o = 1, oa[i]
 		} else {
 			u = cols[i-3]
+			o = bp.overlap(&u)
 		}
-		o := bp.overlap(&u)
 		res.sep = max(res.sep, -o)
 		bias := biasOf(res.face < 3 && i >= 3, tol, res.overlap)
 		if i >= 3 && res.face < 3 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
@@ -94,25 +94,22 @@ func boxBoxSAT(a, b *posed, slack float64) satResult {
 			take(u, o, i, -1)
 		}
 	}
-	for i := range 3 {
-		for j := range 3 {
-			var e spatial.Vec3
-			e[i] = 1
-			c := e.Cross(cols[j])
-			l := c.Norm()
-			if l < 1e-6 { // parallel edges: covered by the face axes
-				continue
-			}
-			u := c.Scale(1 / l)
-			o := bp.overlap(&u)
-			res.sep = max(res.sep, -o)
-			bias := biasOf(res.face >= 0, tol, res.overlap)
-			if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
-				bias += slack // nearly parallel to the best face
-			}
-			if o < res.overlap-bias {
-				take(u, o, -1, 3*i+j)
-			}
+	var eu [9]spatial.Vec3
+	var ok [9]bool
+	bp.edgeAxes(&eu, &ok)
+	for k := range eu { // edge 3i+j: A's axis i, B's axis j
+		if !ok[k] { // parallel edges: covered by the face axes
+			continue
+		}
+		u := &eu[k]
+		o := bp.overlap(u)
+		res.sep = max(res.sep, -o)
+		bias := biasOf(res.face >= 0, tol, res.overlap)
+		if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+			bias += slack // nearly parallel to the best face
+		}
+		if o < res.overlap-bias {
+			take(*u, o, -1, k)
 		}
 	}
 	res.u = a.rot.MulVec(res.u)
@@ -127,6 +124,23 @@ type boxPairFrame struct {
 	t      spatial.Vec3
 }
 
+// set sets p to boxes a and b: cols[j][i] = (a.rotᵀ b.rot)[i][j] and
+// t = a.toLocal(b.pos), each sum in the order of Mat3.Mul and
+// Mat3.MulTVec, read in place rather than through Mat3 values.
+func (p *boxPairFrame) set(a, b *posed) {
+	ra, rb := &a.rot, &b.rot
+	for j := range 3 {
+		for i := range 3 {
+			p.cols[j][i] = ra[0][i]*rb[0][j] + ra[1][i]*rb[1][j] + ra[2][i]*rb[2][j]
+		}
+	}
+	d0, d1, d2 := b.pos[0]-a.pos[0], b.pos[1]-a.pos[1], b.pos[2]-a.pos[2]
+	for i := range 3 {
+		p.t[i] = ra[0][i]*d0 + ra[1][i]*d1 + ra[2][i]*d2
+	}
+	p.ha, p.hb = a.s.HalfExtents, b.s.HalfExtents
+}
+
 // overlap returns the boxes' overlap along the unit axis u (in A's frame):
 // Σ ha_k|u_k| + Σ hb_j|u·b_j| − |u·t| (the projected radii minus the
 // projected distance of the centres).
@@ -135,6 +149,59 @@ func (p *boxPairFrame) overlap(u *spatial.Vec3) float64 {
 	ra := ha[0]*math.Abs(u[0]) + ha[1]*math.Abs(u[1]) + ha[2]*math.Abs(u[2])
 	rb := hb[0]*math.Abs(u.Dot(c[0])) + hb[1]*math.Abs(u.Dot(c[1])) + hb[2]*math.Abs(u.Dot(c[2]))
 	return ra + rb - math.Abs(u.Dot(p.t))
+}
+
+// faceOverlapsA sets o[i] to overlap(e_i), the overlap along A's face
+// axis i, without its dot products when B's axes and centre are finite.
+// For finite x, e_i·x (Vec3.Dot: e₀x₀ + e₁x₁ + e₂x₂) is x_i or, when x_i
+// is a zero, a zero: e_i's 1 gives x_i exactly, its zeros give zeros, and
+// adding a zero to a nonzero x_i gives x_i exactly. So |e_i·x| = |x_i| to
+// the bit, and overlap(e_i) = ra + Σ hb_j|cols[j][i]| − |t_i|, with ra
+// (the half extents against e_i's components) as overlap forms it. An
+// infinite component makes 0·∞ a NaN in the dot product, so then (or on
+// a NaN) overlap itself is called (TestCubecollide3FaceOverlapsA).
+func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
+	ha, hb, c, t := &p.ha, &p.hb, &p.cols, &p.t
+	var s float64 // finite, unless a component is not (or the sum overflows)
+	for j := range 3 {
+		s += c[j][0] + c[j][1] + c[j][2]
+	}
+	if s += t[0] + t[1] + t[2]; s-s != 0 {
+		for i := range 3 {
+			var u spatial.Vec3
+			u[i] = 1
+			o[i] = p.overlap(&u)
+		}
+		return
+	}
+	for i := range 3 {
+		var e [3]float64
+		e[i] = 1 // |e_k|, as overlap reads them
+		ra := ha[0]*e[0] + ha[1]*e[1] + ha[2]*e[2]
+		rb := hb[0]*math.Abs(c[0][i]) + hb[1]*math.Abs(c[1][i]) + hb[2]*math.Abs(c[2][i])
+		o[i] = ra + rb - math.Abs(t[i])
+	}
+}
+
+// edgeAxes sets u[3i+j] to the unit edge axis e_i × b_j / ‖e_i × b_j‖
+// (e_i × b_j as Vec3.Cross forms it, its norm as Vec3.Norm, the scaling as
+// Vec3.Scale by 1/‖·‖) and ok[3i+j] to true, or leaves both when the edges
+// are parallel (norm below 1e-6).
+func (p *boxPairFrame) edgeAxes(u *[9]spatial.Vec3, ok *[9]bool) {
+	for i := range 3 {
+		var e [3]float64
+		e[i] = 1
+		for j := range 3 {
+			c := &p.cols[j]
+			x, y, z := e[1]*c[2]-e[2]*c[1], e[2]*c[0]-e[0]*c[2], e[0]*c[1]-e[1]*c[0]
+			l := math.Sqrt(x*x + y*y + z*z)
+			if l < 1e-6 {
+				continue
+			}
+			s := 1 / l
+			u[3*i+j], ok[3*i+j] = spatial.Vec3{s * x, s * y, s * z}, true
+		}
+	}
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent

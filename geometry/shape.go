@@ -128,7 +128,7 @@ func (s Shape) Validate() error {
 }
 
 // valid reports whether Validate would return nil, without allocating.
-func (s Shape) valid() bool {
+func (s *Shape) valid() bool {
 	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
 	switch s.Kind {
 	case HalfSpace:

@@ -361,7 +361,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
-		if !c.boxes[pr[0]].Overlaps(c.boxes[pr[1]]) {
+		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
 		}
 		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
@@ -427,7 +427,7 @@ func (sim *Simulator) stageBroadPhase(c *collider, kin *multibody.Workspace) {
 	}
 	c.cand = c.cand[:0]
 	for _, cd := range c.envCand {
-		if c.boxes[cd[0]].Overlaps(c.boxes[cd[1]]) {
+		if c.boxes[cd[0]].Meets(&c.boxes[cd[1]]) {
 			c.cand = append(c.cand, cd)
 		}
 	}
@@ -486,7 +486,8 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
 			c.hits = sim.collidePair(c, i, j, slack, c.hits[:0])
 		}
-		for _, h := range c.hits {
+		for k := range c.hits { // each point read in place, the pair's fields set in the list
+			h := &c.hits[k]
 			h.Phi -= off // the contact acts at the standoff
 			chained := false
 			if h.Phi > margin {
@@ -494,11 +495,14 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 					continue
 				}
 				var keep bool
-				if keep, chained = sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], &h); !keep {
+				if keep, chained = sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], h); !keep {
 					continue
 				}
 			}
-			pairs = append(pairs, contact.Pair{GeomA: i, GeomB: j, BodyA: ga.Body, BodyB: gb.Body, Contact: h, Chained: chained, Standoff: off})
+			pairs = append(pairs, contact.Pair{})
+			pr := &pairs[len(pairs)-1]
+			pr.GeomA, pr.GeomB, pr.BodyA, pr.BodyB = i, j, ga.Body, gb.Body
+			pr.Contact, pr.Chained, pr.Standoff = *h, chained, off
 		}
 	}
 	return pairs
