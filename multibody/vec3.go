@@ -59,3 +59,7 @@ func rotateVec(q *spatial.Quat, v vec3) vec3 {
 		(v.z + q.W*t2) + (q.X*t1 - q.Y*t0),
 	}
 }
+
+// finite reports whether every component of a is finite (x − x is 0 for a
+// finite x and NaN for ±Inf and NaN).
+func (a vec3) finite() bool { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }

@@ -155,9 +155,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	ws.frames(q, b, xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl spatial.Vec3
-	if body.Joint.Type == JointCompound {
+	switch {
+	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
+		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
+	case body.Joint.Type == JointCompound:
 		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
-	} else {
+	default:
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
 	R := ws.rotF(b, &xf)
