@@ -73,7 +73,8 @@ func (j *Joint) compoundFrames(q []float64, rot *[MaxCompoundDOF]spatial.Quat, a
 func (j *Joint) compoundSubspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
 	var f compoundWalk
 	f.walk(j, q)
-	return j.compoundSubspaceAt(&f, v, w, l)
+	sw, sl := j.compoundSubspaceAt(&f, v, w, l)
+	return sw.array(), sl.array()
 }
 
 // compoundWalk is what compoundFrames returns: each part's preceding
@@ -93,14 +94,15 @@ func (f *compoundWalk) walk(j *Joint, q []float64) {
 // coordinates already walked (Workspace.Update walks them once for the
 // pose and the subspace). It makes the operations of the Vec3 form in the
 // same order on vec3s, which Go keeps in registers
-// (TestCompoundMatchesVectorForm).
-func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+// (TestCompoundMatchesVectorForm), and returns Ṡv as vec3s, which Go
+// returns in registers (a Vec3 goes through the stack and its copies).
+func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
 	j.compoundColumns(f, w, l)
 	if v == nil || j.slides {
 		// Translations alone: Ω = 0 in every part's frame, so each l̇ =
 		// Ω × l is a zero (wdot below) and sw, sl, sums of +0 and v·(±0)
-		// from +0, are +0 for finite v: the zero cw, cl.
-		return cw, cl
+		// from +0, are +0 for finite v: the zero sw, sl.
+		return sw, sl
 	}
 	anchor, origin := &f.anchor, &f.origin
 	xm := vecOf(&f.xm.P)
@@ -137,7 +139,6 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		vi += n
 	}
 	// u is now ȯ_M.
-	var sw, sl vec3
 	vi = 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
@@ -154,7 +155,7 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		}
 		vi += n
 	}
-	return sw.array(), sl.array()
+	return sw, sl
 }
 
 // compoundColumns writes compound joint j's subspace columns (w_k, l_k) in

@@ -65,8 +65,9 @@ func TestCompound2RotsSubspaceMatches(t *testing.T) {
 		var mo spatial.Pose
 		ws.motion(jb, &ws.fr[b], s.Q, &mo)
 		var gw, gl, ww, wl [6]spatial.Vec3
-		gcw, gcl := jb.rotsSubspace(&ws.walk, v, &gw, &gl)
-		wcw, wcl := jb.compoundSubspaceAt(&ws.walk, v, &ww, &wl)
+		gsw, gsl := jb.rotsSubspace(&ws.walk, v, &gw, &gl)
+		wsw, wsl := jb.compoundSubspaceAt(&ws.walk, v, &ww, &wl)
+		gcw, gcl, wcw, wcl := gsw.array(), gsl.array(), wsw.array(), wsl.array()
 		got := []any{gw, gl, gcw, gcl}
 		if want := []any{ww, wl, wcw, wcl}; !posstageSameBits(got, want) {
 			t.Fatalf("trial %d, parts %+v, q %v, v %v: %v, full sums %v", trial, jb.Parts, s.Q, v, got, want)

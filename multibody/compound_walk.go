@@ -84,12 +84,12 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 // finite sw (which no non-finite v, w or ẇ leaves finite) and a finite Ω
 // show it, and otherwise the full sums are made
 // (TestCompound2RotsSubspaceMatches).
-func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
+func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
 	j.compoundColumns(f, w, l)
 	if v == nil {
-		return cw, cl
+		return sw, sl
 	}
-	var omega, sw vec3
+	var omega vec3
 	vi := 0
 	for k := range j.Parts {
 		n := j.Parts[k].Type.NV()
@@ -105,5 +105,5 @@ func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3
 	if !sw.finite() || !omega.finite() {
 		return j.compoundSubspaceAt(f, v, w, l)
 	}
-	return sw.array(), cl
+	return sw, sl
 }
