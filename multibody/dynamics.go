@@ -180,12 +180,14 @@ func (ws *Workspace) combine(p, b int) {
 	// bits; TestCombineMatchesMatrixForm): Go keeps a Vec3 and a Mat3 (arrays)
 	// in memory, so the chain went through the stack.
 	s1, s2 := m1/mt, m2/mt
-	cx := &ws.cx[p] // written in place at the end, its components in registers
+	cx := &ws.cx[p] // written in place once read, so that x and mt leave the registers
 	b0, b1, b2 := ws.cx[b][0], ws.cx[b][1], ws.cx[b][2]
 	p0, p1, p2 := cx[0], cx[1], cx[2]
 	x0, x1, x2 := s1*b0+s2*p0, s1*b1+s2*p1, s1*b2+s2*p2
 	d0, d1, d2 := b0-x0, b1-x1, b2-x2
 	e0, e1, e2 := p0-x0, p1-x1, p2-x2
+	ws.cm[p] = mt
+	cx[0], cx[1], cx[2] = x0, x1, x2
 	sd := m1 * (d0*d0 + d1*d1 + d2*d2)
 	se := m2 * (e0*e0 + e1*e1 + e2*e2)
 	ci, cb := &ws.ci[p], &ws.ci[b]
@@ -198,8 +200,6 @@ func (ws *Workspace) combine(p, b int) {
 	ci[2][0] = ((ci[2][0] + cb[2][0]) + (0 - m1*(d2*d0))) + (0 - m2*(e2*e0))
 	ci[2][1] = ((ci[2][1] + cb[2][1]) + (0 - m1*(d2*d1))) + (0 - m2*(e2*e1))
 	ci[2][2] = ((ci[2][2] + cb[2][2]) + (sd - m1*(d2*d2))) + (se - m2*(e2*e2))
-	ws.cm[p] = mt
-	cx[0], cx[1], cx[2] = x0, x1, x2
 }
 
 // rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)
