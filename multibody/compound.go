@@ -169,16 +169,19 @@ func (j *Joint) compoundColumns(f *compoundWalk, w, l *[6]spatial.Vec3) {
 		switch p.Type {
 		case JointRevolute:
 			wk := rotateVec(&rot[k], vecOf(&p.Axis))
-			w[vi], l[vi] = wk.array(), wk.cross(xm.sub(vecOf(&anchor[k]))).array()
+			wk.store(&w[vi])
+			wk.cross(xm.sub(vecOf(&anchor[k]))).store(&l[vi])
 		case JointPrismatic:
-			w[vi], l[vi] = spatial.Vec3{}, rotateVec(&rot[k], vecOf(&p.Axis)).array()
+			w[vi] = spatial.Vec3{}
+			rotateVec(&rot[k], vecOf(&p.Axis)).store(&l[vi])
 		case JointBall:
 			r := xm.sub(vecOf(&anchor[k]))
 			for i := range 3 {
 				var e vec3
 				e.set(i, 1)
 				wk := rotateVec(&rot[k], e)
-				w[vi+i], l[vi+i] = wk.array(), wk.cross(r).array()
+				wk.store(&w[vi+i])
+				wk.cross(r).store(&l[vi+i])
 			}
 		}
 		vi += p.Type.NV()

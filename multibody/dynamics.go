@@ -28,11 +28,11 @@ func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.V
 	f0 := m * ((a[0] + y0) + x0)
 	f1 := m * ((a[1] + y1) + x1)
 	f2 := m * ((a[2] + y2) + x2)
-	i0, i1, i2 := mulVec(I, w0, w1, w2)         // I ω
-	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)  // ω × (I ω)
-	i0, i1, i2 = mulVec(I, al[0], al[1], al[2]) // I α
-	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)  // c × F
-	*n, *f = spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
+	i0, i1, i2 := mulVec(I, w0, w1, w2)                                                 // I ω
+	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)                                          // ω × (I ω)
+	i0, i1, i2 = mulVec(I, al[0], al[1], al[2])                                         // I α
+	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)                                          // c × F
+	n[0], n[1], n[2], f[0], f[1], f[2] = (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2, f0, f1, f2 // components: no Vec3 through the stack
 }
 
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.

@@ -15,6 +15,10 @@ func vecOf(a *spatial.Vec3) vec3 { return vec3{a[0], a[1], a[2]} }
 // array returns a as a spatial.Vec3.
 func (a vec3) array() spatial.Vec3 { return spatial.Vec3{a.x, a.y, a.z} }
 
+// store writes a into *d component by component (an array value, a.array(),
+// would be built on the stack and copied).
+func (a vec3) store(d *spatial.Vec3) { d[0], d[1], d[2] = a.x, a.y, a.z }
+
 // set sets component i of a to s.
 func (a *vec3) set(i int, s float64) {
 	switch i {
