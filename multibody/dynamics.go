@@ -242,7 +242,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 				c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
 			}
 		}
-		al[b], ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+		set3(&al[b], a0, a1, a2)
+		set3(&ac[b], c0, c1, c2)
 		bodyForces(bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], &al[b], &ac[b], w, &ws.fn[b], &ws.ff[b])
 	}
 	// The second pass, from the leaves to the root: each velocity's
@@ -268,8 +269,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if p := int(tb.parent); p >= 0 {
 			l, np, fp := &lev[b], &fn[p], &ff[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
-			*np = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
-			*fp = spatial.Vec3{fp[0] + f0, fp[1] + f1, fp[2] + f2}
+			set3(np, (np[0]+n0)+t0, (np[1]+n1)+t1, (np[2]+n2)+t2)
+			set3(fp, fp[0]+f0, fp[1]+f1, fp[2]+f2)
 		}
 	}
 }

@@ -15,9 +15,12 @@ func vecOf(a *spatial.Vec3) vec3 { return vec3{a[0], a[1], a[2]} }
 // array returns a as a spatial.Vec3.
 func (a vec3) array() spatial.Vec3 { return spatial.Vec3{a.x, a.y, a.z} }
 
-// store writes a into *d component by component (an array value, a.array(),
-// would be built on the stack and copied).
+// store writes a into *d component by component (as set3 does).
 func (a vec3) store(d *spatial.Vec3) { d[0], d[1], d[2] = a.x, a.y, a.z }
+
+// set3 writes (a, b, c) into *d component by component: a Vec3 value
+// (an array) would be built on the stack and copied.
+func set3(d *spatial.Vec3, a, b, c float64) { d[0], d[1], d[2] = a, b, c }
 
 // set sets component i of a to s.
 func (a *vec3) set(i int, s float64) {
