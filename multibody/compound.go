@@ -73,7 +73,8 @@ func (j *Joint) compoundFrames(q []float64, rot *[MaxCompoundDOF]spatial.Quat, a
 func (j *Joint) compoundSubspace(q, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
 	var f compoundWalk
 	f.walk(j, q)
-	return j.compoundSubspaceAt(&f, v, w, l)
+	sw, sl := j.compoundSubspaceAt(&f, v, w, l)
+	return sw.array(), sl.array()
 }
 
 // compoundWalk is what compoundFrames returns: each part's preceding
@@ -93,41 +94,23 @@ func (f *compoundWalk) walk(j *Joint, q []float64) {
 // coordinates already walked (Workspace.Update walks them once for the
 // pose and the subspace). It makes the operations of the Vec3 form in the
 // same order on vec3s, which Go keeps in registers
-// (TestCompoundMatchesVectorForm).
-func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (cw, cl spatial.Vec3) {
-	rot, anchor, origin := &f.rot, &f.anchor, &f.origin
-	xm := vecOf(&f.xm.P)
-	vi := 0
-	for k := range j.Parts {
-		p := &j.Parts[k]
-		switch p.Type {
-		case JointRevolute:
-			wk := rotateVec(&rot[k], vecOf(&p.Axis))
-			w[vi], l[vi] = wk.array(), wk.cross(xm.sub(vecOf(&anchor[k]))).array()
-		case JointPrismatic:
-			w[vi], l[vi] = spatial.Vec3{}, rotateVec(&rot[k], vecOf(&p.Axis)).array()
-		case JointBall:
-			r := xm.sub(vecOf(&anchor[k]))
-			for i := range 3 {
-				var e vec3
-				e.set(i, 1)
-				wk := rotateVec(&rot[k], e)
-				w[vi+i], l[vi+i] = wk.array(), wk.cross(r).array()
-			}
-		}
-		vi += p.Type.NV()
-	}
+// (TestCompoundMatchesVectorForm), and returns Ṡv as vec3s, which Go
+// returns in registers (a Vec3 goes through the stack and its copies).
+func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
+	j.compoundColumns(f, w, l)
 	if v == nil || j.slides {
 		// Translations alone: Ω = 0 in every part's frame, so each l̇ =
 		// Ω × l is a zero (wdot below) and sw, sl, sums of +0 and v·(±0)
-		// from +0, are +0 for finite v: the zero cw, cl.
-		return cw, cl
+		// from +0, are +0 for finite v: the zero sw, sl.
+		return sw, sl
 	}
+	anchor, origin := &f.anchor, &f.origin
+	xm := vecOf(&f.xm.P)
 	// Forward pass: Ω and the origin velocity u of each part's frame.
 	var wdot [MaxCompoundDOF]vec3
 	var cdot [MaxCompoundDOF]vec3
 	var omega, u vec3
-	vi = 0
+	vi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
 		n := p.Type.NV()
@@ -156,7 +139,6 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		vi += n
 	}
 	// u is now ȯ_M.
-	var sw, sl vec3
 	vi = 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
@@ -173,7 +155,37 @@ func (j *Joint) compoundSubspaceAt(f *compoundWalk, v []float64, w, l *[6]spatia
 		}
 		vi += n
 	}
-	return sw.array(), sl.array()
+	return sw, sl
+}
+
+// compoundColumns writes compound joint j's subspace columns (w_k, l_k) in
+// F at the frames f (compoundSubspace).
+func (j *Joint) compoundColumns(f *compoundWalk, w, l *[6]spatial.Vec3) {
+	rot, anchor := &f.rot, &f.anchor
+	xm := vecOf(&f.xm.P)
+	vi := 0
+	for k := range j.Parts {
+		p := &j.Parts[k]
+		switch p.Type {
+		case JointRevolute:
+			wk := rotateVec(&rot[k], vecOf(&p.Axis))
+			wk.store(&w[vi])
+			wk.cross(xm.sub(vecOf(&anchor[k]))).store(&l[vi])
+		case JointPrismatic:
+			w[vi] = spatial.Vec3{}
+			rotateVec(&rot[k], vecOf(&p.Axis)).store(&l[vi])
+		case JointBall:
+			r := xm.sub(vecOf(&anchor[k]))
+			for i := range 3 {
+				var e vec3
+				e.set(i, 1)
+				wk := rotateVec(&rot[k], e)
+				wk.store(&w[vi+i])
+				wk.cross(r).store(&l[vi+i])
+			}
+		}
+		vi += p.Type.NV()
+	}
 }
 
 // compoundRate writes q̇ = N(q) v for a compound joint: scalar parts copy

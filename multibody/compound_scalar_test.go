@@ -128,7 +128,8 @@ func TestCompoundMatchesVectorForm(t *testing.T) {
 			}
 			for _, vel := range [][]float64{v, nil} {
 				var gw, gl, ww, wl [6]spatial.Vec3
-				gcw, gcl := j.compoundSubspaceAt(&got, vel, &gw, &gl)
+				gsw, gsl := j.compoundSubspaceAt(&got, vel, &gw, &gl)
+				gcw, gcl := gsw.array(), gsl.array()
 				wcw, wcl := j.compoundSubspaceVec(&want, vel, &ww, &wl)
 				same := bits(gcw, wcw) && bits(gcl, wcl)
 				for k := range j.NV() {

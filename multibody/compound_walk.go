@@ -72,3 +72,38 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 	}
 	f.xm = spatial.Pose{R: R}
 }
+
+// rotsSubspace is compoundSubspaceAt for a joint of rotations through the
+// origin at walkRotations' frames f, where every anchor, every origin and
+// o_M are +0. compoundSubspaceAt's anchor and origin velocities are then
+// +0 (ċ_k = u + Ω × (+0) and u = ċ_k + Ω × (+0), each +0 + (±0) = +0 from
+// u = +0, for a finite Ω), each l̇ = ẇ × (+0) + w × (+0 − +0) is a zero,
+// and sl, a sum of v·(±0) from +0, is +0: so rotsSubspace sums
+// sw = Σ v_k ẇ_k alone, as compoundSubspaceAt sums it, and returns a +0
+// sl. That holds when v, every w, every ẇ and the last Ω are finite; a
+// finite sw (which no non-finite v, w or ẇ leaves finite) and a finite Ω
+// show it, and otherwise the full sums are made
+// (TestCompound2RotsSubspaceMatches).
+func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
+	j.compoundColumns(f, w, l)
+	if v == nil {
+		return sw, sl
+	}
+	var omega vec3
+	vi := 0
+	for k := range j.Parts {
+		n := j.Parts[k].Type.NV()
+		var wk vec3
+		for i := range n {
+			wi := vecOf(&w[vi+i])
+			sw = sw.addScaled(v[vi+i], omega.cross(wi))
+			wk = wk.addScaled(v[vi+i], wi)
+		}
+		omega = omega.add(wk)
+		vi += n
+	}
+	if !sw.finite() || !omega.finite() {
+		return j.compoundSubspaceAt(f, v, w, l)
+	}
+	return sw, sl
+}

@@ -28,11 +28,11 @@ func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.V
 	f0 := m * ((a[0] + y0) + x0)
 	f1 := m * ((a[1] + y1) + x1)
 	f2 := m * ((a[2] + y2) + x2)
-	i0, i1, i2 := mulVec(I, w0, w1, w2)         // I ω
-	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)  // ω × (I ω)
-	i0, i1, i2 = mulVec(I, al[0], al[1], al[2]) // I α
-	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)  // c × F
-	*n, *f = spatial.Vec3{(i0 + x0) + y0, (i1 + x1) + y1, (i2 + x2) + y2}, spatial.Vec3{f0, f1, f2}
+	i0, i1, i2 := mulVec(I, w0, w1, w2)                                                 // I ω
+	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)                                          // ω × (I ω)
+	i0, i1, i2 = mulVec(I, al[0], al[1], al[2])                                         // I α
+	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)                                          // c × F
+	n[0], n[1], n[2], f[0], f[1], f[2] = (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2, f0, f1, f2 // components: no Vec3 through the stack
 }
 
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
@@ -180,11 +180,14 @@ func (ws *Workspace) combine(p, b int) {
 	// bits; TestCombineMatchesMatrixForm): Go keeps a Vec3 and a Mat3 (arrays)
 	// in memory, so the chain went through the stack.
 	s1, s2 := m1/mt, m2/mt
+	cx := &ws.cx[p] // written in place once read, so that x and mt leave the registers
 	b0, b1, b2 := ws.cx[b][0], ws.cx[b][1], ws.cx[b][2]
-	p0, p1, p2 := ws.cx[p][0], ws.cx[p][1], ws.cx[p][2]
+	p0, p1, p2 := cx[0], cx[1], cx[2]
 	x0, x1, x2 := s1*b0+s2*p0, s1*b1+s2*p1, s1*b2+s2*p2
 	d0, d1, d2 := b0-x0, b1-x1, b2-x2
 	e0, e1, e2 := p0-x0, p1-x1, p2-x2
+	ws.cm[p] = mt
+	cx[0], cx[1], cx[2] = x0, x1, x2
 	sd := m1 * (d0*d0 + d1*d1 + d2*d2)
 	se := m2 * (e0*e0 + e1*e1 + e2*e2)
 	ci, cb := &ws.ci[p], &ws.ci[b]
@@ -197,7 +200,6 @@ func (ws *Workspace) combine(p, b int) {
 	ci[2][0] = ((ci[2][0] + cb[2][0]) + (0 - m1*(d2*d0))) + (0 - m2*(e2*e0))
 	ci[2][1] = ((ci[2][1] + cb[2][1]) + (0 - m1*(d2*d1))) + (0 - m2*(e2*e1))
 	ci[2][2] = ((ci[2][2] + cb[2][2]) + (sd - m1*(d2*d2))) + (se - m2*(e2*e2))
-	ws.cm[p], ws.cx[p] = mt, spatial.Vec3{x0, x1, x2}
 }
 
 // rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)
@@ -240,7 +242,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 				c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
 			}
 		}
-		al[b], ac[b] = spatial.Vec3{a0, a1, a2}, spatial.Vec3{c0, c1, c2}
+		set3(&al[b], a0, a1, a2)
+		set3(&ac[b], c0, c1, c2)
 		bodyForces(bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], &al[b], &ac[b], w, &ws.fn[b], &ws.ff[b])
 	}
 	// The second pass, from the leaves to the root: each velocity's
@@ -266,8 +269,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if p := int(tb.parent); p >= 0 {
 			l, np, fp := &lev[b], &fn[p], &ff[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
-			*np = spatial.Vec3{(np[0] + n0) + t0, (np[1] + n1) + t1, (np[2] + n2) + t2}
-			*fp = spatial.Vec3{fp[0] + f0, fp[1] + f1, fp[2] + f2}
+			set3(np, (np[0]+n0)+t0, (np[1]+n1)+t1, (np[2]+n2)+t2)
+			set3(fp, fp[0]+f0, fp[1]+f1, fp[2]+f2)
 		}
 	}
 }

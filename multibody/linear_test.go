@@ -124,7 +124,8 @@ func TestSlidesSubspaceMatchesVectorForm(t *testing.T) {
 			got.xm = j.compoundFrames(q, &got.rot, &got.anchor, &got.origin)
 			want.xm = j.compoundFramesVec(q, &want.rot, &want.anchor, &want.origin)
 			var gw, gl, ww, wl [6]spatial.Vec3
-			gcw, gcl := j.compoundSubspaceAt(&got, v, &gw, &gl)
+			gsw, gsl := j.compoundSubspaceAt(&got, v, &gw, &gl)
+			gcw, gcl := gsw.array(), gsl.array()
 			wcw, wcl := j.compoundSubspaceVec(&want, v, &ww, &wl)
 			same := sameVecBits(gcw, wcw) && sameVecBits(gcl, wcl)
 			for k := range n {

@@ -398,7 +398,8 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	cw, cl := &ws.cw, &ws.cl
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {
-		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl)
+		w, l := body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl)
+		sw, sl = w.array(), l.array()
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}

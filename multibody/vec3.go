@@ -15,6 +15,13 @@ func vecOf(a *spatial.Vec3) vec3 { return vec3{a[0], a[1], a[2]} }
 // array returns a as a spatial.Vec3.
 func (a vec3) array() spatial.Vec3 { return spatial.Vec3{a.x, a.y, a.z} }
 
+// store writes a into *d component by component (as set3 does).
+func (a vec3) store(d *spatial.Vec3) { d[0], d[1], d[2] = a.x, a.y, a.z }
+
+// set3 writes (a, b, c) into *d component by component: a Vec3 value
+// (an array) would be built on the stack and copied.
+func set3(d *spatial.Vec3, a, b, c float64) { d[0], d[1], d[2] = a, b, c }
+
 // set sets component i of a to s.
 func (a *vec3) set(i int, s float64) {
 	switch i {
@@ -59,3 +66,7 @@ func rotateVec(q *spatial.Quat, v vec3) vec3 {
 		(v.z + q.W*t2) + (q.X*t1 - q.Y*t0),
 	}
 }
+
+// finite reports whether every component of a is finite (x − x is 0 for a
+// finite x and NaN for ±Inf and NaN).
+func (a vec3) finite() bool { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }

@@ -154,11 +154,15 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	var xf, xm, xb spatial.Pose
 	ws.frames(q, b, xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
-	var sw, sl spatial.Vec3
-	if body.Joint.Type == JointCompound {
+	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
+	switch {
+	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
+		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
+	case body.Joint.Type == JointCompound:
 		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
-	} else {
-		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+	default:
+		w, l := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+		sw, sl = vecOf(&w), vecOf(&l)
 	}
 	R := ws.rotF(b, &xf)
 	// With W_k = R cw_k, l_k = R cl_k, d = x_B − x_M, r_PM = x_M − x_P,
@@ -190,12 +194,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
 	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
 	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
-	s0, s1, s2 := mulVec(&R, sw[0], sw[1], sw[2])
+	s0, s1, s2 := mulVec(&R, sw.x, sw.y, sw.z)
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
 	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
 	ws.kw[b] = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
-	s0, s1, s2 = mulVec(&R, sl[0], sl[1], sl[2])
+	s0, s1, s2 = mulVec(&R, sl.x, sl.y, sl.z)
 	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
 	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
