@@ -10,7 +10,10 @@
 //	    --callgrind-out-file=/tmp/walker.300.cg /tmp/stepcount -steps 300 \
 //	    internal/mjref/testdata/dm_control/suite/walker.xml
 //
-// and the same with -steps 100; per step = (I₃₀₀ − I₁₀₀)/200. With -peer
+// and the same with -steps 100; per step = (I₃₀₀ − I₁₀₀)/200. Check each
+// run's exit status: valgrind 3.19 (Debian 12's) does not decode RDTSCP,
+// which the Go runtime's cputicks executes now and then, so a run may die
+// with SIGILL after a few million instructions; run it again. With -peer
 // the argument names a peer scene of internal/peers (clutter-40,
 // cube-slide, …) instead of a model file.
 package main
