@@ -38,7 +38,7 @@ func hypotCases() [][4]float64 {
 	return cs
 }
 
-// TestHypotLessIsHypots: hypotLess, closer and hypotWithin answer as the
+// TestHypotLessIsHypots: hypotLess and radius.within answer as the
 // comparisons of math.Hypot values do, on every case (bit-identical
 // manifolds).
 func TestHypotLessIsHypots(t *testing.T) {
@@ -47,12 +47,10 @@ func TestHypotLessIsHypots(t *testing.T) {
 		if got, want := hypotLess(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
 			t.Fatalf("hypotLess(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
 		}
-		if got, want := closer(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
-			t.Fatalf("closer(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
-		}
 		for _, d := range []float64{math.Hypot(bx, by), bx, -math.Abs(bx), math.Nextafter(math.Hypot(ax, ay), 0)} {
-			if got, want := hypotWithin(ax, ay, d), math.Hypot(ax, ay) <= d; got != want {
-				t.Fatalf("hypotWithin(%g, %g, %g) = %v, math.Hypot says %v", ax, ay, d, got, want)
+			r := newRadius(d)
+			if got, want := r.within(ax, ay), math.Hypot(ax, ay) <= d; got != want {
+				t.Fatalf("newRadius(%g).within(%g, %g) = %v, math.Hypot says %v", d, ax, ay, got, want)
 			}
 		}
 	}

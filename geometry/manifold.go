@@ -292,9 +292,9 @@ func polyEdges(p *clipPoly, buf []spatial.Vec3) []spatial.Vec3 {
 // an edge is orthogonal to the slot direction, the point slides along
 // that edge instead of jumping between its corners.
 func nearestInPoly(p *clipPoly, edges []spatial.Vec3, x, y float64) spatial.Vec3 {
-	// closer's test, written out: with no best yet (bk < 0, where closer's
-	// bdx is +Inf) any finite offset wins; after that an equal offset does
-	// not, and hypotLess decides with the best's squared norm bd2, formed
+	// The test of math.Hypot(dx, dy) < math.Hypot(bdx, bdy): with no best
+	// yet (bk < 0) any finite offset wins; after that an equal offset (a
+	// corner reached from both of its edges) does not, and hypotLess decides with the best's squared norm bd2, formed
 	// once when it is set, by the same expression hypotLess forms it with.
 	// hypotLessSq's squared-norm test is in line, its bounds on a2
 	// (bd2·(1 ∓ hypotMargin), when bd2 is in its range: bin) formed once
@@ -358,20 +358,6 @@ func clampUnit(x float64) float64 {
 	return x
 }
 
-// closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),
-// the best so far, as math.Hypot(dx, dy) < math.Hypot(bdx, bdy) says:
-// against none yet (bdx = +Inf) it is whenever it is finite, and an equal
-// offset (a corner reached from both of its edges) is not.
-func closer(dx, dy, bdx, bdy float64) bool {
-	switch {
-	case math.IsInf(bdx, 1):
-		return dx-dx == 0 && dy-dy == 0
-	case dx == bdx && dy == bdy:
-		return false
-	}
-	return hypotLess(dx, dy, bdx, bdy)
-}
-
 // hypotLess reports whether math.Hypot(ax, ay) < math.Hypot(bx, by). The
 // squared norms decide when they differ by far more than the rounding of
 // either (hypotMargin, both in the range where squaring neither overflows
@@ -395,15 +381,9 @@ func hypotLessSq(ax, ay, a2, bx, by, b2 float64) bool {
 	return math.Hypot(ax, ay) < math.Hypot(bx, by)
 }
 
-// hypotWithin reports whether math.Hypot(ax, ay) <= d, with the squared
-// norm deciding away from the tie as in hypotLess.
-func hypotWithin(ax, ay, d float64) bool {
-	r := newRadius(d)
-	return r.within(ax, ay)
-}
-
-// radius is hypotWithin's distance d with the terms of its test that do
-// not depend on the offset formed once: whether d > 0 and d² is in the
+// radius is a distance d for the test math.Hypot(ax, ay) <= d, with the
+// squared norm deciding away from the tie as in hypotLess, and the terms
+// of the test that do not depend on the offset formed once: whether d > 0 and d² is in the
 // squared norms' range, and the bounds d²·(1 ∓ hypotMargin).
 type radius struct {
 	d, lo, hi float64
@@ -415,7 +395,7 @@ func newRadius(d float64) radius {
 	return radius{d: d, lo: d2 * (1 - hypotMargin), hi: d2 * (1 + hypotMargin), in: d > 0 && d2 >= sqLo && d2 <= sqHi}
 }
 
-// within reports whether math.Hypot(ax, ay) <= r.d (hypotWithin).
+// within reports whether math.Hypot(ax, ay) <= r.d.
 func (r *radius) within(ax, ay float64) bool {
 	if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
 		return a2 < r.lo
