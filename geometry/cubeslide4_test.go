@@ -45,3 +45,64 @@ func TestCubeslide4NearestInPolyN(t *testing.T) {
 		}
 	}
 }
+
+// clipSideVec3 is clipSide in its Vec3 form, as it was before the
+// cubeslide4 pass.
+func clipSideVec3(in, out *clipPoly, s sideLine, tol float64) {
+	out.n = 0
+	if in.n == 0 {
+		return
+	}
+	prev := in.v[in.n-1]
+	dp := s.m[0]*prev[0] + s.m[1]*prev[1] - s.off
+	for _, cur := range in.v[:in.n] {
+		dc := s.m[0]*cur[0] + s.m[1]*cur[1] - s.off
+		if (dp <= tol) != (dc <= tol) && dp*dc < 0 {
+			out.add(prev.AddScaled(dp/(dp-dc), cur.Sub(prev)))
+		}
+		if dc <= tol {
+			out.add(cur)
+		}
+		prev, dp = cur, dc
+	}
+}
+
+// TestCubeslide4ClipSide: clipSide gives bit for bit the polygon of its
+// Vec3 form, on random polygons and lines through them (corners on the
+// line up to tol, a NaN or infinite corner now and then), into output
+// buffers of every room from 0 up (a full buffer drops the rest).
+func TestCubeslide4ClipSide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 12))
+	var buf, ga, wa [16]spatial.Vec3
+	for trial := range 20000 {
+		in, cx, cy, s := randomClipPoly(rng, trial, buf[:])
+		switch trial % 9 {
+		case 1:
+			in.v[rng.IntN(in.n)][rng.IntN(3)] = math.NaN()
+		case 2:
+			in.v[rng.IntN(in.n)][rng.IntN(2)] = math.Inf(1 - 2*rng.IntN(2))
+		}
+		th := rng.Float64() * 2 * math.Pi
+		m := [2]float64{math.Cos(th), math.Sin(th)}
+		line := sideLine{m: m, off: m[0]*cx + m[1]*cy + s*rng.NormFloat64()}
+		tol := s * 1e-9
+		if trial%3 == 0 { // the line through a corner
+			c := in.v[rng.IntN(in.n)]
+			line.off = m[0]*c[0] + m[1]*c[1]
+		}
+		room := rng.IntN(len(ga) + 1)
+		got, want := clipPoly{v: ga[:room]}, clipPoly{v: wa[:room]}
+		clipSide(&in, &got, line, tol)
+		clipSideVec3(&in, &want, line, tol)
+		if got.n != want.n {
+			t.Fatalf("trial %d: %d corners, the Vec3 form %d", trial, got.n, want.n)
+		}
+		for k := range got.v[:got.n] {
+			for i := range 3 {
+				if math.Float64bits(got.v[k][i]) != math.Float64bits(want.v[k][i]) {
+					t.Fatalf("trial %d corner %d: %v, the Vec3 form %v", trial, k, got.v[k], want.v[k])
+				}
+			}
+		}
+	}
+}

@@ -135,15 +135,24 @@ func clipSide(in, out *clipPoly, s sideLine, tol float64) {
 	if in.n == 0 {
 		return
 	}
-	prev := in.v[in.n-1]
-	dp := s.m[0]*prev[0] + s.m[1]*prev[1] - s.off
-	for _, cur := range in.v[:in.n] {
-		dc := s.m[0]*cur[0] + s.m[1]*cur[1] - s.off
-		if (dp <= tol) != (dc <= tol) && dp*dc < 0 {
-			out.add(prev.AddScaled(dp/(dp-dc), cur.Sub(prev)))
+	// Corners read in place and written by index (the same sums as
+	// prev.AddScaled(dp/(dp-dc), cur.Sub(prev)) and out.add), rather than
+	// copied as Vec3 values.
+	m0, m1, off := s.m[0], s.m[1], s.off
+	v := in.v[:in.n]
+	prev := &v[len(v)-1]
+	dp := m0*prev[0] + m1*prev[1] - off
+	for i := range v {
+		cur := &v[i]
+		dc := m0*cur[0] + m1*cur[1] - off
+		if (dp <= tol) != (dc <= tol) && dp*dc < 0 && out.n < len(out.v) {
+			f := dp / (dp - dc)
+			out.v[out.n] = spatial.Vec3{prev[0] + f*(cur[0]-prev[0]), prev[1] + f*(cur[1]-prev[1]), prev[2] + f*(cur[2]-prev[2])}
+			out.n++
 		}
-		if dc <= tol {
-			out.add(cur)
+		if dc <= tol && out.n < len(out.v) {
+			out.v[out.n] = *cur
+			out.n++
 		}
 		prev, dp = cur, dc
 	}
