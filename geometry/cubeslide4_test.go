@@ -106,3 +106,55 @@ func TestCubeslide4ClipSide(t *testing.T) {
 		}
 	}
 }
+
+// halfSpaceRefVec3 is halfSpaceRef in its Vec3 form, as it was before the
+// cubeslide4 pass.
+func halfSpaceRefVec3(ref *refFace, a *posed, u spatial.Vec3) {
+	ref.n = a.axis(2)
+	ref.c = a.pos
+	ref.u, _ = unit(u.AddScaled(-u.Dot(ref.n), ref.n), spatial.Vec3{1, 0, 0})
+	ref.v = ref.n.Cross(ref.u)
+	ref.sides = nil
+	ref.width = math.Inf(1)
+}
+
+// TestCubeslide4HalfSpaceRef: halfSpaceRef in scalars sets bit for bit the
+// frame of its Vec3 form, for random rotations and in-plane hints u, u
+// along the normal (the fallback), tiny, huge, zero, infinite and NaN.
+func TestCubeslide4HalfSpaceRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 13))
+	for trial := range 20000 {
+		var a posed
+		q := spatial.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
+		a.rot = q.Scale(1 / math.Sqrt(q.W*q.W+q.X*q.X+q.Y*q.Y+q.Z*q.Z)).RotMat()
+		a.pos = spatial.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		u := spatial.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		switch trial % 7 {
+		case 1:
+			u = a.axis(2).Scale(rng.NormFloat64())
+		case 2:
+			u = u.Scale(1e-160)
+		case 3:
+			u = u.Scale(1e300)
+		case 4:
+			u = spatial.Vec3{}
+		case 5:
+			u[rng.IntN(3)] = math.Inf(1 - 2*rng.IntN(2))
+		case 6:
+			u[rng.IntN(3)] = math.NaN()
+		}
+		var got, want refFace
+		halfSpaceRef(&got, &a, u)
+		halfSpaceRefVec3(&want, &a, u)
+		for _, p := range [][2]spatial.Vec3{{got.n, want.n}, {got.c, want.c}, {got.u, want.u}, {got.v, want.v}} {
+			for i := range 3 {
+				if math.Float64bits(p[0][i]) != math.Float64bits(p[1][i]) {
+					t.Fatalf("trial %d, u %v: frame %v %v, the Vec3 form %v %v", trial, u, got.u, got.v, want.u, want.v)
+				}
+			}
+		}
+		if got.width != want.width || len(got.sides) != 0 {
+			t.Fatalf("trial %d: width %g, sides %v", trial, got.width, got.sides)
+		}
+	}
+}
