@@ -38,11 +38,25 @@ func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 
 // halfSpaceRef sets ref to the plane of the half-space a, with the
 // in-plane frame given by the projection of the unit u (v = n × u).
+//
+// In scalars, the same sums in the same order as
+// unit(u.AddScaled(−u·n, n), x̂) and n.Cross(u) form them.
 func halfSpaceRef(ref *refFace, a *posed, u spatial.Vec3) {
-	ref.n = a.axis(2)
+	r := &a.rot
+	n0, n1, n2 := r[0][2], r[1][2], r[2][2]
+	ref.n = spatial.Vec3{n0, n1, n2}
 	ref.c = a.pos
-	ref.u, _ = unit(u.AddScaled(-u.Dot(ref.n), ref.n), spatial.Vec3{1, 0, 0})
-	ref.v = ref.n.Cross(ref.u)
+	d := -(u[0]*n0 + u[1]*n1 + u[2]*n2)
+	w0, w1, w2 := u[0]+d*n0, u[1]+d*n1, u[2]+d*n2
+	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
+	if !(l > minNormLen) || math.IsInf(l, 0) {
+		w0, w1, w2 = 1, 0, 0
+	} else {
+		s := 1 / l
+		w0, w1, w2 = s*w0, s*w1, s*w2
+	}
+	ref.u = spatial.Vec3{w0, w1, w2}
+	ref.v = spatial.Vec3{n1*w2 - n2*w1, n2*w0 - n0*w2, n0*w1 - n1*w0}
 	ref.sides = nil
 	ref.width = math.Inf(1)
 }

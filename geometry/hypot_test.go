@@ -38,7 +38,7 @@ func hypotCases() [][4]float64 {
 	return cs
 }
 
-// TestHypotLessIsHypots: hypotLess, closer and hypotWithin answer as the
+// TestHypotLessIsHypots: hypotLess and radius.within answer as the
 // comparisons of math.Hypot values do, on every case (bit-identical
 // manifolds).
 func TestHypotLessIsHypots(t *testing.T) {
@@ -47,12 +47,10 @@ func TestHypotLessIsHypots(t *testing.T) {
 		if got, want := hypotLess(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
 			t.Fatalf("hypotLess(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
 		}
-		if got, want := closer(ax, ay, bx, by), math.Hypot(ax, ay) < math.Hypot(bx, by); got != want {
-			t.Fatalf("closer(%g, %g, %g, %g) = %v, math.Hypot says %v", ax, ay, bx, by, got, want)
-		}
 		for _, d := range []float64{math.Hypot(bx, by), bx, -math.Abs(bx), math.Nextafter(math.Hypot(ax, ay), 0)} {
-			if got, want := hypotWithin(ax, ay, d), math.Hypot(ax, ay) <= d; got != want {
-				t.Fatalf("hypotWithin(%g, %g, %g) = %v, math.Hypot says %v", ax, ay, d, got, want)
+			r := newRadius(d)
+			if got, want := r.within(ax, ay), math.Hypot(ax, ay) <= d; got != want {
+				t.Fatalf("newRadius(%g).within(%g, %g) = %v, math.Hypot says %v", d, ax, ay, got, want)
 			}
 		}
 	}
@@ -88,22 +86,7 @@ func TestNearestInPolyMatchesHypot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	var buf, ebuf [16]spatial.Vec3
 	for trial := range 20000 {
-		p := clipPoly{v: buf[:]}
-		n := 3 + rng.IntN(6)
-		s := math.Pow(10, rng.Float64()*6-4)
-		cx, cy := rng.NormFloat64(), rng.NormFloat64()
-		th0 := rng.Float64() * 2 * math.Pi
-		if trial%4 == 0 { // an axis-aligned square: ties between corners
-			n, th0 = 4, math.Pi/4
-		}
-		for k := range n {
-			th := th0 + 2*math.Pi*float64(k)/float64(n)
-			v := spatial.Vec3{cx + s*math.Cos(th), cy + s*math.Sin(th), rng.NormFloat64() * s}
-			p.add(v)
-			if trial%7 == 0 && k == 1 { // a repeated corner: a zero-length edge
-				p.add(v)
-			}
-		}
+		p, cx, cy, s := randomClipPoly(rng, trial, buf[:])
 		h := math.Sqrt(0.5)
 		edges := polyEdges(&p, ebuf[:])
 		for _, d := range [][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}, {1, 0}, {rng.NormFloat64(), rng.NormFloat64()}} {
@@ -115,4 +98,29 @@ func TestNearestInPolyMatchesHypot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomClipPoly makes in buf the convex polygon of trial: a regular one
+// of 3 to 8 corners with random scale s (1e-4 to 1e2), centre (cx, cy) and
+// heights; every fourth an axis-aligned square (its edges orthogonal to
+// the slot directions: ties between corners), every seventh with a
+// repeated corner (a zero-length edge).
+func randomClipPoly(rng *rand.Rand, trial int, buf []spatial.Vec3) (p clipPoly, cx, cy, s float64) {
+	p = clipPoly{v: buf}
+	n := 3 + rng.IntN(6)
+	s = math.Pow(10, rng.Float64()*6-4)
+	cx, cy = rng.NormFloat64(), rng.NormFloat64()
+	th0 := rng.Float64() * 2 * math.Pi
+	if trial%4 == 0 {
+		n, th0 = 4, math.Pi/4
+	}
+	for k := range n {
+		th := th0 + 2*math.Pi*float64(k)/float64(n)
+		v := spatial.Vec3{cx + s*math.Cos(th), cy + s*math.Sin(th), rng.NormFloat64() * s}
+		p.add(v)
+		if trial%7 == 0 && k == 1 {
+			p.add(v)
+		}
+	}
+	return p, cx, cy, s
 }

@@ -135,15 +135,24 @@ func clipSide(in, out *clipPoly, s sideLine, tol float64) {
 	if in.n == 0 {
 		return
 	}
-	prev := in.v[in.n-1]
-	dp := s.m[0]*prev[0] + s.m[1]*prev[1] - s.off
-	for _, cur := range in.v[:in.n] {
-		dc := s.m[0]*cur[0] + s.m[1]*cur[1] - s.off
-		if (dp <= tol) != (dc <= tol) && dp*dc < 0 {
-			out.add(prev.AddScaled(dp/(dp-dc), cur.Sub(prev)))
+	// Corners read in place and written by index (the same sums as
+	// prev.AddScaled(dp/(dp-dc), cur.Sub(prev)) and out.add), rather than
+	// copied as Vec3 values.
+	m0, m1, off := s.m[0], s.m[1], s.off
+	v := in.v[:in.n]
+	prev := &v[len(v)-1]
+	dp := m0*prev[0] + m1*prev[1] - off
+	for i := range v {
+		cur := &v[i]
+		dc := m0*cur[0] + m1*cur[1] - off
+		if (dp <= tol) != (dc <= tol) && dp*dc < 0 && out.n < len(out.v) {
+			f := dp / (dp - dc)
+			out.v[out.n] = spatial.Vec3{prev[0] + f*(cur[0]-prev[0]), prev[1] + f*(cur[1]-prev[1]), prev[2] + f*(cur[2]-prev[2])}
+			out.n++
 		}
-		if dc <= tol {
-			out.add(cur)
+		if dc <= tol && out.n < len(out.v) {
+			out.v[out.n] = *cur
+			out.n++
 		}
 		prev, dp = cur, dc
 	}
@@ -203,8 +212,13 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	// buffer (of p's room, free once the clipping is done).
 	edges := polyEdges(p, q.v)
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
+	var slots [numSlots]nearSearch
 	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
-		q := nearestInPoly(p, edges, c[0]+reach*d[0], c[1]+reach*d[1])
+		slots[k] = nearSearch{x: c[0] + reach*d[0], y: c[1] + reach*d[1], bk: -1}
+	}
+	nearestInPolyN(p, edges, slots[:])
+	for k := range slots {
+		q := slots[k].point(p)
 		if !nearPoints(pts[:np], &q, &merge) {
 			pts[np], slotOf[np] = q, uint32(k)
 			np++
@@ -292,50 +306,80 @@ func polyEdges(p *clipPoly, buf []spatial.Vec3) []spatial.Vec3 {
 // an edge is orthogonal to the slot direction, the point slides along
 // that edge instead of jumping between its corners.
 func nearestInPoly(p *clipPoly, edges []spatial.Vec3, x, y float64) spatial.Vec3 {
-	// closer's test, written out: with no best yet (bk < 0, where closer's
-	// bdx is +Inf) any finite offset wins; after that an equal offset does
-	// not, and hypotLess decides with the best's squared norm bd2, formed
-	// once when it is set, by the same expression hypotLess forms it with.
-	// hypotLessSq's squared-norm test is in line, its bounds on a2
-	// (bd2·(1 ∓ hypotMargin), when bd2 is in its range: bin) formed once
-	// with the best; the near ties and the out-of-range norms call it.
-	bk, bt := -1, 0.0 // the best point: on the edge ending at corner bk, at bt
-	bdx, bdy, bd2 := 0.0, 0.0, 0.0
-	bin, blo, bhi := false, 0.0, 0.0
+	s := [1]nearSearch{{x: x, y: y, bk: -1}}
+	nearestInPolyN(p, edges, s[:])
+	return s[0].point(p)
+}
+
+// nearSearch is the state of one nearest-point search of nearestInPoly:
+// the target (x, y) and the best point so far, on the edge ending at
+// corner bk (−1 for none yet) at parameter bt, with offset (bdx, bdy)
+// from the target, its squared norm bd2 and hypotLessSq's bounds on a
+// rival's squared norm (bd2·(1 ∓ hypotMargin), when bd2 is in its range:
+// bin), formed once when the best is set.
+type nearSearch struct {
+	x, y, bt, bdx, bdy, bd2, blo, bhi float64
+	bk                                int
+	bin                               bool
+}
+
+// nearestInPolyN runs the searches s (each set to its target with bk =
+// −1) over the polygon p at once: one pass over the edges, each edge's
+// terms loaded once for all of them (the four slots of faceManifold),
+// each search the same steps in the same order as alone.
+func nearestInPolyN(p *clipPoly, edges []spatial.Vec3, s []nearSearch) {
 	v := p.v[:p.n]
 	edges = edges[:len(v)]
 	px, py := v[len(v)-1][0], v[len(v)-1][1]
 	for k := range v {
-		cx, cy := v[k][0], v[k][1]
 		ex, ey, l2 := edges[k][0], edges[k][1], edges[k][2]
-		t := 0.0
-		if l2 > 0 {
-			t = clampUnit(((x-px)*ex + (y-py)*ey) / l2)
-		}
-		// q = prev + t (cur − prev), the plane coordinates first: the
-		// whole point only for the one returned.
-		dx, dy := (px+t*ex)-x, (py+t*ey)-y
-		var better bool
-		if bk < 0 {
-			better = dx-dx == 0 && dy-dy == 0
-		} else if dx != bdx || dy != bdy {
-			a2 := dx*dx + dy*dy
-			if bin && a2 >= sqLo && a2 <= sqHi && (a2 < blo || a2 > bhi) {
-				better = a2 < blo
-			} else {
-				better = hypotLessSq(dx, dy, a2, bdx, bdy, bd2)
+		for j := range s {
+			b := &s[j]
+			t := 0.0
+			if l2 > 0 {
+				t = clampUnit(((b.x-px)*ex + (b.y-py)*ey) / l2)
+			}
+			// q = prev + t (cur − prev), the plane coordinates first:
+			// the whole point only for the one returned.
+			dx, dy := (px+t*ex)-b.x, (py+t*ey)-b.y
+			// The test of math.Hypot(dx, dy) < math.Hypot(bdx, bdy): with
+			// no best yet any finite offset wins; after that an equal
+			// offset (a corner reached from both of its edges) does not,
+			// and hypotLessSq's squared-norm test decides, in line, the
+			// near ties and the out-of-range norms by a call.
+			var better bool
+			if b.bk < 0 {
+				better = dx-dx == 0 && dy-dy == 0
+			} else if dx != b.bdx || dy != b.bdy {
+				a2 := dx*dx + dy*dy
+				if b.bin && a2 >= sqLo && a2 <= sqHi && (a2 < b.blo || a2 > b.bhi) {
+					better = a2 < b.blo
+				} else {
+					better = hypotLessSq(dx, dy, a2, b.bdx, b.bdy, b.bd2)
+				}
+			}
+			if better {
+				bd2 := dx*dx + dy*dy
+				b.bk, b.bt, b.bdx, b.bdy, b.bd2 = k, t, dx, dy, bd2
+				b.bin, b.blo, b.bhi = bd2 >= sqLo && bd2 <= sqHi, bd2*(1-hypotMargin), bd2*(1+hypotMargin)
 			}
 		}
-		if better {
-			bk, bt, bdx, bdy, bd2 = k, t, dx, dy, dx*dx+dy*dy
-			bin, blo, bhi = bd2 >= sqLo && bd2 <= sqHi, bd2*(1-hypotMargin), bd2*(1+hypotMargin)
-		}
-		px, py = cx, cy
+		px, py = v[k][0], v[k][1]
 	}
-	if bk < 0 {
+}
+
+// point is the best point found, with its height (p.v[0] when no offset
+// was finite).
+func (s *nearSearch) point(p *clipPoly) spatial.Vec3 {
+	if s.bk < 0 {
 		return p.v[0]
 	}
-	prev, cur := &p.v[(bk+p.n-1)%p.n], &p.v[bk]
+	j := s.bk - 1 // the corner before bk, (bk + n − 1) mod n without the division
+	if j < 0 {
+		j = p.n - 1
+	}
+	prev, cur := &p.v[j], &p.v[s.bk]
+	bt := s.bt
 	// prev.AddScaled(bt, cur.Sub(prev)), in scalars.
 	return spatial.Vec3{prev[0] + bt*(cur[0]-prev[0]), prev[1] + bt*(cur[1]-prev[1]), prev[2] + bt*(cur[2]-prev[2])}
 }
@@ -356,20 +400,6 @@ func clampUnit(x float64) float64 {
 		return 0
 	}
 	return x
-}
-
-// closer reports whether the offset (dx, dy) is nearer than (bdx, bdy),
-// the best so far, as math.Hypot(dx, dy) < math.Hypot(bdx, bdy) says:
-// against none yet (bdx = +Inf) it is whenever it is finite, and an equal
-// offset (a corner reached from both of its edges) is not.
-func closer(dx, dy, bdx, bdy float64) bool {
-	switch {
-	case math.IsInf(bdx, 1):
-		return dx-dx == 0 && dy-dy == 0
-	case dx == bdx && dy == bdy:
-		return false
-	}
-	return hypotLess(dx, dy, bdx, bdy)
 }
 
 // hypotLess reports whether math.Hypot(ax, ay) < math.Hypot(bx, by). The
@@ -395,15 +425,9 @@ func hypotLessSq(ax, ay, a2, bx, by, b2 float64) bool {
 	return math.Hypot(ax, ay) < math.Hypot(bx, by)
 }
 
-// hypotWithin reports whether math.Hypot(ax, ay) <= d, with the squared
-// norm deciding away from the tie as in hypotLess.
-func hypotWithin(ax, ay, d float64) bool {
-	r := newRadius(d)
-	return r.within(ax, ay)
-}
-
-// radius is hypotWithin's distance d with the terms of its test that do
-// not depend on the offset formed once: whether d > 0 and d² is in the
+// radius is a distance d for the test math.Hypot(ax, ay) <= d, with the
+// squared norm deciding away from the tie as in hypotLess, and the terms
+// of the test that do not depend on the offset formed once: whether d > 0 and d² is in the
 // squared norms' range, and the bounds d²·(1 ∓ hypotMargin).
 type radius struct {
 	d, lo, hi float64
@@ -415,7 +439,7 @@ func newRadius(d float64) radius {
 	return radius{d: d, lo: d2 * (1 - hypotMargin), hi: d2 * (1 + hypotMargin), in: d > 0 && d2 >= sqLo && d2 <= sqHi}
 }
 
-// within reports whether math.Hypot(ax, ay) <= r.d (hypotWithin).
+// within reports whether math.Hypot(ax, ay) <= r.d.
 func (r *radius) within(ax, ay float64) bool {
 	if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
 		return a2 < r.lo
