@@ -220,6 +220,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 				vc[row], vc[row+1], vc[row+2] = mulJ6((*[6]int)(cols), (*[18]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
 				continue
 			}
+			if m == 5 { // a sphere's contact (no spin about the normal): likewise (mulJ5)
+				vc[row], vc[row+1], vc[row+2] = mulJ5((*[5]int)(cols), (*[15]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
+				continue
+			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			s0, s1, s2 := 0.0, 0.0, 0.0
 			for t, j := range cols {
@@ -286,6 +290,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 			g0, g1, g2 := g[0], g[1], g[2]
 			if m == 6 { // a free body's contact: the same sums on arrays (mulJT6)
 				mulJT6((*[6]int)(cols), (*[18]float64)(vals), g0, g1, g2, out)
+				continue
+			}
+			if m == 5 { // a sphere's contact: likewise (mulJT5)
+				mulJT5((*[5]int)(cols), (*[15]float64)(vals), g0, g1, g2, out)
 				continue
 			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
@@ -378,6 +386,41 @@ func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64,
 	s2 += w[16] * x4
 	s2 += w[17] * x5
 	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJ5 is mulJ6 for a contact's block of five kept columns (a sphere's
+// contact on a free body: the angular velocity about the normal moves no
+// contact point, so its column is zero in all three rows and not kept);
+// the same sums, each from its first product, for mulJ6's reasons.
+func mulJ5(c *[5]int, w *[15]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
+	x0, x1, x2, x3, x4 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]]
+	s0 := w[0] * x0
+	s0 += w[1] * x1
+	s0 += w[2] * x2
+	s0 += w[3] * x3
+	s0 += w[4] * x4
+	s1 := w[5] * x0
+	s1 += w[6] * x1
+	s1 += w[7] * x2
+	s1 += w[8] * x3
+	s1 += w[9] * x4
+	s2 := w[10] * x0
+	s2 += w[11] * x1
+	s2 += w[12] * x2
+	s2 += w[13] * x3
+	s2 += w[14] * x4
+	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJT5 is mulJT6 for a contact's block of five kept columns (mulJ5):
+// out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each column
+// j = c[t], in mulJT's order.
+func mulJT5(c *[5]int, w *[15]float64, g0, g1, g2 float64, out []float64) {
+	out[c[0]] = ((out[c[0]] + w[0]*g0) + w[5]*g1) + w[10]*g2
+	out[c[1]] = ((out[c[1]] + w[1]*g0) + w[6]*g1) + w[11]*g2
+	out[c[2]] = ((out[c[2]] + w[2]*g0) + w[7]*g1) + w[12]*g2
+	out[c[3]] = ((out[c[3]] + w[3]*g0) + w[8]*g1) + w[13]*g2
+	out[c[4]] = ((out[c[4]] + w[4]*g0) + w[9]*g1) + w[14]*g2
 }
 
 // mulJT6 is mulJT's loop for a contact's block of six kept columns c and
