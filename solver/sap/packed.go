@@ -306,6 +306,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 			}
 			continue
 		}
+		if len(g) == 3 && m == 5 { // a sphere's contact with a zero γ row: the loop below written out (mulJTRows5)
+			mulJTRows5((*[5]int)(cols), (*[15]float64)(vals), (*[3]float64)(g), out)
+			continue
+		}
 		for r, gr := range g {
 			if gr == 0 {
 				continue
@@ -421,6 +425,24 @@ func mulJT5(c *[5]int, w *[15]float64, g0, g1, g2 float64, out []float64) {
 	out[c[2]] = ((out[c[2]] + w[2]*g0) + w[7]*g1) + w[12]*g2
 	out[c[3]] = ((out[c[3]] + w[3]*g0) + w[8]*g1) + w[13]*g2
 	out[c[4]] = ((out[c[4]] + w[4]*g0) + w[9]*g1) + w[14]*g2
+}
+
+// mulJTRows5 is mulJT's per-row loop for a contact's block of five kept
+// columns c and values w (mulJ5) with γ = g: each row r with g_r ≠ 0, in
+// order, adds w_rt g_r to out at c[t], t = 0…4; written out on arrays (no
+// bounds checks on c and w), the same terms in the same order.
+func mulJTRows5(c *[5]int, w *[15]float64, g *[3]float64, out []float64) {
+	for r, gr := range g {
+		if gr == 0 {
+			continue
+		}
+		vr := (*[5]float64)(w[5*r : 5*r+5])
+		out[c[0]] += vr[0] * gr
+		out[c[1]] += vr[1] * gr
+		out[c[2]] += vr[2] * gr
+		out[c[3]] += vr[3] * gr
+		out[c[4]] += vr[4] * gr
+	}
 }
 
 // mulJT6 is mulJT's loop for a contact's block of six kept columns c and
