@@ -27,6 +27,9 @@ type packedJ struct {
 	// contacts, as a cube's or boxes' on the ground or on each other):
 	// the products then run mulJ6 and mulJT6 from the descriptors alone.
 	six bool
+	// five: every block is a contact's with five kept columns (spheres'
+	// contacts on free bodies, mulJ5): mulJ then runs mulJFive.
+	five bool
 }
 
 // packedBlock locates one J block in packedJ: its kept columns are
@@ -70,7 +73,7 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		}
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
-	pk.six = pk.allSix()
+	pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
 }
 
 // indexConstraints sets pk.first for p, whose J pk packs.
@@ -86,11 +89,11 @@ func (pk *packedJ) indexConstraints(p *solver.Problem) {
 	}
 }
 
-// allSix reports whether every block of pk is a contact's (three rows)
-// with six kept columns.
-func (pk *packedJ) allSix() bool {
+// allWidth reports whether every block of pk is a contact's (three rows)
+// with m kept columns.
+func (pk *packedJ) allWidth(m int) bool {
 	for k := range pk.blk {
-		if bl := &pk.blk[k]; bl.size != 3 || bl.c1-bl.c0 != 6 {
+		if bl := &pk.blk[k]; bl.size != 3 || bl.c1-bl.c0 != m {
 			return false
 		}
 	}
@@ -209,6 +212,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 	clear(vc[:nr])
 	if pk.six {
 		pk.mulJSix(v, vc)
+		return
+	}
+	if pk.five {
+		pk.mulJFive(v, vc)
 		return
 	}
 	for k := range pk.blk {
@@ -330,6 +337,15 @@ func (pk *packedJ) mulJSix(v, vc []float64) {
 		bl := &pk.blk[k]
 		r := (*[3]float64)(vc[bl.row : bl.row+3])
 		r[0], r[1], r[2] = mulJ6((*[6]int)(pk.cols[bl.c0:bl.c0+6]), (*[18]float64)(pk.vals[bl.v0:bl.v0+18]), v, r[0], r[1], r[2])
+	}
+}
+
+// mulJFive is mulJSix for pk.five: mulJ5 on each block's arrays.
+func (pk *packedJ) mulJFive(v, vc []float64) {
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		r := (*[3]float64)(vc[bl.row : bl.row+3])
+		r[0], r[1], r[2] = mulJ5((*[5]int)(pk.cols[bl.c0:bl.c0+5]), (*[15]float64)(pk.vals[bl.v0:bl.v0+15]), v, r[0], r[1], r[2])
 	}
 }
 

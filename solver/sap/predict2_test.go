@@ -8,16 +8,19 @@ import (
 
 // predict2Packed draws a packedJ over nv velocities with nb blocks of 1
 // to 3 rows (most of them contacts of three rows on wide columns: six as
-// a free body's, five as a sphere's on a free body), each block's kept columns increasing and distinct, its
+// a free body's, five as a sphere's on a free body; only those with
+// uniform), each block's kept columns increasing and distinct, its
 // rows at consecutive offsets; blocks share columns, so the products add
 // into the same entries. It returns the packing and its number of rows.
-func predict2Packed(rng *rand.Rand, nv, nb, wide int) (*packedJ, int) {
+func predict2Packed(rng *rand.Rand, nv, nb, wide int, uniform bool) (*packedJ, int) {
 	pk := &packedJ{}
 	nr := 0
 	for range nb {
 		size := []int{3, 3, 3, 1, 2}[rng.IntN(5)]
 		m := wide
-		if rng.IntN(3) == 0 {
+		if uniform {
+			size = 3
+		} else if rng.IntN(3) == 0 {
 			m = 1 + rng.IntN(nv)
 		}
 		cols := rng.Perm(nv)[:m]
@@ -89,11 +92,21 @@ func TestPredict2PackedProductsBits(t *testing.T) {
 // general loops bit for bit, and returns how many contact blocks of wide
 // columns it drew.
 func predict2CheckProducts(t *testing.T, rng *rand.Rand, wide, trials int) int {
+	return predict2CheckPacked(t, rng, wide, trials, false)
+}
+
+// predict2CheckPacked is predict2CheckProducts, with uniform packings
+// (every block a contact of wide columns, pk.six or pk.five set) if
+// uniform.
+func predict2CheckPacked(t *testing.T, rng *rand.Rand, wide, trials int, uniform bool) int {
 	t.Helper()
 	n := 0
 	for trial := range trials {
 		nv := 6 + rng.IntN(12)
-		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(8), wide)
+		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(8), wide, uniform)
+		if uniform {
+			pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
+		}
 		for _, b := range pk.blk {
 			if b.size == 3 && b.c1-b.c0 == wide {
 				n++

@@ -16,3 +16,12 @@ func TestStackmuljFiveColumnProductsBits(t *testing.T) {
 		t.Fatalf("only %d five-column contact blocks drawn", n)
 	}
 }
+
+// TestStackmuljFiveOnlyBits: a packing whose every block is a contact of
+// five columns (pk.five, mulJFive) gives the general loops' bits; fails
+// when mulJFive skips a block or reads another block's columns or values.
+func TestStackmuljFiveOnlyBits(t *testing.T) {
+	if n := predict2CheckPacked(t, rand.New(rand.NewPCG(103, 6)), 5, 300, true); n < 300 {
+		t.Fatalf("only %d five-column contact blocks drawn", n)
+	}
+}
