@@ -28,7 +28,8 @@ type packedJ struct {
 	// the products then run mulJ6 and mulJT6 from the descriptors alone.
 	six bool
 	// five: every block is a contact's with five kept columns (spheres'
-	// contacts on free bodies, mulJ5): mulJ then runs mulJFive.
+	// contacts on free bodies, mulJ5): the products then run mulJFive and
+	// mulJTFive.
 	five bool
 }
 
@@ -288,6 +289,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 		pk.mulJTSix(gamma, out, b0, b1)
 		return
 	}
+	if pk.five {
+		pk.mulJTFive(gamma, out, b0, b1)
+		return
+	}
 	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
@@ -370,6 +375,21 @@ func (pk *packedJ) mulJTSix(gamma, out []float64, b0, b1 int) {
 				out[j] += vr[t] * gr
 			}
 		}
+	}
+}
+
+// mulJTFive is mulJTSix for pk.five: mulJT5 for a block whose three γ
+// are non-zero, else mulJTRows5, as mulJTBlocks.
+func (pk *packedJ) mulJTFive(gamma, out []float64, b0, b1 int) {
+	for k := b0; k < b1; k++ {
+		bl := &pk.blk[k]
+		c, w := (*[5]int)(pk.cols[bl.c0:bl.c0+5]), (*[15]float64)(pk.vals[bl.v0:bl.v0+15])
+		g := (*[3]float64)(gamma[bl.row : bl.row+3])
+		if g[0] != 0 && g[1] != 0 && g[2] != 0 {
+			mulJT5(c, w, g[0], g[1], g[2], out)
+			continue
+		}
+		mulJTRows5(c, w, g, out)
 	}
 }
 
