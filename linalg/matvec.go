@@ -34,12 +34,15 @@ func MulVec(n int, a, x, out []float64) {
 }
 
 // mulVec6 is MulVec for n = 6: each row's sum +0 + a_i0 x_0 + … + a_i5 x_5
-// in column order, with x held in registers.
+// in column order, with x held in registers, written out on arrays (no
+// loop, no bounds checks on a's rows).
 func mulVec6(a, x, out []float64) {
-	a, x, out = a[:36], x[:6], out[:6]
+	m, o := (*[36]float64)(a[:36]), (*[6]float64)(out[:6])
 	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
-	for i := range out {
-		r := a[i*6 : i*6+6]
-		out[i] = (((((0 + r[0]*x0) + r[1]*x1) + r[2]*x2) + r[3]*x3) + r[4]*x4) + r[5]*x5
-	}
+	o[0] = (((((0 + m[0]*x0) + m[1]*x1) + m[2]*x2) + m[3]*x3) + m[4]*x4) + m[5]*x5
+	o[1] = (((((0 + m[6]*x0) + m[7]*x1) + m[8]*x2) + m[9]*x3) + m[10]*x4) + m[11]*x5
+	o[2] = (((((0 + m[12]*x0) + m[13]*x1) + m[14]*x2) + m[15]*x3) + m[16]*x4) + m[17]*x5
+	o[3] = (((((0 + m[18]*x0) + m[19]*x1) + m[20]*x2) + m[21]*x3) + m[22]*x4) + m[23]*x5
+	o[4] = (((((0 + m[24]*x0) + m[25]*x1) + m[26]*x2) + m[27]*x3) + m[28]*x4) + m[29]*x5
+	o[5] = (((((0 + m[30]*x0) + m[31]*x1) + m[32]*x2) + m[33]*x3) + m[34]*x4) + m[35]*x5
 }

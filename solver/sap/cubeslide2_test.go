@@ -138,7 +138,7 @@ func TestCubeslide2SixProducts(t *testing.T) {
 			pk.blk = append(pk.blk, packedBlock{c0: c0, c1: c0 + 6, v0: v0, row: nr, size: 3})
 			nr += 3
 		}
-		if pk.six = pk.allSix(); !pk.six {
+		if pk.six = pk.allWidth(6); !pk.six {
 			t.Fatalf("trial %d: a packing of six-column contacts is not marked", trial)
 		}
 		v, gamma := make([]float64, nv), make([]float64, nr)
@@ -160,7 +160,7 @@ func TestCubeslide2SixProducts(t *testing.T) {
 		predict2MulJT(pk, gamma, want)
 		cubeslide2SameBits(t, trial, "Jᵀγ", got, want)
 		pk.blk[len(pk.blk)-1].c1-- // five columns
-		if pk.allSix() {
+		if pk.allWidth(6) {
 			t.Fatalf("trial %d: a block of five columns marked six", trial)
 		}
 	}

@@ -27,6 +27,10 @@ type packedJ struct {
 	// contacts, as a cube's or boxes' on the ground or on each other):
 	// the products then run mulJ6 and mulJT6 from the descriptors alone.
 	six bool
+	// five: every block is a contact's with five kept columns (spheres'
+	// contacts on free bodies, mulJ5): the products then run mulJFive and
+	// mulJTFive.
+	five bool
 }
 
 // packedBlock locates one J block in packedJ: its kept columns are
@@ -70,7 +74,7 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		}
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
-	pk.six = pk.allSix()
+	pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
 }
 
 // indexConstraints sets pk.first for p, whose J pk packs.
@@ -86,11 +90,11 @@ func (pk *packedJ) indexConstraints(p *solver.Problem) {
 	}
 }
 
-// allSix reports whether every block of pk is a contact's (three rows)
-// with six kept columns.
-func (pk *packedJ) allSix() bool {
+// allWidth reports whether every block of pk is a contact's (three rows)
+// with m kept columns.
+func (pk *packedJ) allWidth(m int) bool {
 	for k := range pk.blk {
-		if bl := &pk.blk[k]; bl.size != 3 || bl.c1-bl.c0 != 6 {
+		if bl := &pk.blk[k]; bl.size != 3 || bl.c1-bl.c0 != m {
 			return false
 		}
 	}
@@ -211,6 +215,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 		pk.mulJSix(v, vc)
 		return
 	}
+	if pk.five {
+		pk.mulJFive(v, vc)
+		return
+	}
 	for k := range pk.blk {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
@@ -218,6 +226,10 @@ func (pk *packedJ) mulJ(v, vc []float64, nr int) {
 		if bl.size == 3 { // a contact: its three sums in one pass over the columns, each in the same order
 			if m == 6 { // a free body's contact: the same sums on arrays (mulJ6)
 				vc[row], vc[row+1], vc[row+2] = mulJ6((*[6]int)(cols), (*[18]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
+				continue
+			}
+			if m == 5 { // a sphere's contact (no spin about the normal): likewise (mulJ5)
+				vc[row], vc[row+1], vc[row+2] = mulJ5((*[5]int)(cols), (*[15]float64)(vals), v, vc[row], vc[row+1], vc[row+2])
 				continue
 			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
@@ -277,6 +289,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 		pk.mulJTSix(gamma, out, b0, b1)
 		return
 	}
+	if pk.five {
+		pk.mulJTFive(gamma, out, b0, b1)
+		return
+	}
 	for k := b0; k < b1; k++ {
 		bl := &pk.blk[k]
 		cols, vals := pk.blockOf(bl)
@@ -288,6 +304,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 				mulJT6((*[6]int)(cols), (*[18]float64)(vals), g0, g1, g2, out)
 				continue
 			}
+			if m == 5 { // a sphere's contact: likewise (mulJT5)
+				mulJT5((*[5]int)(cols), (*[15]float64)(vals), g0, g1, g2, out)
+				continue
+			}
 			j0, j1, j2 := vals[:m], vals[m:][:m], vals[2*m:][:m] // each of length m = len(cols): no bounds checks below
 			for t, j := range cols {
 				o := out[j]
@@ -296,6 +316,10 @@ func (pk *packedJ) mulJTBlocks(gamma, out []float64, b0, b1 int) {
 				o += j2[t] * g2
 				out[j] = o
 			}
+			continue
+		}
+		if len(g) == 3 && m == 5 { // a sphere's contact with a zero γ row: the loop below written out (mulJTRows5)
+			mulJTRows5((*[5]int)(cols), (*[15]float64)(vals), (*[3]float64)(g), out)
 			continue
 		}
 		for r, gr := range g {
@@ -321,6 +345,15 @@ func (pk *packedJ) mulJSix(v, vc []float64) {
 	}
 }
 
+// mulJFive is mulJSix for pk.five: mulJ5 on each block's arrays.
+func (pk *packedJ) mulJFive(v, vc []float64) {
+	for k := range pk.blk {
+		bl := &pk.blk[k]
+		r := (*[3]float64)(vc[bl.row : bl.row+3])
+		r[0], r[1], r[2] = mulJ5((*[5]int)(pk.cols[bl.c0:bl.c0+5]), (*[15]float64)(pk.vals[bl.v0:bl.v0+15]), v, r[0], r[1], r[2])
+	}
+}
+
 // mulJTSix is mulJT's loop over the blocks b0 ≤ k < b1 when pk.six
 // holds: mulJT6 for a block whose three γ are non-zero, else the per-row
 // loop skipping γ_r = 0, as mulJT.
@@ -342,6 +375,21 @@ func (pk *packedJ) mulJTSix(gamma, out []float64, b0, b1 int) {
 				out[j] += vr[t] * gr
 			}
 		}
+	}
+}
+
+// mulJTFive is mulJTSix for pk.five: mulJT5 for a block whose three γ
+// are non-zero, else mulJTRows5, as mulJTBlocks.
+func (pk *packedJ) mulJTFive(gamma, out []float64, b0, b1 int) {
+	for k := b0; k < b1; k++ {
+		bl := &pk.blk[k]
+		c, w := (*[5]int)(pk.cols[bl.c0:bl.c0+5]), (*[15]float64)(pk.vals[bl.v0:bl.v0+15])
+		g := (*[3]float64)(gamma[bl.row : bl.row+3])
+		if g[0] != 0 && g[1] != 0 && g[2] != 0 {
+			mulJT5(c, w, g[0], g[1], g[2], out)
+			continue
+		}
+		mulJTRows5(c, w, g, out)
 	}
 }
 
@@ -378,6 +426,59 @@ func mulJ6(c *[6]int, w *[18]float64, v []float64, r0, r1, r2 float64) (float64,
 	s2 += w[16] * x4
 	s2 += w[17] * x5
 	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJ5 is mulJ6 for a contact's block of five kept columns (a sphere's
+// contact on a free body: the angular velocity about the normal moves no
+// contact point, so its column is zero in all three rows and not kept);
+// the same sums, each from its first product, for mulJ6's reasons.
+func mulJ5(c *[5]int, w *[15]float64, v []float64, r0, r1, r2 float64) (float64, float64, float64) {
+	x0, x1, x2, x3, x4 := v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]]
+	s0 := w[0] * x0
+	s0 += w[1] * x1
+	s0 += w[2] * x2
+	s0 += w[3] * x3
+	s0 += w[4] * x4
+	s1 := w[5] * x0
+	s1 += w[6] * x1
+	s1 += w[7] * x2
+	s1 += w[8] * x3
+	s1 += w[9] * x4
+	s2 := w[10] * x0
+	s2 += w[11] * x1
+	s2 += w[12] * x2
+	s2 += w[13] * x3
+	s2 += w[14] * x4
+	return r0 + s0, r1 + s1, r2 + s2
+}
+
+// mulJT5 is mulJT6 for a contact's block of five kept columns (mulJ5):
+// out_j gets ((out_j + w_0t g0) + w_1t g1) + w_2t g2 at each column
+// j = c[t], in mulJT's order.
+func mulJT5(c *[5]int, w *[15]float64, g0, g1, g2 float64, out []float64) {
+	out[c[0]] = ((out[c[0]] + w[0]*g0) + w[5]*g1) + w[10]*g2
+	out[c[1]] = ((out[c[1]] + w[1]*g0) + w[6]*g1) + w[11]*g2
+	out[c[2]] = ((out[c[2]] + w[2]*g0) + w[7]*g1) + w[12]*g2
+	out[c[3]] = ((out[c[3]] + w[3]*g0) + w[8]*g1) + w[13]*g2
+	out[c[4]] = ((out[c[4]] + w[4]*g0) + w[9]*g1) + w[14]*g2
+}
+
+// mulJTRows5 is mulJT's per-row loop for a contact's block of five kept
+// columns c and values w (mulJ5) with γ = g: each row r with g_r ≠ 0, in
+// order, adds w_rt g_r to out at c[t], t = 0…4; written out on arrays (no
+// bounds checks on c and w), the same terms in the same order.
+func mulJTRows5(c *[5]int, w *[15]float64, g *[3]float64, out []float64) {
+	for r, gr := range g {
+		if gr == 0 {
+			continue
+		}
+		vr := (*[5]float64)(w[5*r : 5*r+5])
+		out[c[0]] += vr[0] * gr
+		out[c[1]] += vr[1] * gr
+		out[c[2]] += vr[2] * gr
+		out[c[3]] += vr[3] * gr
+		out[c[4]] += vr[4] * gr
+	}
 }
 
 // mulJT6 is mulJT's loop for a contact's block of six kept columns c and

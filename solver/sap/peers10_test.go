@@ -19,11 +19,11 @@ func TestPeers10MulJTOfMatchesMulJT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 96))
 	for trial := range 600 {
 		nv := 6 + rng.IntN(12)
-		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(10))
+		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(10), 6, false)
 		if trial%2 == 1 { // every block a six-column contact: the pk.six path
 			pk, nr = peers10SixPacked(rng, nv, 1+rng.IntN(10))
 		}
-		pk.six = pk.allSix()
+		pk.six = pk.allWidth(6)
 		p, nc := peers10Group(rng, pk)
 		var cons []int
 		gamma := make([]float64, nr)

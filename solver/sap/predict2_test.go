@@ -7,17 +7,20 @@ import (
 )
 
 // predict2Packed draws a packedJ over nv velocities with nb blocks of 1
-// to 3 rows (most of them contacts of three rows on six columns, as a
-// free body's), each block's kept columns increasing and distinct, its
+// to 3 rows (most of them contacts of three rows on wide columns: six as
+// a free body's, five as a sphere's on a free body; only those with
+// uniform), each block's kept columns increasing and distinct, its
 // rows at consecutive offsets; blocks share columns, so the products add
 // into the same entries. It returns the packing and its number of rows.
-func predict2Packed(rng *rand.Rand, nv, nb int) (*packedJ, int) {
+func predict2Packed(rng *rand.Rand, nv, nb, wide int, uniform bool) (*packedJ, int) {
 	pk := &packedJ{}
 	nr := 0
 	for range nb {
 		size := []int{3, 3, 3, 1, 2}[rng.IntN(5)]
-		m := 6
-		if rng.IntN(3) == 0 {
+		m := wide
+		if uniform {
+			size = 3
+		} else if rng.IntN(3) == 0 {
 			m = 1 + rng.IntN(nv)
 		}
 		cols := rng.Perm(nv)[:m]
@@ -79,14 +82,34 @@ func predict2MulJT(pk *packedJ, gamma, out []float64) {
 // and γ rows with and without zeros; fails when a written-out entry
 // reads the wrong column or row or adds in another order.
 func TestPredict2PackedProductsBits(t *testing.T) {
-	rng := rand.New(rand.NewPCG(71, 2))
-	six := 0
-	for trial := range 500 {
+	if n := predict2CheckProducts(t, rand.New(rand.NewPCG(71, 2)), 6, 500); n < 500 {
+		t.Fatalf("only %d six-column contact blocks drawn", n)
+	}
+}
+
+// predict2CheckProducts runs packedJ.mulJ and mulJT on trials random
+// packings of mostly wide-column blocks (predict2Packed) against the
+// general loops bit for bit, and returns how many contact blocks of wide
+// columns it drew.
+func predict2CheckProducts(t *testing.T, rng *rand.Rand, wide, trials int) int {
+	return predict2CheckPacked(t, rng, wide, trials, false)
+}
+
+// predict2CheckPacked is predict2CheckProducts, with uniform packings
+// (every block a contact of wide columns, pk.six or pk.five set) if
+// uniform.
+func predict2CheckPacked(t *testing.T, rng *rand.Rand, wide, trials int, uniform bool) int {
+	t.Helper()
+	n := 0
+	for trial := range trials {
 		nv := 6 + rng.IntN(12)
-		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(8))
+		pk, nr := predict2Packed(rng, nv, 1+rng.IntN(8), wide, uniform)
+		if uniform {
+			pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
+		}
 		for _, b := range pk.blk {
-			if b.size == 3 && b.c1-b.c0 == 6 {
-				six++
+			if b.size == 3 && b.c1-b.c0 == wide {
+				n++
 			}
 		}
 		v, gamma := make([]float64, nv), make([]float64, nr)
@@ -116,7 +139,5 @@ func TestPredict2PackedProductsBits(t *testing.T) {
 			}
 		}
 	}
-	if six < 500 {
-		t.Fatalf("only %d six-column contact blocks drawn", six)
-	}
+	return n
 }
