@@ -89,7 +89,7 @@ func TestDensekern3SolveFromMatchesMuJoCo(t *testing.T) {
 		// A NaN's payload and sign follow the operands' order, which the
 		// compiler may swap in a commutative sum: the reference loop is
 		// held to the finite results, the whole columns to every result.
-		if !sameBits(got, whole) || allFinite(ref) && !sameBits(got, ref) {
+		if !sameBits(got, whole) || finiteAll(ref) && !sameBits(got, ref) {
 			t.Fatalf("trial %d n %d first %v: cholSolveFrom %v, whole columns %v, MuJoCo's %v", trial, n, first, got, whole, ref)
 		}
 	}
@@ -156,7 +156,7 @@ func TestDensekern3FirstBoundsUpdates(t *testing.T) {
 		}
 		for i := range n {
 			for k := range first[i] {
-				if h[i*n+k] != 0 && allFinite(h) { // an overflow fills L with NaN
+				if h[i*n+k] != 0 && finiteAll(h) { // an overflow fills L with NaN
 					t.Fatalf("trial %d n %d: L[%d][%d] = %v left of first %d", trial, n, i, k, h[i*n+k], first[i])
 				}
 			}

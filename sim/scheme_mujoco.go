@@ -281,21 +281,11 @@ type treePair struct {
 // holds and every x_j is finite (a zero of a times ±Inf or NaN is NaN,
 // which the pattern would skip), else by MulVec.
 func (pt *treeMulPattern) mul(parent []int, a, x, out []float64) {
-	if pt.holds(parent) && allFinite(x) {
+	if pt.holds(parent) && finiteAll(x) {
 		pt.mulVec(a, x, out)
 		return
 	}
 	linalg.MulVec(len(x), a, x, out)
-}
-
-// allFinite reports whether no x_i is ±Inf or NaN (x − x is +0 for
-// every finite x, NaN otherwise).
-func allFinite(x []float64) bool {
-	s := 0.0
-	for _, xi := range x {
-		s += xi - xi
-	}
-	return s == 0
 }
 
 // holds reports whether pt is the pattern of the tree parent, building it

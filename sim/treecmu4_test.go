@@ -62,7 +62,7 @@ func TestTreecmu4MassPatternMatchesMulVec(t *testing.T) {
 		if !sameBits(got, want) {
 			t.Fatalf("trial %d (n %d, parent %v): mul %v, MulVec %v", trial, n, parent, got, want)
 		}
-		if !allFinite(x) {
+		if !finiteAll(x) {
 			continue
 		}
 		if pt.sparse {
