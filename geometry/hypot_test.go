@@ -38,6 +38,12 @@ func hypotCases() [][4]float64 {
 	return cs
 }
 
+// hypotLess is hypotLessSq with the squared norms formed as production
+// forms them: the plain form the tests compare against math.Hypot.
+func hypotLess(ax, ay, bx, by float64) bool {
+	return hypotLessSq(ax, ay, ax*ax+ay*ay, bx, by, bx*bx+by*by)
+}
+
 // TestHypotLessIsHypots: hypotLess and radius.within answer as the
 // comparisons of math.Hypot values do, on every case (bit-identical
 // manifolds).

@@ -402,17 +402,13 @@ func clampUnit(x float64) float64 {
 	return x
 }
 
-// hypotLess reports whether math.Hypot(ax, ay) < math.Hypot(bx, by). The
-// squared norms decide when they differ by far more than the rounding of
-// either (hypotMargin, both in the range where squaring neither overflows
-// nor loses relative precision); math.Hypot decides the near ties and the
-// rest, so the answer is always the one math.Hypot's comparison gives.
-func hypotLess(ax, ay, bx, by float64) bool {
-	return hypotLessSq(ax, ay, ax*ax+ay*ay, bx, by, bx*bx+by*by)
-}
-
-// hypotLessSq is hypotLess given the squared norms a2 = ax·ax + ay·ay and
-// b2 = bx·bx + by·by, formed by the caller by those expressions.
+// hypotLessSq reports whether math.Hypot(ax, ay) < math.Hypot(bx, by),
+// given the squared norms a2 = ax·ax + ay·ay and b2 = bx·bx + by·by, formed
+// by the caller by those expressions. The squared norms decide when they
+// differ by far more than the rounding of either (hypotMargin, both in the
+// range where squaring neither overflows nor loses relative precision);
+// math.Hypot decides the near ties and the rest, so the answer is always
+// the one math.Hypot's comparison gives.
 func hypotLessSq(ax, ay, a2, bx, by, b2 float64) bool {
 	if a2 >= sqLo && a2 <= sqHi && b2 >= sqLo && b2 <= sqHi {
 		if a2 < b2*(1-hypotMargin) {
