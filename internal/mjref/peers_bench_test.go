@@ -3,6 +3,7 @@ package mjref
 import (
 	"flag"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -33,9 +34,10 @@ var peerSet = flag.String("peer-set", "", "BenchmarkPeersVsMuJoCo: a --set overr
 // is one round: MuJoCo's runs, then Stiction's (the order alternates
 // between rounds), so the two share the machine's state. It reports the
 // medians over rounds of the process CPU time per simulated second
-// (cpu-s/s, mj-cpu-s/s) and of the wall time (wall-s/s, mj-wall-s/s), and
-// the median of the rounds' ratios, Stiction ÷ MuJoCo (x-mujoco-cpu,
-// x-mujoco-wall). clutter-160 takes minutes per round (MuJoCo about 17 s
+// (cpu-s/s, mj-cpu-s/s), of the CPU time of the thread that steps
+// (thread-s/s; MuJoCo's tool is single-threaded) and of the wall time
+// (wall-s/s, mj-wall-s/s), and the median of the rounds' ratios, Stiction ÷
+// MuJoCo (x-mujoco-cpu, x-mujoco-thread, x-mujoco-wall). clutter-160 takes minutes per round (MuJoCo about 17 s
 // per simulated second):
 //
 //	go test ./internal/mjref -run XXX -bench 'PeersVsMuJoCo/(clutter-40|stack|boxes|cube)' -benchtime 5x -timeout 30m
@@ -63,28 +65,33 @@ func BenchmarkPeersVsMuJoCo(b *testing.B) {
 			// reps runs of at least 1000 steps in all per engine and round,
 			// the fastest kept: a 100-step run is too short to time alone.
 			reps := max(1, (1000+bt.Steps-1)/bt.Steps)
-			var cpu, wall, mjCPU, mjWall, xCPU, xWall []float64
+			var cpu, thread, wall, mjCPU, mjWall, xCPU, xThread, xWall []float64
 			s, err := sim.New(bt.Model, bt.State, bt.Config)
 			if err != nil {
 				b.Fatal(err)
 			}
 			start := s.Checkpoint()
+			runtime.LockOSThread() // cputime.Thread reads the stepping thread's time
+			defer runtime.UnlockOSThread()
 			runStiction := func() {
-				bestCPU, bestWall := math.Inf(1), math.Inf(1)
+				bestCPU, bestThread, bestWall := math.Inf(1), math.Inf(1), math.Inf(1)
 				for range reps {
 					if err := s.Restore(start); err != nil {
 						b.Fatal(err)
 					}
-					t0, c0 := time.Now(), cputime.Process()
+					runtime.GC() // the garbage of setup, MuJoCo's run and the last run
+					t0, c0, h0 := time.Now(), cputime.Process(), cputime.Thread()
 					for k := range bt.Steps {
 						if err := s.Advance(); err != nil {
 							b.Fatalf("%s: step %d: %v", name, k+1, err)
 						}
 					}
 					bestCPU = min(bestCPU, (cputime.Process() - c0).Seconds())
+					bestThread = min(bestThread, (cputime.Thread() - h0).Seconds())
 					bestWall = min(bestWall, time.Since(t0).Seconds())
 				}
 				cpu = append(cpu, bestCPU/horizon)
+				thread = append(thread, bestThread/horizon)
 				wall = append(wall, bestWall/horizon)
 			}
 			runMuJoCo := func() {
@@ -104,11 +111,14 @@ func BenchmarkPeersVsMuJoCo(b *testing.B) {
 					runMuJoCo()
 				}
 				xCPU = append(xCPU, cpu[i]/mjCPU[i])
+				xThread = append(xThread, thread[i]/mjCPU[i])
 				xWall = append(xWall, wall[i]/mjWall[i])
 			}
 			b.ReportMetric(peerMedian(cpu), "cpu-s/s")
 			b.ReportMetric(peerMedian(mjCPU), "mj-cpu-s/s")
 			b.ReportMetric(peerMedian(xCPU), "x-mujoco-cpu")
+			b.ReportMetric(peerMedian(thread), "thread-s/s")
+			b.ReportMetric(peerMedian(xThread), "x-mujoco-thread")
 			b.ReportMetric(peerMedian(wall), "wall-s/s")
 			b.ReportMetric(peerMedian(mjWall), "mj-wall-s/s")
 			b.ReportMetric(peerMedian(xWall), "x-mujoco-wall")

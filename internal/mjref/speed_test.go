@@ -3,6 +3,7 @@ package mjref
 import (
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -60,7 +61,11 @@ func mujocoTime(b *testing.B, exe, path string, dt float64) *Timing {
 // per simulated second divided by MuJoCo's (the time steps may differ),
 // and the same for the process CPU time (cpu-ns/op, mj-cpu-ns/step,
 // x-mujoco-cpu), which waiting for a core on a shared machine does not
-// inflate:
+// inflate, and for the CPU time of the one thread that steps
+// (thread-ns/op, x-mujoco-thread), which the Go runtime's other threads
+// (the garbage collector's background workers, the scheduler's spinning
+// threads) do not inflate either; MuJoCo's tool is single-threaded, so
+// its process time is its thread's:
 //
 //	go test ./internal/mjref -run XXX -bench StepVsMuJoCo -benchtime 2000x -count 6
 func BenchmarkStepVsMuJoCo(b *testing.B) {
@@ -132,30 +137,42 @@ func stepVsMuJoCo(b *testing.B, step func(*sim.Simulator) error) {
 			mj := mujocoTime(b, exe, path, mjTimestep(b, exe, path))
 			horizon := int(math.Round(speedHorizon / bt.Config.DT))
 			s := freshSim(b, bt)
-			restart := func() { s = freshSim(b, bt) }
+			// The loader's and each restart's garbage is collected before
+			// the clocks run, and the steps run on one locked thread whose
+			// own CPU time is read too (cputime.Thread).
+			restart := func() { s = freshSim(b, bt); runtime.GC() }
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := -cputime.Process()
+			cpu, thread := -cputime.Process(), -cputime.Thread()
 			for i := range b.N {
 				if i > 0 && i%horizon == 0 {
+					// The CPU clocks stop before StopTimer and restart after
+					// StartTimer, which read the memory statistics (stopping
+					// the world) outside the wall clock's window.
+					cpu, thread = cpu+cputime.Process(), thread+cputime.Thread()
 					b.StopTimer()
-					cpu += cputime.Process()
 					restart()
-					cpu -= cputime.Process()
 					b.StartTimer()
+					cpu, thread = cpu-cputime.Process(), thread-cputime.Thread()
 				}
 				if err := step(s); err != nil {
 					b.Fatalf("%s: step %d: %v", f, i%horizon+1, err)
 				}
 			}
+			cpu, thread = cpu+cputime.Process(), thread+cputime.Thread()
 			b.StopTimer()
-			cpu += cputime.Process()
 			perStep, cpuStep := b.Elapsed().Seconds()/float64(b.N), cpu.Seconds()/float64(b.N)
+			threadStep := thread.Seconds() / float64(b.N)
 			b.ReportMetric(mj.PerStep()*1e9, "mj-ns/step")
 			b.ReportMetric((perStep/bt.Config.DT)/(mj.PerStep()/mj.Timestep), "x-mujoco")
 			b.ReportMetric(cpuStep*1e9, "cpu-ns/op")
 			b.ReportMetric(mj.CPUPerStep()*1e9, "mj-cpu-ns/step")
 			b.ReportMetric((cpuStep/bt.Config.DT)/(mj.CPUPerStep()/mj.Timestep), "x-mujoco-cpu")
+			b.ReportMetric(threadStep*1e9, "thread-ns/op")
+			b.ReportMetric((threadStep/bt.Config.DT)/(mj.CPUPerStep()/mj.Timestep), "x-mujoco-thread")
 		})
 	}
 }
