@@ -147,20 +147,27 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
 	s := c - off
 	row := out[s*n : s*n+n] // row s; column s is out[r*n+s]
-	for a := b; a >= 0; {
-		tp := top[a] // a copy: registers, not reloaded after each store
-		for j, end := int(tp.voff), int(tp.voff)+int(tp.nv); j < end; j++ {
+	// Body b's own velocities after c are left out: M[j][c] and M[c][j]
+	// for such a j are written again by column j, which crbaColumns fills
+	// after c, so the matrix keeps the bits of writing them here.
+	tp := top[b] // a copy: registers, not reloaded after each store
+	lo, hi := int(tp.voff), c+1
+	for a := b; ; {
+		for j := lo; j < hi; j++ {
 			cw, cl := &colW[j], &colL[j]
 			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r := j - off
 			out[r*n+s], row[r] = e, e
 		}
-		if tp.parent >= 0 {
-			l := &lev[a]
-			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
-			n0, n1, n2 = n0+t0, n1+t1, n2+t2
+		if tp.parent < 0 {
+			return
 		}
+		l := &lev[a] // the momentum about the parent's origin, then its velocities
+		t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
+		n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		a = int(tp.parent)
+		tp = top[a]
+		lo, hi = int(tp.voff), int(tp.voff)+int(tp.nv)
 	}
 }
 
