@@ -123,16 +123,19 @@ func frameCache(m *Model) []jointFrames {
 // a_B = a_P + α_P × (x_B − x_P) + Σ L_k a_k + κ_a (Featherstone, RBDA §3.5,
 // written for classical accelerations).
 func (ws *Workspace) Update(q, v []float64) {
-	m := ws.m
-	for b := range m.Bodies {
-		body := &m.Bodies[b]
+	// The per-body slices in locals of the bodies' length: one check of b
+	// or p covers them all, without reloading the workspace's fields.
+	bodies := ws.m.Bodies
+	xs, wb, vb, lev := ws.x[:len(bodies)], ws.w[:len(bodies)], ws.vel[:len(bodies)], ws.lev[:len(bodies)]
+	for b := range bodies {
+		body := &bodies[b]
 		if body.Tree < 0 {
-			ws.x[b], ws.w[b], ws.vel[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
+			xs[b], wb[b], vb[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := body.Joint.Parent; p >= 0 {
-			xp, wp, vp = &ws.x[p], &ws.w[p], &ws.vel[p]
+			xp, wp, vp = &xs[p], &wb[p], &vb[p]
 		}
 		var vj []float64
 		if v != nil {
@@ -149,7 +152,7 @@ func (ws *Workspace) Update(q, v []float64) {
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.lev[b] = ws.x[b].P.Sub(ws.x[p].P) // the same subtraction the dynamics passes made, once
+			lev[b] = xs[b].P.Sub(xs[p].P) // the same subtraction the dynamics passes made, once
 		}
 		ws.worldInertia(b, &body.Inertia)
 	}
