@@ -147,20 +147,27 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
 	s := c - off
 	row := out[s*n : s*n+n] // row s; column s is out[r*n+s]
-	for a := b; a >= 0; {
-		tp := top[a] // a copy: registers, not reloaded after each store
-		for j, end := int(tp.voff), int(tp.voff)+int(tp.nv); j < end; j++ {
+	// Body b's own velocities after c are left out: M[j][c] and M[c][j]
+	// for such a j are written again by column j, which crbaColumns fills
+	// after c, so the matrix keeps the bits of writing them here.
+	tp := top[b] // a copy: registers, not reloaded after each store
+	lo, hi := int(tp.voff), c+1
+	for a := b; ; {
+		for j := lo; j < hi; j++ {
 			cw, cl := &colW[j], &colL[j]
 			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r := j - off
 			out[r*n+s], row[r] = e, e
 		}
-		if tp.parent >= 0 {
-			l := &lev[a]
-			t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
-			n0, n1, n2 = n0+t0, n1+t1, n2+t2
+		if tp.parent < 0 {
+			return
 		}
+		l := &lev[a] // the momentum about the parent's origin, then its velocities
+		t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
+		n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		a = int(tp.parent)
+		tp = top[a]
+		lo, hi = int(tp.voff), int(tp.voff)+int(tp.nv)
 	}
 }
 
@@ -209,7 +216,11 @@ func (ws *Workspace) combine(p, b int) {
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
 	bodies, top, colW, colL, lev := ws.m.Bodies, ws.top, ws.colW, ws.colL, ws.lev
 	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
-	lev, al, ac := lev[:len(top)], ws.al[:len(top)], ws.ac[:len(top)]
+	// and the per-body slices one length with top, whose index b is then
+	// in range for all of them
+	nb := len(top)
+	bodies, lev, al, ac := bodies[:nb], lev[:nb], ws.al[:nb], ws.ac[:nb]
+	kw, kl, wb, com, ic, fn, ff := ws.kw[:nb], ws.kl[:nb], ws.w[:nb], ws.com[:nb], ws.ic[:nb], ws.fn[:nb], ws.ff[:nb]
 	for b := range top {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -230,10 +241,10 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		}
 		w := &zeroVec
 		if vel {
-			kw, kl := &ws.kw[b], &ws.kl[b]
+			kw, kl := &kw[b], &kl[b]
 			a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
 			c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
-			w = &ws.w[b]
+			w = &wb[b]
 		}
 		if a != nil {
 			for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
@@ -244,14 +255,13 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		}
 		set3(&al[b], a0, a1, a2)
 		set3(&ac[b], c0, c1, c2)
-		bodyForces(bodies[b].Inertia.Mass, &ws.com[b], &ws.ic[b], &al[b], &ac[b], w, &ws.fn[b], &ws.ff[b])
+		bodyForces(bodies[b].Inertia.Mass, &com[b], &ic[b], &al[b], &ac[b], w, &fn[b], &ff[b])
 	}
 	// The second pass, from the leaves to the root: each velocity's
 	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
 	// each body's force added to its parent's, N shifted by lev × F; on
 	// scalars, the operations of the Vec3 form in the same order (F_P + F_b
 	// as Vec3.Add sums it).
-	fn, ff := ws.fn[:len(top)], ws.ff[:len(top)]
 	for b := len(top) - 1; b >= 0; b-- {
 		tb := top[b]
 		if tb.tree < 0 {

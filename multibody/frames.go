@@ -129,12 +129,24 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) {
 
 // rotF returns R_WF as a rotation matrix for body b's joint frame F at the
 // world pose xf that frames returned: the matrix read once from the model
-// when F is fixed (jointFrames.fixedF), xf.R.RotMat() otherwise.
-func (ws *Workspace) rotF(b int, xf *spatial.Pose) spatial.Mat3 {
-	if fr := &ws.fr[b]; fr.fixedF {
-		return fr.rotF
+// when F is fixed (jointFrames.fixedF), else xf.R.RotMat(), made in ws.rf
+// or reused: when ParentFrame's rotation is the identity, xf.R is X_WP.R
+// renormalized, x/n componentwise, which leaves it as it was when |q| = 1
+// exactly (98% of the compositions on the planar robots and the ant).
+// Then xf.R == q for the parent's kept (q, R_WP = q.RotMat()) (bodyRot):
+// equal nonzero numbers have the same bits and x/n keeps a zero's sign, so
+// R_WP is xf.R.RotMat() to the bit. The matrix is read before the next
+// rotF.
+func (ws *Workspace) rotF(b int, xf *spatial.Pose) *spatial.Mat3 {
+	fr := &ws.fr[b]
+	if fr.fixedF {
+		return &fr.rotF
 	}
-	return xf.R.RotMat()
+	if pr := &ws.rot[ws.top[b].parent]; fr.parent.rotI && xf.R == pr.q { // not fixedF: a parent
+		return &pr.R
+	}
+	xf.R.RotMatTo(&ws.rf)
+	return &ws.rf
 }
 
 // motion returns X_FM(q) = j.motion(q), with a revolute joint's axis
@@ -164,20 +176,23 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 }
 
 // worldInertia sets body b's centre of mass and rotational inertia in the
-// world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat(), in
+// world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat() (kept in ws.rot), in
 // place: the operations of Quat.RotMat, Mat3.MulVec and rotateInertia in
 // the same order, on scalars, without copying the 72-byte matrices through
 // memory (TestWorldInertiaMatchesVectorForm).
 func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
-	R := ws.x[b].R.RotMat()
+	br := &ws.rot[b] // kept for the children's rotF
+	br.q = ws.x[b].R
+	R := &br.R
+	br.q.RotMatTo(R)
 	c := &in.Com
-	c0, c1, c2 := mulVec(&R, c[0], c[1], c[2])
+	c0, c1, c2 := mulVec(R, c[0], c[1], c[2])
 	ws.com[b] = spatial.Vec3{c0, c1, c2}
 	if !ws.fr[b].diagInertia {
-		rotateInertia(&R, &in.Icom, &ws.ic[b])
+		rotateInertia(R, &in.Icom, &ws.ic[b])
 		return
 	}
-	rotateDiagInertia(&R, &in.Icom, &ws.ic[b])
+	rotateDiagInertia(R, &in.Icom, &ws.ic[b])
 }
 
 // rotateInertia writes R I Rᵀ into out: spatial.RotateInertia's products

@@ -21,6 +21,7 @@ type Workspace struct {
 	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
 	com        []spatial.Vec3 // R·Com: centre of mass relative to the body origin, world
 	ic         []spatial.Mat3 // R Icom Rᵀ
+	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which rotF reuses
 	tau        []float64      // scratch generalized forces, length NV
 
 	cm     []float64      // composite mass (CRBA)
@@ -40,6 +41,7 @@ type Workspace struct {
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
+	rf      spatial.Mat3    // scratch: the last joint's R_WF when rotF makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	updated bool
 }
@@ -63,7 +65,7 @@ func NewWorkspace(m *Model) *Workspace {
 		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
-		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), tau: make([]float64, m.NV),
+		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
 		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
@@ -71,6 +73,14 @@ func NewWorkspace(m *Model) *Workspace {
 	}
 	ws.axes = partAxes(m, ws.fr)
 	return ws
+}
+
+// bodyRot is a body's rotation matrix R = q.RotMat() with the quaternion q
+// it was made from (a rotF for a child checks q, so a matrix that no longer
+// belongs to the body's pose, or was never made, is not used).
+type bodyRot struct {
+	q spatial.Quat
+	R spatial.Mat3
 }
 
 // bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
@@ -113,16 +123,19 @@ func frameCache(m *Model) []jointFrames {
 // a_B = a_P + α_P × (x_B − x_P) + Σ L_k a_k + κ_a (Featherstone, RBDA §3.5,
 // written for classical accelerations).
 func (ws *Workspace) Update(q, v []float64) {
-	m := ws.m
-	for b := range m.Bodies {
-		body := &m.Bodies[b]
+	// The per-body slices in locals of the bodies' length: one check of b
+	// or p covers them all, without reloading the workspace's fields.
+	bodies := ws.m.Bodies
+	xs, wb, vb, lev := ws.x[:len(bodies)], ws.w[:len(bodies)], ws.vel[:len(bodies)], ws.lev[:len(bodies)]
+	for b := range bodies {
+		body := &bodies[b]
 		if body.Tree < 0 {
-			ws.x[b], ws.w[b], ws.vel[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
+			xs[b], wb[b], vb[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := body.Joint.Parent; p >= 0 {
-			xp, wp, vp = &ws.x[p], &ws.w[p], &ws.vel[p]
+			xp, wp, vp = &xs[p], &wb[p], &vb[p]
 		}
 		var vj []float64
 		if v != nil {
@@ -139,7 +152,7 @@ func (ws *Workspace) Update(q, v []float64) {
 			ws.joint(q, vj, b, xp, wp, vp)
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.lev[b] = ws.x[b].P.Sub(ws.x[p].P) // the same subtraction the dynamics passes made, once
+			lev[b] = xs[b].P.Sub(xs[p].P) // the same subtraction the dynamics passes made, once
 		}
 		ws.worldInertia(b, &body.Inertia)
 	}
@@ -177,8 +190,8 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	var wj0, wj1, wj2, lj0, lj1, lj2 float64
 	for k := range body.Joint.NV() {
-		W0, W1, W2 := mulVec(&R, cw[k][0], cw[k][1], cw[k][2])
-		m0, m1, m2 := mulVec(&R, cl[k][0], cl[k][1], cl[k][2])
+		W0, W1, W2 := mulVec(R, cw[k][0], cw[k][1], cw[k][2])
+		m0, m1, m2 := mulVec(R, cl[k][0], cl[k][1], cl[k][2])
 		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
 		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
@@ -194,12 +207,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
 	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
 	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
-	s0, s1, s2 := mulVec(&R, sw.x, sw.y, sw.z)
+	s0, s1, s2 := mulVec(R, sw.x, sw.y, sw.z)
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
 	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
 	ws.kw[b] = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
-	s0, s1, s2 = mulVec(&R, sl.x, sl.y, sl.z)
+	s0, s1, s2 = mulVec(R, sl.x, sl.y, sl.z)
 	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
 	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
@@ -230,11 +243,11 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	}
 	i := body.VOff
 	if body.Joint.Type == JointRevolute {
-		ws.revolute(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
+		ws.revolute(i, b, R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 		return
 	}
 	ws.w[b] = *wp
-	ws.prismatic(i, b, &R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
+	ws.prismatic(i, b, R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
 }
 
 // weld is joint for a weld (a body without a joint under a moving

@@ -78,12 +78,19 @@ func (q Quat) Rotate(v Vec3) Vec3 {
 
 // RotMat returns the rotation matrix of the unit quaternion q.
 func (q Quat) RotMat() Mat3 {
+	var R Mat3
+	q.RotMatTo(&R)
+	return R
+}
+
+// RotMatTo writes q.RotMat() into R: the same entries, built in place
+// (a Mat3 result goes through memory, so a caller that keeps the matrix
+// saves a copy).
+func (q Quat) RotMatTo(R *Mat3) {
 	w, x, y, z := q.W, q.X, q.Y, q.Z
-	return Mat3{
-		{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)},
-		{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)},
-		{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)},
-	}
+	R[0] = Vec3{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)}
+	R[1] = Vec3{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)}
+	R[2] = Vec3{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)}
 }
 
 // RateWorld returns q̇ = ½ (0, ω) q for an angular velocity ω expressed in the
