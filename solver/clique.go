@@ -132,19 +132,32 @@ func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
 
 // Solve overwrites the row-major Size×cols matrix b with A_c⁻¹ b for clique
 // q of the factored problem.
+//
+// The small dense blocks' path (linalg.SolveUpper) is the one in line:
+// the tree's and gonum's are calls of their own (treeSolve, potrs), whose
+// frames and argument spills the small blocks then do not pay.
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
-	if q.Size > 0 && f.tree[q.AOff] {
-		if cols == 1 { // linalg.TreeLDLSolve's bits
-			f.treeOf(q).rows.Solve1(b)
-			return
-		}
-		linalg.TreeLDLSolve(q.Parent, f.unpack(q), b, cols)
-		return
-	}
-	if q.Size <= linalg.SmallMax { // the same result as Potrs, bit for bit
+	switch {
+	case q.Size > 0 && f.tree[q.AOff]:
+		f.treeSolve(q, b, cols)
+	case q.Size <= linalg.SmallMax: // the same result as Potrs, bit for bit
 		linalg.SolveUpper(q.Size, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
+	default:
+		f.potrs(q, b, cols)
+	}
+}
+
+// treeSolve is Solve for a tree-factored clique q.
+func (f *CliqueFactor) treeSolve(q Clique, b []float64, cols int) {
+	if cols == 1 { // linalg.TreeLDLSolve's bits
+		f.treeOf(q).rows.Solve1(b)
 		return
 	}
+	linalg.TreeLDLSolve(q.Parent, f.unpack(q), b, cols)
+}
+
+// potrs is Solve for a dense clique q above linalg.SmallMax: gonum's Potrs.
+func (f *CliqueFactor) potrs(q Clique, b []float64, cols int) {
 	u := f.upper(q)
 	tri := blas64.Triangular{N: u.N, Stride: u.Stride, Uplo: blas.Upper, Diag: blas.NonUnit, Data: u.Data}
 	lapack64.Potrs(tri, blas64.General{Rows: q.Size, Cols: cols, Stride: cols, Data: b[:q.Size*cols]})
