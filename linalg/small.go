@@ -158,8 +158,9 @@ func solveUpperCols(n int, u, b []float64, cols int) {
 	}
 }
 
-// solveUpper1 is SolveUpper for one column: the same operations in the
-// same order, so the same bits, without the per-row sub-slices of the
+// solveUpper1 is SolveUpper for one column of order n > 2 (SolveUpper
+// writes out orders 1 and 2): the same operations in the same order, so
+// the same bits, without the per-row sub-slices of the
 // n×cols form, which cost some four times the arithmetic for a 9-velocity
 // mass matrix. Each b_k is scaled by the reciprocal 1/u_kk, and each
 // update b_i + (−u_ki) b_k, skipped where u_ki = 0, is written
