@@ -25,6 +25,9 @@ const SmallMax = 32
 // those loops, whose indices are below n, run without bounds checks.
 func CholUpper(n int, a []float64) bool {
 	a = a[:n*n]
+	if n == 2 { // written out (cholUpper2)
+		return cholUpper2(a)
+	}
 	for j := range n {
 		rj := j * n
 		ajj := a[rj+j] - colDot(a, n, j)
@@ -53,6 +56,31 @@ func CholUpper(n int, a []float64) bool {
 	return true
 }
 
+// cholUpper2 is CholUpper for n = 2 (two slides of one body, a two-link
+// arm: many of the small models' cliques), the loops' operations written
+// out without their set-up. Column 0's dot product is the empty sum +0,
+// and a_00 − (+0) is a_00 to the bit (−0 and NaN included), so it is not
+// subtracted; column 1's is colDot's +0 + (+0 + u_01²), which is u_01²
+// (+0, positive, +Inf or NaN).
+func cholUpper2(a []float64) bool {
+	a = a[:4]
+	u00 := a[0]
+	if u00 <= 0 || math.IsNaN(u00) {
+		return false // a_00 stays, as CholUpper stores a_00 − (+0)
+	}
+	u00 = math.Sqrt(u00)
+	a[0] = u00
+	u01 := a[1] * (1 / u00)
+	a[1] = u01
+	d := a[3] - u01*u01
+	if d <= 0 || math.IsNaN(d) {
+		a[3] = d
+		return false
+	}
+	a[3] = math.Sqrt(d)
+	return true
+}
+
 // colDot returns Σ_{i<j} a_ij² for column j of the n×n row-major a, summed
 // as gonum's strided Ddot sums: even-indexed and odd-indexed terms apart,
 // then the two sums added.
@@ -77,11 +105,26 @@ func colDot(a []float64, n, j int) float64 {
 // then U x = y backward. It performs the operations of gonum's Dpotrs
 // (Upper; two Dtrsm calls) in the same order, so that x is the same to the
 // bit.
+//
+// One column (cols = 1) of order 1 or 2 is written out here and in
+// solveUpper2, larger orders are solveUpper1's loops, more columns
+// solveUpperCols': the same operations in the same order for each.
 func SolveUpper(n int, u, b []float64, cols int) {
-	if cols == 1 {
+	switch {
+	case cols != 1:
+		solveUpperCols(n, u, b, cols)
+	case n == 1: // solveUpper1's last-row scalings alone
+		inv := 1 / u[0]
+		b[0] = b[0] * inv * inv
+	case n == 2:
+		solveUpper2(u, b)
+	case n > 2:
 		solveUpper1(n, u, b)
-		return
 	}
+}
+
+// solveUpperCols is SolveUpper for cols columns.
+func solveUpperCols(n int, u, b []float64, cols int) {
 	u, b = u[:n*n], b[:n*cols]
 	for k := range n { // Uᵀ y = b
 		bk := b[k*cols : (k+1)*cols]
@@ -115,8 +158,9 @@ func SolveUpper(n int, u, b []float64, cols int) {
 	}
 }
 
-// solveUpper1 is SolveUpper for one column: the same operations in the
-// same order, so the same bits, without the per-row sub-slices of the
+// solveUpper1 is SolveUpper for one column of order n > 2 (SolveUpper
+// writes out orders 1 and 2): the same operations in the same order, so
+// the same bits, without the per-row sub-slices of the
 // n×cols form, which cost some four times the arithmetic for a 9-velocity
 // mass matrix. Each b_k is scaled by the reciprocal 1/u_kk, and each
 // update b_i + (−u_ki) b_k, skipped where u_ki = 0, is written
@@ -128,9 +172,6 @@ func SolveUpper(n int, u, b []float64, cols int) {
 // inner loop, is read in place (its forward and backward scalings, in
 // that order).
 func solveUpper1(n int, u, b []float64) {
-	if n == 0 {
-		return
-	}
 	u, b = u[:n*n], b[:n]
 	for k := range n - 1 { // Uᵀ y = b, rows 0…n−2
 		row := u[k*n:][:n] // length n: the loop indexes it without bounds checks
@@ -154,6 +195,28 @@ func solveUpper1(n int, u, b []float64) {
 		}
 		b[i] = bi * (1 / row[i])
 	}
+}
+
+// solveUpper2 is solveUpper1 for n = 2 (two slides of one body, a
+// two-link arm), its loops' operations written out: b_0 scaled by
+// 1/u_00, b_1 − u_01 b_0 unless u_01 = 0, b_1 scaled by 1/u_11 twice
+// (forward, then backward), b_0 − u_01 b_1 unless u_01 = 0, scaled by
+// 1/u_00.
+func solveUpper2(u, b []float64) {
+	u, b = u[:4], b[:2]
+	u01 := u[1]
+	b0 := b[0] * (1 / u[0])
+	b1 := b[1]
+	if u01 != 0 {
+		b1 -= u01 * b0
+	}
+	inv := 1 / u[3]
+	b1 = b1 * inv * inv
+	b[1] = b1
+	if u01 != 0 {
+		b0 -= u01 * b1
+	}
+	b[0] = b0 * (1 / u[0])
 }
 
 // SolveUpperVec overwrites the vector x (length n) with A⁻¹ x, for the

@@ -50,8 +50,10 @@ func (sim *Simulator) explicitVStar() error {
 		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
 		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
-		for i := range q.Size {
-			p.VStar[q.Offset+i] = w.v0[q.Offset+i] + dt*acc[i]
+		// Cut to acc's length, so that the loop runs without bounds checks.
+		vs, v0 := p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:][:len(acc)]
+		for i, a := range acc {
+			vs[i] = v0[i] + dt*a
 		}
 	}
 	return nil
@@ -166,8 +168,9 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 			}
 		}
 		if cB != 0 && w.mj.damped {
-			for i := range t.NV {
-				p.A[off+i*t.NV+i] += cB * w.mj.damp[t.VOffset+i] // mj_Euler: M + h diag(B)
+			a := p.A[off : off+len(blk)]
+			for i, b := range w.mj.damp[t.VOffset : t.VOffset+t.NV] {
+				a[i*(t.NV+1)] += cB * b // mj_Euler: M + h diag(B)
 			}
 		}
 	}
@@ -203,9 +206,10 @@ func (sim *Simulator) resetForces(jac bool) {
 // when q^θq enters N (quaternion joints).
 func (sim *Simulator) midStep(v []float64) {
 	w, sc, dt := &sim.ws, sim.scheme, sim.cfg.DT
-	for i := range v {
-		w.vth[i] = sc.ThetaV*v[i] + (1-sc.ThetaV)*w.v0[i]
-		w.vtq[i] = sc.ThetaVQ*v[i] + (1-sc.ThetaVQ)*w.v0[i]
+	vth, vtq, v0 := w.vth[:len(v)], w.vtq[:len(v)], w.v0[:len(v)] // v's length: no bounds checks below
+	for i, vi := range v {
+		vth[i] = sc.ThetaV*vi + (1-sc.ThetaV)*v0[i]
+		vtq[i] = sc.ThetaVQ*vi + (1-sc.ThetaVQ)*v0[i]
 	}
 	copy(w.qth, w.q0)
 	if sc.ThetaQ == 0 {

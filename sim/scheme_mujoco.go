@@ -233,8 +233,9 @@ func (sim *Simulator) mujocoMetricVStar() error {
 func (sim *Simulator) mapVelocity(v []float64) error {
 	w, mw := &sim.ws, &sim.ws.mj
 	implicit := sim.scheme.Method == MuJoCoImplicitRule
+	vM := mw.vM[:len(mw.diff)]
 	for i, x := range v[:len(mw.diff)] {
-		mw.diff[i] = x - mw.vM[i] // v − v*_M, once per entry
+		mw.diff[i] = x - vM[i] // v − v*_M, once per entry
 	}
 	if len(mw.mpat) < len(w.problem.Cliques) {
 		mw.mpat = append(mw.mpat, make([]treeMulPattern, len(w.problem.Cliques)-len(mw.mpat))...)
@@ -248,8 +249,9 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		} else if err := mw.gyro.solveWith(mw.aHat, q, sim.cfg.DT, x); err != nil {
 			return fmt.Errorf("sim: step %d: mujoco-implicit: %w", sim.step+1, err)
 		}
-		for i := range q.Size {
-			v[q.Offset+i] = mw.vB[q.Offset+i] + x[i]
+		vq, vB := v[q.Offset:][:len(x)], mw.vB[q.Offset:][:len(x)] // x's length: no bounds checks below
+		for i, xi := range x {
+			vq[i] = vB[i] + xi
 		}
 	}
 	return nil

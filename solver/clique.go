@@ -75,7 +75,8 @@ func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 		f.shapeAt = make([]int32, p.NV)
 	}
 	f.shapeAt = f.shapeAt[:p.NV]
-	for c, q := range p.Cliques {
+	for c := range p.Cliques {
+		q := &p.Cliques[c] // not a copy of the clique per call
 		if q.Size > 0 {
 			f.tree[q.AOff] = f.treeShaped(c, q, treeMass)
 			f.shapeAt[q.Offset] = int32(c)
@@ -91,7 +92,7 @@ func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 // linalg.SmallMax by linalg.CholUpper, whose factor is gonum's to the bit
 // without gonum's call overhead (a 1×1 or 2×2 mass matrix), larger ones by
 // gonum's Potrf.
-func (f *CliqueFactor) factorBlock(q Clique) bool {
+func (f *CliqueFactor) factorBlock(q *Clique) bool {
 	if q.Size > 0 && f.tree[q.AOff] { // linalg.TreeLDL's bits
 		sh := f.treeOf(q)
 		sh.unpacked = false
@@ -106,7 +107,7 @@ func (f *CliqueFactor) factorBlock(q Clique) bool {
 
 // treeOf returns the treeShape of clique q of the factored problem, a
 // tree-factored one (f.tree[q.AOff]), whose rows hold its factor.
-func (f *CliqueFactor) treeOf(q Clique) *treeShape {
+func (f *CliqueFactor) treeOf(q *Clique) *treeShape {
 	return &f.shapes[f.shapeAt[q.Offset]]
 }
 
@@ -114,7 +115,7 @@ func (f *CliqueFactor) treeOf(q Clique) *treeShape {
 // factor of its rows written into it first if q is tree-factored and that
 // was not done since the last Factor (TreeLDL's storage: D and L along
 // q.Parent).
-func (f *CliqueFactor) unpack(q Clique) []float64 {
+func (f *CliqueFactor) unpack(q *Clique) []float64 {
 	a := f.data[q.AOff : q.AOff+q.Size*q.Size]
 	if q.Size > 0 && f.tree[q.AOff] {
 		if sh := f.treeOf(q); !sh.unpacked {
@@ -126,26 +127,39 @@ func (f *CliqueFactor) unpack(q Clique) []float64 {
 }
 
 // upper views clique q's factor as a row-major upper-triangular matrix.
-func (f *CliqueFactor) upper(q Clique) blas64.Symmetric {
+func (f *CliqueFactor) upper(q *Clique) blas64.Symmetric {
 	return blas64.Symmetric{N: q.Size, Stride: q.Size, Uplo: blas.Upper, Data: f.data[q.AOff : q.AOff+q.Size*q.Size]}
 }
 
 // Solve overwrites the row-major Size×cols matrix b with A_c⁻¹ b for clique
 // q of the factored problem.
+//
+// The small dense blocks' path (linalg.SolveUpper) is the one in line:
+// the tree's and gonum's are calls of their own (treeSolve, potrs), whose
+// frames and argument spills the small blocks then do not pay.
 func (f *CliqueFactor) Solve(q Clique, b []float64, cols int) {
-	if q.Size > 0 && f.tree[q.AOff] {
-		if cols == 1 { // linalg.TreeLDLSolve's bits
-			f.treeOf(q).rows.Solve1(b)
-			return
-		}
-		linalg.TreeLDLSolve(q.Parent, f.unpack(q), b, cols)
-		return
-	}
-	if q.Size <= linalg.SmallMax { // the same result as Potrs, bit for bit
+	switch {
+	case q.Size > 0 && f.tree[q.AOff]:
+		f.treeSolve(q, b, cols)
+	case q.Size <= linalg.SmallMax: // the same result as Potrs, bit for bit
 		linalg.SolveUpper(q.Size, f.data[q.AOff:q.AOff+q.Size*q.Size], b, cols)
+	default:
+		f.potrs(q, b, cols)
+	}
+}
+
+// treeSolve is Solve for a tree-factored clique q.
+func (f *CliqueFactor) treeSolve(q Clique, b []float64, cols int) {
+	if cols == 1 { // linalg.TreeLDLSolve's bits
+		f.treeOf(&q).rows.Solve1(b)
 		return
 	}
-	u := f.upper(q)
+	linalg.TreeLDLSolve(q.Parent, f.unpack(&q), b, cols)
+}
+
+// potrs is Solve for a dense clique q above linalg.SmallMax: gonum's Potrs.
+func (f *CliqueFactor) potrs(q Clique, b []float64, cols int) {
+	u := f.upper(&q)
 	tri := blas64.Triangular{N: u.N, Stride: u.Stride, Uplo: blas.Upper, Diag: blas.NonUnit, Data: u.Data}
 	lapack64.Potrs(tri, blas64.General{Rows: q.Size, Cols: cols, Stride: cols, Data: b[:q.Size*cols]})
 }
@@ -169,7 +183,7 @@ func (f *CliqueFactor) Delassus(q Clique, j []float64, rows int, y, w []float64)
 			y[i*rows+r] = x
 		}
 	}
-	a := f.unpack(q)
+	a := f.unpack(&q)
 	if n > 0 && f.tree[q.AOff] {
 		linalg.TreeLDLGram(q.Parent, a, y, rows, w)
 		return
@@ -196,7 +210,7 @@ func (f *CliqueFactor) FreeDelassus(q *Clique, j []float64, w *[6]float64) bool 
 // it holds TreeLDL's factor (D and L along q.Parent) rather than a dense
 // UᵀU: a caller's own sparse use of the factor (sim's PGS dual build).
 func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
-	return f.unpack(q), q.Size > 0 && f.tree[q.AOff]
+	return f.unpack(&q), q.Size > 0 && f.tree[q.AOff]
 }
 
 // InvDiag returns the diagonal entry i of A_c⁻¹ for clique q of the
@@ -208,7 +222,7 @@ func (f *CliqueFactor) TreeFactor(q Clique) ([]float64, bool) {
 // is scratch of length ≥ Size, zero on entry; it is zero again on return.
 func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 	n := q.Size
-	a := f.unpack(q)
+	a := f.unpack(&q)
 	y = y[:n]
 	if f.tree[q.AOff] {
 		return linalg.TreeLDLInvDiag(q.Parent, a, i, y)
@@ -225,7 +239,7 @@ func (f *CliqueFactor) InvDiag(q Clique, i int, y []float64) float64 {
 // values, which change every step, over the cached off-pattern entries:
 // linalg.TreePattern's answer, which a block of a tree's mass matrix
 // (treeMass: FactorTreeMass) gives by construction.
-func (f *CliqueFactor) treeShaped(c int, q Clique, treeMass bool) bool {
+func (f *CliqueFactor) treeShaped(c int, q *Clique, treeMass bool) bool {
 	sh := f.shape(c, q)
 	return sh.branched && (treeMass || linalg.OffPatternZero(sh.off, f.data[q.AOff:q.AOff+q.Size*q.Size]))
 }
@@ -234,7 +248,7 @@ func (f *CliqueFactor) treeShaped(c int, q Clique, treeMass bool) bool {
 // Parent differ from those it was built for (a new model, a clique whose
 // tree changed): a warmed-up step compares Parent, O(Size), instead of
 // recomputing treeWorth and the pattern, O(Size²).
-func (f *CliqueFactor) shape(c int, q Clique) *treeShape {
+func (f *CliqueFactor) shape(c int, q *Clique) *treeShape {
 	for len(f.shapes) <= c {
 		f.shapes = append(f.shapes, treeShape{size: -1})
 	}
