@@ -413,7 +413,7 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	w := &sim.ws.pgs
 	jac := &w.jac
 	nw.j = nw.jown[:n*nv]
-	if nw.inPlace(jac, w.perm) {
+	if len(nw.blocks) == 0 && nw.inPlace(jac, w.perm) { // the test inlined: the ant and the humanoids have blocks
 		nw.rowPattern() // its +0 for a −0 of J_w
 		return
 	}
