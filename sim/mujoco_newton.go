@@ -62,7 +62,8 @@ type newtonWork struct {
 	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
 	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
 	hfirst     []int            // first while it bounds nw.h's factor (hessianDirect, kept by hessianIncremental); nil: none known
-	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order
+	j          []float64        // J in MuJoCo's coordinates, n×nv, MuJoCo's row order (jown, or J_w's rows in place: inPlace)
+	jown       []float64        // j's own storage (resize)
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)
 	aref       []float64        // efc_aref
@@ -112,6 +113,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
 	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
 	if key == nw.sized && nw.qacc != nil {
+		nw.j = nw.jown // not the last solve's problem's rows (inPlace)
 		return
 	}
 	nw.sized = key
@@ -122,7 +124,8 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	for _, s := range []*[]float64{&nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
-	nw.j = solver.Resize(nw.j, jn)
+	nw.jown = solver.Resize(nw.jown, jn)
+	nw.j = nw.jown
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
 		*s = solver.Resize(*s, n)
 	}
@@ -403,12 +406,19 @@ func (nw *newtonWork) blockRows(mw, m []float64, n, off, b int) {
 // whole blocks, zeros included) summed into nw.j from +0, in the blocks'
 // order (a zero adds ±0 to +0, which stays +0), then each row's entries on
 // an angular block turned by its rotation (turnColumns); then its rows'
-// pattern (rowPattern). One clique over every velocity takes copyRows.
+// pattern (rowPattern). One clique over every velocity takes copyRows, or
+// with T the identity and J_w's rows MuJoCo's as they lie, inPlace.
 func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nv, n := nw.nv, nw.n
 	w := &sim.ws.pgs
+	jac := &w.jac
+	nw.j = nw.jown[:n*nv]
+	if len(nw.blocks) == 0 && nw.inPlace(jac, w.perm) { // the test inlined: the ant and the humanoids have blocks
+		nw.rowPattern() // its +0 for a −0 of J_w
+		return
+	}
 	nw.mapRows(w.perm)
-	j, jac := nw.j[:n*nv], &w.jac
+	j := nw.j
 	if nw.copyRows(jac) {
 		nw.turnAll(j)
 		nw.rowPattern() // its +0 for the copied −0
@@ -476,6 +486,31 @@ func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 		}
 	}
 	return count == n
+}
+
+// inPlace makes nw.j J_w's rows where they lie in the problem's J data,
+// with no copy, and reports whether it could: when T is the identity (no
+// angular block: the planar models), J is kept whole (the dense path) and
+// J_w's segments are MuJoCo's rows (perm) in order, each as wide as nw.j's
+// rows (one clique over every velocity) and each right after the last in
+// the data. nw.j is then the copy copyRows would make, bit for bit but for
+// a −0, which rowPattern, which follows, makes +0 in J_w itself: the
+// problem's other products over J_w (pgsJac.mul, mulT, solver.Problem.MulJ
+// and MulJT) add a zero entry's product, ±0 or NaN alike for either zero,
+// to sums from +0, so they keep their bits.
+func (nw *newtonWork) inPlace(jac *pgsJac, perm []int) bool {
+	nv, n := nw.nv, nw.n
+	if len(nw.blocks) != 0 || !jac.whole || len(jac.seg) != n || n == 0 {
+		return false
+	}
+	lo := jac.seg[0].lo
+	for k, sg := range jac.seg {
+		if sg.row != perm[k] || sg.off != 0 || sg.lo != lo+k*nv || sg.hi != sg.lo+nv {
+			return false
+		}
+	}
+	nw.j = jac.data[lo : lo+n*nv : lo+n*nv]
+	return true
 }
 
 // turnColumns turns the entries of n rows of stride nv on angular block b

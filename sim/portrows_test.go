@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/spatial"
@@ -159,4 +160,76 @@ func portrowsRandomRows(rng *rand.Rand, nr int, dst []int) []int {
 		}
 	}
 	return dst
+}
+
+// TestPortrowsInPlaceMatchesSums: with T the identity and J_w's rows
+// MuJoCo's in order on one clique, jacobianCoordinates reads J_w in place
+// (inPlace): the same bits and pattern as the sums from +0 over the
+// compact non-zeros, J_w changed only by −0 made +0, and J v and Jᵀγ
+// over J_w (solver.Problem.MulJ, MulJT) unchanged to the bit, ±Inf and
+// NaN included. Rows out of order, a constraint without a J block or an
+// angular block take the copy; a resize gives nw.j its own storage back.
+func TestPortrowsInPlaceMatchesSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(105, 12))
+	sim := &Simulator{}
+	w := &sim.ws.pgs
+	inPlace := 0
+	for trial := range 3000 {
+		p := portlayoutOneClique(rng, trial%6 == 0)
+		w.perm = w.perm[:0]
+		if trial%4 == 0 {
+			w.perm = portrowsRandomRows(rng, p.NR, w.perm)
+		} else {
+			for row := range p.NR {
+				w.perm = append(w.perm, row)
+			}
+		}
+		var one, two newtonWork
+		for _, nw := range []*newtonWork{&one, &two} {
+			nw.resize(p.NV, len(w.perm), p.NR)
+		}
+		if trial%5 == 0 && p.NV >= 3 {
+			one.blocks, one.rot = []int{rng.IntN(p.NV - 2)}, portrowsVector(rng, 9, false)
+			two.blocks, two.rot = one.blocks, one.rot
+		}
+		orig := slices.Clone(p.JData)
+		v, g := portrowsVector(rng, p.NV, true), portrowsVector(rng, p.NR, true)
+		jv, jtg := make([]float64, p.NR), make([]float64, p.NV)
+		p.MulJ(v, jv)
+		p.MulJT(g, jtg)
+		w.jac.build(p)
+		two.jacobianCoordinates(sim)
+		w.jac.buildWhole(p, nil, nil)
+		one.jacobianCoordinates(sim)
+		aliased := len(one.j) > 0 && len(p.JData) > 0 && &one.j[0] == &p.JData[0]
+		if aliased {
+			inPlace++
+		}
+		if !sameBits(one.j, two.j) {
+			t.Fatalf("trial %d (in place %v): J %v, the sums' %v", trial, aliased, one.j, two.j)
+		}
+		for k := range len(w.perm) {
+			if !slices.Equal(one.rowNZ(k), two.rowNZ(k)) {
+				t.Fatalf("trial %d row %d: pattern %v, the sums' %v", trial, k, one.rowNZ(k), two.rowNZ(k))
+			}
+		}
+		for i, x := range p.JData {
+			if math.Float64bits(x) != math.Float64bits(orig[i]) && (orig[i] != 0 || math.Float64bits(x) != 0) {
+				t.Fatalf("trial %d: J_w[%d] %v became %v", trial, i, orig[i], x)
+			}
+		}
+		jv2, jtg2 := make([]float64, p.NR), make([]float64, p.NV)
+		p.MulJ(v, jv2)
+		p.MulJT(g, jtg2)
+		if !sameBits(jv, jv2) || !sameBits(jtg, jtg2) {
+			t.Fatalf("trial %d: J v %v → %v, Jᵀγ %v → %v", trial, jv, jv2, jtg, jtg2)
+		}
+		one.resize(p.NV, len(w.perm), p.NR)
+		if aliased && &one.j[0] == &p.JData[0] {
+			t.Fatalf("trial %d: nw.j still J_w's after resize", trial)
+		}
+	}
+	if inPlace < 1000 {
+		t.Fatalf("inPlace took %d of 3000 problems", inPlace)
+	}
 }
