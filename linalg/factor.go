@@ -222,7 +222,7 @@ func (f *Factor) solve(b []float64, six bool) {
 	x := f.xp
 	for c := range s.n {
 		k := s.pos[c]
-		copy(x[s.posOff[k]:s.posOff[k+1]], b[s.orig[c]:s.orig[c+1]])
+		copyBlock(x[s.posOff[k]:s.posOff[k+1]], b[s.orig[c]:s.orig[c+1]])
 	}
 	nsn := s.Supernodes()
 	for sn := range nsn {
@@ -243,8 +243,20 @@ func (f *Factor) solve(b []float64, six bool) {
 	}
 	for c := range s.n {
 		k := s.pos[c]
-		copy(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
+		copyBlock(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
 	}
+}
+
+// copyBlock is copy(dst, src) for one block of a vector (dst and src of
+// the same length): a free body's six entries moved one by one, without
+// copy's call to memmove (which an array assignment makes too).
+func copyBlock(dst, src []float64) {
+	if len(src) == 6 {
+		d, s := (*[6]float64)(dst), (*[6]float64)(src)
+		d[0], d[1], d[2], d[3], d[4], d[5] = s[0], s[1], s[2], s[3], s[4], s[5]
+		return
+	}
+	copy(dst, src)
 }
 
 // forward is Solve's forward step for supernode sn (panel p of ns
@@ -296,18 +308,20 @@ func (f *Factor) backward(sn int, p []float64, ns int, y, x []float64) {
 
 // forward6 is Solve's forward step for supernode sn of six columns (panel
 // p, its part y of x): L_ss y = y, then x_r −= L_rs y for its row blocks,
-// with the sums of the general loop (dot6, lower6.solve).
+// with the sums of the general loop (dot6's, on y held in registers;
+// solveLower6).
 func (f *Factor) forward6(sn int, p, y, x []float64) {
 	s := f.sym
-	L := loadLower6(p)
-	L.solve(y)
-	y = y[:6]
+	yv := (*[6]float64)(y)
+	solveLower6((*[36]float64)(p), yv)
+	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
 		for d := range xs {
-			xs[d] -= dot6(rows[d*6:d*6+6], y)
+			r := (*[6]float64)(rows[d*6:])
+			xs[d] -= dot6s(r[0], r[1], r[2], r[3], r[4], r[5], y0, y1, y2, y3, y4, y5)
 		}
 	}
 }
@@ -315,17 +329,17 @@ func (f *Factor) forward6(sn int, p, y, x []float64) {
 // backward6 is Solve's backward step for supernode sn of six columns: y −=
 // L_rsᵀ x_r over its row blocks in order, then Lᵀ_ss y = y, each entry of
 // y updated by the general loop's operations in its order, kept in
-// registers between them.
+// registers between them (L_ss read in place from the panel).
 func (f *Factor) backward6(sn int, p, y, x []float64) {
 	s := f.sym
-	y = y[:6]
-	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+	yv := (*[6]float64)(y)
+	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
 		for d, xr := range xs {
-			row := rows[d*6 : d*6+6]
+			row := (*[6]float64)(rows[d*6:])
 			y0 -= row[0] * xr
 			y1 -= row[1] * xr
 			y2 -= row[2] * xr
@@ -334,14 +348,14 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 			y5 -= row[5] * xr
 		}
 	}
-	L := loadLower6(p)
-	y5 = y5 / L.l55
-	y4 = (y4 - L.l54*y5) / L.l44
-	y3 = ((y3 - L.l43*y4) - L.l53*y5) / L.l33
-	y2 = (((y2 - L.l32*y3) - L.l42*y4) - L.l52*y5) / L.l22
-	y1 = ((((y1 - L.l21*y2) - L.l31*y3) - L.l41*y4) - L.l51*y5) / L.l11
-	y0 = (((((y0 - L.l10*y1) - L.l20*y2) - L.l30*y3) - L.l40*y4) - L.l50*y5) / L.l00
-	y[0], y[1], y[2], y[3], y[4], y[5] = y0, y1, y2, y3, y4, y5
+	l := (*[36]float64)(p)
+	y5 = y5 / l[35]
+	y4 = (y4 - l[34]*y5) / l[28]
+	y3 = ((y3 - l[27]*y4) - l[33]*y5) / l[21]
+	y2 = (((y2 - l[20]*y3) - l[26]*y4) - l[32]*y5) / l[14]
+	y1 = ((((y1 - l[13]*y2) - l[19]*y3) - l[25]*y4) - l[31]*y5) / l[7]
+	y0 = (((((y0 - l[6]*y1) - l[12]*y2) - l[18]*y3) - l[24]*y4) - l[30]*y5) / l[0]
+	yv[0], yv[1], yv[2], yv[3], yv[4], yv[5] = y0, y1, y2, y3, y4, y5
 }
 
 // panel returns supernode sn's panel, its size and its part of x.
