@@ -122,7 +122,8 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		ns := s.posOff[end] - s.posOff[first]
 		m := len(p)/ns - ns
 		chol, trsm, syrk := cholLoops, trsmLoops, syrkLoops
-		if useBLAS(f.Kernels, ns, m) {
+		blas := useBLAS(f.Kernels, ns, m)
+		if blas {
 			chol, trsm, syrk = cholBLAS, trsmBLAS, syrkBLAS
 		}
 		var only []bool // where the update may land: nil for everywhere
@@ -136,16 +137,46 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 			continue
 		}
 		b := p[ns*ns:]
+		if direct && !blas && zeroFromEnd(b) {
+			continue // zeroRows: trsm would leave b as it is and the update subtracts +0
+		}
 		if only == nil {
 			trsm(m, ns, p[:ns*ns], b)
 		}
-		if direct && !useBLAS(f.Kernels, ns, m) {
+		if direct && !blas {
 			f.update(sn, ns, b, only)
 			continue
 		}
 		w := f.w[:m*m]
 		syrk(m, ns, b, w)
 		f.scatter(sn, m, w, only)
+	}
+	return true
+}
+
+// zeroRows: on the direct path, a supernode whose off-diagonal rows b of H
+// are all zeros (of either sign; in a stack of spheres a contact that is
+// apart, G_i = 0, leaves its block of H zero, and nothing fills it: a
+// third of the stack's panels) is skipped after its chol, with the bits
+// of the loop kernels (not of gonum's, which keep their own order):
+// its L_ss is finite with a positive diagonal (chol succeeded: a NaN or
+// infinite entry reaches a d that fails d > 0 or the Inf test; a copied
+// panel is base's, which succeeded), so trsm's x_j = (x_j − Σ) / l_jj has
+// Σ = +0 (dotPrefix's and dot6's sums start at +0 and add only ±0) and
+// gives x_j back, sign included; and every entry of the update b bᵀ is
+// such a sum, +0, and t − (+0) is t. TestStackfactorZeroRowsSameBits
+// compares it with the path through w (direct false), which keeps trsm
+// and the update.
+
+// zeroFromEnd reports whether every entry of b is zero (allZero), looking
+// from the last entry back: a contact between two spheres of a stack
+// couples their last (linear, normal) columns, so a block that is not zero
+// shows it at its end.
+func zeroFromEnd(b []float64) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != 0 {
+			return false
+		}
 	}
 	return true
 }

@@ -1,0 +1,107 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// zeroOffBlocks sets every entry of a random share of f's off-diagonal
+// blocks (those of edges) to a zero of random sign, as a stack's contacts
+// that are apart leave H.
+func zeroOffBlocks(rng *rand.Rand, f *Factor, sizes []int, edges []uint64, share float64) {
+	for _, e := range edges {
+		if rng.Float64() >= share {
+			continue
+		}
+		i, j := edgeEnds(e)
+		off, stride, trans, ok := f.Locate(i, j)
+		if !ok {
+			panic("block not in pattern")
+		}
+		for r := range sizes[i] {
+			for c := range sizes[j] {
+				k := off + r*stride + c
+				if trans {
+					k = off + c*stride + r
+				}
+				f.Data()[k] = math.Copysign(0, float64(rng.IntN(2))-0.5)
+			}
+		}
+	}
+}
+
+// TestStackfactorZeroRowsSameBits checks that the direct factorization,
+// which skips the trsm and the update of a supernode whose off-diagonal
+// rows are all zeros (zeroFromEnd), gives the bits of the path through w,
+// which skips nothing, on random patterns (mostly blocks of six) with
+// most off-diagonal blocks zeros of either sign, some diagonal entries
+// made negative (failed factorizations, the verdict compared), and with
+// FactorizeMarked's copies from a base factor. It fails when a skipped
+// supernode's trsm or update would have changed a bit, or when the skip
+// is not exercised.
+func TestStackfactorZeroRowsSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 105))
+	skipped, failed := 0, 0
+	check := func(trial int, what string, h []float64, f *Factor, run func(direct bool) bool) {
+		t.Helper()
+		copy(f.Data(), h)
+		okDirect := run(true)
+		got := slices.Clone(f.Data())
+		copy(f.Data(), h)
+		okW := run(false)
+		if okDirect != okW {
+			t.Fatalf("trial %d, %s: direct reports %v, through w %v", trial, what, okDirect, okW)
+		}
+		if !okW {
+			failed++
+			return
+		}
+		for i, want := range f.Data() {
+			if math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("trial %d, %s: entry %d = %v, want %v", trial, what, i, got[i], want)
+			}
+		}
+	}
+	for trial := range 300 {
+		sizes, edges, sym := randomSixPattern(t, rng)
+		var f, base Factor
+		f.Kernels, base.Kernels = Loops, Loops
+		f.Reset(sym)
+		randomSPD(rng, &f, sizes, edges)
+		zeroOffBlocks(rng, &f, sizes, edges, []float64{0.5, 0.9, 1}[trial%3])
+		if trial%5 == 4 {
+			f.Data()[rng.IntN(len(f.Data()))] = -1 // often on no diagonal: then harmless
+		}
+		h := slices.Clone(f.Data())
+		check(trial, "factorize", h, &f, f.factorize)
+		for sn := range sym.Supernodes() {
+			if p, ns, _ := f.panel(sn, f.xp); len(p) > ns*ns && allZero(p[ns*ns:]) {
+				skipped++
+			}
+		}
+		// H̃: H with the blocks of one to three cliques' pairs nudged.
+		base.Reset(sym)
+		copy(base.Data(), h)
+		if !base.Factorize() {
+			continue
+		}
+		changed := make([]bool, len(sizes))
+		for range 1 + rng.IntN(3) {
+			changed[rng.IntN(len(sizes))] = true
+		}
+		for i := range sizes {
+			if off, _, _, ok := f.Locate(i, i); ok && changed[i] {
+				h[off] *= 1.5
+			}
+		}
+		f.MarkChanged(&base, changed)
+		check(trial, "marked", h, &f, func(direct bool) bool {
+			return f.factorizeFrom(direct, &base, f.dirty[:sym.Supernodes()])
+		})
+	}
+	if skipped == 0 || failed == 0 {
+		t.Fatalf("%d supernodes with zero rows, %d failed factorizations: a path was not exercised", skipped, failed)
+	}
+}
