@@ -350,11 +350,26 @@ func (f *Factor) forward6(sn int, p, y, x []float64) {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
+		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
+			forwardRows6((*[36]float64)(rows), (*[6]float64)(xs), y0, y1, y2, y3, y4, y5)
+			continue
+		}
 		for d := range xs {
 			r := (*[6]float64)(rows[d*6:])
 			xs[d] -= dot6s(r[0], r[1], r[2], r[3], r[4], r[5], y0, y1, y2, y3, y4, y5)
 		}
 	}
+}
+
+// forwardRows6 is forward6's x_r −= L_rs y for a row block of six rows r
+// (row-major), x_d −= dot6(row d, y) in row order.
+func forwardRows6(r *[36]float64, x *[6]float64, y0, y1, y2, y3, y4, y5 float64) {
+	x[0] -= dot6s(r[0], r[1], r[2], r[3], r[4], r[5], y0, y1, y2, y3, y4, y5)
+	x[1] -= dot6s(r[6], r[7], r[8], r[9], r[10], r[11], y0, y1, y2, y3, y4, y5)
+	x[2] -= dot6s(r[12], r[13], r[14], r[15], r[16], r[17], y0, y1, y2, y3, y4, y5)
+	x[3] -= dot6s(r[18], r[19], r[20], r[21], r[22], r[23], y0, y1, y2, y3, y4, y5)
+	x[4] -= dot6s(r[24], r[25], r[26], r[27], r[28], r[29], y0, y1, y2, y3, y4, y5)
+	x[5] -= dot6s(r[30], r[31], r[32], r[33], r[34], r[35], y0, y1, y2, y3, y4, y5)
 }
 
 // backward6 is Solve's backward step for supernode sn of six columns: y −=
@@ -369,14 +384,18 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
+		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
+			r, xv := (*[36]float64)(rows), (*[6]float64)(xs)
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
+			continue
+		}
 		for d, xr := range xs {
-			row := (*[6]float64)(rows[d*6:])
-			y0 -= row[0] * xr
-			y1 -= row[1] * xr
-			y2 -= row[2] * xr
-			y3 -= row[3] * xr
-			y4 -= row[4] * xr
-			y5 -= row[5] * xr
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
 		}
 	}
 	l := (*[36]float64)(p)
@@ -387,6 +406,12 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 	y1 = ((((y1 - l[13]*y2) - l[19]*y3) - l[25]*y4) - l[31]*y5) / l[7]
 	y0 = (((((y0 - l[6]*y1) - l[12]*y2) - l[18]*y3) - l[24]*y4) - l[30]*y5) / l[0]
 	yv[0], yv[1], yv[2], yv[3], yv[4], yv[5] = y0, y1, y2, y3, y4, y5
+}
+
+// subRow6 returns y − row·xr entry by entry (y_c −= l_c x_r, backward6's
+// step for one row of L_rs).
+func subRow6(y0, y1, y2, y3, y4, y5 float64, row *[6]float64, xr float64) (float64, float64, float64, float64, float64, float64) {
+	return y0 - row[0]*xr, y1 - row[1]*xr, y2 - row[2]*xr, y3 - row[3]*xr, y4 - row[4]*xr, y5 - row[5]*xr
 }
 
 // panel returns supernode sn's panel, its size and its part of x.
