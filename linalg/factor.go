@@ -251,43 +251,64 @@ func (f *Factor) solve(b []float64, six bool) {
 		return
 	}
 	x := f.xp
-	for c := range s.n {
-		k := s.pos[c]
-		copyBlock(x[s.posOff[k]:s.posOff[k+1]], b[s.orig[c]:s.orig[c+1]])
-	}
+	f.moveBlocks(x, b, true)
+	// The panels' bounds from slices held in locals (panel's, without its
+	// loads through f and f.sym at each supernode); lo and hi are
+	// supernode sn's columns in x.
 	nsn := s.Supernodes()
+	data, start, posOff, panel := f.data, s.snStart[:nsn+1], s.posOff, s.snPanel[:nsn+1]
 	for sn := range nsn {
-		p, ns, y := f.panel(sn, x)
-		if six && ns == 6 { // one free body's block
+		lo, hi := posOff[start[sn]], posOff[start[sn+1]]
+		p, y := data[panel[sn]:panel[sn+1]], x[lo:hi]
+		if six && hi-lo == 6 { // one free body's block
 			f.forward6(sn, p, y, x)
 		} else {
-			f.forward(sn, p, ns, y, x)
+			f.forward(sn, p, hi-lo, y, x)
 		}
 	}
 	for sn := nsn - 1; sn >= 0; sn-- {
-		p, ns, y := f.panel(sn, x)
-		if six && ns == 6 {
+		lo, hi := posOff[start[sn]], posOff[start[sn+1]]
+		p, y := data[panel[sn]:panel[sn+1]], x[lo:hi]
+		if six && hi-lo == 6 {
 			f.backward6(sn, p, y, x)
 		} else {
-			f.backward(sn, p, ns, y, x)
+			f.backward(sn, p, hi-lo, y, x)
 		}
 	}
-	for c := range s.n {
-		k := s.pos[c]
-		copyBlock(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
+	f.moveBlocks(x, b, false)
+}
+
+// moveBlocks copies b (the caller's block order) into the permuted x
+// (toX), or x back into b, block by block; blocks of six (Symbolic.six)
+// as arrays at offsets 6c and 6k (move6), without the offset tables and
+// without copy's call to memmove.
+func (f *Factor) moveBlocks(x, b []float64, toX bool) {
+	s := f.sym
+	if s.six {
+		for c, k := range s.pos[:s.n] {
+			xa, ba := (*[6]float64)(x[6*int(k):]), (*[6]float64)(b[6*c:])
+			if toX {
+				move6(xa, ba)
+			} else {
+				move6(ba, xa)
+			}
+		}
+		return
+	}
+	pos, posOff, orig := s.pos[:s.n], s.posOff, s.orig[:s.n+1]
+	for c, k := range pos {
+		xs, bs := x[posOff[k]:posOff[k+1]], b[orig[c]:orig[c+1]]
+		if toX {
+			copy(xs, bs)
+		} else {
+			copy(bs, xs)
+		}
 	}
 }
 
-// copyBlock is copy(dst, src) for one block of a vector (dst and src of
-// the same length): a free body's six entries moved one by one, without
-// copy's call to memmove (which an array assignment makes too).
-func copyBlock(dst, src []float64) {
-	if len(src) == 6 {
-		d, s := (*[6]float64)(dst), (*[6]float64)(src)
-		d[0], d[1], d[2], d[3], d[4], d[5] = s[0], s[1], s[2], s[3], s[4], s[5]
-		return
-	}
-	copy(dst, src)
+// move6 sets *d = *s entry by entry (an array assignment calls memmove).
+func move6(d, s *[6]float64) {
+	d[0], d[1], d[2], d[3], d[4], d[5] = s[0], s[1], s[2], s[3], s[4], s[5]
 }
 
 // forward is Solve's forward step for supernode sn (panel p of ns
