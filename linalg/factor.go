@@ -252,9 +252,8 @@ func (f *Factor) solve(b []float64, six bool) {
 	}
 	x := f.xp
 	f.moveBlocks(x, b, true)
-	// The panels' bounds from slices held in locals (panel's, without its
-	// loads through f and f.sym at each supernode); lo and hi are
-	// supernode sn's columns in x.
+	// The panels' bounds from slices held in locals, not loaded through f
+	// and f.sym at each supernode; lo and hi are supernode sn's columns in x.
 	nsn := s.Supernodes()
 	data, start, posOff, panel := f.data, s.snStart[:nsn+1], s.posOff, s.snPanel[:nsn+1]
 	for sn := range nsn {
@@ -433,12 +432,4 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 // step for one row of L_rs).
 func subRow6(y0, y1, y2, y3, y4, y5 float64, row *[6]float64, xr float64) (float64, float64, float64, float64, float64, float64) {
 	return y0 - row[0]*xr, y1 - row[1]*xr, y2 - row[2]*xr, y3 - row[3]*xr, y4 - row[4]*xr, y5 - row[5]*xr
-}
-
-// panel returns supernode sn's panel, its size and its part of x.
-func (f *Factor) panel(sn int, x []float64) ([]float64, int, []float64) {
-	s := f.sym
-	first, end := s.snStart[sn], s.snStart[sn+1]
-	lo, hi := s.posOff[first], s.posOff[end]
-	return f.data[s.snPanel[sn]:s.snPanel[sn+1]], hi - lo, x[lo:hi]
 }

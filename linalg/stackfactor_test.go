@@ -145,3 +145,11 @@ func TestStackfactorSixBlocksSolve(t *testing.T) {
 		}
 	}
 }
+
+// panel returns (for the tests) supernode sn's panel, its size and its part of x.
+func (f *Factor) panel(sn int, x []float64) ([]float64, int, []float64) {
+	s := f.sym
+	first, end := s.snStart[sn], s.snStart[sn+1]
+	lo, hi := s.posOff[first], s.posOff[end]
+	return f.data[s.snPanel[sn]:s.snPanel[sn+1]], hi - lo, x[lo:hi]
+}
