@@ -20,6 +20,10 @@ type Factor struct {
 	// panels are copied from base, MarkChanged's; nil after Reset).
 	dirty []bool
 	base  *Factor
+	// zeroRows marks the supernodes whose off-diagonal rows of L the last
+	// factorization found all zeros (zeroRows below); forward6 skips
+	// their row updates. Cleared by Prepare and at each factorization.
+	zeroRows []bool
 }
 
 // Reset sizes the factor for the pattern sym and sets every value to zero.
@@ -38,6 +42,8 @@ func (f *Factor) Prepare(sym *Symbolic) {
 	f.data = resizeFloat(f.data, sym.NonZeros())
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
 	f.xp = resizeFloat(f.xp, sym.Size())
+	f.zeroRows = resizeBool(f.zeroRows, sym.Supernodes())
+	clear(f.zeroRows)
 	if cap(f.rb) < sym.n { // a supernode has fewer row blocks than the matrix has blocks
 		f.rb = make([]rowBlock, 0, sym.n)
 	}
@@ -116,6 +122,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 	if s == nil {
 		return false
 	}
+	clear(f.zeroRows)
 	for sn := range s.Supernodes() {
 		p := f.data[s.snPanel[sn]:s.snPanel[sn+1]]
 		first, end := s.snStart[sn], s.snStart[sn+1]
@@ -138,6 +145,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		}
 		b := p[ns*ns:]
 		if direct && !blas && zeroFromEnd(b) {
+			f.zeroRows[sn] = true
 			continue // zeroRows: trsm would leave b as it is and the update subtracts +0
 		}
 		if only == nil {
@@ -366,6 +374,11 @@ func (f *Factor) forward6(sn int, p, y, x []float64) {
 	yv := (*[6]float64)(y)
 	solveLower6((*[36]float64)(p), yv)
 	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
+	if f.zeroRows[sn] && (y0-y0)+(y1-y1)+(y2-y2)+(y3-y3)+(y4-y4)+(y5-y5) == 0 {
+		// L_rs = 0 and y finite (x − x is NaN for x = ±∞ or NaN): each
+		// x_r −= dot6(0, y) subtracts +0 (zeroRows' sum), leaving x_r.
+		return
+	}
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
