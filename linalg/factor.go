@@ -20,6 +20,10 @@ type Factor struct {
 	// panels are copied from base, MarkChanged's; nil after Reset).
 	dirty []bool
 	base  *Factor
+	// zeroRows marks the supernodes whose off-diagonal rows of L the last
+	// factorization found all zeros (zeroRows below); forward6 skips
+	// their row updates. Cleared by Prepare and at each factorization.
+	zeroRows []bool
 }
 
 // Reset sizes the factor for the pattern sym and sets every value to zero.
@@ -38,6 +42,8 @@ func (f *Factor) Prepare(sym *Symbolic) {
 	f.data = resizeFloat(f.data, sym.NonZeros())
 	f.w = resizeFloat(f.w, sym.maxW*sym.maxW)
 	f.xp = resizeFloat(f.xp, sym.Size())
+	f.zeroRows = resizeBool(f.zeroRows, sym.Supernodes())
+	clear(f.zeroRows)
 	if cap(f.rb) < sym.n { // a supernode has fewer row blocks than the matrix has blocks
 		f.rb = make([]rowBlock, 0, sym.n)
 	}
@@ -116,13 +122,15 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 	if s == nil {
 		return false
 	}
+	clear(f.zeroRows)
 	for sn := range s.Supernodes() {
 		p := f.data[s.snPanel[sn]:s.snPanel[sn+1]]
 		first, end := s.snStart[sn], s.snStart[sn+1]
 		ns := s.posOff[end] - s.posOff[first]
 		m := len(p)/ns - ns
 		chol, trsm, syrk := cholLoops, trsmLoops, syrkLoops
-		if useBLAS(f.Kernels, ns, m) {
+		blas := useBLAS(f.Kernels, ns, m)
+		if blas {
 			chol, trsm, syrk = cholBLAS, trsmBLAS, syrkBLAS
 		}
 		var only []bool // where the update may land: nil for everywhere
@@ -136,16 +144,47 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 			continue
 		}
 		b := p[ns*ns:]
+		if direct && !blas && zeroFromEnd(b) {
+			f.zeroRows[sn] = true
+			continue // zeroRows: trsm would leave b as it is and the update subtracts +0
+		}
 		if only == nil {
 			trsm(m, ns, p[:ns*ns], b)
 		}
-		if direct && !useBLAS(f.Kernels, ns, m) {
+		if direct && !blas {
 			f.update(sn, ns, b, only)
 			continue
 		}
 		w := f.w[:m*m]
 		syrk(m, ns, b, w)
 		f.scatter(sn, m, w, only)
+	}
+	return true
+}
+
+// zeroRows: on the direct path, a supernode whose off-diagonal rows b of H
+// are all zeros (of either sign; in a stack of spheres a contact that is
+// apart, G_i = 0, leaves its block of H zero, and nothing fills it: a
+// third of the stack's panels) is skipped after its chol, with the bits
+// of the loop kernels (not of gonum's, which keep their own order):
+// its L_ss is finite with a positive diagonal (chol succeeded: a NaN or
+// infinite entry reaches a d that fails d > 0 or the Inf test; a copied
+// panel is base's, which succeeded), so trsm's x_j = (x_j − Σ) / l_jj has
+// Σ = +0 (dotPrefix's and dot6's sums start at +0 and add only ±0) and
+// gives x_j back, sign included; and every entry of the update b bᵀ is
+// such a sum, +0, and t − (+0) is t. TestStackfactorZeroRowsSameBits
+// compares it with the path through w (direct false), which keeps trsm
+// and the update.
+
+// zeroFromEnd reports whether every entry of b is zero (allZero), looking
+// from the last entry back: a contact between two spheres of a stack
+// couples their last (linear, normal) columns, so a block that is not zero
+// shows it at its end.
+func zeroFromEnd(b []float64) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != 0 {
+			return false
+		}
 	}
 	return true
 }
@@ -220,31 +259,63 @@ func (f *Factor) solve(b []float64, six bool) {
 		return
 	}
 	x := f.xp
-	for c := range s.n {
-		k := s.pos[c]
-		copy(x[s.posOff[k]:s.posOff[k+1]], b[s.orig[c]:s.orig[c+1]])
-	}
+	f.moveBlocks(x, b, true)
+	// The panels' bounds from slices held in locals, not loaded through f
+	// and f.sym at each supernode; lo and hi are supernode sn's columns in x.
 	nsn := s.Supernodes()
+	data, start, posOff, panel := f.data, s.snStart[:nsn+1], s.posOff, s.snPanel[:nsn+1]
 	for sn := range nsn {
-		p, ns, y := f.panel(sn, x)
-		if six && ns == 6 { // one free body's block
+		lo, hi := posOff[start[sn]], posOff[start[sn+1]]
+		p, y := data[panel[sn]:panel[sn+1]], x[lo:hi]
+		if six && hi-lo == 6 { // one free body's block
 			f.forward6(sn, p, y, x)
 		} else {
-			f.forward(sn, p, ns, y, x)
+			f.forward(sn, p, hi-lo, y, x)
 		}
 	}
 	for sn := nsn - 1; sn >= 0; sn-- {
-		p, ns, y := f.panel(sn, x)
-		if six && ns == 6 {
+		lo, hi := posOff[start[sn]], posOff[start[sn+1]]
+		p, y := data[panel[sn]:panel[sn+1]], x[lo:hi]
+		if six && hi-lo == 6 {
 			f.backward6(sn, p, y, x)
 		} else {
-			f.backward(sn, p, ns, y, x)
+			f.backward(sn, p, hi-lo, y, x)
 		}
 	}
-	for c := range s.n {
-		k := s.pos[c]
-		copy(b[s.orig[c]:s.orig[c+1]], x[s.posOff[k]:s.posOff[k+1]])
+	f.moveBlocks(x, b, false)
+}
+
+// moveBlocks copies b (the caller's block order) into the permuted x
+// (toX), or x back into b, block by block; blocks of six (Symbolic.six)
+// as arrays at offsets 6c and 6k (move6), without the offset tables and
+// without copy's call to memmove.
+func (f *Factor) moveBlocks(x, b []float64, toX bool) {
+	s := f.sym
+	if s.six {
+		for c, k := range s.pos[:s.n] {
+			xa, ba := (*[6]float64)(x[6*int(k):]), (*[6]float64)(b[6*c:])
+			if toX {
+				move6(xa, ba)
+			} else {
+				move6(ba, xa)
+			}
+		}
+		return
 	}
+	pos, posOff, orig := s.pos[:s.n], s.posOff, s.orig[:s.n+1]
+	for c, k := range pos {
+		xs, bs := x[posOff[k]:posOff[k+1]], b[orig[c]:orig[c+1]]
+		if toX {
+			copy(xs, bs)
+		} else {
+			copy(bs, xs)
+		}
+	}
+}
+
+// move6 sets *d = *s entry by entry (an array assignment calls memmove).
+func move6(d, s *[6]float64) {
+	d[0], d[1], d[2], d[3], d[4], d[5] = s[0], s[1], s[2], s[3], s[4], s[5]
 }
 
 // forward is Solve's forward step for supernode sn (panel p of ns
@@ -296,58 +367,82 @@ func (f *Factor) backward(sn int, p []float64, ns int, y, x []float64) {
 
 // forward6 is Solve's forward step for supernode sn of six columns (panel
 // p, its part y of x): L_ss y = y, then x_r −= L_rs y for its row blocks,
-// with the sums of the general loop (dot6, lower6.solve).
+// with the sums of the general loop (dot6's, on y held in registers;
+// solveLower6).
 func (f *Factor) forward6(sn int, p, y, x []float64) {
 	s := f.sym
-	L := loadLower6(p)
-	L.solve(y)
-	y = y[:6]
+	yv := (*[6]float64)(y)
+	solveLower6((*[36]float64)(p), yv)
+	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
+	if f.zeroRows[sn] && (y0-y0)+(y1-y1)+(y2-y2)+(y3-y3)+(y4-y4)+(y5-y5) == 0 {
+		// L_rs = 0 and y finite (x − x is NaN for x = ±∞ or NaN): each
+		// x_r −= dot6(0, y) subtracts +0 (zeroRows' sum), leaving x_r.
+		return
+	}
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
+		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
+			forwardRows6((*[36]float64)(rows), (*[6]float64)(xs), y0, y1, y2, y3, y4, y5)
+			continue
+		}
 		for d := range xs {
-			xs[d] -= dot6(rows[d*6:d*6+6], y)
+			r := (*[6]float64)(rows[d*6:])
+			xs[d] -= dot6s(r[0], r[1], r[2], r[3], r[4], r[5], y0, y1, y2, y3, y4, y5)
 		}
 	}
+}
+
+// forwardRows6 is forward6's x_r −= L_rs y for a row block of six rows r
+// (row-major), x_d −= dot6(row d, y) in row order.
+func forwardRows6(r *[36]float64, x *[6]float64, y0, y1, y2, y3, y4, y5 float64) {
+	x[0] -= dot6s(r[0], r[1], r[2], r[3], r[4], r[5], y0, y1, y2, y3, y4, y5)
+	x[1] -= dot6s(r[6], r[7], r[8], r[9], r[10], r[11], y0, y1, y2, y3, y4, y5)
+	x[2] -= dot6s(r[12], r[13], r[14], r[15], r[16], r[17], y0, y1, y2, y3, y4, y5)
+	x[3] -= dot6s(r[18], r[19], r[20], r[21], r[22], r[23], y0, y1, y2, y3, y4, y5)
+	x[4] -= dot6s(r[24], r[25], r[26], r[27], r[28], r[29], y0, y1, y2, y3, y4, y5)
+	x[5] -= dot6s(r[30], r[31], r[32], r[33], r[34], r[35], y0, y1, y2, y3, y4, y5)
 }
 
 // backward6 is Solve's backward step for supernode sn of six columns: y −=
 // L_rsᵀ x_r over its row blocks in order, then Lᵀ_ss y = y, each entry of
 // y updated by the general loop's operations in its order, kept in
-// registers between them.
+// registers between them (L_ss read in place from the panel).
 func (f *Factor) backward6(sn int, p, y, x []float64) {
 	s := f.sym
-	y = y[:6]
-	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+	yv := (*[6]float64)(y)
+	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
 		rows := p[r0*6 : (r0+len(xs))*6]
+		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
+			r, xv := (*[36]float64)(rows), (*[6]float64)(xs)
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
+			continue
+		}
 		for d, xr := range xs {
-			row := rows[d*6 : d*6+6]
-			y0 -= row[0] * xr
-			y1 -= row[1] * xr
-			y2 -= row[2] * xr
-			y3 -= row[3] * xr
-			y4 -= row[4] * xr
-			y5 -= row[5] * xr
+			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
 		}
 	}
-	L := loadLower6(p)
-	y5 = y5 / L.l55
-	y4 = (y4 - L.l54*y5) / L.l44
-	y3 = ((y3 - L.l43*y4) - L.l53*y5) / L.l33
-	y2 = (((y2 - L.l32*y3) - L.l42*y4) - L.l52*y5) / L.l22
-	y1 = ((((y1 - L.l21*y2) - L.l31*y3) - L.l41*y4) - L.l51*y5) / L.l11
-	y0 = (((((y0 - L.l10*y1) - L.l20*y2) - L.l30*y3) - L.l40*y4) - L.l50*y5) / L.l00
-	y[0], y[1], y[2], y[3], y[4], y[5] = y0, y1, y2, y3, y4, y5
+	l := (*[36]float64)(p)
+	y5 = y5 / l[35]
+	y4 = (y4 - l[34]*y5) / l[28]
+	y3 = ((y3 - l[27]*y4) - l[33]*y5) / l[21]
+	y2 = (((y2 - l[20]*y3) - l[26]*y4) - l[32]*y5) / l[14]
+	y1 = ((((y1 - l[13]*y2) - l[19]*y3) - l[25]*y4) - l[31]*y5) / l[7]
+	y0 = (((((y0 - l[6]*y1) - l[12]*y2) - l[18]*y3) - l[24]*y4) - l[30]*y5) / l[0]
+	yv[0], yv[1], yv[2], yv[3], yv[4], yv[5] = y0, y1, y2, y3, y4, y5
 }
 
-// panel returns supernode sn's panel, its size and its part of x.
-func (f *Factor) panel(sn int, x []float64) ([]float64, int, []float64) {
-	s := f.sym
-	first, end := s.snStart[sn], s.snStart[sn+1]
-	lo, hi := s.posOff[first], s.posOff[end]
-	return f.data[s.snPanel[sn]:s.snPanel[sn+1]], hi - lo, x[lo:hi]
+// subRow6 returns y − row·xr entry by entry (y_c −= l_c x_r, backward6's
+// step for one row of L_rs).
+func subRow6(y0, y1, y2, y3, y4, y5 float64, row *[6]float64, xr float64) (float64, float64, float64, float64, float64, float64) {
+	return y0 - row[0]*xr, y1 - row[1]*xr, y2 - row[2]*xr, y3 - row[3]*xr, y4 - row[4]*xr, y5 - row[5]*xr
 }

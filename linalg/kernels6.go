@@ -48,54 +48,31 @@ func syrk6(m int, b, w []float64) {
 	}
 }
 
-// lower6 is the 6×6 lower factor L (row-major, stride 6) as scalars, for
-// the substitutions of trsm6 and Factor.Solve.
-type lower6 struct {
-	l00,
-	l10, l11,
-	l20, l21, l22,
-	l30, l31, l32, l33,
-	l40, l41, l42, l43, l44,
-	l50, l51, l52, l53, l54, l55 float64
-}
-
-// loadLower6 reads the lower triangle of the 6×6 row-major l.
-func loadLower6(l []float64) lower6 {
-	l = l[:36]
-	return lower6{
-		l[0],
-		l[6], l[7],
-		l[12], l[13], l[14],
-		l[18], l[19], l[20], l[21],
-		l[24], l[25], l[26], l[27], l[28],
-		l[30], l[31], l[32], l[33], l[34], l[35],
-	}
-}
-
-// solve overwrites x (6 entries) with L⁻¹ x by forward substitution:
-// x_j = (x_j − dotPrefix(row j of L, x, j)) / l_jj, each sum as dotPrefix
-// forms it (for j ≤ 3 its partial sums past the j-th are +0, added to a
-// sum that is not −0: left out), one +0 start kept.
-func (L *lower6) solve(x []float64) {
-	x = x[:6]
-	x0 := x[0] / L.l00
-	x1 := (x[1] - (0 + L.l10*x0)) / L.l11
-	x2 := (x[2] - ((0 + L.l20*x0) + L.l21*x1)) / L.l22
-	x3 := (x[3] - (((0 + L.l30*x0) + L.l31*x1) + L.l32*x2)) / L.l33
-	x4 := (x[4] - (((0 + L.l40*x0) + L.l41*x1) + (L.l42*x2 + L.l43*x3))) / L.l44
-	s0 := 0 + L.l50*x0
-	s0 += L.l54 * x4
-	x5 := (x[5] - ((s0 + L.l51*x1) + (L.l52*x2 + L.l53*x3))) / L.l55
+// solveLower6 overwrites x with L⁻¹ x by forward substitution, L the 6×6
+// lower factor in the row-major l (stride 6; its lower triangle read in
+// place, with constant indices, not copied): x_j = (x_j − dotPrefix(row j
+// of L, x, j)) / l_jj, each sum as dotPrefix forms it (for j ≤ 3 its
+// partial sums past the j-th are +0, added to a sum that is not −0: left
+// out), one +0 start kept.
+func solveLower6(l *[36]float64, x *[6]float64) {
+	x0 := x[0] / l[0]
+	x1 := (x[1] - (0 + l[6]*x0)) / l[7]
+	x2 := (x[2] - ((0 + l[12]*x0) + l[13]*x1)) / l[14]
+	x3 := (x[3] - (((0 + l[18]*x0) + l[19]*x1) + l[20]*x2)) / l[21]
+	x4 := (x[4] - (((0 + l[24]*x0) + l[25]*x1) + (l[26]*x2 + l[27]*x3))) / l[28]
+	s0 := 0 + l[30]*x0
+	s0 += l[34] * x4
+	x5 := (x[5] - ((s0 + l[31]*x1) + (l[32]*x2 + l[33]*x3))) / l[35]
 	x[0], x[1], x[2], x[3], x[4], x[5] = x0, x1, x2, x3, x4, x5
 }
 
 // trsm6 is trsmLoops(m, 6, l, b): each row x of b becomes x L⁻ᵀ, that is
 // L⁻¹ applied to the row.
 func trsm6(m int, l, b []float64) {
-	L := loadLower6(l)
+	L := (*[36]float64)(l)
 	b = b[:m*6]
 	for r := range m {
-		L.solve(b[r*6 : r*6+6])
+		solveLower6(L, (*[6]float64)(b[r*6:]))
 	}
 }
 

@@ -19,6 +19,7 @@ type Symbolic struct {
 	sizes    []int // by block index
 	orig     []int // scalar offset of block c in the caller's vector, n+1
 	ordering Ordering
+	six      bool // every block has size 6 (free bodies): block c at 6c, position k at 6k
 
 	perm   []int32 // perm[k] = block eliminated k-th
 	pos    []int32 // pos[c] = position of block c
@@ -81,11 +82,13 @@ func (s *Symbolic) Analyze(sizes []int, edges []uint64, ord Ordering) error {
 	s.sizes = append(s.sizes[:0], sizes...)
 	s.orig = resizeInt(s.orig, n+1)
 	s.orig[0] = 0
+	s.six = true
 	for c, sz := range sizes {
 		if sz <= 0 {
 			return fmt.Errorf("linalg: block %d has size %d", c, sz)
 		}
 		s.orig[c+1] = s.orig[c] + sz
+		s.six = s.six && sz == 6
 	}
 	if ord != MinDegree && ord != Natural {
 		return fmt.Errorf("linalg: unknown ordering %d", int(ord))

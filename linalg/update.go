@@ -16,6 +16,10 @@ package linalg
 // only, from those in the panels of the supernodes marked in it).
 func (f *Factor) update(sn, ns int, b []float64, only []bool) {
 	s := f.sym
+	if ns == 6 && len(b) == 36 && s.snRowPtr[sn+1]-s.snRowPtr[sn] == 1 {
+		f.updateOne6(sn, b, only)
+		return
+	}
 	f.rowBlocks(sn)
 	k := s.scatPtr[sn]
 	for a, ra := range f.rb {
@@ -40,6 +44,20 @@ func (f *Factor) update(sn, ns int, b []float64, only []bool) {
 			}
 		}
 	}
+}
+
+// updateOne6 is update for a supernode of six columns whose rows below it
+// are one block of six (a body in a chain of contacts, as a stack of
+// spheres): its one diagonal target block, update6Lower, found without
+// rowBlocks' table.
+func (f *Factor) updateOne6(sn int, b []float64, only []bool) {
+	s := f.sym
+	off := s.scat[s.scatPtr[sn]]
+	t := s.snOf[s.rowPos[s.snRowPtr[sn]]] // the supernode the block lands in
+	if off < 0 || (only != nil && !only[t]) {
+		return
+	}
+	update6Lower(f.data[off:], s.posOff[s.snStart[t+1]]-s.posOff[s.snStart[t]], b)
 }
 
 // update6 subtracts x yᵀ from the block t (row stride stride) for the
