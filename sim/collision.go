@@ -127,6 +127,13 @@ type collider struct {
 	// whose pairs take contact.Collide.
 	posed []geometry.Posed
 	found []bool
+	// ball marks the geometries whose kind filteredBroadPhase may bound
+	// by ballBox, set once (fixedPoses); coarse those whose box in boxes is that bound, not
+	// yet the exact box (exactBox); met counts down the calls for which a
+	// geometry whose box (exact or bound) met a listed partner's takes its
+	// exact box at once.
+	ball, coarse []bool
+	met          []uint8
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -333,7 +340,11 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 // tree's leaves are the boxes, and a pair is a candidate when its two
 // boxes overlap, geometry.BroadPhase.Pairs), in the same increasing
 // (i, j) order, so the step's contacts are the same to the bit; the other
-// geometries' poses and boxes are not computed.
+// geometries' poses and boxes are not computed. Nor are those of a
+// moving geometry whose bound about its body's origin (ballBox) meets no
+// listed partner's box: its pairs are skipped on that bound, and a pair
+// whose bounds meet gets its two exact boxes (exactBox) and is tested
+// again, so the same pairs are kept.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	c.kin = kin
@@ -352,17 +363,37 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			spec[i] = sim.speculativeAt(&sp, sim.ws.reach[i])
 			s = spec[i]
 		}
+		d := margin + g.Standoff + s
 		box := &c.fixedBox[i]
 		if !c.fixed[i] {
 			x := kin.Pose(g.Body)
+			// A geometry whose box met no partner's in the last ballRetry
+			// calls is bounded first (ballBox), at a new pose.
+			c.coarse[i] = false
+			if mb := &c.moved[i]; c.met[i] == 0 && c.ball[i] && !(mb.ok && samePoseBits(&mb.body, &x)) &&
+				ballBox(&c.boxes[i], &x, sim.ws.reach[i], d) {
+				c.coarse[i] = true // the exact box only if a pair needs it (exactBox)
+				continue
+			}
+			if c.met[i] > 0 {
+				c.met[i]--
+			}
 			box = c.movingBox(int(i), g, &x)
 		}
-		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
+		c.boxes[i] = box.Inflate(d)
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
 		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
+		}
+		c.met[pr[0]], c.met[pr[1]] = ballRetry, ballRetry
+		if c.coarse[pr[0]] || c.coarse[pr[1]] {
+			sim.exactBox(c, kin, pr[0], spec)
+			sim.exactBox(c, kin, pr[1], spec)
+			if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
+				continue
+			}
 		}
 		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
 			c.culled++
@@ -371,6 +402,82 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.cand = append(c.cand, pr)
 	}
 	c.screened = true
+}
+
+// exactBox replaces geometry i's coarse box (ballBox), when it has one,
+// by its inflated box as filteredBroadPhase's first loop forms it: the
+// same pose, the same d = margin + standoff + spec[i], so the same bits.
+func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, spec []float64) {
+	if !c.coarse[i] {
+		return
+	}
+	c.coarse[i] = false
+	g := &sim.Model.Geometries[i]
+	s := 0.0
+	if spec != nil {
+		s = spec[i]
+	}
+	x := kin.Pose(g.Body)
+	c.boxes[i] = c.movingBox(int(i), g, &x).Inflate(sim.cfg.Contact.Margin + g.Standoff + s)
+}
+
+// ballBox sets *b to a box that holds the inflated box of a geometry
+// whose points lie within r of the origin of its body at pose x (its
+// reach), grown by d (Inflate(d)), and reports whether it did: the cube of
+// half-width r + d about x.P, widened for rounding, rather than the
+// geometry's pose (placeGeometry) and exact box (geometry.Shape.BoxAt).
+// The geometry's origin x.R·y.P + x.P lies within ‖y.P‖ of x.P for a unit
+// x.R, and its box within the radius of its box at the identity about its
+// origin (every kind that ballShape admits); a quaternion of squared norm
+// s² within ballQuatTol of 1 stretches y.P by at most |1 − s²| + s² ≤ 1 +
+// 2·ballQuatTol (Quat.Rotate gives (1 − s²)v + s²R̂v). The exact box,
+// rounded, thus lies inside this one whenever both are numbers: every
+// bound of b is a number and none of the exact box's is larger (smaller
+// for Min) than it, so a pair whose boxes b and the other's do not meet
+// would not meet with the exact box either (a NaN in the exact box meets
+// nothing). It does nothing and reports false for a quaternion off unit
+// length or a non-finite position, r or d.
+func ballBox(b *geometry.AABB, x *spatial.Pose, r, d float64) bool {
+	q := &x.R
+	s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
+	p0, p1, p2 := x.P[0], x.P[1], x.P[2]
+	h := r + d
+	if t := p0 + p1 + p2 + h; !(math.Abs(s2-1) <= ballQuatTol) || t-t != 0 {
+		return false
+	}
+	m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2) // at least each |p_k|
+	w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300   // rounding of the exact box, relative to its terms' size
+	b.Min = spatial.Vec3{p0 - w, p1 - w, p2 - w}
+	b.Max = spatial.Vec3{p0 + w, p1 + w, p2 + w}
+	return true
+}
+
+// ballRetry is how many filteredBroadPhase calls a geometry whose box
+// met a partner's takes its exact box without trying ballBox first: a
+// geometry near its partners (a foot near the floor, a box on a box)
+// would mostly pay for both.
+const ballRetry = 8
+
+// ballQuatTol bounds how far from 1 the squared norm of a body's
+// quaternion may be for ballBox; ballWiden is the relative widening of
+// its bound (of the sizes of its terms), far above the 2·ballQuatTol
+// stretch and the few ulps of rounding in placeGeometry, BoxAt and
+// Inflate.
+const (
+	ballQuatTol = 1e-6
+	ballWiden   = 1e-5
+)
+
+// ballShape reports whether filteredBroadPhase may bound a geometry of
+// kind k by ballBox: the kinds whose box at any pose lies inside the
+// ball of its box at the identity (not a half-space, unbounded, nor a
+// height field, static only).
+func ballShape(k geometry.Kind) bool {
+	switch k {
+	case geometry.Sphere, geometry.Capsule, geometry.Box, geometry.Cylinder, geometry.Ellipsoid, geometry.ConvexHull:
+		return true
+	}
+	return false
 }
 
 // fixedPoses sizes c for m's geometries and computes once the world poses
@@ -386,7 +493,9 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.moved = make([]movedBox, n)
 	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
 	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
+	c.ball, c.coarse, c.met = make([]bool, n), make([]bool, n), make([]uint8, n)
 	for i, g := range m.Geometries {
+		c.ball[i] = ballShape(g.Shape.Kind)
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
 		if m.Bodies[g.Body].Tree < 0 {
