@@ -127,13 +127,6 @@ type collider struct {
 	// whose pairs take contact.Collide.
 	posed []geometry.Posed
 	found []bool
-	// ball marks the geometries whose kind filteredBroadPhase may bound
-	// by ballBox, set once (fixedPoses); coarse those whose box in boxes is that bound, not
-	// yet the exact box (exactBox); met counts down the calls for which a
-	// geometry whose box (exact or bound) met a listed partner's takes its
-	// exact box at once.
-	ball, coarse []bool
-	met          []uint8
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -258,11 +251,19 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // movedBox is a geometry's body pose at its last movingBox and the
 // geometry's uninflated box there (ok false before the first), and
 // whether collider.posed holds the geometry at its pose (posedAt).
+// filteredBroadPhase keeps here too whether the geometry's kind may be
+// bounded by ballBox (ball, set once by fixedPoses), whether its box in
+// collider.boxes is that bound, not yet the exact box (coarse; exactBox),
+// and the calls for which it takes its exact box at once (met: set to
+// ballRetry when its box, exact or bound, meets a listed partner's).
 type movedBox struct {
 	body  spatial.Pose
 	box   geometry.AABB
 	ok    bool
 	posed bool
+
+	ball, coarse bool
+	met          uint8
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
@@ -369,14 +370,15 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			x := kin.Pose(g.Body)
 			// A geometry whose box met no partner's in the last ballRetry
 			// calls is bounded first (ballBox), at a new pose.
-			c.coarse[i] = false
-			if mb := &c.moved[i]; c.met[i] == 0 && c.ball[i] && !(mb.ok && samePoseBits(&mb.body, &x)) &&
+			mb := &c.moved[i]
+			mb.coarse = false
+			if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, &x)) &&
 				ballBox(&c.boxes[i], &x, sim.ws.reach[i], d) {
-				c.coarse[i] = true // the exact box only if a pair needs it (exactBox)
+				mb.coarse = true // the exact box only if a pair needs it (exactBox)
 				continue
 			}
-			if c.met[i] > 0 {
-				c.met[i]--
+			if mb.met > 0 {
+				mb.met--
 			}
 			box = c.movingBox(int(i), g, &x)
 		}
@@ -387,8 +389,9 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
 		}
-		c.met[pr[0]], c.met[pr[1]] = ballRetry, ballRetry
-		if c.coarse[pr[0]] || c.coarse[pr[1]] {
+		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
+		ma.met, mb.met = ballRetry, ballRetry
+		if ma.coarse || mb.coarse {
 			sim.exactBox(c, kin, pr[0], spec)
 			sim.exactBox(c, kin, pr[1], spec)
 			if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
@@ -408,10 +411,10 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 // by its inflated box as filteredBroadPhase's first loop forms it: the
 // same pose, the same d = margin + standoff + spec[i], so the same bits.
 func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, spec []float64) {
-	if !c.coarse[i] {
+	if !c.moved[i].coarse {
 		return
 	}
-	c.coarse[i] = false
+	c.moved[i].coarse = false
 	g := &sim.Model.Geometries[i]
 	s := 0.0
 	if spec != nil {
@@ -493,9 +496,8 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.moved = make([]movedBox, n)
 	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
 	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
-	c.ball, c.coarse, c.met = make([]bool, n), make([]bool, n), make([]uint8, n)
 	for i, g := range m.Geometries {
-		c.ball[i] = ballShape(g.Shape.Kind)
+		c.moved[i].ball = ballShape(g.Shape.Kind)
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
 		if m.Bodies[g.Body].Tree < 0 {
