@@ -253,8 +253,10 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		if !(q[2] <= limit) {
 			continue
 		}
-		out = append(out, Contact{Normal: nc, Phi: q[2], Feature: base | slotOf[j]})
-		ref.world(&out[len(out)-1].Point, q)
+		out = append(out, Contact{})
+		o := &out[len(out)-1] // set in place, not built and copied
+		ref.world(&o.Point, q)
+		o.Normal, o.Phi, o.Feature = nc, q[2], base|slotOf[j]
 	}
 	return out, zmin, true
 }

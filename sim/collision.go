@@ -251,11 +251,19 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // movedBox is a geometry's body pose at its last movingBox and the
 // geometry's uninflated box there (ok false before the first), and
 // whether collider.posed holds the geometry at its pose (posedAt).
+// filteredBroadPhase keeps here too whether the geometry's kind may be
+// bounded by ballBox (ball, set once by fixedPoses), whether its box in
+// collider.boxes is that bound, not yet the exact box (coarse; exactBox),
+// and the calls for which it takes its exact box at once (met: set to
+// ballRetry when its box, exact or bound, meets a listed partner's).
 type movedBox struct {
 	body  spatial.Pose
 	box   geometry.AABB
 	ok    bool
 	posed bool
+
+	ball, coarse bool
+	met          uint8
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
@@ -333,7 +341,11 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 // tree's leaves are the boxes, and a pair is a candidate when its two
 // boxes overlap, geometry.BroadPhase.Pairs), in the same increasing
 // (i, j) order, so the step's contacts are the same to the bit; the other
-// geometries' poses and boxes are not computed.
+// geometries' poses and boxes are not computed. Nor are those of a
+// moving geometry whose bound about its body's origin (ballBox) meets no
+// listed partner's box: its pairs are skipped on that bound, and a pair
+// whose bounds meet gets its two exact boxes (exactBox) and is tested
+// again, so the same pairs are kept.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	m, margin := sim.Model, sim.cfg.Contact.Margin
 	c.kin = kin
@@ -352,17 +364,39 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			spec[i] = sim.speculativeAt(&sp, sim.ws.reach[i])
 			s = spec[i]
 		}
+		d := margin + g.Standoff + s
 		box := &c.fixedBox[i]
 		if !c.fixed[i] {
 			x := kin.Pose(g.Body)
+			// A geometry whose box met no partner's in the last ballRetry
+			// calls is bounded first (ballBox), at a new pose.
+			mb := &c.moved[i]
+			mb.coarse = false
+			if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, &x)) &&
+				ballBox(&c.boxes[i], &x, sim.ws.reach[i], d) {
+				mb.coarse = true // the exact box only if a pair needs it (exactBox)
+				continue
+			}
+			if mb.met > 0 {
+				mb.met--
+			}
 			box = c.movingBox(int(i), g, &x)
 		}
-		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
+		c.boxes[i] = box.Inflate(d)
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
 		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
+		}
+		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
+		ma.met, mb.met = ballRetry, ballRetry
+		if ma.coarse || mb.coarse {
+			sim.exactBox(c, kin, pr[0], spec)
+			sim.exactBox(c, kin, pr[1], spec)
+			if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
+				continue
+			}
 		}
 		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
 			c.culled++
@@ -371,6 +405,82 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.cand = append(c.cand, pr)
 	}
 	c.screened = true
+}
+
+// exactBox replaces geometry i's coarse box (ballBox), when it has one,
+// by its inflated box as filteredBroadPhase's first loop forms it: the
+// same pose, the same d = margin + standoff + spec[i], so the same bits.
+func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, spec []float64) {
+	if !c.moved[i].coarse {
+		return
+	}
+	c.moved[i].coarse = false
+	g := &sim.Model.Geometries[i]
+	s := 0.0
+	if spec != nil {
+		s = spec[i]
+	}
+	x := kin.Pose(g.Body)
+	c.boxes[i] = c.movingBox(int(i), g, &x).Inflate(sim.cfg.Contact.Margin + g.Standoff + s)
+}
+
+// ballBox sets *b to a box that holds the inflated box of a geometry
+// whose points lie within r of the origin of its body at pose x (its
+// reach), grown by d (Inflate(d)), and reports whether it did: the cube of
+// half-width r + d about x.P, widened for rounding, rather than the
+// geometry's pose (placeGeometry) and exact box (geometry.Shape.BoxAt).
+// The geometry's origin x.R·y.P + x.P lies within ‖y.P‖ of x.P for a unit
+// x.R, and its box within the radius of its box at the identity about its
+// origin (every kind that ballShape admits); a quaternion of squared norm
+// s² within ballQuatTol of 1 stretches y.P by at most |1 − s²| + s² ≤ 1 +
+// 2·ballQuatTol (Quat.Rotate gives (1 − s²)v + s²R̂v). The exact box,
+// rounded, thus lies inside this one whenever both are numbers: every
+// bound of b is a number and none of the exact box's is larger (smaller
+// for Min) than it, so a pair whose boxes b and the other's do not meet
+// would not meet with the exact box either (a NaN in the exact box meets
+// nothing). It does nothing and reports false for a quaternion off unit
+// length or a non-finite position, r or d.
+func ballBox(b *geometry.AABB, x *spatial.Pose, r, d float64) bool {
+	q := &x.R
+	s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
+	p0, p1, p2 := x.P[0], x.P[1], x.P[2]
+	h := r + d
+	if t := p0 + p1 + p2 + h; !(math.Abs(s2-1) <= ballQuatTol) || t-t != 0 {
+		return false
+	}
+	m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2) // at least each |p_k|
+	w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300   // rounding of the exact box, relative to its terms' size
+	b.Min = spatial.Vec3{p0 - w, p1 - w, p2 - w}
+	b.Max = spatial.Vec3{p0 + w, p1 + w, p2 + w}
+	return true
+}
+
+// ballRetry is how many filteredBroadPhase calls a geometry whose box
+// met a partner's takes its exact box without trying ballBox first: a
+// geometry near its partners (a foot near the floor, a box on a box)
+// would mostly pay for both.
+const ballRetry = 8
+
+// ballQuatTol bounds how far from 1 the squared norm of a body's
+// quaternion may be for ballBox; ballWiden is the relative widening of
+// its bound (of the sizes of its terms), far above the 2·ballQuatTol
+// stretch and the few ulps of rounding in placeGeometry, BoxAt and
+// Inflate.
+const (
+	ballQuatTol = 1e-6
+	ballWiden   = 1e-5
+)
+
+// ballShape reports whether filteredBroadPhase may bound a geometry of
+// kind k by ballBox: the kinds whose box at any pose lies inside the
+// ball of its box at the identity (not a half-space, unbounded, nor a
+// height field, static only).
+func ballShape(k geometry.Kind) bool {
+	switch k {
+	case geometry.Sphere, geometry.Capsule, geometry.Box, geometry.Cylinder, geometry.Ellipsoid, geometry.ConvexHull:
+		return true
+	}
+	return false
 }
 
 // fixedPoses sizes c for m's geometries and computes once the world poses
@@ -387,6 +497,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
 	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
 	for i, g := range m.Geometries {
+		c.moved[i].ball = ballShape(g.Shape.Kind)
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
 		if m.Bodies[g.Body].Tree < 0 {
