@@ -144,7 +144,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 			continue
 		}
 		b := p[ns*ns:]
-		if direct && !blas && zeroFromEnd(b) {
+		if direct && !blas && f.zeroPanel(sn, b, base, only) {
 			f.zeroRows[sn] = true
 			continue // zeroRows: trsm would leave b as it is and the update subtracts +0
 		}
@@ -175,6 +175,19 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 // such a sum, +0, and t − (+0) is t. TestStackfactorZeroRowsSameBits
 // compares it with the path through w (direct false), which keeps trsm
 // and the update.
+
+// zeroPanel reports whether supernode sn's off-diagonal rows b are known
+// to be all zeros: for a panel copied from base (only not nil), base's
+// mark (a mark is set only on a panel found all zeros, which no later
+// supernode writes, so the copy is too; a panel base did not mark is not
+// skipped, and its trsm and update are the path the skip reproduces),
+// without scanning it again; otherwise zeroFromEnd's scan.
+func (f *Factor) zeroPanel(sn int, b []float64, base *Factor, only []bool) bool {
+	if only != nil {
+		return base.zeroRows[sn]
+	}
+	return zeroFromEnd(b)
+}
 
 // zeroFromEnd reports whether every entry of b is zero (allZero), looking
 // from the last entry back: a contact between two spheres of a stack
