@@ -1,5 +1,7 @@
 package linalg
 
+import "math"
+
 // Factor holds the numeric values of a matrix with a Symbolic pattern and,
 // after Factorize, its Cholesky factor L (H = P L Lᵀ Pᵀ with P the block
 // permutation of the analysis). Its storage is reused across Reset calls:
@@ -123,10 +125,13 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		return false
 	}
 	clear(f.zeroRows)
-	for sn := range s.Supernodes() {
-		p := f.data[s.snPanel[sn]:s.snPanel[sn+1]]
-		first, end := s.snStart[sn], s.snStart[sn+1]
-		ns := s.posOff[end] - s.posOff[first]
+	// The panels' bounds from slices held in locals, as in solve.
+	nsn := s.Supernodes()
+	data, start, posOff, panel := f.data, s.snStart[:nsn+1], s.posOff, s.snPanel[:nsn+1]
+	for sn := range nsn {
+		lo, hi := panel[sn], panel[sn+1]
+		p := data[lo:hi]
+		ns := posOff[start[sn+1]] - posOff[start[sn]]
 		m := len(p)/ns - ns
 		chol, trsm, syrk := cholLoops, trsmLoops, syrkLoops
 		blas := useBLAS(f.Kernels, ns, m)
@@ -135,7 +140,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		}
 		var only []bool // where the update may land: nil for everywhere
 		if base != nil && !dirty[sn] {
-			copy(p, base.data[s.snPanel[sn]:s.snPanel[sn+1]])
+			copy(p, base.data[lo:hi])
 			only = dirty
 		} else if !chol(ns, p, ns) {
 			return false
@@ -194,12 +199,33 @@ func (f *Factor) zeroPanel(sn int, b []float64, base *Factor, only []bool) bool 
 // couples their last (linear, normal) columns, so a block that is not zero
 // shows it at its end.
 func zeroFromEnd(b []float64) bool {
+	if len(b) == 36 { // one free body's block below a six-column supernode
+		return zero36((*[36]float64)(b))
+	}
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] != 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// zero36 is zeroFromEnd for 36 entries: the last entry first (where a
+// block that is not zero shows it), then the bits of all of them or-ed
+// row by row without a branch an entry; x is ±0 exactly when its bits
+// shifted left by one (the sign dropped) are zero (a NaN's are not, as
+// NaN != 0).
+func zero36(b *[36]float64) bool {
+	if b[35] != 0 {
+		return false
+	}
+	var or uint64
+	for r := range 6 {
+		q := (*[6]float64)(b[6*r:])
+		or |= math.Float64bits(q[0]) | math.Float64bits(q[1]) | math.Float64bits(q[2]) |
+			math.Float64bits(q[3]) | math.Float64bits(q[4]) | math.Float64bits(q[5])
+	}
+	return or<<1 == 0
 }
 
 // scatter subtracts the update w (m×m, lower) of supernode sn from the

@@ -87,3 +87,29 @@ func sameBits(t *testing.T, trial int, what string, got, want []float64) {
 		}
 	}
 }
+
+// TestStackfactor2Zero36 checks zero36 against allZero on blocks of 36
+// zeros of random signs with, in most trials, one entry (any of the 36)
+// set to a value that is not zero: the smallest subnormals of both signs,
+// infinities, NaNs and ordinary numbers. It fails when an entry is left
+// out of the test or a −0 (or the sign bit alone) counts as not zero.
+func TestStackfactor2Zero36(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 111))
+	odd := []float64{math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), 1, -2.5, math.MaxFloat64}
+	for trial := range 3000 {
+		var b [36]float64
+		for i := range b {
+			b[i] = math.Copysign(0, float64(rng.IntN(2))-0.5)
+		}
+		if trial%4 != 0 {
+			b[rng.IntN(36)] = odd[rng.IntN(len(odd))]
+		}
+		if got, want := zero36(&b), allZero(b[:]); got != want {
+			t.Fatalf("trial %d: zero36(%v) = %v, want %v", trial, b, got, want)
+		}
+		if got, want := zeroFromEnd(b[:]), allZero(b[:]); got != want {
+			t.Fatalf("trial %d: zeroFromEnd(%v) = %v, want %v", trial, b, got, want)
+		}
+	}
+}
