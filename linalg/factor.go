@@ -418,6 +418,12 @@ func (f *Factor) forward6(sn int, p, y, x []float64) {
 		// x_r −= dot6(0, y) subtracts +0 (zeroRows' sum), leaving x_r.
 		return
 	}
+	if s.six { // every row block six rows: block j at rows 6+6j of p, at 6k of x (sixBlocks)
+		for j, k := range s.sixBlocks(sn) {
+			forwardRows6((*[36]float64)(p[36*(j+1):]), (*[6]float64)(x[6*int(k):]), y0, y1, y2, y3, y4, y5)
+		}
+		return
+	}
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
@@ -452,23 +458,31 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 	s := f.sym
 	yv := (*[6]float64)(y)
 	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
-	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
-		k, r0 := s.rowPos[i], int(s.rowPanel[i])
-		xs := x[s.posOff[k]:s.posOff[k+1]]
-		rows := p[r0*6 : (r0+len(xs))*6]
-		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
-			r, xv := (*[36]float64)(rows), (*[6]float64)(xs)
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
-			continue
+	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
+	for i := lo; i < hi; i++ {
+		var r *[36]float64
+		var xv *[6]float64
+		if s.six { // as in forward6: row block i−lo at rows 6+6(i−lo) of p, at 6k of x
+			r, xv = (*[36]float64)(p[36*(i-lo+1):]), (*[6]float64)(x[6*int(s.rowPos[i]):])
+		} else {
+			k, r0 := s.rowPos[i], int(s.rowPanel[i])
+			xs := x[s.posOff[k]:s.posOff[k+1]]
+			rows := p[r0*6 : (r0+len(xs))*6]
+			if len(xs) != 6 {
+				for d, xr := range xs {
+					y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
+				}
+				continue
+			}
+			r, xv = (*[36]float64)(rows), (*[6]float64)(xs) // a free body's row block
 		}
-		for d, xr := range xs {
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
-		}
+		// Its rows at constant indices, one length check.
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
 	}
 	l := (*[36]float64)(p)
 	y5 = y5 / l[35]
