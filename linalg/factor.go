@@ -1,5 +1,7 @@
 package linalg
 
+import "math"
+
 // Factor holds the numeric values of a matrix with a Symbolic pattern and,
 // after Factorize, its Cholesky factor L (H = P L Lᵀ Pᵀ with P the block
 // permutation of the analysis). Its storage is reused across Reset calls:
@@ -123,10 +125,13 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		return false
 	}
 	clear(f.zeroRows)
-	for sn := range s.Supernodes() {
-		p := f.data[s.snPanel[sn]:s.snPanel[sn+1]]
-		first, end := s.snStart[sn], s.snStart[sn+1]
-		ns := s.posOff[end] - s.posOff[first]
+	// The panels' bounds from slices held in locals, as in solve.
+	nsn := s.Supernodes()
+	data, start, posOff, panel := f.data, s.snStart[:nsn+1], s.posOff, s.snPanel[:nsn+1]
+	for sn := range nsn {
+		lo, hi := panel[sn], panel[sn+1]
+		p := data[lo:hi]
+		ns := posOff[start[sn+1]] - posOff[start[sn]]
 		m := len(p)/ns - ns
 		chol, trsm, syrk := cholLoops, trsmLoops, syrkLoops
 		blas := useBLAS(f.Kernels, ns, m)
@@ -135,7 +140,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 		}
 		var only []bool // where the update may land: nil for everywhere
 		if base != nil && !dirty[sn] {
-			copy(p, base.data[s.snPanel[sn]:s.snPanel[sn+1]])
+			copy(p, base.data[lo:hi])
 			only = dirty
 		} else if !chol(ns, p, ns) {
 			return false
@@ -144,7 +149,7 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 			continue
 		}
 		b := p[ns*ns:]
-		if direct && !blas && zeroFromEnd(b) {
+		if direct && !blas && f.zeroPanel(sn, b, base, only) {
 			f.zeroRows[sn] = true
 			continue // zeroRows: trsm would leave b as it is and the update subtracts +0
 		}
@@ -176,17 +181,51 @@ func (f *Factor) factorizeFrom(direct bool, base *Factor, dirty []bool) bool {
 // compares it with the path through w (direct false), which keeps trsm
 // and the update.
 
+// zeroPanel reports whether supernode sn's off-diagonal rows b are known
+// to be all zeros: for a panel copied from base (only not nil), base's
+// mark (a mark is set only on a panel found all zeros, which no later
+// supernode writes, so the copy is too; a panel base did not mark is not
+// skipped, and its trsm and update are the path the skip reproduces),
+// without scanning it again; otherwise zeroFromEnd's scan.
+func (f *Factor) zeroPanel(sn int, b []float64, base *Factor, only []bool) bool {
+	if only != nil {
+		return base.zeroRows[sn]
+	}
+	return zeroFromEnd(b)
+}
+
 // zeroFromEnd reports whether every entry of b is zero (allZero), looking
 // from the last entry back: a contact between two spheres of a stack
 // couples their last (linear, normal) columns, so a block that is not zero
 // shows it at its end.
 func zeroFromEnd(b []float64) bool {
+	if len(b) == 36 { // one free body's block below a six-column supernode
+		return zero36((*[36]float64)(b))
+	}
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] != 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// zero36 is zeroFromEnd for 36 entries: the last entry first (where a
+// block that is not zero shows it), then the bits of all of them or-ed
+// row by row without a branch an entry; x is ±0 exactly when its bits
+// shifted left by one (the sign dropped) are zero (a NaN's are not, as
+// NaN != 0).
+func zero36(b *[36]float64) bool {
+	if b[35] != 0 {
+		return false
+	}
+	var or uint64
+	for r := range 6 {
+		q := (*[6]float64)(b[6*r:])
+		or |= math.Float64bits(q[0]) | math.Float64bits(q[1]) | math.Float64bits(q[2]) |
+			math.Float64bits(q[3]) | math.Float64bits(q[4]) | math.Float64bits(q[5])
+	}
+	return or<<1 == 0
 }
 
 // scatter subtracts the update w (m×m, lower) of supernode sn from the
@@ -379,6 +418,12 @@ func (f *Factor) forward6(sn int, p, y, x []float64) {
 		// x_r −= dot6(0, y) subtracts +0 (zeroRows' sum), leaving x_r.
 		return
 	}
+	if s.six { // every row block six rows: block j at rows 6+6j of p, at 6k of x (sixBlocks)
+		for j, k := range s.sixBlocks(sn) {
+			forwardRows6((*[36]float64)(p[36*(j+1):]), (*[6]float64)(x[6*int(k):]), y0, y1, y2, y3, y4, y5)
+		}
+		return
+	}
 	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
 		k, r0 := s.rowPos[i], int(s.rowPanel[i])
 		xs := x[s.posOff[k]:s.posOff[k+1]]
@@ -413,23 +458,31 @@ func (f *Factor) backward6(sn int, p, y, x []float64) {
 	s := f.sym
 	yv := (*[6]float64)(y)
 	y0, y1, y2, y3, y4, y5 := yv[0], yv[1], yv[2], yv[3], yv[4], yv[5]
-	for i := s.snRowPtr[sn]; i < s.snRowPtr[sn+1]; i++ {
-		k, r0 := s.rowPos[i], int(s.rowPanel[i])
-		xs := x[s.posOff[k]:s.posOff[k+1]]
-		rows := p[r0*6 : (r0+len(xs))*6]
-		if len(xs) == 6 { // a free body's row block: its rows at constant indices, one length check
-			r, xv := (*[36]float64)(rows), (*[6]float64)(xs)
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
-			continue
+	lo, hi := s.snRowPtr[sn], s.snRowPtr[sn+1]
+	for i := lo; i < hi; i++ {
+		var r *[36]float64
+		var xv *[6]float64
+		if s.six { // as in forward6: row block i−lo at rows 6+6(i−lo) of p, at 6k of x
+			r, xv = (*[36]float64)(p[36*(i-lo+1):]), (*[6]float64)(x[6*int(s.rowPos[i]):])
+		} else {
+			k, r0 := s.rowPos[i], int(s.rowPanel[i])
+			xs := x[s.posOff[k]:s.posOff[k+1]]
+			rows := p[r0*6 : (r0+len(xs))*6]
+			if len(xs) != 6 {
+				for d, xr := range xs {
+					y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
+				}
+				continue
+			}
+			r, xv = (*[36]float64)(rows), (*[6]float64)(xs) // a free body's row block
 		}
-		for d, xr := range xs {
-			y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(rows[d*6:]), xr)
-		}
+		// Its rows at constant indices, one length check.
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[0:6]), xv[0])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[6:12]), xv[1])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[12:18]), xv[2])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[18:24]), xv[3])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[24:30]), xv[4])
+		y0, y1, y2, y3, y4, y5 = subRow6(y0, y1, y2, y3, y4, y5, (*[6]float64)(r[30:36]), xv[5])
 	}
 	l := (*[36]float64)(p)
 	y5 = y5 / l[35]

@@ -339,3 +339,11 @@ func reserveInt32(s []int32, n int) []int32 {
 	}
 	return append(make([]int32, 0, max(n, 2*cap(s))), s...)
 }
+
+// sixBlocks returns the positions of the row blocks of supernode sn, a
+// supernode of six columns in a pattern of blocks all of six (six): row
+// block j then occupies rows 6+6j of its panel (Analyze lays them out in
+// this order, each six rows) and entries 6k of the permuted vector.
+func (s *Symbolic) sixBlocks(sn int) []int32 {
+	return s.rowPos[s.snRowPtr[sn]:s.snRowPtr[sn+1]]
+}
