@@ -394,7 +394,7 @@ func TestCombineMatchesMatrixForm(t *testing.T) {
 func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
-	ws.frames(q, b, &xp, &xf, &xm, &xb)
+	R := ws.frames(q, b, &xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {
@@ -403,7 +403,6 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := ws.rotF(b, &xf)
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
 	for k := range body.Joint.NV() {
