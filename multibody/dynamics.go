@@ -6,35 +6,6 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// bodyForces returns the force F = m a_com = m (a + α × c + ω × (ω × c))
-// (Newton) and the moment N = I α + ω × (I ω) + c × F about the body
-// origin (Euler) of a body with mass m, centre of mass at c from its
-// origin and rotational inertia I about it (world frame), for the
-// classical accelerations α and a of its origin and its angular velocity ω.
-// It makes the products and sums of the Vec3 form
-//
-//	F = a.Add(α.Cross(c)).Add(ω.Cross(ω.Cross(c))).Scale(m)
-//	N = I.MulVec(α).Add(ω.Cross(I.MulVec(ω))).Add(c.Cross(F))
-//
-// in the same order, on scalars, which Go keeps in registers (a Vec3, an
-// array, goes through memory), and writes them into n and f after it has
-// read its inputs: the same bits (TestBodyForcesMatchVectorForm).
-func bodyForces(m float64, c *spatial.Vec3, I *spatial.Mat3, al, a, w *spatial.Vec3, n, f *spatial.Vec3) {
-	c0, c1, c2 := c[0], c[1], c[2]
-	w0, w1, w2 := w[0], w[1], w[2]
-	x0, x1, x2 := cross(w0, w1, w2, c0, c1, c2) // ω × c
-	x0, x1, x2 = cross(w0, w1, w2, x0, x1, x2)  // ω × (ω × c)
-	y0, y1, y2 := cross(al[0], al[1], al[2], c0, c1, c2)
-	f0 := m * ((a[0] + y0) + x0)
-	f1 := m * ((a[1] + y1) + x1)
-	f2 := m * ((a[2] + y2) + x2)
-	i0, i1, i2 := mulVec(I, w0, w1, w2)                                                 // I ω
-	x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2)                                          // ω × (I ω)
-	i0, i1, i2 = mulVec(I, al[0], al[1], al[2])                                         // I α
-	y0, y1, y2 = cross(c0, c1, c2, f0, f1, f2)                                          // c × F
-	n[0], n[1], n[2], f[0], f[1], f[2] = (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2, f0, f1, f2 // components: no Vec3 through the stack
-}
-
 // cross returns a × b on scalars, as spatial.Vec3.Cross computes it.
 func cross(a0, a1, a2, b0, b1, b2 float64) (float64, float64, float64) {
 	return a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0
@@ -212,7 +183,23 @@ func (ws *Workspace) combine(p, b int) {
 // rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)
 // with joint accelerations a (nil: zero) and base acceleration −g, and writes
 // the joint forces into tau. With vel false the velocity-product terms are
-// left out (the gravity forces alone).
+// left out (the gravity forces alone). The first pass, from the root to the
+// leaves, finds each body's accelerations (α, a) of its origin, and its
+// force F = m a_com = m (a + α × c + ω × (ω × c)) (Newton) and moment
+// N = I α + ω × (I ω) + c × F about its origin (Euler), for a body of mass
+// m, centre of mass at c from its origin, rotational inertia I about it and
+// angular velocity ω (zero when vel is false), all in the world frame, by
+// the products and sums of the Vec3 form
+//
+//	F = a.Add(α.Cross(c)).Add(ω.Cross(ω.Cross(c))).Scale(m)
+//	N = I.MulVec(α).Add(ω.Cross(I.MulVec(ω))).Add(c.Cross(F))
+//
+// in the same order, on scalars, which Go keeps in registers (a Vec3, an
+// array, goes through memory): the same bits (TestRNEAMatchesVectorForm).
+// Both passes are in this one function: a call for each body's forces made
+// Go keep the loop's slices on the stack and reload them after it, and a
+// function for each pass took its set-up twice (about 90 instructions a
+// half_cheetah step).
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
 	bodies, top, colW, colL, lev := ws.m.Bodies, ws.top, ws.colW, ws.colL, ws.lev
 	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
@@ -255,7 +242,23 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		}
 		set3(&al[b], a0, a1, a2)
 		set3(&ac[b], c0, c1, c2)
-		bodyForces(bodies[b].Inertia.Mass, &com[b], &ic[b], &al[b], &ac[b], w, &fn[b], &ff[b])
+		// Newton's F and Euler's N, in the Vec3 form's order (above).
+		m, c := bodies[b].Inertia.Mass, &com[b]
+		k0, k1, k2 := c[0], c[1], c[2]
+		w0, w1, w2 := w[0], w[1], w[2]
+		x0, x1, x2 := cross(w0, w1, w2, k0, k1, k2) // ω × c
+		x0, x1, x2 = cross(w0, w1, w2, x0, x1, x2)  // ω × (ω × c)
+		y0, y1, y2 := cross(a0, a1, a2, k0, k1, k2)
+		f0 := m * ((c0 + y0) + x0)
+		f1 := m * ((c1 + y1) + x1)
+		f2 := m * ((c2 + y2) + x2)
+		I := &ic[b]
+		i0, i1, i2 := mulVec(I, w0, w1, w2)        // I ω
+		x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2) // ω × (I ω)
+		i0, i1, i2 = mulVec(I, a0, a1, a2)         // I α
+		y0, y1, y2 = cross(k0, k1, k2, f0, f1, f2) // c × F
+		set3(&fn[b], (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
+		set3(&ff[b], f0, f1, f2)
 	}
 	// The second pass, from the leaves to the root: each velocity's
 	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and

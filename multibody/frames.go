@@ -13,10 +13,9 @@ import (
 // rotation or a zero translation on the right.
 type jointFrames struct {
 	rootF, childInv spatial.Pose
-	// fixedF: X_WF does not depend on q (a root joint's rootF, a free
-	// joint's identity, as frames returns them), and rotF is its R_WF.RotMat(),
-	// the same bits as computing it every Update.
-	fixedF         bool
+	// rotF is R_WF.RotMat() of a root joint's rootF or a free joint's
+	// identity (X_WF does not depend on q), as frames returns them: the
+	// same bits as computing it every Update.
 	rotF           spatial.Mat3
 	parent, motion poseShape
 	child          poseShape
@@ -49,9 +48,9 @@ func newJointFrames(m *Model, b int) jointFrames {
 	f.child = shapeOf(f.childInv)
 	switch {
 	case j.Type == JointFree:
-		f.fixedF, f.rotF = true, spatial.PoseIdentity().R.RotMat()
+		f.rotF = spatial.PoseIdentity().R.RotMat()
 	case j.Parent < 0:
-		f.fixedF, f.rotF = true, f.rootF.R.RotMat()
+		f.rotF = f.rootF.R.RotMat()
 	}
 	var n float64
 	f.axis, n = j.Axis.Normalize()
@@ -108,45 +107,41 @@ func compose(dst, x, y *spatial.Pose, s poseShape) {
 
 // frames is Model.frames with the joint frames of fr: it writes the world
 // poses of joint frames F and M and of body b into xf, xm and xb, given its
-// parent's world pose xp (root: the identity, unused).
-func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) {
+// parent's world pose xp (root: the identity, unused), and returns R_WF as
+// a rotation matrix, which the joint functions need and which frames makes
+// without a call of its own: the matrix read once from the model when F is
+// fixed (jointFrames.rotF: a free or a root joint), else xf.R.RotMat(),
+// made in ws.rf or reused: when ParentFrame's rotation is the identity,
+// xf.R is X_WP.R renormalized, x/n componentwise, which leaves it as it was
+// when |q| = 1 exactly (98% of the compositions on the planar robots and
+// the ant). Then xf.R == q for the parent's kept (q, R_WP = q.RotMat())
+// (bodyRot): equal nonzero numbers have the same bits and x/n keeps a
+// zero's sign, so R_WP is xf.R.RotMat() to the bit. The matrix is read
+// before the next frames.
+func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) *spatial.Mat3 {
 	body := &ws.m.Bodies[b]
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
 	if j.Type == JointFree {
 		*xb = j.motion(qj)
 		*xf, *xm = spatial.PoseIdentity(), *xb
-		return
+		return &fr.rotF
 	}
+	R := &fr.rotF
 	if j.Parent < 0 {
 		*xf = fr.rootF
 	} else {
 		compose(xf, xp, &j.ParentFrame, fr.parent)
+		if pr := &ws.rot[j.Parent]; fr.parent.rotI && xf.R == pr.q {
+			R = &pr.R
+		} else {
+			R = &ws.rf
+			xf.R.RotMatTo(R)
+		}
 	}
 	compose(xm, xf, ws.motion(j, fr, qj, &ws.mo), fr.motion)
 	compose(xb, xm, &fr.childInv, fr.child)
-}
-
-// rotF returns R_WF as a rotation matrix for body b's joint frame F at the
-// world pose xf that frames returned: the matrix read once from the model
-// when F is fixed (jointFrames.fixedF), else xf.R.RotMat(), made in ws.rf
-// or reused: when ParentFrame's rotation is the identity, xf.R is X_WP.R
-// renormalized, x/n componentwise, which leaves it as it was when |q| = 1
-// exactly (98% of the compositions on the planar robots and the ant).
-// Then xf.R == q for the parent's kept (q, R_WP = q.RotMat()) (bodyRot):
-// equal nonzero numbers have the same bits and x/n keeps a zero's sign, so
-// R_WP is xf.R.RotMat() to the bit. The matrix is read before the next
-// rotF.
-func (ws *Workspace) rotF(b int, xf *spatial.Pose) *spatial.Mat3 {
-	fr := &ws.fr[b]
-	if fr.fixedF {
-		return &fr.rotF
-	}
-	if pr := &ws.rot[ws.top[b].parent]; fr.parent.rotI && xf.R == pr.q { // not fixedF: a parent
-		return &pr.R
-	}
-	xf.R.RotMatTo(&ws.rf)
-	return &ws.rf
+	return R
 }
 
 // motion returns X_FM(q) = j.motion(q), with a revolute joint's axis
@@ -181,7 +176,7 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 // the same order, on scalars, without copying the 72-byte matrices through
 // memory (TestWorldInertiaMatchesVectorForm).
 func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
-	br := &ws.rot[b] // kept for the children's rotF
+	br := &ws.rot[b] // kept for the children's frames
 	br.q = ws.x[b].R
 	R := &br.R
 	br.q.RotMatTo(R)

@@ -21,7 +21,7 @@ func kin5SameBits(a, b *spatial.Mat3) bool {
 	return true
 }
 
-// TestKin5RotFReuse: rotF's R_WF, reused from the parent's kept matrix or
+// TestKin5RotFReuse: frames' R_WF, reused from the parent's kept matrix or
 // made, has the bits of xf.R.RotMat() for every moving body of random
 // forests of every root type with identity, partly identity and general
 // joint frames, after Update; the reuse is taken for most bodies whose
@@ -42,17 +42,16 @@ func TestKin5RotFReuse(t *testing.T) {
 					continue
 				}
 				var xf, xm, xb spatial.Pose
-				ws.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb)
+				got := ws.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb)
 				want := xf.R.RotMat()
-				got := ws.rotF(b, &xf)
 				if !kin5SameBits(got, &want) {
-					t.Fatalf("root %v, body %d: rotF %v, RotMat %v", root, b, *got, want)
+					t.Fatalf("root %v, body %d: frames %v, RotMat %v", root, b, *got, want)
 				}
 				if got == &ws.rot[p].R {
 					reused++
 				}
-				if got := fresh.rotF(b, &xf); got == &fresh.rot[p].R || !kin5SameBits(got, &want) {
-					t.Fatalf("root %v, body %d, no Update: rotF %v (kept: %v), RotMat %v", root, b, *got, got == &fresh.rot[p].R, want)
+				if got := fresh.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb); got == &fresh.rot[p].R || !kin5SameBits(got, &want) {
+					t.Fatalf("root %v, body %d, no Update: frames %v (kept: %v), RotMat %v", root, b, *got, got == &fresh.rot[p].R, want)
 				}
 				checked++
 			}

@@ -8,32 +8,6 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// TestBodyForcesMatchVectorForm: bodyForces, written on scalars, gives the
-// bits of the Vec3 form it replaced in RNEA on random bodies, with zero
-// entries and zero angular velocities among them.
-func TestBodyForcesMatchVectorForm(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 13))
-	x := func() float64 {
-		if r.IntN(6) == 0 {
-			return 0
-		}
-		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
-	}
-	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
-	same := sameVecBits
-	for range 50000 {
-		m, c, al, ac, w := math.Abs(x()), v(), v(), v(), v()
-		I := spatial.Mat3{v(), v(), v()}
-		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(m)
-		n := I.MulVec(al).Add(w.Cross(I.MulVec(w))).Add(c.Cross(f))
-		var gn, gf spatial.Vec3
-		bodyForces(m, &c, &I, &al, &ac, &w, &gn, &gf)
-		if !same(gn, n) || !same(gf, f) {
-			t.Fatalf("bodyForces(%v, %v, %v, %v, %v, %v) = %v, %v; vector form %v, %v", m, c, I, al, ac, w, gn, gf, n, f)
-		}
-	}
-}
-
 // TestRevoluteMatchesVectorForm: Workspace.revolute, written on scalars,
 // gives the bits of the Vec3 form it replaced in joint1 on random inputs.
 func TestRevoluteMatchesVectorForm(t *testing.T) {
@@ -394,7 +368,7 @@ func TestCombineMatchesMatrixForm(t *testing.T) {
 func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
-	ws.frames(q, b, &xp, &xf, &xm, &xb)
+	R := ws.frames(q, b, &xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {
@@ -403,7 +377,6 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	} else {
 		sw, sl = body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 	}
-	R := ws.rotF(b, &xf)
 	d := xb.P.Sub(xm.P)
 	var wj, lj spatial.Vec3
 	for k := range body.Joint.NV() {

@@ -21,7 +21,7 @@ type Workspace struct {
 	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
 	com        []spatial.Vec3 // R·Com: centre of mass relative to the body origin, world
 	ic         []spatial.Mat3 // R Icom Rᵀ
-	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which rotF reuses
+	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
 	tau        []float64      // scratch generalized forces, length NV
 
 	cm     []float64      // composite mass (CRBA)
@@ -41,7 +41,7 @@ type Workspace struct {
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
-	rf      spatial.Mat3    // scratch: the last joint's R_WF when rotF makes it
+	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	updated bool
 }
@@ -76,7 +76,7 @@ func NewWorkspace(m *Model) *Workspace {
 }
 
 // bodyRot is a body's rotation matrix R = q.RotMat() with the quaternion q
-// it was made from (a rotF for a child checks q, so a matrix that no longer
+// it was made from (frames for a child checks q, so a matrix that no longer
 // belongs to the body's pose, or was never made, is not used).
 type bodyRot struct {
 	q spatial.Quat
@@ -165,7 +165,7 @@ func (ws *Workspace) Update(q, v []float64) {
 func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
-	ws.frames(q, b, xp, &xf, &xm, &xb)
+	R := ws.frames(q, b, xp, &xf, &xm, &xb)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
@@ -177,7 +177,6 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		w, l := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
 		sw, sl = vecOf(&w), vecOf(&l)
 	}
-	R := ws.rotF(b, &xf)
 	// With W_k = R cw_k, l_k = R cl_k, d = x_B − x_M, r_PM = x_M − x_P,
 	// ω_j = Σ q̇_k W_k and v_j = Σ q̇_k l_k:
 	//
@@ -233,8 +232,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	body := &ws.m.Bodies[b]
 	var xf, xm spatial.Pose
 	xb := &ws.x[b]
-	ws.frames(q, b, xp, &xf, &xm, xb)
-	R := ws.rotF(b, &xf)
+	R := ws.frames(q, b, xp, &xf, &xm, xb)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
 	vel := 0.0
