@@ -328,9 +328,10 @@ func (a *Assembler) weight(c *asmCtx, k int) float64 {
 
 // softWeight is weight for a row of MuJoCo's soft constraint of
 // compliance cp (Compliance.soft, softAt), which reads it only without
-// cp.Weight: 0 (unread) when cp.Weight > 0.
-func (a *Assembler) softWeight(c *asmCtx, cp Compliance, k int) float64 {
-	if cp.Weight > 0 && !a.eagerW {
+// cp.Weight (passed as weight, not cp's eleven words): 0 (unread) when
+// cp.Weight > 0.
+func (a *Assembler) softWeight(c *asmCtx, weight float64, k int) float64 {
+	if weight > 0 && !a.eagerW {
 		return 0 // softAt takes R from cp.Weight
 	}
 	return a.weight(c, k)
@@ -520,7 +521,7 @@ func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 		}
 	}
 	if cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp, k), g0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, k), g0, jv0, c.prm.Beta, c.in.DT)
 	} else {
 		c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
 	}

@@ -74,7 +74,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 		// are MuJoCo's world-axis rows' problem in another frame.
 		d := Impedance(cp.SolImp, g.Norm())
 		for r := range 3 {
-			c.p.R[row+r], c.p.VHat[row+r] = cp.softAt(d, a.softWeight(c, cp, r), gr[r], a.rowVelocity(c, r), c.prm.Beta, c.in.DT)
+			c.p.R[row+r], c.p.VHat[row+r] = cp.softAt(d, a.softWeight(c, cp.Weight, r), gr[r], a.rowVelocity(c, r), c.prm.Beta, c.in.DT)
 			if a.null[r] {
 				c.p.VHat[row+r] = 0
 			}

@@ -75,7 +75,7 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 	}
 	k, row := a.emit(c, solver.Interval, -b, b)
 	if cp := jf.Compliance; cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp, 0), 0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, 0), 0, jv0, c.prm.Beta, c.in.DT)
 	} else {
 		c.p.R[row] = FrictionSigma * a.weight(c, 0)
 	}

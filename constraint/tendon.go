@@ -140,7 +140,7 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 // for the upper, and records it in e.
 func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp Compliance, sign, g, jv0, jvs float64) {
 	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-	a.limitRow(c, row, cp, g, jv0, jvs)
+	a.limitRow(c, row, &cp, g, jv0, jvs)
 	if e.block < 0 {
 		e.block = k
 	}

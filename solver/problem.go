@@ -184,11 +184,13 @@ func (r *JRows) Sort() {
 	}
 }
 
-// Add sorts the blocks and appends them to p as constraint c's J blocks.
+// Add sorts the blocks and appends them to p as constraint c's J blocks
+// (AddJBlockFrom: each entry written once, not zeroed first and then
+// copied over).
 func (r *JRows) Add(p *Problem, c int) {
 	r.Sort()
 	for i := range r.N {
-		copy(p.AddJBlock(c, r.Cliques[i]), r.Data[i])
+		p.AddJBlockFrom(c, r.Cliques[i], r.Data[i])
 	}
 }
 
