@@ -82,7 +82,19 @@ func (sim *Simulator) stageActivations(i int) {
 
 // advanceActivations ends the step's activations: act += δt F_0 (Euler,
 // implicit), or act += δt Σ_j b_j F_j after an RK4 step's stages.
+//
+// It is small enough to be inlined: a model without activations (most)
+// pays a length test, not a call (BENCHMARKS.md, the hundred-and-tenth
+// pass: every call of a step is code that the instruction cache must
+// hold).
 func (sim *Simulator) advanceActivations() {
+	if len(sim.ws.cons.act) != 0 { // else there is nothing to do: len(State.Act) = 0 or ≠ 0 = len(act)
+		sim.integrateActivations()
+	}
+}
+
+// integrateActivations is advanceActivations for a model with activations.
+func (sim *Simulator) integrateActivations() {
 	s, c, h := sim.State, &sim.ws.cons, sim.cfg.DT
 	if len(s.Act) == 0 || len(c.act) != len(s.Act) {
 		return

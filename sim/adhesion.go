@@ -51,7 +51,16 @@ func (a *adhesion) init(m *multibody.Model, set *constraint.Set) *constraint.Set
 // margins (mj_collideGeoms: dist < margin; in the gap beyond their
 // standoff too, where MuJoCo's contact is excluded from the constraint
 // rows but counted by mjTRN_BODY). It allocates nothing.
+// A model without body transmissions (most) pays a length test for it,
+// inlined (advanceActivations).
 func (a *adhesion) moments(m *multibody.Model, kin *multibody.Workspace, pairs []contact.Pair) {
+	if len(a.tr) != 0 {
+		a.bodyMoments(m, kin, pairs)
+	}
+}
+
+// bodyMoments is moments for a model with body transmissions.
+func (a *adhesion) bodyMoments(m *multibody.Model, kin *multibody.Workspace, pairs []contact.Pair) {
 	for _, bt := range a.tr {
 		bt.Reset(m.NV)
 		for i := range pairs {

@@ -13,21 +13,25 @@ import (
 type constraintWork struct {
 	set      *constraint.Set
 	asm      constraint.Assembler
-	controls []constraint.Control   // the step's actuator inputs
-	override []bool                 // set from Go by SetControl
-	act      [][4]float64           // each actuator's activation rate at the four RK4 stages (activation.go)
-	reports  []constraint.Report    // of the last step
-	vlin     []float64              // the velocities the step is linearized at (v*, then the last solution)
-	vprev    []float64              // the previous solution, for the re-linearization's stopping test
-	relin    bool                   // inside relinearize
-	iters    int                    // re-linearizations of the last step
-	elim     elimination            // attachments and prescribed motions (eliminate.go)
-	lazy     bool                   // the last step's rows are not assembled yet (deferRows)
-	lazyCtl  []constraint.Control   // the controls they take
-	eager    bool                   // assemble every step's rows at once (tests: BenchmarkFastPaths)
-	adh      adhesion               // the adhesion actuators' moments (adhesion.go)
-	limits   constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
-	terms    constraint.TermCoords  // the explicit actuators' joint indices, for ExplicitForcesCoords
+	controls []constraint.Control // the step's actuator inputs
+	override []bool               // set from Go by SetControl
+	act      [][4]float64         // each actuator's activation rate at the four RK4 stages (activation.go)
+	reports  []constraint.Report  // of the last step
+	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
+	vprev    []float64            // the previous solution, for the re-linearization's stopping test
+	relin    bool                 // inside relinearize
+	// relinearizes: the step relinearizes (Config.Relinearizations > 0,
+	// an implicit scheme with θq ≠ 0), decided at New from the Config,
+	// which does not change after it.
+	relinearizes bool
+	iters        int                    // re-linearizations of the last step
+	elim         elimination            // attachments and prescribed motions (eliminate.go)
+	lazy         bool                   // the last step's rows are not assembled yet (deferRows)
+	lazyCtl      []constraint.Control   // the controls they take
+	eager        bool                   // assemble every step's rows at once (tests: BenchmarkFastPaths)
+	adh          adhesion               // the adhesion actuators' moments (adhesion.go)
+	limits       constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
+	terms        constraint.TermCoords  // the explicit actuators' joint indices, for ExplicitForcesCoords
 	// forces are the explicit actuators' forces at (q0, v0) that
 	// actuatorForces added to the step's k, which its assembly takes
 	// (constraint.Input.Forces) rather than computing them again.
@@ -237,11 +241,18 @@ func (sim *Simulator) constraintStats(st *StepStats) {
 
 // reduceProblem removes attached and prescribed velocities from the problem
 // (mechanics notes §0.17–0.21, eliminate.go) when the set has any.
+//
+// The test is inlined (advanceActivations); reduce the rest.
 func (sim *Simulator) reduceProblem() error {
-	e := &sim.ws.cons.elim
-	if !e.on {
+	if !sim.ws.cons.elim.on {
 		return nil
 	}
+	return sim.reduce()
+}
+
+// reduce is reduceProblem for a set that eliminates velocities.
+func (sim *Simulator) reduce() error {
+	e := &sim.ws.cons.elim
 	kin := sim.ws.kin0
 	if sim.scheme.ThetaQ > 0 {
 		kin = sim.ws.kin // the mid-step of the linearization velocities
@@ -265,19 +276,37 @@ func (sim *Simulator) solveTarget() (*solver.Problem, []float64, *solver.Result)
 
 // expandSolution maps the reduced solution back to all velocities,
 // v = P u + c.
+//
+// The test is inlined (advanceActivations); expandReduced the rest.
 func (sim *Simulator) expandSolution() {
-	if e := &sim.ws.cons.elim; e.on {
-		e.expand(sim.Model, &sim.ws.problem, &sim.ws.result)
+	if sim.ws.cons.elim.on {
+		sim.expandReduced()
 	}
+}
+
+// expandReduced is expandSolution for a set that eliminates velocities.
+//
+//go:noinline (inlined, it would make expandSolution too costly to inline)
+func (sim *Simulator) expandReduced() {
+	sim.ws.cons.elim.expand(sim.Model, &sim.ws.problem, &sim.ws.result)
 }
 
 // enforceEliminated puts prescribed joints exactly on their motion and
 // attached bodies exactly where their masters hold them at the end of the
 // step, so that the attachment error stays zero to round-off.
+//
+// The test is inlined (advanceActivations); enforceReduced the rest.
 func (sim *Simulator) enforceEliminated() {
-	if e := &sim.ws.cons.elim; e.on {
-		e.enforce(sim.Model, sim.State, sim.ws.kin, sim.State.T)
+	if sim.ws.cons.elim.on {
+		sim.enforceReduced()
 	}
+}
+
+// enforceReduced is enforceEliminated for a set that eliminates velocities.
+//
+//go:noinline (inlined, it would make enforceEliminated too costly to inline)
+func (sim *Simulator) enforceReduced() {
+	sim.ws.cons.elim.enforce(sim.Model, sim.State, sim.ws.kin, sim.State.T)
 }
 
 // relinearize makes an implicit scheme's step consistent with its
@@ -292,12 +321,21 @@ func (sim *Simulator) enforceEliminated() {
 // v*_k = v_k − A_k⁻¹ m(v_k), the contacts and constraints are assembled
 // again (equality constraints at q^θq(v_k)) and the problem solved again,
 // until ‖v_{k+1} − v_k‖∞ ≤ tol (1 + ‖v‖∞) (Config.NewtonTolerance).
+//
+// The test is inlined (advanceActivations); relinearizeSteps the rest.
 func (sim *Simulator) relinearize() error {
-	w, c := &sim.ws, &sim.ws.cons
+	c := &sim.ws.cons
 	c.iters = 0
-	if sim.cfg.Relinearizations == 0 || sim.scheme.Explicit() || sim.scheme.ThetaQ == 0 {
+	if !c.relinearizes {
 		return nil
 	}
+	return sim.relinearizeSteps()
+}
+
+// relinearizeSteps is relinearize for an implicit scheme with
+// Config.Relinearizations > 0.
+func (sim *Simulator) relinearizeSteps() error {
+	w, c := &sim.ws, &sim.ws.cons
 	tol := sim.cfg.NewtonTolerance
 	if tol == 0 {
 		tol = 1e-12

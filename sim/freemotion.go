@@ -110,16 +110,24 @@ func (sim *Simulator) newtonVStar() error {
 // mid-step point (q^θ, v^θ) of the last midStep, and points the force
 // context at it. For θq = θv = 0 (symplectic and explicit Euler) that point
 // is (q0, v0), whose kinematics detectContacts has already computed in
-// kin0; otherwise kin is updated.
+// kin0; otherwise kin is updated (midStepUpdate). It is small enough to
+// be inlined (advanceActivations).
 func (sim *Simulator) midStepKinematics() *multibody.Workspace {
-	w, sc := &sim.ws, sim.scheme
-	kin := w.kin0
-	if sc.ThetaQ != 0 || sc.ThetaV != 0 {
-		kin = w.kin
-		kin.Update(w.qth, w.vth)
+	kin := sim.ws.kin0
+	if sim.ws.midKin {
+		kin = sim.midStepUpdate()
 	}
-	w.ctx.WS = kin
+	sim.ws.ctx.WS = kin
 	return kin
+}
+
+// midStepUpdate updates kin at the mid-step point and returns it.
+//
+//go:noinline (inlined, it would make midStepKinematics too costly to inline)
+func (sim *Simulator) midStepUpdate() *multibody.Workspace {
+	w := &sim.ws
+	w.kin.Update(w.qth, w.vth)
+	return w.kin
 }
 
 // linearize evaluates, at the mid-step point of velocity v (eq. 11), the

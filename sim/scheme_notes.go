@@ -97,10 +97,17 @@ func (sim *Simulator) kick(p *solver.Problem, q, v []float64, h float64, from, o
 // M̂ v1 = M̂ v0 + h/2 (f + f′); with contact the second half starts from the
 // constrained v½, as in Bridson, Marino and Fedkiw's scheme, so that the
 // impulse is kept. Other schemes return at once.
+//
+// The test is inlined (advanceActivations); bridsonMarinoKick the rest.
 func (sim *Simulator) secondHalfKick() error {
 	if sim.scheme.Method != BridsonMarinoRule {
 		return nil
 	}
+	return sim.bridsonMarinoKick()
+}
+
+// bridsonMarinoKick is secondHalfKick for the Bridson–Marino scheme.
+func (sim *Simulator) bridsonMarinoKick() error {
 	w, s, nw, dt := &sim.ws, sim.State, &sim.ws.notes, sim.cfg.DT
 	copy(w.qth, s.Q)
 	copy(w.vth, w.v0)

@@ -62,6 +62,7 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 		pr.SetProfile(cfg.Profile)
 	}
 	sim.ws.init(m, &sim.cfg)
+	sim.ws.cons.relinearizes = cfg.Relinearizations != 0 && !sim.scheme.Explicit() && sim.scheme.ThetaQ != 0 // relinearize
 	sim.sleep.init(m, cfg.Contact.Sleep)
 	sim.mem.Keep = sim.sleep.frozen
 	sim.initPGS()

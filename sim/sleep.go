@@ -152,11 +152,18 @@ func (sim *Simulator) Sleeping() (bodies, islands int) { return sim.sleep.bodies
 // other than gravity acts: a non-zero generalized force at the step's
 // start (q0, v0, t0), evaluated on the kinematics kin0 as the explicit
 // free motion evaluates it.
+//
+// It is the inlined test (advanceActivations); wakeForcedTrees the rest.
 func (sim *Simulator) wakeForced() {
-	s, w, st := &sim.sleep, &sim.ws, sim.State
-	if !s.any || len(w.elems) < 2 {
-		return
+	if sim.sleep.any && len(sim.ws.elems) >= 2 {
+		sim.wakeForcedTrees()
 	}
+}
+
+// wakeForcedTrees is wakeForced when some tree sleeps and a force
+// element other than gravity may act.
+func (sim *Simulator) wakeForcedTrees() {
+	s, w, st := &sim.sleep, &sim.ws, sim.State
 	sim.resetForces(false)
 	w.ctx.WS, w.ctx.Q, w.ctx.V, w.ctx.T = w.kin0, st.Q, st.V, st.T
 	for _, e := range w.elems[1:] {
@@ -234,11 +241,17 @@ func (sim *Simulator) holdSleeping() {
 // settle counts the quiet steps of the awake trees and puts to sleep the
 // islands whose trees have all been quiet for Sleep.Steps steps, after a
 // step taken whole (not in substeps).
+//
+// It is the inlined test (advanceActivations); settleTrees the rest.
 func (sim *Simulator) settle() {
-	s, m, w := &sim.sleep, sim.Model, &sim.ws
-	if !s.on {
-		return
+	if sim.sleep.on {
+		sim.settleTrees()
 	}
+}
+
+// settleTrees is settle with sleeping on.
+func (sim *Simulator) settleTrees() {
+	s, m, w := &sim.sleep, sim.Model, &sim.ws
 	sim.markHeld()
 	for t, tr := range m.Trees {
 		s.root[t], s.ready[t] = int32(t), false
@@ -400,11 +413,15 @@ func (s *sleeper) restore(c *SleepMemo, m *multibody.Model) {
 // computes the block and reports false. Only the step's own problem p
 // keeps blocks from step to step; a linearization into another problem
 // (never with sleeping on, which needs a θ-method scheme) forgets them.
+//
+// It is the inlined test (advanceActivations); heldTreeMass the rest.
 func (sim *Simulator) heldMass(ti int, p *solver.Problem) bool {
+	return sim.sleep.skips && sim.heldTreeMass(ti, p)
+}
+
+// heldTreeMass is heldMass when sleeping trees may skip their CRBA.
+func (sim *Simulator) heldTreeMass(ti int, p *solver.Problem) bool {
 	s, w := &sim.sleep, &sim.ws
-	if !s.skips {
-		return false
-	}
 	if p != &w.problem {
 		clear(s.massOK)
 		return false

@@ -43,7 +43,15 @@ func (sim *Simulator) solveContacts() error {
 	if sim.ws.mj.staged.contacts {
 		return nil // solved at every stage of the rk4 step (rk4ContactVStar)
 	}
-	if sim.ws.mj.direct && sim.ws.cons.set != nil {
+	if w := &sim.ws; w.mj.direct && w.cons.set != nil {
+		if w.cons.lazy && len(w.problem.Constraints) == 0 && w.problem.NR == 0 {
+			// The rows wait (deferRows) and the step has no pair: with no
+			// row, directSolution's answer is freeSolution's, to the bit,
+			// in less code (lazyRows sets the impulses when the rows are
+			// assembled).
+			freeSolution(&w.problem, &w.result)
+			return nil
+		}
 		sim.directSolution() // no row acts (scheme_mujoco.go)
 		return nil
 	}

@@ -34,9 +34,19 @@ type substepWork struct {
 // The pairs that MuJoCo's integrators solve with MuJoCo's rows
 // (muJoCoRowPair) do not count either: MuJoCo takes the step whole, its
 // contacts not linearized.
+//
+// The test is inlined (advanceActivations); substepsFor the rest.
 func (sim *Simulator) substeps() int {
+	if len(sim.ws.pairs) == 0 {
+		return 1
+	}
+	return sim.substepsFor()
+}
+
+// substepsFor is substeps for a step with some pairs.
+func (sim *Simulator) substepsFor() int {
 	tol := sim.cfg.Contact.SubstepTolerance
-	if !(tol > 0) || len(sim.ws.pairs) == 0 {
+	if !(tol > 0) {
 		return 1
 	}
 	if sim.scheme.Method == RungeKutta4 && sim.stagedContacts() {

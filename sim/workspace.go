@@ -62,6 +62,9 @@ type Workspace struct {
 	// assembly, which would find, remember and append nothing, leaving
 	// the state they keep as the last idle step left it.
 	noContact, idle bool
+	// midKin: the scheme's mid-step point is not (q0, v0) (θq ≠ 0 or
+	// θv ≠ 0), so that midStepKinematics updates kin; decided at New.
+	midKin bool
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
@@ -78,7 +81,9 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	// Gravity first: linearizeAt computes its τ_g together with C.
 	w.elems = append([]forces.Element{forces.Gravity{}}, forces.JointSpringDampers(m)...)
 	w.elems = append(w.elems, cfg.Forces...)
-	w.mj.init(m, cfg.Scheme.resolved(), w.elems, w.kin)
+	sc := cfg.Scheme.resolved() // Simulator.scheme
+	w.midKin = sc.ThetaQ != 0 || sc.ThetaV != 0
+	w.mj.init(m, sc, w.elems, w.kin)
 	w.mj.staged.col.filter, w.mj.staged.col.cull = w.col.filter, w.col.cull // the rk4 stages' collider lists the same pairs
 	w.fout = forces.NewOutput(m)
 	w.ctx = forces.Context{Model: m, WS: w.kin}
