@@ -252,11 +252,13 @@ func sameDynamics(p, src *solver.Problem) bool {
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
+	var present uint32 // bit cls set when a block after the contacts is of class cls
 	for i := range blocks {
 		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
 		cls := pgsOther   // a contact's or an absorbed block's: not read
 		if i >= nc && blk.edges >= 0 {
 			cls = blockClass(p, blk.first)
+			present |= 1 << cls
 		}
 		if i < nc && coneContact(p, blk) {
 			if !cones {
@@ -273,6 +275,9 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 				w.addContact(p, &blocks[w.corder[i]])
 			}
 			continue
+		}
+		if present>>cls&1 == 0 {
+			continue // no block of this class: no pass over the blocks
 		}
 		for i := nc; i < len(blocks); i++ {
 			blk := &blocks[i]
@@ -425,11 +430,13 @@ func (w *pgsWork) addCone(p *solver.Problem, k int) {
 // equalities; an Interval [−h, h] friction loss, [0, ∞) a limit, [l, l]
 // an explicit actuator's fixed impulse; anything else pgsOther.
 func blockClass(p *solver.Problem, k int) pgsClass {
-	switch p.Constraints[k].Kind {
+	c := &p.Constraints[k]
+	switch c.Kind {
 	case solver.Bilateral:
 		return pgsEquality
-	case solver.Interval:
-		lo, hi := p.IntervalBounds(k)
+	case solver.Interval: // its parameters [lo, hi] (Problem.IntervalBounds, the kind checked here)
+		par := p.Params[c.Par : c.Par+2]
+		lo, hi := par[0], par[1]
 		switch {
 		case lo == hi:
 			return pgsFixed

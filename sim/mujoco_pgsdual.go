@@ -366,24 +366,27 @@ func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
 // no copy) and, for a non-nil v, vc = J v (p.NR rows) as buildMul forms
 // it (wholeDot).
 func (j *pgsJac) buildWhole(p *solver.Problem, v, vc []float64) {
-	j.whole, j.data = true, p.JData
+	data := p.JData
+	j.whole, j.data = true, data
 	j.idx, j.val = j.idx[:0], j.val[:0]
 	if v != nil {
 		clear(vc[:p.NR])
 	}
-	j.seg = j.seg[:0]
+	seg := j.seg[:0]
 	for _, blk := range p.JBlock {
 		q := &p.Cliques[blk.Clique]
 		c := &p.Constraints[blk.Constraint]
-		n := q.Size
+		n, off, row := q.Size, q.Offset, c.Row
+		lo := blk.Off
 		for r := range c.Size {
-			lo := blk.Off + r*n
 			if v != nil {
-				vc[c.Row+r] += wholeDot(p.JData[lo:lo+n], v[q.Offset:q.Offset+n])
+				vc[row+r] += wholeDot(data[lo:lo+n], v[off:off+n])
 			}
-			j.seg = append(j.seg, pgsSeg{row: c.Row + r, off: q.Offset, lo: lo, hi: lo + n})
+			seg = append(seg, pgsSeg{row: row + r, off: off, lo: lo, hi: lo + n})
+			lo += n
 		}
 	}
+	j.seg = seg
 }
 
 // wholeDot is Σ a_i x_i over a's non-zeros from +0 in order (the sum of
@@ -412,8 +415,9 @@ func wholeDot(a, x []float64) float64 {
 func (j *pgsJac) mul(v, vc []float64, nr int) {
 	clear(vc[:nr])
 	if j.whole {
+		data := j.data
 		for _, sg := range j.seg {
-			vc[sg.row] += wholeDot(j.data[sg.lo:sg.hi], v[sg.off:])
+			vc[sg.row] += wholeDot(data[sg.lo:sg.hi], v[sg.off:])
 		}
 		return
 	}
