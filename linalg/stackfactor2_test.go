@@ -20,17 +20,10 @@ func TestStackfactor2CopiedZeroMarks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 110))
 	copiedMarks := 0
 	for trial := range 200 {
-		sizes, edges := randomPattern(rng, 1+rng.IntN(30), 1+3*rng.Float64())
-		for i := range sizes {
-			sizes[i] = 6
-		}
-		var sym Symbolic
-		if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
-			t.Fatal(err)
-		}
+		sizes, edges, sym := allSixPattern(t, rng)
 		var base, f, whole Factor
 		base.Kernels, f.Kernels, whole.Kernels = Loops, Loops, Loops
-		base.Reset(&sym)
+		base.Reset(sym)
 		randomSPD(rng, &base, sizes, edges)
 		zeroOffBlocks(rng, &base, sizes, edges, []float64{0.5, 0.9, 1}[trial%3])
 		h := slices.Clone(base.Data())
@@ -46,10 +39,10 @@ func TestStackfactor2CopiedZeroMarks(t *testing.T) {
 				h[off] *= 1.5
 			}
 		}
-		f.Reset(&sym)
+		f.Reset(sym)
 		copy(f.Data(), h)
 		f.MarkChanged(&base, changed)
-		whole.Reset(&sym)
+		whole.Reset(sym)
 		copy(whole.Data(), h)
 		if !f.FactorizeMarked() || !whole.Factorize() {
 			t.Fatalf("trial %d: SPD matrix rejected", trial)

@@ -65,7 +65,7 @@ func TestStackfactorZeroRowsSameBits(t *testing.T) {
 		}
 	}
 	for trial := range 300 {
-		sizes, edges, sym := randomSixPattern(t, rng)
+		sizes, edges, sym := allSixPattern(t, rng)
 		var f, base Factor
 		f.Kernels, base.Kernels = Loops, Loops
 		f.Reset(sym)
@@ -113,19 +113,12 @@ func TestStackfactorZeroRowsSameBits(t *testing.T) {
 func TestStackfactorSixBlocksSolve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 106))
 	for trial := range 100 {
-		sizes, edges := randomPattern(rng, 1+rng.IntN(30), 1+3*rng.Float64())
-		for i := range sizes {
-			sizes[i] = 6
-		}
-		var sym Symbolic
-		if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
-			t.Fatal(err)
-		}
+		sizes, edges, sym := allSixPattern(t, rng)
 		if !sym.six {
 			t.Fatalf("trial %d: blocks of six not flagged", trial)
 		}
 		f := Factor{Kernels: Loops}
-		f.Reset(&sym)
+		f.Reset(sym)
 		randomSPD(rng, &f, sizes, edges)
 		if !f.Factorize() {
 			t.Fatalf("trial %d: SPD matrix rejected", trial)
@@ -144,6 +137,21 @@ func TestStackfactorSixBlocksSolve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// allSixPattern returns a random pattern of up to 30 blocks, all of six
+// (free bodies) and its analysis (minimum degree).
+func allSixPattern(t *testing.T, rng *rand.Rand) ([]int, []uint64, *Symbolic) {
+	t.Helper()
+	sizes, edges := randomPattern(rng, 1+rng.IntN(30), 1+3*rng.Float64())
+	for i := range sizes {
+		sizes[i] = 6
+	}
+	sym := new(Symbolic)
+	if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
+		t.Fatal(err)
+	}
+	return sizes, edges, sym
 }
 
 // panel returns (for the tests) supernode sn's panel, its size and its part of x.
@@ -165,16 +173,9 @@ func TestStackfactorZeroRowsSolve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 107))
 	marked := 0
 	for trial := range 200 {
-		sizes, edges := randomPattern(rng, 1+rng.IntN(30), 1+3*rng.Float64())
-		for i := range sizes {
-			sizes[i] = 6
-		}
-		var sym Symbolic
-		if err := sym.Analyze(sizes, edges, MinDegree); err != nil {
-			t.Fatal(err)
-		}
+		sizes, edges, sym := allSixPattern(t, rng)
 		f := Factor{Kernels: Loops}
-		f.Reset(&sym)
+		f.Reset(sym)
 		randomSPD(rng, &f, sizes, edges)
 		h := slices.Clone(f.Data())
 		zeroOffBlocks(rng, &f, sizes, edges, []float64{0.5, 0.9, 1}[trial%3])
