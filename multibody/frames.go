@@ -117,8 +117,9 @@ func compose(dst, x, y *spatial.Pose, s poseShape) {
 // the ant). Then xf.R == q for the parent's kept (q, R_WP = q.RotMat())
 // (bodyRot): equal nonzero numbers have the same bits and x/n keeps a
 // zero's sign, so R_WP is xf.R.RotMat() to the bit. The matrix is read
-// before the next frames.
-func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) *spatial.Mat3 {
+// before the next frames. With rot false (a weld, whose velocities do not
+// turn with F) it returns nil without choosing or making the matrix.
+func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, rot bool) *spatial.Mat3 {
 	body := &ws.m.Bodies[b]
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
@@ -132,7 +133,9 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) *s
 		*xf = fr.rootF
 	} else {
 		compose(xf, xp, &j.ParentFrame, fr.parent)
-		if pr := &ws.rot[j.Parent]; fr.parent.rotI && xf.R == pr.q {
+		if !rot {
+			R = nil
+		} else if pr := &ws.rot[j.Parent]; fr.parent.rotI && xf.R == pr.q {
 			R = &pr.R
 		} else {
 			R = &ws.rf
