@@ -10,22 +10,27 @@ import (
 // frames, read once from the model: X_WF of a root joint (the world
 // composed with ParentFrame) and its rotation matrix, ChildFrame⁻¹, and which of the compositions
 // X_WP·ParentFrame, X_WF·X_FM(q) and X_WM·ChildFrame⁻¹ have an identity
-// rotation or a zero translation on the right.
+// rotation or a zero translation on the right. The fields every body's
+// Update reads come first, then ChildFrame⁻¹, which compose reads unless
+// it is the identity, and last the root joints' frames: a non-root body's
+// Update then touches the first 96 bytes (two cache lines when aligned)
+// instead of four lines of the struct's 224 bytes.
 type jointFrames struct {
-	rootF, childInv spatial.Pose
+	parent, motion poseShape
+	child          poseShape
+	axisZero       bool // a revolute joint's axis is zero (X_FM = identity)
+	// A compound joint's first part in Workspace.axes, and whether its
+	// parts are all rotations through the origin (walkRotations).
+	rotsAtOrigin bool
+	diagInertia  bool // the body's Icom is diagonal
+	part0        int32
+	axis         spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	childInv     spatial.Pose
+	rootF        spatial.Pose
 	// rotF is R_WF.RotMat() of a root joint's rootF or a free joint's
 	// identity (X_WF does not depend on q), as frames returns them: the
 	// same bits as computing it every Update.
-	rotF           spatial.Mat3
-	parent, motion poseShape
-	child          poseShape
-	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
-	axisZero       bool         // its axis is zero (X_FM = identity)
-	// A compound joint's first part in Workspace.axes, and whether its
-	// parts are all rotations through the origin (walkRotations).
-	part0        int32
-	rotsAtOrigin bool
-	diagInertia  bool // the body's Icom is diagonal
+	rotF spatial.Mat3
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
