@@ -92,7 +92,7 @@ func TestWorkspaceFramesMatchModel(t *testing.T) {
 				xp = ws.Pose(p)
 			}
 			var f1, m1, b1 spatial.Pose
-			ws.frames(states[i].Q, b, &xp, &f1, &m1, &b1)
+			ws.frames(states[i].Q, b, &xp, &f1, &m1, &b1, true)
 			f2, m2, b2 := m.frames(states[i].Q, b, xp)
 			if f1 != f2 || m1 != m2 || b1 != b2 {
 				t.Errorf("model %d body %d (%v): workspace frames %v %v %v, model %v %v %v", i, b, m.Bodies[b].Joint.Type, f1, m1, b1, f2, m2, b2)

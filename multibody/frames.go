@@ -10,22 +10,27 @@ import (
 // frames, read once from the model: X_WF of a root joint (the world
 // composed with ParentFrame) and its rotation matrix, ChildFrame⁻¹, and which of the compositions
 // X_WP·ParentFrame, X_WF·X_FM(q) and X_WM·ChildFrame⁻¹ have an identity
-// rotation or a zero translation on the right.
+// rotation or a zero translation on the right. The fields every body's
+// Update reads come first, then ChildFrame⁻¹, which compose reads unless
+// it is the identity, and last the root joints' frames: a non-root body's
+// Update then touches the first 96 bytes (two cache lines when aligned)
+// instead of four lines of the struct's 224 bytes.
 type jointFrames struct {
-	rootF, childInv spatial.Pose
+	parent, motion poseShape
+	child          poseShape
+	axisZero       bool // a revolute joint's axis is zero (X_FM = identity)
+	// A compound joint's first part in Workspace.axes, and whether its
+	// parts are all rotations through the origin (walkRotations).
+	rotsAtOrigin bool
+	diagInertia  bool // the body's Icom is diagonal
+	part0        int32
+	axis         spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	childInv     spatial.Pose
+	rootF        spatial.Pose
 	// rotF is R_WF.RotMat() of a root joint's rootF or a free joint's
 	// identity (X_WF does not depend on q), as frames returns them: the
 	// same bits as computing it every Update.
-	rotF           spatial.Mat3
-	parent, motion poseShape
-	child          poseShape
-	axis           spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
-	axisZero       bool         // its axis is zero (X_FM = identity)
-	// A compound joint's first part in Workspace.axes, and whether its
-	// parts are all rotations through the origin (walkRotations).
-	part0        int32
-	rotsAtOrigin bool
-	diagInertia  bool // the body's Icom is diagonal
+	rotF spatial.Mat3
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its
@@ -117,8 +122,9 @@ func compose(dst, x, y *spatial.Pose, s poseShape) {
 // the ant). Then xf.R == q for the parent's kept (q, R_WP = q.RotMat())
 // (bodyRot): equal nonzero numbers have the same bits and x/n keeps a
 // zero's sign, so R_WP is xf.R.RotMat() to the bit. The matrix is read
-// before the next frames.
-func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) *spatial.Mat3 {
+// before the next frames. With rot false (a weld, whose velocities do not
+// turn with F) it returns nil without choosing or making the matrix.
+func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, rot bool) *spatial.Mat3 {
 	body := &ws.m.Bodies[b]
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
@@ -132,7 +138,9 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose) *s
 		*xf = fr.rootF
 	} else {
 		compose(xf, xp, &j.ParentFrame, fr.parent)
-		if pr := &ws.rot[j.Parent]; fr.parent.rotI && xf.R == pr.q {
+		if !rot {
+			R = nil
+		} else if pr := &ws.rot[j.Parent]; fr.parent.rotI && xf.R == pr.q {
 			R = &pr.R
 		} else {
 			R = &ws.rf

@@ -205,30 +205,21 @@ func (j *Joint) HasArmature() bool {
 // ChildFrame is the joint frame M in the child body's frame, and X_FM(q) is
 // the joint's own motion. A free joint ignores both frames (q is the pose of
 // the body origin in the world).
+//
+// The fields that every step reads (the kinematics, the dynamics, the
+// joint forces) come first, so that a body's are in a few cache lines.
 type Joint struct {
-	Name        string // optional; the body's name stands for the joint where it is empty
 	Type        JointType
 	Parent      int          // parent body index, −1 for the world
 	ParentFrame spatial.Pose // F in the parent frame
-	ChildFrame  spatial.Pose // M in the child frame
 	Axis        spatial.Vec3 // unit axis in F (revolute, prismatic)
-
-	Q0, V0    []float64 // initial q and v (length NQ, NV); nil for the neutral configuration and rest
-	Damping   float64   // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
-	Stiffness float64   // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints); a ball joint's τ = −k r, r the rotation vector of q (forces.JointSpringDamper)
+	// Ref is the coordinate of a revolute or prismatic joint at which X_FM
+	// is the identity (MuJoCo's joint ref): X_FM(q) = X(q − Ref).
+	Ref float64
 	// Armature is a rotor inertia per degree of freedom (kg·m² or kg),
 	// added to the diagonal of M for the joint's velocities (MuJoCo's
 	// joint armature; Drake's reflected rotor inertia).
 	Armature float64
-	Lower    []float64 // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
-	Upper    []float64
-	Effort   float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
-	// Ref is the coordinate of a revolute or prismatic joint at which X_FM
-	// is the identity (MuJoCo's joint ref): X_FM(q) = X(q − Ref).
-	Ref float64
-	// SpringRef is the rest configuration of the stiffness, one value per
-	// coordinate (nil: zero).
-	SpringRef []float64
 	// Parts are the joints that a compound joint composes, in order.
 	Parts []JointPart
 	// nq and nv are a compound joint's coordinate and velocity counts,
@@ -244,6 +235,18 @@ type Joint struct {
 	nq, nv                   int8
 	dofPart, dofQ, dofScalar [MaxCompoundDOF]int8
 	slides                   bool
+	Damping                  float64 // viscous damping per degree of freedom, τ = −d v (N·m·s/rad or N·s/m)
+	Stiffness                float64 // stiffness per coordinate, τ = −k q (1-dof-per-coordinate joints); a ball joint's τ = −k r, r the rotation vector of q (forces.JointSpringDamper)
+
+	Name       string       // optional; the body's name stands for the joint where it is empty
+	ChildFrame spatial.Pose // M in the child frame
+	Q0, V0     []float64    // initial q and v (length NQ, NV); nil for the neutral configuration and rest
+	Lower      []float64    // position limits: enforced by constraint.Limit items of sim.Config.Constraints (scene files add them)
+	Upper      []float64
+	Effort     float64 // effort limit of the joint's actuators (constraint.Actuator), 0 = none
+	// SpringRef is the rest configuration of the stiffness, one value per
+	// coordinate (nil: zero).
+	SpringRef []float64
 }
 
 // neutral writes the joint's zero configuration into q (at Ref for a

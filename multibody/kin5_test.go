@@ -42,7 +42,7 @@ func TestKin5RotFReuse(t *testing.T) {
 					continue
 				}
 				var xf, xm, xb spatial.Pose
-				got := ws.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb)
+				got := ws.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb, true)
 				want := xf.R.RotMat()
 				if !kin5SameBits(got, &want) {
 					t.Fatalf("root %v, body %d: frames %v, RotMat %v", root, b, *got, want)
@@ -50,7 +50,7 @@ func TestKin5RotFReuse(t *testing.T) {
 				if got == &ws.rot[p].R {
 					reused++
 				}
-				if got := fresh.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb); got == &fresh.rot[p].R || !kin5SameBits(got, &want) {
+				if got := fresh.frames(s.Q, b, &ws.x[p], &xf, &xm, &xb, true); got == &fresh.rot[p].R || !kin5SameBits(got, &want) {
 					t.Fatalf("root %v, body %d, no Update: frames %v (kept: %v), RotMat %v", root, b, *got, got == &fresh.rot[p].R, want)
 				}
 				checked++

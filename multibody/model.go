@@ -7,15 +7,16 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// Body is a rigid body and the joint that connects it to its parent.
+// Body is a rigid body and the joint that connects it to its parent. The
+// fields that every step reads come first (see Joint).
 type Body struct {
-	Name    string
-	Joint   Joint
-	Inertia spatial.SpatialInertia // about the body origin, in the body frame (Com may be non-zero)
 	Tree    int                    // index into Model.Trees; −1 for a body welded to the world
-	Pose    spatial.Pose           // the fixed world pose of a body welded to the world (unused for others)
 	QOff    int                    // first coordinate of the joint in q
 	VOff    int                    // first velocity of the joint in v
+	Inertia spatial.SpatialInertia // about the body origin, in the body frame (Com may be non-zero)
+	Joint   Joint
+	Name    string
+	Pose    spatial.Pose // the fixed world pose of a body welded to the world (unused for others)
 	// Anchor is the body welded to the world that the joint was declared
 	// on before it was re-parented to the world (−1 if none); it still
 	// counts as adjacent for collision filtering.

@@ -368,7 +368,7 @@ func TestCombineMatchesMatrixForm(t *testing.T) {
 func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
-	R := ws.frames(q, b, &xp, &xf, &xm, &xb)
+	R := ws.frames(q, b, &xp, &xf, &xm, &xb, true)
 	cw, cl := &ws.cw, &ws.cl
 	var sw, sl spatial.Vec3
 	if body.Joint.Type == JointCompound {

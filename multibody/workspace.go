@@ -165,7 +165,7 @@ func (ws *Workspace) Update(q, v []float64) {
 func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
-	R := ws.frames(q, b, xp, &xf, &xm, &xb)
+	R := ws.frames(q, b, xp, &xf, &xm, &xb, true)
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
@@ -232,7 +232,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	body := &ws.m.Bodies[b]
 	var xf, xm spatial.Pose
 	xb := &ws.x[b]
-	R := ws.frames(q, b, xp, &xf, &xm, xb)
+	R := ws.frames(q, b, xp, &xf, &xm, xb, true)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
 	vel := 0.0
@@ -262,7 +262,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	var xf, xm spatial.Pose
 	xb := &ws.x[b]
-	ws.frames(q, b, xp, &xf, &xm, xb)
+	ws.frames(q, b, xp, &xf, &xm, xb, false) // no R_WF (the subspace is empty)
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	p0, p1, p2 := wp[0], wp[1], wp[2]
