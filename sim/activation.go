@@ -62,7 +62,18 @@ func (sim *Simulator) setActivations(act []float64) {
 // keeping F_0 … F_i in the workspace for advanceActivations. The stages'
 // activations depend on the controls and act0 alone, so each call
 // computes them from the start.
+//
+// It is small enough to be inlined, as advanceActivations: a model without
+// activations pays a length test at each stage, not a call
+// (stageActivationsAt has the rest).
 func (sim *Simulator) stageActivations(i int) {
+	if len(sim.ws.cons.act) != 0 { // else there is nothing to do: len(State.Act) = 0 or ≠ 0 = len(act)
+		sim.stageActivationsAt(i)
+	}
+}
+
+// stageActivationsAt is stageActivations for a model with activations.
+func (sim *Simulator) stageActivationsAt(i int) {
 	c, s, h := &sim.ws.cons, sim.State, sim.cfg.DT
 	if len(c.act) != len(s.Act) {
 		return // no constraint set
