@@ -275,7 +275,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 			ld0 = gear * c.in.V0[vi]
 		}
 	}
-	ent := entry{typ: TypeActuator, item: i, bound: e * dt, input: u, vec: -1}
+	ent := entry{typ: TypeActuator, item: int32(i), bound: e * dt, input: u, vec: -1}
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}
@@ -287,7 +287,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 		c.p.R[row] = 1 / (dt * cd)
 		c.p.VHat[row] = f0 / cd
-		ent.block, ent.nblocks = k, 1
+		ent.block = int32(k)
 		a.add(ent)
 		return
 	}
@@ -296,7 +296,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		fc := max(-e, min(e, f))
 		k, row := a.emit(c, solver.Interval, fc*dt, fc*dt)
 		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
-		ent.block, ent.nblocks, ent.sat = k, 1, math.Abs(f) > e
+		ent.block, ent.sat = int32(k), math.Abs(f) > e
 		a.add(ent)
 		return
 	}
@@ -314,7 +314,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	if ac.Type == Velocity {
 		c.p.VHat[row] = u
 	}
-	ent.block, ent.nblocks = k, 1
+	ent.block = int32(k)
 	a.add(ent)
 }
 
@@ -330,8 +330,8 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 	} else {
 		f, sat = ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
 	}
-	ent := entry{typ: TypeActuator, item: i, block: -1, bound: math.Inf(1), input: u, vec: -1,
-		forced: true, impulse: f * c.in.DT, sat: sat, term: len(a.forced)}
+	ent := entry{typ: TypeActuator, item: int32(i), block: -1, bound: math.Inf(1), input: u, vec: -1,
+		impulse: f * c.in.DT, sat: sat, term: int32(len(a.forced))}
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}
@@ -341,6 +341,6 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 	} else {
 		ac.terms(c.m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
 	}
-	ent.nterm = len(a.forced) - ent.term
+	ent.nterm = int32(len(a.forced)) - ent.term
 	a.add(ent)
 }

@@ -48,7 +48,7 @@ func holonomicRows(p *solver.Problem, a *Assembler, skipWeldRot bool) []bool {
 		if e.typ == TypeActuator || e.typ == TypeFriction {
 			continue
 		}
-		for k := range e.nblocks {
+		for k := range e.blocks() {
 			c := p.Constraints[e.block+k]
 			for r := range c.Size {
 				mark[c.Row+r] = !(skipWeldRot && e.typ == TypeWeld && r >= 3)

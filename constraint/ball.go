@@ -84,7 +84,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 			a.setEq(c, row+r, r, b.Compliance, gr[r])
 		}
 	}
-	a.add(entry{typ: TypeBall, item: i, block: k, nblocks: 1, violation: g.Norm(), bound: math.Inf(1), vec: vec})
+	a.add(entry{typ: TypeBall, item: int32(i), block: int32(k), violation: g.Norm(), bound: math.Inf(1), vec: int32(vec)})
 }
 
 // Distance keeps the material points PointA of A and PointB of B at
@@ -124,7 +124,7 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	a.addPoint(c, d.BodyA, xa, 0, dirs[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, d.Compliance, g)
-	a.add(entry{typ: TypeDistance, item: i, block: k, nblocks: 1, violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.add(entry{typ: TypeDistance, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
 }
 
 // rowVelocity returns J_k v0, the velocity of row k of the block just

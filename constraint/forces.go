@@ -14,7 +14,7 @@ import (
 // does not allocate.
 func (a *Assembler) GeneralizedForces(p *solver.Problem, gamma []float64, dt float64, actuator, other []float64) {
 	for _, e := range a.entries {
-		if e.forced {
+		if e.forced() {
 			for _, t := range a.forced[e.term : e.term+e.nterm] {
 				actuator[t.vi] += t.g * (e.impulse / dt)
 			}
@@ -26,7 +26,7 @@ func (a *Assembler) GeneralizedForces(p *solver.Problem, gamma []float64, dt flo
 		if e.typ == TypeActuator {
 			out = actuator
 		}
-		for c := e.block; c < e.block+e.nblocks; c++ {
+		for c := int(e.block); c < int(e.block+e.blocks()); c++ {
 			con := p.Constraints[c]
 			b := sort.Search(len(p.JBlock), func(i int) bool { return p.JBlock[i].Constraint >= c })
 			for ; b < len(p.JBlock) && p.JBlock[b].Constraint == c; b++ {

@@ -54,10 +54,10 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
 	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
-		a.add(entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1})
+		a.add(entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
 		return
 	}
-	e := entry{typ: TypeLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	e := entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -73,11 +73,7 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		a.addDOF(c, l.Body, vi, 0, sign)
 		k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
 		a.limitRow(c, row, &l.Compliance, g, sign*elem(c.in.V0, vi), sign*elem(c.p.VStar, vi))
-		if e.block < 0 {
-			e.block = k
-		}
-		e.sign[e.nblocks] = sign
-		e.nblocks++
+		e.addSigned(k, sign)
 		e.violation = max(e.violation, -g)
 	}
 	a.add(e)
@@ -203,7 +199,7 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	theta, axis := BallAngle(c.in.Q0[bd.QOff : bd.QOff+4])
 	g := l.Angle - theta - l.Margin
 	if a.noRow(c, &l.Compliance, g) {
-		a.add(entry{typ: TypeCone, item: i, block: -1, bound: math.Inf(1), vec: -1})
+		a.add(entry{typ: TypeCone, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
 		return
 	}
 	a.begin(1)
@@ -217,5 +213,5 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 		jvs -= axis[k] * elem(c.p.VStar, bd.VOff+k)
 	}
 	a.limitRow(c, row, &l.Compliance, g, jv0, jvs)
-	a.add(entry{typ: TypeCone, item: i, block: k, nblocks: 1, violation: max(0, -g), bound: math.Inf(1), vec: -1})
+	a.add(entry{typ: TypeCone, item: int32(i), block: int32(k), violation: max(0, -g), bound: math.Inf(1), vec: -1})
 }

@@ -101,9 +101,9 @@ type Report struct {
 // distances, couplers, actuators, frictions.
 func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []Report) []Report {
 	for _, e := range a.entries {
-		r := Report{Type: e.typ, Item: e.item, Name: set.name(e.typ, e.item), Violation: e.violation, Input: e.input, Activation: e.act}
-		if e.nblocks == 0 {
-			if e.forced { // an actuator applied as a force: its impulse δt f
+		r := Report{Type: e.typ, Item: int(e.item), Name: set.name(e.typ, int(e.item)), Violation: e.violation, Input: e.input, Activation: e.act}
+		if e.block < 0 {
+			if e.forced() { // an actuator applied as a force: its impulse δt f
 				r.Rows, r.Impulse[0], r.State = 1, e.impulse, Active
 				if e.sat {
 					r.State = Saturated
@@ -137,12 +137,12 @@ func (a *Assembler) Reports(set *Set, p *solver.Problem, gamma []float64, out []
 		switch e.typ {
 		case TypeLimit, TypeTendonLimit:
 			r.Impulse[0], r.State = 0, Inactive
-			for k := range e.nblocks {
+			for k := range e.blocks() {
 				g := gamma[p.Constraints[e.block+k].Row]
 				if g > 0 {
 					r.State = Active
 				}
-				r.Impulse[0] += e.sign[k] * g
+				r.Impulse[0] += float64(e.sign[k]) * g
 			}
 		case TypeCone:
 			if r.Impulse[0] <= 0 {

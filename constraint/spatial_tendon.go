@@ -68,7 +68,7 @@ func allZero(x []float64) bool {
 // tendonLimit does for a fixed tendon. L and G are computed once for
 // both bounds.
 func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
-	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	e := entry{typ: TypeTendonLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
 	L, known := 0.0, false
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {

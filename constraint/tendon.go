@@ -110,7 +110,7 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 		return
 	}
 	L, _ := TendonLength(c.m, l.Terms, c.in.Q0, nil)
-	e := entry{typ: TypeTendonLimit, item: i, block: -1, bound: math.Inf(1), vec: -1}
+	e := entry{typ: TypeTendonLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -141,10 +141,6 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp Compliance, sign, g, jv0, jvs float64) {
 	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
 	a.limitRow(c, row, &cp, g, jv0, jvs)
-	if e.block < 0 {
-		e.block = k
-	}
-	e.sign[e.nblocks] = sign
-	e.nblocks++
+	e.addSigned(k, sign)
 	e.violation = max(e.violation, -g)
 }

@@ -87,7 +87,7 @@ func (a *Assembler) weld(c *asmCtx, w *Weld, i int) {
 		}
 		a.setEq(c, row+r, r, cp, g[r])
 	}
-	a.add(entry{typ: TypeWeld, item: i, block: k, nblocks: 1, violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1), vec: vec})
+	a.add(entry{typ: TypeWeld, item: int32(i), block: int32(k), violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1), vec: int32(vec)})
 }
 
 // weldRows emits a weld's block: rows 0–2 the world-axis velocity of B's
@@ -142,7 +142,7 @@ func (a *Assembler) softWeld(c *asmCtx, w *Weld, i int) {
 		}
 	}
 	theta, _ := quatAngle(qe)
-	a.add(entry{typ: TypeWeld, item: i, block: k, nblocks: 1, violation: math.Hypot(gt.Norm(), theta), bound: math.Inf(1), vec: a.weldBasis(vec, &dirs)})
+	a.add(entry{typ: TypeWeld, item: int32(i), block: int32(k), violation: math.Hypot(gt.Norm(), theta), bound: math.Inf(1), vec: int32(a.weldBasis(vec, &dirs))})
 }
 
 // weldBasis stores the soft weld's report basis T = diag(I, −Dᵀ) V (V the
