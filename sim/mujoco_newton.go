@@ -58,7 +58,8 @@ type newtonWork struct {
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
 	mw         []float64        // M in world coordinates, nv×nv
-	m          []float64        // M in MuJoCo's coordinates, nv×nv
+	m          []float64        // M in MuJoCo's coordinates, nv×nv (mown, or the problem's A in place: massCoordinates)
+	mown       []float64        // m's own storage (resize)
 	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
 	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
 	hfirst     []int            // first while it bounds nw.h's factor (hessianDirect, kept by hessianIncremental); nil: none known
@@ -113,7 +114,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
 	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
 	if key == nw.sized && nw.qacc != nil {
-		nw.j = nw.jown // not the last solve's problem's rows (inPlace)
+		nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
 		return
 	}
 	nw.sized = key
@@ -121,9 +122,10 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
 		dense, jn = 0, 0
 	}
-	for _, s := range []*[]float64{&nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
+	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
+	nw.m = nw.mown
 	nw.jown = solver.Resize(nw.jown, jn)
 	nw.j = nw.jown
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
@@ -162,6 +164,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
+	nw.cg = sim.cfg.Contact.CG // before massCoordinates, which reads it
 	if nw.sp.on {
 		nw.sparseCoordinates(sim, p, q, w.perm)
 	} else {
@@ -178,7 +181,6 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	for c, cb := range w.cones { // mj_makeImpedance: the regularized cone's μ
 		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
 	}
-	nw.cg = sim.cfg.Contact.CG
 	if nw.cg {
 		nw.treeParents(p)
 	}
@@ -230,12 +232,25 @@ func (nw *newtonWork) setBlocks(m *multibody.Model) {
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
 // diagonal by clique), as turnMass on the whole of M. One clique over all
 // the velocities is M_w itself (its block, nv×nv row-major), turned with
-// no copy.
+// no copy; with T the identity too (the planar models) and Newton's solve,
+// nw.m is that block in place, as MuJoCo reads d->qM: turnMass's copy
+// differs from it only by a −0 made +0, and Newton's readers of M,
+// mulMDense and addLower, add M's entries (or their products with finite
+// or non-finite x, ±0 or NaN alike for either zero) to sums that start at
+// +0 and so are never −0, where either zero gives the same bits. CG's
+// factorM copies M and divides by its entries, where a −0 stays −0: CG
+// keeps the copy.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	nw.mcl = nw.mcl[:0]
+	nw.m = nw.mown[:nv*nv]
 	if len(p.Cliques) == 1 && p.Cliques[0].Offset == 0 && p.Cliques[0].Size == nv {
-		nw.turnMass(p.ABlock(0), nw.m, nv, 0)
+		a := p.ABlock(0)
+		if len(nw.blocks) == 0 && !nw.cg {
+			nw.m = a[: nv*nv : nv*nv]
+			return
+		}
+		nw.turnMass(a, nw.m, nv, 0)
 		return
 	}
 	clear(nw.mw)

@@ -1,0 +1,69 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stiction-sim/stiction/solver"
+)
+
+// TestPort5MassInPlaceMatchesCopy: with T the identity and one clique,
+// Newton's M read in place from the problem's A (massCoordinates) gives
+// M x (mulMDense) and the Hessian's factor (hessianDirect) the bits of
+// turnMass's copy (each entry 0 + A's, −0 made +0), which CG keeps, for an A
+// and an x with exact zeros of both signs and, now and then, an x with ±Inf
+// or NaN. It fails when the in-place path is not taken, or when a reader of
+// M would tell −0 from +0.
+func TestPort5MassInPlaceMatchesCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 113))
+	for trial := range 2000 {
+		n, nv := rng.IntN(12), 1+rng.IntN(30)
+		var p solver.Problem
+		p.Reset(nv)
+		p.Cliques = append(p.Cliques, solver.Clique{Offset: 0, Size: nv})
+		p.A = make([]float64, nv*nv)
+		for i := range nv {
+			for c := range i + 1 {
+				v := randomEntry(rng)
+				if c == i {
+					v = float64(nv) + rng.Float64()
+				}
+				p.A[i*nv+c], p.A[c*nv+i] = v, v
+			}
+		}
+		rows := newtoncore3Rows(rng, n, nv)
+		state, d := make([]int8, n), make([]float64, n)
+		for k := range n {
+			d[k] = rng.Float64()
+			state[k] = int8(rng.IntN(2)) // satisfied or quadratic
+		}
+		x := make([]float64, nv)
+		for i := range x {
+			x[i] = randomEntry(rng)
+		}
+		if trial%10 == 0 {
+			x[rng.IntN(nv)] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
+		}
+		var out [2][]float64
+		var fac [2][]float64
+		for v, cg := range []bool{false, true} {
+			nw := &newtonWork{nv: nv, n: n, cg: cg, j: rows.j, jnz: rows.jnz, state: state, d: d}
+			nw.mown, nw.h = make([]float64, nv*nv), make([]float64, nv*nv)
+			nw.massCoordinates(&p)
+			if inPlace := &nw.m[0] == &p.A[0]; inPlace == cg {
+				t.Fatalf("trial %d: cg %v, M read in place %v", trial, cg, inPlace)
+			}
+			out[v] = make([]float64, nv)
+			nw.mulMDense(x, out[v])
+			nw.hessianDirect(nil)
+			fac[v] = nw.h
+		}
+		if !sameBits(out[0], out[1]) {
+			t.Fatalf("trial %d (nv %d): M x in place %v, copied %v", trial, nv, out[0], out[1])
+		}
+		if !lowerSameBits(fac[0], fac[1], nv) {
+			t.Fatalf("trial %d (nv %d, %d rows): the Hessian's factors differ", trial, nv, n)
+		}
+	}
+}
