@@ -128,6 +128,30 @@ func (pt *pattern) set(a []float64, rows, cols int) {
 	pt.nz, pt.off = nz[:c], off
 }
 
+// copySet sets row k of dst, rows×cols row-major with rows = len(from),
+// to src's cols entries from from[k], each entry 0 + x (a −0 made +0, as
+// set makes it), and sets the pattern of dst: set's result on the copy,
+// in one pass.
+func (pt *pattern) copySet(dst, src []float64, from []int, cols int) {
+	rows := len(from)
+	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
+	off[0] = 0
+	c := 0
+	for k, lo := range from {
+		s := src[lo : lo+cols : lo+cols]
+		d := dst[k*cols:][:len(s)]
+		for i, x := range s {
+			d[i] = 0 + x
+			if x != 0 {
+				nz[c] = int32(i)
+				c++
+			}
+		}
+		off[k+1] = c
+	}
+	pt.nz, pt.off = nz[:c], off
+}
+
 // row returns row k's non-zero columns.
 func (pt *pattern) row(k int) []int32 {
 	return pt.nz[pt.off[k]:pt.off[k+1]]

@@ -67,6 +67,7 @@ type newtonWork struct {
 	jown       []float64        // j's own storage (resize)
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)
+	jfrom      []int            // per MuJoCo row, its offset in J_w's data (copyRows)
 	aref       []float64        // efc_aref
 	d          []float64        // efc_D
 	r          []float64        // efc_R
@@ -140,6 +141,10 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
 	}
 	nw.state, nw.old = nw.state[:n], nw.old[:n]
+	if cap(nw.jfrom) < n {
+		nw.jfrom = make([]int, n)
+	}
+	nw.jfrom = nw.jfrom[:n]
 	if cap(nw.rowk) < nr {
 		nw.rowk = make([]int, nr)
 	}
@@ -435,8 +440,10 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nw.mapRows(w.perm)
 	j := nw.j
 	if nw.copyRows(jac) {
-		nw.turnAll(j)
-		nw.rowPattern() // its +0 for the copied −0
+		if len(nw.blocks) != 0 { // else copyRows set the pattern
+			nw.turnAll(j)
+			nw.rowPattern() // its +0 for the copied −0
+		}
 		return
 	}
 	clear(j)
@@ -478,17 +485,21 @@ func (nw *newtonWork) turnAll(j []float64) {
 // the problem's J block order (sorted by constraint, each constraint's
 // rows in order), so their rows increase strictly unless two blocks share
 // a constraint; rows that increase and n of them in MuJoCo's rows cover
-// each of MuJoCo's rows once. Otherwise it stops, and jacobianCoordinates'
-// sums rewrite every entry. The copy keeps a −0 where those sums from +0
-// give +0: turnColumns' sums from +0 come out the same for either zero,
-// and rowPattern, which follows, makes every zero entry +0 (pattern.set),
-// so nw.j ends with the sums' bits.
+// each of MuJoCo's rows once. Otherwise it stops before writing, and
+// jacobianCoordinates' sums rewrite every entry. The copy keeps a −0 where
+// those sums from +0 give +0: turnColumns' sums from +0 come out the same
+// for either zero, and rowPattern, which follows, makes every zero entry
+// +0 (pattern.set), so nw.j ends with the sums' bits. With no angular
+// block (T = I: the planar models' rows that are not in MuJoCo's order)
+// the rows are copied in MuJoCo's order with their pattern in one pass
+// (pattern.copySet), which makes the zeros +0 as it goes: no call to
+// memmove a row and no second pass over nw.j.
 func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 	nv, n := nw.nv, nw.n
 	if !jac.whole {
 		return false
 	}
-	j, rowk, data := nw.j[:n*nv], nw.rowk, jac.data
+	rowk, from := nw.rowk, nw.jfrom[:n]
 	prev, count := -1, 0
 	for _, sg := range jac.seg {
 		if sg.row <= prev || sg.off != 0 || sg.hi-sg.lo != nv {
@@ -496,11 +507,22 @@ func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 		}
 		prev = sg.row
 		if k := rowk[sg.row]; k >= 0 {
-			copy(j[k*nv:(k+1)*nv], data[sg.lo:sg.hi])
+			from[k] = sg.lo
 			count++
 		}
 	}
-	return count == n
+	if count != n {
+		return false
+	}
+	j, data := nw.j[:n*nv], jac.data
+	if len(nw.blocks) == 0 {
+		nw.jnz.copySet(j, data, from, nv)
+		return true
+	}
+	for k, lo := range from {
+		copy(j[k*nv:(k+1)*nv], data[lo:lo+nv])
+	}
+	return true
 }
 
 // inPlace makes nw.j J_w's rows where they lie in the problem's J data,
