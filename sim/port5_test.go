@@ -110,3 +110,36 @@ func TestPort5CopySetMatchesCopyThenSet(t *testing.T) {
 		}
 	}
 }
+
+// TestPort5MulJDenseWholeMatchesMuJoCo: J x on the dense path (mulJDense,
+// J whole below mulJWholeNV velocities, else the rows' patterns) gives
+// mju_mulMatVec's bits (mulMat over all of J) for a finite x with zeros of
+// both signs, on either side of mulJWholeNV; an x with ±Inf or NaN leaves a
+// row of few non-zeros that misses it finite, as dotNZ made it before. It
+// fails when the whole product is taken for a non-finite x.
+func TestPort5MulJDenseWholeMatchesMuJoCo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 131))
+	for trial := range 3000 {
+		n, nv := rng.IntN(20), 1+rng.IntN(2*mulJWholeNV)
+		nw := newtoncore3Rows(rng, n, nv)
+		x := make([]float64, nv)
+		for i := range x {
+			x[i] = randomEntry(rng)
+		}
+		got, want := make([]float64, n), make([]float64, n)
+		nw.mulJDense(x, got)
+		mulMat(nw.j, x, want, n, nv)
+		if !sameBits(got, want) {
+			t.Fatalf("trial %d (nv %d): mulJDense %v, mulMat %v", trial, nv, got, want)
+		}
+		bad := rng.IntN(nv)
+		x[bad] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
+		nw.mulJDense(x, got)
+		for k := range n {
+			idx := nw.rowNZ(k)
+			if 2*len(idx) < nv && !slices.Contains(idx, int32(bad)) && !finite(got[k]) {
+				t.Fatalf("trial %d (nv %d) row %d: %v without a non-zero at x's %v", trial, nv, k, got[k], x[bad])
+			}
+		}
+	}
+}
