@@ -58,7 +58,8 @@ type newtonWork struct {
 	rot        []float64        // per angular block, its 3×3 block of T at the solve's q (rotations)
 	jnz        pattern          // the non-zero columns of j's rows (rowPattern)
 	mw         []float64        // M in world coordinates, nv×nv
-	m          []float64        // M in MuJoCo's coordinates, nv×nv
+	m          []float64        // M in MuJoCo's coordinates, nv×nv (mown, or the problem's A in place: massCoordinates)
+	mown       []float64        // m's own storage (resize)
 	mcl        [][2]int         // M's diagonal blocks [lo, hi), the problem's cliques (massCoordinates); none: M whole
 	first      []int            // per velocity, a column at or below its row's first non-zero in H (firstCols)
 	hfirst     []int            // first while it bounds nw.h's factor (hessianDirect, kept by hessianIncremental); nil: none known
@@ -66,6 +67,7 @@ type newtonWork struct {
 	jown       []float64        // j's own storage (resize)
 	h          []float64        // Cholesky factor of the Hessian (lower), nv×nv
 	rowk       []int            // problem row → MuJoCo row (−1: none)
+	jfrom      []int            // per MuJoCo row, its offset in J_w's data (copyRows)
 	aref       []float64        // efc_aref
 	d          []float64        // efc_D
 	r          []float64        // efc_R
@@ -113,7 +115,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
 	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
 	if key == nw.sized && nw.qacc != nil {
-		nw.j = nw.jown // not the last solve's problem's rows (inPlace)
+		nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
 		return
 	}
 	nw.sized = key
@@ -121,9 +123,10 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
 		dense, jn = 0, 0
 	}
-	for _, s := range []*[]float64{&nw.mw, &nw.m, &nw.h, &nw.hcone, &nw.mfac} {
+	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
+	nw.m = nw.mown
 	nw.jown = solver.Resize(nw.jown, jn)
 	nw.j = nw.jown
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
@@ -138,6 +141,10 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
 	}
 	nw.state, nw.old = nw.state[:n], nw.old[:n]
+	if cap(nw.jfrom) < n {
+		nw.jfrom = make([]int, n)
+	}
+	nw.jfrom = nw.jfrom[:n]
 	if cap(nw.rowk) < nr {
 		nw.rowk = make([]int, nr)
 	}
@@ -162,6 +169,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
+	nw.cg = sim.cfg.Contact.CG // before massCoordinates, which reads it
 	if nw.sp.on {
 		nw.sparseCoordinates(sim, p, q, w.perm)
 	} else {
@@ -178,7 +186,6 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	for c, cb := range w.cones { // mj_makeImpedance: the regularized cone's μ
 		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
 	}
-	nw.cg = sim.cfg.Contact.CG
 	if nw.cg {
 		nw.treeParents(p)
 	}
@@ -230,12 +237,25 @@ func (nw *newtonWork) setBlocks(m *multibody.Model) {
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
 // diagonal by clique), as turnMass on the whole of M. One clique over all
 // the velocities is M_w itself (its block, nv×nv row-major), turned with
-// no copy.
+// no copy; with T the identity too (the planar models) and Newton's solve,
+// nw.m is that block in place, as MuJoCo reads d->qM: turnMass's copy
+// differs from it only by a −0 made +0, and Newton's readers of M,
+// mulMDense and addLower, add M's entries (or their products with finite
+// or non-finite x, ±0 or NaN alike for either zero) to sums that start at
+// +0 and so are never −0, where either zero gives the same bits. CG's
+// factorM copies M and divides by its entries, where a −0 stays −0: CG
+// keeps the copy.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	nw.mcl = nw.mcl[:0]
+	nw.m = nw.mown[:nv*nv]
 	if len(p.Cliques) == 1 && p.Cliques[0].Offset == 0 && p.Cliques[0].Size == nv {
-		nw.turnMass(p.ABlock(0), nw.m, nv, 0)
+		a := p.ABlock(0)
+		if len(nw.blocks) == 0 && !nw.cg {
+			nw.m = a[: nv*nv : nv*nv]
+			return
+		}
+		nw.turnMass(a, nw.m, nv, 0)
 		return
 	}
 	clear(nw.mw)
@@ -420,8 +440,10 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	nw.mapRows(w.perm)
 	j := nw.j
 	if nw.copyRows(jac) {
-		nw.turnAll(j)
-		nw.rowPattern() // its +0 for the copied −0
+		if len(nw.blocks) != 0 { // else copyRows set the pattern
+			nw.turnAll(j)
+			nw.rowPattern() // its +0 for the copied −0
+		}
 		return
 	}
 	clear(j)
@@ -463,17 +485,21 @@ func (nw *newtonWork) turnAll(j []float64) {
 // the problem's J block order (sorted by constraint, each constraint's
 // rows in order), so their rows increase strictly unless two blocks share
 // a constraint; rows that increase and n of them in MuJoCo's rows cover
-// each of MuJoCo's rows once. Otherwise it stops, and jacobianCoordinates'
-// sums rewrite every entry. The copy keeps a −0 where those sums from +0
-// give +0: turnColumns' sums from +0 come out the same for either zero,
-// and rowPattern, which follows, makes every zero entry +0 (pattern.set),
-// so nw.j ends with the sums' bits.
+// each of MuJoCo's rows once. Otherwise it stops before writing, and
+// jacobianCoordinates' sums rewrite every entry. The copy keeps a −0 where
+// those sums from +0 give +0: turnColumns' sums from +0 come out the same
+// for either zero, and rowPattern, which follows, makes every zero entry
+// +0 (pattern.set), so nw.j ends with the sums' bits. With no angular
+// block (T = I: the planar models' rows that are not in MuJoCo's order)
+// the rows are copied in MuJoCo's order with their pattern in one pass
+// (pattern.copySet), which makes the zeros +0 as it goes: no call to
+// memmove a row and no second pass over nw.j.
 func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 	nv, n := nw.nv, nw.n
 	if !jac.whole {
 		return false
 	}
-	j, rowk, data := nw.j[:n*nv], nw.rowk, jac.data
+	rowk, from := nw.rowk, nw.jfrom[:n]
 	prev, count := -1, 0
 	for _, sg := range jac.seg {
 		if sg.row <= prev || sg.off != 0 || sg.hi-sg.lo != nv {
@@ -481,11 +507,22 @@ func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 		}
 		prev = sg.row
 		if k := rowk[sg.row]; k >= 0 {
-			copy(j[k*nv:(k+1)*nv], data[sg.lo:sg.hi])
+			from[k] = sg.lo
 			count++
 		}
 	}
-	return count == n
+	if count != n {
+		return false
+	}
+	j, data := nw.j[:n*nv], jac.data
+	if len(nw.blocks) == 0 {
+		nw.jnz.copySet(j, data, from, nv)
+		return true
+	}
+	for k, lo := range from {
+		copy(j[k*nv:(k+1)*nv], data[lo:lo+nv])
+	}
+	return true
 }
 
 // inPlace makes nw.j J_w's rows where they lie in the problem's J data,
