@@ -37,10 +37,10 @@ func boxBox(a, b *posed, margin float64, out []Contact) []Contact {
 		var zmin float64
 		var ok bool
 		if sat.face < 3 {
-			out, zmin, ok = boxFaceManifold(out, margin, a, b, sat.face, sign(sat.u.Dot(a.axis(sat.face))), false)
+			out, zmin, ok = boxFaceManifold(out, margin, scale, a, b, sat.face, sign(sat.u.Dot(a.axis(sat.face))), false)
 		} else {
 			j := sat.face - 3
-			out, zmin, ok = boxFaceManifold(out, margin, b, a, j, -sign(sat.u.Dot(b.axis(j))), true)
+			out, zmin, ok = boxFaceManifold(out, margin, scale, b, a, j, -sign(sat.u.Dot(b.axis(j))), true)
 		}
 		apart := separated && (math.Abs(g.normal.Dot(sat.u)) < faceAngleCos || math.Abs(zmin-g.dist) > max(touchTol*scale, faceSlack*margin))
 		if ok && !apart && zmin <= margin {
@@ -118,7 +118,9 @@ func boxRefFace(ref *refFace, p *posed, i int, s float64) [4]sideLine {
 // boxFaceManifold appends the face manifold of the reference face
 // s·axis(i) of box ref against the incident face of box inc (see
 // faceManifold); flip is set when ref is the second shape of the pair.
-func boxFaceManifold(out []Contact, margin float64, ref, inc *posed, i int, s float64, flip bool) ([]Contact, float64, bool) {
+// scale is the pair's size, ref.size() + inc.size() (the sum is the same
+// in either order).
+func boxFaceManifold(out []Contact, margin, scale float64, ref, inc *posed, i int, s float64, flip bool) ([]Contact, float64, bool) {
 	var rf refFace
 	sides := boxRefFace(&rf, ref, i, s)
 	rf.sides = sides[:]
@@ -126,7 +128,7 @@ func boxFaceManifold(out []Contact, margin float64, ref, inc *posed, i int, s fl
 	hi := inc.s.HalfExtents
 	w := 2 * math.Hypot(hi[(m+1)%3], hi[(m+2)%3])
 	base := faceFeature(flip, boxFaceID(i, s), boxFaceID(m, sm))
-	tol := tieTol * (ref.size() + inc.size())
+	tol := tieTol * scale
 	return faceManifold(out, margin, &rf, corners[:], inc.axis(m).Scale(sm), w, base, flip, tol)
 }
 
