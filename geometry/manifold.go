@@ -196,8 +196,8 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	}
 	w := min(ref.width, incWidth)
 	zmin := math.Inf(1)
-	for _, c := range p.v[:p.n] {
-		zmin = min(zmin, c[2])
+	for i := range p.v[:p.n] {
+		zmin = minKeep(zmin, p.v[i][2])
 	}
 	// Slot targets: far points around the centre c of the incident face,
 	// reach·w away along each slot direction; the slot point is the point
@@ -222,7 +222,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		if !nearPoints(pts[:np], &q, &merge) {
 			pts[np], slotOf[np] = q, uint32(k)
 			np++
-			zslot = min(zslot, q[2])
+			zslot = minKeep(zslot, q[2])
 		}
 	}
 	zpen := 1.0 // a penetrating corner is not looked at against a face (deepGap)

@@ -79,7 +79,7 @@ func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 			u = bp.cols[i-3]
 			o = bp.overlap(&u)
 		}
-		res.sep = max(res.sep, -o)
+		res.sep = maxKeep(res.sep, -o)
 		bias := biasOf(res.face < 3 && i >= 3, tol, res.overlap)
 		if i >= 3 && res.face < 3 && math.Abs(dotp(&u, &res.u)) >= faceAlignCos {
 			bias += slack // nearly parallel to A's best face
@@ -94,7 +94,7 @@ func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 			continue
 		}
 		o := bp.overlap(&u)
-		res.sep = max(res.sep, -o)
+		res.sep = maxKeep(res.sep, -o)
 		bias := biasOf(res.face >= 0, tol, res.overlap)
 		if res.face >= 0 && math.Abs(dotp(&u, &res.u)) >= faceAlignCos {
 			bias += slack // nearly parallel to the best face
@@ -193,10 +193,17 @@ func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
 // by 1/‖·‖) and reports true, or reports false when the edges are parallel
 // (norm below 1e-6).
 func (p *boxPairFrame) edgeAxis(u *spatial.Vec3, i, j int) bool {
-	var e [3]float64
-	e[i] = 1
+	e0, e1, e2 := 0.0, 0.0, 0.0 // e_i in scalars, not an array indexed by i
+	switch i {
+	case 0:
+		e0 = 1
+	case 1:
+		e1 = 1
+	default:
+		e2 = 1
+	}
 	c := &p.cols[j]
-	x, y, z := e[1]*c[2]-e[2]*c[1], e[2]*c[0]-e[0]*c[2], e[0]*c[1]-e[1]*c[0]
+	x, y, z := e1*c[2]-e2*c[1], e2*c[0]-e0*c[2], e0*c[1]-e1*c[0]
 	l := math.Sqrt(x*x + y*y + z*z)
 	if l < 1e-6 {
 		return false
@@ -204,6 +211,25 @@ func (p *boxPairFrame) edgeAxis(u *spatial.Vec3, i, j int) bool {
 	s := 1 / l
 	*u = spatial.Vec3{s * x, s * y, s * z}
 	return true
+}
+
+// maxKeep is max(a, b), with the common case b < a (neither a NaN, and
+// not a zero against a zero: −0 < +0 is false) decided by one compare,
+// the built-in's NaN and signed-zero handling only for the rest.
+func maxKeep(a, b float64) float64 {
+	if b < a {
+		return a
+	}
+	return max(a, b)
+}
+
+// minKeep is min(a, b), with the common case b > a decided by one compare
+// (as maxKeep).
+func minKeep(a, b float64) float64 {
+	if b > a {
+		return a
+	}
+	return min(a, b)
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent
