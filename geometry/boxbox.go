@@ -140,11 +140,25 @@ func boxFaceManifold(out []Contact, margin, scale float64, ref, inc *posed, i in
 // v1 = h_j·axis(j), v2 = h_k·axis(k), corners (c ± v1) ± v2), so the same
 // bits without copying the matrix for each axis (TestCubecollide3IncidentFace).
 func incidentFace(p *posed, n spatial.Vec3) ([4]spatial.Vec3, int, float64) {
-	h, r := &p.s.HalfExtents, &p.rot
-	var d [3]float64 // n·axis(q)
+	d := axisDots(p, &n)
+	return incidentFaceDots(p, &d)
+}
+
+// axisDots returns n·axis(q) for box p's three axes, each as Vec3.Dot
+// sums it, p's rotation read in place.
+func axisDots(p *posed, n *spatial.Vec3) [3]float64 {
+	r := &p.rot
+	var d [3]float64
 	for q := range 3 {
 		d[q] = n[0]*r[0][q] + n[1]*r[1][q] + n[2]*r[2][q]
 	}
+	return d
+}
+
+// incidentFaceDots is incidentFace given d = axisDots(p, n), which a
+// caller that needs them too forms once.
+func incidentFaceDots(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
+	h, r := &p.s.HalfExtents, &p.rot
 	m := 0
 	if math.Abs(d[1]) > math.Abs(d[0]) {
 		m = 1
