@@ -88,19 +88,12 @@ func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 			res.take(&u, &bp.t, o, i, -1)
 		}
 	}
-	lean := bp.lean()
 	for k := range 9 { // edge 3i+j: A's axis i, B's axis j
 		var u spatial.Vec3
-		i := k / 3
-		if !bp.edgeAxis(&u, i, k%3) { // parallel edges: covered by the face axes
+		if !bp.edgeAxis(&u, k/3, k%3) { // parallel edges: covered by the face axes
 			continue
 		}
-		var o float64
-		if lean {
-			o = bp.edgeOverlap(&u, i)
-		} else {
-			o = bp.overlap(&u)
-		}
+		o := bp.overlap(&u)
 		res.sep = maxKeep(res.sep, -o)
 		bias := biasOf(res.face >= 0, tol, res.overlap)
 		if res.face >= 0 && math.Abs(dotp(&u, &res.u)) >= faceAlignCos {
@@ -174,7 +167,11 @@ func (p *boxPairFrame) overlap(u *spatial.Vec3) float64 {
 // a NaN) overlap itself is called (TestCubecollide3FaceOverlapsA).
 func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
 	ha, hb, c, t := &p.ha, &p.hb, &p.cols, &p.t
-	if !p.finite() {
+	var s float64 // finite, unless a component is not (or the sum overflows)
+	for j := range 3 {
+		s += c[j][0] + c[j][1] + c[j][2]
+	}
+	if s += t[0] + t[1] + t[2]; s-s != 0 {
 		for i := range 3 {
 			var u spatial.Vec3
 			u[i] = 1
@@ -189,49 +186,6 @@ func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
 		rb := hb[0]*math.Abs(c[0][i]) + hb[1]*math.Abs(c[1][i]) + hb[2]*math.Abs(c[2][i])
 		o[i] = ra + rb - math.Abs(t[i])
 	}
-}
-
-// finite reports whether B's axes and centre are finite (their sum is;
-// an overflowing sum of finite components counts as not).
-func (p *boxPairFrame) finite() bool {
-	c, t := &p.cols, &p.t
-	var s float64
-	for j := range 3 {
-		s += c[j][0] + c[j][1] + c[j][2]
-	}
-	s += t[0] + t[1] + t[2]
-	return s-s == 0
-}
-
-// lean reports whether edgeOverlap may stand for overlap: B's axes and
-// centre finite and A's half extents positive and finite.
-func (p *boxPairFrame) lean() bool {
-	h := &p.ha
-	return h[0] > 0 && h[1] > 0 && h[2] > 0 && h[0] <= math.MaxFloat64 && h[1] <= math.MaxFloat64 && h[2] <= math.MaxFloat64 && p.finite()
-}
-
-// edgeOverlap is overlap(u) for an edge axis u of A's axis i (edgeAxis),
-// to the bit, when lean holds: u_i is then a zero (0·c − 0·c' for finite
-// B's axes, scaled), so overlap's terms in u_i are left out. In ra,
-// ha_i·|u_i| is +0 for a positive finite ha_i, and adding +0 to the other
-// terms (each ≥ +0) changes no bit; in each dot product u·b_j and u·t the
-// term u_i·x_i is a zero for a finite x_i, and adding a zero changes a sum
-// at most in the sign of a zero result, which the absolute value drops.
-// The two terms left are summed lower index first or in turn; either
-// order is the same sum (addition of two numbers commutes).
-func (p *boxPairFrame) edgeOverlap(u *spatial.Vec3, i int) float64 {
-	j, k := 1, 2
-	switch i {
-	case 1:
-		j, k = 0, 2
-	case 2:
-		j, k = 0, 1
-	}
-	ha, hb, c, t := &p.ha, &p.hb, &p.cols, &p.t
-	uj, uk := u[j], u[k]
-	ra := ha[j]*math.Abs(uj) + ha[k]*math.Abs(uk)
-	rb := hb[0]*math.Abs(uj*c[0][j]+uk*c[0][k]) + hb[1]*math.Abs(uj*c[1][j]+uk*c[1][k]) + hb[2]*math.Abs(uj*c[2][j]+uk*c[2][k])
-	return ra + rb - math.Abs(uj*t[j]+uk*t[k])
 }
 
 // edgeAxis sets u to the unit edge axis e_i × b_j / ‖e_i × b_j‖ (e_i × b_j
