@@ -124,24 +124,13 @@ func boxFaceManifold(out []Contact, margin, scale float64, ref, inc *posed, i in
 	var rf refFace
 	sides := boxRefFace(&rf, ref, i, s)
 	rf.sides = sides[:]
-	corners, m, sm := incidentFace(inc, rf.n)
+	d := axisDots(inc, &rf.n)
+	corners, m, sm := incidentFace(inc, &d)
 	hi := inc.s.HalfExtents
 	w := 2 * math.Hypot(hi[(m+1)%3], hi[(m+2)%3])
 	base := faceFeature(flip, boxFaceID(i, s), boxFaceID(m, sm))
 	tol := tieTol * scale
 	return faceManifold(out, margin, &rf, corners[:], inc.axis(m).Scale(sm), w, base, flip, tol)
-}
-
-// incidentFace returns the corners, in order around it, of the face of box
-// p whose outward normal s·axis(m) is most opposed to the unit n (ties go
-// to the lower axis), with m and s. It reads p's rotation in place and
-// forms each corner's components in scalars, the expressions of the Vec3
-// form (n·axis(q) as Vec3.Dot orders it, c = pos + (s·h_m)·axis(m),
-// v1 = h_j·axis(j), v2 = h_k·axis(k), corners (c ± v1) ± v2), so the same
-// bits without copying the matrix for each axis (TestCubecollide3IncidentFace).
-func incidentFace(p *posed, n spatial.Vec3) ([4]spatial.Vec3, int, float64) {
-	d := axisDots(p, &n)
-	return incidentFaceDots(p, &d)
 }
 
 // axisDots returns n·axis(q) for box p's three axes, each as Vec3.Dot
@@ -155,9 +144,15 @@ func axisDots(p *posed, n *spatial.Vec3) [3]float64 {
 	return d
 }
 
-// incidentFaceDots is incidentFace given d = axisDots(p, n), which a
-// caller that needs them too forms once.
-func incidentFaceDots(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
+// incidentFace returns the corners, in order around it, of the face of box
+// p whose outward normal s·axis(m) is most opposed to the unit n (ties go
+// to the lower axis), with m and s, given d = axisDots(p, n) (which a
+// caller that needs them too forms once). It reads p's rotation in place
+// and forms each corner's components in scalars, the expressions of the
+// Vec3 form (n·axis(q) as Vec3.Dot orders it, c = pos + (s·h_m)·axis(m),
+// v1 = h_j·axis(j), v2 = h_k·axis(k), corners (c ± v1) ± v2), so the same
+// bits without copying the matrix for each axis (TestCubecollide3IncidentFace).
+func incidentFace(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
 	h, r := &p.s.HalfExtents, &p.rot
 	m := 0
 	if math.Abs(d[1]) > math.Abs(d[0]) {
