@@ -214,7 +214,8 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
 	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
-		slots[k] = nearSearch{x: c[0] + reach*d[0], y: c[1] + reach*d[1], bk: -1}
+		sk := &slots[k] // its other fields are the declaration's zeros
+		sk.x, sk.y, sk.bk = c[0]+reach*d[0], c[1]+reach*d[1], -1
 	}
 	nearestInPolyN(p, edges, slots[:])
 	for k := range slots {
