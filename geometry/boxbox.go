@@ -37,10 +37,10 @@ func boxBox(a, b *posed, margin float64, out []Contact) []Contact {
 		var zmin float64
 		var ok bool
 		if sat.face < 3 {
-			out, zmin, ok = boxFaceManifold(out, margin, a, b, sat.face, sign(sat.u.Dot(a.axis(sat.face))), false)
+			out, zmin, ok = boxFaceManifold(out, margin, scale, a, b, sat.face, sign(sat.u.Dot(a.axis(sat.face))), false)
 		} else {
 			j := sat.face - 3
-			out, zmin, ok = boxFaceManifold(out, margin, b, a, j, -sign(sat.u.Dot(b.axis(j))), true)
+			out, zmin, ok = boxFaceManifold(out, margin, scale, b, a, j, -sign(sat.u.Dot(b.axis(j))), true)
 		}
 		apart := separated && (math.Abs(g.normal.Dot(sat.u)) < faceAngleCos || math.Abs(zmin-g.dist) > max(touchTol*scale, faceSlack*margin))
 		if ok && !apart && zmin <= margin {
@@ -118,31 +118,42 @@ func boxRefFace(ref *refFace, p *posed, i int, s float64) [4]sideLine {
 // boxFaceManifold appends the face manifold of the reference face
 // s·axis(i) of box ref against the incident face of box inc (see
 // faceManifold); flip is set when ref is the second shape of the pair.
-func boxFaceManifold(out []Contact, margin float64, ref, inc *posed, i int, s float64, flip bool) ([]Contact, float64, bool) {
+// scale is the pair's size, ref.size() + inc.size() (the sum is the same
+// in either order).
+func boxFaceManifold(out []Contact, margin, scale float64, ref, inc *posed, i int, s float64, flip bool) ([]Contact, float64, bool) {
 	var rf refFace
 	sides := boxRefFace(&rf, ref, i, s)
 	rf.sides = sides[:]
-	corners, m, sm := incidentFace(inc, rf.n)
+	d := axisDots(inc, &rf.n)
+	corners, m, sm := incidentFace(inc, &d)
 	hi := inc.s.HalfExtents
 	w := 2 * math.Hypot(hi[(m+1)%3], hi[(m+2)%3])
 	base := faceFeature(flip, boxFaceID(i, s), boxFaceID(m, sm))
-	tol := tieTol * (ref.size() + inc.size())
+	tol := tieTol * scale
 	return faceManifold(out, margin, &rf, corners[:], inc.axis(m).Scale(sm), w, base, flip, tol)
+}
+
+// axisDots returns n·axis(q) for box p's three axes, each as Vec3.Dot
+// sums it, p's rotation read in place.
+func axisDots(p *posed, n *spatial.Vec3) [3]float64 {
+	r := &p.rot
+	var d [3]float64
+	for q := range 3 {
+		d[q] = n[0]*r[0][q] + n[1]*r[1][q] + n[2]*r[2][q]
+	}
+	return d
 }
 
 // incidentFace returns the corners, in order around it, of the face of box
 // p whose outward normal s·axis(m) is most opposed to the unit n (ties go
-// to the lower axis), with m and s. It reads p's rotation in place and
-// forms each corner's components in scalars, the expressions of the Vec3
-// form (n·axis(q) as Vec3.Dot orders it, c = pos + (s·h_m)·axis(m),
+// to the lower axis), with m and s, given d = axisDots(p, n) (which a
+// caller that needs them too forms once). It reads p's rotation in place
+// and forms each corner's components in scalars, the expressions of the
+// Vec3 form (n·axis(q) as Vec3.Dot orders it, c = pos + (s·h_m)·axis(m),
 // v1 = h_j·axis(j), v2 = h_k·axis(k), corners (c ± v1) ± v2), so the same
 // bits without copying the matrix for each axis (TestCubecollide3IncidentFace).
-func incidentFace(p *posed, n spatial.Vec3) ([4]spatial.Vec3, int, float64) {
+func incidentFace(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
 	h, r := &p.s.HalfExtents, &p.rot
-	var d [3]float64 // n·axis(q)
-	for q := range 3 {
-		d[q] = n[0]*r[0][q] + n[1]*r[1][q] + n[2]*r[2][q]
-	}
 	m := 0
 	if math.Abs(d[1]) > math.Abs(d[0]) {
 		m = 1

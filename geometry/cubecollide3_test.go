@@ -87,7 +87,8 @@ func TestCubecollide3IncidentFace(t *testing.T) {
 		if trial%7 == 0 { // along an axis: ties between the other two
 			n = p.rot.Col(rng.IntN(3))
 		}
-		got, gm, gs := incidentFace(&p, n)
+		d := axisDots(&p, &n)
+		got, gm, gs := incidentFace(&p, &d)
 		want, wm, ws := incidentFaceVec(&p, n)
 		if gm != wm || !sameBits(gs, ws) {
 			t.Fatalf("trial %d: face (%d, %v), the Vec3 form (%d, %v)", trial, gm, gs, wm, ws)

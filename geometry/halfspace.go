@@ -66,15 +66,16 @@ func halfSpaceRef(ref *refFace, a *posed, u spatial.Vec3) {
 // the margin: its four corners, slots along the face's diagonals.
 func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 	n := a.axis(2)
-	he := b.s.HalfExtents
+	he := &b.s.HalfExtents
+	d := axisDots(b, &n) // n·axis(i), as n.Dot(b.axis(i)) sums it, for the test and the incident face
 	low := n.Dot(b.pos.Sub(a.pos))
 	for i := range 3 {
-		low -= he[i] * math.Abs(n.Dot(b.axis(i)))
+		low -= he[i] * math.Abs(d[i])
 	}
 	if !(low <= margin) {
 		return out
 	}
-	corners, m, s := incidentFace(b, n)
+	corners, m, s := incidentFace(b, &d)
 	var ref refFace
 	halfSpaceRef(&ref, a, b.axis((m+1)%3))
 	w := 2 * math.Hypot(he[(m+1)%3], he[(m+2)%3])

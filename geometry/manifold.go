@@ -196,8 +196,8 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	}
 	w := min(ref.width, incWidth)
 	zmin := math.Inf(1)
-	for _, c := range p.v[:p.n] {
-		zmin = min(zmin, c[2])
+	for i := range p.v[:p.n] {
+		zmin = minKeep(zmin, p.v[i][2])
 	}
 	// Slot targets: far points around the centre c of the incident face,
 	// reach·w away along each slot direction; the slot point is the point
@@ -214,7 +214,8 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
 	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
-		slots[k] = nearSearch{x: c[0] + reach*d[0], y: c[1] + reach*d[1], bk: -1}
+		sk := &slots[k] // its other fields are the declaration's zeros
+		sk.x, sk.y, sk.bk = c[0]+reach*d[0], c[1]+reach*d[1], -1
 	}
 	nearestInPolyN(p, edges, slots[:])
 	for k := range slots {
@@ -222,7 +223,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		if !nearPoints(pts[:np], &q, &merge) {
 			pts[np], slotOf[np] = q, uint32(k)
 			np++
-			zslot = min(zslot, q[2])
+			zslot = minKeep(zslot, q[2])
 		}
 	}
 	zpen := 1.0 // a penetrating corner is not looked at against a face (deepGap)

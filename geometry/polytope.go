@@ -214,7 +214,8 @@ func polyFaceManifold(out []Contact, margin float64, ref, inc *posed, fi int, fl
 	var incID int
 	var w float64
 	if inc.s.Kind == Box {
-		c4, m, s := incidentFace(inc, rf.n)
+		d := axisDots(inc, &rf.n)
+		c4, m, s := incidentFace(inc, &d)
 		buf[0], buf[1], buf[2], buf[3] = c4[0], c4[1], c4[2], c4[3]
 		corners = buf[:4]
 		incN, incID = inc.axis(m).Scale(s), boxFaceID(m, s)

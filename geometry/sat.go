@@ -61,19 +61,13 @@ func segmentBoxSAT(h spatial.Vec3, sg segment, scale float64) satResult {
 // boxBoxSAT evaluates the 15 axes in A's frame: the face normals of A
 // (face 0–2), of B (face 3–5) and the cross products of their edge
 // directions (edge 3i+j for A's axis i and B's axis j). scale is the
-// pair's a.size() + b.size().
+// pair's a.size() + b.size(). Each edge axis is formed (edgeAxis) and
+// tested in turn, read through pointers rather than copied.
 func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 	var bp boxPairFrame
 	bp.set(a, b)
-	cols, t := &bp.cols, &bp.t
 	tol := tieTol * scale
 	res := satResult{overlap: math.Inf(1), sep: math.Inf(-1), face: -1}
-	take := func(u spatial.Vec3, o float64, face, edge int) {
-		if u.Dot(*t) < 0 {
-			u = u.Neg()
-		}
-		res.u, res.overlap, res.face, res.edge = u, o, face, edge
-	}
 	var oa [3]float64
 	bp.faceOverlapsA(&oa)
 	for i := range 6 { // faces of A, then of B
@@ -82,39 +76,50 @@ func boxBoxSAT(a, b *posed, slack, scale float64) satResult {
 		if i < 3 {
 			u[i], o = 1, oa[i]
 		} else {
-			u = cols[i-3]
+			u = bp.cols[i-3]
 			o = bp.overlap(&u)
 		}
-		res.sep = max(res.sep, -o)
+		res.sep = maxKeep(res.sep, -o)
 		bias := biasOf(res.face < 3 && i >= 3, tol, res.overlap)
-		if i >= 3 && res.face < 3 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+		if i >= 3 && res.face < 3 && math.Abs(dotp(&u, &res.u)) >= faceAlignCos {
 			bias += slack // nearly parallel to A's best face
 		}
 		if res.face < 0 || o < res.overlap-bias {
-			take(u, o, i, -1)
+			res.take(&u, &bp.t, o, i, -1)
 		}
 	}
-	var eu [9]spatial.Vec3
-	var ok [9]bool
-	bp.edgeAxes(&eu, &ok)
-	for k := range eu { // edge 3i+j: A's axis i, B's axis j
-		if !ok[k] { // parallel edges: covered by the face axes
+	for k := range 9 { // edge 3i+j: A's axis i, B's axis j
+		var u spatial.Vec3
+		if !bp.edgeAxis(&u, k/3, k%3) { // parallel edges: covered by the face axes
 			continue
 		}
-		u := &eu[k]
-		o := bp.overlap(u)
-		res.sep = max(res.sep, -o)
+		o := bp.overlap(&u)
+		res.sep = maxKeep(res.sep, -o)
 		bias := biasOf(res.face >= 0, tol, res.overlap)
-		if res.face >= 0 && math.Abs(u.Dot(res.u)) >= faceAlignCos {
+		if res.face >= 0 && math.Abs(dotp(&u, &res.u)) >= faceAlignCos {
 			bias += slack // nearly parallel to the best face
 		}
 		if o < res.overlap-bias {
-			take(*u, o, -1, k)
+			res.take(&u, &bp.t, o, -1, k)
 		}
 	}
 	res.u = a.rot.MulVec(res.u)
 	return res
 }
+
+// take makes u (oriented towards t: negated when u·t < 0) with overlap o
+// the best axis so far.
+func (r *satResult) take(u, t *spatial.Vec3, o float64, face, edge int) {
+	r.u = *u
+	if dotp(u, t) < 0 {
+		r.u = spatial.Vec3{-u[0], -u[1], -u[2]}
+	}
+	r.overlap, r.face, r.edge = o, face, edge
+}
+
+// dotp is a·b as Vec3.Dot sums it, read through pointers (Vec3.Dot's value
+// receiver and argument are copied to the stack where it is inlined).
+func dotp(a, b *spatial.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 // boxPairFrame holds the box–box test's data in A's frame: the half
 // extents, B's axes (cols[j] is B's axis j) and B's centre t.
@@ -147,8 +152,8 @@ func (p *boxPairFrame) set(a, b *posed) {
 func (p *boxPairFrame) overlap(u *spatial.Vec3) float64 {
 	ha, hb, c := &p.ha, &p.hb, &p.cols
 	ra := ha[0]*math.Abs(u[0]) + ha[1]*math.Abs(u[1]) + ha[2]*math.Abs(u[2])
-	rb := hb[0]*math.Abs(u.Dot(c[0])) + hb[1]*math.Abs(u.Dot(c[1])) + hb[2]*math.Abs(u.Dot(c[2]))
-	return ra + rb - math.Abs(u.Dot(p.t))
+	rb := hb[0]*math.Abs(dotp(u, &c[0])) + hb[1]*math.Abs(dotp(u, &c[1])) + hb[2]*math.Abs(dotp(u, &c[2]))
+	return ra + rb - math.Abs(dotp(u, &p.t))
 }
 
 // faceOverlapsA sets o[i] to overlap(e_i), the overlap along A's face
@@ -183,25 +188,48 @@ func (p *boxPairFrame) faceOverlapsA(o *[3]float64) {
 	}
 }
 
-// edgeAxes sets u[3i+j] to the unit edge axis e_i × b_j / ‖e_i × b_j‖
-// (e_i × b_j as Vec3.Cross forms it, its norm as Vec3.Norm, the scaling as
-// Vec3.Scale by 1/‖·‖) and ok[3i+j] to true, or leaves both when the edges
-// are parallel (norm below 1e-6).
-func (p *boxPairFrame) edgeAxes(u *[9]spatial.Vec3, ok *[9]bool) {
-	for i := range 3 {
-		var e [3]float64
-		e[i] = 1
-		for j := range 3 {
-			c := &p.cols[j]
-			x, y, z := e[1]*c[2]-e[2]*c[1], e[2]*c[0]-e[0]*c[2], e[0]*c[1]-e[1]*c[0]
-			l := math.Sqrt(x*x + y*y + z*z)
-			if l < 1e-6 {
-				continue
-			}
-			s := 1 / l
-			u[3*i+j], ok[3*i+j] = spatial.Vec3{s * x, s * y, s * z}, true
-		}
+// edgeAxis sets u to the unit edge axis e_i × b_j / ‖e_i × b_j‖ (e_i × b_j
+// as Vec3.Cross forms it, its norm as Vec3.Norm, the scaling as Vec3.Scale
+// by 1/‖·‖) and reports true, or reports false when the edges are parallel
+// (norm below 1e-6).
+func (p *boxPairFrame) edgeAxis(u *spatial.Vec3, i, j int) bool {
+	e0, e1, e2 := 0.0, 0.0, 0.0 // e_i in scalars, not an array indexed by i
+	switch i {
+	case 0:
+		e0 = 1
+	case 1:
+		e1 = 1
+	default:
+		e2 = 1
 	}
+	c := &p.cols[j]
+	x, y, z := e1*c[2]-e2*c[1], e2*c[0]-e0*c[2], e0*c[1]-e1*c[0]
+	l := math.Sqrt(x*x + y*y + z*z)
+	if l < 1e-6 {
+		return false
+	}
+	s := 1 / l
+	*u = spatial.Vec3{s * x, s * y, s * z}
+	return true
+}
+
+// maxKeep is max(a, b), with the common case b < a (neither a NaN, and
+// not a zero against a zero: −0 < +0 is false) decided by one compare,
+// the built-in's NaN and signed-zero handling only for the rest.
+func maxKeep(a, b float64) float64 {
+	if b < a {
+		return a
+	}
+	return max(a, b)
+}
+
+// minKeep is min(a, b), with the common case b > a decided by one compare
+// (as maxKeep).
+func minKeep(a, b float64) float64 {
+	if b > a {
+		return a
+	}
+	return min(a, b)
 }
 
 // biasOf returns the margin by which a challenger must beat the incumbent
