@@ -104,15 +104,8 @@ type Assembler struct {
 	// of a one-row block that a single addDOF wrote (a joint limit, an
 	// actuator on one coordinate), which single then need not search
 	// for; oneNone before any write, oneUnknown after any other.
-	one      int
-	jac      []float64   // 3×NV_t point or angular Jacobian scratch
-	tenG     []float64   // NV: a spatial tendon's Jacobian G (addPath)
-	tenLocal []float64   // 3×NV: its point Jacobians' scratch
-	x        []float64   // scratch: row rotation of diagonalize
-	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
-	idiag    []float64   // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
-	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize), once wSet
-	wm       [36]float64 // its full Delassus block W, row-major, once wSet
+	one   int
+	idiag []float64 // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
 	// wSet says that w and wm are the block just emitted's: emit leaves
 	// them to the first read (weight, diagonalize), so that a block whose
 	// R does not depend on them (MuJoCo's soft rows with Compliance.Weight,
@@ -120,16 +113,26 @@ type Assembler struct {
 	wSet bool
 	// eagerW makes emit compute w and wm at once and every read take them,
 	// as before they were computed on first read (tests compare the two).
-	eagerW  bool
-	ev      [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
-	null    [6]bool     // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
-	work    []float64   // eigen-solver scratch
-	vecs    []float64   // row bases of diagonalized blocks (n×n each)
-	entries []entry     // one per Set item, in Report order
-	forced  []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
-	scale   float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	eagerW bool
+	null   [6]bool // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
 	// rowsOnly is the last assembly's Params.RowsOnly: add keeps no entry.
 	rowsOnly bool
+	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
+	vecs     []float64   // row bases of diagonalized blocks (n×n each)
+	entries  []entry     // one per Set item, in Report order
+	forced   []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
+
+	// Scratch and Delassus blocks, last: a robot's step reads the fields
+	// above (and its entries) every step, and these only for some rows.
+	jac      []float64   // 3×NV_t point or angular Jacobian scratch
+	tenG     []float64   // NV: a spatial tendon's Jacobian G (addPath)
+	tenLocal []float64   // 3×NV: its point Jacobians' scratch
+	x        []float64   // scratch: row rotation of diagonalize
+	y        []float64   // scratch of the Delassus estimate: L⁻ᵀ J_tᵀ (CliqueFactor.Delassus), zero between InvDiag calls
+	w        [6]float64  // Delassus diagonal of the block just emitted (eigenvalues after diagonalize), once wSet
+	wm       [36]float64 // its full Delassus block W, row-major, once wSet
+	ev       [6]float64  // eigenvalues scratch (a field: a local array passed to lapack would escape)
+	work     []float64   // eigen-solver scratch
 }
 
 // entry links a Set item to its blocks in the problem.

@@ -27,21 +27,7 @@ type mujocoWork struct {
 	rows     bool      // this step's MJCF soft contacts are MuJoCo's rows (startMuJoCoRows)
 	fallback bool      // this rk4 step had acting rows and eliminated velocities, and was taken with mujoco-euler
 	forces   bool      // this solved step's explicit actuators are forces in k, its controls evaluated (actuatorForces)
-
-	// RK4 stages, in MuJoCo's coordinates (rk4VStar)
-	stage  solver.Problem      // the dynamics part at a stage point
-	factor solver.CliqueFactor // its A = M(q_i) factored
-	v, a   [4][]float64        // u_i = L(q_i) v_i and F_i = L(q_i) a_i
-	dq, dv []float64           // Σ_j A_ij u_j, Σ_j A_ij F_j
-	qEnd   []float64           // q0 ⊕ h Σ_j b_j u_j, the step's positions
-	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
-	k      []float64           // stages overwrite in the workspace and are put back
-
-	turns angularTurns // u = L(q) v and back, the angular blocks kept (scheme_turn.go)
-
-	staged rk4StageWork // rk4 steps with constraint rows solved at every stage (scheme_rk4c.go)
-
-	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
+	k        []float64 // k(q0, v0) of stage 0 (mass), or of a metric step (mujocoMetricVStar)
 
 	// MuJoCo's constraint metric (mujocoMetricVStar): with damping, the
 	// step's impulses are found with A = M and act through (M + h B)⁻¹.
@@ -52,6 +38,22 @@ type mujocoWork struct {
 	diff   []float64        // v − v*_M (mapVelocity)
 	mpat   []treeMulPattern // per clique: M's pattern for M (v − v*_M) (mapVelocity)
 	aHat   []float64        // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
+
+	turns angularTurns // u = L(q) v and back, the angular blocks kept (scheme_turn.go)
+
+	// RK4 stages, in MuJoCo's coordinates (rk4VStar), after the fields an
+	// mj_Euler step reads, so that such a step touches fewer lines
+	stage  solver.Problem      // the dynamics part at a stage point
+	factor solver.CliqueFactor // its A = M(q_i) factored
+	v, a   [4][]float64        // u_i = L(q_i) v_i and F_i = L(q_i) a_i
+	dq, dv []float64           // Σ_j A_ij u_j, Σ_j A_ij F_j
+	qEnd   []float64           // q0 ⊕ h Σ_j b_j u_j, the step's positions
+	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
+	// stages overwrite in the workspace and are put back (k above)
+
+	staged rk4StageWork // rk4 steps with constraint rows solved at every stage (scheme_rk4c.go)
+
+	gyro gyroJacobian // mujoco-implicit: ∂C/∂v and the LU solve with M̂ (scheme_implicit.go)
 }
 
 // init sizes mw for scheme sc: the joint damping B for both integrators,

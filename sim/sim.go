@@ -17,25 +17,28 @@ type Simulator struct {
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
 	ws     Workspace
 	mem    contact.Memory // the last step's contacts (persistent contacts)
-	sub    substepWork    // a substepped step's saved start (substep.go)
 	step   int            // steps taken
 	t0     float64        // time of the initial state
 	prof   profiler       // the stage timers (Config.Profile)
 
 	pgsWarm     pgsWarm  // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
 	meanInertia float64  // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
-	last        lastStep // the statistics of the last step, gathered when read (Stats)
 	sleep       sleeper  // the sleeping islands (contact.Params.Sleep, sleep.go)
+	last        lastStep // the statistics of the last step, gathered when read (Stats)
+	// sub, last: lastStep's statistics, read only by Step and Stats, and
+	// a substepped step's saved start come after the fields every step
+	// reads, on lines of their own.
+	sub substepWork // a substepped step's saved start (substep.go)
 }
 
 // lastStep holds the statistics of the last step: st once gathered
 // (Step, or the first Stats after Advance), times its stage timers until
 // then.
 type lastStep struct {
-	st       StepStats
-	times    StepTimes
 	taken    bool // a step was taken since New, Restore or a failed step
 	gathered bool
+	st       StepStats
+	times    StepTimes
 }
 
 // New returns a Simulator for model m starting from state s (which it then

@@ -37,8 +37,11 @@ import (
 // attachments keep theirs awake. Everything is done in tree order, in the
 // caller's goroutine: the result does not depend on the solver's workers.
 type sleeper struct {
-	on  bool
-	prm contact.Sleep
+	on       bool
+	skips    bool // sleeping trees skip their CRBA and free-motion solve (sleepSkips)
+	any      bool // some tree is asleep
+	rowsFrom int  // the step's first constraint row after the contact rows
+	prm      contact.Sleep
 
 	quiet  []int32   // per tree: consecutive quiet steps (capped at prm.Steps)
 	asleep []bool    // per tree
@@ -50,14 +53,10 @@ type sleeper struct {
 	tree   []int32   // per geometry: its body's tree (−1: welded to the world)
 	frozen []bool    // per geometry: asleep or welded to the world
 
-	rowsFrom int // the step's first constraint row after the contact rows
-
-	skips  bool      // sleeping trees skip their CRBA and free-motion solve (sleepSkips)
 	massQ  []float64 // per coordinate: the q at which the tree's block of ws.mass was computed (heldMass)
 	massOK []bool    // per tree: massQ holds the coordinates of its block
 	kept   int       // blocks of M kept by heldMass since init (tests)
 
-	any     bool    // some tree is asleep
 	bodies  int     // sleeping bodies
 	islands int     // sleeping islands
 	maxEM   float64 // largest e_m of a sleeping island

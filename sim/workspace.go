@@ -33,20 +33,6 @@ type Workspace struct {
 	vstar  []float64 // Newton iterate for v*
 	newton int       // Newton iterations of the step (0 for explicit schemes)
 	conv   bool      // whether the Newton iteration converged
-
-	// contact problem
-	factor   solver.CliqueFactor
-	assemble contact.Assembler
-	problem  solver.Problem
-	result   solver.Result
-
-	cons     constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
-	notes    notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
-	mj       mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
-	pgs      pgsWork        // MuJoCo's PGS on MuJoCo's rows (mujoco_pgs.go)
-	noslip   noSlipWork     // MuJoCo's noslip pass (mujoco_noslip.go)
-	mjnewton newtonWork     // MuJoCo's Newton on MuJoCo's rows (mujoco_newton.go)
-
 	// treePar holds each tree's velocity parents (solver.Clique.Parent),
 	// nil where the tree factor is off (treeFactor).
 	treePar [][]int
@@ -65,6 +51,20 @@ type Workspace struct {
 	// midKin: the scheme's mid-step point is not (q0, v0) (θq ≠ 0 or
 	// θv ≠ 0), so that midStepKinematics updates kin; decided at New.
 	midKin bool
+
+	// contact problem
+	factor   solver.CliqueFactor
+	assemble contact.Assembler
+	problem  solver.Problem
+	result   solver.Result
+
+	cons     constraintWork // constraints, actuators, attachments, prescribed motions (constraints.go)
+	notes    notesWork      // the notes' trapezoidal and Bridson–Marino integrators (scheme_notes.go)
+	mj       mujocoWork     // MuJoCo's Euler and RK4 (scheme_mujoco.go)
+	pgs      pgsWork        // MuJoCo's PGS on MuJoCo's rows (mujoco_pgs.go)
+	noslip   noSlipWork     // MuJoCo's noslip pass (mujoco_noslip.go)
+	mjnewton newtonWork     // MuJoCo's Newton on MuJoCo's rows (mujoco_newton.go)
+
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
