@@ -48,8 +48,7 @@ type mujocoWork struct {
 	v, a   [4][]float64        // u_i = L(q_i) v_i and F_i = L(q_i) a_i
 	dq, dv []float64           // Σ_j A_ij u_j, Σ_j A_ij F_j
 	qEnd   []float64           // q0 ⊕ h Σ_j b_j u_j, the step's positions
-	mass   []float64           // M(q0) blocks and k(q0, v0) of stage 0, which the
-	// stages overwrite in the workspace and are put back (k above)
+	mass   []float64           // M(q0) blocks of stage 0, which the stages overwrite in the workspace and are put back (with k above)
 
 	staged rk4StageWork // rk4 steps with constraint rows solved at every stage (scheme_rk4c.go)
 

@@ -21,14 +21,14 @@ type Simulator struct {
 	t0     float64        // time of the initial state
 	prof   profiler       // the stage timers (Config.Profile)
 
-	pgsWarm     pgsWarm  // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
-	meanInertia float64  // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
-	sleep       sleeper  // the sleeping islands (contact.Params.Sleep, sleep.go)
-	last        lastStep // the statistics of the last step, gathered when read (Stats)
-	// sub, last: lastStep's statistics, read only by Step and Stats, and
-	// a substepped step's saved start come after the fields every step
-	// reads, on lines of their own.
-	sub substepWork // a substepped step's saved start (substep.go)
+	pgsWarm     pgsWarm // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
+	meanInertia float64 // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
+	sleep       sleeper // the sleeping islands (contact.Params.Sleep, sleep.go)
+	// last and sub come after the fields every step reads, on cache lines
+	// of their own: lastStep's statistics are written by Step and read by
+	// Stats, and sub only by a substepped step.
+	last lastStep    // the statistics of the last step, gathered when read (Stats)
+	sub  substepWork // a substepped step's saved start (substep.go)
 }
 
 // lastStep holds the statistics of the last step: st once gathered

@@ -64,7 +64,6 @@ type Workspace struct {
 	pgs      pgsWork        // MuJoCo's PGS on MuJoCo's rows (mujoco_pgs.go)
 	noslip   noSlipWork     // MuJoCo's noslip pass (mujoco_noslip.go)
 	mjnewton newtonWork     // MuJoCo's Newton on MuJoCo's rows (mujoco_newton.go)
-
 }
 
 func (w *Workspace) init(m *multibody.Model, cfg *Config) {
