@@ -16,4 +16,16 @@
 // with SIGILL after a few million instructions; run it again. With -peer
 // the argument names a peer scene of internal/peers (clutter-40,
 // cube-slide, …) instead of a model file.
+//
+// The code a step runs (its instruction-cache footprint) comes from the
+// same pair of runs made with --cache-sim=yes --dump-instr=yes: foot.py,
+// beside this file, reads both callgrind files and prints per step the
+// instructions, the I1 and D1 misses and the "hot lines", the 64-byte
+// lines of machine code that run about once a step or more, by package
+// and (--fn N) by function:
+//
+//	python3 internal/stepcount/foot.py /tmp/hc.100.cg /tmp/hc.600.cg 500 --fn 40
+//
+// The same script reads a callgrind run of internal/mjref's C tool
+// (--toggle-collect=mj_step) for MuJoCo's side.
 package main

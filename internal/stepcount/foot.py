@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Code footprint of one step from two callgrind runs made with --dump-instr=yes --cache-sim=yes.
+
+usage: foot.py SHORT.cg LONG.cg STEPS [--fn N] [--grep RE]
+  STEPS = the difference of the two runs' step counts.
+Prints per step: Ir, I1 misses, D1 misses, and the "hot lines": the 64-byte instruction lines
+whose instructions ran at least STEPS times in the window (about once a step or more), by package
+and (--fn N) by function (hot lines, Ir a step, I1 misses a step).
+"""
+import sys, re, collections, argparse
+
+def parse(path):
+    cost = collections.defaultdict(lambda: [0, 0, 0])  # addr -> Ir, I1mr, D1m
+    fnof, names = {}, {}
+    fn, last, skip = None, [0, 0], False
+    iIr = iI1 = None; iD = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('events:'):
+                ev = line.split()[1:]
+                iIr = ev.index('Ir'); iI1 = ev.index('I1mr') if 'I1mr' in ev else None
+                iD = [ev.index(e) for e in ('D1mr', 'D1mw') if e in ev]
+                continue
+            c = line[0]
+            if c in '0123456789+-*':
+                parts = line.split(); pos = []
+                for k in range(2):
+                    p = parts[k]
+                    if p == '*': v = last[k]
+                    elif p[0] in '+-': v = last[k] + int(p, 0)
+                    else: v = int(p, 0)
+                    pos.append(v)
+                last = pos
+                if skip: skip = False; continue
+                vals = [int(x) for x in parts[2:]]
+                g = lambda i: vals[i] if i is not None and i < len(vals) else 0
+                r = cost[pos[0]]; r[0] += g(iIr); r[1] += g(iI1); r[2] += sum(g(i) for i in iD)
+                fnof[pos[0]] = fn
+                continue
+            if line.startswith('fn='):
+                m = re.match(r'fn=\((\d+)\)(?: (.*))?', line.strip())
+                if m.group(2): names[m.group(1)] = m.group(2)
+                fn = names.get(m.group(1), m.group(1))
+            elif line.startswith('calls='):
+                skip = True
+            elif line.startswith('cfn='):
+                m = re.match(r'cfn=\((\d+)\)(?: (.*))?', line.strip())
+                if m and m.group(2): names[m.group(1)] = m.group(2)
+    return cost, fnof
+
+def pkg(fn):
+    m = re.match(r'(?:github.com/stiction-sim/stiction/)?([\w./]+?)[.(]', fn or '?')
+    return m.group(1) if m else (fn or '?')
+
+ap = argparse.ArgumentParser(); ap.add_argument('a'); ap.add_argument('b'); ap.add_argument('steps', type=float)
+ap.add_argument('--fn', type=int, default=0); ap.add_argument('--grep', default=None)
+o = ap.parse_args()
+a, _ = parse(o.a); b, fb = parse(o.b); S = o.steps
+lir = collections.Counter(); lfn = {}; tot = [0, 0, 0]
+fi = collections.defaultdict(lambda: [0, 0, 0])
+for addr, r in b.items():
+    ra = a.get(addr, [0, 0, 0]); d = [r[i] - ra[i] for i in range(3)]
+    for i in range(3): tot[i] += d[i]
+    fn = fb.get(addr) or '?'; fi[fn][1] += d[0]; fi[fn][2] += d[1]
+    if d[0] > 0: lir[addr // 64] += d[0]; lfn.setdefault(addr // 64, fn)
+hot = [l for l, c in lir.items() if c >= S]
+for l in hot: fi[lfn[l]][0] += 1
+print("per step: Ir %.0f  I1 misses %.0f  D1 misses %.0f  hot lines %d (%.1f KB)" % (tot[0]/S, tot[1]/S, tot[2]/S, len(hot), len(hot)/16.))
+pk = collections.defaultdict(lambda: [0, 0, 0])
+for fn, r in fi.items():
+    p = pk[pkg(fn)]
+    for i in range(3): p[i] += r[i]
+print("  " + ", ".join("%s %d" % (p, r[0]) for p, r in sorted(pk.items(), key=lambda kv: -kv[1][0]) if r[0] > 0))
+if o.fn:
+    rows = [(fn, r) for fn, r in fi.items() if r[0] > 0 and (not o.grep or re.search(o.grep, fn))]
+    rows.sort(key=lambda kv: -kv[1][0])
+    print("%-72s %5s %8s %7s" % ("function", "lines", "Ir/step", "I1mr"))
+    for fn, r in rows[:o.fn]:
+        print("%-72s %5d %8.0f %7.1f" % (fn.replace('github.com/stiction-sim/stiction/', '')[-72:], r[0], r[1]/S, r[2]/S))
