@@ -155,15 +155,17 @@ type extraRows struct {
 // rows [3i, 3i+3) of the result. p must already hold the cliques, A, v* and
 // diag(M) of the step; kin must hold the kinematics at q0
 // (multibody.Workspace.Update). mats are indexed by
-// multibody.Geometry.Material.
-func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs []Pair, mats []Material, dt float64, prm Params, p *solver.Problem) error {
+// multibody.Geometry.Material. prm is read, not kept nor written: a
+// pointer, because the 184-byte struct passed by value was copied at
+// every call (six instruction-cache lines of the simulator's caller).
+func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs []Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
 	// A_t⁻¹ for the Delassus estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (SAP §V-B).
 	if a.Factored == nil {
 		if err := a.factor.Factor(p); err != nil {
 			return fmt.Errorf("contact: %w", err)
 		}
 	}
-	a.start(m, len(p.Constraints), dt, prm)
+	a.start(m, len(p.Constraints), dt, prm.AnchorRadius)
 	if len(pairs) == 0 {
 		return nil // the common step of a robot off the ground: no row, nothing queued (a.extra is empty)
 	}
@@ -184,7 +186,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		if i < len(a.Geometric) && a.Geometric[i] {
 			err = a.addGeometric(m, kin, i, &pairs[i], mats, p)
 		} else {
-			err = a.addPair(m, kin, i, &pairs[i], mats, dt, &prm, p)
+			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
 		}
 		if err != nil {
 			return err
@@ -195,15 +197,16 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 }
 
 // start resets the per-Assemble state for a problem whose contact blocks
-// begin at constraint base: what a call with no pair leaves (no block, no
+// begin at constraint base, of time step dt and Params.AnchorRadius
+// anchorRadius: what a call with no pair leaves (no block, no
 // rolling or spin row, every per-pair slice empty). It is a short
 // function of its own because a step of a robot off the ground calls
 // Assemble with no pair at every step, and the whole per-pair set-up
 // would run through more of the instruction cache than the assembly of
 // nothing needs (BENCHMARKS.md, forty-ninth pass).
-func (a *Assembler) start(m *multibody.Model, base int, dt float64, prm Params) {
+func (a *Assembler) start(m *multibody.Model, base int, dt, anchorRadius float64) {
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], base
-	a.dt, a.anchorRadius = dt, prm.AnchorRadius
+	a.dt, a.anchorRadius = dt, anchorRadius
 	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
 	a.comb, a.combined.valid = nil, false
 	a.roll, a.spin, a.lever, a.frames = a.roll[:0], a.spin[:0], a.lever[:0], a.frames[:0]
@@ -374,14 +377,29 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	for r := range 3 {
 		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
-	a.recall(m, kin, i, pr, mats)
-	if a.last.mat.Rolling > 0 {
+	mat := a.geometricMaterial(m, kin, i, pr, mats)
+	if mat.Rolling > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
 	}
-	if a.last.mat.Spin > 0 {
+	if mat.Spin > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
 	}
 	return nil
+}
+
+// geometricMaterial returns the combined material of pair i, marked
+// Geometric, whose rolling and spin friction addGeometric reads: read in
+// place from Combined when given and the pair is not on an elastic
+// foundation, the material recall would copy into a.last (160 bytes and
+// ten instruction-cache lines a step on a MuJoCo robot), else recall's.
+// a.last is then left as it was: still its own geometries' material,
+// which a later addPair may reuse.
+func (a *Assembler) geometricMaterial(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material) *Material {
+	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
+		return &a.comb[i]
+	}
+	a.recall(m, kin, i, pr, mats)
+	return &a.last.mat
 }
 
 // SpinBlock returns the index of pair i's spin-friction block in the
@@ -463,6 +481,11 @@ func (a *Assembler) frameOf(i int, pr *Pair) *frame {
 	}
 	return a.spareFrame(&pr.Normal)
 }
+
+// Frame returns the frame of pair i of the last Assemble, pr, read in
+// place: the directions (t1, t2, n) of its rows, its tangents
+// spatial.Orthonormal(n) of its normal n now, bit for bit (frameOf).
+func (a *Assembler) Frame(i int, pr *Pair) *[3]spatial.Vec3 { return a.frameOf(i, pr) }
 
 // spareFrame sets a.spare to the frame of normal n and returns it
 // (frameOf, out of line).

@@ -51,7 +51,7 @@ func assembleWith(t *testing.T, sc *scene, comb []Material) solver.Problem {
 	a := Assembler{Combined: comb}
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
-	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, DefaultParams(), &p); err != nil {
+	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, new(DefaultParams()), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p

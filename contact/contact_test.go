@@ -164,7 +164,7 @@ func (sc *scene) assemble(t *testing.T, prm Params) {
 	var a Assembler
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
-	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, prm, p); err != nil {
+	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, &prm, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err != nil {
@@ -437,7 +437,7 @@ func (sc *scene) assembleMarked(t *testing.T, geo []bool, prm Params) (*Assemble
 	a := &Assembler{Geometric: geo}
 	kin := multibody.NewWorkspace(sc.m)
 	kin.Update(sc.s.Q, sc.s.V)
-	if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, prm, &p); err != nil {
+	if err := a.Assemble(sc.m, kin, sc.pairs, sc.mats, 0.01, &prm, &p); err != nil {
 		t.Fatal(err)
 	}
 	return a, &p

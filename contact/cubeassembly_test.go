@@ -140,7 +140,7 @@ func TestCubeassemblyCombinedOncePerMaterials(t *testing.T) {
 		if round == 1 { // the caller changes a material between two Assembles
 			mats[1].Friction, mats[0].Stiffness = 0.7, 2e5
 		}
-		a.start(m, 0, 0.01, DefaultParams())
+		a.start(m, 0, 0.01, DefaultParams().AnchorRadius)
 		for i, g := range geoms {
 			pr := Pair{GeomA: g[0], GeomB: g[1]}
 			a.recall(m, nil, i, &pr, mats)

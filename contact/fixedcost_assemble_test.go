@@ -37,7 +37,7 @@ func TestFixedcostAssembleNoPairs(t *testing.T) {
 		assemble := func(pairs []Pair) solver.Problem {
 			var p solver.Problem
 			sc.massProblem(&p)
-			if err := a.Assemble(sc.m, kin, pairs, sc.mats, 0.01, DefaultParams(), &p); err != nil {
+			if err := a.Assemble(sc.m, kin, pairs, sc.mats, 0.01, new(DefaultParams()), &p); err != nil {
 				t.Fatal(err)
 			}
 			return p

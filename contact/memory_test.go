@@ -21,7 +21,7 @@ func memoryStep(t *testing.T, sc *scene, a *Assembler, prm Params, gn, slide []f
 	sc.massProblem(p)
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
-	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, prm, p); err != nil {
+	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, &prm, p); err != nil {
 		t.Fatal(err)
 	}
 	res := &solver.Result{Gamma: make([]float64, p.NR), VC: make([]float64, p.NR)}

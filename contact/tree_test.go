@@ -59,7 +59,7 @@ func TestSameTreeContact(t *testing.T) {
 	mat := []Material{{Stiffness: 1e6, Dissipation: 0.01, Friction: 0.5}}
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
-	if err := a.Assemble(m, kin, []Pair{{GeomA: 0, GeomB: 2, BodyA: 0, BodyB: 2, Contact: c}}, mat, 0.01, DefaultParams(), p); err != nil {
+	if err := a.Assemble(m, kin, []Pair{{GeomA: 0, GeomB: 2, BodyA: 0, BodyB: 2, Contact: c}}, mat, 0.01, new(DefaultParams()), p); err != nil {
 		t.Fatal(err)
 	}
 	if len(p.JBlock) != 1 || p.JBlock[0].Clique != 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // PyramidRowsCheck checks the pyramid problem of s's last mujoco-euler
@@ -39,7 +40,9 @@ func PyramidRowsCheck(s *Simulator, q0, v0 []float64) (int, error) {
 		if blk.edges <= 0 {
 			continue
 		}
-		if rot := mujocoTangents(s.Model, kin, &w.pairs[i]); rot != blk.rot {
+		var dirs [3]spatial.Vec3 // the contact's frame formed again
+		dirs[0], dirs[1] = spatial.Orthonormal(w.pairs[i].Normal)
+		if rot := mujocoTangents(s.Model, kin, &w.pairs[i], &dirs); rot != blk.rot {
 			return n, fmt.Errorf("contact %d: MuJoCo's tangents %v, want %v", i, blk.rot, rot)
 		}
 		k0 := s.pyramidEdgesRef(p, &ref, &w.pairs[i], &w.mj.staged.mats0[i].mat, &blk, i, pw.jstart)

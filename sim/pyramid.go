@@ -120,26 +120,26 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		if !pyramidPair(&mats[i]) {
 			continue
 		}
-		pw.blocks[i] = pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
+		spin, roll := asm.SpinBlock(i), asm.RollingBlock(i)
+		pw.blocks[i] = pyramidContact(&mats[i].mat, spin, roll)
 		if found && sameManifold(&pairs[i-1], &pairs[i]) && pw.blocks[i-1].edges > 0 {
 			pw.blocks[i].rot = pw.blocks[i-1].rot // mujocoTangents of the same geometries and normal
 		} else {
-			pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i])
+			pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i], asm.Frame(i, &pairs[i]))
 		}
 		found = true
+		// Its spin and rolling blocks, absorbed into its edges: they
+		// follow every contact block (contact.Assembler), so that this
+		// loop does not write them again.
+		if spin >= 0 {
+			pw.blocks[spin].edges = -1
+		}
+		if roll >= 0 {
+			pw.blocks[roll].edges = -1
+		}
 	}
 	if !found {
 		return false
-	}
-	for i := range pairs {
-		if pw.blocks[i].edges <= 0 {
-			continue
-		}
-		for _, c := range [2]int{pw.blocks[i].spin, pw.blocks[i].roll} {
-			if c >= 0 {
-				pw.blocks[c].edges = -1 // absorbed into contact i's edges
-			}
-		}
 	}
 	pp := pw.startProblem(p)
 	for i := 0; i < len(p.Constraints); {
@@ -665,14 +665,15 @@ func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 
 // mujocoTangents returns MuJoCo's contact tangents t1', t2' of the pair
 // in its own frame (t1, t2) = spatial.Orthonormal(n), the frame of its
-// rows (contact.Assembler): rot[j] = (tj'·t1, tj'·t2). MuJoCo 2.2.2
+// rows (contact.Assembler), which dirs holds (contact.Assembler.Frame: the
+// assembler's own, not formed again): rot[j] = (tj'·t1, tj'·t2). MuJoCo 2.2.2
 // (mju_makeFrame) takes t1' as the given y axis made orthogonal to the
 // normal, the y axis being the capsule's axis for a plane–capsule
 // contact (mjc_PlaneCapsule) and otherwise (0, 1, 0), or (0, 0, 1) when
 // |n_y| ≥ 0.5; a zero projection becomes (1, 0, 0) (mju_normalize3); and
 // t2' = n × t1'. The pyramid depends on t1' (its edges lie in the planes
 // of n and ±t1', ±t2'), not on the sign of the normal.
-func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair) [2][2]float64 {
+func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, dirs *[3]spatial.Vec3) [2][2]float64 {
 	n := pr.Normal
 	y := spatial.Vec3{0, 1, 0}
 	if !(n[1] < 0.5 && n[1] > -0.5) {
@@ -688,7 +689,7 @@ func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pa
 		y = y.Scale(1 / l)
 	}
 	z := n.Cross(y)
-	t1, t2 := spatial.Orthonormal(n)
+	t1, t2 := dirs[0], dirs[1]
 	return [2][2]float64{{y.Dot(t1), y.Dot(t2)}, {z.Dot(t1), z.Dot(t2)}}
 }
 

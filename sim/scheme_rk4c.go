@@ -307,7 +307,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		sim.markPyramids(st)
 		st.comb = combinedMaterials(st.mats, st.comb)
 		st.asm.Combined = st.comb
-		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, prm, p); err != nil {
+		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, &prm, p); err != nil {
 			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
 		}
 		sim.softRows(p, st.pairs, st.mats, st.vs)

@@ -26,7 +26,7 @@ func (sim *Simulator) assembleContacts() error {
 		st.comb0 = combinedMaterials(st.mats0, st.comb0)
 		w.assemble.Combined = st.comb0
 	}
-	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, sim.cfg.Contact, &w.problem)
+	err := w.assemble.Assemble(sim.Model, w.kin0, w.pairs, sim.cfg.Materials, sim.cfg.DT, &sim.cfg.Contact, &w.problem)
 	if err != nil {
 		return fmt.Errorf("sim: step %d: %w", sim.step+1, err)
 	}
