@@ -13,12 +13,26 @@ func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	da, db := a.axis(2), b.axis(2)
 	s, t := closestSegments(&a.pos, &da, a.s.HalfLength, &b.pos, &db, b.s.HalfLength)
 	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
-	t1, _ := spatial.Orthonormal(da)
-	fb, _ := unit(da.Cross(db), t1)
+	scale := a.size() + b.size()
+	fb := fallbackNormal // read by ballBall only when the points are not apart
+	if !apart(&p, &q, scale) {
+		fb = capsulesNormal(a, b, &da, &db)
+	}
+	return ballBall(out, margin, &p, a.s.Radius, &q, b.s.Radius, &fb, scale)
+}
+
+// capsulesNormal is capsuleCapsule's normal for axes whose closest points
+// coincide: the unit common normal of the axes (else a normal of A's),
+// pointing from A to B. Out of line: it is rarely needed.
+//
+//go:noinline
+func capsulesNormal(a, b *posed, da, db *spatial.Vec3) spatial.Vec3 {
+	t1, _ := spatial.Orthonormal(*da)
+	fb, _ := unit(da.Cross(*db), t1)
 	if fb.Dot(b.pos.Sub(a.pos)) < 0 {
 		fb = fb.Neg()
 	}
-	return ballBall(out, margin, &p, a.s.Radius, &q, b.s.Radius, &fb, a.size()+b.size())
+	return fb
 }
 
 // boxCapsule works in the box frame on the capsule's axis segment. If the

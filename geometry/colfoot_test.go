@@ -187,3 +187,43 @@ func TestColfootSegmentsBalls(t *testing.T) {
 		}
 	}
 }
+
+// capsuleCapsuleVec is capsuleCapsule as it was written, its fallback
+// normal formed at every call.
+func capsuleCapsuleVec(a, b *posed, margin float64, out []Contact) []Contact {
+	da, db := a.axis(2), b.axis(2)
+	s, t := closestSegmentsVec(a.pos, da, a.s.HalfLength, b.pos, db, b.s.HalfLength)
+	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
+	t1, _ := spatial.Orthonormal(da)
+	fb, _ := unit(da.Cross(db), t1)
+	if fb.Dot(b.pos.Sub(a.pos)) < 0 {
+		fb = fb.Neg()
+	}
+	return ballBallVec(out, margin, p, a.s.Radius, q, b.s.Radius, fb, a.size()+b.size())
+}
+
+// TestColfootCapsuleCapsule: capsuleCapsule, whose fallback normal is
+// formed only when ballBall reads it, gives the contacts of the form that
+// formed it at every call, to the bit: random capsules, crossing axes
+// (coincident closest points), coincident and parallel ones, awkward values.
+func TestColfootCapsuleCapsule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 28))
+	for trial := range 20000 {
+		a := newPosed(Shape{Kind: Capsule, Radius: math.Abs(awkward(rng, 0.2)), HalfLength: math.Abs(awkward(rng, 0.5))},
+			spatial.Pose{R: randQuat(rng), P: awkwardVec(rng, 1)})
+		b := newPosed(Shape{Kind: Capsule, Radius: math.Abs(awkward(rng, 0.2)), HalfLength: math.Abs(awkward(rng, 0.5))},
+			spatial.Pose{R: randQuat(rng), P: awkwardVec(rng, 1)})
+		switch trial % 4 {
+		case 0:
+			b.pos = a.pos // crossing at their centres
+		case 1:
+			b.pos, b.rot = a.pos, a.rot // coincident
+		case 2:
+			b.rot = a.rot // parallel
+		}
+		margin := awkward(rng, 1)
+		if got, want := capsuleCapsule(&a, &b, margin, nil), capsuleCapsuleVec(&a, &b, margin, nil); !sameContactsBits(got, want) {
+			t.Fatalf("trial %d: %v, the old form %v", trial, got, want)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func ballBall(out []Contact, margin float64, ca *spatial.Vec3, ra float64, cb *s
 	d0, d1, d2 := cb[0]-ca[0], cb[1]-ca[1], cb[2]-ca[2]
 	dist := math.Sqrt(d0*d0 + d1*d1 + d2*d2)
 	n := *fallback
-	if dist > tieTol*scale {
+	if dist > tieTol*scale { // apart(ca, cb, scale)
 		s := 1 / dist
 		n = spatial.Vec3{s * d0, s * d1, s * d2}
 	} else {
@@ -47,6 +47,13 @@ func ballBall(out []Contact, margin float64, ca *spatial.Vec3, ra float64, cb *s
 		0.5 * ((ca[2] + ra*n[2]) + (cb[2] + -rb*n[2])),
 	}
 	return append(out, Contact{Point: p, Normal: n, Phi: phi})
+}
+
+// apart reports whether ballBall takes its normal from the centres ca and
+// cb rather than its fallback: the same distance, the same test.
+func apart(ca, cb *spatial.Vec3, scale float64) bool {
+	d0, d1, d2 := cb[0]-ca[0], cb[1]-ca[1], cb[2]-ca[2]
+	return math.Sqrt(d0*d0+d1*d1+d2*d2) > tieTol*scale
 }
 
 // sphereBox works in the box frame. A centre outside the box is pushed out
