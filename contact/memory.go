@@ -94,8 +94,7 @@ func (mem *Memory) Recall(pairs []Pair) {
 		pr := &pairs[i]
 		j, ok := mem.findFrom(pairKey(pr), guess)
 		if !ok {
-			pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
-			pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
+			fresh(pr)
 			continue
 		}
 		guess = j + 1
@@ -113,6 +112,15 @@ func (mem *Memory) Recall(pairs []Pair) {
 		}
 		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
 	}
+}
+
+// fresh clears what Recall sets of pair pr, a contact new at this step:
+// out of Recall's loop, which mostly finds its pairs remembered.
+//
+//go:noinline
+func fresh(pr *Pair) {
+	pr.Age, pr.PrevImpulse, pr.Anchored, pr.AnchorShift, pr.GapError = 0, [3]float64{}, false, spatial.Vec3{}, 0
+	pr.RollAnchored, pr.RollShift, pr.SpinAnchored, pr.SpinShift = false, spatial.Vec3{}, false, 0
 }
 
 // find returns the index of the first memo whose key is not below k and

@@ -29,6 +29,14 @@ func (a AABB) Inflate(m float64) AABB {
 	return AABB{Min: a.Min.Sub(d), Max: a.Max.Add(d)}
 }
 
+// SetInflated sets *a to b.Inflate(m), the same differences and sums,
+// read and written in place: Inflate's values cost a broad phase's loop
+// six copies of a vector a box.
+func (a *AABB) SetInflated(b *AABB, m float64) {
+	a.Min = spatial.Vec3{b.Min[0] - m, b.Min[1] - m, b.Min[2] - m}
+	a.Max = spatial.Vec3{b.Max[0] + m, b.Max[1] + m, b.Max[2] + m}
+}
+
 // bounded reports whether every component of a is finite.
 func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 
@@ -49,24 +57,24 @@ func (s *Shape) BoxAt(x *spatial.Pose) AABB {
 	case Sphere:
 		return s.aabbMat(spatial.Mat3{}, x.P) // which does not read the rotation
 	case Capsule:
-		return capsuleAABB(s, zAxis(x.R), x.P)
+		z := zAxis(&x.R)
+		return capsuleAABB(s, &z, &x.P)
 	}
 	return s.aabbMat(x.R.RotMat(), x.P)
 }
 
 // capsuleAABB returns the world box of the capsule s centred at p with
-// unit axis a (world).
-func capsuleAABB(s *Shape, a, p spatial.Vec3) AABB {
-	var e spatial.Vec3
-	for i := range 3 {
-		e[i] = math.Abs(a[i])*s.HalfLength + s.Radius
-	}
-	return AABB{Min: p.Sub(e), Max: p.Add(e)}
+// unit axis a (world): p ∓ e with e_i = |a_i| l + r, in scalars read in
+// place (the Vec3 values were copied some ten times a call).
+func capsuleAABB(s *Shape, a, p *spatial.Vec3) AABB {
+	l, r := s.HalfLength, s.Radius
+	e0, e1, e2 := math.Abs(a[0])*l+r, math.Abs(a[1])*l+r, math.Abs(a[2])*l+r
+	return AABB{Min: spatial.Vec3{p[0] - e0, p[1] - e1, p[2] - e2}, Max: spatial.Vec3{p[0] + e0, p[1] + e1, p[2] + e2}}
 }
 
 // zAxis returns the third column of q.RotMat(), the rotated z axis, by
 // the same expressions.
-func zAxis(q spatial.Quat) spatial.Vec3 {
+func zAxis(q *spatial.Quat) spatial.Vec3 {
 	w, x, y, z := q.W, q.X, q.Y, q.Z
 	return spatial.Vec3{2 * (x*z + w*y), 2 * (y*z - w*x), 1 - 2*(x*x+y*y)}
 }
@@ -85,7 +93,8 @@ func (s *Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
 			e[i] = math.Abs(r[i][0])*s.HalfExtents[0] + math.Abs(r[i][1])*s.HalfExtents[1] + math.Abs(r[i][2])*s.HalfExtents[2]
 		}
 	case Capsule:
-		return capsuleAABB(s, r.Col(2), p)
+		a := r.Col(2)
+		return capsuleAABB(s, &a, &p)
 	case Cylinder:
 		// A disc of radius ρ with unit normal a spans ρ √(1 − a_i²) along axis i.
 		for i := range 3 {

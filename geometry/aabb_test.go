@@ -112,7 +112,7 @@ func TestAABBShortcutsSameBits(t *testing.T) {
 			}
 		}
 	}
-	if a, b := zAxis(spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}), (spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}).RotMat().Col(2); a != b {
+	if a, b := zAxis(&spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}), (spatial.Quat{W: 0.3, X: -0.5, Y: 0.1, Z: 0.7}).RotMat().Col(2); a != b {
 		t.Fatalf("zAxis %v, RotMat's third column %v", a, b)
 	}
 }

@@ -63,7 +63,7 @@ func boxEdgeContact(out []Contact, margin float64, a, b *posed, sat satResult) [
 	i, j := sat.edge/3, sat.edge%3
 	ea, ia := supportEdge(a, i, sat.u)
 	eb, ib := supportEdge(b, j, sat.u.Neg())
-	s, t := closestSegments(ea.c, ea.d, ea.e, eb.c, eb.d, eb.e)
+	s, t := closestSegments(&ea.c, &ea.d, ea.e, &eb.c, &eb.d, eb.e)
 	n := len(out)
 	out = appendContact(out, margin, ea.at(s), eb.at(t), sat.u, -sat.overlap)
 	if len(out) > n {

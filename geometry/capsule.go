@@ -11,14 +11,28 @@ import (
 // their common normal, oriented from A's centre towards B's.
 func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	da, db := a.axis(2), b.axis(2)
-	s, t := closestSegments(a.pos, da, a.s.HalfLength, b.pos, db, b.s.HalfLength)
+	s, t := closestSegments(&a.pos, &da, a.s.HalfLength, &b.pos, &db, b.s.HalfLength)
 	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
-	t1, _ := spatial.Orthonormal(da)
-	fb, _ := unit(da.Cross(db), t1)
+	scale := a.size() + b.size()
+	fb := fallbackNormal // read by ballBall only when the points are not apart
+	if !apart(&p, &q, scale) {
+		fb = capsulesNormal(a, b, &da, &db)
+	}
+	return ballBall(out, margin, &p, a.s.Radius, &q, b.s.Radius, &fb, scale)
+}
+
+// capsulesNormal is capsuleCapsule's normal for axes whose closest points
+// coincide: the unit common normal of the axes (else a normal of A's),
+// pointing from A to B. Out of line: it is rarely needed.
+//
+//go:noinline
+func capsulesNormal(a, b *posed, da, db *spatial.Vec3) spatial.Vec3 {
+	t1, _ := spatial.Orthonormal(*da)
+	fb, _ := unit(da.Cross(*db), t1)
 	if fb.Dot(b.pos.Sub(a.pos)) < 0 {
 		fb = fb.Neg()
 	}
-	return ballBall(out, margin, p, a.s.Radius, q, b.s.Radius, fb, a.size()+b.size())
+	return fb
 }
 
 // boxCapsule works in the box frame on the capsule's axis segment. If the
@@ -83,7 +97,7 @@ func segmentBoxEdge(h spatial.Vec3, sg segment, sat satResult) (ps, pb spatial.V
 		}
 	}
 	d[i] = 1
-	s, t := closestSegments(sg.c, sg.d, sg.e, c, d, h[i])
+	s, t := closestSegments(&sg.c, &sg.d, sg.e, &c, &d, h[i])
 	return sg.at(s), c.AddScaled(t, d)
 }
 
@@ -107,7 +121,7 @@ func segmentBoxClosest(h spatial.Vec3, sg segment) (ps, pb spatial.Vec3, dist fl
 			var c spatial.Vec3
 			c[j] = float64(2*(m&1)-1) * h[j]
 			c[k] = float64((m&2)-1) * h[k]
-			s, t := closestSegments(sg.c, sg.d, sg.e, c, d, h[i])
+			s, t := closestSegments(&sg.c, &sg.d, sg.e, &c, &d, h[i])
 			p, q := sg.at(s), c.AddScaled(t, d)
 			if dd := p.Sub(q).Norm(); dd < dist {
 				ps, pb, dist = p, q, dd
@@ -161,16 +175,21 @@ type planePoint struct {
 // within the margin: every candidate up to margin + keepSlope·w, where w is
 // the extent of the flat contact (see manifold.go).
 func appendKept(out []Contact, margin float64, n spatial.Vec3, pts []planePoint, w float64) []Contact {
+	// The candidates are read in place (a planePoint is 64 bytes), and
+	// the point (wa + wb)/2 formed in scalars, as Add and Scale(0.5) form it.
 	lo := math.Inf(1)
-	for _, p := range pts {
-		lo = math.Min(lo, p.phi)
+	for i := range pts {
+		lo = math.Min(lo, pts[i].phi)
 	}
 	if !(lo <= margin) {
 		return out
 	}
-	for _, p := range pts {
-		if p.phi <= keepLimit(margin, w) {
-			out = append(out, Contact{Point: p.wa.Add(p.wb).Scale(0.5), Normal: n, Phi: p.phi, Feature: p.feature})
+	lim := keepLimit(margin, w)
+	for i := range pts {
+		p := &pts[i]
+		if p.phi <= lim {
+			pt := spatial.Vec3{0.5 * (p.wa[0] + p.wb[0]), 0.5 * (p.wa[1] + p.wb[1]), 0.5 * (p.wa[2] + p.wb[2])}
+			out = append(out, Contact{Point: pt, Normal: n, Phi: p.phi, Feature: p.feature})
 		}
 	}
 	return out

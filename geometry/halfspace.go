@@ -25,15 +25,26 @@ func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 // the end at local −z, 1 for +z) whose Phi is within the margin (a
 // capsule's line contact is not kept beyond the margin like a face).
 func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
-	n := a.axis(2)
-	ax := b.axis(2).Scale(b.s.HalfLength)
-	r := b.s.Radius
+	// In scalars, read in place, the same operations as
+	// e = b.pos ∓ b.axis(2).Scale(b.s.HalfLength), h = n·(e − a.pos),
+	// wa = e.AddScaled(−h, n), wb = e.AddScaled(−r, n): the vector forms
+	// copied each Vec3 several times (some 400 instructions a call).
+	ra, rb := &a.rot, &b.rot
+	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2]
+	hl, r := b.s.HalfLength, b.s.Radius
+	x0, x1, x2 := hl*rb[0][2], hl*rb[1][2], hl*rb[2][2]
+	p0, p1, p2 := b.pos[0], b.pos[1], b.pos[2]
+	ends := [2]spatial.Vec3{{p0 - x0, p1 - x1, p2 - x2}, {p0 + x0, p1 + x1, p2 + x2}}
 	var pts [2]planePoint
-	for k, e := range [2]spatial.Vec3{b.pos.Sub(ax), b.pos.Add(ax)} {
-		h := n.Dot(e.Sub(a.pos))
-		pts[k] = planePoint{wa: e.AddScaled(-h, n), wb: e.AddScaled(-r, n), phi: h - r, feature: faceFeature(false, 0, 0) | uint32(k)}
+	for k := range pts {
+		e0, e1, e2 := ends[k][0], ends[k][1], ends[k][2]
+		h := n0*(e0-a.pos[0]) + n1*(e1-a.pos[1]) + n2*(e2-a.pos[2])
+		p := &pts[k]
+		p.wa = spatial.Vec3{e0 + -h*n0, e1 + -h*n1, e2 + -h*n2}
+		p.wb = spatial.Vec3{e0 + -r*n0, e1 + -r*n1, e2 + -r*n2}
+		p.phi, p.feature = h-r, faceFeature(false, 0, 0)|uint32(k)
 	}
-	return appendKept(out, margin, n, pts[:], 0)
+	return appendKept(out, margin, spatial.Vec3{n0, n1, n2}, pts[:], 0)
 }
 
 // halfSpaceRef sets ref to the plane of the half-space a, with the

@@ -28,12 +28,17 @@ const parallelSin2 = 1e-20
 // between the segments (c1, d1, e1) and (c2, d2, e2) (Ericson, Real-Time
 // Collision Detection §5.1.9). For parallel segments whose projections
 // overlap it picks the middle of the overlap on the first segment.
-func closestSegments(c1, d1 spatial.Vec3, e1 float64, c2, d2 spatial.Vec3, e2 float64) (s, t float64) {
-	r := c1.Sub(c2)
-	b := d1.Dot(d2)
-	c := d1.Dot(r)
-	f := d2.Dot(r)
-	if denom := d1.Cross(d2).Norm2(); denom > parallelSin2 {
+//
+// The vectors are read in place and the products formed in scalars, the
+// same expressions as r = c1 − c2, d1·d2, d1·r, d2·r and ‖d1 × d2‖²: the
+// Vec3 values were copied some twenty times a call.
+func closestSegments(c1, d1 *spatial.Vec3, e1 float64, c2, d2 *spatial.Vec3, e2 float64) (s, t float64) {
+	r0, r1, r2 := c1[0]-c2[0], c1[1]-c2[1], c1[2]-c2[2]
+	b := d1[0]*d2[0] + d1[1]*d2[1] + d1[2]*d2[2]
+	c := d1[0]*r0 + d1[1]*r1 + d1[2]*r2
+	f := d2[0]*r0 + d2[1]*r1 + d2[2]*r2
+	x0, x1, x2 := d1[1]*d2[2]-d1[2]*d2[1], d1[2]*d2[0]-d1[0]*d2[2], d1[0]*d2[1]-d1[1]*d2[0]
+	if denom := x0*x0 + x1*x1 + x2*x2; denom > parallelSin2 {
 		s = clamp((b*f-c)/denom, -e1, e1)
 	} else {
 		// The second segment projects onto [−c − e2, −c + e2] on the first line.

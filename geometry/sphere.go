@@ -7,7 +7,7 @@ import (
 )
 
 func sphereSphere(a, b *posed, margin float64, out []Contact) []Contact {
-	return ballBall(out, margin, a.pos, a.s.Radius, b.pos, b.s.Radius, fallbackNormal, a.size()+b.size())
+	return ballBall(out, margin, &a.pos, a.s.Radius, &b.pos, b.s.Radius, &fallbackNormal, a.size()+b.size())
 }
 
 // sphereCapsule treats the capsule as a ball centred at the point of its
@@ -16,22 +16,44 @@ func sphereCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	ax := b.axis(2)
 	q := closestOnSegment(a.pos, b.pos, ax, b.s.HalfLength)
 	t1, _ := spatial.Orthonormal(ax)
-	return ballBall(out, margin, a.pos, a.s.Radius, q, b.s.Radius, t1, a.size()+b.size())
+	return ballBall(out, margin, &a.pos, a.s.Radius, &q, b.s.Radius, &t1, a.size()+b.size())
 }
 
 // ballBall appends the contact between the ball (ca, ra) of A and the ball
 // (cb, rb) of B, using fallback as the normal when the centres coincide to
 // within rounding (tieTol times scale).
-func ballBall(out []Contact, margin float64, ca spatial.Vec3, ra float64, cb spatial.Vec3, rb float64, fallback spatial.Vec3, scale float64) []Contact {
-	d := cb.Sub(ca)
-	dist := d.Norm()
-	n := fallback
-	if dist > tieTol*scale {
-		n = d.Scale(1 / dist)
+//
+// In scalars, the vectors read in place, the same expressions as
+// d = cb − ca, n = d.Scale(1/‖d‖), appendContact of ca.AddScaled(ra, n)
+// and cb.AddScaled(−rb, n): the Vec3 values were copied some fifteen
+// times a call.
+func ballBall(out []Contact, margin float64, ca *spatial.Vec3, ra float64, cb *spatial.Vec3, rb float64, fallback *spatial.Vec3, scale float64) []Contact {
+	d0, d1, d2 := cb[0]-ca[0], cb[1]-ca[1], cb[2]-ca[2]
+	dist := math.Sqrt(d0*d0 + d1*d1 + d2*d2)
+	n := *fallback
+	if dist > tieTol*scale { // apart(ca, cb, scale)
+		s := 1 / dist
+		n = spatial.Vec3{s * d0, s * d1, s * d2}
 	} else {
 		dist = 0
 	}
-	return appendContact(out, margin, ca.AddScaled(ra, n), cb.AddScaled(-rb, n), n, dist-ra-rb)
+	phi := dist - ra - rb
+	if !(phi <= margin) {
+		return out
+	}
+	p := spatial.Vec3{
+		0.5 * ((ca[0] + ra*n[0]) + (cb[0] + -rb*n[0])),
+		0.5 * ((ca[1] + ra*n[1]) + (cb[1] + -rb*n[1])),
+		0.5 * ((ca[2] + ra*n[2]) + (cb[2] + -rb*n[2])),
+	}
+	return append(out, Contact{Point: p, Normal: n, Phi: phi})
+}
+
+// apart reports whether ballBall takes its normal from the centres ca and
+// cb rather than its fallback: the same distance, the same test.
+func apart(ca, cb *spatial.Vec3, scale float64) bool {
+	d0, d1, d2 := cb[0]-ca[0], cb[1]-ca[1], cb[2]-ca[2]
+	return math.Sqrt(d0*d0+d1*d1+d2*d2) > tieTol*scale
 }
 
 // sphereBox works in the box frame. A centre outside the box is pushed out

@@ -329,7 +329,7 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 		if spec != nil {
 			s = spec[i]
 		}
-		c.boxes[i] = box.Inflate(margin + g.Standoff + s)
+		c.boxes[i].SetInflated(box, margin+g.Standoff+s)
 	}
 }
 
@@ -382,7 +382,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			}
 			box = c.movingBox(int(i), g, &x)
 		}
-		c.boxes[i] = box.Inflate(d)
+		c.boxes[i].SetInflated(box, d)
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
@@ -391,12 +391,8 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		}
 		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
 		ma.met, mb.met = ballRetry, ballRetry
-		if ma.coarse || mb.coarse {
-			sim.exactBox(c, kin, pr[0], spec)
-			sim.exactBox(c, kin, pr[1], spec)
-			if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
-				continue
-			}
+		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
+			continue
 		}
 		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
 			c.culled++
@@ -405,6 +401,17 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.cand = append(c.cand, pr)
 	}
 	c.screened = true
+}
+
+// exactMeet gives the geometries of pair pr their exact boxes (exactBox)
+// and reports whether these meet: filteredBroadPhase's test of a pair
+// whose bounds met, kept out of its loop (a few pairs a step at most).
+//
+//go:noinline
+func (sim *Simulator) exactMeet(c *collider, kin *multibody.Workspace, pr [2]int32, spec []float64) bool {
+	sim.exactBox(c, kin, pr[0], spec)
+	sim.exactBox(c, kin, pr[1], spec)
+	return c.boxes[pr[0]].Meets(&c.boxes[pr[1]])
 }
 
 // exactBox replaces geometry i's coarse box (ballBox), when it has one,
@@ -421,7 +428,7 @@ func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, s
 		s = spec[i]
 	}
 	x := kin.Pose(g.Body)
-	c.boxes[i] = c.movingBox(int(i), g, &x).Inflate(sim.cfg.Contact.Margin + g.Standoff + s)
+	c.boxes[i].SetInflated(c.movingBox(int(i), g, &x), sim.cfg.Contact.Margin+g.Standoff+s)
 }
 
 // ballBox sets *b to a box that holds the inflated box of a geometry
@@ -729,8 +736,13 @@ func (sim *Simulator) bodySpeed(b int) bodySpeed {
 		return bodySpeed{body: b}
 	}
 	wb, vb := sim.ws.kin0.Velocity(b)
-	return bodySpeed{body: b, v: vb.Norm(), w: wb.Norm(), moving: true}
+	return bodySpeed{body: b, v: normAt(&vb), w: normAt(&wb), moving: true}
 }
+
+// normAt is spatial.Vec3.Norm, the same expression, of a vector read in
+// place: Norm's value receiver made bodySpeed copy each vector three
+// times (sixteen moves) before the three products.
+func normAt(a *spatial.Vec3) float64 { return math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2]) }
 
 // speculativeAt returns speculative's margin for a geometry reaching r
 // from the origin of the body of speeds sp.

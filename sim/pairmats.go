@@ -91,6 +91,15 @@ func (sim *Simulator) combinedMaterial(pr *contact.Pair) pairMaterial {
 			return e.pm
 		}
 	}
+	return c.add(ia, ib, mats)
+}
+
+// add combines materials ia and ib of mats, keeps the result and returns
+// it: combinedMaterial's miss, out of its line (once per pair of
+// materials, or after a change of one).
+//
+//go:noinline
+func (c *pairMatCache) add(ia, ib int, mats []contact.Material) pairMaterial {
 	mat := contact.Combine(mats[ia], mats[ib])
 	e := pairMatEntry{ia: ia, ib: ib, a: mats[ia], b: mats[ib], pm: pairMaterial{mat, mat.MuJoCoSoft()}}
 	if c.entries == nil {
