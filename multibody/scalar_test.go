@@ -199,7 +199,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		lj := lm.Scale(vel)
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		ws.prismatic(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
+		ws.prismatic(0, 0, &R, []spatial.Vec3{axis}, []float64{vel}, &d, &rpm, &wp, &vp)
 		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 5 {
 			for i := range 3 {
