@@ -16,9 +16,11 @@ type partAxis struct {
 
 // partAxes reads the unit axes of every compound joint's parts into one
 // slice and sets each compound body's jointFrames.part0 (its first part's
-// index there) and rotsAtOrigin.
-func partAxes(m *Model, fr []jointFrames) []partAxis {
-	var axes []partAxis
+// index there) and rotsAtOrigin. cols holds, at the same indices, the
+// column l = rotateVec(1, a) in F of each part of a compound of slides
+// alone: compoundColumns' l for such a joint, whose every part follows
+// the identity rotation, made once (Workspace.joint1).
+func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
 		if j.Type != JointCompound {
@@ -31,6 +33,8 @@ func partAxes(m *Model, fr []jointFrames) []partAxis {
 			p := &j.Parts[k]
 			u, n := p.Axis.Normalize()
 			axes = append(axes, partAxis{unit: u, zero: n == 0})
+			id := spatial.QuatIdentity()
+			cols = append(cols, rotateVec(&id, vecOf(&p.Axis)).array())
 			pos0 := math.Float64bits(p.Pos[0])|math.Float64bits(p.Pos[1])|math.Float64bits(p.Pos[2]) == 0
 			slide := p.Type == JointPrismatic && !rotated
 			rotated = rotated || p.Type != JointPrismatic
@@ -38,7 +42,7 @@ func partAxes(m *Model, fr []jointFrames) []partAxis {
 		}
 		fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && len(j.Parts) <= MaxCompoundDOF
 	}
-	return axes
+	return axes, cols
 }
 
 // walkRotations sets ws.walk to compound joint j's frames at coordinates

@@ -47,6 +47,7 @@ type Workspace struct {
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
 	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
+	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (joint1)
 	updated bool
 }
 
@@ -75,7 +76,7 @@ func NewWorkspace(m *Model) *Workspace {
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
 		fr: frameCache(m), top: topology(m),
 	}
-	ws.axes = partAxes(m, ws.fr)
+	ws.axes, ws.slides = partAxes(m, ws.fr)
 	return ws
 }
 
@@ -233,9 +234,9 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 // terms are exact zeros, so that for finite inputs it gives joint's bits
 // up to the sign of a zero (TestJoint1MatchesJoint). A compound joint of
 // slides alone (point_mass, ball_in_cup) is a prismatic joint of several
-// columns, (0, l_k) with l_k its parts' compoundColumns, and Ṡ = 0 (no
-// part turns the next), which prismatic takes as well
-// (TestKinfootSlidesMatchJoint).
+// columns, (0, l_k) with l_k its parts' compoundColumns (constants: every
+// part follows the identity rotation), and Ṡ = 0 (no part turns the
+// next), which prismatic takes as well (TestKinfootSlidesMatchJoint).
 func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm spatial.Pose
@@ -254,8 +255,8 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	}
 	axes := ws.cl[:1]
 	if j.Type == JointCompound {
-		j.compoundColumns(&ws.walk, &ws.cw, &ws.cl) // the walk frames made
-		axes = ws.cl[:len(j.Parts)]
+		p0 := int(ws.fr[b].part0) // compoundColumns' l_k, made once (partAxes)
+		axes = ws.slides[p0 : p0+len(j.Parts)]
 	} else {
 		axes[0] = j.Axis
 	}
