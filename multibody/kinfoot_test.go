@@ -8,8 +8,9 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// crbaFreeBodyVec is crbaFreeBody in the Vec3 form it replaced, the
-// reference of TestKinfootCRBAFreeBodyBits.
+// crbaFreeBodyVec is crbaFreeBody in the Vec3 form it replaced, with the
+// armature MassMatrix added after it, the reference of
+// TestKinfootCRBAFreeBodyBits.
 func (ws *Workspace) crbaFreeBodyVec(b int, out []float64) {
 	cc := ws.cx[b].Sub(ws.x[b].P)
 	mass, ci, voff := ws.cm[b], ws.ci[b], ws.m.Bodies[b].VOff
@@ -27,11 +28,15 @@ func (ws *Workspace) crbaFreeBodyVec(b int, out []float64) {
 			out[j*6+c], out[c*6+j] = e, e
 		}
 	}
+	for k := range 6 {
+		out[k*6+k] += ws.m.Bodies[b].Joint.DOFArmature(k)
+	}
 }
 
 // TestKinfootCRBAFreeBodyBits: crbaFreeBody on scalars gives the bits of
-// its Vec3 form, signed zeros included, for lone free bodies of random
-// (full and diagonal) inertias and masses, tiny ones among them, off-centre centres of
+// its Vec3 form and MassMatrix's armature after it, signed zeros included,
+// for lone free bodies of random (full and diagonal) inertias and masses,
+// tiny ones among them, with and without armature, off-centre centres of
 // mass and random and identity orientations, and when the columns hold
 // random numbers, infinities or NaN instead of the unit vectors.
 func TestKinfootCRBAFreeBodyBits(t *testing.T) {
@@ -46,7 +51,11 @@ func TestKinfootCRBAFreeBodyBits(t *testing.T) {
 		case 1:
 			in.Mass *= 1e-300 // products that underflow
 		}
-		if _, err := m.AddBody("b", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+		j := Joint{Type: JointFree, Parent: -1}
+		if trial%2 == 1 {
+			j.Armature = r.Float64()
+		}
+		if _, err := m.AddBody("b", in, j); err != nil {
 			t.Fatal(err)
 		}
 		s := m.NewState()

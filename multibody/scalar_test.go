@@ -85,7 +85,7 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
 			}
 			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
-				ws.crbaFreeBody(b, want)
+				ws.crbaFreeBody(b, want) // which adds the armature
 			} else {
 				for i := len(tr.Bodies) - 1; i >= 0; i-- {
 					b := tr.Bodies[i]
@@ -96,11 +96,11 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 						ws.combine(p, b)
 					}
 				}
-			}
-			for _, b := range tr.Bodies {
-				for k := range m.Bodies[b].Joint.NV() {
-					r := m.Bodies[b].VOff + k - tr.VOffset
-					want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+				for _, b := range tr.Bodies {
+					for k := range m.Bodies[b].Joint.NV() {
+						r := m.Bodies[b].VOff + k - tr.VOffset
+						want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+					}
 				}
 			}
 			for i := range got {
