@@ -41,6 +41,8 @@ func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3)
 			fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && pos0 && (slide || p.Type == JointRevolute || p.Type == JointBall)
 		}
 		fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && len(j.Parts) <= MaxCompoundDOF
+		last := len(j.Parts) - 1
+		fr[b].oneTurn = fr[b].rotsAtOrigin && j.Parts[last].Type == JointRevolute && !j.Parts[max(last-1, 0)].Type.turns()
 	}
 	return axes, cols
 }
@@ -125,6 +127,35 @@ func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3
 	}
 	if !sw.finite() || !omega.finite() || !u.finite() || !vecOf(&f.xm.P).finite() {
 		return j.compoundSubspaceAt(f, v, w, l)
+	}
+	return sw, sl
+}
+
+// turns reports whether a part of type t turns the parts after it (a
+// revolute or a ball part).
+func (t JointType) turns() bool { return t == JointRevolute || t == JointBall }
+
+// planarSubspace is rotsSubspace for a joint of slides and then one hinge
+// (fr.oneTurn: the planar robots' slide-slide-hinge root). Ω is +0
+// through the slides, so the hinge's ẇ = Ω × w is a zero and
+// rotsSubspace's sums are sw = +0 and sl = +0, which planarSubspace
+// returns without making them when rotsSubspace would return them: when
+// the slides' Σ v_k l_k (its u), the hinge's v w (its Ω) and o_M are
+// finite. A sum of those three is finite only if each is (the check,
+// which an overflow makes fail safe); otherwise rotsSubspace decides
+// (TestKinfootPlanarSubspaceMatches).
+func (j *Joint) planarSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
+	j.compoundColumns(f, w, l)
+	if v == nil {
+		return sw, sl
+	}
+	n := len(j.Parts) - 1 // the slides; the hinge's velocity is v[n]
+	var u vec3
+	for k := range n {
+		u = u.addScaled(v[k], vecOf(&l[k]))
+	}
+	if !u.add(vecOf(&w[n]).scale(v[n])).add(vecOf(&f.xm.P)).finite() {
+		return j.rotsSubspace(f, v, w, l)
 	}
 	return sw, sl
 }

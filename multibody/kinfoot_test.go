@@ -147,3 +147,72 @@ func TestKinfootSlidesMatchJoint(t *testing.T) {
 		t.Fatalf("only %d joints checked", checked)
 	}
 }
+
+// TestKinfootPlanarSubspaceMatches: planarSubspace gives rotsSubspace's
+// bits — columns, sw and sl, signed zeros included — at walkRotations'
+// frames of random joints of one to five slides and a hinge through the
+// origin, for velocities with zeros, huge entries, infinities and NaN, NaN
+// coordinates and a nil velocity; joints whose hinge is not last alone do
+// not take it.
+func TestKinfootPlanarSubspaceMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 3))
+	zero := 0
+	for trial := range 20000 {
+		parts := make([]JointPart, 1+r.IntN(MaxCompoundDOF-1), MaxCompoundDOF)
+		for k := range parts {
+			parts[k] = JointPart{Type: JointPrismatic, Axis: rv(r), Ref: 0.1 * r.NormFloat64()}
+		}
+		hinge := JointPart{Type: JointRevolute, Axis: rv(r), Ref: 0.3 * r.NormFloat64()}
+		if trial%7 == 0 {
+			hinge.Axis = spatial.Vec3{}
+			hinge.Axis[r.IntN(3)] = float64(1 - 2*r.IntN(2))
+		}
+		parts = append(parts, hinge)
+		spoil := trial%13 == 0 && len(parts) > 2
+		if spoil { // a second hinge among the slides' places, the last but one
+			parts[len(parts)-2] = hinge
+		}
+		m := &Model{}
+		b, err := m.AddBody("b", rinertia(r), Joint{Type: JointCompound, Parent: -1, Parts: parts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := NewWorkspace(m)
+		if ws.fr[b].oneTurn == spoil || !ws.fr[b].rotsAtOrigin {
+			t.Fatalf("parts %+v: oneTurn %v, rotsAtOrigin %v", parts, ws.fr[b].oneTurn, ws.fr[b].rotsAtOrigin)
+		}
+		if spoil {
+			continue
+		}
+		s := m.NewState()
+		randomize(r, m, s)
+		for i := range s.V {
+			if trial%3 == 0 {
+				s.V[i] = compound2Velocity(r)
+			}
+		}
+		if trial%37 == 0 {
+			s.Q[r.IntN(len(s.Q))] = math.NaN()
+		}
+		var v []float64
+		if trial%11 != 0 {
+			v = s.V
+		}
+		jb := &m.Bodies[b].Joint
+		var mo spatial.Pose
+		ws.motion(jb, &ws.fr[b], s.Q, &mo)
+		var gw, gl, ww, wl [6]spatial.Vec3
+		gsw, gsl := jb.planarSubspace(&ws.walk, v, &gw, &gl)
+		wsw, wsl := jb.rotsSubspace(&ws.walk, v, &ww, &wl)
+		got := []any{gw, gl, gsw.array(), gsl.array()}
+		if want := []any{ww, wl, wsw.array(), wsl.array()}; !posstageSameBits(got, want) {
+			t.Fatalf("trial %d, parts %+v, q %v, v %v: %v, rotsSubspace %v", trial, jb.Parts, s.Q, v, got, want)
+		}
+		if v != nil && gsw == (vec3{}) {
+			zero++
+		}
+	}
+	if zero < 1000 {
+		t.Fatalf("only %d trials with the zero sums", zero)
+	}
+}

@@ -174,6 +174,8 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
+	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
+		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
 		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
 	case body.Joint.Type == JointCompound:
