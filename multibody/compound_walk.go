@@ -16,9 +16,11 @@ type partAxis struct {
 
 // partAxes reads the unit axes of every compound joint's parts into one
 // slice and sets each compound body's jointFrames.part0 (its first part's
-// index there) and rotsAtOrigin.
-func partAxes(m *Model, fr []jointFrames) []partAxis {
-	var axes []partAxis
+// index there) and rotsAtOrigin. cols holds, at the same indices, the
+// column l = rotateVec(1, a) in F of each part of a compound of slides
+// alone: compoundColumns' l for such a joint, whose every part follows
+// the identity rotation, made once (Workspace.joint1).
+func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
 		if j.Type != JointCompound {
@@ -26,73 +28,94 @@ func partAxes(m *Model, fr []jointFrames) []partAxis {
 		}
 		fr[b].part0 = int32(len(axes))
 		fr[b].rotsAtOrigin = true
+		rotated := false // a rotation precedes the part
 		for k := range j.Parts {
 			p := &j.Parts[k]
 			u, n := p.Axis.Normalize()
 			axes = append(axes, partAxis{unit: u, zero: n == 0})
+			id := spatial.QuatIdentity()
+			cols = append(cols, rotateVec(&id, vecOf(&p.Axis)).array())
 			pos0 := math.Float64bits(p.Pos[0])|math.Float64bits(p.Pos[1])|math.Float64bits(p.Pos[2]) == 0
-			fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && pos0 && (p.Type == JointRevolute || p.Type == JointBall)
+			slide := p.Type == JointPrismatic && !rotated
+			rotated = rotated || p.Type != JointPrismatic
+			fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && pos0 && (slide || p.Type == JointRevolute || p.Type == JointBall)
 		}
 		fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && len(j.Parts) <= MaxCompoundDOF
+		last := len(j.Parts) - 1
+		fr[b].oneTurn = fr[b].rotsAtOrigin && j.Parts[last].Type == JointRevolute && !j.Parts[max(last-1, 0)].Type.turns()
 	}
-	return axes
+	return axes, cols
 }
 
 // walkRotations sets ws.walk to compound joint j's frames at coordinates
-// q, as compoundWalk.walk does, for a joint whose parts are all revolute
-// or ball parts through the origin (fr.rotsAtOrigin: each Pos +0 to the
-// bit, at most MaxCompoundDOF parts). Then every
-// anchor, every origin and M's origin are +0: compoundFrames' anchor
-// R_{k−1} p_k + P_{k−1} is then +0 + +0 and the origin after a rotation
-// c_k − R_k p_k is +0 − +0, each rotation of +0 making +0 for a finite
-// rotation. So the walk composes the rotations alone, a revolute part's
-// from its axis normalized once (the operations of QuatFromAxisAngle on
-// the same unit axis): compoundFrames' bits for finite coordinates
-// (TestPosstageCompoundWalkMatches).
+// q, as compoundWalk.walk does, for a joint of rotations (revolute or ball
+// parts) through the origin after any number of leading slides, each part
+// at Pos +0 to the bit (fr.rotsAtOrigin: at most MaxCompoundDOF parts; the
+// planar robots' slide-slide-hinge root, point_mass's slides). Then the
+// slides walk with the identity rotation, which rotates a +0 Pos to +0, and
+// move the origin P as compoundFrames moves it; at a rotation the anchor
+// R_{k−1} p_k + P_{k−1} is +0 + P and the origin after it c_k − R_k p_k
+// is c_k − +0, each rotation of +0 making +0 for a finite rotation, and
+// +0 + P is P, P never being −0 (a sum from +0). So every anchor and
+// origin is the P the slides leave, and the walk composes the rotations
+// alone, a revolute part's from its axis normalized once (the operations
+// of QuatFromAxisAngle on the same unit axis): compoundFrames' bits for
+// finite coordinates (TestPosstageCompoundWalkMatches).
 func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 	f := &ws.walk
 	axes := ws.axes[fr.part0 : int(fr.part0)+len(j.Parts)]
 	R := spatial.QuatIdentity()
+	var P vec3
 	qi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
-		f.rot[k], f.anchor[k], f.origin[k] = R, spatial.Vec3{}, spatial.Vec3{}
-		if p.Type == JointBall {
-			R = R.Mul(jointQuat(q[qi:]))
-			qi += 4
+		f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
+		r := spatial.QuatIdentity() // the part's rotation (one Mul below)
+		switch a := &axes[k]; {
+		case p.Type == JointPrismatic: // R is the identity
+			P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[qi]-p.Ref)))
+			qi++
 			continue
-		}
-		r := spatial.QuatIdentity()
-		if a := &axes[k]; !a.zero {
+		case p.Type == JointBall:
+			r = jointQuat(q[qi:])
+			qi += 3
+		case !a.zero:
 			s, c := math.Sincos((q[qi] - p.Ref) / 2)
 			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
 		}
 		R = R.Mul(r)
 		qi++
 	}
-	f.xm = spatial.Pose{R: R}
+	f.xm = spatial.Pose{R: R, P: P.array()}
 }
 
-// rotsSubspace is compoundSubspaceAt for a joint of rotations through the
-// origin at walkRotations' frames f, where every anchor, every origin and
-// o_M are +0. compoundSubspaceAt's anchor and origin velocities are then
-// +0 (ċ_k = u + Ω × (+0) and u = ċ_k + Ω × (+0), each +0 + (±0) = +0 from
-// u = +0, for a finite Ω), each l̇ = ẇ × (+0) + w × (+0 − +0) is a zero,
-// and sl, a sum of v·(±0) from +0, is +0: so rotsSubspace sums
-// sw = Σ v_k ẇ_k alone, as compoundSubspaceAt sums it, and returns a +0
-// sl. That holds when v, every w, every ẇ and the last Ω are finite; a
-// finite sw (which no non-finite v, w or ẇ leaves finite) and a finite Ω
-// show it, and otherwise the full sums are made
-// (TestCompound2RotsSubspaceMatches).
+// rotsSubspace is compoundSubspaceAt for a joint of leading slides and
+// rotations through the origin at walkRotations' frames f, where every
+// anchor, every origin and o_M are the slides' P. compoundSubspaceAt's Ω
+// is then +0 through the slides, whose l̇ = Ω × l are zeros, and its
+// origin velocity u, the sum Σ v_k l_k of the slides, is each rotation's
+// anchor velocity ċ_k = u + Ω × (+0) and the next origin's u = ċ_k + Ω ×
+// (+0) (u is never −0, a sum from +0, so u + (±0) is u for a finite Ω);
+// each l̇ = ẇ × (+0) + w × (u − u) is a zero, and sl, a sum of v·(±0)
+// from +0, is +0. So rotsSubspace sums sw = Σ v_k ẇ_k alone, as
+// compoundSubspaceAt sums it (a slide's term v·(Ω × 0) is a zero), and
+// returns a +0 sl. That holds when v, every w, every ẇ, u, o_M and the
+// last Ω are finite; a finite sw (which no non-finite v, w or ẇ leaves
+// finite), Ω, u and o_M show it, and otherwise the full sums are made
+// (TestCompound2RotsSubspaceMatches). Slides alone (j.slides) return the
+// zeros as compoundSubspaceAt does.
 func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
 	j.compoundColumns(f, w, l)
-	if v == nil {
+	if v == nil || j.slides {
 		return sw, sl
 	}
-	var omega vec3
+	var omega, u vec3
 	vi := 0
 	for k := range j.Parts {
 		n := j.Parts[k].Type.NV()
+		if j.Parts[k].Type == JointPrismatic {
+			u = u.addScaled(v[vi], vecOf(&l[vi]))
+		}
 		var wk vec3
 		for i := range n {
 			wi := vecOf(&w[vi+i])
@@ -102,8 +125,37 @@ func (j *Joint) rotsSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3
 		omega = omega.add(wk)
 		vi += n
 	}
-	if !sw.finite() || !omega.finite() {
+	if !sw.finite() || !omega.finite() || !u.finite() || !vecOf(&f.xm.P).finite() {
 		return j.compoundSubspaceAt(f, v, w, l)
+	}
+	return sw, sl
+}
+
+// turns reports whether a part of type t turns the parts after it (a
+// revolute or a ball part).
+func (t JointType) turns() bool { return t == JointRevolute || t == JointBall }
+
+// planarSubspace is rotsSubspace for a joint of slides and then one hinge
+// (fr.oneTurn: the planar robots' slide-slide-hinge root). Ω is +0
+// through the slides, so the hinge's ẇ = Ω × w is a zero and
+// rotsSubspace's sums are sw = +0 and sl = +0, which planarSubspace
+// returns without making them when rotsSubspace would return them: when
+// the slides' Σ v_k l_k (its u), the hinge's v w (its Ω) and o_M are
+// finite. A sum of those three is finite only if each is (the check,
+// which an overflow makes fail safe); otherwise rotsSubspace decides
+// (TestKinfootPlanarSubspaceMatches).
+func (j *Joint) planarSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
+	j.compoundColumns(f, w, l)
+	if v == nil {
+		return sw, sl
+	}
+	n := len(j.Parts) - 1 // the slides; the hinge's velocity is v[n]
+	var u vec3
+	for k := range n {
+		u = u.addScaled(v[k], vecOf(&l[k]))
+	}
+	if !u.add(vecOf(&w[n]).scale(v[n])).add(vecOf(&f.xm.P)).finite() {
+		return j.rotsSubspace(f, v, w, l)
 	}
 	return sw, sl
 }

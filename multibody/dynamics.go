@@ -42,10 +42,6 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
 		ws.crbaFreeBody(b, out)
-		j := &m.Bodies[b].Joint
-		for k := range 6 {
-			out[k*n+k] += j.DOFArmature(k)
-		}
 	} else {
 		ws.crbaColumns(tr, out)
 	}
@@ -78,23 +74,31 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 // entry S_jᵀ (nm, f) of column c is then nm_j or f_(j−3) itself, which the
 // two dot products give up to the sign of a zero, and M[j][c] is taken
 // from column max(j, c), the last that crbaColumns writes it from
-// (TestCRBAFreeBodyMatchesColumns).
+// (TestCRBAFreeBodyMatchesColumns); the joint's armature (a free joint's
+// DOFArmature) is then added to the diagonal entry, as crbaColumns adds it
+// once the column is written. Each column's
+//
+//	f = L.Add(W.Cross(cc)).Scale(m),  nm = ci.MulVec(W).Add(cc.Cross(f))
+//
+// is made on scalars, the Vec3 form's operations in its order, which Go
+// keeps in registers (TestKinfootCRBAFreeBodyBits).
 func (ws *Workspace) crbaFreeBody(b int, out []float64) {
-	cc := ws.cx[b].Sub(ws.x[b].P)
-	mass, ci, voff := ws.cm[b], ws.ci[b], ws.m.Bodies[b].VOff
+	out = out[:36]
+	x, cx := &ws.x[b].P, &ws.cx[b]
+	k0, k1, k2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc
+	mass, ci, voff, arm := ws.cm[b], &ws.ci[b], ws.m.Bodies[b].VOff, ws.m.Bodies[b].Joint.Armature
+	colW, colL := ws.colW[voff:voff+6], ws.colL[voff:voff+6]
 	for c := range 6 {
-		W, L := ws.colW[voff+c], ws.colL[voff+c]
-		f := L.Add(W.Cross(cc)).Scale(mass) // as crbaColumn
-		nm := ci.MulVec(W).Add(cc.Cross(f))
+		W, L := &colW[c], &colL[c]
+		t0, t1, t2 := cross(W[0], W[1], W[2], k0, k1, k2)
+		f0, f1, f2 := mass*(L[0]+t0), mass*(L[1]+t1), mass*(L[2]+t2)
+		n0, n1, n2 := mulVec(ci, W[0], W[1], W[2])
+		t0, t1, t2 = cross(k0, k1, k2, f0, f1, f2)
+		e := [6]float64{n0 + t0, n1 + t1, n2 + t2, f0, f1, f2}
 		for j := 0; j <= c; j++ {
-			var e float64
-			if j < 3 {
-				e = nm[j]
-			} else {
-				e = f[j-3]
-			}
-			out[j*6+c], out[c*6+j] = e, e
+			out[j*6+c], out[c*6+j] = e[j], e[j]
 		}
+		out[c*7] += arm
 	}
 }
 

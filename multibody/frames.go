@@ -22,6 +22,7 @@ type jointFrames struct {
 	// A compound joint's first part in Workspace.axes, and whether its
 	// parts are all rotations through the origin (walkRotations).
 	rotsAtOrigin bool
+	oneTurn      bool // rotsAtOrigin with one revolute part, the last, after slides (planarSubspace)
 	diagInertia  bool // the body's Icom is diagonal
 	part0        int32
 	axis         spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it

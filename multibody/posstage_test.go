@@ -11,9 +11,9 @@ import (
 
 // posstageOriginParts returns random revolute and ball parts through the
 // origin (Pos +0; at most 7 coordinates), with random, axis-aligned or
-// short axes and random refs; with spoil set, one part gets a −0 or a
-// nonzero anchor component, or a slide, so the walk must not take the
-// rotations-only path.
+// short axes and random refs, after zero to two leading slides; with spoil
+// set, one part gets a −0 or a nonzero anchor component, or a slide comes
+// after a rotation, so the walk must not take the rotations-only path.
 func posstageOriginParts(r *rand.Rand, spoil bool) []JointPart {
 	var parts []JointPart
 	nv, nq := 0, 0
@@ -31,6 +31,13 @@ func posstageOriginParts(r *rand.Rand, spoil bool) []JointPart {
 		parts = append(parts, p)
 		nv, nq = nv+p.Type.NV(), nq+p.Type.NQ()
 	}
+	// Leading slides (the planar robots' root), which the walk takes.
+	for range r.IntN(3) {
+		if nv < MaxCompoundDOF {
+			parts = append([]JointPart{{Type: JointPrismatic, Axis: rv(r), Ref: 0.2 * r.NormFloat64()}}, parts...)
+			nv++
+		}
+	}
 	if spoil {
 		k := r.IntN(len(parts))
 		switch r.IntN(3) {
@@ -38,8 +45,13 @@ func posstageOriginParts(r *rand.Rand, spoil bool) []JointPart {
 			parts[k].Pos[r.IntN(3)] = math.Copysign(0, -1)
 		case 1:
 			parts[k].Pos[r.IntN(3)] = 0.1 * r.NormFloat64()
-		default:
-			parts[k] = JointPart{Type: JointPrismatic, Axis: rv(r), Ref: 0.1}
+		default: // a slide after a rotation (the last part, or two rotations' second)
+			slide := JointPart{Type: JointPrismatic, Axis: rv(r), Ref: 0.1}
+			if nv < MaxCompoundDOF {
+				parts = append(parts, slide)
+			} else {
+				parts[len(parts)-1] = slide
+			}
 		}
 	}
 	return parts

@@ -85,7 +85,7 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
 			}
 			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
-				ws.crbaFreeBody(b, want)
+				ws.crbaFreeBody(b, want) // which adds the armature
 			} else {
 				for i := len(tr.Bodies) - 1; i >= 0; i-- {
 					b := tr.Bodies[i]
@@ -96,11 +96,11 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 						ws.combine(p, b)
 					}
 				}
-			}
-			for _, b := range tr.Bodies {
-				for k := range m.Bodies[b].Joint.NV() {
-					r := m.Bodies[b].VOff + k - tr.VOffset
-					want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+				for _, b := range tr.Bodies {
+					for k := range m.Bodies[b].Joint.NV() {
+						r := m.Bodies[b].VOff + k - tr.VOffset
+						want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
+					}
 				}
 			}
 			for i := range got {
@@ -199,7 +199,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		lj := lm.Scale(vel)
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		ws.prismatic(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
+		ws.prismatic(0, 0, &R, []spatial.Vec3{axis}, []float64{vel}, &d, &rpm, &wp, &vp)
 		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
 		for k := range 5 {
 			for i := range 3 {

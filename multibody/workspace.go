@@ -1,6 +1,10 @@
 package multibody
 
-import "github.com/stiction-sim/stiction/spatial"
+import (
+	"math"
+
+	"github.com/stiction-sim/stiction/spatial"
+)
 
 // Workspace holds the kinematics of one configuration (q, v) of a Model and
 // the scratch memory of the dynamics algorithms (CRBA, RNEA, ABA). It is
@@ -43,6 +47,7 @@ type Workspace struct {
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
 	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
+	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (joint1)
 	updated bool
 }
 
@@ -71,7 +76,7 @@ func NewWorkspace(m *Model) *Workspace {
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
 		fr: frameCache(m), top: topology(m),
 	}
-	ws.axes = partAxes(m, ws.fr)
+	ws.axes, ws.slides = partAxes(m, ws.fr)
 	return ws
 }
 
@@ -144,7 +149,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		switch t := body.Joint.Type; {
 		case t == JointFree && body.Joint.Parent < 0:
 			ws.freeRoot(q, vj, b)
-		case t == JointRevolute || t == JointPrismatic:
+		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
 			ws.joint1(q, vj, b, xp, wp, vp)
 		case t == JointWeld:
 			ws.weld(q, b, xp, wp, vp)
@@ -169,6 +174,8 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
+	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
+		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
 		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
 	case body.Joint.Type == JointCompound:
@@ -227,7 +234,11 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 // one, a the joint's Axis, and Ṡ = 0 (sw = sl = 0). It leaves out the
 // products with the zero half of the column and with sw and sl, whose
 // terms are exact zeros, so that for finite inputs it gives joint's bits
-// up to the sign of a zero (TestJoint1MatchesJoint).
+// up to the sign of a zero (TestJoint1MatchesJoint). A compound joint of
+// slides alone (point_mass, ball_in_cup) is a prismatic joint of several
+// columns, (0, l_k) with l_k its parts' compoundColumns (constants: every
+// part follows the identity rotation), and Ṡ = 0 (no part turns the
+// next), which prismatic takes as well (TestKinfootSlidesMatchJoint).
 func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm spatial.Pose
@@ -235,17 +246,24 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	R := ws.frames(q, b, xp, &xf, &xm, xb, true)
 	d := xb.P.Sub(xm.P)
 	rpm := xm.P.Sub(xp.P)
-	vel := 0.0
-	if vj != nil {
-		vel = vj[0]
-	}
-	i := body.VOff
-	if body.Joint.Type == JointRevolute {
-		ws.revolute(i, b, R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
+	i, j := body.VOff, &body.Joint
+	if j.Type == JointRevolute {
+		vel := 0.0
+		if vj != nil {
+			vel = vj[0]
+		}
+		ws.revolute(i, b, R, &j.Axis, &d, &rpm, wp, vp, vel)
 		return
 	}
+	axes := ws.cl[:1]
+	if j.Type == JointCompound {
+		p0 := int(ws.fr[b].part0) // compoundColumns' l_k, made once (partAxes)
+		axes = ws.slides[p0 : p0+len(j.Parts)]
+	} else {
+		axes[0] = j.Axis
+	}
 	ws.w[b] = *wp
-	ws.prismatic(i, b, R, &body.Joint.Axis, &d, &rpm, wp, vp, vel)
+	ws.prismatic(i, b, R, axes, vj, &d, &rpm, wp, vp)
 }
 
 // weld is joint for a weld (a body without a joint under a moving
@@ -276,19 +294,31 @@ func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.
 	ws.kl[b] = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
-// prismatic is joint1's prismatic joint with velocity index i on body b
-// (R, d and r_PM as for revolute): with L = R a and v_j = q̇ L,
+// prismatic is joint1's prismatic joint, or compound of slides, with
+// velocity indices from i on body b, its columns l_k in F the axes and its
+// velocities vj (nil: at rest), R, d and r_PM as for revolute: with L_k =
+// R l_k and v_j = Σ q̇_k L_k,
 //
-//	S = (0, L),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
+//	S_k = (0, L_k),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
 //	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
 //
 // each sum in that order, on scalars: the bits of the Vec3 form
-// (TestPrismaticMatchesVectorForm).
-func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
-	L0, L1, L2 := mulVec(R, axis[0], axis[1], axis[2])
+// (TestPrismaticMatchesVectorForm). The sum v_j starts from −0, which
+// leaves its first term as it is (−0 + x is x, −0 included).
+func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, vj []float64, d, rpm, wp, vp *spatial.Vec3) {
+	j0 := math.Copysign(0, -1)
+	j1, j2 := j0, j0
+	for k := range axes {
+		a := &axes[k]
+		L0, L1, L2 := mulVec(R, a[0], a[1], a[2])
+		vel := 0.0
+		if vj != nil {
+			vel = vj[k]
+		}
+		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
+		ws.colW[i+k], ws.colL[i+k] = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+	}
 	p0, p1, p2 := wp[0], wp[1], wp[2]
-	j0, j1, j2 := vel*L0, vel*L1, vel*L2 // v_j
-	ws.colW[i], ws.colL[i] = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
 	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
 	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
@@ -330,6 +360,14 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 	ws.kl[b] = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
+// freeColW and freeColL are a free joint's motion subspace columns in
+// the world, (e_k, 0) and (0, e_k): the angular velocity's, then the
+// linear velocity's (Workspace.freeRoot).
+var (
+	freeColW = [6]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	freeColL = [6]spatial.Vec3{3: {1, 0, 0}, 4: {0, 1, 0}, 5: {0, 0, 1}}
+)
+
 // freeRoot is joint for a free joint whose parent is the world (every body
 // of a scene of free bodies), written out: its frames F and M are the world and the
 // body (d = 0, R = I), its subspace columns are the unit vectors, ω and v
@@ -338,12 +376,9 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 func (ws *Workspace) freeRoot(q, vj []float64, b int) {
 	body := &ws.m.Bodies[b]
 	ws.x[b] = body.Joint.motion(q[body.QOff:])
-	for k := range 3 {
-		var e spatial.Vec3
-		e[k] = 1
-		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = e, spatial.Vec3{}
-		ws.colW[body.VOff+3+k], ws.colL[body.VOff+3+k] = spatial.Vec3{}, e
-	}
+	i := body.VOff
+	*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW // one block copy each, not a loop of stores
+	*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
 	ws.w[b], ws.vel[b] = spatial.Vec3{}, spatial.Vec3{}
 	if vj != nil {
 		ws.w[b], ws.vel[b] = spatial.Vec3{vj[0], vj[1], vj[2]}, spatial.Vec3{vj[3], vj[4], vj[5]}
