@@ -729,7 +729,7 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // unconverged qacc is not M⁻¹ (qfrc_smooth + Jᵀ f) (CG at tolerance
 // 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
 func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.Gamma = fit(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
 		res.Gamma[row] = dt * nw.force[k]
@@ -737,7 +737,7 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 	for _, blk := range w.fixed {
 		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
-	res.V = solver.Resize(res.V, p.NV)
+	res.V = fit(res.V, p.NV)
 	if sim.ws.mj.metric {
 		w.jac.mulT(res.Gamma, nw.col, p.NV)
 		solveCliques(p, w.fac, nw.col)

@@ -142,7 +142,7 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	sim.warmStart(p, q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
-	res.Stats = w.stats(p, res, iters, converged)
+	w.stats(p, res, iters, converged)
 	return true, nil
 }
 
@@ -173,12 +173,12 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 		w.delassus(p)
 	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
-	w.x = solver.Resize(w.x, p.NV)
+	w.x = fit(w.x, p.NV)
 	for i := range w.x {
 		w.x[i] = (p.VStar[i] - vs[i]) / dt
 	}
-	w.jx = solver.Resize(w.jx, p.NR)
-	w.jvs = solver.Resize(w.jvs, p.NR)
+	w.jx = fit(w.jx, p.NR)
+	w.jvs = fit(w.jvs, p.NR)
 	if MuJoCoSparse(p.NV) {
 		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
 	} else {
@@ -299,11 +299,11 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		}
 	}
 	n := len(w.perm)
-	w.ar = solver.Resize(w.ar, n*n)
-	w.b = solver.Resize(w.b, n)
-	w.f = solver.Resize(w.f, n)
-	w.r = solver.Resize(w.r, n)
-	w.arinv = solver.Resize(w.arinv, n)
+	w.ar = fit(w.ar, n*n)
+	w.b = fit(w.b, n)
+	w.f = fit(w.f, n)
+	w.r = fit(w.r, n)
+	w.arinv = fit(w.arinv, n)
 	return true
 }
 
@@ -486,7 +486,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	}
 	// PGS_warmstart = f·b + ½ f·(AR f), with mju_dot and mju_mulMatVec.
 	cost := dot4(w.f, w.b)
-	w.y = solver.Resize(w.y, n)
+	w.y = fit(w.y, n)
 	for k := range n {
 		w.y[k] = dot4(w.ar[k*n:(k+1)*n], w.f)
 	}
@@ -552,7 +552,7 @@ func dot4(a, b []float64) float64 {
 // rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
 // qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	res.Gamma = fit(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
 		res.Gamma[row] = dt * w.f[k]
@@ -560,7 +560,7 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	for _, blk := range w.fixed {
 		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
-	res.V = solver.Resize(res.V, p.NV)
+	res.V = fit(res.V, p.NV)
 	w.jac.mulT(res.Gamma, w.x, p.NV)
 	solveCliques(p, w.fac, w.x)
 	for i := range res.V {
@@ -579,7 +579,7 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 		res.VC = res.VC[:0]
 		return
 	}
-	res.VC = solver.Resize(res.VC, nr)
+	res.VC = fit(res.VC, nr)
 	w.jac.mul(res.V, res.VC, nr)
 }
 
@@ -594,26 +594,37 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 // for it, without the slices of Eval's general blocks: the same γ. An rk4
 // stage's solve (w.stage), whose statistics nobody reads (MuJoCo keeps
 // none for its stages), reports e_m as NaN, not computed: it was 2.8% of
-// Gymnasium ant's step.
-func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) solver.Stats {
-	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: math.NaN()}
+// Gymnasium ant's step. It sets res.Stats in place (no copy of the
+// struct returned).
+func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) {
+	st := &res.Stats
+	*st = solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: math.NaN()}
 	if converged {
 		st.Status = solver.Converged
 	}
 	if w.stage {
-		return st
+		return
 	}
-	w.gv = solver.Resize(w.gv, p.NR)
-	for i, c := range p.Constraints {
-		if c.Kind == solver.Interval {
-			par := p.Params[c.Par : c.Par+2]
-			_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+	w.gv = fit(w.gv, p.NR)
+	for i := range p.Constraints {
+		c := &p.Constraints[i]
+		if c.Kind != solver.Interval {
+			w.evalBlock(p, i, res.VC)
 			continue
 		}
-		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
+		par := p.Params[c.Par : c.Par+2]
+		_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
 	}
 	st.MomentumError = w.momentumError(p, res.V, w.gv)
-	return st
+}
+
+// evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
+// (stats: a block other than a one-row Interval, out of line).
+//
+//go:noinline
+func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
+	c := &p.Constraints[i]
+	p.Eval(i, vc[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
 }
 
 // momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
@@ -632,7 +643,7 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 		}
 	}
 	nv, m := p.NV, &w.em
-	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
+	m.diff, m.r, m.av, m.jc = fit(m.diff, nv), fit(m.r, nv), fit(m.av, nv), fit(m.jc, nv)
 	v = v[:nv]
 	for i, x := range v {
 		m.diff[i] = x - p.VStar[i]
@@ -812,7 +823,7 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 		return
 	}
 	w := &sim.ws.pgs
-	w.y = solver.Resize(w.y, len(v))
+	w.y = fit(w.y, len(v))
 	for i := range v {
 		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
 	}
