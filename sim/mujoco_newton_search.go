@@ -729,26 +729,24 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // unconverged qacc is not M⁻¹ (qfrc_smooth + Jᵀ f) (CG at tolerance
 // 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
 func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
-	res.Gamma = fit(res.Gamma, p.NR)
-	clear(res.Gamma)
-	for k, row := range w.perm {
-		res.Gamma[row] = dt * nw.force[k]
-	}
-	for _, blk := range w.fixed {
-		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
-	}
+	w.setGamma(p, nw.force, dt, res)
 	res.V = fit(res.V, p.NV)
 	if sim.ws.mj.metric {
-		w.jac.mulT(res.Gamma, nw.col, p.NV)
-		solveCliques(p, w.fac, nw.col)
-		for i := range res.V {
-			res.V[i] = p.VStar[i] + nw.col[i]
-		}
+		w.dualV(p, nw.col, res)
 	} else {
-		sim.ws.mj.turns.world(sim.Model, q, nw.qacc, nw.col)
-		for i := range res.V {
-			res.V[i] = vs[i] + dt*nw.col[i]
-		}
+		nw.worldV(sim, q, vs, dt, res.V)
 	}
 	w.constraintVelocities(res, p.NR)
+}
+
+// worldV sets v = v_s + δt qacc, qacc turned to the world's coordinates at
+// q (finish without sim.ws.mj.metric). Out of line, as dualV: a step
+// takes one of the two, and the other, inlined, lay in finish's hot code.
+//
+//go:noinline
+func (nw *newtonWork) worldV(sim *Simulator, q, vs []float64, dt float64, v []float64) {
+	sim.ws.mj.turns.world(sim.Model, q, nw.qacc, nw.col)
+	for i := range v {
+		v[i] = vs[i] + dt*nw.col[i]
+	}
 }

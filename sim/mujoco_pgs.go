@@ -120,6 +120,14 @@ type pgsMomentum struct {
 	diff, r, av, jc []float64
 }
 
+// size sizes the scratch for nv velocities (out of line: the sizes change
+// only with the model's).
+//
+//go:noinline
+func (m *pgsMomentum) size(nv int) {
+	m.diff, m.r, m.av, m.jc = fit(m.diff, nv), fit(m.r, nv), fit(m.av, nv), fit(m.jc, nv)
+}
+
 // solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
 // pairs say where the pairs' contacts went, or a problem without contacts)
 // with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
@@ -173,12 +181,13 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 		w.delassus(p)
 	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
-	w.x = fit(w.x, p.NV)
-	for i := range w.x {
-		w.x[i] = (p.VStar[i] - vs[i]) / dt
+	if len(w.x) != p.NV || len(w.jvs) != p.NR { // jx and jvs are sized together, here alone
+		w.sizeDynamics(p)
 	}
-	w.jx = fit(w.jx, p.NR)
-	w.jvs = fit(w.jvs, p.NR)
+	x := w.x
+	for i := range x {
+		x[i] = (p.VStar[i] - vs[i]) / dt
+	}
 	if MuJoCoSparse(p.NV) {
 		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
 	} else {
@@ -187,15 +196,33 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
 		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
 	}
-	w.jac.mul(w.x, w.jx, p.NR)
-	for k, row := range w.perm {
-		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
-	}
+	w.setB(p, dt)
 	if newton {
 		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
 	}
 	w.foldFixed(dt)
 	return true, nil
+}
+
+// sizeDynamics sizes pgsSetup's scratch for p's velocities and rows (out
+// of line: they change on few steps).
+//
+//go:noinline
+func (w *pgsWork) sizeDynamics(p *solver.Problem) {
+	w.x = fit(w.x, p.NV)
+	w.jx = fit(w.jx, p.NR)
+	w.jvs = fit(w.jvs, p.NR)
+}
+
+// setB sets efc_b = J qacc_smooth − aref on MuJoCo's rows (pgsSetup: PGS
+// and noslip read it, Newton does not; out of line).
+//
+//go:noinline
+func (w *pgsWork) setB(p *solver.Problem, dt float64) {
+	w.jac.mul(w.x, w.jx, p.NR)
+	for k, row := range w.perm {
+		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
+	}
 }
 
 // pgsFactor sets w.fac to a factor of p's A. The pyramid problem copies
@@ -298,13 +325,22 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			}
 		}
 	}
-	n := len(w.perm)
+	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
+		w.sizeRows(n)
+	}
+	return true
+}
+
+// sizeRows sizes the dual problem's scratch for n rows (order; out of
+// line: the row count changes on few steps).
+//
+//go:noinline
+func (w *pgsWork) sizeRows(n int) {
 	w.ar = fit(w.ar, n*n)
 	w.b = fit(w.b, n)
 	w.f = fit(w.f, n)
 	w.r = fit(w.r, n)
 	w.arinv = fit(w.arinv, n)
-	return true
 }
 
 // contactOrder sets w.corder to the pairs in MuJoCo's contact order: the
@@ -552,21 +588,46 @@ func dot4(a, b []float64) float64 {
 // rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
 // qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
+	w.setGamma(p, w.f, dt, res)
+	res.V = fit(res.V, p.NV)
+	w.dualV(p, w.x, res)
+	w.constraintVelocities(res, p.NR)
+}
+
+// setGamma sets res.Gamma (p.NR rows) to γ = δt f on each of MuJoCo's
+// rows (f in w.perm's order), the fixed rows' their impulse (fixedGamma),
+// zero elsewhere.
+func (w *pgsWork) setGamma(p *solver.Problem, f []float64, dt float64, res *solver.Result) {
 	res.Gamma = fit(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
-		res.Gamma[row] = dt * w.f[k]
+		res.Gamma[row] = dt * f[k]
 	}
+	if len(w.fixed) != 0 {
+		w.fixedGamma(p, res.Gamma)
+	}
+}
+
+// fixedGamma sets the explicit actuators' fixed rows of gamma to their
+// impulse (setGamma; out of line: few models have them).
+//
+//go:noinline
+func (w *pgsWork) fixedGamma(p *solver.Problem, gamma []float64) {
 	for _, blk := range w.fixed {
-		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+		gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
-	res.V = fit(res.V, p.NV)
-	w.jac.mulT(res.Gamma, w.x, p.NV)
-	solveCliques(p, w.fac, w.x)
+}
+
+// dualV sets res.V = v* + A⁻¹ Jᵀ γ (γ = res.Gamma; x: nv of scratch, left
+// holding A⁻¹ Jᵀ γ).
+//
+//go:noinline
+func (w *pgsWork) dualV(p *solver.Problem, x []float64, res *solver.Result) {
+	w.jac.mulT(res.Gamma, x, p.NV)
+	solveCliques(p, w.fac, x)
 	for i := range res.V {
-		res.V[i] = p.VStar[i] + w.x[i]
+		res.V[i] = p.VStar[i] + x[i]
 	}
-	w.constraintVelocities(res, p.NR)
 }
 
 // constraintVelocities sets res.VC = J res.V (p.MulJ's sums over J's
@@ -643,22 +704,25 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 		}
 	}
 	nv, m := p.NV, &w.em
-	m.diff, m.r, m.av, m.jc = fit(m.diff, nv), fit(m.r, nv), fit(m.av, nv), fit(m.jc, nv)
+	if len(m.diff) != nv { // the four are sized together, here alone
+		m.size(nv)
+	}
+	diff, r, av, jc := m.diff[:nv], m.r[:nv], m.av[:nv], m.jc[:nv]
 	v = v[:nv]
 	for i, x := range v {
-		m.diff[i] = x - p.VStar[i]
+		diff[i] = x - p.VStar[i]
 	}
 	for c, q := range p.Cliques {
-		mulA2(p.ABlock(c), m.diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], m.r[q.Offset:], m.av[q.Offset:])
+		mulA2(p.ABlock(c), diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], r[q.Offset:], av[q.Offset:])
 	}
-	w.jac.mulT(gamma, m.jc, nv)
+	w.jac.mulT(gamma, jc, nv)
 	gn, pn, jn := 0.0, 0.0, 0.0
 	for i, mi := range p.MDiag[:nv] {
 		d := 1 / math.Sqrt(mi)
-		g := d * (m.r[i] - m.jc[i])
+		g := d * (r[i] - jc[i])
 		gn += g * g
-		pn += d * m.av[i] * d * m.av[i]
-		jn += d * m.jc[i] * d * m.jc[i]
+		pn += d * av[i] * d * av[i]
+		jn += d * jc[i] * d * jc[i]
 	}
 	if gn > 0 {
 		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
