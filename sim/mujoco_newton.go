@@ -723,19 +723,26 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
 	subFrom(nw.jv, nw.aref)
-	nw.jaref, nw.jv = nw.jv, nw.jaref
-	costSmooth := nw.rowsUpdate(w) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
-	nw.jaref, nw.jv = nw.jv, nw.jaref
+	costSmooth := nw.rowsUpdate(w, nw.jv) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
 	rows = nw.constraintUpdate(w)
 	nw.mulM(nw.qacc, nw.ma)
 	costWarm := nw.gaussCost(rows) // rows, then each term of Gauss's in order
 	if costWarm > costSmooth {
-		copy(nw.qacc, nw.qs)
-		copy(nw.ma, nw.qfs)
-		nw.jaref, nw.jv = nw.jv, nw.jaref
+		nw.smoothStart()
 		return 0, false
 	}
 	return rows, true
+}
+
+// smoothStart makes qacc_smooth the start (warmStart, when its cost is
+// the lower): qacc, Ma = qfrc_smooth and J qacc − aref, which jv holds.
+// Out of line: the warm start wins on most steps.
+//
+//go:noinline
+func (nw *newtonWork) smoothStart() {
+	copy(nw.qacc, nw.qs)
+	copy(nw.ma, nw.qfs)
+	nw.jaref, nw.jv = nw.jv, nw.jaref
 }
 
 // subFrom sets x −= y (len(y) ≥ len(x)), y cut to x's length so that the
@@ -751,16 +758,16 @@ func subFrom(x, y []float64) {
 // rows' states and forces (an elliptic contact's by coneUpdate),
 // qfrc_constraint = Jᵀ f, and returns the rows' cost.
 func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
-	s := nw.rowsUpdate(w)
+	s := nw.rowsUpdate(w, nw.jaref)
 	nw.mulJT(nw.force, nw.qfc) // mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row
 	return s
 }
 
-// rowsUpdate is constraintUpdate without qfrc_constraint: the rows'
-// states, forces and cost.
-func (nw *newtonWork) rowsUpdate(w *pgsWork) float64 {
+// rowsUpdate is constraintUpdate without qfrc_constraint, at J qacc −
+// aref = jaref: the rows' states, forces and cost.
+func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 	s, n := 0.0, nw.n
-	jaref, d, force, state, class := nw.jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
+	jaref, d, force, state, class := jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
 	for k, jar := range jaref {
 		force[k] = -d[k] * jar
 	}
@@ -784,7 +791,7 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork) float64 {
 				state[k] = nwQuadratic
 			}
 		case pgsCone:
-			s = nw.coneUpdate(c, &w.cones[c], s)
+			s = nw.coneUpdate(c, &w.cones[c], s, jaref)
 			k += w.cones[c].dim - 1
 			c++
 		default:

@@ -42,8 +42,7 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 		nw.move(alpha)
 		if nw.cg {
-			copy(nw.gradOld, nw.grad)
-			copy(nw.mgradOld, nw.mgrad)
+			nw.keepGrad()
 		}
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
@@ -67,6 +66,15 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 	}
 	return iter, false
+}
+
+// keepGrad keeps CG's last grad and M⁻¹ grad for Polak–Ribière's β
+// (cgDirection; out of line: Newton has no use for them).
+//
+//go:noinline
+func (nw *newtonWork) keepGrad() {
+	copy(nw.gradOld, nw.grad)
+	copy(nw.mgradOld, nw.mgrad)
 }
 
 // updateConstraint is CGupdateConstraint: the rows' update at nw.jaref,

@@ -303,26 +303,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			}
 			continue
 		}
-		if present>>cls&1 == 0 {
-			continue // no block of this class: no pass over the blocks
-		}
-		for i := nc; i < len(blocks); i++ {
-			blk := &blocks[i]
-			if blk.edges < 0 || w.bclass[i] != cls {
-				continue // a spin or rolling block absorbed into its contact's edges
-			}
-			if cls == pgsFixed {
-				w.fixed = append(w.fixed, blk.first)
-				continue
-			}
-			c := &p.Constraints[blk.first] // in place: not copied
-			hi := 0.0
-			if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
-				hi = p.Params[c.Par+1]
-			}
-			for r := range c.Size {
-				w.add(c.Row+r, cls, hi)
-			}
+		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+			w.addClass(p, blocks, nc, cls)
 		}
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
@@ -341,6 +323,31 @@ func (w *pgsWork) sizeRows(n int) {
 	w.f = fit(w.f, n)
 	w.r = fit(w.r, n)
 	w.arinv = fit(w.arinv, n)
+}
+
+// addClass appends the rows of the blocks after the nc contacts that are
+// of class cls (order; out of line: the robots' steps have few or none).
+//
+//go:noinline
+func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass) {
+	for i := nc; i < len(blocks); i++ {
+		blk := &blocks[i]
+		if blk.edges < 0 || w.bclass[i] != cls {
+			continue // a spin or rolling block absorbed into its contact's edges
+		}
+		if cls == pgsFixed {
+			w.fixed = append(w.fixed, blk.first)
+			continue
+		}
+		c := &p.Constraints[blk.first] // in place: not copied
+		hi := 0.0
+		if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
+			hi = p.Params[c.Par+1]
+		}
+		for r := range c.Size {
+			w.add(c.Row+r, cls, hi)
+		}
+	}
 }
 
 // contactOrder sets w.corder to the pairs in MuJoCo's contact order: the
