@@ -401,21 +401,11 @@ func wholeDot(a, x []float64) float64 {
 		s += ai * x[i]
 	}
 	if s != s {
-		s = nonZeroDot(a, x)
-	}
-	return s
-}
-
-// nonZeroDot is Σ a_i x_i over a's non-zeros from +0 in order (wholeDot's
-// redo of a NaN sum; out of line, as it is cold where wholeDot is inlined).
-//
-//go:noinline
-func nonZeroDot(a, x []float64) float64 {
-	x = x[:len(a)]
-	s := 0.0
-	for i, ai := range a {
-		if ai != 0 {
-			s += ai * x[i]
+		s = 0
+		for i, ai := range a {
+			if ai != 0 {
+				s += ai * x[i]
+			}
 		}
 	}
 	return s
