@@ -37,9 +37,10 @@ func TestFitMatchesResize(t *testing.T) {
 	}
 }
 
-// TestWholeDotMatchesNonZeros checks wholeDot, whose NaN redo is out of
-// line (nonZeroDot), against the sum over the non-zeros, bit for bit, on
-// rows with zeros and x with ±Inf and NaN on some entries.
+// TestWholeDotMatchesNonZeros checks wholeDot (the sum over every entry,
+// redone over the non-zeros when it comes out NaN) against the sum over
+// the non-zeros, bit for bit, on rows with zeros and x with ±Inf and NaN
+// on some entries.
 func TestWholeDotMatchesNonZeros(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	odd := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1)}
