@@ -24,7 +24,10 @@ import (
 // stack from MuJoCo by 1.8e-6 at step 3, two iterations apart).
 
 // treeParents sets nw.par, each velocity's parent in the tree of p's
-// cliques (−1 for a root).
+// cliques (−1 for a root). Out of line: only CG calls it, and inlined it
+// lay in solveNewton's hot code.
+//
+//go:noinline
 func (nw *newtonWork) treeParents(p *solver.Problem) {
 	if cap(nw.par) < p.NV {
 		nw.par = make([]int, p.NV)

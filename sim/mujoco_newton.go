@@ -124,18 +124,18 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		dense, jn = 0, 0
 	}
 	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
-		*s = solver.Resize(*s, dense)
+		*s = fit(*s, dense)
 	}
 	nw.m = nw.mown
-	nw.jown = solver.Resize(nw.jown, jn)
+	nw.jown = fit(nw.jown, jn)
 	nw.j = nw.jown
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
-		*s = solver.Resize(*s, n)
+		*s = fit(*s, n)
 	}
-	nw.quad = solver.Resize(nw.quad, 3*n)
-	nw.tcol = solver.Resize(nw.tcol, 3*nv)
+	nw.quad = fit(nw.quad, 3*n)
+	nw.tcol = fit(nw.tcol, 3*nv)
 	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
-		*s = solver.Resize(*s, nv)
+		*s = fit(*s, nv)
 	}
 	if cap(nw.state) < n {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
@@ -149,14 +149,23 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.rowk = make([]int, nr)
 	}
 	nw.rowk = nw.rowk[:nr]
-	nw.local = solver.Resize(nw.local, 36)
-	nw.ltj = solver.Resize(nw.ltj, 6*nv)
+	nw.local = fit(nw.local, 36)
+	nw.ltj = fit(nw.ltj, 6*nv)
 }
 
-// resizeCones sizes the elliptic contacts' scratch for nc contacts.
-func (nw *newtonWork) resizeCones(nc int) {
-	nw.coneMu = solver.Resize(nw.coneMu, nc)
-	nw.coneH = solver.Resize(nw.coneH, 36*nc)
+// setCones sizes the elliptic contacts' scratch for w's cones and sets
+// each one's regularized μ (mj_makeImpedance: contact->mu). Out of line:
+// solveNewton calls it only while there are cones or scratch for some
+// (to empty it), which the robots' pyramids never have.
+//
+//go:noinline
+func (nw *newtonWork) setCones(w *pgsWork) {
+	nc := len(w.cones)
+	nw.coneMu = fit(nw.coneMu, nc)
+	nw.coneH = fit(nw.coneH, 36*nc)
+	for c, cb := range w.cones {
+		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
+	}
 }
 
 // solveNewton solves p, whose rows w.order put in MuJoCo's order (w.perm,
@@ -182,9 +191,8 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 		nw.r[k] = p.R[row]
 		nw.d[k] = 1 / p.R[row]
 	}
-	nw.resizeCones(len(w.cones))
-	for c, cb := range w.cones { // mj_makeImpedance: the regularized cone's μ
-		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
+	if len(w.cones)+len(nw.coneMu) != 0 { // coneMu and coneH are sized together
+		nw.setCones(w)
 	}
 	if nw.cg {
 		nw.treeParents(p)
@@ -194,8 +202,9 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
 	nw.finish(sim, p, w, q, vs, dt, res)
 	nw.fresh = true
-	nw.v = append(nw.v[:0], res.V...)
-	res.Stats = w.stats(p, res, iters, converged)
+	nw.v = fit(nw.v, len(res.V))
+	copy(nw.v, res.V)
+	w.stats(p, res, iters, converged)
 }
 
 // coordinates sets M and J in MuJoCo's coordinates, M = Tᵀ M_w T and
@@ -714,19 +723,26 @@ func (nw *newtonWork) warmStart(sim *Simulator, w *pgsWork) (rows float64, ready
 	// cost(qacc_smooth) first: jar = efc_b = J qacc_smooth − aref, in jv.
 	nw.mulJ(nw.qs, nw.jv)
 	subFrom(nw.jv, nw.aref)
-	nw.jaref, nw.jv = nw.jv, nw.jaref
-	costSmooth := nw.rowsUpdate(w) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
-	nw.jaref, nw.jv = nw.jv, nw.jaref
+	costSmooth := nw.rowsUpdate(w, nw.jv) // its Jᵀ f is never read: the next update overwrites it, and iterate redoes it when qacc_smooth wins
 	rows = nw.constraintUpdate(w)
 	nw.mulM(nw.qacc, nw.ma)
 	costWarm := nw.gaussCost(rows) // rows, then each term of Gauss's in order
 	if costWarm > costSmooth {
-		copy(nw.qacc, nw.qs)
-		copy(nw.ma, nw.qfs)
-		nw.jaref, nw.jv = nw.jv, nw.jaref
+		nw.smoothStart()
 		return 0, false
 	}
 	return rows, true
+}
+
+// smoothStart makes qacc_smooth the start (warmStart, when its cost is
+// the lower): qacc, Ma = qfrc_smooth and J qacc − aref, which jv holds.
+// Out of line: the warm start wins on most steps.
+//
+//go:noinline
+func (nw *newtonWork) smoothStart() {
+	copy(nw.qacc, nw.qs)
+	copy(nw.ma, nw.qfs)
+	nw.jaref, nw.jv = nw.jv, nw.jaref
 }
 
 // subFrom sets x −= y (len(y) ≥ len(x)), y cut to x's length so that the
@@ -742,16 +758,16 @@ func subFrom(x, y []float64) {
 // rows' states and forces (an elliptic contact's by coneUpdate),
 // qfrc_constraint = Jᵀ f, and returns the rows' cost.
 func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
-	s := nw.rowsUpdate(w)
+	s := nw.rowsUpdate(w, nw.jaref)
 	nw.mulJT(nw.force, nw.qfc) // mju_mulMatTVec: qfrc = Σ_k J_k f_k, row by row
 	return s
 }
 
-// rowsUpdate is constraintUpdate without qfrc_constraint: the rows'
-// states, forces and cost.
-func (nw *newtonWork) rowsUpdate(w *pgsWork) float64 {
+// rowsUpdate is constraintUpdate without qfrc_constraint, at J qacc −
+// aref = jaref: the rows' states, forces and cost.
+func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 	s, n := 0.0, nw.n
-	jaref, d, force, state, class := nw.jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
+	jaref, d, force, state, class := jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
 	for k, jar := range jaref {
 		force[k] = -d[k] * jar
 	}
@@ -775,7 +791,7 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork) float64 {
 				state[k] = nwQuadratic
 			}
 		case pgsCone:
-			s = nw.coneUpdate(c, &w.cones[c], s)
+			s = nw.coneUpdate(c, &w.cones[c], s, jaref)
 			k += w.cones[c].dim - 1
 			c++
 		default:
@@ -798,7 +814,7 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	if len(w.fixed) == 0 {
 		return
 	}
-	w.gv = solver.Resize(w.gv, p.NR)
+	w.gv = fit(w.gv, p.NR)
 	clear(w.gv)
 	finite := true
 	for _, blk := range w.fixed {
@@ -806,7 +822,7 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 		w.gv[p.Constraints[blk].Row] = g
 		finite = finite && g-g == 0
 	}
-	w.y = solver.Resize(w.y, p.NV)
+	w.y = fit(w.y, p.NV)
 	if finite { // p.MulJT's bits over the non-zeros pgsSetup kept (pgsJac.mulT)
 		w.jac.mulT(w.gv, w.y, p.NV)
 	} else { // a zero of J times ±Inf is NaN there

@@ -42,8 +42,7 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 		nw.move(alpha)
 		if nw.cg {
-			copy(nw.gradOld, nw.grad)
-			copy(nw.mgradOld, nw.mgrad)
+			nw.keepGrad()
 		}
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
@@ -67,6 +66,15 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 	}
 	return iter, false
+}
+
+// keepGrad keeps CG's last grad and M⁻¹ grad for Polak–Ribière's β
+// (cgDirection; out of line: Newton has no use for them).
+//
+//go:noinline
+func (nw *newtonWork) keepGrad() {
+	copy(nw.gradOld, nw.grad)
+	copy(nw.mgradOld, nw.mgrad)
 }
 
 // updateConstraint is CGupdateConstraint: the rows' update at nw.jaref,
@@ -729,26 +737,24 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // unconverged qacc is not M⁻¹ (qfrc_smooth + Jᵀ f) (CG at tolerance
 // 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
 func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
-	clear(res.Gamma)
-	for k, row := range w.perm {
-		res.Gamma[row] = dt * nw.force[k]
-	}
-	for _, blk := range w.fixed {
-		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
-	}
-	res.V = solver.Resize(res.V, p.NV)
+	w.setGamma(p, nw.force, dt, res)
+	res.V = fit(res.V, p.NV)
 	if sim.ws.mj.metric {
-		w.jac.mulT(res.Gamma, nw.col, p.NV)
-		solveCliques(p, w.fac, nw.col)
-		for i := range res.V {
-			res.V[i] = p.VStar[i] + nw.col[i]
-		}
+		w.dualV(p, nw.col, res)
 	} else {
-		sim.ws.mj.turns.world(sim.Model, q, nw.qacc, nw.col)
-		for i := range res.V {
-			res.V[i] = vs[i] + dt*nw.col[i]
-		}
+		nw.worldV(sim, q, vs, dt, res.V)
 	}
 	w.constraintVelocities(res, p.NR)
+}
+
+// worldV sets v = v_s + δt qacc, qacc turned to the world's coordinates at
+// q (finish without sim.ws.mj.metric). Out of line, as dualV: a step
+// takes one of the two, and the other, inlined, lay in finish's hot code.
+//
+//go:noinline
+func (nw *newtonWork) worldV(sim *Simulator, q, vs []float64, dt float64, v []float64) {
+	sim.ws.mj.turns.world(sim.Model, q, nw.qacc, nw.col)
+	for i := range v {
+		v[i] = vs[i] + dt*nw.col[i]
+	}
 }

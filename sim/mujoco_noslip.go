@@ -75,7 +75,7 @@ func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []c
 	}
 	iters, converged := w.noSlipSweeps(blocks, len(pairs), sim.cfg.Contact.NoSlipIterations, tol, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
-	res.Stats = w.stats(p, res, st.Iterations+iters, converged && st.Status == solver.Converged)
+	w.stats(p, res, st.Iterations+iters, converged && st.Status == solver.Converged)
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (sim *Simulator) keepPreNoSlip(q, v, vs []float64) {
 		return
 	}
 	ns, nw := &sim.ws.noslip, &sim.ws.mjnewton
-	ns.pre = solver.Resize(ns.pre, len(v))
+	ns.pre = fit(ns.pre, len(v))
 	if sim.cfg.Contact.Newton && nw.fresh && slices.Equal(v, nw.v) {
 		copy(ns.pre, nw.qacc)
 		ns.pending = true

@@ -120,6 +120,14 @@ type pgsMomentum struct {
 	diff, r, av, jc []float64
 }
 
+// size sizes the scratch for nv velocities (out of line: the sizes change
+// only with the model's).
+//
+//go:noinline
+func (m *pgsMomentum) size(nv int) {
+	m.diff, m.r, m.av, m.jc = fit(m.diff, nv), fit(m.r, nv), fit(m.av, nv), fit(m.jc, nv)
+}
+
 // solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
 // pairs say where the pairs' contacts went, or a problem without contacts)
 // with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
@@ -142,7 +150,7 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	sim.warmStart(p, q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
-	res.Stats = w.stats(p, res, iters, converged)
+	w.stats(p, res, iters, converged)
 	return true, nil
 }
 
@@ -173,12 +181,13 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 		w.delassus(p)
 	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
-	w.x = solver.Resize(w.x, p.NV)
-	for i := range w.x {
-		w.x[i] = (p.VStar[i] - vs[i]) / dt
+	if len(w.x) != p.NV || len(w.jvs) != p.NR { // jx and jvs are sized together, here alone
+		w.sizeDynamics(p)
 	}
-	w.jx = solver.Resize(w.jx, p.NR)
-	w.jvs = solver.Resize(w.jvs, p.NR)
+	x := w.x
+	for i := range x {
+		x[i] = (p.VStar[i] - vs[i]) / dt
+	}
 	if MuJoCoSparse(p.NV) {
 		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
 	} else {
@@ -187,15 +196,33 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
 		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
 	}
-	w.jac.mul(w.x, w.jx, p.NR)
-	for k, row := range w.perm {
-		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
-	}
+	w.setB(p, dt)
 	if newton {
 		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
 	}
 	w.foldFixed(dt)
 	return true, nil
+}
+
+// sizeDynamics sizes pgsSetup's scratch for p's velocities and rows (out
+// of line: they change on few steps).
+//
+//go:noinline
+func (w *pgsWork) sizeDynamics(p *solver.Problem) {
+	w.x = fit(w.x, p.NV)
+	w.jx = fit(w.jx, p.NR)
+	w.jvs = fit(w.jvs, p.NR)
+}
+
+// setB sets efc_b = J qacc_smooth − aref on MuJoCo's rows (pgsSetup: PGS
+// and noslip read it, Newton does not; out of line).
+//
+//go:noinline
+func (w *pgsWork) setB(p *solver.Problem, dt float64) {
+	w.jac.mul(w.x, w.jx, p.NR)
+	for k, row := range w.perm {
+		w.b[k] = w.jx[row] - (p.VHat[row]-w.jvs[row])/dt
+	}
 }
 
 // pgsFactor sets w.fac to a factor of p's A. The pyramid problem copies
@@ -276,35 +303,51 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			}
 			continue
 		}
-		if present>>cls&1 == 0 {
-			continue // no block of this class: no pass over the blocks
-		}
-		for i := nc; i < len(blocks); i++ {
-			blk := &blocks[i]
-			if blk.edges < 0 || w.bclass[i] != cls {
-				continue // a spin or rolling block absorbed into its contact's edges
-			}
-			if cls == pgsFixed {
-				w.fixed = append(w.fixed, blk.first)
-				continue
-			}
-			c := &p.Constraints[blk.first] // in place: not copied
-			hi := 0.0
-			if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
-				hi = p.Params[c.Par+1]
-			}
-			for r := range c.Size {
-				w.add(c.Row+r, cls, hi)
-			}
+		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+			w.addClass(p, blocks, nc, cls)
 		}
 	}
-	n := len(w.perm)
-	w.ar = solver.Resize(w.ar, n*n)
-	w.b = solver.Resize(w.b, n)
-	w.f = solver.Resize(w.f, n)
-	w.r = solver.Resize(w.r, n)
-	w.arinv = solver.Resize(w.arinv, n)
+	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
+		w.sizeRows(n)
+	}
 	return true
+}
+
+// sizeRows sizes the dual problem's scratch for n rows (order; out of
+// line: the row count changes on few steps).
+//
+//go:noinline
+func (w *pgsWork) sizeRows(n int) {
+	w.ar = fit(w.ar, n*n)
+	w.b = fit(w.b, n)
+	w.f = fit(w.f, n)
+	w.r = fit(w.r, n)
+	w.arinv = fit(w.arinv, n)
+}
+
+// addClass appends the rows of the blocks after the nc contacts that are
+// of class cls (order; out of line: the robots' steps have few or none).
+//
+//go:noinline
+func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass) {
+	for i := nc; i < len(blocks); i++ {
+		blk := &blocks[i]
+		if blk.edges < 0 || w.bclass[i] != cls {
+			continue // a spin or rolling block absorbed into its contact's edges
+		}
+		if cls == pgsFixed {
+			w.fixed = append(w.fixed, blk.first)
+			continue
+		}
+		c := &p.Constraints[blk.first] // in place: not copied
+		hi := 0.0
+		if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
+			hi = p.Params[c.Par+1]
+		}
+		for r := range c.Size {
+			w.add(c.Row+r, cls, hi)
+		}
+	}
 }
 
 // contactOrder sets w.corder to the pairs in MuJoCo's contact order: the
@@ -486,7 +529,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	}
 	// PGS_warmstart = f·b + ½ f·(AR f), with mju_dot and mju_mulMatVec.
 	cost := dot4(w.f, w.b)
-	w.y = solver.Resize(w.y, n)
+	w.y = fit(w.y, n)
 	for k := range n {
 		w.y[k] = dot4(w.ar[k*n:(k+1)*n], w.f)
 	}
@@ -552,21 +595,46 @@ func dot4(a, b []float64) float64 {
 // rows (the fixed rows keep their impulse), v = v* + A⁻¹ Jᵀ γ (MuJoCo's
 // qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
+	w.setGamma(p, w.f, dt, res)
+	res.V = fit(res.V, p.NV)
+	w.dualV(p, w.x, res)
+	w.constraintVelocities(res, p.NR)
+}
+
+// setGamma sets res.Gamma (p.NR rows) to γ = δt f on each of MuJoCo's
+// rows (f in w.perm's order), the fixed rows' their impulse (fixedGamma),
+// zero elsewhere.
+func (w *pgsWork) setGamma(p *solver.Problem, f []float64, dt float64, res *solver.Result) {
+	res.Gamma = fit(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
-		res.Gamma[row] = dt * w.f[k]
+		res.Gamma[row] = dt * f[k]
 	}
+	if len(w.fixed) != 0 {
+		w.fixedGamma(p, res.Gamma)
+	}
+}
+
+// fixedGamma sets the explicit actuators' fixed rows of gamma to their
+// impulse (setGamma; out of line: few models have them).
+//
+//go:noinline
+func (w *pgsWork) fixedGamma(p *solver.Problem, gamma []float64) {
 	for _, blk := range w.fixed {
-		res.Gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
+		gamma[p.Constraints[blk].Row], _ = p.IntervalBounds(blk)
 	}
-	res.V = solver.Resize(res.V, p.NV)
-	w.jac.mulT(res.Gamma, w.x, p.NV)
-	solveCliques(p, w.fac, w.x)
+}
+
+// dualV sets res.V = v* + A⁻¹ Jᵀ γ (γ = res.Gamma; x: nv of scratch, left
+// holding A⁻¹ Jᵀ γ).
+//
+//go:noinline
+func (w *pgsWork) dualV(p *solver.Problem, x []float64, res *solver.Result) {
+	w.jac.mulT(res.Gamma, x, p.NV)
+	solveCliques(p, w.fac, x)
 	for i := range res.V {
-		res.V[i] = p.VStar[i] + w.x[i]
+		res.V[i] = p.VStar[i] + x[i]
 	}
-	w.constraintVelocities(res, p.NR)
 }
 
 // constraintVelocities sets res.VC = J res.V (p.MulJ's sums over J's
@@ -579,7 +647,7 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 		res.VC = res.VC[:0]
 		return
 	}
-	res.VC = solver.Resize(res.VC, nr)
+	res.VC = fit(res.VC, nr)
 	w.jac.mul(res.V, res.VC, nr)
 }
 
@@ -594,26 +662,37 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 // for it, without the slices of Eval's general blocks: the same γ. An rk4
 // stage's solve (w.stage), whose statistics nobody reads (MuJoCo keeps
 // none for its stages), reports e_m as NaN, not computed: it was 2.8% of
-// Gymnasium ant's step.
-func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) solver.Stats {
-	st := solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: math.NaN()}
+// Gymnasium ant's step. It sets res.Stats in place (no copy of the
+// struct returned).
+func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, converged bool) {
+	st := &res.Stats
+	*st = solver.Stats{Status: solver.MaxIterations, Iterations: iters, MomentumError: math.NaN()}
 	if converged {
 		st.Status = solver.Converged
 	}
 	if w.stage {
-		return st
+		return
 	}
-	w.gv = solver.Resize(w.gv, p.NR)
-	for i, c := range p.Constraints {
-		if c.Kind == solver.Interval {
-			par := p.Params[c.Par : c.Par+2]
-			_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+	w.gv = fit(w.gv, p.NR)
+	for i := range p.Constraints {
+		c := &p.Constraints[i]
+		if c.Kind != solver.Interval {
+			w.evalBlock(p, i, res.VC)
 			continue
 		}
-		p.Eval(i, res.VC[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
+		par := p.Params[c.Par : c.Par+2]
+		_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
 	}
 	st.MomentumError = w.momentumError(p, res.V, w.gv)
-	return st
+}
+
+// evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
+// (stats: a block other than a one-row Interval, out of line).
+//
+//go:noinline
+func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
+	c := &p.Constraints[i]
+	p.Eval(i, vc[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
 }
 
 // momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
@@ -632,22 +711,25 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 		}
 	}
 	nv, m := p.NV, &w.em
-	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
+	if len(m.diff) != nv { // the four are sized together, here alone
+		m.size(nv)
+	}
+	diff, r, av, jc := m.diff[:nv], m.r[:nv], m.av[:nv], m.jc[:nv]
 	v = v[:nv]
 	for i, x := range v {
-		m.diff[i] = x - p.VStar[i]
+		diff[i] = x - p.VStar[i]
 	}
 	for c, q := range p.Cliques {
-		mulA2(p.ABlock(c), m.diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], m.r[q.Offset:], m.av[q.Offset:])
+		mulA2(p.ABlock(c), diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], r[q.Offset:], av[q.Offset:])
 	}
-	w.jac.mulT(gamma, m.jc, nv)
+	w.jac.mulT(gamma, jc, nv)
 	gn, pn, jn := 0.0, 0.0, 0.0
 	for i, mi := range p.MDiag[:nv] {
 		d := 1 / math.Sqrt(mi)
-		g := d * (m.r[i] - m.jc[i])
+		g := d * (r[i] - jc[i])
 		gn += g * g
-		pn += d * m.av[i] * d * m.av[i]
-		jn += d * m.jc[i] * d * m.jc[i]
+		pn += d * av[i] * d * av[i]
+		jn += d * jc[i] * d * jc[i]
 	}
 	if gn > 0 {
 		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
@@ -812,7 +894,7 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 		return
 	}
 	w := &sim.ws.pgs
-	w.y = solver.Resize(w.y, len(v))
+	w.y = fit(w.y, len(v))
 	for i := range v {
 		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
 	}
