@@ -197,13 +197,26 @@ func (r *JRows) Add(p *Problem, c int) {
 // resize returns s with length n, reusing its storage when it can. The
 // first min(len(s), n) elements are kept; growth is amortized (at least
 // doubling), so that a slice grown block by block allocates O(log n) times.
+//
+// It is inlined at every call (Resize: some 160 in the module), and
+// growth is rare after a simulation's first steps, so the growth is out
+// of line (grow): inlined, its allocation and copy sat between the hot
+// blocks of every caller (BENCHMARKS.md, the hundred-and-twenty-third
+// pass).
 func resize(s []float64, n int) []float64 {
 	if cap(s) < n {
-		ns := make([]float64, n, max(n, 2*cap(s)))
-		copy(ns, s)
-		return ns
+		return grow(s, n)
 	}
 	return s[:n]
+}
+
+// grow is resize for a slice whose storage is too short.
+//
+//go:noinline
+func grow(s []float64, n int) []float64 {
+	ns := make([]float64, n, max(n, 2*cap(s)))
+	copy(ns, s)
+	return ns
 }
 
 // Resize returns s with length n, reusing its storage when it can and
