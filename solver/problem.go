@@ -105,7 +105,7 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 // stores zeros).
 func zeroTail(s []float64, n int) []float64 {
 	l := len(s)
-	s = Resize(s, l+n) // growth out of line
+	s = slices.Grow(s, n)[:l+n] // not Resize: its call to grow would make zeroTail too costly to inline
 	for k := l; k < l+n; k++ {
 		s[k] = 0
 	}
