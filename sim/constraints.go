@@ -151,7 +151,7 @@ func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint
 		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct, // directSolution reads no R
 		ActuatorForces: w.mj.forces} // the explicit actuators' forces are in v* (actuatorForces)
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
-		return fmt.Errorf("sim: step %d: %w", step, err)
+		return stepError(step, "", err)
 	}
 	return nil
 }

@@ -158,16 +158,16 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		w.k[i] += f
 	}
 	p.Reset(m.NV)
-	for ti, t := range m.Trees {
-		off := len(p.A)
-		p.Cliques = append(p.Cliques, solver.Clique{Offset: t.VOffset, Size: t.NV, AOff: off, Parent: w.treePar[ti]})
-		p.A = solver.Resize(p.A, off+t.NV*t.NV)
-		blk := w.mass[off : off+t.NV*t.NV]
+	p.Cliques = append(p.Cliques, w.cliques...) // one per tree, the same at every step
+	p.A = solver.Resize(p.A, len(w.mass))
+	for ti, q := range w.cliques {
+		off, n := q.AOff, q.Size
+		blk := w.mass[off : off+n*n]
 		if !sim.heldMass(ti, p) { // a sleeping tree's M is its last one (sleep.go)
 			kin.MassMatrix(ti, blk)
 		}
-		for i := range t.NV {
-			p.MDiag[t.VOffset+i] = blk[i*t.NV+i]
+		for i := range n {
+			p.MDiag[q.Offset+i] = blk[i*n+i]
 		}
 		copy(p.A[off:], blk)
 		if w.fout.Jacobians {
@@ -177,8 +177,8 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		}
 		if cB != 0 && w.mj.damped {
 			a := p.A[off : off+len(blk)]
-			for i, b := range w.mj.damp[t.VOffset : t.VOffset+t.NV] {
-				a[i*(t.NV+1)] += cB * b // mj_Euler: M + h diag(B)
+			for i, b := range w.mj.damp[q.Offset : q.Offset+n] {
+				a[i*(n+1)] += cB * b // mj_Euler: M + h diag(B)
 			}
 		}
 	}
@@ -189,9 +189,23 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		err = f.FactorTreeMass(p)
 	}
 	if err != nil {
-		return fmt.Errorf("sim: step %d: A = M + δt²θqθvq K + δt θv D: %w", sim.step+1, err)
+		return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
 	}
 	return nil
+}
+
+// stepError returns step n's error err in its stage what ("sim: step n:
+// what: err"; "sim: step n: err" for no what). It is out of line: the
+// formatting, inlined (fmt.Errorf boxes n and builds the arguments), would
+// sit in a hot function between its hot blocks, as Go places only panics
+// at a function's end.
+//
+//go:noinline
+func stepError(n int, what string, err error) error {
+	if what == "" {
+		return fmt.Errorf("sim: step %d: %w", n, err)
+	}
+	return fmt.Errorf("sim: step %d: %s: %w", n, what, err)
 }
 
 // resetForces zeroes the force elements' output for a pass with

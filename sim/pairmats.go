@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/stiction-sim/stiction/contact"
@@ -23,12 +24,17 @@ type pairMemo struct {
 	pm           pairMaterial
 }
 
-// rememberMaterial appends pair pr's combined material pm to the step's
-// materials (sim.ws.mj.staged.known), which substeps fills in the order
-// of the step's pairs and detectContacts empties.
-func (sim *Simulator) rememberMaterial(pr *contact.Pair, pm pairMaterial) {
+// rememberMaterial appends pair pr to the step's materials
+// (sim.ws.mj.staged.known), which substeps fills in the order of the
+// step's pairs and detectContacts empties, and returns the slot of its
+// combined material for the caller to fill.
+func (sim *Simulator) rememberMaterial(pr *contact.Pair) *pairMaterial {
 	st := &sim.ws.mj.staged
-	st.known = append(st.known, pairMemo{geomA: pr.GeomA, geomB: pr.GeomB, pm: pm})
+	n := len(st.known)
+	st.known = slices.Grow(st.known, 1)[:n+1]
+	k := &st.known[n]
+	k.geomA, k.geomB = pr.GeomA, pr.GeomB
+	return &k.pm
 }
 
 // knownMaterial returns the combined material that substeps found for

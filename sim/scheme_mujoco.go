@@ -216,7 +216,7 @@ func (sim *Simulator) mujocoMetricVStar() error {
 	mw.dampF, w.factor = w.factor, mw.dampF
 	copy(p.A, w.mass[:len(p.A)])
 	if err := w.factor.FactorTreeMass(p); err != nil { // A = M
-		return fmt.Errorf("sim: step %d: M: %w", sim.step+1, err)
+		return stepError(sim.step+1, "M", err)
 	}
 	copy(w.k, mw.k)
 	if err := sim.explicitVStar(); err != nil {
@@ -239,7 +239,7 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		mw.diff[i] = x - vM[i] // v − v*_M, once per entry
 	}
 	if len(mw.mpat) < len(w.problem.Cliques) {
-		mw.mpat = append(mw.mpat, make([]treeMulPattern, len(w.problem.Cliques)-len(mw.mpat))...)
+		mw.growPatterns(len(w.problem.Cliques))
 	}
 	for c, q := range w.problem.Cliques {
 		x := mw.tmp[q.Offset : q.Offset+q.Size]
@@ -248,7 +248,7 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		if !implicit {
 			mw.dampF.Solve(q, x, 1)
 		} else if err := mw.gyro.solveWith(mw.aHat, q, sim.cfg.DT, x); err != nil {
-			return fmt.Errorf("sim: step %d: mujoco-implicit: %w", sim.step+1, err)
+			return stepError(sim.step+1, "mujoco-implicit", err)
 		}
 		vq, vB := v[q.Offset:][:len(x)], mw.vB[q.Offset:][:len(x)] // x's length: no bounds checks below
 		for i, xi := range x {
@@ -256,6 +256,14 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		}
 	}
 	return nil
+}
+
+// growPatterns makes room for n cliques' patterns (mapVelocity), out of
+// line: it runs at the first metric step only.
+//
+//go:noinline
+func (mw *mujocoWork) growPatterns(n int) {
+	mw.mpat = append(mw.mpat, make([]treeMulPattern, n-len(mw.mpat))...)
 }
 
 // treeMulPattern is the pattern of a tree's mass matrix block, for M x on

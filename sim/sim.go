@@ -135,14 +135,10 @@ func (sim *Simulator) take(gather bool) error {
 	sim.ws.cons.lazy = false        // the last step's rows, if they waited (deferRows), are not read now
 	sim.detectContacts()            // geometry at q0: C(q0) with p, n̂, φ0 (laps kinematics, broad and narrow phase)
 	if k := sim.substeps(); k > 1 { // fast rotation in contact: k substeps of δt/k (substep.go)
-		st, err := sim.substepped(k)
-		st.Times = p.finish()
-		sim.last = lastStep{st: st, times: st.Times, taken: err == nil, gathered: err == nil}
-		return err
+		return sim.takeSubsteps(k)
 	}
 	if err := sim.advance(); err != nil {
-		sim.last = lastStep{} // Step and Stats return the zero StepStats
-		return err
+		return sim.failed(err)
 	}
 	sim.settle() // settled islands fall asleep (sleep.go)
 	sim.step++
@@ -153,10 +149,28 @@ func (sim *Simulator) take(gather bool) error {
 		sim.last.st.Substeps, sim.last.gathered = 1, true
 	}
 	if p.on {
-		sim.last.times = p.finish()
-		sim.last.st.Times = sim.last.times
+		sim.finishTimes()
 	}
 	return nil
+}
+
+// failed clears the last step's statistics after a step that failed with
+// err (Step and Stats return the zero StepStats) and returns err. It and
+// finishTimes are out of line, as the rarely taken parts of take: the
+// large structs they write would sit between its hot blocks.
+//
+//go:noinline
+func (sim *Simulator) failed(err error) error {
+	sim.last = lastStep{}
+	return err
+}
+
+// finishTimes completes the stage timers of a step that take gathers.
+//
+//go:noinline
+func (sim *Simulator) finishTimes() {
+	sim.last.times = sim.prof.finish()
+	sim.last.st.Times = sim.last.times
 }
 
 // advance takes the step from its detected contacts to the new state.

@@ -53,10 +53,11 @@ func (sim *Simulator) substepsFor() int {
 		return 1
 	}
 	e := 0.0
-	var last *contact.Pair // the last pair measured
+	var last *contact.Pair        // the last pair measured
+	rows := sim.mujocoRowScheme() // the same for every pair
 	for i := range sim.ws.pairs {
 		pr := &sim.ws.pairs[i]
-		if sim.muJoCoRowPair(pr) {
+		if rows && sim.muJoCoRowPair(pr) {
 			continue
 		}
 		if last != nil && sameGeometries(last, pr) {
@@ -103,6 +104,17 @@ func (sim *Simulator) curvatureError(g, b int) float64 {
 	}
 	dt := sim.cfg.DT
 	return dt * dt / 2 * (d*w.Dot(w) + rho*wp.Dot(wp))
+}
+
+// takeSubsteps is take for a step of k substeps (substepped): it keeps
+// the step's statistics and times as the last step's.
+//
+//go:noinline (take's rare path: inlined, it would lengthen take's code)
+func (sim *Simulator) takeSubsteps(k int) error {
+	st, err := sim.substepped(k)
+	st.Times = sim.prof.finish()
+	sim.last = lastStep{st: st, times: st.Times, taken: err == nil, gathered: err == nil}
+	return err
 }
 
 // substepped takes the step as k substeps of δt/k, each a whole step of

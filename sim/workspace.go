@@ -36,6 +36,10 @@ type Workspace struct {
 	// treePar holds each tree's velocity parents (solver.Clique.Parent),
 	// nil where the tree factor is off (treeFactor).
 	treePar [][]int
+	// cliques are the dynamics part's cliques, one per tree with A's
+	// blocks in tree order (ws.mass's layout), which linearizeAt gives
+	// every problem it fills: they depend on the model alone.
+	cliques []solver.Clique
 	// freeSolve: a problem with no rows takes v = v* without the solver
 	// (freeSolution; freeSolutions).
 	freeSolve bool
@@ -89,10 +93,14 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	w.mass = make([]float64, len(w.fout.K))
 	w.freeSolve = freeSolutions
 	w.treePar = make([][]int, len(m.Trees))
-	if treeFactor {
-		for t := range m.Trees {
+	w.cliques = make([]solver.Clique, len(m.Trees))
+	off := 0
+	for t, tr := range m.Trees {
+		if treeFactor {
 			w.treePar[t] = m.TreeVelocityParents(t)
 		}
+		w.cliques[t] = solver.Clique{Offset: tr.VOffset, Size: tr.NV, AOff: off, Parent: w.treePar[t]}
+		off += tr.NV * tr.NV
 	}
 	nq, nv := m.NQ, m.NV
 	w.q0, w.qth = make([]float64, nq), make([]float64, nq)

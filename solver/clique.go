@@ -82,10 +82,18 @@ func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 			f.shapeAt[q.Offset] = int32(c)
 		}
 		if !f.factorBlock(q) {
-			return fmt.Errorf("solver: clique %d block of A (%d×%d) is not positive definite", c, q.Size, q.Size)
+			return notPositiveDefinite(c, q.Size)
 		}
 	}
 	return nil
+}
+
+// notPositiveDefinite is factor's error for clique c's n×n block, out of
+// line: inlined, its formatting sat between factor's hot blocks.
+//
+//go:noinline
+func notPositiveDefinite(c, n int) error {
+	return fmt.Errorf("solver: clique %d block of A (%d×%d) is not positive definite", c, n, n)
 }
 
 // factorBlock factors clique q's block in place: blocks of order up to

@@ -66,8 +66,8 @@ func (p *Problem) Reset(nv int) {
 	p.NV = nv
 	p.Cliques = p.Cliques[:0]
 	p.A = p.A[:0]
-	p.VStar = resize(p.VStar, nv)
-	p.MDiag = resize(p.MDiag, nv)
+	p.VStar = Resize(p.VStar, nv)
+	p.MDiag = Resize(p.MDiag, nv)
 	p.Constraints = p.Constraints[:0]
 	p.NR = 0
 	p.JBlock = p.JBlock[:0]
@@ -91,9 +91,9 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	p.NR += size
 	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
 	l := len(p.Params)
-	p.Params = slices.Grow(p.Params, len(params))[:l+len(params)]
-	dst := p.Params[l:][:len(params)] // a local: a store through p.Params reloads it, and checks its bounds, at every entry
-	for k, x := range params {        // a few values: a loop, not a call to memmove
+	p.Params = Resize(p.Params, l+len(params)) // growth out of line
+	dst := p.Params[l:][:len(params)]          // a local: a store through p.Params reloads it, and checks its bounds, at every entry
+	for k, x := range params {                 // a few values: a loop, not a call to memmove
 		dst[k] = x
 	}
 	return i
@@ -105,7 +105,7 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 // stores zeros).
 func zeroTail(s []float64, n int) []float64 {
 	l := len(s)
-	s = slices.Grow(s, n)[:l+n]
+	s = slices.Grow(s, n)[:l+n] // not Resize: its call to grow would make zeroTail too costly to inline
 	for k := l; k < l+n; k++ {
 		s[k] = 0
 	}
@@ -138,7 +138,7 @@ func (p *Problem) newJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
 	off := len(p.JData)
 	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
-	p.JData = slices.Grow(p.JData, n)[:off+n] // one growth, not n appends
+	p.JData = Resize(p.JData, off+n) // one growth, not n appends; out of line
 	return p.JData[off : off+n]
 }
 
@@ -167,7 +167,7 @@ func (r *JRows) Slot(q, n int) []float64 {
 		r.Data = append(r.Data, nil)
 	}
 	r.Cliques[i] = q
-	r.Data[i] = resize(r.Data[i], n)
+	r.Data[i] = Resize(r.Data[i], n)
 	clear(r.Data[i])
 	return r.Data[i]
 }
@@ -194,22 +194,31 @@ func (r *JRows) Add(p *Problem, c int) {
 	}
 }
 
-// resize returns s with length n, reusing its storage when it can. The
-// first min(len(s), n) elements are kept; growth is amortized (at least
-// doubling), so that a slice grown block by block allocates O(log n) times.
-func resize(s []float64, n int) []float64 {
+// Resize returns s with length n, reusing its storage when it can and
+// keeping the first min(len(s), n) elements; new elements are not cleared
+// when storage is reused. Growth is amortized (at least doubling), so that
+// a slice grown block by block allocates O(log n) times.
+//
+// It is inlined at every call (some 160 in the module), and growth is
+// rare after a simulation's first steps, so the growth is out of line
+// (grow): inlined, its allocation and copy sat between the hot blocks of
+// every caller (BENCHMARKS.md, the hundred-and-twenty-third pass). Its
+// inlining cost (71) leaves a one-call wrapper inlinable too.
+func Resize(s []float64, n int) []float64 {
 	if cap(s) < n {
-		ns := make([]float64, n, max(n, 2*cap(s)))
-		copy(ns, s)
-		return ns
+		return grow(s, n)
 	}
 	return s[:n]
 }
 
-// Resize returns s with length n, reusing its storage when it can and
-// keeping the first min(len(s), n) elements; new elements are not cleared
-// when storage is reused.
-func Resize(s []float64, n int) []float64 { return resize(s, n) }
+// grow is Resize for a slice whose storage is too short.
+//
+//go:noinline
+func grow(s []float64, n int) []float64 {
+	ns := make([]float64, n, max(n, 2*cap(s)))
+	copy(ns, s)
+	return ns
+}
 
 // ABlock returns the row-major Size×Size block of A for clique c.
 func (p *Problem) ABlock(c int) []float64 {

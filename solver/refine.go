@@ -64,7 +64,7 @@ func (l *LaggedRefiner) Solve(p *Problem, v0 []float64, res *Result) error {
 		if l.profile && k == 0 {
 			t0 = time.Now()
 		}
-		l.warm = resize(l.warm, p.NV)
+		l.warm = Resize(l.warm, p.NV)
 		copy(l.warm, res.V)
 		prev := res.Stats
 		if err := l.resolve(p, res); err != nil {

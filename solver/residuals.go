@@ -27,7 +27,7 @@ type ResidualScratch struct {
 // taken from the result, not recomputed from v, so that the residuals judge
 // any solver's answer; the cost uses ℓ_i(J v).
 func (s *ResidualScratch) ComputeResiduals(p *Problem, v, gamma []float64) Residuals {
-	s.vc, s.gamma = resize(s.vc, p.NR), resize(s.gamma, p.NR)
+	s.vc, s.gamma = Resize(s.vc, p.NR), Resize(s.gamma, p.NR)
 	em, _, _, costA := s.Momentum(p, v, gamma)
 	p.MulJ(v, s.vc)
 	cost := costA
@@ -43,7 +43,7 @@ func (s *ResidualScratch) ComputeResiduals(p *Problem, v, gamma []float64) Resid
 // A(v − v*) − Jᵀγ and D = diag(M)^(−1/2)), and ½‖v − v*‖²_A.
 func (s *ResidualScratch) Momentum(p *Problem, v, gamma []float64) (em, num, den, costA float64) {
 	nv := p.NV
-	s.diff, s.av, s.jc, s.r = resize(s.diff, nv), resize(s.av, nv), resize(s.jc, nv), resize(s.r, nv)
+	s.diff, s.av, s.jc, s.r = Resize(s.diff, nv), Resize(s.av, nv), Resize(s.jc, nv), Resize(s.r, nv)
 	for i, x := range v {
 		s.diff[i] = x - p.VStar[i]
 	}
