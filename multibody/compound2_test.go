@@ -45,22 +45,7 @@ func TestCompound2RotsSubspaceMatches(t *testing.T) {
 		if !ws.fr[b].rotsAtOrigin {
 			t.Fatalf("parts %+v do not take the rotations-only walk", m.Bodies[b].Joint.Parts)
 		}
-		s := m.NewState()
-		if trial%5 != 0 {
-			randomize(r, m, s)
-		}
-		for i := range s.V {
-			if trial%3 == 0 {
-				s.V[i] = compound2Velocity(r)
-			}
-		}
-		if trial%97 == 0 {
-			s.Q[r.IntN(len(s.Q))] = math.NaN()
-		}
-		var v []float64
-		if trial%11 != 0 {
-			v = s.V
-		}
+		s, v := compoundTrial(r, m, trial, trial%5 != 0, 97)
 		jb := &m.Bodies[b].Joint
 		var mo spatial.Pose
 		ws.motion(jb, &ws.fr[b], s.Q, &mo)
@@ -79,4 +64,29 @@ func TestCompound2RotsSubspaceMatches(t *testing.T) {
 	if fast < 1000 {
 		t.Fatalf("only %d trials with finite sums", fast)
 	}
+}
+
+// compoundTrial draws a trial's state for the compound walks' tests: random
+// coordinates and velocities when random is set, compound2Velocity's
+// awkward velocities in every third trial, a NaN coordinate in every
+// nanEvery-th, and a nil velocity (the walk without velocities) in every
+// eleventh. It returns the state and the velocity to give the walk.
+func compoundTrial(r *rand.Rand, m *Model, trial int, random bool, nanEvery int) (*State, []float64) {
+	s := m.NewState()
+	if random {
+		randomize(r, m, s)
+	}
+	for i := range s.V {
+		if trial%3 == 0 {
+			s.V[i] = compound2Velocity(r)
+		}
+	}
+	if trial%nanEvery == 0 {
+		s.Q[r.IntN(len(s.Q))] = math.NaN()
+	}
+	var v []float64
+	if trial%11 != 0 {
+		v = s.V
+	}
+	return s, v
 }

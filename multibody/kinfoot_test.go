@@ -184,20 +184,7 @@ func TestKinfootPlanarSubspaceMatches(t *testing.T) {
 		if spoil {
 			continue
 		}
-		s := m.NewState()
-		randomize(r, m, s)
-		for i := range s.V {
-			if trial%3 == 0 {
-				s.V[i] = compound2Velocity(r)
-			}
-		}
-		if trial%37 == 0 {
-			s.Q[r.IntN(len(s.Q))] = math.NaN()
-		}
-		var v []float64
-		if trial%11 != 0 {
-			v = s.V
-		}
+		s, v := compoundTrial(r, m, trial, true, 37)
 		jb := &m.Bodies[b].Joint
 		var mo spatial.Pose
 		ws.motion(jb, &ws.fr[b], s.Q, &mo)
