@@ -54,7 +54,7 @@ func angularBlocks(m *multibody.Model, dst, qdst []int) ([]int, []int) {
 // unit vector e_c on that block (its turnVec): the same operations, so
 // the same bits, without the walk over the whole model.
 func (nw *newtonWork) rotations(q []float64) {
-	nw.rot = fit(nw.rot, 9*len(nw.blocks)) // every entry set below
+	nw.rot = solver.Resize(nw.rot, 9*len(nw.blocks)) // every entry set below
 	for b, qo := range nw.qblocks {
 		r := spatial.Quat{W: q[qo], X: q[qo+1], Y: q[qo+2], Z: q[qo+3]}
 		t := (*[9]float64)(nw.rot[9*b:])
@@ -303,22 +303,3 @@ func growInt(s []int, n int) []int {
 
 // patternSlack is the least capacity of a pattern's storage.
 const patternSlack = 256
-
-// fit is solver.Resize (s with length n, its first min(len(s), n) values
-// kept, growth amortized) with the growth out of line (growFit): the
-// solve's scratch fits on every step but the first few, and an inlined
-// Resize put its make and copy, never run, between the hot code of each
-// caller (about 100 bytes, one or two instruction-cache lines, a call).
-func fit(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return growFit(s, n)
-	}
-	return s[:n]
-}
-
-// growFit is fit's growth: solver.Resize, out of line.
-//
-//go:noinline
-func growFit(s []float64, n int) []float64 {
-	return solver.Resize(s, n)
-}

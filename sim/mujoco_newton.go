@@ -124,18 +124,18 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		dense, jn = 0, 0
 	}
 	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
-		*s = fit(*s, dense)
+		*s = solver.Resize(*s, dense)
 	}
 	nw.m = nw.mown
-	nw.jown = fit(nw.jown, jn)
+	nw.jown = solver.Resize(nw.jown, jn)
 	nw.j = nw.jown
 	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
-		*s = fit(*s, n)
+		*s = solver.Resize(*s, n)
 	}
-	nw.quad = fit(nw.quad, 3*n)
-	nw.tcol = fit(nw.tcol, 3*nv)
+	nw.quad = solver.Resize(nw.quad, 3*n)
+	nw.tcol = solver.Resize(nw.tcol, 3*nv)
 	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
-		*s = fit(*s, nv)
+		*s = solver.Resize(*s, nv)
 	}
 	if cap(nw.state) < n {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
@@ -149,8 +149,8 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.rowk = make([]int, nr)
 	}
 	nw.rowk = nw.rowk[:nr]
-	nw.local = fit(nw.local, 36)
-	nw.ltj = fit(nw.ltj, 6*nv)
+	nw.local = solver.Resize(nw.local, 36)
+	nw.ltj = solver.Resize(nw.ltj, 6*nv)
 }
 
 // setCones sizes the elliptic contacts' scratch for w's cones and sets
@@ -161,8 +161,8 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 //go:noinline
 func (nw *newtonWork) setCones(w *pgsWork) {
 	nc := len(w.cones)
-	nw.coneMu = fit(nw.coneMu, nc)
-	nw.coneH = fit(nw.coneH, 36*nc)
+	nw.coneMu = solver.Resize(nw.coneMu, nc)
+	nw.coneH = solver.Resize(nw.coneH, 36*nc)
 	for c, cb := range w.cones {
 		nw.coneMu[c] = cb.fr[0] * math.Sqrt(nw.r[cb.k0+1]/nw.r[cb.k0])
 	}
@@ -202,7 +202,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
 	nw.finish(sim, p, w, q, vs, dt, res)
 	nw.fresh = true
-	nw.v = fit(nw.v, len(res.V))
+	nw.v = solver.Resize(nw.v, len(res.V))
 	copy(nw.v, res.V)
 	w.stats(p, res, iters, converged)
 }
@@ -814,7 +814,7 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	if len(w.fixed) == 0 {
 		return
 	}
-	w.gv = fit(w.gv, p.NR)
+	w.gv = solver.Resize(w.gv, p.NR)
 	clear(w.gv)
 	finite := true
 	for _, blk := range w.fixed {
@@ -822,7 +822,7 @@ func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 		w.gv[p.Constraints[blk].Row] = g
 		finite = finite && g-g == 0
 	}
-	w.y = fit(w.y, p.NV)
+	w.y = solver.Resize(w.y, p.NV)
 	if finite { // p.MulJT's bits over the non-zeros pgsSetup kept (pgsJac.mulT)
 		w.jac.mulT(w.gv, w.y, p.NV)
 	} else { // a zero of J times ±Inf is NaN there

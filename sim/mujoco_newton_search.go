@@ -738,7 +738,7 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
 func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
 	w.setGamma(p, nw.force, dt, res)
-	res.V = fit(res.V, p.NV)
+	res.V = solver.Resize(res.V, p.NV)
 	if sim.ws.mj.metric {
 		w.dualV(p, nw.col, res)
 	} else {

@@ -88,7 +88,7 @@ func (sim *Simulator) keepPreNoSlip(q, v, vs []float64) {
 		return
 	}
 	ns, nw := &sim.ws.noslip, &sim.ws.mjnewton
-	ns.pre = fit(ns.pre, len(v))
+	ns.pre = solver.Resize(ns.pre, len(v))
 	if sim.cfg.Contact.Newton && nw.fresh && slices.Equal(v, nw.v) {
 		copy(ns.pre, nw.qacc)
 		ns.pending = true

@@ -125,7 +125,7 @@ type pgsMomentum struct {
 //
 //go:noinline
 func (m *pgsMomentum) size(nv int) {
-	m.diff, m.r, m.av, m.jc = fit(m.diff, nv), fit(m.r, nv), fit(m.av, nv), fit(m.jc, nv)
+	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
 }
 
 // solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
@@ -209,9 +209,9 @@ func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs [
 //
 //go:noinline
 func (w *pgsWork) sizeDynamics(p *solver.Problem) {
-	w.x = fit(w.x, p.NV)
-	w.jx = fit(w.jx, p.NR)
-	w.jvs = fit(w.jvs, p.NR)
+	w.x = solver.Resize(w.x, p.NV)
+	w.jx = solver.Resize(w.jx, p.NR)
+	w.jvs = solver.Resize(w.jvs, p.NR)
 }
 
 // setB sets efc_b = J qacc_smooth − aref on MuJoCo's rows (pgsSetup: PGS
@@ -318,11 +318,11 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 //
 //go:noinline
 func (w *pgsWork) sizeRows(n int) {
-	w.ar = fit(w.ar, n*n)
-	w.b = fit(w.b, n)
-	w.f = fit(w.f, n)
-	w.r = fit(w.r, n)
-	w.arinv = fit(w.arinv, n)
+	w.ar = solver.Resize(w.ar, n*n)
+	w.b = solver.Resize(w.b, n)
+	w.f = solver.Resize(w.f, n)
+	w.r = solver.Resize(w.r, n)
+	w.arinv = solver.Resize(w.arinv, n)
 }
 
 // addClass appends the rows of the blocks after the nc contacts that are
@@ -529,7 +529,7 @@ func (sim *Simulator) warmStart(p *solver.Problem, q []float64, dt float64) {
 	}
 	// PGS_warmstart = f·b + ½ f·(AR f), with mju_dot and mju_mulMatVec.
 	cost := dot4(w.f, w.b)
-	w.y = fit(w.y, n)
+	w.y = solver.Resize(w.y, n)
 	for k := range n {
 		w.y[k] = dot4(w.ar[k*n:(k+1)*n], w.f)
 	}
@@ -596,7 +596,7 @@ func dot4(a, b []float64) float64 {
 // qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	w.setGamma(p, w.f, dt, res)
-	res.V = fit(res.V, p.NV)
+	res.V = solver.Resize(res.V, p.NV)
 	w.dualV(p, w.x, res)
 	w.constraintVelocities(res, p.NR)
 }
@@ -605,7 +605,7 @@ func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 // rows (f in w.perm's order), the fixed rows' their impulse (fixedGamma),
 // zero elsewhere.
 func (w *pgsWork) setGamma(p *solver.Problem, f []float64, dt float64, res *solver.Result) {
-	res.Gamma = fit(res.Gamma, p.NR)
+	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	clear(res.Gamma)
 	for k, row := range w.perm {
 		res.Gamma[row] = dt * f[k]
@@ -647,7 +647,7 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 		res.VC = res.VC[:0]
 		return
 	}
-	res.VC = fit(res.VC, nr)
+	res.VC = solver.Resize(res.VC, nr)
 	w.jac.mul(res.V, res.VC, nr)
 }
 
@@ -673,7 +673,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if w.stage {
 		return
 	}
-	w.gv = fit(w.gv, p.NR)
+	w.gv = solver.Resize(w.gv, p.NR)
 	for i := range p.Constraints {
 		c := &p.Constraints[i]
 		if c.Kind != solver.Interval {
@@ -894,7 +894,7 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 		return
 	}
 	w := &sim.ws.pgs
-	w.y = fit(w.y, len(v))
+	w.y = solver.Resize(w.y, len(v))
 	for i := range v {
 		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
 	}

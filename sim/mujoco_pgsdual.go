@@ -46,7 +46,7 @@ func (w *pgsWork) delassus(p *solver.Problem) {
 	w.neededRows(p)
 	nf := len(d.fixlo)
 	clear(w.ar[:n*n])
-	d.gfix = fit(d.gfix, n*nf)
+	d.gfix = solver.Resize(d.gfix, n*nf)
 	clear(d.gfix)
 	for c, q := range p.Cliques {
 		k := d.cliqueRows(p, c, q.Size)
@@ -64,11 +64,11 @@ func (w *pgsWork) delassus(p *solver.Problem) {
 			d.gramTo(k, len(q.Parent), w.ar[:n*n], d.rows[:k], n)
 			continue
 		}
-		d.gq = fit(d.gq, k*k)
+		d.gq = solver.Resize(d.gq, k*k)
 		if tree {
 			d.sparseGram(q.Parent, a, k)
 		} else {
-			d.cols = fit(d.cols, q.Size*k)
+			d.cols = solver.Resize(d.cols, q.Size*k)
 			clear(d.gq)
 			w.fac.Delassus(q, d.jq, k, d.cols, d.gq)
 		}
@@ -111,7 +111,7 @@ func (d *pgsDual) cliqueRows(p *solver.Problem, c, size int) int {
 	d.ends = d.ends[:0]
 	k := 0
 	var kind solver.Kind
-	d.jq = fit(d.jq, p.NR*size+gramPad) // at most every row, and gramTo's reads past the last
+	d.jq = solver.Resize(d.jq, p.NR*size+gramPad) // at most every row, and gramTo's reads past the last
 	for _, blk := range p.JBlock {
 		if blk.Clique != c {
 			continue
@@ -166,11 +166,11 @@ const gramPad = 64
 // and d.zq keep gramPad entries past the last row for gramTo.
 func (d *pgsDual) substAll(parent []int, a []float64, k int) {
 	n := len(parent)
-	d.dinv = fit(d.dinv, n)
+	d.dinv = solver.Resize(d.dinv, n)
 	for i := range n {
 		d.dinv[i] = 1 / a[i*n+i]
 	}
-	d.zq = fit(d.zq, k*n+gramPad)
+	d.zq = solver.Resize(d.zq, k*n+gramPad)
 	if len(d.jq) < k*n+gramPad {
 		d.jq = append(d.jq[:k*n], make([]float64, gramPad)...)
 	}
@@ -318,7 +318,7 @@ func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
 	for _, blk := range p.JBlock {
 		need += p.Constraints[blk.Constraint].Size * p.Cliques[blk.Clique].Size
 	}
-	idx, val := growInt(j.idx, need), fit(j.val, need)
+	idx, val := growInt(j.idx, need), solver.Resize(j.val, need)
 	val = val[:len(idx)]
 	if v != nil {
 		clear(vc[:p.NR])

@@ -148,15 +148,15 @@ func (nw *newtonWork) sparseCoordinates(sim *Simulator, p *solver.Problem, q []f
 			sp.cqOf[cq.Offset+i] = c
 		}
 	}
-	sp.mb = fit(sp.mb, sp.madr[nc])
-	sp.mfb = fit(sp.mfb, sp.madr[nc])
+	sp.mb = solver.Resize(sp.mb, sp.madr[nc])
+	sp.mfb = solver.Resize(sp.mfb, sp.madr[nc])
 	sp.mark = growInt(sp.mark, nv)
 	for i := range sp.mark {
 		sp.mark[i] = -1
 	}
-	sp.buf = fit(sp.buf, nv)
+	sp.buf = solver.Resize(sp.buf, nv)
 	sp.bufi = growInt(sp.bufi, nv)
-	sp.xv = fit(sp.xv, nv)
+	sp.xv = solver.Resize(sp.xv, nv)
 	sp.xi = growInt(sp.xi, nv)
 	sp.cols = growInt(sp.cols, nv)[:0]
 	nw.setBlocks(sim.Model)
@@ -258,7 +258,7 @@ func (sp *sparseNewton) repackM(nv int) {
 	sp.mpadr, sp.mptail = growInt(sp.mpadr, nv+1), growInt(sp.mptail, nv)
 	sp.mpdense, sp.mpdlo = growInt(sp.mpdense, nv), growInt(sp.mpdlo, nv)
 	ns := 4*len(sp.mb) + 10*nv // a row of a block of n: lanes ≤ 4 n, the dense run ≤ n + 6, the tail ≤ 3
-	sp.mpcol, sp.mpval = growInt(sp.mpcol, ns), fit(sp.mpval, ns)
+	sp.mpcol, sp.mpval = growInt(sp.mpcol, ns), solver.Resize(sp.mpval, ns)
 	sp.mppos, sp.mpslot = growInt(sp.mppos, len(sp.mb))[:0], growInt(sp.mpslot, len(sp.mb))[:0]
 	s := 0
 	for c := range sp.off {
@@ -429,7 +429,7 @@ func (nw *newtonWork) sparseJacobian(p *solver.Problem, perm []int, jac *pgsJac)
 		sp.jadr[k+1] = sp.jadr[k] + sp.jnnz[k]
 	}
 	total := sp.jadr[n]
-	sp.jind, sp.jval = growInt(sp.jind, total), fit(sp.jval, total)
+	sp.jind, sp.jval = growInt(sp.jind, total), solver.Resize(sp.jval, total)
 	clear(sp.jnnz)
 	sp.junsorted = growBool(sp.junsorted, n)
 	clear(sp.junsorted)
@@ -741,7 +741,7 @@ func (nw *newtonWork) hessianDirectSparse(w *pgsWork) {
 	}
 	h := &sp.h
 	h.adr, h.ind = sp.sym.adr, sp.sym.ind
-	h.val = fit(h.val, len(h.ind))
+	h.val = solver.Resize(h.val, len(h.ind))
 	// The slices in locals: the stores into buf would otherwise make
 	// every loop load sp's slice headers again. buf is +0 at every row's
 	// start: cleared here, then by each row's gather on the columns of

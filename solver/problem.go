@@ -202,7 +202,7 @@ func (r *JRows) Add(p *Problem, c int) {
 // It is inlined at every call (some 160 in the module), and growth is
 // rare after a simulation's first steps, so the growth is out of line
 // (grow): inlined, its allocation and copy sat between the hot blocks of
-// every caller (BENCHMARKS.md, the hundred-and-twenty-third pass). Its
+// every caller (BENCHMARKS.md, the hundred-and-twenty-seventh pass). Its
 // inlining cost (71) leaves a one-call wrapper inlinable too.
 func Resize(s []float64, n int) []float64 {
 	if cap(s) < n {

@@ -127,7 +127,12 @@ func modelSim(t *testing.T, xml string) *sim.Simulator {
 
 // warmedAllocs builds the model xml, sets the controls, steps it 200 times
 // (actDynArm's intvelocity activation reaches its bound at step 167) and
-// returns the simulator and its allocations per further step.
+// returns the simulator and its allocations per further step: the least
+// of three measurements of 20 steps each. testing.AllocsPerRun counts every
+// goroutine's allocations; in about one fresh test process in twenty on a
+// loaded machine one measurement came out at 1 a step while a heap profile
+// (memprofilerate 1) showed the same allocations under Step as in a passing
+// run. An allocation of the step itself shows in all three.
 func warmedAllocs(t *testing.T, xml string, ctrl []float64) (*sim.Simulator, float64) {
 	t.Helper()
 	s := modelSim(t, xml)
@@ -141,11 +146,15 @@ func warmedAllocs(t *testing.T, xml string, ctrl []float64) (*sim.Simulator, flo
 			t.Fatal(err)
 		}
 	}
-	return s, testing.AllocsPerRun(20, func() {
-		if _, err := s.Step(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	least := math.Inf(1)
+	for range 3 {
+		least = min(least, testing.AllocsPerRun(20, func() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}))
+	}
+	return s, least
 }
 
 // TestActuatorDynamicsKeyframeMuJoCo: a keyframe's act (MuJoCo's key act,
