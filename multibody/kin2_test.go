@@ -77,3 +77,22 @@ func TestKin2PlanarRootMatches(t *testing.T) {
 		t.Fatalf("only %d trials on the constant columns", fast)
 	}
 }
+
+// TestKin2InPlaceAccessors: PoseOf and VelocityOf read what Pose and
+// Velocity copy, and follow the next Update.
+func TestKin2InPlaceAccessors(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 4))
+	m, s := randomForest(r, JointFree)
+	ws := NewWorkspace(m)
+	for range 2 {
+		randomize(r, m, s)
+		ws.Update(s.Q, s.V)
+		for b := range m.Bodies {
+			w, v := ws.Velocity(b)
+			pw, pv := ws.VelocityOf(b)
+			if *ws.PoseOf(b) != ws.Pose(b) || *pw != w || *pv != v {
+				t.Fatalf("body %d: %v %v %v, copies %v %v %v", b, *ws.PoseOf(b), *pw, *pv, ws.Pose(b), w, v)
+			}
+		}
+	}
+}

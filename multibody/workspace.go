@@ -435,6 +435,15 @@ func (ws *Workspace) Pose(b int) spatial.Pose { return ws.x[b] }
 // last Update.
 func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.w[b], ws.vel[b] }
 
+// PoseOf returns body b's world pose at the last Update in place, without
+// a copy (Pose's 56 bytes): read only, and valid until the next Update.
+func (ws *Workspace) PoseOf(b int) *spatial.Pose { return &ws.x[b] }
+
+// VelocityOf returns body b's angular and origin velocities at the last
+// Update in place, without copies: read only, and valid until the next
+// Update.
+func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.w[b], &ws.vel[b] }
+
 // PointJacobian writes the 3×NV_t block of the Jacobian of the world velocity
 // of the material point of body b at world position p (see
 // Model.PointJacobian) using the kinematics of the last Update, and returns
