@@ -149,13 +149,65 @@ func (j *Joint) planarSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Ve
 	if v == nil {
 		return sw, sl
 	}
+	if !j.planarZero(v, w, l, &f.xm.P) {
+		return j.rotsSubspace(f, v, w, l)
+	}
+	return sw, sl
+}
+
+// planarZero is planarSubspace's check at velocities v, columns (w, l) in
+// F and o_M: whether the slides' Σ v_k l_k plus the hinge's v w plus o_M
+// is finite, when rotsSubspace's sums are +0.
+func (j *Joint) planarZero(v []float64, w, l *[6]spatial.Vec3, o *spatial.Vec3) bool {
 	n := len(j.Parts) - 1 // the slides; the hinge's velocity is v[n]
 	var u vec3
 	for k := range n {
 		u = u.addScaled(v[k], vecOf(&l[k]))
 	}
-	if !u.add(vecOf(&w[n]).scale(v[n])).add(vecOf(&f.xm.P)).finite() {
-		return j.rotsSubspace(f, v, w, l)
+	return u.add(vecOf(&w[n]).scale(v[n])).add(vecOf(o)).finite()
+}
+
+// planarCols is a planar root's (fr.oneTurn, no parent) subspace columns
+// in F and, turned by its constant R_WF, in the world orientation, with
+// R (+0) for Ṡv (planarRoots).
+type planarCols struct {
+	fw, fl [6]spatial.Vec3
+	world  jointCols
+}
+
+// planarRoots sets fr[b].planar for every root b whose joint is slides
+// and then one hinge (fr.oneTurn). walkRotations leaves every part's
+// rotation before the hinge, the identity, and the hinge's anchor is o_M,
+// so for a finite o_M compoundColumns makes the same columns at every q:
+// the slides' (+0, rotateVec(1, a_k)) and the hinge's (w, w × (o_M − o_M))
+// = (w, w × (+0)), which it makes here at o_M = +0. R_WF is the constant
+// rotF, so W_k = R w_k, M_k = R l_k and, where planarSubspace returns its
+// +0 sums, R sw = R sl = R (+0) are constants too: joint reads them when
+// planarHolds (TestKin2PlanarRootMatches).
+func planarRoots(m *Model, fr []jointFrames) {
+	for b := range m.Bodies {
+		j := &m.Bodies[b].Joint
+		if j.Type != JointCompound || !fr[b].oneTurn || j.Parent >= 0 {
+			continue
+		}
+		var f compoundWalk
+		for k := range f.rot {
+			f.rot[k] = spatial.QuatIdentity()
+		}
+		pc := &planarCols{}
+		j.compoundColumns(&f, &pc.fw, &pc.fl)
+		pc.world.rotate(&fr[b].rotF, &pc.fw, &pc.fl, vec3{}, vec3{}, j.NV())
+		fr[b].planar = pc
 	}
-	return sw, sl
+}
+
+// planarHolds reports whether a planar root's constant columns pc are
+// what joint would make at velocities v (nil: rest) and walkRotations'
+// o_M: o_M finite (the hinge's l) and, with v, planarSubspace's check
+// passed (its +0 sums).
+func (j *Joint) planarHolds(pc *planarCols, v []float64, o *spatial.Vec3) bool {
+	if v == nil {
+		return vecOf(o).finite()
+	}
+	return j.planarZero(v, &pc.fw, &pc.fl, o)
 }

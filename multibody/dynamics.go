@@ -238,11 +238,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 			w = &wb[b]
 		}
 		if a != nil {
-			for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
-				s, W, L := a[i], &colW[i], &colL[i]
-				a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
-				c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
-			}
+			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], colW[tb.voff:], colL[tb.voff:], a0, a1, a2, c0, c1, c2)
 		}
 		set3(&al[b], a0, a1, a2)
 		set3(&ac[b], c0, c1, c2)
@@ -279,15 +275,47 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
 			cw, cl := &colW[i], &colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
-			if a != nil {
-				tau[i] += bodies[b].Joint.DOFArmature(i-int(tb.voff)) * a[i] // the rotor's own inertia
-			}
 		}
 		if p := int(tb.parent); p >= 0 {
 			l, np, fp := &lev[b], &fn[p], &ff[p]
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
 			set3(np, (np[0]+n0)+t0, (np[1]+n1)+t1, (np[2]+n2)+t2)
 			set3(fp, fp[0]+f0, fp[1]+f1, fp[2]+f2)
+		}
+	}
+	if a != nil {
+		ws.addArmature(a, tau)
+	}
+}
+
+// jointAccel returns the accelerations (α, a) plus a joint's Σ a_i (W_i,
+// L_i) over its accelerations a and columns (colW, colL), for rnea: out
+// of line, as a step's RNEA (BiasForces) has no accelerations.
+//
+//go:noinline
+func jointAccel(a []float64, colW, colL []spatial.Vec3, a0, a1, a2, c0, c1, c2 float64) (float64, float64, float64, float64, float64, float64) {
+	for i, s := range a {
+		W, L := &colW[i], &colL[i]
+		a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
+		c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
+	}
+	return a0, a1, a2, c0, c1, c2
+}
+
+// addArmature adds each velocity's rotor inertia term armature·a_i to
+// tau[i], for rnea with accelerations a (after its passes, which do not
+// read tau: the same sums as adding it in the second pass).
+//
+//go:noinline
+func (ws *Workspace) addArmature(a, tau []float64) {
+	for b, tb := range ws.top {
+		if tb.tree < 0 {
+			continue
+		}
+		j := &ws.m.Bodies[b].Joint
+		for k := range int(tb.nv) {
+			i := int(tb.voff) + k
+			tau[i] += j.DOFArmature(k) * a[i] // the rotor's own inertia
 		}
 	}
 }

@@ -31,7 +31,8 @@ type jointFrames struct {
 	// rotF is R_WF.RotMat() of a root joint's rootF or a free joint's
 	// identity (X_WF does not depend on q), as frames returns them: the
 	// same bits as computing it every Update.
-	rotF spatial.Mat3
+	rotF   spatial.Mat3
+	planar *planarCols // a planar root's constant columns (planarRoots), else nil
 }
 
 // poseShape says whether a pose's rotation is exactly the identity or its

@@ -48,6 +48,7 @@ type Workspace struct {
 	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (joint1)
+	wc      jointCols       // scratch: the last joint's columns in the world orientation (worldColumns)
 	updated bool
 }
 
@@ -77,6 +78,7 @@ func NewWorkspace(m *Model) *Workspace {
 		fr: frameCache(m), top: topology(m),
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
+	planarRoots(m, ws.fr)
 	return ws
 }
 
@@ -166,23 +168,18 @@ func (ws *Workspace) Update(q, v []float64) {
 }
 
 // joint computes body b's pose, velocity, subspace columns and κ from its
-// parent's pose xp and velocity (wp, vp).
+// parent's pose xp and velocity (wp, vp). On the planar robots' root
+// (fr.planar) the columns in the world orientation are constants, read
+// instead of made when planarSubspace's sums are its +0 (planarHolds).
 func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
 	var xf, xm, xb spatial.Pose
 	R := ws.frames(q, b, xp, &xf, &xm, &xb, true)
-	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
-	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
-	switch {
-	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
-		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
-	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
-		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
-	case body.Joint.Type == JointCompound:
-		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
-	default:
-		w, l := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
-		sw, sl = vecOf(&w), vecOf(&l)
+	var cols *jointCols
+	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(pc, vj, &ws.walk.xm.P) {
+		cols = &pc.world
+	} else {
+		cols = ws.worldColumns(q, vj, b, R)
 	}
 	// With W_k = R cw_k, l_k = R cl_k, d = x_B − x_M, r_PM = x_M − x_P,
 	// ω_j = Σ q̇_k W_k and v_j = Σ q̇_k l_k:
@@ -196,8 +193,8 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	var wj0, wj1, wj2, lj0, lj1, lj2 float64
 	for k := range body.Joint.NV() {
-		W0, W1, W2 := mulVec(R, cw[k][0], cw[k][1], cw[k][2])
-		m0, m1, m2 := mulVec(R, cl[k][0], cl[k][1], cl[k][2])
+		W, M := &cols.w[k], &cols.l[k]
+		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
 		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
 		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
@@ -213,12 +210,12 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
 	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
 	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
-	s0, s1, s2 := mulVec(R, sw.x, sw.y, sw.z)
+	s0, s1, s2 := cols.sw[0], cols.sw[1], cols.sw[2]
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
 	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
 	ws.kw[b] = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
-	s0, s1, s2 = mulVec(R, sl.x, sl.y, sl.z)
+	s0, s1, s2 = cols.sl[0], cols.sl[1], cols.sl[2]
 	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
 	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
@@ -227,6 +224,51 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		(((a1 + s1) + 2*t1) + c1) + e1,
 		(((a2 + s2) + 2*t2) + c2) + e2,
 	}
+}
+
+// jointCols is a joint's subspace columns and Ṡv in the world orientation,
+// W_k = R w_k, M_k = R l_k, R sw and R sl with R = R_WF: joint's products
+// with R, made by rotate.
+type jointCols struct {
+	w, l   [6]spatial.Vec3 // up to a free joint's six
+	sw, sl spatial.Vec3
+}
+
+// rotate sets c to the n columns (w_k, l_k) in F and Ṡv = (sw, sl)
+// turned by R (Mat3.MulVec's operations on scalars).
+func (c *jointCols) rotate(R *spatial.Mat3, w, l *[6]spatial.Vec3, sw, sl vec3, n int) {
+	for k := range n {
+		W, L := &c.w[k], &c.l[k]
+		W[0], W[1], W[2] = mulVec(R, w[k][0], w[k][1], w[k][2])
+		L[0], L[1], L[2] = mulVec(R, l[k][0], l[k][1], l[k][2])
+	}
+	c.sw[0], c.sw[1], c.sw[2] = mulVec(R, sw.x, sw.y, sw.z)
+	c.sl[0], c.sl[1], c.sl[2] = mulVec(R, sl.x, sl.y, sl.z)
+}
+
+// worldColumns makes body b's subspace columns and Ṡv in F at velocities
+// vj and returns them turned by R (into ws.wc), for joint. It is out of
+// line: on the planar robots, the only users of joint among the models
+// measured, the step reads the root's constant columns instead.
+//
+//go:noinline
+func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *jointCols {
+	body := &ws.m.Bodies[b]
+	cw, cl := &ws.cw, &ws.cl // subspace writes the NV columns read below
+	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
+	switch {
+	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
+		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
+	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
+		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
+	case body.Joint.Type == JointCompound:
+		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
+	default:
+		w, l := body.Joint.subspace(q[body.QOff:], vj, cw, cl)
+		sw, sl = vecOf(&w), vecOf(&l)
+	}
+	ws.wc.rotate(R, cw, cl, sw, sl, body.Joint.NV())
+	return &ws.wc
 }
 
 // joint1 is joint for a revolute or a prismatic joint, written out for its
@@ -392,6 +434,15 @@ func (ws *Workspace) Pose(b int) spatial.Pose { return ws.x[b] }
 // Velocity returns the angular velocity and origin velocity of body b at the
 // last Update.
 func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.w[b], ws.vel[b] }
+
+// PoseOf returns body b's world pose at the last Update in place, without
+// a copy (Pose's 56 bytes): read only, and valid until the next Update.
+func (ws *Workspace) PoseOf(b int) *spatial.Pose { return &ws.x[b] }
+
+// VelocityOf returns body b's angular and origin velocities at the last
+// Update in place, without copies: read only, and valid until the next
+// Update.
+func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.w[b], &ws.vel[b] }
 
 // PointJacobian writes the 3×NV_t block of the Jacobian of the world velocity
 // of the material point of body b at world position p (see
