@@ -55,26 +55,56 @@ func (pk *packedJ) pack(p *solver.Problem) {
 		c := p.Constraints[blk.Constraint]
 		jb := p.JBlockData(b)
 		start, v0 := len(pk.cols), len(pk.vals)
-		switch c.Size {
-		case 1: // a limit's or a pyramid edge's row: columns and values in one pass
-			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
-		case 3: // a contact's rows: likewise
-			if q.Size == 6 && whole3x6((*[18]float64)(jb[:18])) { // a free body's contact: every column, the rows as they are
-				pk.cols = append(pk.cols, q.Offset, q.Offset+1, q.Offset+2, q.Offset+3, q.Offset+4, q.Offset+5)
-				pk.vals = append(pk.vals, jb[:18]...)
-				break
-			}
-			pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
-		default:
-			pk.cols = nonzeroColumns(p, b, pk.cols)
-			pk.vals = packRows(pk.vals, jb, c.Size, q.Size, pk.cols[start:])
-			for t := range pk.cols[start:] {
-				pk.cols[start+t] += q.Offset
-			}
+		if c.Size == 3 && q.Size == 6 && whole3x6((*[18]float64)(jb[:18])) {
+			pk.appendSix(q.Offset, (*[18]float64)(jb[:18])) // a free body's contact: every column, the rows as they are
+		} else {
+			pk.packBlock(p, b, q, c.Size, jb)
 		}
 		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
 	pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
+}
+
+// appendSix appends a free body's contact block jb, every one of its six
+// columns (from off) kept, as pack keeps it: the columns, then the rows
+// as they are, copied as one array.
+func (pk *packedJ) appendSix(off int, jb *[18]float64) {
+	nc, nv := len(pk.cols), len(pk.vals)
+	if cap(pk.cols)-nc < 6 || cap(pk.vals)-nv < 18 {
+		pk.growSix()
+	}
+	pk.cols, pk.vals = pk.cols[:nc+6], pk.vals[:nv+18]
+	*(*[6]int)(pk.cols[nc:]) = [6]int{off, off + 1, off + 2, off + 3, off + 4, off + 5}
+	*(*[18]float64)(pk.vals[nv:]) = *jb
+}
+
+// growSix makes room in pk for one more block of appendSix.
+//
+//go:noinline
+func (pk *packedJ) growSix() {
+	pk.cols = slices.Grow(pk.cols, 6)
+	pk.vals = slices.Grow(pk.vals, 18)
+}
+
+// packBlock appends J block b (of clique q, with k rows, values jb) but
+// a free body's contact, keeping its columns with a non-zero entry: out of
+// pack's loop, which the blocks of free bodies' contacts alone run.
+//
+//go:noinline
+func (pk *packedJ) packBlock(p *solver.Problem, b int, q solver.Clique, k int, jb []float64) {
+	switch k {
+	case 1: // a limit's or a pyramid edge's row: columns and values in one pass
+		pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
+	case 3: // a contact's rows: likewise
+		pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
+	default:
+		start := len(pk.cols)
+		pk.cols = nonzeroColumns(p, b, pk.cols)
+		pk.vals = packRows(pk.vals, jb, k, q.Size, pk.cols[start:])
+		for t := range pk.cols[start:] {
+			pk.cols[start+t] += q.Offset
+		}
+	}
 }
 
 // indexConstraints sets pk.first for p, whose J pk packs.

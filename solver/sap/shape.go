@@ -13,6 +13,7 @@ import "github.com/stiction-sim/stiction/solver"
 // hand, is validated in full.
 type shape struct {
 	ok      bool   // the fields hold a validated structure
+	hit     bool   // the last validate found the structure kept
 	lens    [9]int // NV, NR and the slices' lengths (lengths)
 	cliques []solver.Clique
 	cons    []solver.Constraint
@@ -70,7 +71,8 @@ func (sh *shape) validate(p *solver.Problem) error {
 	if sh == nil {
 		return p.Validate()
 	}
-	if !sh.same(p) {
+	sh.hit = sh.same(p)
+	if !sh.hit {
 		sh.ok = false
 		if err := p.ValidateStructure(); err != nil {
 			return err
