@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stiction-sim/stiction/solver"
@@ -45,4 +46,39 @@ func bitsOf(x []float64) []uint64 {
 		b[i] = math.Float64bits(v)
 	}
 	return b
+}
+
+// TestSameForestMatchesKey checks sameForest against the comparison of
+// forestKey's key, on cliques with and without parents and keys changed in
+// one entry, cut short or made longer.
+func TestSameForestMatchesKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 3))
+	for trial := range 200 {
+		var p solver.Problem
+		off := 0
+		for range rng.IntN(4) {
+			q := solver.Clique{Offset: off, Size: 1 + rng.IntN(4)}
+			if rng.IntN(2) == 0 {
+				q.Parent = make([]int, q.Size)
+				for i := range q.Parent {
+					q.Parent[i] = rng.IntN(i+1) - 1
+				}
+			}
+			p.Cliques = append(p.Cliques, q)
+			off += q.Size
+		}
+		p.NV = off
+		key := forestKey(&p, nil)
+		switch trial % 4 {
+		case 1:
+			key[rng.IntN(len(key))]++
+		case 2:
+			key = key[:rng.IntN(len(key))]
+		case 3:
+			key = append(key, rng.IntN(3))
+		}
+		if got, want := sameForest(&p, key), slices.Equal(forestKey(&p, nil), key); got != want {
+			t.Fatalf("trial %d: sameForest = %v, want %v (key %v)", trial, got, want, key)
+		}
+	}
 }
