@@ -74,7 +74,8 @@ func (pk *packedJ) appendSix(off int, jb *[18]float64) {
 		pk.growSix()
 	}
 	pk.cols, pk.vals = pk.cols[:nc+6], pk.vals[:nv+18]
-	*(*[6]int)(pk.cols[nc:]) = [6]int{off, off + 1, off + 2, off + 3, off + 4, off + 5}
+	cs := (*[6]int)(pk.cols[nc:]) // stored one by one: a [6]int literal is built on the stack and copied
+	cs[0], cs[1], cs[2], cs[3], cs[4], cs[5] = off, off+1, off+2, off+3, off+4, off+5
 	*(*[18]float64)(pk.vals[nv:]) = *jb
 }
 
