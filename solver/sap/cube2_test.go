@@ -82,3 +82,20 @@ func TestSameForestMatchesKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSameLengthsMatchesArray checks sameLengths against the comparison of
+// lengths' arrays, with each entry changed in turn.
+func TestSameLengthsMatchesArray(t *testing.T) {
+	p := randomProblem(rand.New(rand.NewPCG(14, 4)), 2, 6, 3)
+	l := lengths(p)
+	if !sameLengths(p, &l) {
+		t.Fatal("sameLengths: false on the problem's own lengths")
+	}
+	for i := range l {
+		m := l
+		m[i]++
+		if sameLengths(p, &m) {
+			t.Fatalf("sameLengths: true with entry %d changed", i)
+		}
+	}
+}

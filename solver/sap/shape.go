@@ -25,9 +25,16 @@ func lengths(p *solver.Problem) [9]int {
 	return [9]int{p.NV, p.NR, len(p.A), len(p.VStar), len(p.MDiag), len(p.JData), len(p.VHat), len(p.R), len(p.Params)}
 }
 
+// sameLengths reports whether lengths(p) == *l, compared entry by entry
+// (an array's == calls runtime.memequal).
+func sameLengths(p *solver.Problem, l *[9]int) bool {
+	return p.NV == l[0] && p.NR == l[1] && len(p.A) == l[2] && len(p.VStar) == l[3] && len(p.MDiag) == l[4] &&
+		len(p.JData) == l[5] && len(p.VHat) == l[6] && len(p.R) == l[7] && len(p.Params) == l[8]
+}
+
 // same reports whether p has the kept structure.
 func (sh *shape) same(p *solver.Problem) bool {
-	if !sh.ok || lengths(p) != sh.lens || len(p.Cliques) != len(sh.cliques) {
+	if !sh.ok || !sameLengths(p, &sh.lens) || len(p.Cliques) != len(sh.cliques) {
 		return false
 	}
 	for i, q := range p.Cliques {
