@@ -351,9 +351,10 @@ func (s *Solver) splitOne(p *solver.Problem) {
 	is := &s.islands[0]
 	is.cliques = s.cliqueArena[:1]
 	is.cons = s.consArena[:0]
-	for lo, hi := 0, 0; lo < len(p.JBlock); lo = hi {
-		hi = constraintEnd(p, lo)
-		is.cons = append(is.cons, int32(p.JBlock[lo].Constraint))
+	for b, blk := range p.JBlock { // each run of blocks of one constraint (constraintEnd) once
+		if b == 0 || blk.Constraint != p.JBlock[b-1].Constraint {
+			is.cons = append(is.cons, int32(blk.Constraint))
+		}
 	}
 	is.nCliques, is.nCons = 1, len(is.cons)
 }

@@ -56,16 +56,30 @@ type evaluator struct {
 	lagged  bool  // whether a constraint is solver.ContactLagged (the only kind with a stick branch)
 }
 
-// reset prepares the evaluator for problem p.
+// reset prepares the evaluator for problem p: its sizes (size) and its
+// constants (load).
 func (e *evaluator) reset(p *solver.Problem) {
+	e.size(p)
+	e.load(p)
+}
+
+// load computes the problem constants of p, for which the evaluator is
+// sized: A v* and the scaling D.
+func (e *evaluator) load(p *solver.Problem) {
 	e.p, e.cols = p, nil
-	e.avs = solver.Resize(e.avs, p.NV)
-	e.dinv = solver.Resize(e.dinv, p.NV)
-	e.tmpNV = solver.Resize(e.tmpNV, p.NV)
 	p.MulA(p.VStar, e.avs)
 	for i, m := range p.MDiag {
 		e.dinv[i] = 1 / math.Sqrt(m)
 	}
+}
+
+// size sizes the evaluator for p's structure: its NV-long slices, the G
+// blocks' offsets, the largest constraint size and whether a constraint
+// is lagged.
+func (e *evaluator) size(p *solver.Problem) {
+	e.avs = solver.Resize(e.avs, p.NV)
+	e.dinv = solver.Resize(e.dinv, p.NV)
+	e.tmpNV = solver.Resize(e.tmpNV, p.NV)
 	n := len(p.Constraints)
 	if cap(e.goff) < n+1 {
 		e.goff = make([]int, n+1, max(n+1, 2*cap(e.goff)))

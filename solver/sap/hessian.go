@@ -59,8 +59,8 @@ type denseSystem struct {
 	offPar []int
 	offPat []int32
 	// parKey is what par was built from (forestKey: each clique's offset,
-	// size and parents), key the scratch of the next comparison.
-	parKey, key []int
+	// size and parents).
+	parKey []int
 	// Per solve (setup): chains, whether every constraint has one J block
 	// whose non-zero columns lie on one path to a root of par (as a row
 	// of a body's Jacobian does); aTree, once the first assembly has
@@ -88,15 +88,37 @@ func (d *denseSystem) setup(p *solver.Problem) error {
 
 // forest sets par to p's velocity forest (solver.ForestParents), reusing
 // the last one when p's cliques have the offsets, sizes and parents it
-// was built from: one pass over them instead of ForestParents' test of
-// each clique's branching (a count along the tree) at every solve.
+// was built from (sameForest, a comparison in place): one pass over them
+// instead of ForestParents' test of each clique's branching (a count along
+// the tree) at every solve.
 func (d *denseSystem) forest(p *solver.Problem) {
-	d.key = forestKey(p, d.key[:0])
-	if slices.Equal(d.key, d.parKey) {
-		return
+	if !sameForest(p, d.parKey) {
+		d.newForest(p)
 	}
+}
+
+// newForest builds par for p and the key it is built from.
+//
+//go:noinline
+func (d *denseSystem) newForest(p *solver.Problem) {
 	d.par = solver.ForestParents(p, d.par)
-	d.parKey, d.key = d.key, d.parKey
+	d.parKey = forestKey(p, d.parKey[:0])
+}
+
+// sameForest reports whether key is forestKey(p, nil), without building it.
+func sameForest(p *solver.Problem, key []int) bool {
+	if len(key) == 0 || key[0] != p.NV {
+		return false
+	}
+	k := 1
+	for _, q := range p.Cliques {
+		n := len(q.Parent)
+		if len(key)-k < 3+n || key[k] != q.Offset || key[k+1] != q.Size || key[k+2] != n || !slices.Equal(key[k+3:k+3+n], q.Parent) {
+			return false
+		}
+		k += 3 + n
+	}
+	return k == len(key)
 }
 
 // forestKey appends to key what ForestParents reads of p: NV, then each

@@ -51,30 +51,64 @@ func (pk *packedJ) pack(p *solver.Problem) {
 	pk.blk = pk.blk[:0]
 	pk.first = pk.first[:0]
 	for b, blk := range p.JBlock {
-		q := p.Cliques[blk.Clique]
-		c := p.Constraints[blk.Constraint]
+		q, c := &p.Cliques[blk.Clique], &p.Constraints[blk.Constraint]
 		jb := p.JBlockData(b)
-		start, v0 := len(pk.cols), len(pk.vals)
-		switch c.Size {
-		case 1: // a limit's or a pyramid edge's row: columns and values in one pass
-			pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
-		case 3: // a contact's rows: likewise
-			if q.Size == 6 && whole3x6((*[18]float64)(jb[:18])) { // a free body's contact: every column, the rows as they are
-				pk.cols = append(pk.cols, q.Offset, q.Offset+1, q.Offset+2, q.Offset+3, q.Offset+4, q.Offset+5)
-				pk.vals = append(pk.vals, jb[:18]...)
-				break
-			}
-			pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
-		default:
-			pk.cols = nonzeroColumns(p, b, pk.cols)
-			pk.vals = packRows(pk.vals, jb, c.Size, q.Size, pk.cols[start:])
-			for t := range pk.cols[start:] {
-				pk.cols[start+t] += q.Offset
-			}
+		if c.Size == 3 && q.Size == 6 && whole3x6((*[18]float64)(jb[:18])) {
+			pk.appendSix(q.Offset, c.Row, (*[18]float64)(jb[:18])) // a free body's contact: every column, the rows as they are
+		} else {
+			pk.packBlock(p, b, q, c, jb)
 		}
-		pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: c.Size})
 	}
 	pk.six, pk.five = pk.allWidth(6), pk.allWidth(5)
+}
+
+// appendSix appends a free body's contact block jb, every one of its six
+// columns (from off) kept, as pack keeps it: the columns, then the rows
+// as they are, copied as one array, and its descriptor (rows from row),
+// each written in place.
+func (pk *packedJ) appendSix(off, row int, jb *[18]float64) {
+	nc, nv, nb := len(pk.cols), len(pk.vals), len(pk.blk)
+	if cap(pk.cols)-nc < 6 || cap(pk.vals)-nv < 18 || cap(pk.blk) == nb {
+		pk.growSix()
+	}
+	pk.cols, pk.vals, pk.blk = pk.cols[:nc+6], pk.vals[:nv+18], pk.blk[:nb+1]
+	cs := (*[6]int)(pk.cols[nc:]) // stored one by one: a [6]int literal is built on the stack and copied
+	cs[0], cs[1], cs[2], cs[3], cs[4], cs[5] = off, off+1, off+2, off+3, off+4, off+5
+	*(*[18]float64)(pk.vals[nv:]) = *jb
+	bl := &pk.blk[nb]
+	bl.c0, bl.c1, bl.v0, bl.row, bl.size = nc, nc+6, nv, row, 3
+}
+
+// growSix makes room in pk for one more block of appendSix.
+//
+//go:noinline
+func (pk *packedJ) growSix() {
+	pk.cols = slices.Grow(pk.cols, 6)
+	pk.vals = slices.Grow(pk.vals, 18)
+	pk.blk = slices.Grow(pk.blk, 1)
+}
+
+// packBlock appends J block b (of clique q and constraint c, values jb)
+// but a free body's contact, keeping its columns with a non-zero entry,
+// and its descriptor: out of pack's loop, which the blocks of free bodies'
+// contacts alone run.
+//
+//go:noinline
+func (pk *packedJ) packBlock(p *solver.Problem, b int, q *solver.Clique, c *solver.Constraint, jb []float64) {
+	start, v0, k := len(pk.cols), len(pk.vals), c.Size
+	switch k {
+	case 1: // a limit's or a pyramid edge's row: columns and values in one pass
+		pk.cols, pk.vals = packRow(pk.cols, pk.vals, jb[:q.Size], q.Offset)
+	case 3: // a contact's rows: likewise
+		pk.cols, pk.vals = packRows3(pk.cols, pk.vals, jb[:3*q.Size], q.Offset)
+	default:
+		pk.cols = nonzeroColumns(p, b, pk.cols)
+		pk.vals = packRows(pk.vals, jb, k, q.Size, pk.cols[start:])
+		for t := range pk.cols[start:] {
+			pk.cols[start+t] += q.Offset
+		}
+	}
+	pk.blk = append(pk.blk, packedBlock{c0: start, c1: len(pk.cols), v0: v0, row: c.Row, size: k})
 }
 
 // indexConstraints sets pk.first for p, whose J pk packs.

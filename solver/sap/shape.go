@@ -13,6 +13,7 @@ import "github.com/stiction-sim/stiction/solver"
 // hand, is validated in full.
 type shape struct {
 	ok      bool   // the fields hold a validated structure
+	hit     bool   // the last validate found the structure kept
 	lens    [9]int // NV, NR and the slices' lengths (lengths)
 	cliques []solver.Clique
 	cons    []solver.Constraint
@@ -24,9 +25,16 @@ func lengths(p *solver.Problem) [9]int {
 	return [9]int{p.NV, p.NR, len(p.A), len(p.VStar), len(p.MDiag), len(p.JData), len(p.VHat), len(p.R), len(p.Params)}
 }
 
+// sameLengths reports whether lengths(p) == *l, compared entry by entry
+// (an array's == calls runtime.memequal).
+func sameLengths(p *solver.Problem, l *[9]int) bool {
+	return p.NV == l[0] && p.NR == l[1] && len(p.A) == l[2] && len(p.VStar) == l[3] && len(p.MDiag) == l[4] &&
+		len(p.JData) == l[5] && len(p.VHat) == l[6] && len(p.R) == l[7] && len(p.Params) == l[8]
+}
+
 // same reports whether p has the kept structure.
 func (sh *shape) same(p *solver.Problem) bool {
-	if !sh.ok || lengths(p) != sh.lens || len(p.Cliques) != len(sh.cliques) {
+	if !sh.ok || !sameLengths(p, &sh.lens) || len(p.Cliques) != len(sh.cliques) {
 		return false
 	}
 	for i, q := range p.Cliques {
@@ -70,7 +78,8 @@ func (sh *shape) validate(p *solver.Problem) error {
 	if sh == nil {
 		return p.Validate()
 	}
-	if !sh.same(p) {
+	sh.hit = sh.same(p)
+	if !sh.hit {
 		sh.ok = false
 		if err := p.ValidateStructure(); err != nil {
 			return err

@@ -84,13 +84,16 @@ var _ solver.Solver = (*Solver)(nil)
 // (overflow), res.V = v0, γ and v_c are zero, the status is Failed and
 // Cost, InitialCost and MomentumError are +Inf.
 func (s *Solver) Solve(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	// The workspace keeps its sizes when the last Solve passed its checks
+	// (and so sized it) and p has that solve's structure.
+	sized := s.last != nil
 	s.last = nil
 	if err := s.check(p, v0, res); err != nil {
 		return err
 	}
 	s.last = p
 	ws := &s.ws
-	ws.reset(p)
+	ws.reset(p, sized && s.shape.hit)
 	// J's non-zero columns, read once per solve (it does not fail): every
 	// product with J or Jᵀ of the solve, from the warm start's evaluation
 	// on, runs over them (mulJ, mulJT, the dense Newton system).
@@ -214,10 +217,22 @@ func checkWarm(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	return nil
 }
 
-// reset sizes the workspace for p.
-func (ws *workspace) reset(p *solver.Problem) {
+// reset prepares the workspace for p. sized says that it was last reset
+// for a problem of p's structure (shape.same), whose sizes it keeps: only
+// the evaluator's constants are computed again.
+func (ws *workspace) reset(p *solver.Problem, sized bool) {
 	ws.sys = nil
-	ws.eval.reset(p)
+	if !sized {
+		ws.size(p)
+	}
+	ws.eval.load(p)
+}
+
+// size sizes the workspace for p's structure.
+//
+//go:noinline
+func (ws *workspace) size(p *solver.Problem) {
+	ws.eval.size(p)
 	nc, ng, k := len(p.Constraints), ws.eval.goff[len(p.Constraints)], ws.eval.maxSize
 	ws.cur.resize(p.NV, p.NR, nc, ng)
 	ws.next.resize(p.NV, p.NR, nc, ng)
