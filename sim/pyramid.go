@@ -394,7 +394,7 @@ func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 		ntot += p.Cliques[p.JBlock[j].Clique].Size
 	}
 	jb, off := len(pp.JBlock), len(pp.JData)
-	pp.JBlock = resizeTo(pp.JBlock, jb+edges*(b1-b0))
+	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*(b1-b0))
 	blocks := pp.JBlock[jb:]
 	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
 		o := off + e*ntot
@@ -418,21 +418,20 @@ func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 	return jb
 }
 
-// resizeTo returns s with length n, its first len(s) entries kept,
-// growing its storage out of line (growTo) only when it is too short:
-// solver.Resize for the pyramid problem's blocks.
-func resizeTo[T any](s []T, n int) []T {
+// resizeJBlocks returns s with length n, its first len(s) blocks kept,
+// growing its storage out of line (growJBlocks) only when it is too short.
+func resizeJBlocks(s []solver.JBlock, n int) []solver.JBlock {
 	if cap(s) < n {
-		return growTo(s, n)
+		return growJBlocks(s, n)
 	}
 	return s[:n]
 }
 
-// growTo is resizeTo for storage that is too short.
+// growJBlocks is resizeJBlocks for storage that is too short.
 //
 //go:noinline
-func growTo[T any](s []T, n int) []T {
-	return append(s, make([]T, n-len(s))...)
+func growJBlocks(s []solver.JBlock, n int) []solver.JBlock {
+	return append(s, make([]solver.JBlock, n-len(s))...)
 }
 
 // edgeRowsN is edgeRows4 for a contact whose edges are not the four of
@@ -493,15 +492,12 @@ type edgeImpedance struct{ d, r, b, k float64 }
 // pp, as n calls of solver.Problem.AddConstraint would (their R and v̂
 // left for edgeRows to set), and returns the index of the first.
 func appendEdgeRows(pp *solver.Problem, n int) int {
-	first, par := len(pp.Constraints), len(pp.Params)
-	pp.Constraints = resizeTo(pp.Constraints, first+n)
-	pp.Params = solver.Resize(pp.Params, par+2*n)
-	cs, ps := pp.Constraints[first:], pp.Params[par:]
-	for e := range cs {
-		cs[e] = solver.Constraint{Kind: solver.Interval, Row: pp.NR + e, Size: 1, Par: par + 2*e}
-		ps[2*e], ps[2*e+1] = 0, math.Inf(1)
+	first := len(pp.Constraints)
+	for range n {
+		pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: solver.Interval, Row: pp.NR, Size: 1, Par: len(pp.Params)})
+		pp.NR++
+		pp.Params = append(pp.Params, 0, math.Inf(1))
 	}
-	pp.NR += n
 	pp.VHat = solver.Resize(pp.VHat, pp.NR)
 	pp.R = solver.Resize(pp.R, pp.NR)
 	return first
