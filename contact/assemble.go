@@ -731,7 +731,13 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	n := m.Trees[t].NV
 	rows, fresh := a.rows[0], a.nb != 1 || a.tree[0] != t // the block begun for t by the pair's other body, or a new one
 	if fresh {
-		rows = a.newBlock(t, n)
+		// The next block of a.rows, for tree t, as it was: cleared
+		// below, or every entry set.
+		s := a.nb
+		a.nb++
+		a.tree[s] = t
+		a.rows[s] = solver.Resize(a.rows[s], 3*n) // in line: a newBlock method with this call cost 106, over the budget of 80
+		rows = a.rows[s]
 	}
 	body := &m.Bodies[b]
 	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finiteDirs(dirs) {
@@ -768,17 +774,6 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
 		}
 	}
-}
-
-// newBlock begins the next block of a.rows, for tree t of n velocities,
-// and returns its 3×n rows, as they were (the caller clears them, or sets
-// every entry).
-func (a *Assembler) newBlock(t, n int) []float64 {
-	s := a.nb
-	a.tree[s] = t
-	a.rows[s] = solver.Resize(a.rows[s], 3*n)
-	a.nb++
-	return a.rows[s]
 }
 
 // finiteDirs reports whether the nine numbers of dirs are finite, by a

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
@@ -395,42 +394,71 @@ func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 		ntot += p.Cliques[p.JBlock[j].Clique].Size
 	}
 	jb, off := len(pp.JBlock), len(pp.JData)
-	pp.JBlock = slices.Grow(pp.JBlock, edges*(b1-b0))
+	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*(b1-b0))
+	blocks := pp.JBlock[jb:]
 	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
 		o := off + e*ntot
 		for j := b0; j < b1; j++ {
 			q := p.JBlock[j].Clique
-			pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: first + e, Clique: q, Off: o})
+			blocks[0] = solver.JBlock{Constraint: first + e, Clique: q, Off: o}
+			blocks = blocks[1:]
 			o += p.Cliques[q].Size
 		}
 	}
-	pp.JData = slices.Grow(pp.JData, edges*ntot)[:off+edges*ntot]
+	pp.JData = solver.Resize(pp.JData, off+edges*ntot)
 	for j := b0; j < b1; j++ {
 		n := p.Cliques[p.JBlock[j].Clique].Size
-		src := p.JBlockData(j)
-		t1, t2, nr := src[:n], src[n:2*n], src[2*n:3*n]
-		d := pp.JData[off:]
 		if edges == 4 {
-			edgeRows4(d[:n], d[ntot:ntot+n], d[2*ntot:2*ntot+n], d[3*ntot:3*ntot+n], t1, t2, nr, coef)
+			edgeRows4(pp.JData[off:], ntot, p.JBlockData(j), n, coef)
 		} else {
-			for e := range edges {
-				edgeRow(d[e*ntot:e*ntot+n], t1, t2, nr, coef[e][0], coef[e][1])
-			}
+			edgeRowsN(pp.JData[off:], ntot, p.JBlockData(j), n, coef)
 		}
 		off += n
 	}
 	return jb
 }
 
-// edgeRows4 sets d0 … d3 to the sliding parts of the four edges of a
-// condim-3 pyramid contact on one clique, J_n + c_e0 J_t1 + c_e1 J_t2 with
-// c_e = coef[e] (edgeRow's sums, each of the three rows read once).
-func edgeRows4(d0, d1, d2, d3, t1, t2, n []float64, coef [][5]float64) {
-	n = n[:len(d0)]
-	t1, t2, d1, d2, d3 = t1[:len(n)], t2[:len(n)], d1[:len(n)], d2[:len(n)], d3[:len(n)]
+// resizeJBlocks returns s with length n, its first len(s) blocks kept,
+// growing its storage out of line (growJBlocks) only when it is too short.
+func resizeJBlocks(s []solver.JBlock, n int) []solver.JBlock {
+	if cap(s) < n {
+		return growJBlocks(s, n)
+	}
+	return s[:n]
+}
+
+// growJBlocks is resizeJBlocks for storage that is too short.
+//
+//go:noinline
+func growJBlocks(s []solver.JBlock, n int) []solver.JBlock {
+	return append(s, make([]solver.JBlock, n-len(s))...)
+}
+
+// edgeRowsN is edgeRows4 for a contact whose edges are not the four of
+// condim 3: the sliding part of edge e (edgeRow) at d[e·ntot:]. It is out
+// of line, a path the robots' condim-3 contacts never take.
+//
+//go:noinline
+func edgeRowsN(d []float64, ntot int, src []float64, n int, coef [][5]float64) {
+	t1, t2, nr := src[:n], src[n:2*n], src[2*n:3*n]
+	for e := range coef {
+		edgeRow(d[e*ntot:e*ntot+n], t1, t2, nr, coef[e][0], coef[e][1])
+	}
+}
+
+// edgeRows4 sets d[e·ntot:e·ntot+n], e = 0 … 3, to the sliding parts of
+// the four edges of a condim-3 pyramid contact on one clique of n
+// columns, J_n + c_e0 J_t1 + c_e1 J_t2 with c_e = coef[e] and src the
+// contact's rows (t1, t2, n) there (edgeRow's sums, each of the three
+// rows read once). It slices its rows itself: edgeJ passing eight slices
+// spilled most of them through the stack.
+func edgeRows4(d []float64, ntot int, src []float64, n int, coef [][5]float64) {
+	nr := src[2*n : 3*n]
+	t1, t2, d0 := src[:len(nr)], src[n:][:len(nr)], d[:len(nr)]
+	d1, d2, d3 := d[ntot:][:len(nr)], d[2*ntot:][:len(nr)], d[3*ntot:][:len(nr)]
 	a0, b0, a1, b1 := coef[0][0], coef[0][1], coef[1][0], coef[1][1]
 	a2, b2, a3, b3 := coef[2][0], coef[2][1], coef[3][0], coef[3][1]
-	for c, x := range n {
+	for c, x := range nr {
 		y, z := t1[c], t2[c]
 		d0[c] = x + a0*y + b0*z
 		d1[c] = x + a1*y + b1*z
@@ -470,8 +498,8 @@ func appendEdgeRows(pp *solver.Problem, n int) int {
 		pp.NR++
 		pp.Params = append(pp.Params, 0, math.Inf(1))
 	}
-	pp.VHat = slices.Grow(pp.VHat, n)[:pp.NR]
-	pp.R = slices.Grow(pp.R, n)[:pp.NR]
+	pp.VHat = solver.Resize(pp.VHat, pp.NR)
+	pp.R = solver.Resize(pp.R, pp.NR)
 	return first
 }
 
