@@ -212,7 +212,7 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 		a.idiag[i] = -1
 	}
 	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
-		return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
+		return controlsError(in, set)
 	}
 	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
 	a.scale = in.DT
@@ -222,28 +222,9 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	for i := range set.Limits {
 		a.limit(&c, &set.Limits[i], i)
 	}
-	for i := range set.Cones {
-		a.cone(&c, &set.Cones[i], i)
+	if set.hasOthers() {
+		a.assembleOthers(&c, set)
 	}
-	for i := range set.TendonLimits {
-		a.tendonLimit(&c, &set.TendonLimits[i], i)
-	}
-	if in.ThetaQ > 0 { // equality constraints at the mid-step configuration
-		c.kin, c.q = in.KinTheta, in.QTheta
-	}
-	for i := range set.Welds {
-		a.weld(&c, &set.Welds[i], i)
-	}
-	for i := range set.Balls {
-		a.ball(&c, &set.Balls[i], i)
-	}
-	for i := range set.Distances {
-		a.distance(&c, &set.Distances[i], i)
-	}
-	for i := range set.Couplers {
-		a.coupler(&c, &set.Couplers[i], i)
-	}
-	c.kin, c.q = kin, in.Q0
 	for i := range set.Actuators {
 		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
 	}
@@ -251,6 +232,56 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 		a.friction(&c, &set.Frictions[i], i)
 	}
 	return nil
+}
+
+// controlsError reports Assemble's input with controls or kept forces of
+// another count than the set's actuators. It is out of line: inlined, the
+// formatting sat between Assemble's hot blocks.
+//
+//go:noinline
+func controlsError(in Input, set *Set) error {
+	return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
+}
+
+// assembleOthers is Assemble's blocks between the limits and the
+// actuators: cone limits, tendon limits, then the equality constraints
+// (welds, balls, distances, couplers) at the mid-step configuration of a
+// θ-method. It is out of line: most models have none of them (robots:
+// limits and actuators only), and each kind's loop inlined in Assemble
+// put its body between Assemble's hot blocks. It leaves c.kin and c.q at
+// the step's start (in.Q0), as the actuators need.
+//
+//go:noinline
+func (a *Assembler) assembleOthers(c *asmCtx, set *Set) {
+	for i := range set.Cones {
+		a.cone(c, &set.Cones[i], i)
+	}
+	for i := range set.TendonLimits {
+		a.tendonLimit(c, &set.TendonLimits[i], i)
+	}
+	kin, q := c.kin, c.q
+	if c.in.ThetaQ > 0 { // equality constraints at the mid-step configuration
+		c.kin, c.q = c.in.KinTheta, c.in.QTheta
+	}
+	for i := range set.Welds {
+		a.weld(c, &set.Welds[i], i)
+	}
+	for i := range set.Balls {
+		a.ball(c, &set.Balls[i], i)
+	}
+	for i := range set.Distances {
+		a.distance(c, &set.Distances[i], i)
+	}
+	for i := range set.Couplers {
+		a.coupler(c, &set.Couplers[i], i)
+	}
+	c.kin, c.q = kin, q
+}
+
+// hasOthers reports whether s has a constraint of a kind assembleOthers
+// assembles: one test on the step for the six kinds robots lack.
+func (s *Set) hasOthers() bool {
+	return len(s.Cones)+len(s.TendonLimits)+len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers) != 0
 }
 
 // asmCtx bundles the arguments of one assembly.
