@@ -222,8 +222,11 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	for i := range set.Limits {
 		a.limit(&c, &set.Limits[i], i)
 	}
-	if set.hasOthers() {
-		a.assembleOthers(&c, set)
+	if len(set.Cones)+len(set.TendonLimits) != 0 {
+		a.assembleLimits(&c, set)
+	}
+	if set.hasEqualities() {
+		a.assembleEqualities(&c, set)
 	}
 	for i := range set.Actuators {
 		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
@@ -243,22 +246,29 @@ func controlsError(in Input, set *Set) error {
 	return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
 }
 
-// assembleOthers is Assemble's blocks between the limits and the
-// actuators: cone limits, tendon limits, then the equality constraints
-// (welds, balls, distances, couplers) at the mid-step configuration of a
-// θ-method. It is out of line: most models have none of them (robots:
-// limits and actuators only), and each kind's loop inlined in Assemble
-// put its body between Assemble's hot blocks. It leaves c.kin and c.q at
-// the step's start (in.Q0), as the actuators need.
+// assembleLimits is Assemble's cone limits and tendon limits, and
+// assembleEqualities its equality constraints (welds, balls, distances,
+// couplers) at the mid-step configuration of a θ-method. They are out of
+// line, each behind one test: robots have none of them (limits and
+// actuators only), and each kind's loop inlined in Assemble put its body
+// between Assemble's hot blocks; ball_in_cup's tendon limit does not run
+// the equalities' loop heads.
 //
 //go:noinline
-func (a *Assembler) assembleOthers(c *asmCtx, set *Set) {
+func (a *Assembler) assembleLimits(c *asmCtx, set *Set) {
 	for i := range set.Cones {
 		a.cone(c, &set.Cones[i], i)
 	}
 	for i := range set.TendonLimits {
 		a.tendonLimit(c, &set.TendonLimits[i], i)
 	}
+}
+
+// assembleEqualities: see assembleLimits. It leaves c.kin and c.q at the
+// step's start (in.Q0), as the actuators need.
+//
+//go:noinline
+func (a *Assembler) assembleEqualities(c *asmCtx, set *Set) {
 	kin, q := c.kin, c.q
 	if c.in.ThetaQ > 0 { // equality constraints at the mid-step configuration
 		c.kin, c.q = c.in.KinTheta, c.in.QTheta
@@ -278,10 +288,10 @@ func (a *Assembler) assembleOthers(c *asmCtx, set *Set) {
 	c.kin, c.q = kin, q
 }
 
-// hasOthers reports whether s has a constraint of a kind assembleOthers
-// assembles: one test on the step for the six kinds robots lack.
-func (s *Set) hasOthers() bool {
-	return len(s.Cones)+len(s.TendonLimits)+len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers) != 0
+// hasEqualities reports whether s has an equality constraint
+// (assembleEqualities): one test on the step for the four kinds.
+func (s *Set) hasEqualities() bool {
+	return len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers) != 0
 }
 
 // asmCtx bundles the arguments of one assembly.
