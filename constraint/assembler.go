@@ -212,7 +212,7 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 		a.idiag[i] = -1
 	}
 	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
-		return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
+		return controlsError(in, set)
 	}
 	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
 	a.scale = in.DT
@@ -222,28 +222,12 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	for i := range set.Limits {
 		a.limit(&c, &set.Limits[i], i)
 	}
-	for i := range set.Cones {
-		a.cone(&c, &set.Cones[i], i)
+	if len(set.Cones)+len(set.TendonLimits) != 0 {
+		a.assembleLimits(&c, set)
 	}
-	for i := range set.TendonLimits {
-		a.tendonLimit(&c, &set.TendonLimits[i], i)
+	if set.hasEqualities() {
+		a.assembleEqualities(&c, set)
 	}
-	if in.ThetaQ > 0 { // equality constraints at the mid-step configuration
-		c.kin, c.q = in.KinTheta, in.QTheta
-	}
-	for i := range set.Welds {
-		a.weld(&c, &set.Welds[i], i)
-	}
-	for i := range set.Balls {
-		a.ball(&c, &set.Balls[i], i)
-	}
-	for i := range set.Distances {
-		a.distance(&c, &set.Distances[i], i)
-	}
-	for i := range set.Couplers {
-		a.coupler(&c, &set.Couplers[i], i)
-	}
-	c.kin, c.q = kin, in.Q0
 	for i := range set.Actuators {
 		a.actuator(&c, &set.Actuators[i], i, in.Controls[i])
 	}
@@ -251,6 +235,63 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 		a.friction(&c, &set.Frictions[i], i)
 	}
 	return nil
+}
+
+// controlsError reports Assemble's input with controls or kept forces of
+// another count than the set's actuators. It is out of line: inlined, the
+// formatting sat between Assemble's hot blocks.
+//
+//go:noinline
+func controlsError(in Input, set *Set) error {
+	return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
+}
+
+// assembleLimits is Assemble's cone limits and tendon limits, and
+// assembleEqualities its equality constraints (welds, balls, distances,
+// couplers) at the mid-step configuration of a θ-method. They are out of
+// line, each behind one test: robots have none of them (limits and
+// actuators only), and each kind's loop inlined in Assemble put its body
+// between Assemble's hot blocks; ball_in_cup's tendon limit does not run
+// the equalities' loop heads.
+//
+//go:noinline
+func (a *Assembler) assembleLimits(c *asmCtx, set *Set) {
+	for i := range set.Cones {
+		a.cone(c, &set.Cones[i], i)
+	}
+	for i := range set.TendonLimits {
+		a.tendonLimit(c, &set.TendonLimits[i], i)
+	}
+}
+
+// assembleEqualities: see assembleLimits. It leaves c.kin and c.q at the
+// step's start (in.Q0), as the actuators need.
+//
+//go:noinline
+func (a *Assembler) assembleEqualities(c *asmCtx, set *Set) {
+	kin, q := c.kin, c.q
+	if c.in.ThetaQ > 0 { // equality constraints at the mid-step configuration
+		c.kin, c.q = c.in.KinTheta, c.in.QTheta
+	}
+	for i := range set.Welds {
+		a.weld(c, &set.Welds[i], i)
+	}
+	for i := range set.Balls {
+		a.ball(c, &set.Balls[i], i)
+	}
+	for i := range set.Distances {
+		a.distance(c, &set.Distances[i], i)
+	}
+	for i := range set.Couplers {
+		a.coupler(c, &set.Couplers[i], i)
+	}
+	c.kin, c.q = kin, q
+}
+
+// hasEqualities reports whether s has an equality constraint
+// (assembleEqualities): one test on the step for the four kinds.
+func (s *Set) hasEqualities() bool {
+	return len(s.Welds)+len(s.Balls)+len(s.Distances)+len(s.Couplers) != 0
 }
 
 // asmCtx bundles the arguments of one assembly.
