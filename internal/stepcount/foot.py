@@ -5,7 +5,8 @@ usage: foot.py SHORT.cg LONG.cg STEPS [--fn N] [--grep RE]
   STEPS = the difference of the two runs' step counts.
 Prints per step: Ir, I1 misses, D1 misses, and the "hot lines": the 64-byte instruction lines
 whose instructions ran at least STEPS times in the window (about once a step or more), by package
-and (--fn N) by function (hot lines, Ir a step, I1 misses a step).
+and (--fn N) by function (hot lines, Ir a step, I1 misses a step). --engine counts only
+the engine's own packages and math (the loader and the runtime move by hundreds of Ir between runs).
 """
 import sys, re, collections, argparse
 
@@ -53,12 +54,14 @@ def pkg(fn):
     return m.group(1) if m else (fn or '?')
 
 ap = argparse.ArgumentParser(); ap.add_argument('a'); ap.add_argument('b'); ap.add_argument('steps', type=float)
-ap.add_argument('--fn', type=int, default=0); ap.add_argument('--grep', default=None)
+ap.add_argument('--fn', type=int, default=0); ap.add_argument('--engine', action='store_true'); ap.add_argument('--grep', default=None)
 o = ap.parse_args()
 a, _ = parse(o.a); b, fb = parse(o.b); S = o.steps
 lir = collections.Counter(); lfn = {}; tot = [0, 0, 0]
 fi = collections.defaultdict(lambda: [0, 0, 0])
+eng = lambda fn: fn.startswith('github.com/stiction-sim/stiction/') or fn.startswith('math.')
 for addr, r in b.items():
+    if o.engine and not eng(fb.get(addr) or ''): continue
     ra = a.get(addr, [0, 0, 0]); d = [r[i] - ra[i] for i in range(3)]
     for i in range(3): tot[i] += d[i]
     fn = fb.get(addr) or '?'; fi[fn][1] += d[0]; fi[fn][2] += d[1]
