@@ -255,7 +255,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), &w)
 	mat := a.last.mat // Combine, or an elastic foundation's element
-	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
+	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
@@ -331,21 +331,33 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if r, x, bad := badR(rt, rn); bad {
 		return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
 	}
+	if mat.Rolling > 0 || mat.Spin > 0 {
+		a.queueRotation(m, kin, i, pr, dirs, mat, n0, dt, prm.Sigma, p)
+	}
+	return nil
+}
+
+// queueRotation queues pair i's rolling and spin friction blocks, those
+// its material mat has, with their anchors' v̂ (addPair's lagged normal
+// impulse n0): out of addPair's line, which most materials (no rolling nor
+// spin friction) skip.
+//
+//go:noinline
+func (a *Assembler) queueRotation(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, dirs *frame, mat *Material, n0, dt, sigma float64, p *solver.Problem) {
 	if mat.Rolling > 0 {
 		var vh [2]float64
 		if pr.RollAnchored && mat.Anchors {
-			vh = [2]float64{-pr.RollShift.Dot(*t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(*t2) / (dt + mat.Dissipation)}
+			vh = [2]float64{-pr.RollShift.Dot(dirs[0]) / (dt + mat.Dissipation), -pr.RollShift.Dot(dirs[1]) / (dt + mat.Dissipation)}
 		}
-		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, mat.Rolling, n0, sigma, vh, p)
 	}
 	if mat.Spin > 0 {
 		var vh [2]float64
 		if pr.SpinAnchored && mat.Anchors {
 			vh[0] = -pr.SpinShift / (dt + mat.Dissipation)
 		}
-		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, mat.Spin, n0, sigma, vh, p)
 	}
-	return nil
 }
 
 // badR returns the first row r of a contact's R = (rt, rt, rn) whose
@@ -602,7 +614,10 @@ func invTreeMass(m *multibody.Model, pr *Pair) float64 {
 // block's moving directions, or σ/M_t when none moves; the two tangential
 // rows keep one R (SAP's cone). A contact whose normal is null can press
 // on nothing, so it has no friction either. invMass is the pair's
-// invTreeMass.
+// invTreeMass. It is out of addPair's line (most contacts have no null
+// row).
+//
+//go:noinline
 func nullRegularization(invMass float64, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
 	scale := invMass
 	if !null[2] {
@@ -1087,9 +1102,8 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
 	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
 	mass, nsup, lower, upper, bodies := a.mass, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
-	for b := range bodies {
-		mass[b], nsup[b] = 0, 0
-	}
+	clear(mass)
+	clear(nsup)
 	for b := range bodies {
 		if bodies[b].Tree >= 0 {
 			mass[loadBody(m, b)] += bodies[b].Inertia.Mass
@@ -1209,12 +1223,20 @@ func loadBody(m *multibody.Model, b int) int {
 
 func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
+// resizeInt returns s with length n, reusing its storage (its contents
+// are the caller's to set); its growth is out of line (growInt), so that
+// the seven inlined sites keep no make in their hot code.
 func resizeInt(s []int, n int) []int {
 	if cap(s) < n {
-		return make([]int, n, max(n, 2*cap(s)))
+		return growInt(s, n)
 	}
 	return s[:n]
 }
+
+// growInt is resizeInt for a slice whose storage is too short.
+//
+//go:noinline
+func growInt(s []int, n int) []int { return make([]int, n, max(n, 2*cap(s))) }
 
 // nearRigid reports whether a contact's normal regularization rn is the
 // near-rigid one of SAP eq. 29 rather than its material's compliance
