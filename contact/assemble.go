@@ -1091,7 +1091,9 @@ const supportCos = 0.5
 // the same increasing order: the same operations on the same numbers.
 func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
 	nb, np := len(m.Bodies), len(pairs)
-	a.load = resizeFloat(a.load, np)
+	if len(a.load) != np || len(a.mass) != nb {
+		a.resizeLoads(nb, np)
+	}
 	load := a.load
 	clear(load)
 	g := a.g // ‖g‖ (start)
@@ -1099,11 +1101,10 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		return
 	}
 	up := m.Gravity.Scale(-1 / g)
-	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
-	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
-	mass, nsup, lower, upper, bodies := a.mass, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
-	clear(mass)
-	clear(nsup)
+	mass, nsup, lower, upper, bodies := a.mass, a.nsup[:nb], a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	for b := range bodies {
+		mass[b], nsup[b] = 0, 0
+	}
 	for b := range bodies {
 		if bodies[b].Tree >= 0 {
 			mass[loadBody(m, b)] += bodies[b].Inertia.Mass
@@ -1141,6 +1142,18 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		load[i] = mass[u] / float64(nsup[u])
 		mass[l] += load[i]
 	}
+}
+
+// resizeLoads sets the lengths of supported's scratch: nb per body (mass,
+// height, nsup) and np per pair (load, lower, upper), which keep them from
+// step to step while the bodies and the pairs' count stay: out of
+// supported's line, whose five resizes, each slice stored back into a,
+// were a dozen instruction-cache lines of every step.
+//
+//go:noinline
+func (a *Assembler) resizeLoads(nb, np int) {
+	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
+	a.load, a.lower, a.upper = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np)
 }
 
 // sortByHeight sorts order, supported's pairs in increasing index, by
