@@ -276,14 +276,14 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, re
 	vc := res.VC[row : row+2]
 	shift := tangentSum(a.frameOf(i, pr), a.dt*vc[0], a.dt*vc[1])
 	if pr.Anchored {
-		shift = shift.Add(pr.AnchorShift)
+		shift[0], shift[1], shift[2] = shift[0]+pr.AnchorShift[0], shift[1]+pr.AnchorShift[1], shift[2]+pr.AnchorShift[2]
 	}
 	// sticking and anchorCap of the same bound, asked of the problem once
 	// (γ_n > 0 here).
 	if bound := p.FrictionBound(a.base+i, res.Gamma); !inBound(res.Gamma[row:row+3], bound) {
-		shift = capNorm(shift, a.anchorCap(i, bound, p))
+		capNorm(&shift, a.anchorCap(i, bound, p))
 	}
-	if shift.Norm() > a.anchorRadius {
+	if norm3(&shift) > a.anchorRadius {
 		return
 	}
 	mm.Anchored, mm.Shift = true, shift
@@ -307,9 +307,9 @@ func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem,
 			d = d.Add(pr.RollShift)
 		}
 		if !holds(p, c, gamma) {
-			d = capNorm(d, a.rotationCap(i, c, p))
+			capNorm(&d, a.rotationCap(i, c, p))
 		}
-		if d.Norm() <= lim {
+		if norm3(&d) <= lim {
 			mm.Rolled, mm.Roll = true, d
 		}
 	}
@@ -337,10 +337,16 @@ func tangentSum(f *frame, s1, s2 float64) spatial.Vec3 {
 	return spatial.Vec3{s1*t1[0] + s2*t2[0], s1*t1[1] + s2*t2[1], s1*t1[2] + s2*t2[2]}
 }
 
-// capNorm returns x scaled down to norm c if it is longer.
-func capNorm(x spatial.Vec3, c float64) spatial.Vec3 {
-	if n := x.Norm(); n > c {
-		return x.Scale(c / n)
+// capNorm scales x down to norm c if it is longer: x.Scale(c/‖x‖), the
+// same operations, in place.
+func capNorm(x *spatial.Vec3, c float64) {
+	if n := norm3(x); n > c {
+		s := c / n
+		x[0], x[1], x[2] = s*x[0], s*x[1], s*x[2]
 	}
-	return x
 }
+
+// norm3 returns ‖x‖, spatial.Vec3.Norm's operations, read in place (the
+// method's copies of the vector were two instruction-cache lines at each
+// of anchor's calls).
+func norm3(x *spatial.Vec3) float64 { return math.Sqrt(x[0]*x[0] + x[1]*x[1] + x[2]*x[2]) }

@@ -184,7 +184,8 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		if condim != 4 && condim != 6 {
 			continue
 		}
-		blk := pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
+		blk := &pw.blocks[i]
+		pyramidContact(blk, &mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
 		blk.edges = condim
 		for j := range blk.mu {
 			blk.mu[j] = max(mjMinMu, blk.mu[j])
@@ -192,7 +193,6 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		if condim == 4 {
 			blk.mu[3], blk.mu[4] = 0, 0
 		}
-		pw.blocks[i] = blk
 		for _, c := range [2]int{blk.spin, blk.roll} {
 			if c >= 0 {
 				pw.blocks[c].edges = -1 // absorbed into contact i's block
