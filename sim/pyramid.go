@@ -628,7 +628,8 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
 	startDecode(p, pr, res)
 	vcCopied := pyramidVC(p, pw, res)
-	for i, blk := range pw.blocks {
+	for i := range pw.blocks {
+		blk := &pw.blocks[i] // in place: the range's copy of each 104-byte block was three lines
 		c := p.Constraints[i]
 		g := res.Gamma[c.Row : c.Row+c.Size]
 		switch {
@@ -683,8 +684,8 @@ func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 		return false
 	}
 	clear(res.VC)
-	for i, blk := range pw.blocks {
-		if blk.edges != 0 {
+	for i := range pw.blocks {
+		if pw.blocks[i].edges != 0 {
 			p.MulJBlocks(pw.jstart[i], pw.jstart[i+1], res.V, res.VC)
 		}
 	}
