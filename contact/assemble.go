@@ -254,8 +254,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	a.delassus(p, 3, &w)
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), &w)
-	mat := &a.last.mat // Combine, or an elastic foundation's element
-	wnn := w[2][2]     // the normal's own Delassus diagonal, for MuJoCo's soft friction
+	mat := a.last.mat // Combine, or an elastic foundation's element
+	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
@@ -331,21 +331,33 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	if r, x, bad := badR(rt, rn); bad {
 		return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
 	}
+	if mat.Rolling > 0 || mat.Spin > 0 {
+		a.queueRotation(m, kin, i, pr, dirs, mat, n0, dt, prm.Sigma, p)
+	}
+	return nil
+}
+
+// queueRotation queues pair i's rolling and spin friction blocks, those
+// its material mat has, with their anchors' v̂ (addPair's lagged normal
+// impulse n0): out of addPair's line, which most materials (no rolling nor
+// spin friction) skip.
+//
+//go:noinline
+func (a *Assembler) queueRotation(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, dirs *frame, mat *Material, n0, dt, sigma float64, p *solver.Problem) {
 	if mat.Rolling > 0 {
 		var vh [2]float64
 		if pr.RollAnchored && mat.Anchors {
-			vh = [2]float64{-pr.RollShift.Dot(*t1) / (dt + mat.Dissipation), -pr.RollShift.Dot(*t2) / (dt + mat.Dissipation)}
+			vh = [2]float64{-pr.RollShift.Dot(dirs[0]) / (dt + mat.Dissipation), -pr.RollShift.Dot(dirs[1]) / (dt + mat.Dissipation)}
 		}
-		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, mat.Rolling, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, mat.Rolling, n0, sigma, vh, p)
 	}
 	if mat.Spin > 0 {
 		var vh [2]float64
 		if pr.SpinAnchored && mat.Anchors {
 			vh[0] = -pr.SpinShift / (dt + mat.Dissipation)
 		}
-		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, mat.Spin, n0, prm.Sigma, vh, p)
+		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, mat.Spin, n0, sigma, vh, p)
 	}
-	return nil
 }
 
 // badR returns the first row r of a contact's R = (rt, rt, rn) whose
@@ -399,7 +411,7 @@ func (a *Assembler) geometricMaterial(m *multibody.Model, kin *multibody.Workspa
 		return &a.comb[i]
 	}
 	a.recall(m, kin, i, pr, mats)
-	return &a.last.mat
+	return a.last.mat
 }
 
 // SpinBlock returns the index of pair i's spin-friction block in the
@@ -511,10 +523,16 @@ func resizeFrames(f []frame, n int) []frame {
 // depend on the geometries, their bodies and the kinematics only, which
 // one Assemble does not change, so reusing them for the next pair of the
 // same geometries gives the same numbers.
+//
+// mat points to the material where it is kept for the Assemble (Combined,
+// combinedPair, or own for an elastic foundation's element), not a copy:
+// the 160-byte copies were thirteen instruction-cache lines a step of
+// recall on cube-slide.
 type lastPair struct {
 	valid, massSet bool
 	geomA, geomB   int
-	mat            Material
+	mat            *Material
+	own            Material // pairMaterial's answer, which mat points to
 	invMass        float64
 }
 
@@ -531,15 +549,16 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
 	switch {
 	case mats[ia].Foundation != nil || mats[ib].Foundation != nil:
-		a.last.mat = pairMaterial(m, kin, pr, mats)
+		a.last.own = pairMaterial(m, kin, pr, mats)
+		a.last.mat = &a.last.own
 	case a.comb != nil:
-		a.last.mat = a.comb[i]
+		a.last.mat = &a.comb[i]
 	default: // pairMaterial's Combine, once per pair of materials
 		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
 			c.valid, c.ia, c.ib = true, ia, ib
-			c.mat = Combine(mats[ia], mats[ib])
+			combineTo(&c.mat, &mats[ia], &mats[ib])
 		}
-		a.last.mat = a.combined.mat
+		a.last.mat = &a.combined.mat
 	}
 }
 
@@ -595,7 +614,10 @@ func invTreeMass(m *multibody.Model, pr *Pair) float64 {
 // block's moving directions, or σ/M_t when none moves; the two tangential
 // rows keep one R (SAP's cone). A contact whose normal is null can press
 // on nothing, so it has no friction either. invMass is the pair's
-// invTreeMass.
+// invTreeMass. It is out of addPair's line (most contacts have no null
+// row).
+//
+//go:noinline
 func nullRegularization(invMass float64, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
 	scale := invMass
 	if !null[2] {
@@ -1069,7 +1091,9 @@ const supportCos = 0.5
 // the same increasing order: the same operations on the same numbers.
 func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pairs []Pair) {
 	nb, np := len(m.Bodies), len(pairs)
-	a.load = resizeFloat(a.load, np)
+	if len(a.load) != np || len(a.mass) != nb {
+		a.resizeLoads(nb, np)
+	}
 	load := a.load
 	clear(load)
 	g := a.g // ‖g‖ (start)
@@ -1077,9 +1101,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		return
 	}
 	up := m.Gravity.Scale(-1 / g)
-	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
-	a.lower, a.upper = resizeInt(a.lower, np), resizeInt(a.upper, np)
-	mass, nsup, lower, upper, bodies := a.mass, a.nsup, a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	mass, nsup, lower, upper, bodies := a.mass, a.nsup[:nb], a.lower[:np], a.upper[:np], m.Bodies[:nb]
 	for b := range bodies {
 		mass[b], nsup[b] = 0, 0
 	}
@@ -1120,6 +1142,18 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		load[i] = mass[u] / float64(nsup[u])
 		mass[l] += load[i]
 	}
+}
+
+// resizeLoads sets the lengths of supported's scratch: nb per body (mass,
+// height, nsup) and np per pair (load, lower, upper), which keep them from
+// step to step while the bodies and the pairs' count stay: out of
+// supported's line, whose five resizes, each slice stored back into a,
+// were a dozen instruction-cache lines of every step.
+//
+//go:noinline
+func (a *Assembler) resizeLoads(nb, np int) {
+	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
+	a.load, a.lower, a.upper = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np)
 }
 
 // sortByHeight sorts order, supported's pairs in increasing index, by
@@ -1202,12 +1236,20 @@ func loadBody(m *multibody.Model, b int) int {
 
 func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
+// resizeInt returns s with length n, reusing its storage (its contents
+// are the caller's to set); its growth is out of line (growInt), so that
+// the seven inlined sites keep no make in their hot code.
 func resizeInt(s []int, n int) []int {
 	if cap(s) < n {
-		return make([]int, n, max(n, 2*cap(s)))
+		return growInt(s, n)
 	}
 	return s[:n]
 }
+
+// growInt is resizeInt for a slice whose storage is too short.
+//
+//go:noinline
+func growInt(s []int, n int) []int { return make([]int, n, max(n, 2*cap(s))) }
 
 // nearRigid reports whether a contact's normal regularization rn is the
 // near-rigid one of SAP eq. 29 rather than its material's compliance

@@ -145,8 +145,8 @@ func TestCubeassemblyCombinedOncePerMaterials(t *testing.T) {
 			pr := Pair{GeomA: g[0], GeomB: g[1]}
 			a.recall(m, nil, i, &pr, mats)
 			want := Combine(mats[m.Geometries[g[0]].Material], mats[m.Geometries[g[1]].Material])
-			if !reflect.DeepEqual(a.last.mat, want) {
-				t.Fatalf("round %d, pair %d (geometries %v): material %+v, Combine gives %+v", round, i, g, a.last.mat, want)
+			if !reflect.DeepEqual(*a.last.mat, want) {
+				t.Fatalf("round %d, pair %d (geometries %v): material %+v, Combine gives %+v", round, i, g, *a.last.mat, want)
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func TestCubefix3RecallOrder(t *testing.T) {
 				mm := &mem.memos[j]
 				want.Age, want.PrevImpulse, want.GapError = mm.Age+1, mm.Impulse, min(0, pr.Phi-mm.PhiEnd)
 				if mm.Anchored {
-					want.Anchored, want.AnchorShift = true, onPlane(mm.Shift, pr.Normal)
+					want.Anchored, want.AnchorShift = true, onPlane((*spatial.Vec3)(&mm.Shift), &pr.Normal)
 				}
 			}
 			if *pr != want {

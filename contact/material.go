@@ -149,39 +149,47 @@ func (m Material) Validate() error {
 //     Two such materials of different Priority: the higher one's condim,
 //     coefficients and soft parameters (combinePriority).
 func Combine(a, b Material) Material {
+	var c Material
+	combineTo(&c, &a, &b)
+	return c
+}
+
+// combineTo sets *c to Combine(*a, *b), reading a and b in place and
+// writing c in place: the assembler's per-step Combine (Assembler.recall)
+// copied both materials and the result, 160 bytes each. c must not be a
+// or b.
+func combineTo(c, a, b *Material) {
 	if a.MaxFriction && b.MaxFriction {
-		return combineMax(a, b)
+		*c = combineMax(*a, *b)
+		return
+	}
+	ca, cb := 1/a.Stiffness, 1/b.Stiffness
+	*c = Material{
+		Stiffness:   1 / (ca + cb),
+		Dissipation: (ca*a.Dissipation + cb*b.Dissipation) / (ca + cb),
+		Friction:    harmonic(a.Friction, b.Friction),
+		Rolling:     harmonic(a.Rolling, b.Rolling),
+		Spin:        harmonic(a.Spin, b.Spin),
+		Anchors:     a.Anchors && b.Anchors,
+		SlipWeight:  a.SlipWeight + b.SlipWeight,
+		WeightSet:   a.WeightSet && b.WeightSet,
 	}
 	soft := a
 	switch {
 	case a.SlipTime == 0:
 		soft = b
 	case b.SlipTime > 0:
-		soft.SlipTime = 0.5 * (a.SlipTime + b.SlipTime)
-		soft.SlipStiffness = 0.5 * (a.SlipStiffness + b.SlipStiffness)
-		for i := range soft.SlipImp {
-			soft.SlipImp[i] = 0.5 * (a.SlipImp[i] + b.SlipImp[i])
+		c.SlipTime = 0.5 * (a.SlipTime + b.SlipTime)
+		c.SlipStiffness = 0.5 * (a.SlipStiffness + b.SlipStiffness)
+		for i := range c.SlipImp {
+			c.SlipImp[i] = 0.5 * (a.SlipImp[i] + b.SlipImp[i])
 		}
-		soft.SlipRef = [2]float64{}
-		if a.SlipRef != soft.SlipRef && b.SlipRef != soft.SlipRef {
-			soft.SlipRef = MixSolRef(a.SlipRef, b.SlipRef)
+		if a.SlipRef != [2]float64{} && b.SlipRef != [2]float64{} {
+			c.SlipRef = MixSolRef(a.SlipRef, b.SlipRef)
 		}
+		return
 	}
-	ca, cb := 1/a.Stiffness, 1/b.Stiffness
-	return Material{
-		Stiffness:     1 / (ca + cb),
-		Dissipation:   (ca*a.Dissipation + cb*b.Dissipation) / (ca + cb),
-		Friction:      harmonic(a.Friction, b.Friction),
-		Rolling:       harmonic(a.Rolling, b.Rolling),
-		Spin:          harmonic(a.Spin, b.Spin),
-		Anchors:       a.Anchors && b.Anchors,
-		SlipTime:      soft.SlipTime,
-		SlipImp:       soft.SlipImp,
-		SlipStiffness: soft.SlipStiffness,
-		SlipRef:       soft.SlipRef,
-		SlipWeight:    a.SlipWeight + b.SlipWeight,
-		WeightSet:     a.WeightSet && b.WeightSet,
-	}
+	c.SlipTime, c.SlipImp, c.SlipStiffness, c.SlipRef = soft.SlipTime, soft.SlipImp, soft.SlipStiffness, soft.SlipRef
 }
 
 // combineMax is Combine for two materials with MaxFriction: the harmonic

@@ -105,10 +105,10 @@ func (mem *Memory) Recall(pairs []Pair) {
 		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
 		pr.Anchored, pr.RollAnchored = mm.Anchored, mm.Rolled
 		if pr.AnchorShift = (spatial.Vec3{}); mm.Anchored {
-			pr.AnchorShift = onPlane(mm.Shift, pr.Normal)
+			pr.AnchorShift = onPlane((*spatial.Vec3)(&mm.Shift), &pr.Normal)
 		}
 		if pr.RollShift = (spatial.Vec3{}); mm.Rolled {
-			pr.RollShift = onPlane(mm.Roll, pr.Normal)
+			pr.RollShift = onPlane((*spatial.Vec3)(&mm.Roll), &pr.Normal)
 		}
 		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
 	}
@@ -164,8 +164,13 @@ func sortMemos(memos []Memo) {
 	}
 }
 
-// onPlane returns x less its component along the unit normal n.
-func onPlane(x spatial.Vec3, n spatial.Vec3) spatial.Vec3 { return x.Sub(n.Scale(x.Dot(n))) }
+// onPlane returns x less its component along the unit normal n,
+// x.Sub(n.Scale(x.Dot(n))) element by element (the same operations,
+// without the method chain's temporaries), read in place.
+func onPlane(x, n *spatial.Vec3) spatial.Vec3 {
+	d := x[0]*n[0] + x[1]*n[1] + x[2]*n[2]
+	return spatial.Vec3{x[0] - d*n[0], x[1] - d*n[1], x[2] - d*n[2]}
+}
 
 // Remember replaces the memory with the step's contacts: pairs as given to
 // a.Assemble, the step's problem p and its solution res (impulses γ and
@@ -268,19 +273,17 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, re
 	if !(res.Gamma[row+2] > 0) {
 		return
 	}
-	f := a.frameOf(i, pr)
-	t1, t2 := &f[0], &f[1]
 	vc := res.VC[row : row+2]
-	shift := t1.Scale(a.dt * vc[0]).Add(t2.Scale(a.dt * vc[1]))
+	shift := tangentSum(a.frameOf(i, pr), a.dt*vc[0], a.dt*vc[1])
 	if pr.Anchored {
-		shift = shift.Add(pr.AnchorShift)
+		shift[0], shift[1], shift[2] = shift[0]+pr.AnchorShift[0], shift[1]+pr.AnchorShift[1], shift[2]+pr.AnchorShift[2]
 	}
 	// sticking and anchorCap of the same bound, asked of the problem once
 	// (γ_n > 0 here).
 	if bound := p.FrictionBound(a.base+i, res.Gamma); !inBound(res.Gamma[row:row+3], bound) {
-		shift = capNorm(shift, a.anchorCap(i, bound, p))
+		capNorm(&shift, a.anchorCap(i, bound, p))
 	}
-	if shift.Norm() > a.anchorRadius {
+	if norm3(&shift) > a.anchorRadius {
 		return
 	}
 	mm.Anchored, mm.Shift = true, shift
@@ -298,17 +301,15 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, re
 func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
 	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
 	if c := a.roll[i]; c >= 0 {
-		f := a.frameOf(i, pr)
-		t1, t2 := &f[0], &f[1]
 		row := p.Constraints[c].Row
-		d := t1.Scale(dt * res.VC[row]).Add(t2.Scale(dt * res.VC[row+1]))
+		d := tangentSum(a.frameOf(i, pr), dt*res.VC[row], dt*res.VC[row+1])
 		if pr.RollAnchored {
 			d = d.Add(pr.RollShift)
 		}
 		if !holds(p, c, gamma) {
-			d = capNorm(d, a.rotationCap(i, c, p))
+			capNorm(&d, a.rotationCap(i, c, p))
 		}
-		if d.Norm() <= lim {
+		if norm3(&d) <= lim {
 			mm.Rolled, mm.Roll = true, d
 		}
 	}
@@ -327,10 +328,25 @@ func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem,
 	}
 }
 
-// capNorm returns x scaled down to norm c if it is longer.
-func capNorm(x spatial.Vec3, c float64) spatial.Vec3 {
-	if n := x.Norm(); n > c {
-		return x.Scale(c / n)
-	}
-	return x
+// tangentSum returns s1 t1 + s2 t2 for the tangents t1, t2 of frame f:
+// t1.Scale(s1).Add(t2.Scale(s2)), the same operations element by element,
+// which the method chain formed through two temporaries on the stack
+// (eight instruction-cache lines of anchor).
+func tangentSum(f *frame, s1, s2 float64) spatial.Vec3 {
+	t1, t2 := &f[0], &f[1]
+	return spatial.Vec3{s1*t1[0] + s2*t2[0], s1*t1[1] + s2*t2[1], s1*t1[2] + s2*t2[2]}
 }
+
+// capNorm scales x down to norm c if it is longer: x.Scale(c/‖x‖), the
+// same operations, in place.
+func capNorm(x *spatial.Vec3, c float64) {
+	if n := norm3(x); n > c {
+		s := c / n
+		x[0], x[1], x[2] = s*x[0], s*x[1], s*x[2]
+	}
+}
+
+// norm3 returns ‖x‖, spatial.Vec3.Norm's operations, read in place (the
+// method's copies of the vector were two instruction-cache lines at each
+// of anchor's calls).
+func norm3(x *spatial.Vec3) float64 { return math.Sqrt(x[0]*x[0] + x[1]*x[1] + x[2]*x[2]) }

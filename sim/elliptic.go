@@ -184,7 +184,8 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		if condim != 4 && condim != 6 {
 			continue
 		}
-		blk := pyramidContact(&mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
+		blk := &pw.blocks[i]
+		pyramidContact(blk, &mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
 		blk.edges = condim
 		for j := range blk.mu {
 			blk.mu[j] = max(mjMinMu, blk.mu[j])
@@ -192,7 +193,6 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		if condim == 4 {
 			blk.mu[3], blk.mu[4] = 0, 0
 		}
-		pw.blocks[i] = blk
 		for _, c := range [2]int{blk.spin, blk.roll} {
 			if c >= 0 {
 				pw.blocks[c].edges = -1 // absorbed into contact i's block
@@ -268,7 +268,8 @@ func (sim *Simulator) ellipticNBlock(p, pp *solver.Problem, mat *contact.Materia
 func ellipticNDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	pr, pp := &pw.res, &pw.p
 	startDecode(p, pr, res)
-	for i, blk := range pw.blocks {
+	for i := range pw.blocks {
+		blk := &pw.blocks[i] // read in place, not copied
 		if blk.edges < 0 {
 			continue // set with its contact's
 		}
@@ -281,7 +282,7 @@ func ellipticNDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 		}
 		f := pr.Gamma[from : from+blk.edges]
 		g[0], g[1], g[2] = f[0], f[1], f[blk.edges-1]
-		rows := frictionRows(p, i, &blk)
+		rows := frictionRows(p, i, blk)
 		for j := 2; j < blk.edges-1; j++ {
 			if rows[j] >= 0 {
 				res.Gamma[rows[j]] = f[j]
