@@ -339,8 +339,18 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 		_, vi := dofAt(c.m, ac.Body, ac.DOF)
 		a.forced = append(a.forced, forceTerm{vi, ac.gear()})
 	} else {
-		ac.terms(c.m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
+		a.forcedTerms(c.m, ac)
 	}
 	ent.nterm = int32(len(a.forced)) - ent.term
 	a.add(ent)
+}
+
+// forcedTerms appends the Jacobian's terms of forcedActuator's actuator
+// ac on a tendon. It is out of line: the joint actuators of robots never
+// run it, and inlined, its closure sat between forcedActuator's hot
+// blocks.
+//
+//go:noinline
+func (a *Assembler) forcedTerms(m *multibody.Model, ac *Actuator) {
+	ac.terms(m, func(vi int, g float64) { a.forced = append(a.forced, forceTerm{vi, g}) })
 }

@@ -185,42 +185,52 @@ func (s *Set) ExplicitForcesCoords(m *multibody.Model, q, v []float64, ctl []Con
 		return
 	}
 	cur := tc.cursor(m)
-	keep := func(i int, force float64, sat bool) {
-		if kept != nil {
-			kept[i] = ActuatorForce{force, sat}
-		}
-	}
-	var vis [8]int // a short tendon's velocity indices
 	for i := range s.Actuators {
 		ac := &s.Actuators[i]
 		if !ac.IsForce() {
 			continue
 		}
+		var force float64
+		var sat bool
 		if len(ac.Tendon) == 0 { // stateForce and terms for a joint, its indices found once
 			qi, vi, ok := cur.hit(ac.Body, ac.DOF)
 			if !ok {
 				qi, vi = cur.miss(ac.Body, ac.DOF)
 			}
 			gear := ac.gear()
-			force, sat := ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
+			force, sat = ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
 			f[vi] += gear * force
-			keep(i, force, sat)
-			continue
+		} else {
+			force, sat = ac.tendonForce(m, &cur, q, v, ctl[i], f)
 		}
-		if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
-			gear := ac.gear()
-			l, ld := tendonLength(&cur, ac.Tendon, q, v, vis[:])
-			force, sat := ac.boundedForce(m, gear*l, gear*ld, ctl[i])
-			for k, t := range ac.Tendon {
-				f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k
-			}
-			keep(i, force, sat)
-			continue
+		if kept != nil {
+			kept[i] = ActuatorForce{force, sat}
 		}
-		force, sat := ac.stateForce(m, q, v, ctl[i])
-		ac.terms(m, func(vi int, g float64) { f[vi] += g * force })
-		keep(i, force, sat)
 	}
+}
+
+// tendonForce adds the forces of explicit actuator ac on a fixed tendon
+// at the state (q, v) with the control ctl to f (ExplicitForcesCoords),
+// the terms' indices of a short tendon from cur, and returns its force
+// and whether the effort bound clamped it. It is out of line: the joint
+// actuators of robots never run it, and inlined, it sat between the hot
+// blocks of ExplicitForcesCoords' loop.
+//
+//go:noinline
+func (ac *Actuator) tendonForce(m *multibody.Model, cur *termCursor, q, v []float64, ctl Control, f []float64) (float64, bool) {
+	var vis [8]int                  // a short tendon's velocity indices
+	if len(ac.Tendon) <= len(vis) { // a fixed tendon's terms, their indices found once
+		gear := ac.gear()
+		l, ld := tendonLength(cur, ac.Tendon, q, v, vis[:])
+		force, sat := ac.boundedForce(m, gear*l, gear*ld, ctl)
+		for k, t := range ac.Tendon {
+			f[vis[k]] += gear * t.Coef * force // terms' coefficient Gear·coef_k
+		}
+		return force, sat
+	}
+	force, sat := ac.stateForce(m, q, v, ctl)
+	ac.terms(m, func(vi int, g float64) { f[vi] += g * force })
+	return force, sat
 }
 
 // IsForce reports whether the actuator is explicit (IsExplicit) and acts

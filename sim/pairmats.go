@@ -39,13 +39,13 @@ func (sim *Simulator) rememberMaterial(pr *contact.Pair) *pairMaterial {
 
 // knownMaterial returns the combined material that substeps found for
 // pair pr, the j-th of the step's pairs before softTouching dropped any,
-// and whether it has one.
-func (sim *Simulator) knownMaterial(j int, pr *contact.Pair) (pairMaterial, bool) {
+// in place, or nil when it has none.
+func (sim *Simulator) knownMaterial(j int, pr *contact.Pair) *pairMaterial {
 	known := sim.ws.mj.staged.known
 	if j >= len(known) || known[j].geomA != pr.GeomA || known[j].geomB != pr.GeomB {
-		return pairMaterial{}, false
+		return nil
 	}
-	return known[j].pm, true
+	return &known[j].pm
 }
 
 // combinedMaterials returns, in dst's storage, the materials of mats by

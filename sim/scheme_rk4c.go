@@ -43,8 +43,11 @@ type rk4StageWork struct {
 	mats0, mats []pairMaterial
 	comb0, comb []contact.Material
 	// known is the step's pairs' combined materials as substeps found
-	// them, in the pairs' order (rememberMaterial, pairmats.go).
+	// them, in the pairs' order (rememberMaterial, pairmats.go), and own
+	// the one a pair that substeps did not see last combined
+	// (ownMaterial).
 	known []pairMemo
+	own   pairMaterial
 	// matCache keeps the combined materials across steps (pairmats.go).
 	matCache pairMatCache
 }
@@ -396,31 +399,56 @@ func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) [
 // again.
 func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMaterial, known []contact.Pair, kmats []pairMaterial) []contact.Pair {
 	n := 0
-	*mats = (*mats)[:0]
+	ms := *mats
+	if cap(ms) < len(pairs) {
+		ms = make([]pairMaterial, 0, len(pairs))
+	}
 	if len(kmats) != len(known) {
 		known = nil
 	}
 	for j := range pairs {
 		pr := &pairs[j] // the pairs are large: read in place, moved only past a dropped one
+		// The material is read in place too, and written once into its
+		// slot (21 words: zeroed twice and copied four times through
+		// locals and append's temporary, it took 7 of this function's
+		// 24 hot code lines on half_cheetah).
 		pm := stagedMaterial(known, kmats, pr)
-		var own pairMaterial
 		if pm == nil {
-			var found bool
-			if own, found = sim.knownMaterial(j, pr); !found {
-				own = sim.combinedMaterial(pr) // mujocoSoft's
+			if pm = sim.knownMaterial(j, pr); pm == nil {
+				pm = sim.ownMaterial(pr)
 			}
-			pm = &own
 		}
 		if pm.soft && pr.Phi >= 0 {
 			continue
 		}
 		if n != j {
-			pairs[n] = *pr
+			movePair(pairs, n, j)
 		}
-		*mats = append(*mats, *pm)
+		ms = ms[:n+1]
+		ms[n] = *pm
 		n++
 	}
+	*mats = ms[:n]
 	return pairs[:n]
+}
+
+// movePair moves pairs[j] to pairs[n] (softTouchingKnown past a dropped
+// pair), out of line: a pair is 27 words.
+//
+//go:noinline
+func movePair(pairs []contact.Pair, n, j int) {
+	pairs[n] = pairs[j]
+}
+
+// ownMaterial returns pair pr's combined material (mujocoSoft's), kept in
+// the stage work's slot own until the next call: softTouchingKnown's pair
+// that substeps did not see, out of its line.
+//
+//go:noinline
+func (sim *Simulator) ownMaterial(pr *contact.Pair) *pairMaterial {
+	st := &sim.ws.mj.staged
+	st.own = sim.combinedMaterial(pr)
+	return &st.own
 }
 
 // stagedMaterial returns the material in kmats of the first pair of known
@@ -455,18 +483,22 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 	st, dt := &sim.ws.mj.staged, sim.cfg.DT
 	st.vc = solver.Resize(st.vc, p.NR)
 	p.MulJ(vs, st.vc)
-	elliptic := !sim.cfg.Contact.Pyramidal()
-	st.imp = st.imp[:0]
+	elliptic := sim.cfg.Contact.Cone != contact.Pyramidal // not Pyramidal(), whose receiver is a copy of the 22-word Params
+	if cap(st.imp) < len(pairs) {
+		st.imp = make([]impedance, len(pairs))
+	}
+	st.imp = st.imp[:len(pairs)]
 	for i := range pairs {
 		mat := &mats[i].mat
-		st.imp = append(st.imp, impedance{})
-		if !mats[i].soft {
+		im := &st.imp[i] // set field by field: one pointer store, not a struct's copy under the write barrier
+		if im.set = mats[i].soft; !im.set {
 			continue
 		}
 		row := p.Constraints[i].Row
 		mu2 := mat.Friction * mat.Friction
 		d, r, b, k := softImpedance(mat, pairs[i].Phi, dt)
-		st.imp[i] = impedance{set: true, phi: pairs[i].Phi, mat: mat, d: d, r: r, b: b, k: k}
+		im.phi, im.d, im.r, im.b, im.k = pairs[i].Phi, d, r, b, k
+		im.mat = mat
 		for j := range 2 {
 			p.R[row+j] = (1 + mu2) * r
 			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
