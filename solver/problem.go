@@ -86,26 +86,41 @@ func (p *Problem) NumConstraints() int { return len(p.Constraints) }
 // [Row, Row+size) and adds the constraint's J blocks with AddJBlock, in
 // increasing clique order, before adding the next constraint.
 func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
-	i := len(p.Constraints)
-	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
+	i, l := len(p.Constraints), len(p.Params)
+	if i == cap(p.Constraints) || cap(p.VHat)-len(p.VHat) < size || cap(p.R)-len(p.R) < size || cap(p.Params)-l < len(params) {
+		p.growConstraint(size, len(params))
+	}
+	p.Constraints = p.Constraints[:i+1]
+	p.Constraints[i] = Constraint{Kind: kind, Row: p.NR, Size: size, Par: l}
 	p.NR += size
-	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
-	l := len(p.Params)
-	p.Params = Resize(p.Params, l+len(params)) // growth out of line
-	dst := p.Params[l:][:len(params)]          // a local: a store through p.Params reloads it, and checks its bounds, at every entry
-	for k, x := range params {                 // a few values: a loop, not a call to memmove
+	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size)
+	p.Params = p.Params[:l+len(params)]
+	dst := p.Params[l:][:len(params)] // a local: a store through p.Params reloads it, and checks its bounds, at every entry
+	for k, x := range params {        // a few values: a loop, not a call to memmove
 		dst[k] = x
 	}
 	return i
 }
 
-// zeroTail returns s with n zeros appended, grown at most once. The
-// zeros are a constraint's few rows: stored by a loop, not a call to
-// memclr (which the compiler makes of clear and of a range loop that
-// stores zeros).
+// growConstraint makes room for one more constraint of size rows and
+// npar parameters (AddConstraint; out of line: the growths, each amortized
+// as append's, happen on a simulation's first steps, and inlined they sat
+// between AddConstraint's hot blocks).
+//
+//go:noinline
+func (p *Problem) growConstraint(size, npar int) {
+	p.Constraints = slices.Grow(p.Constraints, 1)
+	p.VHat, p.R = slices.Grow(p.VHat, size), slices.Grow(p.R, size)
+	p.Params = slices.Grow(p.Params, npar)
+}
+
+// zeroTail returns s with n zeros appended, in its capacity (the caller
+// grew it). The zeros are a constraint's few rows: stored by a loop, not
+// a call to memclr (which the compiler makes of clear and of a range loop
+// that stores zeros).
 func zeroTail(s []float64, n int) []float64 {
 	l := len(s)
-	s = slices.Grow(s, n)[:l+n] // not Resize: its call to grow would make zeroTail too costly to inline
+	s = s[:l+n]
 	for k := l; k < l+n; k++ {
 		s[k] = 0
 	}
