@@ -772,38 +772,54 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 		force[k] = -d[k] * jar
 	}
 	for k, c := 0, 0; k < n; k++ {
+		if cls := class[k]; cls < pgsLimit || cls == pgsCone {
+			s, k, c = nw.rareUpdate(w, jaref, s, k, c)
+			continue
+		}
 		jar, dk := jaref[k], d[k]
-		switch class[k] {
-		case pgsEquality:
+		if jar >= 0 {
+			force[k], state[k] = 0, nwSatisfied
+		} else {
 			s += 0.5 * dk * jar * jar
 			state[k] = nwQuadratic
-		case pgsFriction:
-			fl, r := w.floss[k], nw.r[k]
-			switch {
-			case jar <= -r*fl:
-				s += -0.5*r*fl*fl - fl*jar
-				force[k], state[k] = fl, nwLinearNeg
-			case jar >= r*fl:
-				s += -0.5*r*fl*fl + fl*jar
-				force[k], state[k] = -fl, nwLinearPos
-			default:
-				s += 0.5 * dk * jar * jar
-				state[k] = nwQuadratic
-			}
-		case pgsCone:
-			s = nw.coneUpdate(c, &w.cones[c], s, jaref)
-			k += w.cones[c].dim - 1
-			c++
-		default:
-			if jar >= 0 {
-				force[k], state[k] = 0, nwSatisfied
-			} else {
-				s += 0.5 * dk * jar * jar
-				state[k] = nwQuadratic
-			}
 		}
 	}
 	return s
+}
+
+// rareUpdate is rowsUpdate's row k of a class other than a limit's or a
+// pyramid edge's (an equality, friction loss, or the first row of
+// elliptic cone c): it adds the row's cost to s, sets its state and
+// force, and returns s with the last row it handled and the next cone.
+// Out of line: the robots' rows are limits and pyramid edges, and these
+// cases sat between rowsUpdate's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c int) (float64, int, int) {
+	jar, dk := jaref[k], nw.d[k]
+	switch w.class[k] {
+	case pgsEquality:
+		s += 0.5 * dk * jar * jar
+		nw.state[k] = nwQuadratic
+	case pgsFriction:
+		fl, r := w.floss[k], nw.r[k]
+		switch {
+		case jar <= -r*fl:
+			s += -0.5*r*fl*fl - fl*jar
+			nw.force[k], nw.state[k] = fl, nwLinearNeg
+		case jar >= r*fl:
+			s += -0.5*r*fl*fl + fl*jar
+			nw.force[k], nw.state[k] = -fl, nwLinearPos
+		default:
+			s += 0.5 * dk * jar * jar
+			nw.state[k] = nwQuadratic
+		}
+	default: // pgsCone
+		s = nw.coneUpdate(c, &w.cones[c], s, jaref)
+		k += w.cones[c].dim - 1
+		c++
+	}
+	return s, k, c
 }
 
 // newtonSmooth adds the fixed impulses of explicit actuators' rows
