@@ -232,15 +232,25 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 // workspace's, which solveNewton names; a newtonWork without one makes its
 // own) and marks them (markBlocks) when they or the size changed.
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
+	if t := nw.turns; t == nil || t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
+		nw.resetBlocks(m)
+	}
+}
+
+// resetBlocks is setBlocks when the blocks or the size changed (or there
+// are no turns yet, which it makes and sets): out of line, as it runs on
+// few steps.
+//
+//go:noinline
+func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 	if nw.turns == nil {
 		nw.turns = new(angularTurns)
+		nw.turns.set(m)
 	}
 	t := nw.turns
-	if t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
-		nw.model, nw.turnsGen = m, t.gen
-		nw.blocks, nw.qblocks = t.v, t.q
-		nw.markBlocks()
-	}
+	nw.model, nw.turnsGen = m, t.gen
+	nw.blocks, nw.qblocks = t.v, t.q
+	nw.markBlocks()
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block

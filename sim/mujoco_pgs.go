@@ -863,13 +863,24 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 		q = sim.ws.qth
 	}
 	if !sim.pgsWarm.set {
-		ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
-		if !ok || err != nil {
+		if ok, err := sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res); !ok || err != nil {
 			return ok, err
 		}
-		sim.keepSolveWarm(q, res.V, vs)
 	}
 	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+}
+
+// firstSolvePGS is tryPGS's first solve of a simulator (mj_forward's at
+// the initial state), whose answer it keeps as the warm start; out of
+// line: it runs once.
+//
+//go:noinline
+func (sim *Simulator) firstSolvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+	ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+	if ok && err == nil {
+		sim.keepSolveWarm(q, res.V, vs)
+	}
+	return ok, err
 }
 
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
