@@ -151,10 +151,24 @@ func (p *Problem) AddJBlockFrom(c, q int, src []float64) {
 // storage, Size×Size(q), as it was (not cleared).
 func (p *Problem) newJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
-	off := len(p.JData)
-	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
-	p.JData = Resize(p.JData, off+n) // one growth, not n appends; out of line
+	off, b := len(p.JData), len(p.JBlock)
+	if b == cap(p.JBlock) || cap(p.JData)-off < n {
+		p.growJBlock(n)
+	}
+	p.JBlock = p.JBlock[:b+1]
+	p.JBlock[b] = JBlock{Constraint: c, Clique: q, Off: off}
+	p.JData = p.JData[:off+n]
 	return p.JData[off : off+n]
+}
+
+// growJBlock makes room for one more J block of n entries (newJBlock;
+// out of line: the growths, amortized as append's, happen on a
+// simulation's first steps, and inlined they sat between the hot blocks).
+//
+//go:noinline
+func (p *Problem) growJBlock(n int) {
+	p.JBlock = slices.Grow(p.JBlock, 1)
+	p.JData = slices.Grow(p.JData, n)
 }
 
 // JRows collects the J blocks of one constraint being built, one per
@@ -294,11 +308,10 @@ func (p *Problem) MulJBlocks(lo, hi int, v, vc []float64) {
 
 // mulJBlock adds J block b's rows times v to its constraint's rows of vc.
 func (p *Problem) mulJBlock(b int, v, vc []float64) {
-	blk := p.JBlock[b]
-	q := p.Cliques[blk.Clique]
-	c := p.Constraints[blk.Constraint]
-	d := p.JBlockData(b)
+	blk := &p.JBlock[b]
+	q, c := &p.Cliques[blk.Clique], &p.Constraints[blk.Constraint] // in place: a Clique is 6 words
 	n := q.Size
+	d := p.JData[blk.Off : blk.Off+c.Size*n] // JBlockData(b), without its copies
 	vs := v[q.Offset : q.Offset+n]
 	if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
 		r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
