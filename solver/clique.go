@@ -269,13 +269,24 @@ func (f *CliqueFactor) treeShaped(c int, q *Clique, treeMass bool) bool {
 // tree changed): a warmed-up step compares Parent, O(Size), instead of
 // recomputing treeWorth and the pattern, O(Size²).
 func (f *CliqueFactor) shape(c int, q *Clique) *treeShape {
+	if c < len(f.shapes) {
+		if sh := &f.shapes[c]; sh.size == q.Size && slices.Equal(sh.parent, q.Parent) {
+			return sh
+		}
+	}
+	return f.reshape(c, q)
+}
+
+// reshape is shape's rebuild of clique c's treeShape (out of line: it runs
+// when a model or a clique's tree changes, and inlined its appends and
+// the pattern's set-up sat between shape's hot blocks).
+//
+//go:noinline
+func (f *CliqueFactor) reshape(c int, q *Clique) *treeShape {
 	for len(f.shapes) <= c {
 		f.shapes = append(f.shapes, treeShape{size: -1})
 	}
 	sh := &f.shapes[c]
-	if sh.size == q.Size && slices.Equal(sh.parent, q.Parent) {
-		return sh
-	}
 	sh.size = q.Size
 	sh.parent = append(sh.parent[:0], q.Parent...)
 	sh.branched = q.Branched()

@@ -443,10 +443,18 @@ func (p *Problem) ValidateNumbers() error {
 			continue // the common block, checked in line (validate's conditions)
 		}
 		if err := c.Kind.validate(p.Par(i), p.R[c.Row:c.Row+c.Size]); err != nil {
-			return fmt.Errorf("solver: constraint %d (%v): %w", i, c.Kind, err)
+			return constraintError(i, c.Kind, err)
 		}
 	}
 	return nil
+}
+
+// constraintError is ValidateNumbers' error for constraint i of kind k
+// (out of line: inlined, its formatting sat between the hot blocks).
+//
+//go:noinline
+func constraintError(i int, k Kind, err error) error {
+	return fmt.Errorf("solver: constraint %d (%v): %w", i, k, err)
 }
 
 // notPositive returns the error for the first entry of MDiag, then of R,
