@@ -54,6 +54,18 @@ func angularBlocks(m *multibody.Model, dst, qdst []int) ([]int, []int) {
 // unit vector e_c on that block (its turnVec): the same operations, so
 // the same bits, without the walk over the whole model.
 func (nw *newtonWork) rotations(q []float64) {
+	if len(nw.blocks)+len(nw.qblocks) == 0 { // T is the identity (the planar robots): nothing to turn
+		nw.rot = nw.rot[:0]
+		return
+	}
+	nw.turnRotations(q)
+}
+
+// turnRotations is rotations on a model with angular blocks (out of line:
+// rotations, inlined, is then a test on the models without them).
+//
+//go:noinline
+func (nw *newtonWork) turnRotations(q []float64) {
 	nw.rot = solver.Resize(nw.rot, 9*len(nw.blocks)) // every entry set below
 	for b, qo := range nw.qblocks {
 		r := spatial.Quat{W: q[qo], X: q[qo+1], Y: q[qo+2], Z: q[qo+3]}

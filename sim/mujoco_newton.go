@@ -232,15 +232,25 @@ func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []fl
 // workspace's, which solveNewton names; a newtonWork without one makes its
 // own) and marks them (markBlocks) when they or the size changed.
 func (nw *newtonWork) setBlocks(m *multibody.Model) {
+	if t := nw.turns; t == nil || t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
+		nw.resetBlocks(m)
+	}
+}
+
+// resetBlocks is setBlocks when the blocks or the size changed (or there
+// are no turns yet, which it makes and sets): out of line, as it runs on
+// few steps.
+//
+//go:noinline
+func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 	if nw.turns == nil {
 		nw.turns = new(angularTurns)
+		nw.turns.set(m)
 	}
 	t := nw.turns
-	if t.set(m) || nw.turnsGen != t.gen || nw.model != m || len(nw.blk) != nw.nv {
-		nw.model, nw.turnsGen = m, t.gen
-		nw.blocks, nw.qblocks = t.v, t.q
-		nw.markBlocks()
-	}
+	nw.model, nw.turnsGen = m, t.gen
+	nw.blocks, nw.qblocks = t.v, t.q
+	nw.markBlocks()
 }
 
 // massCoordinates sets nw.m = Tᵀ M_w T, M_w the problem's A (block
@@ -772,38 +782,54 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 		force[k] = -d[k] * jar
 	}
 	for k, c := 0, 0; k < n; k++ {
+		if cls := class[k]; cls < pgsLimit || cls == pgsCone {
+			s, k, c = nw.rareUpdate(w, jaref, s, k, c)
+			continue
+		}
 		jar, dk := jaref[k], d[k]
-		switch class[k] {
-		case pgsEquality:
+		if jar >= 0 {
+			force[k], state[k] = 0, nwSatisfied
+		} else {
 			s += 0.5 * dk * jar * jar
 			state[k] = nwQuadratic
-		case pgsFriction:
-			fl, r := w.floss[k], nw.r[k]
-			switch {
-			case jar <= -r*fl:
-				s += -0.5*r*fl*fl - fl*jar
-				force[k], state[k] = fl, nwLinearNeg
-			case jar >= r*fl:
-				s += -0.5*r*fl*fl + fl*jar
-				force[k], state[k] = -fl, nwLinearPos
-			default:
-				s += 0.5 * dk * jar * jar
-				state[k] = nwQuadratic
-			}
-		case pgsCone:
-			s = nw.coneUpdate(c, &w.cones[c], s, jaref)
-			k += w.cones[c].dim - 1
-			c++
-		default:
-			if jar >= 0 {
-				force[k], state[k] = 0, nwSatisfied
-			} else {
-				s += 0.5 * dk * jar * jar
-				state[k] = nwQuadratic
-			}
 		}
 	}
 	return s
+}
+
+// rareUpdate is rowsUpdate's row k of a class other than a limit's or a
+// pyramid edge's (an equality, friction loss, or the first row of
+// elliptic cone c): it adds the row's cost to s, sets its state and
+// force, and returns s with the last row it handled and the next cone.
+// Out of line: the robots' rows are limits and pyramid edges, and these
+// cases sat between rowsUpdate's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c int) (float64, int, int) {
+	jar, dk := jaref[k], nw.d[k]
+	switch w.class[k] {
+	case pgsEquality:
+		s += 0.5 * dk * jar * jar
+		nw.state[k] = nwQuadratic
+	case pgsFriction:
+		fl, r := w.floss[k], nw.r[k]
+		switch {
+		case jar <= -r*fl:
+			s += -0.5*r*fl*fl - fl*jar
+			nw.force[k], nw.state[k] = fl, nwLinearNeg
+		case jar >= r*fl:
+			s += -0.5*r*fl*fl + fl*jar
+			nw.force[k], nw.state[k] = -fl, nwLinearPos
+		default:
+			s += 0.5 * dk * jar * jar
+			nw.state[k] = nwQuadratic
+		}
+	default: // pgsCone
+		s = nw.coneUpdate(c, &w.cones[c], s, jaref)
+		k += w.cones[c].dim - 1
+		c++
+	}
+	return s, k, c
 }
 
 // newtonSmooth adds the fixed impulses of explicit actuators' rows

@@ -587,40 +587,13 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
 	for k, c := 0, 0; k < n; k++ {
-		switch class[k] {
-		case pgsEquality:
+		if cls := class[k]; cls < pgsLimit || cls == pgsCone {
+			t0, t1, t2, cost, d0, d1, k, c = nw.evalRare(w, alpha, t0, t1, t2, cost, d0, d1, k, c)
+			continue
+		}
+		if jaref[k]+alpha*jv[k] < 0 {
 			q0, q1, q2 := quadAt(quad, k)
 			t0, t1, t2 = t0+q0, t1+q1, t2+q2
-		case pgsFriction:
-			start, dir := jaref[k], jv[k]
-			x := start + alpha*dir
-			f := w.floss[k]
-			rf := nw.r[k] * f
-			switch {
-			case -rf < x && x < rf:
-				q0, q1, q2 := quadAt(quad, k)
-				t0, t1, t2 = t0+q0, t1+q1, t2+q2
-			case x <= -rf:
-				t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
-				t2 += 0
-			default:
-				t0, t1 = t0+f*(-0.5*rf+start), t1+f*dir
-				t2 += 0
-			}
-		case pgsCone:
-			cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
-			if quadratic {
-				q0, q1, q2 := quadAt(quad, k)
-				t0, t1, t2 = t0+q0, t1+q1, t2+q2
-			}
-			cost, d0, d1 = cost+cc, d0+c0, d1+c1
-			k += w.cones[c].dim - 1
-			c++
-		default:
-			if jaref[k]+alpha*jv[k] < 0 {
-				q0, q1, q2 := quadAt(quad, k)
-				t0, t1, t2 = t0+q0, t1+q1, t2+q2
-			}
 		}
 	}
 	p.cost = cost + (alpha*alpha*t2 + alpha*t1 + t0)
@@ -630,6 +603,49 @@ func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 		p.deriv[1] = mjMinVal // MuJoCo warns: not convex
 	}
 	nw.lsIter++
+}
+
+// evalRare is eval's row k of a class other than a limit's or a pyramid
+// edge's (an equality, friction loss, or the first row of elliptic cone
+// c) at α = alpha: it adds the row's terms to the quadratic's t0, t1, t2
+// and the cones' cost, d0, d1 in eval's order, and returns them with the
+// last row it handled and the next cone. Out of line: the robots' rows are
+// limits and pyramid edges, and these cases sat between eval's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) evalRare(w *pgsWork, alpha, t0, t1, t2, cost, d0, d1 float64, k, c int) (float64, float64, float64, float64, float64, float64, int, int) {
+	quad := nw.quad[:3*nw.n]
+	switch w.class[k] {
+	case pgsEquality:
+		q0, q1, q2 := quadAt(quad, k)
+		t0, t1, t2 = t0+q0, t1+q1, t2+q2
+	case pgsFriction:
+		start, dir := nw.jaref[k], nw.jv[k]
+		x := start + alpha*dir
+		f := w.floss[k]
+		rf := nw.r[k] * f
+		switch {
+		case -rf < x && x < rf:
+			q0, q1, q2 := quadAt(quad, k)
+			t0, t1, t2 = t0+q0, t1+q1, t2+q2
+		case x <= -rf:
+			t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
+			t2 += 0
+		default:
+			t0, t1 = t0+f*(-0.5*rf+start), t1+f*dir
+			t2 += 0
+		}
+	default: // pgsCone
+		cc, c0, c1, quadratic := nw.evalCone(c, quad[3*k:3*k+9], alpha)
+		if quadratic {
+			q0, q1, q2 := quadAt(quad, k)
+			t0, t1, t2 = t0+q0, t1+q1, t2+q2
+		}
+		cost, d0, d1 = cost+cc, d0+c0, d1+c1
+		k += w.cones[c].dim - 1
+		c++
+	}
+	return t0, t1, t2, cost, d0, d1, k, c
 }
 
 // quadAt returns row k's quadratic in α (prepare), its three entries of

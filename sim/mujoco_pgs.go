@@ -277,6 +277,9 @@ func sameDynamics(p, src *solver.Problem) bool {
 // of a kind not handled here (an elliptic contact without cones, a row
 // of another kind).
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
+	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
+		w.growOrder(p.NR, len(blocks))
+	}
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
 	var present uint32 // bit cls set when a block after the contacts is of class cls
@@ -294,7 +297,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		} else if blk.edges == 0 && (i < nc || cls == pgsOther) {
 			return false
 		}
-		w.bclass = append(w.bclass, cls)
+		w.bclass = w.bclass[:i+1] // in growOrder's room
+		w.bclass[i] = cls
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
@@ -311,6 +315,17 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		w.sizeRows(n)
 	}
 	return true
+}
+
+// growOrder gives order's lists room for nr rows (each of the problem's
+// rows enters w.perm at most once) and nb blocks, so that order and add
+// store in place, with no append's growth between their hot blocks (out
+// of line: the sizes grow on a simulation's first steps).
+//
+//go:noinline
+func (w *pgsWork) growOrder(nr, nb int) {
+	w.perm, w.class = slices.Grow(w.perm[:0], nr), slices.Grow(w.class[:0], nr)
+	w.floss, w.bclass = slices.Grow(w.floss[:0], nr), slices.Grow(w.bclass[:0], nb)
 }
 
 // sizeRows sizes the dual problem's scratch for n rows (order; out of
@@ -359,14 +374,19 @@ func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls
 // only within its run of adjacent pairs of one geom pair, and reads a
 // rank only there, so a pair alone in its run gets no rank (0, unread).
 func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *multibody.Workspace) {
-	w.corder, w.crank = w.corder[:0], w.crank[:0]
+	n := len(pairs)
+	if cap(w.corder) < n || cap(w.crank) < n {
+		w.growContacts(n)
+	}
+	corder, crank := w.corder[:n], w.crank[:n]
+	w.corder, w.crank = corder, crank
 	for i := range pairs {
-		w.corder = append(w.corder, i)
+		corder[i] = i
 		rank := 0
-		if i > 0 && sameGeoms(&pairs[i-1], &pairs[i]) || i+1 < len(pairs) && sameGeoms(&pairs[i], &pairs[i+1]) {
+		if i > 0 && sameGeoms(&pairs[i-1], &pairs[i]) || i+1 < n && sameGeoms(&pairs[i], &pairs[i+1]) {
 			rank = mujocoRank(m, kin, &pairs[i], i)
 		}
-		w.crank = append(w.crank, rank)
+		crank[i] = rank
 	}
 	for i := 1; i < len(pairs); i++ { // insertion sort within runs of one geom pair
 		for j := i; j > 0; j-- {
@@ -377,6 +397,14 @@ func (w *pgsWork) contactOrder(pairs []contact.Pair, m *multibody.Model, kin *mu
 			w.corder[j-1], w.corder[j] = b, a
 		}
 	}
+}
+
+// growContacts gives contactOrder's lists room for n pairs (out of line:
+// they grow on few steps; their contents are set afresh).
+//
+//go:noinline
+func (w *pgsWork) growContacts(n int) {
+	w.corder, w.crank = slices.Grow(w.corder[:0], n), slices.Grow(w.crank[:0], n)
 }
 
 // sameGeoms reports whether a and b are points of one pair of geoms.
@@ -411,11 +439,12 @@ func boolInt(b bool) int {
 }
 
 // add appends a row of class cls to the order; hi is its impulse bound
-// (friction loss).
+// (friction loss). It stores in the room order made (growOrder: a row
+// enters once, so the problem's row count bounds the order's).
 func (w *pgsWork) add(row int, cls pgsClass, hi float64) {
-	w.perm = append(w.perm, row)
-	w.class = append(w.class, cls)
-	w.floss = append(w.floss, hi)
+	k := len(w.perm)
+	w.perm, w.class, w.floss = w.perm[:k+1], w.class[:k+1], w.floss[:k+1]
+	w.perm[k], w.class[k], w.floss[k] = row, cls, hi
 }
 
 // coneContact reports whether contact block blk of an elliptic problem
@@ -714,14 +743,8 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 	if len(m.diff) != nv { // the four are sized together, here alone
 		m.size(nv)
 	}
-	diff, r, av, jc := m.diff[:nv], m.r[:nv], m.av[:nv], m.jc[:nv]
-	v = v[:nv]
-	for i, x := range v {
-		diff[i] = x - p.VStar[i]
-	}
-	for c, q := range p.Cliques {
-		mulA2(p.ABlock(c), diff[q.Offset:q.Offset+q.Size], v[q.Offset:q.Offset+q.Size], r[q.Offset:], av[q.Offset:])
-	}
+	m.products(p, v[:nv])
+	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
 	w.jac.mulT(gamma, jc, nv)
 	gn, pn, jn := 0.0, 0.0, 0.0
 	for i, mi := range p.MDiag[:nv] {
@@ -735,6 +758,23 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
 	}
 	return 0
+}
+
+// products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
+// of p's cliques (momentumError; len(v) = p.NV, the length the scratch
+// was sized to). Out of line, with its own few live values: inlined, the
+// clique loop's arguments to mulA2 were spilt around every call.
+//
+//go:noinline
+func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
+	diff := m.diff[:len(v)]
+	for i, x := range v {
+		diff[i] = x - p.VStar[i]
+	}
+	for c := range p.Cliques {
+		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
+		mulA2(p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:], m.av[o:])
+	}
 }
 
 // mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
@@ -823,13 +863,24 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 		q = sim.ws.qth
 	}
 	if !sim.pgsWarm.set {
-		ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
-		if !ok || err != nil {
+		if ok, err := sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res); !ok || err != nil {
 			return ok, err
 		}
-		sim.keepSolveWarm(q, res.V, vs)
 	}
 	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+}
+
+// firstSolvePGS is tryPGS's first solve of a simulator (mj_forward's at
+// the initial state), whose answer it keeps as the warm start; out of
+// line: it runs once.
+//
+//go:noinline
+func (sim *Simulator) firstSolvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+	ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+	if ok && err == nil {
+		sim.keepSolveWarm(q, res.V, vs)
+	}
+	return ok, err
 }
 
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a

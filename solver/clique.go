@@ -68,13 +68,12 @@ func (f *CliqueFactor) FactorTreeMass(p *Problem) error { return f.factor(p, tru
 // factor is Factor; treeMass skips the check that a tree clique's block
 // has the tree's pattern (FactorTreeMass).
 func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
-	f.data = Resize(f.data, len(p.A))
-	copy(f.data, p.A)
-	f.tree = resizeBool(f.tree, len(p.A))
-	if cap(f.shapeAt) < p.NV {
-		f.shapeAt = make([]int32, p.NV)
+	na := len(p.A)
+	if cap(f.data) < na || cap(f.tree) < na || cap(f.shapeAt) < p.NV {
+		f.grow(na, p.NV)
 	}
-	f.shapeAt = f.shapeAt[:p.NV]
+	f.data, f.tree, f.shapeAt = f.data[:na], f.tree[:na], f.shapeAt[:p.NV]
+	copy(f.data, p.A)
 	for c := range p.Cliques {
 		q := &p.Cliques[c] // not a copy of the clique per call
 		if q.Size > 0 {
@@ -86,6 +85,19 @@ func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 		}
 	}
 	return nil
+}
+
+// grow gives the factor's storage room for na entries of A and nv
+// velocities (factor; out of line: the sizes change on few steps, and
+// inlined the growths sat between factor's hot blocks). Nothing in it is
+// kept: factor copies A over data, and tree and shapeAt are read only at
+// the entries factor sets.
+//
+//go:noinline
+func (f *CliqueFactor) grow(na, nv int) {
+	f.data = slices.Grow(f.data[:0], na)
+	f.tree = slices.Grow(f.tree[:0], na)
+	f.shapeAt = slices.Grow(f.shapeAt[:0], nv)
 }
 
 // notPositiveDefinite is factor's error for clique c's n×n block, out of
@@ -257,13 +269,24 @@ func (f *CliqueFactor) treeShaped(c int, q *Clique, treeMass bool) bool {
 // tree changed): a warmed-up step compares Parent, O(Size), instead of
 // recomputing treeWorth and the pattern, O(Size²).
 func (f *CliqueFactor) shape(c int, q *Clique) *treeShape {
+	if c < len(f.shapes) {
+		if sh := &f.shapes[c]; sh.size == q.Size && slices.Equal(sh.parent, q.Parent) {
+			return sh
+		}
+	}
+	return f.reshape(c, q)
+}
+
+// reshape is shape's rebuild of clique c's treeShape (out of line: it runs
+// when a model or a clique's tree changes, and inlined its appends and
+// the pattern's set-up sat between shape's hot blocks).
+//
+//go:noinline
+func (f *CliqueFactor) reshape(c int, q *Clique) *treeShape {
 	for len(f.shapes) <= c {
 		f.shapes = append(f.shapes, treeShape{size: -1})
 	}
 	sh := &f.shapes[c]
-	if sh.size == q.Size && slices.Equal(sh.parent, q.Parent) {
-		return sh
-	}
 	sh.size = q.Size
 	sh.parent = append(sh.parent[:0], q.Parent...)
 	sh.branched = q.Branched()

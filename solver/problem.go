@@ -86,26 +86,41 @@ func (p *Problem) NumConstraints() int { return len(p.Constraints) }
 // [Row, Row+size) and adds the constraint's J blocks with AddJBlock, in
 // increasing clique order, before adding the next constraint.
 func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
-	i := len(p.Constraints)
-	p.Constraints = append(p.Constraints, Constraint{Kind: kind, Row: p.NR, Size: size, Par: len(p.Params)})
+	i, l := len(p.Constraints), len(p.Params)
+	if i == cap(p.Constraints) || cap(p.VHat)-len(p.VHat) < size || cap(p.R)-len(p.R) < size || cap(p.Params)-l < len(params) {
+		p.growConstraint(size, len(params))
+	}
+	p.Constraints = p.Constraints[:i+1]
+	p.Constraints[i] = Constraint{Kind: kind, Row: p.NR, Size: size, Par: l}
 	p.NR += size
-	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size) // one growth each, not size appends
-	l := len(p.Params)
-	p.Params = Resize(p.Params, l+len(params)) // growth out of line
-	dst := p.Params[l:][:len(params)]          // a local: a store through p.Params reloads it, and checks its bounds, at every entry
-	for k, x := range params {                 // a few values: a loop, not a call to memmove
+	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size)
+	p.Params = p.Params[:l+len(params)]
+	dst := p.Params[l:][:len(params)] // a local: a store through p.Params reloads it, and checks its bounds, at every entry
+	for k, x := range params {        // a few values: a loop, not a call to memmove
 		dst[k] = x
 	}
 	return i
 }
 
-// zeroTail returns s with n zeros appended, grown at most once. The
-// zeros are a constraint's few rows: stored by a loop, not a call to
-// memclr (which the compiler makes of clear and of a range loop that
-// stores zeros).
+// growConstraint makes room for one more constraint of size rows and
+// npar parameters (AddConstraint; out of line: the growths, each amortized
+// as append's, happen on a simulation's first steps, and inlined they sat
+// between AddConstraint's hot blocks).
+//
+//go:noinline
+func (p *Problem) growConstraint(size, npar int) {
+	p.Constraints = slices.Grow(p.Constraints, 1)
+	p.VHat, p.R = slices.Grow(p.VHat, size), slices.Grow(p.R, size)
+	p.Params = slices.Grow(p.Params, npar)
+}
+
+// zeroTail returns s with n zeros appended, in its capacity (the caller
+// grew it). The zeros are a constraint's few rows: stored by a loop, not
+// a call to memclr (which the compiler makes of clear and of a range loop
+// that stores zeros).
 func zeroTail(s []float64, n int) []float64 {
 	l := len(s)
-	s = slices.Grow(s, n)[:l+n] // not Resize: its call to grow would make zeroTail too costly to inline
+	s = s[:l+n]
 	for k := l; k < l+n; k++ {
 		s[k] = 0
 	}
@@ -136,10 +151,24 @@ func (p *Problem) AddJBlockFrom(c, q int, src []float64) {
 // storage, Size×Size(q), as it was (not cleared).
 func (p *Problem) newJBlock(c, q int) []float64 {
 	n := p.Constraints[c].Size * p.Cliques[q].Size
-	off := len(p.JData)
-	p.JBlock = append(p.JBlock, JBlock{Constraint: c, Clique: q, Off: off})
-	p.JData = Resize(p.JData, off+n) // one growth, not n appends; out of line
+	off, b := len(p.JData), len(p.JBlock)
+	if b == cap(p.JBlock) || cap(p.JData)-off < n {
+		p.growJBlock(n)
+	}
+	p.JBlock = p.JBlock[:b+1]
+	p.JBlock[b] = JBlock{Constraint: c, Clique: q, Off: off}
+	p.JData = p.JData[:off+n]
 	return p.JData[off : off+n]
+}
+
+// growJBlock makes room for one more J block of n entries (newJBlock;
+// out of line: the growths, amortized as append's, happen on a
+// simulation's first steps, and inlined they sat between the hot blocks).
+//
+//go:noinline
+func (p *Problem) growJBlock(n int) {
+	p.JBlock = slices.Grow(p.JBlock, 1)
+	p.JData = slices.Grow(p.JData, n)
 }
 
 // JRows collects the J blocks of one constraint being built, one per
@@ -279,11 +308,10 @@ func (p *Problem) MulJBlocks(lo, hi int, v, vc []float64) {
 
 // mulJBlock adds J block b's rows times v to its constraint's rows of vc.
 func (p *Problem) mulJBlock(b int, v, vc []float64) {
-	blk := p.JBlock[b]
-	q := p.Cliques[blk.Clique]
-	c := p.Constraints[blk.Constraint]
-	d := p.JBlockData(b)
+	blk := &p.JBlock[b]
+	q, c := &p.Cliques[blk.Clique], &p.Constraints[blk.Constraint] // in place: a Clique is 6 words
 	n := q.Size
+	d := p.JData[blk.Off : blk.Off+c.Size*n] // JBlockData(b), without its copies
 	vs := v[q.Offset : q.Offset+n]
 	if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
 		r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
@@ -415,10 +443,18 @@ func (p *Problem) ValidateNumbers() error {
 			continue // the common block, checked in line (validate's conditions)
 		}
 		if err := c.Kind.validate(p.Par(i), p.R[c.Row:c.Row+c.Size]); err != nil {
-			return fmt.Errorf("solver: constraint %d (%v): %w", i, c.Kind, err)
+			return constraintError(i, c.Kind, err)
 		}
 	}
 	return nil
+}
+
+// constraintError is ValidateNumbers' error for constraint i of kind k
+// (out of line: inlined, its formatting sat between the hot blocks).
+//
+//go:noinline
+func constraintError(i int, k Kind, err error) error {
+	return fmt.Errorf("solver: constraint %d (%v): %w", i, k, err)
 }
 
 // notPositive returns the error for the first entry of MDiag, then of R,
