@@ -172,7 +172,7 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 	g := ws.m.Gravity
 	al, ac := spatial.Vec3{}, g.Neg()
 	if p := body.Joint.Parent; p >= 0 {
-		al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.lev[b]))
+		al, ac = ws.rb[p].al, ws.rb[p].ac.Add(ws.rb[p].al.Cross(ws.lev[b]))
 	}
 	al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
 	ap := vec6{al[0], al[1], al[2], ac[0], ac[1], ac[2]}
@@ -189,7 +189,7 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 		a[off+k] = qdd[k]
 		al, ac = al.AddScaled(qdd[k], ws.colW[off+k]), ac.AddScaled(qdd[k], ws.colL[off+k])
 	}
-	ws.al[b], ws.ac[b] = al, ac
+	ws.rb[b].al, ws.rb[b].ac = al, ac
 }
 
 // shift6 returns X = [[I, 0], [−[r], I]], which moves a motion from a point

@@ -210,8 +210,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	// and the per-body slices one length with top, whose index b is then
 	// in range for all of them
 	nb := len(top)
-	bodies, lev, al, ac := bodies[:nb], lev[:nb], ws.al[:nb], ws.ac[:nb]
-	kw, kl, wb, com, ic, fn, ff := ws.kw[:nb], ws.kl[:nb], ws.w[:nb], ws.com[:nb], ws.ic[:nb], ws.fn[:nb], ws.ff[:nb]
+	bodies, lev, rb := bodies[:nb], lev[:nb], ws.rb[:nb]
+	kw, kl, wb, com, ic := ws.kw[:nb], ws.kl[:nb], ws.w[:nb], ws.com[:nb], ws.ic[:nb]
 	for b := range top {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -225,7 +225,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		a0, a1, a2 := 0.0, 0.0, 0.0
 		c0, c1, c2 := -g[0], -g[1], -g[2]
 		if p := int(tb.parent); p >= 0 {
-			pa, pc, l := &al[p], &ac[p], &lev[b]
+			pa, pc, l := &rb[p].al, &rb[p].ac, &lev[b]
 			a0, a1, a2 = pa[0], pa[1], pa[2]
 			t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
 			c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
@@ -240,8 +240,9 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if a != nil {
 			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], colW[tb.voff:], colL[tb.voff:], a0, a1, a2, c0, c1, c2)
 		}
-		set3(&al[b], a0, a1, a2)
-		set3(&ac[b], c0, c1, c2)
+		r := &rb[b]
+		set3(&r.al, a0, a1, a2)
+		set3(&r.ac, c0, c1, c2)
 		// Newton's F and Euler's N, in the Vec3 form's order (above).
 		m, c := bodies[b].Inertia.Mass, &com[b]
 		k0, k1, k2 := c[0], c[1], c[2]
@@ -257,8 +258,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2) // ω × (I ω)
 		i0, i1, i2 = mulVec(I, a0, a1, a2)         // I α
 		y0, y1, y2 = cross(k0, k1, k2, f0, f1, f2) // c × F
-		set3(&fn[b], (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
-		set3(&ff[b], f0, f1, f2)
+		set3(&r.fn, (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
+		set3(&r.ff, f0, f1, f2)
 	}
 	// The second pass, from the leaves to the root: each velocity's
 	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
@@ -270,14 +271,14 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if tb.tree < 0 {
 			continue
 		}
-		nb, fb := &fn[b], &ff[b]
+		nb, fb := &rb[b].fn, &rb[b].ff
 		n0, n1, n2, f0, f1, f2 := nb[0], nb[1], nb[2], fb[0], fb[1], fb[2]
 		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
 			cw, cl := &colW[i], &colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 		}
 		if p := int(tb.parent); p >= 0 {
-			l, np, fp := &lev[b], &fn[p], &ff[p]
+			l, np, fp := &lev[b], &rb[p].fn, &rb[p].ff
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
 			set3(np, (np[0]+n0)+t0, (np[1]+n1)+t1, (np[2]+n2)+t2)
 			set3(fp, fp[0]+f0, fp[1]+f1, fp[2]+f2)

@@ -131,7 +131,7 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, ro
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
 	if j.Type == JointFree {
-		*xb = j.motion(qj)
+		*xb = freePose(qj)
 		*xf, *xm = spatial.PoseIdentity(), *xb
 		return &fr.rotF
 	}

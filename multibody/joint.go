@@ -275,11 +275,17 @@ func jointQuat(q []float64) spatial.Quat {
 	return r
 }
 
+// freePose returns a free joint's X_FM(q) (motion's free case, which
+// Workspace.freeRoot and frames call without motion's switch).
+func freePose(q []float64) spatial.Pose {
+	return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
+}
+
 // motion returns X_FM(q), the pose of M in F.
 func (j *Joint) motion(q []float64) spatial.Pose {
 	switch j.Type {
 	case JointFree:
-		return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
+		return freePose(q)
 	case JointRevolute:
 		return spatial.Pose{R: spatial.QuatFromAxisAngle(j.Axis, q[0]-j.Ref)}
 	case JointPrismatic:

@@ -250,7 +250,7 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 		al, ac := spatial.Vec3{}, g.Neg()
 		if p := body.Joint.Parent; p >= 0 {
-			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+			al, ac = ws.rb[p].al, ws.rb[p].ac.Add(ws.rb[p].al.Cross(ws.x[b].P.Sub(ws.x[p].P)))
 		}
 		if vel {
 			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
@@ -261,15 +261,15 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
 			}
 		}
-		ws.al[b], ws.ac[b] = al, ac
+		ws.rb[b].al, ws.rb[b].ac = al, ac
 		w := spatial.Vec3{}
 		if vel {
 			w = ws.w[b]
 		}
 		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
 		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass)
-		ws.ff[b] = f
-		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
+		ws.rb[b].ff = f
+		ws.rb[b].fn = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		body := &m.Bodies[b]
@@ -278,14 +278,14 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			tau[i] = ws.colW[i].Dot(ws.rb[b].fn) + ws.colL[i].Dot(ws.rb[b].ff)
 			if a != nil {
 				tau[i] += body.Joint.DOFArmature(k) * a[i]
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
-			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+			ws.rb[p].fn = ws.rb[p].fn.Add(ws.rb[b].fn).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.rb[b].ff))
+			ws.rb[p].ff = ws.rb[p].ff.Add(ws.rb[b].ff)
 		}
 	}
 }

@@ -28,11 +28,10 @@ type Workspace struct {
 	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
 	tau        []float64      // scratch generalized forces, length NV
 
-	cm     []float64      // composite mass (CRBA)
-	cx     []spatial.Vec3 // composite centre of mass, world
-	ci     []spatial.Mat3 // composite rotational inertia about cx
-	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
-	fn, ff []spatial.Vec3 // RNEA forces per body
+	cm []float64      // composite mass (CRBA)
+	cx []spatial.Vec3 // composite centre of mass, world
+	ci []spatial.Mat3 // composite rotational inertia about cx
+	rb []rneaBody     // RNEA's (and ABA's) accelerations and forces per body
 
 	ia      []mat6          // ABA articulated inertias
 	pa      []vec6          // ABA bias forces
@@ -42,6 +41,7 @@ type Workspace struct {
 	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
 	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
 	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
+	kind    []uint8         // per body: how Update moves it (bodyKinds)
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
@@ -73,13 +73,22 @@ func NewWorkspace(m *Model) *Workspace {
 		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
 		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
-		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
+		rb: make([]rneaBody, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
-		fr: frameCache(m), top: topology(m),
+		fr: frameCache(m), top: topology(m), kind: bodyKinds(m),
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
+	ws.freeConstants()
 	return ws
+}
+
+// rneaBody is what RNEA finds for a body: its accelerations (α, a) of its
+// origin and the force (n, f) its subtree exerts on it, about its origin
+// (ABA keeps its accelerations in al and ac). One slice of them, not four,
+// is one bounds check and one base pointer for rnea's passes.
+type rneaBody struct {
+	al, ac, fn, ff spatial.Vec3
 }
 
 // bodyRot is a body's rotation matrix R = q.RotMat() with the quaternion q
@@ -133,38 +142,73 @@ func (ws *Workspace) Update(q, v []float64) {
 	// The per-body slices in locals of the bodies' length: one check of b
 	// or p covers them all, without reloading the workspace's fields.
 	bodies := ws.m.Bodies
+	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
 	xs, wb, vb, lev := ws.x[:len(bodies)], ws.w[:len(bodies)], ws.vel[:len(bodies)], ws.lev[:len(bodies)]
-	for b := range bodies {
-		body := &bodies[b]
-		if body.Tree < 0 {
-			xs[b], wb[b], vb[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
+	for b, k := range kinds {
+		if k == kindFixed {
+			xs[b], wb[b], vb[b] = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
+		tb := top[b]
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
-		if p := body.Joint.Parent; p >= 0 {
+		if p := tb.parent; p >= 0 {
 			xp, wp, vp = &xs[p], &wb[p], &vb[p]
 		}
 		var vj []float64
 		if v != nil {
-			vj = v[body.VOff:]
+			vj = v[tb.voff:]
 		}
-		switch t := body.Joint.Type; {
-		case t == JointFree && body.Joint.Parent < 0:
-			ws.freeRoot(q, vj, b)
-		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
-			ws.joint1(q, vj, b, xp, wp, vp)
-		case t == JointWeld:
-			ws.weld(q, b, xp, wp, vp)
-		default:
-			ws.joint(q, vj, b, xp, wp, vp)
+		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
+		if p := tb.parent; p >= 0 {
+			x, y := &xs[b].P, &xs[p].P // x.Sub(y) on scalars: the subtraction the dynamics passes made, once
+			lev[b] = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 		}
-		if p := body.Joint.Parent; p >= 0 {
-			lev[b] = xs[b].P.Sub(xs[p].P) // the same subtraction the dynamics passes made, once
-		}
-		ws.worldInertia(b, &body.Inertia)
+		ws.worldInertia(b, &bodies[b].Inertia)
 	}
 	ws.v = v
 	ws.updated = true
+}
+
+// Update's ways of moving a body (bodyKinds, fixed at NewWorkspace from the
+// body's tree and joint): welded to the world, a free joint under the world
+// (freeRoot), a revolute or prismatic joint or a compound of slides
+// (joint1), a weld under a moving parent (weld), and any other joint
+// (joint).
+const (
+	kindJoint uint8 = iota
+	kindFixed
+	kindFreeRoot
+	kindOne
+	kindWeld
+)
+
+// moves holds the function Update calls for each kind of body but
+// kindFixed, with the parent's pose xp and velocity (wp, vp) and the
+// body's velocities vj (nil: at rest).
+var moves = [...]func(ws *Workspace, q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3){
+	kindJoint:    (*Workspace).joint,
+	kindFreeRoot: (*Workspace).freeRoot,
+	kindOne:      (*Workspace).joint1,
+	kindWeld:     (*Workspace).weld,
+}
+
+// bodyKinds returns the way Update moves each body of m.
+func bodyKinds(m *Model) []uint8 {
+	kinds := make([]uint8, len(m.Bodies))
+	for b := range kinds {
+		body := &m.Bodies[b]
+		switch t := body.Joint.Type; {
+		case body.Tree < 0:
+			kinds[b] = kindFixed
+		case t == JointFree && body.Joint.Parent < 0:
+			kinds[b] = kindFreeRoot
+		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
+			kinds[b] = kindOne
+		case t == JointWeld:
+			kinds[b] = kindWeld
+		}
+	}
+	return kinds
 }
 
 // joint computes body b's pose, velocity, subspace columns and κ from its
@@ -319,7 +363,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 // subspace (ω_j, v_j, R sw, R sl and the products with them) are exact
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
-func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	var xf, xm spatial.Pose
 	xb := &ws.x[b]
 	ws.frames(q, b, xp, &xf, &xm, xb, false) // no R_WF (the subspace is empty)
@@ -414,18 +458,32 @@ var (
 // of a scene of free bodies), written out: its frames F and M are the world and the
 // body (d = 0, R = I), its subspace columns are the unit vectors, ω and v
 // are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
-// gives what joint gives, without the twelve rotations by the identity.
-func (ws *Workspace) freeRoot(q, vj []float64, b int) {
-	body := &ws.m.Bodies[b]
-	ws.x[b] = body.Joint.motion(q[body.QOff:])
-	i := body.VOff
-	*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW // one block copy each, not a loop of stores
-	*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
-	ws.w[b], ws.vel[b] = spatial.Vec3{}, spatial.Vec3{}
+// gives what joint gives, without the twelve rotations by the identity;
+// the columns and κ, the same at every (q, v), are written once by
+// freeConstants.
+func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
+	ws.x[b] = freePose(q[ws.m.Bodies[b].QOff:])
+	var w, v spatial.Vec3
 	if vj != nil {
-		ws.w[b], ws.vel[b] = spatial.Vec3{vj[0], vj[1], vj[2]}, spatial.Vec3{vj[3], vj[4], vj[5]}
+		u := vj[:6]
+		w, v = spatial.Vec3{u[0], u[1], u[2]}, spatial.Vec3{u[3], u[4], u[5]}
 	}
-	ws.kw[b], ws.kl[b] = spatial.Vec3{}, spatial.Vec3{}
+	ws.w[b], ws.vel[b] = w, v
+}
+
+// freeConstants writes what freeRoot would write the same at every
+// Update: the unit columns (freeColW, freeColL) of each free root's
+// velocities and its κ = 0. Nothing else writes a body's columns or κ.
+func (ws *Workspace) freeConstants() {
+	for b, k := range ws.kind {
+		if k != kindFreeRoot {
+			continue
+		}
+		i := ws.m.Bodies[b].VOff
+		*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW
+		*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
+		ws.kw[b], ws.kl[b] = spatial.Vec3{}, spatial.Vec3{}
+	}
 }
 
 // Pose returns the world pose of body b at the last Update.
