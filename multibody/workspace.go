@@ -19,11 +19,8 @@ import (
 type Workspace struct {
 	m          *Model
 	x          []spatial.Pose // world pose of every body
-	lev        []spatial.Vec3 // x_B − x_P: a body's origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
-	w, vel     []spatial.Vec3 // angular velocity and origin velocity
+	kin        []bodyKin      // per body: velocities, κ, lever and centre of mass (bodyKin)
 	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
-	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
-	com        []spatial.Vec3 // R·Com: centre of mass relative to the body origin, world
 	ic         []spatial.Mat3 // R Icom Rᵀ
 	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
 	tau        []float64      // scratch generalized forces, length NV
@@ -68,10 +65,9 @@ type (
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	ws := &Workspace{
-		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
+		m: m, x: make([]spatial.Pose, n), kin: make([]bodyKin, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
-		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
-		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
+		ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
 		rb: make([]rneaBody, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
@@ -81,6 +77,16 @@ func NewWorkspace(m *Model) *Workspace {
 	planarRoots(m, ws.fr)
 	ws.freeConstants()
 	return ws
+}
+
+// bodyKin is what Update finds for a body besides its pose, all in the
+// world orientation, in one slice: one bounds check and one base pointer
+// for the passes that read several of them (Update, rnea).
+type bodyKin struct {
+	w, vel spatial.Vec3 // angular velocity and origin velocity
+	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
+	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
+	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
 }
 
 // rneaBody is what RNEA finds for a body: its accelerations (α, a) of its
@@ -143,16 +149,16 @@ func (ws *Workspace) Update(q, v []float64) {
 	// or p covers them all, without reloading the workspace's fields.
 	bodies := ws.m.Bodies
 	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
-	xs, wb, vb, lev := ws.x[:len(bodies)], ws.w[:len(bodies)], ws.vel[:len(bodies)], ws.lev[:len(bodies)]
+	xs, kin := ws.x[:len(bodies)], ws.kin[:len(bodies)]
 	for b, k := range kinds {
 		if k == kindFixed {
-			xs[b], wb[b], vb[b] = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
+			xs[b], kin[b].w, kin[b].vel = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
 		tb := top[b]
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := tb.parent; p >= 0 {
-			xp, wp, vp = &xs[p], &wb[p], &vb[p]
+			xp, wp, vp = &xs[p], &kin[p].w, &kin[p].vel
 		}
 		var vj []float64
 		if v != nil {
@@ -161,7 +167,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
 		if p := tb.parent; p >= 0 {
 			x, y := &xs[b].P, &xs[p].P // x.Sub(y) on scalars: the subtraction the dynamics passes made, once
-			lev[b] = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
+			kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 		}
 		ws.worldInertia(b, &bodies[b].Inertia)
 	}
@@ -252,18 +258,18 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
-	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
+	ws.x[b], ws.kin[b].w = xb, spatial.Vec3{w0, w1, w2}
+	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
 	s0, s1, s2 := cols.sw[0], cols.sw[1], cols.sw[2]
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
 	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
-	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	ws.kin[b].kw = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	s0, s1, s2 = cols.sl[0], cols.sl[1], cols.sl[2]
 	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
 	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
-	ws.kl[b] = spatial.Vec3{
+	ws.kin[b].kl = spatial.Vec3{
 		(((a0 + s0) + 2*t0) + c0) + e0,
 		(((a1 + s1) + 2*t1) + c1) + e1,
 		(((a2 + s2) + 2*t2) + c2) + e2,
@@ -348,7 +354,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	} else {
 		axes[0] = j.Axis
 	}
-	ws.w[b] = *wp
+	ws.kin[b].w = *wp
 	ws.prismatic(i, b, R, axes, vj, &d, &rpm, wp, vp)
 }
 
@@ -372,12 +378,12 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
-	ws.w[b] = *wp
-	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kw[b] = spatial.Vec3{}
+	ws.kin[b].w = *wp
+	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kin[b].kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kl[b] = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
+	ws.kin[b].kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
 // prismatic is joint1's prismatic joint, or compound of slides, with
@@ -407,12 +413,12 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
-	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
-	ws.kw[b] = spatial.Vec3{}
+	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
+	ws.kin[b].kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kl[b] = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
+	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
 }
 
 // revolute is joint1's revolute joint with velocity index i on body b, R
@@ -437,13 +443,13 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 	ws.colL[i] = spatial.Vec3{c0, c1, c2}
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.w[b] = spatial.Vec3{w0, w1, w2}
-	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
+	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kin[b].kw = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
-	ws.kl[b] = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
+	ws.kin[b].kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeColW and freeColL are a free joint's motion subspace columns in
@@ -468,7 +474,7 @@ func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spa
 		u := vj[:6]
 		w, v = spatial.Vec3{u[0], u[1], u[2]}, spatial.Vec3{u[3], u[4], u[5]}
 	}
-	ws.w[b], ws.vel[b] = w, v
+	ws.kin[b].w, ws.kin[b].vel = w, v
 }
 
 // freeConstants writes what freeRoot would write the same at every
@@ -482,7 +488,7 @@ func (ws *Workspace) freeConstants() {
 		i := ws.m.Bodies[b].VOff
 		*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW
 		*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
-		ws.kw[b], ws.kl[b] = spatial.Vec3{}, spatial.Vec3{}
+		ws.kin[b].kw, ws.kin[b].kl = spatial.Vec3{}, spatial.Vec3{}
 	}
 }
 
@@ -491,7 +497,7 @@ func (ws *Workspace) Pose(b int) spatial.Pose { return ws.x[b] }
 
 // Velocity returns the angular velocity and origin velocity of body b at the
 // last Update.
-func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.w[b], ws.vel[b] }
+func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.kin[b].w, ws.kin[b].vel }
 
 // PoseOf returns body b's world pose at the last Update in place, without
 // a copy (Pose's 56 bytes): read only, and valid until the next Update.
@@ -500,7 +506,7 @@ func (ws *Workspace) PoseOf(b int) *spatial.Pose { return &ws.x[b] }
 // VelocityOf returns body b's angular and origin velocities at the last
 // Update in place, without copies: read only, and valid until the next
 // Update.
-func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.w[b], &ws.vel[b] }
+func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.kin[b].w, &ws.kin[b].vel }
 
 // PointJacobian writes the 3×NV_t block of the Jacobian of the world velocity
 // of the material point of body b at world position p (see
@@ -594,8 +600,8 @@ func (ws *Workspace) KineticEnergy() float64 {
 		if body.Tree < 0 || body.Inertia.Mass == 0 {
 			continue
 		}
-		w := ws.w[b]
-		vc := ws.vel[b].Add(w.Cross(ws.com[b]))
+		w := ws.kin[b].w
+		vc := ws.kin[b].vel.Add(w.Cross(ws.kin[b].com))
 		e += 0.5*w.Dot(ws.ic[b].MulVec(w)) + 0.5*body.Inertia.Mass*vc.Dot(vc)
 	}
 	if ws.v != nil {
