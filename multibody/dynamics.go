@@ -40,7 +40,7 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
 		ci[b] = ic[b]
 	}
-	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && ws.kind[b] == kindFreeRoot { // a free joint under the world
 		ws.crbaFreeBody(b, out)
 	} else {
 		ws.crbaColumns(tr, out)
