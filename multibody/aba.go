@@ -37,7 +37,7 @@ func (ws *Workspace) ForwardDynamics(tau, a []float64) error {
 // orientation; angular rows first: n = (I_c − m[c]²) α + m[c] a,
 // f = −m[c] α + m a) and its velocity-product force.
 func (ws *Workspace) bodyInertia(b int) (mat6, vec6) {
-	mass, c, ic, w := ws.m.Bodies[b].Inertia.Mass, ws.com[b], ws.ic[b], ws.w[b]
+	mass, c, ic, w := ws.m.Bodies[b].Inertia.Mass, ws.kin[b].com, ws.ic[b], ws.kin[b].w
 	var I mat6
 	sc := spatial.Skew(c)
 	top := ic.Sub(sc.Mul(sc).Scale(mass))
@@ -88,7 +88,7 @@ func (ws *Workspace) abaBackward(b int, tau []float64) error {
 	if p < 0 {
 		return nil
 	}
-	X := shift6(ws.lev[b])
+	X := shift6(ws.kin[b].lev)
 	XtIaX := mulT6(X, mul6(Ia, X))
 	xtp := mulT6Vec(X, pa)
 	for r := range 6 {
@@ -154,7 +154,7 @@ func (ws *Workspace) abaArticulate(b int) (mat6, vec6) {
 	var du vec6
 	copy(du[:], ws.uu[b][:n])
 	cholSolve(D, n, du[:])
-	pa := Ia.mulVec(vec6{ws.kw[b][0], ws.kw[b][1], ws.kw[b][2], ws.kl[b][0], ws.kl[b][1], ws.kl[b][2]})
+	pa := Ia.mulVec(vec6{ws.kin[b].kw[0], ws.kin[b].kw[1], ws.kin[b].kw[2], ws.kin[b].kl[0], ws.kin[b].kl[1], ws.kin[b].kl[2]})
 	for r := range 6 {
 		pa[r] += ws.pa[b][r]
 		for k := range n {
@@ -172,9 +172,9 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 	g := ws.m.Gravity
 	al, ac := spatial.Vec3{}, g.Neg()
 	if p := body.Joint.Parent; p >= 0 {
-		al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.lev[b]))
+		al, ac = ws.rb[p].al, ws.rb[p].ac.Add(ws.rb[p].al.Cross(ws.kin[b].lev))
 	}
-	al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
+	al, ac = al.Add(ws.kin[b].kw), ac.Add(ws.kin[b].kl)
 	ap := vec6{al[0], al[1], al[2], ac[0], ac[1], ac[2]}
 	var qdd vec6
 	for k := range n {
@@ -189,7 +189,7 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 		a[off+k] = qdd[k]
 		al, ac = al.AddScaled(qdd[k], ws.colW[off+k]), ac.AddScaled(qdd[k], ws.colL[off+k])
 	}
-	ws.al[b], ws.ac[b] = al, ac
+	ws.rb[b].al, ws.rb[b].ac = al, ac
 }
 
 // shift6 returns X = [[I, 0], [−[r], I]], which moves a motion from a point

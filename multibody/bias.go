@@ -21,8 +21,8 @@ func (ws *Workspace) BiasAcceleration(b int) (alpha, a spatial.Vec3) {
 	// Summing the second term by parts: Σ_j κ_α,j × (x_b − x_j).
 	xb := ws.x[b].P
 	for k := b; k >= 0; k = m.Bodies[k].Joint.Parent {
-		alpha = alpha.Add(ws.kw[k])
-		a = a.Add(ws.kl[k]).Add(ws.kw[k].Cross(xb.Sub(ws.x[k].P)))
+		alpha = alpha.Add(ws.kin[k].kw)
+		a = a.Add(ws.kin[k].kl).Add(ws.kin[k].kw.Cross(xb.Sub(ws.x[k].P)))
 	}
 	return alpha, a
 }

@@ -32,15 +32,15 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	clear(out[:n*n])
 	// The composite inertias start as the bodies' own; the slices in
 	// locals, so that the stores do not make Go reload them.
-	bodies, xs, com, ic := m.Bodies, ws.x, ws.com, ws.ic
+	bodies, xs, kin, ic := m.Bodies, ws.x, ws.kin, ws.ic
 	cm, cx, ci := ws.cm[:len(bodies)], ws.cx[:len(bodies)], ws.ci[:len(bodies)]
 	for _, b := range tr.Bodies {
-		x, c := &xs[b].P, &com[b]
+		x, c := &xs[b].P, &kin[b].com
 		cm[b] = bodies[b].Inertia.Mass
 		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
 		ci[b] = ic[b]
 	}
-	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && ws.kind[b] == kindFreeRoot { // a free joint under the world
 		ws.crbaFreeBody(b, out)
 	} else {
 		ws.crbaColumns(tr, out)
@@ -109,9 +109,9 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	// workspace's slices are read into locals once: the stores into out
 	// would otherwise make Go load them again at every entry.
 	n, off := tr.NV, tr.VOffset
-	colW, colL, top, lev := ws.colW, ws.colL, ws.top, ws.lev
+	colW, colL, top, kin := ws.colW, ws.colL, ws.top, ws.kin
 	colL = colL[:len(colW)] // one length: colW[j]'s check covers colL[j]
-	lev = lev[:len(top)]    // and top[a]'s covers lev[a]
+	kin = kin[:len(top)]    // and top[a]'s covers kin[a]
 	W, L, x, cx := &colW[c], &colL[c], &ws.x[b].P, &ws.cx[b]
 	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
 	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
@@ -137,7 +137,7 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 		if tp.parent < 0 {
 			return
 		}
-		l := &lev[a] // the momentum about the parent's origin, then its velocities
+		l := &kin[a].lev // the momentum about the parent's origin, then its velocities
 		t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
 		n0, n1, n2 = n0+t0, n1+t1, n2+t2
 		a = int(tp.parent)
@@ -205,13 +205,12 @@ func (ws *Workspace) combine(p, b int) {
 // function for each pass took its set-up twice (about 90 instructions a
 // half_cheetah step).
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
-	bodies, top, colW, colL, lev := ws.m.Bodies, ws.top, ws.colW, ws.colL, ws.lev
+	bodies, top, colW, colL := ws.m.Bodies, ws.top, ws.colW, ws.colL
 	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
 	// and the per-body slices one length with top, whose index b is then
 	// in range for all of them
 	nb := len(top)
-	bodies, lev, al, ac := bodies[:nb], lev[:nb], ws.al[:nb], ws.ac[:nb]
-	kw, kl, wb, com, ic, fn, ff := ws.kw[:nb], ws.kl[:nb], ws.w[:nb], ws.com[:nb], ws.ic[:nb], ws.fn[:nb], ws.ff[:nb]
+	bodies, kin, rb, ic := bodies[:nb], ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
 	for b := range top {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -225,25 +224,26 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		a0, a1, a2 := 0.0, 0.0, 0.0
 		c0, c1, c2 := -g[0], -g[1], -g[2]
 		if p := int(tb.parent); p >= 0 {
-			pa, pc, l := &al[p], &ac[p], &lev[b]
+			pa, pc, l := &rb[p].al, &rb[p].ac, &kin[b].lev
 			a0, a1, a2 = pa[0], pa[1], pa[2]
 			t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
 			c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
 		}
 		w := &zeroVec
 		if vel {
-			kw, kl := &kw[b], &kl[b]
-			a0, a1, a2 = a0+kw[0], a1+kw[1], a2+kw[2]
-			c0, c1, c2 = c0+kl[0], c1+kl[1], c2+kl[2]
-			w = &wb[b]
+			k := &kin[b]
+			a0, a1, a2 = a0+k.kw[0], a1+k.kw[1], a2+k.kw[2]
+			c0, c1, c2 = c0+k.kl[0], c1+k.kl[1], c2+k.kl[2]
+			w = &k.w
 		}
 		if a != nil {
 			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], colW[tb.voff:], colL[tb.voff:], a0, a1, a2, c0, c1, c2)
 		}
-		set3(&al[b], a0, a1, a2)
-		set3(&ac[b], c0, c1, c2)
+		r := &rb[b]
+		set3(&r.al, a0, a1, a2)
+		set3(&r.ac, c0, c1, c2)
 		// Newton's F and Euler's N, in the Vec3 form's order (above).
-		m, c := bodies[b].Inertia.Mass, &com[b]
+		m, c := bodies[b].Inertia.Mass, &kin[b].com
 		k0, k1, k2 := c[0], c[1], c[2]
 		w0, w1, w2 := w[0], w[1], w[2]
 		x0, x1, x2 := cross(w0, w1, w2, k0, k1, k2) // ω × c
@@ -257,8 +257,8 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2) // ω × (I ω)
 		i0, i1, i2 = mulVec(I, a0, a1, a2)         // I α
 		y0, y1, y2 = cross(k0, k1, k2, f0, f1, f2) // c × F
-		set3(&fn[b], (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
-		set3(&ff[b], f0, f1, f2)
+		set3(&r.fn, (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
+		set3(&r.ff, f0, f1, f2)
 	}
 	// The second pass, from the leaves to the root: each velocity's
 	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
@@ -270,14 +270,14 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		if tb.tree < 0 {
 			continue
 		}
-		nb, fb := &fn[b], &ff[b]
+		nb, fb := &rb[b].fn, &rb[b].ff
 		n0, n1, n2, f0, f1, f2 := nb[0], nb[1], nb[2], fb[0], fb[1], fb[2]
 		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
 			cw, cl := &colW[i], &colL[i]
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 		}
 		if p := int(tb.parent); p >= 0 {
-			l, np, fp := &lev[b], &fn[p], &ff[p]
+			l, np, fp := &kin[b].lev, &rb[p].fn, &rb[p].ff
 			t0, t1, t2 := cross(l[0], l[1], l[2], f0, f1, f2)
 			set3(np, (np[0]+n0)+t0, (np[1]+n1)+t1, (np[2]+n2)+t2)
 			set3(fp, fp[0]+f0, fp[1]+f1, fp[2]+f2)

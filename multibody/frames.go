@@ -131,7 +131,7 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, ro
 	j, fr := &body.Joint, &ws.fr[b]
 	qj := q[body.QOff:]
 	if j.Type == JointFree {
-		*xb = j.motion(qj)
+		*xb = freePose(qj)
 		*xf, *xm = spatial.PoseIdentity(), *xb
 		return &fr.rotF
 	}
@@ -192,7 +192,7 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 	br.q.RotMatTo(R)
 	c := &in.Com
 	c0, c1, c2 := mulVec(R, c[0], c[1], c[2])
-	ws.com[b] = spatial.Vec3{c0, c1, c2}
+	ws.kin[b].com = spatial.Vec3{c0, c1, c2}
 	if !ws.fr[b].diagInertia {
 		rotateInertia(R, &in.Icom, &ws.ic[b])
 		return

@@ -275,11 +275,17 @@ func jointQuat(q []float64) spatial.Quat {
 	return r
 }
 
+// freePose returns a free joint's X_FM(q) (motion's free case, which
+// Workspace.freeRoot and frames call without motion's switch).
+func freePose(q []float64) spatial.Pose {
+	return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
+}
+
 // motion returns X_FM(q), the pose of M in F.
 func (j *Joint) motion(q []float64) spatial.Pose {
 	switch j.Type {
 	case JointFree:
-		return spatial.Pose{R: jointQuat(q), P: spatial.Vec3{q[4], q[5], q[6]}}
+		return freePose(q)
 	case JointRevolute:
 		return spatial.Pose{R: spatial.QuatFromAxisAngle(j.Axis, q[0]-j.Ref)}
 	case JointPrismatic:
@@ -360,16 +366,19 @@ func (j *Joint) rate(q, v, qd []float64) {
 func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
 	switch j.Type {
 	case JointFree, JointBall:
-		r := spatial.Quat{W: qTheta[0], X: qTheta[1], Y: qTheta[2], Z: qTheta[3]}
-		rd := r.RateWorld(spatial.Vec3{v[0], v[1], v[2]})
-		r0 := spatial.Quat{W: q0[0], X: q0[1], Y: q0[2], Z: q0[3]}
+		t, w, p := qTheta[:4], v[:3], q0[:4] // one bounds check each, not one per entry
+		r := spatial.Quat{W: t[0], X: t[1], Y: t[2], Z: t[3]}
+		rd := r.RateWorld(spatial.Vec3{w[0], w[1], w[2]})
+		r0 := spatial.Quat{W: p[0], X: p[1], Y: p[2], Z: p[3]}
 		rn := r0.Add(rd.Scale(dt)).Normalize()
 		if j.Type == JointFree {
+			x, x0, u := q[4:7], q0[4:7], v[3:6]
 			for i := range 3 {
-				q[4+i] = q0[4+i] + dt*v[3+i]
+				x[i] = x0[i] + dt*u[i]
 			}
 		}
-		q[0], q[1], q[2], q[3] = rn.W, rn.X, rn.Y, rn.Z
+		o := q[:4]
+		o[0], o[1], o[2], o[3] = rn.W, rn.X, rn.Y, rn.Z
 	case JointCompound:
 		j.compoundIntegrate(q0, qTheta, v, dt, q)
 	default:

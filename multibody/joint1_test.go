@@ -37,7 +37,7 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				}
 				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
 				if p := body.Joint.Parent; p >= 0 {
-					xp, wp, vp = ws.x[p], ws.w[p], ws.vel[p]
+					xp, wp, vp = ws.x[p], ws.kin[p].w, ws.kin[p].vel
 				}
 				var vj []float64
 				if v != nil {
@@ -45,11 +45,11 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				}
 				gen.joint(states[i].Q, vj, b, &xp, &wp, &vp)
 				c := body.VOff
-				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] ||
-					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel ||
+					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 					t.Errorf("model %d body %d (%v, v nil %v): joint1 x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
-						i, b, body.Joint.Type, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.colW[c], ws.colL[c], ws.kw[b], ws.kl[b],
-						gen.x[b], gen.w[b], gen.vel[b], gen.colW[c], gen.colL[c], gen.kw[b], gen.kl[b])
+						i, b, body.Joint.Type, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.colW[c], ws.colL[c], ws.kin[b].kw, ws.kin[b].kl,
+						gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.colW[c], gen.colL[c], gen.kin[b].kw, gen.kin[b].kl)
 				}
 				checked++
 			}
@@ -151,12 +151,12 @@ func TestWeldMatchesJoint(t *testing.T) {
 						continue
 					}
 					p := body.Joint.Parent
-					gen.joint(s.Q, nil, b, &ws.x[p], &ws.w[p], &ws.vel[p])
-					if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+					gen.joint(s.Q, nil, b, &ws.x[p], &ws.kin[p].w, &ws.kin[p].vel)
+					if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 						t.Errorf("root %v body %d (v nil %v): weld x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)",
-							root, b, v == nil, ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])
+							root, b, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)
 					}
-					if ws.w[b] == (spatial.Vec3{}) && v != nil {
+					if ws.kin[b].w == (spatial.Vec3{}) && v != nil {
 						t.Errorf("root %v body %d: a weld under moving parents has ω = 0", root, b)
 					}
 					checked++

@@ -124,16 +124,16 @@ func TestKinfootSlidesMatchJoint(t *testing.T) {
 			ws.Update(s.Q, v)
 			xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
 			if parent >= 0 {
-				xp, wp, vp = ws.x[parent], ws.w[parent], ws.vel[parent]
+				xp, wp, vp = ws.x[parent], ws.kin[parent].w, ws.kin[parent].vel
 			}
 			var vj []float64
 			if v != nil {
 				vj = v[m.Bodies[b].VOff:]
 			}
 			gen.joint(s.Q, vj, b, &xp, &wp, &vp)
-			if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+			if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 				t.Fatalf("trial %d (v nil %v): x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)", trial, v == nil,
-					ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])
+					ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)
 			}
 			for i := m.Bodies[b].VOff; i < m.NV; i++ {
 				if ws.colW[i] != gen.colW[i] || ws.colL[i] != gen.colL[i] {

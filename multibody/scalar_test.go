@@ -31,7 +31,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
 			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
 		ws.revolute(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
-		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.w[0], ws.vel[0], ws.kw[0], ws.kl[0]}
+		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.kin[0].w, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 6 {
 			for i := range 3 {
 				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
@@ -82,7 +82,7 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 			ws.MassMatrix(t0, got)
 			// The reference: MassMatrix's passes with the Vec3 form of the columns.
 			for _, b := range tr.Bodies {
-				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
 			}
 			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
 				ws.crbaFreeBody(b, want) // which adds the armature
@@ -200,7 +200,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
 		ws.prismatic(0, 0, &R, []spatial.Vec3{axis}, []float64{vel}, &d, &rpm, &wp, &vp)
-		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.vel[0], ws.kw[0], ws.kl[0]}
+		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 5 {
 			for i := range 3 {
 				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
@@ -250,10 +250,10 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 		al, ac := spatial.Vec3{}, g.Neg()
 		if p := body.Joint.Parent; p >= 0 {
-			al, ac = ws.al[p], ws.ac[p].Add(ws.al[p].Cross(ws.x[b].P.Sub(ws.x[p].P)))
+			al, ac = ws.rb[p].al, ws.rb[p].ac.Add(ws.rb[p].al.Cross(ws.x[b].P.Sub(ws.x[p].P)))
 		}
 		if vel {
-			al, ac = al.Add(ws.kw[b]), ac.Add(ws.kl[b])
+			al, ac = al.Add(ws.kin[b].kw), ac.Add(ws.kin[b].kl)
 		}
 		for k := range body.Joint.NV() {
 			if a != nil {
@@ -261,15 +261,15 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
 			}
 		}
-		ws.al[b], ws.ac[b] = al, ac
+		ws.rb[b].al, ws.rb[b].ac = al, ac
 		w := spatial.Vec3{}
 		if vel {
-			w = ws.w[b]
+			w = ws.kin[b].w
 		}
-		mass, c, ic := body.Inertia.Mass, ws.com[b], ws.ic[b]
+		mass, c, ic := body.Inertia.Mass, ws.kin[b].com, ws.ic[b]
 		f := ac.Add(al.Cross(c)).Add(w.Cross(w.Cross(c))).Scale(mass)
-		ws.ff[b] = f
-		ws.fn[b] = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
+		ws.rb[b].ff = f
+		ws.rb[b].fn = ic.MulVec(al).Add(w.Cross(ic.MulVec(w))).Add(c.Cross(f))
 	}
 	for b := len(m.Bodies) - 1; b >= 0; b-- {
 		body := &m.Bodies[b]
@@ -278,14 +278,14 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			tau[i] = ws.colW[i].Dot(ws.fn[b]) + ws.colL[i].Dot(ws.ff[b])
+			tau[i] = ws.colW[i].Dot(ws.rb[b].fn) + ws.colL[i].Dot(ws.rb[b].ff)
 			if a != nil {
 				tau[i] += body.Joint.DOFArmature(k) * a[i]
 			}
 		}
 		if p := body.Joint.Parent; p >= 0 {
-			ws.fn[p] = ws.fn[p].Add(ws.fn[b]).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.ff[b]))
-			ws.ff[p] = ws.ff[p].Add(ws.ff[b])
+			ws.rb[p].fn = ws.rb[p].fn.Add(ws.rb[b].fn).Add(ws.x[b].P.Sub(ws.x[p].P).Cross(ws.rb[b].ff))
+			ws.rb[p].ff = ws.rb[p].ff.Add(ws.rb[b].ff)
 		}
 	}
 }
@@ -334,7 +334,7 @@ func TestCombineMatchesMatrixForm(t *testing.T) {
 		want.Update(s.Q, s.V)
 		for b := range m.Bodies {
 			for _, ws := range []*Workspace{got, want} {
-				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.com[b]), ws.ic[b]
+				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
 			}
 		}
 		n := 0
@@ -393,9 +393,9 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	vm := vp.Add(wp.Cross(rpm)).Add(lj)
 	ka := R.MulVec(sw).Add(wp.Cross(wj))
 	kam := wp.Cross(wp.Cross(rpm)).Add(R.MulVec(sl)).Add(wp.Cross(lj).Scale(2))
-	ws.x[b], ws.w[b], ws.vel[b] = xb, w, vm.Add(w.Cross(d))
-	ws.kw[b] = ka
-	ws.kl[b] = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
+	ws.x[b], ws.kin[b].w, ws.kin[b].vel = xb, w, vm.Add(w.Cross(d))
+	ws.kin[b].kw = ka
+	ws.kin[b].kl = kam.Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))
 }
 
 // TestJointMatchesVectorForm: Workspace.joint, on scalars, gives the bits
@@ -419,7 +419,7 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				}
 				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
 				if p := body.Joint.Parent; p >= 0 {
-					xp, wp, vp = got.x[p], got.w[p], got.vel[p]
+					xp, wp, vp = got.x[p], got.kin[p].w, got.kin[p].vel
 				}
 				var vj []float64
 				if v != nil {
@@ -428,16 +428,16 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				got.joint(s.Q, vj, b, &xp, &wp, &vp)
 				want.jointVec(s.Q, vj, b, xp, wp, vp)
 				n++
-				same := got.x[b] == want.x[b] && bits(got.w[b], want.w[b]) && bits(got.vel[b], want.vel[b]) &&
-					bits(got.kw[b], want.kw[b]) && bits(got.kl[b], want.kl[b])
+				same := got.x[b] == want.x[b] && bits(got.kin[b].w, want.kin[b].w) && bits(got.kin[b].vel, want.kin[b].vel) &&
+					bits(got.kin[b].kw, want.kin[b].kw) && bits(got.kin[b].kl, want.kin[b].kl)
 				for k := range body.Joint.NV() {
 					i := body.VOff + k
 					same = same && bits(got.colW[i], want.colW[i]) && bits(got.colL[i], want.colL[i])
 				}
 				if !same {
 					t.Fatalf("root %v, body %d (%v), velocities %v: w %v v %v κ (%v, %v); Vec3 form w %v v %v κ (%v, %v)",
-						jt, b, body.Joint.Type, v != nil, got.w[b], got.vel[b], got.kw[b], got.kl[b],
-						want.w[b], want.vel[b], want.kw[b], want.kl[b])
+						jt, b, body.Joint.Type, v != nil, got.kin[b].w, got.kin[b].vel, got.kin[b].kw, got.kin[b].kl,
+						want.kin[b].w, want.kin[b].vel, want.kin[b].kw, want.kin[b].kl)
 				}
 			}
 			if n == 0 {
@@ -472,8 +472,8 @@ func TestWorldInertiaMatchesVectorForm(t *testing.T) {
 			}
 			R := ws.x[b].R.RotMat()
 			in := m.Bodies[b].Inertia
-			if c, ic := R.MulVec(in.Com), spatial.RotateInertia(R, in.Icom); ws.com[b] != c || ws.ic[b] != ic {
-				t.Fatalf("root %v body %d: com %v, I %v; Mat3 form %v, %v", root, b, ws.com[b], ws.ic[b], c, ic)
+			if c, ic := R.MulVec(in.Com), spatial.RotateInertia(R, in.Icom); ws.kin[b].com != c || ws.ic[b] != ic {
+				t.Fatalf("root %v body %d: com %v, I %v; Mat3 form %v, %v", root, b, ws.kin[b].com, ws.ic[b], c, ic)
 			}
 			checked++
 		}

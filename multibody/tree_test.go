@@ -462,9 +462,9 @@ func TestFreeRootMatchesJoint(t *testing.T) {
 					vj = v[body.VOff:]
 				}
 				gen.joint(s.Q, vj, b, &rootPose, &zeroVec, &zeroVec)
-				if ws.x[b] != gen.x[b] || ws.w[b] != gen.w[b] || ws.vel[b] != gen.vel[b] || ws.kw[b] != gen.kw[b] || ws.kl[b] != gen.kl[b] {
+				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 					t.Fatalf("body %d: freeRoot (x %v, ω %v, v %v, κ %v %v) ≠ joint (x %v, ω %v, v %v, κ %v %v)", b,
-						ws.x[b], ws.w[b], ws.vel[b], ws.kw[b], ws.kl[b], gen.x[b], gen.w[b], gen.vel[b], gen.kw[b], gen.kl[b])
+						ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)
 				}
 				for k := range 6 {
 					i := body.VOff + k

@@ -19,20 +19,16 @@ import (
 type Workspace struct {
 	m          *Model
 	x          []spatial.Pose // world pose of every body
-	lev        []spatial.Vec3 // x_B − x_P: a body's origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
-	w, vel     []spatial.Vec3 // angular velocity and origin velocity
+	kin        []bodyKin      // per body: velocities, κ, lever and centre of mass (bodyKin)
 	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
-	kw, kl     []spatial.Vec3 // velocity-product accelerations κ (angular, linear) per body
-	com        []spatial.Vec3 // R·Com: centre of mass relative to the body origin, world
 	ic         []spatial.Mat3 // R Icom Rᵀ
 	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
 	tau        []float64      // scratch generalized forces, length NV
 
-	cm     []float64      // composite mass (CRBA)
-	cx     []spatial.Vec3 // composite centre of mass, world
-	ci     []spatial.Mat3 // composite rotational inertia about cx
-	al, ac []spatial.Vec3 // RNEA/ABA accelerations per body
-	fn, ff []spatial.Vec3 // RNEA forces per body
+	cm []float64      // composite mass (CRBA)
+	cx []spatial.Vec3 // composite centre of mass, world
+	ci []spatial.Mat3 // composite rotational inertia about cx
+	rb []rneaBody     // RNEA's (and ABA's) accelerations and forces per body
 
 	ia      []mat6          // ABA articulated inertias
 	pa      []vec6          // ABA bias forces
@@ -42,6 +38,7 @@ type Workspace struct {
 	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
 	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
 	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
+	kind    []uint8         // per body: how Update moves it (bodyKinds)
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
@@ -68,18 +65,36 @@ type (
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	ws := &Workspace{
-		m: m, x: make([]spatial.Pose, n), lev: make([]spatial.Vec3, n), w: make([]spatial.Vec3, n), vel: make([]spatial.Vec3, n),
+		m: m, x: make([]spatial.Pose, n), kin: make([]bodyKin, n),
 		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
-		kw: make([]spatial.Vec3, n), kl: make([]spatial.Vec3, n),
-		com: make([]spatial.Vec3, n), ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
+		ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
-		al: make([]spatial.Vec3, n), ac: make([]spatial.Vec3, n), fn: make([]spatial.Vec3, n), ff: make([]spatial.Vec3, n),
+		rb: make([]rneaBody, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
-		fr: frameCache(m), top: topology(m),
+		fr: frameCache(m), top: topology(m), kind: bodyKinds(m),
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
+	ws.freeConstants()
 	return ws
+}
+
+// bodyKin is what Update finds for a body besides its pose, all in the
+// world orientation, in one slice: one bounds check and one base pointer
+// for the passes that read several of them (Update, rnea).
+type bodyKin struct {
+	w, vel spatial.Vec3 // angular velocity and origin velocity
+	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
+	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
+	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
+}
+
+// rneaBody is what RNEA finds for a body: its accelerations (α, a) of its
+// origin and the force (n, f) its subtree exerts on it, about its origin
+// (ABA keeps its accelerations in al and ac). One slice of them, not four,
+// is one bounds check and one base pointer for rnea's passes.
+type rneaBody struct {
+	al, ac, fn, ff spatial.Vec3
 }
 
 // bodyRot is a body's rotation matrix R = q.RotMat() with the quaternion q
@@ -133,38 +148,73 @@ func (ws *Workspace) Update(q, v []float64) {
 	// The per-body slices in locals of the bodies' length: one check of b
 	// or p covers them all, without reloading the workspace's fields.
 	bodies := ws.m.Bodies
-	xs, wb, vb, lev := ws.x[:len(bodies)], ws.w[:len(bodies)], ws.vel[:len(bodies)], ws.lev[:len(bodies)]
-	for b := range bodies {
-		body := &bodies[b]
-		if body.Tree < 0 {
-			xs[b], wb[b], vb[b] = body.Pose, spatial.Vec3{}, spatial.Vec3{}
+	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
+	xs, kin := ws.x[:len(bodies)], ws.kin[:len(bodies)]
+	for b, k := range kinds {
+		if k == kindFixed {
+			xs[b], kin[b].w, kin[b].vel = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
 			continue
 		}
+		tb := top[b]
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
-		if p := body.Joint.Parent; p >= 0 {
-			xp, wp, vp = &xs[p], &wb[p], &vb[p]
+		if p := tb.parent; p >= 0 {
+			xp, wp, vp = &xs[p], &kin[p].w, &kin[p].vel
 		}
 		var vj []float64
 		if v != nil {
-			vj = v[body.VOff:]
+			vj = v[tb.voff:]
 		}
-		switch t := body.Joint.Type; {
-		case t == JointFree && body.Joint.Parent < 0:
-			ws.freeRoot(q, vj, b)
-		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
-			ws.joint1(q, vj, b, xp, wp, vp)
-		case t == JointWeld:
-			ws.weld(q, b, xp, wp, vp)
-		default:
-			ws.joint(q, vj, b, xp, wp, vp)
+		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
+		if p := tb.parent; p >= 0 {
+			x, y := &xs[b].P, &xs[p].P // x.Sub(y) on scalars: the subtraction the dynamics passes made, once
+			kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 		}
-		if p := body.Joint.Parent; p >= 0 {
-			lev[b] = xs[b].P.Sub(xs[p].P) // the same subtraction the dynamics passes made, once
-		}
-		ws.worldInertia(b, &body.Inertia)
+		ws.worldInertia(b, &bodies[b].Inertia)
 	}
 	ws.v = v
 	ws.updated = true
+}
+
+// Update's ways of moving a body (bodyKinds, fixed at NewWorkspace from the
+// body's tree and joint): welded to the world, a free joint under the world
+// (freeRoot), a revolute or prismatic joint or a compound of slides
+// (joint1), a weld under a moving parent (weld), and any other joint
+// (joint).
+const (
+	kindJoint uint8 = iota
+	kindFixed
+	kindFreeRoot
+	kindOne
+	kindWeld
+)
+
+// moves holds the function Update calls for each kind of body but
+// kindFixed, with the parent's pose xp and velocity (wp, vp) and the
+// body's velocities vj (nil: at rest).
+var moves = [...]func(ws *Workspace, q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3){
+	kindJoint:    (*Workspace).joint,
+	kindFreeRoot: (*Workspace).freeRoot,
+	kindOne:      (*Workspace).joint1,
+	kindWeld:     (*Workspace).weld,
+}
+
+// bodyKinds returns the way Update moves each body of m.
+func bodyKinds(m *Model) []uint8 {
+	kinds := make([]uint8, len(m.Bodies))
+	for b := range kinds {
+		body := &m.Bodies[b]
+		switch t := body.Joint.Type; {
+		case body.Tree < 0:
+			kinds[b] = kindFixed
+		case t == JointFree && body.Joint.Parent < 0:
+			kinds[b] = kindFreeRoot
+		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
+			kinds[b] = kindOne
+		case t == JointWeld:
+			kinds[b] = kindWeld
+		}
+	}
+	return kinds
 }
 
 // joint computes body b's pose, velocity, subspace columns and κ from its
@@ -208,18 +258,18 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.x[b], ws.w[b] = xb, spatial.Vec3{w0, w1, w2}
-	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
+	ws.x[b], ws.kin[b].w = xb, spatial.Vec3{w0, w1, w2}
+	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
 	s0, s1, s2 := cols.sw[0], cols.sw[1], cols.sw[2]
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
 	k0, k1, k2 := s0+t0, s1+t1, s2+t2 // κ_α
-	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	ws.kin[b].kw = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	s0, s1, s2 = cols.sl[0], cols.sl[1], cols.sl[2]
 	t0, t1, t2 = cross(p0, p1, p2, lj0, lj1, lj2)
 	c0, c1, c2 := cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2)  // ω × (ω × d)
-	ws.kl[b] = spatial.Vec3{
+	ws.kin[b].kl = spatial.Vec3{
 		(((a0 + s0) + 2*t0) + c0) + e0,
 		(((a1 + s1) + 2*t1) + c1) + e1,
 		(((a2 + s2) + 2*t2) + c2) + e2,
@@ -304,7 +354,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 	} else {
 		axes[0] = j.Axis
 	}
-	ws.w[b] = *wp
+	ws.kin[b].w = *wp
 	ws.prismatic(i, b, R, axes, vj, &d, &rpm, wp, vp)
 }
 
@@ -319,7 +369,7 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 // subspace (ω_j, v_j, R sw, R sl and the products with them) are exact
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
-func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	var xf, xm spatial.Pose
 	xb := &ws.x[b]
 	ws.frames(q, b, xp, &xf, &xm, xb, false) // no R_WF (the subspace is empty)
@@ -328,12 +378,12 @@ func (ws *Workspace) weld(q []float64, b int, xp *spatial.Pose, wp, vp *spatial.
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
-	ws.w[b] = *wp
-	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kw[b] = spatial.Vec3{}
+	ws.kin[b].w = *wp
+	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kin[b].kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kl[b] = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
+	ws.kin[b].kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
 // prismatic is joint1's prismatic joint, or compound of slides, with
@@ -363,12 +413,12 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
-	ws.vel[b] = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
-	ws.kw[b] = spatial.Vec3{}
+	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
+	ws.kin[b].kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kl[b] = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
+	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
 }
 
 // revolute is joint1's revolute joint with velocity index i on body b, R
@@ -393,13 +443,13 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 	ws.colL[i] = spatial.Vec3{c0, c1, c2}
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.w[b] = spatial.Vec3{w0, w1, w2}
-	ws.vel[b] = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kw[b] = spatial.Vec3{k0, k1, k2}
+	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
+	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	ws.kin[b].kw = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
-	ws.kl[b] = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
+	ws.kin[b].kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeColW and freeColL are a free joint's motion subspace columns in
@@ -414,18 +464,32 @@ var (
 // of a scene of free bodies), written out: its frames F and M are the world and the
 // body (d = 0, R = I), its subspace columns are the unit vectors, ω and v
 // are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
-// gives what joint gives, without the twelve rotations by the identity.
-func (ws *Workspace) freeRoot(q, vj []float64, b int) {
-	body := &ws.m.Bodies[b]
-	ws.x[b] = body.Joint.motion(q[body.QOff:])
-	i := body.VOff
-	*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW // one block copy each, not a loop of stores
-	*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
-	ws.w[b], ws.vel[b] = spatial.Vec3{}, spatial.Vec3{}
+// gives what joint gives, without the twelve rotations by the identity;
+// the columns and κ, the same at every (q, v), are written once by
+// freeConstants.
+func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
+	ws.x[b] = freePose(q[ws.m.Bodies[b].QOff:])
+	var w, v spatial.Vec3
 	if vj != nil {
-		ws.w[b], ws.vel[b] = spatial.Vec3{vj[0], vj[1], vj[2]}, spatial.Vec3{vj[3], vj[4], vj[5]}
+		u := vj[:6]
+		w, v = spatial.Vec3{u[0], u[1], u[2]}, spatial.Vec3{u[3], u[4], u[5]}
 	}
-	ws.kw[b], ws.kl[b] = spatial.Vec3{}, spatial.Vec3{}
+	ws.kin[b].w, ws.kin[b].vel = w, v
+}
+
+// freeConstants writes what freeRoot would write the same at every
+// Update: the unit columns (freeColW, freeColL) of each free root's
+// velocities and its κ = 0. Nothing else writes a body's columns or κ.
+func (ws *Workspace) freeConstants() {
+	for b, k := range ws.kind {
+		if k != kindFreeRoot {
+			continue
+		}
+		i := ws.m.Bodies[b].VOff
+		*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW
+		*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
+		ws.kin[b].kw, ws.kin[b].kl = spatial.Vec3{}, spatial.Vec3{}
+	}
 }
 
 // Pose returns the world pose of body b at the last Update.
@@ -433,7 +497,7 @@ func (ws *Workspace) Pose(b int) spatial.Pose { return ws.x[b] }
 
 // Velocity returns the angular velocity and origin velocity of body b at the
 // last Update.
-func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.w[b], ws.vel[b] }
+func (ws *Workspace) Velocity(b int) (w, v spatial.Vec3) { return ws.kin[b].w, ws.kin[b].vel }
 
 // PoseOf returns body b's world pose at the last Update in place, without
 // a copy (Pose's 56 bytes): read only, and valid until the next Update.
@@ -442,7 +506,7 @@ func (ws *Workspace) PoseOf(b int) *spatial.Pose { return &ws.x[b] }
 // VelocityOf returns body b's angular and origin velocities at the last
 // Update in place, without copies: read only, and valid until the next
 // Update.
-func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.w[b], &ws.vel[b] }
+func (ws *Workspace) VelocityOf(b int) (w, v *spatial.Vec3) { return &ws.kin[b].w, &ws.kin[b].vel }
 
 // PointJacobian writes the 3×NV_t block of the Jacobian of the world velocity
 // of the material point of body b at world position p (see
@@ -536,8 +600,8 @@ func (ws *Workspace) KineticEnergy() float64 {
 		if body.Tree < 0 || body.Inertia.Mass == 0 {
 			continue
 		}
-		w := ws.w[b]
-		vc := ws.vel[b].Add(w.Cross(ws.com[b]))
+		w := ws.kin[b].w
+		vc := ws.kin[b].vel.Add(w.Cross(ws.kin[b].com))
 		e += 0.5*w.Dot(ws.ic[b].MulVec(w)) + 0.5*body.Inertia.Mass*vc.Dot(vc)
 	}
 	if ws.v != nil {
