@@ -622,15 +622,14 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
 	for _, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
-		if !c.screened && !m.Collidable(i, j) || sim.sleep.skip(i, j) {
+		if sim.sleep.skip(i, j) {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		off := max(ga.Standoff, gb.Standoff)
 		slack := sim.pairSlack(i, j, spec)
-		if !c.screened && c.cull && sim.beyondHalfSpace(c, i, j, slack) {
-			c.culled++
-			continue // no point of the other geometry within slack of the plane
+		if !c.screened && sim.unscreened(c, i, j, slack) {
+			continue
 		}
 		var mj bool
 		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
@@ -656,6 +655,25 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		}
 	}
 	return pairs
+}
+
+// unscreened reports whether the narrow phase drops candidate pair (i, j)
+// of a broad phase that did not screen it (collider.screened): one that
+// multibody.Model.Collidable does not admit, or, when c culls, one with no
+// point of the other geometry within slack of a half-space
+// (beyondHalfSpace), which it counts. Out of line: the filtered broad
+// phase screens its pairs.
+//
+//go:noinline
+func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
+	if !sim.Model.Collidable(i, j) {
+		return true
+	}
+	if c.cull && sim.beyondHalfSpace(c, i, j, slack) {
+		c.culled++
+		return true
+	}
+	return false
 }
 
 // collidePair appends the points of geometries i and j within slack:
