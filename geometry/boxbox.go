@@ -125,7 +125,8 @@ func boxFaceManifold(out []Contact, margin, scale float64, ref, inc *posed, i in
 	sides := boxRefFace(&rf, ref, i, s)
 	rf.sides = sides[:]
 	d := axisDots(inc, &rf.n)
-	corners, m, sm := incidentFace(inc, &d)
+	var corners [4]spatial.Vec3
+	m, sm := incidentFace(inc, &d, &corners)
 	hi := inc.s.HalfExtents
 	w := 2 * math.Hypot(hi[(m+1)%3], hi[(m+2)%3])
 	base := faceFeature(flip, boxFaceID(i, s), boxFaceID(m, sm))
@@ -144,15 +145,17 @@ func axisDots(p *posed, n *spatial.Vec3) [3]float64 {
 	return d
 }
 
-// incidentFace returns the corners, in order around it, of the face of box
+// incidentFace sets out to the corners, in order around it, of the face of box
 // p whose outward normal s·axis(m) is most opposed to the unit n (ties go
-// to the lower axis), with m and s, given d = axisDots(p, n) (which a
-// caller that needs them too forms once). It reads p's rotation in place
+// to the lower axis), given d = axisDots(p, n) (which a
+// caller that needs them too forms once), and returns m and s. The corners
+// are written in the caller's array rather than returned (an array result
+// was copied twice, twelve words each time). It reads p's rotation in place
 // and forms each corner's components in scalars, the expressions of the
 // Vec3 form (n·axis(q) as Vec3.Dot orders it, c = pos + (s·h_m)·axis(m),
 // v1 = h_j·axis(j), v2 = h_k·axis(k), corners (c ± v1) ± v2), so the same
 // bits without copying the matrix for each axis (TestCubecollide3IncidentFace).
-func incidentFace(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
+func incidentFace(p *posed, d *[3]float64, out *[4]spatial.Vec3) (int, float64) {
 	h, r := &p.s.HalfExtents, &p.rot
 	m := 0
 	if math.Abs(d[1]) > math.Abs(d[0]) {
@@ -164,12 +167,11 @@ func incidentFace(p *posed, d *[3]float64) ([4]spatial.Vec3, int, float64) {
 	s := -sign(d[m])
 	j, k := (m+1)%3, (m+2)%3
 	sh, hj, hk := s*h[m], h[j], h[k]
-	var out [4]spatial.Vec3
 	for i := range 3 {
 		c := p.pos[i] + sh*r[i][m]
 		v1, v2 := hj*r[i][j], hk*r[i][k]
 		out[0][i], out[1][i] = c+v1+v2, c-v1+v2
 		out[2][i], out[3][i] = c-v1-v2, c+v1-v2
 	}
-	return out, m, s
+	return m, s
 }

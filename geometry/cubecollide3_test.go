@@ -88,7 +88,8 @@ func TestCubecollide3IncidentFace(t *testing.T) {
 			n = p.rot.Col(rng.IntN(3))
 		}
 		d := axisDots(&p, &n)
-		got, gm, gs := incidentFace(&p, &d)
+		var got [4]spatial.Vec3
+		gm, gs := incidentFace(&p, &d, &got)
 		want, wm, ws := incidentFaceVec(&p, n)
 		if gm != wm || !sameBits(gs, ws) {
 			t.Fatalf("trial %d: face (%d, %v), the Vec3 form (%d, %v)", trial, gm, gs, wm, ws)

@@ -86,7 +86,8 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 	if !(low <= margin) {
 		return out
 	}
-	corners, m, s := incidentFace(b, &d)
+	var corners [4]spatial.Vec3
+	m, s := incidentFace(b, &d, &corners)
 	var ref refFace
 	halfSpaceRef(&ref, a, b.axis((m+1)%3))
 	w := 2 * math.Hypot(he[(m+1)%3], he[(m+2)%3])

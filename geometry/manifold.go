@@ -207,14 +207,13 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	var slotOf [numSlots + 1]uint32
 	np := 0
 	zslot := math.Inf(1)
-	h := math.Sqrt(0.5)
 	// The polygon's edges, formed once for the up to five searches, in q's
 	// buffer (of p's room, free once the clipping is done).
 	edges := polyEdges(p, q.v)
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
-	for k, d := range [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}} {
-		sk := &slots[k] // its other fields are the declaration's zeros
+	for k := range slots {
+		sk, d := &slots[k], &slotDirs[k] // its other fields are the declaration's zeros
 		sk.x, sk.y, sk.bk = c[0]+reach*d[0], c[1]+reach*d[1], -1
 	}
 	nearestInPolyN(p, edges, slots[:])
@@ -281,6 +280,14 @@ const (
 	slotReach = 10
 	deepReach = 1000
 )
+
+// slotDirs are the slot directions +u+v, −u+v, −u−v, +u−v of
+// faceManifold, of unit length (h = √½), read in place rather than built
+// at every call.
+var slotDirs = func() [numSlots][2]float64 {
+	h := math.Sqrt(0.5)
+	return [numSlots][2]float64{{h, h}, {-h, h}, {-h, -h}, {h, -h}}
+}()
 
 // polyEdges writes into buf (of room for p's corners) and returns, for
 // each corner k of the polygon p, the edge from the corner before it,

@@ -215,8 +215,7 @@ func polyFaceManifold(out []Contact, margin float64, ref, inc *posed, fi int, fl
 	var w float64
 	if inc.s.Kind == Box {
 		d := axisDots(inc, &rf.n)
-		c4, m, s := incidentFace(inc, &d)
-		buf[0], buf[1], buf[2], buf[3] = c4[0], c4[1], c4[2], c4[3]
+		m, s := incidentFace(inc, &d, (*[4]spatial.Vec3)(buf[:4]))
 		corners = buf[:4]
 		incN, incID = inc.axis(m).Scale(s), boxFaceID(m, s)
 		h := inc.s.HalfExtents

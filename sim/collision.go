@@ -127,6 +127,9 @@ type collider struct {
 	// whose pairs take contact.Collide.
 	posed []geometry.Posed
 	found []bool
+	// movers lists the moving geometries of the filter's pairs with what
+	// filteredBroadPhase reads of them (filterSetup).
+	movers []filterGeom
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -347,42 +350,37 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 // whose bounds meet gets its two exact boxes (exactBox) and is tested
 // again, so the same pairs are kept.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
-	m, margin := sim.Model, sim.cfg.Contact.Margin
 	c.kin = kin
-	if len(c.poses) != len(m.Geometries) {
-		c.fixedPoses(m, kin, sim.cfg.Materials)
+	if len(c.poses) != len(sim.Model.Geometries) {
+		sim.filterSetup(c, kin)
 	}
 	var sp bodySpeed
 	sp.body = -1
-	for _, i := range c.filter.geoms {
-		g := &m.Geometries[i]
+	for k := range c.movers {
+		fg := &c.movers[k]
+		i := fg.geom
 		s := 0.0
 		if spec != nil {
-			if g.Body != sp.body {
-				sp = sim.bodySpeed(g.Body) // once per body: its geometries are listed together
+			if fg.body != sp.body {
+				sp = sim.bodySpeed(fg.body) // once per body: its geometries are listed together
 			}
-			spec[i] = sim.speculativeAt(&sp, sim.ws.reach[i])
-			s = spec[i]
+			s = sim.speculativeAt(&sp, fg.reach)
+			spec[i] = s
 		}
-		d := margin + g.Standoff + s
-		box := &c.fixedBox[i]
-		if !c.fixed[i] {
-			x := kin.Pose(g.Body)
-			// A geometry whose box met no partner's in the last ballRetry
-			// calls is bounded first (ballBox), at a new pose.
-			mb := &c.moved[i]
-			mb.coarse = false
-			if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, &x)) &&
-				ballBox(&c.boxes[i], &x, sim.ws.reach[i], d) {
-				mb.coarse = true // the exact box only if a pair needs it (exactBox)
-				continue
-			}
-			if mb.met > 0 {
-				mb.met--
-			}
-			box = c.movingBox(int(i), g, &x)
+		d := fg.off + s
+		x := kin.PoseOf(fg.body)
+		// A geometry whose box met no partner's in the last ballRetry
+		// calls is bounded first (ballBox), at a new pose.
+		mb := &c.moved[i]
+		mb.coarse = false
+		if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, x)) && ballBox(&c.boxes[i], x, fg.reach, d) {
+			mb.coarse = true // the exact box only if a pair needs it (exactBox)
+			continue
 		}
-		c.boxes[i].SetInflated(box, d)
+		if mb.met > 0 {
+			mb.met--
+		}
+		c.boxes[i].SetInflated(c.movingBox(int(i), &sim.Model.Geometries[i], x), d)
 	}
 	c.cand = c.cand[:0]
 	for k, pr := range c.filter.pairs {
@@ -401,6 +399,40 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.cand = append(c.cand, pr)
 	}
 	c.screened = true
+}
+
+// filterGeom is what filteredBroadPhase reads of a listed geometry on a
+// moving body, gathered once (filterSetup): its index, its body, its
+// reach and margin + standoff, the first two terms of its inflation
+// margin + standoff + spec (summed left to right, so the same bits).
+type filterGeom struct {
+	geom, body int
+	reach, off float64
+}
+
+// filterSetup sizes c and computes its fixed geometries' poses and boxes
+// (fixedPoses), lists the moving geometries of c's pairs (c.movers) and
+// sets the inflated boxes of the fixed ones once: a body welded to the
+// world has no speculative margin (bodySpeed), so its geometries' boxes,
+// margin + standoff + 0, are those of every call, and nothing else writes
+// them while the filter is direct. It runs at the first call, before the
+// loop rather than in it.
+//
+//go:noinline
+func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
+	m, margin := sim.Model, sim.cfg.Contact.Margin
+	c.fixedPoses(m, kin, sim.cfg.Materials)
+	c.movers = c.movers[:0]
+	for _, i := range c.filter.geoms {
+		g := &m.Geometries[i]
+		off := margin + g.Standoff
+		if c.fixed[i] {
+			s := 0.0 // speculativeAt's margin of a body welded to the world
+			c.boxes[i].SetInflated(&c.fixedBox[i], off+s)
+			continue
+		}
+		c.movers = append(c.movers, filterGeom{geom: int(i), body: g.Body, reach: sim.ws.reach[i], off: off})
+	}
 }
 
 // exactMeet gives the geometries of pair pr their exact boxes (exactBox)
@@ -590,15 +622,14 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
 	for _, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
-		if !c.screened && !m.Collidable(i, j) || sim.sleep.skip(i, j) {
+		if sim.sleep.skip(i, j) {
 			continue
 		}
 		ga, gb := &m.Geometries[i], &m.Geometries[j]
 		off := max(ga.Standoff, gb.Standoff)
 		slack := sim.pairSlack(i, j, spec)
-		if !c.screened && c.cull && sim.beyondHalfSpace(c, i, j, slack) {
-			c.culled++
-			continue // no point of the other geometry within slack of the plane
+		if !c.screened && sim.unscreened(c, i, j, slack) {
+			continue
 		}
 		var mj bool
 		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
@@ -624,6 +655,25 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		}
 	}
 	return pairs
+}
+
+// unscreened reports whether the narrow phase drops candidate pair (i, j)
+// of a broad phase that did not screen it (collider.screened): one that
+// multibody.Model.Collidable does not admit, or, when c culls, one with no
+// point of the other geometry within slack of a half-space
+// (beyondHalfSpace), which it counts. Out of line: the filtered broad
+// phase screens its pairs.
+//
+//go:noinline
+func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
+	if !sim.Model.Collidable(i, j) {
+		return true
+	}
+	if c.cull && sim.beyondHalfSpace(c, i, j, slack) {
+		c.culled++
+		return true
+	}
+	return false
 }
 
 // collidePair appends the points of geometries i and j within slack:
@@ -735,8 +785,8 @@ func (sim *Simulator) bodySpeed(b int) bodySpeed {
 	if !sim.cfg.Contact.Speculative || sim.Model.Bodies[b].Tree < 0 {
 		return bodySpeed{body: b}
 	}
-	wb, vb := sim.ws.kin0.Velocity(b)
-	return bodySpeed{body: b, v: normAt(&vb), w: normAt(&wb), moving: true}
+	wb, vb := sim.ws.kin0.VelocityOf(b)
+	return bodySpeed{body: b, v: normAt(vb), w: normAt(wb), moving: true}
 }
 
 // normAt is spatial.Vec3.Norm, the same expression, of a vector read in

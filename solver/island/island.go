@@ -341,13 +341,14 @@ func (s *Solver) split(p *solver.Problem) {
 // only the J blocks' constraint indices, so that it is safe on a malformed
 // problem, which the inner solver then rejects.
 func (s *Solver) splitOne(p *solver.Problem) {
-	if len(s.islands) == 0 {
-		s.islands = append(s.islands, island{})
+	nb := len(p.JBlock)
+	if len(s.islands) == 0 || cap(s.cliqueArena) < 1 || cap(s.consArena) < nb {
+		s.growOne(nb) // the first call's storage, out of line
 	}
 	s.n = 1
-	s.cliqueArena = resize32(s.cliqueArena, 1)
+	s.cliqueArena = s.cliqueArena[:1] // resize32's, with the room made
 	s.cliqueArena[0] = 0
-	s.consArena = resize32(s.consArena, len(p.JBlock))
+	s.consArena = s.consArena[:nb]
 	is := &s.islands[0]
 	is.cliques = s.cliqueArena[:1]
 	is.cons = s.consArena[:0]
@@ -357,6 +358,18 @@ func (s *Solver) splitOne(p *solver.Problem) {
 		}
 	}
 	is.nCliques, is.nCons = 1, len(is.cons)
+}
+
+// growOne makes splitOne's room for nb J blocks: an island and the arenas
+// as resize32 grows them.
+//
+//go:noinline
+func (s *Solver) growOne(nb int) {
+	if len(s.islands) == 0 {
+		s.islands = append(s.islands, island{})
+	}
+	s.cliqueArena = resize32(s.cliqueArena, 1)
+	s.consArena = resize32(s.consArena, nb)
 }
 
 // constraintEnd returns the end of the run of J blocks of the constraint of

@@ -201,8 +201,24 @@ func (s *Solver) check(p *solver.Problem, v0 []float64, res *solver.Result) erro
 }
 
 // checkWarm returns an error for a nil result or a warm start v0 of the
-// wrong length or not finite.
+// wrong length or not finite, formed by warmError out of line: the checks
+// alone run at every solve.
 func checkWarm(p *solver.Problem, v0 []float64, res *solver.Result) error {
+	if res == nil || v0 != nil && len(v0) != p.NV {
+		return warmError(p, v0, res)
+	}
+	for _, x := range v0 {
+		if !isFinite(x) {
+			return warmError(p, v0, res)
+		}
+	}
+	return nil
+}
+
+// warmError is checkWarm's error, for a call that has one.
+//
+//go:noinline
+func warmError(p *solver.Problem, v0 []float64, res *solver.Result) error {
 	if res == nil {
 		return errors.New("sap: nil result")
 	}
