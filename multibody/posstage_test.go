@@ -97,7 +97,9 @@ func TestPosstageCompoundWalkMatches(t *testing.T) {
 			want := ws.walk // the entries past the joint's parts as they were
 			want.walk(j, q)
 			var mo spatial.Pose
-			ws.motion(j, &ws.fr[b], q, &mo)
+			fr := ws.fr[b]
+			fr.bare = false // the walk keeps every part's frames (Update's bare walk: below)
+			ws.motion(j, &fr, q, &mo)
 			if !posstageSameBits(ws.walk, want) {
 				t.Fatalf("trial %d, body %d: walk %+v, compoundFrames %+v", trial, b, ws.walk, want)
 			}

@@ -308,6 +308,9 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
 	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
+		if ws.fr[b].bare { // the walk kept xm alone
+			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:], true)
+		}
 		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
 		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
