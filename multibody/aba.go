@@ -56,7 +56,7 @@ func (ws *Workspace) bodyInertia(b int) (mat6, vec6) {
 
 // col6 returns motion subspace column i as a 6-vector.
 func (ws *Workspace) col6(i int) vec6 {
-	W, L := ws.colW[i], ws.colL[i]
+	W, L := ws.col[i].w, ws.col[i].l
 	return vec6{W[0], W[1], W[2], L[0], L[1], L[2]}
 }
 
@@ -187,7 +187,7 @@ func (ws *Workspace) abaForward(b int, a []float64) {
 	cholSolve(&ws.dfac[b], n, qdd[:])
 	for k := range n {
 		a[off+k] = qdd[k]
-		al, ac = al.AddScaled(qdd[k], ws.colW[off+k]), ac.AddScaled(qdd[k], ws.colL[off+k])
+		al, ac = al.AddScaled(qdd[k], ws.col[off+k].w), ac.AddScaled(qdd[k], ws.col[off+k].l)
 	}
 	ws.rb[b].al, ws.rb[b].ac = al, ac
 }

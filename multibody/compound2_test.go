@@ -48,7 +48,9 @@ func TestCompound2RotsSubspaceMatches(t *testing.T) {
 		s, v := compoundTrial(r, m, trial, trial%5 != 0, 97)
 		jb := &m.Bodies[b].Joint
 		var mo spatial.Pose
-		ws.motion(jb, &ws.fr[b], s.Q, &mo)
+		fr := ws.fr[b]
+		fr.bare = false // the walk keeps every part's frames, which both subspaces read
+		ws.motion(jb, &fr, s.Q, &mo)
 		var gw, gl, ww, wl [6]spatial.Vec3
 		gsw, gsl := jb.rotsSubspace(&ws.walk, v, &gw, &gl)
 		wsw, wsl := jb.compoundSubspaceAt(&ws.walk, v, &ww, &wl)

@@ -60,8 +60,10 @@ func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3)
 // origin is the P the slides leave, and the walk composes the rotations
 // alone, a revolute part's from its axis normalized once (the operations
 // of QuatFromAxisAngle on the same unit axis): compoundFrames' bits for
-// finite coordinates (TestPosstageCompoundWalkMatches).
-func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
+// finite coordinates (TestPosstageCompoundWalkMatches). With keep false
+// it sets ws.walk.xm alone, for a joint whose step reads no part's frames
+// (jointFrames.bare).
+func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64, keep bool) {
 	f := &ws.walk
 	axes := ws.axes[fr.part0 : int(fr.part0)+len(j.Parts)]
 	R := spatial.QuatIdentity()
@@ -69,7 +71,9 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 	qi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
-		f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
+		if keep {
+			f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
+		}
 		r := spatial.QuatIdentity() // the part's rotation (one Mul below)
 		switch a := &axes[k]; {
 		case p.Type == JointPrismatic: // R is the identity
@@ -183,10 +187,13 @@ type planarCols struct {
 // = (w, w × (+0)), which it makes here at o_M = +0. R_WF is the constant
 // rotF, so W_k = R w_k, M_k = R l_k and, where planarSubspace returns its
 // +0 sums, R sw = R sl = R (+0) are constants too: joint reads them when
-// planarHolds (TestKin2PlanarRootMatches).
+// planarHolds (TestKin2PlanarRootMatches). It also marks the joints
+// whose walk need not keep its parts' frames (fr.bare): these roots and
+// the compounds of slides alone, which joint1 moves from constant columns.
 func planarRoots(m *Model, fr []jointFrames) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
+		fr[b].bare = j.Type == JointCompound && j.slides
 		if j.Type != JointCompound || !fr[b].oneTurn || j.Parent >= 0 {
 			continue
 		}
@@ -197,7 +204,7 @@ func planarRoots(m *Model, fr []jointFrames) {
 		pc := &planarCols{}
 		j.compoundColumns(&f, &pc.fw, &pc.fl)
 		pc.world.rotate(&fr[b].rotF, &pc.fw, &pc.fl, vec3{}, vec3{}, j.NV())
-		fr[b].planar = pc
+		fr[b].planar, fr[b].bare = pc, true
 	}
 }
 

@@ -87,9 +87,9 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 	x, cx := &ws.x[b].P, &ws.cx[b]
 	k0, k1, k2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc
 	mass, ci, voff, arm := ws.cm[b], &ws.ci[b], ws.m.Bodies[b].VOff, ws.m.Bodies[b].Joint.Armature
-	colW, colL := ws.colW[voff:voff+6], ws.colL[voff:voff+6]
+	cols := ws.col[voff : voff+6]
 	for c := range 6 {
-		W, L := &colW[c], &colL[c]
+		W, L := &cols[c].w, &cols[c].l
 		t0, t1, t2 := cross(W[0], W[1], W[2], k0, k1, k2)
 		f0, f1, f2 := mass*(L[0]+t0), mass*(L[1]+t1), mass*(L[2]+t2)
 		n0, n1, n2 := mulVec(ci, W[0], W[1], W[2])
@@ -109,10 +109,9 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	// workspace's slices are read into locals once: the stores into out
 	// would otherwise make Go load them again at every entry.
 	n, off := tr.NV, tr.VOffset
-	colW, colL, top, kin := ws.colW, ws.colL, ws.top, ws.kin
-	colL = colL[:len(colW)] // one length: colW[j]'s check covers colL[j]
-	kin = kin[:len(top)]    // and top[a]'s covers kin[a]
-	W, L, x, cx := &colW[c], &colL[c], &ws.x[b].P, &ws.cx[b]
+	col, top, kin := ws.col, ws.top, ws.kin
+	kin = kin[:len(top)] // one length: top[a]'s check covers kin[a]
+	W, L, x, cx := &col[c].w, &col[c].l, &ws.x[b].P, &ws.cx[b]
 	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
 	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
 	cm := ws.cm[b]
@@ -129,7 +128,7 @@ func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
 	lo, hi := int(tp.voff), c+1
 	for a := b; ; {
 		for j := lo; j < hi; j++ {
-			cw, cl := &colW[j], &colL[j]
+			cw, cl := &col[j].w, &col[j].l
 			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
 			r := j - off
 			out[r*n+s], row[r] = e, e
@@ -205,10 +204,9 @@ func (ws *Workspace) combine(p, b int) {
 // function for each pass took its set-up twice (about 90 instructions a
 // half_cheetah step).
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
-	bodies, top, colW, colL := ws.m.Bodies, ws.top, ws.colW, ws.colL
-	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
-	// and the per-body slices one length with top, whose index b is then
-	// in range for all of them
+	bodies, top, col := ws.m.Bodies, ws.top, ws.col
+	// The per-body slices one length with top, whose index b is then in
+	// range for all of them.
 	nb := len(top)
 	bodies, kin, rb, ic := bodies[:nb], ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
 	for b := range top {
@@ -237,7 +235,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 			w = &k.w
 		}
 		if a != nil {
-			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], colW[tb.voff:], colL[tb.voff:], a0, a1, a2, c0, c1, c2)
+			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], col[tb.voff:], a0, a1, a2, c0, c1, c2)
 		}
 		r := &rb[b]
 		set3(&r.al, a0, a1, a2)
@@ -273,7 +271,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		nb, fb := &rb[b].fn, &rb[b].ff
 		n0, n1, n2, f0, f1, f2 := nb[0], nb[1], nb[2], fb[0], fb[1], fb[2]
 		for i, end := int(tb.voff), int(tb.voff)+int(tb.nv); i < end; i++ {
-			cw, cl := &colW[i], &colL[i]
+			cw, cl := &col[i].w, &col[i].l
 			tau[i] = (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2) // S_iᵀ (N, F)
 		}
 		if p := int(tb.parent); p >= 0 {
@@ -289,13 +287,13 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 }
 
 // jointAccel returns the accelerations (α, a) plus a joint's Σ a_i (W_i,
-// L_i) over its accelerations a and columns (colW, colL), for rnea: out
+// L_i) over its accelerations a and columns col, for rnea: out
 // of line, as a step's RNEA (BiasForces) has no accelerations.
 //
 //go:noinline
-func jointAccel(a []float64, colW, colL []spatial.Vec3, a0, a1, a2, c0, c1, c2 float64) (float64, float64, float64, float64, float64, float64) {
+func jointAccel(a []float64, col []motionCol, a0, a1, a2, c0, c1, c2 float64) (float64, float64, float64, float64, float64, float64) {
 	for i, s := range a {
-		W, L := &colW[i], &colL[i]
+		W, L := &col[i].w, &col[i].l
 		a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
 		c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
 	}

@@ -23,11 +23,15 @@ type jointFrames struct {
 	// parts are all rotations through the origin (walkRotations).
 	rotsAtOrigin bool
 	oneTurn      bool // rotsAtOrigin with one revolute part, the last, after slides (planarSubspace)
-	diagInertia  bool // the body's Icom is diagonal
-	part0        int32
-	axis         spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
-	childInv     spatial.Pose
-	rootF        spatial.Pose
+	// bare: the step reads no part's frames of walkRotations (a planar
+	// root, which reads them only where planarHolds fails, and a compound
+	// of slides alone, which joint1 moves): it keeps xm alone.
+	bare        bool
+	diagInertia bool // the body's Icom is diagonal
+	part0       int32
+	axis        spatial.Vec3 // a revolute joint's unit axis, as QuatFromAxisAngle normalizes it
+	childInv    spatial.Pose
+	rootF       spatial.Pose
 	// rotF is R_WF.RotMat() of a root joint's rootF or a free joint's
 	// identity (X_WF does not depend on q), as frames returns them: the
 	// same bits as computing it every Update.
@@ -163,7 +167,7 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, ro
 func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.Pose) *spatial.Pose {
 	switch {
 	case j.Type == JointCompound && fr.rotsAtOrigin:
-		ws.walkRotations(j, fr, q) // kept for the joint's subspace (Workspace.joint)
+		ws.walkRotations(j, fr, q, !fr.bare) // kept for the joint's subspace (Workspace.joint)
 		return &ws.walk.xm
 	case j.Type == JointCompound:
 		ws.walk.walk(j, q)

@@ -46,10 +46,10 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				gen.joint(states[i].Q, vj, b, &xp, &wp, &vp)
 				c := body.VOff
 				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel ||
-					ws.colW[c] != gen.colW[c] || ws.colL[c] != gen.colL[c] || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
+					ws.col[c].w != gen.col[c].w || ws.col[c].l != gen.col[c].l || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 					t.Errorf("model %d body %d (%v, v nil %v): joint1 x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
-						i, b, body.Joint.Type, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.colW[c], ws.colL[c], ws.kin[b].kw, ws.kin[b].kl,
-						gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.colW[c], gen.colL[c], gen.kin[b].kw, gen.kin[b].kl)
+						i, b, body.Joint.Type, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.col[c].w, ws.col[c].l, ws.kin[b].kw, ws.kin[b].kl,
+						gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.col[c].w, gen.col[c].l, gen.kin[b].kw, gen.kin[b].kl)
 				}
 				checked++
 			}
@@ -100,7 +100,7 @@ func TestCRBAFreeBodyMatchesColumns(t *testing.T) {
 }
 
 // TestFreePointJacobianMatches: the point Jacobian of a lone free body
-// written out (freePointJacobian) equals the general walk's colL + colW × r
+// written out (freePointJacobian) equals the general walk's L + W × r (ws.col)
 // entry for entry (==, up to the sign of a zero) at random poses and points.
 func TestFreePointJacobianMatches(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 3))
@@ -120,7 +120,7 @@ func TestFreePointJacobianMatches(t *testing.T) {
 		}
 		rr := p.Sub(ws.Pose(0).P)
 		for i := range 6 {
-			col := ws.colL[i].Add(ws.colW[i].Cross(rr))
+			col := ws.col[i].l.Add(ws.col[i].w.Cross(rr))
 			want[i], want[6+i], want[12+i] = col[0], col[1], col[2]
 		}
 		for i := range want {

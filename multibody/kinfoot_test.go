@@ -15,7 +15,7 @@ func (ws *Workspace) crbaFreeBodyVec(b int, out []float64) {
 	cc := ws.cx[b].Sub(ws.x[b].P)
 	mass, ci, voff := ws.cm[b], ws.ci[b], ws.m.Bodies[b].VOff
 	for c := range 6 {
-		W, L := ws.colW[voff+c], ws.colL[voff+c]
+		W, L := ws.col[voff+c].w, ws.col[voff+c].l
 		f := L.Add(W.Cross(cc)).Scale(mass)
 		nm := ci.MulVec(W).Add(cc.Cross(f))
 		for j := 0; j <= c; j++ {
@@ -69,9 +69,9 @@ func TestKinfootCRBAFreeBodyBits(t *testing.T) {
 		if trial%3 == 0 {
 			for i := range 6 {
 				for k := range 3 {
-					ws.colW[i][k], ws.colL[i][k] = r.NormFloat64(), r.NormFloat64()
+					ws.col[i].w[k], ws.col[i].l[k] = r.NormFloat64(), r.NormFloat64()
 					if r.IntN(8) == 0 {
-						ws.colL[i][k] = odd[r.IntN(len(odd))]
+						ws.col[i].l[k] = odd[r.IntN(len(odd))]
 					}
 				}
 			}
@@ -136,8 +136,8 @@ func TestKinfootSlidesMatchJoint(t *testing.T) {
 					ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)
 			}
 			for i := m.Bodies[b].VOff; i < m.NV; i++ {
-				if ws.colW[i] != gen.colW[i] || ws.colL[i] != gen.colL[i] {
-					t.Fatalf("trial %d column %d: (%v, %v), joint (%v, %v)", trial, i, ws.colW[i], ws.colL[i], gen.colW[i], gen.colL[i])
+				if ws.col[i].w != gen.col[i].w || ws.col[i].l != gen.col[i].l {
+					t.Fatalf("trial %d column %d: (%v, %v), joint (%v, %v)", trial, i, ws.col[i].w, ws.col[i].l, gen.col[i].w, gen.col[i].l)
 				}
 			}
 			checked++

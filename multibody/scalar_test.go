@@ -31,7 +31,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
 			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
 		ws.revolute(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
-		got := [6]spatial.Vec3{ws.colW[0], ws.colL[0], ws.kin[0].w, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
+		got := [6]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].w, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 6 {
 			for i := range 3 {
 				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
@@ -115,7 +115,7 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 // crbaColumnVec is crbaColumn in the Vec3 form it had.
 func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 	m, n := ws.m, tr.NV
-	W, L := ws.colW[c], ws.colL[c]
+	W, L := ws.col[c].w, ws.col[c].l
 	cc := ws.cx[b].Sub(ws.x[b].P)
 	f := L.Add(W.Cross(cc)).Scale(ws.cm[b])
 	nm := ws.ci[b].MulVec(W).Add(cc.Cross(f))
@@ -123,7 +123,7 @@ func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 		body := &m.Bodies[a]
 		for k := range body.Joint.NV() {
 			j := body.VOff + k
-			e := ws.colW[j].Dot(nm) + ws.colL[j].Dot(f)
+			e := ws.col[j].w.Dot(nm) + ws.col[j].l.Dot(f)
 			r, s := j-tr.VOffset, c-tr.VOffset
 			out[r*n+s], out[s*n+r] = e, e
 		}
@@ -134,8 +134,8 @@ func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 }
 
 // TestPointJacobianMatchesVectorForm: Workspace.PointJacobian, whose
-// columns colL + colW × r are summed on scalars, gives the bits of the Vec3
-// form, and AngularJacobian the colW of the path, on random forests of five
+// columns L + W × r (ws.col) are summed on scalars, gives the bits of the Vec3
+// form, and AngularJacobian the W of the path, on random forests of five
 // root joint types and random points, every entry written.
 func TestPointJacobianMatchesVectorForm(t *testing.T) {
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree, JointCompound} {
@@ -164,7 +164,7 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 				ra := p.Sub(ws.x[a].P)
 				for k := range m.Bodies[a].Joint.NV() {
 					i := m.Bodies[a].VOff + k
-					col, w := ws.colL[i].Add(ws.colW[i].Cross(ra)), ws.colW[i]
+					col, w := ws.col[i].l.Add(ws.col[i].w.Cross(ra)), ws.col[i].w
 					c := i - m.Trees[tr].VOffset
 					want[c], want[n+c], want[2*n+c] = col[0], col[1], col[2]
 					wantW[c], wantW[n+c], wantW[2*n+c] = w[0], w[1], w[2]
@@ -200,7 +200,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
 		ws.prismatic(0, 0, &R, []spatial.Vec3{axis}, []float64{vel}, &d, &rpm, &wp, &vp)
-		got := [5]spatial.Vec3{ws.colW[0], ws.colL[0], ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
+		got := [5]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 5 {
 			for i := range 3 {
 				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
@@ -258,7 +258,7 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		for k := range body.Joint.NV() {
 			if a != nil {
 				i := body.VOff + k
-				al, ac = al.AddScaled(a[i], ws.colW[i]), ac.AddScaled(a[i], ws.colL[i])
+				al, ac = al.AddScaled(a[i], ws.col[i].w), ac.AddScaled(a[i], ws.col[i].l)
 			}
 		}
 		ws.rb[b].al, ws.rb[b].ac = al, ac
@@ -278,7 +278,7 @@ func (ws *Workspace) rneaVec(a []float64, g spatial.Vec3, vel bool, tau []float6
 		}
 		for k := range body.Joint.NV() {
 			i := body.VOff + k
-			tau[i] = ws.colW[i].Dot(ws.rb[b].fn) + ws.colL[i].Dot(ws.rb[b].ff)
+			tau[i] = ws.col[i].w.Dot(ws.rb[b].fn) + ws.col[i].l.Dot(ws.rb[b].ff)
 			if a != nil {
 				tau[i] += body.Joint.DOFArmature(k) * a[i]
 			}
@@ -382,7 +382,7 @@ func (ws *Workspace) jointVec(q, vj []float64, b int, xp spatial.Pose, wp, vp sp
 	for k := range body.Joint.NV() {
 		W := R.MulVec(cw[k])
 		lm := R.MulVec(cl[k])
-		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = W, lm.Add(W.Cross(d))
+		ws.col[body.VOff+k].w, ws.col[body.VOff+k].l = W, lm.Add(W.Cross(d))
 		if vj != nil {
 			wj = wj.AddScaled(vj[k], W)
 			lj = lj.AddScaled(vj[k], lm)
@@ -432,7 +432,7 @@ func TestJointMatchesVectorForm(t *testing.T) {
 					bits(got.kin[b].kw, want.kin[b].kw) && bits(got.kin[b].kl, want.kin[b].kl)
 				for k := range body.Joint.NV() {
 					i := body.VOff + k
-					same = same && bits(got.colW[i], want.colW[i]) && bits(got.colL[i], want.colL[i])
+					same = same && bits(got.col[i].w, want.col[i].w) && bits(got.col[i].l, want.col[i].l)
 				}
 				if !same {
 					t.Fatalf("root %v, body %d (%v), velocities %v: w %v v %v κ (%v, %v); Vec3 form w %v v %v κ (%v, %v)",

@@ -468,8 +468,8 @@ func TestFreeRootMatchesJoint(t *testing.T) {
 				}
 				for k := range 6 {
 					i := body.VOff + k
-					if ws.colW[i] != gen.colW[i] || ws.colL[i] != gen.colL[i] {
-						t.Fatalf("body %d column %d: freeRoot (%v, %v) ≠ joint (%v, %v)", b, k, ws.colW[i], ws.colL[i], gen.colW[i], gen.colL[i])
+					if ws.col[i].w != gen.col[i].w || ws.col[i].l != gen.col[i].l {
+						t.Fatalf("body %d column %d: freeRoot (%v, %v) ≠ joint (%v, %v)", b, k, ws.col[i].w, ws.col[i].l, gen.col[i].w, gen.col[i].l)
 					}
 				}
 				checked++

@@ -17,13 +17,13 @@ import (
 // matrix is diag(I_W, m I) to the last bit when the origin is the centre of
 // mass).
 type Workspace struct {
-	m          *Model
-	x          []spatial.Pose // world pose of every body
-	kin        []bodyKin      // per body: velocities, κ, lever and centre of mass (bodyKin)
-	colW, colL []spatial.Vec3 // per velocity index: motion subspace column at the body origin
-	ic         []spatial.Mat3 // R Icom Rᵀ
-	rot        []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
-	tau        []float64      // scratch generalized forces, length NV
+	m   *Model
+	x   []spatial.Pose // world pose of every body
+	kin []bodyKin      // per body: velocities, κ, lever and centre of mass (bodyKin)
+	col []motionCol    // per velocity index: motion subspace column at the body origin
+	ic  []spatial.Mat3 // R Icom Rᵀ
+	rot []bodyRot      // R = x.R.RotMat() of every moving body (worldInertia), which frames reuses
+	tau []float64      // scratch generalized forces, length NV
 
 	cm []float64      // composite mass (CRBA)
 	cx []spatial.Vec3 // composite centre of mass, world
@@ -61,13 +61,18 @@ type (
 	mat6 [6][6]float64
 )
 
+// motionCol is one velocity's motion subspace column at its body's
+// origin in the world orientation: (W, L), angular and linear, side by
+// side, so that one index (and one bounds check) reaches both.
+type motionCol struct{ w, l spatial.Vec3 }
+
 // NewWorkspace returns a workspace for model m.
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	ws := &Workspace{
 		m: m, x: make([]spatial.Pose, n), kin: make([]bodyKin, n),
-		colW: make([]spatial.Vec3, m.NV), colL: make([]spatial.Vec3, m.NV),
-		ic: make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
+		col: make([]motionCol, m.NV),
+		ic:  make([]spatial.Mat3, n), rot: make([]bodyRot, n), tau: make([]float64, m.NV),
 		cm: make([]float64, n), cx: make([]spatial.Vec3, n), ci: make([]spatial.Mat3, n),
 		rb: make([]rneaBody, n),
 		ia: make([]mat6, n), pa: make([]vec6, n), u: make([]mat6, n), dfac: make([]mat6, n), uu: make([]vec6, n),
@@ -246,7 +251,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		W, M := &cols.w[k], &cols.l[k]
 		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
 		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-		ws.colW[body.VOff+k], ws.colL[body.VOff+k] = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
+		ws.col[body.VOff+k].w, ws.col[body.VOff+k].l = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
 			s := vj[k]
 			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
@@ -308,6 +313,9 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
 	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
+		if ws.fr[b].bare { // the walk kept xm alone
+			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:], true)
+		}
 		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
 		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
@@ -408,7 +416,7 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 			vel = vj[k]
 		}
 		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
-		ws.colW[i+k], ws.colL[i+k] = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
 	}
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
@@ -438,9 +446,9 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
 	w0, w1, w2 := p0+j0, p1+j1, p2+j2
 	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
-	ws.colW[i] = spatial.Vec3{W0, W1, W2}
+	ws.col[i].w = spatial.Vec3{W0, W1, W2}
 	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-	ws.colL[i] = spatial.Vec3{c0, c1, c2}
+	ws.col[i].l = spatial.Vec3{c0, c1, c2}
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
 	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
@@ -452,13 +460,13 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *s
 	ws.kin[b].kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
-// freeColW and freeColL are a free joint's motion subspace columns in
-// the world, (e_k, 0) and (0, e_k): the angular velocity's, then the
-// linear velocity's (Workspace.freeRoot).
-var (
-	freeColW = [6]spatial.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	freeColL = [6]spatial.Vec3{3: {1, 0, 0}, 4: {0, 1, 0}, 5: {0, 0, 1}}
-)
+// freeCols is a free joint's motion subspace columns in the world,
+// (e_k, 0) and (0, e_k): the angular velocity's, then the linear
+// velocity's (Workspace.freeRoot).
+var freeCols = [6]motionCol{
+	{w: spatial.Vec3{1, 0, 0}}, {w: spatial.Vec3{0, 1, 0}}, {w: spatial.Vec3{0, 0, 1}},
+	{l: spatial.Vec3{1, 0, 0}}, {l: spatial.Vec3{0, 1, 0}}, {l: spatial.Vec3{0, 0, 1}},
+}
 
 // freeRoot is joint for a free joint whose parent is the world (every body
 // of a scene of free bodies), written out: its frames F and M are the world and the
@@ -478,7 +486,7 @@ func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spa
 }
 
 // freeConstants writes what freeRoot would write the same at every
-// Update: the unit columns (freeColW, freeColL) of each free root's
+// Update: the unit columns (freeCols) of each free root's
 // velocities and its κ = 0. Nothing else writes a body's columns or κ.
 func (ws *Workspace) freeConstants() {
 	for b, k := range ws.kind {
@@ -486,8 +494,7 @@ func (ws *Workspace) freeConstants() {
 			continue
 		}
 		i := ws.m.Bodies[b].VOff
-		*(*[6]spatial.Vec3)(ws.colW[i:]) = freeColW
-		*(*[6]spatial.Vec3)(ws.colL[i:]) = freeColL
+		*(*[6]motionCol)(ws.col[i:]) = freeCols
 		ws.kin[b].kw, ws.kin[b].kl = spatial.Vec3{}, spatial.Vec3{}
 	}
 }
@@ -529,16 +536,15 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	// Go reload them; the same operations on the same values.
 	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	colW, colL, top, x := ws.colW, ws.colL, ws.top, ws.x
-	colL = colL[:len(colW)] // one length: colW[i]'s check covers colL[i]
-	x = x[:len(top)]        // and top[a]'s covers x[a]
+	col, top, x := ws.col, ws.top, ws.x
+	x = x[:len(top)] // one length: top[a]'s check covers x[a]
 	for a := b; a >= 0; {
 		tp := top[a]
 		xa := &x[a].P
 		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
 		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
-			W, L := &colW[i], &colL[i]
-			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // colL + colW × r, on scalars
+			W, L := &col[i].w, &col[i].l
+			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // L + W × r, on scalars
 			c := i - tr.VOffset
 			ox[c], oy[c], oz[c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
@@ -549,7 +555,7 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 
 // freePointJacobian writes the 3×6 point Jacobian of a lone free body at
 // offset r from its origin: its columns e_k × r and e_k, which is what
-// PointJacobian's colL + colW × r gives for the unit columns of
+// PointJacobian's L + W × r gives for the unit columns of
 // Workspace.freeRoot, up to the sign of a zero, for a finite r
 // (TestFreePointJacobianMatches).
 func freePointJacobian(r spatial.Vec3, out []float64) {
@@ -576,11 +582,11 @@ func (ws *Workspace) AngularJacobian(b int, out []float64) int {
 	n := tr.NV
 	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	colW, top := ws.colW, ws.top
+	col, top := ws.col, ws.top
 	for a := b; a >= 0; { // on the compact topology, as PointJacobian
 		tp := top[a]
 		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
-			W := &colW[i]
+			W := &col[i].w
 			c := i - tr.VOffset
 			ox[c], oy[c], oz[c] = W[0], W[1], W[2]
 		}
