@@ -26,7 +26,7 @@ func assembleAt(t *testing.T, tm *testModel, set *Set, s *multibody.State) (*sol
 	for i := range ctl {
 		ctl[i] = Control{U: 0.3 * float64(i+1), Rate: 0.1}
 	}
-	if err := a.Assemble(tm.m, set, kin, Input{Q0: s.Q, DT: testDT, Controls: ctl}, Params{Beta: 1}, f, p); err != nil {
+	if err := a.Assemble(tm.m, set, kin, &Input{Q0: s.Q, DT: testDT, Controls: ctl}, Params{Beta: 1}, f, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err != nil {

@@ -200,8 +200,10 @@ type forceTerm struct {
 // that order), after the blocks p already holds (contacts first). p must
 // hold the cliques, A, v* and diag(M) of the step and f the Cholesky
 // factors of its clique blocks; kin must hold the kinematics at q0
-// (multibody.Workspace.Update with the step's q0 and v0).
-func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
+// (multibody.Workspace.Update with the step's q0 and v0). in is read
+// during the call only; it is taken by pointer so that the assembly's
+// context points at it rather than copying its 22 words at every step.
+func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in *Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
 	a.entries, a.vecs, a.forced = a.entries[:0], a.vecs[:0], a.forced[:0]
 	a.rowsOnly = prm.RowsOnly
 	if set == nil {
@@ -242,7 +244,7 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 // formatting sat between Assemble's hot blocks.
 //
 //go:noinline
-func controlsError(in Input, set *Set) error {
+func controlsError(in *Input, set *Set) error {
 	return fmt.Errorf("constraint: %d controls and %d kept forces for %d actuators", len(in.Controls), len(in.Forces), len(set.Actuators))
 }
 
@@ -295,10 +297,16 @@ func (s *Set) hasEqualities() bool {
 }
 
 // asmCtx bundles the arguments of one assembly.
+//
+// in is a pointer, and the caller's Input must not be on its stack: the
+// context's contents leak for escape analysis (tendon.JacobianAt's
+// parameters do), so a pointer to a local would move the local to the
+// heap at every call (an allocation a step); sim passes an Input of its
+// workspace.
 type asmCtx struct {
 	m   *multibody.Model
 	kin *multibody.Workspace
-	in  Input
+	in  *Input
 	prm Params
 	f   *solver.CliqueFactor
 	p   *solver.Problem

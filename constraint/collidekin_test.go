@@ -90,7 +90,7 @@ func TestExplicitForcesKept(t *testing.T) {
 	}
 	in.Forces = kept[:2]
 	p, _ := problem(t, tm.m, kin)
-	if err := (&Assembler{}).Assemble(tm.m, set, kin, in, prm, fac, p); err == nil {
+	if err := (&Assembler{}).Assemble(tm.m, set, kin, &in, prm, fac, p); err == nil {
 		t.Error("2 kept forces for 6 actuators: no error")
 	}
 }

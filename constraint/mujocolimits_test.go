@@ -39,7 +39,7 @@ func TestMuJoCoLimitsInert(t *testing.T) {
 		kin.Update(s.Q, s.V)
 		p, f := problem(t, tm.m, kin)
 		var a Assembler
-		if err := a.Assemble(tm.m, set, kin, Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: c.flag}, f, p); err != nil {
+		if err := a.Assemble(tm.m, set, kin, &Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: c.flag}, f, p); err != nil {
 			t.Fatal(err)
 		}
 		if err := p.Validate(); err != nil {
@@ -83,7 +83,7 @@ func TestLimitMargin(t *testing.T) {
 		set := &Set{Limits: []Limit{l}}
 		p, f := problem(t, tm.m, kin)
 		var a Assembler
-		if err := a.Assemble(tm.m, set, kin, Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: true}, f, p); err != nil {
+		if err := a.Assemble(tm.m, set, kin, &Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: true}, f, p); err != nil {
 			t.Fatal(err)
 		}
 		if len(p.Constraints) == 0 {

@@ -79,7 +79,7 @@ func assembleChecked(t *testing.T, m *multibody.Model, set *Set, kin *multibody.
 	t.Helper()
 	p, _ := problem(t, m, kin)
 	a := &Assembler{}
-	if err := a.Assemble(m, set, kin, in, prm, f, p); err != nil {
+	if err := a.Assemble(m, set, kin, &in, prm, f, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err != nil {

@@ -71,7 +71,7 @@ func TestLazyDelassusSameRows(t *testing.T) {
 				p, f := problem(t, tm.m, kin)
 				copy(p.VStar, s.V)
 				a := Assembler{eagerW: eager}
-				if err := a.Assemble(tm.m, set, kin, in, prm, f, p); err != nil {
+				if err := a.Assemble(tm.m, set, kin, &in, prm, f, p); err != nil {
 					t.Fatal(err)
 				}
 				if eager {
@@ -158,7 +158,7 @@ func TestLazyDelassusSkipsWeightedSoftRows(t *testing.T) {
 		kin.Update(s.Q, s.V)
 		p, f := problem(t, tm.m, kin)
 		var a Assembler
-		if err := a.Assemble(tm.m, set, kin, Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: true}, f, p); err != nil {
+		if err := a.Assemble(tm.m, set, kin, &Input{Q0: s.Q, V0: s.V, DT: testDT}, Params{Beta: 1, MuJoCoLimits: true}, f, p); err != nil {
 			t.Fatal(err)
 		}
 		if p.NR != 1 {

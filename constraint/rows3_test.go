@@ -60,7 +60,7 @@ func rows3Assemble(t *testing.T, a *Assembler, m *multibody.Model, set *Set, kin
 	t.Helper()
 	p, f := problem(t, m, kin)
 	copy(p.VStar, vs)
-	if err := a.Assemble(m, set, kin, in, prm, f, p); err != nil {
+	if err := a.Assemble(m, set, kin, &in, prm, f, p); err != nil {
 		t.Fatal(err)
 	}
 	return p, f

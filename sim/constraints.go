@@ -41,6 +41,7 @@ type constraintWork struct {
 	vprev        []float64              // the previous solution, for the re-linearization's stopping test
 	lazyCtl      []constraint.Control   // the controls they take
 	limits       constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
+	in           constraint.Input       // the assembly's input (assembleRows, solveStage): Assemble takes a pointer, which would move a local to the heap
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -145,12 +146,12 @@ func (sim *Simulator) assembleConstraints() error {
 // error.
 func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint.ActuatorForce, step int) error {
 	c, w := &sim.ws.cons, &sim.ws
-	in := constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl, Forces: forces,
+	c.in = constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl, Forces: forces,
 		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
 	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
 		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct, // directSolution reads no R
 		ActuatorForces: w.mj.forces} // the explicit actuators' forces are in v* (actuatorForces)
-	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, in, prm, &w.factor, &w.problem); err != nil {
+	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, &c.in, prm, &w.factor, &w.problem); err != nil {
 		return stepError(step, "", err)
 	}
 	return nil

@@ -135,10 +135,38 @@ func (sim *Simulator) midStepUpdate() *multibody.Workspace {
 // mass matrix, k and A (eq. 15), factors A clique by clique and fills the
 // problem's cliques, A and diag(M).
 func (sim *Simulator) linearize(v []float64) error {
-	sc, dt := sim.scheme, sim.cfg.DT
 	sim.midStep(v)
-	cK, cD := sc.jacobianWeights(dt)
-	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+sc.ThetaQ*dt, cK, cD, sim.dampingWeight(), &sim.ws.problem, &sim.ws.factor)
+	lw := sim.linWeights()
+	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+lw.tq, lw.cK, lw.cD, sim.dampingWeight(), &sim.ws.problem, &sim.ws.factor)
+}
+
+// linWeights are linearize's weights for the time step dt: cK and cD of
+// A = M + cK K + cD D (Scheme.jacobianWeights) and the mid-step time's
+// offset tq = θq δt. The scheme is fixed at New, so they change only with
+// the time step (substeps change it); a step recomputes them only then,
+// and the scheme's switch is not on the step.
+type linWeights struct {
+	dt, cK, cD, tq float64
+	ok             bool // computed once (a zero dt is a time step too)
+}
+
+// linWeights returns linearize's weights for the current time step.
+func (sim *Simulator) linWeights() *linWeights {
+	lw := &sim.ws.lin
+	if !lw.ok || math.Float64bits(lw.dt) != math.Float64bits(sim.cfg.DT) { // bits: −0 is not 0
+		sim.linearizeWeights()
+	}
+	return lw
+}
+
+// linearizeWeights sets linearize's weights for the current time step,
+// out of line: it runs at the first step and when the time step changes.
+//
+//go:noinline
+func (sim *Simulator) linearizeWeights() {
+	lw, dt := &sim.ws.lin, sim.cfg.DT
+	lw.cK, lw.cD = sim.scheme.jacobianWeights(dt)
+	lw.dt, lw.tq, lw.ok = dt, sim.scheme.ThetaQ*dt, true
 }
 
 // linearizeAt is linearize at the point (w.qth, w.vth) whose kinematics kin

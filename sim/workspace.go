@@ -21,6 +21,7 @@ type Workspace struct {
 	kinAt  kinKey               // the state kin0 was last updated at by the statistics
 	elems  []forces.Element     // gravity, joint spring–dampers, Config.Forces
 	fout   *forces.Output       // their k, K, D
+	lin    linWeights           // linearize's weights for the last time step
 	foutKD bool                 // fout's K, D, N may be non-zero: its last pass had Jacobians (resetForces)
 	ctx    forces.Context
 	mass   []float64 // M(q^θq) tree blocks, same layout as problem.A
