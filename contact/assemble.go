@@ -276,7 +276,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
-		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
+		return weldedError(m, pr)
 	}
 	var w spatial.Mat3
 	a.delassus(p, 3, &w)
@@ -356,8 +356,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 			}
 		}
 	}
-	if r, x, bad := badR(rt, rn); bad {
-		return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
+	if _, _, bad := badR(rt, rn); bad {
+		return badRError(m, pr, rt, rn, &w)
 	}
 	if mat.Rolling > 0 || mat.Spin > 0 {
 		a.queueRotation(m, kin, i, pr, dirs, mat, n0, dt, prm.Sigma, p)
@@ -390,6 +390,15 @@ func (a *Assembler) queueRotation(m *multibody.Model, kin *multibody.Workspace, 
 
 // badR returns the first row r of a contact's R = (rt, rt, rn) whose
 // value x is not positive and finite (!(x > 0) || math.IsInf(x, 0)) and
+// badRError is the error of a pair whose regularization (rt, rn) badR
+// rejects, with its Delassus diagonal w: out of addPair's line.
+//
+//go:noinline
+func badRError(m *multibody.Model, pr *Pair, rt, rn float64, w *spatial.Mat3) error {
+	r, x, _ := badR(rt, rn)
+	return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
+}
+
 // true, or false when all three are: two tests, not a loop over the rows.
 func badR(rt, rn float64) (r int, x float64, bad bool) {
 	switch {
@@ -409,7 +418,7 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	dirs := a.contactFrame(i, pr.Normal)
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
-		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
+		return weldedError(m, pr)
 	}
 	c := p.AddConstraint(solver.ContactCone, 3, 0)
 	a.addBlocks(p, c)
@@ -417,14 +426,32 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	for r := range 3 {
 		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
-	mat := a.geometricMaterial(m, kin, i, pr, mats)
+	if mat := a.geometricMaterial(m, kin, i, pr, mats); mat.Rolling > 0 || mat.Spin > 0 {
+		a.queueAngular(m, kin, i, pr, dirs, mat, p)
+	}
+	return nil
+}
+
+// queueAngular queues the angular rows of the rolling and spin blocks of
+// pair i, marked Geometric, those its material mat has (R = 1, v̂ = 0,
+// bound 0): out of addGeometric's line, which most materials skip.
+//
+//go:noinline
+func (a *Assembler) queueAngular(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, dirs *frame, mat *Material, p *solver.Problem) {
 	if mat.Rolling > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
 	}
 	if mat.Spin > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
 	}
-	return nil
+}
+
+// weldedError is the error of a pair neither of whose bodies moves (both
+// welded to the world), out of addPair's and addGeometric's lines.
+//
+//go:noinline
+func weldedError(m *multibody.Model, pr *Pair) error {
+	return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 }
 
 // geometricMaterial returns the combined material of pair i, marked
