@@ -78,17 +78,11 @@ type Assembler struct {
 	extra    []extraRows         // rolling and spin friction rows, added after all contacts
 	data     []float64           // storage of extra's J rows
 	base     int                 // index of the first contact block in the problem
-	// lever is, per pair of the last Assemble, δt + τd: v̂ = −Δx/lever
-	// turns an anchor's displacement Δx into a velocity.
-	lever []float64
-	// frames holds, per pair of the last Assemble, its frame: the
-	// tangents Orthonormal gave for its normal, and the normal, for
-	// Memory.Remember (frameOf).
-	frames []frame
-	spare  frame // frameOf's answer for a pair whose normal has changed
-	// roll and spin give, per pair of the last Assemble, the index of its
-	// rolling and spin friction blocks in the problem (−1: none).
-	roll, spin []int
+	// per holds, per pair of the last Assemble, its frame, lever and
+	// rolling and spin blocks (pairState): one slice, sized once per
+	// Assemble, and each pair's entry set whole by contactFrame.
+	per   []pairState
+	spare frame // frameOf's answer for a pair whose normal has changed
 	// dt and anchorRadius are the time step and Params.AnchorRadius of the
 	// last Assemble, for Memory.Remember.
 	dt, anchorRadius float64
@@ -132,6 +126,23 @@ type Assembler struct {
 	combined combinedPair
 }
 
+// pairState is what the Assembler keeps per pair of the last Assemble.
+// Four per-pair slices, each resized (and the frames cleared) at every
+// Assemble, were ten instruction-cache lines of Assemble a step; one
+// slice, whose entries contactFrame sets whole as it reaches each pair,
+// needs no clearing (BENCHMARKS.md, hundred-and-thirty-sixth pass).
+type pairState struct {
+	// f is the pair's frame: the tangents Orthonormal gave for its
+	// normal, and the normal, for Memory.Remember (frameOf).
+	f frame
+	// lever is δt + τd: v̂ = −Δx/lever turns an anchor's displacement Δx
+	// into a velocity (0 for a pair marked Geometric).
+	lever float64
+	// roll and spin are the indices of the pair's rolling and spin
+	// friction blocks in the problem (−1: none).
+	roll, spin int
+}
+
 // extraRows is a rolling- or spin-friction block waiting to be added after
 // the contact blocks (contacts come first so that pair i owns rows
 // [3i, 3i+3) of the problem).
@@ -172,13 +183,12 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	if len(a.Combined) == len(pairs) {
 		a.comb = a.Combined
 	}
-	a.roll, a.spin = resizeInt(a.roll, len(pairs)), resizeInt(a.spin, len(pairs))
-	a.lever = resizeFloat(a.lever, len(pairs))
-	a.frames = resizeFrames(a.frames, len(pairs))
-	for i := range pairs {
-		a.roll[i], a.spin[i] = -1, -1
+	if cap(a.per) < len(pairs) {
+		a.per = growPairs(a.per, len(pairs))
 	}
-	if prm.LoadAware && !a.allGeometric(len(pairs)) { // only addPair reads the loads (loadMass)
+	a.per = a.per[:len(pairs)] // not cleared: contactFrame sets each pair's state
+	// only addPair reads the loads (loadMass)
+	if prm.LoadAware && !a.allGeometric(len(pairs)) {
 		a.supported(m, kin, pairs)
 	}
 	for i := range pairs {
@@ -189,6 +199,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 			err = a.addPair(m, kin, i, &pairs[i], mats, dt, prm, p)
 		}
 		if err != nil {
+			a.unsetPairs(i + 1)
 			return err
 		}
 	}
@@ -209,7 +220,24 @@ func (a *Assembler) start(m *multibody.Model, base int, dt, anchorRadius float64
 	a.dt, a.anchorRadius = dt, anchorRadius
 	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
 	a.comb, a.combined.valid = nil, false
-	a.roll, a.spin, a.lever, a.frames = a.roll[:0], a.spin[:0], a.lever[:0], a.frames[:0]
+	a.per = a.per[:0]
+}
+
+// growPairs returns a zeroed slice of n pair states with room to grow
+// (Assemble's, out of line).
+//
+//go:noinline
+func growPairs(s []pairState, n int) []pairState { return make([]pairState, n, max(n, 2*cap(s))) }
+
+// unsetPairs sets the states of pairs [from, len) to those of a pair not
+// reached (zero frame and lever, no rolling or spin block): what an
+// Assemble that stops at an error leaves after the pair that failed.
+//
+//go:noinline
+func (a *Assembler) unsetPairs(from int) {
+	for i := from; i < len(a.per); i++ {
+		a.per[i] = pairState{roll: -1, spin: -1}
+	}
 }
 
 // allGeometric reports whether Geometric marks every one of n pairs: then
@@ -248,7 +276,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
-		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
+		return weldedError(m, pr)
 	}
 	var w spatial.Mat3
 	a.delassus(p, 3, &w)
@@ -311,7 +339,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	row := p.Constraints[c].Row
 	vhat, r := (*[3]float64)(p.VHat[row:row+3]), (*[3]float64)(p.R[row:row+3]) // one bounds check each
 	lever := dt + mat.Dissipation
-	a.lever[i] = lever
+	a.per[i].lever = lever
 	if pr.Anchored && mat.Anchors {
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
@@ -328,8 +356,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 			}
 		}
 	}
-	if r, x, bad := badR(rt, rn); bad {
-		return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
+	if _, _, bad := badR(rt, rn); bad {
+		return badRError(m, pr, rt, rn, &w)
 	}
 	if mat.Rolling > 0 || mat.Spin > 0 {
 		a.queueRotation(m, kin, i, pr, dirs, mat, n0, dt, prm.Sigma, p)
@@ -362,6 +390,15 @@ func (a *Assembler) queueRotation(m *multibody.Model, kin *multibody.Workspace, 
 
 // badR returns the first row r of a contact's R = (rt, rt, rn) whose
 // value x is not positive and finite (!(x > 0) || math.IsInf(x, 0)) and
+// badRError is the error of a pair whose regularization (rt, rn) badR
+// rejects, with its Delassus diagonal w: out of addPair's line.
+//
+//go:noinline
+func badRError(m *multibody.Model, pr *Pair, rt, rn float64, w *spatial.Mat3) error {
+	r, x, _ := badR(rt, rn)
+	return fmt.Errorf("contact: %s: R[%d] = %v (Delassus diagonal %v, %v, %v) must be positive and finite", PairName(m, pr), r, x, w[0][0], w[1][1], w[2][2])
+}
+
 // true, or false when all three are: two tests, not a loop over the rows.
 func badR(rt, rn float64) (r int, x float64, bad bool) {
 	switch {
@@ -381,7 +418,7 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	dirs := a.contactFrame(i, pr.Normal)
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
-		return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
+		return weldedError(m, pr)
 	}
 	c := p.AddConstraint(solver.ContactCone, 3, 0)
 	a.addBlocks(p, c)
@@ -389,14 +426,32 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	for r := range 3 {
 		p.R[row+r], p.VHat[row+r] = 1, 0
 	}
-	mat := a.geometricMaterial(m, kin, i, pr, mats)
+	if mat := a.geometricMaterial(m, kin, i, pr, mats); mat.Rolling > 0 || mat.Spin > 0 {
+		a.queueAngular(m, kin, i, pr, dirs, mat, p)
+	}
+	return nil
+}
+
+// queueAngular queues the angular rows of the rolling and spin blocks of
+// pair i, marked Geometric, those its material mat has (R = 1, v̂ = 0,
+// bound 0): out of addGeometric's line, which most materials skip.
+//
+//go:noinline
+func (a *Assembler) queueAngular(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, dirs *frame, mat *Material, p *solver.Problem) {
 	if mat.Rolling > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Disk, 2, 0, 0, 1, [2]float64{}, p)
 	}
 	if mat.Spin > 0 {
 		a.queue(m, kin, i, pr, *dirs, solver.Interval, 1, 0, 0, 1, [2]float64{}, p)
 	}
-	return nil
+}
+
+// weldedError is the error of a pair neither of whose bodies moves (both
+// welded to the world), out of addPair's and addGeometric's lines.
+//
+//go:noinline
+func weldedError(m *multibody.Model, pr *Pair) error {
+	return fmt.Errorf("contact: %s: neither body moves (both welded to the world)", PairName(m, pr))
 }
 
 // geometricMaterial returns the combined material of pair i, marked
@@ -417,13 +472,13 @@ func (a *Assembler) geometricMaterial(m *multibody.Model, kin *multibody.Workspa
 // SpinBlock returns the index of pair i's spin-friction block in the
 // problem of the last Assemble (one row: the relative angular velocity
 // about the normal, ω_B − ω_A), or −1 when it has none.
-func (a *Assembler) SpinBlock(i int) int { return a.spin[i] }
+func (a *Assembler) SpinBlock(i int) int { return a.per[i].spin }
 
 // RollingBlock returns the index of pair i's rolling-friction block in
 // the problem of the last Assemble (two rows: the relative angular
 // velocity ω_B − ω_A along the contact's t1 and t2,
 // spatial.Orthonormal(n)), or −1 when it has none.
-func (a *Assembler) RollingBlock(i int) int { return a.roll[i] }
+func (a *Assembler) RollingBlock(i int) int { return a.per[i].roll }
 
 // PairName names a contact pair for messages: its two bodies and geometries
 // (a geometry without a name by its index).
@@ -459,16 +514,20 @@ func nullRows(ref float64, w *spatial.Mat3) (null [3]bool) {
 // contact's rows (buildRows).
 type frame = [3]spatial.Vec3
 
-// contactFrame sets a.frames[i] to the tangents spatial.Orthonormal(n)
-// and the normal n, and returns it: the pair's directions, read in place
-// (copying them into the caller's array cost a pair 25 instructions). The
-// pairs of one manifold share their normal: the frame of pair i−1 is
-// reused when its normal is n, bit for bit (the frame of a zero normal is
-// never reused: frameOf treats it as unset).
+// contactFrame sets pair i's state, a.per[i]: its frame to the tangents
+// spatial.Orthonormal(n) and the normal n, its lever to 0 and its rolling
+// and spin blocks to none (addPair and addExtra set them later); and
+// returns the frame: the pair's directions, read in place (copying them
+// into the caller's array cost a pair 25 instructions). The pairs of one
+// manifold share their normal: the frame of pair i−1 is reused when its
+// normal is n, bit for bit (the frame of a zero normal is never reused:
+// frameOf treats it as unset).
 func (a *Assembler) contactFrame(i int, n spatial.Vec3) *frame {
-	f := &a.frames[i]
-	if i > 0 && sameBits(&a.frames[i-1][2], &n) && n != (spatial.Vec3{}) {
-		*f = a.frames[i-1]
+	ps := &a.per[i]
+	ps.lever, ps.roll, ps.spin = 0, -1, -1
+	f := &ps.f
+	if i > 0 && sameBits(&a.per[i-1].f[2], &n) && n != (spatial.Vec3{}) {
+		*f = a.per[i-1].f
 	} else {
 		f[0], f[1] = spatial.Orthonormal(n)
 		f[2] = n
@@ -488,8 +547,8 @@ func sameBits(x, y *spatial.Vec3) bool {
 // (else the frame of its normal now, in a.spare), read in place: its
 // tangents are the first two rows.
 func (a *Assembler) frameOf(i int, pr *Pair) *frame {
-	if i < len(a.frames) && a.frames[i][2] == pr.Normal && pr.Normal != (spatial.Vec3{}) {
-		return &a.frames[i]
+	if i < len(a.per) && a.per[i].f[2] == pr.Normal && pr.Normal != (spatial.Vec3{}) {
+		return &a.per[i].f
 	}
 	return a.spareFrame(&pr.Normal)
 }
@@ -505,16 +564,6 @@ func (a *Assembler) spareFrame(n *spatial.Vec3) *frame {
 	a.spare[0], a.spare[1] = spatial.Orthonormal(*n)
 	a.spare[2] = *n
 	return &a.spare
-}
-
-// resizeFrames returns f with length n, zeroed, reusing its storage.
-func resizeFrames(f []frame, n int) []frame {
-	if cap(f) < n {
-		return make([]frame, n)
-	}
-	f = f[:n]
-	clear(f)
-	return f
 }
 
 // lastPair is what addPair derived from the two geometries of the last
@@ -667,7 +716,7 @@ func (a *Assembler) Slides(i int, gamma []float64, p *solver.Problem) bool {
 	if !a.sticking(i, gamma, p) {
 		return true
 	}
-	for _, b := range [2]int{a.roll[i], a.spin[i]} {
+	for _, b := range [2]int{a.per[i].roll, a.per[i].spin} {
 		if b >= 0 && onBound(p, b, gamma) {
 			return true
 		}
@@ -758,7 +807,10 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		s := a.nb
 		a.nb++
 		a.tree[s] = t
-		a.rows[s] = solver.Resize(a.rows[s], 3*n) // in line: a newBlock method with this call cost 106, over the budget of 80
+		if cap(a.rows[s]) < 3*n {
+			a.rows[s] = growFloat(a.rows[s], 3*n)
+		}
+		a.rows[s] = a.rows[s][:3*n] // a slice of itself: its length stored alone, no write barrier
 		rows = a.rows[s]
 	}
 	body := &m.Bodies[b]
@@ -769,7 +821,10 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	if fresh {
 		clear(rows)
 	}
-	a.jac = solver.Resize(a.jac, 3*n)
+	if cap(a.jac) < 3*n {
+		a.jac = growFloat(a.jac, 3*n)
+	}
+	a.jac = a.jac[:3*n]
 	if angular {
 		kin.AngularJacobian(b, a.jac)
 	} else {
@@ -932,10 +987,10 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 		bound := e.coef * e.n0
 		if e.kind == solver.Disk {
 			c = p.AddConstraint(solver.Disk, 2, bound)
-			a.roll[e.pair] = c
+			a.per[e.pair].roll = c
 		} else {
 			c = p.AddConstraint(solver.Interval, 1, -bound, bound)
-			a.spin[e.pair] = c
+			a.per[e.pair].spin = c
 		}
 		for b := range e.nb {
 			n := p.Cliques[e.trees[b]].Size
@@ -959,7 +1014,7 @@ func (a *Assembler) addExtra(p *solver.Problem) {
 // between sticking and a dropped anchor.
 func (a *Assembler) anchorCap(i int, bound float64, p *solver.Problem) float64 {
 	c := p.Constraints[a.base+i]
-	return bound * p.R[c.Row] * a.lever[i]
+	return bound * p.R[c.Row] * a.per[i].lever
 }
 
 // rotationCap is anchorCap for pair i's rolling or spin friction block c:
@@ -972,7 +1027,7 @@ func (a *Assembler) rotationCap(i, c int, p *solver.Problem) float64 {
 	} else {
 		bound = p.DiskRadius(c)
 	}
-	return bound * p.R[con.Row] * a.lever[i]
+	return bound * p.R[con.Row] * a.per[i].lever
 }
 
 // holds reports whether constraint block c (a rolling Disk or a spin
@@ -1245,6 +1300,14 @@ func resizeInt(s []int, n int) []int {
 	}
 	return s[:n]
 }
+
+// growFloat returns a slice of n float64 with room to grow: the growth
+// of addBodyRows' rows and Jacobian, out of its line (solver.Resize in
+// line placed the call and its register moves, and the store's write
+// barrier, between addBodyRows' hot blocks).
+//
+//go:noinline
+func growFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
 // growInt is resizeInt for a slice whose storage is too short.
 //

@@ -56,9 +56,9 @@ func TestFixedcostAssembleNoPairs(t *testing.T) {
 		if len(mem.Memos()) != 0 {
 			t.Fatalf("Remember after no pair: %d memos", len(mem.Memos()))
 		}
-		if a.base != len(empty.Constraints) || len(a.extra) != 0 || len(a.roll) != 0 || len(a.frames) != 0 || a.last.valid {
-			t.Fatalf("assembler after no pair: base %d, %d extra rows, %d roll, %d frames, last valid %v",
-				a.base, len(a.extra), len(a.roll), len(a.frames), a.last.valid)
+		if a.base != len(empty.Constraints) || len(a.extra) != 0 || len(a.per) != 0 || a.last.valid {
+			t.Fatalf("assembler after no pair: base %d, %d extra rows, %d pair states, last valid %v",
+				a.base, len(a.extra), len(a.per), a.last.valid)
 		}
 		if got := assemble(sc.pairs); !reflect.DeepEqual(got, want) {
 			t.Fatal("Assemble after one with no pair: another problem than a fresh assembler's")

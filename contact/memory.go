@@ -186,7 +186,7 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 			Impulse: [3]float64(res.Gamma[row : row+3])}
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
 		a.anchor(mm, pr, i, row, p, res)
-		if len(a.extra) > 0 { // else no pair has a rolling or spin block (a.roll, a.spin are all −1)
+		if len(a.extra) > 0 { // else no pair has a rolling or spin block (every pair state's roll and spin are −1)
 			a.anchorRotation(mm, pr, i, p, res)
 		}
 	}
@@ -300,7 +300,7 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, re
 // Params.AnchorRadius radians drops the anchor.
 func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem, res *solver.Result) {
 	gamma, dt, lim := res.Gamma, a.dt, a.anchorRadius
-	if c := a.roll[i]; c >= 0 {
+	if c := a.per[i].roll; c >= 0 {
 		row := p.Constraints[c].Row
 		d := tangentSum(a.frameOf(i, pr), dt*res.VC[row], dt*res.VC[row+1])
 		if pr.RollAnchored {
@@ -313,7 +313,7 @@ func (a *Assembler) anchorRotation(mm *Memo, pr *Pair, i int, p *solver.Problem,
 			mm.Rolled, mm.Roll = true, d
 		}
 	}
-	if c := a.spin[i]; c >= 0 {
+	if c := a.per[i].spin; c >= 0 {
 		d := dt * res.VC[p.Constraints[c].Row]
 		if pr.SpinAnchored {
 			d += pr.SpinShift
