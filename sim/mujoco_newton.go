@@ -186,11 +186,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	}
 	nw.turns.local(sim.Model, q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
-	for k, row := range w.perm {
-		nw.aref[k] = (p.VHat[row] - w.jvs[row]) / dt
-		nw.r[k] = p.R[row]
-		nw.d[k] = 1 / p.R[row]
-	}
+	nw.setRows(p, w.perm, w.jvs, dt)
 	if len(w.cones)+len(nw.coneMu) != 0 { // coneMu and coneH are sized together
 		nw.setCones(w)
 	}
@@ -198,13 +194,23 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 		nw.treeParents(p)
 	}
 	rows, ready := nw.warmStart(sim, w)
-	scale := sim.meanInertia * math.Max(1, float64(nv))
+	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
-	nw.finish(sim, p, w, q, vs, dt, res)
-	nw.fresh = true
-	nw.v = solver.Resize(nw.v, len(res.V))
-	copy(nw.v, res.V)
-	w.stats(p, res, iters, converged)
+	nw.finish(sim, p, w, q, vs, dt, res, iters, converged)
+}
+
+// setRows sets Newton's rows in MuJoCo's order (perm): aref = (v̂ − J v_s)/δt
+// (jvs = J v_s), R and D = 1/R. Every slice is cut to its length first, so
+// the loop checks each index once.
+func (nw *newtonWork) setRows(p *solver.Problem, perm []int, jvs []float64, dt float64) {
+	n, nr := len(perm), p.NR
+	aref, r, d := nw.aref[:n], nw.r[:n], nw.d[:n]
+	vhat, jv, rr := p.VHat[:nr], jvs[:nr], p.R[:nr]
+	for k, row := range perm {
+		aref[k] = (vhat[row] - jv[row]) / dt
+		r[k] = rr[row]
+		d[k] = 1 / rr[row]
+	}
 }
 
 // coordinates sets M and J in MuJoCo's coordinates, M = Tᵀ M_w T and

@@ -751,8 +751,11 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // mj_implicit apply their own metric to qfrc_smooth + Jᵀ f), v is
 // v* + A⁻¹ Jᵀ γ (A = M), whose Jᵀ γ = M (v − v*) mapVelocity reads: an
 // unconverged qacc is not M⁻¹ (qfrc_smooth + Jᵀ f) (CG at tolerance
-// 1e-6 parted the perturbed cloth by 8.5e-7 in its first step).
-func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result) {
+// 1e-6 parted the perturbed cloth by 8.5e-7 in its first step). It then
+// keeps v for keepNewtonWarm and sets the statistics of the solve (iters
+// iterations, converged; pgsWork.stats): solveNewton's tail, here to spare
+// its call's set-up.
+func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result, iters int, converged bool) {
 	w.setGamma(p, nw.force, dt, res)
 	res.V = solver.Resize(res.V, p.NV)
 	if sim.ws.mj.metric {
@@ -761,6 +764,10 @@ func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, v
 		nw.worldV(sim, q, vs, dt, res.V)
 	}
 	w.constraintVelocities(res, p.NR)
+	nw.fresh = true // res.V is this solve's answer (keepNewtonWarm)
+	nw.v = solver.Resize(nw.v, len(res.V))
+	copy(nw.v, res.V)
+	w.stats(p, res, iters, converged)
 }
 
 // worldV sets v = v_s + δt qacc, qacc turned to the world's coordinates at

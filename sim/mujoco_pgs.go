@@ -143,12 +143,14 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
 	if newton { // MuJoCo's Newton on the same rows (mujoco_newton.go)
-		sim.newtonSmooth(p, dt)
+		if len(w.fixed) != 0 { // newtonSmooth's test, before its call's set-up
+			sim.newtonSmooth(p, dt)
+		}
 		sim.solveNewton(p, q, vs, dt, res)
 		return true, nil
 	}
 	sim.warmStart(p, q, dt)
-	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
+	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
 	w.stats(p, res, iters, converged)
 	return true, nil
@@ -845,6 +847,9 @@ func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair,
 			return err
 		}
 	}
+	if sim.cfg.Contact.NoSlipIterations <= 0 {
+		return nil // noSlip's first test, before its call's set-up
+	}
 	return sim.noSlip(&pw.p, pw.blocks, pairs, kin, vs, stage, ok, &pw.res) // mj_solNoSlip (mujoco_noslip.go)
 }
 
@@ -862,25 +867,24 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 	if stage {
 		q = sim.ws.qth
 	}
-	if !sim.pgsWarm.set {
-		if ok, err := sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res); !ok || err != nil {
-			return ok, err
-		}
+	if sim.pgsWarm.set {
+		return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
 	}
-	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+	return sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res)
 }
 
-// firstSolvePGS is tryPGS's first solve of a simulator (mj_forward's at
-// the initial state), whose answer it keeps as the warm start; out of
-// line: it runs once.
+// firstSolvePGS is tryPGS's solve on a simulator's first solve: mj_forward's
+// at the initial state, whose answer it keeps as the warm start, then the
+// step's own; out of line: it runs once.
 //
 //go:noinline
 func (sim *Simulator) firstSolvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
 	ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
-	if ok && err == nil {
-		sim.keepSolveWarm(q, res.V, vs)
+	if !ok || err != nil {
+		return ok, err
 	}
-	return ok, err
+	sim.keepSolveWarm(q, res.V, vs)
+	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
 }
 
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
