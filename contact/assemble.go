@@ -184,7 +184,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		a.comb = a.Combined
 	}
 	if cap(a.per) < len(pairs) {
-		a.per = growPairs(a.per, len(pairs))
+		a.per = growFresh(a.per, len(pairs))
 	}
 	a.per = a.per[:len(pairs)] // not cleared: contactFrame sets each pair's state
 	// only addPair reads the loads (loadMass)
@@ -222,12 +222,6 @@ func (a *Assembler) start(m *multibody.Model, base int, dt, anchorRadius float64
 	a.comb, a.combined.valid = nil, false
 	a.per = a.per[:0]
 }
-
-// growPairs returns a zeroed slice of n pair states with room to grow
-// (Assemble's, out of line).
-//
-//go:noinline
-func growPairs(s []pairState, n int) []pairState { return make([]pairState, n, max(n, 2*cap(s))) }
 
 // unsetPairs sets the states of pairs [from, len) to those of a pair not
 // reached (zero frame and lever, no rolling or spin block): what an
@@ -1292,11 +1286,11 @@ func loadBody(m *multibody.Model, b int) int {
 func resizeFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
 // resizeInt returns s with length n, reusing its storage (its contents
-// are the caller's to set); its growth is out of line (growInt), so that
+// are the caller's to set); its growth is out of line (growFresh), so that
 // the seven inlined sites keep no make in their hot code.
 func resizeInt(s []int, n int) []int {
 	if cap(s) < n {
-		return growInt(s, n)
+		return growFresh(s, n)
 	}
 	return s[:n]
 }
@@ -1309,10 +1303,12 @@ func resizeInt(s []int, n int) []int {
 //go:noinline
 func growFloat(s []float64, n int) []float64 { return solver.Resize(s, n) }
 
-// growInt is resizeInt for a slice whose storage is too short.
+// growFresh returns a zeroed slice of n elements with room to grow, for a
+// slice s whose storage is too short (its contents are not kept): the
+// growth of resizeInt and of Assemble's pair states, out of line.
 //
 //go:noinline
-func growInt(s []int, n int) []int { return make([]int, n, max(n, 2*cap(s))) }
+func growFresh[T any](s []T, n int) []T { return make([]T, n, max(n, 2*cap(s))) }
 
 // nearRigid reports whether a contact's normal regularization rn is the
 // near-rigid one of SAP eq. 29 rather than its material's compliance
