@@ -19,7 +19,7 @@ type partAxis struct {
 // index there) and rotsAtOrigin. cols holds, at the same indices, the
 // column l = rotateVec(1, a) in F of each part of a compound of slides
 // alone: compoundColumns' l for such a joint, whose every part follows
-// the identity rotation, made once (Workspace.joint1).
+// the identity rotation, made once (Workspace.slideAxes).
 func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
@@ -189,7 +189,7 @@ type planarCols struct {
 // +0 sums, R sw = R sl = R (+0) are constants too: joint reads them when
 // planarHolds (TestKin2PlanarRootMatches). It also marks the joints
 // whose walk need not keep its parts' frames (fr.bare): these roots and
-// the compounds of slides alone, which joint1 moves from constant columns.
+// the compounds of slides alone, which slide moves from constant columns.
 func planarRoots(m *Model, fr []jointFrames) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint

@@ -25,7 +25,7 @@ type jointFrames struct {
 	oneTurn      bool // rotsAtOrigin with one revolute part, the last, after slides (planarSubspace)
 	// bare: the step reads no part's frames of walkRotations (a planar
 	// root, which reads them only where planarHolds fails, and a compound
-	// of slides alone, which joint1 moves): it keeps xm alone.
+	// of slides alone, which slide moves): it keeps xm alone.
 	bare        bool
 	diagInertia bool // the body's Icom is diagonal
 	part0       int32
