@@ -80,7 +80,7 @@ func NewWorkspace(m *Model) *Workspace {
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
-	ws.freeConstants()
+	ws.constants()
 	return ws
 }
 
@@ -156,8 +156,7 @@ func (ws *Workspace) Update(q, v []float64) {
 	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
 	xs, kin := ws.x[:len(bodies)], ws.kin[:len(bodies)]
 	for b, k := range kinds {
-		if k == kindFixed {
-			xs[b], kin[b].w, kin[b].vel = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
+		if k == kindFixed { // its pose and zero velocities written at New (constants)
 			continue
 		}
 		tb := top[b]
@@ -489,7 +488,7 @@ var freeCols = [6]motionCol{
 // are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
 // gives what joint gives, without the twelve rotations by the identity;
 // the columns and κ, the same at every (q, v), are written once by
-// freeConstants.
+// constants.
 func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
 	ws.x[b] = freePose(q[ws.m.Bodies[b].QOff:])
 	var w, v spatial.Vec3
@@ -500,11 +499,16 @@ func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spa
 	ws.kin[b].w, ws.kin[b].vel = w, v
 }
 
-// freeConstants writes what freeRoot would write the same at every
-// Update: the unit columns (freeCols) of each free root's
-// velocities and its κ = 0. Nothing else writes a body's columns or κ.
-func (ws *Workspace) freeConstants() {
+// constants writes what Update would write the same at every call: a
+// fixed body's (welded to the world) pose, the model's Pose, and its zero
+// velocities, and each free root's unit columns (freeCols) and κ = 0
+// (freeRoot). Nothing else writes a body's pose, velocities, columns or
+// κ, and the workspace keeps the model's frames from New (jointFrames).
+func (ws *Workspace) constants() {
 	for b, k := range ws.kind {
+		if k == kindFixed {
+			ws.x[b], ws.kin[b].w, ws.kin[b].vel = ws.m.Bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
+		}
 		if k != kindFreeRoot {
 			continue
 		}
