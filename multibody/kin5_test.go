@@ -114,3 +114,79 @@ func kin5SamePose(a, b *spatial.Pose) bool {
 	qa, qb := spatial.Vec3{a.R.X, a.R.Y, a.R.Z}, spatial.Vec3{b.R.X, b.R.Y, b.R.Z}
 	return math.Float64bits(a.R.W) == math.Float64bits(b.R.W) && kin5SameVec(&qa, &qb) && kin5SameVec(&a.P, &b.P)
 }
+
+// TestKin5BareWalkMatches: bareWalk's pose of a bare joint (slides alone,
+// or slides and one hinge at the root) has the bits of walkRotations' at
+// random coordinates, zeros of both signs, huge and non-finite ones
+// included, for unit, short, long and zero axes.
+func TestKin5BareWalkMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 6))
+	axis := func() spatial.Vec3 {
+		a := rv(r)
+		switch r.IntN(4) {
+		case 0:
+			a = spatial.Vec3{}
+			a[r.IntN(3)] = float64(1 - 2*r.IntN(2))
+		case 1:
+			a = a.Scale(math.Pow(10, float64(r.IntN(7)-3)))
+		case 2:
+			if r.IntN(3) == 0 {
+				a = spatial.Vec3{}
+			}
+		}
+		return a
+	}
+	coord := func() float64 {
+		switch r.IntN(10) {
+		case 0:
+			return math.Copysign(0, -1)
+		case 1:
+			return 0
+		case 2:
+			return []float64{math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e-300}[r.IntN(5)]
+		}
+		return r.NormFloat64() * 3
+	}
+	checked := [2]int{}
+	for trial := range 4000 {
+		hinge := trial%2 == 1
+		var parts []JointPart
+		for range r.IntN(3) + 1 { // a hinge after at least one slide (oneTurn)
+			parts = append(parts, JointPart{Type: JointPrismatic, Axis: axis(), Ref: coord()})
+		}
+		if hinge {
+			parts = append(parts, JointPart{Type: JointRevolute, Axis: axis(), Ref: 0.3 * r.NormFloat64()})
+		}
+		m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+		if _, err := m.AddBody("b", rinertia(r), Joint{Type: JointCompound, Parent: -1, ParentFrame: rpose(r), ChildFrame: rpose(r), Parts: parts}); err != nil {
+			continue // a zero slide axis, which validate refuses
+		}
+		ws := NewWorkspace(m)
+		fr := &ws.fr[0]
+		if !fr.bare || !fr.rotsAtOrigin {
+			t.Fatalf("trial %d: parts %+v not bare (%v) or not at the origin (%v)", trial, parts, fr.bare, fr.rotsAtOrigin)
+		}
+		q := make([]float64, len(parts))
+		for k := range q {
+			q[k] = coord()
+		}
+		ws.bareWalk(&m.Bodies[0].Joint, fr, q)
+		got := ws.walk.xm
+		ws.walkRotations(&m.Bodies[0].Joint, fr, q)
+		if !posstageSameBits(got, ws.walk.xm) {
+			t.Fatalf("trial %d: parts %+v q %v: bareWalk %v, walkRotations %v", trial, parts, q, got, ws.walk.xm)
+		}
+		checked[btoi(hinge)]++
+	}
+	if checked[0] < 500 || checked[1] < 500 {
+		t.Fatalf("checked %v slides alone and with a hinge", checked)
+	}
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -234,7 +234,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	var xf, xm, xb spatial.Pose
 	R := ws.frames(q, b, xp, &xf, &xm, &xb, true)
 	var cols *jointCols
-	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(pc, vj, &ws.walk.xm.P) {
+	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(vj, &pc.fw, &pc.fl, &ws.walk.xm.P) {
 		cols = &pc.world
 	} else {
 		cols = ws.worldColumns(q, vj, b, R)
@@ -316,8 +316,8 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
 	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
-		if ws.fr[b].bare { // the walk kept xm alone
-			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:], true)
+		if ws.fr[b].bare { // the walk (bareWalk) kept xm alone
+			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:])
 		}
 		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
