@@ -42,6 +42,7 @@ type Workspace struct {
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
+	sf, sm  spatial.Pose    // scratch: the last move's world frames F and M (frames), not zeroed on its stack
 	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
 	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (slideAxes)
@@ -231,8 +232,8 @@ func bodyKinds(m *Model) []uint8 {
 // instead of made when planarSubspace's sums are its +0 (planarHolds).
 func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	var xf, xm, xb spatial.Pose
-	R := ws.frames(q, b, xp, &xf, &xm, &xb, true)
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	var cols *jointCols
 	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(vj, &pc.fw, &pc.fl, &ws.walk.xm.P) {
 		cols = &pc.world
@@ -266,7 +267,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.x[b], ws.kin[b].w = xb, spatial.Vec3{w0, w1, w2}
+	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
 	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
 	s0, s1, s2 := cols.sw[0], cols.sw[1], cols.sw[2]
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
@@ -340,9 +341,8 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 // (TestJoint1MatchesJoint). d = x_B − x_M and r_PM = x_M − x_P are
 // Vec3.Sub's differences, on scalars (passed in registers).
 func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
-	var xf, xm spatial.Pose
-	xb := &ws.x[b]
-	R := ws.frames(q, b, xp, &xf, &xm, xb, true)
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	body := &ws.m.Bodies[b]
 	vel := 0.0
 	if vj != nil {
@@ -360,9 +360,8 @@ func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 // compoundColumns (constants: every part follows the identity rotation),
 // and Ṡ = 0 (no part turns the next) (TestKinfootSlidesMatchJoint).
 func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
-	var xf, xm spatial.Pose
-	xb := &ws.x[b]
-	R := ws.frames(q, b, xp, &xf, &xm, xb, true)
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	x, m, p := &xb.P, &xm.P, &xp.P
 	ws.kin[b].w = *wp
 	ws.prismatic(b, R, vj, wp, vp, x[0]-m[0], x[1]-m[1], x[2]-m[2], m[0]-p[0], m[1]-p[1], m[2]-p[2])
@@ -394,9 +393,8 @@ func (ws *Workspace) slideAxes(b int) []spatial.Vec3 {
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
 func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
-	var xf, xm spatial.Pose
-	xb := &ws.x[b]
-	ws.frames(q, b, xp, &xf, &xm, xb, false) // no R_WF (the subspace is empty)
+	xm, xb := &ws.sm, &ws.x[b]
+	ws.frames(q, b, xp, &ws.sf, xm, xb, false) // no R_WF (the subspace is empty)
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	p0, p1, p2 := wp[0], wp[1], wp[2]
