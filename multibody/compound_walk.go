@@ -19,7 +19,7 @@ type partAxis struct {
 // index there) and rotsAtOrigin. cols holds, at the same indices, the
 // column l = rotateVec(1, a) in F of each part of a compound of slides
 // alone: compoundColumns' l for such a joint, whose every part follows
-// the identity rotation, made once (Workspace.joint1).
+// the identity rotation, made once (Workspace.slideAxes).
 func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
@@ -60,10 +60,9 @@ func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3)
 // origin is the P the slides leave, and the walk composes the rotations
 // alone, a revolute part's from its axis normalized once (the operations
 // of QuatFromAxisAngle on the same unit axis): compoundFrames' bits for
-// finite coordinates (TestPosstageCompoundWalkMatches). With keep false
-// it sets ws.walk.xm alone, for a joint whose step reads no part's frames
-// (jointFrames.bare).
-func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64, keep bool) {
+// finite coordinates (TestPosstageCompoundWalkMatches). A joint whose
+// step reads no part's frames (jointFrames.bare) walks by bareWalk.
+func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 	f := &ws.walk
 	axes := ws.axes[fr.part0 : int(fr.part0)+len(j.Parts)]
 	R := spatial.QuatIdentity()
@@ -71,9 +70,7 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64, keep 
 	qi := 0
 	for k := range j.Parts {
 		p := &j.Parts[k]
-		if keep {
-			f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
-		}
+		f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
 		r := spatial.QuatIdentity() // the part's rotation (one Mul below)
 		switch a := &axes[k]; {
 		case p.Type == JointPrismatic: // R is the identity
@@ -91,6 +88,37 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64, keep 
 		qi++
 	}
 	f.xm = spatial.Pose{R: R, P: P.array()}
+}
+
+// bareWalk is walkRotations for a bare joint (jointFrames.bare, with
+// rotsAtOrigin): slides alone, or slides and then one revolute part (a
+// planar root), whose step reads the walk's pose xm alone. It makes
+// walkRotations' operations on the same values without keeping the
+// parts' frames or looking for a ball: each slide's q − Ref at its own
+// coordinate k (a slide has one), P summed from +0 through rotateVec by
+// the identity, and R the identity times the hinge's rotation (the
+// identity for a zero axis) (TestKin5BareWalkMatches).
+func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
+	R := spatial.QuatIdentity()
+	var P vec3
+	n := len(j.Parts)
+	if !j.slides {
+		n-- // the last part, the hinge
+	}
+	for k := range n {
+		p := &j.Parts[k]
+		P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[k]-p.Ref)))
+	}
+	if !j.slides {
+		r := spatial.QuatIdentity()
+		if a := &ws.axes[int(fr.part0)+n]; !a.zero {
+			s, c := math.Sincos((q[n] - j.Parts[n].Ref) / 2)
+			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
+		}
+		R = R.Mul(r)
+	}
+	xm := &ws.walk.xm // field by field, not through a temporary Pose
+	xm.R, xm.P[0], xm.P[1], xm.P[2] = R, P.x, P.y, P.z
 }
 
 // rotsSubspace is compoundSubspaceAt for a joint of leading slides and
@@ -153,16 +181,22 @@ func (j *Joint) planarSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Ve
 	if v == nil {
 		return sw, sl
 	}
-	if !j.planarZero(v, w, l, &f.xm.P) {
+	if !j.planarHolds(v, w, l, &f.xm.P) {
 		return j.rotsSubspace(f, v, w, l)
 	}
 	return sw, sl
 }
 
-// planarZero is planarSubspace's check at velocities v, columns (w, l) in
-// F and o_M: whether the slides' Σ v_k l_k plus the hinge's v w plus o_M
-// is finite, when rotsSubspace's sums are +0.
-func (j *Joint) planarZero(v []float64, w, l *[6]spatial.Vec3, o *spatial.Vec3) bool {
+// planarHolds is planarSubspace's check at velocities v, columns (w, l)
+// in F and o_M: whether the slides' Σ v_k l_k plus the hinge's v w plus
+// o_M is finite, when rotsSubspace's sums are +0. It also tells joint
+// whether a planar root's constant columns (w, l = pc.fw, pc.fl) are what
+// it would make at v (nil: rest, where o_M finite, the hinge's l, is the
+// check); one function for both, not a check calling another.
+func (j *Joint) planarHolds(v []float64, w, l *[6]spatial.Vec3, o *spatial.Vec3) bool {
+	if v == nil {
+		return vecOf(o).finite()
+	}
 	n := len(j.Parts) - 1 // the slides; the hinge's velocity is v[n]
 	var u vec3
 	for k := range n {
@@ -189,7 +223,7 @@ type planarCols struct {
 // +0 sums, R sw = R sl = R (+0) are constants too: joint reads them when
 // planarHolds (TestKin2PlanarRootMatches). It also marks the joints
 // whose walk need not keep its parts' frames (fr.bare): these roots and
-// the compounds of slides alone, which joint1 moves from constant columns.
+// the compounds of slides alone, which slide moves from constant columns.
 func planarRoots(m *Model, fr []jointFrames) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
@@ -206,15 +240,4 @@ func planarRoots(m *Model, fr []jointFrames) {
 		pc.world.rotate(&fr[b].rotF, &pc.fw, &pc.fl, vec3{}, vec3{}, j.NV())
 		fr[b].planar, fr[b].bare = pc, true
 	}
-}
-
-// planarHolds reports whether a planar root's constant columns pc are
-// what joint would make at velocities v (nil: rest) and walkRotations'
-// o_M: o_M finite (the hinge's l) and, with v, planarSubspace's check
-// passed (its +0 sums).
-func (j *Joint) planarHolds(pc *planarCols, v []float64, o *spatial.Vec3) bool {
-	if v == nil {
-		return vecOf(o).finite()
-	}
-	return j.planarZero(v, &pc.fw, &pc.fl, o)
 }

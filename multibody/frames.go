@@ -25,7 +25,7 @@ type jointFrames struct {
 	oneTurn      bool // rotsAtOrigin with one revolute part, the last, after slides (planarSubspace)
 	// bare: the step reads no part's frames of walkRotations (a planar
 	// root, which reads them only where planarHolds fails, and a compound
-	// of slides alone, which joint1 moves): it keeps xm alone.
+	// of slides alone, which slide moves): bareWalk makes xm alone.
 	bare        bool
 	diagInertia bool // the body's Icom is diagonal
 	part0       int32
@@ -166,8 +166,11 @@ func (ws *Workspace) frames(q []float64, b int, xp, xf, xm, xb *spatial.Pose, ro
 // again) and whose pose it returns there, without a copy.
 func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.Pose) *spatial.Pose {
 	switch {
+	case j.Type == JointCompound && fr.rotsAtOrigin && fr.bare:
+		ws.bareWalk(j, fr, q) // the pose alone
+		return &ws.walk.xm
 	case j.Type == JointCompound && fr.rotsAtOrigin:
-		ws.walkRotations(j, fr, q, !fr.bare) // kept for the joint's subspace (Workspace.joint)
+		ws.walkRotations(j, fr, q) // kept for the joint's subspace (Workspace.joint)
 		return &ws.walk.xm
 	case j.Type == JointCompound:
 		ws.walk.walk(j, q)

@@ -8,7 +8,7 @@ import (
 )
 
 // TestJoint1MatchesJoint: Update's written-out revolute and prismatic
-// joints (joint1) give the general joint's pose, velocity, subspace
+// joints (hinge, slide) give the general joint's pose, velocity, subspace
 // columns and κ, compared with == (so up to the sign of a zero), on random
 // forests of every root type (moving parents, identity and general joint
 // frames) and the pendulum, with and without velocities.
@@ -47,7 +47,7 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				c := body.VOff
 				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel ||
 					ws.col[c].w != gen.col[c].w || ws.col[c].l != gen.col[c].l || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
-					t.Errorf("model %d body %d (%v, v nil %v): joint1 x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
+					t.Errorf("model %d body %d (%v, v nil %v): hinge/slide x %v w %v v %v S (%v, %v) κ (%v, %v); joint x %v w %v v %v S (%v, %v) κ (%v, %v)",
 						i, b, body.Joint.Type, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.col[c].w, ws.col[c].l, ws.kin[b].kw, ws.kin[b].kl,
 						gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.col[c].w, gen.col[c].l, gen.kin[b].kw, gen.kin[b].kl)
 				}

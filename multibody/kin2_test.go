@@ -69,7 +69,7 @@ func TestKin2PlanarRootMatches(t *testing.T) {
 		if w := []any{want.x, want.kin, want.col}; !posstageSameBits(g, w) {
 			t.Fatalf("trial %d, parts %+v, q %v, v %v:\n%v\nworldColumns:\n%v", trial, parts, s.Q, v, g, w)
 		}
-		if m.Bodies[b].Joint.planarHolds(got.fr[b].planar, v, &got.walk.xm.P) {
+		if pc := got.fr[b].planar; m.Bodies[b].Joint.planarHolds(v, &pc.fw, &pc.fl, &got.walk.xm.P) {
 			fast++ // the root read the constant columns
 		}
 	}

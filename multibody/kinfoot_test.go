@@ -85,7 +85,7 @@ func TestKinfootCRBAFreeBodyBits(t *testing.T) {
 }
 
 // TestKinfootSlidesMatchJoint: Update's compound joints of slides alone
-// (joint1 and prismatic with the parts' columns) give joint's pose,
+// (slide and prismatic with the parts' columns) give joint's pose,
 // velocities, columns and κ up to the sign of a zero (==), for one to six
 // slides through the origin or not, at the root and under a turning
 // revolute parent, with velocities and at rest.

@@ -9,7 +9,8 @@ import (
 )
 
 // TestRevoluteMatchesVectorForm: Workspace.revolute, written on scalars,
-// gives the bits of the Vec3 form it replaced in joint1 on random inputs.
+// gives the bits of the Vec3 form it replaced in joint1 on random inputs
+// (d and r_PM passed on scalars, as hinge passes them).
 func TestRevoluteMatchesVectorForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 14))
 	x := func() float64 {
@@ -30,7 +31,7 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		ka := wp.Cross(wj)
 		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
 			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
-		ws.revolute(0, 0, &R, &axis, &d, &rpm, &wp, &vp, vel)
+		ws.revolute(0, 0, &R, &axis, &wp, &vp, vel, d[0], d[1], d[2], rpm[0], rpm[1], rpm[2])
 		got := [6]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].w, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 6 {
 			for i := range 3 {
@@ -180,7 +181,8 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 }
 
 // TestPrismaticMatchesVectorForm: Workspace.prismatic, written on scalars,
-// gives the bits of the Vec3 form it replaced in joint1 on random inputs.
+// gives the bits of the Vec3 form it replaced in joint1 on random inputs
+// (the axis set as body 0's, a prismatic joint's, which slideAxes reads).
 func TestPrismaticMatchesVectorForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 17))
 	x := func() float64 {
@@ -199,7 +201,8 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		lj := lm.Scale(vel)
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		ws.prismatic(0, 0, &R, []spatial.Vec3{axis}, []float64{vel}, &d, &rpm, &wp, &vp)
+		m.Bodies[0].Joint.Type, m.Bodies[0].Joint.Axis = JointPrismatic, axis
+		ws.prismatic(0, &R, []float64{vel}, &wp, &vp, d[0], d[1], d[2], rpm[0], rpm[1], rpm[2])
 		got := [5]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 5 {
 			for i := range 3 {

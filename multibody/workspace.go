@@ -42,9 +42,10 @@ type Workspace struct {
 	cw, cl  [6]spatial.Vec3 // scratch: a joint's subspace columns in F (not cleared per joint)
 	walk    compoundWalk    // scratch: the last compound joint's parts as frames walked them
 	mo      spatial.Pose    // scratch: the last joint's X_FM(q) (frames)
+	sf, sm  spatial.Pose    // scratch: the last move's world frames F and M (frames), not zeroed on its stack
 	rf      spatial.Mat3    // scratch: the last joint's R_WF when frames makes it
 	axes    []partAxis      // the compound joints' revolute parts' unit axes (walkRotations)
-	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (joint1)
+	slides  []spatial.Vec3  // at axes' indices: a compound of slides' columns in F (slideAxes)
 	wc      jointCols       // scratch: the last joint's columns in the world orientation (worldColumns)
 	updated bool
 }
@@ -80,7 +81,7 @@ func NewWorkspace(m *Model) *Workspace {
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
-	ws.freeConstants()
+	ws.constants()
 	return ws
 }
 
@@ -156,8 +157,7 @@ func (ws *Workspace) Update(q, v []float64) {
 	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
 	xs, kin := ws.x[:len(bodies)], ws.kin[:len(bodies)]
 	for b, k := range kinds {
-		if k == kindFixed {
-			xs[b], kin[b].w, kin[b].vel = bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
+		if k == kindFixed { // its pose and zero velocities written at New (constants)
 			continue
 		}
 		tb := top[b]
@@ -182,14 +182,15 @@ func (ws *Workspace) Update(q, v []float64) {
 
 // Update's ways of moving a body (bodyKinds, fixed at NewWorkspace from the
 // body's tree and joint): welded to the world, a free joint under the world
-// (freeRoot), a revolute or prismatic joint or a compound of slides
-// (joint1), a weld under a moving parent (weld), and any other joint
+// (freeRoot), a revolute joint (hinge), a prismatic joint or a compound
+// of slides (slide), a weld under a moving parent (weld), and any other joint
 // (joint).
 const (
 	kindJoint uint8 = iota
 	kindFixed
 	kindFreeRoot
-	kindOne
+	kindHinge
+	kindSlides
 	kindWeld
 )
 
@@ -199,7 +200,8 @@ const (
 var moves = [...]func(ws *Workspace, q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3){
 	kindJoint:    (*Workspace).joint,
 	kindFreeRoot: (*Workspace).freeRoot,
-	kindOne:      (*Workspace).joint1,
+	kindHinge:    (*Workspace).hinge,
+	kindSlides:   (*Workspace).slide,
 	kindWeld:     (*Workspace).weld,
 }
 
@@ -213,8 +215,10 @@ func bodyKinds(m *Model) []uint8 {
 			kinds[b] = kindFixed
 		case t == JointFree && body.Joint.Parent < 0:
 			kinds[b] = kindFreeRoot
-		case t == JointRevolute || t == JointPrismatic || (t == JointCompound && body.Joint.slides):
-			kinds[b] = kindOne
+		case t == JointRevolute:
+			kinds[b] = kindHinge
+		case t == JointPrismatic || (t == JointCompound && body.Joint.slides):
+			kinds[b] = kindSlides
 		case t == JointWeld:
 			kinds[b] = kindWeld
 		}
@@ -228,10 +232,10 @@ func bodyKinds(m *Model) []uint8 {
 // instead of made when planarSubspace's sums are its +0 (planarHolds).
 func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	body := &ws.m.Bodies[b]
-	var xf, xm, xb spatial.Pose
-	R := ws.frames(q, b, xp, &xf, &xm, &xb, true)
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	var cols *jointCols
-	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(pc, vj, &ws.walk.xm.P) {
+	if pc := ws.fr[b].planar; pc != nil && body.Joint.planarHolds(vj, &pc.fw, &pc.fl, &ws.walk.xm.P) {
 		cols = &pc.world
 	} else {
 		cols = ws.worldColumns(q, vj, b, R)
@@ -263,7 +267,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.x[b], ws.kin[b].w = xb, spatial.Vec3{w0, w1, w2}
+	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
 	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + lj0) + e0, ((vp[1] + a1) + lj1) + e1, ((vp[2] + a2) + lj2) + e2}
 	s0, s1, s2 := cols.sw[0], cols.sw[1], cols.sw[2]
 	t0, t1, t2 := cross(p0, p1, p2, wj0, wj1, wj2)
@@ -313,8 +317,8 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 	var sw, sl vec3          // in registers, not through the stack (compoundSubspaceAt)
 	switch {
 	case body.Joint.Type == JointCompound && ws.fr[b].oneTurn:
-		if ws.fr[b].bare { // the walk kept xm alone
-			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:], true)
+		if ws.fr[b].bare { // the walk (bareWalk) kept xm alone
+			ws.walkRotations(&body.Joint, &ws.fr[b], q[body.QOff:])
 		}
 		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
@@ -329,41 +333,52 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 	return &ws.wc
 }
 
-// joint1 is joint for a revolute or a prismatic joint, written out for its
-// one subspace column: (a, 0) for a revolute joint, (0, a) for a prismatic
-// one, a the joint's Axis, and Ṡ = 0 (sw = sl = 0). It leaves out the
-// products with the zero half of the column and with sw and sl, whose
-// terms are exact zeros, so that for finite inputs it gives joint's bits
-// up to the sign of a zero (TestJoint1MatchesJoint). A compound joint of
-// slides alone (point_mass, ball_in_cup) is a prismatic joint of several
-// columns, (0, l_k) with l_k its parts' compoundColumns (constants: every
-// part follows the identity rotation), and Ṡ = 0 (no part turns the
-// next), which prismatic takes as well (TestKinfootSlidesMatchJoint).
-func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+// hinge is joint for a revolute joint, written out for its one subspace
+// column (a, 0), a the joint's Axis, and Ṡ = 0 (sw = sl = 0): frames,
+// then revolute's terms. It leaves out the products with the zero half of
+// the column and with sw and sl, whose terms are exact zeros, so that for
+// finite inputs it gives joint's bits up to the sign of a zero
+// (TestJoint1MatchesJoint). d = x_B − x_M and r_PM = x_M − x_P are
+// Vec3.Sub's differences, on scalars (passed in registers).
+func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	body := &ws.m.Bodies[b]
-	var xf, xm spatial.Pose
-	xb := &ws.x[b]
-	R := ws.frames(q, b, xp, &xf, &xm, xb, true)
-	d := xb.P.Sub(xm.P)
-	rpm := xm.P.Sub(xp.P)
-	i, j := body.VOff, &body.Joint
-	if j.Type == JointRevolute {
-		vel := 0.0
-		if vj != nil {
-			vel = vj[0]
-		}
-		ws.revolute(i, b, R, &j.Axis, &d, &rpm, wp, vp, vel)
-		return
+	vel := 0.0
+	if vj != nil {
+		vel = vj[0]
 	}
-	axes := ws.cl[:1]
-	if j.Type == JointCompound {
-		p0 := int(ws.fr[b].part0) // compoundColumns' l_k, made once (partAxes)
-		axes = ws.slides[p0 : p0+len(j.Parts)]
-	} else {
-		axes[0] = j.Axis
-	}
+	x, m, p := &xb.P, &xm.P, &xp.P
+	ws.revolute(body.VOff, b, R, &body.Joint.Axis, wp, vp, vel,
+		x[0]-m[0], x[1]-m[1], x[2]-m[2], m[0]-p[0], m[1]-p[1], m[2]-p[2])
+}
+
+// slide is joint for a prismatic joint or a compound joint of slides
+// alone, written out as prismatic's terms after frames, with d and r_PM
+// as for hinge. A compound of slides (point_mass, ball_in_cup) is a
+// prismatic joint of several columns, (0, l_k) with l_k its parts'
+// compoundColumns (constants: every part follows the identity rotation),
+// and Ṡ = 0 (no part turns the next) (TestKinfootSlidesMatchJoint).
+func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+	xm, xb := &ws.sm, &ws.x[b]
+	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
+	x, m, p := &xb.P, &xm.P, &xp.P
 	ws.kin[b].w = *wp
-	ws.prismatic(i, b, R, axes, vj, &d, &rpm, wp, vp)
+	ws.prismatic(b, R, vj, wp, vp, x[0]-m[0], x[1]-m[1], x[2]-m[2], m[0]-p[0], m[1]-p[1], m[2]-p[2])
+}
+
+// slideAxes returns body b's columns l_k in F for prismatic: a prismatic
+// joint's Axis (copied into ws.cl), or a compound of slides' compoundColumns (made once,
+// partAxes).
+func (ws *Workspace) slideAxes(b int) []spatial.Vec3 {
+	j := &ws.m.Bodies[b].Joint
+	if j.Type == JointCompound {
+		p0 := int(ws.fr[b].part0)
+		return ws.slides[p0 : p0+len(j.Parts)]
+	}
+	axes := ws.cl[:1] // scratch
+	axes[0] = j.Axis
+	return axes
 }
 
 // weld is joint for a weld (a body without a joint under a moving
@@ -378,9 +393,8 @@ func (ws *Workspace) joint1(q, vj []float64, b int, xp *spatial.Pose, wp, vp *sp
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
 func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
-	var xf, xm spatial.Pose
-	xb := &ws.x[b]
-	ws.frames(q, b, xp, &xf, &xm, xb, false) // no R_WF (the subspace is empty)
+	xm, xb := &ws.sm, &ws.x[b]
+	ws.frames(q, b, xp, &ws.sf, xm, xb, false) // no R_WF (the subspace is empty)
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
 	p0, p1, p2 := wp[0], wp[1], wp[2]
@@ -394,10 +408,9 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 	ws.kin[b].kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
-// prismatic is joint1's prismatic joint, or compound of slides, with
-// velocity indices from i on body b, its columns l_k in F the axes and its
-// velocities vj (nil: at rest), R, d and r_PM as for revolute: with L_k =
-// R l_k and v_j = Σ q̇_k L_k,
+// prismatic is slide's prismatic joint, or compound of slides, on body b,
+// its columns l_k in F slideAxes' and its velocities vj (nil: at rest), R,
+// d and r_PM as for revolute: with L_k = R l_k and v_j = Σ q̇_k L_k,
 //
 //	S_k = (0, L_k),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
 //	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
@@ -405,7 +418,8 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 // each sum in that order, on scalars: the bits of the Vec3 form
 // (TestPrismaticMatchesVectorForm). The sum v_j starts from −0, which
 // leaves its first term as it is (−0 + x is x, −0 included).
-func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, vj []float64, d, rpm, wp, vp *spatial.Vec3) {
+func (ws *Workspace) prismatic(b int, R *spatial.Mat3, vj []float64, wp, vp *spatial.Vec3, d0, d1, d2, r0, r1, r2 float64) {
+	i, axes := ws.m.Bodies[b].VOff, ws.slideAxes(b)
 	j0 := math.Copysign(0, -1)
 	j1, j2 := j0, j0
 	for k := range axes {
@@ -419,8 +433,8 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
 	}
 	p0, p1, p2 := wp[0], wp[1], wp[2]
-	a0, a1, a2 := cross(p0, p1, p2, rpm[0], rpm[1], rpm[2]) // ω_P × r_PM
-	e0, e1, e2 := cross(p0, p1, p2, d[0], d[1], d[2])       // ω_P × d
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
+	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
 	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
 	ws.kin[b].kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
@@ -429,7 +443,7 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
 }
 
-// revolute is joint1's revolute joint with velocity index i on body b, R
+// revolute is hinge's revolute joint with velocity index i on body b, R
 // = R_WF, d = x_B − x_M and r_PM = x_M − x_P: with W = R a and ω_j = q̇ W,
 //
 //	S = (W, W × d),  ω = ω_P + ω_j,  v = v_P + ω_P × r_PM + ω × d,
@@ -438,10 +452,8 @@ func (ws *Workspace) prismatic(i, b int, R *spatial.Mat3, axes []spatial.Vec3, v
 // each sum in that order, on scalars (Go keeps a Vec3, an array, in
 // memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
 // TestRevoluteMatchesVectorForm).
-func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, d, rpm, wp, vp *spatial.Vec3, vel float64) {
+func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, wp, vp *spatial.Vec3, vel, d0, d1, d2, r0, r1, r2 float64) {
 	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
-	d0, d1, d2 := d[0], d[1], d[2]
-	r0, r1, r2 := rpm[0], rpm[1], rpm[2]
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
 	w0, w1, w2 := p0+j0, p1+j1, p2+j2
@@ -474,7 +486,7 @@ var freeCols = [6]motionCol{
 // are v's six entries, and κ = 0 (Ṡ = 0 and the parent is at rest). It
 // gives what joint gives, without the twelve rotations by the identity;
 // the columns and κ, the same at every (q, v), are written once by
-// freeConstants.
+// constants.
 func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
 	ws.x[b] = freePose(q[ws.m.Bodies[b].QOff:])
 	var w, v spatial.Vec3
@@ -485,11 +497,16 @@ func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spa
 	ws.kin[b].w, ws.kin[b].vel = w, v
 }
 
-// freeConstants writes what freeRoot would write the same at every
-// Update: the unit columns (freeCols) of each free root's
-// velocities and its κ = 0. Nothing else writes a body's columns or κ.
-func (ws *Workspace) freeConstants() {
+// constants writes what Update would write the same at every call: a
+// fixed body's (welded to the world) pose, the model's Pose, and its zero
+// velocities, and each free root's unit columns (freeCols) and κ = 0
+// (freeRoot). Nothing else writes a body's pose, velocities, columns or
+// κ, and the workspace keeps the model's frames from New (jointFrames).
+func (ws *Workspace) constants() {
 	for b, k := range ws.kind {
+		if k == kindFixed {
+			ws.x[b], ws.kin[b].w, ws.kin[b].vel = ws.m.Bodies[b].Pose, spatial.Vec3{}, spatial.Vec3{}
+		}
 		if k != kindFreeRoot {
 			continue
 		}
