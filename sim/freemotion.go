@@ -187,7 +187,14 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		w.k[i] += f
 	}
 	p.Reset(m.NV)
-	p.Cliques = append(p.Cliques, w.cliques...) // one per tree, the same at every step
+	// The cliques, one per tree, are the same at every step: p holds the
+	// workspace's in place rather than a copy appended at every step (a
+	// Clique holds a slice: typedslicecopy and write barriers). Nothing
+	// writes a problem's cliques in place, the full slice expression makes
+	// an append to p's reallocate, and the one append after a Reset of a
+	// problem linearizeAt fills (copyDynamics, an RK4 stage's) appends these
+	// same values.
+	p.Cliques = w.cliques[:len(w.cliques):len(w.cliques)]
 	p.A = solver.Resize(p.A, len(w.mass))
 	for ti, q := range w.cliques {
 		off, n := q.AOff, q.Size
