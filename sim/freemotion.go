@@ -44,13 +44,19 @@ func (sim *Simulator) freeMotion() error {
 
 // explicitVStar sets v* = v0 + δt M(q0)⁻¹ k(q0, v0).
 func (sim *Simulator) explicitVStar() error {
+	return sim.explicitVStarBy(&sim.ws.factor)
+}
+
+// explicitVStarBy is explicitVStar with f the factor of the problem's A
+// (mujocoMetricVStar's damped one).
+func (sim *Simulator) explicitVStarBy(f *solver.CliqueFactor) error {
 	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
 	for c, q := range p.Cliques {
 		if sim.sleep.skipping(c) {
 			continue // v* = 0 (freezeVStar)
 		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
-		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
+		f.Solve(q, acc, 1) // M⁻¹ k, in place
 		// Cut to acc's length, so that the loop runs without bounds checks.
 		vs, v0 := p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:][:len(acc)]
 		for i, a := range acc {
@@ -135,9 +141,15 @@ func (sim *Simulator) midStepUpdate() *multibody.Workspace {
 // mass matrix, k and A (eq. 15), factors A clique by clique and fills the
 // problem's cliques, A and diag(M).
 func (sim *Simulator) linearize(v []float64) error {
+	return sim.linearizeInto(v, &sim.ws.factor)
+}
+
+// linearizeInto is linearize with A factored into f (mujocoEulerVStar's
+// metric steps factor it into the damped factor, mujocoMetricVStar).
+func (sim *Simulator) linearizeInto(v []float64, f *solver.CliqueFactor) error {
 	sim.midStep(v)
 	lw := sim.linWeights()
-	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+lw.tq, lw.cK, lw.cD, sim.dampingWeight(), &sim.ws.problem, &sim.ws.factor)
+	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+lw.tq, lw.cK, lw.cD, sim.dampingWeight(), &sim.ws.problem, f)
 }
 
 // linWeights are linearize's weights for the time step dt: cK and cD of
