@@ -114,8 +114,8 @@ func (sim *Simulator) newtonVStar() error {
 }
 
 // midStepKinematics returns a workspace holding the kinematics at the
-// mid-step point (q^θ, v^θ) of the last midStep, and points the force
-// context at it. For θq = θv = 0 (symplectic and explicit Euler) that point
+// mid-step point (q^θ, v^θ) of the last midStep (linearizeAt points the
+// force context at it). For θq = θv = 0 (symplectic and explicit Euler) that point
 // is (q0, v0), whose kinematics detectContacts has already computed in
 // kin0; otherwise kin is updated (midStepUpdate). It is small enough to
 // be inlined (advanceActivations).
@@ -124,7 +124,6 @@ func (sim *Simulator) midStepKinematics() *multibody.Workspace {
 	if sim.ws.midKin {
 		kin = sim.midStepUpdate()
 	}
-	sim.ws.ctx.WS = kin
 	return kin
 }
 
@@ -188,15 +187,14 @@ func (sim *Simulator) linearizeWeights() {
 // only MuJoCo's Euler weights (cB = δt), and only when it is not zero.
 func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float64, p *solver.Problem, f *solver.CliqueFactor) error {
 	m, w := sim.Model, &sim.ws
-	kin.BiasForces(w.k) // τ_g − C: the gravity element w.elems[0], and C, in one RNEA pass
+	kin.InverseDynamics(nil, w.k) // C − τ_g: the gravity element w.elems[0], and C, in one RNEA pass
 	sim.resetForces(cK != 0 || cD != 0)
-	w.ctx.WS = kin
-	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
-	for _, e := range w.elems[1:] {
-		e.Apply(&w.ctx, w.fout)
+	if len(w.elems) > 1 { // else F stays 0
+		sim.applyElements(kin, tm)
 	}
+	k := w.k[:len(w.fout.F)]
 	for i, f := range w.fout.F {
-		w.k[i] += f
+		k[i] = f - k[i] // k = τ_g − C + F: (−x) + f is f − x, to the bit (BiasForces' negation and the sum in one pass)
 	}
 	p.Reset(m.NV)
 	// The cliques, one per tree, are the same at every step: p holds the
@@ -240,6 +238,21 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
 	}
 	return nil
+}
+
+// applyElements adds the force elements' F (and K, D, N for a pass with
+// Jacobians) but gravity's at the point (w.qth, w.vth) whose kinematics kin
+// holds, at time tm, to w.fout (linearizeAt). It is out of line: a model
+// without such elements (a free body) does not run it.
+//
+//go:noinline
+func (sim *Simulator) applyElements(kin *multibody.Workspace, tm float64) {
+	w := &sim.ws
+	w.ctx.WS = kin
+	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
+	for _, e := range w.elems[1:] {
+		e.Apply(&w.ctx, w.fout)
+	}
 }
 
 // stepError returns step n's error err in its stage what ("sim: step n:
