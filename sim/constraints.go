@@ -20,7 +20,7 @@ type constraintWork struct {
 	controls []constraint.Control // the step's actuator inputs
 	override []bool               // set from Go by SetControl
 	act      [][4]float64         // each actuator's activation rate at the four RK4 stages (activation.go)
-	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
+	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution), kept for θq > 0 only
 	// forces are the explicit actuators' forces at (q0, v0) that
 	// actuatorForces added to the step's k, which its assembly takes
 	// (constraint.Input.Forces) rather than computing them again.
@@ -130,7 +130,7 @@ func (sim *Simulator) assembleConstraints() error {
 	if c.set == nil || w.mj.staged.contacts { // rk4ContactVStar: assembled at stage 0
 		return nil
 	}
-	if !c.relin { // c.vlin: made with the set (initConstraints)
+	if !c.relin && sim.scheme.ThetaQ > 0 { // the assembly reads VLin only then (equalities at q^θq); c.vlin: made with the set (initConstraints)
 		copy(c.vlin, w.problem.VStar)
 	}
 	if !w.mj.lazyRows && !w.mj.forces { // mujocoEulerVStar evaluated them for this step's v* (direct, or with the actuators' forces) and nothing changed them since
