@@ -216,7 +216,8 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
 		return controlsError(in, set)
 	}
-	c := asmCtx{m: m, kin: kin, in: in, prm: prm, f: f, p: p, q: in.Q0}
+	var c asmCtx // field by field: a literal is built in a temporary and copied
+	c.m, c.kin, c.in, c.prm, c.f, c.p, c.q = m, kin, in, prm, f, p, in.Q0
 	a.scale = in.DT
 	if in.ThetaQ > 0 && in.ThetaVQ > 0 {
 		a.scale = in.DT * in.ThetaQ * in.ThetaVQ

@@ -20,7 +20,7 @@ type constraintWork struct {
 	controls []constraint.Control // the step's actuator inputs
 	override []bool               // set from Go by SetControl
 	act      [][4]float64         // each actuator's activation rate at the four RK4 stages (activation.go)
-	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution)
+	vlin     []float64            // the velocities the step is linearized at (v*, then the last solution), kept for θq > 0 only
 	// forces are the explicit actuators' forces at (q0, v0) that
 	// actuatorForces added to the step's k, which its assembly takes
 	// (constraint.Input.Forces) rather than computing them again.
@@ -41,7 +41,12 @@ type constraintWork struct {
 	vprev        []float64              // the previous solution, for the re-linearization's stopping test
 	lazyCtl      []constraint.Control   // the controls they take
 	limits       constraint.LimitCoords // the limits' coordinates, for NeedsSolveCached (needsSolve)
-	in           constraint.Input       // the assembly's input (assembleRows, solveStage): Assemble takes a pointer, which would move a local to the heap
+	// in is the step's assembly input (assembleRows): Assemble takes a
+	// pointer, which would move a local to the heap. Its fields but DT,
+	// Controls and Forces are the same at every step: initConstraints sets
+	// them once. stage is an RK4 stage's (solveStage).
+	in, stage constraint.Input
+	prm       constraint.Params // the step's assembly parameters but NoSolve and ActuatorForces, set once (initConstraints)
 }
 
 // initConstraints validates Config.Constraints against the model and
@@ -65,6 +70,12 @@ func (sim *Simulator) initConstraints() error {
 	c.controls = make([]constraint.Control, len(set.Actuators))
 	c.forces = make([]constraint.ActuatorForce, len(c.set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
+	w, nv := &sim.ws, sim.Model.NV
+	c.vlin, c.vprev = make([]float64, nv), make([]float64, nv)
+	c.in = constraint.Input{Q0: w.q0, V0: w.v0, ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ,
+		KinTheta: w.kin, QTheta: w.qth, VLin: c.vlin} // assembleRows sets DT, Controls and Forces
+	c.prm = constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
+		MuJoCoLimits: sim.mujocoLimits()}
 	if err := sim.initActivations(); err != nil {
 		return err
 	}
@@ -119,11 +130,7 @@ func (sim *Simulator) assembleConstraints() error {
 	if c.set == nil || w.mj.staged.contacts { // rk4ContactVStar: assembled at stage 0
 		return nil
 	}
-	if len(c.vlin) != len(w.vstar) {
-		c.vlin = make([]float64, len(w.vstar))
-		c.vprev = make([]float64, len(w.vstar))
-	}
-	if !c.relin {
+	if !c.relin && sim.scheme.ThetaQ > 0 { // the assembly reads VLin only then (equalities at q^θq); c.vlin: made with the set (initConstraints)
 		copy(c.vlin, w.problem.VStar)
 	}
 	if !w.mj.lazyRows && !w.mj.forces { // mujocoEulerVStar evaluated them for this step's v* (direct, or with the actuators' forces) and nothing changed them since
@@ -146,11 +153,10 @@ func (sim *Simulator) assembleConstraints() error {
 // error.
 func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint.ActuatorForce, step int) error {
 	c, w := &sim.ws.cons, &sim.ws
-	c.in = constraint.Input{Q0: w.q0, V0: w.v0, DT: sim.cfg.DT, Controls: ctl, Forces: forces,
-		ThetaQ: sim.scheme.ThetaQ, ThetaVQ: sim.scheme.ThetaVQ, KinTheta: w.kin, QTheta: w.qth, VLin: w.cons.vlin}
-	prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed,
-		MuJoCoLimits: sim.mujocoLimits(), NoSolve: w.mj.direct, // directSolution reads no R
-		ActuatorForces: w.mj.forces} // the explicit actuators' forces are in v* (actuatorForces)
+	c.in.DT, c.in.Controls, c.in.Forces = sim.cfg.DT, ctl, forces // the rest set once (initConstraints)
+	prm := c.prm
+	prm.NoSolve = w.mj.direct        // directSolution reads no R
+	prm.ActuatorForces = w.mj.forces // the explicit actuators' forces are in v* (actuatorForces)
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, &c.in, prm, &w.factor, &w.problem); err != nil {
 		return stepError(step, "", err)
 	}

@@ -44,13 +44,19 @@ func (sim *Simulator) freeMotion() error {
 
 // explicitVStar sets v* = v0 + δt M(q0)⁻¹ k(q0, v0).
 func (sim *Simulator) explicitVStar() error {
+	return sim.explicitVStarBy(&sim.ws.factor)
+}
+
+// explicitVStarBy is explicitVStar with f the factor of the problem's A
+// (mujocoMetricVStar's damped one).
+func (sim *Simulator) explicitVStarBy(f *solver.CliqueFactor) error {
 	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
 	for c, q := range p.Cliques {
 		if sim.sleep.skipping(c) {
 			continue // v* = 0 (freezeVStar)
 		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
-		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
+		f.Solve(q, acc, 1) // M⁻¹ k, in place
 		// Cut to acc's length, so that the loop runs without bounds checks.
 		vs, v0 := p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:][:len(acc)]
 		for i, a := range acc {
@@ -108,8 +114,8 @@ func (sim *Simulator) newtonVStar() error {
 }
 
 // midStepKinematics returns a workspace holding the kinematics at the
-// mid-step point (q^θ, v^θ) of the last midStep, and points the force
-// context at it. For θq = θv = 0 (symplectic and explicit Euler) that point
+// mid-step point (q^θ, v^θ) of the last midStep (linearizeAt points the
+// force context at it). For θq = θv = 0 (symplectic and explicit Euler) that point
 // is (q0, v0), whose kinematics detectContacts has already computed in
 // kin0; otherwise kin is updated (midStepUpdate). It is small enough to
 // be inlined (advanceActivations).
@@ -118,7 +124,6 @@ func (sim *Simulator) midStepKinematics() *multibody.Workspace {
 	if sim.ws.midKin {
 		kin = sim.midStepUpdate()
 	}
-	sim.ws.ctx.WS = kin
 	return kin
 }
 
@@ -135,9 +140,15 @@ func (sim *Simulator) midStepUpdate() *multibody.Workspace {
 // mass matrix, k and A (eq. 15), factors A clique by clique and fills the
 // problem's cliques, A and diag(M).
 func (sim *Simulator) linearize(v []float64) error {
+	return sim.linearizeInto(v, &sim.ws.factor)
+}
+
+// linearizeInto is linearize with A factored into f (mujocoEulerVStar's
+// metric steps factor it into the damped factor, mujocoMetricVStar).
+func (sim *Simulator) linearizeInto(v []float64, f *solver.CliqueFactor) error {
 	sim.midStep(v)
 	lw := sim.linWeights()
-	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+lw.tq, lw.cK, lw.cD, sim.dampingWeight(), &sim.ws.problem, &sim.ws.factor)
+	return sim.linearizeAt(sim.midStepKinematics(), sim.State.T+lw.tq, lw.cK, lw.cD, sim.dampingWeight(), &sim.ws.problem, f)
 }
 
 // linWeights are linearize's weights for the time step dt: cK and cD of
@@ -176,18 +187,24 @@ func (sim *Simulator) linearizeWeights() {
 // only MuJoCo's Euler weights (cB = δt), and only when it is not zero.
 func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float64, p *solver.Problem, f *solver.CliqueFactor) error {
 	m, w := sim.Model, &sim.ws
-	kin.BiasForces(w.k) // τ_g − C: the gravity element w.elems[0], and C, in one RNEA pass
+	kin.InverseDynamics(nil, w.k) // C − τ_g: the gravity element w.elems[0], and C, in one RNEA pass
 	sim.resetForces(cK != 0 || cD != 0)
-	w.ctx.WS = kin
-	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
-	for _, e := range w.elems[1:] {
-		e.Apply(&w.ctx, w.fout)
+	if len(w.elems) > 1 { // else F stays 0
+		sim.applyElements(kin, tm)
 	}
+	k := w.k[:len(w.fout.F)]
 	for i, f := range w.fout.F {
-		w.k[i] += f
+		k[i] = f - k[i] // k = τ_g − C + F: (−x) + f is f − x, to the bit (BiasForces' negation and the sum in one pass)
 	}
 	p.Reset(m.NV)
-	p.Cliques = append(p.Cliques, w.cliques...) // one per tree, the same at every step
+	// The cliques, one per tree, are the same at every step: p holds the
+	// workspace's in place rather than a copy appended at every step (a
+	// Clique holds a slice: typedslicecopy and write barriers). Nothing
+	// writes a problem's cliques in place, the full slice expression makes
+	// an append to p's reallocate, and the one append after a Reset of a
+	// problem linearizeAt fills (copyDynamics, an RK4 stage's) appends these
+	// same values.
+	p.Cliques = w.cliques[:len(w.cliques):len(w.cliques)]
 	p.A = solver.Resize(p.A, len(w.mass))
 	for ti, q := range w.cliques {
 		off, n := q.AOff, q.Size
@@ -221,6 +238,21 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
 	}
 	return nil
+}
+
+// applyElements adds the force elements' F (and K, D, N for a pass with
+// Jacobians) but gravity's at the point (w.qth, w.vth) whose kinematics kin
+// holds, at time tm, to w.fout (linearizeAt). It is out of line: a model
+// without such elements (a free body) does not run it.
+//
+//go:noinline
+func (sim *Simulator) applyElements(kin *multibody.Workspace, tm float64) {
+	w := &sim.ws
+	w.ctx.WS = kin
+	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
+	for _, e := range w.elems[1:] {
+		e.Apply(&w.ctx, w.fout)
+	}
 }
 
 // stepError returns step n's error err in its stage what ("sim: step n:

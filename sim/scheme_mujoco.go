@@ -152,18 +152,25 @@ func (sim *Simulator) mujocoEulerVStar() error {
 	if sim.eulerRows() {
 		sim.startMuJoCoRows() // MuJoCo's contacts and rows (mujoco_rows.go)
 	}
-	if err := sim.linearize(w.vstar); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
+	set := w.cons.set
+	w.mj.direct = set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0)
+	metric := w.mj.damped && !w.mj.direct && (len(w.pairs) > 0 || set != nil)
+	f := &w.factor
+	if metric {
+		f = &w.mj.dampF // A = M + δt B's factor, which mujocoMetricVStar keeps for mapVelocity
+	}
+	if err := sim.linearizeInto(w.vstar, f); err != nil { // θq = θv = 0: M(q0), k(q0, v0), A = M + δt B
 		return err
 	}
 	w.mj.metric = false
-	if set := w.cons.set; set != nil && len(w.pairs) == 0 && !sim.needsSolve(w.q0) {
-		w.mj.direct, w.mj.lazyRows = true, true
+	if w.mj.direct {
+		w.mj.lazyRows = true
 		sim.evalControls()
 		set.ExplicitForcesCoords(sim.Model, w.q0, w.v0, w.cons.controls, w.k, nil, &w.cons.terms)
 	} else if set != nil && len(w.pairs) > 0 {
 		sim.actuatorForces()
 	}
-	if w.mj.damped && !w.mj.direct && (len(w.pairs) > 0 || w.cons.set != nil) {
+	if metric {
 		return sim.mujocoMetricVStar()
 	}
 	return sim.explicitVStar()
@@ -206,14 +213,12 @@ func (sim *Simulator) actuatorForces() {
 func (sim *Simulator) mujocoMetricVStar() error {
 	w, mw, p := &sim.ws, &sim.ws.mj, &sim.ws.problem
 	copy(mw.k, w.k) // explicitVStar overwrites k
-	// v*_B with the factor of A = M + h B that linearize made.
-	if err := sim.explicitVStar(); err != nil {
+	// v*_B with the factor of A = M + h B that linearize made into dampF
+	// (mujocoEulerVStar), which mapVelocity reads; w.factor's is M's.
+	if err := sim.explicitVStarBy(&mw.dampF); err != nil {
 		return err
 	}
 	copy(mw.vB, p.VStar)
-	// That factor is dampF's, which factoring p.A again would give to the
-	// bit: the two factors trade storage, and w.factor's takes M's.
-	mw.dampF, w.factor = w.factor, mw.dampF
 	copy(p.A, w.mass[:len(p.A)])
 	if err := w.factor.FactorTreeMass(p); err != nil { // A = M
 		return stepError(sim.step+1, "M", err)

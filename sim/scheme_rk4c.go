@@ -317,7 +317,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		prof.lap(StageContactAssembly)
 	}
 	if w.cons.set != nil {
-		in := &w.cons.in // not a local: Assemble would move it to the heap
+		in := &w.cons.stage // not a local: Assemble would move it to the heap
 		*in = constraint.Input{Q0: w.qth, V0: st.vs, DT: dt, Controls: w.cons.controls, ThetaVQ: 1,
 			KinTheta: kin, QTheta: w.qth, VLin: p.VStar}
 		prm := constraint.Params{Beta: sim.cfg.Contact.Beta, MaxRecoverySpeed: sim.cfg.Contact.MaxRecoverySpeed, MuJoCoLimits: true,

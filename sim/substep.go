@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -84,26 +85,67 @@ func sameGeometries(x, y *contact.Pair) bool {
 // centripetal acceleration of its centre, at d from the body's origin,
 // and of its surface, at ρ (the shape's reach) from its centre, where ω⊥
 // is ω without the components that do not move the surface (none for a
-// sphere, the axial one for a cylinder or capsule). 0 for a body welded to
-// the world.
+// sphere, the axial one for a cylinder or capsule: offAxis). 0 for a body
+// welded to the world. d, ρ and the shape's kind are the geometry's
+// curvTerms, set at New.
 func (sim *Simulator) curvatureError(g, b int) float64 {
 	if b < 0 || sim.Model.Bodies[b].Tree < 0 {
 		return 0
 	}
-	geo := &sim.Model.Geometries[g]
+	ct := &sim.ws.curv[g]
 	w, _ := sim.ws.kin0.Velocity(b)
-	d := geo.Pose.P.Norm()
-	rho := sim.ws.reach[g] - d
 	wp := w
-	switch geo.Shape.Kind {
-	case geometry.Sphere:
+	switch ct.surf {
+	case surfNone:
 		wp = spatial.Vec3{}
-	case geometry.Cylinder, geometry.Capsule:
-		axis := sim.ws.kin0.Pose(b).R.Rotate(geo.Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
-		wp = w.Sub(axis.Scale(w.Dot(axis)))
+	case surfOffAxis:
+		wp = sim.offAxis(g, b, w)
 	}
 	dt := sim.cfg.DT
-	return dt * dt / 2 * (d*w.Dot(w) + rho*wp.Dot(wp))
+	return dt * dt / 2 * (ct.d*w.Dot(w) + ct.rho*wp.Dot(wp))
+}
+
+// curvTerms are a geometry's constants for curvatureError: d, its
+// centre's distance from its body's origin, ρ = reach − d, and which
+// components of ω move its surface (surf).
+type curvTerms struct {
+	d, rho float64
+	surf   uint8
+}
+
+// The components of ω that move a geometry's surface (curvTerms.surf).
+const (
+	surfAll     = iota // any shape but those below
+	surfNone           // a sphere
+	surfOffAxis        // a cylinder or capsule: all but the axial one (offAxis)
+)
+
+// curvatureTerms returns the curvTerms of m's geometries, of reaches reach.
+func curvatureTerms(m *multibody.Model, reach []float64) []curvTerms {
+	ct := make([]curvTerms, len(m.Geometries))
+	for g := range m.Geometries {
+		geo := &m.Geometries[g]
+		d := geo.Pose.P.Norm()
+		ct[g] = curvTerms{d: d, rho: reach[g] - d}
+		switch geo.Shape.Kind {
+		case geometry.Sphere:
+			ct[g].surf = surfNone
+		case geometry.Cylinder, geometry.Capsule:
+			ct[g].surf = surfOffAxis
+		}
+	}
+	return ct
+}
+
+// offAxis returns ω without its component along the axis of geometry g
+// (a cylinder or capsule) of body b (curvatureError), out of line: most
+// contact shapes are not such.
+//
+//go:noinline
+func (sim *Simulator) offAxis(g, b int, w spatial.Vec3) spatial.Vec3 {
+	geo := &sim.Model.Geometries[g]
+	axis := sim.ws.kin0.Pose(b).R.Rotate(geo.Pose.R.Rotate(spatial.Vec3{0, 0, 1}))
+	return w.Sub(axis.Scale(w.Dot(axis)))
 }
 
 // takeSubsteps is take for a step of k substeps (substepped): it keeps

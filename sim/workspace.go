@@ -12,6 +12,7 @@ type Workspace struct {
 	// geometry
 	col   collider       // collision detection at q0: geometry poses, boxes, candidates
 	reach []float64      // how far each geometry reaches from its body's origin (static)
+	curv  []curvTerms    // each geometry's constants for curvatureError (static)
 	spec  []float64      // each geometry's speculative margin this step
 	pairs []contact.Pair // the step's contacts
 
@@ -77,6 +78,7 @@ func (w *Workspace) init(m *multibody.Model, cfg *Config) {
 	for i := range m.Geometries {
 		w.reach[i] = reach(&m.Geometries[i].Shape, m.Geometries[i].Pose)
 	}
+	w.curv = curvatureTerms(m, w.reach)
 	w.col.filter.init(m)
 	w.noContact = idleSteps && w.col.filter.none()
 	w.col.cull = planeCulling
