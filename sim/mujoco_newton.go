@@ -108,35 +108,74 @@ type newtonWork struct {
 }
 
 // resize sizes the scratch for nv velocities, n rows and nr problem rows;
-// with the sizes (and the path, nw.sp.on) of the last call it does
-// nothing, the slices having those lengths already (nothing else
-// re-slices them, and Resize clears nothing).
+// with the sizes (and the path, nw.sp.on) of the last call it only
+// restores j and m, the slices having those lengths already (nothing
+// else re-slices them, and Resize clears nothing).
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
-	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
-	if key == nw.sized && nw.qacc != nil {
-		nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
-		return
+	if key := [4]int{nv, n, nr, boolInt(nw.sp.on)}; key != nw.sized || nw.qacc == nil {
+		nw.resizeTo(key)
 	}
+	nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
+}
+
+// resizeTo sizes, for key = (nv, n, nr, sparse), the slices whose sizes
+// changed since the last call: the rows' (sizeRows) when the row count
+// changes, as it does with the contacts (dm hopper: on some steps), the
+// velocities' (sizeVelocities) only when nv or the path does. A slice
+// left alone already has the length Resize would give it (the same
+// storage and contents). Out of line: most steps keep their sizes.
+//
+//go:noinline
+func (nw *newtonWork) resizeTo(key [4]int) {
+	old, all := nw.sized, nw.qacc == nil
 	nw.sized = key
-	dense, jn := nv*nv, n*nv
-	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
-		dense, jn = 0, 0
+	nv, n := key[0], key[1]
+	velocities := all || nv != old[0] || key[3] != old[3]
+	if velocities {
+		nw.sizeVelocities(nv)
+	}
+	if velocities || n != old[1] {
+		nw.sizeRows(nv, n)
+	}
+	if all || key[2] != old[2] {
+		if cap(nw.rowk) < key[2] {
+			nw.rowk = make([]int, key[2])
+		}
+		nw.rowk = nw.rowk[:key[2]]
+	}
+}
+
+// sizeVelocities sizes the scratch of nv velocities (and nv×nv, empty on
+// the sparse path, which keeps no dense matrix; resizeTo).
+func (nw *newtonWork) sizeVelocities(nv int) {
+	dense := nv * nv
+	if nw.sp.on {
+		dense = 0
 	}
 	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
-	nw.m = nw.mown
-	nw.jown = solver.Resize(nw.jown, jn)
-	nw.j = nw.jown
-	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
-		*s = solver.Resize(*s, n)
-	}
-	nw.quad = solver.Resize(nw.quad, 3*n)
 	nw.tcol = solver.Resize(nw.tcol, 3*nv)
 	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
 		*s = solver.Resize(*s, nv)
 	}
+	nw.local = solver.Resize(nw.local, 36)
+	nw.ltj = solver.Resize(nw.ltj, 6*nv)
+}
+
+// sizeRows sizes the scratch of n rows, and J's n×nv (empty on the sparse
+// path; resizeTo).
+func (nw *newtonWork) sizeRows(nv, n int) {
+	jn := n * nv
+	if nw.sp.on {
+		jn = 0
+	}
+	nw.jown = solver.Resize(nw.jown, jn)
+	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
+		*s = solver.Resize(*s, n)
+	}
+	nw.quad = solver.Resize(nw.quad, 3*n)
 	if cap(nw.state) < n {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
 	}
@@ -145,12 +184,6 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.jfrom = make([]int, n)
 	}
 	nw.jfrom = nw.jfrom[:n]
-	if cap(nw.rowk) < nr {
-		nw.rowk = make([]int, nr)
-	}
-	nw.rowk = nw.rowk[:nr]
-	nw.local = solver.Resize(nw.local, 36)
-	nw.ltj = solver.Resize(nw.ltj, 6*nv)
 }
 
 // setCones sizes the elliptic contacts' scratch for w's cones and sets
