@@ -201,12 +201,13 @@ func (nw *newtonWork) setCones(w *pgsWork) {
 	}
 }
 
-// solveNewton solves p, whose rows w.order put in MuJoCo's order (w.perm,
+// solveNewton solves c.p, whose rows w.order put in MuJoCo's order (w.perm,
 // w.class, w.floss in MuJoCo's units), with MuJoCo 2.2.2's Newton at the
-// point q with rows made at velocity vs, into res. w.x holds qacc_smooth
-// (world coordinates).
-func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
+// point c.q with rows made at velocity c.vs, into c.res. w.x holds
+// qacc_smooth (world coordinates).
+func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
+	p, q := c.p, c.q
 	nv, n := p.NV, len(w.perm)
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
@@ -229,7 +230,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
-	nw.finish(sim, p, w, q, vs, dt, res, iters, converged)
+	nw.finish(sim, c, w, dt, iters, converged)
 }
 
 // setRows sets Newton's rows in MuJoCo's order (perm): aref = (v̂ − J v_s)/δt

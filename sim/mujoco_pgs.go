@@ -128,36 +128,62 @@ func (m *pgsMomentum) size(nv int) {
 	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
 }
 
-// solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
-// pairs say where the pairs' contacts went, or a problem without contacts)
-// with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
-// point q (world coordinates, kinematics kin) with rows made at velocity
-// vs, into res; it reports false, having solved nothing, when the problem
-// has rows PGS does not handle here (contacts with the elliptic cone or
-// condim 4 and 6, rows of other kinds), which the configured solver then
-// solves.
-func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+// pgsCall is one solve's arguments down the chain of MuJoCo's solvers
+// (tryPGS, solvePGS, pgsSetup, solveNewton, newtonWork.finish, noSlip):
+// the problem p (a pyramid problem of solvePyramid, whose blocks and pairs
+// say where the pairs' contacts went, or a problem without contacts, whose
+// blocks are identBlocks'), the kinematics kin at the stage point q (world
+// coordinates: the step's start q0 or, with stage, an rk4 stage's point,
+// the workspace's q^θ), the velocity vs the rows were made at, and the
+// result res. Its maker keeps it on its stack and passes its address: the
+// chain's functions each spilt and reloaded the 14 words of their
+// argument lists around their calls.
+type pgsCall struct {
+	p      *solver.Problem
+	blocks []pyramidBlock
+	pairs  []contact.Pair
+	kin    *multibody.Workspace
+	q, vs  []float64
+	res    *solver.Result
+}
+
+// stagePoint returns the point of a solve's rows: the step's start q0 or,
+// with stage, an rk4 stage's point (the workspace's q^θ).
+func (sim *Simulator) stagePoint(stage bool) []float64 {
+	if stage {
+		return sim.ws.qth
+	}
+	return sim.ws.q0
+}
+
+// solvePGS solves c.p with MuJoCo 2.2.2's PGS from the warm start
+// sim.pgsWarm, into c.res (pgsCall); it reports false, having solved
+// nothing, when the problem has rows PGS does not handle here (contacts
+// with the elliptic cone or condim 4 and 6, rows of other kinds), which
+// the configured solver then solves.
+func (sim *Simulator) solvePGS(c *pgsCall) (bool, error) {
 	newton := sim.cfg.Contact.Newton
-	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, newton); !ok || err != nil {
+	if ok, err := sim.pgsSetup(c, newton); !ok || err != nil {
 		return ok, err
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
 	if newton { // MuJoCo's Newton on the same rows (mujoco_newton.go)
 		if len(w.fixed) != 0 { // newtonSmooth's test, before its call's set-up
-			sim.newtonSmooth(p, dt)
+			sim.newtonSmooth(c.p, dt)
 		}
-		sim.solveNewton(p, q, vs, dt, res)
+		sim.solveNewton(c, dt)
 		return true, nil
 	}
-	sim.warmStart(p, q, dt)
+	p, res := c.p, c.res
+	sim.warmStart(p, c.q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
 	w.stats(p, res, iters, converged)
 	return true, nil
 }
 
-// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for p
-// (solvePGS): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
+// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for c.p
+// (solvePGS; c.q is not read): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
 // (delassus), efc_b with the explicit actuators' rows folded in
 // (foldFixed), the friction loss bounds in MuJoCo's units. It reports
 // false, having set nothing usable, when p has rows PGS does not handle
@@ -165,11 +191,11 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 // newton (MuJoCo's Newton, mujoco_newton.go) it sets neither AR nor the
 // folded rows, which Newton does not use (newtonSmooth folds the fixed
 // rows into qacc_smooth).
-func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, newton bool) (bool, error) {
-	nc := len(pairs)
+func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
+	p, vs := c.p, c.vs
 	w := &sim.ws.pgs
-	w.contactOrder(pairs, sim.Model, kin)
-	if !w.order(p, blocks, nc, newton && sim.cfg.Contact.NoSlipIterations <= 0) {
+	w.contactOrder(c.pairs, sim.Model, c.kin)
+	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0) {
 		return false, nil
 	}
 	dt := sim.cfg.DT
@@ -838,7 +864,8 @@ func (sim *Simulator) initPGS() {
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
 func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
-	ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res)
+	c := pgsCall{p: &pw.p, blocks: pw.blocks, pairs: pairs, kin: kin, q: sim.stagePoint(stage), vs: vs, res: &pw.res}
+	ok, err := sim.tryPGS(&c)
 	if err != nil {
 		return err
 	}
@@ -850,27 +877,22 @@ func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair,
 	if sim.cfg.Contact.NoSlipIterations <= 0 {
 		return nil // noSlip's first test, before its call's set-up
 	}
-	return sim.noSlip(&pw.p, pw.blocks, pairs, kin, vs, stage, ok, &pw.res) // mj_solNoSlip (mujoco_noslip.go)
+	return sim.noSlip(&c, ok) // mj_solNoSlip (mujoco_noslip.go)
 }
 
-// tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
-// it, at the step's start (q0) or, with stage, at an rk4 stage's point
-// (the workspace's q^θ), and reports whether it did. The first solve of a
+// tryPGS solves c.p with PGS (solvePGS) when the contact parameters ask
+// for it, and reports whether it did. The first solve of a
 // simulator runs twice: MuJoCo's mj_forward at the initial state, which
 // Gymnasium's reset and the reference tool call before mj_step, leaves its
 // qacc as the first step's warm start (mj_resetData zeroes it).
-func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+func (sim *Simulator) tryPGS(c *pgsCall) (bool, error) {
 	if sim.cfg.Contact.PGSIterations <= 0 {
 		return false, nil
 	}
-	q := sim.ws.q0
-	if stage {
-		q = sim.ws.qth
-	}
 	if sim.pgsWarm.set {
-		return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+		return sim.solvePGS(c)
 	}
-	return sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res)
+	return sim.firstSolvePGS(c)
 }
 
 // firstSolvePGS is tryPGS's solve on a simulator's first solve: mj_forward's
@@ -878,13 +900,13 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 // step's own; out of line: it runs once.
 //
 //go:noinline
-func (sim *Simulator) firstSolvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
-	ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+func (sim *Simulator) firstSolvePGS(c *pgsCall) (bool, error) {
+	ok, err := sim.solvePGS(c)
 	if !ok || err != nil {
 		return ok, err
 	}
-	sim.keepSolveWarm(q, res.V, vs)
-	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+	sim.keepSolveWarm(c.q, c.res.V, c.vs)
+	return sim.solvePGS(c)
 }
 
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
@@ -898,12 +920,11 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 	if !pgs && !noslip {
 		return false, nil
 	}
-	w := &sim.ws.pgs
-	ident := w.identBlocks(len(p.Constraints))
+	c := pgsCall{p: p, blocks: sim.ws.pgs.identBlocks(len(p.Constraints)), kin: kin, q: sim.stagePoint(stage), vs: vs, res: res}
 	ok := false
 	if pgs {
 		var err error
-		if ok, err = sim.tryPGS(p, ident, nil, kin, vs, stage, res); err != nil {
+		if ok, err = sim.tryPGS(&c); err != nil {
 			return true, err
 		}
 	}
@@ -915,7 +936,7 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 			return true, err
 		}
 	}
-	return true, sim.noSlip(p, ident, nil, kin, vs, stage, ok, res) // mj_solNoSlip (mujoco_noslip.go)
+	return true, sim.noSlip(&c, ok) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // identBlocks returns the blocks of a problem of n blocks without
