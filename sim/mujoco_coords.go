@@ -189,12 +189,22 @@ func (nw *newtonWork) rowNZ(k int) []int32 {
 // dotNZ, whose skipped zeros give no NaN.
 func (nw *newtonWork) mulJDense(x, out []float64) {
 	nv, n := nw.nv, nw.n
-	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
 	x, out = x[:nv], out[:n]
 	if nv < mulJWholeNV && finiteAll(x) {
-		mulMat(j, x, out, n, nv)
+		mulMat(nw.j, x, out, n, nv)
 		return
 	}
+	nw.mulJRows(x, out)
+}
+
+// mulJRows is mulJDense over the rows' patterns (len(x) = nv, len(out) =
+// n): dotNZ on a row of few non-zeros, mulMat on each run of the others.
+// Out of line: below mulJWholeNV velocities a step takes mulMat alone.
+//
+//go:noinline
+func (nw *newtonWork) mulJRows(x, out []float64) {
+	nv, n := nw.nv, nw.n
+	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
 	for k := 0; k < n; {
 		if idx := nz[off[k]:off[k+1]]; 2*len(idx) < nv {
 			out[k] = dotNZ(j[k*nv:(k+1)*nv], x, idx, nv)

@@ -731,25 +731,41 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		return
 	}
 	w.gv = solver.Resize(w.gv, p.NR)
+	chk := 0.0 // Σ (γ_r − γ_r): +0 while every γ_r is finite, NaN after one is not (momentumError)
 	for i := range p.Constraints {
 		c := &p.Constraints[i]
 		if c.Kind != solver.Interval {
-			w.evalBlock(p, i, res.VC)
+			chk += w.evalBlock(p, i, res.VC)
 			continue
 		}
 		par := p.Params[c.Par : c.Par+2]
-		_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+		_, g, _ := solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+		w.gv[c.Row] = g
+		chk += g - g
 	}
-	st.MomentumError = w.momentumError(p, res.V, w.gv)
+	st.MomentumError = w.momentumError(p, res.V, w.gv, chk)
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
-// (stats: a block other than a one-row Interval, out of line).
+// and returns Σ (γ_r − γ_r) over its rows (stats: a block other than a
+// one-row Interval, out of line).
 //
 //go:noinline
-func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
+func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) float64 {
 	c := &p.Constraints[i]
-	p.Eval(i, vc[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
+	g := w.gv[c.Row : c.Row+c.Size]
+	p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
+	return finiteCheck(g)
+}
+
+// finiteCheck returns Σ (x_i − x_i) over x: +0 when every x_i is finite,
+// NaN when one is not (x − x is NaN for ±Inf and NaN).
+func finiteCheck(x []float64) float64 {
+	chk := 0.0
+	for _, v := range x {
+		chk += v - v
+	}
+	return chk
 }
 
 // momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
@@ -759,13 +775,12 @@ func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
 // ±0, to sums that start at +0 and so are never −0), and A(v − v*) and A v
 // in one pass over each clique's block of A, each row's two sums from +0
 // in column order as linalg.MulVec forms them. A γ that is not finite
-// takes Momentum itself (there, a zero of J times ±Inf is NaN).
-func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
-	for _, g := range gamma[:p.NR] {
-		if g-g != 0 {
-			em, _, _, _ := w.scr.Momentum(p, v, gamma)
-			return em
-		}
+// takes Momentum itself (there, a zero of J times ±Inf is NaN): chk is
+// finiteCheck(gamma[:p.NR]), which stats sums as it sets γ.
+func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float64) float64 {
+	if chk != 0 {
+		em, _, _, _ := w.scr.Momentum(p, v, gamma)
+		return em
 	}
 	nv, m := p.NV, &w.em
 	if len(m.diff) != nv { // the four are sized together, here alone
