@@ -299,7 +299,7 @@ func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 // no copy; with T the identity too (the planar models) and Newton's solve,
 // nw.m is that block in place, as MuJoCo reads d->qM: turnMass's copy
 // differs from it only by a −0 made +0, and Newton's readers of M,
-// mulMDense and addLower, add M's entries (or their products with finite
+// mulM and addLower, add M's entries (or their products with finite
 // or non-finite x, ±0 or NaN alike for either zero) to sums that start at
 // +0 and so are never −0, where either zero gives the same bits. CG's
 // factorM copies M and divides by its entries, where a −0 stays −0: CG
@@ -652,13 +652,13 @@ func (nw *newtonWork) turnTriple(b, o int, x []float64) {
 	}
 }
 
-// mclMinNV is the least nv whose M x and Hessian go by cliques (mulMDense,
+// mclMinNV is the least nv whose M x and Hessian go by cliques (mulM,
 // firstCols): below it the calls per clique cost more than the zeros they
 // skip (dm ball_in_cup, nv 4 in two cliques: +90 instructions a step).
 const mclMinNV = 16
 
-// mulMDense sets out = M x on the dense path (mju_mulMatVec: mju_dot per
-// row), each clique's rows by mulRows over a window of columns around the
+// mulM sets out = M x (on the sparse path mulMSparse). The dense path, its
+// own code, is mju_mulMatVec, mju_dot per row: each clique's rows by mulRows over a window of columns around the
 // clique: M is block diagonal by the problem's cliques (massCoordinates:
 // M_w is, and T turns only angular blocks inside a clique), and a window
 // [lo4, hi4) that starts on a multiple of four gives each term the partial
@@ -668,7 +668,11 @@ const mclMinNV = 16
 // off the clique, are M's zeros times x: ±0 added to sums that start at
 // +0 and so are never −0, so the bits are mulMat's for a finite x
 // (TestMulMDenseMatchesMulMat). One clique over all of M takes mulMat.
-func (nw *newtonWork) mulMDense(x, out []float64) {
+func (nw *newtonWork) mulM(x, out []float64) {
+	if nw.sp.on {
+		nw.mulMSparse(x, out)
+		return
+	}
 	nv := nw.nv
 	if len(nw.mcl) <= 1 {
 		mulMat(nw.m, x, out, nv, nv)

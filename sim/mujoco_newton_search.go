@@ -169,7 +169,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
 	// symmetric copy of it is not needed for the same bits. M's entries off
-	// its cliques' blocks are +0 (mulMDense), which leave H's sums as they
+	// its cliques' blocks are +0 (mulM), which leave H's sums as they
 	// are (never −0: they start at +0), so only the blocks are added.
 	if len(nw.mcl) <= 1 {
 		addLower(h, m, nv, 0, nv)
