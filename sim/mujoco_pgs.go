@@ -979,11 +979,21 @@ func (w *pgsWork) growIdent(n int) {
 }
 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
-// next warm start (keepWarm, in MuJoCo's coordinates).
+// next warm start (keepWarm, in MuJoCo's coordinates): a Newton or CG
+// solve's own qacc when v is its answer (keepNewtonWarm), else keepDiffWarm.
 func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 	if sim.keepNewtonWarm(v) {
 		return
 	}
+	sim.keepDiffWarm(q, v, vs)
+}
+
+// keepDiffWarm keeps (v − vs)/δt, turned to MuJoCo's coordinates at q,
+// as the next warm start (keepSolveWarm; out of line: a Newton step keeps
+// its qacc as found).
+//
+//go:noinline
+func (sim *Simulator) keepDiffWarm(q, v, vs []float64) {
 	w := &sim.ws.pgs
 	w.y = solver.Resize(w.y, len(v))
 	for i := range v {
@@ -996,7 +1006,8 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 // keepEulerWarm keeps a mujoco-euler step's acceleration as the next warm
 // start: (v − v0)/δt of the solver's v (with joint damping, the one found
 // with A = M, before mapVelocity: MuJoCo's qacc, which mj_Euler does not
-// overwrite); rk4 steps keep their stages' (rk4Stage, rk4Combine).
+// overwrite); rk4 steps keep their stages' (rk4Stage, rk4Combine). It is
+// keepSolveWarm at (q0, v, v0), that layer's two calls made here.
 func (sim *Simulator) keepEulerWarm() {
 	w := &sim.ws
 	if sim.cfg.Contact.PGSIterations <= 0 || w.mj.rk4 || len(w.result.V) != sim.Model.NV {
@@ -1005,7 +1016,9 @@ func (sim *Simulator) keepEulerWarm() {
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule {
 		return
 	}
-	sim.keepSolveWarm(w.q0, w.result.V, w.v0)
+	if !sim.keepNewtonWarm(w.result.V) {
+		sim.keepDiffWarm(w.q0, w.result.V, w.v0)
+	}
 }
 
 // checkpoint returns a copy of the warm start, nil when unset.
