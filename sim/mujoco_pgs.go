@@ -805,8 +805,11 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float
 
 // products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
 // of p's cliques (momentumError; len(v) = p.NV, the length the scratch
-// was sized to). Out of line, with its own few live values: inlined, the
-// clique loop's arguments to mulA2 were spilt around every call.
+// was sized to), each row's two sums from +0 in column order
+// (linalg.MulVec's bits), rows two at a time (mulA2Rows, which reads the
+// clique's x and v once for both), in one function: a call per clique
+// (mulA2) passed 15 words. Out of line, with its own few live values:
+// inlined, the clique loop's arguments were spilt around every call.
 //
 //go:noinline
 func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
@@ -816,29 +819,21 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 	}
 	for c := range p.Cliques {
 		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
-		mulA2(p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:], m.av[o:])
-	}
-}
-
-// mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
-// len(y)), each row's sums from +0 in column order (linalg.MulVec's bits).
-// Rows go two at a time (mulA2Rows), which reads x and y once for both.
-func mulA2(a, x, y, r, av []float64) {
-	n := len(x)
-	y, r, av = y[:n], r[:n], av[:n]
-	i := 0
-	for ; i+1 < n; i += 2 {
-		r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
-	}
-	if i < n {
-		row := a[i*n : (i+1)*n]
-		xs, ys := x[:len(row)], y[:len(row)]
-		s, t := 0.0, 0.0
-		for j, aij := range row {
-			s += aij * xs[j]
-			t += aij * ys[j]
+		a, x, y, r, av := p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:o+n], m.av[o:o+n]
+		i := 0
+		for ; i+1 < n; i += 2 {
+			r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
 		}
-		r[i], av[i] = s, t
+		if i < n { // an odd clique's last row
+			row := a[i*n : (i+1)*n]
+			xs, ys := x[:len(row)], y[:len(row)]
+			s, t := 0.0, 0.0
+			for j, aij := range row {
+				s += aij * xs[j]
+				t += aij * ys[j]
+			}
+			r[i], av[i] = s, t
+		}
 	}
 }
 
