@@ -169,7 +169,7 @@ func (pt *pattern) row(k int) []int32 {
 	return pt.nz[pt.off[k]:pt.off[k+1]]
 }
 
-// mulJWholeNV is the least nv whose J x (mulJDense) goes over the rows'
+// mulJWholeNV is the least nv whose J x (mulJ) goes over the rows'
 // patterns: below it, over all of J.
 const mulJWholeNV = 12
 
@@ -178,23 +178,38 @@ func (nw *newtonWork) rowNZ(k int) []int32 {
 	return nw.jnz.row(k)
 }
 
-// mulJDense sets out = J x in MuJoCo's coordinates on the dense path
-// (mju_mulMatVec: mju_dot per row), a row with few non-zeros by dotNZ,
+// mulJ sets out = J x in MuJoCo's coordinates (mj_mulJacVec; on the sparse
+// path mulJSparse). The dense path is its own code, not a call a layer
+// down: mju_mulMatVec, mju_dot per row, a row with few non-zeros by dotNZ,
 // each run of the others by mulMat: the same bits. Below mulJWholeNV
 // velocities a finite x takes mulMat over all of J, as MuJoCo does: a
 // row's zeros then add ±0 to dot4's sums, which start at +0 and so are
 // never −0, the bits of dotNZ's; a row of a few columns costs dotNZ's call
-// and its switch a term more than the dense dot (dm hopper, nv 7: mulJDense
+// and its switch a term more than the dense dot (dm hopper, nv 7: mulJ
 // with dotNZ 4 667 → mulRows' +1 689 a step). An x with ±Inf or NaN keeps
 // dotNZ, whose skipped zeros give no NaN.
-func (nw *newtonWork) mulJDense(x, out []float64) {
-	nv, n := nw.nv, nw.n
-	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
-	x, out = x[:nv], out[:n]
-	if nv < mulJWholeNV && finiteAll(x) {
-		mulMat(j, x, out, n, nv)
+func (nw *newtonWork) mulJ(x, out []float64) {
+	if nw.sp.on {
+		nw.mulJSparse(x, out)
 		return
 	}
+	nv, n := nw.nv, nw.n
+	x, out = x[:nv], out[:n]
+	if nv < mulJWholeNV && finiteAll(x) {
+		mulMat(nw.j, x, out, n, nv)
+		return
+	}
+	nw.mulJRows(x, out)
+}
+
+// mulJRows is mulJ's dense path over the rows' patterns (len(x) = nv, len(out) =
+// n): dotNZ on a row of few non-zeros, mulMat on each run of the others.
+// Out of line: below mulJWholeNV velocities a step takes mulMat alone.
+//
+//go:noinline
+func (nw *newtonWork) mulJRows(x, out []float64) {
+	nv, n := nw.nv, nw.n
+	j, off, nz := nw.j, nw.jnz.off, nw.jnz.nz
 	for k := 0; k < n; {
 		if idx := nz[off[k]:off[k+1]]; 2*len(idx) < nv {
 			out[k] = dotNZ(j[k*nv:(k+1)*nv], x, idx, nv)
@@ -210,15 +225,21 @@ func (nw *newtonWork) mulJDense(x, out []float64) {
 	}
 }
 
-// mulJTDense adds Jᵀ f to out (zeroed by mulJT) on the dense path, row by
-// row as mju_mulMatTVec, skipping f_k = 0 as MuJoCo does: a row with few
+// mulJT sets out = Jᵀ f (mj_mulJacTVec; on the sparse path mulJTSparse).
+// The dense path, its own code, goes row by row as mju_mulMatTVec,
+// skipping f_k = 0 as MuJoCo does: a row with few
 // non-zeros over its pattern (rowPattern), a dense row over all of it (its
 // zeros add ±0 to sums that are never −0). Two dense rows that follow each
 // other among the rows with f_k ≠ 0 go through out together (addScl2):
 // each entry gets the same two terms in the same order.
-func (nw *newtonWork) mulJTDense(f, out []float64) {
+func (nw *newtonWork) mulJT(f, out []float64) {
 	nv := nw.nv
 	out = out[:nv]
+	clear(out)
+	if nw.sp.on {
+		nw.mulJTSparse(f, out)
+		return
+	}
 	var held []float64 // a dense row waiting for a second one
 	var hf float64
 	for k, fk := range f[:nw.n] {

@@ -108,35 +108,74 @@ type newtonWork struct {
 }
 
 // resize sizes the scratch for nv velocities, n rows and nr problem rows;
-// with the sizes (and the path, nw.sp.on) of the last call it does
-// nothing, the slices having those lengths already (nothing else
-// re-slices them, and Resize clears nothing).
+// with the sizes (and the path, nw.sp.on) of the last call it only
+// restores j and m, the slices having those lengths already (nothing
+// else re-slices them, and Resize clears nothing).
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
-	key := [4]int{nv, n, nr, boolInt(nw.sp.on)}
-	if key == nw.sized && nw.qacc != nil {
-		nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
-		return
+	if key := [4]int{nv, n, nr, boolInt(nw.sp.on)}; key != nw.sized || nw.qacc == nil {
+		nw.resizeTo(key)
 	}
+	nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
+}
+
+// resizeTo sizes, for key = (nv, n, nr, sparse), the slices whose sizes
+// changed since the last call: the rows' (sizeRows) when the row count
+// changes, as it does with the contacts (dm hopper: on some steps), the
+// velocities' (sizeVelocities) only when nv or the path does. A slice
+// left alone already has the length Resize would give it (the same
+// storage and contents). Out of line: most steps keep their sizes.
+//
+//go:noinline
+func (nw *newtonWork) resizeTo(key [4]int) {
+	old, all := nw.sized, nw.qacc == nil
 	nw.sized = key
-	dense, jn := nv*nv, n*nv
-	if nw.sp.on { // the sparse path keeps no nv×nv or n×nv matrix
-		dense, jn = 0, 0
+	nv, n := key[0], key[1]
+	velocities := all || nv != old[0] || key[3] != old[3]
+	if velocities {
+		nw.sizeVelocities(nv)
+	}
+	if velocities || n != old[1] {
+		nw.sizeRows(nv, n)
+	}
+	if all || key[2] != old[2] {
+		if cap(nw.rowk) < key[2] {
+			nw.rowk = make([]int, key[2])
+		}
+		nw.rowk = nw.rowk[:key[2]]
+	}
+}
+
+// sizeVelocities sizes the scratch of nv velocities (and nv×nv, empty on
+// the sparse path, which keeps no dense matrix; resizeTo).
+func (nw *newtonWork) sizeVelocities(nv int) {
+	dense := nv * nv
+	if nw.sp.on {
+		dense = 0
 	}
 	for _, s := range []*[]float64{&nw.mw, &nw.mown, &nw.h, &nw.hcone, &nw.mfac} {
 		*s = solver.Resize(*s, dense)
 	}
-	nw.m = nw.mown
-	nw.jown = solver.Resize(nw.jown, jn)
-	nw.j = nw.jown
-	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
-		*s = solver.Resize(*s, n)
-	}
-	nw.quad = solver.Resize(nw.quad, 3*n)
 	nw.tcol = solver.Resize(nw.tcol, 3*nv)
 	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
 		*s = solver.Resize(*s, nv)
 	}
+	nw.local = solver.Resize(nw.local, 36)
+	nw.ltj = solver.Resize(nw.ltj, 6*nv)
+}
+
+// sizeRows sizes the scratch of n rows, and J's n×nv (empty on the sparse
+// path; resizeTo).
+func (nw *newtonWork) sizeRows(nv, n int) {
+	jn := n * nv
+	if nw.sp.on {
+		jn = 0
+	}
+	nw.jown = solver.Resize(nw.jown, jn)
+	for _, s := range []*[]float64{&nw.aref, &nw.d, &nw.r, &nw.jaref, &nw.jv, &nw.force} {
+		*s = solver.Resize(*s, n)
+	}
+	nw.quad = solver.Resize(nw.quad, 3*n)
 	if cap(nw.state) < n {
 		nw.state, nw.old = make([]int8, n), make([]int8, n)
 	}
@@ -145,12 +184,6 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 		nw.jfrom = make([]int, n)
 	}
 	nw.jfrom = nw.jfrom[:n]
-	if cap(nw.rowk) < nr {
-		nw.rowk = make([]int, nr)
-	}
-	nw.rowk = nw.rowk[:nr]
-	nw.local = solver.Resize(nw.local, 36)
-	nw.ltj = solver.Resize(nw.ltj, 6*nv)
 }
 
 // setCones sizes the elliptic contacts' scratch for w's cones and sets
@@ -168,12 +201,13 @@ func (nw *newtonWork) setCones(w *pgsWork) {
 	}
 }
 
-// solveNewton solves p, whose rows w.order put in MuJoCo's order (w.perm,
+// solveNewton solves c.p, whose rows w.order put in MuJoCo's order (w.perm,
 // w.class, w.floss in MuJoCo's units), with MuJoCo 2.2.2's Newton at the
-// point q with rows made at velocity vs, into res. w.x holds qacc_smooth
-// (world coordinates).
-func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64, res *solver.Result) {
+// point c.q with rows made at velocity c.vs, into c.res. w.x holds
+// qacc_smooth (world coordinates).
+func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	w, nw := &sim.ws.pgs, &sim.ws.mjnewton
+	p, q := c.p, c.q
 	nv, n := p.NV, len(w.perm)
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
@@ -196,7 +230,7 @@ func (sim *Simulator) solveNewton(p *solver.Problem, q, vs []float64, dt float64
 	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
-	nw.finish(sim, p, w, q, vs, dt, res, iters, converged)
+	nw.finish(sim, c, w, dt, iters, converged)
 }
 
 // setRows sets Newton's rows in MuJoCo's order (perm): aref = (v̂ − J v_s)/δt
@@ -265,7 +299,7 @@ func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 // no copy; with T the identity too (the planar models) and Newton's solve,
 // nw.m is that block in place, as MuJoCo reads d->qM: turnMass's copy
 // differs from it only by a −0 made +0, and Newton's readers of M,
-// mulMDense and addLower, add M's entries (or their products with finite
+// mulM and addLower, add M's entries (or their products with finite
 // or non-finite x, ±0 or NaN alike for either zero) to sums that start at
 // +0 and so are never −0, where either zero gives the same bits. CG's
 // factorM copies M and divides by its entries, where a −0 stays −0: CG
@@ -618,13 +652,13 @@ func (nw *newtonWork) turnTriple(b, o int, x []float64) {
 	}
 }
 
-// mclMinNV is the least nv whose M x and Hessian go by cliques (mulMDense,
+// mclMinNV is the least nv whose M x and Hessian go by cliques (mulM,
 // firstCols): below it the calls per clique cost more than the zeros they
 // skip (dm ball_in_cup, nv 4 in two cliques: +90 instructions a step).
 const mclMinNV = 16
 
-// mulMDense sets out = M x on the dense path (mju_mulMatVec: mju_dot per
-// row), each clique's rows by mulRows over a window of columns around the
+// mulM sets out = M x (on the sparse path mulMSparse). The dense path, its
+// own code, is mju_mulMatVec, mju_dot per row: each clique's rows by mulRows over a window of columns around the
 // clique: M is block diagonal by the problem's cliques (massCoordinates:
 // M_w is, and T turns only angular blocks inside a clique), and a window
 // [lo4, hi4) that starts on a multiple of four gives each term the partial
@@ -634,7 +668,11 @@ const mclMinNV = 16
 // off the clique, are M's zeros times x: ±0 added to sums that start at
 // +0 and so are never −0, so the bits are mulMat's for a finite x
 // (TestMulMDenseMatchesMulMat). One clique over all of M takes mulMat.
-func (nw *newtonWork) mulMDense(x, out []float64) {
+func (nw *newtonWork) mulM(x, out []float64) {
+	if nw.sp.on {
+		nw.mulMSparse(x, out)
+		return
+	}
 	nv := nw.nv
 	if len(nw.mcl) <= 1 {
 		mulMat(nw.m, x, out, nv, nv)

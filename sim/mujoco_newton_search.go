@@ -169,7 +169,7 @@ func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	// + M on the lower triangle, the only one the factor, its solves and
 	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
 	// symmetric copy of it is not needed for the same bits. M's entries off
-	// its cliques' blocks are +0 (mulMDense), which leave H's sums as they
+	// its cliques' blocks are +0 (mulM), which leave H's sums as they
 	// are (never −0: they start at +0), so only the blocks are added.
 	if len(nw.mcl) <= 1 {
 		addLower(h, m, nv, 0, nv)
@@ -755,13 +755,14 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 // keeps v for keepNewtonWarm and sets the statistics of the solve (iters
 // iterations, converged; pgsWork.stats): solveNewton's tail, here to spare
 // its call's set-up.
-func (nw *newtonWork) finish(sim *Simulator, p *solver.Problem, w *pgsWork, q, vs []float64, dt float64, res *solver.Result, iters int, converged bool) {
+func (nw *newtonWork) finish(sim *Simulator, c *pgsCall, w *pgsWork, dt float64, iters int, converged bool) {
+	p, res := c.p, c.res
 	w.setGamma(p, nw.force, dt, res)
 	res.V = solver.Resize(res.V, p.NV)
 	if sim.ws.mj.metric {
 		w.dualV(p, nw.col, res)
 	} else {
-		nw.worldV(sim, q, vs, dt, res.V)
+		nw.worldV(sim, c.q, c.vs, dt, res.V)
 	}
 	w.constraintVelocities(res, p.NR)
 	nw.fresh = true // res.V is this solve's answer (keepNewtonWarm)

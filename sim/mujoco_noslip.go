@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/stiction-sim/stiction/contact"
-	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -43,29 +41,24 @@ type noSlipWork struct {
 	pending bool      // pre is the warm start the next keepWarm keeps
 }
 
-// noSlip runs MuJoCo's noslip pass (mj_solNoSlip) on res, the main
-// solver's solution of the pyramid problem p (blocks and pairs as for
-// solvePGS), with rows made at vs at the stage point (stage: the
-// workspace's q^θ, else q0), when the contact parameters ask for it; it
-// leaves res as it is when they do not or when p has rows PGS does not
-// handle here. solvedPGS says the main solver was solvePGS, whose dual
-// problem sim.ws.pgs still holds.
-func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage, solvedPGS bool, res *solver.Result) error {
+// noSlip runs MuJoCo's noslip pass (mj_solNoSlip) on c.res, the main
+// solver's solution of the problem c.p (pgsCall), when the contact
+// parameters ask for it; it leaves c.res as it is when they do not or
+// when c.p has rows PGS does not handle here. solvedPGS says the main
+// solver was solvePGS, whose dual problem sim.ws.pgs still holds.
+func (sim *Simulator) noSlip(c *pgsCall, solvedPGS bool) error {
+	p, blocks, res := c.p, c.blocks, c.res
 	if sim.cfg.Contact.NoSlipIterations <= 0 || p.NR == 0 {
 		return nil
 	}
-	q := sim.ws.q0
-	if stage {
-		q = sim.ws.qth
-	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
 	if !solvedPGS || sim.cfg.Contact.Newton { // Newton's setup has no AR (pgsSetup)
-		ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, false)
+		ok, err := sim.pgsSetup(c, false)
 		if !ok || err != nil {
 			return err
 		}
 	}
-	sim.keepPreNoSlip(q, res.V, vs)
+	sim.keepPreNoSlip(c.q, res.V, c.vs)
 	for k, row := range w.perm { // efc_force of the main solver
 		w.f[k] = res.Gamma[row] / dt
 	}
@@ -73,7 +66,7 @@ func (sim *Simulator) noSlip(p *solver.Problem, blocks []pyramidBlock, pairs []c
 	if tol == 0 {
 		tol = 1e-6 // MuJoCo's default noslip_tolerance
 	}
-	iters, converged := w.noSlipSweeps(blocks, len(pairs), sim.cfg.Contact.NoSlipIterations, tol, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
+	iters, converged := w.noSlipSweeps(blocks, len(c.pairs), sim.cfg.Contact.NoSlipIterations, tol, sim.meanInertia*math.Max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
 	w.stats(p, res, st.Iterations+iters, converged && st.Status == solver.Converged)
 	return nil

@@ -128,36 +128,62 @@ func (m *pgsMomentum) size(nv int) {
 	m.diff, m.r, m.av, m.jc = solver.Resize(m.diff, nv), solver.Resize(m.r, nv), solver.Resize(m.av, nv), solver.Resize(m.jc, nv)
 }
 
-// solvePGS solves p (a pyramid problem of solvePyramid, whose blocks and
-// pairs say where the pairs' contacts went, or a problem without contacts)
-// with MuJoCo 2.2.2's PGS from the warm start sim.pgsWarm, at the stage
-// point q (world coordinates, kinematics kin) with rows made at velocity
-// vs, into res; it reports false, having solved nothing, when the problem
-// has rows PGS does not handle here (contacts with the elliptic cone or
-// condim 4 and 6, rows of other kinds), which the configured solver then
-// solves.
-func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
+// pgsCall is one solve's arguments down the chain of MuJoCo's solvers
+// (tryPGS, solvePGS, pgsSetup, solveNewton, newtonWork.finish, noSlip):
+// the problem p (a pyramid problem of solvePyramid, whose blocks and pairs
+// say where the pairs' contacts went, or a problem without contacts, whose
+// blocks are identBlocks'), the kinematics kin at the stage point q (world
+// coordinates: the step's start q0 or, with stage, an rk4 stage's point,
+// the workspace's q^θ), the velocity vs the rows were made at, and the
+// result res. Its maker keeps it on its stack and passes its address: the
+// chain's functions each spilt and reloaded the 14 words of their
+// argument lists around their calls.
+type pgsCall struct {
+	p      *solver.Problem
+	blocks []pyramidBlock
+	pairs  []contact.Pair
+	kin    *multibody.Workspace
+	q, vs  []float64
+	res    *solver.Result
+}
+
+// stagePoint returns the point of a solve's rows: the step's start q0 or,
+// with stage, an rk4 stage's point (the workspace's q^θ).
+func (sim *Simulator) stagePoint(stage bool) []float64 {
+	if stage {
+		return sim.ws.qth
+	}
+	return sim.ws.q0
+}
+
+// solvePGS solves c.p with MuJoCo 2.2.2's PGS from the warm start
+// sim.pgsWarm, into c.res (pgsCall); it reports false, having solved
+// nothing, when the problem has rows PGS does not handle here (contacts
+// with the elliptic cone or condim 4 and 6, rows of other kinds), which
+// the configured solver then solves.
+func (sim *Simulator) solvePGS(c *pgsCall) (bool, error) {
 	newton := sim.cfg.Contact.Newton
-	if ok, err := sim.pgsSetup(p, blocks, pairs, kin, vs, newton); !ok || err != nil {
+	if ok, err := sim.pgsSetup(c, newton); !ok || err != nil {
 		return ok, err
 	}
 	w, dt := &sim.ws.pgs, sim.cfg.DT
 	if newton { // MuJoCo's Newton on the same rows (mujoco_newton.go)
 		if len(w.fixed) != 0 { // newtonSmooth's test, before its call's set-up
-			sim.newtonSmooth(p, dt)
+			sim.newtonSmooth(c.p, dt)
 		}
-		sim.solveNewton(p, q, vs, dt, res)
+		sim.solveNewton(c, dt)
 		return true, nil
 	}
-	sim.warmStart(p, q, dt)
+	p, res := c.p, c.res
+	sim.warmStart(p, c.q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
 	w.stats(p, res, iters, converged)
 	return true, nil
 }
 
-// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for p
-// (solvePGS): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
+// pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for c.p
+// (solvePGS; c.q is not read): the rows in MuJoCo's order (order), AR, R and 1/AR_kk
 // (delassus), efc_b with the explicit actuators' rows folded in
 // (foldFixed), the friction loss bounds in MuJoCo's units. It reports
 // false, having set nothing usable, when p has rows PGS does not handle
@@ -165,11 +191,11 @@ func (sim *Simulator) solvePGS(p *solver.Problem, blocks []pyramidBlock, pairs [
 // newton (MuJoCo's Newton, mujoco_newton.go) it sets neither AR nor the
 // folded rows, which Newton does not use (newtonSmooth folds the fixed
 // rows into qacc_smooth).
-func (sim *Simulator) pgsSetup(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, newton bool) (bool, error) {
-	nc := len(pairs)
+func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
+	p, vs := c.p, c.vs
 	w := &sim.ws.pgs
-	w.contactOrder(pairs, sim.Model, kin)
-	if !w.order(p, blocks, nc, newton && sim.cfg.Contact.NoSlipIterations <= 0) {
+	w.contactOrder(c.pairs, sim.Model, c.kin)
+	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0) {
 		return false, nil
 	}
 	dt := sim.cfg.DT
@@ -705,25 +731,41 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		return
 	}
 	w.gv = solver.Resize(w.gv, p.NR)
+	chk := 0.0 // Σ (γ_r − γ_r): +0 while every γ_r is finite, NaN after one is not (momentumError)
 	for i := range p.Constraints {
 		c := &p.Constraints[i]
 		if c.Kind != solver.Interval {
-			w.evalBlock(p, i, res.VC)
+			chk += w.evalBlock(p, i, res.VC)
 			continue
 		}
 		par := p.Params[c.Par : c.Par+2]
-		_, w.gv[c.Row], _ = solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+		_, g, _ := solver.IntervalEval(par[0], par[1], p.R[c.Row], p.VHat[c.Row], res.VC[c.Row])
+		w.gv[c.Row] = g
+		chk += g - g
 	}
-	st.MomentumError = w.momentumError(p, res.V, w.gv)
+	st.MomentumError = w.momentumError(p, res.V, w.gv, chk)
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
-// (stats: a block other than a one-row Interval, out of line).
+// and returns Σ (γ_r − γ_r) over its rows (stats: a block other than a
+// one-row Interval, out of line).
 //
 //go:noinline
-func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
+func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) float64 {
 	c := &p.Constraints[i]
-	p.Eval(i, vc[c.Row:c.Row+c.Size], w.gv[c.Row:c.Row+c.Size], nil)
+	g := w.gv[c.Row : c.Row+c.Size]
+	p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
+	return finiteCheck(g)
+}
+
+// finiteCheck returns Σ (x_i − x_i) over x: +0 when every x_i is finite,
+// NaN when one is not (x − x is NaN for ±Inf and NaN).
+func finiteCheck(x []float64) float64 {
+	chk := 0.0
+	for _, v := range x {
+		chk += v - v
+	}
+	return chk
 }
 
 // momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
@@ -733,13 +775,12 @@ func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) {
 // ±0, to sums that start at +0 and so are never −0), and A(v − v*) and A v
 // in one pass over each clique's block of A, each row's two sums from +0
 // in column order as linalg.MulVec forms them. A γ that is not finite
-// takes Momentum itself (there, a zero of J times ±Inf is NaN).
-func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
-	for _, g := range gamma[:p.NR] {
-		if g-g != 0 {
-			em, _, _, _ := w.scr.Momentum(p, v, gamma)
-			return em
-		}
+// takes Momentum itself (there, a zero of J times ±Inf is NaN): chk is
+// finiteCheck(gamma[:p.NR]), which stats sums as it sets γ.
+func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float64) float64 {
+	if chk != 0 {
+		em, _, _, _ := w.scr.Momentum(p, v, gamma)
+		return em
 	}
 	nv, m := p.NV, &w.em
 	if len(m.diff) != nv { // the four are sized together, here alone
@@ -764,8 +805,11 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64) float64 {
 
 // products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
 // of p's cliques (momentumError; len(v) = p.NV, the length the scratch
-// was sized to). Out of line, with its own few live values: inlined, the
-// clique loop's arguments to mulA2 were spilt around every call.
+// was sized to), each row's two sums from +0 in column order
+// (linalg.MulVec's bits), rows two at a time (mulA2Rows, which reads the
+// clique's x and v once for both), in one function: a call per clique
+// (mulA2) passed 15 words. Out of line, with its own few live values:
+// inlined, the clique loop's arguments were spilt around every call.
 //
 //go:noinline
 func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
@@ -775,29 +819,21 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 	}
 	for c := range p.Cliques {
 		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
-		mulA2(p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:], m.av[o:])
-	}
-}
-
-// mulA2 sets r = A x and av = A y for A n×n row-major (n = len(x) =
-// len(y)), each row's sums from +0 in column order (linalg.MulVec's bits).
-// Rows go two at a time (mulA2Rows), which reads x and y once for both.
-func mulA2(a, x, y, r, av []float64) {
-	n := len(x)
-	y, r, av = y[:n], r[:n], av[:n]
-	i := 0
-	for ; i+1 < n; i += 2 {
-		r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
-	}
-	if i < n {
-		row := a[i*n : (i+1)*n]
-		xs, ys := x[:len(row)], y[:len(row)]
-		s, t := 0.0, 0.0
-		for j, aij := range row {
-			s += aij * xs[j]
-			t += aij * ys[j]
+		a, x, y, r, av := p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:o+n], m.av[o:o+n]
+		i := 0
+		for ; i+1 < n; i += 2 {
+			r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
 		}
-		r[i], av[i] = s, t
+		if i < n { // an odd clique's last row
+			row := a[i*n : (i+1)*n]
+			xs, ys := x[:len(row)], y[:len(row)]
+			s, t := 0.0, 0.0
+			for j, aij := range row {
+				s += aij * xs[j]
+				t += aij * ys[j]
+			}
+			r[i], av[i] = s, t
+		}
 	}
 }
 
@@ -838,7 +874,8 @@ func (sim *Simulator) initPGS() {
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
 func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
-	ok, err := sim.tryPGS(&pw.p, pw.blocks, pairs, kin, vs, stage, &pw.res)
+	c := pgsCall{p: &pw.p, blocks: pw.blocks, pairs: pairs, kin: kin, q: sim.stagePoint(stage), vs: vs, res: &pw.res}
+	ok, err := sim.tryPGS(&c)
 	if err != nil {
 		return err
 	}
@@ -850,27 +887,22 @@ func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair,
 	if sim.cfg.Contact.NoSlipIterations <= 0 {
 		return nil // noSlip's first test, before its call's set-up
 	}
-	return sim.noSlip(&pw.p, pw.blocks, pairs, kin, vs, stage, ok, &pw.res) // mj_solNoSlip (mujoco_noslip.go)
+	return sim.noSlip(&c, ok) // mj_solNoSlip (mujoco_noslip.go)
 }
 
-// tryPGS solves p with PGS (solvePGS) when the contact parameters ask for
-// it, at the step's start (q0) or, with stage, at an rk4 stage's point
-// (the workspace's q^θ), and reports whether it did. The first solve of a
+// tryPGS solves c.p with PGS (solvePGS) when the contact parameters ask
+// for it, and reports whether it did. The first solve of a
 // simulator runs twice: MuJoCo's mj_forward at the initial state, which
 // Gymnasium's reset and the reference tool call before mj_step, leaves its
 // qacc as the first step's warm start (mj_resetData zeroes it).
-func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool, res *solver.Result) (bool, error) {
+func (sim *Simulator) tryPGS(c *pgsCall) (bool, error) {
 	if sim.cfg.Contact.PGSIterations <= 0 {
 		return false, nil
 	}
-	q := sim.ws.q0
-	if stage {
-		q = sim.ws.qth
-	}
 	if sim.pgsWarm.set {
-		return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+		return sim.solvePGS(c)
 	}
-	return sim.firstSolvePGS(p, blocks, pairs, kin, q, vs, res)
+	return sim.firstSolvePGS(c)
 }
 
 // firstSolvePGS is tryPGS's solve on a simulator's first solve: mj_forward's
@@ -878,13 +910,13 @@ func (sim *Simulator) tryPGS(p *solver.Problem, blocks []pyramidBlock, pairs []c
 // step's own; out of line: it runs once.
 //
 //go:noinline
-func (sim *Simulator) firstSolvePGS(p *solver.Problem, blocks []pyramidBlock, pairs []contact.Pair, kin *multibody.Workspace, q, vs []float64, res *solver.Result) (bool, error) {
-	ok, err := sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+func (sim *Simulator) firstSolvePGS(c *pgsCall) (bool, error) {
+	ok, err := sim.solvePGS(c)
 	if !ok || err != nil {
 		return ok, err
 	}
-	sim.keepSolveWarm(q, res.V, vs)
-	return sim.solvePGS(p, blocks, pairs, kin, q, vs, res)
+	sim.keepSolveWarm(c.q, c.res.V, c.vs)
+	return sim.solvePGS(c)
 }
 
 // solveRowsPGS solves a problem without contacts (an rk4 stage's or a
@@ -898,12 +930,11 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 	if !pgs && !noslip {
 		return false, nil
 	}
-	w := &sim.ws.pgs
-	ident := w.identBlocks(len(p.Constraints))
+	c := pgsCall{p: p, blocks: sim.ws.pgs.identBlocks(len(p.Constraints)), kin: kin, q: sim.stagePoint(stage), vs: vs, res: res}
 	ok := false
 	if pgs {
 		var err error
-		if ok, err = sim.tryPGS(p, ident, nil, kin, vs, stage, res); err != nil {
+		if ok, err = sim.tryPGS(&c); err != nil {
 			return true, err
 		}
 	}
@@ -915,7 +946,7 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 			return true, err
 		}
 	}
-	return true, sim.noSlip(p, ident, nil, kin, vs, stage, ok, res) // mj_solNoSlip (mujoco_noslip.go)
+	return true, sim.noSlip(&c, ok) // mj_solNoSlip (mujoco_noslip.go)
 }
 
 // identBlocks returns the blocks of a problem of n blocks without
@@ -943,11 +974,21 @@ func (w *pgsWork) growIdent(n int) {
 }
 
 // keepSolveWarm keeps the acceleration (v − vs)/δt of a solve at q as the
-// next warm start (keepWarm, in MuJoCo's coordinates).
+// next warm start (keepWarm, in MuJoCo's coordinates): a Newton or CG
+// solve's own qacc when v is its answer (keepNewtonWarm), else keepDiffWarm.
 func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 	if sim.keepNewtonWarm(v) {
 		return
 	}
+	sim.keepDiffWarm(q, v, vs)
+}
+
+// keepDiffWarm keeps (v − vs)/δt, turned to MuJoCo's coordinates at q,
+// as the next warm start (keepSolveWarm; out of line: a Newton step keeps
+// its qacc as found).
+//
+//go:noinline
+func (sim *Simulator) keepDiffWarm(q, v, vs []float64) {
 	w := &sim.ws.pgs
 	w.y = solver.Resize(w.y, len(v))
 	for i := range v {
@@ -960,7 +1001,8 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 // keepEulerWarm keeps a mujoco-euler step's acceleration as the next warm
 // start: (v − v0)/δt of the solver's v (with joint damping, the one found
 // with A = M, before mapVelocity: MuJoCo's qacc, which mj_Euler does not
-// overwrite); rk4 steps keep their stages' (rk4Stage, rk4Combine).
+// overwrite); rk4 steps keep their stages' (rk4Stage, rk4Combine). It is
+// keepSolveWarm at (q0, v, v0), that layer's two calls made here.
 func (sim *Simulator) keepEulerWarm() {
 	w := &sim.ws
 	if sim.cfg.Contact.PGSIterations <= 0 || w.mj.rk4 || len(w.result.V) != sim.Model.NV {
@@ -969,7 +1011,9 @@ func (sim *Simulator) keepEulerWarm() {
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule {
 		return
 	}
-	sim.keepSolveWarm(w.q0, w.result.V, w.v0)
+	if !sim.keepNewtonWarm(w.result.V) {
+		sim.keepDiffWarm(w.q0, w.result.V, w.v0)
+	}
 }
 
 // checkpoint returns a copy of the warm start, nil when unset.

@@ -414,13 +414,21 @@ func wholeDot(a, x []float64) float64 {
 // mul sets vc = J v (nr rows), as solver.Problem.MulJ.
 func (j *pgsJac) mul(v, vc []float64, nr int) {
 	clear(vc[:nr])
-	if j.whole {
-		data := j.data
-		for _, sg := range j.seg {
-			vc[sg.row] += wholeDot(data[sg.lo:sg.hi], v[sg.off:])
-		}
+	if !j.whole {
+		j.mulCompact(v, vc)
 		return
 	}
+	data := j.data
+	for _, sg := range j.seg {
+		vc[sg.row] += wholeDot(data[sg.lo:sg.hi], v[sg.off:])
+	}
+}
+
+// mulCompact is mul over the non-zeros (vc cleared). Out of line: the
+// dense path keeps J's blocks whole (buildWhole).
+//
+//go:noinline
+func (j *pgsJac) mulCompact(v, vc []float64) {
 	for _, sg := range j.seg {
 		s := 0.0
 		vs := v[sg.off:]

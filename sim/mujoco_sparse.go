@@ -657,25 +657,17 @@ func dotSparse(v, x []float64, ind []int) float64 {
 	return res
 }
 
-// mulJ sets out = J x (mj_mulJacVec).
-func (nw *newtonWork) mulJ(x, out []float64) {
-	if !nw.sp.on {
-		nw.mulJDense(x, out)
-		return
-	}
+// mulJSparse is mulJ on the sparse path (mj_mulJacVec).
+func (nw *newtonWork) mulJSparse(x, out []float64) {
 	for k := range nw.n {
 		ind, val := nw.sp.row(k)
 		out[k] = dotSparse(val, x, ind)
 	}
 }
 
-// mulJT sets out = Jᵀ f row by row (mj_mulJacTVec).
-func (nw *newtonWork) mulJT(f, out []float64) {
-	clear(out[:nw.nv])
-	if !nw.sp.on {
-		nw.mulJTDense(f, out)
-		return
-	}
+// mulJTSparse is mulJT on the sparse path: it adds Jᵀ f to out (zeroed
+// by mulJT) row by row (mj_mulJacTVec).
+func (nw *newtonWork) mulJTSparse(f, out []float64) {
 	for k, fk := range f[:nw.n] {
 		if fk == 0 { // its terms ±0 leave sums from +0 as they are
 			continue
@@ -687,16 +679,12 @@ func (nw *newtonWork) mulJT(f, out []float64) {
 	}
 }
 
-// mulM sets out = M x: each entry as mulMat's dot4 over M's full row,
-// through its entries on packM's pattern in their lanes: each partial sum
-// gets its terms in dot4's order, the zeros off the pattern adding
-// nothing (a zero term adds ±0 to a sum that is never −0), so the bits
-// are dot4's.
-func (nw *newtonWork) mulM(x, out []float64) {
-	if !nw.sp.on {
-		nw.mulMDense(x, out)
-		return
-	}
+// mulMSparse is mulM on the sparse path: each entry as mulMat's dot4
+// over M's full row, through its entries on packM's pattern in their
+// lanes: each partial sum gets its terms in dot4's order, the zeros off
+// the pattern adding nothing (a zero term adds ±0 to a sum that is never
+// −0), so the bits are dot4's.
+func (nw *newtonWork) mulMSparse(x, out []float64) {
 	rows := nw.sp.mprow[:nw.nv]
 	out = out[:len(rows)]
 	for r := range rows {

@@ -38,7 +38,7 @@ func TestMomentumErrorMatchesResiduals(t *testing.T) {
 		var w pgsWork
 		w.jac.build(p)
 		want, _, _, _ := scr.Momentum(p, v, gamma)
-		got := w.momentumError(p, v, gamma)
+		got := w.momentumError(p, v, gamma, finiteCheck(gamma))
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 			t.Fatalf("trial %d: e_m %v (%#x), Momentum's %v (%#x)", trial, got, math.Float64bits(got), want, math.Float64bits(want))
 		}

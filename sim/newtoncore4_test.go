@@ -18,7 +18,7 @@ func newtoncore4Cliques(rng *rand.Rand, nv int) [][2]int {
 	return cls
 }
 
-// TestMulMDenseMatchesMulMat: M x by each row's clique (mulMDense) gives the bits of mju_dot over the whole row (mulMat, which
+// TestMulMDenseMatchesMulMat: M x by each row's clique (mulM) gives the bits of mju_dot over the whole row (mulMat, which
 // TestDot4MatchesMuJoCo checks against MuJoCo's loop) for a block-diagonal
 // M whose entries off the blocks are +0 or −0 and whose blocks and x hold
 // exact zeros of both signs. It fails when a window starts off a multiple
@@ -47,10 +47,10 @@ func TestMulMDenseMatchesMulMat(t *testing.T) {
 			x[i] = randomEntry(rng)
 		}
 		got, want := make([]float64, nv), make([]float64, nv)
-		nw.mulMDense(x, got)
+		nw.mulM(x, got)
 		mulMat(nw.m, x, want, nv, nv)
 		if !sameBits(got, want) {
-			t.Fatalf("trial %d (nv %d, cliques %v): mulMDense %v, mulMat %v", trial, nv, cls, got, want)
+			t.Fatalf("trial %d (nv %d, cliques %v): mulM %v, mulMat %v", trial, nv, cls, got, want)
 		}
 	}
 }

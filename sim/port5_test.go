@@ -11,7 +11,7 @@ import (
 
 // TestPort5MassInPlaceMatchesCopy: with T the identity and one clique,
 // Newton's M read in place from the problem's A (massCoordinates) gives
-// M x (mulMDense) and the Hessian's factor (hessianDirect) the bits of
+// M x (mulM) and the Hessian's factor (hessianDirect) the bits of
 // turnMass's copy (each entry 0 + A's, −0 made +0), which CG keeps, for an A
 // and an x with exact zeros of both signs and, now and then, an x with ±Inf
 // or NaN. It fails when the in-place path is not taken, or when a reader of
@@ -56,7 +56,7 @@ func TestPort5MassInPlaceMatchesCopy(t *testing.T) {
 				t.Fatalf("trial %d: cg %v, M read in place %v", trial, cg, inPlace)
 			}
 			out[v] = make([]float64, nv)
-			nw.mulMDense(x, out[v])
+			nw.mulM(x, out[v])
 			nw.hessianDirect(nil)
 			fac[v] = nw.h
 		}
@@ -111,7 +111,7 @@ func TestPort5CopySetMatchesCopyThenSet(t *testing.T) {
 	}
 }
 
-// TestPort5MulJDenseWholeMatchesMuJoCo: J x on the dense path (mulJDense,
+// TestPort5MulJDenseWholeMatchesMuJoCo: J x on the dense path (mulJ,
 // J whole below mulJWholeNV velocities, else the rows' patterns) gives
 // mju_mulMatVec's bits (mulMat over all of J) for a finite x with zeros of
 // both signs, on either side of mulJWholeNV; an x with ±Inf or NaN leaves a
@@ -127,14 +127,14 @@ func TestPort5MulJDenseWholeMatchesMuJoCo(t *testing.T) {
 			x[i] = randomEntry(rng)
 		}
 		got, want := make([]float64, n), make([]float64, n)
-		nw.mulJDense(x, got)
+		nw.mulJ(x, got)
 		mulMat(nw.j, x, want, n, nv)
 		if !sameBits(got, want) {
-			t.Fatalf("trial %d (nv %d): mulJDense %v, mulMat %v", trial, nv, got, want)
+			t.Fatalf("trial %d (nv %d): mulJ %v, mulMat %v", trial, nv, got, want)
 		}
 		bad := rng.IntN(nv)
 		x[bad] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
-		nw.mulJDense(x, got)
+		nw.mulJ(x, got)
 		for k := range n {
 			idx := nw.rowNZ(k)
 			if 2*len(idx) < nv && !slices.Contains(idx, int32(bad)) && !finite(got[k]) {

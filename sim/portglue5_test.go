@@ -73,29 +73,48 @@ func TestPortglue5BuildMulMatchesBuildAndMul(t *testing.T) {
 	}
 }
 
-// TestPortglue5MulA2: mulA2 (rows two at a time) gives each row's two
-// sums from +0 in column order, as linalg.MulVec forms them, bit for bit,
-// on random n×n matrices and vectors with ±0 entries, n = 1 … 20.
+// TestPortglue5MulA2: pgsMomentum.products (rows two at a time, an odd
+// clique's last row alone) gives each row's two sums from +0
+// in column order, as linalg.MulVec forms them, bit for bit, on random
+// problems of 1–3 cliques of sizes 1 … 20 with ±0 entries.
 func TestPortglue5MulA2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(65, 2))
 	for trial := range 2000 {
-		n := 1 + rng.IntN(20)
-		a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
-		for _, s := range [][]float64{a, x, y} {
-			for i := range s {
-				s[i] = randomEntry(rng)
-			}
+		var p solver.Problem
+		sizes := make([]int, 1+rng.IntN(3))
+		nv := 0
+		for i := range sizes {
+			sizes[i] = 1 + rng.IntN(20)
+			nv += sizes[i]
 		}
-		r, av := make([]float64, n), make([]float64, n)
-		mulA2(a, x, y, r, av)
-		for i := range n {
-			s, u := 0.0, 0.0
-			for j := range n {
-				s += a[i*n+j] * x[j]
-				u += a[i*n+j] * y[j]
+		p.Reset(nv)
+		off, aoff := 0, 0
+		for _, n := range sizes {
+			p.Cliques = append(p.Cliques, solver.Clique{Offset: off, Size: n, AOff: aoff})
+			for range n * n {
+				p.A = append(p.A, randomEntry(rng))
 			}
-			if !sameBits([]float64{r[i], av[i]}, []float64{s, u}) {
-				t.Fatalf("trial %d (n %d) row %d: mulA2 %v %v, plain %v %v", trial, n, i, r[i], av[i], s, u)
+			off, aoff = off+n, aoff+n*n
+		}
+		v := make([]float64, nv)
+		for i := range v {
+			v[i], p.VStar[i] = randomEntry(rng), randomEntry(rng)
+		}
+		var m pgsMomentum
+		m.size(nv)
+		m.products(&p, v)
+		for c, q := range p.Cliques {
+			a, n := p.ABlock(c), q.Size
+			for i := range n {
+				s, u := 0.0, 0.0
+				for j := range n {
+					s += a[i*n+j] * (v[q.Offset+j] - p.VStar[q.Offset+j])
+					u += a[i*n+j] * v[q.Offset+j]
+				}
+				k := q.Offset + i
+				if !sameBits([]float64{m.r[k], m.av[k]}, []float64{s, u}) {
+					t.Fatalf("trial %d (clique %d of %d, row %d): products %v %v, plain %v %v", trial, c, n, i, m.r[k], m.av[k], s, u)
+				}
 			}
 		}
 	}
