@@ -36,17 +36,32 @@ func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64,
 // Collide's contacts to the bit.
 type Posed struct {
 	posed
-	x  spatial.Pose // the pose as given: swapOrder's tie-break, height fields
-	ok bool         // the shape passes Validate's checks and the pose is finite
+	x     spatial.Pose // the pose as given: swapOrder's tie-break, height fields
+	ok    bool         // the shape passes Validate's checks and the pose is finite
+	valid bool         // the shape passes Validate's checks (SetShape)
 }
 
 // Set makes p the shape s at the world pose x.
 func (p *Posed) Set(s *Shape, x *spatial.Pose) {
+	p.SetShape(s)
+	p.Move(x)
+}
+
+// SetShape makes s p's shape and checks it once, for the poses that Move
+// then gives it (a caller's geometry whose shape does not change): Set is
+// SetShape and Move.
+func (p *Posed) SetShape(s *Shape) {
 	p.s = *s
-	p.rot = x.R.Normalize().RotMat()
+	p.valid = s.valid()
+}
+
+// Move puts p's shape (SetShape) at the world pose x, as Set does: the
+// shape is neither copied nor checked again.
+func (p *Posed) Move(x *spatial.Pose) {
+	x.R.Normalize().RotMatTo(&p.rot)
 	p.pos = x.P
 	p.x = *x
-	p.ok = s.valid() && finitePose(x)
+	p.ok = p.valid && finitePose(x)
 }
 
 // finitePose reports whether x's translation and quaternion are finite,

@@ -119,10 +119,11 @@ type collider struct {
 	// (fixedPoses) rather than at every test.
 	planes  []bool
 	normals []spatial.Vec3
-	// posed holds, per geometry, its shape at its pose in poses with the
-	// rotation matrix geometry.Collide would form (posedAt), valid while
-	// its movedBox's posed is set: at the first narrow-phase pair of a
-	// pose, once for a fixed geometry; newBox clears it with a new pose.
+	// posed holds, per geometry, its shape (set once, fixedPoses) at its
+	// pose in poses with the rotation matrix geometry.Collide would form
+	// (posedAt), valid while its movedBox's posed is set: at the first
+	// narrow-phase pair of a pose, once for a fixed geometry; newBox
+	// clears it with a new pose.
 	// found marks the geometries whose material is an elastic foundation,
 	// whose pairs take contact.Collide.
 	posed []geometry.Posed
@@ -539,6 +540,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 		c.moved[i].ball = ballShape(g.Shape.Kind)
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
+		c.posed[i].SetShape(&g.Shape)
 		if m.Bodies[g.Body].Tree < 0 {
 			c.fixed[i] = true
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
@@ -684,14 +686,15 @@ func (sim *Simulator) collidePair(c *collider, i, j int, slack float64, out []ge
 	if c.found[i] || c.found[j] {
 		return contact.Collide(sim.cfg.Materials, &gs[i], c.poses[i], &gs[j], c.poses[j], slack, out)
 	}
-	return geometry.CollidePosed(c.posedAt(i, &gs[i]), c.posedAt(j, &gs[j]), slack, out)
+	return geometry.CollidePosed(c.posedAt(i), c.posedAt(j), slack, out)
 }
 
-// posedAt returns geometry g = i at its pose in c.poses as geometry.Posed,
-// set at the first call after the pose changed.
-func (c *collider) posedAt(i int, g *multibody.Geometry) *geometry.Posed {
+// posedAt returns geometry i at its pose in c.poses as geometry.Posed,
+// moved there (geometry.Posed.Move) at the first call after the pose
+// changed; its shape was set once (fixedPoses).
+func (c *collider) posedAt(i int) *geometry.Posed {
 	if mb := &c.moved[i]; !mb.posed {
-		c.posed[i].Set(&g.Shape, &c.poses[i])
+		c.posed[i].Move(&c.poses[i]) // its shape set once (fixedPoses)
 		mb.posed = true
 	}
 	return &c.posed[i]
