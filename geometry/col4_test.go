@@ -77,3 +77,35 @@ func sameContacts(a, b []Contact) bool {
 	}
 	return true
 }
+
+// TestBoxAtBoxMatchesPlain: a box's BoxAt (boxAABB, its matrix read in
+// place) gives, to the bit, the box of aabbMat's plain expressions
+// (the rotation matrix by value, e_i = Σ_k |r_ik| h_k, p ∓ e), at random
+// poses, unnormalized quaternions and non-finite positions among them.
+func TestBoxAtBoxMatchesPlain(t *testing.T) {
+	r := newRand(43)
+	for k := range 2000 {
+		s := randShape(r, Box)
+		x := pose(spatial.Vec3{uniform(r, -5, 5), uniform(r, -5, 5), uniform(r, -5, 5)}, randQuat(r))
+		switch k % 7 {
+		case 1:
+			x.R = x.R.Scale(uniform(r, 0.5, 2))
+		case 2:
+			x.P[k%3] = math.Inf(1)
+		case 3:
+			x.R.X = math.NaN()
+		}
+		rot := x.R.RotMat()
+		var e spatial.Vec3
+		for i := range 3 {
+			e[i] = math.Abs(rot[i][0])*s.HalfExtents[0] + math.Abs(rot[i][1])*s.HalfExtents[1] + math.Abs(rot[i][2])*s.HalfExtents[2]
+		}
+		want := AABB{Min: x.P.Sub(e), Max: x.P.Add(e)}
+		got := s.BoxAt(&x)
+		for i := range 3 {
+			if math.Float64bits(got.Min[i]) != math.Float64bits(want.Min[i]) || math.Float64bits(got.Max[i]) != math.Float64bits(want.Max[i]) {
+				t.Fatalf("pose %+v: BoxAt %+v, plain %+v", x, got, want)
+			}
+		}
+	}
+}
