@@ -150,6 +150,15 @@ func swapOrder(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	if d[k] != 0 {
 		return d[k] < 0
 	}
+	return swapCoincident(a, xa, b, xb)
+}
+
+// swapCoincident is swapOrder for two shapes of one kind with the same
+// centre: it compares their dimensions and orientations (orderKey). Out
+// of line: coincident centres are rare, and its keys are large.
+//
+//go:noinline
+func swapCoincident(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	ka, kb := orderKey(a, xa), orderKey(b, xb)
 	for i := range ka {
 		if ka[i] != kb[i] {
