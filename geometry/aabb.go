@@ -48,7 +48,8 @@ func (a AABB) bounded() bool { return a.Min.IsFinite() && a.Max.IsFinite() }
 // A sphere's box does not depend on the rotation and a capsule's only on
 // its axis, the rotation matrix's third column: those two kinds (most of
 // the MJCF robots' geometries) skip forming the whole matrix, with the
-// same expressions for what they use, so the same bits as aabbMat's.
+// same expressions for what they use, so the same bits as aabbMat's; a
+// box's reads its matrix in place (boxAABB).
 func (s Shape) AABB(x spatial.Pose) AABB { return s.BoxAt(&x) }
 
 // BoxAt is AABB without copying the shape and the pose.
@@ -59,8 +60,25 @@ func (s *Shape) BoxAt(x *spatial.Pose) AABB {
 	case Capsule:
 		z := zAxis(&x.R)
 		return capsuleAABB(s, &z, &x.P)
+	case Box:
+		var r spatial.Mat3
+		x.R.RotMatTo(&r)
+		return boxAABB(&s.HalfExtents, &r, &x.P)
 	}
 	return s.aabbMat(x.R.RotMat(), x.P)
+}
+
+// boxAABB returns the world box of a box of half-extents h with rotation
+// r (world from shape) centred at p: p ∓ e with e_i = Σ_k |r_ik| h_k, in
+// scalars read in place, aabbMat's expressions for a box without its
+// switch over the other kinds and the copies of r, p and e (the Vec3
+// forms copied each vector several times).
+func boxAABB(h *spatial.Vec3, r *spatial.Mat3, p *spatial.Vec3) AABB {
+	h0, h1, h2 := h[0], h[1], h[2]
+	e0 := math.Abs(r[0][0])*h0 + math.Abs(r[0][1])*h1 + math.Abs(r[0][2])*h2
+	e1 := math.Abs(r[1][0])*h0 + math.Abs(r[1][1])*h1 + math.Abs(r[1][2])*h2
+	e2 := math.Abs(r[2][0])*h0 + math.Abs(r[2][1])*h1 + math.Abs(r[2][2])*h2
+	return AABB{Min: spatial.Vec3{p[0] - e0, p[1] - e1, p[2] - e2}, Max: spatial.Vec3{p[0] + e0, p[1] + e1, p[2] + e2}}
 }
 
 // capsuleAABB returns the world box of the capsule s centred at p with
@@ -89,9 +107,7 @@ func (s *Shape) aabbMat(r spatial.Mat3, p spatial.Vec3) AABB {
 	case Sphere:
 		e = spatial.Vec3{s.Radius, s.Radius, s.Radius}
 	case Box:
-		for i := range 3 {
-			e[i] = math.Abs(r[i][0])*s.HalfExtents[0] + math.Abs(r[i][1])*s.HalfExtents[1] + math.Abs(r[i][2])*s.HalfExtents[2]
-		}
+		return boxAABB(&s.HalfExtents, &r, &p)
 	case Capsule:
 		a := r.Col(2)
 		return capsuleAABB(s, &a, &p)

@@ -13,7 +13,8 @@ func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	da, db := a.axis(2), b.axis(2)
 	s, t := closestSegments(&a.pos, &da, a.s.HalfLength, &b.pos, &db, b.s.HalfLength)
 	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
-	scale := a.size() + b.size()
+	// a.size() + b.size() of two capsules, without size's switch over the kinds
+	scale := (a.s.HalfLength + a.s.Radius) + (b.s.HalfLength + b.s.Radius)
 	fb := fallbackNormal // read by ballBall only when the points are not apart
 	if !apart(&p, &q, scale) {
 		fb = capsulesNormal(a, b, &da, &db)

@@ -36,17 +36,32 @@ func Collide(a Shape, xa spatial.Pose, b Shape, xb spatial.Pose, margin float64,
 // Collide's contacts to the bit.
 type Posed struct {
 	posed
-	x  spatial.Pose // the pose as given: swapOrder's tie-break, height fields
-	ok bool         // the shape passes Validate's checks and the pose is finite
+	x     spatial.Pose // the pose as given: swapOrder's tie-break, height fields
+	ok    bool         // the shape passes Validate's checks and the pose is finite
+	valid bool         // the shape passes Validate's checks (SetShape)
 }
 
 // Set makes p the shape s at the world pose x.
 func (p *Posed) Set(s *Shape, x *spatial.Pose) {
+	p.SetShape(s)
+	p.Move(x)
+}
+
+// SetShape makes s p's shape and checks it once, for the poses that Move
+// then gives it (a caller's geometry whose shape does not change): Set is
+// SetShape and Move.
+func (p *Posed) SetShape(s *Shape) {
 	p.s = *s
-	p.rot = x.R.Normalize().RotMat()
+	p.valid = s.valid()
+}
+
+// Move puts p's shape (SetShape) at the world pose x, as Set does: the
+// shape is neither copied nor checked again.
+func (p *Posed) Move(x *spatial.Pose) {
+	x.R.Normalize().RotMatTo(&p.rot)
 	p.pos = x.P
 	p.x = *x
-	p.ok = s.valid() && finitePose(x)
+	p.ok = p.valid && finitePose(x)
 }
 
 // finitePose reports whether x's translation and quaternion are finite,
@@ -66,15 +81,53 @@ func CollidePosed(a, b *Posed, margin float64, out []Contact) []Contact {
 	if a.s.Kind == HeightField || b.s.Kind == HeightField {
 		return collideHeightField(a.s, a.x, b.s, b.x, margin, out)
 	}
+	return collideWith(orderedFor(min(a.s.Kind, b.s.Kind), max(a.s.Kind, b.s.Kind)), a, b, margin, out)
+}
+
+// Pair is CollidePosed for the shapes of two fixed kinds with its
+// collider chosen once (PairFor): a caller that collides the same two
+// geometries at every step does not dispatch on their kinds again. The
+// zero Pair dispatches at every call (CollidePosed).
+type Pair struct {
+	f   ordered // the collider of the two kinds in increasing order
+	set bool    // false: CollidePosed
+}
+
+// PairFor returns the Pair of shapes of kinds ka and kb: CollidePosed's
+// collider for them, or the zero Pair for a height field, whose pairs
+// CollidePosed collides otherwise.
+func PairFor(ka, kb Kind) Pair {
+	if ka == HeightField || kb == HeightField {
+		return Pair{}
+	}
+	return Pair{f: orderedFor(min(ka, kb), max(ka, kb)), set: true}
+}
+
+// Collide is CollidePosed(a, b, margin, out) for a and b of the kinds p
+// was made for (PairFor), with the same contacts to the bit.
+func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
+	if !p.set {
+		return CollidePosed(a, b, margin, out)
+	}
+	if !a.ok || !b.ok {
+		return out
+	}
+	return collideWith(p.f, a, b, margin, out)
+}
+
+// collideWith collides a and b with f, the collider of their kinds in
+// increasing order: as (b, a), with the normals turned back, when
+// swapOrder says so.
+func collideWith(f ordered, a, b *Posed, margin float64, out []Contact) []Contact {
 	if swapOrder(&a.s, &a.x, &b.s, &b.x) {
 		n := len(out)
-		out = collideOrdered(&b.posed, &a.posed, margin, out)
+		out = f.collide(&b.posed, &a.posed, margin, out)
 		for i := n; i < len(out); i++ {
 			out[i].Normal = out[i].Normal.Neg()
 		}
 		return out
 	}
-	return collideOrdered(&a.posed, &b.posed, margin, out)
+	return f.collide(&a.posed, &b.posed, margin, out)
 }
 
 // swapOrder reports whether the pair must be processed as (b, a). Kinds are
@@ -97,6 +150,15 @@ func swapOrder(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	if d[k] != 0 {
 		return d[k] < 0
 	}
+	return swapCoincident(a, xa, b, xb)
+}
+
+// swapCoincident is swapOrder for two shapes of one kind with the same
+// centre: it compares their dimensions and orientations (orderKey). Out
+// of line: coincident centres are rare, and its keys are large.
+//
+//go:noinline
+func swapCoincident(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	ka, kb := orderKey(a, xa), orderKey(b, xb)
 	for i := range ka {
 		if ka[i] != kb[i] {
@@ -115,58 +177,120 @@ func orderKey(s *Shape, x *spatial.Pose) [14]float64 {
 	return [14]float64{s.Radius, s.HalfLength, h[0], h[1], h[2], e[0], e[1], e[2], hv, hr, x.R.W, x.R.X, x.R.Y, x.R.Z}
 }
 
-// collideOrdered dispatches a pair with a.s.Kind ≤ b.s.Kind.
-func collideOrdered(a, b *posed, margin float64, out []Contact) []Contact {
-	switch a.s.Kind {
+// ordered names the collider of a pair of shapes whose kinds are in
+// increasing order (a.s.Kind ≤ b.s.Kind): collide calls it directly, so
+// that the shapes' Posed values do not escape as through a func value.
+type ordered uint8
+
+const (
+	noContacts ordered = iota // two half-spaces, or a half-space and a height field
+	halfSpaceWithSphere
+	halfSpaceWithBox
+	halfSpaceWithCapsule
+	halfSpaceWithCylinder
+	halfSpaceWithEllipsoid
+	halfSpaceWithHull
+	sphereWithSphere
+	sphereWithBox
+	sphereWithCapsule
+	boxWithBox
+	boxWithCapsule
+	boxWithCylinder
+	polytopes
+	capsuleWithCapsule
+	convexPair
+)
+
+// orderedFor returns the collider of kinds ka ≤ kb.
+func orderedFor(ka, kb Kind) ordered {
+	switch ka {
 	case HalfSpace:
-		return halfSpacePair(a, b, margin, out)
+		return halfSpaceFor(kb)
 	case Sphere:
-		switch b.s.Kind {
+		switch kb {
 		case Sphere:
-			return sphereSphere(a, b, margin, out)
+			return sphereWithSphere
 		case Box:
-			return sphereBox(a, b, margin, out)
+			return sphereWithBox
 		case Capsule:
-			return sphereCapsule(a, b, margin, out)
+			return sphereWithCapsule
 		}
 	case Box:
-		switch b.s.Kind {
+		switch kb {
 		case Box:
-			return boxBox(a, b, margin, out)
+			return boxWithBox
 		case Capsule:
-			return boxCapsule(a, b, margin, out)
+			return boxWithCapsule
 		case Cylinder:
-			return boxCylinder(a, b, margin, out)
+			return boxWithCylinder
 		case ConvexHull:
-			return polytopePair(a, b, margin, out)
+			return polytopes
 		}
 	case Capsule:
-		if b.s.Kind == Capsule {
-			return capsuleCapsule(a, b, margin, out)
+		if kb == Capsule {
+			return capsuleWithCapsule
 		}
 	case ConvexHull:
-		return polytopePair(a, b, margin, out)
+		return polytopes
 	}
-	return convexConvex(a, b, margin, out) // every other pair with a cylinder, ellipsoid or hull
+	return convexPair // every other pair with a cylinder, ellipsoid or hull
 }
 
-// halfSpacePair dispatches a half-space A against any other kind B.
-func halfSpacePair(a, b *posed, margin float64, out []Contact) []Contact {
-	switch b.s.Kind {
+// halfSpaceFor returns the collider of a half-space A and a shape B of
+// kind kb.
+func halfSpaceFor(kb Kind) ordered {
+	switch kb {
 	case Sphere:
-		return halfSpaceSphere(a, b, margin, out)
+		return halfSpaceWithSphere
 	case Box:
-		return halfSpaceBox(a, b, margin, out)
+		return halfSpaceWithBox
 	case Capsule:
-		return halfSpaceCapsule(a, b, margin, out)
+		return halfSpaceWithCapsule
 	case Cylinder:
-		return halfSpaceCylinder(a, b, margin, out)
+		return halfSpaceWithCylinder
 	case Ellipsoid:
-		return halfSpaceEllipsoid(a, b, margin, out)
+		return halfSpaceWithEllipsoid
 	case ConvexHull:
-		return halfSpaceHull(a, b, margin, out)
+		return halfSpaceWithHull
 	}
-	return out // two half-spaces, or a height field
+	return noContacts
+}
+
+// collide collides a and b, of kinds in increasing order, with f.
+func (f ordered) collide(a, b *posed, margin float64, out []Contact) []Contact {
+	switch f {
+	case halfSpaceWithSphere:
+		return halfSpaceSphere(a, b, margin, out)
+	case halfSpaceWithBox:
+		return halfSpaceBox(a, b, margin, out)
+	case halfSpaceWithCapsule:
+		return halfSpaceCapsule(a, b, margin, out)
+	case halfSpaceWithCylinder:
+		return halfSpaceCylinder(a, b, margin, out)
+	case halfSpaceWithEllipsoid:
+		return halfSpaceEllipsoid(a, b, margin, out)
+	case halfSpaceWithHull:
+		return halfSpaceHull(a, b, margin, out)
+	case sphereWithSphere:
+		return sphereSphere(a, b, margin, out)
+	case sphereWithBox:
+		return sphereBox(a, b, margin, out)
+	case sphereWithCapsule:
+		return sphereCapsule(a, b, margin, out)
+	case boxWithBox:
+		return boxBox(a, b, margin, out)
+	case boxWithCapsule:
+		return boxCapsule(a, b, margin, out)
+	case boxWithCylinder:
+		return boxCylinder(a, b, margin, out)
+	case polytopes:
+		return polytopePair(a, b, margin, out)
+	case capsuleWithCapsule:
+		return capsuleCapsule(a, b, margin, out)
+	case convexPair:
+		return convexConvex(a, b, margin, out)
+	}
+	return out
 }
 
 // posed is a shape with its pose expanded into a rotation matrix.

@@ -91,7 +91,8 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 	var ref refFace
 	halfSpaceRef(&ref, a, b.axis((m+1)%3))
 	w := 2 * math.Hypot(he[(m+1)%3], he[(m+2)%3])
-	out, _, _ = faceManifold(out, margin, &ref, corners[:], b.axis(m).Scale(s), w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*b.size())
+	size := b.s.HalfExtents.Norm() // b.size() of a box, without its switch over the kinds
+	out, _, _ = faceManifold(out, margin, &ref, corners[:], b.axis(m).Scale(s), w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*size)
 	return out
 }
 

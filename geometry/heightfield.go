@@ -282,7 +282,7 @@ func (f *HeightMap) faceContacts(a, b *posed, r, c, t int, margin float64, out [
 	plane := posed{s: Shape{Kind: HalfSpace}, rot: a.rot.Mul(rt), pos: a.toWorld(tri[0])}
 	id := 2*(r*(f.cols-1)+c) + t
 	m := len(out)
-	out = halfSpacePair(&plane, b, margin, out)
+	out = halfSpaceFor(b.s.Kind).collide(&plane, b, margin, out)
 	k := m
 	for _, ct := range out[m:] {
 		foot := a.toLocal(ct.Point.AddScaled(-ct.Phi/2, ct.Normal))

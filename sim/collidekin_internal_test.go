@@ -33,6 +33,7 @@ func TestPosedAtMatchesCollide(t *testing.T) {
 	c := &collider{poses: make([]spatial.Pose, n), moved: make([]movedBox, n), local: make([]localShape, n), posed: make([]geometry.Posed, n)}
 	for i, g := range geoms {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
+		c.posed[i].SetShape(&g.Shape) // as fixedPoses sets it
 	}
 	c.poses[0] = geoms[0].Pose // the fixed plane z ≤ 0
 	c.poses[1] = spatial.Pose{R: spatial.QuatIdentity(), P: spatial.Vec3{0.05, 0, 0.25}}
@@ -59,7 +60,7 @@ func TestPosedAtMatchesCollide(t *testing.T) {
 		for i := 2; i < n; i++ {
 			c.movingBox(i, &geoms[i], &x)
 			for j := range 2 { // the plane, then the sphere
-				got := geometry.CollidePosed(c.posedAt(j, &geoms[j]), c.posedAt(i, &geoms[i]), 0.05, nil)
+				got := geometry.CollidePosed(c.posedAt(j), c.posedAt(i), 0.05, nil)
 				want := geometry.Collide(geoms[j].Shape, c.poses[j], geoms[i].Shape, c.poses[i], 0.05, nil)
 				if gb, wb := bits(got), bits(want); !equalBits(gb, wb) {
 					t.Fatalf("step %d geometry %d against %d: posedAt's contacts %+v, Collide's %+v", step, i, j, got, want)

@@ -119,10 +119,11 @@ type collider struct {
 	// (fixedPoses) rather than at every test.
 	planes  []bool
 	normals []spatial.Vec3
-	// posed holds, per geometry, its shape at its pose in poses with the
-	// rotation matrix geometry.Collide would form (posedAt), valid while
-	// its movedBox's posed is set: at the first narrow-phase pair of a
-	// pose, once for a fixed geometry; newBox clears it with a new pose.
+	// posed holds, per geometry, its shape (set once, fixedPoses) at its
+	// pose in poses with the rotation matrix geometry.Collide would form
+	// (posedAt), valid while its movedBox's posed is set: at the first
+	// narrow-phase pair of a pose, once for a fixed geometry; newBox
+	// clears it with a new pose.
 	// found marks the geometries whose material is an elastic foundation,
 	// whose pairs take contact.Collide.
 	posed []geometry.Posed
@@ -130,6 +131,20 @@ type collider struct {
 	// movers lists the moving geometries of the filter's pairs with what
 	// filteredBroadPhase reads of them (filterSetup).
 	movers []filterGeom
+	// routes holds, per pair of the filter, its collider chosen once
+	// (filterSetup); via holds those of the candidates in cand, by
+	// index, while screened.
+	routes, via []pairRoute
+}
+
+// pairRoute is the narrow phase's collider of a listed pair, chosen once
+// (filterSetup): geometry.Pair for the kinds of its geometries, or, when
+// any is set, mujocoConvex and collidePair, which choose at each call: a
+// pair that MuJoCo's convex collider may take (mujocoMay) or one with an
+// elastic foundation.
+type pairRoute struct {
+	pair geometry.Pair
+	any  bool
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -396,6 +411,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
+		c.via[len(c.cand)] = c.routes[k] // room for every pair made once (filterSetup)
 		c.cand = append(c.cand, pr)
 	}
 	c.screened = true
@@ -411,8 +427,9 @@ type filterGeom struct {
 }
 
 // filterSetup sizes c and computes its fixed geometries' poses and boxes
-// (fixedPoses), lists the moving geometries of c's pairs (c.movers) and
-// sets the inflated boxes of the fixed ones once: a body welded to the
+// (fixedPoses), lists the moving geometries of c's pairs (c.movers),
+// chooses each pair's collider (c.routes) and sets the inflated boxes of
+// the fixed ones once: a body welded to the
 // world has no speculative margin (bodySpeed), so its geometries' boxes,
 // margin + standoff + 0, are those of every call, and nothing else writes
 // them while the filter is direct. It runs at the first call, before the
@@ -432,6 +449,13 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 			continue
 		}
 		c.movers = append(c.movers, filterGeom{geom: int(i), body: g.Body, reach: sim.ws.reach[i], off: off})
+	}
+	c.routes, c.via = make([]pairRoute, len(c.filter.pairs)), make([]pairRoute, len(c.filter.pairs))
+	for k, pr := range c.filter.pairs {
+		i, j := int(pr[0]), int(pr[1])
+		r := &c.routes[k]
+		r.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
+		r.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
 	}
 }
 
@@ -539,6 +563,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 		c.moved[i].ball = ballShape(g.Shape.Kind)
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.found[i] = foundation(mats, g.Material)
+		c.posed[i].SetShape(&g.Shape)
 		if m.Bodies[g.Body].Tree < 0 {
 			c.fixed[i] = true
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
@@ -620,7 +645,7 @@ func envelopeSlack(b geometry.AABB) float64 {
 // none), a farther one that can close within the step (closing).
 func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.Pair) []contact.Pair {
 	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
-	for _, cd := range c.cand {
+	for n, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
 		if sim.sleep.skip(i, j) {
 			continue
@@ -631,9 +656,10 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 		if !c.screened && sim.unscreened(c, i, j, slack) {
 			continue
 		}
-		var mj bool
-		if c.hits, mj = sim.mujocoConvex(c, i, j, slack, c.hits[:0]); !mj { // MuJoCo's convex collider for its pairs (mjccd.go)
-			c.hits = sim.collidePair(c, i, j, slack, c.hits[:0])
+		if c.screened && !c.via[n].any { // the pair's collider chosen once (filterSetup)
+			c.hits = c.via[n].pair.Collide(c.posedAt(i), c.posedAt(j), slack, c.hits[:0])
+		} else {
+			c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
 		}
 		for k := range c.hits { // each point read in place, the pair's fields set in the list
 			h := &c.hits[k]
@@ -676,6 +702,19 @@ func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
 	return false
 }
 
+// collideAny appends the points of geometries i and j within slack from
+// MuJoCo's convex collider for its pairs (mujocoConvex, mjccd.go), else
+// collidePair's: the narrow phase's collider of a pair not chosen once
+// (pairRoute), out of line.
+//
+//go:noinline
+func (sim *Simulator) collideAny(c *collider, i, j int, slack float64, out []geometry.Contact) []geometry.Contact {
+	if hits, mj := sim.mujocoConvex(c, i, j, slack, out); mj {
+		return hits
+	}
+	return sim.collidePair(c, i, j, slack, out)
+}
+
 // collidePair appends the points of geometries i and j within slack:
 // geometry.Collide's, with each geometry's rotation matrix formed once per
 // pose (posedAt), or a foundation's elements (contact.Collide).
@@ -684,14 +723,15 @@ func (sim *Simulator) collidePair(c *collider, i, j int, slack float64, out []ge
 	if c.found[i] || c.found[j] {
 		return contact.Collide(sim.cfg.Materials, &gs[i], c.poses[i], &gs[j], c.poses[j], slack, out)
 	}
-	return geometry.CollidePosed(c.posedAt(i, &gs[i]), c.posedAt(j, &gs[j]), slack, out)
+	return geometry.CollidePosed(c.posedAt(i), c.posedAt(j), slack, out)
 }
 
-// posedAt returns geometry g = i at its pose in c.poses as geometry.Posed,
-// set at the first call after the pose changed.
-func (c *collider) posedAt(i int, g *multibody.Geometry) *geometry.Posed {
+// posedAt returns geometry i at its pose in c.poses as geometry.Posed,
+// moved there (geometry.Posed.Move) at the first call after the pose
+// changed; its shape was set once (fixedPoses).
+func (c *collider) posedAt(i int) *geometry.Posed {
 	if mb := &c.moved[i]; !mb.posed {
-		c.posed[i].Set(&g.Shape, &c.poses[i])
+		c.posed[i].Move(&c.poses[i]) // its shape set once (fixedPoses)
 		mb.posed = true
 	}
 	return &c.posed[i]

@@ -29,25 +29,10 @@ import (
 // narrow phase's margin for the pair (its speculative one included), which
 // only a plane and a box use (mujocoPlaneBox).
 func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []geometry.Contact) ([]geometry.Contact, bool) {
-	prm := &sim.cfg.Contact
-	if !prm.MuJoCoCollider {
+	if !sim.mujocoMay(i, j) {
 		return out, false
 	}
-	if !sim.mujocoLimits() { // MuJoCo's integrators: mujoco-euler, mujoco-implicit, rk4
-		return out, false
-	}
-	m := sim.Model
-	ga, gb := &m.Geometries[i], &m.Geometries[j]
-	if analyticKind(ga.Shape.Kind) && analyticKind(gb.Shape.Kind) {
-		return out, false // before the poses' matrices and the materials: most pairs of the MJCF robots
-	}
-	if ga.Standoff != 0 || gb.Standoff != 0 {
-		return out, false
-	}
-	mats := sim.cfg.Materials
-	if ga.Material >= len(mats) || gb.Material >= len(mats) || !contact.Combine(mats[ga.Material], mats[gb.Material]).MuJoCoSoft() {
-		return out, false
-	}
+	ga, gb := &sim.Model.Geometries[i], &sim.Model.Geometries[j]
 	var a, b mjccd.Geom
 	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) {
 		return out, false
@@ -82,6 +67,26 @@ func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []g
 	}
 	var buf [mjccd.MaxContacts]mjccd.Contact
 	return appendMJ(mjccd.Convex(g1, g2, 0, sim.mprOptions(), buf[:0]), flip, out), true
+}
+
+// mujocoMay reports whether mujocoConvex may collide geometries i and j,
+// on what does not change after New (the configuration, the model's
+// geometries and the materials): the collider and one of MuJoCo's
+// integrators (mujoco-euler, mujoco-implicit, rk4) on, not two analytic
+// kinds, no standoff and a combined material MuJoCo's soft one.
+func (sim *Simulator) mujocoMay(i, j int) bool {
+	if !sim.cfg.Contact.MuJoCoCollider || !sim.mujocoLimits() {
+		return false
+	}
+	ga, gb := &sim.Model.Geometries[i], &sim.Model.Geometries[j]
+	if analyticKind(ga.Shape.Kind) && analyticKind(gb.Shape.Kind) {
+		return false // before the materials: most pairs of the MJCF robots
+	}
+	if ga.Standoff != 0 || gb.Standoff != 0 {
+		return false
+	}
+	mats := sim.cfg.Materials
+	return ga.Material < len(mats) && gb.Material < len(mats) && contact.Combine(mats[ga.Material], mats[gb.Material]).MuJoCoSoft()
 }
 
 // mprOptions are MuJoCo's MPR settings of the simulator's contact

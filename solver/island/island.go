@@ -348,16 +348,18 @@ func (s *Solver) splitOne(p *solver.Problem) {
 	s.n = 1
 	s.cliqueArena = s.cliqueArena[:1] // resize32's, with the room made
 	s.cliqueArena[0] = 0
-	s.consArena = s.consArena[:nb]
+	cons := s.consArena[:nb]
 	is := &s.islands[0]
 	is.cliques = s.cliqueArena[:1]
-	is.cons = s.consArena[:0]
-	for b, blk := range p.JBlock { // each run of blocks of one constraint (constraintEnd) once
+	n := 0
+	for b, blk := range p.JBlock { // each run of blocks of one constraint (constraintEnd) once, written in the room made (no append's growth)
 		if b == 0 || blk.Constraint != p.JBlock[b-1].Constraint {
-			is.cons = append(is.cons, int32(blk.Constraint))
+			cons[n] = int32(blk.Constraint)
+			n++
 		}
 	}
-	is.nCliques, is.nCons = 1, len(is.cons)
+	s.consArena, is.cons = cons, cons[:n]
+	is.nCliques, is.nCons = 1, n
 }
 
 // growOne makes splitOne's room for nb J blocks: an island and the arenas
@@ -500,7 +502,9 @@ func (s *Solver) localConstraint(is *island, ct int) int {
 // Island(0) reports the island's cliques and constraints and the solve's
 // statistics.
 func (s *Solver) solveWhole(p *solver.Problem, v0 []float64, res *solver.Result) error {
-	s.makeInner()
+	if len(s.inner) < s.workers {
+		s.makeInner() // the first call's solvers
+	}
 	err := s.inner[0].Solve(p, v0, res)
 	s.islands[0].res.Stats = res.Stats
 	return err
