@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	modelload "github.com/stiction-sim/stiction/model/load"
-	"github.com/stiction-sim/stiction/scene"
 	"github.com/stiction-sim/stiction/sim"
 )
 
@@ -27,14 +26,7 @@ func TestCurvatureTermsSameBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := scene.Build(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sim.New(b.Model, b.State, b.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, _ := newSim(t, sc)
 		for step := range 40 {
 			if err := s.Advance(); err != nil {
 				t.Fatal(err)

@@ -45,14 +45,14 @@ func TestMomentumErrorMatchesResiduals(t *testing.T) {
 	}
 }
 
-// randomMomentumProblem returns a problem of 1–4 cliques of sizes 1–7 and
-// 1–8 constraints of sizes 1–3, each with J blocks on 1 or 2 cliques.
-func randomMomentumProblem(rng *rand.Rand, entry func() float64) *solver.Problem {
+// randomCliques returns a problem of 1 … most cliques of sizes 1 … size,
+// their A blocks filled by entry, and no constraints.
+func randomCliques(rng *rand.Rand, most, size int, entry func() float64) *solver.Problem {
 	var p solver.Problem
-	sizes := make([]int, 1+rng.IntN(4))
+	sizes := make([]int, 1+rng.IntN(most))
 	nv := 0
 	for i := range sizes {
-		sizes[i] = 1 + rng.IntN(7)
+		sizes[i] = 1 + rng.IntN(size)
 		nv += sizes[i]
 	}
 	p.Reset(nv)
@@ -64,6 +64,14 @@ func randomMomentumProblem(rng *rand.Rand, entry func() float64) *solver.Problem
 		}
 		off, aoff = off+n, aoff+n*n
 	}
+	return &p
+}
+
+// randomMomentumProblem returns a problem of 1–4 cliques of sizes 1–7 and
+// 1–8 constraints of sizes 1–3, each with J blocks on 1 or 2 cliques.
+func randomMomentumProblem(rng *rand.Rand, entry func() float64) *solver.Problem {
+	p := randomCliques(rng, 4, 7, entry)
+	sizes, nv := p.Cliques, len(p.VStar)
 	for i := range nv {
 		p.VStar[i] = entry()
 		p.MDiag[i] = 0.1 + rng.Float64()
@@ -81,5 +89,5 @@ func randomMomentumProblem(rng *rand.Rand, entry func() float64) *solver.Problem
 			}
 		}
 	}
-	return &p
+	return p
 }

@@ -80,29 +80,15 @@ func TestPortglue5BuildMulMatchesBuildAndMul(t *testing.T) {
 func TestPortglue5MulA2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(65, 2))
 	for trial := range 2000 {
-		var p solver.Problem
-		sizes := make([]int, 1+rng.IntN(3))
-		nv := 0
-		for i := range sizes {
-			sizes[i] = 1 + rng.IntN(20)
-			nv += sizes[i]
-		}
-		p.Reset(nv)
-		off, aoff := 0, 0
-		for _, n := range sizes {
-			p.Cliques = append(p.Cliques, solver.Clique{Offset: off, Size: n, AOff: aoff})
-			for range n * n {
-				p.A = append(p.A, randomEntry(rng))
-			}
-			off, aoff = off+n, aoff+n*n
-		}
+		p := randomCliques(rng, 3, 20, func() float64 { return randomEntry(rng) })
+		nv := len(p.VStar)
 		v := make([]float64, nv)
 		for i := range v {
 			v[i], p.VStar[i] = randomEntry(rng), randomEntry(rng)
 		}
 		var m pgsMomentum
 		m.size(nv)
-		m.products(&p, v)
+		m.products(p, v)
 		for c, q := range p.Cliques {
 			a, n := p.ABlock(c), q.Size
 			for i := range n {
