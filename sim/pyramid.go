@@ -141,15 +141,13 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		return false
 	}
 	pp := pw.startProblem(p)
-	for i := 0; i < len(p.Constraints); {
+	for i := range p.Constraints {
 		switch {
-		case pw.blocks[i].edges == 0:
-			i = copyRun(p, pp, pw.blocks, pw.jstart, i) // the limits and other rows after the contacts, at once
-			continue
+		case pw.blocks[i].edges == 0: // the limits and other rows after the contacts
+			pw.blocks[i].first = copyBlock(p, pp, i, pw.jstart[i], pw.jstart[i+1])
 		case pw.blocks[i].edges > 0:
 			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], i, pw.jstart)
 		}
-		i++
 	}
 	return true
 }
@@ -249,74 +247,22 @@ func (sim *Simulator) markPyramids(st *rk4StageWork) {
 }
 
 // copyBlock appends constraint block i of p, whose J blocks are
-// p.JBlock[b:end], to pp unchanged and returns its index there. It appends
-// to pp's slices directly, as solver.Problem.AddConstraint and AddJBlock
-// would with the values copied afterwards, without zeroing them first.
+// p.JBlock[b:end], to pp unchanged and returns its index there. It
+// appends through solver.Problem.AddConstraint and AddJBlockFrom, which
+// the contact assembler runs at every step, so that the copy adds few
+// instruction-cache lines of its own (copyRun, which copied a run of
+// blocks with one append per slice, was 43 lines of dm hopper's step for
+// its one or two limit blocks).
 func copyBlock(p, pp *solver.Problem, i, b, end int) int {
-	c := p.Constraints[i]
-	k := len(pp.Constraints)
-	pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: pp.NR, Size: c.Size, Par: len(pp.Params)})
-	pp.NR += c.Size
-	pp.VHat = append(pp.VHat, p.VHat[c.Row:c.Row+c.Size]...)
-	pp.R = append(pp.R, p.R[c.Row:c.Row+c.Size]...)
-	pp.Params = append(pp.Params, p.Par(i)...)
+	c := &p.Constraints[i]
+	k := pp.AddConstraint(c.Kind, c.Size, p.Par(i)...)
+	row := pp.Constraints[k].Row
+	copy(pp.VHat[row:row+c.Size], p.VHat[c.Row:c.Row+c.Size])
+	copy(pp.R[row:row+c.Size], p.R[c.Row:c.Row+c.Size])
 	for ; b < end; b++ {
-		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: p.JBlock[b].Clique, Off: len(pp.JData)})
-		pp.JData = append(pp.JData, p.JBlockData(b)...)
+		pp.AddJBlockFrom(k, p.JBlock[b].Clique, p.JBlockData(b))
 	}
 	return k
-}
-
-// copyRun appends to pp the blocks of p from i on that pyramidProblem
-// copies unchanged (blocks[k].edges = 0; js as pyramidJStart), with one
-// append per slice of the problem, and returns the end of the run. A run
-// takes the blocks whose rows, parameters and J data follow the previous
-// block's in p's storage (as solver.Problem.AddConstraint and AddJBlock
-// lay them out), so that pp gets what copyBlock would give each block in
-// turn, and sets each one's first; a block that does not follow is the
-// next run's first, and one whose own J blocks are not contiguous is
-// copied by copyBlock alone.
-func copyRun(p, pp *solver.Problem, blocks []pyramidBlock, js []int, i int) int {
-	c0 := p.Constraints[i]
-	row, par, off, j := c0.Row, c0.Par, -1, i
-	for ; j < len(p.Constraints) && blocks[j].edges == 0; j++ {
-		c := p.Constraints[j]
-		o, ok := off, c.Row == row && c.Par == par
-		for b := js[j]; ok && b < js[j+1]; b++ {
-			ok = o < 0 || p.JBlock[b].Off == o
-			o = p.JBlock[b].Off + c.Size*p.Cliques[p.JBlock[b].Clique].Size
-		}
-		if !ok {
-			break
-		}
-		row, par, off = row+c.Size, par+c.Kind.NumParams(), o
-	}
-	if j == i {
-		blocks[i].first = copyBlock(p, pp, i, js[i], js[i+1])
-		return i + 1
-	}
-	off0 := off // the run's J data, p.JData[off0:off]
-	if js[i] < js[j] {
-		off0 = p.JBlock[js[i]].Off
-	}
-	k0, rowShift, parShift, offShift := len(pp.Constraints), pp.NR-c0.Row, len(pp.Params)-c0.Par, len(pp.JData)-off0
-	for k := i; k < j; k++ {
-		c := p.Constraints[k]
-		blocks[k].first = len(pp.Constraints)
-		pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: c.Row + rowShift, Size: c.Size, Par: c.Par + parShift})
-	}
-	pp.NR += row - c0.Row
-	pp.VHat = append(pp.VHat, p.VHat[c0.Row:row]...)
-	pp.R = append(pp.R, p.R[c0.Row:row]...)
-	pp.Params = append(pp.Params, p.Params[c0.Par:par]...)
-	for b := js[i]; b < js[j]; b++ {
-		blk := p.JBlock[b]
-		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: blk.Constraint - i + k0, Clique: blk.Clique, Off: blk.Off + offShift})
-	}
-	if off0 >= 0 {
-		pp.JData = append(pp.JData, p.JData[off0:off]...)
-	}
-	return j
 }
 
 // pyramidEdges appends the pyramid edges of the contact pr, of material
