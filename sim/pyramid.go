@@ -21,6 +21,7 @@ type pyramidWork struct {
 	blocks []pyramidBlock  // per constraint block of the original problem
 	jstart []int           // per block of the original problem, its first J block (and one past the last)
 	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	coef   [10][5]float64  // pyramidEdges' edge coefficients, of the contact last built
 	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
 }
 
@@ -141,12 +142,11 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		return false
 	}
 	pp := pw.startProblem(p)
-	for i := range p.Constraints {
-		switch {
-		case pw.blocks[i].edges == 0: // the limits and other rows after the contacts
-			pw.blocks[i].first = copyBlock(p, pp, i, pw.jstart[i], pw.jstart[i+1])
-		case pw.blocks[i].edges > 0:
-			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], i, pw.jstart)
+	for i := range pw.blocks {
+		if blk := &pw.blocks[i]; blk.edges > 0 {
+			blk.first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, blk, i, pw.jstart)
+		} else if blk.edges == 0 { // the limits and other rows after the contacts
+			blk.first = copyBlock(p, pp, i, pw.jstart[i], pw.jstart[i+1])
 		}
 	}
 	return true
@@ -298,10 +298,15 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 			r = 2 * mu * mu * mjMinVal / sim.impRatio()
 		}
 	}
-	var coef [10][5]float64 // per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the rows (t1, t2, spin, rolling t1, t2)
-	angular := false        // whether an edge has spin or rolling rows (condim 4, 6)
+	// Per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the
+	// rows (t1, t2, spin, rolling t1, t2): kept in pw, not a local that
+	// each call zeroed (400 bytes, 46 instructions). Only the entries
+	// the edges read are set: coef[:blk.edges], and of each row 0 and 1
+	// alone without angular (entries 2–4 stale, never read).
+	coef := &sim.ws.mj.staged.pyr.coef
+	angular := false // whether an edge has spin or rolling rows (condim 4, 6)
 	if blk.edges <= 4 {
-		slidingCoefficients(blk, &coef) // condim 1 and 3: no spin or rolling term
+		slidingCoefficients(blk, coef) // condim 1 and 3: no spin or rolling term
 	} else {
 		for e := range blk.edges {
 			coef[e] = edgeCoefficients(blk, e)
@@ -414,12 +419,15 @@ func edgeRows4(d []float64, ntot int, src []float64, n int, coef [][5]float64) {
 	}
 }
 
-// slidingCoefficients sets coef[e] to edgeCoefficients(blk, e) for the
-// edges of a pyramid contact without spin or rolling edges (blk.edges ≤
-// 4: condim 1 and 3), whose entries 2–4 stay 0: the same products in line.
+// slidingCoefficients sets entries 0 and 1 of coef[e] to
+// edgeCoefficients(blk, e)'s for the edges of a pyramid contact without
+// spin or rolling edges (blk.edges ≤ 4: condim 1 and 3), whose entries
+// 2–4, 0 there, it leaves as they are (pyramidEdges reads them only for
+// angular edges): the same products in line.
 func slidingCoefficients(blk *pyramidBlock, coef *[10][5]float64) {
 	if blk.edges == 1 {
-		return // the lone normal row
+		coef[0][0], coef[0][1] = 0, 0 // the lone normal row
+		return
 	}
 	for e := range blk.edges {
 		k, s := e/2, blk.mu[e/2]
