@@ -21,6 +21,7 @@ type pyramidWork struct {
 	blocks []pyramidBlock  // per constraint block of the original problem
 	jstart []int           // per block of the original problem, its first J block (and one past the last)
 	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	coef   [10][5]float64  // pyramidEdges' edge coefficients, of the contact last built
 	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
 }
 
@@ -85,7 +86,7 @@ type pyramidBlock struct {
 // they were. It reports false, having solved nothing, when no pair has the
 // pyramid: the caller solves p itself.
 func (sim *Simulator) solvePyramid(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) (bool, error) {
-	if !sim.cfg.Contact.Pyramidal() {
+	if !sim.cfg.Contact.Pyramidal() { // a pointer receiver: no copy of Params
 		return sim.solveEllipticN(p, pairs, mats, asm, kin, vs, res, velocitiesOnly) // condim 4 and 6 (elliptic.go)
 	}
 	pw := &sim.ws.mj.staged.pyr
@@ -141,15 +142,12 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		return false
 	}
 	pp := pw.startProblem(p)
-	for i := 0; i < len(p.Constraints); {
-		switch {
-		case pw.blocks[i].edges == 0:
-			i = copyRun(p, pp, pw.blocks, pw.jstart, i) // the limits and other rows after the contacts, at once
-			continue
-		case pw.blocks[i].edges > 0:
-			pw.blocks[i].first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, &pw.blocks[i], i, pw.jstart)
+	for i := range pw.blocks {
+		if blk := &pw.blocks[i]; blk.edges > 0 {
+			blk.first = sim.pyramidEdges(p, pp, &pairs[i], &mats[i].mat, blk, i, pw.jstart)
+		} else if blk.edges == 0 { // the limits and other rows after the contacts
+			blk.first = copyBlock(p, pp, i, pw.jstart[i], pw.jstart[i+1])
 		}
-		i++
 	}
 	return true
 }
@@ -165,8 +163,10 @@ func (pw *pyramidWork) resetBlocks(n int) {
 
 // startProblem sets pw.jstart to p's (pyramidJStart) and resets pw.p to
 // p's dynamics (cliques, A, v*, diag M) without blocks, keeps p as their
-// source (pw.src, dynamicsOf), and returns it. A, v* and diag M are p's
-// own slices, not copies (MuJoCo's solver reads d->qM in place): no one
+// source (pw.src, dynamicsOf), and returns it. The cliques, A, v* and
+// diag M are p's own slices, not copies (MuJoCo's solver reads d->qM in
+// place; the cliques' copy, through the write barrier of their Parent
+// slices, was 3 lines and 51 instructions of half_cheetah's step): no one
 // writes them while pw.p is solved (the solvers, pgsFactor and the
 // statistics read a problem's dynamics; linearize, vstarAt and the rk4
 // stages write the source's before its rows are made), and each slice is
@@ -179,9 +179,8 @@ func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 	pw.src = p
 	pp := &pw.p
 	pp.Reset(p.NV)
-	pp.Cliques = append(pp.Cliques, p.Cliques...)
-	nv := len(p.VStar)
-	pp.A, pp.VStar, pp.MDiag = p.A[:len(p.A):len(p.A)], p.VStar[:nv:nv], p.MDiag[:nv:nv]
+	nv, nc := len(p.VStar), len(p.Cliques)
+	pp.Cliques, pp.A, pp.VStar, pp.MDiag = p.Cliques[:nc:nc], p.A[:len(p.A):len(p.A)], p.VStar[:nv:nv], p.MDiag[:nv:nv]
 	return pp
 }
 
@@ -237,7 +236,7 @@ func pyramidPair(pm *pairMaterial) bool {
 // (contact.Assembler.Geometric: the stage's assembler then builds only
 // its Jacobian), or to nil when the cone is not the pyramid.
 func (sim *Simulator) markPyramids(st *rk4StageWork) {
-	if !sim.cfg.Contact.Pyramidal() {
+	if !sim.cfg.Contact.Pyramidal() { // a pointer receiver: no copy of Params
 		st.asm.Geometric = sim.markElliptic(st.mats, &st.geo) // MuJoCo's elliptic blocks (elliptic.go)
 		return
 	}
@@ -249,74 +248,22 @@ func (sim *Simulator) markPyramids(st *rk4StageWork) {
 }
 
 // copyBlock appends constraint block i of p, whose J blocks are
-// p.JBlock[b:end], to pp unchanged and returns its index there. It appends
-// to pp's slices directly, as solver.Problem.AddConstraint and AddJBlock
-// would with the values copied afterwards, without zeroing them first.
+// p.JBlock[b:end], to pp unchanged and returns its index there. It
+// appends through solver.Problem.AddConstraint and AddJBlockFrom, which
+// the contact assembler runs at every step, so that the copy adds few
+// instruction-cache lines of its own (copyRun, which copied a run of
+// blocks with one append per slice, was 43 lines of dm hopper's step for
+// its one or two limit blocks).
 func copyBlock(p, pp *solver.Problem, i, b, end int) int {
-	c := p.Constraints[i]
-	k := len(pp.Constraints)
-	pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: pp.NR, Size: c.Size, Par: len(pp.Params)})
-	pp.NR += c.Size
-	pp.VHat = append(pp.VHat, p.VHat[c.Row:c.Row+c.Size]...)
-	pp.R = append(pp.R, p.R[c.Row:c.Row+c.Size]...)
-	pp.Params = append(pp.Params, p.Par(i)...)
+	c := &p.Constraints[i]
+	k := pp.AddConstraint(c.Kind, c.Size, p.Par(i)...)
+	row := pp.Constraints[k].Row
+	copy(pp.VHat[row:row+c.Size], p.VHat[c.Row:c.Row+c.Size])
+	copy(pp.R[row:row+c.Size], p.R[c.Row:c.Row+c.Size])
 	for ; b < end; b++ {
-		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: p.JBlock[b].Clique, Off: len(pp.JData)})
-		pp.JData = append(pp.JData, p.JBlockData(b)...)
+		pp.AddJBlockFrom(k, p.JBlock[b].Clique, p.JBlockData(b))
 	}
 	return k
-}
-
-// copyRun appends to pp the blocks of p from i on that pyramidProblem
-// copies unchanged (blocks[k].edges = 0; js as pyramidJStart), with one
-// append per slice of the problem, and returns the end of the run. A run
-// takes the blocks whose rows, parameters and J data follow the previous
-// block's in p's storage (as solver.Problem.AddConstraint and AddJBlock
-// lay them out), so that pp gets what copyBlock would give each block in
-// turn, and sets each one's first; a block that does not follow is the
-// next run's first, and one whose own J blocks are not contiguous is
-// copied by copyBlock alone.
-func copyRun(p, pp *solver.Problem, blocks []pyramidBlock, js []int, i int) int {
-	c0 := p.Constraints[i]
-	row, par, off, j := c0.Row, c0.Par, -1, i
-	for ; j < len(p.Constraints) && blocks[j].edges == 0; j++ {
-		c := p.Constraints[j]
-		o, ok := off, c.Row == row && c.Par == par
-		for b := js[j]; ok && b < js[j+1]; b++ {
-			ok = o < 0 || p.JBlock[b].Off == o
-			o = p.JBlock[b].Off + c.Size*p.Cliques[p.JBlock[b].Clique].Size
-		}
-		if !ok {
-			break
-		}
-		row, par, off = row+c.Size, par+c.Kind.NumParams(), o
-	}
-	if j == i {
-		blocks[i].first = copyBlock(p, pp, i, js[i], js[i+1])
-		return i + 1
-	}
-	off0 := off // the run's J data, p.JData[off0:off]
-	if js[i] < js[j] {
-		off0 = p.JBlock[js[i]].Off
-	}
-	k0, rowShift, parShift, offShift := len(pp.Constraints), pp.NR-c0.Row, len(pp.Params)-c0.Par, len(pp.JData)-off0
-	for k := i; k < j; k++ {
-		c := p.Constraints[k]
-		blocks[k].first = len(pp.Constraints)
-		pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: c.Row + rowShift, Size: c.Size, Par: c.Par + parShift})
-	}
-	pp.NR += row - c0.Row
-	pp.VHat = append(pp.VHat, p.VHat[c0.Row:row]...)
-	pp.R = append(pp.R, p.R[c0.Row:row]...)
-	pp.Params = append(pp.Params, p.Params[c0.Par:par]...)
-	for b := js[i]; b < js[j]; b++ {
-		blk := p.JBlock[b]
-		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: blk.Constraint - i + k0, Clique: blk.Clique, Off: blk.Off + offShift})
-	}
-	if off0 >= 0 {
-		pp.JData = append(pp.JData, p.JData[off0:off]...)
-	}
-	return j
 }
 
 // pyramidEdges appends the pyramid edges of the contact pr, of material
@@ -351,10 +298,15 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 			r = 2 * mu * mu * mjMinVal / sim.impRatio()
 		}
 	}
-	var coef [10][5]float64 // per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the rows (t1, t2, spin, rolling t1, t2)
-	angular := false        // whether an edge has spin or rolling rows (condim 4, 6)
+	// Per edge (at most 2(6 − 1)), J_e = J_n + Σ_j coef[e][j] J_j over the
+	// rows (t1, t2, spin, rolling t1, t2): kept in pw, not a local that
+	// each call zeroed (400 bytes, 46 instructions). Only the entries
+	// the edges read are set: coef[:blk.edges], and of each row 0 and 1
+	// alone without angular (entries 2–4 stale, never read).
+	coef := &sim.ws.mj.staged.pyr.coef
+	angular := false // whether an edge has spin or rolling rows (condim 4, 6)
 	if blk.edges <= 4 {
-		slidingCoefficients(blk, &coef) // condim 1 and 3: no spin or rolling term
+		slidingCoefficients(blk, coef) // condim 1 and 3: no spin or rolling term
 	} else {
 		for e := range blk.edges {
 			coef[e] = edgeCoefficients(blk, e)
@@ -467,12 +419,15 @@ func edgeRows4(d []float64, ntot int, src []float64, n int, coef [][5]float64) {
 	}
 }
 
-// slidingCoefficients sets coef[e] to edgeCoefficients(blk, e) for the
-// edges of a pyramid contact without spin or rolling edges (blk.edges ≤
-// 4: condim 1 and 3), whose entries 2–4 stay 0: the same products in line.
+// slidingCoefficients sets entries 0 and 1 of coef[e] to
+// edgeCoefficients(blk, e)'s for the edges of a pyramid contact without
+// spin or rolling edges (blk.edges ≤ 4: condim 1 and 3), whose entries
+// 2–4, 0 there, it leaves as they are (pyramidEdges reads them only for
+// angular edges): the same products in line.
 func slidingCoefficients(blk *pyramidBlock, coef *[10][5]float64) {
 	if blk.edges == 1 {
-		return // the lone normal row
+		coef[0][0], coef[0][1] = 0, 0 // the lone normal row
+		return
 	}
 	for e := range blk.edges {
 		k, s := e/2, blk.mu[e/2]

@@ -8,50 +8,56 @@ import (
 	"github.com/stiction-sim/stiction/solver"
 )
 
-// TestCopyRunMatchesCopyBlock: copyRun gives the pyramid problem what
-// copyBlock gives it block by block (constraints, rows, parameters, J
-// blocks and their data), on random problems of one- and three-row
-// blocks over two cliques, some without a J block, with pyramid contacts
-// (left out of the runs) between them, and on a problem whose J data is
-// laid out out of order, which ends a run.
-func TestCopyRunMatchesCopyBlock(t *testing.T) {
+// TestCopyBlockMatchesPlain: copyBlock (through AddConstraint and
+// AddJBlockFrom) gives the pyramid problem what copyBlockPlain, one
+// append per slice, gives it (constraints, rows, parameters, J blocks
+// and their data, each block's index), on random problems of one- and
+// three-row blocks over two cliques, some without a J block, with
+// pyramid contacts (which neither copies) between them, after an edge
+// (shifted indices), and with J data laid out out of order.
+func TestCopyBlockMatchesPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 11))
 	for trial := range 200 {
 		p := randomCopyProblem(rng, trial%4 == 3)
-		blocks := make([]pyramidBlock, len(p.Constraints))
-		for i := range blocks {
-			if rng.IntN(5) == 0 {
-				blocks[i].edges = 4 // a pyramid contact: neither copies it
-			}
-		}
 		js := pyramidJStart(p, nil)
-		var one, run solver.Problem
-		one.Reset(p.NV)
-		run.Reset(p.NV)
-		one.Cliques = append(one.Cliques, p.Cliques...)
-		run.Cliques = append(run.Cliques, p.Cliques...)
-		want := make([]int, len(blocks))
-		for i := range blocks {
-			if blocks[i].edges == 0 {
-				want[i] = copyBlock(p, &one, i, js[i], js[i+1])
+		var plain, got solver.Problem
+		for _, q := range []*solver.Problem{&plain, &got} {
+			q.Reset(p.NV)
+			q.Cliques = append(q.Cliques, p.Cliques...)
+			if trial%2 == 1 { // an edge before the copies
+				q.AddConstraint(solver.Interval, 1, 0, 1)
+				q.AddJBlock(0, 1)[2] = 1
 			}
 		}
-		for i := 0; i < len(blocks); {
-			if blocks[i].edges != 0 {
-				i++
-				continue
+		for i := range p.Constraints {
+			if rng.IntN(5) == 0 {
+				continue // a pyramid contact: neither copies it
 			}
-			i = copyRun(p, &run, blocks, js, i)
-		}
-		for i := range blocks {
-			if blocks[i].edges == 0 && blocks[i].first != want[i] {
-				t.Fatalf("trial %d: block %d first %d, copyBlock's %d", trial, i, blocks[i].first, want[i])
+			want := copyBlockPlain(p, &plain, i, js[i], js[i+1])
+			if k := copyBlock(p, &got, i, js[i], js[i+1]); k != want {
+				t.Fatalf("trial %d: block %d copied to %d, want %d", trial, i, k, want)
 			}
 		}
-		if !reflect.DeepEqual(one, run) {
-			t.Fatalf("trial %d: copyRun's problem\n%+v\ncopyBlock's\n%+v", trial, run, one)
+		if !reflect.DeepEqual(plain, got) {
+			t.Fatalf("trial %d: copyBlock's problem\n%+v\nthe plain copy's\n%+v", trial, got, plain)
 		}
 	}
+}
+
+// copyBlockPlain is copyBlock as one append per slice of the problem.
+func copyBlockPlain(p, pp *solver.Problem, i, b, end int) int {
+	c := p.Constraints[i]
+	k := len(pp.Constraints)
+	pp.Constraints = append(pp.Constraints, solver.Constraint{Kind: c.Kind, Row: pp.NR, Size: c.Size, Par: len(pp.Params)})
+	pp.NR += c.Size
+	pp.VHat = append(pp.VHat, p.VHat[c.Row:c.Row+c.Size]...)
+	pp.R = append(pp.R, p.R[c.Row:c.Row+c.Size]...)
+	pp.Params = append(pp.Params, p.Par(i)...)
+	for ; b < end; b++ {
+		pp.JBlock = append(pp.JBlock, solver.JBlock{Constraint: k, Clique: p.JBlock[b].Clique, Off: len(pp.JData)})
+		pp.JData = append(pp.JData, p.JBlockData(b)...)
+	}
+	return k
 }
 
 // randomCopyProblem returns a problem of 1–12 random blocks over two
