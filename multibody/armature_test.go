@@ -42,6 +42,7 @@ func TestArmature(t *testing.T) {
 				}
 			}
 		}()
+		ws = NewWorkspace(m) // it reads the armatures once (dofArmatures)
 		ws.Update(s.Q, s.V)
 		M := dense(m, ws)
 		for i := range M {

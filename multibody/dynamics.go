@@ -53,15 +53,13 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // later column writes M[c][c], so this is the sum a pass over the bodies
 // after the columns made).
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
-	n, off, bodies := tr.NV, tr.VOffset, ws.m.Bodies
+	n, off, arm := tr.NV, tr.VOffset, ws.arm
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		top := &ws.top[b]
-		j := &bodies[b].Joint
-		for k := range int(top.nv) {
-			c := int(top.voff) + k
+		for c := int(top.voff); c < int(top.voff)+int(top.nv); c++ {
 			ws.crbaColumn(tr, b, c, out)
-			out[(c-off)*(n+1)] += j.DOFArmature(k)
+			out[(c-off)*(n+1)] += arm[c] // the joint's DOFArmature, kept (dofArmatures)
 		}
 		if p := int(top.parent); p >= 0 {
 			ws.combine(p, b)
@@ -306,15 +304,8 @@ func jointAccel(a []float64, col []motionCol, a0, a1, a2, c0, c1, c2 float64) (f
 //
 //go:noinline
 func (ws *Workspace) addArmature(a, tau []float64) {
-	for b, tb := range ws.top {
-		if tb.tree < 0 {
-			continue
-		}
-		j := &ws.m.Bodies[b].Joint
-		for k := range int(tb.nv) {
-			i := int(tb.voff) + k
-			tau[i] += j.DOFArmature(k) * a[i] // the rotor's own inertia
-		}
+	for i, r := range ws.arm {
+		tau[i] += r * a[i] // the rotor's own inertia (its joint's DOFArmature)
 	}
 }
 

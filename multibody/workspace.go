@@ -35,7 +35,9 @@ type Workspace struct {
 	u       []mat6          // U = IA S (6×n, columns)
 	dfac    []mat6          // Cholesky factor of D = Sᵀ U
 	uu      []vec6          // u = τ − Sᵀ pA
-	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy
+	v       []float64       // the v of the last Update (not copied), for the armature's kinetic energy (keepV)
+	arm     []float64       // per velocity index: its joint's DOFArmature, read once (dofArmatures)
+	keepV   bool            // some velocity has an armature: Update keeps v for KineticEnergy
 	fr      []jointFrames   // per body: the joint's constant frames (frames.go)
 	top     []bodyTop       // per body: its tree, parent and velocities, which the dynamics passes walk
 	kind    []uint8         // per body: how Update moves it (bodyKinds)
@@ -67,7 +69,9 @@ type (
 // side, so that one index (and one bounds check) reaches both.
 type motionCol struct{ w, l spatial.Vec3 }
 
-// NewWorkspace returns a workspace for model m.
+// NewWorkspace returns a workspace for model m. It reads what does not
+// change on a step once (the joints' frames and armatures, the bodies'
+// kinds): a model edited after needs a new workspace.
 func NewWorkspace(m *Model) *Workspace {
 	n := len(m.Bodies)
 	ws := &Workspace{
@@ -82,7 +86,27 @@ func NewWorkspace(m *Model) *Workspace {
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
 	ws.constants()
+	ws.arm, ws.keepV = dofArmatures(m)
 	return ws
+}
+
+// dofArmatures returns every velocity's rotor inertia (Joint.DOFArmature),
+// by global velocity index, which the step reads without walking a
+// compound's parts, and whether any is positive (Joint.HasArmature): only
+// then does KineticEnergy read the v of the last Update.
+func dofArmatures(m *Model) ([]float64, bool) {
+	arm, some := make([]float64, m.NV), false
+	for b := range m.Bodies {
+		body := &m.Bodies[b]
+		if body.Tree < 0 {
+			continue
+		}
+		for k := range body.Joint.NV() {
+			arm[body.VOff+k] = body.Joint.DOFArmature(k)
+			some = some || arm[body.VOff+k] > 0
+		}
+	}
+	return arm, some
 }
 
 // bodyKin is what Update finds for a body besides its pose, all in the
@@ -176,7 +200,9 @@ func (ws *Workspace) Update(q, v []float64) {
 		}
 		ws.worldInertia(b, &bodies[b].Inertia)
 	}
-	ws.v = v
+	if ws.keepV { // else KineticEnergy does not read v: no pointer store (write barrier)
+		ws.v = v
+	}
 	ws.updated = true
 }
 
