@@ -131,10 +131,27 @@ type collider struct {
 	// movers lists the moving geometries of the filter's pairs with what
 	// filteredBroadPhase reads of them (filterSetup).
 	movers []filterGeom
-	// routes holds, per pair of the filter, its collider chosen once
-	// (filterSetup); via holds those of the candidates in cand, by
-	// index, while screened.
-	routes, via []pairRoute
+	// listed holds, per pair of the filter, what filteredBroadPhase reads
+	// of it, gathered once (filterSetup); via holds the routes of the
+	// candidates in cand, by index, while screened.
+	listed []listedPair
+	via    []pairRoute
+}
+
+// listedPair is a pair of the filter as filteredBroadPhase reads it,
+// gathered once (filterSetup): its geometries, its collider (route), and,
+// when the pair may be culled (planeCull), its half-space h and other
+// geometry o, with h < 0 when it may not (no half-space, culling off, or
+// a fixed elastic foundation), and the first two terms of its slack
+// margin + max(standoffs) (pairSlack's, summed as it sums them); fixed
+// says the half-space is on a body welded to the world, with its normal
+// in collider.normals.
+type listedPair struct {
+	pr    [2]int32
+	h, o  int32
+	fixed bool
+	slack float64
+	route pairRoute
 }
 
 // pairRoute is the narrow phase's collider of a listed pair, chosen once
@@ -163,7 +180,7 @@ type pairFilter struct {
 	geoms  []int32    // the geometries in some pair, increasing
 	// plane holds, per pair, which of its two geometries is a half-space
 	// (0 or 1), or −1 when neither is: filteredBroadPhase culls the
-	// pairs of a half-space (cullPlane).
+	// pairs of a half-space (planeCull).
 	plane []int8
 }
 
@@ -397,8 +414,11 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		}
 		c.boxes[i].SetInflated(c.movingBox(int(i), &sim.Model.Geometries[i], x), d)
 	}
-	c.cand = c.cand[:0]
-	for k, pr := range c.filter.pairs {
+	c.cand = c.cand[:len(c.listed)] // room for every pair made once (filterSetup)
+	n := 0
+	for k := range c.listed {
+		lp := &c.listed[k]
+		pr := lp.pr
 		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
 		}
@@ -407,14 +427,14 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
 			continue
 		}
-		if h := c.filter.plane[k]; h >= 0 && c.cull && sim.cullPlane(c, int(pr[h]), int(pr[1-h]), spec) {
+		if lp.h >= 0 && sim.planeCull(c, lp, spec) {
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
-		c.via[len(c.cand)] = c.routes[k] // room for every pair made once (filterSetup)
-		c.cand = append(c.cand, pr)
+		c.cand[n], c.via[n] = pr, lp.route
+		n++
 	}
-	c.screened = true
+	c.cand, c.screened = c.cand[:n], true
 }
 
 // filterGeom is what filteredBroadPhase reads of a listed geometry on a
@@ -450,12 +470,20 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		}
 		c.movers = append(c.movers, filterGeom{geom: int(i), body: g.Body, reach: sim.ws.reach[i], off: off})
 	}
-	c.routes, c.via = make([]pairRoute, len(c.filter.pairs)), make([]pairRoute, len(c.filter.pairs))
+	np := len(c.filter.pairs)
+	c.listed, c.via = make([]listedPair, np), make([]pairRoute, np)
+	if cap(c.cand) < np {
+		c.cand = make([][2]int32, 0, np)
+	}
 	for k, pr := range c.filter.pairs {
 		i, j := int(pr[0]), int(pr[1])
-		r := &c.routes[k]
-		r.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
-		r.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
+		lp := &c.listed[k]
+		lp.pr, lp.h = pr, -1
+		lp.route.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
+		lp.route.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
+		if h := c.filter.plane[k]; h >= 0 && c.cull {
+			lp.setCull(c, m.Geometries, margin, pr[h], pr[1-h])
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
+	"github.com/stiction-sim/stiction/multibody"
 	"github.com/stiction-sim/stiction/spatial"
 )
 
@@ -56,15 +57,38 @@ func (sim *Simulator) beyondHalfSpace(c *collider, i, j int, slack float64) bool
 	return aboveHalfSpace(&c.boxes[o], &n, &c.poses[h].P, slack)
 }
 
-// cullPlane is beyondHalfSpace for the half-space h and geometry o of a
-// listed pair (pairFilter.plane) with the speculative margins spec (nil:
-// none), as filteredBroadPhase tests it: the same test on the same
-// numbers, without looking up which geometry is the half-space.
-func (sim *Simulator) cullPlane(c *collider, h, o int, spec []float64) bool {
-	if !c.fixed[h] {
-		return sim.beyondHalfSpace(c, h, o, sim.pairSlack(h, o, spec))
+// setCull makes the listed pair of the half-space h and geometry o (of
+// the geometries gs) one that planeCull tests, with the first two terms of
+// its slack, margin + max(standoffs), as pairSlack sums them; unless h is
+// a fixed half-space that beyondHalfSpace never culls against (c.planes:
+// an elastic foundation).
+func (lp *listedPair) setCull(c *collider, gs []multibody.Geometry, margin float64, h, o int32) {
+	if c.fixed[h] && !c.planes[h] {
+		return
 	}
-	return c.planes[h] && aboveHalfSpace(&c.boxes[o], &c.normals[h], &c.poses[h].P, sim.pairSlack(h, o, spec))
+	lp.h, lp.o, lp.fixed = h, o, c.fixed[h]
+	lp.slack = margin + max(gs[h].Standoff, gs[o].Standoff)
+}
+
+// slackAt returns pairSlack(lp.h, lp.o, spec) of a pair set by setCull:
+// its sum, left to right, from the first two terms kept once.
+func (lp *listedPair) slackAt(spec []float64) float64 {
+	if spec == nil {
+		return lp.slack
+	}
+	return lp.slack + spec[lp.h] + spec[lp.o]
+}
+
+// planeCull is beyondHalfSpace for the half-space lp.h and geometry lp.o
+// of a listed pair (listedPair.setCull) with the speculative margins spec
+// (nil: none), as filteredBroadPhase tests it: the same test on the same
+// numbers, without looking up which geometry is the half-space.
+func (sim *Simulator) planeCull(c *collider, lp *listedPair, spec []float64) bool {
+	h, o, slack := int(lp.h), int(lp.o), lp.slackAt(spec)
+	if !lp.fixed {
+		return sim.beyondHalfSpace(c, h, o, slack)
+	}
+	return aboveHalfSpace(&c.boxes[o], &c.normals[h], &c.poses[h].P, slack)
 }
 
 // aboveHalfSpace reports whether the box b lies above the plane through p

@@ -71,7 +71,7 @@ func TestPlaneCullSameTrajectory(t *testing.T) {
 }
 
 // TestPlaneCullBroadPhase: the filtered broad phase culls the valley's
-// half-space pairs itself (cullPlane) instead of handing them to the
+// half-space pairs itself (planeCull) instead of handing them to the
 // narrow phase, whose own test (beyondHalfSpace) the tree's path keeps
 // (SlowPaths): both paths cull the same pairs, as many at every step, and
 // take the same steps to the bit.
