@@ -735,8 +735,6 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 
 // evalNewton evaluates p at from's Newton point along the search,
 // α − f′/f″ (p may be from).
-//
-//go:noinline
 func (nw *newtonWork) evalNewton(w *pgsWork, p, from *nwPoint) {
 	p.alpha = from.alpha - from.deriv[0]/from.deriv[1]
 	nw.eval(w, p)
