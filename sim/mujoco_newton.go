@@ -668,6 +668,9 @@ const mclMinNV = 16
 // off the clique, are M's zeros times x: ±0 added to sums that start at
 // +0 and so are never −0, so the bits are mulMat's for a finite x
 // (TestMulMDenseMatchesMulMat). One clique over all of M takes mulMat.
+// Out of line: with the profile (-pgo) lineSearch took a copy of it.
+//
+//go:noinline
 func (nw *newtonWork) mulM(x, out []float64) {
 	if nw.sp.on {
 		nw.mulMSparse(x, out)
@@ -703,6 +706,10 @@ func mulMat(a, x, out []float64, r, c int) {
 // for an empty tail), a block of four of x is read as an array (a length
 // check the compiler proves from the loop's bound, t ≤ n − 4) and the
 // row's by index (len(row) = n): the loop carries no bounds check.
+// Out of line: with the profile (-pgo) mulMat took a copy of it beside
+// the one mulM calls, two copies of one loop on a step.
+//
+//go:noinline
 func mulRows(a, x, out []float64, stride int) {
 	n := len(x)
 	if n == 0 {

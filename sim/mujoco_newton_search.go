@@ -657,7 +657,11 @@ func quadAt(quad []float64, k int) (float64, float64, float64) {
 
 // lineSearch is CGsearch: the exact line search along nw.search (one
 // Newton step, a one-sided search, then a bracketed one); it sets Mv and
-// Jv and returns α (0: no improvement).
+// Jv and returns α (0: no improvement). The bracketed phase keeps its
+// candidates p1next, p2next, pmid in cand, where updateBracket reads them;
+// both brackets move before their Newton points are evaluated (eval
+// writes only the point and the count, so the order of the two is
+// MuJoCo's: the second update sees the old candidates, as in CGsearch).
 func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	nw.lsIter = 0
 	snorm := math.Sqrt(dot4(nw.search, nw.search))
@@ -668,10 +672,10 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	nw.mulM(nw.search, nw.mv)
 	nw.mulJ(nw.search, nw.jv)
 	nw.prepare(w)
-	var p0, p1, p2, pmid, p1next, p2next nwPoint
+	var p0, p1, p2 nwPoint
+	var cand [3]nwPoint // p1next, p2next, pmid
 	nw.eval(w, &p0)
-	p1.alpha = p0.alpha - p0.deriv[0]/p0.deriv[1]
-	nw.eval(w, &p1)
+	nw.evalNewton(w, &p1, &p0)
 	if p0.cost < p1.cost {
 		p1 = p0
 	}
@@ -685,8 +689,7 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	p2update := false
 	for p1.deriv[0]*dir <= -gtol && nw.lsIter < nwLSMaxIter {
 		p2, p2update = p1, true
-		p1.alpha -= p1.deriv[0] / p1.deriv[1]
-		nw.eval(w, &p1)
+		nw.evalNewton(w, &p1, &p1)
 		if math.Abs(p1.deriv[0]) < gtol {
 			return p1.alpha
 		}
@@ -694,13 +697,12 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	if nw.lsIter >= nwLSMaxIter || !p2update {
 		return p1.alpha
 	}
-	p2next = p1
-	p1next.alpha = p1.alpha - p1.deriv[0]/p1.deriv[1]
-	nw.eval(w, &p1next)
+	cand[1] = p1
+	nw.evalNewton(w, &cand[0], &p1)
 	for nw.lsIter < nwLSMaxIter {
+		pmid := &cand[2]
 		pmid.alpha = 0.5 * (p1.alpha + p2.alpha)
-		nw.eval(w, &pmid)
-		cand := [3]nwPoint{p1next, p2next, pmid}
+		nw.eval(w, pmid)
 		best, bestCost := -1, 0.0
 		for i := range cand {
 			if math.Abs(cand[i].deriv[0]) < gtol && (best == -1 || cand[i].cost < bestCost) {
@@ -710,8 +712,14 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 		if best >= 0 {
 			return cand[best].alpha
 		}
-		b1 := nw.updateBracket(w, &p1, &cand, &p1next)
-		b2 := nw.updateBracket(w, &p2, &cand, &p2next)
+		b1 := updateBracket(&p1, &cand)
+		b2 := updateBracket(&p2, &cand)
+		if b1 {
+			nw.evalNewton(w, &cand[0], &p1)
+		}
+		if b2 {
+			nw.evalNewton(w, &cand[1], &p2)
+		}
 		if !b1 && !b2 {
 			return pmid.alpha
 		}
@@ -725,9 +733,19 @@ func (nw *newtonWork) lineSearch(w *pgsWork, tol, scale float64) float64 {
 	return 0
 }
 
-// updateBracket is updateBracket: p moves to a candidate on its side with
-// a smaller |slope|, and then pnext is p's Newton point.
-func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pnext *nwPoint) bool {
+// evalNewton evaluates p at from's Newton point along the search,
+// α − f′/f″ (p may be from).
+func (nw *newtonWork) evalNewton(w *pgsWork, p, from *nwPoint) {
+	p.alpha = from.alpha - from.deriv[0]/from.deriv[1]
+	nw.eval(w, p)
+}
+
+// updateBracket is updateBracket without its Newton point: p moves to a
+// candidate on its side with a smaller |slope|; it reports whether p
+// moved (then lineSearch evaluates p's Newton point).
+//
+//go:noinline
+func updateBracket(p *nwPoint, cand *[3]nwPoint) bool {
 	flag := false
 	for i := range cand {
 		c := &cand[i]
@@ -736,10 +754,6 @@ func (nw *newtonWork) updateBracket(w *pgsWork, p *nwPoint, cand *[3]nwPoint, pn
 			*p = *c
 			flag = true
 		}
-	}
-	if flag {
-		pnext.alpha = p.alpha - p.deriv[0]/p.deriv[1]
-		nw.eval(w, pnext)
 	}
 	return flag
 }
