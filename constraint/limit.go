@@ -50,20 +50,21 @@ func validMargin(margin float64) error {
 }
 
 // limit appends the blocks of the limit's finite bounds (limitSides) and
-// its entry, once: a limit within its range (limitIdle) has the entry
-// alone.
+// its entry; a limit within its range (limitIdle) has the entry alone.
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
-	e := entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
-	if q := c.in.Q0[qi]; !a.limitIdle(c, l, q) {
-		a.limitSides(c, l, vi, q, &e)
+	q := c.in.Q0[qi]
+	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
+		a.add(entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
+		return
 	}
-	a.add(e)
+	a.limitSides(c, l, i, vi, q)
 }
 
-// limitSides appends the rows of the limit's bounds at the coordinate q
-// (vi its velocity) and records them in its entry e.
-func (a *Assembler) limitSides(c *asmCtx, l *Limit, vi int, q float64, e *entry) {
+// limitSides appends the rows of the i-th limit's bounds at the
+// coordinate q (vi its velocity) and its entry.
+func (a *Assembler) limitSides(c *asmCtx, l *Limit, i, vi int, q float64) {
+	e := entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -82,6 +83,7 @@ func (a *Assembler) limitSides(c *asmCtx, l *Limit, vi int, q float64, e *entry)
 		e.addSigned(k, sign)
 		e.violation = max(e.violation, -g)
 	}
+	a.add(e)
 }
 
 // limitIdle reports whether neither bound of l makes a row at the
