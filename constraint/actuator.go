@@ -242,10 +242,16 @@ func (ac *Actuator) clampControl(u float64) float64 {
 	return max(ac.CtrlMin, min(ac.CtrlMax, u))
 }
 
-// actuator appends the actuator's block.
+// actuator appends the actuator's block. Its common case, an explicit
+// actuator on one joint (MuJoCo's motor), runs in line; a tendon's or
+// transmission's path (actuatorPath) and an implicit actuator's row
+// (implicitRow) are out of line, so that their code does not sit between
+// the common case's blocks (BENCHMARKS.md, the hundred-and-forty-fourth
+// pass).
 func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
-	if c.prm.ActuatorForces && ac.IsForce() {
+	explicit := ac.IsExplicit()
+	if c.prm.ActuatorForces && explicit && ac.Transmission == nil { // IsForce
 		if !c.prm.RowsOnly { // its entry alone: no block
 			a.forcedActuator(c, ac, i, ctl, u)
 		}
@@ -255,18 +261,8 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	e := ac.effort(c.m)
 	a.begin(1)
 	var l0, ld0 float64 // length and its rate at the start of the step
-	if ac.Transmission != nil {
-		l0, ld0, _ = a.addPath(c, ac.Transmission, 0, gear)
-		l0 *= gear
-	} else if len(ac.Tendon) > 0 {
-		for _, t := range ac.Tendon {
-			qi, vi := dofAt(c.m, t.Body, t.DOF)
-			a.addDOF(c, t.Body, vi, 0, gear*t.Coef)
-			l0 += gear * t.Coef * c.in.Q0[qi]
-			if c.in.V0 != nil {
-				ld0 += gear * t.Coef * c.in.V0[vi]
-			}
-		}
+	if ac.Transmission != nil || len(ac.Tendon) > 0 {
+		l0, ld0 = a.actuatorPath(c, ac, gear)
 	} else {
 		qi, vi := dofAt(c.m, ac.Body, ac.DOF)
 		a.addDOF(c, ac.Body, vi, 0, gear)
@@ -279,26 +275,58 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}
-	explicit := ac.IsExplicit()
-	f := ac.explicitForce(u, ctl.Act, l0, ld0) // the force of an explicit actuator
-	if ac.Type == General && !explicit {
+	var k int
+	if explicit {
+		f := ac.explicitForce(u, ctl.Act, l0, ld0)
+		ent.bound = math.Inf(1) // saturation is decided on the input
+		fc := max(-e, min(e, f))
+		var row int
+		k, row = a.emit(c, solver.Interval, fc*dt, fc*dt)
+		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
+		ent.sat = math.Abs(f) > e
+	} else {
+		k = a.implicitRow(c, ac, ctl, u, e, l0)
+	}
+	ent.block = int32(k)
+	a.add(ent)
+}
+
+// actuatorPath adds to the block the Jacobian of a transmission's or a
+// fixed tendon's actuator (gear·J of its length) and returns its length
+// and rate at the start of the step (actuator).
+//
+//go:noinline
+func (a *Assembler) actuatorPath(c *asmCtx, ac *Actuator, gear float64) (l0, ld0 float64) {
+	if ac.Transmission != nil {
+		l0, ld0, _ = a.addPath(c, ac.Transmission, 0, gear)
+		return l0 * gear, ld0
+	}
+	for _, t := range ac.Tendon {
+		qi, vi := dofAt(c.m, t.Body, t.DOF)
+		a.addDOF(c, t.Body, vi, 0, gear*t.Coef)
+		l0 += gear * t.Coef * c.in.Q0[qi]
+		if c.in.V0 != nil {
+			ld0 += gear * t.Coef * c.in.V0[vi]
+		}
+	}
+	return l0, ld0
+}
+
+// implicitRow emits the row of an implicit actuator (not IsExplicit) of
+// effort e at the length l0 and returns its block: a General actuator's
+// force g u + b0 + b1 l is v̂ over the damping −b2 (R = 1/(δt·(−b2))), a
+// servo's (Kp (u − l) + Kd rate)/(δt Kp + Kd) with R = 1/(δt (δt Kp + Kd)).
+//
+//go:noinline
+func (a *Assembler) implicitRow(c *asmCtx, ac *Actuator, ctl Control, u, e, l0 float64) int {
+	dt := c.in.DT
+	if ac.Type == General {
 		cd := -ac.Bias[2]
 		f0 := ac.gainAt(l0, 0)*ac.drive(u, ctl.Act) + ac.Bias[0] + ac.Bias[1]*l0
 		k, row := a.emit(c, solver.Interval, -e*dt, e*dt)
 		c.p.R[row] = 1 / (dt * cd)
 		c.p.VHat[row] = f0 / cd
-		ent.block = int32(k)
-		a.add(ent)
-		return
-	}
-	if explicit {
-		ent.bound = math.Inf(1) // saturation is decided on the input
-		fc := max(-e, min(e, f))
-		k, row := a.emit(c, solver.Interval, fc*dt, fc*dt)
-		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
-		ent.block, ent.sat = int32(k), math.Abs(f) > e
-		a.add(ent)
-		return
+		return k
 	}
 	kp, kd, rate := ac.Kp, ac.Kd, ctl.Rate
 	switch ac.Type {
@@ -314,8 +342,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	if ac.Type == Velocity {
 		c.p.VHat[row] = u
 	}
-	ent.block = int32(k)
-	a.add(ent)
+	return k
 }
 
 // forcedActuator appends the entry of an explicit actuator whose force is

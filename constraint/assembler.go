@@ -617,7 +617,11 @@ func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 	}
 }
 
-// add records the entry of an item.
+// add records the entry of an item. It is out of line: inlined, its
+// append (the entry's copy and the growth) sat in each of its fourteen
+// callers' hot code (BENCHMARKS.md, the hundred-and-forty-fourth pass).
+//
+//go:noinline
 func (a *Assembler) add(e entry) {
 	if !a.rowsOnly {
 		a.entries = append(a.entries, e)

@@ -49,7 +49,8 @@ func validMargin(margin float64) error {
 	return nil
 }
 
-// limit appends the blocks of the limit's finite bounds.
+// limit appends the blocks of the limit's finite bounds (limitSides) and
+// its entry; a limit within its range (limitIdle) has the entry alone.
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
@@ -57,6 +58,12 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 		a.add(entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
 		return
 	}
+	a.limitSides(c, l, i, vi, q)
+}
+
+// limitSides appends the rows of the i-th limit's bounds at the
+// coordinate q (vi its velocity) and its entry.
+func (a *Assembler) limitSides(c *asmCtx, l *Limit, i, vi int, q float64) {
 	e := entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
