@@ -28,8 +28,6 @@ func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
 func (ws *Workspace) MassMatrix(t int, out []float64) {
 	m := ws.m
 	tr := &m.Trees[t]
-	n := tr.NV
-	clear(out[:n*n])
 	// The composite inertias start as the bodies' own; the slices in
 	// locals, so that the stores do not make Go reload them.
 	bodies, xs, kin, ic := m.Bodies, ws.x, ws.kin, ws.ic
@@ -51,9 +49,12 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // each body's composite inertia to its parent's, and each joint's
 // armature to its diagonal entries once their columns are written (no
 // later column writes M[c][c], so this is the sum a pass over the bodies
-// after the columns made).
+// after the columns made). It clears M first: the entries of two
+// velocities on different branches are not written (crbaFreeBody, which
+// writes every entry, needs no clear).
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
+	clear(out[:n*n])
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		top := &ws.top[b]

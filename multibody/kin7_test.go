@@ -126,3 +126,40 @@ func TestKin7PlanarRootMatchesJoint(t *testing.T) {
 		t.Fatalf("only %d planar roots moved by planarRoot", planar)
 	}
 }
+
+// TestKin7MassMatrixOverwrites: MassMatrix writes every entry of its block
+// (crbaColumns clears it, crbaFreeBody writes all 36): into a buffer of
+// NaNs it gives the bits it gives into zeros, on random forests and on a
+// lone free body (crbaFreeBody).
+func TestKin7MassMatrixOverwrites(t *testing.T) {
+	check := func(m *Model, ws *Workspace) {
+		for ti := range m.Trees {
+			n := m.Trees[ti].NV
+			zero, nan := make([]float64, n*n), make([]float64, n*n)
+			for i := range nan {
+				nan[i] = math.NaN()
+			}
+			ws.MassMatrix(ti, zero)
+			ws.MassMatrix(ti, nan)
+			if !posstageSameBits(zero, nan) {
+				t.Fatalf("tree %d: into zeros %v, into NaNs %v", ti, zero, nan)
+			}
+		}
+	}
+	forEachSystem(t, 71, 20, func(m *Model, _ *State, ws *Workspace) { check(m, ws) })
+	r := rand.New(rand.NewPCG(17, 71))
+	for range 200 {
+		m, in := &Model{}, rinertia(r)
+		if r.IntN(2) == 0 {
+			in.Com = spatial.Vec3{}
+		}
+		if _, err := m.AddBody("cube", in, Joint{Type: JointFree, Parent: -1}); err != nil {
+			t.Fatal(err)
+		}
+		s := m.NewState()
+		randomize(r, m, s)
+		ws := NewWorkspace(m)
+		ws.Update(s.Q, s.V)
+		check(m, ws)
+	}
+}
