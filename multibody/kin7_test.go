@@ -163,3 +163,27 @@ func TestKin7MassMatrixOverwrites(t *testing.T) {
 		check(m, ws)
 	}
 }
+
+// TestKin7PointJacobianOverwrites: PointJacobian, which clears its block
+// without memclr, writes every entry: into a buffer of NaNs it gives the
+// bits it gives into zeros, for every body of random forests.
+func TestKin7PointJacobianOverwrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 72))
+	forEachSystem(t, 72, 10, func(m *Model, _ *State, ws *Workspace) {
+		for b := range m.Bodies {
+			zero, nan := make([]float64, 3*m.NV), make([]float64, 3*m.NV)
+			for i := range nan {
+				nan[i] = math.NaN()
+			}
+			p := rv(r)
+			t0, t1 := ws.PointJacobian(b, p, zero), ws.PointJacobian(b, p, nan)
+			if t0 < 0 {
+				continue
+			}
+			n := 3 * m.Trees[t0].NV
+			if t0 != t1 || !posstageSameBits(zero[:n], nan[:n]) {
+				t.Fatalf("body %d: into zeros %v, into NaNs %v", b, zero[:n], nan[:n])
+			}
+		}
+	})
+}
