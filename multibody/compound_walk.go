@@ -97,7 +97,11 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 // parts' frames or looking for a ball: each slide's q − Ref at its own
 // coordinate k (a slide has one), P summed from +0 through rotateVec by
 // the identity, and R the identity times the hinge's rotation (the
-// identity for a zero axis) (TestKin5BareWalkMatches).
+// identity for a zero axis) (TestKin5BareWalkMatches). For a finite
+// slide vector v, rotateVec(1, v) is v but for the sign of a zero entry
+// ((v + 1·(±0)) + (±0)), which the sum from +0 (never −0) absorbs: P +
+// (±0) is P. So P sums the vectors themselves; a non-finite sum (which
+// any non-finite v leaves) is left to walkRotations.
 func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 	R := spatial.QuatIdentity()
 	var P vec3
@@ -107,7 +111,11 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 	}
 	for k := range n {
 		p := &j.Parts[k]
-		P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[k]-p.Ref)))
+		P = P.add(vecOf(&p.Axis).scale(q[k] - p.Ref))
+	}
+	if !P.finite() {
+		ws.walkRotations(j, fr, q) // rotateVec's NaNs
+		return
 	}
 	if !j.slides {
 		r := spatial.QuatIdentity()
