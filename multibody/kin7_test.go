@@ -164,9 +164,9 @@ func TestKin7MassMatrixOverwrites(t *testing.T) {
 	}
 }
 
-// TestKin7PointJacobianOverwrites: PointJacobian, which clears its block
-// without memclr, writes every entry: into a buffer of NaNs it gives the
-// bits it gives into zeros, for every body of random forests.
+// TestKin7PointJacobianOverwrites: PointJacobian writes every entry of
+// its block: into a buffer of NaNs it gives the bits it gives into zeros,
+// for every body of random forests.
 func TestKin7PointJacobianOverwrites(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 72))
 	forEachSystem(t, 72, 10, func(m *Model, _ *State, ws *Workspace) {

@@ -591,9 +591,7 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	// workspace's slices in locals, so that the stores into out do not make
 	// Go reload them; the same operations on the same values.
 	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
-	for c := range ox { // clear(out[:3*n]) without a call, around which Go spills the registers
-		ox[c], oy[c], oz[c] = 0, 0, 0
-	}
+	clear(out[:3*n])
 	col, top, x := ws.col, ws.top, ws.x
 	x = x[:len(top)] // one length: top[a]'s check covers x[a]
 	for a := b; a >= 0; {
