@@ -39,8 +39,9 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		ci[b] = ic[b]
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && ws.kind[b] == kindFreeRoot { // a free joint under the world
-		ws.crbaFreeBody(b, out)
+		ws.crbaFreeBody(b, out) // writes every entry: no clear
 	} else {
+		clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
 		ws.crbaColumns(tr, out)
 	}
 }
@@ -49,12 +50,10 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // each body's composite inertia to its parent's, and each joint's
 // armature to its diagonal entries once their columns are written (no
 // later column writes M[c][c], so this is the sum a pass over the bodies
-// after the columns made). It clears M first: the entries of two
-// velocities on different branches are not written (crbaFreeBody, which
-// writes every entry, needs no clear).
+// after the columns made). M must be cleared first: the entries of two
+// velocities on different branches are not written.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
-	clear(out[:n*n])
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		top := &ws.top[b]
