@@ -110,18 +110,26 @@ func (e *JointSpringDamper) applyCoords(c *Context, out *Output, body *multibody
 }
 
 // applyParts is applyDOFs on a compound joint with PerDOF: each revolute
-// or prismatic part's damping, stiffness and rest value read once
-// (multibody.Joint.DOFPart), a ball part's velocities by applyDOF.
+// or prismatic part's damping, stiffness and rest value read once, a ball
+// part's velocities by applyDOF. It walks the parts (revolute, prismatic
+// or ball: one velocity and coordinate, or three and four), the
+// velocities k in their order, instead of asking for each velocity's part
+// (multibody.Joint.DOFPart).
 func (e *JointSpringDamper) applyParts(c *Context, out *Output, body *multibody.Body) {
 	tr := &c.Model.Trees[body.Tree]
-	for k := range body.Joint.NV() {
-		p, pq := body.Joint.DOFPart(k)
+	k, pq := 0, 0 // the part's first velocity and coordinate within the joint
+	for pi := range body.Joint.Parts {
+		p := &body.Joint.Parts[pi]
 		if p.Type == multibody.JointBall {
-			e.applyDOF(c, out, body, tr, k)
+			for end := k + 3; k < end; k++ {
+				e.applyDOF(c, out, body, tr, k)
+			}
+			pq += 4
 			continue
 		}
 		i := body.VOff + k
 		add(out, tr, body.Tree, i, springForce(c, i, body.QOff+pq, p.Damping, p.Stiffness, p.SpringRef), p.Damping, p.Stiffness)
+		k, pq = k+1, pq+1
 	}
 }
 

@@ -97,7 +97,11 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 // parts' frames or looking for a ball: each slide's q − Ref at its own
 // coordinate k (a slide has one), P summed from +0 through rotateVec by
 // the identity, and R the identity times the hinge's rotation (the
-// identity for a zero axis) (TestKin5BareWalkMatches).
+// identity for a zero axis) (TestKin5BareWalkMatches). For a finite
+// slide vector v, rotateVec(1, v) is v but for the sign of a zero entry
+// ((v + 1·(±0)) + (±0)), which the sum from +0 (never −0) absorbs: P +
+// (±0) is P. So P sums the vectors themselves; a non-finite sum (which
+// any non-finite v leaves) is left to walkRotations.
 func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 	R := spatial.QuatIdentity()
 	var P vec3
@@ -107,7 +111,11 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 	}
 	for k := range n {
 		p := &j.Parts[k]
-		P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[k]-p.Ref)))
+		P = P.add(vecOf(&p.Axis).scale(q[k] - p.Ref))
+	}
+	if !P.finite() {
+		ws.walkRotations(j, fr, q) // rotateVec's NaNs
+		return
 	}
 	if !j.slides {
 		r := spatial.QuatIdentity()
@@ -240,4 +248,59 @@ func planarRoots(m *Model, fr []jointFrames) {
 		pc.world.rotate(&fr[b].rotF, &pc.fw, &pc.fl, vec3{}, vec3{}, j.NV())
 		fr[b].planar, fr[b].bare = pc, true
 	}
+}
+
+// planarKinds moves by planarRoot (kindPlanar) every planar root that
+// joint would move (kindJoint) whose constant R sw and R sl are +0 to the
+// bit, the case planarRoot's terms assume.
+func planarKinds(kinds []uint8, fr []jointFrames) {
+	for b, k := range kinds {
+		pc := fr[b].planar
+		if k != kindJoint || pc == nil {
+			continue
+		}
+		zero := true
+		for i := range 3 {
+			zero = zero && math.Float64bits(pc.world.sw[i]) == 0 && math.Float64bits(pc.world.sl[i]) == 0
+		}
+		if zero {
+			kinds[b] = kindPlanar
+		}
+	}
+}
+
+// planarRoot is joint for a planar root (planarKinds): its parent, the
+// world, is at rest at the identity (ω_P = v_P = x_P = +0), it reads the
+// constant columns when planarHolds, and R sw = R sl = +0. joint's terms
+// are then, for finite r_PM = x_M, d = x_B − x_M, ω_j and v_j (which it
+// checks, else it leaves the body to joint):
+//
+//	ω_P × r_PM, ω_P × ω_j, ω_P × v_j, ω_P × (ω_P × r_PM), κ_α × d = ±0,
+//	ω = +0 + ω_j = ω_j,  v = ((+0 + ±0) + v_j) + ω × d = v_j + ω × d,
+//	κ_α = +0 + ±0 = +0,  κ_a = (((±0 + +0) + 2·±0) + ±0) + ω × (ω × d) = +0 + ω × (ω × d),
+//
+// the same bits (a sum from +0, as ω_j and v_j are, is never −0, and
+// +0 + x is x but for x = −0) without the products with the parent's
+// zeros (TestKin7PlanarRootMatchesJoint).
+func (ws *Workspace) planarRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
+	xm, xb := &ws.sm, &ws.x[b]
+	ws.frames(q, b, &rootPose, &ws.sf, xm, xb, true) // R_WF: the constant rotF, read at New into the columns
+	pc := ws.fr[b].planar
+	if !ws.m.Bodies[b].Joint.planarHolds(vj, &pc.fw, &pc.fl, &ws.walk.xm.P) {
+		ws.joint(q, vj, b, &rootPose, &zeroVec, &zeroVec)
+		return
+	}
+	tb := ws.top[b]
+	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
+	w0, w1, w2, l0, l1, l2 := ws.jointColumns(&pc.world, int(tb.voff), int(tb.nv), vj, d0, d1, d2)
+	r := &xm.P // r_PM = x_M − (+0), the same bits
+	if !(vec3{r[0] + d0 + w0 + l0, r[1] + d1 + w1 + l1, r[2] + d2 + w2 + l2}).finite() {
+		ws.joint(q, vj, b, &rootPose, &zeroVec, &zeroVec) // a non-finite term: joint's NaNs
+		return
+	}
+	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
+	k := &ws.kin[b]
+	k.w, k.vel, k.kw = spatial.Vec3{w0, w1, w2}, spatial.Vec3{l0 + e0, l1 + e1, l2 + e2}, spatial.Vec3{}
+	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
+	k.kl = spatial.Vec3{0 + e0, 0 + e1, 0 + e2}
 }

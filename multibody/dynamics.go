@@ -28,8 +28,6 @@ func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
 func (ws *Workspace) MassMatrix(t int, out []float64) {
 	m := ws.m
 	tr := &m.Trees[t]
-	n := tr.NV
-	clear(out[:n*n])
 	// The composite inertias start as the bodies' own; the slices in
 	// locals, so that the stores do not make Go reload them.
 	bodies, xs, kin, ic := m.Bodies, ws.x, ws.kin, ws.ic
@@ -41,8 +39,9 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 		ci[b] = ic[b]
 	}
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && ws.kind[b] == kindFreeRoot { // a free joint under the world
-		ws.crbaFreeBody(b, out)
+		ws.crbaFreeBody(b, out) // writes every entry: no clear
 	} else {
+		clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
 		ws.crbaColumns(tr, out)
 	}
 }
@@ -51,7 +50,8 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // each body's composite inertia to its parent's, and each joint's
 // armature to its diagonal entries once their columns are written (no
 // later column writes M[c][c], so this is the sum a pass over the bodies
-// after the columns made).
+// after the columns made). M must be cleared first: the entries of two
+// velocities on different branches are not written.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {

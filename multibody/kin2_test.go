@@ -49,6 +49,7 @@ func TestKin2PlanarRootMatches(t *testing.T) {
 			t.Fatalf("parts %+v: no planar columns", parts)
 		}
 		want.fr[b].planar, want.fr[b].bare = nil, false // the general path, walk frames kept
+		want.kind[b] = kindJoint                        // not planarRoot, which reads fr.planar
 		s := m.NewState()
 		randomize(r, m, s)
 		for i := range s.V {

@@ -85,6 +85,7 @@ func NewWorkspace(m *Model) *Workspace {
 	}
 	ws.axes, ws.slides = partAxes(m, ws.fr)
 	planarRoots(m, ws.fr)
+	planarKinds(ws.kind, ws.fr)
 	ws.constants()
 	ws.arm, ws.keepV = dofArmatures(m)
 	return ws
@@ -210,7 +211,8 @@ func (ws *Workspace) Update(q, v []float64) {
 // body's tree and joint): welded to the world, a free joint under the world
 // (freeRoot), a revolute joint (hinge), a prismatic joint or a compound
 // of slides (slide), a weld under a moving parent (weld), and any other joint
-// (joint).
+// (joint), of which a planar root whose constant columns apply moves by
+// planarRoot (planarKinds).
 const (
 	kindJoint uint8 = iota
 	kindFixed
@@ -218,6 +220,7 @@ const (
 	kindHinge
 	kindSlides
 	kindWeld
+	kindPlanar
 )
 
 // moves holds the function Update calls for each kind of body but
@@ -229,6 +232,7 @@ var moves = [...]func(ws *Workspace, q, vj []float64, b int, xp *spatial.Pose, w
 	kindHinge:    (*Workspace).hinge,
 	kindSlides:   (*Workspace).slide,
 	kindWeld:     (*Workspace).weld,
+	kindPlanar:   (*Workspace).planarRoot,
 }
 
 // bodyKinds returns the way Update moves each body of m.
@@ -276,18 +280,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	// each sum in that order, on scalars (Go keeps a Vec3, an array, in
 	// memory): the bits of the Vec3 form (TestJointMatchesVectorForm).
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
-	var wj0, wj1, wj2, lj0, lj1, lj2 float64
-	for k := range body.Joint.NV() {
-		W, M := &cols.w[k], &cols.l[k]
-		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
-		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-		ws.col[body.VOff+k].w, ws.col[body.VOff+k].l = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
-		if vj != nil {
-			s := vj[k]
-			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
-			lj0, lj1, lj2 = lj0+s*m0, lj1+s*m1, lj2+s*m2
-		}
-	}
+	wj0, wj1, wj2, lj0, lj1, lj2 := ws.jointColumns(cols, body.VOff, body.Joint.NV(), vj, d0, d1, d2)
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	w0, w1, w2 := p0+wj0, p1+wj1, p2+wj2
 	r0, r1, r2 := xm.P[0]-xp.P[0], xm.P[1]-xp.P[1], xm.P[2]-xp.P[2]
@@ -309,6 +302,26 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		(((a1 + s1) + 2*t1) + c1) + e1,
 		(((a2 + s2) + 2*t2) + c2) + e2,
 	}
+}
+
+// jointColumns writes the n subspace columns S_k = (W_k, M_k + W_k × d)
+// of the joint with first velocity i from its columns (W_k, M_k) in the
+// world orientation, cols, into ws.col, and returns ω_j = Σ q̇_k W_k and
+// v_j = Σ q̇_k M_k, each sum from +0 in the order of k (+0 at rest, vj
+// nil), on scalars: for joint and planarRoot.
+func (ws *Workspace) jointColumns(cols *jointCols, i, n int, vj []float64, d0, d1, d2 float64) (wj0, wj1, wj2, lj0, lj1, lj2 float64) {
+	for k := range n {
+		W, M := &cols.w[k], &cols.l[k]
+		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
+		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
+		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
+		if vj != nil {
+			s := vj[k]
+			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
+			lj0, lj1, lj2 = lj0+s*m0, lj1+s*m1, lj2+s*m2
+		}
+	}
+	return wj0, wj1, wj2, lj0, lj1, lj2
 }
 
 // jointCols is a joint's subspace columns and Ṡv in the world orientation,
