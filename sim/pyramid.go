@@ -155,10 +155,18 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 // resetBlocks sets pw.blocks to n zero blocks (every block copied).
 func (pw *pyramidWork) resetBlocks(n int) {
 	if cap(pw.blocks) < n {
-		pw.blocks = make([]pyramidBlock, n, 2*n)
+		pw.growBlocks(n)
 	}
 	pw.blocks = pw.blocks[:n]
 	clear(pw.blocks)
+}
+
+// growBlocks gives pw.blocks room for n blocks (resetBlocks, out of its
+// line: the allocation sat between pyramidProblem's hot blocks).
+//
+//go:noinline
+func (pw *pyramidWork) growBlocks(n int) {
+	pw.blocks = make([]pyramidBlock, n, 2*n)
 }
 
 // startProblem sets pw.jstart to p's (pyramidJStart) and resets pw.p to
@@ -190,11 +198,13 @@ func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 // with spin friction, else 3) gives 2(condim − 1) edges with the
 // coefficients μ_k of mj_contactParam (friction[0…4] = sliding, sliding,
 // torsional, rolling, rolling), and a contact without sliding friction
-// (condim 1) the normal row alone. It writes the 104-byte block in place
-// (the returned copy was two instruction-cache lines of pyramidProblem).
+// (condim 1) the normal row alone. *blk must be zero (resetBlocks): it
+// writes only these fields in place (the returned copy was two
+// instruction-cache lines of pyramidProblem, and zeroing the 104-byte
+// block again one more), first and rot being the caller's to set.
 func pyramidContact(blk *pyramidBlock, mat *contact.Material, spin, roll int) {
-	*blk = pyramidBlock{edges: 1, spin: spin, roll: roll,
-		mu: [5]float64{mat.Friction, mat.Friction, mat.Spin, mat.Rolling, mat.Rolling}}
+	blk.edges, blk.spin, blk.roll = 1, spin, roll
+	blk.mu = [5]float64{mat.Friction, mat.Friction, mat.Spin, mat.Rolling, mat.Rolling}
 	condim := mat.Condim
 	if condim == 0 {
 		condim = 3
@@ -341,31 +351,36 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 // read once per column for all four edges of a condim-3 contact
 // (edgeRows4: the same sums).
 func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
-	edges, ntot := len(coef), 0
-	for j := b0; j < b1; j++ {
-		ntot += p.Cliques[p.JBlock[j].Clique].Size
+	// The contact's J blocks, at most two (its two bodies' trees: the
+	// contact assembler's), read once: their clique, its size and their
+	// data's offset (p.JBlockData's slice, not looked up per edge).
+	var q, n, at [2]int
+	nb, ntot := b1-b0, 0
+	for k := range nb {
+		blk := &p.JBlock[b0+k]
+		q[k], n[k], at[k] = blk.Clique, p.Cliques[blk.Clique].Size, blk.Off
+		ntot += n[k]
 	}
+	edges := len(coef)
 	jb, off := len(pp.JBlock), len(pp.JData)
-	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*(b1-b0))
+	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*nb)
 	blocks := pp.JBlock[jb:]
 	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
 		o := off + e*ntot
-		for j := b0; j < b1; j++ {
-			q := p.JBlock[j].Clique
-			blocks[0] = solver.JBlock{Constraint: first + e, Clique: q, Off: o}
-			blocks = blocks[1:]
-			o += p.Cliques[q].Size
+		for k := range nb {
+			blocks[e*nb+k] = solver.JBlock{Constraint: first + e, Clique: q[k], Off: o}
+			o += n[k]
 		}
 	}
 	pp.JData = solver.Resize(pp.JData, off+edges*ntot)
-	for j := b0; j < b1; j++ {
-		n := p.Cliques[p.JBlock[j].Clique].Size
+	for k := range nb {
+		src := p.JData[at[k]:][:3*n[k]] // rows t1, t2, n
 		if edges == 4 {
-			edgeRows4(pp.JData[off:], ntot, p.JBlockData(j), n, coef)
+			edgeRows4(pp.JData[off:], ntot, src, n[k], coef)
 		} else {
-			edgeRowsN(pp.JData[off:], ntot, p.JBlockData(j), n, coef)
+			edgeRowsN(pp.JData[off:], ntot, src, n[k], coef)
 		}
-		off += n
+		off += n[k]
 	}
 	return jb
 }

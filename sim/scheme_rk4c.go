@@ -486,7 +486,7 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 	p.MulJ(vs, st.vc)
 	elliptic := sim.cfg.Contact.Cone != contact.Pyramidal // not Pyramidal(), whose receiver is a copy of the 22-word Params
 	if cap(st.imp) < len(pairs) {
-		st.imp = make([]impedance, len(pairs))
+		st.growImpedances(len(pairs))
 	}
 	st.imp = st.imp[:len(pairs)]
 	for i := range pairs {
@@ -510,6 +510,14 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		}
 		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
 	}
+}
+
+// growImpedances gives st.imp room for n pairs (softRows, out of its
+// line: the allocation sat between its hot blocks).
+//
+//go:noinline
+func (st *rk4StageWork) growImpedances(n int) {
+	st.imp = make([]impedance, n)
 }
 
 // mjMinVal is MuJoCo's mjMINVAL, the floor of mj_makeImpedance's R.
