@@ -235,9 +235,17 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		err = f.FactorTreeMass(p)
 	}
 	if err != nil {
-		return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
+		return sim.factorError(err)
 	}
 	return nil
+}
+
+// factorError returns linearizeAt's error err in factoring A, out of line:
+// its arguments, inlined, sat between linearizeAt's hot blocks.
+//
+//go:noinline
+func (sim *Simulator) factorError(err error) error {
+	return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
 }
 
 // applyElements adds the force elements' F (and K, D, N for a pass with
