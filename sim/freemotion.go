@@ -48,22 +48,48 @@ func (sim *Simulator) explicitVStar() error {
 }
 
 // explicitVStarBy is explicitVStar with f the factor of the problem's A
-// (mujocoMetricVStar's damped one).
+// (mujocoMetricVStar's damped one). With no tree asleep it solves the
+// cliques and then forms v* in one pass over the velocities, which the
+// cliques, one per tree, tile (multibody.Model.layout): the per-clique
+// slicing of the loop is not on the step.
 func (sim *Simulator) explicitVStarBy(f *solver.CliqueFactor) error {
-	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	w, p := &sim.ws, &sim.ws.problem
+	if sim.sleep.any {
+		sim.explicitVStarAsleep(f)
+		return nil
+	}
+	for _, q := range p.Cliques {
+		f.Solve(q, w.k[q.Offset:q.Offset+q.Size], 1) // M⁻¹ k, in place
+	}
+	n := len(p.VStar)
+	stepVelocity(p.VStar, w.v0[:n], w.k[:n], sim.cfg.DT)
+	return nil
+}
+
+// explicitVStarAsleep is explicitVStarBy clique by clique, when some
+// tree sleeps: a tree that skips its free motion keeps its v* (0,
+// freezeVStar). It is out of line, as the rarely taken part.
+//
+//go:noinline
+func (sim *Simulator) explicitVStarAsleep(f *solver.CliqueFactor) {
+	w, p := &sim.ws, &sim.ws.problem
 	for c, q := range p.Cliques {
 		if sim.sleep.skipping(c) {
 			continue // v* = 0 (freezeVStar)
 		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
 		f.Solve(q, acc, 1) // M⁻¹ k, in place
-		// Cut to acc's length, so that the loop runs without bounds checks.
-		vs, v0 := p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:][:len(acc)]
-		for i, a := range acc {
-			vs[i] = v0[i] + dt*a
-		}
+		stepVelocity(p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:], acc, sim.cfg.DT)
 	}
-	return nil
+}
+
+// stepVelocity sets vs = v0 + dt a, entry by entry, over a's length.
+func stepVelocity(vs, v0, a []float64, dt float64) {
+	// Cut to a's length, so that the loop runs without bounds checks.
+	vs, v0 = vs[:len(a)], v0[:len(a)]
+	for i, x := range a {
+		vs[i] = v0[i] + dt*x
+	}
 }
 
 // newtonVStar solves m(v) = M(q^θq)(v − v0) − δt k(q^θq, v^θv) = 0
