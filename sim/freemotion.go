@@ -33,7 +33,7 @@ func (sim *Simulator) freeMotion() error {
 	default:
 		return sim.notesFreeMotion() // scheme_notes.go
 	}
-	if sim.scheme.Explicit() {
+	if sim.explicit {
 		if err := sim.linearize(w.vstar); err != nil {
 			return err
 		}
@@ -332,18 +332,32 @@ func clearJacobians(o *forces.Output) {
 // midStep sets v^θv, v^θvq (eq. 11) for the end-of-step velocity v and
 // q^θq = q0 + θq δt N(q^θq) v^θvq (eq. 11–12), by fixed-point iteration
 // when q^θq enters N (quaternion joints).
+//
+// The weights are read once, not the scheme copied (its name is a string),
+// and 1 − θ is the same number in the loop or before it.
 func (sim *Simulator) midStep(v []float64) {
-	w, sc, dt := &sim.ws, sim.scheme, sim.cfg.DT
+	w := &sim.ws
+	tv, tvq := sim.scheme.ThetaV, sim.scheme.ThetaVQ
+	cv, cvq := 1-tv, 1-tvq
 	vth, vtq, v0 := w.vth[:len(v)], w.vtq[:len(v)], w.v0[:len(v)] // v's length: no bounds checks below
 	for i, vi := range v {
-		vth[i] = sc.ThetaV*vi + (1-sc.ThetaV)*v0[i]
-		vtq[i] = sc.ThetaVQ*vi + (1-sc.ThetaVQ)*v0[i]
+		vth[i] = tv*vi + cv*v0[i]
+		vtq[i] = tvq*vi + cvq*v0[i]
 	}
 	copy(w.qth, w.q0)
-	if sc.ThetaQ == 0 {
-		return
+	if sim.scheme.ThetaQ != 0 {
+		sim.midStepQ()
 	}
+}
+
+// midStepQ sets q^θq = q0 + θq δt N(q^θq) v^θvq (eq. 11–12) by fixed-point
+// iteration, for midStep with θq ≠ 0, out of line: MuJoCo's schemes and
+// the explicit and symplectic Euler, θq = 0, do not run it.
+//
+//go:noinline
+func (sim *Simulator) midStepQ() {
+	w := &sim.ws
 	for range 3 {
-		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sc.ThetaQ*dt, w.qth)
+		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sim.scheme.ThetaQ*sim.cfg.DT, w.qth)
 	}
 }

@@ -15,11 +15,15 @@ type Simulator struct {
 	State  *multibody.State
 	cfg    Config
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
-	ws     Workspace
-	mem    contact.Memory // the last step's contacts (persistent contacts)
-	step   int            // steps taken
-	t0     float64        // time of the initial state
-	prof   profiler       // the stage timers (Config.Profile)
+	// explicit is scheme.Explicit(), fixed at New with the scheme: the
+	// step's test reads one flag, not a copy of the scheme (Explicit's
+	// value receiver).
+	explicit bool
+	ws       Workspace
+	mem      contact.Memory // the last step's contacts (persistent contacts)
+	step     int            // steps taken
+	t0       float64        // time of the initial state
+	prof     profiler       // the stage timers (Config.Profile)
 
 	pgsWarm     pgsWarm // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
 	meanInertia float64 // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
@@ -64,8 +68,9 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	if pr, ok := cfg.Solver.(solver.Profiler); ok {
 		pr.SetProfile(cfg.Profile)
 	}
+	sim.explicit = sim.scheme.Explicit()
 	sim.ws.init(m, &sim.cfg)
-	sim.ws.cons.relinearizes = cfg.Relinearizations != 0 && !sim.scheme.Explicit() && sim.scheme.ThetaQ != 0 // relinearize
+	sim.ws.cons.relinearizes = cfg.Relinearizations != 0 && !sim.explicit && sim.scheme.ThetaQ != 0 // relinearize
 	sim.sleep.init(m, cfg.Contact.Sleep)
 	sim.mem.Keep = sim.sleep.frozen
 	sim.initPGS()
