@@ -179,7 +179,10 @@ func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint
 // the activations may change them. The rows and their impulses are then
 // those the step would have made, to the bit. Assemble's one error, a
 // control count unlike the set's actuators', is ruled out before
-// deferring.
+// deferring. It is out of line: inlined, its append and growth sat between
+// assembleConstraints' hot blocks on the steps that assemble rows.
+//
+//go:noinline
 func (sim *Simulator) deferRows() {
 	c := &sim.ws.cons
 	c.lazyCtl = append(c.lazyCtl[:0], c.controls...)

@@ -33,7 +33,7 @@ func (sim *Simulator) freeMotion() error {
 	default:
 		return sim.notesFreeMotion() // scheme_notes.go
 	}
-	if sim.scheme.Explicit() {
+	if sim.explicit {
 		if err := sim.linearize(w.vstar); err != nil {
 			return err
 		}
@@ -48,22 +48,48 @@ func (sim *Simulator) explicitVStar() error {
 }
 
 // explicitVStarBy is explicitVStar with f the factor of the problem's A
-// (mujocoMetricVStar's damped one).
+// (mujocoMetricVStar's damped one). With no tree asleep it solves the
+// cliques and then forms v* in one pass over the velocities, which the
+// cliques, one per tree, tile (multibody.Model.layout): the per-clique
+// slicing of the loop is not on the step.
 func (sim *Simulator) explicitVStarBy(f *solver.CliqueFactor) error {
-	w, p, dt := &sim.ws, &sim.ws.problem, sim.cfg.DT
+	w, p := &sim.ws, &sim.ws.problem
+	if sim.sleep.any {
+		sim.explicitVStarAsleep(f)
+		return nil
+	}
+	for _, q := range p.Cliques {
+		f.Solve(q, w.k[q.Offset:q.Offset+q.Size], 1) // M⁻¹ k, in place
+	}
+	n := len(p.VStar)
+	stepVelocity(p.VStar, w.v0[:n], w.k[:n], sim.cfg.DT)
+	return nil
+}
+
+// explicitVStarAsleep is explicitVStarBy clique by clique, when some
+// tree sleeps: a tree that skips its free motion keeps its v* (0,
+// freezeVStar). It is out of line, as the rarely taken part.
+//
+//go:noinline
+func (sim *Simulator) explicitVStarAsleep(f *solver.CliqueFactor) {
+	w, p := &sim.ws, &sim.ws.problem
 	for c, q := range p.Cliques {
 		if sim.sleep.skipping(c) {
 			continue // v* = 0 (freezeVStar)
 		}
 		acc := w.k[q.Offset : q.Offset+q.Size]
 		f.Solve(q, acc, 1) // M⁻¹ k, in place
-		// Cut to acc's length, so that the loop runs without bounds checks.
-		vs, v0 := p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:][:len(acc)]
-		for i, a := range acc {
-			vs[i] = v0[i] + dt*a
-		}
+		stepVelocity(p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:], acc, sim.cfg.DT)
 	}
-	return nil
+}
+
+// stepVelocity sets vs = v0 + dt a, entry by entry, over a's length.
+func stepVelocity(vs, v0, a []float64, dt float64) {
+	// Cut to a's length, so that the loop runs without bounds checks.
+	vs, v0 = vs[:len(a)], v0[:len(a)]
+	for i, x := range a {
+		vs[i] = v0[i] + dt*x
+	}
 }
 
 // newtonVStar solves m(v) = M(q^θq)(v − v0) − δt k(q^θq, v^θv) = 0
@@ -235,9 +261,17 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		err = f.FactorTreeMass(p)
 	}
 	if err != nil {
-		return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
+		return sim.factorError(err)
 	}
 	return nil
+}
+
+// factorError returns linearizeAt's error err in factoring A, out of line:
+// its arguments, inlined, sat between linearizeAt's hot blocks.
+//
+//go:noinline
+func (sim *Simulator) factorError(err error) error {
+	return stepError(sim.step+1, "A = M + δt²θqθvq K + δt θv D", err)
 }
 
 // applyElements adds the force elements' F (and K, D, N for a pass with
@@ -298,18 +332,32 @@ func clearJacobians(o *forces.Output) {
 // midStep sets v^θv, v^θvq (eq. 11) for the end-of-step velocity v and
 // q^θq = q0 + θq δt N(q^θq) v^θvq (eq. 11–12), by fixed-point iteration
 // when q^θq enters N (quaternion joints).
+//
+// The weights are read once, not the scheme copied (its name is a string),
+// and 1 − θ is the same number in the loop or before it.
 func (sim *Simulator) midStep(v []float64) {
-	w, sc, dt := &sim.ws, sim.scheme, sim.cfg.DT
+	w := &sim.ws
+	tv, tvq := sim.scheme.ThetaV, sim.scheme.ThetaVQ
+	cv, cvq := 1-tv, 1-tvq
 	vth, vtq, v0 := w.vth[:len(v)], w.vtq[:len(v)], w.v0[:len(v)] // v's length: no bounds checks below
 	for i, vi := range v {
-		vth[i] = sc.ThetaV*vi + (1-sc.ThetaV)*v0[i]
-		vtq[i] = sc.ThetaVQ*vi + (1-sc.ThetaVQ)*v0[i]
+		vth[i] = tv*vi + cv*v0[i]
+		vtq[i] = tvq*vi + cvq*v0[i]
 	}
 	copy(w.qth, w.q0)
-	if sc.ThetaQ == 0 {
-		return
+	if sim.scheme.ThetaQ != 0 {
+		sim.midStepQ()
 	}
+}
+
+// midStepQ sets q^θq = q0 + θq δt N(q^θq) v^θvq (eq. 11–12) by fixed-point
+// iteration, for midStep with θq ≠ 0, out of line: MuJoCo's schemes and
+// the explicit and symplectic Euler, θq = 0, do not run it.
+//
+//go:noinline
+func (sim *Simulator) midStepQ() {
+	w := &sim.ws
 	for range 3 {
-		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sc.ThetaQ*dt, w.qth)
+		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sim.scheme.ThetaQ*sim.cfg.DT, w.qth)
 	}
 }

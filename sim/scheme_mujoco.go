@@ -255,10 +255,12 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		} else if err := sim.solveImplicit(c, x); err != nil {
 			return err
 		}
-		vq, vB := v[q.Offset:][:len(x)], mw.vB[q.Offset:][:len(x)] // x's length: no bounds checks below
-		for i, xi := range x {
-			vq[i] = vB[i] + xi
-		}
+	}
+	// v = v_B + x in one pass: the cliques, one per tree, tile the
+	// velocities (multibody.Model.layout), so tmp holds every clique's x.
+	vB, x, vs := mw.vB[:len(mw.diff)], mw.tmp[:len(mw.diff)], v[:len(mw.diff)]
+	for i, xi := range x {
+		vs[i] = vB[i] + xi
 	}
 	return nil
 }

@@ -15,11 +15,15 @@ type Simulator struct {
 	State  *multibody.State
 	cfg    Config
 	scheme Scheme // cfg.Scheme, or symplectic Euler for the zero Scheme
-	ws     Workspace
-	mem    contact.Memory // the last step's contacts (persistent contacts)
-	step   int            // steps taken
-	t0     float64        // time of the initial state
-	prof   profiler       // the stage timers (Config.Profile)
+	// explicit is scheme.Explicit(), fixed at New with the scheme: the
+	// step's test reads one flag, not a copy of the scheme (Explicit's
+	// value receiver).
+	explicit bool
+	ws       Workspace
+	mem      contact.Memory // the last step's contacts (persistent contacts)
+	step     int            // steps taken
+	t0       float64        // time of the initial state
+	prof     profiler       // the stage timers (Config.Profile)
 
 	pgsWarm     pgsWarm // MuJoCo's qacc_warmstart, carried between steps (mujoco_pgs.go)
 	meanInertia float64 // MuJoCo's stat.meaninertia, for PGS's stopping rule (mujoco_pgs.go)
@@ -64,8 +68,9 @@ func New(m *multibody.Model, s *multibody.State, cfg Config) (*Simulator, error)
 	if pr, ok := cfg.Solver.(solver.Profiler); ok {
 		pr.SetProfile(cfg.Profile)
 	}
+	sim.explicit = sim.scheme.Explicit()
 	sim.ws.init(m, &sim.cfg)
-	sim.ws.cons.relinearizes = cfg.Relinearizations != 0 && !sim.scheme.Explicit() && sim.scheme.ThetaQ != 0 // relinearize
+	sim.ws.cons.relinearizes = cfg.Relinearizations != 0 && !sim.explicit && sim.scheme.ThetaQ != 0 // relinearize
 	sim.sleep.init(m, cfg.Contact.Sleep)
 	sim.mem.Keep = sim.sleep.frozen
 	sim.initPGS()
@@ -143,15 +148,27 @@ func (sim *Simulator) take(gather bool) error {
 	sim.settle() // settled islands fall asleep (sleep.go)
 	sim.step++
 	sim.last.taken = true
-	if gather {
-		sim.last.st = sim.stats()
-		p.lap(StageStats)
-		sim.last.st.Substeps, sim.last.gathered = 1, true
-	}
-	if p.on {
-		sim.finishTimes()
+	if gather || p.on {
+		sim.gatherStep(gather)
 	}
 	return nil
+}
+
+// gatherStep gathers a step's statistics into sim.last when gather is set
+// and completes its stage timers (take). It is out of line: an Advance
+// without the profiler runs neither, and the statistics' large struct
+// would sit between take's hot blocks.
+//
+//go:noinline
+func (sim *Simulator) gatherStep(gather bool) {
+	if gather {
+		sim.last.st = sim.stats()
+		sim.prof.lap(StageStats)
+		sim.last.st.Substeps, sim.last.gathered = 1, true
+	}
+	if sim.prof.on {
+		sim.finishTimes()
+	}
 }
 
 // failed clears the last step's statistics after a step that failed with
@@ -175,48 +192,47 @@ func (sim *Simulator) finishTimes() {
 
 // advance takes the step from its detected contacts to the new state.
 func (sim *Simulator) advance() error {
-	p := &sim.prof
 	if !sim.ws.idle {
 		sim.mem.Rescale(sim.cfg.DT)  // the remembered impulses are per δt
 		sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
 	}
-	p.lap(StageContactMemory)
+	sim.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)
 		return err
 	}
 	sim.freezeVStar() // v* = 0 on sleeping trees (sleep.go)
-	p.lap(StageFreeMotion)
+	sim.lap(StageFreeMotion)
 	if !sim.ws.idle { // an idle step has no pair to assemble (Workspace.idle)
 		if err := sim.assembleContacts(); err != nil { // J, v̂, R, μ (SAP §V)
 			return err
 		}
 	}
-	p.lap(StageContactAssembly)
+	sim.lap(StageContactAssembly)
 	sim.sleep.rowsFrom = len(sim.ws.problem.Constraints)
 	if err := sim.assembleConstraints(); err != nil { // limits, couplers, actuators, friction
 		return err
 	}
-	p.lap(StageConstraintAssembly)
+	sim.lap(StageConstraintAssembly)
 	if err := sim.reduceProblem(); err != nil { // eliminate attached, prescribed v (notes §0.17–0.21)
 		return err
 	}
-	p.lap(StageElimination)
+	sim.lap(StageElimination)
 	if err := sim.solveContacts(); err != nil { // v = argmin ℓp(v) (eq. 24)
 		return err
 	}
 	sim.keepEulerWarm()           // MuJoCo's qacc_warmstart of a mujoco-euler step (mujoco_pgs.go)
 	sim.ws.noslip.pending = false // a pre-noslip warm start is kept within its step only (mujoco_noslip.go)
-	p.lap(StageSolve)
+	sim.lap(StageSolve)
 	sim.expandSolution()                      // v = P u + c
 	if err := sim.relinearize(); err != nil { // optional: implicit step at the solution's mid-step
 		return err
 	}
-	p.lap(StageExpansion)
+	sim.lap(StageExpansion)
 	w := &sim.ws
 	if !w.idle {
 		sim.mem.Remember(w.pairs, &w.assemble, &w.problem, &w.result) // impulses, predicted gaps and anchors by contact identity, for the next step
 	}
-	p.lap(StageContactMemory)
+	sim.lap(StageContactMemory)
 	if err := sim.updatePositions(); err != nil { // q = q0 + δt N(q^θq) v^θvq (eq. 12)
 		return err
 	}
@@ -226,6 +242,6 @@ func (sim *Simulator) advance() error {
 	}
 	sim.advanceActivations() // act = act0 + δt acṫ (activation.go)
 	sim.enforceEliminated()  // attached and prescribed bodies exactly on their constraints
-	p.lap(StagePositions)
+	sim.lap(StagePositions)
 	return nil
 }
