@@ -279,8 +279,9 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 	}
 	if s.pos0 {
 		z.P = x.P
-	} else {
-		z.P = x.Apply(y.P)
+	} else { // x.Apply(y.P), the same sums: R y.P, then + x.P (Apply copied both poses)
+		v := x.R.Rotate(y.P)
+		z.P = spatial.Vec3{v[0] + x.P[0], v[1] + x.P[1], v[2] + x.P[2]}
 	}
 	z.R = r.Normalize()
 }
@@ -395,8 +396,11 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		i := fg.geom
 		s := 0.0
 		if spec != nil {
-			if fg.body != sp.body {
-				sp = sim.bodySpeed(fg.body) // once per body: its geometries are listed together
+			if fg.body != sp.body { // once per body: its geometries are listed together
+				// bodySpeed of a body not welded to the world, in line
+				// (a call reloaded the loop's values after it)
+				wb, vb := sim.ws.kin0.VelocityOf(fg.body)
+				sp = bodySpeed{body: fg.body, v: normAt(vb), w: normAt(wb), moving: sim.cfg.Contact.Speculative}
 			}
 			s = sim.speculativeAt(&sp, fg.reach)
 			spec[i] = s
@@ -514,8 +518,7 @@ func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, s
 	if spec != nil {
 		s = spec[i]
 	}
-	x := kin.Pose(g.Body)
-	c.boxes[i].SetInflated(c.movingBox(int(i), g, &x), sim.cfg.Contact.Margin+g.Standoff+s)
+	c.boxes[i].SetInflated(c.movingBox(int(i), g, kin.PoseOf(g.Body)), sim.cfg.Contact.Margin+g.Standoff+s)
 }
 
 // ballBox sets *b to a box that holds the inflated box of a geometry
