@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
@@ -681,7 +682,7 @@ func envelopeSlack(b geometry.AABB) float64 {
 // standoff and collider were set once (filterSetup); the tree's are
 // screened here (unscreened).
 func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.Pair) []contact.Pair {
-	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
+	m, margin := sim.Model, sim.cfg.Contact.Margin
 	for n, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
 		if sim.sleep.skip(i, j) {
@@ -715,18 +716,38 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 					continue
 				}
 				var keep bool
-				if keep, chained = sim.closing(m.Geometries[i].Body, m.Geometries[j].Body, w.reach[i], w.reach[j], h); !keep {
+				if keep, chained = sim.closingPair(i, j, h); !keep {
 					continue
 				}
 			}
-			pairs = append(pairs, contact.Pair{})
+			if len(pairs) == cap(pairs) {
+				pairs = growPairs(pairs)
+			}
+			pairs = pairs[:len(pairs)+1]
 			pr := &pairs[len(pairs)-1]
+			*pr = contact.Pair{}
 			pr.GeomA, pr.GeomB, pr.BodyA, pr.BodyB = i, j, m.Geometries[i].Body, m.Geometries[j].Body
 			pr.Contact, pr.Chained, pr.Standoff = *h, chained, off
 		}
 	}
 	return pairs
 }
+
+// closingPair is closing for the point h of geometries i and j, their
+// bodies and reaches read here: narrowPhase's test of a point beyond the
+// contact margin, out of its loop.
+//
+//go:noinline
+func (sim *Simulator) closingPair(i, j int, h *geometry.Contact) (keep, chained bool) {
+	gs, r := sim.Model.Geometries, sim.ws.reach
+	return sim.closing(gs[i].Body, gs[j].Body, r[i], r[j], h)
+}
+
+// growPairs returns pairs with room for one more: narrowPhase's growth,
+// out of its loop.
+//
+//go:noinline
+func growPairs(pairs []contact.Pair) []contact.Pair { return slices.Grow(pairs, 1) }
 
 // treePair collides the candidate pair (i, j) of the broad phase's tree
 // into c.hits and returns its standoff (the larger of its geometries'),
