@@ -86,12 +86,25 @@ func CollidePosed(a, b *Posed, margin float64, out []Contact) []Contact {
 
 // Pair is CollidePosed for the shapes of two fixed kinds with its
 // collider chosen once (PairFor): a caller that collides the same two
-// geometries at every step does not dispatch on their kinds again. The
-// zero Pair dispatches at every call (CollidePosed).
+// geometries at every step does not dispatch on their kinds again, nor
+// order two shapes of different kinds again (swapOrder). The zero Pair
+// dispatches at every call (CollidePosed).
 type Pair struct {
-	f   ordered // the collider of the two kinds in increasing order
-	set bool    // false: CollidePosed
+	f     ordered   // the collider of the two kinds in increasing order
+	set   bool      // false: CollidePosed
+	order kindOrder // the order of the two kinds
 }
+
+// kindOrder is the order of a Pair's two kinds: equal, whose shapes
+// swapOrder orders at each call by their poses, or increasing or
+// decreasing, whose order swapOrder gives at once (by kind).
+type kindOrder int8
+
+const (
+	kindsEqual kindOrder = iota
+	kindsIncreasing
+	kindsDecreasing
+)
 
 // PairFor returns the Pair of shapes of kinds ka and kb: CollidePosed's
 // collider for them, or the zero Pair for a height field, whose pairs
@@ -100,7 +113,14 @@ func PairFor(ka, kb Kind) Pair {
 	if ka == HeightField || kb == HeightField {
 		return Pair{}
 	}
-	return Pair{f: orderedFor(min(ka, kb), max(ka, kb)), set: true}
+	o := kindsEqual
+	switch {
+	case ka < kb:
+		o = kindsIncreasing
+	case ka > kb:
+		o = kindsDecreasing
+	}
+	return Pair{f: orderedFor(min(ka, kb), max(ka, kb)), set: true, order: o}
 }
 
 // Collide is CollidePosed(a, b, margin, out) for a and b of the kinds p
@@ -112,6 +132,12 @@ func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
 	if !a.ok || !b.ok {
 		return out
 	}
+	switch p.order {
+	case kindsIncreasing: // swapOrder's false for kinds in increasing order
+		return p.f.collide(&a.posed, &b.posed, margin, out)
+	case kindsDecreasing:
+		return collideSwapped(p.f, a, b, margin, out)
+	}
 	return collideWith(p.f, a, b, margin, out)
 }
 
@@ -120,14 +146,20 @@ func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
 // swapOrder says so.
 func collideWith(f ordered, a, b *Posed, margin float64, out []Contact) []Contact {
 	if swapOrder(&a.s, &a.x, &b.s, &b.x) {
-		n := len(out)
-		out = f.collide(&b.posed, &a.posed, margin, out)
-		for i := n; i < len(out); i++ {
-			out[i].Normal = out[i].Normal.Neg()
-		}
-		return out
+		return collideSwapped(f, a, b, margin, out)
 	}
 	return f.collide(&a.posed, &b.posed, margin, out)
+}
+
+// collideSwapped collides a and b with f as (b, a), with the normals
+// turned back: collideWith's path when swapOrder says so.
+func collideSwapped(f ordered, a, b *Posed, margin float64, out []Contact) []Contact {
+	n := len(out)
+	out = f.collide(&b.posed, &a.posed, margin, out)
+	for i := n; i < len(out); i++ {
+		out[i].Normal = out[i].Normal.Neg()
+	}
+	return out
 }
 
 // swapOrder reports whether the pair must be processed as (b, a). Kinds are

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
@@ -132,14 +133,15 @@ type collider struct {
 	// filteredBroadPhase reads of them (filterSetup).
 	movers []filterGeom
 	// listed holds, per pair of the filter, what filteredBroadPhase reads
-	// of it, gathered once (filterSetup); via holds the routes of the
-	// candidates in cand, by index, while screened.
+	// of it, gathered once (filterSetup); via holds the listed index of
+	// each candidate in cand, by index, while screened.
 	listed []listedPair
-	via    []pairRoute
+	via    []int32
 }
 
 // listedPair is a pair of the filter as filteredBroadPhase reads it,
-// gathered once (filterSetup): its geometries, its collider (route), and,
+// gathered once (filterSetup): its geometries, its standoff off (the
+// larger of theirs, as narrowPhase adds it), its collider (route), and,
 // when the pair may be culled (planeCull), its half-space h and other
 // geometry o, with h < 0 when it may not (no half-space, culling off, or
 // a fixed elastic foundation), and the first two terms of its slack
@@ -151,6 +153,7 @@ type listedPair struct {
 	h, o  int32
 	fixed bool
 	slack float64
+	off   float64
 	route pairRoute
 }
 
@@ -277,8 +280,9 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 	}
 	if s.pos0 {
 		z.P = x.P
-	} else {
-		z.P = x.Apply(y.P)
+	} else { // x.Apply(y.P), the same sums: R y.P, then + x.P (Apply copied both poses)
+		v := x.R.Rotate(y.P)
+		z.P = spatial.Vec3{v[0] + x.P[0], v[1] + x.P[1], v[2] + x.P[2]}
 	}
 	z.R = r.Normalize()
 }
@@ -393,8 +397,11 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		i := fg.geom
 		s := 0.0
 		if spec != nil {
-			if fg.body != sp.body {
-				sp = sim.bodySpeed(fg.body) // once per body: its geometries are listed together
+			if fg.body != sp.body { // once per body: its geometries are listed together
+				// bodySpeed of a body not welded to the world, in line
+				// (a call reloaded the loop's values after it)
+				wb, vb := sim.ws.kin0.VelocityOf(fg.body)
+				sp = bodySpeed{body: fg.body, v: normAt(vb), w: normAt(wb), moving: sim.cfg.Contact.Speculative}
 			}
 			s = sim.speculativeAt(&sp, fg.reach)
 			spec[i] = s
@@ -431,7 +438,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
-		c.cand[n], c.via[n] = pr, lp.route
+		c.cand[n], c.via[n] = pr, int32(k)
 		n++
 	}
 	c.cand, c.screened = c.cand[:n], true
@@ -471,7 +478,7 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		c.movers = append(c.movers, filterGeom{geom: int(i), body: g.Body, reach: sim.ws.reach[i], off: off})
 	}
 	np := len(c.filter.pairs)
-	c.listed, c.via = make([]listedPair, np), make([]pairRoute, np)
+	c.listed, c.via = make([]listedPair, np), make([]int32, np)
 	if cap(c.cand) < np {
 		c.cand = make([][2]int32, 0, np)
 	}
@@ -479,6 +486,7 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		i, j := int(pr[0]), int(pr[1])
 		lp := &c.listed[k]
 		lp.pr, lp.h = pr, -1
+		lp.off = max(m.Geometries[i].Standoff, m.Geometries[j].Standoff)
 		lp.route.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
 		lp.route.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
 		if h := c.filter.plane[k]; h >= 0 && c.cull {
@@ -511,8 +519,7 @@ func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, s
 	if spec != nil {
 		s = spec[i]
 	}
-	x := kin.Pose(g.Body)
-	c.boxes[i].SetInflated(c.movingBox(int(i), g, &x), sim.cfg.Contact.Margin+g.Standoff+s)
+	c.boxes[i].SetInflated(c.movingBox(int(i), g, kin.PoseOf(g.Body)), sim.cfg.Contact.Margin+g.Standoff+s)
 }
 
 // ballBox sets *b to a box that holds the inflated box of a geometry
@@ -670,24 +677,35 @@ func envelopeSlack(b geometry.AABB) float64 {
 // that multibody.Model.Collidable admits, geometry i as A and j as B: each
 // point whose gap, less the pair's standoff (MuJoCo's margin − gap), is
 // within the contact margin and, with the speculative margins spec (nil:
-// none), a farther one that can close within the step (closing).
+// none), a farther one that can close within the step (closing). A
+// candidate of filteredBroadPhase (screened) is a listed pair, whose
+// standoff and collider were set once (filterSetup); the tree's are
+// screened here (unscreened).
 func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.Pair) []contact.Pair {
-	m, w, margin := sim.Model, &sim.ws, sim.cfg.Contact.Margin
+	m, margin := sim.Model, sim.cfg.Contact.Margin
 	for n, cd := range c.cand {
 		i, j := int(cd[0]), int(cd[1])
 		if sim.sleep.skip(i, j) {
 			continue
 		}
-		ga, gb := &m.Geometries[i], &m.Geometries[j]
-		off := max(ga.Standoff, gb.Standoff)
-		slack := sim.pairSlack(i, j, spec)
-		if !c.screened && sim.unscreened(c, i, j, slack) {
-			continue
-		}
-		if c.screened && !c.via[n].any { // the pair's collider chosen once (filterSetup)
-			c.hits = c.via[n].pair.Collide(c.posedAt(i), c.posedAt(j), slack, c.hits[:0])
+		var off float64
+		if c.screened {
+			lp := &c.listed[c.via[n]]
+			off = lp.off
+			slack := margin + off // pairSlack's sum, left to right
+			if spec != nil {
+				slack = slack + spec[i] + spec[j]
+			}
+			if lp.route.any {
+				c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+			} else { // the pair's collider chosen once (filterSetup)
+				c.hits = lp.route.pair.Collide(c.posedAt(i), c.posedAt(j), slack, c.hits[:0])
+			}
 		} else {
-			c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+			var ok bool
+			if off, ok = sim.treePair(c, i, j, spec); !ok {
+				continue // not collidable, or culled (unscreened)
+			}
 		}
 		for k := range c.hits { // each point read in place, the pair's fields set in the list
 			h := &c.hits[k]
@@ -698,27 +716,60 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 					continue
 				}
 				var keep bool
-				if keep, chained = sim.closing(ga.Body, gb.Body, w.reach[i], w.reach[j], h); !keep {
+				if keep, chained = sim.closingPair(i, j, h); !keep {
 					continue
 				}
 			}
-			pairs = append(pairs, contact.Pair{})
+			if len(pairs) == cap(pairs) {
+				pairs = growPairs(pairs)
+			}
+			pairs = pairs[:len(pairs)+1]
 			pr := &pairs[len(pairs)-1]
-			pr.GeomA, pr.GeomB, pr.BodyA, pr.BodyB = i, j, ga.Body, gb.Body
+			*pr = contact.Pair{}
+			pr.GeomA, pr.GeomB, pr.BodyA, pr.BodyB = i, j, m.Geometries[i].Body, m.Geometries[j].Body
 			pr.Contact, pr.Chained, pr.Standoff = *h, chained, off
 		}
 	}
 	return pairs
 }
 
+// closingPair is closing for the point h of geometries i and j, their
+// bodies and reaches read here: narrowPhase's test of a point beyond the
+// contact margin, out of its loop.
+//
+//go:noinline
+func (sim *Simulator) closingPair(i, j int, h *geometry.Contact) (keep, chained bool) {
+	gs, r := sim.Model.Geometries, sim.ws.reach
+	return sim.closing(gs[i].Body, gs[j].Body, r[i], r[j], h)
+}
+
+// growPairs returns pairs with room for one more: narrowPhase's growth,
+// out of its loop.
+//
+//go:noinline
+func growPairs(pairs []contact.Pair) []contact.Pair { return slices.Grow(pairs, 1) }
+
+// treePair collides the candidate pair (i, j) of the broad phase's tree
+// into c.hits and returns its standoff (the larger of its geometries'),
+// unless the narrow phase drops the pair (unscreened): narrowPhase's path
+// for a candidate not screened, out of line.
+//
+//go:noinline
+func (sim *Simulator) treePair(c *collider, i, j int, spec []float64) (float64, bool) {
+	slack := sim.pairSlack(i, j, spec)
+	if sim.unscreened(c, i, j, slack) {
+		return 0, false
+	}
+	c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+	gs := sim.Model.Geometries
+	return max(gs[i].Standoff, gs[j].Standoff), true
+}
+
 // unscreened reports whether the narrow phase drops candidate pair (i, j)
 // of a broad phase that did not screen it (collider.screened): one that
 // multibody.Model.Collidable does not admit, or, when c culls, one with no
 // point of the other geometry within slack of a half-space
-// (beyondHalfSpace), which it counts. Out of line: the filtered broad
-// phase screens its pairs.
-//
-//go:noinline
+// (beyondHalfSpace), which it counts.
 func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
 	if !sim.Model.Collidable(i, j) {
 		return true
