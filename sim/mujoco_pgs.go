@@ -195,12 +195,9 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 	p, vs := c.p, c.vs
 	w := &sim.ws.pgs
 	w.contactOrder(c.pairs, sim.Model, c.kin)
-	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0) {
-		return false, nil
-	}
 	dt := sim.cfg.DT
-	for k := range w.floss {
-		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
+	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0, dt) {
+		return false, nil
 	}
 	if err := sim.pgsFactor(p); err != nil {
 		return true, err
@@ -307,8 +304,9 @@ func sameDynamics(p, src *solver.Problem) bool {
 // elliptic blocks (addCone), each class in the problem's order; explicit
 // actuators' fixed rows go to w.fixed. It reports false when a block is
 // of a kind not handled here (an elliptic contact without cones, a row
-// of another kind).
-func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
+// of another kind). The friction loss bounds are in MuJoCo's units,
+// efc_frictionloss, the bound on f = γ/δt (addClass).
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
 	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
@@ -339,7 +337,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			continue
 		}
 		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-			w.addClass(p, blocks, nc, cls)
+			w.addClass(p, blocks, nc, cls, dt)
 		}
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
@@ -397,10 +395,12 @@ func (w *pgsWork) classify(p *solver.Problem, blocks []pyramidBlock, nc int) (ui
 }
 
 // addClass appends the rows of the blocks after the nc contacts that are
-// of class cls (order; out of line: the robots' steps have few or none).
+// of class cls (order; out of line: the robots' steps have few or none),
+// each with its bound hi/δt (MuJoCo's efc_frictionloss for a friction
+// loss row; +∞ for a limit; not read for the others).
 //
 //go:noinline
-func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass) {
+func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass, dt float64) {
 	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i]
 		if blk.edges < 0 || w.bclass[i] != cls {
@@ -416,7 +416,7 @@ func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls
 			hi = p.Params[c.Par+1]
 		}
 		for r := range c.Size {
-			w.add(c.Row+r, cls, hi)
+			w.add(c.Row+r, cls, hi/dt)
 		}
 	}
 }
