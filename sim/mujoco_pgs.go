@@ -312,14 +312,33 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 	}
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
 	w.cones = w.cones[:0]
-	var ok bool
-	if nc < len(blocks) {
-		ok = w.orderClasses(p, blocks, nc, cones, dt)
-	} else { // the contacts alone: the robots' steps
-		ok = w.addContacts(p, blocks, nc, cones)
+	for i := range blocks[:nc] {
+		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
+		if coneContact(p, blk) {
+			if !cones {
+				return false
+			}
+		} else if blk.edges == 0 {
+			return false
+		}
 	}
-	if !ok {
-		return false
+	var present uint32 // bit cls set when a block after the contacts is of class cls
+	if nc < len(blocks) {
+		var ok bool
+		if present, ok = w.classify(p, blocks, nc); !ok {
+			return false
+		}
+	}
+	for cls := pgsEquality; cls <= pgsFixed; cls++ {
+		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
+			for i := range nc {
+				w.addContact(p, &blocks[w.corder[i]])
+			}
+			continue
+		}
+		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+			w.addClass(p, blocks, nc, cls, dt)
+		}
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
 		w.sizeRows(n)
@@ -350,16 +369,15 @@ func (w *pgsWork) sizeRows(n int) {
 	w.arinv = solver.Resize(w.arinv, n)
 }
 
-// orderClasses is order's pass for a problem with blocks after its nc
-// contacts: it sets w.bclass[i] for those blocks i (blockClass's class, or
-// pgsOther for a spin or rolling block absorbed into its contact's edges,
-// not read), then appends the rows class by class, the contacts in their
-// place (addContacts). It reports false when a block is of a kind not
-// handled here. Out of line: the robots' steps have few or no such blocks.
+// classify sets w.bclass[i] for the blocks i after the nc contacts (order):
+// blockClass's class, or pgsOther for a spin or rolling block absorbed
+// into its contact's edges (not read). It returns the classes present, bit
+// cls set for class cls, and false when a block is of a kind not handled
+// here. Out of line: the robots' steps have few or no such blocks.
 //
 //go:noinline
-func (w *pgsWork) orderClasses(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
-	var present uint32                // bit cls set when a block after the contacts is of class cls
+func (w *pgsWork) classify(p *solver.Problem, blocks []pyramidBlock, nc int) (uint32, bool) {
+	var present uint32
 	w.bclass = w.bclass[:len(blocks)] // in growOrder's room; the contacts' entries are not read
 	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i]
@@ -369,49 +387,11 @@ func (w *pgsWork) orderClasses(p *solver.Problem, blocks []pyramidBlock, nc int,
 			present |= 1 << cls
 		}
 		if blk.edges == 0 && cls == pgsOther {
-			return false
+			return 0, false
 		}
 		w.bclass[i] = cls
 	}
-	for cls := pgsEquality; cls <= pgsFixed; cls++ {
-		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
-			if !w.addContacts(p, blocks, nc, cones) {
-				return false
-			}
-			continue
-		}
-		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-			w.addClass(p, blocks, nc, cls, dt)
-		}
-	}
-	return true
-}
-
-// addContacts appends the rows of the nc contacts (blocks 0 … nc−1) in
-// MuJoCo's contact order (w.corder): a pyramid's edges, or with cones an
-// elliptic contact's rows (addCone). It reports false for a contact not
-// handled here (an elliptic one without cones, one with no edges). Out of
-// line: order and orderClasses share it.
-//
-//go:noinline
-func (w *pgsWork) addContacts(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
-	for _, i := range w.corder[:nc] {
-		blk := &blocks[i] // a pyramidBlock is 15 words: not copied
-		if coneContact(p, blk) {
-			if !cones {
-				return false
-			}
-			w.addCone(p, blk.first)
-			continue
-		}
-		if blk.edges == 0 {
-			return false
-		}
-		for e := range blk.edges {
-			w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
-		}
-	}
-	return true
+	return present, true
 }
 
 // addClass appends the rows of the blocks after the nc contacts that are
@@ -532,6 +512,18 @@ func coneContact(p *solver.Problem, blk *pyramidBlock) bool {
 	}
 	k := p.Constraints[blk.first].Kind
 	return k == solver.ContactCone || k == solver.ContactEllipticN
+}
+
+// addContact appends a contact's rows: its pyramid edges, or its elliptic
+// block (addCone).
+func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
+	if coneContact(p, blk) {
+		w.addCone(p, blk.first)
+		return
+	}
+	for e := range blk.edges {
+		w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
+	}
 }
 
 // addCone appends the rows of elliptic contact block k of p in MuJoCo's
