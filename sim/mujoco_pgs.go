@@ -311,23 +311,24 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		w.growOrder(p.NR, len(blocks))
 	}
 	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
-	w.cones = w.cones[:0]
-	for i := range blocks[:nc] {
+	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
+	var present uint32 // bit cls set when a block after the contacts is of class cls
+	for i := range blocks {
 		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
-		if coneContact(p, blk) {
+		cls := pgsOther   // a contact's or an absorbed block's: not read
+		if i >= nc && blk.edges >= 0 {
+			cls = blockClass(p, blk.first)
+			present |= 1 << cls
+		}
+		if i < nc && coneContact(p, blk) {
 			if !cones {
 				return false
 			}
-		} else if blk.edges == 0 {
+		} else if blk.edges == 0 && (i < nc || cls == pgsOther) {
 			return false
 		}
-	}
-	var present uint32 // bit cls set when a block after the contacts is of class cls
-	if nc < len(blocks) {
-		var ok bool
-		if present, ok = w.classify(p, blocks, nc); !ok {
-			return false
-		}
+		w.bclass = w.bclass[:i+1] // in growOrder's room
+		w.bclass[i] = cls
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
@@ -367,31 +368,6 @@ func (w *pgsWork) sizeRows(n int) {
 	w.f = solver.Resize(w.f, n)
 	w.r = solver.Resize(w.r, n)
 	w.arinv = solver.Resize(w.arinv, n)
-}
-
-// classify sets w.bclass[i] for the blocks i after the nc contacts (order):
-// blockClass's class, or pgsOther for a spin or rolling block absorbed
-// into its contact's edges (not read). It returns the classes present, bit
-// cls set for class cls, and false when a block is of a kind not handled
-// here. Out of line: the robots' steps have few or no such blocks.
-//
-//go:noinline
-func (w *pgsWork) classify(p *solver.Problem, blocks []pyramidBlock, nc int) (uint32, bool) {
-	var present uint32
-	w.bclass = w.bclass[:len(blocks)] // in growOrder's room; the contacts' entries are not read
-	for i := nc; i < len(blocks); i++ {
-		blk := &blocks[i]
-		cls := pgsOther
-		if blk.edges >= 0 {
-			cls = blockClass(p, blk.first)
-			present |= 1 << cls
-		}
-		if blk.edges == 0 && cls == pgsOther {
-			return 0, false
-		}
-		w.bclass[i] = cls
-	}
-	return present, true
 }
 
 // addClass appends the rows of the blocks after the nc contacts that are
