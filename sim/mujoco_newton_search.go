@@ -556,24 +556,43 @@ type nwPoint struct {
 }
 
 // prepare is CGprepare: Gauss's and each row's quadratic in α along the
-// search, and the elliptic contacts' (prepareCone).
+// search, each row's halved as it is set, and the elliptic contacts'
+// (prepareCones).
 func (nw *newtonWork) prepare(w *pgsWork) {
 	v, n := nw.search, nw.n
 	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
 	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
-	quad, d, jaref, jv, class := nw.quad[:3*n], nw.d[:n], nw.jaref[:n], nw.jv[:n], w.class[:n]
-	for k, c := 0, 0; k < n; k++ {
-		dk, jar, jvk := d[k], jaref[k], jv[k]
+	quad, d, jaref, jv := nw.quad[:3*n], nw.d[:n], nw.jaref[:n], nw.jv[:n]
+	for k, dk := range d {
+		jar, jvk := jaref[k], jv[k]
 		dj0 := dk * jar
 		q := quad[3*k : 3*k+3]
-		q[0] = jar * dj0
+		q[0] = jar * dj0 * 0.5 // (jar dj0) halved, as CGprepare's q[0] *= 0.5
 		q[1] = jvk * dj0
-		q[2] = jvk * dk * jvk
-		if class[k] == pgsCone {
-			nw.prepareCone(c, &w.cones[c], quad[3*k:3*k+9])
-			k += w.cones[c].dim - 1
-			c++
-		}
+		q[2] = jvk * dk * jvk * 0.5
+	}
+	if len(w.cones) != 0 {
+		nw.prepareCones(w)
+	}
+}
+
+// prepareCones redoes prepare's quadratic at the first row of each
+// elliptic cone: the row's own terms, the cone's (prepareCone), then the
+// halving. The cone's other rows keep prepare's terms, which eval does not
+// read (it takes the cone at its first row), but for the cone's data in
+// q[3…8]. Out of line: the robots' contacts are pyramids.
+//
+//go:noinline
+func (nw *newtonWork) prepareCones(w *pgsWork) {
+	quad, d, jaref, jv := nw.quad[:3*nw.n], nw.d[:nw.n], nw.jaref[:nw.n], nw.jv[:nw.n]
+	for c := range w.cones {
+		cb := &w.cones[c]
+		k := cb.k0
+		dk, jar, jvk := d[k], jaref[k], jv[k]
+		dj0 := dk * jar
+		q := quad[3*k : 3*k+9]
+		q[0], q[1], q[2] = jar*dj0, jvk*dj0, jvk*dk*jvk
+		nw.prepareCone(c, cb, q)
 		q[0] *= 0.5
 		q[2] *= 0.5
 	}

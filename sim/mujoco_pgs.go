@@ -195,12 +195,9 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 	p, vs := c.p, c.vs
 	w := &sim.ws.pgs
 	w.contactOrder(c.pairs, sim.Model, c.kin)
-	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0) {
-		return false, nil
-	}
 	dt := sim.cfg.DT
-	for k := range w.floss {
-		w.floss[k] /= dt // MuJoCo's efc_frictionloss: the bound on f = γ/δt
+	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0, dt) {
+		return false, nil
 	}
 	if err := sim.pgsFactor(p); err != nil {
 		return true, err
@@ -209,7 +206,7 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 		w.delassus(p)
 	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
-	if len(w.x) != p.NV || len(w.jvs) != p.NR { // jx and jvs are sized together, here alone
+	if len(w.x) != p.NV || len(w.jvs) != p.NR { // sized together, here alone
 		w.sizeDynamics(p)
 	}
 	x := w.x
@@ -232,14 +229,18 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 	return true, nil
 }
 
-// sizeDynamics sizes pgsSetup's scratch for p's velocities and rows (out
-// of line: they change on few steps).
+// sizeDynamics sizes pgsSetup's scratch for p's velocities and rows, and
+// the scratch of stats' e_m (gv, em) and newtonSmooth's (gv), whose solves
+// all run after pgsSetup on the same problem (out of line: the sizes
+// change on few steps).
 //
 //go:noinline
 func (w *pgsWork) sizeDynamics(p *solver.Problem) {
 	w.x = solver.Resize(w.x, p.NV)
 	w.jx = solver.Resize(w.jx, p.NR)
 	w.jvs = solver.Resize(w.jvs, p.NR)
+	w.gv = solver.Resize(w.gv, p.NR)
+	w.em.size(p.NV)
 }
 
 // setB sets efc_b = J qacc_smooth − aref on MuJoCo's rows (pgsSetup: PGS
@@ -303,8 +304,9 @@ func sameDynamics(p, src *solver.Problem) bool {
 // elliptic blocks (addCone), each class in the problem's order; explicit
 // actuators' fixed rows go to w.fixed. It reports false when a block is
 // of a kind not handled here (an elliptic contact without cones, a row
-// of another kind).
-func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool) bool {
+// of another kind). The friction loss bounds are in MuJoCo's units,
+// efc_frictionloss, the bound on f = γ/δt (addClass).
+func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
 	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
@@ -336,7 +338,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			continue
 		}
 		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-			w.addClass(p, blocks, nc, cls)
+			w.addClass(p, blocks, nc, cls, dt)
 		}
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
@@ -369,10 +371,12 @@ func (w *pgsWork) sizeRows(n int) {
 }
 
 // addClass appends the rows of the blocks after the nc contacts that are
-// of class cls (order; out of line: the robots' steps have few or none).
+// of class cls (order; out of line: the robots' steps have few or none),
+// each with its bound hi/δt (MuJoCo's efc_frictionloss for a friction
+// loss row; +∞ for a limit; not read for the others).
 //
 //go:noinline
-func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass) {
+func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass, dt float64) {
 	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i]
 		if blk.edges < 0 || w.bclass[i] != cls {
@@ -388,7 +392,7 @@ func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls
 			hi = p.Params[c.Par+1]
 		}
 		for r := range c.Size {
-			w.add(c.Row+r, cls, hi)
+			w.add(c.Row+r, cls, hi/dt)
 		}
 	}
 }
@@ -730,7 +734,6 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if w.stage {
 		return
 	}
-	w.gv = solver.Resize(w.gv, p.NR)
 	chk := 0.0 // Σ (γ_r − γ_r): +0 while every γ_r is finite, NaN after one is not (momentumError)
 	for i := range p.Constraints {
 		c := &p.Constraints[i]
@@ -782,10 +785,7 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float
 		em, _, _, _ := w.scr.Momentum(p, v, gamma)
 		return em
 	}
-	nv, m := p.NV, &w.em
-	if len(m.diff) != nv { // the four are sized together, here alone
-		m.size(nv)
-	}
+	nv, m := p.NV, &w.em // sized by pgsSetup (sizeDynamics)
 	m.products(p, v[:nv])
 	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
 	w.jac.mulT(gamma, jc, nv)
@@ -806,10 +806,11 @@ func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float
 // products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
 // of p's cliques (momentumError; len(v) = p.NV, the length the scratch
 // was sized to), each row's two sums from +0 in column order
-// (linalg.MulVec's bits), rows two at a time (mulA2Rows, which reads the
-// clique's x and v once for both), in one function: a call per clique
-// (mulA2) passed 15 words. Out of line, with its own few live values:
-// inlined, the clique loop's arguments were spilt around every call.
+// (linalg.MulVec's bits), rows two at a time reading x and v once for the
+// four sums, an odd clique's last row paired with itself (one loop, no
+// tail: 18 → 14 hot lines on half_cheetah, +41 Ir). Out of line, with its
+// own few live values: inlined, the clique loop's arguments were spilt
+// around every call.
 //
 //go:noinline
 func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
@@ -819,36 +820,23 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 	}
 	for c := range p.Cliques {
 		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
-		a, x, y, r, av := p.ABlock(c), diff[o:o+n], v[o:o+n], m.r[o:o+n], m.av[o:o+n]
-		i := 0
-		for ; i+1 < n; i += 2 {
-			r[i], av[i], r[i+1], av[i+1] = mulA2Rows(a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], x, y)
-		}
-		if i < n { // an odd clique's last row
-			row := a[i*n : (i+1)*n]
-			xs, ys := x[:len(row)], y[:len(row)]
-			s, t := 0.0, 0.0
-			for j, aij := range row {
-				s += aij * xs[j]
-				t += aij * ys[j]
+		a, x := p.ABlock(c), diff[o:o+n]
+		y, r, av := v[o : o+n][:len(x)], m.r[o : o+n][:len(x)], m.av[o : o+n][:len(x)]
+		for i := 0; i < len(x); i += 2 {
+			i1 := min(i+1, len(x)-1) // an odd clique's last row goes with itself
+			r0, r1 := a[i*n:][:len(x)], a[i1*n:][:len(x)]
+			s0, t0, s1, t1 := 0.0, 0.0, 0.0, 0.0
+			for j, xj := range x {
+				yj := y[j]
+				s0 += r0[j] * xj
+				t0 += r0[j] * yj
+				s1 += r1[j] * xj
+				t1 += r1[j] * yj
 			}
-			r[i], av[i] = s, t
+			r[i1], av[i1] = s1, t1
+			r[i], av[i] = s0, t0
 		}
 	}
-}
-
-// mulA2Rows returns a0·x, a0·y, a1·x, a1·y for the rows a0 and a1
-// (len(a1), len(x), len(y) ≥ len(a0)), each sum from +0 in column order.
-func mulA2Rows(a0, a1, x, y []float64) (s0, t0, s1, t1 float64) {
-	a1, x, y = a1[:len(a0)], x[:len(a0)], y[:len(a0)]
-	for j, u := range a0 {
-		xj, yj, w := x[j], y[j], a1[j]
-		s0 += u * xj
-		t0 += u * yj
-		s1 += w * xj
-		t1 += w * yj
-	}
-	return s0, t0, s1, t1
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of

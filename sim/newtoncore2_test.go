@@ -37,6 +37,7 @@ func TestMomentumErrorMatchesResiduals(t *testing.T) {
 		}
 		var w pgsWork
 		w.jac.build(p)
+		w.sizeDynamics(p) // pgsSetup sizes momentumError's scratch
 		want, _, _, _ := scr.Momentum(p, v, gamma)
 		got := w.momentumError(p, v, gamma, finiteCheck(gamma))
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {

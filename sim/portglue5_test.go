@@ -74,7 +74,7 @@ func TestPortglue5BuildMulMatchesBuildAndMul(t *testing.T) {
 }
 
 // TestPortglue5MulA2: pgsMomentum.products (rows two at a time, an odd
-// clique's last row alone) gives each row's two sums from +0
+// clique's last row paired with itself) gives each row's two sums from +0
 // in column order, as linalg.MulVec forms them, bit for bit, on random
 // problems of 1–3 cliques of sizes 1 … 20 with ±0 entries.
 func TestPortglue5MulA2(t *testing.T) {

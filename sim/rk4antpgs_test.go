@@ -35,7 +35,7 @@ func TestOrderFrictionBound(t *testing.T) {
 	fix := p.AddConstraint(solver.Interval, 1, 0.25, 0.25)
 	fr := p.AddConstraint(solver.Interval, 1, -0.5, 0.5)
 	var w pgsWork
-	if !w.order(&p, w.identBlocks(3), 0, false) {
+	if !w.order(&p, w.identBlocks(3), 0, false, 1) {
 		t.Fatal("order refused limit, fixed and friction rows")
 	}
 	_, hi := p.IntervalBounds(fr)

@@ -307,27 +307,43 @@ func (p *Problem) MulJBlocks(lo, hi int, v, vc []float64) {
 }
 
 // mulJBlock adds J block b's rows times v to its constraint's rows of vc.
+// A contact's three rows go in one pass over v; blocks of other sizes
+// take mulJRows, out of line, whose loop lay between the contact path's
+// hot blocks.
 func (p *Problem) mulJBlock(b int, v, vc []float64) {
 	blk := &p.JBlock[b]
 	q, c := &p.Cliques[blk.Clique], &p.Constraints[blk.Constraint] // in place: a Clique is 6 words
-	n := q.Size
-	d := p.JData[blk.Off : blk.Off+c.Size*n] // JBlockData(b), without its copies
-	vs := v[q.Offset : q.Offset+n]
-	if c.Size == 3 { // a contact's three rows in one pass over vs, each summed in the same order
-		r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
-		r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
-		s0, s1, s2 := 0.0, 0.0, 0.0
-		for j, a := range r0 {
-			x := vs[j]
-			s0 += a * x
-			s1 += r1[j] * x
-			s2 += r2[j] * x
-		}
-		vc[c.Row] += s0
-		vc[c.Row+1] += s1
-		vc[c.Row+2] += s2
+	if c.Size != 3 {
+		p.mulJRows(blk, q, c, v, vc)
 		return
 	}
+	n := q.Size
+	d := p.JData[blk.Off : blk.Off+3*n] // JBlockData(b), without its copies
+	vs := v[q.Offset : q.Offset+n]
+	// each row summed in the same order as mulJRows's
+	r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
+	r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
+	s0, s1, s2 := 0.0, 0.0, 0.0
+	for j, a := range r0 {
+		x := vs[j]
+		s0 += a * x
+		s1 += r1[j] * x
+		s2 += r2[j] * x
+	}
+	vc[c.Row] += s0
+	vc[c.Row+1] += s1
+	vc[c.Row+2] += s2
+}
+
+// mulJRows is mulJBlock for a block of other than three rows (blk, its
+// clique q and constraint c): each row's sum from +0 in column order,
+// added to vc.
+//
+//go:noinline
+func (p *Problem) mulJRows(blk *JBlock, q *Clique, c *Constraint, v, vc []float64) {
+	n := q.Size
+	d := p.JData[blk.Off : blk.Off+c.Size*n]
+	vs := v[q.Offset : q.Offset+n]
 	for r := range c.Size {
 		s := 0.0
 		row := d[r*n : (r+1)*n]
