@@ -93,21 +93,29 @@ func TestJointSpringPartsMatchDOFs(t *testing.T) {
 		if trial%2 == 1 {
 			m.Bodies[b].Joint.Parts[2].Damping = 7 // read at Apply, not cached
 		}
-		s := m.NewState()
-		for i := range s.Q {
-			s.Q[i] = r.NormFloat64()
-		}
-		for i := range s.V {
-			s.V[i] = r.NormFloat64()
-		}
-		c := &Context{Model: m, Q: s.Q, V: s.V}
-		e := &JointSpringDamper{Body: b, PerDOF: true}
-		for _, jac := range []bool{false, true} {
-			fast, slow := filledOutput(m, jac, uint64(trial)), filledOutput(m, jac, uint64(trial))
-			e.Apply(c, fast)
-			e.applyDOFs(c, slow, &m.Bodies[b])
-			sameOutput(t, fmt.Sprintf("trial %d jac %v", trial, jac), fast, slow)
-		}
+		partsMatchDOFs(t, r, m, b, trial, fmt.Sprintf("trial %d", trial))
+	}
+}
+
+// partsMatchDOFs checks, at a random state of m, that body b's
+// per-DOF JointSpringDamper gives in Apply (applyParts) the bits of
+// applyDOFs, with and without Jacobians; label names the case.
+func partsMatchDOFs(t *testing.T, r *rand.Rand, m *multibody.Model, b, trial int, label string) {
+	t.Helper()
+	s := m.NewState()
+	for i := range s.Q {
+		s.Q[i] = r.NormFloat64()
+	}
+	for i := range s.V {
+		s.V[i] = r.NormFloat64()
+	}
+	c := &Context{Model: m, Q: s.Q, V: s.V}
+	e := &JointSpringDamper{Body: b, PerDOF: true}
+	for _, jac := range []bool{false, true} {
+		fast, slow := filledOutput(m, jac, uint64(trial)), filledOutput(m, jac, uint64(trial))
+		e.Apply(c, fast)
+		e.applyDOFs(c, slow, &m.Bodies[b])
+		sameOutput(t, fmt.Sprintf("%s jac %v", label, jac), fast, slow)
 	}
 }
 

@@ -38,20 +38,6 @@ func TestKin7PartsWalkMatchesDOFs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := m.NewState()
-		for i := range s.Q {
-			s.Q[i] = r.NormFloat64()
-		}
-		for i := range s.V {
-			s.V[i] = r.NormFloat64()
-		}
-		c := &Context{Model: m, Q: s.Q, V: s.V}
-		e := &JointSpringDamper{Body: b, PerDOF: true}
-		for _, jac := range []bool{false, true} {
-			fast, slow := filledOutput(m, jac, uint64(trial)), filledOutput(m, jac, uint64(trial))
-			e.Apply(c, fast)
-			e.applyDOFs(c, slow, &m.Bodies[b])
-			sameOutput(t, fmt.Sprintf("trial %d parts %v jac %v", trial, parts, jac), fast, slow)
-		}
+		partsMatchDOFs(t, r, m, b, trial, fmt.Sprintf("trial %d parts %v", trial, parts))
 	}
 }

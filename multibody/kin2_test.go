@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -64,12 +65,7 @@ func TestKin2PlanarRootMatches(t *testing.T) {
 		if trial%11 == 0 {
 			v = nil
 		}
-		got.Update(s.Q, v)
-		want.Update(s.Q, v)
-		g := []any{got.x, got.kin, got.col}
-		if w := []any{want.x, want.kin, want.col}; !posstageSameBits(g, w) {
-			t.Fatalf("trial %d, parts %+v, q %v, v %v:\n%v\nworldColumns:\n%v", trial, parts, s.Q, v, g, w)
-		}
+		updateSameBits(t, got, want, s.Q, v, fmt.Sprintf("trial %d, parts %+v", trial, parts), "worldColumns")
 		if pc := got.fr[b].planar; m.Bodies[b].Joint.planarHolds(v, &pc.fw, &pc.fl, &got.walk.xm.P) {
 			fast++ // the root read the constant columns
 		}
@@ -95,5 +91,18 @@ func TestKin2InPlaceAccessors(t *testing.T) {
 				t.Fatalf("body %d: %v %v %v, copies %v %v %v", b, *ws.PoseOf(b), *pw, *pv, ws.Pose(b), w, v)
 			}
 		}
+	}
+}
+
+// updateSameBits runs Update(q, v) on got and want and fails, naming the
+// case and want's path, unless their poses, kinematics and column
+// results are the same bits.
+func updateSameBits(t *testing.T, got, want *Workspace, q, v []float64, label, path string) {
+	t.Helper()
+	got.Update(q, v)
+	want.Update(q, v)
+	g := []any{got.x, got.kin, got.col}
+	if w := []any{want.x, want.kin, want.col}; !posstageSameBits(g, w) {
+		t.Fatalf("%s, q %v, v %v:\n%v\n%s:\n%v", label, q, v, g, path, w)
 	}
 }

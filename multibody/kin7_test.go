@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -115,12 +116,7 @@ func TestKin7PlanarRootMatchesJoint(t *testing.T) {
 		if trial%7 == 0 {
 			v = nil
 		}
-		got.Update(s.Q, v)
-		want.Update(s.Q, v)
-		g := []any{got.x, got.kin, got.col}
-		if w := []any{want.x, want.kin, want.col}; !posstageSameBits(g, w) {
-			t.Fatalf("trial %d, parts %+v, q %v, v %v:\n%v\njoint:\n%v", trial, root.Parts, s.Q, v, g, w)
-		}
+		updateSameBits(t, got, want, s.Q, v, fmt.Sprintf("trial %d, parts %+v", trial, root.Parts), "joint")
 	}
 	if planar < 12000 {
 		t.Fatalf("only %d planar roots moved by planarRoot", planar)
