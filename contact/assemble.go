@@ -802,13 +802,13 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		a.nb++
 		a.tree[s] = t
 		if cap(a.rows[s]) < 3*n {
-			a.rows[s] = growFloat(a.rows[s], 3*n)
+			a.growRows(s, 3*n)
 		}
 		a.rows[s] = a.rows[s][:3*n] // a slice of itself: its length stored alone, no write barrier
 		rows = a.rows[s]
 	}
-	body := &m.Bodies[b]
-	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finiteDirs(dirs) {
+	body, finite := &m.Bodies[b], finiteDirs(dirs)
+	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finite {
 		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
 		return
 	}
@@ -816,7 +816,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		clear(rows)
 	}
 	if cap(a.jac) < 3*n {
-		a.jac = growFloat(a.jac, 3*n)
+		a.growJac(3 * n)
 	}
 	a.jac = a.jac[:3*n]
 	if angular {
@@ -824,12 +824,24 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	} else {
 		kin.PointJacobian(b, *pt, a.jac)
 	}
-	if !finiteDirs(dirs) {
+	if !finite {
 		addChainRows(m, b, m.Trees[t].VOffset, rows, a.jac, dirs, sign)
 		return
 	}
 	addAllRows(rows, a.jac, dirs, sign)
 }
+
+// growRows grows block s of a.rows to hold n entries, and growJac grows
+// a.jac: addBodyRows' growth, out of line, so that the stores of the new
+// slices (and their write barriers) are not in its code on the step.
+//
+//go:noinline
+func (a *Assembler) growRows(s, n int) { a.rows[s] = growFloat(a.rows[s], n) }
+
+// growJac: see growRows.
+//
+//go:noinline
+func (a *Assembler) growJac(n int) { a.jac = growFloat(a.jac, n) }
 
 // addAllRows is addBodyRows' general loop for finite directions: rows (3
 // rows of n = len/3 entries) += sign·Cᵀ jac (jac as PointJacobian writes
