@@ -802,13 +802,13 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		a.nb++
 		a.tree[s] = t
 		if cap(a.rows[s]) < 3*n {
-			a.rows[s] = growFloat(a.rows[s], 3*n)
+			a.growRows(s, 3*n)
 		}
 		a.rows[s] = a.rows[s][:3*n] // a slice of itself: its length stored alone, no write barrier
 		rows = a.rows[s]
 	}
-	body := &m.Bodies[b]
-	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finiteDirs(dirs) {
+	body, finite := &m.Bodies[b], finiteDirs(dirs)
+	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finite {
 		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
 		return
 	}
@@ -816,7 +816,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 		clear(rows)
 	}
 	if cap(a.jac) < 3*n {
-		a.jac = growFloat(a.jac, 3*n)
+		a.growJac(3 * n)
 	}
 	a.jac = a.jac[:3*n]
 	if angular {
@@ -824,18 +824,57 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	} else {
 		kin.PointJacobian(b, *pt, a.jac)
 	}
-	if n == 6 && body.Joint.Parent < 0 && body.Joint.NV() == 6 {
-		addFreeRows((*[18]float64)(rows[:18]), (*[18]float64)(a.jac[:18]), dirs, sign)
+	if !finite {
+		addChainRows(m, b, m.Trees[t].VOffset, rows, a.jac, dirs, sign)
 		return
 	}
-	jx, jy, jz := a.jac[:n], a.jac[n:2*n], a.jac[2*n:3*n]
+	addAllRows(rows, a.jac, dirs, sign)
+}
+
+// growRows grows block s of a.rows to hold n entries, and growJac grows
+// a.jac: addBodyRows' growth, out of line, so that the stores of the new
+// slices (and their write barriers) are not in its code on the step.
+//
+//go:noinline
+func (a *Assembler) growRows(s, n int) { a.rows[s] = growFloat(a.rows[s], n) }
+
+// growJac: see growRows.
+//
+//go:noinline
+func (a *Assembler) growJac(n int) { a.jac = growFloat(a.jac, n) }
+
+// addAllRows is addBodyRows' general loop for finite directions: rows (3
+// rows of n = len/3 entries) += sign·Cᵀ jac (jac as PointJacobian writes
+// it, 3×n), over every column. Only the columns of the body's chain
+// (MuJoCo's, mj_jacDifPair's) can be non-zero: PointJacobian and
+// AngularJacobian write 0 in the others, and there, for finite d, the
+// term sign·(d·0) is a zero, and adding a zero to a row's entry leaves it
+// as it is (+0, or not zero: entries start at +0, and a sum from +0 is −0
+// only when every term is −0, which +0 + −0 is not). So the sum over all
+// columns is the chain's, bit for bit (TestAsm5AllRows), and one plain
+// loop over the block replaces the chain walk (addChainRows) and its
+// reads of the bodies' joints: fewer lines of code on the step.
+func addAllRows(rows, jac []float64, dirs *[3]spatial.Vec3, sign float64) {
+	n := len(rows) / 3
+	jx, jy, jz := jac[:n], jac[n:2*n], jac[2*n:3*n]
 	r0, r1, r2 := rows[:n], rows[n:2*n], rows[2*n:3*n]
-	// Only the columns of b's joints and its ancestors' (MuJoCo's chain,
-	// mj_jacDifPair's) can be non-zero: PointJacobian and AngularJacobian
-	// write 0 in the others, and adding sign·(d·0) to a row's entry leaves
-	// it as it is (+0, or not zero: entries start at +0, and a sum of
-	// zeros from +0 is +0), so the others are skipped.
-	off := m.Trees[t].VOffset
+	for j := range r0 {
+		r0[j] += sign * (dirs[0][0]*jx[j] + dirs[0][1]*jy[j] + dirs[0][2]*jz[j])
+		r1[j] += sign * (dirs[1][0]*jx[j] + dirs[1][1]*jy[j] + dirs[1][2]*jz[j])
+		r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
+	}
+}
+
+// addChainRows is addAllRows over the columns of body b's chain alone,
+// off the tree's first velocity index: for directions that are not all
+// finite, where d·0 is NaN for an infinite d. It is out of line: the step
+// never runs it.
+//
+//go:noinline
+func addChainRows(m *multibody.Model, b, off int, rows, jac []float64, dirs *[3]spatial.Vec3, sign float64) {
+	n := len(rows) / 3
+	jx, jy, jz := jac[:n], jac[n:2*n], jac[2*n:3*n]
+	r0, r1, r2 := rows[:n], rows[n:2*n], rows[2*n:3*n]
 	for c := b; c >= 0; c = m.Bodies[c].Joint.Parent {
 		body := &m.Bodies[c]
 		for k := range body.Joint.NV() {
@@ -856,7 +895,7 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 	return s-s == 0
 }
 
-// addFreePointRows is addFreeRows for the point Jacobian of a lone free
+// addFreePointRows is addAllRows for the point Jacobian of a lone free
 // body (multibody.Workspace.PointJacobian's free case: columns e_k × r and
 // e_k, r the point's offset from the body's origin), without forming it:
 // the terms d·0 of the sums are left out and d·1 is d. For finite
@@ -884,18 +923,6 @@ func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, 
 		} else {
 			row[0], row[1], row[2], row[3], row[4], row[5] = row[0]+y0, row[1]+y1, row[2]+y2, row[3]+y3, row[4]+y4, row[5]+y5
 		}
-	}
-}
-
-// addFreeRows is addBodyRows' loop for a free body that is its tree's
-// root and only joint (its chain is itself, its columns the tree's six):
-// row r, column j gets sign·(d_r · (jx_j, jy_j, jz_j)), the same
-// expression, on arrays.
-func addFreeRows(rows, jac *[18]float64, dirs *[3]spatial.Vec3, sign float64) {
-	for j := range 6 {
-		rows[j] += sign * (dirs[0][0]*jac[j] + dirs[0][1]*jac[6+j] + dirs[0][2]*jac[12+j])
-		rows[6+j] += sign * (dirs[1][0]*jac[j] + dirs[1][1]*jac[6+j] + dirs[1][2]*jac[12+j])
-		rows[12+j] += sign * (dirs[2][0]*jac[j] + dirs[2][1]*jac[6+j] + dirs[2][2]*jac[12+j])
 	}
 }
 

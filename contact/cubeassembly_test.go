@@ -29,7 +29,7 @@ func cubeassemblyFreeBody(t *testing.T, r *rand.Rand) (*multibody.Model, *multib
 
 // TestCubeassemblyFreePointRows: addBodyRows' free-body point rows
 // (addFreePointRows, no Jacobian formed) are, to the bit, what
-// PointJacobian's Jacobian and addFreeRows give, on a new block (+0,
+// PointJacobian's Jacobian and addAllRows give, on a new block (+0,
 // whose storage addBodyRows does not clear first: it holds other
 // numbers, zeros of both signs among them) and on a block already holding
 // numbers (a merged block, whose entries are never −0), with both signs, directions and offsets holding exact zeros
@@ -75,7 +75,7 @@ func TestCubeassemblyFreePointRows(t *testing.T) {
 		want := before
 		jac := make([]float64, 18)
 		kin.PointJacobian(0, pt, jac)
-		addFreeRows(&want, (*[18]float64)(jac), &dirs, sign)
+		addAllRows(want[:], jac, &dirs, sign)
 
 		var a Assembler
 		if merged {
@@ -92,7 +92,7 @@ func TestCubeassemblyFreePointRows(t *testing.T) {
 		}
 		for i := range want {
 			if math.Float64bits(a.rows[0][i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d (merged %v, sign %v): entry %d = %v, PointJacobian and addFreeRows give %v", trial, merged, sign, i, a.rows[0][i], want[i])
+				t.Fatalf("trial %d (merged %v, sign %v): entry %d = %v, PointJacobian and addAllRows give %v", trial, merged, sign, i, a.rows[0][i], want[i])
 			}
 		}
 		if finiteDirs(&dirs) {

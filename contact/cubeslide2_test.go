@@ -21,7 +21,7 @@ func cubeslide2Draw(r *rand.Rand) float64 {
 	return r.NormFloat64()
 }
 
-// TestCubeslide2AddFreeRows: addFreeRows adds to a free body's three rows
+// TestCubeslide2AddFreeRows: addAllRows adds to a free body's three rows
 // what addBodyRows' loop over the body's chain adds (the loop as it is,
 // on slices, for a chain of one body with six columns), to the bit, on
 // rows that already hold numbers (a merged block), with both signs and
@@ -53,7 +53,7 @@ func TestCubeslide2AddFreeRows(t *testing.T) {
 			r2[j] += sign * (dirs[2][0]*jx[j] + dirs[2][1]*jy[j] + dirs[2][2]*jz[j])
 		}
 		got := rows
-		addFreeRows(&got, &jac, &dirs, sign)
+		addAllRows(got[:], jac[:], &dirs, sign)
 		for i := range want {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("trial %d: row entry %d = %v, the loop's %v", trial, i, got[i], want[i])

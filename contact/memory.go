@@ -182,8 +182,11 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 	for i := range pairs {
 		pr, mm := &pairs[i], &mem.next[i] // built in place: a Memo is 128 bytes
 		row := p.Constraints[a.base+i].Row
-		*mm = Memo{GeomA: int32(pr.GeomA), GeomB: int32(pr.GeomB), Feature: pr.Feature, Age: pr.Age,
-			Impulse: [3]float64(res.Gamma[row : row+3])}
+		// Cleared in place, then set field by field: the literal was
+		// built in a temporary and copied, 128 bytes.
+		*mm = Memo{}
+		mm.GeomA, mm.GeomB, mm.Feature, mm.Age = int32(pr.GeomA), int32(pr.GeomB), pr.Feature, pr.Age
+		mm.Impulse = [3]float64(res.Gamma[row : row+3])
 		mm.PhiEnd = pr.Phi + a.dt*res.VC[row+2]
 		a.anchor(mm, pr, i, row, p, res)
 		if len(a.extra) > 0 { // else no pair has a rolling or spin block (every pair state's roll and spin are −1)
