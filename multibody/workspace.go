@@ -118,6 +118,7 @@ type bodyKin struct {
 	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
 	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
 	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
+	m      float64      // the body's mass, beside com for rnea (which then reads no Body)
 }
 
 // rneaBody is what RNEA finds for a body: its accelerations (α, a) of its
@@ -584,7 +585,7 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	tr := &m.Trees[t]
 	n := tr.NV
 	if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
-		freePointJacobian(p.Sub(ws.x[b].P), out)
+		ws.freeJacobian(b, p, out)
 		return t
 	}
 	// The path to the root on the compact topology (bodyTop) and the
@@ -607,6 +608,16 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		a = int(tp.parent)
 	}
 	return t
+}
+
+// freeJacobian is PointJacobian for a lone free body b at world point p:
+// freePointJacobian with its offset from the origin. It is out of line:
+// inlined, its copies and subtractions sat between PointJacobian's check
+// and its general path, in the lines that a robot's step fetches.
+//
+//go:noinline
+func (ws *Workspace) freeJacobian(b int, p spatial.Vec3, out []float64) {
+	freePointJacobian(p.Sub(ws.x[b].P), out)
 }
 
 // freePointJacobian writes the 3×6 point Jacobian of a lone free body at
