@@ -19,10 +19,15 @@ type partAxis struct {
 // index there) and rotsAtOrigin. cols holds, at the same indices, the
 // column l = rotateVec(1, a) in F of each part of a compound of slides
 // alone: compoundColumns' l for such a joint, whose every part follows
-// the identity rotation, made once (Workspace.slideAxes).
+// the identity rotation, made once (Workspace.slideAxes); a prismatic
+// joint's Axis is there too, at its part0 (its partAxis unused).
 func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
+		if j.Type == JointPrismatic { // its Axis as prismatic reads it (slideAxes)
+			fr[b].part0 = int32(len(axes))
+			axes, cols = append(axes, partAxis{}), append(cols, j.Axis)
+		}
 		if j.Type != JointCompound {
 			continue
 		}

@@ -202,11 +202,12 @@ func (ws *Workspace) combine(p, b int) {
 // function for each pass took its set-up twice (about 90 instructions a
 // half_cheetah step).
 func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) {
-	bodies, top, col := ws.m.Bodies, ws.top, ws.col
+	top, col := ws.top, ws.col
 	// The per-body slices one length with top, whose index b is then in
-	// range for all of them.
+	// range for all of them (the mass is kin's, not the Body's: one slice
+	// fewer).
 	nb := len(top)
-	bodies, kin, rb, ic := bodies[:nb], ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
+	kin, rb, ic := ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
 	for b := range top {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -239,7 +240,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		set3(&r.al, a0, a1, a2)
 		set3(&r.ac, c0, c1, c2)
 		// Newton's F and Euler's N, in the Vec3 form's order (above).
-		m, c := bodies[b].Inertia.Mass, &kin[b].com
+		m, c := kin[b].m, &kin[b].com
 		k0, k1, k2 := c[0], c[1], c[2]
 		w0, w1, w2 := w[0], w[1], w[2]
 		x0, x1, x2 := cross(w0, w1, w2, k0, k1, k2) // ω × c

@@ -187,8 +187,8 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 	return mo
 }
 
-// worldInertia sets body b's centre of mass and rotational inertia in the
-// world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat() (kept in ws.rot), in
+// worldInertia sets body b's mass, centre of mass and rotational inertia in
+// the world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat() (kept in ws.rot), in
 // place: the operations of Quat.RotMat, Mat3.MulVec and rotateInertia in
 // the same order, on scalars, without copying the 72-byte matrices through
 // memory (TestWorldInertiaMatchesVectorForm).
@@ -199,7 +199,8 @@ func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
 	br.q.RotMatTo(R)
 	c := &in.Com
 	c0, c1, c2 := mulVec(R, c[0], c[1], c[2])
-	ws.kin[b].com = spatial.Vec3{c0, c1, c2}
+	k := &ws.kin[b]
+	k.com, k.m = spatial.Vec3{c0, c1, c2}, in.Mass
 	if !ws.fr[b].diagInertia {
 		rotateInertia(R, &in.Icom, &ws.ic[b])
 		return

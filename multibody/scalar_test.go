@@ -193,7 +193,6 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 	}
 	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
 	m, _ := pendulumModel()
-	ws := NewWorkspace(m)
 	for range 50000 {
 		R := spatial.Mat3{v(), v(), v()}
 		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
@@ -202,6 +201,7 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
 			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
 		m.Bodies[0].Joint.Type, m.Bodies[0].Joint.Axis = JointPrismatic, axis
+		ws := NewWorkspace(m) // the axis is read at New (partAxes)
 		ws.prismatic(0, &R, []float64{vel}, &wp, &vp, d[0], d[1], d[2], rpm[0], rpm[1], rpm[2])
 		got := [5]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
 		for k := range 5 {

@@ -118,6 +118,7 @@ type bodyKin struct {
 	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
 	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
 	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
+	m      float64      // the body's mass, beside com for rnea (which then reads no Body)
 }
 
 // rneaBody is what RNEA finds for a body: its accelerations (α, a) of its
@@ -407,17 +408,12 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 }
 
 // slideAxes returns body b's columns l_k in F for prismatic: a prismatic
-// joint's Axis (copied into ws.cl), or a compound of slides' compoundColumns (made once,
-// partAxes).
-func (ws *Workspace) slideAxes(b int) []spatial.Vec3 {
-	j := &ws.m.Bodies[b].Joint
-	if j.Type == JointCompound {
-		p0 := int(ws.fr[b].part0)
-		return ws.slides[p0 : p0+len(j.Parts)]
-	}
-	axes := ws.cl[:1] // scratch
-	axes[0] = j.Axis
-	return axes
+// joint's Axis or a compound of slides' compoundColumns, both read once
+// into ws.slides at the body's part0 (partAxes), nv of them: no Body read
+// and no branch on the joint's type.
+func (ws *Workspace) slideAxes(b, nv int) []spatial.Vec3 {
+	p0 := int(ws.fr[b].part0)
+	return ws.slides[p0 : p0+nv]
 }
 
 // weld is joint for a weld (a body without a joint under a moving
@@ -458,7 +454,8 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 // (TestPrismaticMatchesVectorForm). The sum v_j starts from −0, which
 // leaves its first term as it is (−0 + x is x, −0 included).
 func (ws *Workspace) prismatic(b int, R *spatial.Mat3, vj []float64, wp, vp *spatial.Vec3, d0, d1, d2, r0, r1, r2 float64) {
-	i, axes := ws.m.Bodies[b].VOff, ws.slideAxes(b)
+	tb := ws.top[b]
+	i, axes := int(tb.voff), ws.slideAxes(b, int(tb.nv))
 	j0 := math.Copysign(0, -1)
 	j1, j2 := j0, j0
 	for k := range axes {
@@ -584,7 +581,7 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	tr := &m.Trees[t]
 	n := tr.NV
 	if j := &m.Bodies[b].Joint; j.Type == JointFree && j.Parent < 0 && n == 6 {
-		freePointJacobian(p.Sub(ws.x[b].P), out)
+		ws.freeJacobian(b, p, out)
 		return t
 	}
 	// The path to the root on the compact topology (bodyTop) and the
@@ -607,6 +604,16 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 		a = int(tp.parent)
 	}
 	return t
+}
+
+// freeJacobian is PointJacobian for a lone free body b at world point p:
+// freePointJacobian with its offset from the origin. It is out of line:
+// inlined, its copies and subtractions sat between PointJacobian's check
+// and its general path, in the lines that a robot's step fetches.
+//
+//go:noinline
+func (ws *Workspace) freeJacobian(b int, p spatial.Vec3, out []float64) {
+	freePointJacobian(p.Sub(ws.x[b].P), out)
 }
 
 // freePointJacobian writes the 3×6 point Jacobian of a lone free body at
