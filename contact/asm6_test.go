@@ -172,3 +172,46 @@ func TestAsm6Loads(t *testing.T) {
 		}
 	}
 }
+
+// TestAsm6FrameReuse: contactFrame, which reuses the frame pair i kept
+// from an earlier Assemble or pair i−1's when its normal has the same
+// bits, returns spatial.Orthonormal's frame of the normal bit for bit,
+// over rounds of pairs whose normals repeat, change, come in manifolds,
+// differ only in the sign of a zero, or are zero, with pairs unset
+// (unsetPairs) and the state grown between rounds.
+func TestAsm6FrameReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 8))
+	negZero := math.Copysign(0, -1)
+	pool := []spatial.Vec3{{0, 0, 1}, {negZero, 0, 1}, {0, negZero, 1}, {0, 0, -1}, {}, {negZero, negZero, negZero}}
+	for range 6 {
+		n := spatial.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+		pool = append(pool, n.Scale(1/n.Norm()))
+	}
+	var a Assembler
+	for round := range 400 {
+		np := 1 + r.IntN(9)
+		if cap(a.per) < np {
+			a.per = growFresh(a.per, np)
+		}
+		a.per = a.per[:np]
+		n := pool[r.IntN(len(pool))]
+		for i := range np {
+			if r.IntN(3) == 0 { // else the manifold's normal again
+				n = pool[r.IntN(len(pool))]
+			}
+			f := a.contactFrame(i, &n)
+			t1, t2 := spatial.Orthonormal(n)
+			for k, want := range [3]spatial.Vec3{t1, t2, n} {
+				if !sameBits(&f[k], &want) {
+					t.Fatalf("round %d, pair %d, normal %v: row %d %v, want %v", round, i, n, k, f[k], want)
+				}
+			}
+			if f != &a.per[i].f || a.per[i].roll != -1 || a.per[i].spin != -1 || a.per[i].lever != 0 {
+				t.Fatalf("round %d, pair %d: state %+v", round, i, a.per[i])
+			}
+		}
+		if r.IntN(4) == 0 {
+			a.unsetPairs(r.IntN(np))
+		}
+	}
+}

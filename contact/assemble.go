@@ -514,26 +514,35 @@ type frame = [3]spatial.Vec3
 // spatial.Orthonormal(n) and the normal n, its lever to 0 and its rolling
 // and spin blocks to none (addPair and addExtra set them later); and
 // returns the frame: the pair's directions, read in place (copying them
-// into the caller's array cost a pair 25 instructions). The pairs of one
-// manifold share their normal: the frame of pair i−1 is reused when its
-// normal is n, bit for bit (the frame of a zero normal is never reused:
-// frameOf treats it as unset).
+// into the caller's array cost a pair 25 instructions). A frame is a
+// function of its normal's bits alone, so one already made for normal n
+// is reused, bit for bit: the one a.per[i] kept from an earlier Assemble
+// (a contact resting on a plane has the plane's normal at every step:
+// a.per is resized, not cleared), else pair i−1's (the pairs of one
+// manifold share their normal). The frame of a zero normal is never
+// reused: frameOf treats it as unset, and unsetPairs leaves it.
 func (a *Assembler) contactFrame(i int, n *spatial.Vec3) *frame {
 	ps := &a.per[i]
 	ps.lever, ps.roll, ps.spin = 0, -1, -1
 	f := &ps.f
-	if i > 0 && sameBits(&a.per[i-1].f[2], n) && *n != (spatial.Vec3{}) {
-		*f = a.per[i-1].f
-	} else {
-		setFrame(f, n)
+	if *n != (spatial.Vec3{}) {
+		if sameBits(&f[2], n) {
+			return f
+		}
+		if i > 0 && sameBits(&a.per[i-1].f[2], n) {
+			*f = a.per[i-1].f
+			return f
+		}
 	}
+	setFrame(f, n)
 	return f
 }
 
 // setFrame sets f to the frame of normal n: its tangents
 // spatial.Orthonormal(n), then n. It is out of line: the vectors passed
 // and returned by value are copied through the stack a dozen times, six
-// instruction-cache lines that contactFrame runs once a manifold.
+// instruction-cache lines that contactFrame runs only for a normal that
+// it has no frame of.
 //
 //go:noinline
 func setFrame(f *frame, n *spatial.Vec3) {
