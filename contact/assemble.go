@@ -829,7 +829,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	}
 	body, finite := &m.Bodies[b], finiteDirs(dirs)
 	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finite {
-		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
+		addFreePointRows((*[18]float64)(rows[:18]), pt, &kin.PoseOf(b).P, dirs, sign, fresh)
 		return
 	}
 	if fresh {
@@ -917,7 +917,8 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 
 // addFreePointRows is addAllRows for the point Jacobian of a lone free
 // body (multibody.Workspace.PointJacobian's free case: columns e_k × r and
-// e_k, r the point's offset from the body's origin), without forming it:
+// e_k, r = pt − o the point's offset from the body's origin o), without
+// forming it:
 // the terms d·0 of the sums are left out and d·1 is d. For finite
 // directions d·0 is a zero, and x + 0 is x unless x is a zero too, so
 // each sum is the full one but for the sign of a zero result; and rows
@@ -930,7 +931,12 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 // fresh says the block is new and not cleared: its entries are set to
 // 0 + sign·x, what adding to a cleared entry gives (Go keeps the addition
 // of +0, which turns −0 into +0), without the clearing.
-func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
+//
+// pt and o are read in place, r formed here as pt.Sub(o) would: the
+// caller's pt.Sub(kin.Pose(b).P) copied the 56-byte pose, both vectors
+// and the result through the stack (three instruction-cache lines).
+func addFreePointRows(rows *[18]float64, pt, o *spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
+	r := spatial.Vec3{pt[0] - o[0], pt[1] - o[1], pt[2] - o[2]}
 	for i := range 3 {
 		d := &dirs[i]
 		y0 := sign * (d[1]*(-r[2]) + d[2]*r[1]) // e_x × r = (0, −r_z, r_y)
