@@ -209,9 +209,10 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	if set == nil {
 		return nil
 	}
-	a.idiag = solver.Resize(a.idiag, p.NV)
-	for i := range a.idiag {
-		a.idiag[i] = -1
+	idiag := solver.Resize(a.idiag, p.NV) // filled through a local: a.idiag's pointer and length were reloaded at every entry
+	a.idiag = idiag
+	for i := range idiag {
+		idiag[i] = -1
 	}
 	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
 		return controlsError(in, set)

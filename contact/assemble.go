@@ -89,12 +89,13 @@ type Assembler struct {
 
 	// load-aware regularization (supported): per pair, the supported mass
 	// and the lower and upper body; per body, mass passed down, height and
-	// number of supporting points; the pairs in processing order; the
-	// upper bodies by height, each body's place there, and a buffer of
-	// pairs (sortByHeight).
-	load, mass, height     []float64
-	lower, upper, nsup     []int
-	order, uppers, at, buf []int
+	// number of supporting points and the body that stands for it
+	// (loadBody); the pairs in processing order; the upper bodies by
+	// height, each body's place there, and a buffer of pairs
+	// (sortByHeight).
+	load, mass, height        []float64
+	lower, upper, nsup, group []int
+	order, uppers, at, buf    []int
 
 	// last caches, within one Assemble, what the pairs of one manifold
 	// share (lastPair): a box on a plane is four consecutive pairs of the
@@ -266,7 +267,7 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // 160 bytes, which each call and assignment copied (BENCHMARKS.md,
 // fifty-seventh pass).
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
-	dirs := a.contactFrame(i, pr.Normal)
+	dirs := a.contactFrame(i, &pr.Normal)
 	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
@@ -276,13 +277,14 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	a.delassus(p, 3, &w)
 	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), &w)
+	anyNull := null != [3]bool{}
 	mat := a.last.mat // Combine, or an elastic foundation's element
 	wnn := w[2][2]    // the normal's own Delassus diagonal, for MuJoCo's soft friction
 	if prm.LoadAware {
 		w[2][2] = loadAwareW(w[2][2], a.loadMass(i, pr, a.g, dt))
 	}
 	rt, rn := regularization(&w, mat, pr.Phi, dt, prm)
-	if null != [3]bool{} {
+	if anyNull {
 		rt, rn = nullRegularization(a.last.invMass, w, null, rt, rn, prm.Sigma)
 	}
 	// SAP §V-A: v̂_n = −φ0/(δt + τd); minus e/δt for the extra penetration e
@@ -338,12 +340,12 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		// Friction with memory (issue 18): the stick displacement Δx_t
 		// between the anchored material points is fed back like φ in
 		// v̂_n: v̂_t = −Δx_t/(δt + τd), in the contact frame.
-		vhat[0] = -pr.AnchorShift.Dot(*t1) / lever
-		vhat[1] = -pr.AnchorShift.Dot(*t2) / lever
+		vhat[0] = -dot3(&pr.AnchorShift, t1) / lever
+		vhat[1] = -dot3(&pr.AnchorShift, t2) / lever
 	}
 	vhat[2] = vn
 	r[0], r[1], r[2] = rt, rt, rn
-	if null != [3]bool{} {
+	if anyNull {
 		for k, nr := range null {
 			if nr {
 				vhat[k] = 0 // a direction the bodies cannot move in at the point: no impulse
@@ -409,7 +411,7 @@ func badR(rt, rn float64) (r int, x float64, bad bool) {
 // its rolling and spin blocks' angular rows (R = 1, v̂ = 0, bound 0) when
 // its combined material has rolling or spin friction.
 func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, p *solver.Problem) error {
-	dirs := a.contactFrame(i, pr.Normal)
+	dirs := a.contactFrame(i, &pr.Normal)
 	a.buildRows(m, kin, pr, dirs, false)
 	if a.nb == 0 {
 		return weldedError(m, pr)
@@ -512,21 +514,40 @@ type frame = [3]spatial.Vec3
 // spatial.Orthonormal(n) and the normal n, its lever to 0 and its rolling
 // and spin blocks to none (addPair and addExtra set them later); and
 // returns the frame: the pair's directions, read in place (copying them
-// into the caller's array cost a pair 25 instructions). The pairs of one
-// manifold share their normal: the frame of pair i−1 is reused when its
-// normal is n, bit for bit (the frame of a zero normal is never reused:
-// frameOf treats it as unset).
-func (a *Assembler) contactFrame(i int, n spatial.Vec3) *frame {
+// into the caller's array cost a pair 25 instructions). A frame is a
+// function of its normal's bits alone, so one already made for normal n
+// is reused, bit for bit: the one a.per[i] kept from an earlier Assemble
+// (a contact resting on a plane has the plane's normal at every step:
+// a.per is resized, not cleared), else pair i−1's (the pairs of one
+// manifold share their normal). The frame of a zero normal is never
+// reused: frameOf treats it as unset, and unsetPairs leaves it.
+func (a *Assembler) contactFrame(i int, n *spatial.Vec3) *frame {
 	ps := &a.per[i]
 	ps.lever, ps.roll, ps.spin = 0, -1, -1
 	f := &ps.f
-	if i > 0 && sameBits(&a.per[i-1].f[2], &n) && n != (spatial.Vec3{}) {
-		*f = a.per[i-1].f
-	} else {
-		f[0], f[1] = spatial.Orthonormal(n)
-		f[2] = n
+	if *n != (spatial.Vec3{}) {
+		if sameBits(&f[2], n) {
+			return f
+		}
+		if i > 0 && sameBits(&a.per[i-1].f[2], n) {
+			*f = a.per[i-1].f
+			return f
+		}
 	}
+	setFrame(f, n)
 	return f
+}
+
+// setFrame sets f to the frame of normal n: its tangents
+// spatial.Orthonormal(n), then n. It is out of line: the vectors passed
+// and returned by value are copied through the stack a dozen times, six
+// instruction-cache lines that contactFrame runs only for a normal that
+// it has no frame of.
+//
+//go:noinline
+func setFrame(f *frame, n *spatial.Vec3) {
+	f[0], f[1] = spatial.Orthonormal(*n)
+	f[2] = *n
 }
 
 // sameBits reports whether x and y are the same bit for bit (unlike ==,
@@ -555,8 +576,7 @@ func (a *Assembler) Frame(i int, pr *Pair) *[3]spatial.Vec3 { return a.frameOf(i
 // spareFrame sets a.spare to the frame of normal n and returns it
 // (frameOf, out of line).
 func (a *Assembler) spareFrame(n *spatial.Vec3) *frame {
-	a.spare[0], a.spare[1] = spatial.Orthonormal(*n)
-	a.spare[2] = *n
+	setFrame(&a.spare, n)
 	return &a.spare
 }
 
@@ -809,7 +829,7 @@ func (a *Assembler) addBodyRows(m *multibody.Model, kin *multibody.Workspace, b 
 	}
 	body, finite := &m.Bodies[b], finiteDirs(dirs)
 	if !angular && n == 6 && body.Joint.Type == multibody.JointFree && body.Joint.Parent < 0 && finite {
-		addFreePointRows((*[18]float64)(rows[:18]), pt.Sub(kin.Pose(b).P), dirs, sign, fresh)
+		addFreePointRows((*[18]float64)(rows[:18]), pt, &kin.PoseOf(b).P, dirs, sign, fresh)
 		return
 	}
 	if fresh {
@@ -897,7 +917,8 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 
 // addFreePointRows is addAllRows for the point Jacobian of a lone free
 // body (multibody.Workspace.PointJacobian's free case: columns e_k × r and
-// e_k, r the point's offset from the body's origin), without forming it:
+// e_k, r = pt − o the point's offset from the body's origin o), without
+// forming it:
 // the terms d·0 of the sums are left out and d·1 is d. For finite
 // directions d·0 is a zero, and x + 0 is x unless x is a zero too, so
 // each sum is the full one but for the sign of a zero result; and rows
@@ -910,7 +931,12 @@ func finiteDirs(d *[3]spatial.Vec3) bool {
 // fresh says the block is new and not cleared: its entries are set to
 // 0 + sign·x, what adding to a cleared entry gives (Go keeps the addition
 // of +0, which turns −0 into +0), without the clearing.
-func addFreePointRows(rows *[18]float64, r spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
+//
+// pt and o are read in place, r formed here as pt.Sub(o) would: the
+// caller's pt.Sub(kin.Pose(b).P) copied the 56-byte pose, both vectors
+// and the result through the stack (three instruction-cache lines).
+func addFreePointRows(rows *[18]float64, pt, o *spatial.Vec3, dirs *[3]spatial.Vec3, sign float64, fresh bool) {
+	r := spatial.Vec3{pt[0] - o[0], pt[1] - o[1], pt[2] - o[2]}
 	for i := range 3 {
 		d := &dirs[i]
 		y0 := sign * (d[1]*(-r[2]) + d[2]*r[1]) // e_x × r = (0, −r_z, r_y)
@@ -1177,13 +1203,17 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		return
 	}
 	up := m.Gravity.Scale(-1 / g)
-	mass, nsup, lower, upper, bodies := a.mass, a.nsup[:nb], a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	mass, nsup, group, lower, upper, bodies := a.mass, a.nsup[:nb], a.group[:nb], a.lower[:np], a.upper[:np], m.Bodies[:nb]
+	// One pass: a body's loadBody is itself or an earlier body (a parent
+	// precedes its children, multibody.Model.AddBody), zeroed before it
+	// takes any mass, and each mass[l] takes its bodies' masses in the
+	// same increasing order as a zeroing pass and a summing pass did.
 	for b := range bodies {
 		mass[b], nsup[b] = 0, 0
-	}
-	for b := range bodies {
+		l := loadBody(m, b)
+		group[b] = l
 		if bodies[b].Tree >= 0 {
-			mass[loadBody(m, b)] += bodies[b].Inertia.Mass
+			mass[l] += bodies[b].Inertia.Mass
 		}
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
@@ -1191,9 +1221,9 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	order, oneUpper := a.order[:0], true
 	for i := range pairs {
 		pr := &pairs[i]
-		c := pr.Normal.Dot(up) // the normal points from A to B
+		c := dot3(&pr.Normal, &up) // the normal points from A to B
 		lower[i], upper[i] = -1, -1
-		ba, bb := loadBody(m, pr.BodyA), loadBody(m, pr.BodyB)
+		ba, bb := group[pr.BodyA], group[pr.BodyB]
 		switch {
 		case c > supportCos:
 			lower[i], upper[i] = ba, bb
@@ -1221,14 +1251,14 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 }
 
 // resizeLoads sets the lengths of supported's scratch: nb per body (mass,
-// height, nsup) and np per pair (load, lower, upper), which keep them from
+// height, nsup, group) and np per pair (load, lower, upper), which keep them from
 // step to step while the bodies and the pairs' count stay: out of
 // supported's line, whose five resizes, each slice stored back into a,
 // were a dozen instruction-cache lines of every step.
 //
 //go:noinline
 func (a *Assembler) resizeLoads(nb, np int) {
-	a.mass, a.height, a.nsup = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb)
+	a.mass, a.height, a.nsup, a.group = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb), resizeInt(a.group, nb)
 	a.load, a.lower, a.upper = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np)
 }
 

@@ -353,3 +353,7 @@ func capNorm(x *spatial.Vec3, c float64) {
 // method's copies of the vector were two instruction-cache lines at each
 // of anchor's calls).
 func norm3(x *spatial.Vec3) float64 { return math.Sqrt(x[0]*x[0] + x[1]*x[1] + x[2]*x[2]) }
+
+// dot3 returns x·y in spatial.Vec3.Dot's order, read through pointers:
+// the inlined Dot copied both vectors to the stack first.
+func dot3(x, y *spatial.Vec3) float64 { return x[0]*y[0] + x[1]*y[1] + x[2]*y[2] }
