@@ -56,8 +56,9 @@ func (sim *Simulator) substepsFor() int {
 	e := 0.0
 	var last *contact.Pair        // the last pair measured
 	rows := sim.mujocoRowScheme() // the same for every pair
-	for i := range sim.ws.pairs {
-		pr := &sim.ws.pairs[i]
+	pairs := sim.ws.pairs         // read once: the calls below do not change it
+	for i := range pairs {
+		pr := &pairs[i]
 		if rows && sim.muJoCoRowPair(pr) {
 			continue
 		}
