@@ -282,24 +282,11 @@ func (sim *Simulator) factorError(err error) error {
 //go:noinline
 func (sim *Simulator) applyElements(kin *multibody.Workspace, tm float64) {
 	w := &sim.ws
-	if c := &w.ctx; c.WS != kin || !sameSlice(c.Q, w.qth) || !sameSlice(c.V, w.vth) {
-		w.pointContext(kin) // the potential energy and wakeForced point it elsewhere
-	}
-	w.ctx.T = tm
+	w.ctx.WS = kin
+	w.ctx.Q, w.ctx.V, w.ctx.T = w.qth, w.vth, tm
 	for _, e := range w.elems[1:] {
 		e.Apply(&w.ctx, w.fout)
 	}
-}
-
-// pointContext points the force context at kin and (w.qth, w.vth)
-// (applyElements). It is out of line, and applyElements compares before
-// it writes: a slice or pointer stored into the workspace runs the write
-// barrier's test, three of which sat in every step's applyElements,
-// where the context mostly points there already.
-//
-//go:noinline
-func (w *Workspace) pointContext(kin *multibody.Workspace) {
-	w.ctx.WS, w.ctx.Q, w.ctx.V = kin, w.qth, w.vth
 }
 
 // stepError returns step n's error err in its stage what ("sim: step n:
