@@ -68,6 +68,7 @@ func (sim *Simulator) initConstraints() error {
 	}
 	c.set = c.adh.init(sim.Model, c.set) // this simulator's own adhesion moments (adhesion.go)
 	c.controls = make([]constraint.Control, len(set.Actuators))
+	c.lazyCtl = make([]constraint.Control, len(c.controls)) // deferRows copies the controls into it
 	c.forces = make([]constraint.ActuatorForce, len(c.set.Actuators))
 	c.override = make([]bool, len(set.Actuators))
 	w, nv := &sim.ws, sim.Model.NV
@@ -179,13 +180,13 @@ func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint
 // the activations may change them. The rows and their impulses are then
 // those the step would have made, to the bit. Assemble's one error, a
 // control count unlike the set's actuators', is ruled out before
-// deferring. It is out of line: inlined, its append and growth sat between
+// deferring. It is out of line: inlined, it would sit between
 // assembleConstraints' hot blocks on the steps that assemble rows.
 //
 //go:noinline
 func (sim *Simulator) deferRows() {
 	c := &sim.ws.cons
-	c.lazyCtl = append(c.lazyCtl[:0], c.controls...)
+	copy(c.lazyCtl, c.controls) // as long, made with them (initConstraints): no append's growth and pointer store
 	c.lazy = true
 }
 
@@ -219,14 +220,17 @@ func (sim *Simulator) mujocoLimits() bool {
 func (sim *Simulator) evalControls() {
 	c := &sim.ws.cons
 	t1 := sim.State.T + sim.cfg.DT
-	for i := range c.set.Actuators {
-		if c.override[i] {
+	acts := c.set.Actuators
+	ctl, ovr := c.controls[:len(acts)], c.override[:len(acts)] // no bounds checks in the loop
+	for i := range acts {
+		if ovr[i] {
 			continue
 		}
-		c.controls[i] = constraint.Control{}
-		if tg := c.set.Actuators[i].Target; tg != nil {
-			c.controls[i].U, c.controls[i].Rate = tg.Eval(t1)
+		var u, rate float64
+		if tg := acts[i].Target; tg != nil {
+			u, rate = tg.Eval(t1)
 		}
+		ctl[i] = constraint.Control{U: u, Rate: rate} // Act 0 until setActivations
 	}
 	sim.setActivations(sim.State.Act)
 }

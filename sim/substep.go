@@ -56,8 +56,9 @@ func (sim *Simulator) substepsFor() int {
 	e := 0.0
 	var last *contact.Pair        // the last pair measured
 	rows := sim.mujocoRowScheme() // the same for every pair
-	for i := range sim.ws.pairs {
-		pr := &sim.ws.pairs[i]
+	pairs := sim.ws.pairs         // read once: the calls below do not change it
+	for i := range pairs {
+		pr := &pairs[i]
 		if rows && sim.muJoCoRowPair(pr) {
 			continue
 		}
@@ -93,17 +94,23 @@ func (sim *Simulator) curvatureError(g, b int) float64 {
 		return 0
 	}
 	ct := &sim.ws.curv[g]
-	w, _ := sim.ws.kin0.Velocity(b)
-	wp := w
+	w, _ := sim.ws.kin0.VelocityOf(b) // in place: a Vec3 is copied through the stack
+	ww := sqNorm(w)
+	wp := ww // ‖ω⊥‖² = ‖ω‖²
 	switch ct.surf {
 	case surfNone:
-		wp = spatial.Vec3{}
+		wp = 0 // ω⊥ = 0: 0·0 + 0·0 + 0·0 is +0
 	case surfOffAxis:
-		wp = sim.offAxis(g, b, w)
+		p := sim.offAxis(g, b, *w)
+		wp = sqNorm(&p)
 	}
 	dt := sim.cfg.DT
-	return dt * dt / 2 * (ct.d*w.Dot(w) + ct.rho*wp.Dot(wp))
+	return dt * dt / 2 * (ct.d*ww + ct.rho*wp)
 }
+
+// sqNorm returns a·a as spatial.Vec3.Dot gives it, to the bit, reading a
+// in place.
+func sqNorm(a *spatial.Vec3) float64 { return a[0]*a[0] + a[1]*a[1] + a[2]*a[2] }
 
 // curvTerms are a geometry's constants for curvatureError: d, its
 // centre's distance from its body's origin, ρ = reach − d, and which
