@@ -118,16 +118,18 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 	// faceManifold's points of the incident face (four corners) projected
 	// on the plane, which has no sides to clip them by: the clipping and
 	// its buffers skipped (facePoints).
-	var corners, pv, ev [4]spatial.Vec3
+	var corners, ev [4]spatial.Vec3
 	m, s := incidentFace(b, &d, &corners)
-	j, k := (m+1)%3, (m+2)%3
+	j, k := nextAxes[m][0], nextAxes[m][1] // (m+1)%3, (m+2)%3
 	rb := &b.rot
 	var ref refFace
 	halfSpaceRef(&ref, a, spatial.Vec3{rb[0][j], rb[1][j], rb[2][j]})
 	w := 2 * math.Hypot(he[j], he[k])
 	size := math.Sqrt(he[0]*he[0] + he[1]*he[1] + he[2]*he[2])    // b.size() of a box (HalfExtents.Norm), without its switch over the kinds
 	inc := spatial.Vec3{s * rb[0][m], s * rb[1][m], s * rb[2][m]} // b.axis(m).Scale(s)
-	p := clipPoly{v: pv[:]}
+	// Each corner projected in place: project reads corner i whole before
+	// it writes the polygon's corner i.
+	p := clipPoly{v: corners[:]}
 	c := ref.project(corners[:], &p)
 	out, _ = facePoints(out, margin, &ref, &p, ev[:], c, inc, w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*size)
 	return out
@@ -184,6 +186,10 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	}
 	return appendKept(out, margin, n, pts[:np], 2*r)
 }
+
+// nextAxes holds, per axis m of a box, the other two in cyclic order,
+// (m+1)%3 and (m+2)%3, read rather than divided.
+var nextAxes = [3][2]int{{1, 2}, {2, 0}, {0, 1}}
 
 // flatTol is the sine of the tilt below which a cylinder's cap counts as
 // parallel to a plane; its deepest rim point is then taken along local x.
