@@ -242,18 +242,7 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 		zpen = zmin
 	}
 	if zmin < zslot-deepGap(w, margin, zpen, tol) || zmin <= margin && zslot > margin {
-		// Slot 4: the extreme point along the direction of steepest
-		// descent of the incident face over the reference plane.
-		g := incNormal.Dot(ref.n)
-		dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
-		if l := math.Hypot(dx, dy); l > 0 {
-			r4 := deepReach * incWidth
-			q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
-			if !nearPoints(pts[:np], &q, &merge) {
-				pts[np], slotOf[np] = q, numSlots
-				np++
-			}
-		}
+		np = deepSlot(p, edges, ref, &incNormal, incWidth, c, &pts, &slotOf, np, &merge)
 	}
 	nc := ref.n
 	if flip {
@@ -265,12 +254,37 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 		if !(q[2] <= limit) {
 			continue
 		}
-		out = append(out, Contact{})
-		o := &out[len(out)-1] // set in place, not built and copied
+		if len(out) == cap(out) {
+			out = growContacts(out)
+		}
+		out = out[:len(out)+1]
+		o := &out[len(out)-1] // every field set in place, not built and copied
 		ref.world(&o.Point, q)
 		o.Normal, o.Phi, o.Feature = nc, q[2], base|slotOf[j]
 	}
 	return out, zmin
+}
+
+// deepSlot adds to the np points pts (slots slotOf) of facePoints its
+// slot 4, the extreme point of p along the direction of steepest descent
+// of the incident face over the reference plane, unless it is near one
+// of them (merge), and returns their count: out of facePoints' line (a
+// tilted face only).
+//
+//go:noinline
+func deepSlot(p *clipPoly, edges []spatial.Vec3, ref *refFace, incNormal *spatial.Vec3, incWidth float64, c [2]float64,
+	pts *[numSlots + 1]spatial.Vec3, slotOf *[numSlots + 1]uint32, np int, merge *radius) int {
+	g := incNormal.Dot(ref.n)
+	dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
+	if l := math.Hypot(dx, dy); l > 0 {
+		r4 := deepReach * incWidth
+		q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
+		if !nearPoints(pts[:np], &q, merge) {
+			pts[np], slotOf[np] = q, numSlots
+			np++
+		}
+	}
+	return np
 }
 
 // keepLimit is the largest Phi kept in a flat manifold of width w whose
