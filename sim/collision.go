@@ -36,7 +36,7 @@ func (sim *Simulator) detectContacts() {
 	w.mj.staged.known = w.mj.staged.known[:0]
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.wakeForced()      // a force on a sleeping body wakes its island (sleep.go)
-	sim.prof.lap(StageKinematics)
+	sim.lap(StageKinematics)
 	if w.idle {
 		sim.noContacts() // no two geometries can touch: no broad or narrow phase
 		return
@@ -49,12 +49,12 @@ func (sim *Simulator) detectContacts() {
 		}
 		sim.broadPhase(&w.col, w.kin0, w.spec)
 	}
-	sim.prof.lap(StageBroadPhase)
+	sim.lap(StageBroadPhase)
 	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
 	sim.wakeTouched() // a contact with an awake body wakes a sleeping island (sleep.go)
 	// MuJoCo's body transmissions read the contacts (adhesion.go).
 	sim.ws.cons.adh.moments(m, w.kin0, w.pairs)
-	sim.prof.lap(StageNarrowPhase)
+	sim.lap(StageNarrowPhase)
 }
 
 // noContacts is detectContacts' broad and narrow phase for a step of a
@@ -66,7 +66,7 @@ func (sim *Simulator) noContacts() {
 	w := &sim.ws
 	w.pairs = w.pairs[:0]
 	w.cons.adh.moments(sim.Model, w.kin0, nil)
-	sim.prof.lap(StageNarrowPhase)
+	sim.lap(StageNarrowPhase)
 }
 
 // collider is the scratch memory of one collision detection: the
