@@ -2,6 +2,7 @@ package geometry
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/spatial"
 )
@@ -24,28 +25,54 @@ func halfSpaceSphere(a, b *posed, margin float64, out []Contact) []Contact {
 // halfSpaceCapsule reports both ends of the capsule's axis (slot 0 for
 // the end at local −z, 1 for +z) whose Phi is within the margin (a
 // capsule's line contact is not kept beyond the margin like a face).
+//
+// It appends the contacts itself, as appendKept appends its candidates
+// of width 0, without forming the candidates first: appendKept keeps
+// them when math.Min of their Phi is within the margin, each up to
+// keepLimit(margin, 0), which is margin + 0 (a number) or NaN, and so
+// compares as margin does once the smallest Phi (math.Min: −Inf before
+// NaN) is within it.
 func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	// In scalars, read in place, the same operations as
 	// e = b.pos ∓ b.axis(2).Scale(b.s.HalfLength), h = n·(e − a.pos),
-	// wa = e.AddScaled(−h, n), wb = e.AddScaled(−r, n): the vector forms
-	// copied each Vec3 several times (some 400 instructions a call).
+	// wa = e.AddScaled(−h, n), wb = e.AddScaled(−r, n) and the point
+	// (wa + wb)/2: the vector forms copied each Vec3 several times (some
+	// 400 instructions a call).
 	ra, rb := &a.rot, &b.rot
 	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2]
 	hl, r := b.s.HalfLength, b.s.Radius
 	x0, x1, x2 := hl*rb[0][2], hl*rb[1][2], hl*rb[2][2]
 	p0, p1, p2 := b.pos[0], b.pos[1], b.pos[2]
 	ends := [2]spatial.Vec3{{p0 - x0, p1 - x1, p2 - x2}, {p0 + x0, p1 + x1, p2 + x2}}
-	var pts [2]planePoint
-	for k := range pts {
-		e0, e1, e2 := ends[k][0], ends[k][1], ends[k][2]
-		h := n0*(e0-a.pos[0]) + n1*(e1-a.pos[1]) + n2*(e2-a.pos[2])
-		p := &pts[k]
-		p.wa = spatial.Vec3{e0 + -h*n0, e1 + -h*n1, e2 + -h*n2}
-		p.wb = spatial.Vec3{e0 + -r*n0, e1 + -r*n1, e2 + -r*n2}
-		p.phi, p.feature = h-r, faceFeature(false, 0, 0)|uint32(k)
+	var hs, phi [2]float64
+	for k := range ends {
+		e := &ends[k]
+		hs[k] = n0*(e[0]-a.pos[0]) + n1*(e[1]-a.pos[1]) + n2*(e[2]-a.pos[2])
+		phi[k] = hs[k] - r
 	}
-	return appendKept(out, margin, spatial.Vec3{n0, n1, n2}, pts[:], 0)
+	if !(math.Min(phi[0], phi[1]) <= margin) {
+		return out
+	}
+	for k := range ends {
+		if !(phi[k] <= margin) {
+			continue
+		}
+		if len(out) == cap(out) {
+			out = growContacts(out)
+		}
+		out = out[:len(out)+1]
+		c, e, h := &out[len(out)-1], &ends[k], hs[k]
+		c.Point = spatial.Vec3{0.5 * ((e[0] + -h*n0) + (e[0] + -r*n0)), 0.5 * ((e[1] + -h*n1) + (e[1] + -r*n1)), 0.5 * ((e[2] + -h*n2) + (e[2] + -r*n2))}
+		c.Normal, c.Phi, c.Feature = spatial.Vec3{n0, n1, n2}, phi[k], faceFeature(false, 0, 0)|uint32(k)
+	}
+	return out
 }
+
+// growContacts returns out with room for one more contact: the growth of
+// an append, out of its caller's hot loop.
+//
+//go:noinline
+func growContacts(out []Contact) []Contact { return slices.Grow(out, 1) }
 
 // halfSpaceRef sets ref to the plane of the half-space a, with the
 // in-plane frame given by the projection of the unit u (v = n × u).
@@ -76,23 +103,35 @@ func halfSpaceRef(ref *refFace, a *posed, u spatial.Vec3) {
 // the plane normal (manifold.go) when the box's lowest corner is within
 // the margin: its four corners, slots along the face's diagonals.
 func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
-	n := a.axis(2)
+	// n = a.axis(2) and n.Dot(b.pos.Sub(a.pos)) in scalars, read in place.
+	ra := &a.rot
+	n := spatial.Vec3{ra[0][2], ra[1][2], ra[2][2]}
 	he := &b.s.HalfExtents
 	d := axisDots(b, &n) // n·axis(i), as n.Dot(b.axis(i)) sums it, for the test and the incident face
-	low := n.Dot(b.pos.Sub(a.pos))
+	low := n[0]*(b.pos[0]-a.pos[0]) + n[1]*(b.pos[1]-a.pos[1]) + n[2]*(b.pos[2]-a.pos[2])
 	for i := range 3 {
 		low -= he[i] * math.Abs(d[i])
 	}
 	if !(low <= margin) {
 		return out
 	}
-	var corners [4]spatial.Vec3
+	// faceManifold's points of the incident face (four corners) projected
+	// on the plane, which has no sides to clip them by: the clipping and
+	// its buffers skipped (facePoints).
+	var corners, ev [4]spatial.Vec3
 	m, s := incidentFace(b, &d, &corners)
+	j, k := nextAxes[m][0], nextAxes[m][1] // (m+1)%3, (m+2)%3
+	rb := &b.rot
 	var ref refFace
-	halfSpaceRef(&ref, a, b.axis((m+1)%3))
-	w := 2 * math.Hypot(he[(m+1)%3], he[(m+2)%3])
-	size := b.s.HalfExtents.Norm() // b.size() of a box, without its switch over the kinds
-	out, _, _ = faceManifold(out, margin, &ref, corners[:], b.axis(m).Scale(s), w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*size)
+	halfSpaceRef(&ref, a, spatial.Vec3{rb[0][j], rb[1][j], rb[2][j]})
+	w := 2 * math.Hypot(he[j], he[k])
+	size := math.Sqrt(he[0]*he[0] + he[1]*he[1] + he[2]*he[2])    // b.size() of a box (HalfExtents.Norm), without its switch over the kinds
+	inc := spatial.Vec3{s * rb[0][m], s * rb[1][m], s * rb[2][m]} // b.axis(m).Scale(s)
+	// Each corner projected in place: project reads corner i whole before
+	// it writes the polygon's corner i.
+	p := clipPoly{v: corners[:]}
+	c := ref.project(corners[:], &p)
+	out, _ = facePoints(out, margin, &ref, &p, ev[:], c, inc, w, faceFeature(false, 0, boxFaceID(m, s)), false, tieTol*size)
 	return out
 }
 
@@ -147,6 +186,10 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	}
 	return appendKept(out, margin, n, pts[:np], 2*r)
 }
+
+// nextAxes holds, per axis m of a box, the other two in cyclic order,
+// (m+1)%3 and (m+2)%3, read rather than divided.
+var nextAxes = [3][2]int{{1, 2}, {2, 0}, {0, 1}}
 
 // flatTol is the sine of the tilt below which a cylinder's cap counts as
 // parallel to a plane; its deepest rim point is then taken along local x.

@@ -194,6 +194,18 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	if p.n == 0 {
 		return out, math.Inf(1), false
 	}
+	out, zmin := facePoints(out, margin, ref, p, q.v, c, incNormal, incWidth, base, flip, tol)
+	return out, zmin, true
+}
+
+// facePoints appends faceManifold's points of the clipped polygon p (not
+// empty) in the frame of the reference face, c being the centre of the
+// incident face in its plane (refFace.project), and returns out and the
+// smallest height of p; buf is scratch room for p's edges. It is
+// faceManifold after the clipping, which a half-space's face (no sides to
+// clip by: halfSpaceBox) enters directly.
+func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []spatial.Vec3, c [2]float64, incNormal spatial.Vec3,
+	incWidth float64, base uint32, flip bool, tol float64) ([]Contact, float64) {
 	w := min(ref.width, incWidth)
 	zmin := math.Inf(1)
 	for i := range p.v[:p.n] {
@@ -207,9 +219,9 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 	var slotOf [numSlots + 1]uint32
 	np := 0
 	zslot := math.Inf(1)
-	// The polygon's edges, formed once for the up to five searches, in q's
-	// buffer (of p's room, free once the clipping is done).
-	edges := polyEdges(p, q.v)
+	// The polygon's edges, formed once for the up to five searches, in buf
+	// (of p's room: q's, free once the clipping is done).
+	edges := polyEdges(p, buf)
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
 	for k := range slots {
@@ -230,18 +242,7 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		zpen = zmin
 	}
 	if zmin < zslot-deepGap(w, margin, zpen, tol) || zmin <= margin && zslot > margin {
-		// Slot 4: the extreme point along the direction of steepest
-		// descent of the incident face over the reference plane.
-		g := incNormal.Dot(ref.n)
-		dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
-		if l := math.Hypot(dx, dy); l > 0 {
-			r4 := deepReach * incWidth
-			q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
-			if !nearPoints(pts[:np], &q, &merge) {
-				pts[np], slotOf[np] = q, numSlots
-				np++
-			}
-		}
+		np = deepSlot(p, edges, ref, &incNormal, incWidth, c, &pts, &slotOf, np, &merge)
 	}
 	nc := ref.n
 	if flip {
@@ -253,12 +254,37 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 		if !(q[2] <= limit) {
 			continue
 		}
-		out = append(out, Contact{})
-		o := &out[len(out)-1] // set in place, not built and copied
+		if len(out) == cap(out) {
+			out = growContacts(out)
+		}
+		out = out[:len(out)+1]
+		o := &out[len(out)-1] // every field set in place, not built and copied
 		ref.world(&o.Point, q)
 		o.Normal, o.Phi, o.Feature = nc, q[2], base|slotOf[j]
 	}
-	return out, zmin, true
+	return out, zmin
+}
+
+// deepSlot adds to the np points pts (slots slotOf) of facePoints its
+// slot 4, the extreme point of p along the direction of steepest descent
+// of the incident face over the reference plane, unless it is near one
+// of them (merge), and returns their count: out of facePoints' line (a
+// tilted face only).
+//
+//go:noinline
+func deepSlot(p *clipPoly, edges []spatial.Vec3, ref *refFace, incNormal *spatial.Vec3, incWidth float64, c [2]float64,
+	pts *[numSlots + 1]spatial.Vec3, slotOf *[numSlots + 1]uint32, np int, merge *radius) int {
+	g := incNormal.Dot(ref.n)
+	dx, dy := incNormal.Dot(ref.u)/g, incNormal.Dot(ref.v)/g // −∇z
+	if l := math.Hypot(dx, dy); l > 0 {
+		r4 := deepReach * incWidth
+		q := nearestInPoly(p, edges, c[0]+r4*dx/l, c[1]+r4*dy/l)
+		if !nearPoints(pts[:np], &q, merge) {
+			pts[np], slotOf[np] = q, numSlots
+			np++
+		}
+	}
+	return np
 }
 
 // keepLimit is the largest Phi kept in a flat manifold of width w whose

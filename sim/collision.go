@@ -36,7 +36,7 @@ func (sim *Simulator) detectContacts() {
 	w.mj.staged.known = w.mj.staged.known[:0]
 	sim.startKinematics() // one forward-kinematics pass at q0 for poses and Jacobians, unless the last step's end is still q0
 	sim.wakeForced()      // a force on a sleeping body wakes its island (sleep.go)
-	sim.prof.lap(StageKinematics)
+	sim.lap(StageKinematics)
 	if w.idle {
 		sim.noContacts() // no two geometries can touch: no broad or narrow phase
 		return
@@ -49,12 +49,12 @@ func (sim *Simulator) detectContacts() {
 		}
 		sim.broadPhase(&w.col, w.kin0, w.spec)
 	}
-	sim.prof.lap(StageBroadPhase)
+	sim.lap(StageBroadPhase)
 	w.pairs = sim.narrowPhase(&w.col, w.spec, w.pairs[:0])
 	sim.wakeTouched() // a contact with an awake body wakes a sleeping island (sleep.go)
 	// MuJoCo's body transmissions read the contacts (adhesion.go).
 	sim.ws.cons.adh.moments(m, w.kin0, w.pairs)
-	sim.prof.lap(StageNarrowPhase)
+	sim.lap(StageNarrowPhase)
 }
 
 // noContacts is detectContacts' broad and narrow phase for a step of a
@@ -66,7 +66,7 @@ func (sim *Simulator) noContacts() {
 	w := &sim.ws
 	w.pairs = w.pairs[:0]
 	w.cons.adh.moments(sim.Model, w.kin0, nil)
-	sim.prof.lap(StageNarrowPhase)
+	sim.lap(StageNarrowPhase)
 }
 
 // collider is the scratch memory of one collision detection: the
@@ -846,40 +846,40 @@ func (sim *Simulator) closing(a, b int, ra, rb float64, h *geometry.Contact) (ke
 		return false, false
 	}
 	dt := sim.cfg.DT
-	va, vb := sim.pointVelocity(a, h.Point), sim.pointVelocity(b, h.Point)
-	vn := h.Normal.Dot(vb.Sub(va))
-	spin := 2 * (sim.spinReach(a, ra) + sim.spinReach(b, rb))
-	within := func(u float64) bool {
-		return h.Phi <= prm.Margin+min(prm.SpeculativeMax, (u+spin)*dt+sim.Model.Gravity.Norm()*dt*dt)
-	}
-	if within(max(0, -vn)) {
-		return true, false
-	}
-	if within(max(h.Normal.Dot(va), -h.Normal.Dot(vb))) {
-		return true, true
+	va, sa := sim.motionAt(a, &h.Point, ra)
+	vb, sb := sim.motionAt(b, &h.Point, rb)
+	n := &h.Normal
+	vn := n[0]*(vb[0]-va[0]) + n[1]*(vb[1]-va[1]) + n[2]*(vb[2]-va[2]) // n̂·(v_b − v_a), as Vec3.Dot and Sub form it
+	spin := 2 * (sa + sb)
+	g := sim.Model.Gravity.Norm() * dt * dt
+	// The approach speeds tested in turn: (−v_n)₊, then the chained one,
+	// the larger of n̂·v_a and −n̂·v_b.
+	us := [2]float64{max(0, -vn), max(n[0]*va[0]+n[1]*va[1]+n[2]*va[2], -(n[0]*vb[0] + n[1]*vb[1] + n[2]*vb[2]))}
+	for k, u := range us {
+		if h.Phi <= prm.Margin+min(prm.SpeculativeMax, (u+spin)*dt+g) {
+			return true, k == 1
+		}
 	}
 	return false, false
 }
 
-// spinReach returns ‖ω‖ r for body b at the start of the step, r being
-// how far its geometry reaches from its origin (0 for a body welded to the
-// world, whose half-spaces reach infinitely far).
-func (sim *Simulator) spinReach(b int, r float64) float64 {
+// motionAt returns, for body b at the start of the step, the velocity of
+// its material point at world position p and ‖ω‖ r, r being how far its
+// geometry reaches from its origin: v + ω × (p − x.P) and ‖ω‖ r as Vec3's
+// Add, Cross, Sub and Norm form them; zero for a body welded to the world
+// (whose half-spaces reach infinitely far). One copy for closing's two
+// bodies.
+//
+//go:noinline
+func (sim *Simulator) motionAt(b int, p *spatial.Vec3, r float64) (v spatial.Vec3, spin float64) {
 	if sim.Model.Bodies[b].Tree < 0 {
-		return 0
+		return spatial.Vec3{}, 0
 	}
-	w, _ := sim.ws.kin0.Velocity(b)
-	return w.Norm() * r
-}
-
-// pointVelocity returns the velocity at the start of the step of body b's
-// material point at world position p.
-func (sim *Simulator) pointVelocity(b int, p spatial.Vec3) spatial.Vec3 {
-	if sim.Model.Bodies[b].Tree < 0 {
-		return spatial.Vec3{}
-	}
-	w, v := sim.ws.kin0.Velocity(b)
-	return v.Add(w.Cross(p.Sub(sim.ws.kin0.Pose(b).P)))
+	w, vb := sim.ws.kin0.VelocityOf(b)
+	x := &sim.ws.kin0.PoseOf(b).P
+	d0, d1, d2 := p[0]-x[0], p[1]-x[1], p[2]-x[2]
+	v = spatial.Vec3{vb[0] + (w[1]*d2 - w[2]*d1), vb[1] + (w[2]*d0 - w[0]*d2), vb[2] + (w[0]*d1 - w[1]*d0)}
+	return v, normAt(w) * r
 }
 
 // speculative returns the speculative margin of a geometry on body b that
