@@ -8,13 +8,16 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// jacobianWrench adds J_pᵀ f and then J_ωᵀ τ to F from the global 3×NV
-// Jacobians that PointJacobian and AngularJacobian make, as forces'
-// Output does (scatter, then addJtF): what AddWrench must give.
-func (ws *Workspace) jacobianWrench(b int, p, f, tq spatial.Vec3, F []float64) {
+// jacobianWrench adds J_pᵀ f and then (unless point) J_ωᵀ τ to F from
+// the global 3×NV Jacobians that PointJacobian and AngularJacobian make,
+// as forces' Output does (scatter, then addJtF): what AddWrench must give.
+func (ws *Workspace) jacobianWrench(b int, p, f, tq spatial.Vec3, point bool, F []float64) {
 	m := ws.m
 	nv, local := m.NV, make([]float64, 3*m.NV)
 	for pass, v := range []spatial.Vec3{f, tq} {
+		if pass == 1 && point {
+			break
+		}
 		J := make([]float64, 3*nv)
 		var t int
 		if pass == 0 {
@@ -36,7 +39,8 @@ func (ws *Workspace) jacobianWrench(b int, p, f, tq spatial.Vec3, F []float64) {
 
 // TestKin9AddWrenchMatchesJacobians: AddWrench gives the bits of adding
 // J_pᵀ f and J_ωᵀ τ from the Jacobians, on every body of random forests
-// of four root joint types, onto forces of +0 and of random values; it
+// of four root joint types, onto forces of +0 and of random values, with
+// and without the moment (a nil τ: J_pᵀ f alone, as tendon's addPoint); it
 // declines (adding nothing) a body welded to the world, a lone free body
 // and non-finite inputs.
 func TestKin9AddWrenchMatchesJacobians(t *testing.T) {
@@ -46,7 +50,7 @@ func TestKin9AddWrenchMatchesJacobians(t *testing.T) {
 		ws := NewWorkspace(m)
 		ws.Update(s.Q, s.V)
 		for b := range m.Bodies {
-			for trial := range 4 {
+			for trial := range 8 {
 				p, f, tq := rv(r).Scale(3), rv(r).Scale(10), rv(r)
 				got := make([]float64, m.NV)
 				if trial%2 == 1 {
@@ -55,13 +59,17 @@ func TestKin9AddWrenchMatchesJacobians(t *testing.T) {
 					}
 				}
 				want := append([]float64(nil), got...)
-				if !ws.AddWrench(b, &p, &f, &tq, got) {
+				tp := &tq
+				if trial >= 4 {
+					tp = nil
+				}
+				if !ws.AddWrench(b, &p, &f, tp, got) {
 					if m.Bodies[b].Tree >= 0 {
 						t.Fatalf("joint type %v, body %d: AddWrench declined a moving body", jt, b)
 					}
 					continue
 				}
-				ws.jacobianWrench(b, p, f, tq, want)
+				ws.jacobianWrench(b, p, f, tq, tp == nil, want)
 				for i := range got {
 					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 						t.Fatalf("joint type %v, body %d, F[%d] = %v, from the Jacobians %v", jt, b, i, got[i], want[i])

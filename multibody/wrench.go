@@ -20,14 +20,14 @@ import "github.com/stiction-sim/stiction/spatial"
 // freePointJacobian's, which differs from the general column by the
 // sign of a zero and on non-finite points) and a non-finite p, f or τ
 // (whose NaNs the Jacobians spread to every velocity): the caller then
-// adds Jᵀ f from the Jacobians.
+// adds Jᵀ f from the Jacobians. A nil t adds J_pᵀ f alone (no J_ωᵀ τ term).
 func (ws *Workspace) AddWrench(b int, p, f, t *spatial.Vec3, F []float64) bool {
 	tb := ws.top[b]
 	if tb.tree < 0 || ws.kind[b] == kindFreeRoot && ws.m.Trees[tb.tree].NV == 6 ||
-		!(vec3{p[0], p[1], p[2]}).finite() || !(vec3{f[0], f[1], f[2]}).finite() || !(vec3{t[0], t[1], t[2]}).finite() {
+		!(vec3{p[0], p[1], p[2]}).finite() || !(vec3{f[0], f[1], f[2]}).finite() || t != nil && !(vec3{t[0], t[1], t[2]}).finite() {
 		return false
 	}
-	f0, f1, f2, t0, t1, t2 := f[0], f[1], f[2], t[0], t[1], t[2]
+	f0, f1, f2 := f[0], f[1], f[2]
 	col, top, x := ws.col, ws.top, ws.x
 	x = x[:len(top)] // one length: top[a]'s check covers x[a]
 	for a := b; a >= 0; {
@@ -37,7 +37,11 @@ func (ws *Workspace) AddWrench(b int, p, f, t *spatial.Vec3, F []float64) bool {
 		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
 			W, L := &col[i].w, &col[i].l
 			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // L + W × r, as PointJacobian
-			F[i] = (F[i] + ((L[0]+e0)*f0 + (L[1]+e1)*f1 + (L[2]+e2)*f2)) + (W[0]*t0 + W[1]*t1 + W[2]*t2)
+			v := F[i] + ((L[0]+e0)*f0 + (L[1]+e1)*f1 + (L[2]+e2)*f2)
+			if t != nil {
+				v += W[0]*t[0] + W[1]*t[1] + W[2]*t[2]
+			}
+			F[i] = v
 		}
 		a = int(tp.parent)
 	}

@@ -241,9 +241,11 @@ func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b
 	addPoint(m, ws, g, local, ba, xa, u.Neg())
 }
 
-// addPoint adds dᵀ J_b(x) to g.
+// addPoint adds dᵀ J_b(x) to g: by Workspace.AddWrench, which gives the
+// same entries without the Jacobian (g is a sum from +0, never −0), or,
+// where it declines, from PointJacobian.
 func addPoint(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b int, x, d spatial.Vec3) {
-	if b < 0 {
+	if b < 0 || ws.AddWrench(b, &x, &d, nil, g) {
 		return
 	}
 	t := ws.PointJacobian(b, x, local)
