@@ -35,10 +35,10 @@ func (ws *Workspace) AddWrench(b int, p, f, t *spatial.Vec3, F []float64) bool {
 		xa := &x[a].P
 		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
 		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
-			W, L := &col[i].w, &col[i].l
-			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2) // L + W × r, as PointJacobian
-			v := F[i] + ((L[0]+e0)*f0 + (L[1]+e1)*f1 + (L[2]+e2)*f2)
+			j0, j1, j2 := col[i].at(r0, r1, r2) // as PointJacobian
+			v := F[i] + (j0*f0 + j1*f1 + j2*f2)
 			if t != nil {
+				W := &col[i].w
 				v += W[0]*t[0] + W[1]*t[1] + W[2]*t[2]
 			}
 			F[i] = v
