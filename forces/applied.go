@@ -42,10 +42,7 @@ func (e *BodyWrench) Apply(c *Context, out *Output) {
 		return
 	}
 	x := c.WS.Pose(e.Body).Apply(e.Point)
-	out.pointJacobian(c, e.Body, x, out.jac[0])
-	out.addJtF(out.jac[0], e.Force.Scale(s))
-	out.angularJacobian(c, e.Body, out.jac[0])
-	out.addJtF(out.jac[0], e.Torque.Scale(s))
+	out.addWrench(c, e.Body, x, e.Force.Scale(s), e.Torque.Scale(s))
 }
 
 // PotentialEnergy is 0: the wrench is not conservative in general.

@@ -82,6 +82,28 @@ func (o *Output) angularJacobian(c *Context, b int, dst []float64) {
 	o.scatter(c.WS.AngularJacobian(b, o.local), dst)
 }
 
+// addWrench adds J_pᵀ f + J_ωᵀ τ to F for the force f at world point p
+// of body b and the moment τ: by Workspace.AddWrench, which gives the
+// Jacobian form's bits on F (a sum from +0), or, where it declines, from
+// the Jacobians (wrenchByJacobians).
+func (o *Output) addWrench(c *Context, b int, p, f, t spatial.Vec3) {
+	if !c.WS.AddWrench(b, &p, &f, &t, o.F) {
+		o.wrenchByJacobians(c, b, p, f, t)
+	}
+}
+
+// wrenchByJacobians is addWrench from the global Jacobians (into
+// o.jac[0]): out of line, as AddWrench takes every finite wrench on a
+// body that is not a lone free body.
+//
+//go:noinline
+func (o *Output) wrenchByJacobians(c *Context, b int, p, f, t spatial.Vec3) {
+	o.pointJacobian(c, b, p, o.jac[0])
+	o.addJtF(o.jac[0], f)
+	o.angularJacobian(c, b, o.jac[0])
+	o.addJtF(o.jac[0], t)
+}
+
 // scatter copies the tree-local 3×NV_t block in o.local of tree t (−1: none)
 // into the global 3×NV dst.
 func (o *Output) scatter(t int, dst []float64) {

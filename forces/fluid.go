@@ -125,19 +125,31 @@ func (e *Fluid) applyBody(c *Context, out *Output, fb *fluidBody) {
 	lw0, lw1, lw2 := mulT(&R, w[0], w[1], w[2])
 	lv0, lv1, lv2 := mulT(&R, ux, uy, uz)
 	f0, f1, f2, t0, t1, t2 := e.boxDrag(&fb.box, lv0, lv1, lv2, lw0, lw1, lw2)
+	f, t := mulR(&R, f0, f1, f2), mulR(&R, t0, t1, t2)
+	if out.Jacobians || !c.WS.AddWrench(b, &com, &f, &t, out.F) {
+		e.applyBodyJac(c, out, fb, &R, com, f, t, spatial.Vec3{lv0, lv1, lv2}, spatial.Vec3{lw0, lw1, lw2})
+	}
+}
+
+// applyBodyJac adds body fb's force f at com and torque t (in the world)
+// through the Jacobians, and with out.Jacobians their derivatives to D,
+// lv and lw the local velocities: for applyBody, when its force is not
+// added by Workspace.AddWrench (which gives the same F). It is out of line:
+// a step without Jacobians does not run it.
+//
+//go:noinline
+func (e *Fluid) applyBodyJac(c *Context, out *Output, fb *fluidBody, R *spatial.Mat3, com, f, t, lv, lw spatial.Vec3) {
+	b, box := fb.body, &fb.box
 	out.pointJacobian(c, b, com, out.jac[0])
-	out.addJtF(out.jac[0], mulR(&R, f0, f1, f2))
-	box := &fb.box
+	out.addJtF(out.jac[0], f)
 	if out.Jacobians {
-		lv := spatial.Vec3{lv0, lv1, lv2}
-		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(*box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
+		out.addJtXJ(out.D, out.jac[0], rotDiag(*R, e.dragSlopes(*box, lv, 3*math.Pi*(box[0]+box[1]+box[2])/3, true)), 1)
 	}
 	out.angularJacobian(c, b, out.jac[0])
-	out.addJtF(out.jac[0], mulR(&R, t0, t1, t2))
+	out.addJtF(out.jac[0], t)
 	if out.Jacobians {
 		d := (box[0] + box[1] + box[2]) / 3
-		lw := spatial.Vec3{lw0, lw1, lw2}
-		out.addJtXJ(out.D, out.jac[0], rotDiag(R, e.dragSlopes(*box, lw, math.Pi*d*d*d, false)), 1)
+		out.addJtXJ(out.D, out.jac[0], rotDiag(*R, e.dragSlopes(*box, lw, math.Pi*d*d*d, false)), 1)
 	}
 }
 

@@ -147,10 +147,7 @@ func (e *Fluid) applyGeom(c *Context, out *Output, g *fluidGeom) {
 	var lfrc [6]float64
 	e.addedMassForces(&lvel, g, &lfrc)
 	e.viscousForces(&lvel, g, &lfrc)
-	out.pointJacobian(c, g.body, x.P, out.jac[0])
-	out.addJtF(out.jac[0], R.MulVec(spatial.Vec3{lfrc[3], lfrc[4], lfrc[5]}))
-	out.angularJacobian(c, g.body, out.jac[0])
-	out.addJtF(out.jac[0], R.MulVec(spatial.Vec3{lfrc[0], lfrc[1], lfrc[2]}))
+	out.addWrench(c, g.body, x.P, R.MulVec(spatial.Vec3{lfrc[3], lfrc[4], lfrc[5]}), R.MulVec(spatial.Vec3{lfrc[0], lfrc[1], lfrc[2]}))
 	if out.Jacobians {
 		e.addDerivative(c, out, g, x.P, R, &lvel)
 	}

@@ -203,6 +203,15 @@ func (p *Path) Length(ws *multibody.Workspace) float64 {
 // tree. It allocates nothing.
 func (p *Path) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
 	clear(g[:m.NV])
+	if len(p.Sites) == 2 && len(p.Pulleys) == 0 && (len(p.Wraps) == 0 || p.Wraps[0] == nil) {
+		// One straight segment (ball_in_cup's string): the loop's one pass,
+		// in which branch gives div = 1 and segment the two sites, and
+		// l = 0 + ‖b − a‖/1 is ‖b − a‖ (a norm is never −0).
+		s0, s1 := &p.Sites[0], &p.Sites[1]
+		a, b := position(ws, *s0), position(ws, *s1)
+		straight(m, ws, g, local, s0.Body, a, s1.Body, b, 1)
+		return b.Sub(a).Norm()
+	}
 	l, div, next, in := 0.0, 1.0, 0, true
 	for k := range len(p.Sites) - 1 {
 		if div, next, in = p.branch(k, div, next); !in {
@@ -241,9 +250,11 @@ func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b
 	addPoint(m, ws, g, local, ba, xa, u.Neg())
 }
 
-// addPoint adds dᵀ J_b(x) to g.
+// addPoint adds dᵀ J_b(x) to g: by Workspace.AddWrench, which gives the
+// same entries without the Jacobian (g is a sum from +0, never −0), or,
+// where it declines, from PointJacobian.
 func addPoint(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b int, x, d spatial.Vec3) {
-	if b < 0 {
+	if b < 0 || ws.AddWrench(b, &x, &d, nil, g) {
 		return
 	}
 	t := ws.PointJacobian(b, x, local)
