@@ -201,6 +201,21 @@ func (nw *newtonWork) setCones(w *pgsWork) {
 	}
 }
 
+// setRare sets what few solves need (solveNewton): the elliptic
+// contacts' scratch (setCones, also to empty it) and CG's tree
+// (treeParents). Out of line: the robots' pyramids under Newton need
+// neither.
+//
+//go:noinline
+func (nw *newtonWork) setRare(w *pgsWork, p *solver.Problem) {
+	if len(w.cones)+len(nw.coneMu) != 0 {
+		nw.setCones(w)
+	}
+	if nw.cg {
+		nw.treeParents(p)
+	}
+}
+
 // solveNewton solves c.p, whose rows w.order put in MuJoCo's order (w.perm,
 // w.class, w.floss in MuJoCo's units), with MuJoCo 2.2.2's Newton at the
 // point c.q with rows made at velocity c.vs, into c.res. w.x holds
@@ -212,20 +227,13 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
-	nw.cg = sim.cfg.Contact.CG // before massCoordinates, which reads it
-	if nw.sp.on {
-		nw.sparseCoordinates(sim, p, q, w.perm)
-	} else {
-		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
-	}
+	nw.cg = sim.cfg.Contact.CG             // before massCoordinates, which reads it
+	nw.coordinatesBuilt(sim, p, q, w.perm) // pgsSetup built p's pgsJac
 	nw.turns.local(sim.Model, q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
 	nw.setRows(p, w.perm, w.jvs, dt)
-	if len(w.cones)+len(nw.coneMu) != 0 { // coneMu and coneH are sized together
-		nw.setCones(w)
-	}
-	if nw.cg {
-		nw.treeParents(p)
+	if len(w.cones)+len(nw.coneMu) != 0 || nw.cg { // coneMu and coneH are sized together
+		nw.setRare(w, p)
 	}
 	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
@@ -257,11 +265,16 @@ func (nw *newtonWork) setRows(p *solver.Problem, perm []int, jvs []float64, dt f
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.turns = &sim.ws.mj.turns
 	sim.ws.pgs.jac.build(p)
-	nw.coordinatesBuilt(sim, p, q)
+	nw.coordinatesBuilt(sim, p, q, nil)
 }
 
-// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
-func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
+// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's, or on
+// the sparse path (nw.sp.on) sparseCoordinates for the rows perm.
+func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64, perm []int) {
+	if nw.sp.on {
+		nw.sparseCoordinates(sim, p, q, perm)
+		return
+	}
 	nw.setBlocks(sim.Model)
 	nw.rotations(q)
 	nw.massCoordinates(p)

@@ -790,8 +790,7 @@ func updateBracket(p *nwPoint, cand *[3]nwPoint) bool {
 // its call's set-up.
 func (nw *newtonWork) finish(sim *Simulator, c *pgsCall, w *pgsWork, dt float64, iters int, converged bool) {
 	p, res := c.p, c.res
-	w.setGamma(p, nw.force, dt, res)
-	res.V = solver.Resize(res.V, p.NV)
+	w.setGamma(p, nw.force, dt, res) // and res.V's length
 	if sim.ws.mj.metric {
 		w.dualV(p, nw.col, res)
 	} else {
