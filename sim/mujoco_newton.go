@@ -898,30 +898,40 @@ func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c in
 
 // newtonSmooth adds the fixed impulses of explicit actuators' rows
 // (w.fixed) to qacc_smooth (w.x, world coordinates): MuJoCo has their
-// forces in qfrc_actuator, so qacc_smooth += A⁻¹ Jᵀ γ_fixed/δt.
+// forces in qfrc_actuator, so qacc_smooth += A⁻¹ Jᵀ γ_fixed/δt. Its
+// caller (solvePGS) calls it when there are fixed rows, after pgsSetup,
+// which sized its scratch: w.gv and, for A⁻¹ Jᵀ γ, the e_m scratch
+// w.em.jc, which stats reads only after setting it.
 func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	w := &sim.ws.pgs
-	if len(w.fixed) == 0 {
-		return
-	}
-	w.gv = solver.Resize(w.gv, p.NR)
-	clear(w.gv)
+	gv, y := w.gv[:p.NR], w.em.jc[:p.NV]
+	clear(gv)
 	finite := true
 	for _, blk := range w.fixed {
-		g, _ := p.IntervalBounds(blk)
-		w.gv[p.Constraints[blk].Row] = g
+		c := &p.Constraints[blk] // an Interval [lo, lo] (blockClass): its impulse lo, IntervalBounds' kind checked there
+		g := p.Params[c.Par]
+		gv[c.Row] = g
 		finite = finite && g-g == 0
 	}
-	w.y = solver.Resize(w.y, p.NV)
 	if finite { // p.MulJT's bits over the non-zeros pgsSetup kept (pgsJac.mulT)
-		w.jac.mulT(w.gv, w.y, p.NV)
-	} else { // a zero of J times ±Inf is NaN there
-		p.MulJT(w.gv, w.y)
+		w.jac.mulT(gv, y, p.NV)
+	} else {
+		mulJTNonFinite(p, gv, y)
 	}
-	solveCliques(p, w.fac, w.y)
-	for i := range p.NV {
-		w.x[i] += w.y[i] / dt
+	solveCliques(p, w.fac, y)
+	x := w.x[:len(y)]
+	for i, yi := range y {
+		x[i] += yi / dt
 	}
+}
+
+// mulJTNonFinite is newtonSmooth's Jᵀγ for a γ that is not finite: a
+// zero of J times ±Inf is NaN there, which p.MulJT keeps and pgsJac.mulT
+// would not (out of line).
+//
+//go:noinline
+func mulJTNonFinite(p *solver.Problem, gamma, out []float64) {
+	p.MulJT(gamma, out)
 }
 
 // keepNewtonWarm keeps the last Newton solve's qacc, in MuJoCo's
