@@ -511,25 +511,41 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	}
 	nw.mapRows(w.perm)
 	j := nw.j
-	if nw.copyRows(jac) {
-		if len(nw.blocks) != 0 { // else copyRows set the pattern
-			nw.turnAll(j)
-			nw.rowPattern() // its +0 for the copied −0
+	switch {
+	case !nw.copyRows(jac):
+		clear(j)
+		if !jac.whole {
+			nw.sumCompact(jac, j)
+			break
 		}
-		return
-	}
-	clear(j)
-	for _, sg := range jac.seg {
-		k := nw.rowk[sg.row]
-		if k < 0 {
-			continue
-		}
-		if jac.whole { // every entry: a zero adds ±0 to the +0 left there
+		for _, sg := range jac.seg { // every entry: a zero adds ±0 to the +0 left there
+			k := nw.rowk[sg.row]
+			if k < 0 {
+				continue
+			}
 			src := jac.data[sg.lo:sg.hi]
 			dst := j[k*nv+sg.off : k*nv+sg.off+len(src)]
 			for i, x := range src {
 				dst[i] += x
 			}
+		}
+	case len(nw.blocks) == 0:
+		return // copyRows set the pattern
+	}
+	nw.turnAll(j)
+	nw.rowPattern() // after a copy, its +0 for the copied −0
+}
+
+// sumCompact is jacobianCoordinates' sums over J_w's non-zeros (pgsJac's
+// compact form, the sparse path's; j cleared). Out of line: the dense
+// path keeps J's blocks whole.
+//
+//go:noinline
+func (nw *newtonWork) sumCompact(jac *pgsJac, j []float64) {
+	nv := nw.nv
+	for _, sg := range jac.seg {
+		k := nw.rowk[sg.row]
+		if k < 0 {
 			continue
 		}
 		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]
@@ -537,8 +553,6 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 			dst[i] += val[t]
 		}
 	}
-	nw.turnAll(j)
-	nw.rowPattern()
 }
 
 // turnAll turns every row of j on every angular block (turnColumns).
