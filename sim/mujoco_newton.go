@@ -89,7 +89,7 @@ type newtonWork struct {
 	tcol       []float64    // 3·nv scratch: an angular block's columns of M_w T (blockColumns)
 	wblk       []int        // the angular blocks of turnMass's window, by their first velocity
 	fresh      bool         // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
-	v          []float64    // that solve's v, to recognise it
+	v          []float64    // that solve's v, to recognise it (nv: sizeVelocities)
 	quadGauss  [3]float64
 	cost       float64
 	lsIter     int
@@ -157,7 +157,7 @@ func (nw *newtonWork) sizeVelocities(nv int) {
 		*s = solver.Resize(*s, dense)
 	}
 	nw.tcol = solver.Resize(nw.tcol, 3*nv)
-	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
+	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv, &nw.v} {
 		*s = solver.Resize(*s, nv)
 	}
 	nw.local = solver.Resize(nw.local, 36)
