@@ -89,7 +89,7 @@ type newtonWork struct {
 	tcol       []float64    // 3·nv scratch: an angular block's columns of M_w T (blockColumns)
 	wblk       []int        // the angular blocks of turnMass's window, by their first velocity
 	fresh      bool         // qacc is the last solve's answer, not yet kept (keepNewtonWarm)
-	v          []float64    // that solve's v, to recognise it
+	v          []float64    // that solve's v, to recognise it (nv: sizeVelocities)
 	quadGauss  [3]float64
 	cost       float64
 	lsIter     int
@@ -157,7 +157,7 @@ func (nw *newtonWork) sizeVelocities(nv int) {
 		*s = solver.Resize(*s, dense)
 	}
 	nw.tcol = solver.Resize(nw.tcol, 3*nv)
-	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv} {
+	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv, &nw.v} {
 		*s = solver.Resize(*s, nv)
 	}
 	nw.local = solver.Resize(nw.local, 36)
@@ -201,6 +201,21 @@ func (nw *newtonWork) setCones(w *pgsWork) {
 	}
 }
 
+// setRare sets what few solves need (solveNewton): the elliptic
+// contacts' scratch (setCones, also to empty it) and CG's tree
+// (treeParents). Out of line: the robots' pyramids under Newton need
+// neither.
+//
+//go:noinline
+func (nw *newtonWork) setRare(w *pgsWork, p *solver.Problem) {
+	if len(w.cones)+len(nw.coneMu) != 0 {
+		nw.setCones(w)
+	}
+	if nw.cg {
+		nw.treeParents(p)
+	}
+}
+
 // solveNewton solves c.p, whose rows w.order put in MuJoCo's order (w.perm,
 // w.class, w.floss in MuJoCo's units), with MuJoCo 2.2.2's Newton at the
 // point c.q with rows made at velocity c.vs, into c.res. w.x holds
@@ -212,20 +227,13 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	nw.turns = &sim.ws.mj.turns
 	nw.sp.on = MuJoCoSparse(nv)
 	nw.resize(nv, n, p.NR)
-	nw.cg = sim.cfg.Contact.CG // before massCoordinates, which reads it
-	if nw.sp.on {
-		nw.sparseCoordinates(sim, p, q, w.perm)
-	} else {
-		nw.coordinatesBuilt(sim, p, q) // pgsSetup built p's pgsJac
-	}
+	nw.cg = sim.cfg.Contact.CG             // before massCoordinates, which reads it
+	nw.coordinatesBuilt(sim, p, q, w.perm) // pgsSetup built p's pgsJac
 	nw.turns.local(sim.Model, q, w.x, nw.qs)
 	nw.mulM(nw.qs, nw.qfs)
 	nw.setRows(p, w.perm, w.jvs, dt)
-	if len(w.cones)+len(nw.coneMu) != 0 { // coneMu and coneH are sized together
-		nw.setCones(w)
-	}
-	if nw.cg {
-		nw.treeParents(p)
+	if len(w.cones)+len(nw.coneMu) != 0 || nw.cg { // coneMu and coneH are sized together
+		nw.setRare(w, p)
 	}
 	rows, ready := nw.warmStart(sim, w)
 	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
@@ -257,11 +265,16 @@ func (nw *newtonWork) setRows(p *solver.Problem, perm []int, jvs []float64, dt f
 func (nw *newtonWork) coordinates(sim *Simulator, p *solver.Problem, q []float64) {
 	nw.turns = &sim.ws.mj.turns
 	sim.ws.pgs.jac.build(p)
-	nw.coordinatesBuilt(sim, p, q)
+	nw.coordinatesBuilt(sim, p, q, nil)
 }
 
-// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's.
-func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64) {
+// coordinatesBuilt is coordinates with sim.ws.pgs.jac already p's, or on
+// the sparse path (nw.sp.on) sparseCoordinates for the rows perm.
+func (nw *newtonWork) coordinatesBuilt(sim *Simulator, p *solver.Problem, q []float64, perm []int) {
+	if nw.sp.on {
+		nw.sparseCoordinates(sim, p, q, perm)
+		return
+	}
 	nw.setBlocks(sim.Model)
 	nw.rotations(q)
 	nw.massCoordinates(p)
@@ -498,25 +511,41 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 	}
 	nw.mapRows(w.perm)
 	j := nw.j
-	if nw.copyRows(jac) {
-		if len(nw.blocks) != 0 { // else copyRows set the pattern
-			nw.turnAll(j)
-			nw.rowPattern() // its +0 for the copied −0
+	switch {
+	case !nw.copyRows(jac):
+		clear(j)
+		if !jac.whole {
+			nw.sumCompact(jac, j)
+			break
 		}
-		return
-	}
-	clear(j)
-	for _, sg := range jac.seg {
-		k := nw.rowk[sg.row]
-		if k < 0 {
-			continue
-		}
-		if jac.whole { // every entry: a zero adds ±0 to the +0 left there
+		for _, sg := range jac.seg { // every entry: a zero adds ±0 to the +0 left there
+			k := nw.rowk[sg.row]
+			if k < 0 {
+				continue
+			}
 			src := jac.data[sg.lo:sg.hi]
 			dst := j[k*nv+sg.off : k*nv+sg.off+len(src)]
 			for i, x := range src {
 				dst[i] += x
 			}
+		}
+	case len(nw.blocks) == 0:
+		return // copyRows set the pattern
+	}
+	nw.turnAll(j)
+	nw.rowPattern() // after a copy, its +0 for the copied −0
+}
+
+// sumCompact is jacobianCoordinates' sums over J_w's non-zeros (pgsJac's
+// compact form, the sparse path's; j cleared). Out of line: the dense
+// path keeps J's blocks whole.
+//
+//go:noinline
+func (nw *newtonWork) sumCompact(jac *pgsJac, j []float64) {
+	nv := nw.nv
+	for _, sg := range jac.seg {
+		k := nw.rowk[sg.row]
+		if k < 0 {
 			continue
 		}
 		dst, val := j[k*nv+sg.off:(k+1)*nv], jac.val[sg.lo:sg.hi]
@@ -524,8 +553,6 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 			dst[i] += val[t]
 		}
 	}
-	nw.turnAll(j)
-	nw.rowPattern()
 }
 
 // turnAll turns every row of j on every angular block (turnColumns).
@@ -885,30 +912,40 @@ func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c in
 
 // newtonSmooth adds the fixed impulses of explicit actuators' rows
 // (w.fixed) to qacc_smooth (w.x, world coordinates): MuJoCo has their
-// forces in qfrc_actuator, so qacc_smooth += A⁻¹ Jᵀ γ_fixed/δt.
+// forces in qfrc_actuator, so qacc_smooth += A⁻¹ Jᵀ γ_fixed/δt. Its
+// caller (solvePGS) calls it when there are fixed rows, after pgsSetup,
+// which sized its scratch: w.gv and, for A⁻¹ Jᵀ γ, the e_m scratch
+// w.em.jc, which stats reads only after setting it.
 func (sim *Simulator) newtonSmooth(p *solver.Problem, dt float64) {
 	w := &sim.ws.pgs
-	if len(w.fixed) == 0 {
-		return
-	}
-	w.gv = solver.Resize(w.gv, p.NR)
-	clear(w.gv)
+	gv, y := w.gv[:p.NR], w.em.jc[:p.NV]
+	clear(gv)
 	finite := true
 	for _, blk := range w.fixed {
-		g, _ := p.IntervalBounds(blk)
-		w.gv[p.Constraints[blk].Row] = g
+		c := &p.Constraints[blk] // an Interval [lo, lo] (blockClass): its impulse lo, IntervalBounds' kind checked there
+		g := p.Params[c.Par]
+		gv[c.Row] = g
 		finite = finite && g-g == 0
 	}
-	w.y = solver.Resize(w.y, p.NV)
 	if finite { // p.MulJT's bits over the non-zeros pgsSetup kept (pgsJac.mulT)
-		w.jac.mulT(w.gv, w.y, p.NV)
-	} else { // a zero of J times ±Inf is NaN there
-		p.MulJT(w.gv, w.y)
+		w.jac.mulT(gv, y, p.NV)
+	} else {
+		mulJTNonFinite(p, gv, y)
 	}
-	solveCliques(p, w.fac, w.y)
-	for i := range p.NV {
-		w.x[i] += w.y[i] / dt
+	solveCliques(p, w.fac, y)
+	x := w.x[:len(y)]
+	for i, yi := range y {
+		x[i] += yi / dt
 	}
+}
+
+// mulJTNonFinite is newtonSmooth's Jᵀγ for a γ that is not finite: a
+// zero of J times ±Inf is NaN there, which p.MulJT keeps and pgsJac.mulT
+// would not (out of line).
+//
+//go:noinline
+func mulJTNonFinite(p *solver.Problem, gamma, out []float64) {
+	p.MulJT(gamma, out)
 }
 
 // keepNewtonWarm keeps the last Newton solve's qacc, in MuJoCo's

@@ -3,8 +3,6 @@ package sim
 import (
 	"math"
 	"slices"
-
-	"github.com/stiction-sim/stiction/solver"
 )
 
 // The iterations, Hessian and line search of MuJoCo 2.2.2's Newton solver
@@ -790,17 +788,15 @@ func updateBracket(p *nwPoint, cand *[3]nwPoint) bool {
 // its call's set-up.
 func (nw *newtonWork) finish(sim *Simulator, c *pgsCall, w *pgsWork, dt float64, iters int, converged bool) {
 	p, res := c.p, c.res
-	w.setGamma(p, nw.force, dt, res)
-	res.V = solver.Resize(res.V, p.NV)
+	w.setGamma(p, nw.force, dt, res) // and res.V's length
 	if sim.ws.mj.metric {
 		w.dualV(p, nw.col, res)
 	} else {
 		nw.worldV(sim, c.q, c.vs, dt, res.V)
 	}
 	w.constraintVelocities(res, p.NR)
-	nw.fresh = true // res.V is this solve's answer (keepNewtonWarm)
-	nw.v = solver.Resize(nw.v, len(res.V))
-	copy(nw.v, res.V)
+	nw.fresh = true   // res.V is this solve's answer (keepNewtonWarm)
+	copy(nw.v, res.V) // nv long, as res.V (sizeVelocities)
 	w.stats(p, res, iters, converged)
 }
 

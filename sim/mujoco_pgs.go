@@ -108,13 +108,13 @@ type pgsWork struct {
 	jac    pgsJac         // J's non-zeros (pgsSetup)
 	gv     []float64      // γ(J v), for e_m
 	scr    solver.ResidualScratch
-	em     pgsMomentum // momentumError's scratch
+	em     pgsMomentum // stats' e_m scratch
 	// stage says that the solve is an rk4 stage's (solveStage), whose
 	// caller reads res.V alone: stats leaves e_m out.
 	stage bool
 }
 
-// pgsMomentum is the scratch of pgsWork.momentumError: v − v*, A(v − v*),
+// pgsMomentum is the scratch of stats' e_m (pgsWork.stats): v − v*, A(v − v*),
 // A v and Jᵀγ (nv each).
 type pgsMomentum struct {
 	diff, r, av, jc []float64
@@ -160,26 +160,37 @@ func (sim *Simulator) stagePoint(stage bool) []float64 {
 // sim.pgsWarm, into c.res (pgsCall); it reports false, having solved
 // nothing, when the problem has rows PGS does not handle here (contacts
 // with the elliptic cone or condim 4 and 6, rows of other kinds), which
-// the configured solver then solves.
+// the configured solver then solves. With MuJoCo's Newton (the robots'
+// solver) it runs solveNewton on the same rows instead.
 func (sim *Simulator) solvePGS(c *pgsCall) (bool, error) {
 	newton := sim.cfg.Contact.Newton
 	if ok, err := sim.pgsSetup(c, newton); !ok || err != nil {
 		return ok, err
 	}
-	w, dt := &sim.ws.pgs, sim.cfg.DT
-	if newton { // MuJoCo's Newton on the same rows (mujoco_newton.go)
-		if len(w.fixed) != 0 { // newtonSmooth's test, before its call's set-up
-			sim.newtonSmooth(c.p, dt)
-		}
-		sim.solveNewton(c, dt)
+	if !newton {
+		sim.sweepPGS(c)
 		return true, nil
 	}
+	dt := sim.cfg.DT                // MuJoCo's Newton on the same rows (mujoco_newton.go)
+	if len(sim.ws.pgs.fixed) != 0 { // newtonSmooth's test, before its call's set-up
+		sim.newtonSmooth(c.p, dt)
+	}
+	sim.solveNewton(c, dt)
+	return true, nil
+}
+
+// sweepPGS is solvePGS's PGS solve on the rows pgsSetup set: the warm
+// start, mj_solPGS's sweeps, dualFinish and the statistics. Out of line:
+// Newton's steps (the robots') do not run it.
+//
+//go:noinline
+func (sim *Simulator) sweepPGS(c *pgsCall) {
+	w, dt := &sim.ws.pgs, sim.cfg.DT
 	p, res := c.p, c.res
 	sim.warmStart(p, c.q, dt)
 	iters, converged := w.sweeps(sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, sim.meanInertia*max(1, float64(sim.Model.NV)))
 	w.finish(p, dt, res)
 	w.stats(p, res, iters, converged)
-	return true, nil
 }
 
 // pgsSetup sets the dual problem of MuJoCo's rows in sim.ws.pgs for c.p
@@ -195,15 +206,12 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 	p, vs := c.p, c.vs
 	w := &sim.ws.pgs
 	w.contactOrder(c.pairs, sim.Model, c.kin)
-	dt := sim.cfg.DT
-	if !w.order(p, c.blocks, len(c.pairs), newton && sim.cfg.Contact.NoSlipIterations <= 0, dt) {
+	dt, noslip := sim.cfg.DT, sim.cfg.Contact.NoSlipIterations > 0
+	if !w.order(p, c.blocks, len(c.pairs), newton && !noslip, dt) {
 		return false, nil
 	}
 	if err := sim.pgsFactor(p); err != nil {
 		return true, err
-	}
-	if !newton {
-		w.delassus(p)
 	}
 	// efc_b = J qacc_smooth − aref, and aref = (v̂ − J v_s)/δt.
 	if len(w.x) != p.NV || len(w.jvs) != p.NR { // sized together, here alone
@@ -213,20 +221,37 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 	for i := range x {
 		x[i] = (p.VStar[i] - vs[i]) / dt
 	}
+	if newton && !noslip && !MuJoCoSparse(p.NV) { // dense Newton (the robots'): J's blocks in place, J v_s
+		w.jac.buildWhole(p, vs, w.jvs) // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b
+		return true, nil
+	}
+	w.dualSetup(p, vs, dt, newton, noslip)
+	return true, nil
+}
+
+// dualSetup is pgsSetup's part for the sparse path, PGS and noslip: J's
+// non-zeros (or blocks) and J v_s, AR (delassus, PGS alone; it reads
+// neither), efc_b where PGS or noslip read it (setB) and PGS's folded
+// rows (foldFixed; Newton's go into qacc_smooth, newtonSmooth). Out of
+// line: dense Newton without noslip, the robots' solve, runs none of it.
+//
+//go:noinline
+func (w *pgsWork) dualSetup(p *solver.Problem, vs []float64, dt float64, newton, noslip bool) {
 	if MuJoCoSparse(p.NV) {
 		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
 	} else {
 		w.jac.buildWhole(p, vs, w.jvs) // J's blocks in place, J v_s
 	}
-	if newton && sim.cfg.Contact.NoSlipIterations <= 0 {
-		return true, nil // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b, which PGS and noslip read
+	if !newton {
+		w.delassus(p)
+	}
+	if newton && !noslip {
+		return
 	}
 	w.setB(p, dt)
-	if newton {
-		return true, nil // the fixed rows go into qacc_smooth (newtonSmooth)
+	if !newton {
+		w.foldFixed(dt)
 	}
-	w.foldFixed(dt)
-	return true, nil
 }
 
 // sizeDynamics sizes pgsSetup's scratch for p's velocities and rows, and
@@ -657,23 +682,35 @@ func dot4(a, b []float64) float64 {
 // qacc = qacc_smooth + M⁻¹ Jᵀ f), and J v (constraintVelocities).
 func (w *pgsWork) finish(p *solver.Problem, dt float64, res *solver.Result) {
 	w.setGamma(p, w.f, dt, res)
-	res.V = solver.Resize(res.V, p.NV)
 	w.dualV(p, w.x, res)
 	w.constraintVelocities(res, p.NR)
 }
 
 // setGamma sets res.Gamma (p.NR rows) to γ = δt f on each of MuJoCo's
 // rows (f in w.perm's order), the fixed rows' their impulse (fixedGamma),
-// zero elsewhere.
+// zero elsewhere, and gives res.V its length p.NV (the solve's v, which
+// its caller sets next).
 func (w *pgsWork) setGamma(p *solver.Problem, f []float64, dt float64, res *solver.Result) {
-	res.Gamma = solver.Resize(res.Gamma, p.NR)
-	clear(res.Gamma)
+	if len(res.Gamma) != p.NR || len(res.V) != p.NV {
+		sizeResult(res, p.NR, p.NV)
+	}
+	gamma := res.Gamma
+	clear(gamma)
 	for k, row := range w.perm {
-		res.Gamma[row] = dt * f[k]
+		gamma[row] = dt * f[k]
 	}
 	if len(w.fixed) != 0 {
 		w.fixedGamma(p, res.Gamma)
 	}
+}
+
+// sizeResult sizes res.Gamma to nr rows and res.V to nv velocities
+// (setGamma; out of line: the sizes change on few steps).
+//
+//go:noinline
+func sizeResult(res *solver.Result, nr, nv int) {
+	res.Gamma = solver.Resize(res.Gamma, nr)
+	res.V = solver.Resize(res.V, nv)
 }
 
 // fixedGamma sets the explicit actuators' fixed rows of gamma to their
@@ -734,7 +771,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if w.stage {
 		return
 	}
-	chk := 0.0 // Σ (γ_r − γ_r): +0 while every γ_r is finite, NaN after one is not (momentumError)
+	chk := 0.0 // Σ (γ_r − γ_r): +0 while every γ_r is finite, NaN after one is not
 	for i := range p.Constraints {
 		c := &p.Constraints[i]
 		if c.Kind != solver.Interval {
@@ -746,7 +783,46 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		w.gv[c.Row] = g
 		chk += g - g
 	}
-	st.MomentumError = w.momentumError(p, res.V, w.gv, chk)
+	// e_m as solver.ResidualScratch.Momentum gives it (SAP eq. 32) at
+	// (v, γ), to the bit, for the problem whose J w.jac holds (pgsSetup
+	// built it from p before every solve that reports stats): Jᵀγ by
+	// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their
+	// products, ±0, to sums that start at +0 and so are never −0), and
+	// A(v − v*) and A v in one pass over each clique's block of A
+	// (products), each row's two sums from +0 in column order as
+	// linalg.MulVec forms them. A γ that is not finite takes Momentum
+	// itself (there, a zero of J times ±Inf is NaN). In line here: as a
+	// function of its own its call and frame were a hot line.
+	if chk != 0 {
+		st.MomentumError = w.momentumNonFinite(p, res.V)
+		return
+	}
+	nv, m, v := p.NV, &w.em, res.V // sized by pgsSetup (sizeDynamics)
+	m.products(p, v[:nv])
+	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
+	w.jac.mulT(w.gv, jc, nv)
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i, mi := range p.MDiag[:nv] {
+		d := 1 / math.Sqrt(mi)
+		g := d * (r[i] - jc[i])
+		gn += g * g
+		pn += d * av[i] * d * av[i]
+		jn += d * jc[i] * d * jc[i]
+	}
+	if gn > 0 {
+		st.MomentumError = math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+		return
+	}
+	st.MomentumError = 0
+}
+
+// momentumNonFinite is stats' e_m for a γ (w.gv) that is not finite:
+// solver.ResidualScratch.Momentum itself (out of line).
+//
+//go:noinline
+func (w *pgsWork) momentumNonFinite(p *solver.Problem, v []float64) float64 {
+	em, _, _, _ := w.scr.Momentum(p, v, w.gv)
+	return em
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
@@ -771,40 +847,8 @@ func finiteCheck(x []float64) float64 {
 	return chk
 }
 
-// momentumError is the e_m of solver.ResidualScratch.Momentum (SAP eq. 32)
-// at (v, γ), to the bit, for the problem whose J w.jac holds (pgsSetup
-// built it from p before every solve that reports stats): Jᵀγ by
-// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their products,
-// ±0, to sums that start at +0 and so are never −0), and A(v − v*) and A v
-// in one pass over each clique's block of A, each row's two sums from +0
-// in column order as linalg.MulVec forms them. A γ that is not finite
-// takes Momentum itself (there, a zero of J times ±Inf is NaN): chk is
-// finiteCheck(gamma[:p.NR]), which stats sums as it sets γ.
-func (w *pgsWork) momentumError(p *solver.Problem, v, gamma []float64, chk float64) float64 {
-	if chk != 0 {
-		em, _, _, _ := w.scr.Momentum(p, v, gamma)
-		return em
-	}
-	nv, m := p.NV, &w.em // sized by pgsSetup (sizeDynamics)
-	m.products(p, v[:nv])
-	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
-	w.jac.mulT(gamma, jc, nv)
-	gn, pn, jn := 0.0, 0.0, 0.0
-	for i, mi := range p.MDiag[:nv] {
-		d := 1 / math.Sqrt(mi)
-		g := d * (r[i] - jc[i])
-		gn += g * g
-		pn += d * av[i] * d * av[i]
-		jn += d * jc[i] * d * jc[i]
-	}
-	if gn > 0 {
-		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
-	}
-	return 0
-}
-
 // products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
-// of p's cliques (momentumError; len(v) = p.NV, the length the scratch
+// of p's cliques (stats' e_m; len(v) = p.NV, the length the scratch
 // was sized to), each row's two sums from +0 in column order
 // (linalg.MulVec's bits), rows two at a time reading x and v once for the
 // four sums, an odd clique's last row paired with itself (one loop, no
@@ -862,7 +906,8 @@ func (sim *Simulator) initPGS() {
 // configured solver. Its rows are made at vs, at the step's start (q0) or,
 // with stage, at an rk4 stage's point (the workspace's q^θ).
 func (sim *Simulator) solvePyramidProblem(pw *pyramidWork, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, stage bool) error {
-	c := pgsCall{p: &pw.p, blocks: pw.blocks, pairs: pairs, kin: kin, q: sim.stagePoint(stage), vs: vs, res: &pw.res}
+	var c pgsCall // set field by field: a literal was built in a temporary and copied (15 words)
+	c.p, c.blocks, c.pairs, c.kin, c.q, c.vs, c.res = &pw.p, pw.blocks, pairs, kin, sim.stagePoint(stage), vs, &pw.res
 	ok, err := sim.tryPGS(&c)
 	if err != nil {
 		return err
@@ -918,7 +963,8 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 	if !pgs && !noslip {
 		return false, nil
 	}
-	c := pgsCall{p: p, blocks: sim.ws.pgs.identBlocks(len(p.Constraints)), kin: kin, q: sim.stagePoint(stage), vs: vs, res: res}
+	var c pgsCall // field by field, as solvePyramidProblem's
+	c.p, c.blocks, c.kin, c.q, c.vs, c.res = p, sim.ws.pgs.identBlocks(len(p.Constraints)), kin, sim.stagePoint(stage), vs, res
 	ok := false
 	if pgs {
 		var err error
