@@ -1019,17 +1019,49 @@ func (sim *Simulator) keepSolveWarm(q, v, vs []float64) {
 
 // keepDiffWarm keeps (v − vs)/δt, turned to MuJoCo's coordinates at q,
 // as the next warm start (keepSolveWarm; out of line: a Newton step keeps
-// its qacc as found).
+// its qacc as found). It is keepWarm of that acceleration, written in the
+// warm start's own buffer and turned there (angularTurns.blocks, when the
+// model has quaternions): no scratch copy, no second copy (point_mass, a
+// step without rows: keepDiffWarm, angularTurns.local and the copies were
+// 14 hot lines). When keepWarm would not keep it (no PGS, or noslip's
+// pending acceleration) that is keepWarm's to do (keepPendingWarm).
 //
 //go:noinline
 func (sim *Simulator) keepDiffWarm(q, v, vs []float64) {
-	w := &sim.ws.pgs
-	w.y = solver.Resize(w.y, len(v))
-	for i := range v {
-		w.y[i] = (v[i] - vs[i]) / sim.cfg.DT
+	if sim.cfg.Contact.PGSIterations <= 0 || sim.ws.noslip.pending {
+		sim.keepPendingWarm()
+		return
 	}
-	sim.ws.mj.turns.local(sim.Model, q, w.y[:len(v)], w.y[:len(v)])
-	sim.keepWarm(w.y[:len(v)])
+	ws := &sim.pgsWarm
+	if len(ws.qacc) != len(v) {
+		ws.size(len(v))
+	}
+	a, dt := ws.qacc, sim.cfg.DT
+	vs = vs[:len(a)]
+	for i, vi := range v[:len(a)] {
+		a[i] = (vi - vs[i]) / dt
+	}
+	if m := sim.Model; m.NQ != m.NV {
+		sim.ws.mj.turns.blocks(m, q, a, a, true)
+	}
+	ws.set = true
+}
+
+// keepPendingWarm is keepWarm for keepDiffWarm when keepWarm does not
+// read its argument: no PGS (nothing kept), or noslip's pending
+// acceleration kept (out of line, as the rarely taken part).
+//
+//go:noinline
+func (sim *Simulator) keepPendingWarm() {
+	sim.keepWarm(nil)
+}
+
+// size gives the warm start n zeroed entries (out of line: the warm
+// start's length changes only with the model).
+//
+//go:noinline
+func (ws *pgsWarm) size(n int) {
+	ws.qacc = make([]float64, n)
 }
 
 // keepEulerWarm keeps a mujoco-euler step's acceleration as the next warm
@@ -1045,7 +1077,10 @@ func (sim *Simulator) keepEulerWarm() {
 	if m := sim.scheme.Method; m != MuJoCoEulerRule && m != RungeKutta4 && m != MuJoCoImplicitRule {
 		return
 	}
-	if !sim.keepNewtonWarm(w.result.V) {
+	// A step without a Newton solve since the last keep (nw.fresh false:
+	// a direct step, point_mass's every step) does not call keepNewtonWarm,
+	// which would only clear fresh again.
+	if !w.mjnewton.fresh || !sim.keepNewtonWarm(w.result.V) {
 		sim.keepDiffWarm(w.q0, w.result.V, w.v0)
 	}
 }
