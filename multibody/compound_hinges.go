@@ -35,10 +35,11 @@ func hingesOf(j *Joint) bool {
 // (TestKin10HingesMatchCompound).
 func (ws *Workspace) walkHinges(j *Joint, fr *jointFrames, q []float64) {
 	f := &ws.walk
-	axes := ws.axes[fr.part0 : int(fr.part0)+len(j.Parts)]
+	parts := j.Parts[:min(len(j.Parts), MaxCompoundDOF)] // all (hingesOf), a bound for the arrays
+	axes, q := ws.axes[fr.part0:int(fr.part0)+len(parts)], q[:len(parts)]
 	R, P := spatial.QuatIdentity(), vec3{}
-	for k := range j.Parts {
-		p := &j.Parts[k]
+	for k := range parts {
+		p := &parts[k]
 		f.rot[k], f.origin[k] = R, P.array()
 		pos := vecOf(&p.Pos)
 		a := rotateVec(&R, pos).add(P) // x.Apply(p.Pos)
@@ -58,17 +59,19 @@ func (ws *Workspace) walkHinges(j *Joint, fr *jointFrames, q []float64) {
 // (TestKin10HingesMatchCompound).
 func (j *Joint) hingesSubspace(f *compoundWalk, v []float64, w, l *[6]spatial.Vec3) (sw, sl vec3) {
 	xm := vecOf(&f.xm.P)
-	n := len(j.Parts)
+	parts := j.Parts[:min(len(j.Parts), MaxCompoundDOF)] // all (hingesOf), a bound for the arrays
+	n := len(parts)
 	for k := range n {
-		wk := rotateVec(&f.rot[k], vecOf(&j.Parts[k].Axis))
+		wk := rotateVec(&f.rot[k], vecOf(&parts[k].Axis))
 		wk.store(&w[k])
 		wk.cross(xm.sub(vecOf(&f.anchor[k]))).store(&l[k])
 	}
 	if v == nil {
 		return sw, sl
 	}
+	v = v[:n]
 	// Forward pass: Ω and the origin velocity u of each part's frame.
-	var wdot, cdot [MaxCompoundDOF]vec3
+	wdot, cdot := &f.wdot, &f.cdot
 	var omega, u vec3
 	for k := range n {
 		next := xm // origin of the frame after part k
