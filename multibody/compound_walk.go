@@ -123,7 +123,12 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 		return
 	}
 	if !j.slides {
-		R = R.Mul(ws.axes[int(fr.part0)+n].turn(q[n] - j.Parts[n].Ref))
+		r := spatial.QuatIdentity() // partAxis.turn in line: the planar robots' hot walk
+		if a := &ws.axes[int(fr.part0)+n]; !a.zero {
+			s, c := math.Sincos((q[n] - j.Parts[n].Ref) / 2)
+			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
+		}
+		R = R.Mul(r)
 	}
 	xm := &ws.walk.xm // field by field, not through a temporary Pose
 	xm.R, xm.P[0], xm.P[1], xm.P[2] = R, P.x, P.y, P.z
