@@ -83,6 +83,9 @@ type compoundWalk struct {
 	rot            [MaxCompoundDOF]spatial.Quat
 	anchor, origin [MaxCompoundDOF]spatial.Vec3
 	xm             spatial.Pose
+	// hingesSubspace's scratch: each part's ẇ and anchor velocity ċ (not
+	// zeroed on the stack at every call).
+	wdot, cdot [MaxCompoundDOF]vec3
 }
 
 // walk sets f to j's frames at coordinates q (compoundFrames).

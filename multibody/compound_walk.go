@@ -16,11 +16,11 @@ type partAxis struct {
 
 // partAxes reads the unit axes of every compound joint's parts into one
 // slice and sets each compound body's jointFrames.part0 (its first part's
-// index there) and rotsAtOrigin. cols holds, at the same indices, the
-// column l = rotateVec(1, a) in F of each part of a compound of slides
-// alone: compoundColumns' l for such a joint, whose every part follows
-// the identity rotation, made once (Workspace.slideAxes); a prismatic
-// joint's Axis is there too, at its part0 (its partAxis unused).
+// index there), rotsAtOrigin, oneTurn and hinges. cols holds, at the same
+// indices, the column l = rotateVec(1, a) in F of each part of a compound
+// of slides alone: compoundColumns' l for such a joint, whose every part
+// follows the identity rotation, made once (Workspace.slideAxes); a
+// prismatic joint's Axis is there too, at its part0 (its partAxis unused).
 func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3) {
 	for b := range m.Bodies {
 		j := &m.Bodies[b].Joint
@@ -48,6 +48,7 @@ func partAxes(m *Model, fr []jointFrames) (axes []partAxis, cols []spatial.Vec3)
 		fr[b].rotsAtOrigin = fr[b].rotsAtOrigin && len(j.Parts) <= MaxCompoundDOF
 		last := len(j.Parts) - 1
 		fr[b].oneTurn = fr[b].rotsAtOrigin && j.Parts[last].Type == JointRevolute && !j.Parts[max(last-1, 0)].Type.turns()
+		fr[b].hinges = !fr[b].rotsAtOrigin && hingesOf(j)
 	}
 	return axes, cols
 }
@@ -77,17 +78,16 @@ func (ws *Workspace) walkRotations(j *Joint, fr *jointFrames, q []float64) {
 		p := &j.Parts[k]
 		f.rot[k], f.anchor[k], f.origin[k] = R, P.array(), P.array()
 		r := spatial.QuatIdentity() // the part's rotation (one Mul below)
-		switch a := &axes[k]; {
-		case p.Type == JointPrismatic: // R is the identity
+		switch p.Type {
+		case JointPrismatic: // R is the identity
 			P = P.add(rotateVec(&R, vecOf(&p.Axis).scale(q[qi]-p.Ref)))
 			qi++
 			continue
-		case p.Type == JointBall:
+		case JointBall:
 			r = jointQuat(q[qi:])
 			qi += 3
-		case !a.zero:
-			s, c := math.Sincos((q[qi] - p.Ref) / 2)
-			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
+		default:
+			r = axes[k].turn(q[qi] - p.Ref)
 		}
 		R = R.Mul(r)
 		qi++
@@ -123,7 +123,7 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 		return
 	}
 	if !j.slides {
-		r := spatial.QuatIdentity()
+		r := spatial.QuatIdentity() // partAxis.turn in line: the planar robots' hot walk
 		if a := &ws.axes[int(fr.part0)+n]; !a.zero {
 			s, c := math.Sincos((q[n] - j.Parts[n].Ref) / 2)
 			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}

@@ -23,6 +23,7 @@ type jointFrames struct {
 	// parts are all rotations through the origin (walkRotations).
 	rotsAtOrigin bool
 	oneTurn      bool // rotsAtOrigin with one revolute part, the last, after slides (planarSubspace)
+	hinges       bool // revolute parts alone, not rotsAtOrigin (walkHinges, hingesSubspace)
 	// bare: the step reads no part's frames of walkRotations (a planar
 	// root, which reads them only where planarHolds fails, and a compound
 	// of slides alone, which slide moves): bareWalk makes xm alone.
@@ -171,6 +172,9 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 		return &ws.walk.xm
 	case j.Type == JointCompound && fr.rotsAtOrigin:
 		ws.walkRotations(j, fr, q) // kept for the joint's subspace (Workspace.joint)
+		return &ws.walk.xm
+	case j.Type == JointCompound && fr.hinges:
+		ws.walkHinges(j, fr, q) // kept for hingesSubspace (Workspace.joint)
 		return &ws.walk.xm
 	case j.Type == JointCompound:
 		ws.walk.walk(j, q)

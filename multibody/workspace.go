@@ -372,6 +372,8 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 		sw, sl = body.Joint.planarSubspace(&ws.walk, vj, cw, cl) // Ṡv = 0 after slides
 	case body.Joint.Type == JointCompound && ws.fr[b].rotsAtOrigin:
 		sw, sl = body.Joint.rotsSubspace(&ws.walk, vj, cw, cl) // walkRotations' frames
+	case body.Joint.Type == JointCompound && ws.fr[b].hinges:
+		sw, sl = body.Joint.hingesSubspace(&ws.walk, vj, cw, cl) // walkHinges' frames
 	case body.Joint.Type == JointCompound:
 		sw, sl = body.Joint.compoundSubspaceAt(&ws.walk, vj, cw, cl) // the parts as frames walked them
 	default:
