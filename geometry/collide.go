@@ -222,9 +222,13 @@ type ordered uint8
 
 const (
 	noContacts ordered = iota // two half-spaces, or a half-space and a height field
-	halfSpaceWithSphere
-	halfSpaceWithBox
+	// The robots' pairs and a box on a plane first: collide's jump table
+	// places its cases in the order of these values, so that the cases a
+	// robot's step runs share the lines after the dispatch.
 	halfSpaceWithCapsule
+	capsuleWithCapsule
+	halfSpaceWithBox
+	halfSpaceWithSphere
 	halfSpaceWithCylinder
 	halfSpaceWithEllipsoid
 	halfSpaceWithHull
@@ -235,7 +239,6 @@ const (
 	boxWithCapsule
 	boxWithCylinder
 	polytopes
-	capsuleWithCapsule
 	convexPair
 )
 
