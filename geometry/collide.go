@@ -134,10 +134,10 @@ func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
 	if !a.ok || !b.ok {
 		return out
 	}
-	if p.order == kindsDecreasing || p.order == kindsEqual && swapPoses(&a.x, &b.x, &a.s, &b.s) {
-		return collideSwapped(p.f, a, b, margin, out)
+	if p.order == kindsIncreasing || p.order == kindsEqual && !swapPoses(&a.x, &b.x, &a.s, &b.s) {
+		return p.f.collide(&a.posed, &b.posed, margin, out)
 	}
-	return p.f.collide(&a.posed, &b.posed, margin, out)
+	return collideSwapped(p.f, a, b, margin, out)
 }
 
 // collideWith collides a and b with f, the collider of their kinds in
