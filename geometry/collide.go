@@ -124,7 +124,9 @@ func PairFor(ka, kb Kind) Pair {
 }
 
 // Collide is CollidePosed(a, b, margin, out) for a and b of the kinds p
-// was made for (PairFor), with the same contacts to the bit.
+// was made for (PairFor), with the same contacts to the bit: collideWith's
+// order, known for two kinds (kindOrder) and swapPoses' for two shapes of
+// one kind, tested here.
 func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
 	if !p.set {
 		return CollidePosed(a, b, margin, out)
@@ -132,13 +134,10 @@ func (p Pair) Collide(a, b *Posed, margin float64, out []Contact) []Contact {
 	if !a.ok || !b.ok {
 		return out
 	}
-	switch p.order {
-	case kindsIncreasing: // swapOrder's false for kinds in increasing order
+	if p.order == kindsIncreasing || p.order == kindsEqual && !swapPoses(&a.x, &b.x, &a.s, &b.s) {
 		return p.f.collide(&a.posed, &b.posed, margin, out)
-	case kindsDecreasing:
-		return collideSwapped(p.f, a, b, margin, out)
 	}
-	return collideWith(p.f, a, b, margin, out)
+	return collideSwapped(p.f, a, b, margin, out)
 }
 
 // collideWith collides a and b with f, the collider of their kinds in
@@ -172,15 +171,22 @@ func swapOrder(a *Shape, xa *spatial.Pose, b *Shape, xb *spatial.Pose) bool {
 	if a.Kind != b.Kind {
 		return a.Kind > b.Kind
 	}
-	d := xb.P.Sub(xa.P)
-	k := 0
-	for i := 1; i < 3; i++ {
-		if math.Abs(d[i]) > math.Abs(d[k]) {
-			k = i
-		}
+	return swapPoses(xa, xb, a, b)
+}
+
+// swapPoses is swapOrder for shapes a at xa and b at xb of one kind.
+func swapPoses(xa, xb *spatial.Pose, a, b *Shape) bool {
+	p, q := &xa.P, &xb.P // d = q − p in scalars, read in place
+	d0, d1, d2 := q[0]-p[0], q[1]-p[1], q[2]-p[2]
+	m := d0 // d[k] for k the first axis of largest |d[k]|
+	if math.Abs(d1) > math.Abs(m) {
+		m = d1
 	}
-	if d[k] != 0 {
-		return d[k] < 0
+	if math.Abs(d2) > math.Abs(m) {
+		m = d2
+	}
+	if m != 0 {
+		return m < 0
 	}
 	return swapCoincident(a, xa, b, xb)
 }
@@ -216,9 +222,13 @@ type ordered uint8
 
 const (
 	noContacts ordered = iota // two half-spaces, or a half-space and a height field
-	halfSpaceWithSphere
-	halfSpaceWithBox
+	// The robots' pairs and a box on a plane first: collide's jump table
+	// places its cases in the order of these values, so that the cases a
+	// robot's step runs share the lines after the dispatch.
 	halfSpaceWithCapsule
+	capsuleWithCapsule
+	halfSpaceWithBox
+	halfSpaceWithSphere
 	halfSpaceWithCylinder
 	halfSpaceWithEllipsoid
 	halfSpaceWithHull
@@ -229,7 +239,6 @@ const (
 	boxWithCapsule
 	boxWithCylinder
 	polytopes
-	capsuleWithCapsule
 	convexPair
 )
 

@@ -809,11 +809,12 @@ func (sim *Simulator) collidePair(c *collider, i, j int, slack float64, out []ge
 // moved there (geometry.Posed.Move) at the first call after the pose
 // changed; its shape was set once (fixedPoses).
 func (c *collider) posedAt(i int) *geometry.Posed {
-	if mb := &c.moved[i]; !mb.posed {
-		c.posed[i].Move(&c.poses[i]) // its shape set once (fixedPoses)
+	p, mb := &c.posed[i], &c.moved[i] // each indexed once
+	if !mb.posed {
+		p.Move(&c.poses[i]) // its shape set once (fixedPoses)
 		mb.posed = true
 	}
-	return &c.posed[i]
+	return p
 }
 
 // pairSlack returns the narrow phase's margin for geometries i and j:
