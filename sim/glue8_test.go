@@ -8,7 +8,7 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// TestSqNormIsDot checks that sqNorm, which curvatureError reads ω with in
+// TestSqNormIsDot checks that dot3(a, a), which curvatureError reads ω with in
 // place, gives spatial.Vec3.Dot's a·a to the bit, on random vectors and on
 // awkward entries (±0, subnormals, huge values that overflow, ±Inf, NaN).
 func TestSqNormIsDot(t *testing.T) {
@@ -23,9 +23,9 @@ func TestSqNormIsDot(t *testing.T) {
 				a[i] = r.NormFloat64() * math.Pow(10, float64(r.Intn(40)-20))
 			}
 		}
-		got, want := sqNorm(&a), a.Dot(a)
+		got, want := dot3(&a, &a), a.Dot(a)
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("sqNorm(%v) = %v (%#x), Dot %v (%#x)", a, got, math.Float64bits(got), want, math.Float64bits(want))
+			t.Fatalf("dot3(%v, itself) = %v (%#x), Dot %v (%#x)", a, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
 	}
 }

@@ -95,22 +95,18 @@ func (sim *Simulator) curvatureError(g, b int) float64 {
 	}
 	ct := &sim.ws.curv[g]
 	w, _ := sim.ws.kin0.VelocityOf(b) // in place: a Vec3 is copied through the stack
-	ww := sqNorm(w)
+	ww := dot3(w, w)
 	wp := ww // ‖ω⊥‖² = ‖ω‖²
 	switch ct.surf {
 	case surfNone:
 		wp = 0 // ω⊥ = 0: 0·0 + 0·0 + 0·0 is +0
 	case surfOffAxis:
 		p := sim.offAxis(g, b, *w)
-		wp = sqNorm(&p)
+		wp = dot3(&p, &p)
 	}
 	dt := sim.cfg.DT
 	return dt * dt / 2 * (ct.d*ww + ct.rho*wp)
 }
-
-// sqNorm returns a·a as spatial.Vec3.Dot gives it, to the bit, reading a
-// in place.
-func sqNorm(a *spatial.Vec3) float64 { return a[0]*a[0] + a[1]*a[1] + a[2]*a[2] }
 
 // curvTerms are a geometry's constants for curvatureError: d, its
 // centre's distance from its body's origin, ρ = reach − d, and which
