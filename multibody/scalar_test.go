@@ -70,7 +70,7 @@ func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
 }
 
 // TestCRBAColumnMatchesVectorForm: the mass matrices of random forests of
-// every joint type, whose columns crbaColumn computes on scalars, have the
+// every joint type, whose columns crbaColumns computes on scalars, have the
 // bits of the Vec3 form it replaced (crbaColumnVec below).
 func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
@@ -113,7 +113,7 @@ func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 	}
 }
 
-// crbaColumnVec is crbaColumn in the Vec3 form it had.
+// crbaColumnVec is a column of crbaColumns in the Vec3 form it had.
 func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 	m, n := ws.m, tr.NV
 	W, L := ws.col[c].w, ws.col[c].l

@@ -146,7 +146,7 @@ type bodyRot struct {
 	R spatial.Mat3
 }
 
-// bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
+// bodyTop is what the dynamics passes (rnea, crbaColumns) read of a body
 // for every body and ancestor they visit: its tree (−1: welded to the
 // world), its joint's parent, first velocity and velocity count, kept
 // small and together instead of read from the Body.
