@@ -28,13 +28,17 @@ func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
 func (ws *Workspace) MassMatrix(t int, out []float64) {
 	m := ws.m
 	tr := &m.Trees[t]
-	// The composite inertias start as the bodies' own; the slices in
-	// locals, so that the stores do not make Go reload them.
-	bodies, xs, kin, ic := m.Bodies, ws.x, ws.kin, ws.ic
-	cm, cx, ci := ws.cm[:len(bodies)], ws.cx[:len(bodies)], ws.ci[:len(bodies)]
+	// The composite inertias start as the bodies' own, as the last Update
+	// left them (the mass is kin's, beside its centre of mass, not the
+	// Body's: one slice fewer); the slices in locals of one length, so
+	// that the stores do not make Go reload them.
+	kin := ws.kin
+	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
+	cm, cx, ci := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
 	for _, b := range tr.Bodies {
-		x, c := &xs[b].P, &kin[b].com
-		cm[b] = bodies[b].Inertia.Mass
+		k, x := &kin[b], &xs[b].P
+		c := &k.com
+		cm[b] = k.m
 		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
 		ci[b] = ic[b]
 	}
