@@ -28,13 +28,17 @@ func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
 func (ws *Workspace) MassMatrix(t int, out []float64) {
 	m := ws.m
 	tr := &m.Trees[t]
-	// The composite inertias start as the bodies' own; the slices in
-	// locals, so that the stores do not make Go reload them.
-	bodies, xs, kin, ic := m.Bodies, ws.x, ws.kin, ws.ic
-	cm, cx, ci := ws.cm[:len(bodies)], ws.cx[:len(bodies)], ws.ci[:len(bodies)]
+	// The composite inertias start as the bodies' own, as the last Update
+	// left them (the mass is kin's, beside its centre of mass, not the
+	// Body's: one slice fewer); the slices in locals of one length, so
+	// that the stores do not make Go reload them.
+	kin := ws.kin
+	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
+	cm, cx, ci := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
 	for _, b := range tr.Bodies {
-		x, c := &xs[b].P, &kin[b].com
-		cm[b] = bodies[b].Inertia.Mass
+		k, x := &kin[b], &xs[b].P
+		c := &k.com
+		cm[b] = k.m
 		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
 		ci[b] = ic[b]
 	}
@@ -46,22 +50,65 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 	}
 }
 
-// crbaColumns fills M by crbaColumn from the leaves to the root, adding
-// each body's composite inertia to its parent's, and each joint's
+// crbaColumns fills M from the leaves to the root, column by column,
+// adding each body's composite inertia to its parent's, and each joint's
 // armature to its diagonal entries once their columns are written (no
 // later column writes M[c][c], so this is the sum a pass over the bodies
 // after the columns made). M must be cleared first: the entries of two
 // velocities on different branches are not written.
+//
+// Column c of body b is S_jᵀ (N, F) for the velocities j of b up to c and
+// of b's ancestors, with F = I^c S_c (linear momentum) and N the angular
+// momentum about x_b, moved to each parent's origin by the lever
+// (kin.lev) on the way up. On scalars, the products and sums of the Vec3
+// form in the same order (TestCRBAColumnMatchesVectorForm): Go keeps a
+// Vec3 in memory. The columns are made here, not by a call for each (as
+// crbaColumn did until the 165th pass): the workspace's slices and the
+// body's cc, mass and inertia are read once a body, and the stores into
+// out do not make Go reload them.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
+	col, top, kin := ws.col, ws.top, ws.kin
+	kin = kin[:len(top)] // one length: top[a]'s check covers kin[a]
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
-		top := &ws.top[b]
-		for c := int(top.voff); c < int(top.voff)+int(top.nv); c++ {
-			ws.crbaColumn(tr, b, c, out)
-			out[(c-off)*(n+1)] += arm[c] // the joint's DOFArmature, kept (dofArmatures)
+		tb := top[b] // a copy: registers, not reloaded after each store
+		x, cx := &ws.x[b].P, &ws.cx[b]
+		c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
+		cm, ci := ws.cm[b], &ws.ci[b]
+		for c := int(tb.voff); c < int(tb.voff)+int(tb.nv); c++ {
+			W, L := &col[c].w, &col[c].l
+			t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
+			f0, f1, f2 := cm*(L[0]+t0), cm*(L[1]+t1), cm*(L[2]+t2) // F = I^c S_c
+			n0, n1, n2 := mulVec(ci, W[0], W[1], W[2])
+			t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
+			n0, n1, n2 = n0+t0, n1+t1, n2+t2 // N about x_b
+			s := c - off
+			row := out[s*n : s*n+n] // row s; column s is out[r*n+s]
+			// Body b's own velocities after c are left out: M[j][c] and
+			// M[c][j] for such a j are written again by column j, made
+			// after c, so the matrix keeps the bits of writing them here.
+			tp, lo, hi := tb, int(tb.voff), c+1
+			for a := b; ; {
+				for j := lo; j < hi; j++ {
+					cw, cl := &col[j].w, &col[j].l
+					e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
+					r := j - off
+					out[r*n+s], row[r] = e, e
+				}
+				if tp.parent < 0 {
+					break
+				}
+				l := &kin[a].lev // N about the parent's origin, then its velocities
+				t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
+				n0, n1, n2 = n0+t0, n1+t1, n2+t2
+				a = int(tp.parent)
+				tp = top[a]
+				lo, hi = int(tp.voff), int(tp.voff)+int(tp.nv)
+			}
+			row[s] += arm[c] // the joint's DOFArmature, kept (dofArmatures)
 		}
-		if p := int(top.parent); p >= 0 {
+		if p := int(tb.parent); p >= 0 {
 			ws.combine(p, b)
 		}
 	}
@@ -97,49 +144,6 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 			out[j*6+c], out[c*6+j] = e[j], e[j]
 		}
 		out[c*7] += arm
-	}
-}
-
-// crbaColumn fills column (and row) c of M from body b's composite inertia.
-func (ws *Workspace) crbaColumn(tr *Tree, b, c int, out []float64) {
-	// On scalars, the products and sums of the Vec3 form in the same order
-	// (TestCRBAColumnMatchesVectorForm): Go keeps a Vec3 in memory. The
-	// workspace's slices are read into locals once: the stores into out
-	// would otherwise make Go load them again at every entry.
-	n, off := tr.NV, tr.VOffset
-	col, top, kin := ws.col, ws.top, ws.kin
-	kin = kin[:len(top)] // one length: top[a]'s check covers kin[a]
-	W, L, x, cx := &col[c].w, &col[c].l, &ws.x[b].P, &ws.cx[b]
-	c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
-	t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
-	cm := ws.cm[b]
-	f0, f1, f2 := cm*(L[0]+t0), cm*(L[1]+t1), cm*(L[2]+t2) // F = I^c S_c: linear momentum
-	n0, n1, n2 := mulVec(&ws.ci[b], W[0], W[1], W[2])
-	t0, t1, t2 = cross(c0, c1, c2, f0, f1, f2)
-	n0, n1, n2 = n0+t0, n1+t1, n2+t2 // angular momentum about x_b
-	s := c - off
-	row := out[s*n : s*n+n] // row s; column s is out[r*n+s]
-	// Body b's own velocities after c are left out: M[j][c] and M[c][j]
-	// for such a j are written again by column j, which crbaColumns fills
-	// after c, so the matrix keeps the bits of writing them here.
-	tp := top[b] // a copy: registers, not reloaded after each store
-	lo, hi := int(tp.voff), c+1
-	for a := b; ; {
-		for j := lo; j < hi; j++ {
-			cw, cl := &col[j].w, &col[j].l
-			e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
-			r := j - off
-			out[r*n+s], row[r] = e, e
-		}
-		if tp.parent < 0 {
-			return
-		}
-		l := &kin[a].lev // the momentum about the parent's origin, then its velocities
-		t0, t1, t2 = cross(l[0], l[1], l[2], f0, f1, f2)
-		n0, n1, n2 = n0+t0, n1+t1, n2+t2
-		a = int(tp.parent)
-		tp = top[a]
-		lo, hi = int(tp.voff), int(tp.voff)+int(tp.nv)
 	}
 }
 

@@ -179,14 +179,16 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 	case j.Type == JointCompound:
 		ws.walk.walk(j, q)
 		return &ws.walk.xm
-	case j.Type != JointRevolute:
-		*mo = j.motion(q)
-	case fr.axisZero:
-		*mo = spatial.PoseIdentity()
-	default:
+	case j.Type == JointRevolute && !fr.axisZero:
 		s, c := math.Sincos((q[0] - j.Ref) / 2)
 		u := &fr.axis
 		*mo = spatial.Pose{R: spatial.Quat{W: c, X: s * u[0], Y: s * u[1], Z: s * u[2]}}
+	case j.Type == JointRevolute || j.Type == JointWeld:
+		// A zero axis, and a weld (j.motion's identity, without its
+		// call and switch: the dm stacker's and reacher's welded sites).
+		*mo = spatial.PoseIdentity()
+	default:
+		*mo = j.motion(q)
 	}
 	return mo
 }

@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -70,50 +71,57 @@ func TestRotateInertiaDiagMatchesVectorForm(t *testing.T) {
 }
 
 // TestCRBAColumnMatchesVectorForm: the mass matrices of random forests of
-// every joint type, whose columns crbaColumn computes on scalars, have the
+// every joint type, whose columns crbaColumns computes on scalars, have the
 // bits of the Vec3 form it replaced (crbaColumnVec below).
 func TestCRBAColumnMatchesVectorForm(t *testing.T) {
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
 		m, s := randomForest(rand.New(rand.NewPCG(23, uint64(jt))), jt)
 		ws := NewWorkspace(m)
 		ws.Update(s.Q, s.V)
-		for t0, tr := range m.Trees {
-			n := tr.NV
-			got, want := make([]float64, n*n), make([]float64, n*n)
-			ws.MassMatrix(t0, got)
-			// The reference: MassMatrix's passes with the Vec3 form of the columns.
+		checkMassMatrixVec(t, m, ws, fmt.Sprintf("joint type %v", jt))
+	}
+}
+
+// checkMassMatrixVec fails t unless every tree's MassMatrix at ws has the
+// bits of MassMatrix's passes made with the Vec3 form of the columns
+// (crbaColumnVec), the composite inertias from the Body's mass.
+func checkMassMatrixVec(t *testing.T, m *Model, ws *Workspace, what string) {
+	t.Helper()
+	for t0, tr := range m.Trees {
+		n := tr.NV
+		got, want := make([]float64, n*n), make([]float64, n*n)
+		ws.MassMatrix(t0, got)
+		for _, b := range tr.Bodies {
+			ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
+		}
+		if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
+			ws.crbaFreeBody(b, want) // which adds the armature
+		} else {
+			for i := len(tr.Bodies) - 1; i >= 0; i-- {
+				b := tr.Bodies[i]
+				for k := range m.Bodies[b].Joint.NV() {
+					ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
+				}
+				if p := m.Bodies[b].Joint.Parent; p >= 0 {
+					ws.combine(p, b)
+				}
+			}
 			for _, b := range tr.Bodies {
-				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
-			}
-			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && m.Bodies[b].Joint.Type == JointFree && m.Bodies[b].Joint.Parent < 0 {
-				ws.crbaFreeBody(b, want) // which adds the armature
-			} else {
-				for i := len(tr.Bodies) - 1; i >= 0; i-- {
-					b := tr.Bodies[i]
-					for k := range m.Bodies[b].Joint.NV() {
-						ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
-					}
-					if p := m.Bodies[b].Joint.Parent; p >= 0 {
-						ws.combine(p, b)
-					}
-				}
-				for _, b := range tr.Bodies {
-					for k := range m.Bodies[b].Joint.NV() {
-						r := m.Bodies[b].VOff + k - tr.VOffset
-						want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
-					}
+				for k := range m.Bodies[b].Joint.NV() {
+					r := m.Bodies[b].VOff + k - tr.VOffset
+					want[r*n+r] += m.Bodies[b].Joint.DOFArmature(k)
 				}
 			}
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("joint type %v, tree %d, entry %d: %v, Vec3 form %v", jt, t0, i, got[i], want[i])
-				}
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%s, tree %d, entry %d: %v, Vec3 form %v", what, t0, i, got[i], want[i])
 			}
 		}
 	}
 }
 
-// crbaColumnVec is crbaColumn in the Vec3 form it had.
+// crbaColumnVec is a column of crbaColumns in the Vec3 form it had.
 func (ws *Workspace) crbaColumnVec(tr *Tree, b, c int, out []float64) {
 	m, n := ws.m, tr.NV
 	W, L := ws.col[c].w, ws.col[c].l

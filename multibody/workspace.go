@@ -146,7 +146,7 @@ type bodyRot struct {
 	R spatial.Mat3
 }
 
-// bodyTop is what the dynamics passes (rnea, crbaColumn) read of a body
+// bodyTop is what the dynamics passes (rnea, crbaColumns) read of a body
 // for every body and ancestor they visit: its tree (−1: welded to the
 // world), its joint's parent, first velocity and velocity count, kept
 // small and together instead of read from the Body.
@@ -446,12 +446,14 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 	p0, p1, p2 := wp[0], wp[1], wp[2]
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
-	ws.kin[b].w = *wp
-	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kin[b].kw = spatial.Vec3{}
+	// kin[b] taken once: one bounds check, not four.
+	k := &ws.kin[b]
+	k.w = *wp
+	k.vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	k.kw = spatial.Vec3{}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kin[b].kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
+	k.kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
 }
 
 // prismatic is slide's prismatic joint, or compound of slides, on body b,
@@ -510,13 +512,15 @@ func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, wp, vp *spatial.V
 	ws.col[i].l = spatial.Vec3{c0, c1, c2}
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	ws.kin[b].w = spatial.Vec3{w0, w1, w2}
-	ws.kin[b].vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	ws.kin[b].kw = spatial.Vec3{k0, k1, k2}
+	// kin[b] taken once: one bounds check, not four.
+	k := &ws.kin[b]
+	k.w = spatial.Vec3{w0, w1, w2}
+	k.vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	k.kw = spatial.Vec3{k0, k1, k2}
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
-	ws.kin[b].kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
+	k.kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeCols is a free joint's motion subspace columns in the world,
