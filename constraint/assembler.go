@@ -593,29 +593,39 @@ func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 // the block just emitted, for the scheme of the input (Compliance.equality).
 //
 // A MuJoCo soft equality (cp.SolRef set) is MuJoCo's soft constraint at
-// the step's start whatever the scheme (Compliance.soft with J v0).
-func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+// the step's start whatever the scheme (Compliance.soft with J v0). cp is
+// taken by pointer and SAP's equality (setEqSAP) is out of line: the
+// eleven-word Compliance was copied to the stack for setEq and again for
+// each of the two calls, and the θ-method's J v* loop sat between the soft
+// row's blocks (BENCHMARKS.md, the hundred-and-sixty-fifth pass).
+func (a *Assembler) setEq(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
+	if cp.mujoco() {
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, k), g0, a.rowVelocity(c, k), c.prm.Beta, c.in.DT)
+	} else {
+		a.setEqSAP(c, row, k, cp, g0)
+	}
+	if a.null[k] {
+		c.p.VHat[row] = 0
+	}
+}
+
+// setEqSAP is setEq for a row of SAP's compliance: J v0 and J v* of row
+// k for a θ-method (θq > 0), 0 otherwise, and Compliance.equality.
+//
+//go:noinline
+func (a *Assembler) setEqSAP(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
 	jv0, jvs := 0.0, 0.0
-	if c.in.ThetaQ > 0 || cp.mujoco() {
+	if c.in.ThetaQ > 0 {
 		for b := range a.jr.N {
 			q := c.p.Cliques[a.jr.Cliques[b]]
 			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 			for i := range q.Size {
 				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
-				if c.in.ThetaQ > 0 {
-					jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
-				}
+				jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
 			}
 		}
 	}
-	if cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, k), g0, jv0, c.prm.Beta, c.in.DT)
-	} else {
-		c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
-	}
-	if a.null[k] {
-		c.p.VHat[row] = 0
-	}
+	c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
 }
 
 // add records the entry of an item. It is out of line: inlined, its

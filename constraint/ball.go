@@ -81,7 +81,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 		}
 	} else {
 		for r := range 3 {
-			a.setEq(c, row+r, r, b.Compliance, gr[r])
+			a.setEq(c, row+r, r, &b.Compliance, gr[r])
 		}
 	}
 	a.add(entry{typ: TypeBall, item: int32(i), block: int32(k), violation: g.Norm(), bound: math.Inf(1), vec: int32(vec)})
@@ -123,7 +123,7 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	a.addPoint(c, d.BodyB, xb, 0, dirs[:], 1)
 	a.addPoint(c, d.BodyA, xa, 0, dirs[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
-	a.setEq(c, row, 0, d.Compliance, g)
+	a.setEq(c, row, 0, &d.Compliance, g)
 	a.add(entry{typ: TypeDistance, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
 }
 

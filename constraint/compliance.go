@@ -105,14 +105,14 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 // (1 − 0.95)/0.95 w it does not bind).
 //
 // With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
-func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	return c.softAt(Impedance(c.SolImp, g0), w, g0, jv0, beta, dt)
 }
 
 // softAt is soft with the impedance d given: MuJoCo takes a connect's and
 // a weld's at the norm of the constraint's error over all its rows
 // (getposdim), not at each row's own.
-func (c Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
 	if c.Weight > 0 {
 		r = max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance
@@ -155,7 +155,7 @@ func (c Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
 // step. With the midpoint rule the constraint is an implicit-midpoint
 // spring: it stores and returns energy instead of dissipating it, so a
 // closed loop keeps its energy (TestFourBarEnergy).
-func (c Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vhat float64) {
+func (c *Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vhat float64) {
 	if tq == 0 || tvq == 0 {
 		return c.regularization(w, g0, beta, dt)
 	}
