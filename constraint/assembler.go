@@ -117,6 +117,7 @@ type Assembler struct {
 	null   [6]bool // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
 	// rowsOnly is the last assembly's Params.RowsOnly: add keeps no entry.
 	rowsOnly bool
+	spare    entry       // next's entry under rowsOnly, written and not kept
 	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 	vecs     []float64   // row bases of diagonalized blocks (n×n each)
 	entries  []entry     // one per Set item, in Report order
@@ -582,7 +583,7 @@ func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
 
 // setRow sets R and v̂ of row r (absolute) from compliance cp, the
 // Delassus estimate a.w[k] and the value g0.
-func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+func (a *Assembler) setRow(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
 	c.p.R[row], c.p.VHat[row] = cp.regularization(a.weight(c, k), g0, c.prm.Beta, c.in.DT)
 	if a.null[k] {
 		c.p.VHat[row] = 0
@@ -637,4 +638,45 @@ func (a *Assembler) add(e entry) {
 	if !a.rowsOnly {
 		a.entries = append(a.entries, e)
 	}
+}
+
+// next returns the entry of the next item, zeroed, for its caller to fill
+// in place (with Params.RowsOnly a spare that is not kept): an entry
+// built as a literal was copied from its template to the stack and from
+// there to add's arguments, 64 bytes each, in each caller's hot code
+// (BENCHMARKS.md, the hundred-and-sixty-fifth pass). Nothing may add an
+// entry while the caller holds it.
+func (a *Assembler) next() *entry {
+	n := len(a.entries)
+	if a.rowsOnly || n == cap(a.entries) {
+		return a.nextSlow()
+	}
+	a.entries = a.entries[:n+1]
+	e := &a.entries[n]
+	*e = entry{}
+	return e
+}
+
+// nextSlow is next with Params.RowsOnly or a full a.entries, out of
+// next's line.
+//
+//go:noinline
+func (a *Assembler) nextSlow() *entry {
+	if a.rowsOnly {
+		a.spare = entry{}
+		return &a.spare
+	}
+	a.entries = append(a.entries, entry{})
+	return &a.entries[len(a.entries)-1]
+}
+
+// addItem records the entry of item i of the given type, whose block is k
+// (−1: none), without a row basis: the entries of limits, cones,
+// couplers, distances and joint friction, one call with the five values
+// in registers.
+//
+//go:noinline
+func (a *Assembler) addItem(typ Type, i, k int, violation, bound float64) {
+	e := a.next()
+	e.typ, e.item, e.block, e.violation, e.bound, e.vec = typ, int32(i), int32(k), violation, bound, -1
 }

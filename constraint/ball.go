@@ -124,7 +124,7 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	a.addPoint(c, d.BodyA, xa, 0, dirs[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, &d.Compliance, g)
-	a.add(entry{typ: TypeDistance, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.addItem(TypeDistance, i, k, math.Abs(g), math.Inf(1))
 }
 
 // rowVelocity returns J_k v0, the velocity of row k of the block just

@@ -39,7 +39,7 @@ var (
 )
 
 // mujoco reports whether c is MuJoCo's soft constraint.
-func (c Compliance) mujoco() bool { return c.SolRef[0] != 0 }
+func (c *Compliance) mujoco() bool { return c.SolRef[0] != 0 }
 
 // Impedance returns MuJoCo's impedance d(r) ∈ (0, 1) of solimp (dmin, dmax,
 // width, midpoint, power) at the constraint distance r (engine_core_constraint.c,
@@ -123,12 +123,12 @@ func (c *Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 }
 
 // rigid reports whether c is near-rigid.
-func (c Compliance) rigid() bool { return c.Stiffness == 0 || math.IsInf(c.Stiffness, 1) }
+func (c *Compliance) rigid() bool { return c.Stiffness == 0 || math.IsInf(c.Stiffness, 1) }
 
 // regularization returns R and v̂ of a constraint row with Delassus estimate
 // w and value g0 at q0: R = max(β²w/(4π²), 1/(δt k (δt + τd))) (SAP eq. 29)
 // and v̂ = −g0/(δt + τd) (SAP §V-A with g in place of φ).
-func (c Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
 	vhat = solver.BiasVelocity(g0, c.Dissipation, dt)
 	if c.rigid() {
 		return solver.NearRigidR(w, beta), vhat

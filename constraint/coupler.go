@@ -78,7 +78,7 @@ func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 	a.addDOF(c, cp.BodyJ, vj, 0, -s*cp.Ratio)
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, &cp.Compliance, g)
-	a.add(entry{typ: TypeCoupler, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.addItem(TypeCoupler, i, k, math.Abs(g), math.Inf(1))
 }
 
 // tendonCoupler appends the block of a coupler given by its terms.
@@ -92,5 +92,5 @@ func (a *Assembler) tendonCoupler(c *asmCtx, cp *Coupler, i int) {
 	}
 	k, row := a.emit(c, solver.Bilateral)
 	a.setEq(c, row, 0, &cp.Compliance, g)
-	a.add(entry{typ: TypeCoupler, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.addItem(TypeCoupler, i, k, math.Abs(g), math.Inf(1))
 }
