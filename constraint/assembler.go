@@ -536,7 +536,7 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
 	v := a.vecs[off:]
 	for b := range a.jr.N {
-		q := c.p.Cliques[a.jr.Cliques[b]]
+		q := &c.p.Cliques[a.jr.Cliques[b]]
 		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		a.x = solver.Resize(a.x, n*q.Size)
 		for kk := range n {
@@ -556,7 +556,7 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
 			a.w[r], a.null[r] = max(top, 1), true
 			for b := range a.jr.N {
-				q := c.p.Cliques[a.jr.Cliques[b]]
+				q := &c.p.Cliques[a.jr.Cliques[b]]
 				jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 				clear(jd[r*q.Size : (r+1)*q.Size])
 			}
@@ -618,7 +618,7 @@ func (a *Assembler) setEqSAP(c *asmCtx, row, k int, cp *Compliance, g0 float64) 
 	jv0, jvs := 0.0, 0.0
 	if c.in.ThetaQ > 0 {
 		for b := range a.jr.N {
-			q := c.p.Cliques[a.jr.Cliques[b]]
+			q := &c.p.Cliques[a.jr.Cliques[b]]
 			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 			for i := range q.Size {
 				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]

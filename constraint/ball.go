@@ -128,11 +128,12 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 }
 
 // rowVelocity returns J_k v0, the velocity of row k of the block just
-// emitted at the start of the step.
+// emitted at the start of the step. It reads each clique's offset and
+// size in place (the six-word Clique was copied for each block).
 func (a *Assembler) rowVelocity(c *asmCtx, k int) float64 {
 	var jv0 float64
 	for b := range a.jr.N {
-		q := c.p.Cliques[a.jr.Cliques[b]]
+		q := &c.p.Cliques[a.jr.Cliques[b]]
 		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		for i := range q.Size {
 			jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
