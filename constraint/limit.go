@@ -55,7 +55,8 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
 	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
-		a.addItem(TypeLimit, i, -1, 0, math.Inf(1))
+		e := a.next() // in place, not addItem: a robot's idle limits then run one helper, not two
+		e.typ, e.item, e.block, e.bound, e.vec = TypeLimit, int32(i), -1, math.Inf(1), -1
 		return
 	}
 	a.limitSides(c, l, i, vi, q)
