@@ -271,24 +271,24 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 			ld0 = gear * c.in.V0[vi]
 		}
 	}
-	ent := entry{typ: TypeActuator, item: int32(i), bound: e * dt, input: u, vec: -1}
-	if ac.Stateful() {
-		ent.act = ctl.Act
-	}
 	var k int
+	bound, sat := e*dt, false
 	if explicit {
 		f := ac.explicitForce(u, ctl.Act, l0, ld0)
-		ent.bound = math.Inf(1) // saturation is decided on the input
+		bound = math.Inf(1) // saturation is decided on the input
 		fc := max(-e, min(e, f))
 		var row int
 		k, row = a.emit(c, solver.Interval, fc*dt, fc*dt)
 		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
-		ent.sat = math.Abs(f) > e
+		sat = math.Abs(f) > e
 	} else {
 		k = a.implicitRow(c, ac, ctl, u, e, l0)
 	}
-	ent.block = int32(k)
-	a.add(ent)
+	ent := a.next()
+	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec, ent.sat = TypeActuator, int32(i), int32(k), bound, u, -1, sat
+	if ac.Stateful() {
+		ent.act = ctl.Act
+	}
 }
 
 // actuatorPath adds to the block the Jacobian of a transmission's or a
@@ -357,19 +357,19 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 	} else {
 		f, sat = ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
 	}
-	ent := entry{typ: TypeActuator, item: int32(i), block: -1, bound: math.Inf(1), input: u, vec: -1,
-		impulse: f * c.in.DT, sat: sat, term: int32(len(a.forced))}
-	if ac.Stateful() {
-		ent.act = ctl.Act
-	}
+	term := int32(len(a.forced))
 	if len(ac.Tendon) == 0 { // a joint's one term, without terms' closure
 		_, vi := dofAt(c.m, ac.Body, ac.DOF)
 		a.forced = append(a.forced, forceTerm{vi, ac.gear()})
 	} else {
 		a.forcedTerms(c.m, ac)
 	}
-	ent.nterm = int32(len(a.forced)) - ent.term
-	a.add(ent)
+	ent := a.next()
+	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec = TypeActuator, int32(i), -1, math.Inf(1), u, -1
+	ent.impulse, ent.sat, ent.term, ent.nterm = f*c.in.DT, sat, term, int32(len(a.forced))-term
+	if ac.Stateful() {
+		ent.act = ctl.Act
+	}
 }
 
 // forcedTerms appends the Jacobian's terms of forcedActuator's actuator

@@ -117,6 +117,7 @@ type Assembler struct {
 	null   [6]bool // rows of a diagonalized block that move nothing (λ ≈ 0): J' = 0, v̂ = 0
 	// rowsOnly is the last assembly's Params.RowsOnly: add keeps no entry.
 	rowsOnly bool
+	spare    entry       // next's entry under rowsOnly, written and not kept
 	scale    float64     // δt θq θvq of the last assembly (δt when θq = 0), for Report.Allowed
 	vecs     []float64   // row bases of diagonalized blocks (n×n each)
 	entries  []entry     // one per Set item, in Report order
@@ -535,7 +536,7 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 	a.vecs = append(a.vecs, a.wm[:n*n]...) // V[r][k] = a.wm[r*n+k]: column k is eigenvector k
 	v := a.vecs[off:]
 	for b := range a.jr.N {
-		q := c.p.Cliques[a.jr.Cliques[b]]
+		q := &c.p.Cliques[a.jr.Cliques[b]]
 		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		a.x = solver.Resize(a.x, n*q.Size)
 		for kk := range n {
@@ -555,7 +556,7 @@ func (a *Assembler) diagonalize(c *asmCtx) int {
 		if !(ev[r] > 1e-12*top) { // a direction the bodies cannot move in
 			a.w[r], a.null[r] = max(top, 1), true
 			for b := range a.jr.N {
-				q := c.p.Cliques[a.jr.Cliques[b]]
+				q := &c.p.Cliques[a.jr.Cliques[b]]
 				jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 				clear(jd[r*q.Size : (r+1)*q.Size])
 			}
@@ -582,7 +583,7 @@ func (a *Assembler) rotate(off int, g [6]float64, n int) [6]float64 {
 
 // setRow sets R and v̂ of row r (absolute) from compliance cp, the
 // Delassus estimate a.w[k] and the value g0.
-func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
+func (a *Assembler) setRow(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
 	c.p.R[row], c.p.VHat[row] = cp.regularization(a.weight(c, k), g0, c.prm.Beta, c.in.DT)
 	if a.null[k] {
 		c.p.VHat[row] = 0
@@ -593,29 +594,39 @@ func (a *Assembler) setRow(c *asmCtx, row, k int, cp Compliance, g0 float64) {
 // the block just emitted, for the scheme of the input (Compliance.equality).
 //
 // A MuJoCo soft equality (cp.SolRef set) is MuJoCo's soft constraint at
-// the step's start whatever the scheme (Compliance.soft with J v0).
-func (a *Assembler) setEq(c *asmCtx, row, k int, cp Compliance, g0 float64) {
-	jv0, jvs := 0.0, 0.0
-	if c.in.ThetaQ > 0 || cp.mujoco() {
-		for b := range a.jr.N {
-			q := c.p.Cliques[a.jr.Cliques[b]]
-			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
-			for i := range q.Size {
-				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
-				if c.in.ThetaQ > 0 {
-					jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
-				}
-			}
-		}
-	}
+// the step's start whatever the scheme (Compliance.soft with J v0). cp is
+// taken by pointer and SAP's equality (setEqSAP) is out of line: the
+// eleven-word Compliance was copied to the stack for setEq and again for
+// each of the two calls, and the θ-method's J v* loop sat between the soft
+// row's blocks (BENCHMARKS.md, the hundred-and-sixty-fifth pass).
+func (a *Assembler) setEq(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
 	if cp.mujoco() {
-		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, k), g0, jv0, c.prm.Beta, c.in.DT)
+		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, k), g0, a.rowVelocity(c, k), c.prm.Beta, c.in.DT)
 	} else {
-		c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
+		a.setEqSAP(c, row, k, cp, g0)
 	}
 	if a.null[k] {
 		c.p.VHat[row] = 0
 	}
+}
+
+// setEqSAP is setEq for a row of SAP's compliance: J v0 and J v* of row
+// k for a θ-method (θq > 0), 0 otherwise, and Compliance.equality.
+//
+//go:noinline
+func (a *Assembler) setEqSAP(c *asmCtx, row, k int, cp *Compliance, g0 float64) {
+	jv0, jvs := 0.0, 0.0
+	if c.in.ThetaQ > 0 {
+		for b := range a.jr.N {
+			q := &c.p.Cliques[a.jr.Cliques[b]]
+			jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
+			for i := range q.Size {
+				jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]
+				jvs += jd[k*q.Size+i] * c.in.VLin[q.Offset+i]
+			}
+		}
+	}
+	c.p.R[row], c.p.VHat[row] = cp.equality(a.weight(c, k), g0, jv0, jvs, c.prm.Beta, c.in.DT, c.in.ThetaQ, c.in.ThetaVQ)
 }
 
 // add records the entry of an item. It is out of line: inlined, its
@@ -627,4 +638,45 @@ func (a *Assembler) add(e entry) {
 	if !a.rowsOnly {
 		a.entries = append(a.entries, e)
 	}
+}
+
+// next returns the entry of the next item, zeroed, for its caller to fill
+// in place (with Params.RowsOnly a spare that is not kept): an entry
+// built as a literal was copied from its template to the stack and from
+// there to add's arguments, 64 bytes each, in each caller's hot code
+// (BENCHMARKS.md, the hundred-and-sixty-fifth pass). Nothing may add an
+// entry while the caller holds it.
+func (a *Assembler) next() *entry {
+	n := len(a.entries)
+	if a.rowsOnly || n == cap(a.entries) {
+		return a.nextSlow()
+	}
+	a.entries = a.entries[:n+1]
+	e := &a.entries[n]
+	*e = entry{}
+	return e
+}
+
+// nextSlow is next with Params.RowsOnly or a full a.entries, out of
+// next's line.
+//
+//go:noinline
+func (a *Assembler) nextSlow() *entry {
+	if a.rowsOnly {
+		a.spare = entry{}
+		return &a.spare
+	}
+	a.entries = append(a.entries, entry{})
+	return &a.entries[len(a.entries)-1]
+}
+
+// addItem records the entry of item i of the given type, whose block is k
+// (−1: none), without a row basis: the entries of limits, cones,
+// couplers, distances and joint friction, one call with the five values
+// in registers.
+//
+//go:noinline
+func (a *Assembler) addItem(typ Type, i, k int, violation, bound float64) {
+	e := a.next()
+	e.typ, e.item, e.block, e.violation, e.bound, e.vec = typ, int32(i), int32(k), violation, bound, -1
 }

@@ -81,7 +81,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 		}
 	} else {
 		for r := range 3 {
-			a.setEq(c, row+r, r, b.Compliance, gr[r])
+			a.setEq(c, row+r, r, &b.Compliance, gr[r])
 		}
 	}
 	a.add(entry{typ: TypeBall, item: int32(i), block: int32(k), violation: g.Norm(), bound: math.Inf(1), vec: int32(vec)})
@@ -123,16 +123,17 @@ func (a *Assembler) distance(c *asmCtx, d *Distance, i int) {
 	a.addPoint(c, d.BodyB, xb, 0, dirs[:], 1)
 	a.addPoint(c, d.BodyA, xa, 0, dirs[:], -1)
 	k, row := a.emit(c, solver.Bilateral)
-	a.setEq(c, row, 0, d.Compliance, g)
-	a.add(entry{typ: TypeDistance, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.setEq(c, row, 0, &d.Compliance, g)
+	a.addItem(TypeDistance, i, k, math.Abs(g), math.Inf(1))
 }
 
 // rowVelocity returns J_k v0, the velocity of row k of the block just
-// emitted at the start of the step.
+// emitted at the start of the step. It reads each clique's offset and
+// size in place (the six-word Clique was copied for each block).
 func (a *Assembler) rowVelocity(c *asmCtx, k int) float64 {
 	var jv0 float64
 	for b := range a.jr.N {
-		q := c.p.Cliques[a.jr.Cliques[b]]
+		q := &c.p.Cliques[a.jr.Cliques[b]]
 		jd := c.p.JBlockData(len(c.p.JBlock) - a.jr.N + b)
 		for i := range q.Size {
 			jv0 += jd[k*q.Size+i] * c.in.V0[q.Offset+i]

@@ -39,7 +39,7 @@ var (
 )
 
 // mujoco reports whether c is MuJoCo's soft constraint.
-func (c Compliance) mujoco() bool { return c.SolRef[0] != 0 }
+func (c *Compliance) mujoco() bool { return c.SolRef[0] != 0 }
 
 // Impedance returns MuJoCo's impedance d(r) ∈ (0, 1) of solimp (dmin, dmax,
 // width, midpoint, power) at the constraint distance r (engine_core_constraint.c,
@@ -105,14 +105,14 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 // (1 − 0.95)/0.95 w it does not bind).
 //
 // With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
-func (c Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	return c.softAt(Impedance(c.SolImp, g0), w, g0, jv0, beta, dt)
 }
 
 // softAt is soft with the impedance d given: MuJoCo takes a connect's and
 // a weld's at the norm of the constraint's error over all its rows
 // (getposdim), not at each row's own.
-func (c Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 	k, b := SolRefKB(c.SolRef, c.SolImp[1], dt)
 	if c.Weight > 0 {
 		r = max(1e-15, (1-d)*c.Weight/d) // mj_makeImpedance
@@ -123,12 +123,12 @@ func (c Compliance) softAt(d, w, g0, jv0, beta, dt float64) (r, vhat float64) {
 }
 
 // rigid reports whether c is near-rigid.
-func (c Compliance) rigid() bool { return c.Stiffness == 0 || math.IsInf(c.Stiffness, 1) }
+func (c *Compliance) rigid() bool { return c.Stiffness == 0 || math.IsInf(c.Stiffness, 1) }
 
 // regularization returns R and v̂ of a constraint row with Delassus estimate
 // w and value g0 at q0: R = max(β²w/(4π²), 1/(δt k (δt + τd))) (SAP eq. 29)
 // and v̂ = −g0/(δt + τd) (SAP §V-A with g in place of φ).
-func (c Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
+func (c *Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
 	vhat = solver.BiasVelocity(g0, c.Dissipation, dt)
 	if c.rigid() {
 		return solver.NearRigidR(w, beta), vhat
@@ -155,7 +155,7 @@ func (c Compliance) regularization(w, g0, beta, dt float64) (r, vhat float64) {
 // step. With the midpoint rule the constraint is an implicit-midpoint
 // spring: it stores and returns energy instead of dissipating it, so a
 // closed loop keeps its energy (TestFourBarEnergy).
-func (c Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vhat float64) {
+func (c *Compliance) equality(w, g0, jv0, jvs, beta, dt, tq, tvq float64) (r, vhat float64) {
 	if tq == 0 || tvq == 0 {
 		return c.regularization(w, g0, beta, dt)
 	}

@@ -77,8 +77,8 @@ func (a *Assembler) coupler(c *asmCtx, cp *Coupler, i int) {
 	a.addDOF(c, cp.BodyI, vi, 0, s)
 	a.addDOF(c, cp.BodyJ, vj, 0, -s*cp.Ratio)
 	k, row := a.emit(c, solver.Bilateral)
-	a.setEq(c, row, 0, cp.Compliance, g)
-	a.add(entry{typ: TypeCoupler, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.setEq(c, row, 0, &cp.Compliance, g)
+	a.addItem(TypeCoupler, i, k, math.Abs(g), math.Inf(1))
 }
 
 // tendonCoupler appends the block of a coupler given by its terms.
@@ -91,6 +91,6 @@ func (a *Assembler) tendonCoupler(c *asmCtx, cp *Coupler, i int) {
 		a.addDOF(c, t.Body, vi, 0, t.Coef)
 	}
 	k, row := a.emit(c, solver.Bilateral)
-	a.setEq(c, row, 0, cp.Compliance, g)
-	a.add(entry{typ: TypeCoupler, item: int32(i), block: int32(k), violation: math.Abs(g), bound: math.Inf(1), vec: -1})
+	a.setEq(c, row, 0, &cp.Compliance, g)
+	a.addItem(TypeCoupler, i, k, math.Abs(g), math.Inf(1))
 }

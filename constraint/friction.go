@@ -79,7 +79,7 @@ func (a *Assembler) friction(c *asmCtx, jf *JointFriction, i int) {
 	} else {
 		c.p.R[row] = FrictionSigma * a.weight(c, 0)
 	}
-	a.add(entry{typ: TypeFriction, item: int32(i), block: int32(k), bound: b, vec: -1})
+	a.addItem(TypeFriction, i, k, 0, b)
 }
 
 // ballFrictionRow adds the row of a ball joint's friction on axis DOF of

@@ -55,7 +55,8 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 	qi, vi := dofAt(c.m, l.Body, l.DOF)
 	q := c.in.Q0[qi]
 	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
-		a.add(entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
+		e := a.next() // in place, not addItem: a robot's idle limits then run one helper, not two
+		e.typ, e.item, e.block, e.bound, e.vec = TypeLimit, int32(i), -1, math.Inf(1), -1
 		return
 	}
 	a.limitSides(c, l, i, vi, q)
@@ -64,7 +65,8 @@ func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
 // limitSides appends the rows of the i-th limit's bounds at the
 // coordinate q (vi its velocity) and its entry.
 func (a *Assembler) limitSides(c *asmCtx, l *Limit, i, vi int, q float64) {
-	e := entry{typ: TypeLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
+	e := a.next() // filled in place: nothing below adds an entry
+	e.typ, e.item, e.block, e.bound, e.vec = TypeLimit, int32(i), -1, math.Inf(1), -1
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -83,7 +85,6 @@ func (a *Assembler) limitSides(c *asmCtx, l *Limit, i, vi int, q float64) {
 		e.addSigned(k, sign)
 		e.violation = max(e.violation, -g)
 	}
-	a.add(e)
 }
 
 // limitIdle reports whether neither bound of l makes a row at the
@@ -123,12 +124,13 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp *Compliance, g0, jv0, jvs fl
 		c.p.R[row], c.p.VHat[row] = cp.soft(a.softWeight(c, cp.Weight, 0), g0, jv0, c.prm.Beta, c.in.DT)
 		return
 	case g0 < 0 && cp.rigid() && c.prm.MaxRecoverySpeed > 0:
-		a.setRow(c, row, 0, *cp, g0)
-		_, vref := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}.soft(a.weight(c, 0), g0, jv0, c.prm.Beta, c.in.DT)
+		a.setRow(c, row, 0, cp, g0)
+		dc := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}
+		_, vref := dc.soft(a.weight(c, 0), g0, jv0, c.prm.Beta, c.in.DT)
 		d := Impedance(DefaultSolImp, g0)
 		c.p.VHat[row] = min(c.p.VHat[row], max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
 	default:
-		a.setRow(c, row, 0, *cp, g0)
+		a.setRow(c, row, 0, cp, g0)
 	}
 }
 
@@ -206,7 +208,7 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 	theta, axis := BallAngle(c.in.Q0[bd.QOff : bd.QOff+4])
 	g := l.Angle - theta - l.Margin
 	if a.noRow(c, &l.Compliance, g) {
-		a.add(entry{typ: TypeCone, item: int32(i), block: -1, bound: math.Inf(1), vec: -1})
+		a.addItem(TypeCone, i, -1, 0, math.Inf(1))
 		return
 	}
 	a.begin(1)
@@ -220,5 +222,5 @@ func (a *Assembler) cone(c *asmCtx, l *ConeLimit, i int) {
 		jvs -= axis[k] * elem(c.p.VStar, bd.VOff+k)
 	}
 	a.limitRow(c, row, &l.Compliance, g, jv0, jvs)
-	a.add(entry{typ: TypeCone, item: int32(i), block: int32(k), violation: max(0, -g), bound: math.Inf(1), vec: -1})
+	a.addItem(TypeCone, i, k, max(0, -g), math.Inf(1))
 }

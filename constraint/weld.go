@@ -85,7 +85,7 @@ func (a *Assembler) weld(c *asmCtx, w *Weld, i int) {
 		if vec < 0 && r >= 3 {
 			cp = rot
 		}
-		a.setEq(c, row+r, r, cp, g[r])
+		a.setEq(c, row+r, r, &cp, g[r])
 	}
 	a.add(entry{typ: TypeWeld, item: int32(i), block: int32(k), violation: math.Hypot(gt.Norm(), gr.Norm()), bound: math.Inf(1), vec: int32(vec)})
 }

@@ -174,7 +174,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	// A_t⁻¹ for the Delassus estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (SAP §V-B).
 	if a.Factored == nil {
 		if err := a.factor.Factor(p); err != nil {
-			return fmt.Errorf("contact: %w", err)
+			return factorError(err)
 		}
 	}
 	a.start(m, len(p.Constraints), dt, prm.AnchorRadius)
@@ -206,6 +206,14 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 	}
 	a.addExtra(p)
 	return nil
+}
+
+// factorError wraps the error of Assemble's own factorization. It is out
+// of line: inlined, the formatting sat between Assemble's hot blocks.
+//
+//go:noinline
+func factorError(err error) error {
+	return fmt.Errorf("contact: %w", err)
 }
 
 // start resets the per-Assemble state for a problem whose contact blocks

@@ -194,24 +194,42 @@ func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *
 		}
 	}
 	if mem.Keep != nil {
-		for _, mm := range mem.memos {
-			if mem.Keep[mm.GeomA] && mem.Keep[mm.GeomB] {
-				mem.next = append(mem.next, mm) // asleep: not detected, kept as it was
-			}
-		}
+		mem.keepAsleep()
 	}
 	sortMemos(mem.next)
 	mem.memos, mem.next = mem.next, mem.memos
 	mem.dt = a.dt
 }
 
+// keepAsleep appends to mem.next the remembered contacts between two
+// geometries that mem.Keep keeps (asleep: not detected, kept as they
+// were). It is out of Remember's line: a scene without sleeping bodies
+// never runs it, and inlined, its loop and append's growth sat between
+// Remember's hot blocks (BENCHMARKS.md, the hundred-and-sixty-fifth pass).
+//
+//go:noinline
+func (mem *Memory) keepAsleep() {
+	for _, mm := range mem.memos {
+		if mem.Keep[mm.GeomA] && mem.Keep[mm.GeomB] {
+			mem.next = append(mem.next, mm)
+		}
+	}
+}
+
 // resizeMemos returns m with length n, reusing its storage (its contents
 // are overwritten by the caller).
 func resizeMemos(m []Memo, n int) []Memo {
 	if cap(m) < n {
-		return make([]Memo, n, max(n, 2*cap(m)))
+		return growMemos(m, n)
 	}
 	return m[:n]
+}
+
+// growMemos is resizeMemos' allocation, out of its callers' lines.
+//
+//go:noinline
+func growMemos(m []Memo, n int) []Memo {
+	return make([]Memo, n, max(n, 2*cap(m)))
 }
 
 // Rescale makes the remembered impulses those of a step of dt: a step
