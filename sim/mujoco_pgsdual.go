@@ -448,6 +448,15 @@ func (j *pgsJac) mulT(gamma, out []float64, nv int) {
 		j.mulTWhole(gamma, out)
 		return
 	}
+	j.mulTCompact(gamma, out)
+}
+
+// mulTCompact is mulT over the non-zeros (out cleared). Out of line, as
+// mulCompact: the dense path keeps J's blocks whole (buildWhole), and
+// this loop, inlined, lay in mulT's code on it.
+//
+//go:noinline
+func (j *pgsJac) mulTCompact(gamma, out []float64) {
 	for _, sg := range j.seg {
 		g := gamma[sg.row]
 		if g == 0 {
