@@ -298,19 +298,17 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // filteredBroadPhase keeps here too whether the geometry's kind may be
 // bounded by ballBox (ball, set once by fixedPoses), whether its box in
 // collider.boxes is that bound, not yet the exact box (coarse; exactBox),
-// whether it was bounded at this call's start (bound: set with coarse,
-// kept when exactBox clears coarse, so that a pair found on the bound
-// is tested again on the exact boxes), and the calls for which it takes
-// its exact box at once (met: set to ballRetry when its box, exact or
-// bound, meets a listed partner's).
+// and the calls for which it takes its exact box at once (met: set to
+// ballRetry when its box, exact or bound, meets a listed partner's and
+// the pair is not culled on the bound, boundCull).
 type movedBox struct {
 	body  spatial.Pose
 	box   geometry.AABB
 	ok    bool
 	posed bool
 
-	ball, coarse, bound bool
-	met                 uint8
+	ball, coarse bool
+	met          uint8
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
@@ -419,9 +417,9 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		// A geometry whose box met no partner's in the last ballRetry
 		// calls is bounded first (ballBox), at a new pose.
 		mb := &c.moved[i]
-		mb.coarse, mb.bound = false, false
+		mb.coarse = false
 		if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, x)) && ballBox(&c.boxes[i], x, fg.reach, d) {
-			mb.coarse, mb.bound = true, true // the exact box only if a pair needs it (exactBox)
+			mb.coarse = true // the exact box only if a pair needs it (exactBox)
 			continue
 		}
 		if mb.met > 0 {
@@ -431,64 +429,39 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	}
 	c.cand = c.cand[:len(c.listed)] // room for every pair made once (filterSetup)
 	n := 0
-	if c.sweep.on && c.sweep.mark(c.boxes) {
-		n = sim.admitMarked(c, kin, spec) // the pairs the sweep found, in listed order
-	} else {
-		for k := range c.listed {
-			if pr := c.listed[k].pr; c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
-				n = sim.admit(c, kin, k, spec, n)
-			}
+	// With a sweep, the pairs it marked, in listed order; their boxes are
+	// tested again, as an earlier pair's exactMeet may have replaced a
+	// bound by its exact box since.
+	sw := c.sweep.on && c.sweep.mark(c.boxes)
+	for k := 0; ; k++ {
+		if sw {
+			k = c.sweep.nextMarked(k)
 		}
-	}
-	c.cand, c.screened = c.cand[:n], true
-}
-
-// admitMarked admits (admit), in increasing listed index, the pairs that
-// c.sweep marked, and clears the marks; it returns the candidates' count.
-// The pairs are those whose boxes met as the movers' loop left them,
-// bounds (ballBox) or exact; an earlier pair's exactMeet may have
-// replaced a bound by its exact box since, which admit tests again
-// (movedBox.bound), as it does in the plain loop, so the candidates and
-// the culled count are the plain loop's.
-func (sim *Simulator) admitMarked(c *collider, kin *multibody.Workspace, spec []float64) int {
-	n, hit := 0, c.sweep.hit
-	for w, word := range hit {
-		if word == 0 {
+		if k >= len(c.listed) {
+			break
+		}
+		lp := &c.listed[k]
+		pr := lp.pr
+		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
 			continue
 		}
-		hit[w] = 0
-		for ; word != 0; word &= word - 1 {
-			n = sim.admit(c, kin, w<<6|bits.TrailingZeros64(word), spec, n)
+		if lp.wide && c.moved[lp.o].coarse && sim.boundCull(c, lp, spec) {
+			c.culled++
+			continue // the bound clears the plane: no exact box, and no retry (met) for it
 		}
+		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
+		ma.met, mb.met = ballRetry, ballRetry
+		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
+			continue
+		}
+		if lp.h >= 0 && sim.planeCull(c, lp, spec) {
+			c.culled++
+			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
+		}
+		c.cand[n], c.via[n] = pr, int32(k)
+		n++
 	}
-	return n
-}
-
-// admit is filteredBroadPhase's test of listed pair k, whose boxes meet:
-// a pair of a geometry bounded by ballBox and a fixed half-space whose box
-// is unbounded is culled when the bound clears the plane (boundCull);
-// else its geometries take their exact boxes for the next ballRetry
-// calls, a pair with a bound is tested again on its exact boxes
-// (exactMeet), a half-space pair is culled (planeCull); a pair left is
-// written to c.cand and c.via at n. It returns the new count.
-func (sim *Simulator) admit(c *collider, kin *multibody.Workspace, k int, spec []float64, n int) int {
-	lp := &c.listed[k]
-	pr := lp.pr
-	ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
-	if lp.wide && c.moved[lp.o].coarse && sim.boundCull(c, lp, spec) {
-		c.culled++
-		return n // the bound clears the plane: no exact box, and no retry (met) for it
-	}
-	ma.met, mb.met = ballRetry, ballRetry
-	if (ma.bound || mb.bound) && !sim.exactMeet(c, kin, pr, spec) {
-		return n
-	}
-	if lp.h >= 0 && sim.planeCull(c, lp, spec) {
-		c.culled++
-		return n // no point of the other geometry within slack of the plane (as narrowPhase would)
-	}
-	c.cand[n], c.via[n] = pr, int32(k)
-	return n + 1
+	c.cand, c.screened = c.cand[:n], true
 }
 
 // pairSweep finds, for filteredBroadPhase, the listed pairs whose boxes
@@ -564,7 +537,7 @@ func (sw *pairSweep) init(n int, pairs [][2]int32, plane []int8) {
 			}
 		}
 	}
-	if swept >= sweepPairsPerGeometry*items {
+	if swept > 0 && swept >= sweepPairsPerGeometry*items {
 		sw.build(n, pairs, plane)
 	}
 }
@@ -627,6 +600,22 @@ func (sw *pairSweep) mark(boxes []geometry.AABB) bool {
 		}
 	}
 	return true
+}
+
+// nextMarked returns the first marked listed index from k on, clearing
+// the marks it passes and its own, or a number past the listed pairs
+// when none is left.
+func (sw *pairSweep) nextMarked(k int) int {
+	for w := k >> 6; w < len(sw.hit); w++ {
+		word := sw.hit[w] &^ (1<<(k&63) - 1) // the bits from k on
+		sw.hit[w] = word
+		if word != 0 {
+			sw.hit[w] = word &^ (word & -word)
+			return w<<6 | bits.TrailingZeros64(word)
+		}
+		k = (w + 1) << 6
+	}
+	return len(sw.hit) << 6
 }
 
 // set marks listed index k.
