@@ -390,7 +390,10 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 // moving geometry whose bound about its body's origin (ballBox) meets no
 // listed partner's box: its pairs are skipped on that bound, and a pair
 // whose bounds meet gets its two exact boxes (exactBox) and is tested
-// again, so the same pairs are kept.
+// again, so the same pairs are kept; a bound that clears a slanted wall
+// (boundCull) is culled without its exact box. A model with many pairs
+// of two finite boxes finds the pairs that meet by a sweep (pairSweep)
+// rather than by testing each.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	c.kin = kin
 	if len(c.poses) != len(sim.Model.Geometries) {
@@ -477,7 +480,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 // exactly when b ≤ its upper bound, and every geometry between them in
 // the order has a lower bound ≤ b), and Meets decides as the plain loop
 // does. The pairs found are marked in a bit set by listed index, read in
-// increasing order (admitMarked). dm_control's stacker: 22 geometries,
+// increasing order (nextMarked). dm_control's stacker: 22 geometries,
 // 193 listed pairs of which 72 of a half-space; of the other 121, about
 // 35 overlap on the z axis.
 type pairSweep struct {
