@@ -79,6 +79,28 @@ func (lp *listedPair) slackAt(spec []float64) float64 {
 	return lp.slack + spec[lp.h] + spec[lp.o]
 }
 
+// unbounded reports whether the box b is unbounded on every side: the
+// box of a half-space not perpendicular to a world axis, which meets
+// every box of finite bounds.
+func unbounded(b *geometry.AABB) bool {
+	for k := range 3 {
+		if !(math.IsInf(b.Min[k], -1) && math.IsInf(b.Max[k], 1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundCull is planeCull for a pair of a fixed half-space whose box is
+// unbounded (listedPair.wide) and a geometry bounded by ballBox (coarse):
+// it reports whether the bound clears the plane (boundAboveHalfSpace), so
+// that planeCull would cull the pair on the geometry's exact box, whose
+// box meets the half-space's as every finite box does.
+func (sim *Simulator) boundCull(c *collider, lp *listedPair, spec []float64) bool {
+	h := int(lp.h)
+	return boundAboveHalfSpace(&c.boxes[lp.o], &c.normals[h], &c.poses[h].P, lp.slackAt(spec))
+}
+
 // planeCull is beyondHalfSpace for the half-space lp.h and geometry lp.o
 // of a listed pair (listedPair.setCull) with the speculative margins spec
 // (nil: none), as filteredBroadPhase tests it: the same test on the same
@@ -95,13 +117,39 @@ func (sim *Simulator) planeCull(c *collider, lp *listedPair, spec []float64) boo
 // with unit normal n by more than slack and the tolerance planeCullTol
 // (beyondHalfSpace).
 func aboveHalfSpace(b *geometry.AABB, n, p *spatial.Vec3, slack float64) bool {
-	low, scale := 0.0, 0.0
+	low, scale := halfSpaceGap(b, n, p)
+	return low > slack+planeCullTol*(1+scale)
+}
+
+// halfSpaceGap returns the lowest point over the plane through p with
+// unit normal n of the box b, n·(m − p) − Σ_k |n_k| e_k for its centre m
+// and half-extents e, and the scale of its terms' magnitudes, Σ_k |n_k|
+// (|m_k| + e_k + |p_k|): aboveHalfSpace's sums.
+func halfSpaceGap(b *geometry.AABB, n, p *spatial.Vec3) (low, scale float64) {
 	for k := range 3 {
 		mid, half := 0.5*(b.Min[k]+b.Max[k]), 0.5*(b.Max[k]-b.Min[k])
 		low += n[k]*(mid-p[k]) - math.Abs(n[k])*half
 		scale += math.Abs(n[k]) * (math.Abs(mid) + half + math.Abs(p[k]))
 	}
-	return low > slack+planeCullTol*(1+scale)
+	return low, scale
+}
+
+// boundCullTol is the margin, relative to the magnitudes of the terms,
+// by which boundAboveHalfSpace's box must clear aboveHalfSpace's bound.
+const boundCullTol = 1e-12
+
+// boundAboveHalfSpace reports whether the bound B (ballBox) of a box b
+// lies above the plane through p with unit normal n by so much that
+// aboveHalfSpace(b, n, p, slack) holds, without b: b ⊆ B, so the lowest
+// point of b over the plane is at least B's, and scale(b) ≤ scale(B)
+// (|m_k| + e_k is the larger of a side's |bounds|); computed in floating
+// point, low and scale err by some 10ε·(1 + scale(B)) and the bound's
+// sum by 3ε(|slack| + …), which boundCullTol·(1 + scale + |slack|),
+// 1e-12 against some 1e-14, covers. A NaN or infinite slack clears
+// nothing (the comparison or the sum is false or NaN).
+func boundAboveHalfSpace(bound *geometry.AABB, n, p *spatial.Vec3, slack float64) bool {
+	low, scale := halfSpaceGap(bound, n, p)
+	return low > slack+planeCullTol*(1+scale)+boundCullTol*(1+scale+math.Abs(slack))
 }
 
 // foundation reports whether material k of mats is an elastic foundation,
