@@ -5,6 +5,7 @@ import (
 	"github.com/stiction-sim/stiction/forces"
 	"github.com/stiction-sim/stiction/multibody"
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/solver"
 )
@@ -360,4 +361,41 @@ func (sim *Simulator) midStepQ() {
 	for range 3 {
 		sim.Model.IntegrateQ(w.q0, w.qth, w.vtq, sim.scheme.ThetaQ*sim.cfg.DT, w.qth)
 	}
+}
+
+// metricVStarM turns p.VStar, v*_B, into v*_M = v0 + h M⁻¹ k with w.factor
+// (M's), clique by clique, for the cliques c without same[c]: a tree whose
+// damping B is zero (mujocoWork.undamped) has a block of M + h B with M's
+// bits (M_ii + h·0 = M_ii but for M_ii = −0, which the factor of M + h B
+// rejected), whose factor and solve then give v*_B's bits, and w.k's
+// entries (M + h B)⁻¹ k there are M⁻¹ k's. A clique's k is put back from
+// mw.k before its solve; a sleeping tree keeps its v* (explicitVStarBy).
+func (sim *Simulator) metricVStarM(same []bool) {
+	w, p, mw := &sim.ws, &sim.ws.problem, &sim.ws.mj
+	for c, q := range p.Cliques {
+		if c < len(same) && same[c] {
+			continue
+		}
+		acc := w.k[q.Offset : q.Offset+q.Size]
+		copy(acc, mw.k[q.Offset:])
+		if sim.sleep.skipping(c) {
+			continue // v* = 0 (freezeVStar)
+		}
+		w.factor.Solve(q, acc, 1) // M⁻¹ k, in place
+		stepVelocity(p.VStar[q.Offset:][:len(acc)], w.v0[q.Offset:], acc, sim.cfg.DT)
+	}
+}
+
+// undampedTrees returns, per tree of m, whether the damping B (per
+// velocity, jointDamping) is zero on all its velocities; nil when no tree
+// is (mujocoMetricVStar then keeps its plain path).
+func undampedTrees(m *multibody.Model, damp []float64) []bool {
+	out := make([]bool, len(m.Trees))
+	for t, tr := range m.Trees {
+		out[t] = !slices.ContainsFunc(damp[tr.VOffset:tr.VOffset+tr.NV], func(b float64) bool { return b != 0 })
+	}
+	if !slices.Contains(out, true) {
+		return nil
+	}
+	return out
 }

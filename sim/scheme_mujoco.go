@@ -39,6 +39,8 @@ type mujocoWork struct {
 	mpat   []treeMulPattern // per clique: M's pattern for M (v − v*_M) (mapVelocity)
 	aHat   []float64        // mujoco-implicit: A = M + h D, to which M̂ adds h ∂C/∂v (implicitMetricVStar)
 
+	undamped []bool // per tree (clique): B = 0 on it, so M + h B = M there (metricVStarM)
+
 	turns angularTurns // u = L(q) v and back, the angular blocks kept (scheme_turn.go)
 
 	// RK4 stages, in MuJoCo's coordinates (rk4VStar), after the fields an
@@ -71,6 +73,7 @@ func (mw *mujocoWork) init(m *multibody.Model, sc Scheme, elems []forces.Element
 	}
 	if mw.damped {
 		mw.vB, mw.vM, mw.tmp, mw.diff, mw.k = make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV), make([]float64, m.NV)
+		mw.undamped = undampedTrees(m, mw.damp)
 	}
 	if sc.Method != RungeKutta4 {
 		return
@@ -231,12 +234,20 @@ func (sim *Simulator) mujocoMetricVStar() error {
 	}
 	copy(mw.vB, p.VStar)
 	copy(p.A, w.mass[:len(p.A)])
-	if err := w.factor.FactorTreeMass(p); err != nil { // A = M
+	same := mw.undamped
+	if w.fout.Jacobians || sim.cfg.DT-sim.cfg.DT != 0 { // A has K, D terms, or h·0 is NaN
+		same = nil
+	}
+	if err := w.factor.FactorTreeMassReusing(p, &mw.dampF, same); err != nil { // A = M
 		return stepError(sim.step+1, "M", err)
 	}
-	copy(w.k, mw.k)
-	if err := sim.explicitVStar(); err != nil {
-		return err
+	if same == nil {
+		copy(w.k, mw.k)
+		if err := sim.explicitVStar(); err != nil { // v*_M on every clique
+			return err
+		}
+	} else {
+		sim.metricVStarM(same)
 	}
 	copy(mw.vM, p.VStar)
 	mw.metric = true

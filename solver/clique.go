@@ -54,7 +54,7 @@ type treeShape struct {
 
 // Factor factors every clique block of p.A. It returns an error naming the
 // first block that is not numerically positive definite.
-func (f *CliqueFactor) Factor(p *Problem) error { return f.factor(p, false) }
+func (f *CliqueFactor) Factor(p *Problem) error { return f.factor(p, false, nil, nil) }
 
 // FactorTreeMass is Factor for a caller whose A is, clique by clique, a
 // tree's mass matrix plus a diagonal (the CRBA's M, MuJoCo's M + h
@@ -63,11 +63,23 @@ func (f *CliqueFactor) Factor(p *Problem) error { return f.factor(p, false) }
 // rest: multibody.Workspace.MassMatrix), so the per-step check of the
 // entries off the pattern (linalg.OffPatternZero) is skipped. The
 // factor and its bits are Factor's.
-func (f *CliqueFactor) FactorTreeMass(p *Problem) error { return f.factor(p, true) }
+func (f *CliqueFactor) FactorTreeMass(p *Problem) error { return f.factor(p, true, nil, nil) }
+
+// FactorTreeMassReusing is FactorTreeMass for a problem p whose clique c,
+// for every c with same[c], has a block of A with the bits of the block
+// that src's last FactorTreeMass factored for the same clique (MuJoCo's
+// Euler on a tree without damping: M + h B = M there). A dense factor is
+// a function of its block's bits alone, so such a clique's factor is
+// copied from src rather than recomputed; a tree-factored clique is
+// factored all the same. The factor and its bits are FactorTreeMass's.
+func (f *CliqueFactor) FactorTreeMassReusing(p *Problem, src *CliqueFactor, same []bool) error {
+	return f.factor(p, true, src, same)
+}
 
 // factor is Factor; treeMass skips the check that a tree clique's block
-// has the tree's pattern (FactorTreeMass).
-func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
+// has the tree's pattern (FactorTreeMass); the dense cliques c with
+// same[c] copy src's factor (FactorTreeMassReusing).
+func (f *CliqueFactor) factor(p *Problem, treeMass bool, src *CliqueFactor, same []bool) error {
 	na := len(p.A)
 	if cap(f.data) < na || cap(f.tree) < na || cap(f.shapeAt) < p.NV {
 		f.grow(na, p.NV)
@@ -79,12 +91,24 @@ func (f *CliqueFactor) factor(p *Problem, treeMass bool) error {
 		if q.Size > 0 {
 			f.tree[q.AOff] = f.treeShaped(c, q, treeMass)
 			f.shapeAt[q.Offset] = int32(c)
+			if c < len(same) && same[c] && !f.tree[q.AOff] {
+				f.copyBlock(src, q)
+				continue
+			}
 		}
 		if !f.factorBlock(q) {
 			return notPositiveDefinite(c, q.Size)
 		}
 	}
 	return nil
+}
+
+// copyBlock copies clique q's dense factor from src (factor's reuse, out
+// of line: only MuJoCo's damped Euler steps run it).
+//
+//go:noinline
+func (f *CliqueFactor) copyBlock(src *CliqueFactor, q *Clique) {
+	copy(f.data[q.AOff:q.AOff+q.Size*q.Size], src.data[q.AOff:])
 }
 
 // grow gives the factor's storage room for na entries of A and nv
