@@ -40,9 +40,11 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // later column writes M[c][c], so this is the sum a pass over the bodies
 // after the columns made). It clears M first (the entries of two
 // velocities on different branches are not written) and starts the
-// composite inertias (crbaStart): MassMatrix's work until the 170th pass,
-// whose prologue, slice checks and spills were a second set of
-// once-a-step lines.
+// composite inertias as the bodies' own, as the last Update left them (the
+// mass is kin's, beside its centre of mass, not the Body's), in a loop of
+// its own over the tree: MassMatrix's work until the 170th pass, whose
+// prologue, slice checks and spills were a second set of once-a-step
+// lines (a call of its own, crbaStart, saved fewer: see BENCHMARKS.md).
 //
 // Column c of body b is S_jᵀ (N, F) for the velocities j of b up to c and
 // of b's ancestors, with F = I^c S_c (linear momentum) and N the angular
@@ -55,16 +57,26 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // out do not make Go reload them.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
-	ws.crbaStart(tr.Bodies)
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
 	col, top, kin := ws.col, ws.top, ws.kin
-	kin = kin[:len(top)] // one length: top[a]'s check covers kin[a]
+	// The per-body slices of one length with top: top[a]'s check covers
+	// them all, and the stores do not make Go reload them.
+	kin = kin[:len(top)]
+	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
+	cms, cxs, cis := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
+	for _, b := range tr.Bodies { // the composite inertias start as the bodies' own
+		k, x := &kin[b], &xs[b].P
+		c := &k.com
+		cms[b] = k.m
+		cxs[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
+		cis[b] = ic[b]
+	}
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		tb := top[b] // a copy: registers, not reloaded after each store
-		x, cx := &ws.x[b].P, &ws.cx[b]
+		x, cx := &xs[b].P, &cxs[b]
 		c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
-		cm, ci := ws.cm[b], &ws.ci[b]
+		cm, ci := cms[b], &cis[b]
 		for c := int(tb.voff); c < int(tb.voff)+int(tb.nv); c++ {
 			W, L := &col[c].w, &col[c].l
 			t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
@@ -100,27 +112,6 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 		if p := int(tb.parent); p >= 0 {
 			ws.combine(p, b)
 		}
-	}
-}
-
-// crbaStart starts the composite inertias of bodies as the bodies' own,
-// as the last Update left them (the mass is kin's, beside its centre of
-// mass, not the Body's): for crbaColumns, out of line, so that its
-// slices do not take the registers of crbaColumns' loop.
-//
-//go:noinline
-func (ws *Workspace) crbaStart(bodies []int) {
-	kin := ws.kin
-	// The slices of one length: one check of b covers them all, and the
-	// stores do not make Go reload them.
-	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
-	cm, cx, ci := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
-	for _, b := range bodies {
-		k, x := &kin[b], &xs[b].P
-		c := &k.com
-		cm[b] = k.m
-		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
-		ci[b] = ic[b]
 	}
 }
 
