@@ -26,36 +26,25 @@ func mulVec(M *spatial.Mat3, v0, v1, v2 float64) (float64, float64, float64) {
 // rotational inertia about it), which a sum of rigid bodies remains. Each
 // joint's armature is then added to its diagonal entries.
 func (ws *Workspace) MassMatrix(t int, out []float64) {
-	m := ws.m
-	tr := &m.Trees[t]
-	// The composite inertias start as the bodies' own, as the last Update
-	// left them (the mass is kin's, beside its centre of mass, not the
-	// Body's: one slice fewer); the slices in locals of one length, so
-	// that the stores do not make Go reload them.
-	kin := ws.kin
-	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
-	cm, cx, ci := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
-	for _, b := range tr.Bodies {
-		k, x := &kin[b], &xs[b].P
-		c := &k.com
-		cm[b] = k.m
-		cx[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
-		ci[b] = ic[b]
-	}
+	tr := &ws.m.Trees[t]
 	if b := tr.Bodies[0]; len(tr.Bodies) == 1 && ws.kind[b] == kindFreeRoot { // a free joint under the world
 		ws.crbaFreeBody(b, out) // writes every entry: no clear
-	} else {
-		clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
-		ws.crbaColumns(tr, out)
+		return
 	}
+	ws.crbaColumns(tr, out)
 }
 
 // crbaColumns fills M from the leaves to the root, column by column,
 // adding each body's composite inertia to its parent's, and each joint's
 // armature to its diagonal entries once their columns are written (no
 // later column writes M[c][c], so this is the sum a pass over the bodies
-// after the columns made). M must be cleared first: the entries of two
-// velocities on different branches are not written.
+// after the columns made). It clears M first (the entries of two
+// velocities on different branches are not written) and starts the
+// composite inertias as the bodies' own, as the last Update left them (the
+// mass is kin's, beside its centre of mass, not the Body's), in a loop of
+// its own over the tree: MassMatrix's work until the 170th pass, whose
+// prologue, slice checks and spills were a second set of once-a-step
+// lines (a call of its own, crbaStart, saved fewer: see BENCHMARKS.md).
 //
 // Column c of body b is S_jᵀ (N, F) for the velocities j of b up to c and
 // of b's ancestors, with F = I^c S_c (linear momentum) and N the angular
@@ -67,15 +56,27 @@ func (ws *Workspace) MassMatrix(t int, out []float64) {
 // body's cc, mass and inertia are read once a body, and the stores into
 // out do not make Go reload them.
 func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
+	clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
 	col, top, kin := ws.col, ws.top, ws.kin
-	kin = kin[:len(top)] // one length: top[a]'s check covers kin[a]
+	// The per-body slices of one length with top: top[a]'s check covers
+	// them all, and the stores do not make Go reload them.
+	kin = kin[:len(top)]
+	xs, ic := ws.x[:len(kin)], ws.ic[:len(kin)]
+	cms, cxs, cis := ws.cm[:len(kin)], ws.cx[:len(kin)], ws.ci[:len(kin)]
+	for _, b := range tr.Bodies { // the composite inertias start as the bodies' own
+		k, x := &kin[b], &xs[b].P
+		c := &k.com
+		cms[b] = k.m
+		cxs[b] = spatial.Vec3{x[0] + c[0], x[1] + c[1], x[2] + c[2]} // x.Add(c) on scalars
+		cis[b] = ic[b]
+	}
 	for i := len(tr.Bodies) - 1; i >= 0; i-- {
 		b := tr.Bodies[i]
 		tb := top[b] // a copy: registers, not reloaded after each store
-		x, cx := &ws.x[b].P, &ws.cx[b]
+		x, cx := &xs[b].P, &cxs[b]
 		c0, c1, c2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc = x_c − x_b
-		cm, ci := ws.cm[b], &ws.ci[b]
+		cm, ci := cms[b], &cis[b]
 		for c := int(tb.voff); c < int(tb.voff)+int(tb.nv); c++ {
 			W, L := &col[c].w, &col[c].l
 			t0, t1, t2 := cross(W[0], W[1], W[2], c0, c1, c2)
@@ -126,12 +127,15 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 //	f = L.Add(W.Cross(cc)).Scale(m),  nm = ci.MulVec(W).Add(cc.Cross(f))
 //
 // is made on scalars, the Vec3 form's operations in its order, which Go
-// keeps in registers (TestKinfootCRBAFreeBodyBits).
+// keeps in registers (TestKinfootCRBAFreeBodyBits). The body's composite
+// inertia is its own: its mass, cc = (x_b + c) − x_b and rotational
+// inertia are read from the last Update, as crbaColumns starts them.
 func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 	out = out[:36]
-	x, cx := &ws.x[b].P, &ws.cx[b]
-	k0, k1, k2 := cx[0]-x[0], cx[1]-x[1], cx[2]-x[2] // cc
-	mass, ci, voff, arm := ws.cm[b], &ws.ci[b], ws.m.Bodies[b].VOff, ws.m.Bodies[b].Joint.Armature
+	x, k := &ws.x[b].P, &ws.kin[b]
+	c := &k.com
+	k0, k1, k2 := (x[0]+c[0])-x[0], (x[1]+c[1])-x[1], (x[2]+c[2])-x[2] // cc = x.Add(c).Sub(x)
+	mass, ci, voff, arm := k.m, &ws.ic[b], ws.m.Bodies[b].VOff, ws.m.Bodies[b].Joint.Armature
 	cols := ws.col[voff : voff+6]
 	for c := range 6 {
 		W, L := &cols[c].w, &cols[c].l

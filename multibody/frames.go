@@ -80,41 +80,14 @@ func newJointFrames(m *Model, b int) jointFrames {
 	return f
 }
 
-// compose sets dst = x.Compose(y) for a y of shape s, leaving out the
-// products with an identity rotation or a zero translation. Those are exact
-// (q·1 = q and x.Apply(0) = x.P componentwise, up to the sign of a zero),
-// so the result has the bits of x.Compose(y): the rotation is still
-// normalized, as Compose normalizes it. It makes the operations of
-// Quat.Mul, Pose.Apply and Quat.Normalize in their order on scalars, which
-// Go keeps in registers (a Pose, holding an array, goes through memory),
-// and reads x and y before it writes dst, which may be either of them.
+// compose sets dst = x.Compose(y) for a y of shape s: spatial.ComposeTo,
+// which leaves out the products with an identity rotation or a zero
+// translation (exact, so the bits of x.Compose(y)) and which Pose.Compose
+// shares (one copy of the code where the step composes poses elsewhere:
+// the dm hopper's and stacker's sites and geometries). x and y are read
+// before dst, which may be either of them, is written.
 func compose(dst, x, y *spatial.Pose, s poseShape) {
-	qw, qx, qy, qz := x.R.W, x.R.X, x.R.Y, x.R.Z
-	rw, rx, ry, rz := qw, qx, qy, qz
-	if !s.rotI {
-		p := &y.R
-		rw = qw*p.W - (qx*p.X + qy*p.Y + qz*p.Z)
-		rx = (qw*p.X + p.W*qx) + (qy*p.Z - qz*p.Y)
-		ry = (qw*p.Y + p.W*qy) + (qz*p.X - qx*p.Z)
-		rz = (qw*p.Z + p.W*qz) + (qx*p.Y - qy*p.X)
-	}
-	p0, p1, p2 := x.P[0], x.P[1], x.P[2]
-	if !s.pos0 {
-		v0, v1, v2 := y.P[0], y.P[1], y.P[2]
-		t0 := 2 * (qy*v2 - qz*v1)
-		t1 := 2 * (qz*v0 - qx*v2)
-		t2 := 2 * (qx*v1 - qy*v0)
-		p0 = ((v0 + qw*t0) + (qy*t2 - qz*t1)) + p0
-		p1 = ((v1 + qw*t1) + (qz*t0 - qx*t2)) + p1
-		p2 = ((v2 + qw*t2) + (qx*t1 - qy*t0)) + p2
-	}
-	dst.P = spatial.Vec3{p0, p1, p2}
-	n := math.Sqrt(rw*rw + rx*rx + ry*ry + rz*rz)
-	if n == 0 {
-		dst.R = spatial.QuatIdentity()
-		return
-	}
-	dst.R = spatial.Quat{W: rw / n, X: rx / n, Y: ry / n, Z: rz / n}
+	spatial.ComposeTo(dst, x, y, s.rotI, s.pos0)
 }
 
 // frames is Model.frames with the joint frames of fr: it writes the world

@@ -12,8 +12,8 @@ import (
 // armature MassMatrix added after it, the reference of
 // TestKinfootCRBAFreeBodyBits.
 func (ws *Workspace) crbaFreeBodyVec(b int, out []float64) {
-	cc := ws.cx[b].Sub(ws.x[b].P)
-	mass, ci, voff := ws.cm[b], ws.ci[b], ws.m.Bodies[b].VOff
+	cc := ws.x[b].P.Add(ws.kin[b].com).Sub(ws.x[b].P)
+	mass, ci, voff := ws.kin[b].m, ws.ic[b], ws.m.Bodies[b].VOff
 	for c := range 6 {
 		W, L := ws.col[voff+c].w, ws.col[voff+c].l
 		f := L.Add(W.Cross(cc)).Scale(mass)
