@@ -264,12 +264,12 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	if ac.Transmission != nil || len(ac.Tendon) > 0 {
 		l0, ld0 = a.actuatorPath(c, ac, gear)
 	} else {
-		qi, vi := dofAt(c.m, ac.Body, ac.DOF)
-		a.addDOF(c, ac.Body, vi, 0, gear)
-		l0 = gear * c.in.Q0[qi]
-		if c.in.V0 != nil {
-			ld0 = gear * c.in.V0[vi]
+		qi, vi, ok := a.actDOFs.kept(c.m, i, ac.Body, ac.DOF) // dofAt's, kept across steps
+		if !ok {
+			qi, vi = a.actDOFs.find(c.m, i, ac.Body, ac.DOF)
 		}
+		a.addDOF(c, ac.Body, vi, 0, gear)
+		l0, ld0 = jointLength(gear, c.in.Q0, c.in.V0, qi, vi)
 	}
 	var k int
 	bound, sat := e*dt, false
@@ -359,7 +359,10 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 	}
 	term := int32(len(a.forced))
 	if len(ac.Tendon) == 0 { // a joint's one term, without terms' closure
-		_, vi := dofAt(c.m, ac.Body, ac.DOF)
+		_, vi, ok := a.actDOFs.kept(c.m, i, ac.Body, ac.DOF) // dofAt's, kept across steps
+		if !ok {
+			_, vi = a.actDOFs.find(c.m, i, ac.Body, ac.DOF)
+		}
 		a.forced = append(a.forced, forceTerm{vi, ac.gear()})
 	} else {
 		a.forcedTerms(c.m, ac)

@@ -122,6 +122,10 @@ type Assembler struct {
 	vecs     []float64   // row bases of diagonalized blocks (n×n each)
 	entries  []entry     // one per Set item, in Report order
 	forced   []forceTerm // the Jacobian terms of the actuators applied as forces (Params.ActuatorForces)
+	// limitDOFs and actDOFs keep the joint indices (dofAt) of the limits
+	// and of the actuators on a joint, by their index in the Set, across
+	// assemblies (LimitCoords.kept in line, find on a miss).
+	limitDOFs, actDOFs LimitCoords
 
 	// Scratch and Delassus blocks, last: a robot's step reads the fields
 	// above (and its entries) every step, and these only for some rows.

@@ -113,14 +113,16 @@ func (s *Set) NeedsSolveCached(m *multibody.Model, q0 []float64, lc *LimitCoords
 // (Set.Limits, by index) for NeedsSolveCached, with the model, body and
 // degree of freedom it was found for. The zero value is empty; the first
 // use fills it (an allocation), later uses of the same limits allocate
-// nothing. One LimitCoords serves one caller at a time.
+// nothing. One LimitCoords serves one caller at a time. The Assembler
+// keeps two more, of the limits' and the actuators' joints (at).
 type LimitCoords struct {
 	model *multibody.Model
 	keys  []limitCoord
 }
 
-// limitCoord is one limit's joint (body, DOF) and its coordinate qi.
-type limitCoord struct{ body, dof, qi int }
+// limitCoord is one item's joint (body, DOF) and its coordinate and
+// velocity indices qi and vi (dofAt).
+type limitCoord struct{ body, dof, qi, vi int }
 
 // coord returns limit l's coordinate, the i-th of its set's limits, from
 // lc when lc holds it for m, l.Body and l.DOF (lc nil: dofAt).
@@ -129,20 +131,47 @@ func (lc *LimitCoords) coord(m *multibody.Model, i int, l *Limit) int {
 		qi, _ := dofAt(m, l.Body, l.DOF)
 		return qi
 	}
+	qi, _ := lc.at(m, i, l.Body, l.DOF)
+	return qi
+}
+
+// at returns dofAt(m, b, dof), the indices of the joint of the i-th item
+// (a limit, or an actuator on a joint), kept in lc when lc holds them for
+// m, b and dof, else found and kept (find).
+func (lc *LimitCoords) at(m *multibody.Model, i, b, dof int) (qi, vi int) {
+	if qi, vi, ok := lc.kept(m, i, b, dof); ok {
+		return qi, vi
+	}
+	return lc.find(m, i, b, dof)
+}
+
+// kept returns the indices that lc holds for the i-th item's joint and
+// true when they were found for m, b and dof, else false (then find finds
+// them): short enough to be inlined, so that the assembly's limits and
+// actuators read their joint's indices without a call (dofAt reads the
+// 584-byte Body for a compound joint's test at every step).
+func (lc *LimitCoords) kept(m *multibody.Model, i, b, dof int) (qi, vi int, ok bool) {
 	if lc.model == m && i < len(lc.keys) {
-		if k := &lc.keys[i]; k.body == l.Body && k.dof == l.DOF {
-			return k.qi
+		if k := &lc.keys[i]; k.body == b && k.dof == dof {
+			return k.qi, k.vi, true
 		}
 	}
+	return 0, 0, false
+}
+
+// find is at for indices that lc does not hold (kept false): dofAt, kept as item i's.
+//
+//go:noinline
+func (lc *LimitCoords) find(m *multibody.Model, i, b, dof int) (qi, vi int) {
 	if lc.model != m {
 		lc.model, lc.keys = m, lc.keys[:0]
 	}
 	for len(lc.keys) <= i {
 		lc.keys = append(lc.keys, limitCoord{body: -1})
 	}
-	qi, _ := dofAt(m, l.Body, l.DOF)
-	lc.keys[i] = limitCoord{body: l.Body, dof: l.DOF, qi: qi}
-	return qi
+	qi, vi = dofAt(m, b, dof)
+	lc.keys[i] = limitCoord{body: b, dof: dof, qi: qi, vi: vi}
+	return qi, vi
 }
 
 // outside reports whether x is past a bound or within margin of it
@@ -198,7 +227,8 @@ func (s *Set) ExplicitForcesCoords(m *multibody.Model, q, v []float64, ctl []Con
 				qi, vi = cur.miss(ac.Body, ac.DOF)
 			}
 			gear := ac.gear()
-			force, sat = ac.clampedForce(m, gear, q, v, qi, vi, ctl[i])
+			l, ld := jointLength(gear, q, v, qi, vi) // in line (a clampedForce call was three instruction-cache lines of the step)
+			force, sat = ac.boundedForce(m, l, ld, ctl[i])
 			f[vi] += gear * force
 		} else {
 			force, sat = ac.tendonForce(m, &cur, q, v, ctl[i], f)
@@ -248,20 +278,22 @@ func (ac *Actuator) stateForce(m *multibody.Model, q, v []float64, ctl Control) 
 	gear := ac.gear()
 	if len(ac.Tendon) == 0 {
 		qi, vi := dofAt(m, ac.Body, ac.DOF)
-		return ac.clampedForce(m, gear, q, v, qi, vi, ctl)
+		l, ld := jointLength(gear, q, v, qi, vi)
+		return ac.boundedForce(m, l, ld, ctl)
 	}
 	l, ld := TendonLength(m, ac.Tendon, q, v)
 	return ac.boundedForce(m, gear*l, gear*ld, ctl)
 }
 
-// clampedForce is stateForce for an actuator on a joint whose coordinate
-// and velocity are q[qi] and v[vi] (v nil: l̇ = 0), gear its gear.
-func (ac *Actuator) clampedForce(m *multibody.Model, gear float64, q, v []float64, qi, vi int, ctl Control) (float64, bool) {
-	l, ld := gear*q[qi], 0.0
+// jointLength returns the length l = gear·q[qi] and rate l̇ = gear·v[vi]
+// (v nil: l̇ = 0) of an actuator on a joint of coordinate q[qi] and
+// velocity v[vi], gear its gear.
+func jointLength(gear float64, q, v []float64, qi, vi int) (l, ld float64) {
+	l = gear * q[qi]
 	if v != nil {
 		ld = gear * v[vi]
 	}
-	return ac.boundedForce(m, l, ld, ctl)
+	return l, ld
 }
 
 // boundedForce is explicitForce at the length l and rate ld with the

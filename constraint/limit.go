@@ -52,7 +52,10 @@ func validMargin(margin float64) error {
 // limit appends the blocks of the limit's finite bounds (limitSides) and
 // its entry; a limit within its range (limitIdle) has the entry alone.
 func (a *Assembler) limit(c *asmCtx, l *Limit, i int) {
-	qi, vi := dofAt(c.m, l.Body, l.DOF)
+	qi, vi, ok := a.limitDOFs.kept(c.m, i, l.Body, l.DOF) // dofAt's, kept across steps
+	if !ok {
+		qi, vi = a.limitDOFs.find(c.m, i, l.Body, l.DOF)
+	}
 	q := c.in.Q0[qi]
 	if a.limitIdle(c, l, q) { // no row on either side: the entry alone
 		e := a.next() // in place, not addItem: a robot's idle limits then run one helper, not two
