@@ -118,6 +118,12 @@ type pgsWork struct {
 // A v and Jᵀγ (nv each).
 type pgsMomentum struct {
 	diff, r, av, jc []float64
+	// a is the A of the problem whose r = A(v − v*) products last formed,
+	// nil when r holds none (stats clears it where products does not run,
+	// mapVelocity when it has taken r): a metric step's mapVelocity takes
+	// M (v − v*_M) from r when A is its problem's (= M) and v − v*_M is
+	// diff, bit for bit (productsFor).
+	a []float64
 }
 
 // size sizes the scratch for nv velocities (out of line: the sizes change
@@ -768,6 +774,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if converged {
 		st.Status = solver.Converged
 	}
+	w.em.a = nil // r is set below only
 	if w.stage {
 		return
 	}
@@ -799,6 +806,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	}
 	nv, m, v := p.NV, &w.em, res.V // sized by pgsSetup (sizeDynamics)
 	m.products(p, v[:nv])
+	m.a = p.A
 	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
 	w.jac.mulT(w.gv, jc, nv)
 	gn, pn, jn := 0.0, 0.0, 0.0
@@ -881,6 +889,24 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 			r[i], av[i] = s0, t0
 		}
 	}
+}
+
+// productsFor returns r = A d, which products formed, when it formed it
+// with A the array a (the same entries: a shared problem's) and d = v − vs
+// (len(v) entries) is its diff, bit for bit; else nil. The r it returns is
+// the caller's to overwrite: it is handed out once (m.a cleared).
+func (m *pgsMomentum) productsFor(a, v, vs []float64) []float64 {
+	if len(m.a) == 0 || len(m.a) != len(a) || &m.a[0] != &a[0] || len(m.diff) != len(v) {
+		return nil
+	}
+	m.a = nil
+	vs = vs[:len(v)]
+	for i, x := range v {
+		if math.Float64bits(x-vs[i]) != math.Float64bits(m.diff[i]) {
+			return nil
+		}
+	}
+	return m.r[:len(v)]
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of
