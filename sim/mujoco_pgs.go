@@ -389,6 +389,14 @@ func (w *pgsWork) growOrder(nr, nb int) {
 	w.floss, w.bclass = slices.Grow(w.floss[:0], nr), slices.Grow(w.bclass[:0], nb)
 }
 
+// growCones gives w.cones room for one more cone (addCone; out of line:
+// it grows on a simulation's first steps).
+//
+//go:noinline
+func (w *pgsWork) growCones() {
+	w.cones = slices.Grow(w.cones, 1)
+}
+
 // sizeRows sizes the dual problem's scratch for n rows (order; out of
 // line: the row count changes on few steps).
 //
@@ -542,22 +550,28 @@ func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
 // The cone is round in the sliding pair and in the rolling pair, so the
 // contact's own tangents stand for MuJoCo's (mujocoTangents).
 func (w *pgsWork) addCone(p *solver.Problem, k int) {
+	if len(w.cones) == cap(w.cones) { // tested first, while few values are live
+		w.growCones()
+	}
 	c, par := p.Constraints[k], p.Par(k)
 	if c.Kind == solver.ContactCone && !(par[0] > 0) {
 		w.add(c.Row+2, pgsContact, 0)
 		return
 	}
-	cb := pgsConeBlock{k0: len(w.perm), dim: c.Size}
+	n := len(w.cones)
+	w.cones = w.cones[:n+1] // in growCones' room
+	cb := &w.cones[n]
+	cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{}
 	for j := range min(len(par), 5) {
 		cb.fr[j] = max(mjMinMu, par[j])
 	}
 	if c.Kind == solver.ContactCone {
 		cb.fr[1] = cb.fr[0]
 	}
-	w.cones = append(w.cones, cb)
-	w.add(c.Row+c.Size-1, pgsCone, 0)
-	for j := range c.Size - 1 {
-		w.add(c.Row+j, pgsCone, 0)
+	row := c.Row + c.Size - 1 // the normal first, then the friction rows (one add in line, not two)
+	for j := range c.Size {
+		w.add(row, pgsCone, 0)
+		row = c.Row + j
 	}
 }
 
