@@ -118,6 +118,12 @@ type pgsWork struct {
 // A v and Jᵀγ (nv each).
 type pgsMomentum struct {
 	diff, r, av, jc []float64
+	// a is the A of the problem whose r = A(v − v*) products last formed,
+	// nil when r holds none (stats clears it where products does not run,
+	// mapVelocity when it has taken r): a metric step's mapVelocity takes
+	// M (v − v*_M) from r when A is its problem's (= M) and v − v*_M is
+	// diff, bit for bit (productsFor).
+	a []float64
 }
 
 // size sizes the scratch for nv velocities (out of line: the sizes change
@@ -383,6 +389,14 @@ func (w *pgsWork) growOrder(nr, nb int) {
 	w.floss, w.bclass = slices.Grow(w.floss[:0], nr), slices.Grow(w.bclass[:0], nb)
 }
 
+// growCones gives w.cones room for one more cone (addCone; out of line:
+// it grows on a simulation's first steps).
+//
+//go:noinline
+func (w *pgsWork) growCones() {
+	w.cones = slices.Grow(w.cones, 1)
+}
+
 // sizeRows sizes the dual problem's scratch for n rows (order; out of
 // line: the row count changes on few steps).
 //
@@ -536,22 +550,28 @@ func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
 // The cone is round in the sliding pair and in the rolling pair, so the
 // contact's own tangents stand for MuJoCo's (mujocoTangents).
 func (w *pgsWork) addCone(p *solver.Problem, k int) {
+	if len(w.cones) == cap(w.cones) { // tested first, while few values are live
+		w.growCones()
+	}
 	c, par := p.Constraints[k], p.Par(k)
 	if c.Kind == solver.ContactCone && !(par[0] > 0) {
 		w.add(c.Row+2, pgsContact, 0)
 		return
 	}
-	cb := pgsConeBlock{k0: len(w.perm), dim: c.Size}
+	n := len(w.cones)
+	w.cones = w.cones[:n+1] // in growCones' room
+	cb := &w.cones[n]
+	cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{}
 	for j := range min(len(par), 5) {
 		cb.fr[j] = max(mjMinMu, par[j])
 	}
 	if c.Kind == solver.ContactCone {
 		cb.fr[1] = cb.fr[0]
 	}
-	w.cones = append(w.cones, cb)
-	w.add(c.Row+c.Size-1, pgsCone, 0)
-	for j := range c.Size - 1 {
-		w.add(c.Row+j, pgsCone, 0)
+	row := c.Row + c.Size - 1 // the normal first, then the friction rows (one add in line, not two)
+	for j := range c.Size {
+		w.add(row, pgsCone, 0)
+		row = c.Row + j
 	}
 }
 
@@ -768,6 +788,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if converged {
 		st.Status = solver.Converged
 	}
+	w.em.a = nil // r is set below only
 	if w.stage {
 		return
 	}
@@ -799,6 +820,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	}
 	nv, m, v := p.NV, &w.em, res.V // sized by pgsSetup (sizeDynamics)
 	m.products(p, v[:nv])
+	m.a = p.A
 	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
 	w.jac.mulT(w.gv, jc, nv)
 	gn, pn, jn := 0.0, 0.0, 0.0
@@ -881,6 +903,24 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 			r[i], av[i] = s0, t0
 		}
 	}
+}
+
+// productsFor returns r = A d, which products formed, when it formed it
+// with A the array a (the same entries: a shared problem's) and d = v − vs
+// (len(v) entries) is its diff, bit for bit; else nil. The r it returns is
+// the caller's to overwrite: it is handed out once (m.a cleared).
+func (m *pgsMomentum) productsFor(a, v, vs []float64) []float64 {
+	if len(m.a) == 0 || len(m.a) != len(a) || &m.a[0] != &a[0] || len(m.diff) != len(v) {
+		return nil
+	}
+	m.a = nil
+	vs = vs[:len(v)]
+	for i, x := range v {
+		if math.Float64bits(x-vs[i]) != math.Float64bits(m.diff[i]) {
+			return nil
+		}
+	}
+	return m.r[:len(v)]
 }
 
 // initPGS computes MuJoCo's stat.meaninertia for the stopping rules of

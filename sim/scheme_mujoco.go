@@ -258,9 +258,43 @@ func (sim *Simulator) mujocoMetricVStar() error {
 // v0 + h (M + h B)⁻¹ k + (M + h B)⁻¹ M (v − v*_M), in place (the state's
 // velocity; the solver's result, which the step's statistics check, is
 // kept); for mujoco-implicit (implicitMetricVStar) M̂ in place of M + h B.
+// M (v − v*_M) is the one that the step's e_m formed (pgsWork.stats'
+// products: A = M, the same bits as the clique's linalg.MulVec) when it
+// was formed for this v − v*_M (pgsMomentum.productsFor), else
+// massTimesDiff's.
 func (sim *Simulator) mapVelocity(v []float64) error {
 	w, mw := &sim.ws, &sim.ws.mj
 	implicit := sim.scheme.Method == MuJoCoImplicitRule
+	x := w.pgs.em.productsFor(w.problem.A, v[:len(mw.diff)], mw.vM)
+	if x == nil {
+		x = sim.massTimesDiff(v)
+	}
+	for c := range w.problem.Cliques {
+		q := &w.problem.Cliques[c]
+		xc := x[q.Offset : q.Offset+q.Size]
+		if !implicit {
+			mw.dampF.Solve(*q, xc, 1)
+		} else if err := sim.solveImplicit(c, xc); err != nil {
+			return err
+		}
+	}
+	// v = v_B + x in one pass: the cliques, one per tree, tile the
+	// velocities (multibody.Model.layout), so x holds every clique's part.
+	vB, vs := mw.vB[:len(mw.diff)], v[:len(mw.diff)]
+	for i, xi := range x[:len(vs)] {
+		vs[i] = vB[i] + xi
+	}
+	return nil
+}
+
+// massTimesDiff sets mw.diff = v − v*_M and mw.tmp = M (v − v*_M) on each
+// clique, each row's sum from +0 in column order (treeMulPattern.mul), and
+// returns mw.tmp (mapVelocity when the step's e_m did not form it; out of
+// line).
+//
+//go:noinline
+func (sim *Simulator) massTimesDiff(v []float64) []float64 {
+	w, mw := &sim.ws, &sim.ws.mj
 	vM := mw.vM[:len(mw.diff)]
 	for i, x := range v[:len(mw.diff)] {
 		mw.diff[i] = x - vM[i] // v − v*_M, once per entry
@@ -269,22 +303,10 @@ func (sim *Simulator) mapVelocity(v []float64) error {
 		mw.growPatterns(len(w.problem.Cliques))
 	}
 	for c, q := range w.problem.Cliques {
-		x := mw.tmp[q.Offset : q.Offset+q.Size]
 		blk := w.mass[q.AOff : q.AOff+q.Size*q.Size]
-		mw.mpat[c].mul(q.Parent, blk, mw.diff[q.Offset:q.Offset+q.Size], x) // M (v − v*_M), row sums in column order
-		if !implicit {
-			mw.dampF.Solve(q, x, 1)
-		} else if err := sim.solveImplicit(c, x); err != nil {
-			return err
-		}
+		mw.mpat[c].mul(q.Parent, blk, mw.diff[q.Offset:q.Offset+q.Size], mw.tmp[q.Offset:q.Offset+q.Size])
 	}
-	// v = v_B + x in one pass: the cliques, one per tree, tile the
-	// velocities (multibody.Model.layout), so tmp holds every clique's x.
-	vB, x, vs := mw.vB[:len(mw.diff)], mw.tmp[:len(mw.diff)], v[:len(mw.diff)]
-	for i, xi := range x {
-		vs[i] = vB[i] + xi
-	}
-	return nil
+	return mw.tmp[:len(mw.diff)]
 }
 
 // solveImplicit solves M̂ x = r in place for the block x of the step's

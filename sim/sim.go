@@ -190,11 +190,22 @@ func (sim *Simulator) finishTimes() {
 	sim.last.st.Times = sim.last.times
 }
 
+// recallContacts rescales the remembered impulses to the step's δt (they
+// are per δt) and recalls what the last step knew of each persistent
+// contact (advance). Out of line: inlined, Rescale's test and its loop over
+// the memos, which runs only when δt changed, took two of advance's hot
+// code lines (Gymnasium pusher).
+//
+//go:noinline
+func (sim *Simulator) recallContacts() {
+	sim.mem.Rescale(sim.cfg.DT)
+	sim.mem.Recall(sim.ws.pairs)
+}
+
 // advance takes the step from its detected contacts to the new state.
 func (sim *Simulator) advance() error {
 	if !sim.ws.idle {
-		sim.mem.Rescale(sim.cfg.DT)  // the remembered impulses are per δt
-		sim.mem.Recall(sim.ws.pairs) // persistent contacts: what the last step knew of each
+		sim.recallContacts() // persistent contacts: what the last step knew of each
 	}
 	sim.lap(StageContactMemory)
 	if err := sim.freeMotion(); err != nil { // v* from m(v*) = 0 and A (eq. 13–15)

@@ -44,7 +44,11 @@ func (sim *Simulator) substeps() int {
 	return sim.substepsFor()
 }
 
-// substepsFor is substeps for a step with some pairs.
+// substepsFor is substeps for a step with some pairs. The pairs that
+// MuJoCo's rows solve (muJoCoRowPair, which also keeps each one's
+// material) are passed over here; the curvature errors of the others are
+// curvatureSubsteps', out of line: on an MJCF model every pair is MuJoCo's
+// and that loop's code sat between this one's hot blocks.
 func (sim *Simulator) substepsFor() int {
 	tol := sim.cfg.Contact.SubstepTolerance
 	if !(tol > 0) {
@@ -53,13 +57,31 @@ func (sim *Simulator) substepsFor() int {
 	if sim.scheme.Method == RungeKutta4 && sim.stagedContacts() {
 		return 1
 	}
+	pairs, i := sim.ws.pairs, 0 // read once: the calls below do not change it
+	if sim.mujocoRowScheme() {
+		for i < len(pairs) && sim.muJoCoRowPair(&pairs[i]) {
+			i++
+		}
+		if i == len(pairs) {
+			return 1 // e = 0 ≤ tol
+		}
+	}
+	return sim.curvatureSubsteps(i, tol)
+}
+
+// curvatureSubsteps is substepsFor from pair from on, the first that
+// MuJoCo's rows do not solve: the substeps that the largest curvature
+// error e of the remaining pairs asks for, ⌈√(e/tol)⌉ up to MaxSubsteps.
+//
+//go:noinline
+func (sim *Simulator) curvatureSubsteps(from int, tol float64) int {
 	e := 0.0
 	var last *contact.Pair        // the last pair measured
 	rows := sim.mujocoRowScheme() // the same for every pair
-	pairs := sim.ws.pairs         // read once: the calls below do not change it
-	for i := range pairs {
+	pairs := sim.ws.pairs
+	for i := from; i < len(pairs); i++ {
 		pr := &pairs[i]
-		if rows && sim.muJoCoRowPair(pr) {
+		if rows && i > from && sim.muJoCoRowPair(pr) { // pair from was tested by substepsFor
 			continue
 		}
 		if last != nil && sameGeometries(last, pr) {
