@@ -122,7 +122,8 @@ type pattern struct {
 // zero entries +0 (a −0 that copyRows copied becomes the +0 of
 // jacobianCoordinates' sum from +0).
 func (pt *pattern) set(a []float64, rows, cols int) {
-	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
+	pt.fit(rows*cols, rows)
+	nz, off := pt.nz[:rows*cols], pt.off[:rows+1]
 	off[0] = 0
 	c := 0
 	for k := range rows {
@@ -146,7 +147,8 @@ func (pt *pattern) set(a []float64, rows, cols int) {
 // in one pass.
 func (pt *pattern) copySet(dst, src []float64, from []int, cols int) {
 	rows := len(from)
-	nz, off := growInt32(pt.nz, rows*cols), growInt(pt.off, rows+1)
+	pt.fit(rows*cols, rows)
+	nz, off := pt.nz[:rows*cols], pt.off[:rows+1]
 	off[0] = 0
 	c := 0
 	for k, lo := range from {
@@ -162,6 +164,24 @@ func (pt *pattern) copySet(dst, src []float64, from []int, cols int) {
 		off[k+1] = c
 	}
 	pt.nz, pt.off = nz[:c], off
+}
+
+// fit makes pt's storage room for a pattern of n non-zeros over rows rows
+// (set, copySet). The growth is out of line (grow): rare once a few steps
+// have warmed it up, it lay inlined between set's and copySet's hot blocks
+// (growInt32, growInt: two calls to makeslice and the registers saved
+// around them).
+func (pt *pattern) fit(n, rows int) {
+	if cap(pt.nz) < n || cap(pt.off) <= rows {
+		pt.grow(n, rows)
+	}
+}
+
+// grow gives pt room for n non-zeros over rows rows (growInt32, growInt).
+//
+//go:noinline
+func (pt *pattern) grow(n, rows int) {
+	pt.nz, pt.off = growInt32(pt.nz, n), growInt(pt.off, rows+1)
 }
 
 // row returns row k's non-zero columns.

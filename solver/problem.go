@@ -317,22 +317,24 @@ func (p *Problem) mulJBlock(b int, v, vc []float64) {
 		p.mulJRows(blk, q, c, v, vc)
 		return
 	}
-	n := q.Size
-	d := p.JData[blk.Off : blk.Off+3*n] // JBlockData(b), without its copies
-	vs := v[q.Offset : q.Offset+n]
-	// each row summed in the same order as mulJRows's
-	r0, r1, r2 := d[:n], d[n:2*n], d[2*n:3*n]
-	r1, r2, vs = r1[:len(r0)], r2[:len(r0)], vs[:len(r0)] // one bounds check each, out of the loop
+	vs := v[q.Offset:][:q.Size]
+	n := len(vs)
+	d := p.JData[blk.Off:][:3*n] // JBlockData(b), without its copies
+	// each row summed in the same order as mulJRows's; the rows sliced one
+	// after the other, n wide (as vs), so that the loop checks no bound
+	r0, r12 := d[:n], d[n:]
+	r1, r2 := r12[:n], r12[n:]
+	r2 = r2[:n]
 	s0, s1, s2 := 0.0, 0.0, 0.0
-	for j, a := range r0 {
-		x := vs[j]
-		s0 += a * x
+	for j, x := range vs {
+		s0 += r0[j] * x
 		s1 += r1[j] * x
 		s2 += r2[j] * x
 	}
-	vc[c.Row] += s0
-	vc[c.Row+1] += s1
-	vc[c.Row+2] += s2
+	o := vc[c.Row:][:3] // one bounds check for the three rows
+	o[0] += s0
+	o[1] += s1
+	o[2] += s2
 }
 
 // mulJRows is mulJBlock for a block of other than three rows (blk, its
