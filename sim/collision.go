@@ -117,10 +117,10 @@ type collider struct {
 	screened bool
 	// planes holds, per geometry, whether it is a half-space on a body
 	// welded to the world that beyondHalfSpace may cull against (not an
-	// elastic foundation), and normals its unit normal, both set once
+	// elastic foundation), and halves its plane, both set once
 	// (fixedPoses) rather than at every test.
-	planes  []bool
-	normals []spatial.Vec3
+	planes []bool
+	halves []halfPlane
 	// posed holds, per geometry, its shape (set once, fixedPoses) at its
 	// pose in poses with the rotation matrix geometry.Collide would form
 	// (posedAt), valid while its movedBox's posed is set: at the first
@@ -151,7 +151,7 @@ type collider struct {
 // a fixed elastic foundation), and the first two terms of its slack
 // margin + max(standoffs) (pairSlack's, summed as it sums them); fixed
 // says the half-space is on a body welded to the world, with its normal
-// in collider.normals.
+// in collider.halves.
 type listedPair struct {
 	pr    [2]int32
 	h, o  int32
@@ -826,7 +826,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
 	c.local = make([]localShape, n)
 	c.moved = make([]movedBox, n)
-	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
+	c.planes, c.halves = make([]bool, n), make([]halfPlane, n)
 	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
 	for i, g := range m.Geometries {
 		c.moved[i].ball = ballShape(g.Shape.Kind)
@@ -838,7 +838,8 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
 			c.fixedBox[i] = g.Shape.AABB(c.poses[i])
 			c.planes[i] = g.Shape.Kind == geometry.HalfSpace && !foundation(mats, g.Material)
-			c.normals[i] = halfSpaceNormal(&c.poses[i])
+			n := halfSpaceNormal(&c.poses[i])
+			c.halves[i] = newHalfPlane(&n, &c.poses[i].P)
 		}
 	}
 }
