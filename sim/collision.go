@@ -300,7 +300,10 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // collider.boxes is that bound, not yet the exact box (coarse; exactBox),
 // and the calls for which it takes its exact box at once (met: set to
 // ballRetry when its box, exact or bound, meets a listed partner's and
-// the pair is not culled on the bound, boundCull).
+// the pair is not culled on the bound, boundCull; for a slanted wall's
+// pair, listedPair.wide, whose box every finite box meets, only when the
+// pair is not culled on the exact box either, planeCull, so that a
+// geometry clear of the walls returns to its bound).
 type movedBox struct {
 	body  spatial.Pose
 	box   geometry.AABB
@@ -453,7 +456,9 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			continue // the bound clears the plane: no exact box, and no retry (met) for it
 		}
 		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
-		ma.met, mb.met = ballRetry, ballRetry
+		if !lp.wide { // a wall's box meets every box: its pair sets met when it is a candidate
+			ma.met, mb.met = ballRetry, ballRetry
+		}
 		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
 			continue
 		}
@@ -461,6 +466,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
+		ma.met, mb.met = ballRetry, ballRetry
 		c.cand[n], c.via[n] = pr, int32(k)
 		n++
 	}
