@@ -165,11 +165,12 @@ type listedPair struct {
 // pairRoute is the narrow phase's collider of a listed pair, chosen once
 // (filterSetup): geometry.Pair for the kinds of its geometries, or, when
 // any is set, mujocoConvex and collidePair, which choose at each call: a
-// pair that MuJoCo's convex collider may take (mujocoMay) or one with an
-// elastic foundation.
+// pair that MuJoCo's convex collider may take (mj: mujocoMay, which
+// combines the pair's materials, asked once rather than at each call) or
+// one with an elastic foundation.
 type pairRoute struct {
-	pair geometry.Pair
-	any  bool
+	pair    geometry.Pair
+	any, mj bool
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -726,7 +727,8 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		lp := &c.listed[k]
 		lp.pr, lp.h = pr, -1
 		lp.off = max(m.Geometries[i].Standoff, m.Geometries[j].Standoff)
-		lp.route.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
+		lp.route.mj = sim.mujocoMay(i, j)
+		lp.route.any = c.found[i] || c.found[j] || lp.route.mj
 		lp.route.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
 		if h := c.filter.plane[k]; h >= 0 && c.cull {
 			lp.setCull(c, m.Geometries, margin, pr[h], pr[1-h])
@@ -938,7 +940,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 				slack = slack + spec[i] + spec[j]
 			}
 			if lp.route.any {
-				c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+				c.hits = sim.collideAny(c, i, j, slack, lp.route.mj, c.hits[:0])
 			} else { // the pair's collider chosen once (filterSetup)
 				c.hits = lp.route.pair.Collide(c.posedAt(i), c.posedAt(j), slack, c.hits[:0])
 			}
@@ -1001,7 +1003,7 @@ func (sim *Simulator) treePair(c *collider, i, j int, spec []float64) (float64, 
 	if sim.unscreened(c, i, j, slack) {
 		return 0, false
 	}
-	c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+	c.hits = sim.collideAny(c, i, j, slack, sim.mujocoMay(i, j), c.hits[:0])
 	gs := sim.Model.Geometries
 	return max(gs[i].Standoff, gs[j].Standoff), true
 }
@@ -1023,12 +1025,15 @@ func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
 }
 
 // collideAny appends the points of geometries i and j within slack from
-// MuJoCo's convex collider for its pairs (mujocoConvex, mjccd.go), else
-// collidePair's: the narrow phase's collider of a pair not chosen once
-// (pairRoute), out of line.
+// MuJoCo's convex collider for its pairs (mujocoConvex, mjccd.go; may is
+// mujocoMay(i, j)), else collidePair's: the narrow phase's collider of a
+// pair not chosen once (pairRoute), out of line.
 //
 //go:noinline
-func (sim *Simulator) collideAny(c *collider, i, j int, slack float64, out []geometry.Contact) []geometry.Contact {
+func (sim *Simulator) collideAny(c *collider, i, j int, slack float64, may bool, out []geometry.Contact) []geometry.Contact {
+	if !may {
+		return sim.collidePair(c, i, j, slack, out)
+	}
 	if hits, mj := sim.mujocoConvex(c, i, j, slack, out); mj {
 		return hits
 	}
