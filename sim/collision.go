@@ -483,12 +483,27 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 //
 //go:noinline
 func (c *collider) nextMeeting(k int, sw bool) int {
+	if sw {
+		return c.nextMarkedMeeting(k)
+	}
 	at := c.meetAt
 	for ; k < len(at); k++ {
-		if sw {
-			if k = c.sweep.nextMarked(k); k >= len(at) {
-				break
-			}
+		if p := &at[k]; p[0].Meets(p[1]) {
+			return k
+		}
+	}
+	return len(at)
+}
+
+// nextMarkedMeeting is nextMeeting among the pairs the sweep marked, out
+// of nextMeeting's loop (clutter-40: a model with many pairs).
+//
+//go:noinline
+func (c *collider) nextMarkedMeeting(k int) int {
+	at := c.meetAt
+	for ; k < len(at); k++ {
+		if k = c.sweep.nextMarked(k); k >= len(at) {
+			break
 		}
 		if p := &at[k]; p[0].Meets(p[1]) {
 			return k
