@@ -139,12 +139,13 @@ func TestCol9BoundCullImpliesCull(t *testing.T) {
 		}
 		n := unit()
 		p := x.P.Sub(n.Scale(rng.Float64() * 3 * reach(sh, y)))
-		low, sc := halfSpaceGap(&bound, &n, &p)
+		hp := newHalfPlane(&n, &p)
+		low, sc := halfSpaceGap(&bound, &hp)
 		edge := low - planeCullTol*(1+sc) // the slack at which the bound stops clearing, about
 		for _, slack := range []float64{edge * (1 - 1e-9), edge - 1e-15, edge - 2e-12*(1+sc+math.Abs(edge)), edge * 0.5, -edge} {
-			if boundAboveHalfSpace(&bound, &n, &p, slack) {
+			if boundAboveHalfSpace(&bound, &hp, slack) {
 				cleared++
-				if !aboveHalfSpace(&exact, &n, &p, slack) {
+				if !aboveHalfSpace(&exact, &hp, slack) {
 					t.Fatalf("trial %d slack %g: the bound clears the plane, the exact box %v does not", trial, slack, exact)
 				}
 			}

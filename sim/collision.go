@@ -117,10 +117,10 @@ type collider struct {
 	screened bool
 	// planes holds, per geometry, whether it is a half-space on a body
 	// welded to the world that beyondHalfSpace may cull against (not an
-	// elastic foundation), and normals its unit normal, both set once
+	// elastic foundation), and halves its plane, both set once
 	// (fixedPoses) rather than at every test.
-	planes  []bool
-	normals []spatial.Vec3
+	planes []bool
+	halves []halfPlane
 	// posed holds, per geometry, its shape (set once, fixedPoses) at its
 	// pose in poses with the rotation matrix geometry.Collide would form
 	// (posedAt), valid while its movedBox's posed is set: at the first
@@ -138,6 +138,10 @@ type collider struct {
 	// each candidate in cand, by index, while screened.
 	listed []listedPair
 	via    []int32
+	// meetAt holds, per pair of the filter, the addresses of its two
+	// geometries' boxes in boxes (nextMeeting), set by filterSetup after
+	// fixedPoses, which makes boxes once.
+	meetAt [][2]*geometry.AABB
 	// sweep finds the listed pairs whose boxes meet without testing
 	// each, for a model with many pairs a geometry (pairSweep).
 	sweep pairSweep
@@ -151,7 +155,7 @@ type collider struct {
 // a fixed elastic foundation), and the first two terms of its slack
 // margin + max(standoffs) (pairSlack's, summed as it sums them); fixed
 // says the half-space is on a body welded to the world, with its normal
-// in collider.normals.
+// in collider.halves.
 type listedPair struct {
 	pr    [2]int32
 	h, o  int32
@@ -165,11 +169,12 @@ type listedPair struct {
 // pairRoute is the narrow phase's collider of a listed pair, chosen once
 // (filterSetup): geometry.Pair for the kinds of its geometries, or, when
 // any is set, mujocoConvex and collidePair, which choose at each call: a
-// pair that MuJoCo's convex collider may take (mujocoMay) or one with an
-// elastic foundation.
+// pair that MuJoCo's convex collider may take (mj: mujocoMay, which
+// combines the pair's materials, asked once rather than at each call) or
+// one with an elastic foundation.
 type pairRoute struct {
-	pair geometry.Pair
-	any  bool
+	pair    geometry.Pair
+	any, mj bool
 }
 
 // pairFilter lists, once per simulator, the pairs of geometries that
@@ -300,7 +305,10 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // collider.boxes is that bound, not yet the exact box (coarse; exactBox),
 // and the calls for which it takes its exact box at once (met: set to
 // ballRetry when its box, exact or bound, meets a listed partner's and
-// the pair is not culled on the bound, boundCull).
+// the pair is not culled on the bound, boundCull; for a slanted wall's
+// pair, listedPair.wide, whose box every finite box meets, only when the
+// pair is not culled on the exact box either, planeCull, so that a
+// geometry clear of the walls returns to its bound).
 type movedBox struct {
 	body  spatial.Pose
 	box   geometry.AABB
@@ -437,23 +445,19 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 	// bound by its exact box since.
 	sw := c.sweep.on && c.sweep.mark(c.boxes)
 	for k := 0; ; k++ {
-		if sw {
-			k = c.sweep.nextMarked(k)
-		}
-		if k >= len(c.listed) {
+		if k = c.nextMeeting(k, sw); k >= len(c.listed) {
 			break
 		}
 		lp := &c.listed[k]
 		pr := lp.pr
-		if !c.boxes[pr[0]].Meets(&c.boxes[pr[1]]) {
-			continue
-		}
 		if lp.wide && c.moved[lp.o].coarse && sim.boundCull(c, lp, spec) {
 			c.culled++
 			continue // the bound clears the plane: no exact box, and no retry (met) for it
 		}
 		ma, mb := &c.moved[pr[0]], &c.moved[pr[1]]
-		ma.met, mb.met = ballRetry, ballRetry
+		if !lp.wide { // a wall's box meets every box: its pair sets met when it is a candidate
+			ma.met, mb.met = ballRetry, ballRetry
+		}
 		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
 			continue
 		}
@@ -461,10 +465,51 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
+		ma.met, mb.met = ballRetry, ballRetry
 		c.cand[n], c.via[n] = pr, int32(k)
 		n++
 	}
 	c.cand, c.screened = c.cand[:n], true
+}
+
+// nextMeeting returns the first listed index from k on whose pair's boxes
+// meet, among the pairs the sweep marked when sw (pairSweep), or
+// len(c.listed) when none: filteredBroadPhase's scan of its pairs, most
+// of which do not meet (dm stacker: 36 of 193), as a loop of its own
+// without calls, which keeps its values in registers, on the boxes'
+// addresses (meetAt) rather than their indices (in filteredBroadPhase's
+// loop, some 25 instructions a pair that does not meet, with the values
+// reloaded from the stack and the indices' bounds checked).
+//
+//go:noinline
+func (c *collider) nextMeeting(k int, sw bool) int {
+	if sw {
+		return c.nextMarkedMeeting(k)
+	}
+	at := c.meetAt
+	for ; k < len(at); k++ {
+		if p := &at[k]; p[0].Meets(p[1]) {
+			return k
+		}
+	}
+	return len(at)
+}
+
+// nextMarkedMeeting is nextMeeting among the pairs the sweep marked, out
+// of nextMeeting's loop (clutter-40: a model with many pairs).
+//
+//go:noinline
+func (c *collider) nextMarkedMeeting(k int) int {
+	at := c.meetAt
+	for ; k < len(at); k++ {
+		if k = c.sweep.nextMarked(k); k >= len(at) {
+			break
+		}
+		if p := &at[k]; p[0].Meets(p[1]) {
+			return k
+		}
+	}
+	return len(at)
 }
 
 // pairSweep finds, for filteredBroadPhase, the listed pairs whose boxes
@@ -712,6 +757,7 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 	np := len(c.filter.pairs)
 	c.sweep.init(len(m.Geometries), c.filter.pairs, c.filter.plane)
 	c.listed, c.via = make([]listedPair, np), make([]int32, np)
+	c.meetAt = make([][2]*geometry.AABB, np)
 	if cap(c.cand) < np {
 		c.cand = make([][2]int32, 0, np)
 	}
@@ -719,8 +765,10 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		i, j := int(pr[0]), int(pr[1])
 		lp := &c.listed[k]
 		lp.pr, lp.h = pr, -1
+		c.meetAt[k] = [2]*geometry.AABB{&c.boxes[i], &c.boxes[j]}
 		lp.off = max(m.Geometries[i].Standoff, m.Geometries[j].Standoff)
-		lp.route.any = c.found[i] || c.found[j] || sim.mujocoMay(i, j)
+		lp.route.mj = sim.mujocoMay(i, j)
+		lp.route.any = c.found[i] || c.found[j] || lp.route.mj
 		lp.route.pair = geometry.PairFor(m.Geometries[i].Shape.Kind, m.Geometries[j].Shape.Kind)
 		if h := c.filter.plane[k]; h >= 0 && c.cull {
 			lp.setCull(c, m.Geometries, margin, pr[h], pr[1-h])
@@ -826,7 +874,7 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 	c.fixed, c.fixedBox = make([]bool, n), make([]geometry.AABB, n)
 	c.local = make([]localShape, n)
 	c.moved = make([]movedBox, n)
-	c.planes, c.normals = make([]bool, n), make([]spatial.Vec3, n)
+	c.planes, c.halves = make([]bool, n), make([]halfPlane, n)
 	c.posed, c.found = make([]geometry.Posed, n), make([]bool, n)
 	for i, g := range m.Geometries {
 		c.moved[i].ball = ballShape(g.Shape.Kind)
@@ -838,7 +886,8 @@ func (c *collider) fixedPoses(m *multibody.Model, kin *multibody.Workspace, mats
 			c.poses[i] = kin.Pose(g.Body).Compose(g.Pose)
 			c.fixedBox[i] = g.Shape.AABB(c.poses[i])
 			c.planes[i] = g.Shape.Kind == geometry.HalfSpace && !foundation(mats, g.Material)
-			c.normals[i] = halfSpaceNormal(&c.poses[i])
+			n := halfSpaceNormal(&c.poses[i])
+			c.halves[i] = newHalfPlane(&n, &c.poses[i].P)
 		}
 	}
 }
@@ -931,7 +980,7 @@ func (sim *Simulator) narrowPhase(c *collider, spec []float64, pairs []contact.P
 				slack = slack + spec[i] + spec[j]
 			}
 			if lp.route.any {
-				c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+				c.hits = sim.collideAny(c, i, j, slack, lp.route.mj, c.hits[:0])
 			} else { // the pair's collider chosen once (filterSetup)
 				c.hits = lp.route.pair.Collide(c.posedAt(i), c.posedAt(j), slack, c.hits[:0])
 			}
@@ -994,7 +1043,7 @@ func (sim *Simulator) treePair(c *collider, i, j int, spec []float64) (float64, 
 	if sim.unscreened(c, i, j, slack) {
 		return 0, false
 	}
-	c.hits = sim.collideAny(c, i, j, slack, c.hits[:0])
+	c.hits = sim.collideAny(c, i, j, slack, sim.mujocoMay(i, j), c.hits[:0])
 	gs := sim.Model.Geometries
 	return max(gs[i].Standoff, gs[j].Standoff), true
 }
@@ -1016,12 +1065,15 @@ func (sim *Simulator) unscreened(c *collider, i, j int, slack float64) bool {
 }
 
 // collideAny appends the points of geometries i and j within slack from
-// MuJoCo's convex collider for its pairs (mujocoConvex, mjccd.go), else
-// collidePair's: the narrow phase's collider of a pair not chosen once
-// (pairRoute), out of line.
+// MuJoCo's convex collider for its pairs (mujocoConvex, mjccd.go; may is
+// mujocoMay(i, j)), else collidePair's: the narrow phase's collider of a
+// pair not chosen once (pairRoute), out of line.
 //
 //go:noinline
-func (sim *Simulator) collideAny(c *collider, i, j int, slack float64, out []geometry.Contact) []geometry.Contact {
+func (sim *Simulator) collideAny(c *collider, i, j int, slack float64, may bool, out []geometry.Contact) []geometry.Contact {
+	if !may {
+		return sim.collidePair(c, i, j, slack, out)
+	}
 	if hits, mj := sim.mujocoConvex(c, i, j, slack, out); mj {
 		return hits
 	}

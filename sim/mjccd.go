@@ -13,7 +13,8 @@ import (
 // mujocoConvex appends to out the contacts of geometries i and j (at c's
 // poses) from MuJoCo 2.2.2's convex collider (mjc_Convex, package
 // geometry/mjccd) and reports true when the pair is one that MuJoCo
-// collides there (contact.Params.MuJoCoCollider): the pair's combined
+// collides there (contact.Params.MuJoCoCollider), for a pair that
+// mujocoMay admits: the pair's combined
 // material MuJoCo's soft one solved with MuJoCo's rows (mujoco-euler,
 // mujoco-implicit or rk4), no standoff (MuJoCo's margin 0), and a type
 // pair of mjccd.Table, a plane and a box (mjc_PlaneBox,
@@ -27,11 +28,10 @@ import (
 // its normal points from geom 1 to geom 2; the contacts are given with
 // i as A. Other pairs return false, leaving out as it was. Slack is the
 // narrow phase's margin for the pair (its speculative one included), which
-// only a plane and a box use (mujocoPlaneBox).
+// only a plane and a box use (mujocoPlaneBox). The caller has asked
+// mujocoMay, which does not change after New: once per listed pair
+// (pairRoute.mj), or at the call (treePair).
 func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []geometry.Contact) ([]geometry.Contact, bool) {
-	if !sim.mujocoMay(i, j) {
-		return out, false
-	}
 	ga, gb := &sim.Model.Geometries[i], &sim.Model.Geometries[j]
 	var a, b mjccd.Geom
 	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) {
