@@ -59,6 +59,7 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 	clear(out[:tr.NV*tr.NV]) // here, where few values live across its call
 	n, off, arm := tr.NV, tr.VOffset, ws.arm
 	col, top, kin := ws.col, ws.top, ws.kin
+	tcol := col[off : off+n] // the tree's subspace columns, by r = j − off
 	// The per-body slices of one length with top: top[a]'s check covers
 	// them all, and the stores do not make Go reload them.
 	kin = kin[:len(top)]
@@ -89,12 +90,11 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 			// Body b's own velocities after c are left out: M[j][c] and
 			// M[c][j] for such a j are written again by column j, made
 			// after c, so the matrix keeps the bits of writing them here.
-			tp, lo, hi := tb, int(tb.voff), c+1
+			tp, lo, hi := tb, int(tb.voff)-off, s+1 // the tree's velocities (tcol's)
 			for a := b; ; {
-				for j := lo; j < hi; j++ {
-					cw, cl := &col[j].w, &col[j].l
+				for r := lo; r < hi; r++ {
+					cw, cl := &tcol[r].w, &tcol[r].l
 					e := (cw[0]*n0 + cw[1]*n1 + cw[2]*n2) + (cl[0]*f0 + cl[1]*f1 + cl[2]*f2)
-					r := j - off
 					out[r*n+s], row[r] = e, e
 				}
 				if tp.parent < 0 {
@@ -105,7 +105,8 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 				n0, n1, n2 = n0+t0, n1+t1, n2+t2
 				a = int(tp.parent)
 				tp = top[a]
-				lo, hi = int(tp.voff), int(tp.voff)+int(tp.nv)
+				lo = int(tp.voff) - off
+				hi = lo + int(tp.nv)
 			}
 			row[s] += arm[c] // the joint's DOFArmature, kept (dofArmatures)
 		}
