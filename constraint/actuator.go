@@ -279,7 +279,7 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		fc := max(-e, min(e, f))
 		var row int
 		k, row = a.emit(c, solver.Interval, fc*dt, fc*dt)
-		c.p.R[row] = solver.NearRigidR(a.weight(c, 0), c.prm.Beta) // any R > 0: the impulse does not depend on it
+		c.p.R[row] = a.fixedR(c, row) // any R > 0: the impulse does not depend on it
 		sat = math.Abs(f) > e
 	} else {
 		k = a.implicitRow(c, ac, ctl, u, e, l0)
@@ -290,6 +290,46 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		ent.act = ctl.Act
 	}
 }
+
+// fixedR is the R of an explicit actuator's row (lo = hi), the block just
+// emitted: NearRigidR of its Delassus estimate, or, with
+// Params.FixedRUnread on a row with one non-zero J_i (a.one), of the
+// estimate 1, the row kept for FillFixedR (pend).
+func (a *Assembler) fixedR(c *asmCtx, row int) float64 {
+	if c.prm.FixedRUnread && a.one >= 0 && a.nr == 1 && a.jr.N == 1 && !a.wSet {
+		a.pend = append(a.pend, pendingR{row: row, clique: a.jr.Cliques[0], at: a.one, x: a.jr.Data[0][a.one]})
+		return solver.NearRigidR(1, c.prm.Beta)
+	}
+	return solver.NearRigidR(a.weight(c, 0), c.prm.Beta)
+}
+
+// pendingR is an explicit actuator's row whose R waits for FillFixedR:
+// its row, the clique of its one non-zero J_i, that entry's column in the
+// clique and its value.
+type pendingR struct {
+	row, clique, at int
+	x               float64
+}
+
+// FillFixedR sets the R of the explicit actuators' rows that the last
+// assembly left for later (Params.FixedRUnread) to those of an assembly
+// without it, bit for bit: NearRigidR(w) with w = J_i² (A_t⁻¹)_ii, or 1
+// where that is not positive (single, setW), from the same factor f and
+// problem p, which must be the assembly's, unchanged since.
+func (a *Assembler) FillFixedR(f *solver.CliqueFactor, p *solver.Problem) {
+	for _, pr := range a.pend {
+		w := pr.x * pr.x * a.invDiag(f, p, pr.clique, pr.at)
+		if !(w > 0) {
+			w = 1
+		}
+		p.R[pr.row] = solver.NearRigidR(w, a.beta)
+	}
+	a.pend = a.pend[:0]
+}
+
+// FixedRPending reports whether the last assembly left rows for
+// FillFixedR.
+func (a *Assembler) FixedRPending() bool { return len(a.pend) != 0 }
 
 // actuatorPath adds to the block the Jacobian of a transmission's or a
 // fixed tendon's actuator (gear·J of its length) and returns its length

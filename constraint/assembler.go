@@ -57,6 +57,14 @@ type Params struct {
 	// for the stages of its RK4 after the first, whose solves give only
 	// their velocities.
 	RowsOnly bool
+	// FixedRUnread says that the step's solve reads no R of an explicit
+	// actuator's row (lo = hi: MuJoCo's PGS and Newton fold such rows
+	// without it) unless FillFixedR is called first: such a row on one
+	// coordinate then gets R from the estimate 1 and its Delassus estimate
+	// waits for FillFixedR, which sets R to the bits the assembly without
+	// it gives. sim sets it for the steps whose rows only MuJoCo's solvers
+	// may read, and calls FillFixedR before any other solve.
+	FixedRUnread bool
 }
 
 // Control is an actuator's input for one step: the value u (a force for a
@@ -126,6 +134,10 @@ type Assembler struct {
 	// and of the actuators on a joint, by their index in the Set, across
 	// assemblies (LimitCoords.kept in line, find on a miss).
 	limitDOFs, actDOFs LimitCoords
+	// pend lists the explicit actuator rows whose R waits for FillFixedR
+	// (Params.FixedRUnread), beta the assembly's β for it.
+	pend []pendingR
+	beta float64
 
 	// Scratch and Delassus blocks, last: a robot's step reads the fields
 	// above (and its entries) every step, and these only for some rows.
@@ -209,8 +221,8 @@ type forceTerm struct {
 // during the call only; it is taken by pointer so that the assembly's
 // context points at it rather than copying its 22 words at every step.
 func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Workspace, in *Input, prm Params, f *solver.CliqueFactor, p *solver.Problem) error {
-	a.entries, a.vecs, a.forced = a.entries[:0], a.vecs[:0], a.forced[:0]
-	a.rowsOnly = prm.RowsOnly
+	a.entries, a.vecs, a.forced, a.pend = a.entries[:0], a.vecs[:0], a.forced[:0], a.pend[:0]
+	a.rowsOnly, a.beta = prm.RowsOnly, prm.Beta
 	if set == nil {
 		return nil
 	}
@@ -478,22 +490,29 @@ func (a *Assembler) setW() {
 // one row has exactly one non-zero J_i (on tree a.jr.Cliques[0]): the
 // column addDOF recorded (a.one), else the one a scan of the row finds.
 func (a *Assembler) single(c *asmCtx) bool {
-	q := c.p.Cliques[a.jr.Cliques[0]]
 	at := a.one
 	if at < 0 {
+		q := c.p.Cliques[a.jr.Cliques[0]]
 		if at = onlyNonzero(a.jr.Data[0][:q.Size]); at < 0 {
 			return false
 		}
 	}
+	x := a.jr.Data[0][at]
+	a.wm[0] = x * x * a.invDiag(c.f, c.p, a.jr.Cliques[0], at)
+	return true
+}
+
+// invDiag returns (A_t⁻¹)_ii of column at of clique k of p, computed from
+// f once per assembly (a.idiag).
+func (a *Assembler) invDiag(f *solver.CliqueFactor, p *solver.Problem, k, at int) float64 {
+	q := p.Cliques[k]
 	v := q.Offset + at
 	if a.idiag[v] < 0 {
 		a.y = solver.Resize(a.y, q.Size)
 		clear(a.y)
-		a.idiag[v] = c.f.InvDiag(q, at, a.y)
+		a.idiag[v] = f.InvDiag(q, at, a.y)
 	}
-	x := a.jr.Data[0][at]
-	a.wm[0] = x * x * a.idiag[v]
-	return true
+	return a.idiag[v]
 }
 
 // onlyNonzero returns the index of the only non-zero entry of row (NaN

@@ -156,8 +156,9 @@ func (sim *Simulator) assembleRows(ctl []constraint.Control, forces []constraint
 	c, w := &sim.ws.cons, &sim.ws
 	c.in.DT, c.in.Controls, c.in.Forces = sim.cfg.DT, ctl, forces // the rest set once (initConstraints)
 	prm := c.prm
-	prm.NoSolve = w.mj.direct        // directSolution reads no R
-	prm.ActuatorForces = w.mj.forces // the explicit actuators' forces are in v* (actuatorForces)
+	prm.NoSolve = w.mj.direct             // directSolution reads no R
+	prm.ActuatorForces = w.mj.forces      // the explicit actuators' forces are in v* (actuatorForces)
+	prm.FixedRUnread = sim.fixedRUnread() // solve.go
 	if err := c.asm.Assemble(sim.Model, c.set, w.kin0, &c.in, prm, &w.factor, &w.problem); err != nil {
 		return stepError(step, "", err)
 	}

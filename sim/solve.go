@@ -58,6 +58,9 @@ func (sim *Simulator) solveContacts() error {
 	if solved, err := sim.solveMuJoCoRows(); solved || err != nil { // MuJoCo's pyramid (mujoco_rows.go)
 		return err
 	}
+	if c := &sim.ws.cons; c.asm.FixedRPending() { // MuJoCo's PGS declined the rows (fixedRUnread)
+		c.asm.FillFixedR(&sim.ws.factor, &sim.ws.problem)
+	}
 	p, v0, res := sim.solveTarget() // the full or the reduced problem
 	if p.NR == 0 && sim.ws.freeSolve {
 		freeSolution(p, res) // no row: v = v*, e_m = 0
@@ -72,6 +75,22 @@ func (sim *Simulator) solveContacts() error {
 		return fmt.Errorf("sim: step %d: contact solver: %w", sim.step+1, err)
 	}
 	return nil
+}
+
+// fixedRUnread reports whether the step's assembly may leave the R of its
+// explicit actuators' rows unset (constraint.Params.FixedRUnread): on a
+// step of mujoco-euler or mujoco-implicit without pairs or eliminated
+// velocities, with MuJoCo's PGS or Newton on and noslip off, the rows go
+// to eulerRowsPGS, whose solvers fold those rows without their R
+// (foldFixed, newtonSmooth; its statistics take their impulse lo = hi,
+// which does not depend on R: solver.IntervalEval), and, where pgsSetup
+// declines them, back to solveContacts, which fills R (FillFixedR) before
+// the configured solver or the reduced problem reads it. (The lazy rows of
+// a direct step are assembled with NoSolve, whose R is the estimate 1.)
+func (sim *Simulator) fixedRUnread() bool {
+	m, w := sim.scheme.Method, &sim.ws
+	return (m == MuJoCoEulerRule || m == MuJoCoImplicitRule) && len(w.pairs) == 0 && !w.cons.elim.on &&
+		sim.cfg.Contact.PGSIterations > 0 && sim.cfg.Contact.NoSlipIterations <= 0
 }
 
 // updatePositions sets v to the solver's velocities and
