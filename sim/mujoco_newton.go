@@ -530,7 +530,9 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 			}
 		}
 	}
-	nw.turnAll(j)
+	if len(nw.blocks) != 0 { // the planar models skip the call (no block to turn)
+		nw.turnAll(j)
+	}
 	nw.rowPattern() // after a copy, its +0 for the copied −0
 }
 
