@@ -141,34 +141,9 @@ func (pt *pattern) set(a []float64, rows, cols int) {
 	pt.nz, pt.off = nz[:c], off
 }
 
-// copySet sets row k of dst, rows×cols row-major with rows = len(from),
-// to src's cols entries from from[k], each entry 0 + x (a −0 made +0, as
-// set makes it), and sets the pattern of dst: set's result on the copy,
-// in one pass.
-func (pt *pattern) copySet(dst, src []float64, from []int, cols int) {
-	rows := len(from)
-	pt.fit(rows*cols, rows)
-	nz, off := pt.nz[:rows*cols], pt.off[:rows+1]
-	off[0] = 0
-	c := 0
-	for k, lo := range from {
-		s := src[lo : lo+cols : lo+cols]
-		d := dst[k*cols:][:len(s)]
-		for i, x := range s {
-			d[i] = 0 + x
-			if x != 0 {
-				nz[c] = int32(i)
-				c++
-			}
-		}
-		off[k+1] = c
-	}
-	pt.nz, pt.off = nz[:c], off
-}
-
 // fit makes pt's storage room for a pattern of n non-zeros over rows rows
-// (set, copySet). The growth is out of line (grow): rare once a few steps
-// have warmed it up, it lay inlined between set's and copySet's hot blocks
+// (set). The growth is out of line (grow): rare once a few steps
+// have warmed it up, it lay inlined between set's hot blocks
 // (growInt32, growInt: two calls to makeslice and the registers saved
 // around them).
 func (pt *pattern) fit(n, rows int) {

@@ -529,10 +529,10 @@ func (nw *newtonWork) jacobianCoordinates(sim *Simulator) {
 				dst[i] += x
 			}
 		}
-	case len(nw.blocks) == 0:
-		return // copyRows set the pattern
 	}
-	nw.turnAll(j)
+	if len(nw.blocks) != 0 { // the planar models skip the call (no block to turn)
+		nw.turnAll(j)
+	}
 	nw.rowPattern() // after a copy, its +0 for the copied −0
 }
 
@@ -577,9 +577,9 @@ func (nw *newtonWork) turnAll(j []float64) {
 // for either zero, and rowPattern, which follows, makes every zero entry
 // +0 (pattern.set), so nw.j ends with the sums' bits. With no angular
 // block (T = I: the planar models' rows that are not in MuJoCo's order)
-// the rows are copied in MuJoCo's order with their pattern in one pass
-// (pattern.copySet), which makes the zeros +0 as it goes: no call to
-// memmove a row and no second pass over nw.j.
+// the copy is the same: a one-pass copy that set the pattern as it went
+// (copySet) ran its own ~12 lines a step beside set's, which
+// rowPattern runs on every other path.
 func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 	nv, n := nw.nv, nw.n
 	if !jac.whole {
@@ -601,10 +601,6 @@ func (nw *newtonWork) copyRows(jac *pgsJac) bool {
 		return false
 	}
 	j, data := nw.j[:n*nv], jac.data
-	if len(nw.blocks) == 0 {
-		nw.jnz.copySet(j, data, from, nv)
-		return true
-	}
 	for k, lo := range from {
 		copy(j[k*nv:(k+1)*nv], data[lo:lo+nv])
 	}

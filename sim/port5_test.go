@@ -69,46 +69,72 @@ func TestPort5MassInPlaceMatchesCopy(t *testing.T) {
 	}
 }
 
-// TestPort5CopySetMatchesCopyThenSet: pattern.copySet (copyRows' one pass
-// on the planar models) gives the rows, bits and pattern of a copy row by
-// row followed by pattern.set, for rows taken from anywhere in the source
-// (overlapping or not), with exact zeros of both signs, NaN and ±Inf, on
-// awkward widths and on no rows. It fails when a −0 is copied as −0 or a
-// non-zero is left out of the pattern.
-func TestPort5CopySetMatchesCopyThenSet(t *testing.T) {
+// TestPort5CopyRowsMatchesCopyThenSet: with no angular block,
+// jacobianCoordinates' copy of J_w's whole rows into MuJoCo's order
+// (copyRows, then rowPattern) gives each row's entries with a −0 made +0
+// and each row's non-zero columns, for rows taken from anywhere in J_w's
+// data (overlapping or not) in any order, some of the problem's rows left
+// out, with exact zeros of both signs, NaN and ±Inf, on awkward widths and
+// on no rows. It fails when the copy is not taken, a −0 is left as −0 or
+// a non-zero is left out of the pattern.
+func TestPort5CopyRowsMatchesCopyThenSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 127))
+	sim := &Simulator{}
+	w := &sim.ws.pgs
 	for trial := range 3000 {
 		rows, cols := rng.IntN(20), 1+rng.IntN(13)
-		src := make([]float64, cols*(rows+3))
+		nr := rows + rng.IntN(3)
+		src := make([]float64, cols*(nr+3))
 		for i := range src {
 			src[i] = randomEntry(rng)
 			if rng.IntN(50) == 0 {
 				src[i] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
 			}
 		}
-		from := make([]int, rows)
-		for k := range from {
-			from[k] = rng.IntN(len(src) - cols + 1)
+		w.jac = pgsJac{whole: true, data: src}
+		for r := range nr {
+			lo := rng.IntN(len(src) - cols + 1)
+			w.jac.seg = append(w.jac.seg, pgsSeg{row: r, lo: lo, hi: lo + cols})
 		}
-		got, want := make([]float64, rows*cols), make([]float64, rows*cols)
-		for i := range got {
-			got[i] = math.NaN() // every entry must be written
+		w.perm = rng.Perm(nr)[:rows]
+		want, wantNZ := port5CopyThenSet(&w.jac, w.perm, cols)
+		var nw newtonWork
+		nw.resize(cols, rows, nr)
+		nw.mapRows(w.perm)
+		if !nw.copyRows(&w.jac) {
+			t.Fatalf("trial %d (%d×%d): copyRows did not take the rows", trial, rows, cols)
 		}
-		var pg, pw pattern
-		pg.copySet(got, src, from, cols)
-		for k, lo := range from {
-			copy(want[k*cols:(k+1)*cols], src[lo:lo+cols])
+		for i := range nw.j {
+			nw.j[i] = math.NaN() // every entry must be written
 		}
-		pw.set(want, rows, cols)
-		if !sameBits(got, want) {
-			t.Fatalf("trial %d (%d×%d): copySet %v, copy then set %v", trial, rows, cols, got, want)
+		nw.jacobianCoordinates(sim)
+		if !sameBits(nw.j, want) {
+			t.Fatalf("trial %d (%d×%d): copied %v, copy then set %v", trial, rows, cols, nw.j, want)
 		}
 		for k := range rows {
-			if !slices.Equal(pg.row(k), pw.row(k)) {
-				t.Fatalf("trial %d row %d: pattern %v, set's %v", trial, k, pg.row(k), pw.row(k))
+			if !slices.Equal(nw.rowNZ(k), wantNZ[k]) {
+				t.Fatalf("trial %d row %d: pattern %v, want %v", trial, k, nw.rowNZ(k), wantNZ[k])
 			}
 		}
 	}
+}
+
+// port5CopyThenSet is the plain form of copyRows then rowPattern: MuJoCo's
+// row k is J_w's row perm[k], each entry 0 + x (a −0 made +0), and its
+// non-zero columns (NaN among them).
+func port5CopyThenSet(jac *pgsJac, perm []int, cols int) ([]float64, [][]int32) {
+	j, nz := make([]float64, len(perm)*cols), make([][]int32, len(perm))
+	for k, r := range perm {
+		sg := jac.seg[r]
+		nz[k] = []int32{}
+		for i, x := range jac.data[sg.lo:sg.hi] {
+			j[k*cols+i] = 0 + x
+			if x != 0 {
+				nz[k] = append(nz[k], int32(i))
+			}
+		}
+	}
+	return j, nz
 }
 
 // TestPort5MulJDenseWholeMatchesMuJoCo: J x on the dense path (mulJ,
