@@ -170,15 +170,19 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 		s, t := d[0]*q, d[1]*q
 		p := spatial.Vec3{(c[0] + s*rb[0][0]) + t*rb[0][1], (c[1] + s*rb[1][0]) + t*rb[1][1], (c[2] + s*rb[2][0]) + t*rb[2][1]}
 		h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2])
-		pts[k] = planePoint{wa: spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}, wb: p, phi: h, feature: capf | uint32(k)}
-		zs = math.Min(zs, h)
+		pt := &pts[k] // set field by field, not through a copy of a planePoint
+		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
+		pt.wb, pt.phi, pt.feature = p, h, capf|uint32(k)
+		zs = min(zs, h) // as math.Min; zs is only compared, so which NaN it holds does not matter
 	}
 	np := 4
 	u := cylinderDeepDir(b, &n, &ax, na)
 	p := spatial.Vec3{c[0] + r*u[0], c[1] + r*u[1], c[2] + r*u[2]}
 	// tieTol·b.size(), a cylinder's size without size's switch over the kinds.
 	if h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2]); h < zs-deepGap(2*r, margin, h, tieTol*math.Hypot(r, l)) || h <= margin && zs > margin {
-		pts[4] = planePoint{wa: spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}, wb: p, phi: h, feature: capf | numSlots}
+		pt := &pts[4]
+		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
+		pt.wb, pt.phi, pt.feature = p, h, capf|numSlots
 		np = 5
 	}
 	return appendKept(out, margin, n, pts[:np], 2*r)
@@ -204,12 +208,17 @@ func halfSpaceCylinderSide(a, b *posed, n, ax *spatial.Vec3, na, margin float64,
 // negated, or b's local x when the cap is parallel to the plane (within
 // flatTol) or that part has no direction.
 func cylinderDeepDir(b *posed, n, ax *spatial.Vec3, na float64) spatial.Vec3 {
-	p := n.AddScaled(-na, *ax)
-	u, ok := unit(p.AddScaled(-p.Dot(*ax), *ax), b.axis(0))
-	if !ok || p.Norm() <= flatTol {
+	// In scalars, the same operations as p := n.AddScaled(−na, ax),
+	// unit(p.AddScaled(−p·ax, ax), b.axis(0)), p.Norm() and u.Neg().
+	p0, p1, p2 := n[0]+-na*ax[0], n[1]+-na*ax[1], n[2]+-na*ax[2]
+	d := -(p0*ax[0] + p1*ax[1] + p2*ax[2])
+	w0, w1, w2 := p0+d*ax[0], p1+d*ax[1], p2+d*ax[2]
+	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
+	if !(l > minNormLen) || math.IsInf(l, 0) || math.Sqrt(p0*p0+p1*p1+p2*p2) <= flatTol {
 		return b.axis(0)
 	}
-	return u.Neg()
+	s := 1 / l
+	return spatial.Vec3{-(s * w0), -(s * w1), -(s * w2)}
 }
 
 // nextAxes holds, per axis m of a box, the other two in cyclic order,
