@@ -173,7 +173,10 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 		pt := &pts[k] // set field by field, not through a copy of a planePoint
 		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
 		pt.wb, pt.phi, pt.feature = p, h, capf|uint32(k)
-		zs = min(zs, h) // as math.Min; zs is only compared, so which NaN it holds does not matter
+		// As math.Min, but for NaN where math.Min gives −Inf (a −Inf h
+		// with a NaN one): zs is only compared, in h < zs − gap and
+		// zs > margin, false for either.
+		zs = min(zs, h)
 	}
 	np := 4
 	u := cylinderDeepDir(b, &n, &ax, na)
