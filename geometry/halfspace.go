@@ -142,49 +142,86 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 // point (slot 4), kept as a flat manifold; so a cylinder standing on a cap
 // gives the same four points under any small tilt. Otherwise (lying on its
 // side, incident face 2) the deepest rim point of each cap (slot 0 for the
-// cap at local −z, 1 for +z), the ends of the line of contact.
+// cap at local −z, 1 for +z), the ends of the line of contact
+// (halfSpaceCylinderSide).
+//
+// The cap's points are formed in scalars, read in place, with the same
+// operations in the same order as the Vec3 forms c.AddScaled(d₀q,
+// ex).AddScaled(d₁q, ey), n.Dot(p.Sub(a.pos)) and p.AddScaled(−h, n); the
+// side case and the deepest rim direction are out of line, so the hot code
+// of a cylinder standing on a plane is this function and appendKept.
 func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
-	n := a.axis(2)
-	ax := b.axis(2)
-	na := n.Dot(ax)
-	r, l := b.s.Radius, b.s.HalfLength
-	deepDir := func() spatial.Vec3 { // unit rim direction towards the plane
-		p := n.AddScaled(-na, ax)
-		u, ok := unit(p.AddScaled(-p.Dot(ax), ax), b.axis(0))
-		if !ok || p.Norm() <= flatTol {
-			return b.axis(0)
-		}
-		return u.Neg()
-	}
+	ra, rb := &a.rot, &b.rot
+	n := spatial.Vec3{ra[0][2], ra[1][2], ra[2][2]}
+	ax := spatial.Vec3{rb[0][2], rb[1][2], rb[2][2]}
+	na := n[0]*ax[0] + n[1]*ax[1] + n[2]*ax[2]
 	if math.Abs(na) < capCos {
-		u := deepDir()
-		var pts [2]planePoint
-		for k, z := range [2]float64{-l, l} {
-			p := b.pos.AddScaled(z, ax).AddScaled(r, u)
-			h := n.Dot(p.Sub(a.pos))
-			pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
-		}
-		return appendKept(out, margin, n, pts[:], 2*l)
+		return halfSpaceCylinderSide(a, b, &n, &ax, na, margin, out)
 	}
-	c := b.pos.AddScaled(-sign(na)*l, ax) // centre of the cap facing the plane
+	r, l := b.s.Radius, b.s.HalfLength
+	z := -sign(na) * l
+	c := spatial.Vec3{b.pos[0] + z*ax[0], b.pos[1] + z*ax[1], b.pos[2] + z*ax[2]} // centre of the cap facing the plane
 	capf := faceFeature(false, 0, boxFaceID(0, -sign(na)))
 	var pts [5]planePoint
 	q := r * math.Sqrt(0.5)
-	ex, ey := b.axis(0), b.axis(1)
+	o := &a.pos
 	zs := math.Inf(1)
 	for k, d := range [4][2]float64{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}} {
-		p := c.AddScaled(d[0]*q, ex).AddScaled(d[1]*q, ey)
-		h := n.Dot(p.Sub(a.pos))
-		pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: capf | uint32(k)}
-		zs = math.Min(zs, h)
+		s, t := d[0]*q, d[1]*q
+		p := spatial.Vec3{(c[0] + s*rb[0][0]) + t*rb[0][1], (c[1] + s*rb[1][0]) + t*rb[1][1], (c[2] + s*rb[2][0]) + t*rb[2][1]}
+		h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2])
+		pt := &pts[k] // set field by field, not through a copy of a planePoint
+		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
+		pt.wb, pt.phi, pt.feature = p, h, capf|uint32(k)
+		// As math.Min, but for NaN where math.Min gives −Inf (a −Inf h
+		// with a NaN one): zs is only compared, in h < zs − gap and
+		// zs > margin, false for either.
+		zs = min(zs, h)
 	}
 	np := 4
-	p := c.AddScaled(r, deepDir())
-	if h := n.Dot(p.Sub(a.pos)); h < zs-deepGap(2*r, margin, h, tieTol*b.size()) || h <= margin && zs > margin {
-		pts[4] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: capf | numSlots}
+	u := cylinderDeepDir(b, &n, &ax, na)
+	p := spatial.Vec3{c[0] + r*u[0], c[1] + r*u[1], c[2] + r*u[2]}
+	// tieTol·b.size(), a cylinder's size without size's switch over the kinds.
+	if h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2]); h < zs-deepGap(2*r, margin, h, tieTol*math.Hypot(r, l)) || h <= margin && zs > margin {
+		pt := &pts[4]
+		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
+		pt.wb, pt.phi, pt.feature = p, h, capf|numSlots
 		np = 5
 	}
 	return appendKept(out, margin, n, pts[:np], 2*r)
+}
+
+// halfSpaceCylinderSide is halfSpaceCylinder's case of a cylinder whose
+// axis is tilted more than 45° from the plane normal n (na = n·ax): the
+// deepest rim point of each cap, out of line of the standing case.
+func halfSpaceCylinderSide(a, b *posed, n, ax *spatial.Vec3, na, margin float64, out []Contact) []Contact {
+	r, l := b.s.Radius, b.s.HalfLength
+	u := cylinderDeepDir(b, n, ax, na)
+	var pts [2]planePoint
+	for k, z := range [2]float64{-l, l} {
+		p := b.pos.AddScaled(z, *ax).AddScaled(r, u)
+		h := n.Dot(p.Sub(a.pos))
+		pts[k] = planePoint{wa: p.AddScaled(-h, *n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
+	}
+	return appendKept(out, margin, *n, pts[:], 2*l)
+}
+
+// cylinderDeepDir returns the unit rim direction of the cylinder b towards
+// the plane of normal n (na = n·ax, ax b's axis): n's part across the axis,
+// negated, or b's local x when the cap is parallel to the plane (within
+// flatTol) or that part has no direction.
+func cylinderDeepDir(b *posed, n, ax *spatial.Vec3, na float64) spatial.Vec3 {
+	// In scalars, the same operations as p := n.AddScaled(−na, ax),
+	// unit(p.AddScaled(−p·ax, ax), b.axis(0)), p.Norm() and u.Neg().
+	p0, p1, p2 := n[0]+-na*ax[0], n[1]+-na*ax[1], n[2]+-na*ax[2]
+	d := -(p0*ax[0] + p1*ax[1] + p2*ax[2])
+	w0, w1, w2 := p0+d*ax[0], p1+d*ax[1], p2+d*ax[2]
+	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
+	if !(l > minNormLen) || math.IsInf(l, 0) || math.Sqrt(p0*p0+p1*p1+p2*p2) <= flatTol {
+		return b.axis(0)
+	}
+	s := 1 / l
+	return spatial.Vec3{-(s * w0), -(s * w1), -(s * w2)}
 }
 
 // nextAxes holds, per axis m of a box, the other two in cyclic order,
