@@ -17,18 +17,7 @@ import (
 // on a bound that does not clear the plane, or when a pair whose bounds
 // met is decided without its exact boxes.
 func TestCol10FilteredMatchesPlainTest(t *testing.T) {
-	suite := filepath.Join("..", "internal", "mjref", "testdata")
-	for _, tc := range []struct {
-		name  string
-		steps int
-		load  func(t *testing.T) *sim.Simulator
-	}{
-		{"stacker", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "stacker.xml"))},
-		{"manipulator", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "manipulator.xml"))},
-		{"half_cheetah", 300, fileSim(filepath.Join(suite, "gymnasium", "half_cheetah.xml"))},
-		{"hopper", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "hopper.xml"))},
-		{"clutter-40", 120, func(t *testing.T) *sim.Simulator { s, _ := loadPeer(t, "clutter-40"); return s }},
-	} {
+	for _, tc := range broadPhaseCases(true) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.load(t)
 			if direct, _, _ := sim.FilteredCandidates(s); !direct {
@@ -54,4 +43,29 @@ func TestCol10FilteredMatchesPlainTest(t *testing.T) {
 			t.Logf("%d candidates, %d culled", cands, culled)
 		})
 	}
+}
+
+// broadPhaseCase is a model the filtered broad phase's tests step: its
+// name, the steps to take and how to load it.
+type broadPhaseCase struct {
+	name  string
+	steps int
+	load  func(t *testing.T) *sim.Simulator
+}
+
+// broadPhaseCases lists the models that the broad phase's tests
+// (TestCol9SweepMatchesPlainLoop, TestCol10FilteredMatchesPlainTest) step:
+// dm_control's stacker and manipulator, Gymnasium's half_cheetah, dm
+// hopper when withHopper, and the clutter-40 peer scene.
+func broadPhaseCases(withHopper bool) []broadPhaseCase {
+	suite := filepath.Join("..", "internal", "mjref", "testdata")
+	cs := []broadPhaseCase{
+		{"stacker", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "stacker.xml"))},
+		{"manipulator", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "manipulator.xml"))},
+		{"half_cheetah", 300, fileSim(filepath.Join(suite, "gymnasium", "half_cheetah.xml"))},
+	}
+	if withHopper {
+		cs = append(cs, broadPhaseCase{"hopper", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "hopper.xml"))})
+	}
+	return append(cs, broadPhaseCase{"clutter-40", 120, func(t *testing.T) *sim.Simulator { s, _ := loadPeer(t, "clutter-40"); return s }})
 }

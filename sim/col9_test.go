@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	modelload "github.com/stiction-sim/stiction/model/load"
@@ -17,17 +16,7 @@ import (
 // out of listed order, or when a pair whose bound met is kept without its
 // exact boxes being tested again.
 func TestCol9SweepMatchesPlainLoop(t *testing.T) {
-	suite := filepath.Join("..", "internal", "mjref", "testdata")
-	for _, tc := range []struct {
-		name  string
-		steps int
-		load  func(t *testing.T) *sim.Simulator
-	}{
-		{"stacker", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "stacker.xml"))},
-		{"manipulator", 300, fileSim(filepath.Join(suite, "dm_control", "suite", "manipulator.xml"))},
-		{"half_cheetah", 300, fileSim(filepath.Join(suite, "gymnasium", "half_cheetah.xml"))},
-		{"clutter-40", 120, func(t *testing.T) *sim.Simulator { s, _ := loadPeer(t, "clutter-40"); return s }},
-	} {
+	for _, tc := range broadPhaseCases(false) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.load(t)
 			if direct, _, _ := sim.FilteredCandidates(s); !direct {
