@@ -318,10 +318,7 @@ type pendingR struct {
 // problem p, which must be the assembly's, unchanged since.
 func (a *Assembler) FillFixedR(f *solver.CliqueFactor, p *solver.Problem) {
 	for _, pr := range a.pend {
-		w := pr.x * pr.x * a.invDiag(f, p, pr.clique, pr.at)
-		if !(w > 0) {
-			w = 1
-		}
+		w := orOne(pr.x * pr.x * a.invDiag(f, p, pr.clique, pr.at))
 		p.R[pr.row] = solver.NearRigidR(w, a.beta)
 	}
 	a.pend = a.pend[:0]

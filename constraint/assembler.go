@@ -479,11 +479,17 @@ func (a *Assembler) setW() {
 	n := a.nr
 	a.wSet = true
 	for r := range n {
-		a.w[r] = a.wm[r*n+r]
-		if !(a.w[r] > 0) {
-			a.w[r] = 1
-		}
+		a.w[r] = orOne(a.wm[r*n+r])
 	}
+}
+
+// orOne returns w, or 1 where w is not positive (a row that touches no
+// velocity, or NaN): a Delassus estimate as setW and FillFixedR take it.
+func orOne(w float64) float64 {
+	if !(w > 0) {
+		return 1
+	}
+	return w
 }
 
 // single sets a.wm[0] = J_i² (A_t⁻¹)_ii and reports true when the block's
