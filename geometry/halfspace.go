@@ -211,12 +211,17 @@ func halfSpaceCylinderSide(a, b *posed, n, ax *spatial.Vec3, na, margin float64,
 // negated, or b's local x when the cap is parallel to the plane (within
 // flatTol) or that part has no direction.
 func cylinderDeepDir(b *posed, n, ax *spatial.Vec3, na float64) spatial.Vec3 {
-	p := n.AddScaled(-na, *ax)
-	u, ok := unit(p.AddScaled(-p.Dot(*ax), *ax), b.axis(0))
-	if !ok || p.Norm() <= flatTol {
+	// In scalars, the same operations as p := n.AddScaled(−na, ax),
+	// unit(p.AddScaled(−p·ax, ax), b.axis(0)), p.Norm() and u.Neg().
+	p0, p1, p2 := n[0]+-na*ax[0], n[1]+-na*ax[1], n[2]+-na*ax[2]
+	d := -(p0*ax[0] + p1*ax[1] + p2*ax[2])
+	w0, w1, w2 := p0+d*ax[0], p1+d*ax[1], p2+d*ax[2]
+	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
+	if !(l > minNormLen) || math.IsInf(l, 0) || math.Sqrt(p0*p0+p1*p1+p2*p2) <= flatTol {
 		return b.axis(0)
 	}
-	return u.Neg()
+	s := 1 / l
+	return spatial.Vec3{-(s * w0), -(s * w1), -(s * w2)}
 }
 
 // nextAxes holds, per axis m of a box, the other two in cyclic order,
