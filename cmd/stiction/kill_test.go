@@ -16,9 +16,11 @@ import (
 
 // TestKilledRunReadable: a run (this test binary as the stiction command,
 // clutter recording every step, checkpoints every 0.2 s) is killed with
-// SIGKILL at a random time (0 to 400 ms) after its first step reached
+// SIGKILL as soon as a random number of its 100 steps (1 to 80) reached
 // steps.csv, 20 times (a run killed before its first step has nothing
-// for plot to draw, which it says); each time
+// for plot to draw, which it says). The kill follows the run's progress,
+// not the clock: on a fast machine the whole second takes 0.3 s, so a
+// kill at a random time up to 400 ms missed most runs. Each time
 // every reader takes its directory: plot, export, view's reader, and
 // resume from its last checkpoint when it wrote one.
 func TestKilledRunReadable(t *testing.T) {
@@ -35,8 +37,8 @@ func TestKilledRunReadable(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(func() bool { return stepRows(filepath.Join(dir, "steps.csv")) > 0 }, 30*time.Second)
-		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+		at := 1 + rng.IntN(80)
+		waitFor(func() bool { return stepRows(filepath.Join(dir, "steps.csv")) >= at }, 30*time.Second)
 		cmd.Process.Kill()
 		cmd.Wait()
 		if ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() {
@@ -54,6 +56,9 @@ func TestKilledRunReadable(t *testing.T) {
 			resumed++
 		}
 		i++
+	}
+	if finished >= runs {
+		t.Fatalf("%d runs ended before their kill: the kill never landed", finished)
 	}
 	t.Logf("%d of %d killed runs readable by every reader (%d with an incomplete last row dropped), %d resumed from a checkpoint; %d runs ended before their kill, not counted", readable, runs, truncated, resumed, finished)
 	if readable != runs {
