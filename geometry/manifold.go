@@ -230,9 +230,12 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 	}
 	nearestInPolyN(p, edges, slots[:])
 	for k := range slots {
-		q := slots[k].point(p)
-		if !nearPoints(pts[:np], &q, &merge) {
-			pts[np], slotOf[np] = q, uint32(k)
+		// Each slot point formed in its place, pts[np] (np ≤ 3 here), kept
+		// (np counts it) unless near an earlier one: no copy of it.
+		q := &pts[np]
+		slots[k].pointTo(p, q)
+		if !nearPoints(pts[:np], q, &merge) {
+			slotOf[np] = uint32(k)
 			np++
 			zslot = minKeep(zslot, q[2])
 		}
@@ -407,8 +410,17 @@ func nearestInPolyN(p *clipPoly, edges []spatial.Vec3, s []nearSearch) {
 // point is the best point found, with its height (p.v[0] when no offset
 // was finite).
 func (s *nearSearch) point(p *clipPoly) spatial.Vec3 {
+	var q spatial.Vec3
+	s.pointTo(p, &q)
+	return q
+}
+
+// pointTo sets *q to point's point, in place (facePoints' slots: a Vec3
+// result is returned through memory and copied).
+func (s *nearSearch) pointTo(p *clipPoly, q *spatial.Vec3) {
 	if s.bk < 0 {
-		return p.v[0]
+		*q = p.v[0]
+		return
 	}
 	j := s.bk - 1 // the corner before bk, (bk + n − 1) mod n without the division
 	if j < 0 {
@@ -417,7 +429,7 @@ func (s *nearSearch) point(p *clipPoly) spatial.Vec3 {
 	prev, cur := &p.v[j], &p.v[s.bk]
 	bt := s.bt
 	// prev.AddScaled(bt, cur.Sub(prev)), in scalars.
-	return spatial.Vec3{prev[0] + bt*(cur[0]-prev[0]), prev[1] + bt*(cur[1]-prev[1]), prev[2] + bt*(cur[2]-prev[2])}
+	q[0], q[1], q[2] = prev[0]+bt*(cur[0]-prev[0]), prev[1]+bt*(cur[1]-prev[1]), prev[2]+bt*(cur[2]-prev[2])
 }
 
 // clampUnit is clamp(x, 0, 1) in compares and branches rather than the
@@ -471,12 +483,12 @@ func newRadius(d float64) radius {
 	return radius{d: d, lo: d2 * (1 - hypotMargin), hi: d2 * (1 + hypotMargin), in: d > 0 && d2 >= sqLo && d2 <= sqHi}
 }
 
-// within reports whether math.Hypot(ax, ay) <= r.d.
-func (r *radius) within(ax, ay float64) bool {
-	if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
-		return a2 < r.lo
-	}
-	return math.Hypot(ax, ay) <= r.d
+// hypotWithin reports whether math.Hypot(ax, ay) <= d: the near ties and
+// out-of-range norms of nearPoints' test, out of its loop.
+//
+//go:noinline
+func hypotWithin(ax, ay, d float64) bool {
+	return math.Hypot(ax, ay) <= d
 }
 
 // hypotMargin is the relative gap between two squared norms beyond which
@@ -490,10 +502,19 @@ const (
 )
 
 // nearPoints reports whether q is within the distance r (in the plane) of
-// one of pts.
+// one of pts: math.Hypot(a) <= r.d for the offset a = pts[i] − q, which
+// the squared norm decides in line away from the tie (radius), the near
+// ties and the out-of-range norms by a call (hypotWithin); a test in line
+// rather than a method call for each point (facePoints: 6 a box face).
 func nearPoints(pts []spatial.Vec3, q *spatial.Vec3, r *radius) bool {
+	qx, qy := q[0], q[1]
 	for i := range pts {
-		if r.within(pts[i][0]-q[0], pts[i][1]-q[1]) {
+		ax, ay := pts[i][0]-qx, pts[i][1]-qy
+		if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
+			if a2 < r.lo {
+				return true
+			}
+		} else if hypotWithin(ax, ay, r.d) {
 			return true
 		}
 	}
