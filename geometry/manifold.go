@@ -229,9 +229,13 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 		sk.x, sk.y, sk.bk = c[0]+reach*d[0], c[1]+reach*d[1], -1
 	}
 	nearestInPolyN(p, edges, slots[:])
-	for k := range slots {
-		// Each slot point formed in its place, pts[np] (np ≤ 3 here), kept
-		// (np counts it) unless near an earlier one: no copy of it.
+	// Each slot point formed in its place, pts[np] (np ≤ 3 here), kept (np
+	// counts it) unless near an earlier one: no copy of it. Slot 0 has no
+	// earlier one (nearPoints of none is false).
+	slots[0].pointTo(p, &pts[0])
+	slotOf[0], np = 0, 1
+	zslot = minKeep(zslot, pts[0][2])
+	for k := 1; k < len(slots); k++ {
 		q := &pts[np]
 		slots[k].pointTo(p, q)
 		if !nearPoints(pts[:np], q, &merge) {
