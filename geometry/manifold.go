@@ -207,10 +207,6 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []spatial.Vec3, c [2]float64, incNormal spatial.Vec3,
 	incWidth float64, base uint32, flip bool, tol float64) ([]Contact, float64) {
 	w := min(ref.width, incWidth)
-	zmin := math.Inf(1)
-	for i := range p.v[:p.n] {
-		zmin = minKeep(zmin, p.v[i][2])
-	}
 	// Slot targets: far points around the centre c of the incident face,
 	// reach·w away along each slot direction; the slot point is the point
 	// of the polygon nearest its target.
@@ -220,8 +216,9 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 	np := 0
 	zslot := math.Inf(1)
 	// The polygon's edges, formed once for the up to five searches, in buf
-	// (of p's room: q's, free once the clipping is done).
-	edges := polyEdges(p, buf)
+	// (of p's room: q's, free once the clipping is done), and the smallest
+	// height zmin in the same pass.
+	edges, zmin := polyEdgesZ(p, buf)
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
 	for k := range slots {
@@ -327,19 +324,28 @@ var slotDirs = func() [numSlots][2]float64 {
 // (e_x, e_y, e_x² + e_y²) with e = v_k − v_{k−1} in the plane: the terms
 // of nearestInPoly that do not depend on its target.
 func polyEdges(p *clipPoly, buf []spatial.Vec3) []spatial.Vec3 {
+	e, _ := polyEdgesZ(p, buf)
+	return e
+}
+
+// polyEdgesZ is polyEdges, returning too the smallest height of p's
+// corners, minKeep's in their order from +Inf (facePoints' zmin).
+func polyEdgesZ(p *clipPoly, buf []spatial.Vec3) ([]spatial.Vec3, float64) {
 	v := p.v[:p.n]
 	e := buf[:len(v)]
+	zmin := math.Inf(1)
 	if len(v) == 0 {
-		return e
+		return e, zmin
 	}
 	px, py := v[len(v)-1][0], v[len(v)-1][1]
 	for k := range v {
 		cx, cy := v[k][0], v[k][1]
 		ex, ey := cx-px, cy-py
 		e[k] = spatial.Vec3{ex, ey, ex*ex + ey*ey}
+		zmin = minKeep(zmin, v[k][2])
 		px, py = cx, cy
 	}
-	return e
+	return e, zmin
 }
 
 // nearestInPoly returns the point of the convex polygon p (with its
