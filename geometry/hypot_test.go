@@ -44,7 +44,7 @@ func hypotLess(ax, ay, bx, by float64) bool {
 	return hypotLessSq(ax, ay, ax*ax+ay*ay, bx, by, bx*bx+by*by)
 }
 
-// TestHypotLessIsHypots: hypotLess and radius.within answer as the
+// TestHypotLessIsHypots: hypotLess and nearPoints (one point) answer as the
 // comparisons of math.Hypot values do, on every case (bit-identical
 // manifolds).
 func TestHypotLessIsHypots(t *testing.T) {
@@ -55,8 +55,9 @@ func TestHypotLessIsHypots(t *testing.T) {
 		}
 		for _, d := range []float64{math.Hypot(bx, by), bx, -math.Abs(bx), math.Nextafter(math.Hypot(ax, ay), 0)} {
 			r := newRadius(d)
-			if got, want := r.within(ax, ay), math.Hypot(ax, ay) <= d; got != want {
-				t.Fatalf("newRadius(%g).within(%g, %g) = %v, math.Hypot says %v", d, ax, ay, got, want)
+			// The offset of the one point from the origin is (ax, ay) to the bit (x − 0 = x).
+			if got, want := nearPoints([]spatial.Vec3{{ax, ay, 0}}, &spatial.Vec3{}, &r), math.Hypot(ax, ay) <= d; got != want {
+				t.Fatalf("nearPoints at (%g, %g), radius %g = %v, math.Hypot says %v", ax, ay, d, got, want)
 			}
 		}
 	}

@@ -207,10 +207,6 @@ func faceManifold(out []Contact, margin float64, ref *refFace, inc []spatial.Vec
 func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []spatial.Vec3, c [2]float64, incNormal spatial.Vec3,
 	incWidth float64, base uint32, flip bool, tol float64) ([]Contact, float64) {
 	w := min(ref.width, incWidth)
-	zmin := math.Inf(1)
-	for i := range p.v[:p.n] {
-		zmin = minKeep(zmin, p.v[i][2])
-	}
 	// Slot targets: far points around the centre c of the incident face,
 	// reach·w away along each slot direction; the slot point is the point
 	// of the polygon nearest its target.
@@ -220,8 +216,9 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 	np := 0
 	zslot := math.Inf(1)
 	// The polygon's edges, formed once for the up to five searches, in buf
-	// (of p's room: q's, free once the clipping is done).
-	edges := polyEdges(p, buf)
+	// (of p's room: q's, free once the clipping is done), and the smallest
+	// height zmin in the same pass.
+	edges, zmin := polyEdgesZ(p, buf)
 	merge := newRadius(slotMergeTol * w) // a slot point this near an earlier one is not repeated
 	var slots [numSlots]nearSearch
 	for k := range slots {
@@ -229,10 +226,17 @@ func facePoints(out []Contact, margin float64, ref *refFace, p *clipPoly, buf []
 		sk.x, sk.y, sk.bk = c[0]+reach*d[0], c[1]+reach*d[1], -1
 	}
 	nearestInPolyN(p, edges, slots[:])
-	for k := range slots {
-		q := slots[k].point(p)
-		if !nearPoints(pts[:np], &q, &merge) {
-			pts[np], slotOf[np] = q, uint32(k)
+	// Each slot point formed in its place, pts[np] (np ≤ 3 here), kept (np
+	// counts it) unless near an earlier one: no copy of it. Slot 0 has no
+	// earlier one (nearPoints of none is false).
+	slots[0].pointTo(p, &pts[0])
+	slotOf[0], np = 0, 1
+	zslot = minKeep(zslot, pts[0][2])
+	for k := 1; k < len(slots); k++ {
+		q := &pts[np]
+		slots[k].pointTo(p, q)
+		if !nearPoints(pts[:np], q, &merge) {
+			slotOf[np] = uint32(k)
 			np++
 			zslot = minKeep(zslot, q[2])
 		}
@@ -320,19 +324,28 @@ var slotDirs = func() [numSlots][2]float64 {
 // (e_x, e_y, e_x² + e_y²) with e = v_k − v_{k−1} in the plane: the terms
 // of nearestInPoly that do not depend on its target.
 func polyEdges(p *clipPoly, buf []spatial.Vec3) []spatial.Vec3 {
+	e, _ := polyEdgesZ(p, buf)
+	return e
+}
+
+// polyEdgesZ is polyEdges, returning too the smallest height of p's
+// corners, minKeep's in their order from +Inf (facePoints' zmin).
+func polyEdgesZ(p *clipPoly, buf []spatial.Vec3) ([]spatial.Vec3, float64) {
 	v := p.v[:p.n]
 	e := buf[:len(v)]
+	zmin := math.Inf(1)
 	if len(v) == 0 {
-		return e
+		return e, zmin
 	}
 	px, py := v[len(v)-1][0], v[len(v)-1][1]
 	for k := range v {
 		cx, cy := v[k][0], v[k][1]
 		ex, ey := cx-px, cy-py
 		e[k] = spatial.Vec3{ex, ey, ex*ex + ey*ey}
+		zmin = minKeep(zmin, v[k][2])
 		px, py = cx, cy
 	}
-	return e
+	return e, zmin
 }
 
 // nearestInPoly returns the point of the convex polygon p (with its
@@ -407,8 +420,17 @@ func nearestInPolyN(p *clipPoly, edges []spatial.Vec3, s []nearSearch) {
 // point is the best point found, with its height (p.v[0] when no offset
 // was finite).
 func (s *nearSearch) point(p *clipPoly) spatial.Vec3 {
+	var q spatial.Vec3
+	s.pointTo(p, &q)
+	return q
+}
+
+// pointTo sets *q to point's point, in place (facePoints' slots: a Vec3
+// result is returned through memory and copied).
+func (s *nearSearch) pointTo(p *clipPoly, q *spatial.Vec3) {
 	if s.bk < 0 {
-		return p.v[0]
+		*q = p.v[0]
+		return
 	}
 	j := s.bk - 1 // the corner before bk, (bk + n − 1) mod n without the division
 	if j < 0 {
@@ -417,7 +439,7 @@ func (s *nearSearch) point(p *clipPoly) spatial.Vec3 {
 	prev, cur := &p.v[j], &p.v[s.bk]
 	bt := s.bt
 	// prev.AddScaled(bt, cur.Sub(prev)), in scalars.
-	return spatial.Vec3{prev[0] + bt*(cur[0]-prev[0]), prev[1] + bt*(cur[1]-prev[1]), prev[2] + bt*(cur[2]-prev[2])}
+	q[0], q[1], q[2] = prev[0]+bt*(cur[0]-prev[0]), prev[1]+bt*(cur[1]-prev[1]), prev[2]+bt*(cur[2]-prev[2])
 }
 
 // clampUnit is clamp(x, 0, 1) in compares and branches rather than the
@@ -471,12 +493,12 @@ func newRadius(d float64) radius {
 	return radius{d: d, lo: d2 * (1 - hypotMargin), hi: d2 * (1 + hypotMargin), in: d > 0 && d2 >= sqLo && d2 <= sqHi}
 }
 
-// within reports whether math.Hypot(ax, ay) <= r.d.
-func (r *radius) within(ax, ay float64) bool {
-	if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
-		return a2 < r.lo
-	}
-	return math.Hypot(ax, ay) <= r.d
+// hypotWithin reports whether math.Hypot(ax, ay) <= d: the near ties and
+// out-of-range norms of nearPoints' test, out of its loop.
+//
+//go:noinline
+func hypotWithin(ax, ay, d float64) bool {
+	return math.Hypot(ax, ay) <= d
 }
 
 // hypotMargin is the relative gap between two squared norms beyond which
@@ -490,10 +512,19 @@ const (
 )
 
 // nearPoints reports whether q is within the distance r (in the plane) of
-// one of pts.
+// one of pts: math.Hypot(a) <= r.d for the offset a = pts[i] − q, which
+// the squared norm decides in line away from the tie (radius), the near
+// ties and the out-of-range norms by a call (hypotWithin); a test in line
+// rather than a method call for each point (facePoints: 6 a box face).
 func nearPoints(pts []spatial.Vec3, q *spatial.Vec3, r *radius) bool {
+	qx, qy := q[0], q[1]
 	for i := range pts {
-		if r.within(pts[i][0]-q[0], pts[i][1]-q[1]) {
+		ax, ay := pts[i][0]-qx, pts[i][1]-qy
+		if a2 := ax*ax + ay*ay; r.in && a2 >= sqLo && a2 <= sqHi && (a2 < r.lo || a2 > r.hi) {
+			if a2 < r.lo {
+				return true
+			}
+		} else if hypotWithin(ax, ay, r.d) {
 			return true
 		}
 	}

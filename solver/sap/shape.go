@@ -45,13 +45,20 @@ func (sh *shape) same(p *solver.Problem) bool {
 	if len(p.Constraints) != len(sh.cons) || len(p.JBlock) != len(sh.blocks) {
 		return false
 	}
-	for i, c := range p.Constraints { // field by field: slices.Equal's generic == of a struct is a call per element
-		if k := &sh.cons[i]; c.Kind != k.Kind || c.Row != k.Row || c.Size != k.Size || c.Par != k.Par {
+	// Field by field (slices.Equal's generic == of a struct is a call per
+	// element), the differences of an element's fields or-ed into one
+	// word: one test and branch an element rather than one a field.
+	cons := sh.cons[:len(p.Constraints)]
+	for i := range p.Constraints {
+		c, k := &p.Constraints[i], &cons[i]
+		if uint(c.Kind^k.Kind)|uint(c.Row^k.Row)|uint(c.Size^k.Size)|uint(c.Par^k.Par) != 0 {
 			return false
 		}
 	}
-	for i, b := range p.JBlock {
-		if k := &sh.blocks[i]; b.Constraint != k.Constraint || b.Clique != k.Clique || b.Off != k.Off {
+	blocks := sh.blocks[:len(p.JBlock)]
+	for i := range p.JBlock {
+		b, k := &p.JBlock[i], &blocks[i]
+		if uint(b.Constraint^k.Constraint)|uint(b.Clique^k.Clique)|uint(b.Off^k.Off) != 0 {
 			return false
 		}
 	}
