@@ -1249,7 +1249,9 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
 	// has received the weight resting on it before it passes its own on.
-	order, oneUpper := a.order[:0], true
+	// order has room for every pair (resizeLoads): no append, whose
+	// growth and the store of the slice back into a sat in this loop.
+	order, no, oneUpper := a.order[:np], 0, true
 	for i := range pairs {
 		pr := &pairs[i]
 		c := dot3(&pr.Normal, &up) // the normal points from A to B
@@ -1268,11 +1270,12 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		u := upper[i]
 		nsup[u]++
 		if bodies[u].Tree >= 0 {
-			oneUpper = oneUpper && (len(order) == 0 || upper[order[0]] == u)
-			order = append(order, i)
+			oneUpper = oneUpper && (no == 0 || upper[order[0]] == u)
+			order[no] = i
+			no++
 		}
 	}
-	a.order = order
+	order = order[:no]
 	if !oneUpper { // one upper body (a box on the ground): the pairs are in order, ties by index
 		a.sortByHeight(kin, order, up)
 	}
@@ -1284,7 +1287,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 }
 
 // resizeLoads sets the lengths of supported's scratch: nb per body (mass,
-// height, nsup, group) and np per pair (load, lower, upper), which keep them from
+// height, nsup, group) and np per pair (load, lower, upper, order), which keep them from
 // step to step while the bodies and the pairs' count stay: out of
 // supported's line, whose five resizes, each slice stored back into a,
 // were a dozen instruction-cache lines of every step.
@@ -1292,7 +1295,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 //go:noinline
 func (a *Assembler) resizeLoads(nb, np int) {
 	a.mass, a.height, a.nsup, a.group = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb), resizeInt(a.group, nb)
-	a.load, a.lower, a.upper = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np)
+	a.load, a.lower, a.upper, a.order = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np), resizeInt(a.order, np)
 }
 
 // sortByHeight sorts order, supported's pairs in increasing index, by
