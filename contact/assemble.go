@@ -275,6 +275,10 @@ func (a *Assembler) cliqueFactor() *solver.CliqueFactor {
 // 160 bytes, which each call and assignment copied (BENCHMARKS.md,
 // fifty-seventh pass).
 func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material, dt float64, prm *Params, p *solver.Problem) error {
+	// recall first, while the arguments are in registers: it reads and
+	// sets a.last alone, which contactFrame, buildRows and delassus do
+	// not touch, and mats is not needed after it.
+	a.recall(m, kin, i, pr, mats)
 	dirs := a.contactFrame(i, &pr.Normal)
 	t1, t2 := &dirs[0], &dirs[1]
 	a.buildRows(m, kin, pr, dirs, false)
@@ -283,7 +287,6 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	var w spatial.Mat3
 	a.delassus(p, 3, &w)
-	a.recall(m, kin, i, pr, mats)
 	null := nullRows(a.lastInvMass(m, pr), &w)
 	anyNull := null != [3]bool{}
 	mat := a.last.mat // Combine, or an elastic foundation's element
@@ -293,7 +296,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	rt, rn := regularization(&w, mat, pr.Phi, dt, prm)
 	if anyNull {
-		rt, rn = nullRegularization(a.last.invMass, w, null, rt, rn, prm.Sigma)
+		rt, rn = nullRegularization(a.last.invMass, &w, &null, rt, rn, prm.Sigma)
 	}
 	// SAP §V-A: v̂_n = −φ0/(δt + τd); minus e/δt for the extra penetration e
 	// (GapError ≤ 0) the gap's linearization missed last step, expected
@@ -319,7 +322,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	}
 	n0 := a.laggedNormal(pr, p, w[2][2], rn, vn)
 	if mat.SlipTime > 0 && mat.SlipStiffness > 0 && !(null[0] && null[1]) && !null[2] { // a planar body has one null tangent: one R_t for both
-		rt = softFrictionR(*mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
+		rt = softFrictionR(mat, 0.5*(w[0][0]+w[1][1]), wnn, pr.Phi, n0/dt, dt) // d at MuJoCo's depth under the lagged load
 	}
 	var c int
 	switch prm.Approximation {
@@ -333,11 +336,8 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 			stick = 1 // MuJoCo's soft friction is the disk too: linear in the slip up to the bound (v̂_t = 0 without an anchor)
 		}
 		c = p.AddConstraint(solver.ContactLagged, 3, mat.Friction, n0, prm.StictionTolerance, weight, stick)
-	case Similar:
-		eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0)
-		c = p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
 	default:
-		c = p.AddConstraint(solver.ContactCone, 3, mat.Friction)
+		c = addOtherContact(p, prm, mat, rt, n0)
 	}
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
@@ -354,11 +354,7 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 	vhat[2] = vn
 	r[0], r[1], r[2] = rt, rt, rn
 	if anyNull {
-		for k, nr := range null {
-			if nr {
-				vhat[k] = 0 // a direction the bodies cannot move in at the point: no impulse
-			}
-		}
+		zeroNull(vhat, &null)
 	}
 	if _, _, bad := badR(rt, rn); bad {
 		return badRError(m, pr, rt, rn, &w)
@@ -367,6 +363,33 @@ func (a *Assembler) addPair(m *multibody.Model, kin *multibody.Workspace, i int,
 		a.queueRotation(m, kin, i, pr, dirs, mat, n0, dt, prm.Sigma, p)
 	}
 	return nil
+}
+
+// addOtherContact adds the block of a contact whose approximation is not
+// Lagged (Similar, or the exact cone), with friction mat.Friction, R_t rt
+// and normal impulse estimate n0: out of addPair's line (the default
+// is Lagged).
+//
+//go:noinline
+func addOtherContact(p *solver.Problem, prm *Params, mat *Material, rt, n0 float64) int {
+	if prm.Approximation == Similar {
+		eps := max(prm.StictionTolerance, mat.Friction*rt*n0) // ε_s = max(v_s, μ R_t n0)
+		return p.AddConstraint(solver.ContactSimilar, 3, mat.Friction, eps)
+	}
+	return p.AddConstraint(solver.ContactCone, 3, mat.Friction)
+}
+
+// zeroNull sets v̂ to 0 on a contact's null rows (nullRows): a direction
+// the bodies cannot move in at the point carries no impulse. It is out of
+// addPair's line: most contacts have no null row.
+//
+//go:noinline
+func zeroNull(vhat *[3]float64, null *[3]bool) {
+	for k, nr := range null {
+		if nr {
+			vhat[k] = 0
+		}
+	}
 }
 
 // queueRotation queues pair i's rolling and spin friction blocks, those
@@ -689,7 +712,7 @@ func invTreeMass(m *multibody.Model, pr *Pair) float64 {
 // row).
 //
 //go:noinline
-func nullRegularization(invMass float64, w spatial.Mat3, null [3]bool, rt, rn, sigma float64) (float64, float64) {
+func nullRegularization(invMass float64, w *spatial.Mat3, null *[3]bool, rt, rn, sigma float64) (float64, float64) {
 	scale := invMass
 	if !null[2] {
 		scale = w[2][2]
@@ -1204,10 +1227,10 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	if len(a.load) != np || len(a.mass) != nb {
 		a.resizeLoads(nb, np)
 	}
-	load := a.load
-	clear(load)
+	load := a.load[:np]
 	g := a.g // ‖g‖ (start)
 	if !(g > 0) {
+		clear(load)
 		return
 	}
 	up := m.Gravity.Scale(-1 / g)
@@ -1226,11 +1249,15 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 	}
 	// Pairs by decreasing height of their upper body (ties by index): a body
 	// has received the weight resting on it before it passes its own on.
-	order, oneUpper := a.order[:0], true
+	// order has room for every pair (resizeLoads): no append, whose
+	// growth and the store of the slice back into a sat in this loop.
+	order, no, oneUpper := a.order[:np], 0, true
 	for i := range pairs {
 		pr := &pairs[i]
 		c := dot3(&pr.Normal, &up) // the normal points from A to B
-		lower[i], upper[i] = -1, -1
+		// Every pair's load is set: 0 here (a pair not in order keeps it),
+		// what clearing the slice first gave, without memclr's call.
+		load[i], lower[i], upper[i] = 0, -1, -1
 		ba, bb := group[pr.BodyA], group[pr.BodyB]
 		switch {
 		case c > supportCos:
@@ -1243,11 +1270,12 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 		u := upper[i]
 		nsup[u]++
 		if bodies[u].Tree >= 0 {
-			oneUpper = oneUpper && (len(order) == 0 || upper[order[0]] == u)
-			order = append(order, i)
+			oneUpper = oneUpper && (no == 0 || upper[order[0]] == u)
+			order[no] = i
+			no++
 		}
 	}
-	a.order = order
+	order = order[:no]
 	if !oneUpper { // one upper body (a box on the ground): the pairs are in order, ties by index
 		a.sortByHeight(kin, order, up)
 	}
@@ -1259,7 +1287,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 }
 
 // resizeLoads sets the lengths of supported's scratch: nb per body (mass,
-// height, nsup, group) and np per pair (load, lower, upper), which keep them from
+// height, nsup, group) and np per pair (load, lower, upper, order), which keep them from
 // step to step while the bodies and the pairs' count stay: out of
 // supported's line, whose five resizes, each slice stored back into a,
 // were a dozen instruction-cache lines of every step.
@@ -1267,7 +1295,7 @@ func (a *Assembler) supported(m *multibody.Model, kin *multibody.Workspace, pair
 //go:noinline
 func (a *Assembler) resizeLoads(nb, np int) {
 	a.mass, a.height, a.nsup, a.group = resizeFloat(a.mass, nb), resizeFloat(a.height, nb), resizeInt(a.nsup, nb), resizeInt(a.group, nb)
-	a.load, a.lower, a.upper = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np)
+	a.load, a.lower, a.upper, a.order = resizeFloat(a.load, np), resizeInt(a.lower, np), resizeInt(a.upper, np), resizeInt(a.order, np)
 }
 
 // sortByHeight sorts order, supported's pairs in increasing index, by
@@ -1399,7 +1427,7 @@ func regularization(w *spatial.Mat3, mat *Material, phi, dt float64, prm *Params
 	}
 	rt = prm.Sigma * wt                             // eq. 30
 	if mat.SlipTime > 0 && mat.SlipStiffness == 0 { // MuJoCo's soft friction at the contact's depth (softFrictionR)
-		rt = softFrictionR(*mat, wt, 0, phi, 0, dt)
+		rt = softFrictionR(mat, wt, 0, phi, 0, dt)
 	}
 	rn = solver.Regularization(wn, prm.Beta, mat.Stiffness, mat.Dissipation, dt)
 	return rt, rn

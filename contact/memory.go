@@ -101,17 +101,28 @@ func (mem *Memory) Recall(pairs []Pair) {
 		mm := &mem.memos[j]
 		// Set from the memo, not all cleared first and then set (the
 		// shifts excepted): the same values.
-		pr.Age, pr.PrevImpulse = mm.Age+1, mm.Impulse
+		// The impulse element by element: the array was copied through
+		// a temporary on the stack.
+		pr.Age, pr.PrevImpulse[0], pr.PrevImpulse[1], pr.PrevImpulse[2] = mm.Age+1, mm.Impulse[0], mm.Impulse[1], mm.Impulse[2]
 		pr.GapError = min(0, pr.Phi-mm.PhiEnd)
 		pr.Anchored, pr.RollAnchored = mm.Anchored, mm.Rolled
 		if pr.AnchorShift = (spatial.Vec3{}); mm.Anchored {
 			pr.AnchorShift = onPlane((*spatial.Vec3)(&mm.Shift), &pr.Normal)
 		}
 		if pr.RollShift = (spatial.Vec3{}); mm.Rolled {
-			pr.RollShift = onPlane((*spatial.Vec3)(&mm.Roll), &pr.Normal)
+			recallRoll(pr, mm)
 		}
 		pr.SpinAnchored, pr.SpinShift = mm.Spun, mm.Spin
 	}
+}
+
+// recallRoll sets pr's rolling shift from memo mm, projected on pr's
+// tangent plane: out of Recall's line, which most contacts (no rolling
+// friction anchor) skip.
+//
+//go:noinline
+func recallRoll(pr *Pair, mm *Memo) {
+	pr.RollShift = onPlane((*spatial.Vec3)(&mm.Roll), &pr.Normal)
 }
 
 // fresh clears what Recall sets of pair pr, a contact new at this step:
@@ -302,12 +313,21 @@ func (a *Assembler) anchor(mm *Memo, pr *Pair, i, row int, p *solver.Problem, re
 	// sticking and anchorCap of the same bound, asked of the problem once
 	// (γ_n > 0 here).
 	if bound := p.FrictionBound(a.base+i, res.Gamma); !inBound(res.Gamma[row:row+3], bound) {
-		capNorm(&shift, a.anchorCap(i, bound, p))
+		a.capShift(&shift, i, bound, p)
 	}
 	if norm3(&shift) > a.anchorRadius {
 		return
 	}
-	mm.Anchored, mm.Shift = true, shift
+	// Element by element: the array went through a temporary on the stack.
+	mm.Anchored, mm.Shift[0], mm.Shift[1], mm.Shift[2] = true, shift[0], shift[1], shift[2]
+}
+
+// capShift cuts the slip of a sliding contact i (friction bound bound) to
+// anchorCap: out of anchor's line, which a sticking contact skips.
+//
+//go:noinline
+func (a *Assembler) capShift(shift *spatial.Vec3, i int, bound float64, p *solver.Problem) {
+	capNorm(shift, a.anchorCap(i, bound, p))
 }
 
 // anchorRotation sets the rolling and spin friction anchors of memo mm of

@@ -19,7 +19,7 @@ import (
 // acceleration K d r = Rpy fn/4, Rpy = 2μ²(1 − d)/d (1 + μ²) w
 // (mj_makeImpedance, mj_referenceConstraint): K d r = (1 − d)/d · a0 with
 // a0 = μ²(1 + μ²)/2 · w fn, w MuJoCo's diagApprox (SlipWeight; else wnn).
-func softFrictionR(mat Material, wt, wnn, phi, fn, dt float64) float64 {
+func softFrictionR(mat *Material, wt, wnn, phi, fn, dt float64) float64 {
 	var d float64
 	if mat.SlipStiffness > 0 {
 		a0 := wnn * fn
