@@ -818,24 +818,10 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 		st.MomentumError = w.momentumNonFinite(p, res.V)
 		return
 	}
-	nv, m, v := p.NV, &w.em, res.V // sized by pgsSetup (sizeDynamics)
-	m.products(p, v[:nv])
+	m := &w.em                   // sized by pgsSetup (sizeDynamics): p.NV each
+	w.jac.mulT(w.gv, m.jc, p.NV) // Jᵀγ first: momentum reads it
+	st.MomentumError = m.momentum(p, res.V[:p.NV])
 	m.a = p.A
-	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
-	w.jac.mulT(w.gv, jc, nv)
-	gn, pn, jn := 0.0, 0.0, 0.0
-	for i, mi := range p.MDiag[:nv] {
-		d := 1 / math.Sqrt(mi)
-		g := d * (r[i] - jc[i])
-		gn += g * g
-		pn += d * av[i] * d * av[i]
-		jn += d * jc[i] * d * jc[i]
-	}
-	if gn > 0 {
-		st.MomentumError = math.Sqrt(gn) / math.Sqrt(max(pn, jn))
-		return
-	}
-	st.MomentumError = 0
 }
 
 // momentumNonFinite is stats' e_m for a γ (w.gv) that is not finite:
@@ -869,20 +855,23 @@ func finiteCheck(x []float64) float64 {
 	return chk
 }
 
-// products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
-// of p's cliques (stats' e_m; len(v) = p.NV, the length the scratch
-// was sized to), each row's two sums from +0 in column order
+// momentum returns stats' e_m (SAP eq. 32) at v with m.jc = Jᵀγ (stats
+// forms it first): it sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v
+// on each of p's cliques (len(v) = p.NV, the length the scratch was
+// sized to), each row's two sums from +0 in column order
 // (linalg.MulVec's bits), rows two at a time reading x and v once for the
 // four sums, an odd clique's last row paired with itself (one loop, no
-// tail: 18 → 14 hot lines on half_cheetah, +41 Ir). Out of line, with its
-// own few live values: inlined, the clique loop's arguments were spilt
-// around every call.
+// tail: 18 → 14 hot lines on half_cheetah, +41 Ir), then the three norms
+// scaled by diag(A)^−½ in velocity order. Out of line, with its own few
+// live values: inlined, the clique loop's arguments were spilt around
+// every call; the norms' loop is here, not in stats, whose slicing of
+// the scratch it spares.
 //
 //go:noinline
-func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
-	diff := m.diff[:len(v)]
+func (m *pgsMomentum) momentum(p *solver.Problem, v []float64) float64 {
+	diff, vs := m.diff[:len(v)], p.VStar[:len(v)]
 	for i, x := range v {
-		diff[i] = x - p.VStar[i]
+		diff[i] = x - vs[i]
 	}
 	for c := range p.Cliques {
 		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
@@ -903,6 +892,19 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 			r[i], av[i] = s0, t0
 		}
 	}
+	r, av, jc := m.r[:len(v)], m.av[:len(v)], m.jc[:len(v)]
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i, mi := range p.MDiag[:len(v)] {
+		d := 1 / math.Sqrt(mi)
+		g := d * (r[i] - jc[i])
+		gn += g * g
+		pn += d * av[i] * d * av[i]
+		jn += d * jc[i] * d * jc[i]
+	}
+	if gn > 0 {
+		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+	}
+	return 0
 }
 
 // productsFor returns r = A d, which products formed, when it formed it
