@@ -118,11 +118,14 @@ type pgsWork struct {
 // A v and Jᵀγ (nv each).
 type pgsMomentum struct {
 	diff, r, av, jc []float64
-	// a is the A of the problem whose r = A(v − v*) products last formed,
-	// nil when r holds none (stats clears it where products does not run,
-	// mapVelocity when it has taken r): a metric step's mapVelocity takes
-	// M (v − v*_M) from r when A is its problem's (= M) and v − v*_M is
-	// diff, bit for bit (productsFor).
+	// a is the A of the problem whose r = A(v − v*) momentum last formed,
+	// empty when r holds none (stats empties it, a[:0], where momentum
+	// does not run: a store of its length alone, where nil stored its
+	// pointer too, with the write barrier's check and call in line;
+	// mapVelocity clears it when it has taken r, in productsFor, whose
+	// a[:0] would have taken it past the inliner's budget): a metric
+	// step's mapVelocity takes M (v − v*_M) from r when A is its
+	// problem's (= M) and v − v*_M is diff, bit for bit (productsFor).
 	a []float64
 }
 
@@ -788,7 +791,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if converged {
 		st.Status = solver.Converged
 	}
-	w.em.a = nil // r is set below only
+	w.em.a = w.em.a[:0] // r is set below only
 	if w.stage {
 		return
 	}
@@ -810,10 +813,10 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their
 	// products, ±0, to sums that start at +0 and so are never −0), and
 	// A(v − v*) and A v in one pass over each clique's block of A
-	// (products), each row's two sums from +0 in column order as
-	// linalg.MulVec forms them. A γ that is not finite takes Momentum
-	// itself (there, a zero of J times ±Inf is NaN). In line here: as a
-	// function of its own its call and frame were a hot line.
+	// (pgsMomentum.momentum, which also takes the norms), each row's two
+	// sums from +0 in column order as linalg.MulVec forms them. A γ that
+	// is not finite takes Momentum itself (there, a zero of J times ±Inf
+	// is NaN).
 	if chk != 0 {
 		st.MomentumError = w.momentumNonFinite(p, res.V)
 		return
@@ -907,7 +910,7 @@ func (m *pgsMomentum) momentum(p *solver.Problem, v []float64) float64 {
 	return 0
 }
 
-// productsFor returns r = A d, which products formed, when it formed it
+// productsFor returns r = A d, which momentum formed, when it formed it
 // with A the array a (the same entries: a shared problem's) and d = v − vs
 // (len(v) entries) is its diff, bit for bit; else nil. The r it returns is
 // the caller's to overwrite: it is handed out once (m.a cleared).
