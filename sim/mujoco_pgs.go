@@ -877,8 +877,9 @@ func (m *pgsMomentum) momentum(p *solver.Problem, v []float64) float64 {
 		diff[i] = x - vs[i]
 	}
 	for c := range p.Cliques {
-		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
-		a, x := p.ABlock(c), diff[o:o+n]
+		q := &p.Cliques[c] // in place: ABlock copied the clique to the stack
+		o, n := q.Offset, q.Size
+		a, x := p.A[q.AOff:q.AOff+n*n], diff[o:o+n] // p.ABlock(c)
 		y, r, av := v[o : o+n][:len(x)], m.r[o : o+n][:len(x)], m.av[o : o+n][:len(x)]
 		for i := 0; i < len(x); i += 2 {
 			i1 := min(i+1, len(x)-1) // an odd clique's last row goes with itself
