@@ -344,7 +344,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
-	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
+	w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
+	w.fixed = w.fixed[:0] // alone: in the list above it was stored whole, with a write barrier
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
 	var present uint32 // bit cls set when a block after the contacts is of class cls
 	for i := range blocks {
@@ -768,8 +769,19 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 		res.VC = res.VC[:0]
 		return
 	}
-	res.VC = solver.Resize(res.VC, nr)
+	if cap(res.VC) < nr {
+		growVC(res, nr)
+	}
+	res.VC = res.VC[:nr] // its length alone: Resize's store of the whole slice had a write barrier in line
 	w.jac.mul(res.V, res.VC, nr)
+}
+
+// growVC gives res.VC room for nr rows (constraintVelocities; out of
+// line: the row count grows on few steps).
+//
+//go:noinline
+func growVC(res *solver.Result, nr int) {
+	res.VC = solver.Resize(res.VC, nr)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's
