@@ -227,8 +227,9 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 		w.sizeDynamics(p)
 	}
 	x := w.x
+	vstar, v0 := p.VStar[:len(x)], vs[:len(x)] // sliced once: no check and reload of p.VStar per entry
 	for i := range x {
-		x[i] = (p.VStar[i] - vs[i]) / dt
+		x[i] = (vstar[i] - v0[i]) / dt
 	}
 	if newton && !noslip && !MuJoCoSparse(p.NV) { // dense Newton (the robots'): J's blocks in place, J v_s
 		w.jac.buildWhole(p, vs, w.jvs) // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b
