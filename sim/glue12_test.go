@@ -115,3 +115,34 @@ func TestGlue12MomentumMatchesOld(t *testing.T) {
 		}
 	}
 }
+
+// TestGlue12GrowMax: growMax(e, a) is max(e, a), bit for bit, for every e
+// curvatureSubsteps' running maximum can hold (+0, positive, +Inf, NaN)
+// and any a (±0, negative, positive, ±Inf, NaN), and a running maximum of
+// random sequences from +0 through it is max's.
+func TestGlue12GrowMax(t *testing.T) {
+	nz, nan := math.Copysign(0, -1), math.NaN()
+	es := []float64{0, 1e-300, 0.5, 3, math.MaxFloat64, math.Inf(1), nan}
+	as := []float64{0, nz, -1, 1e-300, 0.5, 3, 7, math.Inf(1), math.Inf(-1), nan}
+	for _, e := range es {
+		for _, a := range as {
+			if got, want := growMax(e, a), max(e, a); math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+				t.Fatalf("growMax(%v, %v) = %v, max %v", e, a, got, want)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(184, 13))
+	for trial := range 20000 {
+		e, m := 0.0, 0.0
+		for range 1 + rng.IntN(8) {
+			a := as[rng.IntN(len(as))]
+			if rng.IntN(2) == 0 {
+				a = rng.ExpFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			}
+			e, m = growMax(e, a), max(m, a)
+			if math.Float64bits(e) != math.Float64bits(m) && !(e != e && m != m) {
+				t.Fatalf("trial %d: running growMax %v, max %v", trial, e, m)
+			}
+		}
+	}
+}
