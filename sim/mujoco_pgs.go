@@ -118,11 +118,14 @@ type pgsWork struct {
 // A v and Jᵀγ (nv each).
 type pgsMomentum struct {
 	diff, r, av, jc []float64
-	// a is the A of the problem whose r = A(v − v*) products last formed,
-	// nil when r holds none (stats clears it where products does not run,
-	// mapVelocity when it has taken r): a metric step's mapVelocity takes
-	// M (v − v*_M) from r when A is its problem's (= M) and v − v*_M is
-	// diff, bit for bit (productsFor).
+	// a is the A of the problem whose r = A(v − v*) momentum last formed,
+	// empty when r holds none (stats empties it, a[:0], where momentum
+	// does not run: a store of its length alone, where nil stored its
+	// pointer too, with the write barrier's check and call in line;
+	// mapVelocity clears it when it has taken r, in productsFor, whose
+	// a[:0] would have taken it past the inliner's budget): a metric
+	// step's mapVelocity takes M (v − v*_M) from r when A is its
+	// problem's (= M) and v − v*_M is diff, bit for bit (productsFor).
 	a []float64
 }
 
@@ -224,8 +227,9 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 		w.sizeDynamics(p)
 	}
 	x := w.x
+	vstar, v0 := p.VStar[:len(x)], vs[:len(x)] // sliced once: no check and reload of p.VStar per entry
 	for i := range x {
-		x[i] = (p.VStar[i] - vs[i]) / dt
+		x[i] = (vstar[i] - v0[i]) / dt
 	}
 	if newton && !noslip && !MuJoCoSparse(p.NV) { // dense Newton (the robots'): J's blocks in place, J v_s
 		w.jac.buildWhole(p, vs, w.jvs) // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b
@@ -341,7 +345,8 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
-	w.perm, w.class, w.floss, w.fixed = w.perm[:0], w.class[:0], w.floss[:0], w.fixed[:0]
+	w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
+	w.fixed = w.fixed[:0] // alone: in the list above it was stored whole, with a write barrier
 	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
 	var present uint32 // bit cls set when a block after the contacts is of class cls
 	for i := range blocks {
@@ -765,8 +770,19 @@ func (w *pgsWork) constraintVelocities(res *solver.Result, nr int) {
 		res.VC = res.VC[:0]
 		return
 	}
-	res.VC = solver.Resize(res.VC, nr)
+	if cap(res.VC) < nr {
+		growVC(res, nr)
+	}
+	res.VC = res.VC[:nr] // its length alone: Resize's store of the whole slice had a write barrier in line
 	w.jac.mul(res.V, res.VC, nr)
+}
+
+// growVC gives res.VC room for nr rows (constraintVelocities; out of
+// line: the row count grows on few steps).
+//
+//go:noinline
+func growVC(res *solver.Result, nr int) {
+	res.VC = solver.Resize(res.VC, nr)
 }
 
 // stats returns the solve's statistics: Converged when MuJoCo's
@@ -788,7 +804,7 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	if converged {
 		st.Status = solver.Converged
 	}
-	w.em.a = nil // r is set below only
+	w.em.a = w.em.a[:0] // r is set below only
 	if w.stage {
 		return
 	}
@@ -810,32 +826,18 @@ func (w *pgsWork) stats(p *solver.Problem, res *solver.Result, iters int, conver
 	// pgsJac.mulT (J's zeros left out: Momentum's MulJT adds their
 	// products, ±0, to sums that start at +0 and so are never −0), and
 	// A(v − v*) and A v in one pass over each clique's block of A
-	// (products), each row's two sums from +0 in column order as
-	// linalg.MulVec forms them. A γ that is not finite takes Momentum
-	// itself (there, a zero of J times ±Inf is NaN). In line here: as a
-	// function of its own its call and frame were a hot line.
+	// (pgsMomentum.momentum, which also takes the norms), each row's two
+	// sums from +0 in column order as linalg.MulVec forms them. A γ that
+	// is not finite takes Momentum itself (there, a zero of J times ±Inf
+	// is NaN).
 	if chk != 0 {
 		st.MomentumError = w.momentumNonFinite(p, res.V)
 		return
 	}
-	nv, m, v := p.NV, &w.em, res.V // sized by pgsSetup (sizeDynamics)
-	m.products(p, v[:nv])
+	m := &w.em                   // sized by pgsSetup (sizeDynamics): p.NV each
+	w.jac.mulT(w.gv, m.jc, p.NV) // Jᵀγ first: momentum reads it
+	st.MomentumError = m.momentum(p, res.V[:p.NV])
 	m.a = p.A
-	r, av, jc := m.r[:nv], m.av[:nv], m.jc[:nv]
-	w.jac.mulT(w.gv, jc, nv)
-	gn, pn, jn := 0.0, 0.0, 0.0
-	for i, mi := range p.MDiag[:nv] {
-		d := 1 / math.Sqrt(mi)
-		g := d * (r[i] - jc[i])
-		gn += g * g
-		pn += d * av[i] * d * av[i]
-		jn += d * jc[i] * d * jc[i]
-	}
-	if gn > 0 {
-		st.MomentumError = math.Sqrt(gn) / math.Sqrt(max(pn, jn))
-		return
-	}
-	st.MomentumError = 0
 }
 
 // momentumNonFinite is stats' e_m for a γ (w.gv) that is not finite:
@@ -869,24 +871,28 @@ func finiteCheck(x []float64) float64 {
 	return chk
 }
 
-// products sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v on each
-// of p's cliques (stats' e_m; len(v) = p.NV, the length the scratch
-// was sized to), each row's two sums from +0 in column order
+// momentum returns stats' e_m (SAP eq. 32) at v with m.jc = Jᵀγ (stats
+// forms it first): it sets m.diff = v − v*, m.r = A(v − v*) and m.av = A v
+// on each of p's cliques (len(v) = p.NV, the length the scratch was
+// sized to), each row's two sums from +0 in column order
 // (linalg.MulVec's bits), rows two at a time reading x and v once for the
 // four sums, an odd clique's last row paired with itself (one loop, no
-// tail: 18 → 14 hot lines on half_cheetah, +41 Ir). Out of line, with its
-// own few live values: inlined, the clique loop's arguments were spilt
-// around every call.
+// tail: 18 → 14 hot lines on half_cheetah, +41 Ir), then the three norms
+// scaled by diag(A)^−½ in velocity order. Out of line, with its own few
+// live values: inlined, the clique loop's arguments were spilt around
+// every call; the norms' loop is here, not in stats, whose slicing of
+// the scratch it spares.
 //
 //go:noinline
-func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
-	diff := m.diff[:len(v)]
+func (m *pgsMomentum) momentum(p *solver.Problem, v []float64) float64 {
+	diff, vs := m.diff[:len(v)], p.VStar[:len(v)]
 	for i, x := range v {
-		diff[i] = x - p.VStar[i]
+		diff[i] = x - vs[i]
 	}
 	for c := range p.Cliques {
-		o, n := p.Cliques[c].Offset, p.Cliques[c].Size
-		a, x := p.ABlock(c), diff[o:o+n]
+		q := &p.Cliques[c] // in place: ABlock copied the clique to the stack
+		o, n := q.Offset, q.Size
+		a, x := p.A[q.AOff:q.AOff+n*n], diff[o:o+n] // p.ABlock(c)
 		y, r, av := v[o : o+n][:len(x)], m.r[o : o+n][:len(x)], m.av[o : o+n][:len(x)]
 		for i := 0; i < len(x); i += 2 {
 			i1 := min(i+1, len(x)-1) // an odd clique's last row goes with itself
@@ -903,9 +909,22 @@ func (m *pgsMomentum) products(p *solver.Problem, v []float64) {
 			r[i], av[i] = s0, t0
 		}
 	}
+	r, av, jc := m.r[:len(v)], m.av[:len(v)], m.jc[:len(v)]
+	gn, pn, jn := 0.0, 0.0, 0.0
+	for i, mi := range p.MDiag[:len(v)] {
+		d := 1 / math.Sqrt(mi)
+		g := d * (r[i] - jc[i])
+		gn += g * g
+		pn += d * av[i] * d * av[i]
+		jn += d * jc[i] * d * jc[i]
+	}
+	if gn > 0 {
+		return math.Sqrt(gn) / math.Sqrt(max(pn, jn))
+	}
+	return 0
 }
 
-// productsFor returns r = A d, which products formed, when it formed it
+// productsFor returns r = A d, which momentum formed, when it formed it
 // with A the array a (the same entries: a shared problem's) and d = v − vs
 // (len(v) entries) is its diff, bit for bit; else nil. The r it returns is
 // the caller's to overwrite: it is handed out once (m.a cleared).

@@ -259,23 +259,22 @@ func (sim *Simulator) mujocoMetricVStar() error {
 // velocity; the solver's result, which the step's statistics check, is
 // kept); for mujoco-implicit (implicitMetricVStar) M̂ in place of M + h B.
 // M (v − v*_M) is the one that the step's e_m formed (pgsWork.stats'
-// products: A = M, the same bits as the clique's linalg.MulVec) when it
-// was formed for this v − v*_M (pgsMomentum.productsFor), else
-// massTimesDiff's.
+// pgsMomentum.momentum: A = M, the same bits as the clique's
+// linalg.MulVec) when it was formed for this v − v*_M
+// (pgsMomentum.productsFor), else massTimesDiff's.
 func (sim *Simulator) mapVelocity(v []float64) error {
 	w, mw := &sim.ws, &sim.ws.mj
-	implicit := sim.scheme.Method == MuJoCoImplicitRule
 	x := w.pgs.em.productsFor(w.problem.A, v[:len(mw.diff)], mw.vM)
 	if x == nil {
 		x = sim.massTimesDiff(v)
 	}
-	for c := range w.problem.Cliques {
-		q := &w.problem.Cliques[c]
-		xc := x[q.Offset : q.Offset+q.Size]
-		if !implicit {
-			mw.dampF.Solve(*q, xc, 1)
-		} else if err := sim.solveImplicit(c, xc); err != nil {
+	if sim.scheme.Method == MuJoCoImplicitRule {
+		if err := sim.solveImplicitAll(x); err != nil {
 			return err
+		}
+	} else {
+		for _, q := range w.problem.Cliques { // q by value: Solve takes it so
+			mw.dampF.Solve(q, x[q.Offset:q.Offset+q.Size], 1)
 		}
 	}
 	// v = v_B + x in one pass: the cliques, one per tree, tile the
@@ -309,16 +308,19 @@ func (sim *Simulator) massTimesDiff(v []float64) []float64 {
 	return mw.tmp[:len(mw.diff)]
 }
 
-// solveImplicit solves M̂ x = r in place for the block x of the step's
-// clique c (mujoco-implicit's mapVelocity). It is out of line: inlined, this
-// branch and its error sat between mapVelocity's hot blocks on the
-// mujoco-euler steps of robots.
+// solveImplicitAll solves M̂ x = r in place on each of the step's cliques
+// (mujoco-implicit's mapVelocity). It is out of line: inlined, this
+// loop and its error sat between mapVelocity's hot blocks on the
+// mujoco-euler steps of robots, whose loop then tested the method on
+// every clique.
 //
 //go:noinline
-func (sim *Simulator) solveImplicit(c int, x []float64) error {
+func (sim *Simulator) solveImplicitAll(x []float64) error {
 	mw := &sim.ws.mj
-	if err := mw.gyro.solveWith(mw.aHat, sim.ws.problem.Cliques[c], sim.cfg.DT, x); err != nil {
-		return stepError(sim.step+1, "mujoco-implicit", err)
+	for _, q := range sim.ws.problem.Cliques {
+		if err := mw.gyro.solveWith(mw.aHat, q, sim.cfg.DT, x[q.Offset:q.Offset+q.Size]); err != nil {
+			return stepError(sim.step+1, "mujoco-implicit", err)
+		}
 	}
 	return nil
 }

@@ -87,13 +87,24 @@ func (sim *Simulator) curvatureSubsteps(from int, tol float64) int {
 		if last != nil && sameGeometries(last, pr) {
 			continue // a manifold's next point: the same two errors, and max is idempotent
 		}
-		e = max(e, sim.curvatureError(pr.GeomA, pr.BodyA), sim.curvatureError(pr.GeomB, pr.BodyB))
+		e = growMax(growMax(e, sim.curvatureError(pr.GeomA, pr.BodyA)), sim.curvatureError(pr.GeomB, pr.BodyB))
 		last = pr
 	}
 	if e <= tol {
 		return 1
 	}
 	return int(min(MaxSubsteps, math.Ceil(math.Sqrt(e/tol))))
+}
+
+// growMax is max(e, a) for an e that is +0, positive or NaN (a running
+// maximum from +0, curvatureSubsteps'), by comparisons: the built-in's
+// sign-and-MINSD sequence for its ±0 rule, which such an e never needs,
+// was a hot line there. A NaN a is kept, and a NaN e stays, as max does.
+func growMax(e, a float64) float64 {
+	if a > e || a != a {
+		return a
+	}
+	return e
 }
 
 // sameGeometries reports whether pairs x and y join the same geometries
