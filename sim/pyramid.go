@@ -352,35 +352,37 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 // (edgeRows4: the same sums).
 func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 	// The contact's J blocks, at most two (its two bodies' trees: the
-	// contact assembler's), read once: their clique, its size and their
-	// data's offset (p.JBlockData's slice, not looked up per edge).
-	var q, n, at [2]int
+	// contact assembler's): their columns first, for the edges' stride.
+	var n [2]int
 	nb, ntot := b1-b0, 0
 	for k := range nb {
-		blk := &p.JBlock[b0+k]
-		q[k], n[k], at[k] = blk.Clique, p.Cliques[blk.Clique].Size, blk.Off
+		n[k] = p.Cliques[p.JBlock[b0+k].Clique].Size
 		ntot += n[k]
 	}
 	edges := len(coef)
 	jb, off := len(pp.JBlock), len(pp.JData)
 	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*nb)
-	blocks := pp.JBlock[jb:]
-	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
-		o := off + e*ntot
-		for k := range nb {
-			blocks[e*nb+k] = solver.JBlock{Constraint: first + e, Clique: q[k], Off: o}
-			o += n[k]
-		}
-	}
 	pp.JData = solver.Resize(pp.JData, off+edges*ntot)
+	blocks := pp.JBlock[jb:]
+	// Block by block of p, its edges' blocks (edge e's at e·nb + k, its
+	// data at off + e·ntot) and then their rows: one loop over the
+	// blocks, each edge a stride on (the blocks' loop inside the edges'
+	// loop kept eight integers live and spilled them).
 	for k := range nb {
-		src := p.JData[at[k]:][:3*n[k]] // rows t1, t2, n
-		if edges == 4 {
-			edgeRows4(pp.JData[off:], ntot, src, n[k], coef)
-		} else {
-			edgeRowsN(pp.JData[off:], ntot, src, n[k], coef)
+		src := &p.JBlock[b0+k]
+		q, nk, c, o := src.Clique, n[k], first, off
+		for j := k; j < len(blocks); j += nb {
+			blocks[j] = solver.JBlock{Constraint: c, Clique: q, Off: o}
+			c++
+			o += ntot
 		}
-		off += n[k]
+		rows := p.JData[src.Off:][:3*nk] // rows t1, t2, n
+		if edges == 4 {
+			edgeRows4(pp.JData[off:], ntot, rows, nk, coef)
+		} else {
+			edgeRowsN(pp.JData[off:], ntot, rows, nk, coef)
+		}
+		off += nk
 	}
 	return jb
 }
