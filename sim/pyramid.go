@@ -487,15 +487,46 @@ func appendEdgeRows(pp *solver.Problem, n int) int {
 // the rows (n, then t1, t2, spin, rolling t1, t2; without angular, no
 // edge has a spin or rolling term, and the sum stops after t2).
 func (sim *Simulator) edgeRows(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, angular bool, im edgeImpedance, first int) {
+	if angular {
+		sim.edgeRowsAngular(pp, p, pr, blk, i, coef, im, first)
+		return
+	}
+	// Rows t1, t2, n of contact i read in place and each edge's
+	// coefficients named (the general loop's row table and its checks of
+	// rows that a contact without angular rows always has, were half of
+	// its instructions); the edges' rows follow one another from first's
+	// (appendEdgeRows); 1 − δt B and δt K d φ are the same products as
+	// the general form's, taken once.
+	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
+	row := p.Constraints[i].Row
+	v := vc[row : row+3]
+	a, kd := 1-dt*im.b, dt*im.k*im.d*pr.Phi
+	r0 := pp.Constraints[first].Row
+	rs, vh := pp.R[r0:r0+len(coef)], pp.VHat[r0:r0+len(coef)]
+	for e := range coef {
+		ve := v[2]
+		if c := coef[e][0]; c != 0 {
+			ve += c * v[0]
+		}
+		if c := coef[e][1]; c != 0 {
+			ve += c * v[1]
+		}
+		rs[e] = im.r
+		vh[e] = a*ve - kd
+	}
+}
+
+// edgeRowsAngular is edgeRows for a contact with spin or rolling rows
+// (condim 4, 6), out of its line: J_e v_i summed over all five friction
+// rows it has.
+//
+//go:noinline
+func (sim *Simulator) edgeRowsAngular(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, im edgeImpedance, first int) {
 	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
 	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
-	nj := 5
-	if !angular {
-		nj = 2
-	}
 	for e := range coef {
 		ve := vc[rn]
-		for j, c := range coef[e][:nj] {
+		for j, c := range coef[e][:5] {
 			if c != 0 && rows[j] >= 0 {
 				ve += c * vc[rows[j]]
 			}
