@@ -652,6 +652,16 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 			continue
 		}
 		from := pp.Constraints[blk.first].Row
+		if blk.edges == 4 && blk.spin < 0 && blk.roll < 0 {
+			// A condim-3 contact: the loops below unrolled, the same
+			// sums from 0 in the same order.
+			f, g := pr.Gamma[from:][:4], g[:3]
+			fk0, fk1 := blk.mu[0]*(f[0]-f[1]), blk.mu[1]*(f[2]-f[3])
+			g[2] = 0 + f[0] + f[1] + f[2] + f[3]
+			g[0] = 0 + fk0*blk.rot[0][0] + fk1*blk.rot[1][0]
+			g[1] = 0 + fk0*blk.rot[0][1] + fk1*blk.rot[1][1]
+			continue
+		}
 		f := pr.Gamma[from : from+blk.edges]
 		g[0], g[1], g[2] = 0, 0, 0
 		for _, fe := range f {
