@@ -143,3 +143,45 @@ func pyramidDecodePlain(p *solver.Problem, pw *pyramidWork, res *solver.Result) 
 		}
 	}
 }
+
+// TestAsm10SlidingCoefficientsUnrolled checks slidingCoefficients, its
+// edges unrolled, against edgeCoefficients' entries 0 and 1, to the bit,
+// for contacts of 1 and 4 edges with μ and tangents drawn with ±0, ±Inf
+// and NaN among them.
+func TestAsm10SlidingCoefficientsUnrolled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(182, 10))
+	pick := func() float64 {
+		switch rng.IntN(10) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			return math.Inf(1 - 2*rng.IntN(2))
+		case 3:
+			return math.NaN()
+		}
+		return 4*rng.Float64() - 2
+	}
+	var coef [10][5]float64
+	for trial := range 20000 {
+		blk := pyramidBlock{edges: []int{1, 4}[rng.IntN(2)], spin: -1, roll: -1}
+		for k := range blk.mu {
+			blk.mu[k] = pick()
+		}
+		blk.rot = [2][2]float64{{pick(), pick()}, {pick(), pick()}}
+		for e := range coef {
+			coef[e] = [5]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+		}
+		slidingCoefficients(&blk, &coef)
+		for e := range blk.edges {
+			want := edgeCoefficients(&blk, e)
+			for j := range 2 {
+				x, y := coef[e][j], want[j]
+				if math.Float64bits(x) != math.Float64bits(y) && !(math.IsNaN(x) && math.IsNaN(y)) {
+					t.Fatalf("trial %d: edge %d of %d, entry %d: %v, edgeCoefficients %v", trial, e, blk.edges, j, x, y)
+				}
+			}
+		}
+	}
+}
