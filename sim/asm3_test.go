@@ -57,7 +57,9 @@ func TestAsm3MujocoTangentsPlain(t *testing.T) {
 		dirs := [3]spatial.Vec3{{pick(), pick(), pick()}, {pick(), pick(), pick()}, n}
 		pr := contact.Pair{GeomA: 0, GeomB: 1}
 		pr.Normal = n
-		got, want := mujocoTangents(m, nil, &pr, &dirs), mujocoTangentsPlain(n, &dirs)
+		got := [2][2]float64{{math.NaN(), 1}, {2, 3}} // every entry written
+		mujocoTangents(m, nil, &pr, &dirs, &got)
+		want := mujocoTangentsPlain(n, &dirs)
 		for j := range 2 {
 			for k := range 2 {
 				x, y := got[j][k], want[j][k]

@@ -42,7 +42,8 @@ func PyramidRowsCheck(s *Simulator, q0, v0 []float64) (int, error) {
 		}
 		var dirs [3]spatial.Vec3 // the contact's frame formed again
 		dirs[0], dirs[1] = spatial.Orthonormal(w.pairs[i].Normal)
-		if rot := mujocoTangents(s.Model, kin, &w.pairs[i], &dirs); rot != blk.rot {
+		var rot [2][2]float64
+		if mujocoTangents(s.Model, kin, &w.pairs[i], &dirs, &rot); rot != blk.rot {
 			return n, fmt.Errorf("contact %d: MuJoCo's tangents %v, want %v", i, blk.rot, rot)
 		}
 		k0 := s.pyramidEdgesRef(p, &ref, &w.pairs[i], &w.mj.staged.mats0[i].mat, &blk, i, pw.jstart)

@@ -125,7 +125,7 @@ func (sim *Simulator) pyramidProblem(p *solver.Problem, pairs []contact.Pair, ma
 		if found && sameManifold(&pairs[i-1], &pairs[i]) && pw.blocks[i-1].edges > 0 {
 			pw.blocks[i].rot = pw.blocks[i-1].rot // mujocoTangents of the same geometries and normal
 		} else {
-			pw.blocks[i].rot = mujocoTangents(sim.Model, kin, &pairs[i], asm.Frame(i, &pairs[i]))
+			mujocoTangents(sim.Model, kin, &pairs[i], asm.Frame(i, &pairs[i]), &pw.blocks[i].rot)
 		}
 		found = true
 		// Its spin and rolling blocks, absorbed into its edges: they
@@ -352,35 +352,37 @@ func (sim *Simulator) pyramidEdges(p, pp *solver.Problem, pr *contact.Pair, mat 
 // (edgeRows4: the same sums).
 func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 	// The contact's J blocks, at most two (its two bodies' trees: the
-	// contact assembler's), read once: their clique, its size and their
-	// data's offset (p.JBlockData's slice, not looked up per edge).
-	var q, n, at [2]int
+	// contact assembler's): their columns first, for the edges' stride.
+	var n [2]int
 	nb, ntot := b1-b0, 0
 	for k := range nb {
-		blk := &p.JBlock[b0+k]
-		q[k], n[k], at[k] = blk.Clique, p.Cliques[blk.Clique].Size, blk.Off
+		n[k] = p.Cliques[p.JBlock[b0+k].Clique].Size
 		ntot += n[k]
 	}
 	edges := len(coef)
 	jb, off := len(pp.JBlock), len(pp.JData)
 	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*nb)
-	blocks := pp.JBlock[jb:]
-	for e := range edges { // edge e's blocks at off + e·ntot, in p's order
-		o := off + e*ntot
-		for k := range nb {
-			blocks[e*nb+k] = solver.JBlock{Constraint: first + e, Clique: q[k], Off: o}
-			o += n[k]
-		}
-	}
 	pp.JData = solver.Resize(pp.JData, off+edges*ntot)
+	blocks := pp.JBlock[jb:]
+	// Block by block of p, its edges' blocks (edge e's at e·nb + k, its
+	// data at off + e·ntot) and then their rows: one loop over the
+	// blocks, each edge a stride on (the blocks' loop inside the edges'
+	// loop kept eight integers live and spilled them).
 	for k := range nb {
-		src := p.JData[at[k]:][:3*n[k]] // rows t1, t2, n
-		if edges == 4 {
-			edgeRows4(pp.JData[off:], ntot, src, n[k], coef)
-		} else {
-			edgeRowsN(pp.JData[off:], ntot, src, n[k], coef)
+		src := &p.JBlock[b0+k]
+		q, nk, c, o := src.Clique, n[k], first, off
+		for j := k; j < len(blocks); j += nb {
+			blocks[j] = solver.JBlock{Constraint: c, Clique: q, Off: o}
+			c++
+			o += ntot
 		}
-		off += n[k]
+		rows := p.JData[src.Off:][:3*nk] // rows t1, t2, n
+		if edges == 4 {
+			edgeRows4(pp.JData[off:], ntot, rows, nk, coef)
+		} else {
+			edgeRowsN(pp.JData[off:], ntot, rows, nk, coef)
+		}
+		off += nk
 	}
 	return jb
 }
@@ -444,12 +446,17 @@ func slidingCoefficients(blk *pyramidBlock, coef *[10][5]float64) {
 		coef[0][0], coef[0][1] = 0, 0 // the lone normal row
 		return
 	}
-	for e := range blk.edges {
-		k, s := e/2, blk.mu[e/2]
-		if e%2 == 1 {
-			s = -s
-		}
-		coef[e][0], coef[e][1] = s*blk.rot[k][0], s*blk.rot[k][1]
+	// Edges 2k and 2k + 1 of direction k take ±μ_k, the loop's s and −s,
+	// unrolled (the loop's e/2 and e%2 were ~120 instructions a contact).
+	m, r := blk.mu[0], &blk.rot[0]
+	coef[0][0], coef[0][1] = m*r[0], m*r[1]
+	m = -m
+	coef[1][0], coef[1][1] = m*r[0], m*r[1]
+	if blk.edges == 4 {
+		m, r = blk.mu[1], &blk.rot[1]
+		coef[2][0], coef[2][1] = m*r[0], m*r[1]
+		m = -m
+		coef[3][0], coef[3][1] = m*r[0], m*r[1]
 	}
 }
 
@@ -480,15 +487,46 @@ func appendEdgeRows(pp *solver.Problem, n int) int {
 // the rows (n, then t1, t2, spin, rolling t1, t2; without angular, no
 // edge has a spin or rolling term, and the sum stops after t2).
 func (sim *Simulator) edgeRows(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, angular bool, im edgeImpedance, first int) {
+	if angular {
+		sim.edgeRowsAngular(pp, p, pr, blk, i, coef, im, first)
+		return
+	}
+	// Rows t1, t2, n of contact i read in place and each edge's
+	// coefficients named (the general loop's row table and its checks of
+	// rows that a contact without angular rows always has, were half of
+	// its instructions); the edges' rows follow one another from first's
+	// (appendEdgeRows); 1 − δt B and δt K d φ are the same products as
+	// the general form's, taken once.
+	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
+	row := p.Constraints[i].Row
+	v := vc[row : row+3]
+	a, kd := 1-dt*im.b, dt*im.k*im.d*pr.Phi
+	r0 := pp.Constraints[first].Row
+	rs, vh := pp.R[r0:r0+len(coef)], pp.VHat[r0:r0+len(coef)]
+	for e := range coef {
+		ve := v[2]
+		if c := coef[e][0]; c != 0 {
+			ve += c * v[0]
+		}
+		if c := coef[e][1]; c != 0 {
+			ve += c * v[1]
+		}
+		rs[e] = im.r
+		vh[e] = a*ve - kd
+	}
+}
+
+// edgeRowsAngular is edgeRows for a contact with spin or rolling rows
+// (condim 4, 6), out of its line: J_e v_i summed over all five friction
+// rows it has.
+//
+//go:noinline
+func (sim *Simulator) edgeRowsAngular(pp, p *solver.Problem, pr *contact.Pair, blk *pyramidBlock, i int, coef [][5]float64, im edgeImpedance, first int) {
 	vc, dt := sim.ws.mj.staged.vc, sim.cfg.DT
 	rn, rows := p.Constraints[i].Row+2, frictionRows(p, i, blk)
-	nj := 5
-	if !angular {
-		nj = 2
-	}
 	for e := range coef {
 		ve := vc[rn]
-		for j, c := range coef[e][:nj] {
+		for j, c := range coef[e][:5] {
 			if c != 0 && rows[j] >= 0 {
 				ve += c * vc[rows[j]]
 			}
@@ -614,6 +652,16 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 			continue
 		}
 		from := pp.Constraints[blk.first].Row
+		if blk.edges == 4 && blk.spin < 0 && blk.roll < 0 {
+			// A condim-3 contact: the loops below unrolled, the same
+			// sums from 0 in the same order.
+			f, g := pr.Gamma[from:][:4], g[:3]
+			fk0, fk1 := blk.mu[0]*(f[0]-f[1]), blk.mu[1]*(f[2]-f[3])
+			g[2] = 0 + f[0] + f[1] + f[2] + f[3]
+			g[0] = 0 + fk0*blk.rot[0][0] + fk1*blk.rot[1][0]
+			g[1] = 0 + fk0*blk.rot[0][1] + fk1*blk.rot[1][1]
+			continue
+		}
 		f := pr.Gamma[from : from+blk.edges]
 		g[0], g[1], g[2] = 0, 0, 0
 		for _, fe := range f {
@@ -662,7 +710,7 @@ func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 	return true
 }
 
-// mujocoTangents returns MuJoCo's contact tangents t1', t2' of the pair
+// mujocoTangents sets *rot to MuJoCo's contact tangents t1', t2' of the pair
 // in its own frame (t1, t2) = spatial.Orthonormal(n), the frame of its
 // rows (contact.Assembler), which dirs holds (contact.Assembler.Frame: the
 // assembler's own, not formed again): rot[j] = (tj'·t1, tj'·t2). MuJoCo 2.2.2
@@ -672,7 +720,7 @@ func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 // |n_y| ≥ 0.5; a zero projection becomes (1, 0, 0) (mju_normalize3); and
 // t2' = n × t1'. The pyramid depends on t1' (its edges lie in the planes
 // of n and ±t1', ±t2'), not on the sign of the normal.
-func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, dirs *[3]spatial.Vec3) [2][2]float64 {
+func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, dirs *[3]spatial.Vec3, rot *[2][2]float64) {
 	n := &pr.Normal
 	y := spatial.Vec3{0, 1, 0}
 	if !(n[1] < 0.5 && n[1] > -0.5) {
@@ -694,7 +742,7 @@ func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pa
 	}
 	z := n.Cross(y)
 	t1, t2 := &dirs[0], &dirs[1]
-	return [2][2]float64{{dot3(&y, t1), dot3(&y, t2)}, {dot3(&z, t1), dot3(&z, t2)}}
+	rot[0][0], rot[0][1], rot[1][0], rot[1][1] = dot3(&y, t1), dot3(&y, t2), dot3(&z, t1), dot3(&z, t2)
 }
 
 // dot3 returns a·b, spatial.Vec3.Dot's sum in its order, read in place.
