@@ -608,19 +608,21 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	// Go reload them; the same operations on the same values.
 	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	col, top, x := ws.col, ws.top, ws.x
+	// The tree's own columns by the tree-local index c (pass 180), as
+	// crbaColumns walks them: tcol, ox, oy and oz are all n long.
+	off, top, x := tr.VOffset, ws.top, ws.x
+	tcol := ws.col[off : off+n]
 	x = x[:len(top)] // one length: top[a]'s check covers x[a]
 	for a := b; a >= 0; {
 		tp := top[a]
 		xa := &x[a].P
 		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
-		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+		for c, end := int(tp.voff)-off, int(tp.voff)-off+int(tp.nv); c < end; c++ {
 			// L + W × r, on scalars: motionCol.at written out (through
 			// it Go allocated this loop's registers worse: +12 Ir a
 			// half_cheetah step).
-			W, L := &col[i].w, &col[i].l
+			W, L := &tcol[c].w, &tcol[c].l
 			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2)
-			c := i - tr.VOffset
 			ox[c], oy[c], oz[c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
 		a = int(tp.parent)
