@@ -277,6 +277,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	// each body's force added to its parent's, N shifted by lev × F; on
 	// scalars, the operations of the Vec3 form in the same order (F_P + F_b
 	// as Vec3.Add sums it).
+	tau = tau[:len(col)] // one length (NV): col[i]'s check covers tau[i]
 	for b := len(top) - 1; b >= 0; b-- {
 		tb := top[b]
 		if tb.tree < 0 {
