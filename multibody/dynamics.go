@@ -242,35 +242,42 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 			c0, c1, c2 = c0+k.kl[0], c1+k.kl[1], c2+k.kl[2]
 			w = &k.w
 		}
-		if a != nil {
-			a0, a1, a2, c0, c1, c2 = jointAccel(a[tb.voff:tb.voff+tb.nv], col[tb.voff:], a0, a1, a2, c0, c1, c2)
+		if a != nil { // in line: a call (jointAccel until pass 180) made Go reload the loop's slices every body
+			for i := int(tb.voff); i < int(tb.voff)+int(tb.nv); i++ {
+				s, W, L := a[i], &col[i].w, &col[i].l
+				a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
+				c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
+			}
 		}
 		r := &rb[b]
 		set3(&r.al, a0, a1, a2)
 		set3(&r.ac, c0, c1, c2)
-		// Newton's F and Euler's N, in the Vec3 form's order (above).
+		// Newton's F and Euler's N, in the Vec3 form's order (above),
+		// with fewer values live (pass 180): the linear acceleration plus
+		// α × c first (its last use), F stored before c × F, Iω and Iα,
+		// and c, ω and α read again from kin and r.al after that store
+		// (r.al is seven stores back, which Go does not forward) rather
+		// than kept in registers, which Go spilled to the stack.
 		m, c := kin[b].m, &kin[b].com
-		k0, k1, k2 := c[0], c[1], c[2]
-		w0, w1, w2 := w[0], w[1], w[2]
-		x0, x1, x2 := cross(w0, w1, w2, k0, k1, k2) // ω × c
-		x0, x1, x2 = cross(w0, w1, w2, x0, x1, x2)  // ω × (ω × c)
-		y0, y1, y2 := cross(a0, a1, a2, k0, k1, k2)
-		f0 := m * ((c0 + y0) + x0)
-		f1 := m * ((c1 + y1) + x1)
-		f2 := m * ((c2 + y2) + x2)
-		I := &ic[b]
-		i0, i1, i2 := mulVec(I, w0, w1, w2)        // I ω
-		x0, x1, x2 = cross(w0, w1, w2, i0, i1, i2) // ω × (I ω)
-		i0, i1, i2 = mulVec(I, a0, a1, a2)         // I α
-		y0, y1, y2 = cross(k0, k1, k2, f0, f1, f2) // c × F
-		set3(&r.fn, (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
+		y0, y1, y2 := cross(a0, a1, a2, c[0], c[1], c[2])
+		y0, y1, y2 = c0+y0, c1+y1, c2+y2
+		x0, x1, x2 := cross(w[0], w[1], w[2], c[0], c[1], c[2]) // ω × c
+		x0, x1, x2 = cross(w[0], w[1], w[2], x0, x1, x2)        // ω × (ω × c)
+		f0, f1, f2 := m*(y0+x0), m*(y1+x1), m*(y2+x2)
 		set3(&r.ff, f0, f1, f2)
+		y0, y1, y2 = cross(c[0], c[1], c[2], f0, f1, f2) // c × F
+		I, al := &ic[b], &r.al
+		i0, i1, i2 := mulVec(I, w[0], w[1], w[2])        // I ω
+		x0, x1, x2 = cross(w[0], w[1], w[2], i0, i1, i2) // ω × (I ω)
+		i0, i1, i2 = mulVec(I, al[0], al[1], al[2])      // I α
+		set3(&r.fn, (i0+x0)+y0, (i1+x1)+y1, (i2+x2)+y2)
 	}
 	// The second pass, from the leaves to the root: each velocity's
 	// τ_i = S_iᵀ (N, F) (plus its armature's a_i term when a is set), and
 	// each body's force added to its parent's, N shifted by lev × F; on
 	// scalars, the operations of the Vec3 form in the same order (F_P + F_b
 	// as Vec3.Add sums it).
+	tau = tau[:len(col)] // one length (NV): col[i]'s check covers tau[i]
 	for b := len(top) - 1; b >= 0; b-- {
 		tb := top[b]
 		if tb.tree < 0 {
@@ -292,20 +299,6 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	if a != nil {
 		ws.addArmature(a, tau)
 	}
-}
-
-// jointAccel returns the accelerations (α, a) plus a joint's Σ a_i (W_i,
-// L_i) over its accelerations a and columns col, for rnea: out
-// of line, as a step's RNEA (BiasForces) has no accelerations.
-//
-//go:noinline
-func jointAccel(a []float64, col []motionCol, a0, a1, a2, c0, c1, c2 float64) (float64, float64, float64, float64, float64, float64) {
-	for i, s := range a {
-		W, L := &col[i].w, &col[i].l
-		a0, a1, a2 = a0+s*W[0], a1+s*W[1], a2+s*W[2]
-		c0, c1, c2 = c0+s*L[0], c1+s*L[1], c2+s*L[2]
-	}
-	return a0, a1, a2, c0, c1, c2
 }
 
 // addArmature adds each velocity's rotor inertia term armature·a_i to

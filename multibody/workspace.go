@@ -502,24 +502,28 @@ func (ws *Workspace) prismatic(b int, R *spatial.Mat3, vj []float64, wp, vp *spa
 // memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
 // TestRevoluteMatchesVectorForm).
 func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, wp, vp *spatial.Vec3, vel, d0, d1, d2, r0, r1, r2 float64) {
+	// Each output is stored once made, and ω_P read again from wp after
+	// those stores rather than kept in registers (pass 180: Go spilled about
+	// twenty values a call); wp, vp, R and axis are the parent's and the
+	// model's, not body b's, so the stores do not change them.
 	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
-	p0, p1, p2 := wp[0], wp[1], wp[2]
-	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
-	w0, w1, w2 := p0+j0, p1+j1, p2+j2
-	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
-	ws.col[i].w = spatial.Vec3{W0, W1, W2}
+	ci := &ws.col[i]
+	ci.w = spatial.Vec3{W0, W1, W2}
 	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-	ws.col[i].l = spatial.Vec3{c0, c1, c2}
+	ci.l = spatial.Vec3{c0, c1, c2}
+	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
+	k := &ws.kin[b]                      // kin[b] taken once: one bounds check, not four
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	w0, w1, w2 := p0+j0, p1+j1, p2+j2
+	k.w = spatial.Vec3{w0, w1, w2}
+	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
+	k.kw = spatial.Vec3{k0, k1, k2}
+	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2)  // κ_α × d
 	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	// kin[b] taken once: one bounds check, not four.
-	k := &ws.kin[b]
-	k.w = spatial.Vec3{w0, w1, w2}
 	k.vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	k.kw = spatial.Vec3{k0, k1, k2}
-	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
-	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2) // κ_α × d
-	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
+	a0, a1, a2 = cross(wp[0], wp[1], wp[2], a0, a1, a2)    // ω_P × (ω_P × r_PM)
+	e0, e1, e2 = cross(k.w[0], k.w[1], k.w[2], e0, e1, e2) // ω × (ω × d)
 	k.kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
@@ -604,19 +608,21 @@ func (ws *Workspace) PointJacobian(b int, p spatial.Vec3, out []float64) int {
 	// Go reload them; the same operations on the same values.
 	ox, oy, oz := out[:n], out[n:2*n], out[2*n:3*n]
 	clear(out[:3*n])
-	col, top, x := ws.col, ws.top, ws.x
+	// The tree's own columns by the tree-local index c (pass 180), as
+	// crbaColumns walks them: tcol, ox, oy and oz are all n long.
+	off, top, x := tr.VOffset, ws.top, ws.x
+	tcol := ws.col[off : off+n]
 	x = x[:len(top)] // one length: top[a]'s check covers x[a]
 	for a := b; a >= 0; {
 		tp := top[a]
 		xa := &x[a].P
 		r0, r1, r2 := p[0]-xa[0], p[1]-xa[1], p[2]-xa[2]
-		for i, end := int(tp.voff), int(tp.voff)+int(tp.nv); i < end; i++ {
+		for c, end := int(tp.voff)-off, int(tp.voff)-off+int(tp.nv); c < end; c++ {
 			// L + W × r, on scalars: motionCol.at written out (through
 			// it Go allocated this loop's registers worse: +12 Ir a
 			// half_cheetah step).
-			W, L := &col[i].w, &col[i].l
+			W, L := &tcol[c].w, &tcol[c].l
 			e0, e1, e2 := cross(W[0], W[1], W[2], r0, r1, r2)
-			c := i - tr.VOffset
 			ox[c], oy[c], oz[c] = L[0]+e0, L[1]+e1, L[2]+e2
 		}
 		a = int(tp.parent)
