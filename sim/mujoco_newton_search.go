@@ -195,8 +195,9 @@ func (nw *newtonWork) sqrRows(h []float64) {
 	var held []float64 // a dense row waiting for a second one, with its D and pattern
 	var heldD float64
 	var heldIdx []int32
+	d := nw.d[:n]
 	for k, st := range nw.state[:n] {
-		dk := nw.d[k]
+		dk := d[k]
 		if st != nwQuadratic || dk == 0 {
 			continue
 		}
