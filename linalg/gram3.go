@@ -90,10 +90,11 @@ func UpperGram6x3Sum(uu *[36]float64, jj *[18]float64, w00, w01, w02, w11, w12, 
 }
 
 // sub3 is one step of UpperGram6x3Sum's forward substitution: row i of Y
-// (y[i], y[6+i], y[12+i]) −= u·b when −u is not zero (upperGram3's test
-// and products).
+// (y[i], y[6+i], y[12+i]) −= u·b when u is not zero (upperGram3's test of
+// −u, which is not zero just when u is not, and its products by −u).
 func sub3(y *[18]float64, i int, u, b0, b1, b2 float64) {
-	if x := -u; x != 0 {
+	if u != 0 {
+		x := -u
 		y[i] += x * b0
 		y[6+i] += x * b1
 		y[12+i] += x * b2

@@ -195,16 +195,22 @@ func (nw *newtonWork) sqrRows(h []float64) {
 	var held []float64 // a dense row waiting for a second one, with its D and pattern
 	var heldD float64
 	var heldIdx []int32
+	d := nw.d[:n]
 	for k, st := range nw.state[:n] {
-		dk := nw.d[k]
+		dk := d[k]
 		if st != nwQuadratic || dk == 0 {
 			continue
 		}
-		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
+		row, idx := nw.j[k*nv:][:nv], nw.rowNZ(k)
 		if 2*len(idx) >= nv {
 			if held != nil && slices.Equal(heldIdx, idx) {
+				a, b := held[:nv], row // addScl2 over row i's c ≤ i, a's term then b's
 				for _, i := range idx {
-					addScl2(h[int(i)*nv:int(i)*nv+int(i)+1], held, row, held[i]*heldD, row[i]*dk)
+					s, t, m := a[i]*heldD, b[i]*dk, int(i)+1
+					ai, bi, out := a[:m], b[:m], h[int(i)*nv:][:m]
+					for c, x := range ai {
+						out[c] = (out[c] + x*s) + bi[c]*t
+					}
 				}
 				held = nil
 				continue
@@ -221,7 +227,7 @@ func (nw *newtonWork) sqrRows(h []float64) {
 		}
 		for a, i := range idx {
 			scl := row[i] * dk
-			hi := h[int(i)*nv : int(i)*nv+nv]
+			hi := h[int(i)*nv:][:nv]
 			for _, c := range idx[:a+1] {
 				hi[c] += row[c] * scl
 			}
