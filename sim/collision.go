@@ -429,9 +429,25 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		// calls is bounded first (ballBox), at a new pose.
 		mb := &c.moved[i]
 		mb.coarse = false
-		if mb.met == 0 && mb.ball && !(mb.ok && samePoseBits(&mb.body, x)) && ballBox(&c.boxes[i], x, fg.reach, d) {
-			mb.coarse = true // the exact box only if a pair needs it (exactBox)
-			continue
+		// samePoseBits' first test (a moving body's translation differs)
+		// and ballBox in line, the same operations: two calls a mover,
+		// which reloaded the loop's values after each, left for the
+		// poses that keep their first coordinate.
+		if mb.met == 0 && mb.ball && !(mb.ok && math.Float64bits(mb.body.P[0]) == math.Float64bits(x.P[0]) && samePoseBits(&mb.body, x)) {
+			q := &x.R
+			s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
+			p0, p1, p2 := x.P[0], x.P[1], x.P[2]
+			r := fg.reach
+			h := r + d
+			if t := p0 + p1 + p2 + h; math.Abs(s2-1) <= ballQuatTol && t-t == 0 {
+				m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
+				w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300
+				b := &c.boxes[i]
+				b.Min = spatial.Vec3{p0 - w, p1 - w, p2 - w}
+				b.Max = spatial.Vec3{p0 + w, p1 + w, p2 + w}
+				mb.coarse = true // the exact box only if a pair needs it (exactBox)
+				continue
+			}
 		}
 		if mb.met > 0 {
 			mb.met--
