@@ -36,8 +36,37 @@ func (j *Joint) integrateVectorForm(q0, qTheta, v []float64, dt float64, q []flo
 	}
 }
 
-// TestIntegrateFreeMatchesVectorForm: integrateFree (and Joint.integrate's
-// free case) gives the bits of the vector form at random coordinates and
+// integrateExpVectorForm is Joint.integrateExp as it was before
+// integrateExpFree (pass 189): turnExp on slices and the translation by a
+// loop. The reference for the tests below.
+func (j *Joint) integrateExpVectorForm(q0, v []float64, dt float64, q []float64) {
+	switch j.Type {
+	case JointFree, JointBall:
+		turnExp(q0, v, dt, q)
+		if j.Type == JointFree {
+			for i := range 3 {
+				q[4+i] = q0[4+i] + dt*v[3+i]
+			}
+		}
+	case JointCompound:
+		qi, vi := 0, 0
+		for k := range j.Parts {
+			p := &j.Parts[k]
+			if p.Type == JointBall {
+				turnExp(q0[qi:], v[vi:], dt, q[qi:])
+			} else {
+				q[qi] = q0[qi] + dt*v[vi]
+			}
+			qi += p.Type.NQ()
+			vi += p.Type.NV()
+		}
+	default:
+		j.integrateVectorForm(q0, q0, v, dt, q)
+	}
+}
+
+// TestIntegrateFreeMatchesVectorForm: integrateFree and integrateExpFree
+// (and Joint.integrate's and integrateExp's free cases) give the bits of the vector form at random coordinates and
 // velocities with zeros of both signs, NaN and ±Inf among them, also in
 // place (q = q0 and q = qθ). A NaN matches any NaN (its payload follows
 // the operands' order, which the compiler may swap; other tests here do
@@ -76,6 +105,14 @@ func TestIntegrateFreeMatchesVectorForm(t *testing.T) {
 		same("integrateFree", got, want)
 		j.integrate(q0, qt, v, dt, got)
 		same("integrate", got, want)
+		j.integrateExpVectorForm(q0, v, dt, want)
+		integrateExpFree((*[7]float64)(q0), (*[6]float64)(v), dt, (*[7]float64)(got))
+		same("integrateExpFree", got, want)
+		j.integrateExp(q0, v, dt, got)
+		same("integrateExp", got, want)
+		inPlace := append([]float64(nil), q0...)
+		integrateExpFree((*[7]float64)(inPlace), (*[6]float64)(v), dt, (*[7]float64)(inPlace))
+		same("integrateExpFree in place", inPlace, want)
 		for _, alias := range []int{0, 1} {
 			a0, at := append([]float64(nil), q0...), append([]float64(nil), qt...)
 			w := append([]float64(nil), q0...)
@@ -95,7 +132,8 @@ func TestIntegrateFreeMatchesVectorForm(t *testing.T) {
 
 // TestIntegrateJointsMatchesVectorForm: integrateJoints, with its free,
 // revolute and prismatic cases in line, gives the bits of the vector form
-// body by body on a chain of every joint type.
+// body by body on a chain of every joint type, and integrateExpJoints
+// those of integrateExp's vector form.
 func TestIntegrateJointsMatchesVectorForm(t *testing.T) {
 	x, y := spatial.Vec3{1, 0, 0}, spatial.Vec3{0, 1, 0}
 	m := linearChain(t, []Joint{
@@ -125,6 +163,17 @@ func TestIntegrateJointsMatchesVectorForm(t *testing.T) {
 		for i := range want {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("q[%d]: %v, vector form %v", i, got[i], want[i])
+			}
+		}
+		m.integrateExpJoints(q0, v, dt, got)
+		for i := range m.Bodies {
+			if b := &m.Bodies[i]; b.Tree >= 0 && b.Joint.Type != JointWeld {
+				b.Joint.integrateExpVectorForm(q0[b.QOff:], v[b.VOff:], dt, want[b.QOff:])
+			}
+		}
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("exp: q[%d]: %v, joint by joint %v", i, got[i], want[i])
 			}
 		}
 	}
