@@ -50,7 +50,14 @@ func (m *Model) integrateJoints(q0, qTheta, v []float64, dt float64, q []float64
 		if b.Tree < 0 || b.Joint.Type == JointWeld {
 			continue
 		}
-		b.Joint.integrate(q0[b.QOff:], qTheta[b.QOff:], v[b.VOff:], dt, q[b.QOff:])
+		switch o := b.QOff; b.Joint.Type {
+		case JointFree: // integrate's cases in line, on arrays
+			integrateFree((*[7]float64)(q0[o:]), (*[4]float64)(qTheta[o:]), (*[6]float64)(v[b.VOff:]), dt, (*[7]float64)(q[o:]))
+		case JointRevolute, JointPrismatic:
+			q[o] = q0[o] + dt*v[b.VOff]
+		default:
+			b.Joint.integrate(q0[o:], qTheta[o:], v[b.VOff:], dt, q[o:])
+		}
 	}
 }
 

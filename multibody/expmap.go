@@ -29,20 +29,24 @@ func (m *Model) integrateExpJoints(q0, v []float64, dt float64, q []float64) {
 		if b.Tree < 0 || b.Joint.Type == JointWeld {
 			continue
 		}
-		b.Joint.integrateExp(q0[b.QOff:], v[b.VOff:], dt, q[b.QOff:])
+		switch o := b.QOff; b.Joint.Type {
+		case JointFree: // integrateExp's (integrate's) cases in line, on arrays
+			integrateExpFree((*[7]float64)(q0[o:]), (*[6]float64)(v[b.VOff:]), dt, (*[7]float64)(q[o:]))
+		case JointRevolute, JointPrismatic:
+			q[o] = q0[o] + dt*v[b.VOff]
+		default:
+			b.Joint.integrateExp(q0[o:], v[b.VOff:], dt, q[o:])
+		}
 	}
 }
 
 // integrateExp is IntegrateQExp for one joint.
 func (j *Joint) integrateExp(q0, v []float64, dt float64, q []float64) {
 	switch j.Type {
-	case JointFree, JointBall:
+	case JointFree:
+		integrateExpFree((*[7]float64)(q0), (*[6]float64)(v), dt, (*[7]float64)(q))
+	case JointBall:
 		turnExp(q0, v, dt, q)
-		if j.Type == JointFree {
-			for i := range 3 {
-				q[4+i] = q0[4+i] + dt*v[3+i]
-			}
-		}
 	case JointCompound:
 		qi, vi := 0, 0
 		for k := range j.Parts {
@@ -58,6 +62,26 @@ func (j *Joint) integrateExp(q0, v []float64, dt float64, q []float64) {
 	default:
 		j.integrate(q0, q0, v, dt, q)
 	}
+}
+
+// integrateExpFree is integrateExp for a free joint, on arrays (no bounds
+// checks), with turnExp's product exp(δt ω) ⊗ q0 written out as Quat.Mul's
+// expression tree, so the same bits. q may alias q0: q0 is read before any
+// store.
+func integrateExpFree(q0 *[7]float64, v *[6]float64, dt float64, q *[7]float64) {
+	e := ExpRotation(spatial.Vec3{v[0], v[1], v[2]}, dt)
+	rw, rx, ry, rz := q0[0], q0[1], q0[2], q0[3]
+	x0, x1, x2 := q0[4], q0[5], q0[6]
+	rn := spatial.Quat{
+		W: e.W*rw - (e.X*rx + e.Y*ry + e.Z*rz),
+		X: (e.W*rx + rw*e.X) + (e.Y*rz - e.Z*ry),
+		Y: (e.W*ry + rw*e.Y) + (e.Z*rx - e.X*rz),
+		Z: (e.W*rz + rw*e.Z) + (e.X*ry - e.Y*rx),
+	}.Normalize()
+	q[0], q[1], q[2], q[3] = rn.W, rn.X, rn.Y, rn.Z
+	q[4] = x0 + dt*v[3]
+	q[5] = x1 + dt*v[4]
+	q[6] = x2 + dt*v[5]
 }
 
 // turnExp sets the unit quaternion q[0:4] = exp(δt ω) ⊗ q0[0:4], normalised,

@@ -365,18 +365,14 @@ func (j *Joint) rate(q, v, qd []float64) {
 // renormalises quaternions. q may alias q0 or qθ.
 func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
 	switch j.Type {
-	case JointFree, JointBall:
+	case JointFree:
+		integrateFree((*[7]float64)(q0), (*[4]float64)(qTheta), (*[6]float64)(v), dt, (*[7]float64)(q))
+	case JointBall:
 		t, w, p := qTheta[:4], v[:3], q0[:4] // one bounds check each, not one per entry
 		r := spatial.Quat{W: t[0], X: t[1], Y: t[2], Z: t[3]}
 		rd := r.RateWorld(spatial.Vec3{w[0], w[1], w[2]})
 		r0 := spatial.Quat{W: p[0], X: p[1], Y: p[2], Z: p[3]}
 		rn := r0.Add(rd.Scale(dt)).Normalize()
-		if j.Type == JointFree {
-			x, x0, u := q[4:7], q0[4:7], v[3:6]
-			for i := range 3 {
-				x[i] = x0[i] + dt*u[i]
-			}
-		}
 		o := q[:4]
 		o[0], o[1], o[2], o[3] = rn.W, rn.X, rn.Y, rn.Z
 	case JointCompound:
@@ -386,6 +382,25 @@ func (j *Joint) integrate(q0, qTheta, v []float64, dt float64, q []float64) {
 			q[i] = q0[i] + dt*v[i]
 		}
 	}
+}
+
+// integrateFree is integrate for a free joint, on arrays (no bounds
+// checks) and with RateWorld written out in line: rd = ½ (0, ω) r, the
+// same expression tree as Quat.Mul with the zero scalar part kept (0·r_W
+// is not folded: it is NaN at an infinite r_W and signs zeros), so the same
+// bits. q may alias q0 or qθ: the quaternion is read before any store.
+func integrateFree(q0 *[7]float64, qTheta *[4]float64, v *[6]float64, dt float64, q *[7]float64) {
+	rw, rx, ry, rz := qTheta[0], qTheta[1], qTheta[2], qTheta[3]
+	w0, w1, w2 := v[0], v[1], v[2]
+	dw := 0.5 * (0*rw - (w0*rx + w1*ry + w2*rz))
+	dx := 0.5 * ((0*rx + rw*w0) + (w1*rz - w2*ry))
+	dy := 0.5 * ((0*ry + rw*w1) + (w2*rx - w0*rz))
+	dz := 0.5 * ((0*rz + rw*w2) + (w0*ry - w1*rx))
+	rn := spatial.Quat{W: q0[0] + dt*dw, X: q0[1] + dt*dx, Y: q0[2] + dt*dy, Z: q0[3] + dt*dz}.Normalize()
+	q[4] = q0[4] + dt*v[3]
+	q[5] = q0[5] + dt*v[4]
+	q[6] = q0[6] + dt*v[5]
+	q[0], q[1], q[2], q[3] = rn.W, rn.X, rn.Y, rn.Z
 }
 
 // validate checks the joint's data against its type.

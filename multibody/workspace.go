@@ -542,14 +542,21 @@ var freeCols = [6]motionCol{
 // gives what joint gives, without the twelve rotations by the identity;
 // the columns and κ, the same at every (q, v), are written once by
 // constants.
+// The pose and velocities are stored field by field in place (freePose's
+// value and the zeroed Vec3s went through the stack).
 func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
-	ws.x[b] = freePose(q[ws.m.Bodies[b].QOff:])
-	var w, v spatial.Vec3
-	if vj != nil {
-		u := vj[:6]
-		w, v = spatial.Vec3{u[0], u[1], u[2]}, spatial.Vec3{u[3], u[4], u[5]}
+	p := (*[7]float64)(q[ws.m.Bodies[b].QOff:])
+	r := jointQuat(p[:4])
+	x, k := &ws.x[b], &ws.kin[b]
+	x.R = r
+	x.P = spatial.Vec3{p[4], p[5], p[6]}
+	if vj == nil {
+		k.w, k.vel = spatial.Vec3{}, spatial.Vec3{}
+		return
 	}
-	ws.kin[b].w, ws.kin[b].vel = w, v
+	u := (*[6]float64)(vj)
+	k.w = spatial.Vec3{u[0], u[1], u[2]}
+	k.vel = spatial.Vec3{u[3], u[4], u[5]}
 }
 
 // constants writes what Update would write the same at every call: a
