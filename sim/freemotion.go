@@ -239,19 +239,26 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 		if !sim.heldMass(ti, p) { // a sleeping tree's M is its last one (sleep.go)
 			kin.MassMatrix(ti, blk)
 		}
-		for i := range n {
-			p.MDiag[q.Offset+i] = blk[i*n+i]
-		}
-		copy(p.A[off:], blk)
+		a := p.A[off : off+len(blk)]
+		copy(a, blk)
 		if w.fout.Jacobians {
 			for i := range blk {
-				p.A[off+i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
+				a[i] += cK*w.fout.K[off+i] + cD*w.fout.D[off+i] // eq. 15
 			}
 		}
-		if cB != 0 && w.mj.damped {
-			a := p.A[off : off+len(blk)]
-			for i, b := range w.mj.damp[q.Offset : q.Offset+n] {
-				a[i*(n+1)] += cB * b // mj_Euler: M + h diag(B)
+		// The diagonals, stepped by n+1 through slices cut once (p.MDiag
+		// and the damping not reloaded at each entry), in one loop for
+		// both cases (an undamped step reads no damping).
+		md := p.MDiag[q.Offset:][:n]
+		damped := cB != 0 && w.mj.damped
+		dmp := md
+		if damped {
+			dmp = w.mj.damp[q.Offset:][:n]
+		}
+		for i, d := 0, 0; i < len(md); i, d = i+1, d+n+1 {
+			md[i] = blk[d]
+			if damped {
+				a[d] += cB * dmp[i] // mj_Euler: M + h diag(B)
 			}
 		}
 	}
