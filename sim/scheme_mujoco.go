@@ -548,8 +548,13 @@ func (sim *Simulator) rk4VStar() error {
 // (kept in mw.qEnd), v* = L(q1)⁻¹ (u0 + h Σ_j b_j F_j), and puts back what
 // the rest of the step reads of stage 0 (M(q0), k(q0, v0), q^θ, v^θ).
 func (sim *Simulator) rk4Combine() {
-	w, mw := &sim.ws, &sim.ws.mj
-	sim.rk4Advance(mw.a[3], rk4B[:], mw.qEnd, mw.dv, w.problem.VStar) // warm start: MuJoCo's qacc_warmstart after the last stage
+	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	sim.keepWarm(mw.a[3]) // MuJoCo's qacc_warmstart after the last stage (mujoco_pgs.go)
+	rk4Sums(mw.dq, mw.dv, &mw.v, &mw.a, rk4B[:])
+	mw.turns.world(m, w.q0, mw.dq, mw.dq)
+	m.IntegrateQExp(w.q0, mw.dq, dt, mw.qEnd)
+	rk4Velocity(mw.dv, mw.v[0], dt, mw.dv)
+	mw.turns.world(m, mw.qEnd, mw.dv, w.problem.VStar)
 	// Put back what the rest of the step reads of stage 0.
 	copy(w.mass, mw.mass)
 	copy(w.k, mw.k)
@@ -603,31 +608,18 @@ func solveCliques(p *solver.Problem, f *solver.CliqueFactor, x []float64) {
 // a_ij v_j into ws.qth and v_i = v0 + δt Σ_j a_ij a_j into ws.mj.v[i]
 // (local) and ws.vth (world). It returns the stage's time fraction c_i.
 func (sim *Simulator) rk4Stage(i int) float64 {
-	w, mw := &sim.ws, &sim.ws.mj
+	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
+	sim.keepWarm(mw.a[i-1]) // MuJoCo's qacc_warmstart after stage i − 1 (mujoco_pgs.go)
 	c := 0.0
 	for _, aij := range rk4A[i-1][:i] {
 		c += aij
 	}
-	sim.rk4Advance(mw.a[i-1], rk4A[i-1][:i], w.qth, mw.v[i], w.vth) // warm start: MuJoCo's qacc_warmstart after stage i − 1
-	return c
-}
-
-// rk4Advance is the body rk4Stage and rk4Combine share, in one copy (pass
-// 187: it was inlined twice, with keepWarm, rk4Sums and rk4Velocity in
-// each): keepWarm(warm) (MuJoCo's qacc_warmstart, mujoco_pgs.go); dq = Σ_j
-// c_j v_j and dv = Σ_j c_j a_j; q = q0 ⊕ δt dq (dq turned to world axes at
-// q0); vl = v0 + δt dv (local; vl may be ws.mj.dv); vOut = vl turned to
-// world axes at q.
-//
-//go:noinline
-func (sim *Simulator) rk4Advance(warm, c, q, vl, vOut []float64) {
-	m, w, mw, dt := sim.Model, &sim.ws, &sim.ws.mj, sim.cfg.DT
-	sim.keepWarm(warm)
-	rk4Sums(mw.dq, mw.dv, &mw.v, &mw.a, c)
+	rk4Sums(mw.dq, mw.dv, &mw.v, &mw.a, rk4A[i-1][:i])
 	mw.turns.world(m, w.q0, mw.dq, mw.dq)
-	m.IntegrateQExp(w.q0, mw.dq, dt, q)
-	rk4Velocity(vl, mw.v[0], dt, mw.dv)
-	mw.turns.world(m, q, vl, vOut)
+	m.IntegrateQExp(w.q0, mw.dq, dt, w.qth)
+	rk4Velocity(mw.v[i], mw.v[0], dt, mw.dv)
+	mw.turns.world(m, w.qth, mw.v[i], w.vth)
+	return c
 }
 
 // rk4Sums sets dq = Σ_j c_j v_j and dv = Σ_j c_j a_j over j < len(c),
