@@ -311,7 +311,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 		st.comb = combinedMaterials(st.mats, st.comb)
 		st.asm.Combined = st.comb
 		if err := st.asm.Assemble(m, kin, st.pairs, sim.cfg.Materials, dt, &prm, p); err != nil {
-			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
+			return sim.stageError(i, "", err)
 		}
 		sim.softRows(p, st.pairs, st.mats, st.vs)
 		prof.lap(StageContactAssembly)
@@ -324,7 +324,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 			ActuatorForces: forces,       // their forces are in v* (ExplicitForces above)
 			RowsOnly:       withContacts} // stages 1–3 of rk4ContactVStar, read for their velocities alone (st.casm: no reports)
 		if err := casm.Assemble(m, w.cons.set, kin, in, prm, &mw.factor, p); err != nil {
-			return fmt.Errorf("sim: step %d: RK4 stage %d: %w", sim.step+1, i, err)
+			return sim.stageError(i, "", err)
 		}
 		prof.lap(StageConstraintAssembly)
 	}
@@ -341,7 +341,7 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	}
 	w.pgs.stage = false
 	if err != nil {
-		return fmt.Errorf("sim: step %d: RK4 stage %d: constraint solver: %w", sim.step+1, i, err)
+		return sim.stageError(i, "constraint solver: ", err)
 	}
 	prof.lap(StageSolve)
 	for j, x := range st.res.V {
@@ -349,6 +349,15 @@ func (sim *Simulator) solveStage(i int, kin *multibody.Workspace, withContacts b
 	}
 	mw.turns.local(m, w.qth, mw.a[i], mw.a[i])
 	return nil
+}
+
+// stageError is solveStage's error for stage i: err after what, out of
+// its line (three fmt.Errorf calls, their arguments boxed, sat in its
+// code).
+//
+//go:noinline
+func (sim *Simulator) stageError(i int, what string, err error) error {
+	return fmt.Errorf("sim: step %d: RK4 stage %d: %s%w", sim.step+1, i, what, err)
 }
 
 // stageContacts sets st.pairs to the contacts at the stage point whose
@@ -500,15 +509,16 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		d, r, b, k := softImpedance(mat, pairs[i].Phi, dt)
 		im.phi, im.d, im.r, im.b, im.k = pairs[i].Phi, d, r, b, k
 		im.mat = mat
+		rr, vh, vc := p.R[row:row+3], p.VHat[row:row+3], st.vc[row:row+3] // the three rows' bounds checked once
 		for j := range 2 {
-			p.R[row+j] = (1 + mu2) * r
-			p.VHat[row+j] = (1 - dt*b) * st.vc[row+j]
+			rr[j] = (1 + mu2) * r
+			vh[j] = (1 - dt*b) * vc[j]
 		}
-		p.R[row+2] = r
+		rr[2] = r
 		if elliptic && ellipticPair(&mats[i]) {
 			sim.ellipticRows(p, i, mat, r) // MuJoCo's elliptic block (elliptic.go)
 		}
-		p.VHat[row+2] = (1-dt*b)*st.vc[row+2] - dt*k*d*pairs[i].Phi
+		vh[2] = (1-dt*b)*vc[2] - dt*k*d*pairs[i].Phi
 	}
 }
 
