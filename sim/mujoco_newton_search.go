@@ -11,14 +11,21 @@ import (
 // iterate runs mj_solCGNewton's main loop from nw.qacc (with Ma and
 // J qacc − aref as warmStart left them, and, when ready, the rows' update
 // at qacc whose cost is rows) for at most maxIter iterations: line search along the search direction, the move,
-// the rows' update, with Newton (flg_Newton) the Hessian's (incremental)
-// update, and MuJoCo's stop: improvement = (old cost − cost)/scale < tol
-// or ‖grad‖/scale < tol; then the next direction, −H⁻¹ grad (Newton) or
-// Polak–Ribière's −M⁻¹ grad + β search (CG, cgDirection). It returns the
-// iterations completed (MuJoCo's solver_iter) and whether the solve
-// stopped before the limit.
+// the rows' update, the gradient, and MuJoCo's stop: improvement =
+// (old cost − cost)/scale < tol or ‖grad‖/scale < tol; then, with Newton
+// (flg_Newton), the Hessian's (incremental) update, and the next
+// direction, −H⁻¹ grad (Newton) or Polak–Ribière's −M⁻¹ grad + β search
+// (CG, cgDirection). It returns the iterations completed (MuJoCo's
+// solver_iter) and whether the solve stopped before the limit.
+//
+// MuJoCo updates the Hessian and solves for Mgrad (CGupdateGradient)
+// before its stop test; here they follow it (nextDirection), as only the
+// next iteration reads them: H, Hcone and Mgrad are read by nothing after
+// the solve, and the stop test reads grad and the cost alone, so the
+// iterations and their numbers are MuJoCo's, bit for bit, and the last
+// iteration, which stops (on half_cheetah most solves' only one), skips a
+// Hessian update and a solve with its factor.
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64, ready bool) (int, bool) {
-	nv := nw.nv
 	if !ready {
 		rows = nw.constraintUpdate(w)
 	}
@@ -28,10 +35,9 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 	} else {
 		nw.hessianDirect(w)
 	}
-	nw.updateGradient()
-	for i := range nv {
-		nw.search[i] = -nw.mgrad[i]
-	}
+	nw.setGrad()
+	nw.solveGrad()
+	nw.setSearch()
 	iter := 0
 	for iter < maxIter {
 		alpha := nw.lineSearch(w, tol, scale)
@@ -45,25 +51,40 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
 		nw.updateConstraint(w)
-		if !nw.cg {
-			nw.hessianIncremental(w)
-		}
-		nw.updateGradient()
+		nw.setGrad()
 		iter++
 		improvement := (oldCost - nw.cost) / scale
 		gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
 		if improvement < tol || gradient < tol {
 			return iter, true
 		}
-		if nw.cg {
-			nw.cgDirection()
-			continue
-		}
-		for i := range nv {
-			nw.search[i] = -nw.mgrad[i]
-		}
+		nw.nextDirection(w)
 	}
 	return iter, false
+}
+
+// nextDirection is the end of an iteration that does not stop (iterate):
+// with Newton the Hessian's incremental update (old → new row states),
+// Mgrad, and the search −Mgrad; with CG, M⁻¹ grad and Polak–Ribière's
+// direction (cgDirection).
+func (nw *newtonWork) nextDirection(w *pgsWork) {
+	if !nw.cg {
+		nw.hessianIncremental(w)
+	}
+	nw.solveGrad()
+	if nw.cg {
+		nw.cgDirection()
+		return
+	}
+	nw.setSearch()
+}
+
+// setSearch sets Newton's search direction −Mgrad (and CG's first one).
+func (nw *newtonWork) setSearch() {
+	search, mgrad := nw.search[:nw.nv], nw.mgrad[:nw.nv]
+	for i, g := range mgrad {
+		search[i] = -g
+	}
 }
 
 // keepGrad keeps CG's last grad and M⁻¹ grad for Polak–Ribière's β
@@ -126,15 +147,23 @@ func (nw *newtonWork) move(alpha float64) {
 	}
 }
 
-// updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
-// qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve; with Hcone when a
-// contact is in the cone state), or with CG M⁻¹ grad (mj_solveM).
-func (nw *newtonWork) updateGradient() {
+// setGrad is CGupdateGradient's gradient: grad = M qacc − qfrc_smooth −
+// qfrc_constraint (solveGrad is its Mgrad). Out of line: iterate calls it
+// at its start and in its loop, where two copies of the loop took lines.
+//
+//go:noinline
+func (nw *newtonWork) setGrad() {
 	nv := nw.nv
 	grad, ma, qfs, qfc := nw.grad[:nv], nw.ma[:nv], nw.qfs[:nv], nw.qfc[:nv]
 	for i := range grad {
 		grad[i] = ma[i] - qfs[i] - qfc[i]
 	}
+}
+
+// solveGrad is CGupdateGradient's Mgrad = H⁻¹ grad (mju_cholSolve; with
+// Hcone when a contact is in the cone state), or with CG M⁻¹ grad
+// (mj_solveM), for the grad of setGrad.
+func (nw *newtonWork) solveGrad() {
 	switch {
 	case nw.cg:
 		nw.solveM(nw.grad, nw.mgrad)
