@@ -24,7 +24,11 @@ import (
 // the solve, and the stop test reads grad and the cost alone, so the
 // iterations and their numbers are MuJoCo's, bit for bit, and the last
 // iteration, which stops (on half_cheetah most solves' only one), skips a
-// Hessian update and a solve with its factor.
+// Hessian update and a solve with its factor. Likewise qfrc_constraint =
+// Jᵀ f (CGupdateConstraint's) and grad, which only the gradient's test and
+// the next direction read, are formed after the improvement's test: an
+// iteration that stops on it skips them (MuJoCo's test is the or of the
+// two, the improvement's first).
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64, ready bool) (int, bool) {
 	if !ready {
 		rows = nw.constraintUpdate(w)
@@ -50,17 +54,31 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
-		nw.updateConstraint(w)
-		nw.setGrad()
+		nw.addGauss(nw.rowsUpdate(w, nw.jaref)) // CGupdateConstraint but qfrc_constraint, below
 		iter++
-		improvement := (oldCost - nw.cost) / scale
-		gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
-		if improvement < tol || gradient < tol {
+		if improvement := (oldCost - nw.cost) / scale; improvement < tol {
+			return iter, true
+		}
+		if nw.gradientBelow(tol, scale) {
 			return iter, true
 		}
 		nw.nextDirection(w)
 	}
 	return iter, false
+}
+
+// gradientBelow forms qfrc_constraint = Jᵀ f (constraintUpdate's) and
+// grad (setGrad) after the rows' update, and reports MuJoCo's gradient
+// test, ‖grad‖/scale < tol (iterate, when the improvement's did not stop
+// the solve). Out of line: in line, its calls' arguments sat between
+// iterate's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) gradientBelow(tol, scale float64) bool {
+	nw.mulJT(nw.force, nw.qfc)
+	nw.setGrad()
+	gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
+	return gradient < tol
 }
 
 // nextDirection is the end of an iteration that does not stop (iterate):
@@ -96,15 +114,9 @@ func (nw *newtonWork) keepGrad() {
 	copy(nw.mgradOld, nw.mgrad)
 }
 
-// updateConstraint is CGupdateConstraint: the rows' update at nw.jaref,
-// the count of rows in the cone state, and the cost with Gauss's term
-// ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
-func (nw *newtonWork) updateConstraint(w *pgsWork) {
-	nw.addGauss(nw.constraintUpdate(w))
-}
-
 // addGauss sets, after the rows' update whose cost is rows, the count of
-// rows in the cone state and the cost rows + Gauss's term (updateConstraint).
+// rows in the cone state and the cost rows + Gauss's term ½ (Ma −
+// qfrc_smooth)·(qacc − qacc_smooth): with the update, CGupdateConstraint.
 func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
 	if len(nw.coneMu) > 0 { // only an elliptic contact's row takes nwCone (coneUpdate)
