@@ -102,7 +102,7 @@ func (nw *newtonWork) solveM(vec, res []float64) {
 }
 
 // cgDirection is mj_solCGNewton's Polak–Ribière update of the search
-// direction (CG), after updateGradient has set grad and M⁻¹ grad and
+// direction (CG), after setGrad and solveGrad have set grad and M⁻¹ grad and
 // iterate has kept the last ones in gradOld and mgradOld.
 func (nw *newtonWork) cgDirection() {
 	nv := nw.nv

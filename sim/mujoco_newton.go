@@ -77,7 +77,8 @@ type newtonWork struct {
 	quad       []float64        // 3 per row
 	state, old []int8           // efc_state, oldstate
 	qacc       []float64
-	qs         []float64 // qacc_smooth
+	qs         []float64 // qacc_smooth (qsown, or the solve's world qacc_smooth in place: setSmooth)
+	qsown      []float64 // qs's own storage
 	qfs        []float64 // qfrc_smooth = M qacc_smooth
 	ma, mv     []float64 // M qacc, M search
 	qfc        []float64 // qfrc_constraint
@@ -116,7 +117,7 @@ func (nw *newtonWork) resize(nv, n, nr int) {
 	if key := [4]int{nv, n, nr, boolInt(nw.sp.on)}; key != nw.sized || nw.qacc == nil {
 		nw.resizeTo(key)
 	}
-	nw.j, nw.m = nw.jown, nw.mown // not the last solve's problem's rows (inPlace) and A (massCoordinates)
+	nw.j, nw.m, nw.qs = nw.jown, nw.mown, nw.qsown // not the last solve's problem's rows (inPlace), A (massCoordinates) and qacc_smooth (setSmooth)
 }
 
 // resizeTo sizes, for key = (nv, n, nr, sparse), the slices whose sizes
@@ -157,7 +158,7 @@ func (nw *newtonWork) sizeVelocities(nv int) {
 		*s = solver.Resize(*s, dense)
 	}
 	nw.tcol = solver.Resize(nw.tcol, 3*nv)
-	for _, s := range []*[]float64{&nw.qacc, &nw.qs, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv, &nw.v} {
+	for _, s := range []*[]float64{&nw.qacc, &nw.qsown, &nw.qfs, &nw.ma, &nw.mv, &nw.qfc, &nw.grad, &nw.mgrad, &nw.search, &nw.e, &nw.col, &nw.gradOld, &nw.mgradOld, &nw.dinv, &nw.v} {
 		*s = solver.Resize(*s, nv)
 	}
 	nw.local = solver.Resize(nw.local, 36)
@@ -229,7 +230,7 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	nw.resize(nv, n, p.NR)
 	nw.cg = sim.cfg.Contact.CG             // before massCoordinates, which reads it
 	nw.coordinatesBuilt(sim, p, q, w.perm) // pgsSetup built p's pgsJac
-	nw.turns.local(sim.Model, q, w.x, nw.qs)
+	nw.setSmooth(sim.Model, q, w.x)
 	nw.mulM(nw.qs, nw.qfs)
 	nw.setRows(p, w.perm, w.jvs, dt)
 	if len(w.cones)+len(nw.coneMu) != 0 || nw.cg { // coneMu and coneH are sized together
@@ -239,6 +240,21 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 	scale := sim.meanInertia * max(1, float64(nv)) // math.Max's value: float64(nv) is neither NaN nor −0
 	iters, converged := nw.iterate(w, sim.cfg.Contact.PGSIterations, sim.cfg.Contact.PGSTolerance, scale, rows, ready)
 	nw.finish(sim, c, w, dt, iters, converged)
+}
+
+// setSmooth sets nw.qs, qacc_smooth in MuJoCo's coordinates, from x,
+// the world's: L(q) x (angularTurns.local) into qs's own storage, or with
+// T the identity (no angular block: the planar models), where L(q) x is a
+// copy of x, x itself in place (cut to nv), as massCoordinates and
+// inPlace read M and J. Nothing writes qs during the solve, nor x
+// (pgsWork.x, which the solve reads as qacc_smooth and leaves alone), and
+// resize puts qs back on its own storage for the next one.
+func (nw *newtonWork) setSmooth(m *multibody.Model, q, x []float64) {
+	if len(nw.blocks) == 0 {
+		nw.qs = x[:nw.nv]
+		return
+	}
+	nw.turns.local(m, q, x, nw.qs)
 }
 
 // setRows sets Newton's rows in MuJoCo's order (perm): aref = (v̂ − J v_s)/δt

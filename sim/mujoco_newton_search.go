@@ -11,14 +11,25 @@ import (
 // iterate runs mj_solCGNewton's main loop from nw.qacc (with Ma and
 // J qacc − aref as warmStart left them, and, when ready, the rows' update
 // at qacc whose cost is rows) for at most maxIter iterations: line search along the search direction, the move,
-// the rows' update, with Newton (flg_Newton) the Hessian's (incremental)
-// update, and MuJoCo's stop: improvement = (old cost − cost)/scale < tol
-// or ‖grad‖/scale < tol; then the next direction, −H⁻¹ grad (Newton) or
-// Polak–Ribière's −M⁻¹ grad + β search (CG, cgDirection). It returns the
-// iterations completed (MuJoCo's solver_iter) and whether the solve
-// stopped before the limit.
+// the rows' update, the gradient, and MuJoCo's stop: improvement =
+// (old cost − cost)/scale < tol or ‖grad‖/scale < tol; then, with Newton
+// (flg_Newton), the Hessian's (incremental) update, and the next
+// direction, −H⁻¹ grad (Newton) or Polak–Ribière's −M⁻¹ grad + β search
+// (CG, cgDirection). It returns the iterations completed (MuJoCo's
+// solver_iter) and whether the solve stopped before the limit.
+//
+// MuJoCo updates the Hessian and solves for Mgrad (CGupdateGradient)
+// before its stop test; here they follow it (nextDirection), as only the
+// next iteration reads them: H, Hcone and Mgrad are read by nothing after
+// the solve, and the stop test reads grad and the cost alone, so the
+// iterations and their numbers are MuJoCo's, bit for bit, and the last
+// iteration, which stops (on half_cheetah most solves' only one), skips a
+// Hessian update and a solve with its factor. Likewise qfrc_constraint =
+// Jᵀ f (CGupdateConstraint's) and grad, which only the gradient's test and
+// the next direction read, are formed after the improvement's test: an
+// iteration that stops on it skips them (MuJoCo's test is the or of the
+// two, the improvement's first).
 func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64, ready bool) (int, bool) {
-	nv := nw.nv
 	if !ready {
 		rows = nw.constraintUpdate(w)
 	}
@@ -28,10 +39,9 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 	} else {
 		nw.hessianDirect(w)
 	}
-	nw.updateGradient()
-	for i := range nv {
-		nw.search[i] = -nw.mgrad[i]
-	}
+	nw.setGrad()
+	nw.solveGrad()
+	nw.setSearch()
 	iter := 0
 	for iter < maxIter {
 		alpha := nw.lineSearch(w, tol, scale)
@@ -44,26 +54,55 @@ func (nw *newtonWork) iterate(w *pgsWork, maxIter int, tol, scale, rows float64,
 		}
 		copy(nw.old, nw.state)
 		oldCost := nw.cost
-		nw.updateConstraint(w)
-		if !nw.cg {
-			nw.hessianIncremental(w)
-		}
-		nw.updateGradient()
+		nw.addGauss(nw.rowsUpdate(w, nw.jaref)) // CGupdateConstraint but qfrc_constraint, below
 		iter++
-		improvement := (oldCost - nw.cost) / scale
-		gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
-		if improvement < tol || gradient < tol {
+		if improvement := (oldCost - nw.cost) / scale; improvement < tol {
 			return iter, true
 		}
-		if nw.cg {
-			nw.cgDirection()
-			continue
+		if nw.gradientBelow(tol, scale) {
+			return iter, true
 		}
-		for i := range nv {
-			nw.search[i] = -nw.mgrad[i]
-		}
+		nw.nextDirection(w)
 	}
 	return iter, false
+}
+
+// gradientBelow forms qfrc_constraint = Jᵀ f (constraintUpdate's) and
+// grad (setGrad) after the rows' update, and reports MuJoCo's gradient
+// test, ‖grad‖/scale < tol (iterate, when the improvement's did not stop
+// the solve). Out of line: in line, its calls' arguments sat between
+// iterate's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) gradientBelow(tol, scale float64) bool {
+	nw.mulJT(nw.force, nw.qfc)
+	nw.setGrad()
+	gradient := math.Sqrt(dot4(nw.grad, nw.grad)) / scale
+	return gradient < tol
+}
+
+// nextDirection is the end of an iteration that does not stop (iterate):
+// with Newton the Hessian's incremental update (old → new row states),
+// Mgrad, and the search −Mgrad; with CG, M⁻¹ grad and Polak–Ribière's
+// direction (cgDirection).
+func (nw *newtonWork) nextDirection(w *pgsWork) {
+	if !nw.cg {
+		nw.hessianIncremental(w)
+	}
+	nw.solveGrad()
+	if nw.cg {
+		nw.cgDirection()
+		return
+	}
+	nw.setSearch()
+}
+
+// setSearch sets Newton's search direction −Mgrad (and CG's first one).
+func (nw *newtonWork) setSearch() {
+	search, mgrad := nw.search[:nw.nv], nw.mgrad[:nw.nv]
+	for i, g := range mgrad {
+		search[i] = -g
+	}
 }
 
 // keepGrad keeps CG's last grad and M⁻¹ grad for Polak–Ribière's β
@@ -75,15 +114,9 @@ func (nw *newtonWork) keepGrad() {
 	copy(nw.mgradOld, nw.mgrad)
 }
 
-// updateConstraint is CGupdateConstraint: the rows' update at nw.jaref,
-// the count of rows in the cone state, and the cost with Gauss's term
-// ½ (Ma − qfrc_smooth)·(qacc − qacc_smooth).
-func (nw *newtonWork) updateConstraint(w *pgsWork) {
-	nw.addGauss(nw.constraintUpdate(w))
-}
-
 // addGauss sets, after the rows' update whose cost is rows, the count of
-// rows in the cone state and the cost rows + Gauss's term (updateConstraint).
+// rows in the cone state and the cost rows + Gauss's term ½ (Ma −
+// qfrc_smooth)·(qacc − qacc_smooth): with the update, CGupdateConstraint.
 func (nw *newtonWork) addGauss(rows float64) {
 	nw.ncone = 0
 	if len(nw.coneMu) > 0 { // only an elliptic contact's row takes nwCone (coneUpdate)
@@ -126,15 +159,23 @@ func (nw *newtonWork) move(alpha float64) {
 	}
 }
 
-// updateGradient is CGupdateGradient: grad = M qacc − qfrc_smooth −
-// qfrc_constraint, Mgrad = H⁻¹ grad (mju_cholSolve; with Hcone when a
-// contact is in the cone state), or with CG M⁻¹ grad (mj_solveM).
-func (nw *newtonWork) updateGradient() {
+// setGrad is CGupdateGradient's gradient: grad = M qacc − qfrc_smooth −
+// qfrc_constraint (solveGrad is its Mgrad). Out of line: iterate calls it
+// at its start and in its loop, where two copies of the loop took lines.
+//
+//go:noinline
+func (nw *newtonWork) setGrad() {
 	nv := nw.nv
 	grad, ma, qfs, qfc := nw.grad[:nv], nw.ma[:nv], nw.qfs[:nv], nw.qfc[:nv]
 	for i := range grad {
 		grad[i] = ma[i] - qfs[i] - qfc[i]
 	}
+}
+
+// solveGrad is CGupdateGradient's Mgrad = H⁻¹ grad (mju_cholSolve; with
+// Hcone when a contact is in the cone state), or with CG M⁻¹ grad
+// (mj_solveM), for the grad of setGrad.
+func (nw *newtonWork) solveGrad() {
 	switch {
 	case nw.cg:
 		nw.solveM(nw.grad, nw.mgrad)
