@@ -458,7 +458,7 @@ func movePair(pairs []contact.Pair, n, j int) {
 //go:noinline
 func (sim *Simulator) ownMaterial(pr *contact.Pair) *pairMaterial {
 	st := &sim.ws.mj.staged
-	st.own = sim.combinedMaterial(pr)
+	st.own = *sim.combinedMaterial(pr)
 	return &st.own
 }
 
