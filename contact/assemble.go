@@ -116,14 +116,17 @@ type Assembler struct {
 	Geometric []bool
 
 	// Combined, when it holds one material per pair given to Assemble,
-	// is each pair's Combine of its two geometries' materials, which the
-	// caller has already formed (the simulator's MuJoCo rows combine them
-	// to choose the pairs' rows): Assemble takes it instead of combining
-	// them again. A pair of an elastic foundation still takes its
-	// element's material (pairMaterial). Of any other length it is
-	// ignored.
-	Combined []Material
-	comb     []Material // Combined for this Assemble, or nil
+	// points to each pair's Combine of its two geometries' materials,
+	// which the caller has already formed (the simulator's MuJoCo rows
+	// combine them to choose the pairs' rows) and keeps unchanged through
+	// the Assemble: Assemble reads it in place instead of combining them
+	// again. Pointers, not a copy: the simulator's copy of each pair's
+	// 160-byte material into a slice of its own was 7 instruction-cache
+	// lines of a step (BENCHMARKS.md, hundred-and-ninety-fifth pass). A
+	// pair of an elastic foundation still takes its element's material
+	// (pairMaterial). Of any other length it is ignored.
+	Combined []*Material
+	comb     []*Material // Combined for this Assemble, or nil
 	combined combinedPair
 }
 
@@ -490,7 +493,7 @@ func weldedError(m *multibody.Model, pr *Pair) error {
 // which a later addPair may reuse.
 func (a *Assembler) geometricMaterial(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material) *Material {
 	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
-		return &a.comb[i]
+		return a.comb[i]
 	}
 	a.recall(m, kin, i, pr, mats)
 	return a.last.mat
@@ -646,7 +649,7 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 		a.last.own = pairMaterial(m, kin, pr, mats)
 		a.last.mat = &a.last.own
 	case a.comb != nil:
-		a.last.mat = &a.comb[i]
+		a.last.mat = a.comb[i]
 	default: // pairMaterial's Combine, once per pair of materials
 		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
 			c.valid, c.ia, c.ib = true, ia, ib

@@ -48,11 +48,24 @@ func assembleWith(t *testing.T, sc *scene, comb []Material) solver.Problem {
 	m, s := sc.m, sc.s
 	var p solver.Problem
 	sc.massProblem(&p)
-	a := Assembler{Combined: comb}
+	a := Assembler{Combined: pointersTo(comb)}
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
 	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, new(DefaultParams()), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// pointersTo returns pointers to the materials of comb, for
+// Assembler.Combined (nil for nil).
+func pointersTo(comb []Material) []*Material {
+	if comb == nil {
+		return nil
+	}
+	ptr := make([]*Material, len(comb))
+	for i := range comb {
+		ptr[i] = &comb[i]
+	}
+	return ptr
 }

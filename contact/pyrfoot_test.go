@@ -69,7 +69,7 @@ func assembleGeometric(t *testing.T, sc *scene, geo []bool, comb []Material) (so
 	m, s := sc.m, sc.s
 	var p solver.Problem
 	sc.massProblem(&p)
-	a := &Assembler{Combined: comb, Geometric: geo}
+	a := &Assembler{Combined: pointersTo(comb), Geometric: geo}
 	kin := multibody.NewWorkspace(m)
 	kin.Update(s.Q, s.V)
 	if err := a.Assemble(m, kin, sc.pairs, sc.mats, 0.01, new(DefaultParams()), &p); err != nil {

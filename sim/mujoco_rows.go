@@ -66,7 +66,7 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 // half_cheetah's step).
 func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
 	pm := sim.rememberMaterial(pr)
-	*pm = sim.combinedMaterial(pr) // mujocoSoft's
+	*pm = *sim.combinedMaterial(pr) // mujocoSoft's, copied once from the cache
 	return pm.soft
 }
 

@@ -48,12 +48,16 @@ func (sim *Simulator) knownMaterial(j int, pr *contact.Pair) *pairMaterial {
 	return &known[j].pm
 }
 
-// combinedMaterials returns, in dst's storage, the materials of mats by
-// pair, for contact.Assembler.Combined.
-func combinedMaterials(mats []pairMaterial, dst []contact.Material) []contact.Material {
+// combinedMaterials returns, in dst's storage, pointers to the materials
+// of mats by pair, for contact.Assembler.Combined, which reads them in
+// place: mats stays as it is until the assembly is done (softTouching
+// sets it before). The copy of each 160-byte material that it made
+// before was 7 of assembleContacts' 17 instruction-cache lines on
+// half_cheetah (BENCHMARKS.md, hundred-and-ninety-fifth pass).
+func combinedMaterials(mats []pairMaterial, dst []*contact.Material) []*contact.Material {
 	dst = dst[:0]
 	for i := range mats {
-		dst = append(dst, mats[i].mat)
+		dst = append(dst, &mats[i].mat)
 	}
 	return dst
 }
@@ -86,38 +90,45 @@ type pairMatEntry struct {
 // combinedMaterial returns the combined material of pair pr's geometries
 // (contact.Combine of their Config.Materials) and whether it is MuJoCo's
 // soft contact, from the cache when the same two materials were combined
-// before: the same Combine of the same bits gives the same bits.
-func (sim *Simulator) combinedMaterial(pr *contact.Pair) pairMaterial {
+// before: the same Combine of the same bits gives the same bits. It
+// points to the cache's entry, for the caller to copy before the next
+// call (which may replace it): returned by value, the 168 bytes were
+// copied twice on their way to muJoCoRowPair's slot, four
+// instruction-cache lines of this function (BENCHMARKS.md,
+// two-hundredth pass).
+func (sim *Simulator) combinedMaterial(pr *contact.Pair) *pairMaterial {
 	m, mats := sim.Model, sim.cfg.Materials
 	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
 	c := &sim.ws.mj.staged.matCache
 	for i := range c.entries {
 		e := &c.entries[i]
 		if e.ia == ia && e.ib == ib && sameMaterial(&e.a, &mats[ia]) && sameMaterial(&e.b, &mats[ib]) {
-			return e.pm
+			return &e.pm
 		}
 	}
 	return c.add(ia, ib, mats)
 }
 
 // add combines materials ia and ib of mats, keeps the result and returns
-// it: combinedMaterial's miss, out of its line (once per pair of
+// it in place: combinedMaterial's miss, out of its line (once per pair of
 // materials, or after a change of one).
 //
 //go:noinline
-func (c *pairMatCache) add(ia, ib int, mats []contact.Material) pairMaterial {
+func (c *pairMatCache) add(ia, ib int, mats []contact.Material) *pairMaterial {
 	mat := contact.Combine(mats[ia], mats[ib])
 	e := pairMatEntry{ia: ia, ib: ib, a: mats[ia], b: mats[ib], pm: pairMaterial{mat, mat.MuJoCoSoft()}}
 	if c.entries == nil {
 		c.entries = make([]pairMatEntry, 0, pairMatCacheSize) // a pair first seen later allocates nothing
 	}
-	if len(c.entries) < pairMatCacheSize {
+	k := len(c.entries)
+	if k < pairMatCacheSize {
 		c.entries = append(c.entries, e)
 	} else {
-		c.entries[c.next] = e
+		k = c.next
+		c.entries[k] = e
 		c.next = (c.next + 1) % pairMatCacheSize
 	}
-	return e.pm
+	return &c.entries[k].pm
 }
 
 // sameMaterial reports whether a and b hold the same bytes, which proves

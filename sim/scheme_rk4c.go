@@ -38,10 +38,11 @@ type rk4StageWork struct {
 	pyr pyramidWork
 	geo []bool
 	// mats0 and mats are the combined materials of the step's pairs
-	// (stage 0) and of the stage's (softTouching), and comb0 and comb the
-	// same materials for the contact assemblers (combinedMaterials).
+	// (stage 0) and of the stage's (softTouching), and comb0 and comb
+	// pointers to the same materials for the contact assemblers
+	// (combinedMaterials).
 	mats0, mats []pairMaterial
-	comb0, comb []contact.Material
+	comb0, comb []*contact.Material
 	// known is the step's pairs' combined materials as substeps found
 	// them, in the pairs' order (rememberMaterial, pairmats.go), and own
 	// the one a pair that substeps did not see last combined
@@ -457,7 +458,7 @@ func movePair(pairs []contact.Pair, n, j int) {
 //go:noinline
 func (sim *Simulator) ownMaterial(pr *contact.Pair) *pairMaterial {
 	st := &sim.ws.mj.staged
-	st.own = sim.combinedMaterial(pr)
+	st.own = *sim.combinedMaterial(pr)
 	return &st.own
 }
 
