@@ -9,9 +9,11 @@ import (
 	"github.com/stiction-sim/stiction/spatial"
 )
 
-// TestRevoluteMatchesVectorForm: Workspace.revolute, written on scalars,
-// gives the bits of the Vec3 form it replaced in joint1 on random inputs
-// (d and r_PM passed on scalars, as hinge passes them).
+// TestRevoluteMatchesVectorForm: Workspace.hinge's revolute terms,
+// written on scalars (in revolute, a function of their own, until the
+// 198th pass), give the bits of the Vec3 form they replaced in joint1, on
+// random parent poses and velocities (zeros among them), joint frames,
+// axes, coordinates and rates, with R = R_WF, d and r_PM from frames.
 func TestRevoluteMatchesVectorForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 14))
 	x := func() float64 {
@@ -21,23 +23,53 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
 	}
 	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
-	m, _ := pendulumModel()
-	ws := NewWorkspace(m)
-	for range 50000 {
-		R := spatial.Mat3{v(), v(), v()}
-		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
-		W := R.MulVec(axis)
-		wj := W.Scale(vel)
-		w := wp.Add(wj)
-		ka := wp.Cross(wj)
-		want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
-			wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
-		ws.revolute(0, 0, &R, &axis, &wp, &vp, vel, d[0], d[1], d[2], rpm[0], rpm[1], rpm[2])
-		got := [6]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].w, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
-		for k := range 6 {
-			for i := range 3 {
-				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
-					t.Fatalf("output %d: %v, vector form %v (R %v, axis %v, d %v, rpm %v, wp %v, vp %v, q̇ %v)", k, got[k], want[k], R, axis, d, rpm, wp, vp, vel)
+	for trial := range 500 {
+		m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+		p, _ := m.AddBody("p", rinertia(r), Joint{Type: JointRevolute, Parent: -1, Axis: rv(r)})
+		axis := v()
+		for axis == (spatial.Vec3{}) {
+			axis = v()
+		}
+		j := Joint{Type: JointRevolute, Parent: p, ParentFrame: rpose(r), ChildFrame: rpose(r), Axis: axis}
+		if trial%4 == 0 {
+			j.ParentFrame.R = spatial.QuatIdentity() // frames' kept R_WP
+		}
+		b, err := m.AddBody("b", rinertia(r), j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, s := NewWorkspace(m), m.NewState()
+		for range 100 {
+			s.Q[0], s.Q[1] = x(), x()
+			xp := spatial.Pose{R: rq(r), P: v()}
+			if r.IntN(4) == 0 {
+				xp.R = spatial.QuatIdentity()
+			}
+			wp, vp, vel := v(), v(), x()
+			ws.x[p] = xp
+			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
+			var vj []float64
+			if r.IntN(8) != 0 {
+				vj = []float64{vel}
+			} else {
+				vel = 0 // at rest
+			}
+			ws.hinge(s.Q, vj, b, &xp, &wp, &vp)
+			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
+			var xf, xm, xb spatial.Pose
+			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
+			d, rpm := xb.P.Sub(xm.P), xm.P.Sub(xp.P)
+			W := R.MulVec(m.Bodies[b].Joint.Axis)
+			wj := W.Scale(vel)
+			w := wp.Add(wj)
+			ka := wp.Cross(wj)
+			want := [6]spatial.Vec3{W, W.Cross(d), w, vp.Add(wp.Cross(rpm)).Add(w.Cross(d)), ka,
+				wp.Cross(wp.Cross(rpm)).Add(ka.Cross(d)).Add(w.Cross(w.Cross(d)))}
+			for k := range 6 {
+				for i := range 3 {
+					if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+						t.Fatalf("output %d: %v, vector form %v (R %v, d %v, rpm %v, wp %v, vp %v, q̇ %v)", k, got[k], want[k], R, d, rpm, wp, vp, vel)
+					}
 				}
 			}
 		}
@@ -188,9 +220,11 @@ func TestPointJacobianMatchesVectorForm(t *testing.T) {
 	}
 }
 
-// TestPrismaticMatchesVectorForm: Workspace.prismatic, written on scalars,
-// gives the bits of the Vec3 form it replaced in joint1 on random inputs
-// (the axis set as body 0's, a prismatic joint's, which slideAxes reads).
+// TestPrismaticMatchesVectorForm: Workspace.slide's prismatic terms,
+// written on scalars (in prismatic, a function of their own, until the
+// 198th pass), give the bits of the Vec3 form, on random parent poses and
+// velocities (zeros among them), joint frames, axes, coordinates and
+// rates, with R = R_WF, d and r_PM from frames.
 func TestPrismaticMatchesVectorForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 17))
 	x := func() float64 {
@@ -200,22 +234,51 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 		return r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
 	}
 	v := func() spatial.Vec3 { return spatial.Vec3{x(), x(), x()} }
-	m, _ := pendulumModel()
-	for range 50000 {
-		R := spatial.Mat3{v(), v(), v()}
-		axis, d, rpm, wp, vp, vel := v(), v(), v(), v(), v(), x()
-		lm := R.MulVec(axis)
-		lj := lm.Scale(vel)
-		want := [5]spatial.Vec3{{}, lm, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
-			wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
-		m.Bodies[0].Joint.Type, m.Bodies[0].Joint.Axis = JointPrismatic, axis
-		ws := NewWorkspace(m) // the axis is read at New (partAxes)
-		ws.prismatic(0, &R, []float64{vel}, &wp, &vp, d[0], d[1], d[2], rpm[0], rpm[1], rpm[2])
-		got := [5]spatial.Vec3{ws.col[0].w, ws.col[0].l, ws.kin[0].vel, ws.kin[0].kw, ws.kin[0].kl}
-		for k := range 5 {
-			for i := range 3 {
-				if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
-					t.Fatalf("output %d: %v, vector form %v", k, got[k], want[k])
+	for trial := range 500 {
+		m := &Model{Gravity: spatial.Vec3{0, 0, -9.81}}
+		p, _ := m.AddBody("p", rinertia(r), Joint{Type: JointRevolute, Parent: -1, Axis: rv(r)})
+		axis := v()
+		for axis == (spatial.Vec3{}) {
+			axis = v()
+		}
+		j := Joint{Type: JointPrismatic, Parent: p, ParentFrame: rpose(r), ChildFrame: rpose(r), Axis: axis}
+		if trial%4 == 0 {
+			j.ParentFrame.R = spatial.QuatIdentity() // frames' kept R_WP
+		}
+		b, err := m.AddBody("b", rinertia(r), j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, s := NewWorkspace(m), m.NewState() // the axis is read at New (partAxes)
+		for range 100 {
+			s.Q[0], s.Q[1] = x(), x()
+			xp := spatial.Pose{R: rq(r), P: v()}
+			if r.IntN(4) == 0 {
+				xp.R = spatial.QuatIdentity()
+			}
+			wp, vp, vel := v(), v(), x()
+			ws.x[p] = xp
+			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
+			var vj []float64
+			if r.IntN(8) != 0 {
+				vj = []float64{vel}
+			} else {
+				vel = 0 // at rest
+			}
+			ws.slide(s.Q, vj, b, &xp, &wp, &vp)
+			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
+			var xf, xm, xb spatial.Pose
+			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
+			d, rpm := xb.P.Sub(xm.P), xm.P.Sub(xp.P)
+			lm := R.MulVec(ws.slides[ws.fr[b].part0])
+			lj := lm.Scale(vel) // −0 + x is x: the sum from −0 of one term
+			want := [6]spatial.Vec3{{}, lm, wp, vp.Add(wp.Cross(rpm)).Add(lj).Add(wp.Cross(d)), {},
+				wp.Cross(wp.Cross(rpm)).Add(wp.Cross(lj).Scale(2)).Add(wp.Cross(wp.Cross(d)))}
+			for k := range 6 {
+				for i := range 3 {
+					if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+						t.Fatalf("output %d: %v, vector form %v (R %v, d %v, rpm %v, wp %v, vp %v, q̇ %v)", k, got[k], want[k], R, d, rpm, wp, vp, vel)
+					}
 				}
 			}
 		}

@@ -386,11 +386,20 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 
 // hinge is joint for a revolute joint, written out for its one subspace
 // column (a, 0), a the joint's Axis, and Ṡ = 0 (sw = sl = 0): frames,
-// then revolute's terms. It leaves out the products with the zero half of
-// the column and with sw and sl, whose terms are exact zeros, so that for
-// finite inputs it gives joint's bits up to the sign of a zero
-// (TestJoint1MatchesJoint). d = x_B − x_M and r_PM = x_M − x_P are
-// Vec3.Sub's differences, on scalars (passed in registers).
+// then the revolute joint's terms. It leaves out the products with the
+// zero half of the column and with sw and sl, whose terms are exact zeros,
+// so that for finite inputs it gives joint's bits up to the sign of a zero
+// (TestJoint1MatchesJoint). With R = R_WF, d = x_B − x_M and r_PM = x_M −
+// x_P (Vec3.Sub's differences, on scalars), W = R a and ω_j = q̇ W,
+//
+//	S = (W, W × d),  ω = ω_P + ω_j,  v = v_P + ω_P × r_PM + ω × d,
+//	κ_α = ω_P × ω_j,  κ_a = ω_P × (ω_P × r_PM) + κ_α × d + ω × (ω × d),
+//
+// each sum in that order, on scalars (Go keeps a Vec3, an array, in
+// memory): the bits of the Vec3 form (TestRevoluteMatchesVectorForm).
+// The terms are made here, not in a call of their own (revolute until
+// the 198th pass), whose twelve arguments were moved into place and
+// whose prologue ran on every hinge.
 func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
@@ -400,22 +409,80 @@ func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		vel = vj[0]
 	}
 	x, m, p := &xb.P, &xm.P, &xp.P
-	ws.revolute(body.VOff, b, R, &body.Joint.Axis, wp, vp, vel,
-		x[0]-m[0], x[1]-m[1], x[2]-m[2], m[0]-p[0], m[1]-p[1], m[2]-p[2])
+	d0, d1, d2 := x[0]-m[0], x[1]-m[1], x[2]-m[2]
+	// Each output is stored once made, and ω_P read again from wp after
+	// those stores rather than kept in registers (pass 180: Go spilled about
+	// twenty values a call); wp, vp, R and the axis are the parent's and the
+	// model's, not body b's, so the stores do not change them.
+	axis := &body.Joint.Axis
+	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
+	ci := &ws.col[body.VOff]
+	ci.w = spatial.Vec3{W0, W1, W2}
+	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
+	ci.l = spatial.Vec3{c0, c1, c2}
+	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
+	k := &ws.kin[b]                      // kin[b] taken once: one bounds check, not four
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	w0, w1, w2 := p0+j0, p1+j1, p2+j2
+	k.w = spatial.Vec3{w0, w1, w2}
+	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
+	k.kw = spatial.Vec3{k0, k1, k2}
+	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2)    // κ_α × d
+	r0, r1, r2 := m[0]-p[0], m[1]-p[1], m[2]-p[2] // r_PM, made where used: fewer values live
+	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2)   // ω_P × r_PM
+	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2)   // ω × d
+	k.vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
+	a0, a1, a2 = cross(wp[0], wp[1], wp[2], a0, a1, a2)    // ω_P × (ω_P × r_PM)
+	e0, e1, e2 = cross(k.w[0], k.w[1], k.w[2], e0, e1, e2) // ω × (ω × d)
+	k.kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // slide is joint for a prismatic joint or a compound joint of slides
-// alone, written out as prismatic's terms after frames, with d and r_PM
-// as for hinge. A compound of slides (point_mass, ball_in_cup) is a
+// alone: frames, then the prismatic joint's terms, with d = x_B − x_M and
+// r_PM = x_M − x_P (Vec3.Sub's differences, on scalars) and its columns
+// l_k in F slideAxes'. A compound of slides (point_mass, ball_in_cup) is a
 // prismatic joint of several columns, (0, l_k) with l_k its parts'
 // compoundColumns (constants: every part follows the identity rotation),
-// and Ṡ = 0 (no part turns the next) (TestKinfootSlidesMatchJoint).
+// and Ṡ = 0 (no part turns the next) (TestKinfootSlidesMatchJoint). With
+// L_k = R l_k, R = R_WF, and v_j = Σ q̇_k L_k (vj nil: at rest),
+//
+//	S_k = (0, L_k),  ω = ω_P,  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
+//	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
+//
+// each sum in that order, on scalars: the bits of the Vec3 form
+// (TestPrismaticMatchesVectorForm). The sum v_j starts from −0, which
+// leaves its first term as it is (−0 + x is x, −0 included). The terms
+// are made here, not in a call of their own (prismatic until the 198th
+// pass), and d and r_PM after the columns, whose stores do not touch the
+// poses they are read from.
 func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
-	x, m, p := &xb.P, &xm.P, &xp.P
 	ws.kin[b].w = *wp
-	ws.prismatic(b, R, vj, wp, vp, x[0]-m[0], x[1]-m[1], x[2]-m[2], m[0]-p[0], m[1]-p[1], m[2]-p[2])
+	tb := ws.top[b]
+	i, axes := int(tb.voff), ws.slideAxes(b, int(tb.nv))
+	j0 := math.Copysign(0, -1)
+	j1, j2 := j0, j0
+	for k := range axes {
+		a := &axes[k]
+		L0, L1, L2 := mulVec(R, a[0], a[1], a[2])
+		vel := 0.0
+		if vj != nil {
+			vel = vj[k]
+		}
+		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
+		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+	}
+	x, m, p := &xb.P, &xm.P, &xp.P
+	p0, p1, p2 := wp[0], wp[1], wp[2]
+	a0, a1, a2 := cross(p0, p1, p2, m[0]-p[0], m[1]-p[1], m[2]-p[2]) // ω_P × r_PM
+	e0, e1, e2 := cross(p0, p1, p2, x[0]-m[0], x[1]-m[1], x[2]-m[2]) // ω_P × d
+	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
+	ws.kin[b].kw = spatial.Vec3{}
+	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
+	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
+	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
+	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
 }
 
 // slideAxes returns body b's columns l_k in F for prismatic: a prismatic
@@ -454,77 +521,6 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
 	k.kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
-}
-
-// prismatic is slide's prismatic joint, or compound of slides, on body b,
-// its columns l_k in F slideAxes' and its velocities vj (nil: at rest), R,
-// d and r_PM as for revolute: with L_k = R l_k and v_j = Σ q̇_k L_k,
-//
-//	S_k = (0, L_k),  v = v_P + ω_P × r_PM + v_j + ω_P × d,  κ_α = 0,
-//	κ_a = ω_P × (ω_P × r_PM) + 2 ω_P × v_j + ω_P × (ω_P × d),
-//
-// each sum in that order, on scalars: the bits of the Vec3 form
-// (TestPrismaticMatchesVectorForm). The sum v_j starts from −0, which
-// leaves its first term as it is (−0 + x is x, −0 included).
-func (ws *Workspace) prismatic(b int, R *spatial.Mat3, vj []float64, wp, vp *spatial.Vec3, d0, d1, d2, r0, r1, r2 float64) {
-	tb := ws.top[b]
-	i, axes := int(tb.voff), ws.slideAxes(b, int(tb.nv))
-	j0 := math.Copysign(0, -1)
-	j1, j2 := j0, j0
-	for k := range axes {
-		a := &axes[k]
-		L0, L1, L2 := mulVec(R, a[0], a[1], a[2])
-		vel := 0.0
-		if vj != nil {
-			vel = vj[k]
-		}
-		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
-		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
-	}
-	p0, p1, p2 := wp[0], wp[1], wp[2]
-	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
-	e0, e1, e2 := cross(p0, p1, p2, d0, d1, d2) // ω_P × d
-	ws.kin[b].vel = spatial.Vec3{((vp[0] + a0) + j0) + e0, ((vp[1] + a1) + j1) + e1, ((vp[2] + a2) + j2) + e2}
-	ws.kin[b].kw = spatial.Vec3{}
-	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
-	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
-	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
-	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
-}
-
-// revolute is hinge's revolute joint with velocity index i on body b, R
-// = R_WF, d = x_B − x_M and r_PM = x_M − x_P: with W = R a and ω_j = q̇ W,
-//
-//	S = (W, W × d),  ω = ω_P + ω_j,  v = v_P + ω_P × r_PM + ω × d,
-//	κ_α = ω_P × ω_j,  κ_a = ω_P × (ω_P × r_PM) + κ_α × d + ω × (ω × d),
-//
-// each sum in that order, on scalars (Go keeps a Vec3, an array, in
-// memory): the bits of the Vec3 form (TestJoint1MatchesJoint,
-// TestRevoluteMatchesVectorForm).
-func (ws *Workspace) revolute(i, b int, R *spatial.Mat3, axis, wp, vp *spatial.Vec3, vel, d0, d1, d2, r0, r1, r2 float64) {
-	// Each output is stored once made, and ω_P read again from wp after
-	// those stores rather than kept in registers (pass 180: Go spilled about
-	// twenty values a call); wp, vp, R and axis are the parent's and the
-	// model's, not body b's, so the stores do not change them.
-	W0, W1, W2 := mulVec(R, axis[0], axis[1], axis[2])
-	ci := &ws.col[i]
-	ci.w = spatial.Vec3{W0, W1, W2}
-	c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-	ci.l = spatial.Vec3{c0, c1, c2}
-	j0, j1, j2 := vel*W0, vel*W1, vel*W2 // ω_j
-	k := &ws.kin[b]                      // kin[b] taken once: one bounds check, not four
-	p0, p1, p2 := wp[0], wp[1], wp[2]
-	w0, w1, w2 := p0+j0, p1+j1, p2+j2
-	k.w = spatial.Vec3{w0, w1, w2}
-	k0, k1, k2 := cross(p0, p1, p2, j0, j1, j2) // κ_α
-	k.kw = spatial.Vec3{k0, k1, k2}
-	c0, c1, c2 = cross(k0, k1, k2, d0, d1, d2)  // κ_α × d
-	a0, a1, a2 := cross(p0, p1, p2, r0, r1, r2) // ω_P × r_PM
-	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
-	k.vel = spatial.Vec3{(vp[0] + a0) + e0, (vp[1] + a1) + e1, (vp[2] + a2) + e2}
-	a0, a1, a2 = cross(wp[0], wp[1], wp[2], a0, a1, a2)    // ω_P × (ω_P × r_PM)
-	e0, e1, e2 = cross(k.w[0], k.w[1], k.w[2], e0, e1, e2) // ω × (ω × d)
-	k.kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
 }
 
 // freeCols is a free joint's motion subspace columns in the world,
