@@ -341,35 +341,36 @@ func sameDynamics(p, src *solver.Problem) bool {
 // of a kind not handled here (an elliptic contact without cones, a row
 // of another kind). The friction loss bounds are in MuJoCo's units,
 // efc_frictionloss, the bound on f = γ/δt (addClass).
+//
+// The contacts are checked as they are added (addContact), so that the
+// classes' pass runs over the blocks past them alone.
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
 	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
 	w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
 	w.fixed = w.fixed[:0] // alone: in the list above it was stored whole, with a write barrier
-	w.bclass, w.cones = w.bclass[:0], w.cones[:0]
-	var present uint32 // bit cls set when a block after the contacts is of class cls
-	for i := range blocks {
+	w.cones = w.cones[:0]
+	w.bclass = w.bclass[:len(blocks)] // in growOrder's room; the contacts' entries are not read
+	var present uint32                // bit cls set when a block after the contacts is of class cls
+	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
-		cls := pgsOther   // a contact's or an absorbed block's: not read
-		if i >= nc && blk.edges >= 0 {
+		cls := pgsOther   // an absorbed block's (edges < 0): not read
+		if blk.edges >= 0 {
 			cls = blockClass(p, blk.first)
 			present |= 1 << cls
 		}
-		if i < nc && coneContact(p, blk) {
-			if !cones {
-				return false
-			}
-		} else if blk.edges == 0 && (i < nc || cls == pgsOther) {
+		if blk.edges == 0 && cls == pgsOther {
 			return false
 		}
-		w.bclass = w.bclass[:i+1] // in growOrder's room
 		w.bclass[i] = cls
 	}
 	for cls := pgsEquality; cls <= pgsFixed; cls++ {
 		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
 			for i := range nc {
-				w.addContact(p, &blocks[w.corder[i]])
+				if !w.addContact(p, &blocks[w.corder[i]], cones) {
+					return false
+				}
 			}
 			continue
 		}
@@ -416,8 +417,9 @@ func (w *pgsWork) sizeRows(n int) {
 
 // addClass appends the rows of the blocks after the nc contacts that are
 // of class cls (order; out of line: the robots' steps have few or none),
-// each with its bound hi/δt (MuJoCo's efc_frictionloss for a friction
-// loss row; +∞ for a limit; not read for the others).
+// each with its bound hi/δt (MuJoCo's
+// efc_frictionloss for a friction loss row; +∞ for a limit; not read for
+// the others); the fixed rows' blocks go to w.fixed instead.
 //
 //go:noinline
 func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass, dt float64) {
@@ -535,15 +537,20 @@ func coneContact(p *solver.Problem, blk *pyramidBlock) bool {
 }
 
 // addContact appends a contact's rows: its pyramid edges, or its elliptic
-// block (addCone).
-func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock) {
+// block (addCone) when cones (Newton, CG) are allowed. It reports false,
+// having added nothing, for a contact not handled here: an elliptic one
+// without cones, or a block with no edges (order).
+func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock, cones bool) bool {
 	if coneContact(p, blk) {
-		w.addCone(p, blk.first)
-		return
+		if cones {
+			w.addCone(p, blk.first)
+		}
+		return cones
 	}
 	for e := range blk.edges {
 		w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
 	}
+	return blk.edges != 0
 }
 
 // addCone appends the rows of elliptic contact block k of p in MuJoCo's
