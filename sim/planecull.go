@@ -93,10 +93,11 @@ func unbounded(b *geometry.AABB) bool {
 }
 
 // boundCull is planeCull for a pair of a fixed half-space whose box is
-// unbounded (listedPair.wide) and a geometry bounded by ballBox (coarse):
-// it reports whether the bound clears the plane (boundAboveHalfSpace), so
-// that planeCull would cull the pair on the geometry's exact box, whose
-// box meets the half-space's as every finite box does.
+// unbounded (listedPair.wide) and a geometry bounded by its ball bound
+// (coarse, filteredBroadPhase): it reports whether the bound clears the
+// plane (boundAboveHalfSpace), so that planeCull would cull the pair on
+// the geometry's exact box, whose box meets the half-space's as every
+// finite box does.
 func (sim *Simulator) boundCull(c *collider, lp *listedPair, spec []float64) bool {
 	return boundAboveHalfSpace(&c.boxes[lp.o], &c.halves[lp.h], lp.slackAt(spec))
 }
@@ -157,14 +158,14 @@ func halfSpaceGap(b *geometry.AABB, hp *halfPlane) (low, scale float64) {
 // by which boundAboveHalfSpace's box must clear aboveHalfSpace's bound.
 const boundCullTol = 1e-12
 
-// boundAboveHalfSpace reports whether the bound B (ballBox) of a box b
-// lies above the plane through p with unit normal n by so much that
-// aboveHalfSpace(b, n, p, slack) holds, without b: b ⊆ B, so the lowest
-// point of b over the plane is at least B's, and scale(b) ≤ scale(B)
-// (|m_k| + e_k is the larger of a side's |bounds|); computed in floating
-// point, low and scale err by some 10ε·(1 + scale(B)) and the bound's
-// sum by 3ε(|slack| + …), which boundCullTol·(1 + scale + |slack|),
-// 1e-12 against some 1e-14, covers. A NaN or infinite slack clears
+// boundAboveHalfSpace reports whether the ball bound B
+// (filteredBroadPhase) of a box b lies above the plane through p with
+// unit normal n by so much that aboveHalfSpace(b, n, p, slack) holds,
+// without b: b ⊆ B, so the lowest point of b over the plane is at least
+// B's, and scale(b) ≤ scale(B) (|m_k| + e_k is the larger of a side's
+// |bounds|); computed in floating point, low and scale err by some
+// 10ε·(1 + scale(B)) and the bound's sum by 3ε(|slack| + …), which
+// boundCullTol·(1 + scale + |slack|), 1e-12 against some 1e-14, covers. A NaN or infinite slack clears
 // nothing (the comparison or the sum is false or NaN).
 func boundAboveHalfSpace(bound *geometry.AABB, hp *halfPlane, slack float64) bool {
 	low, scale := halfSpaceGap(bound, hp)
