@@ -151,8 +151,9 @@ type collider struct {
 // gathered once (filterSetup): its geometries, its standoff off (the
 // larger of theirs, as narrowPhase adds it), its collider (route), and,
 // when the pair may be culled (planeCull), its half-space h and other
-// geometry o, with h < 0 when it may not (no half-space, culling off, or
-// a fixed elastic foundation), and the first two terms of its slack
+// geometry o, with h < 0 when it may not (no half-space, culling off, a
+// fixed elastic foundation, or a floor that keeps every pair whose boxes
+// meet, meetKeeps), and the first two terms of its slack
 // margin + max(standoffs) (pairSlack's, summed as it sums them); fixed
 // says the half-space is on a body welded to the world, with its normal
 // in collider.halves.
@@ -810,6 +811,9 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		if h := c.filter.plane[k]; h >= 0 && c.cull {
 			lp.setCull(c, m.Geometries, margin, pr[h], pr[1-h])
 			lp.wide = lp.h >= 0 && lp.fixed && unbounded(&c.fixedBox[lp.h])
+			if lp.h >= 0 && lp.fixed && sim.meetKeeps(c, lp, m.Geometries) {
+				lp.h = -1 // a floor's pair: planeCull keeps it whenever its boxes meet
+			}
 		}
 	}
 }
