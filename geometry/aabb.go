@@ -54,18 +54,32 @@ func (s Shape) AABB(x spatial.Pose) AABB { return s.BoxAt(&x) }
 
 // BoxAt is AABB without copying the shape and the pose.
 func (s *Shape) BoxAt(x *spatial.Pose) AABB {
+	var b AABB
+	s.SetBox(&b, x)
+	return b
+}
+
+// SetBox sets *b to s.BoxAt(x), written in place: a sphere's and a
+// capsule's box, the robots' kinds, are formed in *b, without the copies
+// of a returned box (two a call through BoxAt and capsuleAABB, each of
+// 48 bytes) and the call to capsuleAABB; the same expressions, so the same
+// bits.
+func (s *Shape) SetBox(b *AABB, x *spatial.Pose) {
 	switch s.Kind {
-	case Sphere:
-		return s.aabbMat(spatial.Mat3{}, x.P) // which does not read the rotation
+	case Sphere: // aabbMat's p ∓ (r, r, r), which does not read the rotation
+		p, r := &x.P, s.Radius
+		b.Min = spatial.Vec3{p[0] - r, p[1] - r, p[2] - r}
+		b.Max = spatial.Vec3{p[0] + r, p[1] + r, p[2] + r}
 	case Capsule:
 		z := zAxis(&x.R)
-		return capsuleAABB(s, &z, &x.P)
+		setCapsuleBox(b, s, &z, &x.P)
 	case Box:
 		var r spatial.Mat3
 		x.R.RotMatTo(&r)
-		return boxAABB(&s.HalfExtents, &r, &x.P)
+		*b = boxAABB(&s.HalfExtents, &r, &x.P)
+	default:
+		*b = s.aabbMat(x.R.RotMat(), x.P)
 	}
-	return s.aabbMat(x.R.RotMat(), x.P)
 }
 
 // boxAABB returns the world box of a box of half-extents h with rotation
@@ -82,12 +96,21 @@ func boxAABB(h *spatial.Vec3, r *spatial.Mat3, p *spatial.Vec3) AABB {
 }
 
 // capsuleAABB returns the world box of the capsule s centred at p with
-// unit axis a (world): p ∓ e with e_i = |a_i| l + r, in scalars read in
-// place (the Vec3 values were copied some ten times a call).
+// unit axis a (world): setCapsuleBox's.
 func capsuleAABB(s *Shape, a, p *spatial.Vec3) AABB {
+	var b AABB
+	setCapsuleBox(&b, s, a, p)
+	return b
+}
+
+// setCapsuleBox sets *b to the world box of the capsule s centred at p
+// with unit axis a (world): p ∓ e with e_i = |a_i| l + r, in scalars read
+// in place (the Vec3 values were copied some ten times a call).
+func setCapsuleBox(b *AABB, s *Shape, a, p *spatial.Vec3) {
 	l, r := s.HalfLength, s.Radius
 	e0, e1, e2 := math.Abs(a[0])*l+r, math.Abs(a[1])*l+r, math.Abs(a[2])*l+r
-	return AABB{Min: spatial.Vec3{p[0] - e0, p[1] - e1, p[2] - e2}, Max: spatial.Vec3{p[0] + e0, p[1] + e1, p[2] + e2}}
+	b.Min = spatial.Vec3{p[0] - e0, p[1] - e1, p[2] - e2}
+	b.Max = spatial.Vec3{p[0] + e0, p[1] + e1, p[2] + e2}
 }
 
 // zAxis returns the third column of q.RotMat(), the rotated z axis, by

@@ -30,7 +30,7 @@ func TestPosedAtMatchesCollide(t *testing.T) {
 		{Shape: geometry.NewEllipsoid(spatial.Vec3{0.1, 0.3, 0.2}), Pose: spatial.Pose{R: randQuat(), P: spatial.Vec3{0, 0.2, 0.05}}},
 	}
 	n := len(geoms)
-	c := &collider{poses: make([]spatial.Pose, n), moved: make([]movedBox, n), local: make([]localShape, n), posed: make([]geometry.Posed, n)}
+	c := &collider{poses: make([]spatial.Pose, n), boxes: make([]geometry.AABB, n), moved: make([]movedBox, n), local: make([]localShape, n), posed: make([]geometry.Posed, n)}
 	for i, g := range geoms {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 		c.posed[i].SetShape(&g.Shape) // as fixedPoses sets it
@@ -58,7 +58,7 @@ func TestPosedAtMatchesCollide(t *testing.T) {
 			x = spatial.Pose{R: randQuat(), P: spatial.Vec3{0.2 * rng.NormFloat64(), 0.2 * rng.NormFloat64(), 0.3 * rng.Float64()}}
 		}
 		for i := 2; i < n; i++ {
-			c.movingBox(i, &geoms[i], &x)
+			c.movingBox(i, &geoms[i], &x, 0)
 			for j := range 2 { // the plane, then the sphere
 				got := geometry.CollidePosed(c.posedAt(j), c.posedAt(i), 0.05, nil)
 				want := geometry.Collide(geoms[j].Shape, c.poses[j], geoms[i].Shape, c.poses[i], 0.05, nil)

@@ -124,7 +124,7 @@ type collider struct {
 	// posed holds, per geometry, its shape (set once, fixedPoses) at its
 	// pose in poses with the rotation matrix geometry.Collide would form
 	// (posedAt), valid while its movedBox's posed is set: at the first
-	// narrow-phase pair of a pose, once for a fixed geometry; newBox
+	// narrow-phase pair of a pose, once for a fixed geometry; movingBox
 	// clears it with a new pose.
 	// found marks the geometries whose material is an elastic foundation,
 	// whose pairs take contact.Collide.
@@ -151,8 +151,9 @@ type collider struct {
 // gathered once (filterSetup): its geometries, its standoff off (the
 // larger of theirs, as narrowPhase adds it), its collider (route), and,
 // when the pair may be culled (planeCull), its half-space h and other
-// geometry o, with h < 0 when it may not (no half-space, culling off, or
-// a fixed elastic foundation), and the first two terms of its slack
+// geometry o, with h < 0 when it may not (no half-space, culling off, a
+// fixed elastic foundation, or a floor that keeps every pair whose boxes
+// meet, meetKeeps), and the first two terms of its slack
 // margin + max(standoffs) (pairSlack's, summed as it sums them); fixed
 // says the half-space is on a body welded to the world, with its normal
 // in collider.halves.
@@ -282,17 +283,20 @@ func geometryPose(x, y spatial.Pose, s localShape) spatial.Pose {
 }
 
 // placeGeometry sets *z to geometryPose(*x, *y, s) without copying the
-// poses in and out.
+// poses in and out (z is neither x nor y). The translation is set before
+// the rotation is formed, so that no value is kept across the calls
+// (Quat.Rotate, Quat.Mul): with the product first, its four terms were
+// spilled across Rotate's call and read back.
 func placeGeometry(z, x, y *spatial.Pose, s localShape) {
-	r := x.R
-	if !s.rotI {
-		r = r.Mul(y.R)
-	}
 	if s.pos0 {
 		z.P = x.P
 	} else { // x.Apply(y.P), the same sums: R y.P, then + x.P (Apply copied both poses)
 		v := x.R.Rotate(y.P)
 		z.P = spatial.Vec3{v[0] + x.P[0], v[1] + x.P[1], v[2] + x.P[2]}
+	}
+	r := x.R
+	if !s.rotI {
+		r = r.Mul(y.R)
 	}
 	z.R = r.Normalize()
 }
@@ -301,8 +305,9 @@ func placeGeometry(z, x, y *spatial.Pose, s localShape) {
 // geometry's uninflated box there (ok false before the first), and
 // whether collider.posed holds the geometry at its pose (posedAt).
 // filteredBroadPhase keeps here too whether the geometry's kind may be
-// bounded by ballBox (ball, set once by fixedPoses), whether its box in
-// collider.boxes is that bound, not yet the exact box (coarse; exactBox),
+// bounded by its ball bound (ball, set once by fixedPoses; the bound is
+// filteredBroadPhase's), whether its box in collider.boxes is that bound,
+// not yet the exact box (coarse; exactBox),
 // and the calls for which it takes its exact box at once (met: set to
 // ballRetry when its box, exact or bound, meets a listed partner's and
 // the pair is not culled on the bound, boundCull; for a slanted wall's
@@ -320,26 +325,26 @@ type movedBox struct {
 }
 
 // movingBox sets geometry i's world pose in c.poses from its body's pose x
-// and returns its uninflated bounding box. Both are functions of x alone
-// (geometryPose, geometry.Shape.AABB), so when x has the bits of the last
-// call's they are the last call's, kept, and not computed again.
-func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
-	if mb := &c.moved[i]; mb.ok && samePoseBits(&mb.body, x) {
-		return &mb.box
-	}
-	return c.newBox(i, g, x)
-}
-
-// newBox is movingBox for a pose not seen at the last call (not inlined,
-// so that movingBox is).
+// and its inflated box c.boxes[i] to its uninflated bounding box grown by
+// d (geometry.AABB.SetInflated). The pose and the uninflated box are
+// functions of x alone (geometryPose, geometry.Shape.SetBox), so when x
+// has the bits of the last call's they are the last call's, kept in
+// c.moved, and not computed again; the translation's first coordinate,
+// which differs first on a body that moves, is tested in line. One call
+// for the pose, the box and its inflation: the callers' loops reloaded
+// their values after a call that returned the box and then inflated it
+// in line.
 //
 //go:noinline
-func (c *collider) newBox(i int, g *multibody.Geometry, x *spatial.Pose) *geometry.AABB {
+func (c *collider) movingBox(i int, g *multibody.Geometry, x *spatial.Pose, d float64) {
 	mb := &c.moved[i]
-	mb.posed = false
-	placeGeometry(&c.poses[i], x, &g.Pose, c.local[i])
-	mb.body, mb.box, mb.ok = *x, g.Shape.BoxAt(&c.poses[i]), true
-	return &mb.box
+	if !(mb.ok && math.Float64bits(mb.body.P[0]) == math.Float64bits(x.P[0]) && samePoseBits(&mb.body, x)) {
+		z := &c.poses[i]
+		placeGeometry(z, x, &g.Pose, c.local[i])
+		g.Shape.SetBox(&mb.box, z)
+		mb.body, mb.ok, mb.posed = *x, true, false
+	}
+	c.boxes[i].SetInflated(&mb.box, d)
 }
 
 // samePoseBits reports whether a and b are the same pose to the bit (+0
@@ -373,16 +378,17 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 	}
 	for i := range m.Geometries {
 		g := &m.Geometries[i]
-		box := &c.fixedBox[i]
-		if !c.fixed[i] {
-			x := kin.Pose(g.Body)
-			box = c.movingBox(i, g, &x)
-		}
 		s := 0.0
 		if spec != nil {
 			s = spec[i]
 		}
-		c.boxes[i].SetInflated(box, margin+g.Standoff+s)
+		d := margin + g.Standoff + s
+		if c.fixed[i] {
+			c.boxes[i].SetInflated(&c.fixedBox[i], d)
+			continue
+		}
+		x := kin.Pose(g.Body)
+		c.movingBox(i, g, &x, d)
 	}
 }
 
@@ -395,13 +401,29 @@ func (sim *Simulator) geometryBoxes(c *collider, kin *multibody.Workspace, spec 
 // boxes overlap, geometry.BroadPhase.Pairs), in the same increasing
 // (i, j) order, so the step's contacts are the same to the bit; the other
 // geometries' poses and boxes are not computed. Nor are those of a
-// moving geometry whose bound about its body's origin (ballBox) meets no
-// listed partner's box: its pairs are skipped on that bound, and a pair
+// moving geometry whose ball bound about its body's origin (below) meets
+// no listed partner's box: its pairs are skipped on that bound, and a pair
 // whose bounds meet gets its two exact boxes (exactBox) and is tested
 // again, so the same pairs are kept; a bound that clears a slanted wall
 // (boundCull) is culled without its exact box. A model with many pairs
 // of two finite boxes finds the pairs that meet by a sweep (pairSweep)
 // rather than by testing each.
+//
+// The ball bound of a geometry whose points lie within r of the origin of
+// its body at pose x (its reach, filterGeom.reach), grown by d, is the cube
+// of half-width r + d about x.P, widened for rounding, formed in place of
+// the geometry's pose (placeGeometry) and exact box (geometry.Shape.SetBox).
+// It holds the inflated exact box: the geometry's origin x.R·y.P + x.P lies
+// within ‖y.P‖ of x.P for a unit x.R, and its box within the radius of its
+// box at the identity about its origin (every kind that ballShape admits);
+// a quaternion of squared norm s² within ballQuatTol of 1 stretches y.P by
+// at most |1 − s²| + s² ≤ 1 + 2·ballQuatTol (Quat.Rotate gives
+// (1 − s²)v + s²R̂v). The exact box, rounded, thus lies inside the bound
+// whenever both are numbers: every bound is a number and none of the exact
+// box's is larger (smaller for Min) than it, so a pair whose bound and the
+// other's box do not meet would not meet with the exact box either (a NaN
+// in the exact box meets nothing). A quaternion off unit length or a
+// non-finite position, r or d takes the exact box.
 func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, spec []float64) {
 	c.kin = kin
 	if len(c.poses) != len(sim.Model.Geometries) {
@@ -426,13 +448,13 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		d := fg.off + s
 		x := kin.PoseOf(fg.body)
 		// A geometry whose box met no partner's in the last ballRetry
-		// calls is bounded first (ballBox), at a new pose.
+		// calls is bounded first (its ball bound, above), at a new pose.
 		mb := &c.moved[i]
 		mb.coarse = false
 		// samePoseBits' first test (a moving body's translation differs)
-		// and ballBox in line, the same operations: two calls a mover,
-		// which reloaded the loop's values after each, left for the
-		// poses that keep their first coordinate.
+		// and the bound in line: two calls a mover, which reloaded the
+		// loop's values after each, left for the poses that keep their
+		// first coordinate.
 		if mb.met == 0 && mb.ball && !(mb.ok && math.Float64bits(mb.body.P[0]) == math.Float64bits(x.P[0]) && samePoseBits(&mb.body, x)) {
 			q := &x.R
 			s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
@@ -440,8 +462,8 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 			r := fg.reach
 			h := r + d
 			if t := p0 + p1 + p2 + h; math.Abs(s2-1) <= ballQuatTol && t-t == 0 {
-				m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2)
-				w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300
+				m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2) // at least each |p_k|
+				w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300   // rounding of the exact box, relative to its terms' size
 				b := &c.boxes[i]
 				b.Min = spatial.Vec3{p0 - w, p1 - w, p2 - w}
 				b.Max = spatial.Vec3{p0 + w, p1 + w, p2 + w}
@@ -452,7 +474,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		if mb.met > 0 {
 			mb.met--
 		}
-		c.boxes[i].SetInflated(c.movingBox(int(i), &sim.Model.Geometries[i], x), d)
+		c.movingBox(int(i), &sim.Model.Geometries[i], x, d)
 	}
 	c.cand = c.cand[:len(c.listed)] // room for every pair made once (filterSetup)
 	n := 0
@@ -789,6 +811,9 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 		if h := c.filter.plane[k]; h >= 0 && c.cull {
 			lp.setCull(c, m.Geometries, margin, pr[h], pr[1-h])
 			lp.wide = lp.h >= 0 && lp.fixed && unbounded(&c.fixedBox[lp.h])
+			if lp.h >= 0 && lp.fixed && sim.meetKeeps(c, lp, m.Geometries) {
+				lp.h = -1 // a floor's pair: planeCull keeps it whenever its boxes meet
+			}
 		}
 	}
 }
@@ -804,9 +829,10 @@ func (sim *Simulator) exactMeet(c *collider, kin *multibody.Workspace, pr [2]int
 	return c.boxes[pr[0]].Meets(&c.boxes[pr[1]])
 }
 
-// exactBox replaces geometry i's coarse box (ballBox), when it has one,
-// by its inflated box as filteredBroadPhase's first loop forms it: the
-// same pose, the same d = margin + standoff + spec[i], so the same bits.
+// exactBox replaces geometry i's coarse box (its ball bound), when it
+// has one, by its inflated box as filteredBroadPhase's first loop forms
+// it (movingBox): the same pose, the same d = margin + standoff +
+// spec[i], so the same bits.
 func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, spec []float64) {
 	if !c.moved[i].coarse {
 		return
@@ -817,59 +843,28 @@ func (sim *Simulator) exactBox(c *collider, kin *multibody.Workspace, i int32, s
 	if spec != nil {
 		s = spec[i]
 	}
-	c.boxes[i].SetInflated(c.movingBox(int(i), g, kin.PoseOf(g.Body)), sim.cfg.Contact.Margin+g.Standoff+s)
-}
-
-// ballBox sets *b to a box that holds the inflated box of a geometry
-// whose points lie within r of the origin of its body at pose x (its
-// reach), grown by d (Inflate(d)), and reports whether it did: the cube of
-// half-width r + d about x.P, widened for rounding, rather than the
-// geometry's pose (placeGeometry) and exact box (geometry.Shape.BoxAt).
-// The geometry's origin x.R·y.P + x.P lies within ‖y.P‖ of x.P for a unit
-// x.R, and its box within the radius of its box at the identity about its
-// origin (every kind that ballShape admits); a quaternion of squared norm
-// s² within ballQuatTol of 1 stretches y.P by at most |1 − s²| + s² ≤ 1 +
-// 2·ballQuatTol (Quat.Rotate gives (1 − s²)v + s²R̂v). The exact box,
-// rounded, thus lies inside this one whenever both are numbers: every
-// bound of b is a number and none of the exact box's is larger (smaller
-// for Min) than it, so a pair whose boxes b and the other's do not meet
-// would not meet with the exact box either (a NaN in the exact box meets
-// nothing). It does nothing and reports false for a quaternion off unit
-// length or a non-finite position, r or d.
-func ballBox(b *geometry.AABB, x *spatial.Pose, r, d float64) bool {
-	q := &x.R
-	s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
-	p0, p1, p2 := x.P[0], x.P[1], x.P[2]
-	h := r + d
-	if t := p0 + p1 + p2 + h; !(math.Abs(s2-1) <= ballQuatTol) || t-t != 0 {
-		return false
-	}
-	m := math.Abs(p0) + math.Abs(p1) + math.Abs(p2) // at least each |p_k|
-	w := h + ballWiden*(m+r+math.Abs(d)) + 1e-300   // rounding of the exact box, relative to its terms' size
-	b.Min = spatial.Vec3{p0 - w, p1 - w, p2 - w}
-	b.Max = spatial.Vec3{p0 + w, p1 + w, p2 + w}
-	return true
+	c.movingBox(int(i), g, kin.PoseOf(g.Body), sim.cfg.Contact.Margin+g.Standoff+s)
 }
 
 // ballRetry is how many filteredBroadPhase calls a geometry whose box
-// met a partner's takes its exact box without trying ballBox first: a
-// geometry near its partners (a foot near the floor, a box on a box)
-// would mostly pay for both.
+// met a partner's takes its exact box without trying its ball bound
+// first: a geometry near its partners (a foot near the floor, a box on a
+// box) would mostly pay for both.
 const ballRetry = 8
 
 // ballQuatTol bounds how far from 1 the squared norm of a body's
-// quaternion may be for ballBox; ballWiden is the relative widening of
-// its bound (of the sizes of its terms), far above the 2·ballQuatTol
-// stretch and the few ulps of rounding in placeGeometry, BoxAt and
-// Inflate.
+// quaternion may be for filteredBroadPhase's ball bound; ballWiden is the
+// relative widening of the bound (of the sizes of its terms), far above
+// the 2·ballQuatTol stretch and the few ulps of rounding in
+// placeGeometry, SetBox and SetInflated.
 const (
 	ballQuatTol = 1e-6
 	ballWiden   = 1e-5
 )
 
 // ballShape reports whether filteredBroadPhase may bound a geometry of
-// kind k by ballBox: the kinds whose box at any pose lies inside the
-// ball of its box at the identity (not a half-space, unbounded, nor a
+// kind k by its ball bound: the kinds whose box at any pose lies inside
+// the ball of its box at the identity (not a half-space, unbounded, nor a
 // height field, static only).
 func ballShape(k geometry.Kind) bool {
 	switch k {

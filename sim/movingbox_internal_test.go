@@ -13,10 +13,11 @@ import (
 // TestMovingBoxMatchesFresh: over a sequence of body poses that repeats
 // poses, flips the sign of a zero coordinate and moves at random, the
 // pose and box that movingBox keeps or computes are, bit for bit, those
-// computed afresh (geometryPose, then Shape.AABB), for a box, a capsule
-// and an ellipsoid with and without a local pose; a pose with the last
-// call's bits returns the kept box (a planted one is returned), and −0
-// against +0 or a new pose computes it again.
+// computed afresh (geometryPose, then Shape.AABB), for a box, a capsule,
+// a sphere and an ellipsoid with and without a local pose, and the
+// inflated box it sets is that box's Inflate(d); a pose with the last
+// call's bits keeps the box (a planted one is inflated), and −0 against
+// +0 or a new pose computes it again.
 func TestMovingBoxMatchesFresh(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 29))
 	randQuat := func() spatial.Quat {
@@ -27,9 +28,10 @@ func TestMovingBoxMatchesFresh(t *testing.T) {
 		{Shape: geometry.NewBox(spatial.Vec3{0.1, 0.2, 0.3}), Pose: spatial.Pose{R: spatial.QuatIdentity()}},
 		{Shape: geometry.NewCapsule(0.05, 0.4), Pose: spatial.Pose{R: randQuat(), P: randVec()}},
 		{Shape: geometry.NewEllipsoid(spatial.Vec3{0.1, 0.3, 0.2}), Pose: spatial.Pose{R: spatial.QuatIdentity(), P: randVec()}},
+		{Shape: geometry.NewSphere(0.25), Pose: spatial.Pose{R: randQuat(), P: randVec()}},
 	}
 	n := len(geoms)
-	c := &collider{poses: make([]spatial.Pose, n), moved: make([]movedBox, n), local: make([]localShape, n)}
+	c := &collider{poses: make([]spatial.Pose, n), boxes: make([]geometry.AABB, n), moved: make([]movedBox, n), local: make([]localShape, n)}
 	for i, g := range geoms {
 		c.local[i] = localShape{rotI: g.Pose.R == spatial.QuatIdentity(), pos0: g.Pose.P == spatial.Vec3{}}
 	}
@@ -49,25 +51,30 @@ func TestMovingBoxMatchesFresh(t *testing.T) {
 		default:
 			x = spatial.Pose{R: randQuat(), P: randVec()}
 		}
+		d := []float64{0, 0.01, -0.002}[step%3]
 		for i := range geoms {
 			g := &geoms[i]
-			got := *c.movingBox(i, g, &x)
+			c.movingBox(i, g, &x, d)
+			got := c.moved[i].box
 			pose := geometryPose(x, g.Pose, c.local[i])
 			if want := g.Shape.AABB(pose); bits(got) != bits(want) || !samePoseBits(&c.poses[i], &pose) {
 				t.Fatalf("step %d geometry %d: movingBox %v, pose %+v; afresh %v, %+v", step, i, got, c.poses[i], want, pose)
+			}
+			if want := got.Inflate(d); bits(c.boxes[i]) != bits(want) {
+				t.Fatalf("step %d geometry %d: inflated box %v, want %v", step, i, c.boxes[i], want)
 			}
 		}
 	}
 	planted := geometry.AABB{Min: spatial.Vec3{-7, -7, -7}, Max: spatial.Vec3{7, 7, 7}}
 	c.moved[0].box = planted
-	if got := *c.movingBox(0, &geoms[0], &x); got != planted {
-		t.Errorf("the same pose again: box %v, want the kept one %v", got, planted)
+	if c.movingBox(0, &geoms[0], &x, 1); c.boxes[0] != planted.Inflate(1) {
+		t.Errorf("the same pose again: box %v, want the kept one's %v", c.boxes[0], planted.Inflate(1))
 	}
 	x.P[0] = 0
-	c.movingBox(0, &geoms[0], &x)
+	c.movingBox(0, &geoms[0], &x, 0)
 	c.moved[0].box = planted
 	x.P[0] = math.Copysign(0, -1)
-	if got := *c.movingBox(0, &geoms[0], &x); got == planted {
-		t.Errorf("−0 after +0: the kept box was returned, want one computed again")
+	if c.movingBox(0, &geoms[0], &x, 0); c.moved[0].box == planted {
+		t.Errorf("−0 after +0: the kept box was used, want one computed again")
 	}
 }

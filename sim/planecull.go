@@ -71,6 +71,47 @@ func (lp *listedPair) setCull(c *collider, gs []multibody.Geometry, margin float
 	lp.slack = margin + max(gs[h].Standoff, gs[o].Standoff)
 }
 
+// meetKeeps reports whether planeCull keeps every pair of lp's half-space
+// and geometry (lp set by setCull, its half-space fixed) whose inflated
+// boxes meet, so that filteredBroadPhase need not ask it (the floor pairs
+// of the MJCF robots: half_cheetah's eight, two of which meet a step, kept
+// every time). It holds for a plane whose unit normal n is a world axis
+// e_k to the bit (±1 there, 0 elsewhere) and whose box is bounded at p_k
+// on that axis (halfSpaceAABB: for n_k = +1, Max_k = p_k), with
+// margin + standoff ≥ 0 for both geometries and
+// |margin| + |standoffs| ≤ meetKeepsMax, and speculative margins ≥ 0 (a
+// cap ≥ 0; a NaN margin makes a NaN box, which meets nothing). For n_k =
+// +1 (−1 mirrors it): the boxes meet only if the geometry's lower bound
+// L = l − d_o (d_o = margin + s_o + spec_o, its exact lower bound l)
+// is ≤ p_k + d_h (d_h = margin + s_h); halfSpaceGap's low is then
+// L − p_k (its other axes' terms are ±0, or NaN, which culls nothing)
+// ≤ d_h, while planeCull culls only when low > slack + planeCullTol·(1 +
+// scale), slack = margin + max(s_h, s_o) + spec_o ≥ d_h, scale ≥ |p_k| +
+// |m_k| + e_k ≥ 0 (e_k ≥ d_o ≥ 0). In floating point low, the bound and
+// slack err by some 20ε·(scale + |margin| + |standoffs|), under 1e-8
+// against planeCullTol·(1 + scale) ≥ 1e-6 (TestCol22MeetKeepsFloorPairs
+// tries the boundary to the ulp).
+func (sim *Simulator) meetKeeps(c *collider, lp *listedPair, gs []multibody.Geometry) bool {
+	hp, b := &c.halves[lp.h], &c.fixedBox[lp.h]
+	k := -1
+	for a := range 3 {
+		switch {
+		case k < 0 && ((hp.n[a] == 1 && b.Max[a] == hp.p[a]) || (hp.n[a] == -1 && b.Min[a] == hp.p[a])):
+			k = a
+		case hp.n[a] != 0:
+			return false
+		}
+	}
+	prm, sh, so := &sim.cfg.Contact, gs[lp.h].Standoff, gs[lp.o].Standoff
+	return k >= 0 && prm.Margin+sh >= 0 && prm.Margin+so >= 0 &&
+		math.Abs(prm.Margin)+math.Abs(sh)+math.Abs(so) <= meetKeepsMax &&
+		(!prm.Speculative || prm.SpeculativeMax >= 0) && sim.cfg.DT > 0
+}
+
+// meetKeepsMax bounds the margin and standoffs (their magnitudes' sum,
+// in m) for which meetKeeps' rounding argument holds with room to spare.
+const meetKeepsMax = 1e6
+
 // slackAt returns pairSlack(lp.h, lp.o, spec) of a pair set by setCull:
 // its sum, left to right, from the first two terms kept once.
 func (lp *listedPair) slackAt(spec []float64) float64 {
@@ -93,10 +134,11 @@ func unbounded(b *geometry.AABB) bool {
 }
 
 // boundCull is planeCull for a pair of a fixed half-space whose box is
-// unbounded (listedPair.wide) and a geometry bounded by ballBox (coarse):
-// it reports whether the bound clears the plane (boundAboveHalfSpace), so
-// that planeCull would cull the pair on the geometry's exact box, whose
-// box meets the half-space's as every finite box does.
+// unbounded (listedPair.wide) and a geometry bounded by its ball bound
+// (coarse, filteredBroadPhase): it reports whether the bound clears the
+// plane (boundAboveHalfSpace), so that planeCull would cull the pair on
+// the geometry's exact box, whose box meets the half-space's as every
+// finite box does.
 func (sim *Simulator) boundCull(c *collider, lp *listedPair, spec []float64) bool {
 	return boundAboveHalfSpace(&c.boxes[lp.o], &c.halves[lp.h], lp.slackAt(spec))
 }
@@ -157,14 +199,14 @@ func halfSpaceGap(b *geometry.AABB, hp *halfPlane) (low, scale float64) {
 // by which boundAboveHalfSpace's box must clear aboveHalfSpace's bound.
 const boundCullTol = 1e-12
 
-// boundAboveHalfSpace reports whether the bound B (ballBox) of a box b
-// lies above the plane through p with unit normal n by so much that
-// aboveHalfSpace(b, n, p, slack) holds, without b: b ⊆ B, so the lowest
-// point of b over the plane is at least B's, and scale(b) ≤ scale(B)
-// (|m_k| + e_k is the larger of a side's |bounds|); computed in floating
-// point, low and scale err by some 10ε·(1 + scale(B)) and the bound's
-// sum by 3ε(|slack| + …), which boundCullTol·(1 + scale + |slack|),
-// 1e-12 against some 1e-14, covers. A NaN or infinite slack clears
+// boundAboveHalfSpace reports whether the ball bound B
+// (filteredBroadPhase) of a box b lies above the plane through p with
+// unit normal n by so much that aboveHalfSpace(b, n, p, slack) holds,
+// without b: b ⊆ B, so the lowest point of b over the plane is at least
+// B's, and scale(b) ≤ scale(B) (|m_k| + e_k is the larger of a side's
+// |bounds|); computed in floating point, low and scale err by some
+// 10ε·(1 + scale(B)) and the bound's sum by 3ε(|slack| + …), which
+// boundCullTol·(1 + scale + |slack|), 1e-12 against some 1e-14, covers. A NaN or infinite slack clears
 // nothing (the comparison or the sum is false or NaN).
 func boundAboveHalfSpace(bound *geometry.AABB, hp *halfPlane, slack float64) bool {
 	low, scale := halfSpaceGap(bound, hp)
