@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Code footprint of one step from two callgrind runs made with --dump-instr=yes --cache-sim=yes.
 
-usage: foot.py SHORT.cg LONG.cg STEPS [--fn N] [--grep RE]
+usage: foot.py SHORT.cg LONG.cg STEPS [--fn N] [--grep RE] [--engine] [--bin BINARY]
   STEPS = the difference of the two runs' step counts.
 Prints per step: Ir, I1 misses, D1 misses, and the "hot lines": the 64-byte instruction lines
 whose instructions ran at least STEPS times in the window (about once a step or more), by package
 and (--fn N) by function (hot lines, Ir a step, I1 misses a step). --engine counts only
 the engine's own packages and math (the loader and the runtime move by hundreds of Ir between runs).
+--bin names the binary both runs ran: instructions are then put in functions by its symbol table
+(`go tool nm`), not by callgrind's names, which sometimes file engine code under a loader function
+(a `scene` or `model/*` name) or the reverse; with --engine the loader's packages are then left out of
+every figure, the header's too.
 """
-import sys, re, collections, argparse
+import sys, re, collections, argparse, bisect, subprocess
 
 def parse(path):
     cost = collections.defaultdict(lambda: [0, 0, 0])  # addr -> Ir, I1mr, D1m
@@ -49,17 +53,44 @@ def parse(path):
                 if m and m.group(2): names[m.group(1)] = m.group(2)
     return cost, fnof
 
+def symbols(binary):
+    """Function of an address by the binary's symbol table: a lookup function."""
+    out = subprocess.run(['go', 'tool', 'nm', '-size', '-sort', 'address', binary],
+                         capture_output=True, text=True, check=True).stdout
+    syms = []
+    for l in out.split('\n'):
+        f = l.split()
+        if len(f) >= 4 and f[2] in ('T', 't'):
+            syms.append((int(f[0], 16), int(f[1]), ' '.join(f[3:])))
+    starts = [x[0] for x in syms]
+    def at(addr):
+        i = bisect.bisect_right(starts, addr) - 1
+        if i >= 0 and addr < syms[i][0] + max(syms[i][1], 1):
+            return syms[i][2]
+        return '?'
+    return at
+
 def pkg(fn):
     m = re.match(r'(?:github.com/stiction-sim/stiction/)?([\w./]+?)[.(]', fn or '?')
     return m.group(1) if m else (fn or '?')
 
 ap = argparse.ArgumentParser(); ap.add_argument('a'); ap.add_argument('b'); ap.add_argument('steps', type=float)
 ap.add_argument('--fn', type=int, default=0); ap.add_argument('--engine', action='store_true'); ap.add_argument('--grep', default=None)
+ap.add_argument('--bin', default=None)
 o = ap.parse_args()
 a, _ = parse(o.a); b, fb = parse(o.b); S = o.steps
+if o.bin:
+    at = symbols(o.bin)
+    fb = {addr: at(addr) for addr in b}
 lir = collections.Counter(); lfn = {}; tot = [0, 0, 0]
 fi = collections.defaultdict(lambda: [0, 0, 0])
-eng = lambda fn: fn.startswith('github.com/stiction-sim/stiction/') or fn.startswith('math.')
+def eng(fn):
+    if fn.startswith('math.'):
+        return True
+    if not fn.startswith('github.com/stiction-sim/stiction/'):
+        return False
+    rest = fn[len('github.com/stiction-sim/stiction/'):]
+    return not (o.bin and (rest.startswith('scene.') or rest.startswith('model/')))
 for addr, r in b.items():
     if o.engine and not eng(fb.get(addr) or ''): continue
     ra = a.get(addr, [0, 0, 0]); d = [r[i] - ra[i] for i in range(3)]
