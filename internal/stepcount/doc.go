@@ -22,9 +22,12 @@
 // beside this file, reads both callgrind files and prints per step the
 // instructions, the I1 and D1 misses and the "hot lines", the 64-byte
 // lines of machine code that run about once a step or more, by package
-// and (--fn N) by function:
+// and (--fn N) by function; with --engine --bin BINARY (the stepcount
+// binary both runs ran) it puts instructions in functions by the binary's
+// symbol table rather than by callgrind's names, and leaves the loader
+// (scene, model/*) and the runtime out:
 //
-//	python3 internal/stepcount/foot.py /tmp/hc.100.cg /tmp/hc.600.cg 500 --fn 40
+//	python3 internal/stepcount/foot.py /tmp/hc.100.cg /tmp/hc.600.cg 500 --fn 40 --engine --bin /tmp/stepcount
 //
 // The same script reads a callgrind run of internal/mjref's C tool
 // (--toggle-collect=mj_step) for MuJoCo's side.
