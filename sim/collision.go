@@ -145,6 +145,9 @@ type collider struct {
 	// sweep finds the listed pairs whose boxes meet without testing
 	// each, for a model with many pairs a geometry (pairSweep).
 	sweep pairSweep
+	// plain says that every listed pair is plain (listedPair.plain), set
+	// by filterSetup: filteredBroadPhase then culls none.
+	plain bool
 }
 
 // listedPair is a pair of the filter as filteredBroadPhase reads it,
@@ -162,6 +165,7 @@ type listedPair struct {
 	h, o  int32
 	fixed bool
 	wide  bool // fixed, and the half-space's box is unbounded on every side (boundCull)
+	plain bool // neither wide nor culled (h < 0): kept whenever its exact boxes meet
 	slack float64
 	off   float64
 	route pairRoute
@@ -477,11 +481,44 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.movingBox(int(i), &sim.Model.Geometries[i], x, d)
 	}
 	c.cand = c.cand[:len(c.listed)] // room for every pair made once (filterSetup)
-	n := 0
 	// With a sweep, the pairs it marked, in listed order; their boxes are
 	// tested again, as an earlier pair's exactMeet may have replaced a
 	// bound by its exact box since.
 	sw := c.sweep.on && c.sweep.mark(c.boxes)
+	n := 0
+	if c.plain {
+		// Every pair plain: cullPairs' loop without the culls, each
+		// pair's met set once (cullPairs sets it again, to the same).
+		for k := 0; ; k++ {
+			if k = c.nextMeeting(k, sw); k >= len(c.listed) {
+				break
+			}
+			lp := &c.listed[k]
+			ma, mb := &c.moved[lp.pr[0]], &c.moved[lp.pr[1]]
+			ma.met, mb.met = ballRetry, ballRetry
+			if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, lp.pr, spec) {
+				continue
+			}
+			c.cand[n], c.via[n] = lp.pr, int32(k)
+			n++
+		}
+	} else {
+		n = sim.cullPairs(c, kin, spec, sw)
+	}
+	c.cand, c.screened = c.cand[:n], true
+}
+
+// cullPairs is filteredBroadPhase's scan of the listed pairs (sw as it
+// passes to nextMeeting) for a model with a pair that is not plain
+// (listedPair.plain: of a slanted wall or culled): it keeps in c.cand and
+// c.via the pairs whose boxes meet, less those culled on a ball bound
+// (boundCull) or on their exact boxes (planeCull), which it counts, and
+// returns how many it kept. Out of line, for the models of such pairs
+// alone (dm stacker's walls).
+//
+//go:noinline
+func (sim *Simulator) cullPairs(c *collider, kin *multibody.Workspace, spec []float64, sw bool) int {
+	n := 0
 	for k := 0; ; k++ {
 		if k = c.nextMeeting(k, sw); k >= len(c.listed) {
 			break
@@ -507,7 +544,7 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		c.cand[n], c.via[n] = pr, int32(k)
 		n++
 	}
-	c.cand, c.screened = c.cand[:n], true
+	return n
 }
 
 // nextMeeting returns the first listed index from k on whose pair's boxes
@@ -799,6 +836,7 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 	if cap(c.cand) < np {
 		c.cand = make([][2]int32, 0, np)
 	}
+	c.plain = true
 	for k, pr := range c.filter.pairs {
 		i, j := int(pr[0]), int(pr[1])
 		lp := &c.listed[k]
@@ -815,6 +853,8 @@ func (sim *Simulator) filterSetup(c *collider, kin *multibody.Workspace) {
 				lp.h = -1 // a floor's pair: planeCull keeps it whenever its boxes meet
 			}
 		}
+		lp.plain = !lp.wide && lp.h < 0
+		c.plain = c.plain && lp.plain
 	}
 }
 
