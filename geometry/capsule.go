@@ -10,9 +10,16 @@ import (
 // closest pair between the two axis segments. Segments that intersect use
 // their common normal, oriented from A's centre towards B's.
 func capsuleCapsule(a, b *posed, margin float64, out []Contact) []Contact {
-	da, db := a.axis(2), b.axis(2)
-	s, t := closestSegments(&a.pos, &da, a.s.HalfLength, &b.pos, &db, b.s.HalfLength)
-	p, q := a.pos.AddScaled(s, da), b.pos.AddScaled(t, db)
+	// The axes and a.pos.AddScaled(s, da), b.pos.AddScaled(t, db) in
+	// scalars, read in place (the Vec3 values were copied to the stack
+	// some ten times a call).
+	pa, pb, ra, rb := &a.pos, &b.pos, &a.rot, &b.rot
+	var da, db spatial.Vec3 // a.axis(2), b.axis(2), set in place
+	da[0], da[1], da[2] = ra[0][2], ra[1][2], ra[2][2]
+	db[0], db[1], db[2] = rb[0][2], rb[1][2], rb[2][2]
+	s, t := closestSegments(pa, &da, a.s.HalfLength, pb, &db, b.s.HalfLength)
+	p := spatial.Vec3{pa[0] + s*da[0], pa[1] + s*da[1], pa[2] + s*da[2]}
+	q := spatial.Vec3{pb[0] + t*db[0], pb[1] + t*db[1], pb[2] + t*db[2]}
 	// a.size() + b.size() of two capsules, without size's switch over the kinds
 	scale := (a.s.HalfLength + a.s.Radius) + (b.s.HalfLength + b.s.Radius)
 	fb := fallbackNormal // read by ballBall only when the points are not apart
@@ -178,9 +185,16 @@ type planePoint struct {
 func appendKept(out []Contact, margin float64, n spatial.Vec3, pts []planePoint, w float64) []Contact {
 	// The candidates are read in place (a planePoint is 64 bytes), and
 	// the point (wa + wb)/2 formed in scalars, as Add and Scale(0.5) form it.
+	// lo is math.Min of the gaps, in line (see minWithin): the builtin
+	// min but for a −Inf, which math.Min keeps over a NaN.
 	lo := math.Inf(1)
 	for i := range pts {
-		lo = math.Min(lo, pts[i].phi)
+		p := pts[i].phi
+		if p < -math.MaxFloat64 {
+			lo = p
+			break
+		}
+		lo = min(lo, p)
 	}
 	if !(lo <= margin) {
 		return out

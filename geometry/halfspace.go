@@ -38,34 +38,44 @@ func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 	// wa = e.AddScaled(−h, n), wb = e.AddScaled(−r, n) and the point
 	// (wa + wb)/2: the vector forms copied each Vec3 several times (some
 	// 400 instructions a call).
+	if cap(out)-len(out) < 2 {
+		out = growContactsBy(out, 2) // before the values below: no call among them
+	}
 	ra, rb := &a.rot, &b.rot
 	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2]
 	hl, r := b.s.HalfLength, b.s.Radius
 	x0, x1, x2 := hl*rb[0][2], hl*rb[1][2], hl*rb[2][2]
 	p0, p1, p2 := b.pos[0], b.pos[1], b.pos[2]
-	ends := [2]spatial.Vec3{{p0 - x0, p1 - x1, p2 - x2}, {p0 + x0, p1 + x1, p2 + x2}}
-	var hs, phi [2]float64
-	for k := range ends {
-		e := &ends[k]
-		hs[k] = n0*(e[0]-a.pos[0]) + n1*(e[1]-a.pos[1]) + n2*(e[2]-a.pos[2])
-		phi[k] = hs[k] - r
-	}
-	if !(math.Min(phi[0], phi[1]) <= margin) {
+	o := &a.pos
+	h0 := n0*((p0-x0)-o[0]) + n1*((p1-x1)-o[1]) + n2*((p2-x2)-o[2])
+	h1 := n0*((p0+x0)-o[0]) + n1*((p1+x1)-o[1]) + n2*((p2+x2)-o[2])
+	if !minWithin(h0-r, h1-r, margin) {
 		return out
 	}
-	for k := range ends {
-		if !(phi[k] <= margin) {
+	for k := range 2 {
+		// End k, its height and gap: the same operations as above.
+		e0, e1, e2, h := p0-x0, p1-x1, p2-x2, h0
+		if k == 1 {
+			e0, e1, e2, h = p0+x0, p1+x1, p2+x2, h1
+		}
+		if !(h-r <= margin) {
 			continue
 		}
-		if len(out) == cap(out) {
-			out = growContacts(out)
-		}
 		out = out[:len(out)+1]
-		c, e, h := &out[len(out)-1], &ends[k], hs[k]
-		c.Point = spatial.Vec3{0.5 * ((e[0] + -h*n0) + (e[0] + -r*n0)), 0.5 * ((e[1] + -h*n1) + (e[1] + -r*n1)), 0.5 * ((e[2] + -h*n2) + (e[2] + -r*n2))}
-		c.Normal, c.Phi, c.Feature = spatial.Vec3{n0, n1, n2}, phi[k], faceFeature(false, 0, 0)|uint32(k)
+		c := &out[len(out)-1]
+		c.Point = spatial.Vec3{0.5 * ((e0 + -h*n0) + (e0 + -r*n0)), 0.5 * ((e1 + -h*n1) + (e1 + -r*n1)), 0.5 * ((e2 + -h*n2) + (e2 + -r*n2))}
+		c.Normal, c.Phi, c.Feature = spatial.Vec3{n0, n1, n2}, h-r, faceFeature(false, 0, 0)|uint32(k)
 	}
 	return out
+}
+
+// minWithin reports whether math.Min(a, b) ≤ m, without math.Min's call
+// (assembly on amd64, around which its callers spilled their
+// registers): the builtin min is math.Min but for a −Inf with a NaN,
+// NaN rather than −Inf, whose test is the second term (x < −MaxFloat64
+// is x = −Inf, and −Inf ≤ m holds for every m but NaN).
+func minWithin(a, b, m float64) bool {
+	return min(a, b) <= m || (a < -math.MaxFloat64 || b < -math.MaxFloat64) && m == m
 }
 
 // growContacts returns out with room for one more contact: the growth of
@@ -73,6 +83,11 @@ func halfSpaceCapsule(a, b *posed, margin float64, out []Contact) []Contact {
 //
 //go:noinline
 func growContacts(out []Contact) []Contact { return slices.Grow(out, 1) }
+
+// growContactsBy returns out with room for n more contacts, out of line.
+//
+//go:noinline
+func growContactsBy(out []Contact, n int) []Contact { return slices.Grow(out, n) }
 
 // halfSpaceRef sets ref to the plane of the half-space a, with the
 // in-plane frame given by the projection of the unit u (v = n × u).

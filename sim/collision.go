@@ -452,14 +452,14 @@ func (sim *Simulator) filteredBroadPhase(c *collider, kin *multibody.Workspace, 
 		d := fg.off + s
 		x := kin.PoseOf(fg.body)
 		// A geometry whose box met no partner's in the last ballRetry
-		// calls is bounded first (its ball bound, above), at a new pose.
+		// calls is bounded first (its ball bound, above), in line, at any
+		// pose: at the last call's, too, where movingBox would only grow
+		// the kept box (the bound, no larger a cost, gives the same pairs;
+		// the pose's test here was a call, and its values' reloads, in
+		// the loop's lines).
 		mb := &c.moved[i]
 		mb.coarse = false
-		// samePoseBits' first test (a moving body's translation differs)
-		// and the bound in line: two calls a mover, which reloaded the
-		// loop's values after each, left for the poses that keep their
-		// first coordinate.
-		if mb.met == 0 && mb.ball && !(mb.ok && math.Float64bits(mb.body.P[0]) == math.Float64bits(x.P[0]) && samePoseBits(&mb.body, x)) {
+		if mb.met == 0 && mb.ball {
 			q := &x.R
 			s2 := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
 			p0, p1, p2 := x.P[0], x.P[1], x.P[2]
