@@ -103,12 +103,9 @@ func (l *TendonLimit) validate(m *multibody.Model) error {
 	return l.Compliance.validate()
 }
 
-// tendonLimit appends the blocks of the tendon limit's finite bounds.
+// tendonLimit appends the blocks of a fixed tendon's limit's finite
+// bounds (a spatial tendon's: spatialLimit, which assembleLimits calls).
 func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
-	if l.Path != nil {
-		a.spatialLimit(c, l, i)
-		return
-	}
 	L, _ := TendonLength(c.m, l.Terms, c.in.Q0, nil)
 	e := a.next() // filled in place: nothing below adds an entry
 	e.typ, e.item, e.block, e.bound, e.vec = TypeTendonLimit, int32(i), -1, math.Inf(1), -1
