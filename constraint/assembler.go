@@ -112,8 +112,13 @@ type Assembler struct {
 	// of a one-row block that a single addDOF wrote (a joint limit, an
 	// actuator on one coordinate), which single then need not search
 	// for; oneNone before any write, oneUnknown after any other.
-	one   int
-	idiag []float64 // per velocity: (A_t⁻¹)_ii once computed in this Assemble, −1 before
+	one int
+	// idiag holds per velocity (A_t⁻¹)_ii, computed in this Assemble where
+	// idiagGen holds its number gen: a new assembly counts one more
+	// instead of marking every velocity's entry unknown (NV stores a step).
+	idiag    []float64
+	idiagGen []uint64
+	gen      uint64
 	// wSet says that w and wm are the block just emitted's: emit leaves
 	// them to the first read (weight, diagonalize), so that a block whose
 	// R does not depend on them (MuJoCo's soft rows with Compliance.Weight,
@@ -226,11 +231,10 @@ func (a *Assembler) Assemble(m *multibody.Model, set *Set, kin *multibody.Worksp
 	if set == nil {
 		return nil
 	}
-	idiag := solver.Resize(a.idiag, p.NV) // filled through a local: a.idiag's pointer and length were reloaded at every entry
-	a.idiag = idiag
-	for i := range idiag {
-		idiag[i] = -1
+	if len(a.idiag) != p.NV {
+		a.resizeIDiag(p.NV)
 	}
+	a.gen++ // every idiag entry unknown
 	if len(in.Controls) != len(set.Actuators) || in.Forces != nil && len(in.Forces) != len(set.Actuators) {
 		return controlsError(in, set)
 	}
@@ -281,7 +285,11 @@ func (a *Assembler) assembleLimits(c *asmCtx, set *Set) {
 		a.cone(c, &set.Cones[i], i)
 	}
 	for i := range set.TendonLimits {
-		a.tendonLimit(c, &set.TendonLimits[i], i)
+		if l := &set.TendonLimits[i]; l.Path != nil {
+			a.spatialLimit(c, l, i)
+		} else {
+			a.tendonLimit(c, l, i)
+		}
 	}
 }
 
@@ -509,16 +517,26 @@ func (a *Assembler) single(c *asmCtx) bool {
 }
 
 // invDiag returns (A_t⁻¹)_ii of column at of clique k of p, computed from
-// f once per assembly (a.idiag).
+// f once per assembly (a.idiag, known where a.idiagGen holds a.gen).
 func (a *Assembler) invDiag(f *solver.CliqueFactor, p *solver.Problem, k, at int) float64 {
 	q := p.Cliques[k]
 	v := q.Offset + at
-	if a.idiag[v] < 0 {
+	if a.idiagGen[v] != a.gen {
 		a.y = solver.Resize(a.y, q.Size)
 		clear(a.y)
-		a.idiag[v] = f.InvDiag(q, at, a.y)
+		a.idiag[v], a.idiagGen[v] = f.InvDiag(q, at, a.y), a.gen
 	}
 	return a.idiag[v]
+}
+
+// resizeIDiag gives a.idiag and a.idiagGen n entries, none known (a
+// generation number below every later a.gen), out of Assemble's line: it
+// runs when the number of velocities changes.
+//
+//go:noinline
+func (a *Assembler) resizeIDiag(n int) {
+	a.idiag = make([]float64, n)
+	a.idiagGen = make([]uint64, n)
 }
 
 // onlyNonzero returns the index of the only non-zero entry of row (NaN

@@ -74,6 +74,16 @@ func (s *Set) NeedsSolveCached(m *multibody.Model, q0 []float64, lc *LimitCoords
 		len(s.Attachments)+len(s.Prescribed) > 0 {
 		return true
 	}
+	for i := range s.TendonLimits { // first: ball_in_cup's spatial tendon answers at once
+		l := &s.TendonLimits[i] // in place: the loop copied each limit
+		if l.Path != nil {
+			return true // as for a spatial tendon's actuator
+		}
+		L, _ := TendonLength(m, l.Terms, q0, nil)
+		if outside(L, l.Lower, l.Upper, l.Margin) {
+			return true
+		}
+	}
 	for i := range s.Actuators {
 		if !s.Actuators[i].IsForce() {
 			return true
@@ -94,15 +104,6 @@ func (s *Set) NeedsSolveCached(m *multibody.Model, q0 []float64, lc *LimitCoords
 			qi = lc.coord(m, i, l)
 		}
 		if outside(q0[qi], l.Lower, l.Upper, l.Margin) {
-			return true
-		}
-	}
-	for _, l := range s.TendonLimits {
-		if l.Path != nil {
-			return true // as for a spatial tendon's actuator
-		}
-		L, _ := TendonLength(m, l.Terms, q0, nil)
-		if outside(L, l.Lower, l.Upper, l.Margin) {
 			return true
 		}
 	}

@@ -164,7 +164,7 @@ func TestLazyDelassusSkipsWeightedSoftRows(t *testing.T) {
 		if p.NR != 1 {
 			t.Fatalf("weight %g: %d rows, want 1", c.weight, p.NR)
 		}
-		if read := a.idiag[vi] >= 0; read != c.reads {
+		if read := a.idiagGen[vi] == a.gen; read != c.reads {
 			t.Errorf("weight %g: estimate computed %v, want %v", c.weight, read, c.reads)
 		}
 	}

@@ -66,9 +66,11 @@ func allZero(x []float64) bool {
 // spatialLimit appends the blocks of the finite bounds of a spatial
 // tendon's limit: g = L − Lower with J = G, g = Upper − L with −J, as
 // tendonLimit does for a fixed tendon. L and G are computed once for
-// both bounds.
+// both bounds. Its entry is filled in place (next): nothing below adds an
+// entry.
 func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
-	e := entry{typ: TypeTendonLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
+	e := a.next()
+	e.typ, e.item, e.block, e.bound, e.vec = TypeTendonLimit, int32(i), -1, math.Inf(1), -1
 	L, known := 0.0, false
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
@@ -87,7 +89,6 @@ func (a *Assembler) spatialLimit(c *asmCtx, l *TendonLimit, i int) {
 		}
 		a.begin(1)
 		jv0, jvs := a.addG(c, 0, sign)
-		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
+		a.tendonLimitSide(c, e, &l.Compliance, sign, g, jv0, jvs)
 	}
-	a.add(e)
 }

@@ -103,14 +103,12 @@ func (l *TendonLimit) validate(m *multibody.Model) error {
 	return l.Compliance.validate()
 }
 
-// tendonLimit appends the blocks of the tendon limit's finite bounds.
+// tendonLimit appends the blocks of a fixed tendon's limit's finite
+// bounds (a spatial tendon's: spatialLimit, which assembleLimits calls).
 func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
-	if l.Path != nil {
-		a.spatialLimit(c, l, i)
-		return
-	}
 	L, _ := TendonLength(c.m, l.Terms, c.in.Q0, nil)
-	e := entry{typ: TypeTendonLimit, item: int32(i), block: -1, bound: math.Inf(1), vec: -1}
+	e := a.next() // filled in place: nothing below adds an entry
+	e.typ, e.item, e.block, e.bound, e.vec = TypeTendonLimit, int32(i), -1, math.Inf(1), -1
 	for side, bound := range [2]float64{l.Lower, l.Upper} {
 		if math.IsInf(bound, 0) {
 			continue
@@ -130,17 +128,17 @@ func (a *Assembler) tendonLimit(c *asmCtx, l *TendonLimit, i int) {
 			jv0 += sign * t.Coef * elem(c.in.V0, vi)
 			jvs += sign * t.Coef * elem(c.p.VStar, vi)
 		}
-		a.tendonLimitSide(c, &e, l.Compliance, sign, g, jv0, jvs)
+		a.tendonLimitSide(c, e, &l.Compliance, sign, g, jv0, jvs)
 	}
-	a.add(e)
 }
 
 // tendonLimitSide emits the begun row of one side of a tendon limit (fixed
 // or spatial) as an Interval with gap g, sign +1 for the lower bound and −1
-// for the upper, and records it in e.
-func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp Compliance, sign, g, jv0, jvs float64) {
+// for the upper, and records it in e. cp is the limit's compliance, by
+// pointer: its eleven words were copied at each call.
+func (a *Assembler) tendonLimitSide(c *asmCtx, e *entry, cp *Compliance, sign, g, jv0, jvs float64) {
 	k, row := a.emit(c, solver.Interval, 0, math.Inf(1))
-	a.limitRow(c, row, &cp, g, jv0, jvs)
+	a.limitRow(c, row, cp, g, jv0, jvs)
 	e.addSigned(k, sign)
 	e.violation = max(e.violation, -g)
 }

@@ -233,7 +233,8 @@ func (sim *Simulator) linearizeAt(kin *multibody.Workspace, tm, cK, cD, cB float
 	// same values.
 	p.Cliques = w.cliques[:len(w.cliques):len(w.cliques)]
 	p.A = solver.Resize(p.A, len(w.mass))
-	for ti, q := range w.cliques {
+	for ti := range w.cliques {
+		q := &w.cliques[ti] // in place: the loop copied each 48-byte clique
 		off, n := q.AOff, q.Size
 		blk := w.mass[off : off+n*n]
 		if !sim.heldMass(ti, p) { // a sleeping tree's M is its last one (sleep.go)

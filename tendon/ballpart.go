@@ -20,6 +20,9 @@ type ConfigJacobian interface {
 // coordinates q of the kinematics ws: ConfigJacobian.JacobianAt when p
 // has it, else p.Jacobian.
 func JacobianAt(p Transmission, m *multibody.Model, ws *multibody.Workspace, q, g, local []float64) float64 {
+	if sp, ok := p.(*Path); ok { // a spatial tendon's, without the interface assertion's lookup
+		return sp.Jacobian(m, ws, g, local)
+	}
 	if c, ok := p.(ConfigJacobian); ok {
 		return c.JacobianAt(m, ws, q, g, local)
 	}

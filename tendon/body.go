@@ -78,8 +78,9 @@ func moves(m *multibody.Model, b int) bool { return b >= 0 && m.Bodies[b].Tree >
 // b (Involves) at point p with normal n (from a towards b) at the
 // kinematics of ws; local is scratch of length ≥ 3 NV.
 func (s *BodyTransmission) AddContact(m *multibody.Model, ws *multibody.Workspace, local []float64, a, b int, p, n spatial.Vec3) {
-	addPoint(m, ws, s.g, local, b, p, n)
-	addPoint(m, ws, s.g, local, a, p, n.Neg())
+	addPoint(m, ws, s.g, local, b, &p, &n)
+	n = n.Neg()
+	addPoint(m, ws, s.g, local, a, &p, &n)
 	s.n++
 }
 

@@ -86,7 +86,8 @@ func (s *SiteTransmission) Jacobian(m *multibody.Model, ws *multibody.Workspace,
 	tau := spatial.Vec3{s.Gear[3], s.Gear[4], s.Gear[5]}
 	x := s.Site.world(ws)
 	if s.Ref == nil {
-		addPoint(m, ws, g, local, s.Site.Body, x.P, x.R.Rotate(f))
+		w := x.R.Rotate(f)
+		addPoint(m, ws, g, local, s.Site.Body, &x.P, &w)
 		addRotation(m, ws, g, local, s.Site.Body, x.R.Rotate(tau))
 		return 0
 	}
@@ -95,8 +96,9 @@ func (s *SiteTransmission) Jacobian(m *multibody.Model, ws *multibody.Workspace,
 	if f != (spatial.Vec3{}) {
 		l += ref.ApplyInv(x.P).Dot(f)
 		w := ref.R.Rotate(f)
-		addPoint(m, ws, g, local, s.Site.Body, x.P, w)
-		addPoint(m, ws, g, local, s.Ref.Body, ref.P, w.Neg())
+		addPoint(m, ws, g, local, s.Site.Body, &x.P, &w)
+		w = w.Neg()
+		addPoint(m, ws, g, local, s.Ref.Body, &ref.P, &w)
 	}
 	if tau != (spatial.Vec3{}) {
 		l += subQuat(s.Site.worldQuat(ws), s.Ref.worldQuat(ws)).Dot(tau)

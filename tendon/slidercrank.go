@@ -100,8 +100,9 @@ func (s *SliderCrank) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, l
 		dldv = a.Scale(1 - av/sd).Add(v.Scale(1 / sd))
 		dlda = v.Scale(1 - av/sd)
 	}
-	addPoint(m, ws, g, local, s.Crank.Body, xc, dldv)
-	addPoint(m, ws, g, local, s.Slider.Body, xs, dldv.Neg())
+	addPoint(m, ws, g, local, s.Crank.Body, &xc, &dldv)
+	neg := dldv.Neg()
+	addPoint(m, ws, g, local, s.Slider.Body, &xs, &neg)
 	// ∂L/∂a · (ω × a) = (a × ∂L/∂a) · ω
 	addRotation(m, ws, g, local, s.Slider.Body, a.Cross(dlda))
 	return l

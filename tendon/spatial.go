@@ -204,13 +204,7 @@ func (p *Path) Length(ws *multibody.Workspace) float64 {
 func (p *Path) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
 	clear(g[:m.NV])
 	if len(p.Sites) == 2 && len(p.Pulleys) == 0 && (len(p.Wraps) == 0 || p.Wraps[0] == nil) {
-		// One straight segment (ball_in_cup's string): the loop's one pass,
-		// in which branch gives div = 1 and segment the two sites, and
-		// l = 0 + ‖b − a‖/1 is ‖b − a‖ (a norm is never −0).
-		s0, s1 := &p.Sites[0], &p.Sites[1]
-		a, b := position(ws, *s0), position(ws, *s1)
-		straight(m, ws, g, local, s0.Body, a, s1.Body, b, 1)
-		return b.Sub(a).Norm()
+		return p.oneSegment(m, ws, g, local)
 	}
 	l, div, next, in := 0.0, 1.0, 0, true
 	for k := range len(p.Sites) - 1 {
@@ -232,6 +226,46 @@ func (p *Path) Jacobian(m *multibody.Model, ws *multibody.Workspace, g, local []
 	return l
 }
 
+// oneSegment is Jacobian for a path of one straight segment (ball_in_cup's
+// string): the loop's one pass, in which branch gives div = 1 and segment
+// the two sites, and l = 0 + ‖b − a‖/1 is ‖b − a‖ (a norm is never −0),
+// the norm that straight's normalization takes. The sites are read in
+// place and the difference and its norm made once, on scalars: the
+// loop's form copied each site, its pose and each vector at every call.
+func (p *Path) oneSegment(m *multibody.Model, ws *multibody.Workspace, g, local []float64) float64 {
+	var x [2]spatial.Vec3 // the sites' world positions a, b
+	for i := range x {
+		sitePosition(ws, &p.Sites[i], &x[i])
+	}
+	a, b := &x[0], &x[1]
+	d := spatial.Vec3{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
+	l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]) // Vec3.Norm
+	if ba, bb := p.Sites[0].Body, p.Sites[1].Body; ba != bb {
+		segmentG(m, ws, g, local, ba, a, bb, b, &d, l, 1)
+	}
+	return l
+}
+
+// sitePosition sets *x to position(ws, *s), with the site and its body's
+// pose read in place: Pose.Apply's products and sums, in its order (the
+// same bits), where the call copied the 56-byte pose and the point twice
+// each.
+func sitePosition(ws *multibody.Workspace, s *Site, x *spatial.Vec3) {
+	if s.Body < 0 {
+		*x = s.Point
+		return
+	}
+	X := ws.PoseOf(s.Body)
+	q := &X.R
+	v0, v1, v2 := s.Point[0], s.Point[1], s.Point[2]
+	t0 := 2 * (q.Y*v2 - q.Z*v1)
+	t1 := 2 * (q.Z*v0 - q.X*v2)
+	t2 := 2 * (q.X*v1 - q.Y*v0)
+	x[0] = ((v0 + q.W*t0) + (q.Y*t2 - q.Z*t1)) + X.P[0]
+	x[1] = ((v1 + q.W*t1) + (q.Z*t0 - q.X*t2)) + X.P[1]
+	x[2] = ((v2 + q.W*t2) + (q.X*t1 - q.Y*t0)) + X.P[2]
+}
+
 // straight adds u_kᵀ (J_b(xb) − J_a(xa))/div to g for the straight segment
 // from xa on body ba to xb on body bb (nothing when ba = bb), div its
 // branch's pulley divisor.
@@ -239,25 +273,35 @@ func straight(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b
 	if ba == bb {
 		return
 	}
-	u, n := xb.Sub(xa).Normalize()
-	if n < minVal {
-		u = spatial.Vec3{1, 0, 0} // mju_normalize3's fallback
+	d := xb.Sub(xa)
+	segmentG(m, ws, g, local, ba, &xa, bb, &xb, &d, d.Norm(), div)
+}
+
+// segmentG is straight for the segment's difference d = xb − xa of norm n:
+// u_k = d/n (Vec3.Normalize; mju_normalize3's fallback x below minVal,
+// NaN kept), scaled by 1/div.
+func segmentG(m *multibody.Model, ws *multibody.Workspace, g, local []float64, ba int, xa *spatial.Vec3, bb int, xb, d *spatial.Vec3, n, div float64) {
+	u := spatial.Vec3{1, 0, 0} // mju_normalize3's fallback
+	if !(n < minVal) {
+		s := 1 / n
+		u = spatial.Vec3{s * d[0], s * d[1], s * d[2]}
 	}
 	if div != 1 {
 		u = u.Scale(1 / div)
 	}
-	addPoint(m, ws, g, local, bb, xb, u)
-	addPoint(m, ws, g, local, ba, xa, u.Neg())
+	addPoint(m, ws, g, local, bb, xb, &u)
+	u = spatial.Vec3{-u[0], -u[1], -u[2]}
+	addPoint(m, ws, g, local, ba, xa, &u)
 }
 
 // addPoint adds dᵀ J_b(x) to g: by Workspace.AddWrench, which gives the
 // same entries without the Jacobian (g is a sum from +0, never −0), or,
 // where it declines, from PointJacobian.
-func addPoint(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b int, x, d spatial.Vec3) {
-	if b < 0 || ws.AddWrench(b, &x, &d, nil, g) {
+func addPoint(m *multibody.Model, ws *multibody.Workspace, g, local []float64, b int, x, d *spatial.Vec3) {
+	if b < 0 || ws.AddWrench(b, x, d, nil, g) {
 		return
 	}
-	t := ws.PointJacobian(b, x, local)
+	t := ws.PointJacobian(b, *x, local)
 	if t < 0 {
 		return
 	}
