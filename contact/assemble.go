@@ -450,12 +450,11 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	if a.nb == 0 {
 		return weldedError(m, pr)
 	}
-	c := p.AddConstraint(solver.ContactCone, 3, 0)
+	c := p.AddConstraint(solver.ContactCone, 3, 0) // v̂ = 0 (AddConstraint's)
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
-	for r := range 3 {
-		p.R[row+r], p.VHat[row+r] = 1, 0
-	}
+	r := (*[3]float64)(p.R[row : row+3]) // one bounds check, three stores: no loop
+	r[0], r[1], r[2] = 1, 1, 1
 	if mat := a.geometricMaterial(m, kin, i, pr, mats); mat.Rolling > 0 || mat.Spin > 0 {
 		a.queueAngular(m, kin, i, pr, dirs, mat, p)
 	}
