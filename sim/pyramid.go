@@ -20,7 +20,7 @@ type pyramidWork struct {
 	res    solver.Result
 	blocks []pyramidBlock  // per constraint block of the original problem
 	jstart []int           // per block of the original problem, its first J block (and one past the last)
-	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepRowMarks)
 	coef   [10][5]float64  // pyramidEdges' edge coefficients, of the contact last built
 	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
 }
