@@ -160,8 +160,9 @@ func (p *Problem) newJBlock(c, q int) []float64 {
 	}
 	p.JBlock = p.JBlock[:b+1]
 	p.JBlock[b] = JBlock{Constraint: c, Clique: q, Off: off}
+	d := p.JData[:off+n] // a local: returned from p.JData, the slice was loaded and checked again
 	p.JData = p.JData[:off+n]
-	return p.JData[off : off+n]
+	return d[off:]
 }
 
 // growJBlock makes room for one more J block of n entries (newJBlock;
