@@ -576,7 +576,9 @@ func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) 
 	if mat.SlipRef != [2]float64{} {
 		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
 	}
-	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
+	// min, the builtin: math.Min's results (−0 below +0, NaN kept), in
+	// line, where math.Min called its assembly.
+	d = constraint.Impedance(mat.SlipImp, min(phi, 0))
 	r = max(mjMinVal, (1-d)/d*mat.SlipWeight) // mj_makeImpedance's floor (a pair of weight 0: contact.Material.WeightSet)
 	return d, r, b, k
 }
