@@ -126,7 +126,7 @@ type Assembler struct {
 	// pair of an elastic foundation still takes its element's material
 	// (pairMaterial). Of any other length it is ignored.
 	Combined []*Material
-	comb     []*Material // Combined for this Assemble, or nil
+	useComb  bool // whether this Assemble reads Combined (a flag, not a copy of the slice: no pointer stored under the write barrier)
 	combined combinedPair
 }
 
@@ -185,7 +185,7 @@ func (a *Assembler) Assemble(m *multibody.Model, kin *multibody.Workspace, pairs
 		return nil // the common step of a robot off the ground: no row, nothing queued (a.extra is empty)
 	}
 	if len(a.Combined) == len(pairs) {
-		a.comb = a.Combined
+		a.useComb = true
 	}
 	if cap(a.per) < len(pairs) {
 		a.per = growFresh(a.per, len(pairs))
@@ -230,8 +230,8 @@ func factorError(err error) error {
 func (a *Assembler) start(m *multibody.Model, base int, dt, anchorRadius float64) {
 	a.extra, a.data, a.base = a.extra[:0], a.data[:0], base
 	a.dt, a.anchorRadius = dt, anchorRadius
-	a.last.valid, a.g = false, m.Gravity.Norm() // recall overwrites the whole of a.last when it is not valid
-	a.comb, a.combined.valid = nil, false
+	a.last.valid, a.g = false, norm3(&m.Gravity) // recall overwrites the whole of a.last when it is not valid; ‖g‖ read in place (Norm copied g thrice)
+	a.useComb, a.combined.valid = false, false
 	a.per = a.per[:0]
 }
 
@@ -450,12 +450,11 @@ func (a *Assembler) addGeometric(m *multibody.Model, kin *multibody.Workspace, i
 	if a.nb == 0 {
 		return weldedError(m, pr)
 	}
-	c := p.AddConstraint(solver.ContactCone, 3, 0)
+	c := p.AddConstraint(solver.ContactCone, 3, 0) // v̂ = 0 (AddConstraint's)
 	a.addBlocks(p, c)
 	row := p.Constraints[c].Row
-	for r := range 3 {
-		p.R[row+r], p.VHat[row+r] = 1, 0
-	}
+	r := (*[3]float64)(p.R[row : row+3]) // one bounds check, three stores: no loop
+	r[0], r[1], r[2] = 1, 1, 1
 	if mat := a.geometricMaterial(m, kin, i, pr, mats); mat.Rolling > 0 || mat.Spin > 0 {
 		a.queueAngular(m, kin, i, pr, dirs, mat, p)
 	}
@@ -492,8 +491,8 @@ func weldedError(m *multibody.Model, pr *Pair) error {
 // a.last is then left as it was: still its own geometries' material,
 // which a later addPair may reuse.
 func (a *Assembler) geometricMaterial(m *multibody.Model, kin *multibody.Workspace, i int, pr *Pair, mats []Material) *Material {
-	if a.comb != nil && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
-		return a.comb[i]
+	if a.useComb && mats[m.Geometries[pr.GeomA].Material].Foundation == nil && mats[m.Geometries[pr.GeomB].Material].Foundation == nil {
+		return a.Combined[i]
 	}
 	a.recall(m, kin, i, pr, mats)
 	return a.last.mat
@@ -648,8 +647,8 @@ func (a *Assembler) recall(m *multibody.Model, kin *multibody.Workspace, i int, 
 	case mats[ia].Foundation != nil || mats[ib].Foundation != nil:
 		a.last.own = pairMaterial(m, kin, pr, mats)
 		a.last.mat = &a.last.own
-	case a.comb != nil:
-		a.last.mat = a.comb[i]
+	case a.useComb:
+		a.last.mat = a.Combined[i]
 	default: // pairMaterial's Combine, once per pair of materials
 		if c := &a.combined; !c.valid || c.ia != ia || c.ib != ib {
 			c.valid, c.ia, c.ib = true, ia, ib

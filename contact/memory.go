@@ -189,7 +189,10 @@ func onPlane(x, n *spatial.Vec3) spatial.Vec3 {
 // predicted for the end of the step, φ0 + δt v_n, and its anchors
 // (anchor, anchorRotation), with the δt and Params of that Assemble.
 func (mem *Memory) Remember(pairs []Pair, a *Assembler, p *solver.Problem, res *solver.Result) {
-	mem.next = resizeMemos(mem.next, len(pairs))
+	if cap(mem.next) < len(pairs) {
+		mem.next = growMemos(mem.next, len(pairs))
+	}
+	mem.next = mem.next[:len(pairs)] // its length alone: the whole slice stored back had a write barrier in line
 	for i := range pairs {
 		pr, mm := &pairs[i], &mem.next[i] // built in place: a Memo is 128 bytes
 		row := p.Constraints[a.base+i].Row
@@ -227,16 +230,8 @@ func (mem *Memory) keepAsleep() {
 	}
 }
 
-// resizeMemos returns m with length n, reusing its storage (its contents
-// are overwritten by the caller).
-func resizeMemos(m []Memo, n int) []Memo {
-	if cap(m) < n {
-		return growMemos(m, n)
-	}
-	return m[:n]
-}
-
-// growMemos is resizeMemos' allocation, out of its callers' lines.
+// growMemos returns storage for n memos (contents not kept) when m's is
+// too short: Remember's allocation, out of its line.
 //
 //go:noinline
 func growMemos(m []Memo, n int) []Memo {

@@ -101,17 +101,6 @@ func (sim *Simulator) markElliptic(mats []pairMaterial, marks *[]bool) []bool {
 	return m
 }
 
-// stepElliptic returns the marks of the step's pairs for its assembler
-// (markElliptic), or nil when the step does not have MuJoCo's rows
-// (startMuJoCoRows).
-func (sim *Simulator) stepElliptic() []bool {
-	w := &sim.ws
-	if !w.mj.rows {
-		return nil
-	}
-	return sim.markElliptic(w.mj.staged.mats0, &w.mj.staged.pyr.ell)
-}
-
 // ellipticRows sets the R and μ of contact block i of p, of material mat
 // and normal R rn (softImpedance), as MuJoCo's elliptic contact
 // (mj_makeImpedance): R_n = R_0 = rn, R_t = R_1 = R_0/impratio on both

@@ -20,7 +20,7 @@ type pyramidWork struct {
 	res    solver.Result
 	blocks []pyramidBlock  // per constraint block of the original problem
 	jstart []int           // per block of the original problem, its first J block (and one past the last)
-	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepElliptic)
+	ell    []bool          // per step pair, whether it is MuJoCo's elliptic block (stepRowMarks)
 	coef   [10][5]float64  // pyramidEdges' edge coefficients, of the contact last built
 	src    *solver.Problem // the problem whose dynamics p copied (startProblem)
 }
@@ -722,27 +722,28 @@ func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 // of n and ±t1', ±t2'), not on the sign of the normal.
 func mujocoTangents(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, dirs *[3]spatial.Vec3, rot *[2][2]float64) {
 	n := &pr.Normal
-	y := spatial.Vec3{0, 1, 0}
+	y0, y1, y2 := 0.0, 1.0, 0.0
 	if !(n[1] < 0.5 && n[1] > -0.5) {
-		y = spatial.Vec3{0, 0, 1}
+		y0, y1, y2 = 0, 0, 1
 	}
-	if axis, ok := planeCapsuleAxis(m, kin, pr); ok {
-		y = axis
+	if a0, a1, a2, ok := planeCapsuleAxis(m, kin, pr); ok {
+		y0, y1, y2 = a0, a1, a2
 	}
-	// y.Sub(n.Scale(n.Dot(y))), y.Norm(), y.Scale(1/l) and the four Dot
-	// below, element by element in place: the same operations, without
-	// the methods' copies (fourteen instruction-cache lines).
-	d := dot3(n, &y)
-	y = spatial.Vec3{y[0] - d*n[0], y[1] - d*n[1], y[2] - d*n[2]}
-	if l := math.Sqrt(dot3(&y, &y)); l < 1e-15 {
-		y = spatial.Vec3{1, 0, 0}
+	// y.Sub(n.Scale(n.Dot(y))), y.Norm(), y.Scale(1/l), n.Cross(y) and
+	// the four Dot below, in scalars: the same operations, in registers,
+	// without the vectors' copies through the stack.
+	d := n[0]*y0 + n[1]*y1 + n[2]*y2
+	y0, y1, y2 = y0-d*n[0], y1-d*n[1], y2-d*n[2]
+	if l := math.Sqrt(y0*y0 + y1*y1 + y2*y2); l < 1e-15 {
+		y0, y1, y2 = 1, 0, 0
 	} else {
 		s := 1 / l
-		y = spatial.Vec3{s * y[0], s * y[1], s * y[2]}
+		y0, y1, y2 = s*y0, s*y1, s*y2
 	}
-	z := n.Cross(y)
+	z0, z1, z2 := n[1]*y2-n[2]*y1, n[2]*y0-n[0]*y2, n[0]*y1-n[1]*y0
 	t1, t2 := &dirs[0], &dirs[1]
-	rot[0][0], rot[0][1], rot[1][0], rot[1][1] = dot3(&y, t1), dot3(&y, t2), dot3(&z, t1), dot3(&z, t2)
+	rot[0][0], rot[0][1] = y0*t1[0]+y1*t1[1]+y2*t1[2], y0*t2[0]+y1*t2[1]+y2*t2[2]
+	rot[1][0], rot[1][1] = z0*t1[0]+z1*t1[1]+z2*t1[2], z0*t2[0]+z1*t2[1]+z2*t2[2]
 }
 
 // dot3 returns a·b, spatial.Vec3.Dot's sum in its order, read in place.
@@ -755,16 +756,19 @@ func sameManifold(a, b *contact.Pair) bool {
 	return a.GeomA == b.GeomA && a.GeomB == b.GeomB && sameBits(a.Normal[:], b.Normal[:])
 }
 
-// planeCapsuleAxis returns the world axis of the pair's capsule when the
-// pair is a plane (half-space) and a capsule, and false otherwise.
-func planeCapsuleAxis(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair) (spatial.Vec3, bool) {
+// planeCapsuleAxis returns the world axis (x, y, z) of the pair's
+// capsule when the pair is a plane (half-space) and a capsule, and false
+// otherwise. The axis comes back in registers, and the body's rotation
+// is read in place (kin.PoseOf): the vector and the 56-byte pose were
+// copied through the stack.
+func planeCapsuleAxis(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair) (x, y, z float64, ok bool) {
 	ga, gb := &m.Geometries[pr.GeomA], &m.Geometries[pr.GeomB]
 	if ga.Shape.Kind == geometry.Capsule {
 		ga, gb = gb, ga
 	}
 	if ga.Shape.Kind != geometry.HalfSpace || gb.Shape.Kind != geometry.Capsule {
-		return spatial.Vec3{}, false
+		return 0, 0, 0, false
 	}
-	rot := kin.Pose(gb.Body).R.Mul(gb.Pose.R)
-	return rot.Rotate(spatial.Vec3{0, 0, 1}), true
+	a := kin.PoseOf(gb.Body).R.Mul(gb.Pose.R).Rotate(spatial.Vec3{0, 0, 1})
+	return a[0], a[1], a[2], true
 }

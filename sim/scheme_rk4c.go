@@ -410,10 +410,11 @@ func (sim *Simulator) softTouching(pairs []contact.Pair, mats *[]pairMaterial) [
 // again.
 func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMaterial, known []contact.Pair, kmats []pairMaterial) []contact.Pair {
 	n := 0
-	ms := *mats
-	if cap(ms) < len(pairs) {
-		ms = make([]pairMaterial, 0, len(pairs))
+	if cap(*mats) < len(pairs) {
+		growMaterials(mats, len(pairs))
 	}
+	*mats = (*mats)[:len(pairs)] // its length alone (no write barrier); cut to the kept pairs below
+	ms := *mats
 	if len(kmats) != len(known) {
 		known = nil
 	}
@@ -435,12 +436,19 @@ func (sim *Simulator) softTouchingKnown(pairs []contact.Pair, mats *[]pairMateri
 		if n != j {
 			movePair(pairs, n, j)
 		}
-		ms = ms[:n+1]
 		ms[n] = *pm
 		n++
 	}
-	*mats = ms[:n]
+	*mats = (*mats)[:n]
 	return pairs[:n]
+}
+
+// growMaterials gives *mats room for n materials, its contents not kept
+// (softTouchingKnown, out of its line).
+//
+//go:noinline
+func growMaterials(mats *[]pairMaterial, n int) {
+	*mats = make([]pairMaterial, n)
 }
 
 // movePair moves pairs[j] to pairs[n] (softTouchingKnown past a dropped
@@ -568,7 +576,9 @@ func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) 
 	if mat.SlipRef != [2]float64{} {
 		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
 	}
-	d = constraint.Impedance(mat.SlipImp, math.Min(phi, 0))
+	// min, the builtin: math.Min's results (−0 below +0, NaN kept), in
+	// line, where math.Min called its assembly.
+	d = constraint.Impedance(mat.SlipImp, min(phi, 0))
 	r = max(mjMinVal, (1-d)/d*mat.SlipWeight) // mj_makeImpedance's floor (a pair of weight 0: contact.Material.WeightSet)
 	return d, r, b, k
 }

@@ -93,7 +93,8 @@ func (p *Problem) AddConstraint(kind Kind, size int, params ...float64) int {
 	p.Constraints = p.Constraints[:i+1]
 	p.Constraints[i] = Constraint{Kind: kind, Row: p.NR, Size: size, Par: l}
 	p.NR += size
-	p.VHat, p.R = zeroTail(p.VHat, size), zeroTail(p.R, size)
+	zeroTail(&p.VHat, size)
+	zeroTail(&p.R, size)
 	p.Params = p.Params[:l+len(params)]
 	dst := p.Params[l:][:len(params)] // a local: a store through p.Params reloads it, and checks its bounds, at every entry
 	for k, x := range params {        // a few values: a loop, not a call to memmove
@@ -114,17 +115,19 @@ func (p *Problem) growConstraint(size, npar int) {
 	p.Params = slices.Grow(p.Params, npar)
 }
 
-// zeroTail returns s with n zeros appended, in its capacity (the caller
-// grew it). The zeros are a constraint's few rows: stored by a loop, not
-// a call to memclr (which the compiler makes of clear and of a range loop
-// that stores zeros).
-func zeroTail(s []float64, n int) []float64 {
-	l := len(s)
-	s = s[:l+n]
-	for k := l; k < l+n; k++ {
-		s[k] = 0
+// zeroTail appends n zeros to *s, in its capacity (the caller grew it).
+// The zeros are a constraint's few rows: stored by a loop, not a call to
+// memclr (which the compiler makes of clear and of a range loop that
+// stores zeros). *s is resliced in place, its length stored alone: the
+// slice returned and assigned back stored its pointer too, under the
+// write barrier (two instruction-cache lines of AddConstraint).
+func zeroTail(s *[]float64, n int) {
+	l := len(*s)
+	*s = (*s)[:l+n]
+	t := *s
+	for k := l; k < len(t); k++ {
+		t[k] = 0
 	}
-	return s
 }
 
 // AddJBlock appends the J block of constraint c (the last one added) on
@@ -157,8 +160,9 @@ func (p *Problem) newJBlock(c, q int) []float64 {
 	}
 	p.JBlock = p.JBlock[:b+1]
 	p.JBlock[b] = JBlock{Constraint: c, Clique: q, Off: off}
+	d := p.JData[:off+n] // a local: returned from p.JData, the slice was loaded and checked again
 	p.JData = p.JData[:off+n]
-	return p.JData[off : off+n]
+	return d[off:]
 }
 
 // growJBlock makes room for one more J block of n entries (newJBlock;
