@@ -109,15 +109,17 @@ type newtonWork struct {
 }
 
 // resize sizes the scratch for nv velocities, n rows and nr problem rows;
-// with the sizes (and the path, nw.sp.on) of the last call it only
-// restores j and m, the slices having those lengths already (nothing
-// else re-slices them, and Resize clears nothing).
+// with the sizes (and the path, nw.sp.on) of the last call it does
+// nothing, the slices having those lengths already (nothing else
+// re-slices them, and Resize clears nothing). j, m and qs, which may
+// still be the last solve's problem's rows (inPlace), A
+// (massCoordinates) and qacc_smooth (setSmooth), are set again by those
+// before anything reads them.
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
 	if key := [4]int{nv, n, nr, boolInt(nw.sp.on)}; key != nw.sized || nw.qacc == nil {
 		nw.resizeTo(key)
 	}
-	nw.j, nw.m, nw.qs = nw.jown, nw.mown, nw.qsown // not the last solve's problem's rows (inPlace), A (massCoordinates) and qacc_smooth (setSmooth)
 }
 
 // resizeTo sizes, for key = (nv, n, nr, sparse), the slices whose sizes
@@ -145,6 +147,7 @@ func (nw *newtonWork) resizeTo(key [4]int) {
 		}
 		nw.rowk = nw.rowk[:key[2]]
 	}
+	nw.j, nw.m, nw.qs = nw.jown, nw.mown, nw.qsown // the new storage (a caller may fill nw.j itself: copyRows)
 }
 
 // sizeVelocities sizes the scratch of nv velocities (and nv×nv, empty on
@@ -247,13 +250,13 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 // T the identity (no angular block: the planar models), where L(q) x is a
 // copy of x, x itself in place (cut to nv), as massCoordinates and
 // inPlace read M and J. Nothing writes qs during the solve, nor x
-// (pgsWork.x, which the solve reads as qacc_smooth and leaves alone), and
-// resize puts qs back on its own storage for the next one.
+// (pgsWork.x, which the solve reads as qacc_smooth and leaves alone).
 func (nw *newtonWork) setSmooth(m *multibody.Model, q, x []float64) {
 	if len(nw.blocks) == 0 {
 		nw.qs = x[:nw.nv]
 		return
 	}
+	nw.qs = nw.qsown
 	nw.turns.local(m, q, x, nw.qs)
 }
 
