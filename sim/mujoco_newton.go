@@ -74,7 +74,7 @@ type newtonWork struct {
 	jaref      []float64        // J qacc − aref
 	jv         []float64        // J search
 	force      []float64        // efc_force
-	quad       []float64        // 3 per row
+	quad       []float64        // 3 per row: at an elliptic cone's first row, its quadratic and data (prepareCones)
 	state, old []int8           // efc_state, oldstate
 	qacc       []float64
 	qs         []float64 // qacc_smooth (qsown, or the solve's world qacc_smooth in place: setSmooth)
