@@ -335,7 +335,10 @@ func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 // or non-finite x, ±0 or NaN alike for either zero) to sums that start at
 // +0 and so are never −0, where either zero gives the same bits. CG's
 // factorM copies M and divides by its entries, where a −0 stays −0: CG
-// keeps the copy.
+// keeps the copy. Several cliques are copied block by block into M_w, as
+// 0 + x (plusZero): turnMass's sums from +0 and products give the same
+// bits for either zero; with T the identity they are copied so into nw.m,
+// turnMass's plusZero of M_w, zero (+0) off the blocks.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	nw.mcl = nw.mcl[:0]
@@ -349,17 +352,23 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 		nw.turnMass(a, nw.m, nv, 0)
 		return
 	}
-	clear(nw.mw)
+	dst := nw.mw // M_w, which turnMass turns
+	if len(nw.blocks) == 0 {
+		dst = nw.m // T the identity: M = 0 + M_w (turnMass's plusZero), set here
+	}
+	clear(dst)
 	for c, cq := range p.Cliques {
 		if nv >= mclMinNV {
 			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
 		}
 		blk := p.ABlock(c)
 		for i := range cq.Size {
-			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
+			plusZero(dst[(cq.Offset+i)*nv+cq.Offset:], blk[i*cq.Size:(i+1)*cq.Size])
 		}
 	}
-	nw.turnMass(nw.mw, nw.m, nv, 0)
+	if len(nw.blocks) != 0 {
+		nw.turnMass(nw.mw, nw.m, nv, 0)
+	}
 }
 
 // turnMass sets m = Tᵀ mw T on a diagonal window of M, n×n row-major on
