@@ -357,13 +357,15 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 		dst = nw.m // T the identity: M = 0 + M_w (turnMass's plusZero), set here
 	}
 	clear(dst)
-	for c, cq := range p.Cliques {
+	for c := range p.Cliques {
+		q := &p.Cliques[c] // in place: range and ABlock copied the clique
+		o, n := q.Offset, q.Size
 		if nv >= mclMinNV {
-			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
+			nw.mcl = append(nw.mcl, [2]int{o, o + n})
 		}
-		blk := p.ABlock(c)
-		for i := range cq.Size {
-			plusZero(dst[(cq.Offset+i)*nv+cq.Offset:], blk[i*cq.Size:(i+1)*cq.Size])
+		blk := p.A[q.AOff : q.AOff+n*n] // p.ABlock(c)
+		for i := range n {
+			plusZero(dst[(o+i)*nv+o:], blk[i*n:(i+1)*n])
 		}
 	}
 	if len(nw.blocks) != 0 {
