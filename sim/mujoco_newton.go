@@ -74,7 +74,7 @@ type newtonWork struct {
 	jaref      []float64        // J qacc − aref
 	jv         []float64        // J search
 	force      []float64        // efc_force
-	quad       []float64        // 3 per row
+	quad       []float64        // 3 per row: at an elliptic cone's first row, its quadratic and data (prepareCones)
 	state, old []int8           // efc_state, oldstate
 	qacc       []float64
 	qs         []float64 // qacc_smooth (qsown, or the solve's world qacc_smooth in place: setSmooth)
@@ -109,15 +109,17 @@ type newtonWork struct {
 }
 
 // resize sizes the scratch for nv velocities, n rows and nr problem rows;
-// with the sizes (and the path, nw.sp.on) of the last call it only
-// restores j and m, the slices having those lengths already (nothing
-// else re-slices them, and Resize clears nothing).
+// with the sizes (and the path, nw.sp.on) of the last call it does
+// nothing, the slices having those lengths already (nothing else
+// re-slices them, and Resize clears nothing). j, m and qs, which may
+// still be the last solve's problem's rows (inPlace), A
+// (massCoordinates) and qacc_smooth (setSmooth), are set again by those
+// before anything reads them.
 func (nw *newtonWork) resize(nv, n, nr int) {
 	nw.nv, nw.n = nv, n
 	if key := [4]int{nv, n, nr, boolInt(nw.sp.on)}; key != nw.sized || nw.qacc == nil {
 		nw.resizeTo(key)
 	}
-	nw.j, nw.m, nw.qs = nw.jown, nw.mown, nw.qsown // not the last solve's problem's rows (inPlace), A (massCoordinates) and qacc_smooth (setSmooth)
 }
 
 // resizeTo sizes, for key = (nv, n, nr, sparse), the slices whose sizes
@@ -145,6 +147,7 @@ func (nw *newtonWork) resizeTo(key [4]int) {
 		}
 		nw.rowk = nw.rowk[:key[2]]
 	}
+	nw.j, nw.m, nw.qs = nw.jown, nw.mown, nw.qsown // the new storage (a caller may fill nw.j itself: copyRows)
 }
 
 // sizeVelocities sizes the scratch of nv velocities (and nv×nv, empty on
@@ -247,13 +250,13 @@ func (sim *Simulator) solveNewton(c *pgsCall, dt float64) {
 // T the identity (no angular block: the planar models), where L(q) x is a
 // copy of x, x itself in place (cut to nv), as massCoordinates and
 // inPlace read M and J. Nothing writes qs during the solve, nor x
-// (pgsWork.x, which the solve reads as qacc_smooth and leaves alone), and
-// resize puts qs back on its own storage for the next one.
+// (pgsWork.x, which the solve reads as qacc_smooth and leaves alone).
 func (nw *newtonWork) setSmooth(m *multibody.Model, q, x []float64) {
 	if len(nw.blocks) == 0 {
 		nw.qs = x[:nw.nv]
 		return
 	}
+	nw.qs = nw.qsown
 	nw.turns.local(m, q, x, nw.qs)
 }
 
@@ -332,7 +335,10 @@ func (nw *newtonWork) resetBlocks(m *multibody.Model) {
 // or non-finite x, ±0 or NaN alike for either zero) to sums that start at
 // +0 and so are never −0, where either zero gives the same bits. CG's
 // factorM copies M and divides by its entries, where a −0 stays −0: CG
-// keeps the copy.
+// keeps the copy. Several cliques are copied block by block into M_w, as
+// 0 + x (plusZero): turnMass's sums from +0 and products give the same
+// bits for either zero; with T the identity they are copied so into nw.m,
+// turnMass's plusZero of M_w, zero (+0) off the blocks.
 func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 	nv := nw.nv
 	nw.mcl = nw.mcl[:0]
@@ -346,17 +352,25 @@ func (nw *newtonWork) massCoordinates(p *solver.Problem) {
 		nw.turnMass(a, nw.m, nv, 0)
 		return
 	}
-	clear(nw.mw)
-	for c, cq := range p.Cliques {
+	dst := nw.mw // M_w, which turnMass turns
+	if len(nw.blocks) == 0 {
+		dst = nw.m // T the identity: M = 0 + M_w (turnMass's plusZero), set here
+	}
+	clear(dst)
+	for c := range p.Cliques {
+		q := &p.Cliques[c] // in place: range and ABlock copied the clique
+		o, n := q.Offset, q.Size
 		if nv >= mclMinNV {
-			nw.mcl = append(nw.mcl, [2]int{cq.Offset, cq.Offset + cq.Size})
+			nw.mcl = append(nw.mcl, [2]int{o, o + n})
 		}
-		blk := p.ABlock(c)
-		for i := range cq.Size {
-			copy(nw.mw[(cq.Offset+i)*nv+cq.Offset:(cq.Offset+i)*nv+cq.Offset+cq.Size], blk[i*cq.Size:(i+1)*cq.Size])
+		blk := p.A[q.AOff : q.AOff+n*n] // p.ABlock(c)
+		for i := range n {
+			plusZero(dst[(o+i)*nv+o:], blk[i*n:(i+1)*n])
 		}
 	}
-	nw.turnMass(nw.mw, nw.m, nv, 0)
+	if len(nw.blocks) != 0 {
+		nw.turnMass(nw.mw, nw.m, nv, 0)
+	}
 }
 
 // turnMass sets m = Tᵀ mw T on a diagonal window of M, n×n row-major on

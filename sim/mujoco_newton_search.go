@@ -600,32 +600,32 @@ type nwPoint struct {
 	deriv       [2]float64
 }
 
-// prepare is CGprepare: Gauss's and each row's quadratic in α along the
-// search, each row's halved as it is set, and the elliptic contacts'
-// (prepareCones).
+// prepare is CGprepare: Gauss's quadratic in α along the search and the
+// elliptic contacts' (prepareCones). A row's own quadratic, CGprepare's
+// q[0…2], eval forms where it enters (rowQuad): the same products, so the
+// same bits, for only the rows a point makes quadratic.
 func (nw *newtonWork) prepare(w *pgsWork) {
-	v, n := nw.search, nw.n
+	v := nw.search
 	nw.quadGauss[1] = dot4(v, nw.ma) - dot4(v, nw.qfs)
 	nw.quadGauss[2] = 0.5 * dot4(v, nw.mv)
-	quad, d, jaref, jv := nw.quad[:3*n], nw.d[:n], nw.jaref[:n], nw.jv[:n]
-	for k, dk := range d {
-		jar, jvk := jaref[k], jv[k]
-		dj0 := dk * jar
-		q := quad[3*k : 3*k+3]
-		q[0] = jar * dj0 * 0.5 // (jar dj0) halved, as CGprepare's q[0] *= 0.5
-		q[1] = jvk * dj0
-		q[2] = jvk * dk * jvk * 0.5
-	}
 	if len(w.cones) != 0 {
 		nw.prepareCones(w)
 	}
 }
 
-// prepareCones redoes prepare's quadratic at the first row of each
-// elliptic cone: the row's own terms, the cone's (prepareCone), then the
-// halving. The cone's other rows keep prepare's terms, which eval does not
-// read (it takes the cone at its first row), but for the cone's data in
-// q[3…8]. Out of line: the robots' contacts are pyramids.
+// rowQuad is CGprepare's quadratic in α of a row at J qacc − aref = jar,
+// J search = jv and D = d, halved as CGprepare halves q[0] and q[2]:
+// (½ D jar², D jar jv, ½ D jv²), each product in CGprepare's order.
+func rowQuad(jar, jv, d float64) (float64, float64, float64) {
+	dj0 := d * jar
+	return jar * dj0 * 0.5, jv * dj0, jv * d * jv * 0.5
+}
+
+// prepareCones sets the quadratic at the first row of each elliptic cone
+// in nw.quad: the row's own terms, the cone's (prepareCone), then the
+// halving. The cone's other rows' entries hold the cone's data, q[3…8]
+// (eval takes the cone at its first row). Out of line: the robots'
+// contacts are pyramids.
 //
 //go:noinline
 func (nw *newtonWork) prepareCones(w *pgsWork) {
@@ -644,19 +644,19 @@ func (nw *newtonWork) prepareCones(w *pgsWork) {
 }
 
 // eval is CGeval: the cost along the search at p.alpha and its first two
-// derivatives. A row's quadratic (quadAt) is read only where it enters.
+// derivatives. A row's quadratic (rowQuad) is formed only where it enters.
 func (nw *newtonWork) eval(w *pgsWork, p *nwPoint) {
 	alpha, n := p.alpha, nw.n
 	t0, t1, t2 := nw.quadGauss[0], nw.quadGauss[1], nw.quadGauss[2]
-	quad, jaref, jv, class := nw.quad[:3*n], nw.jaref[:n], nw.jv[:n], w.class[:n]
+	d, jaref, jv, class := nw.d[:n], nw.jaref[:n], nw.jv[:n], w.class[:n]
 	var cost, d0, d1 float64
 	for k, c := 0, 0; k < n; k++ {
 		if cls := class[k]; cls < pgsLimit || cls == pgsCone {
 			t0, t1, t2, cost, d0, d1, k, c = nw.evalRare(w, alpha, t0, t1, t2, cost, d0, d1, k, c)
 			continue
 		}
-		if jaref[k]+alpha*jv[k] < 0 {
-			q0, q1, q2 := quadAt(quad, k)
+		if jar, jvk := jaref[k], jv[k]; jar+alpha*jvk < 0 {
+			q0, q1, q2 := rowQuad(jar, jvk, d[k])
 			t0, t1, t2 = t0+q0, t1+q1, t2+q2
 		}
 	}
@@ -681,7 +681,7 @@ func (nw *newtonWork) evalRare(w *pgsWork, alpha, t0, t1, t2, cost, d0, d1 float
 	quad := nw.quad[:3*nw.n]
 	switch w.class[k] {
 	case pgsEquality:
-		q0, q1, q2 := quadAt(quad, k)
+		q0, q1, q2 := rowQuad(nw.jaref[k], nw.jv[k], nw.d[k])
 		t0, t1, t2 = t0+q0, t1+q1, t2+q2
 	case pgsFriction:
 		start, dir := nw.jaref[k], nw.jv[k]
@@ -690,7 +690,7 @@ func (nw *newtonWork) evalRare(w *pgsWork, alpha, t0, t1, t2, cost, d0, d1 float
 		rf := nw.r[k] * f
 		switch {
 		case -rf < x && x < rf:
-			q0, q1, q2 := quadAt(quad, k)
+			q0, q1, q2 := rowQuad(start, dir, nw.d[k])
 			t0, t1, t2 = t0+q0, t1+q1, t2+q2
 		case x <= -rf:
 			t0, t1 = t0+f*(-0.5*rf-start), t1+(-f*dir)
@@ -712,8 +712,8 @@ func (nw *newtonWork) evalRare(w *pgsWork, alpha, t0, t1, t2, cost, d0, d1 float
 	return t0, t1, t2, cost, d0, d1, k, c
 }
 
-// quadAt returns row k's quadratic in α (prepare), its three entries of
-// quad.
+// quadAt returns row k's quadratic in α, its three entries of quad (an
+// elliptic cone's first row: prepareCones).
 func quadAt(quad []float64, k int) (float64, float64, float64) {
 	q := quad[3*k : 3*k+3]
 	return q[0], q[1], q[2]
