@@ -125,7 +125,7 @@ func dofArmatures(m *Model) ([]float64, bool) {
 type bodyKin struct {
 	w, vel spatial.Vec3 // angular velocity and origin velocity
 	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
-	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
+	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's, which RNEA, CRBA and ABA read (not at a root)
 	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
 	m      float64      // the body's mass, beside com for rnea (which then reads no Body)
 }
@@ -205,10 +205,11 @@ func (ws *Workspace) Update(q, v []float64) {
 			vj = v[tb.voff:]
 		}
 		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
-		if p := tb.parent; p >= 0 {
-			x, y := &xs[b].P, &xs[p].P // x.Sub(y) on scalars: the subtraction the dynamics passes made, once
-			kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
-		}
+		// x.Sub(y) on scalars: the subtraction the dynamics passes made,
+		// once; at a root (y the world's +0) it is made without a branch
+		// and never read.
+		x, y := &xs[b].P, &xp.P
+		kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 		ws.worldInertia(b, &bodies[b].Inertia)
 	}
 	if ws.keepV { // else KineticEnergy does not read v: no pointer store (write barrier)
