@@ -218,7 +218,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	nb := len(top)
 	kin, rb, ic := ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
 	for b := range top {
-		tb := top[b]
+		tb := &top[b]
 		if tb.tree < 0 {
 			continue
 		}
@@ -279,7 +279,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	// as Vec3.Add sums it).
 	tau = tau[:len(col)] // one length (NV): col[i]'s check covers tau[i]
 	for b := len(top) - 1; b >= 0; b-- {
-		tb := top[b]
+		tb := &top[b]
 		if tb.tree < 0 {
 			continue
 		}
