@@ -195,7 +195,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		if k == kindFixed { // its pose and zero velocities written at New (constants)
 			continue
 		}
-		tb := top[b]
+		tb := &top[b]
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := tb.parent; p >= 0 {
 			xp, wp, vp = &xs[p], &kin[p].w, &kin[p].vel
