@@ -460,7 +460,7 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	ws.kin[b].w = *wp
-	tb := ws.top[b]
+	tb := &ws.top[b]
 	i, axes := int(tb.voff), ws.slideAxes(b, int(tb.nv))
 	j0 := math.Copysign(0, -1)
 	j1, j2 := j0, j0
@@ -472,7 +472,8 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 			vel = vj[k]
 		}
 		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
-		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+		c := &ws.col[i+k] // stored in place, not through a Vec3 on the stack
+		c.w, c.l[0], c.l[1], c.l[2] = spatial.Vec3{}, L0, L1, L2
 	}
 	x, m, p := &xb.P, &xm.P, &xp.P
 	p0, p1, p2 := wp[0], wp[1], wp[2]
