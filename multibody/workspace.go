@@ -325,7 +325,9 @@ func (ws *Workspace) jointColumns(cols *jointCols, i, n int, vj []float64, d0, d
 		W, M := &cols.w[k], &cols.l[k]
 		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
 		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
+		c := &ws.col[i+k] // one store each: a tuple assignment went through the stack
+		c.w = spatial.Vec3{W0, W1, W2}
+		c.l = spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
 			s := vj[k]
 			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
