@@ -305,7 +305,10 @@ func (ws *Workspace) planarRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *s
 	}
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
 	k := &ws.kin[b]
-	k.w, k.vel, k.kw = spatial.Vec3{w0, w1, w2}, spatial.Vec3{l0 + e0, l1 + e1, l2 + e2}, spatial.Vec3{}
+	// One store each (a tuple assignment of Vec3s went through the stack).
+	k.w = spatial.Vec3{w0, w1, w2}
+	k.vel = spatial.Vec3{l0 + e0, l1 + e1, l2 + e2}
+	k.kw = spatial.Vec3{}
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
 	k.kl = spatial.Vec3{0 + e0, 0 + e1, 0 + e2}
 }

@@ -218,7 +218,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	nb := len(top)
 	kin, rb, ic := ws.kin[:nb], ws.rb[:nb], ws.ic[:nb]
 	for b := range top {
-		tb := top[b]
+		tb := &top[b]
 		if tb.tree < 0 {
 			continue
 		}
@@ -227,13 +227,14 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 		// plus (κ_α, κ_a) when vel is set, plus Σ a_i (W_i, L_i): on
 		// scalars, the Vec3 form's operations (Cross, Add, AddScaled) in
 		// order (TestRNEAMatchesVectorForm).
-		a0, a1, a2 := 0.0, 0.0, 0.0
-		c0, c1, c2 := -g[0], -g[1], -g[2]
+		var a0, a1, a2, c0, c1, c2 float64
 		if p := int(tb.parent); p >= 0 {
 			pa, pc, l := &rb[p].al, &rb[p].ac, &kin[b].lev
 			a0, a1, a2 = pa[0], pa[1], pa[2]
 			t0, t1, t2 := cross(a0, a1, a2, l[0], l[1], l[2])
 			c0, c1, c2 = pc[0]+t0, pc[1]+t1, pc[2]+t2
+		} else { // −g at a root alone, not negated for every body
+			c0, c1, c2 = -g[0], -g[1], -g[2]
 		}
 		w := &zeroVec
 		if vel {
@@ -279,7 +280,7 @@ func (ws *Workspace) rnea(a []float64, g spatial.Vec3, vel bool, tau []float64) 
 	// as Vec3.Add sums it).
 	tau = tau[:len(col)] // one length (NV): col[i]'s check covers tau[i]
 	for b := len(top) - 1; b >= 0; b-- {
-		tb := top[b]
+		tb := &top[b]
 		if tb.tree < 0 {
 			continue
 		}

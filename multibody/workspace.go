@@ -125,7 +125,7 @@ func dofArmatures(m *Model) ([]float64, bool) {
 type bodyKin struct {
 	w, vel spatial.Vec3 // angular velocity and origin velocity
 	kw, kl spatial.Vec3 // velocity-product accelerations κ (angular, linear)
-	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's (zero at a root), which RNEA, CRBA and ABA read
+	lev    spatial.Vec3 // x_B − x_P: the origin from its parent's, which RNEA, CRBA and ABA read (not at a root)
 	com    spatial.Vec3 // R·Com: centre of mass relative to the body origin
 	m      float64      // the body's mass, beside com for rnea (which then reads no Body)
 }
@@ -195,7 +195,7 @@ func (ws *Workspace) Update(q, v []float64) {
 		if k == kindFixed { // its pose and zero velocities written at New (constants)
 			continue
 		}
-		tb := top[b]
+		tb := &top[b]
 		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
 		if p := tb.parent; p >= 0 {
 			xp, wp, vp = &xs[p], &kin[p].w, &kin[p].vel
@@ -205,10 +205,11 @@ func (ws *Workspace) Update(q, v []float64) {
 			vj = v[tb.voff:]
 		}
 		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
-		if p := tb.parent; p >= 0 {
-			x, y := &xs[b].P, &xs[p].P // x.Sub(y) on scalars: the subtraction the dynamics passes made, once
-			kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
-		}
+		// x.Sub(y) on scalars: the subtraction the dynamics passes made,
+		// once; at a root (y the world's +0) it is made without a branch
+		// and never read.
+		x, y := &xs[b].P, &xp.P
+		kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 		ws.worldInertia(b, &bodies[b].Inertia)
 	}
 	if ws.keepV { // else KineticEnergy does not read v: no pointer store (write barrier)
@@ -324,7 +325,9 @@ func (ws *Workspace) jointColumns(cols *jointCols, i, n int, vj []float64, d0, d
 		W, M := &cols.w[k], &cols.l[k]
 		W0, W1, W2, m0, m1, m2 := W[0], W[1], W[2], M[0], M[1], M[2]
 		c0, c1, c2 := cross(W0, W1, W2, d0, d1, d2)
-		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{W0, W1, W2}, spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
+		c := &ws.col[i+k] // one store each: a tuple assignment went through the stack
+		c.w = spatial.Vec3{W0, W1, W2}
+		c.l = spatial.Vec3{m0 + c0, m1 + c1, m2 + c2}
 		if vj != nil {
 			s := vj[k]
 			wj0, wj1, wj2 = wj0+s*W0, wj1+s*W1, wj2+s*W2
@@ -459,7 +462,7 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	ws.kin[b].w = *wp
-	tb := ws.top[b]
+	tb := &ws.top[b]
 	i, axes := int(tb.voff), ws.slideAxes(b, int(tb.nv))
 	j0 := math.Copysign(0, -1)
 	j1, j2 := j0, j0
@@ -471,7 +474,8 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 			vel = vj[k]
 		}
 		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
-		ws.col[i+k].w, ws.col[i+k].l = spatial.Vec3{}, spatial.Vec3{L0, L1, L2}
+		c := &ws.col[i+k] // stored in place, not through a Vec3 on the stack
+		c.w, c.l[0], c.l[1], c.l[2] = spatial.Vec3{}, L0, L1, L2
 	}
 	x, m, p := &xb.P, &xm.P, &xp.P
 	p0, p1, p2 := wp[0], wp[1], wp[2]

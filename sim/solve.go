@@ -131,38 +131,61 @@ func (sim *Simulator) fixedRUnread() bool {
 // updatePositions sets v to the solver's velocities and
 // q = q0 + δt N(q^θq) v^θvq (SAP eq. 12), renormalising quaternions; for
 // MuJoCo's integrators q = q0 ⊕ δt v by the exponential map
-// (scheme_mujoco.go).
+// (scheme_mujoco.go). The θ-methods' update is out of line (thetaPositions):
+// the MuJoCo integrators' path, which the robots' steps take, is then one
+// straight run of code up to the time.
 func (sim *Simulator) updatePositions() error {
 	m, s, w, v := sim.Model, sim.State, &sim.ws, sim.ws.result.V
 	if !finiteAll(v) { // the search for the culprit only when there is one
-		for i, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
-			}
+		if err := sim.notFinite(v); err != nil {
+			return err
 		}
 	}
-	switch mth := sim.scheme.Method; {
-	case mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule: // tested first: SymplecticEuler is a θ-method
+	if mth := sim.scheme.Method; mth == MuJoCoEulerRule || mth == RungeKutta4 || mth == MuJoCoImplicitRule { // tested first: SymplecticEuler is a θ-method
 		copy(s.V, v)
 		if w.mj.metric {
 			if err := sim.mapVelocity(s.V); err != nil { // impulses found with M act through M + h B or M̂ (scheme_mujoco.go)
 				return err
 			}
 		}
-		if w.mj.rk4 {
-			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j
-		} else {
+		if !w.mj.rk4 {
 			m.IntegrateQExp(s.Q, s.V, sim.cfg.DT, s.Q) // mj_Euler: mj_integratePos with the new velocities
+		} else {
+			copy(s.Q, w.mj.qEnd) // mj_RungeKutta: q0 ⊕ h Σ_j b_j u_j
 		}
-	case sim.scheme == SymplecticEuler:
-		copy(s.V, v)
-		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
-	default:
-		sim.midStep(v)
-		copy(s.V, v)
-		m.IntegrateQ(w.q0, w.qth, w.vtq, sim.cfg.DT, s.Q)
+	} else {
+		sim.thetaPositions(v)
 	}
 	s.T = sim.t0 + float64(sim.step+1)*sim.cfg.DT // no round-off drift from repeated addition
+	return nil
+}
+
+// thetaPositions is updatePositions' v and q for the θ-methods (SAP eq.
+// 12; SymplecticEuler's θq = 0, θvq = 1), out of line.
+//
+//go:noinline
+func (sim *Simulator) thetaPositions(v []float64) {
+	m, s, w := sim.Model, sim.State, &sim.ws
+	if sim.scheme == SymplecticEuler {
+		copy(s.V, v)
+		m.IntegrateQ(s.Q, s.Q, s.V, sim.cfg.DT, s.Q) // θq = 0, θvq = 1
+		return
+	}
+	sim.midStep(v)
+	copy(s.V, v)
+	m.IntegrateQ(w.q0, w.qth, w.vtq, sim.cfg.DT, s.Q)
+}
+
+// notFinite returns updatePositions' error for the first entry of v that
+// is not finite (v has one), out of line.
+//
+//go:noinline
+func (sim *Simulator) notFinite(v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("sim: step %d: solver returned v[%d] = %v", sim.step+1, i, x)
+		}
+	}
 	return nil
 }
 
