@@ -178,9 +178,16 @@ type planePoint struct {
 func appendKept(out []Contact, margin float64, n spatial.Vec3, pts []planePoint, w float64) []Contact {
 	// The candidates are read in place (a planePoint is 64 bytes), and
 	// the point (wa + wb)/2 formed in scalars, as Add and Scale(0.5) form it.
+	// lo is math.Min's (an assembly call) in line: a −Inf phi gives −Inf
+	// whatever follows, even a NaN, where the built-in min gives NaN.
 	lo := math.Inf(1)
 	for i := range pts {
-		lo = math.Min(lo, pts[i].phi)
+		phi := pts[i].phi
+		if phi == math.Inf(-1) {
+			lo = phi
+			break
+		}
+		lo = min(lo, phi)
 	}
 	if !(lo <= margin) {
 		return out
