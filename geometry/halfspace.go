@@ -210,8 +210,12 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 // gapOverTol reports that deepGap's terms g exceed the tolerance
 // tieTol·b.size() of a cylinder of radius r and half-length l, so that
 // deepGap gives g, without math.Hypot (an assembly call): b.size() =
-// Hypot(r, l) ≤ √2·max(r, l) < 2·max(r, l). False for NaN and ±Inf sizes.
-func gapOverTol(r, l, g float64) bool { return g > tieTol*(2*max(math.Abs(r), math.Abs(l))) }
+// Hypot(r, l) ≤ √2·max(r, l) < 2·max(r, l), g compared with each term (a
+// comparison, not the built-in max's signed-zero and NaN sequence). False
+// for NaN and ±Inf sizes.
+func gapOverTol(r, l, g float64) bool {
+	return g > tieTol*(2*math.Abs(r)) && g > tieTol*(2*math.Abs(l))
+}
 
 // cylinderGap is deepGap's max(tol, g) with the tolerance tieTol·b.size()
 // of a cylinder of radius r and half-length l, out of line of
