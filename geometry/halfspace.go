@@ -150,21 +150,34 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 // ex).AddScaled(d₁q, ey), n.Dot(p.Sub(a.pos)) and p.AddScaled(−h, n); the
 // corner signs (d₀, d₁) turn by a quarter, (d₀, d₁) ← (−d₁, d₀), so the
 // offsets d·q are negated rather than multiplied (the same bits but for a
-// NaN q, whose points are all dropped either way). The side case, the
-// deepest rim direction and math.Hypot are out of line, so the hot code of
-// a cylinder standing on a plane is this function, cylinderDeepDir and
-// appendKept.
+// NaN q, whose points are all dropped either way). The side case and
+// math.Hypot are out of line, so the hot code of a cylinder standing on a
+// plane is this function and appendKept.
 func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	ra, rb := &a.rot, &b.rot
 	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2] // n = a.axis(2), in scalars (a Vec3 lives in memory)
-	na := n0*rb[0][2] + n1*rb[1][2] + n2*rb[2][2]
+	x0, x1, x2 := rb[0][2], rb[1][2], rb[2][2] // ax = b.axis(2)
+	na := n0*x0 + n1*x1 + n2*x2
+	// u, the unit rim direction towards the plane: n's part across the
+	// axis, negated, or b's local x when the cap is parallel to the plane
+	// (within flatTol) or that part has no direction. The same operations
+	// as e := n.AddScaled(−na, ax), unit(e.AddScaled(−e·ax, ax), b.axis(0)),
+	// e.Norm() and u.Neg().
+	e0, e1, e2 := n0+-na*x0, n1+-na*x1, n2+-na*x2
+	d := -(e0*x0 + e1*x1 + e2*x2)
+	w0, w1, w2 := e0+d*x0, e1+d*x1, e2+d*x2
+	u0, u1, u2 := rb[0][0], rb[1][0], rb[2][0] // b.axis(0)
+	if wl := math.Sqrt(w0*w0 + w1*w1 + w2*w2); wl > minNormLen && !math.IsInf(wl, 0) && !(math.Sqrt(e0*e0+e1*e1+e2*e2) <= flatTol) {
+		s := 1 / wl
+		u0, u1, u2 = -(s * w0), -(s * w1), -(s * w2)
+	}
 	if math.Abs(na) < capCos {
-		return halfSpaceCylinderSide(a, b, na, margin, out)
+		return halfSpaceCylinderSide(a, b, spatial.Vec3{u0, u1, u2}, margin, out)
 	}
 	r, l := b.s.Radius, b.s.HalfLength
 	sg := -sign(na)
 	z := sg * l
-	c0, c1, c2 := b.pos[0]+z*rb[0][2], b.pos[1]+z*rb[1][2], b.pos[2]+z*rb[2][2] // centre of the cap facing the plane
+	c0, c1, c2 := b.pos[0]+z*x0, b.pos[1]+z*x1, b.pos[2]+z*x2 // centre of the cap facing the plane
 	capf := faceFeature(false, 0, boxFaceID(0, sg))
 	var pts [5]planePoint
 	q := r * math.Sqrt(0.5)
@@ -185,7 +198,6 @@ func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 		s, t = -t, s
 	}
 	np := 4
-	u0, u1, u2 := cylinderDeepDir(a, b, na)
 	p0, p1, p2 := c0+r*u0, c1+r*u1, c2+r*u2
 	h := n0*(p0-o[0]) + n1*(p1-o[1]) + n2*(p2-o[2])
 	// deepGap(2r, margin, h, tieTol·b.size()), the tolerance taken only
@@ -225,13 +237,12 @@ func gapOverTol(r, l, g float64) bool {
 func cylinderGap(r, l, g float64) float64 { return max(tieTol*math.Hypot(r, l), g) }
 
 // halfSpaceCylinderSide is halfSpaceCylinder's case of a cylinder whose
-// axis is tilted more than 45° from the plane normal n (na = n·ax): the
-// deepest rim point of each cap, out of line of the standing case.
-func halfSpaceCylinderSide(a, b *posed, na, margin float64, out []Contact) []Contact {
+// axis is tilted more than 45° from the plane normal n, u its unit rim
+// direction towards the plane: the deepest rim point of each cap, out of
+// line of the standing case.
+func halfSpaceCylinderSide(a, b *posed, u spatial.Vec3, margin float64, out []Contact) []Contact {
 	n, ax := a.axis(2), b.axis(2)
 	r, l := b.s.Radius, b.s.HalfLength
-	u0, u1, u2 := cylinderDeepDir(a, b, na)
-	u := spatial.Vec3{u0, u1, u2}
 	var pts [2]planePoint
 	for k, z := range [2]float64{-l, l} {
 		p := b.pos.AddScaled(z, ax).AddScaled(r, u)
@@ -239,27 +250,6 @@ func halfSpaceCylinderSide(a, b *posed, na, margin float64, out []Contact) []Con
 		pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
 	}
 	return appendKept(out, margin, n, pts[:], 2*l)
-}
-
-// cylinderDeepDir returns the unit rim direction of the cylinder b towards
-// the plane of normal n (n the half-space a's local z, na = n·ax, ax b's
-// axis): n's part across the axis, negated, or b's local x when the cap is
-// parallel to the plane (within flatTol) or that part has no direction.
-func cylinderDeepDir(a, b *posed, na float64) (u0, u1, u2 float64) {
-	ra, rb := &a.rot, &b.rot
-	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2]
-	x0, x1, x2 := rb[0][2], rb[1][2], rb[2][2]
-	// In scalars, the same operations as p := n.AddScaled(−na, ax),
-	// unit(p.AddScaled(−p·ax, ax), b.axis(0)), p.Norm() and u.Neg().
-	p0, p1, p2 := n0+-na*x0, n1+-na*x1, n2+-na*x2
-	d := -(p0*x0 + p1*x1 + p2*x2)
-	w0, w1, w2 := p0+d*x0, p1+d*x1, p2+d*x2
-	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
-	if !(l > minNormLen) || math.IsInf(l, 0) || math.Sqrt(p0*p0+p1*p1+p2*p2) <= flatTol {
-		return rb[0][0], rb[1][0], rb[2][0] // b.axis(0)
-	}
-	s := 1 / l
-	return -(s * w0), -(s * w1), -(s * w2)
 }
 
 // nextAxes holds, per axis m of a box, the other two in cyclic order,
