@@ -110,3 +110,23 @@ func TestCol11HalfSpaceCylinder(t *testing.T) {
 		}
 	}
 }
+
+// TestGapOverTol: when gapOverTol holds, deepGap's max(tieTol·Hypot(r, l),
+// g) is g to the bit, over zeros of both signs, infinities, NaN, tiny and
+// huge values.
+func TestGapOverTol(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 0.03, 1e-300, 5e-324, 1e300, math.MaxFloat64,
+		1e-14, -1e-14, 2e-12, 2.5e-12, 2.8e-12, 3e-12, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, r := range vals {
+		for _, l := range vals {
+			for _, g := range vals {
+				for _, f := range []float64{1, 1 + 0x1p-52, 1 - 0x1p-53, math.Sqrt2} {
+					g := g * f
+					if want := max(tieTol*math.Hypot(r, l), g); gapOverTol(r, l, g) && math.Float64bits(g) != math.Float64bits(want) {
+						t.Fatalf("gapOverTol(%g, %g, %g), deepGap's max %g", r, l, g, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -163,80 +163,108 @@ func halfSpaceBox(a, b *posed, margin float64, out []Contact) []Contact {
 // The cap's points are formed in scalars, read in place, with the same
 // operations in the same order as the Vec3 forms c.AddScaled(d₀q,
 // ex).AddScaled(d₁q, ey), n.Dot(p.Sub(a.pos)) and p.AddScaled(−h, n); the
-// side case and the deepest rim direction are out of line, so the hot code
-// of a cylinder standing on a plane is this function and appendKept.
+// corner signs (d₀, d₁) turn by a quarter, (d₀, d₁) ← (−d₁, d₀), so the
+// offsets d·q are negated rather than multiplied (the same bits but for a
+// NaN q, whose points are all dropped either way). The side case and
+// math.Hypot are out of line, so the hot code of a cylinder standing on a
+// plane is this function and appendKept.
 func halfSpaceCylinder(a, b *posed, margin float64, out []Contact) []Contact {
 	ra, rb := &a.rot, &b.rot
-	n := spatial.Vec3{ra[0][2], ra[1][2], ra[2][2]}
-	ax := spatial.Vec3{rb[0][2], rb[1][2], rb[2][2]}
-	na := n[0]*ax[0] + n[1]*ax[1] + n[2]*ax[2]
+	n0, n1, n2 := ra[0][2], ra[1][2], ra[2][2] // n = a.axis(2), in scalars (a Vec3 lives in memory)
+	x0, x1, x2 := rb[0][2], rb[1][2], rb[2][2] // ax = b.axis(2)
+	na := n0*x0 + n1*x1 + n2*x2
+	// u, the unit rim direction towards the plane: n's part across the
+	// axis, negated, or b's local x when the cap is parallel to the plane
+	// (within flatTol) or that part has no direction. The same operations
+	// as e := n.AddScaled(−na, ax), unit(e.AddScaled(−e·ax, ax), b.axis(0)),
+	// e.Norm() and u.Neg().
+	e0, e1, e2 := n0+-na*x0, n1+-na*x1, n2+-na*x2
+	d := -(e0*x0 + e1*x1 + e2*x2)
+	w0, w1, w2 := e0+d*x0, e1+d*x1, e2+d*x2
+	u0, u1, u2 := rb[0][0], rb[1][0], rb[2][0] // b.axis(0)
+	if wl := math.Sqrt(w0*w0 + w1*w1 + w2*w2); wl > minNormLen && !math.IsInf(wl, 0) && !(math.Sqrt(e0*e0+e1*e1+e2*e2) <= flatTol) {
+		s := 1 / wl
+		u0, u1, u2 = -(s * w0), -(s * w1), -(s * w2)
+	}
 	if math.Abs(na) < capCos {
-		return halfSpaceCylinderSide(a, b, &n, &ax, na, margin, out)
+		return halfSpaceCylinderSide(a, b, spatial.Vec3{u0, u1, u2}, margin, out)
 	}
 	r, l := b.s.Radius, b.s.HalfLength
-	z := -sign(na) * l
-	c := spatial.Vec3{b.pos[0] + z*ax[0], b.pos[1] + z*ax[1], b.pos[2] + z*ax[2]} // centre of the cap facing the plane
-	capf := faceFeature(false, 0, boxFaceID(0, -sign(na)))
+	sg := -sign(na)
+	z := sg * l
+	c0, c1, c2 := b.pos[0]+z*x0, b.pos[1]+z*x1, b.pos[2]+z*x2 // centre of the cap facing the plane
+	capf := faceFeature(false, 0, boxFaceID(0, sg))
 	var pts [5]planePoint
 	q := r * math.Sqrt(0.5)
 	o := &a.pos
 	zs := math.Inf(1)
-	for k, d := range [4][2]float64{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}} {
-		s, t := d[0]*q, d[1]*q
-		p := spatial.Vec3{(c[0] + s*rb[0][0]) + t*rb[0][1], (c[1] + s*rb[1][0]) + t*rb[1][1], (c[2] + s*rb[2][0]) + t*rb[2][1]}
-		h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2])
+	s, t := q, q // corner k's offsets along local x and y: (q, q), (−q, q), (−q, −q), (q, −q)
+	for k := range 4 {
+		p0, p1, p2 := (c0+s*rb[0][0])+t*rb[0][1], (c1+s*rb[1][0])+t*rb[1][1], (c2+s*rb[2][0])+t*rb[2][1]
+		h := n0*(p0-o[0]) + n1*(p1-o[1]) + n2*(p2-o[2])
 		pt := &pts[k] // set field by field, not through a copy of a planePoint
-		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
-		pt.wb, pt.phi, pt.feature = p, h, capf|uint32(k)
+		pt.wa = spatial.Vec3{p0 + -h*n0, p1 + -h*n1, p2 + -h*n2}
+		pt.wb = spatial.Vec3{p0, p1, p2}
+		pt.phi, pt.feature = h, capf|uint32(k)
 		// As math.Min, but for NaN where math.Min gives −Inf (a −Inf h
 		// with a NaN one): zs is only compared, in h < zs − gap and
 		// zs > margin, false for either.
 		zs = min(zs, h)
+		s, t = -t, s
 	}
 	np := 4
-	u := cylinderDeepDir(b, &n, &ax, na)
-	p := spatial.Vec3{c[0] + r*u[0], c[1] + r*u[1], c[2] + r*u[2]}
-	// tieTol·b.size(), a cylinder's size without size's switch over the kinds.
-	if h := n[0]*(p[0]-o[0]) + n[1]*(p[1]-o[1]) + n[2]*(p[2]-o[2]); h < zs-deepGap(2*r, margin, h, tieTol*math.Hypot(r, l)) || h <= margin && zs > margin {
+	p0, p1, p2 := c0+r*u0, c1+r*u1, c2+r*u2
+	h := n0*(p0-o[0]) + n1*(p1-o[1]) + n2*(p2-o[2])
+	// deepGap(2r, margin, h, tieTol·b.size()), the tolerance taken only
+	// when it can decide (gapOverTol).
+	g := min(deepTol*(2*r), faceSlack*margin)
+	if h < 0 {
+		g = min(g, -h/2)
+	}
+	if !gapOverTol(r, l, g) {
+		g = cylinderGap(r, l, g)
+	}
+	if h < zs-g || h <= margin && zs > margin {
 		pt := &pts[4]
-		pt.wa = spatial.Vec3{p[0] + -h*n[0], p[1] + -h*n[1], p[2] + -h*n[2]}
-		pt.wb, pt.phi, pt.feature = p, h, capf|numSlots
+		pt.wa = spatial.Vec3{p0 + -h*n0, p1 + -h*n1, p2 + -h*n2}
+		pt.wb = spatial.Vec3{p0, p1, p2}
+		pt.phi, pt.feature = h, capf|numSlots
 		np = 5
 	}
-	return appendKept(out, margin, n, pts[:np], 2*r)
+	return appendKept(out, margin, spatial.Vec3{n0, n1, n2}, pts[:np], 2*r)
 }
+
+// gapOverTol reports that deepGap's terms g exceed the tolerance
+// tieTol·b.size() of a cylinder of radius r and half-length l, so that
+// deepGap gives g, without math.Hypot (an assembly call): b.size() =
+// Hypot(r, l) ≤ √2·max(r, l) < 2·max(r, l), g compared with each term (a
+// comparison, not the built-in max's signed-zero and NaN sequence). False
+// for NaN and ±Inf sizes.
+func gapOverTol(r, l, g float64) bool {
+	return g > tieTol*(2*math.Abs(r)) && g > tieTol*(2*math.Abs(l))
+}
+
+// cylinderGap is deepGap's max(tol, g) with the tolerance tieTol·b.size()
+// of a cylinder of radius r and half-length l, out of line of
+// halfSpaceCylinder.
+//
+//go:noinline
+func cylinderGap(r, l, g float64) float64 { return max(tieTol*math.Hypot(r, l), g) }
 
 // halfSpaceCylinderSide is halfSpaceCylinder's case of a cylinder whose
-// axis is tilted more than 45° from the plane normal n (na = n·ax): the
-// deepest rim point of each cap, out of line of the standing case.
-func halfSpaceCylinderSide(a, b *posed, n, ax *spatial.Vec3, na, margin float64, out []Contact) []Contact {
+// axis is tilted more than 45° from the plane normal n, u its unit rim
+// direction towards the plane: the deepest rim point of each cap, out of
+// line of the standing case.
+func halfSpaceCylinderSide(a, b *posed, u spatial.Vec3, margin float64, out []Contact) []Contact {
+	n, ax := a.axis(2), b.axis(2)
 	r, l := b.s.Radius, b.s.HalfLength
-	u := cylinderDeepDir(b, n, ax, na)
 	var pts [2]planePoint
 	for k, z := range [2]float64{-l, l} {
-		p := b.pos.AddScaled(z, *ax).AddScaled(r, u)
+		p := b.pos.AddScaled(z, ax).AddScaled(r, u)
 		h := n.Dot(p.Sub(a.pos))
-		pts[k] = planePoint{wa: p.AddScaled(-h, *n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
+		pts[k] = planePoint{wa: p.AddScaled(-h, n), wb: p, phi: h, feature: faceFeature(false, 0, 2) | uint32(k)}
 	}
-	return appendKept(out, margin, *n, pts[:], 2*l)
-}
-
-// cylinderDeepDir returns the unit rim direction of the cylinder b towards
-// the plane of normal n (na = n·ax, ax b's axis): n's part across the axis,
-// negated, or b's local x when the cap is parallel to the plane (within
-// flatTol) or that part has no direction.
-func cylinderDeepDir(b *posed, n, ax *spatial.Vec3, na float64) spatial.Vec3 {
-	// In scalars, the same operations as p := n.AddScaled(−na, ax),
-	// unit(p.AddScaled(−p·ax, ax), b.axis(0)), p.Norm() and u.Neg().
-	p0, p1, p2 := n[0]+-na*ax[0], n[1]+-na*ax[1], n[2]+-na*ax[2]
-	d := -(p0*ax[0] + p1*ax[1] + p2*ax[2])
-	w0, w1, w2 := p0+d*ax[0], p1+d*ax[1], p2+d*ax[2]
-	l := math.Sqrt(w0*w0 + w1*w1 + w2*w2)
-	if !(l > minNormLen) || math.IsInf(l, 0) || math.Sqrt(p0*p0+p1*p1+p2*p2) <= flatTol {
-		return b.axis(0)
-	}
-	s := 1 / l
-	return spatial.Vec3{-(s * w0), -(s * w1), -(s * w2)}
+	return appendKept(out, margin, n, pts[:], 2*l)
 }
 
 // nextAxes holds, per axis m of a box, the other two in cyclic order,
