@@ -103,6 +103,9 @@ func pyramidDecodePlain(p *solver.Problem, pw *pyramidWork, res *solver.Result) 
 	vcCopied := pyramidVC(p, pw, res)
 	for i := range pw.blocks {
 		blk := &pw.blocks[i]
+		if blk.edges != 0 && vcCopied {
+			p.MulJBlocks(pw.jstart[i], pw.jstart[i+1], res.V, res.VC)
+		}
 		c := p.Constraints[i]
 		g := res.Gamma[c.Row : c.Row+c.Size]
 		switch {

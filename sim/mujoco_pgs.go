@@ -232,7 +232,8 @@ func (sim *Simulator) pgsSetup(c *pgsCall, newton bool) (bool, error) {
 		x[i] = (vstar[i] - v0[i]) / dt
 	}
 	if newton && !noslip && !MuJoCoSparse(p.NV) { // dense Newton (the robots'): J's blocks in place, J v_s
-		w.jac.buildWhole(p, vs, w.jvs) // Newton reads aref (w.jvs) and qacc_smooth (w.x), not efc_b
+		w.jac.buildWhole(p) // Newton reads aref (w.jvs = J v_s) and qacc_smooth (w.x), not efc_b
+		w.jac.mul(vs, w.jvs, p.NR)
 		return true, nil
 	}
 	w.dualSetup(p, vs, dt, newton, noslip)
@@ -250,7 +251,8 @@ func (w *pgsWork) dualSetup(p *solver.Problem, vs []float64, dt float64, newton,
 	if MuJoCoSparse(p.NV) {
 		w.jac.buildMul(p, vs, w.jvs) // J's non-zeros and J v_s in one pass (the sparse port reads them)
 	} else {
-		w.jac.buildWhole(p, vs, w.jvs) // J's blocks in place, J v_s
+		w.jac.buildWhole(p) // J's blocks in place, J v_s
+		w.jac.mul(vs, w.jvs, p.NR)
 	}
 	if !newton {
 		w.delassus(p)
@@ -365,18 +367,20 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 		}
 		w.bclass[i] = cls
 	}
-	for cls := pgsEquality; cls <= pgsFixed; cls++ {
-		if cls == pgsContact { // the contacts, blocks 0 … nc−1 (no other block is of this class)
-			for i := range nc {
-				if !w.addContact(p, &blocks[w.corder[i]], cones) {
-					return false
-				}
+	if present&(1<<pgsContact-1) != 0 { // else no row before the contacts: no pass over the classes
+		for cls := pgsEquality; cls < pgsContact; cls++ {
+			if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+				w.addClass(p, blocks, nc, cls, dt)
 			}
-			continue
 		}
-		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-			w.addClass(p, blocks, nc, cls, dt)
+	}
+	for i := range nc { // the contacts, blocks 0 … nc−1 (no other block is of their class)
+		if !w.addContact(p, &blocks[w.corder[i]], cones) {
+			return false
 		}
+	}
+	if present>>pgsFixed&1 != 0 {
+		w.addClass(p, blocks, nc, pgsFixed, dt)
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
 		w.sizeRows(n)
@@ -1045,6 +1049,9 @@ func (sim *Simulator) solveRowsPGS(p *solver.Problem, kin *multibody.Workspace, 
 		if err := sim.cfg.Solver.Solve(p, vs, res); err != nil {
 			return true, err
 		}
+	}
+	if !noslip {
+		return true, nil // noSlip's first test, before its call's set-up
 	}
 	return true, sim.noSlip(&c, ok) // mj_solNoSlip (mujoco_noslip.go)
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"slices"
+
 	"github.com/stiction-sim/stiction/solver"
 )
 
@@ -363,29 +365,40 @@ func (j *pgsJac) buildMul(p *solver.Problem, v, vc []float64) {
 }
 
 // buildWhole sets j to p's J blocks whole (pgsJac's dense form: no scan,
-// no copy) and, for a non-nil v, vc = J v (p.NR rows) by mul, after the
-// segments are built: the same sums in the same order as a pass that
-// formed them with the segments, and one copy of mul's loop (with its
-// inlined wholeDot) in the instruction cache instead of two.
-func (j *pgsJac) buildWhole(p *solver.Problem, v, vc []float64) {
-	data := p.JData
-	j.whole, j.data = true, data
+// no copy); its callers then form J v with mul, after the segments are
+// built: one copy of mul's loop (with its inlined wholeDot) in the
+// instruction cache instead of two, and no v and J v held live through
+// the segments' loop (passed in, they were reloaded at each of its
+// blocks). Each block's segments are stored in place, in room growSegs
+// makes (out of line: an append's growth in the loop spilled its values).
+func (j *pgsJac) buildWhole(p *solver.Problem) {
+	j.whole, j.data = true, p.JData
 	j.idx, j.val = j.idx[:0], j.val[:0]
 	seg := j.seg[:0]
 	for _, blk := range p.JBlock {
 		q := &p.Cliques[blk.Clique]
 		c := &p.Constraints[blk.Constraint]
-		n, off, row := q.Size, q.Offset, c.Row
-		lo := blk.Off
-		for r := range c.Size {
-			seg = append(seg, pgsSeg{row: row + r, off: off, lo: lo, hi: lo + n})
+		k := len(seg)
+		if cap(seg)-k < c.Size {
+			seg = growSegs(seg, c.Size)
+		}
+		seg = seg[:k+c.Size]
+		n, off, row, lo := q.Size, q.Offset, c.Row, blk.Off
+		s := seg[k:]
+		for r := range s {
+			s[r] = pgsSeg{row: row + r, off: off, lo: lo, hi: lo + n}
 			lo += n
 		}
 	}
 	j.seg = seg
-	if v != nil {
-		j.mul(v, vc, p.NR)
-	}
+}
+
+// growSegs returns seg with room for n more segments (buildWhole; out of
+// line: the room grows on a simulation's first steps).
+//
+//go:noinline
+func growSegs(seg []pgsSeg, n int) []pgsSeg {
+	return slices.Grow(seg, n)
 }
 
 // wholeDot is Σ a_i x_i over a's non-zeros from +0 in order (the sum of

@@ -174,7 +174,7 @@ func TestPortlayoutCopyRowsMatchSums(t *testing.T) {
 		}
 		one.rot = portrowsVector(rng, 9*len(one.blocks), false)
 		two.blocks, two.rot = one.blocks, one.rot
-		w.jac.buildWhole(p, nil, nil)
+		w.jac.buildWhole(p)
 		one.mapRows(w.perm)
 		if one.copyRows(&w.jac) && len(w.perm) > 0 {
 			copied++

@@ -41,7 +41,8 @@ func TestPortrowsWholeMatchesCompact(t *testing.T) {
 		wild := trial%2 == 1
 		v := portrowsVector(rng, p.NV, wild)
 		got, want := portrowsVector(rng, p.NR, true), make([]float64, p.NR) // got's junk must be overwritten
-		whole.buildWhole(p, v, got)
+		whole.buildWhole(p)
+		whole.mul(v, got, p.NR)
 		compact.buildMul(p, v, want)
 		if !whole.whole || compact.whole {
 			t.Fatalf("trial %d: whole %v, compact %v", trial, whole.whole, compact.whole)
@@ -99,7 +100,7 @@ func TestPortrowsJacobianCoordinatesWhole(t *testing.T) {
 		}
 		one.rot = portrowsVector(rng, 9*len(one.blocks), false)
 		two.blocks, two.rot = one.blocks, one.rot
-		w.jac.buildWhole(p, nil, nil)
+		w.jac.buildWhole(p)
 		one.jacobianCoordinates(sim)
 		w.jac.build(p)
 		two.jacobianCoordinates(sim)
@@ -199,7 +200,7 @@ func TestPortrowsInPlaceMatchesSums(t *testing.T) {
 		p.MulJT(g, jtg)
 		w.jac.build(p)
 		two.jacobianCoordinates(sim)
-		w.jac.buildWhole(p, nil, nil)
+		w.jac.buildWhole(p)
 		one.jacobianCoordinates(sim)
 		aliased := len(one.j) > 0 && len(p.JData) > 0 && &one.j[0] == &p.JData[0]
 		if aliased {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/stiction-sim/stiction/contact"
 	"github.com/stiction-sim/stiction/geometry"
@@ -204,17 +205,18 @@ func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 // block again one more), first and rot being the caller's to set.
 func pyramidContact(blk *pyramidBlock, mat *contact.Material, spin, roll int) {
 	blk.edges, blk.spin, blk.roll = 1, spin, roll
-	blk.mu = [5]float64{mat.Friction, mat.Friction, mat.Spin, mat.Rolling, mat.Rolling}
+	f, sp, r := mat.Friction, mat.Spin, mat.Rolling // read first: a literal of mat's fields was built on the stack and copied
+	blk.mu = [5]float64{f, f, sp, r, r}
 	condim := mat.Condim
 	if condim == 0 {
 		condim = 3
-		if mat.Rolling > 0 {
+		if r > 0 {
 			condim = 6
-		} else if mat.Spin > 0 {
+		} else if sp > 0 {
 			condim = 4
 		}
 	}
-	if mat.Friction > 0 && condim >= 3 {
+	if f > 0 && condim >= 3 {
 		blk.edges = 2 * (condim - 1)
 	}
 }
@@ -361,8 +363,10 @@ func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 	}
 	edges := len(coef)
 	jb, off := len(pp.JBlock), len(pp.JData)
-	pp.JBlock = resizeJBlocks(pp.JBlock, jb+edges*nb)
-	pp.JData = solver.Resize(pp.JData, off+edges*ntot)
+	if cap(pp.JBlock) < jb+edges*nb || cap(pp.JData) < off+edges*ntot {
+		growEdgeJ(pp, edges*nb, edges*ntot)
+	}
+	pp.JBlock, pp.JData = pp.JBlock[:jb+edges*nb], pp.JData[:off+edges*ntot]
 	blocks := pp.JBlock[jb:]
 	// Block by block of p, its edges' blocks (edge e's at e·nb + k, its
 	// data at off + e·ntot) and then their rows: one loop over the
@@ -387,20 +391,14 @@ func edgeJ(p, pp *solver.Problem, b0, b1, first int, coef [][5]float64) int {
 	return jb
 }
 
-// resizeJBlocks returns s with length n, its first len(s) blocks kept,
-// growing its storage out of line (growJBlocks) only when it is too short.
-func resizeJBlocks(s []solver.JBlock, n int) []solver.JBlock {
-	if cap(s) < n {
-		return growJBlocks(s, n)
-	}
-	return s[:n]
-}
-
-// growJBlocks is resizeJBlocks for storage that is too short.
+// growEdgeJ gives pp room for nb more J blocks and nd more entries of
+// their data (edgeJ; out of line: the room grows on a simulation's first
+// steps, and the resizes' growth and write barriers sat between edgeJ's
+// hot blocks).
 //
 //go:noinline
-func growJBlocks(s []solver.JBlock, n int) []solver.JBlock {
-	return append(s, make([]solver.JBlock, n-len(s))...)
+func growEdgeJ(pp *solver.Problem, nb, nd int) {
+	pp.JBlock, pp.JData = slices.Grow(pp.JBlock, nb), slices.Grow(pp.JData, nd)
 }
 
 // edgeRowsN is edgeRows4 for a contact whose edges are not the four of
@@ -618,11 +616,22 @@ func edgeCoefficients(blk *pyramidBlock, e int) [5]float64 {
 // ellipticNDecode): its velocities and statistics pr's, its impulses and
 // contact velocities sized for p.
 func startDecode(p *solver.Problem, pr, res *solver.Result) {
-	res.V = solver.Resize(res.V, p.NV)
+	if len(res.V) != p.NV || len(res.Gamma) != p.NR || len(res.VC) != p.NR {
+		sizeDecode(p, res)
+	}
 	copy(res.V, pr.V)
+	res.Stats = pr.Stats
+}
+
+// sizeDecode sizes res's velocities and impulses for p (startDecode; out
+// of line: the sizes change on few steps, and the three resizes' growth
+// and write barriers sat between its hot blocks).
+//
+//go:noinline
+func sizeDecode(p *solver.Problem, res *solver.Result) {
+	res.V = solver.Resize(res.V, p.NV)
 	res.Gamma = solver.Resize(res.Gamma, p.NR)
 	res.VC = solver.Resize(res.VC, p.NR)
-	res.Stats = pr.Stats
 }
 
 // pyramidDecode sets res, the solution of p, from pw.res, the solution of
@@ -637,76 +646,84 @@ func pyramidDecode(p *solver.Problem, pw *pyramidWork, res *solver.Result) {
 	startDecode(p, pr, res)
 	vcCopied := pyramidVC(p, pw, res)
 	for i := range pw.blocks {
-		blk := &pw.blocks[i] // in place: the range's copy of each 104-byte block was three lines
-		c := p.Constraints[i]
-		g := res.Gamma[c.Row : c.Row+c.Size]
-		switch {
-		case blk.edges < 0:
-			continue // set with its contact's
-		case blk.edges == 0:
-			from := pp.Constraints[blk.first].Row
-			copy(g, pr.Gamma[from:from+c.Size])
-			if vcCopied {
-				copy(res.VC[c.Row:c.Row+c.Size], pr.VC[from:from+c.Size])
-			}
-			continue
+		blk := &pw.blocks[i]            // in place: the range's copy of each 104-byte block was three lines
+		if blk.edges != 0 && vcCopied { // a contact's rows, or its spin or rolling block's: J v (pyramidVC)
+			p.MulJBlocks(pw.jstart[i], pw.jstart[i+1], res.V, res.VC)
 		}
+		if blk.edges < 0 {
+			continue // set with its contact's
+		}
+		c := &p.Constraints[i]
 		from := pp.Constraints[blk.first].Row
-		if blk.edges == 4 && blk.spin < 0 && blk.roll < 0 {
-			// A condim-3 contact: the loops below unrolled, the same
+		switch {
+		case blk.edges == 4 && blk.spin < 0 && blk.roll < 0:
+			// A condim-3 contact: decodeEdges' loops unrolled, the same
 			// sums from 0 in the same order.
-			f, g := pr.Gamma[from:][:4], g[:3]
+			f, g := pr.Gamma[from:][:4], res.Gamma[c.Row:][:3]
 			fk0, fk1 := blk.mu[0]*(f[0]-f[1]), blk.mu[1]*(f[2]-f[3])
 			g[2] = 0 + f[0] + f[1] + f[2] + f[3]
 			g[0] = 0 + fk0*blk.rot[0][0] + fk1*blk.rot[1][0]
 			g[1] = 0 + fk0*blk.rot[0][1] + fk1*blk.rot[1][1]
-			continue
-		}
-		f := pr.Gamma[from : from+blk.edges]
-		g[0], g[1], g[2] = 0, 0, 0
-		for _, fe := range f {
-			g[2] += fe
-		}
-		var fk [5]float64 // MuJoCo's f_1 … f_5
-		for k := range blk.edges / 2 {
-			fk[k] = blk.mu[k] * (f[2*k] - f[2*k+1])
-		}
-		for k := range 2 {
-			g[0] += fk[k] * blk.rot[k][0]
-			g[1] += fk[k] * blk.rot[k][1]
-		}
-		if blk.spin >= 0 {
-			res.Gamma[p.Constraints[blk.spin].Row] = fk[2]
-		}
-		if blk.roll >= 0 {
-			gr := res.Gamma[p.Constraints[blk.roll].Row:]
-			gr[0], gr[1] = 0, 0
-			for k := range 2 {
-				gr[0] += fk[3+k] * blk.rot[k][0]
-				gr[1] += fk[3+k] * blk.rot[k][1]
+		case blk.edges == 0:
+			copy(res.Gamma[c.Row:c.Row+c.Size], pr.Gamma[from:from+c.Size])
+			if vcCopied {
+				copy(res.VC[c.Row:c.Row+c.Size], pr.VC[from:from+c.Size])
 			}
+		default:
+			decodeEdges(p, blk, pr.Gamma[from:from+blk.edges], res.Gamma, c.Row)
 		}
 	}
 }
 
-// pyramidVC starts res.VC = J v for pyramidDecode and reports whether the
-// copied blocks' rows are left to it: every solve of the pyramid problem
+// decodeEdges sets the impulses of pyramid contact blk of p, whose rows
+// begin at row of g, and of its spin and rolling blocks, from its edges'
+// impulses f (pyramidDecode): f_n = Σ_e f_e, f_k = μ_k (f_{2k} − f_{2k+1}),
+// the sliding and rolling ones rotated onto the contact's (t1, t2). Out of
+// line: the robots' contacts are condim 3, which pyramidDecode unrolls.
+//
+//go:noinline
+func decodeEdges(p *solver.Problem, blk *pyramidBlock, f, g []float64, row int) {
+	gc := g[row : row+3]
+	gc[0], gc[1], gc[2] = 0, 0, 0
+	for _, fe := range f {
+		gc[2] += fe
+	}
+	var fk [5]float64 // MuJoCo's f_1 … f_5
+	for k := range blk.edges / 2 {
+		fk[k] = blk.mu[k] * (f[2*k] - f[2*k+1])
+	}
+	for k := range 2 {
+		gc[0] += fk[k] * blk.rot[k][0]
+		gc[1] += fk[k] * blk.rot[k][1]
+	}
+	if blk.spin >= 0 {
+		g[p.Constraints[blk.spin].Row] = fk[2]
+	}
+	if blk.roll >= 0 {
+		gr := g[p.Constraints[blk.roll].Row:]
+		gr[0], gr[1] = 0, 0
+		for k := range 2 {
+			gr[0] += fk[3+k] * blk.rot[k][0]
+			gr[1] += fk[3+k] * blk.rot[k][1]
+		}
+	}
+}
+
+// pyramidVC starts res.VC = J v for pyramidDecode and reports whether its
+// rows are left to pyramidDecode's loop: every solve of the pyramid problem
 // that did not fail returns VC = J V over its rows (SAP's evaluation, PGS's
 // and noslip's finish), and a copied block's rows and v are p's, so their
-// J v has the same bits as p.MulJ's; the other blocks' (the pyramid
-// contacts' and their spin and rolling blocks') are computed here. After
-// a failed solve, all of J v is.
+// J v has the same bits as p.MulJ's, which the loop copies; the other
+// blocks' (the pyramid contacts' and their spin and rolling blocks') it
+// computes (solver.Problem.MulJBlocks, in the loop over the blocks that
+// decodes their impulses: no loop of its own). After a failed solve, all
+// of J v is computed here.
 func pyramidVC(p *solver.Problem, pw *pyramidWork, res *solver.Result) bool {
 	if pw.res.Stats.Status == solver.Failed || len(pw.res.VC) != pw.p.NR {
 		p.MulJ(res.V, res.VC)
 		return false
 	}
 	clear(res.VC)
-	for i := range pw.blocks {
-		if pw.blocks[i].edges != 0 {
-			p.MulJBlocks(pw.jstart[i], pw.jstart[i+1], res.V, res.VC)
-		}
-	}
 	return true
 }
 
