@@ -242,13 +242,38 @@ func (ac *Actuator) clampControl(u float64) float64 {
 	return max(ac.CtrlMin, min(ac.CtrlMax, u))
 }
 
-// actuator appends the actuator's block. Its common case, an explicit
-// actuator on one joint (MuJoCo's motor), runs in line; a tendon's or
-// transmission's path (actuatorPath) and an implicit actuator's row
-// (implicitRow) are out of line, so that their code does not sit between
-// the common case's blocks (BENCHMARKS.md, the hundred-and-forty-fourth
-// pass).
+// actuator appends the actuator's block. Its common case, a motor on one
+// joint (MuJoCo's motor, f = u), runs in line; every other actuator
+// (actuatorAny) is out of line, so that its code does not sit between the
+// common case's blocks (BENCHMARKS.md, the hundred-and-forty-fourth and
+// two-hundred-and-seventeenth passes).
 func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
+	if ac.Type != Motor || ac.Transmission != nil || len(ac.Tendon) > 0 {
+		a.actuatorAny(c, ac, i, ctl)
+		return
+	}
+	u := ac.clampControl(ctl.U)
+	if c.prm.ActuatorForces { // IsForce
+		if !c.prm.RowsOnly { // its entry alone: no block
+			a.forcedActuator(c, ac, i, ctl, u)
+		}
+		return
+	}
+	e := ac.effort(c.m)
+	a.begin(1)
+	_, vi, ok := a.actDOFs.kept(c.m, i, ac.Body, ac.DOF) // dofAt's, kept across steps
+	if !ok {
+		_, vi = a.actDOFs.find(c.m, i, ac.Body, ac.DOF)
+	}
+	a.addDOF(c, ac.Body, vi, 0, ac.gear())
+	a.explicitEntry(c, i, u, u, e) // a motor's force is its control
+}
+
+// actuatorAny is actuator for any actuator: explicit or implicit, on a
+// joint, a fixed tendon or a transmission.
+//
+//go:noinline
+func (a *Assembler) actuatorAny(c *asmCtx, ac *Actuator, i int, ctl Control) {
 	u := ac.clampControl(ctl.U)
 	explicit := ac.IsExplicit()
 	if c.prm.ActuatorForces && explicit && ac.Transmission == nil { // IsForce
@@ -271,24 +296,30 @@ func (a *Assembler) actuator(c *asmCtx, ac *Actuator, i int, ctl Control) {
 		a.addDOF(c, ac.Body, vi, 0, gear)
 		l0, ld0 = jointLength(gear, c.in.Q0, c.in.V0, qi, vi)
 	}
-	var k int
-	bound, sat := e*dt, false
+	var ent *entry
 	if explicit {
-		f := ac.explicitForce(u, ctl.Act, l0, ld0)
-		bound = math.Inf(1) // saturation is decided on the input
-		fc := max(-e, min(e, f))
-		var row int
-		k, row = a.emit(c, solver.Interval, fc*dt, fc*dt)
-		c.p.R[row] = a.fixedR(c, row) // any R > 0: the impulse does not depend on it
-		sat = math.Abs(f) > e
+		ent = a.explicitEntry(c, i, u, ac.explicitForce(u, ctl.Act, l0, ld0), e)
 	} else {
-		k = a.implicitRow(c, ac, ctl, u, e, l0)
+		k := a.implicitRow(c, ac, ctl, u, e, l0)
+		ent = a.next()
+		ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec = TypeActuator, int32(i), int32(k), e*dt, u, -1
 	}
-	ent := a.next()
-	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec, ent.sat = TypeActuator, int32(i), int32(k), bound, u, -1, sat
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}
+}
+
+// explicitEntry emits the row of explicit actuator i of force f (before
+// its effort bound e) under the control u, the impulse δt·clamp(f, −e, e)
+// as lo = hi, and appends its entry, saturated when |f| > e (saturation is
+// decided on the input: no bound).
+func (a *Assembler) explicitEntry(c *asmCtx, i int, u, f, e float64) *entry {
+	fc := max(-e, min(e, f))
+	k, row := a.emit(c, solver.Interval, fc*c.in.DT, fc*c.in.DT)
+	c.p.R[row] = a.fixedR(c, row) // any R > 0: the impulse does not depend on it
+	ent := a.next()
+	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec, ent.sat = TypeActuator, int32(i), int32(k), math.Inf(1), u, -1, math.Abs(f) > e
+	return ent
 }
 
 // fixedR is the R of an explicit actuator's row (lo = hi), the block just
