@@ -60,14 +60,11 @@ func (sim *Simulator) solveMuJoCoRows() (bool, error) {
 // muJoCoRowPair reports whether a step of a scheme that solves MJCF's
 // soft contacts with MuJoCo's rows (mujocoRowScheme) solves the pair with
 // them (startMuJoCoRows): a pair of MJCF's soft material (mujocoSoft). It
-// keeps the material it combined for softTouching (rememberMaterial),
-// written once into its slot rather than copied through the calls (a
-// material is 30 words: the copies took 11 hot code lines of
-// half_cheetah's step).
+// keeps the material it combined for softTouching (rememberMaterial), by
+// its place in the cache, not copied (a material is 21 words: the copies
+// through the calls took 11 hot code lines of half_cheetah's step).
 func (sim *Simulator) muJoCoRowPair(pr *contact.Pair) bool {
-	pm := sim.rememberMaterial(pr)
-	*pm = *sim.combinedMaterial(pr) // mujocoSoft's, copied once from the cache
-	return pm.soft
+	return sim.rememberMaterial(pr).soft
 }
 
 // mujocoRowScheme reports whether the step's scheme solves MJCF's soft

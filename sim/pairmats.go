@@ -17,35 +17,41 @@ import (
 // assembler takes softTouching's (contact.Assembler.Combined). The same
 // Combine of the same two materials gives the same bits.
 
-// pairMemo is the combined material of one contact pair of the step,
-// with the pair's geometries, which softTouching checks before using it.
+// pairMemo is the combined material of one contact pair of the step, by
+// its index in the cache (pairMatCache.entries: softTouching copies it
+// from there once, where a copy into the memo made two copies of its 168
+// bytes a pair), with the pair's geometries, which softTouching checks
+// before using it. A memo holds no pointer: substeps writes it without a
+// write barrier.
 type pairMemo struct {
 	geomA, geomB int
-	pm           pairMaterial
+	entry        int
 }
 
 // rememberMaterial appends pair pr to the step's materials
 // (sim.ws.mj.staged.known), which substeps fills in the order of the
-// step's pairs and detectContacts empties, and returns the slot of its
-// combined material for the caller to fill.
+// step's pairs and detectContacts empties, with its combined material
+// (combinedMaterial), and returns that material in place.
 func (sim *Simulator) rememberMaterial(pr *contact.Pair) *pairMaterial {
 	st := &sim.ws.mj.staged
+	e := sim.combinedEntry(pr)
 	n := len(st.known)
 	st.known = slices.Grow(st.known, 1)[:n+1]
-	k := &st.known[n]
-	k.geomA, k.geomB = pr.GeomA, pr.GeomB
-	return &k.pm
+	st.known[n] = pairMemo{pr.GeomA, pr.GeomB, e}
+	return &st.matCache.entries[e].pm
 }
 
 // knownMaterial returns the combined material that substeps found for
 // pair pr, the j-th of the step's pairs before softTouching dropped any,
-// in place, or nil when it has none.
+// in place in the cache, or nil when it has none (or the cache has
+// replaced it since: pairMatCache.add).
 func (sim *Simulator) knownMaterial(j int, pr *contact.Pair) *pairMaterial {
-	known := sim.ws.mj.staged.known
+	st := &sim.ws.mj.staged
+	known := st.known
 	if j >= len(known) || known[j].geomA != pr.GeomA || known[j].geomB != pr.GeomB {
 		return nil
 	}
-	return &known[j].pm
+	return &st.matCache.entries[known[j].entry].pm
 }
 
 // combinedMaterials returns, in dst's storage, pointers to the materials
@@ -97,24 +103,34 @@ type pairMatEntry struct {
 // instruction-cache lines of this function (BENCHMARKS.md,
 // two-hundredth pass).
 func (sim *Simulator) combinedMaterial(pr *contact.Pair) *pairMaterial {
+	return &sim.ws.mj.staged.matCache.entries[sim.combinedEntry(pr)].pm
+}
+
+// combinedEntry returns the index of pair pr's combined material in the
+// cache (combinedMaterial), combining it there on a miss.
+func (sim *Simulator) combinedEntry(pr *contact.Pair) int {
 	m, mats := sim.Model, sim.cfg.Materials
 	ia, ib := m.Geometries[pr.GeomA].Material, m.Geometries[pr.GeomB].Material
-	c := &sim.ws.mj.staged.matCache
+	st := &sim.ws.mj.staged
+	c := &st.matCache
 	for i := range c.entries {
 		e := &c.entries[i]
 		if e.ia == ia && e.ib == ib && sameMaterial(&e.a, &mats[ia]) && sameMaterial(&e.b, &mats[ib]) {
-			return &e.pm
+			return i
 		}
 	}
-	return c.add(ia, ib, mats)
+	return c.add(ia, ib, mats, st.known)
 }
 
 // add combines materials ia and ib of mats, keeps the result and returns
-// it in place: combinedMaterial's miss, out of its line (once per pair of
-// materials, or after a change of one).
+// its index: combinedEntry's miss, out of its line (once per pair of
+// materials, or after a change of one). An entry it replaces is no longer
+// the material of the step's pairs known refers to it for: their memos
+// lose it (knownMaterial then finds none, and softTouching combines the
+// pair's material again).
 //
 //go:noinline
-func (c *pairMatCache) add(ia, ib int, mats []contact.Material) *pairMaterial {
+func (c *pairMatCache) add(ia, ib int, mats []contact.Material, known []pairMemo) int {
 	mat := contact.Combine(mats[ia], mats[ib])
 	e := pairMatEntry{ia: ia, ib: ib, a: mats[ia], b: mats[ib], pm: pairMaterial{mat, mat.MuJoCoSoft()}}
 	if c.entries == nil {
@@ -123,12 +139,17 @@ func (c *pairMatCache) add(ia, ib int, mats []contact.Material) *pairMaterial {
 	k := len(c.entries)
 	if k < pairMatCacheSize {
 		c.entries = append(c.entries, e)
-	} else {
-		k = c.next
-		c.entries[k] = e
-		c.next = (c.next + 1) % pairMatCacheSize
+		return k
 	}
-	return &c.entries[k].pm
+	k = c.next
+	c.entries[k] = e
+	c.next = (c.next + 1) % pairMatCacheSize
+	for i := range known {
+		if known[i].entry == k {
+			known[i].geomA = -1 // no pair's geometry
+		}
+	}
+	return k
 }
 
 // sameMaterial reports whether a and b hold the same bytes, which proves

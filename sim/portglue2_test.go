@@ -133,3 +133,48 @@ func TestSameMaterialEveryField(t *testing.T) {
 		t.Fatalf("only %d fields changed", changed)
 	}
 }
+
+// TestKnownMaterialReplaced: a step's pair memo (rememberMaterial) that
+// refers to a cache entry replaced later in the same step gives no
+// material (knownMaterial returns nil, softTouching combines again), and
+// every other memo gives contact.Combine's material of its pair, to the
+// bit: 200 steps of 40 random pairs on 12 geometries with 9 materials,
+// more combinations than the cache keeps.
+func TestKnownMaterialReplaced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(216, 23))
+	const ngeom, nmat = 12, 9
+	m := &multibody.Model{Geometries: make([]multibody.Geometry, ngeom)}
+	mats := make([]contact.Material, nmat)
+	for i := range mats {
+		mats[i] = portglue2Material(rng)
+	}
+	for g := range m.Geometries {
+		m.Geometries[g].Material = rng.IntN(nmat)
+	}
+	sim := &Simulator{Model: m, cfg: Config{Materials: mats}}
+	lost, kept := 0, 0
+	for range 200 {
+		sim.ws.mj.staged.known = sim.ws.mj.staged.known[:0] // detectContacts'
+		pairs := make([]contact.Pair, 40)
+		for j := range pairs {
+			pairs[j] = contact.Pair{GeomA: rng.IntN(ngeom), GeomB: rng.IntN(ngeom)}
+			sim.rememberMaterial(&pairs[j])
+		}
+		for j := range pairs {
+			pr := &pairs[j]
+			got := sim.knownMaterial(j, pr)
+			if got == nil {
+				lost++
+				continue
+			}
+			kept++
+			want := contact.Combine(mats[m.Geometries[pr.GeomA].Material], mats[m.Geometries[pr.GeomB].Material])
+			if !sameMaterial(&got.mat, &want) || got.soft != want.MuJoCoSoft() {
+				t.Fatalf("pair %d, geometries %d, %d: known %+v, Combine gives %+v", j, pr.GeomA, pr.GeomB, got.mat, want)
+			}
+		}
+	}
+	if lost == 0 || kept == 0 {
+		t.Fatalf("%d memos lost to replaced entries, %d kept: want both", lost, kept)
+	}
+}

@@ -44,7 +44,8 @@ type rk4StageWork struct {
 	mats0, mats []pairMaterial
 	comb0, comb []*contact.Material
 	// known is the step's pairs' combined materials as substeps found
-	// them, in the pairs' order (rememberMaterial, pairmats.go), and own
+	// them, by their entries in matCache, in the pairs' order
+	// (rememberMaterial, pairmats.go), and own
 	// the one a pair that substeps did not see last combined
 	// (ownMaterial).
 	known []pairMemo
