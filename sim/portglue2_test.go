@@ -44,15 +44,8 @@ func portglue2Material(rng *rand.Rand) contact.Material {
 func TestCombinedMaterialCache(t *testing.T) {
 	rng := rand.New(rand.NewPCG(49, 23))
 	const ngeom, nmat = 12, 9
-	m := &multibody.Model{Geometries: make([]multibody.Geometry, ngeom)}
-	mats := make([]contact.Material, nmat)
-	for i := range mats {
-		mats[i] = portglue2Material(rng)
-	}
-	for g := range m.Geometries {
-		m.Geometries[g].Material = rng.IntN(nmat)
-	}
-	sim := &Simulator{Model: m, cfg: Config{Materials: mats}}
+	sim, mats := portglue2Sim(rng, ngeom, nmat)
+	m := sim.Model
 	hits := 0
 	for q := range 3000 {
 		if rng.IntN(20) == 0 {
@@ -143,15 +136,8 @@ func TestSameMaterialEveryField(t *testing.T) {
 func TestKnownMaterialReplaced(t *testing.T) {
 	rng := rand.New(rand.NewPCG(216, 23))
 	const ngeom, nmat = 12, 9
-	m := &multibody.Model{Geometries: make([]multibody.Geometry, ngeom)}
-	mats := make([]contact.Material, nmat)
-	for i := range mats {
-		mats[i] = portglue2Material(rng)
-	}
-	for g := range m.Geometries {
-		m.Geometries[g].Material = rng.IntN(nmat)
-	}
-	sim := &Simulator{Model: m, cfg: Config{Materials: mats}}
+	sim, mats := portglue2Sim(rng, ngeom, nmat)
+	m := sim.Model
 	lost, kept := 0, 0
 	for range 200 {
 		sim.ws.mj.staged.known = sim.ws.mj.staged.known[:0] // detectContacts'
@@ -177,4 +163,18 @@ func TestKnownMaterialReplaced(t *testing.T) {
 	if lost == 0 || kept == 0 {
 		t.Fatalf("%d memos lost to replaced entries, %d kept: want both", lost, kept)
 	}
+}
+
+// portglue2Sim returns a simulator over ngeom geometries, each given one of
+// nmat random materials (portglue2Material), and those materials.
+func portglue2Sim(rng *rand.Rand, ngeom, nmat int) (*Simulator, []contact.Material) {
+	m := &multibody.Model{Geometries: make([]multibody.Geometry, ngeom)}
+	mats := make([]contact.Material, nmat)
+	for i := range mats {
+		mats[i] = portglue2Material(rng)
+	}
+	for g := range m.Geometries {
+		m.Geometries[g].Material = rng.IntN(nmat)
+	}
+	return &Simulator{Model: m, cfg: Config{Materials: mats}}, mats
 }
