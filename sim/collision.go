@@ -525,7 +525,7 @@ func (sim *Simulator) cullPairs(c *collider, kin *multibody.Workspace, spec []fl
 		}
 		lp := &c.listed[k]
 		pr := lp.pr
-		if lp.wide && c.moved[lp.o].coarse && sim.boundCull(c, lp, spec) {
+		if lp.wide && c.moved[lp.o].coarse && c.fixedCull(lp, spec, true) { // boundCull
 			c.culled++
 			continue // the bound clears the plane: no exact box, and no retry (met) for it
 		}
@@ -536,7 +536,7 @@ func (sim *Simulator) cullPairs(c *collider, kin *multibody.Workspace, spec []fl
 		if (ma.coarse || mb.coarse) && !sim.exactMeet(c, kin, pr, spec) {
 			continue
 		}
-		if lp.h >= 0 && sim.planeCull(c, lp, spec) {
+		if lp.h >= 0 && (lp.fixed && c.fixedCull(lp, spec, false) || !lp.fixed && sim.planeCull(c, lp, spec)) {
 			c.culled++
 			continue // no point of the other geometry within slack of the plane (as narrowPhase would)
 		}
