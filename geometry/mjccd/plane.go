@@ -19,16 +19,21 @@ func PlaneBox(p, b *Geom, margin float64, out []Contact, corners []int) ([]Conta
 	n := vec{p.Mat[2], p.Mat[5], p.Mat[8]}
 	dif := vec{b.Pos[0] - p.Pos[0], b.Pos[1] - p.Pos[1], b.Pos[2] - p.Pos[2]}
 	d := dot3(&dif, &n)
-	s := &b.Size
+	// mju_rotVecMat(c, v, mat₂) sums m_ra·v_a, and v_a = ±s_a: the products
+	// m_ra·s_a are formed once (pm[1]), with their negations (pm[0]),
+	// which are the products with −s_a to the bit (a product's rounding
+	// does not depend on the sign), and each corner sums its three.
+	var pm [2][9]float64
+	for r := 0; r < 9; r += 3 {
+		for a := range 3 {
+			t := b.Mat[r+a] * b.Size[a]
+			pm[0][r+a], pm[1][r+a] = -t, t
+		}
+	}
 	cnt := 0
 	for i := range 8 {
-		v := vec{-s[0], -s[1], -s[2]}
-		for a := range 3 {
-			if i&(1<<a) != 0 {
-				v[a] = s[a]
-			}
-		}
-		c := rotVecMat(&v, &b.Mat)
+		x, y, z := &pm[i&1], &pm[i>>1&1], &pm[i>>2&1]
+		c := vec{x[0] + y[1] + z[2], x[3] + y[4] + z[5], x[6] + y[7] + z[8]}
 		l := dot3(&n, &c)
 		if d+l > margin || l > 0 {
 			continue
