@@ -72,7 +72,8 @@ func MuJoCoGeom(s *Simulator, i int) (mjccd.Geom, bool) {
 	var out mjccd.Geom
 	kin := multibody.NewWorkspace(s.Model)
 	kin.Update(s.State.Q, s.State.V)
-	ok := mjGeom(g, s.Model.BodyPose(s.State, g.Body).Compose(g.Pose), kin, &out)
+	x := s.Model.BodyPose(s.State, g.Body).Compose(g.Pose)
+	ok := mjGeom(g, &x, kin, &out)
 	return out, ok
 }
 

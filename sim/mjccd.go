@@ -34,7 +34,7 @@ import (
 func (sim *Simulator) mujocoConvex(c *collider, i, j int, slack float64, out []geometry.Contact) ([]geometry.Contact, bool) {
 	ga, gb := &sim.Model.Geometries[i], &sim.Model.Geometries[j]
 	var a, b mjccd.Geom
-	if !mjGeom(ga, c.poses[i], c.kin, &a) || !mjGeom(gb, c.poses[j], c.kin, &b) {
+	if !mjGeom(ga, &c.poses[i], c.kin, &a) || !mjGeom(gb, &c.poses[j], c.kin, &b) {
 		return out, false
 	}
 	flip := a.Type > b.Type
@@ -169,22 +169,18 @@ func mujocoPlaneBox(g1, g2 *mjccd.Geom, flip bool, slack float64, out []geometry
 	return out
 }
 
-// mjGeom sets g to geometry ge at world pose x (on its body, whose pose
+// mjGeom sets g to geometry ge at world pose *x (on its body, whose pose
 // kin holds) as MuJoCo holds it (geom type, size, geom_xpos, geom_xmat,
 // geom_rbound) and reports whether MuJoCo's convex collider can take it.
-func mjGeom(ge *multibody.Geometry, x spatial.Pose, kin *multibody.Workspace, g *mjccd.Geom) bool {
+// Every kind but a mesh ends in one tail, so that a plane and a box (dm
+// stacker's pairs) run the same inlined quaternion-to-matrix code.
+func mjGeom(ge *multibody.Geometry, x *spatial.Pose, kin *multibody.Workspace, g *mjccd.Geom) bool {
 	s := &ge.Shape
 	switch s.Kind {
 	case geometry.HalfSpace: // a plane: mjc_PlaneBox reads its geom_xpos and geom_xmat's normal only
 		g.Type, g.RBound = mjccd.Plane, 0
-		g.Pos = [3]float64(x.P)
-		g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z})
-		return true
 	case geometry.HeightField: // mjc_ConvexHField reads the field's geom_xpos and geom_xmat
 		g.Type, g.Field, g.RBound = mjccd.HField, s.Field.MuJoCo(), 0
-		g.Pos = [3]float64(x.P)
-		g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z})
-		return true
 	case geometry.Sphere:
 		g.Type, g.Size = mjccd.Sphere, [3]float64{s.Radius}
 	case geometry.Capsule:
@@ -206,7 +202,7 @@ func mjGeom(ge *multibody.Geometry, x spatial.Pose, kin *multibody.Workspace, g 
 	default:
 		return false
 	}
-	g.RBound = mjccd.RBound(g)
+	g.RBound = mjccd.RBound(g) // a plane's and a field's 0, as set
 	g.Pos = [3]float64(x.P)
 	g.Mat = mjccd.QuatToMat([4]float64{x.R.W, x.R.X, x.R.Y, x.R.Z}) // as MuJoCo rounds xmat: MPR's points can jump with the last bit of a flat contact's pose
 	return true
