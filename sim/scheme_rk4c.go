@@ -572,14 +572,14 @@ func (sim *Simulator) pairImpedance(i int, mat *contact.Material, phi float64) (
 // B = (1 + μ²)/SlipTime and K = SlipStiffness for a material without it.
 // softRows and pyramidEdges build their rows from them.
 func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) {
-	mu2 := mat.Friction * mat.Friction
-	k, b = mat.SlipStiffness, (1+mu2)/mat.SlipTime
-	if mat.SlipRef != [2]float64{} {
+	if mat.SlipRef != [2]float64{} { // the solref's alone: no division by SlipTime
 		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
+	} else {
+		k, b = mat.SlipStiffness, (1+mat.Friction*mat.Friction)/mat.SlipTime
 	}
 	// min, the builtin: math.Min's results (−0 below +0, NaN kept), in
 	// line, where math.Min called its assembly.
-	d = constraint.Impedance(mat.SlipImp, min(phi, 0))
+	d = constraint.ImpedanceOf(&mat.SlipImp, min(phi, 0))
 	r = max(mjMinVal, (1-d)/d*mat.SlipWeight) // mj_makeImpedance's floor (a pair of weight 0: contact.Material.WeightSet)
 	return d, r, b, k
 }
