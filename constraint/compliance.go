@@ -127,7 +127,7 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 //
 // With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
 func (c *Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
-	return c.softAt(Impedance(c.SolImp, g0), w, g0, jv0, beta, dt)
+	return c.softAt(ImpedanceOf(&c.SolImp, g0), w, g0, jv0, beta, dt)
 }
 
 // softAt is soft with the impedance d given: MuJoCo takes a connect's and

@@ -520,15 +520,15 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		im.phi, im.d, im.r, im.b, im.k = pairs[i].Phi, d, r, b, k
 		im.mat = mat
 		rr, vh, vc := p.R[row:row+3], p.VHat[row:row+3], st.vc[row:row+3] // the three rows' bounds checked once
-		for j := range 2 {
-			rr[j] = (1 + mu2) * r
-			vh[j] = (1 - dt*b) * vc[j]
-		}
-		rr[2] = r
+		// The two tangent rows written out, their factors formed once:
+		// the same products as a loop's, without its counter.
+		rt, damp := (1+mu2)*r, 1-dt*b
+		rr[0], rr[1], rr[2] = rt, rt, r
+		vh[0], vh[1] = damp*vc[0], damp*vc[1]
 		if elliptic && ellipticPair(&mats[i]) {
 			sim.ellipticRows(p, i, mat, r) // MuJoCo's elliptic block (elliptic.go)
 		}
-		vh[2] = (1-dt*b)*vc[2] - dt*k*d*pairs[i].Phi
+		vh[2] = damp*vc[2] - dt*k*d*pairs[i].Phi
 	}
 }
 
