@@ -228,7 +228,10 @@ func (s *Set) ExplicitForcesCoords(m *multibody.Model, q, v []float64, ctl []Con
 				qi, vi = cur.miss(ac.Body, ac.DOF)
 			}
 			gear := ac.gear()
-			l, ld := jointLength(gear, q, v, qi, vi) // in line (a clampedForce call was three instruction-cache lines of the step)
+			var l, ld float64 // a motor's force does not read them (boundedForce)
+			if ac.Type != Motor {
+				l, ld = jointLength(gear, q, v, qi, vi) // in line (a clampedForce call was three instruction-cache lines of the step)
+			}
 			force, sat = ac.boundedForce(m, l, ld, ctl[i])
 			f[vi] += gear * force
 		} else {
