@@ -418,12 +418,16 @@ func (a *Assembler) implicitRow(c *asmCtx, ac *Actuator, ctl Control, u, e, l0 f
 // δt f of its force at (q0, v0) (stateForce, as Set.ExplicitForces) and
 // its Jacobian's terms.
 func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, u float64) {
-	var f float64
-	var sat bool
+	// The entry first, and filled as its numbers come: taken last, its
+	// call had the force, its flag and the first term kept on the stack
+	// across it and read back.
+	ent := a.next()
+	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec = TypeActuator, int32(i), -1, math.Inf(1), u, -1
 	if kept := c.in.Forces; kept != nil {
-		f, sat = kept[i].F, kept[i].Sat // the free motion's (Input.Forces)
+		ent.impulse, ent.sat = kept[i].F*c.in.DT, kept[i].Sat // the free motion's (Input.Forces)
 	} else {
-		f, sat = ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
+		f, sat := ac.stateForce(c.m, c.in.Q0, c.in.V0, ctl)
+		ent.impulse, ent.sat = f*c.in.DT, sat
 	}
 	term := int32(len(a.forced))
 	if len(ac.Tendon) == 0 { // a joint's one term, without terms' closure
@@ -435,9 +439,7 @@ func (a *Assembler) forcedActuator(c *asmCtx, ac *Actuator, i int, ctl Control, 
 	} else {
 		a.forcedTerms(c.m, ac)
 	}
-	ent := a.next()
-	ent.typ, ent.item, ent.block, ent.bound, ent.input, ent.vec = TypeActuator, int32(i), -1, math.Inf(1), u, -1
-	ent.impulse, ent.sat, ent.term, ent.nterm = f*c.in.DT, sat, term, int32(len(a.forced))-term
+	ent.term, ent.nterm = term, int32(len(a.forced))-term
 	if ac.Stateful() {
 		ent.act = ctl.Act
 	}

@@ -72,7 +72,7 @@ func (a *Assembler) ball(c *asmCtx, b *Ball, i int) {
 		// MuJoCo's soft connect: R and the impedance d(‖g‖) are the same
 		// for the three rows (Weight set: isotropic), so the rotated rows
 		// are MuJoCo's world-axis rows' problem in another frame.
-		d := Impedance(cp.SolImp, g.Norm())
+		d := ImpedanceOf(&cp.SolImp, g.Norm())
 		for r := range 3 {
 			c.p.R[row+r], c.p.VHat[row+r] = cp.softAt(d, a.softWeight(c, cp.Weight, r), gr[r], a.rowVelocity(c, r), c.prm.Beta, c.in.DT)
 			if a.null[r] {

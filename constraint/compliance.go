@@ -47,7 +47,11 @@ func (c *Compliance) mujoco() bool { return c.SolRef[0] != 0 }
 // (a = 1/midpointᵖ⁻¹), y = 1 − b (1 − x)ᵖ above (b = 1/(1 − midpoint)ᵖ⁻¹),
 // d = dmin + y (dmax − dmin); the mean of dmin and dmax when they are equal
 // or width is 0.
-func Impedance(imp [5]float64, r float64) float64 {
+func Impedance(imp [5]float64, r float64) float64 { return ImpedanceOf(&imp, r) }
+
+// ImpedanceOf is Impedance reading solimp in place: a step's contacts
+// pass their material's, which the call by value copied twice.
+func ImpedanceOf(imp *[5]float64, r float64) float64 {
 	if imp[0] == imp[1] || imp[2] <= 1e-15 {
 		return 0.5 * (imp[0] + imp[1])
 	}
@@ -59,15 +63,32 @@ func Impedance(imp [5]float64, r float64) float64 {
 		return imp[0]
 	}
 	var y float64
+	// solimp's usual power 2 in line, with the bits of the general
+	// curve's: here 0 < x < 1, so 1 − x ≥ 2⁻⁵³ and pow(x, 2) and
+	// pow(1 − x, 2) are the products for x ≥ 2⁻⁵¹¹, and math.Pow(m, 1)
+	// is m (math.Pow's y = 1 case; its x = 1 case returns 1, m too).
 	switch mid, p := imp[3], imp[4]; {
 	case p == 1:
 		y = x
-	case x <= mid:
-		y = pow(x, p) / math.Pow(mid, p-1)
+	case p == 2 && x <= mid && x >= 0x1p-511:
+		y = x * x / mid
+	case p == 2 && x > mid:
+		y = 1 - (1-x)*(1-x)/(1-mid)
 	default:
-		y = 1 - pow(1-x, p)/math.Pow(1-mid, p-1)
+		y = impedanceCurve(x, mid, p)
 	}
 	return imp[0] + y*(imp[1]-imp[0])
+}
+
+// impedanceCurve is ImpedanceOf's y at x ∈ (0, 1) for any power p:
+// out of its line, which solimp's usual power 2 does not leave.
+//
+//go:noinline
+func impedanceCurve(x, mid, p float64) float64 {
+	if x <= mid {
+		return pow(x, p) / math.Pow(mid, p-1)
+	}
+	return 1 - pow(1-x, p)/math.Pow(1-mid, p-1)
 }
 
 // pow returns math.Pow(x, p), as x·x for solimp's usual power p = 2 when
@@ -106,7 +127,7 @@ func SolRefKB(ref [2]float64, dmax, dt float64) (k, b float64) {
 //
 // With Weight set, R = max(10⁻¹⁵, (1 − d)/d · Weight), MuJoCo's own.
 func (c *Compliance) soft(w, g0, jv0, beta, dt float64) (r, vhat float64) {
-	return c.softAt(Impedance(c.SolImp, g0), w, g0, jv0, beta, dt)
+	return c.softAt(ImpedanceOf(&c.SolImp, g0), w, g0, jv0, beta, dt)
 }
 
 // softAt is soft with the impedance d given: MuJoCo takes a connect's and

@@ -228,7 +228,10 @@ func (s *Set) ExplicitForcesCoords(m *multibody.Model, q, v []float64, ctl []Con
 				qi, vi = cur.miss(ac.Body, ac.DOF)
 			}
 			gear := ac.gear()
-			l, ld := jointLength(gear, q, v, qi, vi) // in line (a clampedForce call was three instruction-cache lines of the step)
+			var l, ld float64 // a motor's force does not read them (boundedForce)
+			if ac.Type != Motor {
+				l, ld = jointLength(gear, q, v, qi, vi) // in line (a clampedForce call was three instruction-cache lines of the step)
+			}
 			force, sat = ac.boundedForce(m, l, ld, ctl[i])
 			f[vi] += gear * force
 		} else {
@@ -300,9 +303,21 @@ func jointLength(gear float64, q, v []float64, qi, vi int) (l, ld float64) {
 // boundedForce is explicitForce at the length l and rate ld with the
 // control clamped to its range, clamped to the effort bound, and whether
 // the bound clamped it.
+//
+// A motor's force is its control (explicitForce's last case), taken here
+// without the call; and with no bound (e = +Inf) the clamp leaves every
+// force as it is (min(+Inf, f) and max(−Inf, f) are f, a zero's sign
+// and an infinity included) and |f| > +Inf is false, so it is skipped:
+// the joint motors of robots mostly have no force range.
 func (ac *Actuator) boundedForce(m *multibody.Model, l, ld float64, ctl Control) (float64, bool) {
-	force := ac.explicitForce(ac.clampControl(ctl.U), ctl.Act, l, ld)
+	force := ac.clampControl(ctl.U)
+	if ac.Type != Motor {
+		force = ac.explicitForce(force, ctl.Act, l, ld)
+	}
 	e := ac.effort(m)
+	if e > math.MaxFloat64 {
+		return force, false
+	}
 	return max(-e, min(e, force)), math.Abs(force) > e
 }
 

@@ -130,7 +130,7 @@ func (a *Assembler) limitRow(c *asmCtx, row int, cp *Compliance, g0, jv0, jvs fl
 		a.setRow(c, row, 0, cp, g0)
 		dc := Compliance{SolRef: DefaultSolRef, SolImp: DefaultSolImp}
 		_, vref := dc.soft(a.weight(c, 0), g0, jv0, c.prm.Beta, c.in.DT)
-		d := Impedance(DefaultSolImp, g0)
+		d := ImpedanceOf(&DefaultSolImp, g0)
 		c.p.VHat[row] = min(c.p.VHat[row], max(c.prm.MaxRecoverySpeed, (1-d)*jvs+d*vref))
 	default:
 		a.setRow(c, row, 0, cp, g0)

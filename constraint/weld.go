@@ -134,7 +134,7 @@ func (a *Assembler) softWeld(c *asmCtx, w *Weld, i int) {
 	vec := a.diagonalize(c)
 	ge := qe.Vec()
 	g := a.rotate(vec, [6]float64{gt[0], gt[1], gt[2], ge[0], ge[1], ge[2]}, 6)
-	d := Impedance(w.Compliance.SolImp, math.Hypot(gt.Norm(), w.TorqueScale*ge.Norm()))
+	d := ImpedanceOf(&w.Compliance.SolImp, math.Hypot(gt.Norm(), w.TorqueScale*ge.Norm()))
 	for r := range 6 {
 		c.p.R[row+r], c.p.VHat[row+r] = w.Compliance.softAt(d, a.softWeight(c, w.Compliance.Weight, r), g[r], a.rowVelocity(c, r), c.prm.Beta, c.in.DT)
 		if a.null[r] {

@@ -92,10 +92,13 @@ func (mem *Memory) Recall(pairs []Pair) {
 	guess := 0 // where pair i's memo is when the pairs come in the memos' order (findFrom)
 	for i := range pairs {
 		pr := &pairs[i]
-		j, ok := mem.findFrom(pairKey(pr), guess)
-		if !ok {
-			fresh(pr)
-			continue
+		k, j := pairKey(pr), guess
+		if !mem.guessed(k, j) { // findFrom, its guess in line
+			var ok bool
+			if j, ok = mem.find(k); !ok {
+				fresh(pr)
+				continue
+			}
 		}
 		guess = j + 1
 		mm := &mem.memos[j]
@@ -156,10 +159,23 @@ func (mem *Memory) find(k memoKey) (int, bool) {
 // answer when its key is k and the memo before it (if any) is below k,
 // which is what find's search would establish, so the answer is find's.
 func (mem *Memory) findFrom(k memoKey, guess int) (int, bool) {
-	if guess < len(mem.memos) && mem.memos[guess].key() == k && (guess == 0 || mem.memos[guess-1].key().less(k)) {
+	if mem.guessed(k, guess) {
 		return guess, true
 	}
 	return mem.find(k)
+}
+
+// guessed reports whether memo guess is the one find would answer for k
+// (findFrom's test): its key is k and the memo before it (if any) is
+// below k, which in the sorted memos is its key not being k. Small
+// enough to be inlined in Recall's loop, which calls find only when it
+// fails.
+func (mem *Memory) guessed(k memoKey, guess int) bool {
+	ms := mem.memos
+	if guess >= len(ms) || ms[guess].key() != k {
+		return false
+	}
+	return guess == 0 || ms[guess-1].key() != k
 }
 
 // sortMemos sorts memos by key, unless their keys already increase

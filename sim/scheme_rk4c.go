@@ -520,15 +520,15 @@ func (sim *Simulator) softRows(p *solver.Problem, pairs []contact.Pair, mats []p
 		im.phi, im.d, im.r, im.b, im.k = pairs[i].Phi, d, r, b, k
 		im.mat = mat
 		rr, vh, vc := p.R[row:row+3], p.VHat[row:row+3], st.vc[row:row+3] // the three rows' bounds checked once
-		for j := range 2 {
-			rr[j] = (1 + mu2) * r
-			vh[j] = (1 - dt*b) * vc[j]
-		}
-		rr[2] = r
+		// The two tangent rows written out, their factors formed once:
+		// the same products as a loop's, without its counter.
+		rt, damp := (1+mu2)*r, 1-dt*b
+		rr[0], rr[1], rr[2] = rt, rt, r
+		vh[0], vh[1] = damp*vc[0], damp*vc[1]
 		if elliptic && ellipticPair(&mats[i]) {
 			sim.ellipticRows(p, i, mat, r) // MuJoCo's elliptic block (elliptic.go)
 		}
-		vh[2] = (1-dt*b)*vc[2] - dt*k*d*pairs[i].Phi
+		vh[2] = damp*vc[2] - dt*k*d*pairs[i].Phi
 	}
 }
 
@@ -572,14 +572,14 @@ func (sim *Simulator) pairImpedance(i int, mat *contact.Material, phi float64) (
 // B = (1 + μ²)/SlipTime and K = SlipStiffness for a material without it.
 // softRows and pyramidEdges build their rows from them.
 func softImpedance(mat *contact.Material, phi, dt float64) (d, r, b, k float64) {
-	mu2 := mat.Friction * mat.Friction
-	k, b = mat.SlipStiffness, (1+mu2)/mat.SlipTime
-	if mat.SlipRef != [2]float64{} {
+	if mat.SlipRef != [2]float64{} { // the solref's alone: no division by SlipTime
 		k, b = constraint.SolRefKB(mat.SlipRef, mat.SlipImp[1], dt)
+	} else {
+		k, b = mat.SlipStiffness, (1+mat.Friction*mat.Friction)/mat.SlipTime
 	}
 	// min, the builtin: math.Min's results (−0 below +0, NaN kept), in
 	// line, where math.Min called its assembly.
-	d = constraint.Impedance(mat.SlipImp, min(phi, 0))
+	d = constraint.ImpedanceOf(&mat.SlipImp, min(phi, 0))
 	r = max(mjMinVal, (1-d)/d*mat.SlipWeight) // mj_makeImpedance's floor (a pair of weight 0: contact.Material.WeightSet)
 	return d, r, b, k
 }
