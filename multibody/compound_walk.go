@@ -128,10 +128,27 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 			s, c := math.Sincos((q[n] - j.Parts[n].Ref) / 2)
 			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
 		}
-		R = R.Mul(r)
+		R = identityMul(r)
 	}
 	xm := &ws.walk.xm // field by field, not through a temporary Pose
 	xm.R, xm.P[0], xm.P[1], xm.P[2] = R, P.x, P.y, P.z
+}
+
+// identityMul returns QuatIdentity().Mul(p): Quat.Mul's sums in its
+// order, with the identity's products made once each: its 1·x are the x
+// themselves (exact) and its 0·x the four products zw..zz (±0, or an
+// entry's NaN), so the bits are the call's for the hinge's (c, s u),
+// whose entries are finite or one NaN (|s|, |c| ≤ 1: no infinity). In
+// line in bareWalk, the planar robots' one caller of Quat.Mul in the step
+// (TestKin5BareWalkMatches, TestKinIdentityMulMatches).
+func identityMul(p spatial.Quat) spatial.Quat {
+	zw, zx, zy, zz := 0*p.W, 0*p.X, 0*p.Y, 0*p.Z
+	return spatial.Quat{
+		W: p.W - ((zx + zy) + zz),
+		X: (p.X + zw) + (zz - zy),
+		Y: (p.Y + zw) + (zx - zz),
+		Z: (p.Z + zw) + (zy - zx),
+	}
 }
 
 // rotsSubspace is compoundSubspaceAt for a joint of leading slides and
