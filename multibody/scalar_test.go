@@ -46,15 +46,16 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 				xp.R = spatial.QuatIdentity()
 			}
 			wp, vp, vel := v(), v(), x()
-			ws.x[p] = xp
-			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
-			var vj []float64
+			ws.x[p], ws.kin[p].w, ws.kin[p].vel = xp, wp, vp    // the parent's, which hinge reads
+			ws.worldInertia(p, &m.Bodies[p].Inertia, &rootPose) // the parent's kept R_WP, which frames may read
+			var vb []float64
 			if r.IntN(8) != 0 {
-				vj = []float64{vel}
+				vb = make([]float64, m.NV)
+				vb[m.Bodies[b].VOff] = vel
 			} else {
 				vel = 0 // at rest
 			}
-			ws.hinge(s.Q, vj, b, &xp, &wp, &vp)
+			ws.hinge(s.Q, vb, b)
 			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
 			var xf, xm, xb spatial.Pose
 			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
@@ -257,15 +258,16 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 				xp.R = spatial.QuatIdentity()
 			}
 			wp, vp, vel := v(), v(), x()
-			ws.x[p] = xp
-			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
-			var vj []float64
+			ws.x[p], ws.kin[p].w, ws.kin[p].vel = xp, wp, vp    // the parent's, which slide reads
+			ws.worldInertia(p, &m.Bodies[p].Inertia, &rootPose) // the parent's kept R_WP, which frames may read
+			var vb []float64
 			if r.IntN(8) != 0 {
-				vj = []float64{vel}
+				vb = make([]float64, m.NV)
+				vb[m.Bodies[b].VOff] = vel
 			} else {
 				vel = 0 // at rest
 			}
-			ws.slide(s.Q, vj, b, &xp, &wp, &vp)
+			ws.slide(s.Q, vb, b)
 			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
 			var xf, xm, xb spatial.Pose
 			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
@@ -499,7 +501,7 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				if v != nil {
 					vj = v[body.VOff:]
 				}
-				got.joint(s.Q, vj, b, &xp, &wp, &vp)
+				got.joint(s.Q, v, b) // got's parent is xp, wp, vp (its own Update)
 				want.jointVec(s.Q, vj, b, xp, wp, vp)
 				n++
 				same := got.x[b] == want.x[b] && bits(got.kin[b].w, want.kin[b].w) && bits(got.kin[b].vel, want.kin[b].vel) &&
