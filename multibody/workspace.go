@@ -188,9 +188,10 @@ func frameCache(m *Model) []jointFrames {
 //
 // Each body's move (moves) reads its parent's pose and velocities
 // (parent) and its own velocities in v, and ends with worldInertia, so
-// that the loop keeps nothing across the call but its own index: the
-// parent's three pointers, the body's velocity slice, the lever and the
-// inertia's call here took about a hundred instructions a body (pass 234).
+// that the loop keeps only its own state (ws, q, v, the index) across the
+// call: the parent's three pointers, the body's velocity slice, the lever
+// and the inertia's call here took about a hundred instructions a body,
+// most of them spills and reloads around the call (pass 234).
 func (ws *Workspace) Update(q, v []float64) {
 	for b, k := range ws.kind {
 		if k != kindFixed { // a fixed body's pose and zero velocities are written at New (constants)
