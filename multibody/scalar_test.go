@@ -136,7 +136,7 @@ func checkMassMatrixVec(t *testing.T, m *Model, ws *Workspace, what string) {
 					ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
 				}
 				if p := m.Bodies[b].Joint.Parent; p >= 0 {
-					ws.combine(p, b)
+					ws.combineVec(p, b)
 				}
 			}
 			for _, b := range tr.Bodies {
@@ -398,40 +398,44 @@ func (ws *Workspace) combineVec(p, b int) {
 	ws.cm[p], ws.cx[p] = mt, x
 }
 
-// TestCombineMatchesMatrixForm: combine, on scalars, gives the bits of its
-// Vec3/Mat3 form (combineVec) for every parent–child pair of random forests
-// of four joint types, with the composite inertias accumulated leaf to root
-// as MassMatrix does.
+// TestCombineMatchesMatrixForm: the composite inertias crbaColumns
+// leaves (its sums, on scalars) have the bits of the Vec3/Mat3 form
+// (combineVec) accumulated leaf to root, for every body of random forests
+// of four joint types (a lone free body's tree, which crbaFreeBody takes,
+// aside).
 func TestCombineMatchesMatrixForm(t *testing.T) {
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
 		m, s := randomForest(rand.New(rand.NewPCG(29, uint64(jt))), jt)
 		got, want := NewWorkspace(m), NewWorkspace(m)
 		got.Update(s.Q, s.V)
 		want.Update(s.Q, s.V)
-		for b := range m.Bodies {
-			for _, ws := range []*Workspace{got, want} {
-				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
-			}
-		}
 		n := 0
-		for b := len(m.Bodies) - 1; b >= 0; b-- {
-			p := m.Bodies[b].Joint.Parent
-			if p < 0 || m.Bodies[b].Tree < 0 {
+		for t0, tr := range m.Trees {
+			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && got.kind[b] == kindFreeRoot {
 				continue
 			}
-			got.combine(p, b)
-			want.combineVec(p, b)
-			n++
-			same := math.Float64bits(got.cm[p]) == math.Float64bits(want.cm[p])
-			for i := range 3 {
-				same = same && math.Float64bits(got.cx[p][i]) == math.Float64bits(want.cx[p][i])
-				for j := range 3 {
-					same = same && math.Float64bits(got.ci[p][i][j]) == math.Float64bits(want.ci[p][i][j])
+			got.MassMatrix(t0, make([]float64, tr.NV*tr.NV))
+			for _, b := range tr.Bodies {
+				want.cm[b], want.cx[b], want.ci[b] = m.Bodies[b].Inertia.Mass, want.x[b].P.Add(want.kin[b].com), want.ic[b]
+			}
+			for i := len(tr.Bodies) - 1; i >= 0; i-- {
+				if b := tr.Bodies[i]; m.Bodies[b].Joint.Parent >= 0 {
+					want.combineVec(m.Bodies[b].Joint.Parent, b)
+					n++
 				}
 			}
-			if !same {
-				t.Fatalf("joint type %v, body %d into %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, b, p,
-					got.cm[p], got.cx[p], got.ci[p], want.cm[p], want.cx[p], want.ci[p])
+			for _, b := range tr.Bodies {
+				same := math.Float64bits(got.cm[b]) == math.Float64bits(want.cm[b])
+				for i := range 3 {
+					same = same && math.Float64bits(got.cx[b][i]) == math.Float64bits(want.cx[b][i])
+					for j := range 3 {
+						same = same && math.Float64bits(got.ci[b][i][j]) == math.Float64bits(want.ci[b][i][j])
+					}
+				}
+				if !same {
+					t.Fatalf("joint type %v, tree %d, body %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, t0, b,
+						got.cm[b], got.cx[b], got.ci[b], want.cm[b], want.cx[b], want.ci[b])
+				}
 			}
 		}
 		if n == 0 {
