@@ -71,29 +71,21 @@ func (e *JointSpringDamper) dof(body *multibody.Body, k int) (damping, stiffness
 	return e.Damping, e.Stiffness, body.QOff + k, e.ref(k)
 }
 
-// Apply adds τ and the diagonal K and D on the joint's block.
+// Apply adds τ and the diagonal K and D on the joint's block. A joint
+// whose velocities are its coordinates' rates, or a free joint (damping
+// alone, stiffness 0), takes the element's own stiffness and damping here,
+// in line (applyCoords until pass 235: a second call and prologue for
+// every hinge of the robots' steps).
 func (e *JointSpringDamper) Apply(c *Context, out *Output) {
 	body := &c.Model.Bodies[e.Body]
 	switch t := body.Joint.Type; {
 	case e.PerDOF && t == multibody.JointCompound:
 		e.applyParts(c, out, body)
+		return
 	case e.PerDOF || t == multibody.JointBall || t == multibody.JointCompound:
 		e.applyDOFs(c, out, body)
-	default:
-		e.applyCoords(c, out, body)
+		return
 	}
-}
-
-// The fast paths below, applyCoords and applyParts, make applyDOFs'
-// operations on the same values (dof's and ballSpring's answers written
-// out; TestJointSpringCoordsMatchDOFs, TestJointSpringPartsMatchDOFs)
-// without its calls per velocity, some 140 instructions a hinge (dm walker
-// has six, dm humanoid 21 on compound joints).
-
-// applyCoords is applyDOFs on a joint whose velocities are its
-// coordinates' rates, or a free joint (damping alone, stiffness 0), with
-// the element's own stiffness and damping.
-func (e *JointSpringDamper) applyCoords(c *Context, out *Output, body *multibody.Body) {
 	d, st := e.Damping, e.Stiffness
 	if body.Joint.Type == multibody.JointFree {
 		st = 0
@@ -111,6 +103,12 @@ func (e *JointSpringDamper) applyCoords(c *Context, out *Output, body *multibody
 		addDiags(out, &c.Model.Trees[body.Tree], body.Tree, body.VOff, n, d, st)
 	}
 }
+
+// The fast paths, Apply's own loop and applyParts, make applyDOFs'
+// operations on the same values (dof's and ballSpring's answers written
+// out; TestJointSpringCoordsMatchDOFs, TestJointSpringPartsMatchDOFs)
+// without its calls per velocity, some 140 instructions a hinge (dm walker
+// has six, dm humanoid 21 on compound joints).
 
 // applyParts is applyDOFs on a compound joint with PerDOF: each revolute
 // or prismatic part's damping, stiffness and rest value read once, a ball
@@ -184,10 +182,10 @@ func addDiag(out *Output, tr *multibody.Tree, t, i int, d, k float64) {
 	}
 }
 
-// addDiags is addDiag for the n velocities from i, for applyCoords once
+// addDiags is addDiag for the n velocities from i, for Apply once
 // its forces are added (F, D and K are distinct arrays: the same sums in
 // each). It is out of line: half_cheetah's step asks for no Jacobians,
-// and in applyCoords' loop the index and checks of D and K sat between
+// and in Apply's loop the index and checks of D and K sat between
 // the force and the next velocity, in the lines its six hinges fetch.
 //
 //go:noinline

@@ -11,7 +11,7 @@ import (
 )
 
 // TestJointSpringCoordsMatchDOFs: on free, revolute, planar, universal and
-// prismatic joints, Apply (applyCoords) gives the bits of the per-velocity
+// prismatic joints, Apply (its own loop) gives the bits of the per-velocity
 // path applyDOFs in F, K
 // and D, accumulated onto non-zero outputs, with and without Jacobians,
 // for stiffnesses and dampings that are positive, zero, negative, −0 and

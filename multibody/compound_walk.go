@@ -128,10 +128,27 @@ func (ws *Workspace) bareWalk(j *Joint, fr *jointFrames, q []float64) {
 			s, c := math.Sincos((q[n] - j.Parts[n].Ref) / 2)
 			r = spatial.Quat{W: c, X: s * a.unit[0], Y: s * a.unit[1], Z: s * a.unit[2]}
 		}
-		R = R.Mul(r)
+		R = identityMul(r)
 	}
 	xm := &ws.walk.xm // field by field, not through a temporary Pose
 	xm.R, xm.P[0], xm.P[1], xm.P[2] = R, P.x, P.y, P.z
+}
+
+// identityMul returns QuatIdentity().Mul(p): Quat.Mul's sums in its
+// order, with the identity's products made once each: its 1·x are the x
+// themselves (exact) and its 0·x the four products zw..zz (±0, or an
+// entry's NaN), so the bits are the call's for the hinge's (c, s u),
+// whose entries are finite or one NaN (|s|, |c| ≤ 1: no infinity). In
+// line in bareWalk, the planar robots' one caller of Quat.Mul in the step
+// (TestKin5BareWalkMatches, TestKinIdentityMulMatches).
+func identityMul(p spatial.Quat) spatial.Quat {
+	zw, zx, zy, zz := 0*p.W, 0*p.X, 0*p.Y, 0*p.Z
+	return spatial.Quat{
+		W: p.W - ((zx + zy) + zz),
+		X: (p.X + zw) + (zz - zy),
+		Y: (p.Y + zw) + (zx - zz),
+		Z: (p.Z + zw) + (zy - zx),
+	}
 }
 
 // rotsSubspace is compoundSubspaceAt for a joint of leading slides and
@@ -287,20 +304,20 @@ func planarKinds(kinds []uint8, fr []jointFrames) {
 // the same bits (a sum from +0, as ω_j and v_j are, is never −0, and
 // +0 + x is x but for x = −0) without the products with the parent's
 // zeros (TestKin7PlanarRootMatchesJoint).
-func (ws *Workspace) planarRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
+func (ws *Workspace) planarRoot(q, v []float64, b int) {
 	xm, xb := &ws.sm, &ws.x[b]
 	ws.frames(q, b, &rootPose, &ws.sf, xm, xb, true) // R_WF: the constant rotF, read at New into the columns
-	pc := ws.fr[b].planar
+	pc, tb := ws.fr[b].planar, ws.top[b]
+	vj := velocities(v, int(tb.voff))
 	if !ws.m.Bodies[b].Joint.planarHolds(vj, &pc.fw, &pc.fl, &ws.walk.xm.P) {
-		ws.joint(q, vj, b, &rootPose, &zeroVec, &zeroVec)
+		ws.joint(q, v, b)
 		return
 	}
-	tb := ws.top[b]
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
 	w0, w1, w2, l0, l1, l2 := ws.jointColumns(&pc.world, int(tb.voff), int(tb.nv), vj, d0, d1, d2)
 	r := &xm.P // r_PM = x_M − (+0), the same bits
 	if !(vec3{r[0] + d0 + w0 + l0, r[1] + d1 + w1 + l1, r[2] + d2 + w2 + l2}).finite() {
-		ws.joint(q, vj, b, &rootPose, &zeroVec, &zeroVec) // a non-finite term: joint's NaNs
+		ws.joint(q, v, b) // a non-finite term: joint's NaNs
 		return
 	}
 	e0, e1, e2 := cross(w0, w1, w2, d0, d1, d2) // ω × d
@@ -311,4 +328,5 @@ func (ws *Workspace) planarRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *s
 	k.kw = spatial.Vec3{}
 	e0, e1, e2 = cross(w0, w1, w2, e0, e1, e2) // ω × (ω × d)
 	k.kl = spatial.Vec3{0 + e0, 0 + e1, 0 + e2}
+	ws.worldInertia(b, &ws.m.Bodies[b].Inertia, &rootPose)
 }

@@ -110,8 +110,41 @@ func (ws *Workspace) crbaColumns(tr *Tree, out []float64) {
 			}
 			row[s] += arm[c] // the joint's DOFArmature, kept (dofArmatures)
 		}
-		if p := int(tb.parent); p >= 0 {
-			ws.combine(p, b)
+		if p := int(tb.parent); p >= 0 && cms[b] != 0 {
+			// Body b's composite inertia added to its parent p's, here
+			// rather than in a call (combine until pass 235: its
+			// prologue, six slice loads and checks, and the reloads of
+			// this loop's values after it). The Vec3/Mat3 form
+			//
+			//	x = cx_b.Scale(m1/mt).Add(cx_p.Scale(m2/mt))
+			//	ci_p = ci_p.Add(ci_b).Add(parallelAxis(m1, cx_b.Sub(x))).Add(parallelAxis(m2, cx_p.Sub(x)))
+			//
+			// on scalars, each entry's products and sums in that order
+			// (the same bits; TestCombineMatchesMatrixForm), the parent's
+			// mass and centre written once made (fewer values live).
+			m1, m2 := cms[b], cms[p]
+			mt := m1 + m2
+			s1, s2 := m1/mt, m2/mt
+			cx := &cxs[p]
+			b0, b1, b2 := cxs[b][0], cxs[b][1], cxs[b][2]
+			p0, p1, p2 := cx[0], cx[1], cx[2]
+			x0, x1, x2 := s1*b0+s2*p0, s1*b1+s2*p1, s1*b2+s2*p2
+			d0, d1, d2 := b0-x0, b1-x1, b2-x2
+			e0, e1, e2 := p0-x0, p1-x1, p2-x2
+			cms[p] = mt
+			cx[0], cx[1], cx[2] = x0, x1, x2
+			sd := m1 * (d0*d0 + d1*d1 + d2*d2)
+			se := m2 * (e0*e0 + e1*e1 + e2*e2)
+			ci, cb := &cis[p], &cis[b]
+			ci[0][0] = ((ci[0][0] + cb[0][0]) + (sd - m1*(d0*d0))) + (se - m2*(e0*e0))
+			ci[0][1] = ((ci[0][1] + cb[0][1]) + (0 - m1*(d0*d1))) + (0 - m2*(e0*e1))
+			ci[0][2] = ((ci[0][2] + cb[0][2]) + (0 - m1*(d0*d2))) + (0 - m2*(e0*e2))
+			ci[1][0] = ((ci[1][0] + cb[1][0]) + (0 - m1*(d1*d0))) + (0 - m2*(e1*e0))
+			ci[1][1] = ((ci[1][1] + cb[1][1]) + (sd - m1*(d1*d1))) + (se - m2*(e1*e1))
+			ci[1][2] = ((ci[1][2] + cb[1][2]) + (0 - m1*(d1*d2))) + (0 - m2*(e1*e2))
+			ci[2][0] = ((ci[2][0] + cb[2][0]) + (0 - m1*(d2*d0))) + (0 - m2*(e2*e0))
+			ci[2][1] = ((ci[2][1] + cb[2][1]) + (0 - m1*(d2*d1))) + (0 - m2*(e2*e1))
+			ci[2][2] = ((ci[2][2] + cb[2][2]) + (sd - m1*(d2*d2))) + (se - m2*(e2*e2))
 		}
 	}
 }
@@ -150,44 +183,6 @@ func (ws *Workspace) crbaFreeBody(b int, out []float64) {
 		}
 		out[c*7] += arm
 	}
-}
-
-// combine adds body b's composite inertia to its parent p's.
-func (ws *Workspace) combine(p, b int) {
-	m1, m2 := ws.cm[b], ws.cm[p]
-	mt := m1 + m2
-	if m1 == 0 {
-		return
-	}
-	// The Vec3/Mat3 form
-	//
-	//	x = cx_b.Scale(m1/mt).Add(cx_p.Scale(m2/mt))
-	//	ci_p = ci_p.Add(ci_b).Add(parallelAxis(m1, cx_b.Sub(x))).Add(parallelAxis(m2, cx_p.Sub(x)))
-	//
-	// on scalars, each entry's products and sums in that order (the same
-	// bits; TestCombineMatchesMatrixForm): Go keeps a Vec3 and a Mat3 (arrays)
-	// in memory, so the chain went through the stack.
-	s1, s2 := m1/mt, m2/mt
-	cx := &ws.cx[p] // written in place once read, so that x and mt leave the registers
-	b0, b1, b2 := ws.cx[b][0], ws.cx[b][1], ws.cx[b][2]
-	p0, p1, p2 := cx[0], cx[1], cx[2]
-	x0, x1, x2 := s1*b0+s2*p0, s1*b1+s2*p1, s1*b2+s2*p2
-	d0, d1, d2 := b0-x0, b1-x1, b2-x2
-	e0, e1, e2 := p0-x0, p1-x1, p2-x2
-	ws.cm[p] = mt
-	cx[0], cx[1], cx[2] = x0, x1, x2
-	sd := m1 * (d0*d0 + d1*d1 + d2*d2)
-	se := m2 * (e0*e0 + e1*e1 + e2*e2)
-	ci, cb := &ws.ci[p], &ws.ci[b]
-	ci[0][0] = ((ci[0][0] + cb[0][0]) + (sd - m1*(d0*d0))) + (se - m2*(e0*e0))
-	ci[0][1] = ((ci[0][1] + cb[0][1]) + (0 - m1*(d0*d1))) + (0 - m2*(e0*e1))
-	ci[0][2] = ((ci[0][2] + cb[0][2]) + (0 - m1*(d0*d2))) + (0 - m2*(e0*e2))
-	ci[1][0] = ((ci[1][0] + cb[1][0]) + (0 - m1*(d1*d0))) + (0 - m2*(e1*e0))
-	ci[1][1] = ((ci[1][1] + cb[1][1]) + (sd - m1*(d1*d1))) + (se - m2*(e1*e1))
-	ci[1][2] = ((ci[1][2] + cb[1][2]) + (0 - m1*(d1*d2))) + (0 - m2*(e1*e2))
-	ci[2][0] = ((ci[2][0] + cb[2][0]) + (0 - m1*(d2*d0))) + (0 - m2*(e2*e0))
-	ci[2][1] = ((ci[2][1] + cb[2][1]) + (0 - m1*(d2*d1))) + (0 - m2*(e2*e1))
-	ci[2][2] = ((ci[2][2] + cb[2][2]) + (sd - m1*(d2*d2))) + (se - m2*(e2*e2))
 }
 
 // rnea runs the recursive Newton–Euler algorithm (Featherstone, RBDA §5.3)

@@ -170,15 +170,19 @@ func (ws *Workspace) motion(j *Joint, fr *jointFrames, q []float64, mo *spatial.
 // the world orientation, com = R c and ic = R I Rᵀ with R = x_b.R.RotMat() (kept in ws.rot), in
 // place: the operations of Quat.RotMat, Mat3.MulVec and rotateInertia in
 // the same order, on scalars, without copying the 72-byte matrices through
-// memory (TestWorldInertiaMatchesVectorForm).
-func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia) {
+// memory (TestWorldInertiaMatchesVectorForm). It also sets the lever
+// x_b − x_P to the parent's origin at xp (x.Sub(y) on scalars, which the
+// dynamics passes read; at a root, y the world's +0, never read): the last
+// step of every move.
+func (ws *Workspace) worldInertia(b int, in *spatial.SpatialInertia, xp *spatial.Pose) {
 	br := &ws.rot[b] // kept for the children's frames
 	br.q = ws.x[b].R
 	R := &br.R
 	br.q.RotMatTo(R)
 	c := &in.Com
 	c0, c1, c2 := mulVec(R, c[0], c[1], c[2])
-	k := &ws.kin[b]
+	k, x, y := &ws.kin[b], &ws.x[b].P, &xp.P
+	k.lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
 	k.com, k.m = spatial.Vec3{c0, c1, c2}, in.Mass
 	if !ws.fr[b].diagInertia {
 		rotateInertia(R, &in.Icom, &ws.ic[b])

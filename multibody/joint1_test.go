@@ -35,15 +35,10 @@ func TestJoint1MatchesJoint(t *testing.T) {
 				if body.Tree < 0 || (body.Joint.Type != JointRevolute && body.Joint.Type != JointPrismatic) {
 					continue
 				}
-				xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
-				if p := body.Joint.Parent; p >= 0 {
-					xp, wp, vp = ws.x[p], ws.kin[p].w, ws.kin[p].vel
+				if p := body.Joint.Parent; p >= 0 { // the parent's pose and velocities, which joint reads
+					gen.x[p], gen.kin[p] = ws.x[p], ws.kin[p]
 				}
-				var vj []float64
-				if v != nil {
-					vj = v[body.VOff:]
-				}
-				gen.joint(states[i].Q, vj, b, &xp, &wp, &vp)
+				gen.joint(states[i].Q, v, b)
 				c := body.VOff
 				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel ||
 					ws.col[c].w != gen.col[c].w || ws.col[c].l != gen.col[c].l || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
@@ -151,7 +146,8 @@ func TestWeldMatchesJoint(t *testing.T) {
 						continue
 					}
 					p := body.Joint.Parent
-					gen.joint(s.Q, nil, b, &ws.x[p], &ws.kin[p].w, &ws.kin[p].vel)
+					gen.x[p], gen.kin[p] = ws.x[p], ws.kin[p] // the parent's pose and velocities, which joint reads
+					gen.joint(s.Q, nil, b)
 					if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 						t.Errorf("root %v body %d (v nil %v): weld x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)",
 							root, b, v == nil, ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)

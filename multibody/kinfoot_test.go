@@ -122,15 +122,10 @@ func TestKinfootSlidesMatchJoint(t *testing.T) {
 		for _, v := range [][]float64{s.V, nil} {
 			ws, gen := NewWorkspace(m), NewWorkspace(m)
 			ws.Update(s.Q, v)
-			xp, wp, vp := spatial.PoseIdentity(), spatial.Vec3{}, spatial.Vec3{}
-			if parent >= 0 {
-				xp, wp, vp = ws.x[parent], ws.kin[parent].w, ws.kin[parent].vel
+			if parent >= 0 { // the parent's pose and velocities, which joint reads
+				gen.x[parent], gen.kin[parent] = ws.x[parent], ws.kin[parent]
 			}
-			var vj []float64
-			if v != nil {
-				vj = v[m.Bodies[b].VOff:]
-			}
-			gen.joint(s.Q, vj, b, &xp, &wp, &vp)
+			gen.joint(s.Q, v, b)
 			if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 				t.Fatalf("trial %d (v nil %v): x %v w %v v %v κ (%v, %v); joint x %v w %v v %v κ (%v, %v)", trial, v == nil,
 					ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)

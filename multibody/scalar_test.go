@@ -46,15 +46,16 @@ func TestRevoluteMatchesVectorForm(t *testing.T) {
 				xp.R = spatial.QuatIdentity()
 			}
 			wp, vp, vel := v(), v(), x()
-			ws.x[p] = xp
-			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
-			var vj []float64
+			ws.x[p], ws.kin[p].w, ws.kin[p].vel = xp, wp, vp    // the parent's, which hinge reads
+			ws.worldInertia(p, &m.Bodies[p].Inertia, &rootPose) // the parent's kept R_WP, which frames may read
+			var vb []float64
 			if r.IntN(8) != 0 {
-				vj = []float64{vel}
+				vb = make([]float64, m.NV)
+				vb[m.Bodies[b].VOff] = vel
 			} else {
 				vel = 0 // at rest
 			}
-			ws.hinge(s.Q, vj, b, &xp, &wp, &vp)
+			ws.hinge(s.Q, vb, b)
 			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
 			var xf, xm, xb spatial.Pose
 			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
@@ -135,7 +136,7 @@ func checkMassMatrixVec(t *testing.T, m *Model, ws *Workspace, what string) {
 					ws.crbaColumnVec(&m.Trees[t0], b, m.Bodies[b].VOff+k, want)
 				}
 				if p := m.Bodies[b].Joint.Parent; p >= 0 {
-					ws.combine(p, b)
+					ws.combineVec(p, b)
 				}
 			}
 			for _, b := range tr.Bodies {
@@ -257,15 +258,16 @@ func TestPrismaticMatchesVectorForm(t *testing.T) {
 				xp.R = spatial.QuatIdentity()
 			}
 			wp, vp, vel := v(), v(), x()
-			ws.x[p] = xp
-			ws.worldInertia(p, &m.Bodies[p].Inertia) // the parent's kept R_WP, which frames may read
-			var vj []float64
+			ws.x[p], ws.kin[p].w, ws.kin[p].vel = xp, wp, vp    // the parent's, which slide reads
+			ws.worldInertia(p, &m.Bodies[p].Inertia, &rootPose) // the parent's kept R_WP, which frames may read
+			var vb []float64
 			if r.IntN(8) != 0 {
-				vj = []float64{vel}
+				vb = make([]float64, m.NV)
+				vb[m.Bodies[b].VOff] = vel
 			} else {
 				vel = 0 // at rest
 			}
-			ws.slide(s.Q, vj, b, &xp, &wp, &vp)
+			ws.slide(s.Q, vb, b)
 			got := [6]spatial.Vec3{ws.col[1].w, ws.col[1].l, ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl}
 			var xf, xm, xb spatial.Pose
 			R := *ws.frames(s.Q, b, &xp, &xf, &xm, &xb, true)
@@ -396,40 +398,44 @@ func (ws *Workspace) combineVec(p, b int) {
 	ws.cm[p], ws.cx[p] = mt, x
 }
 
-// TestCombineMatchesMatrixForm: combine, on scalars, gives the bits of its
-// Vec3/Mat3 form (combineVec) for every parent–child pair of random forests
-// of four joint types, with the composite inertias accumulated leaf to root
-// as MassMatrix does.
+// TestCombineMatchesMatrixForm: the composite inertias crbaColumns
+// leaves (its sums, on scalars) have the bits of the Vec3/Mat3 form
+// (combineVec) accumulated leaf to root, for every body of random forests
+// of four joint types (a lone free body's tree, which crbaFreeBody takes,
+// aside).
 func TestCombineMatchesMatrixForm(t *testing.T) {
 	for _, jt := range []JointType{JointRevolute, JointPrismatic, JointBall, JointFree} {
 		m, s := randomForest(rand.New(rand.NewPCG(29, uint64(jt))), jt)
 		got, want := NewWorkspace(m), NewWorkspace(m)
 		got.Update(s.Q, s.V)
 		want.Update(s.Q, s.V)
-		for b := range m.Bodies {
-			for _, ws := range []*Workspace{got, want} {
-				ws.cm[b], ws.cx[b], ws.ci[b] = m.Bodies[b].Inertia.Mass, ws.x[b].P.Add(ws.kin[b].com), ws.ic[b]
-			}
-		}
 		n := 0
-		for b := len(m.Bodies) - 1; b >= 0; b-- {
-			p := m.Bodies[b].Joint.Parent
-			if p < 0 || m.Bodies[b].Tree < 0 {
+		for t0, tr := range m.Trees {
+			if b := tr.Bodies[0]; len(tr.Bodies) == 1 && got.kind[b] == kindFreeRoot {
 				continue
 			}
-			got.combine(p, b)
-			want.combineVec(p, b)
-			n++
-			same := math.Float64bits(got.cm[p]) == math.Float64bits(want.cm[p])
-			for i := range 3 {
-				same = same && math.Float64bits(got.cx[p][i]) == math.Float64bits(want.cx[p][i])
-				for j := range 3 {
-					same = same && math.Float64bits(got.ci[p][i][j]) == math.Float64bits(want.ci[p][i][j])
+			got.MassMatrix(t0, make([]float64, tr.NV*tr.NV))
+			for _, b := range tr.Bodies {
+				want.cm[b], want.cx[b], want.ci[b] = m.Bodies[b].Inertia.Mass, want.x[b].P.Add(want.kin[b].com), want.ic[b]
+			}
+			for i := len(tr.Bodies) - 1; i >= 0; i-- {
+				if b := tr.Bodies[i]; m.Bodies[b].Joint.Parent >= 0 {
+					want.combineVec(m.Bodies[b].Joint.Parent, b)
+					n++
 				}
 			}
-			if !same {
-				t.Fatalf("joint type %v, body %d into %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, b, p,
-					got.cm[p], got.cx[p], got.ci[p], want.cm[p], want.cx[p], want.ci[p])
+			for _, b := range tr.Bodies {
+				same := math.Float64bits(got.cm[b]) == math.Float64bits(want.cm[b])
+				for i := range 3 {
+					same = same && math.Float64bits(got.cx[b][i]) == math.Float64bits(want.cx[b][i])
+					for j := range 3 {
+						same = same && math.Float64bits(got.ci[b][i][j]) == math.Float64bits(want.ci[b][i][j])
+					}
+				}
+				if !same {
+					t.Fatalf("joint type %v, tree %d, body %d: (%v, %v, %v), matrix form (%v, %v, %v)", jt, t0, b,
+						got.cm[b], got.cx[b], got.ci[b], want.cm[b], want.cx[b], want.ci[b])
+				}
 			}
 		}
 		if n == 0 {
@@ -499,7 +505,7 @@ func TestJointMatchesVectorForm(t *testing.T) {
 				if v != nil {
 					vj = v[body.VOff:]
 				}
-				got.joint(s.Q, vj, b, &xp, &wp, &vp)
+				got.joint(s.Q, v, b) // got's parent is xp, wp, vp (its own Update)
 				want.jointVec(s.Q, vj, b, xp, wp, vp)
 				n++
 				same := got.x[b] == want.x[b] && bits(got.kin[b].w, want.kin[b].w) && bits(got.kin[b].vel, want.kin[b].vel) &&

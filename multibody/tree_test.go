@@ -457,11 +457,8 @@ func TestFreeRootMatchesJoint(t *testing.T) {
 				if body.Tree < 0 || body.Joint.Type != JointFree || body.Joint.Parent >= 0 {
 					continue
 				}
-				var vj []float64
-				if v != nil {
-					vj = v[body.VOff:]
-				}
-				gen.joint(s.Q, vj, b, &rootPose, &zeroVec, &zeroVec)
+				gen.joint(s.Q, v, b) // a root: the world's pose and zeros
+
 				if ws.x[b] != gen.x[b] || ws.kin[b].w != gen.kin[b].w || ws.kin[b].vel != gen.kin[b].vel || ws.kin[b].kw != gen.kin[b].kw || ws.kin[b].kl != gen.kin[b].kl {
 					t.Fatalf("body %d: freeRoot (x %v, ω %v, v %v, κ %v %v) ≠ joint (x %v, ω %v, v %v, κ %v %v)", b,
 						ws.x[b], ws.kin[b].w, ws.kin[b].vel, ws.kin[b].kw, ws.kin[b].kl, gen.x[b], gen.kin[b].w, gen.kin[b].vel, gen.kin[b].kw, gen.kin[b].kl)

@@ -185,32 +185,18 @@ func frameCache(m *Model) []jointFrames {
 // so that the classical accelerations are α_B = α_P + Σ W_k a_k + κ_α and
 // a_B = a_P + α_P × (x_B − x_P) + Σ L_k a_k + κ_a (Featherstone, RBDA §3.5,
 // written for classical accelerations).
+//
+// Each body's move (moves) reads its parent's pose and velocities
+// (parent) and its own velocities in v, and ends with worldInertia, so
+// that the loop keeps only its own state (ws, q, v, the index) across the
+// call: the parent's three pointers, the body's velocity slice, the lever
+// and the inertia's call here took about a hundred instructions a body,
+// most of them spills and reloads around the call (pass 234).
 func (ws *Workspace) Update(q, v []float64) {
-	// The per-body slices in locals of the bodies' length: one check of b
-	// or p covers them all, without reloading the workspace's fields.
-	bodies := ws.m.Bodies
-	kinds, top := ws.kind[:len(bodies)], ws.top[:len(bodies)]
-	xs, kin := ws.x[:len(bodies)], ws.kin[:len(bodies)]
-	for b, k := range kinds {
-		if k == kindFixed { // its pose and zero velocities written at New (constants)
-			continue
+	for b, k := range ws.kind {
+		if k != kindFixed { // a fixed body's pose and zero velocities are written at New (constants)
+			moves[k](ws, q, v, b) // one call site, not one per kind
 		}
-		tb := &top[b]
-		xp, wp, vp := &rootPose, &zeroVec, &zeroVec
-		if p := tb.parent; p >= 0 {
-			xp, wp, vp = &xs[p], &kin[p].w, &kin[p].vel
-		}
-		var vj []float64
-		if v != nil {
-			vj = v[tb.voff:]
-		}
-		moves[k](ws, q, vj, b, xp, wp, vp) // one call site, not one per kind
-		// x.Sub(y) on scalars: the subtraction the dynamics passes made,
-		// once; at a root (y the world's +0) it is made without a branch
-		// and never read.
-		x, y := &xs[b].P, &xp.P
-		kin[b].lev = spatial.Vec3{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
-		ws.worldInertia(b, &bodies[b].Inertia)
 	}
 	if ws.keepV { // else KineticEnergy does not read v: no pointer store (write barrier)
 		ws.v = v
@@ -235,15 +221,34 @@ const (
 )
 
 // moves holds the function Update calls for each kind of body but
-// kindFixed, with the parent's pose xp and velocity (wp, vp) and the
-// body's velocities vj (nil: at rest).
-var moves = [...]func(ws *Workspace, q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3){
+// kindFixed, with the coordinates q and the velocities v (nil: at rest)
+// of the whole model.
+var moves = [...]func(ws *Workspace, q, v []float64, b int){
 	kindJoint:    (*Workspace).joint,
 	kindFreeRoot: (*Workspace).freeRoot,
 	kindHinge:    (*Workspace).hinge,
 	kindSlides:   (*Workspace).slide,
 	kindWeld:     (*Workspace).weld,
 	kindPlanar:   (*Workspace).planarRoot,
+}
+
+// parent returns body b's parent's world pose xp and velocities (wp, vp):
+// the world's identity and zeros (never written) at a root.
+func (ws *Workspace) parent(b int) (xp *spatial.Pose, wp, vp *spatial.Vec3) {
+	if p := ws.top[b].parent; p >= 0 {
+		k := &ws.kin[p]
+		return &ws.x[p], &k.w, &k.vel
+	}
+	return &rootPose, &zeroVec, &zeroVec
+}
+
+// velocities returns v from the body's first velocity voff on (nil at
+// rest).
+func velocities(v []float64, voff int) []float64 {
+	if v == nil {
+		return nil
+	}
+	return v[voff:]
 }
 
 // bodyKinds returns the way Update moves each body of m.
@@ -271,8 +276,10 @@ func bodyKinds(m *Model) []uint8 {
 // parent's pose xp and velocity (wp, vp). On the planar robots' root
 // (fr.planar) the columns in the world orientation are constants, read
 // instead of made when planarSubspace's sums are its +0 (planarHolds).
-func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) joint(q, v []float64, b int) {
+	xp, wp, vp := ws.parent(b)
 	body := &ws.m.Bodies[b]
+	vj := velocities(v, body.VOff)
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	var cols *jointCols
@@ -313,6 +320,7 @@ func (ws *Workspace) joint(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		(((a1 + s1) + 2*t1) + c1) + e1,
 		(((a2 + s2) + 2*t2) + c2) + e2,
 	}
+	ws.worldInertia(b, &body.Inertia, xp)
 }
 
 // jointColumns writes the n subspace columns S_k = (W_k, M_k + W_k × d)
@@ -403,13 +411,14 @@ func (ws *Workspace) worldColumns(q, vj []float64, b int, R *spatial.Mat3) *join
 // The terms are made here, not in a call of their own (revolute until
 // the 198th pass), whose twelve arguments were moved into place and
 // whose prologue ran on every hinge.
-func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) hinge(q, v []float64, b int) {
+	xp, wp, vp := ws.parent(b)
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	body := &ws.m.Bodies[b]
 	vel := 0.0
-	if vj != nil {
-		vel = vj[0]
+	if v != nil {
+		vel = v[body.VOff]
 	}
 	x, m, p := &xb.P, &xm.P, &xp.P
 	d0, d1, d2 := x[0]-m[0], x[1]-m[1], x[2]-m[2]
@@ -438,6 +447,7 @@ func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	a0, a1, a2 = cross(wp[0], wp[1], wp[2], a0, a1, a2)    // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(k.w[0], k.w[1], k.w[2], e0, e1, e2) // ω × (ω × d)
 	k.kl = spatial.Vec3{(a0 + c0) + e0, (a1 + c1) + e1, (a2 + c2) + e2}
+	ws.worldInertia(b, &body.Inertia, xp)
 }
 
 // slide is joint for a prismatic joint or a compound joint of slides
@@ -458,7 +468,8 @@ func (ws *Workspace) hinge(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 // are made here, not in a call of their own (prismatic until the 198th
 // pass), and d and r_PM after the columns, whose stores do not touch the
 // poses they are read from.
-func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) slide(q, v []float64, b int) {
+	xp, wp, vp := ws.parent(b)
 	xm, xb := &ws.sm, &ws.x[b]
 	R := ws.frames(q, b, xp, &ws.sf, xm, xb, true)
 	ws.kin[b].w = *wp
@@ -470,8 +481,8 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 		a := &axes[k]
 		L0, L1, L2 := mulVec(R, a[0], a[1], a[2])
 		vel := 0.0
-		if vj != nil {
-			vel = vj[k]
+		if v != nil {
+			vel = v[i+k]
 		}
 		j0, j1, j2 = j0+vel*L0, j1+vel*L1, j2+vel*L2
 		c := &ws.col[i+k] // stored in place, not through a Vec3 on the stack
@@ -487,6 +498,7 @@ func (ws *Workspace) slide(q, vj []float64, b int, xp *spatial.Pose, wp, vp *spa
 	c0, c1, c2 := cross(p0, p1, p2, j0, j1, j2)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
 	ws.kin[b].kl = spatial.Vec3{(a0 + 2*c0) + e0, (a1 + 2*c1) + e1, (a2 + 2*c2) + e2}
+	ws.worldInertia(b, &ws.m.Bodies[b].Inertia, xp)
 }
 
 // slideAxes returns body b's columns l_k in F for prismatic: a prismatic
@@ -509,7 +521,8 @@ func (ws *Workspace) slideAxes(b, nv int) []spatial.Vec3 {
 // subspace (ω_j, v_j, R sw, R sl and the products with them) are exact
 // zeros, so for finite inputs weld gives joint's bits up to the sign of a
 // zero without R_WF or the subspace (TestWeldMatchesJoint).
-func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spatial.Vec3) {
+func (ws *Workspace) weld(q, _ []float64, b int) {
+	xp, wp, vp := ws.parent(b)
 	xm, xb := &ws.sm, &ws.x[b]
 	ws.frames(q, b, xp, &ws.sf, xm, xb, false) // no R_WF (the subspace is empty)
 	d0, d1, d2 := xb.P[0]-xm.P[0], xb.P[1]-xm.P[1], xb.P[2]-xm.P[2]
@@ -525,6 +538,7 @@ func (ws *Workspace) weld(q, _ []float64, b int, xp *spatial.Pose, wp, vp *spati
 	a0, a1, a2 = cross(p0, p1, p2, a0, a1, a2) // ω_P × (ω_P × r_PM)
 	e0, e1, e2 = cross(p0, p1, p2, e0, e1, e2) // ω_P × (ω_P × d)
 	k.kl = spatial.Vec3{a0 + e0, a1 + e1, a2 + e2}
+	ws.worldInertia(b, &ws.m.Bodies[b].Inertia, xp)
 }
 
 // freeCols is a free joint's motion subspace columns in the world,
@@ -544,19 +558,21 @@ var freeCols = [6]motionCol{
 // constants.
 // The pose and velocities are stored field by field in place (freePose's
 // value and the zeroed Vec3s went through the stack).
-func (ws *Workspace) freeRoot(q, vj []float64, b int, _ *spatial.Pose, _, _ *spatial.Vec3) {
-	p := (*[7]float64)(q[ws.m.Bodies[b].QOff:])
+func (ws *Workspace) freeRoot(q, v []float64, b int) {
+	body := &ws.m.Bodies[b]
+	p := (*[7]float64)(q[body.QOff:])
 	r := jointQuat(p[:4])
 	x, k := &ws.x[b], &ws.kin[b]
 	x.R = r
 	x.P = spatial.Vec3{p[4], p[5], p[6]}
-	if vj == nil {
+	if v == nil {
 		k.w, k.vel = spatial.Vec3{}, spatial.Vec3{}
-		return
+	} else {
+		u := (*[6]float64)(v[body.VOff:])
+		k.w = spatial.Vec3{u[0], u[1], u[2]}
+		k.vel = spatial.Vec3{u[3], u[4], u[5]}
 	}
-	u := (*[6]float64)(vj)
-	k.w = spatial.Vec3{u[0], u[1], u[2]}
-	k.vel = spatial.Vec3{u[3], u[4], u[5]}
+	ws.worldInertia(b, &body.Inertia, &rootPose)
 }
 
 // constants writes what Update would write the same at every call: a
