@@ -226,42 +226,58 @@ func (nw *newtonWork) mulJRows(x, out []float64) {
 // non-zeros over its pattern (rowPattern), a dense row over all of it (its
 // zeros add ±0 to sums that are never −0). Two dense rows that follow each
 // other among the rows with f_k ≠ 0 go through out together (addScl2):
-// each entry gets the same two terms in the same order.
+// each entry gets the same two terms in the same order. J and the
+// pattern's slices are read once, a row's non-zero count from the
+// pattern's offsets (a dense row never slices its non-zeros), and a held
+// row is kept by its index: fewer values live across the loop.
 func (nw *newtonWork) mulJT(f, out []float64) {
-	nv := nw.nv
+	nv, n := nw.nv, nw.n
 	out = out[:nv]
 	clear(out)
 	if nw.sp.on {
 		nw.mulJTSparse(f, out)
 		return
 	}
-	var held []float64 // a dense row waiting for a second one
+	j, nz, f, off := nw.j, nw.jnz.nz, f[:n], nw.jnz.off[:n+1]
+	held := -1 // a dense row waiting for a second one
 	var hf float64
-	for k, fk := range f[:nw.n] {
+	next := off[0]
+	for k, hi := range off[1:] { // row k's non-zeros: nz[lo:hi]
+		fk, lo := f[k], next
+		next = hi
 		if fk == 0 {
 			continue
 		}
-		row, idx := nw.j[k*nv:(k+1)*nv], nw.rowNZ(k)
-		if 2*len(idx) >= nv {
-			if held == nil {
-				held, hf = row, fk
+		if 2*(hi-lo) >= nv {
+			if held < 0 {
+				held, hf = k, fk
 				continue
 			}
-			addScl2(out, held, row, hf, fk)
-			held = nil
+			addScl2(out, j[held*nv:], j[k*nv:], hf, fk)
+			held = -1
 			continue
 		}
-		if held != nil {
-			addScl(out, held, hf)
-			held = nil
+		if held >= 0 {
+			nw.addRow(out, held, hf)
+			held = -1
 		}
-		for _, i := range idx {
+		row := j[k*nv:]
+		for _, i := range nz[lo:hi] {
 			out[i] += row[i] * fk
 		}
 	}
-	if held != nil {
-		addScl(out, held, hf)
+	if held >= 0 {
+		nw.addRow(out, held, hf)
 	}
+}
+
+// addRow adds J's dense row k times f to out (mulJT's held row with no
+// second one to pair with). Out of line: the robots' pyramid edges come
+// in pairs, and its loop lay between mulJT's hot blocks.
+//
+//go:noinline
+func (nw *newtonWork) addRow(out []float64, k int, f float64) {
+	addScl(out, nw.j[k*nw.nv:], f)
 }
 
 // addScl adds a·s to out (len(a) ≥ len(out)).
