@@ -525,16 +525,33 @@ func cholBack(mat, res []float64, n, top int) {
 	}
 }
 
-// cholForward sets res = L⁻¹ vec as mju_cholSolve's first loop.
+// cholForward sets res = L⁻¹ vec as mju_cholSolve's first loop: res_i =
+// (vec_i − mju_dot(L_i, res, i)) / L_ii. The dot is dotMJ's loop in line
+// (four partial sums over blocks of four, (s0 + s2) + (s1 + s3), then the
+// tail in order: the same bits), so that the row loop makes no call and
+// keeps its values in registers. Row 0's dot is of nothing, +0, and
+// x − (+0) is x to the bit (−0 included), which MuJoCo's skipped dot
+// leaves.
 func cholForward(mat, vec, res []float64, n int) {
 	mat, res = mat[:n*n], res[:n]
 	copy(res, vec[:n])
 	for i := range n {
-		r := res[i]
-		if i > 0 {
-			r -= dot4(mat[i*n:i*n+i], res[:i])
+		row := mat[i*n : i*n+i : i*n+i]
+		x := res[:len(row)]
+		var s0, s1, s2, s3 float64
+		t := 0
+		for ; t <= len(row)-4; t += 4 { // dotMJ's loop: no bounds check
+			a := (*[4]float64)(row[t:])
+			s0 += a[0] * x[t]
+			s1 += a[1] * x[t+1]
+			s2 += a[2] * x[t+2]
+			s3 += a[3] * x[t+3]
 		}
-		res[i] = r / mat[i*(n+1)]
+		dt := (s0 + s2) + (s1 + s3)
+		for ; t < len(row); t++ {
+			dt += row[t] * x[t]
+		}
+		res[i] = (res[i] - dt) / mat[i*(n+1)]
 	}
 }
 
