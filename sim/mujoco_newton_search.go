@@ -193,34 +193,54 @@ func (nw *newtonWork) solveGrad() {
 // hessianDirect is HessianDirect (dense): H = Jᵀ diag(D_quadratic) J + M
 // (mju_sqrMatTD, then mj_addM), factored by mju_cholFactor, and Hcone
 // with the cones' blocks when a contact is in the cone state
-// (hessianCone).
+// (hessianCone). M of one clique (every model below mclMinNV velocities)
+// takes the whole lower triangle with no bound on its rows' first
+// non-zeros (firstCols' nil, without its call); several cliques take
+// hessianCliques.
 func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	if nw.sp.on {
 		nw.hessianDirectSparse(w)
 		return
 	}
 	nv := nw.nv
-	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
+	h := nw.h[:nv*nv]
 	clear(h)
-	first := nw.firstCols()
-	nw.hfirst = first
-	nw.sqrRows(h)
-	// + M on the lower triangle, the only one the factor, its solves and
-	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
-	// symmetric copy of it is not needed for the same bits. M's entries off
-	// its cliques' blocks are +0 (mulM), which leave H's sums as they
-	// are (never −0: they start at +0), so only the blocks are added.
-	if len(nw.mcl) <= 1 {
-		addLower(h, m, nv, 0, nv)
+	if len(nw.mcl) > 1 {
+		nw.hessianCliques(h)
 	} else {
-		for _, cl := range nw.mcl {
-			addLower(h, m, nv, cl[0], cl[1])
+		if nw.hfirst != nil {
+			nw.hfirst = nil
 		}
+		nw.sqrRows(h)
+		// + M on the lower triangle, the only one the factor, its solves and
+		// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
+		// symmetric copy of it is not needed for the same bits.
+		addLower(h, nw.m[:nv*nv], nv, 0, nv)
+		cholFactorFrom(h, nv, mjMinVal, nil)
 	}
-	cholFactorFrom(h, nv, mjMinVal, first)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
 	}
+}
+
+// hessianCliques is hessianDirect's H = Jᵀ diag(D_quadratic) J + M and its
+// factor for M of several cliques (h cleared): M's entries off its
+// cliques' blocks are +0 (mulM), which leave H's sums as they are (never
+// −0: they start at +0), so only the blocks are added, and the factor
+// starts each row at its bound (firstCols). Out of line: below mclMinNV
+// velocities M is one clique.
+//
+//go:noinline
+func (nw *newtonWork) hessianCliques(h []float64) {
+	nv := nw.nv
+	m := nw.m[:nv*nv]
+	first := nw.firstCols()
+	nw.hfirst = first
+	nw.sqrRows(h)
+	for _, cl := range nw.mcl {
+		addLower(h, m, nv, cl[0], cl[1])
+	}
+	cholFactorFrom(h, nv, mjMinVal, first)
 }
 
 // sqrRows adds Jᵀ diag(D_quadratic) J to h's lower triangle as
