@@ -880,7 +880,7 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 // rowsUpdate is constraintUpdate without qfrc_constraint, at J qacc −
 // aref = jaref: the rows' states, forces and cost. A limit's or pyramid
 // edge's force is 0 when satisfied, else −D jar, set in the one loop that
-// sets its state (the other classes set −D jar first in rareUpdate).
+// sets its state (the other classes' in rareUpdate).
 func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 	s, n := 0.0, nw.n
 	jaref, d, force, state, class := jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
@@ -903,20 +903,21 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 
 // rareUpdate is rowsUpdate's row k of a class other than a limit's or a
 // pyramid edge's (an equality, friction loss, or the first row of elliptic
-// cone c): it sets the force of its rows to −D jar, then adds the row's
-// cost to s, sets its state and force, and returns s with the last row it
-// handled and the next cone. Out of line: the robots' rows are limits and
+// cone c): it adds the row's cost to s, sets its state and force (−D jar
+// but where friction loss is linear; an elliptic cone's by coneUpdate),
+// and returns s with the last row it handled and the next cone. Out of line: the robots' rows are limits and
 // pyramid edges, and these cases sat between rowsUpdate's hot blocks.
 //
 //go:noinline
 func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c int) (float64, int, int) {
 	jar, dk := jaref[k], nw.d[k]
-	nw.force[k] = -dk * jar
 	switch w.class[k] {
 	case pgsEquality:
+		nw.force[k] = -dk * jar
 		s += 0.5 * dk * jar * jar
 		nw.state[k] = nwQuadratic
 	case pgsFriction:
+		nw.force[k] = -dk * jar
 		fl, r := w.floss[k], nw.r[k]
 		switch {
 		case jar <= -r*fl:
@@ -931,9 +932,6 @@ func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c in
 		}
 	default: // pgsCone
 		cb := &w.cones[c]
-		for j := k + 1; j < k+cb.dim; j++ {
-			nw.force[j] = -nw.d[j] * jaref[j]
-		}
 		s = nw.coneUpdate(c, cb, s, jaref)
 		k += cb.dim - 1
 		c++
