@@ -878,13 +878,12 @@ func (nw *newtonWork) constraintUpdate(w *pgsWork) float64 {
 }
 
 // rowsUpdate is constraintUpdate without qfrc_constraint, at J qacc −
-// aref = jaref: the rows' states, forces and cost.
+// aref = jaref: the rows' states, forces and cost. A limit's or pyramid
+// edge's force is 0 when satisfied, else −D jar, set in the one loop that
+// sets its state (the other classes' in rareUpdate).
 func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 	s, n := 0.0, nw.n
 	jaref, d, force, state, class := jaref[:n], nw.d[:n], nw.force[:n], nw.state[:n], w.class[:n]
-	for k, jar := range jaref {
-		force[k] = -d[k] * jar
-	}
 	for k, c := 0, 0; k < n; k++ {
 		if cls := class[k]; cls < pgsLimit || cls == pgsCone {
 			s, k, c = nw.rareUpdate(w, jaref, s, k, c)
@@ -894,6 +893,7 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 		if jar >= 0 {
 			force[k], state[k] = 0, nwSatisfied
 		} else {
+			force[k] = -dk * jar
 			s += 0.5 * dk * jar * jar
 			state[k] = nwQuadratic
 		}
@@ -902,20 +902,22 @@ func (nw *newtonWork) rowsUpdate(w *pgsWork, jaref []float64) float64 {
 }
 
 // rareUpdate is rowsUpdate's row k of a class other than a limit's or a
-// pyramid edge's (an equality, friction loss, or the first row of
-// elliptic cone c): it adds the row's cost to s, sets its state and
-// force, and returns s with the last row it handled and the next cone.
-// Out of line: the robots' rows are limits and pyramid edges, and these
-// cases sat between rowsUpdate's hot blocks.
+// pyramid edge's (an equality, friction loss, or the first row of elliptic
+// cone c): it adds the row's cost to s, sets its state and force (−D jar
+// but where friction loss is linear; an elliptic cone's by coneUpdate),
+// and returns s with the last row it handled and the next cone. Out of line: the robots' rows are limits and
+// pyramid edges, and these cases sat between rowsUpdate's hot blocks.
 //
 //go:noinline
 func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c int) (float64, int, int) {
 	jar, dk := jaref[k], nw.d[k]
 	switch w.class[k] {
 	case pgsEquality:
+		nw.force[k] = -dk * jar
 		s += 0.5 * dk * jar * jar
 		nw.state[k] = nwQuadratic
 	case pgsFriction:
+		nw.force[k] = -dk * jar
 		fl, r := w.floss[k], nw.r[k]
 		switch {
 		case jar <= -r*fl:
@@ -929,8 +931,9 @@ func (nw *newtonWork) rareUpdate(w *pgsWork, jaref []float64, s float64, k, c in
 			nw.state[k] = nwQuadratic
 		}
 	default: // pgsCone
-		s = nw.coneUpdate(c, &w.cones[c], s, jaref)
-		k += w.cones[c].dim - 1
+		cb := &w.cones[c]
+		s = nw.coneUpdate(c, cb, s, jaref)
+		k += cb.dim - 1
 		c++
 	}
 	return s, k, c

@@ -28,12 +28,15 @@ const nwCone int8 = nwLinearPos + 1
 
 // coneUpdate is mj_constraintUpdate for elliptic contact c (block cb) at
 // J qacc − aref = jaref (rowsUpdate's): it sets its rows' states and
-// forces (nw.force holds −D jar on entry), its middle zone's Hessian block
-// in nw.coneH, and returns the cost s with its own added (in MuJoCo's
-// order).
+// forces (−D jar, then the top or middle zone's), its middle zone's
+// Hessian block in nw.coneH, and returns the cost s with its own added
+// (in MuJoCo's order).
 func (nw *newtonWork) coneUpdate(c int, cb *pgsConeBlock, s float64, jaref []float64) float64 {
 	k0, dim, mu := cb.k0, cb.dim, nw.coneMu[c]
 	jar, force, state := jaref[k0:k0+dim], nw.force[k0:k0+dim], nw.state[k0:k0+dim]
+	for j, d := range nw.d[k0 : k0+dim] {
+		force[j] = -d * jar[j]
+	}
 	var u [6]float64
 	u[0] = jar[0] * mu
 	for j := 1; j < dim; j++ {

@@ -193,34 +193,54 @@ func (nw *newtonWork) solveGrad() {
 // hessianDirect is HessianDirect (dense): H = Jᵀ diag(D_quadratic) J + M
 // (mju_sqrMatTD, then mj_addM), factored by mju_cholFactor, and Hcone
 // with the cones' blocks when a contact is in the cone state
-// (hessianCone).
+// (hessianCone). M of one clique (every model below mclMinNV velocities)
+// takes the whole lower triangle with no bound on its rows' first
+// non-zeros (firstCols' nil, without its call); several cliques take
+// hessianCliques.
 func (nw *newtonWork) hessianDirect(w *pgsWork) {
 	if nw.sp.on {
 		nw.hessianDirectSparse(w)
 		return
 	}
 	nv := nw.nv
-	h, m := nw.h[:nv*nv], nw.m[:nv*nv]
+	h := nw.h[:nv*nv]
 	clear(h)
-	first := nw.firstCols()
-	nw.hfirst = first
-	nw.sqrRows(h)
-	// + M on the lower triangle, the only one the factor, its solves and
-	// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
-	// symmetric copy of it is not needed for the same bits. M's entries off
-	// its cliques' blocks are +0 (mulM), which leave H's sums as they
-	// are (never −0: they start at +0), so only the blocks are added.
-	if len(nw.mcl) <= 1 {
-		addLower(h, m, nv, 0, nv)
+	if len(nw.mcl) > 1 {
+		nw.hessianCliques(h)
 	} else {
-		for _, cl := range nw.mcl {
-			addLower(h, m, nv, cl[0], cl[1])
+		if nw.hfirst != nil {
+			nw.hfirst = nil
 		}
+		nw.sqrRows(h)
+		// + M on the lower triangle, the only one the factor, its solves and
+		// updates read (mju_cholFactor, mju_cholSolve, mju_cholUpdate): MuJoCo's
+		// symmetric copy of it is not needed for the same bits.
+		addLower(h, nw.m[:nv*nv], nv, 0, nv)
+		cholFactorFrom(h, nv, mjMinVal, nil)
 	}
-	cholFactorFrom(h, nv, mjMinVal, first)
 	if nw.ncone > 0 {
 		nw.hessianCone(w)
 	}
+}
+
+// hessianCliques is hessianDirect's H = Jᵀ diag(D_quadratic) J + M and its
+// factor for M of several cliques (h cleared): M's entries off its
+// cliques' blocks are +0 (mulM), which leave H's sums as they are (never
+// −0: they start at +0), so only the blocks are added, and the factor
+// starts each row at its bound (firstCols). Out of line: below mclMinNV
+// velocities M is one clique.
+//
+//go:noinline
+func (nw *newtonWork) hessianCliques(h []float64) {
+	nv := nw.nv
+	m := nw.m[:nv*nv]
+	first := nw.firstCols()
+	nw.hfirst = first
+	nw.sqrRows(h)
+	for _, cl := range nw.mcl {
+		addLower(h, m, nv, cl[0], cl[1])
+	}
+	cholFactorFrom(h, nv, mjMinVal, first)
 }
 
 // sqrRows adds Jᵀ diag(D_quadratic) J to h's lower triangle as
@@ -525,16 +545,33 @@ func cholBack(mat, res []float64, n, top int) {
 	}
 }
 
-// cholForward sets res = L⁻¹ vec as mju_cholSolve's first loop.
+// cholForward sets res = L⁻¹ vec as mju_cholSolve's first loop: res_i =
+// (vec_i − mju_dot(L_i, res, i)) / L_ii. The dot is dotMJ's loop in line
+// (four partial sums over blocks of four, (s0 + s2) + (s1 + s3), then the
+// tail in order: the same bits), so that the row loop makes no call and
+// keeps its values in registers. Row 0's dot is of nothing, +0, and
+// x − (+0) is x to the bit (−0 included), which MuJoCo's skipped dot
+// leaves.
 func cholForward(mat, vec, res []float64, n int) {
 	mat, res = mat[:n*n], res[:n]
 	copy(res, vec[:n])
 	for i := range n {
-		r := res[i]
-		if i > 0 {
-			r -= dot4(mat[i*n:i*n+i], res[:i])
+		row := mat[i*n : i*n+i : i*n+i]
+		x := res[:len(row)]
+		var s0, s1, s2, s3 float64
+		t := 0
+		for ; t <= len(row)-4; t += 4 { // dotMJ's loop: no bounds check
+			a := (*[4]float64)(row[t:])
+			s0 += a[0] * x[t]
+			s1 += a[1] * x[t+1]
+			s2 += a[2] * x[t+2]
+			s3 += a[3] * x[t+3]
 		}
-		res[i] = r / mat[i*(n+1)]
+		dt := (s0 + s2) + (s1 + s3)
+		for ; t < len(row); t++ {
+			dt += row[t] * x[t]
+		}
+		res[i] = (res[i] - dt) / mat[i*(n+1)]
 	}
 }
 
