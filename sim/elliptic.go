@@ -240,15 +240,24 @@ func (sim *Simulator) solveOwnRows(p *solver.Problem, pairs []contact.Pair, kin 
 		copy(res.V, pw.res.V)
 		return nil
 	}
-	ownDecode(p, &pw.res, res)
+	ownDecode(p, &pw.res, res, ok)
 	return nil
 }
 
 // ownDecode is ellipticNDecode for solveOwnRows' solve of p itself: its
 // velocities, statistics and impulses, every row as it is; VC = J v.
-func ownDecode(p *solver.Problem, pr, res *solver.Result) {
+// After MuJoCo's solve (mujoco, PGS or Newton, and noslip after it), pr.VC
+// is already J v over p's rows (constraintVelocities: pgsJac.mul, whose
+// sums over J's non-zeros or its whole blocks are p.MulJ's bits for a
+// finite v), so it is copied; an rk4 stage's empty VC, a v that is not
+// finite or another solver's answer take p.MulJ.
+func ownDecode(p *solver.Problem, pr, res *solver.Result, mujoco bool) {
 	startDecode(p, pr, res)
 	copy(res.Gamma, pr.Gamma[:p.NR])
+	if mujoco && len(pr.VC) == p.NR && finiteCheck(res.V) == 0 {
+		copy(res.VC, pr.VC)
+		return
+	}
 	p.MulJ(res.V, res.VC)
 }
 
