@@ -167,7 +167,6 @@ func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, ma
 // none did, it builds nothing (pw.p would be p block for block:
 // solveOwnRows solves p itself).
 func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork) bool {
-	pw.resetBlocks(len(p.Constraints))
 	found := false
 	for i := range pairs {
 		if !mats[i].soft || p.Constraints[i].Kind != solver.ContactCone {
@@ -176,6 +175,9 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		condim := ellipticCondim(&mats[i].mat)
 		if condim != 4 && condim != 6 {
 			continue
+		}
+		if !found { // the blocks are read only when one is found (solveOwnRows reads none)
+			pw.resetBlocks(len(p.Constraints))
 		}
 		blk := &pw.blocks[i]
 		pyramidContact(blk, &mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))

@@ -569,25 +569,45 @@ func (w *pgsWork) addCone(p *solver.Problem, k int) {
 	if len(w.cones) == cap(w.cones) { // tested first, while few values are live
 		w.growCones()
 	}
-	c, par := p.Constraints[k], p.Par(k)
-	if c.Kind == solver.ContactCone && !(par[0] > 0) {
-		w.add(c.Row+2, pgsContact, 0)
-		return
-	}
+	c := &p.Constraints[k] // in place: not copied, and no p.Par (its Kind switch)
 	n := len(w.cones)
-	w.cones = w.cones[:n+1] // in growCones' room
-	cb := &w.cones[n]
-	cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{}
+	if c.Kind == solver.ContactCone { // condim 3, its μ sliding twice
+		mu := p.Params[c.Par]
+		if !(mu > 0) {
+			w.add(c.Row+2, pgsContact, 0)
+			return
+		}
+		m := max(mjMinMu, mu)
+		w.cones = w.cones[:n+1] // in growCones' room
+		cb := &w.cones[n]
+		cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{m, m}
+	} else {
+		w.cones = w.cones[:n+1]
+		w.cones[n].setN(len(w.perm), c.Size, p.Par(k))
+	}
+	// The normal first, then the friction rows, stored in growOrder's
+	// room at once (w.add's three stores of lengths per row were most of
+	// a condim-3 contact's instructions).
+	k0, end := len(w.perm), len(w.perm)+c.Size
+	perm, class, floss := w.perm[:end], w.class[:end], w.floss[:end]
+	w.perm, w.class, w.floss = perm, class, floss
+	perm, class, floss = perm[k0:], class[k0:], floss[k0:]
+	row := c.Row + c.Size - 1
+	for j := range perm {
+		perm[j], class[j], floss[j] = row, pgsCone, 0
+		row = c.Row + j
+	}
+}
+
+// setN sets cb to the cone of a solver.ContactEllipticN block of dim rows
+// and parameters par (μ_1 … μ_5, each at least mjMINMU), its rows from
+// MuJoCo row k0 (addCone; out of line: condim 4 and 6 are rare).
+//
+//go:noinline
+func (cb *pgsConeBlock) setN(k0, dim int, par []float64) {
+	cb.k0, cb.dim, cb.fr = k0, dim, [5]float64{}
 	for j := range min(len(par), 5) {
 		cb.fr[j] = max(mjMinMu, par[j])
-	}
-	if c.Kind == solver.ContactCone {
-		cb.fr[1] = cb.fr[0]
-	}
-	row := c.Row + c.Size - 1 // the normal first, then the friction rows (one add in line, not two)
-	for j := range c.Size {
-		w.add(row, pgsCone, 0)
-		row = c.Row + j
 	}
 }
 
