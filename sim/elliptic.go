@@ -216,19 +216,31 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 // same kinds, rows, R, v̂, parameters and J blocks; only the offsets of
 // its parameters and J data could differ, which no solve's sums read), so
 // p itself is solved, its blocks as they are (pgsWork.identBlocks, the
-// blocks {first: i} that the copy had), into pw.res, and decoded as the
-// copy's were (ownDecode). The copy was stacker's 2–3% of a step
-// (copyBlock, AddConstraint and AddJBlockFrom for every block).
+// blocks {first: i} that the copy had). The copy was stacker's 2–3% of a
+// step (copyBlock, AddConstraint and AddJBlockFrom for every block).
+//
+// The decoding of the copy's answer was a copy of its velocities,
+// statistics and impulses, row for row, so the step's own solve writes
+// res directly (the solvers write all of it and read none of it first);
+// an rk4 stage's, velocitiesOnly, goes to pw.res and leaves res's
+// impulses as they were. VC = J v: after MuJoCo's solve (PGS or Newton,
+// and noslip after it) res.VC is already that (constraintVelocities:
+// pgsJac.mul, whose sums over J's non-zeros or its whole blocks are
+// p.MulJ's bits for a finite v); a stage's empty VC, a v that is not
+// finite or another solver's answer take p.MulJ, as the decoding did.
 func (sim *Simulator) solveOwnRows(p *solver.Problem, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) error {
-	pw := &sim.ws.mj.staged.pyr
+	out := res
+	if velocitiesOnly {
+		out = &sim.ws.mj.staged.pyr.res
+	}
 	var c pgsCall // field by field, as solvePyramidProblem's
-	c.p, c.blocks, c.pairs, c.kin, c.q, c.vs, c.res = p, sim.ws.pgs.identBlocks(len(p.Constraints)), pairs, kin, sim.stagePoint(velocitiesOnly), vs, &pw.res
+	c.p, c.blocks, c.pairs, c.kin, c.q, c.vs, c.res = p, sim.ws.pgs.identBlocks(len(p.Constraints)), pairs, kin, sim.stagePoint(velocitiesOnly), vs, out
 	ok, err := sim.tryPGS(&c)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		if err := sim.cfg.Solver.Solve(p, vs, &pw.res); err != nil {
+		if err := sim.cfg.Solver.Solve(p, vs, out); err != nil {
 			return err
 		}
 	}
@@ -239,27 +251,21 @@ func (sim *Simulator) solveOwnRows(p *solver.Problem, pairs []contact.Pair, kin 
 	}
 	if velocitiesOnly {
 		res.V = solver.Resize(res.V, p.NV)
-		copy(res.V, pw.res.V)
+		copy(res.V, out.V)
 		return nil
 	}
-	ownDecode(p, &pw.res, res, ok)
+	if !ok || len(res.VC) != p.NR || finiteCheck(res.V) != 0 {
+		ownVC(p, res)
+	}
 	return nil
 }
 
-// ownDecode is ellipticNDecode for solveOwnRows' solve of p itself: its
-// velocities, statistics and impulses, every row as it is; VC = J v.
-// After MuJoCo's solve (mujoco, PGS or Newton, and noslip after it), pr.VC
-// is already J v over p's rows (constraintVelocities: pgsJac.mul, whose
-// sums over J's non-zeros or its whole blocks are p.MulJ's bits for a
-// finite v), so it is copied; an rk4 stage's empty VC, a v that is not
-// finite or another solver's answer take p.MulJ.
-func ownDecode(p *solver.Problem, pr, res *solver.Result, mujoco bool) {
-	startDecode(p, pr, res)
-	copy(res.Gamma, pr.Gamma[:p.NR])
-	if mujoco && len(pr.VC) == p.NR && finiteCheck(res.V) == 0 {
-		copy(res.VC, pr.VC)
-		return
-	}
+// ownVC sets res.VC = J v by p.MulJ (solveOwnRows, where the solve's J v
+// is not p.MulJ's; out of line: the robots' solves never take it).
+//
+//go:noinline
+func ownVC(p *solver.Problem, res *solver.Result) {
+	res.VC = solver.Resize(res.VC, p.NR)
 	p.MulJ(res.V, res.VC)
 }
 
