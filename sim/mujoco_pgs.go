@@ -347,14 +347,20 @@ func sameDynamics(p, src *solver.Problem) bool {
 // The contacts are checked as they are added (addContact), so that the
 // classes' pass runs over the blocks past them alone.
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
-	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
+	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) || cap(w.fixed) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
 	w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
 	w.fixed = w.fixed[:0] // alone: in the list above it was stored whole, with a write barrier
 	w.cones = w.cones[:0]
 	w.bclass = w.bclass[:len(blocks)] // in growOrder's room; the contacts' entries are not read
-	var present uint32                // bit cls set when a block after the contacts is of class cls
+	// The rows before the contacts are added as their blocks are met while
+	// the blocks come in class order (the assembler's: equalities, friction
+	// loss, limits), which is then MuJoCo's; the fixed rows' blocks go to
+	// w.fixed in the same pass. Blocks out of class order (last > cls) take
+	// a pass per class (addClass) over the blocks instead.
+	var present uint32 // bit cls set when a block after the contacts is of class cls
+	last := pgsEquality
 	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
 		cls := pgsOther   // an absorbed block's (edges < 0): not read
@@ -366,21 +372,26 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			return false
 		}
 		w.bclass[i] = cls
-	}
-	if present&(1<<pgsContact-1) != 0 { // else no row before the contacts: no pass over the classes
-		for cls := pgsEquality; cls < pgsContact; cls++ {
-			if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-				w.addClass(p, blocks, nc, cls, dt)
-			}
+		switch {
+		case cls == pgsFixed:
+			n := len(w.fixed) // in growOrder's room: no append's growth in the loop
+			w.fixed = w.fixed[:n+1]
+			w.fixed[n] = blk.first
+		case cls < pgsContact && last <= cls:
+			w.addRows(p, blk.first, cls, dt)
+			last = cls
+		case cls < pgsContact:
+			last = pgsContact // out of class order: the passes below
 		}
+	}
+	if last == pgsContact {
+		w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
+		w.classPasses(p, blocks, nc, present, dt)
 	}
 	for i := range nc { // the contacts, blocks 0 … nc−1 (no other block is of their class)
 		if !w.addContact(p, &blocks[w.corder[i]], cones) {
 			return false
 		}
-	}
-	if present>>pgsFixed&1 != 0 {
-		w.addClass(p, blocks, nc, pgsFixed, dt)
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
 		w.sizeRows(n)
@@ -397,6 +408,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 func (w *pgsWork) growOrder(nr, nb int) {
 	w.perm, w.class = slices.Grow(w.perm[:0], nr), slices.Grow(w.class[:0], nr)
 	w.floss, w.bclass = slices.Grow(w.floss[:0], nr), slices.Grow(w.bclass[:0], nb)
+	w.fixed = slices.Grow(w.fixed[:0], nb)
 }
 
 // growCones gives w.cones room for one more cone (addCone; out of line:
@@ -419,31 +431,40 @@ func (w *pgsWork) sizeRows(n int) {
 	w.arinv = solver.Resize(w.arinv, n)
 }
 
-// addClass appends the rows of the blocks after the nc contacts that are
-// of class cls (order; out of line: the robots' steps have few or none),
-// each with its bound hi/δt (MuJoCo's
-// efc_frictionloss for a friction loss row; +∞ for a limit; not read for
-// the others); the fixed rows' blocks go to w.fixed instead.
+// classPasses appends the rows of the blocks after the nc contacts (of
+// the classes in present) class by class, in MuJoCo's order (order, for
+// blocks out of class order; out of line: the assembler's are in it).
 //
 //go:noinline
+func (w *pgsWork) classPasses(p *solver.Problem, blocks []pyramidBlock, nc int, present uint32, dt float64) {
+	for cls := pgsEquality; cls < pgsContact; cls++ {
+		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+			w.addClass(p, blocks, nc, cls, dt)
+		}
+	}
+}
+
+// addClass appends the rows of the blocks after the nc contacts that are
+// of class cls < pgsContact (classPasses).
 func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass, dt float64) {
 	for i := nc; i < len(blocks); i++ {
-		blk := &blocks[i]
-		if blk.edges < 0 || w.bclass[i] != cls {
-			continue // a spin or rolling block absorbed into its contact's edges
+		if blk := &blocks[i]; blk.edges >= 0 && w.bclass[i] == cls { // else a spin or rolling block absorbed into its contact's edges
+			w.addRows(p, blk.first, cls, dt)
 		}
-		if cls == pgsFixed {
-			w.fixed = append(w.fixed, blk.first)
-			continue
-		}
-		c := &p.Constraints[blk.first] // in place: not copied
-		hi := 0.0
-		if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
-			hi = p.Params[c.Par+1]
-		}
-		for r := range c.Size {
-			w.add(c.Row+r, cls, hi/dt)
-		}
+	}
+}
+
+// addRows appends the rows of block k of p, of class cls, each with its
+// bound hi/δt (MuJoCo's efc_frictionloss for a friction loss row; +∞ for
+// a limit; not read for the others).
+func (w *pgsWork) addRows(p *solver.Problem, k int, cls pgsClass, dt float64) {
+	c := &p.Constraints[k] // in place: not copied
+	hi := 0.0
+	if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
+		hi = p.Params[c.Par+1]
+	}
+	for r := range c.Size {
+		w.add(c.Row+r, cls, hi/dt)
 	}
 }
 
