@@ -902,7 +902,8 @@ func (w *pgsWork) momentumNonFinite(p *solver.Problem, v []float64) float64 {
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
-// (a solver.ContactCone block's by coneGamma) and returns Σ (γ_r − γ_r)
+// (a solver.ContactCone block's by coneGamma, a solver.Bilateral one's by
+// bilateralGamma) and returns Σ (γ_r − γ_r)
 // over its rows (stats: a block other than a one-row Interval, out of
 // line).
 //
@@ -910,12 +911,26 @@ func (w *pgsWork) momentumNonFinite(p *solver.Problem, v []float64) float64 {
 func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) float64 {
 	c := &p.Constraints[i]
 	g := w.gv[c.Row : c.Row+c.Size]
-	if c.Kind == solver.ContactCone {
+	switch c.Kind {
+	case solver.ContactCone:
 		coneGamma(p.Params[c.Par], p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
-	} else {
+	case solver.Bilateral:
+		bilateralGamma(p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
+	default:
 		p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
 	}
 	return finiteCheck(g)
+}
+
+// bilateralGamma sets g to the impulse of an equality block (regularization
+// r, v̂ vhat; len(g) rows) at J v = vc, as solver.Problem.Eval gives it
+// (its evalBilateral: γ = −(v_c − v̂)/R row by row), without the cost
+// (evalBlock: stacker's tendon coupling).
+func bilateralGamma(r, vhat, vc, g []float64) {
+	r, vhat, vc = r[:len(g)], vhat[:len(g)], vc[:len(g)]
+	for k := range g {
+		g[k] = -(vc[k] - vhat[k]) / r[k]
+	}
 }
 
 // coneGamma sets g to the impulse of an elliptic contact block (rows t1,

@@ -126,3 +126,27 @@ func TestConeGammaEval(t *testing.T) {
 		}
 	}
 }
+
+// TestBilateralGammaEval: bilateralGamma gives solver.Problem.Eval's
+// impulse of a Bilateral block, bit for bit.
+func TestBilateralGammaEval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 226))
+	for n := range 2000 {
+		size := 1 + n%3
+		var p solver.Problem
+		p.Reset(1)
+		k := p.AddConstraint(solver.Bilateral, size)
+		vc := make([]float64, size)
+		for r := range size {
+			p.R[r], p.VHat[r], vc[r] = 1e-4+rng.Float64(), rng.NormFloat64(), rng.NormFloat64()
+		}
+		want, got := make([]float64, size), make([]float64, size)
+		p.Eval(k, vc, want, nil)
+		bilateralGamma(p.R, p.VHat, vc, got)
+		for r := range size {
+			if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
+				t.Fatalf("case %d row %d: bilateralGamma %v, Eval %v", n, r, got, want)
+			}
+		}
+	}
+}
