@@ -572,10 +572,22 @@ func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock, cones bool) b
 		}
 		return cones
 	}
-	for e := range blk.edges {
-		w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
+	edges := p.Constraints[blk.first : blk.first+blk.edges] // one row each (appendEdgeRows)
+	perm, class, floss := w.room(len(edges))
+	for e := range edges {
+		perm[e], class[e], floss[e] = edges[e].Row, pgsContact, 0
 	}
 	return blk.edges != 0
+}
+
+// room appends n rows to the order, in growOrder's room, and returns
+// them for the caller to set: one store of the three lengths for a
+// contact's rows, not one per row (add).
+func (w *pgsWork) room(n int) ([]int, []pgsClass, []float64) {
+	k, end := len(w.perm), len(w.perm)+n
+	perm, class, floss := w.perm[:end], w.class[:end], w.floss[:end]
+	w.perm, w.class, w.floss = perm, class, floss
+	return perm[k:], class[k:], floss[k:]
 }
 
 // addCone appends the rows of elliptic contact block k of p in MuJoCo's
@@ -609,10 +621,7 @@ func (w *pgsWork) addCone(p *solver.Problem, k int) {
 	// The normal first, then the friction rows, stored in growOrder's
 	// room at once (w.add's three stores of lengths per row were most of
 	// a condim-3 contact's instructions).
-	k0, end := len(w.perm), len(w.perm)+c.Size
-	perm, class, floss := w.perm[:end], w.class[:end], w.floss[:end]
-	w.perm, w.class, w.floss = perm, class, floss
-	perm, class, floss = perm[k0:], class[k0:], floss[k0:]
+	perm, class, floss := w.room(c.Size)
 	row := c.Row + c.Size - 1
 	for j := range perm {
 		perm[j], class[j], floss[j] = row, pgsCone, 0
