@@ -572,6 +572,10 @@ func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock, cones bool) b
 		}
 		return cones
 	}
+	if blk.edges == 1 { // condim 1 (pusher's): the normal row alone, no room to slice
+		w.add(p.Constraints[blk.first].Row, pgsContact, 0)
+		return true
+	}
 	edges := p.Constraints[blk.first : blk.first+blk.edges] // one row each (appendEdgeRows)
 	perm, class, floss := w.room(len(edges))
 	for e := range edges {
