@@ -10,6 +10,7 @@ import (
 	"github.com/stiction-sim/stiction/multibody"
 
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // MuJoCo 2.2.2's PGS solver (<option solver="PGS">) for the problems of
@@ -526,7 +527,12 @@ func mujocoRank(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, 
 	if ga.Shape.Kind != geometry.HalfSpace || gb.Shape.Kind != geometry.Capsule && gb.Shape.Kind != geometry.Box {
 		return i
 	}
-	local := kin.Pose(gb.Body).Compose(gb.Pose).ApplyInv(pr.Point)
+	// The geom's pose X_b X_g as Compose forms it (ComposeTo, its code),
+	// from the body's pose and the geom's read in place: Compose's value
+	// arguments were two 56-byte copies through the stack.
+	var x spatial.Pose
+	spatial.ComposeTo(&x, kin.PoseOf(gb.Body), &gb.Pose, false, false)
+	local := x.ApplyInv(pr.Point)
 	if gb.Shape.Kind == geometry.Capsule {
 		return boolInt(local[2] <= 0)
 	}
