@@ -137,8 +137,11 @@ func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, ma
 	for i := range pairs {
 		newton = newton && mats[i].soft // other materials' contacts are not MuJoCo's rows
 	}
-	if !sim.ellipticNProblem(p, pairs, mats, asm, pw, newton) {
-		return false, nil
+	if !sim.ellipticNProblem(p, pairs, mats, asm, pw) {
+		if !newton {
+			return false, nil
+		}
+		return true, sim.solveOwnRows(p, pairs, kin, vs, res, velocitiesOnly)
 	}
 	if newton {
 		if err := sim.solvePyramidProblem(pw, pairs, kin, vs, velocitiesOnly); err != nil {
@@ -160,10 +163,10 @@ func (sim *Simulator) solveEllipticN(p *solver.Problem, pairs []contact.Pair, ma
 // copied but the elliptic contacts of condim 4 and 6 with their spin and
 // rolling blocks (found through asm), which become one
 // solver.ContactEllipticN block each (ellipticNBlock; pw.blocks[i].edges
-// its size, −1 for the absorbed blocks). It reports whether any did, or
-// with all builds pw.p in any case and reports true.
-func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork, all bool) bool {
-	pw.resetBlocks(len(p.Constraints))
+// its size, −1 for the absorbed blocks). It reports whether any did; when
+// none did, it builds nothing (pw.p would be p block for block:
+// solveOwnRows solves p itself).
+func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, mats []pairMaterial, asm *contact.Assembler, pw *pyramidWork) bool {
 	found := false
 	for i := range pairs {
 		if !mats[i].soft || p.Constraints[i].Kind != solver.ContactCone {
@@ -172,6 +175,9 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		condim := ellipticCondim(&mats[i].mat)
 		if condim != 4 && condim != 6 {
 			continue
+		}
+		if !found { // the blocks are read only when one is found (solveOwnRows reads none)
+			pw.resetBlocks(len(p.Constraints))
 		}
 		blk := &pw.blocks[i]
 		pyramidContact(blk, &mats[i].mat, asm.SpinBlock(i), asm.RollingBlock(i))
@@ -189,7 +195,7 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		}
 		found = true
 	}
-	if !found && !all {
+	if !found {
 		return false
 	}
 	pp := pw.startProblem(p)
@@ -202,6 +208,65 @@ func (sim *Simulator) ellipticNProblem(p *solver.Problem, pairs []contact.Pair, 
 		}
 	}
 	return true
+}
+
+// solveOwnRows is solveEllipticN's solve with MuJoCo's Newton when no
+// contact of p is of condim 4 or 6: ellipticNProblem's copy of p would
+// then be p block for block (every block copied as it is, in order: the
+// same kinds, rows, R, v̂, parameters and J blocks; only the offsets of
+// its parameters and J data could differ, which no solve's sums read), so
+// p itself is solved, its blocks as they are (pgsWork.identBlocks, the
+// blocks {first: i} that the copy had). The copy was stacker's 2–3% of a
+// step (copyBlock, AddConstraint and AddJBlockFrom for every block).
+//
+// The decoding of the copy's answer was a copy of its velocities,
+// statistics and impulses, row for row, so the step's own solve writes
+// res directly (the solvers write all of it and read none of it first);
+// an rk4 stage's, velocitiesOnly, goes to pw.res and leaves res's
+// impulses as they were. VC = J v: after MuJoCo's solve (PGS or Newton,
+// and noslip after it) res.VC is already that (constraintVelocities:
+// pgsJac.mul, whose sums over J's non-zeros or its whole blocks are
+// p.MulJ's bits for a finite v); a stage's empty VC, a v that is not
+// finite or another solver's answer take p.MulJ, as the decoding did.
+func (sim *Simulator) solveOwnRows(p *solver.Problem, pairs []contact.Pair, kin *multibody.Workspace, vs []float64, res *solver.Result, velocitiesOnly bool) error {
+	out := res
+	if velocitiesOnly {
+		out = &sim.ws.mj.staged.pyr.res
+	}
+	var c pgsCall // field by field, as solvePyramidProblem's
+	c.p, c.blocks, c.pairs, c.kin, c.q, c.vs, c.res = p, sim.ws.pgs.identBlocks(len(p.Constraints)), pairs, kin, sim.stagePoint(velocitiesOnly), vs, out
+	ok, err := sim.tryPGS(&c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if err := sim.cfg.Solver.Solve(p, vs, out); err != nil {
+			return err
+		}
+	}
+	if sim.cfg.Contact.NoSlipIterations > 0 {
+		if err := sim.noSlip(&c, ok); err != nil {
+			return err
+		}
+	}
+	if velocitiesOnly {
+		res.V = solver.Resize(res.V, p.NV)
+		copy(res.V, out.V)
+		return nil
+	}
+	if !ok || len(res.VC) != p.NR || finiteCheck(res.V) != 0 {
+		ownVC(p, res)
+	}
+	return nil
+}
+
+// ownVC sets res.VC = J v by p.MulJ (solveOwnRows, where the solve's J v
+// is not p.MulJ's; out of line: the robots' solves never take it).
+//
+//go:noinline
+func ownVC(p *solver.Problem, res *solver.Result) {
+	res.VC = solver.Resize(res.VC, p.NR)
+	p.MulJ(res.V, res.VC)
 }
 
 // ellipticNBlock appends to pp the solver.ContactEllipticN block of

@@ -10,6 +10,7 @@ import (
 	"github.com/stiction-sim/stiction/multibody"
 
 	"github.com/stiction-sim/stiction/solver"
+	"github.com/stiction-sim/stiction/spatial"
 )
 
 // MuJoCo 2.2.2's PGS solver (<option solver="PGS">) for the problems of
@@ -347,14 +348,20 @@ func sameDynamics(p, src *solver.Problem) bool {
 // The contacts are checked as they are added (addContact), so that the
 // classes' pass runs over the blocks past them alone.
 func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones bool, dt float64) bool {
-	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) {
+	if cap(w.perm) < p.NR || cap(w.class) < p.NR || cap(w.floss) < p.NR || cap(w.bclass) < len(blocks) || cap(w.fixed) < len(blocks) {
 		w.growOrder(p.NR, len(blocks))
 	}
 	w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
 	w.fixed = w.fixed[:0] // alone: in the list above it was stored whole, with a write barrier
 	w.cones = w.cones[:0]
 	w.bclass = w.bclass[:len(blocks)] // in growOrder's room; the contacts' entries are not read
-	var present uint32                // bit cls set when a block after the contacts is of class cls
+	// The rows before the contacts are added as their blocks are met while
+	// the blocks come in class order (the assembler's: equalities, friction
+	// loss, limits), which is then MuJoCo's; the fixed rows' blocks go to
+	// w.fixed in the same pass. Blocks out of class order (last > cls) take
+	// a pass per class (addClass) over the blocks instead.
+	var present uint32 // bit cls set when a block after the contacts is of class cls
+	last := pgsEquality
 	for i := nc; i < len(blocks); i++ {
 		blk := &blocks[i] // a pyramidBlock is 15 words: not copied per pass
 		cls := pgsOther   // an absorbed block's (edges < 0): not read
@@ -366,21 +373,26 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 			return false
 		}
 		w.bclass[i] = cls
-	}
-	if present&(1<<pgsContact-1) != 0 { // else no row before the contacts: no pass over the classes
-		for cls := pgsEquality; cls < pgsContact; cls++ {
-			if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
-				w.addClass(p, blocks, nc, cls, dt)
-			}
+		switch {
+		case cls == pgsFixed:
+			n := len(w.fixed) // in growOrder's room: no append's growth in the loop
+			w.fixed = w.fixed[:n+1]
+			w.fixed[n] = blk.first
+		case cls < pgsContact && last <= cls:
+			w.addRows(p, blk.first, cls, dt)
+			last = cls
+		case cls < pgsContact:
+			last = pgsContact // out of class order: the passes below
 		}
+	}
+	if last == pgsContact {
+		w.perm, w.class, w.floss = w.perm[:0], w.class[:0], w.floss[:0]
+		w.classPasses(p, blocks, nc, present, dt)
 	}
 	for i := range nc { // the contacts, blocks 0 … nc−1 (no other block is of their class)
 		if !w.addContact(p, &blocks[w.corder[i]], cones) {
 			return false
 		}
-	}
-	if present>>pgsFixed&1 != 0 {
-		w.addClass(p, blocks, nc, pgsFixed, dt)
 	}
 	if n := len(w.perm); len(w.b) != n { // the five are sized together, here alone
 		w.sizeRows(n)
@@ -397,6 +409,7 @@ func (w *pgsWork) order(p *solver.Problem, blocks []pyramidBlock, nc int, cones 
 func (w *pgsWork) growOrder(nr, nb int) {
 	w.perm, w.class = slices.Grow(w.perm[:0], nr), slices.Grow(w.class[:0], nr)
 	w.floss, w.bclass = slices.Grow(w.floss[:0], nr), slices.Grow(w.bclass[:0], nb)
+	w.fixed = slices.Grow(w.fixed[:0], nb)
 }
 
 // growCones gives w.cones room for one more cone (addCone; out of line:
@@ -419,31 +432,40 @@ func (w *pgsWork) sizeRows(n int) {
 	w.arinv = solver.Resize(w.arinv, n)
 }
 
-// addClass appends the rows of the blocks after the nc contacts that are
-// of class cls (order; out of line: the robots' steps have few or none),
-// each with its bound hi/δt (MuJoCo's
-// efc_frictionloss for a friction loss row; +∞ for a limit; not read for
-// the others); the fixed rows' blocks go to w.fixed instead.
+// classPasses appends the rows of the blocks after the nc contacts (of
+// the classes in present) class by class, in MuJoCo's order (order, for
+// blocks out of class order; out of line: the assembler's are in it).
 //
 //go:noinline
+func (w *pgsWork) classPasses(p *solver.Problem, blocks []pyramidBlock, nc int, present uint32, dt float64) {
+	for cls := pgsEquality; cls < pgsContact; cls++ {
+		if present>>cls&1 != 0 { // else no block of this class: no pass over the blocks
+			w.addClass(p, blocks, nc, cls, dt)
+		}
+	}
+}
+
+// addClass appends the rows of the blocks after the nc contacts that are
+// of class cls < pgsContact (classPasses).
 func (w *pgsWork) addClass(p *solver.Problem, blocks []pyramidBlock, nc int, cls pgsClass, dt float64) {
 	for i := nc; i < len(blocks); i++ {
-		blk := &blocks[i]
-		if blk.edges < 0 || w.bclass[i] != cls {
-			continue // a spin or rolling block absorbed into its contact's edges
+		if blk := &blocks[i]; blk.edges >= 0 && w.bclass[i] == cls { // else a spin or rolling block absorbed into its contact's edges
+			w.addRows(p, blk.first, cls, dt)
 		}
-		if cls == pgsFixed {
-			w.fixed = append(w.fixed, blk.first)
-			continue
-		}
-		c := &p.Constraints[blk.first] // in place: not copied
-		hi := 0.0
-		if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
-			hi = p.Params[c.Par+1]
-		}
-		for r := range c.Size {
-			w.add(c.Row+r, cls, hi/dt)
-		}
+	}
+}
+
+// addRows appends the rows of block k of p, of class cls, each with its
+// bound hi/δt (MuJoCo's efc_frictionloss for a friction loss row; +∞ for
+// a limit; not read for the others).
+func (w *pgsWork) addRows(p *solver.Problem, k int, cls pgsClass, dt float64) {
+	c := &p.Constraints[k] // in place: not copied
+	hi := 0.0
+	if c.Kind == solver.Interval { // IntervalBounds' hi, its kind checked here
+		hi = p.Params[c.Par+1]
+	}
+	for r := range c.Size {
+		w.add(c.Row+r, cls, hi/dt)
 	}
 }
 
@@ -505,7 +527,12 @@ func mujocoRank(m *multibody.Model, kin *multibody.Workspace, pr *contact.Pair, 
 	if ga.Shape.Kind != geometry.HalfSpace || gb.Shape.Kind != geometry.Capsule && gb.Shape.Kind != geometry.Box {
 		return i
 	}
-	local := kin.Pose(gb.Body).Compose(gb.Pose).ApplyInv(pr.Point)
+	// The geom's pose X_b X_g as Compose forms it (ComposeTo, its code),
+	// from the body's pose and the geom's read in place: Compose's value
+	// arguments were two 56-byte copies through the stack.
+	var x spatial.Pose
+	spatial.ComposeTo(&x, kin.PoseOf(gb.Body), &gb.Pose, false, false)
+	local := x.ApplyInv(pr.Point)
 	if gb.Shape.Kind == geometry.Capsule {
 		return boolInt(local[2] <= 0)
 	}
@@ -551,10 +578,26 @@ func (w *pgsWork) addContact(p *solver.Problem, blk *pyramidBlock, cones bool) b
 		}
 		return cones
 	}
-	for e := range blk.edges {
-		w.add(p.Constraints[blk.first+e].Row, pgsContact, 0)
+	if blk.edges == 1 { // condim 1 (pusher's): the normal row alone, no room to slice
+		w.add(p.Constraints[blk.first].Row, pgsContact, 0)
+		return true
+	}
+	edges := p.Constraints[blk.first : blk.first+blk.edges] // one row each (appendEdgeRows)
+	perm, class, floss := w.room(len(edges))
+	for e := range edges {
+		perm[e], class[e], floss[e] = edges[e].Row, pgsContact, 0
 	}
 	return blk.edges != 0
+}
+
+// room appends n rows to the order, in growOrder's room, and returns
+// them for the caller to set: one store of the three lengths for a
+// contact's rows, not one per row (add).
+func (w *pgsWork) room(n int) ([]int, []pgsClass, []float64) {
+	k, end := len(w.perm), len(w.perm)+n
+	perm, class, floss := w.perm[:end], w.class[:end], w.floss[:end]
+	w.perm, w.class, w.floss = perm, class, floss
+	return perm[k:], class[k:], floss[k:]
 }
 
 // addCone appends the rows of elliptic contact block k of p in MuJoCo's
@@ -569,25 +612,42 @@ func (w *pgsWork) addCone(p *solver.Problem, k int) {
 	if len(w.cones) == cap(w.cones) { // tested first, while few values are live
 		w.growCones()
 	}
-	c, par := p.Constraints[k], p.Par(k)
-	if c.Kind == solver.ContactCone && !(par[0] > 0) {
-		w.add(c.Row+2, pgsContact, 0)
-		return
-	}
+	c := &p.Constraints[k] // in place: not copied, and no p.Par (its Kind switch)
 	n := len(w.cones)
-	w.cones = w.cones[:n+1] // in growCones' room
-	cb := &w.cones[n]
-	cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{}
+	if c.Kind == solver.ContactCone { // condim 3, its μ sliding twice
+		mu := p.Params[c.Par]
+		if !(mu > 0) {
+			w.add(c.Row+2, pgsContact, 0)
+			return
+		}
+		m := max(mjMinMu, mu)
+		w.cones = w.cones[:n+1] // in growCones' room
+		cb := &w.cones[n]
+		cb.k0, cb.dim, cb.fr = len(w.perm), c.Size, [5]float64{m, m}
+	} else {
+		w.cones = w.cones[:n+1]
+		w.cones[n].setN(len(w.perm), c.Size, p.Par(k))
+	}
+	// The normal first, then the friction rows, stored in growOrder's
+	// room at once (w.add's three stores of lengths per row were most of
+	// a condim-3 contact's instructions).
+	perm, class, floss := w.room(c.Size)
+	row := c.Row + c.Size - 1
+	for j := range perm {
+		perm[j], class[j], floss[j] = row, pgsCone, 0
+		row = c.Row + j
+	}
+}
+
+// setN sets cb to the cone of a solver.ContactEllipticN block of dim rows
+// and parameters par (μ_1 … μ_5, each at least mjMINMU), its rows from
+// MuJoCo row k0 (addCone; out of line: condim 4 and 6 are rare).
+//
+//go:noinline
+func (cb *pgsConeBlock) setN(k0, dim int, par []float64) {
+	cb.k0, cb.dim, cb.fr = k0, dim, [5]float64{}
 	for j := range min(len(par), 5) {
 		cb.fr[j] = max(mjMinMu, par[j])
-	}
-	if c.Kind == solver.ContactCone {
-		cb.fr[1] = cb.fr[0]
-	}
-	row := c.Row + c.Size - 1 // the normal first, then the friction rows (one add in line, not two)
-	for j := range c.Size {
-		w.add(row, pgsCone, 0)
-		row = c.Row + j
 	}
 }
 
@@ -861,15 +921,49 @@ func (w *pgsWork) momentumNonFinite(p *solver.Problem, v []float64) float64 {
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
-// and returns Σ (γ_r − γ_r) over its rows (stats: a block other than a
-// one-row Interval, out of line).
+// (a solver.ContactCone block's by coneGamma, a solver.Bilateral one's by
+// bilateralGamma) and returns Σ (γ_r − γ_r)
+// over its rows (stats: a block other than a one-row Interval, out of
+// line).
 //
 //go:noinline
 func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) float64 {
 	c := &p.Constraints[i]
 	g := w.gv[c.Row : c.Row+c.Size]
-	p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
+	switch c.Kind {
+	case solver.ContactCone:
+		coneGamma(p.Params[c.Par], p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
+	case solver.Bilateral:
+		bilateralGamma(p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
+	default:
+		p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
+	}
 	return finiteCheck(g)
+}
+
+// bilateralGamma sets g to the impulse of an equality block (regularization
+// r, v̂ vhat; len(g) rows) at J v = vc, as solver.Problem.Eval gives it
+// (its evalBilateral: γ = −(v_c − v̂)/R row by row), without the cost
+// (evalBlock: stacker's tendon coupling).
+func bilateralGamma(r, vhat, vc, g []float64) {
+	r, vhat, vc = r[:len(g)], vhat[:len(g)], vc[:len(g)]
+	for k := range g {
+		g[k] = -(vc[k] - vhat[k]) / r[k]
+	}
+}
+
+// coneGamma sets g to the impulse of an elliptic contact block (rows t1,
+// t2, n; friction mu, regularization r, v̂ vhat) at J v = vc, as
+// solver.Problem.Eval gives it (its evalCone: y = −(v_c − v̂)/R row by
+// row, then solver.Project), without the dispatch on the kind and the
+// block's cost, which stats does not read (the elliptic robots' contacts:
+// stacker's).
+func coneGamma(mu float64, r, vhat, vc, g []float64) {
+	r, vhat, vc, g = r[:3], vhat[:3], vc[:3], g[:3]
+	rt, rn := r[0], r[2]
+	y := [3]float64{-(vc[0] - vhat[0]) / rt, -(vc[1] - vhat[1]) / rt, -(vc[2] - vhat[2]) / rn}
+	gm, _ := solver.Project(y, mu, rt, rn)
+	g[0], g[1], g[2] = gm[0], gm[1], gm[2]
 }
 
 // finiteCheck returns Σ (x_i − x_i) over x: +0 when every x_i is finite,

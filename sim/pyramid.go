@@ -180,14 +180,18 @@ func (pw *pyramidWork) growBlocks(n int) {
 // statistics read a problem's dynamics; linearize, vstarAt and the rk4
 // stages write the source's before its rows are made), and each slice is
 // cut to its length (a full slice expression), so that an append to pw.p's
-// reallocates rather than write the source's storage; Reset only reslices
-// them. The copy it replaces wrote 10–12 cache lines a step on the planar
+// reallocates rather than write the source's storage; the next start
+// replaces them without writing them. The copy it replaces wrote 10–12 cache lines a step on the planar
 // robots that the step's data cache then held twice.
 func (pw *pyramidWork) startProblem(p *solver.Problem) *solver.Problem {
 	pw.jstart = pyramidJStart(p, pw.jstart)
 	pw.src = p
 	pp := &pw.p
-	pp.Reset(p.NV)
+	// solver.Problem.Reset's rows, in line; its dynamics (Resize of v*
+	// and diag M, a call and two stores of whole slices) are p's below.
+	pp.NV, pp.NR = p.NV, 0
+	pp.Constraints, pp.JBlock, pp.JData = pp.Constraints[:0], pp.JBlock[:0], pp.JData[:0]
+	pp.VHat, pp.R, pp.Params = pp.VHat[:0], pp.R[:0], pp.Params[:0]
 	nv, nc := len(p.VStar), len(p.Cliques)
 	pp.Cliques, pp.A, pp.VStar, pp.MDiag = p.Cliques[:nc:nc], p.A[:len(p.A):len(p.A)], p.VStar[:nv:nv], p.MDiag[:nv:nv]
 	return pp
