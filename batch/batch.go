@@ -3,7 +3,6 @@ package batch
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/stiction-sim/stiction/scene"
@@ -14,11 +13,21 @@ import (
 type Batch struct {
 	copies []*Copy
 	errs   []error // per copy, of the last Step
-	start  []chan struct{}
-	next   atomic.Int64 // the next copy to step in this Step (stepShare)
-	wg     sync.WaitGroup
+	wake   []chan struct{}
+	next   atomic.Int64  // the next copy to step in this Step (stepShare)
+	gen    atomic.Uint64 // Steps started (and Close), which the workers wait on
+	left   atomic.Int64  // workers other than the caller still in this Step
+	stop   atomic.Bool
 	closed bool
 }
+
+// spinWait is how many times a waiting worker or caller checks its
+// condition, yielding between checks, before a worker sleeps on its wake
+// channel. A Step's share on a few-microsecond model takes less than a
+// sleeping goroutine takes to wake (tens of µs on a VM), so the wait spins
+// first; a worker idle for longer than the spin, as between Steps while
+// the caller computes its controls, sleeps.
+const spinWait = 2000
 
 // New returns a batch of the given copies stepped by workers goroutines
 // (0: GOMAXPROCS; never more than the copies); the calling goroutine is
@@ -42,9 +51,9 @@ func New(copies []*Copy, workers int) (*Batch, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, len(copies))
-	b := &Batch{copies: copies, errs: make([]error, len(copies)), start: make([]chan struct{}, workers)}
+	b := &Batch{copies: copies, errs: make([]error, len(copies)), wake: make([]chan struct{}, workers)}
 	for w := 1; w < workers; w++ {
-		b.start[w] = make(chan struct{})
+		b.wake[w] = make(chan struct{}, 1)
 		go b.worker(w)
 	}
 	return b, nil
@@ -73,16 +82,31 @@ func FromScene(sc *scene.Scene, n, workers int) (*Batch, error) {
 func (b *Batch) Len() int { return len(b.copies) }
 
 // Workers returns the number of worker goroutines (the caller's included).
-func (b *Batch) Workers() int { return len(b.start) }
+func (b *Batch) Workers() int { return len(b.wake) }
 
 // Copy returns copy i.
 func (b *Batch) Copy(i int) *Copy { return b.copies[i] }
 
-// worker steps its share of the copies each time it is started.
+// worker steps its share of the copies each time a Step starts (gen
+// moves). It spins for a while, then sleeps on its wake channel; Step
+// leaves a token there after moving gen, so a worker that went to sleep
+// does not miss the Step, and a stale token only makes it check gen again.
 func (b *Batch) worker(w int) {
-	for range b.start[w] {
+	seen := uint64(0)
+	for {
+		for spins := 0; b.gen.Load() == seen; spins++ {
+			if spins < spinWait {
+				runtime.Gosched()
+			} else {
+				<-b.wake[w]
+			}
+		}
+		seen = b.gen.Load()
+		if b.stop.Load() {
+			return
+		}
 		b.stepShare()
-		b.wg.Done()
+		b.left.Add(-1)
 	}
 }
 
@@ -117,12 +141,12 @@ func (b *Batch) Step() error {
 		return fmt.Errorf("batch: Step after Close")
 	}
 	b.next.Store(0)
-	b.wg.Add(len(b.start) - 1)
-	for w := 1; w < len(b.start); w++ {
-		b.start[w] <- struct{}{}
-	}
+	b.left.Store(int64(len(b.wake) - 1))
+	b.start()
 	b.stepShare()
-	b.wg.Wait()
+	for b.left.Load() != 0 {
+		runtime.Gosched()
+	}
 	for i, err := range b.errs {
 		if err != nil {
 			return &StepError{Copy: i, Err: err}
@@ -137,8 +161,19 @@ func (b *Batch) Close() {
 		return
 	}
 	b.closed = true
-	for w := 1; w < len(b.start); w++ {
-		close(b.start[w])
+	b.stop.Store(true)
+	b.start()
+}
+
+// start moves gen, which the spinning workers see, and leaves a token for
+// each sleeping one (a worker's channel holds at most one).
+func (b *Batch) start() {
+	b.gen.Add(1)
+	for w := 1; w < len(b.wake); w++ {
+		select {
+		case b.wake[w] <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -14,7 +14,10 @@
 // cost more (more contacts) do not leave a worker idle. The copies share no
 // mutable memory, so which worker steps a copy does not matter: a batch
 // step gives bit-identical results for any W, and the same as stepping
-// each copy alone. A warmed-up Batch.Step allocates nothing.
+// each copy alone. A warmed-up Batch.Step allocates nothing. Between
+// Steps a worker spins for a while (yielding) before it sleeps, and the
+// caller spins until the workers are done: on small models a sleeping
+// goroutine's wake-up costs more than a Step's share.
 //
 // Copy.Step takes sim.Simulator.Advance: the state after it is that of
 // sim.Simulator.Step to the bit, and the step's statistics (the energies,
