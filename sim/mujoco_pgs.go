@@ -921,8 +921,9 @@ func (w *pgsWork) momentumNonFinite(p *solver.Problem, v []float64) float64 {
 }
 
 // evalBlock sets block i's γ in w.gv at J v = vc by solver.Problem.Eval
-// (a solver.ContactCone block's by coneGamma, a solver.Bilateral one's by
-// bilateralGamma) and returns Σ (γ_r − γ_r)
+// (a solver.ContactCone block's by solver.ConeImpulse, a solver.Bilateral
+// one's by solver.BilateralImpulse: without the dispatch on the kind and
+// the block's cost, which stats does not read) and returns Σ (γ_r − γ_r)
 // over its rows (stats: a block other than a one-row Interval, out of
 // line).
 //
@@ -932,38 +933,14 @@ func (w *pgsWork) evalBlock(p *solver.Problem, i int, vc []float64) float64 {
 	g := w.gv[c.Row : c.Row+c.Size]
 	switch c.Kind {
 	case solver.ContactCone:
-		coneGamma(p.Params[c.Par], p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
+		gm := solver.ConeImpulse(p.Params[c.Par], p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:])
+		copy(g, gm[:])
 	case solver.Bilateral:
-		bilateralGamma(p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
+		solver.BilateralImpulse(p.R[c.Row:], p.VHat[c.Row:], vc[c.Row:], g)
 	default:
 		p.Eval(i, vc[c.Row:c.Row+c.Size], g, nil)
 	}
 	return finiteCheck(g)
-}
-
-// bilateralGamma sets g to the impulse of an equality block (regularization
-// r, v̂ vhat; len(g) rows) at J v = vc, as solver.Problem.Eval gives it
-// (its evalBilateral: γ = −(v_c − v̂)/R row by row), without the cost
-// (evalBlock: stacker's tendon coupling).
-func bilateralGamma(r, vhat, vc, g []float64) {
-	r, vhat, vc = r[:len(g)], vhat[:len(g)], vc[:len(g)]
-	for k := range g {
-		g[k] = -(vc[k] - vhat[k]) / r[k]
-	}
-}
-
-// coneGamma sets g to the impulse of an elliptic contact block (rows t1,
-// t2, n; friction mu, regularization r, v̂ vhat) at J v = vc, as
-// solver.Problem.Eval gives it (its evalCone: y = −(v_c − v̂)/R row by
-// row, then solver.Project), without the dispatch on the kind and the
-// block's cost, which stats does not read (the elliptic robots' contacts:
-// stacker's).
-func coneGamma(mu float64, r, vhat, vc, g []float64) {
-	r, vhat, vc, g = r[:3], vhat[:3], vc[:3], g[:3]
-	rt, rn := r[0], r[2]
-	y := [3]float64{-(vc[0] - vhat[0]) / rt, -(vc[1] - vhat[1]) / rt, -(vc[2] - vhat[2]) / rn}
-	gm, _ := solver.Project(y, mu, rt, rn)
-	g[0], g[1], g[2] = gm[0], gm[1], gm[2]
 }
 
 // finiteCheck returns Σ (x_i − x_i) over x: +0 when every x_i is finite,

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -92,61 +91,6 @@ func TestOrderClassOrder(t *testing.T) {
 		perm, class, fixed := run(tc.bs)
 		if !slices.Equal(perm, tc.perm) || !slices.Equal(class, tc.class) || !slices.Equal(fixed, tc.fixed) {
 			t.Errorf("blocks %v: perm %v class %v fixed %v, want %v %v %v", tc.bs, perm, class, fixed, tc.perm, tc.class, tc.fixed)
-		}
-	}
-}
-
-// TestConeGammaEval: coneGamma gives solver.Problem.Eval's impulse of a
-// ContactCone block, bit for bit, over random velocities, v̂, R and μ
-// (zero μ, sticking, sliding and separating contacts among them).
-func TestConeGammaEval(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 226))
-	for n := range 5000 {
-		mu := rng.Float64()
-		if n%7 == 0 {
-			mu = 0
-		}
-		rt, rn := 1e-3+rng.Float64(), 1e-3+rng.Float64()
-		var p solver.Problem
-		p.Reset(1)
-		k := p.AddConstraint(solver.ContactCone, 3, mu)
-		p.R[0], p.R[1], p.R[2] = rt, rt, rn
-		vc := make([]float64, 3)
-		for r := range 3 {
-			p.VHat[r] = rng.NormFloat64()
-			vc[r] = rng.NormFloat64()
-		}
-		want, got := make([]float64, 3), make([]float64, 3)
-		p.Eval(k, vc, want, nil)
-		coneGamma(p.Params[p.Constraints[k].Par], p.R, p.VHat, vc, got)
-		for r := range 3 {
-			if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
-				t.Fatalf("case %d row %d: coneGamma %v, Eval %v", n, r, got, want)
-			}
-		}
-	}
-}
-
-// TestBilateralGammaEval: bilateralGamma gives solver.Problem.Eval's
-// impulse of a Bilateral block, bit for bit.
-func TestBilateralGammaEval(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 226))
-	for n := range 2000 {
-		size := 1 + n%3
-		var p solver.Problem
-		p.Reset(1)
-		k := p.AddConstraint(solver.Bilateral, size)
-		vc := make([]float64, size)
-		for r := range size {
-			p.R[r], p.VHat[r], vc[r] = 1e-4+rng.Float64(), rng.NormFloat64(), rng.NormFloat64()
-		}
-		want, got := make([]float64, size), make([]float64, size)
-		p.Eval(k, vc, want, nil)
-		bilateralGamma(p.R, p.VHat, vc, got)
-		for r := range size {
-			if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
-				t.Fatalf("case %d row %d: bilateralGamma %v, Eval %v", n, r, got, want)
-			}
 		}
 	}
 }

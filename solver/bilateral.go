@@ -13,10 +13,9 @@ package solver
 // β²w/(4π²) and 1/(δt k (δt + τd)) (see Regularization).
 func evalBilateral(r, vhat, vc, gamma, g []float64) float64 {
 	n := len(r)
+	BilateralImpulse(r, vhat, vc, gamma[:n])
 	cost := 0.0
-	for k := range n {
-		y := -(vc[k] - vhat[k]) / r[k]
-		gamma[k] = y
+	for k, y := range gamma[:n] {
 		cost += 0.5 * r[k] * y * y
 	}
 	if g != nil {
@@ -26,4 +25,14 @@ func evalBilateral(r, vhat, vc, gamma, g []float64) float64 {
 		}
 	}
 	return cost
+}
+
+// BilateralImpulse sets gamma to the impulse γ = y = −R⁻¹(v_c − v̂) of a
+// Bilateral block (regularization r, v̂ vhat, len(gamma) rows) at J v =
+// vc: Eval's γ without its cost, for callers that read the impulse alone.
+func BilateralImpulse(r, vhat, vc, gamma []float64) {
+	r, vhat, vc = r[:len(gamma)], vhat[:len(gamma)], vc[:len(gamma)]
+	for k := range gamma {
+		gamma[k] = -(vc[k] - vhat[k]) / r[k]
+	}
 }

@@ -118,7 +118,7 @@ func regularizerCost(gamma [3]float64, Rt, Rn float64) float64 {
 // G = R⁻¹∇²_y ℓ R⁻¹ (App. D, eq. 37).
 func evalCone(mu float64, r, vhat, vc, gamma, g []float64) float64 {
 	Rt, Rn := r[0], r[2]
-	y := [3]float64{-(vc[0] - vhat[0]) / Rt, -(vc[1] - vhat[1]) / Rt, -(vc[2] - vhat[2]) / Rn}
+	y := coneY(r, vhat, vc)
 	if g == nil {
 		gm, _ := Project(y, mu, Rt, Rn)
 		copy(gamma, gm[:])
@@ -141,4 +141,19 @@ func ConeCostDiff(r, gamma1, gamma0 []float64) float64 {
 		d += 0.5 * r[k] * (gamma1[k] - gamma0[k]) * (gamma1[k] + gamma0[k])
 	}
 	return d
+}
+
+// coneY returns a ContactCone block's unprojected impulse y = −R⁻¹(v_c −
+// v̂) (SAP §III-B; rows t1, t2, n, R = diag(R_t, R_t, R_n)).
+func coneY(r, vhat, vc []float64) [3]float64 {
+	r, vhat, vc = r[:3], vhat[:3], vc[:3]
+	return [3]float64{-(vc[0] - vhat[0]) / r[0], -(vc[1] - vhat[1]) / r[0], -(vc[2] - vhat[2]) / r[2]}
+}
+
+// ConeImpulse returns the impulse γ = P_F(y) of a ContactCone block
+// (friction mu, regularization r, v̂ vhat) at J v = vc: Eval's γ without
+// its cost, for callers that read the impulse alone.
+func ConeImpulse(mu float64, r, vhat, vc []float64) [3]float64 {
+	gm, _ := Project(coneY(r, vhat, vc), mu, r[0], r[2])
+	return gm
 }
