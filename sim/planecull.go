@@ -146,9 +146,9 @@ func (sim *Simulator) planeCull(c *collider, lp *listedPair, spec []float64) boo
 
 // fixedCull is aboveHalfSpace (bound false) or boundAboveHalfSpace (bound
 // true) for the box of lp.o against lp's fixed half-space, with the slack
-// lp.slackAt(spec): the same sums (halfSpaceGap's, then the bound's, left
-// to right) in one frame; cullPairs' tests (dm stacker's walls, some 36 a
-// step) had gone through two calls each to reach halfSpaceGap.
+// lp.slackAt(spec): halfSpaceGap's sums, then the same thresholds summed
+// left to right, in one frame; cullPairs' tests (dm stacker's walls, some
+// 36 a step) had gone through two calls each to reach halfSpaceGap.
 //
 // With bound it is the boundCull of a pair of a fixed half-space whose box
 // is unbounded (listedPair.wide) and a geometry bounded by its ball bound
@@ -157,13 +157,8 @@ func (sim *Simulator) planeCull(c *collider, lp *listedPair, spec []float64) boo
 // the geometry's exact box, whose box meets the half-space's as every
 // finite box does.
 func (c *collider) fixedCull(lp *listedPair, spec []float64, bound bool) bool {
-	b, hp, slack := &c.boxes[lp.o], &c.halves[lp.h], lp.slackAt(spec)
-	m0, e0 := 0.5*(b.Min[0]+b.Max[0]), 0.5*(b.Max[0]-b.Min[0])
-	m1, e1 := 0.5*(b.Min[1]+b.Max[1]), 0.5*(b.Max[1]-b.Min[1])
-	m2, e2 := 0.5*(b.Min[2]+b.Max[2]), 0.5*(b.Max[2]-b.Min[2])
-	n, an, p, ap := &hp.n, &hp.an, &hp.p, &hp.ap
-	low := (n[0]*(m0-p[0]) - an[0]*e0) + (n[1]*(m1-p[1]) - an[1]*e1) + (n[2]*(m2-p[2]) - an[2]*e2)
-	scale := an[0]*(math.Abs(m0)+e0+ap[0]) + an[1]*(math.Abs(m1)+e1+ap[1]) + an[2]*(math.Abs(m2)+e2+ap[2])
+	slack := lp.slackAt(spec)
+	low, scale := halfSpaceGap(&c.boxes[lp.o], &c.halves[lp.h])
 	t := slack + planeCullTol*(1+scale)
 	if bound {
 		t += boundCullTol * (1 + scale + math.Abs(slack))
